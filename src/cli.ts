@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// The `agent-gateway` command line: start, init, token, rpc, doctor.
+import { parseArgs } from 'node:util';
+import { ConfigError, ensureConfigFile, resolvePaths } from './config/index.js';
+import { doctorCommand } from './cli/doctor.js';
+import { CliError, processIo, type CliIo } from './cli/output.js';
+import { rpcCommand } from './cli/rpc.js';
+import { printFirstRun, startCommand } from './cli/start.js';
+import { tokenCommand } from './cli/token.js';
+
+const USAGE = `usage: agent-gateway <command> [options]
+
+commands:
+  start [--config FILE] [--data-dir DIR] [--port N] [--host H]   run the gateway (default command)
+  init [--data-dir DIR]                                           create the data dir and config.yaml
+  token create --id NAME [--scopes rpc,admin] | list | revoke --id NAME | rotate --id NAME
+  rpc METHOD [JSON-params] [--token T] [--url URL]                call a running gateway
+  doctor                                                          check config, storage, providers`;
+
+function parsePort(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be an integer from 0 to 65535, got ${text}`, 2);
+  return port;
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      config: { type: 'string' },
+      'data-dir': { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'log-level': { type: 'string' },
+      id: { type: 'string' },
+      scopes: { type: 'string' },
+      token: { type: 'string' },
+      url: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command = 'start', ...rest] = positionals;
+  if (values.help === true || command === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
+  const paths = resolvePaths({ dataDir: values['data-dir'], configPath: values.config }, io.env);
+  switch (command) {
+    case 'start':
+      await startCommand(
+        { paths, isConfigExplicit: values.config !== undefined, port: parsePort(values.port), host: values.host, logLevel: values['log-level'] },
+        io,
+      );
+      return -1;
+    case 'init': {
+      const result = await ensureConfigFile(paths.configPath);
+      if (result.created && result.adminSecret !== undefined) printFirstRun(io, paths.configPath, result.adminSecret, 'http://127.0.0.1:4766');
+      else io.out(`${paths.configPath} already exists; left unchanged.`);
+      return 0;
+    }
+    case 'token':
+      await tokenCommand({ paths, action: rest[0], id: values.id ?? rest[1], scopes: values.scopes }, io);
+      return 0;
+    case 'rpc':
+      await rpcCommand({ paths, method: rest[0], paramsJson: rest[1], token: values.token, url: values.url }, io);
+      return 0;
+    case 'doctor':
+      return (await doctorCommand(paths, io)) ? 0 : 1;
+    default:
+      throw new CliError(`unknown command '${command}'\n${USAGE}`, 2);
+  }
+}
+
+const io = processIo(process.env);
+main(process.argv.slice(2), io).then(
+  (code) => {
+    // -1: a server is running and owns the process lifetime.
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof CliError || error instanceof ConfigError) {
+      io.err(error.message);
+      process.exitCode = error instanceof CliError ? error.exitCode : 1;
+      return;
+    }
+    if (error instanceof Error && 'code' in error && (error.code === 'EADDRINUSE' || error.code === 'EACCES')) {
+      io.err(`cannot listen: ${error.message}`);
+      process.exitCode = 1;
+      return;
+    }
+    if (error instanceof TypeError && 'code' in error && error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      io.err(`${error.message}\n${USAGE}`);
+      process.exitCode = 2;
+      return;
+    }
+    io.err(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,98 @@
+// `agent-gateway doctor`: checks the config, storage, tokens, providers and the listen address, one line each.
+import { accessSync, constants } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadConfigFile, ConfigError, type GatewayConfig, type GatewayPaths } from '../config/index.js';
+import { openDatabase } from '../store/index.js';
+import type { CliIo } from './output.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+export interface CheckResult {
+  status: CheckStatus;
+  name: string;
+  detail: string;
+}
+
+function checkStorage(paths: GatewayPaths): CheckResult {
+  try {
+    const db = openDatabase({ path: paths.databasePath });
+    try {
+      const mode = db.pragma('journal_mode', { simple: true });
+      const integrity = db.pragma('integrity_check', { simple: true });
+      if (integrity !== 'ok') return { status: 'fail', name: 'storage', detail: `${paths.databasePath}: integrity check says ${String(integrity)}` };
+      return { status: 'ok', name: 'storage', detail: `${paths.databasePath} (journal_mode=${String(mode)}, migrations applied)` };
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    return { status: 'fail', name: 'storage', detail: `${paths.databasePath}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function checkTokens(config: GatewayConfig): CheckResult {
+  const count = config.gateway.tokens.length;
+  if (count === 0) return { status: 'warn', name: 'tokens', detail: 'no tokens in the config; only tokens created with `agent-gateway token create` can connect' };
+  return { status: 'ok', name: 'tokens', detail: `${count} configured token(s)` };
+}
+
+function checkProviders(config: GatewayConfig): CheckResult {
+  const names = Object.keys(config.providers);
+  if (names.length === 0) {
+    return {
+      status: 'warn',
+      name: 'providers',
+      detail: 'no LLM provider configured: agent turns will fail until you add one under `providers:` (see README, "Configuration")',
+    };
+  }
+  return { status: 'ok', name: 'providers', detail: names.map((name) => `${name} (${config.providers[name]?.type})`).join(', ') };
+}
+
+function checkTls(config: GatewayConfig): CheckResult | undefined {
+  const { tls } = config.gateway;
+  const files = [tls.certPath, tls.keyPath, tls.caPath].filter((path): path is string => path !== null);
+  if (files.length === 0) return undefined;
+  for (const file of files) {
+    try {
+      accessSync(file, constants.R_OK);
+    } catch {
+      return { status: 'fail', name: 'tls', detail: `${file} is not readable` };
+    }
+  }
+  return { status: 'ok', name: 'tls', detail: `${tls.requireClientCert ? 'mutual TLS' : 'TLS'} with ${files.length} file(s)` };
+}
+
+function checkListen(config: GatewayConfig): Promise<CheckResult> {
+  const { host, port } = config.gateway;
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      const detail = error.code === 'EADDRINUSE' ? `${host}:${port} is in use (a gateway may already be running)` : `${host}:${port}: ${error.message}`;
+      resolve({ status: 'warn', name: 'listen', detail });
+    });
+    probe.listen({ host, port }, () => probe.close(() => resolve({ status: 'ok', name: 'listen', detail: `${host}:${port} is free` })));
+  });
+}
+
+export async function runChecks(paths: GatewayPaths, env: NodeJS.ProcessEnv): Promise<CheckResult[]> {
+  let config: GatewayConfig;
+  const results: CheckResult[] = [];
+  try {
+    const loaded = await loadConfigFile(paths.configPath, env);
+    config = loaded.config;
+    results.push({ status: 'ok', name: 'config', detail: paths.configPath });
+    for (const name of loaded.missingEnv) results.push({ status: 'warn', name: 'config', detail: `environment variable ${name} is not set` });
+  } catch (error) {
+    const detail = error instanceof ConfigError ? error.message : String(error);
+    return [{ status: 'fail', name: 'config', detail }];
+  }
+  results.push(checkStorage(paths), checkTokens(config), checkProviders(config));
+  const tls = checkTls(config);
+  if (tls !== undefined) results.push(tls);
+  results.push(await checkListen(config));
+  return results;
+}
+
+export async function doctorCommand(paths: GatewayPaths, io: CliIo): Promise<boolean> {
+  const results = await runChecks(paths, io.env);
+  for (const result of results) io.out(`${result.status.padEnd(4)} ${result.name}: ${result.detail}`);
+  return results.every((result) => result.status !== 'fail');
+}

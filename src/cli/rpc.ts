@@ -1,0 +1,79 @@
+// `agent-gateway rpc METHOD [JSON-params]`: calls a running gateway over POST /rpc and prints the result.
+import { Agent } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { loadConfigFile, type GatewayConfig, type GatewayPaths } from '../config/index.js';
+import { CliError, type CliIo } from './output.js';
+
+export interface RpcCommandOptions {
+  paths: GatewayPaths;
+  method: string | undefined;
+  paramsJson: string | undefined;
+  token: string | undefined;
+  url: string | undefined;
+}
+
+/** The first config token that reaches admin methods, so `rpc` works out of the box on the gateway's host. */
+function adminSecret(config: GatewayConfig): string | undefined {
+  return config.gateway.tokens.find((token) => token.scopes.length === 0 || token.scopes.includes('*') || token.scopes.includes('admin'))?.secret;
+}
+
+function defaultUrl(config: GatewayConfig): string {
+  const { host, port, tls } = config.gateway;
+  const reachableHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  return `${tls.certPath === null ? 'http' : 'https'}://${reachableHost}:${port}`;
+}
+
+function post(url: URL, body: string, token: string): Promise<{ status: number; text: string }> {
+  const isHttps = url.protocol === 'https:';
+  const send = isHttps ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        ...(isHttps ? { agent: new Agent({ rejectUnauthorized: false }) } : {}),
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export async function rpcCommand(options: RpcCommandOptions, io: CliIo): Promise<void> {
+  if (options.method === undefined) throw new CliError('usage: agent-gateway rpc METHOD [JSON-params] [--token T] [--url URL]', 2);
+  let params: unknown = {};
+  if (options.paramsJson !== undefined) {
+    try {
+      params = JSON.parse(options.paramsJson);
+    } catch {
+      throw new CliError(`params must be JSON, got: ${options.paramsJson}`, 2);
+    }
+  }
+  const { config } = await loadConfigFile(options.paths.configPath, io.env);
+  const token = options.token ?? io.env.AGENT_GATEWAY_TOKEN ?? adminSecret(config);
+  if (token === undefined) throw new CliError('no token: pass --token, set AGENT_GATEWAY_TOKEN, or add an admin token to the config');
+  const url = new URL('/rpc', options.url ?? defaultUrl(config));
+  const body = JSON.stringify({ jsonrpc: '2.0', method: options.method, params, id: 1 });
+  const response = await post(url, body, token).catch((error: unknown) => {
+    throw new CliError(`cannot reach the gateway at ${url.origin}: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(response.text);
+  } catch {
+    throw new CliError(`HTTP ${response.status}: ${response.text}`);
+  }
+  if (typeof parsed === 'object' && parsed !== null && 'result' in parsed) {
+    io.out(JSON.stringify(parsed.result, null, 2));
+    return;
+  }
+  throw new CliError(`HTTP ${response.status}: ${JSON.stringify(typeof parsed === 'object' && parsed !== null && 'error' in parsed ? parsed.error : parsed)}`);
+}

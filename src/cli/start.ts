@@ -1,0 +1,101 @@
+// `agent-gateway start`: first-run setup, load config, listen, restart on request, graceful shutdown on signals.
+import { createApp, type App } from '../app.js';
+import {
+  ensureConfigFile,
+  loadConfigFile,
+  packageInfo,
+  validateConfig,
+  type GatewayConfig,
+  type GatewayPaths,
+} from '../config/index.js';
+import { createLogger } from '../obs/logger.js';
+import { CliError, type CliIo } from './output.js';
+
+export interface StartOptions {
+  paths: GatewayPaths;
+  isConfigExplicit: boolean;
+  port?: number;
+  host?: string;
+  logLevel?: string;
+}
+
+async function loadWithOverrides(options: StartOptions, io: CliIo): Promise<GatewayConfig> {
+  const { config, missingEnv } = await loadConfigFile(options.paths.configPath, io.env);
+  for (const name of missingEnv) io.err(`warning: environment variable ${name} is not set (used in ${options.paths.configPath})`);
+  const overridden = {
+    ...config,
+    gateway: { ...config.gateway, ...(options.port === undefined ? {} : { port: options.port }), ...(options.host === undefined ? {} : { host: options.host }) },
+  };
+  return validateConfig(overridden, 'command-line options');
+}
+
+export function printFirstRun(io: CliIo, configPath: string, secret: string, url: string): void {
+  io.out(`Created ${configPath} with an admin token. It is shown only this once:`);
+  io.out('');
+  io.out(`  ${secret}`);
+  io.out('');
+  io.out('Try it:');
+  io.out(`  curl -H 'Authorization: Bearer ${secret}' -d '{"jsonrpc":"2.0","method":"system.ping","id":1}' ${url}/rpc`);
+  io.out('');
+}
+
+export async function startCommand(options: StartOptions, io: CliIo): Promise<void> {
+  const firstRun = options.isConfigExplicit ? { created: false } : await ensureConfigFile(options.paths.configPath);
+  const log = createLogger({ level: options.logLevel ?? io.env.LOG_LEVEL ?? 'info' });
+  const pkg = packageInfo();
+  let config = await loadWithOverrides(options, io);
+  if (!config.gateway.enabled) throw new CliError('gateway.enabled is false in the config; nothing to start');
+
+  let app: App;
+  const build = async (): Promise<App> =>
+    createApp({
+      config,
+      paths: options.paths,
+      log,
+      version: pkg.version,
+      defaultWebDistPath: pkg.webDistPath,
+      requestRestart: restart,
+    });
+
+  async function restart(): Promise<void> {
+    const next = await loadWithOverrides(options, io).catch((error: unknown) => {
+      log.error({ err: error }, 'restart refused: the config file is invalid; keeping the running gateway');
+      return undefined;
+    });
+    if (next === undefined) return;
+    log.info('restarting');
+    await app.close();
+    config = next;
+    app = await build();
+    await app.listen();
+    log.info('restarted');
+  }
+
+  app = await build();
+  const { url } = await app.listen();
+  if (firstRun.created && firstRun.adminSecret !== undefined) printFirstRun(io, options.paths.configPath, firstRun.adminSecret, url);
+  log.info({ url, dataDir: options.paths.dataDir }, `Agent Gateway listening on ${url}`);
+
+  let isShuttingDown = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (isShuttingDown) {
+      log.warn({ signal }, 'second signal: exiting at once');
+      process.exit(1);
+    }
+    isShuttingDown = true;
+    log.info({ signal }, 'shutting down');
+    app.close().then(
+      () => {
+        log.info('stopped');
+        log.flush();
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}

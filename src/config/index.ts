@@ -1,0 +1,6 @@
+// Configuration: schema and defaults, loading with ${ENV} substitution, first-run creation, redaction.
+export * from './schema.js';
+export { ConfigError, loadConfigFile, parseConfigText, validateConfig, formatIssues, formatPath, type LoadedConfig } from './load.js';
+export { ensureConfigFile, generateSecret, type FirstRunResult } from './first-run.js';
+export { redactConfig, redactSecrets, REDACTED } from './redact.js';
+export { resolvePaths, packageInfo, type GatewayPaths, type PackageInfo } from './paths.js';

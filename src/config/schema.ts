@@ -1,0 +1,140 @@
+// The configuration file's schema: every key, default and bound of the spec and DESIGN.md §2.
+import { z } from 'zod';
+
+export const SCOPES = ['rpc', 'admin', '*', 'api', 'ws', 'mcp-client'] as const;
+export const scopeSchema = z.enum(SCOPES);
+export type Scope = z.infer<typeof scopeSchema>;
+
+export const MIN_SECRET_LENGTH = 32;
+
+export const tokenConfigSchema = z.strictObject({
+  id: z.string().min(1).max(128).regex(/^[A-Za-z0-9._:-]+$/, 'must use letters, digits, dot, underscore, colon or hyphen'),
+  secret: z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`),
+  scopes: z.array(scopeSchema).default([]),
+});
+
+const positiveInt = z.number().int().positive();
+
+const tlsSchema = z.strictObject({
+  certPath: z.string().min(1).nullable().default(null),
+  keyPath: z.string().min(1).nullable().default(null),
+  caPath: z.string().min(1).nullable().default(null),
+  requireClientCert: z.boolean().default(false),
+});
+
+const webhookSchema = z.strictObject({
+  secret: z.string().min(16, 'must be at least 16 characters'),
+  algorithm: z.enum(['sha256', 'sha384', 'sha512']).default('sha256'),
+  agentId: z.string().min(1).default('default'),
+});
+
+export const gatewaySchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535).default(4766),
+  tokens: z.array(tokenConfigSchema).default([]),
+  rateLimit: z
+    .strictObject({ windowMs: positiveInt.default(60_000), maxRequests: positiveInt.default(100) })
+    .prefault({}),
+  httpBodyLimitBytes: positiveInt.default(1_048_576),
+  wsHeartbeatMs: z.number().int().min(0).default(30_000),
+  wsMessageRateLimit: z
+    .strictObject({ maxMessages: positiveInt.default(600), windowMs: positiveInt.default(60_000) })
+    .prefault({}),
+  wsMaxMessageBytes: positiveInt.default(1_048_576),
+  maxBatchSize: positiveInt.default(50),
+  web: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
+  webDistPath: z.string().min(1).nullable().default(null),
+  tls: tlsSchema.prefault({}),
+  webhook: webhookSchema.optional(),
+});
+
+const modelCostSchema = z.strictObject({
+  input: z.number().min(0).default(0),
+  output: z.number().min(0).default(0),
+  cacheRead: z.number().min(0).default(0),
+  cacheWrite: z.number().min(0).default(0),
+});
+
+export const modelConfigSchema = z.strictObject({
+  id: z.string().min(1),
+  displayName: z.string().min(1).optional(),
+  contextWindow: positiveInt.default(128_000),
+  maxTokens: positiveInt.default(4096),
+  input: z.array(z.enum(['text', 'image', 'audio'])).default(['text']),
+  reasoning: z.boolean().default(false),
+  cost: modelCostSchema.prefault({}),
+});
+
+export const PROVIDER_TYPES = ['openai', 'anthropic', 'google', 'openai-compatible'] as const;
+
+export const providerConfigSchema = z.strictObject({
+  type: z.enum(PROVIDER_TYPES),
+  baseUrl: z.url().optional(),
+  apiKey: z.string().optional(),
+  timeoutMs: positiveInt.default(120_000),
+  models: z.array(modelConfigSchema).default([]),
+});
+
+export const agentConfigSchema = z.strictObject({
+  name: z.string().min(1),
+  provider: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  systemPrompt: z.string().default('You are a helpful assistant.'),
+  maxSteps: positiveInt.max(100).default(8),
+  tools: z.array(z.string().min(1)).default([]),
+  budget: z.strictObject({ maxTokensPerTurn: positiveInt.default(200_000) }).prefault({}),
+  fallbackModels: z.array(z.string().regex(/^[^/]+\/.+$/, 'must be "<provider>/<modelId>"')).default([]),
+  suspended: z.boolean().default(false),
+});
+
+export const embeddingsConfigSchema = z.strictObject({
+  provider: z.string().min(1),
+  model: z.string().min(1),
+});
+
+const idKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'keys use letters, digits, dot, underscore or hyphen');
+
+export const configSchema = z
+  .strictObject({
+    gateway: gatewaySchema.prefault({}),
+    providers: z.record(idKey, providerConfigSchema).default({}),
+    embeddings: embeddingsConfigSchema.optional(),
+    agents: z.record(idKey, agentConfigSchema).default({}),
+  })
+  .superRefine(function checkCrossReferences(config, ctx) {
+    const seenTokenIds = new Set<string>();
+    config.gateway.tokens.forEach((token, index) => {
+      if (seenTokenIds.has(token.id)) {
+        ctx.addIssue({ code: 'custom', path: ['gateway', 'tokens', index, 'id'], message: `duplicate token id '${token.id}'` });
+      }
+      seenTokenIds.add(token.id);
+    });
+    const { tls } = config.gateway;
+    if ((tls.certPath === null) !== (tls.keyPath === null)) {
+      ctx.addIssue({ code: 'custom', path: ['gateway', 'tls'], message: 'certPath and keyPath must be set together' });
+    }
+    if (tls.requireClientCert && (tls.caPath === null || tls.certPath === null)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['gateway', 'tls', 'requireClientCert'],
+        message: 'needs certPath, keyPath and caPath (the authority that signs client certificates)',
+      });
+    }
+    for (const [agentId, agent] of Object.entries(config.agents)) {
+      if (agent.provider !== undefined && !(agent.provider in config.providers)) {
+        ctx.addIssue({ code: 'custom', path: ['agents', agentId, 'provider'], message: `unknown provider '${agent.provider}'` });
+      }
+    }
+    if (config.embeddings && !(config.embeddings.provider in config.providers)) {
+      ctx.addIssue({ code: 'custom', path: ['embeddings', 'provider'], message: `unknown provider '${config.embeddings.provider}'` });
+    }
+  });
+
+export type GatewayConfig = z.infer<typeof configSchema>;
+export type GatewaySection = GatewayConfig['gateway'];
+export type TokenConfig = z.infer<typeof tokenConfigSchema>;
+export type ProviderConfig = z.infer<typeof providerConfigSchema>;
+export type ModelConfig = z.infer<typeof modelConfigSchema>;
+export type AgentConfig = z.infer<typeof agentConfigSchema>;
+export type ConfigInput = z.input<typeof configSchema>;

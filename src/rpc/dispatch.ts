@@ -1,0 +1,151 @@
+// JSON-RPC 2.0 dispatch shared by /ws and POST /rpc: parse, batch, validate, scope check, call, map errors.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { GatewayError, insufficientScope, toGatewayError } from '../errors.js';
+import { grantsMethodScope, type Caller, type Transport } from '../server/scopes.js';
+import { RPC_CODE } from './error-codes.js';
+import { formatParamIssues } from './param-issues.js';
+import type { MethodRegistry } from './registry.js';
+
+export type JsonRpcId = string | number | null;
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: { param?: string };
+}
+
+export type JsonRpcResponse =
+  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
+  | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject };
+
+export interface DispatchContext {
+  caller: Caller;
+  transport: Transport;
+  log: Logger;
+  signal: AbortSignal;
+  /** The HTTP request's trace id; a WebSocket call gets a fresh one per request. */
+  traceId?: string;
+}
+
+export type DispatchOutcome = JsonRpcResponse | JsonRpcResponse[] | null;
+
+export interface Dispatcher {
+  /** Parses `text` and dispatches it; null means nothing is sent back (notifications only). */
+  dispatchText(text: string, ctx: DispatchContext): Promise<DispatchOutcome>;
+  dispatch(message: unknown, ctx: DispatchContext): Promise<DispatchOutcome>;
+}
+
+export interface DispatcherDeps {
+  registry: MethodRegistry;
+  maxBatchSize: number;
+}
+
+export function errorResponse(id: JsonRpcId, error: JsonRpcErrorObject): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error };
+}
+
+/** The JSON-RPC error object for a gateway error; unknown failures never leak their message. */
+export function toRpcError(error: GatewayError): JsonRpcErrorObject {
+  const message = error.kind === 'internal' ? 'Internal error' : error.message;
+  const param = error.details.param;
+  return param === undefined ? { code: RPC_CODE[error.kind], message } : { code: RPC_CODE[error.kind], message, data: { param } };
+}
+
+export const PARSE_ERROR: JsonRpcResponse = errorResponse(null, { code: RPC_CODE.parse_error, message: 'Parse error' });
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readId(message: Record<string, unknown>): JsonRpcId {
+  const { id } = message;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+export function createDispatcher({ registry, maxBatchSize }: DispatcherDeps): Dispatcher {
+  async function callOne(message: unknown, ctx: DispatchContext): Promise<JsonRpcResponse | null> {
+    if (!isPlainObject(message)) {
+      return errorResponse(null, { code: RPC_CODE.invalid_request, message: 'Invalid Request: expected an object' });
+    }
+    const isNotification = !('id' in message);
+    const id = readId(message);
+    const invalid = validateEnvelope(message);
+    if (invalid !== undefined) return errorResponse(id, { code: RPC_CODE.invalid_request, message: invalid });
+
+    const method = registry.get(String(message.method));
+    if (method === undefined) {
+      if (isNotification) return null;
+      return errorResponse(id, { code: RPC_CODE.method_not_found, message: `Method not found: ${String(message.method)}` });
+    }
+    const traceId = ctx.traceId ?? randomUUID();
+    const startedAt = performance.now();
+    let response: JsonRpcResponse;
+    try {
+      if (!grantsMethodScope(ctx.caller, method.scope, ctx.transport)) throw insufficientScope(method.scope);
+      const rawParams = message.params ?? {};
+      if (!isPlainObject(rawParams)) {
+        throw new GatewayError('invalid_params', 'Invalid params: params must be an object of named parameters', { param: 'params' });
+      }
+      const parsed = method.params.safeParse(rawParams);
+      if (!parsed.success) {
+        const { text, param } = formatParamIssues(parsed.error.issues);
+        throw new GatewayError('invalid_params', `Invalid params: ${text}`, param === undefined ? {} : { param });
+      }
+      const result = await method.handler(parsed.data, { caller: ctx.caller, transport: ctx.transport, log: ctx.log, traceId, signal: ctx.signal });
+      response = { jsonrpc: '2.0', id, result: result ?? null };
+    } catch (error) {
+      const gatewayError = toGatewayError(error);
+      if (gatewayError.kind === 'internal') {
+        ctx.log.error({ err: error, method: method.name, traceId }, 'JSON-RPC handler failed');
+      }
+      response = errorResponse(id, toRpcError(gatewayError));
+    }
+    ctx.log.debug({ method: method.name, traceId, ms: performance.now() - startedAt }, 'rpc call');
+    return isNotification ? null : response;
+  }
+
+  async function dispatch(message: unknown, ctx: DispatchContext): Promise<DispatchOutcome> {
+    if (!Array.isArray(message)) return callOne(message, ctx);
+    // JSON-RPC 2.0 §6: an empty array is one Invalid Request, not an empty answer.
+    if (message.length === 0) {
+      return errorResponse(null, { code: RPC_CODE.invalid_request, message: 'Invalid Request: empty batch' });
+    }
+    if (message.length > maxBatchSize) {
+      return errorResponse(null, {
+        code: RPC_CODE.invalid_request,
+        message: `Batch of ${message.length} requests exceeds maximum of ${maxBatchSize}`,
+      });
+    }
+    const responses = await Promise.all(message.map((item) => callOne(item, ctx)));
+    const answered = responses.filter((response): response is JsonRpcResponse => response !== null);
+    return answered.length === 0 ? null : answered;
+  }
+
+  return {
+    dispatch,
+    async dispatchText(text, ctx) {
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        return PARSE_ERROR;
+      }
+      return dispatch(message, ctx);
+    },
+  };
+}
+
+function validateEnvelope(message: Record<string, unknown>): string | undefined {
+  if (message.jsonrpc !== '2.0') return 'Invalid Request: jsonrpc must be "2.0"';
+  if (typeof message.method !== 'string' || message.method.length === 0) {
+    return 'Invalid Request: method must be a non-empty string';
+  }
+  if ('id' in message && message.id !== null && typeof message.id !== 'string' && !Number.isInteger(message.id)) {
+    return 'Invalid Request: id must be an integer or a string';
+  }
+  if ('params' in message && typeof message.params !== 'object') {
+    return 'Invalid Request: params must be an object';
+  }
+  return undefined;
+}

@@ -1,0 +1,39 @@
+// gateway.* methods (admin): process status of the running gateway.
+import { defineMethod, noParams } from '../registry.js';
+
+export interface GatewayMethodsDeps {
+  now: () => number;
+  startedAt: number;
+  configPaths: readonly string[];
+  sections: () => string[];
+  restart: () => Promise<void>;
+}
+
+export function gatewayMethods({ now, startedAt, configPaths, sections, restart }: GatewayMethodsDeps) {
+  return [
+    defineMethod({
+      name: 'gateway.status',
+      scope: 'admin',
+      summary: 'Process id, uptime in seconds, memory usage, Node version, config paths and sections.',
+      params: noParams,
+      handler: () => ({
+        pid: process.pid,
+        uptime: (now() - startedAt) / 1000,
+        memoryUsage: process.memoryUsage(),
+        nodeVersion: process.version,
+        configPaths: [...configPaths],
+        sections: sections(),
+      }),
+    }),
+    defineMethod({
+      name: 'gateway.restart',
+      scope: 'admin',
+      summary: 'Reloads the config file and restarts every service in-process; answers before restarting.',
+      params: noParams,
+      handler: () => {
+        setImmediate(() => void restart());
+        return { restarting: true };
+      },
+    }),
+  ];
+}

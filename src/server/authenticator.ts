@@ -1,0 +1,49 @@
+// Resolves a presented secret to a Caller: config tokens compared in constant time, API tokens by hash.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { TokenConfig } from '../config/index.js';
+import type { Caller } from './scopes.js';
+import type { TokenStore } from './token-store.js';
+
+export interface Authenticator {
+  /** The caller for `secret`, or undefined when no active token has it. */
+  authenticate(secret: string | undefined): Caller | undefined;
+}
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+interface ConfiguredToken {
+  caller: Caller;
+  digest: Buffer;
+}
+
+export function createAuthenticator({ configTokens, store }: { configTokens: readonly TokenConfig[]; store: TokenStore }): Authenticator {
+  // Comparing fixed-length digests keeps timingSafeEqual from leaking the secret's length.
+  const configured: ConfiguredToken[] = configTokens.map((token) => ({
+    caller: { clientId: token.id, scopes: token.scopes },
+    digest: createHash('sha256').update(token.secret, 'utf8').digest(),
+  }));
+
+  return {
+    authenticate(secret) {
+      if (secret === undefined || secret.length === 0) return undefined;
+      const digest = createHash('sha256').update(secret, 'utf8').digest();
+      let match: Caller | undefined;
+      // Every configured token is compared, so the time taken does not say which one matched.
+      for (const token of configured) {
+        if (timingSafeEqual(token.digest, digest) && match === undefined) match = token.caller;
+      }
+      if (match !== undefined) return match;
+      const stored = store.findBySecretHash(digest.toString('hex'));
+      return stored === undefined ? undefined : { clientId: stored.id, scopes: stored.scopes };
+    },
+  };
+}
+
+/** The bearer secret from an Authorization header value, if it has the `Bearer <secret>` form. */
+export function bearerSecret(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^Bearer[ \t]+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}

@@ -1,0 +1,8 @@
+// HTTP server, authentication (tokens, scopes, mTLS), rate limits and the REST error envelope.
+export { createHttpServer, type HttpServerDeps } from './http-server.js';
+export { createAuthenticator, bearerSecret, hashSecret, type Authenticator } from './authenticator.js';
+export { createRequestAuth, type RequestAuth, type RequestAuthOptions } from './request-auth.js';
+export { createTokenService, type TokenService, type TokenEntry, type IssuedToken } from './token-service.js';
+export { grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes, type Caller, type Transport } from './scopes.js';
+export { HTTP_STATUS, prepareErrorReply, restErrorHandler } from './http-errors.js';
+export type { TokenStore, StoredToken } from './token-store.js';

@@ -1,0 +1,57 @@
+// Authenticates HTTP requests (bearer header, or the token query parameter where a route allows it).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError } from '../errors.js';
+import { bearerSecret, type Authenticator } from './authenticator.js';
+import type { Caller } from './scopes.js';
+
+export interface RequestAuthOptions {
+  /** SSE routes accept `?token=` because EventSource cannot set headers (spec: "Authentication"). */
+  allowQueryToken?: boolean;
+  /** The scope rule of the route; a caller it refuses gets 403. */
+  grants: (caller: Caller) => boolean;
+}
+
+export interface RequestAuth {
+  /** The caller behind the request, resolved once per request (the rate limiter asks first). */
+  identify(request: FastifyRequest, allowQueryToken?: boolean): Caller | undefined;
+  /** A preHandler that rejects with 401 (no or unknown token) or 403 (scope), else records the caller. */
+  require(options: RequestAuthOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  callerOf(request: FastifyRequest): Caller;
+}
+
+function queryToken(request: FastifyRequest): string | undefined {
+  const { query } = request;
+  if (typeof query !== 'object' || query === null || !('token' in query)) return undefined;
+  return typeof query.token === 'string' ? query.token : undefined;
+}
+
+export function createRequestAuth(authenticator: Authenticator): RequestAuth {
+  const callers = new WeakMap<FastifyRequest, Caller | null>();
+
+  function identify(request: FastifyRequest, allowQueryToken = false): Caller | undefined {
+    const known = callers.get(request);
+    if (known !== undefined) return known ?? undefined;
+    const header = bearerSecret(request.headers.authorization);
+    const secret = header ?? (allowQueryToken ? queryToken(request) : undefined);
+    const caller = authenticator.authenticate(secret);
+    // Only a header lookup is cached: the query token counts on the routes that allow it.
+    if (header !== undefined || caller !== undefined) callers.set(request, caller ?? null);
+    return caller;
+  }
+
+  return {
+    identify,
+    require({ allowQueryToken = false, grants }) {
+      return async function requireToken(request) {
+        const caller = identify(request, allowQueryToken);
+        if (caller === undefined) throw new GatewayError('unauthorized', 'Missing or invalid bearer token');
+        if (!grants(caller)) throw new GatewayError('forbidden', `Token '${caller.clientId}' lacks the scope this route requires`);
+      };
+    },
+    callerOf(request) {
+      const caller = callers.get(request);
+      if (caller === undefined || caller === null) throw new GatewayError('unauthorized', 'Missing or invalid bearer token');
+      return caller;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// Scope rules of the spec: empty scopes or '*' grant everything; rpc, admin, api, ws and mcp-client otherwise.
+import type { Scope } from '../config/index.js';
+
+/** The identity behind a request or connection, derived from its token. */
+export interface Caller {
+  /** The token's id; notifications for "this client" go to connections with the same id. */
+  clientId: string;
+  scopes: readonly Scope[];
+}
+
+export type Transport = 'ws' | 'http';
+
+/** Empty scopes means all scopes (spec: "Gateway token"). */
+export function hasAllScopes(caller: Caller): boolean {
+  return caller.scopes.length === 0 || caller.scopes.includes('*');
+}
+
+/**
+ * Whether `caller` may call a method of `required` scope over `transport`.
+ * Decided here (spec: "What the ws scope grants: not shown"): `ws` grants the rpc-scoped methods over the
+ * WebSocket only, so a socket-only client cannot use the HTTP routes.
+ */
+export function grantsMethodScope(caller: Caller, required: 'rpc' | 'admin', transport: Transport): boolean {
+  if (hasAllScopes(caller)) return true;
+  if (caller.scopes.includes(required)) return true;
+  return required === 'rpc' && transport === 'ws' && caller.scopes.includes('ws');
+}
+
+/** REST, SSE and media need rpc; `mcp-client` alone is refused there. */
+export function grantsRest(caller: Caller): boolean {
+  return hasAllScopes(caller) || caller.scopes.includes('rpc');
+}
+
+/** The /v1 routes accept a token with rpc or api scope. */
+export function grantsOpenAi(caller: Caller): boolean {
+  return hasAllScopes(caller) || caller.scopes.includes('rpc') || caller.scopes.includes('api');
+}

@@ -1,0 +1,80 @@
+// Issues, lists, revokes and rotates API tokens; secrets are returned once and stored only as hashes.
+import { GatewayError, notFound } from '../errors.js';
+import { generateSecret, type Scope, type TokenConfig } from '../config/index.js';
+import { hashSecret } from './authenticator.js';
+import type { TokenStore } from './token-store.js';
+
+export interface TokenEntry {
+  id: string;
+  scopes: Scope[];
+  createdAt: string;
+  /** `config` tokens live in config.yaml and are changed there; `api` tokens were issued by this service. */
+  source: 'config' | 'api';
+}
+
+export interface IssuedToken {
+  id: string;
+  secret: string;
+  scopes: Scope[];
+}
+
+export interface TokenService {
+  list(): TokenEntry[];
+  create(id: string, scopes: Scope[]): IssuedToken;
+  revoke(id: string): { id: string; revoked: true };
+  rotate(id: string): IssuedToken;
+}
+
+export interface TokenServiceDeps {
+  store: TokenStore;
+  configTokens: readonly TokenConfig[];
+  now: () => number;
+  /** When the config file was loaded; reported as createdAt of config tokens. */
+  configLoadedAt: string;
+}
+
+export function createTokenService({ store, configTokens, now, configLoadedAt }: TokenServiceDeps): TokenService {
+  const configIds = new Set(configTokens.map((token) => token.id));
+
+  function refuseConfigToken(id: string, action: string): void {
+    if (configIds.has(id)) {
+      throw new GatewayError('conflict', `Token '${id}' is defined in the config file; ${action} it there`, { param: 'id' });
+    }
+  }
+
+  return {
+    list() {
+      const fromConfig: TokenEntry[] = configTokens.map((token) => ({
+        id: token.id,
+        scopes: token.scopes,
+        createdAt: configLoadedAt,
+        source: 'config',
+      }));
+      const fromStore: TokenEntry[] = store
+        .list()
+        .map((token) => ({ id: token.id, scopes: token.scopes, createdAt: token.createdAt, source: 'api' }));
+      return [...fromConfig, ...fromStore];
+    },
+    create(id, scopes) {
+      if (configIds.has(id) || store.findById(id) !== undefined) {
+        throw new GatewayError('conflict', `Token '${id}' already exists`, { param: 'id' });
+      }
+      const secret = generateSecret();
+      store.create({ id, secretHash: hashSecret(secret), scopes, createdAt: new Date(now()).toISOString() });
+      return { id, secret, scopes };
+    },
+    revoke(id) {
+      refuseConfigToken(id, 'remove');
+      if (!store.revoke(id)) throw notFound(`Token '${id}' not found`, { param: 'id' });
+      return { id, revoked: true };
+    },
+    rotate(id) {
+      refuseConfigToken(id, 'change');
+      const existing = store.findById(id);
+      if (existing === undefined) throw notFound(`Token '${id}' not found`, { param: 'id' });
+      const secret = generateSecret();
+      store.replaceSecretHash(id, hashSecret(secret));
+      return { id, secret, scopes: existing.scopes };
+    },
+  };
+}

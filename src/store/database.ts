@@ -1,0 +1,47 @@
+// Opens the gateway's single SQLite file in WAL mode and applies the versioned migrations in order.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MIGRATIONS, type Migration } from './migrations.js';
+
+export type SqliteDatabase = Database.Database;
+
+export interface OpenDatabaseOptions {
+  /** File path, or ':memory:' for a private in-memory database. */
+  path: string;
+  migrations?: readonly Migration[];
+}
+
+export function openDatabase({ path, migrations = MIGRATIONS }: OpenDatabaseOptions): SqliteDatabase {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  // Another process (the CLI's `token create`) may hold the write lock briefly.
+  db.pragma('busy_timeout = 5000');
+  applyMigrations(db, migrations);
+  return db;
+}
+
+export function applyMigrations(db: SqliteDatabase, migrations: readonly Migration[]): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  )`);
+  const applied = new Set(
+    db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
+  );
+  const newlyApplied: number[] = [];
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      db.exec(migration.up);
+      record.run(migration.version, migration.name, new Date().toISOString());
+    })();
+    newlyApplied.push(migration.version);
+  }
+  return newlyApplied;
+}

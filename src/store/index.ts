@@ -1,0 +1,4 @@
+// Storage: one SQLite file in WAL mode, its migrations, and the SQLite implementations of the store seams.
+export { openDatabase, applyMigrations, type SqliteDatabase } from './database.js';
+export { MIGRATIONS, type Migration } from './migrations.js';
+export { createSqliteTokenStore } from './token-store.js';

@@ -1,0 +1,59 @@
+// SQLite implementation of the TokenStore: API-created tokens, kept as SHA-256 hashes of their secrets.
+import type { StoredToken, TokenStore } from '../server/token-store.js';
+import type { Scope } from '../config/index.js';
+import type { SqliteDatabase } from './database.js';
+
+interface TokenRow {
+  id: string;
+  secret_hash: string;
+  scopes: string;
+  created_at: string;
+}
+
+function toStoredToken(row: TokenRow): StoredToken {
+  return {
+    id: row.id,
+    secretHash: row.secret_hash,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    createdAt: row.created_at,
+  };
+}
+
+export function createSqliteTokenStore(db: SqliteDatabase): TokenStore {
+  const insert = db.prepare('INSERT INTO api_tokens (id, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?)');
+  const byHash = db.prepare<[string], TokenRow>(
+    'SELECT id, secret_hash, scopes, created_at FROM api_tokens WHERE secret_hash = ? AND revoked_at IS NULL',
+  );
+  const byId = db.prepare<[string], TokenRow>(
+    'SELECT id, secret_hash, scopes, created_at FROM api_tokens WHERE id = ? AND revoked_at IS NULL',
+  );
+  const active = db.prepare<[], TokenRow>(
+    'SELECT id, secret_hash, scopes, created_at FROM api_tokens WHERE revoked_at IS NULL ORDER BY created_at, id',
+  );
+  // A revoked id is deleted rather than kept, so the id can be issued again later.
+  const remove = db.prepare('DELETE FROM api_tokens WHERE id = ?');
+  const replaceHash = db.prepare('UPDATE api_tokens SET secret_hash = ? WHERE id = ? AND revoked_at IS NULL');
+
+  return {
+    create(token) {
+      insert.run(token.id, token.secretHash, JSON.stringify(token.scopes), token.createdAt);
+    },
+    findBySecretHash(secretHash) {
+      const row = byHash.get(secretHash);
+      return row === undefined ? undefined : toStoredToken(row);
+    },
+    findById(id) {
+      const row = byId.get(id);
+      return row === undefined ? undefined : toStoredToken(row);
+    },
+    list() {
+      return active.all().map(toStoredToken);
+    },
+    revoke(id) {
+      return remove.run(id).changes > 0;
+    },
+    replaceSecretHash(id, secretHash) {
+      return replaceHash.run(secretHash, id).changes > 0;
+    },
+  };
+}

@@ -1,0 +1,181 @@
+// GET /ws: upgrades, authenticates, rate- and size-limits JSON-RPC frames per connection, and pushes notifications.
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import type { Logger } from 'pino';
+import type { GatewaySection } from '../config/index.js';
+import type { Dispatcher } from '../rpc/index.js';
+import { bearerSecret, type Authenticator } from '../server/authenticator.js';
+import type { Caller } from '../server/scopes.js';
+import { startHeartbeat } from './heartbeat.js';
+import {
+  BINARY_FRAME,
+  CLOSE_GOING_AWAY,
+  CLOSE_UNAUTHORIZED,
+  notification,
+  oversizeMessage,
+  RATE_LIMITED,
+  SHUTDOWN_REASON,
+} from './messages.js';
+import { createSlidingWindowLimiter, type SlidingWindowLimiter } from './sliding-window.js';
+
+export type ConnectionState = 'open' | 'closing' | 'closed';
+
+export interface Connection {
+  readonly socket: WebSocket;
+  readonly caller: Caller;
+  readonly log: Logger;
+  state: ConnectionState;
+  /** Set by a pong; the heartbeat terminates connections that did not answer the previous ping. */
+  isAlive: boolean;
+  readonly limiter: SlidingWindowLimiter;
+  /** Aborts in-flight calls of this connection when it closes. */
+  readonly inFlight: AbortController;
+}
+
+export interface WsGateway {
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * Sends a notification to the connections of `clientId`, or to every connection when `clientId` is null
+   * or has no open connection (spec: "Server notifications"). Returns how many sockets it was sent to.
+   */
+  notify(clientId: string | null, method: string, params: unknown): number;
+  connectionCount(): number;
+  /** Refuses new upgrades and closes every socket with 1001 "Server shutting down". */
+  close(): Promise<void>;
+}
+
+export interface WsGatewayDeps {
+  gateway: Pick<GatewaySection, 'wsHeartbeatMs' | 'wsMessageRateLimit' | 'wsMaxMessageBytes'>;
+  authenticator: Authenticator;
+  dispatcher: Dispatcher;
+  log: Logger;
+  now: () => number;
+}
+
+/**
+ * The frame-level cap handed to `ws`. The spec's limit counts characters after decoding, and one character
+ * takes at most 3 UTF-8 bytes (astral ones are 4 bytes but 2 UTF-16 units), so 3x keeps every message that
+ * the character check would judge reachable; anything beyond is dropped by `ws` with close code 1009.
+ */
+export function frameByteCap(maxMessageChars: number): number {
+  return maxMessageChars * 3 + 1024;
+}
+
+function tokenFromUpgrade(request: IncomingMessage): string | undefined {
+  const header = bearerSecret(request.headers.authorization);
+  if (header !== undefined) return header;
+  const query = request.url?.split('?', 2)[1];
+  return query === undefined ? undefined : (new URLSearchParams(query).get('token') ?? undefined);
+}
+
+export function createWsGateway({ gateway, authenticator, dispatcher, log, now }: WsGatewayDeps): WsGateway {
+  const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: frameByteCap(gateway.wsMaxMessageBytes) });
+  const connections = new Set<Connection>();
+  let isAccepting = true;
+  let nextConnectionId = 1;
+
+  const stopHeartbeat = startHeartbeat({ intervalMs: gateway.wsHeartbeatMs, connections, now });
+
+  function send(connection: Connection, text: string): void {
+    if (connection.state === 'open' && connection.socket.readyState === WebSocket.OPEN) connection.socket.send(text);
+  }
+
+  async function onMessage(connection: Connection, data: RawData, isBinary: boolean): Promise<void> {
+    if (!connection.limiter.tryAcquire(now())) return send(connection, RATE_LIMITED);
+    if (isBinary) return send(connection, BINARY_FRAME);
+    const text = data.toString();
+    // Spec: the size is measured in characters, before parsing.
+    if (text.length > gateway.wsMaxMessageBytes) return send(connection, oversizeMessage(text.length, gateway.wsMaxMessageBytes));
+    const outcome = await dispatcher.dispatchText(text, {
+      caller: connection.caller,
+      transport: 'ws',
+      log: connection.log,
+      signal: connection.inFlight.signal,
+    });
+    if (outcome !== null) send(connection, JSON.stringify(outcome));
+  }
+
+  function setState(connection: Connection, state: ConnectionState): void {
+    connection.state = state;
+    if (state === 'closed') {
+      connections.delete(connection);
+      connection.inFlight.abort();
+    }
+  }
+
+  function accept(socket: WebSocket, caller: Caller): void {
+    const connection: Connection = {
+      socket,
+      caller,
+      log: log.child({ connectionId: nextConnectionId++, clientId: caller.clientId }),
+      state: 'open',
+      isAlive: true,
+      limiter: createSlidingWindowLimiter({ maxEvents: gateway.wsMessageRateLimit.maxMessages, windowMs: gateway.wsMessageRateLimit.windowMs }),
+      inFlight: new AbortController(),
+    };
+    connections.add(connection);
+    connection.log.debug('websocket connected');
+    socket.on('pong', () => {
+      connection.isAlive = true;
+    });
+    socket.on('message', (data, isBinary) => {
+      onMessage(connection, data, isBinary).catch((error: unknown) => {
+        connection.log.error({ err: error }, 'websocket message handling failed');
+      });
+    });
+    socket.on('error', (error) => connection.log.warn({ err: error }, 'websocket error'));
+    socket.on('close', (code) => {
+      setState(connection, 'closed');
+      connection.log.debug({ code }, 'websocket closed');
+    });
+  }
+
+  return {
+    handleUpgrade(request, socket, head) {
+      const path = request.url?.split('?', 1)[0];
+      if (path !== '/ws' || !isAccepting) {
+        socket.end(`HTTP/1.1 ${isAccepting ? '404 Not Found' : '503 Service Unavailable'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+        return;
+      }
+      socket.on('error', (error) => log.debug({ err: error }, 'upgrade socket error'));
+      const caller = authenticator.authenticate(tokenFromUpgrade(request));
+      wss.handleUpgrade(request, socket, head, (webSocket) => {
+        // Spec: the upgrade is accepted first, then a bad or missing token is closed with 4001.
+        if (caller === undefined) webSocket.close(CLOSE_UNAUTHORIZED, 'Unauthorized');
+        else accept(webSocket, caller);
+      });
+    },
+    notify(clientId, method, params) {
+      const text = notification(method, params);
+      let targets = [...connections].filter((connection) => connection.state === 'open');
+      if (clientId !== null) {
+        const own = targets.filter((connection) => connection.caller.clientId === clientId);
+        if (own.length > 0) targets = own;
+      }
+      for (const connection of targets) send(connection, text);
+      return targets.length;
+    },
+    connectionCount: () => connections.size,
+    async close() {
+      isAccepting = false;
+      stopHeartbeat();
+      const closing = [...connections].map(
+        (connection) =>
+          new Promise<void>((resolve) => {
+            setState(connection, 'closing');
+            connection.inFlight.abort();
+            connection.socket.once('close', () => resolve());
+            connection.socket.close(CLOSE_GOING_AWAY, SHUTDOWN_REASON);
+            // A peer that never answers the close frame is cut off after a second.
+            setTimeout(() => {
+              connection.socket.terminate();
+              resolve();
+            }, 1000).unref();
+          }),
+      );
+      await Promise.all(closing);
+      wss.close();
+    },
+  };
+}
