@@ -18,4 +18,105 @@ export const MIGRATIONS: readonly Migration[] = [
       revoked_at TEXT
     );`,
   },
+  {
+    version: 2,
+    name: 'sessions_and_runs',
+    up: `CREATE TABLE sessions (
+      session_key TEXT PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      tenant_id TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      metadata TEXT NOT NULL DEFAULT '{}',
+      message_count INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX sessions_updated ON sessions (updated_at);
+    CREATE TABLE session_messages (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      session_key TEXT NOT NULL REFERENCES sessions (session_key) ON DELETE CASCADE,
+      role TEXT NOT NULL,
+      content TEXT NOT NULL,
+      data TEXT,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX session_messages_by_session ON session_messages (session_key, id);
+    CREATE VIRTUAL TABLE session_messages_fts USING fts5 (content, session_key UNINDEXED, content='session_messages', content_rowid='id');
+    CREATE TRIGGER session_messages_ai AFTER INSERT ON session_messages BEGIN
+      INSERT INTO session_messages_fts (rowid, content, session_key) VALUES (new.id, new.content, new.session_key);
+    END;
+    CREATE TRIGGER session_messages_ad AFTER DELETE ON session_messages BEGIN
+      INSERT INTO session_messages_fts (session_messages_fts, rowid, content, session_key) VALUES ('delete', old.id, old.content, old.session_key);
+    END;
+    CREATE TABLE runs (
+      run_id TEXT PRIMARY KEY,
+      root_run_id TEXT NOT NULL,
+      parent_key TEXT,
+      session_key TEXT NOT NULL,
+      agent_id TEXT NOT NULL,
+      task TEXT NOT NULL,
+      status TEXT NOT NULL,
+      requested_by TEXT,
+      started_at INTEGER NOT NULL,
+      completed_at INTEGER,
+      response TEXT,
+      input_tokens INTEGER,
+      output_tokens INTEGER,
+      cost_usd REAL,
+      error TEXT
+    );
+    CREATE INDEX runs_by_status ON runs (status);
+    CREATE TABLE approval_decisions (
+      session_key TEXT NOT NULL,
+      tool_name TEXT NOT NULL,
+      approved INTEGER NOT NULL,
+      decided_at INTEGER NOT NULL,
+      PRIMARY KEY (session_key, tool_name)
+    );`,
+  },
+  {
+    version: 3,
+    name: 'trajectory_and_usage',
+    up: `CREATE TABLE trajectory (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      session_key TEXT NOT NULL,
+      trace_id TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      ts INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      data TEXT NOT NULL
+    );
+    CREATE INDEX trajectory_by_session ON trajectory (session_key, seq);
+    CREATE INDEX trajectory_by_trace ON trajectory (trace_id);
+    CREATE TABLE session_index (
+      trace_id TEXT PRIMARY KEY,
+      session_key TEXT NOT NULL,
+      agent_id TEXT NOT NULL,
+      channel TEXT NOT NULL,
+      message_id TEXT,
+      root_run_id TEXT,
+      end_reason TEXT,
+      degraded INTEGER NOT NULL DEFAULT 0,
+      started_at INTEGER NOT NULL,
+      ended_at INTEGER,
+      day TEXT NOT NULL,
+      synthetic INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX session_index_by_day ON session_index (day, started_at);
+    CREATE INDEX session_index_by_session ON session_index (session_key);
+    CREATE TABLE token_usage (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      ts INTEGER NOT NULL,
+      agent_id TEXT NOT NULL,
+      session_key TEXT NOT NULL,
+      provider TEXT NOT NULL,
+      model TEXT NOT NULL,
+      input_tokens INTEGER NOT NULL,
+      output_tokens INTEGER NOT NULL,
+      cache_read_tokens INTEGER NOT NULL,
+      cache_write_tokens INTEGER NOT NULL,
+      cost_usd REAL NOT NULL
+    );
+    CREATE INDEX token_usage_by_ts ON token_usage (ts);`,
+  },
 ];

@@ -1,0 +1,75 @@
+// The agent layer's seams: agent definitions, the agent registry, and the turn runner every surface calls.
+import type { AgentConfig } from '../config/index.js';
+import type { ModelRef } from '../providers/types.js';
+import type { TranscriptMessage } from '../sessions/transcript.js';
+
+/** Why a turn ended (spec: "Finish reason mapping" plus the report's context_exhausted). */
+export type FinishReason =
+  | 'stop'
+  | 'max_steps'
+  | 'budget_exceeded'
+  | 'circuit_open'
+  | 'context_loop'
+  | 'context_exhausted'
+  | 'aborted'
+  | 'error';
+
+export type AgentStatus = 'active' | 'suspended';
+
+export interface AgentDefinition {
+  id: string;
+  config: AgentConfig;
+  status: AgentStatus;
+}
+
+export interface AgentRegistry {
+  get(agentId: string): AgentDefinition | undefined;
+  list(): AgentDefinition[];
+  /** The agent used when a request names none: `default`, else the first configured. */
+  defaultAgentId(): string | undefined;
+}
+
+export interface TokensUsed {
+  input: number;
+  output: number;
+  total: number;
+}
+
+export interface TurnRequest {
+  /** Omitted: the default agent. */
+  agentId?: string;
+  sessionKey: string;
+  message: string;
+  /** The client id of the requester (for notifications and audit). */
+  requestedBy?: string;
+  /** Messages that seed a new session's history (OpenAI requests); ignored when the session has history. */
+  seedHistory?: readonly TranscriptMessage[];
+  /** Replaces the agent's system prompt for this turn (OpenAI system messages). */
+  systemPrompt?: string;
+  /** Replaces the agent's model for this turn (OpenAI `model` naming a provider model). */
+  model?: ModelRef;
+  temperature?: number;
+  maxOutputTokens?: number;
+  /** Called with each text delta as the model streams. */
+  onDelta?: (delta: string) => void;
+  /** Marks test or synthetic traffic, excluded from trace search by default. */
+  isSynthetic?: boolean;
+  signal: AbortSignal;
+}
+
+export interface TurnResult {
+  response: string;
+  tokensUsed: TokensUsed;
+  finishReason: FinishReason;
+  agentId: string;
+  sessionKey: string;
+  traceId: string;
+  costUsd: number;
+  steps: number;
+  /** A human-readable cause when finishReason is error, circuit_open or context_exhausted. */
+  error?: string;
+}
+
+export interface TurnRunner {
+  run(request: TurnRequest): Promise<TurnResult>;
+}

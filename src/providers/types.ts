@@ -1,0 +1,93 @@
+// The model layer's seam: requests, streamed events, catalog entries and the router the turn loop calls.
+import type { TranscriptMessage } from '../sessions/transcript.js';
+
+export interface ModelRef {
+  provider: string;
+  modelId: string;
+}
+
+export const formatModelRef = (ref: ModelRef): string => `${ref.provider}/${ref.modelId}`;
+
+/** A tool as the model sees it: name, description and a JSON Schema for its input. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+export type ModelFinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'other';
+
+export type ModelStreamEvent =
+  | { type: 'text-delta'; text: string }
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
+  | {
+      type: 'finish';
+      finishReason: ModelFinishReason;
+      usage: TokenUsage;
+      /** The model that actually answered (a fallback when the primary failed). */
+      model: ModelRef;
+      costUsd: number;
+      latencyMs: number;
+    };
+
+export interface RoutedCallRequest {
+  primary: ModelRef;
+  /** Tried in order when the primary fails before producing output. */
+  fallbacks: readonly ModelRef[];
+  system: string;
+  messages: readonly TranscriptMessage[];
+  tools: readonly ToolSpec[];
+  temperature?: number;
+  maxOutputTokens?: number;
+  agentId: string;
+  sessionKey: string;
+  signal: AbortSignal;
+}
+
+/** The spec's Model entry (JSON-RPC models.list). */
+export interface ModelCatalogEntry {
+  provider: string;
+  modelId: string;
+  displayName: string;
+  contextWindow: number;
+  maxTokens: number;
+  baseUrl: string | null;
+  input: string[];
+  reasoning: boolean;
+  cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  validated: boolean;
+  validatedAt: string | null;
+}
+
+export interface ModelRouter {
+  /**
+   * Streams one model call. Throws GatewayError: `unavailable` with details.reason 'circuit_open' when every
+   * candidate's breaker is open, 'no_provider' when none is configured; `upstream_failed` when all failed.
+   */
+  stream(request: RoutedCallRequest): AsyncIterable<ModelStreamEvent>;
+  /** `<provider>/<modelId>` or a bare model id to a configured model, else undefined. */
+  resolve(model: string): ModelRef | undefined;
+  catalog(): ModelCatalogEntry[];
+  entry(ref: ModelRef): ModelCatalogEntry | undefined;
+  providers(): string[];
+  /** A one-shot round trip (models.test): never throws. */
+  test(ref: ModelRef, signal: AbortSignal): Promise<{ ok: boolean; latencyMs: number; provider: string; error?: string }>;
+}
+
+export interface EmbeddingResult {
+  vectors: number[][];
+  /** The model id reported by the embedding provider. */
+  model: string;
+}
+
+export interface Embedder {
+  readonly model: string;
+  embed(texts: readonly string[], signal: AbortSignal): Promise<EmbeddingResult>;
+}
