@@ -1,0 +1,157 @@
+// The config schema: the spec's defaults for every gateway.* key and error messages that name the key.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, validateConfig } from '../../src/config/index.js';
+
+const SECRET = 'a-secret-that-is-long-enough-0123456789';
+
+function problemsOf(document: unknown): string[] {
+  try {
+    validateConfig(document, 'test.yaml');
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected the config to be refused');
+}
+
+describe('config schema', () => {
+  it('fills every gateway key with the default of the spec and DESIGN.md', () => {
+    const { gateway } = validateConfig({}, 'empty');
+    expect(gateway).toEqual({
+      enabled: true,
+      host: '127.0.0.1',
+      port: 4766,
+      tokens: [],
+      rateLimit: { windowMs: 60_000, maxRequests: 100 },
+      httpBodyLimitBytes: 1_048_576,
+      wsHeartbeatMs: 30_000,
+      wsMessageRateLimit: { maxMessages: 600, windowMs: 60_000 },
+      wsMaxMessageBytes: 1_048_576,
+      maxBatchSize: 50,
+      web: { enabled: true },
+      webDistPath: null,
+      tls: { certPath: null, keyPath: null, caPath: null, requireClientCert: false },
+    });
+  });
+
+  it('treats an empty document (null) like an empty object', () => {
+    expect(validateConfig(null, 'empty').gateway.port).toBe(4766);
+  });
+
+  it('keeps the defaults of a nested section when only one of its keys is set', () => {
+    const { gateway } = validateConfig({ gateway: { rateLimit: { maxRequests: 5 }, wsMessageRateLimit: { windowMs: 1000 } } }, 'x');
+    expect(gateway.rateLimit).toEqual({ windowMs: 60_000, maxRequests: 5 });
+    expect(gateway.wsMessageRateLimit).toEqual({ maxMessages: 600, windowMs: 1000 });
+  });
+
+  it('gives a token empty scopes (all scopes) when scopes is omitted', () => {
+    const { gateway } = validateConfig({ gateway: { tokens: [{ id: 'a', secret: SECRET }] } }, 'x');
+    expect(gateway.tokens).toEqual([{ id: 'a', secret: SECRET, scopes: [] }]);
+  });
+
+  it('accepts wsHeartbeatMs 0 (heartbeat disabled) and port 0 (any free port)', () => {
+    const { gateway } = validateConfig({ gateway: { wsHeartbeatMs: 0, port: 0 } }, 'x');
+    expect(gateway.wsHeartbeatMs).toBe(0);
+    expect(gateway.port).toBe(0);
+  });
+
+  it('names the key of a secret shorter than 32 characters', () => {
+    expect(problemsOf({ gateway: { tokens: [{ id: 'a', secret: 'short' }] } })).toEqual([
+      'gateway.tokens[0].secret: must be at least 32 characters',
+    ]);
+  });
+
+  it('accepts a secret of exactly 32 characters', () => {
+    expect(() => validateConfig({ gateway: { tokens: [{ id: 'a', secret: 'x'.repeat(32) }] } }, 'x')).not.toThrow();
+    expect(problemsOf({ gateway: { tokens: [{ id: 'a', secret: 'x'.repeat(31) }] } })).toHaveLength(1);
+  });
+
+  it('puts the source and every problem in the error message', () => {
+    try {
+      validateConfig({ gateway: { port: 70_000, tokens: [{ id: 'a', secret: 'short' }] } }, '/etc/gw.yaml');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const { message } = error as ConfigError;
+      expect(message).toContain('Invalid configuration in /etc/gw.yaml');
+      expect(message).toContain('gateway.port:');
+      expect(message).toContain('gateway.tokens[0].secret: must be at least 32 characters');
+    }
+  });
+
+  it('names unknown keys at the root and inside sections', () => {
+    expect(problemsOf({ gatway: {} })).toEqual(['gatway: unknown key']);
+    expect(problemsOf({ gateway: { prot: 1 } })).toEqual(['gateway.prot: unknown key']);
+    expect(problemsOf({ gateway: { rateLimit: { max: 1 } } })).toEqual(['gateway.rateLimit.max: unknown key']);
+    expect(problemsOf({ gateway: { tokens: [{ id: 'a', secret: SECRET, scope: ['rpc'] }] } })).toEqual([
+      'gateway.tokens[0].scope: unknown key',
+    ]);
+  });
+
+  it('refuses an unknown scope name', () => {
+    expect(problemsOf({ gateway: { tokens: [{ id: 'a', secret: SECRET, scopes: ['root'] }] } })[0]).toMatch(/^gateway\.tokens\[0\]\.scopes\[0\]: /);
+  });
+
+  it('names the second of two tokens with the same id', () => {
+    const problems = problemsOf({
+      gateway: {
+        tokens: [
+          { id: 'twin', secret: SECRET },
+          { id: 'twin', secret: `${SECRET}-2` },
+        ],
+      },
+    });
+    expect(problems).toEqual(["gateway.tokens[1].id: duplicate token id 'twin'"]);
+  });
+
+  it('names an agent whose provider is not configured', () => {
+    const problems = problemsOf({
+      providers: { local: { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1' } },
+      agents: { default: { name: 'A', provider: 'remote', model: 'm' } },
+    });
+    expect(problems).toEqual(["agents.default.provider: unknown provider 'remote'"]);
+  });
+
+  it('accepts an agent whose provider is configured', () => {
+    const config = validateConfig(
+      {
+        providers: { local: { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1' } },
+        agents: { default: { name: 'A', provider: 'local', model: 'm' } },
+      },
+      'x',
+    );
+    expect(config.agents.default?.provider).toBe('local');
+  });
+
+  it('names an embeddings provider that is not configured', () => {
+    expect(problemsOf({ embeddings: { provider: 'nope', model: 'e' } })).toEqual(["embeddings.provider: unknown provider 'nope'"]);
+  });
+
+  it('refuses requireClientCert without a caPath', () => {
+    const problems = problemsOf({
+      gateway: { tls: { certPath: '/tmp/c.pem', keyPath: '/tmp/k.pem', requireClientCert: true } },
+    });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^gateway\.tls\.requireClientCert: needs certPath, keyPath and caPath/);
+  });
+
+  it('refuses certPath without keyPath', () => {
+    expect(problemsOf({ gateway: { tls: { certPath: '/tmp/c.pem' } } })).toEqual([
+      'gateway.tls: certPath and keyPath must be set together',
+    ]);
+  });
+
+  it('refuses out-of-range limits, naming each key', () => {
+    const problems = problemsOf({
+      gateway: { port: 65_536, httpBodyLimitBytes: 0, wsHeartbeatMs: -1, maxBatchSize: 1.5, wsMaxMessageBytes: 0 },
+    });
+    const keys = problems.map((problem) => problem.split(':')[0]);
+    expect(keys.sort()).toEqual(
+      ['gateway.httpBodyLimitBytes', 'gateway.maxBatchSize', 'gateway.port', 'gateway.wsHeartbeatMs', 'gateway.wsMaxMessageBytes'].sort(),
+    );
+  });
+
+  it('refuses a wrongly typed value, naming the key', () => {
+    expect(problemsOf({ gateway: { web: { enabled: 'yes' } } })[0]).toMatch(/^gateway\.web\.enabled: /);
+  });
+});

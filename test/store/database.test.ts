@@ -1,0 +1,81 @@
+// The SQLite file: WAL journal mode and versioned migrations applied once and recorded.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyMigrations, MIGRATIONS, openDatabase, type Migration } from '../../src/store/index.js';
+
+interface MigrationRow {
+  version: number;
+  name: string;
+  applied_at: string;
+}
+
+describe('store database', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agent-gateway-db-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('opens the file in WAL journal mode, creating its directory', () => {
+    const db = openDatabase({ path: join(dir, 'sub', 'gateway.db') });
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('applies every migration once and records its version and name', () => {
+    const path = join(dir, 'gateway.db');
+    const db = openDatabase({ path });
+    const rows = db.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all() as MigrationRow[];
+    db.close();
+    expect(rows.map((row) => [row.version, row.name])).toEqual(MIGRATIONS.map((migration) => [migration.version, migration.name]));
+    for (const row of rows) expect(Number.isNaN(Date.parse(row.applied_at))).toBe(false);
+  });
+
+  it('applies nothing again when the database is reopened', () => {
+    const path = join(dir, 'gateway.db');
+    openDatabase({ path }).close();
+    const db = openDatabase({ path });
+    try {
+      expect(applyMigrations(db, MIGRATIONS)).toEqual([]);
+      expect(db.prepare('SELECT COUNT(*) FROM schema_migrations').pluck().get()).toBe(MIGRATIONS.length);
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'api_tokens'").pluck().get()).toBe('api_tokens');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('applies only the new migrations, in version order, to an existing database', () => {
+    const db = openDatabase({ path: ':memory:' });
+    try {
+      const later: Migration[] = [
+        { version: 1001, name: 'second', up: 'ALTER TABLE t1000 ADD COLUMN b TEXT' },
+        { version: 1000, name: 'first', up: 'CREATE TABLE t1000 (a TEXT)' },
+      ];
+      expect(applyMigrations(db, [...MIGRATIONS, ...later])).toEqual([1000, 1001]);
+      expect(applyMigrations(db, [...MIGRATIONS, ...later])).toEqual([]);
+      db.prepare('INSERT INTO t1000 (a, b) VALUES (?, ?)').run('x', 'y');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('rolls back a failing migration and does not record it', () => {
+    const db = openDatabase({ path: ':memory:' });
+    try {
+      const broken: Migration = { version: 2000, name: 'broken', up: 'CREATE TABLE t2000 (a TEXT); INSERT INTO missing_table VALUES (1);' };
+      expect(() => applyMigrations(db, [broken])).toThrow();
+      expect(db.prepare('SELECT COUNT(*) FROM schema_migrations WHERE version = 2000').pluck().get()).toBe(0);
+      expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 't2000'").pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+});
