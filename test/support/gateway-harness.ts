@@ -1,0 +1,139 @@
+// Starts a real gateway on an ephemeral port over a throwaway data dir, with one known token per scope.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type App, type AppOptions } from '../../src/app.js';
+import { resolvePaths, validateConfig, type ConfigInput, type GatewayConfig, type GatewayPaths } from '../../src/config/index.js';
+import { createLogger, type Logger } from '../../src/obs/logger.js';
+
+type GatewayInput = NonNullable<ConfigInput['gateway']>;
+type TokenInput = NonNullable<GatewayInput['tokens']>[number];
+
+/** The secret of each token the harness configures; every one is at least 32 characters. */
+export const TOKENS = {
+  /** id `admin`, scopes ['*'] */
+  admin: 'admin-secret-0123456789abcdefghijklmnop',
+  /** id `rpc-client`, scopes ['rpc'] */
+  rpc: 'rpc-secret-0123456789abcdefghijklmnopqrs',
+  /** id `admin-only`, scopes ['admin'] */
+  adminOnly: 'admin-only-secret-0123456789abcdefghijk',
+  /** id `mcp`, scopes ['mcp-client'] */
+  mcpClient: 'mcp-client-secret-0123456789abcdefghijk',
+  /** id `api-client`, scopes ['api'] */
+  api: 'api-secret-0123456789abcdefghijklmnopqrs',
+  /** id `ws-client`, scopes ['ws'] */
+  ws: 'ws-secret-0123456789abcdefghijklmnopqrst',
+} as const;
+
+export type TokenName = keyof typeof TOKENS;
+
+/** The client id (token id) behind each harness token. */
+export const TOKEN_IDS: Record<TokenName, string> = {
+  admin: 'admin',
+  rpc: 'rpc-client',
+  adminOnly: 'admin-only',
+  mcpClient: 'mcp',
+  api: 'api-client',
+  ws: 'ws-client',
+};
+
+export const HARNESS_TOKENS: TokenInput[] = [
+  { id: TOKEN_IDS.admin, secret: TOKENS.admin, scopes: ['*'] },
+  { id: TOKEN_IDS.rpc, secret: TOKENS.rpc, scopes: ['rpc'] },
+  { id: TOKEN_IDS.adminOnly, secret: TOKENS.adminOnly, scopes: ['admin'] },
+  { id: TOKEN_IDS.mcpClient, secret: TOKENS.mcpClient, scopes: ['mcp-client'] },
+  { id: TOKEN_IDS.api, secret: TOKENS.api, scopes: ['api'] },
+  { id: TOKEN_IDS.ws, secret: TOKENS.ws, scopes: ['ws'] },
+];
+
+export interface HarnessOptions {
+  /** Merged over the harness defaults (port 0, the harness tokens); `tokens` here replaces the harness tokens. */
+  gateway?: Partial<GatewayInput>;
+  /** Appended to the harness tokens (or to `gateway.tokens` when that is given). */
+  extraTokens?: TokenInput[];
+  providers?: ConfigInput['providers'];
+  agents?: ConfigInput['agents'];
+  embeddings?: ConfigInput['embeddings'];
+  /** Extra createApp options (clock, restart hook, later dependencies); config, paths and log are the harness's. */
+  app?: Partial<Omit<AppOptions, 'config' | 'paths' | 'log'>>;
+  /** The app's logger; silent by default. */
+  log?: Logger;
+  /** Skips app.listen(); `url` and `wsUrl` are then empty. For tests that only use app.http.inject(). */
+  listen?: boolean;
+}
+
+export interface Harness {
+  app: App;
+  config: GatewayConfig;
+  paths: GatewayPaths;
+  dataDir: string;
+  /** `http(s)://127.0.0.1:<port>` */
+  url: string;
+  /** `ws(s)://127.0.0.1:<port>/ws` */
+  wsUrl: string;
+  tokens: typeof TOKENS;
+  /** Closes the app (idempotent) and removes the data dir. */
+  close(): Promise<void>;
+}
+
+/** Builds the validated config the harness would use, without starting anything. */
+export function harnessConfig(options: HarnessOptions = {}): GatewayConfig {
+  const { tokens = HARNESS_TOKENS, ...gateway } = options.gateway ?? {};
+  return validateConfig(
+    {
+      gateway: { port: 0, ...gateway, tokens: [...tokens, ...(options.extraTokens ?? [])] },
+      ...(options.providers === undefined ? {} : { providers: options.providers }),
+      ...(options.agents === undefined ? {} : { agents: options.agents }),
+      ...(options.embeddings === undefined ? {} : { embeddings: options.embeddings }),
+    },
+    'test harness',
+  );
+}
+
+export async function startGateway(options: HarnessOptions = {}): Promise<Harness> {
+  const config = harnessConfig(options);
+  const dataDir = await mkdtemp(join(tmpdir(), 'agent-gateway-test-'));
+  const paths = resolvePaths({ dataDir }, {});
+  let app: App;
+  try {
+    app = await createApp({
+      version: '0.0.0-test',
+      defaultWebDistPath: null,
+      ...options.app,
+      config,
+      paths,
+      log: options.log ?? createLogger({ level: 'silent' }),
+    });
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  let url = '';
+  let wsUrl = '';
+  if (options.listen !== false) {
+    try {
+      ({ url } = await app.listen());
+    } catch (error) {
+      await app.close();
+      await rm(dataDir, { recursive: true, force: true });
+      throw error;
+    }
+    wsUrl = `${url.replace(/^http/, 'ws')}/ws`;
+  }
+  return {
+    app,
+    config,
+    paths,
+    dataDir,
+    url,
+    wsUrl,
+    tokens: TOKENS,
+    async close() {
+      try {
+        await app.close();
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
