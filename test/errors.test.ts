@@ -1,0 +1,59 @@
+// The error catalogue: every kind is mapped on every surface, and framework errors become kinds.
+import { describe, expect, it } from 'vitest';
+import { ERROR_KINDS, GatewayError, toGatewayError } from '../src/errors.js';
+import { RPC_CODE } from '../src/rpc/index.js';
+import { HTTP_STATUS } from '../src/server/index.js';
+
+describe('error catalogue', () => {
+  it('maps every error kind to a JSON-RPC code and an HTTP status, and nothing else', () => {
+    expect(Object.keys(RPC_CODE).sort()).toEqual([...ERROR_KINDS].sort());
+    expect(Object.keys(HTTP_STATUS).sort()).toEqual([...ERROR_KINDS].sort());
+  });
+
+  it('uses the spec codes for the transport errors', () => {
+    expect(RPC_CODE.parse_error).toBe(-32700);
+    expect(RPC_CODE.invalid_request).toBe(-32600);
+    expect(RPC_CODE.method_not_found).toBe(-32601);
+    expect(RPC_CODE.invalid_params).toBe(-32602);
+    expect(RPC_CODE.forbidden).toBe(-32603);
+    expect(RPC_CODE.internal).toBe(-32603);
+    expect(RPC_CODE.rate_limited).toBe(-32000);
+  });
+
+  it('uses the DESIGN.md HTTP statuses', () => {
+    expect(HTTP_STATUS).toMatchObject({ unauthorized: 401, forbidden: 403, invalid_request: 400, not_found: 404, payload_too_large: 413, rate_limited: 429, internal: 500 });
+  });
+
+  it('passes a GatewayError through unchanged', () => {
+    const error = new GatewayError('gone', 'expired');
+    expect(toGatewayError(error)).toBe(error);
+  });
+
+  it('turns framework errors with a known statusCode into their kind, keeping the cause', () => {
+    const cases: [number, string][] = [
+      [400, 'invalid_request'],
+      [401, 'unauthorized'],
+      [403, 'forbidden'],
+      [404, 'not_found'],
+      [413, 'payload_too_large'],
+      [415, 'invalid_request'],
+      [429, 'rate_limited'],
+    ];
+    for (const [statusCode, kind] of cases) {
+      const cause = Object.assign(new Error(`framework ${statusCode}`), { statusCode });
+      const mapped = toGatewayError(cause);
+      expect(mapped.kind).toBe(kind);
+      expect(mapped.message).toBe(`framework ${statusCode}`);
+      expect(mapped.cause).toBe(cause);
+    }
+  });
+
+  it('turns anything else into internal with a generic message that does not leak the original', () => {
+    for (const cause of [new Error('db password is hunter2'), Object.assign(new Error('boom'), { statusCode: 502 }), 'a string', null]) {
+      const mapped = toGatewayError(cause);
+      expect(mapped.kind).toBe('internal');
+      expect(mapped.message).toBe('Internal error');
+      expect(mapped.cause).toBe(cause);
+    }
+  });
+});

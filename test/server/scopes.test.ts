@@ -1,0 +1,53 @@
+// Scope rules: empty scopes and '*' grant everything; rpc, admin, ws, api and mcp-client each grant their part.
+import { describe, expect, it } from 'vitest';
+import type { Scope } from '../../src/config/index.js';
+import { grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes, type Caller } from '../../src/server/index.js';
+
+const caller = (...scopes: Scope[]): Caller => ({ clientId: 'c', scopes });
+
+describe('scope rules', () => {
+  it('grants every method over every transport to empty scopes and to *', () => {
+    for (const who of [caller(), caller('*')]) {
+      expect(hasAllScopes(who)).toBe(true);
+      for (const transport of ['ws', 'http'] as const) {
+        expect(grantsMethodScope(who, 'rpc', transport)).toBe(true);
+        expect(grantsMethodScope(who, 'admin', transport)).toBe(true);
+      }
+      expect(grantsRest(who)).toBe(true);
+      expect(grantsOpenAi(who)).toBe(true);
+    }
+  });
+
+  it('grants rpc methods, not admin ones, to an rpc token', () => {
+    expect(grantsMethodScope(caller('rpc'), 'rpc', 'http')).toBe(true);
+    expect(grantsMethodScope(caller('rpc'), 'admin', 'http')).toBe(false);
+    expect(grantsMethodScope(caller('rpc'), 'admin', 'ws')).toBe(false);
+  });
+
+  it('grants admin methods, not rpc ones, to an admin-only token', () => {
+    expect(grantsMethodScope(caller('admin'), 'admin', 'http')).toBe(true);
+    expect(grantsMethodScope(caller('admin'), 'rpc', 'http')).toBe(false);
+  });
+
+  it('grants rpc methods to a ws token over the WebSocket only', () => {
+    expect(grantsMethodScope(caller('ws'), 'rpc', 'ws')).toBe(true);
+    expect(grantsMethodScope(caller('ws'), 'rpc', 'http')).toBe(false);
+    expect(grantsMethodScope(caller('ws'), 'admin', 'ws')).toBe(false);
+    expect(grantsRest(caller('ws'))).toBe(false);
+  });
+
+  it('grants the /v1 routes to rpc and api tokens, and REST only to rpc', () => {
+    expect(grantsOpenAi(caller('api'))).toBe(true);
+    expect(grantsOpenAi(caller('rpc'))).toBe(true);
+    expect(grantsRest(caller('api'))).toBe(false);
+    expect(grantsRest(caller('rpc'))).toBe(true);
+  });
+
+  it('refuses an mcp-client token on REST, /v1 and every method', () => {
+    const mcp = caller('mcp-client');
+    expect(grantsRest(mcp)).toBe(false);
+    expect(grantsOpenAi(mcp)).toBe(false);
+    expect(grantsMethodScope(mcp, 'rpc', 'ws')).toBe(false);
+    expect(grantsMethodScope(mcp, 'rpc', 'http')).toBe(false);
+  });
+});

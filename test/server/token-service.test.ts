@@ -1,0 +1,70 @@
+// The token service: issuing, listing, revoking and rotating API tokens; config tokens are read-only.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GatewayError } from '../../src/errors.js';
+import { createTokenService, type TokenService } from '../../src/server/index.js';
+import { createSqliteTokenStore, openDatabase, type SqliteDatabase } from '../../src/store/index.js';
+
+const NOW = Date.parse('2026-03-04T05:06:07.000Z');
+
+function errorOf(action: () => unknown): GatewayError {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error('expected a GatewayError');
+}
+
+describe('token service', () => {
+  let db: SqliteDatabase;
+  let tokens: TokenService;
+  beforeEach(() => {
+    db = openDatabase({ path: ':memory:' });
+    tokens = createTokenService({
+      store: createSqliteTokenStore(db),
+      configTokens: [{ id: 'admin', secret: 'admin-secret-0123456789abcdefghijklmnop', scopes: ['*'] }],
+      now: () => NOW,
+      configLoadedAt: '2026-01-01T00:00:00.000Z',
+    });
+  });
+  afterEach(() => {
+    db.close();
+  });
+
+  it('lists config tokens and issued tokens with their source and no secret', () => {
+    tokens.create('bob', ['rpc']);
+    const list = tokens.list();
+    expect(list).toEqual([
+      { id: 'admin', scopes: ['*'], createdAt: '2026-01-01T00:00:00.000Z', source: 'config' },
+      { id: 'bob', scopes: ['rpc'], createdAt: '2026-03-04T05:06:07.000Z', source: 'api' },
+    ]);
+    expect(JSON.stringify(list)).not.toContain('secret');
+  });
+
+  it('refuses to issue an id that exists in the config or the store (conflict)', () => {
+    tokens.create('bob', ['rpc']);
+    expect(errorOf(() => tokens.create('bob', ['rpc']))).toMatchObject({ kind: 'conflict', message: "Token 'bob' already exists" });
+    expect(errorOf(() => tokens.create('admin', ['rpc']))).toMatchObject({ kind: 'conflict' });
+  });
+
+  it('refuses to revoke or rotate a config token (conflict), naming the config file', () => {
+    const revoke = errorOf(() => tokens.revoke('admin'));
+    expect(revoke.kind).toBe('conflict');
+    expect(revoke.message).toBe("Token 'admin' is defined in the config file; remove it there");
+    expect(revoke.details.param).toBe('id');
+    expect(errorOf(() => tokens.rotate('admin'))).toMatchObject({ kind: 'conflict' });
+    expect(tokens.list().map((token) => token.id)).toContain('admin');
+  });
+
+  it('answers not_found for revoking or rotating an unknown id', () => {
+    expect(errorOf(() => tokens.revoke('ghost'))).toMatchObject({ kind: 'not_found', message: "Token 'ghost' not found" });
+    expect(errorOf(() => tokens.rotate('ghost'))).toMatchObject({ kind: 'not_found' });
+  });
+
+  it('removes a revoked token from the list', () => {
+    tokens.create('bob', ['rpc']);
+    tokens.revoke('bob');
+    expect(tokens.list().map((token) => token.id)).toEqual(['admin']);
+  });
+});
