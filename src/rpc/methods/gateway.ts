@@ -30,8 +30,12 @@ export function gatewayMethods({ now, startedAt, configPaths, sections, restart 
       scope: 'admin',
       summary: 'Reloads the config file and restarts every service in-process; answers before restarting.',
       params: noParams,
-      handler: () => {
-        setImmediate(() => void restart());
+      handler: (_params, ctx) => {
+        // The answer is already sent when the restart runs, so its failure can only be logged; left unhandled
+        // the rejection would end the process.
+        setImmediate(() => {
+          restart().catch((error: unknown) => ctx.log.error({ err: error, traceId: ctx.traceId }, 'gateway restart failed'));
+        });
         return { restarting: true };
       },
     }),
