@@ -1,0 +1,25 @@
+// What a tool is: a name, a description, a strict zod input schema and an execute function.
+import type { z } from 'zod';
+
+export interface ToolContext {
+  agentId: string;
+  sessionKey: string;
+  /** The client id that started the turn, when known. */
+  requestedBy?: string;
+  signal: AbortSignal;
+}
+
+export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  input: Input;
+  /** Returns a JSON-serialisable result; throws for a failure the model should see as an error. */
+  execute: (input: z.infer<Input>, ctx: ToolContext) => Promise<unknown>;
+}
+
+export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<Input>): ToolDefinition<Input> {
+  return definition;
+}
+
+/** The error kinds recorded for failed tool calls (counts-only trajectory). */
+export type ToolErrorKind = 'unknown_tool' | 'invalid_input' | 'timeout' | 'aborted' | 'failed';

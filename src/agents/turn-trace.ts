@@ -1,0 +1,93 @@
+// Writes one turn's counts-only evidence: session index row, trajectory records, usage rows, and bus events.
+import type { EventBus } from '../obs/event-bus.js';
+import type { Recorder } from '../obs/recorder.js';
+import type { ModelRef, TokenUsage } from '../providers/types.js';
+import type { ContextBudget } from './context-budget.js';
+import type { ToolCallOutcome } from './tools/tool-registry.js';
+
+export interface TurnTraceDeps {
+  recorder: Recorder;
+  events: EventBus;
+  now: () => number;
+}
+
+export interface TurnTrace {
+  readonly traceId: string;
+  modelCall(step: number, call: { model: ModelRef; usage: TokenUsage; costUsd: number; latencyMs: number; finishReason: string; toolCalls: number; textChars: number }): void;
+  modelError(step: number, error: { kind: string; reason?: string }): void;
+  toolCall(step: number, toolName: string, outcome: ToolCallOutcome): void;
+  contextBudget(step: number, budget: ContextBudget): void;
+  end(outcome: { finishReason: string; endReason: string; steps: number; inputTokens: number; outputTokens: number; costUsd: number; toolFailures: number }): void;
+}
+
+export function startTurnTrace(
+  { recorder, events, now }: TurnTraceDeps,
+  turn: { traceId: string; sessionKey: string; agentId: string; channel: string; isSynthetic: boolean; rootRunId?: string },
+): TurnTrace {
+  const startedAt = now();
+  const { traceId, sessionKey, agentId } = turn;
+  const record = (kind: string, data: Record<string, unknown>) => recorder.trajectory({ sessionKey, traceId, kind, ts: now(), data });
+  recorder.startSession({ traceId, sessionKey, agentId, channel: turn.channel, startedAt, isSynthetic: turn.isSynthetic, ...(turn.rootRunId === undefined ? {} : { rootRunId: turn.rootRunId }) });
+  record('turn_start', { agentId, channel: turn.channel });
+
+  return {
+    traceId,
+    modelCall(step, call) {
+      record('model_call', {
+        step,
+        provider: call.model.provider,
+        model: call.model.modelId,
+        inputTokens: call.usage.inputTokens,
+        outputTokens: call.usage.outputTokens,
+        cacheReadTokens: call.usage.cacheReadTokens,
+        cacheWriteTokens: call.usage.cacheWriteTokens,
+        costUsd: call.costUsd,
+        latencyMs: call.latencyMs,
+        finishReason: call.finishReason,
+        toolCalls: call.toolCalls,
+        textChars: call.textChars,
+      });
+      recorder.usage({
+        ts: now(),
+        agentId,
+        sessionKey,
+        provider: call.model.provider,
+        model: call.model.modelId,
+        ...call.usage,
+        costUsd: call.costUsd,
+      });
+      events.emit('observability:token_usage', {
+        agentId,
+        sessionKey,
+        provider: call.model.provider,
+        model: call.model.modelId,
+        inputTokens: call.usage.inputTokens,
+        outputTokens: call.usage.outputTokens,
+        costUsd: call.costUsd,
+      });
+    },
+    modelError(step, error) {
+      record('model_error', { step, errorKind: error.kind, ...(error.reason === undefined ? {} : { reason: error.reason }) });
+      if (error.reason === 'circuit_open') record('breaker', { step, event: 'opened', toolName: null });
+    },
+    toolCall(step, toolName, outcome) {
+      record('tool_call', {
+        step,
+        toolName,
+        ok: outcome.ok,
+        ...(outcome.errorKind === undefined ? {} : { errorKind: outcome.errorKind }),
+        resultDigest: outcome.resultDigest,
+        resultBytes: outcome.resultBytes,
+        durationMs: outcome.durationMs,
+      });
+    },
+    contextBudget(step, budget) {
+      record('context_budget', { step, ...budget });
+    },
+    end(outcome) {
+      const endedAt = now();
+      record('turn_end', { ...outcome, durationMs: endedAt - startedAt });
+      recorder.endSession(traceId, { endReason: outcome.endReason, degraded: outcome.endReason !== 'completed', endedAt });
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// agent.execute and agent.stream: run one agent turn for the caller and return its answer.
+import { z } from 'zod';
+import type { TurnRunner } from '../../agents/types.js';
+import { scopeSchema } from '../../config/index.js';
+import { defineMethod, type MethodContext } from '../registry.js';
+
+const keyPart = z.string().min(1).max(256).regex(/^[^:]+$/, 'must not contain ":"');
+
+/** Object form of a session key (spec: "Session keys"); joined as tenantId:userId:channelId[:peerId]. */
+export const sessionKeyObject = z.strictObject({ tenantId: keyPart, userId: keyPart, channelId: keyPart, peerId: keyPart.optional() });
+
+const executeParams = z.strictObject({
+  message: z.string().min(1).max(1_000_000),
+  agentId: z.string().min(1).optional(),
+  sessionKey: sessionKeyObject.optional(),
+  /** Accepted for compatibility; the caller's token scopes already bound what the turn may do. */
+  scopes: z.array(scopeSchema).optional(),
+});
+
+type ExecuteParams = z.infer<typeof executeParams>;
+
+function sessionKeyFor(params: ExecuteParams, ctx: MethodContext): string {
+  const key = params.sessionKey;
+  // Without a key, each client gets one ongoing conversation of its own.
+  if (key === undefined) return `default:${ctx.caller.clientId}:rpc`;
+  return [key.tenantId, key.userId, key.channelId, ...(key.peerId === undefined ? [] : [key.peerId])].join(':');
+}
+
+export function agentMethods({ runner }: { runner: TurnRunner }) {
+  const execute = async (params: ExecuteParams, ctx: MethodContext) => {
+    const result = await runner.run({
+      message: params.message,
+      sessionKey: sessionKeyFor(params, ctx),
+      requestedBy: ctx.caller.clientId,
+      signal: ctx.signal,
+      ...(params.agentId === undefined ? {} : { agentId: params.agentId }),
+    });
+    return {
+      response: result.response,
+      tokensUsed: result.tokensUsed,
+      finishReason: result.finishReason,
+      sessionKey: result.sessionKey,
+      ...(result.error === undefined ? {} : { error: result.error }),
+    };
+  };
+  return [
+    defineMethod({
+      name: 'agent.execute',
+      scope: 'rpc',
+      summary: 'Runs one agent turn; a new sessionKey creates the session. Returns {response, tokensUsed, finishReason}.',
+      params: executeParams,
+      handler: execute,
+    }),
+    defineMethod({
+      name: 'agent.stream',
+      scope: 'rpc',
+      summary: 'Same as agent.execute; token streaming is served by GET /api/chat/stream, not JSON-RPC.',
+      params: executeParams,
+      handler: async (params, ctx) => {
+        ctx.log.warn({ method: 'agent.stream' }, 'token streaming over JSON-RPC is not implemented; answering non-streaming (use GET /api/chat/stream)');
+        return execute(params, ctx);
+      },
+    }),
+  ];
+}
