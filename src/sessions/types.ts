@@ -31,21 +31,35 @@ export interface SessionSearchHit {
   timestamp: number;
 }
 
+export interface SessionListFilter {
+  kind?: SessionKind;
+  /** Epoch ms: only sessions updated at or after it. */
+  updatedSince?: number;
+  /** Sessions of one client id: the key's userId equals it, or `metadata.requestedBy` does. */
+  ownedBy?: string;
+  /** The newest `limit` sessions only. */
+  limit?: number;
+}
+
 export interface SessionStore {
   get(sessionKey: string): SessionRecord | undefined;
   /** Creates the session when absent; `created` says whether it did. */
   ensure(session: Omit<SessionRecord, 'messageCount' | 'updatedAt'>): { session: SessionRecord; created: boolean };
+  /** Appends in order, in one transaction; throws GatewayError `not_found` when the session does not exist. */
   append(sessionKey: string, messages: readonly TranscriptMessage[], now: number): void;
   /** Oldest first; `limit` keeps the newest `limit` messages. */
   history(sessionKey: string, limit?: number): TranscriptMessage[];
-  /** Replaces the whole transcript (compaction). */
+  /** Replaces the whole transcript (compaction); throws `not_found` like append. */
   replaceHistory(sessionKey: string, messages: readonly TranscriptMessage[], now: number): void;
-  list(filter: { kind?: SessionKind; updatedSince?: number }): SessionRecord[];
+  /** Newest update first. */
+  list(filter: SessionListFilter): SessionRecord[];
   /** Deletes the session and its transcript; false when it did not exist. */
   delete(sessionKey: string): boolean;
   /** Deletes every message, keeps the session row and metadata; returns how many were deleted. */
   clearMessages(sessionKey: string, now: number): number;
-  updateMetadata(sessionKey: string, metadata: Record<string, unknown>, now: number): void;
+  /** Replaces the metadata object; false when the session does not exist. */
+  updateMetadata(sessionKey: string, metadata: Record<string, unknown>, now: number): boolean;
+  /** Full-text search over message content, best match first (one hit per session, its best message). */
   search(query: string, limit: number): SessionSearchHit[];
   /** Cached tool approval decisions of a session (cleared by session.reset). */
   clearApprovalDecisions(sessionKey: string): number;

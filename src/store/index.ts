@@ -2,3 +2,5 @@
 export { openDatabase, applyMigrations, type SqliteDatabase } from './database.js';
 export { MIGRATIONS, type Migration } from './migrations.js';
 export { createSqliteTokenStore } from './token-store.js';
+export { createSqliteSessionStore, toFtsQuery } from './session-store.js';
+export { createSqliteRunStore, ORPHANED_RUN_ERROR } from './run-store.js';

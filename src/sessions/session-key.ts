@@ -1,0 +1,103 @@
+// Session keys: the string form `tenantId:userId:channelId[:peerId]`, the object form of agent.execute, and kinds.
+import { z } from 'zod';
+import { GatewayError } from '../errors.js';
+import type { SessionKeyParts, SessionKind } from './types.js';
+
+/** The tenant a key gets when its creator names none (DESIGN §3 "string session keys"). */
+export const DEFAULT_TENANT = 'default';
+
+/** The channel id of every session created by session.spawn: `<tenant>:<user>:subagent:<runId>`. */
+export const SUB_AGENT_CHANNEL = 'subagent';
+
+/** Longest accepted part; keys are primary keys and appear in logs and events. */
+export const MAX_KEY_PART_LENGTH = 256;
+
+const keyPart = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(MAX_KEY_PART_LENGTH)
+  .refine((part) => !part.includes(':'), 'must not contain ":"');
+
+/**
+ * The object form accepted by agent.execute (spec: "Session keys"). Strict: unknown fields are refused.
+ * `tenantId` may be left out and then is `default`.
+ */
+export const sessionKeyObjectSchema = z.strictObject({
+  tenantId: keyPart.default(DEFAULT_TENANT),
+  userId: keyPart,
+  channelId: keyPart,
+  peerId: keyPart.optional(),
+});
+
+/**
+ * Parses a string key; throws GatewayError `invalid_params` naming `param` when it does not have 3 or 4
+ * non-empty colon-separated parts.
+ */
+export function parseSessionKey(key: string, param = 'key'): SessionKeyParts {
+  const parts = key.split(':');
+  if (parts.length < 3 || parts.length > 4) {
+    throw new GatewayError(
+      'invalid_params',
+      `Invalid params: '${param}' must be tenantId:userId:channelId[:peerId] (got ${parts.length} part${parts.length === 1 ? '' : 's'})`,
+      { param },
+    );
+  }
+  parts.forEach((part, index) => {
+    if (part.length === 0) {
+      throw new GatewayError('invalid_params', `Invalid params: '${param}' has an empty part at position ${index + 1}`, { param });
+    }
+    if (part.length > MAX_KEY_PART_LENGTH) {
+      throw new GatewayError('invalid_params', `Invalid params: '${param}' has a part longer than ${MAX_KEY_PART_LENGTH} characters`, { param });
+    }
+  });
+  const [tenantId = '', userId = '', channelId = '', peerId] = parts;
+  return peerId === undefined ? { tenantId, userId, channelId } : { tenantId, userId, channelId, peerId };
+}
+
+/** Parses and returns the canonical string, so callers can validate a key in one step. */
+export function normalizeSessionKey(key: string, param = 'key'): string {
+  return formatSessionKey(parseSessionKey(key, param));
+}
+
+/**
+ * Formats the object form as a string key. Throws `invalid_params` (param `sessionKey.<field>`) when a part
+ * is empty or contains ':'; a missing tenant becomes `default`.
+ */
+export function formatSessionKey(parts: Omit<SessionKeyParts, 'tenantId'> & { tenantId?: string }): string {
+  const tenantId = parts.tenantId ?? DEFAULT_TENANT;
+  const fields: [keyof SessionKeyParts, string | undefined][] = [
+    ['tenantId', tenantId],
+    ['userId', parts.userId],
+    ['channelId', parts.channelId],
+    ['peerId', parts.peerId],
+  ];
+  for (const [field, value] of fields) {
+    if (value === undefined && field === 'peerId') continue;
+    const checked = keyPart.safeParse(value);
+    if (!checked.success) {
+      const message = checked.error.issues[0]?.message ?? 'is invalid';
+      throw new GatewayError('invalid_params', `Invalid params: 'sessionKey.${field}' ${message}`, { param: `sessionKey.${field}` });
+    }
+  }
+  const base = `${tenantId}:${parts.userId}:${parts.channelId}`;
+  return parts.peerId === undefined ? base : `${base}:${parts.peerId}`;
+}
+
+/** The key of the session a spawned sub-agent run works in. */
+export function subAgentSessionKey(parent: SessionKeyParts, runId: string): string {
+  return formatSessionKey({ tenantId: parent.tenantId, userId: parent.userId, channelId: SUB_AGENT_CHANNEL, peerId: runId });
+}
+
+/**
+ * The kind of a session, decided once when the session is created and stored with it:
+ * 1. `sub-agent` when its metadata says `kind: 'sub-agent'` (session.spawn records this; a key that merely
+ *    uses the `subagent` channel is not enough, so a client cannot pose as a sub-agent by naming it);
+ * 2. `group` when its metadata says `kind: 'group'` or `isGroup: true`, or its channelId starts with `group`;
+ * 3. otherwise `dm`.
+ */
+export function deriveSessionKind(parts: SessionKeyParts, metadata: Record<string, unknown> = {}): SessionKind {
+  if (metadata.kind === 'sub-agent') return 'sub-agent';
+  if (metadata.kind === 'group' || metadata.isGroup === true) return 'group';
+  if (parts.channelId.startsWith('group')) return 'group';
+  return 'dm';
+}

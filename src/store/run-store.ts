@@ -1,0 +1,120 @@
+// SQLite implementation of the RunStore: the durable record of spawned sub-agent runs and their outcomes.
+import { notFound } from '../errors.js';
+import type { RunRecord, RunStatus, RunStore } from '../sessions/types.js';
+import type { SqliteDatabase } from './database.js';
+
+interface RunRow {
+  run_id: string;
+  root_run_id: string;
+  parent_key: string | null;
+  session_key: string;
+  agent_id: string;
+  task: string;
+  status: string;
+  requested_by: string | null;
+  started_at: number;
+  completed_at: number | null;
+  response: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost_usd: number | null;
+  error: string | null;
+}
+
+/** The error a run gets when a restart finds it still `running`. */
+export const ORPHANED_RUN_ERROR = 'The gateway stopped before the run finished';
+
+const RUN_COLUMNS =
+  'run_id, root_run_id, parent_key, session_key, agent_id, task, status, requested_by, started_at, completed_at, response, input_tokens, output_tokens, cost_usd, error';
+
+function toStatus(value: string): RunStatus {
+  return value === 'completed' || value === 'failed' || value === 'orphaned' ? value : 'running';
+}
+
+function toRecord(row: RunRow): RunRecord {
+  // The table keeps input and output tokens; the total is their sum.
+  const tokensUsed =
+    row.input_tokens === null && row.output_tokens === null
+      ? null
+      : { input: row.input_tokens ?? 0, output: row.output_tokens ?? 0, total: (row.input_tokens ?? 0) + (row.output_tokens ?? 0) };
+  return {
+    runId: row.run_id,
+    rootRunId: row.root_run_id,
+    parentKey: row.parent_key,
+    sessionKey: row.session_key,
+    agentId: row.agent_id,
+    task: row.task,
+    status: toStatus(row.status),
+    requestedBy: row.requested_by,
+    startedAt: row.started_at,
+    completedAt: row.completed_at,
+    response: row.response,
+    tokensUsed,
+    costUsd: row.cost_usd,
+    error: row.error,
+  };
+}
+
+export function createSqliteRunStore(db: SqliteDatabase): RunStore {
+  const insert = db.prepare(
+    `INSERT INTO runs (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const update = db.prepare(
+    `UPDATE runs SET status = ?, completed_at = ?, response = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, error = ?
+     WHERE run_id = ?`,
+  );
+  const byId = db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = ?`);
+  const orphan = db.prepare(
+    "UPDATE runs SET status = 'orphaned', completed_at = ?, error = COALESCE(error, ?) WHERE status = 'running'",
+  );
+  const listAll = db.prepare<[number], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE started_at >= ? ORDER BY started_at DESC, run_id`);
+  const listByStatus = db.prepare<[string, number], RunRow>(
+    `SELECT ${RUN_COLUMNS} FROM runs WHERE status = ? AND started_at >= ? ORDER BY started_at DESC, run_id`,
+  );
+
+  return {
+    create(run) {
+      insert.run(
+        run.runId,
+        run.rootRunId,
+        run.parentKey,
+        run.sessionKey,
+        run.agentId,
+        run.task,
+        run.status,
+        run.requestedBy,
+        run.startedAt,
+        run.completedAt,
+        run.response,
+        run.tokensUsed?.input ?? null,
+        run.tokensUsed?.output ?? null,
+        run.costUsd,
+        run.error,
+      );
+    },
+    finish(runId, outcome) {
+      const changed = update.run(
+        outcome.status,
+        outcome.completedAt,
+        outcome.response,
+        outcome.tokensUsed?.input ?? null,
+        outcome.tokensUsed?.output ?? null,
+        outcome.costUsd,
+        outcome.error,
+        runId,
+      ).changes;
+      if (changed === 0) throw notFound(`Run not found: ${runId}`, { param: 'run_id' });
+    },
+    get(runId) {
+      const row = byId.get(runId);
+      return row === undefined ? undefined : toRecord(row);
+    },
+    list({ status, sinceMs = 0 }) {
+      const rows = status === undefined ? listAll.all(sinceMs) : listByStatus.all(status, sinceMs);
+      return rows.map(toRecord);
+    },
+    markUnfinishedOrphaned(now) {
+      return orphan.run(now, ORPHANED_RUN_ERROR).changes;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// The SQLite SessionStore: the shared conformance cases plus SQLite specifics (FTS5 index consistency, file reopen).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSqliteSessionStore, openDatabase, toFtsQuery, type SqliteDatabase } from '../../src/store/index.js';
+import { sessionStoreCases } from '../sessions/session-store.cases.js';
+
+function recordDecision(db: SqliteDatabase, sessionKey: string, toolName: string): void {
+  db.prepare('INSERT INTO approval_decisions (session_key, tool_name, approved, decided_at) VALUES (?, ?, 1, 0)').run(sessionKey, toolName);
+}
+
+sessionStoreCases('sqlite', () => {
+  const db = openDatabase({ path: ':memory:' });
+  return {
+    store: createSqliteSessionStore(db),
+    recordApprovalDecision: (sessionKey, toolName) => recordDecision(db, sessionKey, toolName),
+    close: () => db.close(),
+  };
+});
+
+describe('sqlite session store', () => {
+  let dir: string;
+  let db: SqliteDatabase;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agent-gateway-sessions-'));
+    db = openDatabase({ path: join(dir, 'gateway.db') });
+  });
+  afterEach(async () => {
+    if (db.open) db.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const session = (sessionKey: string) => ({ sessionKey, agentId: 'default', tenantId: 'default', kind: 'dm' as const, createdAt: 1, metadata: {} });
+
+  it('keeps the FTS5 index consistent through append, replace, clear and cascading delete', () => {
+    const store = createSqliteSessionStore(db);
+    store.ensure(session('default:a:ws'));
+    store.ensure(session('default:b:ws'));
+    store.append('default:a:ws', [{ role: 'user', content: 'alpha beta', timestamp: 1 }], 2);
+    store.append('default:b:ws', [{ role: 'user', content: 'beta gamma', timestamp: 1 }], 2);
+    store.replaceHistory('default:a:ws', [{ role: 'system', content: 'delta', timestamp: 1 }], 3);
+    store.clearMessages('default:b:ws', 4);
+    store.append('default:b:ws', [{ role: 'user', content: 'epsilon', timestamp: 5 }], 5);
+    store.delete('default:a:ws');
+    expect(() => db.prepare("INSERT INTO session_messages_fts (session_messages_fts, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
+    const indexed = db.prepare('SELECT count(*) FROM session_messages_fts').pluck().get();
+    const stored = db.prepare('SELECT count(*) FROM session_messages').pluck().get();
+    expect(indexed).toBe(stored);
+    expect(stored).toBe(1);
+    expect(store.search('delta', 5)).toEqual([]);
+    expect(store.search('epsilon', 5).map((hit) => hit.sessionKey)).toEqual(['default:b:ws']);
+  });
+
+  it('keeps sessions and transcripts across a reopen of the file', () => {
+    createSqliteSessionStore(db).ensure(session('default:a:ws'));
+    createSqliteSessionStore(db).append('default:a:ws', [{ role: 'user', content: 'persisted', timestamp: 7 }], 8);
+    db.close();
+    db = openDatabase({ path: join(dir, 'gateway.db') });
+    const store = createSqliteSessionStore(db);
+    expect(store.get('default:a:ws')?.messageCount).toBe(1);
+    expect(store.history('default:a:ws')).toEqual([{ role: 'user', content: 'persisted', timestamp: 7 }]);
+  });
+
+  it('rolls back a whole append when one message fails to insert', () => {
+    const store = createSqliteSessionStore(db);
+    store.ensure(session('default:a:ws'));
+    const bad = { role: 'user', content: null, timestamp: 1 } as unknown as { role: 'user'; content: string; timestamp: number };
+    expect(() => store.append('default:a:ws', [{ role: 'user', content: 'ok', timestamp: 1 }, bad], 2)).toThrow();
+    expect(store.get('default:a:ws')?.messageCount).toBe(0);
+    expect(store.history('default:a:ws')).toEqual([]);
+  });
+});
+
+describe('FTS query building', () => {
+  it('quotes every word and drops operators and punctuation', () => {
+    expect(toFtsQuery('hello "world" AND (x*')).toBe('"hello" "world" "AND" "x"');
+    expect(toFtsQuery('  ')).toBe('');
+    expect(toFtsQuery('café über')).toBe('"café" "über"');
+  });
+});
