@@ -26,16 +26,16 @@ function queryToken(request: FastifyRequest): string | undefined {
 }
 
 export function createRequestAuth(authenticator: Authenticator): RequestAuth {
-  const callers = new WeakMap<FastifyRequest, Caller | null>();
+  const callers = new WeakMap<FastifyRequest, { caller: Caller | null; isFromQuery: boolean }>();
 
   function identify(request: FastifyRequest, allowQueryToken = false): Caller | undefined {
     const known = callers.get(request);
-    if (known !== undefined) return known ?? undefined;
+    // The rate limiter identifies with the query token allowed; a route that refuses it must not reuse that caller.
+    if (known !== undefined && (allowQueryToken || !known.isFromQuery)) return known.caller ?? undefined;
     const header = bearerSecret(request.headers.authorization);
     const secret = header ?? (allowQueryToken ? queryToken(request) : undefined);
     const caller = authenticator.authenticate(secret);
-    // Only a header lookup is cached: the query token counts on the routes that allow it.
-    if (header !== undefined || caller !== undefined) callers.set(request, caller ?? null);
+    if (header !== undefined || caller !== undefined) callers.set(request, { caller: caller ?? null, isFromQuery: header === undefined });
     return caller;
   }
 
@@ -49,7 +49,7 @@ export function createRequestAuth(authenticator: Authenticator): RequestAuth {
       };
     },
     callerOf(request) {
-      const caller = callers.get(request);
+      const caller = callers.get(request)?.caller;
       if (caller === undefined || caller === null) throw new GatewayError('unauthorized', 'Missing or invalid bearer token');
       return caller;
     },
