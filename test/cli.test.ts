@@ -1,0 +1,40 @@
+// The agent-gateway command line: init, usage and unknown commands (the subcommands have their own files).
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './support/cli.js';
+
+describe('cli', () => {
+  let home: string;
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'agent-gateway-cli-'));
+  });
+  afterAll(async () => {
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('init creates config.yaml and prints the admin token once; a second init leaves it unchanged', async () => {
+    const first = await runCli(['init'], home);
+    expect(first.code).toBe(0);
+    const configPath = join(home, 'config.yaml');
+    expect(first.stdout).toContain(`Created ${configPath} with an admin token`);
+    const secret = /^ {2}([A-Za-z0-9]{48})$/m.exec(first.stdout)?.[1];
+    expect(secret).toBeDefined();
+    const text = await readFile(configPath, 'utf8');
+    expect(text).toContain(`secret: ${secret ?? ''}`);
+
+    const second = await runCli(['init'], home);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(`${configPath} already exists; left unchanged.\n`);
+    expect(second.stdout).not.toContain(secret ?? '');
+    expect(await readFile(configPath, 'utf8')).toBe(text);
+  });
+
+  it('exits 2 with the usage for an unknown command', async () => {
+    const result = await runCli(['frobnicate'], home);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown command 'frobnicate'");
+    expect(result.stderr).toContain('usage: agent-gateway');
+  });
+});

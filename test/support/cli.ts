@@ -1,0 +1,92 @@
+// Runs the agent-gateway CLI (src/cli.ts under tsx) in a child process with its own AGENT_GATEWAY_HOME.
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI_ARGS = ['--import', 'tsx', 'src/cli.ts'];
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The child's environment: ours, minus anything that would change which token or home the CLI uses. */
+export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, AGENT_GATEWAY_HOME: home, ...extra };
+  delete env.AGENT_GATEWAY_TOKEN;
+  delete env.LOG_LEVEL;
+  return env;
+}
+
+export function runCli(args: string[], home: string, extraEnv: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [...CLI_ARGS, ...args], { cwd: ROOT, env: cliEnv(home, extraEnv), timeout: 20_000 }, (error, stdout, stderr) => {
+      if (error !== null && typeof error.code !== 'number') {
+        reject(error);
+        return;
+      }
+      resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+    });
+  });
+}
+
+export interface RunningCli {
+  child: ChildProcessWithoutNullStreams;
+  /** Everything written to stdout so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first stdout match of `pattern`; rejects if the process exits first or after `timeoutMs`. */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Resolves with the exit code (or the signal name when killed by one). */
+  exited: Promise<number | NodeJS.Signals>;
+}
+
+export function spawnCli(args: string[], home: string): RunningCli {
+  const child = spawn(process.execPath, [...CLI_ARGS, ...args], { cwd: ROOT, env: cliEnv(home) });
+  let out = '';
+  let err = '';
+  const listeners: (() => void)[] = [];
+  const notify = () => {
+    for (const listener of listeners.splice(0)) listener();
+  };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    notify();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  let hasExited = false;
+  const exited = new Promise<number | NodeJS.Signals>((resolve) => {
+    child.once('exit', (code, signal) => {
+      hasExited = true;
+      notify();
+      resolve(code ?? signal ?? -1);
+    });
+  });
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    waitForOutput(pattern, timeoutMs = 15_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${pattern} in output within ${timeoutMs} ms:\n${out}\n${err}`)), timeoutMs);
+        const check = () => {
+          const match = out.match(pattern);
+          if (match !== null) {
+            clearTimeout(timer);
+            resolve(match);
+          } else if (hasExited) {
+            clearTimeout(timer);
+            reject(new Error(`process exited before ${pattern}:\n${out}\n${err}`));
+          } else {
+            listeners.push(check);
+          }
+        };
+        check();
+      });
+    },
+  };
+}
