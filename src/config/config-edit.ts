@@ -1,0 +1,181 @@
+// Pure edits of the raw config document: merge patches, dotted sets, keeping redacted secrets and ${ENV}
+// references, and carrying a new value into the YAML Document so comments and layout survive.
+import { isDeepStrictEqual } from 'node:util';
+import { Document, isMap, isNode, isScalar, isSeq, parse, type YAMLMap, type YAMLSeq } from 'yaml';
+import { GatewayError } from '../errors.js';
+import { substituteEnv } from './load.js';
+import { REDACTED, redactSecrets } from './redact.js';
+
+export type RawConfig = Record<string, unknown>;
+
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function assertSafeKey(key: string, path: string): void {
+  if (UNSAFE_KEYS.has(key)) throw new GatewayError('invalid_params', `${path}: key '${key}' is not allowed`, { param: path });
+}
+
+function join(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return path === '' ? key : `${path}.${key}`;
+}
+
+/**
+ * RFC 7386 merge patch: objects merge key by key, `null` removes a key, anything else (arrays included)
+ * replaces the value.
+ */
+export function mergePatch(target: unknown, patch: unknown, path = ''): unknown {
+  if (!isPlainObject(patch)) return patch;
+  const result: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    assertSafeKey(key, join(path, key));
+    if (value === null) delete result[key];
+    else result[key] = mergePatch(result[key], value, join(path, key));
+  }
+  return result;
+}
+
+/** `gateway.tokens.0.secret` → ['gateway', 'tokens', '0', 'secret']; refuses empty and unsafe segments. */
+export function splitKey(section: string, key: string): string[] {
+  const segments = [section, ...key.split('.')];
+  segments.forEach((segment, index) => {
+    if (segment === '') throw new GatewayError('invalid_params', `'key' has an empty segment: '${key}'`, { param: 'key' });
+    assertSafeKey(segment, segments.slice(0, index + 1).join('.'));
+  });
+  return segments;
+}
+
+export function getPath(root: unknown, segments: readonly string[]): unknown {
+  let node: unknown = root;
+  for (const segment of segments) {
+    if (Array.isArray(node)) node = node[Number(segment)];
+    else if (isPlainObject(node)) node = Object.hasOwn(node, segment) ? node[segment] : undefined;
+    else return undefined;
+  }
+  return node;
+}
+
+/** Sets `value` at `segments` in a deep copy of `root`, creating objects on the way; `null` removes the key. */
+export function setPath(root: RawConfig, segments: readonly string[], value: unknown): RawConfig {
+  const copy = structuredClone(root);
+  let node: unknown = copy;
+  segments.forEach((segment, index) => {
+    const isLast = index === segments.length - 1;
+    const where = segments.slice(0, index + 1).join('.');
+    if (Array.isArray(node)) {
+      const position = Number(segment);
+      if (!Number.isInteger(position) || position < 0 || position > node.length) {
+        throw new GatewayError('invalid_params', `${where}: no such list position`, { param: 'key' });
+      }
+      if (isLast) node[position] = value;
+      else node = node[position] = isPlainObject(node[position]) || Array.isArray(node[position]) ? node[position] : {};
+      return;
+    }
+    if (!isPlainObject(node)) throw new GatewayError('invalid_params', `${where}: parent is not an object`, { param: 'key' });
+    if (isLast) {
+      if (value === null) delete node[segment];
+      else node[segment] = value;
+      return;
+    }
+    const child = node[segment];
+    node = node[segment] = isPlainObject(child) || Array.isArray(child) ? child : {};
+  });
+  return copy;
+}
+
+/** Whether config.read shows this key as "***" (the one list of secret keys lives in redact.ts). */
+function isSecretKey(key: string): boolean {
+  return redactSecrets({ [key]: '' })[key] === REDACTED;
+}
+
+/**
+ * Carries secrets from `previous` into `next`:
+ * - "***" under a secret key (a read-modify-write of a redacted config) keeps the stored value;
+ * - a string equal to what a stored `${ENV}` reference resolves to keeps the reference, so a resolved
+ *   secret is never written to the file in its place.
+ * List items are matched by `id` when they have one (tokens), else by position.
+ */
+export function keepSecrets(next: unknown, previous: unknown, env: NodeJS.ProcessEnv, path = '', key = ''): unknown {
+  if (typeof next === 'string') {
+    if (next === REDACTED && isSecretKey(key)) {
+      if (typeof previous === 'string') return previous;
+      throw new GatewayError('invalid_params', `${path}: "${REDACTED}" is the redaction placeholder and there is no stored secret to keep`, { param: path });
+    }
+    if (typeof previous === 'string' && previous.includes('${') && substituteEnv(previous, env, new Set()) === next) return previous;
+    return next;
+  }
+  if (Array.isArray(next)) {
+    const before = Array.isArray(previous) ? previous : [];
+    return next.map((item, index) => keepSecrets(item, matchItem(item, before, index), env, join(path, index)));
+  }
+  if (isPlainObject(next)) {
+    const before = isPlainObject(previous) ? previous : {};
+    return Object.fromEntries(
+      Object.entries(next).map(([name, value]) => [name, keepSecrets(value, before[name], env, join(path, name), name)]),
+    );
+  }
+  return next;
+}
+
+function matchItem(item: unknown, before: readonly unknown[], index: number): unknown {
+  if (isPlainObject(item) && typeof item.id === 'string') {
+    return before.find((candidate) => isPlainObject(candidate) && candidate.id === item.id);
+  }
+  return before[index];
+}
+
+/** Top-level keys whose raw value differs between the two documents, sorted. */
+export function changedSections(previous: RawConfig, next: RawConfig): string[] {
+  const keys = new Set([...Object.keys(previous), ...Object.keys(next)]);
+  return [...keys].filter((key) => !isDeepStrictEqual(previous[key], next[key])).sort();
+}
+
+/**
+ * Makes `doc` hold `next` while touching only the nodes that changed, so comments, key order and
+ * flow/block style of everything else stay as the user wrote them. Returns the document's text.
+ */
+export function renderDocument(doc: Document, next: RawConfig): string {
+  const edited = doc.clone();
+  if (isMap(edited.contents)) syncMap(edited, edited.contents, next);
+  else edited.contents = edited.createNode(next);
+  const text = edited.toString();
+  // Anchors and aliases can make an in-place edit show up in two places; the check below catches that
+  // and falls back to a fresh document (comments lost, content exact).
+  if (isDeepStrictEqual(parse(text) ?? {}, next)) return text;
+  return new Document(next).toString();
+}
+
+function syncMap(doc: Document, map: YAMLMap, next: RawConfig): void {
+  for (const pair of [...map.items]) {
+    const key = isScalar(pair.key) ? pair.key.value : pair.key;
+    if (typeof key !== 'string' || !Object.hasOwn(next, key)) map.delete(pair.key);
+  }
+  for (const [key, value] of Object.entries(next)) {
+    const current: unknown = map.get(key, true);
+    map.set(key, syncNode(doc, current, value));
+  }
+}
+
+function syncSeq(doc: Document, seq: YAMLSeq, next: readonly unknown[]): void {
+  seq.items = next.map((value, index) => syncNode(doc, seq.items[index], value));
+}
+
+function syncNode(doc: Document, node: unknown, value: unknown): unknown {
+  if (isMap(node) && isPlainObject(value)) {
+    syncMap(doc, node, value);
+    return node;
+  }
+  if (isSeq(node) && Array.isArray(value)) {
+    syncSeq(doc, node, value);
+    return node;
+  }
+  if (isScalar(node) && (value === null || typeof value !== 'object')) {
+    if (node.value !== value) node.value = value;
+    return node;
+  }
+  if (isNode(node) && isDeepStrictEqual(node.toJS(doc), value)) return node;
+  return doc.createNode(value);
+}
