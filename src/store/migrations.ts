@@ -119,4 +119,16 @@ export const MIGRATIONS: readonly Migration[] = [
     );
     CREATE INDEX token_usage_by_ts ON token_usage (ts);`,
   },
+  {
+    version: 4,
+    name: 'openai_responses',
+    // POST /v1/responses: which session a response id continues (previous_response_id) and who may continue it.
+    up: `CREATE TABLE openai_responses (
+      response_id TEXT PRIMARY KEY,
+      session_key TEXT NOT NULL,
+      client_id TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX openai_responses_by_session ON openai_responses (session_key);`,
+  },
 ];

@@ -1,0 +1,38 @@
+// What the /v1 routes need from the rest of the gateway, and the ResponseStore seam behind previous_response_id.
+import type { Logger } from 'pino';
+import type { AgentRegistry, TurnRunner } from '../../agents/types.js';
+import type { Embedder, ModelRouter } from '../../providers/types.js';
+import type { RequestAuth } from '../../server/request-auth.js';
+
+/** One POST /v1/responses answer: the session it ran in, so a later previous_response_id continues it. */
+export interface ResponseRecord {
+  responseId: string;
+  sessionKey: string;
+  /** The token id that created it; another client gets 404 for it. */
+  clientId: string;
+  createdAt: number;
+}
+
+export interface ResponseStore {
+  save(record: ResponseRecord): void;
+  get(responseId: string): ResponseRecord | undefined;
+}
+
+export interface OpenAiRoutesDeps {
+  auth: RequestAuth;
+  runner: TurnRunner;
+  agents: Pick<AgentRegistry, 'get'>;
+  router: Pick<ModelRouter, 'resolve' | 'catalog'>;
+  /** Undefined: POST /v1/embeddings answers 404 `No embedding provider configured`. */
+  embedder: Embedder | undefined;
+  responses: ResponseStore;
+  log: Logger;
+  /** Epoch ms; `created` fields are its seconds. */
+  now?: () => number;
+  /** A UUID for completion, response and message ids. */
+  newId?: () => string;
+  /** Aborted at shutdown: in-flight turns stop and open streams end. */
+  shutdownSignal?: AbortSignal;
+  /** Comment ping interval of the /v1 streams (default 15 s). */
+  keepAliveMs?: number;
+}
