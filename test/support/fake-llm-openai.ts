@@ -1,0 +1,145 @@
+// The fake LLM server's OpenAI wire: chat completions (JSON and SSE with tool_calls deltas and usage), embeddings, models.
+import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import {
+  argumentsJson,
+  isRecord,
+  resolveTurn,
+  sendJson,
+  startEventStream,
+  writeFrames,
+  type RecordedRequest,
+  type ResolvedTurn,
+  type ScriptedReply,
+} from './fake-llm-script.js';
+
+let completionCounter = 0;
+
+export function openAiError(res: ServerResponse, reply: ScriptedReply): void {
+  const status = reply.status ?? 500;
+  const body = reply.errorBody ?? {
+    error: { message: reply.errorMessage ?? `scripted failure ${status}`, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: null },
+  };
+  sendJson(res, status, body, reply.headers);
+}
+
+function usageObject(turn: ResolvedTurn): Record<string, unknown> {
+  return {
+    prompt_tokens: turn.usage.inputTokens,
+    completion_tokens: turn.usage.outputTokens,
+    total_tokens: turn.usage.inputTokens + turn.usage.outputTokens,
+    prompt_tokens_details: { cached_tokens: turn.usage.cacheReadTokens },
+  };
+}
+
+export async function answerChatCompletion(request: RecordedRequest, res: ServerResponse, reply: ScriptedReply): Promise<void> {
+  const body = isRecord(request.body) ? request.body : {};
+  const requestedModel = typeof body.model === 'string' ? body.model : 'fake-model';
+  const turn = resolveTurn(reply, requestedModel, JSON.stringify(body.messages ?? ''), 'call_');
+  completionCounter += 1;
+  const id = `chatcmpl-fake-${completionCounter}`;
+  const created = Math.floor(Date.now() / 1000);
+
+  if (!request.isStream) {
+    if (reply.dropAfterChunks !== undefined) {
+      res.socket?.destroy();
+      return;
+    }
+    const text = turn.deltas.join('');
+    const message: Record<string, unknown> = { role: 'assistant', content: text.length > 0 || turn.toolCalls.length === 0 ? text : null };
+    if (turn.toolCalls.length > 0) {
+      message.tool_calls = turn.toolCalls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: argumentsJson(call) },
+      }));
+    }
+    sendJson(
+      res,
+      200,
+      {
+        id,
+        object: 'chat.completion',
+        created,
+        model: turn.model,
+        choices: [{ index: 0, message, logprobs: null, finish_reason: turn.finishReason }],
+        usage: usageObject(turn),
+      },
+      reply.headers,
+    );
+    return;
+  }
+
+  const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
+  const isUsageWanted = streamOptions.include_usage === true;
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): string =>
+    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: turn.model, choices, ...extra })}\n\n`;
+  const delta = (value: Record<string, unknown>, finishReason: string | null = null) => [
+    { index: 0, delta: value, logprobs: null, finish_reason: finishReason },
+  ];
+
+  const frames: { frame: string; isContent: boolean }[] = [
+    { frame: chunk(delta({ role: 'assistant', content: '' })), isContent: false },
+  ];
+  for (const text of turn.deltas) frames.push({ frame: chunk(delta({ content: text })), isContent: true });
+  turn.toolCalls.forEach((call, index) => {
+    frames.push({
+      frame: chunk(delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] })),
+      isContent: true,
+    });
+    // Arguments arrive in two pieces, as real servers split them, so clients must join deltas.
+    const json = argumentsJson(call);
+    const middle = Math.ceil(json.length / 2);
+    for (const piece of [json.slice(0, middle), json.slice(middle)]) {
+      if (piece.length > 0) frames.push({ frame: chunk(delta({ tool_calls: [{ index, function: { arguments: piece } }] })), isContent: true });
+    }
+  });
+  frames.push({ frame: chunk(delta({}, turn.finishReason)), isContent: false });
+  if (isUsageWanted) frames.push({ frame: chunk([], { usage: usageObject(turn) }), isContent: false });
+  frames.push({ frame: 'data: [DONE]\n\n', isContent: false });
+
+  startEventStream(res, reply.headers);
+  if (await writeFrames(res, frames, reply)) res.end();
+}
+
+/** A deterministic unit vector per text: the same text always gives the same vector. */
+export function fakeVector(text: string, dimensions: number): number[] {
+  const values: number[] = [];
+  let block = Buffer.alloc(0);
+  for (let index = 0; values.length < dimensions; index += 1) {
+    if (block.length === 0) block = createHash('sha256').update(`${index}:${text}`).digest();
+    values.push(block.readUInt8(0) / 127.5 - 1);
+    block = block.subarray(1);
+  }
+  const norm = Math.hypot(...values) || 1;
+  return values.map((value) => value / norm);
+}
+
+function toBase64(vector: readonly number[]): string {
+  const bytes = Buffer.alloc(vector.length * 4);
+  vector.forEach((value, index) => bytes.writeFloatLE(value, index * 4));
+  return bytes.toString('base64');
+}
+
+export function answerEmbeddings(request: RecordedRequest, res: ServerResponse, reply: ScriptedReply, dimensions: number): void {
+  const body = isRecord(request.body) ? request.body : {};
+  const inputs = Array.isArray(body.input) ? body.input.map(String) : [String(body.input ?? '')];
+  const vectors = reply.vectors ?? inputs.map((text) => fakeVector(text, dimensions));
+  const isBase64 = body.encoding_format === 'base64';
+  const tokens = inputs.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
+  sendJson(
+    res,
+    200,
+    {
+      object: 'list',
+      data: vectors.map((vector, index) => ({ object: 'embedding', index, embedding: isBase64 ? toBase64(vector) : vector })),
+      model: reply.model ?? (typeof body.model === 'string' ? body.model : 'fake-embedding'),
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    },
+    reply.headers,
+  );
+}
+
+export function answerModels(res: ServerResponse, models: readonly string[]): void {
+  sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-llm' })) });
+}

@@ -1,0 +1,188 @@
+// A scripted fake LLM server on 127.0.0.1:0 speaking the OpenAI Chat Completions and Anthropic Messages wires.
+//
+//   const llm = await startFakeLlm();
+//   llm.script({ text: 'Hello there', chunks: 3 }, { status: 500 });
+//   ...point a provider's baseUrl at llm.baseUrl (`<url>/v1`)...
+//   llm.requests[0].body   // what the gateway sent
+//   await llm.close();
+//
+// Routes: POST /v1/chat/completions, POST /v1/messages, POST /v1/embeddings, GET /v1/models.
+// Scripted replies are consumed in order by the endpoint they target; an empty queue answers with the
+// default reply (echo of the last user message, or `defaultReply`).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { anthropicError, answerMessages } from './fake-llm-anthropic.js';
+import { answerChatCompletion, answerEmbeddings, answerModels, openAiError } from './fake-llm-openai.js';
+import {
+  echoReply,
+  isRecord,
+  pause,
+  sendJson,
+  type FakeEndpoint,
+  type RecordedRequest,
+  type ScriptEntry,
+  type ScriptedReply,
+} from './fake-llm-script.js';
+
+export type { FakeEndpoint, RecordedRequest, ScriptEntry, ScriptedReply, ScriptedToolCall, ScriptedUsage } from './fake-llm-script.js';
+export { fakeVector } from './fake-llm-openai.js';
+
+export interface FakeLlmOptions {
+  /** Ids listed by GET /v1/models. */
+  models?: readonly string[];
+  /** Length of the deterministic embedding vectors. */
+  embeddingDimensions?: number;
+  /** When set, requests without this key (Bearer or x-api-key) get 401. */
+  apiKey?: string;
+  /** The reply when the queue is empty; default: `Echo: <last user message>`. */
+  defaultReply?: (request: RecordedRequest) => ScriptedReply;
+  /** Keep at most this many recorded requests (oldest dropped); default unlimited. Benchmarks set it low. */
+  maxRecordedRequests?: number;
+}
+
+export interface FakeLlm {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  /** `http://127.0.0.1:<port>/v1`, the provider baseUrl. */
+  readonly baseUrl: string;
+  /** Every request received, oldest first. */
+  readonly requests: RecordedRequest[];
+  /** Appends replies to the queue. */
+  script(...entries: ScriptEntry[]): void;
+  /** Scripted replies not yet consumed. */
+  pending(): number;
+  /** The LLM (chat and messages) requests only, oldest first. */
+  chatRequests(): RecordedRequest[];
+  setDefaultReply(reply: (request: RecordedRequest) => ScriptedReply): void;
+  /** Empties the queue and the recorded requests. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const ROUTES: Record<string, FakeEndpoint> = {
+  'POST /v1/chat/completions': 'openai-chat',
+  'POST /chat/completions': 'openai-chat',
+  'POST /v1/messages': 'anthropic-messages',
+  'POST /messages': 'anthropic-messages',
+  'POST /v1/embeddings': 'embeddings',
+  'POST /embeddings': 'embeddings',
+  'GET /v1/models': 'models',
+  'GET /models': 'models',
+};
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  if (chunks.length === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function hasKey(req: IncomingMessage, apiKey: string): boolean {
+  return req.headers.authorization === `Bearer ${apiKey}` || req.headers['x-api-key'] === apiKey || req.headers['x-goog-api-key'] === apiKey;
+}
+
+export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
+  const models = options.models ?? ['fake-model'];
+  const dimensions = options.embeddingDimensions ?? 8;
+  let defaultReply = options.defaultReply ?? echoReply;
+  const queue: ScriptEntry[] = [];
+  const requests: RecordedRequest[] = [];
+
+  function takeReply(request: RecordedRequest): ScriptedReply {
+    const wanted = request.endpoint === 'embeddings' ? 'embeddings' : 'chat';
+    for (let index = 0; index < queue.length; index += 1) {
+      const entry = queue[index];
+      if (entry === undefined) continue;
+      // A function entry answers chat requests only.
+      const target = typeof entry === 'function' ? 'chat' : (entry.endpoint ?? 'chat');
+      if (target !== wanted) continue;
+      queue.splice(index, 1);
+      return typeof entry === 'function' ? entry(request) : entry;
+    }
+    return wanted === 'embeddings' ? {} : defaultReply(request);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const endpoint = ROUTES[`${req.method ?? 'GET'} ${path}`];
+    const body = await readBody(req);
+    if (endpoint === undefined) {
+      sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'not_found' } });
+      return;
+    }
+    const request: RecordedRequest = {
+      endpoint,
+      method: req.method ?? 'GET',
+      path,
+      headers: req.headers,
+      body,
+      isStream: isRecord(body) && body.stream === true,
+      receivedAt: Date.now(),
+    };
+    requests.push(request);
+    if (options.maxRecordedRequests !== undefined && requests.length > options.maxRecordedRequests) requests.shift();
+
+    if (options.apiKey !== undefined && !hasKey(req, options.apiKey)) {
+      const reply: ScriptedReply = { status: 401, errorMessage: 'invalid api key' };
+      if (endpoint === 'anthropic-messages') anthropicError(res, reply);
+      else openAiError(res, reply);
+      return;
+    }
+    if (endpoint === 'models') {
+      answerModels(res, models);
+      return;
+    }
+
+    const reply = takeReply(request);
+    if (reply.delayMs !== undefined && !(await pause(reply.delayMs, res))) return;
+    if (reply.dropConnection === true) {
+      req.socket.destroy();
+      return;
+    }
+    if (reply.status !== undefined && reply.status >= 400) {
+      if (endpoint === 'anthropic-messages') anthropicError(res, reply);
+      else openAiError(res, reply);
+      return;
+    }
+    if (endpoint === 'openai-chat') await answerChatCompletion(request, res, reply);
+    else if (endpoint === 'anthropic-messages') await answerMessages(request, res, reply);
+    else answerEmbeddings(request, res, reply, dimensions);
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: String(error), type: 'fake_llm_error' } });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+
+  return {
+    url,
+    baseUrl: `${url}/v1`,
+    requests,
+    script: (...entries) => {
+      queue.push(...entries);
+    },
+    pending: () => queue.length,
+    chatRequests: () => requests.filter((request) => request.endpoint === 'openai-chat' || request.endpoint === 'anthropic-messages'),
+    setDefaultReply: (reply) => {
+      defaultReply = reply;
+    },
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
