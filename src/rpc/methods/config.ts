@@ -1,0 +1,112 @@
+// config.* methods (admin): read, patch, apply and version the config file through the ConfigStore.
+import { z } from 'zod';
+import { CONFIG_SECTIONS, configSchema, redactSecrets, type ConfigStore } from '../../config/index.js';
+import { defineMethod, noParams } from '../registry.js';
+
+const section = configSchema.keyof();
+const commitSha = z.string().regex(/^[0-9a-fA-F]{4,64}$/, 'must be a commit hash (4 to 64 hex digits)');
+/** config.patch and config.apply take the config itself as params; it is validated as a whole afterwards. */
+const configDocument = z.record(z.string(), z.unknown());
+
+const HISTORY_DEFAULT_LIMIT = 20;
+const HISTORY_MAX_LIMIT = 1000;
+
+export function configMethods({ config }: { config: ConfigStore }) {
+  return [
+    defineMethod({
+      name: 'config.read',
+      scope: 'admin',
+      summary: 'The effective config (or one section) with token secrets, API keys and the webhook secret shown as "***".',
+      params: z.strictObject({ section: section.optional() }),
+      handler: ({ section: name }) => {
+        const effective = redactSecrets(config.get());
+        if (name === undefined) return { config: effective, sections: CONFIG_SECTIONS };
+        return effective[name] ?? null;
+      },
+    }),
+    defineMethod({
+      name: 'config.get',
+      scope: 'admin',
+      summary: 'One section as written in the file (${ENV} references intact, not redacted), or the whole effective config redacted.',
+      params: z.strictObject({ section: section.optional() }),
+      handler: ({ section: name }) => {
+        if (name === undefined) return redactSecrets(config.get());
+        return config.raw(name) ?? null;
+      },
+    }),
+    defineMethod({
+      name: 'config.set',
+      scope: 'admin',
+      summary: 'Sets one dotted key of a section (null removes it); answers the value it replaced, secrets redacted.',
+      params: z.strictObject({ section, key: z.string().min(1), value: z.unknown() }),
+      handler: async ({ section: name, key, value }) => {
+        const result = await config.set(name, key, value);
+        const previous = redactSecrets({ [key.split('.').at(-1) ?? key]: result.previous });
+        const redacted = Object.values(previous)[0];
+        return redacted === undefined ? { ok: true, sha: result.sha } : { ok: true, previous: redacted, sha: result.sha };
+      },
+    }),
+    defineMethod({
+      name: 'config.patch',
+      scope: 'admin',
+      summary: 'Deep-merges the params into the config (null removes a key); "***" keeps a stored secret. One commit.',
+      params: configDocument,
+      handler: async (patch) => {
+        const { sha, sections } = await config.patch(patch);
+        return { ok: true, sha, sections };
+      },
+    }),
+    defineMethod({
+      name: 'config.apply',
+      scope: 'admin',
+      summary: 'Replaces the whole config with the params; "***" keeps a stored secret. One commit.',
+      params: configDocument,
+      handler: async (document) => {
+        const { sha, sections } = await config.apply(document);
+        return { ok: true, sha, sections };
+      },
+    }),
+    defineMethod({
+      name: 'config.schema',
+      scope: 'admin',
+      summary: 'JSON Schema (input side, defaults included) of the config or of one section.',
+      params: z.strictObject({ section: section.optional() }),
+      handler: ({ section: name }) => {
+        const target = name === undefined ? configSchema : configSchema.shape[name];
+        const schema = z.toJSONSchema(target, { io: 'input', unrepresentable: 'any' });
+        return name === undefined ? { schema, sections: CONFIG_SECTIONS } : { schema, sections: CONFIG_SECTIONS, section: name };
+      },
+    }),
+    defineMethod({
+      name: 'config.diff',
+      scope: 'admin',
+      summary: 'Unified diff of a commit against its parent; without sha, the file against HEAD or else the last commit.',
+      params: z.strictObject({ sha: commitSha.optional() }),
+      handler: async ({ sha }) => ({ diff: await config.history.diff(sha) }),
+    }),
+    defineMethod({
+      name: 'config.history',
+      scope: 'admin',
+      summary: `Commits of the config file, newest first (limit default ${HISTORY_DEFAULT_LIMIT}, at most ${HISTORY_MAX_LIMIT}).`,
+      params: z.strictObject({ limit: z.number().int().min(1).max(HISTORY_MAX_LIMIT).optional() }),
+      handler: async ({ limit = HISTORY_DEFAULT_LIMIT }) => ({ entries: await config.history.history(limit) }),
+    }),
+    defineMethod({
+      name: 'config.rollback',
+      scope: 'admin',
+      summary: 'Restores the config file as it was at a commit, as a new commit, and applies it.',
+      params: z.strictObject({ sha: commitSha }),
+      handler: async ({ sha }) => {
+        const result = await config.rollback(sha);
+        return { ok: true, sha: result.sha, rolledBackTo: result.rolledBackTo };
+      },
+    }),
+    defineMethod({
+      name: 'config.gc',
+      scope: 'admin',
+      summary: 'Packs the config history repository and prunes unreachable objects.',
+      params: noParams,
+      handler: () => config.history.gc(),
+    }),
+  ];
+}
