@@ -1,0 +1,250 @@
+// The model router: streams a call to the primary model, falls back in order, and keeps breakers and the catalog.
+import { generateText } from 'ai';
+import type { Logger } from 'pino';
+import { GatewayError } from '../errors.js';
+import type { EventBus } from '../obs/event-bus.js';
+import { createCallSignal } from './call-signal.js';
+import { createModelCatalog } from './catalog.js';
+import {
+  createAuthCooldowns,
+  createProviderBreakers,
+  type BreakerSnapshot,
+  type CircuitBreakerOptions,
+} from './circuit-breaker.js';
+import {
+  classifyProviderError,
+  countsTowardBreaker,
+  describeProviderError,
+  isFallbackEligible,
+  statusCodeOf,
+  type ProviderErrorKind,
+} from './error-kind.js';
+import { baseUrlOf, createModelFactory, isApiKeyConfigured, type ProvidersConfig, type ProviderType } from './language-models.js';
+import { toModelPrompt, toToolSet } from './messages.js';
+import { streamModelCall } from './model-call.js';
+import { formatModelRef, type ModelRef, type ModelRouter, type ModelStreamEvent, type RoutedCallRequest } from './types.js';
+import { costUsd, createCacheStatsTracker, type CacheStats } from './usage.js';
+
+export interface ModelRouterDeps {
+  config: ProvidersConfig;
+  events: EventBus;
+  log: Logger;
+  now?: () => number;
+  breaker?: CircuitBreakerOptions;
+  /** How long a provider is skipped after a 401/403, in ms. Default 60000. */
+  authCooldownMs?: number;
+}
+
+export interface ProviderInfo {
+  name: string;
+  type: ProviderType;
+  baseUrl: string;
+  timeoutMs: number;
+  isApiKeyConfigured: boolean;
+}
+
+/** The seam's ModelRouter plus the diagnostics the gateway's admin methods read. */
+export interface GatewayModelRouter extends ModelRouter {
+  /** Undefined for a provider that is not configured. */
+  breakerState(provider: string): BreakerSnapshot | undefined;
+  cacheStats(agentId?: string): CacheStats;
+  providerInfo(provider: string): ProviderInfo | undefined;
+}
+
+export const NO_PROVIDER_MESSAGE = 'No LLM provider configured: add one under `providers:` in config.yaml (see README)';
+
+type SkipReason = 'circuit_open' | 'auth_cooldown';
+
+export function createModelRouter({ config, events, log, now = Date.now, breaker, authCooldownMs }: ModelRouterDeps): GatewayModelRouter {
+  const catalog = createModelCatalog(config);
+  const factory = createModelFactory(config);
+  const breakers = createProviderBreakers({ events, now, ...breaker });
+  const authCooldowns = createAuthCooldowns({ events, now, ...(authCooldownMs === undefined ? {} : { cooldownMs: authCooldownMs }) });
+  const cacheStats = createCacheStatsTracker();
+  // Call warnings are logged per call (model-call.ts); the SDK's own console printing stays off.
+  if (globalThis.AI_SDK_LOG_WARNINGS === undefined) globalThis.AI_SDK_LOG_WARNINGS = false;
+  events.emit('model:catalog_loaded', { providers: catalog.providers().length, models: catalog.entries().length });
+
+  function upstreamFailed(kind: ProviderErrorKind, ref: ModelRef, attempts: number, cause: unknown, isAfterOutput = false): GatewayError {
+    const when = isAfterOutput ? ' after the reply had started' : '';
+    const tries = attempts > 1 ? ` (${attempts} models tried)` : '';
+    return new GatewayError(
+      'upstream_failed',
+      `Model call to ${formatModelRef(ref)} failed${when}: ${kind}${tries}`,
+      { errorKind: kind, model: formatModelRef(ref), attempts },
+      { cause },
+    );
+  }
+
+  function noCandidate(skipped: ReadonlyMap<string, SkipReason>): GatewayError {
+    const providers = [...skipped.keys()];
+    if ([...skipped.values()].includes('circuit_open')) {
+      return new GatewayError('unavailable', `Model provider unavailable: circuit breaker open for ${providers.join(', ')}`, {
+        reason: 'circuit_open',
+        providers,
+      });
+    }
+    return new GatewayError(
+      'unavailable',
+      `Model provider unavailable: ${providers.join(', ')} rejected the API key; skipped while cooling down (check apiKey in config.yaml)`,
+      { reason: 'auth_cooldown', providers },
+    );
+  }
+
+  async function* stream(request: RoutedCallRequest): AsyncGenerator<ModelStreamEvent> {
+    if (Object.keys(config).length === 0) throw new GatewayError('unavailable', NO_PROVIDER_MESSAGE, { reason: 'no_provider' });
+    const seen = new Set<string>();
+    const candidates: ModelRef[] = [];
+    for (const ref of [request.primary, ...request.fallbacks]) {
+      const key = formatModelRef(ref);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (config[ref.provider] === undefined) log.warn({ model: key, agentId: request.agentId }, 'model names an unconfigured provider; skipped');
+      else candidates.push(ref);
+    }
+    if (candidates.length === 0) {
+      throw new GatewayError('unavailable', `Provider '${request.primary.provider}' is not configured under \`providers:\` in config.yaml`, {
+        reason: 'unknown_provider',
+      });
+    }
+
+    const prompt = toModelPrompt(request.system, request.messages);
+    const tools = toToolSet(request.tools);
+    const skipped = new Map<string, SkipReason>();
+    let attempts = 0;
+    let previous: { ref: ModelRef; reason: string } | undefined;
+    let lastFailure: { ref: ModelRef; kind: ProviderErrorKind; error: unknown } | undefined;
+
+    for (const ref of candidates) {
+      const providerConfig = config[ref.provider];
+      if (providerConfig === undefined) continue;
+      const skipReason: SkipReason | undefined = authCooldowns.isCoolingDown(ref.provider)
+        ? 'auth_cooldown'
+        : breakers.tryAcquire(ref.provider) ? undefined : 'circuit_open';
+      if (skipReason !== undefined) {
+        skipped.set(ref.provider, skipReason);
+        previous = { ref, reason: skipReason };
+        continue;
+      }
+      if (previous !== undefined) {
+        events.emit('model:fallback_attempt', {
+          agentId: request.agentId,
+          from: formatModelRef(previous.ref),
+          to: formatModelRef(ref),
+          errorKind: previous.reason,
+        });
+      }
+      attempts += 1;
+      const entry = catalog.entry(ref);
+      const startedAt = now();
+      let hasOutput = false;
+      let isSettled = false;
+      try {
+        const calls = streamModelCall({
+          model: factory.languageModel(ref),
+          prompt,
+          tools,
+          temperature: request.temperature,
+          // Anthropic requires max_tokens; the catalog's maxTokens is the model's output ceiling.
+          maxOutputTokens: request.maxOutputTokens ?? (providerConfig.type === 'anthropic' ? entry?.maxTokens : undefined),
+          timeoutMs: providerConfig.timeoutMs,
+          signal: request.signal,
+          log,
+        });
+        for await (const event of calls) {
+          if (event.type !== 'finish') {
+            hasOutput = true;
+            yield event;
+            continue;
+          }
+          isSettled = true;
+          breakers.recordSuccess(ref.provider);
+          catalog.markValidated(ref, now());
+          cacheStats.record(request.agentId, event.usage);
+          yield {
+            type: 'finish',
+            finishReason: event.finishReason,
+            usage: event.usage,
+            model: ref,
+            costUsd: costUsd(event.usage, entry?.cost),
+            latencyMs: now() - startedAt,
+          };
+          return;
+        }
+      } catch (error) {
+        isSettled = true;
+        if (request.signal.aborted) {
+          breakers.release(ref.provider);
+          throw error;
+        }
+        const kind = classifyProviderError(error);
+        log.warn({ model: formatModelRef(ref), agentId: request.agentId, errorKind: kind, statusCode: statusCodeOf(error) }, 'model call failed');
+        if (kind === 'auth') {
+          breakers.release(ref.provider);
+          authCooldowns.start(ref.provider);
+        } else if (countsTowardBreaker(kind)) {
+          breakers.recordFailure(ref.provider);
+        } else {
+          breakers.release(ref.provider);
+        }
+        if (hasOutput) throw upstreamFailed(kind, ref, attempts, error, true);
+        if (!isFallbackEligible(kind)) throw upstreamFailed(kind, ref, attempts, error);
+        previous = { ref, reason: kind };
+        lastFailure = { ref, kind, error };
+      } finally {
+        // The consumer stopped reading mid-call: no verdict for the breaker, but free a half-open probe.
+        if (!isSettled) breakers.release(ref.provider);
+      }
+    }
+
+    if (lastFailure === undefined) throw noCandidate(skipped);
+    if (candidates.length > 1) events.emit('model:fallback_exhausted', { agentId: request.agentId, attempts });
+    throw upstreamFailed(lastFailure.kind, lastFailure.ref, attempts, lastFailure.error);
+  }
+
+  async function test(ref: ModelRef, signal: AbortSignal) {
+    const providerConfig = config[ref.provider];
+    if (providerConfig === undefined) return { ok: false, latencyMs: 0, provider: ref.provider, error: 'unknown provider' };
+    const startedAt = now();
+    const call = createCallSignal(signal, providerConfig.timeoutMs);
+    try {
+      await generateText({
+        model: factory.languageModel(ref),
+        prompt: 'Reply with the single word: pong',
+        maxOutputTokens: 16,
+        maxRetries: 0,
+        abortSignal: call.signal,
+      });
+      catalog.markValidated(ref, now());
+      return { ok: true, latencyMs: now() - startedAt, provider: ref.provider };
+    } catch (error) {
+      const description = call.isTimedOut() ? 'timeout' : describeProviderError(error);
+      log.warn({ model: formatModelRef(ref), error: description }, 'model test failed');
+      return { ok: false, latencyMs: now() - startedAt, provider: ref.provider, error: description };
+    } finally {
+      call.dispose();
+    }
+  }
+
+  return {
+    stream,
+    test,
+    resolve: (model) => catalog.resolve(model),
+    catalog: () => catalog.entries(),
+    entry: (ref) => catalog.entry(ref),
+    providers: () => catalog.providers(),
+    breakerState: (provider) => (config[provider] === undefined ? undefined : breakers.snapshot(provider)),
+    cacheStats: (agentId) => cacheStats.stats(agentId),
+    providerInfo(provider) {
+      const providerConfig = config[provider];
+      if (providerConfig === undefined) return undefined;
+      return {
+        name: provider,
+        type: providerConfig.type,
+        baseUrl: baseUrlOf(providerConfig),
+        timeoutMs: providerConfig.timeoutMs,
+        isApiKeyConfigured: isApiKeyConfigured(providerConfig),
+      };
+    },
+  };
+}
