@@ -6,6 +6,8 @@ import { postRpc } from '../support/http-client.js';
 import { connect, connectOpen, type TestSocket } from '../support/ws-client.js';
 
 const MAX_CHARS = 1_000;
+/** vi.waitFor waits for an event here, never measures speed: a generous ceiling keeps slow machines green. */
+const WAIT = { timeout: 5_000, interval: 20 };
 
 describe('websocket gateway', () => {
   let gateway: Harness;
@@ -216,7 +218,7 @@ describe('websocket gateway', () => {
       const socket = await open(gateway.tokens.rpc);
       const before = gateway.app.ws.connectionCount();
       await socket.close();
-      await vi.waitFor(() => expect(gateway.app.ws.connectionCount()).toBe(before - 1));
+      await vi.waitFor(() => expect(gateway.app.ws.connectionCount()).toBe(before - 1), WAIT);
     });
   });
 });
@@ -236,13 +238,13 @@ describe('websocket message rate limit', () => {
     try {
       for (let id = 1; id <= 6; id += 1) limited.send({ jsonrpc: '2.0', id, method: 'system.ping' });
       await limited.waitFor((frame) => frame.id === null);
-      await vi.waitFor(() => expect(limited.received.length).toBe(6));
+      await vi.waitFor(() => expect(limited.received.length).toBe(6), WAIT);
       const rateError = { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Message rate limit exceeded' } };
       expect(limited.received.filter((frame) => frame.id === null)).toEqual([rateError]);
       expect(limited.received.map((frame) => frame.id).filter((id) => id !== null).sort()).toEqual([1, 2, 3, 4, 5]);
       // A 7th message is refused too; by then the 6th would have been answered had it been dispatched.
       limited.send({ jsonrpc: '2.0', id: 7, method: 'system.ping' });
-      await vi.waitFor(() => expect(limited.received.length).toBe(7));
+      await vi.waitFor(() => expect(limited.received.length).toBe(7), WAIT);
       expect(limited.received[6]).toEqual(rateError);
       expect(limited.received.some((frame) => frame.id === 6 || frame.id === 7)).toBe(false);
       expect(await neighbour.call('system.ping')).toHaveProperty('result.pong', true);
@@ -256,7 +258,7 @@ describe('websocket message rate limit', () => {
     try {
       for (let i = 0; i < 5; i += 1) socket.socket.send(Buffer.from('x'), { binary: true });
       socket.send({ jsonrpc: '2.0', id: 1, method: 'system.ping' });
-      await vi.waitFor(() => expect(socket.received.length).toBe(6));
+      await vi.waitFor(() => expect(socket.received.length).toBe(6), WAIT);
       expect(socket.received[5]).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Message rate limit exceeded' } });
     } finally {
       await socket.close();
@@ -272,7 +274,7 @@ describe('websocket heartbeat', () => {
       const heartbeat = await socket.waitFor((frame) => frame.method === 'heartbeat');
       expect(heartbeat).toEqual({ jsonrpc: '2.0', method: 'heartbeat', params: { ts: expect.any(Number) } });
       // The ws client answers pings, so the connection survives several beats.
-      await vi.waitFor(() => expect(socket.received.filter((frame) => frame.method === 'heartbeat').length).toBeGreaterThanOrEqual(3));
+      await vi.waitFor(() => expect(socket.received.filter((frame) => frame.method === 'heartbeat').length).toBeGreaterThanOrEqual(3), WAIT);
       expect(socket.socket.readyState).toBe(WebSocket.OPEN);
     } finally {
       await socket.close();

@@ -14,8 +14,13 @@ interface DiscoveredMethod {
 describe('system and rpc methods', () => {
   let gateway: Harness;
   const NOW = Date.parse('2026-05-06T07:08:09.000Z');
+  const UNSCOPED = 'unscoped-secret-0123456789abcdefghijklm';
   beforeAll(async () => {
-    gateway = await startGateway({ listen: false, app: { now: () => NOW, version: '9.8.7' } });
+    gateway = await startGateway({
+      listen: false,
+      app: { now: () => NOW, version: '9.8.7' },
+      extraTokens: [{ id: 'unscoped', secret: UNSCOPED, scopes: [] }],
+    });
   });
   afterAll(async () => {
     await gateway.close();
@@ -77,12 +82,14 @@ describe('system and rpc methods', () => {
     }
   });
 
-  it('lets a * token reach every method past the scope check', async () => {
-    for (const method of gateway.app.registry.list()) {
-      if (method.name === 'gateway.restart') continue;
-      const response = await injectRpc(gateway.app, gateway.tokens.admin, method.name, {});
-      const error = response.error as { code: number; message: string } | undefined;
-      expect(error?.message ?? '', method.name).not.toMatch(/Insufficient scope/);
+  it('lets a * token and a token with empty scopes reach every method past the scope check', async () => {
+    for (const token of [gateway.tokens.admin, UNSCOPED]) {
+      for (const method of gateway.app.registry.list()) {
+        if (method.name === 'gateway.restart') continue;
+        const response = await injectRpc(gateway.app, token, method.name, {});
+        const error = response.error as { code: number; message: string } | undefined;
+        expect(error?.message ?? '', method.name).not.toMatch(/Insufficient scope/);
+      }
     }
   });
 });
