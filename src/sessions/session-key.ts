@@ -29,28 +29,32 @@ export const sessionKeyObjectSchema = z.strictObject({
   peerId: keyPart.optional(),
 });
 
+/** Why `key` is not a valid string key, or undefined when it is. */
+export function sessionKeyProblem(key: string): string | undefined {
+  const parts = key.split(':');
+  if (parts.length < 3 || parts.length > 4) {
+    return `must be tenantId:userId:channelId[:peerId] (got ${parts.length} part${parts.length === 1 ? '' : 's'})`;
+  }
+  const empty = parts.findIndex((part) => part.length === 0);
+  if (empty !== -1) return `has an empty part at position ${empty + 1}`;
+  if (parts.some((part) => part.length > MAX_KEY_PART_LENGTH)) return `has a part longer than ${MAX_KEY_PART_LENGTH} characters`;
+  return undefined;
+}
+
+/** A string key as an RPC param: zod reports a malformed one as an issue on that param. */
+export const sessionKeyStringSchema = z.string().superRefine(function checkSessionKey(key, ctx) {
+  const problem = sessionKeyProblem(key);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 /**
  * Parses a string key; throws GatewayError `invalid_params` naming `param` when it does not have 3 or 4
  * non-empty colon-separated parts.
  */
 export function parseSessionKey(key: string, param = 'key'): SessionKeyParts {
-  const parts = key.split(':');
-  if (parts.length < 3 || parts.length > 4) {
-    throw new GatewayError(
-      'invalid_params',
-      `Invalid params: '${param}' must be tenantId:userId:channelId[:peerId] (got ${parts.length} part${parts.length === 1 ? '' : 's'})`,
-      { param },
-    );
-  }
-  parts.forEach((part, index) => {
-    if (part.length === 0) {
-      throw new GatewayError('invalid_params', `Invalid params: '${param}' has an empty part at position ${index + 1}`, { param });
-    }
-    if (part.length > MAX_KEY_PART_LENGTH) {
-      throw new GatewayError('invalid_params', `Invalid params: '${param}' has a part longer than ${MAX_KEY_PART_LENGTH} characters`, { param });
-    }
-  });
-  const [tenantId = '', userId = '', channelId = '', peerId] = parts;
+  const problem = sessionKeyProblem(key);
+  if (problem !== undefined) throw new GatewayError('invalid_params', `Invalid params: '${param}' ${problem}`, { param });
+  const [tenantId = '', userId = '', channelId = '', peerId] = key.split(':');
   return peerId === undefined ? { tenantId, userId, channelId } : { tenantId, userId, channelId, peerId };
 }
 

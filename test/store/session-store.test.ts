@@ -15,7 +15,9 @@ sessionStoreCases('sqlite', () => {
   return {
     store: createSqliteSessionStore(db),
     recordApprovalDecision: (sessionKey, toolName) => recordDecision(db, sessionKey, toolName),
-    close: () => db.close(),
+    close: () => {
+      db.close();
+    },
   };
 });
 

@@ -1,0 +1,286 @@
+// The session service behind the session.* methods: turns on string keys, transcripts, resets, compaction, runs.
+import type { Logger } from 'pino';
+import type { AgentRegistry, TurnRunner } from '../agents/types.js';
+import { notFound } from '../errors.js';
+import type { EventBus } from '../obs/event-bus.js';
+import type { ModelRouter } from '../providers/types.js';
+import { summariseTranscript, type CompactionResult } from './compaction.js';
+import { deriveSessionKind, parseSessionKey } from './session-key.js';
+import { createSessionLocks, type SessionLocks } from './session-lock.js';
+import { readSessionUsage, trackSessionUsage } from './session-usage.js';
+import { createSubAgentRuns, type Notify, type RunStatusView, type SpawnResult } from './sub-agent-runs.js';
+import type {
+  HistoryMessage,
+  ResetConversationResult,
+  RuntimeSessions,
+  SendResult,
+  SessionExport,
+  SessionListEntry,
+  SessionMemory,
+  SessionStatus,
+  SessionTranscript,
+} from './session-views.js';
+import type { RunStore, SessionKind, SessionRecord, SessionSearchHit, SessionStore } from './types.js';
+
+export interface SessionServiceOptions {
+  /** Messages session.compact keeps verbatim at the end of the transcript. Default 6. */
+  compactKeepRecent?: number;
+  /** Spawned runs in flight at once in this process. Default 16. */
+  maxRunningSpawns?: number;
+}
+
+export interface SessionServiceDeps {
+  store: SessionStore;
+  runs: RunStore;
+  runner: TurnRunner;
+  router?: ModelRouter;
+  agents?: AgentRegistry;
+  memory?: SessionMemory;
+  runtime?: RuntimeSessions;
+  /** Shared with every other surface that runs turns; a private one is made when absent. */
+  locks?: SessionLocks;
+  events: EventBus;
+  notify: Notify;
+  now: () => number;
+  newId: () => string;
+  log: Logger;
+  options?: SessionServiceOptions;
+}
+
+export interface SessionService {
+  send(input: { key: string; message: string; agentId?: string; requestedBy: string | null; signal: AbortSignal }): Promise<SendResult>;
+  /** Returns at once; the turn runs in the background and ends with a session.completed notification. */
+  spawn(input: { parentKey: string; task: string; agentId?: string; requestedBy: string | null }): SpawnResult;
+  runStatus(runId: string): RunStatusView;
+  /** The caller's newest session (on `channelId` when given), oldest message first; empty when it has none. */
+  history(input: { clientId: string; channelId?: string }): HistoryMessage[];
+  search(query: string, limit: number): SessionSearchHit[];
+  list(filter: { kind?: SessionKind | 'all'; sinceMinutes?: number }): SessionListEntry[];
+  deleteSession(sessionKey: string): Promise<{ sessionKey: string; deleted: true; transcript: SessionTranscript }>;
+  reset(sessionKey: string): Promise<{ sessionKey: string; reset: true; previousMessageCount: number }>;
+  exportSession(sessionKey: string): SessionExport;
+  compact(sessionKey: string, signal: AbortSignal): Promise<CompactionResult>;
+  resetConversation(input: { sessionKey: string; memory: boolean; purgeDerived: boolean }): Promise<ResetConversationResult>;
+  /** The caller's newest session (see history) with its agent's model and limits; zeros when it has none. */
+  status(clientId: string): SessionStatus;
+  /** Called once at startup: runs left `running` by a previous process become `orphaned`. */
+  recoverOrphanedRuns(): number;
+  whenIdle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createSessionService(deps: SessionServiceDeps): SessionService {
+  const { store, agents, events, now, log } = deps;
+  const locks = deps.locks ?? createSessionLocks();
+  const runner = trackSessionUsage(deps.runner, { store, now });
+  const keepRecent = deps.options?.compactKeepRecent ?? 6;
+
+  function requireSession(sessionKey: string): SessionRecord {
+    const session = store.get(sessionKey);
+    if (session === undefined) throw notFound(`Session not found: ${sessionKey}`, { param: 'session_key' });
+    return session;
+  }
+
+  function resolveAgentId(agentId: string | undefined, session: SessionRecord | undefined): string {
+    if (agentId !== undefined) {
+      if (agents !== undefined && agents.get(agentId) === undefined) throw notFound(`Unknown agent: ${agentId}`, { param: 'agentId' });
+      return agentId;
+    }
+    return session?.agentId ?? agents?.defaultAgentId() ?? 'default';
+  }
+
+  function ensureSession({ sessionKey, agentId, metadata }: { sessionKey: string; agentId: string; metadata: Record<string, unknown> }) {
+    const parts = parseSessionKey(sessionKey, 'sessionKey');
+    const { session, created } = store.ensure({
+      sessionKey,
+      agentId,
+      tenantId: parts.tenantId,
+      kind: deriveSessionKind(parts, metadata),
+      createdAt: now(),
+      metadata,
+    });
+    if (created) events.emit('session:created', { sessionKey, agentId, kind: session.kind });
+    return session;
+  }
+
+  function toExport(session: SessionRecord): SessionExport {
+    return {
+      sessionKey: session.sessionKey,
+      messages: store.history(session.sessionKey),
+      metadata: session.metadata,
+      messageCount: session.messageCount,
+      createdAt: session.createdAt,
+      updatedAt: session.updatedAt,
+    };
+  }
+
+  /** The sessions a client used, newest first: keyed for it, or last driven by it (metadata.requestedBy). */
+  function callerSession(clientId: string, channelId?: string): SessionRecord | undefined {
+    if (channelId === undefined) return store.list({ ownedBy: clientId, limit: 1 })[0];
+    return store.list({ ownedBy: clientId }).find((session) => session.sessionKey.split(':')[2] === channelId);
+  }
+
+  const subAgents = createSubAgentRuns({
+    store,
+    runs: deps.runs,
+    runner,
+    locks,
+    events,
+    notify: deps.notify,
+    now,
+    newId: deps.newId,
+    log,
+    ensureSession,
+    resolveAgentId,
+    maxRunningSpawns: deps.options?.maxRunningSpawns ?? 16,
+  });
+
+  return {
+    async send({ key, message, agentId, requestedBy, signal }) {
+      parseSessionKey(key, 'key');
+      return locks.run(key, async () => {
+        const existing = store.get(key);
+        const resolvedAgentId = resolveAgentId(agentId, existing);
+        if (existing === undefined) {
+          ensureSession({ sessionKey: key, agentId: resolvedAgentId, metadata: requestedBy === null ? {} : { requestedBy } });
+        }
+        const result = await runner.run({
+          agentId: resolvedAgentId,
+          sessionKey: key,
+          message,
+          ...(requestedBy === null ? {} : { requestedBy }),
+          signal,
+        });
+        return {
+          sessionKey: key,
+          agentId: result.agentId,
+          response: result.response,
+          tokensUsed: result.tokensUsed,
+          finishReason: result.finishReason,
+        };
+      });
+    },
+    spawn: (input) => subAgents.spawn(input),
+    runStatus: (runId) => subAgents.runStatus(runId),
+    history({ clientId, channelId }) {
+      const session = callerSession(clientId, channelId);
+      if (session === undefined) return [];
+      return store.history(session.sessionKey).map((message) => ({ role: message.role, content: message.content, timestamp: message.timestamp }));
+    },
+    search: (query, limit) => store.search(query, limit),
+    list({ kind, sinceMinutes }) {
+      const sessions = store.list({
+        ...(kind === undefined || kind === 'all' ? {} : { kind }),
+        ...(sinceMinutes === undefined ? {} : { updatedSince: now() - sinceMinutes * 60_000 }),
+      });
+      return sessions.map((session) => ({
+        sessionKey: session.sessionKey,
+        agentId: session.agentId,
+        messageCount: session.messageCount,
+        updatedAt: session.updatedAt,
+        metadata: session.metadata,
+      }));
+    },
+    deleteSession(sessionKey) {
+      return locks.run(sessionKey, async () => {
+        const session = requireSession(sessionKey);
+        const transcript: SessionTranscript = { ...toExport(session), agentId: session.agentId, kind: session.kind };
+        store.delete(sessionKey);
+        await destroyRuntime(sessionKey);
+        return { sessionKey, deleted: true as const, transcript };
+      });
+    },
+    reset(sessionKey) {
+      return locks.run(sessionKey, async () => {
+        requireSession(sessionKey);
+        const previousMessageCount = store.clearMessages(sessionKey, now());
+        store.clearApprovalDecisions(sessionKey);
+        return { sessionKey, reset: true as const, previousMessageCount };
+      });
+    },
+    exportSession: (sessionKey) => toExport(requireSession(sessionKey)),
+    compact(sessionKey, signal) {
+      return locks.run(sessionKey, async () => {
+        const session = requireSession(sessionKey);
+        const { result, messages } = await summariseTranscript(
+          session,
+          store.history(sessionKey),
+          keepRecent,
+          { router: deps.router, agents },
+          signal,
+        );
+        if (messages !== null) {
+          const at = now();
+          store.replaceHistory(sessionKey, messages, at);
+          const lastCompaction = { at, summarizedMessages: result.summarizedMessages };
+          store.updateMetadata(sessionKey, { ...session.metadata, lastCompaction }, at);
+        }
+        return result;
+      });
+    },
+    async resetConversation({ sessionKey, memory, purgeDerived }) {
+      // Spec rule 3: best-effort per layer, so an unknown session answers zero counts rather than not_found.
+      const parts = parseSessionKey(sessionKey, 'session_key');
+      return locks.run(sessionKey, async () => {
+        const session = store.get(sessionKey);
+        const result: ResetConversationResult = {
+          sessionKey,
+          lcdRowsDeleted: store.clearMessages(sessionKey, now()),
+          sessionMessagesCleared: session?.messageCount ?? 0,
+        };
+        store.clearApprovalDecisions(sessionKey);
+        if (deps.runtime !== undefined) result.runtimeSessionDestroyed = await destroyRuntime(sessionKey);
+        if (memory && deps.memory !== undefined) {
+          result.memoriesDeleted = await deleteMemories(deps.memory, sessionKey, {
+            agentId: session?.agentId ?? resolveAgentId(undefined, undefined),
+            tenantId: parts.tenantId,
+            purgeDerived,
+          });
+        }
+        return result;
+      });
+    },
+    status(clientId) {
+      const session = callerSession(clientId);
+      const agentId = session?.agentId ?? agents?.defaultAgentId();
+      const agent = agentId === undefined ? undefined : agents?.get(agentId)?.config;
+      const usage = readSessionUsage(session?.metadata ?? {});
+      let model: string | null = null;
+      if (agent?.model !== undefined) model = agent.provider === undefined ? agent.model : `${agent.provider}/${agent.model}`;
+      return {
+        model,
+        agentName: agent?.name ?? agentId ?? null,
+        tokensUsed: { totalTokens: usage.totalTokens, totalCost: usage.totalCost },
+        stepsExecuted: usage.stepsExecuted,
+        maxSteps: agent?.maxSteps ?? null,
+      };
+    },
+    recoverOrphanedRuns: () => subAgents.recoverOrphanedRuns(),
+    whenIdle: () => subAgents.whenIdle(),
+    close: () => subAgents.close(),
+  };
+
+  async function destroyRuntime(sessionKey: string): Promise<boolean> {
+    if (deps.runtime === undefined) return false;
+    try {
+      return await deps.runtime.destroy(sessionKey);
+    } catch (error) {
+      log.warn({ err: error, sessionKey }, 'could not destroy the runtime session');
+      return false;
+    }
+  }
+
+  async function deleteMemories(
+    memoryStore: SessionMemory,
+    sessionKey: string,
+    options: { agentId: string; tenantId: string; purgeDerived: boolean },
+  ): Promise<number> {
+    try {
+      return await memoryStore.deleteBySession(sessionKey, options);
+    } catch (error) {
+      // Spec rule 5: the other resets stand and the response reports 0.
+      log.warn({ err: error, sessionKey }, 'could not delete the memories of a reset conversation');
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,211 @@
+// session.spawn and session.run_status: sub-agent turns run in the background, each recorded as a durable run.
+import type { Logger } from 'pino';
+import type { FinishReason, TurnResult, TurnRunner } from '../agents/types.js';
+import { GatewayError, isGatewayError, notFound } from '../errors.js';
+import type { EventBus } from '../obs/event-bus.js';
+import { parseSessionKey, subAgentSessionKey } from './session-key.js';
+import type { SessionLocks } from './session-lock.js';
+import type { RunRecord, RunStatus, RunStore, SessionRecord, SessionStore } from './types.js';
+
+/** Sends a JSON-RPC notification to one client's connections, or to all of them when clientId is null. */
+export type Notify = (clientId: string | null, method: string, params: unknown) => unknown;
+
+export interface SpawnResult {
+  runId: string;
+  sessionKey: string;
+  status: 'running';
+}
+
+/** session.run_status; optional fields are absent until the run has them. */
+export interface RunStatusView {
+  runId: string;
+  status: RunStatus;
+  agentId: string;
+  task: string;
+  sessionKey: string;
+  startedAt: number;
+  completedAt?: number;
+  runtimeMs: number;
+  response?: string;
+  tokensUsed?: { input: number; output: number; total: number };
+  cost?: number;
+  error?: string;
+}
+
+export interface SubAgentRunsDeps {
+  store: SessionStore;
+  runs: RunStore;
+  runner: TurnRunner;
+  locks: SessionLocks;
+  events: EventBus;
+  notify: Notify;
+  now: () => number;
+  newId: () => string;
+  log: Logger;
+  /** Creates the session when absent (emitting session:created) and returns it. */
+  ensureSession: (session: { sessionKey: string; agentId: string; metadata: Record<string, unknown> }) => SessionRecord;
+  /** The agent a spawn names, or the parent's, or the default; throws `not_found` for an unknown one. */
+  resolveAgentId: (agentId: string | undefined, session: SessionRecord | undefined) => string;
+  /** Spawned runs allowed in flight at once in this process; beyond it a spawn is refused. */
+  maxRunningSpawns: number;
+}
+
+export interface SubAgentRuns {
+  spawn(input: { parentKey: string; task: string; agentId?: string; requestedBy: string | null }): SpawnResult;
+  runStatus(runId: string): RunStatusView;
+  recoverOrphanedRuns(): number;
+  /** Resolves once every spawned run of this process has finished and been recorded. */
+  whenIdle(): Promise<void>;
+  /** Aborts runs in flight and waits until each is recorded. */
+  close(): Promise<void>;
+}
+
+/** Finish reasons that mean the sub-agent did not do its task; the others (stop, max_steps, …) complete it. */
+const FAILED_FINISH_REASONS: ReadonlySet<FinishReason> = new Set(['error', 'aborted', 'circuit_open', 'context_exhausted']);
+
+function toView(run: RunRecord, now: number): RunStatusView {
+  const view: RunStatusView = {
+    runId: run.runId,
+    status: run.status,
+    agentId: run.agentId,
+    task: run.task,
+    sessionKey: run.sessionKey,
+    startedAt: run.startedAt,
+    runtimeMs: Math.max(0, (run.completedAt ?? now) - run.startedAt),
+  };
+  if (run.completedAt !== null) view.completedAt = run.completedAt;
+  if (run.response !== null) view.response = run.response;
+  if (run.tokensUsed !== null) view.tokensUsed = run.tokensUsed;
+  if (run.costUsd !== null) view.cost = run.costUsd;
+  if (run.error !== null) view.error = run.error;
+  return view;
+}
+
+export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
+  const { store, runs, runner, locks, events, notify, now, newId, log } = deps;
+  const inFlight = new Set<Promise<void>>();
+  const shutdown = new AbortController();
+
+  /** A failure's message as a client may see it; unknown errors are logged and reported generically. */
+  function publicMessage(error: unknown, runId: string): string {
+    if (isGatewayError(error) && error.kind !== 'internal') return error.message;
+    log.error({ err: error, runId }, 'sub-agent run failed');
+    return 'Internal error';
+  }
+
+  async function execute(run: RunRecord): Promise<void> {
+    events.emit('session:sub_agent_spawned', { runId: run.runId, parentKey: run.parentKey, sessionKey: run.sessionKey, agentId: run.agentId });
+    let result: TurnResult | undefined;
+    let failure: string | null = null;
+    try {
+      result = await locks.run(run.sessionKey, () =>
+        runner.run({
+          agentId: run.agentId,
+          sessionKey: run.sessionKey,
+          message: run.task,
+          ...(run.requestedBy === null ? {} : { requestedBy: run.requestedBy }),
+          signal: shutdown.signal,
+        }),
+      );
+      if (FAILED_FINISH_REASONS.has(result.finishReason)) failure = result.error ?? `The turn ended with ${result.finishReason}`;
+    } catch (error) {
+      failure = publicMessage(error, run.runId);
+    }
+    const status: RunStatus = failure === null ? 'completed' : 'failed';
+    const finished: RunRecord = {
+      ...run,
+      status,
+      completedAt: now(),
+      response: result?.response ?? null,
+      tokensUsed: result?.tokensUsed ?? null,
+      costUsd: result?.costUsd ?? null,
+      error: failure,
+    };
+    runs.finish(run.runId, finished);
+    const runtimeMs = Math.max(0, (finished.completedAt ?? run.startedAt) - run.startedAt);
+    events.emit('session:sub_agent_completed', {
+      runId: run.runId,
+      sessionKey: run.sessionKey,
+      agentId: run.agentId,
+      status,
+      runtimeMs,
+      totalTokens: finished.tokensUsed?.total ?? 0,
+    });
+    events.emit('session:sub_agent_lifecycle_ended', { runId: run.runId, sessionKey: run.sessionKey, status });
+    // Spec (gateway-http-ws, "Server notifications"): session.completed { sessionKey, result } to the requester.
+    const view = toView(finished, now());
+    notify(run.requestedBy, 'session.completed', {
+      sessionKey: run.sessionKey,
+      result: result === undefined ? view : { ...view, finishReason: result.finishReason },
+    });
+  }
+
+  function track(run: RunRecord): void {
+    const promise = execute(run)
+      .catch((error: unknown) => {
+        // Recording the outcome itself failed (the store is closed); the run stays `running` until restart.
+        log.error({ err: error, runId: run.runId }, 'could not record a sub-agent run outcome');
+      })
+      .finally(() => inFlight.delete(promise));
+    inFlight.add(promise);
+  }
+
+  return {
+    spawn({ parentKey, task, agentId, requestedBy }) {
+      const parentParts = parseSessionKey(parentKey, 'parentKey');
+      if (shutdown.signal.aborted) throw new GatewayError('unavailable', 'The gateway is shutting down');
+      if (inFlight.size >= deps.maxRunningSpawns) {
+        events.emit('session:sub_agent_spawn_rejected', { parentKey, reason: 'too_many_running', running: inFlight.size });
+        throw new GatewayError('rate_limited', `Too many sub-agent runs in flight (maximum ${deps.maxRunningSpawns})`);
+      }
+      const parent = store.get(parentKey);
+      const resolvedAgentId = deps.resolveAgentId(agentId, parent);
+      const runId = newId();
+      const sessionKey = subAgentSessionKey(parentParts, runId);
+      // A spawn from inside a sub-agent session belongs to the same tree as the run that made that session.
+      const rootRunId = typeof parent?.metadata.rootRunId === 'string' ? parent.metadata.rootRunId : runId;
+      const run: RunRecord = {
+        runId,
+        rootRunId,
+        parentKey,
+        sessionKey,
+        agentId: resolvedAgentId,
+        task,
+        status: 'running',
+        requestedBy,
+        startedAt: now(),
+        completedAt: null,
+        response: null,
+        tokensUsed: null,
+        costUsd: null,
+        error: null,
+      };
+      runs.create(run);
+      deps.ensureSession({
+        sessionKey,
+        agentId: resolvedAgentId,
+        metadata: { kind: 'sub-agent', parentKey, runId, rootRunId, ...(requestedBy === null ? {} : { requestedBy }) },
+      });
+      events.emit('session:sub_agent_spawn_started', { runId, parentKey, sessionKey, agentId: resolvedAgentId });
+      track(run);
+      return { runId, sessionKey, status: 'running' };
+    },
+    runStatus(runId) {
+      const run = runs.get(runId);
+      if (run === undefined) throw notFound(`Run not found: ${runId}`, { param: 'run_id' });
+      return toView(run, now());
+    },
+    recoverOrphanedRuns() {
+      const count = runs.markUnfinishedOrphaned(now());
+      if (count > 0) log.warn({ count }, 'marked sub-agent runs of a previous process as orphaned');
+      return count;
+    },
+    async whenIdle() {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+    async close() {
+      shutdown.abort();
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+  };
+}

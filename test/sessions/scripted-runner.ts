@@ -1,0 +1,86 @@
+// A scripted TurnRunner for session tests: the turn loop is its own module, so these tests stand in at its seam.
+// Each run appends the user message and the scripted answer to the real store, as the turn loop does.
+import type { TurnRequest, TurnResult, TurnRunner } from '../../src/agents/types.js';
+import type { SessionStore } from '../../src/sessions/types.js';
+
+export interface ScriptedTurn {
+  response?: string;
+  tokens?: { input: number; output: number };
+  costUsd?: number;
+  steps?: number;
+  finishReason?: TurnResult['finishReason'];
+  error?: string;
+  /** Thrown instead of answering (after the user message is stored). */
+  throws?: Error;
+  /** The turn waits for this before answering (to hold a turn open). */
+  gate?: Promise<void>;
+  /** The turn runs until its request's signal aborts, then ends with finishReason `aborted`, as the turn loop does. */
+  untilAborted?: boolean;
+}
+
+export interface ScriptedRunner extends TurnRunner {
+  /** Queues turns; an empty queue answers `Echo: <message>`. */
+  script(...turns: ScriptedTurn[]): void;
+  readonly requests: TurnRequest[];
+  /** How many turns are running right now, and the most that ever ran at once. */
+  readonly concurrency: { current: number; max: number };
+}
+
+export function createScriptedRunner({ store, now }: { store: SessionStore; now: () => number }): ScriptedRunner {
+  const queue: ScriptedTurn[] = [];
+  const requests: TurnRequest[] = [];
+  const concurrency = { current: 0, max: 0 };
+  return {
+    requests,
+    concurrency,
+    script: (...turns) => {
+      queue.push(...turns);
+    },
+    async run(request) {
+      requests.push(request);
+      const turn = queue.shift() ?? {};
+      concurrency.current += 1;
+      concurrency.max = Math.max(concurrency.max, concurrency.current);
+      try {
+        const agentId = request.agentId ?? 'default';
+        store.ensure({ sessionKey: request.sessionKey, agentId, tenantId: request.sessionKey.split(':')[0] ?? 'default', kind: 'dm', createdAt: now(), metadata: {} });
+        store.append(request.sessionKey, [{ role: 'user', content: request.message, timestamp: now() }], now());
+        if (turn.gate !== undefined) await turn.gate;
+        if (turn.throws !== undefined) throw turn.throws;
+        if (turn.untilAborted === true) {
+          await new Promise<void>((resolve) => {
+            if (request.signal.aborted) resolve();
+            request.signal.addEventListener('abort', () => resolve(), { once: true });
+          });
+          turn.finishReason = 'aborted';
+          turn.error ??= 'The turn was aborted';
+        }
+        const response = turn.response ?? `Echo: ${request.message}`;
+        store.append(request.sessionKey, [{ role: 'assistant', content: response, timestamp: now() }], now());
+        const tokens = turn.tokens ?? { input: 10, output: 5 };
+        return {
+          response,
+          tokensUsed: { input: tokens.input, output: tokens.output, total: tokens.input + tokens.output },
+          finishReason: turn.finishReason ?? 'stop',
+          agentId,
+          sessionKey: request.sessionKey,
+          traceId: `trace-${requests.length}`,
+          costUsd: turn.costUsd ?? 0.001,
+          steps: turn.steps ?? 1,
+          ...(turn.error === undefined ? {} : { error: turn.error }),
+        };
+      } finally {
+        concurrency.current -= 1;
+      }
+    },
+  };
+}
+
+/** A promise with its resolve function, to hold a scripted turn open until the test lets it go. */
+export function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = (): void => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}

@@ -1,0 +1,139 @@
+// The session service: turns on string keys, caller-scoped history and status, delete/reset/export, serialisation.
+import { afterEach, describe, expect, it } from 'vitest';
+import { GatewayError } from '../../src/errors.js';
+import { createServiceFixture, staticAgents, T0, type ServiceFixture } from './service-fixture.js';
+import { deferred } from './scripted-runner.js';
+
+const signal = new AbortController().signal;
+
+describe('session service', () => {
+  let fx: ServiceFixture;
+  afterEach(async () => {
+    await fx.close();
+  });
+
+  it('send runs a turn on the key, creating the session with its derived kind', async () => {
+    fx = createServiceFixture();
+    const result = await fx.sessions.send({ key: 'default:alice:group-7', message: 'hello', requestedBy: 'rpc-client', signal });
+    expect(result).toEqual({
+      sessionKey: 'default:alice:group-7', agentId: 'default', response: 'Echo: hello',
+      tokensUsed: { input: 10, output: 5, total: 15 }, finishReason: 'stop',
+    });
+    expect(fx.runner.requests[0]).toMatchObject({ sessionKey: 'default:alice:group-7', message: 'hello', requestedBy: 'rpc-client', agentId: 'default' });
+    const session = fx.store.get('default:alice:group-7');
+    expect(session).toMatchObject({ kind: 'group', messageCount: 2, metadata: { requestedBy: 'rpc-client' } });
+    expect(fx.events.filter((event) => event.name === 'session:created')).toHaveLength(1);
+  });
+
+  it('send refuses a malformed key and an unknown agent', async () => {
+    fx = createServiceFixture({ agents: staticAgents({ default: { name: 'Assistant' } }) });
+    await expect(fx.sessions.send({ key: 'alice', message: 'x', requestedBy: null, signal })).rejects.toMatchObject({ kind: 'invalid_params', details: { param: 'key' } });
+    await expect(fx.sessions.send({ key: 'default:a:ws', message: 'x', agentId: 'ghost', requestedBy: null, signal })).rejects.toMatchObject({ kind: 'not_found', details: { param: 'agentId' } });
+    expect(fx.runner.requests).toHaveLength(0);
+  });
+
+  it('continues an existing session with its own agent when the request names none', async () => {
+    fx = createServiceFixture({ agents: staticAgents({ default: { name: 'Assistant' }, coder: { name: 'Coder' } }) });
+    await fx.sessions.send({ key: 'default:a:ws', message: 'one', agentId: 'coder', requestedBy: null, signal });
+    await fx.sessions.send({ key: 'default:a:ws', message: 'two', requestedBy: null, signal });
+    expect(fx.runner.requests.map((request) => request.agentId)).toEqual(['coder', 'coder']);
+  });
+
+  it('runs the turns of one session one at a time, and of different sessions side by side', async () => {
+    fx = createServiceFixture();
+    const gateA = deferred();
+    const gateB = deferred();
+    fx.runner.script({ gate: gateA.promise }, { gate: gateB.promise });
+    const first = fx.sessions.send({ key: 'default:a:ws', message: 'first', requestedBy: null, signal });
+    const second = fx.sessions.send({ key: 'default:a:ws', message: 'second', requestedBy: null, signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fx.runner.requests.map((request) => request.message)).toEqual(['first']);
+    gateA.resolve();
+    await first;
+    gateB.resolve();
+    await second;
+    expect(fx.store.history('default:a:ws').map((message) => message.content)).toEqual(['first', 'Echo: first', 'second', 'Echo: second']);
+    expect(fx.runner.concurrency.max).toBe(1);
+
+    const gateC = deferred();
+    fx.runner.script({ gate: gateC.promise });
+    const other = fx.sessions.send({ key: 'default:b:ws', message: 'c', requestedBy: null, signal });
+    await fx.sessions.send({ key: 'default:c:ws', message: 'd', requestedBy: null, signal });
+    gateC.resolve();
+    await other;
+  });
+
+  it("history returns the caller's newest session, or the one on channelId, oldest message first", async () => {
+    fx = createServiceFixture();
+    await fx.sessions.send({ key: 'default:rpc-client:ws', message: 'on ws', requestedBy: 'rpc-client', signal });
+    fx.advance(1000);
+    await fx.sessions.send({ key: 'default:someone:telegram', message: 'on telegram', requestedBy: 'rpc-client', signal });
+    fx.advance(1000);
+    await fx.sessions.send({ key: 'default:other:ws', message: 'not mine', requestedBy: 'other-client', signal });
+    expect(fx.sessions.history({ clientId: 'rpc-client' })).toEqual([
+      { role: 'user', content: 'on telegram', timestamp: T0 + 1000 },
+      { role: 'assistant', content: 'Echo: on telegram', timestamp: T0 + 1000 },
+    ]);
+    expect(fx.sessions.history({ clientId: 'rpc-client', channelId: 'ws' }).map((m) => m.content)).toEqual(['on ws', 'Echo: on ws']);
+    expect(fx.sessions.history({ clientId: 'rpc-client', channelId: 'discord' })).toEqual([]);
+    expect(fx.sessions.history({ clientId: 'nobody' })).toEqual([]);
+  });
+
+  it('status reports the model, agent, totals and steps of the caller session', async () => {
+    fx = createServiceFixture({ agents: staticAgents({ default: { name: 'Assistant', provider: 'local', model: 'llama3.2', maxSteps: 5 } }) });
+    expect(fx.sessions.status('rpc-client')).toEqual({
+      model: 'local/llama3.2', agentName: 'Assistant', tokensUsed: { totalTokens: 0, totalCost: 0 }, stepsExecuted: 0, maxSteps: 5,
+    });
+    fx.runner.script({ tokens: { input: 100, output: 20 }, costUsd: 0.5, steps: 2 }, { tokens: { input: 30, output: 10 }, costUsd: 0.25, steps: 3 });
+    await fx.sessions.send({ key: 'default:x:ws', message: 'a', requestedBy: 'rpc-client', signal });
+    await fx.sessions.send({ key: 'default:x:ws', message: 'b', requestedBy: 'rpc-client', signal });
+    expect(fx.sessions.status('rpc-client')).toEqual({
+      model: 'local/llama3.2', agentName: 'Assistant', tokensUsed: { totalTokens: 160, totalCost: 0.75 }, stepsExecuted: 5, maxSteps: 5,
+    });
+  });
+
+  it('status without an agent registry still answers, with nulls for what it cannot know', async () => {
+    fx = createServiceFixture();
+    expect(fx.sessions.status('rpc-client')).toEqual({ model: null, agentName: null, tokensUsed: { totalTokens: 0, totalCost: 0 }, stepsExecuted: 0, maxSteps: null });
+    await fx.sessions.send({ key: 'default:rpc-client:ws', message: 'x', requestedBy: null, signal });
+    expect(fx.sessions.status('rpc-client')).toMatchObject({ agentName: 'default', tokensUsed: { totalTokens: 15 }, stepsExecuted: 1 });
+  });
+
+  it('lists sessions by kind and by minutes since their last update', async () => {
+    fx = createServiceFixture();
+    await fx.sessions.send({ key: 'default:a:ws', message: 'x', requestedBy: null, signal });
+    fx.advance(10 * 60_000);
+    await fx.sessions.send({ key: 'default:a:group-1', message: 'y', requestedBy: null, signal });
+    const all = fx.sessions.list({});
+    expect(all.map((entry) => entry.sessionKey)).toEqual(['default:a:group-1', 'default:a:ws']);
+    expect(all[0]).toEqual({ sessionKey: 'default:a:group-1', agentId: 'default', messageCount: 2, updatedAt: T0 + 600_000, metadata: expect.any(Object) });
+    expect(fx.sessions.list({ kind: 'all' })).toHaveLength(2);
+    expect(fx.sessions.list({ kind: 'group' }).map((entry) => entry.sessionKey)).toEqual(['default:a:group-1']);
+    expect(fx.sessions.list({ kind: 'dm' }).map((entry) => entry.sessionKey)).toEqual(['default:a:ws']);
+    expect(fx.sessions.list({ kind: 'sub-agent' })).toEqual([]);
+    expect(fx.sessions.list({ sinceMinutes: 5 }).map((entry) => entry.sessionKey)).toEqual(['default:a:group-1']);
+  });
+
+  it('delete returns the transcript as a final copy; export shows everything; both refuse unknown sessions', async () => {
+    fx = createServiceFixture();
+    await fx.sessions.send({ key: 'default:a:ws', message: 'keep me', requestedBy: 'c1', signal });
+    const exported = fx.sessions.exportSession('default:a:ws');
+    expect(exported).toMatchObject({ sessionKey: 'default:a:ws', messageCount: 2, createdAt: T0, updatedAt: T0, metadata: { requestedBy: 'c1' } });
+    expect(exported.messages.map((m) => m.content)).toEqual(['keep me', 'Echo: keep me']);
+    const deleted = await fx.sessions.deleteSession('default:a:ws');
+    expect(deleted).toEqual({ sessionKey: 'default:a:ws', deleted: true, transcript: { ...exported, agentId: 'default', kind: 'dm' } });
+    expect(fx.store.get('default:a:ws')).toBeUndefined();
+    await expect(fx.sessions.deleteSession('default:a:ws')).rejects.toMatchObject({ kind: 'not_found' });
+    expect(() => fx.sessions.exportSession('default:a:ws')).toThrow(GatewayError);
+  });
+
+  it('reset clears messages and approval decisions, keeps metadata, and reports the previous count', async () => {
+    fx = createServiceFixture();
+    await fx.sessions.send({ key: 'default:a:ws', message: 'x', requestedBy: 'c1', signal });
+    fx.db.prepare("INSERT INTO approval_decisions VALUES ('default:a:ws', 'shell', 1, 0)").run();
+    expect(await fx.sessions.reset('default:a:ws')).toEqual({ sessionKey: 'default:a:ws', reset: true, previousMessageCount: 2 });
+    expect(fx.store.get('default:a:ws')).toMatchObject({ messageCount: 0, metadata: { requestedBy: 'c1' } });
+    expect(fx.db.prepare('SELECT count(*) FROM approval_decisions').pluck().get()).toBe(0);
+    await expect(fx.sessions.reset('default:none:ws')).rejects.toMatchObject({ kind: 'not_found' });
+  });
+});
