@@ -66,8 +66,15 @@ export async function startCommand(options: StartOptions, io: CliIo): Promise<vo
     log.info('restarting');
     await app.close();
     config = next;
-    app = await build();
-    await app.listen();
+    try {
+      app = await build();
+      await app.listen();
+    } catch (error) {
+      // The old gateway is closed already; a process left without a listener would look alive to its supervisor.
+      log.fatal({ err: error }, 'restart failed; exiting');
+      log.flush();
+      process.exit(1);
+    }
     log.info('restarted');
   }
 

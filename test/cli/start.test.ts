@@ -1,10 +1,11 @@
-// `agent-gateway start` and `agent-gateway rpc`: first run, serving, a CLI-issued token, graceful shutdown on SIGTERM.
-import { mkdtemp, rm } from 'node:fs/promises';
+// `agent-gateway start` and `agent-gateway rpc`: first run, serving, a CLI-issued token, restart, graceful shutdown on SIGTERM.
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, type RunningCli } from '../support/cli.js';
-import { callRpc } from '../support/http-client.js';
+import { callRpc, postRpc } from '../support/http-client.js';
 import { connectOpen } from '../support/ws-client.js';
 
 describe('cli start', () => {
@@ -65,3 +66,65 @@ describe('cli start', () => {
     expect(server.stdout()).toContain('"msg":"stopped"');
   });
 });
+
+describe('cli start restart', () => {
+  let home: string;
+  let server: RunningCli;
+  let url: string;
+  const ADMIN = 'restart-admin-secret-0123456789abcdefghij';
+  const ADDED = 'restart-added-secret-0123456789abcdefghij';
+  const configPath = () => join(home, 'config.yaml');
+  const tokenYaml = (id: string, secret: string) => `    - id: ${id}\n      secret: ${secret}\n      scopes: ["*"]\n`;
+
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'agent-gateway-restart-'));
+    const port = await freePort();
+    await writeFile(configPath(), `gateway:\n  port: ${port}\n  tokens:\n${tokenYaml('admin', ADMIN)}`);
+    server = spawnCli(['start'], home);
+    [, url = ''] = await server.waitForOutput(/Agent Gateway listening on (https?:\/\/[^"\s]+)/);
+  });
+  afterAll(async () => {
+    if (server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGKILL');
+      await server.exited;
+    }
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('gateway.restart reloads config.yaml: a token added to the file works afterwards', async () => {
+    expect((await postRpc(url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, ADDED)).status).toBe(401);
+    await appendFile(configPath(), tokenYaml('added', ADDED));
+    expect(await callRpc(url, ADMIN, 'gateway.restart')).toHaveProperty('result.restarting', true);
+    await server.waitForOutput(/"msg":"restarted"/);
+    expect(await callRpc(url, ADDED, 'system.ping')).toHaveProperty('result.pong', true);
+  });
+
+  it('keeps running when the new config is invalid', async () => {
+    const valid = await readFile(configPath(), 'utf8');
+    await writeFile(configPath(), `${valid}  bogusKey: 1\n`);
+    await callRpc(url, ADMIN, 'gateway.restart');
+    await server.waitForOutput(/restart refused: the config file is invalid/);
+    expect(await callRpc(url, ADMIN, 'system.ping')).toHaveProperty('result.pong', true);
+    await writeFile(configPath(), valid);
+  });
+
+  it('exits 1 when the restarted gateway cannot be built, rather than living on without a listener', async () => {
+    const missing = join(home, 'missing.pem');
+    await appendFile(configPath(), `  tls:\n    certPath: ${missing}\n    keyPath: ${missing}\n`);
+    await callRpc(url, ADMIN, 'gateway.restart');
+    expect(await server.exited).toBe(1);
+    expect(server.stdout()).toContain('restart failed; exiting');
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen({ host: '127.0.0.1', port: 0 }, () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
