@@ -1,0 +1,44 @@
+// The built-in offline embedder: signed feature hashing of lowercase word tokens, L2-normalised. Deterministic.
+import type { Embedder } from './types.js';
+
+export interface HashingEmbedderOptions {
+  /** Vector length. Default 256. */
+  dimensions?: number;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** FNV-1a, 32 bits, over the UTF-16 code units: fast, stable across runs and platforms. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** The vector of one text; all zeros when it has no word tokens. */
+export function hashingVector(text: string, dimensions = 256): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (const [token] of text.toLowerCase().matchAll(WORD)) {
+    const hash = fnv1a(token);
+    // The top bit picks the sign, so colliding tokens tend to cancel rather than pile up.
+    const index = hash % dimensions;
+    vector[index] = (vector[index] ?? 0) + (hash & 0x80000000 ? -1 : 1);
+  }
+  const norm = Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
+  return norm === 0 ? vector : vector.map((value) => value / norm);
+}
+
+export function createHashingEmbedder({ dimensions = 256 }: HashingEmbedderOptions = {}): Embedder {
+  if (!Number.isInteger(dimensions) || dimensions < 1) throw new TypeError('dimensions must be a positive integer');
+  const model = `hashing-${dimensions}`;
+  return {
+    model,
+    async embed(texts, signal) {
+      signal.throwIfAborted();
+      return { vectors: texts.map((text) => hashingVector(text, dimensions)), model };
+    },
+  };
+}
