@@ -18,12 +18,9 @@ const keyPart = z
   .max(MAX_KEY_PART_LENGTH)
   .refine((part) => !part.includes(':'), 'must not contain ":"');
 
-/**
- * The object form accepted by agent.execute (spec: "Session keys"). Strict: unknown fields are refused.
- * `tenantId` may be left out and then is `default`.
- */
+/** The object form accepted by agent.execute (spec: "Session keys"). Strict: unknown fields are refused. */
 export const sessionKeyObjectSchema = z.strictObject({
-  tenantId: keyPart.default(DEFAULT_TENANT),
+  tenantId: keyPart,
   userId: keyPart,
   channelId: keyPart,
   peerId: keyPart.optional(),

@@ -43,12 +43,13 @@ describe('session keys', () => {
   });
 
   it('validates the object form strictly', () => {
-    expect(sessionKeyObjectSchema.parse({ userId: 'u', channelId: 'c' })).toEqual({ tenantId: 'default', userId: 'u', channelId: 'c' });
+    expect(sessionKeyObjectSchema.parse({ tenantId: 't', userId: 'u', channelId: 'c' })).toEqual({ tenantId: 't', userId: 'u', channelId: 'c' });
+    expect(sessionKeyObjectSchema.safeParse({ userId: 'u', channelId: 'c' }).success).toBe(false);
     expect(sessionKeyObjectSchema.safeParse({ tenantId: 't', userId: 'u', channelId: 'c', peerId: 'p' }).success).toBe(true);
-    expect(sessionKeyObjectSchema.safeParse({ userId: 'u', channelId: 'c', extra: 1 }).success).toBe(false);
-    expect(sessionKeyObjectSchema.safeParse({ userId: 'u:v', channelId: 'c' }).success).toBe(false);
-    expect(sessionKeyObjectSchema.safeParse({ userId: 'u' }).success).toBe(false);
-    expect(sessionKeyObjectSchema.safeParse({ userId: '', channelId: 'c' }).success).toBe(false);
+    expect(sessionKeyObjectSchema.safeParse({ tenantId: 't', userId: 'u', channelId: 'c', extra: 1 }).success).toBe(false);
+    expect(sessionKeyObjectSchema.safeParse({ tenantId: 't', userId: 'u:v', channelId: 'c' }).success).toBe(false);
+    expect(sessionKeyObjectSchema.safeParse({ tenantId: 't', userId: 'u' }).success).toBe(false);
+    expect(sessionKeyObjectSchema.safeParse({ tenantId: 't', userId: '', channelId: 'c' }).success).toBe(false);
   });
 
   it('validates the string form as a param schema', () => {
