@@ -114,10 +114,15 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     };
   }
 
-  /** The sessions a client used, newest first: keyed for it, or last driven by it (metadata.requestedBy). */
+  /**
+   * "The caller's session" (session.status and session.history take no key): the most recently updated session
+   * keyed for the client (userId = its client id) or last driven by it (metadata.requestedBy). Sub-agent sessions
+   * it spawned are skipped unless `channelId` names their channel.
+   */
   function callerSession(clientId: string, channelId?: string): SessionRecord | undefined {
-    if (channelId === undefined) return store.list({ ownedBy: clientId, limit: 1 })[0];
-    return store.list({ ownedBy: clientId }).find((session) => session.sessionKey.split(':')[2] === channelId);
+    return store
+      .list({ ownedBy: clientId })
+      .find((session) => (channelId === undefined ? session.kind !== 'sub-agent' : session.sessionKey.split(':')[2] === channelId));
   }
 
   const subAgents = createSubAgentRuns({

@@ -77,6 +77,12 @@ describe('session service', () => {
     expect(fx.sessions.history({ clientId: 'rpc-client', channelId: 'ws' }).map((m) => m.content)).toEqual(['on ws', 'Echo: on ws']);
     expect(fx.sessions.history({ clientId: 'rpc-client', channelId: 'discord' })).toEqual([]);
     expect(fx.sessions.history({ clientId: 'nobody' })).toEqual([]);
+    fx.advance(1000);
+    const { sessionKey } = fx.sessions.spawn({ parentKey: 'default:rpc-client:ws', task: 'sub task', requestedBy: 'rpc-client' });
+    await fx.sessions.whenIdle();
+    expect(fx.sessions.history({ clientId: 'rpc-client' }).map((m) => m.content)).toEqual(['on telegram', 'Echo: on telegram']);
+    expect(fx.sessions.history({ clientId: 'rpc-client', channelId: 'subagent' }).map((m) => m.content)).toEqual(['sub task', 'Echo: sub task']);
+    expect(fx.store.get(sessionKey)?.kind).toBe('sub-agent');
   });
 
   it('status reports the model, agent, totals and steps of the caller session', async () => {
