@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { GatewayError } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
 import { createCallSignal } from './call-signal.js';
-import { createModelCatalog } from './catalog.js';
+import { createModelCatalog, type ModelCatalog } from './catalog.js';
 import {
   createAuthCooldowns,
   createProviderBreakers,
@@ -19,7 +19,14 @@ import {
   statusCodeOf,
   type ProviderErrorKind,
 } from './error-kind.js';
-import { baseUrlOf, createModelFactory, isApiKeyConfigured, type ProvidersConfig, type ProviderType } from './language-models.js';
+import {
+  baseUrlOf,
+  createModelFactory,
+  isApiKeyConfigured,
+  type ModelFactory,
+  type ProvidersConfig,
+  type ProviderType,
+} from './language-models.js';
 import { toModelPrompt, toToolSet } from './messages.js';
 import { streamModelCall } from './model-call.js';
 import { formatModelRef, type ModelRef, type ModelRouter, type ModelStreamEvent, type RoutedCallRequest } from './types.js';
@@ -49,21 +56,39 @@ export interface GatewayModelRouter extends ModelRouter {
   breakerState(provider: string): BreakerSnapshot | undefined;
   cacheStats(agentId?: string): CacheStats;
   providerInfo(provider: string): ProviderInfo | undefined;
+  /**
+   * Swaps in a new providers: config (after config.patch): calls already running finish on the old one.
+   * Validation marks of models still listed, breakers and auth cooldowns carry over.
+   */
+  reload(config: ProvidersConfig): void;
 }
 
 export const NO_PROVIDER_MESSAGE = 'No LLM provider configured: add one under `providers:` in config.yaml (see README)';
 
 type SkipReason = 'circuit_open' | 'auth_cooldown';
 
-export function createModelRouter({ config, events, log, now = Date.now, breaker, authCooldownMs }: ModelRouterDeps): GatewayModelRouter {
-  const catalog = createModelCatalog(config);
-  const factory = createModelFactory(config);
+interface RouterState {
+  config: ProvidersConfig;
+  catalog: ModelCatalog;
+  factory: ModelFactory;
+}
+
+export function createModelRouter({ config: initialConfig, events, log, now = Date.now, breaker, authCooldownMs }: ModelRouterDeps): GatewayModelRouter {
   const breakers = createProviderBreakers({ events, now, ...breaker });
   const authCooldowns = createAuthCooldowns({ events, now, ...(authCooldownMs === undefined ? {} : { cooldownMs: authCooldownMs }) });
   const cacheStats = createCacheStatsTracker();
   // Call warnings are logged per call (model-call.ts); the SDK's own console printing stays off.
   if (globalThis.AI_SDK_LOG_WARNINGS === undefined) globalThis.AI_SDK_LOG_WARNINGS = false;
-  events.emit('model:catalog_loaded', { providers: catalog.providers().length, models: catalog.entries().length });
+
+  function load(config: ProvidersConfig, previous?: ModelCatalog): RouterState {
+    const catalog = createModelCatalog(config);
+    for (const entry of previous?.entries() ?? []) {
+      if (entry.validatedAt !== null) catalog.markValidated(entry, Date.parse(entry.validatedAt));
+    }
+    events.emit('model:catalog_loaded', { providers: catalog.providers().length, models: catalog.entries().length });
+    return { config, catalog, factory: createModelFactory(config) };
+  }
+  let state = load(initialConfig);
 
   function upstreamFailed(kind: ProviderErrorKind, ref: ModelRef, attempts: number, cause: unknown, isAfterOutput = false): GatewayError {
     const when = isAfterOutput ? ' after the reply had started' : '';
@@ -92,6 +117,7 @@ export function createModelRouter({ config, events, log, now = Date.now, breaker
   }
 
   async function* stream(request: RoutedCallRequest): AsyncGenerator<ModelStreamEvent> {
+    const { config, catalog, factory } = state;
     if (Object.keys(config).length === 0) throw new GatewayError('unavailable', NO_PROVIDER_MESSAGE, { reason: 'no_provider' });
     const seen = new Set<string>();
     const candidates: ModelRef[] = [];
@@ -203,6 +229,7 @@ export function createModelRouter({ config, events, log, now = Date.now, breaker
   }
 
   async function test(ref: ModelRef, signal: AbortSignal) {
+    const { config, catalog, factory } = state;
     const providerConfig = config[ref.provider];
     if (providerConfig === undefined) return { ok: false, latencyMs: 0, provider: ref.provider, error: 'unknown provider' };
     const startedAt = now();
@@ -229,14 +256,14 @@ export function createModelRouter({ config, events, log, now = Date.now, breaker
   return {
     stream,
     test,
-    resolve: (model) => catalog.resolve(model),
-    catalog: () => catalog.entries(),
-    entry: (ref) => catalog.entry(ref),
-    providers: () => catalog.providers(),
-    breakerState: (provider) => (config[provider] === undefined ? undefined : breakers.snapshot(provider)),
+    resolve: (model) => state.catalog.resolve(model),
+    catalog: () => state.catalog.entries(),
+    entry: (ref) => state.catalog.entry(ref),
+    providers: () => state.catalog.providers(),
+    breakerState: (provider) => (state.config[provider] === undefined ? undefined : breakers.snapshot(provider)),
     cacheStats: (agentId) => cacheStats.stats(agentId),
     providerInfo(provider) {
-      const providerConfig = config[provider];
+      const providerConfig = state.config[provider];
       if (providerConfig === undefined) return undefined;
       return {
         name: provider,
@@ -245,6 +272,9 @@ export function createModelRouter({ config, events, log, now = Date.now, breaker
         timeoutMs: providerConfig.timeoutMs,
         isApiKeyConfigured: isApiKeyConfigured(providerConfig),
       };
+    },
+    reload(config) {
+      state = load(config, state.catalog);
     },
   };
 }

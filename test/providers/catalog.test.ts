@@ -1,5 +1,6 @@
 // The model catalog built from providers: config (every provider type, google included), resolve and the load event.
 import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../../src/config/index.js';
 import { isGatewayError } from '../../src/errors.js';
 import { DEFAULT_BASE_URL } from '../../src/providers/index.js';
 import { startFakeLlm } from '../support/fake-llm-server.js';
@@ -100,5 +101,24 @@ describe('model catalog', () => {
     entry.cost.input = 99;
     entry.validated = true;
     expect(router.catalog()[0]).toMatchObject({ validated: false, cost: { input: 0 } });
+  });
+
+  it('reloads a new providers: config, keeping validation marks of models still listed', async () => {
+    const llm = await startFakeLlm();
+    try {
+      const local = { type: 'openai-compatible' as const, baseUrl: llm.baseUrl, models: [{ id: 'm1' }] };
+      const fixture = createRouterFixture({ local });
+      await collect(fixture.router.stream(callRequest({ provider: 'local', modelId: 'm1' })));
+      const next = validateConfig({ providers: { local: { ...local, models: [{ id: 'm1' }, { id: 'm2' }] }, extra: { type: 'openai', apiKey: 'k' } } }, 'test');
+      fixture.router.reload(next.providers);
+      expect(fixture.router.providers()).toEqual(['local', 'extra']);
+      expect(fixture.router.catalog().map((entry) => [entry.modelId, entry.validated])).toEqual([['m1', true], ['m2', false]]);
+      expect(fixture.eventsNamed('model:catalog_loaded').map((event) => event.payload)).toEqual([
+        { providers: 1, models: 1 },
+        { providers: 2, models: 2 },
+      ]);
+    } finally {
+      await llm.close();
+    }
   });
 });
