@@ -1,0 +1,25 @@
+// LLM and embedding providers: the model router (catalog, fallback, breakers), embedders and their helpers.
+export * from './types.js';
+export {
+  createModelRouter,
+  NO_PROVIDER_MESSAGE,
+  type GatewayModelRouter,
+  type ModelRouterDeps,
+  type ProviderInfo,
+} from './model-router.js';
+export type { BreakerSnapshot, BreakerState, CircuitBreakerOptions } from './circuit-breaker.js';
+export type { ProviderErrorKind } from './error-kind.js';
+export type { CacheStats } from './usage.js';
+export { DEFAULT_BASE_URL, type ProvidersConfig, type ProviderType } from './language-models.js';
+export { createEmbedder, type EmbedderDeps } from './embedders.js';
+export { createHashingEmbedder, hashingVector, type HashingEmbedderOptions } from './hashing-embedder.js';
+export {
+  BUILTIN_EMBEDDER_PROVIDER,
+  describeOperationModels,
+  parseModelRef,
+  resolveAgentModel,
+  type ModelSource,
+  type OperationModel,
+  type OperationModelsReport,
+  type OperationType,
+} from './operation-models.js';

@@ -1,0 +1,44 @@
+// agent.getOperationModels and agent.cacheStats (admin): which models an agent uses, and its prompt-cache hits.
+import { z } from 'zod';
+import type { AgentRegistry } from '../../agents/types.js';
+import type { GatewayConfig } from '../../config/index.js';
+import { notFound } from '../../errors.js';
+import { describeOperationModels, type Embedder, type GatewayModelRouter } from '../../providers/index.js';
+import { defineMethod } from '../registry.js';
+
+export interface AgentModelMethodsDeps {
+  agents: AgentRegistry;
+  router: GatewayModelRouter;
+  embeddings: GatewayConfig['embeddings'];
+  /** The offline embedder memory falls back to when `embeddings:` is not configured. */
+  builtinEmbedder: Pick<Embedder, 'model'>;
+}
+
+const agentId = z.string().min(1);
+
+export function agentModelMethods({ agents, router, embeddings, builtinEmbedder }: AgentModelMethodsDeps) {
+  const agentOrThrow = (id: string) => {
+    const agent = agents.get(id);
+    if (agent === undefined) throw notFound(`Unknown agent '${id}'`, { param: 'agentId' });
+    return agent;
+  };
+  return [
+    defineMethod({
+      name: 'agent.getOperationModels',
+      scope: 'admin',
+      summary: "The model, provider and source behind each of an agent's operations (chat, compaction, embedding).",
+      params: z.strictObject({ agentId }),
+      handler: ({ agentId: id }) => describeOperationModels(id, agentOrThrow(id).config, router, embeddings, builtinEmbedder.model),
+    }),
+    defineMethod({
+      name: 'agent.cacheStats',
+      scope: 'admin',
+      summary: 'Prompt-cache hits, misses, hit rate and cached tokens seen by the model router, for one agent or all.',
+      params: z.strictObject({ agentId: agentId.optional() }),
+      handler: ({ agentId: id }) => {
+        if (id !== undefined) agentOrThrow(id);
+        return router.cacheStats(id);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,51 @@
+// models.* methods (admin): the configured providers, the model catalog, and a live round trip to one model.
+import { z } from 'zod';
+import { GatewayError, notFound } from '../../errors.js';
+import type { ModelRouter } from '../../providers/index.js';
+import { defineMethod, noParams } from '../registry.js';
+
+export function modelMethods({ router }: { router: ModelRouter }) {
+  return [
+    defineMethod({
+      name: 'models.list_providers',
+      scope: 'admin',
+      summary: 'Names of the configured LLM providers.',
+      params: noParams,
+      handler: () => {
+        const providers = router.providers();
+        return { providers, count: providers.length };
+      },
+    }),
+    defineMethod({
+      name: 'models.list',
+      scope: 'admin',
+      summary: 'Model catalog entries, all or of one provider.',
+      params: z.strictObject({ provider: z.string().min(1).optional() }),
+      handler: ({ provider }) => {
+        if (provider === undefined) return router.catalog();
+        if (!router.providers().includes(provider)) throw notFound(`Unknown provider '${provider}'`, { param: 'provider' });
+        return router.catalog().filter((entry) => entry.provider === provider);
+      },
+    }),
+    defineMethod({
+      name: 'models.test',
+      scope: 'admin',
+      summary: 'A tiny real round trip to one model; an upstream failure is reported in the result, not thrown.',
+      params: z.strictObject({ model: z.string().min(1), provider: z.string().min(1).optional() }),
+      handler: async ({ model, provider }, ctx) => {
+        if (provider !== undefined) {
+          if (!router.providers().includes(provider)) throw notFound(`Unknown provider '${provider}'`, { param: 'provider' });
+          // With an explicit provider any model id may be tried, listed or not (a local server's new model).
+          const prefix = `${provider}/`;
+          const modelId = model.startsWith(prefix) ? model.slice(prefix.length) : model;
+          return router.test({ provider, modelId }, ctx.signal);
+        }
+        const ref = router.resolve(model);
+        if (ref === undefined) {
+          throw new GatewayError('not_found', `Unknown model '${model}': use <provider>/<modelId> or pass provider`, { param: 'model' });
+        }
+        return router.test(ref, ctx.signal);
+      },
+    }),
+  ];
+}
