@@ -110,6 +110,28 @@ describe('model router fallback', () => {
     expect(primaryLlm.chatRequests()).toHaveLength(2);
   });
 
+  it("rethrows the caller's abort before any output as-is: no fallback, no breaker count", async () => {
+    primaryLlm.script({ text: 'never sent', delayMs: 5_000 });
+    const controller = new AbortController();
+    const reason = new DOMException('client left', 'AbortError');
+    setTimeout(() => controller.abort(reason), 30);
+    const { error } = await collect(fixture.router.stream(callRequest(primary, { fallbacks: [backup], signal: controller.signal })));
+    expect(error).toBe(reason);
+    expect(backupLlm.chatRequests()).toHaveLength(0);
+    expect(fixture.eventsNamed('model:fallback_attempt')).toEqual([]);
+    expect(fixture.router.breakerState('primary')?.consecutiveFailures).toBe(0);
+  });
+
+  it('a consumer that stops reading mid-stream leaves the provider healthy and usable', async () => {
+    primaryLlm.script({ text: 'a b c d e f', chunkDelayMs: 50 });
+    for await (const event of fixture.router.stream(callRequest(primary))) {
+      if (event.type === 'text-delta') break;
+    }
+    const next = await collect(fixture.router.stream(callRequest(primary)));
+    expect(textOf(next.events)).toMatch(/^Echo: /);
+    expect(fixture.router.breakerState('primary')).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
+  });
+
   it('answers unavailable/no_provider with how to configure one when no provider is configured', async () => {
     const empty = createRouterFixture({});
     const { error } = await collect(empty.router.stream(callRequest(primary)));

@@ -83,6 +83,14 @@ export function describeProviderConformance(wire: WireReader): void {
       expect(finishOf(events).finishReason).toBe('tool-calls');
     });
 
+    it('passes tool arguments that are not valid JSON through as their raw text, for the turn loop to refuse', async () => {
+      llm.script({ toolCalls: [{ id: 'call_bad', name: 'get_weather', arguments: '{"city": ' }] });
+      const tools = [{ name: 'get_weather', description: 'Weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }];
+      const { events, error } = await collect(fixture.router.stream(callRequest(ref, { tools })));
+      expect(error).toBeUndefined();
+      expect(events.find((event) => event.type === 'tool-call')).toMatchObject({ toolName: 'get_weather', input: '{"city": ' });
+    });
+
     it('forwards the system prompt, temperature, max output tokens and tools', async () => {
       const tools = [{ name: 'memory_store', description: 'Store a memory', inputSchema: { type: 'object', properties: {} } }];
       await collect(fixture.router.stream(callRequest(ref, { system: 'Be terse.', temperature: 0.25, maxOutputTokens: 321, tools })));
