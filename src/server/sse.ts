@@ -1,0 +1,269 @@
+// The one Server-Sent Events writer: frames, headers, backpressure, client-close signal, keep-alive and a push queue.
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
+
+/** One SSE frame (WHATWG HTML, "Server-sent events"); a frame with only `comment` is a keep-alive. */
+export interface SseFrame {
+  event?: string;
+  id?: string;
+  /** Split on CR, LF and CRLF into one `data:` line each, so any text round-trips. */
+  data?: string;
+  /** Reconnect delay the client should use, in milliseconds. */
+  retryMs?: number;
+  comment?: string;
+}
+
+/** Spec "Limits": /api/events pings every 15 s and advertises a 3 s reconnect delay. */
+export const SSE_KEEP_ALIVE_MS = 15_000;
+export const SSE_RETRY_MS = 3_000;
+
+const LINE_BREAK = /\r\n|\r|\n/;
+
+function checkField(name: 'event' | 'id', value: string): void {
+  // A CR or LF would end the field early and let the rest forge another field or frame.
+  if (/[\r\n]/.test(value)) throw new TypeError(`SSE ${name} must not contain CR or LF`);
+  if (name === 'id' && value.includes('\u0000')) throw new TypeError('SSE id must not contain NUL');
+}
+
+export function formatSseFrame(frame: SseFrame): string {
+  let text = '';
+  if (frame.comment !== undefined) for (const line of frame.comment.split(LINE_BREAK)) text += `: ${line}\n`;
+  if (frame.retryMs !== undefined) {
+    if (!Number.isInteger(frame.retryMs) || frame.retryMs < 0) throw new TypeError('SSE retry must be a non-negative integer');
+    text += `retry: ${frame.retryMs}\n`;
+  }
+  if (frame.id !== undefined) {
+    checkField('id', frame.id);
+    text += `id: ${frame.id}\n`;
+  }
+  if (frame.event !== undefined) {
+    checkField('event', frame.event);
+    text += `event: ${frame.event}\n`;
+  }
+  if (frame.data !== undefined) for (const line of frame.data.split(LINE_BREAK)) text += `data: ${line}\n`;
+  if (text === '') throw new TypeError('SSE frame is empty');
+  return `${text}\n`;
+}
+
+export type SseState = 'open' | 'closed';
+
+export interface SseStream {
+  /** Aborted when the client goes away or the stream is closed; pass it down to the work feeding the stream. */
+  readonly signal: AbortSignal;
+  state(): SseState;
+  /** Writes in call order, waiting for 'drain' when the socket buffer is full; false once the stream is closed. */
+  write(frame: SseFrame): Promise<boolean>;
+  /** Ends the response (idempotent). */
+  close(): void;
+}
+
+const SSE_HEADERS: OutgoingHttpHeaders = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  // nginx buffers proxied responses unless told not to, which would hold every event back.
+  'x-accel-buffering': 'no',
+};
+
+function waitForDrain(raw: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      raw.off('drain', done);
+      raw.off('close', done);
+      resolve();
+    };
+    raw.on('drain', done);
+    raw.on('close', done);
+  });
+}
+
+/**
+ * Takes over the response (reply.hijack) and sends the SSE headers, keeping the headers hooks already set on
+ * the reply (x-request-id, rate-limit counters). After this, errors must be reported as frames.
+ */
+export function openSseStream(reply: FastifyReply): SseStream {
+  const raw = reply.raw;
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
+  reply.hijack();
+  raw.writeHead(200, { ...headers, ...SSE_HEADERS });
+  raw.flushHeaders();
+
+  const closed = new AbortController();
+  let state: SseState = 'open';
+  let queue: Promise<boolean> = Promise.resolve(true);
+
+  const markClosed = (): void => {
+    if (state === 'closed') return;
+    state = 'closed';
+    closed.abort();
+  };
+  raw.on('close', markClosed);
+  raw.on('error', markClosed);
+
+  async function writeNow(text: string): Promise<boolean> {
+    if (state === 'closed' || raw.destroyed) return false;
+    if (!raw.write(text)) await waitForDrain(raw);
+    return state === 'open' && !raw.destroyed;
+  }
+
+  return {
+    signal: closed.signal,
+    state: () => state,
+    write(frame) {
+      // Formatting throws on a bad field here, in the caller, rather than inside the write chain.
+      const text = formatSseFrame(frame);
+      queue = queue.then(() => writeNow(text));
+      return queue;
+    },
+    close() {
+      if (state === 'closed') return;
+      markClosed();
+      raw.end();
+    },
+  };
+}
+
+/** The marker `withKeepAlive` yields when the source stayed quiet for a whole interval. */
+export const KEEP_ALIVE = Symbol('sse-keep-alive');
+
+/**
+ * Yields the source's items and, whenever it stays quiet for `intervalMs`, a KEEP_ALIVE marker; the pending
+ * `next()` is carried over so no item is lost. The timer is unref'd and cleared in `finally`.
+ */
+export async function* withKeepAlive<T>(source: AsyncIterable<T>, intervalMs: number): AsyncGenerator<T | typeof KEEP_ALIVE, void, undefined> {
+  const iterator = source[Symbol.asyncIterator]();
+  let pending: Promise<IteratorResult<T>> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let isDone = false;
+  try {
+    for (;;) {
+      pending ??= iterator.next();
+      const tick = new Promise<typeof KEEP_ALIVE>((resolve) => {
+        timer = setTimeout(resolve, intervalMs, KEEP_ALIVE);
+        timer.unref();
+      });
+      const winner = await Promise.race([pending, tick]);
+      clearTimeout(timer);
+      if (winner === KEEP_ALIVE) {
+        yield KEEP_ALIVE;
+        continue;
+      }
+      pending = undefined;
+      if (winner.done === true) {
+        isDone = true;
+        return;
+      }
+      yield winner.value;
+    }
+  } finally {
+    clearTimeout(timer);
+    if (!isDone) {
+      // Not awaited: a generator source would queue return() behind its pending next().
+      iterator.return?.().then(undefined, () => undefined);
+    }
+  }
+}
+
+/**
+ * Writes every item of `source` as a frame, with a `: ping` comment whenever the source is quiet for
+ * `keepAliveMs`. Stops early when the client goes away.
+ */
+export async function pipeToSse<T>(
+  stream: SseStream,
+  source: AsyncIterable<T>,
+  toFrame: (item: T) => SseFrame,
+  { keepAliveMs = SSE_KEEP_ALIVE_MS }: { keepAliveMs?: number } = {},
+): Promise<void> {
+  for await (const item of withKeepAlive(source, keepAliveMs)) {
+    const isWritten = await stream.write(item === KEEP_ALIVE ? { comment: 'ping' } : toFrame(item));
+    if (!isWritten) return;
+  }
+}
+
+export interface AsyncQueue<T> extends AsyncIterable<T> {
+  /** Ignored once the queue has ended. */
+  push(item: T): void;
+  /** Lets the consumer drain what is queued, then finish. */
+  end(): void;
+  /** Items dropped because the queue was full (oldest first). */
+  dropped(): number;
+}
+
+export interface AsyncQueueOptions {
+  /** Ends the queue when aborted. */
+  signal?: AbortSignal;
+  /** At most this many waiting items; beyond it the oldest is dropped. Default: unbounded. */
+  maxItems?: number;
+}
+
+/** Turns push callbacks (bus listeners, text deltas) into an async iterable with one consumer. */
+export function createAsyncQueue<T>({ signal, maxItems = Number.POSITIVE_INFINITY }: AsyncQueueOptions = {}): AsyncQueue<T> {
+  const items: T[] = [];
+  let waiter: ((result: IteratorResult<T>) => void) | undefined;
+  let isEnded = false;
+  let droppedCount = 0;
+
+  const end = (): void => {
+    if (isEnded) return;
+    isEnded = true;
+    signal?.removeEventListener('abort', end);
+    if (waiter !== undefined && items.length === 0) {
+      const wake = waiter;
+      waiter = undefined;
+      wake({ done: true, value: undefined });
+    }
+  };
+  if (signal !== undefined) {
+    if (signal.aborted) end();
+    else signal.addEventListener('abort', end, { once: true });
+  }
+
+  return {
+    push(item) {
+      if (isEnded) return;
+      if (waiter !== undefined) {
+        const wake = waiter;
+        waiter = undefined;
+        wake({ done: false, value: item });
+        return;
+      }
+      items.push(item);
+      if (items.length > maxItems) {
+        items.shift();
+        droppedCount += 1;
+      }
+    },
+    end,
+    dropped: () => droppedCount,
+    [Symbol.asyncIterator]() {
+      return {
+        next() {
+          if (items.length > 0) return Promise.resolve({ done: false, value: items.shift() as T });
+          if (isEnded) return Promise.resolve({ done: true, value: undefined });
+          return new Promise<IteratorResult<T>>((resolve) => {
+            waiter = resolve;
+          });
+        },
+        return() {
+          end();
+          items.length = 0;
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Aborted when the client closes the connection before the response was fully written, so the work
+ * behind a plain (non-streaming) request stops too.
+ */
+export function clientCloseSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const raw = reply.raw;
+  raw.once('close', () => {
+    if (!raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
