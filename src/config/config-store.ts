@@ -1,10 +1,10 @@
 // Holds the effective config and changes it safely: edit the raw YAML document, validate the whole result,
 // write the file atomically, commit it, then swap the effective config and tell subscribers.
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
-import { parseDocument, type Document } from 'yaml';
+import { Document, parseDocument } from 'yaml';
 import { GatewayError } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
 import { changedSections, getPath, isPlainObject, keepSecrets, mergePatch, renderDocument, setPath, splitKey, type RawConfig } from './config-edit.js';
@@ -68,6 +68,8 @@ export interface ConfigStoreDeps {
   events?: EventBus;
   /** Applied to every validated config before it takes effect (the CLI's --port and --host). */
   overrides?: (config: GatewayConfig) => GatewayConfig;
+  /** Written as the file (mode 0600) when none exists yet; without it a missing file is a ConfigError. */
+  initialDocument?: RawConfig;
 }
 
 function parseRaw(text: string, source: string): { doc: Document; raw: RawConfig } {
@@ -105,17 +107,25 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   }
 }
 
+async function readConfigText(configPath: string, initialDocument: RawConfig | undefined): Promise<string> {
+  try {
+    return await readFile(configPath, 'utf8');
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : String(error);
+    if (code !== 'ENOENT' || initialDocument === undefined) throw new ConfigError(`Cannot read config file ${configPath}: ${code}`);
+  }
+  const text = new Document(initialDocument).toString();
+  await mkdir(dirname(configPath), { recursive: true, mode: 0o700 });
+  await writeAtomically(configPath, text);
+  return text;
+}
+
 export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigStore> {
-  const { configPath, history, env, log, events, overrides = (config) => config } = deps;
+  const { configPath, history, env, log, events, overrides = (config) => config, initialDocument } = deps;
   const listeners = new Set<(change: ConfigChange) => void>();
   let lock: Promise<unknown> = Promise.resolve();
 
-  let text: string;
-  try {
-    text = await readFile(configPath, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`Cannot read config file ${configPath}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  let text = await readConfigText(configPath, initialDocument);
   let { doc, raw } = parseRaw(text, configPath);
   let effective = validate(raw, configPath);
 

@@ -90,6 +90,7 @@ export function createGitHistory({ dataDir, configPath, env, gitBinary = 'git', 
   const gitDir = isInDataDir ? join(workTree, '.git') : join(resolve(dataDir), 'config-history.git');
   const childEnv = gitEnv(env);
   let availability: Promise<boolean> | undefined;
+  let isRepositoryReady = false;
   let queue: Promise<unknown> = Promise.resolve();
 
   function run(args: readonly string[]): Promise<GitResult> {
@@ -135,6 +136,7 @@ export function createGitHistory({ dataDir, configPath, env, gitBinary = 'git', 
   }
 
   async function ensureRepository(): Promise<void> {
+    if (isRepositoryReady) return;
     if (!(await exists(join(gitDir, 'HEAD')))) {
       await mkdir(dirname(gitDir), { recursive: true, mode: 0o700 });
       await git(['init', '--quiet']);
@@ -150,6 +152,7 @@ export function createGitHistory({ dataDir, configPath, env, gitBinary = 'git', 
     // A local identity, so commits work on machines where git has none configured.
     await git(['config', 'user.name', IDENTITY.name]);
     await git(['config', 'user.email', IDENTITY.email]);
+    isRepositoryReady = true;
   }
 
   async function commitStaged(message: string): Promise<string> {

@@ -220,6 +220,33 @@ describe('config store', () => {
     expect(store.get().gateway.maxBatchSize).toBe(8);
   });
 
+  it('writes the initial document when the file does not exist yet, and refuses a missing file without one', async () => {
+    await rm(configPath);
+    const log = createLogger({ level: 'silent' });
+    const history = createGitHistory({ dataDir, configPath, env: {} });
+    await expect(createConfigStore({ configPath, history, env: ENV, log })).rejects.toThrow(/Cannot read config file/);
+    const store = await createConfigStore({ configPath, history, env: ENV, log, initialDocument: { gateway: { port: 0 } } });
+    expect(await fileText()).toBe('gateway:\n  port: 0\n');
+    expect((await stat(configPath)).mode & 0o777).toBe(0o600);
+    expect(store.get().gateway.port).toBe(0);
+    expect(commitMessages()).toEqual(['initial config']);
+  });
+
+  it('applies overrides to every effective config (command-line port and host)', async () => {
+    const log = createLogger({ level: 'silent' });
+    const store = await createConfigStore({
+      configPath,
+      history: createGitHistory({ dataDir, configPath, env: {} }),
+      env: ENV,
+      log,
+      overrides: (config) => ({ ...config, gateway: { ...config.gateway, port: 5999 } }),
+    });
+    expect(store.get().gateway.port).toBe(5999);
+    await store.patch({ gateway: { port: 4767, maxBatchSize: 3 } });
+    expect(store.get().gateway).toMatchObject({ port: 5999, maxBatchSize: 3 });
+    expect(parse(await fileText()).gateway.port).toBe(4767);
+  });
+
   it('still applies changes when git is not installed, and history then reports unavailable', async () => {
     const store = await openStore({ gitBinary: join(dataDir, 'no-such-git') });
     const result = await store.patch({ gateway: { maxBatchSize: 12 } });
