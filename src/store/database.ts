@@ -30,18 +30,20 @@ export function applyMigrations(db: SqliteDatabase, migrations: readonly Migrati
     name TEXT NOT NULL,
     applied_at TEXT NOT NULL
   )`);
-  const applied = new Set(
-    db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
-  );
-  const newlyApplied: number[] = [];
+  const isApplied = db.prepare<[number], number>('SELECT 1 FROM schema_migrations WHERE version = ?').pluck();
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  // Another process (the CLI beside a starting gateway) may migrate the same file: the check runs inside an
+  // IMMEDIATE transaction, which holds the write lock, so no migration is applied twice.
+  const applyOne = db.transaction((migration: Migration): boolean => {
+    if (isApplied.get(migration.version) !== undefined) return false;
+    db.exec(migration.up);
+    record.run(migration.version, migration.name, new Date().toISOString());
+    return true;
+  });
+  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+  const newlyApplied: number[] = [];
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (applied.has(migration.version)) continue;
-    db.transaction(() => {
-      db.exec(migration.up);
-      record.run(migration.version, migration.name, new Date().toISOString());
-    })();
-    newlyApplied.push(migration.version);
+    if (!applied.has(migration.version) && applyOne.immediate(migration)) newlyApplied.push(migration.version);
   }
   return newlyApplied;
 }

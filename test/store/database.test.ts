@@ -79,3 +79,45 @@ describe('store database', () => {
     }
   });
 });
+
+describe('store migrations from two processes', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agent-gateway-db-race-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('never applies a migration twice when another connection migrates at the same time', () => {
+    // The gateway and a CLI command (token create, doctor) may open a fresh data dir together. A SQL function
+    // lets the second connection act in the middle of the first one's run, at the worst moment.
+    const path = join(dir, 'gateway.db');
+    const first = openDatabase({ path, migrations: [] });
+    const second = openDatabase({ path, migrations: [] });
+    second.pragma('busy_timeout = 0');
+    const m2: Migration = { version: 3002, name: 'two', up: 'CREATE TABLE race_two (a TEXT)' };
+    let interleaved = false;
+    first.function('interleave', () => {
+      if (!interleaved) {
+        interleaved = true;
+        try {
+          applyMigrations(second, [m2]);
+        } catch {
+          // Refused while the first connection holds the write lock: that is the safe outcome.
+        }
+      }
+      return 0;
+    });
+    const m1: Migration = { version: 3001, name: 'one', up: 'SELECT interleave(); CREATE TABLE race_one (a TEXT)' };
+    try {
+      expect(() => applyMigrations(first, [m1, m2])).not.toThrow();
+      expect(interleaved).toBe(true);
+      expect(first.prepare('SELECT version FROM schema_migrations WHERE version > 3000 ORDER BY version').pluck().all()).toEqual([3001, 3002]);
+      expect(applyMigrations(second, [m1, m2])).toEqual([]);
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+});
