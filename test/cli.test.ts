@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
 
-describe('cli', () => {
+describe.concurrent('cli', () => {
   let home: string;
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'agent-gateway-cli-'));

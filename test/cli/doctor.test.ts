@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 
-describe('cli doctor', () => {
+describe.concurrent('cli doctor', () => {
   let validHome: string;
   let invalidHome: string;
   beforeAll(async () => {

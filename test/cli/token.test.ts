@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConfigFile } from '../../src/config/index.js';
+import { createSqliteTokenStore, openDatabase } from '../../src/store/index.js';
 import { runCli } from '../support/cli.js';
 
-describe('cli token', () => {
+// The two tests use separate ids, so their CLI processes may run side by side.
+describe.concurrent('cli token', () => {
   let home: string;
   let adminSecret: string;
   beforeAll(async () => {
@@ -38,8 +40,12 @@ describe('cli token', () => {
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toBe("Revoked token 'bob'.\n");
 
-    const after = await runCli(['token', 'list'], home);
-    expect(after.stdout).not.toMatch(/^bob\t/m);
+    const db = openDatabase({ path: join(home, 'gateway.db') });
+    try {
+      expect(createSqliteTokenStore(db).findById('bob')).toBeUndefined();
+    } finally {
+      db.close();
+    }
   });
 
   it('refuses to revoke a config token, exiting 1 with the reason', async () => {
