@@ -1,20 +1,30 @@
 // Composition root: builds every service once, wires them together, and owns startup and shutdown order.
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { GatewayConfig, GatewayPaths } from './config/index.js';
+import { createAgentRegistry, type ManagedAgentRegistry } from './agents/agent-registry.js';
+import { builtinTools } from './agents/tools/builtin.js';
+import { createToolRegistry } from './agents/tools/tool-registry.js';
+import { createTurnLoop } from './agents/turn-loop.js';
+import type { TurnRunner } from './agents/types.js';
+import { createConfigStore, createGitHistory, type ConfigStore, type GatewayConfig, type GatewayPaths } from './config/index.js';
 import { registerDashboard, registerHealthRoutes, registerRpcRoute } from './http/index.js';
+import { createEventBus, type EventBus } from './obs/index.js';
+import { createRecorder } from './obs/recorder.js';
+import { createHashingEmbedder, createModelRouter, type GatewayModelRouter } from './providers/index.js';
 import { createDispatcher, createRegistry, type MethodDefinition, type MethodRegistry } from './rpc/index.js';
+import { agentTurnMethods } from './rpc/methods/agent.js';
+import { agentModelMethods } from './rpc/methods/agent-models.js';
+import { agentMethods } from './rpc/methods/agents.js';
+import { configMethods } from './rpc/methods/config.js';
 import { gatewayMethods } from './rpc/methods/gateway.js';
+import { modelMethods } from './rpc/methods/models.js';
+import { sessionMethods } from './rpc/methods/session.js';
 import { systemMethods } from './rpc/methods/system.js';
 import { tokenMethods } from './rpc/methods/tokens.js';
-import {
-  createAuthenticator,
-  createHttpServer,
-  createRequestAuth,
-  createTokenService,
-  type TokenService,
-} from './server/index.js';
-import { createSqliteTokenStore, openDatabase } from './store/index.js';
+import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService, type TokenService } from './server/index.js';
+import { createSessionLocks, createSessionService, trackSessionUsage, type SessionService } from './sessions/index.js';
+import { createSqliteRunStore, createSqliteSessionStore, createSqliteTokenStore, openDatabase } from './store/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
 export type AppState = 'created' | 'listening' | 'closing' | 'closed';
@@ -26,6 +36,8 @@ export interface AppOptions {
   version: string;
   /** Dashboard files used when gateway.webDistPath is not set (the package's own build). */
   defaultWebDistPath: string | null;
+  /** For ${ENV} substitution when the config is rewritten; only the CLI reads process.env. */
+  env?: NodeJS.ProcessEnv;
   now?: () => number;
   /** Called by gateway.restart; the CLI reloads the config and builds a new App. */
   requestRestart?: () => Promise<void>;
@@ -36,6 +48,13 @@ export interface App {
   readonly ws: WsGateway;
   readonly registry: MethodRegistry;
   readonly tokens: TokenService;
+  readonly events: EventBus;
+  readonly configStore: ConfigStore;
+  readonly agents: ManagedAgentRegistry;
+  readonly router: GatewayModelRouter;
+  readonly sessions: SessionService;
+  /** The turn runner every surface uses: serialised per session, usage tracked. */
+  readonly runner: TurnRunner;
   state(): AppState;
   /** Starts listening; resolves with the bound address (port 0 picks a free port). */
   listen(): Promise<{ host: string; port: number; url: string }>;
@@ -50,16 +69,68 @@ export async function createApp(options: AppOptions): Promise<App> {
   const gateway = config.gateway;
   let state: AppState = 'created';
   const shutdown = new AbortController();
+  const events = createEventBus({ now, log });
+
+  const env = options.env ?? {};
+  const configStore = await createConfigStore({
+    configPath: paths.configPath,
+    history: createGitHistory({ dataDir: paths.dataDir, configPath: paths.configPath, env }),
+    env,
+    log: log.child({ component: 'config' }),
+    events,
+    initialDocument: config,
+    // Host and port are bound once at listen; a change to them applies at the next restart.
+    overrides: (next) => ({ ...next, gateway: { ...next.gateway, host: gateway.host, port: gateway.port } }),
+  });
 
   const db = openDatabase({ path: paths.databasePath });
   const tokenStore = createSqliteTokenStore(db);
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: tokenStore });
-  const tokens = createTokenService({
-    store: tokenStore,
-    configTokens: gateway.tokens,
-    now,
-    configLoadedAt: new Date(startedAt).toISOString(),
+  const tokens = createTokenService({ store: tokenStore, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
+  const recorder = createRecorder({ db });
+
+  const router = createModelRouter({ config: configStore.get().providers, events, log: log.child({ component: 'providers' }), now });
+  const stopRouterReload = configStore.onChange((change) => {
+    if (change.sections.includes('providers')) router.reload(change.config.providers);
   });
+  if (router.providers().length === 0) log.warn('no LLM provider configured: agent turns will end with an error until one is added under `providers:`');
+  const agents = createAgentRegistry({ configStore, events, log: log.child({ component: 'agents' }) });
+
+  const sessionStore = createSqliteSessionStore(db);
+  const locks = createSessionLocks();
+  let sessionService: SessionService | undefined;
+  const tools = createToolRegistry(
+    builtinTools({
+      now,
+      spawnSubAgent: () => {
+        const service = sessionService;
+        if (service === undefined) return undefined;
+        return async ({ parentKey, task, agentId, requestedBy }) =>
+          service.spawn({ parentKey, task, requestedBy: requestedBy ?? null, ...(agentId === undefined ? {} : { agentId }) });
+      },
+    }),
+  );
+  const turnLoop = createTurnLoop({ agents, router, sessions: sessionStore, tools, events, recorder, log: log.child({ component: 'turns' }), now });
+  const trackedTurns = trackSessionUsage(turnLoop, { store: sessionStore, now });
+  const runner: TurnRunner = { run: (request) => locks.run(request.sessionKey, () => trackedTurns.run(request)) };
+
+  let ws: WsGateway | undefined;
+  const sessions = createSessionService({
+    store: sessionStore,
+    runs: createSqliteRunStore(db),
+    runner: trackedTurns,
+    router,
+    agents,
+    locks,
+    events,
+    notify: (clientId, method, params) => ws?.notify(clientId, method, params) ?? 0,
+    now,
+    newId: randomUUID,
+    log: log.child({ component: 'sessions' }),
+  });
+  sessionService = sessions;
+  const orphaned = sessions.recoverOrphanedRuns();
+  if (orphaned > 0) log.warn({ orphaned }, 'sub-agent runs left unfinished by the previous process are marked orphaned');
 
   let registry: MethodRegistry | undefined;
   const methods: MethodDefinition[] = [
@@ -68,13 +139,19 @@ export async function createApp(options: AppOptions): Promise<App> {
       now,
       startedAt,
       configPaths: [paths.configPath],
-      sections: () => Object.keys(config),
+      sections: () => Object.keys(configStore.get()),
       restart: async () => {
         if (options.requestRestart === undefined) throw new Error('restart is not available in this process');
         await options.requestRestart();
       },
     }),
     ...tokenMethods({ tokens }),
+    ...agentTurnMethods({ runner }),
+    ...sessionMethods({ sessions }),
+    ...modelMethods({ router }),
+    ...agentModelMethods({ agents, router, embeddings: config.embeddings, builtinEmbedder: createHashingEmbedder() }),
+    ...configMethods({ config: configStore }),
+    ...agentMethods({ agents }),
   ];
   registry = createRegistry(methods);
   const dispatcher = createDispatcher({ registry, maxBatchSize: gateway.maxBatchSize });
@@ -87,14 +164,21 @@ export async function createApp(options: AppOptions): Promise<App> {
     await registerDashboard(http, { webDistPath: gateway.webDistPath ?? options.defaultWebDistPath });
   }
 
-  const ws = createWsGateway({ gateway, authenticator, dispatcher, log: log.child({ component: 'ws' }), now });
-  http.server.on('upgrade', (request, socket, head) => ws.handleUpgrade(request, socket, head));
+  const wsGateway = createWsGateway({ gateway, authenticator, dispatcher, log: log.child({ component: 'ws' }), now });
+  ws = wsGateway;
+  http.server.on('upgrade', (request, socket, head) => wsGateway.handleUpgrade(request, socket, head));
 
-  const app: App = {
+  return {
     http,
-    ws,
+    ws: wsGateway,
     registry,
     tokens,
+    events,
+    configStore,
+    agents,
+    router,
+    sessions,
+    runner,
     state: () => state,
     async listen() {
       await http.listen({ host: gateway.host, port: gateway.port });
@@ -108,12 +192,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     async close() {
       if (state === 'closing' || state === 'closed') return;
       state = 'closing';
-      await ws.close();
+      await wsGateway.close();
       shutdown.abort();
+      await sessions.close();
       await http.close();
+      stopRouterReload();
+      agents.close();
+      recorder.close();
       db.close();
       state = 'closed';
     },
   };
-  return app;
 }

@@ -1,14 +1,14 @@
-// One agent turn: history + message → model → tools → model … until an answer or a limit (steps, tokens, loop, context).
+// One agent turn (callers serialise turns per session): history + message → model → tools → model … until an answer or a limit (steps, tokens, loop, context).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { GatewayError, isGatewayError, notFound } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
 import type { Recorder } from '../obs/recorder.js';
 import type { ModelRef, ModelRouter } from '../providers/types.js';
+import { deriveSessionKind, parseSessionKey } from '../sessions/session-key.js';
 import type { SessionStore } from '../sessions/types.js';
 import type { TranscriptMessage, TranscriptToolCall } from '../sessions/transcript.js';
 import { fitContext } from './context-budget.js';
-import { createKeyedLock } from './keyed-lock.js';
 import type { ToolRegistry } from './tools/tool-registry.js';
 import { startTurnTrace, type TurnTrace } from './turn-trace.js';
 import type { AgentDefinition, AgentRegistry, FinishReason, TurnRequest, TurnResult, TurnRunner } from './types.js';
@@ -41,13 +41,6 @@ interface TurnState {
   lastModelFinish: string;
 }
 
-function channelOf(sessionKey: string): string {
-  return sessionKey.split(':')[2] ?? 'unknown';
-}
-
-function tenantOf(sessionKey: string): string {
-  return sessionKey.split(':')[0] ?? 'default';
-}
 
 /** The report's endReason for a finished turn (obs.explain): finer than the client-facing finish reason. */
 function endReasonOf(finishReason: FinishReason, state: TurnState): string {
@@ -59,8 +52,6 @@ function endReasonOf(finishReason: FinishReason, state: TurnState): string {
 }
 
 export function createTurnLoop({ agents, router, sessions, tools, events, recorder, log, now }: TurnLoopDeps): TurnRunner {
-  const sessionLock = createKeyedLock();
-
   function resolveAgent(agentId: string | undefined): AgentDefinition {
     const id = agentId ?? agents.defaultAgentId();
     if (id === undefined) {
@@ -82,16 +73,17 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
     return router.resolve(model);
   }
 
-  async function runLocked(request: TurnRequest, agent: AgentDefinition): Promise<TurnResult> {
+  async function runTurn(request: TurnRequest, agent: AgentDefinition): Promise<TurnResult> {
     const { sessionKey } = request;
     const traceId = randomUUID();
-    const { created } = sessions.ensure({ sessionKey, agentId: agent.id, tenantId: tenantOf(sessionKey), kind: 'dm', createdAt: now(), metadata: {} });
+    const keyParts = parseSessionKey(sessionKey, 'sessionKey');
+    const { created } = sessions.ensure({ sessionKey, agentId: agent.id, tenantId: keyParts.tenantId, kind: deriveSessionKind(keyParts), createdAt: now(), metadata: {} });
     if (created) {
       events.emit('session:created', { sessionKey, agentId: agent.id });
       if (request.seedHistory !== undefined && request.seedHistory.length > 0) sessions.append(sessionKey, request.seedHistory, now());
     }
     const history = sessions.history(sessionKey);
-    const trace = startTurnTrace({ recorder, events, now }, { traceId, sessionKey, agentId: agent.id, channel: channelOf(sessionKey), isSynthetic: request.isSynthetic ?? false });
+    const trace = startTurnTrace({ recorder, events, now }, { traceId, sessionKey, agentId: agent.id, channel: keyParts.channelId, isSynthetic: request.isSynthetic ?? false });
     events.emit('message:received', { agentId: agent.id, sessionKey, chars: request.message.length });
 
     const userMessage: TranscriptMessage = { role: 'user', content: request.message, timestamp: now() };
@@ -217,8 +209,7 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
 
   return {
     async run(request) {
-      const agent = resolveAgent(request.agentId);
-      return sessionLock.run(request.sessionKey, () => runLocked(request, agent));
+      return runTurn(request, resolveAgent(request.agentId));
     },
   };
 }

@@ -52,6 +52,7 @@ export async function startCommand(options: StartOptions, io: CliIo): Promise<vo
       config,
       paths: options.paths,
       log,
+      env: io.env,
       version: pkg.version,
       defaultWebDistPath: pkg.webDistPath,
       requestRestart: restart,

@@ -2,17 +2,13 @@
 import { z } from 'zod';
 import type { TurnRunner } from '../../agents/types.js';
 import { scopeSchema } from '../../config/index.js';
+import { formatSessionKey, sessionKeyObjectSchema } from '../../sessions/index.js';
 import { defineMethod, type MethodContext } from '../registry.js';
-
-const keyPart = z.string().min(1).max(256).regex(/^[^:]+$/, 'must not contain ":"');
-
-/** Object form of a session key (spec: "Session keys"); joined as tenantId:userId:channelId[:peerId]. */
-export const sessionKeyObject = z.strictObject({ tenantId: keyPart, userId: keyPart, channelId: keyPart, peerId: keyPart.optional() });
 
 const executeParams = z.strictObject({
   message: z.string().min(1).max(1_000_000),
   agentId: z.string().min(1).optional(),
-  sessionKey: sessionKeyObject.optional(),
+  sessionKey: sessionKeyObjectSchema.optional(),
   /** Accepted for compatibility; the caller's token scopes already bound what the turn may do. */
   scopes: z.array(scopeSchema).optional(),
 });
@@ -22,11 +18,11 @@ type ExecuteParams = z.infer<typeof executeParams>;
 function sessionKeyFor(params: ExecuteParams, ctx: MethodContext): string {
   const key = params.sessionKey;
   // Without a key, each client gets one ongoing conversation of its own.
-  if (key === undefined) return `default:${ctx.caller.clientId}:rpc`;
-  return [key.tenantId, key.userId, key.channelId, ...(key.peerId === undefined ? [] : [key.peerId])].join(':');
+  if (key === undefined) return formatSessionKey({ userId: ctx.caller.clientId, channelId: 'rpc' });
+  return formatSessionKey(key);
 }
 
-export function agentMethods({ runner }: { runner: TurnRunner }) {
+export function agentTurnMethods({ runner }: { runner: TurnRunner }) {
   const execute = async (params: ExecuteParams, ctx: MethodContext) => {
     const result = await runner.run({
       message: params.message,
