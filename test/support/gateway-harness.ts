@@ -1,7 +1,8 @@
 // Starts a real gateway on an ephemeral port over a throwaway data dir, with one known token per scope.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stringify as stringifyYaml } from 'yaml';
 import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { resolvePaths, validateConfig, type ConfigInput, type GatewayConfig, type GatewayPaths } from '../../src/config/index.js';
 import { createLogger, type Logger } from '../../src/obs/logger.js';
@@ -64,6 +65,7 @@ export interface HarnessOptions {
 
 export interface Harness {
   app: App;
+  /** The validated config the app was built with; also written to `paths.configPath`. */
   config: GatewayConfig;
   paths: GatewayPaths;
   dataDir: string;
@@ -76,18 +78,20 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The config document the harness writes to config.yaml (before defaults are applied). */
+export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
+  const { tokens = HARNESS_TOKENS, ...gateway } = options.gateway ?? {};
+  return {
+    gateway: { port: 0, ...gateway, tokens: [...tokens, ...(options.extraTokens ?? [])] },
+    ...(options.providers === undefined ? {} : { providers: options.providers }),
+    ...(options.agents === undefined ? {} : { agents: options.agents }),
+    ...(options.embeddings === undefined ? {} : { embeddings: options.embeddings }),
+  };
+}
+
 /** Builds the validated config the harness would use, without starting anything. */
 export function harnessConfig(options: HarnessOptions = {}): GatewayConfig {
-  const { tokens = HARNESS_TOKENS, ...gateway } = options.gateway ?? {};
-  return validateConfig(
-    {
-      gateway: { port: 0, ...gateway, tokens: [...tokens, ...(options.extraTokens ?? [])] },
-      ...(options.providers === undefined ? {} : { providers: options.providers }),
-      ...(options.agents === undefined ? {} : { agents: options.agents }),
-      ...(options.embeddings === undefined ? {} : { embeddings: options.embeddings }),
-    },
-    'test harness',
-  );
+  return validateConfig(harnessDocument(options), 'test harness');
 }
 
 export async function startGateway(options: HarnessOptions = {}): Promise<Harness> {
@@ -96,6 +100,8 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
   const paths = resolvePaths({ dataDir }, {});
   let app: App;
   try {
+    // The running config is also on disk, as `agent-gateway start` would have it, for code that reads the file.
+    await writeFile(paths.configPath, stringifyYaml(harnessDocument(options)), { mode: 0o600 });
     app = await createApp({
       version: '0.0.0-test',
       defaultWebDistPath: null,
