@@ -181,6 +181,12 @@ export async function writeFrames(
   frames: readonly { frame: string; isContent: boolean }[],
   reply: ScriptedReply,
 ): Promise<boolean> {
+  if (reply.chunkDelayMs === undefined && reply.dropAfterChunks === undefined) {
+    // Nothing to pace or cut: one write keeps benchmarks measuring the gateway, not our syscalls.
+    if (res.destroyed) return false;
+    res.write(frames.map(({ frame }) => frame).join(''));
+    return true;
+  }
   let contentWritten = 0;
   for (const { frame, isContent } of frames) {
     // The preamble (role chunk, message_start) always goes out; the cut comes after N content deltas.

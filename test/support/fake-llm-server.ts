@@ -153,13 +153,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     else answerEmbeddings(request, res, reply, dimensions);
   }
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer({ noDelay: true, keepAliveTimeout: 30_000 }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: { message: String(error), type: 'fake_llm_error' } });
       else res.destroy();
     });
   });
-  server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
