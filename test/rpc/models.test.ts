@@ -61,10 +61,11 @@ describe('models.* and agent model methods', () => {
     const events = createEventBus({ now: Date.now, log });
     const config = store.get();
     router = createModelRouter({ config: config.providers, events, log });
+    store.onChange((change) => router.reload(change.config.providers));
     const agents = createAgentRegistry({ configStore: store, events, log });
     const methods = [
       ...modelMethods({ router }),
-      ...agentModelMethods({ agents, router, embeddings: config.embeddings, builtinEmbedder: createHashingEmbedder() }),
+      ...agentModelMethods({ agents, router, embeddings: () => store.get().embeddings, builtinEmbedder: createHashingEmbedder() }),
     ];
     methodNames = methods.map((method) => method.name);
     dispatcher = createDispatcher({ registry: createRegistry(methods), maxBatchSize: 50 });
@@ -174,14 +175,14 @@ describe('models.* and agent model methods', () => {
     expect(await failure('agent.getOperationModels', { agentId: 'ghost' })).toMatchObject({ message: expect.stringContaining('ghost') });
   });
 
-  it('agent.getOperationModels reports a configured embeddings provider, cross-provider when it differs', async () => {
-    await rm(dataDir, { recursive: true, force: true });
-    await setUp(
-      configText(llm.baseUrl, `  emb:\n    type: openai\n    apiKey: k\n    baseUrl: ${llm.baseUrl}\nembeddings: { provider: emb, model: text-embedding-3-small }\n`),
-    );
+  it('agent.getOperationModels follows a config change to embeddings: (cross-provider when it differs)', async () => {
+    await store.patch({
+      providers: { emb: { type: 'openai', apiKey: 'k', baseUrl: llm.baseUrl } },
+      embeddings: { provider: 'emb', model: 'text-embedding-3-small' },
+    });
     const report = await result('agent.getOperationModels', { agentId: 'default' });
     expect(report).toMatchObject({
-      operations: [{}, {}, { operationType: 'embedding', model: 'emb/text-embedding-3-small', provider: 'emb', source: 'config', crossProvider: true, apiKeyConfigured: true }],
+      operations: [{}, {}, { operationType: 'embedding', model: 'emb/text-embedding-3-small', provider: 'emb', source: 'config', crossProvider: true, apiKeyConfigured: true, timeoutMs: 120_000 }],
     });
   });
 

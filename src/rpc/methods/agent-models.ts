@@ -9,7 +9,8 @@ import { defineMethod } from '../registry.js';
 export interface AgentModelMethodsDeps {
   agents: AgentRegistry;
   router: GatewayModelRouter;
-  embeddings: GatewayConfig['embeddings'];
+  /** The `embeddings:` section, or a getter for it so a config.patch shows at once. */
+  embeddings: GatewayConfig['embeddings'] | (() => GatewayConfig['embeddings']);
   /** The offline embedder memory falls back to when `embeddings:` is not configured. */
   builtinEmbedder: Pick<Embedder, 'model'>;
 }
@@ -28,7 +29,10 @@ export function agentModelMethods({ agents, router, embeddings, builtinEmbedder 
       scope: 'admin',
       summary: "The model, provider and source behind each of an agent's operations (chat, compaction, embedding).",
       params: z.strictObject({ agentId }),
-      handler: ({ agentId: id }) => describeOperationModels(id, agentOrThrow(id).config, router, embeddings, builtinEmbedder.model),
+      handler: ({ agentId: id }) => {
+        const section = typeof embeddings === 'function' ? embeddings() : embeddings;
+        return describeOperationModels(id, agentOrThrow(id).config, router, section, builtinEmbedder.model);
+      },
     }),
     defineMethod({
       name: 'agent.cacheStats',
