@@ -36,3 +36,12 @@ export interface OpenAiRoutesDeps {
   /** Comment ping interval of the /v1 streams (default 15 s). */
   keepAliveMs?: number;
 }
+
+/** The deps with their defaults filled in, plus the streams open right now (ended at close). */
+export interface OpenAiContext extends OpenAiRoutesDeps {
+  now: () => number;
+  newId: () => string;
+  shutdownSignal: AbortSignal;
+  keepAliveMs: number;
+  openStreams: Set<{ close(): void }>;
+}

@@ -1,0 +1,45 @@
+// POST /v1/embeddings: vectors from the configured embedding provider, as float arrays or base64 float32.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { notFound } from '../../errors.js';
+import { clientCloseSignal } from '../../server/sse.js';
+import type { OpenAiContext } from './types.js';
+import { parseBody } from './validation.js';
+
+/** OpenAI's own cap on inputs per request; it bounds the work one request can ask for. */
+export const MAX_EMBEDDING_INPUTS = 2048;
+
+export const embeddingsRequest = z.strictObject({
+  model: z.string().min(1, 'must not be empty'),
+  input: z.union(
+    [z.string(), z.array(z.string()).min(1, 'must not be empty').max(MAX_EMBEDDING_INPUTS, `must hold at most ${MAX_EMBEDDING_INPUTS} strings`)],
+    { error: 'expected a string or an array of strings' },
+  ),
+  encoding_format: z.enum(['float', 'base64']).optional(),
+});
+
+/** DESIGN §3: base64 of the little-endian float32 bytes, OpenAI's format (the openai SDK asks for it by default). */
+export function float32Base64(vector: readonly number[]): string {
+  const bytes = Buffer.alloc(vector.length * 4);
+  vector.forEach((value, index) => bytes.writeFloatLE(value, index * 4));
+  return bytes.toString('base64');
+}
+
+export function registerEmbeddings(scope: FastifyInstance, ctx: OpenAiContext): void {
+  scope.post('/embeddings', async function createEmbeddings(request, reply) {
+    const body = parseBody(embeddingsRequest, request.body);
+    if (ctx.embedder === undefined) throw notFound('No embedding provider configured');
+    const inputs = typeof body.input === 'string' ? [body.input] : body.input;
+    // The configured embedder answers whatever `model` names; the response reports the model it used.
+    const result = await ctx.embedder.embed(inputs, AbortSignal.any([clientCloseSignal(reply), ctx.shutdownSignal]));
+    const isBase64 = body.encoding_format === 'base64';
+    // Spec "Embeddings": an estimate, ceil(characters / 4).
+    const promptTokens = Math.ceil(inputs.reduce((sum, text) => sum + text.length, 0) / 4);
+    return {
+      object: 'list',
+      data: result.vectors.map((vector, index) => ({ object: 'embedding', embedding: isBase64 ? float32Base64(vector) : vector, index })),
+      model: result.model,
+      usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
+    };
+  });
+}

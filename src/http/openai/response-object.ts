@@ -1,0 +1,81 @@
+// The Responses API shapes (DESIGN §3): the response object, its message output item, and the numbered stream events.
+import type { TurnResult } from '../../agents/types.js';
+import type { GatewayError } from '../../errors.js';
+import { OPENAI_ERRORS } from './errors.js';
+
+export type ResponseStatus = 'in_progress' | 'completed' | 'failed';
+
+/** The request fields a response echoes back, as OpenAI's response object does. */
+export interface ResponseEcho {
+  model: string;
+  instructions: string | null;
+  temperature: number | null;
+  maxOutputTokens: number | null;
+  previousResponseId: string | null;
+  metadata: Record<string, string>;
+}
+
+export interface ResponseIds {
+  responseId: string;
+  messageId: string;
+  /** Unix seconds. */
+  createdAt: number;
+}
+
+export function outputText(text: string) {
+  return { type: 'output_text', text, annotations: [] as never[] };
+}
+
+export function messageItem(ids: ResponseIds, status: 'in_progress' | 'completed', content: ReturnType<typeof outputText>[]) {
+  return { type: 'message', id: ids.messageId, role: 'assistant', status, content };
+}
+
+export function usageOf(result: TurnResult) {
+  const { input, output, total } = result.tokensUsed;
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: total,
+  };
+}
+
+export interface ResponseState {
+  status: ResponseStatus;
+  result?: TurnResult;
+  error?: GatewayError;
+}
+
+export function responseObject(ids: ResponseIds, echo: ResponseEcho, state: ResponseState) {
+  const { result, error } = state;
+  return {
+    id: ids.responseId,
+    object: 'response',
+    created_at: ids.createdAt,
+    status: state.status,
+    error: error === undefined ? null : { code: OPENAI_ERRORS[error.kind].type, message: error.kind === 'internal' ? 'Internal error' : error.message },
+    incomplete_details: null,
+    instructions: echo.instructions,
+    max_output_tokens: echo.maxOutputTokens,
+    model: echo.model,
+    output: result === undefined ? [] : [messageItem(ids, 'completed', [outputText(result.response)])],
+    parallel_tool_calls: false,
+    previous_response_id: echo.previousResponseId,
+    temperature: echo.temperature,
+    tool_choice: 'auto',
+    tools: [],
+    metadata: echo.metadata,
+    usage: result === undefined ? null : usageOf(result),
+  };
+}
+
+/** Numbers the events of one stream from 0, as OpenAI's `sequence_number`. */
+export function createEventSequencer() {
+  let next = 0;
+  return function event(type: string, fields: Record<string, unknown>): { event: string; data: string } {
+    const data = JSON.stringify({ type, sequence_number: next, ...fields });
+    next += 1;
+    return { event: type, data };
+  };
+}

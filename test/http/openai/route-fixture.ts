@@ -1,0 +1,86 @@
+// A started HTTP server with the /v1 and /api routes over the real turn loop, router and SQLite stores, and the
+// scripted fake LLM as the only provider (the process boundary).
+import { createTurnLoop } from '../../../src/agents/turn-loop.js';
+import { createToolRegistry } from '../../../src/agents/tools/tool-registry.js';
+import type { AgentRegistry } from '../../../src/agents/types.js';
+import { providerConfigSchema } from '../../../src/config/index.js';
+import { registerOpenAiRoutes } from '../../../src/http/openai/index.js';
+import { registerRestRoutes } from '../../../src/http/rest/index.js';
+import { createEventBus, type EventBus } from '../../../src/obs/event-bus.js';
+import { createLogger } from '../../../src/obs/logger.js';
+import { createRecorder } from '../../../src/obs/recorder.js';
+import { createEmbedder, createModelRouter } from '../../../src/providers/index.js';
+import { createAuthenticator, createHttpServer, createRequestAuth } from '../../../src/server/index.js';
+import { createSqliteSessionStore, createSqliteTokenStore, openDatabase, type SqliteDatabase } from '../../../src/store/index.js';
+import { createSqliteResponseStore } from '../../../src/store/response-store.js';
+import type { FastifyInstance } from 'fastify';
+import { harnessConfig, TOKENS } from '../../support/gateway-harness.js';
+import { staticAgents } from '../../sessions/service-fixture.js';
+
+type AgentInput = Parameters<typeof staticAgents>[0][string];
+
+export interface RouteFixtureOptions {
+  /** The fake LLM's base URL (`<url>/v1`). */
+  llmBaseUrl: string;
+  /** Models of the `local` provider; default ['small', 'large']. */
+  models?: string[];
+  agents?: Record<string, AgentInput>;
+  hasEmbeddings?: boolean;
+  rateLimit?: { maxRequests: number; windowMs: number };
+  keepAliveMs?: number;
+}
+
+export interface RouteFixture {
+  url: string;
+  http: FastifyInstance;
+  events: EventBus;
+  db: SqliteDatabase;
+  agents: AgentRegistry;
+  tokens: typeof TOKENS;
+  close(): Promise<void>;
+}
+
+export async function startRouteFixture(options: RouteFixtureOptions): Promise<RouteFixture> {
+  const log = createLogger({ level: 'silent' });
+  const config = harnessConfig({ gateway: options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit } });
+  const db = openDatabase({ path: ':memory:' });
+  const events = createEventBus({ now: Date.now, log });
+  const providers = {
+    local: providerConfigSchema.parse({
+      type: 'openai-compatible',
+      baseUrl: options.llmBaseUrl,
+      models: (options.models ?? ['small', 'large']).map((id) => ({ id })),
+    }),
+  };
+  const router = createModelRouter({ config: providers, events, log });
+  const agents = staticAgents(options.agents ?? { default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 3 } });
+  const sessions = createSqliteSessionStore(db);
+  const recorder = createRecorder({ db });
+  const runner = createTurnLoop({ agents, router, sessions, tools: createToolRegistry([]), events, recorder, log, now: Date.now });
+  const embedder = options.hasEmbeddings === true ? createEmbedder({ embeddings: { provider: 'local', model: 'embed-small' }, providers, log }) : undefined;
+  const auth = createRequestAuth(createAuthenticator({ configTokens: config.gateway.tokens, store: createSqliteTokenStore(db) }));
+  const shutdown = new AbortController();
+  const http = await createHttpServer({ gateway: config.gateway, log, auth });
+  const keepAlive = options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs };
+  await registerOpenAiRoutes(http, { auth, runner, agents, router, embedder, responses: createSqliteResponseStore(db), log, shutdownSignal: shutdown.signal, ...keepAlive });
+  await registerRestRoutes(http, { auth, runner, agents, router, sessions, events, log, wsConnections: () => 0, shutdownSignal: shutdown.signal, ...keepAlive });
+  await http.listen({ host: '127.0.0.1', port: 0 });
+  const address = http.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    http,
+    events,
+    db,
+    agents,
+    tokens: TOKENS,
+    async close() {
+      shutdown.abort();
+      // A client may hold a connection it never sent a request on (undici opens spares); it would hold close() up.
+      http.server.closeAllConnections();
+      await http.close();
+      recorder.close();
+      db.close();
+    },
+  };
+}
