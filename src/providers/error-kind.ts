@@ -56,6 +56,7 @@ export function classifyProviderError(error: unknown): ProviderErrorKind {
 }
 
 export function statusCodeOf(error: unknown): number | undefined {
+  if (error instanceof ProviderCallError) return error.statusCode;
   if (RetryError.isInstance(error)) return statusCodeOf(error.lastError);
   return APICallError.isInstance(error) ? error.statusCode : undefined;
 }
@@ -73,6 +74,6 @@ export function countsTowardBreaker(kind: ProviderErrorKind): boolean {
 /** A short, body-free description for models.test and logs: the kind and status only. */
 export function describeProviderError(error: unknown): string {
   const kind = classifyProviderError(error);
-  const statusCode = error instanceof ProviderCallError ? error.statusCode : statusCodeOf(error);
+  const statusCode = statusCodeOf(error);
   return statusCode === undefined ? kind : `${kind} (HTTP ${statusCode})`;
 }

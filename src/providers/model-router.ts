@@ -96,7 +96,7 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
     return new GatewayError(
       'upstream_failed',
       `Model call to ${formatModelRef(ref)} failed${when}: ${kind}${tries}`,
-      { errorKind: kind, model: formatModelRef(ref), attempts },
+      { errorKind: kind, model: formatModelRef(ref), attempts, ...(statusCodeOf(cause) === undefined ? {} : { statusCode: statusCodeOf(cause) }) },
       { cause },
     );
   }

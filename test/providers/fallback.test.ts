@@ -71,7 +71,7 @@ describe('model router fallback', () => {
     expect(failure.message).toContain('server');
     expect(failure.message).toContain('backup/model-b');
     expect(failure.message).not.toContain('secret');
-    expect(failure.details).toMatchObject({ errorKind: 'server', attempts: 2 });
+    expect(failure.details).toMatchObject({ errorKind: 'server', attempts: 2, statusCode: 529 });
     expect(fixture.eventsNamed('model:fallback_exhausted').map((event) => event.payload)).toEqual([{ agentId: 'helper', attempts: 2 }]);
   });
 
