@@ -10,8 +10,10 @@ import { createLogger, type Logger } from '../../src/obs/logger.js';
 type GatewayInput = NonNullable<ConfigInput['gateway']>;
 type TokenInput = NonNullable<GatewayInput['tokens']>[number];
 
+export type TokenName = 'admin' | 'rpc' | 'adminOnly' | 'mcpClient' | 'api' | 'ws';
+
 /** The secret of each token the harness configures; every one is at least 32 characters. */
-export const TOKENS = {
+export const TOKENS: Readonly<Record<TokenName, string>> = {
   /** id `admin`, scopes ['*'] */
   admin: 'admin-secret-0123456789abcdefghijklmnop',
   /** id `rpc-client`, scopes ['rpc'] */
@@ -24,9 +26,7 @@ export const TOKENS = {
   api: 'api-secret-0123456789abcdefghijklmnopqrs',
   /** id `ws-client`, scopes ['ws'] */
   ws: 'ws-secret-0123456789abcdefghijklmnopqrst',
-} as const;
-
-export type TokenName = keyof typeof TOKENS;
+};
 
 /** The client id (token id) behind each harness token. */
 export const TOKEN_IDS: Record<TokenName, string> = {
