@@ -131,4 +131,69 @@ export const MIGRATIONS: readonly Migration[] = [
     );
     CREATE INDEX openai_responses_by_session ON openai_responses (session_key);`,
   },
+  {
+    version: 5,
+    name: 'observability',
+    up: `CREATE TABLE delivery_traces (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      ts INTEGER NOT NULL,
+      channel_id TEXT NOT NULL,
+      channel_type TEXT NOT NULL,
+      session_key TEXT,
+      trace_id TEXT,
+      outcome TEXT NOT NULL,
+      latency_ms INTEGER NOT NULL,
+      error_kind TEXT
+    );
+    CREATE INDEX delivery_traces_by_ts ON delivery_traces (ts);
+    CREATE TABLE diagnostic_events (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      ts INTEGER NOT NULL,
+      category TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      count INTEGER NOT NULL,
+      severity TEXT NOT NULL,
+      data TEXT NOT NULL
+    );
+    CREATE INDEX diagnostic_events_by_ts ON diagnostic_events (ts);
+    CREATE INDEX diagnostic_events_by_category ON diagnostic_events (category, ts);
+    CREATE TABLE channel_activity (
+      channel_id TEXT PRIMARY KEY,
+      channel_type TEXT NOT NULL,
+      last_active_at INTEGER NOT NULL,
+      messages_sent INTEGER NOT NULL,
+      messages_received INTEGER NOT NULL
+    );
+    CREATE TABLE audit_log (
+      id TEXT PRIMARY KEY,
+      tenant_id TEXT NOT NULL,
+      agent_id TEXT,
+      ts INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      classification TEXT NOT NULL,
+      action TEXT NOT NULL,
+      actor TEXT NOT NULL,
+      outcome TEXT NOT NULL,
+      severity TEXT NOT NULL,
+      trace_id TEXT,
+      refs TEXT NOT NULL
+    );
+    CREATE INDEX audit_log_by_ts ON audit_log (ts);
+    CREATE INDEX audit_log_by_tenant ON audit_log (tenant_id, ts);
+    CREATE TABLE health_signals (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      ts INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      agent_id TEXT,
+      root_run_id TEXT,
+      severity TEXT NOT NULL,
+      data TEXT NOT NULL
+    );
+    CREATE INDEX health_signals_by_ts ON health_signals (ts);
+    CREATE INDEX health_signals_by_kind ON health_signals (kind, ts);
+    CREATE INDEX session_index_by_root ON session_index (root_run_id);
+    CREATE INDEX session_index_by_message ON session_index (message_id);
+    CREATE INDEX trajectory_by_kind ON trajectory (kind, id);
+    CREATE INDEX runs_by_root ON runs (root_run_id);`,
+  },
 ];
