@@ -1,0 +1,141 @@
+// POST /api/chat, GET /api/chat/stream (SSE token/done) and GET /api/chat/history for the dashboard's chat.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { TurnRequest, TurnResult } from '../../agents/types.js';
+import { GatewayError, notFound, toGatewayError } from '../../errors.js';
+import { grantsRest } from '../../server/scopes.js';
+import { clientCloseSignal, createAsyncQueue, openSseStream, pipeToSse } from '../../server/sse.js';
+import { normalizeSessionKey } from '../../sessions/session-key.js';
+import type { RestContext } from './types.js';
+import { parseInput } from './validation.js';
+
+/** The channel part of REST session keys: `default:<clientId>:rest` (DESIGN §3 "string session keys"). */
+export const REST_CHANNEL_ID = 'rest';
+
+/** Most messages GET /api/chat/history returns (the newest ones). */
+export const MAX_HISTORY_MESSAGES = 200;
+
+const keyPart = z.string().min(1).max(256).regex(/^[^:]+$/, 'must not contain ":"');
+
+const chatBody = z.strictObject({
+  message: z.string().min(1, 'must not be empty').max(1_000_000),
+  agentId: z.string().min(1).optional(),
+  sessionKey: z.string().min(1).optional(),
+});
+
+const streamQuery = z.strictObject({
+  message: z.string().min(1, 'must not be empty').max(100_000),
+  agentId: z.string().min(1).optional(),
+  sessionKey: z.string().min(1).optional(),
+  // EventSource cannot set headers; the token rides in the query (spec "Authentication").
+  token: z.string().optional(),
+});
+
+const historyQuery = z.strictObject({ channelId: keyPart.optional() });
+
+/** A token id with ':' would split the key; it only ever names the caller here, so ':' becomes '_'. */
+function userPart(clientId: string): string {
+  return clientId.replaceAll(':', '_');
+}
+
+export function restSessionKey(clientId: string, channelId = REST_CHANNEL_ID): string {
+  return `default:${userPart(clientId)}:${channelId}`;
+}
+
+function chatTurn(ctx: RestContext, input: { message: string; agentId?: string | undefined; sessionKey?: string | undefined }, clientId: string) {
+  if (input.agentId !== undefined) {
+    const agent = ctx.agents.get(input.agentId);
+    if (agent === undefined) throw notFound(`Agent '${input.agentId}' not found`, { param: 'agentId' });
+    if (agent.status === 'suspended') throw new GatewayError('conflict', `Agent '${input.agentId}' is suspended and accepts no new messages`, { param: 'agentId' });
+  }
+  const turn: Omit<TurnRequest, 'signal' | 'onDelta'> = {
+    message: input.message,
+    sessionKey: input.sessionKey === undefined ? restSessionKey(clientId) : normalizeSessionKey(input.sessionKey, 'sessionKey'),
+    requestedBy: clientId,
+    ...(input.agentId === undefined ? {} : { agentId: input.agentId }),
+  };
+  return turn;
+}
+
+/** Spec "Other shapes": {response, tokensUsed, finishReason}; plus the session key and, for a failed turn, why. */
+function chatResult(result: TurnResult) {
+  return {
+    response: result.response,
+    tokensUsed: result.tokensUsed,
+    finishReason: result.finishReason,
+    sessionKey: result.sessionKey,
+    ...(result.error === undefined ? {} : { error: result.error }),
+  };
+}
+
+export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): void {
+  const requireRest = ctx.auth.require({ grants: grantsRest });
+  const requireRestSse = ctx.auth.require({ grants: grantsRest, allowQueryToken: true });
+
+  scope.post('/chat', { onRequest: requireRest }, async function chat(request, reply) {
+    const body = parseInput(chatBody, request.body);
+    const turn = chatTurn(ctx, body, ctx.auth.callerOf(request).clientId);
+    const result = await ctx.runner.run({ ...turn, signal: AbortSignal.any([clientCloseSignal(reply), ctx.shutdownSignal]) });
+    return chatResult(result);
+  });
+
+  scope.get('/chat/stream', { onRequest: requireRestSse }, async function chatStream(request, reply) {
+    const query = parseInput(streamQuery, request.query);
+    const turn = chatTurn(ctx, query, ctx.auth.callerOf(request).clientId);
+    const stream = openSseStream(reply);
+    ctx.openStreams.add(stream);
+    try {
+      const deltas = createAsyncQueue<string>();
+      let accumulated = '';
+      const settled = ctx.runner
+        .run({ ...turn, signal: AbortSignal.any([stream.signal, ctx.shutdownSignal]), onDelta: (delta) => deltas.push(delta) })
+        .then(
+          (result) => ({ ok: true as const, result }),
+          (error: unknown) => ({ ok: false as const, error: toGatewayError(error) }),
+        )
+        .finally(() => deltas.end());
+      await pipeToSse(stream, deltas, (delta) => {
+        accumulated += delta;
+        return { event: 'token', data: JSON.stringify({ delta, accumulated }) };
+      }, { keepAliveMs: ctx.keepAliveMs });
+      const outcome = await settled;
+      if (outcome.ok) {
+        await stream.write({ event: 'done', data: JSON.stringify(chatResult(outcome.result)) });
+      } else {
+        // After the headers went out, a failure is an `error` event with the REST envelope.
+        if (outcome.error.kind === 'internal') ctx.log.error({ err: outcome.error.cause ?? outcome.error }, 'chat stream failed');
+        const message = outcome.error.kind === 'internal' ? 'Internal error' : outcome.error.message;
+        await stream.write({ event: 'error', data: JSON.stringify({ error: { code: outcome.error.kind, message } }) });
+      }
+    } finally {
+      ctx.openStreams.delete(stream);
+      stream.close();
+    }
+    return reply;
+  });
+
+  scope.get('/chat/history', { onRequest: requireRest }, async function chatHistory(request) {
+    const { channelId = REST_CHANNEL_ID } = parseInput(historyQuery, request.query);
+    const user = userPart(ctx.auth.callerOf(request).clientId);
+    // The caller's sessions on that channel: `default:<clientId>:<channelId>` and any `...:<peerId>` under it.
+    const sessions = ctx.sessions
+      .list({ ownedBy: user })
+      .filter((session) => {
+        const [, keyUser, keyChannel] = session.sessionKey.split(':');
+        return keyUser === user && keyChannel === channelId;
+      });
+    const messages = sessions
+      .flatMap((session) =>
+        ctx.sessions
+          .history(session.sessionKey, MAX_HISTORY_MESSAGES)
+          .flatMap((message) =>
+            (message.role === 'user' || message.role === 'assistant') && message.content !== ''
+              ? [{ sessionKey: session.sessionKey, role: message.role, content: message.content, timestamp: message.timestamp }]
+              : [],
+          ),
+      )
+      .sort((a, b) => a.timestamp - b.timestamp)
+      .slice(-MAX_HISTORY_MESSAGES);
+    return { channelId, messages };
+  });
+}

@@ -1,0 +1,37 @@
+// The dashboard's REST API and SSE streams under /api; errors use the root REST envelope {error: {code, message}}.
+import type { FastifyInstance } from 'fastify';
+import { SSE_KEEP_ALIVE_MS, SSE_RETRY_MS } from '../../server/sse.js';
+import { registerActivityRoute } from './activity.js';
+import { registerAgentsRoute } from './agents.js';
+import { registerChannelsRoute } from './channels.js';
+import { registerChatRoutes } from './chat.js';
+import { registerEventsRoute } from './events.js';
+import type { RestContext, RestRoutesDeps } from './types.js';
+
+export type { RestRoutesDeps } from './types.js';
+export { restSessionKey, REST_CHANNEL_ID } from './chat.js';
+export type { ChannelActivity } from './channels.js';
+
+export async function registerRestRoutes(app: FastifyInstance, deps: RestRoutesDeps): Promise<void> {
+  const ctx: RestContext = {
+    ...deps,
+    shutdownSignal: deps.shutdownSignal ?? new AbortController().signal,
+    keepAliveMs: deps.keepAliveMs ?? SSE_KEEP_ALIVE_MS,
+    retryMs: deps.retryMs ?? SSE_RETRY_MS,
+    openStreams: new Set(),
+  };
+  await app.register(
+    async function restPlugin(scope) {
+      // Open streams end before the server waits for its connections to close.
+      scope.addHook('preClose', async function endOpenStreams() {
+        for (const stream of ctx.openStreams) stream.close();
+      });
+      registerAgentsRoute(scope, ctx);
+      registerChannelsRoute(scope, ctx);
+      registerActivityRoute(scope, ctx);
+      registerChatRoutes(scope, ctx);
+      registerEventsRoute(scope, ctx);
+    },
+    { prefix: '/api' },
+  );
+}

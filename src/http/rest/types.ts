@@ -1,0 +1,35 @@
+// What the /api REST and SSE routes need from the rest of the gateway.
+import type { Logger } from 'pino';
+import type { AgentRegistry, TurnRunner } from '../../agents/types.js';
+import type { EventBus } from '../../obs/event-bus.js';
+import type { ModelRouter } from '../../providers/types.js';
+import type { RequestAuth } from '../../server/request-auth.js';
+import type { SessionStore } from '../../sessions/types.js';
+
+export interface RestRoutesDeps {
+  auth: RequestAuth;
+  runner: TurnRunner;
+  agents: Pick<AgentRegistry, 'get' | 'list'>;
+  /** Fills an agent's provider when its config names only a model (GET /api/agents). */
+  router: Pick<ModelRouter, 'resolve'>;
+  sessions: Pick<SessionStore, 'list' | 'history'>;
+  events: EventBus;
+  log: Logger;
+  /** Open WebSocket connections, shown on the rpc channel of GET /api/channels. */
+  wsConnections?: () => number;
+  /** Whether POST /hooks/webhook is mounted; GET /api/channels lists it then. */
+  isWebhookEnabled?: boolean;
+  /** Aborted at shutdown: in-flight turns stop and open streams end. */
+  shutdownSignal?: AbortSignal;
+  /** SSE comment ping interval (spec "Limits": 15 s). */
+  keepAliveMs?: number;
+  /** Reconnect delay advertised first on /api/events (spec "Limits": 3 s). */
+  retryMs?: number;
+}
+
+export interface RestContext extends RestRoutesDeps {
+  shutdownSignal: AbortSignal;
+  keepAliveMs: number;
+  retryMs: number;
+  openStreams: Set<{ close(): void }>;
+}
