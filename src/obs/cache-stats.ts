@@ -1,0 +1,61 @@
+// Prompt-cache statistics from recorded token usage: a call that read cached tokens is a hit, any other call a miss.
+import type { SqliteDatabase } from '../store/index.js';
+import { round } from './evidence/read.js';
+import { cacheSavingsUsd, type PriceLookup } from './pricing.js';
+
+export interface CacheCounts {
+  hits: number;
+  misses: number;
+  hitRate: number;
+  cachedTokens: number;
+  /** Estimated USD saved (catalogue input price minus cache-read price, per cached token). */
+  savingsUsd: number;
+}
+
+export interface CacheStats extends CacheCounts {
+  providers: ({ provider: string } & CacheCounts)[];
+}
+
+export interface CacheStatsDeps {
+  db: SqliteDatabase;
+  flush: () => void;
+  priceOf?: PriceLookup;
+}
+
+interface Row {
+  provider: string;
+  model: string;
+  hits: number;
+  misses: number;
+  cached: number;
+}
+
+function finish(counts: Omit<CacheCounts, 'hitRate'>): CacheCounts {
+  const calls = counts.hits + counts.misses;
+  return { hits: counts.hits, misses: counts.misses, hitRate: calls === 0 ? 0 : round(counts.hits / calls, 4), cachedTokens: counts.cachedTokens, savingsUsd: round(counts.savingsUsd, 6) };
+}
+
+export function createCacheStats({ db, flush, priceOf }: CacheStatsDeps): { read(): CacheStats } {
+  const query = db.prepare<[], Row>(
+    `SELECT provider, model, SUM(cache_read_tokens > 0) AS hits, SUM(cache_read_tokens = 0) AS misses, SUM(cache_read_tokens) AS cached
+     FROM token_usage GROUP BY provider, model ORDER BY provider, model`);
+  return {
+    read() {
+      flush();
+      const total = { hits: 0, misses: 0, cachedTokens: 0, savingsUsd: 0 };
+      const byProvider = new Map<string, typeof total>();
+      for (const row of query.all()) {
+        const saved = cacheSavingsUsd(priceOf?.(row.provider, row.model), row.cached);
+        const entry = byProvider.get(row.provider) ?? { hits: 0, misses: 0, cachedTokens: 0, savingsUsd: 0 };
+        for (const target of [entry, total]) {
+          target.hits += row.hits;
+          target.misses += row.misses;
+          target.cachedTokens += row.cached;
+          target.savingsUsd += saved;
+        }
+        byProvider.set(row.provider, entry);
+      }
+      return { ...finish(total), providers: [...byProvider.entries()].map(([provider, counts]) => ({ provider, ...finish(counts) })) };
+    },
+  };
+}
