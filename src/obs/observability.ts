@@ -1,0 +1,118 @@
+// Builds the observability services over one database and event bus: recorders, queries, reports and resets.
+import type { SqliteDatabase } from '../store/index.js';
+import { createAuditLog, type AuditLog } from './audit.js';
+import { createBatchWriter } from './batch-writer.js';
+import { createBilling, type Billing } from './billing.js';
+import { createCacheStats, type CacheStats } from './cache-stats.js';
+import { createChannelActivityTracker, type ChannelActivityTracker } from './channels.js';
+import { createContextReports, type ContextReports } from './context-report.js';
+import { createDeliveryTracer, type DeliveryTracer } from './delivery.js';
+import { createDiagnostics, type Diagnostics } from './diagnostics.js';
+import type { EventBus } from './event-bus.js';
+import { createFleetLoader } from './evidence/fleet-loader.js';
+import { createSessionLoader } from './evidence/session-loader.js';
+import { explainSession, type ExplainParams, type ExplainResult } from './explain/index.js';
+import { assembleFleetHealth, type FleetHealthReport } from './fleet/index.js';
+import { createHealthSignalRecorder, type HealthSignalRecorder } from './health-signals.js';
+import type { PriceLookup } from './pricing.js';
+import type { Recorder } from './recorder.js';
+import { createTraceSearch, type TraceRow, type TraceSearchParams } from './trace-search.js';
+
+/** The tables obs.reset.table accepts (spec). */
+export const RESETTABLE_TABLES = ['token_usage', 'delivery', 'diagnostics', 'channels'] as const;
+export type ResettableTable = (typeof RESETTABLE_TABLES)[number];
+
+/** Spec rule 5: obs.fleet.health sinceHours default. */
+export const FLEET_DEFAULT_SINCE_HOURS = 24;
+
+export interface ObservabilityDeps {
+  db: SqliteDatabase;
+  events: EventBus;
+  /** The turn loop's recorder: flushed before every read so the current run is counted once. */
+  recorder: Pick<Recorder, 'flush'>;
+  now: () => number;
+  newId: () => string;
+  priceOf?: PriceLookup;
+  /** Whether the crash-surviving run table is wired (the gateway: yes; an offline reader: no autonomy block). */
+  hasDurableRuns?: boolean;
+  flushIntervalMs?: number;
+}
+
+export interface Observability {
+  readonly billing: Billing;
+  readonly channels: ChannelActivityTracker;
+  readonly delivery: DeliveryTracer;
+  readonly diagnostics: Diagnostics;
+  readonly audit: AuditLog;
+  readonly signals: HealthSignalRecorder;
+  readonly context: ContextReports;
+  cacheStats(): CacheStats;
+  traceSearch(params: TraceSearchParams): { rows: TraceRow[] };
+  explain(params: ExplainParams): ExplainResult;
+  fleetHealth(params: { sinceHours?: number }): FleetHealthReport;
+  /** Deletes token usage, delivery traces, diagnostics and channel activity; emits observability:reset. */
+  reset(): { tokenUsage: number; delivery: number; diagnostics: number; channels: number };
+  resetTable(table: ResettableTable): number;
+  /** Writes every buffered record (the recorder's and the observability writers'). */
+  flush(): void;
+  close(): void;
+}
+
+export function createObservability(deps: ObservabilityDeps): Observability {
+  const { db, events, recorder, now, newId, priceOf, hasDurableRuns = false } = deps;
+  const writer = createBatchWriter({ db, ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }) });
+  const flush = () => {
+    recorder.flush();
+    writer.flush();
+  };
+  const billing = createBilling({ db, flush, now, ...(priceOf === undefined ? {} : { priceOf }) });
+  const cache = createCacheStats({ db, flush, ...(priceOf === undefined ? {} : { priceOf }) });
+  const channels = createChannelActivityTracker({ db, writer, now, events });
+  const delivery = createDeliveryTracer({ db, writer, now, events });
+  const diagnostics = createDiagnostics({ db, writer, now, events });
+  const audit = createAuditLog({ db, writer, now, newId, events });
+  const signals = createHealthSignalRecorder({ db, writer, now });
+  const context = createContextReports({ db, flush });
+  const traces = createTraceSearch({ db, flush, now });
+  const sessionLoader = createSessionLoader({ db, flush });
+  const fleetLoader = createFleetLoader({ db, flush, hasDurableRuns });
+
+  const resetters: Record<ResettableTable, () => number> = {
+    token_usage: () => billing.reset(),
+    delivery: () => delivery.reset(),
+    diagnostics: () => diagnostics.reset(),
+    channels: () => channels.reset(),
+  };
+
+  return {
+    billing,
+    channels,
+    delivery,
+    diagnostics,
+    audit,
+    signals,
+    context,
+    cacheStats: () => cache.read(),
+    traceSearch: (params) => traces.search(params),
+    explain: (params) => explainSession(sessionLoader, params),
+    fleetHealth: ({ sinceHours = FLEET_DEFAULT_SINCE_HOURS }) => assembleFleetHealth(fleetLoader.load({ nowMs: now(), sinceHours })),
+    reset() {
+      const rowsDeleted = { tokenUsage: resetters.token_usage(), delivery: resetters.delivery(), diagnostics: resetters.diagnostics(), channels: resetters.channels() };
+      events.emit('observability:reset', { table: 'all', ...rowsDeleted });
+      return rowsDeleted;
+    },
+    resetTable(table) {
+      const rowsDeleted = resetters[table]();
+      events.emit('observability:reset', { table, rowsDeleted });
+      return rowsDeleted;
+    },
+    flush,
+    close() {
+      channels.close();
+      delivery.close();
+      diagnostics.close();
+      audit.close();
+      writer.close();
+    },
+  };
+}
