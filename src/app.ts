@@ -149,7 +149,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...agentTurnMethods({ runner }),
     ...sessionMethods({ sessions }),
     ...modelMethods({ router }),
-    ...agentModelMethods({ agents, router, embeddings: config.embeddings, builtinEmbedder: createHashingEmbedder() }),
+    ...agentModelMethods({ agents, router, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder() }),
     ...configMethods({ config: configStore }),
     ...agentMethods({ agents }),
   ];
