@@ -2,6 +2,8 @@
 import { accessSync, constants } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadConfigFile, ConfigError, type GatewayConfig, type GatewayPaths } from '../config/index.js';
+import { createEventBus, createLogger } from '../obs/index.js';
+import { createModelRouter } from '../providers/index.js';
 import { openDatabase } from '../store/index.js';
 import type { CliIo } from './output.js';
 
@@ -34,17 +36,32 @@ function checkTokens(config: GatewayConfig): CheckResult {
   return { status: 'ok', name: 'tokens', detail: `${count} configured token(s)` };
 }
 
-function checkProviders(config: GatewayConfig): CheckResult {
+/** One tiny real round trip per provider (its first model), so a wrong URL or key shows up before a user's turn does. */
+async function checkProviders(config: GatewayConfig): Promise<CheckResult[]> {
   const names = Object.keys(config.providers);
   if (names.length === 0) {
-    return {
+    return [{
       status: 'warn',
       name: 'providers',
       detail: 'no LLM provider configured: agent turns will fail until you add one under `providers:` (see README, "Configuration")',
-    };
+    }];
   }
-  return { status: 'ok', name: 'providers', detail: names.map((name) => `${name} (${config.providers[name]?.type})`).join(', ') };
+  const log = createLogger({ level: 'silent' });
+  const router = createModelRouter({ config: config.providers, events: createEventBus({ now: Date.now, log }), log });
+  return Promise.all(
+    names.map(async (name): Promise<CheckResult> => {
+      const provider = config.providers[name];
+      const model = provider?.models[0];
+      if (provider === undefined || model === undefined) return { status: 'warn', name: `provider ${name}`, detail: 'no models listed; nothing to test' };
+      const outcome = await router.test({ provider: name, modelId: model.id }, AbortSignal.timeout(PROVIDER_PROBE_TIMEOUT_MS));
+      return outcome.ok
+        ? { status: 'ok', name: `provider ${name}`, detail: `${provider.type} ${name}/${model.id} answered in ${outcome.latencyMs} ms` }
+        : { status: 'fail', name: `provider ${name}`, detail: `${provider.type} ${name}/${model.id}: ${outcome.error ?? 'failed'}` };
+    }),
+  );
 }
+
+const PROVIDER_PROBE_TIMEOUT_MS = 15_000;
 
 function checkTls(config: GatewayConfig): CheckResult | undefined {
   const { tls } = config.gateway;
@@ -84,7 +101,7 @@ export async function runChecks(paths: GatewayPaths, env: NodeJS.ProcessEnv): Pr
     const detail = error instanceof ConfigError ? error.message : String(error);
     return [{ status: 'fail', name: 'config', detail }];
   }
-  results.push(checkStorage(paths), checkTokens(config), checkProviders(config));
+  results.push(checkStorage(paths), checkTokens(config), ...(await checkProviders(config)));
   const tls = checkTls(config);
   if (tls !== undefined) results.push(tls);
   results.push(await checkListen(config));
