@@ -1,0 +1,37 @@
+// A throwaway observability stack over an in-memory or file database, with a settable clock.
+import { createEventBus, type EventBus } from '../../src/obs/event-bus.js';
+import { createLogger } from '../../src/obs/logger.js';
+import { createObservability, type Observability } from '../../src/obs/observability.js';
+import { createRecorder, type Recorder } from '../../src/obs/recorder.js';
+import { openDatabase, type SqliteDatabase } from '../../src/store/index.js';
+
+export interface ObsStack {
+  db: SqliteDatabase;
+  events: EventBus;
+  recorder: Recorder;
+  obs: Observability;
+  clock: { now: number };
+  close(): void;
+}
+
+export function startObs(path = ':memory:', options: { hasDurableRuns?: boolean; startAt?: number } = {}): ObsStack {
+  const clock = { now: options.startAt ?? Date.UTC(2026, 0, 15, 12) };
+  const now = () => clock.now;
+  const db = openDatabase({ path });
+  const events = createEventBus({ now, log: createLogger({ level: 'silent' }) });
+  const recorder = createRecorder({ db });
+  let ids = 0;
+  const obs = createObservability({
+    db, events, recorder, now, newId: () => `id-${String((ids += 1)).padStart(6, '0')}`,
+    priceOf: (provider) => (provider === 'cloud' ? { input: 3, cacheRead: 0.3 } : undefined),
+    ...(options.hasDurableRuns === undefined ? {} : { hasDurableRuns: options.hasDurableRuns }),
+  });
+  return {
+    db, events, recorder, obs, clock,
+    close() {
+      obs.close();
+      recorder.close();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,96 @@
+// obs.trace.search: two days of session-index rows, messageId first, synthetic exclusion, where/since filters, limits.
+import { afterEach, describe, expect, it } from 'vitest';
+import { GatewayError } from '../../src/errors.js';
+import { TRACE_SEARCH_MAX_LIMIT } from '../../src/obs/trace-search.js';
+import { compileWhere, parseSince } from '../../src/obs/where-filter.js';
+import { startObs, type ObsStack } from './support.js';
+
+const HOUR = 3_600_000;
+
+describe('obs.trace.search', () => {
+  let stack: ObsStack | undefined;
+  afterEach(() => stack?.close());
+
+  function seed(s: ObsStack) {
+    const at = (hoursAgo: number) => s.clock.now - hoursAgo * HOUR;
+    const start = (traceId: string, startedAt: number, extra: Partial<{ messageId: string; isSynthetic: boolean; agentId: string; sessionKey: string }> = {}) =>
+      s.recorder.startSession({ traceId, sessionKey: extra.sessionKey ?? `default:${traceId}:ws`, agentId: extra.agentId ?? 'default', channel: 'ws', startedAt,
+        isSynthetic: extra.isSynthetic ?? false, ...(extra.messageId === undefined ? {} : { messageId: extra.messageId }) });
+    start('today-early', at(11));
+    start('today-late', at(1), { messageId: 'm-1', agentId: 'helper' });
+    start('yesterday', at(20));
+    start('three-days', at(72));
+    start('probe', at(2), { isSynthetic: true });
+    s.recorder.endSession('today-early', { endReason: 'timeout', degraded: true, endedAt: at(10) });
+    s.recorder.endSession('yesterday', { endReason: 'completed', degraded: false, endedAt: at(19) });
+  }
+
+  it('reads the last two days only, newest first within each day, synthetic excluded by default', () => {
+    stack = startObs();
+    seed(stack);
+    expect(stack.obs.traceSearch({}).rows.map((row) => row.traceId)).toEqual(['today-late', 'today-early', 'yesterday']);
+    expect(stack.obs.traceSearch({ includeSynthetic: true }).rows.map((row) => row.traceId)).toEqual(['today-late', 'probe', 'today-early', 'yesterday']);
+    expect(stack.obs.traceSearch({ traceId: 'yesterday' }).rows[0]).toEqual({
+      traceId: 'yesterday', sessionKey: 'default:yesterday:ws', agentId: 'default', channel: 'ws', messageId: null, rootRunId: null,
+      endReason: 'completed', degraded: false, startedAt: stack.clock.now - 20 * HOUR, endedAt: stack.clock.now - 19 * HOUR, day: '2026-01-14', synthetic: false,
+    });
+  });
+
+  it('resolves a messageId to its traceId first', () => {
+    stack = startObs();
+    seed(stack);
+    expect(stack.obs.traceSearch({ messageId: 'm-1' }).rows.map((row) => row.traceId)).toEqual(['today-late']);
+    expect(stack.obs.traceSearch({ messageId: 'm-404' }).rows).toEqual([]);
+    expect(stack.obs.traceSearch({ messageId: 'm-1', traceId: 'yesterday' }).rows).toEqual([]);
+  });
+
+  it('filters with where, since and chatId', () => {
+    stack = startObs();
+    seed(stack);
+    const ids = (params: Parameters<ObsStack['obs']['traceSearch']>[0]) => stack?.obs.traceSearch(params).rows.map((row) => row.traceId);
+    expect(ids({ where: 'degraded = true' })).toEqual(['today-early']);
+    expect(ids({ where: 'agentId = helper' })).toEqual(['today-late']);
+    expect(ids({ where: 'endReason = null' })).toEqual(['today-late']);
+    expect(ids({ where: "endReason != timeout and sessionKey ~ 'day'" })).toEqual(['today-late', 'yesterday']);
+    expect(ids({ since: '12h' })).toEqual(['today-late', 'today-early']);
+    expect(ids({ chatId: 'default:yesterday:ws' })).toEqual(['yesterday']);
+  });
+
+  it(`defaults to 200 rows and clamps the limit to ${TRACE_SEARCH_MAX_LIMIT}`, () => {
+    stack = startObs();
+    const s = stack;
+    for (let n = 0; n < 1005; n += 1) s.recorder.startSession({ traceId: `t${n}`, sessionKey: 'default:a:ws', agentId: 'a', channel: 'ws', startedAt: s.clock.now - n, isSynthetic: false });
+    expect(s.obs.traceSearch({}).rows).toHaveLength(200);
+    expect(s.obs.traceSearch({ limit: 5000 }).rows).toHaveLength(TRACE_SEARCH_MAX_LIMIT);
+  });
+});
+
+describe('obs.trace.search where syntax', () => {
+  it('compiles clauses to bound parameters only', () => {
+    expect(compileWhere("agentId = default AND channel != 'web chat' and traceId ~ abc")).toEqual({
+      sql: 'agent_id = ? AND (channel IS NULL OR channel != ?) AND instr(trace_id, ?) > 0', values: ['default', 'web chat', 'abc'],
+    });
+    expect(compileWhere('degraded != true and rootRunId != null')).toEqual({ sql: 'degraded != ? AND root_run_id IS NOT NULL', values: [1] });
+  });
+
+  it('rejects unknown fields, raw SQL and malformed input with invalid_params naming where', () => {
+    for (const text of ['1=1', 'agentId = x; DROP TABLE session_index', 'agentId = x or channel = y', 'password = x', 'degraded ~ true', 'degraded = maybe', 'agentId', '', 'channel ~ null']) {
+      expect(() => compileWhere(text), text).toThrow(GatewayError);
+    }
+    try {
+      compileWhere('bogus = 1');
+    } catch (error) {
+      expect(error).toMatchObject({ kind: 'invalid_params', details: { param: 'where' } });
+    }
+    const many = Array.from({ length: 9 }, () => 'agentId = a').join(' and ');
+    expect(() => compileWhere(many)).toThrow(/more than 8 clauses/);
+  });
+
+  it('parses since as a duration, an ISO time or epoch ms', () => {
+    expect(parseSince('2h', 10 * 3_600_000)).toBe(8 * 3_600_000);
+    expect(parseSince('90m', 100 * 60_000)).toBe(10 * 60_000);
+    expect(parseSince('2026-01-15T00:00:00Z', 0)).toBe(Date.UTC(2026, 0, 15));
+    expect(parseSince('1700000000000', 0)).toBe(1_700_000_000_000);
+    expect(() => parseSince('yesterday-ish', 0)).toThrow(/'since' must be/);
+  });
+});
