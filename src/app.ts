@@ -110,6 +110,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
     }),
   );
+  for (const [agentId, agent] of Object.entries(configStore.get().agents)) {
+    const unknown = agent.tools.filter((name) => !tools.has(name));
+    if (unknown.length > 0) log.warn({ agentId, tools: unknown, available: tools.names() }, 'agent names tools this gateway does not provide; they are left out');
+  }
   const turnLoop = createTurnLoop({ agents, router, sessions: sessionStore, tools, events, recorder, log: log.child({ component: 'turns' }), now });
   const trackedTurns = trackSessionUsage(turnLoop, { store: sessionStore, now });
   const runner: TurnRunner = { run: (request) => locks.run(request.sessionKey, () => trackedTurns.run(request)) };
