@@ -1,0 +1,85 @@
+// Runs a load generator in its own worker thread, so it does not share the event loop of the server under test.
+import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import type { HttpLoadTarget } from './http-load.js';
+import type { LoadTotals, LoadWindow } from './load-run.js';
+import { cpuSnapshot, mainThreadCpuUsPerOp, otherProcessesShare } from './machine-load.js';
+import type { LoadResult } from './measure.js';
+import type { WsLoadTarget } from './ws-load.js';
+
+export type LoadSpec = LoadWindow & (({ kind: 'http' } & HttpLoadTarget) | ({ kind: 'ws' } & WsLoadTarget));
+
+/** What the worker posts back: the start of the measurement window, then its totals, or a failure. */
+export type LoadWorkerMessage =
+  | { type: 'measuring' }
+  | { type: 'result'; totals: LoadTotals; sampleBody: string }
+  | { type: 'failed'; message: string };
+
+/** Time allowed beyond warm-up and duration for connecting and closing before the worker is killed. */
+const SETUP_BUDGET_MS = 15_000;
+
+const WORKER_ENTRY = new URL(`./load-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+
+// Under tsx a worker does not inherit the TypeScript loader, so the entry registers it before importing.
+const WORKER_BOOT = WORKER_ENTRY.endsWith('.ts')
+  ? `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(WORKER_ENTRY)}); });`
+  : `import(${JSON.stringify(WORKER_ENTRY)});`;
+
+function isWorkerMessage(value: unknown): value is LoadWorkerMessage {
+  return typeof value === 'object' && value !== null && 'type' in value && typeof value.type === 'string';
+}
+
+/**
+ * Drives the server listening in this thread with `spec` from a worker thread. The server's event-loop
+ * utilisation and the CPU used by other processes are sampled here over the worker's measurement window. Resolves once the worker has closed its
+ * connections and exited, so the next run starts from a quiet server.
+ */
+export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise<LoadResult>((resolve, reject) => {
+    const worker = new Worker(WORKER_BOOT, { eval: true, workerData: spec });
+    let serverEluAtStart = performance.eventLoopUtilization();
+    let cpuAtStart = cpuSnapshot();
+    let result: LoadResult | undefined;
+    let failure: Error | undefined;
+
+    const deadline = setTimeout(() => {
+      failure ??= new Error(`load worker did not finish within ${spec.warmupMs + spec.durationMs + SETUP_BUDGET_MS} ms`);
+      void worker.terminate();
+    }, spec.warmupMs + spec.durationMs + SETUP_BUDGET_MS);
+
+    worker.on('message', (message: unknown) => {
+      if (!isWorkerMessage(message)) return;
+      if (message.type === 'measuring') {
+        serverEluAtStart = performance.eventLoopUtilization();
+        cpuAtStart = cpuSnapshot();
+      } else if (message.type === 'result') {
+        const serverBusy = performance.eventLoopUtilization(serverEluAtStart).utilization;
+        const cpuAtEnd = cpuSnapshot();
+        const { totals } = message;
+        result = {
+          ops: totals.ops,
+          errors: totals.errors,
+          elapsedMs: totals.elapsedMs,
+          opsPerSec: totals.elapsedMs > 0 ? (totals.ops * 1000) / totals.elapsedMs : 0,
+          latencyMs: totals.latencyMs,
+          loadgenBusy: totals.loadgenBusy,
+          serverBusy,
+          serverCpuUsPerOp: mainThreadCpuUsPerOp(cpuAtStart, cpuAtEnd, totals.ops + totals.errors),
+          otherCpu: otherProcessesShare(cpuAtStart, cpuAtEnd),
+          sampleBody: message.sampleBody,
+        };
+      } else {
+        failure ??= new Error(`load worker failed: ${message.message}`);
+      }
+    });
+    worker.on('error', (error) => {
+      failure ??= error;
+    });
+    worker.on('exit', () => {
+      clearTimeout(deadline);
+      if (failure !== undefined) reject(failure);
+      else if (result === undefined) reject(new Error('load worker exited without a result'));
+      else resolve(result);
+    });
+  });
+}

@@ -1,0 +1,206 @@
+// Measurement vocabulary shared by every benchmark: load results, percentiles, ratios and the printed tables.
+import { CONTENDED_SHARE } from './machine-load.js';
+
+/** What one load run measured over its measurement window (warm-up excluded). */
+export interface LoadResult {
+  /** Responses that completed inside the measurement window and passed the load generator's check. */
+  ops: number;
+  /** Failed or unexpected responses (bad status, JSON-RPC error, wrong id, dropped connection). */
+  errors: number;
+  /** Length of the measurement window actually run, in ms (shorter when the request cap was reached). */
+  elapsedMs: number;
+  opsPerSec: number;
+  latencyMs: LatencySummary;
+  /** Share of the load generator thread's wall time its event loop was busy (0..1); near 1 = client-bound. */
+  loadgenBusy: number;
+  /** Share of the server thread's wall time its event loop was busy during the window (0..1). */
+  serverBusy: number;
+  /** CPU time of the server thread per request, in µs (NaN where the platform does not say). */
+  serverCpuUsPerOp: number;
+  /** Share of the machine's CPU (all cores) that other processes used during the window (0..1, NaN = unknown). */
+  otherCpu: number;
+  /** The first response body seen, so a benchmark can check it hit the right thing. */
+  sampleBody: string;
+}
+
+export interface LatencySummary {
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+/** Collects per-request latencies (ms) up to a fixed cap, so memory stays bounded on long runs. */
+export class LatencyRecorder {
+  readonly #samples: Float64Array;
+  #count = 0;
+
+  constructor(maxSamples: number) {
+    this.#samples = new Float64Array(maxSamples);
+  }
+
+  record(latencyMs: number): void {
+    if (this.#count < this.#samples.length) this.#samples[this.#count++] = latencyMs;
+  }
+
+  summary(): LatencySummary {
+    const sorted = this.#samples.slice(0, this.#count).sort();
+    return {
+      p50: percentile(sorted, 0.5),
+      p90: percentile(sorted, 0.9),
+      p99: percentile(sorted, 0.99),
+      max: sorted.length === 0 ? 0 : (sorted[sorted.length - 1] ?? 0),
+    };
+  }
+}
+
+/** Nearest-rank percentile of an ascending array; 0 for an empty one. */
+export function percentile(sorted: ArrayLike<number>, fraction: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
+  return sorted[rank] ?? 0;
+}
+
+/** One scenario measured in rounds: the same load against the bare baseline and against the gateway. */
+export interface ComparisonRow {
+  surface: string;
+  /** Concurrent connections, each with `depth` requests in flight. */
+  connections: number;
+  depth: number;
+  /** One result per round, in round order. */
+  baseline: LoadResult[];
+  gateway: LoadResult[];
+}
+
+/** Runs during which other processes stayed under `CONTENDED_SHARE` of the machine; all runs if none did. */
+export function cleanRuns(results: readonly LoadResult[]): readonly LoadResult[] {
+  const clean = results.filter((result) => !(result.otherCpu > CONTENDED_SHARE));
+  return clean.length > 0 ? clean : results;
+}
+
+/** The clean run with the median throughput (the lower middle one for an even count). */
+export function medianRun(results: readonly LoadResult[]): LoadResult {
+  const sorted = [...cleanRuns(results)].sort((a, b) => a.opsPerSec - b.opsPerSec);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (median === undefined) throw new RangeError('no runs to summarise');
+  return median;
+}
+
+/** Gateway median throughput over baseline median throughput (clean runs only, when there are any). */
+export function ratio(row: ComparisonRow): number {
+  const baseline = medianRun(row.baseline).opsPerSec;
+  return baseline === 0 ? 0 : medianRun(row.gateway).opsPerSec / baseline;
+}
+
+/**
+ * Baseline CPU per request over gateway CPU per request (medians of all runs): what the throughput ratio would
+ * be if both servers were CPU-bound on a core of their own. It barely moves when other processes compete for
+ * the machine, so it is the figure to trust when few runs are clean.
+ */
+export function cpuRatio(row: ComparisonRow): number {
+  return medianOf(row.baseline, cpuPerOp) / medianOf(row.gateway, cpuPerOp);
+}
+
+/** Share of the bare server's throughput the gateway is meant to keep (the issue's target). */
+export const TARGET_RATIO = 0.7;
+
+function formatRate(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+function formatMs(value: number): string {
+  return value < 10 ? value.toFixed(2) : value.toFixed(1);
+}
+
+function formatShare(value: number): string {
+  return Number.isNaN(value) ? 'n/a' : `${Math.round(value * 100)}%`;
+}
+
+function formatMicros(value: number): string {
+  return Number.isNaN(value) ? 'n/a' : value.toFixed(1);
+}
+
+const cpuPerOp = (result: LoadResult) => result.serverCpuUsPerOp;
+
+/** Median of `pick` over every run, clean or not: CPU per request hardly depends on contention. */
+function medianOf(results: readonly LoadResult[], pick: (result: LoadResult) => number): number {
+  const values = results.map(pick).filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
+  return values.length === 0 ? Number.NaN : (values[Math.floor((values.length - 1) / 2)] ?? Number.NaN);
+}
+
+function formatRange(results: readonly LoadResult[]): string {
+  const rates = results.map((result) => result.opsPerSec);
+  return `${formatRate(Math.min(...rates))}-${formatRate(Math.max(...rates))}`;
+}
+
+/** Renders rows as an aligned plain-text table (also valid Markdown). */
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
+  const rule = `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
+/**
+ * The comparison table every benchmark prints: median throughput of each side over its clean runs (other
+ * processes under CONTENDED_SHARE of the machine), their ratio, the spread over all rounds, latency and busy
+ * shares of the median runs, the server thread's CPU per request (median of all runs), and how many runs
+ * were clean.
+ */
+export function formatComparison(rows: readonly ComparisonRow[]): string {
+  const header = [
+    'surface',
+    'conns x depth',
+    'baseline ops/s',
+    'gateway ops/s',
+    'ratio',
+    `>= ${TARGET_RATIO}`,
+    'cpu ratio',
+    'baseline range',
+    'gateway range',
+    'p50/p99 ms b',
+    'p50/p99 ms g',
+    'server CPU us/op b/g',
+    'server busy b/g',
+    'loadgen busy b/g',
+    'clean runs b/g',
+    'errors',
+  ];
+  const body = rows.map((row) => {
+    const value = ratio(row);
+    const baseline = medianRun(row.baseline);
+    const gateway = medianRun(row.gateway);
+    const all = [...row.baseline, ...row.gateway];
+    const clean = (results: readonly LoadResult[]) => results.filter((result) => !(result.otherCpu > CONTENDED_SHARE)).length;
+    return [
+      row.surface,
+      `${row.connections} x ${row.depth}`,
+      formatRate(baseline.opsPerSec),
+      formatRate(gateway.opsPerSec),
+      value.toFixed(2),
+      value >= TARGET_RATIO ? 'yes' : 'no',
+      Number.isNaN(cpuRatio(row)) ? 'n/a' : cpuRatio(row).toFixed(2),
+      formatRange(row.baseline),
+      formatRange(row.gateway),
+      `${formatMs(baseline.latencyMs.p50)} / ${formatMs(baseline.latencyMs.p99)}`,
+      `${formatMs(gateway.latencyMs.p50)} / ${formatMs(gateway.latencyMs.p99)}`,
+      `${formatMicros(medianOf(row.baseline, cpuPerOp))} / ${formatMicros(medianOf(row.gateway, cpuPerOp))}`,
+      `${formatShare(baseline.serverBusy)} / ${formatShare(gateway.serverBusy)}`,
+      `${formatShare(baseline.loadgenBusy)} / ${formatShare(gateway.loadgenBusy)}`,
+      `${clean(row.baseline)}/${row.baseline.length} / ${clean(row.gateway)}/${row.gateway.length}`,
+      String(all.reduce((sum, result) => sum + result.errors, 0)),
+    ];
+  });
+  return formatTable(header, body);
+}
+
+/** One-line summary of a single load run, printed as each run finishes. */
+export function formatRun(label: string, result: LoadResult): string {
+  const { p50, p99 } = result.latencyMs;
+  return (
+    `  ${label.padEnd(30)} ${formatRate(result.opsPerSec).padStart(9)} ops/s  ` +
+    `p50 ${formatMs(p50)} ms  p99 ${formatMs(p99)} ms  server ${formatShare(result.serverBusy)} ` +
+    `${formatMicros(result.serverCpuUsPerOp)} us/op  ` +
+    `loadgen ${formatShare(result.loadgenBusy)}  other procs ${formatShare(result.otherCpu)}  errors ${result.errors}`
+  );
+}
