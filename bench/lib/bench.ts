@@ -1,0 +1,166 @@
+// The contract between bench/run-all.ts and each bench/*.bench.ts: options, environment header, run helpers.
+import { cpus, platform, release } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runLoad, type LoadSpec } from './load.js';
+import { CONTENDED_SHARE, waitForQuietMachine } from './machine-load.js';
+import type { LoadWindow } from './load-run.js';
+import { formatComparison, formatRun, type ComparisonRow, type LoadResult } from './measure.js';
+
+export interface BenchOptions extends LoadWindow {
+  /** Each scenario runs this many times per side, alternating which side goes first; medians are compared. */
+  rounds: number;
+  /** Only scenarios whose surface name contains this text run ('' = all). */
+  only: string;
+  log: (line: string) => void;
+}
+
+/** What every bench/*.bench.ts exports: `run` measures its surfaces and returns one row per scenario. */
+export type BenchRun = (options: BenchOptions) => Promise<ComparisonRow[]>;
+
+export const DEFAULT_WINDOW: LoadWindow = { warmupMs: 1_000, durationMs: 3_000, maxRequests: 2_000_000 };
+export const DEFAULT_ROUNDS = 3;
+
+/** `--warmup-ms N --duration-ms N --max-requests N --rounds N --only TEXT`; every value is bounded. */
+export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      'warmup-ms': { type: 'string' },
+      'duration-ms': { type: 'string' },
+      'max-requests': { type: 'string' },
+      rounds: { type: 'string' },
+      only: { type: 'string' },
+    },
+  });
+  const bounded = (text: string | undefined, fallback: number, max: number) => {
+    const value = text === undefined ? fallback : Number(text);
+    if (!Number.isInteger(value) || value < 0 || value > max) throw new RangeError(`expected an integer from 0 to ${max}, got ${text}`);
+    return value;
+  };
+  return {
+    warmupMs: bounded(values['warmup-ms'], DEFAULT_WINDOW.warmupMs, 60_000),
+    durationMs: Math.max(100, bounded(values['duration-ms'], DEFAULT_WINDOW.durationMs, 60_000)),
+    maxRequests: Math.max(1, bounded(values['max-requests'], DEFAULT_WINDOW.maxRequests, 10_000_000)),
+    rounds: Math.max(1, bounded(values.rounds, DEFAULT_ROUNDS, 20)),
+    only: values.only ?? '',
+    log: (line) => console.log(line),
+  };
+}
+
+/** Machine, runtime and date: printed before the results, and copied into bench/RESULTS.md. */
+export function environmentSummary(): string {
+  const cpuList = cpus();
+  return [
+    `date: ${new Date().toISOString()}`,
+    `node: ${process.version} (${platform()} ${release()}, ${process.arch})`,
+    `cpus: ${cpuList.length} x ${cpuList[0]?.model.trim() ?? 'unknown'}`,
+  ].join('\n');
+}
+
+/** One side of a comparison: how to start its server, the load to point at it, and what a right answer is. */
+export interface Contender<Server extends { close(): Promise<void> }> {
+  label: string;
+  start: () => Promise<Server>;
+  loadFor: (server: Server) => LoadSpec;
+  isExpectedBody: (body: unknown) => boolean;
+}
+
+export interface Scenario {
+  surface: string;
+  connections: number;
+  depth: number;
+}
+
+/**
+ * Measures both sides `options.rounds` times, alternating which goes first so that neither always runs on a
+ * cooler or warmer machine. Each run gets a fresh server and its own load worker, and first waits (bounded)
+ * for other processes on the machine to go quiet.
+ */
+export async function compare<Baseline extends { close(): Promise<void> }, Gateway extends { close(): Promise<void> }>(
+  scenario: Scenario,
+  baseline: Contender<Baseline>,
+  gateway: Contender<Gateway>,
+  options: BenchOptions,
+): Promise<ComparisonRow> {
+  options.log(`${scenario.surface} (${scenario.connections} connections x ${scenario.depth} in flight)`);
+  const row: ComparisonRow = { ...scenario, baseline: [], gateway: [] };
+  for (let round = 1; round <= options.rounds; round += 1) {
+    const measureBaseline = async () => row.baseline.push(await measure(scenario, baseline, round, options));
+    const measureGateway = async () => row.gateway.push(await measure(scenario, gateway, round, options));
+    if (round % 2 === 1) {
+      await measureBaseline();
+      await measureGateway();
+    } else {
+      await measureGateway();
+      await measureBaseline();
+    }
+  }
+  return row;
+}
+
+/** A run that shared the machine is measured once more (bounded), in the hope of a clean one. */
+const CONTENDED_RETRIES = 1;
+
+async function measure<Server extends { close(): Promise<void> }>(
+  scenario: Scenario,
+  contender: Contender<Server>,
+  round: number,
+  options: BenchOptions,
+): Promise<LoadResult> {
+  for (let attempt = 0; ; attempt += 1) {
+    const quiet = await waitForQuietMachine({ maxWaitMs: 10_000 });
+    if (!quiet.isQuiet) {
+      options.log(`  (other processes use ${Math.round(quiet.lastShare * 100)}% of the machine; measuring anyway)`);
+    }
+    const server = await contender.start();
+    let result: LoadResult;
+    try {
+      result = await runLoad(contender.loadFor(server));
+    } finally {
+      await server.close();
+    }
+    checkRun(`${scenario.surface} ${contender.label}`, result, contender.isExpectedBody);
+    const isContended = result.otherCpu > CONTENDED_SHARE;
+    options.log(`${formatRun(`#${round} ${contender.label}`, result)}${isContended ? '  [contended]' : ''}`);
+    if (!isContended || attempt >= CONTENDED_RETRIES) return result;
+  }
+}
+
+/**
+ * Fails loudly when a run did not exercise what it claims (no successes, or an unexpected answer), so a
+ * misconfigured run never prints a plausible figure. This checks correctness, never timing.
+ */
+function checkRun(label: string, result: LoadResult, isExpectedBody: (body: unknown) => boolean): void {
+  let body: unknown;
+  try {
+    body = JSON.parse(result.sampleBody);
+  } catch {
+    body = result.sampleBody;
+  }
+  if (result.ops === 0 || !isExpectedBody(body)) {
+    throw new Error(`${label}: unexpected answer (ops ${result.ops}, errors ${result.errors}): ${result.sampleBody.slice(0, 200)}`);
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function wantsSurface(options: BenchOptions, surface: string): boolean {
+  return options.only === '' || surface.includes(options.only);
+}
+
+/** True when `moduleUrl` is the script node was started with (so a bench file can also run on its own). */
+export function isEntryPoint(moduleUrl: string): boolean {
+  const entry = process.argv[1];
+  return entry !== undefined && pathToFileURL(entry).href === moduleUrl;
+}
+
+/** Runs one bench file on its own: `npx tsx bench/ws-ping.bench.ts [--duration-ms N]`. */
+export async function runStandalone(run: BenchRun): Promise<void> {
+  const options = parseBenchArgs(process.argv.slice(2));
+  options.log(environmentSummary());
+  const rows = await run(options);
+  options.log(`\n${formatComparison(rows)}`);
+}
