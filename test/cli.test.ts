@@ -30,5 +30,4 @@ describe('cli', () => {
     expect(second.stdout).not.toContain(secret ?? '');
     expect(await readFile(configPath, 'utf8')).toBe(text);
   });
-
 });
