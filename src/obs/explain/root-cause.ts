@@ -105,9 +105,22 @@ const outputStarved: Rule = ({ endReason }) =>
   endReason !== 'output_starved' ? undefined : cause('output_starved', "The final answer was truncated at the model's maximum output tokens.",
     ["Raise the model's maxTokens in the provider catalogue.", 'Ask for a shorter answer, or split the task into steps.']);
 
+/** The last model_error of the session, when the turn failed on one. */
+const lastModelError = (records: readonly TrajectoryEvidence[]) => records.filter((record) => record.kind === TRAJECTORY_KIND.modelError).at(-1);
+
+/**
+ * A turn that failed because its model call hit the provider's timeoutMs ended on a timeout too: its model_error
+ * carries `providerErrorKind: 'timeout'` (or `reason: 'timeout'`).
+ */
+function isProviderTimeout(endReason: string, records: readonly TrajectoryEvidence[]): boolean {
+  if (endReason !== 'error') return false;
+  const data = lastModelError(records)?.data;
+  return data !== undefined && (data.providerErrorKind === 'timeout' || data.reason === 'timeout' || data.errorKind === 'timeout');
+}
+
 /** Rule 2: numbers-backed when the enriched prompt_timeout record exists, otherwise a generic knob suggestion. */
 const promptTimeout: Rule = ({ endReason, records }) => {
-  if (endReason !== 'timeout') return undefined;
+  if (endReason !== 'timeout' && !isProviderTimeout(endReason, records)) return undefined;
   const enriched = records.filter((record) => record.kind === TRAJECTORY_KIND.promptTimeout).at(-1);
   if (enriched === undefined) {
     return cause('prompt_timeout', 'The turn ended on the prompt stall budget or the makespan ceiling; no enriched timeout record was kept.',
@@ -141,9 +154,13 @@ const recallMiss: Rule = ({ degraded, recall }) => {
     ['Check that the memories exist for this agent and tenant (memory.search).', 'Check the embedding provider and the recall lanes.']);
 };
 
-const otherEnding: Rule = ({ endReason, degraded }) => {
+const otherEnding: Rule = ({ endReason, degraded, records }) => {
   const known = OTHER_ENDINGS[endReason];
-  if (known !== undefined) return cause(endReason, known[0], [known[1]]);
+  if (known !== undefined) {
+    const error = lastModelError(records)?.data;
+    const kind = [str(error?.errorKind), str(error?.providerErrorKind) ?? str(error?.reason)].filter((part) => part !== undefined).join(': ');
+    return cause(endReason, kind === '' ? known[0] : `${known[0]} Last model error: ${kind}.`, [known[1]]);
+  }
   return degraded ? cause('unknown', `The session ended ${endReason} with no recorded cause.`, ['Read the trajectory with obs.explain depth full.']) : undefined;
 };
 

@@ -52,6 +52,13 @@ describe('obs.explain likelyRootCause', () => {
     expect(cause.suggestedNextSteps[0]).toContain('stall budget or makespan ceiling');
   });
 
+  it('prompt_timeout also for a turn whose model call hit the provider timeout', () => {
+    const timedOut = causeOf(new TrajectoryBuilder().turn('error', (t) => t.add('model_error', { step: 1, errorKind: 'upstream_failed', providerErrorKind: 'timeout' })));
+    expect(timedOut.code).toBe('prompt_timeout');
+    const other = causeOf(new TrajectoryBuilder().turn('error', (t) => t.add('model_error', { step: 1, errorKind: 'upstream_failed', providerErrorKind: 'server' })));
+    expect(other).toMatchObject({ code: 'error', detail: expect.stringContaining('Last model error: upstream_failed: server.') });
+  });
+
   it('context_exhausted and output_starved explain the terminal state when no tool failed', () => {
     const exhausted = causeOf(new TrajectoryBuilder().turn('context_exhausted', (t) =>
       t.add('context_budget', { windowTokens: 1000, assembledInputTokens: 1200, outputHeadroom: 100, verdict: 'exhausted' })));
