@@ -25,7 +25,12 @@ export interface TurnTarget {
  * the more specific gateway name; anything with a slash is a `<provider>/<modelId>`.
  */
 export function resolveTarget(model: string, { agents, router }: { agents: Pick<AgentRegistry, 'get'>; router: Pick<ModelRouter, 'resolve'> }): TurnTarget {
-  if (!model.includes('/') && agents.get(model) !== undefined) return { agentId: model };
+  const agent = model.includes('/') ? undefined : agents.get(model);
+  if (agent !== undefined) {
+    // Refused here so a stream never starts for it (the turn loop would refuse it too, after the headers).
+    if (agent.status === 'suspended') throw new GatewayError('conflict', `Agent '${model}' is suspended and accepts no new messages`, { param: 'model' });
+    return { agentId: model };
+  }
   const ref = router.resolve(model);
   if (ref !== undefined) return { model: ref };
   throw new GatewayError('not_found', `Model not found: ${model}`, { param: 'model' });

@@ -1,0 +1,109 @@
+// From OpenAI requests to turns: model targets, conversation split, content blocks, finish reasons and failures.
+import { describe, expect, it } from 'vitest';
+import type { AgentDefinition, FinishReason } from '../../../src/agents/types.js';
+import { agentConfigSchema } from '../../../src/config/index.js';
+import { GatewayError } from '../../../src/errors.js';
+import {
+  blocksToText,
+  openAiSessionKey,
+  resolveTarget,
+  splitConversation,
+  toOpenAiFinishReason,
+  turnFailure,
+} from '../../../src/http/openai/turn-input.js';
+
+const agent = (id: string, status: AgentDefinition['status'] = 'active'): AgentDefinition => ({ id, status, config: agentConfigSchema.parse({ name: id }) });
+const agents = { get: (id: string) => ({ writer: agent('writer'), paused: agent('paused', 'suspended'), small: agent('small') })[id] };
+const router = { resolve: (model: string) => (model === 'local/small' || model === 'small' || model === 'large' ? { provider: 'local', modelId: model.replace('local/', '') } : undefined) };
+
+function thrown(action: () => unknown): GatewayError {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+  }
+  throw new Error('expected a GatewayError');
+}
+
+describe('resolveTarget', () => {
+  it('runs an agent by id, and the default agent with a provider/model or bare model id', () => {
+    expect(resolveTarget('writer', { agents, router })).toEqual({ agentId: 'writer' });
+    expect(resolveTarget('local/small', { agents, router })).toEqual({ model: { provider: 'local', modelId: 'small' } });
+    expect(resolveTarget('large', { agents, router })).toEqual({ model: { provider: 'local', modelId: 'large' } });
+  });
+
+  it('prefers an agent over a bare model id of the same name', () => {
+    expect(resolveTarget('small', { agents, router })).toEqual({ agentId: 'small' });
+  });
+
+  it('throws not_found `Model not found: <model>` naming the param, and conflict for a suspended agent', () => {
+    expect(thrown(() => resolveTarget('ghost', { agents, router }))).toMatchObject({ kind: 'not_found', message: 'Model not found: ghost', details: { param: 'model' } });
+    expect(thrown(() => resolveTarget('paused', { agents, router }))).toMatchObject({ kind: 'conflict', details: { param: 'model' } });
+  });
+});
+
+describe('splitConversation', () => {
+  it('joins system messages, seeds the other messages in order, and takes the last user message as input', () => {
+    const input = splitConversation(
+      [
+        { role: 'system', text: 'A' },
+        { role: 'user', text: 'q1' },
+        { role: 'assistant', text: 'a1' },
+        { role: 'system', text: 'B' },
+        { role: 'user', text: 'q2' },
+      ],
+      1000,
+      'messages',
+    );
+    expect(input).toEqual({
+      message: 'q2',
+      systemPrompt: 'A\nB',
+      seedHistory: [
+        { role: 'user', content: 'q1', timestamp: 1000 },
+        { role: 'assistant', content: 'a1', timestamp: 1000 },
+      ],
+    });
+  });
+
+  it('leaves the system prompt unset without system messages', () => {
+    expect(splitConversation([{ role: 'user', text: 'hi' }], 0, 'messages')).toEqual({ message: 'hi', seedHistory: [] });
+  });
+
+  it('throws invalid_params naming the param when no message is from the user', () => {
+    expect(thrown(() => splitConversation([{ role: 'assistant', text: 'x' }], 0, 'input'))).toMatchObject({ kind: 'invalid_params', details: { param: 'input' } });
+  });
+});
+
+describe('blocksToText', () => {
+  const kinds = { text: ['text'], image: ['image_url'] };
+  it('joins text blocks with a newline', () => {
+    expect(blocksToText([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], kinds, 'messages[0].content')).toBe('a\nb');
+  });
+  it('refuses images as vision input, other types and missing text, naming the block', () => {
+    expect(thrown(() => blocksToText([{ type: 'image_url' }], kinds, 'm'))).toMatchObject({ details: { param: 'm[0]' }, message: expect.stringMatching(/Vision input/) });
+    expect(thrown(() => blocksToText([{ type: 'text', text: 'a' }, { type: 'input_audio' }], kinds, 'm'))).toMatchObject({ details: { param: 'm[1].type' } });
+    expect(thrown(() => blocksToText([{ type: 'text' }], kinds, 'm'))).toMatchObject({ details: { param: 'm[0].text' } });
+  });
+});
+
+describe('finish reasons and failed turns', () => {
+  it('maps per the spec table: max_steps is length, every other value stop', () => {
+    const table: [FinishReason | string, string][] = [
+      ['stop', 'stop'], ['max_steps', 'length'], ['budget_exceeded', 'stop'], ['circuit_open', 'stop'],
+      ['context_loop', 'stop'], ['error', 'stop'], ['something_new', 'stop'],
+    ];
+    for (const [internal, expected] of table) expect(toOpenAiFinishReason(internal), internal).toBe(expected);
+  });
+
+  it('turns a turn without an answer into an error kind, and leaves answered turns alone', () => {
+    expect(turnFailure({ finishReason: 'error', error: 'boom' }, 'messages')).toMatchObject({ kind: 'upstream_failed', message: 'boom' });
+    expect(turnFailure({ finishReason: 'circuit_open' }, 'messages')).toMatchObject({ kind: 'unavailable' });
+    expect(turnFailure({ finishReason: 'context_exhausted' }, 'input')).toMatchObject({ kind: 'invalid_params', details: { param: 'input' } });
+    expect(turnFailure({ finishReason: 'aborted' }, 'messages')).toMatchObject({ kind: 'unavailable' });
+    for (const reason of ['stop', 'max_steps', 'budget_exceeded', 'context_loop'] as const) expect(turnFailure({ finishReason: reason }, 'messages')).toBeUndefined();
+  });
+
+  it('keys each request as its own session', () => {
+    expect(openAiSessionKey('chatcmpl-1')).toBe('default:openai-api:openai:chatcmpl-1');
+  });
+});
