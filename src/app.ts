@@ -161,7 +161,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   const dispatcher = createDispatcher({ registry, maxBatchSize: gateway.maxBatchSize });
 
   const auth = createRequestAuth(authenticator);
-  const http = await createHttpServer({ gateway, log, auth });
+  // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.
+  const http = await createHttpServer({ gateway, log, auth }).catch(async (error: unknown) => {
+    await sessions.close();
+    agents.close();
+    recorder.close();
+    db.close();
+    throw error;
+  });
   registerHealthRoutes(http, { now });
   await registerRpcRoute(http, { dispatcher, auth, log: log.child({ component: 'rpc' }), shutdownSignal: shutdown.signal });
   if (gateway.web.enabled) {
@@ -170,6 +177,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const wsGateway = createWsGateway({ gateway, authenticator, dispatcher, log: log.child({ component: 'ws' }), now });
   ws = wsGateway;
+  const stopRetiredWatch = tokens.onSecretRetired((clientId) => wsGateway.disconnectClient(clientId));
   http.server.on('upgrade', (request, socket, head) => wsGateway.handleUpgrade(request, socket, head));
 
   return {
@@ -201,6 +209,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await sessions.close();
       await http.close();
       stopRouterReload();
+      stopRetiredWatch();
       agents.close();
       recorder.close();
       db.close();

@@ -7,8 +7,10 @@ export type Scope = z.infer<typeof scopeSchema>;
 
 export const MIN_SECRET_LENGTH = 32;
 
+export const tokenIdSchema = z.string().min(1).max(128).regex(/^[A-Za-z0-9._:-]+$/, 'must use letters, digits, dot, underscore, colon or hyphen');
+
 export const tokenConfigSchema = z.strictObject({
-  id: z.string().min(1).max(128).regex(/^[A-Za-z0-9._:-]+$/, 'must use letters, digits, dot, underscore, colon or hyphen'),
+  id: tokenIdSchema,
   secret: z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`),
   scopes: z.array(scopeSchema).default([]),
 });

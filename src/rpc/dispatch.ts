@@ -144,7 +144,8 @@ function validateEnvelope(message: Record<string, unknown>): string | undefined 
   if ('id' in message && message.id !== null && typeof message.id !== 'string' && !Number.isInteger(message.id)) {
     return 'Invalid Request: id must be an integer or a string';
   }
-  if ('params' in message && typeof message.params !== 'object') {
+  // JSON-RPC 2.0 §4.2: params, when present, is an object or an array (never null or a scalar).
+  if ('params' in message && (typeof message.params !== 'object' || message.params === null)) {
     return 'Invalid Request: params must be an object';
   }
   return undefined;

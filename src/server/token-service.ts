@@ -1,6 +1,6 @@
 // Issues, lists, revokes and rotates API tokens; secrets are returned once and stored only as hashes.
 import { GatewayError, notFound } from '../errors.js';
-import { generateSecret, type Scope, type TokenConfig } from '../config/index.js';
+import { generateSecret, tokenIdSchema, type Scope, type TokenConfig } from '../config/index.js';
 import { hashSecret } from './authenticator.js';
 import type { TokenStore } from './token-store.js';
 
@@ -23,6 +23,8 @@ export interface TokenService {
   create(id: string, scopes: Scope[]): IssuedToken;
   revoke(id: string): { id: string; revoked: true };
   rotate(id: string): IssuedToken;
+  /** Called with the token id whenever a secret stops working (revoke, rotate), so open sockets can be closed. */
+  onSecretRetired(listener: (id: string) => void): () => void;
 }
 
 export interface TokenServiceDeps {
@@ -35,6 +37,10 @@ export interface TokenServiceDeps {
 
 export function createTokenService({ store, configTokens, now, configLoadedAt }: TokenServiceDeps): TokenService {
   const configIds = new Set(configTokens.map((token) => token.id));
+  const retiredListeners = new Set<(id: string) => void>();
+  const announceRetired = (id: string) => {
+    for (const listener of retiredListeners) listener(id);
+  };
 
   function refuseConfigToken(id: string, action: string): void {
     if (configIds.has(id)) {
@@ -56,6 +62,8 @@ export function createTokenService({ store, configTokens, now, configLoadedAt }:
       return [...fromConfig, ...fromStore];
     },
     create(id, scopes) {
+      const checked = tokenIdSchema.safeParse(id);
+      if (!checked.success) throw new GatewayError('invalid_params', `Token id ${checked.error.issues[0]?.message ?? 'is invalid'}`, { param: 'id' });
       if (configIds.has(id) || store.findById(id) !== undefined) {
         throw new GatewayError('conflict', `Token '${id}' already exists`, { param: 'id' });
       }
@@ -66,6 +74,7 @@ export function createTokenService({ store, configTokens, now, configLoadedAt }:
     revoke(id) {
       refuseConfigToken(id, 'remove');
       if (!store.revoke(id)) throw notFound(`Token '${id}' not found`, { param: 'id' });
+      announceRetired(id);
       return { id, revoked: true };
     },
     rotate(id) {
@@ -74,7 +83,12 @@ export function createTokenService({ store, configTokens, now, configLoadedAt }:
       if (existing === undefined) throw notFound(`Token '${id}' not found`, { param: 'id' });
       const secret = generateSecret();
       store.replaceSecretHash(id, hashSecret(secret));
+      announceRetired(id);
       return { id, secret, scopes: existing.scopes };
+    },
+    onSecretRetired(listener) {
+      retiredListeners.add(listener);
+      return () => retiredListeners.delete(listener);
     },
   };
 }

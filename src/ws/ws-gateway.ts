@@ -41,6 +41,8 @@ export interface WsGateway {
    */
   notify(clientId: string | null, method: string, params: unknown): number;
   connectionCount(): number;
+  /** Closes every socket of `clientId` with 4001 (its token was revoked or rotated). Returns how many. */
+  disconnectClient(clientId: string): number;
   /** Refuses new upgrades and closes every socket with 1001 "Server shutting down". */
   close(): Promise<void>;
 }
@@ -157,6 +159,14 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
       return targets.length;
     },
     connectionCount: () => connections.size,
+    disconnectClient(clientId) {
+      const owned = [...connections].filter((connection) => connection.caller.clientId === clientId && connection.state === 'open');
+      for (const connection of owned) {
+        setState(connection, 'closing');
+        connection.socket.close(CLOSE_UNAUTHORIZED, 'Token revoked');
+      }
+      return owned.length;
+    },
     async close() {
       isAccepting = false;
       stopHeartbeat();
@@ -165,13 +175,17 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
           new Promise<void>((resolve) => {
             setState(connection, 'closing');
             connection.inFlight.abort();
-            connection.socket.once('close', () => resolve());
-            connection.socket.close(CLOSE_GOING_AWAY, SHUTDOWN_REASON);
             // A peer that never answers the close frame is cut off after a second.
-            setTimeout(() => {
+            const cutOff = setTimeout(() => {
               connection.socket.terminate();
               resolve();
-            }, 1000).unref();
+            }, 1000);
+            cutOff.unref();
+            connection.socket.once('close', () => {
+              clearTimeout(cutOff);
+              resolve();
+            });
+            connection.socket.close(CLOSE_GOING_AWAY, SHUTDOWN_REASON);
           }),
       );
       await Promise.all(closing);

@@ -52,8 +52,10 @@ describe('gateway core end to end', () => {
     expect((await postRpc(gateway.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, issued.secret)).status).toBe(401);
     expect(await callRpc(gateway.url, rotated.secret, 'system.ping')).toHaveProperty('result.pong', true);
 
-    // Revocation: the token fails at once on both transports.
+    // Revocation: the token fails at once on both transports, and a socket already open with it is closed.
+    const open = await connectOpen(gateway.wsUrl, { token: rotated.secret });
     expect((await admin.call('tokens.revoke', { id: 'e2e-client' })).result).toEqual({ id: 'e2e-client', revoked: true });
+    expect(await open.closed).toEqual({ code: 4001, reason: 'Token revoked' });
     const refused = await postRpc(gateway.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, rotated.secret);
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({ error: { code: 'unauthorized', message: 'Missing or invalid bearer token' } });

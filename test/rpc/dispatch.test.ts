@@ -176,6 +176,10 @@ describe('rpc dispatch', () => {
     expect(await send({ jsonrpc: '2.0', id: 2, method: 'demo.ping', params: 'x' })).toMatchObject({
       error: { code: -32600, message: 'Invalid Request: params must be an object' },
     });
+    expect(await send({ jsonrpc: '2.0', id: 3, method: 'demo.ping', params: null })).toMatchObject({
+      id: 3,
+      error: { code: -32600, message: 'Invalid Request: params must be an object' },
+    });
   });
 
   it('answers -32600 with id null for an id that is neither an integer nor a string', async () => {

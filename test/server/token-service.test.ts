@@ -67,4 +67,18 @@ describe('token service', () => {
     tokens.revoke('bob');
     expect(tokens.list().map((token) => token.id)).toEqual(['admin']);
   });
+
+  it('refuses a malformed id with invalid_params naming the id', () => {
+    expect(errorOf(() => tokens.create('', ['rpc']))).toMatchObject({ kind: 'invalid_params', details: { param: 'id' } });
+    expect(errorOf(() => tokens.create('has space', ['rpc']))).toMatchObject({ kind: 'invalid_params' });
+  });
+
+  it('announces every retired secret (revoke and rotate) so open sockets can be closed', () => {
+    const retired: string[] = [];
+    tokens.onSecretRetired((id) => retired.push(id));
+    tokens.create('bob', ['rpc']);
+    tokens.rotate('bob');
+    tokens.revoke('bob');
+    expect(retired).toEqual(['bob', 'bob']);
+  });
 });

@@ -1,10 +1,8 @@
 // tokens.* methods (admin): issue, list, revoke and rotate API tokens; secrets are shown only when issued.
 import { z } from 'zod';
-import { scopeSchema } from '../../config/index.js';
+import { scopeSchema, tokenIdSchema as tokenId } from '../../config/index.js';
 import type { TokenService } from '../../server/token-service.js';
 import { defineMethod, noParams } from '../registry.js';
-
-const tokenId = z.string().min(1).max(128).regex(/^[A-Za-z0-9._:-]+$/, 'must use letters, digits, dot, underscore, colon or hyphen');
 
 export function tokenMethods({ tokens }: { tokens: TokenService }) {
   return [
