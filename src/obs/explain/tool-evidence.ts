@@ -33,7 +33,8 @@ export function collectToolEvidence(records: readonly TrajectoryEvidence[]): Too
 
   for (const record of records) {
     const { data } = record;
-    if (record.kind === TRAJECTORY_KIND.toolCall) {
+    // A tool_call without a boolean `ok` is unreadable and counts nothing (a malformed row folds to zero).
+    if (record.kind === TRAJECTORY_KIND.toolCall && typeof data.ok === 'boolean') {
       const toolName = str(data.toolName) ?? 'unknown';
       totalCalls += 1;
       if (data.ok === true) {

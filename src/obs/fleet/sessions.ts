@@ -52,6 +52,7 @@ export function sessionNumbers(evidence: FleetEvidence): SessionNumbers {
   let tokenTotal = 0;
   for (const { kind, data } of evidence.trajectory) {
     if (kind === TRAJECTORY_KIND.toolCall) {
+      if (typeof data.ok !== 'boolean') continue;
       const tool = str(data.toolName) ?? 'unknown';
       if (data.ok === true) {
         bump(okCounts, tool);

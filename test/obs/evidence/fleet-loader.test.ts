@@ -65,6 +65,17 @@ describe('obs.fleet.health loader', () => {
     expect(assembleFleetHealth(evidence).likelyRootCause).toMatchObject({ code: 'fleet_config_posture', detail: expect.stringContaining('local') });
   });
 
+  it('folds rows whose JSON is malformed to zero instead of failing', () => {
+    turn('in', NOW - HOUR, 'completed');
+    recorder.flush();
+    db.prepare("INSERT INTO health_signals (ts, kind, severity, data) VALUES (?, 'config_posture', 'info', '{not json')").run(NOW - HOUR);
+    db.prepare("INSERT INTO health_signals (ts, kind, severity, data) VALUES (?, 'voice', 'info', '[1,2')").run(NOW - HOUR);
+    db.prepare("INSERT INTO trajectory (session_key, trace_id, seq, ts, kind, data) VALUES ('default:in:ws', 'in', 99, ?, 'tool_call', 'nope')").run(NOW);
+    const report = assembleFleetHealth(load(24));
+    expect(report.findings).toEqual([]);
+    expect(report.toolStats).toEqual({ fetch: { ok: 0, failed: 1, topErrorKind: 'timeout' } });
+  });
+
   it('reads the durable run table only when it is wired', () => {
     createSqliteRunStore(db).create({ runId: 'r1', rootRunId: 'r1', parentKey: null, sessionKey: 'default:x:sub', agentId: 'default', task: 't',
       status: 'orphaned', requestedBy: null, startedAt: NOW - HOUR, completedAt: null, response: null, tokensUsed: null, costUsd: 0.2, error: null });
