@@ -1,6 +1,6 @@
-// GET /api/channels: the gateway's own surfaces as channels, with live message counts taken from the event bus.
+// GET /api/channels: the gateway's own surfaces as channels, merged with the recorded channel activity.
 import type { FastifyInstance } from 'fastify';
-import type { BusEvent, EventBus } from '../../obs/event-bus.js';
+import type { ChannelActivity } from '../../obs/index.js';
 import { grantsRest } from '../../server/scopes.js';
 import type { RestContext } from './types.js';
 
@@ -8,23 +8,17 @@ import type { RestContext } from './types.js';
  * The spec's ChannelActivity (channelId, channelType, lastActiveAt, messagesSent, messagesReceived) plus
  * `enabled`, `status` and, for the JSON-RPC channel, the open WebSocket `connections`.
  */
-export interface ChannelActivity {
+export interface ChannelStatus {
   channelId: string;
   channelType: string;
   enabled: boolean;
   /** `connected` while a WebSocket client is connected, else `listening`. */
   status: 'connected' | 'listening';
-  /** Epoch ms of the last message received or sent, null before the first. */
+  /** Epoch ms of the last message received or sent; null for a surface that has not carried one. */
   lastActiveAt: number | null;
   messagesSent: number;
   messagesReceived: number;
   connections?: number;
-}
-
-interface Counters {
-  lastActiveAt: number | null;
-  messagesSent: number;
-  messagesReceived: number;
 }
 
 /**
@@ -37,67 +31,35 @@ const SURFACES = [
   { channelId: 'openai', channelType: 'openai' },
 ] as const;
 
-export interface ChannelTracker {
-  snapshot(): ChannelActivity[];
-  /** Stops following the bus. */
-  close(): void;
-}
-
-function channelOf(event: BusEvent): string | undefined {
-  const { sessionKey } = event.payload;
-  return typeof sessionKey === 'string' ? sessionKey.split(':')[2] : undefined;
-}
-
-/** Counts message:received and message:sent per channel from now on (live data since the gateway started). */
-export function createChannelTracker({ events, wsConnections, isWebhookEnabled = false }: { events: EventBus; wsConnections?: () => number; isWebhookEnabled?: boolean }): ChannelTracker {
-  const counters = new Map<string, Counters>();
-  const counterOf = (channelId: string): Counters => {
-    let entry = counters.get(channelId);
-    if (entry === undefined) {
-      entry = { lastActiveAt: null, messagesSent: 0, messagesReceived: 0 };
-      counters.set(channelId, entry);
-    }
-    return entry;
-  };
-  const unsubscribe = events.subscribe(function countChannelMessages(event) {
-    if (event.name !== 'message:received' && event.name !== 'message:sent') return;
-    const channelId = channelOf(event);
-    if (channelId === undefined) return;
-    const entry = counterOf(channelId);
-    if (event.name === 'message:received') entry.messagesReceived += 1;
-    else entry.messagesSent += 1;
-    entry.lastActiveAt = event.ts;
+/** Surfaces first (always listed, even idle), then every other channel with recorded activity, newest first. */
+export function channelStatuses(activity: readonly ChannelActivity[], { wsConnections, isWebhookEnabled = false }: Pick<RestContext, 'wsConnections' | 'isWebhookEnabled'>): ChannelStatus[] {
+  const surfaces: { channelId: string; channelType: string }[] = [...SURFACES];
+  if (isWebhookEnabled) surfaces.push({ channelId: 'webhook', channelType: 'webhook' });
+  const byId = new Map(activity.map((entry) => [entry.channelId, entry]));
+  const known = new Set(surfaces.map((surface) => surface.channelId));
+  const statuses: ChannelStatus[] = surfaces.map(({ channelId, channelType }) => {
+    const recorded = byId.get(channelId);
+    const connections = channelId === 'rpc' && wsConnections !== undefined ? wsConnections() : undefined;
+    return {
+      channelId,
+      channelType,
+      enabled: true,
+      status: connections !== undefined && connections > 0 ? 'connected' : 'listening',
+      lastActiveAt: recorded?.lastActiveAt ?? null,
+      messagesSent: recorded?.messagesSent ?? 0,
+      messagesReceived: recorded?.messagesReceived ?? 0,
+      ...(connections === undefined ? {} : { connections }),
+    };
   });
-
-  return {
-    snapshot() {
-      const surfaces: { channelId: string; channelType: string }[] = [...SURFACES];
-      if (isWebhookEnabled) surfaces.push({ channelId: 'webhook', channelType: 'webhook' });
-      const known = new Set(surfaces.map((surface) => surface.channelId));
-      // Sessions on other channels (sub-agents, caller-chosen keys) are listed after the surfaces.
-      for (const channelId of [...counters.keys()].sort()) if (!known.has(channelId)) surfaces.push({ channelId, channelType: 'session' });
-      return surfaces.map(({ channelId, channelType }) => {
-        const connections = channelId === 'rpc' && wsConnections !== undefined ? wsConnections() : undefined;
-        return {
-          channelId,
-          channelType,
-          enabled: true,
-          status: connections !== undefined && connections > 0 ? 'connected' : 'listening',
-          ...(counters.get(channelId) ?? { lastActiveAt: null, messagesSent: 0, messagesReceived: 0 }),
-          ...(connections === undefined ? {} : { connections }),
-        };
-      });
-    },
-    close: unsubscribe,
-  };
+  for (const entry of activity) {
+    if (known.has(entry.channelId)) continue;
+    statuses.push({ ...entry, enabled: true, status: 'listening' });
+  }
+  return statuses;
 }
 
 export function registerChannelsRoute(scope: FastifyInstance, ctx: RestContext): void {
-  const tracker = createChannelTracker(ctx);
-  scope.addHook('onClose', async function stopChannelTracker() {
-    tracker.close();
-  });
   scope.get('/channels', { onRequest: ctx.auth.require({ grants: grantsRest }) }, async function listChannels() {
-    return { channels: tracker.snapshot() };
+    return { channels: channelStatuses(ctx.channelActivity.all(), ctx) };
   });
 }

@@ -10,7 +10,7 @@ import type { RestContext, RestRoutesDeps } from './types.js';
 
 export type { RestRoutesDeps } from './types.js';
 export { restSessionKey, REST_CHANNEL_ID } from './chat.js';
-export type { ChannelActivity } from './channels.js';
+export type { ChannelStatus } from './channels.js';
 
 export async function registerRestRoutes(app: FastifyInstance, deps: RestRoutesDeps): Promise<void> {
   const ctx: RestContext = {

@@ -1,7 +1,7 @@
 // What the /api REST and SSE routes need from the rest of the gateway.
 import type { Logger } from 'pino';
 import type { AgentRegistry, TurnRunner } from '../../agents/types.js';
-import type { EventBus } from '../../obs/event-bus.js';
+import type { ChannelActivity, EventBus } from '../../obs/index.js';
 import type { ModelRouter } from '../../providers/types.js';
 import type { RequestAuth } from '../../server/request-auth.js';
 import type { SessionStore } from '../../sessions/types.js';
@@ -14,6 +14,8 @@ export interface RestRoutesDeps {
   router: Pick<ModelRouter, 'resolve'>;
   sessions: Pick<SessionStore, 'list' | 'history'>;
   events: EventBus;
+  /** Recorded channel activity (obs), merged into GET /api/channels. */
+  channelActivity: { all(): ChannelActivity[] };
   log: Logger;
   /** Open WebSocket connections, shown on the rpc channel of GET /api/channels. */
   wsConnections?: () => number;

@@ -1,5 +1,6 @@
 // A started HTTP server with the /v1 and /api routes over the real turn loop, router and SQLite stores, and the
 // scripted fake LLM as the only provider (the process boundary).
+import { randomUUID } from 'node:crypto';
 import { createTurnLoop } from '../../../src/agents/turn-loop.js';
 import { createToolRegistry } from '../../../src/agents/tools/tool-registry.js';
 import type { AgentRegistry } from '../../../src/agents/types.js';
@@ -8,6 +9,7 @@ import { registerOpenAiRoutes } from '../../../src/http/openai/index.js';
 import { registerRestRoutes } from '../../../src/http/rest/index.js';
 import { createEventBus, type EventBus } from '../../../src/obs/event-bus.js';
 import { createLogger } from '../../../src/obs/logger.js';
+import { createObservability } from '../../../src/obs/index.js';
 import { createRecorder } from '../../../src/obs/recorder.js';
 import { createEmbedder, createModelRouter } from '../../../src/providers/index.js';
 import { createAuthenticator, createHttpServer, createRequestAuth } from '../../../src/server/index.js';
@@ -56,6 +58,7 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
   const agents = staticAgents(options.agents ?? { default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 3 } });
   const sessions = createSqliteSessionStore(db);
   const recorder = createRecorder({ db });
+  const observability = createObservability({ db, events, recorder, now: Date.now, newId: randomUUID });
   const runner = createTurnLoop({ agents, router, sessions, tools: createToolRegistry([]), events, recorder, log, now: Date.now });
   const embedder = options.hasEmbeddings === true ? createEmbedder({ embeddings: { provider: 'local', model: 'embed-small' }, providers, log }) : undefined;
   const auth = createRequestAuth(createAuthenticator({ configTokens: config.gateway.tokens, store: createSqliteTokenStore(db) }));
@@ -63,7 +66,7 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
   const http = await createHttpServer({ gateway: config.gateway, log, auth });
   const keepAlive = options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs };
   await registerOpenAiRoutes(http, { auth, runner, agents, router, embedder, responses: createSqliteResponseStore(db), log, shutdownSignal: shutdown.signal, ...keepAlive });
-  await registerRestRoutes(http, { auth, runner, agents, router, sessions, events, log, wsConnections: () => 0, shutdownSignal: shutdown.signal, ...keepAlive });
+  await registerRestRoutes(http, { auth, runner, agents, router, sessions, events, channelActivity: observability.channels, log, wsConnections: () => 0, shutdownSignal: shutdown.signal, ...keepAlive });
   await http.listen({ host: '127.0.0.1', port: 0 });
   const address = http.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
@@ -79,6 +82,7 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
       // A client may hold a connection it never sent a request on (undici opens spares); it would hold close() up.
       http.server.closeAllConnections();
       await http.close();
+      observability.close();
       recorder.close();
       db.close();
     },
