@@ -9,8 +9,7 @@ import { createTurnLoop } from './agents/turn-loop.js';
 import type { TurnRunner } from './agents/types.js';
 import { createConfigStore, createGitHistory, type ConfigStore, type GatewayConfig, type GatewayPaths } from './config/index.js';
 import { registerDashboard, registerHealthRoutes, registerRpcRoute } from './http/index.js';
-import { createEventBus, type EventBus } from './obs/index.js';
-import { createRecorder } from './obs/recorder.js';
+import { createEventBus, createObservability, createRecorder, type EventBus, type Observability } from './obs/index.js';
 import { createHashingEmbedder, createModelRouter, type GatewayModelRouter } from './providers/index.js';
 import { createDispatcher, createRegistry, type MethodDefinition, type MethodRegistry } from './rpc/index.js';
 import { agentTurnMethods } from './rpc/methods/agent.js';
@@ -19,6 +18,7 @@ import { agentMethods } from './rpc/methods/agents.js';
 import { configMethods } from './rpc/methods/config.js';
 import { gatewayMethods } from './rpc/methods/gateway.js';
 import { modelMethods } from './rpc/methods/models.js';
+import { obsMethods } from './rpc/methods/obs.js';
 import { sessionMethods } from './rpc/methods/session.js';
 import { systemMethods } from './rpc/methods/system.js';
 import { tokenMethods } from './rpc/methods/tokens.js';
@@ -53,6 +53,7 @@ export interface App {
   readonly agents: ManagedAgentRegistry;
   readonly router: GatewayModelRouter;
   readonly sessions: SessionService;
+  readonly observability: Observability;
   /** The turn runner every surface uses: serialised per session, usage tracked. */
   readonly runner: TurnRunner;
   state(): AppState;
@@ -94,6 +95,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (change.sections.includes('providers')) router.reload(change.config.providers);
   });
   if (router.providers().length === 0) log.warn('no LLM provider configured: agent turns will end with an error until one is added under `providers:`');
+  const observability = createObservability({
+    db,
+    events,
+    recorder,
+    now,
+    newId: randomUUID,
+    priceOf: (provider, model) => router.entry({ provider, modelId: model })?.cost,
+    hasDurableRuns: true,
+  });
   const agents = createAgentRegistry({ configStore, events, log: log.child({ component: 'agents' }) });
 
   const sessionStore = createSqliteSessionStore(db);
@@ -156,6 +166,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...agentModelMethods({ agents, router, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder() }),
     ...configMethods({ config: configStore }),
     ...agentMethods({ agents }),
+    ...obsMethods({ obs: observability }),
   ];
   registry = createRegistry(methods);
   const dispatcher = createDispatcher({ registry, maxBatchSize: gateway.maxBatchSize });
@@ -165,6 +176,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const http = await createHttpServer({ gateway, log, auth }).catch(async (error: unknown) => {
     await sessions.close();
     agents.close();
+    observability.close();
     recorder.close();
     db.close();
     throw error;
@@ -190,6 +202,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     agents,
     router,
     sessions,
+    observability,
     runner,
     state: () => state,
     async listen() {
@@ -211,6 +224,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       stopRouterReload();
       stopRetiredWatch();
       agents.close();
+      observability.close();
       recorder.close();
       db.close();
       state = 'closed';

@@ -5,6 +5,10 @@ export type BudgetVerdict = 'fits' | 'downshifted' | 'exhausted';
 
 export interface ContextBudget {
   windowTokens: number;
+  /** The window before any cap; equal to windowTokens while the gateway applies no tier caps. */
+  rawContextWindowTokens: number;
+  /** Where the window came from: `served` (the model catalog) or `none` (a default for an unlisted model). */
+  windowCapSource: 'served' | 'none';
   systemTokens: number;
   /** Tokens of the messages of the current turn, which are never dropped. */
   freshTailTokens: number;
@@ -19,6 +23,7 @@ export interface ContextBudget {
 
 export interface BudgetInput {
   windowTokens: number;
+  windowCapSource: ContextBudget['windowCapSource'];
   outputHeadroom: number;
   system: string;
   /** Earlier history, oldest first; may be trimmed from the front. */
@@ -37,7 +42,7 @@ function sum(messages: readonly TranscriptMessage[]): number {
   return messages.reduce((total, message) => total + estimateMessageTokens(message), 0);
 }
 
-export function fitContext({ windowTokens, outputHeadroom, system, history, freshTail }: BudgetInput): BudgetOutcome {
+export function fitContext({ windowTokens, windowCapSource, outputHeadroom, system, history, freshTail }: BudgetInput): BudgetOutcome {
   const systemTokens = estimateTokens(system);
   const freshTailTokens = sum(freshTail);
   const available = windowTokens - outputHeadroom - systemTokens - freshTailTokens;
@@ -54,6 +59,8 @@ export function fitContext({ windowTokens, outputHeadroom, system, history, fres
   const isExhausted = available < 0;
   const budget: ContextBudget = {
     windowTokens,
+    rawContextWindowTokens: windowTokens,
+    windowCapSource,
     systemTokens,
     freshTailTokens,
     budgetedHistoryTokens: isExhausted ? 0 : historyTokens,

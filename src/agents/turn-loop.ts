@@ -83,15 +83,16 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
       if (request.seedHistory !== undefined && request.seedHistory.length > 0) sessions.append(sessionKey, request.seedHistory, now());
     }
     const history = sessions.history(sessionKey);
-    const trace = startTurnTrace({ recorder, events, now }, { traceId, sessionKey, agentId: agent.id, channel: keyParts.channelId, isSynthetic: request.isSynthetic ?? false });
+    const startedAt = now();
+    const trace = startTurnTrace({ recorder, events, now }, { traceId, sessionKey, agentId: agent.id, channel: keyParts.channelId, isSynthetic: request.isSynthetic ?? false, ...(request.messageId === undefined ? {} : { messageId: request.messageId }), ...(request.rootRunId === undefined ? {} : { rootRunId: request.rootRunId }) });
     events.emit('message:received', { agentId: agent.id, sessionKey, chars: request.message.length });
 
     const userMessage: TranscriptMessage = { role: 'user', content: request.message, timestamp: now() };
     sessions.append(sessionKey, [userMessage], now());
     const state: TurnState = { text: '', inputTokens: 0, outputTokens: 0, costUsd: 0, steps: 0, toolFailures: 0, lastModelFinish: 'stop' };
-    const finish = (finishReason: FinishReason, error?: string): TurnResult => {
-      trace.end({ finishReason, endReason: endReasonOf(finishReason, state), steps: state.steps, inputTokens: state.inputTokens, outputTokens: state.outputTokens, costUsd: state.costUsd, toolFailures: state.toolFailures });
-      events.emit('message:sent', { agentId: agent.id, sessionKey, chars: state.text.length, finishReason });
+    const finish = (finishReason: FinishReason, error?: string, endReason = endReasonOf(finishReason, state)): TurnResult => {
+      trace.end({ finishReason, endReason, steps: state.steps, inputTokens: state.inputTokens, outputTokens: state.outputTokens, costUsd: state.costUsd, toolFailures: state.toolFailures });
+      events.emit('message:sent', { agentId: agent.id, sessionKey, traceId, chars: state.text.length, finishReason });
       return {
         response: state.text,
         tokensUsed: { input: state.inputTokens, output: state.outputTokens, total: state.inputTokens + state.outputTokens },
@@ -114,7 +115,7 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
     try {
       return await loop({ request, agent, model, history, userMessage, trace, state, finish });
     } catch (error) {
-      return finish(...classifyFailure(error, request.signal, trace, state.steps, log));
+      return finish(...classifyFailure(error, request.signal, trace, { step: state.steps, elapsedMs: now() - startedAt }, log));
     }
   }
 
@@ -126,7 +127,7 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
     userMessage: TranscriptMessage;
     trace: TurnTrace;
     state: TurnState;
-    finish: (reason: FinishReason, error?: string) => TurnResult;
+    finish: (reason: FinishReason, error?: string, endReason?: string) => TurnResult;
   }): Promise<TurnResult> {
     const { request, agent, model, history, trace, state, finish } = turn;
     const { config } = agent;
@@ -140,7 +141,7 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
     const callCounts = new Map<string, number>();
 
     for (let step = 1; step <= config.maxSteps; step += 1) {
-      const { budget, messages } = fitContext({ windowTokens, outputHeadroom, system, history, freshTail });
+      const { budget, messages } = fitContext({ windowTokens, windowCapSource: entry === undefined ? 'none' : 'served', outputHeadroom, system, history, freshTail });
       trace.contextBudget(step, budget);
       if (budget.verdict === 'exhausted') {
         return finish('context_exhausted', `The message and system prompt need ${budget.assembledInputTokens + outputHeadroom} tokens; the model's context window is ${windowTokens}`);
@@ -214,15 +215,35 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
   };
 }
 
-function classifyFailure(error: unknown, signal: AbortSignal, trace: TurnTrace, step: number, log: Logger): [FinishReason, string] {
+/** The finish reason, the message and (for timeouts) the report's endReason of a turn that threw. */
+function classifyFailure(
+  error: unknown,
+  signal: AbortSignal,
+  trace: TurnTrace,
+  { step, elapsedMs }: { step: number; elapsedMs: number },
+  log: Logger,
+): [FinishReason, string, string?] {
   if (signal.aborted) {
     trace.modelError(step, { kind: 'aborted' });
     return ['aborted', 'The turn was cancelled'];
   }
   if (isGatewayError(error)) {
-    const reason = typeof error.details.reason === 'string' ? error.details.reason : undefined;
-    trace.modelError(step, { kind: error.kind, ...(reason === undefined ? {} : { reason }) });
+    const { reason, errorKind, timeoutMs, model } = error.details;
+    trace.modelError(step, {
+      kind: error.kind,
+      ...(typeof reason === 'string' ? { reason } : {}),
+      ...(typeof errorKind === 'string' ? { providerErrorKind: errorKind } : {}),
+    });
     if (reason === 'circuit_open') return ['circuit_open', error.message];
+    if (errorKind === 'timeout') {
+      const provider = typeof model === 'string' ? model.split('/')[0] : undefined;
+      trace.promptTimeout({
+        elapsedMs,
+        ...(typeof timeoutMs === 'number' ? { budgetMs: timeoutMs } : {}),
+        ...(provider === undefined ? {} : { knob: `providers.${provider}.timeoutMs` }),
+      });
+      return ['error', error.message, 'timeout'];
+    }
     if (error.kind !== 'internal') return ['error', error.message];
   }
   log.error({ err: error }, 'turn failed');

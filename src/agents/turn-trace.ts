@@ -14,7 +14,8 @@ export interface TurnTraceDeps {
 export interface TurnTrace {
   readonly traceId: string;
   modelCall(step: number, call: { model: ModelRef; usage: TokenUsage; costUsd: number; latencyMs: number; finishReason: string; toolCalls: number; textChars: number }): void;
-  modelError(step: number, error: { kind: string; reason?: string }): void;
+  modelError(step: number, error: { kind: string; reason?: string; providerErrorKind?: string }): void;
+  promptTimeout(timeout: { elapsedMs: number; budgetMs?: number; knob?: string }): void;
   toolCall(step: number, toolName: string, outcome: ToolCallOutcome): void;
   contextBudget(step: number, budget: ContextBudget): void;
   end(outcome: { finishReason: string; endReason: string; steps: number; inputTokens: number; outputTokens: number; costUsd: number; toolFailures: number }): void;
@@ -22,12 +23,12 @@ export interface TurnTrace {
 
 export function startTurnTrace(
   { recorder, events, now }: TurnTraceDeps,
-  turn: { traceId: string; sessionKey: string; agentId: string; channel: string; isSynthetic: boolean; rootRunId?: string },
+  turn: { traceId: string; sessionKey: string; agentId: string; channel: string; isSynthetic: boolean; messageId?: string; rootRunId?: string },
 ): TurnTrace {
   const startedAt = now();
   const { traceId, sessionKey, agentId } = turn;
   const record = (kind: string, data: Record<string, unknown>) => recorder.trajectory({ sessionKey, traceId, kind, ts: now(), data });
-  recorder.startSession({ traceId, sessionKey, agentId, channel: turn.channel, startedAt, isSynthetic: turn.isSynthetic, ...(turn.rootRunId === undefined ? {} : { rootRunId: turn.rootRunId }) });
+  recorder.startSession({ traceId, sessionKey, agentId, channel: turn.channel, startedAt, isSynthetic: turn.isSynthetic, ...(turn.messageId === undefined ? {} : { messageId: turn.messageId }), ...(turn.rootRunId === undefined ? {} : { rootRunId: turn.rootRunId }) });
   record('turn_start', { agentId, channel: turn.channel });
 
   return {
@@ -67,8 +68,16 @@ export function startTurnTrace(
       });
     },
     modelError(step, error) {
-      record('model_error', { step, errorKind: error.kind, ...(error.reason === undefined ? {} : { reason: error.reason }) });
+      record('model_error', {
+        step,
+        errorKind: error.kind,
+        ...(error.reason === undefined ? {} : { reason: error.reason }),
+        ...(error.providerErrorKind === undefined ? {} : { providerErrorKind: error.providerErrorKind }),
+      });
       if (error.reason === 'circuit_open') record('breaker', { step, event: 'opened', toolName: null });
+    },
+    promptTimeout({ elapsedMs, budgetMs, knob }) {
+      record('prompt_timeout', { phase: 'makespan', elapsedMs, ...(budgetMs === undefined ? {} : { budgetMs }), ...(knob === undefined ? {} : { knob }) });
     },
     toolCall(step, toolName, outcome) {
       record('tool_call', {

@@ -52,6 +52,10 @@ export interface TurnRequest {
   maxOutputTokens?: number;
   /** Called with each text delta as the model streams. */
   onDelta?: (delta: string) => void;
+  /** The id of the inbound message (e.g. the chatcmpl id), so trace search can find the turn by it. */
+  messageId?: string;
+  /** The root of the sub-agent run tree this turn belongs to. */
+  rootRunId?: string;
   /** Marks test or synthetic traffic, excluded from trace search by default. */
   isSynthetic?: boolean;
   signal: AbortSignal;

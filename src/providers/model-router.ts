@@ -96,7 +96,14 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
     return new GatewayError(
       'upstream_failed',
       `Model call to ${formatModelRef(ref)} failed${when}: ${kind}${tries}`,
-      { errorKind: kind, model: formatModelRef(ref), attempts, ...(statusCodeOf(cause) === undefined ? {} : { statusCode: statusCodeOf(cause) }) },
+      {
+        errorKind: kind,
+        model: formatModelRef(ref),
+        attempts,
+        ...(statusCodeOf(cause) === undefined ? {} : { statusCode: statusCodeOf(cause) }),
+        // The budget that ran out, so a report can name the knob to raise (obs.explain prompt_timeout).
+        ...(kind === 'timeout' ? { timeoutMs: state.config[ref.provider]?.timeoutMs } : {}),
+      },
       { cause },
     );
   }

@@ -103,6 +103,7 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
           agentId: run.agentId,
           sessionKey: run.sessionKey,
           message: run.task,
+          rootRunId: run.rootRunId,
           ...(run.requestedBy === null ? {} : { requestedBy: run.requestedBy }),
           signal: shutdown.signal,
         }),

@@ -1,15 +1,11 @@
 // End to end: real turns through a started gateway against the fake LLM server (a failing tool, a model-call
 // timeout), then obs.explain, obs.fleet.health, billing and trace search over the evidence the turns recorded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/obs/logger.js';
 import type { IncidentReport } from '../../src/obs/explain/index.js';
 import type { FleetHealthReport } from '../../src/obs/fleet/index.js';
-import { createDispatcher, createRegistry, type JsonRpcResponse } from '../../src/rpc/index.js';
-import { obsMethods } from '../../src/rpc/methods/obs.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { startGateway, type Harness } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
-import { startObs, type ObsStack } from '../obs/support.js';
 
 const TOOL_SESSION = 'default:alice:test:tool';
 const TIMEOUT_SESSION = 'default:alice:test:slow';
@@ -17,7 +13,6 @@ const TIMEOUT_SESSION = 'default:alice:test:slow';
 describe('obs over real agent turns', () => {
   let llm: FakeLlm;
   let harness: Harness;
-  let stack: ObsStack;
   let obsCall: (method: string, params?: Record<string, unknown>) => Promise<unknown>;
 
   beforeAll(async () => {
@@ -39,22 +34,15 @@ describe('obs over real agent turns', () => {
     // A reply slower than the provider's timeoutMs: the model call times out and the turn fails.
     llm.script({ text: 'too late', delayMs: 5_000 });
     expect(await execute('slow', 'A slow question')).toMatchObject({ finishReason: 'error' });
-    // Closing the gateway flushes its recorder; the evidence is then read from the same database file.
-    await harness.app.close();
-    stack = startObs(harness.paths.databasePath, { hasDurableRuns: true });
-    stack.clock.now = Date.now();
-    const dispatcher = createDispatcher({ registry: createRegistry(obsMethods({ obs: stack.obs })), maxBatchSize: 50 });
+    // The reports are read from the running gateway over JSON-RPC, as an operator would.
     obsCall = async (method, params = {}) => {
-      const response = (await dispatcher.dispatch({ jsonrpc: '2.0', id: 1, method, params }, {
-        caller: { clientId: 'admin', scopes: ['admin'] }, transport: 'http', log: createLogger({ level: 'silent' }), signal: new AbortController().signal,
-      })) as JsonRpcResponse;
-      if ('error' in response) throw new Error(`${method}: ${response.error.message}`);
+      const response = await callRpc(harness.url, harness.tokens.admin, method, params);
+      if (response.error !== undefined) throw new Error(`${method}: ${JSON.stringify(response.error)}`);
       return response.result;
     };
   }, 30_000);
 
   afterAll(async () => {
-    stack?.close();
     await harness?.close();
     await llm?.close();
   });
@@ -83,12 +71,11 @@ describe('obs over real agent turns', () => {
 
   it('explains the timed-out turn from its model error', async () => {
     const report = (await obsCall('obs.explain', { sessionKey: TIMEOUT_SESSION })) as IncidentReport;
-    expect(report.outcome).toEqual({ endReason: 'error', degraded: true, severity: 'error' });
+    expect(report.outcome).toMatchObject({ endReason: 'timeout', degraded: true });
     expect(report.failures).toEqual([]);
-    // The turn loop records the model error as upstream_failed today; once it also records providerErrorKind
-    // 'timeout', the same evidence names prompt_timeout.
-    expect(['error', 'prompt_timeout']).toContain(report.likelyRootCause.code);
-    expect(report.likelyRootCause.detail).toMatch(/upstream_failed|timeout/);
+    // The turn recorded its prompt_timeout evidence, so the cause is numbers-backed and names the knob.
+    expect(report.likelyRootCause.code).toBe('prompt_timeout');
+    expect(JSON.stringify(report.likelyRootCause)).toContain('providers.fake.timeoutMs');
   });
 
   it('answers session_not_found for an unknown trace', async () => {
@@ -100,7 +87,7 @@ describe('obs over real agent turns', () => {
     expect(fleet).toMatchObject({
       windowHours: 24,
       sessions: { total: 2, degraded: 2, degradedRate: 1 },
-      degradedByCause: { completed_with_tool_errors: 1, error: 1 },
+      degradedByCause: { completed_with_tool_errors: 1, timeout: 1 },
       toolStats: { current_time: { ok: 0, failed: 1, topErrorKind: 'invalid_input' } },
       activity: { activeAgents: ['default'], activeChannels: ['test'], turnTotal: 2 },
       autonomy: { runs: { total: 0 } },
