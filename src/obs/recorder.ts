@@ -1,5 +1,6 @@
 // Records counts-only evidence (trajectory, session index, token usage) to SQLite in batches, off the hot path.
 import type { SqliteDatabase } from '../store/index.js';
+import { createBatchWriter } from './batch-writer.js';
 
 /** One trajectory record: a kind and a small data object of counts, ids and enums; never message bodies. */
 export interface TrajectoryRecord {
@@ -52,8 +53,6 @@ export interface RecorderOptions {
   maxBuffered?: number;
 }
 
-type PendingWrite = () => void;
-
 export function createRecorder({ db, flushIntervalMs = 250, maxBuffered = 500 }: RecorderOptions): Recorder {
   const insertTrajectory = db.prepare(
     `INSERT INTO trajectory (session_key, trace_id, seq, ts, kind, data)
@@ -69,34 +68,8 @@ export function createRecorder({ db, flushIntervalMs = 250, maxBuffered = 500 }:
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
 
-  let pending: PendingWrite[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let isClosed = false;
-
-  const writeAll = db.transaction((writes: PendingWrite[]) => {
-    for (const write of writes) write();
-  });
-
-  function flush(): void {
-    if (timer !== undefined) {
-      clearTimeout(timer);
-      timer = undefined;
-    }
-    if (pending.length === 0) return;
-    const writes = pending;
-    pending = [];
-    writeAll(writes);
-  }
-
-  function enqueue(write: PendingWrite): void {
-    if (isClosed) return;
-    pending.push(write);
-    if (pending.length >= maxBuffered) flush();
-    else if (timer === undefined) {
-      timer = setTimeout(flush, flushIntervalMs);
-      timer.unref();
-    }
-  }
+  const writer = createBatchWriter({ db, flushIntervalMs, maxBuffered });
+  const enqueue = (write: () => void) => writer.enqueue(write);
 
   return {
     trajectory(record) {
@@ -117,10 +90,7 @@ export function createRecorder({ db, flushIntervalMs = 250, maxBuffered = 500 }:
         insertUsage.run(record.ts, record.agentId, record.sessionKey, record.provider, record.model, record.inputTokens, record.outputTokens, record.cacheReadTokens, record.cacheWriteTokens, record.costUsd),
       );
     },
-    flush,
-    close() {
-      flush();
-      isClosed = true;
-    },
+    flush: () => writer.flush(),
+    close: () => writer.close(),
   };
 }
