@@ -169,7 +169,21 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...obsMethods({ obs: observability }),
   ];
   registry = createRegistry(methods);
-  const dispatcher = createDispatcher({ registry, maxBatchSize: gateway.maxBatchSize });
+  const dispatcher = createDispatcher({
+    registry,
+    maxBatchSize: gateway.maxBatchSize,
+    audit: (call) =>
+      events.emit('audit:event', {
+        kind: 'rpc.call',
+        classification: call.scope,
+        action: call.method,
+        actor: call.clientId,
+        outcome: call.outcome,
+        severity: call.outcome === 'denied' ? 'warning' : call.outcome === 'error' ? 'error' : 'info',
+        traceId: call.traceId,
+        refs: JSON.stringify({ transport: call.transport, ...(call.errorKind === undefined ? {} : { errorKind: call.errorKind }) }),
+      }),
+  });
 
   const auth = createRequestAuth(authenticator);
   // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.

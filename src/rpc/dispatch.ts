@@ -36,9 +36,21 @@ export interface Dispatcher {
   dispatch(message: unknown, ctx: DispatchContext): Promise<DispatchOutcome>;
 }
 
+/** One audited call: admin methods always, any method when the caller lacked its scope. Content-free. */
+export interface AuditedCall {
+  method: string;
+  scope: 'rpc' | 'admin';
+  clientId: string;
+  transport: Transport;
+  traceId: string;
+  outcome: 'ok' | 'denied' | 'error';
+  errorKind?: string;
+}
+
 export interface DispatcherDeps {
   registry: MethodRegistry;
   maxBatchSize: number;
+  audit?: (call: AuditedCall) => void;
 }
 
 export function errorResponse(id: JsonRpcId, error: JsonRpcErrorObject): JsonRpcResponse {
@@ -63,7 +75,7 @@ function readId(message: Record<string, unknown>): JsonRpcId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
-export function createDispatcher({ registry, maxBatchSize }: DispatcherDeps): Dispatcher {
+export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDeps): Dispatcher {
   async function callOne(message: unknown, ctx: DispatchContext): Promise<JsonRpcResponse | null> {
     if (!isPlainObject(message)) {
       return errorResponse(null, { code: RPC_CODE.invalid_request, message: 'Invalid Request: expected an object' });
@@ -81,6 +93,7 @@ export function createDispatcher({ registry, maxBatchSize }: DispatcherDeps): Di
     const traceId = ctx.traceId ?? randomUUID();
     const startedAt = performance.now();
     let response: JsonRpcResponse;
+    let failureKind: string | undefined;
     try {
       if (!grantsMethodScope(ctx.caller, method.scope, ctx.transport)) throw insufficientScope(method.scope);
       const rawParams = message.params ?? {};
@@ -96,12 +109,24 @@ export function createDispatcher({ registry, maxBatchSize }: DispatcherDeps): Di
       response = { jsonrpc: '2.0', id, result: result ?? null };
     } catch (error) {
       const gatewayError = toGatewayError(error);
+      failureKind = gatewayError.kind;
       if (gatewayError.kind === 'internal') {
         ctx.log.error({ err: error, method: method.name, traceId }, 'JSON-RPC handler failed');
       }
       response = errorResponse(id, toRpcError(gatewayError));
     }
     ctx.log.debug({ method: method.name, traceId, ms: performance.now() - startedAt }, 'rpc call');
+    if (audit !== undefined && (method.scope === 'admin' || failureKind === 'forbidden')) {
+      audit({
+        method: method.name,
+        scope: method.scope,
+        clientId: ctx.caller.clientId,
+        transport: ctx.transport,
+        traceId,
+        outcome: failureKind === undefined ? 'ok' : failureKind === 'forbidden' ? 'denied' : 'error',
+        ...(failureKind === undefined ? {} : { errorKind: failureKind }),
+      });
+    }
     return isNotification ? null : response;
   }
 
