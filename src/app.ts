@@ -9,8 +9,10 @@ import { createTurnLoop } from './agents/turn-loop.js';
 import type { TurnRunner } from './agents/types.js';
 import { createConfigStore, createGitHistory, type ConfigStore, type GatewayConfig, type GatewayPaths } from './config/index.js';
 import { registerDashboard, registerHealthRoutes, registerRpcRoute } from './http/index.js';
+import { registerOpenAiRoutes } from './http/openai/index.js';
+import { registerRestRoutes } from './http/rest/index.js';
 import { createEventBus, createObservability, createRecorder, type EventBus, type Observability } from './obs/index.js';
-import { createHashingEmbedder, createModelRouter, type GatewayModelRouter } from './providers/index.js';
+import { createEmbedder, createHashingEmbedder, createModelRouter, type GatewayModelRouter } from './providers/index.js';
 import { createDispatcher, createRegistry, type MethodDefinition, type MethodRegistry } from './rpc/index.js';
 import { agentTurnMethods } from './rpc/methods/agent.js';
 import { agentModelMethods } from './rpc/methods/agent-models.js';
@@ -24,8 +26,11 @@ import { systemMethods } from './rpc/methods/system.js';
 import { tokenMethods } from './rpc/methods/tokens.js';
 import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService, type TokenService } from './server/index.js';
 import { createSessionLocks, createSessionService, trackSessionUsage, type SessionService } from './sessions/index.js';
-import { createSqliteRunStore, createSqliteSessionStore, createSqliteTokenStore, openDatabase } from './store/index.js';
+import { createSqliteResponseStore, createSqliteRunStore, createSqliteSessionStore, createSqliteTokenStore, openDatabase } from './store/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
+
+/** How long shutdown waits for open HTTP connections before cutting them. */
+const SHUTDOWN_GRACE_MS = 2000;
 
 export type AppState = 'created' | 'listening' | 'closing' | 'closed';
 
@@ -94,6 +99,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const stopRouterReload = configStore.onChange((change) => {
     if (change.sections.includes('providers')) router.reload(change.config.providers);
   });
+  // Built before anything that holds resources, since an unusable embeddings section throws here.
+  const embedder = createEmbedder({ embeddings: config.embeddings, providers: configStore.get().providers, log: log.child({ component: 'embeddings' }) });
   if (router.providers().length === 0) log.warn('no LLM provider configured: agent turns will end with an error until one is added under `providers:`');
   const observability = createObservability({
     db,
@@ -197,7 +204,31 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   registerHealthRoutes(http, { now });
   await registerRpcRoute(http, { dispatcher, auth, log: log.child({ component: 'rpc' }), shutdownSignal: shutdown.signal });
+  await registerOpenAiRoutes(http, {
+    auth,
+    runner,
+    agents,
+    router,
+    embedder,
+    responses: createSqliteResponseStore(db),
+    log: log.child({ component: 'openai' }),
+    now,
+    shutdownSignal: shutdown.signal,
+  });
   if (gateway.web.enabled) {
+    await registerRestRoutes(http, {
+      auth,
+      runner,
+      agents,
+      router,
+      sessions: sessionStore,
+      events,
+      channelActivity: observability.channels,
+      log: log.child({ component: 'rest' }),
+      wsConnections: () => ws?.connectionCount() ?? 0,
+      isWebhookEnabled: gateway.webhook !== undefined,
+      shutdownSignal: shutdown.signal,
+    });
     await registerDashboard(http, { webDistPath: gateway.webDistPath ?? options.defaultWebDistPath });
   }
 
@@ -234,7 +265,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       await wsGateway.close();
       shutdown.abort();
       await sessions.close();
+      // Keep-alive connections that never sent a request would hold close() open; they are cut after a grace period.
+      const forceClose = setTimeout(() => http.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      forceClose.unref();
       await http.close();
+      clearTimeout(forceClose);
       stopRouterReload();
       stopRetiredWatch();
       agents.close();

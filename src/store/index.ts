@@ -4,3 +4,4 @@ export { MIGRATIONS, type Migration } from './migrations.js';
 export { createSqliteTokenStore } from './token-store.js';
 export { createSqliteSessionStore, toFtsQuery } from './session-store.js';
 export { createSqliteRunStore, ORPHANED_RUN_ERROR } from './run-store.js';
+export { createSqliteResponseStore } from './response-store.js';
