@@ -8,7 +8,7 @@ import { createToolRegistry } from './agents/tools/tool-registry.js';
 import { createTurnLoop } from './agents/turn-loop.js';
 import type { TurnRunner } from './agents/types.js';
 import { createConfigStore, createGitHistory, type ConfigStore, type GatewayConfig, type GatewayPaths } from './config/index.js';
-import { registerDashboard, registerHealthRoutes, registerRpcRoute } from './http/index.js';
+import { registerDashboard, registerHealthRoutes, registerRpcRoute, registerWebhookRoute } from './http/index.js';
 import { registerOpenAiRoutes } from './http/openai/index.js';
 import { registerRestRoutes } from './http/rest/index.js';
 import { createEventBus, createObservability, createRecorder, type EventBus, type Observability } from './obs/index.js';
@@ -215,6 +215,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     now,
     shutdownSignal: shutdown.signal,
   });
+  if (gateway.webhook !== undefined) {
+    await registerWebhookRoute(http, {
+      webhook: gateway.webhook,
+      runner,
+      notifyAll: (method, params) => ws?.notify(null, method, params),
+      log: log.child({ component: 'webhook' }),
+      now,
+      shutdownSignal: shutdown.signal,
+    });
+  }
   if (gateway.web.enabled) {
     await registerRestRoutes(http, {
       auth,

@@ -1,0 +1,102 @@
+// POST /hooks/webhook: HMAC-signed events answered 202 at once; the agent turn runs in the background.
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { TurnRunner } from '../agents/types.js';
+import type { GatewaySection } from '../config/index.js';
+import { GatewayError } from '../errors.js';
+import { formatParamIssues } from '../rpc/param-issues.js';
+import { formatSessionKey } from '../sessions/index.js';
+
+export interface WebhookDeps {
+  webhook: NonNullable<GatewaySection['webhook']>;
+  runner: TurnRunner;
+  /** Pushes `session.completed` to every connected client (a webhook has no client id). */
+  notifyAll: (method: string, params: unknown) => void;
+  log: Logger;
+  now: () => number;
+  shutdownSignal: AbortSignal;
+}
+
+/** DESIGN §3: a signed timestamp may differ from the server clock by at most this much. */
+export const TIMESTAMP_TOLERANCE_SECONDS = 300;
+
+const webhookBody = z.strictObject({
+  event: z.string().min(1).max(200),
+  source: z.string().min(1).max(200).regex(/^[^:]+$/, 'must not contain ":"').optional(),
+  data: z.unknown(),
+});
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Checks `X-Webhook-Signature` (`sha256=<hex>` or bare hex) against the HMAC of the raw body, or of
+ * `<timestamp>.<body>` when `X-Webhook-Timestamp` is sent. Throws `unauthorized` on any mismatch.
+ */
+export function verifySignature(request: FastifyRequest, rawBody: Buffer, { secret, algorithm }: WebhookDeps['webhook'], nowMs: number): void {
+  const signature = header(request, 'x-webhook-signature');
+  if (signature === undefined) throw new GatewayError('unauthorized', 'Missing X-Webhook-Signature header');
+  const timestamp = header(request, 'x-webhook-timestamp');
+  const hmac = createHmac(algorithm, secret);
+  if (timestamp !== undefined) {
+    const seconds = Number(timestamp);
+    if (!Number.isInteger(seconds) || Math.abs(nowMs / 1000 - seconds) > TIMESTAMP_TOLERANCE_SECONDS) {
+      throw new GatewayError('unauthorized', `X-Webhook-Timestamp must be unix seconds within ${TIMESTAMP_TOLERANCE_SECONDS} s of the server clock`);
+    }
+    hmac.update(`${timestamp}.`);
+  }
+  const expected = hmac.update(rawBody).digest();
+  const hex = signature.startsWith(`${algorithm}=`) ? signature.slice(algorithm.length + 1) : signature;
+  const presented = /^[0-9a-fA-F]+$/.test(hex) ? Buffer.from(hex, 'hex') : Buffer.alloc(0);
+  // timingSafeEqual needs equal lengths; a wrong length is already a mismatch and says nothing about the secret.
+  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+    throw new GatewayError('unauthorized', 'Invalid webhook signature');
+  }
+}
+
+/** What the agent reads: the event name, its source, and its data as JSON. */
+export function webhookMessage(body: z.infer<typeof webhookBody>): string {
+  return `Webhook event "${body.event}" from ${body.source ?? 'an external system'}.\nData (JSON):\n${JSON.stringify(body.data ?? null, null, 2)}`;
+}
+
+export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDeps): Promise<void> {
+  const { webhook, runner, notifyAll, log, now, shutdownSignal } = deps;
+  await app.register(async function webhookPlugin(scope) {
+    // The signature covers the exact bytes sent, so the body is kept raw and parsed only after verification.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+    scope.post('/hooks/webhook', async function receiveWebhook(request, reply) {
+      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      verifySignature(request, rawBody, webhook, now());
+      let document: unknown;
+      try {
+        document = JSON.parse(rawBody.toString('utf8'));
+      } catch {
+        throw new GatewayError('invalid_request', 'Body must be JSON: {event, source?, data}');
+      }
+      const parsed = webhookBody.safeParse(document);
+      if (!parsed.success) {
+        const { text, param } = formatParamIssues(parsed.error.issues);
+        throw new GatewayError('invalid_request', `Invalid webhook body: ${text}`, param === undefined ? {} : { param });
+      }
+      const runId = randomUUID();
+      const sessionKey = formatSessionKey({ userId: parsed.data.source ?? 'webhook', channelId: 'webhook', peerId: runId });
+      runner
+        .run({ agentId: webhook.agentId, sessionKey, message: webhookMessage(parsed.data), signal: shutdownSignal })
+        .then(
+          (result) => notifyAll('session.completed', { sessionKey, runId, result: { response: result.response, tokensUsed: result.tokensUsed, finishReason: result.finishReason, ...(result.error === undefined ? {} : { error: result.error }) } }),
+          (error: unknown) => {
+            const message = error instanceof GatewayError && error.kind !== 'internal' ? error.message : 'Internal error';
+            if (!(error instanceof GatewayError)) log.error({ err: error, runId }, 'webhook turn failed');
+            notifyAll('session.completed', { sessionKey, runId, result: { response: '', finishReason: 'error', error: message } });
+          },
+        );
+      return reply.code(202).send({ accepted: true, runId, sessionKey });
+    });
+  });
+}
