@@ -72,24 +72,36 @@ export interface ComparisonRow {
   gateway: LoadResult[];
 }
 
-/** Runs during which other processes stayed under `CONTENDED_SHARE` of the machine; all runs if none did. */
-export function cleanRuns(results: readonly LoadResult[]): readonly LoadResult[] {
-  const clean = results.filter((result) => !(result.otherCpu > CONTENDED_SHARE));
-  return clean.length > 0 ? clean : results;
+function isClean(result: LoadResult): boolean {
+  return !(result.otherCpu > CONTENDED_SHARE);
 }
 
-/** The clean run with the median throughput (the lower middle one for an even count). */
+/**
+ * Whether the summary of `row` compares clean runs (other processes under CONTENDED_SHARE of the machine) on
+ * both sides. When either side has none, both sides are summarised over all their runs, so the comparison is
+ * still like with like.
+ */
+export function isCleanComparison(row: ComparisonRow): boolean {
+  return row.baseline.some(isClean) && row.gateway.some(isClean);
+}
+
+/** The runs a side is summarised over: its clean runs when both sides have some, else all of them. */
+export function summarisedRuns(row: ComparisonRow, side: 'baseline' | 'gateway'): readonly LoadResult[] {
+  return isCleanComparison(row) ? row[side].filter(isClean) : row[side];
+}
+
+/** The run with the median throughput (the lower middle one for an even count). */
 export function medianRun(results: readonly LoadResult[]): LoadResult {
-  const sorted = [...cleanRuns(results)].sort((a, b) => a.opsPerSec - b.opsPerSec);
+  const sorted = [...results].sort((a, b) => a.opsPerSec - b.opsPerSec);
   const median = sorted[Math.floor((sorted.length - 1) / 2)];
   if (median === undefined) throw new RangeError('no runs to summarise');
   return median;
 }
 
-/** Gateway median throughput over baseline median throughput (clean runs only, when there are any). */
+/** Gateway median throughput over baseline median throughput, over the runs `summarisedRuns` picks. */
 export function ratio(row: ComparisonRow): number {
-  const baseline = medianRun(row.baseline).opsPerSec;
-  return baseline === 0 ? 0 : medianRun(row.gateway).opsPerSec / baseline;
+  const baseline = medianRun(summarisedRuns(row, 'baseline')).opsPerSec;
+  return baseline === 0 ? 0 : medianRun(summarisedRuns(row, 'gateway')).opsPerSec / baseline;
 }
 
 /**
@@ -142,8 +154,8 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
 }
 
 /**
- * The comparison table every benchmark prints: median throughput of each side over its clean runs (other
- * processes under CONTENDED_SHARE of the machine), their ratio, the spread over all rounds, latency and busy
+ * The comparison table every benchmark prints: median throughput of each side (clean runs only when both
+ * sides have some, see `summarisedRuns`), their ratio, the spread over all rounds, latency and busy
  * shares of the median runs, the server thread's CPU per request (median of all runs), and how many runs
  * were clean.
  */
@@ -168,16 +180,17 @@ export function formatComparison(rows: readonly ComparisonRow[]): string {
   ];
   const body = rows.map((row) => {
     const value = ratio(row);
-    const baseline = medianRun(row.baseline);
-    const gateway = medianRun(row.gateway);
+    const baseline = medianRun(summarisedRuns(row, 'baseline'));
+    const gateway = medianRun(summarisedRuns(row, 'gateway'));
     const all = [...row.baseline, ...row.gateway];
-    const clean = (results: readonly LoadResult[]) => results.filter((result) => !(result.otherCpu > CONTENDED_SHARE)).length;
+    const clean = (results: readonly LoadResult[]) => results.filter(isClean).length;
     return [
       row.surface,
       `${row.connections} x ${row.depth}`,
       formatRate(baseline.opsPerSec),
       formatRate(gateway.opsPerSec),
-      value.toFixed(2),
+      // An asterisk: no clean run on one side, so both medians include runs that shared the machine.
+      `${value.toFixed(2)}${isCleanComparison(row) ? '' : '*'}`,
       value >= TARGET_RATIO ? 'yes' : 'no',
       Number.isNaN(cpuRatio(row)) ? 'n/a' : cpuRatio(row).toFixed(2),
       formatRange(row.baseline),
