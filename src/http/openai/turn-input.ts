@@ -111,11 +111,13 @@ export function toOpenAiFinishReason(reason: FinishReason | (string & {})): Open
 }
 
 /**
- * A turn that ended without an answer becomes an error rather than an empty `stop` completion, which a
- * client could not tell apart from a blank reply: the model failed (502), every breaker is open (503), the
- * input does not fit the context window (400), or the request was cancelled (503).
+ * A turn that ended without producing any text becomes an error rather than an empty `stop` completion,
+ * which a client could not tell apart from a blank reply: the model failed (502), every breaker is open
+ * (503), the input does not fit the context window (400), or the request was cancelled (503). A turn that
+ * did produce text is answered normally, its reason mapped per the spec's table (error and circuit_open → stop).
  */
-export function turnFailure(result: Pick<TurnResult, 'finishReason' | 'error'>, inputParam: string): GatewayError | undefined {
+export function turnFailure(result: Pick<TurnResult, 'finishReason' | 'error' | 'response'>, inputParam: string): GatewayError | undefined {
+  if (result.response.length > 0) return undefined;
   const detail = result.error;
   switch (result.finishReason) {
     case 'error':

@@ -96,11 +96,16 @@ describe('finish reasons and failed turns', () => {
   });
 
   it('turns a turn without an answer into an error kind, and leaves answered turns alone', () => {
-    expect(turnFailure({ finishReason: 'error', error: 'boom' }, 'messages')).toMatchObject({ kind: 'upstream_failed', message: 'boom' });
-    expect(turnFailure({ finishReason: 'circuit_open' }, 'messages')).toMatchObject({ kind: 'unavailable' });
-    expect(turnFailure({ finishReason: 'context_exhausted' }, 'input')).toMatchObject({ kind: 'invalid_params', details: { param: 'input' } });
-    expect(turnFailure({ finishReason: 'aborted' }, 'messages')).toMatchObject({ kind: 'unavailable' });
-    for (const reason of ['stop', 'max_steps', 'budget_exceeded', 'context_loop'] as const) expect(turnFailure({ finishReason: reason }, 'messages')).toBeUndefined();
+    expect(turnFailure({ finishReason: 'error', error: 'boom', response: '' }, 'messages')).toMatchObject({ kind: 'upstream_failed', message: 'boom' });
+    expect(turnFailure({ finishReason: 'circuit_open', response: '' }, 'messages')).toMatchObject({ kind: 'unavailable' });
+    expect(turnFailure({ finishReason: 'context_exhausted', response: '' }, 'input')).toMatchObject({ kind: 'invalid_params', details: { param: 'input' } });
+    expect(turnFailure({ finishReason: 'aborted', response: '' }, 'messages')).toMatchObject({ kind: 'unavailable' });
+    for (const reason of ['stop', 'max_steps', 'budget_exceeded', 'context_loop'] as const) expect(turnFailure({ finishReason: reason, response: '' }, 'messages')).toBeUndefined();
+  });
+
+  it('answers a turn that produced text normally even when it then failed (error maps to stop)', () => {
+    expect(turnFailure({ finishReason: 'error', error: 'boom', response: 'partial answer' }, 'messages')).toBeUndefined();
+    expect(turnFailure({ finishReason: 'circuit_open', response: 'partial answer' }, 'messages')).toBeUndefined();
   });
 
   it('keys each request as its own session', () => {
