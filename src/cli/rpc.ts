@@ -75,5 +75,10 @@ export async function rpcCommand(options: RpcCommandOptions, io: CliIo): Promise
     io.out(JSON.stringify(parsed.result, null, 2));
     return;
   }
-  throw new CliError(`HTTP ${response.status}: ${JSON.stringify(typeof parsed === 'object' && parsed !== null && 'error' in parsed ? parsed.error : parsed)}`);
+  const error = typeof parsed === 'object' && parsed !== null && 'error' in parsed ? parsed.error : parsed;
+  if (typeof error === 'object' && error !== null && 'code' in error && 'message' in error) {
+    // A JSON-RPC error (numeric code) or the REST envelope of an HTTP refusal (string code).
+    throw new CliError(`error ${String(error.code)}: ${String(error.message)}${response.status === 200 ? '' : ` (HTTP ${response.status})`}`);
+  }
+  throw new CliError(`HTTP ${response.status}: ${JSON.stringify(error)}`);
 }

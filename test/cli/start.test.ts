@@ -49,7 +49,7 @@ describe('cli start', () => {
   it('`rpc` exits 1 and prints the JSON-RPC error for an unknown method', async () => {
     const result = await runCli(['rpc', 'no.such', '--url', url], home);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('-32601');
+    expect(result.stderr).toContain('error -32601: Method not found: no.such');
   });
 
   it('accepts a token issued by `token create` while it runs, at once', async () => {
