@@ -33,4 +33,15 @@ describe('sliding window limiter', () => {
     expect(limiter.tryAcquire(1_100)).toBe(false);
     expect(limiter.tryAcquire(1_900)).toBe(true);
   });
+
+  it('keeps the exact limit past its initial capacity, across wrap-around and growth', () => {
+    const limiter = createSlidingWindowLimiter({ maxEvents: 100, windowMs: 1_000 });
+    let accepted = 0;
+    for (let t = 0; t < 1_000; t += 5) if (limiter.tryAcquire(t)) accepted += 1;
+    expect(accepted).toBe(100);
+    // The first 100 events (t = 0..495) leave the window one by one from t = 1000 on.
+    expect(limiter.tryAcquire(1_000)).toBe(true);
+    expect(limiter.tryAcquire(1_001)).toBe(false);
+    expect(limiter.tryAcquire(1_005)).toBe(true);
+  });
 });
