@@ -1,7 +1,8 @@
 // POST /api/chat, GET /api/chat/stream (SSE token/done) and GET /api/chat/history for the dashboard's chat.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { TurnRequest, TurnResult } from '../../agents/types.js';
+import { turnReply } from '../../agents/turn-reply.js';
+import type { TurnRequest } from '../../agents/types.js';
 import { GatewayError, notFound, toGatewayError } from '../../errors.js';
 import { grantsRest } from '../../server/scopes.js';
 import { clientCloseSignal, createAsyncQueue, openSseStream, pipeToSse } from '../../server/sse.js';
@@ -57,16 +58,6 @@ function chatTurn(ctx: RestContext, input: { message: string; agentId?: string |
   return turn;
 }
 
-/** Spec "Other shapes": {response, tokensUsed, finishReason}; plus the session key and, for a failed turn, why. */
-function chatResult(result: TurnResult) {
-  return {
-    response: result.response,
-    tokensUsed: result.tokensUsed,
-    finishReason: result.finishReason,
-    sessionKey: result.sessionKey,
-    ...(result.error === undefined ? {} : { error: result.error }),
-  };
-}
 
 export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): void {
   const requireRest = ctx.auth.require({ grants: grantsRest });
@@ -76,7 +67,7 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
     const body = parseInput(chatBody, request.body);
     const turn = chatTurn(ctx, body, ctx.auth.callerOf(request).clientId);
     const result = await ctx.runner.run({ ...turn, signal: AbortSignal.any([clientCloseSignal(reply), ctx.shutdownSignal]) });
-    return chatResult(result);
+    return turnReply(result);
   });
 
   scope.get('/chat/stream', { onRequest: requireRestSse }, async function chatStream(request, reply) {
@@ -100,7 +91,7 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
       }, { keepAliveMs: ctx.keepAliveMs });
       const outcome = await settled;
       if (outcome.ok) {
-        await stream.write({ event: 'done', data: JSON.stringify(chatResult(outcome.result)) });
+        await stream.write({ event: 'done', data: JSON.stringify(turnReply(outcome.result)) });
       } else {
         // After the headers went out, a failure is an `error` event with the REST envelope.
         if (outcome.error.kind === 'internal') ctx.log.error({ err: outcome.error.cause ?? outcome.error }, 'chat stream failed');

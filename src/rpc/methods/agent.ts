@@ -1,5 +1,6 @@
 // agent.execute and agent.stream: run one agent turn for the caller and return its answer.
 import { z } from 'zod';
+import { turnReply } from '../../agents/turn-reply.js';
 import type { TurnRunner } from '../../agents/types.js';
 import { scopeSchema } from '../../config/index.js';
 import { formatSessionKey, sessionKeyObjectSchema } from '../../sessions/index.js';
@@ -31,13 +32,7 @@ export function agentTurnMethods({ runner }: { runner: TurnRunner }) {
       signal: ctx.signal,
       ...(params.agentId === undefined ? {} : { agentId: params.agentId }),
     });
-    return {
-      response: result.response,
-      tokensUsed: result.tokensUsed,
-      finishReason: result.finishReason,
-      sessionKey: result.sessionKey,
-      ...(result.error === undefined ? {} : { error: result.error }),
-    };
+    return turnReply(result);
   };
   return [
     defineMethod({
