@@ -98,6 +98,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const router = createModelRouter({ config: configStore.get().providers, events, log: log.child({ component: 'providers' }), now });
   const stopRouterReload = configStore.onChange((change) => {
     if (change.sections.includes('providers')) router.reload(change.config.providers);
+    // Tokens apply at once; the other gateway.* keys (address, TLS, limits) apply at the next gateway.restart.
+    if (change.sections.includes('gateway')) {
+      authenticator.replaceConfigTokens(change.config.gateway.tokens);
+      tokens.replaceConfigTokens(change.config.gateway.tokens);
+    }
   });
   // Built before anything that holds resources, since an unusable embeddings section throws here.
   const embedder = createEmbedder({ embeddings: config.embeddings, providers: configStore.get().providers, log: log.child({ component: 'embeddings' }) });

@@ -7,6 +7,8 @@ import type { TokenStore } from './token-store.js';
 export interface Authenticator {
   /** The caller for `secret`, or undefined when no active token has it. */
   authenticate(secret: string | undefined): Caller | undefined;
+  /** Swaps in the config file's tokens after a config change; removed secrets stop working at once. */
+  replaceConfigTokens(tokens: readonly TokenConfig[]): void;
 }
 
 export function hashSecret(secret: string): string {
@@ -20,10 +22,12 @@ interface ConfiguredToken {
 
 export function createAuthenticator({ configTokens, store }: { configTokens: readonly TokenConfig[]; store: TokenStore }): Authenticator {
   // Comparing fixed-length digests keeps timingSafeEqual from leaking the secret's length.
-  const configured: ConfiguredToken[] = configTokens.map((token) => ({
-    caller: { clientId: token.id, scopes: token.scopes },
-    digest: createHash('sha256').update(token.secret, 'utf8').digest(),
-  }));
+  const toConfigured = (tokens: readonly TokenConfig[]): ConfiguredToken[] =>
+    tokens.map((token) => ({
+      caller: { clientId: token.id, scopes: token.scopes },
+      digest: createHash('sha256').update(token.secret, 'utf8').digest(),
+    }));
+  let configured = toConfigured(configTokens);
 
   return {
     authenticate(secret) {
@@ -37,6 +41,9 @@ export function createAuthenticator({ configTokens, store }: { configTokens: rea
       if (match !== undefined) return match;
       const stored = store.findBySecretHash(digest.toString('hex'));
       return stored === undefined ? undefined : { clientId: stored.id, scopes: stored.scopes };
+    },
+    replaceConfigTokens(tokens) {
+      configured = toConfigured(tokens);
     },
   };
 }

@@ -23,6 +23,8 @@ export interface TokenService {
   create(id: string, scopes: Scope[]): IssuedToken;
   revoke(id: string): { id: string; revoked: true };
   rotate(id: string): IssuedToken;
+  /** Swaps in the config file's tokens after a config change; ids whose secret changed or vanished are retired. */
+  replaceConfigTokens(tokens: readonly TokenConfig[]): void;
   /** Called with the token id whenever a secret stops working (revoke, rotate), so open sockets can be closed. */
   onSecretRetired(listener: (id: string) => void): () => void;
 }
@@ -35,8 +37,9 @@ export interface TokenServiceDeps {
   configLoadedAt: string;
 }
 
-export function createTokenService({ store, configTokens, now, configLoadedAt }: TokenServiceDeps): TokenService {
-  const configIds = new Set(configTokens.map((token) => token.id));
+export function createTokenService({ store, configTokens: initialConfigTokens, now, configLoadedAt }: TokenServiceDeps): TokenService {
+  let configTokens = initialConfigTokens;
+  let configIds = new Set(configTokens.map((token) => token.id));
   const retiredListeners = new Set<(id: string) => void>();
   const announceRetired = (id: string) => {
     for (const listener of retiredListeners) listener(id);
@@ -85,6 +88,13 @@ export function createTokenService({ store, configTokens, now, configLoadedAt }:
       store.replaceSecretHash(id, hashSecret(secret));
       announceRetired(id);
       return { id, secret, scopes: existing.scopes };
+    },
+    replaceConfigTokens(tokens) {
+      const secretOf = new Map(tokens.map((token) => [token.id, token.secret]));
+      const retired = configTokens.filter((token) => secretOf.get(token.id) !== token.secret).map((token) => token.id);
+      configTokens = tokens;
+      configIds = new Set(tokens.map((token) => token.id));
+      for (const id of retired) announceRetired(id);
     },
     onSecretRetired(listener) {
       retiredListeners.add(listener);
