@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { runLoad, type LoadSpec } from './load.js';
 import { CONTENDED_SHARE, waitForQuietMachine } from './machine-load.js';
 import type { LoadWindow } from './load-run.js';
-import { formatComparison, formatRun, type ComparisonRow, type LoadResult } from './measure.js';
+import { formatComparison, formatRun, type ComparisonRow, type LoadResult, type RowTarget } from './measure.js';
 
 export interface BenchOptions extends LoadWindow {
   /** Each scenario runs this many times per side, alternating which side goes first; medians are compared. */
@@ -70,6 +70,8 @@ export interface Scenario {
   surface: string;
   connections: number;
   depth: number;
+  /** What the row is held to; TARGET_RATIO when absent. */
+  target?: RowTarget;
 }
 
 /**

@@ -21,6 +21,11 @@ export interface HttpLoadTarget {
   request: HttpRequestSpec;
   /** Status a response must have to count as a success; any 2xx when absent. */
   expectStatus?: number;
+  /**
+   * Text the whole response body must contain to count as a success, e.g. `data: [DONE]` for a stream that
+   * must run to its end (a stream cut by an error frame still has status 200).
+   */
+  expectBodyIncludes?: string;
 }
 
 /** The request's bytes, written as-is for every request of the run. */
@@ -141,7 +146,9 @@ export async function connectHttpLoad(target: HttpLoadTarget): Promise<LoadConne
   const requestBytes = encodeRequest(target.host, target.port, target.request);
   const sockets = await Promise.all(Array.from({ length: target.connections }, () => openSocket(target.host, target.port)));
   let sampleBody: string | undefined;
-  const isSuccess = (status: number) => (target.expectStatus === undefined ? status >= 200 && status < 300 : status === target.expectStatus);
+  const isSuccessStatus = (status: number) => (target.expectStatus === undefined ? status >= 200 && status < 300 : status === target.expectStatus);
+  const expectedText = target.expectBodyIncludes === undefined ? undefined : Buffer.from(target.expectBodyIncludes, 'utf8');
+  const isSuccess = (status: number, body: Buffer) => isSuccessStatus(status) && (expectedText === undefined || body.includes(expectedText));
 
   return {
     sampleBody: () => sampleBody ?? '',
@@ -155,7 +162,7 @@ export async function connectHttpLoad(target: HttpLoadTarget): Promise<LoadConne
         };
         const parser = new HttpResponseParser((status, body) => {
           sampleBody ??= body.toString('utf8');
-          if (run.complete(startedAt, isSuccess(status))) send();
+          if (run.complete(startedAt, isSuccess(status, body))) send();
         });
         socket.on('data', (chunk: Buffer) => {
           try {

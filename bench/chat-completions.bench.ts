@@ -1,0 +1,151 @@
+// POST /v1/chat/completions, plain and streamed: through the gateway to a fake LLM, against the same requests
+// sent straight to that fake LLM's own /v1/chat/completions.
+import { compare, isEntryPoint, isRecord, runStandalone, wantsSurface, type BenchOptions } from './lib/bench.js';
+import { BENCH_AGENT, BENCH_MODEL, startBenchLlm, startGatewayOverLlm } from './lib/fake-llm.js';
+import { runLoad, type LoadSpec } from './lib/load.js';
+import type { LoadWindow } from './lib/load-run.js';
+import type { ComparisonRow, RowTarget } from './lib/measure.js';
+
+/**
+ * The issue's targets: the gateway adds under 1 ms at p50 (read at 1 connection, where latency is not
+ * queueing), and keeps at least half the direct throughput at 32 connections.
+ */
+const LATENCY_TARGET: RowTarget = { maxAddedP50Ms: 1 };
+const THROUGHPUT_TARGET: RowTarget = { minRatio: 0.5 };
+
+/** Keep-alive connections, one request in flight on each (HTTP/1.1 without pipelining). */
+const SCENARIOS = [
+  { isStream: false, connections: 1, target: LATENCY_TARGET },
+  { isStream: false, connections: 32, target: THROUGHPUT_TARGET },
+  { isStream: true, connections: 1, target: LATENCY_TARGET },
+  { isStream: true, connections: 32, target: THROUGHPUT_TARGET },
+] as const;
+
+/** The user message; the fake LLM answers `Echo: Hello` (streamed as the deltas `Echo: ` and `Hello`). */
+const MESSAGE = 'Hello';
+const ANSWER = `Echo: ${MESSAGE}`;
+
+/** Both sides get the same bytes but for `model`: the gateway's agent id, or the fake LLM's model id. */
+function chatBody(model: string, isStream: boolean): string {
+  return JSON.stringify({ model, messages: [{ role: 'user', content: MESSAGE }], stream: isStream });
+}
+
+function isCompletion(body: unknown): boolean {
+  if (!isRecord(body) || body.object !== 'chat.completion' || !Array.isArray(body.choices)) return false;
+  const [choice] = body.choices as unknown[];
+  return isRecord(choice) && isRecord(choice.message) && choice.message.content === ANSWER && choice.finish_reason === 'stop';
+}
+
+/** A whole chunk stream: the deltas spell the answer, a chunk says `stop`, and `[DONE]` ends it. */
+function isCompleteStream(body: unknown): boolean {
+  if (typeof body !== 'string') return false;
+  const data = body
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => line.slice('data: '.length));
+  if (data.at(-1) !== '[DONE]') return false;
+  let text = '';
+  let isStopped = false;
+  for (const item of data.slice(0, -1)) {
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(item);
+    } catch {
+      return false;
+    }
+    if (!isRecord(chunk) || chunk.object !== 'chat.completion.chunk' || !Array.isArray(chunk.choices)) return false;
+    for (const choice of chunk.choices as unknown[]) {
+      if (!isRecord(choice) || !isRecord(choice.delta)) return false;
+      if (typeof choice.delta.content === 'string') text += choice.delta.content;
+      if (choice.finish_reason === 'stop') isStopped = true;
+    }
+  }
+  return text === ANSWER && isStopped;
+}
+
+interface ChatLoad {
+  host: string;
+  port: number;
+  connections: number;
+  /** The gateway's agent id, or the fake LLM's model id. */
+  model: string;
+  token: string;
+  isStream: boolean;
+}
+
+function chatLoad({ host, port, connections, model, token, isStream }: ChatLoad, window: LoadWindow): LoadSpec {
+  return {
+    kind: 'http',
+    host,
+    port,
+    connections,
+    request: {
+      method: 'POST',
+      path: '/v1/chat/completions',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: chatBody(model, isStream),
+    },
+    expectStatus: 200,
+    // Every response is read to its end and must be whole: the answer, or for a stream its last frame.
+    expectBodyIncludes: isStream ? 'data: [DONE]' : JSON.stringify({ content: ANSWER }).slice(1, -1),
+    ...window,
+  };
+}
+
+/**
+ * Runs the gateway path unmeasured, plain then streamed, for the warm-up time each. Without it the first
+ * measured gateway round pays for compiling the AI SDK's code and the later ones do not, and the first
+ * direct round runs in a fresher process than the others (on the first row it measured 10% faster).
+ */
+async function warmUpProcess(options: BenchOptions): Promise<void> {
+  const gateway = await startGatewayOverLlm();
+  try {
+    for (const isStream of [false, true]) {
+      const spec = chatLoad(
+        { host: gateway.host, port: gateway.port, connections: 4, model: BENCH_AGENT, token: gateway.token, isStream },
+        { warmupMs: 0, durationMs: Math.max(100, options.warmupMs), maxRequests: options.maxRequests },
+      );
+      const result = await runLoad(spec);
+      if (result.ops === 0 || result.errors > 0) throw new Error(`process warm-up failed: ${result.ops} ok, ${result.errors} errors`);
+    }
+  } finally {
+    await gateway.close();
+  }
+}
+
+export async function run(options: BenchOptions): Promise<ComparisonRow[]> {
+  const rows: ComparisonRow[] = [];
+  let isWarm = false;
+  for (const { isStream, connections, target } of SCENARIOS) {
+    const surface = `POST /v1/chat/completions${isStream ? ' stream' : ''} c=${connections}`;
+    if (!wantsSurface(options, surface)) continue;
+    if (!isWarm) {
+      options.log('(warming up the process on the gateway path, unmeasured)');
+      await warmUpProcess(options);
+      isWarm = true;
+    }
+    const window: LoadWindow = { warmupMs: options.warmupMs, durationMs: options.durationMs, maxRequests: options.maxRequests };
+    const isExpectedBody = isStream ? isCompleteStream : isCompletion;
+    const row = await compare(
+      { surface, connections, depth: 1, target },
+      {
+        label: 'direct (fake LLM)',
+        start: startBenchLlm,
+        // The fake LLM checks no key; the header is sent anyway so both sides get the same request.
+        loadFor: (llm) => chatLoad({ host: llm.host, port: llm.port, connections, model: BENCH_MODEL, token: 'direct', isStream }, window),
+        isExpectedBody,
+      },
+      {
+        label: 'gateway -> fake LLM',
+        start: startGatewayOverLlm,
+        loadFor: (gateway) => chatLoad({ host: gateway.host, port: gateway.port, connections, model: BENCH_AGENT, token: gateway.token, isStream }, window),
+        isExpectedBody,
+      },
+      options,
+    );
+    rows.push(row);
+  }
+  return rows;
+}
+
+if (isEntryPoint(import.meta.url)) await runStandalone(run);
