@@ -78,19 +78,30 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
     const traceId = randomUUID();
     const keyParts = parseSessionKey(sessionKey, 'sessionKey');
     const { created } = sessions.ensure({ sessionKey, agentId: agent.id, tenantId: keyParts.tenantId, kind: deriveSessionKind(keyParts), createdAt: now(), metadata: {} });
+    // The turn's transcript is written once per step (one transaction), not once per message.
+    const unsaved: TranscriptMessage[] = [];
+    const save = () => {
+      if (unsaved.length > 0) sessions.append(sessionKey, unsaved.splice(0), now());
+    };
+    let history: TranscriptMessage[] = [];
     if (created) {
       events.emit('session:created', { sessionKey, agentId: agent.id });
-      if (request.seedHistory !== undefined && request.seedHistory.length > 0) sessions.append(sessionKey, request.seedHistory, now());
+      if (request.seedHistory !== undefined) {
+        history = [...request.seedHistory];
+        unsaved.push(...request.seedHistory);
+      }
+    } else {
+      history = sessions.history(sessionKey);
     }
-    const history = sessions.history(sessionKey);
     const startedAt = now();
     const trace = startTurnTrace({ recorder, events, now }, { traceId, sessionKey, agentId: agent.id, channel: keyParts.channelId, isSynthetic: request.isSynthetic ?? false, ...(request.messageId === undefined ? {} : { messageId: request.messageId }), ...(request.rootRunId === undefined ? {} : { rootRunId: request.rootRunId }) });
     events.emit('message:received', { agentId: agent.id, sessionKey, chars: request.message.length });
 
     const userMessage: TranscriptMessage = { role: 'user', content: request.message, timestamp: now() };
-    sessions.append(sessionKey, [userMessage], now());
+    unsaved.push(userMessage);
     const state: TurnState = { text: '', inputTokens: 0, outputTokens: 0, costUsd: 0, steps: 0, toolFailures: 0, lastModelFinish: 'stop' };
     const finish = (finishReason: FinishReason, error?: string, endReason = endReasonOf(finishReason, state)): TurnResult => {
+      save();
       trace.end({ finishReason, endReason, steps: state.steps, inputTokens: state.inputTokens, outputTokens: state.outputTokens, costUsd: state.costUsd, toolFailures: state.toolFailures });
       events.emit('message:sent', { agentId: agent.id, sessionKey, traceId, chars: state.text.length, finishReason });
       return {
@@ -113,7 +124,7 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
         : `Agent '${agent.id}' has no model: set agents.${agent.id}.model`);
     }
     try {
-      return await loop({ request, agent, model, history, userMessage, trace, state, finish });
+      return await loop({ request, agent, model, history, userMessage, trace, state, finish, unsaved, save });
     } catch (error) {
       return finish(...classifyFailure(error, request.signal, trace, { step: state.steps, elapsedMs: now() - startedAt }, log));
     }
@@ -128,8 +139,10 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
     trace: TurnTrace;
     state: TurnState;
     finish: (reason: FinishReason, error?: string, endReason?: string) => TurnResult;
+    unsaved: TranscriptMessage[];
+    save: () => void;
   }): Promise<TurnResult> {
-    const { request, agent, model, history, trace, state, finish } = turn;
+    const { request, agent, model, history, trace, state, finish, unsaved, save } = turn;
     const { config } = agent;
     const entry = router.entry(model);
     const windowTokens = entry?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
@@ -178,7 +191,7 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
       state.text += stepText;
       const assistant: TranscriptMessage = { role: 'assistant', content: stepText, timestamp: now(), ...(toolCalls.length > 0 ? { toolCalls } : {}) };
       freshTail.push(assistant);
-      sessions.append(request.sessionKey, [assistant], now());
+      unsaved.push(assistant);
 
       if (state.inputTokens + state.outputTokens > config.budget.maxTokensPerTurn) return finish('budget_exceeded');
       if (toolCalls.length === 0) return finish('stop');
@@ -202,7 +215,8 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
         results.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content, isError: !outcome.ok, timestamp: now() });
       }
       freshTail.push(...results);
-      sessions.append(request.sessionKey, results, now());
+      unsaved.push(...results);
+      save();
       if (request.signal.aborted) return finish('aborted');
     }
     return finish('max_steps');

@@ -84,8 +84,19 @@ export function createModelFactory(providers: ProvidersConfig): ModelFactory {
     }
     return instance;
   }
+  // Building an SDK model compiles its response schemas; one per model is kept (the factory itself is rebuilt
+  // when the providers config changes, which drops these).
+  const languageModels = new Map<string, LanguageModel>();
   return {
-    languageModel: (ref) => instanceOf(ref.provider).languageModel(ref.modelId),
+    languageModel: (ref) => {
+      const key = `${ref.provider}/${ref.modelId}`;
+      let model = languageModels.get(key);
+      if (model === undefined) {
+        model = instanceOf(ref.provider).languageModel(ref.modelId);
+        languageModels.set(key, model);
+      }
+      return model;
+    },
     embeddingModel: (ref) => instanceOf(ref.provider).embeddingModel(ref.modelId),
   };
 }
