@@ -89,6 +89,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     overrides: (next) => ({ ...next, gateway: { ...next.gateway, host: gateway.host, port: gateway.port } }),
   });
 
+  // Built before anything that holds resources, since an unusable embeddings section throws here.
+  const embedder = createEmbedder({ embeddings: config.embeddings, providers: configStore.get().providers, log: log.child({ component: 'embeddings' }) });
+
   const db = openDatabase({ path: paths.databasePath });
   const tokenStore = createSqliteTokenStore(db);
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: tokenStore });
@@ -104,8 +107,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       tokens.replaceConfigTokens(change.config.gateway.tokens);
     }
   });
-  // Built before anything that holds resources, since an unusable embeddings section throws here.
-  const embedder = createEmbedder({ embeddings: config.embeddings, providers: configStore.get().providers, log: log.child({ component: 'embeddings' }) });
   if (router.providers().length === 0) log.warn('no LLM provider configured: agent turns will end with an error until one is added under `providers:`');
   const observability = createObservability({
     db,
