@@ -96,7 +96,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tokenStore = createSqliteTokenStore(db);
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: tokenStore });
   const tokens = createTokenService({ store: tokenStore, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
-  const recorder = createRecorder({ db });
+  const recorder = createRecorder({ db, log: log.child({ component: 'evidence' }) });
 
   const router = createModelRouter({ config: configStore.get().providers, events, log: log.child({ component: 'providers' }), now });
   const stopRouterReload = configStore.onChange((change) => {
@@ -116,6 +116,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     newId: randomUUID,
     priceOf: (provider, model) => router.entry({ provider, modelId: model })?.cost,
     hasDurableRuns: true,
+    log: log.child({ component: 'obs' }),
   });
   const agents = createAgentRegistry({ configStore, events, log: log.child({ component: 'agents' }) });
 

@@ -193,14 +193,20 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
       freshTail.push(assistant);
       unsaved.push(assistant);
 
-      if (state.inputTokens + state.outputTokens > config.budget.maxTokensPerTurn) return finish('budget_exceeded');
+      // Every tool call in the transcript needs a result, or the next turn's prompt is invalid; calls a limit
+      // stops are answered with an error result before the turn ends.
+      const stopBeforeTools = (reason: FinishReason, error?: string): TurnResult => {
+        unsaved.push(...toolCalls.map((call): TranscriptMessage => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content: `Error: not run (${reason})`, isError: true, timestamp: now() })));
+        return finish(reason, error);
+      };
+      if (state.inputTokens + state.outputTokens > config.budget.maxTokensPerTurn) return stopBeforeTools('budget_exceeded');
       if (toolCalls.length === 0) return finish('stop');
 
       for (const call of toolCalls) {
         const signature = `${call.name}\u0000${JSON.stringify(call.input)}`;
         const seen = (callCounts.get(signature) ?? 0) + 1;
         callCounts.set(signature, seen);
-        if (seen >= LOOP_REPEAT_LIMIT) return finish('context_loop', `${call.name} was called ${seen} times with the same arguments`);
+        if (seen >= LOOP_REPEAT_LIMIT) return stopBeforeTools('context_loop', `${call.name} was called ${seen} times with the same arguments`);
       }
       const results: TranscriptMessage[] = [];
       for (const call of toolCalls) {

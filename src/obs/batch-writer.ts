@@ -1,4 +1,5 @@
 // Buffers SQLite writes and runs them in one transaction per batch: on a timer, when the buffer is full, or on flush().
+import type { Logger } from 'pino';
 import type { SqliteDatabase } from '../store/index.js';
 
 export interface BatchWriter {
@@ -15,9 +16,11 @@ export interface BatchWriterOptions {
   flushIntervalMs?: number;
   /** A buffer this large is flushed at once. */
   maxBuffered?: number;
+  /** Where a failed timed flush is reported (the batch is dropped: evidence must never stop the gateway). */
+  log?: Logger;
 }
 
-export function createBatchWriter({ db, flushIntervalMs = 250, maxBuffered = 500 }: BatchWriterOptions): BatchWriter {
+export function createBatchWriter({ db, flushIntervalMs = 250, maxBuffered = 500, log }: BatchWriterOptions): BatchWriter {
   let pending: (() => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
   let isClosed = false;
@@ -42,7 +45,14 @@ export function createBatchWriter({ db, flushIntervalMs = 250, maxBuffered = 500
       pending.push(write);
       if (pending.length >= maxBuffered) flush();
       else if (timer === undefined) {
-        timer = setTimeout(flush, flushIntervalMs);
+        timer = setTimeout(function timedFlush() {
+          try {
+            flush();
+          } catch (error) {
+            // A timer callback that throws would end the process (SQLITE_BUSY, SQLITE_FULL).
+            log?.error({ err: error }, 'evidence batch could not be written and was dropped');
+          }
+        }, flushIntervalMs);
         // Evidence must never keep the process alive.
         timer.unref();
       }

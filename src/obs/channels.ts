@@ -71,6 +71,9 @@ export function createChannelActivityTracker({ db, writer, now, events }: Channe
   const allRows = db.prepare<[], ChannelRow>('SELECT * FROM channel_activity');
   const deleteAll = db.prepare('DELETE FROM channel_activity');
   const live = new Map<string, ChannelActivity>();
+  // Channel ids come from clients' session keys, so the live set is bounded; an evicted channel reloads its
+  // stored counters on its next message.
+  const MAX_LIVE_CHANNELS = 10_000;
 
   function touch(channel: { channelId: string; channelType: string }, direction: 'sent' | 'received', ts = now()): void {
     let entry = live.get(channel.channelId);
@@ -79,6 +82,10 @@ export function createChannelActivityTracker({ db, writer, now, events }: Channe
       writer.flush();
       const stored = byId.get(channel.channelId);
       entry = stored === undefined ? { ...channel, lastActiveAt: ts, messagesSent: 0, messagesReceived: 0 } : toActivity(stored);
+      if (live.size >= MAX_LIVE_CHANNELS) {
+        const oldest = live.keys().next();
+        if (oldest.done !== true) live.delete(oldest.value);
+      }
       live.set(channel.channelId, entry);
     }
     entry.channelType = channel.channelType;

@@ -74,6 +74,8 @@ const toTrace = (row: DeliveryRow): DeliveryTrace => ({
 
 /** Pending receive times are kept for at most this many sessions, so a lost message:sent cannot grow the map. */
 const MAX_PENDING_SESSIONS = 10_000;
+/** Receive times remembered per session while waiting for its reply. */
+const MAX_PENDING_PER_SESSION = 100;
 
 export function createDeliveryTracer({ db, writer, now, events }: DeliveryTracerDeps): DeliveryTracer {
   const insert = db.prepare(
@@ -95,7 +97,8 @@ export function createDeliveryTracer({ db, writer, now, events }: DeliveryTracer
     if (event.name === 'message:received') {
       const oldest = pending.keys().next();
       if (!pending.has(sessionKey) && pending.size >= MAX_PENDING_SESSIONS && oldest.done !== true) pending.delete(oldest.value);
-      pending.set(sessionKey, [...(pending.get(sessionKey) ?? []), event.ts]);
+      // Turns of one session are serialised, so a long queue only means replies that never came: keep the newest.
+      pending.set(sessionKey, [...(pending.get(sessionKey) ?? []), event.ts].slice(-MAX_PENDING_PER_SESSION));
       return;
     }
     if (event.name !== 'message:sent') return;

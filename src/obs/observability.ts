@@ -1,4 +1,5 @@
 // Builds the observability services over one database and event bus: recorders, queries, reports and resets.
+import type { Logger } from 'pino';
 import type { SqliteDatabase } from '../store/index.js';
 import { createAuditLog, type AuditLog } from './audit.js';
 import { createBatchWriter } from './batch-writer.js';
@@ -36,6 +37,7 @@ export interface ObservabilityDeps {
   /** Whether the crash-surviving run table is wired (the gateway: yes; an offline reader: no autonomy block). */
   hasDurableRuns?: boolean;
   flushIntervalMs?: number;
+  log?: Logger;
 }
 
 export interface Observability {
@@ -60,7 +62,7 @@ export interface Observability {
 
 export function createObservability(deps: ObservabilityDeps): Observability {
   const { db, events, recorder, now, newId, priceOf, hasDurableRuns = false } = deps;
-  const writer = createBatchWriter({ db, ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }) });
+  const writer = createBatchWriter({ db, ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }), ...(deps.log === undefined ? {} : { log: deps.log }) });
   const flush = () => {
     recorder.flush();
     writer.flush();

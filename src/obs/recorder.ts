@@ -1,4 +1,5 @@
 // Records counts-only evidence (trajectory, session index, token usage) to SQLite in batches, off the hot path.
+import type { Logger } from 'pino';
 import type { SqliteDatabase } from '../store/index.js';
 import { createBatchWriter } from './batch-writer.js';
 
@@ -47,13 +48,14 @@ export interface Recorder {
 
 export interface RecorderOptions {
   db: SqliteDatabase;
+  log?: Logger;
   /** Buffered writes are flushed at most this long after they were made. */
   flushIntervalMs?: number;
   /** A buffer this large is flushed at once. */
   maxBuffered?: number;
 }
 
-export function createRecorder({ db, flushIntervalMs = 250, maxBuffered = 500 }: RecorderOptions): Recorder {
+export function createRecorder({ db, log, flushIntervalMs = 250, maxBuffered = 500 }: RecorderOptions): Recorder {
   const insertTrajectory = db.prepare(
     `INSERT INTO trajectory (session_key, trace_id, seq, ts, kind, data)
      VALUES (?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM trajectory WHERE session_key = ?), ?, ?, ?)`,
@@ -68,7 +70,7 @@ export function createRecorder({ db, flushIntervalMs = 250, maxBuffered = 500 }:
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
 
-  const writer = createBatchWriter({ db, flushIntervalMs, maxBuffered });
+  const writer = createBatchWriter({ db, flushIntervalMs, maxBuffered, ...(log === undefined ? {} : { log }) });
   const enqueue = (write: () => void) => writer.enqueue(write);
 
   return {

@@ -1,5 +1,5 @@
 // Classifies a failed model call (AI SDK errors, fetch failures, our timeouts) into one provider error kind.
-import { APICallError, LoadAPIKeyError, RetryError } from 'ai';
+import { APICallError, InvalidArgumentError, InvalidPromptError, LoadAPIKeyError, MissingToolResultsError, RetryError } from 'ai';
 
 export type ProviderErrorKind = 'auth' | 'rate_limit' | 'server' | 'timeout' | 'network' | 'bad_request' | 'aborted' | 'unknown';
 
@@ -48,6 +48,8 @@ export function classifyProviderError(error: unknown): ProviderErrorKind {
     return error.statusCode === undefined ? 'network' : statusKind(error.statusCode);
   }
   if (LoadAPIKeyError.isInstance(error)) return 'auth';
+  // The SDK refused our request before sending it: no fallback, and no strike against the provider's breaker.
+  if (InvalidPromptError.isInstance(error) || MissingToolResultsError.isInstance(error) || InvalidArgumentError.isInstance(error)) return 'bad_request';
   const name = errorName(error);
   if (name === 'TimeoutError') return 'timeout';
   if (name === 'AbortError' || name === 'ResponseAborted') return 'aborted';

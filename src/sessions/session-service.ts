@@ -22,6 +22,10 @@ import type {
 } from './session-views.js';
 import type { RunStore, SessionKind, SessionRecord, SessionSearchHit, SessionStore } from './types.js';
 
+/** A caller-scoped search looks at this many times more hits, up to the scan cap, before filtering. */
+const OWNED_SEARCH_WIDENING = 5;
+const MAX_OWNED_SEARCH_SCAN = 500;
+
 export interface SessionServiceOptions {
   /** Messages session.compact keeps verbatim at the end of the transcript. Default 6. */
   compactKeepRecent?: number;
@@ -51,10 +55,12 @@ export interface SessionService {
   send(input: { key: string; message: string; agentId?: string; requestedBy: string | null; signal: AbortSignal }): Promise<SendResult>;
   /** Returns at once; the turn runs in the background and ends with a session.completed notification. */
   spawn(input: { parentKey: string; task: string; agentId?: string; requestedBy: string | null }): SpawnResult;
-  runStatus(runId: string): RunStatusView;
+  /** `requestedBy`: only that client's runs are visible (others read as not found); omitted for admins. */
+  runStatus(runId: string, requestedBy?: string): RunStatusView;
   /** The caller's newest session (on `channelId` when given), oldest message first; empty when it has none. */
   history(input: { clientId: string; channelId?: string }): HistoryMessage[];
-  search(query: string, limit: number): SessionSearchHit[];
+  /** `ownedBy`: only that client's sessions are searched; omitted for admins. */
+  search(query: string, limit: number, ownedBy?: string): SessionSearchHit[];
   list(filter: { kind?: SessionKind | 'all'; sinceMinutes?: number }): SessionListEntry[];
   deleteSession(sessionKey: string): Promise<{ sessionKey: string; deleted: true; transcript: SessionTranscript }>;
   reset(sessionKey: string): Promise<{ sessionKey: string; reset: true; previousMessageCount: number }>;
@@ -166,13 +172,21 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       });
     },
     spawn: (input) => subAgents.spawn(input),
-    runStatus: (runId) => subAgents.runStatus(runId),
+    runStatus: (runId, requestedBy) => subAgents.runStatus(runId, requestedBy),
     history({ clientId, channelId }) {
       const session = callerSession(clientId, channelId);
       if (session === undefined) return [];
       return store.history(session.sessionKey).map((message) => ({ role: message.role, content: message.content, timestamp: message.timestamp }));
     },
-    search: (query, limit) => store.search(query, limit),
+    search(query, limit, ownedBy) {
+      if (ownedBy === undefined) return store.search(query, limit);
+      // Transcripts of other clients stay private: search wider, keep the caller's own sessions.
+      const isOwn = (sessionKey: string) => {
+        const session = store.get(sessionKey);
+        return session !== undefined && (sessionKey.split(':')[1] === ownedBy || session.metadata.requestedBy === ownedBy);
+      };
+      return store.search(query, Math.min(limit * OWNED_SEARCH_WIDENING, MAX_OWNED_SEARCH_SCAN)).filter((hit) => isOwn(hit.sessionKey)).slice(0, limit);
+    },
     list({ kind, sinceMinutes }) {
       const sessions = store.list({
         ...(kind === undefined || kind === 'all' ? {} : { kind }),

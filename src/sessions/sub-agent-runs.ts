@@ -52,7 +52,7 @@ export interface SubAgentRunsDeps {
 
 export interface SubAgentRuns {
   spawn(input: { parentKey: string; task: string; agentId?: string; requestedBy: string | null }): SpawnResult;
-  runStatus(runId: string): RunStatusView;
+  runStatus(runId: string, requestedBy?: string): RunStatusView;
   recoverOrphanedRuns(): number;
   /** Resolves once every spawned run of this process has finished and been recorded. */
   whenIdle(): Promise<void>;
@@ -191,9 +191,9 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       track(run);
       return { runId, sessionKey, status: 'running' };
     },
-    runStatus(runId) {
+    runStatus(runId, requestedBy) {
       const run = runs.get(runId);
-      if (run === undefined) throw notFound(`Run not found: ${runId}`, { param: 'run_id' });
+      if (run === undefined || (requestedBy !== undefined && run.requestedBy !== requestedBy)) throw notFound(`Run not found: ${runId}`, { param: 'run_id' });
       return toView(run, now());
     },
     recoverOrphanedRuns() {

@@ -1,5 +1,6 @@
 // The built-in tools agents can name in their config: current_time, session_spawn, memory_search, memory_store.
 import { z } from 'zod';
+import { GatewayError } from '../../errors.js';
 import { defineTool, type ToolDefinition } from './types.js';
 
 /** What the memory tools need; wired when a memory store exists. */
@@ -32,7 +33,7 @@ export function builtinTools({ now, memory, spawnSubAgent }: BuiltinToolDeps): T
       input: z.strictObject({ task: z.string().min(1).max(20_000), agentId: z.string().min(1).optional() }),
       execute: async ({ task, agentId }, ctx) => {
         const spawn = spawnSubAgent?.();
-        if (spawn === undefined) throw new Error('sub-agents are not available in this gateway');
+        if (spawn === undefined) throw new GatewayError('unavailable', 'sub-agents are not available in this gateway');
         return spawn({ parentKey: ctx.sessionKey, task, ...(agentId === undefined ? {} : { agentId }), ...(ctx.requestedBy === undefined ? {} : { requestedBy: ctx.requestedBy }) });
       },
     }),

@@ -1,7 +1,8 @@
 // session.* methods: thin adapters from the catalogue's params (spec: "session" table) to the SessionService.
 import { z } from 'zod';
 import { sessionKeyStringSchema, type SessionService } from '../../sessions/index.js';
-import { defineMethod, noParams } from '../registry.js';
+import { grantsMethodScope } from '../../server/scopes.js';
+import { defineMethod, noParams, type MethodContext } from '../registry.js';
 
 /** session.search results per call: default and maximum. */
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -10,6 +11,11 @@ export const SEARCH_LIMIT_MAX = 100;
 const agentId = z.string().min(1).max(128);
 // Spec rule 1: the admin methods name the key `session_key`; strict objects refuse `key` as an unknown param.
 const sessionKeyParam = z.strictObject({ session_key: sessionKeyStringSchema });
+
+/** rpc clients see their own sessions and runs; an admin caller sees everyone's. */
+function ownerFilter(ctx: MethodContext): string | undefined {
+  return grantsMethodScope(ctx.caller, 'admin', ctx.transport) ? undefined : ctx.caller.clientId;
+}
 
 export function sessionMethods({ sessions }: { sessions: SessionService }) {
   return [
@@ -55,14 +61,14 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
         query: z.string().min(1).max(1000),
         limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).optional(),
       }),
-      handler: ({ query, limit }) => sessions.search(query, limit ?? SEARCH_LIMIT_DEFAULT),
+      handler: ({ query, limit }, ctx) => sessions.search(query, limit ?? SEARCH_LIMIT_DEFAULT, ownerFilter(ctx)),
     }),
     defineMethod({
       name: 'session.run_status',
       scope: 'rpc',
       summary: 'Status and outcome of a spawned run: running, completed, failed, or orphaned (the gateway restarted mid-run).',
       params: z.strictObject({ run_id: z.string().min(1).max(256) }),
-      handler: ({ run_id: runId }) => sessions.runStatus(runId),
+      handler: ({ run_id: runId }, ctx) => sessions.runStatus(runId, ownerFilter(ctx)),
     }),
     defineMethod({
       name: 'session.list',
