@@ -168,10 +168,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       startedAt,
       configPaths: [paths.configPath],
       sections: () => Object.keys(configStore.get()),
-      restart: async () => {
-        if (options.requestRestart === undefined) throw new Error('restart is not available in this process');
-        await options.requestRestart();
-      },
+      restart: options.requestRestart,
     }),
     ...tokenMethods({ tokens }),
     ...agentTurnMethods({ runner }),
@@ -251,10 +248,12 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const wsGateway = createWsGateway({ gateway, authenticator, dispatcher, log: log.child({ component: 'ws' }), now });
   ws = wsGateway;
-  const stopRetiredWatch = tokens.onSecretRetired((clientId) => wsGateway.disconnectClient(clientId));
+  // Deferred a tick, so a client that rotates its own token over its socket still receives the new secret.
+  const stopRetiredWatch = tokens.onSecretRetired((clientId) => setImmediate(() => wsGateway.disconnectClient(clientId)));
   http.server.on('upgrade', (request, socket, head) => wsGateway.handleUpgrade(request, socket, head));
 
-  return {
+  let closing: Promise<void> | undefined;
+  const app: App = {
     http,
     ws: wsGateway,
     registry,
@@ -276,24 +275,35 @@ export async function createApp(options: AppOptions): Promise<App> {
       const hostForUrl = gateway.host.includes(':') ? `[${gateway.host}]` : gateway.host;
       return { host: gateway.host, port, url: `${scheme}://${hostForUrl}:${port}` };
     },
-    async close() {
-      if (state === 'closing' || state === 'closed') return;
-      state = 'closing';
-      await wsGateway.close();
-      shutdown.abort();
-      await sessions.close();
-      // Keep-alive connections that never sent a request would hold close() open; they are cut after a grace period.
-      const forceClose = setTimeout(() => http.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-      forceClose.unref();
-      await http.close();
-      clearTimeout(forceClose);
-      stopRouterReload();
-      stopRetiredWatch();
-      agents.close();
-      observability.close();
-      recorder.close();
-      db.close();
-      state = 'closed';
+    close() {
+      closing ??= closeInOrder();
+      return closing;
     },
   };
+
+  /** DESIGN §1: stop accepting → close sockets with 1001 → abort in-flight work → flush and close stores. */
+  async function closeInOrder(): Promise<void> {
+    state = 'closing';
+    // Fastify stops listening at once and then waits for the requests in flight, which the abort below ends.
+    const httpClosed = http.close();
+    await wsGateway.close();
+    shutdown.abort();
+    await sessions.close();
+    // Keep-alive connections that never sent a request would hold close() open; they are cut after a grace period.
+    const forceClose = setTimeout(() => http.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    forceClose.unref();
+    try {
+      await httpClosed;
+    } finally {
+      clearTimeout(forceClose);
+    }
+    stopRouterReload();
+    stopRetiredWatch();
+    agents.close();
+    observability.close();
+    recorder.close();
+    db.close();
+    state = 'closed';
+  }
+  return app;
 }

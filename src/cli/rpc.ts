@@ -1,5 +1,5 @@
 // `agent-gateway rpc METHOD [JSON-params]`: calls a running gateway over POST /rpc and prints the result.
-import { Agent } from 'node:https';
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { loadConfigFile, type GatewayConfig, type GatewayPaths } from '../config/index.js';
@@ -24,7 +24,16 @@ function defaultUrl(config: GatewayConfig): string {
   return `${tls.certPath === null ? 'http' : 'https'}://${reachableHost}:${port}`;
 }
 
-function post(url: URL, body: string, token: string): Promise<{ status: number; text: string }> {
+/**
+ * The certificate authority to trust for the gateway's HTTPS: the configured client CA, else the server
+ * certificate itself (self-signed). Verification stays on, so the bearer token never goes to an impostor.
+ */
+function trustedCa(config: GatewayConfig): Buffer | undefined {
+  const path = config.gateway.tls.caPath ?? config.gateway.tls.certPath;
+  return path === null ? undefined : readFileSync(path);
+}
+
+function post(url: URL, body: string, token: string, ca: Buffer | undefined): Promise<{ status: number; text: string }> {
   const isHttps = url.protocol === 'https:';
   const send = isHttps ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
@@ -33,7 +42,7 @@ function post(url: URL, body: string, token: string): Promise<{ status: number; 
       {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-        ...(isHttps ? { agent: new Agent({ rejectUnauthorized: false }) } : {}),
+        ...(isHttps && ca !== undefined ? { ca } : {}),
       },
       (res) => {
         let text = '';
@@ -62,7 +71,7 @@ export async function rpcCommand(options: RpcCommandOptions, io: CliIo): Promise
   if (token === undefined) throw new CliError('no token: pass --token, set AGENT_GATEWAY_TOKEN, or add an admin token to the config');
   const url = new URL('/rpc', options.url ?? defaultUrl(config));
   const body = JSON.stringify({ jsonrpc: '2.0', method: options.method, params, id: 1 });
-  const response = await post(url, body, token).catch((error: unknown) => {
+  const response = await post(url, body, token, url.protocol === 'https:' ? trustedCa(config) : undefined).catch((error: unknown) => {
     throw new CliError(`cannot reach the gateway at ${url.origin}: ${error instanceof Error ? error.message : String(error)}`);
   });
   let parsed: unknown;

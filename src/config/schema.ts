@@ -7,7 +7,8 @@ export type Scope = z.infer<typeof scopeSchema>;
 
 export const MIN_SECRET_LENGTH = 32;
 
-export const tokenIdSchema = z.string().min(1).max(128).regex(/^[A-Za-z0-9._:-]+$/, 'must use letters, digits, dot, underscore, colon or hyphen');
+/** A token id names its client in session keys (`tenant:<clientId>:channel`), so it may not contain ':'. */
+export const tokenIdSchema = z.string().min(1).max(128).regex(/^[A-Za-z0-9._-]+$/, 'must use letters, digits, dot, underscore or hyphen');
 
 export const tokenConfigSchema = z.strictObject({
   id: tokenIdSchema,

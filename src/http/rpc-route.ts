@@ -1,6 +1,7 @@
 // POST /rpc: JSON-RPC 2.0 over HTTP with the WebSocket's dispatcher; a batch of notifications answers 204.
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { clientCloseSignal } from '../server/sse.js';
 import type { RequestAuth } from '../server/request-auth.js';
 import type { Dispatcher } from '../rpc/index.js';
 
@@ -22,7 +23,8 @@ export async function registerRpcRoute(app: FastifyInstance, { dispatcher, auth,
     scope.post(
       '/rpc',
       // Any valid token may call; each method checks its own scope (-32603 when it is missing).
-      { preHandler: auth.require({ grants: () => true }) },
+      // Checked on request, so an unauthenticated body is never read.
+      { onRequest: auth.require({ grants: () => true }) },
       async function rpcOverHttp(request, reply) {
         const text = typeof request.body === 'string' ? request.body : '';
         const outcome = await dispatcher.dispatchText(text, {
@@ -30,7 +32,8 @@ export async function registerRpcRoute(app: FastifyInstance, { dispatcher, auth,
           transport: 'http',
           log,
           traceId: request.id,
-          signal: shutdownSignal,
+          // A client that hangs up cancels its calls (an agent.execute turn and its upstream request).
+          signal: AbortSignal.any([clientCloseSignal(reply), shutdownSignal]),
         });
         if (outcome === null) return reply.code(204).send();
         return reply.type('application/json').send(JSON.stringify(outcome));

@@ -95,7 +95,8 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
             if (!(error instanceof GatewayError)) log.error({ err: error, runId }, 'webhook turn failed');
             notifyAll('session.completed', { sessionKey, runId, result: { response: '', finishReason: 'error', error: message } });
           },
-        );
+        )
+        .catch((error: unknown) => log.error({ err: error, runId }, 'webhook completion could not be announced'));
       return reply.code(202).send({ accepted: true, runId, sessionKey });
     });
   });

@@ -36,8 +36,9 @@ export interface Connection {
 export interface WsGateway {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
   /**
-   * Sends a notification to the connections of `clientId`, or to every connection when `clientId` is null
-   * or has no open connection (spec: "Server notifications"). Returns how many sockets it was sent to.
+   * Sends a notification to the connections of `clientId`, or to every connection when the client cannot be
+   * determined (`clientId` null; spec: "Server notifications"). A named client with no open socket gets
+   * nothing: its results are never handed to other clients. Returns how many sockets it was sent to.
    */
   notify(clientId: string | null, method: string, params: unknown): number;
   connectionCount(): number;
@@ -84,6 +85,8 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
   }
 
   async function onMessage(connection: Connection, data: RawData, isBinary: boolean): Promise<void> {
+    // A socket being closed (shutdown, revoked token) runs nothing more.
+    if (connection.state !== 'open') return;
     if (!connection.limiter.tryAcquire(now())) return send(connection, RATE_LIMITED);
     if (isBinary) return send(connection, BINARY_FRAME);
     const text = data.toString();
@@ -150,11 +153,7 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
     },
     notify(clientId, method, params) {
       const text = notification(method, params);
-      let targets = [...connections].filter((connection) => connection.state === 'open');
-      if (clientId !== null) {
-        const own = targets.filter((connection) => connection.caller.clientId === clientId);
-        if (own.length > 0) targets = own;
-      }
+      const targets = [...connections].filter((connection) => connection.state === 'open' && (clientId === null || connection.caller.clientId === clientId));
       for (const connection of targets) send(connection, text);
       return targets.length;
     },
@@ -163,6 +162,7 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
       const owned = [...connections].filter((connection) => connection.caller.clientId === clientId && connection.state === 'open');
       for (const connection of owned) {
         setState(connection, 'closing');
+        connection.inFlight.abort();
         connection.socket.close(CLOSE_UNAUTHORIZED, 'Token revoked');
       }
       return owned.length;

@@ -1,4 +1,5 @@
 // gateway.* methods (admin): process status of the running gateway.
+import { GatewayError } from '../../errors.js';
 import { defineMethod, noParams } from '../registry.js';
 
 export interface GatewayMethodsDeps {
@@ -6,7 +7,8 @@ export interface GatewayMethodsDeps {
   startedAt: number;
   configPaths: readonly string[];
   sections: () => string[];
-  restart: () => Promise<void>;
+  /** Undefined when this process cannot restart itself (the gateway was not started by the CLI). */
+  restart: (() => Promise<void>) | undefined;
 }
 
 export function gatewayMethods({ now, startedAt, configPaths, sections, restart }: GatewayMethodsDeps) {
@@ -31,6 +33,7 @@ export function gatewayMethods({ now, startedAt, configPaths, sections, restart 
       summary: 'Reloads the config file and restarts every service in-process; answers before restarting.',
       params: noParams,
       handler: (_params, ctx) => {
+        if (restart === undefined) throw new GatewayError('unavailable', 'This gateway process cannot restart itself; restart it with its service manager');
         // The answer is already sent when the restart runs, so its failure can only be logged; left unhandled
         // the rejection would end the process.
         setImmediate(() => {

@@ -50,14 +50,11 @@ describe('gateway methods', () => {
 });
 
 describe('gateway.restart without a restart hook', () => {
-  it('answers, then logs the failed restart instead of ending the process', async () => {
-    const logs = captureLogs('error');
-    const gateway = await startGateway({ listen: false, log: logs.log });
+  it('refuses up front with an error saying why, and the gateway keeps serving', async () => {
+    const gateway = await startGateway({ listen: false });
     try {
       const response = await injectRpc(gateway.app, gateway.tokens.admin, 'gateway.restart');
-      expect(response.result).toEqual({ restarting: true });
-      const line = await logs.waitFor('gateway restart failed');
-      expect(line).toContain('restart is not available in this process');
+      expect(response.error).toMatchObject({ code: -32003, message: expect.stringMatching(/cannot restart itself/) });
       expect(await injectRpc(gateway.app, gateway.tokens.admin, 'system.ping')).toHaveProperty('result.pong', true);
     } finally {
       await gateway.close();
