@@ -2,7 +2,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Harness } from '../../support/gateway-harness.js';
 import { injectRpc } from '../../support/http-client.js';
-import { captureLogs } from '../../support/log-capture.js';
 
 describe('gateway methods', () => {
   let gateway: Harness;
