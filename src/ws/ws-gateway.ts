@@ -24,6 +24,8 @@ export type ConnectionState = 'open' | 'closing' | 'closed';
 export interface Connection {
   readonly socket: WebSocket;
   readonly caller: Caller;
+  /** The secret the socket authenticated with, re-checked periodically; kept in memory only, never logged. */
+  readonly secret: string;
   readonly log: Logger;
   state: ConnectionState;
   /** Set by a pong; the heartbeat terminates connections that did not answer the previous ping. */
@@ -61,6 +63,9 @@ export interface WsGatewayDeps {
  * takes at most 3 UTF-8 bytes (astral ones are 4 bytes but 2 UTF-16 units), so 3x keeps every message that
  * the character check would judge reachable; anything beyond is dropped by `ws` with close code 1009.
  */
+/** How often open sockets re-check their token (revocations made outside this process). */
+export const REVALIDATE_INTERVAL_MS = 5000;
+
 export function frameByteCap(maxMessageChars: number): number {
   return maxMessageChars * 3 + 1024;
 }
@@ -79,6 +84,20 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
   let nextConnectionId = 1;
 
   const stopHeartbeat = startHeartbeat({ intervalMs: gateway.wsHeartbeatMs, connections, now });
+
+  // A token revoked or rotated by another process (the CLI) or by a hand edit reaches open sockets here; the
+  // in-process paths close them at once through disconnectClient.
+  const revalidation = setInterval(function revalidateSockets() {
+    for (const connection of connections) {
+      if (connection.state !== 'open') continue;
+      const current = authenticator.authenticate(connection.secret);
+      if (current?.clientId === connection.caller.clientId) continue;
+      setState(connection, 'closing');
+      connection.inFlight.abort();
+      connection.socket.close(CLOSE_UNAUTHORIZED, 'Token revoked');
+    }
+  }, REVALIDATE_INTERVAL_MS);
+  revalidation.unref();
 
   function send(connection: Connection, text: string): void {
     if (connection.state === 'open' && connection.socket.readyState === WebSocket.OPEN) connection.socket.send(text);
@@ -109,10 +128,11 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
     }
   }
 
-  function accept(socket: WebSocket, caller: Caller): void {
+  function accept(socket: WebSocket, caller: Caller, secret: string): void {
     const connection: Connection = {
       socket,
       caller,
+      secret,
       log: log.child({ connectionId: nextConnectionId++, clientId: caller.clientId }),
       state: 'open',
       isAlive: true,
@@ -144,11 +164,12 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
         return;
       }
       socket.on('error', (error) => log.debug({ err: error }, 'upgrade socket error'));
-      const caller = authenticator.authenticate(tokenFromUpgrade(request));
+      const secret = tokenFromUpgrade(request);
+      const caller = authenticator.authenticate(secret);
       wss.handleUpgrade(request, socket, head, (webSocket) => {
         // Spec: the upgrade is accepted first, then a bad or missing token is closed with 4001.
         if (caller === undefined) webSocket.close(CLOSE_UNAUTHORIZED, 'Unauthorized');
-        else accept(webSocket, caller);
+        else accept(webSocket, caller, secret ?? '');
       });
     },
     notify(clientId, method, params) {
@@ -170,6 +191,7 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
     async close() {
       isAccepting = false;
       stopHeartbeat();
+      clearInterval(revalidation);
       const closing = [...connections].map(
         (connection) =>
           new Promise<void>((resolve) => {
