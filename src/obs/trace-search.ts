@@ -1,5 +1,6 @@
 // obs.trace.search: the last two days of session-index rows, filtered, newest first within each day.
 import type { SqliteDatabase } from '../store/index.js';
+import type { SessionIndexEvidence } from './evidence/records.js';
 import { compileWhere, parseSince } from './where-filter.js';
 
 /** Spec Limits: limit default 200, maximum 1000 (larger values are clamped); lookback two days. */
@@ -18,20 +19,8 @@ export interface TraceSearchParams {
   includeSynthetic?: boolean;
 }
 
-export interface TraceRow {
-  traceId: string;
-  sessionKey: string;
-  agentId: string;
-  channel: string;
-  messageId: string | null;
-  rootRunId: string | null;
-  endReason: string | null;
-  degraded: boolean;
-  startedAt: number;
-  endedAt: number | null;
-  day: string;
-  synthetic: boolean;
-}
+/** A session-index row as obs.trace.search returns it (the evidence row, with the wire name `synthetic`). */
+export type TraceRow = Omit<SessionIndexEvidence, 'isSynthetic'> & { synthetic: boolean };
 
 export interface TraceSearchDeps {
   db: SqliteDatabase;
