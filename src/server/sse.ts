@@ -1,6 +1,6 @@
 // The one Server-Sent Events writer: frames, headers, backpressure, client-close signal, keep-alive and a push queue.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** One SSE frame (WHATWG HTML, "Server-sent events"); a frame with only `comment` is a keep-alive. */
 export interface SseFrame {
@@ -79,9 +79,10 @@ function waitForDrain(raw: ServerResponse): Promise<void> {
 
 /**
  * Takes over the response (reply.hijack) and sends the SSE headers, keeping the headers hooks already set on
- * the reply (x-request-id, rate-limit counters). After this, errors must be reported as frames.
+ * the reply (x-request-id, rate-limit counters). After this, errors must be reported as frames. The stream is
+ * in `openStreams` (when given) until it closes, so shutdown can end it (see endStreamsOnClose).
  */
-export function openSseStream(reply: FastifyReply): SseStream {
+export function openSseStream(reply: FastifyReply, openStreams?: Set<Pick<SseStream, 'close'>>): SseStream {
   const raw = reply.raw;
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
@@ -96,6 +97,7 @@ export function openSseStream(reply: FastifyReply): SseStream {
   const markClosed = (): void => {
     if (state === 'closed') return;
     state = 'closed';
+    openStreams?.delete(stream);
     closed.abort();
   };
   raw.on('close', markClosed);
@@ -107,7 +109,7 @@ export function openSseStream(reply: FastifyReply): SseStream {
     return state === 'open' && !raw.destroyed;
   }
 
-  return {
+  const stream: SseStream = {
     signal: closed.signal,
     state: () => state,
     write(frame) {
@@ -122,6 +124,15 @@ export function openSseStream(reply: FastifyReply): SseStream {
       raw.end();
     },
   };
+  openStreams?.add(stream);
+  return stream;
+}
+
+/** Ends a plugin's open streams before the server waits for its connections to close. */
+export function endStreamsOnClose(scope: FastifyInstance, openStreams: Set<Pick<SseStream, 'close'>>): void {
+  scope.addHook('preClose', async function endOpenStreams() {
+    for (const stream of openStreams) stream.close();
+  });
 }
 
 /** The marker `withKeepAlive` yields when the source stayed quiet for a whole interval. */

@@ -100,8 +100,7 @@ async function complete(ctx: OpenAiContext, completion: Completion, reply: Fasti
  * without [DONE].
  */
 async function streamCompletion(ctx: OpenAiContext, completion: Completion, isUsageWanted: boolean, reply: FastifyReply): Promise<void> {
-  const stream = openSseStream(reply);
-  ctx.openStreams.add(stream);
+  const stream = openSseStream(reply, ctx.openStreams);
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): SseFrame => ({
     data: JSON.stringify({ id: completion.id, object: 'chat.completion.chunk', created: completion.created, model: completion.model, choices, ...extra }),
   });
@@ -116,7 +115,6 @@ async function streamCompletion(ctx: OpenAiContext, completion: Completion, isUs
     if (isUsageWanted) await stream.write(chunk([], { usage: usageOf(outcome.result) }));
     await stream.write({ data: '[DONE]' });
   } finally {
-    ctx.openStreams.delete(stream);
     stream.close();
   }
 }

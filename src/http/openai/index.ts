@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../errors.js';
 import { grantsOpenAi } from '../../server/scopes.js';
-import { SSE_KEEP_ALIVE_MS } from '../../server/sse.js';
+import { endStreamsOnClose, SSE_KEEP_ALIVE_MS } from '../../server/sse.js';
 import { registerChatCompletions } from './chat-completions.js';
 import { registerEmbeddings } from './embeddings.js';
 import { openAiErrorHandler } from './errors.js';
@@ -46,10 +46,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
       });
       // Spec "Authentication" rule 2: the /v1 routes take a token with rpc or api scope.
       scope.addHook('onRequest', deps.auth.require({ grants: grantsOpenAi }));
-      // Open streams end before the server waits for its connections to close.
-      scope.addHook('preClose', async function endOpenStreams() {
-        for (const stream of ctx.openStreams) stream.close();
-      });
+      endStreamsOnClose(scope, ctx.openStreams);
       registerChatCompletions(scope, ctx);
       registerModels(scope, ctx);
       registerEmbeddings(scope, ctx);

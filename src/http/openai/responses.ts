@@ -122,8 +122,7 @@ async function respond(ctx: OpenAiContext, prepared: PreparedResponse, reply: Fa
 /** DESIGN §3 stream: created, in_progress, item and part added, text deltas, the done events, then completed or failed. */
 async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, reply: FastifyReply): Promise<void> {
   const { ids, echo } = prepared;
-  const stream = openSseStream(reply);
-  ctx.openStreams.add(stream);
+  const stream = openSseStream(reply, ctx.openStreams);
   const event = createEventSequencer();
   const where = { item_id: ids.messageId, output_index: 0, content_index: 0 };
   try {
@@ -146,7 +145,6 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
     remember(ctx, prepared);
     await stream.write(event('response.completed', { response: responseObject(ids, echo, { status: 'completed', result }) }));
   } finally {
-    ctx.openStreams.delete(stream);
     stream.close();
   }
 }

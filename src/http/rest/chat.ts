@@ -73,8 +73,7 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
   scope.get('/chat/stream', { onRequest: requireRestSse }, async function chatStream(request, reply) {
     const query = parseInput(streamQuery, request.query);
     const turn = chatTurn(ctx, query, ctx.auth.callerOf(request).clientId);
-    const stream = openSseStream(reply);
-    ctx.openStreams.add(stream);
+    const stream = openSseStream(reply, ctx.openStreams);
     try {
       const deltas = createAsyncQueue<string>();
       let accumulated = '';
@@ -99,7 +98,6 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
         await stream.write({ event: 'error', data: JSON.stringify({ error: { code: outcome.error.kind, message } }) });
       }
     } finally {
-      ctx.openStreams.delete(stream);
       stream.close();
     }
     return reply;

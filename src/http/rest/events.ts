@@ -22,8 +22,7 @@ export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext): v
 
   scope.get('/events', { onRequest: requireRestSse }, async function systemEvents(request, reply) {
     parseInput(eventsQuery, request.query);
-    const stream = openSseStream(reply);
-    ctx.openStreams.add(stream);
+    const stream = openSseStream(reply, ctx.openStreams);
     const queue = createAsyncQueue<BusEvent>({ signal: AbortSignal.any([stream.signal, ctx.shutdownSignal]), maxItems: MAX_QUEUED_EVENTS });
     const unsubscribe = ctx.events.subscribe((event) => queue.push(event));
     try {
@@ -31,7 +30,6 @@ export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext): v
       await pipeToSse(stream, queue, busEventFrame, { keepAliveMs: ctx.keepAliveMs });
     } finally {
       unsubscribe();
-      ctx.openStreams.delete(stream);
       stream.close();
       if (queue.dropped() > 0) ctx.log.warn({ dropped: queue.dropped() }, 'slow /api/events client: oldest events dropped');
     }

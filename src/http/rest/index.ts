@@ -1,6 +1,6 @@
 // The dashboard's REST API and SSE streams under /api; errors use the root REST envelope {error: {code, message}}.
 import type { FastifyInstance } from 'fastify';
-import { SSE_KEEP_ALIVE_MS, SSE_RETRY_MS } from '../../server/sse.js';
+import { endStreamsOnClose, SSE_KEEP_ALIVE_MS, SSE_RETRY_MS } from '../../server/sse.js';
 import { registerActivityRoute } from './activity.js';
 import { registerAgentsRoute } from './agents.js';
 import { registerChannelsRoute } from './channels.js';
@@ -22,10 +22,7 @@ export async function registerRestRoutes(app: FastifyInstance, deps: RestRoutesD
   };
   await app.register(
     async function restPlugin(scope) {
-      // Open streams end before the server waits for its connections to close.
-      scope.addHook('preClose', async function endOpenStreams() {
-        for (const stream of ctx.openStreams) stream.close();
-      });
+      endStreamsOnClose(scope, ctx.openStreams);
       registerAgentsRoute(scope, ctx);
       registerChannelsRoute(scope, ctx);
       registerActivityRoute(scope, ctx);
