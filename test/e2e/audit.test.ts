@@ -1,18 +1,9 @@
 // The content-free audit log over a running gateway: admin calls and scope refusals become rows for obs.audit.query.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditRow } from '../../src/obs/index.js';
 import { startGateway, TOKEN_IDS, type Harness } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
 
-interface AuditRowView {
-  kind: string;
-  classification: string;
-  action: string;
-  actor: string;
-  outcome: string;
-  severity: string;
-  tenantId: string;
-  refs: string;
-}
 
 describe('audit log', () => {
   let harness: Harness;
@@ -30,7 +21,7 @@ describe('audit log', () => {
     expect(refused.error).toMatchObject({ code: -32603 });
     await callRpc(harness.url, harness.tokens.rpc, 'system.ping');
 
-    const { rows } = (await callRpc(harness.url, harness.tokens.admin, 'obs.audit.query', { kind: 'rpc.call', tenant: '' })).result as { rows: AuditRowView[] };
+    const { rows } = (await callRpc(harness.url, harness.tokens.admin, 'obs.audit.query', { kind: 'rpc.call', tenant: '' })).result as { rows: AuditRow[] };
     const create = rows.find((row) => row.action === 'tokens.create');
     expect(create).toMatchObject({ classification: 'admin', actor: TOKEN_IDS.admin, outcome: 'ok', severity: 'info', tenantId: '' });
     expect(rows.find((row) => row.action === 'tokens.list' && row.actor === TOKEN_IDS.rpc)).toMatchObject({ outcome: 'denied', severity: 'warning' });
