@@ -35,7 +35,7 @@ export const ERROR_KINDS = [
 
 /**
  * A failure the gateway knows how to report. `details` carries typed extras a surface may use
- * (`param` for the offending parameter, `retryAfterSeconds` for rate limits); never secrets or bodies.
+ * (`param` for the offending parameter, `retryAfterMs` for rate limits and open breakers); never secrets or bodies.
  */
 export class GatewayError extends Error {
   constructor(
@@ -51,7 +51,8 @@ export class GatewayError extends Error {
 
 export interface GatewayErrorDetails {
   param?: string;
-  retryAfterSeconds?: number;
+  /** When a retry may succeed, in ms from now: HTTP surfaces send it as Retry-After, JSON-RPC as data.retryAfterMs. */
+  retryAfterMs?: number;
   requiredScope?: string;
   [key: string]: unknown;
 }
@@ -68,6 +69,20 @@ export const invalidParams = (message: string, param?: string) =>
 
 export const insufficientScope = (requiredScope: string) =>
   new GatewayError('forbidden', `Insufficient scope: requires '${requiredScope}'`, { requiredScope });
+
+/** Someone else's session (DESIGN §3 "who may use a session"); the message never says whose it is. */
+export const sessionForbidden = (sessionKey: string) => new GatewayError('forbidden', `Session ${sessionKey} belongs to another client`);
+
+/** A /v1 response id created by another token; it belongs to its token like the session behind it. */
+export const responseForbidden = (responseId: string) =>
+  new GatewayError('forbidden', `Response ${responseId} belongs to another client`, { param: 'previous_response_id' });
+
+/** `details.retryAfterMs` as a Retry-After header value: whole seconds, rounded up, at least 1 (RFC 9110 §10.2.3). */
+export function retryAfterHeaderSeconds(details: GatewayErrorDetails): string | undefined {
+  const { retryAfterMs } = details;
+  if (typeof retryAfterMs !== 'number' || !Number.isFinite(retryAfterMs)) return undefined;
+  return String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+}
 
 /**
  * Frameworks throw their own errors (Fastify's body limit, JSON parser, rate limiter). They carry an

@@ -1,7 +1,7 @@
 // The error catalogue: every kind is mapped on every surface, and framework errors become kinds.
 import { describe, expect, it } from 'vitest';
-import { ERROR_KINDS, GatewayError, toGatewayError } from '../src/errors.js';
-import { RPC_CODE } from '../src/rpc/index.js';
+import { ERROR_KINDS, GatewayError, responseForbidden, retryAfterHeaderSeconds, sessionForbidden, toGatewayError } from '../src/errors.js';
+import { RPC_CODE, WS_RATE_LIMIT_CODE } from '../src/rpc/index.js';
 import { HTTP_STATUS } from '../src/server/index.js';
 
 describe('error catalogue', () => {
@@ -10,14 +10,29 @@ describe('error catalogue', () => {
     expect(Object.keys(HTTP_STATUS).sort()).toEqual([...ERROR_KINDS].sort());
   });
 
-  it('uses the spec codes for the transport errors', () => {
+  it('uses the spec codes: the standard ones for the transport errors, -32603 for every handler failure', () => {
     expect(RPC_CODE.parse_error).toBe(-32700);
     expect(RPC_CODE.invalid_request).toBe(-32600);
+    expect(RPC_CODE.payload_too_large).toBe(-32600);
     expect(RPC_CODE.method_not_found).toBe(-32601);
     expect(RPC_CODE.invalid_params).toBe(-32602);
-    expect(RPC_CODE.forbidden).toBe(-32603);
-    expect(RPC_CODE.internal).toBe(-32603);
-    expect(RPC_CODE.rate_limited).toBe(-32000);
+    const transport = new Set<string>(['parse_error', 'invalid_request', 'payload_too_large', 'method_not_found', 'invalid_params']);
+    for (const kind of ERROR_KINDS.filter((candidate) => !transport.has(candidate))) expect(RPC_CODE[kind], kind).toBe(-32603);
+    // -32000 belongs to the WebSocket message rate limit alone, which the transport answers itself.
+    expect(Object.values(RPC_CODE)).not.toContain(WS_RATE_LIMIT_CODE);
+    expect(WS_RATE_LIMIT_CODE).toBe(-32000);
+  });
+
+  it('turns retryAfterMs into a Retry-After value in whole seconds, rounded up, at least 1', () => {
+    expect(retryAfterHeaderSeconds({ retryAfterMs: 30_000 })).toBe('30');
+    expect(retryAfterHeaderSeconds({ retryAfterMs: 17_500 })).toBe('18');
+    expect(retryAfterHeaderSeconds({ retryAfterMs: 0 })).toBe('1');
+    expect(retryAfterHeaderSeconds({})).toBeUndefined();
+  });
+
+  it('names a refused session or response without saying whose it is', () => {
+    expect(sessionForbidden('default:admin:rpc')).toMatchObject({ kind: 'forbidden', message: 'Session default:admin:rpc belongs to another client' });
+    expect(responseForbidden('resp_1')).toMatchObject({ kind: 'forbidden', message: 'Response resp_1 belongs to another client', details: { param: 'previous_response_id' } });
   });
 
   it('uses the DESIGN.md HTTP statuses', () => {

@@ -1,7 +1,7 @@
 // JSON-RPC 2.0 dispatch shared by /ws and POST /rpc: parse, batch, validate, scope check, call, map errors.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { GatewayError, insufficientScope, toGatewayError } from '../errors.js';
+import { GatewayError, insufficientScope, toGatewayError, type ErrorKind } from '../errors.js';
 import { grantsMethodScope, type Caller, type Transport } from '../server/scopes.js';
 import { RPC_CODE } from './error-codes.js';
 import { formatParamIssues } from './param-issues.js';
@@ -9,10 +9,17 @@ import { noParams, type MethodRegistry } from './registry.js';
 
 export type JsonRpcId = string | number | null;
 
+/** DESIGN §3: what a client branches on without parsing the message. */
+export interface JsonRpcErrorData {
+  kind: ErrorKind;
+  param?: string;
+  retryAfterMs?: number;
+}
+
 export interface JsonRpcErrorObject {
   code: number;
   message: string;
-  data?: { param?: string };
+  data?: JsonRpcErrorData;
 }
 
 export type JsonRpcResponse =
@@ -60,8 +67,11 @@ export function errorResponse(id: JsonRpcId, error: JsonRpcErrorObject): JsonRpc
 /** The JSON-RPC error object for a gateway error; unknown failures never leak their message. */
 export function toRpcError(error: GatewayError): JsonRpcErrorObject {
   const message = error.kind === 'internal' ? 'Internal error' : error.message;
-  const param = error.details.param;
-  return param === undefined ? { code: RPC_CODE[error.kind], message } : { code: RPC_CODE[error.kind], message, data: { param } };
+  const { param, retryAfterMs } = error.details;
+  const data: JsonRpcErrorData = { kind: error.kind };
+  if (typeof param === 'string') data.param = param;
+  if (typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs)) data.retryAfterMs = Math.max(0, Math.ceil(retryAfterMs));
+  return { code: RPC_CODE[error.kind], message, data };
 }
 
 export const PARSE_ERROR: JsonRpcResponse = errorResponse(null, { code: RPC_CODE.parse_error, message: 'Parse error' });

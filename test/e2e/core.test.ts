@@ -40,7 +40,7 @@ describe('gateway core end to end', () => {
     expect(await callRpc(gateway.url, issued.secret, 'system.ping')).toHaveProperty('result.pong', true);
     const client = await connectOpen(gateway.wsUrl, { token: issued.secret });
     expect(await client.call('system.ping')).toHaveProperty('result.pong', true);
-    expect((await client.call('tokens.list')).error).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'" });
+    expect((await client.call('tokens.list')).error).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } });
     await client.close();
 
     const listed = await callRpc(gateway.url, gateway.tokens.admin, 'tokens.list');

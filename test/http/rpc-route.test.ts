@@ -57,7 +57,7 @@ describe('POST /rpc', () => {
     expect(body).toEqual([
       { jsonrpc: '2.0', id: 1, result: expect.objectContaining({ pong: true }) },
       { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found: no.such' } },
-      { jsonrpc: '2.0', id: 3, error: { code: -32603, message: "Insufficient scope: requires 'admin'" } },
+      { jsonrpc: '2.0', id: 3, error: { code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } } },
     ]);
   });
 
@@ -109,7 +109,7 @@ describe('POST /rpc', () => {
 
   it('answers -32602 naming the param over HTTP too', async () => {
     const { body } = await postRpc(gateway.url, { jsonrpc: '2.0', id: 1, method: 'system.ping', params: { nope: 1 } }, gateway.tokens.rpc);
-    expect(body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: "Invalid params: unknown param 'nope'", data: { param: 'nope' } } });
+    expect(body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: "Invalid params: unknown param 'nope'", data: { kind: 'invalid_params', param: 'nope' } } });
   });
 
   it('refuses other methods on /rpc', async () => {

@@ -68,7 +68,7 @@ describe('agents.* methods', () => {
   it('are all admin: an rpc-only token gets -32603', async () => {
     expect(methodNames.sort()).toEqual(['agents.create', 'agents.delete', 'agents.get', 'agents.list', 'agents.resume', 'agents.suspend', 'agents.update']);
     for (const name of methodNames) {
-      expect(await call(name, { agentId: 'default', name: 'X' }, RPC_ONLY)).toMatchObject({ error: { code: -32603, message: "Insufficient scope: requires 'admin'" } });
+      expect(await call(name, { agentId: 'default', name: 'X' }, RPC_ONLY)).toMatchObject({ error: { code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } } });
     }
   });
 
@@ -77,7 +77,7 @@ describe('agents.* methods', () => {
     expect(await call('agents.get', { agentId: 'default' })).toMatchObject({
       result: { agentId: 'default', name: 'Assistant', provider: 'local', model: 'llama3.2', maxSteps: 8, suspended: false },
     });
-    expect(await call('agents.get', { agentId: 'nobody' })).toMatchObject({ error: { code: -32004, message: "Agent 'nobody' not found" } });
+    expect(await call('agents.get', { agentId: 'nobody' })).toMatchObject({ error: { code: -32603, message: "Agent 'nobody' not found", data: { kind: 'not_found' } } });
   });
 
   it('agents.create writes the agent to config.yaml and git and answers its configuration', async () => {
@@ -91,11 +91,11 @@ describe('agents.* methods', () => {
   });
 
   it('agents.create refuses a taken id, an unknown provider and unknown params', async () => {
-    expect(await call('agents.create', { agentId: 'default', name: 'Dup' })).toMatchObject({ error: { code: -32009 } });
+    expect(await call('agents.create', { agentId: 'default', name: 'Dup' })).toMatchObject({ error: { code: -32603, data: { kind: 'conflict' } } });
     expect(await call('agents.create', { name: 'Lost', provider: 'nowhere' })).toMatchObject({
       error: { code: -32602, message: expect.stringContaining("agents.lost.provider: unknown provider 'nowhere'") },
     });
-    expect(await call('agents.create', { name: 'X', colour: 'red' })).toMatchObject({ error: { code: -32602, data: { param: 'colour' } } });
+    expect(await call('agents.create', { name: 'X', colour: 'red' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'colour' } } });
     expect(commitMessages()).toEqual(['initial config']);
   });
 
@@ -108,7 +108,7 @@ describe('agents.* methods', () => {
     expect(await call('agents.update', { agentId: 'default', maxSteps: 101 })).toMatchObject({
       error: { code: -32602, message: expect.stringContaining('agents.default.maxSteps:') },
     });
-    expect(await call('agents.update', { agentId: 'ghost', maxSteps: 2 })).toMatchObject({ error: { code: -32004 } });
+    expect(await call('agents.update', { agentId: 'ghost', maxSteps: 2 })).toMatchObject({ error: { code: -32603, data: { kind: 'not_found' } } });
   });
 
   it('agents.update with dryRun validates and checks the new provider without persisting', async () => {
@@ -145,6 +145,6 @@ describe('agents.* methods', () => {
       ['agent:hot_added', 'resumed'],
       ['agent:hot_removed', 'removed'],
     ]);
-    expect(await call('agents.suspend', { agentId: 'default' })).toMatchObject({ error: { code: -32004 } });
+    expect(await call('agents.suspend', { agentId: 'default' })).toMatchObject({ error: { code: -32603, data: { kind: 'not_found' } } });
   });
 });

@@ -74,7 +74,7 @@ describe('config.* methods', () => {
       'config.patch', 'config.read', 'config.rollback', 'config.schema', 'config.set',
     ]);
     for (const name of methodNames) {
-      expect(await failure(name, {}, RPC_ONLY)).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'" });
+      expect(await failure(name, {}, RPC_ONLY)).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } });
     }
     expect(await result('config.read', {}, ADMIN_ONLY)).toHaveProperty('sections');
   });
@@ -89,7 +89,7 @@ describe('config.* methods', () => {
     expect(JSON.stringify(whole)).not.toContain(ADMIN_SECRET);
     expect(await result('config.read', { section: 'providers' })).toMatchObject({ local: { type: 'openai', apiKey: '***' } });
     expect(await result('config.read', { section: 'embeddings' })).toBeNull();
-    expect(await failure('config.read', { section: 'nope' })).toMatchObject({ code: -32602, data: { param: 'section' } });
+    expect(await failure('config.read', { section: 'nope' })).toMatchObject({ code: -32602, data: { kind: 'invalid_params', param: 'section' } });
   });
 
   it('config.get returns a section as written (references intact), or the whole config redacted', async () => {
@@ -114,7 +114,7 @@ describe('config.* methods', () => {
     expect(await result('config.set', { section: 'gateway', key: 'port', value: 4801 })).toMatchObject({ ok: true, previous: 4800 });
     expect(store.get().gateway.port).toBe(4801);
     expect(await result('config.set', { section: 'providers', key: 'local.apiKey', value: 'sk-new-key' })).toMatchObject({ previous: '***' });
-    expect(await failure('config.set', { section: 'gateway', key: 'port' })).toMatchObject({ code: -32602, data: { param: 'value' } });
+    expect(await failure('config.set', { section: 'gateway', key: 'port' })).toMatchObject({ code: -32602, data: { kind: 'invalid_params', param: 'value' } });
   });
 
   it('config.apply takes a whole redacted config back without wiping secrets', async () => {
@@ -150,8 +150,8 @@ describe('config.* methods', () => {
     expect(rolled).toEqual({ ok: true, sha: expect.stringMatching(/^[0-9a-f]{40}$/), rolledBackTo: initial?.sha });
     expect(store.get().gateway.maxBatchSize).toBe(50);
     expect(await result('config.history')).toHaveProperty('entries.length', 3);
-    expect(await failure('config.rollback', { sha: 'not-a-sha' })).toMatchObject({ code: -32602, data: { param: 'sha' } });
-    expect(await failure('config.rollback', { sha: 'abcdef12' })).toMatchObject({ code: -32004 });
+    expect(await failure('config.rollback', { sha: 'not-a-sha' })).toMatchObject({ code: -32602, data: { kind: 'invalid_params', param: 'sha' } });
+    expect(await failure('config.rollback', { sha: 'abcdef12' })).toMatchObject({ code: -32603, data: { kind: 'not_found' } });
   });
 
   it('config.gc packs the history', async () => {

@@ -1,7 +1,7 @@
 // JSON-RPC 2.0 dispatch shared by /ws and /rpc: envelopes, batches, notifications, params and error mapping.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../src/errors.js';
+import { ERROR_KINDS, GatewayError, type ErrorKind } from '../../src/errors.js';
 import { createLogger } from '../../src/obs/logger.js';
 import {
   createDispatcher,
@@ -25,6 +25,7 @@ function context(scopes: DispatchContext['caller']['scopes'] = ['*'], transport:
 }
 
 const seen: MethodContext[] = [];
+let thrown: GatewayError = new GatewayError('internal', 'unset');
 const calls: string[] = [];
 
 const registry = createRegistry([
@@ -73,6 +74,15 @@ const registry = createRegistry([
     params: noParams,
     handler: () => {
       throw new GatewayError('not_found', 'Thing not found', { param: 'id' });
+    },
+  }),
+  defineMethod({
+    name: 'demo.throws',
+    scope: 'rpc',
+    summary: 'throws whatever error the test set',
+    params: noParams,
+    handler: () => {
+      throw thrown;
     },
   }),
 ]);
@@ -125,20 +135,20 @@ describe('rpc dispatch', () => {
     expect(response).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      error: { code: -32602, message: "Invalid params: unknown param 'c'", data: { param: 'c' } },
+      error: { code: -32602, message: "Invalid params: unknown param 'c'", data: { kind: 'invalid_params', param: 'c' } },
     });
   });
 
   it('answers -32602 naming a param of the wrong type or a missing one', async () => {
     const wrongType = await send(request('demo.add', 1, { a: 'one' }));
-    expect(wrongType).toMatchObject({ id: 1, error: { code: -32602, data: { param: 'a' } } });
+    expect(wrongType).toMatchObject({ id: 1, error: { code: -32602, data: { kind: 'invalid_params', param: 'a' } } });
     expect(JSON.stringify(wrongType)).toMatch(/Invalid params: 'a' expected number/);
-    expect(await send(request('demo.add', 1, {}))).toMatchObject({ error: { code: -32602, data: { param: 'a' } } });
+    expect(await send(request('demo.add', 1, {}))).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'a' } } });
   });
 
   it('names a nested param by its dotted path', async () => {
     const response = await send(request('demo.nested', 1, { key: { tenantId: 5 } }));
-    expect(response).toMatchObject({ error: { code: -32602, data: { param: 'key.tenantId' } } });
+    expect(response).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'key.tenantId' } } });
     expect(await send(request('demo.nested', 1, { key: { tenantId: 't', extra: 1 } }))).toMatchObject({
       error: { code: -32602, message: "Invalid params: unknown param 'key.extra'" },
     });
@@ -148,7 +158,7 @@ describe('rpc dispatch', () => {
     expect(await send(request('demo.add', 1, [1, 2]))).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      error: { code: -32602, message: 'Invalid params: params must be an object of named parameters', data: { param: 'params' } },
+      error: { code: -32602, message: 'Invalid params: params must be an object of named parameters', data: { kind: 'invalid_params', param: 'params' } },
     });
   });
 
@@ -249,10 +259,10 @@ describe('rpc dispatch', () => {
     expect(await send(request('demo.admin'), context(['rpc']))).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      error: { code: -32603, message: "Insufficient scope: requires 'admin'" },
+      error: { code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } },
     });
     expect(await send(request('demo.ping'), context(['admin']))).toMatchObject({
-      error: { code: -32603, message: "Insufficient scope: requires 'rpc'" },
+      error: { code: -32603, message: "Insufficient scope: requires 'rpc'", data: { kind: 'forbidden' } },
     });
     expect(await send(request('demo.admin'), context(['admin']))).toMatchObject({ result: 'secret stuff' });
   });
@@ -270,7 +280,7 @@ describe('rpc dispatch', () => {
     for (const name of ['demo.crash', 'demo.reject']) {
       const captured = context();
       const response = await send(request(name, 4), captured);
-      expect(response).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32603, message: 'Internal error' } });
+      expect(response).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32603, message: 'Internal error', data: { kind: 'internal' } } });
       const log = captured.lines.join('');
       expect(log).toContain('JSON-RPC handler failed');
       expect(log).toContain('trace-1');
@@ -281,11 +291,36 @@ describe('rpc dispatch', () => {
     expect(captured.lines.join('')).toContain('hunter2');
   });
 
-  it('maps a known error kind to its code and keeps its message and param', async () => {
+  it('answers a handler failure with -32603 and data {kind, param}, keeping its message', async () => {
     expect(await send(request('demo.missing', 5))).toEqual({
       jsonrpc: '2.0',
       id: 5,
-      error: { code: -32004, message: 'Thing not found', data: { param: 'id' } },
+      error: { code: -32603, message: 'Thing not found', data: { kind: 'not_found', param: 'id' } },
+    });
+  });
+
+  it('answers every handler failure kind with -32603 and its kind, and keeps the standard codes for the rest', async () => {
+    const expected: Record<ErrorKind, number> = {
+      parse_error: -32700, invalid_request: -32600, payload_too_large: -32600, method_not_found: -32601, invalid_params: -32602,
+      unauthorized: -32603, forbidden: -32603, not_found: -32603, gone: -32603, conflict: -32603, rate_limited: -32603,
+      upstream_failed: -32603, unavailable: -32603, internal: -32603,
+    };
+    for (const kind of ERROR_KINDS) {
+      thrown = new GatewayError(kind, `failed: ${kind}`);
+      const response = await send(request('demo.throws', 6));
+      const message = kind === 'internal' ? 'Internal error' : `failed: ${kind}`;
+      expect(response, kind).toEqual({ jsonrpc: '2.0', id: 6, error: { code: expected[kind], message, data: { kind } } });
+    }
+  });
+
+  it('passes retryAfterMs through as data.retryAfterMs, never as the transport rate-limit code -32000', async () => {
+    thrown = new GatewayError('unavailable', 'breaker open', { reason: 'circuit_open', retryAfterMs: 12_345 });
+    expect(await send(request('demo.throws', 7))).toEqual({
+      jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'breaker open', data: { kind: 'unavailable', retryAfterMs: 12_345 } },
+    });
+    thrown = new GatewayError('rate_limited', 'Too many sub-agent runs in flight (maximum 1)');
+    expect(await send(request('demo.throws', 8))).toEqual({
+      jsonrpc: '2.0', id: 8, error: { code: -32603, message: 'Too many sub-agent runs in flight (maximum 1)', data: { kind: 'rate_limited' } },
     });
   });
 });

@@ -100,7 +100,7 @@ describe('models.* and agent model methods', () => {
   it('are all admin-scoped: an rpc-only token gets -32603', async () => {
     expect([...methodNames].sort()).toEqual(['agent.cacheStats', 'agent.getOperationModels', 'models.list', 'models.list_providers', 'models.test']);
     for (const name of methodNames) {
-      expect(await failure(name, {}, RPC_ONLY)).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'" });
+      expect(await failure(name, {}, RPC_ONLY)).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } });
     }
   });
 

@@ -65,27 +65,27 @@ describe('obs methods over JSON-RPC', () => {
   it('obs.diagnostics is rpc-scoped; every other obs method refuses an rpc-only caller with -32603', async () => {
     expect(await call('obs.diagnostics', {}, RPC)).toMatchObject({ result: { events: [], counts: {} } });
     for (const [method, params] of CALLS.filter(([name]) => name !== 'obs.diagnostics')) {
-      expect(await call(method, params, RPC), method).toMatchObject({ error: { code: -32603, message: "Insufficient scope: requires 'admin'" } });
+      expect(await call(method, params, RPC), method).toMatchObject({ error: { code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } } });
     }
   });
 
   it('rejects unknown params on every method with -32602 naming the param', async () => {
     for (const [method, params] of CALLS) {
-      expect(await call(method, { ...params, bogus: 1 }), method).toMatchObject({ error: { code: -32602, data: { param: 'bogus' } } });
+      expect(await call(method, { ...params, bogus: 1 }), method).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'bogus' } } });
     }
   });
 
   it('requires the required params', async () => {
-    expect(await call('obs.billing.byAgent', {})).toMatchObject({ error: { code: -32602, data: { param: 'agentId' } } });
-    expect(await call('obs.billing.bySession', {})).toMatchObject({ error: { code: -32602, data: { param: 'sessionKey' } } });
-    expect(await call('obs.channels.get', {})).toMatchObject({ error: { code: -32602, data: { param: 'channelId' } } });
+    expect(await call('obs.billing.byAgent', {})).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'agentId' } } });
+    expect(await call('obs.billing.bySession', {})).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'sessionKey' } } });
+    expect(await call('obs.channels.get', {})).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'channelId' } } });
     expect(await call('obs.explain', {})).toMatchObject({ error: { code: -32602, message: expect.stringContaining('needs at least one of sessionKey, traceId or rootRunId') } });
-    expect(await call('obs.explain', { traceId: 't', depth: 'deep' })).toMatchObject({ error: { code: -32602, data: { param: 'depth' } } });
-    expect(await call('obs.reset.table', { table: 'trajectory' })).toMatchObject({ error: { code: -32602, data: { param: 'table' } } });
+    expect(await call('obs.explain', { traceId: 't', depth: 'deep' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'depth' } } });
+    expect(await call('obs.reset.table', { table: 'trajectory' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'table' } } });
   });
 
   it('obs.fleet.health: sinceHours must be positive; the default 24 is applied in the handler', async () => {
-    expect(await call('obs.fleet.health', { sinceHours: 0 })).toMatchObject({ error: { code: -32602, data: { param: 'sinceHours' } } });
+    expect(await call('obs.fleet.health', { sinceHours: 0 })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'sinceHours' } } });
     expect(await call('obs.fleet.health', { sinceHours: -1 })).toMatchObject({ error: { code: -32602 } });
     expect(await result('obs.fleet.health', {})).toMatchObject({ schemaVersion: 1, windowHours: 24, autonomy: { runs: { total: 0 } } });
     expect(await result('obs.fleet.health', { sinceHours: 1.5 })).toMatchObject({ windowHours: 1.5 });
@@ -100,9 +100,9 @@ describe('obs methods over JSON-RPC', () => {
     for (let n = 0; n < 1005; n += 1) stack.recorder.startSession({ traceId: `t${n}`, sessionKey: 'default:a:ws', agentId: 'a', channel: 'ws', startedAt: stack.clock.now - n, isSynthetic: false });
     expect(((await result('obs.trace.search', { limit: 5000 })) as { rows: unknown[] }).rows).toHaveLength(1000);
     expect(((await result('obs.trace.search', {})) as { rows: unknown[] }).rows).toHaveLength(200);
-    expect(await call('obs.trace.search', { limit: 0 })).toMatchObject({ error: { code: -32602, data: { param: 'limit' } } });
-    expect(await call('obs.trace.search', { where: 'agentId = a; DROP TABLE x' })).toMatchObject({ error: { code: -32602, data: { param: 'where' } } });
-    expect(await call('obs.trace.search', { since: 'whenever' })).toMatchObject({ error: { code: -32602, data: { param: 'since' } } });
+    expect(await call('obs.trace.search', { limit: 0 })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'limit' } } });
+    expect(await call('obs.trace.search', { where: 'agentId = a; DROP TABLE x' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'where' } } });
+    expect(await call('obs.trace.search', { since: 'whenever' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'since' } } });
   });
 
   it('obs.audit.query: tenant "" selects system events, the limit is clamped to 1000, rows are ts descending', async () => {

@@ -56,7 +56,7 @@ describe('request authentication on /rpc', () => {
     for (const token of [gateway.tokens.ws, gateway.tokens.mcpClient, gateway.tokens.api, gateway.tokens.adminOnly]) {
       const response = await post('/rpc', { authorization: `Bearer ${token}` });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: "Insufficient scope: requires 'rpc'" } });
+      expect(response.json()).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: "Insufficient scope: requires 'rpc'", data: { kind: 'forbidden' } } });
     }
   });
 });

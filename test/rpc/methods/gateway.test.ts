@@ -53,7 +53,7 @@ describe('gateway.restart without a restart hook', () => {
     const gateway = await startGateway({ listen: false });
     try {
       const response = await injectRpc(gateway.app, gateway.tokens.admin, 'gateway.restart');
-      expect(response.error).toMatchObject({ code: -32003, message: expect.stringMatching(/cannot restart itself/) });
+      expect(response.error).toMatchObject({ code: -32603, message: expect.stringMatching(/cannot restart itself/), data: { kind: 'unavailable' } });
       expect(await injectRpc(gateway.app, gateway.tokens.admin, 'system.ping')).toHaveProperty('result.pong', true);
     } finally {
       await gateway.close();

@@ -66,7 +66,7 @@ describe('system and rpc methods', () => {
     expect(adminMethods.length).toBeGreaterThan(0);
     for (const method of adminMethods) {
       const response = await injectRpc(gateway.app, gateway.tokens.rpc, method.name);
-      expect(response.error, method.name).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'" });
+      expect(response.error, method.name).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } });
     }
   });
 
@@ -77,7 +77,7 @@ describe('system and rpc methods', () => {
     for (const method of rpcMethods) {
       for (const token of withoutRpc) {
         const response = await injectRpc(gateway.app, gateway.tokens[token], method.name);
-        expect(response.error, `${method.name} with ${token}`).toEqual({ code: -32603, message: "Insufficient scope: requires 'rpc'" });
+        expect(response.error, `${method.name} with ${token}`).toEqual({ code: -32603, message: "Insufficient scope: requires 'rpc'", data: { kind: 'forbidden' } });
       }
     }
   });
