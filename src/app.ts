@@ -129,8 +129,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       spawnSubAgent: () => {
         const service = sessionService;
         if (service === undefined) return undefined;
-        return async ({ parentKey, task, agentId, requestedBy }) =>
-          service.spawn({ parentKey, task, requestedBy: requestedBy ?? null, ...(agentId === undefined ? {} : { agentId }) });
+        return async ({ parentKey, task, agentId, caller }) => service.spawn({ parentKey, task, caller, ...(agentId === undefined ? {} : { agentId }) });
       },
     }),
   );

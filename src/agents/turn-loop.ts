@@ -5,6 +5,7 @@ import { GatewayError, isGatewayError, notFound } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
 import type { Recorder } from '../obs/recorder.js';
 import type { ModelRef, ModelRouter } from '../providers/types.js';
+import { assertSessionAccess } from '../sessions/session-access.js';
 import { deriveSessionKind, parseSessionKey } from '../sessions/session-key.js';
 import type { SessionStore } from '../sessions/types.js';
 import type { TranscriptMessage, TranscriptToolCall } from '../sessions/transcript.js';
@@ -77,7 +78,10 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
     const { sessionKey } = request;
     const traceId = randomUUID();
     const keyParts = parseSessionKey(sessionKey, 'sessionKey');
-    const { created } = sessions.ensure({ sessionKey, agentId: agent.id, tenantId: keyParts.tenantId, kind: deriveSessionKind(keyParts), createdAt: now(), metadata: {} });
+    // Creates the session for the caller, or finds an existing one that must be theirs: the one owner check
+    // every turn surface passes, before anything of the turn is written.
+    const { session, created } = sessions.ensure({ sessionKey, agentId: agent.id, tenantId: keyParts.tenantId, kind: deriveSessionKind(keyParts), createdAt: now(), metadata: {}, ownerId: request.caller.clientId });
+    if (!created) assertSessionAccess(session, request.caller);
     // The turn's transcript is written once per step (one transaction), not once per message.
     const unsaved: TranscriptMessage[] = [];
     const save = () => {
@@ -126,7 +130,10 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
     try {
       return await loop({ request, agent, model, history, userMessage, trace, state, finish, unsaved, save });
     } catch (error) {
-      return finish(...classifyFailure(error, request.signal, trace, { step: state.steps, elapsedMs: now() - startedAt }, log));
+      const result = finish(...classifyFailure(error, request.signal, trace, { step: state.steps, elapsedMs: now() - startedAt }, log));
+      // An open breaker says when to come back; /v1 turns it into Retry-After.
+      const retryAfterMs = isGatewayError(error) && error.details.reason === 'circuit_open' ? error.details.retryAfterMs : undefined;
+      return retryAfterMs === undefined ? result : { ...result, retryAfterMs };
     }
   }
 
@@ -214,7 +221,7 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
           agentId: agent.id,
           sessionKey: request.sessionKey,
           signal: request.signal,
-          ...(request.requestedBy === undefined ? {} : { requestedBy: request.requestedBy }),
+          caller: request.caller,
         });
         trace.toolCall(step, call.name, outcome);
         if (!outcome.ok) state.toolFailures += 1;

@@ -1,6 +1,7 @@
 // The agent layer's seams: agent definitions, the agent registry, and the turn runner every surface calls.
 import type { AgentConfig } from '../config/index.js';
 import type { ModelRef } from '../providers/types.js';
+import type { SessionCaller } from '../sessions/session-access.js';
 import type { TranscriptMessage } from '../sessions/transcript.js';
 
 /** Why a turn ended (spec: "Finish reason mapping" plus the report's context_exhausted). */
@@ -40,8 +41,11 @@ export interface TurnRequest {
   agentId?: string;
   sessionKey: string;
   message: string;
-  /** The client id of the requester (for notifications and audit). */
-  requestedBy?: string;
+  /**
+   * Who asks: a new session is owned by `caller.clientId`; an existing one must be theirs unless they are
+   * admin (sessions/session-access.ts), checked before the turn writes anything.
+   */
+  caller: SessionCaller;
   /** Messages that seed a new session's history (OpenAI requests); ignored when the session has history. */
   seedHistory?: readonly TranscriptMessage[];
   /** Replaces the agent's system prompt for this turn (OpenAI system messages). */
@@ -72,6 +76,8 @@ export interface TurnResult {
   steps: number;
   /** A human-readable cause when finishReason is error, circuit_open or context_exhausted. */
   error?: string;
+  /** With circuit_open: ms until the first open breaker lets a call through again. */
+  retryAfterMs?: number;
 }
 
 export interface TurnRunner {

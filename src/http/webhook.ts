@@ -7,7 +7,7 @@ import type { TurnRunner } from '../agents/types.js';
 import type { GatewaySection } from '../config/index.js';
 import { GatewayError } from '../errors.js';
 import { formatParamIssues } from '../rpc/param-issues.js';
-import { formatSessionKey } from '../sessions/index.js';
+import { formatSessionKey, WEBHOOK_CALLER } from '../sessions/index.js';
 
 export interface WebhookDeps {
   webhook: NonNullable<GatewaySection['webhook']>;
@@ -87,7 +87,7 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
       const runId = randomUUID();
       const sessionKey = formatSessionKey({ userId: parsed.data.source ?? 'webhook', channelId: 'webhook', peerId: runId });
       runner
-        .run({ agentId: webhook.agentId, sessionKey, message: webhookMessage(parsed.data), signal: shutdownSignal })
+        .run({ agentId: webhook.agentId, sessionKey, message: webhookMessage(parsed.data), caller: WEBHOOK_CALLER, signal: shutdownSignal })
         .then(
           (result) => notifyAll('session.completed', { sessionKey, runId, result: { response: result.response, tokensUsed: result.tokensUsed, finishReason: result.finishReason, ...(result.error === undefined ? {} : { error: result.error }) } }),
           (error: unknown) => {

@@ -1,4 +1,4 @@
-// Sessions: keys, the session service behind session.*, the store seams and the per-session lock.
+// Sessions: keys, owners, the session service behind session.*, the store seams and the per-session lock.
 export {
   DEFAULT_TENANT,
   SUB_AGENT_CHANNEL,
@@ -24,6 +24,14 @@ export type {
   SessionTranscript,
 } from './session-views.js';
 export { createSessionLocks, type SessionLocks } from './session-lock.js';
+export {
+  assertSessionAccess,
+  canAccessSession,
+  sessionCallerOf,
+  WEBHOOK_CALLER,
+  WEBHOOK_OWNER_ID,
+  type SessionCaller,
+} from './session-access.js';
 export { readSessionUsage, recordTurnUsage, trackSessionUsage, type SessionUsage } from './session-usage.js';
 export { SUMMARY_PREFIX, type CompactionResult } from './compaction.js';
 export type { Notify, RunStatusView, SpawnResult } from './sub-agent-runs.js';

@@ -5,6 +5,7 @@ import { notFound } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
 import type { ModelRouter } from '../providers/types.js';
 import { summariseTranscript, type CompactionResult } from './compaction.js';
+import type { SessionCaller } from './session-access.js';
 import { deriveSessionKind, parseSessionKey } from './session-key.js';
 import { createSessionLocks, type SessionLocks } from './session-lock.js';
 import { readSessionUsage, trackSessionUsage } from './session-usage.js';
@@ -21,10 +22,6 @@ import type {
   SessionTranscript,
 } from './session-views.js';
 import type { RunStore, SessionKind, SessionRecord, SessionSearchHit, SessionStore } from './types.js';
-
-/** A caller-scoped search looks at this many times more hits, up to the scan cap, before filtering. */
-const OWNED_SEARCH_WIDENING = 5;
-const MAX_OWNED_SEARCH_SCAN = 500;
 
 export interface SessionServiceOptions {
   /** Messages session.compact keeps verbatim at the end of the transcript. Default 6. */
@@ -52,12 +49,13 @@ export interface SessionServiceDeps {
 }
 
 export interface SessionService {
-  send(input: { key: string; message: string; agentId?: string; requestedBy: string | null; signal: AbortSignal }): Promise<SendResult>;
+  /** A new key creates the session for `caller`; an existing one must be theirs unless they are admin. */
+  send(input: { key: string; message: string; agentId?: string; caller: SessionCaller; signal: AbortSignal }): Promise<SendResult>;
   /** Returns at once; the turn runs in the background and ends with a session.completed notification. */
-  spawn(input: { parentKey: string; task: string; agentId?: string; requestedBy: string | null }): SpawnResult;
+  spawn(input: { parentKey: string; task: string; agentId?: string; caller: SessionCaller }): SpawnResult;
   /** `requestedBy`: only that client's runs are visible (others read as not found); omitted for admins. */
   runStatus(runId: string, requestedBy?: string): RunStatusView;
-  /** The caller's newest session (on `channelId` when given), oldest message first; empty when it has none. */
+  /** The newest session `clientId` owns (on `channelId` when given), oldest message first; empty when it has none. */
   history(input: { clientId: string; channelId?: string }): HistoryMessage[];
   /** `ownedBy`: only that client's sessions are searched; omitted for admins. */
   search(query: string, limit: number, ownedBy?: string): SessionSearchHit[];
@@ -95,7 +93,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     return session?.agentId ?? agents?.defaultAgentId() ?? 'default';
   }
 
-  function ensureSession({ sessionKey, agentId, metadata }: { sessionKey: string; agentId: string; metadata: Record<string, unknown> }) {
+  function ensureSession({ sessionKey, agentId, metadata, ownerId }: { sessionKey: string; agentId: string; metadata: Record<string, unknown>; ownerId: string }) {
     const parts = parseSessionKey(sessionKey, 'sessionKey');
     const { session, created } = store.ensure({
       sessionKey,
@@ -104,6 +102,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       kind: deriveSessionKind(parts, metadata),
       createdAt: now(),
       metadata,
+      ownerId,
     });
     if (created) events.emit('session:created', { sessionKey, agentId, kind: session.kind });
     return session;
@@ -122,8 +121,8 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
 
   /**
    * "The caller's session" (session.status and session.history take no key): the most recently updated session
-   * keyed for the client (userId = its client id) or last driven by it (metadata.requestedBy). Sub-agent sessions
-   * it spawned are skipped unless `channelId` names their channel.
+   * the client owns, never one whose key merely names it. Sub-agent sessions it spawned are skipped unless
+   * `channelId` names their channel.
    */
   function callerSession(clientId: string, channelId?: string): SessionRecord | undefined {
     return store
@@ -147,21 +146,16 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
   });
 
   return {
-    async send({ key, message, agentId, requestedBy, signal }) {
+    async send({ key, message, agentId, caller, signal }) {
       parseSessionKey(key, 'key');
       return locks.run(key, async () => {
         const existing = store.get(key);
         const resolvedAgentId = resolveAgentId(agentId, existing);
+        // An existing session is checked by the turn itself, before it writes anything.
         if (existing === undefined) {
-          ensureSession({ sessionKey: key, agentId: resolvedAgentId, metadata: requestedBy === null ? {} : { requestedBy } });
+          ensureSession({ sessionKey: key, agentId: resolvedAgentId, metadata: { requestedBy: caller.clientId }, ownerId: caller.clientId });
         }
-        const result = await runner.run({
-          agentId: resolvedAgentId,
-          sessionKey: key,
-          message,
-          ...(requestedBy === null ? {} : { requestedBy }),
-          signal,
-        });
+        const result = await runner.run({ agentId: resolvedAgentId, sessionKey: key, message, caller, signal });
         return {
           sessionKey: key,
           agentId: result.agentId,
@@ -178,15 +172,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       if (session === undefined) return [];
       return store.history(session.sessionKey).map((message) => ({ role: message.role, content: message.content, timestamp: message.timestamp }));
     },
-    search(query, limit, ownedBy) {
-      if (ownedBy === undefined) return store.search(query, limit);
-      // Transcripts of other clients stay private: search wider, keep the caller's own sessions.
-      const isOwn = (sessionKey: string) => {
-        const session = store.get(sessionKey);
-        return session !== undefined && (sessionKey.split(':')[1] === ownedBy || session.metadata.requestedBy === ownedBy);
-      };
-      return store.search(query, Math.min(limit * OWNED_SEARCH_WIDENING, MAX_OWNED_SEARCH_SCAN)).filter((hit) => isOwn(hit.sessionKey)).slice(0, limit);
-    },
+    search: (query, limit, ownedBy) => store.search(query, limit, ownedBy),
     list({ kind, sinceMinutes }) {
       const sessions = store.list({
         ...(kind === undefined || kind === 'all' ? {} : { kind }),

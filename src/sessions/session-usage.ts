@@ -31,10 +31,10 @@ export function readSessionUsage(metadata: Record<string, unknown>): SessionUsag
 }
 
 /**
- * Adds one finished turn to its session's totals and records who asked (`metadata.requestedBy`), which is how
- * session.status and session.history find "the caller's session". A session the runner never created is skipped.
+ * Adds one finished turn to its session's totals and records who last asked (`metadata.requestedBy`, shown by
+ * session.list; ownership is the session's ownerId). A session the runner never created is skipped.
  */
-export function recordTurnUsage(store: SessionStore, request: Pick<TurnRequest, 'sessionKey' | 'requestedBy'>, result: TurnResult, now: number): void {
+export function recordTurnUsage(store: SessionStore, request: Pick<TurnRequest, 'sessionKey' | 'caller'>, result: TurnResult, now: number): void {
   const session = store.get(request.sessionKey);
   if (session === undefined) return;
   const usage = readSessionUsage(session.metadata);
@@ -44,9 +44,7 @@ export function recordTurnUsage(store: SessionStore, request: Pick<TurnRequest, 
     stepsExecuted: usage.stepsExecuted + finiteOr0(result.steps),
     turns: usage.turns + 1,
   };
-  const metadata: Record<string, unknown> = { ...session.metadata, usage: next };
-  if (request.requestedBy !== undefined) metadata.requestedBy = request.requestedBy;
-  store.updateMetadata(request.sessionKey, metadata, now);
+  store.updateMetadata(request.sessionKey, { ...session.metadata, usage: next, requestedBy: request.caller.clientId }, now);
 }
 
 /**

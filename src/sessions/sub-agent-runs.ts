@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { FinishReason, TurnResult, TurnRunner } from '../agents/types.js';
 import { GatewayError, isGatewayError, notFound } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
+import { assertSessionAccess, type SessionCaller } from './session-access.js';
 import { parseSessionKey, subAgentSessionKey } from './session-key.js';
 import type { SessionLocks } from './session-lock.js';
 import type { RunRecord, RunStatus, RunStore, SessionRecord, SessionStore } from './types.js';
@@ -43,7 +44,7 @@ export interface SubAgentRunsDeps {
   newId: () => string;
   log: Logger;
   /** Creates the session when absent (emitting session:created) and returns it. */
-  ensureSession: (session: { sessionKey: string; agentId: string; metadata: Record<string, unknown> }) => SessionRecord;
+  ensureSession: (session: { sessionKey: string; agentId: string; metadata: Record<string, unknown>; ownerId: string }) => SessionRecord;
   /** The agent a spawn names, or the parent's, or the default; throws `not_found` for an unknown one. */
   resolveAgentId: (agentId: string | undefined, session: SessionRecord | undefined) => string;
   /** Spawned runs allowed in flight at once in this process; beyond it a spawn is refused. */
@@ -51,7 +52,8 @@ export interface SubAgentRunsDeps {
 }
 
 export interface SubAgentRuns {
-  spawn(input: { parentKey: string; task: string; agentId?: string; requestedBy: string | null }): SpawnResult;
+  /** The run's session is owned by `caller`; an existing parent session must be theirs (or they admin). */
+  spawn(input: { parentKey: string; task: string; agentId?: string; caller: SessionCaller }): SpawnResult;
   runStatus(runId: string, requestedBy?: string): RunStatusView;
   recoverOrphanedRuns(): number;
   /** Resolves once every spawned run of this process has finished and been recorded. */
@@ -93,7 +95,7 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
     return 'Internal error';
   }
 
-  async function execute(run: RunRecord): Promise<void> {
+  async function execute(run: RunRecord, caller: SessionCaller): Promise<void> {
     events.emit('session:sub_agent_spawned', { runId: run.runId, parentKey: run.parentKey, sessionKey: run.sessionKey, agentId: run.agentId });
     let result: TurnResult | undefined;
     let failure: string | null = null;
@@ -104,7 +106,7 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
           sessionKey: run.sessionKey,
           message: run.task,
           rootRunId: run.rootRunId,
-          ...(run.requestedBy === null ? {} : { requestedBy: run.requestedBy }),
+          caller,
           signal: shutdown.signal,
         }),
       );
@@ -141,8 +143,8 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
     });
   }
 
-  function track(run: RunRecord): void {
-    const promise = execute(run)
+  function track(run: RunRecord, caller: SessionCaller): void {
+    const promise = execute(run, caller)
       .catch((error: unknown) => {
         // Recording the outcome itself failed (the store is closed); the run stays `running` until restart.
         log.error({ err: error, runId: run.runId }, 'could not record a sub-agent run outcome');
@@ -152,14 +154,16 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
   }
 
   return {
-    spawn({ parentKey, task, agentId, requestedBy }) {
+    spawn({ parentKey, task, agentId, caller }) {
       const parentParts = parseSessionKey(parentKey, 'parentKey');
+      const parent = store.get(parentKey);
+      // Spawning under someone else's session would read its agent and join its run tree; a new key is fine.
+      if (parent !== undefined) assertSessionAccess(parent, caller);
       if (shutdown.signal.aborted) throw new GatewayError('unavailable', 'The gateway is shutting down');
       if (inFlight.size >= deps.maxRunningSpawns) {
         events.emit('session:sub_agent_spawn_rejected', { parentKey, reason: 'too_many_running', running: inFlight.size });
         throw new GatewayError('rate_limited', `Too many sub-agent runs in flight (maximum ${deps.maxRunningSpawns})`);
       }
-      const parent = store.get(parentKey);
       const resolvedAgentId = deps.resolveAgentId(agentId, parent);
       const runId = newId();
       const sessionKey = subAgentSessionKey(parentParts, runId);
@@ -173,7 +177,7 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
         agentId: resolvedAgentId,
         task,
         status: 'running',
-        requestedBy,
+        requestedBy: caller.clientId,
         startedAt: now(),
         completedAt: null,
         response: null,
@@ -185,10 +189,11 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       deps.ensureSession({
         sessionKey,
         agentId: resolvedAgentId,
-        metadata: { kind: 'sub-agent', parentKey, runId, rootRunId, ...(requestedBy === null ? {} : { requestedBy }) },
+        metadata: { kind: 'sub-agent', parentKey, runId, rootRunId, requestedBy: caller.clientId },
+        ownerId: caller.clientId,
       });
       events.emit('session:sub_agent_spawn_started', { runId, parentKey, sessionKey, agentId: resolvedAgentId });
-      track(run);
+      track(run, caller);
       return { runId, sessionKey, status: 'running' };
     },
     runStatus(runId, requestedBy) {

@@ -20,6 +20,8 @@ export interface SessionRecord {
   updatedAt: number;
   metadata: Record<string, unknown>;
   messageCount: number;
+  /** The token id that created the session; null (admins only) for sessions older than owners. */
+  ownerId: string | null;
 }
 
 export interface SessionSearchHit {
@@ -35,7 +37,7 @@ export interface SessionListFilter {
   kind?: SessionKind;
   /** Epoch ms: only sessions updated at or after it. */
   updatedSince?: number;
-  /** Sessions of one client id: the key's userId equals it, or `metadata.requestedBy` does. */
+  /** Only the sessions this client id owns. */
   ownedBy?: string;
   /** The newest `limit` sessions only. */
   limit?: number;
@@ -59,8 +61,11 @@ export interface SessionStore {
   clearMessages(sessionKey: string, now: number): number;
   /** Replaces the metadata object; false when the session does not exist. */
   updateMetadata(sessionKey: string, metadata: Record<string, unknown>, now: number): boolean;
-  /** Full-text search over message content, best match first (one hit per session, its best message). */
-  search(query: string, limit: number): SessionSearchHit[];
+  /**
+   * Full-text search over message content, best match first (one hit per session, its best message);
+   * `ownedBy` limits it to that client's sessions inside the query, so `limit` counts only those.
+   */
+  search(query: string, limit: number, ownedBy?: string): SessionSearchHit[];
   /** Cached tool approval decisions of a session (cleared by session.reset). */
   clearApprovalDecisions(sessionKey: string): number;
 }

@@ -196,4 +196,16 @@ export const MIGRATIONS: readonly Migration[] = [
     CREATE INDEX trajectory_by_kind ON trajectory (kind, id);
     CREATE INDEX runs_by_root ON runs (root_run_id);`,
   },
+  {
+    version: 6,
+    name: 'session_owners',
+    // DESIGN §3 "who may use a session": the creating token id. Older rows take the last requester they
+    // recorded; without one the owner stays NULL, which only admin callers reach. CASE keeps malformed
+    // metadata (never written by the gateway, but possible by hand) from failing the migration.
+    up: `ALTER TABLE sessions ADD COLUMN owner_id TEXT;
+    UPDATE sessions SET owner_id = CASE WHEN json_valid(metadata) THEN
+      CASE WHEN json_type(metadata, '$.requestedBy') = 'text' THEN json_extract(metadata, '$.requestedBy') END
+    END;
+    CREATE INDEX sessions_by_owner ON sessions (owner_id, updated_at);`,
+  },
 ];

@@ -14,6 +14,7 @@ interface SessionRow {
   updated_at: number;
   metadata: string;
   message_count: number;
+  owner_id: string | null;
 }
 
 interface MessageRow {
@@ -39,7 +40,7 @@ const SNIPPET_TOKENS = 16;
 /** Cap on the terms taken from one search query (outside input). */
 const MAX_QUERY_TERMS = 32;
 
-const SESSION_COLUMNS = 'session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count';
+const SESSION_COLUMNS = 'session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id';
 
 function parseObject(text: string | null): Record<string, unknown> {
   if (text === null) return {};
@@ -61,6 +62,7 @@ function toRecord(row: SessionRow): SessionRecord {
     updatedAt: row.updated_at,
     metadata: parseObject(row.metadata),
     messageCount: row.message_count,
+    ownerId: row.owner_id,
   };
 }
 
@@ -119,8 +121,8 @@ function channelTypeOf(sessionKey: string, metadata: Record<string, unknown>): s
 export function createSqliteSessionStore(db: SqliteDatabase): SessionStore {
   const selectOne = db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_key = ?`);
   const insertSession = db.prepare(
-    `INSERT OR IGNORE INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 0)`,
+    `INSERT OR IGNORE INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
   );
   const insertMessage = db.prepare('INSERT INTO session_messages (session_key, role, content, data, created_at) VALUES (?, ?, ?, ?, ?)');
   const bumpCount = db.prepare('UPDATE sessions SET message_count = message_count + ?, updated_at = ? WHERE session_key = ?');
@@ -138,11 +140,12 @@ export function createSqliteSessionStore(db: SqliteDatabase): SessionStore {
   const deleteDecisions = db.prepare('DELETE FROM approval_decisions WHERE session_key = ?');
   const setMetadata = db.prepare('UPDATE sessions SET metadata = ?, updated_at = ? WHERE session_key = ?');
   // One hit per session: its best-ranked message (bm25 is lower-is-better; ties go to the newest message).
-  const searchStatement = db.prepare<[string, number], SearchRow>(
+  // An owner filter joins inside `hits`, so other clients' sessions never take a place under the limit.
+  const searchSql = (ownerClause: string) =>
     `WITH hits AS (
        SELECT rowid AS id, session_key, bm25(session_messages_fts) AS rank,
               snippet(session_messages_fts, 0, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}', '…', ${SNIPPET_TOKENS}) AS snippet
-       FROM session_messages_fts WHERE session_messages_fts MATCH ?
+       FROM session_messages_fts WHERE session_messages_fts MATCH ?${ownerClause}
      ), best AS (
        SELECT id, session_key, rank, snippet,
               ROW_NUMBER() OVER (PARTITION BY session_key ORDER BY rank, id DESC) AS position
@@ -154,7 +157,10 @@ export function createSqliteSessionStore(db: SqliteDatabase): SessionStore {
      JOIN session_messages m ON m.id = best.id
      WHERE best.position = 1
      ORDER BY best.rank, m.id DESC
-     LIMIT ?`,
+     LIMIT ?`;
+  const searchAll = db.prepare<[string, number], SearchRow>(searchSql(''));
+  const searchOwned = db.prepare<[string, string, number], SearchRow>(
+    searchSql(' AND session_key IN (SELECT session_key FROM sessions WHERE owner_id = ?)'),
   );
 
   // One prepared statement per filter combination (at most 16), built on first use.
@@ -196,6 +202,7 @@ export function createSqliteSessionStore(db: SqliteDatabase): SessionStore {
       session.createdAt,
       session.createdAt,
       JSON.stringify(session.metadata),
+      session.ownerId,
     );
     const row = selectOne.get(session.sessionKey);
     if (row === undefined) throw notFound(`Session not found: ${session.sessionKey}`);
@@ -235,10 +242,8 @@ export function createSqliteSessionStore(db: SqliteDatabase): SessionStore {
         args.push(updatedSince);
       }
       if (ownedBy !== undefined) {
-        // The userId part starts after the first ':' (tenant ids never contain one).
-        where.push(`(substr(session_key, instr(session_key, ':') + 1, length(?) + 1) = ? || ':'
-                     OR json_extract(metadata, '$.requestedBy') = ?)`);
-        args.push(ownedBy, ownedBy, ownedBy);
+        where.push('owner_id = ?');
+        args.push(ownedBy);
       }
       const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
       const limitClause = limit === undefined ? '' : 'LIMIT ?';
@@ -256,10 +261,11 @@ export function createSqliteSessionStore(db: SqliteDatabase): SessionStore {
     updateMetadata(sessionKey, metadata, now) {
       return setMetadata.run(JSON.stringify(metadata), now, sessionKey).changes > 0;
     },
-    search(query, limit): SessionSearchHit[] {
+    search(query, limit, ownedBy): SessionSearchHit[] {
       const match = toFtsQuery(query);
       if (match === '' || limit <= 0) return [];
-      return searchStatement.all(match, limit).map((row) => ({
+      const rows = ownedBy === undefined ? searchAll.all(match, limit) : searchOwned.all(match, ownedBy, limit);
+      return rows.map((row) => ({
         sessionKey: row.session_key,
         agentId: row.agent_id,
         channelType: channelTypeOf(row.session_key, parseObject(row.metadata)),

@@ -5,6 +5,7 @@ import { sessionMethods } from '../../src/rpc/methods/session.js';
 import { buildOpenRpcDocument, createDispatcher, createRegistry, type DispatchContext, type Dispatcher, type JsonRpcResponse } from '../../src/rpc/index.js';
 import type { Scope } from '../../src/config/index.js';
 import { createServiceFixture, staticAgents, T0, type ServiceFixture } from '../sessions/service-fixture.js';
+import { deferred } from '../sessions/scripted-runner.js';
 
 const log = createLogger({ level: 'silent' });
 
@@ -51,13 +52,13 @@ describe('session methods', () => {
   it('refuses every admin method to an rpc-only token with -32603 naming the scope', async () => {
     for (const method of ADMIN_METHODS) {
       expect(await call(rpcClient, method, { session_key: 'default:a:ws' })).toEqual({
-        jsonrpc: '2.0', id: nextId, error: { code: -32603, message: "Insufficient scope: requires 'admin'" },
+        jsonrpc: '2.0', id: nextId, error: { code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } },
       });
     }
   });
 
   it('refuses the rpc methods to an admin-only token, and lets rpc and * tokens call them', async () => {
-    expect(await call(adminOnly, 'session.status')).toMatchObject({ error: { code: -32603, message: "Insufficient scope: requires 'rpc'" } });
+    expect(await call(adminOnly, 'session.status')).toMatchObject({ error: { code: -32603, message: "Insufficient scope: requires 'rpc'", data: { kind: 'forbidden' } } });
     expect(await call(rpcClient, 'session.status')).toHaveProperty('result');
     expect(await call(admin, 'session.status')).toHaveProperty('result');
   });
@@ -66,10 +67,12 @@ describe('session methods', () => {
     expect(await call(rpcClient, 'session.send', { key: 'default:rpc-client:ws', message: 'hi' })).toMatchObject({
       result: { sessionKey: 'default:rpc-client:ws', agentId: 'default', response: 'Echo: hi', tokensUsed: { input: 10, output: 5, total: 15 }, finishReason: 'stop' },
     });
-    expect(fx.runner.requests[0]?.requestedBy).toBe('rpc-client');
-    expect(await call(rpcClient, 'session.send', { key: 'rpc-client:ws', message: 'hi' })).toMatchObject({ error: { code: -32602, data: { param: 'key' } } });
+    expect(fx.runner.requests[0]?.caller).toEqual({ clientId: 'rpc-client', isAdmin: false });
+    expect(await call(rpcClient, 'session.send', { key: 'rpc-client:ws', message: 'hi' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'key' } } });
     expect(await call(rpcClient, 'session.send', { session_key: 'default:a:ws', message: 'hi' })).toMatchObject({ error: { code: -32602 } });
-    expect(await call(rpcClient, 'session.send', { key: 'default:a:ws', message: 'hi', agentId: 'ghost' })).toMatchObject({ error: { code: -32004 } });
+    expect(await call(rpcClient, 'session.send', { key: 'default:a:ws', message: 'hi', agentId: 'ghost' })).toMatchObject({
+      error: { code: -32603, message: 'Unknown agent: ghost', data: { kind: 'not_found', param: 'agentId' } },
+    });
   });
 
   it('session.history and session.status answer for the caller', async () => {
@@ -79,7 +82,7 @@ describe('session methods', () => {
       result: { messages: [{ role: 'user', content: 'mine', timestamp: T0 }, { role: 'assistant', content: 'Echo: mine', timestamp: T0 }] },
     });
     expect(await call(rpcClient, 'session.history', { channelId: 'telegram' })).toMatchObject({ result: { messages: [] } });
-    expect(await call(rpcClient, 'session.history', { channelId: '' })).toMatchObject({ error: { code: -32602, data: { param: 'channelId' } } });
+    expect(await call(rpcClient, 'session.history', { channelId: '' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'channelId' } } });
     expect(await call(rpcClient, 'session.status')).toEqual({
       jsonrpc: '2.0', id: nextId,
       result: { model: 'local/llama3.2', agentName: 'Assistant', tokensUsed: { totalTokens: 15, totalCost: 0.001 }, stepsExecuted: 1, maxSteps: 4 },
@@ -100,9 +103,11 @@ describe('session methods', () => {
     expect(fx.notifications).toEqual([
       { clientId: 'rpc-client', method: 'session.completed', params: { sessionKey: 'default:rpc-client:subagent:run-1', result: { ...(status.result as object), finishReason: 'stop' } } },
     ]);
-    expect(await call(rpcClient, 'session.run_status', { run_id: 'missing' })).toMatchObject({ error: { code: -32004, message: 'Run not found: missing' } });
+    expect(await call(rpcClient, 'session.run_status', { run_id: 'missing' })).toMatchObject({
+      error: { code: -32603, message: 'Run not found: missing', data: { kind: 'not_found', param: 'run_id' } },
+    });
     expect(await call(rpcClient, 'session.run_status', { runId: 'run-1' })).toMatchObject({ error: { code: -32602 } });
-    expect(await call(rpcClient, 'session.spawn', { parentKey: 'bad', task: 'x' })).toMatchObject({ error: { code: -32602, data: { param: 'parentKey' } } });
+    expect(await call(rpcClient, 'session.spawn', { parentKey: 'bad', task: 'x' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'parentKey' } } });
   });
 
   it('session.spawn with a failing turn leaves a failed run with its error', async () => {
@@ -121,8 +126,8 @@ describe('session methods', () => {
     expect(hits.map((hit) => hit.sessionKey)).toEqual(['default:a:ws', 'default:b:telegram']);
     expect(hits[0]).toEqual({ sessionKey: 'default:a:ws', agentId: 'default', channelType: 'ws', snippet: expect.stringContaining('[volcanoes]'), score: expect.any(Number), timestamp: T0 });
     expect(await call(rpcClient, 'session.search', { query: 'volcanoes', limit: 1 })).toMatchObject({ result: [{ sessionKey: 'default:a:ws' }] });
-    expect(await call(rpcClient, 'session.search', { query: 'volcanoes', limit: 0 })).toMatchObject({ error: { code: -32602, data: { param: 'limit' } } });
-    expect(await call(rpcClient, 'session.search', { query: '' })).toMatchObject({ error: { code: -32602, data: { param: 'query' } } });
+    expect(await call(rpcClient, 'session.search', { query: 'volcanoes', limit: 0 })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'limit' } } });
+    expect(await call(rpcClient, 'session.search', { query: '' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'query' } } });
     expect(await call(rpcClient, 'session.search', { query: 'nothing-matches-this' })).toMatchObject({ result: [] });
   });
 
@@ -140,7 +145,7 @@ describe('session methods', () => {
     expect(await keys({ kind: 'group' })).toEqual(['default:a:group-room']);
     expect(await keys({ kind: 'dm' })).toEqual(['default:a:ws']);
     expect((await keys({ kind: 'all', since_minutes: 10 })).sort()).toEqual(['default:a:group-room', 'default:a:subagent:run-1']);
-    expect(await call(admin, 'session.list', { kind: 'channel' })).toMatchObject({ error: { code: -32602, data: { param: 'kind' } } });
+    expect(await call(admin, 'session.list', { kind: 'channel' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'kind' } } });
     expect(await call(admin, 'session.list', { sinceMinutes: 5 })).toMatchObject({ error: { code: -32602, message: "Invalid params: unknown param 'sinceMinutes'" } });
   });
 
@@ -149,16 +154,19 @@ describe('session methods', () => {
       const response = await call(admin, method, { key: 'default:a:ws' });
       expect(response).toMatchObject({ error: { code: -32602 } });
       expect(response.error?.message).toContain("unknown param 'key'");
-      expect(await call(admin, method, { session_key: 'a:ws' })).toMatchObject({ error: { code: -32602, data: { param: 'session_key' } } });
+      expect(await call(admin, method, { session_key: 'a:ws' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'session_key' } } });
     }
     expect(await call(admin, 'session.compact', { session_key: 'default:a:ws' })).toMatchObject({ error: { code: -32602 } });
   });
 
-  it('answers not_found (-32004) for an unknown session', async () => {
+  it('answers -32603 with data.kind not_found for an unknown session', async () => {
     for (const method of ['session.delete', 'session.reset', 'session.export']) {
-      expect(await call(admin, method, { session_key: 'default:ghost:ws' })).toMatchObject({ error: { code: -32004, message: 'Session not found: default:ghost:ws' } });
+      expect(await call(admin, method, { session_key: 'default:ghost:ws' })).toEqual({
+        jsonrpc: '2.0', id: nextId,
+        error: { code: -32603, message: 'Session not found: default:ghost:ws', data: { kind: 'not_found', param: 'session_key' } },
+      });
     }
-    expect(await call(admin, 'session.compact', { key: 'default:ghost:ws' })).toMatchObject({ error: { code: -32004 } });
+    expect(await call(admin, 'session.compact', { key: 'default:ghost:ws' })).toMatchObject({ error: { code: -32603, data: { kind: 'not_found' } } });
   });
 
   it('session.export, reset and delete return the catalogue shapes', async () => {
@@ -172,7 +180,7 @@ describe('session methods', () => {
     await call(rpcClient, 'session.send', { key: 'default:a:ws', message: 'again' });
     const deleted = await call(admin, 'session.delete', { session_key: 'default:a:ws' });
     expect(deleted).toMatchObject({ result: { sessionKey: 'default:a:ws', deleted: true, transcript: { sessionKey: 'default:a:ws', messageCount: 2, messages: [{ content: 'again' }, { content: 'Echo: again' }] } } });
-    expect(await call(admin, 'session.export', { session_key: 'default:a:ws' })).toMatchObject({ error: { code: -32004 } });
+    expect(await call(admin, 'session.export', { session_key: 'default:a:ws' })).toMatchObject({ error: { code: -32603, data: { kind: 'not_found' } } });
   });
 
   it('session.reset_conversation returns counts only and validates its flags', async () => {
@@ -180,14 +188,30 @@ describe('session methods', () => {
     expect(await call(admin, 'session.reset_conversation', { session_key: 'default:a:ws', memory: true, purge_derived: true })).toEqual({
       jsonrpc: '2.0', id: nextId, result: { sessionKey: 'default:a:ws', lcdRowsDeleted: 2, sessionMessagesCleared: 2 },
     });
-    expect(await call(admin, 'session.reset_conversation', { session_key: 'default:a:ws', memory: 'yes' })).toMatchObject({ error: { code: -32602, data: { param: 'memory' } } });
+    expect(await call(admin, 'session.reset_conversation', { session_key: 'default:a:ws', memory: 'yes' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'memory' } } });
     expect(await call(admin, 'session.reset_conversation', { session_key: 'default:a:ws', purgeDerived: true })).toMatchObject({ error: { code: -32602 } });
   });
 
-  it('session.compact without a model provider reports unavailable (-32003)', async () => {
+  it('session.compact without a model provider answers -32603 with data.kind unavailable', async () => {
     for (let index = 0; index < 5; index += 1) await call(rpcClient, 'session.send', { key: 'default:a:ws', message: `m${index}` });
-    expect(await call(admin, 'session.compact', { key: 'default:a:ws' })).toMatchObject({
-      error: { code: -32003, message: 'Compaction needs a model, and no model provider is configured' },
+    expect(await call(admin, 'session.compact', { key: 'default:a:ws' })).toEqual({
+      jsonrpc: '2.0', id: nextId,
+      error: { code: -32603, message: 'Compaction needs a model, and no model provider is configured', data: { kind: 'unavailable' } },
     });
+  });
+
+  it('answers the spawn limit with -32603 and data.kind rate_limited, never the transport rate-limit code -32000', async () => {
+    await fx.close();
+    fx = createServiceFixture({ options: { maxRunningSpawns: 1 } });
+    dispatcher = createDispatcher({ registry: createRegistry(sessionMethods({ sessions: fx.sessions })), maxBatchSize: 50 });
+    const gate = deferred();
+    fx.runner.script({ gate: gate.promise });
+    expect(await call(rpcClient, 'session.spawn', { parentKey: 'default:rpc-client:ws', task: 'first' })).toHaveProperty('result.status', 'running');
+    expect(await call(rpcClient, 'session.spawn', { parentKey: 'default:rpc-client:ws', task: 'second' })).toEqual({
+      jsonrpc: '2.0', id: nextId,
+      error: { code: -32603, message: 'Too many sub-agent runs in flight (maximum 1)', data: { kind: 'rate_limited' } },
+    });
+    gate.resolve();
+    await fx.sessions.whenIdle();
   });
 });

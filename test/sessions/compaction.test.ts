@@ -8,7 +8,7 @@ import { SUMMARY_PREFIX } from '../../src/sessions/index.js';
 import { compactionBoundary } from '../../src/sessions/compaction.js';
 import type { TranscriptMessage } from '../../src/sessions/transcript.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
-import { createServiceFixture, staticAgents, T0, type ServiceFixture } from './service-fixture.js';
+import { callerOf, createServiceFixture, staticAgents, T0, type ServiceFixture } from './service-fixture.js';
 
 const signal = new AbortController().signal;
 const log = createLogger({ level: 'silent' });
@@ -43,7 +43,7 @@ describe('session compaction', () => {
   async function converse(turns: number): Promise<void> {
     for (let index = 1; index <= turns; index += 1) {
       fx.advance(1000);
-      await fx.sessions.send({ key: 'default:a:ws', message: `question ${index}`, requestedBy: null, signal });
+      await fx.sessions.send({ key: 'default:a:ws', message: `question ${index}`, caller: callerOf('anyone'), signal });
     }
   }
 

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionMemory } from '../../src/sessions/index.js';
 import { deferred } from './scripted-runner.js';
-import { createServiceFixture, type ServiceFixture } from './service-fixture.js';
+import { callerOf, createServiceFixture, type ServiceFixture } from './service-fixture.js';
 
 const signal = new AbortController().signal;
 
@@ -27,7 +27,7 @@ describe('session reset_conversation', () => {
 
   it('clears durable history and the working transcript, keeps metadata, and omits memoriesDeleted unless asked', async () => {
     fx = createServiceFixture({ memory: recordingMemory(3) });
-    await fx.sessions.send({ key: 'acme:a:ws', message: 'x', requestedBy: 'c1', signal });
+    await fx.sessions.send({ key: 'acme:a:ws', message: 'x', caller: callerOf('c1'), signal });
     fx.db.prepare("INSERT INTO approval_decisions VALUES ('acme:a:ws', 'shell', 1, 0)").run();
     const result = await fx.sessions.resetConversation({ sessionKey: 'acme:a:ws', memory: false, purgeDerived: false });
     expect(result).toEqual({ sessionKey: 'acme:a:ws', lcdRowsDeleted: 2, sessionMessagesCleared: 2 });
@@ -38,7 +38,7 @@ describe('session reset_conversation', () => {
   it('deletes the memories of the conversation for its agent and tenant when memory is true', async () => {
     const memory = recordingMemory(4);
     fx = createServiceFixture({ memory });
-    await fx.sessions.send({ key: 'acme:a:ws', message: 'x', requestedBy: null, signal });
+    await fx.sessions.send({ key: 'acme:a:ws', message: 'x', caller: callerOf('anyone'), signal });
     const result = await fx.sessions.resetConversation({ sessionKey: 'acme:a:ws', memory: true, purgeDerived: true });
     expect(result).toEqual({ sessionKey: 'acme:a:ws', lcdRowsDeleted: 2, sessionMessagesCleared: 2, memoriesDeleted: 4 });
     expect(memory.calls).toEqual([['acme:a:ws', { agentId: 'default', tenantId: 'acme', purgeDerived: true }]]);
@@ -46,7 +46,7 @@ describe('session reset_conversation', () => {
 
   it('reports 0 memories when the memory delete fails, and the other resets stand', async () => {
     fx = createServiceFixture({ memory: recordingMemory(new Error('memory store down')) });
-    await fx.sessions.send({ key: 'default:a:ws', message: 'x', requestedBy: null, signal });
+    await fx.sessions.send({ key: 'default:a:ws', message: 'x', caller: callerOf('anyone'), signal });
     const result = await fx.sessions.resetConversation({ sessionKey: 'default:a:ws', memory: true, purgeDerived: false });
     expect(result).toEqual({ sessionKey: 'default:a:ws', lcdRowsDeleted: 2, sessionMessagesCleared: 2, memoriesDeleted: 0 });
     expect(fx.store.history('default:a:ws')).toEqual([]);
@@ -54,7 +54,7 @@ describe('session reset_conversation', () => {
 
   it('omits memoriesDeleted when no memory store is wired, even when asked', async () => {
     fx = createServiceFixture();
-    await fx.sessions.send({ key: 'default:a:ws', message: 'x', requestedBy: null, signal });
+    await fx.sessions.send({ key: 'default:a:ws', message: 'x', caller: callerOf('anyone'), signal });
     expect(await fx.sessions.resetConversation({ sessionKey: 'default:a:ws', memory: true, purgeDerived: false })).toEqual({
       sessionKey: 'default:a:ws', lcdRowsDeleted: 2, sessionMessagesCleared: 2,
     });
@@ -72,7 +72,7 @@ describe('session reset_conversation', () => {
     fx = createServiceFixture();
     const gate = deferred();
     fx.runner.script({ gate: gate.promise });
-    const turn = fx.sessions.send({ key: 'default:a:ws', message: 'in flight', requestedBy: null, signal });
+    const turn = fx.sessions.send({ key: 'default:a:ws', message: 'in flight', caller: callerOf('anyone'), signal });
     await new Promise((resolve) => setImmediate(resolve));
     let isResetDone = false;
     const reset = fx.sessions.resetConversation({ sessionKey: 'default:a:ws', memory: false, purgeDerived: false }).then((result) => {

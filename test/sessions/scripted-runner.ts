@@ -1,6 +1,8 @@
 // A scripted TurnRunner for session tests: the turn loop is its own module, so these tests stand in at its seam.
-// Each run appends the user message and the scripted answer to the real store, as the turn loop does.
+// Each run ensures the session for its caller (refusing another client's, as the turn loop does through the same
+// assertSessionAccess) and appends the user message and the scripted answer to the real store.
 import type { TurnRequest, TurnResult, TurnRunner } from '../../src/agents/types.js';
+import { assertSessionAccess } from '../../src/sessions/index.js';
 import type { SessionStore } from '../../src/sessions/types.js';
 
 export interface ScriptedTurn {
@@ -37,13 +39,14 @@ export function createScriptedRunner({ store, now }: { store: SessionStore; now:
       queue.push(...turns);
     },
     async run(request) {
+      const agentId = request.agentId ?? 'default';
+      const ensured = store.ensure({ sessionKey: request.sessionKey, agentId, tenantId: request.sessionKey.split(':')[0] ?? 'default', kind: 'dm', createdAt: now(), metadata: {}, ownerId: request.caller.clientId });
+      if (!ensured.created) assertSessionAccess(ensured.session, request.caller);
       requests.push(request);
       const turn = queue.shift() ?? {};
       concurrency.current += 1;
       concurrency.max = Math.max(concurrency.max, concurrency.current);
       try {
-        const agentId = request.agentId ?? 'default';
-        store.ensure({ sessionKey: request.sessionKey, agentId, tenantId: request.sessionKey.split(':')[0] ?? 'default', kind: 'dm', createdAt: now(), metadata: {} });
         store.append(request.sessionKey, [{ role: 'user', content: request.message, timestamp: now() }], now());
         if (turn.gate !== undefined) await turn.gate;
         if (turn.throws !== undefined) throw turn.throws;

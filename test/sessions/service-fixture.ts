@@ -4,12 +4,15 @@ import { agentConfigSchema, type ConfigInput } from '../../src/config/index.js';
 import { createEventBus, type BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { ModelRouter } from '../../src/providers/types.js';
-import { createSessionService, type SessionMemory, type SessionService, type SessionServiceOptions } from '../../src/sessions/index.js';
+import { createSessionService, type SessionCaller, type SessionMemory, type SessionService, type SessionServiceOptions } from '../../src/sessions/index.js';
 import type { RunStore, SessionStore } from '../../src/sessions/types.js';
 import { createSqliteRunStore, createSqliteSessionStore, openDatabase, type SqliteDatabase } from '../../src/store/index.js';
 import { createScriptedRunner, type ScriptedRunner } from './scripted-runner.js';
 
 export const T0 = 1_700_000_000_000;
+
+/** The caller a turn or spawn names: a token id, admin or not. */
+export const callerOf = (clientId: string, isAdmin = false): SessionCaller => ({ clientId, isAdmin });
 
 export interface Notification {
   clientId: string | null;

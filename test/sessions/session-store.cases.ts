@@ -13,7 +13,7 @@ export interface SessionStoreFixture {
 const T0 = 1_700_000_000_000;
 
 function newSession(sessionKey: string, overrides: Partial<Omit<SessionRecord, 'messageCount' | 'updatedAt'>> = {}) {
-  return { sessionKey, agentId: 'default', tenantId: 'default', kind: 'dm' as const, createdAt: T0, metadata: {}, ...overrides };
+  return { sessionKey, agentId: 'default', tenantId: 'default', kind: 'dm' as const, createdAt: T0, metadata: {}, ownerId: null, ...overrides };
 }
 
 const user = (content: string, timestamp = T0): TranscriptMessage => ({ role: 'user', content, timestamp });
@@ -32,16 +32,20 @@ export function sessionStoreCases(backend: string, open: () => SessionStoreFixtu
     });
 
     it('creates a session once and reports whether ensure created it', () => {
-      const first = store.ensure(newSession('default:alice:ws', { metadata: { a: 1 } }));
+      const first = store.ensure(newSession('default:alice:ws', { metadata: { a: 1 }, ownerId: 'rpc-client' }));
       expect(first.created).toBe(true);
       expect(first.session).toEqual({
         sessionKey: 'default:alice:ws', agentId: 'default', tenantId: 'default', kind: 'dm',
-        createdAt: T0, updatedAt: T0, metadata: { a: 1 }, messageCount: 0,
+        createdAt: T0, updatedAt: T0, metadata: { a: 1 }, messageCount: 0, ownerId: 'rpc-client',
       });
-      const second = store.ensure(newSession('default:alice:ws', { agentId: 'other', metadata: { b: 2 } }));
+      const second = store.ensure(newSession('default:alice:ws', { agentId: 'other', metadata: { b: 2 }, ownerId: 'intruder' }));
       expect(second.created).toBe(false);
       expect(second.session.agentId).toBe('default');
       expect(second.session.metadata).toEqual({ a: 1 });
+      // The owner is the creator's for good: ensuring the key again never hands the session over.
+      expect(second.session.ownerId).toBe('rpc-client');
+      expect(store.get('default:alice:ws')?.ownerId).toBe('rpc-client');
+      expect(store.ensure(newSession('default:legacy:ws')).session.ownerId).toBeNull();
       expect(store.get('default:nobody:ws')).toBeUndefined();
     });
 
@@ -135,6 +139,22 @@ export function sessionStoreCases(backend: string, open: () => SessionStoreFixtu
       expect(store.search('Paris', 1)).toHaveLength(1);
     });
 
+    it("searches only one owner's sessions when asked, with the limit counting only those", () => {
+      store.ensure(newSession('default:alice:ws', { ownerId: 'alice' }));
+      store.ensure(newSession('default:bob:ws', { ownerId: 'bob' }));
+      store.ensure(newSession('default:alice:telegram', { ownerId: 'mallory' }));
+      store.ensure(newSession('default:old:ws'));
+      // Bob's and mallory's transcripts match better; an owner filter applied after the limit would return nothing.
+      store.append('default:bob:ws', [user('budget budget budget budget')], T0);
+      store.append('default:alice:telegram', [user('budget budget budget')], T0);
+      store.append('default:old:ws', [user('budget budget')], T0);
+      store.append('default:alice:ws', [user('the budget and many other words in a long sentence about plans')], T0);
+      expect(store.search('budget', 1, 'alice').map((hit) => hit.sessionKey)).toEqual(['default:alice:ws']);
+      expect(store.search('budget', 10, 'bob').map((hit) => hit.sessionKey)).toEqual(['default:bob:ws']);
+      expect(store.search('budget', 10, 'nobody')).toEqual([]);
+      expect(store.search('budget', 10).map((hit) => hit.sessionKey)).toEqual(['default:bob:ws', 'default:alice:telegram', 'default:old:ws', 'default:alice:ws']);
+    });
+
     it('treats search input as plain words, never as query syntax', () => {
       store.ensure(newSession('default:alice:ws'));
       store.append('default:alice:ws', [user('error: "quoted" AND (parens) NEAR star*')], T0);
@@ -145,13 +165,15 @@ export function sessionStoreCases(backend: string, open: () => SessionStoreFixtu
     });
 
     it('lists sessions newest first, filtered by kind, update time and owner', () => {
-      store.ensure(newSession('default:alice:ws', { createdAt: T0 }));
-      store.ensure(newSession('default:alice:group-chat', { kind: 'group', createdAt: T0 + 100 }));
-      store.ensure(newSession('default:alice:subagent:run-1', { kind: 'sub-agent', createdAt: T0 + 200 }));
-      store.ensure(newSession('default:bob:ws', { createdAt: T0 + 300, metadata: { requestedBy: 'alice' } }));
-      store.ensure(newSession('default:alicea:ws', { createdAt: T0 + 400 }));
+      store.ensure(newSession('default:alice:ws', { createdAt: T0, ownerId: 'alice' }));
+      store.ensure(newSession('default:alice:group-chat', { kind: 'group', createdAt: T0 + 100, ownerId: 'alice' }));
+      store.ensure(newSession('default:alice:subagent:run-1', { kind: 'sub-agent', createdAt: T0 + 200, ownerId: 'alice' }));
+      store.ensure(newSession('default:bob:ws', { createdAt: T0 + 300, ownerId: 'alice' }));
+      store.ensure(newSession('default:alicea:ws', { createdAt: T0 + 400, ownerId: 'alicea' }));
+      // Keyed for alice and last driven by her, but created by someone else: not hers.
+      store.ensure(newSession('default:alice:telegram', { createdAt: T0 - 100, ownerId: 'mallory', metadata: { requestedBy: 'alice' } }));
       expect(store.list({}).map((s) => s.sessionKey)).toEqual([
-        'default:alicea:ws', 'default:bob:ws', 'default:alice:subagent:run-1', 'default:alice:group-chat', 'default:alice:ws',
+        'default:alicea:ws', 'default:bob:ws', 'default:alice:subagent:run-1', 'default:alice:group-chat', 'default:alice:ws', 'default:alice:telegram',
       ]);
       expect(store.list({ kind: 'group' }).map((s) => s.sessionKey)).toEqual(['default:alice:group-chat']);
       expect(store.list({ kind: 'sub-agent' }).map((s) => s.sessionKey)).toEqual(['default:alice:subagent:run-1']);
@@ -159,6 +181,7 @@ export function sessionStoreCases(backend: string, open: () => SessionStoreFixtu
       expect(store.list({ ownedBy: 'alice' }).map((s) => s.sessionKey)).toEqual([
         'default:bob:ws', 'default:alice:subagent:run-1', 'default:alice:group-chat', 'default:alice:ws',
       ]);
+      expect(store.list({ ownedBy: 'mallory' }).map((s) => s.sessionKey)).toEqual(['default:alice:telegram']);
       expect(store.list({ ownedBy: 'alice', limit: 1 }).map((s) => s.sessionKey)).toEqual(['default:bob:ws']);
       store.append('default:alice:ws', [user('bump')], T0 + 1000);
       expect(store.list({ limit: 1 })[0]?.sessionKey).toBe('default:alice:ws');

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors.js';
 import { ORPHANED_RUN_ERROR } from '../../src/store/index.js';
 import { deferred } from './scripted-runner.js';
-import { createServiceFixture, T0, type ServiceFixture } from './service-fixture.js';
+import { callerOf, createServiceFixture, T0, type ServiceFixture } from './service-fixture.js';
 
 describe('sub-agent runs', () => {
   let fx: ServiceFixture;
@@ -18,7 +18,7 @@ describe('sub-agent runs', () => {
     fx = createServiceFixture();
     const gate = deferred();
     fx.runner.script({ gate: gate.promise, response: 'summary done', tokens: { input: 40, output: 8 }, costUsd: 0.02 });
-    const spawned = fx.sessions.spawn({ parentKey: 'acme:alice:ws', task: 'summarise the thread', requestedBy: 'rpc-client' });
+    const spawned = fx.sessions.spawn({ parentKey: 'acme:alice:ws', task: 'summarise the thread', caller: callerOf('rpc-client') });
     expect(spawned).toEqual({ runId: 'run-1', sessionKey: 'acme:alice:subagent:run-1', status: 'running' });
     expect(fx.sessions.runStatus('run-1')).toEqual({
       runId: 'run-1', status: 'running', agentId: 'default', task: 'summarise the thread',
@@ -42,7 +42,7 @@ describe('sub-agent runs', () => {
     expect(fx.notifications).toEqual([
       { clientId: 'rpc-client', method: 'session.completed', params: { sessionKey: 'acme:alice:subagent:run-1', result: { ...status, finishReason: 'stop' } } },
     ]);
-    expect(fx.runner.requests[0]).toMatchObject({ sessionKey: 'acme:alice:subagent:run-1', message: 'summarise the thread', requestedBy: 'rpc-client' });
+    expect(fx.runner.requests[0]).toMatchObject({ sessionKey: 'acme:alice:subagent:run-1', message: 'summarise the thread', caller: callerOf('rpc-client') });
     expect(fx.events.map((event) => event.name).filter((name) => name.startsWith('session:sub_agent'))).toEqual([
       'session:sub_agent_spawn_started', 'session:sub_agent_spawned', 'session:sub_agent_completed', 'session:sub_agent_lifecycle_ended',
     ]);
@@ -50,10 +50,29 @@ describe('sub-agent runs', () => {
     expect(fx.store.history('acme:alice:subagent:run-1').map((message) => message.content)).toEqual(['summarise the thread', 'summary done']);
   });
 
+  it("refuses a spawn under another client's session, recording nothing; a new parent key or an admin is fine", async () => {
+    fx = createServiceFixture();
+    fx.store.ensure({ sessionKey: 'default:alice:ws', agentId: 'default', tenantId: 'default', kind: 'dm', createdAt: T0, metadata: {}, ownerId: 'alice' });
+    expect(() => fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', caller: callerOf('mallory') })).toThrow(
+      expect.objectContaining({ kind: 'forbidden', message: 'Session default:alice:ws belongs to another client' }),
+    );
+    expect(fx.runs.list({})).toEqual([]);
+    expect(fx.store.list({ kind: 'sub-agent' })).toEqual([]);
+    expect(fx.events.filter((event) => event.name.startsWith('session:sub_agent'))).toEqual([]);
+
+    const own = fx.sessions.spawn({ parentKey: 'default:mallory:ws', task: 'mine', caller: callerOf('mallory') });
+    const byAdmin = fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 'audit', caller: callerOf('root', true) });
+    await fx.sessions.whenIdle();
+    expect(fx.store.get(own.sessionKey)?.ownerId).toBe('mallory');
+    expect(fx.store.get(byAdmin.sessionKey)?.ownerId).toBe('root');
+    expect(fx.sessions.runStatus(byAdmin.runId, 'root')).toMatchObject({ status: 'completed' });
+    expect(() => fx.sessions.runStatus(byAdmin.runId, 'mallory')).toThrow(expect.objectContaining({ kind: 'not_found' }));
+  });
+
   it('records a thrown turn failure as a failed run with its error and notifies it', async () => {
     fx = createServiceFixture();
     fx.runner.script({ throws: new GatewayError('upstream_failed', 'model exploded') });
-    const { runId, sessionKey } = fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', requestedBy: 'rpc-client' });
+    const { runId, sessionKey } = fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', caller: callerOf('rpc-client') });
     await fx.sessions.whenIdle();
     const status = fx.sessions.runStatus(runId);
     expect(status).toMatchObject({ status: 'failed', error: 'model exploded', completedAt: T0 });
@@ -64,17 +83,18 @@ describe('sub-agent runs', () => {
   it('never reports the message of an unexpected error', async () => {
     fx = createServiceFixture();
     fx.runner.script({ throws: new Error('SQLITE_BUSY at /secret/path') });
-    const { runId } = fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', requestedBy: null });
+    const { runId } = fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', caller: callerOf('anyone') });
     await fx.sessions.whenIdle();
     expect(fx.sessions.runStatus(runId)).toMatchObject({ status: 'failed', error: 'Internal error' });
-    expect(fx.notifications[0]?.clientId).toBeNull();
+    // Every spawn has a requester now, so its outcome goes to that client only, never to every socket.
+    expect(fx.notifications[0]?.clientId).toBe('anyone');
   });
 
   it('counts a turn that ended with an error finish reason as failed, keeping what it produced', async () => {
     fx = createServiceFixture();
     fx.runner.script({ finishReason: 'circuit_open', error: 'every provider is failing', response: '' }, { finishReason: 'max_steps', response: 'partial' });
-    const failed = fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 'a', requestedBy: null });
-    const completed = fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 'b', requestedBy: null });
+    const failed = fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 'a', caller: callerOf('anyone') });
+    const completed = fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 'b', caller: callerOf('anyone') });
     await fx.sessions.whenIdle();
     expect(fx.sessions.runStatus(failed.runId)).toMatchObject({ status: 'failed', error: 'every provider is failing', tokensUsed: { total: 15 } });
     expect(fx.sessions.runStatus(completed.runId)).toMatchObject({ status: 'completed', response: 'partial' });
@@ -83,9 +103,9 @@ describe('sub-agent runs', () => {
 
   it('a spawn from a sub-agent session joins the same run tree', async () => {
     fx = createServiceFixture();
-    const first = fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 'a', requestedBy: null });
+    const first = fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 'a', caller: callerOf('anyone') });
     await fx.sessions.whenIdle();
-    const nested = fx.sessions.spawn({ parentKey: first.sessionKey, task: 'b', requestedBy: null });
+    const nested = fx.sessions.spawn({ parentKey: first.sessionKey, task: 'b', caller: callerOf('anyone') });
     await fx.sessions.whenIdle();
     expect(fx.runs.get(nested.runId)).toMatchObject({ rootRunId: first.runId, parentKey: first.sessionKey });
     expect(nested.sessionKey).toBe(`default:alice:subagent:${nested.runId}`);
@@ -93,20 +113,20 @@ describe('sub-agent runs', () => {
 
   it('refuses a malformed parent key, an unknown run id, and spawns beyond the in-flight cap', async () => {
     fx = createServiceFixture({ options: { maxRunningSpawns: 1 } });
-    expect(() => fx.sessions.spawn({ parentKey: 'alice:ws', task: 't', requestedBy: null })).toThrow(
+    expect(() => fx.sessions.spawn({ parentKey: 'alice:ws', task: 't', caller: callerOf('anyone') })).toThrow(
       expect.objectContaining({ kind: 'invalid_params', details: { param: 'parentKey' } }),
     );
     expect(() => fx.sessions.runStatus('nope')).toThrow(expect.objectContaining({ kind: 'not_found' }));
     const gate = deferred();
     fx.runner.script({ gate: gate.promise });
-    fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', requestedBy: null });
-    expect(() => fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', requestedBy: null })).toThrow(
+    fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', caller: callerOf('anyone') });
+    expect(() => fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', caller: callerOf('anyone') })).toThrow(
       expect.objectContaining({ kind: 'rate_limited' }),
     );
     expect(fx.events.some((event) => event.name === 'session:sub_agent_spawn_rejected')).toBe(true);
     gate.resolve();
     await fx.sessions.whenIdle();
-    expect(fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', requestedBy: null }).status).toBe('running');
+    expect(fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', caller: callerOf('anyone') }).status).toBe('running');
   });
 
   it('after a restart, runs the previous process left running are reported orphaned', async () => {
@@ -116,7 +136,7 @@ describe('sub-agent runs', () => {
       // The first process spawns a run whose turn never ends, then "dies" (its store is simply abandoned).
       const before = createServiceFixture({ path });
       before.runner.script({ gate: new Promise<void>(() => {}) });
-      const { runId } = before.sessions.spawn({ parentKey: 'default:alice:ws', task: 'long job', requestedBy: 'rpc-client' });
+      const { runId } = before.sessions.spawn({ parentKey: 'default:alice:ws', task: 'long job', caller: callerOf('rpc-client') });
       before.db.close();
 
       fx = createServiceFixture({ path });
@@ -135,10 +155,10 @@ describe('sub-agent runs', () => {
   it('close aborts runs in flight and records them as failed', async () => {
     fx = createServiceFixture();
     fx.runner.script({ untilAborted: true, response: '' });
-    const { runId } = fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', requestedBy: null });
+    const { runId } = fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', caller: callerOf('anyone') });
     await fx.sessions.close();
     expect(fx.runs.get(runId)).toMatchObject({ status: 'failed', error: 'The turn was aborted' });
-    expect(() => fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', requestedBy: null })).toThrow(
+    expect(() => fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', caller: callerOf('anyone') })).toThrow(
       expect.objectContaining({ kind: 'unavailable' }),
     );
   });

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSqliteSessionStore, openDatabase, toFtsQuery, type SqliteDatabase } from '../../src/store/index.js';
+import { applyMigrations, createSqliteSessionStore, MIGRATIONS, openDatabase, toFtsQuery, type SqliteDatabase } from '../../src/store/index.js';
 import { sessionStoreCases } from '../sessions/session-store.cases.js';
 
 function recordDecision(db: SqliteDatabase, sessionKey: string, toolName: string): void {
@@ -33,7 +33,7 @@ describe('sqlite session store', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const session = (sessionKey: string) => ({ sessionKey, agentId: 'default', tenantId: 'default', kind: 'dm' as const, createdAt: 1, metadata: {} });
+  const session = (sessionKey: string) => ({ sessionKey, agentId: 'default', tenantId: 'default', kind: 'dm' as const, createdAt: 1, metadata: {}, ownerId: 'owner' });
 
   it('keeps the FTS5 index consistent through append, replace, clear and cascading delete', () => {
     const store = createSqliteSessionStore(db);
@@ -71,6 +71,28 @@ describe('sqlite session store', () => {
     expect(() => store.append('default:a:ws', [{ role: 'user', content: 'ok', timestamp: 1 }, bad], 2)).toThrow();
     expect(store.get('default:a:ws')?.messageCount).toBe(0);
     expect(store.history('default:a:ws')).toEqual([]);
+  });
+});
+
+describe('migration 6: session owners', () => {
+  it('backfills owner_id from metadata.requestedBy, leaving NULL (admins only) where there is none', () => {
+    const db = openDatabase({ path: ':memory:', migrations: MIGRATIONS.filter((migration) => migration.version < 6) });
+    try {
+      const insert = db.prepare('INSERT INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      insert.run('default:a:ws', 'default', 'default', 'dm', 1, 5, JSON.stringify({ requestedBy: 'rpc-client', usage: { turns: 1 } }));
+      insert.run('default:b:webhook:1', 'default', 'default', 'dm', 1, 6, '{}');
+      insert.run('default:c:ws', 'default', 'default', 'dm', 1, 7, JSON.stringify({ requestedBy: 42 }));
+      insert.run('default:d:ws', 'default', 'default', 'dm', 1, 8, 'not json');
+      expect(applyMigrations(db, MIGRATIONS)).toEqual([6]);
+      const store = createSqliteSessionStore(db);
+      const ownerOf = db.prepare<[string], string | null>('SELECT owner_id FROM sessions WHERE session_key = ?').pluck();
+      expect(['default:a:ws', 'default:b:webhook:1', 'default:c:ws', 'default:d:ws'].map((key) => ownerOf.get(key))).toEqual(['rpc-client', null, null, null]);
+      // The backfill changes no other column: the sessions keep their update times.
+      expect(store.get('default:a:ws')).toMatchObject({ updatedAt: 5, messageCount: 0, metadata: { requestedBy: 'rpc-client' } });
+      expect(store.list({ ownedBy: 'rpc-client' }).map((session) => session.sessionKey)).toEqual(['default:a:ws']);
+    } finally {
+      db.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // The built-in tools agents can name in their config: current_time, session_spawn, memory_search, memory_store.
 import { z } from 'zod';
 import { GatewayError } from '../../errors.js';
+import type { SessionCaller } from '../../sessions/session-access.js';
 import { defineTool, type ToolDefinition } from './types.js';
 
 /** What the memory tools need; wired when a memory store exists. */
@@ -10,7 +11,7 @@ export interface ToolMemory {
 }
 
 /** What session_spawn needs: starts a sub-agent run and returns at once. */
-export type SpawnSubAgent = (request: { parentKey: string; task: string; agentId?: string; requestedBy?: string }) => Promise<{ runId: string; sessionKey: string; status: string }>;
+export type SpawnSubAgent = (request: { parentKey: string; task: string; agentId?: string; caller: SessionCaller }) => Promise<{ runId: string; sessionKey: string; status: string }>;
 
 export interface BuiltinToolDeps {
   now: () => number;
@@ -34,7 +35,7 @@ export function builtinTools({ now, memory, spawnSubAgent }: BuiltinToolDeps): T
       execute: async ({ task, agentId }, ctx) => {
         const spawn = spawnSubAgent?.();
         if (spawn === undefined) throw new GatewayError('unavailable', 'sub-agents are not available in this gateway');
-        return spawn({ parentKey: ctx.sessionKey, task, ...(agentId === undefined ? {} : { agentId }), ...(ctx.requestedBy === undefined ? {} : { requestedBy: ctx.requestedBy }) });
+        return spawn({ parentKey: ctx.sessionKey, task, ...(agentId === undefined ? {} : { agentId }), caller: ctx.caller });
       },
     }),
   ];

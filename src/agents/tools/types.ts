@@ -1,11 +1,12 @@
 // What a tool is: a name, a description, a strict zod input schema and an execute function.
 import type { z } from 'zod';
+import type { SessionCaller } from '../../sessions/session-access.js';
 
 export interface ToolContext {
   agentId: string;
   sessionKey: string;
-  /** The client id that started the turn, when known. */
-  requestedBy?: string;
+  /** Who started the turn; a sub-agent the tool spawns is theirs. */
+  caller: SessionCaller;
   signal: AbortSignal;
 }
 

@@ -2,7 +2,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { TurnRequest, TurnResult } from '../../agents/types.js';
+import type { Caller } from '../../server/scopes.js';
 import { clientCloseSignal, openSseStream, type SseFrame } from '../../server/sse.js';
+import { sessionCallerOf } from '../../sessions/index.js';
 import { openAiErrorBody } from './errors.js';
 import {
   blocksToText,
@@ -57,7 +59,7 @@ interface Completion {
   turn: Omit<TurnRequest, 'signal' | 'onDelta'>;
 }
 
-function prepare(ctx: OpenAiContext, body: ChatCompletionRequest, clientId: string): Completion {
+function prepare(ctx: OpenAiContext, body: ChatCompletionRequest, caller: Caller): Completion {
   const target = resolveTarget(body.model, ctx);
   const now = ctx.now();
   const input = splitConversation(plainMessages(body), now, 'messages');
@@ -69,9 +71,9 @@ function prepare(ctx: OpenAiContext, body: ChatCompletionRequest, clientId: stri
     turn: {
       ...target,
       ...input,
-      // Spec rule 2 of "What the service does": each request is a session of its own.
+      // Spec rule 2 of "What the service does": each request is a session of its own, owned by its token.
       sessionKey: openAiSessionKey(id),
-      requestedBy: clientId,
+      caller: sessionCallerOf(caller),
       ...(body.temperature === undefined ? {} : { temperature: body.temperature }),
       ...(body.max_tokens === undefined ? {} : { maxOutputTokens: body.max_tokens }),
     },
@@ -123,7 +125,7 @@ export function registerChatCompletions(scope: FastifyInstance, ctx: OpenAiConte
   scope.post('/chat/completions', async function chatCompletions(request, reply) {
     const body = parseBody(chatCompletionRequest, request.body);
     // Everything that can be refused with a status is checked before a stream starts.
-    const completion = prepare(ctx, body, ctx.auth.callerOf(request).clientId);
+    const completion = prepare(ctx, body, ctx.auth.callerOf(request));
     if (body.stream !== true) return complete(ctx, completion, reply);
     await streamCompletion(ctx, completion, body.stream_options?.include_usage === true, reply);
     return reply;

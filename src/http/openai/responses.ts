@@ -2,8 +2,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { TurnRequest } from '../../agents/types.js';
-import { GatewayError, notFound } from '../../errors.js';
+import { GatewayError, notFound, responseForbidden } from '../../errors.js';
+import type { Caller } from '../../server/scopes.js';
 import { clientCloseSignal, openSseStream } from '../../server/sse.js';
+import { sessionCallerOf } from '../../sessions/index.js';
 import {
   createEventSequencer,
   messageItem,
@@ -63,7 +65,8 @@ interface PreparedResponse {
   clientId: string;
 }
 
-function prepare(ctx: OpenAiContext, body: ResponsesRequest, clientId: string): PreparedResponse {
+function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Caller): PreparedResponse {
+  const caller = sessionCallerOf(requester);
   const target = resolveTarget(body.model, ctx);
   const now = ctx.now();
   const responseId = `resp_${ctx.newId()}`;
@@ -72,10 +75,9 @@ function prepare(ctx: OpenAiContext, body: ResponsesRequest, clientId: string): 
   const input = turnInput(body, now);
   if (previousId !== null) {
     const previous = ctx.responses.get(previousId);
-    // Another client's response is as unknown as a missing one.
-    if (previous === undefined || previous.clientId !== clientId) {
-      throw notFound(`Response not found: ${previousId}`, { param: 'previous_response_id' });
-    }
+    if (previous === undefined) throw notFound(`Response not found: ${previousId}`, { param: 'previous_response_id' });
+    // A response belongs to its token, as the session behind it does (DESIGN §3 "who may use a session").
+    if (previous.clientId !== caller.clientId && !caller.isAdmin) throw responseForbidden(previousId);
     if (input.seedHistory.length > 0) {
       throw new GatewayError('invalid_params', "With 'previous_response_id', 'input' holds only the new message; earlier turns come from the previous response", { param: 'input' });
     }
@@ -93,13 +95,13 @@ function prepare(ctx: OpenAiContext, body: ResponsesRequest, clientId: string): 
       previousResponseId: previousId,
       metadata: body.metadata ?? {},
     },
-    clientId,
+    clientId: caller.clientId,
     turn: {
       ...target,
       message: input.message,
       seedHistory: input.seedHistory,
       sessionKey,
-      requestedBy: clientId,
+      caller,
       ...(systemPrompt === '' ? {} : { systemPrompt }),
       ...(body.temperature == null ? {} : { temperature: body.temperature }),
       ...(body.max_output_tokens == null ? {} : { maxOutputTokens: body.max_output_tokens }),
@@ -152,7 +154,7 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
 export function registerResponses(scope: FastifyInstance, ctx: OpenAiContext): void {
   scope.post('/responses', async function createResponse(request, reply) {
     const body = parseBody(responsesRequest, request.body);
-    const prepared = prepare(ctx, body, ctx.auth.callerOf(request).clientId);
+    const prepared = prepare(ctx, body, ctx.auth.callerOf(request));
     if (body.stream !== true) return respond(ctx, prepared, reply);
     await streamResponse(ctx, prepared, reply);
     return reply;

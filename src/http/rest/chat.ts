@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { turnReply } from '../../agents/turn-reply.js';
 import type { TurnRequest } from '../../agents/types.js';
 import { GatewayError, notFound, toGatewayError } from '../../errors.js';
-import { grantsRest } from '../../server/scopes.js';
+import { grantsRest, type Caller } from '../../server/scopes.js';
 import { clientCloseSignal, createAsyncQueue, openSseStream, pipeToSse } from '../../server/sse.js';
+import { assertSessionAccess, sessionCallerOf } from '../../sessions/index.js';
 import { normalizeSessionKey } from '../../sessions/session-key.js';
 import type { RestContext } from './types.js';
 import { parseInput } from './validation.js';
@@ -43,21 +44,25 @@ export function restSessionKey(clientId: string, channelId = REST_CHANNEL_ID): s
   return `default:${userPart(clientId)}:${channelId}`;
 }
 
-function chatTurn(ctx: RestContext, input: { message: string; agentId?: string | undefined; sessionKey?: string | undefined }, clientId: string) {
+function chatTurn(ctx: RestContext, input: { message: string; agentId?: string | undefined; sessionKey?: string | undefined }, requester: Caller) {
   if (input.agentId !== undefined) {
     const agent = ctx.agents.get(input.agentId);
     if (agent === undefined) throw notFound(`Agent '${input.agentId}' not found`, { param: 'agentId' });
     if (agent.status === 'suspended') throw new GatewayError('conflict', `Agent '${input.agentId}' is suspended and accepts no new messages`, { param: 'agentId' });
   }
+  const caller = sessionCallerOf(requester);
+  const sessionKey = input.sessionKey === undefined ? restSessionKey(requester.clientId) : normalizeSessionKey(input.sessionKey, 'sessionKey');
+  // Checked here too so a stream is refused with 403 before its headers go out; the turn checks again under the lock.
+  const existing = ctx.sessions.get(sessionKey);
+  if (existing !== undefined) assertSessionAccess(existing, caller);
   const turn: Omit<TurnRequest, 'signal' | 'onDelta'> = {
     message: input.message,
-    sessionKey: input.sessionKey === undefined ? restSessionKey(clientId) : normalizeSessionKey(input.sessionKey, 'sessionKey'),
-    requestedBy: clientId,
+    sessionKey,
+    caller,
     ...(input.agentId === undefined ? {} : { agentId: input.agentId }),
   };
   return turn;
 }
-
 
 export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): void {
   const requireRest = ctx.auth.require({ grants: grantsRest });
@@ -65,14 +70,14 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
 
   scope.post('/chat', { onRequest: requireRest }, async function chat(request, reply) {
     const body = parseInput(chatBody, request.body);
-    const turn = chatTurn(ctx, body, ctx.auth.callerOf(request).clientId);
+    const turn = chatTurn(ctx, body, ctx.auth.callerOf(request));
     const result = await ctx.runner.run({ ...turn, signal: AbortSignal.any([clientCloseSignal(reply), ctx.shutdownSignal]) });
     return turnReply(result);
   });
 
   scope.get('/chat/stream', { onRequest: requireRestSse }, async function chatStream(request, reply) {
     const query = parseInput(streamQuery, request.query);
-    const turn = chatTurn(ctx, query, ctx.auth.callerOf(request).clientId);
+    const turn = chatTurn(ctx, query, ctx.auth.callerOf(request));
     const stream = openSseStream(reply, ctx.openStreams);
     try {
       const deltas = createAsyncQueue<string>();
@@ -105,14 +110,10 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
 
   scope.get('/chat/history', { onRequest: requireRest }, async function chatHistory(request) {
     const { channelId = REST_CHANNEL_ID } = parseInput(historyQuery, request.query);
-    const user = userPart(ctx.auth.callerOf(request).clientId);
-    // The caller's sessions on that channel: `default:<clientId>:<channelId>` and any `...:<peerId>` under it.
+    // The sessions on that channel that the caller's token owns; a key naming the caller does not make it theirs.
     const sessions = ctx.sessions
-      .list({ ownedBy: user })
-      .filter((session) => {
-        const [, keyUser, keyChannel] = session.sessionKey.split(':');
-        return keyUser === user && keyChannel === channelId;
-      });
+      .list({ ownedBy: ctx.auth.callerOf(request).clientId })
+      .filter((session) => session.sessionKey.split(':')[2] === channelId);
     const messages = sessions
       .flatMap((session) =>
         ctx.sessions

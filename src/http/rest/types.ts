@@ -12,7 +12,7 @@ export interface RestRoutesDeps {
   agents: Pick<AgentRegistry, 'get' | 'list'>;
   /** Fills an agent's provider when its config names only a model (GET /api/agents). */
   router: Pick<ModelRouter, 'resolve'>;
-  sessions: Pick<SessionStore, 'list' | 'history'>;
+  sessions: Pick<SessionStore, 'get' | 'list' | 'history'>;
   events: EventBus;
   /** Recorded channel activity (obs), merged into GET /api/channels. */
   channelActivity: { all(): ChannelActivity[] };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { turnReply } from '../../agents/turn-reply.js';
 import type { TurnRunner } from '../../agents/types.js';
 import { scopeSchema } from '../../config/index.js';
-import { formatSessionKey, sessionKeyObjectSchema } from '../../sessions/index.js';
+import { formatSessionKey, sessionCallerOf, sessionKeyObjectSchema } from '../../sessions/index.js';
 import { defineMethod, type MethodContext } from '../registry.js';
 
 const executeParams = z.strictObject({
@@ -28,7 +28,7 @@ export function agentTurnMethods({ runner }: { runner: TurnRunner }) {
     const result = await runner.run({
       message: params.message,
       sessionKey: sessionKeyFor(params, ctx),
-      requestedBy: ctx.caller.clientId,
+      caller: sessionCallerOf(ctx.caller),
       signal: ctx.signal,
       ...(params.agentId === undefined ? {} : { agentId: params.agentId }),
     });
@@ -38,7 +38,9 @@ export function agentTurnMethods({ runner }: { runner: TurnRunner }) {
     defineMethod({
       name: 'agent.execute',
       scope: 'rpc',
-      summary: 'Runs one agent turn; a new sessionKey creates the session. Returns {response, tokensUsed, finishReason}.',
+      summary:
+        "Runs one agent turn; a new sessionKey creates the session, owned by the caller's token (another token's " +
+        'session answers -32603 kind forbidden unless the caller is admin). Returns {response, tokensUsed, finishReason}.',
       params: executeParams,
       handler: execute,
     }),

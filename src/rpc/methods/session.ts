@@ -1,7 +1,6 @@
 // session.* methods: thin adapters from the catalogue's params (spec: "session" table) to the SessionService.
 import { z } from 'zod';
-import { sessionKeyStringSchema, type SessionService } from '../../sessions/index.js';
-import { grantsMethodScope } from '../../server/scopes.js';
+import { sessionCallerOf, sessionKeyStringSchema, type SessionService } from '../../sessions/index.js';
 import { defineMethod, noParams, type MethodContext } from '../registry.js';
 
 /** session.search results per call: default and maximum. */
@@ -12,9 +11,10 @@ const agentId = z.string().min(1).max(128);
 // Spec rule 1: the admin methods name the key `session_key`; strict objects refuse `key` as an unknown param.
 const sessionKeyParam = z.strictObject({ session_key: sessionKeyStringSchema });
 
-/** rpc clients see their own sessions and runs; an admin caller sees everyone's. */
+/** rpc clients see the sessions and runs their token owns; an admin caller sees everyone's. */
 function ownerFilter(ctx: MethodContext): string | undefined {
-  return grantsMethodScope(ctx.caller, 'admin', ctx.transport) ? undefined : ctx.caller.clientId;
+  const caller = sessionCallerOf(ctx.caller);
+  return caller.isAdmin ? undefined : caller.clientId;
 }
 
 export function sessionMethods({ sessions }: { sessions: SessionService }) {
@@ -22,10 +22,12 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
     defineMethod({
       name: 'session.send',
       scope: 'rpc',
-      summary: 'Runs one agent turn on the session with this string key (created when absent); returns the agent response.',
+      summary:
+        "Runs one agent turn on the session with this string key (created when absent, owned by the caller's token); " +
+        "returns the agent response. Another token's session answers -32603 kind forbidden unless the caller is admin.",
       params: z.strictObject({ key: sessionKeyStringSchema, message: z.string().min(1), agentId: agentId.optional() }),
       handler: ({ key, message, agentId: agent }, ctx) =>
-        sessions.send({ key, message, ...(agent === undefined ? {} : { agentId: agent }), requestedBy: ctx.caller.clientId, signal: ctx.signal }),
+        sessions.send({ key, message, ...(agent === undefined ? {} : { agentId: agent }), caller: sessionCallerOf(ctx.caller), signal: ctx.signal }),
     }),
     defineMethod({
       name: 'session.spawn',
@@ -35,19 +37,19 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
         'at once and notifies session.completed { sessionKey, result } when done.',
       params: z.strictObject({ parentKey: sessionKeyStringSchema, task: z.string().min(1), agentId: agentId.optional() }),
       handler: ({ parentKey, task, agentId: agent }, ctx) =>
-        sessions.spawn({ parentKey, task, ...(agent === undefined ? {} : { agentId: agent }), requestedBy: ctx.caller.clientId }),
+        sessions.spawn({ parentKey, task, ...(agent === undefined ? {} : { agentId: agent }), caller: sessionCallerOf(ctx.caller) }),
     }),
     defineMethod({
       name: 'session.status',
       scope: 'rpc',
-      summary: "Model, agent, token totals and steps of the caller's most recent session (zeros when it has none).",
+      summary: "Model, agent, token totals and steps of the newest session the caller's token owns (zeros when it has none).",
       params: noParams,
       handler: (_params, ctx) => sessions.status(ctx.caller.clientId),
     }),
     defineMethod({
       name: 'session.history',
       scope: 'rpc',
-      summary: "Messages of the caller's most recent session (on channelId when given), oldest first.",
+      summary: "Messages of the newest session the caller's token owns (on channelId when given), oldest first.",
       params: z.strictObject({ channelId: z.string().min(1).optional() }),
       handler: ({ channelId }, ctx) => ({
         messages: sessions.history({ clientId: ctx.caller.clientId, ...(channelId === undefined ? {} : { channelId }) }),
@@ -56,7 +58,9 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
     defineMethod({
       name: 'session.search',
       scope: 'rpc',
-      summary: 'Full-text search over transcripts, best match first, one hit per session with a snippet ([term] marks matches).',
+      summary:
+        'Full-text search over the transcripts of sessions the caller owns (all of them for admin), best match first, ' +
+        'one hit per session with a snippet ([term] marks matches).',
       params: z.strictObject({
         query: z.string().min(1).max(1000),
         limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).optional(),

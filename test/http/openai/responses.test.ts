@@ -131,12 +131,20 @@ describe('POST /v1/responses', () => {
     expect(lastBody().messages?.length).toBe(6);
   });
 
-  it('answers 404 for an unknown previous_response_id or one created by another client', async () => {
+  it('answers 404 for an unknown previous_response_id and 403 permission_error for one created by another client', async () => {
     const unknown = await post({ model: 'local/small', input: 'x', previous_response_id: 'resp_nope' });
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.text)).toEqual({ error: { message: 'Response not found: resp_nope', type: 'not_found_error', param: 'previous_response_id', code: null } });
     const mine = await client.responses.create({ model: 'local/small', input: 'private' });
-    expect((await post({ model: 'local/small', input: 'x', previous_response_id: mine.id }, fx.tokens.rpc)).status).toBe(404);
+    const calls = llm.chatRequests().length;
+    const theirs = await post({ model: 'local/small', input: 'x', previous_response_id: mine.id }, fx.tokens.rpc);
+    expect(theirs.status).toBe(403);
+    expect(JSON.parse(theirs.text)).toEqual({
+      error: { message: `Response ${mine.id} belongs to another client`, type: 'permission_error', param: 'previous_response_id', code: null },
+    });
+    expect(llm.chatRequests()).toHaveLength(calls);
+    // An admin token reaches every response, as it reaches every session.
+    expect((await post({ model: 'local/small', input: 'x', previous_response_id: mine.id }, fx.tokens.admin)).status).toBe(200);
   });
 
   it('refuses earlier turns in input when previous_response_id is set', async () => {
