@@ -114,6 +114,7 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       return new GatewayError('unavailable', `Model provider unavailable: circuit breaker open for ${providers.join(', ')}`, {
         reason: 'circuit_open',
         providers,
+        retryAfterMs: soonestProbeInMs(skipped),
       });
     }
     return new GatewayError(
@@ -121,6 +122,15 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       `Model provider unavailable: ${providers.join(', ')} rejected the API key; skipped while cooling down (check apiKey in config.yaml)`,
       { reason: 'auth_cooldown', providers },
     );
+  }
+
+  /** When the first skipped breaker lets a probe through: its retryAt, or 0 when one is half-open already. */
+  function soonestProbeInMs(skipped: ReadonlyMap<string, SkipReason>): number {
+    const at = now();
+    const waits = [...skipped]
+      .filter(([, reason]) => reason === 'circuit_open')
+      .map(([provider]) => Math.max(0, (breakers.snapshot(provider).retryAt ?? at) - at));
+    return Math.min(...waits);
   }
 
   async function* stream(request: RoutedCallRequest): AsyncGenerator<ModelStreamEvent> {

@@ -1,7 +1,7 @@
 // The REST, SSE and /rpc error envelope {error: {code, message}} and the HTTP status of each error kind.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { toGatewayError, type ErrorKind, type GatewayError } from '../errors.js';
+import { retryAfterHeaderSeconds, toGatewayError, type ErrorKind, type GatewayError } from '../errors.js';
 
 export const HTTP_STATUS = {
   parse_error: 400,
@@ -24,10 +24,9 @@ export const HTTP_STATUS = {
 export function prepareErrorReply(reply: FastifyReply, error: GatewayError): number {
   const status = HTTP_STATUS[error.kind];
   reply.code(status);
-  const { retryAfterSeconds } = error.details;
-  if (typeof retryAfterSeconds === 'number' && !reply.hasHeader('retry-after')) {
-    reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfterSeconds))));
-  }
+  const retryAfter = retryAfterHeaderSeconds(error.details);
+  // The rate limiter has usually set Retry-After already; keep one header (DESIGN §3 "429").
+  if (retryAfter !== undefined && !reply.hasHeader('retry-after')) reply.header('retry-after', retryAfter);
   if (error.kind === 'unauthorized') reply.header('www-authenticate', 'Bearer');
   return status;
 }

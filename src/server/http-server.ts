@@ -75,7 +75,7 @@ export async function createHttpServer({ gateway, log, auth }: HttpServerDeps): 
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     errorResponseBuilder: (_request, context) =>
       new GatewayError('rate_limited', `Rate limit exceeded: ${context.max} requests per ${gateway.rateLimit.windowMs} ms`, {
-        retryAfterSeconds: Math.ceil(context.ttl / 1000),
+        retryAfterMs: context.ttl,
       }),
   });
 

@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { toGatewayError, type ErrorKind, type GatewayError } from '../../errors.js';
-import { logHttpError } from '../../server/http-errors.js';
+import { logHttpError, prepareErrorReply } from '../../server/http-errors.js';
 
 /** The spec's "/v1 routes" error table. */
 export type OpenAiErrorType =
@@ -57,13 +57,9 @@ export function openAiErrorHandler(log: Logger) {
   return function openAiErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     const mapped = toGatewayError(error);
     logHttpError(log, request, error, mapped);
+    // Retry-After (429, and 503 for an open breaker) and WWW-Authenticate as on every HTTP surface.
+    prepareErrorReply(reply, mapped);
     reply.code(OPENAI_ERRORS[mapped.kind].status);
-    const { retryAfterSeconds } = mapped.details;
-    // The rate limiter has usually set Retry-After already; keep one header (DESIGN §3 "429").
-    if (typeof retryAfterSeconds === 'number' && !reply.hasHeader('retry-after')) {
-      reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfterSeconds))));
-    }
-    if (mapped.kind === 'unauthorized') reply.header('www-authenticate', 'Bearer');
     return reply.send(openAiErrorBody(mapped));
   };
 }

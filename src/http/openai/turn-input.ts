@@ -116,14 +116,17 @@ export function toOpenAiFinishReason(reason: FinishReason | (string & {})): Open
  * (503), the input does not fit the context window (400), or the request was cancelled (503). A turn that
  * did produce text is answered normally, its reason mapped per the spec's table (error and circuit_open → stop).
  */
-export function turnFailure(result: Pick<TurnResult, 'finishReason' | 'error' | 'response'>, inputParam: string): GatewayError | undefined {
+export function turnFailure(result: Pick<TurnResult, 'finishReason' | 'error' | 'response' | 'retryAfterMs'>, inputParam: string): GatewayError | undefined {
   if (result.response.length > 0) return undefined;
   const detail = result.error;
   switch (result.finishReason) {
     case 'error':
       return new GatewayError('upstream_failed', detail ?? 'The model call failed');
     case 'circuit_open':
-      return new GatewayError('unavailable', detail ?? 'Every model for this request is temporarily unavailable', { reason: 'circuit_open' });
+      return new GatewayError('unavailable', detail ?? 'Every model for this request is temporarily unavailable', {
+        reason: 'circuit_open',
+        ...(result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }),
+      });
     case 'context_exhausted':
       return new GatewayError('invalid_params', detail ?? 'The input does not fit the model context window', { param: inputParam });
     case 'aborted':
