@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
 import type { Dispatcher } from '../rpc/index.js';
 import { bearerSecret, type Authenticator } from '../server/authenticator.js';
-import type { Caller } from '../server/scopes.js';
+import { grantsMethodScope, type Caller } from '../server/scopes.js';
 import { startHeartbeat } from './heartbeat.js';
 import {
   BINARY_FRAME,
@@ -33,6 +33,8 @@ export interface Connection {
   readonly limiter: SlidingWindowLimiter;
   /** Aborts in-flight calls of this connection when it closes. */
   readonly inFlight: AbortController;
+  /** Whether its token may call agent.* here, and so may receive turn results (session.completed). */
+  readonly mayReceiveResults: boolean;
 }
 
 export interface WsGateway {
@@ -40,7 +42,8 @@ export interface WsGateway {
   /**
    * Sends a notification to the connections of `clientId`, or to every connection when the client cannot be
    * determined (`clientId` null; spec: "Server notifications"). A named client with no open socket gets
-   * nothing: its results are never handed to other clients. Returns how many sockets it was sent to.
+   * nothing: its results are never handed to other clients. Notifications carry turn results, so only sockets
+   * whose token may call agent.* receive them (never mcp-client or api ones). Returns how many sockets it was sent to.
    */
   notify(clientId: string | null, method: string, params: unknown): number;
   connectionCount(): number;
@@ -138,6 +141,7 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
       isAlive: true,
       limiter: createSlidingWindowLimiter({ maxEvents: gateway.wsMessageRateLimit.maxMessages, windowMs: gateway.wsMessageRateLimit.windowMs }),
       inFlight: new AbortController(),
+      mayReceiveResults: grantsMethodScope(caller, 'rpc', 'ws'),
     };
     connections.add(connection);
     connection.log.debug('websocket connected');
@@ -174,7 +178,9 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
     },
     notify(clientId, method, params) {
       const text = notification(method, params);
-      const targets = [...connections].filter((connection) => connection.state === 'open' && (clientId === null || connection.caller.clientId === clientId));
+      const targets = [...connections].filter(
+        (connection) => connection.state === 'open' && connection.mayReceiveResults && (clientId === null || connection.caller.clientId === clientId),
+      );
       for (const connection of targets) send(connection, text);
       return targets.length;
     },

@@ -12,9 +12,11 @@ const WAIT = { timeout: 5_000, interval: 20 };
 describe('websocket gateway', () => {
   let gateway: Harness;
   const sockets: TestSocket[] = [];
+  const tokenOf = new Map<TestSocket, string>();
   const open = async (token?: string, url?: string) => {
     const socket = await connectOpen(url ?? gateway.wsUrl, token === undefined ? {} : { token });
     sockets.push(socket);
+    if (token !== undefined) tokenOf.set(socket, token);
     return socket;
   };
 
@@ -62,19 +64,19 @@ describe('websocket gateway', () => {
     it('lets a ws-scoped token call rpc methods over the WebSocket, but not admin methods', async () => {
       const socket = await open(gateway.tokens.ws);
       expect(await socket.call('system.ping')).toHaveProperty('result.pong', true);
-      expect((await socket.call('tokens.list')).error).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'" });
+      expect((await socket.call('tokens.list')).error).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } });
     });
 
     it('authenticates the same ws token over POST /rpc, where its rpc methods answer -32603 (ws grants the socket only)', async () => {
       const { status, body } = await postRpc(gateway.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, gateway.tokens.ws);
       expect(status).toBe(200);
-      expect(body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: "Insufficient scope: requires 'rpc'" } });
+      expect(body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: "Insufficient scope: requires 'rpc'", data: { kind: 'forbidden' } } });
     });
 
     it('refuses rpc methods on the socket to tokens without rpc or ws scope', async () => {
       for (const token of [gateway.tokens.mcpClient, gateway.tokens.api, gateway.tokens.adminOnly]) {
         const socket = await open(token);
-        expect((await socket.call('system.ping')).error).toEqual({ code: -32603, message: "Insufficient scope: requires 'rpc'" });
+        expect((await socket.call('system.ping')).error).toEqual({ code: -32603, message: "Insufficient scope: requires 'rpc'", data: { kind: 'forbidden' } });
       }
       const admin = await open(gateway.tokens.adminOnly);
       expect(await admin.call('tokens.list')).toHaveProperty('result.tokens');
@@ -118,7 +120,7 @@ describe('websocket gateway', () => {
       expect(Buffer.byteLength(exact)).toBeGreaterThan(MAX_CHARS);
       socket.send(exact);
       // The size check passed: the method itself refuses the unknown param.
-      expect(await socket.next()).toMatchObject({ id: 'edge', error: { code: -32602, data: { param: 'pad' } } });
+      expect(await socket.next()).toMatchObject({ id: 'edge', error: { code: -32602, data: { kind: 'invalid_params', param: 'pad' } } });
     });
 
     it('closes with 1009 a frame far beyond what the character limit could allow', async () => {
@@ -201,11 +203,23 @@ describe('websocket gateway', () => {
       expect(other.received).toEqual([response]);
     });
 
-    it('notify(null) reaches every open socket', async () => {
+    it('notify(null) reaches every open socket whose token may call agent.*, and no other', async () => {
       const a = await open(gateway.tokens.rpc);
       const b = await open(gateway.tokens.ws);
+      const mcp = await open(gateway.tokens.mcpClient);
+      const api = await open(gateway.tokens.api);
+      const adminOnly = await open(gateway.tokens.adminOnly);
       const count = gateway.app.ws.notify(null, 'demo.event', { n: 1 });
-      expect(count).toBe(gateway.app.ws.connectionCount());
+      // Every socket this suite still has open, less those whose token has neither rpc, ws nor *.
+      const excluded = [gateway.tokens.mcpClient, gateway.tokens.api, gateway.tokens.adminOnly];
+      const stillOpen = sockets.filter((socket) => socket.socket.readyState === WebSocket.OPEN);
+      expect(stillOpen).toHaveLength(gateway.app.ws.connectionCount());
+      expect(count).toBe(stillOpen.filter((socket) => !excluded.includes(tokenOf.get(socket) ?? '')).length);
+      expect(count).toBeLessThan(stillOpen.length - 2);
+      for (const socket of [mcp, api, adminOnly]) {
+        const answer = await socket.call('system.ping');
+        expect(socket.received).toEqual([answer]);
+      }
       expect(await a.waitFor((frame) => frame.method === 'demo.event')).toEqual({ jsonrpc: '2.0', method: 'demo.event', params: { n: 1 } });
       expect(await b.waitFor((frame) => frame.method === 'demo.event')).toBeDefined();
     });
