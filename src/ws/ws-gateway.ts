@@ -51,7 +51,7 @@ export interface WsGateway {
 }
 
 export interface WsGatewayDeps {
-  gateway: Pick<GatewaySection, 'wsHeartbeatMs' | 'wsMessageRateLimit' | 'wsMaxMessageBytes'>;
+  gateway: Pick<GatewaySection, 'wsHeartbeatMs' | 'wsMessageRateLimit' | 'wsMaxMessageBytes' | 'headersTimeoutMs'>;
   authenticator: Authenticator;
   dispatcher: Dispatcher;
   log: Logger;
@@ -128,6 +128,18 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
     }
   }
 
+  /**
+   * Spec: a bad or missing token is closed with 4001 after the upgrade. `ws` would wait 30 s for the peer's
+   * close frame; a peer that never authenticated gets no longer than a request head (DESIGN §3 "connections").
+   */
+  function refuseUnauthenticated(socket: WebSocket): void {
+    const cutOff = setTimeout(() => socket.terminate(), gateway.headersTimeoutMs);
+    cutOff.unref();
+    socket.once('close', () => clearTimeout(cutOff));
+    socket.on('error', (error) => log.debug({ err: error }, 'unauthenticated websocket error'));
+    socket.close(CLOSE_UNAUTHORIZED, 'Unauthorized');
+  }
+
   function accept(socket: WebSocket, caller: Caller, secret: string): void {
     const connection: Connection = {
       socket,
@@ -167,8 +179,7 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
       const secret = tokenFromUpgrade(request);
       const caller = authenticator.authenticate(secret);
       wss.handleUpgrade(request, socket, head, (webSocket) => {
-        // Spec: the upgrade is accepted first, then a bad or missing token is closed with 4001.
-        if (caller === undefined) webSocket.close(CLOSE_UNAUTHORIZED, 'Unauthorized');
+        if (caller === undefined) refuseUnauthenticated(webSocket);
         else accept(webSocket, caller, secret ?? '');
       });
     },
