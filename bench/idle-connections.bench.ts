@@ -3,10 +3,10 @@
 import { createServer } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { compare, isEntryPoint, isRecord, runStandalone, wantsSurface, type BenchOptions } from './lib/bench.js';
-import { startGateway } from './lib/gateway.js';
+import { startGateway, type BenchGateway } from './lib/gateway.js';
 import type { LoadSpec } from './lib/load.js';
 import type { ComparisonRow } from './lib/measure.js';
-import { listenOnLoopback } from './lib/servers.js';
+import { listenOnLoopback, type ListeningServer } from './lib/servers.js';
 
 const IDLE_SOCKETS = 1_000;
 /** Cap and head timeout as a deployment under attack might set them; the flood reconnects what they close. */
@@ -83,10 +83,10 @@ export async function run(options: BenchOptions): Promise<ComparisonRow[]> {
   });
   const row = await compare(
     { surface, connections: 1, depth: 1 },
-    { label: 'baseline (node:http)', start: withFlood(startBareHealthServer), loadFor: (server) => healthLoad(server.host, server.port), isExpectedBody: isHealthy },
+    { label: 'baseline (node:http)', start: withFlood<ListeningServer>(startBareHealthServer), loadFor: (server) => healthLoad(server.host, server.port), isExpectedBody: isHealthy },
     {
       label: 'gateway (fastify)',
-      start: withFlood(() => startGateway({ config: { gateway: GATEWAY_LIMITS } })),
+      start: withFlood<BenchGateway>(() => startGateway({ config: { gateway: GATEWAY_LIMITS } })),
       loadFor: (server) => healthLoad(server.host, server.port),
       isExpectedBody: isHealthy,
     },

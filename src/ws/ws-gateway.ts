@@ -7,6 +7,7 @@ import type { GatewaySection } from '../config/index.js';
 import type { Dispatcher } from '../rpc/index.js';
 import { bearerSecret, type Authenticator } from '../server/authenticator.js';
 import type { Caller } from '../server/scopes.js';
+import { frameByteCap, socketClassWithFrameCap } from './frame-limit.js';
 import { startHeartbeat } from './heartbeat.js';
 import {
   BINARY_FRAME,
@@ -58,17 +59,8 @@ export interface WsGatewayDeps {
   now: () => number;
 }
 
-/**
- * The frame-level cap handed to `ws`. The spec's limit counts characters after decoding, and one character
- * takes at most 3 UTF-8 bytes (astral ones are 4 bytes but 2 UTF-16 units), so 3x keeps every message that
- * the character check would judge reachable; anything beyond is dropped by `ws` with close code 1009.
- */
 /** How often open sockets re-check their token (revocations made outside this process). */
 export const REVALIDATE_INTERVAL_MS = 5000;
-
-export function frameByteCap(maxMessageChars: number): number {
-  return maxMessageChars * 3 + 1024;
-}
 
 function tokenFromUpgrade(request: IncomingMessage): string | undefined {
   const header = bearerSecret(request.headers.authorization);
@@ -78,7 +70,8 @@ function tokenFromUpgrade(request: IncomingMessage): string | undefined {
 }
 
 export function createWsGateway({ gateway, authenticator, dispatcher, log, now }: WsGatewayDeps): WsGateway {
-  const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: frameByteCap(gateway.wsMaxMessageBytes) });
+  const maxPayload = frameByteCap(gateway.wsMaxMessageBytes);
+  const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload, WebSocket: socketClassWithFrameCap(maxPayload) });
   const connections = new Set<Connection>();
   let isAccepting = true;
   let nextConnectionId = 1;
