@@ -6,3 +6,4 @@ export { redactConfig, redactSecrets, REDACTED } from './redact.js';
 export { resolvePaths, packageInfo, type GatewayPaths, type PackageInfo } from './paths.js';
 export { createConfigStore, CONFIG_SECTIONS, type ConfigStore, type ConfigStoreDeps, type ConfigChange, type ConfigChangeResult, type ConfigCheck, type ConfigEdit, type RawConfig } from './config-store.js';
 export { createGitHistory, type ConfigHistory, type ConfigHistoryEntry, type ConfigGcResult, type GitHistoryDeps } from './history.js';
+export { FORBIDDEN_KEYS, findForbiddenKey, isForbiddenKey, safeKeySchema, type FoundKey } from './object-keys.js';

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
 import { GatewayError } from '../errors.js';
 import { restErrorHandler } from './http-errors.js';
+import { useJsonBodyParser } from './json-body.js';
 import type { RequestAuth } from './request-auth.js';
 
 export interface HttpServerDeps {
@@ -118,6 +119,7 @@ export async function createHttpServer({ gateway, log, auth }: HttpServerDeps): 
     });
   }
 
+  useJsonBodyParser(app);
   app.setErrorHandler(restErrorHandler(log));
   app.setNotFoundHandler(function routeNotFound(request, reply) {
     return reply.code(404).send({ error: { code: 'not_found', message: `Route ${request.method} ${request.url.split('?')[0]} not found` } });

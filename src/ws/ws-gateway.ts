@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
 import type { Dispatcher } from '../rpc/index.js';
 import { bearerSecret, type Authenticator } from '../server/authenticator.js';
+import { dispatchJsonRpcText } from '../server/json-rpc-text.js';
 import type { Caller } from '../server/scopes.js';
 import { frameByteCap, socketClassWithFrameCap } from './frame-limit.js';
 import { startHeartbeat } from './heartbeat.js';
@@ -104,7 +105,7 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
     const text = data.toString();
     // Spec: the size is measured in characters, before parsing.
     if (text.length > gateway.wsMaxMessageBytes) return send(connection, oversizeMessage(text.length, gateway.wsMaxMessageBytes));
-    const outcome = await dispatcher.dispatchText(text, {
+    const outcome = await dispatchJsonRpcText(dispatcher, text, {
       caller: connection.caller,
       transport: 'ws',
       log: connection.log,
