@@ -2,20 +2,19 @@
 // references, and carrying a new value into the YAML Document so comments and layout survive.
 import { isDeepStrictEqual } from 'node:util';
 import { Document, isMap, isNode, isScalar, isSeq, parse, type YAMLMap, type YAMLSeq } from 'yaml';
-import { GatewayError } from '../errors.js';
+import { forbiddenKey, GatewayError } from '../errors.js';
 import { substituteEnv } from './load.js';
+import { isForbiddenKey } from './object-keys.js';
 import { REDACTED, redactSecrets } from './redact.js';
 
 export type RawConfig = Record<string, unknown>;
-
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function assertSafeKey(key: string, path: string): void {
-  if (UNSAFE_KEYS.has(key)) throw new GatewayError('invalid_params', `${path}: key '${key}' is not allowed`, { param: path });
+  if (isForbiddenKey(key)) throw forbiddenKey(path, key);
 }
 
 function join(path: string, key: string | number): string {

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
+import { findForbiddenKey } from './object-keys.js';
 import { configSchema, type GatewayConfig } from './schema.js';
 
 /** A config file that cannot be used; the message names the file and every offending key. */
@@ -64,6 +65,12 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 /** Validates an already-parsed document (after env substitution). Throws ConfigError. */
 export function validateConfig(document: unknown, source: string): GatewayConfig {
+  // zod skips `__proto__` keys and takes `constructor`/`prototype` as names; none may reach the config.
+  const forbidden = findForbiddenKey(document);
+  if (forbidden !== undefined) {
+    const problem = `${formatPath(forbidden.segments)}: the key '${forbidden.key}' is not allowed`;
+    throw new ConfigError(`Invalid configuration in ${source}:\n  ${problem}`, [problem]);
+  }
   const result = configSchema.safeParse(document ?? {});
   if (!result.success) {
     const problems = formatIssues(result.error.issues);
