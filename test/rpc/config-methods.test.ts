@@ -94,7 +94,7 @@ describe('config.* methods', () => {
 
   it('config.get returns a section as written (references intact), or the whole config redacted', async () => {
     expect(await result('config.get', { section: 'providers' })).toEqual({ local: { type: 'openai', apiKey: '${OPENAI_API_KEY}' } });
-    expect(await result('config.get', { section: 'gateway' })).toHaveProperty(['tokens', 0, 'secret'], ADMIN_SECRET);
+    expect(await result('config.get', { section: 'gateway' })).toHaveProperty(['tokens', 0, 'secret'], '${secret:gateway.tokens.admin.secret}');
     expect(await result('config.get')).toHaveProperty(['gateway', 'tokens', 0, 'secret'], '***');
   });
 
@@ -122,7 +122,9 @@ describe('config.* methods', () => {
     config.gateway.maxBatchSize = 5;
     expect(await result('config.apply', config)).toMatchObject({ ok: true, sha: expect.any(String) });
     const text = await readFile(configPath, 'utf8');
-    expect(text).toContain(ADMIN_SECRET);
+    expect(text).not.toContain(ADMIN_SECRET);
+    expect(text).toContain('${secret:gateway.tokens.admin.secret}');
+    expect(store.get().gateway.tokens[0]?.secret).toBe(ADMIN_SECRET);
     expect(text).toContain('${OPENAI_API_KEY}');
     expect(text).toContain('${WEBHOOK_SECRET}');
     expect(store.get().gateway.maxBatchSize).toBe(5);
