@@ -80,6 +80,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const env = options.env ?? {};
   const configStore = await createConfigStore({
     configPath: paths.configPath,
+    secretsPath: paths.secretsPath,
     history: createGitHistory({ dataDir: paths.dataDir, configPath: paths.configPath, env }),
     env,
     log: log.child({ component: 'config' }),

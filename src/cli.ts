@@ -55,7 +55,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       );
       return -1;
     case 'init': {
-      const result = await ensureConfigFile(paths.configPath);
+      const result = await ensureConfigFile(paths.configPath, paths.secretsPath);
       if (result.created && result.adminSecret !== undefined) printFirstRun(io, paths.configPath, result.adminSecret, 'http://127.0.0.1:4766');
       else io.out(`${paths.configPath} already exists; left unchanged.`);
       return 0;

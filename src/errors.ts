@@ -84,6 +84,14 @@ export function retryAfterHeaderSeconds(details: GatewayErrorDetails): string | 
   return String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
 }
 
+/** A JSON body nested deeper than the edge allows (`what`: "Body", or a JSON-RPC param). */
+export const jsonTooDeep = (what: string, maxDepth: number, kind: 'invalid_request' | 'invalid_params' = 'invalid_request') =>
+  new GatewayError(kind, `${what} nests deeper than ${maxDepth} levels`, kind === 'invalid_params' ? { param: 'params' } : {});
+
+/** `__proto__`, `constructor` or `prototype` where user data would become an object key. */
+export const forbiddenKey = (path: string, key: string, param = path) =>
+  new GatewayError('invalid_params', `${path}: the key '${key}' is not allowed`, { param });
+
 /**
  * Frameworks throw their own errors (Fastify's body limit, JSON parser, rate limiter). They carry an
  * HTTP `statusCode`; this turns the ones we recognise into a kind and everything else into `internal`,

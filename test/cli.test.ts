@@ -1,5 +1,5 @@
 // The agent-gateway command line: init (token, doctor, start and rpc have their own files).
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,8 +21,13 @@ describe('cli', () => {
     expect(first.stdout).toContain(`Created ${configPath} with an admin token`);
     const secret = /^ {2}([A-Za-z0-9]{48})$/m.exec(first.stdout)?.[1];
     expect(secret).toBeDefined();
+    // DESIGN §3: the secret lives in secrets.yaml (0600); config.yaml, which is committed, refers to it.
     const text = await readFile(configPath, 'utf8');
-    expect(text).toContain(`secret: ${secret ?? ''}`);
+    expect(text).toContain('secret: "${secret:gateway.tokens.admin.secret}"');
+    expect(text).not.toContain(secret ?? '');
+    const secretsPath = join(home, 'secrets.yaml');
+    expect(await readFile(secretsPath, 'utf8')).toContain(`gateway.tokens.admin.secret: ${secret ?? ''}`);
+    expect((await stat(secretsPath)).mode & 0o777).toBe(0o600);
 
     const second = await runCli(['init'], home);
     expect(second.code).toBe(0);

@@ -4,7 +4,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import type { AgentConfig, ConfigChange, ConfigInput, ConfigStore, GatewayConfig, RawConfig } from '../config/index.js';
-import { GatewayError, notFound } from '../errors.js';
+import { isForbiddenKey } from '../config/index.js';
+import { forbiddenKey, GatewayError, notFound } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
 import type { AgentDefinition, AgentRegistry } from './types.js';
 
@@ -185,6 +186,8 @@ export function createAgentRegistry({ configStore, events, log, checkProvider = 
     },
     async create(agentId, fields) {
       const id = agentId ?? agentIdFromName(fields.name);
+      // The id becomes a key of `agents:`; refused here so that nothing is written or committed.
+      if (isForbiddenKey(id)) throw forbiddenKey('agents', id, agentId === undefined ? 'name' : 'agentId');
       if (!AGENT_ID.test(id)) {
         throw new GatewayError('invalid_params', `'agentId' must use letters, digits, dot, underscore or hyphen`, { param: 'agentId' });
       }

@@ -1,7 +1,7 @@
 // `agent-gateway doctor`: checks the config, storage, tokens, providers and the listen address, one line each.
 import { accessSync, constants } from 'node:fs';
 import { createServer } from 'node:net';
-import { loadConfigFile, ConfigError, type GatewayConfig, type GatewayPaths } from '../config/index.js';
+import { describeMissingReference, loadConfigFile, ConfigError, type GatewayConfig, type GatewayPaths } from '../config/index.js';
 import { createEventBus, createLogger } from '../obs/index.js';
 import { createModelRouter } from '../providers/index.js';
 import { openDatabase } from '../store/index.js';
@@ -93,10 +93,10 @@ export async function runChecks(paths: GatewayPaths, env: NodeJS.ProcessEnv): Pr
   let config: GatewayConfig;
   const results: CheckResult[] = [];
   try {
-    const loaded = await loadConfigFile(paths.configPath, env);
+    const loaded = await loadConfigFile(paths.configPath, env, paths.secretsPath);
     config = loaded.config;
     results.push({ status: 'ok', name: 'config', detail: paths.configPath });
-    for (const name of loaded.missingEnv) results.push({ status: 'warn', name: 'config', detail: `environment variable ${name} is not set` });
+    for (const name of loaded.missingEnv) results.push({ status: 'warn', name: 'config', detail: describeMissingReference(name) });
   } catch (error) {
     const detail = error instanceof ConfigError ? error.message : String(error);
     return [{ status: 'fail', name: 'config', detail }];

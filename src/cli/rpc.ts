@@ -66,7 +66,7 @@ export async function rpcCommand(options: RpcCommandOptions, io: CliIo): Promise
       throw new CliError(`params must be JSON, got: ${options.paramsJson}`, 2);
     }
   }
-  const { config } = await loadConfigFile(options.paths.configPath, io.env);
+  const { config } = await loadConfigFile(options.paths.configPath, io.env, options.paths.secretsPath);
   const token = options.token ?? io.env.AGENT_GATEWAY_TOKEN ?? adminSecret(config);
   if (token === undefined) throw new CliError('no token: pass --token, set AGENT_GATEWAY_TOKEN, or add an admin token to the config');
   const url = new URL('/rpc', options.url ?? defaultUrl(config));

@@ -1,6 +1,7 @@
 // `agent-gateway start`: first-run setup, load config, listen, restart on request, graceful shutdown on signals.
 import { createApp, type App } from '../app.js';
 import {
+  describeMissingReference,
   ensureConfigFile,
   loadConfigFile,
   packageInfo,
@@ -20,8 +21,8 @@ export interface StartOptions {
 }
 
 async function loadWithOverrides(options: StartOptions, io: CliIo): Promise<GatewayConfig> {
-  const { config, missingEnv } = await loadConfigFile(options.paths.configPath, io.env);
-  for (const name of missingEnv) io.err(`warning: environment variable ${name} is not set (used in ${options.paths.configPath})`);
+  const { config, missingEnv } = await loadConfigFile(options.paths.configPath, io.env, options.paths.secretsPath);
+  for (const name of missingEnv) io.err(`warning: ${describeMissingReference(name)} (used in ${options.paths.configPath})`);
   const overridden = {
     ...config,
     gateway: { ...config.gateway, ...(options.port === undefined ? {} : { port: options.port }), ...(options.host === undefined ? {} : { host: options.host }) },
@@ -40,7 +41,7 @@ export function printFirstRun(io: CliIo, configPath: string, secret: string, url
 }
 
 export async function startCommand(options: StartOptions, io: CliIo): Promise<void> {
-  const firstRun = options.isConfigExplicit ? { created: false } : await ensureConfigFile(options.paths.configPath);
+  const firstRun = options.isConfigExplicit ? { created: false } : await ensureConfigFile(options.paths.configPath, options.paths.secretsPath);
   const log = createLogger({ level: options.logLevel ?? io.env.LOG_LEVEL ?? 'info' });
   const pkg = packageInfo();
   let config = await loadWithOverrides(options, io);

@@ -22,7 +22,7 @@ function parseScopes(text: string | undefined): Scope[] {
 }
 
 export async function tokenCommand(options: TokenCommandOptions, io: CliIo): Promise<void> {
-  const { config } = await loadConfigFile(options.paths.configPath, io.env);
+  const { config } = await loadConfigFile(options.paths.configPath, io.env, options.paths.secretsPath);
   const db = openDatabase({ path: options.paths.databasePath });
   try {
     const tokens = createTokenService({

@@ -1,21 +1,20 @@
-// Pure edits of the raw config document: merge patches, dotted sets, keeping redacted secrets and ${ENV}
-// references, and carrying a new value into the YAML Document so comments and layout survive.
+// Pure edits of the raw config document: merge patches, dotted sets, keeping redacted secrets and ${ENV} or
+// ${secret:NAME} references, and carrying a new value into the YAML Document so comments and layout survive.
 import { isDeepStrictEqual } from 'node:util';
 import { Document, isMap, isNode, isScalar, isSeq, parse, type YAMLMap, type YAMLSeq } from 'yaml';
-import { GatewayError } from '../errors.js';
-import { substituteEnv } from './load.js';
-import { REDACTED, redactSecrets } from './redact.js';
+import { forbiddenKey, GatewayError } from '../errors.js';
+import { substituteReferences } from './load.js';
+import { isForbiddenKey } from './object-keys.js';
+import { isSecretKey, REDACTED } from './redact.js';
 
 export type RawConfig = Record<string, unknown>;
-
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function assertSafeKey(key: string, path: string): void {
-  if (UNSAFE_KEYS.has(key)) throw new GatewayError('invalid_params', `${path}: key '${key}' is not allowed`, { param: path });
+  if (isForbiddenKey(key)) throw forbiddenKey(path, key);
 }
 
 function join(path: string, key: string | number): string {
@@ -86,36 +85,34 @@ export function setPath(root: RawConfig, segments: readonly string[], value: unk
   return copy;
 }
 
-/** Whether config.read shows this key as "***" (the one list of secret keys lives in redact.ts). */
-function isSecretKey(key: string): boolean {
-  return redactSecrets({ [key]: '' })[key] === REDACTED;
-}
-
 /**
  * Carries secrets from `previous` into `next`:
  * - "***" under a secret key (a read-modify-write of a redacted config) keeps the stored value;
- * - a string equal to what a stored `${ENV}` reference resolves to keeps the reference, so a resolved
- *   secret is never written to the file in its place.
+ * - a string equal to what a stored `${ENV}` or `${secret:NAME}` reference resolves to keeps the reference,
+ *   so a resolved secret is never written to the file in its place.
  * List items are matched by `id` when they have one (tokens), else by position.
  */
-export function keepSecrets(next: unknown, previous: unknown, env: NodeJS.ProcessEnv, path = '', key = ''): unknown {
+export function keepSecrets(next: unknown, previous: unknown, env: NodeJS.ProcessEnv, secrets: ReadonlyMap<string, string> = new Map()): unknown {
+  const resolve = (text: string): unknown => substituteReferences(text, env, new Set(), secrets);
+  return keep(next, previous, resolve, '', '');
+}
+
+function keep(next: unknown, previous: unknown, resolve: (text: string) => unknown, path: string, key: string): unknown {
   if (typeof next === 'string') {
     if (next === REDACTED && isSecretKey(key)) {
       if (typeof previous === 'string') return previous;
       throw new GatewayError('invalid_params', `${path}: "${REDACTED}" is the redaction placeholder and there is no stored secret to keep`, { param: path });
     }
-    if (typeof previous === 'string' && previous.includes('${') && substituteEnv(previous, env, new Set()) === next) return previous;
+    if (typeof previous === 'string' && previous.includes('${') && resolve(previous) === next) return previous;
     return next;
   }
   if (Array.isArray(next)) {
     const before = Array.isArray(previous) ? previous : [];
-    return next.map((item, index) => keepSecrets(item, matchItem(item, before, index), env, join(path, index)));
+    return next.map((item, index) => keep(item, matchItem(item, before, index), resolve, join(path, index), ''));
   }
   if (isPlainObject(next)) {
     const before = isPlainObject(previous) ? previous : {};
-    return Object.fromEntries(
-      Object.entries(next).map(([name, value]) => [name, keepSecrets(value, before[name], env, join(path, name), name)]),
-    );
+    return Object.fromEntries(Object.entries(next).map(([name, value]) => [name, keep(value, before[name], resolve, join(path, name), name)]));
   }
   return next;
 }

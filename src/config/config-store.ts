@@ -1,16 +1,19 @@
-// Holds the effective config and changes it safely: edit the raw YAML document, validate the whole result,
-// write the file atomically, commit it, then swap the effective config and tell subscribers.
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+// Holds the effective config and changes it safely: edit the raw YAML document, validate the whole result, move
+// secrets out to secrets.yaml, write the file atomically, commit it, then swap the effective config and tell subscribers.
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
-import { Document, parseDocument } from 'yaml';
 import { GatewayError } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
+import { ConfigError } from './config-error.js';
+import { moveSecretsOut, parseFile, readConfigText, type ConfigFile, type Prepared } from './config-document.js';
 import { changedSections, getPath, isPlainObject, keepSecrets, mergePatch, renderDocument, setPath, splitKey, type RawConfig } from './config-edit.js';
+import { writeAtomically } from './config-file.js';
 import type { ConfigHistory } from './history.js';
-import { ConfigError, substituteEnv, validateConfig } from './load.js';
+import { substituteReferences, validateConfig } from './load.js';
 import { configSchema, type GatewayConfig } from './schema.js';
+import { readSecrets, writeSecrets, type SecretValues } from './secrets-file.js';
+import { externalizeSecrets, externalizeSecretsInText } from './secrets.js';
 
 export type { RawConfig } from './config-edit.js';
 
@@ -62,6 +65,8 @@ export interface ConfigStore {
 
 export interface ConfigStoreDeps {
   configPath: string;
+  /** Where secret values live (DESIGN §3); defaults to secrets.yaml beside the config file. */
+  secretsPath?: string;
   history: ConfigHistory;
   env: NodeJS.ProcessEnv;
   log: Logger;
@@ -72,15 +77,6 @@ export interface ConfigStoreDeps {
   initialDocument?: RawConfig;
 }
 
-function parseRaw(text: string, source: string): { doc: Document; raw: RawConfig } {
-  const doc = parseDocument(text);
-  const firstError = doc.errors[0];
-  if (firstError !== undefined) throw new ConfigError(`Invalid YAML in ${source}: ${firstError.message}`);
-  const raw: unknown = doc.toJS() ?? {};
-  if (!isPlainObject(raw)) throw new ConfigError(`Invalid configuration in ${source}: (root): expected a mapping of sections`, ['(root): expected a mapping of sections']);
-  return { doc, raw };
-}
-
 function asInvalidParams(error: unknown, prefix = 'Invalid config'): unknown {
   if (!(error instanceof ConfigError)) return error;
   const param = error.problems[0]?.split(': ')[0];
@@ -88,58 +84,76 @@ function asInvalidParams(error: unknown, prefix = 'Invalid config'): unknown {
   return new GatewayError('invalid_params', `${prefix}: ${text}`, param === undefined ? {} : { param });
 }
 
-/** Temp file plus rename in the same directory, so a reader sees the old file or the new one, never half. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.chmod(0o600);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-}
-
-async function readConfigText(configPath: string, initialDocument: RawConfig | undefined): Promise<string> {
-  try {
-    return await readFile(configPath, 'utf8');
-  } catch (error) {
-    const code = error instanceof Error && 'code' in error ? String(error.code) : String(error);
-    if (code !== 'ENOENT' || initialDocument === undefined) throw new ConfigError(`Cannot read config file ${configPath}: ${code}`);
-  }
-  const text = new Document(initialDocument).toString();
-  await mkdir(dirname(configPath), { recursive: true, mode: 0o700 });
-  await writeAtomically(configPath, text);
-  return text;
-}
-
 export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigStore> {
-  const { configPath, history, env, log, events, overrides = (config) => config, initialDocument } = deps;
+  const { configPath, secretsPath = join(dirname(configPath), 'secrets.yaml'), history, env, log, events, overrides = (config) => config, initialDocument } = deps;
   const listeners = new Set<(change: ConfigChange) => void>();
   let lock: Promise<unknown> = Promise.resolve();
 
-  let text = await readConfigText(configPath, initialDocument);
-  let { doc, raw } = parseRaw(text, configPath);
-  let effective = validate(raw, configPath);
+  let secrets: SecretValues = await readSecrets(secretsPath);
+  const initial = await readConfigText(configPath, initialDocument);
+  let file = parseFile(initial.text, configPath);
+  let effective = validate(file.raw, configPath);
+  const isGitInstalled = await history.isAvailable();
+  let isHistoryAvailable = isGitInstalled;
 
-  let isHistoryAvailable = await history.isAvailable();
-  if (!isHistoryAvailable) log.warn('git is not installed: config changes are applied but not versioned');
-  else {
-    await history.init().catch((error: unknown) => {
+  // Secrets leave the file before anything is committed (DESIGN §3 "secrets and config history").
+  const prepared = moveSecretsOut(file, secrets, configPath);
+  if (!initial.isOnDisk || prepared.file.text !== initial.text) {
+    try {
+      await mkdir(dirname(configPath), { recursive: true, mode: 0o700 });
+      await save(prepared);
+    } catch (error) {
+      if (!initial.isOnDisk) throw error;
+      isHistoryAvailable = false;
+      log.warn({ err: error }, 'config file holds secrets and cannot be rewritten: config history is off so that they are never committed');
+    }
+  }
+
+  if (!isGitInstalled) log.warn('git is not installed: config changes are applied but not versioned');
+  else if (isHistoryAvailable) {
+    try {
+      // Scrubbed first, so that the file as it is now lands on a history that already matches it.
+      if (!(await history.isSecretFree())) {
+        await scrubHistory();
+        await history.markSecretFree();
+      }
+      await history.init();
+    } catch (error) {
       isHistoryAvailable = false;
       log.warn({ err: error }, 'config history could not be initialised: config changes are applied but not versioned');
-    });
+    }
   }
 
   function validate(candidate: RawConfig, source: string): GatewayConfig {
-    return overrides(validateConfig(substituteEnv(candidate, env, new Set()), source));
+    return overrides(validateConfig(substituteReferences(candidate, env, new Set(), secrets), source));
+  }
+
+  /** Writes secrets.yaml (when it gained a value) before the config that refers to it, then adopts both. */
+  async function save(next: Prepared): Promise<void> {
+    if (next.secrets !== secrets) await writeSecrets(secretsPath, next.secrets);
+    secrets = next.secrets;
+    await writeAtomically(configPath, next.file.text);
+    file = next.file;
+  }
+
+  /**
+   * A history written before secrets moved out: every commit's file gets references instead, the values
+   * go to secrets.yaml before any ref moves, and the old objects are pruned.
+   */
+  async function scrubHistory(): Promise<void> {
+    let known = secrets;
+    const result = await history.rewriteFile(
+      (text) => {
+        const scrubbed = externalizeSecretsInText(text, known);
+        known = scrubbed.secrets;
+        return scrubbed.text;
+      },
+      async () => {
+        await writeSecrets(secretsPath, known);
+        secrets = known;
+      },
+    );
+    if (result.rewritten > 0) log.warn({ commits: result.rewritten }, 'config history held secrets: they moved to secrets.yaml and those commits were rewritten');
   }
 
   function exclusive<T>(task: () => Promise<T>): Promise<T> {
@@ -157,36 +171,39 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
   }
 
   /**
-   * The file changed behind our back (an editor, a restore): keep that version in history and, when it is
-   * still a readable document, make it the base of the next edit rather than silently overwriting it.
+   * The file changed behind our back (an editor, a restore): when it is still a readable document, move its
+   * secrets out, keep that version in history and build the next edit on it rather than silently overwrite it.
    */
   async function adoptExternalEdit(): Promise<void> {
     const onDisk = await readFile(configPath, 'utf8').catch(() => undefined);
-    if (onDisk === undefined || onDisk === text) return;
-    await commit('external edit');
+    if (onDisk === undefined || onDisk === file.text) return;
+    let edited: ConfigFile;
     try {
-      ({ doc, raw } = parseRaw(onDisk, configPath));
-      text = onDisk;
+      edited = parseFile(onDisk, configPath);
     } catch (error) {
       log.warn({ err: error }, 'config file was edited outside the gateway and no longer parses; the next change replaces it');
+      return;
     }
+    const next = moveSecretsOut(edited, secrets, configPath);
+    if (next.file !== edited) await save(next);
+    else file = edited;
+    await commit('external edit');
   }
 
-  async function persist(nextText: string, next: { doc: Document; raw: RawConfig }, config: GatewayConfig, message: string): Promise<ConfigChangeResult> {
-    const previousText = text;
-    const sections = changedSections(raw, next.raw);
-    await writeAtomically(configPath, nextText);
+  async function persist(next: Prepared, config: GatewayConfig, sections: string[], message: string): Promise<ConfigChangeResult> {
+    const previousText = file.text;
+    const previousFile = file;
+    await save(next);
     let sha: string | null;
     try {
       sha = await commit(message);
     } catch (error) {
       // Never half-apply: the file goes back to what the running gateway uses.
       await writeAtomically(configPath, previousText);
+      file = previousFile;
       throw error;
     }
     const previous = effective;
-    ({ doc, raw } = next);
-    text = nextText;
     effective = config;
     log.info({ sections, sha }, message);
     events?.emit('config:patched', { sections, sha });
@@ -202,8 +219,8 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
   }
 
   function candidateOf(edit: ConfigEdit): RawConfig {
-    const next = edit(structuredClone(raw), effective);
-    const kept = keepSecrets(next, raw, env);
+    const next = edit(structuredClone(file.raw), effective);
+    const kept = keepSecrets(next, file.raw, env, secrets);
     if (!isPlainObject(kept)) throw new GatewayError('invalid_params', 'The config must be an object of sections');
     return kept;
   }
@@ -212,21 +229,23 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
     return exclusive(async () => {
       await adoptExternalEdit();
       const candidate = candidateOf(edit);
-      if (changedSections(raw, candidate).length === 0) return { sha: await head(), sections: [] };
+      const sections = changedSections(file.raw, candidate);
+      if (sections.length === 0) return { sha: await head(), sections: [] };
       let config: GatewayConfig;
       try {
         config = validate(candidate, 'the changed config');
       } catch (error) {
         throw asInvalidParams(error);
       }
-      const nextText = renderDocument(doc, candidate);
-      return persist(nextText, parseRaw(nextText, configPath), config, message);
+      const externalized = externalizeSecrets(candidate, secrets);
+      const nextFile = parseFile(renderDocument(file.doc, externalized.raw), configPath);
+      return persist({ file: nextFile, secrets: externalized.moved === 0 ? secrets : externalized.secrets }, config, sections, message);
     });
   }
 
   return {
     get: () => effective,
-    raw: (section) => structuredClone(section === undefined ? raw : raw[section]),
+    raw: (section) => structuredClone(section === undefined ? file.raw : file.raw[section]),
     history,
     update,
     patch: (patch, message = 'config.patch') => update((current) => mergePatch(current, patch), message),
@@ -253,18 +272,18 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
       return exclusive(async () => {
         const rolledBackTo = await history.resolve(sha);
         const restoredText = await history.show(rolledBackTo);
-        let restored: { doc: Document; raw: RawConfig };
+        let restored: ConfigFile;
         let config: GatewayConfig;
-        const prefix = `Cannot roll back to ${rolledBackTo.slice(0, 7)}`;
         try {
-          restored = parseRaw(restoredText, `commit ${rolledBackTo}`);
+          restored = parseFile(restoredText, `commit ${rolledBackTo}`);
           config = validate(restored.raw, `commit ${rolledBackTo}`);
         } catch (error) {
-          throw asInvalidParams(error, prefix);
+          throw asInvalidParams(error, `Cannot roll back to ${rolledBackTo.slice(0, 7)}`);
         }
         await adoptExternalEdit();
-        if (restoredText === text) return { sha: await head(), rolledBackTo };
-        const result = await persist(restoredText, restored, config, `config.rollback to ${rolledBackTo.slice(0, 7)}`);
+        if (restoredText === file.text) return { sha: await head(), rolledBackTo };
+        const sections = changedSections(file.raw, restored.raw);
+        const result = await persist(moveSecretsOut(restored, secrets, configPath), config, sections, `config.rollback to ${rolledBackTo.slice(0, 7)}`);
         return { sha: result.sha, rolledBackTo };
       });
     },

@@ -1,7 +1,11 @@
-// Creates the data directory and a starter config.yaml with one admin token when none exists yet.
+// Creates the data directory and a starter config.yaml with one admin token when none exists yet; the token's
+// secret goes to secrets.yaml and the config refers to it, so it never enters the config history.
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { getPath } from './config-edit.js';
+import { readSecrets, writeSecrets } from './secrets-file.js';
+import { externalizeSecrets } from './secrets.js';
 
 export interface FirstRunResult {
   created: boolean;
@@ -23,15 +27,17 @@ export function generateSecret(length = 48): string {
   return secret;
 }
 
+/** `adminSecret` is what the file holds for the admin token: the `${secret:NAME}` reference to its value. */
 export function starterConfigText(adminSecret: string): string {
   return `# Agent Gateway configuration. Reference: README.md ("Configuration").
-# Strings may use \${ENV_VAR}. Changes made through config.*, agents.* and tokens.* are committed to git here.
+# Strings may use \${ENV_VAR}. Secret values live in secrets.yaml beside this file and appear here as
+# \${secret:NAME}. Changes made through config.*, agents.* and tokens.* are committed to git here.
 gateway:
   host: 127.0.0.1
   port: 4766
   tokens:
     - id: admin
-      secret: ${adminSecret}
+      secret: "${adminSecret}"
       scopes: ["*"]
 
 # providers:
@@ -48,12 +54,28 @@ gateway:
 `;
 }
 
-/** Writes the starter file with `wx`, so an existing config is never overwritten. */
-export async function ensureConfigFile(configPath: string): Promise<FirstRunResult> {
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Writes the starter file with `wx`, so an existing config is never overwritten. The secret is saved to
+ * `secretsPath` first, so the reference in the new file always resolves.
+ */
+export async function ensureConfigFile(configPath: string, secretsPath: string = join(dirname(configPath), 'secrets.yaml')): Promise<FirstRunResult> {
+  if (await exists(configPath)) return { created: false };
   await mkdir(dirname(configPath), { recursive: true, mode: 0o700 });
   const adminSecret = generateSecret();
+  const externalized = externalizeSecrets({ gateway: { tokens: [{ id: 'admin', secret: adminSecret }] } }, await readSecrets(secretsPath));
+  const reference = getPath(externalized.raw, ['gateway', 'tokens', '0', 'secret']);
+  if (typeof reference !== 'string') throw new TypeError('the admin secret was not moved to secrets.yaml');
+  await mkdir(dirname(secretsPath), { recursive: true, mode: 0o700 });
+  await writeSecrets(secretsPath, externalized.secrets);
   try {
-    await writeFile(configPath, starterConfigText(adminSecret), { flag: 'wx', mode: 0o600 });
+    await writeFile(configPath, starterConfigText(reference), { flag: 'wx', mode: 0o600 });
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === 'EEXIST') return { created: false };
     throw error;

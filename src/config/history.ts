@@ -3,6 +3,8 @@ import { execFile } from 'node:child_process';
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { GatewayError } from '../errors.js';
+import { createGitRunner, gitEnv, gitMissing } from './git-runner.js';
+import { rewriteFileInHistory, type HistoryRewriteResult } from './history-rewrite.js';
 
 export interface ConfigHistoryEntry {
   sha: string;
@@ -42,6 +44,14 @@ export interface ConfigHistory {
   /** The config file's text at `sha`. */
   show(sha: string): Promise<string>;
   gc(): Promise<ConfigGcResult>;
+  /**
+   * Whether no commit is known to hold a literal secret: set by markSecretFree, and true from the start for a
+   * repository created here (its first commit comes from the ConfigStore, which moves secrets out first).
+   */
+  isSecretFree(): Promise<boolean>;
+  markSecretFree(): Promise<void>;
+  /** Rewrites the config file in every commit and prunes the old objects (history-rewrite.ts). */
+  rewriteFile(transform: (text: string) => string, beforeRefsMove: () => Promise<void>): Promise<HistoryRewriteResult>;
 }
 
 export interface GitHistoryDeps {
@@ -56,23 +66,8 @@ export interface GitHistoryDeps {
 
 const COMMIT_REF = /^[0-9a-fA-F]{4,64}$/;
 const IDENTITY = { name: 'agent-gateway', email: 'agent-gateway@localhost' };
-const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
-const REDIRECTING_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE', 'GIT_COMMON_DIR'];
-
-interface GitResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-const gitMissing = () =>
-  new GatewayError('unavailable', 'git is not installed (or not on PATH): config history, diff, rollback and gc are unavailable');
-
-function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const clean: NodeJS.ProcessEnv = { ...env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' };
-  for (const name of REDIRECTING_ENV) delete clean[name];
-  return clean;
-}
+/** A repository-local git config key; `true` once every commit is known to hold no literal secret. */
+const SECRET_FREE_KEY = 'agent-gateway.secretFree';
 
 async function exists(path: string): Promise<boolean> {
   return access(path).then(
@@ -89,29 +84,10 @@ export function createGitHistory({ dataDir, configPath, env, gitBinary = 'git', 
   const isInDataDir = relative(resolve(dataDir), workTree) === '';
   const gitDir = isInDataDir ? join(workTree, '.git') : join(resolve(dataDir), 'config-history.git');
   const childEnv = gitEnv(env);
+  const { run, git } = createGitRunner({ gitDir, workTree, env, gitBinary, timeoutMs });
   let availability: Promise<boolean> | undefined;
   let isRepositoryReady = false;
   let queue: Promise<unknown> = Promise.resolve();
-
-  function run(args: readonly string[]): Promise<GitResult> {
-    const fullArgs = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`, '-c', 'commit.gpgsign=false', ...args];
-    return new Promise((done, fail) => {
-      execFile(gitBinary, fullArgs, { cwd: workTree, env: childEnv, timeout: timeoutMs, maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
-        if (error === null) return done({ code: 0, stdout, stderr });
-        if ('code' in error && error.code === 'ENOENT') return fail(gitMissing());
-        if (typeof error.code === 'number') return done({ code: error.code, stdout, stderr });
-        fail(new GatewayError('internal', `git ${args[0] ?? ''} failed`, {}, { cause: error }));
-      });
-    });
-  }
-
-  async function git(args: readonly string[]): Promise<string> {
-    const result = await run(args);
-    if (result.code !== 0) {
-      throw new GatewayError('internal', `git ${args[0] ?? ''} exited with ${result.code}: ${result.stderr.trim()}`);
-    }
-    return result.stdout;
-  }
 
   /** Git commands run one at a time, so an index.lock never collides with our own next command. */
   function serial<T>(task: () => Promise<T>): Promise<T> {
@@ -140,6 +116,7 @@ export function createGitHistory({ dataDir, configPath, env, gitBinary = 'git', 
     if (!(await exists(join(gitDir, 'HEAD')))) {
       await mkdir(dirname(gitDir), { recursive: true, mode: 0o700 });
       await git(['init', '--quiet']);
+      await git(['config', SECRET_FREE_KEY, 'true']);
     }
     // Ignore everything but the config file, so gateway.db, media and temp files never enter history.
     const rules = `*\n!${file}\n!.gitignore\n`;
@@ -218,6 +195,22 @@ export function createGitHistory({ dataDir, configPath, env, gitBinary = 'git', 
         const result = await run(['show', `${full}:${file}`]);
         if (result.code !== 0) throw new GatewayError('not_found', `Commit '${sha}' has no ${file}`, { param: 'sha' });
         return result.stdout;
+      }),
+    isSecretFree: () =>
+      serial(async () => {
+        await ensureRepository();
+        const result = await run(['config', '--get', SECRET_FREE_KEY]);
+        return result.code === 0 && result.stdout.trim() === 'true';
+      }),
+    markSecretFree: () =>
+      serial(async () => {
+        await ensureRepository();
+        await git(['config', SECRET_FREE_KEY, 'true']);
+      }),
+    rewriteFile: (transform, beforeRefsMove) =>
+      serial(async () => {
+        await ensureRepository();
+        return rewriteFileInHistory({ run, git }, { file, transform, beforeRefsMove });
       }),
     gc: () =>
       serial(async () => {

@@ -1,8 +1,13 @@
 // Configuration: schema and defaults, loading with ${ENV} substitution, first-run creation, redaction.
 export * from './schema.js';
-export { ConfigError, loadConfigFile, parseConfigText, validateConfig, formatIssues, formatPath, type LoadedConfig } from './load.js';
+export { ConfigError } from './config-error.js';
+export { describeMissingReference, loadConfigFile, parseConfigText, validateConfig, formatIssues, formatPath, substituteReferences, type LoadedConfig } from './load.js';
 export { ensureConfigFile, generateSecret, type FirstRunResult } from './first-run.js';
-export { redactConfig, redactSecrets, REDACTED } from './redact.js';
+export { isSecretKey, redactConfig, redactSecrets, REDACTED, SECRET_KEYS } from './redact.js';
+export { readSecrets, writeSecrets, type SecretValues } from './secrets-file.js';
+export { externalizeSecrets, isLiteralSecret, secretReference } from './secrets.js';
 export { resolvePaths, packageInfo, type GatewayPaths, type PackageInfo } from './paths.js';
 export { createConfigStore, CONFIG_SECTIONS, type ConfigStore, type ConfigStoreDeps, type ConfigChange, type ConfigChangeResult, type ConfigCheck, type ConfigEdit, type RawConfig } from './config-store.js';
 export { createGitHistory, type ConfigHistory, type ConfigHistoryEntry, type ConfigGcResult, type GitHistoryDeps } from './history.js';
+export { FORBIDDEN_KEYS, findForbiddenKey, isForbiddenKey, safeKeySchema, type FoundKey } from './object-keys.js';
+export type { HistoryRewriteResult } from './history-rewrite.js';

@@ -1,44 +1,51 @@
-// Reads the YAML config file, substitutes ${ENV_VAR} in string values and validates it against the schema.
+// Reads the YAML config file, substitutes ${ENV_VAR} and ${secret:NAME} in string values and validates it against the schema.
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
+import { ConfigError } from './config-error.js';
+import { findForbiddenKey } from './object-keys.js';
+import { readSecrets } from './secrets-file.js';
 import { configSchema, type GatewayConfig } from './schema.js';
 
-/** A config file that cannot be used; the message names the file and every offending key. */
-export class ConfigError extends Error {
-  constructor(
-    message: string,
-    readonly problems: string[] = [],
-  ) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError } from './config-error.js';
 
 export interface LoadedConfig {
   config: GatewayConfig;
-  /** Environment variables referenced by the file but not set (substituted as empty strings). */
+  /**
+   * References the file makes that resolve to nothing (substituted as empty strings): environment variable
+   * names, and `secret:NAME` for names secrets.yaml does not hold.
+   */
   missingEnv: string[];
 }
 
-const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** `${NAME}` from the environment, or `${secret:NAME}` from secrets.yaml (DESIGN §3 "secrets and config history"). */
+const REFERENCE = /\$\{(?:secret:([A-Za-z0-9_.-]+)|([A-Za-z_][A-Za-z0-9_]*))\}/g;
 
-/** Replaces `${NAME}` in every string of a parsed document; `missing` collects unset names. */
-export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, missing: Set<string>): unknown {
+const NO_SECRETS: ReadonlyMap<string, string> = new Map();
+
+/**
+ * Replaces `${NAME}` and `${secret:NAME}` in every string of a parsed document; `missing` collects the names
+ * that resolve to nothing (`NAME` or `secret:NAME`), which are substituted as empty strings.
+ */
+export function substituteReferences(value: unknown, env: NodeJS.ProcessEnv, missing: Set<string>, secrets: ReadonlyMap<string, string> = NO_SECRETS): unknown {
   if (typeof value === 'string') {
-    return value.replace(ENV_REFERENCE, (_match, name: string) => {
-      const found = env[name];
-      if (found === undefined) missing.add(name);
+    if (!value.includes('${')) return value;
+    return value.replace(REFERENCE, (_match, secretName: string | undefined, envName: string | undefined) => {
+      const found = secretName === undefined ? env[envName ?? ''] : secrets.get(secretName);
+      if (found === undefined) missing.add(secretName === undefined ? (envName ?? '') : `secret:${secretName}`);
       return found ?? '';
     });
   }
-  if (Array.isArray(value)) return value.map((item) => substituteEnv(item, env, missing));
+  if (Array.isArray(value)) return value.map((item) => substituteReferences(item, env, missing, secrets));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, substituteEnv(item, env, missing)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substituteReferences(item, env, missing, secrets)]));
   }
   return value;
+}
+
+/** What a name of LoadedConfig.missingEnv means, for warnings. */
+export function describeMissingReference(name: string): string {
+  return name.startsWith('secret:') ? `secret ${name.slice('secret:'.length)} is not in secrets.yaml` : `environment variable ${name} is not set`;
 }
 
 /** `gateway.tokens[0].secret: must be at least 32 characters` for each issue. */
@@ -64,6 +71,12 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 /** Validates an already-parsed document (after env substitution). Throws ConfigError. */
 export function validateConfig(document: unknown, source: string): GatewayConfig {
+  // zod skips `__proto__` keys and takes `constructor`/`prototype` as names; none may reach the config.
+  const forbidden = findForbiddenKey(document);
+  if (forbidden !== undefined) {
+    const problem = `${formatPath(forbidden.segments)}: the key '${forbidden.key}' is not allowed`;
+    throw new ConfigError(`Invalid configuration in ${source}:\n  ${problem}`, [problem]);
+  }
   const result = configSchema.safeParse(document ?? {});
   if (!result.success) {
     const problems = formatIssues(result.error.issues);
@@ -72,7 +85,7 @@ export function validateConfig(document: unknown, source: string): GatewayConfig
   return result.data;
 }
 
-export function parseConfigText(text: string, source: string, env: NodeJS.ProcessEnv): LoadedConfig {
+export function parseConfigText(text: string, source: string, env: NodeJS.ProcessEnv, secrets: ReadonlyMap<string, string> = NO_SECRETS): LoadedConfig {
   let document: unknown;
   try {
     document = parseYaml(text);
@@ -81,16 +94,24 @@ export function parseConfigText(text: string, source: string, env: NodeJS.Proces
     throw new ConfigError(`Invalid YAML in ${source}: ${detail}`);
   }
   const missing = new Set<string>();
-  const substituted = substituteEnv(document, env, missing);
-  return { config: validateConfig(substituted, source), missingEnv: [...missing].sort() };
+  const substituted = substituteReferences(document, env, missing, secrets);
+  try {
+    return { config: validateConfig(substituted, source), missingEnv: [...missing].sort() };
+  } catch (error) {
+    // An unresolved reference reads as an empty string; saying so explains "must be at least 32 characters".
+    if (!(error instanceof ConfigError) || missing.size === 0) throw error;
+    const hints = [...missing].sort().map(describeMissingReference);
+    throw new ConfigError(`${error.message}\n  (${hints.join('; ')})`, error.problems);
+  }
 }
 
-export async function loadConfigFile(path: string, env: NodeJS.ProcessEnv): Promise<LoadedConfig> {
+/** `secretsPath`: the secrets.yaml that `${secret:NAME}` references resolve from (absent file: none). */
+export async function loadConfigFile(path: string, env: NodeJS.ProcessEnv, secretsPath?: string): Promise<LoadedConfig> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     throw new ConfigError(`Cannot read config file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  return parseConfigText(text, path, env);
+  return parseConfigText(text, path, env, secretsPath === undefined ? NO_SECRETS : await readSecrets(secretsPath));
 }

@@ -1,4 +1,4 @@
-// Where the gateway keeps its files: the data dir (config.yaml, gateway.db, media) and its defaults.
+// Where the gateway keeps its files: the data dir (config.yaml, secrets.yaml, gateway.db, media) and its defaults.
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 export interface GatewayPaths {
   dataDir: string;
   configPath: string;
+  /** Secret values the config refers to as ${secret:NAME}; never committed (DESIGN §3). */
+  secretsPath: string;
   databasePath: string;
 }
 
@@ -16,6 +18,7 @@ export function resolvePaths(options: { dataDir?: string; configPath?: string },
   return {
     dataDir,
     configPath: resolve(options.configPath ?? join(dataDir, 'config.yaml')),
+    secretsPath: join(dataDir, 'secrets.yaml'),
     databasePath: join(dataDir, 'gateway.db'),
   };
 }

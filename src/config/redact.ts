@@ -1,9 +1,15 @@
-// Replaces every secret in a config (token secrets, API keys, webhook secret) with "***" for reads and logs.
+// The one list of config keys whose values are secrets (token secrets, API keys, the webhook secret): config.read
+// and logs show them as "***", and config writes move their values into secrets.yaml.
 import type { GatewayConfig } from './schema.js';
 
 export const REDACTED = '***';
 
-const SECRET_KEYS = new Set(['secret', 'apiKey']);
+/** Every key whose string value is a secret, wherever it appears in the config. */
+export const SECRET_KEYS: readonly string[] = ['secret', 'apiKey'];
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEYS.includes(key);
+}
 
 /** A deep copy of `value` in which every string under a secret-bearing key reads "***". */
 export function redactSecrets<T>(value: T): T {
@@ -14,10 +20,7 @@ function redactValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactValue);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [
-      key,
-      SECRET_KEYS.has(key) && typeof item === 'string' ? REDACTED : redactValue(item),
-    ]),
+    Object.entries(value).map(([key, item]) => [key, isSecretKey(key) && typeof item === 'string' ? REDACTED : redactValue(item)]),
   );
 }
 

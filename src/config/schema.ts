@@ -18,6 +18,14 @@ export const tokenConfigSchema = z.strictObject({
 
 const positiveInt = z.number().int().positive();
 
+/** Node keeps timer delays in a signed 32-bit int and turns anything larger into 1 ms (TimeoutOverflowWarning). */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** Every `…Ms` key (DESIGN §3 "time values in config"): an integer from `min` to MAX_TIMER_MS. */
+function durationMs(min: 0 | 1) {
+  return z.number().int().min(min).max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms (the longest timer Node supports)`);
+}
+
 const tlsSchema = z.strictObject({
   certPath: z.string().min(1).nullable().default(null),
   keyPath: z.string().min(1).nullable().default(null),
@@ -37,12 +45,16 @@ export const gatewaySchema = z.strictObject({
   port: z.number().int().min(0).max(65535).default(4766),
   tokens: z.array(tokenConfigSchema).default([]),
   rateLimit: z
-    .strictObject({ windowMs: positiveInt.default(60_000), maxRequests: positiveInt.default(100) })
+    .strictObject({ windowMs: durationMs(1).default(60_000), maxRequests: positiveInt.default(100) })
     .prefault({}),
   httpBodyLimitBytes: positiveInt.default(1_048_576),
-  wsHeartbeatMs: z.number().int().min(0).default(30_000),
+  /** Sockets beyond this many are closed as they arrive (DESIGN §3 "connections"). */
+  maxConnections: positiveInt.default(10_000),
+  /** A socket that has not sent a complete request head in this time is closed (DESIGN §3 "connections"). */
+  headersTimeoutMs: durationMs(1).default(10_000),
+  wsHeartbeatMs: durationMs(0).default(30_000),
   wsMessageRateLimit: z
-    .strictObject({ maxMessages: positiveInt.default(600), windowMs: positiveInt.default(60_000) })
+    .strictObject({ maxMessages: positiveInt.default(600), windowMs: durationMs(1).default(60_000) })
     .prefault({}),
   wsMaxMessageBytes: positiveInt.default(1_048_576),
   maxBatchSize: positiveInt.default(50),
@@ -75,7 +87,7 @@ export const providerConfigSchema = z.strictObject({
   type: z.enum(PROVIDER_TYPES),
   baseUrl: z.url().optional(),
   apiKey: z.string().optional(),
-  timeoutMs: positiveInt.default(120_000),
+  timeoutMs: durationMs(1).default(120_000),
   models: z.array(modelConfigSchema).default([]),
 });
 

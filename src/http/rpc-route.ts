@@ -1,6 +1,7 @@
 // POST /rpc: JSON-RPC 2.0 over HTTP with the WebSocket's dispatcher; a batch of notifications answers 204.
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { dispatchJsonRpcText } from '../server/json-rpc-text.js';
 import { clientCloseSignal } from '../server/sse.js';
 import type { RequestAuth } from '../server/request-auth.js';
 import type { Dispatcher } from '../rpc/index.js';
@@ -27,7 +28,7 @@ export async function registerRpcRoute(app: FastifyInstance, { dispatcher, auth,
       { onRequest: auth.require({ grants: () => true }) },
       async function rpcOverHttp(request, reply) {
         const text = typeof request.body === 'string' ? request.body : '';
-        const outcome = await dispatcher.dispatchText(text, {
+        const outcome = await dispatchJsonRpcText(dispatcher, text, {
           caller: auth.callerOf(request),
           transport: 'http',
           log,

@@ -7,6 +7,7 @@ import type { TurnRunner } from '../agents/types.js';
 import type { GatewaySection } from '../config/index.js';
 import { GatewayError } from '../errors.js';
 import { formatParamIssues } from '../rpc/param-issues.js';
+import { parseJsonBody } from '../server/json-body.js';
 import { formatSessionKey, WEBHOOK_CALLER } from '../sessions/index.js';
 
 export interface WebhookDeps {
@@ -73,12 +74,7 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
     scope.post('/hooks/webhook', async function receiveWebhook(request, reply) {
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       verifySignature(request, rawBody, webhook, now());
-      let document: unknown;
-      try {
-        document = JSON.parse(rawBody.toString('utf8'));
-      } catch {
-        throw new GatewayError('invalid_request', 'Body must be JSON: {event, source?, data}');
-      }
+      const document = parseJsonBody(rawBody.toString('utf8'), { syntaxMessage: 'Body must be JSON: {event, source?, data}' });
       const parsed = webhookBody.safeParse(document);
       if (!parsed.success) {
         const { text, param } = formatParamIssues(parsed.error.issues);

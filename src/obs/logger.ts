@@ -1,9 +1,13 @@
-// The structured logger (pino) and the one list of paths it redacts: tokens, secrets and API keys.
+// The structured logger (pino) and the paths it redacts: tokens, and every secret key of the config.
 import { pino, type Logger, type DestinationStream } from 'pino';
+import { SECRET_KEYS } from '../config/index.js';
 
 export type { Logger } from 'pino';
 
-/** Every log path that may carry a credential; message bodies are never logged in the first place. */
+/**
+ * Every log path that may carry a credential: the transport's own (headers, the token query parameter) and
+ * the config's secret keys from the one list in config/redact.ts. Message bodies are never logged at all.
+ */
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -11,10 +15,8 @@ export const REDACT_PATHS = [
   'headers.authorization',
   'authorization',
   'token',
-  'secret',
-  'apiKey',
-  '*.secret',
-  '*.apiKey',
+  ...SECRET_KEYS,
+  ...SECRET_KEYS.map((key) => `*.${key}`),
   '*.token',
 ];
 

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
 import { GatewayError } from '../errors.js';
 import { restErrorHandler } from './http-errors.js';
+import { useJsonBodyParser } from './json-body.js';
 import type { RequestAuth } from './request-auth.js';
 
 export interface HttpServerDeps {
@@ -16,6 +17,32 @@ export interface HttpServerDeps {
 }
 
 const TRACE_ID_HEADER = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * Time to receive a whole request once its head is in: Node's own default, which Fastify switches off (0),
+ * so a body sent one byte at a time cannot hold a socket forever.
+ */
+export const REQUEST_TIMEOUT_MS = 300_000;
+
+/**
+ * Node checks the head and request timeouts on an interval (30 s by default), which would let a socket
+ * outlive headersTimeoutMs by that much; a tenth of the timeout, within these bounds, keeps it close.
+ */
+const MIN_CONNECTION_CHECK_MS = 50;
+const MAX_CONNECTION_CHECK_MS = 1_000;
+
+/**
+ * DESIGN §3 "connections": a socket that has not sent a complete request head within headersTimeoutMs is
+ * closed, whether it is new, sending its head slowly or idle between keep-alive requests. Node's own
+ * timeouts do the work; these are its server options.
+ */
+function connectionTimeouts(gateway: GatewaySection) {
+  return {
+    headersTimeout: gateway.headersTimeoutMs,
+    requestTimeout: Math.max(REQUEST_TIMEOUT_MS, gateway.headersTimeoutMs),
+    connectionsCheckingInterval: Math.min(MAX_CONNECTION_CHECK_MS, Math.max(MIN_CONNECTION_CHECK_MS, Math.floor(gateway.headersTimeoutMs / 10))),
+  };
+}
 
 /**
  * Trace ids unique across restarts without a random draw per request: a per-process prefix and a counter.
@@ -40,7 +67,8 @@ function readTls(tls: GatewaySection['tls']) {
 }
 
 export async function createHttpServer({ gateway, log, auth }: HttpServerDeps): Promise<FastifyInstance> {
-  const https = readTls(gateway.tls);
+  const timeouts = connectionTimeouts(gateway);
+  const tls = readTls(gateway.tls);
   const nextTraceId = createTraceIds();
   const isDebug = log.isLevelEnabled('debug');
   const app = Fastify({
@@ -54,8 +82,13 @@ export async function createHttpServer({ gateway, log, auth }: HttpServerDeps): 
     },
     // A child logger per request only pays off when its debug lines are written; errors log the traceId themselves.
     childLoggerFactory: (logger, bindings, options) => (isDebug ? logger.child(bindings, options) : logger),
-    ...(https === undefined ? {} : { https }),
+    // Fastify sets these two on the server itself after creating it, so they are passed here as well.
+    requestTimeout: timeouts.requestTimeout,
+    keepAliveTimeout: gateway.headersTimeoutMs,
+    ...(tls === undefined ? { http: timeouts } : { https: { ...tls, ...timeouts } }),
   }) as unknown as FastifyInstance;
+  // Beyond this many open sockets Node closes a new one as it arrives (DESIGN §3 "connections").
+  app.server.maxConnections = gateway.maxConnections;
 
   app.addHook('onRequest', function exposeTraceId(request, reply, done) {
     reply.header('x-request-id', request.id);
@@ -86,6 +119,7 @@ export async function createHttpServer({ gateway, log, auth }: HttpServerDeps): 
     });
   }
 
+  useJsonBodyParser(app);
   app.setErrorHandler(restErrorHandler(log));
   app.setNotFoundHandler(function routeNotFound(request, reply) {
     return reply.code(404).send({ error: { code: 'not_found', message: `Route ${request.method} ${request.url.split('?')[0]} not found` } });

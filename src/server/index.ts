@@ -6,3 +6,6 @@ export { createTokenService, type TokenService, type TokenEntry, type IssuedToke
 export { grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes, type Caller, type Transport } from './scopes.js';
 export { HTTP_STATUS, prepareErrorReply, restErrorHandler } from './http-errors.js';
 export type { TokenStore, StoredToken } from './token-store.js';
+export { MAX_JSON_DEPTH, canExceedJsonDepth, exceedsJsonDepth } from './json-depth.js';
+export { parseJsonBody, useJsonBodyParser, type JsonBodyOptions } from './json-body.js';
+export { dispatchJsonRpcText } from './json-rpc-text.js';

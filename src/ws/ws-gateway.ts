@@ -6,7 +6,9 @@ import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
 import type { Dispatcher } from '../rpc/index.js';
 import { bearerSecret, type Authenticator } from '../server/authenticator.js';
+import { dispatchJsonRpcText } from '../server/json-rpc-text.js';
 import { grantsMethodScope, type Caller } from '../server/scopes.js';
+import { frameByteCap, socketClassWithFrameCap } from './frame-limit.js';
 import { startHeartbeat } from './heartbeat.js';
 import {
   BINARY_FRAME,
@@ -54,24 +56,15 @@ export interface WsGateway {
 }
 
 export interface WsGatewayDeps {
-  gateway: Pick<GatewaySection, 'wsHeartbeatMs' | 'wsMessageRateLimit' | 'wsMaxMessageBytes'>;
+  gateway: Pick<GatewaySection, 'wsHeartbeatMs' | 'wsMessageRateLimit' | 'wsMaxMessageBytes' | 'headersTimeoutMs'>;
   authenticator: Authenticator;
   dispatcher: Dispatcher;
   log: Logger;
   now: () => number;
 }
 
-/**
- * The frame-level cap handed to `ws`. The spec's limit counts characters after decoding, and one character
- * takes at most 3 UTF-8 bytes (astral ones are 4 bytes but 2 UTF-16 units), so 3x keeps every message that
- * the character check would judge reachable; anything beyond is dropped by `ws` with close code 1009.
- */
 /** How often open sockets re-check their token (revocations made outside this process). */
 export const REVALIDATE_INTERVAL_MS = 5000;
-
-export function frameByteCap(maxMessageChars: number): number {
-  return maxMessageChars * 3 + 1024;
-}
 
 function tokenFromUpgrade(request: IncomingMessage): string | undefined {
   const header = bearerSecret(request.headers.authorization);
@@ -81,7 +74,8 @@ function tokenFromUpgrade(request: IncomingMessage): string | undefined {
 }
 
 export function createWsGateway({ gateway, authenticator, dispatcher, log, now }: WsGatewayDeps): WsGateway {
-  const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: frameByteCap(gateway.wsMaxMessageBytes) });
+  const maxPayload = frameByteCap(gateway.wsMaxMessageBytes);
+  const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload, WebSocket: socketClassWithFrameCap(maxPayload) });
   const connections = new Set<Connection>();
   let isAccepting = true;
   let nextConnectionId = 1;
@@ -114,7 +108,7 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
     const text = data.toString();
     // Spec: the size is measured in characters, before parsing.
     if (text.length > gateway.wsMaxMessageBytes) return send(connection, oversizeMessage(text.length, gateway.wsMaxMessageBytes));
-    const outcome = await dispatcher.dispatchText(text, {
+    const outcome = await dispatchJsonRpcText(dispatcher, text, {
       caller: connection.caller,
       transport: 'ws',
       log: connection.log,
@@ -129,6 +123,18 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
       connections.delete(connection);
       connection.inFlight.abort();
     }
+  }
+
+  /**
+   * Spec: a bad or missing token is closed with 4001 after the upgrade. `ws` would wait 30 s for the peer's
+   * close frame; a peer that never authenticated gets no longer than a request head (DESIGN §3 "connections").
+   */
+  function refuseUnauthenticated(socket: WebSocket): void {
+    const cutOff = setTimeout(() => socket.terminate(), gateway.headersTimeoutMs);
+    cutOff.unref();
+    socket.once('close', () => clearTimeout(cutOff));
+    socket.on('error', (error) => log.debug({ err: error }, 'unauthenticated websocket error'));
+    socket.close(CLOSE_UNAUTHORIZED, 'Unauthorized');
   }
 
   function accept(socket: WebSocket, caller: Caller, secret: string): void {
@@ -171,8 +177,7 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
       const secret = tokenFromUpgrade(request);
       const caller = authenticator.authenticate(secret);
       wss.handleUpgrade(request, socket, head, (webSocket) => {
-        // Spec: the upgrade is accepted first, then a bad or missing token is closed with 4001.
-        if (caller === undefined) webSocket.close(CLOSE_UNAUTHORIZED, 'Unauthorized');
+        if (caller === undefined) refuseUnauthenticated(webSocket);
         else accept(webSocket, caller, secret ?? '');
       });
     },

@@ -128,7 +128,8 @@ describe('config store', () => {
     await store.apply(redacted);
     const written = parse(await fileText());
     expect(written.gateway.port).toBe(4800);
-    expect(written.gateway.tokens[0].secret).toBe(ADMIN_SECRET);
+    expect(written.gateway.tokens[0].secret).toBe('${secret:gateway.tokens.admin.secret}');
+    expect(store.get().gateway.tokens[0]?.secret).toBe(ADMIN_SECRET);
     expect(written.providers.local.apiKey).toBe('${OPENAI_API_KEY}');
     expect(written.gateway.webhook.secret).toBe('${WEBHOOK_SECRET}');
     await store.patch({ providers: { local: { apiKey: '***' } } });
@@ -140,7 +141,10 @@ describe('config store', () => {
     await store.patch({ providers: { local: { apiKey: ENV.OPENAI_API_KEY, timeoutMs: 1000 } } });
     expect(await fileText()).toContain('apiKey: ${OPENAI_API_KEY}');
     await store.patch({ providers: { local: { apiKey: 'sk-a-new-inline-key' } } });
-    expect(parse(await fileText()).providers.local.apiKey).toBe('sk-a-new-inline-key');
+    // A literal secret goes to secrets.yaml; the file gets a reference to it (DESIGN §3).
+    expect(parse(await fileText()).providers.local.apiKey).toBe('${secret:providers.local.apiKey}');
+    expect(await readFile(join(dataDir, 'secrets.yaml'), 'utf8')).toContain('providers.local.apiKey: sk-a-new-inline-key');
+    expect(store.get().providers.local?.apiKey).toBe('sk-a-new-inline-key');
   });
 
   it('refuses "***" where no secret is stored', async () => {
@@ -192,13 +196,14 @@ describe('config store', () => {
 
   it('rolls back to a commit as a new commit and applies it', async () => {
     const store = await openStore();
+    const startText = await fileText();
     const [initial] = await store.history.history(1);
     await store.patch({ gateway: { maxBatchSize: 7 } });
     const result = await store.rollback(initial?.sha.slice(0, 10) ?? '');
     expect(result.rolledBackTo).toBe(initial?.sha);
     expect(result.sha).not.toBe(initial?.sha);
     expect(store.get().gateway.maxBatchSize).toBe(50);
-    expect(await fileText()).toBe(CONFIG_TEXT);
+    expect(await fileText()).toBe(startText);
     expect(commitMessages()[0]).toBe(`config.rollback to ${initial?.sha.slice(0, 7)}`);
     await expect(store.rollback('abcdef0123')).rejects.toMatchObject({ kind: 'not_found' });
   });

@@ -19,7 +19,7 @@ describe('first-run config', () => {
     const result = await ensureConfigFile(configPath);
     expect(result.created).toBe(true);
     expect(result.adminSecret).toMatch(/^[A-Za-z0-9]{48}$/);
-    const { config } = await loadConfigFile(configPath, {});
+    const { config } = await loadConfigFile(configPath, {}, join(dir, 'nested', 'secrets.yaml'));
     expect(config.gateway.host).toBe('127.0.0.1');
     expect(config.gateway.port).toBe(4766);
     expect(config.gateway.tokens).toEqual([{ id: 'admin', secret: result.adminSecret, scopes: ['*'] }]);
@@ -31,6 +31,17 @@ describe('first-run config', () => {
     expect((await stat(configPath)).mode & 0o077).toBe(0);
   });
 
+  it('keeps the admin secret in secrets.yaml (0600) and only a reference to it in config.yaml', async () => {
+    const configPath = join(dir, 'config.yaml');
+    const secretsPath = join(dir, 'secrets.yaml');
+    const result = await ensureConfigFile(configPath, secretsPath);
+    const text = await readFile(configPath, 'utf8');
+    expect(text).not.toContain(result.adminSecret);
+    expect(text).toContain('"${secret:gateway.tokens.admin.secret}"');
+    expect(await readFile(secretsPath, 'utf8')).toContain(`gateway.tokens.admin.secret: ${result.adminSecret ?? ''}`);
+    expect((await stat(secretsPath)).mode & 0o777).toBe(0o600);
+  });
+
   it('never overwrites an existing config and reveals no secret the second time', async () => {
     const configPath = join(dir, 'config.yaml');
     const first = await ensureConfigFile(configPath);
@@ -38,7 +49,7 @@ describe('first-run config', () => {
     const second = await ensureConfigFile(configPath);
     expect(second).toEqual({ created: false });
     expect(await readFile(configPath, 'utf8')).toBe(text);
-    expect(text).toContain(first.adminSecret);
+    expect(first.adminSecret).toMatch(/^[A-Za-z0-9]{48}$/);
   });
 
   it('leaves a hand-written config alone', async () => {

@@ -83,4 +83,12 @@ describe('config loading', () => {
     await expect(loadConfigFile(path, {})).rejects.toThrow(`Invalid configuration in ${path}`);
     await expect(loadConfigFile(path, {})).rejects.toThrow('gateway.unknownKey: unknown key');
   });
+
+  it.each([
+    ['agents:\n  constructor:\n    name: X\n', "agents.constructor: the key 'constructor' is not allowed"],
+    ['agents:\n  __proto__:\n    name: X\n', "agents.__proto__: the key '__proto__' is not allowed"],
+    ['providers:\n  p:\n    type: openai\n    prototype: 1\n', "providers.p.prototype: the key 'prototype' is not allowed"],
+  ])('refuses a forbidden object key anywhere in the file, naming it', (text, problem) => {
+    expect(() => parseConfigText(text, 'x.yaml', {})).toThrow(problem);
+  });
 });

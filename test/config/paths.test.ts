@@ -7,7 +7,12 @@ import { packageInfo, resolvePaths } from '../../src/config/index.js';
 describe('config paths', () => {
   it('defaults to ~/.agent-gateway', () => {
     const dataDir = join(homedir(), '.agent-gateway');
-    expect(resolvePaths({}, {})).toEqual({ dataDir, configPath: join(dataDir, 'config.yaml'), databasePath: join(dataDir, 'gateway.db') });
+    expect(resolvePaths({}, {})).toEqual({
+      dataDir,
+      configPath: join(dataDir, 'config.yaml'),
+      secretsPath: join(dataDir, 'secrets.yaml'),
+      databasePath: join(dataDir, 'gateway.db'),
+    });
   });
 
   it('uses $AGENT_GATEWAY_HOME, and --data-dir over it', () => {
@@ -15,6 +20,7 @@ describe('config paths', () => {
     expect(resolvePaths({ dataDir: '/opt/gw' }, { AGENT_GATEWAY_HOME: '/srv/gw' })).toEqual({
       dataDir: '/opt/gw',
       configPath: '/opt/gw/config.yaml',
+      secretsPath: '/opt/gw/secrets.yaml',
       databasePath: '/opt/gw/gateway.db',
     });
   });
@@ -23,6 +29,7 @@ describe('config paths', () => {
     const paths = resolvePaths({ dataDir: 'rel/dir', configPath: 'my.yaml' }, {});
     expect(paths.configPath).toBe(resolve('my.yaml'));
     expect(paths.databasePath).toBe(resolve('rel/dir/gateway.db'));
+    expect(paths.secretsPath).toBe(resolve('rel/dir/secrets.yaml'));
   });
 
   it("finds this package's root and version", () => {

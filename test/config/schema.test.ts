@@ -1,6 +1,7 @@
 // The config schema: the spec's defaults for every gateway.* key and error messages that name the key.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, validateConfig } from '../../src/config/index.js';
+import { z } from 'zod';
+import { ConfigError, configSchema, validateConfig } from '../../src/config/index.js';
 
 const SECRET = 'a-secret-that-is-long-enough-0123456789';
 
@@ -24,6 +25,8 @@ describe('config schema', () => {
       tokens: [],
       rateLimit: { windowMs: 60_000, maxRequests: 100 },
       httpBodyLimitBytes: 1_048_576,
+      maxConnections: 10_000,
+      headersTimeoutMs: 10_000,
       wsHeartbeatMs: 30_000,
       wsMessageRateLimit: { maxMessages: 600, windowMs: 60_000 },
       wsMaxMessageBytes: 1_048_576,
@@ -153,5 +156,60 @@ describe('config schema', () => {
 
   it('refuses a wrongly typed value, naming the key', () => {
     expect(problemsOf({ gateway: { web: { enabled: 'yes' } } })[0]).toMatch(/^gateway\.web\.enabled: /);
+  });
+
+  describe('time values (DESIGN §3 "time values in config")', () => {
+    const TIMER_MAX = 2_147_483_647;
+
+    /** Every property whose name ends in `Ms`, with its JSON-Schema path, found by walking the generated schema. */
+    function msKeys(): { path: string; schema: Record<string, unknown> }[] {
+      const found: { path: string; schema: Record<string, unknown> }[] = [];
+      const pending: { path: string; node: unknown }[] = [{ path: '', node: z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) }];
+      while (pending.length > 0) {
+        const { path, node } = pending.pop() ?? { path: '', node: null };
+        if (typeof node !== 'object' || node === null) continue;
+        for (const [key, child] of Object.entries(node)) {
+          if (key === 'properties' && typeof child === 'object' && child !== null) {
+            for (const [name, property] of Object.entries(child)) {
+              const childPath = path === '' ? name : `${path}.${name}`;
+              if (name.endsWith('Ms') && typeof property === 'object' && property !== null) found.push({ path: childPath, schema: { ...property } });
+              pending.push({ path: childPath, node: property });
+            }
+          } else {
+            pending.push({ path: key === 'additionalProperties' ? `${path}.<name>` : key === 'items' ? `${path}[]` : path, node: child });
+          }
+        }
+      }
+      return found;
+    }
+
+    it('bounds every …Ms key, nested ones included, to an integer from 0 to 2147483647', () => {
+      const keys = msKeys();
+      expect(keys.map((key) => key.path)).toEqual(
+        expect.arrayContaining(['gateway.rateLimit.windowMs', 'gateway.wsHeartbeatMs', 'gateway.wsMessageRateLimit.windowMs', 'providers.<name>.timeoutMs']),
+      );
+      for (const { path, schema } of keys) {
+        expect(schema.type, path).toBe('integer');
+        expect(schema.maximum, path).toBe(TIMER_MAX);
+        expect(schema.minimum, path).toBeGreaterThanOrEqual(0);
+      }
+    });
+
+    it('refuses a time above 2^31-1 ms, naming the key, instead of letting Node turn it into 1 ms', () => {
+      const problems = problemsOf({
+        gateway: { wsHeartbeatMs: TIMER_MAX + 1, rateLimit: { windowMs: 3_000_000_000 }, wsMessageRateLimit: { windowMs: 1e12 } },
+        providers: { slow: { type: 'openai', apiKey: 'k', timeoutMs: TIMER_MAX + 1 } },
+      });
+      expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(
+        ['gateway.rateLimit.windowMs', 'gateway.wsHeartbeatMs', 'gateway.wsMessageRateLimit.windowMs', 'providers.slow.timeoutMs'].sort(),
+      );
+      expect(problems).toContain(`gateway.wsHeartbeatMs: must be at most ${TIMER_MAX} ms (the longest timer Node supports)`);
+    });
+
+    it('accepts exactly 2147483647 ms', () => {
+      const config = validateConfig({ gateway: { wsHeartbeatMs: TIMER_MAX }, providers: { slow: { type: 'openai', apiKey: 'k', timeoutMs: TIMER_MAX } } }, 'x');
+      expect(config.gateway.wsHeartbeatMs).toBe(TIMER_MAX);
+      expect(config.providers.slow?.timeoutMs).toBe(TIMER_MAX);
+    });
   });
 });

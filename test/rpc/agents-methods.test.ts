@@ -148,3 +148,30 @@ describe('agents.* methods', () => {
     expect(await call('agents.suspend', { agentId: 'default' })).toMatchObject({ error: { code: -32603, data: { kind: 'not_found' } } });
   });
 });
+
+describe('agents.* refuse ids that would become a forbidden object key', () => {
+  async function snapshot() {
+    return { file: await readFile(configPath, 'utf8'), commits: commitMessages(), running: agents.list().map((agent) => agent.id) };
+  }
+
+  it.each([
+    [{ name: '__proto__' }, 'name'],
+    [{ name: 'Constructor' }, 'name'],
+    [{ name: 'prototype' }, 'name'],
+    [{ agentId: '__proto__', name: 'Sneaky' }, 'agentId'],
+    [{ agentId: 'constructor', name: 'Sneaky' }, 'agentId'],
+  ])('agents.create %j answers -32602 and writes, commits and adds nothing', async (params, param) => {
+    const before = await snapshot();
+    const response = await call('agents.create', params);
+    expect(response).toMatchObject({ error: { code: -32602, data: { param } } });
+    expect(JSON.stringify(response)).toMatch(/is not allowed/);
+    expect(await snapshot()).toEqual(before);
+    expect(events.filter((event) => event.name === 'agent:hot_added')).toEqual([]);
+  });
+
+  it.each(['agents.get', 'agents.update', 'agents.delete', 'agents.suspend', 'agents.resume'])('%s refuses agentId "prototype" with -32602', async (method) => {
+    const before = await snapshot();
+    expect(await call(method, { agentId: 'prototype' })).toMatchObject({ error: { code: -32602, data: { param: 'agentId' } } });
+    expect(await snapshot()).toEqual(before);
+  });
+});

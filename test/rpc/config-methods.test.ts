@@ -94,7 +94,7 @@ describe('config.* methods', () => {
 
   it('config.get returns a section as written (references intact), or the whole config redacted', async () => {
     expect(await result('config.get', { section: 'providers' })).toEqual({ local: { type: 'openai', apiKey: '${OPENAI_API_KEY}' } });
-    expect(await result('config.get', { section: 'gateway' })).toHaveProperty(['tokens', 0, 'secret'], ADMIN_SECRET);
+    expect(await result('config.get', { section: 'gateway' })).toHaveProperty(['tokens', 0, 'secret'], '${secret:gateway.tokens.admin.secret}');
     expect(await result('config.get')).toHaveProperty(['gateway', 'tokens', 0, 'secret'], '***');
   });
 
@@ -122,7 +122,9 @@ describe('config.* methods', () => {
     config.gateway.maxBatchSize = 5;
     expect(await result('config.apply', config)).toMatchObject({ ok: true, sha: expect.any(String) });
     const text = await readFile(configPath, 'utf8');
-    expect(text).toContain(ADMIN_SECRET);
+    expect(text).not.toContain(ADMIN_SECRET);
+    expect(text).toContain('${secret:gateway.tokens.admin.secret}');
+    expect(store.get().gateway.tokens[0]?.secret).toBe(ADMIN_SECRET);
     expect(text).toContain('${OPENAI_API_KEY}');
     expect(text).toContain('${WEBHOOK_SECRET}');
     expect(store.get().gateway.maxBatchSize).toBe(5);
@@ -156,5 +158,51 @@ describe('config.* methods', () => {
 
   it('config.gc packs the history', async () => {
     expect(await result('config.gc')).toMatchObject({ ok: true, commits: 1 });
+  });
+});
+
+describe('config.* refusals leave everything as it was', () => {
+  /** What a refused change must not touch: the file, the git history and the running config. */
+  async function snapshot() {
+    return {
+      file: await readFile(configPath, 'utf8'),
+      commits: (await store.history.history(1000)).map((entry) => entry.sha),
+      running: JSON.stringify(store.get()),
+    };
+  }
+
+  /** `levels` objects nested under one another: {"a":{"a":…}}. */
+  const deep = (levels: number): unknown => JSON.parse(`${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`);
+
+  it('refuses a 10,000-level document or value with -32602 naming the param, not -32603', async () => {
+    const before = await snapshot();
+    const patch = await failure('config.patch', { agents: deep(10_000) });
+    expect(patch).toEqual({ code: -32602, message: "Invalid params: 'agents' nests deeper than 64 levels", data: { param: 'agents' } });
+    expect(await failure('config.apply', { gateway: {}, agents: { default: { name: 'A', budget: deep(10_000) } } })).toMatchObject({
+      code: -32602,
+      data: { param: 'agents' },
+    });
+    expect(await failure('config.set', { section: 'agents', key: 'default.budget', value: deep(10_000) })).toEqual({
+      code: -32602,
+      message: "Invalid params: 'value' nests deeper than 64 levels",
+      data: { param: 'value' },
+    });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it.each([
+    ['config.patch', '{"agents":{"__proto__":{"name":"Sneaky"}}}', 'agents.__proto__'],
+    ['config.patch', '{"agents":{"constructor":{"name":"Sneaky"}}}', 'agents.constructor'],
+    ['config.patch', '{"providers":{"local":{"prototype":{"type":"openai"}}}}', 'providers.local.prototype'],
+    ['config.apply', '{"agents":{"default":{"name":"A"},"prototype":{"name":"B"}}}', 'agents.prototype'],
+    ['config.set', '{"section":"agents","key":"extra","value":{"name":"C","__proto__":{"x":1}}}', 'value.__proto__'],
+    ['config.set', '{"section":"agents","key":"constructor","value":{"name":"C"}}', 'agents.constructor'],
+    ['config.apply', '{"__proto__":{"gateway":{"port":1}},"agents":{"default":{"name":"A"}}}', '__proto__'],
+  ])('%s refuses %s with -32602, and writes and commits nothing', async (method, params, param) => {
+    const before = await snapshot();
+    const refused = await failure(method, JSON.parse(params));
+    expect(refused).toMatchObject({ code: -32602, data: { param } });
+    expect(refused.message).toMatch(/not allowed/);
+    expect(await snapshot()).toEqual(before);
   });
 });

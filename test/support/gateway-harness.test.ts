@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { parseConfigText } from '../../src/config/index.js';
+import { parseConfigText, readSecrets } from '../../src/config/index.js';
 import { startGateway, TOKEN_IDS, TOKENS, type TokenName } from './gateway-harness.js';
 
 describe('gateway harness', () => {
@@ -29,7 +29,7 @@ describe('gateway harness', () => {
       expect(gateway.wsUrl).toBe(`${gateway.url.replace('http', 'ws')}/ws`);
       expect(gateway.config.gateway.maxBatchSize).toBe(7);
       expect(gateway.config.gateway.tokens.map((token) => token.id)).toContain('extra');
-      const onDisk = parseConfigText(await readFile(gateway.paths.configPath, 'utf8'), 'config.yaml', {}).config;
+      const onDisk = parseConfigText(await readFile(gateway.paths.configPath, 'utf8'), 'config.yaml', {}, await readSecrets(gateway.paths.secretsPath)).config;
       expect(onDisk).toEqual(gateway.config);
       await gateway.close();
       closed = true;

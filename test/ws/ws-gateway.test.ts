@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { startGateway, TOKEN_IDS, type Harness } from '../support/gateway-harness.js';
 import { postRpc } from '../support/http-client.js';
+import { frameByteCap } from '../../src/ws/index.js';
 import { connect, connectOpen, type TestSocket } from '../support/ws-client.js';
 
 const MAX_CHARS = 1_000;
@@ -123,10 +124,23 @@ describe('websocket gateway', () => {
       expect(await socket.next()).toMatchObject({ id: 'edge', error: { code: -32602, data: { kind: 'invalid_params', param: 'pad' } } });
     });
 
-    it('closes with 1009 a frame far beyond what the character limit could allow', async () => {
+    it('answers -32600 for any frame up to the frame cap, four bytes per allowed character and more', async () => {
       const socket = await open(gateway.tokens.rpc);
-      socket.send('x'.repeat(MAX_CHARS * 5));
-      expect((await socket.closed).code).toBe(1009);
+      const atCap = 'x'.repeat(frameByteCap(MAX_CHARS));
+      expect(atCap.length).toBeGreaterThan(MAX_CHARS * 4);
+      socket.send(atCap);
+      expect(await socket.next()).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: `Message size ${atCap.length} bytes exceeds maximum of ${MAX_CHARS}` },
+      });
+      expect(await socket.call('system.ping')).toHaveProperty('result.pong', true);
+    });
+
+    it('closes with 1009 and a reason naming the cap a frame beyond it', async () => {
+      const socket = await open(gateway.tokens.rpc);
+      socket.send('x'.repeat(frameByteCap(MAX_CHARS) + 1));
+      expect(await socket.closed).toEqual({ code: 1009, reason: `Message too big: frames are limited to ${frameByteCap(MAX_CHARS)} bytes` });
     });
 
     it('answers a batch with an array and a batch over maxBatchSize with -32600', async () => {
@@ -237,6 +251,29 @@ describe('websocket gateway', () => {
       await socket.close();
       await vi.waitFor(() => expect(gateway.app.ws.connectionCount()).toBe(before - 1), WAIT);
     });
+  });
+});
+
+describe('websocket message size at the default wsMaxMessageBytes', () => {
+  let gateway: Harness;
+  beforeAll(async () => {
+    gateway = await startGateway({ gateway: { wsHeartbeatMs: 0 } });
+  });
+  afterAll(async () => {
+    await gateway.close();
+  });
+
+  it('answers a 3.5 MB text frame with the spec\'s -32600, not a 1009 close', async () => {
+    const socket = await connectOpen(gateway.wsUrl, { token: gateway.tokens.rpc });
+    const size = 3_500_000;
+    socket.send('x'.repeat(size));
+    expect(await socket.next(15_000)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: `Message size ${size} bytes exceeds maximum of ${gateway.config.gateway.wsMaxMessageBytes}` },
+    });
+    expect(await socket.call('system.ping')).toHaveProperty('result.pong', true);
+    await socket.close();
   });
 });
 

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../errors.js';
+import { parseJsonBody } from '../../server/json-body.js';
 import { grantsOpenAi } from '../../server/scopes.js';
 import { endStreamsOnClose, SSE_KEEP_ALIVE_MS } from '../../server/sse.js';
 import { registerChatCompletions } from './chat-completions.js';
@@ -32,16 +33,11 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
       });
       // Bodies are JSON whatever the content type says (curl -d sends form encoding), as on POST /rpc.
       scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser('*', { parseAs: 'string' }, function parseJsonBody(_request, body, done) {
-        const text = typeof body === 'string' ? body : body.toString('utf8');
-        if (text.trim() === '') {
-          done(null, undefined);
-          return;
-        }
+      scope.addContentTypeParser('*', { parseAs: 'string' }, function parseOpenAiBody(_request, body, done) {
         try {
-          done(null, JSON.parse(text));
-        } catch {
-          done(new GatewayError('invalid_request', 'We could not parse the JSON body of your request'), undefined);
+          done(null, parseJsonBody(typeof body === 'string' ? body : body.toString('utf8'), { syntaxMessage: 'We could not parse the JSON body of your request', isEmptyAllowed: true }));
+        } catch (error) {
+          done(error instanceof Error ? error : new GatewayError('invalid_request', 'We could not parse the JSON body of your request'), undefined);
         }
       });
       // Spec "Authentication" rule 2: the /v1 routes take a token with rpc or api scope.

@@ -1,6 +1,7 @@
 // POST /v1/responses: an agent turn in OpenAI's Responses format; previous_response_id continues that response's session.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { safeKeySchema } from '../../config/index.js';
 import type { TurnRequest } from '../../agents/types.js';
 import { GatewayError, notFound, responseForbidden } from '../../errors.js';
 import type { Caller } from '../../server/scopes.js';
@@ -39,7 +40,7 @@ export const responsesRequest = z.strictObject({
   previous_response_id: z.string().min(1).nullable().optional(),
   // OpenAI's bounds: 16 pairs, keys up to 64 and values up to 512 characters.
   metadata: z
-    .record(z.string().max(64), z.string().max(512))
+    .record(safeKeySchema.max(64), z.string().max(512))
     .refine((value) => Object.keys(value).length <= 16, 'must hold at most 16 pairs')
     .nullable()
     .optional(),

@@ -2,10 +2,12 @@
 import { z } from 'zod';
 import type { ManagedAgentRegistry } from '../../agents/agent-registry.js';
 import type { AgentDefinition } from '../../agents/types.js';
+import { safeKeySchema } from '../../config/index.js';
 import { notFound } from '../../errors.js';
 import { defineMethod, noParams } from '../registry.js';
 
-const agentId = z.string().min(1).max(128);
+/** An agent id becomes a key of the config's `agents:` map, so `__proto__`, `constructor` and `prototype` are refused. */
+const agentId = safeKeySchema.min(1).max(128);
 
 /**
  * The agent configuration fields a caller may send. Types only: bounds (maxSteps ≤ 100, known provider, …)

@@ -1,12 +1,38 @@
 // config.* methods (admin): read, patch, apply and version the config file through the ConfigStore.
 import { z } from 'zod';
-import { CONFIG_SECTIONS, configSchema, redactSecrets, type ConfigStore } from '../../config/index.js';
+import { CONFIG_SECTIONS, configSchema, findForbiddenKey, isForbiddenKey, redactSecrets, type ConfigStore } from '../../config/index.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../server/index.js';
 import { defineMethod, noParams } from '../registry.js';
 
 const section = configSchema.keyof();
 const commitSha = z.string().regex(/^[0-9a-fA-F]{4,64}$/, 'must be a commit hash (4 to 64 hex digits)');
+
+/**
+ * Checks a value taken into the config as given, on the raw input before zod builds an object from it, so a
+ * `__proto__` key is refused rather than silently dropped, and nothing downstream walks an unbounded depth.
+ */
+function checkConfigValue(value: unknown, ctx: z.core.$RefinementCtx, path: (string | number)[] = []): void {
+  if (exceedsJsonDepth(value, MAX_JSON_DEPTH)) {
+    ctx.addIssue({ code: 'custom', path, message: `nests deeper than ${MAX_JSON_DEPTH} levels`, input: value });
+    return;
+  }
+  const found = findForbiddenKey(value);
+  if (found !== undefined) ctx.addIssue({ code: 'custom', path: [...path, ...found.segments], message: `the key '${found.key}' is not allowed`, input: value });
+}
+
+const configValue = z.unknown().superRefine((value, ctx) => checkConfigValue(value, ctx));
+
 /** config.patch and config.apply take the config itself as params; it is validated as a whole afterwards. */
-const configDocument = z.record(z.string(), z.unknown());
+const configDocument = z
+  .unknown()
+  .superRefine((document, ctx) => {
+    if (typeof document !== 'object' || document === null || Array.isArray(document)) return;
+    for (const [name, value] of Object.entries(document)) {
+      if (isForbiddenKey(name)) ctx.addIssue({ code: 'custom', path: [name], message: `the key '${name}' is not allowed`, input: document });
+      else checkConfigValue(value, ctx, [name]);
+    }
+  })
+  .pipe(z.record(z.string(), z.unknown()));
 
 const HISTORY_DEFAULT_LIMIT = 20;
 const HISTORY_MAX_LIMIT = 1000;
@@ -38,7 +64,7 @@ export function configMethods({ config }: { config: ConfigStore }) {
       name: 'config.set',
       scope: 'admin',
       summary: 'Sets one dotted key of a section (null removes it); answers the value it replaced, secrets redacted.',
-      params: z.strictObject({ section, key: z.string().min(1), value: z.unknown() }),
+      params: z.strictObject({ section, key: z.string().min(1), value: configValue }),
       handler: async ({ section: name, key, value }) => {
         const result = await config.set(name, key, value);
         const previous = redactSecrets({ [key.split('.').at(-1) ?? key]: result.previous });

@@ -186,4 +186,21 @@ describe('POST /v1/responses', () => {
     expect(plain.status).toBe(502);
     expect(JSON.parse(plain.text)).toMatchObject({ error: { type: 'server_error' } });
   });
+
+  it('refuses metadata keys that would become forbidden object keys, before any model call', async () => {
+    const calls = llm.chatRequests().length;
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      // Raw text: JSON.stringify of an object literal cannot carry an own __proto__ key.
+      const response = await fetch(`${fx.url}/v1/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fx.tokens.api}`, 'content-type': 'application/json' },
+        body: `{"model":"local/small","input":"hi","metadata":{"${key}":"x"}}`,
+      });
+      expect(response.status, key).toBe(400);
+      const body = (await response.json()) as { error: { type: string; message: string } };
+      expect(body.error.type, key).toBe('invalid_request_error');
+      expect(body.error.message, key).toContain(`metadata.${key}`);
+    }
+    expect(llm.chatRequests()).toHaveLength(calls);
+  });
 });
