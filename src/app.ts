@@ -7,7 +7,7 @@ import { builtinTools } from './agents/tools/builtin.js';
 import { createToolRegistry } from './agents/tools/tool-registry.js';
 import { createTurnLoop } from './agents/turn-loop.js';
 import type { TurnRunner } from './agents/types.js';
-import { createConfigStore, createGitHistory, type ConfigStore, type GatewayConfig, type GatewayPaths } from './config/index.js';
+import { createConfigStore, createGitHistory, securePrivateDataDir, type ConfigStore, type GatewayConfig, type GatewayPaths } from './config/index.js';
 import { registerDashboard, registerHealthRoutes, registerRpcRoute, registerWebhookRoute } from './http/index.js';
 import { registerOpenAiRoutes } from './http/openai/index.js';
 import { registerRestRoutes } from './http/rest/index.js';
@@ -76,6 +76,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   let state: AppState = 'created';
   const shutdown = new AbortController();
   const events = createEventBus({ now, log });
+
+  const tightened = await securePrivateDataDir(paths.dataDir);
+  if (tightened.length > 0) log.warn({ paths: tightened }, 'data dir entries were open to other users; tightened to owner only');
 
   const env = options.env ?? {};
   const configStore = await createConfigStore({
