@@ -29,6 +29,8 @@ const webhookSchema = z.strictObject({
   secret: z.string().min(16, 'must be at least 16 characters'),
   algorithm: z.enum(['sha256', 'sha384', 'sha512']).default('sha256'),
   agentId: z.string().min(1).default('default'),
+  /** Characters of the agent message built from one delivery (DESIGN §3 "webhook replay"); longer ones get 413. */
+  maxMessageChars: positiveInt.min(1_000).max(10_000_000).default(32_000),
 });
 
 export const gatewaySchema = z.strictObject({

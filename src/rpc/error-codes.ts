@@ -14,6 +14,8 @@ export const RPC_CODE = {
   not_found: -32004,
   gone: -32010,
   conflict: -32009,
+  // Raised only by the webhook route; a repeat is a conflict with what was accepted before.
+  duplicate: -32009,
   payload_too_large: -32600,
   upstream_failed: -32002,
   unavailable: -32003,
