@@ -78,6 +78,11 @@ export const providerConfigSchema = z.strictObject({
   baseUrl: z.url().optional(),
   apiKey: z.string().optional(),
   timeoutMs: positiveInt.default(120_000),
+  /**
+   * UTF-8 bytes of one reply's text, reasoning and tool-call arguments after which the call is cut and ends as
+   * `length`. 2 MiB holds a 128k-token answer at 16 bytes a token, far past any real model's output.
+   */
+  maxResponseBytes: positiveInt.max(1_073_741_824).default(2_097_152),
   models: z.array(modelConfigSchema).default([]),
 });
 

@@ -29,6 +29,7 @@ import {
 } from './language-models.js';
 import { toModelPrompt, toToolSet } from './messages.js';
 import { streamModelCall } from './model-call.js';
+import { outputLimits } from './output-limit.js';
 import { formatModelRef, type ModelRef, type ModelRouter, type ModelStreamEvent, type RoutedCallRequest } from './types.js';
 import { costUsd, createCacheStatsTracker, type CacheStats } from './usage.js';
 
@@ -181,6 +182,9 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
           // Anthropic requires max_tokens; the catalog's maxTokens is the model's output ceiling.
           maxOutputTokens: request.maxOutputTokens ?? (providerConfig.type === 'anthropic' ? entry?.maxTokens : undefined),
           timeoutMs: providerConfig.timeoutMs,
+          // The ceiling we asked the server for, else the catalog's: past it (with a margin) the server is not
+          // stopping by itself, and only cutting the call keeps the reply and our memory bounded.
+          limits: outputLimits(request.maxOutputTokens ?? entry?.maxTokens, providerConfig.maxResponseBytes),
           signal: request.signal,
           log,
         });

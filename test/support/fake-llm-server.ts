@@ -122,7 +122,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       body,
       isStream: isRecord(body) && body.stream === true,
       receivedAt: Date.now(),
+      isClosedEarly: false,
+      streamedChars: 0,
     };
+    res.once('close', () => {
+      if (!res.writableFinished) request.isClosedEarly = true;
+    });
     requests.push(request);
     if (options.maxRecordedRequests !== undefined && requests.length > options.maxRecordedRequests) requests.shift();
 
