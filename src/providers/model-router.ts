@@ -30,6 +30,7 @@ import {
 import { toModelPrompt, toToolSet } from './messages.js';
 import { streamModelCall } from './model-call.js';
 import { outputLimits } from './output-limit.js';
+import { servedWindowReport, type ServedWindowEntry } from './served-window.js';
 import { formatModelRef, type ModelRef, type ModelRouter, type ModelStreamEvent, type RoutedCallRequest } from './types.js';
 import { costUsd, createCacheStatsTracker, type CacheStats } from './usage.js';
 
@@ -57,6 +58,11 @@ export interface GatewayModelRouter extends ModelRouter {
   breakerState(provider: string): BreakerSnapshot | undefined;
   cacheStats(agentId?: string): CacheStats;
   providerInfo(provider: string): ProviderInfo | undefined;
+  /**
+   * Every catalog model with its configured context window and the window its server reports serving, read
+   * from each provider in parallel; `unknown` where the protocol does not say or the server did not answer.
+   */
+  servedWindows(signal: AbortSignal): Promise<ServedWindowEntry[]>;
   /**
    * Swaps in a new providers: config (after config.patch): calls already running finish on the old one.
    * Validation marks of models still listed, breakers and auth cooldowns carry over.
@@ -287,5 +293,6 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
     reload(config) {
       state = load(config, state.catalog);
     },
+    servedWindows: (signal) => servedWindowReport(state.config, state.catalog, signal),
   };
 }

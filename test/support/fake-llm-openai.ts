@@ -167,6 +167,7 @@ export function answerEmbeddings(request: RecordedRequest, res: ServerResponse, 
   );
 }
 
-export function answerModels(res: ServerResponse, models: readonly string[]): void {
-  sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-llm' })) });
+/** `fields` adds extra fields to a listed model, such as the served context window (`max_model_len` on vLLM). */
+export function answerModels(res: ServerResponse, models: readonly string[], fields: Readonly<Record<string, Record<string, unknown>>> = {}): void {
+  sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-llm', ...fields[id] })) });
 }

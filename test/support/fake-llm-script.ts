@@ -2,7 +2,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 
 /** Which protocol a request arrived on. */
-export type FakeEndpoint = 'openai-chat' | 'anthropic-messages' | 'embeddings' | 'models';
+export type FakeEndpoint = 'openai-chat' | 'anthropic-messages' | 'embeddings' | 'models' | 'ollama-show';
 
 export interface RecordedRequest {
   endpoint: FakeEndpoint;
