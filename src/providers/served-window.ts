@@ -75,8 +75,9 @@ function fromModelList(list: unknown, modelIds: readonly string[]): Map<string, 
  * Ollama serves `num_ctx` tokens, set in the model's parameters; without it the server's own default applies,
  * which /api/show does not tell, so the window stays unknown (the model's trained length is not what it serves).
  */
-async function fromOllamaShow(origin: string, modelId: string, deps: ServedWindowDeps): Promise<number | undefined> {
-  const shown = await getJson(`${origin}/api/show`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: modelId }) }, deps);
+async function fromOllamaShow(origin: string, modelId: string, headers: Record<string, string>, deps: ServedWindowDeps): Promise<number | undefined> {
+  const init = { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ model: modelId }) };
+  const shown = await getJson(`${origin}/api/show`, init, deps);
   const parameters = isRecord(shown) && typeof shown.parameters === 'string' ? shown.parameters : '';
   const match = /^num_ctx\s+(\d+)\s*$/m.exec(parameters);
   return match?.[1] === undefined ? undefined : positiveInt(Number(match[1]));
@@ -106,7 +107,7 @@ export async function discoverServedWindows(config: ProviderConfig, modelIds: re
     const origin = baseUrl.slice(0, -'/v1'.length);
     for (const modelId of modelIds) {
       if (found.has(modelId)) continue;
-      const window = await fromOllamaShow(origin, modelId, deps);
+      const window = await fromOllamaShow(origin, modelId, headers, deps);
       if (window !== undefined) found.set(modelId, window);
     }
   }
