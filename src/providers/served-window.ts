@@ -100,7 +100,9 @@ export async function discoverServedWindows(config: ProviderConfig, modelIds: re
     }
     return found;
   }
-  if (config.type === 'anthropic') return new Map();
+  // Neither Anthropic's model list nor OpenAI's own says how large a window is served; asking would only send
+  // the key out at every boot. An `openai` provider pointed elsewhere (a self-hosted server) is asked.
+  if (config.type === 'anthropic' || (config.type === 'openai' && config.baseUrl === undefined)) return new Map();
   const headers: Record<string, string> = isApiKeyConfigured(config) ? { authorization: `Bearer ${apiKey}` } : {};
   const found = fromModelList(await getJson(`${baseUrl}/models`, { headers }, deps), modelIds);
   if (config.type === 'openai-compatible' && baseUrl.endsWith('/v1')) {
