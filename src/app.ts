@@ -7,11 +7,19 @@ import { builtinTools } from './agents/tools/builtin.js';
 import { createToolRegistry } from './agents/tools/tool-registry.js';
 import { createTurnLoop } from './agents/turn-loop.js';
 import type { TurnRunner } from './agents/types.js';
-import { createConfigStore, createGitHistory, type ConfigStore, type GatewayConfig, type GatewayPaths } from './config/index.js';
+import { createConfigStore, createGitHistory, securePrivateDataDir, type ConfigStore, type GatewayConfig, type GatewayPaths } from './config/index.js';
 import { registerDashboard, registerHealthRoutes, registerRpcRoute, registerWebhookRoute } from './http/index.js';
 import { registerOpenAiRoutes } from './http/openai/index.js';
 import { registerRestRoutes } from './http/rest/index.js';
-import { createEventBus, createObservability, createRecorder, type EventBus, type Observability } from './obs/index.js';
+import {
+  createEventBus,
+  createObservability,
+  createRecorder,
+  recordBootPosture,
+  recordRunsOrphaned,
+  type EventBus,
+  type Observability,
+} from './obs/index.js';
 import { createEmbedder, createHashingEmbedder, createModelRouter, type GatewayModelRouter } from './providers/index.js';
 import { createDispatcher, createRegistry, type MethodDefinition, type MethodRegistry } from './rpc/index.js';
 import { agentTurnMethods } from './rpc/methods/agent.js';
@@ -76,6 +84,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   let state: AppState = 'created';
   const shutdown = new AbortController();
   const events = createEventBus({ now, log });
+
+  const tightened = await securePrivateDataDir(paths.dataDir);
+  if (tightened.length > 0) log.warn({ paths: tightened }, 'data dir entries were open to other users; tightened to owner only');
 
   const env = options.env ?? {};
   const configStore = await createConfigStore({
@@ -159,6 +170,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   sessionService = sessions;
   const orphaned = sessions.recoverOrphanedRuns();
   if (orphaned > 0) log.warn({ orphaned }, 'sub-agent runs left unfinished by the previous process are marked orphaned');
+  recordRunsOrphaned(observability.signals, orphaned);
 
   let registry: MethodRegistry | undefined;
   const methods: MethodDefinition[] = [
@@ -253,6 +265,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   http.server.on('upgrade', (request, socket, head) => wsGateway.handleUpgrade(request, socket, head));
 
   let closing: Promise<void> | undefined;
+  let bootPosture: Promise<void> | undefined;
+  /** Asks each provider for the window it serves, after listen so startup never waits on an upstream. */
+  const recordPosture = (): Promise<void> =>
+    router
+      .servedWindows(shutdown.signal)
+      .then((entries) => {
+        if (!shutdown.signal.aborted) recordBootPosture(observability.signals, { bootId: randomUUID(), entries });
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'the boot posture could not be recorded'));
   const app: App = {
     http,
     ws: wsGateway,
@@ -269,6 +290,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     async listen() {
       await http.listen({ host: gateway.host, port: gateway.port });
       state = 'listening';
+      bootPosture ??= recordPosture();
       const address = http.server.address();
       const port = typeof address === 'object' && address !== null ? address.port : gateway.port;
       const scheme = gateway.tls.certPath === null ? 'http' : 'https';
@@ -297,6 +319,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     } finally {
       clearTimeout(forceClose);
     }
+    // Aborted with the shutdown signal above; waited for so its row never lands in a closed store.
+    await bootPosture;
     stopRouterReload();
     stopRetiredWatch();
     agents.close();

@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'not_found'
   | 'gone'
   | 'conflict'
+  | 'duplicate'
   | 'rate_limited'
   | 'payload_too_large'
   | 'upstream_failed'
@@ -26,6 +27,7 @@ export const ERROR_KINDS = [
   'not_found',
   'gone',
   'conflict',
+  'duplicate',
   'rate_limited',
   'payload_too_large',
   'upstream_failed',
@@ -66,6 +68,10 @@ export const notFound = (message: string, details?: GatewayErrorDetails) =>
 
 export const invalidParams = (message: string, param?: string) =>
   new GatewayError('invalid_params', message, param === undefined ? {} : { param });
+
+/** A signed webhook delivery seen again within the replay window (DESIGN §3 "webhook replay"). */
+export const duplicateDelivery = (windowMinutes: number) =>
+  new GatewayError('duplicate', `This webhook delivery was already accepted in the last ${windowMinutes} minutes`);
 
 export const insufficientScope = (requiredScope: string) =>
   new GatewayError('forbidden', `Insufficient scope: requires '${requiredScope}'`, { requiredScope });

@@ -6,7 +6,7 @@ export { ensureConfigFile, generateSecret, type FirstRunResult } from './first-r
 export { isSecretKey, redactConfig, redactSecrets, REDACTED, SECRET_KEYS } from './redact.js';
 export { readSecrets, writeSecrets, type SecretValues } from './secrets-file.js';
 export { externalizeSecrets, isLiteralSecret, secretReference } from './secrets.js';
-export { resolvePaths, packageInfo, type GatewayPaths, type PackageInfo } from './paths.js';
+export { resolvePaths, packageInfo, securePrivateDataDir, DATA_DIR_MODE, DATA_FILE_MODE, type GatewayPaths, type PackageInfo } from './paths.js';
 export { createConfigStore, CONFIG_SECTIONS, type ConfigStore, type ConfigStoreDeps, type ConfigChange, type ConfigChangeResult, type ConfigCheck, type ConfigEdit, type RawConfig } from './config-store.js';
 export { createGitHistory, type ConfigHistory, type ConfigHistoryEntry, type ConfigGcResult, type GitHistoryDeps } from './history.js';
 export { FORBIDDEN_KEYS, findForbiddenKey, isForbiddenKey, safeKeySchema, type FoundKey } from './object-keys.js';

@@ -1,5 +1,6 @@
 // Where the gateway keeps its files: the data dir (config.yaml, secrets.yaml, gateway.db, media) and its defaults.
 import { existsSync, readFileSync } from 'node:fs';
+import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,37 @@ export function resolvePaths(options: { dataDir?: string; configPath?: string },
     secretsPath: join(dataDir, 'secrets.yaml'),
     databasePath: join(dataDir, 'gateway.db'),
   };
+}
+
+/**
+ * The data dir holds the SQLite file (token hashes, transcripts), config.yaml (secrets) and media: only its
+ * owner may enter it or read what is inside (DESIGN §3 "secrets and config history").
+ */
+export const DATA_DIR_MODE = 0o700;
+export const DATA_FILE_MODE = 0o600;
+
+/**
+ * Creates the data dir 0700 and takes group and other permissions away from it and its direct entries when an
+ * older install left them looser (a 0644 file becomes 0600, a 0755 directory 0700). Symlinks inside are left alone, since chmod
+ * would change their target. Only the top level is walked: the dir being 0700 already closes everything below.
+ * Returns the paths it tightened.
+ */
+export async function securePrivateDataDir(dataDir: string): Promise<string[]> {
+  await mkdir(dataDir, { recursive: true, mode: DATA_DIR_MODE });
+  const tightened: string[] = [];
+  const tighten = async (path: string, mode: number): Promise<void> => {
+    if ((mode & 0o077) === 0) return;
+    await chmod(path, mode & 0o700);
+    tightened.push(path);
+  };
+  // stat, not lstat: a data dir reached through a symlink is tightened where it really is.
+  await tighten(dataDir, (await stat(dataDir)).mode);
+  for (const entry of await readdir(dataDir, { withFileTypes: true })) {
+    if (!entry.isFile() && !entry.isDirectory()) continue;
+    const path = join(dataDir, entry.name);
+    await tighten(path, (await lstat(path)).mode);
+  }
+  return tightened;
 }
 
 export interface PackageInfo {

@@ -37,6 +37,8 @@ const webhookSchema = z.strictObject({
   secret: z.string().min(16, 'must be at least 16 characters'),
   algorithm: z.enum(['sha256', 'sha384', 'sha512']).default('sha256'),
   agentId: z.string().min(1).default('default'),
+  /** Characters of the agent message built from one delivery (DESIGN §3 "webhook replay"); longer ones get 413. */
+  maxMessageChars: positiveInt.min(1_000).max(10_000_000).default(32_000),
 });
 
 export const gatewaySchema = z.strictObject({
@@ -88,6 +90,11 @@ export const providerConfigSchema = z.strictObject({
   baseUrl: z.url().optional(),
   apiKey: z.string().optional(),
   timeoutMs: durationMs(1).default(120_000),
+  /**
+   * UTF-8 bytes of one reply's text, reasoning and tool-call arguments after which the call is cut and ends as
+   * `length`. 2 MiB holds a 128k-token answer at 16 bytes a token, far past any real model's output.
+   */
+  maxResponseBytes: positiveInt.max(1_073_741_824).default(2_097_152),
   models: z.array(modelConfigSchema).default([]),
 });
 

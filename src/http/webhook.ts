@@ -5,10 +5,12 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { TurnRunner } from '../agents/types.js';
 import type { GatewaySection } from '../config/index.js';
-import { GatewayError } from '../errors.js';
+import { duplicateDelivery, GatewayError } from '../errors.js';
 import { formatParamIssues } from '../rpc/param-issues.js';
 import { parseJsonBody } from '../server/json-body.js';
 import { formatSessionKey, WEBHOOK_CALLER } from '../sessions/index.js';
+import { webhookMessage } from './webhook-message.js';
+import { createReplayCache, REPLAY_WINDOW_MS } from './webhook-replay.js';
 
 export interface WebhookDeps {
   webhook: NonNullable<GatewaySection['webhook']>;
@@ -36,9 +38,10 @@ function header(request: FastifyRequest, name: string): string | undefined {
 
 /**
  * Checks `X-Webhook-Signature` (`sha256=<hex>` or bare hex) against the HMAC of the raw body, or of
- * `<timestamp>.<body>` when `X-Webhook-Timestamp` is sent. Throws `unauthorized` on any mismatch.
+ * `<timestamp>.<body>` when `X-Webhook-Timestamp` is sent. Throws `unauthorized` on any mismatch; returns the
+ * verified HMAC as lowercase hex, the delivery's identity for replay detection however the sender spelled it.
  */
-export function verifySignature(request: FastifyRequest, rawBody: Buffer, { secret, algorithm }: WebhookDeps['webhook'], nowMs: number): void {
+export function verifySignature(request: FastifyRequest, rawBody: Buffer, { secret, algorithm }: WebhookDeps['webhook'], nowMs: number): string {
   const signature = header(request, 'x-webhook-signature');
   if (signature === undefined) throw new GatewayError('unauthorized', 'Missing X-Webhook-Signature header');
   const timestamp = header(request, 'x-webhook-timestamp');
@@ -57,15 +60,12 @@ export function verifySignature(request: FastifyRequest, rawBody: Buffer, { secr
   if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
     throw new GatewayError('unauthorized', 'Invalid webhook signature');
   }
-}
-
-/** What the agent reads: the event name, its source, and its data as JSON. */
-export function webhookMessage(body: z.infer<typeof webhookBody>): string {
-  return `Webhook event "${body.event}" from ${body.source ?? 'an external system'}.\nData (JSON):\n${JSON.stringify(body.data ?? null, null, 2)}`;
+  return expected.toString('hex');
 }
 
 export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDeps): Promise<void> {
   const { webhook, runner, notifyAll, log, now, shutdownSignal } = deps;
+  const accepted = createReplayCache({ now });
   await app.register(async function webhookPlugin(scope) {
     // The signature covers the exact bytes sent, so the body is kept raw and parsed only after verification.
     scope.removeAllContentTypeParsers();
@@ -73,17 +73,25 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
 
     scope.post('/hooks/webhook', async function receiveWebhook(request, reply) {
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      verifySignature(request, rawBody, webhook, now());
+      const signature = verifySignature(request, rawBody, webhook, now());
+      // Checked before parsing so a replay costs no work; remembered only once the delivery is accepted below.
+      if (accepted.has(signature)) throw duplicateDelivery(REPLAY_WINDOW_MS / 60_000);
       const document = parseJsonBody(rawBody.toString('utf8'), { syntaxMessage: 'Body must be JSON: {event, source?, data}' });
       const parsed = webhookBody.safeParse(document);
       if (!parsed.success) {
         const { text, param } = formatParamIssues(parsed.error.issues);
         throw new GatewayError('invalid_request', `Invalid webhook body: ${text}`, param === undefined ? {} : { param });
       }
+      // Measured on the message itself, not the body: pretty-printing is what multiplied a small body.
+      const message = webhookMessage(parsed.data, webhook.maxMessageChars);
+      if (message === undefined) {
+        throw new GatewayError('payload_too_large', `The agent message built from this event exceeds gateway.webhook.maxMessageChars (${webhook.maxMessageChars} characters)`);
+      }
+      accepted.remember(signature);
       const runId = randomUUID();
       const sessionKey = formatSessionKey({ userId: parsed.data.source ?? 'webhook', channelId: 'webhook', peerId: runId });
       runner
-        .run({ agentId: webhook.agentId, sessionKey, message: webhookMessage(parsed.data), caller: WEBHOOK_CALLER, signal: shutdownSignal })
+        .run({ agentId: webhook.agentId, sessionKey, message, caller: WEBHOOK_CALLER, signal: shutdownSignal })
         .then(
           (result) => notifyAll('session.completed', { sessionKey, runId, result: { response: result.response, tokensUsed: result.tokensUsed, finishReason: result.finishReason, ...(result.error === undefined ? {} : { error: result.error }) } }),
           (error: unknown) => {

@@ -5,6 +5,7 @@ export { EVENT_NAMES, type EventName } from './event-names.js';
 export { createRecorder, type Recorder, type TrajectoryRecord, type SessionIndexStart, type UsageRecord } from './recorder.js';
 export { createObservability, RESETTABLE_TABLES, FLEET_DEFAULT_SINCE_HOURS, type Observability, type ObservabilityDeps, type ResettableTable } from './observability.js';
 export type { HealthSignal, HealthSignalRecorder } from './health-signals.js';
+export { HEALTH_CODES, recordBootPosture, recordRunsOrphaned, type PostureEntry } from './health-feed.js';
 export type { AuditInput, AuditRow } from './audit.js';
 export type { DeliveryTrace } from './delivery.js';
 export type { DiagnosticEvent } from './diagnostics.js';

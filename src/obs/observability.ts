@@ -14,6 +14,7 @@ import { createFleetLoader } from './evidence/fleet-loader.js';
 import { createSessionLoader } from './evidence/session-loader.js';
 import { explainSession, type ExplainParams, type ExplainResult } from './explain/index.js';
 import { assembleFleetHealth, type FleetHealthReport } from './fleet/index.js';
+import { subscribeProviderHealth } from './health-feed.js';
 import { createHealthSignalRecorder, type HealthSignalRecorder } from './health-signals.js';
 import type { PriceLookup } from './pricing.js';
 import type { Recorder } from './recorder.js';
@@ -74,6 +75,7 @@ export function createObservability(deps: ObservabilityDeps): Observability {
   const diagnostics = createDiagnostics({ db, writer, now, events });
   const audit = createAuditLog({ db, writer, now, newId, events });
   const signals = createHealthSignalRecorder({ db, writer, now });
+  const stopProviderHealth = subscribeProviderHealth({ events, signals });
   const context = createContextReports({ db, flush });
   const traces = createTraceSearch({ db, flush, now });
   const sessionLoader = createSessionLoader({ db, flush });
@@ -110,6 +112,7 @@ export function createObservability(deps: ObservabilityDeps): Observability {
     },
     flush,
     close() {
+      stopProviderHealth();
       channels.close();
       delivery.close();
       diagnostics.close();

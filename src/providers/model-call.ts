@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { createCallSignal } from './call-signal.js';
 import { classifyProviderError, ProviderCallError, statusCodeOf } from './error-kind.js';
 import type { ModelPrompt } from './messages.js';
+import { createOutputMeter, estimateTokens, type OutputLimits } from './output-limit.js';
 import type { ModelFinishReason, TokenUsage } from './types.js';
 import { toTokenUsage } from './usage.js';
 
@@ -15,6 +16,8 @@ export interface ModelCallOptions {
   maxOutputTokens?: number;
   /** The provider's timeoutMs: bounds the whole call, first byte to last. */
   timeoutMs: number;
+  /** How much text, reasoning and tool-call arguments one reply may stream before it is cut (output-limit.ts). */
+  limits: OutputLimits;
   signal: AbortSignal;
   log: Logger;
 }
@@ -38,12 +41,20 @@ function toFinishReason(reason: FinishReason): ModelFinishReason {
 
 /**
  * Streams one call. Throws the caller's abort reason when the caller's signal ended it, and a
- * ProviderCallError (classified, the SDK error as cause) for every other failure.
+ * ProviderCallError (classified, the SDK error as cause) for every other failure. A reply that passes
+ * `limits` is cut there: the upstream request is aborted and the call finishes with `length` and an
+ * estimated usage (the server's own count never arrives).
  */
 export async function* streamModelCall(options: ModelCallOptions): AsyncGenerator<ModelCallEvent> {
   const { signal } = options;
   if (signal.aborted) throw signal.reason;
   const call = createCallSignal(signal, options.timeoutMs);
+  const meter = createOutputMeter(options.limits);
+  const cut = (): ModelCallEvent => {
+    options.log.warn({ chars: meter.chars, maxChars: options.limits.maxChars, maxBytes: options.limits.maxBytes }, 'model reply passed its output limit; the call was cut');
+    const inputTokens = estimateTokens(JSON.stringify(options.prompt).length);
+    return { type: 'finish', finishReason: 'length', usage: { inputTokens, outputTokens: estimateTokens(meter.chars), cacheReadTokens: 0, cacheWriteTokens: 0 } };
+  };
   const toFailure = (error: unknown): unknown => {
     if (signal.aborted) return signal.reason;
     if (error instanceof ProviderCallError) return error;
@@ -68,8 +79,20 @@ export async function* streamModelCall(options: ModelCallOptions): AsyncGenerato
     for await (const part of result.fullStream) {
       switch (part.type) {
         case 'text-delta':
+          if (!meter.admit(part.text)) {
+            yield cut();
+            return;
+          }
           if (part.text.length > 0) yield { type: 'text-delta', text: part.text };
           break;
+        case 'reasoning-delta':
+        case 'tool-input-delta': {
+          if (!meter.admit(part.type === 'reasoning-delta' ? part.text : part.delta)) {
+            yield cut();
+            return;
+          }
+          break;
+        }
         case 'tool-call':
           yield { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
           break;

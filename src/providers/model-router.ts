@@ -29,6 +29,8 @@ import {
 } from './language-models.js';
 import { toModelPrompt, toToolSet } from './messages.js';
 import { streamModelCall } from './model-call.js';
+import { outputLimits } from './output-limit.js';
+import { servedWindowReport, type ServedWindowEntry } from './served-window.js';
 import { formatModelRef, type ModelRef, type ModelRouter, type ModelStreamEvent, type RoutedCallRequest } from './types.js';
 import { costUsd, createCacheStatsTracker, type CacheStats } from './usage.js';
 
@@ -56,6 +58,11 @@ export interface GatewayModelRouter extends ModelRouter {
   breakerState(provider: string): BreakerSnapshot | undefined;
   cacheStats(agentId?: string): CacheStats;
   providerInfo(provider: string): ProviderInfo | undefined;
+  /**
+   * Every catalog model with its configured context window and the window its server reports serving, read
+   * from each provider in parallel; `unknown` where the protocol does not say or the server did not answer.
+   */
+  servedWindows(signal: AbortSignal): Promise<ServedWindowEntry[]>;
   /**
    * Swaps in a new providers: config (after config.patch): calls already running finish on the old one.
    * Validation marks of models still listed, breakers and auth cooldowns carry over.
@@ -191,6 +198,9 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
           // Anthropic requires max_tokens; the catalog's maxTokens is the model's output ceiling.
           maxOutputTokens: request.maxOutputTokens ?? (providerConfig.type === 'anthropic' ? entry?.maxTokens : undefined),
           timeoutMs: providerConfig.timeoutMs,
+          // The ceiling we asked the server for, else the catalog's: past it (with a margin) the server is not
+          // stopping by itself, and only cutting the call keeps the reply and our memory bounded.
+          limits: outputLimits(request.maxOutputTokens ?? entry?.maxTokens, providerConfig.maxResponseBytes),
           signal: request.signal,
           log,
         });
@@ -293,5 +303,6 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
     reload(config) {
       state = load(config, state.catalog);
     },
+    servedWindows: (signal) => servedWindowReport(state.config, state.catalog, signal),
   };
 }

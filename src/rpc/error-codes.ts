@@ -16,6 +16,7 @@ export const RPC_CODE = {
   not_found: HANDLER_FAILURE,
   gone: HANDLER_FAILURE,
   conflict: HANDLER_FAILURE,
+  duplicate: HANDLER_FAILURE,
   // A handler's own limit (the spawn limit); the transport's message rate limit is WS_RATE_LIMIT_CODE.
   rate_limited: HANDLER_FAILURE,
   upstream_failed: HANDLER_FAILURE,

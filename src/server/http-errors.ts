@@ -13,6 +13,7 @@ export const HTTP_STATUS = {
   not_found: 404,
   gone: 410,
   conflict: 409,
+  duplicate: 409,
   rate_limited: 429,
   payload_too_large: 413,
   upstream_failed: 502,

@@ -1,6 +1,6 @@
 // Opens the gateway's single SQLite file in WAL mode and applies the versioned migrations in order.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, type Migration } from './migrations.js';
 
@@ -12,8 +12,24 @@ export interface OpenDatabaseOptions {
   migrations?: readonly Migration[];
 }
 
+/** The file holds token hashes and transcripts: owner only (DESIGN §3), whatever the process umask. */
+const DATABASE_FILE_MODE = 0o600;
+
+/**
+ * SQLite creates the -wal and -shm files with the mode of the main file, so creating the main file 0600 before
+ * SQLite opens it (and taking group and other bits off one an older version left readable) covers all three.
+ */
+function preparePrivateFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', DATABASE_FILE_MODE));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    const mode = statSync(file, { throwIfNoEntry: false })?.mode;
+    if (mode !== undefined && (mode & 0o077) !== 0) chmodSync(file, mode & 0o700);
+  }
+}
+
 export function openDatabase({ path, migrations = MIGRATIONS }: OpenDatabaseOptions): SqliteDatabase {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') preparePrivateFile(path);
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -31,6 +31,11 @@ describe('webhook intake', () => {
 
   const post = (body: string, headers: Record<string, string>) =>
     fetch(`${harness.url}/hooks/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  /** The agent messages the model received that mention `text` (turns run in the background, in any order). */
+  const agentMessages = (text: string): string[] =>
+    llm.chatRequests()
+      .map((request) => (request.body as { messages: { content: string }[] }).messages.at(-1)?.content ?? '')
+      .filter((content) => content.includes(text));
 
   it('accepts a signed event with 202, runs the agent and announces session.completed', async () => {
     const socket = connect(harness.wsUrl, { token: harness.tokens.rpc });
@@ -77,6 +82,52 @@ describe('webhook intake', () => {
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ error: { code: 'invalid_request' } });
     }
+  });
+
+  it('answers a replayed delivery 409 duplicate for 10 minutes, and still accepts a distinct one', async () => {
+    const body = JSON.stringify({ event: 'invoice.paid', source: 'billing', data: { invoice: 'in_1' } });
+    const headers = { 'x-webhook-signature': `sha256=${sign(body)}` };
+    expect((await post(body, headers)).status).toBe(202);
+    for (const replay of [headers, { 'x-webhook-signature': sign(body).toUpperCase() }]) {
+      const response = await post(body, replay);
+      expect(response.status).toBe(409);
+      expect(await response.json()).toEqual({ error: { code: 'duplicate', message: expect.stringContaining('already accepted') } });
+    }
+    const timestamp = Math.floor(Date.now() / 1000);
+    const stamped = { 'x-webhook-signature': sign(body, timestamp), 'x-webhook-timestamp': String(timestamp) };
+    expect((await post(body, stamped)).status).toBe(202);
+    expect((await post(body, stamped)).status).toBe(409);
+
+    const distinct = JSON.stringify({ event: 'invoice.paid', source: 'billing', data: { invoice: 'in_2' } });
+    expect((await post(distinct, { 'x-webhook-signature': sign(distinct) })).status).toBe(202);
+    // Three turns ran: the first delivery, its timestamped variant and the distinct one; no replay started one.
+    await expect.poll(() => agentMessages('invoice.paid').length).toBe(3);
+    expect(agentMessages('"in_2"')).toHaveLength(1);
+  });
+
+  it('keeps the agent message within maxMessageChars when pretty-printing would multiply a small body', async () => {
+    // 3000 zeros 16 arrays deep: about 6 KB on the wire, over 100 000 characters once indented two spaces a level.
+    let data: unknown = Array.from({ length: 3000 }, () => 0);
+    for (let depth = 0; depth < 16; depth += 1) data = [data];
+    const body = JSON.stringify({ event: 'bulk.export', source: 'etl', data });
+    expect(body.length).toBeLessThan(6200);
+    expect(JSON.stringify(data, null, 2).length).toBeGreaterThan(3 * 32_000);
+    const response = await post(body, { 'x-webhook-signature': sign(body) });
+    expect(response.status).toBe(202);
+    await expect.poll(() => agentMessages('bulk.export').length).toBe(1);
+    const message = agentMessages('bulk.export')[0] ?? '';
+    expect(message).toContain(JSON.stringify(data));
+    expect(message.length).toBeLessThanOrEqual(32_000);
+  });
+
+  it('refuses a delivery whose message would exceed maxMessageChars even as compact JSON with 413, without recording it', async () => {
+    const body = JSON.stringify({ event: 'blob.oversize', data: { text: 'x'.repeat(40_000) } });
+    const response = await post(body, { 'x-webhook-signature': sign(body) });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ error: { code: 'payload_too_large', message: expect.stringContaining('gateway.webhook.maxMessageChars') } });
+    // Refused, so not remembered as delivered: the same delivery is refused again for its size, not as a duplicate.
+    expect((await post(body, { 'x-webhook-signature': sign(body) })).status).toBe(413);
+    expect(agentMessages('blob.oversize')).toEqual([]);
   });
 
   it('is not mounted without webhook configuration', async () => {

@@ -302,7 +302,7 @@ describe('rpc dispatch', () => {
   it('answers every handler failure kind with -32603 and its kind, and keeps the standard codes for the rest', async () => {
     const expected: Record<ErrorKind, number> = {
       parse_error: -32700, invalid_request: -32600, payload_too_large: -32600, method_not_found: -32601, invalid_params: -32602,
-      unauthorized: -32603, forbidden: -32603, not_found: -32603, gone: -32603, conflict: -32603, rate_limited: -32603,
+      unauthorized: -32603, forbidden: -32603, not_found: -32603, gone: -32603, conflict: -32603, duplicate: -32603, rate_limited: -32603,
       upstream_failed: -32603, unavailable: -32603, internal: -32603,
     };
     for (const kind of ERROR_KINDS) {

@@ -1,5 +1,5 @@
 // The SQLite file: WAL journal mode and versioned migrations applied once and recorded.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,6 +27,24 @@ describe('store database', () => {
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     } finally {
       db.close();
+    }
+  });
+
+  it('creates the file, its -wal and -shm owner-only (0600) whatever the umask, and tightens a readable one', async () => {
+    const path = join(dir, 'private', 'gateway.db');
+    const previousUmask = process.umask(0o022);
+    try {
+      openDatabase({ path }).close();
+      const db = openDatabase({ path });
+      db.prepare('CREATE TABLE written (a TEXT)').run();
+      for (const file of [path, `${path}-wal`, `${path}-shm`]) expect({ file, mode: (await stat(file)).mode & 0o777 }).toEqual({ file, mode: 0o600 });
+      expect((await stat(join(dir, 'private'))).mode & 0o777).toBe(0o700);
+      db.close();
+      await chmod(path, 0o644);
+      openDatabase({ path }).close();
+      expect((await stat(path)).mode & 0o777).toBe(0o600);
+    } finally {
+      process.umask(previousUmask);
     }
   });
 

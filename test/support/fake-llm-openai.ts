@@ -8,6 +8,7 @@ import {
   sendJson,
   startEventStream,
   writeFrames,
+  writeLazily,
   type RecordedRequest,
   type ResolvedTurn,
   type ScriptedReply,
@@ -78,6 +79,12 @@ export async function answerChatCompletion(request: RecordedRequest, res: Server
     { index: 0, delta: value, logprobs: null, finish_reason: finishReason },
   ];
 
+  if (reply.huge !== undefined) {
+    startEventStream(res, reply.headers);
+    if (await writeLazily(res, hugeFrames(request, reply.huge, chunk, delta))) res.end();
+    return;
+  }
+
   const frames: { frame: string; isContent: boolean }[] = [
     { frame: chunk(delta({ role: 'assistant', content: '' })), isContent: false },
   ];
@@ -100,6 +107,26 @@ export async function answerChatCompletion(request: RecordedRequest, res: Server
 
   startEventStream(res, reply.headers);
   if (await writeFrames(res, frames, reply)) res.end();
+}
+
+type ChunkWriter = (choices: unknown[], extra?: Record<string, unknown>) => string;
+type DeltaWriter = (value: Record<string, unknown>, finishReason?: string | null) => unknown[];
+
+/** The frames of a `huge` reply, made one at a time; counts what it wrote on the recorded request. */
+function* hugeFrames(request: RecordedRequest, huge: NonNullable<ScriptedReply['huge']>, chunk: ChunkWriter, delta: DeltaWriter): Generator<string> {
+  const size = huge.deltaChars ?? 1000;
+  const piece = 'lorem ipsum '.repeat(Math.ceil(size / 12)).slice(0, size);
+  const isTool = huge.as === 'tool-arguments';
+  yield chunk(delta({ role: 'assistant', content: '' }));
+  if (isTool) yield chunk(delta({ tool_calls: [{ index: 0, id: 'call_huge', type: 'function', function: { name: 'current_time', arguments: '{"note":"' } }] }));
+  while (request.streamedChars < huge.chars) {
+    const text = piece.slice(0, huge.chars - request.streamedChars);
+    request.streamedChars += text.length;
+    yield chunk(delta(isTool ? { tool_calls: [{ index: 0, function: { arguments: text } }] } : { content: text }));
+  }
+  if (isTool) yield chunk(delta({ tool_calls: [{ index: 0, function: { arguments: '"}' } }] }));
+  yield chunk(delta({}, isTool ? 'tool_calls' : 'stop'));
+  yield 'data: [DONE]\n\n';
 }
 
 /** A deterministic unit vector per text: the same text always gives the same vector. */
@@ -140,6 +167,7 @@ export function answerEmbeddings(request: RecordedRequest, res: ServerResponse, 
   );
 }
 
-export function answerModels(res: ServerResponse, models: readonly string[]): void {
-  sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-llm' })) });
+/** `fields` adds extra fields to a listed model, such as the served context window (`max_model_len` on vLLM). */
+export function answerModels(res: ServerResponse, models: readonly string[], fields: Readonly<Record<string, Record<string, unknown>>> = {}): void {
+  sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-llm', ...fields[id] })) });
 }

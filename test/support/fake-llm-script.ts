@@ -2,7 +2,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 
 /** Which protocol a request arrived on. */
-export type FakeEndpoint = 'openai-chat' | 'anthropic-messages' | 'embeddings' | 'models';
+export type FakeEndpoint = 'openai-chat' | 'anthropic-messages' | 'embeddings' | 'models' | 'ollama-show';
 
 export interface RecordedRequest {
   endpoint: FakeEndpoint;
@@ -14,6 +14,10 @@ export interface RecordedRequest {
   /** Whether the client asked for a streamed answer (`stream: true`). */
   isStream: boolean;
   receivedAt: number;
+  /** True once the connection closed before the reply was complete (the client went away, or a scripted drop). */
+  isClosedEarly: boolean;
+  /** Content characters a `huge` reply wrote before it ended or was cut. */
+  streamedChars: number;
 }
 
 export interface ScriptedToolCall {
@@ -66,6 +70,12 @@ export interface ScriptedReply {
   dropConnection?: boolean;
   /** Embedding vectors to return instead of the deterministic ones. */
   vectors?: number[][];
+  /**
+   * A streamed reply (OpenAI wire) of `chars` characters of text, or of one tool call's arguments, generated as it
+   * is written in deltas of `deltaChars` (default 1000) and paced by the socket: a server ignoring max_tokens,
+   * without the test holding the reply in memory. It ends with finish_reason `stop`, or stops when the client leaves.
+   */
+  huge?: { chars: number; deltaChars?: number; as?: 'text' | 'tool-arguments' };
 }
 
 export type ScriptEntry = ScriptedReply | ((request: RecordedRequest) => ScriptedReply);
@@ -209,4 +219,23 @@ export async function writeFrames(
     return false;
   }
   return true;
+}
+
+/** Writes frames as the iterator makes them, waiting for `drain` when the socket is full; false when the client left. */
+export async function writeLazily(res: ServerResponse, frames: Iterable<string>): Promise<boolean> {
+  for (const frame of frames) {
+    if (res.destroyed) return false;
+    if (!res.write(frame)) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.once('drain', done);
+        res.once('close', done);
+      });
+    }
+  }
+  return !res.destroyed;
 }

@@ -6,7 +6,7 @@
 //   llm.requests[0].body   // what the gateway sent
 //   await llm.close();
 //
-// Routes: POST /v1/chat/completions, POST /v1/messages, POST /v1/embeddings, GET /v1/models.
+// Routes: POST /v1/chat/completions, POST /v1/messages, POST /v1/embeddings, GET /v1/models, POST /api/show (Ollama).
 // Scripted replies are consumed in order by the endpoint they target; an empty queue answers with the
 // default reply (echo of the last user message, or `defaultReply`).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -38,6 +38,10 @@ export interface FakeLlmOptions {
   defaultReply?: (request: RecordedRequest) => ScriptedReply;
   /** Keep at most this many recorded requests (oldest dropped); default unlimited. Benchmarks set it low. */
   maxRecordedRequests?: number;
+  /** Extra fields per model id in GET /v1/models, e.g. `{ 'fake-model': { max_model_len: 4096 } }` (a served window). */
+  modelFields?: Record<string, Record<string, unknown>>;
+  /** Ollama's POST /api/show: the `parameters` text per model (e.g. `num_ctx 2048`); other models answer 404. */
+  ollamaParameters?: Record<string, string>;
 }
 
 export interface FakeLlm {
@@ -68,6 +72,7 @@ const ROUTES: Record<string, FakeEndpoint> = {
   'POST /embeddings': 'embeddings',
   'GET /v1/models': 'models',
   'GET /models': 'models',
+  'POST /api/show': 'ollama-show',
 };
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
@@ -122,7 +127,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       body,
       isStream: isRecord(body) && body.stream === true,
       receivedAt: Date.now(),
+      isClosedEarly: false,
+      streamedChars: 0,
     };
+    res.once('close', () => {
+      if (!res.writableFinished) request.isClosedEarly = true;
+    });
     requests.push(request);
     if (options.maxRecordedRequests !== undefined && requests.length > options.maxRecordedRequests) requests.shift();
 
@@ -133,7 +143,14 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return;
     }
     if (endpoint === 'models') {
-      answerModels(res, models);
+      answerModels(res, models, options.modelFields);
+      return;
+    }
+    if (endpoint === 'ollama-show') {
+      const name = isRecord(body) ? (body.model ?? body.name) : undefined;
+      const parameters = typeof name === 'string' ? options.ollamaParameters?.[name] : undefined;
+      if (parameters === undefined) sendJson(res, 404, { error: `model '${String(name)}' not found` });
+      else sendJson(res, 200, { parameters, model_info: {} });
       return;
     }
 

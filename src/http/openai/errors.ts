@@ -33,6 +33,7 @@ export const OPENAI_ERRORS = {
   not_found: { status: 404, type: 'not_found_error' },
   gone: { status: 410, type: 'server_error' },
   conflict: { status: 409, type: 'server_error' },
+  duplicate: { status: 409, type: 'server_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },
   payload_too_large: { status: 413, type: 'server_error' },
   upstream_failed: { status: 502, type: 'server_error' },

@@ -1,5 +1,6 @@
 // obs.explain's report: a pure function from one session's recorded evidence to an IncidentReport (no clock, no I/O).
 import { TRAJECTORY_KIND, type Severity } from '../evidence/kinds.js';
+import { ORPHANED_END_REASON, orphanedSessions } from '../evidence/orphans.js';
 import { compareText, count, round, sortedObject, str } from '../evidence/read.js';
 import type { SessionEvidence, SessionIndexEvidence, TrajectoryEvidence } from '../evidence/records.js';
 import { contextBudgetBlock, cronWakeGateBlock, learningBlock, orchestrateEntries, recallBlock, voiceBlock } from './blocks.js';
@@ -14,7 +15,7 @@ export interface ExplainOptions {
 }
 
 /** Endings the operator must act on; every other degraded ending is a warning. */
-const ERROR_ENDINGS: ReadonlySet<string> = new Set(['error', 'context_exhausted', 'timeout', 'circuit_open', 'unknown']);
+const ERROR_ENDINGS: ReadonlySet<string> = new Set(['error', 'context_exhausted', 'timeout', 'circuit_open', 'unknown', ORPHANED_END_REASON]);
 
 function severityOf(endReason: string, degraded: boolean): Severity {
   if (!degraded) return 'info';
@@ -23,14 +24,18 @@ function severityOf(endReason: string, degraded: boolean): Severity {
 
 const byTurnOrder = (a: SessionIndexEvidence, b: SessionIndexEvidence) => a.startedAt - b.startedAt || compareText(a.traceId, b.traceId);
 
-/** The last turn decides the outcome: its turn_end record, else its index row, else the session is still running. */
-function outcomeOf(records: readonly TrajectoryEvidence[], latest: SessionIndexEvidence | undefined): { endReason: string; degraded: boolean } {
+/**
+ * The last turn decides the outcome: its turn_end record, else its index row. A turn with neither is still running,
+ * unless a restart marked the session's durable run orphaned: then the process that ran it is gone and it never will end.
+ */
+function outcomeOf(evidence: SessionEvidence, records: readonly TrajectoryEvidence[], latest: SessionIndexEvidence | undefined): { endReason: string; degraded: boolean } {
   const lastEnd = records.filter((record) => record.kind === TRAJECTORY_KIND.turnEnd).at(-1);
   const lastStart = records.filter((record) => record.kind === TRAJECTORY_KIND.turnStart).at(-1);
   const isLastTurnOpen = lastStart !== undefined && (lastEnd === undefined || lastStart.seq > lastEnd.seq);
   const endReason = isLastTurnOpen ? undefined : str(lastEnd?.data.endReason) ?? latest?.endReason ?? undefined;
-  if (endReason === undefined) return { endReason: 'in_progress', degraded: false };
-  return { endReason, degraded: endReason !== 'completed' };
+  if (endReason !== undefined) return { endReason, degraded: endReason !== 'completed' };
+  if (orphanedSessions(evidence.runs).has(evidence.sessionKey)) return { endReason: ORPHANED_END_REASON, degraded: true };
+  return { endReason: 'in_progress', degraded: false };
 }
 
 function costOf(records: readonly TrajectoryEvidence[]): IncidentReport['cost'] {
@@ -71,7 +76,7 @@ export function assembleIncidentReport(evidence: SessionEvidence, options: Expla
   const turns = [...evidence.index].sort(byTurnOrder);
   const latest = turns.at(-1);
   const lastStart = records.filter((record) => record.kind === TRAJECTORY_KIND.turnStart).at(-1);
-  const { endReason, degraded } = outcomeOf(records, latest);
+  const { endReason, degraded } = outcomeOf(evidence, records, latest);
 
   const tools = collectToolEvidence(records);
   const reconciliation = reconcileRollup(records, tools.stats);

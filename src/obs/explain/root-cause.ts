@@ -145,6 +145,8 @@ const OTHER_ENDINGS: Record<string, [string, string]> = {
   budget_exceeded: ['The turn exceeded the agent token budget (budget.maxTokensPerTurn).', 'Raise budget.maxTokensPerTurn, or narrow the task.'],
   context_loop: ['The model repeated the same tool call with the same arguments until the loop guard stopped it.', 'Check the tool result the model kept retrying on (failures[]).'],
   aborted: ['The turn was cancelled by the client or a shutdown.', 'Retry the turn; nothing failed on the gateway side.'],
+  orphaned: ['The gateway stopped while the turn ran; the restart found its run unfinished and marked it orphaned.',
+    'Re-run the task (session.spawn); check the gateway log for why it stopped.'],
 };
 
 /** Rule 3: a degraded session whose every recall missed, when no other cause matched. */

@@ -1,5 +1,6 @@
 // Session-level fleet numbers: degraded sessions by cause, activity, tool stats, merged error kinds, breaker trips, cost.
 import { SIGNAL_KIND, TRAJECTORY_KIND } from '../evidence/kinds.js';
+import { ORPHANED_END_REASON, orphanedSessions } from '../evidence/orphans.js';
 import { bump, compareText, count, round, sortedObject, str, topKey } from '../evidence/read.js';
 import type { FleetEvidence, SessionIndexEvidence } from '../evidence/records.js';
 import type { FleetHealthReport, FleetToolStat } from './types.js';
@@ -31,8 +32,16 @@ function latestTurns(rows: readonly SessionIndexEvidence[]): SessionIndexEvidenc
   return [...latest.values()];
 }
 
+/**
+ * A turn that never recorded its end is still running, unless a restart orphaned its session's durable run: then it
+ * is degraded with endReason `orphaned`, exactly as obs.explain reports it.
+ */
+function withOrphans(turns: readonly SessionIndexEvidence[], orphaned: ReadonlySet<string>): SessionIndexEvidence[] {
+  return turns.map((turn) => (turn.endReason === null && orphaned.has(turn.sessionKey) ? { ...turn, endReason: ORPHANED_END_REASON, degraded: true } : turn));
+}
+
 export function sessionNumbers(evidence: FleetEvidence): SessionNumbers {
-  const turns = evidence.sessions;
+  const turns = withOrphans(evidence.sessions, orphanedSessions(evidence.runs));
   const latest = latestTurns(turns);
   const degradedByCause = new Map<string, number>();
   for (const session of latest) {
@@ -101,7 +110,7 @@ export function sessionNumbers(evidence: FleetEvidence): SessionNumbers {
     errorKinds,
     breakerTripTotal,
     cost: { costUsd: round(costUsd, 6), totalTokens },
-    finishedRows: turns.filter((turn) => turn.endReason !== null).length,
+    finishedRows: evidence.sessions.filter((turn) => turn.endReason !== null).length,
     daysRead: new Set(turns.map((turn) => turn.day)),
   };
 }

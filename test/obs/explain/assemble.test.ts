@@ -51,6 +51,21 @@ describe('obs.explain report fields', () => {
     expect(report(builder).outcome).toEqual({ endReason: 'in_progress', degraded: false, severity: 'info' });
   });
 
+  it('reports an open last turn whose durable run a restart orphaned as orphaned and degraded, not in_progress', () => {
+    const builder = new TrajectoryBuilder().add('turn_start', { agentId: 'default', channel: 'ws' });
+    const runs = [
+      { runId: 'r1', rootRunId: 'r1', parentKey: 'default:alice:parent', sessionKey: SESSION, agentId: 'default', status: 'orphaned', startedAt: 10, costUsd: 0 },
+    ];
+    const result = assembleIncidentReport(sessionEvidence(builder.records, { runs }));
+    expect(result.outcome).toEqual({ endReason: 'orphaned', degraded: true, severity: 'error' });
+    expect(result.likelyRootCause.code).toBe('orphaned');
+    // A run of the tree that is still running, or an orphan of another session, leaves the turn in progress.
+    const elsewhere = runs.map((entry) => ({ ...entry, sessionKey: 'default:alice:subagent:other' }));
+    expect(assembleIncidentReport(sessionEvidence(builder.records, { runs: elsewhere })).outcome.endReason).toBe('in_progress');
+    const running = runs.map((entry) => ({ ...entry, status: 'running' }));
+    expect(assembleIncidentReport(sessionEvidence(builder.records, { runs: running })).outcome.endReason).toBe('in_progress');
+  });
+
   it('lists offloads with diskPathRel and counts resolved pointers in coverage', () => {
     const builder = new TrajectoryBuilder().turn('completed', (t) =>
       t.add('offload', { toolName: 'fetch', diskPathRel: 'offloads/s1/1.json', bytes: 90_000, digest: 'sha256:ab', resolved: true })

@@ -34,6 +34,22 @@ describe('obs.fleet.health sessions, activity and tools', () => {
     expect(report.activity).toMatchObject({ turnTotal: 6, activeAgents: ['default'], activeChannels: ['ws'], exitReasons: { completed: 2, error: 1, in_progress: 1, timeout: 2 } });
   });
 
+  it('counts the session of an orphaned run as degraded with cause orphaned, as the autonomy block does', () => {
+    const open = fleetTurn(1, null);
+    open.row.sessionKey = 'default:alice:subagent:r1';
+    const stillRunning = fleetTurn(2, null);
+    stillRunning.row.sessionKey = 'default:alice:subagent:r2';
+    const report = assembleFleetHealth(fleetEvidence({
+      sessions: [open.row, stillRunning.row],
+      trajectory: [],
+      runs: [run('r1', 'orphaned'), run('r2', 'running')],
+    }));
+    expect(report.sessions).toEqual({ total: 2, degraded: 1, degradedRate: 0.5 });
+    expect(report.degradedByCause).toEqual({ orphaned: 1 });
+    expect(report.activity.exitReasons).toEqual({ in_progress: 1, orphaned: 1 });
+    expect(report.autonomy).toMatchObject({ runs: { degraded: 1 }, orphaned: 1 });
+  });
+
   it('judges a session by its latest turn', () => {
     const first = fleetTurn(1, 'error');
     const second = fleetTurn(2, 'completed');
