@@ -177,7 +177,7 @@ describe('config.* refusals leave everything as it was', () => {
   it('refuses a 10,000-level document or value with -32602 naming the param, not -32603', async () => {
     const before = await snapshot();
     const patch = await failure('config.patch', { agents: deep(10_000) });
-    expect(patch).toEqual({ code: -32602, message: "Invalid params: 'agents' nests deeper than 64 levels", data: { param: 'agents' } });
+    expect(patch).toEqual({ code: -32602, message: "Invalid params: 'agents' nests deeper than 64 levels", data: { kind: 'invalid_params', param: 'agents' } });
     expect(await failure('config.apply', { gateway: {}, agents: { default: { name: 'A', budget: deep(10_000) } } })).toMatchObject({
       code: -32602,
       data: { param: 'agents' },
@@ -185,7 +185,7 @@ describe('config.* refusals leave everything as it was', () => {
     expect(await failure('config.set', { section: 'agents', key: 'default.budget', value: deep(10_000) })).toEqual({
       code: -32602,
       message: "Invalid params: 'value' nests deeper than 64 levels",
-      data: { param: 'value' },
+      data: { kind: 'invalid_params', param: 'value' },
     });
     expect(await snapshot()).toEqual(before);
   });

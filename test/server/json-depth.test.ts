@@ -82,7 +82,7 @@ describe('JSON nesting depth at the edges', () => {
   it('POST /rpc: answers -32602 with the request id for a 10,000-level config.patch', async () => {
     const response = await post('/rpc', `{"jsonrpc":"2.0","id":7,"method":"config.patch","params":{"agents":${nestedObjects(DEEP)}}}`);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: `Invalid params: the message ${DEPTH_MESSAGE}`, data: { param: 'params' } } });
+    expect(response.json()).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: `Invalid params: the message ${DEPTH_MESSAGE}`, data: { kind: 'invalid_params', param: 'params' } } });
   });
 
   it('POST /rpc: answers each request of a too-deep batch with -32602 and runs none of them', async () => {
@@ -91,8 +91,8 @@ describe('JSON nesting depth at the edges', () => {
       `[{"jsonrpc":"2.0","id":1,"method":"system.ping"},{"jsonrpc":"2.0","id":2,"method":"config.set","params":{"section":"agents","key":"x","value":${nestedArrays(DEEP)}}}]`,
     );
     expect(response.json()).toEqual([
-      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: `Invalid params: the message ${DEPTH_MESSAGE}`, data: { param: 'params' } } },
-      { jsonrpc: '2.0', id: 2, error: { code: -32602, message: `Invalid params: the message ${DEPTH_MESSAGE}`, data: { param: 'params' } } },
+      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: `Invalid params: the message ${DEPTH_MESSAGE}`, data: { kind: 'invalid_params', param: 'params' } } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32602, message: `Invalid params: the message ${DEPTH_MESSAGE}`, data: { kind: 'invalid_params', param: 'params' } } },
     ]);
   });
 
@@ -102,7 +102,7 @@ describe('JSON nesting depth at the edges', () => {
     expect(await socket.next()).toEqual({
       jsonrpc: '2.0',
       id: 'deep',
-      error: { code: -32602, message: `Invalid params: the message ${DEPTH_MESSAGE}`, data: { param: 'params' } },
+      error: { code: -32602, message: `Invalid params: the message ${DEPTH_MESSAGE}`, data: { kind: 'invalid_params', param: 'params' } },
     });
     expect(await socket.call('system.ping')).toHaveProperty('result.pong', true);
     await socket.close();
