@@ -1,0 +1,392 @@
+// Seeded fuzz run: thousands of malformed and hostile inputs at every surface of a started gateway. Each answer
+// must be in its surface's envelope and never 5xx, the process must survive, and /health must keep answering.
+// FUZZ_SEED=<n> replays one run.
+import { createHmac } from 'node:crypto';
+import { connect as connectTcp } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
+import { startGateway, type Harness } from '../support/gateway-harness.js';
+import { deepJson, garbageBody, hostileId, hostileJsonText, hostileValue, mutate, seededRandom, type Random } from '../support/hostile-input.js';
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+const WEBHOOK_SECRET = 'fuzz-webhook-secret-0123456789';
+const CONCURRENCY = 12;
+
+/** Admin methods whose plausible params would take the gateway apart for the rest of the run; rpc tokens still call them. */
+const ADMIN_SKIPPED = new Set(['gateway.restart', 'tokens.revoke', 'tokens.rotate', 'agents.delete', 'agents.suspend', 'config.rollback', 'config.apply', 'obs.reset', 'obs.reset.table']);
+
+interface DiscoveredMethod {
+  name: string;
+  params: { name: string; required: boolean; schema: Record<string, unknown> }[];
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Failures collected over the run; the test prints them with the seed instead of stopping at the first. */
+const failures: string[] = [];
+/** What each phase provoked (`<surface> <status or code>`), so a run that only ever hit one refusal fails. */
+const seen = new Set<string>();
+function check(condition: boolean, what: string, detail: unknown): void {
+  if (!condition && failures.length < 20) failures.push(`${what}: ${JSON.stringify(detail)?.slice(0, 400)}`);
+}
+
+function isRpcResponse(value: unknown): boolean {
+  if (!isObject(value) || value.jsonrpc !== '2.0' || !('id' in value)) return false;
+  const { id } = value;
+  if (!(id === null || typeof id === 'string' || typeof id === 'number')) return false;
+  if ('result' in value) return !('error' in value);
+  const { error } = value;
+  return isObject(error) && Number.isInteger(error.code) && typeof error.message === 'string' && (error.data === undefined || isObject(error.data));
+}
+
+/** `result` or the error code of one JSON-RPC answer, or `-` when it is none. */
+function rpcOutcome(value: unknown): string {
+  if (!isObject(value)) return '-';
+  if ('result' in value) return 'result';
+  return isObject(value.error) ? String(value.error.code) : '-';
+}
+
+function isRpcNotification(value: unknown): boolean {
+  return isObject(value) && value.jsonrpc === '2.0' && typeof value.method === 'string' && !('id' in value);
+}
+
+const isRestError = (value: unknown) => isObject(value) && isObject(value.error) && typeof value.error.code === 'string' && typeof value.error.message === 'string';
+
+const isOpenAiError = (value: unknown) =>
+  isObject(value) &&
+  isObject(value.error) &&
+  typeof value.error.message === 'string' &&
+  typeof value.error.type === 'string' &&
+  (value.error.param === null || typeof value.error.param === 'string') &&
+  'code' in value.error;
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `count` generated tasks with a bounded number in flight. */
+async function runPool(count: number, task: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+/** A plausible value for one discovered param schema, so mutations reach handlers and not only validation. */
+function plausible(random: Random, schema: Json): unknown {
+  if (Array.isArray(schema.enum)) return random.pick(schema.enum);
+  const anyOf = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(anyOf) && anyOf.length > 0) return plausible(random, random.pick(anyOf as Json[]));
+  switch (schema.type) {
+    case 'string':
+      return random.pick(['default', 'hello', 'agents', 'local', 'small', 'rpc', 'gateway']);
+    case 'integer':
+    case 'number':
+      return random.pick([1, 5, 50]);
+    case 'boolean':
+      return random.chance(0.5);
+    case 'array':
+      return [];
+    case 'object':
+      return isObject(schema.properties) ? Object.fromEntries(Object.entries(schema.properties).map(([key, value]) => [key, plausible(random, value as Json)])) : {};
+    default:
+      return 'default';
+  }
+}
+
+describe('fuzz: hostile input at every surface', () => {
+  let llm: FakeLlm;
+  let gateway: Harness;
+  let methods: DiscoveredMethod[];
+  let healthChecks = 0;
+  const random = seededRandom(SEED);
+
+  beforeAll(async () => {
+    llm = await startFakeLlm({ maxRecorded: 10 });
+    gateway = await startGateway({
+      gateway: {
+        rateLimit: { maxRequests: 1_000_000, windowMs: 60_000 },
+        wsMessageRateLimit: { maxMessages: 1_000_000, windowMs: 60_000 },
+        httpBodyLimitBytes: 65_536,
+        wsMaxMessageBytes: 65_536,
+        headersTimeoutMs: 2_000,
+        webhook: { secret: WEBHOOK_SECRET, agentId: 'default', maxMessageChars: 4_000 },
+      },
+      providers: { local: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small' }] } },
+      agents: { default: { name: 'Assistant', provider: 'local', model: 'small' } },
+    });
+    const discovered = await fetch(`${gateway.url}/rpc`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'rpc.discover' }),
+    });
+    methods = ((await discovered.json()) as { result: { methods: DiscoveredMethod[] } }).result.methods;
+  });
+  beforeEach(() => {
+    failures.length = 0;
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await llm.close();
+  });
+
+  /** /health answers in its envelope; checked between the phases and at the end. */
+  async function expectHealthy(): Promise<void> {
+    const started = performance.now();
+    const response = await fetch(`${gateway.url}/health`);
+    healthChecks += 1;
+    check(response.status === 200, '/health status', { status: response.status, ms: performance.now() - started });
+  }
+
+  function token(): string | undefined {
+    const { tokens } = gateway;
+    return random.pick([tokens.admin, tokens.rpc, tokens.rpc, tokens.api, tokens.mcpClient, tokens.adminOnly, 'wrong-token-0123456789abcdefghijklmnop', undefined]);
+  }
+
+  function rpcRequest(): unknown {
+    const method = random.chance(0.9) ? random.pick(methods) : { name: random.pick(['', 'nope.nope', '__proto__', 'rpc.', 'system.ping.x']), params: [] };
+    const template = Object.fromEntries(method.params.filter((param) => param.required || random.chance(0.5)).map((param) => [param.name, plausible(random, param.schema)]));
+    const params = random.chance(0.8) ? mutate(random, template) : hostileValue(random);
+    const request: Json = { jsonrpc: random.chance(0.95) ? '2.0' : random.pick(['1.0', 2, null]), method: method.name, params };
+    const id = hostileId(random);
+    if (id !== undefined) request.id = id;
+    if (random.chance(0.05)) delete request.method;
+    return request;
+  }
+
+  function rpcPayload(): { text: string | Uint8Array; adminSafe: boolean } {
+    if (random.chance(0.1)) return { text: garbageBody(random), adminSafe: true };
+    if (random.chance(0.15)) {
+      const batch = Array.from({ length: random.int(60) }, () => rpcRequest());
+      return { text: hostileJsonText(random, batch), adminSafe: batch.every((item) => !ADMIN_SKIPPED.has(String((item as Json).method))) };
+    }
+    const request = rpcRequest() as Json;
+    return { text: hostileJsonText(random, request), adminSafe: !ADMIN_SKIPPED.has(String(request.method)) };
+  }
+
+  it('POST /rpc answers JSON-RPC (or the REST envelope before dispatch) and never 5xx', async () => {
+    await runPool(1_000, async () => {
+      const { text, adminSafe } = rpcPayload();
+      const bearer = adminSafe ? token() : gateway.tokens.rpc;
+      const response = await fetch(`${gateway.url}/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': random.pick(['application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded']), ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }) },
+        body: text,
+      });
+      const body = await response.text();
+      check(response.status < 500, 'POST /rpc status', { status: response.status, body });
+      if (response.status === 204) return check(body === '', 'POST /rpc 204 body', body);
+      const parsed = parseJson(body);
+      for (const item of Array.isArray(parsed) ? parsed : [parsed]) seen.add(`rpc ${rpcOutcome(item)}`);
+      const ok = Array.isArray(parsed) ? parsed.every(isRpcResponse) : isRpcResponse(parsed) || (response.status >= 400 && isRestError(parsed));
+      check(ok, 'POST /rpc envelope', { status: response.status, body });
+    });
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
+  it('WebSocket answers every frame in JSON-RPC and stays usable after hostile frames', async () => {
+    const { tokens } = gateway;
+    for (const bearer of [tokens.rpc, tokens.admin, tokens.ws]) {
+      const socket = new WebSocket(gateway.wsUrl, { headers: { authorization: `Bearer ${bearer}` } });
+      const frames: unknown[] = [];
+      let closed: { code: number; reason: string } | undefined;
+      socket.on('message', (data) => frames.push(parseJson(String(data))));
+      socket.on('close', (code, reason) => (closed = { code, reason: reason.toString() }));
+      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+      for (let index = 0; index < 300; index += 1) {
+        const { text, adminSafe } = rpcPayload();
+        if (bearer === tokens.admin && !adminSafe) continue;
+        // Bytes that are not UTF-8 go as binary frames: in a text frame the ws library rightly closes with 1007.
+        socket.send(text, { binary: typeof text !== 'string' || random.chance(0.05) });
+      }
+      socket.send(JSON.stringify({ jsonrpc: '2.0', id: 'final-ping', method: 'system.ping' }));
+      await expect.poll(() => frames.some((frame) => isObject(frame) && frame.id === 'final-ping') || closed !== undefined, { timeout: 20_000 }).toBe(true);
+      check(closed === undefined, 'WebSocket closed during the fuzz', closed);
+      for (const frame of frames) {
+        seen.add(`ws ${rpcOutcome(frame)}`);
+        const ok = Array.isArray(frame) ? frame.every(isRpcResponse) : isRpcResponse(frame) || isRpcNotification(frame);
+        check(ok, 'WebSocket frame envelope', frame);
+      }
+      socket.close();
+    }
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
+  const REST_ROUTES = [
+    ['GET', '/api/agents'],
+    ['GET', '/api/channels'],
+    ['GET', '/api/activity'],
+    ['POST', '/api/chat'],
+    ['GET', '/api/chat/history'],
+    ['GET', '/api/chat/stream'],
+    ['GET', '/api/events'],
+    ['GET', '/api/health'],
+    ['DELETE', '/api/agents'],
+    ['GET', '/api/../../etc/passwd'],
+    ['GET', '/api/%2e%2e/%00'],
+    ['PUT', '/api/chat'],
+  ] as const;
+
+  const hostileQuery = () =>
+    random.pick(['', '?message=hi', '?message=', '?sessionKey=:::', '?sessionKey=default:admin:rpc', '?limit=-1', '?limit=1e309', `?message=${'x'.repeat(3_000)}`, '?__proto__[x]=1', '?token=&token=a', '?a=%zz']);
+
+  it('REST and SSE routes answer {error:{code,message}} and never 5xx', async () => {
+    await runPool(800, async () => {
+      const [method, path] = random.pick(REST_ROUTES);
+      const bearer = token();
+      const hasBody = method !== 'GET';
+      const url = `${gateway.url}${path}${hostileQuery()}${random.chance(0.3) && bearer !== undefined ? `${path.includes('?') ? '&' : '?'}token=${bearer}` : ''}`;
+      const body = hasBody ? (random.chance(0.7) ? hostileJsonText(random, mutate(random, { message: 'hello', sessionKey: 'default:rpc-client:rest' })) : garbageBody(random)) : undefined;
+      const response = await fetch(url, {
+        method,
+        headers: { 'content-type': random.pick(['application/json', 'text/plain']), ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }) },
+        ...(body === undefined ? {} : { body }),
+        signal: AbortSignal.timeout(15_000),
+      });
+      seen.add(`rest ${response.status}`);
+      check(response.status < 500, `${method} ${path} status`, { status: response.status });
+      if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+        // A stream that opened is fine; read its first event and hang up.
+        const reader = response.body?.getReader();
+        await reader?.read();
+        await reader?.cancel();
+        return;
+      }
+      const text = await response.text();
+      if (response.status >= 400) check(isRestError(parseJson(text)), `${method} ${path} envelope`, { status: response.status, text });
+      else check(parseJson(text) !== undefined, `${method} ${path} JSON`, { status: response.status, text });
+    });
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
+  const V1_TEMPLATES = {
+    '/v1/chat/completions': () => ({ model: random.pick(['small', 'default', 'nope', 'local/small']), messages: [{ role: 'user', content: 'hi' }], stream: random.chance(0.3), max_tokens: 10 }),
+    '/v1/responses': () => ({ model: 'small', input: random.pick(['hi', [{ role: 'user', content: 'hi' }]]), stream: random.chance(0.3), previous_response_id: random.chance(0.2) ? 'resp_nope' : undefined }),
+    '/v1/embeddings': () => ({ model: 'small', input: random.pick(['hi', ['a', 'b'], [1, 2]]) }),
+  } as const;
+
+  it('/v1 answers the OpenAI error envelope or a well-formed reply, and never 5xx', async () => {
+    await runPool(600, async () => {
+      const route = random.pick(['/v1/chat/completions', '/v1/chat/completions', '/v1/responses', '/v1/embeddings', '/v1/models', '/v1/models/x%00y', '/v1/nope'] as const);
+      const bearer = random.pick([gateway.tokens.api, gateway.tokens.rpc, gateway.tokens.admin, gateway.tokens.mcpClient, 'bad', undefined]);
+      const template = route in V1_TEMPLATES ? V1_TEMPLATES[route as keyof typeof V1_TEMPLATES]() : undefined;
+      const body = template === undefined ? undefined : random.chance(0.85) ? hostileJsonText(random, mutate(random, template)) : garbageBody(random);
+      const response = await fetch(`${gateway.url}${route}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json', ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }) },
+        ...(body === undefined ? {} : { body }),
+        signal: AbortSignal.timeout(15_000),
+      });
+      const text = await response.text();
+      seen.add(`v1 ${response.status}`);
+      check(response.status < 500, `${route} status`, { status: response.status, text });
+      if (response.status >= 400) return check(isOpenAiError(parseJson(text)), `${route} envelope`, { status: response.status, text });
+      if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+        const events = text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6));
+        check(events.every((data) => data === '[DONE]' || parseJson(data) !== undefined), `${route} SSE frames`, text);
+      } else check(isObject(parseJson(text)), `${route} JSON`, text);
+    });
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
+  it('the webhook answers {error:{code,message}} for bad signatures, bodies, replays and oversize messages', async () => {
+    await runPool(300, async () => {
+      // A replay is a valid delivery sent twice; everything else is mutated or garbage.
+      const replay = random.chance(0.15);
+      const delivery = { event: 'push', source: 'git', data: hostileValue(random) };
+      const body = replay ? JSON.stringify(delivery) : random.chance(0.7) ? hostileJsonText(random, mutate(random, delivery)) : garbageBody(random);
+      const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
+      const timestamp = !replay && random.chance(0.5) ? String(Math.floor(Date.now() / 1000) + random.pick([0, 0, 10, -1_000, 1e12])) : undefined;
+      const hmac = createHmac('sha256', replay || random.chance(0.85) ? WEBHOOK_SECRET : 'wrong-secret-0123456789');
+      if (timestamp !== undefined) hmac.update(`${timestamp}.`);
+      const valid = `sha256=${hmac.update(bytes).digest('hex')}`;
+      const signature = replay ? valid : random.pick([valid, valid, 'sha256=zz', '', `sha256=${'0'.repeat(64)}`]);
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-webhook-signature': signature };
+      if (timestamp !== undefined) headers['x-webhook-timestamp'] = timestamp;
+      const send = () => fetch(`${gateway.url}/hooks/webhook`, { method: 'POST', headers, body: bytes });
+      const responses = replay ? [await send(), await send()] : [await send()];
+      for (const response of responses) {
+        const text = await response.text();
+        seen.add(`webhook ${response.status}`);
+        check(response.status < 500, 'webhook status', { status: response.status, text });
+        if (response.status >= 400) check(isRestError(parseJson(text)), 'webhook envelope', { status: response.status, text });
+        else check(response.status === 202 && isObject(parseJson(text)), 'webhook accepted', { status: response.status, text });
+      }
+    });
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
+  const RAW_REQUESTS = [
+    'GET / HTTP/1.1\r\n\r\n',
+    'GARBAGE\r\n\r\n',
+    'GET /health HTTP/9.9\r\nHost: x\r\n\r\n',
+    `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    'POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n{',
+    'POST /rpc HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\nzz\r\n',
+    'GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    'GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: x\r\nSec-WebSocket-Version: 99\r\n\r\n',
+    'GET /health HTTP/1.1\r\nHost: x\r\n',
+    '\u0000\u0001\u0002\u0003',
+    `POST /api/chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20002\r\n\r\n${deepJson(10_001)}`,
+  ];
+
+  it('raw sockets with malformed HTTP get an answer or a close, within the headers timeout', async () => {
+    const port = new URL(gateway.url).port;
+    await runPool(150, async () => {
+      const payload = random.pick(RAW_REQUESTS);
+      const outcome = await new Promise<string>((resolve) => {
+        const socket = connectTcp(Number(port), '127.0.0.1');
+        let received = '';
+        const timer = setTimeout(() => {
+          socket.destroy();
+          resolve('hung');
+        }, 8_000);
+        socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          clearTimeout(timer);
+          resolve(received);
+        });
+        socket.write(payload, 'latin1', () => (random.chance(0.5) ? socket.end() : undefined));
+      });
+      check(outcome !== 'hung', 'raw socket left open past the headers timeout', payload.slice(0, 80));
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(outcome)?.[1];
+      check(status === undefined || Number(status) < 500, 'raw socket status', outcome.slice(0, 200));
+    });
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
+  it('still serves a normal turn and config read after the run', async () => {
+    const headers = { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' };
+    const turn = await fetch(`${gateway.url}/rpc`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agent.execute', params: { message: 'after the storm' } }) });
+    expect(await turn.json()).toMatchObject({ result: { response: 'Echo: after the storm' } });
+    const config = await fetch(`${gateway.url}/rpc`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'config.get', params: { section: 'gateway' } }) });
+    expect(await config.json()).toMatchObject({ result: expect.any(Object) });
+    expect(healthChecks).toBe(6);
+  });
+
+  it('reached past validation on every surface, not only one refusal', () => {
+    const expected = [
+      ...['result', '-32700', '-32600', '-32601', '-32602', '-32603'].flatMap((outcome) => [`rpc ${outcome}`, `ws ${outcome}`]),
+      ...['200', '400', '401', '403', '404', '413'].map((status) => `rest ${status}`),
+      ...['200', '400', '401', '403', '404'].map((status) => `v1 ${status}`),
+      ...['202', '400', '401', '409'].map((status) => `webhook ${status}`),
+    ];
+    expect(expected.filter((outcome) => !seen.has(outcome))).toEqual([]);
+    expect(llm.requests.length).toBeGreaterThan(0);
+  });
+});
