@@ -110,7 +110,7 @@ describe('fuzz: hostile input at every surface', () => {
   const random = seededRandom(SEED);
 
   beforeAll(async () => {
-    llm = await startFakeLlm({ maxRecorded: 10 });
+    llm = await startFakeLlm({ maxRecordedRequests: 10 });
     gateway = await startGateway({
       gateway: {
         rateLimit: { maxRequests: 1_000_000, windowMs: 60_000 },
