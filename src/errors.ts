@@ -1,4 +1,5 @@
 // Every failure kind the gateway reports; each surface (JSON-RPC, REST, /v1) maps kinds to its own envelope.
+import type { z } from 'zod';
 
 export type ErrorKind =
   | 'parse_error'
@@ -63,8 +64,49 @@ export function isGatewayError(value: unknown): value is GatewayError {
   return value instanceof GatewayError;
 }
 
+/** What a client is told for an `internal` failure: the cause goes to the log, never to the wire (spec "internal error"). */
+export const INTERNAL_ERROR_MESSAGE = 'Internal error';
+
+/** The message a client may see for `error`: its own, except for `internal`, which is always the generic one. */
+export function publicMessage(error: GatewayError): string {
+  return error.kind === 'internal' ? INTERNAL_ERROR_MESSAGE : error.message;
+}
+
+/** The logger surface the mask needs (pino's `error(obj, msg)`), so errors.ts stays free of the logger. */
+export interface ErrorLog {
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * The one unknown-error mask every surface uses: any thrown value becomes a GatewayError; an `internal` one is
+ * logged with its cause and `fields` (trace id, method, run id …) and reaches the client only as "Internal error".
+ */
+export function maskUnknown(error: unknown, log: ErrorLog, fields: Record<string, unknown>, logMessage: string): GatewayError {
+  const mapped = toGatewayError(error);
+  if (mapped.kind === 'internal') log.error({ err: mapped.cause ?? error, ...fields }, logMessage);
+  return mapped;
+}
+
 export const notFound = (message: string, details?: GatewayErrorDetails) =>
   new GatewayError('not_found', message, details);
+
+export const agentNotFound = (agentId: string, param = 'agentId') => notFound(`Agent '${agentId}' not found`, { param });
+
+/** An agent whose status is `suspended` (DESIGN §3): `hint` says how to resume it where the surface can. */
+export const agentSuspended = (agentId: string, param = 'agentId', hint = '') =>
+  new GatewayError('conflict', `Agent '${agentId}' is suspended and accepts no new messages${hint}`, { param });
+
+export const sessionNotFound = (sessionKey: string, param = 'session_key') => notFound(`Session not found: ${sessionKey}`, { param });
+
+export const runNotFound = (runId: string) => notFound(`Run not found: ${runId}`, { param: 'run_id' });
+
+export const tokenNotFound = (id: string) => notFound(`Token '${id}' not found`, { param: 'id' });
+
+export const unknownProvider = (provider: string, param = 'provider') => notFound(`Unknown provider '${provider}'`, { param });
+
+export const methodNotFound = (name: string) => new GatewayError('method_not_found', `Method not found: ${name}`);
+
+export const missingBearerToken = () => new GatewayError('unauthorized', 'Missing or invalid bearer token');
 
 export const invalidParams = (message: string, param?: string) =>
   new GatewayError('invalid_params', message, param === undefined ? {} : { param });
@@ -106,7 +148,7 @@ export const forbiddenKey = (path: string, key: string, param = path) =>
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   const statusCode = readStatusCode(error);
-  const message = error instanceof Error ? error.message : 'Internal error';
+  const message = error instanceof Error ? error.message : INTERNAL_ERROR_MESSAGE;
   switch (statusCode) {
     case 400:
     case 415:
@@ -122,7 +164,7 @@ export function toGatewayError(error: unknown): GatewayError {
     case 429:
       return new GatewayError('rate_limited', message, {}, { cause: error });
     default:
-      return new GatewayError('internal', 'Internal error', {}, { cause: error });
+      return new GatewayError('internal', INTERNAL_ERROR_MESSAGE, {}, { cause: error });
   }
 }
 
@@ -130,4 +172,51 @@ function readStatusCode(error: unknown): number | undefined {
   if (typeof error !== 'object' || error === null || !('statusCode' in error)) return undefined;
   const { statusCode } = error;
   return typeof statusCode === 'number' ? statusCode : undefined;
+}
+
+/** One problem in a zod result, in the terms every surface phrases: an unknown key, a missing value, or a bad one. */
+export interface FieldIssue {
+  problem: 'unknown_key' | 'missing' | 'invalid';
+  /** Where it is; for an unknown key, the path of the key itself. */
+  path: readonly PropertyKey[];
+  /** zod's message without its "Invalid input: " lead-in. */
+  reason: string;
+  /** zod's message as it is. */
+  message: string;
+}
+
+/**
+ * The one reader of zod issues for every surface (JSON-RPC params, REST, /v1, webhook, config): an
+ * `unrecognized_keys` issue becomes one FieldIssue per key. Surfaces only choose the wording.
+ */
+export function readIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[] {
+  const read: FieldIssue[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) read.push({ problem: 'unknown_key', path: [...issue.path, key], reason: 'unknown key', message: issue.message });
+      continue;
+    }
+    const isMissing = issue.code === 'invalid_type' && issue.message.endsWith('received undefined');
+    read.push({ problem: isMissing ? 'missing' : 'invalid', path: issue.path, reason: issue.message.replace(/^Invalid input: /, ''), message: issue.message });
+  }
+  return read;
+}
+
+/** Unknown keys first (the likeliest typo), else the first issue: for surfaces that report one problem. */
+export function firstIssue(issues: readonly z.core.$ZodIssue[]): FieldIssue | undefined {
+  const read = readIssues(issues);
+  return read.find((issue) => issue.problem === 'unknown_key') ?? read[0];
+}
+
+/** `sessionKey.tenantId`, `messages.0.content`: the dotted form JSON-RPC and REST name params in. */
+export const dottedPath = (path: readonly PropertyKey[]): string => path.map(String).join('.');
+
+/** `messages[0].content`: the form OpenAI's errors and config problems print. */
+export function bracketPath(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const part of path) {
+    if (typeof part === 'number') text += `[${part}]`;
+    else text += text === '' ? String(part) : `.${String(part)}`;
+  }
+  return text;
 }

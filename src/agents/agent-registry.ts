@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import type { AgentConfig, ConfigChange, ConfigInput, ConfigStore, GatewayConfig, RawConfig } from '../config/index.js';
 import { isForbiddenKey } from '../config/index.js';
-import { forbiddenKey, GatewayError, notFound } from '../errors.js';
+import { agentNotFound, forbiddenKey, GatewayError } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
 import type { AgentDefinition, AgentRegistry } from './types.js';
 
@@ -124,8 +124,6 @@ function mergeFields(existing: RawConfig, fields: AgentFields): RawConfig {
   if (fields.budget !== undefined && isRecord(existing.budget)) merged.budget = { ...existing.budget, ...withoutUndefined(fields.budget) };
   return merged;
 }
-
-const agentNotFound = (agentId: string) => notFound(`Agent '${agentId}' not found`, { param: 'agentId' });
 
 export function createAgentRegistry({ configStore, events, log, checkProvider = staticProviderCheck }: AgentRegistryDeps): ManagedAgentRegistry {
   const listeners = new Set<(changes: AgentChange[]) => void>();

@@ -1,7 +1,7 @@
 // One agent turn (callers serialise turns per session): history + message → model → tools → model … until an answer or a limit (steps, tokens, loop, context).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { GatewayError, isGatewayError, notFound } from '../errors.js';
+import { agentNotFound, agentSuspended, GatewayError, INTERNAL_ERROR_MESSAGE, isGatewayError } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
 import type { Recorder } from '../obs/recorder.js';
 import type { ModelRef, ModelRouter } from '../providers/types.js';
@@ -59,9 +59,9 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
       throw new GatewayError('unavailable', 'No agent configured: add one under `agents:` in config.yaml or create one with agents.create', { reason: 'no_agent' });
     }
     const agent = agents.get(id);
-    if (agent === undefined) throw notFound(`Agent '${id}' not found`, { param: 'agentId' });
+    if (agent === undefined) throw agentNotFound(id);
     if (agent.status === 'suspended') {
-      throw new GatewayError('conflict', `Agent '${id}' is suspended and accepts no new messages; resume it with agents.resume`, { param: 'agentId' });
+      throw agentSuspended(id, 'agentId', '; resume it with agents.resume');
     }
     return agent;
   }
@@ -275,5 +275,5 @@ function classifyFailure(
   }
   log.error({ err: error }, 'turn failed');
   trace.modelError(step, { kind: 'internal' });
-  return ['error', 'Internal error'];
+  return ['error', INTERNAL_ERROR_MESSAGE];
 }

@@ -6,6 +6,7 @@ import { ConfigError } from './config-error.js';
 import { findForbiddenKey } from './object-keys.js';
 import { readSecrets } from './secrets-file.js';
 import { configSchema, type GatewayConfig } from './schema.js';
+import { bracketPath, readIssues } from '../errors.js';
 
 export { ConfigError } from './config-error.js';
 
@@ -50,24 +51,14 @@ export function describeMissingReference(name: string): string {
 
 /** `gateway.tokens[0].secret: must be at least 32 characters` for each issue. */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
-  return issues.map((issue) => {
-    const path = formatPath(issue.path);
-    if (issue.code === 'unrecognized_keys') {
-      const where = path === '' ? '' : `${path}.`;
-      return issue.keys.map((key) => `${where}${key}: unknown key`).join('; ');
-    }
-    return `${path === '' ? '(root)' : path}: ${issue.message}`;
-  });
+  return issues.map((issue) =>
+    readIssues([issue])
+      .map(({ path, problem, message }) => (problem === 'unknown_key' ? `${formatPath(path)}: unknown key` : `${path.length === 0 ? '(root)' : formatPath(path)}: ${message}`))
+      .join('; '),
+  );
 }
 
-export function formatPath(path: readonly PropertyKey[]): string {
-  let text = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') text += `[${segment}]`;
-    else text += text === '' ? String(segment) : `.${String(segment)}`;
-  }
-  return text;
-}
+export const formatPath = bracketPath;
 
 /** Validates an already-parsed document (after env substitution). Throws ConfigError. */
 export function validateConfig(document: unknown, source: string): GatewayConfig {

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { TurnRunner } from '../agents/types.js';
 import type { GatewaySection } from '../config/index.js';
-import { duplicateDelivery, GatewayError } from '../errors.js';
+import { duplicateDelivery, GatewayError, maskUnknown, publicMessage } from '../errors.js';
 import { formatParamIssues } from '../rpc/param-issues.js';
 import { parseJsonBody } from '../server/json-body.js';
 import { formatSessionKey, WEBHOOK_CALLER } from '../sessions/index.js';
@@ -95,8 +95,7 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
         .then(
           (result) => notifyAll('session.completed', { sessionKey, runId, result: { response: result.response, tokensUsed: result.tokensUsed, finishReason: result.finishReason, ...(result.error === undefined ? {} : { error: result.error }) } }),
           (error: unknown) => {
-            const message = error instanceof GatewayError && error.kind !== 'internal' ? error.message : 'Internal error';
-            if (!(error instanceof GatewayError)) log.error({ err: error, runId }, 'webhook turn failed');
+            const message = publicMessage(maskUnknown(error, log, { runId }, 'webhook turn failed'));
             notifyAll('session.completed', { sessionKey, runId, result: { response: '', finishReason: 'error', error: message } });
           },
         )

@@ -1,7 +1,7 @@
 // JSON-RPC 2.0 dispatch shared by /ws and POST /rpc: parse, batch, validate, scope check, call, map errors.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { GatewayError, insufficientScope, toGatewayError, type ErrorKind } from '../errors.js';
+import { GatewayError, insufficientScope, maskUnknown, methodNotFound, publicMessage, type ErrorKind } from '../errors.js';
 import { grantsMethodScope, type Caller, type Transport } from '../server/scopes.js';
 import { RPC_CODE } from './error-codes.js';
 import { formatParamIssues } from './param-issues.js';
@@ -66,7 +66,7 @@ export function errorResponse(id: JsonRpcId, error: JsonRpcErrorObject): JsonRpc
 
 /** The JSON-RPC error object for a gateway error; unknown failures never leak their message. */
 export function toRpcError(error: GatewayError): JsonRpcErrorObject {
-  const message = error.kind === 'internal' ? 'Internal error' : error.message;
+  const message = publicMessage(error);
   const { param, retryAfterMs } = error.details;
   const data: JsonRpcErrorData = { kind: error.kind };
   if (typeof param === 'string') data.param = param;
@@ -102,7 +102,7 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
     const method = registry.get(String(message.method));
     if (method === undefined) {
       if (isNotification) return null;
-      return errorResponse(id, { code: RPC_CODE.method_not_found, message: `Method not found: ${String(message.method)}` });
+      return errorResponse(id, { code: RPC_CODE.method_not_found, message: methodNotFound(String(message.method)).message });
     }
     const traceId = ctx.traceId ?? `${traceIdPrefix}-${(traceSequence += 1).toString(36)}`;
     const isDebug = ctx.log.isLevelEnabled('debug');
@@ -124,11 +124,8 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
       const result = await method.handler(parsed.data, { caller: ctx.caller, transport: ctx.transport, log: ctx.log, traceId, signal: ctx.signal });
       response = { jsonrpc: '2.0', id, result: result ?? null };
     } catch (error) {
-      const gatewayError = toGatewayError(error);
+      const gatewayError = maskUnknown(error, ctx.log, { method: method.name, traceId }, 'JSON-RPC handler failed');
       failureKind = gatewayError.kind;
-      if (gatewayError.kind === 'internal') {
-        ctx.log.error({ err: error, method: method.name, traceId }, 'JSON-RPC handler failed');
-      }
       response = errorResponse(id, toRpcError(gatewayError));
     }
     if (isDebug) ctx.log.debug({ method: method.name, traceId, ms: performance.now() - startedAt }, 'rpc call');

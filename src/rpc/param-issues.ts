@@ -1,5 +1,6 @@
-// Turns zod issues on JSON-RPC params into one message that names each offending param.
+// Words zod issues on JSON-RPC params as one message that names each offending param.
 import type { z } from 'zod';
+import { dottedPath, readIssues } from '../errors.js';
 
 export interface ParamIssueSummary {
   text: string;
@@ -10,19 +11,10 @@ export interface ParamIssueSummary {
 export function formatParamIssues(issues: readonly z.core.$ZodIssue[]): ParamIssueSummary {
   const parts: string[] = [];
   let param: string | undefined;
-  for (const issue of issues) {
-    const path = issue.path.map(String).join('.');
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        const name = path === '' ? key : `${path}.${key}`;
-        param ??= name;
-        parts.push(`unknown param '${name}'`);
-      }
-      continue;
-    }
-    const name = path === '' ? 'params' : path;
+  for (const issue of readIssues(issues)) {
+    const name = issue.path.length === 0 ? 'params' : dottedPath(issue.path);
     param ??= name;
-    parts.push(`'${name}' ${issue.message.replace(/^Invalid input: /, '')}`);
+    parts.push(issue.problem === 'unknown_key' ? `unknown param '${name}'` : `'${name}' ${issue.reason}`);
   }
   return { text: parts.join('; '), param };
 }

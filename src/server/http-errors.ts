@@ -1,7 +1,7 @@
 // The REST, SSE and /rpc error envelope {error: {code, message}} and the HTTP status of each error kind.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { retryAfterHeaderSeconds, toGatewayError, type ErrorKind, type GatewayError } from '../errors.js';
+import { publicMessage, retryAfterHeaderSeconds, toGatewayError, type ErrorKind, type GatewayError } from '../errors.js';
 
 export const HTTP_STATUS = {
   parse_error: 400,
@@ -43,7 +43,6 @@ export function restErrorHandler(log: Logger) {
     const mapped = toGatewayError(error);
     logHttpError(log, request, error, mapped);
     prepareErrorReply(reply, mapped);
-    const message = mapped.kind === 'internal' ? 'Internal error' : mapped.message;
-    return reply.send({ error: { code: mapped.kind, message } });
+    return reply.send({ error: { code: mapped.kind, message: publicMessage(mapped) } });
   };
 }

@@ -1,6 +1,6 @@
 // Authenticates HTTP requests (bearer header, or the token query parameter where a route allows it).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayError } from '../errors.js';
+import { GatewayError, missingBearerToken } from '../errors.js';
 import { bearerSecret, type Authenticator } from './authenticator.js';
 import type { Caller } from './scopes.js';
 
@@ -44,13 +44,13 @@ export function createRequestAuth(authenticator: Authenticator): RequestAuth {
     require({ allowQueryToken = false, grants }) {
       return async function requireToken(request) {
         const caller = identify(request, allowQueryToken);
-        if (caller === undefined) throw new GatewayError('unauthorized', 'Missing or invalid bearer token');
+        if (caller === undefined) throw missingBearerToken();
         if (!grants(caller)) throw new GatewayError('forbidden', `Token '${caller.clientId}' lacks the scope this route requires`);
       };
     },
     callerOf(request) {
       const caller = callers.get(request)?.caller;
-      if (caller === undefined || caller === null) throw new GatewayError('unauthorized', 'Missing or invalid bearer token');
+      if (caller === undefined || caller === null) throw missingBearerToken();
       return caller;
     },
   };

@@ -1,5 +1,5 @@
 // Issues, lists, revokes and rotates API tokens; secrets are returned once and stored only as hashes.
-import { GatewayError, notFound } from '../errors.js';
+import { GatewayError, tokenNotFound } from '../errors.js';
 import { generateSecret, tokenIdSchema, type Scope, type TokenConfig } from '../config/index.js';
 import { hashSecret } from './authenticator.js';
 import type { TokenStore } from './token-store.js';
@@ -76,14 +76,14 @@ export function createTokenService({ store, configTokens: initialConfigTokens, n
     },
     revoke(id) {
       refuseConfigToken(id, 'remove');
-      if (!store.revoke(id)) throw notFound(`Token '${id}' not found`, { param: 'id' });
+      if (!store.revoke(id)) throw tokenNotFound(id);
       announceRetired(id);
       return { id, revoked: true };
     },
     rotate(id) {
       refuseConfigToken(id, 'change');
       const existing = store.findById(id);
-      if (existing === undefined) throw notFound(`Token '${id}' not found`, { param: 'id' });
+      if (existing === undefined) throw tokenNotFound(id);
       const secret = generateSecret();
       store.replaceSecretHash(id, hashSecret(secret));
       announceRetired(id);

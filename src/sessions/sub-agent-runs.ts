@@ -1,7 +1,7 @@
 // session.spawn and session.run_status: sub-agent turns run in the background, each recorded as a durable run.
 import type { Logger } from 'pino';
 import type { FinishReason, TurnResult, TurnRunner } from '../agents/types.js';
-import { GatewayError, isGatewayError, notFound } from '../errors.js';
+import { GatewayError, isGatewayError, maskUnknown, notFound, publicMessage, runNotFound } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
 import { assertSessionAccess, type SessionCaller } from './session-access.js';
 import { parseSessionKey, subAgentSessionKey } from './session-key.js';
@@ -88,13 +88,6 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
   const inFlight = new Set<Promise<void>>();
   const shutdown = new AbortController();
 
-  /** A failure's message as a client may see it; unknown errors are logged and reported generically. */
-  function publicMessage(error: unknown, runId: string): string {
-    if (isGatewayError(error) && error.kind !== 'internal') return error.message;
-    log.error({ err: error, runId }, 'sub-agent run failed');
-    return 'Internal error';
-  }
-
   async function execute(run: RunRecord, caller: SessionCaller): Promise<void> {
     events.emit('session:sub_agent_spawned', { runId: run.runId, parentKey: run.parentKey, sessionKey: run.sessionKey, agentId: run.agentId });
     let result: TurnResult | undefined;
@@ -112,7 +105,7 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       );
       if (FAILED_FINISH_REASONS.has(result.finishReason)) failure = result.error ?? `The turn ended with ${result.finishReason}`;
     } catch (error) {
-      failure = publicMessage(error, run.runId);
+      failure = publicMessage(maskUnknown(error, log, { runId: run.runId }, 'sub-agent run failed'));
     }
     const status: RunStatus = failure === null ? 'completed' : 'failed';
     const finished: RunRecord = {
@@ -198,7 +191,7 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
     },
     runStatus(runId, requestedBy) {
       const run = runs.get(runId);
-      if (run === undefined || (requestedBy !== undefined && run.requestedBy !== requestedBy)) throw notFound(`Run not found: ${runId}`, { param: 'run_id' });
+      if (run === undefined || (requestedBy !== undefined && run.requestedBy !== requestedBy)) throw runNotFound(runId);
       return toView(run, now());
     },
     recoverOrphanedRuns() {

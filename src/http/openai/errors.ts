@@ -1,7 +1,7 @@
 // The /v1 error envelope {error: {message, type, param, code: null}}: one table from error kind to status and type.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { toGatewayError, type ErrorKind, type GatewayError } from '../../errors.js';
+import { publicMessage, toGatewayError, type ErrorKind, type GatewayError } from '../../errors.js';
 import { logHttpError, prepareErrorReply } from '../../server/http-errors.js';
 
 /** The spec's "/v1 routes" error table. */
@@ -48,9 +48,8 @@ export interface OpenAiErrorBody {
 /** The envelope of one error; internal errors never show their own message. */
 export function openAiErrorBody(error: GatewayError): OpenAiErrorBody {
   const { type } = OPENAI_ERRORS[error.kind];
-  const message = error.kind === 'internal' ? 'Internal error' : error.message;
   const { param } = error.details;
-  return { error: { message, type, param: typeof param === 'string' ? param : null, code: null } };
+  return { error: { message: publicMessage(error), type, param: typeof param === 'string' ? param : null, code: null } };
 }
 
 /** The /v1 plugin's error handler: every thrown error, including auth, rate limit and body errors, leaves here. */

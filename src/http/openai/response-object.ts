@@ -1,6 +1,6 @@
 // The Responses API shapes (DESIGN §3): the response object, its message output item, and the numbered stream events.
 import type { TurnResult } from '../../agents/types.js';
-import type { GatewayError } from '../../errors.js';
+import { publicMessage, type GatewayError } from '../../errors.js';
 import { OPENAI_ERRORS } from './errors.js';
 
 export type ResponseStatus = 'in_progress' | 'completed' | 'failed';
@@ -54,7 +54,7 @@ export function responseObject(ids: ResponseIds, echo: ResponseEcho, state: Resp
     object: 'response',
     created_at: ids.createdAt,
     status: state.status,
-    error: error === undefined ? null : { code: OPENAI_ERRORS[error.kind].type, message: error.kind === 'internal' ? 'Internal error' : error.message },
+    error: error === undefined ? null : { code: OPENAI_ERRORS[error.kind].type, message: publicMessage(error) },
     incomplete_details: null,
     instructions: echo.instructions,
     max_output_tokens: echo.maxOutputTokens,

@@ -1,6 +1,6 @@
 // From an OpenAI request to a turn: which agent or model runs it, and which message, system prompt and history it gets.
 import type { AgentRegistry, FinishReason, TurnResult } from '../../agents/types.js';
-import { GatewayError } from '../../errors.js';
+import { agentSuspended, GatewayError } from '../../errors.js';
 import type { ModelRef, ModelRouter } from '../../providers/types.js';
 import type { TranscriptMessage } from '../../sessions/transcript.js';
 
@@ -28,7 +28,7 @@ export function resolveTarget(model: string, { agents, router }: { agents: Pick<
   const agent = model.includes('/') ? undefined : agents.get(model);
   if (agent !== undefined) {
     // Refused here so a stream never starts for it (the turn loop would refuse it too, after the headers).
-    if (agent.status === 'suspended') throw new GatewayError('conflict', `Agent '${model}' is suspended and accepts no new messages`, { param: 'model' });
+    if (agent.status === 'suspended') throw agentSuspended(model, 'model');
     return { agentId: model };
   }
   const ref = router.resolve(model);

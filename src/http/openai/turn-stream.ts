@@ -1,6 +1,6 @@
 // Runs one turn behind an open SSE stream: each text delta becomes a frame, and the outcome never throws.
 import type { TurnRequest, TurnResult } from '../../agents/types.js';
-import { toGatewayError, type GatewayError } from '../../errors.js';
+import { maskUnknown, type GatewayError } from '../../errors.js';
 import { createAsyncQueue, pipeToSse, type SseFrame, type SseStream } from '../../server/sse.js';
 import { turnFailure } from './turn-input.js';
 import type { OpenAiContext } from './types.js';
@@ -27,11 +27,10 @@ export async function streamTurn(
         const failure = turnFailure(result, inputParam);
         return failure === undefined ? { ok: true, result } : { ok: false, error: failure };
       },
-      (error: unknown): StreamedTurn => ({ ok: false, error: toGatewayError(error) }),
+      (error: unknown): StreamedTurn => ({ ok: false, error: maskUnknown(error, ctx.log, {}, 'streamed turn failed') }),
     )
     .finally(() => deltas.end());
   await pipeToSse(stream, deltas, deltaFrame, { keepAliveMs: ctx.keepAliveMs });
   const outcome = await settled;
-  if (!outcome.ok && outcome.error.kind === 'internal') ctx.log.error({ err: outcome.error.cause ?? outcome.error }, 'streamed turn failed');
   return outcome;
 }

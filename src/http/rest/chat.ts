@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { turnReply } from '../../agents/turn-reply.js';
 import type { TurnRequest } from '../../agents/types.js';
-import { GatewayError, notFound, toGatewayError } from '../../errors.js';
+import { agentNotFound, agentSuspended, maskUnknown, publicMessage } from '../../errors.js';
 import { grantsRest, type Caller } from '../../server/scopes.js';
 import { clientCloseSignal, createAsyncQueue, openSseStream, pipeToSse } from '../../server/sse.js';
 import { assertSessionAccess, sessionCallerOf } from '../../sessions/index.js';
@@ -47,8 +47,8 @@ export function restSessionKey(clientId: string, channelId = REST_CHANNEL_ID): s
 function chatTurn(ctx: RestContext, input: { message: string; agentId?: string | undefined; sessionKey?: string | undefined }, requester: Caller) {
   if (input.agentId !== undefined) {
     const agent = ctx.agents.get(input.agentId);
-    if (agent === undefined) throw notFound(`Agent '${input.agentId}' not found`, { param: 'agentId' });
-    if (agent.status === 'suspended') throw new GatewayError('conflict', `Agent '${input.agentId}' is suspended and accepts no new messages`, { param: 'agentId' });
+    if (agent === undefined) throw agentNotFound(input.agentId);
+    if (agent.status === 'suspended') throw agentSuspended(input.agentId);
   }
   const caller = sessionCallerOf(requester);
   const sessionKey = input.sessionKey === undefined ? restSessionKey(requester.clientId) : normalizeSessionKey(input.sessionKey, 'sessionKey');
@@ -86,7 +86,7 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
         .run({ ...turn, signal: AbortSignal.any([stream.signal, ctx.shutdownSignal]), onDelta: (delta) => deltas.push(delta) })
         .then(
           (result) => ({ ok: true as const, result }),
-          (error: unknown) => ({ ok: false as const, error: toGatewayError(error) }),
+          (error: unknown) => ({ ok: false as const, error: maskUnknown(error, ctx.log, {}, 'chat stream failed') }),
         )
         .finally(() => deltas.end());
       await pipeToSse(stream, deltas, (delta) => {
@@ -98,9 +98,7 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
         await stream.write({ event: 'done', data: JSON.stringify(turnReply(outcome.result)) });
       } else {
         // After the headers went out, a failure is an `error` event with the REST envelope.
-        if (outcome.error.kind === 'internal') ctx.log.error({ err: outcome.error.cause ?? outcome.error }, 'chat stream failed');
-        const message = outcome.error.kind === 'internal' ? 'Internal error' : outcome.error.message;
-        await stream.write({ event: 'error', data: JSON.stringify({ error: { code: outcome.error.kind, message } }) });
+        await stream.write({ event: 'error', data: JSON.stringify({ error: { code: outcome.error.kind, message: publicMessage(outcome.error) } }) });
       }
     } finally {
       stream.close();

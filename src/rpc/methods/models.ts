@@ -1,6 +1,6 @@
 // models.* methods (admin): the configured providers, the model catalog, and a live round trip to one model.
 import { z } from 'zod';
-import { GatewayError, notFound } from '../../errors.js';
+import { GatewayError, unknownProvider } from '../../errors.js';
 import type { ModelRouter } from '../../providers/index.js';
 import { defineMethod, noParams } from '../registry.js';
 
@@ -23,7 +23,7 @@ export function modelMethods({ router }: { router: ModelRouter }) {
       params: z.strictObject({ provider: z.string().min(1).optional() }),
       handler: ({ provider }) => {
         if (provider === undefined) return router.catalog();
-        if (!router.providers().includes(provider)) throw notFound(`Unknown provider '${provider}'`, { param: 'provider' });
+        if (!router.providers().includes(provider)) throw unknownProvider(provider);
         return router.catalog().filter((entry) => entry.provider === provider);
       },
     }),
@@ -34,7 +34,7 @@ export function modelMethods({ router }: { router: ModelRouter }) {
       params: z.strictObject({ model: z.string().min(1), provider: z.string().min(1).optional() }),
       handler: async ({ model, provider }, ctx) => {
         if (provider !== undefined) {
-          if (!router.providers().includes(provider)) throw notFound(`Unknown provider '${provider}'`, { param: 'provider' });
+          if (!router.providers().includes(provider)) throw unknownProvider(provider);
           // With an explicit provider any model id may be tried, listed or not (a local server's new model).
           const prefix = `${provider}/`;
           const modelId = model.startsWith(prefix) ? model.slice(prefix.length) : model;
