@@ -3,7 +3,7 @@ export * from './schema.js';
 export { ConfigError } from './config-error.js';
 export { describeMissingReference, loadConfigFile, parseConfigText, validateConfig, formatIssues, formatPath, substituteReferences, type LoadedConfig } from './load.js';
 export { ensureConfigFile, generateSecret, type FirstRunResult } from './first-run.js';
-export { isSecretKey, redactConfig, redactSecrets, REDACTED, SECRET_KEYS } from './redact.js';
+export { CREDENTIAL_KEY_PATTERN, CREDENTIAL_KEYS, isSecretKey, LOG_REDACT_PATHS, redactConfig, redactSecrets, REDACTED, SECRET_KEYS } from './redact.js';
 export { readSecrets, writeSecrets, type SecretValues } from './secrets-file.js';
 export { externalizeSecrets, isLiteralSecret, secretReference } from './secrets.js';
 export { resolvePaths, packageInfo, securePrivateDataDir, DATA_DIR_MODE, DATA_FILE_MODE, type GatewayPaths, type PackageInfo } from './paths.js';

@@ -1,11 +1,41 @@
-// The one list of config keys whose values are secrets (token secrets, API keys, the webhook secret): config.read
-// and logs show them as "***", and config writes move their values into secrets.yaml.
+// The one list of keys that carry credentials: the config's secret keys (config.read and logs show them as "***",
+// config writes move them into secrets.yaml), the transport's (headers, the token query parameter), and what
+// evidence scrubbing drops. The logger's redact paths and obs/scrub.ts are both derived from here.
 import type { GatewayConfig } from './schema.js';
 
 export const REDACTED = '***';
 
 /** Every key whose string value is a secret, wherever it appears in the config. */
 export const SECRET_KEYS: readonly string[] = ['secret', 'apiKey'];
+
+/** Credential-bearing names outside the config: HTTP headers, the `?token=` parameter, free-form evidence keys. */
+export const CREDENTIAL_KEYS: readonly string[] = ['authorization', 'cookie', 'token', 'password', 'credential', 'api_key'];
+
+/** pino redact paths: the transport's own places plus every credential key at the top level and one level down. */
+export const LOG_REDACT_PATHS: readonly string[] = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.query.token',
+  'headers.authorization',
+  'authorization',
+  'token',
+  ...SECRET_KEYS,
+  ...SECRET_KEYS.map((key) => `*.${key}`),
+  '*.token',
+];
+
+/**
+ * A key evidence scrubbing drops whatever its value: any secret or credential name anywhere in the key,
+ * case-insensitive (`providerApiKey`, `X-Authorization`), except `token`, which only counts as a suffix so
+ * `tokensUsed` and `tokenCount` stay.
+ */
+export const CREDENTIAL_KEY_PATTERN = new RegExp(
+  [...SECRET_KEYS, ...CREDENTIAL_KEYS]
+    .map((key) => key.toLowerCase())
+    .map((key) => (key === 'token' ? 'token$' : key))
+    .join('|'),
+  'i',
+);
 
 export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.includes(key);

@@ -1,9 +1,9 @@
 // Scrubs evidence before it is stored or shown: content-free counts, booleans and short id-like strings only.
 import { createHash } from 'node:crypto';
+import { CREDENTIAL_KEY_PATTERN } from '../config/index.js';
 
 /** Keys whose values may carry content or credentials; they are dropped whatever their value. */
 const CONTENT_KEY = /^(content|text|message|messages|body|prompt|input|output|result|response|query|args|arguments)$/i;
-const CREDENTIAL_KEY = /secret|password|apikey|api_key|authorization|cookie|credential|token$/i;
 /** An id, enum or path-like value; anything else is replaced by its digest. */
 const ID_LIKE = /^[\w.:@/+-]{1,128}$/;
 const MAX_DEPTH = 3;
@@ -32,7 +32,7 @@ function scrubValue(value: unknown, depth: number): Scrubbed | undefined {
 export function scrubObject(value: Record<string, unknown>, depth = 0): { [key: string]: Scrubbed } {
   const entries: [string, Scrubbed][] = [];
   for (const key of Object.keys(value).sort().slice(0, MAX_KEYS)) {
-    if (CONTENT_KEY.test(key) || CREDENTIAL_KEY.test(key)) continue;
+    if (CONTENT_KEY.test(key) || CREDENTIAL_KEY_PATTERN.test(key)) continue;
     const scrubbed = scrubValue(value[key], depth);
     if (scrubbed !== undefined) entries.push([key, scrubbed]);
   }
