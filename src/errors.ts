@@ -106,6 +106,10 @@ export const unknownProvider = (provider: string, param = 'provider') => notFoun
 
 export const methodNotFound = (name: string) => new GatewayError('method_not_found', `Method not found: ${name}`);
 
+/** A method's params over its declared `policy.maxParamsBytes`; the limit is named so a client can split the call. */
+export const paramsTooLarge = (method: string, maxParamsBytes: number) =>
+  new GatewayError('payload_too_large', `Params of ${method} exceed its limit of ${maxParamsBytes} bytes (policy.maxParamsBytes)`, { param: 'params', maxParamsBytes });
+
 export const missingBearerToken = () => new GatewayError('unauthorized', 'Missing or invalid bearer token');
 
 export const invalidParams = (message: string, param?: string) =>

@@ -1,7 +1,7 @@
 // JSON-RPC 2.0 dispatch shared by /ws and POST /rpc: parse, batch, validate, scope check, call, map errors.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { GatewayError, insufficientScope, maskUnknown, methodNotFound, publicMessage, type ErrorKind } from '../errors.js';
+import { GatewayError, insufficientScope, maskUnknown, methodNotFound, paramsTooLarge, publicMessage, type ErrorKind } from '../errors.js';
 import { grantsMethodScope, type Caller, type Transport } from '../server/scopes.js';
 import { RPC_CODE } from './error-codes.js';
 import { formatParamIssues } from './param-issues.js';
@@ -43,7 +43,7 @@ export interface Dispatcher {
   dispatch(message: unknown, ctx: DispatchContext): Promise<DispatchOutcome>;
 }
 
-/** One audited call: admin methods always, any method when the caller lacked its scope. Content-free. */
+/** One audited call: methods whose policy says audit (admin by default), and any call refused as forbidden. Content-free. */
 export interface AuditedCall {
   method: string;
   scope: 'rpc' | 'admin';
@@ -115,6 +115,8 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
       if (!isPlainObject(rawParams)) {
         throw new GatewayError('invalid_params', 'Invalid params: params must be an object of named parameters', { param: 'params' });
       }
+      const { maxParamsBytes } = method.policy;
+      if (maxParamsBytes !== undefined && Buffer.byteLength(JSON.stringify(rawParams)) > maxParamsBytes) throw paramsTooLarge(method.name, maxParamsBytes);
       // Fast path for the common parameterless call (system.ping): nothing to validate.
       const parsed = method.params === noParams && Object.keys(rawParams).length === 0 ? { success: true as const, data: {} } : method.params.safeParse(rawParams);
       if (!parsed.success) {
@@ -129,7 +131,7 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
       response = errorResponse(id, toRpcError(gatewayError));
     }
     if (isDebug) ctx.log.debug({ method: method.name, traceId, ms: performance.now() - startedAt }, 'rpc call');
-    if (audit !== undefined && (method.scope === 'admin' || failureKind === 'forbidden')) {
+    if (audit !== undefined && (method.policy.audit || failureKind === 'forbidden')) {
       audit({
         method: method.name,
         scope: method.scope,

@@ -1,6 +1,6 @@
 // Builds the OpenRPC document served by rpc.discover from the registry (one source for every method).
 import { z } from 'zod';
-import type { MethodRegistry } from './registry.js';
+import type { MethodRegistry, ResolvedMethodPolicy } from './registry.js';
 
 export interface OpenRpcMethod {
   name: string;
@@ -9,6 +9,8 @@ export interface OpenRpcMethod {
   params: { name: string; required: boolean; schema: unknown }[];
   result: { name: string; schema: unknown };
   'x-scope': string;
+  /** Audit, payload limit and approval requirement as the dispatcher applies them. */
+  'x-policy': ResolvedMethodPolicy;
 }
 
 export interface OpenRpcDocument {
@@ -17,13 +19,16 @@ export interface OpenRpcDocument {
   methods: OpenRpcMethod[];
 }
 
+/** The JSON Schema of a method's params as a client sends them (zod's input side). */
+export function paramsJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+}
+
 function describeParams(schema: z.ZodType): OpenRpcMethod['params'] {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
-    properties?: Record<string, unknown>;
-    required?: string[];
-  };
-  const required = new Set(json.required ?? []);
-  return Object.entries(json.properties ?? {}).map(([name, propertySchema]) => ({
+  const json = paramsJsonSchema(schema);
+  const required = new Set(Array.isArray(json.required) ? json.required.map(String) : []);
+  const properties = typeof json.properties === 'object' && json.properties !== null ? json.properties : {};
+  return Object.entries(properties).map(([name, propertySchema]) => ({
     name,
     required: required.has(name),
     schema: propertySchema,
@@ -41,6 +46,7 @@ export function buildOpenRpcDocument(registry: MethodRegistry, version: string):
       params: describeParams(method.params),
       result: { name: 'result', schema: {} },
       'x-scope': method.scope,
+      'x-policy': method.policy,
     })),
   };
 }
