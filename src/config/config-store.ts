@@ -4,7 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { GatewayError } from '../errors.js';
-import type { EventBus } from '../obs/event-bus.js';
+import type { EventBus } from '../obs/index.js';
 import { ConfigError } from './config-error.js';
 import { moveSecretsOut, parseFile, readConfigText, type ConfigFile, type Prepared } from './config-document.js';
 import { changedSections, getPath, isPlainObject, keepSecrets, mergePatch, renderDocument, setPath, splitKey, type RawConfig } from './config-edit.js';

@@ -1,10 +1,8 @@
 // POST /rpc: JSON-RPC 2.0 over HTTP with the WebSocket's dispatcher; a batch of notifications answers 204.
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { dispatchJsonRpcText } from '../server/json-rpc-text.js';
-import { clientCloseSignal } from '../server/sse.js';
-import type { RequestAuth } from '../server/request-auth.js';
-import type { Dispatcher } from '../rpc/index.js';
+import { dispatchJsonRpcText, type Dispatcher } from '../rpc/index.js';
+import { clientCloseSignal, type RequestAuth } from '../server/index.js';
 
 export interface RpcRouteDeps {
   dispatcher: Dispatcher;

@@ -2,7 +2,7 @@
 import { generateText } from 'ai';
 import type { Logger } from 'pino';
 import { GatewayError } from '../errors.js';
-import type { EventBus } from '../obs/event-bus.js';
+import type { EventBus } from '../obs/index.js';
 import { createCallSignal } from './call-signal.js';
 import { createModelCatalog, type ModelCatalog } from './catalog.js';
 import {

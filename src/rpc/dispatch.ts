@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { GatewayError, insufficientScope, maskUnknown, methodNotFound, paramsTooLarge, publicMessage, type ErrorKind } from '../errors.js';
-import { grantsMethodScope, type Caller, type Transport } from '../server/scopes.js';
+import { grantsMethodScope, type Caller, type Transport } from '../server/index.js';
 import { RPC_CODE } from './error-codes.js';
 import { formatParamIssues } from './param-issues.js';
 import { noParams, type MethodRegistry } from './registry.js';

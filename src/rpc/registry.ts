@@ -1,7 +1,7 @@
 // The JSON-RPC method registry: each method declared once (name, scope, strict params schema, policy, handler).
 import { z } from 'zod';
 import type { Logger } from 'pino';
-import type { Caller, Transport } from '../server/scopes.js';
+import type { Caller, Transport } from '../server/index.js';
 
 export type MethodScope = 'rpc' | 'admin';
 

@@ -1,11 +1,27 @@
-// HTTP server, authentication (tokens, scopes, mTLS), rate limits and the REST error envelope.
+// HTTP server, authentication (tokens, scopes, mTLS), rate limits, the REST error envelope and the SSE writer.
 export { createHttpServer, type HttpServerDeps } from './http-server.js';
 export { createAuthenticator, bearerSecret, hashSecret, type Authenticator } from './authenticator.js';
 export { createRequestAuth, type RequestAuth, type RequestAuthOptions } from './request-auth.js';
 export { createTokenService, type TokenService, type TokenEntry, type IssuedToken } from './token-service.js';
 export { grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes, type Caller, type Transport } from './scopes.js';
-export { HTTP_STATUS, prepareErrorReply, restErrorHandler } from './http-errors.js';
+export { HTTP_STATUS, logHttpError, prepareErrorReply, restErrorHandler } from './http-errors.js';
+export {
+  clientCloseSignal,
+  createAsyncQueue,
+  endStreamsOnClose,
+  formatSseFrame,
+  KEEP_ALIVE,
+  openSseStream,
+  pipeToSse,
+  SSE_KEEP_ALIVE_MS,
+  SSE_RETRY_MS,
+  withKeepAlive,
+  type AsyncQueue,
+  type AsyncQueueOptions,
+  type SseFrame,
+  type SseState,
+  type SseStream,
+} from './sse.js';
 export type { TokenStore, StoredToken } from './token-store.js';
 export { MAX_JSON_DEPTH, canExceedJsonDepth, exceedsJsonDepth } from './json-depth.js';
 export { parseJsonBody, useJsonBodyParser, type JsonBodyOptions } from './json-body.js';
-export { dispatchJsonRpcText } from './json-rpc-text.js';

@@ -1,7 +1,7 @@
 // session.spawn and session.run_status: sub-agent turns run in the background, each recorded as a durable run.
 import type { Logger } from 'pino';
 import type { FinishReason, TurnResult, TurnRunner } from '../agents/types.js';
-import { GatewayError, isGatewayError, maskUnknown, notFound, publicMessage, runNotFound } from '../errors.js';
+import { GatewayError, maskUnknown, publicMessage, runNotFound } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
 import { assertSessionAccess, type SessionCaller } from './session-access.js';
 import { parseSessionKey, subAgentSessionKey } from './session-key.js';

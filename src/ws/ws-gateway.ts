@@ -4,10 +4,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
-import type { Dispatcher } from '../rpc/index.js';
-import { bearerSecret, type Authenticator } from '../server/authenticator.js';
-import { dispatchJsonRpcText } from '../server/json-rpc-text.js';
-import { grantsMethodScope, type Caller } from '../server/scopes.js';
+import { dispatchJsonRpcText, type Dispatcher } from '../rpc/index.js';
+import { bearerSecret, grantsMethodScope, type Authenticator, type Caller } from '../server/index.js';
 import { frameByteCap, socketClassWithFrameCap } from './frame-limit.js';
 import { startHeartbeat } from './heartbeat.js';
 import {

@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { publicMessage, toGatewayError, type ErrorKind, type GatewayError } from '../../errors.js';
-import { logHttpError, prepareErrorReply } from '../../server/http-errors.js';
+import { logHttpError, prepareErrorReply } from '../../server/index.js';
 
 /** The spec's "/v1 routes" error table. */
 export type OpenAiErrorType =

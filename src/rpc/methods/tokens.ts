@@ -1,7 +1,7 @@
 // tokens.* methods (admin): issue, list, revoke and rotate API tokens; secrets are shown only when issued.
 import { z } from 'zod';
 import { scopeSchema, tokenIdSchema as tokenId } from '../../config/index.js';
-import type { TokenService } from '../../server/token-service.js';
+import type { TokenService } from '../../server/index.js';
 import { defineMethod, noParams } from '../registry.js';
 
 export function tokenMethods({ tokens }: { tokens: TokenService }) {

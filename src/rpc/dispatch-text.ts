@@ -1,8 +1,8 @@
 // JSON-RPC text from /ws and POST /rpc: a message nested deeper than MAX_JSON_DEPTH is answered -32602 here,
 // with each request's id and nothing run, before a method's own code could recurse through it.
 import { jsonTooDeep } from '../errors.js';
-import { errorResponse, PARSE_ERROR, toRpcError, type DispatchContext, type DispatchOutcome, type Dispatcher, type JsonRpcId, type JsonRpcResponse } from '../rpc/index.js';
-import { canExceedJsonDepth, exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
+import { canExceedJsonDepth, exceedsJsonDepth, MAX_JSON_DEPTH } from '../server/index.js';
+import { errorResponse, PARSE_ERROR, toRpcError, type DispatchContext, type DispatchOutcome, type Dispatcher, type JsonRpcId, type JsonRpcResponse } from './dispatch.js';
 
 function requestId(message: unknown): { isNotification: boolean; id: JsonRpcId } {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return { isNotification: false, id: null };

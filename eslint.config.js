@@ -1,0 +1,72 @@
+// Lint rules CI enforces (npm run lint): no floating or misused promises, no unused code, and the import
+// boundaries of DESIGN §4 (a src folder is entered only through its index.ts; store/sqlite only from app.ts and cli).
+import { dirname, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import tseslint from 'typescript-eslint';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const srcDir = resolve(root, 'src');
+
+/** `rpc` for src/rpc/methods/x.ts, `` for a file directly in src/, undefined outside src/. */
+function topFolder(file) {
+  const path = relative(srcDir, file);
+  if (path.startsWith('..')) return undefined;
+  const parts = path.split(sep);
+  return parts.length === 1 ? '' : parts[0];
+}
+
+const isIndex = (file) => /(^|[\\/])index\.(ts|js)$/.test(file);
+const isSqliteStore = (file) => relative(srcDir, file).split(sep).slice(0, 2).join('/') === 'store/sqlite';
+const mayUseSqliteStore = (file) => ['app.ts', 'cli.ts'].includes(relative(srcDir, file)) || topFolder(file) === 'cli';
+
+/** The source file a relative specifier names (`./x.js` is written for `./x.ts`). */
+const resolveSpecifier = (importer, specifier) => resolve(dirname(importer), specifier).replace(/\.js$/, '.ts');
+
+const folderBoundaries = {
+  meta: {
+    type: 'problem',
+    docs: { description: "Imports into another src folder go through that folder's index.ts; store/sqlite only from app.ts and cli." },
+    schema: [],
+    messages: {
+      behindIndex: "'{{specifier}}' reaches behind src/{{folder}}/index.ts; import it from the folder's index.ts (DESIGN §4).",
+      sqliteStore: "'{{specifier}}' is store/sqlite, which only app.ts and src/cli may import; use the ports in store/ (DESIGN §4).",
+    },
+  },
+  create(context) {
+    const importer = context.filename;
+    const from = topFolder(importer);
+    if (from === undefined) return {};
+    function check(node) {
+      const specifier = node.source?.value;
+      if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
+      const target = resolveSpecifier(importer, specifier);
+      const to = topFolder(target);
+      if (to === undefined || to === '') return;
+      if (isSqliteStore(target) && !mayUseSqliteStore(importer)) {
+        context.report({ node: node.source, messageId: 'sqliteStore', data: { specifier } });
+        return;
+      }
+      if (to !== from && !isIndex(target)) context.report({ node: node.source, messageId: 'behindIndex', data: { specifier, folder: to } });
+    }
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'web/**', 'eslint.config.js'] },
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: { projectService: true, tsconfigRootDir: root },
+    },
+    plugins: { '@typescript-eslint': tseslint.plugin, gateway: { rules: { 'folder-boundaries': folderBoundaries } } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      'gateway/folder-boundaries': 'error',
+    },
+  },
+);
