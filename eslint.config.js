@@ -46,7 +46,9 @@ const folderBoundaries = {
         context.report({ node: node.source, messageId: 'sqliteStore', data: { specifier } });
         return;
       }
-      if (to !== from && !isIndex(target)) context.report({ node: node.source, messageId: 'behindIndex', data: { specifier, folder: to } });
+      // src/cli.ts is the door of src/cli/ itself (DESIGN §4 "cli.ts, cli/").
+      const isOwnFolder = to === from || relative(srcDir, importer) === `${to}.ts`;
+      if (!isOwnFolder && !isIndex(target)) context.report({ node: node.source, messageId: 'behindIndex', data: { specifier, folder: to } });
     }
     return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
   },

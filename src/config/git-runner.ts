@@ -2,6 +2,7 @@
 // a timeout, and optional stdin for the plumbing commands that rewrite history.
 import { execFile } from 'node:child_process';
 import { GatewayError } from '../errors.js';
+import { CONFIG_LIMITS } from './limits.js';
 
 export interface GitResult {
   code: number;
@@ -25,7 +26,6 @@ export interface GitRunnerOptions {
   timeoutMs: number;
 }
 
-const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 const REDIRECTING_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE', 'GIT_COMMON_DIR'];
 
 export const gitMissing = () =>
@@ -44,7 +44,7 @@ export function createGitRunner({ gitDir, workTree, env, gitBinary, timeoutMs }:
   function run(args: readonly string[], input?: string): Promise<GitResult> {
     const fullArgs = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`, '-c', 'commit.gpgsign=false', ...args];
     return new Promise((done, fail) => {
-      const child = execFile(gitBinary, fullArgs, { cwd: workTree, env: childEnv, timeout: timeoutMs, maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
+      const child = execFile(gitBinary, fullArgs, { cwd: workTree, env: childEnv, timeout: timeoutMs, maxBuffer: CONFIG_LIMITS.gitMaxOutputBytes }, (error, stdout, stderr) => {
         if (error === null) return done({ code: 0, stdout, stderr });
         if ('code' in error && error.code === 'ENOENT') return fail(gitMissing());
         if (typeof error.code === 'number') return done({ code: error.code, stdout, stderr });

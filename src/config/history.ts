@@ -5,6 +5,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { GatewayError } from '../errors.js';
 import { createGitRunner, gitEnv, gitMissing } from './git-runner.js';
 import { rewriteFileInHistory, type HistoryRewriteResult } from './history-rewrite.js';
+import { CONFIG_LIMITS } from './limits.js';
 
 export interface ConfigHistoryEntry {
   sha: string;
@@ -76,7 +77,7 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-export function createGitHistory({ dataDir, configPath, env, gitBinary = 'git', timeoutMs = 30_000 }: GitHistoryDeps): ConfigHistory {
+export function createGitHistory({ dataDir, configPath, env, gitBinary = 'git', timeoutMs = CONFIG_LIMITS.gitTimeoutMs }: GitHistoryDeps): ConfigHistory {
   const workTree = dirname(resolve(configPath));
   const file = basename(configPath);
   // The default layout keeps the repository in the data dir itself. A config file elsewhere (--config)

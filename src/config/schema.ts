@@ -54,6 +54,8 @@ export const gatewaySchema = z.strictObject({
   maxConnections: positiveInt.default(10_000),
   /** A socket that has not sent a complete request head in this time is closed (DESIGN §3 "connections"). */
   headersTimeoutMs: durationMs(1).default(10_000),
+  /** Time to receive a whole request body once its head is in; unset means 300000 (server/limits.ts). */
+  requestTimeoutMs: durationMs(1).optional(),
   wsHeartbeatMs: durationMs(0).default(30_000),
   wsMessageRateLimit: z
     .strictObject({ maxMessages: positiveInt.default(600), windowMs: durationMs(1).default(60_000) })

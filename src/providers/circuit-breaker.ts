@@ -1,5 +1,6 @@
 // Per-provider circuit breakers: closed → open after N consecutive failures → half-open after a cooldown → closed on success.
 import type { EventBus } from '../obs/index.js';
+import { PROVIDER_LIMITS } from './limits.js';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
 
@@ -13,9 +14,9 @@ export interface BreakerSnapshot {
 }
 
 export interface CircuitBreakerOptions {
-  /** Consecutive failures that open the breaker. Default 3. */
+  /** Consecutive failures that open the breaker. Default PROVIDER_LIMITS.breakerFailureThreshold. */
   failureThreshold?: number;
-  /** Time an open breaker waits before letting one probe call through, in ms. Default 30000. */
+  /** Time an open breaker waits before letting one probe call through, in ms. Default PROVIDER_LIMITS.breakerCooldownMs. */
   cooldownMs?: number;
 }
 
@@ -44,7 +45,7 @@ interface Breaker {
   isProbeInFlight: boolean;
 }
 
-export function createProviderBreakers({ events, now, failureThreshold = 3, cooldownMs = 30_000 }: ProviderBreakersDeps): ProviderBreakers {
+export function createProviderBreakers({ events, now, failureThreshold = PROVIDER_LIMITS.breakerFailureThreshold, cooldownMs = PROVIDER_LIMITS.breakerCooldownMs }: ProviderBreakersDeps): ProviderBreakers {
   if (!Number.isInteger(failureThreshold) || failureThreshold < 1) throw new TypeError('failureThreshold must be a positive integer');
   if (!(cooldownMs >= 0)) throw new TypeError('cooldownMs must be zero or more');
   const breakers = new Map<string, Breaker>();
@@ -124,7 +125,7 @@ export interface AuthCooldowns {
 }
 
 /** After an authentication failure the provider is skipped for a while, without counting toward its breaker. */
-export function createAuthCooldowns({ events, now, cooldownMs = 60_000 }: AuthCooldownsDeps): AuthCooldowns {
+export function createAuthCooldowns({ events, now, cooldownMs = PROVIDER_LIMITS.authCooldownMs }: AuthCooldownsDeps): AuthCooldowns {
   const until = new Map<string, number>();
   return {
     start(provider) {

@@ -1,8 +1,9 @@
 // The built-in offline embedder: signed feature hashing of lowercase word tokens, L2-normalised. Deterministic.
+import { PROVIDER_LIMITS } from './limits.js';
 import type { Embedder } from './types.js';
 
 export interface HashingEmbedderOptions {
-  /** Vector length. Default 256. */
+  /** Vector length. Default PROVIDER_LIMITS.hashingEmbedderDimensions. */
   dimensions?: number;
 }
 
@@ -19,7 +20,7 @@ function fnv1a(text: string): number {
 }
 
 /** The vector of one text; all zeros when it has no word tokens. */
-export function hashingVector(text: string, dimensions = 256): number[] {
+export function hashingVector(text: string, dimensions = PROVIDER_LIMITS.hashingEmbedderDimensions): number[] {
   const vector = new Array<number>(dimensions).fill(0);
   for (const [token] of text.toLowerCase().matchAll(WORD)) {
     const hash = fnv1a(token);
@@ -31,7 +32,7 @@ export function hashingVector(text: string, dimensions = 256): number[] {
   return norm === 0 ? vector : vector.map((value) => value / norm);
 }
 
-export function createHashingEmbedder({ dimensions = 256 }: HashingEmbedderOptions = {}): Embedder {
+export function createHashingEmbedder({ dimensions = PROVIDER_LIMITS.hashingEmbedderDimensions }: HashingEmbedderOptions = {}): Embedder {
   if (!Number.isInteger(dimensions) || dimensions < 1) throw new TypeError('dimensions must be a positive integer');
   const model = `hashing-${dimensions}`;
   return {

@@ -40,7 +40,7 @@ export interface ModelRouterDeps {
   log: Logger;
   now?: () => number;
   breaker?: CircuitBreakerOptions;
-  /** How long a provider is skipped after a 401/403, in ms. Default 60000. */
+  /** How long a provider is skipped after a 401/403, in ms. Default PROVIDER_LIMITS.authCooldownMs. */
   authCooldownMs?: number;
 }
 

@@ -1,12 +1,11 @@
 // Reads the context window a provider really serves, where its wire protocol exposes it, for the boot posture row.
 import type { ProviderConfig } from '../config/index.js';
 import type { ModelCatalog } from './catalog.js';
+import { PROVIDER_LIMITS } from './limits.js';
 import { baseUrlOf, isApiKeyConfigured, type ProvidersConfig } from './language-models.js';
 
-/** Each discovery request gets this long; discovery runs after listen and never delays startup. */
-export const SERVED_WINDOW_TIMEOUT_MS = 5000;
-/** A model list larger than this is not read (OpenRouter's full list is about 1 MB). */
-export const MODEL_LIST_MAX_BYTES = 4 * 1024 * 1024;
+export const SERVED_WINDOW_TIMEOUT_MS = PROVIDER_LIMITS.servedWindowTimeoutMs;
+export const MODEL_LIST_MAX_BYTES = PROVIDER_LIMITS.modelListMaxBytes;
 
 /**
  * Fields of an OpenAI-style GET /models entry that carry the served window: vLLM `max_model_len`, OpenRouter and

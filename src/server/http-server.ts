@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
 import { GatewayError } from '../errors.js';
 import { restErrorHandler } from './http-errors.js';
+import { SERVER_LIMITS } from './limits.js';
 import { useJsonBodyParser } from './json-body.js';
 import type { RequestAuth } from './request-auth.js';
 
@@ -18,18 +19,6 @@ export interface HttpServerDeps {
 
 const TRACE_ID_HEADER = /^[A-Za-z0-9._-]{1,128}$/;
 
-/**
- * Time to receive a whole request once its head is in: Node's own default, which Fastify switches off (0),
- * so a body sent one byte at a time cannot hold a socket forever.
- */
-export const REQUEST_TIMEOUT_MS = 300_000;
-
-/**
- * Node checks the head and request timeouts on an interval (30 s by default), which would let a socket
- * outlive headersTimeoutMs by that much; a tenth of the timeout, within these bounds, keeps it close.
- */
-const MIN_CONNECTION_CHECK_MS = 50;
-const MAX_CONNECTION_CHECK_MS = 1_000;
 
 /**
  * DESIGN §3 "connections": a socket that has not sent a complete request head within headersTimeoutMs is
@@ -39,8 +28,8 @@ const MAX_CONNECTION_CHECK_MS = 1_000;
 function connectionTimeouts(gateway: GatewaySection) {
   return {
     headersTimeout: gateway.headersTimeoutMs,
-    requestTimeout: Math.max(REQUEST_TIMEOUT_MS, gateway.headersTimeoutMs),
-    connectionsCheckingInterval: Math.min(MAX_CONNECTION_CHECK_MS, Math.max(MIN_CONNECTION_CHECK_MS, Math.floor(gateway.headersTimeoutMs / 10))),
+    requestTimeout: Math.max(gateway.requestTimeoutMs ?? SERVER_LIMITS.requestTimeoutMs, gateway.headersTimeoutMs),
+    connectionsCheckingInterval: Math.min(SERVER_LIMITS.maxConnectionCheckMs, Math.max(SERVER_LIMITS.minConnectionCheckMs, Math.floor(gateway.headersTimeoutMs / 10))),
   };
 }
 

@@ -1,8 +1,9 @@
 // The one nesting-depth limit for JSON at every edge (bodies, JSON-RPC messages, config documents), checked
 // by an iterative walk so that a 10,000-level document cannot overflow the stack anywhere behind the edge.
+import { SERVER_LIMITS } from './limits.js';
 
 /** Levels of arrays and objects a JSON document may nest; the outermost container is level 1. */
-export const MAX_JSON_DEPTH = 64;
+export const MAX_JSON_DEPTH = SERVER_LIMITS.maxJsonDepth;
 
 /**
  * Only a text longer than this can nest deeper than `maxDepth`: every level takes an opening and a closing

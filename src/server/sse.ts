@@ -1,6 +1,7 @@
 // The one Server-Sent Events writer: frames, headers, backpressure, client-close signal, keep-alive and a push queue.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { SERVER_LIMITS } from './limits.js';
 
 /** One SSE frame (WHATWG HTML, "Server-sent events"); a frame with only `comment` is a keep-alive. */
 export interface SseFrame {
@@ -14,8 +15,8 @@ export interface SseFrame {
 }
 
 /** Spec "Limits": /api/events pings every 15 s and advertises a 3 s reconnect delay. */
-export const SSE_KEEP_ALIVE_MS = 15_000;
-export const SSE_RETRY_MS = 3_000;
+export const SSE_KEEP_ALIVE_MS = SERVER_LIMITS.sseKeepAliveMs;
+export const SSE_RETRY_MS = SERVER_LIMITS.sseRetryMs;
 
 const LINE_BREAK = /\r\n|\r|\n/;
 

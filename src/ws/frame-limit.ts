@@ -1,22 +1,16 @@
 // The byte cap `ws` enforces on a frame, sized so that the spec's character check answers every oversize
 // message it can, and the socket class that closes a frame beyond the cap with 1009 and a reason.
 import { WebSocket } from 'ws';
+import { WS_LIMITS } from './limits.js';
 
-/**
- * A character of the spec's limit (one UTF-16 unit) takes at most 3 UTF-8 bytes; 4 bytes per character plus
- * this slack leaves room for messages well past the limit, which then get the spec's -32600 answer.
- */
-const FRAME_SLACK_BYTES = 64 * 1024;
-
-/** Whatever wsMaxMessageBytes says, no frame larger than `ws`'s own default cap is buffered. */
-export const WS_FRAME_CEILING_BYTES = 100 * 1024 * 1024;
+export const WS_FRAME_CEILING_BYTES = WS_LIMITS.frameCeilingBytes;
 
 /** RFC 6455 §7.4.1: the message is too big to process. */
 export const CLOSE_MESSAGE_TOO_BIG = 1009;
 
 /** The `maxPayload` handed to `ws` for a character limit of `maxMessageChars`. */
 export function frameByteCap(maxMessageChars: number): number {
-  return Math.min(maxMessageChars * 4 + FRAME_SLACK_BYTES, WS_FRAME_CEILING_BYTES);
+  return Math.min(maxMessageChars * 4 + WS_LIMITS.frameSlackBytes, WS_LIMITS.frameCeilingBytes);
 }
 
 /**

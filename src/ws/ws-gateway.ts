@@ -8,6 +8,7 @@ import { dispatchJsonRpcText, type Dispatcher } from '../rpc/index.js';
 import { bearerSecret, grantsMethodScope, type Authenticator, type Caller } from '../server/index.js';
 import { frameByteCap, socketClassWithFrameCap } from './frame-limit.js';
 import { startHeartbeat } from './heartbeat.js';
+import { WS_LIMITS } from './limits.js';
 import {
   BINARY_FRAME,
   CLOSE_GOING_AWAY,
@@ -62,7 +63,7 @@ export interface WsGatewayDeps {
 }
 
 /** How often open sockets re-check their token (revocations made outside this process). */
-export const REVALIDATE_INTERVAL_MS = 5000;
+export const REVALIDATE_INTERVAL_MS = WS_LIMITS.revalidateIntervalMs;
 
 function tokenFromUpgrade(request: IncomingMessage): string | undefined {
   const header = bearerSecret(request.headers.authorization);

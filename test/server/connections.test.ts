@@ -3,7 +3,7 @@
 import { get } from 'node:http';
 import { connect as connectTcp, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startGateway, type Harness } from '../support/gateway-harness.js';
+import { startGateway, TOKENS, type Harness } from '../support/gateway-harness.js';
 
 const IDLE_SOCKETS = 1_000;
 /** vi.waitFor waits for an event here, never measures speed: a generous ceiling keeps slow machines green. */
@@ -100,6 +100,17 @@ describe('connection limits', () => {
     await vi.waitFor(() => expect(sockets.filter((raw) => !raw.isClosed())).toHaveLength(0), WAIT);
     expect(sockets.filter((_raw, index) => index % 10 === 2).every((raw) => raw.received().startsWith('HTTP/1.1 200'))).toBe(true);
     expect(await health(url)).toBe(200);
+  });
+
+  it('closes a request whose body does not arrive within gateway.requestTimeoutMs', async () => {
+    gateway = await startGateway({ gateway: { headersTimeoutMs: 500, requestTimeoutMs: 1_000 } });
+    // A complete head, then a body that stops after 2 of its 100 bytes.
+    const head = `POST /rpc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKENS.rpc}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`;
+    const raw = await openRaw(gateway.url, `${head}{"`);
+    sockets = [raw];
+    await vi.waitFor(() => expect(raw.isClosed()).toBe(true), WAIT);
+    expect(raw.received()).toMatch(/^(HTTP\/1\.1 408|$)/);
+    expect(await health(gateway.url)).toBe(200);
   });
 
   it('destroys an unauthenticated WebSocket whose client never answers the 4001 close frame', async () => {
