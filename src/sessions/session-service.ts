@@ -1,7 +1,7 @@
 // The session service behind the session.* methods: turns on string keys, transcripts, resets, compaction, runs.
 import type { Logger } from 'pino';
 import type { AgentRegistry, TurnRunner } from '../agents/types.js';
-import { notFound } from '../errors.js';
+import { notFound, sessionNotFound } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
 import type { ModelRouter } from '../providers/types.js';
 import { summariseTranscript, type CompactionResult } from './compaction.js';
@@ -81,7 +81,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
 
   function requireSession(sessionKey: string): SessionRecord {
     const session = store.get(sessionKey);
-    if (session === undefined) throw notFound(`Session not found: ${sessionKey}`, { param: 'session_key' });
+    if (session === undefined) throw sessionNotFound(sessionKey);
     return session;
   }
 

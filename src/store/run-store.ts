@@ -1,5 +1,5 @@
 // SQLite implementation of the RunStore: the durable record of spawned sub-agent runs and their outcomes.
-import { notFound } from '../errors.js';
+import { runNotFound } from '../errors.js';
 import type { RunRecord, RunStatus, RunStore } from '../sessions/types.js';
 import type { SqliteDatabase } from './database.js';
 
@@ -103,7 +103,7 @@ export function createSqliteRunStore(db: SqliteDatabase): RunStore {
         outcome.error,
         runId,
       ).changes;
-      if (changed === 0) throw notFound(`Run not found: ${runId}`, { param: 'run_id' });
+      if (changed === 0) throw runNotFound(runId);
     },
     get(runId) {
       const row = byId.get(runId);

@@ -1,5 +1,5 @@
 // SQLite implementation of the SessionStore: session rows, their transcripts, FTS5 search and approval decisions.
-import { notFound } from '../errors.js';
+import { notFound, sessionNotFound } from '../errors.js';
 import type { SessionKind, SessionRecord, SessionSearchHit, SessionStore } from '../sessions/types.js';
 import type { TranscriptMessage, TranscriptToolCall } from '../sessions/transcript.js';
 import type { Statement } from 'better-sqlite3';
@@ -167,7 +167,7 @@ export function createSqliteSessionStore(db: SqliteDatabase): SessionStore {
   const listStatements = new Map<string, Statement<(string | number)[], SessionRow>>();
 
   function requireSession(sessionKey: string): void {
-    if (selectOne.get(sessionKey) === undefined) throw notFound(`Session not found: ${sessionKey}`, { param: 'sessionKey' });
+    if (selectOne.get(sessionKey) === undefined) throw sessionNotFound(sessionKey, 'sessionKey');
   }
 
   function insertAll(sessionKey: string, messages: readonly TranscriptMessage[]): void {
