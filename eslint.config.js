@@ -17,7 +17,7 @@ function topFolder(file) {
 
 const isIndex = (file) => /(^|[\\/])index\.(ts|js)$/.test(file);
 const isSqliteStore = (file) => relative(srcDir, file).split(sep).slice(0, 2).join('/') === 'store/sqlite';
-const mayUseSqliteStore = (file) => ['app.ts', 'cli.ts'].includes(relative(srcDir, file)) || topFolder(file) === 'cli';
+const mayUseSqliteStore = (file) => ['app.ts', 'cli.ts'].includes(relative(srcDir, file)) || topFolder(file) === 'cli' || isSqliteStore(file);
 
 /** The source file a relative specifier names (`./x.js` is written for `./x.ts`). */
 const resolveSpecifier = (importer, specifier) => resolve(dirname(importer), specifier).replace(/\.js$/, '.ts');
