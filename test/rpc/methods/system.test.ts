@@ -9,6 +9,7 @@ interface DiscoveredMethod {
   paramStructure: string;
   params: { name: string; required: boolean; schema: unknown }[];
   'x-scope': string;
+  'x-policy': { audit: boolean; maxParamsBytes?: number; requiresApproval: boolean };
 }
 
 describe('system and rpc methods', () => {
@@ -47,6 +48,16 @@ describe('system and rpc methods', () => {
       expect(discovered?.['x-scope'], definition.name).toBe(definition.scope);
       expect(discovered?.summary, definition.name).toBe(definition.summary);
       expect(discovered?.paramStructure).toBe('by-name');
+    }
+  });
+
+  it('rpc.discover publishes the policy of each method as the dispatcher applies it; every admin method is audited', async () => {
+    const response = await injectRpc(gateway.app, gateway.tokens.rpc, 'rpc.discover');
+    const { methods } = response.result as { methods: DiscoveredMethod[] };
+    for (const definition of gateway.app.registry.list()) {
+      const discovered = methods.find((method) => method.name === definition.name);
+      expect(discovered?.['x-policy'], definition.name).toEqual(definition.policy);
+      if (definition.scope === 'admin') expect(definition.policy.audit, definition.name).toBe(true);
     }
   });
 
