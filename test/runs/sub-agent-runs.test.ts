@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors.js';
 import { ORPHANED_RUN_ERROR } from '../../src/store/index.js';
-import { deferred } from './scripted-runner.js';
-import { callerOf, createServiceFixture, T0, type ServiceFixture } from './service-fixture.js';
+import { deferred } from '../sessions/scripted-runner.js';
+import { callerOf, createServiceFixture, T0, type ServiceFixture } from '../sessions/service-fixture.js';
 
 describe('sub-agent runs', () => {
   let fx: ServiceFixture;

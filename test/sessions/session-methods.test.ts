@@ -2,11 +2,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/obs/logger.js';
 import { runMethods } from '../../src/runs/index.js';
-import { sessionMethods } from '../../src/sessions/methods.js';
+import { sessionMethods } from '../../src/sessions/index.js';
 import { buildOpenRpcDocument, createDispatcher, createRegistry, type DispatchContext, type Dispatcher, type JsonRpcResponse } from '../../src/rpc/index.js';
 import type { Scope } from '../../src/config/index.js';
-import { createServiceFixture, staticAgents, T0, type ServiceFixture } from '../sessions/service-fixture.js';
-import { deferred } from '../sessions/scripted-runner.js';
+import { createServiceFixture, staticAgents, T0, type ServiceFixture } from './service-fixture.js';
+import { deferred } from './scripted-runner.js';
 
 const log = createLogger({ level: 'silent' });
 
