@@ -130,8 +130,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const sessionStore = createSqliteSessionStore(db);
   const locks = createSessionLocks();
   const tools = createToolRegistry(builtinTools({ now }));
-  const hookSources: CapabilityModule[] = [];
-  const hooks = createHookRegistry(hookSources, log.child({ component: 'hooks' }));
+  const hooks = createHookRegistry([], log.child({ component: 'hooks' }));
   const turnLog = log.child({ component: 'turns' });
   const loop = createTurnLoop({ router, tools, events, recorder, hooks, limits: DEFAULT_TURN_LIMITS, append: (key, messages) => sessionStore.append(key, messages, now()), log: turnLog, now });
   const turns = createTurnService({ agents, store: sessionStore, locks, loop, hooks, events, now, log: turnLog });
@@ -157,8 +156,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const agentsModule = createAgentsModule({ agents, router, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder() });
   const modules: CapabilityModule[] = [sessionsModule, runsModule, agentsModule];
-  hookSources.push(...modules);
-  for (const module of modules) tools.register(module.tools ?? []);
+  for (const module of modules) {
+    tools.register(module.tools ?? []);
+    hooks.register(module);
+  }
   for (const [agentId, agent] of Object.entries(configStore.get().agents)) {
     const unknown = agent.tools.filter((name) => !tools.has(name));
     if (unknown.length > 0) log.warn({ agentId, tools: unknown, available: tools.names() }, 'agent names tools this gateway does not provide; they are left out');

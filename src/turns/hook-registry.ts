@@ -16,20 +16,26 @@ export interface TurnHookRegistry {
   beforeTool(call: ToolCallInfo, ctx: TurnHookContext): Promise<ToolDecision>;
   afterTool(result: ToolCallResult, ctx: TurnHookContext): Promise<void>;
   afterTurn(summary: TurnSummary, ctx: TurnHookContext): Promise<void>;
+  /** Adds a module's hooks after those registered before it (app.ts registers modules once they are built). */
+  register(source: HookSource): void;
 }
 
 const ALLOW: ToolDecision = { action: 'allow' };
 
+type Registered<K extends keyof TurnHooks> = { module: string; hook: TurnHooks[K] }[];
+
 export function createHookRegistry(sources: readonly HookSource[], log: Logger): TurnHookRegistry {
-  const named = <K extends keyof TurnHooks>(name: K) =>
-    sources.flatMap((source) => {
-      const hook = source.hooks?.[name];
-      return hook === undefined ? [] : [{ module: source.name, hook }];
-    });
-  const beforeModel = named('beforeModel');
-  const beforeTool = named('beforeTool');
-  const afterTool = named('afterTool');
-  const afterTurn = named('afterTurn');
+  const beforeModel: Registered<'beforeModel'> = [];
+  const beforeTool: Registered<'beforeTool'> = [];
+  const afterTool: Registered<'afterTool'> = [];
+  const afterTurn: Registered<'afterTurn'> = [];
+  function register({ name: module, hooks = {} }: HookSource): void {
+    if (hooks.beforeModel !== undefined) beforeModel.push({ module, hook: hooks.beforeModel });
+    if (hooks.beforeTool !== undefined) beforeTool.push({ module, hook: hooks.beforeTool });
+    if (hooks.afterTool !== undefined) afterTool.push({ module, hook: hooks.afterTool });
+    if (hooks.afterTurn !== undefined) afterTurn.push({ module, hook: hooks.afterTurn });
+  }
+  sources.forEach(register);
 
   async function notifyEach<T>(hooks: { module: string; hook: (value: T, ctx: TurnHookContext) => Promise<void> }[], value: T, ctx: TurnHookContext, name: string) {
     for (const { module, hook } of hooks) {
@@ -43,6 +49,7 @@ export function createHookRegistry(sources: readonly HookSource[], log: Logger):
   }
 
   return {
+    register,
     async beforeModel(input, ctx) {
       const additions: ModelContextAddition[] = [];
       for (const { module, hook } of beforeModel) {
@@ -74,9 +81,6 @@ export function createHookRegistry(sources: readonly HookSource[], log: Logger):
 }
 
 /** A registry with no hooks, for callers that register none. */
-export const NO_HOOKS: TurnHookRegistry = {
-  beforeModel: async () => [],
-  beforeTool: async () => ALLOW,
-  afterTool: async () => {},
-  afterTurn: async () => {},
-};
+export function noHooks(log: Logger): TurnHookRegistry {
+  return createHookRegistry([], log);
+}

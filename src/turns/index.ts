@@ -1,7 +1,7 @@
 // Turns: TurnService (lock → session → loop → usage), the loop's steps and hooks, session keys and owner checks.
 export { createTurnService, type EnsureSessionInput, type TurnService, type TurnServiceDeps } from './turn-service.js';
 export { createTurnLoop, type LoopTurn, type TurnLoop, type TurnLoopDeps } from './turn-loop.js';
-export { createHookRegistry, NO_HOOKS, type HookSource, type TurnHookRegistry } from './hook-registry.js';
+export { createHookRegistry, noHooks, type HookSource, type TurnHookRegistry } from './hook-registry.js';
 export { TURN_HOOK_NAMES, type BeforeModelInput, type ModelContextAddition, type ToolCallInfo, type ToolCallResult, type ToolDecision, type TurnHookContext, type TurnHooks, type TurnSummary } from './hooks.js';
 export { DEFAULT_TURN_LIMITS, type TurnLimits } from './limits.js';
 export { fitContext, type BudgetVerdict, type ContextBudget } from './context-budget.js';

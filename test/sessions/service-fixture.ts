@@ -9,7 +9,7 @@ import { createSubAgentRuns, type SubAgentRuns } from '../../src/runs/index.js';
 import { createSessionService, type SessionService, type SessionServiceOptions } from '../../src/sessions/index.js';
 import type { RunStore, SessionStore } from '../../src/sessions/types.js';
 import { createSqliteRunStore, createSqliteSessionStore, openDatabase, type SqliteDatabase } from '../../src/store/index.js';
-import { createSessionLocks, createTurnService, NO_HOOKS, type SessionCaller, type TurnService } from '../../src/turns/index.js';
+import { createSessionLocks, createTurnService, noHooks, type SessionCaller, type TurnService } from '../../src/turns/index.js';
 import { createScriptedRunner, type ScriptedRunner } from './scripted-runner.js';
 
 export const T0 = 1_700_000_000_000;
@@ -73,7 +73,7 @@ export function createServiceFixture(options: ServiceFixtureOptions = {}): Servi
   const locks = createSessionLocks();
   // Turns need an agent; without a registry the fixture's turns run a stand-in `default` agent.
   const turnAgents = options.agents ?? staticAgents({ default: { name: 'default' } });
-  const turns = createTurnService({ agents: turnAgents, store, locks, loop: runner, hooks: NO_HOOKS, events: bus, now, log });
+  const turns = createTurnService({ agents: turnAgents, store, locks, loop: runner, hooks: noHooks(log), events: bus, now, log });
   const sessions = createSessionService({
     store,
     turns,
