@@ -4,7 +4,7 @@ import type { AgentDefinition, AgentRegistry, SessionCaller } from '../agents/in
 import { GatewayError, notFound } from '../errors.js';
 import type { EventBus } from '../obs/index.js';
 import type { TranscriptMessage } from '../providers/index.js';
-import type { SessionRecord, SessionStore } from '../sessions/types.js';
+import type { SessionKeyParts, SessionRecord, SessionStore } from '../sessions/types.js';
 import type { TurnHookRegistry } from './hook-registry.js';
 import { assertSessionAccess } from './session-access.js';
 import { deriveSessionKind, parseSessionKey } from './session-key.js';
@@ -58,8 +58,7 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     return agent;
   }
 
-  function ensureSession({ sessionKey, agentId, caller, metadata = {} }: EnsureSessionInput) {
-    const parts = parseSessionKey(sessionKey, 'sessionKey');
+  function ensureSession({ sessionKey, agentId, caller, metadata = {} }: EnsureSessionInput, parts: SessionKeyParts = parseSessionKey(sessionKey, 'sessionKey')) {
     const ensured = store.ensure({ sessionKey, agentId, tenantId: parts.tenantId, kind: deriveSessionKind(parts, metadata), createdAt: now(), metadata, ownerId: caller.clientId });
     if (ensured.created) events.emit('session:created', { sessionKey, agentId, kind: ensured.session.kind });
     else assertSessionAccess(ensured.session, caller);
@@ -68,12 +67,12 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
 
   async function runLocked(request: TurnRequest, agent: AgentDefinition): Promise<TurnResult> {
     const { sessionKey } = request;
-    const channel = parseSessionKey(sessionKey, 'sessionKey').channelId;
+    const parts = parseSessionKey(sessionKey, 'sessionKey');
     // The owner check every turn surface passes, before anything of the turn is written.
-    const { created } = ensureSession({ sessionKey, agentId: agent.id, caller: request.caller });
+    const { created } = ensureSession({ sessionKey, agentId: agent.id, caller: request.caller }, parts);
     const seed: readonly TranscriptMessage[] = created ? (request.seedHistory ?? []) : [];
     const history = created ? seed : store.history(sessionKey);
-    const result = await loop.run({ request, agent, history, unstored: seed, channel });
+    const result = await loop.run({ request, agent, history, unstored: seed, channel: parts.channelId });
     recordTurnUsage(store, request, result, now());
     const { finishReason, steps, tokensUsed, costUsd, traceId } = result;
     await hooks.afterTurn({ finishReason, steps, tokensUsed, costUsd }, { agentId: agent.id, sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal });
@@ -81,7 +80,7 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
   }
 
   return {
-    ensureSession,
+    ensureSession: (input) => ensureSession(input),
     async run(request) {
       const agent = resolveAgent(request.agentId);
       return locks.run(request.sessionKey, () => runLocked(request, agent));
