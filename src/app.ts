@@ -2,11 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { createAgentRegistry, type ManagedAgentRegistry } from './agents/agent-registry.js';
-import { builtinTools } from './agents/tools/builtin.js';
-import { createToolRegistry } from './agents/tools/tool-registry.js';
-import { createTurnLoop } from './agents/turn-loop.js';
-import type { TurnRunner } from './agents/types.js';
+import { builtinTools, createAgentRegistry, createAgentsModule, createToolRegistry, type ManagedAgentRegistry } from './agents/index.js';
+import type { CapabilityModule } from './capability.js';
 import { createConfigStore, createGitHistory, securePrivateDataDir, type ConfigStore, type GatewayConfig, type GatewayPaths } from './config/index.js';
 import { registerDashboard, registerHealthRoutes, registerRpcRoute, registerWebhookRoute } from './http/index.js';
 import { registerOpenAiRoutes } from './http/openai/index.js';
@@ -22,19 +19,17 @@ import {
 } from './obs/index.js';
 import { createEmbedder, createHashingEmbedder, createModelRouter, type GatewayModelRouter } from './providers/index.js';
 import { createDispatcher, createRegistry, type MethodDefinition, type MethodRegistry } from './rpc/index.js';
-import { agentTurnMethods } from './rpc/methods/agent.js';
-import { agentModelMethods } from './rpc/methods/agent-models.js';
-import { agentMethods } from './rpc/methods/agents.js';
 import { configMethods } from './rpc/methods/config.js';
 import { gatewayMethods } from './rpc/methods/gateway.js';
 import { modelMethods } from './rpc/methods/models.js';
 import { obsMethods } from './rpc/methods/obs.js';
-import { sessionMethods } from './rpc/methods/session.js';
 import { systemMethods } from './rpc/methods/system.js';
 import { tokenMethods } from './rpc/methods/tokens.js';
 import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService, type TokenService } from './server/index.js';
-import { createSessionLocks, createSessionService, trackSessionUsage, type SessionService } from './sessions/index.js';
+import { createRunsModule } from './runs/index.js';
+import { createSessionsModule, type SessionService } from './sessions/index.js';
 import { createSqliteResponseStore, createSqliteRunStore, createSqliteSessionStore, createSqliteTokenStore, openDatabase } from './store/index.js';
+import { agentTurnMethods, createHookRegistry, createSessionLocks, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS, type TurnRunner } from './turns/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
 /** How long shutdown waits for open HTTP connections before cutting them. */
@@ -134,43 +129,42 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const sessionStore = createSqliteSessionStore(db);
   const locks = createSessionLocks();
-  let sessionService: SessionService | undefined;
-  const tools = createToolRegistry(
-    builtinTools({
-      now,
-      spawnSubAgent: () => {
-        const service = sessionService;
-        if (service === undefined) return undefined;
-        return async ({ parentKey, task, agentId, caller }) => service.spawn({ parentKey, task, caller, ...(agentId === undefined ? {} : { agentId }) });
-      },
-    }),
-  );
-  for (const [agentId, agent] of Object.entries(configStore.get().agents)) {
-    const unknown = agent.tools.filter((name) => !tools.has(name));
-    if (unknown.length > 0) log.warn({ agentId, tools: unknown, available: tools.names() }, 'agent names tools this gateway does not provide; they are left out');
-  }
-  const turnLoop = createTurnLoop({ agents, router, sessions: sessionStore, tools, events, recorder, log: log.child({ component: 'turns' }), now });
-  const trackedTurns = trackSessionUsage(turnLoop, { store: sessionStore, now });
-  const runner: TurnRunner = { run: (request) => locks.run(request.sessionKey, () => trackedTurns.run(request)) };
+  const tools = createToolRegistry(builtinTools({ now }));
+  const hooks = createHookRegistry([], log.child({ component: 'hooks' }));
+  const turnLog = log.child({ component: 'turns' });
+  const loop = createTurnLoop({ router, tools, events, recorder, hooks, limits: DEFAULT_TURN_LIMITS, append: (key, messages) => sessionStore.append(key, messages, now()), log: turnLog, now });
+  const turns = createTurnService({ agents, store: sessionStore, locks, loop, hooks, events, now, log: turnLog });
+  const runner: TurnRunner = turns;
 
   let ws: WsGateway | undefined;
-  const sessions = createSessionService({
+  const sessionsModule = createSessionsModule({ store: sessionStore, turns, router, agents, locks, now, log: log.child({ component: 'sessions' }) });
+  const sessions = sessionsModule.sessions;
+  const runsModule = createRunsModule({
     store: sessionStore,
     runs: createSqliteRunStore(db),
-    runner: trackedTurns,
-    router,
+    turns,
     agents,
-    locks,
     events,
     notify: (clientId, method, params) => ws?.notify(clientId, method, params) ?? 0,
     now,
     newId: randomUUID,
-    log: log.child({ component: 'sessions' }),
+    log: log.child({ component: 'runs' }),
+    onOrphaned: (orphaned) => {
+      if (orphaned > 0) log.warn({ orphaned }, 'sub-agent runs left unfinished by the previous process are marked orphaned');
+      recordRunsOrphaned(observability.signals, orphaned);
+    },
   });
-  sessionService = sessions;
-  const orphaned = sessions.recoverOrphanedRuns();
-  if (orphaned > 0) log.warn({ orphaned }, 'sub-agent runs left unfinished by the previous process are marked orphaned');
-  recordRunsOrphaned(observability.signals, orphaned);
+  const agentsModule = createAgentsModule({ agents, router, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder() });
+  const modules: CapabilityModule[] = [sessionsModule, runsModule, agentsModule];
+  for (const module of modules) {
+    tools.register(module.tools ?? []);
+    hooks.register(module);
+  }
+  for (const [agentId, agent] of Object.entries(configStore.get().agents)) {
+    const unknown = agent.tools.filter((name) => !tools.has(name));
+    if (unknown.length > 0) log.warn({ agentId, tools: unknown, available: tools.names() }, 'agent names tools this gateway does not provide; they are left out');
+  }
+  for (const module of modules) await module.start?.();
 
   let registry: MethodRegistry | undefined;
   const methods: MethodDefinition[] = [
@@ -184,12 +178,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     }),
     ...tokenMethods({ tokens }),
     ...agentTurnMethods({ runner }),
-    ...sessionMethods({ sessions }),
     ...modelMethods({ router }),
-    ...agentModelMethods({ agents, router, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder() }),
     ...configMethods({ config: configStore }),
-    ...agentMethods({ agents }),
     ...obsMethods({ obs: observability }),
+    ...modules.flatMap((module) => module.methods ?? []),
   ];
   registry = createRegistry(methods);
   const dispatcher = createDispatcher({
@@ -211,8 +203,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const auth = createRequestAuth(authenticator);
   // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.
   const http = await createHttpServer({ gateway, log, auth }).catch(async (error: unknown) => {
-    await sessions.close();
-    agents.close();
+    for (const module of [...modules].reverse()) await module.stop?.();
     observability.close();
     recorder.close();
     db.close();
@@ -310,7 +301,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const httpClosed = http.close();
     await wsGateway.close();
     shutdown.abort();
-    await sessions.close();
+    await runsModule.stop();
     // Keep-alive connections that never sent a request would hold close() open; they are cut after a grace period.
     const forceClose = setTimeout(() => http.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     forceClose.unref();
@@ -323,7 +314,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     await bootPosture;
     stopRouterReload();
     stopRetiredWatch();
-    agents.close();
+    for (const module of [...modules].reverse()) if (module !== runsModule) await module.stop?.();
     observability.close();
     recorder.close();
     db.close();

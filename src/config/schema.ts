@@ -107,7 +107,17 @@ export const agentConfigSchema = z.strictObject({
   systemPrompt: z.string().default('You are a helpful assistant.'),
   maxSteps: positiveInt.max(100).default(8),
   tools: z.array(z.string().min(1)).default([]),
-  budget: z.strictObject({ maxTokensPerTurn: positiveInt.default(200_000) }).prefault({}),
+  budget: z
+    .strictObject({
+      maxTokensPerTurn: positiveInt.default(200_000),
+      /** One tool call's time limit; unset: 30 s (agents/tools/tool-registry.ts DEFAULT_TOOL_LIMITS). */
+      toolTimeoutMs: durationMs(1).optional(),
+      /** Characters of a tool result the model sees; unset: 16,000. */
+      maxToolResultChars: positiveInt.max(10_000_000).optional(),
+      /** The same tool call this many times in one turn ends it with context_loop; unset: 3 (turns/limits.ts). */
+      loopRepeatLimit: positiveInt.min(2).max(100).optional(),
+    })
+    .prefault({}),
   fallbackModels: z.array(z.string().regex(/^[^/]+\/.+$/, 'must be "<provider>/<modelId>"')).default([]),
   suspended: z.boolean().default(false),
 });

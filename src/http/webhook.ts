@@ -3,12 +3,11 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { TurnRunner } from '../agents/types.js';
 import type { GatewaySection } from '../config/index.js';
 import { duplicateDelivery, GatewayError, maskUnknown, publicMessage } from '../errors.js';
 import { formatParamIssues } from '../rpc/param-issues.js';
 import { parseJsonBody } from '../server/json-body.js';
-import { formatSessionKey, WEBHOOK_CALLER } from '../sessions/index.js';
+import { formatSessionKey, WEBHOOK_CALLER, type TurnRunner } from '../turns/index.js';
 import { webhookMessage } from './webhook-message.js';
 import { createReplayCache, REPLAY_WINDOW_MS } from './webhook-replay.js';
 

@@ -24,3 +24,4 @@ export {
   type OperationModelsReport,
   type OperationType,
 } from './operation-models.js';
+export { estimateMessageTokens, estimateTokens, type TranscriptMessage, type TranscriptToolCall } from './transcript.js';

@@ -1,6 +1,6 @@
 // Converts our transcript and tool specs into the AI SDK's prompt: ModelMessage[] and a ToolSet without execute.
 import { jsonSchema, tool, type JSONSchema7, type ModelMessage, type ToolSet } from 'ai';
-import type { TranscriptMessage } from '../sessions/index.js';
+import type { TranscriptMessage } from './transcript.js';
 import type { ToolSpec } from './types.js';
 
 type ToolResultPart = Extract<ModelMessage, { role: 'tool' }>['content'][number];

@@ -1,5 +1,5 @@
 // The model layer's seam: requests, streamed events, catalog entries and the router the turn loop calls.
-import type { TranscriptMessage } from '../sessions/index.js';
+import type { TranscriptMessage } from './transcript.js';
 
 export interface ModelRef {
   provider: string;

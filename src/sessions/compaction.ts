@@ -1,8 +1,7 @@
 // session.compact: summarises all but the newest messages with the session's model into one system message.
-import type { AgentRegistry } from '../agents/types.js';
+import { agentModels, type AgentRegistry } from '../agents/index.js';
 import { GatewayError } from '../errors.js';
-import type { ModelRef, ModelRouter } from '../providers/types.js';
-import { estimateMessageTokens, type TranscriptMessage } from './transcript.js';
+import { estimateMessageTokens, type ModelRef, type ModelRouter, type TranscriptMessage } from '../providers/index.js';
 import type { SessionRecord } from './types.js';
 
 export interface CompactionResult {
@@ -67,9 +66,8 @@ function resolveModel(
     throw new GatewayError('unavailable', 'Compaction needs a model, and no model provider is configured', { reason: 'no_provider' });
   }
   const agent = agents?.get(session.agentId)?.config;
-  let primary: ModelRef | undefined;
-  if (agent?.provider !== undefined && agent.model !== undefined) primary = { provider: agent.provider, modelId: agent.model };
-  else if (agent?.model !== undefined) primary = router.resolve(agent.model);
+  const models = agent === undefined ? undefined : agentModels(agent, router);
+  let primary = models?.primary;
   if (primary === undefined) {
     const first = router.catalog()[0];
     if (first !== undefined) primary = { provider: first.provider, modelId: first.modelId };
@@ -77,10 +75,7 @@ function resolveModel(
   if (primary === undefined) {
     throw new GatewayError('unavailable', `Compaction needs a model, and agent '${session.agentId}' has none configured`, { reason: 'no_provider' });
   }
-  const fallbacks = (agent?.fallbackModels ?? []).flatMap((name) => {
-    const ref = router.resolve(name);
-    return ref === undefined ? [] : [ref];
-  });
+  const fallbacks = models?.fallbacks ?? [];
   return { router, primary, fallbacks };
 }
 

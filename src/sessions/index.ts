@@ -1,40 +1,12 @@
-// Sessions: keys, owners, the session service behind session.*, the store seams and the per-session lock.
-export {
-  DEFAULT_TENANT,
-  SUB_AGENT_CHANNEL,
-  deriveSessionKind,
-  formatSessionKey,
-  normalizeSessionKey,
-  parseSessionKey,
-  sessionKeyObjectSchema,
-  sessionKeyProblem,
-  sessionKeyStringSchema,
-  subAgentSessionKey,
-} from './session-key.js';
-export { createSessionService, type SessionService, type SessionServiceDeps, type SessionServiceOptions } from './session-service.js';
-export type {
-  HistoryMessage,
-  ResetConversationResult,
-  RuntimeSessions,
-  SendResult,
-  SessionExport,
-  SessionListEntry,
-  SessionMemory,
-  SessionStatus,
-  SessionTranscript,
-} from './session-views.js';
-export { createSessionLocks, type SessionLocks } from './session-lock.js';
-export {
-  assertSessionAccess,
-  canAccessSession,
-  sessionCallerOf,
-  WEBHOOK_CALLER,
-  WEBHOOK_OWNER_ID,
-  type SessionCaller,
-} from './session-access.js';
-export { readSessionUsage, recordTurnUsage, trackSessionUsage, type SessionUsage } from './session-usage.js';
+// Sessions: the session.* methods (transcripts, resets, compaction, search) as a capability module, and the store seams.
+import type { CapabilityModule } from '../capability.js';
+import { sessionMethods } from './methods.js';
+import { createSessionService, type SessionService, type SessionServiceDeps } from './session-service.js';
+
+export { createSessionService, DEFAULT_COMPACT_KEEP_RECENT, type SessionService, type SessionServiceDeps, type SessionServiceOptions } from './session-service.js';
+export { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, sessionMethods } from './methods.js';
+export type { HistoryMessage, ResetConversationResult, SendResult, SessionExport, SessionListEntry, SessionStatus, SessionTranscript } from './session-views.js';
 export { SUMMARY_PREFIX, type CompactionResult } from './compaction.js';
-export type { Notify, RunStatusView, SpawnResult } from './sub-agent-runs.js';
 export type {
   RunRecord,
   RunStatus,
@@ -46,4 +18,12 @@ export type {
   SessionSearchHit,
   SessionStore,
 } from './types.js';
-export { estimateMessageTokens, estimateTokens, type TranscriptMessage, type TranscriptToolCall } from './transcript.js';
+
+export interface SessionsModule extends CapabilityModule {
+  readonly sessions: SessionService;
+}
+
+export function createSessionsModule(deps: SessionServiceDeps): SessionsModule {
+  const sessions = createSessionService(deps);
+  return { name: 'sessions', sessions, methods: sessionMethods({ sessions }) };
+}

@@ -1,49 +1,30 @@
 // The session service behind the session.* methods: turns on string keys, transcripts, resets, compaction, runs.
 import type { Logger } from 'pino';
-import type { AgentRegistry, TurnRunner } from '../agents/types.js';
-import { notFound, sessionNotFound } from '../errors.js';
-import type { EventBus } from '../obs/event-bus.js';
-import type { ModelRouter } from '../providers/types.js';
+import { agentModels, type AgentRegistry } from '../agents/index.js';
+import { sessionNotFound } from '../errors.js';
+import { formatModelRef, type ModelRouter } from '../providers/index.js';
+import { channelOf, parseSessionKey, readSessionUsage, sessionAgentId, type SessionCaller, type SessionLocks, type TurnRunner } from '../turns/index.js';
 import { summariseTranscript, type CompactionResult } from './compaction.js';
-import type { SessionCaller } from './session-access.js';
-import { deriveSessionKind, parseSessionKey } from './session-key.js';
-import { createSessionLocks, type SessionLocks } from './session-lock.js';
-import { readSessionUsage, trackSessionUsage } from './session-usage.js';
-import { createSubAgentRuns, type Notify, type RunStatusView, type SpawnResult } from './sub-agent-runs.js';
-import type {
-  HistoryMessage,
-  ResetConversationResult,
-  RuntimeSessions,
-  SendResult,
-  SessionExport,
-  SessionListEntry,
-  SessionMemory,
-  SessionStatus,
-  SessionTranscript,
-} from './session-views.js';
-import type { RunStore, SessionKind, SessionRecord, SessionSearchHit, SessionStore } from './types.js';
+import type { HistoryMessage, ResetConversationResult, SendResult, SessionExport, SessionListEntry, SessionStatus, SessionTranscript } from './session-views.js';
+import type { SessionKind, SessionRecord, SessionSearchHit, SessionStore } from './types.js';
+
+/** Messages session.compact keeps verbatim at the end of the transcript. */
+export const DEFAULT_COMPACT_KEEP_RECENT = 6;
 
 export interface SessionServiceOptions {
-  /** Messages session.compact keeps verbatim at the end of the transcript. Default 6. */
+  /** Messages session.compact keeps verbatim at the end of the transcript. Default DEFAULT_COMPACT_KEEP_RECENT. */
   compactKeepRecent?: number;
-  /** Spawned runs in flight at once in this process. Default 16. */
-  maxRunningSpawns?: number;
 }
 
 export interface SessionServiceDeps {
   store: SessionStore;
-  runs: RunStore;
-  runner: TurnRunner;
+  /** TurnService: session.send runs its turn through it. */
+  turns: TurnRunner;
   router?: ModelRouter;
   agents?: AgentRegistry;
-  memory?: SessionMemory;
-  runtime?: RuntimeSessions;
-  /** Shared with every other surface that runs turns; a private one is made when absent. */
-  locks?: SessionLocks;
-  events: EventBus;
-  notify: Notify;
+  /** The locks TurnService holds, so a reset never interleaves with a live turn on the same session. */
+  locks: SessionLocks;
   now: () => number;
-  newId: () => string;
   log: Logger;
   options?: SessionServiceOptions;
 }
@@ -51,10 +32,6 @@ export interface SessionServiceDeps {
 export interface SessionService {
   /** A new key creates the session for `caller`; an existing one must be theirs unless they are admin. */
   send(input: { key: string; message: string; agentId?: string; caller: SessionCaller; signal: AbortSignal }): Promise<SendResult>;
-  /** Returns at once; the turn runs in the background and ends with a session.completed notification. */
-  spawn(input: { parentKey: string; task: string; agentId?: string; caller: SessionCaller }): SpawnResult;
-  /** `requestedBy`: only that client's runs are visible (others read as not found); omitted for admins. */
-  runStatus(runId: string, requestedBy?: string): RunStatusView;
   /** The newest session `clientId` owns (on `channelId` when given), oldest message first; empty when it has none. */
   history(input: { clientId: string; channelId?: string }): HistoryMessage[];
   /** `ownedBy`: only that client's sessions are searched; omitted for admins. */
@@ -67,44 +44,15 @@ export interface SessionService {
   resetConversation(input: { sessionKey: string; memory: boolean; purgeDerived: boolean }): Promise<ResetConversationResult>;
   /** The caller's newest session (see history) with its agent's model and limits; zeros when it has none. */
   status(clientId: string): SessionStatus;
-  /** Called once at startup: runs left `running` by a previous process become `orphaned`. */
-  recoverOrphanedRuns(): number;
-  whenIdle(): Promise<void>;
-  close(): Promise<void>;
 }
 
 export function createSessionService(deps: SessionServiceDeps): SessionService {
-  const { store, agents, events, now, log } = deps;
-  const locks = deps.locks ?? createSessionLocks();
-  const runner = trackSessionUsage(deps.runner, { store, now });
-  const keepRecent = deps.options?.compactKeepRecent ?? 6;
+  const { store, agents, locks, now } = deps;
+  const keepRecent = deps.options?.compactKeepRecent ?? DEFAULT_COMPACT_KEEP_RECENT;
 
   function requireSession(sessionKey: string): SessionRecord {
     const session = store.get(sessionKey);
     if (session === undefined) throw sessionNotFound(sessionKey);
-    return session;
-  }
-
-  function resolveAgentId(agentId: string | undefined, session: SessionRecord | undefined): string {
-    if (agentId !== undefined) {
-      if (agents !== undefined && agents.get(agentId) === undefined) throw notFound(`Unknown agent: ${agentId}`, { param: 'agentId' });
-      return agentId;
-    }
-    return session?.agentId ?? agents?.defaultAgentId() ?? 'default';
-  }
-
-  function ensureSession({ sessionKey, agentId, metadata, ownerId }: { sessionKey: string; agentId: string; metadata: Record<string, unknown>; ownerId: string }) {
-    const parts = parseSessionKey(sessionKey, 'sessionKey');
-    const { session, created } = store.ensure({
-      sessionKey,
-      agentId,
-      tenantId: parts.tenantId,
-      kind: deriveSessionKind(parts, metadata),
-      createdAt: now(),
-      metadata,
-      ownerId,
-    });
-    if (created) events.emit('session:created', { sessionKey, agentId, kind: session.kind });
     return session;
   }
 
@@ -127,46 +75,23 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
   function callerSession(clientId: string, channelId?: string): SessionRecord | undefined {
     return store
       .list({ ownedBy: clientId })
-      .find((session) => (channelId === undefined ? session.kind !== 'sub-agent' : session.sessionKey.split(':')[2] === channelId));
+      .find((session) => (channelId === undefined ? session.kind !== 'sub-agent' : channelOf(session.sessionKey) === channelId));
   }
-
-  const subAgents = createSubAgentRuns({
-    store,
-    runs: deps.runs,
-    runner,
-    locks,
-    events,
-    notify: deps.notify,
-    now,
-    newId: deps.newId,
-    log,
-    ensureSession,
-    resolveAgentId,
-    maxRunningSpawns: deps.options?.maxRunningSpawns ?? 16,
-  });
 
   return {
     async send({ key, message, agentId, caller, signal }) {
       parseSessionKey(key, 'key');
-      return locks.run(key, async () => {
-        const existing = store.get(key);
-        const resolvedAgentId = resolveAgentId(agentId, existing);
-        // An existing session is checked by the turn itself, before it writes anything.
-        if (existing === undefined) {
-          ensureSession({ sessionKey: key, agentId: resolvedAgentId, metadata: { requestedBy: caller.clientId }, ownerId: caller.clientId });
-        }
-        const result = await runner.run({ agentId: resolvedAgentId, sessionKey: key, message, caller, signal });
-        return {
-          sessionKey: key,
-          agentId: result.agentId,
-          response: result.response,
-          tokensUsed: result.tokensUsed,
-          finishReason: result.finishReason,
-        };
-      });
+      // A session keeps the agent it was created with unless the caller names another.
+      const resolvedAgentId = sessionAgentId(agents, agentId, store.get(key));
+      const result = await deps.turns.run({ agentId: resolvedAgentId, sessionKey: key, message, caller, signal });
+      return {
+        sessionKey: key,
+        agentId: result.agentId,
+        response: result.response,
+        tokensUsed: result.tokensUsed,
+        finishReason: result.finishReason,
+      };
     },
-    spawn: (input) => subAgents.spawn(input),
-    runStatus: (runId, requestedBy) => subAgents.runStatus(runId, requestedBy),
     history({ clientId, channelId }) {
       const session = callerSession(clientId, channelId);
       if (session === undefined) return [];
@@ -191,7 +116,6 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         const session = requireSession(sessionKey);
         const transcript: SessionTranscript = { ...toExport(session), agentId: session.agentId, kind: session.kind };
         store.delete(sessionKey);
-        await destroyRuntime(sessionKey);
         return { sessionKey, deleted: true as const, transcript };
       });
     },
@@ -199,7 +123,6 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       return locks.run(sessionKey, async () => {
         requireSession(sessionKey);
         const previousMessageCount = store.clearMessages(sessionKey, now());
-        store.clearApprovalDecisions(sessionKey);
         return { sessionKey, reset: true as const, previousMessageCount };
       });
     },
@@ -223,26 +146,16 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         return result;
       });
     },
-    async resetConversation({ sessionKey, memory, purgeDerived }) {
+    async resetConversation({ sessionKey }) {
       // Spec rule 3: best-effort per layer, so an unknown session answers zero counts rather than not_found.
-      const parts = parseSessionKey(sessionKey, 'session_key');
+      parseSessionKey(sessionKey, 'session_key');
       return locks.run(sessionKey, async () => {
         const session = store.get(sessionKey);
-        const result: ResetConversationResult = {
+        return {
           sessionKey,
           lcdRowsDeleted: store.clearMessages(sessionKey, now()),
           sessionMessagesCleared: session?.messageCount ?? 0,
         };
-        store.clearApprovalDecisions(sessionKey);
-        if (deps.runtime !== undefined) result.runtimeSessionDestroyed = await destroyRuntime(sessionKey);
-        if (memory && deps.memory !== undefined) {
-          result.memoriesDeleted = await deleteMemories(deps.memory, sessionKey, {
-            agentId: session?.agentId ?? resolveAgentId(undefined, undefined),
-            tenantId: parts.tenantId,
-            purgeDerived,
-          });
-        }
-        return result;
       });
     },
     status(clientId) {
@@ -250,42 +163,21 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       const agentId = session?.agentId ?? agents?.defaultAgentId();
       const agent = agentId === undefined ? undefined : agents?.get(agentId)?.config;
       const usage = readSessionUsage(session?.metadata ?? {});
-      let model: string | null = null;
-      if (agent?.model !== undefined) model = agent.provider === undefined ? agent.model : `${agent.provider}/${agent.model}`;
       return {
-        model,
+        model: agent === undefined ? null : statusModel(agent, deps.router),
         agentName: agent?.name ?? agentId ?? null,
         tokensUsed: { totalTokens: usage.totalTokens, totalCost: usage.totalCost },
         stepsExecuted: usage.stepsExecuted,
         maxSteps: agent?.maxSteps ?? null,
       };
     },
-    recoverOrphanedRuns: () => subAgents.recoverOrphanedRuns(),
-    whenIdle: () => subAgents.whenIdle(),
-    close: () => subAgents.close(),
   };
+}
 
-  async function destroyRuntime(sessionKey: string): Promise<boolean> {
-    if (deps.runtime === undefined) return false;
-    try {
-      return await deps.runtime.destroy(sessionKey);
-    } catch (error) {
-      log.warn({ err: error, sessionKey }, 'could not destroy the runtime session');
-      return false;
-    }
-  }
-
-  async function deleteMemories(
-    memoryStore: SessionMemory,
-    sessionKey: string,
-    options: { agentId: string; tenantId: string; purgeDerived: boolean },
-  ): Promise<number> {
-    try {
-      return await memoryStore.deleteBySession(sessionKey, options);
-    } catch (error) {
-      // Spec rule 5: the other resets stand and the response reports 0.
-      log.warn({ err: error, sessionKey }, 'could not delete the memories of a reset conversation');
-      return 0;
-    }
-  }
+/** `<provider>/<modelId>` of the agent's model; a model the catalog cannot resolve is shown as configured. */
+function statusModel(agent: Parameters<typeof agentModels>[0], router: ModelRouter | undefined): string | null {
+  const primary = router === undefined ? undefined : agentModels(agent, router).primary;
+  if (primary !== undefined) return formatModelRef(primary);
+  if (agent.model === undefined) return null;
+  return agent.provider === undefined ? agent.model : `${agent.provider}/${agent.model}`;
 }

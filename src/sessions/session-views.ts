@@ -1,19 +1,7 @@
-// What the session service returns to the session.* methods, and the optional layers it can be given.
-import type { FinishReason, TokensUsed } from '../agents/types.js';
-import type { TranscriptMessage } from './transcript.js';
+// What the session service returns to the session.* methods.
+import type { TranscriptMessage } from '../providers/index.js';
+import type { FinishReason, TokensUsed } from '../turns/index.js';
 import type { SessionKind } from './types.js';
-
-/** The memory layer as reset_conversation needs it (spec rule 4); optional, as memory may not be wired. */
-export interface SessionMemory {
-  /** Deletes the memories sourced from `sessionKey`; returns how many were deleted. */
-  deleteBySession(sessionKey: string, options: { agentId: string; tenantId: string; purgeDerived: boolean }): Promise<number>;
-}
-
-/** In-process state a turn engine may keep per session beyond the store; optional. */
-export interface RuntimeSessions {
-  /** Drops the live state of `sessionKey`; true when there was some. */
-  destroy(sessionKey: string): boolean | Promise<boolean>;
-}
 
 export interface SendResult {
   sessionKey: string;
@@ -56,8 +44,6 @@ export interface ResetConversationResult {
   sessionKey: string;
   lcdRowsDeleted: number;
   sessionMessagesCleared: number;
-  memoriesDeleted?: number;
-  runtimeSessionDestroyed?: boolean;
 }
 
 export interface SessionStatus {

@@ -1,5 +1,5 @@
 // Session and run records and the store seams they live behind (SQLite implementations are in store/).
-import type { TranscriptMessage } from './transcript.js';
+import type { TranscriptMessage } from '../providers/index.js';
 
 /** Object form used by agent.execute (spec: "Session keys"). */
 export interface SessionKeyParts {

@@ -1,7 +1,7 @@
 // SQLite implementation of the SessionStore: session rows, their transcripts, FTS5 search and approval decisions.
 import { notFound, sessionNotFound } from '../errors.js';
 import type { SessionKind, SessionRecord, SessionSearchHit, SessionStore } from '../sessions/types.js';
-import type { TranscriptMessage, TranscriptToolCall } from '../sessions/transcript.js';
+import type { TranscriptMessage, TranscriptToolCall } from '../providers/transcript.js';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
 

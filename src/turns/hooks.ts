@@ -1,5 +1,5 @@
 // The turn loop's named extension points: capability modules register these; the loop knows no module by name.
-import type { TranscriptMessage } from '../sessions/index.js';
+import type { TranscriptMessage } from '../providers/index.js';
 
 /** What a hook sees about the turn it runs in. */
 export interface TurnHookContext {

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/obs/logger.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import { SUMMARY_PREFIX } from '../../src/sessions/index.js';
 import { compactionBoundary } from '../../src/sessions/compaction.js';
-import type { TranscriptMessage } from '../../src/sessions/transcript.js';
+import type { TranscriptMessage } from '../../src/providers/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, createServiceFixture, staticAgents, T0, type ServiceFixture } from './service-fixture.js';
 

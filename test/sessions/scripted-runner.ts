@@ -1,9 +1,7 @@
-// A scripted TurnRunner for session tests: the turn loop is its own module, so these tests stand in at its seam.
-// Each run ensures the session for its caller (refusing another client's, as the turn loop does through the same
-// assertSessionAccess) and appends the user message and the scripted answer to the real store.
-import type { TurnRequest, TurnResult, TurnRunner } from '../../src/agents/types.js';
-import { assertSessionAccess } from '../../src/sessions/index.js';
-import type { SessionStore } from '../../src/sessions/types.js';
+// A scripted TurnLoop for session tests: the real TurnService (lock, session, owner check, usage) runs it in place of
+// the model loop, which has its own tests under test/turns/; it appends the user message and the scripted answer.
+import type { SessionStore } from '../../src/sessions/index.js';
+import type { TurnLoop, TurnRequest, TurnResult } from '../../src/turns/index.js';
 
 export interface ScriptedTurn {
   response?: string;
@@ -20,7 +18,7 @@ export interface ScriptedTurn {
   untilAborted?: boolean;
 }
 
-export interface ScriptedRunner extends TurnRunner {
+export interface ScriptedRunner extends TurnLoop {
   /** Queues turns; an empty queue answers `Echo: <message>`. */
   script(...turns: ScriptedTurn[]): void;
   readonly requests: TurnRequest[];
@@ -28,7 +26,7 @@ export interface ScriptedRunner extends TurnRunner {
   readonly concurrency: { current: number; max: number };
 }
 
-export function createScriptedRunner({ store, now }: { store: SessionStore; now: () => number }): ScriptedRunner {
+export function createScriptedRunner({ store, now }: { store: Pick<SessionStore, 'append'>; now: () => number }): ScriptedRunner {
   const queue: ScriptedTurn[] = [];
   const requests: TurnRequest[] = [];
   const concurrency = { current: 0, max: 0 };
@@ -38,10 +36,8 @@ export function createScriptedRunner({ store, now }: { store: SessionStore; now:
     script: (...turns) => {
       queue.push(...turns);
     },
-    async run(request) {
-      const agentId = request.agentId ?? 'default';
-      const ensured = store.ensure({ sessionKey: request.sessionKey, agentId, tenantId: request.sessionKey.split(':')[0] ?? 'default', kind: 'dm', createdAt: now(), metadata: {}, ownerId: request.caller.clientId });
-      if (!ensured.created) assertSessionAccess(ensured.session, request.caller);
+    async run({ request, agent }) {
+      const agentId = agent.id;
       requests.push(request);
       const turn = queue.shift() ?? {};
       concurrency.current += 1;

@@ -1,12 +1,15 @@
-// Builds a SessionService over a real SQLite store with a controllable clock, captured events and notifications.
-import type { AgentRegistry, TurnRunner } from '../../src/agents/types.js';
+// Builds the session service and sub-agent runs over a real TurnService and SQLite store, with a scripted loop,
+// a controllable clock, captured events and notifications.
+import type { AgentRegistry } from '../../src/agents/index.js';
 import { agentConfigSchema, type ConfigInput } from '../../src/config/index.js';
 import { createEventBus, type BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { ModelRouter } from '../../src/providers/types.js';
-import { createSessionService, type SessionCaller, type SessionMemory, type SessionService, type SessionServiceOptions } from '../../src/sessions/index.js';
+import { createSubAgentRuns, type SubAgentRuns } from '../../src/runs/index.js';
+import { createSessionService, type SessionService, type SessionServiceOptions } from '../../src/sessions/index.js';
 import type { RunStore, SessionStore } from '../../src/sessions/types.js';
 import { createSqliteRunStore, createSqliteSessionStore, openDatabase, type SqliteDatabase } from '../../src/store/index.js';
+import { createSessionLocks, createTurnService, noHooks, type SessionCaller, type TurnService } from '../../src/turns/index.js';
 import { createScriptedRunner, type ScriptedRunner } from './scripted-runner.js';
 
 export const T0 = 1_700_000_000_000;
@@ -25,7 +28,9 @@ export interface ServiceFixture {
   store: SessionStore;
   runs: RunStore;
   runner: ScriptedRunner;
+  turns: TurnService;
   sessions: SessionService;
+  subAgents: SubAgentRuns;
   events: BusEvent[];
   notifications: Notification[];
   advance(ms: number): void;
@@ -37,10 +42,7 @@ export interface ServiceFixtureOptions {
   path?: string;
   router?: ModelRouter;
   agents?: AgentRegistry;
-  memory?: SessionMemory;
-  /** Replaces the scripted runner (it is still created, over the same store). */
-  runner?: TurnRunner;
-  options?: SessionServiceOptions;
+  options?: SessionServiceOptions & { maxRunningSpawns?: number };
 }
 
 type AgentInput = NonNullable<ConfigInput['agents']>[string];
@@ -68,26 +70,40 @@ export function createServiceFixture(options: ServiceFixtureOptions = {}): Servi
   bus.subscribe((event) => events.push(event));
   const notifications: Notification[] = [];
   const runner = createScriptedRunner({ store, now });
+  const locks = createSessionLocks();
+  // Turns need an agent; without a registry the fixture's turns run a stand-in `default` agent.
+  const turnAgents = options.agents ?? staticAgents({ default: { name: 'default' } });
+  const turns = createTurnService({ agents: turnAgents, store, locks, loop: runner, hooks: noHooks(log), events: bus, now, log });
   const sessions = createSessionService({
     store,
-    runs,
-    runner: options.runner ?? runner,
+    turns,
+    locks,
     ...(options.router === undefined ? {} : { router: options.router }),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
-    ...(options.memory === undefined ? {} : { memory: options.memory }),
-    ...(options.options === undefined ? {} : { options: options.options }),
+    ...(options.options?.compactKeepRecent === undefined ? {} : { options: { compactKeepRecent: options.options.compactKeepRecent } }),
+    now,
+    log,
+  });
+  const subAgents = createSubAgentRuns({
+    store,
+    runs,
+    turns,
+    ...(options.agents === undefined ? {} : { agents: options.agents }),
     events: bus,
     notify: (clientId, method, params) => notifications.push({ clientId, method, params }),
     now,
     newId: () => `run-${++ids}`,
     log,
+    maxRunningSpawns: options.options?.maxRunningSpawns ?? 16,
   });
   return {
     db,
     store,
     runs,
     runner,
+    turns,
     sessions,
+    subAgents,
     events,
     notifications,
     advance: (ms) => {
@@ -95,7 +111,7 @@ export function createServiceFixture(options: ServiceFixtureOptions = {}): Servi
     },
     now,
     async close() {
-      await sessions.close();
+      await subAgents.close();
       if (db.open) db.close();
     },
   };

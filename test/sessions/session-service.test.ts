@@ -78,8 +78,8 @@ describe('session service', () => {
     expect(fx.sessions.history({ clientId: 'rpc-client', channelId: 'discord' })).toEqual([]);
     expect(fx.sessions.history({ clientId: 'nobody' })).toEqual([]);
     fx.advance(1000);
-    const { sessionKey } = fx.sessions.spawn({ parentKey: 'default:rpc-client:ws', task: 'sub task', caller: callerOf('rpc-client') });
-    await fx.sessions.whenIdle();
+    const { sessionKey } = fx.subAgents.spawn({ parentKey: 'default:rpc-client:ws', task: 'sub task', caller: callerOf('rpc-client') });
+    await fx.subAgents.whenIdle();
     expect(fx.sessions.history({ clientId: 'rpc-client' }).map((m) => m.content)).toEqual(['on telegram', 'Echo: on telegram']);
     expect(fx.sessions.history({ clientId: 'rpc-client', channelId: 'subagent' }).map((m) => m.content)).toEqual(['sub task', 'Echo: sub task']);
     expect(fx.store.get(sessionKey)?.kind).toBe('sub-agent');
@@ -164,13 +164,11 @@ describe('session service', () => {
     expect(() => fx.sessions.exportSession('default:a:ws')).toThrow(GatewayError);
   });
 
-  it('reset clears messages and approval decisions, keeps metadata, and reports the previous count', async () => {
+  it('reset clears messages, keeps metadata, and reports the previous count', async () => {
     fx = createServiceFixture();
     await fx.sessions.send({ key: 'default:a:ws', message: 'x', caller: callerOf('c1'), signal });
-    fx.db.prepare("INSERT INTO approval_decisions VALUES ('default:a:ws', 'shell', 1, 0)").run();
     expect(await fx.sessions.reset('default:a:ws')).toEqual({ sessionKey: 'default:a:ws', reset: true, previousMessageCount: 2 });
     expect(fx.store.get('default:a:ws')).toMatchObject({ messageCount: 0, metadata: { requestedBy: 'c1' } });
-    expect(fx.db.prepare('SELECT count(*) FROM approval_decisions').pluck().get()).toBe(0);
     await expect(fx.sessions.reset('default:none:ws')).rejects.toMatchObject({ kind: 'not_found' });
   });
 });

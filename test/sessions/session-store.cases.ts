@@ -1,7 +1,7 @@
 // The SessionStore conformance suite: every backend (SQLite today) runs these same cases against a fresh store.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionRecord, SessionStore } from '../../src/sessions/types.js';
-import type { TranscriptMessage } from '../../src/sessions/transcript.js';
+import type { TranscriptMessage } from '../../src/providers/index.js';
 
 export interface SessionStoreFixture {
   store: SessionStore;

@@ -19,14 +19,22 @@ export interface ToolRegistry {
   names(): string[];
   has(name: string): boolean;
   specs(names: readonly string[]): ToolSpec[];
-  execute(name: string, input: unknown, ctx: ToolContext): Promise<ToolCallOutcome>;
+  /** `limits` overrides the registry's for this call (an agent's `budget`). */
+  execute(name: string, input: unknown, ctx: ToolContext, limits?: Partial<ToolLimits>): Promise<ToolCallOutcome>;
+  /** Adds a capability module's tools; a name already taken throws. */
+  register(tools: readonly ToolDefinition[]): void;
 }
 
-export interface ToolRegistryOptions {
-  /** Upper bound for one tool call. */
-  timeoutMs?: number;
-  /** Results longer than this are cut before they reach the model (the digest covers the full text). */
-  maxResultChars?: number;
+export interface ToolLimits {
+  /** Upper bound for one tool call (ms). */
+  timeoutMs: number;
+  /** Results longer than this many characters are cut before they reach the model (the digest covers the full text). */
+  maxResultChars: number;
+}
+
+export const DEFAULT_TOOL_LIMITS: ToolLimits = { timeoutMs: 30_000, maxResultChars: 16_000 };
+
+export interface ToolRegistryOptions extends Partial<ToolLimits> {
   now?: () => number;
 }
 
@@ -34,12 +42,23 @@ function digest(text: string): string {
   return `sha256:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
 }
 
-export function createToolRegistry(tools: readonly ToolDefinition[], { timeoutMs = 30_000, maxResultChars = 16_000, now = Date.now }: ToolRegistryOptions = {}): ToolRegistry {
+/** A call that failed or was refused: the model sees `Error: <message>`. */
+export function toolFailure(kind: ToolErrorKind, message: string, durationMs: number): ToolCallOutcome {
+  const content = `Error: ${message}`;
+  return { ok: false, content, errorKind: kind, durationMs, resultBytes: Buffer.byteLength(content), resultDigest: digest(content) };
+}
+
+export function createToolRegistry(tools: readonly ToolDefinition[], options: ToolRegistryOptions = {}): ToolRegistry {
+  const { now = Date.now } = options;
+  const defaults: ToolLimits = { timeoutMs: options.timeoutMs ?? DEFAULT_TOOL_LIMITS.timeoutMs, maxResultChars: options.maxResultChars ?? DEFAULT_TOOL_LIMITS.maxResultChars };
   const byName = new Map<string, ToolDefinition>();
-  for (const tool of tools) {
-    if (byName.has(tool.name)) throw new TypeError(`tool '${tool.name}' is declared twice`);
-    byName.set(tool.name, tool);
-  }
+  const register = (added: readonly ToolDefinition[]) => {
+    for (const tool of added) {
+      if (byName.has(tool.name)) throw new TypeError(`tool '${tool.name}' is declared twice`);
+      byName.set(tool.name, tool);
+    }
+  };
+  register(tools);
   const specCache = new Map<string, ToolSpec>();
 
   function spec(tool: ToolDefinition): ToolSpec {
@@ -52,19 +71,19 @@ export function createToolRegistry(tools: readonly ToolDefinition[], { timeoutMs
     return cached;
   }
 
-  function failure(kind: ToolErrorKind, message: string, startedAt: number): ToolCallOutcome {
-    const content = `Error: ${message}`;
-    return { ok: false, content, errorKind: kind, durationMs: now() - startedAt, resultBytes: Buffer.byteLength(content), resultDigest: digest(content) };
-  }
+  const failure = (kind: ToolErrorKind, message: string, startedAt: number) => toolFailure(kind, message, now() - startedAt);
 
   return {
+    register,
     names: () => [...byName.keys()],
     has: (name) => byName.has(name),
     specs: (names) => names.flatMap((name) => {
       const tool = byName.get(name);
       return tool === undefined ? [] : [spec(tool)];
     }),
-    async execute(name, input, ctx) {
+    async execute(name, input, ctx, limits = {}) {
+      const timeoutMs = limits.timeoutMs ?? defaults.timeoutMs;
+      const maxResultChars = limits.maxResultChars ?? defaults.maxResultChars;
       const startedAt = now();
       const tool = byName.get(name);
       if (tool === undefined) return failure('unknown_tool', `unknown tool '${name}'`, startedAt);

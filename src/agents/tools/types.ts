@@ -1,6 +1,6 @@
 // What a tool is: a name, a description, a strict zod input schema and an execute function.
 import type { z } from 'zod';
-import type { SessionCaller } from '../../sessions/session-access.js';
+import type { SessionCaller } from '../types.js';
 
 export interface ToolContext {
   agentId: string;
@@ -22,5 +22,5 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
   return definition;
 }
 
-/** The error kinds recorded for failed tool calls (counts-only trajectory). */
-export type ToolErrorKind = 'unknown_tool' | 'invalid_input' | 'timeout' | 'aborted' | 'failed';
+/** The error kinds recorded for failed tool calls (counts-only trajectory); `denied`: a beforeTool hook refused it. */
+export type ToolErrorKind = 'unknown_tool' | 'invalid_input' | 'timeout' | 'aborted' | 'failed' | 'denied';

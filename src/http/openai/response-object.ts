@@ -1,5 +1,5 @@
 // The Responses API shapes (DESIGN §3): the response object, its message output item, and the numbered stream events.
-import type { TurnResult } from '../../agents/types.js';
+import type { TurnResult } from '../../turns/index.js';
 import { publicMessage, type GatewayError } from '../../errors.js';
 import { OPENAI_ERRORS } from './errors.js';
 

@@ -2,11 +2,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { safeKeySchema } from '../../config/index.js';
-import type { TurnRequest } from '../../agents/types.js';
 import { GatewayError, notFound, responseForbidden } from '../../errors.js';
 import type { Caller } from '../../server/scopes.js';
 import { clientCloseSignal, openSseStream } from '../../server/sse.js';
-import { sessionCallerOf } from '../../sessions/index.js';
+import { sessionCallerOf, type TurnRequest } from '../../turns/index.js';
 import {
   createEventSequencer,
   messageItem,

@@ -1,8 +1,8 @@
 // From an OpenAI request to a turn: which agent or model runs it, and which message, system prompt and history it gets.
-import type { AgentRegistry, FinishReason, TurnResult } from '../../agents/types.js';
+import type { AgentRegistry } from '../../agents/index.js';
 import { agentSuspended, GatewayError } from '../../errors.js';
-import type { ModelRef, ModelRouter } from '../../providers/types.js';
-import type { TranscriptMessage } from '../../sessions/transcript.js';
+import type { ModelRef, ModelRouter, TranscriptMessage } from '../../providers/index.js';
+import { formatSessionKey, type FinishReason, type TurnResult } from '../../turns/index.js';
 
 /** Session keys of /v1 requests (spec: "Session key used for OpenAI-compatible requests"). */
 export const OPENAI_USER_ID = 'openai-api';
@@ -10,7 +10,7 @@ export const OPENAI_CHANNEL_ID = 'openai';
 
 /** `default:openai-api:openai:<peerId>`, the peer being the completion or first response id. */
 export function openAiSessionKey(peerId: string): string {
-  return `default:${OPENAI_USER_ID}:${OPENAI_CHANNEL_ID}:${peerId}`;
+  return formatSessionKey({ userId: OPENAI_USER_ID, channelId: OPENAI_CHANNEL_ID, peerId });
 }
 
 export interface TurnTarget {

@@ -1,8 +1,9 @@
 // What the /v1 routes need from the rest of the gateway, and the ResponseStore seam behind previous_response_id.
 import type { Logger } from 'pino';
-import type { AgentRegistry, TurnRunner } from '../../agents/types.js';
+import type { AgentRegistry } from '../../agents/index.js';
 import type { Embedder, ModelRouter } from '../../providers/types.js';
 import type { RequestAuth } from '../../server/request-auth.js';
+import type { TurnRunner } from '../../turns/index.js';
 
 /** One POST /v1/responses answer: the session it ran in, so a later previous_response_id continues it. */
 export interface ResponseRecord {

@@ -1,17 +1,17 @@
 // GET /api/agents: every configured agent with its provider, model and status.
 import type { FastifyInstance } from 'fastify';
-import type { AgentDefinition } from '../../agents/types.js';
+import { agentModels, type AgentDefinition } from '../../agents/index.js';
 import { grantsRest } from '../../server/scopes.js';
 import type { RestContext } from './types.js';
 
 /** Spec route table: id, name, provider, model; plus status (active or suspended). Unset values are null. */
 export function agentSummary(agent: AgentDefinition, ctx: Pick<RestContext, 'router'>) {
   const { name, provider, model } = agent.config;
-  const resolved = provider === undefined && model !== undefined ? ctx.router.resolve(model) : undefined;
+  const resolved = agentModels(agent.config, ctx.router).primary;
   return {
     id: agent.id,
     name,
-    provider: provider ?? resolved?.provider ?? null,
+    provider: resolved?.provider ?? provider ?? null,
     model: resolved?.modelId ?? model ?? null,
     status: agent.status,
   };

@@ -1,13 +1,11 @@
 // POST /api/chat, GET /api/chat/stream (SSE token/done) and GET /api/chat/history for the dashboard's chat.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { turnReply } from '../../agents/turn-reply.js';
-import type { TurnRequest } from '../../agents/types.js';
-import { agentNotFound, agentSuspended, maskUnknown, publicMessage } from '../../errors.js';
+import { agentNotFound, agentSuspended, publicMessage } from '../../errors.js';
 import { grantsRest, type Caller } from '../../server/scopes.js';
-import { clientCloseSignal, createAsyncQueue, openSseStream, pipeToSse } from '../../server/sse.js';
-import { assertSessionAccess, sessionCallerOf } from '../../sessions/index.js';
-import { normalizeSessionKey } from '../../sessions/session-key.js';
+import { clientCloseSignal, openSseStream } from '../../server/sse.js';
+import { assertSessionAccess, channelOf, formatSessionKey, normalizeSessionKey, sessionCallerOf, turnReply, type TurnRequest } from '../../turns/index.js';
+import { streamTurn } from '../turn-stream.js';
 import type { RestContext } from './types.js';
 import { parseInput } from './validation.js';
 
@@ -41,7 +39,7 @@ function userPart(clientId: string): string {
 }
 
 export function restSessionKey(clientId: string, channelId = REST_CHANNEL_ID): string {
-  return `default:${userPart(clientId)}:${channelId}`;
+  return formatSessionKey({ userId: userPart(clientId), channelId });
 }
 
 function chatTurn(ctx: RestContext, input: { message: string; agentId?: string | undefined; sessionKey?: string | undefined }, requester: Caller) {
@@ -80,20 +78,11 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
     const turn = chatTurn(ctx, query, ctx.auth.callerOf(request));
     const stream = openSseStream(reply, ctx.openStreams);
     try {
-      const deltas = createAsyncQueue<string>();
       let accumulated = '';
-      const settled = ctx.runner
-        .run({ ...turn, signal: AbortSignal.any([stream.signal, ctx.shutdownSignal]), onDelta: (delta) => deltas.push(delta) })
-        .then(
-          (result) => ({ ok: true as const, result }),
-          (error: unknown) => ({ ok: false as const, error: maskUnknown(error, ctx.log, {}, 'chat stream failed') }),
-        )
-        .finally(() => deltas.end());
-      await pipeToSse(stream, deltas, (delta) => {
+      const outcome = await streamTurn(ctx, stream, turn, (delta) => {
         accumulated += delta;
         return { event: 'token', data: JSON.stringify({ delta, accumulated }) };
-      }, { keepAliveMs: ctx.keepAliveMs });
-      const outcome = await settled;
+      });
       if (outcome.ok) {
         await stream.write({ event: 'done', data: JSON.stringify(turnReply(outcome.result)) });
       } else {
@@ -111,7 +100,7 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
     // The sessions on that channel that the caller's token owns; a key naming the caller does not make it theirs.
     const sessions = ctx.sessions
       .list({ ownedBy: ctx.auth.callerOf(request).clientId })
-      .filter((session) => session.sessionKey.split(':')[2] === channelId);
+      .filter((session) => channelOf(session.sessionKey) === channelId);
     const messages = sessions
       .flatMap((session) =>
         ctx.sessions

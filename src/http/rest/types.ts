@@ -1,10 +1,11 @@
 // What the /api REST and SSE routes need from the rest of the gateway.
 import type { Logger } from 'pino';
-import type { AgentRegistry, TurnRunner } from '../../agents/types.js';
+import type { AgentRegistry } from '../../agents/index.js';
 import type { ChannelActivity, EventBus } from '../../obs/index.js';
 import type { ModelRouter } from '../../providers/types.js';
 import type { RequestAuth } from '../../server/request-auth.js';
-import type { SessionStore } from '../../sessions/types.js';
+import type { SessionStore } from '../../sessions/index.js';
+import type { TurnRunner } from '../../turns/index.js';
 
 export interface RestRoutesDeps {
   auth: RequestAuth;

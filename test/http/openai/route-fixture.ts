@@ -1,8 +1,6 @@
 // A started HTTP server with the /v1 and /api routes over the real turn loop, router and SQLite stores, and the
 // scripted fake LLM as the only provider (the process boundary).
 import { randomUUID } from 'node:crypto';
-import { createTurnLoop } from '../../../src/agents/turn-loop.js';
-import { createToolRegistry } from '../../../src/agents/tools/tool-registry.js';
 import type { AgentRegistry } from '../../../src/agents/types.js';
 import { providerConfigSchema } from '../../../src/config/index.js';
 import { registerOpenAiRoutes } from '../../../src/http/openai/index.js';
@@ -18,6 +16,7 @@ import { createSqliteResponseStore } from '../../../src/store/response-store.js'
 import type { FastifyInstance } from 'fastify';
 import { harnessConfig, TOKENS } from '../../support/gateway-harness.js';
 import { staticAgents } from '../../sessions/service-fixture.js';
+import { createTurnServiceFixture } from '../../turns/turn-fixture.js';
 
 type AgentInput = Parameters<typeof staticAgents>[0][string];
 
@@ -59,7 +58,7 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
   const sessions = createSqliteSessionStore(db);
   const recorder = createRecorder({ db });
   const observability = createObservability({ db, events, recorder, now: Date.now, newId: randomUUID });
-  const runner = createTurnLoop({ agents, router, sessions, tools: createToolRegistry([]), events, recorder, log, now: Date.now });
+  const runner = createTurnServiceFixture({ agents, router, store: sessions, recorder, events });
   const embedder = options.hasEmbeddings === true ? createEmbedder({ embeddings: { provider: 'local', model: 'embed-small' }, providers, log }) : undefined;
   const auth = createRequestAuth(createAuthenticator({ configTokens: config.gateway.tokens, store: createSqliteTokenStore(db) }));
   const shutdown = new AbortController();

@@ -1,6 +1,7 @@
 // From OpenAI requests to turns: model targets, conversation split, content blocks, finish reasons and failures.
 import { describe, expect, it } from 'vitest';
-import type { AgentDefinition, FinishReason } from '../../../src/agents/types.js';
+import type { AgentDefinition } from '../../../src/agents/index.js';
+import type { FinishReason } from '../../../src/turns/index.js';
 import { agentConfigSchema } from '../../../src/config/index.js';
 import { GatewayError } from '../../../src/errors.js';
 import {

@@ -1,5 +1,5 @@
 // Context-window pre-flight: fits system + history + output headroom into the model's window, oldest history first out.
-import { estimateMessageTokens, estimateTokens, type TranscriptMessage } from '../sessions/transcript.js';
+import { estimateMessageTokens, estimateTokens, type TranscriptMessage } from '../providers/index.js';
 
 export type BudgetVerdict = 'fits' | 'downshifted' | 'exhausted';
 

@@ -1,7 +1,7 @@
 // Session keys: the string form `tenantId:userId:channelId[:peerId]`, the object form of agent.execute, and kinds.
 import { z } from 'zod';
 import { GatewayError } from '../errors.js';
-import type { SessionKeyParts, SessionKind } from './types.js';
+import type { SessionKeyParts, SessionKind } from '../sessions/types.js';
 
 /** The tenant a key gets when its creator names none (DESIGN §3 "string session keys"). */
 export const DEFAULT_TENANT = 'default';
@@ -101,4 +101,9 @@ export function deriveSessionKind(parts: SessionKeyParts, metadata: Record<strin
   if (metadata.kind === 'group' || metadata.isGroup === true) return 'group';
   if (parts.channelId.startsWith('group')) return 'group';
   return 'dm';
+}
+
+/** The channel part of a valid key, or undefined for a malformed one (listing filters skip those). */
+export function channelOf(key: string): string | undefined {
+  return sessionKeyProblem(key) === undefined ? parseSessionKey(key).channelId : undefined;
 }

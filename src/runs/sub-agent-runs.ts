@@ -1,12 +1,10 @@
-// session.spawn and session.run_status: sub-agent turns run in the background, each recorded as a durable run.
+// Sub-agent runs: each spawned turn runs in the background through TurnService and is recorded as a durable run.
 import type { Logger } from 'pino';
-import type { FinishReason, TurnResult, TurnRunner } from '../agents/types.js';
+import type { AgentRegistry, SessionCaller } from '../agents/index.js';
 import { GatewayError, maskUnknown, publicMessage, runNotFound } from '../errors.js';
-import type { EventBus } from '../obs/event-bus.js';
-import { assertSessionAccess, type SessionCaller } from './session-access.js';
-import { parseSessionKey, subAgentSessionKey } from './session-key.js';
-import type { SessionLocks } from './session-lock.js';
-import type { RunRecord, RunStatus, RunStore, SessionRecord, SessionStore } from './types.js';
+import type { EventBus } from '../obs/index.js';
+import type { RunRecord, RunStatus, RunStore, SessionStore } from '../sessions/types.js';
+import { assertSessionAccess, parseSessionKey, sessionAgentId, subAgentSessionKey, type FinishReason, type TurnResult, type TurnService } from '../turns/index.js';
 
 /** Sends a JSON-RPC notification to one client's connections, or to all of them when clientId is null. */
 export type Notify = (clientId: string | null, method: string, params: unknown) => unknown;
@@ -34,19 +32,17 @@ export interface RunStatusView {
 }
 
 export interface SubAgentRunsDeps {
-  store: SessionStore;
+  store: Pick<SessionStore, 'get'>;
   runs: RunStore;
-  runner: TurnRunner;
-  locks: SessionLocks;
+  /** Runs each sub-agent turn and creates its session (TurnService.ensureSession). */
+  turns: Pick<TurnService, 'run' | 'ensureSession'>;
   events: EventBus;
   notify: Notify;
   now: () => number;
   newId: () => string;
   log: Logger;
-  /** Creates the session when absent (emitting session:created) and returns it. */
-  ensureSession: (session: { sessionKey: string; agentId: string; metadata: Record<string, unknown>; ownerId: string }) => SessionRecord;
-  /** The agent a spawn names, or the parent's, or the default; throws `not_found` for an unknown one. */
-  resolveAgentId: (agentId: string | undefined, session: SessionRecord | undefined) => string;
+  /** A spawn runs the agent it names, or the parent session's, or the default. */
+  agents?: AgentRegistry;
   /** Spawned runs allowed in flight at once in this process; beyond it a spawn is refused. */
   maxRunningSpawns: number;
 }
@@ -84,7 +80,7 @@ function toView(run: RunRecord, now: number): RunStatusView {
 }
 
 export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
-  const { store, runs, runner, locks, events, notify, now, newId, log } = deps;
+  const { store, runs, turns, events, notify, now, newId, log } = deps;
   const inFlight = new Set<Promise<void>>();
   const shutdown = new AbortController();
 
@@ -93,16 +89,14 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
     let result: TurnResult | undefined;
     let failure: string | null = null;
     try {
-      result = await locks.run(run.sessionKey, () =>
-        runner.run({
-          agentId: run.agentId,
-          sessionKey: run.sessionKey,
-          message: run.task,
-          rootRunId: run.rootRunId,
-          caller,
-          signal: shutdown.signal,
-        }),
-      );
+      result = await turns.run({
+        agentId: run.agentId,
+        sessionKey: run.sessionKey,
+        message: run.task,
+        rootRunId: run.rootRunId,
+        caller,
+        signal: shutdown.signal,
+      });
       if (FAILED_FINISH_REASONS.has(result.finishReason)) failure = result.error ?? `The turn ended with ${result.finishReason}`;
     } catch (error) {
       failure = publicMessage(maskUnknown(error, log, { runId: run.runId }, 'sub-agent run failed'));
@@ -157,7 +151,7 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
         events.emit('session:sub_agent_spawn_rejected', { parentKey, reason: 'too_many_running', running: inFlight.size });
         throw new GatewayError('rate_limited', `Too many sub-agent runs in flight (maximum ${deps.maxRunningSpawns})`);
       }
-      const resolvedAgentId = deps.resolveAgentId(agentId, parent);
+      const resolvedAgentId = sessionAgentId(deps.agents, agentId, parent);
       const runId = newId();
       const sessionKey = subAgentSessionKey(parentParts, runId);
       // A spawn from inside a sub-agent session belongs to the same tree as the run that made that session.
@@ -179,11 +173,11 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
         error: null,
       };
       runs.create(run);
-      deps.ensureSession({
+      turns.ensureSession({
         sessionKey,
         agentId: resolvedAgentId,
         metadata: { kind: 'sub-agent', parentKey, runId, rootRunId, requestedBy: caller.clientId },
-        ownerId: caller.clientId,
+        caller,
       });
       events.emit('session:sub_agent_spawn_started', { runId, parentKey, sessionKey, agentId: resolvedAgentId });
       track(run, caller);

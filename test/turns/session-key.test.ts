@@ -7,7 +7,7 @@ import {
   sessionKeyObjectSchema,
   sessionKeyStringSchema,
   subAgentSessionKey,
-} from '../../src/sessions/index.js';
+} from '../../src/turns/index.js';
 
 describe('session keys', () => {
   it('parses three- and four-part keys', () => {

@@ -10,7 +10,7 @@ import { createConfigStore, createGitHistory } from '../../src/config/index.js';
 import { createEventBus, type BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createDispatcher, createRegistry, type Dispatcher } from '../../src/rpc/index.js';
-import { agentMethods } from '../../src/rpc/methods/agents.js';
+import { agentMethods } from '../../src/agents/index.js';
 import type { Caller } from '../../src/server/scopes.js';
 
 const CONFIG_TEXT = `providers:

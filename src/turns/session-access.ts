@@ -1,13 +1,8 @@
 // Who may use a session (DESIGN §3): its owner (the token id that created it), or any caller whose token grants admin.
+import type { SessionCaller } from '../agents/index.js';
 import { sessionForbidden } from '../errors.js';
 import { grantsMethodScope, type Caller } from '../server/scopes.js';
-import type { SessionRecord } from './types.js';
-
-/** Who asks for a turn or a transcript: the token id, and whether that token grants the admin scope. */
-export interface SessionCaller {
-  clientId: string;
-  isAdmin: boolean;
-}
+import type { SessionRecord } from '../sessions/types.js';
 
 /**
  * The owner of sessions created by signed webhooks. Token ids never contain ':' (config/schema.ts), so no token
@@ -29,7 +24,7 @@ export function canAccessSession(session: Pick<SessionRecord, 'ownerId'>, caller
 
 /**
  * Throws `forbidden` unless `caller` may continue, read or reset `session`. Every turn passes here before it
- * writes anything (turn-loop.ts, where the session is ensured), so a refusal leaves the session untouched.
+ * writes anything (TurnService, where the session is ensured), so a refusal leaves the session untouched.
  */
 export function assertSessionAccess(session: Pick<SessionRecord, 'sessionKey' | 'ownerId'>, caller: SessionCaller): void {
   if (!canAccessSession(session, caller)) throw sessionForbidden(session.sessionKey);

@@ -1,11 +1,12 @@
 // session.* over JSON-RPC dispatch: params per the catalogue, scopes, result shapes, errors and notifications.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/obs/logger.js';
-import { sessionMethods } from '../../src/rpc/methods/session.js';
+import { runMethods } from '../../src/runs/index.js';
+import { sessionMethods } from '../../src/sessions/index.js';
 import { buildOpenRpcDocument, createDispatcher, createRegistry, type DispatchContext, type Dispatcher, type JsonRpcResponse } from '../../src/rpc/index.js';
 import type { Scope } from '../../src/config/index.js';
-import { createServiceFixture, staticAgents, T0, type ServiceFixture } from '../sessions/service-fixture.js';
-import { deferred } from '../sessions/scripted-runner.js';
+import { createServiceFixture, staticAgents, T0, type ServiceFixture } from './service-fixture.js';
+import { deferred } from './scripted-runner.js';
 
 const log = createLogger({ level: 'silent' });
 
@@ -33,14 +34,14 @@ describe('session methods', () => {
 
   beforeEach(() => {
     fx = createServiceFixture({ agents: staticAgents({ default: { name: 'Assistant', provider: 'local', model: 'llama3.2', maxSteps: 4 } }) });
-    dispatcher = createDispatcher({ registry: createRegistry(sessionMethods({ sessions: fx.sessions })), maxBatchSize: 50 });
+    dispatcher = createDispatcher({ registry: createRegistry([...sessionMethods({ sessions: fx.sessions }), ...runMethods(fx.subAgents)]), maxBatchSize: 50 });
   });
   afterEach(async () => {
     await fx.close();
   });
 
   it('declares the twelve session methods with the catalogue scopes', () => {
-    const registry = createRegistry(sessionMethods({ sessions: fx.sessions }));
+    const registry = createRegistry([...sessionMethods({ sessions: fx.sessions }), ...runMethods(fx.subAgents)]);
     const scopes = Object.fromEntries(registry.list().map((method) => [method.name, method.scope]));
     expect(Object.keys(scopes).sort()).toEqual([...ADMIN_METHODS, ...RPC_METHODS].sort());
     for (const name of ADMIN_METHODS) expect(scopes[name]).toBe('admin');
@@ -94,7 +95,7 @@ describe('session methods', () => {
     fx.runner.script({ response: 'sub result', tokens: { input: 7, output: 3 }, costUsd: 0.01 });
     const spawned = await call(rpcClient, 'session.spawn', { parentKey: 'default:rpc-client:ws', task: 'research' });
     expect(spawned).toMatchObject({ result: { runId: 'run-1', sessionKey: 'default:rpc-client:subagent:run-1', status: 'running' } });
-    await fx.sessions.whenIdle();
+    await fx.subAgents.whenIdle();
     const status = await call(rpcClient, 'session.run_status', { run_id: 'run-1' });
     expect(status.result).toEqual({
       runId: 'run-1', status: 'completed', agentId: 'default', task: 'research', sessionKey: 'default:rpc-client:subagent:run-1',
@@ -113,7 +114,7 @@ describe('session methods', () => {
   it('session.spawn with a failing turn leaves a failed run with its error', async () => {
     fx.runner.script({ finishReason: 'error', error: 'provider refused', response: '' });
     await call(rpcClient, 'session.spawn', { parentKey: 'default:rpc-client:ws', task: 'doomed' });
-    await fx.sessions.whenIdle();
+    await fx.subAgents.whenIdle();
     expect((await call(rpcClient, 'session.run_status', { run_id: 'run-1' })).result).toMatchObject({ status: 'failed', error: 'provider refused' });
     expect(fx.notifications[0]?.params).toMatchObject({ result: { status: 'failed', error: 'provider refused', finishReason: 'error' } });
   });
@@ -136,7 +137,7 @@ describe('session methods', () => {
     fx.advance(30 * 60_000);
     await call(rpcClient, 'session.send', { key: 'default:a:group-room', message: 'y' });
     await call(rpcClient, 'session.spawn', { parentKey: 'default:a:ws', task: 'z' });
-    await fx.sessions.whenIdle();
+    await fx.subAgents.whenIdle();
     const all = (await call(admin, 'session.list')).result as { sessions: Record<string, unknown>[] };
     expect(all.sessions).toHaveLength(3);
     expect(Object.keys(all.sessions[0] ?? {}).sort()).toEqual(['agentId', 'messageCount', 'metadata', 'sessionKey', 'updatedAt']);
@@ -203,7 +204,7 @@ describe('session methods', () => {
   it('answers the spawn limit with -32603 and data.kind rate_limited, never the transport rate-limit code -32000', async () => {
     await fx.close();
     fx = createServiceFixture({ options: { maxRunningSpawns: 1 } });
-    dispatcher = createDispatcher({ registry: createRegistry(sessionMethods({ sessions: fx.sessions })), maxBatchSize: 50 });
+    dispatcher = createDispatcher({ registry: createRegistry([...sessionMethods({ sessions: fx.sessions }), ...runMethods(fx.subAgents)]), maxBatchSize: 50 });
     const gate = deferred();
     fx.runner.script({ gate: gate.promise });
     expect(await call(rpcClient, 'session.spawn', { parentKey: 'default:rpc-client:ws', task: 'first' })).toHaveProperty('result.status', 'running');
@@ -212,6 +213,6 @@ describe('session methods', () => {
       error: { code: -32603, message: 'Too many sub-agent runs in flight (maximum 1)', data: { kind: 'rate_limited' } },
     });
     gate.resolve();
-    await fx.sessions.whenIdle();
+    await fx.subAgents.whenIdle();
   });
 });

@@ -1,9 +1,8 @@
 // Writes one turn's counts-only evidence: session index row, trajectory records, usage rows, and bus events.
-import type { EventBus } from '../obs/event-bus.js';
-import type { Recorder } from '../obs/recorder.js';
-import type { ModelRef, TokenUsage } from '../providers/types.js';
+import type { ToolCallOutcome } from '../agents/index.js';
+import type { EventBus, Recorder } from '../obs/index.js';
+import type { ModelRef, TokenUsage } from '../providers/index.js';
 import type { ContextBudget } from './context-budget.js';
-import type { ToolCallOutcome } from './tools/tool-registry.js';
 
 export interface TurnTraceDeps {
   recorder: Recorder;

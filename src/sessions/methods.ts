@@ -1,7 +1,8 @@
-// session.* methods: thin adapters from the catalogue's params (spec: "session" table) to the SessionService.
+// session.* methods (spawn and run_status live in runs/): thin adapters from the catalogue's params to the SessionService.
 import { z } from 'zod';
-import { sessionCallerOf, sessionKeyStringSchema, type SessionService } from '../../sessions/index.js';
-import { defineMethod, noParams, type MethodContext } from '../registry.js';
+import { defineMethod, noParams, type MethodContext } from '../rpc/index.js';
+import { sessionCallerOf, sessionKeyStringSchema } from '../turns/index.js';
+import type { SessionService } from './session-service.js';
 
 /** session.search results per call: default and maximum. */
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -28,16 +29,6 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
       params: z.strictObject({ key: sessionKeyStringSchema, message: z.string().min(1), agentId: agentId.optional() }),
       handler: ({ key, message, agentId: agent }, ctx) =>
         sessions.send({ key, message, ...(agent === undefined ? {} : { agentId: agent }), caller: sessionCallerOf(ctx.caller), signal: ctx.signal }),
-    }),
-    defineMethod({
-      name: 'session.spawn',
-      scope: 'rpc',
-      summary:
-        'Starts a sub-agent run on a new session <tenant>:<user>:subagent:<runId>; returns { runId, sessionKey, status: running } ' +
-        'at once and notifies session.completed { sessionKey, result } when done.',
-      params: z.strictObject({ parentKey: sessionKeyStringSchema, task: z.string().min(1), agentId: agentId.optional() }),
-      handler: ({ parentKey, task, agentId: agent }, ctx) =>
-        sessions.spawn({ parentKey, task, ...(agent === undefined ? {} : { agentId: agent }), caller: sessionCallerOf(ctx.caller) }),
     }),
     defineMethod({
       name: 'session.status',
@@ -68,13 +59,6 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
       handler: ({ query, limit }, ctx) => sessions.search(query, limit ?? SEARCH_LIMIT_DEFAULT, ownerFilter(ctx)),
     }),
     defineMethod({
-      name: 'session.run_status',
-      scope: 'rpc',
-      summary: 'Status and outcome of a spawned run: running, completed, failed, or orphaned (the gateway restarted mid-run).',
-      params: z.strictObject({ run_id: z.string().min(1).max(256) }),
-      handler: ({ run_id: runId }, ctx) => sessions.runStatus(runId, ownerFilter(ctx)),
-    }),
-    defineMethod({
       name: 'session.list',
       scope: 'admin',
       summary: 'Sessions, most recently updated first, by kind (all, sub-agent, group, dm) and updated in the last since_minutes.',
@@ -96,7 +80,7 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
     defineMethod({
       name: 'session.reset',
       scope: 'admin',
-      summary: 'Clears the messages and cached approval decisions of a session; keeps its metadata.',
+      summary: 'Clears the messages of a session; keeps its metadata.',
       params: sessionKeyParam,
       handler: ({ session_key: sessionKey }) => sessions.reset(sessionKey),
     }),
@@ -118,8 +102,8 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
       name: 'session.reset_conversation',
       scope: 'admin',
       summary:
-        'Irreversibly clears durable history, working transcript and runtime session (best-effort, counts only); ' +
-        "memory: true also deletes the conversation's memories, purge_derived every derived observation.",
+        'Irreversibly clears durable history and working transcript (best-effort, counts only); memory and purge_derived ' +
+        'are accepted and change nothing while the gateway has no memory store.',
       params: z.strictObject({
         session_key: sessionKeyStringSchema,
         memory: z.boolean().optional(),

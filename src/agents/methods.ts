@@ -1,10 +1,10 @@
 // agents.* methods (admin): list, read and change agent configurations live; each change is one config commit.
 import { z } from 'zod';
-import type { ManagedAgentRegistry } from '../../agents/agent-registry.js';
-import type { AgentDefinition } from '../../agents/types.js';
-import { safeKeySchema } from '../../config/index.js';
-import { notFound } from '../../errors.js';
-import { defineMethod, noParams } from '../registry.js';
+import { safeKeySchema } from '../config/index.js';
+import { agentNotFound } from '../errors.js';
+import { defineMethod, noParams } from '../rpc/index.js';
+import type { ManagedAgentRegistry } from './agent-registry.js';
+import type { AgentDefinition } from './types.js';
 
 /** An agent id becomes a key of the config's `agents:` map, so `__proto__`, `constructor` and `prototype` are refused. */
 const agentId = safeKeySchema.min(1).max(128);
@@ -30,7 +30,7 @@ function describe({ id, config }: AgentDefinition) {
 export function agentMethods({ agents }: { agents: ManagedAgentRegistry }) {
   function mustGet(id: string): AgentDefinition {
     const agent = agents.get(id);
-    if (agent === undefined) throw notFound(`Agent '${id}' not found`, { param: 'agentId' });
+    if (agent === undefined) throw agentNotFound(id);
     return agent;
   }
 

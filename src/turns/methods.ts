@@ -1,10 +1,11 @@
 // agent.execute and agent.stream: run one agent turn for the caller and return its answer.
 import { z } from 'zod';
-import { turnReply } from '../../agents/turn-reply.js';
-import type { TurnRunner } from '../../agents/types.js';
-import { scopeSchema } from '../../config/index.js';
-import { formatSessionKey, sessionCallerOf, sessionKeyObjectSchema } from '../../sessions/index.js';
-import { defineMethod, type MethodContext } from '../registry.js';
+import { scopeSchema } from '../config/index.js';
+import { defineMethod, type MethodContext } from '../rpc/index.js';
+import { sessionCallerOf } from './session-access.js';
+import { formatSessionKey, sessionKeyObjectSchema } from './session-key.js';
+import { turnReply } from './turn-reply.js';
+import type { TurnRunner } from './types.js';
 
 const executeParams = z.strictObject({
   message: z.string().min(1).max(1_000_000),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fitContext } from '../../src/agents/context-budget.js';
-import type { TranscriptMessage } from '../../src/sessions/transcript.js';
+import { fitContext } from '../../src/turns/index.js';
+import type { TranscriptMessage } from '../../src/providers/index.js';
 
 const user = (content: string): TranscriptMessage => ({ role: 'user', content, timestamp: 0 });
 const assistant = (content: string): TranscriptMessage => ({ role: 'assistant', content, timestamp: 0 });

@@ -1,10 +1,10 @@
 // agent.getOperationModels and agent.cacheStats (admin): which models an agent uses, and its prompt-cache hits.
 import { z } from 'zod';
-import type { AgentRegistry } from '../../agents/types.js';
-import type { GatewayConfig } from '../../config/index.js';
-import { notFound } from '../../errors.js';
-import { describeOperationModels, type Embedder, type GatewayModelRouter } from '../../providers/index.js';
-import { defineMethod } from '../registry.js';
+import type { GatewayConfig } from '../config/index.js';
+import { notFound } from '../errors.js';
+import { describeOperationModels, type Embedder, type GatewayModelRouter } from '../providers/index.js';
+import { defineMethod } from '../rpc/index.js';
+import type { AgentRegistry } from './types.js';
 
 export interface AgentModelMethodsDeps {
   agents: AgentRegistry;

@@ -1,17 +1,17 @@
-// The session service over the real turn loop and model router, with a scripted LLM server at the process boundary.
+// The session service and sub-agent runs over the real TurnService, loop and model router, with a scripted LLM server at the process boundary.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTurnLoop } from '../../src/agents/turn-loop.js';
-import { createToolRegistry } from '../../src/agents/tools/tool-registry.js';
 import { providerConfigSchema } from '../../src/config/index.js';
 import { createEventBus } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createRecorder, type Recorder } from '../../src/obs/recorder.js';
 import { createModelRouter } from '../../src/providers/index.js';
+import { createSubAgentRuns, type SubAgentRuns } from '../../src/runs/index.js';
 import { createSessionService, type SessionService, type SessionStore } from '../../src/sessions/index.js';
-import type { TurnRunner } from '../../src/agents/types.js';
 import { createSqliteRunStore, createSqliteSessionStore, openDatabase, type SqliteDatabase } from '../../src/store/index.js';
+import { createSessionLocks, type TurnRunner, type TurnService } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
-import { callerOf, staticAgents } from './service-fixture.js';
+import { callerOf, staticAgents } from '../sessions/service-fixture.js';
+import { createTurnServiceFixture } from './turn-fixture.js';
 
 const log = createLogger({ level: 'silent' });
 
@@ -20,8 +20,9 @@ describe('session service over the turn loop', () => {
   let db: SqliteDatabase;
   let recorder: Recorder;
   let sessions: SessionService;
+  let subAgents: SubAgentRuns;
   let store: SessionStore;
-  let runner: TurnRunner;
+  let runner: TurnRunner & { ensureSession: TurnService['ensureSession'] };
   let notifications: { clientId: string | null; method: string; params: unknown }[];
   const signal = new AbortController().signal;
 
@@ -43,24 +44,25 @@ describe('session service over the turn loop', () => {
     });
     const agents = staticAgents({ default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 3 } });
     recorder = createRecorder({ db });
-    runner = createTurnLoop({ agents, router, sessions: store, tools: createToolRegistry([]), events, recorder, log, now: Date.now });
+    runner = createTurnServiceFixture({ agents, router, store, recorder, events });
     notifications = [];
     let ids = 0;
-    sessions = createSessionService({
+    sessions = createSessionService({ store, turns: runner, router, agents, locks: createSessionLocks(), now: Date.now, log });
+    subAgents = createSubAgentRuns({
       store,
       runs: createSqliteRunStore(db),
-      runner,
-      router,
+      turns: runner,
       agents,
       events,
       notify: (clientId, method, params) => notifications.push({ clientId, method, params }),
       now: Date.now,
       newId: () => `run-${++ids}`,
       log,
+      maxRunningSpawns: 16,
     });
   });
   afterEach(async () => {
-    await sessions.close();
+    await subAgents.close();
     recorder.close();
     db.close();
   });
@@ -79,9 +81,9 @@ describe('session service over the turn loop', () => {
 
   it('session.spawn runs the task in a sub-agent session and notifies the result', async () => {
     llm.script({ text: 'Sub-agent finished' });
-    const spawned = sessions.spawn({ parentKey: 'default:alice:ws', task: 'do the thing', caller: callerOf('rpc-client') });
-    await sessions.whenIdle();
-    expect(sessions.runStatus(spawned.runId)).toMatchObject({ status: 'completed', response: 'Sub-agent finished' });
+    const spawned = subAgents.spawn({ parentKey: 'default:alice:ws', task: 'do the thing', caller: callerOf('rpc-client') });
+    await subAgents.whenIdle();
+    expect(subAgents.runStatus(spawned.runId)).toMatchObject({ status: 'completed', response: 'Sub-agent finished' });
     expect(sessions.list({ kind: 'sub-agent' }).map((entry) => entry.sessionKey)).toEqual([spawned.sessionKey]);
     expect(notifications).toMatchObject([{ clientId: 'rpc-client', method: 'session.completed', params: { sessionKey: spawned.sessionKey, result: { status: 'completed' } } }]);
   });
@@ -119,9 +121,9 @@ describe('session service over the turn loop', () => {
 
   it('a failing provider makes the spawned run failed with the error', async () => {
     llm.script({ status: 400, errorMessage: 'bad request' });
-    const spawned = sessions.spawn({ parentKey: 'default:alice:ws', task: 'do the thing', caller: callerOf('rpc-client') });
-    await sessions.whenIdle();
-    const status = sessions.runStatus(spawned.runId);
+    const spawned = subAgents.spawn({ parentKey: 'default:alice:ws', task: 'do the thing', caller: callerOf('rpc-client') });
+    await subAgents.whenIdle();
+    const status = subAgents.runStatus(spawned.runId);
     expect(status.status).toBe('failed');
     expect(status.error).toEqual(expect.any(String));
   });

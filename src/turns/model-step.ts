@@ -1,0 +1,39 @@
+// One model call of a turn: streams text deltas to the caller, collects tool calls, and adds the call's usage to the tally.
+import type { ModelRouter, RoutedCallRequest, TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
+import type { TurnTally } from './turn-tally.js';
+import type { TurnTrace } from './turn-trace.js';
+
+export interface ModelStepOutput {
+  text: string;
+  toolCalls: TranscriptToolCall[];
+}
+
+export async function runModelStep(
+  router: Pick<ModelRouter, 'stream'>,
+  call: RoutedCallRequest,
+  { step, tally, trace, onDelta }: { step: number; tally: TurnTally; trace: TurnTrace; onDelta?: ((delta: string) => void) | undefined },
+): Promise<ModelStepOutput> {
+  let text = '';
+  const toolCalls: TranscriptToolCall[] = [];
+  for await (const event of router.stream(call)) {
+    if (event.type === 'text-delta') {
+      text += event.text;
+      onDelta?.(event.text);
+    } else if (event.type === 'tool-call') {
+      toolCalls.push({ id: event.toolCallId, name: event.toolName, input: event.input });
+    } else {
+      tally.inputTokens += event.usage.inputTokens;
+      tally.outputTokens += event.usage.outputTokens;
+      tally.costUsd += event.costUsd;
+      tally.lastModelFinish = event.finishReason;
+      trace.modelCall(step, { model: event.model, usage: event.usage, costUsd: event.costUsd, latencyMs: event.latencyMs, finishReason: event.finishReason, toolCalls: toolCalls.length, textChars: text.length });
+    }
+  }
+  tally.text += text;
+  return { text, toolCalls };
+}
+
+/** The messages of one model call: what `beforeModel` hooks added, in front of the fitted history, for this call only. */
+export function withHookContext(added: readonly (readonly TranscriptMessage[])[], messages: TranscriptMessage[]): TranscriptMessage[] {
+  return added.length === 0 ? messages : [...added.flat(), ...messages];
+}

@@ -1,0 +1,71 @@
+// The tool calls of one step: the loop-repeat check, each call's beforeTool decision, the call itself, and afterTool.
+import { toolFailure, type ToolCallOutcome, type ToolLimits, type ToolRegistry } from '../agents/index.js';
+import type { TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
+import type { TurnHookContext, ToolDecision } from './hooks.js';
+import type { TurnHookRegistry } from './hook-registry.js';
+import type { TurnTally } from './turn-tally.js';
+import type { TurnTrace } from './turn-trace.js';
+import type { TurnRequest } from './types.js';
+
+/** Counts each (tool, arguments) pair of a turn; the loop ends the turn once one reaches the repeat limit. */
+export function createRepeatCounter(limit: number) {
+  const counts = new Map<string, number>();
+  return {
+    /** The message ending the turn when a call repeats too often, else undefined. Counts every call given. */
+    check(calls: readonly TranscriptToolCall[]): string | undefined {
+      for (const call of calls) {
+        const signature = `${call.name}\u0000${JSON.stringify(call.input)}`;
+        const seen = (counts.get(signature) ?? 0) + 1;
+        counts.set(signature, seen);
+        if (seen >= limit) return `${call.name} was called ${seen} times with the same arguments`;
+      }
+      return undefined;
+    },
+  };
+}
+
+/** A wait that the turn's abort ends as a denial. */
+async function settle(decision: ToolDecision, signal: AbortSignal): Promise<{ action: 'allow' } | { action: 'deny'; reason: string }> {
+  if (decision.action !== 'wait') return decision;
+  const aborted = { action: 'deny' as const, reason: 'the turn was cancelled while the call waited for a decision' };
+  if (signal.aborted) return aborted;
+  let onAbort = (): void => {};
+  const abort = new Promise<typeof aborted>((resolve) => {
+    onAbort = () => resolve(aborted);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([decision.decision, abort]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+export interface ToolStepDeps {
+  tools: ToolRegistry;
+  hooks: TurnHookRegistry;
+  now: () => number;
+}
+
+/** Runs the calls in order; each ends as a tool result the model sees next (an error result when denied or failed). */
+export async function runToolStep(
+  { tools, hooks, now }: ToolStepDeps,
+  calls: readonly TranscriptToolCall[],
+  { request, hookCtx, step, tally, trace, toolLimits }: { request: TurnRequest; hookCtx: TurnHookContext; step: number; tally: TurnTally; trace: TurnTrace; toolLimits: Partial<ToolLimits> },
+): Promise<TranscriptMessage[]> {
+  const results: TranscriptMessage[] = [];
+  for (const call of calls) {
+    const info = { toolCallId: call.id, toolName: call.name, input: call.input };
+    const startedAt = now();
+    const decision = await settle(await hooks.beforeTool(info, hookCtx), request.signal);
+    const outcome: ToolCallOutcome =
+      decision.action === 'deny'
+        ? toolFailure('denied', `${call.name} was denied: ${decision.reason}`, now() - startedAt)
+        : await tools.execute(call.name, call.input, { agentId: hookCtx.agentId, sessionKey: request.sessionKey, signal: request.signal, caller: request.caller }, toolLimits);
+    trace.toolCall(step, call.name, outcome);
+    if (!outcome.ok) tally.toolFailures += 1;
+    await hooks.afterTool({ ...info, ok: outcome.ok, durationMs: outcome.durationMs, ...(outcome.errorKind === undefined ? {} : { errorKind: outcome.errorKind }) }, hookCtx);
+    results.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content, isError: !outcome.ok, timestamp: now() });
+  }
+  return results;
+}

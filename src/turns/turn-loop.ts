@@ -1,0 +1,163 @@
+// One agent turn on an ensured session: history + message → model → tools → model … until an answer or a limit (steps, tokens, loop, context).
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { agentModels, type AgentDefinition, type ToolRegistry } from '../agents/index.js';
+import { isGatewayError } from '../errors.js';
+import type { EventBus, Recorder } from '../obs/index.js';
+import type { ModelRef, ModelRouter, TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
+import { fitContext } from './context-budget.js';
+import type { TurnHookContext } from './hooks.js';
+import type { TurnHookRegistry } from './hook-registry.js';
+import type { TurnLimits } from './limits.js';
+import { runModelStep, withHookContext } from './model-step.js';
+import { createRepeatCounter, runToolStep } from './tool-step.js';
+import { classifyFailure } from './turn-failure.js';
+import { emptyTally, endReasonOf, type TurnTally } from './turn-tally.js';
+import { startTurnTrace, type TurnTrace } from './turn-trace.js';
+import { createTurnTranscript, type TurnTranscript } from './turn-transcript.js';
+import type { FinishReason, TurnRequest, TurnResult } from './types.js';
+
+export interface TurnLoopDeps {
+  router: ModelRouter;
+  tools: ToolRegistry;
+  events: EventBus;
+  recorder: Recorder;
+  hooks: TurnHookRegistry;
+  limits: TurnLimits;
+  /** Stores messages of the turn, in order, in one call. */
+  append: (sessionKey: string, messages: readonly TranscriptMessage[]) => void;
+  log: Logger;
+  now: () => number;
+}
+
+/** What TurnService hands the loop once the session is ensured. */
+export interface LoopTurn {
+  request: TurnRequest;
+  agent: AgentDefinition;
+  /** The session's earlier transcript, oldest first (the seed for a new session). */
+  history: readonly TranscriptMessage[];
+  /** Messages to store ahead of the user message (a new session's seed). */
+  unstored: readonly TranscriptMessage[];
+  /** The channel part of the session key, for the turn's evidence. */
+  channel: string;
+}
+
+export interface TurnLoop {
+  run(turn: LoopTurn): Promise<TurnResult>;
+}
+
+/** The parts of one running turn every step reads. */
+interface Turn {
+  request: TurnRequest;
+  agent: AgentDefinition;
+  trace: TurnTrace;
+  tally: TurnTally;
+  transcript: TurnTranscript;
+  hookCtx: TurnHookContext;
+}
+
+const NO_PROVIDER_FOR_TURN = 'No LLM provider configured: add one under `providers:` in config.yaml and set the agent\'s provider and model (see README, "Configuration")';
+
+export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
+  const { router, events, recorder, hooks, limits, log, now } = deps;
+
+  function finish(turn: Turn, finishReason: FinishReason, error?: string, endReason = endReasonOf(finishReason, turn.tally)): TurnResult {
+    const { tally, request, agent, trace } = turn;
+    turn.transcript.save();
+    trace.end({ finishReason, endReason, steps: tally.steps, inputTokens: tally.inputTokens, outputTokens: tally.outputTokens, costUsd: tally.costUsd, toolFailures: tally.toolFailures });
+    events.emit('message:sent', { agentId: agent.id, sessionKey: request.sessionKey, traceId: trace.traceId, chars: tally.text.length, finishReason });
+    return {
+      response: tally.text,
+      tokensUsed: { input: tally.inputTokens, output: tally.outputTokens, total: tally.inputTokens + tally.outputTokens },
+      finishReason,
+      agentId: agent.id,
+      sessionKey: request.sessionKey,
+      traceId: trace.traceId,
+      costUsd: tally.costUsd,
+      steps: tally.steps,
+      ...(error === undefined ? {} : { error }),
+    };
+  }
+
+  /** Every tool call in the transcript needs a result, or the next turn's prompt is invalid. */
+  function stopBeforeTools(turn: Turn, calls: readonly TranscriptToolCall[], reason: FinishReason, error?: string): TurnResult {
+    turn.transcript.store(...calls.map((call): TranscriptMessage => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content: `Error: not run (${reason})`, isError: true, timestamp: now() })));
+    return finish(turn, reason, error);
+  }
+
+  async function steps(turn: Turn, model: ModelRef, history: readonly TranscriptMessage[]): Promise<TurnResult> {
+    const { request, agent, trace, tally, transcript } = turn;
+    const { config } = agent;
+    const entry = router.entry(model);
+    const windowTokens = entry?.contextWindow ?? limits.defaultContextWindowTokens;
+    const outputHeadroom = Math.min(request.maxOutputTokens ?? entry?.maxTokens ?? limits.defaultOutputHeadroomTokens, windowTokens);
+    const system = request.systemPrompt ?? config.systemPrompt;
+    const fallbacks = request.model === undefined ? agentModels(config, router).fallbacks : [];
+    const toolSpecs = deps.tools.specs(config.tools);
+    const { toolTimeoutMs, maxToolResultChars, loopRepeatLimit } = config.budget;
+    const repeats = createRepeatCounter(loopRepeatLimit ?? limits.loopRepeatLimit);
+    const toolLimits = { ...(toolTimeoutMs === undefined ? {} : { timeoutMs: toolTimeoutMs }), ...(maxToolResultChars === undefined ? {} : { maxResultChars: maxToolResultChars }) };
+
+    for (let step = 1; step <= config.maxSteps; step += 1) {
+      const { budget, messages } = fitContext({ windowTokens, windowCapSource: entry === undefined ? 'none' : 'served', outputHeadroom, system, history, freshTail: transcript.freshTail });
+      trace.contextBudget(step, budget);
+      if (budget.verdict === 'exhausted') {
+        return finish(turn, 'context_exhausted', `The message and system prompt need ${budget.assembledInputTokens + outputHeadroom} tokens; the model's context window is ${windowTokens}`);
+      }
+      tally.steps = step;
+      const added = await hooks.beforeModel({ message: request.message, step }, turn.hookCtx);
+      events.emit('message:streaming', { agentId: agent.id, sessionKey: request.sessionKey, step });
+      const output = await runModelStep(router, {
+        primary: model,
+        fallbacks,
+        system,
+        messages: withHookContext(added.map((addition) => addition.messages), messages),
+        tools: toolSpecs,
+        agentId: agent.id,
+        sessionKey: request.sessionKey,
+        signal: request.signal,
+        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+        ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
+      }, { step, tally, trace, onDelta: request.onDelta });
+      const { toolCalls } = output;
+      transcript.add({ role: 'assistant', content: output.text, timestamp: now(), ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+
+      if (tally.inputTokens + tally.outputTokens > config.budget.maxTokensPerTurn) return stopBeforeTools(turn, toolCalls, 'budget_exceeded');
+      if (toolCalls.length === 0) return finish(turn, 'stop');
+      const repeated = repeats.check(toolCalls);
+      if (repeated !== undefined) return stopBeforeTools(turn, toolCalls, 'context_loop', repeated);
+
+      transcript.add(...(await runToolStep(deps, toolCalls, { request, hookCtx: turn.hookCtx, step, tally, trace, toolLimits })));
+      transcript.save();
+      if (request.signal.aborted) return finish(turn, 'aborted');
+    }
+    return finish(turn, 'max_steps');
+  }
+
+  return {
+    async run({ request, agent, history, unstored, channel }) {
+      const { sessionKey } = request;
+      const traceId = randomUUID();
+      const startedAt = now();
+      const transcript = createTurnTranscript((messages) => deps.append(sessionKey, messages));
+      transcript.store(...unstored);
+      const trace = startTurnTrace({ recorder, events, now }, { traceId, sessionKey, agentId: agent.id, channel, isSynthetic: request.isSynthetic ?? false, ...(request.messageId === undefined ? {} : { messageId: request.messageId }), ...(request.rootRunId === undefined ? {} : { rootRunId: request.rootRunId }) });
+      events.emit('message:received', { agentId: agent.id, sessionKey, chars: request.message.length });
+      transcript.add({ role: 'user', content: request.message, timestamp: now() });
+      const turn: Turn = { request, agent, trace, tally: emptyTally(), transcript, hookCtx: { agentId: agent.id, sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal } };
+
+      const model = request.model ?? agentModels(agent.config, router).primary;
+      if (model === undefined) {
+        return finish(turn, 'error', router.providers().length === 0 ? NO_PROVIDER_FOR_TURN : `Agent '${agent.id}' has no model: set agents.${agent.id}.model`);
+      }
+      try {
+        return await steps(turn, model, history);
+      } catch (error) {
+        const result = finish(turn, ...classifyFailure(error, request.signal, trace, { step: turn.tally.steps, elapsedMs: now() - startedAt }, log));
+        // An open breaker says when to come back; /v1 turns it into Retry-After.
+        const retryAfterMs = isGatewayError(error) && error.details.reason === 'circuit_open' ? error.details.retryAfterMs : undefined;
+        return typeof retryAfterMs === 'number' ? { ...result, retryAfterMs } : result;
+      }
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// TurnService: the one way every surface runs a turn — session lock → ensure session (owner checked) → loop → usage → afterTurn → release.
+import type { Logger } from 'pino';
+import type { AgentDefinition, AgentRegistry, SessionCaller } from '../agents/index.js';
+import { agentNotFound, agentSuspended, GatewayError } from '../errors.js';
+import type { EventBus } from '../obs/index.js';
+import type { TranscriptMessage } from '../providers/index.js';
+import type { SessionKeyParts, SessionRecord, SessionStore } from '../sessions/types.js';
+import type { TurnHookRegistry } from './hook-registry.js';
+import { assertSessionAccess } from './session-access.js';
+import { deriveSessionKind, parseSessionKey } from './session-key.js';
+import type { SessionLocks } from './session-lock.js';
+import type { TurnLoop } from './turn-loop.js';
+import { recordTurnUsage } from './turn-usage.js';
+import type { TurnRequest, TurnResult, TurnRunner } from './types.js';
+
+export interface TurnServiceDeps {
+  agents: AgentRegistry;
+  store: SessionStore;
+  /** Shared with everything else that rewrites a transcript (reset, compaction, delete). */
+  locks: SessionLocks;
+  loop: TurnLoop;
+  hooks: TurnHookRegistry;
+  events: EventBus;
+  now: () => number;
+  log: Logger;
+}
+
+export interface EnsureSessionInput {
+  sessionKey: string;
+  agentId: string;
+  /** A new session is owned by `caller.clientId`; an existing one must be theirs unless they are admin. */
+  caller: SessionCaller;
+  /** Stored with a new session; decides its kind (deriveSessionKind). */
+  metadata?: Record<string, unknown>;
+}
+
+export interface TurnService extends TurnRunner {
+  /**
+   * Creates the session when absent (the one place sessions are created, emitting session:created once), or
+   * returns the existing one after the owner check. Throws `forbidden` for another client's session.
+   */
+  ensureSession(input: EnsureSessionInput): { session: SessionRecord; created: boolean };
+}
+
+export function createTurnService(deps: TurnServiceDeps): TurnService {
+  const { agents, store, locks, loop, hooks, events, now } = deps;
+
+  function resolveAgent(agentId: string | undefined): AgentDefinition {
+    const id = agentId ?? agents.defaultAgentId();
+    if (id === undefined) {
+      throw new GatewayError('unavailable', 'No agent configured: add one under `agents:` in config.yaml or create one with agents.create', { reason: 'no_agent' });
+    }
+    const agent = agents.get(id);
+    if (agent === undefined) throw agentNotFound(id);
+    if (agent.status === 'suspended') {
+      throw agentSuspended(id, 'agentId', '; resume it with agents.resume');
+    }
+    return agent;
+  }
+
+  function ensureSession({ sessionKey, agentId, caller, metadata = {} }: EnsureSessionInput, parts: SessionKeyParts = parseSessionKey(sessionKey, 'sessionKey')) {
+    const ensured = store.ensure({ sessionKey, agentId, tenantId: parts.tenantId, kind: deriveSessionKind(parts, metadata), createdAt: now(), metadata, ownerId: caller.clientId });
+    if (ensured.created) events.emit('session:created', { sessionKey, agentId, kind: ensured.session.kind });
+    else assertSessionAccess(ensured.session, caller);
+    return ensured;
+  }
+
+  async function runLocked(request: TurnRequest, agent: AgentDefinition): Promise<TurnResult> {
+    const { sessionKey } = request;
+    const parts = parseSessionKey(sessionKey, 'sessionKey');
+    // The owner check every turn surface passes, before anything of the turn is written.
+    const { created } = ensureSession({ sessionKey, agentId: agent.id, caller: request.caller }, parts);
+    const seed: readonly TranscriptMessage[] = created ? (request.seedHistory ?? []) : [];
+    const history = created ? seed : store.history(sessionKey);
+    const result = await loop.run({ request, agent, history, unstored: seed, channel: parts.channelId });
+    recordTurnUsage(store, request, result, now());
+    const { finishReason, steps, tokensUsed, costUsd, traceId } = result;
+    await hooks.afterTurn({ finishReason, steps, tokensUsed, costUsd }, { agentId: agent.id, sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal });
+    return result;
+  }
+
+  return {
+    ensureSession: (input) => ensureSession(input),
+    async run(request) {
+      const agent = resolveAgent(request.agentId);
+      return locks.run(request.sessionKey, () => runLocked(request, agent));
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// What a turn is asked and what it answers: the request every surface builds and the result TurnService returns.
+import type { SessionCaller } from '../agents/index.js';
+import type { ModelRef, TranscriptMessage } from '../providers/index.js';
+
+/** Why a turn ended (spec: "Finish reason mapping" plus the report's context_exhausted). */
+export type FinishReason =
+  | 'stop'
+  | 'max_steps'
+  | 'budget_exceeded'
+  | 'circuit_open'
+  | 'context_loop'
+  | 'context_exhausted'
+  | 'aborted'
+  | 'error';
+
+export interface TokensUsed {
+  input: number;
+  output: number;
+  total: number;
+}
+
+export interface TurnRequest {
+  /** Omitted: the default agent. */
+  agentId?: string;
+  sessionKey: string;
+  message: string;
+  /**
+   * Who asks: a new session is owned by `caller.clientId`; an existing one must be theirs unless they are
+   * admin (sessions/session-access.ts), checked before the turn writes anything.
+   */
+  caller: SessionCaller;
+  /** Messages that seed a new session's history (OpenAI requests); ignored when the session has history. */
+  seedHistory?: readonly TranscriptMessage[];
+  /** Replaces the agent's system prompt for this turn (OpenAI system messages). */
+  systemPrompt?: string;
+  /** Replaces the agent's model for this turn (OpenAI `model` naming a provider model). */
+  model?: ModelRef;
+  temperature?: number;
+  maxOutputTokens?: number;
+  /** Called with each text delta as the model streams. */
+  onDelta?: (delta: string) => void;
+  /** The id of the inbound message (e.g. the chatcmpl id), so trace search can find the turn by it. */
+  messageId?: string;
+  /** The root of the sub-agent run tree this turn belongs to. */
+  rootRunId?: string;
+  /** Marks test or synthetic traffic, excluded from trace search by default. */
+  isSynthetic?: boolean;
+  signal: AbortSignal;
+}
+
+export interface TurnResult {
+  response: string;
+  tokensUsed: TokensUsed;
+  finishReason: FinishReason;
+  agentId: string;
+  sessionKey: string;
+  traceId: string;
+  costUsd: number;
+  steps: number;
+  /** A human-readable cause when finishReason is error, circuit_open or context_exhausted. */
+  error?: string;
+  /** With circuit_open: ms until the first open breaker lets a call through again. */
+  retryAfterMs?: number;
+}
+
+export interface TurnRunner {
+  run(request: TurnRequest): Promise<TurnResult>;
+}

@@ -1,0 +1,27 @@
+// Builds the real TurnService (session lock, owner check, loop, usage, hooks) over given router, store and recorder.
+import type { AgentRegistry, ToolDefinition } from '../../src/agents/index.js';
+import { createToolRegistry } from '../../src/agents/index.js';
+import type { EventBus, Recorder } from '../../src/obs/index.js';
+import { createLogger } from '../../src/obs/logger.js';
+import type { ModelRouter } from '../../src/providers/index.js';
+import type { SessionStore } from '../../src/sessions/index.js';
+import { createHookRegistry, createSessionLocks, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS, type HookSource, type TurnService } from '../../src/turns/index.js';
+
+export interface TurnServiceFixtureDeps {
+  agents: AgentRegistry;
+  router: ModelRouter;
+  store: SessionStore;
+  recorder: Recorder;
+  events: EventBus;
+  tools?: readonly ToolDefinition[];
+  /** Modules whose hooks the loop calls, in order. */
+  hookSources?: readonly HookSource[];
+  now?: () => number;
+}
+
+export function createTurnServiceFixture({ agents, router, store, recorder, events, tools = [], hookSources = [], now = Date.now }: TurnServiceFixtureDeps): TurnService {
+  const log = createLogger({ level: 'silent' });
+  const hooks = createHookRegistry(hookSources, log);
+  const loop = createTurnLoop({ router, tools: createToolRegistry(tools), events, recorder, hooks, limits: DEFAULT_TURN_LIMITS, append: (key, messages) => store.append(key, messages, now()), log, now });
+  return createTurnService({ agents, store, locks: createSessionLocks(), loop, hooks, events, now, log });
+}
