@@ -33,8 +33,9 @@ import { sessionMethods } from './rpc/methods/session.js';
 import { systemMethods } from './rpc/methods/system.js';
 import { tokenMethods } from './rpc/methods/tokens.js';
 import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService, type TokenService } from './server/index.js';
-import { createSessionLocks, createSessionService, trackSessionUsage, type SessionService } from './sessions/index.js';
-import { createSqliteResponseStore, createSqliteRunStore, createSqliteSessionStore, createSqliteTokenStore, openDatabase } from './store/index.js';
+import { createLocalCoordination } from './coordination/index.js';
+import { createSessionService, trackSessionUsage, type SessionService } from './sessions/index.js';
+import { createSqliteResponsePort, createSqliteRunPort, createSqliteSessionPort, createSqliteTokenPort, openDatabase } from './store/sqlite/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
 /** How long shutdown waits for open HTTP connections before cutting them. */
@@ -105,7 +106,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const embedder = createEmbedder({ embeddings: config.embeddings, providers: configStore.get().providers, log: log.child({ component: 'embeddings' }) });
 
   const db = openDatabase({ path: paths.databasePath });
-  const tokenStore = createSqliteTokenStore(db);
+  const tokenStore = createSqliteTokenPort(db);
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: tokenStore });
   const tokens = createTokenService({ store: tokenStore, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
   const recorder = createRecorder({ db, log: log.child({ component: 'evidence' }) });
@@ -132,8 +133,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const agents = createAgentRegistry({ configStore, events, log: log.child({ component: 'agents' }) });
 
-  const sessionStore = createSqliteSessionStore(db);
-  const locks = createSessionLocks();
+  const sessionStore = createSqliteSessionPort(db);
+  const coordination = createLocalCoordination();
+  const { locks } = coordination;
   let sessionService: SessionService | undefined;
   const tools = createToolRegistry(
     builtinTools({
@@ -156,11 +158,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   let ws: WsGateway | undefined;
   const sessions = createSessionService({
     store: sessionStore,
-    runs: createSqliteRunStore(db),
+    runs: createSqliteRunPort(db),
     runner: trackedTurns,
     router,
     agents,
     locks,
+    instances: coordination.instances,
     events,
     notify: (clientId, method, params) => ws?.notify(clientId, method, params) ?? 0,
     now,
@@ -168,7 +171,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     log: log.child({ component: 'sessions' }),
   });
   sessionService = sessions;
-  const orphaned = sessions.recoverOrphanedRuns();
+  const orphaned = await sessions.recoverOrphanedRuns();
   if (orphaned > 0) log.warn({ orphaned }, 'sub-agent runs left unfinished by the previous process are marked orphaned');
   recordRunsOrphaned(observability.signals, orphaned);
 
@@ -226,7 +229,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     agents,
     router,
     embedder,
-    responses: createSqliteResponseStore(db),
+    responses: createSqliteResponsePort(db),
     log: log.child({ component: 'openai' }),
     now,
     shutdownSignal: shutdown.signal,

@@ -80,12 +80,12 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
     const keyParts = parseSessionKey(sessionKey, 'sessionKey');
     // Creates the session for the caller, or finds an existing one that must be theirs: the one owner check
     // every turn surface passes, before anything of the turn is written.
-    const { session, created } = sessions.ensure({ sessionKey, agentId: agent.id, tenantId: keyParts.tenantId, kind: deriveSessionKind(keyParts), createdAt: now(), metadata: {}, ownerId: request.caller.clientId });
+    const { session, created } = await sessions.ensure({ sessionKey, agentId: agent.id, tenantId: keyParts.tenantId, kind: deriveSessionKind(keyParts), createdAt: now(), metadata: {}, ownerId: request.caller.clientId });
     if (!created) assertSessionAccess(session, request.caller);
     // The turn's transcript is written once per step (one transaction), not once per message.
     const unsaved: TranscriptMessage[] = [];
-    const save = () => {
-      if (unsaved.length > 0) sessions.append(sessionKey, unsaved.splice(0), now());
+    const save = async () => {
+      if (unsaved.length > 0) await sessions.append(sessionKey, unsaved.splice(0), now());
     };
     let history: TranscriptMessage[] = [];
     if (created) {
@@ -95,7 +95,7 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
         unsaved.push(...request.seedHistory);
       }
     } else {
-      history = sessions.history(sessionKey);
+      history = await sessions.history(sessionKey);
     }
     const startedAt = now();
     const trace = startTurnTrace({ recorder, events, now }, { traceId, sessionKey, agentId: agent.id, channel: keyParts.channelId, isSynthetic: request.isSynthetic ?? false, ...(request.messageId === undefined ? {} : { messageId: request.messageId }), ...(request.rootRunId === undefined ? {} : { rootRunId: request.rootRunId }) });
@@ -104,8 +104,8 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
     const userMessage: TranscriptMessage = { role: 'user', content: request.message, timestamp: now() };
     unsaved.push(userMessage);
     const state: TurnState = { text: '', inputTokens: 0, outputTokens: 0, costUsd: 0, steps: 0, toolFailures: 0, lastModelFinish: 'stop' };
-    const finish = (finishReason: FinishReason, error?: string, endReason = endReasonOf(finishReason, state)): TurnResult => {
-      save();
+    const finish = async (finishReason: FinishReason, error?: string, endReason = endReasonOf(finishReason, state)): Promise<TurnResult> => {
+      await save();
       trace.end({ finishReason, endReason, steps: state.steps, inputTokens: state.inputTokens, outputTokens: state.outputTokens, costUsd: state.costUsd, toolFailures: state.toolFailures });
       events.emit('message:sent', { agentId: agent.id, sessionKey, traceId, chars: state.text.length, finishReason });
       return {
@@ -130,7 +130,7 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
     try {
       return await loop({ request, agent, model, history, userMessage, trace, state, finish, unsaved, save });
     } catch (error) {
-      const result = finish(...classifyFailure(error, request.signal, trace, { step: state.steps, elapsedMs: now() - startedAt }, log));
+      const result = await finish(...classifyFailure(error, request.signal, trace, { step: state.steps, elapsedMs: now() - startedAt }, log));
       // An open breaker says when to come back; /v1 turns it into Retry-After.
       const retryAfterMs = isGatewayError(error) && error.details.reason === 'circuit_open' ? error.details.retryAfterMs : undefined;
       return retryAfterMs === undefined ? result : { ...result, retryAfterMs };
@@ -145,9 +145,9 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
     userMessage: TranscriptMessage;
     trace: TurnTrace;
     state: TurnState;
-    finish: (reason: FinishReason, error?: string, endReason?: string) => TurnResult;
+    finish: (reason: FinishReason, error?: string, endReason?: string) => Promise<TurnResult>;
     unsaved: TranscriptMessage[];
-    save: () => void;
+    save: () => Promise<void>;
   }): Promise<TurnResult> {
     const { request, agent, model, history, trace, state, finish, unsaved, save } = turn;
     const { config } = agent;
@@ -202,7 +202,7 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
 
       // Every tool call in the transcript needs a result, or the next turn's prompt is invalid; calls a limit
       // stops are answered with an error result before the turn ends.
-      const stopBeforeTools = (reason: FinishReason, error?: string): TurnResult => {
+      const stopBeforeTools = (reason: FinishReason, error?: string): Promise<TurnResult> => {
         unsaved.push(...toolCalls.map((call): TranscriptMessage => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content: `Error: not run (${reason})`, isError: true, timestamp: now() })));
         return finish(reason, error);
       };
@@ -229,7 +229,7 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
       }
       freshTail.push(...results);
       unsaved.push(...results);
-      save();
+      await save();
       if (request.signal.aborted) return finish('aborted');
     }
     return finish('max_steps');

@@ -23,7 +23,7 @@ export type {
   SessionStatus,
   SessionTranscript,
 } from './session-views.js';
-export { createSessionLocks, type SessionLocks } from './session-lock.js';
+export { createSessionLocks, type SessionLocks } from '../coordination/index.js';
 export {
   assertSessionAccess,
   canAccessSession,

@@ -7,7 +7,7 @@ import type { ModelRouter } from '../providers/types.js';
 import { summariseTranscript, type CompactionResult } from './compaction.js';
 import type { SessionCaller } from './session-access.js';
 import { deriveSessionKind, parseSessionKey } from './session-key.js';
-import { createSessionLocks, type SessionLocks } from './session-lock.js';
+import { createLocalInstances, createSessionLocks, type Instances, type SessionLocks } from '../coordination/index.js';
 import { readSessionUsage, trackSessionUsage } from './session-usage.js';
 import { createSubAgentRuns, type Notify, type RunStatusView, type SpawnResult } from './sub-agent-runs.js';
 import type {
@@ -28,7 +28,11 @@ export interface SessionServiceOptions {
   compactKeepRecent?: number;
   /** Spawned runs in flight at once in this process. Default 16. */
   maxRunningSpawns?: number;
+  /** How often this instance heartbeats its running sub-agent runs, in milliseconds. Default 30 s. */
+  runHeartbeatMs?: number;
 }
+
+const DEFAULT_RUN_HEARTBEAT_MS = 30_000;
 
 export interface SessionServiceDeps {
   store: SessionStore;
@@ -40,6 +44,8 @@ export interface SessionServiceDeps {
   runtime?: RuntimeSessions;
   /** Shared with every other surface that runs turns; a private one is made when absent. */
   locks?: SessionLocks;
+  /** Whose runs are alive; a single-process one (only this process alive) is made when absent. */
+  instances?: Instances;
   events: EventBus;
   notify: Notify;
   now: () => number;
@@ -52,23 +58,23 @@ export interface SessionService {
   /** A new key creates the session for `caller`; an existing one must be theirs unless they are admin. */
   send(input: { key: string; message: string; agentId?: string; caller: SessionCaller; signal: AbortSignal }): Promise<SendResult>;
   /** Returns at once; the turn runs in the background and ends with a session.completed notification. */
-  spawn(input: { parentKey: string; task: string; agentId?: string; caller: SessionCaller }): SpawnResult;
+  spawn(input: { parentKey: string; task: string; agentId?: string; caller: SessionCaller }): Promise<SpawnResult>;
   /** `requestedBy`: only that client's runs are visible (others read as not found); omitted for admins. */
-  runStatus(runId: string, requestedBy?: string): RunStatusView;
+  runStatus(runId: string, requestedBy?: string): Promise<RunStatusView>;
   /** The newest session `clientId` owns (on `channelId` when given), oldest message first; empty when it has none. */
-  history(input: { clientId: string; channelId?: string }): HistoryMessage[];
+  history(input: { clientId: string; channelId?: string }): Promise<HistoryMessage[]>;
   /** `ownedBy`: only that client's sessions are searched; omitted for admins. */
-  search(query: string, limit: number, ownedBy?: string): SessionSearchHit[];
-  list(filter: { kind?: SessionKind | 'all'; sinceMinutes?: number }): SessionListEntry[];
+  search(query: string, limit: number, ownedBy?: string): Promise<SessionSearchHit[]>;
+  list(filter: { kind?: SessionKind | 'all'; sinceMinutes?: number }): Promise<SessionListEntry[]>;
   deleteSession(sessionKey: string): Promise<{ sessionKey: string; deleted: true; transcript: SessionTranscript }>;
   reset(sessionKey: string): Promise<{ sessionKey: string; reset: true; previousMessageCount: number }>;
-  exportSession(sessionKey: string): SessionExport;
+  exportSession(sessionKey: string): Promise<SessionExport>;
   compact(sessionKey: string, signal: AbortSignal): Promise<CompactionResult>;
   resetConversation(input: { sessionKey: string; memory: boolean; purgeDerived: boolean }): Promise<ResetConversationResult>;
   /** The caller's newest session (see history) with its agent's model and limits; zeros when it has none. */
-  status(clientId: string): SessionStatus;
+  status(clientId: string): Promise<SessionStatus>;
   /** Called once at startup: runs left `running` by a previous process become `orphaned`. */
-  recoverOrphanedRuns(): number;
+  recoverOrphanedRuns(): Promise<number>;
   whenIdle(): Promise<void>;
   close(): Promise<void>;
 }
@@ -79,8 +85,8 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
   const runner = trackSessionUsage(deps.runner, { store, now });
   const keepRecent = deps.options?.compactKeepRecent ?? 6;
 
-  function requireSession(sessionKey: string): SessionRecord {
-    const session = store.get(sessionKey);
+  async function requireSession(sessionKey: string): Promise<SessionRecord> {
+    const session = await store.get(sessionKey);
     if (session === undefined) throw notFound(`Session not found: ${sessionKey}`, { param: 'session_key' });
     return session;
   }
@@ -93,9 +99,9 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     return session?.agentId ?? agents?.defaultAgentId() ?? 'default';
   }
 
-  function ensureSession({ sessionKey, agentId, metadata, ownerId }: { sessionKey: string; agentId: string; metadata: Record<string, unknown>; ownerId: string }) {
+  async function ensureSession({ sessionKey, agentId, metadata, ownerId }: { sessionKey: string; agentId: string; metadata: Record<string, unknown>; ownerId: string }) {
     const parts = parseSessionKey(sessionKey, 'sessionKey');
-    const { session, created } = store.ensure({
+    const { session, created } = await store.ensure({
       sessionKey,
       agentId,
       tenantId: parts.tenantId,
@@ -108,10 +114,10 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     return session;
   }
 
-  function toExport(session: SessionRecord): SessionExport {
+  async function toExport(session: SessionRecord): Promise<SessionExport> {
     return {
       sessionKey: session.sessionKey,
-      messages: store.history(session.sessionKey),
+      messages: await store.history(session.sessionKey),
       metadata: session.metadata,
       messageCount: session.messageCount,
       createdAt: session.createdAt,
@@ -124,10 +130,8 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
    * the client owns, never one whose key merely names it. Sub-agent sessions it spawned are skipped unless
    * `channelId` names their channel.
    */
-  function callerSession(clientId: string, channelId?: string): SessionRecord | undefined {
-    return store
-      .list({ ownedBy: clientId })
-      .find((session) => (channelId === undefined ? session.kind !== 'sub-agent' : session.sessionKey.split(':')[2] === channelId));
+  async function callerSession(clientId: string, channelId?: string): Promise<SessionRecord | undefined> {
+    return (await store.list({ ownedBy: clientId })).find((session) => (channelId === undefined ? session.kind !== 'sub-agent' : session.sessionKey.split(':')[2] === channelId));
   }
 
   const subAgents = createSubAgentRuns({
@@ -143,17 +147,19 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     ensureSession,
     resolveAgentId,
     maxRunningSpawns: deps.options?.maxRunningSpawns ?? 16,
+    instances: deps.instances ?? createLocalInstances(),
+    runHeartbeatMs: deps.options?.runHeartbeatMs ?? DEFAULT_RUN_HEARTBEAT_MS,
   });
 
   return {
     async send({ key, message, agentId, caller, signal }) {
       parseSessionKey(key, 'key');
       return locks.run(key, async () => {
-        const existing = store.get(key);
+        const existing = await store.get(key);
         const resolvedAgentId = resolveAgentId(agentId, existing);
         // An existing session is checked by the turn itself, before it writes anything.
         if (existing === undefined) {
-          ensureSession({ sessionKey: key, agentId: resolvedAgentId, metadata: { requestedBy: caller.clientId }, ownerId: caller.clientId });
+          await ensureSession({ sessionKey: key, agentId: resolvedAgentId, metadata: { requestedBy: caller.clientId }, ownerId: caller.clientId });
         }
         const result = await runner.run({ agentId: resolvedAgentId, sessionKey: key, message, caller, signal });
         return {
@@ -167,14 +173,14 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     },
     spawn: (input) => subAgents.spawn(input),
     runStatus: (runId, requestedBy) => subAgents.runStatus(runId, requestedBy),
-    history({ clientId, channelId }) {
-      const session = callerSession(clientId, channelId);
+    async history({ clientId, channelId }) {
+      const session = await callerSession(clientId, channelId);
       if (session === undefined) return [];
-      return store.history(session.sessionKey).map((message) => ({ role: message.role, content: message.content, timestamp: message.timestamp }));
+      return (await store.history(session.sessionKey)).map((message) => ({ role: message.role, content: message.content, timestamp: message.timestamp }));
     },
     search: (query, limit, ownedBy) => store.search(query, limit, ownedBy),
-    list({ kind, sinceMinutes }) {
-      const sessions = store.list({
+    async list({ kind, sinceMinutes }) {
+      const sessions = await store.list({
         ...(kind === undefined || kind === 'all' ? {} : { kind }),
         ...(sinceMinutes === undefined ? {} : { updatedSince: now() - sinceMinutes * 60_000 }),
       });
@@ -188,37 +194,37 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     },
     deleteSession(sessionKey) {
       return locks.run(sessionKey, async () => {
-        const session = requireSession(sessionKey);
-        const transcript: SessionTranscript = { ...toExport(session), agentId: session.agentId, kind: session.kind };
-        store.delete(sessionKey);
+        const session = await requireSession(sessionKey);
+        const transcript: SessionTranscript = { ...(await toExport(session)), agentId: session.agentId, kind: session.kind };
+        await store.delete(sessionKey);
         await destroyRuntime(sessionKey);
         return { sessionKey, deleted: true as const, transcript };
       });
     },
     reset(sessionKey) {
       return locks.run(sessionKey, async () => {
-        requireSession(sessionKey);
-        const previousMessageCount = store.clearMessages(sessionKey, now());
-        store.clearApprovalDecisions(sessionKey);
+        await requireSession(sessionKey);
+        const previousMessageCount = await store.clearMessages(sessionKey, now());
+        await store.clearApprovalDecisions(sessionKey);
         return { sessionKey, reset: true as const, previousMessageCount };
       });
     },
-    exportSession: (sessionKey) => toExport(requireSession(sessionKey)),
+    exportSession: async (sessionKey) => toExport(await requireSession(sessionKey)),
     compact(sessionKey, signal) {
       return locks.run(sessionKey, async () => {
-        const session = requireSession(sessionKey);
+        const session = await requireSession(sessionKey);
         const { result, messages } = await summariseTranscript(
           session,
-          store.history(sessionKey),
+          await store.history(sessionKey),
           keepRecent,
           { router: deps.router, agents },
           signal,
         );
         if (messages !== null) {
           const at = now();
-          store.replaceHistory(sessionKey, messages, at);
+          await store.replaceHistory(sessionKey, messages, at);
           const lastCompaction = { at, summarizedMessages: result.summarizedMessages };
-          store.updateMetadata(sessionKey, { ...session.metadata, lastCompaction }, at);
+          await store.updateMetadata(sessionKey, { ...session.metadata, lastCompaction }, at);
         }
         return result;
       });
@@ -227,13 +233,13 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       // Spec rule 3: best-effort per layer, so an unknown session answers zero counts rather than not_found.
       const parts = parseSessionKey(sessionKey, 'session_key');
       return locks.run(sessionKey, async () => {
-        const session = store.get(sessionKey);
+        const session = await store.get(sessionKey);
         const result: ResetConversationResult = {
           sessionKey,
-          lcdRowsDeleted: store.clearMessages(sessionKey, now()),
+          lcdRowsDeleted: await store.clearMessages(sessionKey, now()),
           sessionMessagesCleared: session?.messageCount ?? 0,
         };
-        store.clearApprovalDecisions(sessionKey);
+        await store.clearApprovalDecisions(sessionKey);
         if (deps.runtime !== undefined) result.runtimeSessionDestroyed = await destroyRuntime(sessionKey);
         if (memory && deps.memory !== undefined) {
           result.memoriesDeleted = await deleteMemories(deps.memory, sessionKey, {
@@ -245,8 +251,8 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         return result;
       });
     },
-    status(clientId) {
-      const session = callerSession(clientId);
+    async status(clientId) {
+      const session = await callerSession(clientId);
       const agentId = session?.agentId ?? agents?.defaultAgentId();
       const agent = agentId === undefined ? undefined : agents?.get(agentId)?.config;
       const usage = readSessionUsage(session?.metadata ?? {});
@@ -260,7 +266,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         maxSteps: agent?.maxSteps ?? null,
       };
     },
-    recoverOrphanedRuns: () => subAgents.recoverOrphanedRuns(),
+    recoverOrphanedRuns: async () => subAgents.recoverOrphanedRuns(),
     whenIdle: () => subAgents.whenIdle(),
     close: () => subAgents.close(),
   };

@@ -1,14 +1,9 @@
-// Per-session running totals (tokens, cost, steps) and the last requesting client, kept in session metadata.
+// Per-session running totals (tokens, cost, steps) and the last requesting client, read back as session metadata.
 import type { TurnRequest, TurnResult, TurnRunner } from '../agents/types.js';
+import type { SessionUsage } from '../store/index.js';
 import type { SessionStore } from './types.js';
 
-/** What session.status reports for a session; lives under `metadata.usage`. */
-export interface SessionUsage {
-  totalTokens: number;
-  totalCost: number;
-  stepsExecuted: number;
-  turns: number;
-}
+export type { SessionUsage } from '../store/index.js';
 
 const EMPTY_USAGE: SessionUsage = { totalTokens: 0, totalCost: 0, stepsExecuted: 0, turns: 0 };
 
@@ -34,17 +29,22 @@ export function readSessionUsage(metadata: Record<string, unknown>): SessionUsag
  * Adds one finished turn to its session's totals and records who last asked (`metadata.requestedBy`, shown by
  * session.list; ownership is the session's ownerId). A session the runner never created is skipped.
  */
-export function recordTurnUsage(store: SessionStore, request: Pick<TurnRequest, 'sessionKey' | 'caller'>, result: TurnResult, now: number): void {
-  const session = store.get(request.sessionKey);
-  if (session === undefined) return;
-  const usage = readSessionUsage(session.metadata);
-  const next: SessionUsage = {
-    totalTokens: usage.totalTokens + finiteOr0(result.tokensUsed.total),
-    totalCost: usage.totalCost + finiteOr0(result.costUsd),
-    stepsExecuted: usage.stepsExecuted + finiteOr0(result.steps),
-    turns: usage.turns + 1,
-  };
-  store.updateMetadata(request.sessionKey, { ...session.metadata, usage: next, requestedBy: request.caller.clientId }, now);
+export async function recordTurnUsage(
+  store: SessionStore,
+  request: Pick<TurnRequest, 'sessionKey' | 'caller'>,
+  result: TurnResult,
+  now: number,
+): Promise<void> {
+  await store.recordTurnUsage(
+    request.sessionKey,
+    {
+      totalTokens: finiteOr0(result.tokensUsed.total),
+      totalCost: finiteOr0(result.costUsd),
+      stepsExecuted: finiteOr0(result.steps),
+      requestedBy: request.caller.clientId,
+    },
+    now,
+  );
 }
 
 /**
@@ -57,7 +57,7 @@ export function trackSessionUsage(runner: TurnRunner, { store, now }: { store: S
     [TRACKED]: true,
     async run(request) {
       const result = await runner.run(request);
-      recordTurnUsage(store, request, result, now());
+      await recordTurnUsage(store, request, result, now());
       return result;
     },
   };

@@ -31,7 +31,7 @@ describe('session reset_conversation', () => {
     fx.db.prepare("INSERT INTO approval_decisions VALUES ('acme:a:ws', 'shell', 1, 0)").run();
     const result = await fx.sessions.resetConversation({ sessionKey: 'acme:a:ws', memory: false, purgeDerived: false });
     expect(result).toEqual({ sessionKey: 'acme:a:ws', lcdRowsDeleted: 2, sessionMessagesCleared: 2 });
-    expect(fx.store.get('acme:a:ws')).toMatchObject({ messageCount: 0, metadata: { requestedBy: 'c1' } });
+    expect(await fx.store.get('acme:a:ws')).toMatchObject({ messageCount: 0, metadata: { requestedBy: 'c1' } });
     expect(fx.db.prepare('SELECT count(*) FROM approval_decisions').pluck().get()).toBe(0);
   });
 
@@ -49,7 +49,7 @@ describe('session reset_conversation', () => {
     await fx.sessions.send({ key: 'default:a:ws', message: 'x', caller: callerOf('anyone'), signal });
     const result = await fx.sessions.resetConversation({ sessionKey: 'default:a:ws', memory: true, purgeDerived: false });
     expect(result).toEqual({ sessionKey: 'default:a:ws', lcdRowsDeleted: 2, sessionMessagesCleared: 2, memoriesDeleted: 0 });
-    expect(fx.store.history('default:a:ws')).toEqual([]);
+    expect(await fx.store.history('default:a:ws')).toEqual([]);
   });
 
   it('omits memoriesDeleted when no memory store is wired, even when asked', async () => {
@@ -84,6 +84,6 @@ describe('session reset_conversation', () => {
     gate.resolve();
     await turn;
     expect(await reset).toEqual({ sessionKey: 'default:a:ws', lcdRowsDeleted: 2, sessionMessagesCleared: 2 });
-    expect(fx.store.history('default:a:ws')).toEqual([]);
+    expect(await fx.store.history('default:a:ws')).toEqual([]);
   });
 });

@@ -40,7 +40,7 @@ export function createScriptedRunner({ store, now }: { store: SessionStore; now:
     },
     async run(request) {
       const agentId = request.agentId ?? 'default';
-      const ensured = store.ensure({ sessionKey: request.sessionKey, agentId, tenantId: request.sessionKey.split(':')[0] ?? 'default', kind: 'dm', createdAt: now(), metadata: {}, ownerId: request.caller.clientId });
+      const ensured = await store.ensure({ sessionKey: request.sessionKey, agentId, tenantId: request.sessionKey.split(':')[0] ?? 'default', kind: 'dm', createdAt: now(), metadata: {}, ownerId: request.caller.clientId });
       if (!ensured.created) assertSessionAccess(ensured.session, request.caller);
       requests.push(request);
       const turn = queue.shift() ?? {};

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/obs/logger.js';
 import type { ModelRouter } from '../../src/providers/types.js';
 import { createSessionService, type SessionCaller, type SessionMemory, type SessionService, type SessionServiceOptions } from '../../src/sessions/index.js';
 import type { RunStore, SessionStore } from '../../src/sessions/types.js';
-import { createSqliteRunStore, createSqliteSessionStore, openDatabase, type SqliteDatabase } from '../../src/store/index.js';
+import { createSqliteRunPort, createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 import { createScriptedRunner, type ScriptedRunner } from './scripted-runner.js';
 
 export const T0 = 1_700_000_000_000;
@@ -57,8 +57,8 @@ export function staticAgents(agents: Record<string, AgentInput>): AgentRegistry 
 
 export function createServiceFixture(options: ServiceFixtureOptions = {}): ServiceFixture {
   const db = openDatabase({ path: options.path ?? ':memory:' });
-  const store = createSqliteSessionStore(db);
-  const runs = createSqliteRunStore(db);
+  const store = createSqliteSessionPort(db);
+  const runs = createSqliteRunPort(db);
   let clock = T0;
   const now = () => clock;
   let ids = 0;

@@ -1,7 +1,13 @@
-// SQLite implementation of the SessionStore: session rows, their transcripts, FTS5 search and approval decisions.
-import { notFound } from '../errors.js';
-import type { SessionKind, SessionRecord, SessionSearchHit, SessionStore } from '../sessions/types.js';
-import type { TranscriptMessage, TranscriptToolCall } from '../sessions/transcript.js';
+// SQLite implementation of the SessionPort: session rows, transcripts, usage totals, FTS5 search, approval decisions.
+import { notFound } from '../../errors.js';
+import type {
+  SessionKind,
+  SessionPort,
+  SessionRecord,
+  SessionSearchHit,
+  TranscriptMessage,
+  TranscriptToolCall,
+} from '../ports/index.js';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
 
@@ -15,6 +21,12 @@ interface SessionRow {
   metadata: string;
   message_count: number;
   owner_id: string | null;
+  usage_total_tokens: number;
+  usage_total_cost: number;
+  usage_steps: number;
+  usage_turns: number;
+  has_usage: number;
+  last_requested_by: string | null;
 }
 
 interface MessageRow {
@@ -40,7 +52,9 @@ const SNIPPET_TOKENS = 16;
 /** Cap on the terms taken from one search query (outside input). */
 const MAX_QUERY_TERMS = 32;
 
-const SESSION_COLUMNS = 'session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id';
+const SESSION_COLUMNS =
+  'session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id, ' +
+  'usage_total_tokens, usage_total_cost, usage_steps, usage_turns, has_usage, last_requested_by';
 
 function parseObject(text: string | null): Record<string, unknown> {
   if (text === null) return {};
@@ -52,6 +66,33 @@ function toKind(value: string): SessionKind {
   return value === 'sub-agent' || value === 'group' ? value : 'dm';
 }
 
+/**
+ * The metadata a caller sees: the stored object, then `usage` and `requestedBy` from their columns once a turn was
+ * recorded (spreading first keeps the key order the JSON-only layout had).
+ */
+function toMetadata(row: SessionRow): Record<string, unknown> {
+  const metadata = parseObject(row.metadata);
+  if (row.has_usage === 0 && row.last_requested_by === null) return metadata;
+  const composed: Record<string, unknown> = { ...metadata };
+  if (row.has_usage !== 0) {
+    composed.usage = {
+      totalTokens: row.usage_total_tokens,
+      totalCost: row.usage_total_cost,
+      stepsExecuted: row.usage_steps,
+      turns: row.usage_turns,
+    };
+  }
+  if (row.last_requested_by !== null) composed.requestedBy = row.last_requested_by;
+  return composed;
+}
+
+/** The JSON part of metadata: `usage` lives in its columns, so a copy written back is dropped. */
+function storedMetadata(metadata: Record<string, unknown>): string {
+  if (!('usage' in metadata)) return JSON.stringify(metadata);
+  const { usage: _usage, ...rest } = metadata;
+  return JSON.stringify(rest);
+}
+
 function toRecord(row: SessionRow): SessionRecord {
   return {
     sessionKey: row.session_key,
@@ -60,7 +101,7 @@ function toRecord(row: SessionRow): SessionRecord {
     kind: toKind(row.kind),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    metadata: parseObject(row.metadata),
+    metadata: toMetadata(row),
     messageCount: row.message_count,
     ownerId: row.owner_id,
   };
@@ -101,7 +142,7 @@ function toMessage(row: MessageRow): TranscriptMessage {
 }
 
 /**
- * Turns free text into an FTS5 query: every word becomes a quoted term (so FTS5 operators and punctuation in
+ * Turns the user's plain text into an FTS5 query: every word becomes a quoted term (so FTS5 operators and punctuation in
  * user input cannot cause syntax errors) and all terms must match. Empty when the text has no word.
  */
 export function toFtsQuery(text: string): string {
@@ -118,7 +159,7 @@ function channelTypeOf(sessionKey: string, metadata: Record<string, unknown>): s
   return sessionKey.split(':')[2] ?? 'unknown';
 }
 
-export function createSqliteSessionStore(db: SqliteDatabase): SessionStore {
+export function createSqliteSessionPort(db: SqliteDatabase): SessionPort {
   const selectOne = db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_key = ?`);
   const insertSession = db.prepare(
     `INSERT OR IGNORE INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id)
@@ -139,6 +180,11 @@ export function createSqliteSessionStore(db: SqliteDatabase): SessionStore {
   const deleteSession = db.prepare('DELETE FROM sessions WHERE session_key = ?');
   const deleteDecisions = db.prepare('DELETE FROM approval_decisions WHERE session_key = ?');
   const setMetadata = db.prepare('UPDATE sessions SET metadata = ?, updated_at = ? WHERE session_key = ?');
+  const addUsage = db.prepare(
+    `UPDATE sessions SET usage_total_tokens = usage_total_tokens + ?, usage_total_cost = usage_total_cost + ?,
+       usage_steps = usage_steps + ?, usage_turns = usage_turns + 1, has_usage = 1, last_requested_by = ?, updated_at = ?
+     WHERE session_key = ?`,
+  );
   // One hit per session: its best-ranked message (bm25 is lower-is-better; ties go to the newest message).
   // An owner filter joins inside `hits`, so other clients' sessions never take a place under the limit.
   const searchSql = (ownerClause: string) =>
@@ -201,7 +247,7 @@ export function createSqliteSessionStore(db: SqliteDatabase): SessionStore {
       session.kind,
       session.createdAt,
       session.createdAt,
-      JSON.stringify(session.metadata),
+      storedMetadata(session.metadata),
       session.ownerId,
     );
     const row = selectOne.get(session.sessionKey);
@@ -215,22 +261,24 @@ export function createSqliteSessionStore(db: SqliteDatabase): SessionStore {
   });
 
   return {
-    get(sessionKey) {
+    async get(sessionKey) {
       const row = selectOne.get(sessionKey);
       return row === undefined ? undefined : toRecord(row);
     },
-    ensure: (session) => ensureTx(session),
-    append(sessionKey, messages, now) {
+    ensure: async (session) => ensureTx(session),
+    async append(sessionKey, messages, now) {
       appendTx(sessionKey, messages, now);
     },
-    history(sessionKey, limit) {
+    async history(sessionKey, limit, signal) {
+      signal?.throwIfAborted();
       const rows = limit === undefined ? allMessages.all(sessionKey) : newestMessages.all(sessionKey, Math.max(0, limit));
       return rows.map(toMessage);
     },
-    replaceHistory(sessionKey, messages, now) {
+    async replaceHistory(sessionKey, messages, now) {
       replaceTx(sessionKey, messages, now);
     },
-    list({ kind, updatedSince, ownedBy, limit }) {
+    async list({ kind, updatedSince, ownedBy, limit }, signal) {
+      signal?.throwIfAborted();
       const where: string[] = [];
       const args: (string | number)[] = [];
       if (kind !== undefined) {
@@ -256,12 +304,16 @@ export function createSqliteSessionStore(db: SqliteDatabase): SessionStore {
       }
       return statement.all(...args).map(toRecord);
     },
-    delete: (sessionKey) => deleteTx(sessionKey),
-    clearMessages: (sessionKey, now) => clearTx(sessionKey, now),
-    updateMetadata(sessionKey, metadata, now) {
-      return setMetadata.run(JSON.stringify(metadata), now, sessionKey).changes > 0;
+    delete: async (sessionKey) => deleteTx(sessionKey),
+    clearMessages: async (sessionKey, now) => clearTx(sessionKey, now),
+    async updateMetadata(sessionKey, metadata, now) {
+      return setMetadata.run(storedMetadata(metadata), now, sessionKey).changes > 0;
     },
-    search(query, limit, ownedBy): SessionSearchHit[] {
+    async recordTurnUsage(sessionKey, usage, now) {
+      return addUsage.run(usage.totalTokens, usage.totalCost, usage.stepsExecuted, usage.requestedBy, now, sessionKey).changes > 0;
+    },
+    async search(query, limit, ownedBy, signal): Promise<SessionSearchHit[]> {
+      signal?.throwIfAborted();
       const match = toFtsQuery(query);
       if (match === '' || limit <= 0) return [];
       const rows = ownedBy === undefined ? searchAll.all(match, limit) : searchOwned.all(match, ownedBy, limit);
@@ -275,7 +327,7 @@ export function createSqliteSessionStore(db: SqliteDatabase): SessionStore {
         timestamp: row.created_at,
       }));
     },
-    clearApprovalDecisions(sessionKey) {
+    async clearApprovalDecisions(sessionKey) {
       return deleteDecisions.run(sessionKey).changes;
     },
   };
