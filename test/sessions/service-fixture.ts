@@ -1,6 +1,7 @@
 // Builds a SessionService over a real SQLite store with a controllable clock, captured events and notifications.
 import type { AgentRegistry, TurnRunner } from '../../src/agents/types.js';
 import { agentConfigSchema, type ConfigInput } from '../../src/config/index.js';
+import type { Instances } from '../../src/coordination/index.js';
 import { createEventBus, type BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { ModelRouter } from '../../src/providers/types.js';
@@ -41,6 +42,8 @@ export interface ServiceFixtureOptions {
   /** Replaces the scripted runner (it is still created, over the same store). */
   runner?: TurnRunner;
   options?: SessionServiceOptions;
+  /** Which instance this service is and which others are alive; a single-process one when absent. */
+  instances?: Instances;
 }
 
 type AgentInput = NonNullable<ConfigInput['agents']>[string];
@@ -76,6 +79,7 @@ export function createServiceFixture(options: ServiceFixtureOptions = {}): Servi
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.options === undefined ? {} : { options: options.options }),
+    ...(options.instances === undefined ? {} : { instances: options.instances }),
     events: bus,
     notify: (clientId, method, params) => notifications.push({ clientId, method, params }),
     now,
