@@ -1,11 +1,11 @@
 // session.spawn and session.run_status: sub-agent turns run in the background, each recorded as a durable run.
 import type { Logger } from 'pino';
 import type { FinishReason, TurnResult, TurnRunner } from '../agents/types.js';
+import type { Instances, SessionLocks } from '../coordination/index.js';
 import { GatewayError, isGatewayError, notFound } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
 import { assertSessionAccess, type SessionCaller } from './session-access.js';
 import { parseSessionKey, subAgentSessionKey } from './session-key.js';
-import type { Instances, SessionLocks } from '../coordination/index.js';
 import type { RunRecord, RunStatus, RunStore, SessionRecord, SessionStore } from './types.js';
 
 /** Sends a JSON-RPC notification to one client's connections, or to all of them when clientId is null. */

@@ -71,4 +71,18 @@ describe('sub-agent run owners', () => {
       expect((await fx.runs.get(runId))?.heartbeatAt).toBe(T0 + 60_000);
     });
   });
+
+  it('refuses spawns past the limit even when they arrive together', async () => {
+    const fx = createServiceFixture({ path, instances: createLocalInstances('node-a'), options: { maxRunningSpawns: 2 } });
+    fixtures.push(fx);
+    fx.runner.script({ untilAborted: true, response: '' }, { untilAborted: true, response: '' }, { untilAborted: true, response: '' });
+    const spawns = await Promise.allSettled(
+      [1, 2, 3, 4].map(() => fx.sessions.spawn({ parentKey: 'default:alice:ws', task: 't', caller: callerOf('rpc-client') })),
+    );
+    expect(spawns.filter((spawn) => spawn.status === 'fulfilled')).toHaveLength(2);
+    expect(spawns.filter((spawn) => spawn.status === 'rejected').map((spawn) => spawn.status === 'rejected' && spawn.reason)).toEqual([
+      expect.objectContaining({ kind: 'rate_limited' }),
+      expect.objectContaining({ kind: 'rate_limited' }),
+    ]);
+  });
 });
