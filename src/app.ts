@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { builtinTools, createAgentRegistry, createAgentsModule, createToolRegistry, type ManagedAgentRegistry } from './agents/index.js';
 import type { CapabilityModule } from './capability.js';
 import { createConfigStore, createGitHistory, securePrivateDataDir, type ConfigStore, type GatewayConfig, type GatewayPaths } from './config/index.js';
+import { createLocalCoordination } from './coordination/index.js';
 import { registerDashboard, registerHealthRoutes, registerRpcRoute, registerWebhookRoute } from './http/index.js';
 import { registerOpenAiRoutes } from './http/openai/index.js';
 import { registerRestRoutes } from './http/rest/index.js';
@@ -28,8 +29,8 @@ import { tokenMethods } from './rpc/methods/tokens.js';
 import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService, type TokenService } from './server/index.js';
 import { createRunsModule } from './runs/index.js';
 import { createSessionsModule, type SessionService } from './sessions/index.js';
-import { createSqliteResponseStore, createSqliteRunStore, createSqliteSessionStore, createSqliteTokenStore, openDatabase } from './store/index.js';
-import { agentTurnMethods, createHookRegistry, createSessionLocks, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS, type TurnRunner } from './turns/index.js';
+import { createSqliteResponsePort, createSqliteRunPort, createSqliteSessionPort, createSqliteTokenPort, openDatabase } from './store/sqlite/index.js';
+import { agentTurnMethods, createHookRegistry, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS, type TurnRunner } from './turns/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
 /** How long shutdown waits for open HTTP connections before cutting them. */
@@ -100,7 +101,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const embedder = createEmbedder({ embeddings: config.embeddings, providers: configStore.get().providers, log: log.child({ component: 'embeddings' }) });
 
   const db = openDatabase({ path: paths.databasePath });
-  const tokenStore = createSqliteTokenStore(db);
+  const tokenStore = createSqliteTokenPort(db);
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: tokenStore });
   const tokens = createTokenService({ store: tokenStore, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
   const recorder = createRecorder({ db, log: log.child({ component: 'evidence' }) });
@@ -127,8 +128,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const agents = createAgentRegistry({ configStore, events, log: log.child({ component: 'agents' }) });
 
-  const sessionStore = createSqliteSessionStore(db);
-  const locks = createSessionLocks();
+  const sessionStore = createSqliteSessionPort(db);
+  const coordination = createLocalCoordination();
+  const { locks } = coordination;
   const tools = createToolRegistry(builtinTools({ now }));
   const hooks = createHookRegistry([], log.child({ component: 'hooks' }));
   const turnLog = log.child({ component: 'turns' });
@@ -141,9 +143,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const sessions = sessionsModule.sessions;
   const runsModule = createRunsModule({
     store: sessionStore,
-    runs: createSqliteRunStore(db),
+    runs: createSqliteRunPort(db),
     turns,
     agents,
+    instances: coordination.instances,
     events,
     notify: (clientId, method, params) => ws?.notify(clientId, method, params) ?? 0,
     now,
@@ -217,7 +220,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     agents,
     router,
     embedder,
-    responses: createSqliteResponseStore(db),
+    responses: createSqliteResponsePort(db),
     log: log.child({ component: 'openai' }),
     now,
     shutdownSignal: shutdown.signal,

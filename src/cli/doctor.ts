@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { describeMissingReference, loadConfigFile, ConfigError, type GatewayConfig, type GatewayPaths } from '../config/index.js';
 import { createEventBus, createLogger } from '../obs/index.js';
 import { createModelRouter } from '../providers/index.js';
-import { openDatabase } from '../store/index.js';
+import { openDatabase } from '../store/sqlite/index.js';
 import type { CliIo } from './output.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';

@@ -2,7 +2,7 @@
 import { loadConfigFile, scopeSchema, type GatewayPaths, type Scope } from '../config/index.js';
 import { isGatewayError } from '../errors.js';
 import { createTokenService } from '../server/index.js';
-import { createSqliteTokenStore, openDatabase } from '../store/index.js';
+import { createSqliteTokenPort, openDatabase } from '../store/sqlite/index.js';
 import { CliError, type CliIo } from './output.js';
 
 export interface TokenCommandOptions {
@@ -26,7 +26,7 @@ export async function tokenCommand(options: TokenCommandOptions, io: CliIo): Pro
   const db = openDatabase({ path: options.paths.databasePath });
   try {
     const tokens = createTokenService({
-      store: createSqliteTokenStore(db),
+      store: createSqliteTokenPort(db),
       configTokens: config.gateway.tokens,
       now: Date.now,
       configLoadedAt: new Date().toISOString(),
@@ -37,22 +37,22 @@ export async function tokenCommand(options: TokenCommandOptions, io: CliIo): Pro
     };
     switch (options.action) {
       case 'create': {
-        const issued = tokens.create(requireId(), parseScopes(options.scopes));
+        const issued = await tokens.create(requireId(), parseScopes(options.scopes));
         io.out(`Created token '${issued.id}' with scopes [${issued.scopes.join(', ')}]. The secret is shown only this once:`);
         io.out(issued.secret);
         return;
       }
       case 'list':
-        for (const token of tokens.list()) {
+        for (const token of await tokens.list()) {
           io.out(`${token.id}\t${token.scopes.length === 0 ? '(all)' : token.scopes.join(',')}\t${token.source}\t${token.createdAt}`);
         }
         return;
       case 'revoke':
-        tokens.revoke(requireId());
+        await tokens.revoke(requireId());
         io.out(`Revoked token '${requireId()}'.`);
         return;
       case 'rotate': {
-        const issued = tokens.rotate(requireId());
+        const issued = await tokens.rotate(requireId());
         io.out(`Rotated token '${issued.id}'; the old secret no longer works. New secret, shown only this once:`);
         io.out(issued.secret);
         return;

@@ -1,5 +1,5 @@
 // The content-free audit log: rows from audit:event (or direct calls), batched to SQLite, queried by obs.audit.query.
-import type { SqliteDatabase } from '../store/index.js';
+import type { SqliteDatabase } from '../store/sqlite/index.js';
 import type { BatchWriter } from './batch-writer.js';
 import type { BusEvent, EventBus } from './event-bus.js';
 import { isRecord } from './evidence/read.js';

@@ -1,6 +1,6 @@
 // Buffers SQLite writes and runs them in one transaction per batch: on a timer, when the buffer is full, or on flush().
 import type { Logger } from 'pino';
-import type { SqliteDatabase } from '../store/index.js';
+import type { SqliteDatabase } from '../store/sqlite/index.js';
 
 export interface BatchWriter {
   enqueue(write: () => void): void;

@@ -1,6 +1,6 @@
 // Billing from recorded token usage. The recorder's buffer (the current run's unflushed calls) is flushed before
 // every read, so each call is counted exactly once: in-memory data and stored history are the same table.
-import type { SqliteDatabase } from '../store/index.js';
+import type { SqliteDatabase } from '../store/sqlite/index.js';
 import { round } from './evidence/read.js';
 import { cacheSavingsUsd, type PriceLookup } from './pricing.js';
 

@@ -1,5 +1,5 @@
 // Channel activity (spec ChannelActivity): live counters from message:received/sent, persisted in batches, history fills older channels.
-import type { SqliteDatabase } from '../store/index.js';
+import type { SqliteDatabase } from '../store/sqlite/index.js';
 import type { BatchWriter } from './batch-writer.js';
 import type { BusEvent, EventBus } from './event-bus.js';
 

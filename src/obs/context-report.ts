@@ -1,5 +1,5 @@
 // obs.context.dag and obs.context.pipeline, read from the turn loop's context_budget trajectory records.
-import type { SqliteDatabase } from '../store/index.js';
+import type { SqliteDatabase } from '../store/sqlite/index.js';
 import { TRAJECTORY_KIND } from './evidence/kinds.js';
 import { compareText, count, parseData, str, type Data } from './evidence/read.js';
 

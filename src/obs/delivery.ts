@@ -1,5 +1,5 @@
 // Delivery traces: one row per reply delivered (or not) to a channel, with its latency; recent list and totals.
-import type { SqliteDatabase } from '../store/index.js';
+import type { SqliteDatabase } from '../store/sqlite/index.js';
 import type { BatchWriter } from './batch-writer.js';
 import { channelOfEvent } from './channels.js';
 import type { EventBus } from './event-bus.js';

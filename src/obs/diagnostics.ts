@@ -1,5 +1,5 @@
 // Diagnostic events (category, kind, count; scrubbed data) from the bus or direct calls, batched to SQLite for obs.diagnostics.
-import type { SqliteDatabase } from '../store/index.js';
+import type { SqliteDatabase } from '../store/sqlite/index.js';
 import type { BatchWriter } from './batch-writer.js';
 import type { EventBus } from './event-bus.js';
 import type { EventName } from './event-names.js';

@@ -1,5 +1,5 @@
 // Records fleet health signals (posture rows, voice, authoring, orchestrate, cron wake-gate, autonomy, lifecycle) to SQLite.
-import type { SqliteDatabase } from '../store/index.js';
+import type { SqliteDatabase } from '../store/sqlite/index.js';
 import type { BatchWriter } from './batch-writer.js';
 import { SEVERITIES, SIGNAL_KIND, type Severity, type SignalKind } from './evidence/kinds.js';
 import { scrubObject } from './scrub.js';

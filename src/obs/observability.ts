@@ -1,6 +1,6 @@
 // Builds the observability services over one database and event bus: recorders, queries, reports and resets.
 import type { Logger } from 'pino';
-import type { SqliteDatabase } from '../store/index.js';
+import type { SqliteDatabase } from '../store/sqlite/index.js';
 import { createAuditLog, type AuditLog } from './audit.js';
 import { createBatchWriter } from './batch-writer.js';
 import { createBilling, type Billing } from './billing.js';

@@ -1,6 +1,6 @@
 // Records counts-only evidence (trajectory, session index, token usage) to SQLite in batches, off the hot path.
 import type { Logger } from 'pino';
-import type { SqliteDatabase } from '../store/index.js';
+import type { SqliteDatabase } from '../store/sqlite/index.js';
 import { createBatchWriter } from './batch-writer.js';
 
 /** One trajectory record: a kind and a small data object of counts, ids and enums; never message bodies. */

@@ -1,5 +1,5 @@
 // obs.trace.search: the last two days of session-index rows, filtered, newest first within each day.
-import type { SqliteDatabase } from '../store/index.js';
+import type { SqliteDatabase } from '../store/sqlite/index.js';
 import type { SessionIndexEvidence } from './evidence/records.js';
 import { compileWhere, parseSince } from './where-filter.js';
 

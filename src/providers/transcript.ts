@@ -1,16 +1,8 @@
 // The provider-neutral transcript message stored per session and sent to the model layer.
 
-export interface TranscriptToolCall {
-  id: string;
-  name: string;
-  input: unknown;
-}
+import type { TranscriptMessage } from '../store/index.js';
 
-export type TranscriptMessage =
-  | { role: 'system'; content: string; timestamp: number }
-  | { role: 'user'; content: string; timestamp: number }
-  | { role: 'assistant'; content: string; toolCalls?: TranscriptToolCall[]; timestamp: number }
-  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError: boolean; timestamp: number };
+export type { TranscriptMessage, TranscriptToolCall } from '../store/index.js';
 
 /** Rough token estimate used for context budgeting: ceil(characters / 4), the same rule as the spec's embeddings usage. */
 export function estimateTokens(text: string): number {

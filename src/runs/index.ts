@@ -9,8 +9,12 @@ export { createSubAgentRuns, type Notify, type RunStatusView, type SpawnResult, 
 /** Spawned runs allowed in flight at once in one process; beyond it a spawn is refused with rate_limited. */
 export const DEFAULT_MAX_RUNNING_SPAWNS = 16;
 
-export interface RunsModuleDeps extends Omit<SubAgentRunsDeps, 'maxRunningSpawns'> {
+/** How often an instance heartbeats its running runs, so another instance can tell they are still owned. */
+export const DEFAULT_RUN_HEARTBEAT_MS = 30_000;
+
+export interface RunsModuleDeps extends Omit<SubAgentRunsDeps, 'maxRunningSpawns' | 'runHeartbeatMs'> {
   maxRunningSpawns?: number;
+  runHeartbeatMs?: number;
   /** Told how many runs of a previous process start() marked orphaned (a health signal). */
   onOrphaned?: (count: number) => void;
 }
@@ -22,14 +26,18 @@ export interface RunsModule extends CapabilityModule {
 }
 
 export function createRunsModule(deps: RunsModuleDeps): RunsModule {
-  const runs = createSubAgentRuns({ ...deps, maxRunningSpawns: deps.maxRunningSpawns ?? DEFAULT_MAX_RUNNING_SPAWNS });
+  const runs = createSubAgentRuns({
+    ...deps,
+    maxRunningSpawns: deps.maxRunningSpawns ?? DEFAULT_MAX_RUNNING_SPAWNS,
+    runHeartbeatMs: deps.runHeartbeatMs ?? DEFAULT_RUN_HEARTBEAT_MS,
+  });
   return {
     name: 'runs',
     runs,
     methods: runMethods(runs),
     tools: [spawnTool(runs)],
-    start() {
-      deps.onOrphaned?.(runs.recoverOrphanedRuns());
+    async start() {
+      deps.onOrphaned?.(await runs.recoverOrphanedRuns());
     },
     stop: () => runs.close(),
   };

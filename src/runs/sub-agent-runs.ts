@@ -1,6 +1,7 @@
 // Sub-agent runs: each spawned turn runs in the background through TurnService and is recorded as a durable run.
 import type { Logger } from 'pino';
 import type { AgentRegistry, SessionCaller } from '../agents/index.js';
+import type { Instances } from '../coordination/index.js';
 import { GatewayError, maskUnknown, publicMessage, runNotFound } from '../errors.js';
 import type { EventBus } from '../obs/index.js';
 import type { RunRecord, RunStatus, RunStore, SessionStore } from '../sessions/types.js';
@@ -45,13 +46,18 @@ export interface SubAgentRunsDeps {
   agents?: AgentRegistry;
   /** Spawned runs allowed in flight at once in this process; beyond it a spawn is refused. */
   maxRunningSpawns: number;
+  /** This process's instance (recorded as each run's owner) and which owners are still alive. */
+  instances: Instances;
+  /** How often this instance heartbeats its running runs, in milliseconds. */
+  runHeartbeatMs: number;
 }
 
 export interface SubAgentRuns {
   /** The run's session is owned by `caller`; an existing parent session must be theirs (or they admin). */
-  spawn(input: { parentKey: string; task: string; agentId?: string; caller: SessionCaller }): SpawnResult;
-  runStatus(runId: string, requestedBy?: string): RunStatusView;
-  recoverOrphanedRuns(): number;
+  spawn(input: { parentKey: string; task: string; agentId?: string; caller: SessionCaller }): Promise<SpawnResult>;
+  runStatus(runId: string, requestedBy?: string): Promise<RunStatusView>;
+  /** Runs still `running` whose owner instance is not alive become `orphaned`; resolves to how many. */
+  recoverOrphanedRuns(): Promise<number>;
   /** Resolves once every spawned run of this process has finished and been recorded. */
   whenIdle(): Promise<void>;
   /** Aborts runs in flight and waits until each is recorded. */
@@ -83,6 +89,15 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
   const { store, runs, turns, events, notify, now, newId, log } = deps;
   const inFlight = new Set<Promise<void>>();
   const shutdown = new AbortController();
+  const { instances } = deps;
+  /** Spawns past the limit check whose run is still being written. */
+  let starting = 0;
+  // Only this instance's running runs are touched; a failed beat is logged and the next one tries again.
+  const heartbeat = setInterval(() => {
+    if (inFlight.size === 0) return;
+    runs.heartbeat(instances.currentId, now()).catch((error: unknown) => log.warn({ err: error }, 'could not heartbeat sub-agent runs'));
+  }, deps.runHeartbeatMs);
+  heartbeat.unref();
 
   async function execute(run: RunRecord, caller: SessionCaller): Promise<void> {
     events.emit('session:sub_agent_spawned', { runId: run.runId, parentKey: run.parentKey, sessionKey: run.sessionKey, agentId: run.agentId });
@@ -111,7 +126,7 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       costUsd: result?.costUsd ?? null,
       error: failure,
     };
-    runs.finish(run.runId, finished);
+    await runs.finish(run.runId, finished);
     const runtimeMs = Math.max(0, (finished.completedAt ?? run.startedAt) - run.startedAt);
     events.emit('session:sub_agent_completed', {
       runId: run.runId,
@@ -141,14 +156,14 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
   }
 
   return {
-    spawn({ parentKey, task, agentId, caller }) {
+    async spawn({ parentKey, task, agentId, caller }) {
       const parentParts = parseSessionKey(parentKey, 'parentKey');
-      const parent = store.get(parentKey);
+      const parent = await store.get(parentKey);
       // Spawning under someone else's session would read its agent and join its run tree; a new key is fine.
       if (parent !== undefined) assertSessionAccess(parent, caller);
       if (shutdown.signal.aborted) throw new GatewayError('unavailable', 'The gateway is shutting down');
-      if (inFlight.size >= deps.maxRunningSpawns) {
-        events.emit('session:sub_agent_spawn_rejected', { parentKey, reason: 'too_many_running', running: inFlight.size });
+      if (inFlight.size + starting >= deps.maxRunningSpawns) {
+        events.emit('session:sub_agent_spawn_rejected', { parentKey, reason: 'too_many_running', running: inFlight.size + starting });
         throw new GatewayError('rate_limited', `Too many sub-agent runs in flight (maximum ${deps.maxRunningSpawns})`);
       }
       const resolvedAgentId = sessionAgentId(deps.agents, agentId, parent);
@@ -156,6 +171,7 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       const sessionKey = subAgentSessionKey(parentParts, runId);
       // A spawn from inside a sub-agent session belongs to the same tree as the run that made that session.
       const rootRunId = typeof parent?.metadata.rootRunId === 'string' ? parent.metadata.rootRunId : runId;
+      const startedAt = now();
       const run: RunRecord = {
         runId,
         rootRunId,
@@ -165,31 +181,41 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
         task,
         status: 'running',
         requestedBy: caller.clientId,
-        startedAt: now(),
+        startedAt,
         completedAt: null,
         response: null,
         tokensUsed: null,
         costUsd: null,
         error: null,
+        ownerInstance: instances.currentId,
+        heartbeatAt: startedAt,
       };
-      runs.create(run);
-      turns.ensureSession({
-        sessionKey,
-        agentId: resolvedAgentId,
-        metadata: { kind: 'sub-agent', parentKey, runId, rootRunId, requestedBy: caller.clientId },
-        caller,
-      });
+      // The slot is held while the run is written, so concurrent spawns cannot pass the limit together.
+      starting += 1;
+      try {
+        await runs.create(run);
+        await turns.ensureSession({
+          sessionKey,
+          agentId: resolvedAgentId,
+          metadata: { kind: 'sub-agent', parentKey, runId, rootRunId, requestedBy: caller.clientId },
+          caller,
+        });
+      } finally {
+        starting -= 1;
+      }
       events.emit('session:sub_agent_spawn_started', { runId, parentKey, sessionKey, agentId: resolvedAgentId });
       track(run, caller);
       return { runId, sessionKey, status: 'running' };
     },
-    runStatus(runId, requestedBy) {
-      const run = runs.get(runId);
+    async runStatus(runId, requestedBy) {
+      const run = await runs.get(runId);
       if (run === undefined || (requestedBy !== undefined && run.requestedBy !== requestedBy)) throw runNotFound(runId);
       return toView(run, now());
     },
-    recoverOrphanedRuns() {
-      const count = runs.markUnfinishedOrphaned(now());
+    async recoverOrphanedRuns() {
+      const owners = await runs.runningOwners();
+      const alive = await Promise.all(owners.map((owner) => (owner === null ? false : instances.isAlive(owner))));
+      const count = await runs.markOrphaned(owners.filter((_owner, index) => !alive[index]), now());
       if (count > 0) log.warn({ count }, 'marked sub-agent runs of a previous process as orphaned');
       return count;
     },
@@ -197,6 +223,7 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
     async close() {
+      clearInterval(heartbeat);
       shutdown.abort();
       while (inFlight.size > 0) await Promise.all([...inFlight]);
     },

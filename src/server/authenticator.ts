@@ -6,7 +6,7 @@ import type { TokenStore } from './token-store.js';
 
 export interface Authenticator {
   /** The caller for `secret`, or undefined when no active token has it. */
-  authenticate(secret: string | undefined): Caller | undefined;
+  authenticate(secret: string | undefined): Promise<Caller | undefined>;
   /** Swaps in the config file's tokens after a config change; removed secrets stop working at once. */
   replaceConfigTokens(tokens: readonly TokenConfig[]): void;
 }
@@ -30,7 +30,7 @@ export function createAuthenticator({ configTokens, store }: { configTokens: rea
   let configured = toConfigured(configTokens);
 
   return {
-    authenticate(secret) {
+    async authenticate(secret) {
       if (secret === undefined || secret.length === 0) return undefined;
       const digest = createHash('sha256').update(secret, 'utf8').digest();
       let match: Caller | undefined;
@@ -39,7 +39,7 @@ export function createAuthenticator({ configTokens, store }: { configTokens: rea
         if (timingSafeEqual(token.digest, digest) && match === undefined) match = token.caller;
       }
       if (match !== undefined) return match;
-      const stored = store.findBySecretHash(digest.toString('hex'));
+      const stored = await store.findBySecretHash(digest.toString('hex'));
       return stored === undefined ? undefined : { clientId: stored.id, scopes: stored.scopes };
     },
     replaceConfigTokens(tokens) {

@@ -89,8 +89,8 @@ export async function createHttpServer({ gateway, log, auth }: HttpServerDeps): 
     max: gateway.rateLimit.maxRequests,
     timeWindow: gateway.rateLimit.windowMs,
     // One bucket per client: its token id when it presents a valid one, else its address.
-    keyGenerator: (request) => {
-      const caller = auth.identify(request, true);
+    keyGenerator: async (request) => {
+      const caller = await auth.identify(request, true);
       return caller === undefined ? `ip:${request.ip}` : `token:${caller.clientId}`;
     },
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },

@@ -13,7 +13,7 @@ export interface RequestAuthOptions {
 
 export interface RequestAuth {
   /** The caller behind the request, resolved once per request (the rate limiter asks first). */
-  identify(request: FastifyRequest, allowQueryToken?: boolean): Caller | undefined;
+  identify(request: FastifyRequest, allowQueryToken?: boolean): Promise<Caller | undefined>;
   /** A preHandler that rejects with 401 (no or unknown token) or 403 (scope), else records the caller. */
   require(options: RequestAuthOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   callerOf(request: FastifyRequest): Caller;
@@ -28,13 +28,13 @@ function queryToken(request: FastifyRequest): string | undefined {
 export function createRequestAuth(authenticator: Authenticator): RequestAuth {
   const callers = new WeakMap<FastifyRequest, { caller: Caller | null; isFromQuery: boolean }>();
 
-  function identify(request: FastifyRequest, allowQueryToken = false): Caller | undefined {
+  async function identify(request: FastifyRequest, allowQueryToken = false): Promise<Caller | undefined> {
     const known = callers.get(request);
     // The rate limiter identifies with the query token allowed; a route that refuses it must not reuse that caller.
     if (known !== undefined && (allowQueryToken || !known.isFromQuery)) return known.caller ?? undefined;
     const header = bearerSecret(request.headers.authorization);
     const secret = header ?? (allowQueryToken ? queryToken(request) : undefined);
-    const caller = authenticator.authenticate(secret);
+    const caller = await authenticator.authenticate(secret);
     if (header !== undefined || caller !== undefined) callers.set(request, { caller: caller ?? null, isFromQuery: header === undefined });
     return caller;
   }
@@ -43,7 +43,7 @@ export function createRequestAuth(authenticator: Authenticator): RequestAuth {
     identify,
     require({ allowQueryToken = false, grants }) {
       return async function requireToken(request) {
-        const caller = identify(request, allowQueryToken);
+        const caller = await identify(request, allowQueryToken);
         if (caller === undefined) throw missingBearerToken();
         if (!grants(caller)) throw new GatewayError('forbidden', `Token '${caller.clientId}' lacks the scope this route requires`);
       };

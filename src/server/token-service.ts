@@ -19,10 +19,10 @@ export interface IssuedToken {
 }
 
 export interface TokenService {
-  list(): TokenEntry[];
-  create(id: string, scopes: Scope[]): IssuedToken;
-  revoke(id: string): { id: string; revoked: true };
-  rotate(id: string): IssuedToken;
+  list(): Promise<TokenEntry[]>;
+  create(id: string, scopes: Scope[]): Promise<IssuedToken>;
+  revoke(id: string): Promise<{ id: string; revoked: true }>;
+  rotate(id: string): Promise<IssuedToken>;
   /** Swaps in the config file's tokens after a config change; ids whose secret changed or vanished are retired. */
   replaceConfigTokens(tokens: readonly TokenConfig[]): void;
   /** Called with the token id whenever a secret stops working (revoke, rotate), so open sockets can be closed. */
@@ -52,40 +52,39 @@ export function createTokenService({ store, configTokens: initialConfigTokens, n
   }
 
   return {
-    list() {
+    async list() {
       const fromConfig: TokenEntry[] = configTokens.map((token) => ({
         id: token.id,
         scopes: token.scopes,
         createdAt: configLoadedAt,
         source: 'config',
       }));
-      const fromStore: TokenEntry[] = store
-        .list()
+      const fromStore: TokenEntry[] = (await store.list())
         .map((token) => ({ id: token.id, scopes: token.scopes, createdAt: token.createdAt, source: 'api' }));
       return [...fromConfig, ...fromStore];
     },
-    create(id, scopes) {
+    async create(id, scopes) {
       const checked = tokenIdSchema.safeParse(id);
       if (!checked.success) throw new GatewayError('invalid_params', `Token id ${checked.error.issues[0]?.message ?? 'is invalid'}`, { param: 'id' });
-      if (configIds.has(id) || store.findById(id) !== undefined) {
+      if (configIds.has(id) || (await store.findById(id)) !== undefined) {
         throw new GatewayError('conflict', `Token '${id}' already exists`, { param: 'id' });
       }
       const secret = generateSecret();
-      store.create({ id, secretHash: hashSecret(secret), scopes, createdAt: new Date(now()).toISOString() });
+      await store.create({ id, secretHash: hashSecret(secret), scopes, createdAt: new Date(now()).toISOString() });
       return { id, secret, scopes };
     },
-    revoke(id) {
+    async revoke(id) {
       refuseConfigToken(id, 'remove');
-      if (!store.revoke(id)) throw tokenNotFound(id);
+      if (!(await store.revoke(id))) throw tokenNotFound(id);
       announceRetired(id);
       return { id, revoked: true };
     },
-    rotate(id) {
+    async rotate(id) {
       refuseConfigToken(id, 'change');
-      const existing = store.findById(id);
+      const existing = await store.findById(id);
       if (existing === undefined) throw tokenNotFound(id);
       const secret = generateSecret();
-      store.replaceSecretHash(id, hashSecret(secret));
+      await store.replaceSecretHash(id, hashSecret(secret));
       announceRetired(id);
       return { id, secret, scopes: existing.scopes };
     },

@@ -42,8 +42,8 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
       scope: 'rpc',
       summary: "Messages of the newest session the caller's token owns (on channelId when given), oldest first.",
       params: z.strictObject({ channelId: z.string().min(1).optional() }),
-      handler: ({ channelId }, ctx) => ({
-        messages: sessions.history({ clientId: ctx.caller.clientId, ...(channelId === undefined ? {} : { channelId }) }),
+      handler: async ({ channelId }, ctx) => ({
+        messages: await sessions.history({ clientId: ctx.caller.clientId, ...(channelId === undefined ? {} : { channelId }) }),
       }),
     }),
     defineMethod({
@@ -66,8 +66,8 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
         kind: z.enum(['all', 'sub-agent', 'group', 'dm']).optional(),
         since_minutes: z.number().positive().optional(),
       }),
-      handler: ({ kind, since_minutes: sinceMinutes }) => ({
-        sessions: sessions.list({ ...(kind === undefined ? {} : { kind }), ...(sinceMinutes === undefined ? {} : { sinceMinutes }) }),
+      handler: async ({ kind, since_minutes: sinceMinutes }) => ({
+        sessions: await sessions.list({ ...(kind === undefined ? {} : { kind }), ...(sinceMinutes === undefined ? {} : { sinceMinutes }) }),
       }),
     }),
     defineMethod({

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { agentModels, type AgentRegistry } from '../agents/index.js';
 import { sessionNotFound } from '../errors.js';
 import { formatModelRef, type ModelRouter } from '../providers/index.js';
-import { channelOf, parseSessionKey, readSessionUsage, sessionAgentId, type SessionCaller, type SessionLocks, type TurnRunner } from '../turns/index.js';
+import { channelOf, parseSessionKey, readSessionUsage, sessionAgentId, type SessionCaller, type TurnRunner } from '../turns/index.js';
+import type { SessionLocks } from '../coordination/index.js';
 import { summariseTranscript, type CompactionResult } from './compaction.js';
 import type { HistoryMessage, ResetConversationResult, SendResult, SessionExport, SessionListEntry, SessionStatus, SessionTranscript } from './session-views.js';
 import type { SessionKind, SessionRecord, SessionSearchHit, SessionStore } from './types.js';
@@ -33,33 +34,33 @@ export interface SessionService {
   /** A new key creates the session for `caller`; an existing one must be theirs unless they are admin. */
   send(input: { key: string; message: string; agentId?: string; caller: SessionCaller; signal: AbortSignal }): Promise<SendResult>;
   /** The newest session `clientId` owns (on `channelId` when given), oldest message first; empty when it has none. */
-  history(input: { clientId: string; channelId?: string }): HistoryMessage[];
+  history(input: { clientId: string; channelId?: string }): Promise<HistoryMessage[]>;
   /** `ownedBy`: only that client's sessions are searched; omitted for admins. */
-  search(query: string, limit: number, ownedBy?: string): SessionSearchHit[];
-  list(filter: { kind?: SessionKind | 'all'; sinceMinutes?: number }): SessionListEntry[];
+  search(query: string, limit: number, ownedBy?: string): Promise<SessionSearchHit[]>;
+  list(filter: { kind?: SessionKind | 'all'; sinceMinutes?: number }): Promise<SessionListEntry[]>;
   deleteSession(sessionKey: string): Promise<{ sessionKey: string; deleted: true; transcript: SessionTranscript }>;
   reset(sessionKey: string): Promise<{ sessionKey: string; reset: true; previousMessageCount: number }>;
-  exportSession(sessionKey: string): SessionExport;
+  exportSession(sessionKey: string): Promise<SessionExport>;
   compact(sessionKey: string, signal: AbortSignal): Promise<CompactionResult>;
   resetConversation(input: { sessionKey: string; memory: boolean; purgeDerived: boolean }): Promise<ResetConversationResult>;
   /** The caller's newest session (see history) with its agent's model and limits; zeros when it has none. */
-  status(clientId: string): SessionStatus;
+  status(clientId: string): Promise<SessionStatus>;
 }
 
 export function createSessionService(deps: SessionServiceDeps): SessionService {
   const { store, agents, locks, now } = deps;
   const keepRecent = deps.options?.compactKeepRecent ?? DEFAULT_COMPACT_KEEP_RECENT;
 
-  function requireSession(sessionKey: string): SessionRecord {
-    const session = store.get(sessionKey);
+  async function requireSession(sessionKey: string): Promise<SessionRecord> {
+    const session = await store.get(sessionKey);
     if (session === undefined) throw sessionNotFound(sessionKey);
     return session;
   }
 
-  function toExport(session: SessionRecord): SessionExport {
+  async function toExport(session: SessionRecord): Promise<SessionExport> {
     return {
       sessionKey: session.sessionKey,
-      messages: store.history(session.sessionKey),
+      messages: await store.history(session.sessionKey),
       metadata: session.metadata,
       messageCount: session.messageCount,
       createdAt: session.createdAt,
@@ -72,17 +73,15 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
    * the client owns, never one whose key merely names it. Sub-agent sessions it spawned are skipped unless
    * `channelId` names their channel.
    */
-  function callerSession(clientId: string, channelId?: string): SessionRecord | undefined {
-    return store
-      .list({ ownedBy: clientId })
-      .find((session) => (channelId === undefined ? session.kind !== 'sub-agent' : channelOf(session.sessionKey) === channelId));
+  async function callerSession(clientId: string, channelId?: string): Promise<SessionRecord | undefined> {
+    return (await store.list({ ownedBy: clientId })).find((session) => (channelId === undefined ? session.kind !== 'sub-agent' : channelOf(session.sessionKey) === channelId));
   }
 
   return {
     async send({ key, message, agentId, caller, signal }) {
       parseSessionKey(key, 'key');
       // A session keeps the agent it was created with unless the caller names another.
-      const resolvedAgentId = sessionAgentId(agents, agentId, store.get(key));
+      const resolvedAgentId = sessionAgentId(agents, agentId, await store.get(key));
       const result = await deps.turns.run({ agentId: resolvedAgentId, sessionKey: key, message, caller, signal });
       return {
         sessionKey: key,
@@ -92,14 +91,14 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         finishReason: result.finishReason,
       };
     },
-    history({ clientId, channelId }) {
-      const session = callerSession(clientId, channelId);
+    async history({ clientId, channelId }) {
+      const session = await callerSession(clientId, channelId);
       if (session === undefined) return [];
-      return store.history(session.sessionKey).map((message) => ({ role: message.role, content: message.content, timestamp: message.timestamp }));
+      return (await store.history(session.sessionKey)).map((message) => ({ role: message.role, content: message.content, timestamp: message.timestamp }));
     },
     search: (query, limit, ownedBy) => store.search(query, limit, ownedBy),
-    list({ kind, sinceMinutes }) {
-      const sessions = store.list({
+    async list({ kind, sinceMinutes }) {
+      const sessions = await store.list({
         ...(kind === undefined || kind === 'all' ? {} : { kind }),
         ...(sinceMinutes === undefined ? {} : { updatedSince: now() - sinceMinutes * 60_000 }),
       });
@@ -113,35 +112,35 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     },
     deleteSession(sessionKey) {
       return locks.run(sessionKey, async () => {
-        const session = requireSession(sessionKey);
-        const transcript: SessionTranscript = { ...toExport(session), agentId: session.agentId, kind: session.kind };
-        store.delete(sessionKey);
+        const session = await requireSession(sessionKey);
+        const transcript: SessionTranscript = { ...(await toExport(session)), agentId: session.agentId, kind: session.kind };
+        await store.delete(sessionKey);
         return { sessionKey, deleted: true as const, transcript };
       });
     },
     reset(sessionKey) {
       return locks.run(sessionKey, async () => {
-        requireSession(sessionKey);
-        const previousMessageCount = store.clearMessages(sessionKey, now());
+        await requireSession(sessionKey);
+        const previousMessageCount = await store.clearMessages(sessionKey, now());
         return { sessionKey, reset: true as const, previousMessageCount };
       });
     },
-    exportSession: (sessionKey) => toExport(requireSession(sessionKey)),
+    exportSession: async (sessionKey) => toExport(await requireSession(sessionKey)),
     compact(sessionKey, signal) {
       return locks.run(sessionKey, async () => {
-        const session = requireSession(sessionKey);
+        const session = await requireSession(sessionKey);
         const { result, messages } = await summariseTranscript(
           session,
-          store.history(sessionKey),
+          await store.history(sessionKey),
           keepRecent,
           { router: deps.router, agents },
           signal,
         );
         if (messages !== null) {
           const at = now();
-          store.replaceHistory(sessionKey, messages, at);
+          await store.replaceHistory(sessionKey, messages, at);
           const lastCompaction = { at, summarizedMessages: result.summarizedMessages };
-          store.updateMetadata(sessionKey, { ...session.metadata, lastCompaction }, at);
+          await store.updateMetadata(sessionKey, { ...session.metadata, lastCompaction }, at);
         }
         return result;
       });
@@ -150,16 +149,16 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       // Spec rule 3: best-effort per layer, so an unknown session answers zero counts rather than not_found.
       parseSessionKey(sessionKey, 'session_key');
       return locks.run(sessionKey, async () => {
-        const session = store.get(sessionKey);
+        const session = await store.get(sessionKey);
         return {
           sessionKey,
-          lcdRowsDeleted: store.clearMessages(sessionKey, now()),
+          lcdRowsDeleted: await store.clearMessages(sessionKey, now()),
           sessionMessagesCleared: session?.messageCount ?? 0,
         };
       });
     },
-    status(clientId) {
-      const session = callerSession(clientId);
+    async status(clientId) {
+      const session = await callerSession(clientId);
       const agentId = session?.agentId ?? agents?.defaultAgentId();
       const agent = agentId === undefined ? undefined : agents?.get(agentId)?.config;
       const usage = readSessionUsage(session?.metadata ?? {});

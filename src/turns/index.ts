@@ -7,7 +7,6 @@ export { DEFAULT_TURN_LIMITS, type TurnLimits } from './limits.js';
 export { fitContext, type BudgetVerdict, type ContextBudget } from './context-budget.js';
 export { turnReply, type TurnReply } from './turn-reply.js';
 export { readSessionUsage, type SessionUsage } from './turn-usage.js';
-export { createSessionLocks, type SessionLocks } from './session-lock.js';
 export { assertSessionAccess, canAccessSession, sessionCallerOf, WEBHOOK_CALLER, WEBHOOK_OWNER_ID } from './session-access.js';
 export {
   channelOf,

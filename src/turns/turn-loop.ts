@@ -25,7 +25,7 @@ export interface TurnLoopDeps {
   hooks: TurnHookRegistry;
   limits: TurnLimits;
   /** Stores messages of the turn, in order, in one call. */
-  append: (sessionKey: string, messages: readonly TranscriptMessage[]) => void;
+  append: (sessionKey: string, messages: readonly TranscriptMessage[]) => Promise<void>;
   log: Logger;
   now: () => number;
 }
@@ -61,9 +61,9 @@ const NO_PROVIDER_FOR_TURN = 'No LLM provider configured: add one under `provide
 export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
   const { router, events, recorder, hooks, limits, log, now } = deps;
 
-  function finish(turn: Turn, finishReason: FinishReason, error?: string, endReason = endReasonOf(finishReason, turn.tally)): TurnResult {
+  async function finish(turn: Turn, finishReason: FinishReason, error?: string, endReason = endReasonOf(finishReason, turn.tally)): Promise<TurnResult> {
     const { tally, request, agent, trace } = turn;
-    turn.transcript.save();
+    await turn.transcript.save();
     trace.end({ finishReason, endReason, steps: tally.steps, inputTokens: tally.inputTokens, outputTokens: tally.outputTokens, costUsd: tally.costUsd, toolFailures: tally.toolFailures });
     events.emit('message:sent', { agentId: agent.id, sessionKey: request.sessionKey, traceId: trace.traceId, chars: tally.text.length, finishReason });
     return {
@@ -80,7 +80,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
   }
 
   /** Every tool call in the transcript needs a result, or the next turn's prompt is invalid. */
-  function stopBeforeTools(turn: Turn, calls: readonly TranscriptToolCall[], reason: FinishReason, error?: string): TurnResult {
+  function stopBeforeTools(turn: Turn, calls: readonly TranscriptToolCall[], reason: FinishReason, error?: string): Promise<TurnResult> {
     turn.transcript.store(...calls.map((call): TranscriptMessage => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content: `Error: not run (${reason})`, isError: true, timestamp: now() })));
     return finish(turn, reason, error);
   }
@@ -128,7 +128,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       if (repeated !== undefined) return stopBeforeTools(turn, toolCalls, 'context_loop', repeated);
 
       transcript.add(...(await runToolStep(deps, toolCalls, { request, hookCtx: turn.hookCtx, step, tally, trace, toolLimits })));
-      transcript.save();
+      await transcript.save();
       if (request.signal.aborted) return finish(turn, 'aborted');
     }
     return finish(turn, 'max_steps');
@@ -153,7 +153,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       try {
         return await steps(turn, model, history);
       } catch (error) {
-        const result = finish(turn, ...classifyFailure(error, request.signal, trace, { step: turn.tally.steps, elapsedMs: now() - startedAt }, log));
+        const result = await finish(turn, ...classifyFailure(error, request.signal, trace, { step: turn.tally.steps, elapsedMs: now() - startedAt }, log));
         // An open breaker says when to come back; /v1 turns it into Retry-After.
         const retryAfterMs = isGatewayError(error) && error.details.reason === 'circuit_open' ? error.details.retryAfterMs : undefined;
         return typeof retryAfterMs === 'number' ? { ...result, retryAfterMs } : result;

@@ -8,7 +8,7 @@ import type { SessionKeyParts, SessionRecord, SessionStore } from '../sessions/t
 import type { TurnHookRegistry } from './hook-registry.js';
 import { assertSessionAccess } from './session-access.js';
 import { deriveSessionKind, parseSessionKey } from './session-key.js';
-import type { SessionLocks } from './session-lock.js';
+import type { SessionLocks } from '../coordination/index.js';
 import type { TurnLoop } from './turn-loop.js';
 import { recordTurnUsage } from './turn-usage.js';
 import type { TurnRequest, TurnResult, TurnRunner } from './types.js';
@@ -39,7 +39,7 @@ export interface TurnService extends TurnRunner {
    * Creates the session when absent (the one place sessions are created, emitting session:created once), or
    * returns the existing one after the owner check. Throws `forbidden` for another client's session.
    */
-  ensureSession(input: EnsureSessionInput): { session: SessionRecord; created: boolean };
+  ensureSession(input: EnsureSessionInput): Promise<{ session: SessionRecord; created: boolean }>;
 }
 
 export function createTurnService(deps: TurnServiceDeps): TurnService {
@@ -58,8 +58,8 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     return agent;
   }
 
-  function ensureSession({ sessionKey, agentId, caller, metadata = {} }: EnsureSessionInput, parts: SessionKeyParts = parseSessionKey(sessionKey, 'sessionKey')) {
-    const ensured = store.ensure({ sessionKey, agentId, tenantId: parts.tenantId, kind: deriveSessionKind(parts, metadata), createdAt: now(), metadata, ownerId: caller.clientId });
+  async function ensureSession({ sessionKey, agentId, caller, metadata = {} }: EnsureSessionInput, parts: SessionKeyParts = parseSessionKey(sessionKey, 'sessionKey')) {
+    const ensured = await store.ensure({ sessionKey, agentId, tenantId: parts.tenantId, kind: deriveSessionKind(parts, metadata), createdAt: now(), metadata, ownerId: caller.clientId });
     if (ensured.created) events.emit('session:created', { sessionKey, agentId, kind: ensured.session.kind });
     else assertSessionAccess(ensured.session, caller);
     return ensured;
@@ -69,11 +69,11 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     const { sessionKey } = request;
     const parts = parseSessionKey(sessionKey, 'sessionKey');
     // The owner check every turn surface passes, before anything of the turn is written.
-    const { created } = ensureSession({ sessionKey, agentId: agent.id, caller: request.caller }, parts);
+    const { created } = await ensureSession({ sessionKey, agentId: agent.id, caller: request.caller }, parts);
     const seed: readonly TranscriptMessage[] = created ? (request.seedHistory ?? []) : [];
-    const history = created ? seed : store.history(sessionKey);
+    const history = created ? seed : await store.history(sessionKey);
     const result = await loop.run({ request, agent, history, unstored: seed, channel: parts.channelId });
-    recordTurnUsage(store, request, result, now());
+    await recordTurnUsage(store, request, result, now());
     const { finishReason, steps, tokensUsed, costUsd, traceId } = result;
     await hooks.afterTurn({ finishReason, steps, tokensUsed, costUsd }, { agentId: agent.id, sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal });
     return result;

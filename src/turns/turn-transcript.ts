@@ -9,10 +9,10 @@ export interface TurnTranscript {
   /** Stores only, without showing it to the model again (a seed, or results of calls a limit stopped). */
   store(...messages: TranscriptMessage[]): void;
   /** Writes what is unsaved in one store call; the turn's transcript is written once per step, not once per message. */
-  save(): void;
+  save(): Promise<void>;
 }
 
-export function createTurnTranscript(write: (messages: readonly TranscriptMessage[]) => void): TurnTranscript {
+export function createTurnTranscript(write: (messages: readonly TranscriptMessage[]) => Promise<void>): TurnTranscript {
   const freshTail: TranscriptMessage[] = [];
   const unsaved: TranscriptMessage[] = [];
   return {
@@ -24,8 +24,8 @@ export function createTurnTranscript(write: (messages: readonly TranscriptMessag
     store(...messages) {
       unsaved.push(...messages);
     },
-    save() {
-      if (unsaved.length > 0) write(unsaved.splice(0));
+    async save() {
+      if (unsaved.length > 0) await write(unsaved.splice(0));
     },
   };
 }

@@ -1,14 +1,9 @@
-// Per-session running totals (tokens, cost, steps) and the last requesting client, kept in session metadata.
+// Per-session running totals (tokens, cost, steps) and the last requesting client: one atomic store update per turn.
 import type { SessionStore } from '../sessions/types.js';
+import type { SessionUsage } from '../store/index.js';
 import type { TurnRequest, TurnResult } from './types.js';
 
-/** What session.status reports for a session; lives under `metadata.usage`. */
-export interface SessionUsage {
-  totalTokens: number;
-  totalCost: number;
-  stepsExecuted: number;
-  turns: number;
-}
+export type { SessionUsage } from '../store/index.js';
 
 const EMPTY_USAGE: SessionUsage = { totalTokens: 0, totalCost: 0, stepsExecuted: 0, turns: 0 };
 
@@ -16,6 +11,7 @@ function finiteOr0(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }
 
+/** What session.status reports, read from `metadata.usage`; zeros before the first recorded turn. */
 export function readSessionUsage(metadata: Record<string, unknown>): SessionUsage {
   const usage = metadata.usage;
   if (typeof usage !== 'object' || usage === null) return { ...EMPTY_USAGE };
@@ -29,17 +25,19 @@ export function readSessionUsage(metadata: Record<string, unknown>): SessionUsag
 
 /**
  * Adds one finished turn to its session's totals and records who last asked (`metadata.requestedBy`, shown by
- * session.list; ownership is the session's ownerId). Called once per turn by TurnService, under the session lock.
+ * session.list; ownership is the session's ownerId). Called once per turn by TurnService.
  */
-export function recordTurnUsage(store: Pick<SessionStore, 'get' | 'updateMetadata'>, request: Pick<TurnRequest, 'sessionKey' | 'caller'>, result: TurnResult, now: number): void {
-  const session = store.get(request.sessionKey);
-  if (session === undefined) return;
-  const usage = readSessionUsage(session.metadata);
-  const next: SessionUsage = {
-    totalTokens: usage.totalTokens + finiteOr0(result.tokensUsed.total),
-    totalCost: usage.totalCost + finiteOr0(result.costUsd),
-    stepsExecuted: usage.stepsExecuted + finiteOr0(result.steps),
-    turns: usage.turns + 1,
+export async function recordTurnUsage(
+  store: Pick<SessionStore, 'recordTurnUsage'>,
+  request: Pick<TurnRequest, 'sessionKey' | 'caller'>,
+  result: TurnResult,
+  now: number,
+): Promise<void> {
+  const usage = {
+    totalTokens: finiteOr0(result.tokensUsed.total),
+    totalCost: finiteOr0(result.costUsd),
+    stepsExecuted: finiteOr0(result.steps),
+    requestedBy: request.caller.clientId,
   };
-  store.updateMetadata(request.sessionKey, { ...session.metadata, usage: next, requestedBy: request.caller.clientId }, now);
+  await store.recordTurnUsage(request.sessionKey, usage, now);
 }

@@ -83,15 +83,18 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
 
   // A token revoked or rotated by another process (the CLI) or by a hand edit reaches open sockets here; the
   // in-process paths close them at once through disconnectClient.
-  const revalidation = setInterval(function revalidateSockets() {
-    for (const connection of connections) {
+  async function revalidateSockets(): Promise<void> {
+    for (const connection of [...connections]) {
       if (connection.state !== 'open') continue;
-      const current = authenticator.authenticate(connection.secret);
-      if (current?.clientId === connection.caller.clientId) continue;
+      const current = await authenticator.authenticate(connection.secret);
+      if (current?.clientId === connection.caller.clientId || connection.state !== 'open') continue;
       setState(connection, 'closing');
       connection.inFlight.abort();
       connection.socket.close(CLOSE_UNAUTHORIZED, 'Token revoked');
     }
+  }
+  const revalidation = setInterval(() => {
+    revalidateSockets().catch((error: unknown) => log.error({ err: error }, 'could not revalidate websocket tokens'));
   }, REVALIDATE_INTERVAL_MS);
   revalidation.unref();
 
@@ -174,11 +177,19 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
       }
       socket.on('error', (error) => log.debug({ err: error }, 'upgrade socket error'));
       const secret = tokenFromUpgrade(request);
-      const caller = authenticator.authenticate(secret);
-      wss.handleUpgrade(request, socket, head, (webSocket) => {
-        if (caller === undefined) refuseUnauthenticated(webSocket);
-        else accept(webSocket, caller, secret ?? '');
-      });
+      authenticator.authenticate(secret).then(
+        (caller) => {
+          if (socket.destroyed) return;
+          wss.handleUpgrade(request, socket, head, (webSocket) => {
+            if (caller === undefined) refuseUnauthenticated(webSocket);
+            else accept(webSocket, caller, secret ?? '');
+          });
+        },
+        (error: unknown) => {
+          log.error({ err: error }, 'could not authenticate a websocket upgrade');
+          socket.destroy();
+        },
+      );
     },
     notify(clientId, method, params) {
       const text = notification(method, params);

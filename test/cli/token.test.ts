@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConfigFile } from '../../src/config/index.js';
-import { createSqliteTokenStore, openDatabase } from '../../src/store/index.js';
+import { createSqliteTokenPort, openDatabase } from '../../src/store/sqlite/index.js';
 import { runCli } from '../support/cli.js';
 
 // The two tests use separate ids, so their CLI processes may run side by side.
@@ -42,7 +42,7 @@ describe.concurrent('cli token', () => {
 
     const db = openDatabase({ path: join(home, 'gateway.db') });
     try {
-      expect(createSqliteTokenStore(db).findById('bob')).toBeUndefined();
+      expect(await createSqliteTokenPort(db).findById('bob')).toBeUndefined();
     } finally {
       db.close();
     }

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { resolvePaths } from '../../src/config/index.js';
 import { createLogger } from '../../src/obs/logger.js';
-import { openDatabase } from '../../src/store/index.js';
+import { openDatabase } from '../../src/store/sqlite/index.js';
 import { harnessConfig, harnessDocument, TOKENS } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
 

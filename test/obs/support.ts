@@ -3,7 +3,7 @@ import { createEventBus, type EventBus } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createObservability, type Observability } from '../../src/obs/observability.js';
 import { createRecorder, type Recorder } from '../../src/obs/recorder.js';
-import { openDatabase, type SqliteDatabase } from '../../src/store/index.js';
+import { openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 
 export interface ObsStack {
   db: SqliteDatabase;

@@ -11,7 +11,7 @@ import {
   type Authenticator,
   type TokenService,
 } from '../../src/server/index.js';
-import { createSqliteTokenStore, openDatabase, type SqliteDatabase } from '../../src/store/index.js';
+import { createSqliteTokenPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 
 const ADMIN_SECRET = 'admin-secret-0123456789abcdefghijklmnop';
 const RPC_SECRET = 'rpc-secret-0123456789abcdefghijklmnopqrs';
@@ -25,7 +25,7 @@ describe('authenticator', () => {
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'agent-gateway-auth-'));
     db = openDatabase({ path: join(dir, 'gateway.db') });
-    const store = createSqliteTokenStore(db);
+    const store = createSqliteTokenPort(db);
     const configTokens = [
       { id: 'admin', secret: ADMIN_SECRET, scopes: ['*' as const] },
       { id: 'client', secret: RPC_SECRET, scopes: ['rpc' as const] },
@@ -38,28 +38,28 @@ describe('authenticator', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('finds config tokens by their secret', () => {
-    expect(authenticator.authenticate(ADMIN_SECRET)).toEqual({ clientId: 'admin', scopes: ['*'] });
-    expect(authenticator.authenticate(RPC_SECRET)).toEqual({ clientId: 'client', scopes: ['rpc'] });
+  it('finds config tokens by their secret', async () => {
+    expect(await authenticator.authenticate(ADMIN_SECRET)).toEqual({ clientId: 'admin', scopes: ['*'] });
+    expect(await authenticator.authenticate(RPC_SECRET)).toEqual({ clientId: 'client', scopes: ['rpc'] });
   });
 
-  it('finds nobody for a missing, empty, unknown or nearly right secret', () => {
-    expect(authenticator.authenticate(undefined)).toBeUndefined();
-    expect(authenticator.authenticate('')).toBeUndefined();
-    expect(authenticator.authenticate('not-a-token')).toBeUndefined();
-    expect(authenticator.authenticate(`${ADMIN_SECRET}x`)).toBeUndefined();
-    expect(authenticator.authenticate(ADMIN_SECRET.slice(0, -1))).toBeUndefined();
-    expect(authenticator.authenticate(ADMIN_SECRET.toUpperCase())).toBeUndefined();
+  it('finds nobody for a missing, empty, unknown or nearly right secret', async () => {
+    expect(await authenticator.authenticate(undefined)).toBeUndefined();
+    expect(await authenticator.authenticate('')).toBeUndefined();
+    expect(await authenticator.authenticate('not-a-token')).toBeUndefined();
+    expect(await authenticator.authenticate(`${ADMIN_SECRET}x`)).toBeUndefined();
+    expect(await authenticator.authenticate(ADMIN_SECRET.slice(0, -1))).toBeUndefined();
+    expect(await authenticator.authenticate(ADMIN_SECRET.toUpperCase())).toBeUndefined();
   });
 
-  it('finds a stored token by its secret', () => {
-    const issued = tokens.create('bob', ['rpc']);
+  it('finds a stored token by its secret', async () => {
+    const issued = await tokens.create('bob', ['rpc']);
     expect(issued.secret).toMatch(/^[A-Za-z0-9]{48}$/);
-    expect(authenticator.authenticate(issued.secret)).toEqual({ clientId: 'bob', scopes: ['rpc'] });
+    expect(await authenticator.authenticate(issued.secret)).toEqual({ clientId: 'bob', scopes: ['rpc'] });
   });
 
   it('keeps only the SHA-256 hash of a stored secret, never the secret itself', async () => {
-    const issued = tokens.create('bob', ['rpc']);
+    const issued = await tokens.create('bob', ['rpc']);
     const row = db.prepare('SELECT secret_hash FROM api_tokens WHERE id = ?').pluck().get('bob');
     expect(row).toBe(hashSecret(issued.secret));
     expect(hashSecret(issued.secret)).toMatch(/^[0-9a-f]{64}$/);
@@ -75,20 +75,20 @@ describe('authenticator', () => {
     expect(all.includes(Buffer.from(hashSecret(issued.secret)))).toBe(true);
   });
 
-  it('stops accepting a revoked token at once', () => {
-    const issued = tokens.create('bob', ['rpc']);
-    expect(tokens.revoke('bob')).toEqual({ id: 'bob', revoked: true });
-    expect(authenticator.authenticate(issued.secret)).toBeUndefined();
+  it('stops accepting a revoked token at once', async () => {
+    const issued = await tokens.create('bob', ['rpc']);
+    expect(await tokens.revoke('bob')).toEqual({ id: 'bob', revoked: true });
+    expect(await authenticator.authenticate(issued.secret)).toBeUndefined();
   });
 
-  it('after rotation refuses the old secret and accepts the new one with the same id and scopes', () => {
-    const issued = tokens.create('bob', ['rpc', 'admin']);
-    const rotated = tokens.rotate('bob');
+  it('after rotation refuses the old secret and accepts the new one with the same id and scopes', async () => {
+    const issued = await tokens.create('bob', ['rpc', 'admin']);
+    const rotated = await tokens.rotate('bob');
     expect(rotated.id).toBe('bob');
     expect(rotated.scopes).toEqual(['rpc', 'admin']);
     expect(rotated.secret).not.toBe(issued.secret);
-    expect(authenticator.authenticate(issued.secret)).toBeUndefined();
-    expect(authenticator.authenticate(rotated.secret)).toEqual({ clientId: 'bob', scopes: ['rpc', 'admin'] });
+    expect(await authenticator.authenticate(issued.secret)).toBeUndefined();
+    expect(await authenticator.authenticate(rotated.secret)).toEqual({ clientId: 'bob', scopes: ['rpc', 'admin'] });
   });
 });
 

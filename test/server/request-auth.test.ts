@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/obs/logger.js';
 import { createAuthenticator, createHttpServer, createRequestAuth, grantsRest } from '../../src/server/index.js';
-import { createSqliteTokenStore, openDatabase, type SqliteDatabase } from '../../src/store/index.js';
+import { createSqliteTokenPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 import { harnessConfig, startGateway, type Harness } from '../support/gateway-harness.js';
 
 const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'system.ping' });
@@ -76,7 +76,7 @@ describe('request authentication on routes that allow the query token', () => {
       },
     }).gateway;
     db = openDatabase({ path: ':memory:' });
-    const auth = createRequestAuth(createAuthenticator({ configTokens: gateway.tokens, store: createSqliteTokenStore(db) }));
+    const auth = createRequestAuth(createAuthenticator({ configTokens: gateway.tokens, store: createSqliteTokenPort(db) }));
     http = await createHttpServer({ gateway, log: createLogger({ level: 'silent' }), auth });
     http.get('/stream', { preHandler: auth.require({ allowQueryToken: true, grants: grantsRest }) }, async (request) => ({
       clientId: auth.callerOf(request).clientId,

@@ -56,13 +56,13 @@ describe('session compaction', () => {
       sessionKey: 'default:a:ws', compacted: true, summarizedMessages: 4, messagesBefore: 6, messagesAfter: 3, model: 'local/small',
     });
     expect(result.tokensAfter).toBeLessThan(result.tokensBefore + 40);
-    const history = fx.store.history('default:a:ws');
+    const history = await fx.store.history('default:a:ws');
     expect(history).toEqual([
       { role: 'system', content: `${SUMMARY_PREFIX}\nThe user asked three questions about numbers.`, timestamp: T0 + 2000 },
       { role: 'user', content: 'question 3', timestamp: T0 + 3000 },
       { role: 'assistant', content: 'Echo: question 3', timestamp: T0 + 3000 },
     ]);
-    expect(fx.store.get('default:a:ws')).toMatchObject({ messageCount: 3, metadata: { lastCompaction: { summarizedMessages: 4 } } });
+    expect(await fx.store.get('default:a:ws')).toMatchObject({ messageCount: 3, metadata: { lastCompaction: { summarizedMessages: 4 } } });
     const sent = JSON.stringify(llm.chatRequests()[0]?.body);
     expect(sent).toContain('question 1');
     expect(sent).toContain('Echo: question 2');
@@ -83,7 +83,7 @@ describe('session compaction', () => {
     await expect(fx.sessions.compact('default:a:ws', signal)).rejects.toMatchObject({ kind: 'upstream_failed' });
     llm.script({ status: 400, errorMessage: 'bad request' });
     await expect(fx.sessions.compact('default:a:ws', signal)).rejects.toMatchObject({ kind: 'upstream_failed' });
-    expect(fx.store.get('default:a:ws')?.messageCount).toBe(6);
+    expect((await fx.store.get('default:a:ws'))?.messageCount).toBe(6);
   });
 
   it('reports unavailable when no model provider is wired, and not_found for an unknown session', async () => {
@@ -91,7 +91,7 @@ describe('session compaction', () => {
     await converse(3);
     await expect(fx.sessions.compact('default:a:ws', signal)).rejects.toMatchObject({ kind: 'unavailable', details: { reason: 'no_provider' } });
     await expect(fx.sessions.compact('default:none:ws', signal)).rejects.toMatchObject({ kind: 'not_found' });
-    expect(fx.store.get('default:a:ws')?.messageCount).toBe(6);
+    expect((await fx.store.get('default:a:ws'))?.messageCount).toBe(6);
   });
 
   it('never starts the kept tail with tool results cut off from their call', () => {

@@ -16,7 +16,7 @@ describe('session reset_conversation', () => {
     await fx.sessions.send({ key: 'acme:a:ws', message: 'x', caller: callerOf('c1'), signal });
     const result = await fx.sessions.resetConversation({ sessionKey: 'acme:a:ws', memory: false, purgeDerived: false });
     expect(result).toEqual({ sessionKey: 'acme:a:ws', lcdRowsDeleted: 2, sessionMessagesCleared: 2 });
-    expect(fx.store.get('acme:a:ws')).toMatchObject({ messageCount: 0, metadata: { requestedBy: 'c1' } });
+    expect(await fx.store.get('acme:a:ws')).toMatchObject({ messageCount: 0, metadata: { requestedBy: 'c1' } });
   });
 
   it('omits memoriesDeleted when no memory store is wired, even when asked', async () => {
@@ -51,6 +51,6 @@ describe('session reset_conversation', () => {
     gate.resolve();
     await turn;
     expect(await reset).toEqual({ sessionKey: 'default:a:ws', lcdRowsDeleted: 2, sessionMessagesCleared: 2 });
-    expect(fx.store.history('default:a:ws')).toEqual([]);
+    expect(await fx.store.history('default:a:ws')).toEqual([]);
   });
 });

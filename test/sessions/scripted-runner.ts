@@ -43,7 +43,7 @@ export function createScriptedRunner({ store, now }: { store: Pick<SessionStore,
       concurrency.current += 1;
       concurrency.max = Math.max(concurrency.max, concurrency.current);
       try {
-        store.append(request.sessionKey, [{ role: 'user', content: request.message, timestamp: now() }], now());
+        await store.append(request.sessionKey, [{ role: 'user', content: request.message, timestamp: now() }], now());
         if (turn.gate !== undefined) await turn.gate;
         if (turn.throws !== undefined) throw turn.throws;
         if (turn.untilAborted === true) {
@@ -55,7 +55,7 @@ export function createScriptedRunner({ store, now }: { store: Pick<SessionStore,
           turn.error ??= 'The turn was aborted';
         }
         const response = turn.response ?? `Echo: ${request.message}`;
-        store.append(request.sessionKey, [{ role: 'assistant', content: response, timestamp: now() }], now());
+        await store.append(request.sessionKey, [{ role: 'assistant', content: response, timestamp: now() }], now());
         const tokens = turn.tokens ?? { input: 10, output: 5 };
         return {
           response,

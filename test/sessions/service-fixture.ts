@@ -2,14 +2,15 @@
 // a controllable clock, captured events and notifications.
 import type { AgentRegistry } from '../../src/agents/index.js';
 import { agentConfigSchema, type ConfigInput } from '../../src/config/index.js';
+import { createLocalInstances, createSessionLocks, type Instances } from '../../src/coordination/index.js';
 import { createEventBus, type BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { ModelRouter } from '../../src/providers/types.js';
-import { createSubAgentRuns, type SubAgentRuns } from '../../src/runs/index.js';
+import { createSubAgentRuns, DEFAULT_RUN_HEARTBEAT_MS, type SubAgentRuns } from '../../src/runs/index.js';
 import { createSessionService, type SessionService, type SessionServiceOptions } from '../../src/sessions/index.js';
 import type { RunStore, SessionStore } from '../../src/sessions/types.js';
-import { createSqliteRunStore, createSqliteSessionStore, openDatabase, type SqliteDatabase } from '../../src/store/index.js';
-import { createSessionLocks, createTurnService, noHooks, type SessionCaller, type TurnService } from '../../src/turns/index.js';
+import { createSqliteRunPort, createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
+import { createTurnService, noHooks, type SessionCaller, type TurnService } from '../../src/turns/index.js';
 import { createScriptedRunner, type ScriptedRunner } from './scripted-runner.js';
 
 export const T0 = 1_700_000_000_000;
@@ -42,7 +43,9 @@ export interface ServiceFixtureOptions {
   path?: string;
   router?: ModelRouter;
   agents?: AgentRegistry;
-  options?: SessionServiceOptions & { maxRunningSpawns?: number };
+  options?: SessionServiceOptions & { maxRunningSpawns?: number; runHeartbeatMs?: number };
+  /** Which instance this process is and which others are alive; a single-process one when absent. */
+  instances?: Instances;
 }
 
 type AgentInput = NonNullable<ConfigInput['agents']>[string];
@@ -59,8 +62,8 @@ export function staticAgents(agents: Record<string, AgentInput>): AgentRegistry 
 
 export function createServiceFixture(options: ServiceFixtureOptions = {}): ServiceFixture {
   const db = openDatabase({ path: options.path ?? ':memory:' });
-  const store = createSqliteSessionStore(db);
-  const runs = createSqliteRunStore(db);
+  const store = createSqliteSessionPort(db);
+  const runs = createSqliteRunPort(db);
   let clock = T0;
   const now = () => clock;
   let ids = 0;
@@ -89,6 +92,8 @@ export function createServiceFixture(options: ServiceFixtureOptions = {}): Servi
     runs,
     turns,
     ...(options.agents === undefined ? {} : { agents: options.agents }),
+    instances: options.instances ?? createLocalInstances(),
+    runHeartbeatMs: options.options?.runHeartbeatMs ?? DEFAULT_RUN_HEARTBEAT_MS,
     events: bus,
     notify: (clientId, method, params) => notifications.push({ clientId, method, params }),
     now,

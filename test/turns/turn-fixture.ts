@@ -5,7 +5,8 @@ import type { EventBus, Recorder } from '../../src/obs/index.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { ModelRouter } from '../../src/providers/index.js';
 import type { SessionStore } from '../../src/sessions/index.js';
-import { createHookRegistry, createSessionLocks, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS, type HookSource, type TurnService } from '../../src/turns/index.js';
+import { createHookRegistry, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS, type HookSource, type TurnService } from '../../src/turns/index.js';
+import { createSessionLocks } from '../../src/coordination/index.js';
 
 export interface TurnServiceFixtureDeps {
   agents: AgentRegistry;

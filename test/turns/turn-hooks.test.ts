@@ -7,7 +7,7 @@ import { createEventBus, createRecorder, type Recorder } from '../../src/obs/ind
 import { createLogger } from '../../src/obs/logger.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import type { SessionStore } from '../../src/sessions/index.js';
-import { createSqliteSessionStore, openDatabase, type SqliteDatabase } from '../../src/store/index.js';
+import { createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 import type { HookSource, TurnHooks, TurnService, TurnSummary } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
@@ -52,7 +52,7 @@ describe('turn hooks', () => {
   beforeEach(() => {
     llm.reset();
     db = openDatabase({ path: ':memory:' });
-    store = createSqliteSessionStore(db);
+    store = createSqliteSessionPort(db);
     recorder = createRecorder({ db });
     toolRuns = [];
   });
@@ -90,7 +90,7 @@ describe('turn hooks', () => {
       ['user', 'What is my name?'],
     ]);
     // Context is per call: the stored transcript holds only the turn itself.
-    expect(store.history('default:alice:ws').map((message) => message.content)).toEqual(['What is my name?', 'Hello Bob']);
+    expect((await store.history('default:alice:ws')).map((message) => message.content)).toEqual(['What is my name?', 'Hello Bob']);
   });
 
   it('beforeModel additions of several modules are concatenated in module order', async () => {
@@ -156,7 +156,7 @@ describe('turn hooks', () => {
     abort.abort();
     expect(await turn).toMatchObject({ finishReason: 'aborted' });
     expect(toolRuns).toEqual([]);
-    const toolMessages = store.history('default:alice:ws').filter((message) => message.role === 'tool');
+    const toolMessages = (await store.history('default:alice:ws')).filter((message) => message.role === 'tool');
     expect(toolMessages).toMatchObject([{ isError: true, content: 'Error: shell was denied: the turn was cancelled while the call waited for a decision' }]);
   });
 

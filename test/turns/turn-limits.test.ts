@@ -7,7 +7,7 @@ import { createEventBus, createRecorder, type Recorder } from '../../src/obs/ind
 import { createLogger } from '../../src/obs/logger.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import type { SessionStore } from '../../src/sessions/index.js';
-import { createSqliteSessionStore, openDatabase, type SqliteDatabase } from '../../src/store/index.js';
+import { createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 import type { TurnService } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
@@ -37,7 +37,7 @@ describe('turn limits from the agent budget', () => {
   beforeEach(() => {
     llm.reset();
     db = openDatabase({ path: ':memory:' });
-    store = createSqliteSessionStore(db);
+    store = createSqliteSessionPort(db);
     recorder = createRecorder({ db });
   });
   afterEach(() => {
@@ -57,12 +57,12 @@ describe('turn limits from the agent budget', () => {
   }
 
   const run = (turns: TurnService, sessionKey = 'default:alice:ws') => turns.run({ sessionKey, message: 'go', caller: callerOf('alice'), signal: new AbortController().signal });
-  const toolResults = () => store.history('default:alice:ws').filter((message) => message.role === 'tool').map((message) => message.content);
+  const toolResults = async () => (await store.history('default:alice:ws')).filter((message) => message.role === 'tool').map((message) => message.content);
 
   it('cuts a tool result at budget.maxToolResultChars', async () => {
     llm.script({ toolCalls: [{ name: 'read_file', arguments: { path: 'a' } }] }, { text: 'read' });
     await run(turnsFor({ maxToolResultChars: 10 }));
-    expect(toolResults()).toEqual([`${'x'.repeat(10)}… [truncated 40 characters]`]);
+    expect(await toolResults()).toEqual([`${'x'.repeat(10)}… [truncated 40 characters]`]);
   });
 
   it('ends the turn with context_loop at budget.loopRepeatLimit, and at 3 repeats by default', async () => {

@@ -7,8 +7,9 @@ import { createRecorder, type Recorder } from '../../src/obs/recorder.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import { createSubAgentRuns, type SubAgentRuns } from '../../src/runs/index.js';
 import { createSessionService, type SessionService, type SessionStore } from '../../src/sessions/index.js';
-import { createSqliteRunStore, createSqliteSessionStore, openDatabase, type SqliteDatabase } from '../../src/store/index.js';
-import { createSessionLocks, type TurnRunner, type TurnService } from '../../src/turns/index.js';
+import { createSqliteRunPort, createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
+import type { TurnRunner, TurnService } from '../../src/turns/index.js';
+import { createLocalInstances, createSessionLocks } from '../../src/coordination/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
 import { createTurnServiceFixture } from './turn-fixture.js';
@@ -36,7 +37,7 @@ describe('session service over the turn loop', () => {
     llm.reset();
     db = openDatabase({ path: ':memory:' });
     const events = createEventBus({ now: Date.now, log });
-    store = createSqliteSessionStore(db);
+    store = createSqliteSessionPort(db);
     const router = createModelRouter({
       config: { local: providerConfigSchema.parse({ type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small' }] }) },
       events,
@@ -50,8 +51,10 @@ describe('session service over the turn loop', () => {
     sessions = createSessionService({ store, turns: runner, router, agents, locks: createSessionLocks(), now: Date.now, log });
     subAgents = createSubAgentRuns({
       store,
-      runs: createSqliteRunStore(db),
+      runs: createSqliteRunPort(db),
       turns: runner,
+      instances: createLocalInstances(),
+      runHeartbeatMs: 30_000,
       agents,
       events,
       notify: (clientId, method, params) => notifications.push({ clientId, method, params }),
@@ -71,27 +74,27 @@ describe('session service over the turn loop', () => {
     llm.script({ text: 'Hello from the model' });
     const result = await sessions.send({ key: 'default:alice:group-1', message: 'hi', caller: callerOf('rpc-client'), signal });
     expect(result).toMatchObject({ sessionKey: 'default:alice:group-1', response: 'Hello from the model', finishReason: 'stop' });
-    expect(sessions.exportSession('default:alice:group-1').messages.map((m) => [m.role, m.content])).toEqual([
+    expect((await sessions.exportSession('default:alice:group-1')).messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'hi'],
       ['assistant', 'Hello from the model'],
     ]);
-    expect(sessions.list({ kind: 'group' }).map((entry) => entry.sessionKey)).toEqual(['default:alice:group-1']);
-    expect(sessions.status('rpc-client')).toMatchObject({ model: 'local/small', agentName: 'Assistant', stepsExecuted: 1, maxSteps: 3 });
+    expect((await sessions.list({ kind: 'group' })).map((entry) => entry.sessionKey)).toEqual(['default:alice:group-1']);
+    expect(await sessions.status('rpc-client')).toMatchObject({ model: 'local/small', agentName: 'Assistant', stepsExecuted: 1, maxSteps: 3 });
   });
 
   it('session.spawn runs the task in a sub-agent session and notifies the result', async () => {
     llm.script({ text: 'Sub-agent finished' });
-    const spawned = subAgents.spawn({ parentKey: 'default:alice:ws', task: 'do the thing', caller: callerOf('rpc-client') });
+    const spawned = await subAgents.spawn({ parentKey: 'default:alice:ws', task: 'do the thing', caller: callerOf('rpc-client') });
     await subAgents.whenIdle();
-    expect(subAgents.runStatus(spawned.runId)).toMatchObject({ status: 'completed', response: 'Sub-agent finished' });
-    expect(sessions.list({ kind: 'sub-agent' }).map((entry) => entry.sessionKey)).toEqual([spawned.sessionKey]);
+    expect(await subAgents.runStatus(spawned.runId)).toMatchObject({ status: 'completed', response: 'Sub-agent finished' });
+    expect((await sessions.list({ kind: 'sub-agent' })).map((entry) => entry.sessionKey)).toEqual([spawned.sessionKey]);
     expect(notifications).toMatchObject([{ clientId: 'rpc-client', method: 'session.completed', params: { sessionKey: spawned.sessionKey, result: { status: 'completed' } } }]);
   });
 
   it("refuses a turn on another client's session before writing anything: no message, no update, no model call", async () => {
     llm.script({ text: 'Only for alice' });
     await runner.run({ sessionKey: 'default:alice:ws', message: 'hello', caller: callerOf('alice'), signal });
-    const before = store.get('default:alice:ws');
+    const before = await store.get('default:alice:ws');
     const trajectoryRows = () => {
       recorder.flush();
       return db.prepare('SELECT count(*) FROM trajectory').pluck().get();
@@ -100,8 +103,8 @@ describe('session service over the turn loop', () => {
     await expect(runner.run({ sessionKey: 'default:alice:ws', message: 'hijack', caller: callerOf('mallory'), signal })).rejects.toMatchObject({
       kind: 'forbidden',
     });
-    expect(store.get('default:alice:ws')).toEqual(before);
-    expect(store.history('default:alice:ws').map((message) => message.content)).toEqual(['hello', 'Only for alice']);
+    expect(await store.get('default:alice:ws')).toEqual(before);
+    expect((await store.history('default:alice:ws')).map((message) => message.content)).toEqual(['hello', 'Only for alice']);
     expect(trajectoryRows()).toBe(rowsBefore);
     expect(llm.chatRequests()).toHaveLength(1);
   });
@@ -110,20 +113,20 @@ describe('session service over the turn loop', () => {
     await runner.run({ sessionKey: 'default:alice:ws', message: 'one', caller: callerOf('alice'), signal });
     await runner.run({ sessionKey: 'default:alice:ws', message: 'two', caller: callerOf('root', true), signal });
     await runner.run({ sessionKey: 'default:bob:ws', message: 'three', caller: callerOf('alice'), signal });
-    expect(store.get('default:alice:ws')).toMatchObject({ ownerId: 'alice', messageCount: 4 });
-    expect(store.get('default:bob:ws')?.ownerId).toBe('alice');
+    expect(await store.get('default:alice:ws')).toMatchObject({ ownerId: 'alice', messageCount: 4 });
+    expect((await store.get('default:bob:ws'))?.ownerId).toBe('alice');
     // A row from before owners were recorded, without a requester: only admins reach it.
-    store.ensure({ sessionKey: 'default:legacy:ws', agentId: 'default', tenantId: 'default', kind: 'dm', createdAt: 1, metadata: {}, ownerId: null });
+    await store.ensure({ sessionKey: 'default:legacy:ws', agentId: 'default', tenantId: 'default', kind: 'dm', createdAt: 1, metadata: {}, ownerId: null });
     await expect(runner.run({ sessionKey: 'default:legacy:ws', message: 'x', caller: callerOf('alice'), signal })).rejects.toMatchObject({ kind: 'forbidden' });
     await runner.run({ sessionKey: 'default:legacy:ws', message: 'x', caller: callerOf('root', true), signal });
-    expect(store.get('default:legacy:ws')).toMatchObject({ ownerId: null, messageCount: 2 });
+    expect(await store.get('default:legacy:ws')).toMatchObject({ ownerId: null, messageCount: 2 });
   });
 
   it('a failing provider makes the spawned run failed with the error', async () => {
     llm.script({ status: 400, errorMessage: 'bad request' });
-    const spawned = subAgents.spawn({ parentKey: 'default:alice:ws', task: 'do the thing', caller: callerOf('rpc-client') });
+    const spawned = await subAgents.spawn({ parentKey: 'default:alice:ws', task: 'do the thing', caller: callerOf('rpc-client') });
     await subAgents.whenIdle();
-    const status = subAgents.runStatus(spawned.runId);
+    const status = await subAgents.runStatus(spawned.runId);
     expect(status.status).toBe('failed');
     expect(status.error).toEqual(expect.any(String));
   });

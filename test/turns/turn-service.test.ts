@@ -5,7 +5,7 @@ import { createEventBus, createRecorder, type BusEvent, type Recorder } from '..
 import { createLogger } from '../../src/obs/logger.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import type { SessionStore } from '../../src/sessions/index.js';
-import { createSqliteSessionStore, openDatabase, type SqliteDatabase } from '../../src/store/index.js';
+import { createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 import { readSessionUsage, type TurnService } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
@@ -31,7 +31,7 @@ describe('turn service', () => {
   beforeEach(() => {
     llm.reset();
     db = openDatabase({ path: ':memory:' });
-    store = createSqliteSessionStore(db);
+    store = createSqliteSessionPort(db);
     recorder = createRecorder({ db });
     const bus = createEventBus({ now: Date.now, log });
     events = [];
@@ -59,17 +59,17 @@ describe('turn service', () => {
     await turns.run({ sessionKey: 'default:alice:group-1', message: 'a', caller: callerOf('alice'), signal });
     await turns.run({ sessionKey: 'default:alice:group-1', message: 'b', caller: callerOf('alice'), signal });
     expect(await created()).toEqual([{ sessionKey: 'default:alice:group-1', agentId: 'default', kind: 'group' }]);
-    const session = store.get('default:alice:group-1');
+    const session = await store.get('default:alice:group-1');
     expect(session).toMatchObject({ kind: 'group', ownerId: 'alice', metadata: { requestedBy: 'alice' } });
     expect(readSessionUsage(session?.metadata ?? {})).toMatchObject({ totalTokens: 35, stepsExecuted: 2, turns: 2 });
   });
 
   it('a session made by ensureSession (a spawn) is the same kind of record, and its turn adds no second session:created', async () => {
-    turns.ensureSession({ sessionKey: 'default:alice:subagent:r1', agentId: 'default', caller: callerOf('alice'), metadata: { kind: 'sub-agent' } });
+    await turns.ensureSession({ sessionKey: 'default:alice:subagent:r1', agentId: 'default', caller: callerOf('alice'), metadata: { kind: 'sub-agent' } });
     llm.script({ text: 'done' });
     await turns.run({ sessionKey: 'default:alice:subagent:r1', message: 'task', caller: callerOf('alice'), signal });
     expect(await created()).toEqual([{ sessionKey: 'default:alice:subagent:r1', agentId: 'default', kind: 'sub-agent' }]);
-    expect(() => turns.ensureSession({ sessionKey: 'default:alice:subagent:r1', agentId: 'default', caller: callerOf('mallory') })).toThrow(expect.objectContaining({ kind: 'forbidden' }));
+    await expect(turns.ensureSession({ sessionKey: 'default:alice:subagent:r1', agentId: 'default', caller: callerOf('mallory') })).rejects.toThrow(expect.objectContaining({ kind: 'forbidden' }));
   });
 
   it('runs the turns of one session one after the other', async () => {
@@ -79,6 +79,6 @@ describe('turn service', () => {
       turns.run({ sessionKey: 'default:alice:ws', message: 'b', caller: callerOf('alice'), signal }),
     ]);
     expect([first.response, second.response]).toEqual(['first', 'second']);
-    expect(store.history('default:alice:ws').map((message) => message.content)).toEqual(['a', 'first', 'b', 'second']);
+    expect((await store.history('default:alice:ws')).map((message) => message.content)).toEqual(['a', 'first', 'b', 'second']);
   });
 });

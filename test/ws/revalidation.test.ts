@@ -1,6 +1,6 @@
 // Open sockets re-check their token: a revocation made by another process (the CLI) closes them with 4001.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteTokenStore, openDatabase } from '../../src/store/index.js';
+import { createSqliteTokenPort, openDatabase } from '../../src/store/sqlite/index.js';
 import { startGateway, type Harness } from '../support/gateway-harness.js';
 import { connect } from '../support/ws-client.js';
 
@@ -14,7 +14,7 @@ describe('websocket token revalidation', () => {
   });
 
   it('closes a socket whose token was revoked outside the gateway process', async () => {
-    const issued = harness.app.tokens.create('outside', ['rpc']);
+    const issued = await harness.app.tokens.create('outside', ['rpc']);
     const socket = connect(harness.wsUrl, { token: issued.secret });
     await socket.opened;
     expect(await socket.call('system.ping')).toHaveProperty('result.pong', true);
@@ -22,7 +22,7 @@ describe('websocket token revalidation', () => {
     // What `agent-gateway token revoke` does from its own process: a second connection to the same file.
     const db = openDatabase({ path: harness.paths.databasePath });
     try {
-      expect(createSqliteTokenStore(db).revoke('outside')).toBe(true);
+      expect(await createSqliteTokenPort(db).revoke('outside')).toBe(true);
     } finally {
       db.close();
     }

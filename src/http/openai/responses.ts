@@ -65,7 +65,7 @@ interface PreparedResponse {
   clientId: string;
 }
 
-function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Caller): PreparedResponse {
+async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Caller): Promise<PreparedResponse> {
   const caller = sessionCallerOf(requester);
   const target = resolveTarget(body.model, ctx);
   const now = ctx.now();
@@ -74,7 +74,7 @@ function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Caller):
   const previousId = body.previous_response_id ?? null;
   const input = turnInput(body, now);
   if (previousId !== null) {
-    const previous = ctx.responses.get(previousId);
+    const previous = await ctx.responses.get(previousId);
     if (previous === undefined) throw notFound(`Response not found: ${previousId}`, { param: 'previous_response_id' });
     // A response belongs to its token, as the session behind it does (DESIGN §3 "who may use a session").
     if (previous.clientId !== caller.clientId && !caller.isAdmin) throw responseForbidden(previousId);
@@ -109,15 +109,15 @@ function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Caller):
   };
 }
 
-function remember(ctx: OpenAiContext, prepared: PreparedResponse): void {
-  ctx.responses.save({ responseId: prepared.ids.responseId, sessionKey: prepared.turn.sessionKey, clientId: prepared.clientId, createdAt: ctx.now() });
+async function remember(ctx: OpenAiContext, prepared: PreparedResponse): Promise<void> {
+  await ctx.responses.save({ responseId: prepared.ids.responseId, sessionKey: prepared.turn.sessionKey, clientId: prepared.clientId, createdAt: ctx.now() });
 }
 
 async function respond(ctx: OpenAiContext, prepared: PreparedResponse, reply: FastifyReply) {
   const result = await ctx.runner.run({ ...prepared.turn, signal: AbortSignal.any([clientCloseSignal(reply), ctx.shutdownSignal]) });
   const failure = turnFailure(result, 'input');
   if (failure !== undefined) throw failure;
-  remember(ctx, prepared);
+  await remember(ctx, prepared);
   return responseObject(prepared.ids, prepared.echo, { status: 'completed', result });
 }
 
@@ -144,7 +144,7 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
     await stream.write(event('response.output_text.done', { ...where, text: result.response }));
     await stream.write(event('response.content_part.done', { ...where, part }));
     await stream.write(event('response.output_item.done', { output_index: 0, item: messageItem(ids, 'completed', [part]) }));
-    remember(ctx, prepared);
+    await remember(ctx, prepared);
     await stream.write(event('response.completed', { response: responseObject(ids, echo, { status: 'completed', result }) }));
   } finally {
     stream.close();
@@ -154,7 +154,7 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
 export function registerResponses(scope: FastifyInstance, ctx: OpenAiContext): void {
   scope.post('/responses', async function createResponse(request, reply) {
     const body = parseBody(responsesRequest, request.body);
-    const prepared = prepare(ctx, body, ctx.auth.callerOf(request));
+    const prepared = await prepare(ctx, body, ctx.auth.callerOf(request));
     if (body.stream !== true) return respond(ctx, prepared, reply);
     await streamResponse(ctx, prepared, reply);
     return reply;

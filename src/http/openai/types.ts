@@ -4,20 +4,9 @@ import type { AgentRegistry } from '../../agents/index.js';
 import type { Embedder, ModelRouter } from '../../providers/types.js';
 import type { RequestAuth } from '../../server/request-auth.js';
 import type { TurnRunner } from '../../turns/index.js';
+import type { ResponsePort } from '../../store/index.js';
 
-/** One POST /v1/responses answer: the session it ran in, so a later previous_response_id continues it. */
-export interface ResponseRecord {
-  responseId: string;
-  sessionKey: string;
-  /** The token id that created it; another client gets 404 for it. */
-  clientId: string;
-  createdAt: number;
-}
-
-export interface ResponseStore {
-  save(record: ResponseRecord): void;
-  get(responseId: string): ResponseRecord | undefined;
-}
+export type { ResponseRecord, ResponsePort as ResponseStore } from '../../store/index.js';
 
 export interface OpenAiRoutesDeps {
   auth: RequestAuth;
@@ -26,7 +15,7 @@ export interface OpenAiRoutesDeps {
   router: Pick<ModelRouter, 'resolve' | 'catalog'>;
   /** Undefined: POST /v1/embeddings answers 404 `No embedding provider configured`. */
   embedder: Embedder | undefined;
-  responses: ResponseStore;
+  responses: ResponsePort;
   log: Logger;
   /** Epoch ms; `created` fields are its seconds. */
   now?: () => number;

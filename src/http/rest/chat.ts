@@ -42,7 +42,7 @@ export function restSessionKey(clientId: string, channelId = REST_CHANNEL_ID): s
   return formatSessionKey({ userId: userPart(clientId), channelId });
 }
 
-function chatTurn(ctx: RestContext, input: { message: string; agentId?: string | undefined; sessionKey?: string | undefined }, requester: Caller) {
+async function chatTurn(ctx: RestContext, input: { message: string; agentId?: string | undefined; sessionKey?: string | undefined }, requester: Caller) {
   if (input.agentId !== undefined) {
     const agent = ctx.agents.get(input.agentId);
     if (agent === undefined) throw agentNotFound(input.agentId);
@@ -51,7 +51,7 @@ function chatTurn(ctx: RestContext, input: { message: string; agentId?: string |
   const caller = sessionCallerOf(requester);
   const sessionKey = input.sessionKey === undefined ? restSessionKey(requester.clientId) : normalizeSessionKey(input.sessionKey, 'sessionKey');
   // Checked here too so a stream is refused with 403 before its headers go out; the turn checks again under the lock.
-  const existing = ctx.sessions.get(sessionKey);
+  const existing = await ctx.sessions.get(sessionKey);
   if (existing !== undefined) assertSessionAccess(existing, caller);
   const turn: Omit<TurnRequest, 'signal' | 'onDelta'> = {
     message: input.message,
@@ -68,14 +68,14 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
 
   scope.post('/chat', { onRequest: requireRest }, async function chat(request, reply) {
     const body = parseInput(chatBody, request.body);
-    const turn = chatTurn(ctx, body, ctx.auth.callerOf(request));
+    const turn = await chatTurn(ctx, body, ctx.auth.callerOf(request));
     const result = await ctx.runner.run({ ...turn, signal: AbortSignal.any([clientCloseSignal(reply), ctx.shutdownSignal]) });
     return turnReply(result);
   });
 
   scope.get('/chat/stream', { onRequest: requireRestSse }, async function chatStream(request, reply) {
     const query = parseInput(streamQuery, request.query);
-    const turn = chatTurn(ctx, query, ctx.auth.callerOf(request));
+    const turn = await chatTurn(ctx, query, ctx.auth.callerOf(request));
     const stream = openSseStream(reply, ctx.openStreams);
     try {
       let accumulated = '';
@@ -98,13 +98,13 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
   scope.get('/chat/history', { onRequest: requireRest }, async function chatHistory(request) {
     const { channelId = REST_CHANNEL_ID } = parseInput(historyQuery, request.query);
     // The sessions on that channel that the caller's token owns; a key naming the caller does not make it theirs.
-    const sessions = ctx.sessions
-      .list({ ownedBy: ctx.auth.callerOf(request).clientId })
-      .filter((session) => channelOf(session.sessionKey) === channelId);
-    const messages = sessions
-      .flatMap((session) =>
-        ctx.sessions
-          .history(session.sessionKey, MAX_HISTORY_MESSAGES)
+    const sessions = (await ctx.sessions.list({ ownedBy: ctx.auth.callerOf(request).clientId })).filter(
+      (session) => channelOf(session.sessionKey) === channelId,
+    );
+    const histories = await Promise.all(sessions.map(async (session) => ({ session, history: await ctx.sessions.history(session.sessionKey, MAX_HISTORY_MESSAGES) })));
+    const messages = histories
+      .flatMap(({ session, history }) =>
+        history
           .flatMap((message) =>
             (message.role === 'user' || message.role === 'assistant') && message.content !== ''
               ? [{ sessionKey: session.sessionKey, role: message.role, content: message.content, timestamp: message.timestamp }]

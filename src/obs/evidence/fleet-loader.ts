@@ -1,5 +1,5 @@
 // Reads a window's evidence for obs.fleet.health from SQLite (the only I/O) and returns it as plain records.
-import type { SqliteDatabase } from '../../store/index.js';
+import type { SqliteDatabase } from '../../store/sqlite/index.js';
 import { SIGNAL_KIND, TRAJECTORY_KIND } from './kinds.js';
 import { num } from './read.js';
 import type { FleetEvidence, UsageEvidence } from './records.js';

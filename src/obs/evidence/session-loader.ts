@@ -1,5 +1,5 @@
 // Reads one session's evidence for obs.explain from SQLite: resolves sessionKey, traceId or rootRunId, then loads rows.
-import type { SqliteDatabase } from '../../store/index.js';
+import type { SqliteDatabase } from '../../store/sqlite/index.js';
 import type { SessionEvidence } from './records.js';
 import { INDEX_COLUMNS, RUN_COLUMNS, toIndexEvidence, toRunEvidence, toTrajectoryEvidence, type IndexRow, type RunRow, type TrajectoryRow } from './rows.js';
 

@@ -11,7 +11,7 @@ export function tokenMethods({ tokens }: { tokens: TokenService }) {
       scope: 'admin',
       summary: 'Every token with its id, scopes and createdAt; secrets are never shown.',
       params: noParams,
-      handler: () => ({ tokens: tokens.list() }),
+      handler: async () => ({ tokens: await tokens.list() }),
     }),
     defineMethod({
       name: 'tokens.create',

@@ -5,7 +5,7 @@ import { assembleFleetHealth } from '../../../src/obs/fleet/index.js';
 import { createBatchWriter, type BatchWriter } from '../../../src/obs/batch-writer.js';
 import { createHealthSignalRecorder } from '../../../src/obs/health-signals.js';
 import { createRecorder, type Recorder } from '../../../src/obs/recorder.js';
-import { createSqliteRunStore, openDatabase, type SqliteDatabase } from '../../../src/store/index.js';
+import { createSqliteRunPort, openDatabase, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 0, 15, 12);
@@ -76,9 +76,9 @@ describe('obs.fleet.health loader', () => {
     expect(report.toolStats).toEqual({ fetch: { ok: 0, failed: 1, topErrorKind: 'timeout' } });
   });
 
-  it('reads the durable run table only when it is wired', () => {
-    createSqliteRunStore(db).create({ runId: 'r1', rootRunId: 'r1', parentKey: null, sessionKey: 'default:x:sub', agentId: 'default', task: 't',
-      status: 'orphaned', requestedBy: null, startedAt: NOW - HOUR, completedAt: null, response: null, tokensUsed: null, costUsd: 0.2, error: null });
+  it('reads the durable run table only when it is wired', async () => {
+    await createSqliteRunPort(db).create({ runId: 'r1', rootRunId: 'r1', parentKey: null, sessionKey: 'default:x:sub', agentId: 'default', task: 't',
+      status: 'orphaned', requestedBy: null, startedAt: NOW - HOUR, completedAt: null, response: null, tokensUsed: null, costUsd: 0.2, error: null, ownerInstance: null, heartbeatAt: null });
     expect(load(24).runs).toBeUndefined();
     const report = assembleFleetHealth(load(24, true));
     expect(report.autonomy).toMatchObject({ runs: { total: 1, degraded: 1, degradedRate: 1 }, orphaned: 1, costUsd: 0.2, worstRootRunId: 'r1' });

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSessionLoader } from '../../../src/obs/evidence/index.js';
 import { explainSession } from '../../../src/obs/explain/index.js';
 import { createRecorder, type Recorder } from '../../../src/obs/recorder.js';
-import { createSqliteRunStore, openDatabase, type SqliteDatabase } from '../../../src/store/index.js';
+import { createSqliteRunPort, openDatabase, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
 
 const KEY = 'default:alice:ws';
 
@@ -41,10 +41,10 @@ describe('obs.explain session loader', () => {
     expect(JSON.stringify(explain({ rootRunId: 'run-root-1' }))).toBe(bySession);
   });
 
-  it('finds a real root through the durable run table and renders its spawn tree', () => {
+  it('finds a real root through the durable run table and renders its spawn tree', async () => {
     recordTurn('t1', 'default:alice:subagent:r1', 1_000);
-    createSqliteRunStore(db).create({ runId: 'r1', rootRunId: 'r1', parentKey: KEY, sessionKey: 'default:alice:subagent:r1', agentId: 'default', task: 't',
-      status: 'completed', requestedBy: null, startedAt: 900, completedAt: 1_100, response: null, tokensUsed: null, costUsd: null, error: null });
+    await createSqliteRunPort(db).create({ runId: 'r1', rootRunId: 'r1', parentKey: KEY, sessionKey: 'default:alice:subagent:r1', agentId: 'default', task: 't',
+      status: 'completed', requestedBy: null, startedAt: 900, completedAt: 1_100, response: null, tokensUsed: null, costUsd: null, error: null, ownerInstance: null, heartbeatAt: null });
     const report = explain({ rootRunId: 'r1' });
     expect(report).toMatchObject({ sessionKey: 'default:alice:subagent:r1', spawnTree: { rootRunId: 'r1', runs: [{ runId: 'r1', depth: 0 }] } });
   });

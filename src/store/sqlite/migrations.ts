@@ -208,4 +208,28 @@ export const MIGRATIONS: readonly Migration[] = [
     END;
     CREATE INDEX sessions_by_owner ON sessions (owner_id, updated_at);`,
   },
+  {
+    version: 7,
+    name: 'run_owners_and_session_usage',
+    // Runs: the instance executing them and its last heartbeat, so recovery only orphans runs of dead instances.
+    // Sessions: usage totals and the last requester leave the metadata JSON for columns one UPDATE can add to;
+    // existing totals are carried over (numbers only, as they were read) and removed from the JSON.
+    up: `ALTER TABLE runs ADD COLUMN owner_instance TEXT;
+    ALTER TABLE runs ADD COLUMN heartbeat_at INTEGER;
+    CREATE INDEX runs_by_owner ON runs (status, owner_instance);
+    ALTER TABLE sessions ADD COLUMN usage_total_tokens REAL NOT NULL DEFAULT 0;
+    ALTER TABLE sessions ADD COLUMN usage_total_cost REAL NOT NULL DEFAULT 0;
+    ALTER TABLE sessions ADD COLUMN usage_steps REAL NOT NULL DEFAULT 0;
+    ALTER TABLE sessions ADD COLUMN usage_turns REAL NOT NULL DEFAULT 0;
+    ALTER TABLE sessions ADD COLUMN has_usage INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE sessions ADD COLUMN last_requested_by TEXT;
+    UPDATE sessions SET
+      usage_total_tokens = CASE WHEN json_type(metadata, '$.usage.totalTokens') IN ('integer', 'real') THEN json_extract(metadata, '$.usage.totalTokens') ELSE 0 END,
+      usage_total_cost = CASE WHEN json_type(metadata, '$.usage.totalCost') IN ('integer', 'real') THEN json_extract(metadata, '$.usage.totalCost') ELSE 0 END,
+      usage_steps = CASE WHEN json_type(metadata, '$.usage.stepsExecuted') IN ('integer', 'real') THEN json_extract(metadata, '$.usage.stepsExecuted') ELSE 0 END,
+      usage_turns = CASE WHEN json_type(metadata, '$.usage.turns') IN ('integer', 'real') THEN json_extract(metadata, '$.usage.turns') ELSE 0 END,
+      has_usage = 1,
+      metadata = json_remove(metadata, '$.usage')
+    WHERE json_valid(metadata) AND json_type(metadata, '$.usage') = 'object';`,
+  },
 ];

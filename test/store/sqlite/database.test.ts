@@ -3,7 +3,7 @@ import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyMigrations, MIGRATIONS, openDatabase, type Migration } from '../../src/store/index.js';
+import { applyMigrations, MIGRATIONS, openDatabase, type Migration } from '../../../src/store/sqlite/index.js';
 
 interface MigrationRow {
   version: number;

@@ -1,6 +1,6 @@
-// SQLite implementation of the TokenStore: API-created tokens, kept as SHA-256 hashes of their secrets.
-import type { StoredToken, TokenStore } from '../server/token-store.js';
-import type { Scope } from '../config/index.js';
+// SQLite implementation of the TokenPort: API-created tokens, kept as SHA-256 hashes of their secrets.
+import type { Scope } from '../../config/index.js';
+import type { StoredToken, TokenPort } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 
 interface TokenRow {
@@ -19,7 +19,7 @@ function toStoredToken(row: TokenRow): StoredToken {
   };
 }
 
-export function createSqliteTokenStore(db: SqliteDatabase): TokenStore {
+export function createSqliteTokenPort(db: SqliteDatabase): TokenPort {
   const insert = db.prepare('INSERT INTO api_tokens (id, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?)');
   const byHash = db.prepare<[string], TokenRow>(
     'SELECT id, secret_hash, scopes, created_at FROM api_tokens WHERE secret_hash = ? AND revoked_at IS NULL',
@@ -35,24 +35,24 @@ export function createSqliteTokenStore(db: SqliteDatabase): TokenStore {
   const replaceHash = db.prepare('UPDATE api_tokens SET secret_hash = ? WHERE id = ? AND revoked_at IS NULL');
 
   return {
-    create(token) {
+    async create(token) {
       insert.run(token.id, token.secretHash, JSON.stringify(token.scopes), token.createdAt);
     },
-    findBySecretHash(secretHash) {
+    async findBySecretHash(secretHash) {
       const row = byHash.get(secretHash);
       return row === undefined ? undefined : toStoredToken(row);
     },
-    findById(id) {
+    async findById(id) {
       const row = byId.get(id);
       return row === undefined ? undefined : toStoredToken(row);
     },
-    list() {
+    async list() {
       return active.all().map(toStoredToken);
     },
-    revoke(id) {
+    async revoke(id) {
       return remove.run(id).changes > 0;
     },
-    replaceSecretHash(id, secretHash) {
+    async replaceSecretHash(id, secretHash) {
       return replaceHash.run(secretHash, id).changes > 0;
     },
   };

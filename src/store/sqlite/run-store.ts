@@ -1,6 +1,6 @@
-// SQLite implementation of the RunStore: the durable record of spawned sub-agent runs and their outcomes.
-import { runNotFound } from '../errors.js';
-import type { RunRecord, RunStatus, RunStore } from '../sessions/types.js';
+// SQLite implementation of the RunPort: the durable record of spawned sub-agent runs, their owners and outcomes.
+import { runNotFound } from '../../errors.js';
+import { ORPHANED_RUN_ERROR, type RunPort, type RunRecord, type RunStatus } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 
 interface RunRow {
@@ -19,13 +19,12 @@ interface RunRow {
   output_tokens: number | null;
   cost_usd: number | null;
   error: string | null;
+  owner_instance: string | null;
+  heartbeat_at: number | null;
 }
 
-/** The error a run gets when a restart finds it still `running`. */
-export const ORPHANED_RUN_ERROR = 'The gateway stopped before the run finished';
-
 const RUN_COLUMNS =
-  'run_id, root_run_id, parent_key, session_key, agent_id, task, status, requested_by, started_at, completed_at, response, input_tokens, output_tokens, cost_usd, error';
+  'run_id, root_run_id, parent_key, session_key, agent_id, task, status, requested_by, started_at, completed_at, response, input_tokens, output_tokens, cost_usd, error, owner_instance, heartbeat_at';
 
 function toStatus(value: string): RunStatus {
   return value === 'completed' || value === 'failed' || value === 'orphaned' ? value : 'running';
@@ -52,28 +51,42 @@ function toRecord(row: RunRow): RunRecord {
     tokensUsed,
     costUsd: row.cost_usd,
     error: row.error,
+    ownerInstance: row.owner_instance,
+    heartbeatAt: row.heartbeat_at,
   };
 }
 
-export function createSqliteRunStore(db: SqliteDatabase): RunStore {
+export function createSqliteRunPort(db: SqliteDatabase): RunPort {
   const insert = db.prepare(
-    `INSERT INTO runs (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO runs (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const update = db.prepare(
     `UPDATE runs SET status = ?, completed_at = ?, response = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, error = ?
      WHERE run_id = ?`,
   );
   const byId = db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = ?`);
-  const orphan = db.prepare(
-    "UPDATE runs SET status = 'orphaned', completed_at = ?, error = COALESCE(error, ?) WHERE status = 'running'",
+  const orphanOwned = db.prepare(
+    "UPDATE runs SET status = 'orphaned', completed_at = ?, error = COALESCE(error, ?) WHERE status = 'running' AND owner_instance = ?",
   );
+  const orphanUnowned = db.prepare(
+    "UPDATE runs SET status = 'orphaned', completed_at = ?, error = COALESCE(error, ?) WHERE status = 'running' AND owner_instance IS NULL",
+  );
+  const beat = db.prepare("UPDATE runs SET heartbeat_at = ? WHERE status = 'running' AND owner_instance = ?");
+  const owners = db.prepare<[], { owner_instance: string | null }>("SELECT DISTINCT owner_instance FROM runs WHERE status = 'running'");
+  const orphanTx = db.transaction((ownerList: readonly (string | null)[], now: number): number => {
+    let count = 0;
+    for (const owner of ownerList) {
+      count += (owner === null ? orphanUnowned.run(now, ORPHANED_RUN_ERROR) : orphanOwned.run(now, ORPHANED_RUN_ERROR, owner)).changes;
+    }
+    return count;
+  });
   const listAll = db.prepare<[number], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE started_at >= ? ORDER BY started_at DESC, run_id`);
   const listByStatus = db.prepare<[string, number], RunRow>(
     `SELECT ${RUN_COLUMNS} FROM runs WHERE status = ? AND started_at >= ? ORDER BY started_at DESC, run_id`,
   );
 
   return {
-    create(run) {
+    async create(run) {
       insert.run(
         run.runId,
         run.rootRunId,
@@ -90,9 +103,11 @@ export function createSqliteRunStore(db: SqliteDatabase): RunStore {
         run.tokensUsed?.output ?? null,
         run.costUsd,
         run.error,
+        run.ownerInstance,
+        run.heartbeatAt,
       );
     },
-    finish(runId, outcome) {
+    async finish(runId, outcome) {
       const changed = update.run(
         outcome.status,
         outcome.completedAt,
@@ -105,16 +120,23 @@ export function createSqliteRunStore(db: SqliteDatabase): RunStore {
       ).changes;
       if (changed === 0) throw runNotFound(runId);
     },
-    get(runId) {
+    async get(runId) {
       const row = byId.get(runId);
       return row === undefined ? undefined : toRecord(row);
     },
-    list({ status, sinceMs = 0 }) {
+    async list({ status, sinceMs = 0 }, signal) {
+      signal?.throwIfAborted();
       const rows = status === undefined ? listAll.all(sinceMs) : listByStatus.all(status, sinceMs);
       return rows.map(toRecord);
     },
-    markUnfinishedOrphaned(now) {
-      return orphan.run(now, ORPHANED_RUN_ERROR).changes;
+    async heartbeat(ownerInstance, now) {
+      return beat.run(now, ownerInstance).changes;
+    },
+    async runningOwners() {
+      return owners.all().map((row) => row.owner_instance);
+    },
+    async markOrphaned(ownerList, now) {
+      return orphanTx(ownerList, now);
     },
   };
 }

@@ -1,5 +1,5 @@
-// SQLite implementation of the ResponseStore: which session each POST /v1/responses id belongs to.
-import type { ResponseRecord, ResponseStore } from '../http/openai/types.js';
+// SQLite implementation of the ResponsePort: which session each POST /v1/responses id belongs to.
+import type { ResponseRecord, ResponsePort } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 
 interface ResponseRow {
@@ -9,14 +9,14 @@ interface ResponseRow {
   created_at: number;
 }
 
-export function createSqliteResponseStore(db: SqliteDatabase): ResponseStore {
+export function createSqliteResponsePort(db: SqliteDatabase): ResponsePort {
   const insert = db.prepare('INSERT INTO openai_responses (response_id, session_key, client_id, created_at) VALUES (?, ?, ?, ?)');
   const byId = db.prepare<[string], ResponseRow>('SELECT response_id, session_key, client_id, created_at FROM openai_responses WHERE response_id = ?');
   return {
-    save(record) {
+    async save(record) {
       insert.run(record.responseId, record.sessionKey, record.clientId, record.createdAt);
     },
-    get(responseId): ResponseRecord | undefined {
+    async get(responseId): Promise<ResponseRecord | undefined> {
       const row = byId.get(responseId);
       return row === undefined
         ? undefined

@@ -1,0 +1,96 @@
+// The session storage port: session rows, their transcripts, usage totals and plain-text search, backend-neutral.
+
+export type SessionKind = 'dm' | 'group' | 'sub-agent';
+
+export interface TranscriptToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** The provider-neutral transcript message stored per session and sent to the model layer. */
+export type TranscriptMessage =
+  | { role: 'system'; content: string; timestamp: number }
+  | { role: 'user'; content: string; timestamp: number }
+  | { role: 'assistant'; content: string; toolCalls?: TranscriptToolCall[]; timestamp: number }
+  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError: boolean; timestamp: number };
+
+/** Running totals of a session; read back as `metadata.usage` once a turn was recorded. */
+export interface SessionUsage {
+  totalTokens: number;
+  totalCost: number;
+  stepsExecuted: number;
+  turns: number;
+}
+
+/** What one finished turn adds to its session; `requestedBy` becomes `metadata.requestedBy`. */
+export interface TurnUsage {
+  totalTokens: number;
+  totalCost: number;
+  stepsExecuted: number;
+  requestedBy: string;
+}
+
+export interface SessionRecord {
+  sessionKey: string;
+  agentId: string;
+  tenantId: string;
+  kind: SessionKind;
+  createdAt: number;
+  updatedAt: number;
+  /** Free-form; `usage` and `requestedBy` reflect the last recordTurnUsage (a `usage` written here is ignored). */
+  metadata: Record<string, unknown>;
+  messageCount: number;
+  /** The token id that created the session; null (admins only) for sessions older than owners. */
+  ownerId: string | null;
+}
+
+export interface SessionSearchHit {
+  sessionKey: string;
+  agentId: string;
+  channelType: string;
+  /** The best matching message, matched terms in [brackets]. */
+  snippet: string;
+  /** Higher is a better match. */
+  score: number;
+  timestamp: number;
+}
+
+export interface SessionListFilter {
+  kind?: SessionKind;
+  /** Epoch ms: only sessions updated at or after it. */
+  updatedSince?: number;
+  /** Only the sessions this client id owns. */
+  ownedBy?: string;
+  /** The newest `limit` sessions only. */
+  limit?: number;
+}
+
+export interface SessionPort {
+  get(sessionKey: string): Promise<SessionRecord | undefined>;
+  /** Creates the session when absent; `created` says whether it did. */
+  ensure(session: Omit<SessionRecord, 'messageCount' | 'updatedAt'>): Promise<{ session: SessionRecord; created: boolean }>;
+  /** Appends in order, atomically; rejects with GatewayError `not_found` when the session does not exist. */
+  append(sessionKey: string, messages: readonly TranscriptMessage[], now: number): Promise<void>;
+  /** Oldest first; `limit` keeps the newest `limit` messages. */
+  history(sessionKey: string, limit?: number, signal?: AbortSignal): Promise<TranscriptMessage[]>;
+  /** Replaces the whole transcript (compaction); rejects with `not_found` like append. */
+  replaceHistory(sessionKey: string, messages: readonly TranscriptMessage[], now: number): Promise<void>;
+  /** Newest update first. */
+  list(filter: SessionListFilter, signal?: AbortSignal): Promise<SessionRecord[]>;
+  /** Deletes the session and its transcript; false when it did not exist. */
+  delete(sessionKey: string): Promise<boolean>;
+  /** Deletes every message, keeps the session row and metadata; resolves to how many were deleted. */
+  clearMessages(sessionKey: string, now: number): Promise<number>;
+  /** Replaces the metadata object; false when the session does not exist. */
+  updateMetadata(sessionKey: string, metadata: Record<string, unknown>, now: number): Promise<boolean>;
+  /** Adds one turn to the session's usage totals and sets its last requester, atomically; false when absent. */
+  recordTurnUsage(sessionKey: string, usage: TurnUsage, now: number): Promise<boolean>;
+  /**
+   * Searches message content for the user's plain-text query (every word must match), best match first, one hit
+   * per session (its best message); `ownedBy` limits it to that client's sessions before `limit` is counted.
+   */
+  search(query: string, limit: number, ownedBy?: string, signal?: AbortSignal): Promise<SessionSearchHit[]>;
+  /** Cached tool approval decisions of a session (cleared by session.reset). */
+  clearApprovalDecisions(sessionKey: string): Promise<number>;
+}

@@ -1,0 +1,8 @@
+// The SQLite backend: one file in WAL mode, its migrations, and the SQLite implementations of the storage ports.
+export { openDatabase, applyMigrations, type SqliteDatabase, type OpenDatabaseOptions } from './database.js';
+export { MIGRATIONS, type Migration } from './migrations.js';
+export { createSqliteSessionPort } from './session-store.js';
+export { toFtsQuery } from './session-search.js';
+export { createSqliteRunPort } from './run-store.js';
+export { createSqliteTokenPort } from './token-store.js';
+export { createSqliteResponsePort } from './response-store.js';

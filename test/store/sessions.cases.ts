@@ -1,0 +1,247 @@
+// The SessionPort conformance suite: every backend (SQLite today) runs these same cases against a fresh port.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SessionPort, SessionRecord, TranscriptMessage } from '../../src/store/index.js';
+import type { PortFixture } from './port-fixture.js';
+
+export interface SessionPortFixture extends PortFixture<SessionPort> {
+  /** Records a cached tool approval for a session, the way the approvals module does in that backend. */
+  recordApprovalDecision(sessionKey: string, toolName: string): void | Promise<void>;
+}
+
+const T0 = 1_700_000_000_000;
+
+function newSession(sessionKey: string, overrides: Partial<Omit<SessionRecord, 'messageCount' | 'updatedAt'>> = {}) {
+  return { sessionKey, agentId: 'default', tenantId: 'default', kind: 'dm' as const, createdAt: T0, metadata: {}, ownerId: null, ...overrides };
+}
+
+const user = (content: string, timestamp = T0): TranscriptMessage => ({ role: 'user', content, timestamp });
+const assistant = (content: string, timestamp = T0): TranscriptMessage => ({ role: 'assistant', content, timestamp });
+
+export function sessionPortCases(backend: string, open: () => Promise<SessionPortFixture>): void {
+  describe(`SessionPort conformance (${backend})`, () => {
+    let fixture: SessionPortFixture;
+    let store: SessionPort;
+    beforeEach(async () => {
+      fixture = await open();
+      store = fixture.port;
+    });
+    afterEach(async () => {
+      await fixture.close();
+    });
+
+    it('creates a session once and reports whether ensure created it', async () => {
+      const first = await store.ensure(newSession('default:alice:ws', { metadata: { a: 1 }, ownerId: 'rpc-client' }));
+      expect(first.created).toBe(true);
+      expect(first.session).toEqual({
+        sessionKey: 'default:alice:ws', agentId: 'default', tenantId: 'default', kind: 'dm',
+        createdAt: T0, updatedAt: T0, metadata: { a: 1 }, messageCount: 0, ownerId: 'rpc-client',
+      });
+      const second = await store.ensure(newSession('default:alice:ws', { agentId: 'other', metadata: { b: 2 }, ownerId: 'intruder' }));
+      expect(second.created).toBe(false);
+      expect(second.session.agentId).toBe('default');
+      expect(second.session.metadata).toEqual({ a: 1 });
+      // The owner is the creator's for good: ensuring the key again never hands the session over.
+      expect(second.session.ownerId).toBe('rpc-client');
+      expect((await store.get('default:alice:ws'))?.ownerId).toBe('rpc-client');
+      expect((await store.ensure(newSession('default:legacy:ws'))).session.ownerId).toBeNull();
+      expect(await store.get('default:nobody:ws')).toBeUndefined();
+    });
+
+    it('appends messages in order and keeps message_count and updatedAt in step', async () => {
+      await store.ensure(newSession('default:alice:ws'));
+      await store.append('default:alice:ws', [user('one', T0 + 1), assistant('two', T0 + 2)], T0 + 10);
+      await store.append('default:alice:ws', [user('three', T0 + 3)], T0 + 20);
+      expect((await store.history('default:alice:ws')).map((m) => m.content)).toEqual(['one', 'two', 'three']);
+      const session = await store.get('default:alice:ws');
+      expect(session?.messageCount).toBe(3);
+      expect(session?.updatedAt).toBe(T0 + 20);
+    });
+
+    it('keeps the newest messages, oldest first, when history is limited', async () => {
+      await store.ensure(newSession('default:alice:ws'));
+      await store.append('default:alice:ws', ['a', 'b', 'c', 'd'].map((c, i) => user(c, T0 + i)), T0);
+      expect((await store.history('default:alice:ws', 2)).map((m) => m.content)).toEqual(['c', 'd']);
+      expect((await store.history('default:alice:ws', 10)).map((m) => m.content)).toEqual(['a', 'b', 'c', 'd']);
+      expect(await store.history('default:alice:ws', 0)).toEqual([]);
+      expect(await store.history('default:nobody:ws')).toEqual([]);
+    });
+
+    it('round-trips tool calls, tool results and timestamps', async () => {
+      await store.ensure(newSession('default:alice:ws'));
+      const messages: TranscriptMessage[] = [
+        { role: 'system', content: 'be brief', timestamp: T0 },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'call-1', name: 'memory_search', input: { q: 'x', n: 2 } }], timestamp: T0 + 1 },
+        { role: 'tool', toolCallId: 'call-1', toolName: 'memory_search', content: '[]', isError: false, timestamp: T0 + 2 },
+        { role: 'tool', toolCallId: 'call-2', toolName: 'shell', content: 'denied', isError: true, timestamp: T0 + 3 },
+        { role: 'assistant', content: 'done', timestamp: T0 + 4 },
+      ];
+      await store.append('default:alice:ws', messages, T0 + 5);
+      expect(await store.history('default:alice:ws')).toEqual(messages);
+    });
+
+    it('refuses to append to a session that does not exist', async () => {
+      await expect(store.append('default:nobody:ws', [user('x')], T0)).rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
+    });
+
+    it('replaces the whole history and sets message_count to the new length', async () => {
+      await store.ensure(newSession('default:alice:ws'));
+      await store.append('default:alice:ws', ['a', 'b', 'c'].map((c) => user(c)), T0);
+      await store.replaceHistory('default:alice:ws', [{ role: 'system', content: 'summary of a b', timestamp: T0 }, user('c')], T0 + 50);
+      expect((await store.history('default:alice:ws')).map((m) => m.content)).toEqual(['summary of a b', 'c']);
+      expect(await store.get('default:alice:ws')).toMatchObject({ messageCount: 2, updatedAt: T0 + 50 });
+      expect((await store.search('summary', 5)).map((hit) => hit.sessionKey)).toEqual(['default:alice:ws']);
+    });
+
+    it('clears messages but keeps the session row and its metadata', async () => {
+      await store.ensure(newSession('default:alice:ws', { metadata: { topic: 'x' } }));
+      await store.append('default:alice:ws', [user('hello'), assistant('hi')], T0);
+      expect(await store.clearMessages('default:alice:ws', T0 + 5)).toBe(2);
+      expect(await store.history('default:alice:ws')).toEqual([]);
+      expect(await store.get('default:alice:ws')).toMatchObject({ messageCount: 0, metadata: { topic: 'x' }, updatedAt: T0 + 5 });
+      expect(await store.search('hello', 5)).toEqual([]);
+      expect(await store.clearMessages('default:nobody:ws', T0)).toBe(0);
+    });
+
+    it('deletes a session with its transcript, and search no longer finds it', async () => {
+      await store.ensure(newSession('default:alice:ws'));
+      await store.ensure(newSession('default:bob:ws'));
+      await store.append('default:alice:ws', [user('pineapple pizza')], T0);
+      await store.append('default:bob:ws', [user('pineapple juice')], T0);
+      expect(await store.delete('default:alice:ws')).toBe(true);
+      expect(await store.delete('default:alice:ws')).toBe(false);
+      expect(await store.get('default:alice:ws')).toBeUndefined();
+      expect(await store.history('default:alice:ws')).toEqual([]);
+      expect((await store.search('pineapple', 10)).map((hit) => hit.sessionKey)).toEqual(['default:bob:ws']);
+      // A new session under the same key starts empty.
+      await store.ensure(newSession('default:alice:ws'));
+      expect((await store.get('default:alice:ws'))?.messageCount).toBe(0);
+      expect(await store.search('pizza', 10)).toEqual([]);
+    });
+
+    it('ranks search hits by relevance, one per session, with a marked snippet', async () => {
+      await store.ensure(newSession('default:alice:ws', { agentId: 'helper' }));
+      await store.ensure(newSession('default:bob:telegram:42', { metadata: { channelType: 'telegram' } }));
+      await store.ensure(newSession('default:carol:ws'));
+      await store.append('default:alice:ws', [
+        user('the weather in Paris is rainy', T0 + 1),
+        assistant('Paris weather: rain, rain and more rain in Paris', T0 + 2),
+      ], T0);
+      await store.append('default:bob:telegram:42', [user('I once visited Paris in a long summer holiday with many museums', T0 + 3)], T0);
+      await store.append('default:carol:ws', [user('nothing relevant here', T0 + 4)], T0);
+      const hits = await store.search('Paris', 10);
+      expect(hits.map((hit) => hit.sessionKey)).toEqual(['default:alice:ws', 'default:bob:telegram:42']);
+      expect(hits[0]).toMatchObject({ agentId: 'helper', channelType: 'ws', timestamp: T0 + 2 });
+      expect(hits[0]?.snippet).toContain('[Paris]');
+      expect(hits[1]?.channelType).toBe('telegram');
+      expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+      expect(await store.search('Paris', 1)).toHaveLength(1);
+    });
+
+    it("searches only one owner's sessions when asked, with the limit counting only those", async () => {
+      await store.ensure(newSession('default:alice:ws', { ownerId: 'alice' }));
+      await store.ensure(newSession('default:bob:ws', { ownerId: 'bob' }));
+      await store.ensure(newSession('default:alice:telegram', { ownerId: 'mallory' }));
+      await store.ensure(newSession('default:old:ws'));
+      // Bob's and mallory's transcripts match better; an owner filter applied after the limit would return nothing.
+      await store.append('default:bob:ws', [user('budget budget budget budget')], T0);
+      await store.append('default:alice:telegram', [user('budget budget budget')], T0);
+      await store.append('default:old:ws', [user('budget budget')], T0);
+      await store.append('default:alice:ws', [user('the budget and many other words in a long sentence about plans')], T0);
+      expect((await store.search('budget', 1, 'alice')).map((hit) => hit.sessionKey)).toEqual(['default:alice:ws']);
+      expect((await store.search('budget', 10, 'bob')).map((hit) => hit.sessionKey)).toEqual(['default:bob:ws']);
+      expect(await store.search('budget', 10, 'nobody')).toEqual([]);
+      expect((await store.search('budget', 10)).map((hit) => hit.sessionKey)).toEqual(['default:bob:ws', 'default:alice:telegram', 'default:old:ws', 'default:alice:ws']);
+    });
+
+    it('treats search input as plain words, never as query syntax', async () => {
+      await store.ensure(newSession('default:alice:ws'));
+      await store.append('default:alice:ws', [user('error: "quoted" AND (parens) NEAR star*')], T0);
+      expect(await store.search('"quoted" AND (parens', 5)).toHaveLength(1);
+      expect(await store.search('NEAR(', 5)).toHaveLength(1);
+      expect(await store.search('***', 5)).toEqual([]);
+      expect(await store.search('quoted missingword', 5)).toEqual([]);
+    });
+
+    it('lists sessions newest first, filtered by kind, update time and owner', async () => {
+      await store.ensure(newSession('default:alice:ws', { createdAt: T0, ownerId: 'alice' }));
+      await store.ensure(newSession('default:alice:group-chat', { kind: 'group', createdAt: T0 + 100, ownerId: 'alice' }));
+      await store.ensure(newSession('default:alice:subagent:run-1', { kind: 'sub-agent', createdAt: T0 + 200, ownerId: 'alice' }));
+      await store.ensure(newSession('default:bob:ws', { createdAt: T0 + 300, ownerId: 'alice' }));
+      await store.ensure(newSession('default:alicea:ws', { createdAt: T0 + 400, ownerId: 'alicea' }));
+      // Keyed for alice and last driven by her, but created by someone else: not hers.
+      await store.ensure(newSession('default:alice:telegram', { createdAt: T0 - 100, ownerId: 'mallory', metadata: { requestedBy: 'alice' } }));
+      expect((await store.list({})).map((s) => s.sessionKey)).toEqual([
+        'default:alicea:ws', 'default:bob:ws', 'default:alice:subagent:run-1', 'default:alice:group-chat', 'default:alice:ws', 'default:alice:telegram',
+      ]);
+      expect((await store.list({ kind: 'group' })).map((s) => s.sessionKey)).toEqual(['default:alice:group-chat']);
+      expect((await store.list({ kind: 'sub-agent' })).map((s) => s.sessionKey)).toEqual(['default:alice:subagent:run-1']);
+      expect((await store.list({ updatedSince: T0 + 250 })).map((s) => s.sessionKey)).toEqual(['default:alicea:ws', 'default:bob:ws']);
+      expect((await store.list({ ownedBy: 'alice' })).map((s) => s.sessionKey)).toEqual([
+        'default:bob:ws', 'default:alice:subagent:run-1', 'default:alice:group-chat', 'default:alice:ws',
+      ]);
+      expect((await store.list({ ownedBy: 'mallory' })).map((s) => s.sessionKey)).toEqual(['default:alice:telegram']);
+      expect((await store.list({ ownedBy: 'alice', limit: 1 })).map((s) => s.sessionKey)).toEqual(['default:bob:ws']);
+      await store.append('default:alice:ws', [user('bump')], T0 + 1000);
+      expect((await store.list({ limit: 1 }))[0]?.sessionKey).toBe('default:alice:ws');
+    });
+
+    it('replaces metadata and reports whether the session exists', async () => {
+      await store.ensure(newSession('default:alice:ws', { metadata: { a: 1 } }));
+      expect(await store.updateMetadata('default:alice:ws', { b: [1, 2] }, T0 + 9)).toBe(true);
+      expect(await store.get('default:alice:ws')).toMatchObject({ metadata: { b: [1, 2] }, updatedAt: T0 + 9 });
+      expect(await store.updateMetadata('default:nobody:ws', {}, T0)).toBe(false);
+    });
+
+    it('clears the cached approval decisions of one session only', async () => {
+      await store.ensure(newSession('default:alice:ws'));
+      await fixture.recordApprovalDecision('default:alice:ws', 'shell');
+      await fixture.recordApprovalDecision('default:alice:ws', 'browser');
+      await fixture.recordApprovalDecision('default:bob:ws', 'shell');
+      expect(await store.clearApprovalDecisions('default:alice:ws')).toBe(2);
+      expect(await store.clearApprovalDecisions('default:alice:ws')).toBe(0);
+      expect(await store.clearApprovalDecisions('default:bob:ws')).toBe(1);
+    });
+
+    it('adds each turn to the usage totals and records the last requester, read back as metadata', async () => {
+      await store.ensure(newSession('default:alice:ws', { metadata: { a: 1 } }));
+      expect((await store.get('default:alice:ws'))?.metadata).toEqual({ a: 1 });
+      expect(await store.recordTurnUsage('default:alice:ws', { totalTokens: 10, totalCost: 0.5, stepsExecuted: 2, requestedBy: 'alice' }, T0 + 5)).toBe(true);
+      expect(await store.recordTurnUsage('default:alice:ws', { totalTokens: 5, totalCost: 0.25, stepsExecuted: 1, requestedBy: 'bob' }, T0 + 6)).toBe(true);
+      expect(await store.get('default:alice:ws')).toMatchObject({
+        updatedAt: T0 + 6,
+        metadata: { a: 1, usage: { totalTokens: 15, totalCost: 0.75, stepsExecuted: 3, turns: 2 }, requestedBy: 'bob' },
+      });
+      expect(await store.recordTurnUsage('default:nobody:ws', { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'x' }, T0)).toBe(false);
+      expect(await store.get('default:nobody:ws')).toBeUndefined();
+    });
+
+    it('loses no turn when turns of one session are recorded at the same time', async () => {
+      await store.ensure(newSession('default:alice:ws'));
+      const turn = { totalTokens: 3, totalCost: 0.5, stepsExecuted: 1, requestedBy: 'alice' };
+      await Promise.all(Array.from({ length: 25 }, (_, index) => store.recordTurnUsage('default:alice:ws', turn, T0 + index)));
+      expect((await store.get('default:alice:ws'))?.metadata.usage).toEqual({ totalTokens: 75, totalCost: 12.5, stepsExecuted: 25, turns: 25 });
+    });
+
+    it('keeps the usage totals when the rest of the metadata is replaced', async () => {
+      await store.ensure(newSession('default:alice:ws', { metadata: { requestedBy: 'alice' } }));
+      await store.recordTurnUsage('default:alice:ws', { totalTokens: 4, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' }, T0 + 1);
+      const session = await store.get('default:alice:ws');
+      await store.updateMetadata('default:alice:ws', { ...session?.metadata, lastCompaction: { at: T0 + 2 } }, T0 + 2);
+      await store.updateMetadata('default:alice:ws', { ...(await store.get('default:alice:ws'))?.metadata, usage: { totalTokens: 999 } }, T0 + 3);
+      await store.recordTurnUsage('default:alice:ws', { totalTokens: 6, totalCost: 0.5, stepsExecuted: 2, requestedBy: 'alice' }, T0 + 4);
+      expect((await store.get('default:alice:ws'))?.metadata).toEqual({
+        requestedBy: 'alice',
+        lastCompaction: { at: T0 + 2 },
+        usage: { totalTokens: 10, totalCost: 0.5, stepsExecuted: 3, turns: 2 },
+      });
+    });
+
+    it('stops a slow read whose signal is already aborted', async () => {
+      await store.ensure(newSession('default:alice:ws'));
+      const aborted = AbortSignal.abort();
+      await expect(store.history('default:alice:ws', undefined, aborted)).rejects.toThrow();
+      await expect(store.list({}, aborted)).rejects.toThrow();
+      await expect(store.search('anything', 5, undefined, aborted)).rejects.toThrow();
+    });
+  });
+}
