@@ -6,8 +6,8 @@ import { formatModelRef, type ModelRouter } from '../providers/index.js';
 import { channelOf, parseSessionKey, readSessionUsage, sessionAgentId, type SessionCaller, type TurnRunner } from '../turns/index.js';
 import type { SessionLocks } from '../coordination/index.js';
 import { summariseTranscript, type CompactionResult } from './compaction.js';
-import type { HistoryMessage, ResetConversationResult, SendResult, SessionExport, SessionListEntry, SessionStatus, SessionTranscript } from './session-views.js';
-import type { SessionKind, SessionRecord, SessionSearchHit, SessionStore } from './types.js';
+import type { HistoryMessage, ResetConversationResult, SendResult, SessionExport, SessionListEntry, SessionSearchResult, SessionStatus, SessionTranscript } from './session-views.js';
+import type { SessionKind, SessionRecord, SessionStore } from './types.js';
 
 /** Messages session.compact keeps verbatim at the end of the transcript. */
 export const DEFAULT_COMPACT_KEEP_RECENT = 6;
@@ -36,7 +36,7 @@ export interface SessionService {
   /** The newest session `clientId` owns (on `channelId` when given), oldest message first; empty when it has none. */
   history(input: { clientId: string; channelId?: string }): Promise<HistoryMessage[]>;
   /** `ownedBy`: only that client's sessions are searched; omitted for admins. */
-  search(query: string, limit: number, ownedBy?: string): Promise<SessionSearchHit[]>;
+  search(query: string, limit: number, ownedBy?: string): Promise<SessionSearchResult[]>;
   list(filter: { kind?: SessionKind | 'all'; sinceMinutes?: number }): Promise<SessionListEntry[]>;
   deleteSession(sessionKey: string): Promise<{ sessionKey: string; deleted: true; transcript: SessionTranscript }>;
   reset(sessionKey: string): Promise<{ sessionKey: string; reset: true; previousMessageCount: number }>;
@@ -96,7 +96,11 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       if (session === undefined) return [];
       return (await store.history(session.sessionKey)).map((message) => ({ role: message.role, content: message.content, timestamp: message.timestamp }));
     },
-    search: (query, limit, ownedBy) => store.search(query, limit, ownedBy),
+    async search(query, limit, ownedBy) {
+      const hits = await store.search(query, limit, ownedBy);
+      // The channel a session talks on: what it recorded, else its key's channel part.
+      return hits.map((hit) => ({ ...hit, channelType: hit.channelType ?? channelOf(hit.sessionKey) ?? 'unknown' }));
+    },
     async list({ kind, sinceMinutes }) {
       const sessions = await store.list({
         ...(kind === undefined || kind === 'all' ? {} : { kind }),

@@ -1,7 +1,12 @@
 // What the session service returns to the session.* methods.
 import type { TranscriptMessage } from '../providers/index.js';
 import type { FinishReason, TokensUsed } from '../turns/index.js';
-import type { SessionKind } from './types.js';
+import type { SessionKind, SessionSearchHit } from './types.js';
+
+/** One session.search hit: the stored hit with the channel always named. */
+export interface SessionSearchResult extends Omit<SessionSearchHit, 'channelType'> {
+  channelType: string;
+}
 
 export interface SendResult {
   sessionKey: string;

@@ -3,10 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionPort, SessionRecord, TranscriptMessage } from '../../src/store/index.js';
 import type { PortFixture } from './port-fixture.js';
 
-export interface SessionPortFixture extends PortFixture<SessionPort> {
-  /** Records a cached tool approval for a session, the way the approvals module does in that backend. */
-  recordApprovalDecision(sessionKey: string, toolName: string): void | Promise<void>;
-}
+export type SessionPortFixture = PortFixture<SessionPort>;
 
 const T0 = 1_700_000_000_000;
 
@@ -130,7 +127,7 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
       await store.append('default:carol:ws', [user('nothing relevant here', T0 + 4)], T0);
       const hits = await store.search('Paris', 10);
       expect(hits.map((hit) => hit.sessionKey)).toEqual(['default:alice:ws', 'default:bob:telegram:42']);
-      expect(hits[0]).toMatchObject({ agentId: 'helper', channelType: 'ws', timestamp: T0 + 2 });
+      expect(hits[0]).toMatchObject({ agentId: 'helper', channelType: null, timestamp: T0 + 2 });
       expect(hits[0]?.snippet).toContain('[Paris]');
       expect(hits[1]?.channelType).toBe('telegram');
       expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
@@ -190,16 +187,6 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
       expect(await store.updateMetadata('default:alice:ws', { b: [1, 2] }, T0 + 9)).toBe(true);
       expect(await store.get('default:alice:ws')).toMatchObject({ metadata: { b: [1, 2] }, updatedAt: T0 + 9 });
       expect(await store.updateMetadata('default:nobody:ws', {}, T0)).toBe(false);
-    });
-
-    it('clears the cached approval decisions of one session only', async () => {
-      await store.ensure(newSession('default:alice:ws'));
-      await fixture.recordApprovalDecision('default:alice:ws', 'shell');
-      await fixture.recordApprovalDecision('default:alice:ws', 'browser');
-      await fixture.recordApprovalDecision('default:bob:ws', 'shell');
-      expect(await store.clearApprovalDecisions('default:alice:ws')).toBe(2);
-      expect(await store.clearApprovalDecisions('default:alice:ws')).toBe(0);
-      expect(await store.clearApprovalDecisions('default:bob:ws')).toBe(1);
     });
 
     it('adds each turn to the usage totals and records the last requester, read back as metadata', async () => {

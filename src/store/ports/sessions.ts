@@ -48,7 +48,8 @@ export interface SessionRecord {
 export interface SessionSearchHit {
   sessionKey: string;
   agentId: string;
-  channelType: string;
+  /** `metadata.channelType` when the session set one; null otherwise (the caller reads the key's channel). */
+  channelType: string | null;
   /** The best matching message, matched terms in [brackets]. */
   snippet: string;
   /** Higher is a better match. */
@@ -91,6 +92,4 @@ export interface SessionPort {
    * per session (its best message); `ownedBy` limits it to that client's sessions before `limit` is counted.
    */
   search(query: string, limit: number, ownedBy?: string, signal?: AbortSignal): Promise<SessionSearchHit[]>;
-  /** Cached tool approval decisions of a session (cleared by session.reset). */
-  clearApprovalDecisions(sessionKey: string): Promise<number>;
 }

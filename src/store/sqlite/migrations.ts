@@ -232,4 +232,10 @@ export const MIGRATIONS: readonly Migration[] = [
       metadata = json_remove(metadata, '$.usage')
     WHERE json_valid(metadata) AND json_type(metadata, '$.usage') = 'object';`,
   },
+  {
+    version: 8,
+    name: 'drop_approval_decisions',
+    // Never written by any release; the approvals capability keeps its own records.
+    up: 'DROP TABLE approval_decisions;',
+  },
 ];

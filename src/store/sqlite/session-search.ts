@@ -31,10 +31,8 @@ export function toFtsQuery(text: string): string {
     .join(' ');
 }
 
-/** The channel a session talks on: `metadata.channelType` when set, else the key's channelId part. */
-function channelTypeOf(sessionKey: string, metadata: Record<string, unknown>): string {
-  if (typeof metadata.channelType === 'string') return metadata.channelType;
-  return sessionKey.split(':')[2] ?? 'unknown';
+function channelTypeOf(metadata: Record<string, unknown>): string | null {
+  return typeof metadata.channelType === 'string' ? metadata.channelType : null;
 }
 
 /** Searches message content for `query`; `ownedBy` limits it to that client's sessions before `limit` counts. */
@@ -70,7 +68,7 @@ export function createSessionSearch(db: SqliteDatabase): (query: string, limit: 
     return rows.map((row) => ({
       sessionKey: row.session_key,
       agentId: row.agent_id,
-      channelType: channelTypeOf(row.session_key, parseObject(row.metadata)),
+      channelType: channelTypeOf(parseObject(row.metadata)),
       snippet: row.snippet,
       // Reported higher-is-better: bm25() gives smaller (more negative) values to better matches.
       score: -row.rank,

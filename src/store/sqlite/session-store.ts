@@ -1,4 +1,4 @@
-// SQLite implementation of the SessionPort: session rows, transcripts, usage totals, FTS5 search, approval decisions.
+// SQLite implementation of the SessionPort: session rows, transcripts, usage totals and FTS5 search.
 import { sessionNotFound } from '../../errors.js';
 import type { SessionPort, SessionRecord, TranscriptMessage } from '../ports/index.js';
 import type { Statement } from 'better-sqlite3';
@@ -25,7 +25,6 @@ export function createSqliteSessionPort(db: SqliteDatabase): SessionPort {
      ORDER BY id`,
   );
   const deleteSession = db.prepare('DELETE FROM sessions WHERE session_key = ?');
-  const deleteDecisions = db.prepare('DELETE FROM approval_decisions WHERE session_key = ?');
   const setMetadata = db.prepare('UPDATE sessions SET metadata = ?, updated_at = ? WHERE session_key = ?');
   const addUsage = db.prepare(
     `UPDATE sessions SET usage_total_tokens = usage_total_tokens + ?, usage_total_cost = usage_total_cost + ?,
@@ -80,10 +79,7 @@ export function createSqliteSessionPort(db: SqliteDatabase): SessionPort {
     return { session: toRecord(row), created: inserted.changes > 0 };
   });
   // The FTS rows follow the message rows through the AFTER DELETE trigger, which also fires for the cascade.
-  const deleteTx = db.transaction((sessionKey: string): boolean => {
-    deleteDecisions.run(sessionKey);
-    return deleteSession.run(sessionKey).changes > 0;
-  });
+  const deleteTx = db.transaction((sessionKey: string): boolean => deleteSession.run(sessionKey).changes > 0);
 
   return {
     async get(sessionKey) {
@@ -140,9 +136,6 @@ export function createSqliteSessionPort(db: SqliteDatabase): SessionPort {
     async search(query, limit, ownedBy, signal) {
       signal?.throwIfAborted();
       return search(query, limit, ownedBy);
-    },
-    async clearApprovalDecisions(sessionKey) {
-      return deleteDecisions.run(sessionKey).changes;
     },
   };
 }

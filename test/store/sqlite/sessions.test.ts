@@ -7,15 +7,10 @@ import { applyMigrations, createSqliteSessionPort, MIGRATIONS, openDatabase, toF
 import { sessionPortCases } from '../sessions.cases.js';
 import { openTemporaryDatabase } from './temporary-database.js';
 
-function recordDecision(db: SqliteDatabase, sessionKey: string, toolName: string): void {
-  db.prepare('INSERT INTO approval_decisions (session_key, tool_name, approved, decided_at) VALUES (?, ?, 1, 0)').run(sessionKey, toolName);
-}
-
 sessionPortCases('sqlite', async () => {
   const { db, close } = await openTemporaryDatabase();
   return {
     port: createSqliteSessionPort(db),
-    recordApprovalDecision: (sessionKey, toolName) => recordDecision(db, sessionKey, toolName),
     close,
   };
 });
@@ -84,7 +79,7 @@ describe('migration 6: session owners', () => {
       insert.run('default:c:ws', 'default', 'default', 'dm', 1, 7, JSON.stringify({ requestedBy: 42 }));
       insert.run('default:d:ws', 'default', 'default', 'dm', 1, 8, 'not json');
       expect(applyMigrations(db, throughVersion6)).toEqual([6]);
-      expect(applyMigrations(db, MIGRATIONS)).toEqual([7]);
+      expect(applyMigrations(db, MIGRATIONS.filter((migration) => migration.version <= 7))).toEqual([7]);
       const store = createSqliteSessionPort(db);
       const ownerOf = db.prepare<[string], string | null>('SELECT owner_id FROM sessions WHERE session_key = ?').pluck();
       expect(['default:a:ws', 'default:b:webhook:1', 'default:c:ws', 'default:d:ws'].map((key) => ownerOf.get(key))).toEqual(['rpc-client', null, null, null]);
@@ -107,7 +102,7 @@ describe('migration 7: session usage columns', () => {
       insert.run('default:b:ws', 'default', 'default', 'dm', 1, 6, JSON.stringify({ requestedBy: 'rpc-client' }), 'rpc-client');
       // Malformed metadata (never written by the gateway) must not fail the migration.
       insert.run('default:c:ws', 'default', 'default', 'dm', 1, 7, 'not json', null);
-      expect(applyMigrations(db, MIGRATIONS)).toEqual([7]);
+      expect(applyMigrations(db, MIGRATIONS.filter((migration) => migration.version <= 7))).toEqual([7]);
       const store = createSqliteSessionPort(db);
       expect(await store.get('default:a:ws')).toMatchObject({ updatedAt: 5, metadata: used });
       expect((await store.get('default:b:ws'))?.metadata).toEqual({ requestedBy: 'rpc-client' });
@@ -119,6 +114,22 @@ describe('migration 7: session usage columns', () => {
         usage: { totalTokens: 150, totalCost: 0.75, stepsExecuted: 5, turns: 4 },
         topic: 'x',
       });
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('migration 8: approval decisions table', () => {
+  it('drops the never-written approval_decisions table and keeps the sessions', async () => {
+    const db = openDatabase({ path: ':memory:', migrations: MIGRATIONS.filter((migration) => migration.version < 8) });
+    try {
+      const tables = () => db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+      expect(tables()).toContain('approval_decisions');
+      await createSqliteSessionPort(db).ensure({ sessionKey: 'default:a:ws', agentId: 'default', tenantId: 'default', kind: 'dm', createdAt: 1, metadata: {}, ownerId: 'a' });
+      expect(applyMigrations(db, MIGRATIONS.filter((migration) => migration.version <= 8))).toEqual([8]);
+      expect(tables()).not.toContain('approval_decisions');
+      expect(await createSqliteSessionPort(db).get('default:a:ws')).toMatchObject({ ownerId: 'a' });
     } finally {
       db.close();
     }
