@@ -13,7 +13,7 @@ import { registerOpenAiRoutes } from './http/openai/index.js';
 import { registerRestRoutes } from './http/rest/index.js';
 import {
   createEventBus,
-  createObservability,
+  createObsModule,
   createRecorder,
   recordBootPosture,
   recordRunsOrphaned,
@@ -28,7 +28,6 @@ import { agentMethods } from './rpc/methods/agents.js';
 import { configMethods } from './rpc/methods/config.js';
 import { gatewayMethods } from './rpc/methods/gateway.js';
 import { modelMethods } from './rpc/methods/models.js';
-import { obsMethods } from './rpc/methods/obs.js';
 import { sessionMethods } from './rpc/methods/session.js';
 import { systemMethods } from './rpc/methods/system.js';
 import { tokenMethods } from './rpc/methods/tokens.js';
@@ -120,7 +119,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     }
   });
   if (router.providers().length === 0) log.warn('no LLM provider configured: agent turns will end with an error until one is added under `providers:`');
-  const observability = createObservability({
+  const obsModule = createObsModule({
     db,
     events,
     recorder,
@@ -130,6 +129,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     hasDurableRuns: true,
     log: log.child({ component: 'obs' }),
   });
+  const { observability } = obsModule;
   const agents = createAgentRegistry({ configStore, events, log: log.child({ component: 'agents' }) });
 
   const sessionStore = createSqliteSessionStore(db);
@@ -189,7 +189,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...agentModelMethods({ agents, router, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder() }),
     ...configMethods({ config: configStore }),
     ...agentMethods({ agents }),
-    ...obsMethods({ obs: observability }),
+    ...(obsModule.methods ?? []),
   ];
   registry = createRegistry(methods);
   const dispatcher = createDispatcher({
@@ -213,7 +213,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const http = await createHttpServer({ gateway, log, auth }).catch(async (error: unknown) => {
     await sessions.close();
     agents.close();
-    observability.close();
+    await obsModule.stop?.();
     recorder.close();
     db.close();
     throw error;
@@ -324,7 +324,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     stopRouterReload();
     stopRetiredWatch();
     agents.close();
-    observability.close();
+    await obsModule.stop?.();
     recorder.close();
     db.close();
     state = 'closed';

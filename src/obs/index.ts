@@ -3,6 +3,8 @@ export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './l
 export { createEventBus, type BusEvent, type EventBus, type EventListener, type EventPayload } from './event-bus.js';
 export { EVENT_NAMES, type EventName } from './event-names.js';
 export { createRecorder, type Recorder, type TrajectoryRecord, type SessionIndexStart, type UsageRecord } from './recorder.js';
+export { createObsModule, type ObsModule } from './module.js';
+export { obsMethods } from './methods.js';
 export { createObservability, RESETTABLE_TABLES, FLEET_DEFAULT_SINCE_HOURS, type Observability, type ObservabilityDeps, type ResettableTable } from './observability.js';
 export type { HealthSignal, HealthSignalRecorder } from './health-signals.js';
 export { HEALTH_CODES, recordBootPosture, recordRunsOrphaned, type PostureEntry } from './health-feed.js';

@@ -1,18 +1,14 @@
 // obs.* methods: diagnostics (rpc), billing, channels, delivery, context, cache, trace search, explain, fleet health,
 // audit and resets (admin). Thin adapters from RPC params to the observability services.
 import { z } from 'zod';
-import {
-  AUDIT_MAX_LIMIT,
-  DELIVERY_MAX_LIMIT,
-  DIAGNOSTICS_MAX_LIMIT,
-  FLEET_DEFAULT_SINCE_HOURS,
-  RESETTABLE_TABLES,
-  STALE_THRESHOLD_MS,
-  TRACE_SEARCH_MAX_LIMIT,
-  WHERE_MAX_LENGTH,
-  type Observability,
-} from '../../obs/index.js';
-import { defineMethod, noParams } from '../registry.js';
+import { defineMethod, noParams } from '../rpc/index.js';
+import { AUDIT_MAX_LIMIT } from './audit.js';
+import { STALE_THRESHOLD_MS } from './channels.js';
+import { DELIVERY_MAX_LIMIT } from './delivery.js';
+import { DIAGNOSTICS_MAX_LIMIT } from './diagnostics.js';
+import { FLEET_DEFAULT_SINCE_HOURS, RESETTABLE_TABLES, type Observability } from './observability.js';
+import { TRACE_SEARCH_MAX_LIMIT } from './trace-search.js';
+import { WHERE_MAX_LENGTH } from './where-filter.js';
 
 const id = z.string().min(1).max(512);
 const epochMs = z.number().int().nonnegative();

@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createDispatcher, createRegistry, type JsonRpcResponse } from '../../src/rpc/index.js';
-import { obsMethods } from '../../src/rpc/methods/obs.js';
+import { obsMethods } from '../../src/obs/methods.js';
 import type { Caller } from '../../src/server/scopes.js';
-import { startObs, type ObsStack } from '../obs/support.js';
+import { startObs, type ObsStack } from './support.js';
 
 const ADMIN: Caller = { clientId: 'admin', scopes: ['*'] };
 const ADMIN_ONLY: Caller = { clientId: 'admin-only', scopes: ['admin'] };
