@@ -149,7 +149,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     const unknown = agent.tools.filter((name) => !tools.has(name));
     if (unknown.length > 0) log.warn({ agentId, tools: unknown, available: tools.names() }, 'agent names tools this gateway does not provide; they are left out');
   }
-  const turnLoop = createTurnLoop({ agents, router, sessions: sessionStore, tools, events, recorder, log: log.child({ component: 'turns' }), now });
+  const turnLoop = createTurnLoop({ agents, router, sessions: sessionStore, tools, events, recorder, delivery: observability.delivery, log: log.child({ component: 'turns' }), now });
   const trackedTurns = trackSessionUsage(turnLoop, { store: sessionStore, now });
   const runner: TurnRunner = { run: (request) => locks.run(request.sessionKey, () => trackedTurns.run(request)) };
 
@@ -196,7 +196,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     registry,
     maxBatchSize: gateway.maxBatchSize,
     audit: (call) =>
-      events.emit('audit:event', {
+      observability.audit.record({
         kind: 'rpc.call',
         classification: call.scope,
         action: call.method,
@@ -204,7 +204,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         outcome: call.outcome,
         severity: call.outcome === 'denied' ? 'warning' : call.outcome === 'error' ? 'error' : 'info',
         traceId: call.traceId,
-        refs: JSON.stringify({ transport: call.transport, ...(call.errorKind === undefined ? {} : { errorKind: call.errorKind }) }),
+        refs: { transport: call.transport, ...(call.errorKind === undefined ? {} : { errorKind: call.errorKind }) },
       }),
   });
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { GatewayError, isGatewayError, notFound } from '../errors.js';
 import type { EventBus } from '../obs/event-bus.js';
-import type { Recorder } from '../obs/recorder.js';
+import type { DeliveryRecorder, Recorder } from '../obs/index.js';
 import type { ModelRef, ModelRouter } from '../providers/types.js';
 import { assertSessionAccess } from '../sessions/session-access.js';
 import { deriveSessionKind, parseSessionKey } from '../sessions/session-key.js';
@@ -21,6 +21,8 @@ export interface TurnLoopDeps {
   tools: ToolRegistry;
   events: EventBus;
   recorder: Recorder;
+  /** Told when the turn's reply is sent, with the facts only the turn knows (receive time, channel, trace). */
+  delivery?: DeliveryRecorder;
   log: Logger;
   now: () => number;
 }
@@ -52,7 +54,7 @@ function endReasonOf(finishReason: FinishReason, state: TurnState): string {
   return finishReason;
 }
 
-export function createTurnLoop({ agents, router, sessions, tools, events, recorder, log, now }: TurnLoopDeps): TurnRunner {
+export function createTurnLoop({ agents, router, sessions, tools, events, recorder, delivery, log, now }: TurnLoopDeps): TurnRunner {
   function resolveAgent(agentId: string | undefined): AgentDefinition {
     const id = agentId ?? agents.defaultAgentId();
     if (id === undefined) {
@@ -108,6 +110,7 @@ export function createTurnLoop({ agents, router, sessions, tools, events, record
       save();
       trace.end({ finishReason, endReason, steps: state.steps, inputTokens: state.inputTokens, outputTokens: state.outputTokens, costUsd: state.costUsd, toolFailures: state.toolFailures });
       events.emit('message:sent', { agentId: agent.id, sessionKey, traceId, chars: state.text.length, finishReason });
+      delivery?.replied({ channelId: keyParts.channelId, sessionKey, traceId, receivedAt: startedAt });
       return {
         response: state.text,
         tokensUsed: { input: state.inputTokens, output: state.outputTokens, total: state.inputTokens + state.outputTokens },

@@ -1,8 +1,8 @@
-// The content-free audit log: rows from audit:event (or direct calls), batched to SQLite, queried by obs.audit.query.
+// The content-free audit log: rows recorded directly by the code that knows the facts, batched, queried by obs.audit.query.
 import type { SqliteDatabase } from '../store/index.js';
 import type { BatchWriter } from './batch-writer.js';
-import type { BusEvent, EventBus } from './event-bus.js';
-import { isRecord } from './evidence/read.js';
+import type { EventBus } from './event-bus.js';
+import type { AuditEvent } from './event-map.js';
 import { scrubObject } from './scrub.js';
 
 /** Spec Audit row; `refs` is a scrubbed JSON string. tenantId '' marks a tenant-less (system) event. */
@@ -64,60 +64,31 @@ export interface AuditLogDeps {
   writer: BatchWriter;
   now: () => number;
   newId: () => string;
-  /** When given, every audit:event on the bus becomes a row. */
+  /** When given, every recorded row is also announced as audit:event (for /api/events subscribers). */
   events?: EventBus;
 }
 
 /** Label columns are short enums or ids; anything longer is cut. */
 const label = (value: unknown, fallback: string): string => (typeof value === 'string' && value.length > 0 ? value.slice(0, 128) : fallback);
 
-const FIELD_KEYS = new Set(['tenantId', 'agentId', 'kind', 'classification', 'action', 'actor', 'outcome', 'severity', 'traceId', 'refs']);
-
-/** An audit:event payload: the row fields by name; `refs` as a JSON string, or the remaining keys as refs. */
-export function auditInputFromEvent(event: BusEvent): AuditInput {
-  const { payload } = event;
-  let refs: Record<string, unknown> = {};
-  if (typeof payload.refs === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(payload.refs);
-      if (isRecord(parsed)) refs = parsed;
-    } catch {
-      refs = {};
-    }
-  } else {
-    refs = Object.fromEntries(Object.entries(payload).filter(([key]) => !FIELD_KEYS.has(key)));
-  }
-  const text = (key: string) => {
-    const value = payload[key];
-    return typeof value === 'string' ? value : undefined;
-  };
-  const input: AuditInput = { ts: event.ts, kind: text('kind') ?? 'event', refs };
-  for (const key of ['tenantId', 'agentId', 'classification', 'action', 'actor', 'outcome', 'severity', 'traceId'] as const) {
-    const value = text(key);
-    if (value !== undefined) input[key] = value;
-  }
-  return input;
-}
-
-export function createAuditLog({ db, writer, now, newId, events }: AuditLogDeps): AuditLog & { close(): void } {
+export function createAuditLog({ db, writer, now, newId, events }: AuditLogDeps): AuditLog {
   const insert = db.prepare(
     `INSERT INTO audit_log (id, tenant_id, agent_id, ts, kind, classification, action, actor, outcome, severity, trace_id, refs)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
 
   function record(input: AuditInput): void {
-    const row = [
-      newId(), label(input.tenantId, ''), input.agentId === undefined ? null : label(input.agentId, ''), input.ts ?? now(),
-      label(input.kind, 'event'), label(input.classification, 'unclassified'), label(input.action, 'unknown'), label(input.actor, 'system'),
-      label(input.outcome, 'unknown'), label(input.severity, 'info'), input.traceId === undefined ? null : label(input.traceId, ''),
-      JSON.stringify(scrubObject(input.refs ?? {})),
-    ] as const;
+    const entry: AuditEvent = {
+      tenantId: label(input.tenantId, ''), agentId: input.agentId === undefined ? null : label(input.agentId, ''), kind: label(input.kind, 'event'),
+      classification: label(input.classification, 'unclassified'), action: label(input.action, 'unknown'), actor: label(input.actor, 'system'),
+      outcome: label(input.outcome, 'unknown'), severity: label(input.severity, 'info'), traceId: input.traceId === undefined ? null : label(input.traceId, ''),
+      refs: scrubObject(input.refs ?? {}),
+    };
+    const row = [newId(), entry.tenantId, entry.agentId, input.ts ?? now(), entry.kind, entry.classification, entry.action, entry.actor,
+      entry.outcome, entry.severity, entry.traceId, JSON.stringify(entry.refs)] as const;
     writer.enqueue(() => insert.run(...row));
+    events?.emit('audit:event', entry);
   }
-
-  const unsubscribe = events?.subscribe((event) => {
-    if (event.name === 'audit:event') record(auditInputFromEvent(event));
-  });
 
   return {
     record,
@@ -149,9 +120,6 @@ export function createAuditLog({ db, writer, now, newId, events }: AuditLogDeps)
         `SELECT id, tenant_id AS tenantId, agent_id AS agentId, ts, kind, classification, action, actor, outcome, severity, trace_id AS traceId, refs
          FROM audit_log ${where} ORDER BY ts DESC, id DESC LIMIT ?`,
       ).all(...values, limit);
-    },
-    close() {
-      unsubscribe?.();
     },
   };
 }

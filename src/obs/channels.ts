@@ -1,7 +1,8 @@
 // Channel activity (spec ChannelActivity): live counters from message:received/sent, persisted in batches, history fills older channels.
 import type { SqliteDatabase } from '../store/index.js';
 import type { BatchWriter } from './batch-writer.js';
-import type { BusEvent, EventBus } from './event-bus.js';
+import type { EventBus } from './event-bus.js';
+import type { EventMap } from './event-map.js';
 
 export interface ChannelActivity {
   channelId: string;
@@ -50,9 +51,9 @@ const toActivity = (row: ChannelRow): ChannelActivity => ({
  * The channel of a message event: explicit channelId/channelType in the payload (channel adapters), else the
  * channel part of the session key (`tenant:user:channel[:peer]`), which then serves as both id and type.
  */
-export function channelOfEvent(event: BusEvent): { channelId: string; channelType: string } | undefined {
-  const { channelId, channelType, sessionKey } = event.payload;
-  const fromKey = typeof sessionKey === 'string' ? sessionKey.split(':')[2] : undefined;
+export function channelOfEvent(payload: EventMap['message:received' | 'message:sent']): { channelId: string; channelType: string } | undefined {
+  const { channelId, channelType, sessionKey } = payload;
+  const fromKey = sessionKey.split(':')[2];
   const id = typeof channelId === 'string' && channelId.length > 0 ? channelId : fromKey;
   if (id === undefined || id.length === 0) return undefined;
   const type = typeof channelType === 'string' && channelType.length > 0 ? channelType : fromKey ?? id;
@@ -98,7 +99,7 @@ export function createChannelActivityTracker({ db, writer, now, events }: Channe
 
   const unsubscribe = events?.subscribe((event) => {
     if (event.name !== 'message:received' && event.name !== 'message:sent') return;
-    const channel = channelOfEvent(event);
+    const channel = channelOfEvent(event.payload);
     if (channel !== undefined) touch(channel, event.name === 'message:sent' ? 'sent' : 'received', event.ts);
   });
 

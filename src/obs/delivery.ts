@@ -1,8 +1,6 @@
-// Delivery traces: one row per reply delivered (or not) to a channel, with its latency; recent list and totals.
+// Delivery traces: one row per reply delivered (or not) to a channel, recorded by the turn that sent it; recent list and totals.
 import type { SqliteDatabase } from '../store/index.js';
 import type { BatchWriter } from './batch-writer.js';
-import { channelOfEvent } from './channels.js';
-import type { EventBus } from './event-bus.js';
 
 /** Decided here (spec: "DeliveryTrace field list: not shown"). */
 export interface DeliveryTrace {
@@ -35,24 +33,36 @@ export interface DeliveryStats {
   avgLatencyMs: number;
 }
 
-export interface DeliveryTracer {
+/** What the turn knows when it finishes sending its reply. */
+export interface DeliveryReply {
+  channelId: string;
+  /** Defaults to the channel id (a session key's channel names both). */
+  channelType?: string;
+  sessionKey: string;
+  traceId: string;
+  /** When the message being answered was received (epoch ms); the latency runs from here to now. */
+  receivedAt: number;
+  delivered?: boolean;
+  errorKind?: string;
+}
+
+/** The one call the turn makes when its reply is sent. */
+export interface DeliveryRecorder {
+  replied(reply: DeliveryReply): void;
+}
+
+export interface DeliveryTracer extends DeliveryRecorder {
   record(trace: DeliveryInput): void;
   /** Newest first. */
   recent(filter: { sinceMs?: number; limit?: number; channelId?: string }): DeliveryTrace[];
   stats(): DeliveryStats;
   reset(): number;
-  close(): void;
 }
 
 export interface DeliveryTracerDeps {
   db: SqliteDatabase;
   writer: BatchWriter;
   now: () => number;
-  /**
-   * When given, each message:sent becomes a trace, timed from the same session's oldest pending message:received.
-   * A payload with `delivered: false` or an `errorKind` string is a failure.
-   */
-  events?: EventBus;
 }
 
 interface DeliveryRow {
@@ -72,18 +82,12 @@ const toTrace = (row: DeliveryRow): DeliveryTrace => ({
   outcome: row.outcome === 'failure' ? 'failure' : 'success', latencyMs: row.latency_ms, errorKind: row.error_kind,
 });
 
-/** Pending receive times are kept for at most this many sessions, so a lost message:sent cannot grow the map. */
-const MAX_PENDING_SESSIONS = 10_000;
-/** Receive times remembered per session while waiting for its reply. */
-const MAX_PENDING_PER_SESSION = 100;
-
-export function createDeliveryTracer({ db, writer, now, events }: DeliveryTracerDeps): DeliveryTracer {
+export function createDeliveryTracer({ db, writer, now }: DeliveryTracerDeps): DeliveryTracer {
   const insert = db.prepare(
     'INSERT INTO delivery_traces (ts, channel_id, channel_type, session_key, trace_id, outcome, latency_ms, error_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   const statsQuery = db.prepare<[], { total: number; successes: number | null; avg_latency: number | null }>(
     "SELECT COUNT(*) AS total, SUM(outcome = 'success') AS successes, AVG(latency_ms) AS avg_latency FROM delivery_traces");
   const deleteAll = db.prepare('DELETE FROM delivery_traces');
-  const pending = new Map<string, number[]>();
 
   function record(trace: DeliveryInput): void {
     const row = [trace.ts ?? now(), trace.channelId, trace.channelType, trace.sessionKey ?? null, trace.traceId ?? null, trace.outcome,
@@ -91,33 +95,19 @@ export function createDeliveryTracer({ db, writer, now, events }: DeliveryTracer
     writer.enqueue(() => insert.run(...row));
   }
 
-  const unsubscribe = events?.subscribe((event) => {
-    const sessionKey = typeof event.payload.sessionKey === 'string' ? event.payload.sessionKey : undefined;
-    if (sessionKey === undefined) return;
-    if (event.name === 'message:received') {
-      const oldest = pending.keys().next();
-      if (!pending.has(sessionKey) && pending.size >= MAX_PENDING_SESSIONS && oldest.done !== true) pending.delete(oldest.value);
-      // Turns of one session are serialised, so a long queue only means replies that never came: keep the newest.
-      pending.set(sessionKey, [...(pending.get(sessionKey) ?? []), event.ts].slice(-MAX_PENDING_PER_SESSION));
-      return;
-    }
-    if (event.name !== 'message:sent') return;
-    const channel = channelOfEvent(event);
-    if (channel === undefined) return;
-    const queue = pending.get(sessionKey) ?? [];
-    const receivedAt = queue.shift() ?? event.ts;
-    if (queue.length === 0) pending.delete(sessionKey);
-    const { errorKind, delivered, traceId } = event.payload;
-    const isFailure = delivered === false || typeof errorKind === 'string';
+  function replied(reply: DeliveryReply): void {
+    const ts = now();
+    const isFailure = reply.delivered === false || reply.errorKind !== undefined;
     record({
-      ts: event.ts, ...channel, sessionKey, outcome: isFailure ? 'failure' : 'success', latencyMs: event.ts - receivedAt,
-      ...(typeof traceId === 'string' ? { traceId } : {}),
-      ...(typeof errorKind === 'string' ? { errorKind: errorKind.slice(0, 64) } : isFailure ? { errorKind: 'undelivered' } : {}),
+      ts, channelId: reply.channelId.slice(0, 256), channelType: (reply.channelType ?? reply.channelId).slice(0, 64), sessionKey: reply.sessionKey,
+      traceId: reply.traceId, outcome: isFailure ? 'failure' : 'success', latencyMs: ts - reply.receivedAt,
+      ...(reply.errorKind !== undefined ? { errorKind: reply.errorKind.slice(0, 64) } : isFailure ? { errorKind: 'undelivered' } : {}),
     });
-  });
+  }
 
   return {
     record,
+    replied,
     recent({ sinceMs, limit = DELIVERY_DEFAULT_LIMIT, channelId }) {
       writer.flush();
       const clauses: string[] = [];
@@ -143,11 +133,7 @@ export function createDeliveryTracer({ db, writer, now, events }: DeliveryTracer
     },
     reset() {
       writer.flush();
-      pending.clear();
       return deleteAll.run().changes;
-    },
-    close() {
-      unsubscribe?.();
     },
   };
 }

@@ -2,7 +2,7 @@
 import type { SqliteDatabase } from '../store/index.js';
 import type { BatchWriter } from './batch-writer.js';
 import type { EventBus } from './event-bus.js';
-import type { EventName } from './event-names.js';
+import type { EventName } from './event-map.js';
 import { SEVERITIES, type Severity } from './evidence/kinds.js';
 import { oneOf, parseData } from './evidence/read.js';
 import { scrubObject, type Scrubbed } from './scrub.js';
@@ -89,7 +89,7 @@ export function createDiagnostics({ db, writer, now, events }: DiagnosticsDeps):
     const severity = DIAGNOSTIC_EVENTS[event.name];
     if (severity === undefined) return;
     const [category = event.name, kind = event.name] = event.name.split(':');
-    const { count } = event.payload;
+    const count = 'count' in event.payload ? event.payload.count : undefined;
     record({ ts: event.ts, category, kind, severity, data: event.payload, ...(typeof count === 'number' ? { count } : {}) });
   });
 

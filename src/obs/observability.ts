@@ -71,7 +71,7 @@ export function createObservability(deps: ObservabilityDeps): Observability {
   const billing = createBilling({ db, flush, now, ...(priceOf === undefined ? {} : { priceOf }) });
   const cache = createCacheStats({ db, flush, ...(priceOf === undefined ? {} : { priceOf }) });
   const channels = createChannelActivityTracker({ db, writer, now, events });
-  const delivery = createDeliveryTracer({ db, writer, now, events });
+  const delivery = createDeliveryTracer({ db, writer, now });
   const diagnostics = createDiagnostics({ db, writer, now, events });
   const audit = createAuditLog({ db, writer, now, newId, events });
   const signals = createHealthSignalRecorder({ db, writer, now });
@@ -102,7 +102,7 @@ export function createObservability(deps: ObservabilityDeps): Observability {
     fleetHealth: ({ sinceHours = FLEET_DEFAULT_SINCE_HOURS }) => assembleFleetHealth(fleetLoader.load({ nowMs: now(), sinceHours })),
     reset() {
       const rowsDeleted = { tokenUsage: resetters.token_usage(), delivery: resetters.delivery(), diagnostics: resetters.diagnostics(), channels: resetters.channels() };
-      events.emit('observability:reset', { table: 'all', ...rowsDeleted });
+      events.emit('observability:reset', { table: 'all', rowsDeleted });
       return rowsDeleted;
     },
     resetTable(table) {
@@ -114,9 +114,7 @@ export function createObservability(deps: ObservabilityDeps): Observability {
     close() {
       stopProviderHealth();
       channels.close();
-      delivery.close();
       diagnostics.close();
-      audit.close();
       writer.close();
     },
   };

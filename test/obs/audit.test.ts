@@ -1,21 +1,31 @@
-// The audit log: rows from audit:event, content-free refs, filters, tenant "" for system events, limits, restarts.
+// The audit log: rows recorded directly and announced as audit:event, content-free refs, filters, tenant "" for system events, limits, restarts.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AUDIT_MAX_LIMIT } from '../../src/obs/audit.js';
-import { startObs, type ObsStack } from './support.js';
+import type { AuditEvent } from '../../src/obs/index.js';
+import { delivered, startObs, type ObsStack } from './support.js';
 
 describe('obs audit log', () => {
   let stack: ObsStack | undefined;
   afterEach(() => stack?.close());
 
-  it('turns audit:event into a content-free row with scrubbed refs', () => {
+  it('records a content-free row with scrubbed refs and announces it as audit:event', async () => {
     stack = startObs();
-    stack.events.emit('audit:event', {
-      tenantId: 'acme', agentId: 'default', kind: 'tool', classification: 'sensitive', action: 'fs.write', actor: 'agent:default',
-      outcome: 'denied', severity: 'warning', traceId: 't1', path: 'notes/todo.md', content: 'the file body', apiKey: 'sk-123',
+    const announced: AuditEvent[] = [];
+    stack.events.subscribe((event) => {
+      if (event.name === 'audit:event') announced.push(event.payload);
     });
+    stack.obs.audit.record({
+      tenantId: 'acme', agentId: 'default', kind: 'tool', classification: 'sensitive', action: 'fs.write', actor: 'agent:default',
+      outcome: 'denied', severity: 'warning', traceId: 't1', refs: { path: 'notes/todo.md', content: 'the file body', apiKey: 'sk-123' },
+    });
+    await delivered();
+    expect(announced).toEqual([{
+      tenantId: 'acme', agentId: 'default', kind: 'tool', classification: 'sensitive', action: 'fs.write', actor: 'agent:default',
+      outcome: 'denied', severity: 'warning', traceId: 't1', refs: { path: 'notes/todo.md' },
+    }]);
     const [row] = stack.obs.audit.query({});
     expect(row).toEqual({
       id: 'id-000001', tenantId: 'acme', agentId: 'default', ts: stack.clock.now, kind: 'tool', classification: 'sensitive', action: 'fs.write',

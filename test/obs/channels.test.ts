@@ -4,19 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STALE_THRESHOLD_MS } from '../../src/obs/channels.js';
-import { startObs, type ObsStack } from './support.js';
+import { delivered, startObs, type ObsStack } from './support.js';
 
 describe('obs channel activity', () => {
   let stack: ObsStack | undefined;
   afterEach(() => stack?.close());
 
-  it('counts received and sent messages per channel from the bus', () => {
+  it('counts received and sent messages per channel from the bus', async () => {
     stack = startObs();
     const { events, obs, clock } = stack;
-    events.emit('message:received', { sessionKey: 'default:alice:ws', chars: 5 });
+    events.emit('message:received', { agentId: 'default', sessionKey: 'default:alice:ws', chars: 5 });
     clock.now += 1000;
-    events.emit('message:sent', { sessionKey: 'default:alice:ws', chars: 9 });
-    events.emit('message:received', { sessionKey: 'default:bob:telegram', channelId: 'tg-42', channelType: 'telegram' });
+    events.emit('message:sent', { agentId: 'default', sessionKey: 'default:alice:ws', traceId: 't1', chars: 9, finishReason: 'stop' });
+    events.emit('message:received', { agentId: 'default', sessionKey: 'default:bob:telegram', channelId: 'tg-42', channelType: 'telegram', chars: 1 });
+    await delivered();
     expect(obs.channels.get('ws')).toEqual({ channelId: 'ws', channelType: 'ws', lastActiveAt: clock.now, messagesSent: 1, messagesReceived: 1 });
     expect(obs.channels.all().map((channel) => channel.channelId)).toEqual(['tg-42', 'ws']);
     expect(obs.channels.get('nope')).toBeNull();

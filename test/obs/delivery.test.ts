@@ -1,4 +1,4 @@
-// Delivery traces: timed from message:received to message:sent, failures, recent list filters and limits, stats.
+// Delivery traces: recorded by the turn that replied, timed from the message it answered, failures, recent list filters and limits, stats.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DELIVERY_MAX_LIMIT } from '../../src/obs/delivery.js';
 import { startObs, type ObsStack } from './support.js';
@@ -9,13 +9,13 @@ describe('obs delivery traces', () => {
 
   it('times each reply from its message and marks undelivered ones as failures', () => {
     stack = startObs();
-    const { events, obs, clock } = stack;
-    events.emit('message:received', { sessionKey: 'default:alice:ws' });
+    const { obs, clock } = stack;
+    const aliceAt = clock.now;
     clock.now += 250;
-    events.emit('message:sent', { sessionKey: 'default:alice:ws', finishReason: 'stop', traceId: 't1' });
-    events.emit('message:received', { sessionKey: 'default:bob:webhook' });
+    obs.delivery.replied({ channelId: 'ws', sessionKey: 'default:alice:ws', traceId: 't1', receivedAt: aliceAt });
+    const bobAt = clock.now;
     clock.now += 50;
-    events.emit('message:sent', { sessionKey: 'default:bob:webhook', delivered: false });
+    obs.delivery.replied({ channelId: 'webhook', sessionKey: 'default:bob:webhook', traceId: 't2', receivedAt: bobAt, delivered: false });
     const [failed, ok] = obs.delivery.recent({});
     expect(ok).toEqual({ id: 1, ts: clock.now - 50, channelId: 'ws', channelType: 'ws', sessionKey: 'default:alice:ws', traceId: 't1', outcome: 'success', latencyMs: 250, errorKind: null });
     expect(failed).toMatchObject({ channelId: 'webhook', outcome: 'failure', latencyMs: 50, errorKind: 'undelivered' });

@@ -1,22 +1,25 @@
 // Diagnostic events: recorded from the bus with a category and kind, scrubbed, filtered, counted and limited.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIAGNOSTICS_MAX_LIMIT } from '../../src/obs/diagnostics.js';
-import { startObs, type ObsStack } from './support.js';
+import { delivered, startObs, type ObsStack } from './support.js';
 
 describe('obs diagnostics', () => {
   let stack: ObsStack | undefined;
   afterEach(() => stack?.close());
 
-  it('records diagnostic bus events with category, kind, count, severity and scrubbed data', () => {
+  it('records diagnostic bus events with category, kind, count, severity and scrubbed data', async () => {
     stack = startObs();
     const { events, obs, clock } = stack;
-    events.emit('provider:degraded', { provider: 'local', errorKind: 'timeout', message: 'upstream said: the secret plan', token: 'abc' });
+    // More than the declared payload reaches the recorder, which still keeps only the scrubbed labels.
+    const degraded = { provider: 'local', failures: 1, errorKind: 'timeout', message: 'upstream said: the secret plan', token: 'abc' };
+    events.emit('provider:degraded', degraded);
     events.emit('diagnostic:channel_health', { channelId: 'ws', count: 3 });
-    events.emit('message:sent', { sessionKey: 'default:alice:ws' });
+    events.emit('message:sent', { agentId: 'default', sessionKey: 'default:alice:ws', traceId: 't1', chars: 1, finishReason: 'stop' });
+    await delivered();
     const { events: listed, counts } = obs.diagnostics.query({});
     expect(listed).toEqual([
       { id: 2, ts: clock.now, category: 'diagnostic', kind: 'channel_health', count: 3, severity: 'info', data: { channelId: 'ws', count: 3 } },
-      { id: 1, ts: clock.now, category: 'provider', kind: 'degraded', count: 1, severity: 'warning', data: { errorKind: 'timeout', provider: 'local' } },
+      { id: 1, ts: clock.now, category: 'provider', kind: 'degraded', count: 1, severity: 'warning', data: { errorKind: 'timeout', failures: 1, provider: 'local' } },
     ]);
     expect(counts).toEqual({ 'diagnostic:channel_health': 3, 'provider:degraded': 1 });
   });

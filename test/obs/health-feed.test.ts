@@ -1,7 +1,7 @@
 // Health signals from operation: breaker trips and auth cooldowns off the bus, restart orphans, the boot posture row.
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordBootPosture, recordRunsOrphaned } from '../../src/obs/health-feed.js';
-import { startObs, type ObsStack } from './support.js';
+import { delivered, startObs, type ObsStack } from './support.js';
 
 describe('obs health feed', () => {
   let stack: ObsStack | undefined;
@@ -12,23 +12,25 @@ describe('obs health feed', () => {
     return current.db.prepare('SELECT ts, kind, severity, data FROM health_signals ORDER BY id').all() as { ts: number; kind: string; severity: string; data: string }[];
   };
 
-  it('records a warning health signal per breaker that opens and per auth cooldown, coded per provider', () => {
+  it('records a warning health signal per breaker that opens and per auth cooldown, coded per provider', async () => {
     stack = startObs();
     stack.events.emit('provider:degraded', { provider: 'local', failures: 3 });
     stack.events.emit('model:auth_cooldown', { provider: 'cloud', cooldownMs: 60_000 });
     stack.events.emit('provider:recovered', { provider: 'local' });
-    stack.events.emit('provider:degraded', {});
+    await delivered();
     expect(rows(stack)).toEqual([
       { ts: stack.clock.now, kind: 'health', severity: 'warning', data: JSON.stringify({ code: 'provider_breaker_opened:local', failures: 3, provider: 'local' }) },
       { ts: stack.clock.now, kind: 'health', severity: 'warning', data: JSON.stringify({ code: 'provider_auth_cooldown:cloud', provider: 'cloud' }) },
     ]);
   });
 
-  it('makes three trips of one provider a recurring signal in the fleet report, but not one trip each of three', () => {
+  it('makes three trips of one provider a recurring signal in the fleet report, but not one trip each of three', async () => {
     stack = startObs();
     for (const provider of ['a', 'b', 'c']) stack.events.emit('provider:degraded', { provider, failures: 3 });
+    await delivered();
     expect(stack.obs.fleetHealth({}).findings.map((finding) => finding.code)).not.toContain('fleet_recurring_health_signal');
     for (let trip = 0; trip < 2; trip += 1) stack.events.emit('provider:degraded', { provider: 'a', failures: 3 });
+    await delivered();
     expect(stack.obs.fleetHealth({}).findings).toContainEqual(expect.objectContaining({
       code: 'fleet_recurring_health_signal', count: 3, detail: expect.stringContaining('provider_breaker_opened:a'),
     }));

@@ -5,6 +5,9 @@ import { createObservability, type Observability } from '../../src/obs/observabi
 import { createRecorder, type Recorder } from '../../src/obs/recorder.js';
 import { openDatabase, type SqliteDatabase } from '../../src/store/index.js';
 
+/** Lets the bus deliver what was emitted (listeners run off the emitter's stack). */
+export const delivered = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export interface ObsStack {
   db: SqliteDatabase;
   events: EventBus;
