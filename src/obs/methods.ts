@@ -168,7 +168,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
         until: epochMs.optional(),
         limit: limit.optional(),
       }),
-      handler: (params) => ({ rows: obs.audit.query(params) }),
+      handler: async (params) => ({ rows: await obs.audit.query(params) }),
     }),
     defineMethod({
       name: 'obs.reset',

@@ -1,6 +1,7 @@
 // Builds the observability services over one database and event bus: recorders, queries, reports and resets.
 import type { Logger } from 'pino';
 import type { SqliteDatabase } from '../store/index.js';
+import type { AuditPort } from '../store/ports/index.js';
 import { createAuditLog, type AuditLog } from './audit.js';
 import { createBatchWriter } from './batch-writer.js';
 import { createBilling, type Billing } from './billing.js';
@@ -29,6 +30,8 @@ export const FLEET_DEFAULT_SINCE_HOURS = 24;
 
 export interface ObservabilityDeps {
   db: SqliteDatabase;
+  /** The ports the recorders write through and the reports read. */
+  store: { audit: AuditPort };
   events: EventBus;
   /** The turn loop's recorder: flushed before every read so the current run is counted once. */
   recorder: Pick<Recorder, 'flush'>;
@@ -58,7 +61,7 @@ export interface Observability {
   resetTable(table: ResettableTable): number;
   /** Writes every buffered record (the recorder's and the observability writers'). */
   flush(): void;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export function createObservability(deps: ObservabilityDeps): Observability {
@@ -73,7 +76,7 @@ export function createObservability(deps: ObservabilityDeps): Observability {
   const channels = createChannelActivityTracker({ db, writer, now, events });
   const delivery = createDeliveryTracer({ db, writer, now });
   const diagnostics = createDiagnostics({ db, writer, now, events });
-  const audit = createAuditLog({ db, writer, now, newId, events });
+  const audit = createAuditLog({ port: deps.store.audit, now, newId, events, ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }), ...(deps.log === undefined ? {} : { log: deps.log }) });
   const signals = createHealthSignalRecorder({ db, writer, now });
   const stopProviderHealth = subscribeProviderHealth({ events, signals });
   const context = createContextReports({ db, flush });
@@ -111,11 +114,12 @@ export function createObservability(deps: ObservabilityDeps): Observability {
       return rowsDeleted;
     },
     flush,
-    close() {
+    async close() {
       stopProviderHealth();
       channels.close();
       diagnostics.close();
       writer.close();
+      await audit.close();
     },
   };
 }

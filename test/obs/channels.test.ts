@@ -39,13 +39,13 @@ describe('obs channel activity', () => {
       const first = startObs(join(dir, 'gateway.db'));
       first.obs.channels.touch({ channelId: 'a', channelType: 'ws' }, 'received');
       first.obs.channels.touch({ channelId: 'b', channelType: 'ws' }, 'sent');
-      first.close();
+      await first.close();
       stack = startObs(join(dir, 'gateway.db'));
       stack.obs.channels.touch({ channelId: 'a', channelType: 'ws' }, 'received');
       expect(stack.obs.channels.get('a')).toMatchObject({ messagesReceived: 2 });
       expect(stack.obs.channels.all().map((channel) => [channel.channelId, channel.messagesSent, channel.messagesReceived])).toEqual([['a', 0, 2], ['b', 1, 0]]);
     } finally {
-      stack?.close();
+      await stack?.close();
       stack = undefined;
       await rm(dir, { recursive: true, force: true });
     }

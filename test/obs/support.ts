@@ -4,6 +4,7 @@ import { createLogger } from '../../src/obs/logger.js';
 import { createObservability, type Observability } from '../../src/obs/observability.js';
 import { createRecorder, type Recorder } from '../../src/obs/recorder.js';
 import { openDatabase, type SqliteDatabase } from '../../src/store/index.js';
+import { createSqliteAuditPort } from '../../src/store/sqlite/index.js';
 
 /** Lets the bus deliver what was emitted (listeners run off the emitter's stack). */
 export const delivered = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -14,7 +15,7 @@ export interface ObsStack {
   recorder: Recorder;
   obs: Observability;
   clock: { now: number };
-  close(): void;
+  close(): Promise<void>;
 }
 
 export function startObs(path = ':memory:', options: { hasDurableRuns?: boolean; startAt?: number } = {}): ObsStack {
@@ -25,14 +26,14 @@ export function startObs(path = ':memory:', options: { hasDurableRuns?: boolean;
   const recorder = createRecorder({ db });
   let ids = 0;
   const obs = createObservability({
-    db, events, recorder, now, newId: () => `id-${String((ids += 1)).padStart(6, '0')}`,
+    db, store: { audit: createSqliteAuditPort(db) }, events, recorder, now, newId: () => `id-${String((ids += 1)).padStart(6, '0')}`,
     priceOf: (provider) => (provider === 'cloud' ? { input: 3, cacheRead: 0.3 } : undefined),
     ...(options.hasDurableRuns === undefined ? {} : { hasDurableRuns: options.hasDurableRuns }),
   });
   return {
     db, events, recorder, obs, clock,
-    close() {
-      obs.close();
+    async close() {
+      await obs.close();
       recorder.close();
       db.close();
     },

@@ -14,6 +14,7 @@ import { createRecorder } from '../../../src/obs/recorder.js';
 import { createEmbedder, createModelRouter } from '../../../src/providers/index.js';
 import { createAuthenticator, createHttpServer, createRequestAuth } from '../../../src/server/index.js';
 import { createSqliteSessionStore, createSqliteTokenStore, openDatabase, type SqliteDatabase } from '../../../src/store/index.js';
+import { createSqliteAuditPort } from '../../../src/store/sqlite/index.js';
 import { createSqliteResponseStore } from '../../../src/store/response-store.js';
 import type { FastifyInstance } from 'fastify';
 import { harnessConfig, TOKENS } from '../../support/gateway-harness.js';
@@ -58,7 +59,7 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
   const agents = staticAgents(options.agents ?? { default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 3 } });
   const sessions = createSqliteSessionStore(db);
   const recorder = createRecorder({ db });
-  const observability = createObservability({ db, events, recorder, now: Date.now, newId: randomUUID });
+  const observability = createObservability({ db, store: { audit: createSqliteAuditPort(db) }, events, recorder, now: Date.now, newId: randomUUID });
   const runner = createTurnLoop({ agents, router, sessions, tools: createToolRegistry([]), events, recorder, log, now: Date.now });
   const embedder = options.hasEmbeddings === true ? createEmbedder({ embeddings: { provider: 'local', model: 'embed-small' }, providers, log }) : undefined;
   const auth = createRequestAuth(createAuthenticator({ configTokens: config.gateway.tokens, store: createSqliteTokenStore(db) }));
@@ -82,7 +83,7 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
       // A client may hold a connection it never sent a request on (undici opens spares); it would hold close() up.
       http.server.closeAllConnections();
       await http.close();
-      observability.close();
+      await observability.close();
       recorder.close();
       db.close();
     },

@@ -1,0 +1,2 @@
+// The SQLite implementations of the storage ports.
+export { createSqliteAuditPort } from './audit.js';
