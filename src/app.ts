@@ -33,7 +33,7 @@ import { systemMethods } from './rpc/methods/system.js';
 import { tokenMethods } from './rpc/methods/tokens.js';
 import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService, type TokenService } from './server/index.js';
 import { createSessionLocks, createSessionService, trackSessionUsage, type SessionService } from './sessions/index.js';
-import { createSqliteAuditPort } from './store/sqlite/index.js';
+import { createSqliteAuditPort, createSqliteEvidencePort } from './store/sqlite/index.js';
 import { createSqliteResponseStore, createSqliteRunStore, createSqliteSessionStore, createSqliteTokenStore, openDatabase } from './store/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
@@ -108,7 +108,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tokenStore = createSqliteTokenStore(db);
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: tokenStore });
   const tokens = createTokenService({ store: tokenStore, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
-  const recorder = createRecorder({ db, log: log.child({ component: 'evidence' }) });
+  const recorder = createRecorder({ port: createSqliteEvidencePort(db), log: log.child({ component: 'evidence' }) });
 
   const router = createModelRouter({ config: configStore.get().providers, events, log: log.child({ component: 'providers' }), now });
   const stopRouterReload = configStore.onChange((change) => {
@@ -216,7 +216,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     await sessions.close();
     agents.close();
     await obsModule.stop?.();
-    recorder.close();
+    await recorder.close();
     db.close();
     throw error;
   });
@@ -327,7 +327,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     stopRetiredWatch();
     agents.close();
     await obsModule.stop?.();
-    recorder.close();
+    await recorder.close();
     db.close();
     state = 'closed';
   }

@@ -25,6 +25,7 @@ export function createBatchQueue<T>({ write, flushIntervalMs = 250, maxBuffered 
   let timer: NodeJS.Timeout | undefined;
   let isClosed = false;
   let previous: Promise<void> = Promise.resolve();
+  let inFlight = 0;
 
   function flush(): Promise<void> {
     if (timer !== undefined) {
@@ -34,7 +35,14 @@ export function createBatchQueue<T>({ write, flushIntervalMs = 250, maxBuffered 
     if (pending.length === 0) return previous;
     const batch = pending;
     pending = [];
-    const written = previous.then(() => write(batch));
+    const start = (): Promise<void> => {
+      inFlight += 1;
+      return write(batch).finally(() => {
+        inFlight -= 1;
+      });
+    };
+    // With nothing in flight the write starts now, not a microtask later, so the store sees it as soon as it can.
+    const written = inFlight === 0 ? start() : previous.then(start);
     // A failed batch must not fail the ones after it; its own flush() caller still sees the error.
     previous = written.catch(() => undefined);
     return written;

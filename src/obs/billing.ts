@@ -20,19 +20,19 @@ export interface ProviderBilling {
 }
 
 export interface Billing {
-  total(filter: { sinceMs?: number }): BillingTotals;
-  byAgent(agentId: string, filter: { sinceMs?: number }): BillingTotals;
-  bySession(sessionKey: string, filter: { sinceMs?: number }): BillingTotals;
-  byProvider(filter: { sinceMs?: number }): { providers: ProviderBilling[] };
+  total(filter: { sinceMs?: number }): Promise<BillingTotals>;
+  byAgent(agentId: string, filter: { sinceMs?: number }): Promise<BillingTotals>;
+  bySession(sessionKey: string, filter: { sinceMs?: number }): Promise<BillingTotals>;
+  byProvider(filter: { sinceMs?: number }): Promise<{ providers: ProviderBilling[] }>;
   /** Tokens per UTC hour of day (0-23) over the last 24 hours; always 24 entries, hour 0 first. */
-  usage24h(): { hour: number; tokens: number }[];
-  reset(): number;
+  usage24h(): Promise<{ hour: number; tokens: number }[]>;
+  reset(): Promise<number>;
 }
 
 export interface BillingDeps {
   db: SqliteDatabase;
   /** The recorder's flush: writes the buffered usage rows of the current run. */
-  flush: () => void;
+  flush: () => Promise<void>;
   now: () => number;
   priceOf?: PriceLookup;
 }
@@ -55,14 +55,14 @@ export function createBilling({ db, flush, now, priceOf }: BillingDeps): Billing
     `SELECT CAST((ts / ${HOUR_MS}) % 24 AS INTEGER) AS hour, SUM(input_tokens + output_tokens) AS tokens
      FROM token_usage WHERE ts > ? AND ts <= ? GROUP BY hour`);
 
-  function groups(column: 'agent_id' | 'session_key' | undefined, value: string | undefined, sinceMs: number | undefined): GroupRow[] {
+  async function groups(column: 'agent_id' | 'session_key' | undefined, value: string | undefined, sinceMs: number | undefined): Promise<GroupRow[]> {
     const clauses = ['ts >= ?'];
     const values: (string | number)[] = [sinceMs ?? 0];
     if (column !== undefined && value !== undefined) {
       clauses.push(`${column} = ?`);
       values.push(value);
     }
-    flush();
+    await flush();
     return db.prepare<(string | number)[], GroupRow>(
       `SELECT provider, model, COUNT(*) AS calls, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
          SUM(cache_read_tokens) AS cache_read_tokens, SUM(cost_usd) AS cost_usd
@@ -84,12 +84,12 @@ export function createBilling({ db, flush, now, priceOf }: BillingDeps): Billing
   }
 
   return {
-    total: ({ sinceMs }) => totals(groups(undefined, undefined, sinceMs)),
-    byAgent: (agentId, { sinceMs }) => totals(groups('agent_id', agentId, sinceMs)),
-    bySession: (sessionKey, { sinceMs }) => totals(groups('session_key', sessionKey, sinceMs)),
-    byProvider({ sinceMs }) {
+    total: async ({ sinceMs }) => totals(await groups(undefined, undefined, sinceMs)),
+    byAgent: async (agentId, { sinceMs }) => totals(await groups('agent_id', agentId, sinceMs)),
+    bySession: async (sessionKey, { sinceMs }) => totals(await groups('session_key', sessionKey, sinceMs)),
+    async byProvider({ sinceMs }) {
       const byName = new Map<string, ProviderBilling>();
-      for (const row of groups(undefined, undefined, sinceMs)) {
+      for (const row of await groups(undefined, undefined, sinceMs)) {
         const entry = byName.get(row.provider) ?? { provider: row.provider, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 };
         entry.inputTokens += row.input_tokens;
         entry.outputTokens += row.output_tokens;
@@ -98,14 +98,14 @@ export function createBilling({ db, flush, now, priceOf }: BillingDeps): Billing
       }
       return { providers: [...byName.values()] };
     },
-    usage24h() {
-      flush();
+    async usage24h() {
+      await flush();
       const at = now();
       const byHour = new Map(hourly.all(at - 24 * HOUR_MS, at).map((row) => [row.hour, row.tokens]));
       return Array.from({ length: 24 }, (_, hour) => ({ hour, tokens: byHour.get(hour) ?? 0 }));
     },
-    reset() {
-      flush();
+    async reset() {
+      await flush();
       return deleteAll.run().changes;
     },
   };

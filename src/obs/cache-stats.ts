@@ -18,7 +18,7 @@ export interface CacheStats extends CacheCounts {
 
 export interface CacheStatsDeps {
   db: SqliteDatabase;
-  flush: () => void;
+  flush: () => Promise<void>;
   priceOf?: PriceLookup;
 }
 
@@ -35,13 +35,13 @@ function finish(counts: Omit<CacheCounts, 'hitRate'>): CacheCounts {
   return { hits: counts.hits, misses: counts.misses, hitRate: calls === 0 ? 0 : round(counts.hits / calls, 4), cachedTokens: counts.cachedTokens, savingsUsd: round(counts.savingsUsd, 6) };
 }
 
-export function createCacheStats({ db, flush, priceOf }: CacheStatsDeps): { read(): CacheStats } {
+export function createCacheStats({ db, flush, priceOf }: CacheStatsDeps): { read(): Promise<CacheStats> } {
   const query = db.prepare<[], Row>(
     `SELECT provider, model, SUM(cache_read_tokens > 0) AS hits, SUM(cache_read_tokens = 0) AS misses, SUM(cache_read_tokens) AS cached
      FROM token_usage GROUP BY provider, model ORDER BY provider, model`);
   return {
-    read() {
-      flush();
+    async read() {
+      await flush();
       const total = { hits: 0, misses: 0, cachedTokens: 0, savingsUsd: 0 };
       const byProvider = new Map<string, typeof total>();
       for (const row of query.all()) {

@@ -94,13 +94,13 @@ export function contextPipeline(records: readonly BudgetRecord[]): ContextPipeli
 }
 
 export interface ContextReports {
-  dag(filter: { agentId?: string }): ContextDag;
-  pipeline(filter: { agentId?: string }): ContextPipeline;
+  dag(filter: { agentId?: string }): Promise<ContextDag>;
+  pipeline(filter: { agentId?: string }): Promise<ContextPipeline>;
 }
 
-export function createContextReports({ db, flush }: { db: SqliteDatabase; flush: () => void }): ContextReports {
-  const query = (agentId: string | undefined): BudgetRecord[] => {
-    flush();
+export function createContextReports({ db, flush }: { db: SqliteDatabase; flush: () => Promise<void> }): ContextReports {
+  const query = async (agentId: string | undefined): Promise<BudgetRecord[]> => {
+    await flush();
     const filter = agentId === undefined ? '' : 'AND s.agent_id = ?';
     const rows = db.prepare<(string | number)[], { ts: number; session_key: string; trace_id: string; agent_id: string; data: string }>(
       `SELECT t.ts, t.session_key, t.trace_id, s.agent_id, t.data FROM trajectory t JOIN session_index s ON s.trace_id = t.trace_id
@@ -109,7 +109,7 @@ export function createContextReports({ db, flush }: { db: SqliteDatabase; flush:
     return rows.reverse().map((row) => ({ ts: row.ts, sessionKey: row.session_key, traceId: row.trace_id, agentId: row.agent_id, data: parseData(row.data) }));
   };
   return {
-    dag: ({ agentId }) => contextDag(query(agentId)),
-    pipeline: ({ agentId }) => contextPipeline(query(agentId)),
+    dag: async ({ agentId }) => contextDag(await query(agentId)),
+    pipeline: async ({ agentId }) => contextPipeline(await query(agentId)),
   };
 }

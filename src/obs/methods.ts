@@ -175,14 +175,14 @@ export function obsMethods({ obs }: { obs: Observability }) {
       scope: 'admin',
       summary: 'Permanently deletes token usage, delivery traces, diagnostics and channel activity.',
       params: noParams,
-      handler: () => ({ reset: true, rowsDeleted: obs.reset() }),
+      handler: async () => ({ reset: true, rowsDeleted: await obs.reset() }),
     }),
     defineMethod({
       name: 'obs.reset.table',
       scope: 'admin',
       summary: 'Permanently deletes one table: token_usage, delivery, diagnostics or channels.',
       params: z.strictObject({ table: z.enum(RESETTABLE_TABLES) }),
-      handler: ({ table }) => ({ reset: true, table, rowsDeleted: obs.resetTable(table) }),
+      handler: async ({ table }) => ({ reset: true, table, rowsDeleted: await obs.resetTable(table) }),
     }),
   ];
 }

@@ -11,6 +11,7 @@ import { createContextReports, type ContextReports } from './context-report.js';
 import { createDeliveryTracer, type DeliveryTracer } from './delivery.js';
 import { createDiagnostics, type Diagnostics } from './diagnostics.js';
 import type { EventBus } from './event-bus.js';
+import type { ResetCounts } from './event-map.js';
 import { createFleetLoader } from './evidence/fleet-loader.js';
 import { createSessionLoader } from './evidence/session-loader.js';
 import { explainSession, type ExplainParams, type ExplainResult } from './explain/index.js';
@@ -52,23 +53,23 @@ export interface Observability {
   readonly audit: AuditLog;
   readonly signals: HealthSignalRecorder;
   readonly context: ContextReports;
-  cacheStats(): CacheStats;
-  traceSearch(params: TraceSearchParams): { rows: TraceRow[] };
-  explain(params: ExplainParams): ExplainResult;
-  fleetHealth(params: { sinceHours?: number }): FleetHealthReport;
+  cacheStats(): Promise<CacheStats>;
+  traceSearch(params: TraceSearchParams): Promise<{ rows: TraceRow[] }>;
+  explain(params: ExplainParams): Promise<ExplainResult>;
+  fleetHealth(params: { sinceHours?: number }): Promise<FleetHealthReport>;
   /** Deletes token usage, delivery traces, diagnostics and channel activity; emits observability:reset. */
-  reset(): { tokenUsage: number; delivery: number; diagnostics: number; channels: number };
-  resetTable(table: ResettableTable): number;
+  reset(): Promise<ResetCounts>;
+  resetTable(table: ResettableTable): Promise<number>;
   /** Writes every buffered record (the recorder's and the observability writers'). */
-  flush(): void;
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function createObservability(deps: ObservabilityDeps): Observability {
   const { db, events, recorder, now, newId, priceOf, hasDurableRuns = false } = deps;
   const writer = createBatchWriter({ db, ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }), ...(deps.log === undefined ? {} : { log: deps.log }) });
-  const flush = () => {
-    recorder.flush();
+  const flush = async () => {
+    await recorder.flush();
     writer.flush();
   };
   const billing = createBilling({ db, flush, now, ...(priceOf === undefined ? {} : { priceOf }) });
@@ -84,7 +85,7 @@ export function createObservability(deps: ObservabilityDeps): Observability {
   const sessionLoader = createSessionLoader({ db, flush });
   const fleetLoader = createFleetLoader({ db, flush, hasDurableRuns });
 
-  const resetters: Record<ResettableTable, () => number> = {
+  const resetters: Record<ResettableTable, () => number | Promise<number>> = {
     token_usage: () => billing.reset(),
     delivery: () => delivery.reset(),
     diagnostics: () => diagnostics.reset(),
@@ -102,14 +103,14 @@ export function createObservability(deps: ObservabilityDeps): Observability {
     cacheStats: () => cache.read(),
     traceSearch: (params) => traces.search(params),
     explain: (params) => explainSession(sessionLoader, params),
-    fleetHealth: ({ sinceHours = FLEET_DEFAULT_SINCE_HOURS }) => assembleFleetHealth(fleetLoader.load({ nowMs: now(), sinceHours })),
-    reset() {
-      const rowsDeleted = { tokenUsage: resetters.token_usage(), delivery: resetters.delivery(), diagnostics: resetters.diagnostics(), channels: resetters.channels() };
+    fleetHealth: async ({ sinceHours = FLEET_DEFAULT_SINCE_HOURS }) => assembleFleetHealth(await fleetLoader.load({ nowMs: now(), sinceHours })),
+    async reset() {
+      const rowsDeleted = { tokenUsage: await resetters.token_usage(), delivery: await resetters.delivery(), diagnostics: await resetters.diagnostics(), channels: await resetters.channels() };
       events.emit('observability:reset', { table: 'all', rowsDeleted });
       return rowsDeleted;
     },
-    resetTable(table) {
-      const rowsDeleted = resetters[table]();
+    async resetTable(table) {
+      const rowsDeleted = await resetters[table]();
       events.emit('observability:reset', { table, rowsDeleted });
       return rowsDeleted;
     },

@@ -24,7 +24,7 @@ export type TraceRow = Omit<SessionIndexEvidence, 'isSynthetic'> & { synthetic: 
 
 export interface TraceSearchDeps {
   db: SqliteDatabase;
-  flush: () => void;
+  flush: () => Promise<void>;
   now: () => number;
 }
 
@@ -35,19 +35,19 @@ export function lookbackDays(nowMs: number): string[] {
   return Array.from({ length: TRACE_LOOKBACK_DAYS }, (_, back) => new Date(nowMs - back * DAY_MS).toISOString().slice(0, 10));
 }
 
-export function createTraceSearch({ db, flush, now }: TraceSearchDeps): { search(params: TraceSearchParams): { rows: TraceRow[] } } {
+export function createTraceSearch({ db, flush, now }: TraceSearchDeps): { search(params: TraceSearchParams): Promise<{ rows: TraceRow[] }> } {
   const SELECT = `SELECT trace_id AS traceId, session_key AS sessionKey, agent_id AS agentId, channel, message_id AS messageId,
     root_run_id AS rootRunId, end_reason AS endReason, degraded, started_at AS startedAt, ended_at AS endedAt, day, synthetic FROM session_index`;
   type Raw = Omit<TraceRow, 'degraded' | 'synthetic'> & { degraded: number; synthetic: number };
 
   return {
-    search(params) {
+    async search(params) {
       const nowMs = now();
       const days = lookbackDays(nowMs);
       // Validate before any work (a malformed filter is the caller's error, not an empty result).
       const where = params.where === undefined ? undefined : compileWhere(params.where);
       const sinceMs = params.since === undefined ? undefined : parseSince(params.since, nowMs);
-      flush();
+      await flush();
       const clauses = [`day IN (${days.map(() => '?').join(', ')})`];
       const values: (string | number)[] = [...days];
       let traceId = params.traceId;

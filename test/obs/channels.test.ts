@@ -51,11 +51,11 @@ describe('obs channel activity', () => {
     }
   });
 
-  it('reset deletes stored and live entries', () => {
+  it('reset deletes stored and live entries', async () => {
     stack = startObs();
     stack.obs.channels.touch({ channelId: 'a', channelType: 'ws' }, 'received');
     stack.obs.channels.touch({ channelId: 'b', channelType: 'ws' }, 'received');
-    expect(stack.obs.resetTable('channels')).toBe(2);
+    expect(await stack.obs.resetTable('channels')).toBe(2);
     expect(stack.obs.channels.all()).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { createModelRouter } from '../../src/providers/index.js';
 import { createSessionService, type SessionService, type SessionStore } from '../../src/sessions/index.js';
 import type { TurnRunner } from '../../src/agents/types.js';
 import { createSqliteRunStore, createSqliteSessionStore, openDatabase, type SqliteDatabase } from '../../src/store/index.js';
+import { createSqliteEvidencePort } from '../../src/store/sqlite/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from './service-fixture.js';
 
@@ -42,7 +43,7 @@ describe('session service over the turn loop', () => {
       log,
     });
     const agents = staticAgents({ default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 3 } });
-    recorder = createRecorder({ db });
+    recorder = createRecorder({ port: createSqliteEvidencePort(db) });
     runner = createTurnLoop({ agents, router, sessions: store, tools: createToolRegistry([]), events, recorder, log, now: Date.now });
     notifications = [];
     let ids = 0;
@@ -61,7 +62,7 @@ describe('session service over the turn loop', () => {
   });
   afterEach(async () => {
     await sessions.close();
-    recorder.close();
+    await recorder.close();
     db.close();
   });
 
@@ -90,17 +91,17 @@ describe('session service over the turn loop', () => {
     llm.script({ text: 'Only for alice' });
     await runner.run({ sessionKey: 'default:alice:ws', message: 'hello', caller: callerOf('alice'), signal });
     const before = store.get('default:alice:ws');
-    const trajectoryRows = () => {
-      recorder.flush();
+    const trajectoryRows = async () => {
+      await recorder.flush();
       return db.prepare('SELECT count(*) FROM trajectory').pluck().get();
     };
-    const rowsBefore = trajectoryRows();
+    const rowsBefore = await trajectoryRows();
     await expect(runner.run({ sessionKey: 'default:alice:ws', message: 'hijack', caller: callerOf('mallory'), signal })).rejects.toMatchObject({
       kind: 'forbidden',
     });
     expect(store.get('default:alice:ws')).toEqual(before);
     expect(store.history('default:alice:ws').map((message) => message.content)).toEqual(['hello', 'Only for alice']);
-    expect(trajectoryRows()).toBe(rowsBefore);
+    expect(await trajectoryRows()).toBe(rowsBefore);
     expect(llm.chatRequests()).toHaveLength(1);
   });
 

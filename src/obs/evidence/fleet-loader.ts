@@ -16,13 +16,13 @@ const FLEET_KINDS = [TRAJECTORY_KIND.toolCall, TRAJECTORY_KIND.breaker, TRAJECTO
 
 export interface FleetLoaderDeps {
   db: SqliteDatabase;
-  flush?: () => void;
+  flush?: () => Promise<void>;
   /** Whether the crash-surviving run table is part of this process; false (offline CLI) leaves out the autonomy block. */
   hasDurableRuns: boolean;
 }
 
 export interface FleetLoader {
-  load(window: { nowMs: number; sinceHours: number }): FleetEvidence;
+  load(window: { nowMs: number; sinceHours: number }): Promise<FleetEvidence>;
 }
 
 interface UsageRow {
@@ -57,8 +57,8 @@ export function createFleetLoader({ db, flush, hasDurableRuns }: FleetLoaderDeps
   const runCount = db.prepare<[number, number], { n: number }>('SELECT COUNT(*) AS n FROM runs WHERE started_at >= ? AND started_at <= ?');
 
   return {
-    load({ nowMs, sinceHours }) {
-      flush?.();
+    async load({ nowMs, sinceHours }) {
+      await flush?.();
       const since = nowMs - sinceHours * 3_600_000;
       const caps: { field: string; kept: number; total: number }[] = [];
       const capped = <T>(field: string, rows: T[], limit: number, total: () => number): T[] => {

@@ -25,13 +25,13 @@ export interface MissedReference {
 export type SessionLoad = { found: true; evidence: SessionEvidence } | { found: false; missed: MissedReference };
 
 export interface SessionLoader {
-  load(reference: SessionReference, options: { includeSynthetic: boolean }): SessionLoad;
+  load(reference: SessionReference, options: { includeSynthetic: boolean }): Promise<SessionLoad>;
 }
 
 export interface SessionLoaderDeps {
   db: SqliteDatabase;
   /** Writes buffered evidence first, so a report sees the turn that just ended. */
-  flush?: () => void;
+  flush?: () => Promise<void>;
 }
 
 export function createSessionLoader({ db, flush }: SessionLoaderDeps): SessionLoader {
@@ -79,8 +79,8 @@ export function createSessionLoader({ db, flush }: SessionLoaderDeps): SessionLo
   }
 
   return {
-    load(reference, { includeSynthetic }) {
-      flush?.();
+    async load(reference, { includeSynthetic }) {
+      await flush?.();
       const target = resolve(reference);
       if ('missed' in target) return { found: false, missed: target.missed };
       const { sessionKey } = target;

@@ -1,2 +1,5 @@
 // The storage ports: one async interface per capability, implemented by store/sqlite (and later other backends).
 export type { AuditFilter, AuditPort, AuditRow } from './audit.js';
+export type {
+  EvidencePort, EvidenceWrite, SessionIndexEnd, SessionIndexStart, StoredTrajectory, TrajectoryRecord, UsageRecord,
+} from './evidence.js';

@@ -1,2 +1,3 @@
 // The SQLite implementations of the storage ports.
 export { createSqliteAuditPort } from './audit.js';
+export { createSqliteEvidencePort } from './evidence.js';
