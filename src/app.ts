@@ -33,7 +33,7 @@ import { systemMethods } from './rpc/methods/system.js';
 import { tokenMethods } from './rpc/methods/tokens.js';
 import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService, type TokenService } from './server/index.js';
 import { createSessionLocks, createSessionService, trackSessionUsage, type SessionService } from './sessions/index.js';
-import { createSqliteAuditPort, createSqliteEvidencePort } from './store/sqlite/index.js';
+import { createSqliteAuditPort, createSqliteEvidencePort, createSqliteObsPort } from './store/sqlite/index.js';
 import { createSqliteResponseStore, createSqliteRunStore, createSqliteSessionStore, createSqliteTokenStore, openDatabase } from './store/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
@@ -122,7 +122,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   if (router.providers().length === 0) log.warn('no LLM provider configured: agent turns will end with an error until one is added under `providers:`');
   const obsModule = createObsModule({
     db,
-    store: { audit: createSqliteAuditPort(db) },
+    store: { audit: createSqliteAuditPort(db), obs: createSqliteObsPort(db) },
     events,
     recorder,
     now,

@@ -1,6 +1,6 @@
 // Delivery traces: one row per reply delivered (or not) to a channel, recorded by the turn that sent it; recent list and totals.
-import type { SqliteDatabase } from '../store/index.js';
-import type { BatchWriter } from './batch-writer.js';
+import type { ObsPort, ObsWrite } from '../store/ports/index.js';
+import type { BatchQueue } from './batch-queue.js';
 
 /** Decided here (spec: "DeliveryTrace field list: not shown"). */
 export interface DeliveryTrace {
@@ -54,45 +54,27 @@ export interface DeliveryRecorder {
 export interface DeliveryTracer extends DeliveryRecorder {
   record(trace: DeliveryInput): void;
   /** Newest first. */
-  recent(filter: { sinceMs?: number; limit?: number; channelId?: string }): DeliveryTrace[];
-  stats(): DeliveryStats;
-  reset(): number;
+  recent(filter: { sinceMs?: number; limit?: number; channelId?: string }): Promise<DeliveryTrace[]>;
+  stats(): Promise<DeliveryStats>;
+  reset(): Promise<number>;
 }
 
 export interface DeliveryTracerDeps {
-  db: SqliteDatabase;
-  writer: BatchWriter;
+  port: ObsPort;
+  /** The obs write queue shared with diagnostics and health signals. */
+  queue: BatchQueue<ObsWrite>;
   now: () => number;
 }
 
-interface DeliveryRow {
-  id: number;
-  ts: number;
-  channel_id: string;
-  channel_type: string;
-  session_key: string | null;
-  trace_id: string | null;
-  outcome: string;
-  latency_ms: number;
-  error_kind: string | null;
-}
-
-const toTrace = (row: DeliveryRow): DeliveryTrace => ({
-  id: row.id, ts: row.ts, channelId: row.channel_id, channelType: row.channel_type, sessionKey: row.session_key, traceId: row.trace_id,
-  outcome: row.outcome === 'failure' ? 'failure' : 'success', latencyMs: row.latency_ms, errorKind: row.error_kind,
-});
-
-export function createDeliveryTracer({ db, writer, now }: DeliveryTracerDeps): DeliveryTracer {
-  const insert = db.prepare(
-    'INSERT INTO delivery_traces (ts, channel_id, channel_type, session_key, trace_id, outcome, latency_ms, error_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  const statsQuery = db.prepare<[], { total: number; successes: number | null; avg_latency: number | null }>(
-    "SELECT COUNT(*) AS total, SUM(outcome = 'success') AS successes, AVG(latency_ms) AS avg_latency FROM delivery_traces");
-  const deleteAll = db.prepare('DELETE FROM delivery_traces');
-
+export function createDeliveryTracer({ port, queue, now }: DeliveryTracerDeps): DeliveryTracer {
   function record(trace: DeliveryInput): void {
-    const row = [trace.ts ?? now(), trace.channelId, trace.channelType, trace.sessionKey ?? null, trace.traceId ?? null, trace.outcome,
-      Math.max(0, Math.round(trace.latencyMs)), trace.errorKind ?? null] as const;
-    writer.enqueue(() => insert.run(...row));
+    queue.enqueue({
+      type: 'delivery',
+      row: {
+        ts: trace.ts ?? now(), channelId: trace.channelId, channelType: trace.channelType, sessionKey: trace.sessionKey ?? null, traceId: trace.traceId ?? null,
+        outcome: trace.outcome, latencyMs: Math.max(0, Math.round(trace.latencyMs)), errorKind: trace.errorKind ?? null,
+      },
+    });
   }
 
   function replied(reply: DeliveryReply): void {
@@ -108,32 +90,18 @@ export function createDeliveryTracer({ db, writer, now }: DeliveryTracerDeps): D
   return {
     record,
     replied,
-    recent({ sinceMs, limit = DELIVERY_DEFAULT_LIMIT, channelId }) {
-      writer.flush();
-      const clauses: string[] = [];
-      const values: (string | number)[] = [];
-      if (sinceMs !== undefined) {
-        clauses.push('ts >= ?');
-        values.push(sinceMs);
-      }
-      if (channelId !== undefined) {
-        clauses.push('channel_id = ?');
-        values.push(channelId);
-      }
-      const where = clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`;
-      return db.prepare<(string | number)[], DeliveryRow>(`SELECT * FROM delivery_traces ${where} ORDER BY ts DESC, id DESC LIMIT ?`)
-        .all(...values, Math.min(limit, DELIVERY_MAX_LIMIT)).map(toTrace);
+    async recent({ sinceMs, limit = DELIVERY_DEFAULT_LIMIT, channelId }) {
+      await queue.flush();
+      return port.deliveries({ ...(sinceMs === undefined ? {} : { sinceMs }), ...(channelId === undefined ? {} : { channelId }), limit: Math.min(limit, DELIVERY_MAX_LIMIT) });
     },
-    stats() {
-      writer.flush();
-      const row = statsQuery.get();
-      const total = row?.total ?? 0;
-      const successes = row?.successes ?? 0;
-      return { total, successes, failures: total - successes, avgLatencyMs: Math.round(row?.avg_latency ?? 0) };
+    async stats() {
+      await queue.flush();
+      const { total, successes, avgLatencyMs } = await port.deliveryStats();
+      return { total, successes, failures: total - successes, avgLatencyMs: Math.round(avgLatencyMs) };
     },
-    reset() {
-      writer.flush();
-      return deleteAll.run().changes;
+    async reset() {
+      await queue.flush();
+      return port.reset('delivery');
     },
   };
 }

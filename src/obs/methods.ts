@@ -86,7 +86,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
       scope: 'admin',
       summary: `Recent delivery traces, newest first; limit default 100, clamped to ${DELIVERY_MAX_LIMIT}.`,
       params: z.strictObject({ sinceMs: epochMs.optional(), limit: limit.optional(), channelId: id.optional() }),
-      handler: (params) => ({ deliveries: obs.delivery.recent(params) }),
+      handler: async (params) => ({ deliveries: await obs.delivery.recent(params) }),
     }),
     defineMethod({
       name: 'obs.delivery.stats',

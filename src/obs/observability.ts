@@ -1,7 +1,8 @@
 // Builds the observability services over one database and event bus: recorders, queries, reports and resets.
 import type { Logger } from 'pino';
 import type { SqliteDatabase } from '../store/index.js';
-import type { AuditPort } from '../store/ports/index.js';
+import type { AuditPort, ObsPort, ObsWrite } from '../store/ports/index.js';
+import { createBatchQueue } from './batch-queue.js';
 import { createAuditLog, type AuditLog } from './audit.js';
 import { createBatchWriter } from './batch-writer.js';
 import { createBilling, type Billing } from './billing.js';
@@ -32,7 +33,7 @@ export const FLEET_DEFAULT_SINCE_HOURS = 24;
 export interface ObservabilityDeps {
   db: SqliteDatabase;
   /** The ports the recorders write through and the reports read. */
-  store: { audit: AuditPort };
+  store: { audit: AuditPort; obs: ObsPort };
   events: EventBus;
   /** The turn loop's recorder: flushed before every read so the current run is counted once. */
   recorder: Pick<Recorder, 'flush'>;
@@ -70,15 +71,21 @@ export function createObservability(deps: ObservabilityDeps): Observability {
   const writer = createBatchWriter({ db, ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }), ...(deps.log === undefined ? {} : { log: deps.log }) });
   const flush = async () => {
     await recorder.flush();
+    await counters.flush();
     writer.flush();
   };
   const billing = createBilling({ db, flush, now, ...(priceOf === undefined ? {} : { priceOf }) });
   const cache = createCacheStats({ db, flush, ...(priceOf === undefined ? {} : { priceOf }) });
   const channels = createChannelActivityTracker({ db, writer, now, events });
-  const delivery = createDeliveryTracer({ db, writer, now });
-  const diagnostics = createDiagnostics({ db, writer, now, events });
+  const counters = createBatchQueue<ObsWrite>({
+    write: (batch) => deps.store.obs.append(batch),
+    ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }),
+    ...(deps.log === undefined ? {} : { log: deps.log }),
+  });
+  const delivery = createDeliveryTracer({ port: deps.store.obs, queue: counters, now });
+  const diagnostics = createDiagnostics({ port: deps.store.obs, queue: counters, now, events });
   const audit = createAuditLog({ port: deps.store.audit, now, newId, events, ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }), ...(deps.log === undefined ? {} : { log: deps.log }) });
-  const signals = createHealthSignalRecorder({ db, writer, now });
+  const signals = createHealthSignalRecorder({ queue: counters, now });
   const stopProviderHealth = subscribeProviderHealth({ events, signals });
   const context = createContextReports({ db, flush });
   const traces = createTraceSearch({ db, flush, now });
@@ -120,6 +127,7 @@ export function createObservability(deps: ObservabilityDeps): Observability {
       channels.close();
       diagnostics.close();
       writer.close();
+      await counters.close();
       await audit.close();
     },
   };

@@ -4,7 +4,7 @@ import { createLogger } from '../../src/obs/logger.js';
 import { createObservability, type Observability } from '../../src/obs/observability.js';
 import { createRecorder, type Recorder } from '../../src/obs/recorder.js';
 import { openDatabase, type SqliteDatabase } from '../../src/store/index.js';
-import { createSqliteAuditPort, createSqliteEvidencePort } from '../../src/store/sqlite/index.js';
+import { createSqliteAuditPort, createSqliteEvidencePort, createSqliteObsPort } from '../../src/store/sqlite/index.js';
 
 /** Lets the bus deliver what was emitted (listeners run off the emitter's stack). */
 export const delivered = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -26,7 +26,7 @@ export function startObs(path = ':memory:', options: { hasDurableRuns?: boolean;
   const recorder = createRecorder({ port: createSqliteEvidencePort(db) });
   let ids = 0;
   const obs = createObservability({
-    db, store: { audit: createSqliteAuditPort(db) }, events, recorder, now, newId: () => `id-${String((ids += 1)).padStart(6, '0')}`,
+    db, store: { audit: createSqliteAuditPort(db), obs: createSqliteObsPort(db) }, events, recorder, now, newId: () => `id-${String((ids += 1)).padStart(6, '0')}`,
     priceOf: (provider) => (provider === 'cloud' ? { input: 3, cacheRead: 0.3 } : undefined),
     ...(options.hasDurableRuns === undefined ? {} : { hasDurableRuns: options.hasDurableRuns }),
   });

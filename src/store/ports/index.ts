@@ -3,3 +3,6 @@ export type { AuditFilter, AuditPort, AuditRow } from './audit.js';
 export type {
   EvidencePort, EvidenceWrite, SessionIndexEnd, SessionIndexStart, StoredTrajectory, TrajectoryRecord, UsageRecord,
 } from './evidence.js';
+export type {
+  DeliveryRow, DiagnosticRow, HealthSignalRow, ObsCounterTable, ObsPort, ObsWrite, StoredDelivery, StoredDiagnostic,
+} from './obs.js';

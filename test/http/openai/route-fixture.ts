@@ -14,7 +14,7 @@ import { createRecorder } from '../../../src/obs/recorder.js';
 import { createEmbedder, createModelRouter } from '../../../src/providers/index.js';
 import { createAuthenticator, createHttpServer, createRequestAuth } from '../../../src/server/index.js';
 import { createSqliteSessionStore, createSqliteTokenStore, openDatabase, type SqliteDatabase } from '../../../src/store/index.js';
-import { createSqliteAuditPort, createSqliteEvidencePort } from '../../../src/store/sqlite/index.js';
+import { createSqliteAuditPort, createSqliteEvidencePort, createSqliteObsPort } from '../../../src/store/sqlite/index.js';
 import { createSqliteResponseStore } from '../../../src/store/response-store.js';
 import type { FastifyInstance } from 'fastify';
 import { harnessConfig, TOKENS } from '../../support/gateway-harness.js';
@@ -59,7 +59,7 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
   const agents = staticAgents(options.agents ?? { default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 3 } });
   const sessions = createSqliteSessionStore(db);
   const recorder = createRecorder({ port: createSqliteEvidencePort(db) });
-  const observability = createObservability({ db, store: { audit: createSqliteAuditPort(db) }, events, recorder, now: Date.now, newId: randomUUID });
+  const observability = createObservability({ db, store: { audit: createSqliteAuditPort(db), obs: createSqliteObsPort(db) }, events, recorder, now: Date.now, newId: randomUUID });
   const runner = createTurnLoop({ agents, router, sessions, tools: createToolRegistry([]), events, recorder, log, now: Date.now });
   const embedder = options.hasEmbeddings === true ? createEmbedder({ embeddings: { provider: 'local', model: 'embed-small' }, providers, log }) : undefined;
   const auth = createRequestAuth(createAuthenticator({ configTokens: config.gateway.tokens, store: createSqliteTokenStore(db) }));

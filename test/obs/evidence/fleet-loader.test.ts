@@ -2,11 +2,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFleetLoader } from '../../../src/obs/evidence/index.js';
 import { assembleFleetHealth } from '../../../src/obs/fleet/index.js';
-import { createBatchWriter, type BatchWriter } from '../../../src/obs/batch-writer.js';
+import { createBatchQueue, type BatchQueue } from '../../../src/obs/batch-queue.js';
 import { createHealthSignalRecorder } from '../../../src/obs/health-signals.js';
 import { createRecorder, type Recorder } from '../../../src/obs/recorder.js';
 import { createSqliteRunStore, openDatabase, type SqliteDatabase } from '../../../src/store/index.js';
-import { createSqliteEvidencePort } from '../../../src/store/sqlite/index.js';
+import type { ObsWrite } from '../../../src/store/ports/index.js';
+import { createSqliteEvidencePort, createSqliteObsPort } from '../../../src/store/sqlite/index.js';
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 0, 15, 12);
@@ -14,14 +15,15 @@ const NOW = Date.UTC(2026, 0, 15, 12);
 describe('obs.fleet.health loader', () => {
   let db: SqliteDatabase;
   let recorder: Recorder;
-  let writer: BatchWriter;
+  let writer: BatchQueue<ObsWrite>;
   beforeEach(() => {
     db = openDatabase({ path: ':memory:' });
     recorder = createRecorder({ port: createSqliteEvidencePort(db) });
-    writer = createBatchWriter({ db });
+    const obsPort = createSqliteObsPort(db);
+    writer = createBatchQueue<ObsWrite>({ write: (batch) => obsPort.append(batch) });
   });
   afterEach(async () => {
-    writer.close();
+    await writer.close();
     await recorder.close();
     db.close();
   });
@@ -37,7 +39,7 @@ describe('obs.fleet.health loader', () => {
   }
 
   const load = (sinceHours: number, hasDurableRuns = false) =>
-    createFleetLoader({ db, flush: async () => { await recorder.flush(); writer.flush(); }, hasDurableRuns }).load({ nowMs: NOW, sinceHours });
+    createFleetLoader({ db, flush: async () => { await recorder.flush(); await writer.flush(); }, hasDurableRuns }).load({ nowMs: NOW, sinceHours });
 
   it('reads the window only, without synthetic sessions, and only the kinds the report needs', async () => {
     turn('in', NOW - 2 * HOUR, 'timeout');
@@ -54,7 +56,7 @@ describe('obs.fleet.health loader', () => {
   });
 
   it('takes the latest posture row whatever its age, and windowed signals', async () => {
-    const signals = createHealthSignalRecorder({ db, writer, now: () => NOW });
+    const signals = createHealthSignalRecorder({ queue: writer, now: () => NOW });
     signals.record({ kind: 'config_posture', ts: NOW - 100 * HOUR, data: { providers: [{ provider: 'old', configuredWindowTokens: 10, servedWindowTokens: 5 }] } });
     signals.record({ kind: 'config_posture', ts: NOW - 50 * HOUR, data: { providers: [{ provider: 'local', configuredWindowTokens: 10, servedWindowTokens: 5 }] } });
     signals.record({ kind: 'voice', ts: NOW - HOUR, data: { outcome: 'failed', errorKind: 'network' } });

@@ -1,0 +1,63 @@
+// The obs counters port: delivery traces, diagnostic events and health signals, appended in batches; their queries and resets.
+
+export interface DeliveryRow {
+  ts: number;
+  channelId: string;
+  channelType: string;
+  sessionKey: string | null;
+  traceId: string | null;
+  outcome: 'success' | 'failure';
+  latencyMs: number;
+  errorKind: string | null;
+}
+
+export interface StoredDelivery extends DeliveryRow {
+  id: number;
+}
+
+export interface DiagnosticRow {
+  ts: number;
+  category: string;
+  kind: string;
+  count: number;
+  severity: string;
+  /** Scrubbed JSON object. */
+  data: string;
+}
+
+export interface StoredDiagnostic extends DiagnosticRow {
+  id: number;
+}
+
+export interface HealthSignalRow {
+  ts: number;
+  kind: string;
+  agentId: string | null;
+  rootRunId: string | null;
+  severity: string;
+  /** Scrubbed JSON object. */
+  data: string;
+}
+
+export type ObsWrite =
+  | { type: 'delivery'; row: DeliveryRow }
+  | { type: 'diagnostic'; row: DiagnosticRow }
+  | { type: 'health_signal'; row: HealthSignalRow };
+
+/** The tables obs.reset clears through this port. */
+export type ObsCounterTable = 'delivery' | 'diagnostics';
+
+export interface ObsPort {
+  /** Writes the batch in order, all or nothing. */
+  append(batch: readonly ObsWrite[]): Promise<void>;
+  /** Newest first (ts, then id, descending). */
+  deliveries(filter: { sinceMs?: number; channelId?: string; limit: number }, signal?: AbortSignal): Promise<StoredDelivery[]>;
+  deliveryStats(signal?: AbortSignal): Promise<{ total: number; successes: number; avgLatencyMs: number }>;
+  /** Newest first, at most `limit`; totals sum `count` per category and kind over every matching row. */
+  diagnostics(filter: { category?: string; sinceMs?: number; limit: number }, signal?: AbortSignal): Promise<{
+    rows: StoredDiagnostic[];
+    totals: { category: string; kind: string; total: number }[];
+  }>;
+  /** Deletes every row of the table; returns how many. */
+  reset(table: ObsCounterTable): Promise<number>;
+}
