@@ -68,7 +68,10 @@ export interface Observability {
 
 export function createObservability(deps: ObservabilityDeps): Observability {
   const { db, events, recorder, now, newId, priceOf, hasDurableRuns = false } = deps;
-  const writer = createBatchWriter({ db, ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }), ...(deps.log === undefined ? {} : { log: deps.log }) });
+  const batching = { ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }), ...(deps.log === undefined ? {} : { log: deps.log }) };
+  const writer = createBatchWriter({ db, ...batching });
+  // Delivery traces, diagnostics and health signals share one queue, so one transaction carries them all.
+  const counters = createBatchQueue<ObsWrite>({ write: (batch) => deps.store.obs.append(batch), ...batching });
   const flush = async () => {
     await recorder.flush();
     await counters.flush();
@@ -77,14 +80,9 @@ export function createObservability(deps: ObservabilityDeps): Observability {
   const billing = createBilling({ db, flush, now, ...(priceOf === undefined ? {} : { priceOf }) });
   const cache = createCacheStats({ db, flush, ...(priceOf === undefined ? {} : { priceOf }) });
   const channels = createChannelActivityTracker({ db, writer, now, events });
-  const counters = createBatchQueue<ObsWrite>({
-    write: (batch) => deps.store.obs.append(batch),
-    ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }),
-    ...(deps.log === undefined ? {} : { log: deps.log }),
-  });
   const delivery = createDeliveryTracer({ port: deps.store.obs, queue: counters, now });
   const diagnostics = createDiagnostics({ port: deps.store.obs, queue: counters, now, events });
-  const audit = createAuditLog({ port: deps.store.audit, now, newId, events, ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }), ...(deps.log === undefined ? {} : { log: deps.log }) });
+  const audit = createAuditLog({ port: deps.store.audit, now, newId, events, ...batching });
   const signals = createHealthSignalRecorder({ queue: counters, now });
   const stopProviderHealth = subscribeProviderHealth({ events, signals });
   const context = createContextReports({ db, flush });
