@@ -4,7 +4,6 @@ import type { SqliteDatabase } from '../store/index.js';
 import type { AuditPort, ObsPort, ObsWrite } from '../store/ports/index.js';
 import { createBatchQueue } from './batch-queue.js';
 import { createAuditLog, type AuditLog } from './audit.js';
-import { createBatchWriter } from './batch-writer.js';
 import { createBilling, type Billing } from './billing.js';
 import { createCacheStats, type CacheStats } from './cache-stats.js';
 import { createChannelActivityTracker, type ChannelActivityTracker } from './channels.js';
@@ -69,17 +68,15 @@ export interface Observability {
 export function createObservability(deps: ObservabilityDeps): Observability {
   const { db, events, recorder, now, newId, priceOf, hasDurableRuns = false } = deps;
   const batching = { ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }), ...(deps.log === undefined ? {} : { log: deps.log }) };
-  const writer = createBatchWriter({ db, ...batching });
   // Delivery traces, diagnostics and health signals share one queue, so one transaction carries them all.
   const counters = createBatchQueue<ObsWrite>({ write: (batch) => deps.store.obs.append(batch), ...batching });
   const flush = async () => {
     await recorder.flush();
     await counters.flush();
-    writer.flush();
   };
   const billing = createBilling({ db, flush, now, ...(priceOf === undefined ? {} : { priceOf }) });
   const cache = createCacheStats({ db, flush, ...(priceOf === undefined ? {} : { priceOf }) });
-  const channels = createChannelActivityTracker({ db, writer, now, events });
+  const channels = createChannelActivityTracker({ port: deps.store.obs, queue: counters, now, events });
   const delivery = createDeliveryTracer({ port: deps.store.obs, queue: counters, now });
   const diagnostics = createDiagnostics({ port: deps.store.obs, queue: counters, now, events });
   const audit = createAuditLog({ port: deps.store.audit, now, newId, events, ...batching });
@@ -124,7 +121,6 @@ export function createObservability(deps: ObservabilityDeps): Observability {
       stopProviderHealth();
       channels.close();
       diagnostics.close();
-      writer.close();
       await counters.close();
       await audit.close();
     },

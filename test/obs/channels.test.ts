@@ -18,19 +18,19 @@ describe('obs channel activity', () => {
     events.emit('message:sent', { agentId: 'default', sessionKey: 'default:alice:ws', traceId: 't1', chars: 9, finishReason: 'stop' });
     events.emit('message:received', { agentId: 'default', sessionKey: 'default:bob:telegram', channelId: 'tg-42', channelType: 'telegram', chars: 1 });
     await delivered();
-    expect(obs.channels.get('ws')).toEqual({ channelId: 'ws', channelType: 'ws', lastActiveAt: clock.now, messagesSent: 1, messagesReceived: 1 });
-    expect(obs.channels.all().map((channel) => channel.channelId)).toEqual(['tg-42', 'ws']);
-    expect(obs.channels.get('nope')).toBeNull();
+    expect(await obs.channels.get('ws')).toEqual({ channelId: 'ws', channelType: 'ws', lastActiveAt: clock.now, messagesSent: 1, messagesReceived: 1 });
+    expect((await obs.channels.all()).map((channel) => channel.channelId)).toEqual(['tg-42', 'ws']);
+    expect(await obs.channels.get('nope')).toBeNull();
   });
 
-  it(`lists channels idle for longer than the threshold (default ${STALE_THRESHOLD_MS} ms), longest idle first`, () => {
+  it(`lists channels idle for longer than the threshold (default ${STALE_THRESHOLD_MS} ms), longest idle first`, async () => {
     stack = startObs();
     const { obs, clock } = stack;
     obs.channels.touch({ channelId: 'a', channelType: 'ws' }, 'received', clock.now - 600_000);
     obs.channels.touch({ channelId: 'b', channelType: 'ws' }, 'received', clock.now - 400_000);
     obs.channels.touch({ channelId: 'c', channelType: 'ws' }, 'received', clock.now - 1000);
-    expect(obs.channels.stale().map((channel) => channel.channelId)).toEqual(['a', 'b']);
-    expect(obs.channels.stale(500_000).map((channel) => channel.channelId)).toEqual(['a']);
+    expect((await obs.channels.stale()).map((channel) => channel.channelId)).toEqual(['a', 'b']);
+    expect((await obs.channels.stale(500_000)).map((channel) => channel.channelId)).toEqual(['a']);
   });
 
   it('continues stored counters after a restart; history fills channels not seen live', async () => {
@@ -42,8 +42,8 @@ describe('obs channel activity', () => {
       await first.close();
       stack = startObs(join(dir, 'gateway.db'));
       stack.obs.channels.touch({ channelId: 'a', channelType: 'ws' }, 'received');
-      expect(stack.obs.channels.get('a')).toMatchObject({ messagesReceived: 2 });
-      expect(stack.obs.channels.all().map((channel) => [channel.channelId, channel.messagesSent, channel.messagesReceived])).toEqual([['a', 0, 2], ['b', 1, 0]]);
+      expect(await stack.obs.channels.get('a')).toMatchObject({ messagesReceived: 2 });
+      expect((await stack.obs.channels.all()).map((channel) => [channel.channelId, channel.messagesSent, channel.messagesReceived])).toEqual([['a', 0, 2], ['b', 1, 0]]);
     } finally {
       await stack?.close();
       stack = undefined;
@@ -56,6 +56,6 @@ describe('obs channel activity', () => {
     stack.obs.channels.touch({ channelId: 'a', channelType: 'ws' }, 'received');
     stack.obs.channels.touch({ channelId: 'b', channelType: 'ws' }, 'received');
     expect(await stack.obs.resetTable('channels')).toBe(2);
-    expect(stack.obs.channels.all()).toEqual([]);
+    expect(await stack.obs.channels.all()).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-// ObsPort conformance: delivery traces, diagnostic events and health signals appended, filtered, counted and reset.
+// ObsPort conformance: channel activity, delivery traces, diagnostic events and health signals appended, queried and reset.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeliveryRow, ObsPort } from '../../src/store/ports/index.js';
 
@@ -51,6 +51,19 @@ export function obsPortCases(name: string, open: () => Promise<ObsPortHandle>): 
       const { rows, totals } = await handle.port.diagnostics({ category: 'model', sinceMs: 2, limit: 1 });
       expect(rows).toEqual([{ id: 4, ts: 4, category: 'model', kind: 'k', count: 1, severity: 'info', data: '{}' }]);
       expect(totals).toEqual([{ category: 'model', kind: 'k', total: 4 }]);
+    });
+
+    it('adds channel touches up per channel; the type is replaced and last activity never moves back', async () => {
+      await handle.port.append([
+        { type: 'channel', touch: { channelId: 'a', channelType: 'ws', ts: 5, direction: 'received' } },
+        { type: 'channel', touch: { channelId: 'a', channelType: 'telegram', ts: 3, direction: 'sent' } },
+      ]);
+      await handle.port.append([{ type: 'channel', touch: { channelId: 'b', channelType: 'ws', ts: 1, direction: 'sent' } }]);
+      expect(await handle.port.channel('a')).toEqual({ channelId: 'a', channelType: 'telegram', lastActiveAt: 5, messagesSent: 1, messagesReceived: 1 });
+      expect(await handle.port.channel('nope')).toBeUndefined();
+      expect((await handle.port.channels()).map((row) => row.channelId).sort()).toEqual(['a', 'b']);
+      expect(await handle.port.reset('channels')).toBe(2);
+      expect(await handle.port.channels()).toEqual([]);
     });
 
     it('reset deletes one table and says how many rows went; health signals are appended alongside', async () => {

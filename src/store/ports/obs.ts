@@ -1,4 +1,4 @@
-// The obs counters port: delivery traces, diagnostic events and health signals, appended in batches; their queries and resets.
+// The obs counters port: channel activity, delivery traces, diagnostic events and health signals, appended in batches; queries and resets.
 
 export interface DeliveryRow {
   ts: number;
@@ -39,13 +39,30 @@ export interface HealthSignalRow {
   data: string;
 }
 
+/** One message on a channel: counters add up, the type is replaced, last activity only moves forward. */
+export interface ChannelTouch {
+  channelId: string;
+  channelType: string;
+  ts: number;
+  direction: 'sent' | 'received';
+}
+
+export interface ChannelActivityRow {
+  channelId: string;
+  channelType: string;
+  lastActiveAt: number;
+  messagesSent: number;
+  messagesReceived: number;
+}
+
 export type ObsWrite =
+  | { type: 'channel'; touch: ChannelTouch }
   | { type: 'delivery'; row: DeliveryRow }
   | { type: 'diagnostic'; row: DiagnosticRow }
   | { type: 'health_signal'; row: HealthSignalRow };
 
 /** The tables obs.reset clears through this port. */
-export type ObsCounterTable = 'delivery' | 'diagnostics';
+export type ObsCounterTable = 'delivery' | 'diagnostics' | 'channels';
 
 export interface ObsPort {
   /** Writes the batch in order, all or nothing. */
@@ -58,6 +75,8 @@ export interface ObsPort {
     rows: StoredDiagnostic[];
     totals: { category: string; kind: string; total: number }[];
   }>;
+  channels(signal?: AbortSignal): Promise<ChannelActivityRow[]>;
+  channel(channelId: string, signal?: AbortSignal): Promise<ChannelActivityRow | undefined>;
   /** Deletes every row of the table; returns how many. */
   reset(table: ObsCounterTable): Promise<number>;
 }
