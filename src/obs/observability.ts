@@ -74,8 +74,8 @@ export function createObservability(deps: ObservabilityDeps): Observability {
     await recorder.flush();
     await counters.flush();
   };
-  const billing = createBilling({ db, flush, now, ...(priceOf === undefined ? {} : { priceOf }) });
-  const cache = createCacheStats({ db, flush, ...(priceOf === undefined ? {} : { priceOf }) });
+  const billing = createBilling({ port: deps.store.obs, flush, now, ...(priceOf === undefined ? {} : { priceOf }) });
+  const cache = createCacheStats({ port: deps.store.obs, flush, ...(priceOf === undefined ? {} : { priceOf }) });
   const channels = createChannelActivityTracker({ port: deps.store.obs, queue: counters, now, events });
   const delivery = createDeliveryTracer({ port: deps.store.obs, queue: counters, now });
   const diagnostics = createDiagnostics({ port: deps.store.obs, queue: counters, now, events });

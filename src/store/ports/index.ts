@@ -4,5 +4,5 @@ export type {
   EvidencePort, EvidenceWrite, SessionIndexEnd, SessionIndexStart, StoredTrajectory, TrajectoryRecord, UsageRecord,
 } from './evidence.js';
 export type {
-  ChannelActivityRow, ChannelTouch, DeliveryRow, DiagnosticRow, HealthSignalRow, ObsCounterTable, ObsPort, ObsWrite, StoredDelivery, StoredDiagnostic,
+  CacheGroup, ChannelActivityRow, ChannelTouch, UsageGroup, DeliveryRow, DiagnosticRow, HealthSignalRow, ObsCounterTable, ObsPort, ObsWrite, StoredDelivery, StoredDiagnostic,
 } from './obs.js';

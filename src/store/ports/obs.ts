@@ -62,7 +62,27 @@ export type ObsWrite =
   | { type: 'health_signal'; row: HealthSignalRow };
 
 /** The tables obs.reset clears through this port. */
-export type ObsCounterTable = 'delivery' | 'diagnostics' | 'channels';
+export type ObsCounterTable = 'delivery' | 'diagnostics' | 'channels' | 'token_usage';
+
+/** Recorded token usage summed per provider and model. */
+export interface UsageGroup {
+  provider: string;
+  model: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  costUsd: number;
+}
+
+/** Calls per provider and model that read cached prompt tokens (hits) and that did not (misses). */
+export interface CacheGroup {
+  provider: string;
+  model: string;
+  hits: number;
+  misses: number;
+  cachedTokens: number;
+}
 
 export interface ObsPort {
   /** Writes the batch in order, all or nothing. */
@@ -77,6 +97,11 @@ export interface ObsPort {
   }>;
   channels(signal?: AbortSignal): Promise<ChannelActivityRow[]>;
   channel(channelId: string, signal?: AbortSignal): Promise<ChannelActivityRow | undefined>;
+  /** Token usage since `sinceMs` (inclusive), optionally of one agent or session, ordered by provider and model. */
+  usageGroups(filter: { sinceMs: number; agentId?: string; sessionKey?: string }, signal?: AbortSignal): Promise<UsageGroup[]>;
+  /** Input plus output tokens per UTC hour of day (0-23) of the calls in (afterMs, untilMs]; hours without calls are absent. */
+  usageByHour(window: { afterMs: number; untilMs: number }, signal?: AbortSignal): Promise<{ hour: number; tokens: number }[]>;
+  cacheGroups(signal?: AbortSignal): Promise<CacheGroup[]>;
   /** Deletes every row of the table; returns how many. */
   reset(table: ObsCounterTable): Promise<number>;
 }

@@ -1,9 +1,10 @@
 // The SQLite ObsPort: channel activity, delivery traces, diagnostic events and health signals in one transaction per batch.
 import type { ChannelActivityRow, ObsCounterTable, ObsPort, ObsWrite, StoredDelivery, StoredDiagnostic } from '../ports/obs.js';
 import type { SqliteDatabase } from '../database.js';
+import { createSqliteUsageQueries } from './obs-usage.js';
 import { buildWhere } from './where.js';
 
-const TABLES: Record<ObsCounterTable, string> = { delivery: 'delivery_traces', diagnostics: 'diagnostic_events', channels: 'channel_activity' };
+const TABLES: Record<ObsCounterTable, string> = { delivery: 'delivery_traces', diagnostics: 'diagnostic_events', channels: 'channel_activity', token_usage: 'token_usage' };
 
 const CHANNEL_COLUMNS = 'channel_id AS channelId, channel_type AS channelType, last_active_at AS lastActiveAt, messages_sent AS messagesSent, messages_received AS messagesReceived';
 
@@ -35,6 +36,7 @@ export function createSqliteObsPort(db: SqliteDatabase): ObsPort {
   });
 
   return {
+    ...createSqliteUsageQueries(db),
     async append(batch) {
       if (batch.length > 0) writeBatch(batch);
     },
