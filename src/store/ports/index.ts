@@ -1,7 +1,8 @@
 // The storage ports: one async interface per capability, implemented by store/sqlite (and later other backends).
 export type { AuditFilter, AuditPort, AuditRow } from './audit.js';
 export type {
-  EvidencePort, EvidenceWrite, SessionIndexEnd, SessionIndexStart, StoredTrajectory, TrajectoryRecord, UsageRecord,
+  AgentTrajectory, AgentUsageGroup, Capped, EvidencePort, EvidenceRun, EvidenceWrite, SessionIndexEnd, SessionIndexRow, SessionIndexStart, StoredHealthSignal,
+  StoredTrajectory, TraceCondition, TraceFilter, TraceFlagField, TraceTextField, TrajectoryRecord, UsageRecord, Window,
 } from './evidence.js';
 export type {
   CacheGroup, ChannelActivityRow, ChannelTouch, UsageGroup, DeliveryRow, DiagnosticRow, HealthSignalRow, ObsCounterTable, ObsPort, ObsWrite, StoredDelivery, StoredDiagnostic,

@@ -1,6 +1,8 @@
 // The SQLite EvidencePort: one IMMEDIATE transaction per batch, so trajectory seq allocation holds the write lock.
-import type { EvidencePort, EvidenceWrite, StoredTrajectory } from '../ports/evidence.js';
+import type { EvidencePort, EvidenceWrite } from '../ports/evidence.js';
 import type { SqliteDatabase } from '../database.js';
+import { createSqliteSessionReads } from './evidence-sessions.js';
+import { createSqliteWindowReads } from './evidence-window.js';
 
 const dayOf = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);
 
@@ -16,9 +18,6 @@ export function createSqliteEvidencePort(db: SqliteDatabase): EvidencePort {
     `INSERT INTO token_usage (ts, agent_id, session_key, provider, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const trajectoryRows = db.prepare<[string], { session_key: string; trace_id: string; seq: number; ts: number; kind: string; data: string }>(
-    'SELECT session_key, trace_id, seq, ts, kind, data FROM trajectory WHERE session_key = ? ORDER BY seq');
-
   const writeBatch = db.transaction((batch: readonly EvidenceWrite[]) => {
     // Read once per session under the write lock (BEGIN IMMEDIATE), then counted up in memory for the batch.
     const nextSeq = new Map<string, number>();
@@ -44,17 +43,10 @@ export function createSqliteEvidencePort(db: SqliteDatabase): EvidencePort {
   });
 
   return {
+    ...createSqliteSessionReads(db),
+    ...createSqliteWindowReads(db),
     async append(batch) {
       if (batch.length > 0) writeBatch.immediate(batch);
-    },
-    async trajectoryOf(sessionKey) {
-      return trajectoryRows.all(sessionKey).map((row): StoredTrajectory => {
-        const data: unknown = JSON.parse(row.data);
-        return {
-          sessionKey: row.session_key, traceId: row.trace_id, seq: row.seq, ts: row.ts, kind: row.kind,
-          data: typeof data === 'object' && data !== null && !Array.isArray(data) ? Object.fromEntries(Object.entries(data)) : {},
-        };
-      });
     },
   };
 }

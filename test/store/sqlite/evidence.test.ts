@@ -1,9 +1,10 @@
-// The SQLite EvidencePort against a real temporary database file, with a second connection as the second writer.
+// The SQLite EvidencePort against a real temporary database file, with a second connection as the second writer; report reads over seeded rows.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type SqliteDatabase } from '../../../src/store/index.js';
-import { createSqliteEvidencePort } from '../../../src/store/sqlite/index.js';
+import { createSqliteRunStore, openDatabase, type SqliteDatabase } from '../../../src/store/index.js';
+import { createSqliteEvidencePort, createSqliteObsPort } from '../../../src/store/sqlite/index.js';
+import { evidenceReadsCases } from '../evidence-reads.cases.js';
 import { evidencePortCases } from '../evidence.cases.js';
 
 evidencePortCases('sqlite', async () => {
@@ -20,6 +21,28 @@ evidencePortCases('sqlite', async () => {
     },
     async close() {
       for (const connection of connections) connection.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+evidenceReadsCases('sqlite', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'agent-gateway-evidence-reads-'));
+  const db = openDatabase({ path: join(dir, 'gateway.db') });
+  const runs = createSqliteRunStore(db);
+  const obs = createSqliteObsPort(db);
+  return {
+    port: createSqliteEvidencePort(db),
+    async addRuns(rows) {
+      for (const row of rows) {
+        runs.create({ ...row, task: 't', requestedBy: null, completedAt: null, response: null, tokensUsed: null, error: null, status: 'completed' });
+      }
+    },
+    async addSignals(rows) {
+      await obs.append(rows.map((row) => ({ type: 'health_signal', row })));
+    },
+    async close() {
+      db.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
