@@ -108,7 +108,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tokenStore = createSqliteTokenStore(db);
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: tokenStore });
   const tokens = createTokenService({ store: tokenStore, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
-  const recorder = createRecorder({ port: createSqliteEvidencePort(db), log: log.child({ component: 'evidence' }) });
+  const evidence = createSqliteEvidencePort(db);
+  const recorder = createRecorder({ port: evidence, log: log.child({ component: 'evidence' }) });
 
   const router = createModelRouter({ config: configStore.get().providers, events, log: log.child({ component: 'providers' }), now });
   const stopRouterReload = configStore.onChange((change) => {
@@ -122,7 +123,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   if (router.providers().length === 0) log.warn('no LLM provider configured: agent turns will end with an error until one is added under `providers:`');
   const obsModule = createObsModule({
     db,
-    store: { audit: createSqliteAuditPort(db), obs: createSqliteObsPort(db) },
+    store: { audit: createSqliteAuditPort(db), evidence, obs: createSqliteObsPort(db) },
     events,
     recorder,
     now,

@@ -1,7 +1,7 @@
 // Builds the observability services over one database and event bus: recorders, queries, reports and resets.
 import type { Logger } from 'pino';
 import type { SqliteDatabase } from '../store/index.js';
-import type { AuditPort, ObsPort, ObsWrite } from '../store/ports/index.js';
+import type { AuditPort, EvidencePort, ObsPort, ObsWrite } from '../store/ports/index.js';
 import { createBatchQueue } from './batch-queue.js';
 import { createAuditLog, type AuditLog } from './audit.js';
 import { createBilling, type Billing } from './billing.js';
@@ -32,7 +32,7 @@ export const FLEET_DEFAULT_SINCE_HOURS = 24;
 export interface ObservabilityDeps {
   db: SqliteDatabase;
   /** The ports the recorders write through and the reports read. */
-  store: { audit: AuditPort; obs: ObsPort };
+  store: { audit: AuditPort; evidence: EvidencePort; obs: ObsPort };
   events: EventBus;
   /** The turn loop's recorder: flushed before every read so the current run is counted once. */
   recorder: Pick<Recorder, 'flush'>;
@@ -82,7 +82,7 @@ export function createObservability(deps: ObservabilityDeps): Observability {
   const audit = createAuditLog({ port: deps.store.audit, now, newId, events, ...batching });
   const signals = createHealthSignalRecorder({ queue: counters, now });
   const stopProviderHealth = subscribeProviderHealth({ events, signals });
-  const context = createContextReports({ db, flush });
+  const context = createContextReports({ port: deps.store.evidence, flush });
   const traces = createTraceSearch({ db, flush, now });
   const sessionLoader = createSessionLoader({ db, flush });
   const fleetLoader = createFleetLoader({ db, flush, hasDurableRuns });

@@ -23,10 +23,11 @@ export function startObs(path = ':memory:', options: { hasDurableRuns?: boolean;
   const now = () => clock.now;
   const db = openDatabase({ path });
   const events = createEventBus({ now, log: createLogger({ level: 'silent' }) });
-  const recorder = createRecorder({ port: createSqliteEvidencePort(db) });
+  const evidence = createSqliteEvidencePort(db);
+  const recorder = createRecorder({ port: evidence });
   let ids = 0;
   const obs = createObservability({
-    db, store: { audit: createSqliteAuditPort(db), obs: createSqliteObsPort(db) }, events, recorder, now, newId: () => `id-${String((ids += 1)).padStart(6, '0')}`,
+    db, store: { audit: createSqliteAuditPort(db), evidence, obs: createSqliteObsPort(db) }, events, recorder, now, newId: () => `id-${String((ids += 1)).padStart(6, '0')}`,
     priceOf: (provider) => (provider === 'cloud' ? { input: 3, cacheRead: 0.3 } : undefined),
     ...(options.hasDurableRuns === undefined ? {} : { hasDurableRuns: options.hasDurableRuns }),
   });
