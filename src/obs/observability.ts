@@ -83,7 +83,7 @@ export function createObservability(deps: ObservabilityDeps): Observability {
   const signals = createHealthSignalRecorder({ queue: counters, now });
   const stopProviderHealth = subscribeProviderHealth({ events, signals });
   const context = createContextReports({ port: deps.store.evidence, flush });
-  const traces = createTraceSearch({ db, flush, now });
+  const traces = createTraceSearch({ port: deps.store.evidence, flush, now });
   const sessionLoader = createSessionLoader({ db, flush });
   const fleetLoader = createFleetLoader({ db, flush, hasDurableRuns });
 

@@ -2,10 +2,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors.js';
 import { TRACE_SEARCH_MAX_LIMIT } from '../../src/obs/trace-search.js';
-import { compileWhere, parseSince } from '../../src/obs/where-filter.js';
+import { parseSince, parseWhere } from '../../src/obs/where-filter.js';
+import { compileTraceWhere } from '../../src/store/sqlite/trace-where.js';
 import { startObs, type ObsStack } from './support.js';
 
 const HOUR = 3_600_000;
+/** The `where` text as the SQLite adapter binds it: parsed by obs, compiled by the store. */
+const compileWhere = (text: string) => compileTraceWhere(parseWhere(text));
 
 describe('obs.trace.search', () => {
   let stack: ObsStack | undefined;
