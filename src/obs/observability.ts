@@ -84,8 +84,8 @@ export function createObservability(deps: ObservabilityDeps): Observability {
   const stopProviderHealth = subscribeProviderHealth({ events, signals });
   const context = createContextReports({ port: deps.store.evidence, flush });
   const traces = createTraceSearch({ port: deps.store.evidence, flush, now });
-  const sessionLoader = createSessionLoader({ db, flush });
-  const fleetLoader = createFleetLoader({ db, flush, hasDurableRuns });
+  const sessionLoader = createSessionLoader({ port: deps.store.evidence, flush });
+  const fleetLoader = createFleetLoader({ port: deps.store.evidence, flush, hasDurableRuns });
 
   const resetters: Record<ResettableTable, () => number | Promise<number>> = {
     token_usage: () => billing.reset(),

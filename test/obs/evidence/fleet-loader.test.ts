@@ -39,7 +39,7 @@ describe('obs.fleet.health loader', () => {
   }
 
   const load = (sinceHours: number, hasDurableRuns = false) =>
-    createFleetLoader({ db, flush: async () => { await recorder.flush(); await writer.flush(); }, hasDurableRuns }).load({ nowMs: NOW, sinceHours });
+    createFleetLoader({ port: createSqliteEvidencePort(db), flush: async () => { await recorder.flush(); await writer.flush(); }, hasDurableRuns }).load({ nowMs: NOW, sinceHours });
 
   it('reads the window only, without synthetic sessions, and only the kinds the report needs', async () => {
     turn('in', NOW - 2 * HOUR, 'timeout');

@@ -30,7 +30,7 @@ describe('obs.explain session loader', () => {
     recorder.endSession(traceId, { endReason: 'completed_with_tool_errors', degraded: true, endedAt: startedAt + 10 });
   }
 
-  const explain = (params: Parameters<typeof explainSession>[1]) => explainSession(createSessionLoader({ db, flush: () => recorder.flush() }), params);
+  const explain = (params: Parameters<typeof explainSession>[1]) => explainSession(createSessionLoader({ port: createSqliteEvidencePort(db), flush: () => recorder.flush() }), params);
 
   it('gives byte-identical reports for sessionKey, traceId, synthetic rootRunId and real rootRunId', async () => {
     recordTurn('t1', KEY, 1_000, { rootRunId: 'run-root-1' });
