@@ -122,7 +122,6 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   if (router.providers().length === 0) log.warn('no LLM provider configured: agent turns will end with an error until one is added under `providers:`');
   const obsModule = createObsModule({
-    db,
     store: { audit: createSqliteAuditPort(db), evidence, obs: createSqliteObsPort(db) },
     events,
     recorder,

@@ -1,6 +1,5 @@
-// Builds the observability services over one database and event bus: recorders, queries, reports and resets.
+// Builds the observability services over the storage ports and event bus: recorders, queries, reports and resets.
 import type { Logger } from 'pino';
-import type { SqliteDatabase } from '../store/index.js';
 import type { AuditPort, EvidencePort, ObsPort, ObsWrite } from '../store/ports/index.js';
 import { createBatchQueue } from './batch-queue.js';
 import { createAuditLog, type AuditLog } from './audit.js';
@@ -30,7 +29,6 @@ export type ResettableTable = (typeof RESETTABLE_TABLES)[number];
 export const FLEET_DEFAULT_SINCE_HOURS = 24;
 
 export interface ObservabilityDeps {
-  db: SqliteDatabase;
   /** The ports the recorders write through and the reports read. */
   store: { audit: AuditPort; evidence: EvidencePort; obs: ObsPort };
   events: EventBus;
@@ -66,7 +64,7 @@ export interface Observability {
 }
 
 export function createObservability(deps: ObservabilityDeps): Observability {
-  const { db, events, recorder, now, newId, priceOf, hasDurableRuns = false } = deps;
+  const { events, recorder, now, newId, priceOf, hasDurableRuns = false } = deps;
   const batching = { ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }), ...(deps.log === undefined ? {} : { log: deps.log }) };
   // Delivery traces, diagnostics and health signals share one queue, so one transaction carries them all.
   const counters = createBatchQueue<ObsWrite>({ write: (batch) => deps.store.obs.append(batch), ...batching });

@@ -27,7 +27,7 @@ export function startObs(path = ':memory:', options: { hasDurableRuns?: boolean;
   const recorder = createRecorder({ port: evidence });
   let ids = 0;
   const obs = createObservability({
-    db, store: { audit: createSqliteAuditPort(db), evidence, obs: createSqliteObsPort(db) }, events, recorder, now, newId: () => `id-${String((ids += 1)).padStart(6, '0')}`,
+    store: { audit: createSqliteAuditPort(db), evidence, obs: createSqliteObsPort(db) }, events, recorder, now, newId: () => `id-${String((ids += 1)).padStart(6, '0')}`,
     priceOf: (provider) => (provider === 'cloud' ? { input: 3, cacheRead: 0.3 } : undefined),
     ...(options.hasDurableRuns === undefined ? {} : { hasDurableRuns: options.hasDurableRuns }),
   });

@@ -60,7 +60,7 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
   const sessions = createSqliteSessionStore(db);
   const evidence = createSqliteEvidencePort(db);
   const recorder = createRecorder({ port: evidence });
-  const observability = createObservability({ db, store: { audit: createSqliteAuditPort(db), evidence, obs: createSqliteObsPort(db) }, events, recorder, now: Date.now, newId: randomUUID });
+  const observability = createObservability({ store: { audit: createSqliteAuditPort(db), evidence, obs: createSqliteObsPort(db) }, events, recorder, now: Date.now, newId: randomUUID });
   const runner = createTurnLoop({ agents, router, sessions, tools: createToolRegistry([]), events, recorder, log, now: Date.now });
   const embedder = options.hasEmbeddings === true ? createEmbedder({ embeddings: { provider: 'local', model: 'embed-small' }, providers, log }) : undefined;
   const auth = createRequestAuth(createAuthenticator({ configTokens: config.gateway.tokens, store: createSqliteTokenStore(db) }));
