@@ -11,7 +11,7 @@ import { registerOpenAiRoutes } from './http/openai/index.js';
 import { registerRestRoutes } from './http/rest/index.js';
 import {
   createEventBus,
-  createObservability,
+  createObsModule,
   createRecorder,
   recordBootPosture,
   recordRunsOrphaned,
@@ -23,13 +23,14 @@ import { createDispatcher, createRegistry, type MethodDefinition, type MethodReg
 import { configMethods } from './rpc/methods/config.js';
 import { gatewayMethods } from './rpc/methods/gateway.js';
 import { modelMethods } from './rpc/methods/models.js';
-import { obsMethods } from './rpc/methods/obs.js';
 import { systemMethods } from './rpc/methods/system.js';
 import { tokenMethods } from './rpc/methods/tokens.js';
 import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService, type TokenService } from './server/index.js';
 import { createRunsModule } from './runs/index.js';
 import { createSessionsModule, type SessionService } from './sessions/index.js';
-import { createSqliteResponsePort, createSqliteRunPort, createSqliteSessionPort, createSqliteTokenPort, openDatabase } from './store/sqlite/index.js';
+import {
+  createSqliteAuditPort, createSqliteEvidencePort, createSqliteObsPort, createSqliteResponsePort, createSqliteRunPort, createSqliteSessionPort, createSqliteTokenPort, openDatabase,
+} from './store/sqlite/index.js';
 import { agentTurnMethods, createHookRegistry, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS, type TurnRunner } from './turns/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
@@ -104,7 +105,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tokenStore = createSqliteTokenPort(db);
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: tokenStore });
   const tokens = createTokenService({ store: tokenStore, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
-  const recorder = createRecorder({ db, log: log.child({ component: 'evidence' }) });
+  const evidence = createSqliteEvidencePort(db);
+  const recorder = createRecorder({ port: evidence, log: log.child({ component: 'evidence' }) });
 
   const router = createModelRouter({ config: configStore.get().providers, events, log: log.child({ component: 'providers' }), now });
   const stopRouterReload = configStore.onChange((change) => {
@@ -116,8 +118,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     }
   });
   if (router.providers().length === 0) log.warn('no LLM provider configured: agent turns will end with an error until one is added under `providers:`');
-  const observability = createObservability({
-    db,
+  const obsModule = createObsModule({
+    store: { audit: createSqliteAuditPort(db), evidence, obs: createSqliteObsPort(db) },
     events,
     recorder,
     now,
@@ -126,6 +128,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     hasDurableRuns: true,
     log: log.child({ component: 'obs' }),
   });
+  const { observability } = obsModule;
   const agents = createAgentRegistry({ configStore, events, log: log.child({ component: 'agents' }) });
 
   const sessionStore = createSqliteSessionPort(db);
@@ -134,7 +137,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tools = createToolRegistry(builtinTools({ now }));
   const hooks = createHookRegistry([], log.child({ component: 'hooks' }));
   const turnLog = log.child({ component: 'turns' });
-  const loop = createTurnLoop({ router, tools, events, recorder, hooks, limits: DEFAULT_TURN_LIMITS, append: (key, messages) => sessionStore.append(key, messages, now()), log: turnLog, now });
+  const loop = createTurnLoop({ router, tools, events, recorder, delivery: observability.delivery, hooks, limits: DEFAULT_TURN_LIMITS, append: (key, messages) => sessionStore.append(key, messages, now()), log: turnLog, now });
   const turns = createTurnService({ agents, store: sessionStore, locks, loop, hooks, events, now, log: turnLog });
   const runner: TurnRunner = turns;
 
@@ -158,7 +161,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   });
   const agentsModule = createAgentsModule({ agents, router, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder() });
-  const modules: CapabilityModule[] = [sessionsModule, runsModule, agentsModule];
+  const modules: CapabilityModule[] = [obsModule, sessionsModule, runsModule, agentsModule];
   for (const module of modules) {
     tools.register(module.tools ?? []);
     hooks.register(module);
@@ -183,7 +186,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...agentTurnMethods({ runner }),
     ...modelMethods({ router }),
     ...configMethods({ config: configStore }),
-    ...obsMethods({ obs: observability }),
     ...modules.flatMap((module) => module.methods ?? []),
   ];
   registry = createRegistry(methods);
@@ -191,7 +193,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     registry,
     maxBatchSize: gateway.maxBatchSize,
     audit: (call) =>
-      events.emit('audit:event', {
+      observability.audit.record({
         kind: 'rpc.call',
         classification: call.scope,
         action: call.method,
@@ -199,7 +201,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         outcome: call.outcome,
         severity: call.outcome === 'denied' ? 'warning' : call.outcome === 'error' ? 'error' : 'info',
         traceId: call.traceId,
-        refs: JSON.stringify({ transport: call.transport, ...(call.errorKind === undefined ? {} : { errorKind: call.errorKind }) }),
+        refs: { transport: call.transport, ...(call.errorKind === undefined ? {} : { errorKind: call.errorKind }) },
       }),
   });
 
@@ -207,8 +209,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.
   const http = await createHttpServer({ gateway, log, auth }).catch(async (error: unknown) => {
     for (const module of [...modules].reverse()) await module.stop?.();
-    observability.close();
-    recorder.close();
+    agents.close();
+    await recorder.close();
     db.close();
     throw error;
   });
@@ -318,8 +320,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     stopRouterReload();
     stopRetiredWatch();
     for (const module of [...modules].reverse()) if (module !== runsModule) await module.stop?.();
-    observability.close();
-    recorder.close();
+    agents.close();
+    await recorder.close();
     db.close();
     state = 'closed';
   }

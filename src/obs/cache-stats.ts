@@ -1,5 +1,5 @@
 // Prompt-cache statistics from recorded token usage: a call that read cached tokens is a hit, any other call a miss.
-import type { SqliteDatabase } from '../store/sqlite/index.js';
+import type { ObsPort } from '../store/ports/index.js';
 import { round } from './evidence/read.js';
 import { cacheSavingsUsd, type PriceLookup } from './pricing.js';
 
@@ -17,17 +17,9 @@ export interface CacheStats extends CacheCounts {
 }
 
 export interface CacheStatsDeps {
-  db: SqliteDatabase;
-  flush: () => void;
+  port: ObsPort;
+  flush: () => Promise<void>;
   priceOf?: PriceLookup;
-}
-
-interface Row {
-  provider: string;
-  model: string;
-  hits: number;
-  misses: number;
-  cached: number;
 }
 
 function finish(counts: Omit<CacheCounts, 'hitRate'>): CacheCounts {
@@ -35,22 +27,19 @@ function finish(counts: Omit<CacheCounts, 'hitRate'>): CacheCounts {
   return { hits: counts.hits, misses: counts.misses, hitRate: calls === 0 ? 0 : round(counts.hits / calls, 4), cachedTokens: counts.cachedTokens, savingsUsd: round(counts.savingsUsd, 6) };
 }
 
-export function createCacheStats({ db, flush, priceOf }: CacheStatsDeps): { read(): CacheStats } {
-  const query = db.prepare<[], Row>(
-    `SELECT provider, model, SUM(cache_read_tokens > 0) AS hits, SUM(cache_read_tokens = 0) AS misses, SUM(cache_read_tokens) AS cached
-     FROM token_usage GROUP BY provider, model ORDER BY provider, model`);
+export function createCacheStats({ port, flush, priceOf }: CacheStatsDeps): { read(): Promise<CacheStats> } {
   return {
-    read() {
-      flush();
+    async read() {
+      await flush();
       const total = { hits: 0, misses: 0, cachedTokens: 0, savingsUsd: 0 };
       const byProvider = new Map<string, typeof total>();
-      for (const row of query.all()) {
-        const saved = cacheSavingsUsd(priceOf?.(row.provider, row.model), row.cached);
+      for (const row of await port.cacheGroups()) {
+        const saved = cacheSavingsUsd(priceOf?.(row.provider, row.model), row.cachedTokens);
         const entry = byProvider.get(row.provider) ?? { hits: 0, misses: 0, cachedTokens: 0, savingsUsd: 0 };
         for (const target of [entry, total]) {
           target.hits += row.hits;
           target.misses += row.misses;
-          target.cachedTokens += row.cached;
+          target.cachedTokens += row.cachedTokens;
           target.savingsUsd += saved;
         }
         byProvider.set(row.provider, entry);

@@ -1,7 +1,8 @@
-// Channel activity (spec ChannelActivity): live counters from message:received/sent, persisted in batches, history fills older channels.
-import type { SqliteDatabase } from '../store/sqlite/index.js';
-import type { BatchWriter } from './batch-writer.js';
-import type { BusEvent, EventBus } from './event-bus.js';
+// Channel activity (spec ChannelActivity): counted from message:received/sent, added up by the obs port in batches.
+import type { ObsPort, ObsWrite } from '../store/ports/index.js';
+import type { BatchQueue } from './batch-queue.js';
+import type { EventBus } from './event-bus.js';
+import type { EventMap } from './event-map.js';
 
 export interface ChannelActivity {
   channelId: string;
@@ -17,116 +18,64 @@ export const STALE_THRESHOLD_MS = 300_000;
 export interface ChannelActivityTracker {
   /** Counts one message on a channel. */
   touch(channel: { channelId: string; channelType: string }, direction: 'sent' | 'received', ts?: number): void;
-  /** Live entries win over stored ones; newest activity first. */
-  all(): ChannelActivity[];
-  get(channelId: string): ChannelActivity | null;
+  /** Newest activity first. */
+  all(): Promise<ChannelActivity[]>;
+  get(channelId: string): Promise<ChannelActivity | null>;
   /** Channels idle for longer than thresholdMs, longest idle first. */
-  stale(thresholdMs?: number): ChannelActivity[];
-  /** Deletes every stored and live entry; returns the stored rows deleted. */
-  reset(): number;
+  stale(thresholdMs?: number): Promise<ChannelActivity[]>;
+  /** Deletes every stored entry; returns how many. */
+  reset(): Promise<number>;
   close(): void;
 }
 
 export interface ChannelActivityDeps {
-  db: SqliteDatabase;
-  writer: BatchWriter;
+  port: ObsPort;
+  /** The obs write queue shared with delivery traces, diagnostics and health signals. */
+  queue: BatchQueue<ObsWrite>;
   now: () => number;
   events?: EventBus;
 }
 
-interface ChannelRow {
-  channel_id: string;
-  channel_type: string;
-  last_active_at: number;
-  messages_sent: number;
-  messages_received: number;
-}
-
-const toActivity = (row: ChannelRow): ChannelActivity => ({
-  channelId: row.channel_id, channelType: row.channel_type, lastActiveAt: row.last_active_at, messagesSent: row.messages_sent, messagesReceived: row.messages_received,
-});
-
-/**
- * The channel of a message event: explicit channelId/channelType in the payload (channel adapters), else the
- * channel part of the session key (`tenant:user:channel[:peer]`), which then serves as both id and type.
- */
-export function channelOfEvent(event: BusEvent): { channelId: string; channelType: string } | undefined {
-  const { channelId, channelType, sessionKey } = event.payload;
-  const fromKey = typeof sessionKey === 'string' ? sessionKey.split(':')[2] : undefined;
-  const id = typeof channelId === 'string' && channelId.length > 0 ? channelId : fromKey;
-  if (id === undefined || id.length === 0) return undefined;
-  const type = typeof channelType === 'string' && channelType.length > 0 ? channelType : fromKey ?? id;
-  return { channelId: id.slice(0, 256), channelType: type.slice(0, 64) };
+/** The channel of a message event: its channelId, typed by channelType when the emitter knows one. */
+export function channelOfEvent(payload: EventMap['message:received' | 'message:sent']): { channelId: string; channelType: string } | undefined {
+  const { channelId, channelType } = payload;
+  if (channelId.length === 0) return undefined;
+  const type = channelType !== undefined && channelType.length > 0 ? channelType : channelId;
+  return { channelId: channelId.slice(0, 256), channelType: type.slice(0, 64) };
 }
 
 const newestFirst = (a: ChannelActivity, b: ChannelActivity) => b.lastActiveAt - a.lastActiveAt || (a.channelId < b.channelId ? -1 : a.channelId > b.channelId ? 1 : 0);
 
-export function createChannelActivityTracker({ db, writer, now, events }: ChannelActivityDeps): ChannelActivityTracker {
-  const upsert = db.prepare(
-    `INSERT INTO channel_activity (channel_id, channel_type, last_active_at, messages_sent, messages_received) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (channel_id) DO UPDATE SET channel_type = excluded.channel_type, last_active_at = excluded.last_active_at,
-       messages_sent = excluded.messages_sent, messages_received = excluded.messages_received`,
-  );
-  const byId = db.prepare<[string], ChannelRow>('SELECT * FROM channel_activity WHERE channel_id = ?');
-  const allRows = db.prepare<[], ChannelRow>('SELECT * FROM channel_activity');
-  const deleteAll = db.prepare('DELETE FROM channel_activity');
-  const live = new Map<string, ChannelActivity>();
-  // Channel ids come from clients' session keys, so the live set is bounded; an evicted channel reloads its
-  // stored counters on its next message.
-  const MAX_LIVE_CHANNELS = 10_000;
-
+export function createChannelActivityTracker({ port, queue, now, events }: ChannelActivityDeps): ChannelActivityTracker {
   function touch(channel: { channelId: string; channelType: string }, direction: 'sent' | 'received', ts = now()): void {
-    let entry = live.get(channel.channelId);
-    if (entry === undefined) {
-      // A channel seen before the restart continues its stored counters.
-      writer.flush();
-      const stored = byId.get(channel.channelId);
-      entry = stored === undefined ? { ...channel, lastActiveAt: ts, messagesSent: 0, messagesReceived: 0 } : toActivity(stored);
-      if (live.size >= MAX_LIVE_CHANNELS) {
-        const oldest = live.keys().next();
-        if (oldest.done !== true) live.delete(oldest.value);
-      }
-      live.set(channel.channelId, entry);
-    }
-    entry.channelType = channel.channelType;
-    entry.lastActiveAt = Math.max(entry.lastActiveAt, ts);
-    if (direction === 'sent') entry.messagesSent += 1;
-    else entry.messagesReceived += 1;
-    const snapshot = { ...entry };
-    writer.enqueue(() => upsert.run(snapshot.channelId, snapshot.channelType, snapshot.lastActiveAt, snapshot.messagesSent, snapshot.messagesReceived));
+    queue.enqueue({ type: 'channel', touch: { ...channel, ts, direction } });
   }
 
   const unsubscribe = events?.subscribe((event) => {
     if (event.name !== 'message:received' && event.name !== 'message:sent') return;
-    const channel = channelOfEvent(event);
+    const channel = channelOfEvent(event.payload);
     if (channel !== undefined) touch(channel, event.name === 'message:sent' ? 'sent' : 'received', event.ts);
   });
 
-  function all(): ChannelActivity[] {
-    writer.flush();
-    const merged = new Map(allRows.all().map((row) => [row.channel_id, toActivity(row)]));
-    for (const [id, entry] of live) merged.set(id, { ...entry });
-    return [...merged.values()].sort(newestFirst);
+  async function all(): Promise<ChannelActivity[]> {
+    await queue.flush();
+    return (await port.channels()).sort(newestFirst);
   }
 
   return {
     touch,
     all,
-    get(channelId) {
-      const entry = live.get(channelId);
-      if (entry !== undefined) return { ...entry };
-      writer.flush();
-      const stored = byId.get(channelId);
-      return stored === undefined ? null : toActivity(stored);
+    async get(channelId) {
+      await queue.flush();
+      return (await port.channel(channelId)) ?? null;
     },
-    stale(thresholdMs = STALE_THRESHOLD_MS) {
+    async stale(thresholdMs = STALE_THRESHOLD_MS) {
       const cutoff = now() - thresholdMs;
-      return all().filter((entry) => entry.lastActiveAt < cutoff).sort((a, b) => -newestFirst(a, b));
+      return (await all()).filter((entry) => entry.lastActiveAt < cutoff).sort((a, b) => -newestFirst(a, b));
     },
-    reset() {
-      writer.flush();
-      live.clear();
-      return deleteAll.run().changes;
+    async reset() {
+      await queue.flush();
+      return port.reset('channels');
     },
     close() {
       unsubscribe?.();

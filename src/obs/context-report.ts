@@ -1,7 +1,7 @@
 // obs.context.dag and obs.context.pipeline, read from the turn loop's context_budget trajectory records.
-import type { SqliteDatabase } from '../store/sqlite/index.js';
+import type { EvidencePort } from '../store/ports/index.js';
 import { TRAJECTORY_KIND } from './evidence/kinds.js';
-import { compareText, count, parseData, str, type Data } from './evidence/read.js';
+import { compareText, count, str, type Data } from './evidence/read.js';
 
 /** The newest this many context_budget records are read. */
 export const CONTEXT_RECORDS_READ = 5000;
@@ -94,22 +94,18 @@ export function contextPipeline(records: readonly BudgetRecord[]): ContextPipeli
 }
 
 export interface ContextReports {
-  dag(filter: { agentId?: string }): ContextDag;
-  pipeline(filter: { agentId?: string }): ContextPipeline;
+  dag(filter: { agentId?: string }): Promise<ContextDag>;
+  pipeline(filter: { agentId?: string }): Promise<ContextPipeline>;
 }
 
-export function createContextReports({ db, flush }: { db: SqliteDatabase; flush: () => void }): ContextReports {
-  const query = (agentId: string | undefined): BudgetRecord[] => {
-    flush();
-    const filter = agentId === undefined ? '' : 'AND s.agent_id = ?';
-    const rows = db.prepare<(string | number)[], { ts: number; session_key: string; trace_id: string; agent_id: string; data: string }>(
-      `SELECT t.ts, t.session_key, t.trace_id, s.agent_id, t.data FROM trajectory t JOIN session_index s ON s.trace_id = t.trace_id
-       WHERE t.kind = ? ${filter} ORDER BY t.id DESC LIMIT ?`,
-    ).all(...[TRAJECTORY_KIND.contextBudget, ...(agentId === undefined ? [] : [agentId]), CONTEXT_RECORDS_READ]);
-    return rows.reverse().map((row) => ({ ts: row.ts, sessionKey: row.session_key, traceId: row.trace_id, agentId: row.agent_id, data: parseData(row.data) }));
+export function createContextReports({ port, flush }: { port: EvidencePort; flush: () => Promise<void> }): ContextReports {
+  const query = async (agentId: string | undefined): Promise<BudgetRecord[]> => {
+    await flush();
+    const records = await port.trajectoryOfKind({ kind: TRAJECTORY_KIND.contextBudget, ...(agentId === undefined ? {} : { agentId }), newest: CONTEXT_RECORDS_READ });
+    return records.map((record) => ({ ts: record.ts, sessionKey: record.sessionKey, traceId: record.traceId, agentId: record.agentId, data: record.data }));
   };
   return {
-    dag: ({ agentId }) => contextDag(query(agentId)),
-    pipeline: ({ agentId }) => contextPipeline(query(agentId)),
+    dag: async ({ agentId }) => contextDag(await query(agentId)),
+    pipeline: async ({ agentId }) => contextPipeline(await query(agentId)),
   };
 }

@@ -1,8 +1,6 @@
-// Delivery traces: one row per reply delivered (or not) to a channel, with its latency; recent list and totals.
-import type { SqliteDatabase } from '../store/sqlite/index.js';
-import type { BatchWriter } from './batch-writer.js';
-import { channelOfEvent } from './channels.js';
-import type { EventBus } from './event-bus.js';
+// Delivery traces: one row per reply delivered (or not) to a channel, recorded by the turn that sent it; recent list and totals.
+import type { ObsPort, ObsWrite } from '../store/ports/index.js';
+import type { BatchQueue } from './batch-queue.js';
 
 /** Decided here (spec: "DeliveryTrace field list: not shown"). */
 export interface DeliveryTrace {
@@ -35,119 +33,75 @@ export interface DeliveryStats {
   avgLatencyMs: number;
 }
 
-export interface DeliveryTracer {
+/** What the turn knows when it finishes sending its reply. */
+export interface DeliveryReply {
+  channelId: string;
+  /** Defaults to the channel id (a session key's channel names both). */
+  channelType?: string;
+  sessionKey: string;
+  traceId: string;
+  /** When the message being answered was received (epoch ms); the latency runs from here to now. */
+  receivedAt: number;
+  delivered?: boolean;
+  errorKind?: string;
+}
+
+/** The one call the turn makes when its reply is sent. */
+export interface DeliveryRecorder {
+  replied(reply: DeliveryReply): void;
+}
+
+export interface DeliveryTracer extends DeliveryRecorder {
   record(trace: DeliveryInput): void;
   /** Newest first. */
-  recent(filter: { sinceMs?: number; limit?: number; channelId?: string }): DeliveryTrace[];
-  stats(): DeliveryStats;
-  reset(): number;
-  close(): void;
+  recent(filter: { sinceMs?: number; limit?: number; channelId?: string }): Promise<DeliveryTrace[]>;
+  stats(): Promise<DeliveryStats>;
+  reset(): Promise<number>;
 }
 
 export interface DeliveryTracerDeps {
-  db: SqliteDatabase;
-  writer: BatchWriter;
+  port: ObsPort;
+  /** The obs write queue shared with diagnostics and health signals. */
+  queue: BatchQueue<ObsWrite>;
   now: () => number;
-  /**
-   * When given, each message:sent becomes a trace, timed from the same session's oldest pending message:received.
-   * A payload with `delivered: false` or an `errorKind` string is a failure.
-   */
-  events?: EventBus;
 }
 
-interface DeliveryRow {
-  id: number;
-  ts: number;
-  channel_id: string;
-  channel_type: string;
-  session_key: string | null;
-  trace_id: string | null;
-  outcome: string;
-  latency_ms: number;
-  error_kind: string | null;
-}
-
-const toTrace = (row: DeliveryRow): DeliveryTrace => ({
-  id: row.id, ts: row.ts, channelId: row.channel_id, channelType: row.channel_type, sessionKey: row.session_key, traceId: row.trace_id,
-  outcome: row.outcome === 'failure' ? 'failure' : 'success', latencyMs: row.latency_ms, errorKind: row.error_kind,
-});
-
-/** Pending receive times are kept for at most this many sessions, so a lost message:sent cannot grow the map. */
-const MAX_PENDING_SESSIONS = 10_000;
-/** Receive times remembered per session while waiting for its reply. */
-const MAX_PENDING_PER_SESSION = 100;
-
-export function createDeliveryTracer({ db, writer, now, events }: DeliveryTracerDeps): DeliveryTracer {
-  const insert = db.prepare(
-    'INSERT INTO delivery_traces (ts, channel_id, channel_type, session_key, trace_id, outcome, latency_ms, error_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  const statsQuery = db.prepare<[], { total: number; successes: number | null; avg_latency: number | null }>(
-    "SELECT COUNT(*) AS total, SUM(outcome = 'success') AS successes, AVG(latency_ms) AS avg_latency FROM delivery_traces");
-  const deleteAll = db.prepare('DELETE FROM delivery_traces');
-  const pending = new Map<string, number[]>();
-
+export function createDeliveryTracer({ port, queue, now }: DeliveryTracerDeps): DeliveryTracer {
   function record(trace: DeliveryInput): void {
-    const row = [trace.ts ?? now(), trace.channelId, trace.channelType, trace.sessionKey ?? null, trace.traceId ?? null, trace.outcome,
-      Math.max(0, Math.round(trace.latencyMs)), trace.errorKind ?? null] as const;
-    writer.enqueue(() => insert.run(...row));
+    queue.enqueue({
+      type: 'delivery',
+      row: {
+        ts: trace.ts ?? now(), channelId: trace.channelId, channelType: trace.channelType, sessionKey: trace.sessionKey ?? null, traceId: trace.traceId ?? null,
+        outcome: trace.outcome, latencyMs: Math.max(0, Math.round(trace.latencyMs)), errorKind: trace.errorKind ?? null,
+      },
+    });
   }
 
-  const unsubscribe = events?.subscribe((event) => {
-    const sessionKey = typeof event.payload.sessionKey === 'string' ? event.payload.sessionKey : undefined;
-    if (sessionKey === undefined) return;
-    if (event.name === 'message:received') {
-      const oldest = pending.keys().next();
-      if (!pending.has(sessionKey) && pending.size >= MAX_PENDING_SESSIONS && oldest.done !== true) pending.delete(oldest.value);
-      // Turns of one session are serialised, so a long queue only means replies that never came: keep the newest.
-      pending.set(sessionKey, [...(pending.get(sessionKey) ?? []), event.ts].slice(-MAX_PENDING_PER_SESSION));
-      return;
-    }
-    if (event.name !== 'message:sent') return;
-    const channel = channelOfEvent(event);
-    if (channel === undefined) return;
-    const queue = pending.get(sessionKey) ?? [];
-    const receivedAt = queue.shift() ?? event.ts;
-    if (queue.length === 0) pending.delete(sessionKey);
-    const { errorKind, delivered, traceId } = event.payload;
-    const isFailure = delivered === false || typeof errorKind === 'string';
+  function replied(reply: DeliveryReply): void {
+    const ts = now();
+    const isFailure = reply.delivered === false || reply.errorKind !== undefined;
     record({
-      ts: event.ts, ...channel, sessionKey, outcome: isFailure ? 'failure' : 'success', latencyMs: event.ts - receivedAt,
-      ...(typeof traceId === 'string' ? { traceId } : {}),
-      ...(typeof errorKind === 'string' ? { errorKind: errorKind.slice(0, 64) } : isFailure ? { errorKind: 'undelivered' } : {}),
+      ts, channelId: reply.channelId.slice(0, 256), channelType: (reply.channelType ?? reply.channelId).slice(0, 64), sessionKey: reply.sessionKey,
+      traceId: reply.traceId, outcome: isFailure ? 'failure' : 'success', latencyMs: ts - reply.receivedAt,
+      ...(reply.errorKind !== undefined ? { errorKind: reply.errorKind.slice(0, 64) } : isFailure ? { errorKind: 'undelivered' } : {}),
     });
-  });
+  }
 
   return {
     record,
-    recent({ sinceMs, limit = DELIVERY_DEFAULT_LIMIT, channelId }) {
-      writer.flush();
-      const clauses: string[] = [];
-      const values: (string | number)[] = [];
-      if (sinceMs !== undefined) {
-        clauses.push('ts >= ?');
-        values.push(sinceMs);
-      }
-      if (channelId !== undefined) {
-        clauses.push('channel_id = ?');
-        values.push(channelId);
-      }
-      const where = clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`;
-      return db.prepare<(string | number)[], DeliveryRow>(`SELECT * FROM delivery_traces ${where} ORDER BY ts DESC, id DESC LIMIT ?`)
-        .all(...values, Math.min(limit, DELIVERY_MAX_LIMIT)).map(toTrace);
+    replied,
+    async recent({ sinceMs, limit = DELIVERY_DEFAULT_LIMIT, channelId }) {
+      await queue.flush();
+      return port.deliveries({ ...(sinceMs === undefined ? {} : { sinceMs }), ...(channelId === undefined ? {} : { channelId }), limit: Math.min(limit, DELIVERY_MAX_LIMIT) });
     },
-    stats() {
-      writer.flush();
-      const row = statsQuery.get();
-      const total = row?.total ?? 0;
-      const successes = row?.successes ?? 0;
-      return { total, successes, failures: total - successes, avgLatencyMs: Math.round(row?.avg_latency ?? 0) };
+    async stats() {
+      await queue.flush();
+      const { total, successes, avgLatencyMs } = await port.deliveryStats();
+      return { total, successes, failures: total - successes, avgLatencyMs: Math.round(avgLatencyMs) };
     },
-    reset() {
-      writer.flush();
-      pending.clear();
-      return deleteAll.run().changes;
-    },
-    close() {
-      unsubscribe?.();
+    async reset() {
+      await queue.flush();
+      return port.reset('delivery');
     },
   };
 }

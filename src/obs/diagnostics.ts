@@ -1,8 +1,8 @@
-// Diagnostic events (category, kind, count; scrubbed data) from the bus or direct calls, batched to SQLite for obs.diagnostics.
-import type { SqliteDatabase } from '../store/sqlite/index.js';
-import type { BatchWriter } from './batch-writer.js';
+// Diagnostic events (category, kind, count; scrubbed data) from the bus or direct calls, batched to the obs port for obs.diagnostics.
+import type { ObsPort, ObsWrite } from '../store/ports/index.js';
+import type { BatchQueue } from './batch-queue.js';
 import type { EventBus } from './event-bus.js';
-import type { EventName } from './event-names.js';
+import type { EventName } from './event-map.js';
 import { SEVERITIES, type Severity } from './evidence/kinds.js';
 import { oneOf, parseData } from './evidence/read.js';
 import { scrubObject, type Scrubbed } from './scrub.js';
@@ -53,77 +53,53 @@ export interface DiagnosticsQuery {
 export interface Diagnostics {
   record(input: DiagnosticInput): void;
   /** Newest first; counts sum `count` per `category:kind` over every matching event, not only the listed ones. */
-  query(filter: DiagnosticsQuery): { events: DiagnosticEvent[]; counts: Record<string, number> };
-  reset(): number;
+  query(filter: DiagnosticsQuery): Promise<{ events: DiagnosticEvent[]; counts: Record<string, number> }>;
+  reset(): Promise<number>;
   close(): void;
 }
 
 export interface DiagnosticsDeps {
-  db: SqliteDatabase;
-  writer: BatchWriter;
+  port: ObsPort;
+  /** The obs write queue shared with delivery traces and health signals. */
+  queue: BatchQueue<ObsWrite>;
   now: () => number;
   events?: EventBus;
 }
 
-interface DiagnosticRow {
-  id: number;
-  ts: number;
-  category: string;
-  kind: string;
-  count: number;
-  severity: string;
-  data: string;
-}
-
-export function createDiagnostics({ db, writer, now, events }: DiagnosticsDeps): Diagnostics {
-  const insert = db.prepare('INSERT INTO diagnostic_events (ts, category, kind, count, severity, data) VALUES (?, ?, ?, ?, ?, ?)');
-  const deleteAll = db.prepare('DELETE FROM diagnostic_events');
-
+export function createDiagnostics({ port, queue, now, events }: DiagnosticsDeps): Diagnostics {
   function record(input: DiagnosticInput): void {
     const count = typeof input.count === 'number' && Number.isFinite(input.count) && input.count > 0 ? Math.round(input.count) : 1;
-    const row = [input.ts ?? now(), input.category.slice(0, 64), input.kind.slice(0, 64), count, input.severity ?? 'info', JSON.stringify(scrubObject(input.data ?? {}))] as const;
-    writer.enqueue(() => insert.run(...row));
+    queue.enqueue({
+      type: 'diagnostic',
+      row: { ts: input.ts ?? now(), category: input.category.slice(0, 64), kind: input.kind.slice(0, 64), count, severity: input.severity ?? 'info', data: JSON.stringify(scrubObject(input.data ?? {})) },
+    });
   }
 
   const unsubscribe = events?.subscribe((event) => {
     const severity = DIAGNOSTIC_EVENTS[event.name];
     if (severity === undefined) return;
     const [category = event.name, kind = event.name] = event.name.split(':');
-    const { count } = event.payload;
+    const count = 'count' in event.payload ? event.payload.count : undefined;
     record({ ts: event.ts, category, kind, severity, data: event.payload, ...(typeof count === 'number' ? { count } : {}) });
   });
 
   return {
     record,
-    query({ category, limit = DIAGNOSTICS_DEFAULT_LIMIT, sinceMs }) {
-      writer.flush();
-      const clauses: string[] = [];
-      const values: (string | number)[] = [];
-      if (category !== undefined) {
-        clauses.push('category = ?');
-        values.push(category);
-      }
-      if (sinceMs !== undefined) {
-        clauses.push('ts >= ?');
-        values.push(sinceMs);
-      }
-      const where = clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`;
-      const rows = db.prepare<(string | number)[], DiagnosticRow>(`SELECT * FROM diagnostic_events ${where} ORDER BY ts DESC, id DESC LIMIT ?`)
-        .all(...values, Math.min(limit, DIAGNOSTICS_MAX_LIMIT));
-      const sums = db.prepare<(string | number)[], { category: string; kind: string; total: number }>(
-        `SELECT category, kind, SUM(count) AS total FROM diagnostic_events ${where} GROUP BY category, kind ORDER BY category, kind`).all(...values);
+    async query({ category, limit = DIAGNOSTICS_DEFAULT_LIMIT, sinceMs }) {
+      await queue.flush();
+      const { rows, totals } = await port.diagnostics({ ...(category === undefined ? {} : { category }), ...(sinceMs === undefined ? {} : { sinceMs }), limit: Math.min(limit, DIAGNOSTICS_MAX_LIMIT) });
       return {
         events: rows.map((row) => ({
           id: row.id, ts: row.ts, category: row.category, kind: row.kind, count: row.count,
           severity: oneOf(row.severity, SEVERITIES) ?? 'info',
           data: scrubObject(parseData(row.data)),
         })),
-        counts: Object.fromEntries(sums.map((sum) => [`${sum.category}:${sum.kind}`, sum.total])),
+        counts: Object.fromEntries(totals.map((sum) => [`${sum.category}:${sum.kind}`, sum.total])),
       };
     },
-    reset() {
-      writer.flush();
-      return deleteAll.run().changes;
+    async reset() {
+      await queue.flush();
+      return port.reset('diagnostics');
     },
     close() {
       unsubscribe?.();

@@ -1,19 +1,14 @@
-// The in-process event bus: typed names, small counts-and-ids payloads, synchronous fan-out to subscribers.
+// The in-process event bus: typed payloads per name, fan-out to subscribers queued off the emitter's stack.
 import type { Logger } from 'pino';
-import type { EventName } from './event-names.js';
+import type { BusEvent, EventMap, EventName } from './event-map.js';
 
-export type EventPayload = Record<string, string | number | boolean | null | undefined | readonly string[]>;
-
-export interface BusEvent {
-  name: EventName;
-  ts: number;
-  payload: EventPayload;
-}
+export type { BusEvent } from './event-map.js';
 
 export type EventListener = (event: BusEvent) => void;
 
 export interface EventBus {
-  emit(name: EventName, payload?: EventPayload): void;
+  /** Queues the event for every subscriber; listeners run on a later microtask, never inside emit. */
+  emit<K extends EventName>(name: K, payload: EventMap[K]): void;
   /** Returns the function that unsubscribes. */
   subscribe(listener: EventListener): () => void;
   /** The newest events, oldest first (the /api/activity feed), at most `limit`. */
@@ -30,19 +25,32 @@ export interface EventBusDeps {
 export function createEventBus({ now, log, historySize = 500 }: EventBusDeps): EventBus {
   const listeners = new Set<EventListener>();
   const history: BusEvent[] = [];
-  return {
-    emit(name, payload = {}) {
-      const event: BusEvent = { name, ts: now(), payload };
-      history.push(event);
-      if (history.length > historySize) history.shift();
+  let queue: BusEvent[] = [];
+
+  function drain(): void {
+    const events = queue;
+    queue = [];
+    for (const event of events) {
       for (const listener of listeners) {
         try {
           listener(event);
         } catch (error) {
-          // One failing subscriber must not stop the others or the emitter.
-          log.error({ err: error, event: name }, 'event listener failed');
+          // One failing subscriber must not stop the others.
+          log.error({ err: error, event: event.name }, 'event listener failed');
         }
       }
+    }
+  }
+
+  return {
+    emit(name, payload) {
+      // The union cannot be narrowed from a generic name; the signature already ties payload to name.
+      const event = { name, ts: now(), payload } as BusEvent;
+      history.push(event);
+      if (history.length > historySize) history.shift();
+      if (listeners.size === 0) return;
+      if (queue.length === 0) queueMicrotask(drain);
+      queue.push(event);
     },
     subscribe(listener) {
       listeners.add(listener);

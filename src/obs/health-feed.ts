@@ -21,12 +21,11 @@ export const HEALTH_CODES = {
  */
 export function subscribeProviderHealth({ events, signals }: { events: EventBus; signals: HealthSignalRecorder }): () => void {
   return events.subscribe(function recordProviderHealth(event) {
-    const { provider } = event.payload;
-    if (typeof provider !== 'string') return;
     if (event.name === 'provider:degraded') {
-      const { failures } = event.payload;
-      signals.record({ kind: SIGNAL_KIND.health, severity: 'warning', ts: event.ts, data: { code: HEALTH_CODES.breakerOpened(provider), provider, ...(typeof failures === 'number' ? { failures } : {}) } });
+      const { provider, failures } = event.payload;
+      signals.record({ kind: SIGNAL_KIND.health, severity: 'warning', ts: event.ts, data: { code: HEALTH_CODES.breakerOpened(provider), provider, failures } });
     } else if (event.name === 'model:auth_cooldown') {
+      const { provider } = event.payload;
       signals.record({ kind: SIGNAL_KIND.health, severity: 'warning', ts: event.ts, data: { code: HEALTH_CODES.authCooldown(provider), provider } });
     }
   });

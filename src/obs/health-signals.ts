@@ -1,6 +1,6 @@
-// Records fleet health signals (posture rows, voice, authoring, orchestrate, cron wake-gate, autonomy, lifecycle) to SQLite.
-import type { SqliteDatabase } from '../store/sqlite/index.js';
-import type { BatchWriter } from './batch-writer.js';
+// Records fleet health signals (posture rows, voice, authoring, orchestrate, cron wake-gate, autonomy, lifecycle) through the obs port.
+import type { ObsWrite } from '../store/ports/index.js';
+import type { BatchQueue } from './batch-queue.js';
 import { SEVERITIES, SIGNAL_KIND, type Severity, type SignalKind } from './evidence/kinds.js';
 import { scrubObject } from './scrub.js';
 
@@ -20,8 +20,8 @@ export interface HealthSignalRecorder {
 }
 
 export interface HealthSignalDeps {
-  db: SqliteDatabase;
-  writer: BatchWriter;
+  /** The obs write queue shared with delivery traces and diagnostics. */
+  queue: BatchQueue<ObsWrite>;
   now: () => number;
 }
 
@@ -31,12 +31,13 @@ export function ingestSeverity(signal: HealthSignal): Severity {
   return signal.severity !== undefined && SEVERITIES.includes(signal.severity) ? signal.severity : 'info';
 }
 
-export function createHealthSignalRecorder({ db, writer, now }: HealthSignalDeps): HealthSignalRecorder {
-  const insert = db.prepare('INSERT INTO health_signals (ts, kind, agent_id, root_run_id, severity, data) VALUES (?, ?, ?, ?, ?, ?)');
+export function createHealthSignalRecorder({ queue, now }: HealthSignalDeps): HealthSignalRecorder {
   return {
     record(signal) {
-      const row = [signal.ts ?? now(), signal.kind, signal.agentId ?? null, signal.rootRunId ?? null, ingestSeverity(signal), JSON.stringify(scrubObject(signal.data ?? {}))] as const;
-      writer.enqueue(() => insert.run(...row));
+      queue.enqueue({
+        type: 'health_signal',
+        row: { ts: signal.ts ?? now(), kind: signal.kind, agentId: signal.agentId ?? null, rootRunId: signal.rootRunId ?? null, severity: ingestSeverity(signal), data: JSON.stringify(scrubObject(signal.data ?? {})) },
+      });
     },
   };
 }

@@ -1,13 +1,15 @@
 // Observability: logger, event bus and event names.
 export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './logger.js';
-export { createEventBus, type BusEvent, type EventBus, type EventListener, type EventPayload } from './event-bus.js';
-export { EVENT_NAMES, type EventName } from './event-names.js';
+export { createEventBus, type EventBus, type EventListener } from './event-bus.js';
+export { EVENT_NAMES, type AuditEvent, type BusEvent, type EventMap, type EventName } from './event-map.js';
 export { createRecorder, type Recorder, type TrajectoryRecord, type SessionIndexStart, type UsageRecord } from './recorder.js';
+export { createObsModule, type ObsModule } from './module.js';
+export { obsMethods } from './methods.js';
 export { createObservability, RESETTABLE_TABLES, FLEET_DEFAULT_SINCE_HOURS, type Observability, type ObservabilityDeps, type ResettableTable } from './observability.js';
 export type { HealthSignal, HealthSignalRecorder } from './health-signals.js';
 export { HEALTH_CODES, recordBootPosture, recordRunsOrphaned, type PostureEntry } from './health-feed.js';
 export type { AuditInput, AuditRow } from './audit.js';
-export type { DeliveryTrace } from './delivery.js';
+export type { DeliveryRecorder, DeliveryReply, DeliveryTrace } from './delivery.js';
 export type { DiagnosticEvent } from './diagnostics.js';
 export type { ChannelActivity } from './channels.js';
 export type { PriceLookup, ModelPrice } from './pricing.js';

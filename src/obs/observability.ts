@@ -1,8 +1,8 @@
-// Builds the observability services over one database and event bus: recorders, queries, reports and resets.
+// Builds the observability services over the storage ports and event bus: recorders, queries, reports and resets.
 import type { Logger } from 'pino';
-import type { SqliteDatabase } from '../store/sqlite/index.js';
+import type { AuditPort, EvidencePort, ObsPort, ObsWrite } from '../store/ports/index.js';
+import { createBatchQueue } from './batch-queue.js';
 import { createAuditLog, type AuditLog } from './audit.js';
-import { createBatchWriter } from './batch-writer.js';
 import { createBilling, type Billing } from './billing.js';
 import { createCacheStats, type CacheStats } from './cache-stats.js';
 import { createChannelActivityTracker, type ChannelActivityTracker } from './channels.js';
@@ -10,6 +10,7 @@ import { createContextReports, type ContextReports } from './context-report.js';
 import { createDeliveryTracer, type DeliveryTracer } from './delivery.js';
 import { createDiagnostics, type Diagnostics } from './diagnostics.js';
 import type { EventBus } from './event-bus.js';
+import type { ResetCounts } from './event-map.js';
 import { createFleetLoader } from './evidence/fleet-loader.js';
 import { createSessionLoader } from './evidence/session-loader.js';
 import { explainSession, type ExplainParams, type ExplainResult } from './explain/index.js';
@@ -28,7 +29,8 @@ export type ResettableTable = (typeof RESETTABLE_TABLES)[number];
 export const FLEET_DEFAULT_SINCE_HOURS = 24;
 
 export interface ObservabilityDeps {
-  db: SqliteDatabase;
+  /** The ports the recorders write through and the reports read. */
+  store: { audit: AuditPort; evidence: EvidencePort; obs: ObsPort };
   events: EventBus;
   /** The turn loop's recorder: flushed before every read so the current run is counted once. */
   recorder: Pick<Recorder, 'flush'>;
@@ -49,39 +51,41 @@ export interface Observability {
   readonly audit: AuditLog;
   readonly signals: HealthSignalRecorder;
   readonly context: ContextReports;
-  cacheStats(): CacheStats;
-  traceSearch(params: TraceSearchParams): { rows: TraceRow[] };
-  explain(params: ExplainParams): ExplainResult;
-  fleetHealth(params: { sinceHours?: number }): FleetHealthReport;
+  cacheStats(): Promise<CacheStats>;
+  traceSearch(params: TraceSearchParams): Promise<{ rows: TraceRow[] }>;
+  explain(params: ExplainParams): Promise<ExplainResult>;
+  fleetHealth(params: { sinceHours?: number }): Promise<FleetHealthReport>;
   /** Deletes token usage, delivery traces, diagnostics and channel activity; emits observability:reset. */
-  reset(): { tokenUsage: number; delivery: number; diagnostics: number; channels: number };
-  resetTable(table: ResettableTable): number;
+  reset(): Promise<ResetCounts>;
+  resetTable(table: ResettableTable): Promise<number>;
   /** Writes every buffered record (the recorder's and the observability writers'). */
-  flush(): void;
-  close(): void;
+  flush(): Promise<void>;
+  close(): Promise<void>;
 }
 
 export function createObservability(deps: ObservabilityDeps): Observability {
-  const { db, events, recorder, now, newId, priceOf, hasDurableRuns = false } = deps;
-  const writer = createBatchWriter({ db, ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }), ...(deps.log === undefined ? {} : { log: deps.log }) });
-  const flush = () => {
-    recorder.flush();
-    writer.flush();
+  const { events, recorder, now, newId, priceOf, hasDurableRuns = false } = deps;
+  const batching = { ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }), ...(deps.log === undefined ? {} : { log: deps.log }) };
+  // Delivery traces, diagnostics and health signals share one queue, so one transaction carries them all.
+  const counters = createBatchQueue<ObsWrite>({ write: (batch) => deps.store.obs.append(batch), ...batching });
+  const flush = async () => {
+    await recorder.flush();
+    await counters.flush();
   };
-  const billing = createBilling({ db, flush, now, ...(priceOf === undefined ? {} : { priceOf }) });
-  const cache = createCacheStats({ db, flush, ...(priceOf === undefined ? {} : { priceOf }) });
-  const channels = createChannelActivityTracker({ db, writer, now, events });
-  const delivery = createDeliveryTracer({ db, writer, now, events });
-  const diagnostics = createDiagnostics({ db, writer, now, events });
-  const audit = createAuditLog({ db, writer, now, newId, events });
-  const signals = createHealthSignalRecorder({ db, writer, now });
+  const billing = createBilling({ port: deps.store.obs, flush, now, ...(priceOf === undefined ? {} : { priceOf }) });
+  const cache = createCacheStats({ port: deps.store.obs, flush, ...(priceOf === undefined ? {} : { priceOf }) });
+  const channels = createChannelActivityTracker({ port: deps.store.obs, queue: counters, now, events });
+  const delivery = createDeliveryTracer({ port: deps.store.obs, queue: counters, now });
+  const diagnostics = createDiagnostics({ port: deps.store.obs, queue: counters, now, events });
+  const audit = createAuditLog({ port: deps.store.audit, now, newId, events, ...batching });
+  const signals = createHealthSignalRecorder({ queue: counters, now });
   const stopProviderHealth = subscribeProviderHealth({ events, signals });
-  const context = createContextReports({ db, flush });
-  const traces = createTraceSearch({ db, flush, now });
-  const sessionLoader = createSessionLoader({ db, flush });
-  const fleetLoader = createFleetLoader({ db, flush, hasDurableRuns });
+  const context = createContextReports({ port: deps.store.evidence, flush });
+  const traces = createTraceSearch({ port: deps.store.evidence, flush, now });
+  const sessionLoader = createSessionLoader({ port: deps.store.evidence, flush });
+  const fleetLoader = createFleetLoader({ port: deps.store.evidence, flush, hasDurableRuns });
 
-  const resetters: Record<ResettableTable, () => number> = {
+  const resetters: Record<ResettableTable, () => number | Promise<number>> = {
     token_usage: () => billing.reset(),
     delivery: () => delivery.reset(),
     diagnostics: () => diagnostics.reset(),
@@ -99,25 +103,24 @@ export function createObservability(deps: ObservabilityDeps): Observability {
     cacheStats: () => cache.read(),
     traceSearch: (params) => traces.search(params),
     explain: (params) => explainSession(sessionLoader, params),
-    fleetHealth: ({ sinceHours = FLEET_DEFAULT_SINCE_HOURS }) => assembleFleetHealth(fleetLoader.load({ nowMs: now(), sinceHours })),
-    reset() {
-      const rowsDeleted = { tokenUsage: resetters.token_usage(), delivery: resetters.delivery(), diagnostics: resetters.diagnostics(), channels: resetters.channels() };
-      events.emit('observability:reset', { table: 'all', ...rowsDeleted });
+    fleetHealth: async ({ sinceHours = FLEET_DEFAULT_SINCE_HOURS }) => assembleFleetHealth(await fleetLoader.load({ nowMs: now(), sinceHours })),
+    async reset() {
+      const rowsDeleted = { tokenUsage: await resetters.token_usage(), delivery: await resetters.delivery(), diagnostics: await resetters.diagnostics(), channels: await resetters.channels() };
+      events.emit('observability:reset', { table: 'all', rowsDeleted });
       return rowsDeleted;
     },
-    resetTable(table) {
-      const rowsDeleted = resetters[table]();
+    async resetTable(table) {
+      const rowsDeleted = await resetters[table]();
       events.emit('observability:reset', { table, rowsDeleted });
       return rowsDeleted;
     },
     flush,
-    close() {
+    async close() {
       stopProviderHealth();
       channels.close();
-      delivery.close();
       diagnostics.close();
-      audit.close();
-      writer.close();
+      await counters.close();
+      await audit.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-// The obs.trace.search `where` syntax: `field op value [and field op value …]`, compiled to bound SQL, never raw SQL.
+// The obs.trace.search `where` syntax: `field op value [and field op value …]`, parsed to the EvidencePort's trace conditions.
 //
 //   field  agentId | channel | endReason | sessionKey | traceId | messageId | rootRunId | day | degraded | synthetic
 //   op     =  (equals)   !=  (differs)   ~  (contains; text fields only)
@@ -7,27 +7,13 @@
 //
 //   where: "agentId = default and endReason != completed and sessionKey ~ 'alice'"
 import { invalidParams } from '../errors.js';
+import type { TraceCondition, TraceFlagField, TraceTextField } from '../store/ports/index.js';
 
-const TEXT_COLUMNS: Record<string, string> = {
-  agentId: 'agent_id',
-  channel: 'channel',
-  endReason: 'end_reason',
-  sessionKey: 'session_key',
-  traceId: 'trace_id',
-  messageId: 'message_id',
-  rootRunId: 'root_run_id',
-  day: 'day',
-};
-const FLAG_COLUMNS: Record<string, string> = { degraded: 'degraded', synthetic: 'synthetic' };
+const TEXT_FIELDS: readonly TraceTextField[] = ['agentId', 'channel', 'endReason', 'sessionKey', 'traceId', 'messageId', 'rootRunId', 'day'];
+const FLAG_FIELDS: readonly TraceFlagField[] = ['degraded', 'synthetic'];
 
 export const WHERE_MAX_CLAUSES = 8;
 export const WHERE_MAX_LENGTH = 1000;
-
-export interface CompiledWhere {
-  /** SQL conditions joined by AND, each with `?` placeholders only. */
-  sql: string;
-  values: (string | number)[];
-}
 
 const CLAUSE = /^\s*([A-Za-z]+)\s*(!=|=|~)\s*(?:'([^']*)'|"([^"]*)"|([\w.:@/+-]+))\s*/;
 const AND = /^and\b\s*/i;
@@ -36,26 +22,28 @@ function fail(reason: string): never {
   throw invalidParams(`Invalid params: 'where' ${reason}`, 'where');
 }
 
-function compileClause(field: string, op: string, value: string, isBare: boolean): CompiledWhere {
-  const flag = FLAG_COLUMNS[field];
-  if (flag !== undefined) {
+const isFlag = (field: string): field is TraceFlagField => FLAG_FIELDS.some((flag) => flag === field);
+const isText = (field: string): field is TraceTextField => TEXT_FIELDS.some((text) => text === field);
+
+function parseClause(field: string, op: '=' | '!=' | '~', value: string, isBare: boolean): TraceCondition {
+  if (isFlag(field)) {
     if (op === '~' || !isBare || (value !== 'true' && value !== 'false')) fail(`${field} takes = true, = false, != true or != false`);
-    return { sql: `${flag} ${op === '=' ? '=' : '!='} ?`, values: [value === 'true' ? 1 : 0] };
+    return { field, op, value: value === 'true' };
   }
-  const column = TEXT_COLUMNS[field];
-  if (column === undefined) fail(`has an unknown field '${field}' (fields: ${[...Object.keys(TEXT_COLUMNS), ...Object.keys(FLAG_COLUMNS)].join(', ')})`);
+  if (!isText(field)) fail(`has an unknown field '${field}' (fields: ${[...TEXT_FIELDS, ...FLAG_FIELDS].join(', ')})`);
   if (isBare && value === 'null') {
     if (op === '~') fail('cannot use ~ with null');
-    return { sql: `${column} IS ${op === '=' ? '' : 'NOT '}NULL`, values: [] };
+    return { field, op, value: null };
   }
-  if (op === '~') return { sql: `instr(${column}, ?) > 0`, values: [value] };
-  // `!=` keeps rows whose value is absent, as a reader would expect.
-  return op === '=' ? { sql: `${column} = ?`, values: [value] } : { sql: `(${column} IS NULL OR ${column} != ?)`, values: [value] };
+  return op === '~' ? { field, op, value } : { field, op, value };
 }
 
-export function compileWhere(text: string): CompiledWhere {
+const toOperator = (text: string | undefined): '=' | '!=' | '~' => (text === '!=' || text === '~' ? text : '=');
+
+/** The conditions of a `where` text, all of which must hold; malformed text is invalid_params naming `where`. */
+export function parseWhere(text: string): TraceCondition[] {
   if (text.length > WHERE_MAX_LENGTH) fail(`is longer than ${WHERE_MAX_LENGTH} characters`);
-  const parts: CompiledWhere[] = [];
+  const parts: TraceCondition[] = [];
   let rest = text.trim();
   while (rest.length > 0) {
     if (parts.length > 0) {
@@ -65,13 +53,13 @@ export function compileWhere(text: string): CompiledWhere {
     }
     const match = CLAUSE.exec(rest);
     if (match === null) fail(`cannot parse '${rest.slice(0, 20)}': expected field op value`);
-    const [whole, field = '', op = '=', single, double, bare] = match;
-    parts.push(compileClause(field, op, single ?? double ?? bare ?? '', bare !== undefined));
+    const [whole, field = '', op, single, double, bare] = match;
+    parts.push(parseClause(field, toOperator(op), single ?? double ?? bare ?? '', bare !== undefined));
     if (parts.length > WHERE_MAX_CLAUSES) fail(`has more than ${WHERE_MAX_CLAUSES} clauses`);
     rest = rest.slice(whole.length);
   }
   if (parts.length === 0) fail('is empty');
-  return { sql: parts.map((part) => part.sql).join(' AND '), values: parts.flatMap((part) => part.values) };
+  return parts;
 }
 
 const DURATION = /^(\d{1,12})(ms|s|m|h|d)$/;

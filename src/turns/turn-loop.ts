@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { agentModels, type AgentDefinition, type ToolRegistry } from '../agents/index.js';
 import { isGatewayError } from '../errors.js';
-import type { EventBus, Recorder } from '../obs/index.js';
+import type { DeliveryRecorder, EventBus, Recorder } from '../obs/index.js';
 import type { ModelRef, ModelRouter, TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
 import { fitContext } from './context-budget.js';
 import type { TurnHookContext } from './hooks.js';
@@ -22,6 +22,8 @@ export interface TurnLoopDeps {
   tools: ToolRegistry;
   events: EventBus;
   recorder: Recorder;
+  /** Told when the turn's reply is sent, with the facts only the turn knows (receive time, channel, trace). */
+  delivery?: DeliveryRecorder;
   hooks: TurnHookRegistry;
   limits: TurnLimits;
   /** Stores messages of the turn, in order, in one call. */
@@ -54,6 +56,8 @@ interface Turn {
   tally: TurnTally;
   transcript: TurnTranscript;
   hookCtx: TurnHookContext;
+  channel: string;
+  startedAt: number;
 }
 
 const NO_PROVIDER_FOR_TURN = 'No LLM provider configured: add one under `providers:` in config.yaml and set the agent\'s provider and model (see README, "Configuration")';
@@ -65,7 +69,8 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
     const { tally, request, agent, trace } = turn;
     await turn.transcript.save();
     trace.end({ finishReason, endReason, steps: tally.steps, inputTokens: tally.inputTokens, outputTokens: tally.outputTokens, costUsd: tally.costUsd, toolFailures: tally.toolFailures });
-    events.emit('message:sent', { agentId: agent.id, sessionKey: request.sessionKey, traceId: trace.traceId, chars: tally.text.length, finishReason });
+    events.emit('message:sent', { agentId: agent.id, sessionKey: request.sessionKey, channelId: turn.channel, traceId: trace.traceId, chars: tally.text.length, finishReason });
+    deps.delivery?.replied({ channelId: turn.channel, sessionKey: request.sessionKey, traceId: trace.traceId, receivedAt: turn.startedAt });
     return {
       response: tally.text,
       tokensUsed: { input: tally.inputTokens, output: tally.outputTokens, total: tally.inputTokens + tally.outputTokens },
@@ -142,9 +147,9 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       const transcript = createTurnTranscript((messages) => deps.append(sessionKey, messages));
       transcript.store(...unstored);
       const trace = startTurnTrace({ recorder, events, now }, { traceId, sessionKey, agentId: agent.id, channel, isSynthetic: request.isSynthetic ?? false, ...(request.messageId === undefined ? {} : { messageId: request.messageId }), ...(request.rootRunId === undefined ? {} : { rootRunId: request.rootRunId }) });
-      events.emit('message:received', { agentId: agent.id, sessionKey, chars: request.message.length });
+      events.emit('message:received', { agentId: agent.id, sessionKey, channelId: channel, chars: request.message.length });
       transcript.add({ role: 'user', content: request.message, timestamp: now() });
-      const turn: Turn = { request, agent, trace, tally: emptyTally(), transcript, hookCtx: { agentId: agent.id, sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal } };
+      const turn: Turn = { request, agent, trace, tally: emptyTally(), transcript, hookCtx: { agentId: agent.id, sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal }, channel, startedAt };
 
       const model = request.model ?? agentModels(agent.config, router).primary;
       if (model === undefined) {

@@ -140,7 +140,7 @@ describe('agents.* methods', () => {
     expect(agents.get('default')).toBeUndefined();
     expect(await fileAgents()).toEqual({});
     expect(commitMessages()).toEqual(['agents.delete default', 'agents.resume default', 'agents.suspend default', 'initial config']);
-    expect(events.filter((event) => event.name.startsWith('agent:')).map((event) => [event.name, event.payload.change])).toEqual([
+    expect(events.filter((event) => event.name.startsWith('agent:')).map((event) => [event.name, 'change' in event.payload ? event.payload.change : undefined])).toEqual([
       ['agent:hot_removed', 'suspended'],
       ['agent:hot_added', 'resumed'],
       ['agent:hot_removed', 'removed'],

@@ -64,10 +64,10 @@ describe('fleet findings from real traffic', () => {
     cleanups.push(() => quiet.close());
     const unknown = await gateway(quiet);
     for (const harness of [fits, unknown]) {
-      await expect.poll(() => postureRows(harness).length, { timeout: 5000 }).toBe(1);
+      await expect.poll(async () => (await postureRows(harness)).length, { timeout: 5000 }).toBe(1);
       expect(findingCodes(await fleetHealth(harness))).not.toContain('config_posture:served_below_configured');
     }
-    expect(postureRows(unknown)[0]).toMatchObject({ providers: [{ provider: 'fake', model: 'fake-model', configuredWindowTokens: 32_768, servedWindowTokens: 'unknown' }] });
+    expect((await postureRows(unknown))[0]).toMatchObject({ providers: [{ provider: 'fake', model: 'fake-model', configuredWindowTokens: 32_768, servedWindowTokens: 'unknown' }] });
   });
 
   it('turns repeated breaker trips into fleet_recurring_health_signal', async () => {
@@ -92,8 +92,8 @@ describe('fleet findings from real traffic', () => {
   });
 });
 
-function postureRows(harness: Harness): Record<string, unknown>[] {
-  harness.app.observability.flush();
+async function postureRows(harness: Harness): Promise<Record<string, unknown>[]> {
+  await harness.app.observability.flush();
   const db = new Database(harness.paths.databasePath, { readonly: true });
   try {
     const rows = db.prepare("SELECT data FROM health_signals WHERE kind = 'config_posture' ORDER BY id").all() as { data: string }[];

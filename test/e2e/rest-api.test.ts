@@ -44,7 +44,7 @@ describe('e2e: REST and SSE', () => {
   it('streams bus events after retry: 3000 on /api/events', async () => {
     const stream = await openSse(`${gateway.url}/api/events?token=${gateway.tokens.rpc}`);
     expect(await stream.next()).toMatchObject({ retry: 3000 });
-    gateway.app.events.emit('provider:degraded', { provider: 'local' });
+    gateway.app.events.emit('provider:degraded', { provider: 'local', failures: 1 });
     const frames = await stream.until((frame) => frame.event === 'provider:degraded');
     expect(JSON.parse(frames.at(-1)?.data ?? '{}')).toMatchObject({ provider: 'local', ts: expect.any(Number) });
     stream.close();

@@ -13,13 +13,13 @@ describe('obs context reports', () => {
       assembledInputTokens: 620, outputHeadroom: 1024, verdict: 'fits', ...data } });
   }
 
-  it('dag: node counts, depths and compaction history per agent', () => {
+  it('dag: node counts, depths and compaction history per agent', async () => {
     stack = startObs();
     budget(stack, 't1', 'default:a:ws', 'default', 1, { keptCount: 2 });
     budget(stack, 't2', 'default:a:ws', 'default', 2, { keptCount: 6, droppedCount: 3, verdict: 'downshifted' });
     budget(stack, 't3', 'default:b:ws', 'default', 3, { keptCount: 1 });
     budget(stack, 't4', 'default:c:ws', 'helper', 4, {});
-    expect(stack.obs.context.dag({})).toEqual({
+    expect(await stack.obs.context.dag({})).toEqual({
       records: 4,
       agents: [
         { agentId: 'default', sessions: 2, nodeCount: 9, maxDepth: 6, compactions: 1,
@@ -27,14 +27,14 @@ describe('obs context reports', () => {
         { agentId: 'helper', sessions: 1, nodeCount: 5, maxDepth: 4, compactions: 0, compactionHistory: [] },
       ],
     });
-    expect(stack.obs.context.dag({ agentId: 'helper' }).agents.map((agent) => agent.agentId)).toEqual(['helper']);
+    expect((await stack.obs.context.dag({ agentId: 'helper' })).agents.map((agent) => agent.agentId)).toEqual(['helper']);
   });
 
-  it('pipeline: the latest layer configuration and token budgets per agent', () => {
+  it('pipeline: the latest layer configuration and token budgets per agent', async () => {
     stack = startObs();
     budget(stack, 't1', 'default:a:ws', 'default', 1, {});
     budget(stack, 't2', 'default:a:ws', 'default', 2, { systemTokens: 300, verdict: 'downshifted', droppedCount: 2 });
-    expect(stack.obs.context.pipeline({})).toEqual({ agents: [{
+    expect(await stack.obs.context.pipeline({})).toEqual({ agents: [{
       agentId: 'default', updatedAt: 2, windowTokens: 8192, outputHeadroom: 1024, assembledInputTokens: 620, verdict: 'downshifted',
       layers: [
         { layer: 'system', tokens: 300 },
@@ -43,6 +43,6 @@ describe('obs context reports', () => {
         { layer: 'outputHeadroom', tokens: 1024 },
       ],
     }] });
-    expect(stack.obs.context.pipeline({ agentId: 'nobody' })).toEqual({ agents: [] });
+    expect(await stack.obs.context.pipeline({ agentId: 'nobody' })).toEqual({ agents: [] });
   });
 });

@@ -7,11 +7,11 @@ describe('obs health signals', () => {
   let stack: ObsStack | undefined;
   afterEach(() => stack?.close());
 
-  it('stores session_rebase at info whatever severity it came with, and scrubs data', () => {
+  it('stores session_rebase at info whatever severity it came with, and scrubs data', async () => {
     stack = startObs();
     stack.obs.signals.record({ kind: 'session_rebase', severity: 'error', data: { count: 1 } });
     stack.obs.signals.record({ kind: 'health', severity: 'warning', data: { code: 'disk_full', message: 'the disk is full of secrets' } });
-    stack.obs.flush();
+    await stack.obs.flush();
     const rows = stack.db.prepare('SELECT kind, severity, data FROM health_signals ORDER BY id').all();
     expect(rows).toEqual([
       { kind: 'session_rebase', severity: 'info', data: '{"count":1}' },

@@ -89,8 +89,9 @@ describe('model catalog', () => {
     expect(router.resolve('nothing')).toBeUndefined();
   });
 
-  it('emits model:catalog_loaded once at creation with the counts', () => {
+  it('emits model:catalog_loaded once at creation with the counts', async () => {
     const fixture = createRouterFixture(providers);
+    await new Promise(setImmediate);
     expect(fixture.eventsNamed('model:catalog_loaded').map((event) => event.payload)).toEqual([{ providers: 3, models: 4 }]);
   });
 
@@ -111,6 +112,7 @@ describe('model catalog', () => {
       await collect(fixture.router.stream(callRequest({ provider: 'local', modelId: 'm1' })));
       const next = validateConfig({ providers: { local: { ...local, models: [{ id: 'm1' }, { id: 'm2' }] }, extra: { type: 'openai', apiKey: 'k' } } }, 'test');
       fixture.router.reload(next.providers);
+      await new Promise(setImmediate);
       expect(fixture.router.providers()).toEqual(['local', 'extra']);
       expect(fixture.router.catalog().map((entry) => [entry.modelId, entry.validated])).toEqual([['m1', true], ['m2', false]]);
       expect(fixture.eventsNamed('model:catalog_loaded').map((event) => event.payload)).toEqual([

@@ -15,7 +15,7 @@ export type ProvidersInput = NonNullable<ConfigInput['providers']>;
 export interface RouterFixture {
   router: GatewayModelRouter;
   events: BusEvent[];
-  eventsNamed(name: EventName): BusEvent[];
+  eventsNamed<K extends EventName>(name: K): Extract<BusEvent, { name: K }>[];
   clock: { now: number; advance(ms: number): void };
 }
 
@@ -37,7 +37,7 @@ export function createRouterFixture(
   const events: BusEvent[] = [];
   bus.subscribe((event) => events.push(event));
   const router = createModelRouter({ config: config.providers, events: bus, log: silentLog, now, ...options });
-  return { router, events, eventsNamed: (name) => events.filter((event) => event.name === name), clock };
+  return { router, events, eventsNamed: <K extends EventName>(name: K) => events.filter((event): event is Extract<BusEvent, { name: K }> => event.name === name), clock };
 }
 
 export function callRequest(primary: ModelRef, overrides: Partial<RoutedCallRequest> = {}): RoutedCallRequest {

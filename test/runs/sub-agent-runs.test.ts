@@ -123,6 +123,8 @@ describe('sub-agent runs', () => {
     await expect(fx.subAgents.spawn({ parentKey: 'default:alice:ws', task: 't', caller: callerOf('anyone') })).rejects.toThrow(
       expect.objectContaining({ kind: 'rate_limited' }),
     );
+    // Bus listeners run off the emitter's stack.
+    await new Promise(setImmediate);
     expect(fx.events.some((event) => event.name === 'session:sub_agent_spawn_rejected')).toBe(true);
     gate.resolve();
     await fx.subAgents.whenIdle();

@@ -7,7 +7,7 @@ import { createEventBus, createRecorder, type Recorder } from '../../src/obs/ind
 import { createLogger } from '../../src/obs/logger.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import type { SessionStore } from '../../src/sessions/index.js';
-import { createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
+import { createSqliteEvidencePort, createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 import type { HookSource, TurnHooks, TurnService, TurnSummary } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
@@ -53,7 +53,7 @@ describe('turn hooks', () => {
     llm.reset();
     db = openDatabase({ path: ':memory:' });
     store = createSqliteSessionPort(db);
-    recorder = createRecorder({ db });
+    recorder = createRecorder({ port: createSqliteEvidencePort(db) });
     toolRuns = [];
   });
   afterEach(() => {

@@ -7,7 +7,7 @@ import { createEventBus, createRecorder, type Recorder } from '../../src/obs/ind
 import { createLogger } from '../../src/obs/logger.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import type { SessionStore } from '../../src/sessions/index.js';
-import { createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
+import { createSqliteEvidencePort, createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 import type { TurnService } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
@@ -38,7 +38,7 @@ describe('turn limits from the agent budget', () => {
     llm.reset();
     db = openDatabase({ path: ':memory:' });
     store = createSqliteSessionPort(db);
-    recorder = createRecorder({ db });
+    recorder = createRecorder({ port: createSqliteEvidencePort(db) });
   });
   afterEach(() => {
     recorder.close();

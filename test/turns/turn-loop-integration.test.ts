@@ -7,7 +7,7 @@ import { createRecorder, type Recorder } from '../../src/obs/recorder.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import { createSubAgentRuns, type SubAgentRuns } from '../../src/runs/index.js';
 import { createSessionService, type SessionService, type SessionStore } from '../../src/sessions/index.js';
-import { createSqliteRunPort, createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
+import { createSqliteEvidencePort, createSqliteRunPort, createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 import type { TurnRunner, TurnService } from '../../src/turns/index.js';
 import { createLocalInstances, createSessionLocks } from '../../src/coordination/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
@@ -44,7 +44,7 @@ describe('session service over the turn loop', () => {
       log,
     });
     const agents = staticAgents({ default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 3 } });
-    recorder = createRecorder({ db });
+    recorder = createRecorder({ port: createSqliteEvidencePort(db) });
     runner = createTurnServiceFixture({ agents, router, store, recorder, events });
     notifications = [];
     let ids = 0;
@@ -99,7 +99,7 @@ describe('session service over the turn loop', () => {
       recorder.flush();
       return db.prepare('SELECT count(*) FROM trajectory').pluck().get();
     };
-    const rowsBefore = trajectoryRows();
+    const rowsBefore = await trajectoryRows();
     await expect(runner.run({ sessionKey: 'default:alice:ws', message: 'hijack', caller: callerOf('mallory'), signal })).rejects.toMatchObject({
       kind: 'forbidden',
     });

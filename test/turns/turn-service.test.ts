@@ -5,7 +5,7 @@ import { createEventBus, createRecorder, type BusEvent, type Recorder } from '..
 import { createLogger } from '../../src/obs/logger.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import type { SessionStore } from '../../src/sessions/index.js';
-import { createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
+import { createSqliteEvidencePort, createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 import { readSessionUsage, type TurnService } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
@@ -32,7 +32,7 @@ describe('turn service', () => {
     llm.reset();
     db = openDatabase({ path: ':memory:' });
     store = createSqliteSessionPort(db);
-    recorder = createRecorder({ db });
+    recorder = createRecorder({ port: createSqliteEvidencePort(db) });
     const bus = createEventBus({ now: Date.now, log });
     events = [];
     bus.subscribe((event) => events.push(event));

@@ -60,6 +60,6 @@ export function channelStatuses(activity: readonly ChannelActivity[], { wsConnec
 
 export function registerChannelsRoute(scope: FastifyInstance, ctx: RestContext): void {
   scope.get('/channels', { onRequest: ctx.auth.require({ grants: grantsRest }) }, async function listChannels() {
-    return { channels: channelStatuses(ctx.channelActivity.all(), ctx) };
+    return { channels: channelStatuses(await ctx.channelActivity.all(), ctx) };
   });
 }

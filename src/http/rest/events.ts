@@ -1,7 +1,7 @@
 // GET /api/events: every event-bus event as an SSE frame named after it, with a retry hint and keep-alive pings.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { BusEvent } from '../../obs/event-bus.js';
+import type { BusEvent } from '../../obs/index.js';
 import { grantsRest } from '../../server/scopes.js';
 import { createAsyncQueue, openSseStream, pipeToSse, type SseFrame } from '../../server/sse.js';
 import type { RestContext } from './types.js';

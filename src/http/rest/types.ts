@@ -16,7 +16,7 @@ export interface RestRoutesDeps {
   sessions: Pick<SessionStore, 'get' | 'list' | 'history'>;
   events: EventBus;
   /** Recorded channel activity (obs), merged into GET /api/channels. */
-  channelActivity: { all(): ChannelActivity[] };
+  channelActivity: { all(): Promise<ChannelActivity[]> };
   log: Logger;
   /** Open WebSocket connections, shown on the rpc channel of GET /api/channels. */
   wsConnections?: () => number;

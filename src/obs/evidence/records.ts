@@ -1,4 +1,4 @@
-// The evidence records the report assemblers take as input: plain rows, already read from SQLite by a loader.
+// The evidence records the report assemblers take as input: plain rows, already read through the EvidencePort by a loader.
 import type { Data } from './read.js';
 
 /** One trajectory record; `seq` is per session and increasing. */

@@ -1,7 +1,7 @@
-// Reads one session's evidence for obs.explain from SQLite: resolves sessionKey, traceId or rootRunId, then loads rows.
-import type { SqliteDatabase } from '../../store/sqlite/index.js';
+// Reads one session's evidence for obs.explain through the EvidencePort: resolves sessionKey, traceId or rootRunId, then loads rows.
+import type { EvidencePort } from '../../store/ports/index.js';
 import type { SessionEvidence } from './records.js';
-import { INDEX_COLUMNS, RUN_COLUMNS, toIndexEvidence, toRunEvidence, toTrajectoryEvidence, type IndexRow, type RunRow, type TrajectoryRow } from './rows.js';
+import { toRunEvidence, toTrajectoryEvidence } from './rows.js';
 
 /** Spec rule 3: a synthetic rootRunId is this prefix followed by the session key. */
 export const SYNTHETIC_ROOT_PREFIX = 'root-session-';
@@ -25,50 +25,35 @@ export interface MissedReference {
 export type SessionLoad = { found: true; evidence: SessionEvidence } | { found: false; missed: MissedReference };
 
 export interface SessionLoader {
-  load(reference: SessionReference, options: { includeSynthetic: boolean }): SessionLoad;
+  load(reference: SessionReference, options: { includeSynthetic: boolean }): Promise<SessionLoad>;
 }
 
 export interface SessionLoaderDeps {
-  db: SqliteDatabase;
+  port: EvidencePort;
   /** Writes buffered evidence first, so a report sees the turn that just ended. */
-  flush?: () => void;
+  flush?: () => Promise<void>;
 }
 
-export function createSessionLoader({ db, flush }: SessionLoaderDeps): SessionLoader {
-  const indexByTrace = db.prepare<[string], { session_key: string }>('SELECT session_key FROM session_index WHERE trace_id = ?');
-  const trajectoryByTrace = db.prepare<[string], { session_key: string }>('SELECT session_key FROM trajectory WHERE trace_id = ? LIMIT 1');
-  const indexByRoot = db.prepare<[string], { session_key: string }>(
-    'SELECT session_key FROM session_index WHERE root_run_id = ? ORDER BY started_at, trace_id LIMIT 1');
-  const runById = db.prepare<[string], { session_key: string }>('SELECT session_key FROM runs WHERE run_id = ?');
-  const indexOfSession = db.prepare<[string], IndexRow>(`SELECT ${INDEX_COLUMNS} FROM session_index WHERE session_key = ? ORDER BY started_at, trace_id`);
-  const trajectoryCount = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM trajectory WHERE session_key = ?');
-  const trajectoryOf = db.prepare<[string, number], TrajectoryRow>(
-    'SELECT seq, ts, trace_id, kind, data FROM trajectory WHERE session_key = ? ORDER BY seq DESC, id DESC LIMIT ?');
-  const rootOfSession = db.prepare<[string, string], { root_run_id: string }>(
-    'SELECT root_run_id FROM runs WHERE session_key = ? OR parent_key = ? ORDER BY started_at, run_id LIMIT 1');
-  const runsOfRoot = db.prepare<[string, number], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE root_run_id = ? ORDER BY started_at, run_id LIMIT ?`);
+export function createSessionLoader({ port, flush }: SessionLoaderDeps): SessionLoader {
+  const hasEvidence = async (sessionKey: string) => (await port.sessionIndexOf(sessionKey)).length > 0 || (await port.trajectoryCountOf(sessionKey)) > 0;
 
-  const hasEvidence = (sessionKey: string) => indexOfSession.all(sessionKey).length > 0 || (trajectoryCount.get(sessionKey)?.n ?? 0) > 0;
-
-  function resolve(reference: SessionReference): { sessionKey: string } | { missed: MissedReference } {
+  async function resolve(reference: SessionReference): Promise<{ sessionKey: string } | { missed: MissedReference }> {
     const resolved: string[] = [];
     if (reference.sessionKey !== undefined) {
-      if (!hasEvidence(reference.sessionKey)) {
+      if (!(await hasEvidence(reference.sessionKey))) {
         return { missed: { kind: 'sessionKey', value: reference.sessionKey, detail: `No recorded session has sessionKey '${reference.sessionKey}'.` } };
       }
       resolved.push(reference.sessionKey);
     }
     if (reference.traceId !== undefined) {
-      const key = indexByTrace.get(reference.traceId)?.session_key ?? trajectoryByTrace.get(reference.traceId)?.session_key;
+      const key = await port.sessionKeyOfTrace(reference.traceId);
       if (key === undefined) return { missed: { kind: 'traceId', value: reference.traceId, detail: `No recorded turn has traceId '${reference.traceId}'.` } };
       resolved.push(key);
     }
     if (reference.rootRunId !== undefined) {
       const { rootRunId } = reference;
-      const key = rootRunId.startsWith(SYNTHETIC_ROOT_PREFIX)
-        ? rootRunId.slice(SYNTHETIC_ROOT_PREFIX.length)
-        : indexByRoot.get(rootRunId)?.session_key ?? runById.get(rootRunId)?.session_key;
-      if (key === undefined || key === '' || !hasEvidence(key)) {
+      const key = rootRunId.startsWith(SYNTHETIC_ROOT_PREFIX) ? rootRunId.slice(SYNTHETIC_ROOT_PREFIX.length) : await port.sessionKeyOfRoot(rootRunId);
+      if (key === undefined || key === '' || !(await hasEvidence(key))) {
         return { missed: { kind: 'rootRunId', value: rootRunId, detail: `No recorded session belongs to rootRunId '${rootRunId}'.` } };
       }
       resolved.push(key);
@@ -79,21 +64,21 @@ export function createSessionLoader({ db, flush }: SessionLoaderDeps): SessionLo
   }
 
   return {
-    load(reference, { includeSynthetic }) {
-      flush?.();
-      const target = resolve(reference);
+    async load(reference, { includeSynthetic }) {
+      await flush?.();
+      const target = await resolve(reference);
       if ('missed' in target) return { found: false, missed: target.missed };
       const { sessionKey } = target;
-      const index = indexOfSession.all(sessionKey).map(toIndexEvidence);
+      const index = await port.sessionIndexOf(sessionKey);
       if (!includeSynthetic && index.length > 0 && index.every((row) => row.isSynthetic)) {
         const kind = reference.sessionKey !== undefined ? 'sessionKey' : reference.traceId !== undefined ? 'traceId' : 'rootRunId';
         const value = reference[kind] ?? sessionKey;
         return { found: false, missed: { kind, value, detail: `Session '${sessionKey}' is synthetic; pass includeSynthetic: true to explain it.` } };
       }
-      const total = trajectoryCount.get(sessionKey)?.n ?? 0;
-      const trajectory = trajectoryOf.all(sessionKey, MAX_SESSION_TRAJECTORY_ROWS).reverse().map(toTrajectoryEvidence);
-      const root = [...index].reverse().find((row) => row.rootRunId !== null)?.rootRunId ?? rootOfSession.get(sessionKey, sessionKey)?.root_run_id;
-      const runs = root === undefined ? [] : runsOfRoot.all(root, MAX_TREE_RUNS).map(toRunEvidence);
+      const total = await port.trajectoryCountOf(sessionKey);
+      const trajectory = (await port.trajectoryOf(sessionKey, { newest: MAX_SESSION_TRAJECTORY_ROWS })).map(toTrajectoryEvidence);
+      const root = [...index].reverse().find((row) => row.rootRunId !== null)?.rootRunId ?? await port.rootRunOfSession(sessionKey);
+      const runs = root === undefined ? [] : (await port.runsOfRoot(root, MAX_TREE_RUNS)).map(toRunEvidence);
       const evidence: SessionEvidence = {
         sessionKey,
         index,

@@ -12,9 +12,9 @@ export interface ExplainParams {
   includeSynthetic?: boolean;
 }
 
-export function explainSession(loader: SessionLoader, params: ExplainParams): ExplainResult {
+export async function explainSession(loader: SessionLoader, params: ExplainParams): Promise<ExplainResult> {
   const { depth = 'summary', includeSynthetic = false, ...reference } = params;
-  const loaded = loader.load(reference, { includeSynthetic });
+  const loaded = await loader.load(reference, { includeSynthetic });
   if (!loaded.found) return sessionNotFound({ kind: loaded.missed.kind, value: loaded.missed.value }, loaded.missed.detail);
   return assembleIncidentReport(loaded.evidence, { depth });
 }

@@ -6,3 +6,6 @@ export { toFtsQuery } from './session-search.js';
 export { createSqliteRunPort } from './run-store.js';
 export { createSqliteTokenPort } from './token-store.js';
 export { createSqliteResponsePort } from './response-store.js';
+export { createSqliteAuditPort } from './audit.js';
+export { createSqliteEvidencePort } from './evidence.js';
+export { createSqliteObsPort } from './obs-counters.js';

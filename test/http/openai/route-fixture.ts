@@ -11,8 +11,9 @@ import { createObservability } from '../../../src/obs/index.js';
 import { createRecorder } from '../../../src/obs/recorder.js';
 import { createEmbedder, createModelRouter } from '../../../src/providers/index.js';
 import { createAuthenticator, createHttpServer, createRequestAuth } from '../../../src/server/index.js';
-import { createSqliteSessionPort, createSqliteTokenPort, openDatabase, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
-import { createSqliteResponsePort } from '../../../src/store/sqlite/index.js';
+import {
+  createSqliteAuditPort, createSqliteEvidencePort, createSqliteObsPort, createSqliteResponsePort, createSqliteSessionPort, createSqliteTokenPort, openDatabase, type SqliteDatabase,
+} from '../../../src/store/sqlite/index.js';
 import type { FastifyInstance } from 'fastify';
 import { harnessConfig, TOKENS } from '../../support/gateway-harness.js';
 import { staticAgents } from '../../sessions/service-fixture.js';
@@ -56,8 +57,9 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
   const router = createModelRouter({ config: providers, events, log });
   const agents = staticAgents(options.agents ?? { default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 3 } });
   const sessions = createSqliteSessionPort(db);
-  const recorder = createRecorder({ db });
-  const observability = createObservability({ db, events, recorder, now: Date.now, newId: randomUUID });
+  const evidence = createSqliteEvidencePort(db);
+  const recorder = createRecorder({ port: evidence });
+  const observability = createObservability({ store: { audit: createSqliteAuditPort(db), evidence, obs: createSqliteObsPort(db) }, events, recorder, now: Date.now, newId: randomUUID });
   const runner = createTurnServiceFixture({ agents, router, store: sessions, recorder, events });
   const embedder = options.hasEmbeddings === true ? createEmbedder({ embeddings: { provider: 'local', model: 'embed-small' }, providers, log }) : undefined;
   const auth = createRequestAuth(createAuthenticator({ configTokens: config.gateway.tokens, store: createSqliteTokenPort(db) }));
@@ -81,8 +83,8 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
       // A client may hold a connection it never sent a request on (undici opens spares); it would hold close() up.
       http.server.closeAllConnections();
       await http.close();
-      observability.close();
-      recorder.close();
+      await observability.close();
+      await recorder.close();
       db.close();
     },
   };

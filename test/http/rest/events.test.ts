@@ -36,10 +36,10 @@ describe('REST events, activity, agents and channels', () => {
     expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(stream.headers.get('cache-control')).toBe('no-cache');
     expect(await stream.next()).toMatchObject({ retry: 3000 });
-    fx.events.emit('config:patched', { section: 'agents', commit: 'abc123' });
+    fx.events.emit('config:patched', { sections: ['agents'], sha: 'abc123' });
     const frames = await stream.until((frame) => frame.event === 'config:patched');
     const payload = JSON.parse(frames.at(-1)?.data ?? '{}') as Record<string, unknown>;
-    expect(payload).toMatchObject({ section: 'agents', commit: 'abc123' });
+    expect(payload).toMatchObject({ sections: ['agents'], sha: 'abc123' });
     expect(typeof payload.ts).toBe('number');
     stream.close();
   });
@@ -77,14 +77,14 @@ describe('REST events, activity, agents and channels', () => {
   });
 
   it('/api/activity returns recent bus events newest first, limit 1-100 default 50', async () => {
-    for (let index = 0; index < 60; index += 1) fx.events.emit('skill:executed', { index });
+    for (let index = 0; index < 60; index += 1) fx.events.emit('skill:executed', { agentId: 'default', skill: `s${index}` });
     const all = await get('/api/activity');
-    const events = all.body.events as { name: string; ts: number; payload: { index?: number } }[];
+    const events = all.body.events as { name: string; ts: number; payload: { skill?: string } }[];
     expect(events).toHaveLength(50);
-    expect(events[0]).toMatchObject({ name: 'skill:executed', payload: { index: 59 } });
+    expect(events[0]).toMatchObject({ name: 'skill:executed', payload: { skill: 's59' } });
     expect(typeof events[0]?.ts).toBe('number');
     const three = await get('/api/activity?limit=3');
-    expect((three.body.events as { payload: { index: number } }[]).map((event) => event.payload.index)).toEqual([59, 58, 57]);
+    expect((three.body.events as { payload: { skill: string } }[]).map((event) => event.payload.skill)).toEqual(['s59', 's58', 's57']);
     expect(((await get('/api/activity?limit=100')).body.events as unknown[]).length).toBeGreaterThanOrEqual(60);
     for (const bad of ['0', '101', 'abc', '2.5']) expect((await get(`/api/activity?limit=${bad}`)).body).toMatchObject({ error: { code: 'invalid_params' } });
     expect((await get('/api/activity', fx.tokens.mcpClient)).status).toBe(403);

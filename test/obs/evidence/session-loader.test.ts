@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSessionLoader } from '../../../src/obs/evidence/index.js';
 import { explainSession } from '../../../src/obs/explain/index.js';
 import { createRecorder, type Recorder } from '../../../src/obs/recorder.js';
-import { createSqliteRunPort, openDatabase, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
+import { createSqliteEvidencePort, createSqliteRunPort, openDatabase, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
 
 const KEY = 'default:alice:ws';
 
@@ -12,10 +12,10 @@ describe('obs.explain session loader', () => {
   let recorder: Recorder;
   beforeEach(() => {
     db = openDatabase({ path: ':memory:' });
-    recorder = createRecorder({ db });
+    recorder = createRecorder({ port: createSqliteEvidencePort(db) });
   });
-  afterEach(() => {
-    recorder.close();
+  afterEach(async () => {
+    await recorder.close();
     db.close();
   });
 
@@ -29,46 +29,46 @@ describe('obs.explain session loader', () => {
     recorder.endSession(traceId, { endReason: 'completed_with_tool_errors', degraded: true, endedAt: startedAt + 10 });
   }
 
-  const explain = (params: Parameters<typeof explainSession>[1]) => explainSession(createSessionLoader({ db, flush: () => recorder.flush() }), params);
+  const explain = (params: Parameters<typeof explainSession>[1]) => explainSession(createSessionLoader({ port: createSqliteEvidencePort(db), flush: () => recorder.flush() }), params);
 
-  it('gives byte-identical reports for sessionKey, traceId, synthetic rootRunId and real rootRunId', () => {
+  it('gives byte-identical reports for sessionKey, traceId, synthetic rootRunId and real rootRunId', async () => {
     recordTurn('t1', KEY, 1_000, { rootRunId: 'run-root-1' });
     recordTurn('t2', KEY, 2_000, { rootRunId: 'run-root-1' });
-    const bySession = JSON.stringify(explain({ sessionKey: KEY }));
+    const bySession = JSON.stringify(await explain({ sessionKey: KEY }));
     expect(JSON.parse(bySession)).toMatchObject({ sessionKey: KEY, traceId: 't2', timing: { turnCount: 2 }, likelyRootCause: { code: 'completed_with_tool_errors' } });
-    expect(JSON.stringify(explain({ traceId: 't1' }))).toBe(bySession);
-    expect(JSON.stringify(explain({ rootRunId: `root-session-${KEY}` }))).toBe(bySession);
-    expect(JSON.stringify(explain({ rootRunId: 'run-root-1' }))).toBe(bySession);
+    expect(JSON.stringify(await explain({ traceId: 't1' }))).toBe(bySession);
+    expect(JSON.stringify(await explain({ rootRunId: `root-session-${KEY}` }))).toBe(bySession);
+    expect(JSON.stringify(await explain({ rootRunId: 'run-root-1' }))).toBe(bySession);
   });
 
   it('finds a real root through the durable run table and renders its spawn tree', async () => {
     recordTurn('t1', 'default:alice:subagent:r1', 1_000);
     await createSqliteRunPort(db).create({ runId: 'r1', rootRunId: 'r1', parentKey: KEY, sessionKey: 'default:alice:subagent:r1', agentId: 'default', task: 't',
       status: 'completed', requestedBy: null, startedAt: 900, completedAt: 1_100, response: null, tokensUsed: null, costUsd: null, error: null, ownerInstance: null, heartbeatAt: null });
-    const report = explain({ rootRunId: 'r1' });
+    const report = await explain({ rootRunId: 'r1' });
     expect(report).toMatchObject({ sessionKey: 'default:alice:subagent:r1', spawnTree: { rootRunId: 'r1', runs: [{ runId: 'r1', depth: 0 }] } });
   });
 
-  it('returns the session_not_found marker naming the missed reference', () => {
+  it('returns the session_not_found marker naming the missed reference', async () => {
     recordTurn('t1', KEY, 1_000);
-    expect(explain({ traceId: 'nope' })).toEqual({
+    expect(await explain({ traceId: 'nope' })).toEqual({
       schemaVersion: 1, marker: 'session_not_found', reference: { kind: 'traceId', value: 'nope' },
       detail: "No recorded turn has traceId 'nope'.", suggestedNextSteps: [expect.any(String)],
     });
-    expect(explain({ rootRunId: 'cron-job-7' })).toMatchObject({ marker: 'session_not_found', reference: { kind: 'rootRunId', value: 'cron-job-7' } });
-    expect(explain({ rootRunId: 'root-session-default:nobody:ws' })).toMatchObject({ marker: 'session_not_found', reference: { kind: 'rootRunId', value: 'root-session-default:nobody:ws' } });
-    expect(explain({ sessionKey: 'default:nobody:ws' })).toMatchObject({ marker: 'session_not_found', reference: { kind: 'sessionKey' } });
-    expect(explain({ sessionKey: KEY, traceId: 'nope' })).toMatchObject({ marker: 'session_not_found', reference: { kind: 'traceId', value: 'nope' } });
+    expect(await explain({ rootRunId: 'cron-job-7' })).toMatchObject({ marker: 'session_not_found', reference: { kind: 'rootRunId', value: 'cron-job-7' } });
+    expect(await explain({ rootRunId: 'root-session-default:nobody:ws' })).toMatchObject({ marker: 'session_not_found', reference: { kind: 'rootRunId', value: 'root-session-default:nobody:ws' } });
+    expect(await explain({ sessionKey: 'default:nobody:ws' })).toMatchObject({ marker: 'session_not_found', reference: { kind: 'sessionKey' } });
+    expect(await explain({ sessionKey: KEY, traceId: 'nope' })).toMatchObject({ marker: 'session_not_found', reference: { kind: 'traceId', value: 'nope' } });
   });
 
-  it('excludes synthetic sessions unless includeSynthetic is true', () => {
+  it('excludes synthetic sessions unless includeSynthetic is true', async () => {
     recordTurn('t1', 'default:probe:ws', 1_000, { isSynthetic: true });
-    expect(explain({ sessionKey: 'default:probe:ws' })).toMatchObject({ marker: 'session_not_found', detail: expect.stringContaining('synthetic') });
-    expect(explain({ sessionKey: 'default:probe:ws', includeSynthetic: true })).toMatchObject({ sessionKey: 'default:probe:ws' });
+    expect(await explain({ sessionKey: 'default:probe:ws' })).toMatchObject({ marker: 'session_not_found', detail: expect.stringContaining('synthetic') });
+    expect(await explain({ sessionKey: 'default:probe:ws', includeSynthetic: true })).toMatchObject({ sessionKey: 'default:probe:ws' });
   });
 
-  it('sees records still buffered in the recorder', () => {
+  it('sees records still buffered in the recorder', async () => {
     recordTurn('t1', KEY, 1_000);
-    expect(explain({ traceId: 't1' })).toMatchObject({ failures: [{ toolName: 'fetch', errorKind: 'timeout' }] });
+    expect(await explain({ traceId: 't1' })).toMatchObject({ failures: [{ toolName: 'fetch', errorKind: 'timeout' }] });
   });
 });

@@ -7,7 +7,7 @@ const report = (builder: TrajectoryBuilder, depth: 'summary' | 'full' = 'summary
   assembleIncidentReport(sessionEvidence(builder.records), { depth });
 
 describe('obs.explain report fields', () => {
-  it('has every top-level field of the spec, in order, with cost, timing and tool stats', () => {
+  it('has every top-level field of the spec, in order, with cost, timing and tool stats', async () => {
     const builder = new TrajectoryBuilder()
       .turn('completed', (t) => t.tool('search', true).tool('fetch', false, 'timeout'))
       .turn('completed_with_tool_errors', (t) => t.tool('fetch', false, 'failed').tool('fetch', false, 'timeout').add('breaker', { step: 1, event: 'opened', toolName: 'fetch' }));
@@ -34,7 +34,7 @@ describe('obs.explain report fields', () => {
     expect(result.summary).toContain('3 of 4 tool call(s) failed');
   });
 
-  it('lists failures newest first with digests and a preview built from counts, never raw output', () => {
+  it('lists failures newest first with digests and a preview built from counts, never raw output', async () => {
     const builder = new TrajectoryBuilder().turn('completed_with_tool_errors', (t) =>
       t.tool('a', false, 'failed', { output: 'SECRET RAW OUTPUT' }).tool('b', false, 'timeout'));
     const { failures } = report(builder);
@@ -46,12 +46,12 @@ describe('obs.explain report fields', () => {
     expect(JSON.stringify(report(builder, 'full'))).not.toContain('SECRET RAW OUTPUT');
   });
 
-  it('reports an open last turn as in_progress', () => {
+  it('reports an open last turn as in_progress', async () => {
     const builder = new TrajectoryBuilder().turn('error').add('turn_start', { agentId: 'default', channel: 'ws' });
     expect(report(builder).outcome).toEqual({ endReason: 'in_progress', degraded: false, severity: 'info' });
   });
 
-  it('reports an open last turn whose durable run a restart orphaned as orphaned and degraded, not in_progress', () => {
+  it('reports an open last turn whose durable run a restart orphaned as orphaned and degraded, not in_progress', async () => {
     const builder = new TrajectoryBuilder().add('turn_start', { agentId: 'default', channel: 'ws' });
     const runs = [
       { runId: 'r1', rootRunId: 'r1', parentKey: 'default:alice:parent', sessionKey: SESSION, agentId: 'default', status: 'orphaned', startedAt: 10, costUsd: 0 },
@@ -66,7 +66,7 @@ describe('obs.explain report fields', () => {
     expect(assembleIncidentReport(sessionEvidence(builder.records, { runs: running })).outcome.endReason).toBe('in_progress');
   });
 
-  it('lists offloads with diskPathRel and counts resolved pointers in coverage', () => {
+  it('lists offloads with diskPathRel and counts resolved pointers in coverage', async () => {
     const builder = new TrajectoryBuilder().turn('completed', (t) =>
       t.add('offload', { toolName: 'fetch', diskPathRel: 'offloads/s1/1.json', bytes: 90_000, digest: 'sha256:ab', resolved: true })
         .add('offload', { toolName: 'fetch', diskPathRel: 'offloads/s1/2.json', bytes: 10, resolved: false }));
@@ -77,7 +77,7 @@ describe('obs.explain report fields', () => {
 });
 
 describe('obs.explain optional blocks', () => {
-  it('contextBudget only when the run ended context_exhausted and budget records exist; the last record wins', () => {
+  it('contextBudget only when the run ended context_exhausted and budget records exist; the last record wins', async () => {
     const budget = (assembled: number) => ({ windowTokens: 1000, systemTokens: 50, freshTailTokens: 10, budgetedHistoryTokens: 0, keptCount: 0, droppedCount: 3, assembledInputTokens: assembled, outputHeadroom: 100, verdict: 'exhausted' });
     const exhausted = report(new TrajectoryBuilder().turn('context_exhausted', (t) => t.add('context_budget', budget(900)).add('context_budget', budget(1200))));
     expect(exhausted.contextBudget).toEqual({
@@ -90,7 +90,7 @@ describe('obs.explain optional blocks', () => {
     expect(served.contextBudget).toMatchObject({ rawContextWindowTokens: 8000, windowCapSource: 'served' });
   });
 
-  it('recall: counts and booleans only; crossUserRecalls only when above zero', () => {
+  it('recall: counts and booleans only; crossUserRecalls only when above zero', async () => {
     const plain = report(new TrajectoryBuilder().turn('completed', (t) => t.add('recall', { lanes: ['fts', 'vector'], finalCount: 0, rerankerAvailable: false }).add('recall', { lanes: 3, finalCount: 4, rerankerAvailable: true })));
     expect(plain.recall).toEqual({ recalls: 2, zeroHits: 1, lastLanes: 3, lastFinalCount: 4, rerankerAvailable: true });
     const cross = report(new TrajectoryBuilder().turn('completed', (t) => t.add('recall', { lanes: 1, finalCount: 2, crossUserCount: 2 })));
@@ -98,14 +98,14 @@ describe('obs.explain optional blocks', () => {
     expect(report(new TrajectoryBuilder().turn('completed')).recall).toBeUndefined();
   });
 
-  it('voice: costUsd 0 for a keyless turn, omitted for a keyed one; errorKind on failure', () => {
+  it('voice: costUsd 0 for a keyless turn, omitted for a keyed one; errorKind on failure', async () => {
     const keyless = report(new TrajectoryBuilder().turn('completed', (t) => t.add('voice', { provider: 'pocketsphinx', keyless: true, durationMs: 900, source: 'keyless-local', outcome: 'ok' })));
     expect(keyless.voice).toEqual({ provider: 'pocketsphinx', keyless: true, durationMs: 900, costUsd: 0, source: 'keyless-local', outcome: 'ok' });
     const keyed = report(new TrajectoryBuilder().turn('completed', (t) => t.add('voice', { provider: 'openai', keyless: false, model: 'whisper-1', costUsd: 0.01, source: 'explicit', outcome: 'failed', errorKind: 'auth_required' })));
     expect(keyed.voice).toEqual({ provider: 'openai', keyless: false, model: 'whisper-1', source: 'explicit', outcome: 'failed', errorKind: 'auth_required' });
   });
 
-  it('a malformed voice row folds to zero and never fails the assembly', () => {
+  it('a malformed voice row folds to zero and never fails the assembly', async () => {
     const builder = new TrajectoryBuilder().turn('completed', (t) => t.add('voice', { provider: 42, keyless: 'yes', durationMs: 'long', source: 'nowhere', outcome: 'maybe', errorKind: 7 }));
     expect(report(builder).voice).toEqual({ provider: 'unknown', keyless: false, outcome: 'ok' });
     const records = new TrajectoryBuilder().turn('completed').records;
@@ -113,7 +113,7 @@ describe('obs.explain optional blocks', () => {
     expect(() => assembleIncidentReport(sessionEvidence(records))).not.toThrow();
   });
 
-  it('learning: sources deduplicated in canonical order; lifecycle counts only when recorded', () => {
+  it('learning: sources deduplicated in canonical order; lifecycle counts only when recorded', async () => {
     const result = report(new TrajectoryBuilder().turn('completed', (t) =>
       t.add('learning_outcome', { outcome: 'corrected', sources: ['judge', 'tool', 'judge', 'bogus'] }).add('learning_skill', { ok: true }).add('learning_skill', { ok: false })
         .add('learning_lifecycle', { promoted: 1, demoted: 2, failuresAttributed: 3 })));
@@ -125,7 +125,7 @@ describe('obs.explain optional blocks', () => {
     expect(unresolved.learning).toEqual({ outcomeResolved: false, sources: [], skillsUsed: 0, skillFailures: 0, synthesisAbstained: true });
   });
 
-  it('orchestrate: outcome from exitCode, tool calls attributed by the run’s own lease, savings', () => {
+  it('orchestrate: outcome from exitCode, tool calls attributed by the run’s own lease, savings', async () => {
     const result = report(new TrajectoryBuilder().turn('completed', (t) => t
       .add('orchestrate_run', { runId: 'r1', leaseId: 'L1', exitCode: 0, durationMs: 300, resultRefs: { count: 2, bytes: 512 }, savings: { estSavedTokens: 4000, savedRatio: 0.61234 } })
       .add('orchestrate_run', { runId: 'r2', leaseId: 'L2', exitCode: 124, durationMs: 9000, failureClass: 'timeout' })
@@ -139,13 +139,13 @@ describe('obs.explain optional blocks', () => {
     expect(report(new TrajectoryBuilder().turn('completed')).orchestrate).toBeUndefined();
   });
 
-  it('cronWakeGate only when a gated fire woke the model inside the session', () => {
+  it('cronWakeGate only when a gated fire woke the model inside the session', async () => {
     const woke = report(new TrajectoryBuilder().turn('completed', (t) => t.add('cron_wake_gate', { jobId: 'j1', wake: true, durationMs: 40, toolCalls: 2, estTurnsSaved: 0 })));
     expect(woke.cronWakeGate).toEqual({ jobId: 'j1', wake: true, durationMs: 40, toolCalls: 2, estTurnsSaved: 0 });
     expect(report(new TrajectoryBuilder().turn('completed', (t) => t.add('cron_wake_gate', { jobId: 'j1', wake: false }))).cronWakeGate).toBeUndefined();
   });
 
-  it('coverage reconciles the persisted rollup against the trajectory', () => {
+  it('coverage reconciles the persisted rollup against the trajectory', async () => {
     const ok = report(new TrajectoryBuilder().turn('completed', (t) => t.tool('a', true).tool('a', false, 'failed').add('tool_rollup', { tools: { a: { ok: 1, failed: 1 } } })));
     expect(ok.coverage).toEqual({
       trajectory: { found: true, records: 6 }, rollup: { present: true }, offloads: { pointersResolved: 0, pointersTotal: 0 },
@@ -160,7 +160,7 @@ describe('obs.explain optional blocks', () => {
     expect(report(new TrajectoryBuilder().turn('completed')).coverage?.toolStats).toEqual({ reconciled: true, rollupSource: 'none', divergentTools: [] });
   });
 
-  it('renders the spawn tree of the session’s durable runs', () => {
+  it('renders the spawn tree of the session’s durable runs', async () => {
     const runs = [
       { runId: 'child', rootRunId: 'root', parentKey: 'default:alice:subagent:root', sessionKey: 'default:alice:subagent:child', agentId: 'helper', status: 'completed', startedAt: 20, costUsd: 0 },
       { runId: 'root', rootRunId: 'root', parentKey: SESSION, sessionKey: 'default:alice:subagent:root', agentId: 'default', status: 'orphaned', startedAt: 10, costUsd: 0 },
@@ -188,7 +188,7 @@ describe('obs.explain determinism and bounds', () => {
     return builder;
   };
 
-  it('gives byte-identical JSON for the same records, whatever their input order', () => {
+  it('gives byte-identical JSON for the same records, whatever their input order', async () => {
     const records = busy().records;
     const first = JSON.stringify(assembleIncidentReport(sessionEvidence(records)));
     const shuffled = [...records].reverse();
@@ -196,7 +196,7 @@ describe('obs.explain determinism and bounds', () => {
     expect(JSON.stringify(assembleIncidentReport(sessionEvidence(shuffled)))).toBe(first);
   });
 
-  it(`bounds depth summary to ${SUMMARY_MAX_BYTES} bytes and lists what was dropped`, () => {
+  it(`bounds depth summary to ${SUMMARY_MAX_BYTES} bytes and lists what was dropped`, async () => {
     const summary = report(busy());
     expect(Buffer.byteLength(JSON.stringify(summary))).toBeLessThanOrEqual(SUMMARY_MAX_BYTES);
     const failures = summary.truncations.find((entry) => entry.field === 'failures');
@@ -205,7 +205,7 @@ describe('obs.explain determinism and bounds', () => {
     expect(summary.summary).toContain('180 of 300 tool call(s) failed');
   });
 
-  it('depth full relaxes the caps', () => {
+  it('depth full relaxes the caps', async () => {
     const full = report(busy(), 'full');
     expect(full.failures).toHaveLength(180);
     expect(full.breakerTimeline).toHaveLength(30);
@@ -214,7 +214,7 @@ describe('obs.explain determinism and bounds', () => {
     expect(Buffer.byteLength(JSON.stringify(full))).toBeGreaterThan(SUMMARY_MAX_BYTES);
   });
 
-  it('lists the loader’s trajectory row cap in truncations', () => {
+  it('lists the loader’s trajectory row cap in truncations', async () => {
     const evidence = sessionEvidence(new TrajectoryBuilder().turn('completed').records, { trajectoryCap: { kept: 3, total: 30_000 } });
     expect(assembleIncidentReport(evidence).truncations).toEqual([{ field: 'trajectory', kept: 3, total: 30_000 }]);
   });

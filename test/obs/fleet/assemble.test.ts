@@ -15,7 +15,7 @@ const authored = (tier: string, valid: number, invalid: number): HealthSignalEvi
 ];
 
 describe('obs.fleet.health sessions, activity and tools', () => {
-  it('has every field of the spec with schemaVersion 1 and the window', () => {
+  it('has every field of the spec with schemaVersion 1 and the window', async () => {
     const report = assembleFleetHealth(fleetEvidence(sessions(['completed'])));
     expect(Object.keys(report)).toEqual([
       'schemaVersion', 'windowHours', 'sessions', 'degradedByCause', 'topErrorKinds', 'breakerTripTotal', 'toolStats', 'cost', 'activity',
@@ -24,7 +24,7 @@ describe('obs.fleet.health sessions, activity and tools', () => {
     expect(report).toMatchObject({ schemaVersion: 1, windowHours: 24, likelyRootCause: { code: 'none' } });
   });
 
-  it('counts degraded sessions by cause; a missing cause folds into unknown', () => {
+  it('counts degraded sessions by cause; a missing cause folds into unknown', async () => {
     const evidence = sessions(['completed', 'timeout', 'timeout', 'error', 'completed']);
     const unknown = fleetTurn(9, null);
     unknown.row.degraded = true;
@@ -34,7 +34,7 @@ describe('obs.fleet.health sessions, activity and tools', () => {
     expect(report.activity).toMatchObject({ turnTotal: 6, activeAgents: ['default'], activeChannels: ['ws'], exitReasons: { completed: 2, error: 1, in_progress: 1, timeout: 2 } });
   });
 
-  it('counts the session of an orphaned run as degraded with cause orphaned, as the autonomy block does', () => {
+  it('counts the session of an orphaned run as degraded with cause orphaned, as the autonomy block does', async () => {
     const open = fleetTurn(1, null);
     open.row.sessionKey = 'default:alice:subagent:r1';
     const stillRunning = fleetTurn(2, null);
@@ -50,7 +50,7 @@ describe('obs.fleet.health sessions, activity and tools', () => {
     expect(report.autonomy).toMatchObject({ runs: { degraded: 1 }, orphaned: 1 });
   });
 
-  it('judges a session by its latest turn', () => {
+  it('judges a session by its latest turn', async () => {
     const first = fleetTurn(1, 'error');
     const second = fleetTurn(2, 'completed');
     second.row.sessionKey = first.row.sessionKey;
@@ -59,7 +59,7 @@ describe('obs.fleet.health sessions, activity and tools', () => {
     expect(report.activity.turnTotal).toBe(2);
   });
 
-  it('merges tool, model and voice error kinds, and caps them', () => {
+  it('merges tool, model and voice error kinds, and caps them', async () => {
     const trajectory: TrajectoryEvidence[] = [];
     for (let kind = 0; kind < 12; kind += 1) {
       for (let n = 0; n <= kind; n += 1) trajectory.push({ seq: n, ts: NOW, traceId: 't', kind: 'tool_call', data: { toolName: 'x', ok: false, errorKind: `k${kind}` } });
@@ -75,7 +75,7 @@ describe('obs.fleet.health sessions, activity and tools', () => {
     expect(report.toolStats).toEqual({ x: { ok: 0, failed: 78, topErrorKind: 'k11' } });
   });
 
-  it('counts breaker trips, cost and coverage', () => {
+  it('counts breaker trips, cost and coverage', async () => {
     const trajectory: TrajectoryEvidence[] = [
       { seq: 1, ts: NOW, traceId: 't', kind: 'breaker', data: { event: 'opened' } },
       { seq: 2, ts: NOW, traceId: 't', kind: 'breaker', data: { event: 'closed' } },
@@ -90,7 +90,7 @@ describe('obs.fleet.health sessions, activity and tools', () => {
 });
 
 describe('obs.fleet.health findings', () => {
-  it('emits every finding code of the spec from its evidence', () => {
+  it('emits every finding code of the spec from its evidence', async () => {
     const signals = [
       ...Array.from({ length: 3 }, () => signal('health', { code: 'disk_full' }, { severity: 'warning' })),
       ...authored('small', 1, 1),
@@ -117,14 +117,14 @@ describe('obs.fleet.health findings', () => {
     expect(withVoice.findings).toEqual([expect.objectContaining({ code: 'voice_health', count: 3, detail: '3 degraded voice turn(s); dominant errorKind network.' })]);
   });
 
-  it(`caps findings at ${FLEET_CAPS.findings}, most severe first, and lists the cut`, () => {
+  it(`caps findings at ${FLEET_CAPS.findings}, most severe first, and lists the cut`, async () => {
     const signals = Array.from({ length: 12 }, (_, n) => Array.from({ length: 3 }, () => signal('health', { code: `c${n}` }, { severity: 'warning' }))).flat();
     const report = assembleFleetHealth(fleetEvidence({ signals }));
     expect(report.findings).toHaveLength(FLEET_CAPS.findings);
     expect(report.truncations).toContainEqual({ field: 'findings', kept: 10, total: 12 });
   });
 
-  it('routine session_rebase continuations ingest at info and never count as a recurring warning', () => {
+  it('routine session_rebase continuations ingest at info and never count as a recurring warning', async () => {
     const rebases = Array.from({ length: 5 }, () => signal('session_rebase', {}, { severity: 'info' }));
     const infoHealth = Array.from({ length: 5 }, () => signal('health', { code: 'session_rebase' }, { severity: 'info' }));
     expect(assembleFleetHealth(fleetEvidence({ signals: [...rebases, ...infoHealth] })).findings).toEqual([]);
@@ -132,7 +132,7 @@ describe('obs.fleet.health findings', () => {
     expect(assembleFleetHealth(fleetEvidence({ signals: twice })).findings).toEqual([]);
   });
 
-  it('a malformed posture row folds to zero and never fails the assembly', () => {
+  it('a malformed posture row folds to zero and never fails the assembly', async () => {
     for (const data of [{}, { providers: 'lots' }, { providers: [null, 7, { provider: 'x', configuredWindowTokens: 'big', servedWindowTokens: -1 }] }]) {
       const report = assembleFleetHealth(fleetEvidence({ latestPosture: signal('config_posture', data) }));
       expect(report.findings).toEqual([]);
@@ -140,7 +140,7 @@ describe('obs.fleet.health findings', () => {
     }
   });
 
-  it('a malformed voice health row folds to zero', () => {
+  it('a malformed voice health row folds to zero', async () => {
     const report = assembleFleetHealth(fleetEvidence({ signals: [signal('voice', { outcome: 3, errorKind: {} }), signal('voice', {})] }));
     expect(report.findings).toEqual([]);
     expect(report.topErrorKinds).toEqual([]);
@@ -151,12 +151,12 @@ describe('obs.fleet.health likelyRootCause ranking', () => {
   const posture = signal('config_posture', { providers: [{ provider: 'local', configuredWindowTokens: 100, servedWindowTokens: 50 }] });
   const recurring = Array.from({ length: 3 }, () => signal('health', { code: 'disk_full' }, { severity: 'warning' }));
 
-  it('fleet_autonomy_degradation first, naming the worst root run', () => {
+  it('fleet_autonomy_degradation first, naming the worst root run', async () => {
     const report = assembleFleetHealth(fleetEvidence({ ...sessions(['error', 'error', 'error', 'error', 'error']), latestPosture: posture, runs: [run('r1', 'revoked'), run('r2', 'orphaned')] }));
     expect(report.likelyRootCause).toMatchObject({ code: 'fleet_autonomy_degradation', detail: expect.stringContaining('worst root run r2') });
   });
 
-  it(`fleet_high_degraded_rate at ${HIGH_DEGRADED_RATE * 100}% over at least 5 sessions, above acute degradation`, () => {
+  it(`fleet_high_degraded_rate at ${HIGH_DEGRADED_RATE * 100}% over at least 5 sessions, above acute degradation`, async () => {
     const spike = assembleFleetHealth(fleetEvidence(sessions(['timeout', 'timeout', 'completed', 'completed', 'completed', 'completed', 'completed', 'error', 'completed', 'completed'])));
     expect(spike.sessions.degradedRate).toBe(0.3);
     expect(spike.likelyRootCause.code).toBe('fleet_high_degraded_rate');
@@ -166,7 +166,7 @@ describe('obs.fleet.health likelyRootCause ranking', () => {
     expect(few.likelyRootCause.code).toBe('fleet_acute_degradation');
   });
 
-  it('fleet_acute_degradation outranks config posture, which outranks a recurring signal', () => {
+  it('fleet_acute_degradation outranks config posture, which outranks a recurring signal', async () => {
     expect(assembleFleetHealth(fleetEvidence({ ...sessions(['error', 'completed', 'completed', 'completed', 'completed', 'completed']), latestPosture: posture, signals: recurring })).likelyRootCause.code)
       .toBe('fleet_acute_degradation');
     expect(assembleFleetHealth(fleetEvidence({ latestPosture: posture, signals: recurring })).likelyRootCause.code).toBe('fleet_config_posture');
@@ -177,33 +177,33 @@ describe('obs.fleet.health likelyRootCause ranking', () => {
 describe('obs.fleet.health pipelineAuthoringGate', () => {
   const gate = (signals: HealthSignalEvidence[]) => assembleFleetHealth(fleetEvidence({ signals })).pipelineAuthoringGate;
 
-  it('is false with an insufficient-telemetry reason when nothing was authored', () => {
+  it('is false with an insufficient-telemetry reason when nothing was authored', async () => {
     expect(gate([])).toEqual({ buildAuthor: false, reason: 'insufficient_telemetry: no pipeline authoring rows in the window' });
   });
 
-  it('needs 20 small-tier invocations: 19 is not enough', () => {
+  it('needs 20 small-tier invocations: 19 is not enough', async () => {
     expect(gate([...authored('small', 9, 10), ...authored('frontier', 20, 0)])).toEqual({ buildAuthor: false, reason: expect.stringMatching(/^insufficient_telemetry: 19 small-tier/) });
     expect(gate([...authored('small', 10, 10), ...authored('frontier', 20, 0)])).toMatchObject({ buildAuthor: true });
   });
 
-  it('needs a 15-point validity gap: 14 is not enough, exactly 15 is', () => {
+  it('needs a 15-point validity gap: 14 is not enough, exactly 15 is', async () => {
     // frontier 100%; small 86% (14 points) vs 85% (15 points), over 100 small-tier invocations.
     expect(gate([...authored('small', 86, 14), ...authored('frontier', 10, 0)])).toMatchObject({ buildAuthor: false, reason: expect.stringMatching(/^gap_below_15_points/) });
     expect(gate([...authored('small', 85, 15), ...authored('frontier', 10, 0)])).toMatchObject({ buildAuthor: true, reason: expect.stringMatching(/^gap_at_least_15_points/) });
   });
 
-  it('counts nano authorings as small tier and needs a frontier baseline', () => {
+  it('counts nano authorings as small tier and needs a frontier baseline', async () => {
     expect(gate([...authored('small', 5, 5), ...authored('nano', 0, 10), ...authored('frontier', 4, 0)])).toMatchObject({ buildAuthor: true });
     expect(gate(authored('small', 0, 20))).toEqual({ buildAuthor: false, reason: 'insufficient_telemetry: no frontier-tier authorings to compare with' });
   });
 });
 
 describe('obs.fleet.health autonomy and cron blocks', () => {
-  it('leaves out the autonomy block when no durable store is wired', () => {
+  it('leaves out the autonomy block when no durable store is wired', async () => {
     expect(assembleFleetHealth(fleetEvidence({ signals: [signal('autonomy.killed', { rootRunId: 'r' })] })).autonomy).toBeUndefined();
   });
 
-  it('counts degraded as orphaned plus revoked, killed and resumed from signals, and orders the worst run', () => {
+  it('counts degraded as orphaned plus revoked, killed and resumed from signals, and orders the worst run', async () => {
     const runs = [run('a', 'revoked'), run('b', 'completed'), run('c', 'orphaned'), run('d', 'running')];
     const signals = [
       signal('autonomy.killed', { rootRunId: 'k' }), signal('autonomy.resumed', { rootRunId: 'c' }), signal('autonomy.breaker_trip', { rootRunId: 'b' }),
@@ -220,7 +220,7 @@ describe('obs.fleet.health autonomy and cron blocks', () => {
     expect(assembleFleetHealth(fleetEvidence({ runs: [run('a', 'completed')] })).autonomy).not.toHaveProperty('worstRootRunId');
   });
 
-  it('cronWakeGate: fires, skip and fail-open rates, per agent; absent without gated fires', () => {
+  it('cronWakeGate: fires, skip and fail-open rates, per agent; absent without gated fires', async () => {
     const signals = [
       signal('cron_wake_gate', { jobId: 'j1', wake: false, failedOpen: false, toolCalls: 1, estTurnsSaved: 1 }, { agentId: 'b' }),
       signal('cron_wake_gate', { jobId: 'j1', wake: true, failedOpen: true, toolCalls: 2, estTurnsSaved: 0 }, { agentId: 'b' }),
@@ -240,7 +240,7 @@ describe('obs.fleet.health autonomy and cron blocks', () => {
 });
 
 describe('obs.fleet.health determinism', () => {
-  it('gives byte-identical JSON for the same evidence, whatever its order', () => {
+  it('gives byte-identical JSON for the same evidence, whatever its order', async () => {
     const base = sessions(['error', 'timeout', 'completed', 'completed_with_tool_errors', 'completed']);
     const signals = [...authored('small', 3, 2), signal('health', { code: 'a' }, { severity: 'warning' }), signal('cron_wake_gate', { wake: false }, { agentId: 'x' })];
     const evidence = fleetEvidence({ ...base, signals, runs: [run('r1', 'orphaned'), run('r2', 'revoked')] });

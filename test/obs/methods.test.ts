@@ -1,11 +1,10 @@
 // obs.* over JSON-RPC: every method through the registry and dispatcher, scopes, strict params, defaults and limits.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createDispatcher, createRegistry, type JsonRpcResponse } from '../../src/rpc/index.js';
-import { obsMethods } from '../../src/rpc/methods/obs.js';
+import { obsMethods } from '../../src/obs/methods.js';
 import type { Caller } from '../../src/server/scopes.js';
-import { startObs, type ObsStack } from '../obs/support.js';
+import { delivered, startObs, type ObsStack } from './support.js';
 
 const ADMIN: Caller = { clientId: 'admin', scopes: ['*'] };
 const ADMIN_ONLY: Caller = { clientId: 'admin-only', scopes: ['admin'] };
@@ -129,9 +128,9 @@ describe('obs methods over JSON-RPC', () => {
   });
 
   it('obs.reset and obs.reset.table delete rows, report counts, and emit observability:reset', async () => {
-    const seen: BusEvent[] = [];
+    const seen: string[] = [];
     stack.events.subscribe((event) => {
-      if (event.name === 'observability:reset') seen.push(event);
+      if (event.name === 'observability:reset') seen.push(event.payload.table);
     });
     stack.recorder.usage({ ts: 1, agentId: 'a', sessionKey: 's', provider: 'p', model: 'm', inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 });
     stack.obs.delivery.record({ channelId: 'ws', channelType: 'ws', outcome: 'success', latencyMs: 1 });
@@ -141,6 +140,7 @@ describe('obs methods over JSON-RPC', () => {
     expect(await result('obs.billing.total')).toMatchObject({ callCount: 0 });
     stack.obs.delivery.record({ channelId: 'ws', channelType: 'ws', outcome: 'failure', latencyMs: 1 });
     expect(await result('obs.reset.table', { table: 'delivery' })).toEqual({ reset: true, table: 'delivery', rowsDeleted: 1 });
-    expect(seen.map((event) => event.payload.table)).toEqual(['all', 'delivery']);
+    await delivered();
+    expect(seen).toEqual(['all', 'delivery']);
   });
 });

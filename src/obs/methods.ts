@@ -1,18 +1,14 @@
 // obs.* methods: diagnostics (rpc), billing, channels, delivery, context, cache, trace search, explain, fleet health,
 // audit and resets (admin). Thin adapters from RPC params to the observability services.
 import { z } from 'zod';
-import {
-  AUDIT_MAX_LIMIT,
-  DELIVERY_MAX_LIMIT,
-  DIAGNOSTICS_MAX_LIMIT,
-  FLEET_DEFAULT_SINCE_HOURS,
-  RESETTABLE_TABLES,
-  STALE_THRESHOLD_MS,
-  TRACE_SEARCH_MAX_LIMIT,
-  WHERE_MAX_LENGTH,
-  type Observability,
-} from '../../obs/index.js';
-import { defineMethod, noParams } from '../registry.js';
+import { defineMethod, noParams } from '../rpc/index.js';
+import { AUDIT_MAX_LIMIT } from './audit.js';
+import { STALE_THRESHOLD_MS } from './channels.js';
+import { DELIVERY_MAX_LIMIT } from './delivery.js';
+import { DIAGNOSTICS_MAX_LIMIT } from './diagnostics.js';
+import { FLEET_DEFAULT_SINCE_HOURS, RESETTABLE_TABLES, type Observability } from './observability.js';
+import { TRACE_SEARCH_MAX_LIMIT } from './trace-search.js';
+import { WHERE_MAX_LENGTH } from './where-filter.js';
 
 const id = z.string().min(1).max(512);
 const epochMs = z.number().int().nonnegative();
@@ -69,28 +65,28 @@ export function obsMethods({ obs }: { obs: Observability }) {
       scope: 'admin',
       summary: 'Activity of every channel (live counters over stored history), most recently active first.',
       params: noParams,
-      handler: () => ({ channels: obs.channels.all() }),
+      handler: async () => ({ channels: await obs.channels.all() }),
     }),
     defineMethod({
       name: 'obs.channels.get',
       scope: 'admin',
       summary: 'Activity of one channel, or null.',
       params: z.strictObject({ channelId: id }),
-      handler: ({ channelId }) => ({ channel: obs.channels.get(channelId) }),
+      handler: async ({ channelId }) => ({ channel: await obs.channels.get(channelId) }),
     }),
     defineMethod({
       name: 'obs.channels.stale',
       scope: 'admin',
       summary: `Channels idle for longer than thresholdMs (default ${STALE_THRESHOLD_MS}), longest idle first.`,
       params: z.strictObject({ thresholdMs: z.number().int().nonnegative().optional() }),
-      handler: ({ thresholdMs }) => ({ stale: obs.channels.stale(thresholdMs) }),
+      handler: async ({ thresholdMs }) => ({ stale: await obs.channels.stale(thresholdMs) }),
     }),
     defineMethod({
       name: 'obs.delivery.recent',
       scope: 'admin',
       summary: `Recent delivery traces, newest first; limit default 100, clamped to ${DELIVERY_MAX_LIMIT}.`,
       params: z.strictObject({ sinceMs: epochMs.optional(), limit: limit.optional(), channelId: id.optional() }),
-      handler: (params) => ({ deliveries: obs.delivery.recent(params) }),
+      handler: async (params) => ({ deliveries: await obs.delivery.recent(params) }),
     }),
     defineMethod({
       name: 'obs.delivery.stats',
@@ -172,21 +168,21 @@ export function obsMethods({ obs }: { obs: Observability }) {
         until: epochMs.optional(),
         limit: limit.optional(),
       }),
-      handler: (params) => ({ rows: obs.audit.query(params) }),
+      handler: async (params) => ({ rows: await obs.audit.query(params) }),
     }),
     defineMethod({
       name: 'obs.reset',
       scope: 'admin',
       summary: 'Permanently deletes token usage, delivery traces, diagnostics and channel activity.',
       params: noParams,
-      handler: () => ({ reset: true, rowsDeleted: obs.reset() }),
+      handler: async () => ({ reset: true, rowsDeleted: await obs.reset() }),
     }),
     defineMethod({
       name: 'obs.reset.table',
       scope: 'admin',
       summary: 'Permanently deletes one table: token_usage, delivery, diagnostics or channels.',
       params: z.strictObject({ table: z.enum(RESETTABLE_TABLES) }),
-      handler: ({ table }) => ({ reset: true, table, rowsDeleted: obs.resetTable(table) }),
+      handler: async ({ table }) => ({ reset: true, table, rowsDeleted: await obs.resetTable(table) }),
     }),
   ];
 }

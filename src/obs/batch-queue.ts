@@ -1,0 +1,72 @@
+// Buffers records off the request path and hands them to a store port in batches: on a timer, when full, or on flush().
+import type { Logger } from 'pino';
+
+export interface BatchQueue<T> {
+  enqueue(item: T): void;
+  /** Resolves once everything enqueued so far is written; readers await it so they see the latest records. */
+  flush(): Promise<void>;
+  /** Flushes, then drops later records. */
+  close(): Promise<void>;
+}
+
+export interface BatchQueueOptions<T> {
+  /** Writes one batch (all or nothing); batches are written one after another, in order. */
+  write: (batch: T[]) => Promise<void>;
+  /** Buffered records are written at most this long after they were enqueued. */
+  flushIntervalMs?: number;
+  /** A buffer this large is written at once. */
+  maxBuffered?: number;
+  /** Where a failed background write is reported (the batch is dropped: evidence must never stop the gateway). */
+  log?: Logger;
+}
+
+export function createBatchQueue<T>({ write, flushIntervalMs = 250, maxBuffered = 500, log }: BatchQueueOptions<T>): BatchQueue<T> {
+  let pending: T[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let isClosed = false;
+  let previous: Promise<void> = Promise.resolve();
+  let inFlight = 0;
+
+  function flush(): Promise<void> {
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    if (pending.length === 0) return previous;
+    const batch = pending;
+    pending = [];
+    const start = (): Promise<void> => {
+      inFlight += 1;
+      return write(batch).finally(() => {
+        inFlight -= 1;
+      });
+    };
+    // With nothing in flight the write starts now, not a microtask later, so the store sees it as soon as it can.
+    const written = inFlight === 0 ? start() : previous.then(start);
+    // A failed batch must not fail the ones after it; its own flush() caller still sees the error.
+    previous = written.catch(() => undefined);
+    return written;
+  }
+
+  function flushInBackground(): void {
+    flush().catch((error: unknown) => log?.error({ err: error }, 'evidence batch could not be written and was dropped'));
+  }
+
+  return {
+    enqueue(item) {
+      if (isClosed) return;
+      pending.push(item);
+      if (pending.length >= maxBuffered) flushInBackground();
+      else if (timer === undefined) {
+        timer = setTimeout(flushInBackground, flushIntervalMs);
+        // Evidence must never keep the process alive.
+        timer.unref();
+      }
+    },
+    flush,
+    async close() {
+      isClosed = true;
+      await flush();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+// Every system event the bus carries, by name, with its payload type: counts, ids and enums only, never bodies.
+//
+// The names are the spec's Events table (gateway-http-ws.md, "Events"); `bus.emit(name, payload)` only compiles
+// with the payload declared here. The catalogue's learning:* trajectory events are evidence records, not bus events.
+
+/** Identifies the session an event belongs to. */
+type SessionRef = {
+  agentId: string;
+  sessionKey: string;
+};
+
+/** A message event names its channel (the session key's channel part); `channelType` defaults to the channel id. */
+type MessageRef = SessionRef & { channelId: string; channelType?: string };
+
+export type AuditEvent = {
+  tenantId: string;
+  agentId: string | null;
+  kind: string;
+  classification: string;
+  action: string;
+  actor: string;
+  outcome: string;
+  severity: string;
+  traceId: string | null;
+  refs: Record<string, unknown>;
+};
+
+/** Rows deleted per table by obs.reset. */
+export type ResetCounts = {
+  tokenUsage: number;
+  delivery: number;
+  diagnostics: number;
+  channels: number;
+};
+
+export interface EventMap {
+  'message:received': MessageRef & { chars: number };
+  'message:sent': MessageRef & { traceId: string; chars: number; finishReason: string };
+  'message:streaming': SessionRef & { step: number };
+
+  /** `kind` is the session kind when the creator knows it (the session service), absent from the turn loop. */
+  'session:created': SessionRef & { kind?: string };
+  'session:expired': { sessionKey: string };
+  'session:sub_agent_spawned': SessionRef & { runId: string; parentKey: string | null };
+  'session:sub_agent_completed': SessionRef & { runId: string; status: string; runtimeMs: number; totalTokens: number };
+  'session:sub_agent_archived': { runId: string; sessionKey: string };
+  'session:sub_agent_spawn_rejected': { parentKey: string; reason: string; running: number };
+  'session:sub_agent_spawn_started': SessionRef & { runId: string; parentKey: string };
+  'session:sub_agent_spawn_queued': { runId: string; parentKey: string };
+  'session:sub_agent_lifecycle_ended': { runId: string; sessionKey: string; status: string };
+
+  /** The audit row as recorded (content-free labels and scrubbed refs), for /api/events subscribers. */
+  'audit:event': AuditEvent;
+  'security:injection_detected': SessionRef & { patterns: readonly string[]; source: string };
+  'security:injection_rate_exceeded': { agentId: string; detections: number; windowMs: number };
+  'security:memory_tainted': { agentId: string; entryId: string; source: string };
+  'security:warn': { reason: string };
+  'secret:accessed': { name: string };
+  'secret:modified': { name: string };
+
+  'skill:executed': { agentId: string; skill: string };
+  'skill:rejected': { agentId: string; skill: string; reason: string };
+  'skill:loaded': { skill: string };
+  'skill:registry_reset': { count: number };
+
+  'observability:metrics': { name: string; value: number };
+  'observability:token_usage': SessionRef & { provider: string; model: string; inputTokens: number; outputTokens: number; costUsd: number };
+  'observability:reset': { table: string; rowsDeleted: number | ResetCounts };
+
+  'scheduler:job_started': { jobId: string; jobName: string; agentId: string; runId: string };
+  'scheduler:job_completed': { jobId: string; jobName: string; agentId: string; runId: string; status: 'ok' | 'error' | 'skipped'; durationMs: number };
+  'scheduler:heartbeat_check': { jobId: string; agentId: string };
+  'scheduler:heartbeat_delivered': { jobId: string; agentId: string };
+  'scheduler:heartbeat_alert': { jobId: string; agentId: string; reason: string };
+
+  'approval:requested': SessionRef & { requestId: string; toolName: string; argsDigest: string };
+  'approval:resolved': SessionRef & { requestId: string; toolName: string; approved: boolean; resolvedBy: string };
+
+  'graph:started': { graphId: string };
+  'graph:node_updated': { graphId: string; nodeId: string; status: string };
+  'graph:completed': { graphId: string; status: string };
+
+  'config:patched': { sections: readonly string[]; sha: string | null };
+
+  'diagnostic:channel_health': { channelId: string; count: number; status?: string };
+  'diagnostic:billing_snapshot': { totalCost: number; totalTokens: number };
+
+  'model:catalog_loaded': { providers: number; models: number };
+  'model:fallback_attempt': { agentId: string; from: string; to: string; errorKind: string };
+  'model:fallback_exhausted': { agentId: string; attempts: number };
+  'model:auth_cooldown': { provider: string; cooldownMs: number };
+
+  'provider:degraded': { provider: string; failures: number };
+  'provider:recovered': { provider: string };
+
+  'agent:hot_added': { agentId: string; change: string };
+  'agent:hot_removed': { agentId: string; change: string };
+
+  'channel:registered': { channelId: string; channelType: string };
+  'channel:deregistered': { channelId: string };
+
+  'system:error': { component: string; errorKind: string };
+}
+
+export type EventName = keyof EventMap;
+
+/** Every event name, in the order of the spec's table; /api/events and rpc.discover list them from here. */
+export const EVENT_NAMES = [
+  'message:received', 'message:sent', 'message:streaming',
+  'session:created', 'session:expired', 'session:sub_agent_spawned', 'session:sub_agent_completed',
+  'session:sub_agent_archived', 'session:sub_agent_spawn_rejected', 'session:sub_agent_spawn_started',
+  'session:sub_agent_spawn_queued', 'session:sub_agent_lifecycle_ended',
+  'audit:event', 'security:injection_detected', 'security:injection_rate_exceeded', 'security:memory_tainted',
+  'security:warn', 'secret:accessed', 'secret:modified',
+  'skill:executed', 'skill:rejected', 'skill:loaded', 'skill:registry_reset',
+  'observability:metrics', 'observability:token_usage', 'observability:reset',
+  'scheduler:job_started', 'scheduler:job_completed', 'scheduler:heartbeat_check', 'scheduler:heartbeat_delivered',
+  'scheduler:heartbeat_alert',
+  'approval:requested', 'approval:resolved',
+  'graph:started', 'graph:node_updated', 'graph:completed',
+  'config:patched',
+  'diagnostic:channel_health', 'diagnostic:billing_snapshot',
+  'model:catalog_loaded', 'model:fallback_attempt', 'model:fallback_exhausted', 'model:auth_cooldown',
+  'provider:degraded', 'provider:recovered',
+  'agent:hot_added', 'agent:hot_removed',
+  'channel:registered', 'channel:deregistered',
+  'system:error',
+] as const satisfies readonly EventName[];
+
+/** One event as listeners and /api/events see it: the name narrows the payload. */
+export type BusEvent = { [K in EventName]: { name: K; ts: number; payload: EventMap[K] } }[EventName];

@@ -1,0 +1,73 @@
+// The SQLite ObsPort: channel activity, delivery traces, diagnostic events and health signals in one transaction per batch.
+import type { ChannelActivityRow, ObsCounterTable, ObsPort, ObsWrite, StoredDelivery, StoredDiagnostic } from '../ports/obs.js';
+import type { SqliteDatabase } from './database.js';
+import { createSqliteUsageQueries } from './obs-usage.js';
+import { buildWhere } from './where.js';
+
+const TABLES: Record<ObsCounterTable, string> = { delivery: 'delivery_traces', diagnostics: 'diagnostic_events', channels: 'channel_activity', token_usage: 'token_usage' };
+
+const CHANNEL_COLUMNS = 'channel_id AS channelId, channel_type AS channelType, last_active_at AS lastActiveAt, messages_sent AS messagesSent, messages_received AS messagesReceived';
+
+export function createSqliteObsPort(db: SqliteDatabase): ObsPort {
+  const insertDelivery = db.prepare(
+    `INSERT INTO delivery_traces (ts, channel_id, channel_type, session_key, trace_id, outcome, latency_ms, error_kind)
+     VALUES (@ts, @channelId, @channelType, @sessionKey, @traceId, @outcome, @latencyMs, @errorKind)`);
+  const insertDiagnostic = db.prepare('INSERT INTO diagnostic_events (ts, category, kind, count, severity, data) VALUES (@ts, @category, @kind, @count, @severity, @data)');
+  const insertSignal = db.prepare('INSERT INTO health_signals (ts, kind, agent_id, root_run_id, severity, data) VALUES (@ts, @kind, @agentId, @rootRunId, @severity, @data)');
+  // Additive, so writers sharing the table never lose each other's counts and a restart continues the stored ones.
+  const touchChannel = db.prepare(
+    `INSERT INTO channel_activity (channel_id, channel_type, last_active_at, messages_sent, messages_received) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (channel_id) DO UPDATE SET channel_type = excluded.channel_type, last_active_at = MAX(last_active_at, excluded.last_active_at),
+       messages_sent = messages_sent + excluded.messages_sent, messages_received = messages_received + excluded.messages_received`);
+  const allChannels = db.prepare<[], ChannelActivityRow>(`SELECT ${CHANNEL_COLUMNS} FROM channel_activity`);
+  const oneChannel = db.prepare<[string], ChannelActivityRow>(`SELECT ${CHANNEL_COLUMNS} FROM channel_activity WHERE channel_id = ?`);
+  const statsQuery = db.prepare<[], { total: number; successes: number | null; avg_latency: number | null }>(
+    "SELECT COUNT(*) AS total, SUM(outcome = 'success') AS successes, AVG(latency_ms) AS avg_latency FROM delivery_traces");
+
+  const writeBatch = db.transaction((batch: readonly ObsWrite[]) => {
+    for (const write of batch) {
+      if (write.type === 'channel') {
+        const { touch } = write;
+        touchChannel.run(touch.channelId, touch.channelType, touch.ts, touch.direction === 'sent' ? 1 : 0, touch.direction === 'received' ? 1 : 0);
+      } else if (write.type === 'delivery') insertDelivery.run(write.row);
+      else if (write.type === 'diagnostic') insertDiagnostic.run(write.row);
+      else insertSignal.run(write.row);
+    }
+  });
+
+  return {
+    ...createSqliteUsageQueries(db),
+    async append(batch) {
+      if (batch.length > 0) writeBatch(batch);
+    },
+    async deliveries({ sinceMs, channelId, limit }) {
+      const where = buildWhere([['ts', '>=', sinceMs], ['channel_id', '=', channelId]]);
+      return db.prepare<(string | number)[], StoredDelivery>(
+        `SELECT id, ts, channel_id AS channelId, channel_type AS channelType, session_key AS sessionKey, trace_id AS traceId, outcome,
+           latency_ms AS latencyMs, error_kind AS errorKind
+         FROM delivery_traces ${where.sql} ORDER BY ts DESC, id DESC LIMIT ?`).all(...where.values, limit);
+    },
+    async deliveryStats() {
+      const row = statsQuery.get();
+      return { total: row?.total ?? 0, successes: row?.successes ?? 0, avgLatencyMs: row?.avg_latency ?? 0 };
+    },
+    async diagnostics({ category, sinceMs, limit }) {
+      const where = buildWhere([['category', '=', category], ['ts', '>=', sinceMs]]);
+      const rows = db.prepare<(string | number)[], StoredDiagnostic>(
+        `SELECT id, ts, category, kind, count, severity, data FROM diagnostic_events ${where.sql} ORDER BY ts DESC, id DESC LIMIT ?`)
+        .all(...where.values, limit);
+      const totals = db.prepare<(string | number)[], { category: string; kind: string; total: number }>(
+        `SELECT category, kind, SUM(count) AS total FROM diagnostic_events ${where.sql} GROUP BY category, kind ORDER BY category, kind`).all(...where.values);
+      return { rows, totals };
+    },
+    async channels() {
+      return allChannels.all();
+    },
+    async channel(channelId) {
+      return oneChannel.get(channelId);
+    },
+    async reset(table) {
+      return db.prepare(`DELETE FROM ${TABLES[table]}`).run().changes;
+    },
+  };
+}
