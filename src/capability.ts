@@ -1,8 +1,8 @@
 // What a capability module is: the methods, routes, tools and turn hooks one folder adds, and its start/stop.
 import type { FastifyInstance } from 'fastify';
-import type { ToolDefinition } from './agents/tools/types.js';
+import type { ToolDefinition } from './agents/index.js';
 import type { MethodDefinition } from './rpc/index.js';
-import type { TurnHooks } from './turns/hooks.js';
+import type { TurnHooks } from './turns/index.js';
 
 /** Registers a module's HTTP routes inside its own encapsulated Fastify scope. */
 export type RouteRegistrar = (scope: FastifyInstance) => Promise<void> | void;

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { AgentConfig, ConfigChange, ConfigInput, ConfigStore, GatewayConfig, RawConfig } from '../config/index.js';
 import { isForbiddenKey } from '../config/index.js';
 import { agentNotFound, forbiddenKey, GatewayError } from '../errors.js';
-import type { EventBus } from '../obs/event-bus.js';
+import type { EventBus } from '../obs/index.js';
 import type { AgentDefinition, AgentRegistry } from './types.js';
 
 /** Agent configuration as written in the file: only the fields given, defaults not filled in. */

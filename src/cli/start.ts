@@ -9,7 +9,7 @@ import {
   type GatewayConfig,
   type GatewayPaths,
 } from '../config/index.js';
-import { createLogger } from '../obs/logger.js';
+import { createLogger } from '../obs/index.js';
 import { CliError, type CliIo } from './output.js';
 
 export interface StartOptions {

@@ -1,7 +1,7 @@
 // The one turn-to-SSE pipeline (/api/chat/stream and /v1 streams): each text delta becomes a frame; the outcome never throws.
 import type { Logger } from 'pino';
 import { maskUnknown, type GatewayError } from '../errors.js';
-import { createAsyncQueue, pipeToSse, type SseFrame, type SseStream } from '../server/sse.js';
+import { createAsyncQueue, pipeToSse, type SseFrame, type SseStream } from '../server/index.js';
 import type { TurnRequest, TurnResult, TurnRunner } from '../turns/index.js';
 
 export type StreamedTurn = { ok: true; result: TurnResult } | { ok: false; error: GatewayError };

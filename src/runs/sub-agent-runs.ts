@@ -4,7 +4,7 @@ import type { AgentRegistry, SessionCaller } from '../agents/index.js';
 import type { Instances } from '../coordination/index.js';
 import { GatewayError, maskUnknown, publicMessage, runNotFound } from '../errors.js';
 import type { EventBus } from '../obs/index.js';
-import type { RunRecord, RunStatus, RunStore, SessionStore } from '../sessions/types.js';
+import type { RunRecord, RunStatus, RunPort as RunStore, SessionPort as SessionStore } from '../store/index.js';
 import { assertSessionAccess, parseSessionKey, sessionAgentId, subAgentSessionKey, type FinishReason, type TurnResult, type TurnService } from '../turns/index.js';
 
 /** Sends a JSON-RPC notification to one client's connections, or to all of them when clientId is null. */

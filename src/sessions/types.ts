@@ -10,11 +10,4 @@ export type {
   SessionSearchHit,
 } from '../store/index.js';
 
-/** Object form used by agent.execute (spec: "Session keys"). */
-export interface SessionKeyParts {
-  tenantId: string;
-  userId: string;
-  channelId: string;
-  peerId?: string;
-}
-
+export type { SessionKeyParts } from '../turns/index.js';

@@ -21,6 +21,7 @@ export {
   sessionKeyStringSchema,
   SUB_AGENT_CHANNEL,
   subAgentSessionKey,
+  type SessionKeyParts,
 } from './session-key.js';
 export type { FinishReason, TokensUsed, TurnRequest, TurnResult, TurnRunner } from './types.js';
 export { sessionAgentId } from './session-agent.js';

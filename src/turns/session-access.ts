@@ -1,8 +1,8 @@
 // Who may use a session (DESIGN §3): its owner (the token id that created it), or any caller whose token grants admin.
 import type { SessionCaller } from '../agents/index.js';
 import { sessionForbidden } from '../errors.js';
-import { grantsMethodScope, type Caller } from '../server/scopes.js';
-import type { SessionRecord } from '../sessions/types.js';
+import { grantsMethodScope, type Caller } from '../server/index.js';
+import type { SessionRecord } from '../store/index.js';
 
 /**
  * The owner of sessions created by signed webhooks. Token ids never contain ':' (config/schema.ts), so no token

@@ -1,7 +1,15 @@
 // Session keys: the string form `tenantId:userId:channelId[:peerId]`, the object form of agent.execute, and kinds.
 import { z } from 'zod';
 import { GatewayError } from '../errors.js';
-import type { SessionKeyParts, SessionKind } from '../sessions/types.js';
+import type { SessionKind } from '../store/index.js';
+
+/** Object form used by agent.execute (spec: "Session keys"). */
+export interface SessionKeyParts {
+  tenantId: string;
+  userId: string;
+  channelId: string;
+  peerId?: string;
+}
 
 /** The tenant a key gets when its creator names none (DESIGN §3 "string session keys"). */
 export const DEFAULT_TENANT = 'default';

@@ -4,10 +4,10 @@ import type { AgentDefinition, AgentRegistry, SessionCaller } from '../agents/in
 import { agentNotFound, agentSuspended, GatewayError } from '../errors.js';
 import type { EventBus } from '../obs/index.js';
 import type { TranscriptMessage } from '../providers/index.js';
-import type { SessionKeyParts, SessionRecord, SessionStore } from '../sessions/types.js';
+import type { SessionPort as SessionStore, SessionRecord } from '../store/index.js';
 import type { TurnHookRegistry } from './hook-registry.js';
 import { assertSessionAccess } from './session-access.js';
-import { deriveSessionKind, parseSessionKey } from './session-key.js';
+import { deriveSessionKind, parseSessionKey, type SessionKeyParts } from './session-key.js';
 import type { SessionLocks } from '../coordination/index.js';
 import type { TurnLoop } from './turn-loop.js';
 import { recordTurnUsage } from './turn-usage.js';

@@ -1,6 +1,5 @@
 // Per-session running totals (tokens, cost, steps) and the last requesting client: one atomic store update per turn.
-import type { SessionStore } from '../sessions/types.js';
-import type { SessionUsage } from '../store/index.js';
+import type { SessionPort as SessionStore, SessionUsage } from '../store/index.js';
 import type { TurnRequest, TurnResult } from './types.js';
 
 export type { SessionUsage } from '../store/index.js';

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defineTool } from '../../src/agents/index.js';
 import { providerConfigSchema } from '../../src/config/index.js';
-import { createEventBus, createRecorder, type Recorder } from '../../src/obs/index.js';
-import { createLogger } from '../../src/obs/logger.js';
+import { createEventBus, createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import type { SessionStore } from '../../src/sessions/index.js';
 import { createSqliteEvidencePort, createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
@@ -40,8 +39,8 @@ describe('turn limits from the agent budget', () => {
     store = createSqliteSessionPort(db);
     recorder = createRecorder({ port: createSqliteEvidencePort(db) });
   });
-  afterEach(() => {
-    recorder.close();
+  afterEach(async () => {
+    await recorder.close();
     db.close();
   });
 

@@ -66,7 +66,7 @@ describe('session service over the turn loop', () => {
   });
   afterEach(async () => {
     await subAgents.close();
-    recorder.close();
+    await recorder.close();
     db.close();
   });
 
@@ -95,8 +95,8 @@ describe('session service over the turn loop', () => {
     llm.script({ text: 'Only for alice' });
     await runner.run({ sessionKey: 'default:alice:ws', message: 'hello', caller: callerOf('alice'), signal });
     const before = await store.get('default:alice:ws');
-    const trajectoryRows = () => {
-      recorder.flush();
+    const trajectoryRows = async () => {
+      await recorder.flush();
       return db.prepare('SELECT count(*) FROM trajectory').pluck().get();
     };
     const rowsBefore = await trajectoryRows();
@@ -105,7 +105,7 @@ describe('session service over the turn loop', () => {
     });
     expect(await store.get('default:alice:ws')).toEqual(before);
     expect((await store.history('default:alice:ws')).map((message) => message.content)).toEqual(['hello', 'Only for alice']);
-    expect(trajectoryRows()).toBe(rowsBefore);
+    expect(await trajectoryRows()).toBe(rowsBefore);
     expect(llm.chatRequests()).toHaveLength(1);
   });
 

@@ -1,8 +1,7 @@
 // TurnService: the session is created once with one session:created payload, usage is added once per turn, turns serialise.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { providerConfigSchema } from '../../src/config/index.js';
-import { createEventBus, createRecorder, type BusEvent, type Recorder } from '../../src/obs/index.js';
-import { createLogger } from '../../src/obs/logger.js';
+import { createEventBus, createLogger, createRecorder, type BusEvent, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import type { SessionStore } from '../../src/sessions/index.js';
 import { createSqliteEvidencePort, createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
@@ -44,8 +43,8 @@ describe('turn service', () => {
     const agents = staticAgents({ default: { name: 'Assistant', provider: 'local', model: 'small' } });
     turns = createTurnServiceFixture({ agents, router, store, recorder, events: bus });
   });
-  afterEach(() => {
-    recorder.close();
+  afterEach(async () => {
+    await recorder.close();
     db.close();
   });
 

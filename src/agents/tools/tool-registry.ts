@@ -1,7 +1,7 @@
 // Holds the built-in tools, gives the model their JSON Schemas, and runs one call: errors become results, never throws.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { ToolSpec } from '../../providers/types.js';
+import type { ToolSpec } from '../../providers/index.js';
 import type { ToolContext, ToolDefinition, ToolErrorKind } from './types.js';
 
 export interface ToolCallOutcome {

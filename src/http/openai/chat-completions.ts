@@ -1,8 +1,8 @@
 // POST /v1/chat/completions: one stateless agent turn per request, as a chat.completion or an SSE chunk stream.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { Caller } from '../../server/scopes.js';
-import { clientCloseSignal, openSseStream, type SseFrame } from '../../server/sse.js';
+import type { Caller } from '../../server/index.js';
+import { clientCloseSignal, openSseStream, type SseFrame } from '../../server/index.js';
 import { sessionCallerOf, type TurnRequest, type TurnResult } from '../../turns/index.js';
 import { openAiErrorBody } from './errors.js';
 import {

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
-import { clientCloseSignal } from '../../server/sse.js';
+import { clientCloseSignal } from '../../server/index.js';
 import type { OpenAiContext } from './types.js';
 import { parseBody } from './validation.js';
 

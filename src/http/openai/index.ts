@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../errors.js';
-import { parseJsonBody } from '../../server/json-body.js';
-import { grantsOpenAi } from '../../server/scopes.js';
-import { endStreamsOnClose, SSE_KEEP_ALIVE_MS } from '../../server/sse.js';
+import { parseJsonBody } from '../../server/index.js';
+import { grantsOpenAi } from '../../server/index.js';
+import { endStreamsOnClose, SSE_KEEP_ALIVE_MS } from '../../server/index.js';
 import { registerChatCompletions } from './chat-completions.js';
 import { registerEmbeddings } from './embeddings.js';
 import { openAiErrorHandler } from './errors.js';

@@ -1,7 +1,7 @@
 // GET /v1/models and GET /v1/models/<provider>/<modelId>: the configured model catalog in OpenAI's model format.
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../errors.js';
-import { formatModelRef, type ModelCatalogEntry } from '../../providers/types.js';
+import { formatModelRef, type ModelCatalogEntry } from '../../providers/index.js';
 import type { OpenAiContext } from './types.js';
 
 /** Spec "Model object": id `<provider>/<modelId>`, created always 0, owned_by the provider name. */

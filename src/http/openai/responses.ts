@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { safeKeySchema } from '../../config/index.js';
 import { GatewayError, notFound, responseForbidden } from '../../errors.js';
-import type { Caller } from '../../server/scopes.js';
-import { clientCloseSignal, openSseStream } from '../../server/sse.js';
+import type { Caller } from '../../server/index.js';
+import { clientCloseSignal, openSseStream } from '../../server/index.js';
 import { sessionCallerOf, type TurnRequest } from '../../turns/index.js';
 import {
   createEventSequencer,

@@ -1,5 +1,5 @@
 // /v1 streams over the shared turn-to-SSE pipeline: a turn that ended without an answer comes back as {ok: false}.
-import type { SseFrame, SseStream } from '../../server/sse.js';
+import type { SseFrame, SseStream } from '../../server/index.js';
 import type { TurnRequest } from '../../turns/index.js';
 import { streamTurn as streamTurnToSse, type StreamedTurn } from '../turn-stream.js';
 import { turnFailure } from './turn-input.js';

@@ -1,8 +1,8 @@
 // What the /v1 routes need from the rest of the gateway, and the ResponseStore seam behind previous_response_id.
 import type { Logger } from 'pino';
 import type { AgentRegistry } from '../../agents/index.js';
-import type { Embedder, ModelRouter } from '../../providers/types.js';
-import type { RequestAuth } from '../../server/request-auth.js';
+import type { Embedder, ModelRouter } from '../../providers/index.js';
+import type { RequestAuth } from '../../server/index.js';
 import type { TurnRunner } from '../../turns/index.js';
 import type { ResponsePort } from '../../store/index.js';
 

@@ -1,7 +1,7 @@
 // GET /api/activity: the newest event-bus events, newest first (spec "Limits": limit 1-100, default 50).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { grantsRest } from '../../server/scopes.js';
+import { grantsRest } from '../../server/index.js';
 import type { RestContext } from './types.js';
 import { parseInput } from './validation.js';
 

@@ -1,7 +1,7 @@
 // GET /api/agents: every configured agent with its provider, model and status.
 import type { FastifyInstance } from 'fastify';
 import { agentModels, type AgentDefinition } from '../../agents/index.js';
-import { grantsRest } from '../../server/scopes.js';
+import { grantsRest } from '../../server/index.js';
 import type { RestContext } from './types.js';
 
 /** Spec route table: id, name, provider, model; plus status (active or suspended). Unset values are null. */

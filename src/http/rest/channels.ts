@@ -1,7 +1,7 @@
 // GET /api/channels: the gateway's own surfaces as channels, merged with the recorded channel activity.
 import type { FastifyInstance } from 'fastify';
 import type { ChannelActivity } from '../../obs/index.js';
-import { grantsRest } from '../../server/scopes.js';
+import { grantsRest } from '../../server/index.js';
 import type { RestContext } from './types.js';
 
 /**

@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { agentNotFound, agentSuspended, publicMessage } from '../../errors.js';
-import { grantsRest, type Caller } from '../../server/scopes.js';
-import { clientCloseSignal, openSseStream } from '../../server/sse.js';
+import { grantsRest, type Caller } from '../../server/index.js';
+import { clientCloseSignal, openSseStream } from '../../server/index.js';
 import { assertSessionAccess, channelOf, formatSessionKey, normalizeSessionKey, sessionCallerOf, turnReply, type TurnRequest } from '../../turns/index.js';
 import { streamTurn } from '../turn-stream.js';
 import type { RestContext } from './types.js';

@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { BusEvent } from '../../obs/index.js';
-import { grantsRest } from '../../server/scopes.js';
-import { createAsyncQueue, openSseStream, pipeToSse, type SseFrame } from '../../server/sse.js';
+import { grantsRest } from '../../server/index.js';
+import { createAsyncQueue, openSseStream, pipeToSse, type SseFrame } from '../../server/index.js';
 import type { RestContext } from './types.js';
 import { parseInput } from './validation.js';
 

@@ -1,6 +1,6 @@
 // The dashboard's REST API and SSE streams under /api; errors use the root REST envelope {error: {code, message}}.
 import type { FastifyInstance } from 'fastify';
-import { endStreamsOnClose, SSE_KEEP_ALIVE_MS, SSE_RETRY_MS } from '../../server/sse.js';
+import { endStreamsOnClose, SSE_KEEP_ALIVE_MS, SSE_RETRY_MS } from '../../server/index.js';
 import { registerActivityRoute } from './activity.js';
 import { registerAgentsRoute } from './agents.js';
 import { registerChannelsRoute } from './channels.js';

@@ -2,8 +2,8 @@
 import type { Logger } from 'pino';
 import type { AgentRegistry } from '../../agents/index.js';
 import type { ChannelActivity, EventBus } from '../../obs/index.js';
-import type { ModelRouter } from '../../providers/types.js';
-import type { RequestAuth } from '../../server/request-auth.js';
+import type { ModelRouter } from '../../providers/index.js';
+import type { RequestAuth } from '../../server/index.js';
 import type { SessionStore } from '../../sessions/index.js';
 import type { TurnRunner } from '../../turns/index.js';
 
