@@ -1,17 +1,28 @@
 // The agents capability module: agents.* (admin agent management) and the agent model methods.
+import type { Logger } from 'pino';
 import type { CapabilityModule } from '../capability.js';
 import type { ManagedAgentRegistry } from './agent-registry.js';
 import { agentMethods } from './methods.js';
 import { agentModelMethods, type AgentModelMethodsDeps } from './model-methods.js';
+import type { ToolRegistry } from './tools/tool-registry.js';
 
 export interface AgentsModuleDeps extends Omit<AgentModelMethodsDeps, 'agents'> {
   agents: ManagedAgentRegistry;
+  /** The tools every module registered, so start() can name the ones agents ask for but nobody provides. */
+  tools: Pick<ToolRegistry, 'has' | 'names'>;
+  log: Logger;
 }
 
 export function createAgentsModule(deps: AgentsModuleDeps): CapabilityModule {
   return {
     name: 'agents',
     methods: [...agentMethods({ agents: deps.agents }), ...agentModelMethods(deps)],
+    start() {
+      for (const agent of deps.agents.list()) {
+        const unknown = agent.config.tools.filter((name) => !deps.tools.has(name));
+        if (unknown.length > 0) deps.log.warn({ agentId: agent.id, tools: unknown, available: deps.tools.names() }, 'agent names tools this gateway does not provide; they are left out');
+      }
+    },
     // The registry watches the config store; released last among the modules that read it.
     stop: () => deps.agents.close(),
   };

@@ -1,5 +1,6 @@
 // The content-free audit log: rows recorded directly by the code that knows the facts, batched, queried by obs.audit.query.
 import type { Logger } from 'pino';
+import type { AuditedCall } from '../rpc/index.js';
 import type { AuditFilter, AuditPort, AuditRow } from '../store/ports/index.js';
 import { createBatchQueue } from './batch-queue.js';
 import type { EventBus } from './event-bus.js';
@@ -31,6 +32,8 @@ export const AUDIT_MAX_LIMIT = 1000;
 export interface AuditLog {
   /** Queues the row (off the request path) and announces it as audit:event. */
   record(input: AuditInput): void;
+  /** Records one JSON-RPC call the dispatcher audits (its method policy, or a forbidden call). */
+  recordCall(call: AuditedCall): void;
   /** Newest first (ts descending, then id). */
   query(filter: AuditQuery): Promise<AuditRow[]>;
   /** Writes every queued row. */
@@ -71,6 +74,17 @@ export function createAuditLog({ port, now, newId, events, flushIntervalMs, log 
 
   return {
     record,
+    recordCall: (call) =>
+      record({
+        kind: 'rpc.call',
+        classification: call.scope,
+        action: call.method,
+        actor: call.clientId,
+        outcome: call.outcome,
+        severity: call.outcome === 'denied' ? 'warning' : call.outcome === 'error' ? 'error' : 'info',
+        traceId: call.traceId,
+        refs: { transport: call.transport, ...(call.errorKind === undefined ? {} : { errorKind: call.errorKind }) },
+      }),
     async query({ limit = AUDIT_DEFAULT_LIMIT, ...filter }) {
       await queue.flush();
       return port.query({ ...filter, limit: Math.min(limit, AUDIT_MAX_LIMIT) });

@@ -1,11 +1,17 @@
 // The obs capability module: the observability services over the evidence store, the obs.* methods, and shutdown.
 import type { CapabilityModule } from '../capability.js';
+import { recordBootPosture, type PostureEntry } from './health-feed.js';
 import { obsMethods } from './methods.js';
 import { createObservability, type Observability, type ObservabilityDeps } from './observability.js';
 
 export interface ObsModule extends CapabilityModule {
   /** The recorders and reports other modules and transports read (REST channel list, boot posture, health signals). */
   readonly observability: Observability;
+  /**
+   * Records this boot's config posture from the windows the providers serve; run after listen, so startup never
+   * waits on an upstream. Never rejects: a failed probe is logged, and nothing is written once `signal` aborted.
+   */
+  recordBootPosture(servedWindows: (signal: AbortSignal) => Promise<PostureEntry[]>, signal: AbortSignal): Promise<void>;
 }
 
 export function createObsModule(deps: ObservabilityDeps): ObsModule {
@@ -14,6 +20,14 @@ export function createObsModule(deps: ObservabilityDeps): ObsModule {
     name: 'obs',
     observability,
     methods: obsMethods({ obs: observability }),
+    async recordBootPosture(servedWindows, signal) {
+      try {
+        const entries = await servedWindows(signal);
+        if (!signal.aborted) recordBootPosture(observability.signals, { bootId: deps.newId(), entries });
+      } catch (error) {
+        deps.log?.warn({ err: error }, 'the boot posture could not be recorded');
+      }
+    },
     stop: () => observability.close(),
   };
 }

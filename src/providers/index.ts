@@ -25,3 +25,5 @@ export {
   type OperationType,
 } from './operation-models.js';
 export { estimateMessageTokens, estimateTokens, type TranscriptMessage, type TranscriptToolCall } from './transcript.js';
+export { modelMethods } from './methods.js';
+export { createModelsModule } from './module.js';

@@ -6,3 +6,4 @@ export * from './responses.js';
 export * from './audit.js';
 export * from './evidence.js';
 export * from './obs.js';
+export * from './store.js';

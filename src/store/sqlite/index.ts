@@ -9,3 +9,4 @@ export { createSqliteResponsePort } from './response-store.js';
 export { createSqliteAuditPort } from './audit.js';
 export { createSqliteEvidencePort } from './evidence.js';
 export { createSqliteObsPort } from './obs-counters.js';
+export { openSqliteStore } from './store.js';

@@ -1,6 +1,6 @@
 // gateway.* methods (admin): process status of the running gateway.
-import { GatewayError } from '../../errors.js';
-import { defineMethod, noParams } from '../registry.js';
+import { GatewayError } from '../errors.js';
+import { defineMethod, noParams } from '../rpc/index.js';
 
 export interface GatewayMethodsDeps {
   now: () => number;

@@ -1,8 +1,8 @@
 // models.* methods (admin): the configured providers, the model catalog, and a live round trip to one model.
 import { z } from 'zod';
-import { GatewayError, unknownProvider } from '../../errors.js';
-import type { ModelRouter } from '../../providers/index.js';
-import { defineMethod, noParams } from '../registry.js';
+import { GatewayError, unknownProvider } from '../errors.js';
+import type { ModelRouter } from './types.js';
+import { defineMethod, noParams } from '../rpc/index.js';
 
 export function modelMethods({ router }: { router: ModelRouter }) {
   return [

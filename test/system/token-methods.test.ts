@@ -1,7 +1,7 @@
 // tokens.* over JSON-RPC: issue, list, revoke and rotate, with the new secret usable at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Harness } from '../../support/gateway-harness.js';
-import { injectRpc } from '../../support/http-client.js';
+import { startGateway, type Harness } from '../support/gateway-harness.js';
+import { injectRpc } from '../support/http-client.js';
 
 interface Issued {
   id: string;

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createConfigStore, createGitHistory, type ConfigStore } from '../../src/config/index.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createDispatcher, createRegistry, type Dispatcher } from '../../src/rpc/index.js';
-import { configMethods } from '../../src/rpc/methods/config.js';
+import { configMethods } from '../../src/system/index.js';
 import type { Caller } from '../../src/server/scopes.js';
 
 const ADMIN_SECRET = 'admin-secret-0123456789abcdefghijklmnop';

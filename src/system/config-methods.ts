@@ -1,8 +1,8 @@
 // config.* methods (admin): read, patch, apply and version the config file through the ConfigStore.
 import { z } from 'zod';
-import { CONFIG_SECTIONS, configSchema, findForbiddenKey, isForbiddenKey, redactSecrets, type ConfigStore } from '../../config/index.js';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../server/index.js';
-import { defineMethod, noParams } from '../registry.js';
+import { CONFIG_SECTIONS, configSchema, findForbiddenKey, isForbiddenKey, redactSecrets, type ConfigStore } from '../config/index.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../server/index.js';
+import { defineMethod, noParams } from '../rpc/index.js';
 
 const section = configSchema.keyof();
 const commitSha = z.string().regex(/^[0-9a-fA-F]{4,64}$/, 'must be a commit hash (4 to 64 hex digits)');

@@ -1,7 +1,7 @@
 // system.ping and rpc.discover on the real registry; a walk over every method checks its scope.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Harness, type TokenName } from '../../support/gateway-harness.js';
-import { injectRpc } from '../../support/http-client.js';
+import { startGateway, type Harness, type TokenName } from '../support/gateway-harness.js';
+import { injectRpc } from '../support/http-client.js';
 
 interface DiscoveredMethod {
   name: string;

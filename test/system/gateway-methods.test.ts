@@ -1,7 +1,7 @@
 // gateway.status and gateway.restart: admin-only process information and the restart hook.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type Harness } from '../../support/gateway-harness.js';
-import { injectRpc } from '../../support/http-client.js';
+import { startGateway, type Harness } from '../support/gateway-harness.js';
+import { injectRpc } from '../support/http-client.js';
 
 describe('gateway methods', () => {
   let gateway: Harness;

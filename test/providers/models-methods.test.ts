@@ -9,7 +9,7 @@ import { createEventBus, createLogger } from '../../src/obs/index.js';
 import { createHashingEmbedder, createModelRouter, type GatewayModelRouter } from '../../src/providers/index.js';
 import { createDispatcher, createRegistry, RPC_CODE, type Dispatcher } from '../../src/rpc/index.js';
 import { agentModelMethods } from '../../src/agents/index.js';
-import { modelMethods } from '../../src/rpc/methods/models.js';
+import { modelMethods } from '../../src/providers/index.js';
 import type { Caller } from '../../src/server/scopes.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 

@@ -1,6 +1,5 @@
 // system.* and rpc.* methods: liveness and the OpenRPC description of every registered method.
-import { buildOpenRpcDocument } from '../openrpc.js';
-import { defineMethod, noParams, type MethodRegistry } from '../registry.js';
+import { buildOpenRpcDocument, defineMethod, noParams, type MethodRegistry } from '../rpc/index.js';
 
 export interface SystemMethodsDeps {
   now: () => number;

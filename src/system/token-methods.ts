@@ -1,8 +1,8 @@
 // tokens.* methods (admin): issue, list, revoke and rotate API tokens; secrets are shown only when issued.
 import { z } from 'zod';
-import { scopeSchema, tokenIdSchema as tokenId } from '../../config/index.js';
-import type { TokenService } from '../../server/index.js';
-import { defineMethod, noParams } from '../registry.js';
+import { scopeSchema, tokenIdSchema as tokenId } from '../config/index.js';
+import type { TokenService } from '../server/index.js';
+import { defineMethod, noParams } from '../rpc/index.js';
 
 export function tokenMethods({ tokens }: { tokens: TokenService }) {
   return [

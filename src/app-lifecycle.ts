@@ -1,0 +1,76 @@
+// What an App is (options, state, the handle the CLI and tests hold) and the order it shuts down in (DESIGN §1).
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { GatewayConfig, GatewayPaths } from './config/index.js';
+import type { EventBus, Observability } from './obs/index.js';
+import type { MethodRegistry } from './rpc/index.js';
+import type { TokenService } from './server/index.js';
+import type { WsGateway } from './ws/index.js';
+
+/** How long shutdown waits for open HTTP connections before cutting them. */
+const SHUTDOWN_GRACE_MS = 2000;
+
+export type AppState = 'created' | 'listening' | 'closing' | 'closed';
+
+export interface AppOptions {
+  config: GatewayConfig;
+  paths: GatewayPaths;
+  log: Logger;
+  version: string;
+  /** Dashboard files used when gateway.webDistPath is not set (the package's own build). */
+  defaultWebDistPath: string | null;
+  /** For ${ENV} substitution when the config is rewritten; only the CLI reads process.env. */
+  env?: NodeJS.ProcessEnv;
+  now?: () => number;
+  /** Called by gateway.restart; the CLI reloads the config and builds a new App. */
+  requestRestart?: () => Promise<void>;
+}
+
+export interface App {
+  readonly http: FastifyInstance;
+  readonly ws: WsGateway;
+  readonly registry: MethodRegistry;
+  readonly tokens: TokenService;
+  readonly events: EventBus;
+  readonly observability: Observability;
+  state(): AppState;
+  /** Starts listening; resolves with the bound address (port 0 picks a free port). */
+  listen(): Promise<{ host: string; port: number; url: string }>;
+  /** Stop accepting → close sockets with 1001 → abort in-flight work → flush and close stores. */
+  close(): Promise<void>;
+}
+
+export interface ShutdownParts {
+  http: FastifyInstance;
+  ws: Pick<WsGateway, 'close'>;
+  /** Aborted once sockets are closed: in-flight turns, streams and model calls stop. */
+  shutdown: AbortController;
+  /** Sub-agent runs end as soon as shutdown starts, so HTTP close does not wait on them. */
+  stopRuns: () => Promise<void>;
+  /** The boot posture write, if one started; its row must never land in a closed store. */
+  waitForBootPosture: () => Promise<void> | undefined;
+  setState: (state: AppState) => void;
+  /** Stops the modules in reverse start order, flushes the recorders and closes the store. */
+  release: () => Promise<void>;
+}
+
+/** DESIGN §1: stop accepting → close sockets with 1001 → abort in-flight work → flush and close stores. */
+export async function closeInOrder({ http, ws, shutdown, stopRuns, waitForBootPosture, setState, release }: ShutdownParts): Promise<void> {
+  setState('closing');
+  // Fastify stops listening at once and then waits for the requests in flight, which the abort below ends.
+  const httpClosed = http.close();
+  await ws.close();
+  shutdown.abort();
+  await stopRuns();
+  // Keep-alive connections that never sent a request would hold close() open; they are cut after a grace period.
+  const forceClose = setTimeout(() => http.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  forceClose.unref();
+  try {
+    await httpClosed;
+  } finally {
+    clearTimeout(forceClose);
+  }
+  await waitForBootPosture();
+  await release();
+  setState('closed');
+}

@@ -1,0 +1,39 @@
+// Mounts every HTTP surface the config enables on the server: health, /rpc, /v1, the webhook, /api and the dashboard.
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { GatewaySection } from '../config/index.js';
+import { registerDashboard } from './dashboard.js';
+import { registerHealthRoutes } from './health.js';
+import { registerOpenAiRoutes, type OpenAiRoutesDeps } from './openai/index.js';
+import { registerRestRoutes, type RestRoutesDeps } from './rest/index.js';
+import { registerRpcRoute, type RpcRouteDeps } from './rpc-route.js';
+import { registerWebhookRoute } from './webhook.js';
+
+export type HttpSurfacesDeps = Omit<RpcRouteDeps, 'log'> &
+  Omit<OpenAiRoutesDeps, 'log' | 'shutdownSignal'> &
+  Omit<RestRoutesDeps, 'log' | 'shutdownSignal' | 'isWebhookEnabled'> &
+  HttpSurfaceOptions;
+
+interface HttpSurfaceOptions {
+  gateway: GatewaySection;
+  /** Dashboard files used when gateway.webDistPath is not set. */
+  defaultWebDistPath: string | null;
+  /** Pushes a notification to every connected client (webhook turns have no client id). */
+  notifyAll: (method: string, params: unknown) => void;
+  log: Logger;
+  now: () => number;
+}
+
+export async function registerHttpSurfaces(http: FastifyInstance, deps: HttpSurfacesDeps): Promise<void> {
+  const { gateway, log, shutdownSignal } = deps;
+  registerHealthRoutes(http, deps);
+  await registerRpcRoute(http, { ...deps, log: log.child({ component: 'rpc' }) });
+  await registerOpenAiRoutes(http, { ...deps, log: log.child({ component: 'openai' }) });
+  if (gateway.webhook !== undefined) {
+    await registerWebhookRoute(http, { ...deps, webhook: gateway.webhook, log: log.child({ component: 'webhook' }), shutdownSignal });
+  }
+  if (gateway.web.enabled) {
+    await registerRestRoutes(http, { ...deps, isWebhookEnabled: gateway.webhook !== undefined, log: log.child({ component: 'rest' }) });
+    await registerDashboard(http, { webDistPath: gateway.webDistPath ?? deps.defaultWebDistPath });
+  }
+}

@@ -1,0 +1,20 @@
+// One backend's ports together: what app.ts opens at startup and closes last at shutdown.
+import type { AuditPort } from './audit.js';
+import type { EvidencePort } from './evidence.js';
+import type { ObsPort } from './obs.js';
+import type { ResponsePort } from './responses.js';
+import type { RunPort } from './runs.js';
+import type { SessionPort } from './sessions.js';
+import type { TokenPort } from './tokens.js';
+
+export interface StorePorts {
+  sessions: SessionPort;
+  runs: RunPort;
+  tokens: TokenPort;
+  responses: ResponsePort;
+  audit: AuditPort;
+  evidence: EvidencePort;
+  obs: ObsPort;
+  /** Releases the backend; every writer must have flushed before. */
+  close(): void;
+}
