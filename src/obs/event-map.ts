@@ -38,8 +38,8 @@ export interface EventMap {
   'message:sent': MessageRef & { traceId: string; chars: number; finishReason: string };
   'message:streaming': SessionRef & { step: number };
 
-  /** `kind` is the session kind when the creator knows it (the session service), absent from the turn loop. */
-  'session:created': SessionRef & { kind?: string };
+  /** Emitted once per session, by TurnService when it creates it. */
+  'session:created': SessionRef & { kind: string };
   'session:expired': { sessionKey: string };
   'session:sub_agent_spawned': SessionRef & { runId: string; parentKey: string | null };
   'session:sub_agent_completed': SessionRef & { runId: string; status: string; runtimeMs: number; totalTokens: number };

@@ -10,7 +10,7 @@ export const TRAJECTORY_KIND = {
   toolCall: 'tool_call',
   contextBudget: 'context_budget',
   turnEnd: 'turn_end',
-  // Defined here for producers that do not exist yet; the reports read them when present.
+  // Written by the capability modules that produce them (recall, voice, …); the reports read them when present.
   promptTimeout: 'prompt_timeout',
   recall: 'recall',
   voice: 'voice',
