@@ -1,6 +1,6 @@
 // Reads an Anthropic Messages answer (the SSE event sequence or one JSON message) into wire events.
 import type { ModelFinishReason, TokenUsage } from '../types.js';
-import { count, newToolCallId, toolCallEvent, type PendingToolCall } from './decoding.js';
+import { count, isStreamIndex, newToolCallId, toolCallEvent, type PendingToolCall } from './decoding.js';
 import { errorFromStreamPayload, protocolError } from './errors.js';
 import type { StreamDecoder } from './stream-call.js';
 import type { WireEvent } from './types.js';
@@ -33,17 +33,18 @@ interface AnthropicEvent {
   stop_reason?: string | null;
 }
 
-const STOP_REASON: Readonly<Record<string, ModelFinishReason>> = {
-  end_turn: 'stop',
-  stop_sequence: 'stop',
-  max_tokens: 'length',
-  model_context_window_exceeded: 'length',
-  tool_use: 'tool-calls',
-  refusal: 'content-filter',
-};
+/** Keyed by upstream strings, so a Map: a plain object would answer `constructor` too. */
+const STOP_REASON: ReadonlyMap<string, ModelFinishReason> = new Map<string, ModelFinishReason>([
+  ['end_turn', 'stop'],
+  ['stop_sequence', 'stop'],
+  ['max_tokens', 'length'],
+  ['model_context_window_exceeded', 'length'],
+  ['tool_use', 'tool-calls'],
+  ['refusal', 'content-filter'],
+]);
 
 export function anthropicFinishReason(reason: string | undefined): ModelFinishReason {
-  return (reason === undefined ? undefined : STOP_REASON[reason]) ?? 'other';
+  return (reason === undefined ? undefined : STOP_REASON.get(reason)) ?? 'other';
 }
 
 class UsageTotals {
@@ -94,8 +95,9 @@ export class AnthropicMessagesDecoder implements StreamDecoder {
         break;
       case 'content_block_start': {
         const block = event.content_block;
-        if (typeof event.index !== 'number' || block === undefined) break;
+        if (typeof block !== 'object' || block === null) break;
         if (block.type === 'tool_use') {
+          if (!isStreamIndex(event.index)) throw protocolError(`content block index out of range: ${String(event.index)}`);
           this.#calls[event.index] = { id: typeof block.id === 'string' ? block.id : '', name: typeof block.name === 'string' ? block.name : '', arguments: '' };
         } else if (block.type === 'text' && typeof block.text === 'string' && block.text.length > 0) {
           out.push({ type: 'text-delta', text: block.text });
@@ -106,14 +108,14 @@ export class AnthropicMessagesDecoder implements StreamDecoder {
         const delta = event.delta;
         if (delta?.type === 'text_delta') {
           if (typeof delta.text === 'string' && delta.text.length > 0) out.push({ type: 'text-delta', text: delta.text });
-        } else if (delta?.type === 'input_json_delta' && typeof event.index === 'number' && typeof delta.partial_json === 'string') {
+        } else if (delta?.type === 'input_json_delta' && isStreamIndex(event.index) && typeof delta.partial_json === 'string') {
           const call = this.#calls[event.index];
           if (call !== undefined) call.arguments += delta.partial_json;
         }
         break;
       }
       case 'content_block_stop': {
-        if (typeof event.index !== 'number') break;
+        if (!isStreamIndex(event.index)) break;
         const call = this.#calls[event.index];
         if (call === undefined) break;
         this.#calls[event.index] = undefined;

@@ -16,6 +16,16 @@ export function zeroUsage(): TokenUsage {
   return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 }
 
+/**
+ * Tool-call and content-block indexes come from upstream and address our per-call arrays; anything outside
+ * this range is refused rather than allowed to grow a sparse array.
+ */
+export const MAX_STREAM_INDEX = 1024;
+
+export function isStreamIndex(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < MAX_STREAM_INDEX;
+}
+
 /** A tool call whose arguments are still arriving in pieces. */
 export interface PendingToolCall {
   id: string;

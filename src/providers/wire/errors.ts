@@ -34,33 +34,33 @@ export function statusKind(statusCode: number): ProviderErrorKind {
   return 'server';
 }
 
-/** Error `type` (OpenAI, Anthropic) or `status` (Gemini) strings that arrive without an HTTP status, mid-stream. */
-const TYPE_KIND: Readonly<Record<string, ProviderErrorKind>> = {
-  authentication_error: 'auth',
-  permission_error: 'auth',
-  invalid_api_key: 'auth',
-  UNAUTHENTICATED: 'auth',
-  PERMISSION_DENIED: 'auth',
-  rate_limit_error: 'rate_limit',
-  rate_limit_exceeded: 'rate_limit',
-  insufficient_quota: 'rate_limit',
-  RESOURCE_EXHAUSTED: 'rate_limit',
-  invalid_request_error: 'bad_request',
-  not_found_error: 'bad_request',
-  request_too_large: 'bad_request',
-  context_length_exceeded: 'bad_request',
-  INVALID_ARGUMENT: 'bad_request',
-  FAILED_PRECONDITION: 'bad_request',
-  NOT_FOUND: 'bad_request',
-  OUT_OF_RANGE: 'bad_request',
-  timeout_error: 'timeout',
-  DEADLINE_EXCEEDED: 'timeout',
-  overloaded_error: 'server',
-  api_error: 'server',
-  server_error: 'server',
-  INTERNAL: 'server',
-  UNAVAILABLE: 'server',
-};
+/** Error `type` (OpenAI, Anthropic) or `status` (Gemini) strings that arrive without an HTTP status, mid-stream; a Map, since the keys come from upstream. */
+const TYPE_KIND: ReadonlyMap<string, ProviderErrorKind> = new Map<string, ProviderErrorKind>([
+  ['authentication_error', 'auth'],
+  ['permission_error', 'auth'],
+  ['invalid_api_key', 'auth'],
+  ['UNAUTHENTICATED', 'auth'],
+  ['PERMISSION_DENIED', 'auth'],
+  ['rate_limit_error', 'rate_limit'],
+  ['rate_limit_exceeded', 'rate_limit'],
+  ['insufficient_quota', 'rate_limit'],
+  ['RESOURCE_EXHAUSTED', 'rate_limit'],
+  ['invalid_request_error', 'bad_request'],
+  ['not_found_error', 'bad_request'],
+  ['request_too_large', 'bad_request'],
+  ['context_length_exceeded', 'bad_request'],
+  ['INVALID_ARGUMENT', 'bad_request'],
+  ['FAILED_PRECONDITION', 'bad_request'],
+  ['NOT_FOUND', 'bad_request'],
+  ['OUT_OF_RANGE', 'bad_request'],
+  ['timeout_error', 'timeout'],
+  ['DEADLINE_EXCEEDED', 'timeout'],
+  ['overloaded_error', 'server'],
+  ['api_error', 'server'],
+  ['server_error', 'server'],
+  ['INTERNAL', 'server'],
+  ['UNAVAILABLE', 'server'],
+]);
 
 interface ErrorFields {
   type: string | undefined;
@@ -138,7 +138,9 @@ export function errorFromResponse(statusCode: number, headers: IncomingHttpHeade
 export function errorFromStreamPayload(payload: unknown): ProviderCallError {
   const fields = errorFields(payload);
   const numeric = typeof fields?.code === 'number' && fields.code >= 400 && fields.code < 600 ? fields.code : undefined;
-  const kind = (fields?.type === undefined ? undefined : TYPE_KIND[fields.type]) ?? (numeric === undefined ? 'server' : statusKind(numeric));
+  // OpenAI names the cause in `code` when `type` is generic (429: type `requests`, code `rate_limit_exceeded`).
+  const byName = (fields?.type === undefined ? undefined : TYPE_KIND.get(fields.type)) ?? (typeof fields?.code === 'string' ? TYPE_KIND.get(fields.code) : undefined);
+  const kind = byName ?? (numeric === undefined ? 'server' : statusKind(numeric));
   return new ProviderCallError(kind, undefined, fields?.retryDelayMs, describe(fields));
 }
 

@@ -30,20 +30,21 @@ interface GeminiChunk {
   error?: unknown;
 }
 
-const FINISH_REASON: Readonly<Record<string, ModelFinishReason>> = {
-  STOP: 'stop',
-  MAX_TOKENS: 'length',
-  SAFETY: 'content-filter',
-  RECITATION: 'content-filter',
-  BLOCKLIST: 'content-filter',
-  PROHIBITED_CONTENT: 'content-filter',
-  SPII: 'content-filter',
-  IMAGE_SAFETY: 'content-filter',
-};
+/** Keyed by upstream strings, so a Map: a plain object would answer `constructor` too. */
+const FINISH_REASON: ReadonlyMap<string, ModelFinishReason> = new Map<string, ModelFinishReason>([
+  ['STOP', 'stop'],
+  ['MAX_TOKENS', 'length'],
+  ['SAFETY', 'content-filter'],
+  ['RECITATION', 'content-filter'],
+  ['BLOCKLIST', 'content-filter'],
+  ['PROHIBITED_CONTENT', 'content-filter'],
+  ['SPII', 'content-filter'],
+  ['IMAGE_SAFETY', 'content-filter'],
+]);
 
 /** Gemini ends a turn with function calls as STOP; the calls make it a tool-calls finish, as the other protocols report. */
 export function geminiFinishReason(reason: string | undefined, hasToolCalls: boolean): ModelFinishReason {
-  const mapped = (reason === undefined ? undefined : FINISH_REASON[reason]) ?? 'other';
+  const mapped = (reason === undefined ? undefined : FINISH_REASON.get(reason)) ?? 'other';
   return mapped === 'stop' && hasToolCalls ? 'tool-calls' : mapped;
 }
 

@@ -1,6 +1,6 @@
 // Reads an OpenAI Chat Completions answer (SSE chunks or one JSON body) into wire events: text, assembled tool calls, finish with usage.
 import type { ModelFinishReason, TokenUsage } from '../types.js';
-import { count, toolCallEvent, zeroUsage, type PendingToolCall } from './decoding.js';
+import { count, isStreamIndex, toolCallEvent, zeroUsage, type PendingToolCall } from './decoding.js';
 import { errorFromStreamPayload, protocolError } from './errors.js';
 import type { StreamDecoder } from './stream-call.js';
 import type { WireEvent } from './types.js';
@@ -34,16 +34,17 @@ interface OpenAiChunk {
   error?: unknown;
 }
 
-const FINISH_REASON: Readonly<Record<string, ModelFinishReason>> = {
-  stop: 'stop',
-  length: 'length',
-  tool_calls: 'tool-calls',
-  function_call: 'tool-calls',
-  content_filter: 'content-filter',
-};
+/** Keyed by upstream strings, so a Map: a plain object would answer `constructor` too. */
+const FINISH_REASON: ReadonlyMap<string, ModelFinishReason> = new Map<string, ModelFinishReason>([
+  ['stop', 'stop'],
+  ['length', 'length'],
+  ['tool_calls', 'tool-calls'],
+  ['function_call', 'tool-calls'],
+  ['content_filter', 'content-filter'],
+]);
 
 export function openAiFinishReason(reason: string | undefined): ModelFinishReason {
-  return (reason === undefined ? undefined : FINISH_REASON[reason]) ?? 'other';
+  return (reason === undefined ? undefined : FINISH_REASON.get(reason)) ?? 'other';
 }
 
 /** prompt_tokens already includes the cached part (OpenAI's convention and ours); OpenAI reports no cache writes. */
@@ -122,7 +123,8 @@ export class OpenAiChatDecoder implements StreamDecoder {
       const piece = pieces[position];
       if (typeof piece !== 'object' || piece === null) continue;
       // Servers that send whole calls in one chunk sometimes leave out `index`; the position then stands in.
-      const index = typeof piece.index === 'number' ? piece.index : position;
+      const index = piece.index === undefined ? position : piece.index;
+      if (!isStreamIndex(index)) throw protocolError(`tool call index out of range: ${String(index)}`);
       let call = this.#calls[index];
       if (call === undefined) {
         call = { id: '', name: '', arguments: '' };

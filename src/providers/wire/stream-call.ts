@@ -89,11 +89,20 @@ export async function* streamCall(http: WireHttp, path: string, body: string, si
     const sse = createSseDecoder(new FrameSink(decoder, out));
     const chunks: AsyncIterable<Buffer> = response.body;
     for await (const chunk of chunks) {
-      sse.feed(chunk);
+      let isFailed = false;
+      let failure: unknown;
+      try {
+        sse.feed(chunk);
+      } catch (error) {
+        isFailed = true;
+        failure = error;
+      }
+      // Events completed before an error frame in the same chunk still reach the consumer, then the error.
       if (out.length > 0) {
         for (const event of out) yield event;
         out.length = 0;
       }
+      if (isFailed) throw failure;
     }
     decoder.end(out);
     for (const event of out) yield event;
