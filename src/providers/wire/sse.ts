@@ -21,16 +21,14 @@ export interface SseDecoder {
 /** Hoisted: decode() otherwise allocates this options object on every chunk. */
 const STREAM_OPTIONS = { stream: true } as const;
 
-function onParseError(error: ParseError): void {
-  // Unknown fields and bad `retry:` lines are ignorable noise (the SSE spec says so); an oversized frame is not.
-  if (error.type === 'max-buffer-size-exceeded') throw protocolError(`SSE frame over ${SSE_MAX_FRAME_CHARS} characters`, error);
-}
-
 export function createSseDecoder(handler: SseFrameHandler, maxFrameChars: number = SSE_MAX_FRAME_CHARS): SseDecoder {
   const text = new TextDecoder('utf-8');
   const parser = createParser({
     onEvent: (message: EventSourceMessage) => handler.frame(message.event, message.data),
-    onError: onParseError,
+    onError: (error: ParseError) => {
+      // Unknown fields and bad `retry:` lines are ignorable noise (the SSE spec says so); an oversized frame is not.
+      if (error.type === 'max-buffer-size-exceeded') throw protocolError(`SSE frame over ${maxFrameChars} characters`, error);
+    },
     maxBufferSize: maxFrameChars,
   });
   return {
