@@ -82,8 +82,18 @@ export async function* streamCall(http: WireHttp, path: string, body: string, si
     response = await postJson(http, path, body, deadline.signal);
     const out: WireEvent[] = [];
     if (isJsonBody(response)) {
-      decoder.json(parseJsonBody(await readText(response.body, JSON_BODY_MAX_BYTES)), out);
+      const answer = parseJsonBody(await readText(response.body, JSON_BODY_MAX_BYTES));
+      let isFailed = false;
+      let failure: unknown;
+      try {
+        decoder.json(answer, out);
+      } catch (error) {
+        isFailed = true;
+        failure = error;
+      }
+      // As below: what was decoded before an error inside the answer (a Gemini chunk array) still goes out first.
       for (const event of out) yield event;
+      if (isFailed) throw failure;
       return;
     }
     const sse = createSseDecoder(new FrameSink(decoder, out));
