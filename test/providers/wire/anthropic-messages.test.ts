@@ -1,6 +1,7 @@
 // The Anthropic Messages adapter against the fake server: conformance plus wire specifics (version header, max_tokens, overload).
 import { describe, expect, it } from 'vitest';
-import { ANSWER_SCHEMA, bodyOf, callError, callRequest, collect, describeWireConformance, TOOLS, useWireFixture, type WireProtocolCase } from './adapter.cases.js';
+import { describeWireConformance } from './adapter.cases.js';
+import { ANSWER_SCHEMA, bodyOf, callError, callRequest, collect, TOOLS, useWireFixture, type WireProtocolCase } from './wire-fixture.js';
 
 const anthropicCase: WireProtocolCase = {
   name: 'anthropic',

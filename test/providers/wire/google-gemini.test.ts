@@ -1,6 +1,7 @@
 // The Gemini adapter against the fake server: conformance plus wire specifics (paths, thought signatures, RetryInfo, embeddings).
 import { describe, expect, it } from 'vitest';
-import { ANSWER_SCHEMA, bodyOf, callError, callRequest, collect, describeWireConformance, TOOLS, useWireFixture, type WireBody, type WireProtocolCase } from './adapter.cases.js';
+import { describeWireConformance } from './adapter.cases.js';
+import { ANSWER_SCHEMA, bodyOf, callError, callRequest, collect, TOOLS, useWireFixture, type WireBody, type WireProtocolCase } from './wire-fixture.js';
 
 function systemOf(body: WireBody): unknown {
   const instruction = body.systemInstruction;

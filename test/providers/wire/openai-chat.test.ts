@@ -1,6 +1,8 @@
 // The OpenAI Chat Completions adapter (types openai and openai-compatible) against the fake server: conformance plus wire specifics.
 import { describe, expect, it } from 'vitest';
-import { ANSWER_SCHEMA, bodyOf, callRequest, collect, describeWireConformance, finishOf, TOOLS, useWireFixture, type WireBody, type WireProtocolCase } from './adapter.cases.js';
+import { createWireAdapter } from '../../../src/providers/wire/index.js';
+import { describeWireConformance } from './adapter.cases.js';
+import { ANSWER_SCHEMA, bodyOf, callRequest, collect, finishOf, TOOLS, useWireFixture, type WireBody, type WireProtocolCase } from './wire-fixture.js';
 
 const records = (value: unknown): WireBody[] =>
   Array.isArray(value) ? value.filter((item): item is WireBody => typeof item === 'object' && item !== null && !Array.isArray(item)) : [];
@@ -100,7 +102,6 @@ describe('openai-chat wire specifics', () => {
   });
 
   it('sends no credential header to a keyless server', async () => {
-    const { createWireAdapter } = await import('../../../src/providers/wire/index.js');
     const adapter = createWireAdapter('openai-compatible', { baseUrl: fixture.llm.baseUrl, timeoutMs: 5_000 });
     try {
       await collect(adapter.stream(callRequest()));
