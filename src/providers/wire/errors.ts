@@ -97,7 +97,7 @@ function retryInfoMs(details: unknown): number | undefined {
   return undefined;
 }
 
-function describe(fields: ErrorFields | undefined): string | undefined {
+function detailOf(fields: ErrorFields | undefined): string | undefined {
   if (fields === undefined) return undefined;
   const code = typeof fields.code === 'string' && fields.code !== fields.type ? ` (${fields.code})` : '';
   const text = `${fields.type ?? 'error'}${code}: ${fields.message ?? ''}`;
@@ -131,7 +131,7 @@ export function retryAfterMsOf(headers: IncomingHttpHeaders, now: number = Date.
 export function errorFromResponse(statusCode: number, headers: IncomingHttpHeaders, bodyText: string): ProviderCallError {
   const fields = errorFields(parseQuietly(bodyText));
   const retryAfterMs = retryAfterMsOf(headers) ?? fields?.retryDelayMs;
-  return new ProviderCallError(statusKind(statusCode), statusCode, retryAfterMs, describe(fields) ?? (bodyText.slice(0, ERROR_DETAIL_MAX_CHARS) || undefined));
+  return new ProviderCallError(statusKind(statusCode), statusCode, retryAfterMs, detailOf(fields) ?? (bodyText.slice(0, ERROR_DETAIL_MAX_CHARS) || undefined));
 }
 
 /** An error delivered inside a 200 stream: Anthropic's `error` event, an OpenAI or Gemini `{error: …}` data frame. */
@@ -141,7 +141,7 @@ export function errorFromStreamPayload(payload: unknown): ProviderCallError {
   // OpenAI names the cause in `code` when `type` is generic (429: type `requests`, code `rate_limit_exceeded`).
   const byName = (fields?.type === undefined ? undefined : TYPE_KIND.get(fields.type)) ?? (typeof fields?.code === 'string' ? TYPE_KIND.get(fields.code) : undefined);
   const kind = byName ?? (numeric === undefined ? 'server' : statusKind(numeric));
-  return new ProviderCallError(kind, undefined, fields?.retryDelayMs, describe(fields));
+  return new ProviderCallError(kind, undefined, fields?.retryDelayMs, detailOf(fields));
 }
 
 /** The upstream broke the protocol (unparsable frame, stream cut short); counted as a server failure. */
