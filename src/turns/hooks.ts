@@ -1,0 +1,61 @@
+// The turn loop's named extension points: capability modules register these; the loop knows no module by name.
+import type { TranscriptMessage } from '../sessions/index.js';
+
+/** What a hook sees about the turn it runs in. */
+export interface TurnHookContext {
+  agentId: string;
+  sessionKey: string;
+  traceId: string;
+  /** The caller's client id; tenant scoping for recall and approvals. */
+  clientId: string;
+  signal: AbortSignal;
+}
+
+export interface BeforeModelInput {
+  /** The user message of this turn. */
+  message: string;
+  /** 1-based model step within the turn. */
+  step: number;
+}
+
+/** Context a `beforeModel` hook adds in front of the history for this model call only. */
+export interface ModelContextAddition {
+  /** Who added it (module name), for the turn's evidence. */
+  source: string;
+  messages: readonly TranscriptMessage[];
+}
+
+export interface ToolCallInfo {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+export type ToolDecision =
+  | { action: 'allow' }
+  | { action: 'deny'; reason: string }
+  /** The call waits for `decision` (an approval); the turn's signal aborting ends the wait as a denial. */
+  | { action: 'wait'; decision: Promise<{ action: 'allow' } | { action: 'deny'; reason: string }> };
+
+export interface ToolCallResult extends ToolCallInfo {
+  ok: boolean;
+  durationMs: number;
+  errorKind?: string;
+}
+
+export interface TurnSummary {
+  finishReason: string;
+  steps: number;
+  tokensUsed: { input: number; output: number; total: number };
+  costUsd: number;
+}
+
+export interface TurnHooks {
+  beforeModel(input: BeforeModelInput, ctx: TurnHookContext): Promise<ModelContextAddition | undefined>;
+  beforeTool(call: ToolCallInfo, ctx: TurnHookContext): Promise<ToolDecision>;
+  afterTool(result: ToolCallResult, ctx: TurnHookContext): Promise<void>;
+  afterTurn(summary: TurnSummary, ctx: TurnHookContext): Promise<void>;
+}
+
+/** Every hook name, listed once, for registries and docs. */
+export const TURN_HOOK_NAMES = ['beforeModel', 'beforeTool', 'afterTool', 'afterTurn'] as const satisfies readonly (keyof TurnHooks)[];
