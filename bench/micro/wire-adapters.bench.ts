@@ -1,4 +1,4 @@
-// CPU per streamed model call of the wire adapters, against a bare undici request (the floor) and the AI SDK path they replace.
+// CPU per streamed model call of the wire adapters and of streamModelCall over them, against a bare undici request (the floor).
 //
 //   npx tsx bench/micro/wire-adapters.bench.ts [--calls 5000] [--warmup 5000] [--concurrency 1,16] [--only <name text>]
 //
@@ -10,8 +10,6 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { Pool } from 'undici';
-import { createModelFactory } from '../../src/providers/language-models.js';
-import { toModelPrompt, toToolSet } from '../../src/providers/messages.js';
 import { streamModelCall } from '../../src/providers/model-call.js';
 import { createWireAdapter, type WireCallRequest, type WireProviderType } from '../../src/providers/wire/index.js';
 import { startFakeLlm } from '../../test/support/fake-llm-server.js';
@@ -78,22 +76,20 @@ function undiciFloor(origin: string): Contender {
   };
 }
 
-function aiSdkContender(baseUrl: string): Contender {
-  const factory = createModelFactory({ fake: { type: 'openai-compatible', baseUrl, apiKey: 'bench', timeoutMs: 30_000, maxResponseBytes: 2_097_152, models: [] } });
-  const model = factory.languageModel({ provider: 'fake', modelId: 'fake-model' });
+/** The router's path: streamModelCall (output meter, abort mapping) over the same adapter. */
+function modelCallContender(baseUrl: string): Contender {
+  const adapter = createWireAdapter('openai-compatible', { baseUrl, apiKey: 'bench', timeoutMs: 30_000 });
   const log = pino({ level: 'silent' });
   return {
-    name: 'AI SDK streamText (openai-compatible)',
+    name: 'streamModelCall over the wire adapter (openai-compatible)',
     async call() {
       const { signal } = new AbortController();
       let text = '';
-      const prompt = toModelPrompt('You are terse.', MESSAGES);
-      for await (const event of streamModelCall({ model, prompt, tools: toToolSet([]), timeoutMs: 30_000, signal, log, limits: { maxChars: 1_000_000, maxBytes: 2_097_152 } })) {
-        if (event.type === 'text-delta') text += event.text;
-      }
+      const calls = streamModelCall({ adapter, modelId: 'fake-model', system: 'You are terse.', messages: MESSAGES, tools: [], signal, log, limits: { maxChars: 1_000_000, maxBytes: 2_097_152 } });
+      for await (const event of calls) if (event.type === 'text-delta') text += event.text;
       if (text !== 'Echo: Hello') throw new Error(`unexpected reply ${text}`);
     },
-    close: async () => undefined,
+    close: () => adapter.close(),
   };
 }
 
@@ -150,7 +146,7 @@ async function main(): Promise<void> {
       wireContender('openai-compatible', `${server.url}/v1`),
       wireContender('anthropic', `${server.url}/v1`),
       wireContender('google', `${server.url}/v1beta`),
-      aiSdkContender(`${server.url}/v1`),
+      modelCallContender(`${server.url}/v1`),
     ].filter((contender) => contender.name.includes(options.only));
     console.log(`Node ${process.version}; ${options.warmup} warm-up calls, then ${options.calls} measured calls per row\n`);
     console.log('contender                                  concurrency   CPU us/call   calls/s');

@@ -1,7 +1,7 @@
 // Reads the context window a provider really serves, where its wire protocol exposes it, for the boot posture row.
 import type { ProviderConfig } from '../config/index.js';
 import type { ModelCatalog } from './catalog.js';
-import { baseUrlOf, isApiKeyConfigured, type ProvidersConfig } from './language-models.js';
+import { baseUrlOf, isApiKeyConfigured, type ProvidersConfig } from './provider-config.js';
 
 /** Each discovery request gets this long; discovery runs after listen and never delays startup. */
 export const SERVED_WINDOW_TIMEOUT_MS = 5000;

@@ -85,6 +85,11 @@ export class AnthropicMessagesDecoder implements StreamDecoder {
   readonly #usage = new UsageTotals();
   #stopReason: string | undefined;
   #isStopped = false;
+  readonly #isReportingToolInput: boolean;
+
+  constructor(isReportingToolInput = false) {
+    this.#isReportingToolInput = isReportingToolInput;
+  }
 
   // The `event:` name repeats the data's `type`; the data is read, so servers that omit `event:` work too.
   frame(_event: string | undefined, data: string, out: WireEvent[]): void {
@@ -111,6 +116,7 @@ export class AnthropicMessagesDecoder implements StreamDecoder {
         } else if (delta?.type === 'input_json_delta' && isStreamIndex(event.index) && typeof delta.partial_json === 'string') {
           const call = this.#calls[event.index];
           if (call !== undefined) call.arguments += delta.partial_json;
+          if (this.#isReportingToolInput && delta.partial_json.length > 0) out.push({ type: 'tool-input-delta', text: delta.partial_json });
         }
         break;
       }

@@ -83,7 +83,7 @@ export function anthropicBody(request: WireCallRequest, defaultMaxOutputTokens: 
     model: request.modelId,
     max_tokens: sampling.maxOutputTokens ?? defaultMaxOutputTokens,
     messages: anthropicMessages(request.messages),
-    stream: true,
+    stream: request.stream !== false,
   };
   const system = systemPromptOf(request.system, request.messages);
   if (system !== undefined) body.system = system;
@@ -115,7 +115,7 @@ export function createAnthropicMessagesAdapter(http: WireHttp, defaultMaxOutputT
   return {
     protocol: 'anthropic-messages',
     stream(request) {
-      return streamCall(http, messagesPath, JSON.stringify(anthropicBody(request, defaultMaxOutputTokens)), request.signal, new AnthropicMessagesDecoder());
+      return streamCall(http, messagesPath, JSON.stringify(anthropicBody(request, defaultMaxOutputTokens)), request.signal, new AnthropicMessagesDecoder(request.reportToolInput === true));
     },
     unsupported: anthropicUnsupported,
     close: () => http.close(),

@@ -112,6 +112,7 @@ export function geminiUnsupported(request: WireCallRequest): string[] {
 
 interface GeminiModelPaths {
   stream: string;
+  generate: string;
   embed: string;
   batchEmbed: string;
   /** `models/<id>`, as batchEmbedContents names the model of each request. */
@@ -144,6 +145,7 @@ export function createGoogleGeminiAdapter(http: WireHttp): WireAdapter {
       const base = `${http.basePath}/models/${encodeURIComponent(id)}`;
       entry = {
         stream: `${base}:streamGenerateContent?alt=sse`,
+        generate: `${base}:generateContent`,
         embed: `${base}:embedContent`,
         batchEmbed: `${base}:batchEmbedContents`,
         name: `models/${id}`,
@@ -158,7 +160,7 @@ export function createGoogleGeminiAdapter(http: WireHttp): WireAdapter {
     protocol: 'google-gemini',
     stream(request) {
       const model = pathsOf(request.modelId);
-      return streamCall(http, model.stream, JSON.stringify(geminiBody(request, model.needsSignature)), request.signal, new GeminiDecoder());
+      return streamCall(http, request.stream === false ? model.generate : model.stream, JSON.stringify(geminiBody(request, model.needsSignature)), request.signal, new GeminiDecoder());
     },
     async embed({ modelId, texts, signal }: WireEmbedRequest): Promise<WireEmbedResult> {
       if (texts.length === 0) return { vectors: [], model: modelId };

@@ -5,7 +5,7 @@ import { createWireHttp } from './http.js';
 import { createOpenAiChatAdapter } from './openai-chat.js';
 import type { WireAdapter, WireAdapterOptions, WireProviderType } from './types.js';
 
-export { ProviderCallError, retryAfterMsOf, statusKind, type ProviderErrorKind } from './errors.js';
+export { ProviderCallError, retryAfterMsOf, statusKind, toProviderCallError, type ProviderErrorKind } from './errors.js';
 export type {
   WireAdapter,
   WireAdapterOptions,

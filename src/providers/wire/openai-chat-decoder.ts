@@ -75,6 +75,11 @@ export class OpenAiChatDecoder implements StreamDecoder {
   #usage: OpenAiUsage | undefined;
   #isDone = false;
   #areCallsEmitted = false;
+  readonly #isReportingToolInput: boolean;
+
+  constructor(isReportingToolInput = false) {
+    this.#isReportingToolInput = isReportingToolInput;
+  }
 
   frame(_event: string | undefined, data: string, out: WireEvent[]): void {
     if (data === '[DONE]') {
@@ -89,7 +94,7 @@ export class OpenAiChatDecoder implements StreamDecoder {
     const delta = choice.delta;
     if (delta !== undefined && delta !== null) {
       if (typeof delta.content === 'string' && delta.content.length > 0) out.push({ type: 'text-delta', text: delta.content });
-      if (Array.isArray(delta.tool_calls)) this.#addToolCallPieces(delta.tool_calls);
+      if (Array.isArray(delta.tool_calls)) this.#addToolCallPieces(delta.tool_calls, out);
     }
     if (typeof choice.finish_reason === 'string') {
       this.#finishReason = choice.finish_reason;
@@ -112,13 +117,13 @@ export class OpenAiChatDecoder implements StreamDecoder {
     const choice = completion.choices?.[0];
     const message = choice?.message;
     if (typeof message?.content === 'string' && message.content.length > 0) out.push({ type: 'text-delta', text: message.content });
-    if (Array.isArray(message?.tool_calls)) this.#addToolCallPieces(message.tool_calls);
+    if (Array.isArray(message?.tool_calls)) this.#addToolCallPieces(message.tool_calls, out);
     this.#emitCalls(out);
     const reason = typeof choice?.finish_reason === 'string' ? choice.finish_reason : undefined;
     out.push({ type: 'finish', finishReason: openAiFinishReason(reason), usage: openAiUsage(completion.usage) });
   }
 
-  #addToolCallPieces(pieces: readonly OpenAiToolCallDelta[]): void {
+  #addToolCallPieces(pieces: readonly OpenAiToolCallDelta[], out: WireEvent[]): void {
     for (let position = 0; position < pieces.length; position += 1) {
       const piece = pieces[position];
       if (typeof piece !== 'object' || piece === null) continue;
@@ -133,7 +138,10 @@ export class OpenAiChatDecoder implements StreamDecoder {
       if (typeof piece.id === 'string' && piece.id.length > 0) call.id = piece.id;
       const fn = piece.function;
       if (typeof fn?.name === 'string' && fn.name.length > 0) call.name = fn.name;
-      if (typeof fn?.arguments === 'string') call.arguments += fn.arguments;
+      if (typeof fn?.arguments === 'string') {
+        call.arguments += fn.arguments;
+        if (this.#isReportingToolInput && fn.arguments.length > 0) out.push({ type: 'tool-input-delta', text: fn.arguments });
+      }
     }
   }
 

@@ -74,10 +74,10 @@ export function openAiChatBody(request: WireCallRequest, options: OpenAiChatOpti
   const body: Record<string, unknown> = {
     model: request.modelId,
     messages: openAiMessages(request.system, request.messages),
-    stream: true,
-    // Usage arrives only in a last chunk, and only when asked for.
-    stream_options: { include_usage: true },
+    stream: request.stream !== false,
   };
+  // Usage arrives only in a last chunk, and only when asked for.
+  if (request.stream !== false) body.stream_options = { include_usage: true };
   const { sampling } = request;
   if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
   if (sampling.topP !== undefined) body.top_p = sampling.topP;
@@ -127,7 +127,7 @@ export function createOpenAiChatAdapter(http: WireHttp, options: OpenAiChatOptio
   return {
     protocol: 'openai-chat',
     stream(request) {
-      return streamCall(http, chatPath, JSON.stringify(openAiChatBody(request, options)), request.signal, new OpenAiChatDecoder());
+      return streamCall(http, chatPath, JSON.stringify(openAiChatBody(request, options)), request.signal, new OpenAiChatDecoder(request.reportToolInput === true));
     },
     async embed({ modelId, texts, signal }: WireEmbedRequest): Promise<WireEmbedResult> {
       if (texts.length === 0) return { vectors: [], model: modelId };

@@ -37,12 +37,24 @@ export interface WireCallRequest {
   parallelToolCalls?: boolean;
   /** Aborting it closes the upstream request; the call then fails with kind `aborted`. */
   signal: AbortSignal;
+  /**
+   * Also yield each streamed piece of tool-call arguments as `tool-input-delta`, so the caller can bound a
+   * reply whose arguments never end (output-limit.ts); off, the arguments are only seen whole.
+   */
+  reportToolInput?: boolean;
+  /**
+   * false asks for one whole JSON answer instead of a stream (models.test's round trip); the events are the
+   * same. Default true.
+   */
+  stream?: boolean;
 }
 
 export type WireEvent =
   | { type: 'text-delta'; text: string }
   /** Emitted once the call's arguments are complete; `input` is the raw text when they are not valid JSON. */
   | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
+  /** Only when the request sets reportToolInput: one piece of a call's arguments as it arrives. */
+  | { type: 'tool-input-delta'; text: string }
   | { type: 'finish'; finishReason: ModelFinishReason; usage: TokenUsage };
 
 export interface WireEmbedRequest {
