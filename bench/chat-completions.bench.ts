@@ -74,7 +74,7 @@ interface ChatLoad {
   isStream: boolean;
 }
 
-function chatLoad({ host, port, connections, model, token, isStream }: ChatLoad, window: LoadWindow): LoadSpec {
+export function chatLoad({ host, port, connections, model, token, isStream }: ChatLoad, window: LoadWindow): LoadSpec {
   return {
     kind: 'http',
     host,
