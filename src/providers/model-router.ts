@@ -309,6 +309,6 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       void previous.adapters.close().catch((error: unknown) => log.warn({ err: error }, 'closing the previous provider pools failed'));
     },
     close: () => state.adapters.close(),
-    servedWindows: (signal) => servedWindowReport(state.config, state.catalog, signal),
+    servedWindows: (signal) => servedWindowReport(state.config, state.catalog, state.adapters, signal),
   };
 }

@@ -114,6 +114,7 @@ export function createAnthropicMessagesAdapter(http: WireHttp, defaultMaxOutputT
   const messagesPath = `${http.basePath}/messages`;
   return {
     protocol: 'anthropic-messages',
+    http,
     stream(request) {
       return streamCall(http, messagesPath, JSON.stringify(anthropicBody(request, defaultMaxOutputTokens)), request.signal, new AnthropicMessagesDecoder(request.reportToolInput === true));
     },

@@ -158,6 +158,7 @@ export function createGoogleGeminiAdapter(http: WireHttp): WireAdapter {
   }
   return {
     protocol: 'google-gemini',
+    http,
     stream(request) {
       const model = pathsOf(request.modelId);
       return streamCall(http, request.stream === false ? model.generate : model.stream, JSON.stringify(geminiBody(request, model.needsSignature)), request.signal, new GeminiDecoder());

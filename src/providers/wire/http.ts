@@ -27,6 +27,8 @@ export interface WireHttp {
   readonly basePath: string;
   /** One POST of a JSON body; the signal (a CallDeadline's) aborts the request and its response body. */
   post(path: string, body: string, signal: AbortSignal): Promise<WireResponse>;
+  /** One GET with the same headers. */
+  get(path: string, signal: AbortSignal): Promise<WireResponse>;
   /** Starts the deadline of one call, linked to the caller's signal. */
   deadline(caller: AbortSignal): CallDeadline;
   close(): Promise<void>;
@@ -101,6 +103,7 @@ export function createWireHttp(options: WireHttpOptions): WireHttp {
   return {
     basePath,
     post: (path, body, signal) => pool.request({ method: 'POST', path, headers, body, signal }),
+    get: (path, signal) => pool.request({ method: 'GET', path, headers, signal }),
     deadline: (caller) => new CallDeadline(caller, options.timeoutMs),
     close: () => pool.close(),
   };

@@ -126,6 +126,7 @@ export function createOpenAiChatAdapter(http: WireHttp, options: OpenAiChatOptio
   const embeddingsPath = `${http.basePath}/embeddings`;
   return {
     protocol: 'openai-chat',
+    http,
     stream(request) {
       return streamCall(http, chatPath, JSON.stringify(openAiChatBody(request, options)), request.signal, new OpenAiChatDecoder(request.reportToolInput === true));
     },

@@ -1,6 +1,7 @@
 // The wire adapter seam: one streamed model call in our terms, and the events every protocol adapter yields.
 import type { TranscriptMessage } from '../../sessions/transcript.js';
 import type { ModelFinishReason, TokenUsage, ToolSpec } from '../types.js';
+import type { WireHttp } from './http.js';
 
 export type WireProtocol = 'openai-chat' | 'anthropic-messages' | 'google-gemini';
 
@@ -75,6 +76,8 @@ export interface WireEmbedResult {
  */
 export interface WireAdapter {
   readonly protocol: WireProtocol;
+  /** The provider's pool and credential headers, for the few other requests made to it (served-window discovery). */
+  readonly http: WireHttp;
   stream(request: WireCallRequest): AsyncGenerator<WireEvent>;
   /** Absent when the protocol has no embeddings endpoint (Anthropic). */
   embed?(input: WireEmbedRequest): Promise<WireEmbedResult>;
