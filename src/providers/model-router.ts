@@ -82,6 +82,7 @@ interface RouterState {
   config: ProvidersConfig;
   catalog: ModelCatalog;
   adapters: ProviderAdapters;
+  hasProviders: boolean;
 }
 
 export function createModelRouter({ config: initialConfig, events, log, now = Date.now, breaker, authCooldownMs }: ModelRouterDeps): GatewayModelRouter {
@@ -95,7 +96,7 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       if (entry.validatedAt !== null) catalog.markValidated(entry, Date.parse(entry.validatedAt));
     }
     events.emit('model:catalog_loaded', { providers: catalog.providers().length, models: catalog.entries().length });
-    return { config, catalog, adapters: createProviderAdapters(config) };
+    return { config, catalog, adapters: createProviderAdapters(config), hasProviders: Object.keys(config).length > 0 };
   }
   let state = load(initialConfig);
 
@@ -143,8 +144,8 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
   }
 
   async function* stream(request: RoutedCallRequest): AsyncGenerator<ModelStreamEvent> {
-    const { config, catalog, adapters } = state;
-    if (Object.keys(config).length === 0) throw new GatewayError('unavailable', NO_PROVIDER_MESSAGE, { reason: 'no_provider' });
+    const { config, catalog, adapters, hasProviders } = state;
+    if (!hasProviders) throw new GatewayError('unavailable', NO_PROVIDER_MESSAGE, { reason: 'no_provider' });
     const seen = new Set<string>();
     const candidates: ModelRef[] = [];
     for (const ref of [request.primary, ...request.fallbacks]) {
