@@ -32,13 +32,16 @@ export interface ServedWindowDeps {
   http?: WireHttp;
 }
 
+const ignore = (): void => undefined;
+
 /** The JSON body of a 2xx answer no larger than MODEL_LIST_MAX_BYTES, else undefined; never throws. */
 async function requestJson(http: WireHttp, path: string, body: string | undefined, signal: AbortSignal): Promise<unknown> {
   const bounded = AbortSignal.any([signal, AbortSignal.timeout(SERVED_WINDOW_TIMEOUT_MS)]);
   try {
     const response = body === undefined ? await http.get(path, bounded) : await http.post(path, body, bounded);
     if (response.statusCode < 200 || response.statusCode >= 300) {
-      response.body.destroy();
+      // Closing an unread undici body emits an 'error' (aborted) that nothing else listens for.
+      response.body.on('error', ignore).destroy();
       return undefined;
     }
     return JSON.parse(await readText(response.body, MODEL_LIST_MAX_BYTES));
