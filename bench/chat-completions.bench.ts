@@ -1,10 +1,11 @@
 // POST /v1/chat/completions, plain and streamed: through the gateway to a fake LLM, against the same requests
-// sent straight to that fake LLM's own /v1/chat/completions.
+// sent straight to that fake LLM's own /v1/chat/completions and through a stateless reverse proxy in front of it.
 import { compare, isEntryPoint, isRecord, runStandalone, wantsSurface, type BenchOptions } from './lib/bench.js';
 import { BENCH_AGENT, BENCH_MODEL, startBenchLlm, startGatewayOverLlm } from './lib/fake-llm.js';
 import { runLoad, type LoadSpec } from './lib/load.js';
 import type { LoadWindow } from './lib/load-run.js';
 import type { ComparisonRow, RowTarget } from './lib/measure.js';
+import { startProxyOverLlm } from './lib/proxy.js';
 
 /**
  * The issue's targets: the gateway adds under 1 ms at p50 (read at 1 connection, where latency is not
@@ -73,7 +74,7 @@ interface ChatLoad {
   isStream: boolean;
 }
 
-function chatLoad({ host, port, connections, model, token, isStream }: ChatLoad, window: LoadWindow): LoadSpec {
+export function chatLoad({ host, port, connections, model, token, isStream }: ChatLoad, window: LoadWindow): LoadSpec {
   return {
     kind: 'http',
     host,
@@ -94,7 +95,7 @@ function chatLoad({ host, port, connections, model, token, isStream }: ChatLoad,
 
 /**
  * Runs the gateway path unmeasured, plain then streamed, for the warm-up time each. Without it the first
- * measured gateway round pays for compiling the AI SDK's code and the later ones do not, and the first
+ * measured gateway round pays for compiling the gateway's code and the later ones do not, and the first
  * direct round runs in a fresher process than the others (on the first row it measured 10% faster).
  */
 async function warmUpProcess(options: BenchOptions): Promise<void> {
@@ -142,6 +143,12 @@ export async function run(options: BenchOptions): Promise<ComparisonRow[]> {
         isExpectedBody,
       },
       options,
+      {
+        label: 'proxy -> fake LLM',
+        start: startProxyOverLlm,
+        loadFor: (proxy) => chatLoad({ host: proxy.host, port: proxy.port, connections, model: BENCH_MODEL, token: 'proxy', isStream }, window),
+        isExpectedBody,
+      },
     );
     rows.push(row);
   }

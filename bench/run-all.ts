@@ -2,7 +2,7 @@
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { environmentSummary, parseBenchArgs, type BenchRun } from './lib/bench.js';
-import { formatComparison, type ComparisonRow } from './lib/measure.js';
+import { formatComparison, formatProxyComparison, type ComparisonRow } from './lib/measure.js';
 
 function isBenchModule(value: unknown): value is { run: BenchRun } {
   return typeof value === 'object' && value !== null && 'run' in value && typeof value.run === 'function';
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     options.log('');
   }
   options.log(formatComparison(rows));
+  if (rows.some((row) => row.proxy !== undefined)) options.log(`\n${formatProxyComparison(rows)}`);
 }
 
 await main();

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { runLoad, type LoadSpec } from './load.js';
 import { CONTENDED_SHARE, waitForQuietMachine } from './machine-load.js';
 import type { LoadWindow } from './load-run.js';
-import { formatComparison, formatRun, type ComparisonRow, type LoadResult, type RowTarget } from './measure.js';
+import { formatComparison, formatProxyComparison, formatRun, type ComparisonRow, type LoadResult, type RowTarget } from './measure.js';
 
 export interface BenchOptions extends LoadWindow {
   /** Each scenario runs this many times per side, alternating which side goes first; medians are compared. */
@@ -75,26 +75,37 @@ export interface Scenario {
 }
 
 /**
- * Measures both sides `options.rounds` times, alternating which goes first so that neither always runs on a
+ * Measures both sides (and the optional third contender, a stateless proxy in front of the same upstream) `options.rounds` times, alternating which goes first so that neither always runs on a
  * cooler or warmer machine. Each run gets a fresh server and its own load worker, and first waits (bounded)
  * for other processes on the machine to go quiet.
  */
-export async function compare<Baseline extends { close(): Promise<void> }, Gateway extends { close(): Promise<void> }>(
+export async function compare<
+  Baseline extends { close(): Promise<void> },
+  Gateway extends { close(): Promise<void> },
+  Proxy extends { close(): Promise<void> } = { close(): Promise<void> },
+>(
   scenario: Scenario,
   baseline: Contender<Baseline>,
   gateway: Contender<Gateway>,
   options: BenchOptions,
+  proxy?: Contender<Proxy>,
 ): Promise<ComparisonRow> {
   options.log(`${scenario.surface} (${scenario.connections} connections x ${scenario.depth} in flight)`);
-  const row: ComparisonRow = { ...scenario, baseline: [], gateway: [] };
+  const row: ComparisonRow = { ...scenario, baseline: [], gateway: [], ...(proxy === undefined ? {} : { proxy: [] }) };
   for (let round = 1; round <= options.rounds; round += 1) {
     const measureBaseline = async () => row.baseline.push(await measure(scenario, baseline, round, options));
     const measureGateway = async () => row.gateway.push(await measure(scenario, gateway, round, options));
+    // The proxy, when there is one, runs between the other two, so it never always goes first or last either.
+    const measureProxy = async () => {
+      if (proxy !== undefined) row.proxy?.push(await measure(scenario, proxy, round, options));
+    };
     if (round % 2 === 1) {
       await measureBaseline();
+      await measureProxy();
       await measureGateway();
     } else {
       await measureGateway();
+      await measureProxy();
       await measureBaseline();
     }
   }
@@ -169,4 +180,5 @@ export async function runStandalone(run: BenchRun): Promise<void> {
   options.log(environmentSummary());
   const rows = await run(options);
   options.log(`\n${formatComparison(rows)}`);
+  if (rows.some((row) => row.proxy !== undefined)) options.log(`\n${formatProxyComparison(rows)}`);
 }

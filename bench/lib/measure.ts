@@ -82,6 +82,8 @@ export interface ComparisonRow {
   /** One result per round, in round order. */
   baseline: LoadResult[];
   gateway: LoadResult[];
+  /** A stateless reverse proxy in front of the same upstream, where the bench measures one. */
+  proxy?: LoadResult[];
 }
 
 function isClean(result: LoadResult): boolean {
@@ -184,6 +186,33 @@ function medianOf(results: readonly LoadResult[], pick: (result: LoadResult) => 
 function formatRange(results: readonly LoadResult[]): string {
   const rates = results.map((result) => result.opsPerSec);
   return `${formatRate(Math.min(...rates))}-${formatRate(Math.max(...rates))}`;
+}
+
+/**
+ * The gateway against the stateless proxy (rows that measured one): median throughput of each (all runs),
+ * gateway over proxy, the proxy's CPU per request and proxy CPU over gateway CPU, latency the gateway adds
+ * over the proxy at p50.
+ */
+export function formatProxyComparison(rows: readonly ComparisonRow[]): string {
+  const header = ['surface', 'proxy ops/s', 'gateway ops/s', 'gateway/proxy', 'CPU us/op proxy/gateway', 'cpu ratio proxy/gateway', 'p50 ms proxy/gateway', 'added p50 ms vs proxy'];
+  const body = rows.flatMap((row) => {
+    if (row.proxy === undefined || row.proxy.length === 0) return [];
+    const proxy = medianRun(row.proxy);
+    const gateway = medianRun(row.gateway);
+    const proxyCpu = medianOf(row.proxy, cpuPerOp);
+    const gatewayCpu = medianOf(row.gateway, cpuPerOp);
+    return [[
+      row.surface,
+      formatRate(proxy.opsPerSec),
+      formatRate(gateway.opsPerSec),
+      (proxy.opsPerSec === 0 ? 0 : gateway.opsPerSec / proxy.opsPerSec).toFixed(3),
+      `${formatMicros(proxyCpu)} / ${formatMicros(gatewayCpu)}`,
+      (proxyCpu / gatewayCpu).toFixed(3),
+      `${formatMs(proxy.latencyMs.p50)} / ${formatMs(gateway.latencyMs.p50)}`,
+      formatAddedMs(gateway.latencyMs.p50 - proxy.latencyMs.p50),
+    ]];
+  });
+  return formatTable(header, body);
 }
 
 /** Renders rows as an aligned plain-text table (also valid Markdown). */

@@ -1,5 +1,5 @@
 // The model catalog: the spec's Model entries built from the providers: config, plus each model's validation mark.
-import { baseUrlOf, type ProvidersConfig } from './language-models.js';
+import { baseUrlOf, type ProvidersConfig } from './provider-config.js';
 import type { ModelCatalogEntry, ModelRef } from './types.js';
 
 export interface ModelCatalog {

@@ -1,25 +1,15 @@
-// The configured embedder: `embeddings: {provider, model}` through the provider's embeddings endpoint (AI SDK embedMany).
-import { embedMany } from 'ai';
+// The configured embedder: `embeddings: {provider, model}` through the provider's wire adapter (its embeddings endpoint).
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/index.js';
 import { GatewayError } from '../errors.js';
-import { createCallSignal } from './call-signal.js';
 import { classifyProviderError, statusCodeOf } from './error-kind.js';
-import { createModelFactory, type ProvidersConfig } from './language-models.js';
+import { providerAdapter, type ProvidersConfig } from './provider-config.js';
 import { formatModelRef, type Embedder, type ModelRef } from './types.js';
 
 export interface EmbedderDeps {
   embeddings: GatewayConfig['embeddings'];
   providers: ProvidersConfig;
   log: Logger;
-}
-
-function reportedModel(responses: readonly ({ body?: unknown } | undefined)[] | undefined, fallback: string): string {
-  const body = responses?.[0]?.body;
-  if (typeof body === 'object' && body !== null && 'model' in body && typeof body.model === 'string' && body.model.length > 0) {
-    return body.model;
-  }
-  return fallback;
 }
 
 /**
@@ -33,32 +23,30 @@ export function createEmbedder({ embeddings, providers, log }: EmbedderDeps): Em
     throw new GatewayError('invalid_params', `embeddings.provider: unknown provider '${embeddings.provider}'`, { param: 'embeddings.provider' });
   }
   const ref: ModelRef = { provider: embeddings.provider, modelId: embeddings.model };
-  const model = createModelFactory(providers).embeddingModel(ref);
-  if (model === undefined) {
+  if (providerConfig.type === 'anthropic') {
     throw new GatewayError(
       'invalid_params',
       `embeddings.provider: '${embeddings.provider}' is a ${providerConfig.type} provider, which has no embeddings endpoint`,
       { param: 'embeddings.provider' },
     );
   }
-  const timeoutMs = providerConfig.timeoutMs;
+  // Its own keep-alive pool, built once; idle sockets do not hold the process open.
+  const adapter = providerAdapter(providerConfig);
+  const embed = adapter.embed?.bind(adapter);
+  if (embed === undefined) throw new GatewayError('invalid_params', `embeddings.provider: '${embeddings.provider}' cannot embed`, { param: 'embeddings.provider' });
 
   return {
     model: embeddings.model,
     async embed(texts, signal) {
       if (texts.length === 0) return { vectors: [], model: embeddings.model };
       signal.throwIfAborted();
-      const call = createCallSignal(signal, timeoutMs);
       try {
-        const result = await embedMany({ model, values: [...texts], maxRetries: 0, abortSignal: call.signal });
-        return { vectors: result.embeddings, model: reportedModel(result.responses, embeddings.model) };
+        return await embed({ modelId: embeddings.model, texts, signal });
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        const kind = call.isTimedOut() ? 'timeout' : classifyProviderError(error);
+        const kind = classifyProviderError(error);
         log.warn({ model: formatModelRef(ref), errorKind: kind, statusCode: statusCodeOf(error) }, 'embedding call failed');
         throw new GatewayError('upstream_failed', `Embedding call to ${formatModelRef(ref)} failed: ${kind}`, { errorKind: kind }, { cause: error });
-      } finally {
-        call.dispose();
       }
     },
   };

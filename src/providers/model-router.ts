@@ -1,9 +1,8 @@
 // The model router: streams a call to the primary model, falls back in order, and keeps breakers and the catalog.
-import { generateText } from 'ai';
 import type { Logger } from 'pino';
 import { GatewayError } from '../errors.js';
 import type { EventBus } from '../obs/index.js';
-import { createCallSignal } from './call-signal.js';
+import type { TranscriptMessage } from './transcript.js';
 import { createModelCatalog, type ModelCatalog } from './catalog.js';
 import {
   createAuthCooldowns,
@@ -21,13 +20,12 @@ import {
 } from './error-kind.js';
 import {
   baseUrlOf,
-  createModelFactory,
+  createProviderAdapters,
   isApiKeyConfigured,
-  type ModelFactory,
+  type ProviderAdapters,
   type ProvidersConfig,
   type ProviderType,
-} from './language-models.js';
-import { toModelPrompt, toToolSet } from './messages.js';
+} from './provider-config.js';
 import { streamModelCall } from './model-call.js';
 import { outputLimits } from './output-limit.js';
 import { servedWindowReport, type ServedWindowEntry } from './served-window.js';
@@ -68,24 +66,29 @@ export interface GatewayModelRouter extends ModelRouter {
    * Validation marks of models still listed, breakers and auth cooldowns carry over.
    */
   reload(config: ProvidersConfig): void;
+  /** Closes every provider's connection pool once in-flight calls finish. */
+  close(): Promise<void>;
 }
 
 export const NO_PROVIDER_MESSAGE = 'No LLM provider configured: add one under `providers:` in config.yaml (see README)';
 
 type SkipReason = 'circuit_open' | 'auth_cooldown';
 
+/** models.test's one-shot round trip: a tiny prompt and a tiny reply. */
+const TEST_PROMPT: TranscriptMessage = { role: 'user', content: 'Reply with the single word: pong', timestamp: 0 };
+const TEST_MAX_OUTPUT_TOKENS = 16;
+
 interface RouterState {
   config: ProvidersConfig;
   catalog: ModelCatalog;
-  factory: ModelFactory;
+  adapters: ProviderAdapters;
+  hasProviders: boolean;
 }
 
 export function createModelRouter({ config: initialConfig, events, log, now = Date.now, breaker, authCooldownMs }: ModelRouterDeps): GatewayModelRouter {
   const breakers = createProviderBreakers({ events, now, ...breaker });
   const authCooldowns = createAuthCooldowns({ events, now, ...(authCooldownMs === undefined ? {} : { cooldownMs: authCooldownMs }) });
   const cacheStats = createCacheStatsTracker();
-  // Call warnings are logged per call (model-call.ts); the SDK's own console printing stays off.
-  if (globalThis.AI_SDK_LOG_WARNINGS === undefined) globalThis.AI_SDK_LOG_WARNINGS = false;
 
   function load(config: ProvidersConfig, previous?: ModelCatalog): RouterState {
     const catalog = createModelCatalog(config);
@@ -93,7 +96,7 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       if (entry.validatedAt !== null) catalog.markValidated(entry, Date.parse(entry.validatedAt));
     }
     events.emit('model:catalog_loaded', { providers: catalog.providers().length, models: catalog.entries().length });
-    return { config, catalog, factory: createModelFactory(config) };
+    return { config, catalog, adapters: createProviderAdapters(config), hasProviders: Object.keys(config).length > 0 };
   }
   let state = load(initialConfig);
 
@@ -141,8 +144,8 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
   }
 
   async function* stream(request: RoutedCallRequest): AsyncGenerator<ModelStreamEvent> {
-    const { config, catalog, factory } = state;
-    if (Object.keys(config).length === 0) throw new GatewayError('unavailable', NO_PROVIDER_MESSAGE, { reason: 'no_provider' });
+    const { config, catalog, adapters, hasProviders } = state;
+    if (!hasProviders) throw new GatewayError('unavailable', NO_PROVIDER_MESSAGE, { reason: 'no_provider' });
     const seen = new Set<string>();
     const candidates: ModelRef[] = [];
     for (const ref of [request.primary, ...request.fallbacks]) {
@@ -158,8 +161,6 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       });
     }
 
-    const prompt = toModelPrompt(request.system, request.messages);
-    const tools = toToolSet(request.tools);
     const skipped = new Map<string, SkipReason>();
     let attempts = 0;
     let previous: { ref: ModelRef; reason: string } | undefined;
@@ -167,7 +168,8 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
 
     for (const ref of candidates) {
       const providerConfig = config[ref.provider];
-      if (providerConfig === undefined) continue;
+      const adapter = adapters.get(ref.provider);
+      if (providerConfig === undefined || adapter === undefined) continue;
       const skipReason: SkipReason | undefined = authCooldowns.isCoolingDown(ref.provider)
         ? 'auth_cooldown'
         : breakers.tryAcquire(ref.provider) ? undefined : 'circuit_open';
@@ -191,13 +193,14 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       let isSettled = false;
       try {
         const calls = streamModelCall({
-          model: factory.languageModel(ref),
-          prompt,
-          tools,
+          adapter,
+          modelId: ref.modelId,
+          system: request.system,
+          messages: request.messages,
+          tools: request.tools,
           temperature: request.temperature,
           // Anthropic requires max_tokens; the catalog's maxTokens is the model's output ceiling.
           maxOutputTokens: request.maxOutputTokens ?? (providerConfig.type === 'anthropic' ? entry?.maxTokens : undefined),
-          timeoutMs: providerConfig.timeoutMs,
           // The ceiling we asked the server for, else the catalog's: past it (with a margin) the server is not
           // stopping by itself, and only cutting the call keeps the reply and our memory bounded.
           limits: outputLimits(request.maxOutputTokens ?? entry?.maxTokens, providerConfig.maxResponseBytes),
@@ -256,27 +259,27 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
   }
 
   async function test(ref: ModelRef, signal: AbortSignal) {
-    const { config, catalog, factory } = state;
-    const providerConfig = config[ref.provider];
-    if (providerConfig === undefined) return { ok: false, latencyMs: 0, provider: ref.provider, error: 'unknown provider' };
+    const { catalog, adapters } = state;
+    const adapter = adapters.get(ref.provider);
+    if (adapter === undefined) return { ok: false, latencyMs: 0, provider: ref.provider, error: 'unknown provider' };
     const startedAt = now();
-    const call = createCallSignal(signal, providerConfig.timeoutMs);
     try {
-      await generateText({
-        model: factory.languageModel(ref),
-        prompt: 'Reply with the single word: pong',
-        maxOutputTokens: 16,
-        maxRetries: 0,
-        abortSignal: call.signal,
+      const calls = adapter.stream({
+        modelId: ref.modelId,
+        system: undefined,
+        messages: [TEST_PROMPT],
+        tools: [],
+        sampling: { maxOutputTokens: TEST_MAX_OUTPUT_TOKENS },
+        signal,
+        stream: false,
       });
+      for await (const event of calls) if (event.type === 'finish') break;
       catalog.markValidated(ref, now());
       return { ok: true, latencyMs: now() - startedAt, provider: ref.provider };
     } catch (error) {
-      const description = call.isTimedOut() ? 'timeout' : describeProviderError(error);
+      const description = describeProviderError(error);
       log.warn({ model: formatModelRef(ref), error: description }, 'model test failed');
       return { ok: false, latencyMs: now() - startedAt, provider: ref.provider, error: description };
-    } finally {
-      call.dispose();
     }
   }
 
@@ -301,8 +304,12 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       };
     },
     reload(config) {
-      state = load(config, state.catalog);
+      const previous = state;
+      state = load(config, previous.catalog);
+      // Calls already running keep their pools until they finish (a graceful close).
+      void previous.adapters.close().catch((error: unknown) => log.warn({ err: error }, 'closing the previous provider pools failed'));
     },
-    servedWindows: (signal) => servedWindowReport(state.config, state.catalog, signal),
+    close: () => state.adapters.close(),
+    servedWindows: (signal) => servedWindowReport(state.config, state.catalog, state.adapters, signal),
   };
 }

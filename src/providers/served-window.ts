@@ -1,8 +1,9 @@
-// Reads the context window a provider really serves, where its wire protocol exposes it, for the boot posture row.
+// Reads the context window a provider really serves, where its wire protocol exposes it, for the boot posture row (over the provider's pool).
 import type { ProviderConfig } from '../config/index.js';
 import type { ModelCatalog } from './catalog.js';
 import { PROVIDER_LIMITS } from './limits.js';
-import { baseUrlOf, isApiKeyConfigured, type ProvidersConfig } from './language-models.js';
+import { providerAdapter, type ProviderAdapters, type ProvidersConfig } from './provider-config.js';
+import { readText, type WireHttp } from './wire/http.js';
 
 export const SERVED_WINDOW_TIMEOUT_MS = PROVIDER_LIMITS.servedWindowTimeoutMs;
 export const MODEL_LIST_MAX_BYTES = PROVIDER_LIMITS.modelListMaxBytes;
@@ -16,26 +17,6 @@ const MODEL_LIST_WINDOW_FIELDS = ['max_model_len', 'context_length', 'max_contex
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined);
 
-/** The JSON body of a 2xx response no larger than `maxBytes`, else undefined. */
-async function readJson(response: Response, maxBytes: number): Promise<unknown> {
-  if (!response.ok || response.body === null) {
-    await response.body?.cancel();
-    return undefined;
-  }
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  for await (const chunk of response.body) {
-    bytes += chunk.byteLength;
-    if (bytes > maxBytes) return undefined;
-    chunks.push(chunk);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
 /** One catalog model at boot: the window the config promises and the one the server says it serves. */
 export interface ServedWindowEntry {
   provider: string;
@@ -46,15 +27,25 @@ export interface ServedWindowEntry {
 
 export interface ServedWindowDeps {
   signal: AbortSignal;
-  fetch?: typeof fetch;
+  /** The provider's pool (its adapter's); without one, a pool is opened for the discovery and closed after it. */
+  http?: WireHttp;
 }
 
-async function getJson(url: string, init: RequestInit, { signal, fetch: fetchFn = fetch }: ServedWindowDeps): Promise<unknown> {
+const ignore = (): void => undefined;
+
+/** The JSON body of a 2xx answer no larger than MODEL_LIST_MAX_BYTES, else undefined; never throws. */
+async function requestJson(http: WireHttp, path: string, body: string | undefined, signal: AbortSignal): Promise<unknown> {
+  const bounded = AbortSignal.any([signal, AbortSignal.timeout(SERVED_WINDOW_TIMEOUT_MS)]);
   try {
-    const response = await fetchFn(url, { ...init, signal: AbortSignal.any([signal, AbortSignal.timeout(SERVED_WINDOW_TIMEOUT_MS)]) });
-    return await readJson(response, MODEL_LIST_MAX_BYTES);
+    const response = body === undefined ? await http.get(path, bounded) : await http.post(path, body, bounded);
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      // Closing an unread undici body emits an 'error' (aborted) that nothing else listens for.
+      response.body.on('error', ignore).destroy();
+      return undefined;
+    }
+    return JSON.parse(await readText(response.body, MODEL_LIST_MAX_BYTES));
   } catch {
-    // Unreachable, slow or refusing: the served window is simply unknown.
+    // Unreachable, slow, refusing, too large or not JSON: the served window is simply unknown.
     return undefined;
   }
 }
@@ -74,12 +65,33 @@ function fromModelList(list: unknown, modelIds: readonly string[]): Map<string, 
  * Ollama serves `num_ctx` tokens, set in the model's parameters; without it the server's own default applies,
  * which /api/show does not tell, so the window stays unknown (the model's trained length is not what it serves).
  */
-async function fromOllamaShow(origin: string, modelId: string, headers: Record<string, string>, deps: ServedWindowDeps): Promise<number | undefined> {
-  const init = { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ model: modelId }) };
-  const shown = await getJson(`${origin}/api/show`, init, deps);
+async function fromOllamaShow(http: WireHttp, showPath: string, modelId: string, signal: AbortSignal): Promise<number | undefined> {
+  const shown = await requestJson(http, showPath, JSON.stringify({ model: modelId }), signal);
   const parameters = isRecord(shown) && typeof shown.parameters === 'string' ? shown.parameters : '';
   const match = /^num_ctx\s+(\d+)\s*$/m.exec(parameters);
   return match?.[1] === undefined ? undefined : positiveInt(Number(match[1]));
+}
+
+async function discoverOver(http: WireHttp, config: ProviderConfig, modelIds: readonly string[], signal: AbortSignal): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  if (config.type === 'google') {
+    for (const modelId of modelIds) {
+      const model = await requestJson(http, `${http.basePath}/models/${encodeURIComponent(modelId)}`, undefined, signal);
+      const window = isRecord(model) ? positiveInt(model.inputTokenLimit) : undefined;
+      if (window !== undefined) found.set(modelId, window);
+    }
+    return found;
+  }
+  for (const [modelId, window] of fromModelList(await requestJson(http, `${http.basePath}/models`, undefined, signal), modelIds)) found.set(modelId, window);
+  if (config.type === 'openai-compatible' && http.basePath.endsWith('/v1')) {
+    const showPath = `${http.basePath.slice(0, -'/v1'.length)}/api/show`;
+    for (const modelId of modelIds) {
+      if (found.has(modelId)) continue;
+      const window = await fromOllamaShow(http, showPath, modelId, signal);
+      if (window !== undefined) found.set(modelId, window);
+    }
+  }
+  return found;
 }
 
 /**
@@ -87,39 +99,25 @@ async function fromOllamaShow(origin: string, modelId: string, headers: Record<s
  * Ollama's POST /api/show for an openai-compatible server reached at `<origin>/v1`, or Gemini's model
  * `inputTokenLimit`. Models it cannot read are left out. Never throws.
  */
-export async function discoverServedWindows(config: ProviderConfig, modelIds: readonly string[], deps: ServedWindowDeps): Promise<Map<string, number>> {
-  const baseUrl = baseUrlOf(config);
-  const apiKey = config.apiKey ?? '';
-  if (config.type === 'google') {
-    const found = new Map<string, number>();
-    for (const modelId of modelIds) {
-      const model = await getJson(`${baseUrl}/models/${encodeURIComponent(modelId)}`, { headers: { 'x-goog-api-key': apiKey } }, deps);
-      const window = isRecord(model) ? positiveInt(model.inputTokenLimit) : undefined;
-      if (window !== undefined) found.set(modelId, window);
-    }
-    return found;
-  }
+export async function discoverServedWindows(config: ProviderConfig, modelIds: readonly string[], { signal, http }: ServedWindowDeps): Promise<Map<string, number>> {
   // Neither Anthropic's model list nor OpenAI's own says how large a window is served; asking would only send
   // the key out at every boot. An `openai` provider pointed elsewhere (a self-hosted server) is asked.
   if (config.type === 'anthropic' || (config.type === 'openai' && config.baseUrl === undefined)) return new Map();
-  const headers: Record<string, string> = isApiKeyConfigured(config) ? { authorization: `Bearer ${apiKey}` } : {};
-  const found = fromModelList(await getJson(`${baseUrl}/models`, { headers }, deps), modelIds);
-  if (config.type === 'openai-compatible' && baseUrl.endsWith('/v1')) {
-    const origin = baseUrl.slice(0, -'/v1'.length);
-    for (const modelId of modelIds) {
-      if (found.has(modelId)) continue;
-      const window = await fromOllamaShow(origin, modelId, headers, deps);
-      if (window !== undefined) found.set(modelId, window);
-    }
+  if (http !== undefined) return discoverOver(http, config, modelIds, signal);
+  const adapter = providerAdapter(config);
+  try {
+    return await discoverOver(adapter.http, config, modelIds, signal);
+  } finally {
+    await adapter.close();
   }
-  return found;
 }
 
 /** Every catalog model's configured window beside the served one, the providers asked in parallel. Never throws. */
-export async function servedWindowReport(providers: ProvidersConfig, catalog: ModelCatalog, signal: AbortSignal): Promise<ServedWindowEntry[]> {
+export async function servedWindowReport(providers: ProvidersConfig, catalog: ModelCatalog, adapters: ProviderAdapters, signal: AbortSignal): Promise<ServedWindowEntry[]> {
   const perProvider = await Promise.all(Object.entries(providers).map(async ([provider, config]) => {
     const entries = catalog.forProvider(provider);
-    const served = await discoverServedWindows(config, entries.map((entry) => entry.modelId), { signal });
+    const http = adapters.get(provider)?.http;
+    const served = await discoverServedWindows(config, entries.map((entry) => entry.modelId), { signal, ...(http === undefined ? {} : { http }) });
     return entries.map((entry): ServedWindowEntry => ({
       provider,
       model: entry.modelId,

@@ -1,16 +1,5 @@
-// Token usage from the AI SDK, its cost in USD from the catalog prices, and prompt-cache statistics per agent.
-import type { LanguageModelUsage } from 'ai';
+// The cost of a call's token usage in USD from the catalog prices, and prompt-cache statistics per agent.
 import type { ModelCatalogEntry, TokenUsage } from './types.js';
-
-/** `inputTokens` is the whole prompt, cached parts included (the SDK's convention for every provider). */
-export function toTokenUsage(usage: LanguageModelUsage): TokenUsage {
-  return {
-    inputTokens: usage.inputTokens ?? 0,
-    outputTokens: usage.outputTokens ?? 0,
-    cacheReadTokens: usage.inputTokenDetails.cacheReadTokens ?? 0,
-    cacheWriteTokens: usage.inputTokenDetails.cacheWriteTokens ?? 0,
-  };
-}
 
 /** Catalog prices are USD per million tokens; uncached input is billed at the input price. */
 export function costUsd(usage: TokenUsage, cost: ModelCatalogEntry['cost'] | undefined): number {

@@ -39,7 +39,7 @@ describe('a runaway model reply', () => {
     expect(String(result.response).length).toBeLessThanOrEqual(MAX_TOKENS * 8);
 
     const upstream = llm.chatRequests().at(-1);
-    await expect.poll(() => upstream?.isClosedEarly).toBe(true);
+    await expect.poll(() => upstream?.closedByClient).toBe(true);
     expect(upstream?.streamedChars).toBeLessThan(HUGE_CHARS / 2);
 
     const report = (await rpc('obs.explain', { sessionKey: 'default:alice:test:runaway' })) as unknown as IncidentReport;
@@ -57,6 +57,6 @@ describe('a runaway model reply', () => {
     expect(response.status).toBe(200);
     const completion = (await response.json()) as { choices: { message: { content: string } }[] };
     expect(completion.choices[0]?.message.content.length).toBeLessThanOrEqual(MAX_TOKENS * 8);
-    await expect.poll(() => llm.chatRequests().at(-1)?.isClosedEarly).toBe(true);
+    await expect.poll(() => llm.chatRequests().at(-1)?.closedByClient).toBe(true);
   });
 });

@@ -43,7 +43,7 @@ describe('model reply limits', () => {
     expect(text.length).toBeGreaterThan(0);
     expect(text.length).toBeLessThanOrEqual(500 * 8);
     expect(finishOf(events).usage.outputTokens).toBe(Math.ceil(text.length / 4));
-    await expect.poll(() => upstream().isClosedEarly).toBe(true);
+    await expect.poll(() => upstream().closedByClient).toBe(true);
     expect(upstream().streamedChars).toBeLessThan(HUGE_CHARS / 2);
     // Cutting a runaway reply is not a provider failure: the breaker stays closed.
     expect(fixture.router.breakerState('capped')).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
@@ -55,7 +55,7 @@ describe('model reply limits', () => {
     expect(error).toBeUndefined();
     expect(events.filter((event) => event.type === 'tool-call')).toEqual([]);
     expect(finishOf(events).finishReason).toBe('length');
-    await expect.poll(() => upstream().isClosedEarly).toBe(true);
+    await expect.poll(() => upstream().closedByClient).toBe(true);
   });
 
   it('stops at providers.<name>.maxResponseBytes for a model the catalog does not list', async () => {
@@ -64,7 +64,7 @@ describe('model reply limits', () => {
     expect(error).toBeUndefined();
     expect(finishOf(events).finishReason).toBe('length');
     expect(Buffer.byteLength(textOf(events))).toBeLessThanOrEqual(20_000);
-    await expect.poll(() => upstream().isClosedEarly).toBe(true);
+    await expect.poll(() => upstream().closedByClient).toBe(true);
   });
 
   it('lets a reply within the limits through untouched', async () => {
@@ -72,6 +72,6 @@ describe('model reply limits', () => {
     const { events } = await collect(fixture.router.stream(callRequest(capped)));
     expect(textOf(events)).toHaveLength(3000);
     expect(finishOf(events).finishReason).toBe('stop');
-    expect(upstream().isClosedEarly).toBe(false);
+    expect(upstream().closedByClient).toBe(false);
   });
 });

@@ -63,7 +63,8 @@ function anthropicTurns(body: Body): string[] {
 
 const anthropicWire: WireReader = {
   type: 'anthropic',
-  system: (body) => (body.system === undefined ? undefined : records(body.system).map((block) => str(block.text)).join('\n\n')),
+  // Anthropic takes `system` as a string or as text blocks.
+  system: (body) => (body.system === undefined ? undefined : typeof body.system === 'string' ? body.system : records(body.system).map((block) => str(block.text)).join('\n\n')),
   maxTokens: (body) => body.max_tokens,
   toolNames: (body) => records(body.tools).map((tool) => str(tool.name)),
   turns: anthropicTurns,

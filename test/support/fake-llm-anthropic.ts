@@ -1,7 +1,9 @@
 // The fake LLM server's Anthropic Messages wire: JSON replies and the real SSE event sequence with tool_use blocks.
 import type { ServerResponse } from 'node:http';
 import {
+  argumentPieces,
   argumentsJson,
+  cutWithError,
   isRecord,
   resolveTurn,
   sendJson,
@@ -16,8 +18,8 @@ let messageCounter = 0;
 
 const STOP_REASON = { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens', content_filter: 'refusal' } as const;
 
-export function anthropicError(res: ServerResponse, reply: ScriptedReply): void {
-  const status = reply.status ?? 500;
+/** Anthropic's error envelope for a status: `{type: 'error', error: {type, message}}`. */
+function errorEnvelope(status: number, message: string | undefined): Record<string, unknown> {
   const type =
     status === 401 ? 'authentication_error'
     : status === 403 ? 'permission_error'
@@ -25,8 +27,12 @@ export function anthropicError(res: ServerResponse, reply: ScriptedReply): void 
     : status === 529 ? 'overloaded_error'
     : status >= 500 ? 'api_error'
     : 'invalid_request_error';
-  const body = reply.errorBody ?? { type: 'error', error: { type, message: reply.errorMessage ?? `scripted failure ${status}` } };
-  sendJson(res, status, body, reply.headers);
+  return { type: 'error', error: { type, message: message ?? `scripted failure ${status}` } };
+}
+
+export function anthropicError(res: ServerResponse, reply: ScriptedReply): void {
+  const status = reply.status ?? 500;
+  sendJson(res, status, reply.errorBody ?? errorEnvelope(status, reply.errorMessage), reply.headers);
 }
 
 function parseInput(text: string): unknown {
@@ -52,10 +58,10 @@ export async function answerMessages(request: RecordedRequest, res: ServerRespon
   const turn = resolveTurn(reply, requestedModel, JSON.stringify([body.system ?? '', body.messages ?? '']), 'toolu_fake_');
   messageCounter += 1;
   const id = `msg_fake_${messageCounter}`;
-  const stopReason = STOP_REASON[turn.finishReason];
+  const stopReason = reply.wireFinishReason ?? STOP_REASON[turn.finishReason];
   const text = turn.deltas.join('');
 
-  if (!request.isStream) {
+  if (!request.isStream || reply.ignoreStream === true) {
     if (reply.dropAfterChunks !== undefined) {
       res.socket?.destroy();
       return;
@@ -112,10 +118,7 @@ export async function answerMessages(request: RecordedRequest, res: ServerRespon
       frame: event('content_block_start', { index: blockIndex, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }),
       isContent: false,
     });
-    const json = argumentsJson(call);
-    const middle = Math.ceil(json.length / 2);
-    for (const piece of [json.slice(0, middle), json.slice(middle)]) {
-      if (piece.length === 0) continue;
+    for (const piece of argumentPieces(call, reply.argumentChunks)) {
       frames.push({
         frame: event('content_block_delta', { index: blockIndex, delta: { type: 'input_json_delta', partial_json: piece } }),
         isContent: true,
@@ -130,6 +133,11 @@ export async function answerMessages(request: RecordedRequest, res: ServerRespon
   });
   frames.push({ frame: event('message_stop', {}), isContent: false });
 
+  const { streamError } = reply;
+  const sent =
+    streamError === undefined
+      ? frames
+      : cutWithError(frames, streamError.afterChunks, `event: error\ndata: ${JSON.stringify(errorEnvelope(streamError.status, streamError.message))}\n\n`);
   startEventStream(res, reply.headers);
-  if (await writeFrames(res, frames, reply)) res.end();
+  if (await writeFrames(res, sent, reply)) res.end();
 }

@@ -2,7 +2,9 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import {
+  argumentPieces,
   argumentsJson,
+  cutWithError,
   isRecord,
   resolveTurn,
   sendJson,
@@ -16,12 +18,19 @@ import {
 
 let completionCounter = 0;
 
+/** OpenAI's error object for a status, with the type and code OpenAI sends for it. */
+function errorObject(status: number, message: string | undefined): Record<string, unknown> {
+  const [type, code] =
+    status === 401 ? ['invalid_request_error', 'invalid_api_key']
+    : status === 429 ? ['requests', 'rate_limit_exceeded']
+    : status >= 500 ? ['server_error', null]
+    : ['invalid_request_error', null];
+  return { message: message ?? `scripted failure ${status}`, type, param: null, code };
+}
+
 export function openAiError(res: ServerResponse, reply: ScriptedReply): void {
   const status = reply.status ?? 500;
-  const body = reply.errorBody ?? {
-    error: { message: reply.errorMessage ?? `scripted failure ${status}`, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: null },
-  };
-  sendJson(res, status, body, reply.headers);
+  sendJson(res, status, reply.errorBody ?? { error: errorObject(status, reply.errorMessage) }, reply.headers);
 }
 
 function usageObject(turn: ResolvedTurn): Record<string, unknown> {
@@ -41,7 +50,8 @@ export async function answerChatCompletion(request: RecordedRequest, res: Server
   const id = `chatcmpl-fake-${completionCounter}`;
   const created = Math.floor(Date.now() / 1000);
 
-  if (!request.isStream) {
+  const finishReason = reply.wireFinishReason ?? turn.finishReason;
+  if (!request.isStream || reply.ignoreStream === true) {
     if (reply.dropAfterChunks !== undefined) {
       res.socket?.destroy();
       return;
@@ -63,8 +73,8 @@ export async function answerChatCompletion(request: RecordedRequest, res: Server
         object: 'chat.completion',
         created,
         model: turn.model,
-        choices: [{ index: 0, message, logprobs: null, finish_reason: turn.finishReason }],
-        usage: usageObject(turn),
+        choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
+        ...(reply.omitUsage === true ? {} : { usage: usageObject(turn) }),
       },
       reply.headers,
     );
@@ -72,7 +82,7 @@ export async function answerChatCompletion(request: RecordedRequest, res: Server
   }
 
   const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
-  const isUsageWanted = streamOptions.include_usage === true;
+  const isUsageWanted = streamOptions.include_usage === true && reply.omitUsage !== true;
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): string =>
     `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: turn.model, choices, ...extra })}\n\n`;
   const delta = (value: Record<string, unknown>, finishReason: string | null = null) => [
@@ -94,19 +104,22 @@ export async function answerChatCompletion(request: RecordedRequest, res: Server
       frame: chunk(delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] })),
       isContent: true,
     });
-    // Arguments arrive in two pieces, as real servers split them, so clients must join deltas.
-    const json = argumentsJson(call);
-    const middle = Math.ceil(json.length / 2);
-    for (const piece of [json.slice(0, middle), json.slice(middle)]) {
-      if (piece.length > 0) frames.push({ frame: chunk(delta({ tool_calls: [{ index, function: { arguments: piece } }] })), isContent: true });
+    // Arguments arrive in pieces (two unless scripted), as real servers split them, so clients must join deltas.
+    for (const piece of argumentPieces(call, reply.argumentChunks)) {
+      frames.push({ frame: chunk(delta({ tool_calls: [{ index, function: { arguments: piece } }] })), isContent: true });
     }
   });
-  frames.push({ frame: chunk(delta({}, turn.finishReason)), isContent: false });
+  frames.push({ frame: chunk(delta({}, finishReason)), isContent: false });
   if (isUsageWanted) frames.push({ frame: chunk([], { usage: usageObject(turn) }), isContent: false });
   frames.push({ frame: 'data: [DONE]\n\n', isContent: false });
 
+  const { streamError } = reply;
+  const sent =
+    streamError === undefined
+      ? frames
+      : cutWithError(frames, streamError.afterChunks, `data: ${JSON.stringify({ error: errorObject(streamError.status, streamError.message) })}\n\n`);
   startEventStream(res, reply.headers);
-  if (await writeFrames(res, frames, reply)) res.end();
+  if (await writeFrames(res, sent, reply)) res.end();
 }
 
 type ChunkWriter = (choices: unknown[], extra?: Record<string, unknown>) => string;

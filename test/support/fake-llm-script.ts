@@ -1,21 +1,25 @@
-// The fake LLM server's script language: scripted replies, recorded requests, and the helpers both wire protocols share.
+// The fake LLM server's script language: scripted replies, recorded requests, and the helpers all wire protocols share.
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 
 /** Which protocol a request arrived on. */
-export type FakeEndpoint = 'openai-chat' | 'anthropic-messages' | 'embeddings' | 'models' | 'ollama-show';
+export type FakeEndpoint = 'openai-chat' | 'anthropic-messages' | 'google-gemini' | 'embeddings' | 'gemini-embeddings' | 'models' | 'ollama-show';
 
 export interface RecordedRequest {
   endpoint: FakeEndpoint;
   method: string;
   path: string;
+  /** The query string without `?` (Gemini's `alt=sse`), '' when none. */
+  query: string;
   headers: IncomingHttpHeaders;
   /** The parsed JSON body (undefined for GET or an unparsable body). */
   body: unknown;
   /** Whether the client asked for a streamed answer (`stream: true`). */
   isStream: boolean;
   receivedAt: number;
-  /** True once the connection closed before the reply was complete (the client went away, or a scripted drop). */
-  isClosedEarly: boolean;
+  /** The client's port: two requests on one keep-alive connection share it. */
+  remotePort: number | undefined;
+  /** Set once the client closed the connection before the answer was complete (an abort reached the server). */
+  closedByClient: boolean;
   /** Content characters a `huge` reply wrote before it ended or was cut. */
   streamedChars: number;
 }
@@ -76,6 +80,16 @@ export interface ScriptedReply {
    * without the test holding the reply in memory. It ends with finish_reason `stop`, or stops when the client leaves.
    */
   huge?: { chars: number; deltaChars?: number; as?: 'text' | 'tool-arguments' };
+  /** Streams each tool call's arguments in this many pieces (OpenAI and Anthropic); default 2. */
+  argumentChunks?: number;
+  /** Sends no usage at all, even when asked (some OpenAI-compatible servers). */
+  omitUsage?: boolean;
+  /** The finish reason exactly as written on the wire, overriding `finishReason` (e.g. `pause_turn`, `RECITATION`). */
+  wireFinishReason?: string;
+  /** After this many content deltas, streams the protocol's error frame for `status` and ends the answer. */
+  streamError?: { afterChunks: number; status: number; message?: string };
+  /** Answers a streaming request with the whole JSON body, as servers that ignore `stream: true` do. */
+  ignoreStream?: boolean;
 }
 
 export type ScriptEntry = ScriptedReply | ((request: RecordedRequest) => ScriptedReply);
@@ -128,16 +142,47 @@ export function argumentsJson(call: ScriptedToolCall): string {
   return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
 }
 
-/** The text of the last user message of an OpenAI or Anthropic `messages` array. */
+/** A tool call's arguments in `pieces` parts of about equal length (at least one, never empty pieces). */
+export function argumentPieces(call: ScriptedToolCall, pieces = 2): string[] {
+  const json = argumentsJson(call);
+  const size = Math.max(1, Math.ceil(json.length / Math.max(1, pieces)));
+  const parts: string[] = [];
+  for (let start = 0; start < json.length; start += size) parts.push(json.slice(start, start + size));
+  return parts;
+}
+
+/** The frames up to `afterChunks` content deltas, then the error frame in place of the rest. */
+export function cutWithError(
+  frames: readonly { frame: string; isContent: boolean }[],
+  afterChunks: number,
+  errorFrame: string,
+): { frame: string; isContent: boolean }[] {
+  const kept: { frame: string; isContent: boolean }[] = [];
+  let content = 0;
+  for (const entry of frames) {
+    if (entry.isContent && content >= afterChunks) break;
+    kept.push(entry);
+    if (entry.isContent) content += 1;
+  }
+  kept.push({ frame: errorFrame, isContent: false });
+  return kept;
+}
+
+/** The text of the last user message of an OpenAI or Anthropic `messages` array, or a Gemini `contents` array. */
 export function lastUserText(messages: unknown): string {
   if (!Array.isArray(messages)) return '';
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message: unknown = messages[index];
     if (!isRecord(message) || message.role !== 'user') continue;
-    const text = contentText(message.content);
+    // Gemini contents carry `parts` of `{text}`; OpenAI and Anthropic carry `content`.
+    const text = Array.isArray(message.parts) ? partsText(message.parts) : contentText(message.content);
     if (text.length > 0) return text;
   }
   return '';
+}
+
+function partsText(parts: unknown[]): string {
+  return parts.map((part: unknown) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
 }
 
 function contentText(content: unknown): string {
@@ -151,7 +196,7 @@ function contentText(content: unknown): string {
 /** The reply used when the script queue is empty: echoes the last user message. */
 export function echoReply(request: RecordedRequest): ScriptedReply {
   const body = isRecord(request.body) ? request.body : {};
-  return { text: `Echo: ${lastUserText(body.messages)}` };
+  return { text: `Echo: ${lastUserText(body.messages ?? body.contents)}` };
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-// A scripted fake LLM server on 127.0.0.1:0 speaking the OpenAI Chat Completions and Anthropic Messages wires.
+// A scripted fake LLM server on 127.0.0.1:0 speaking the OpenAI Chat Completions, Anthropic Messages and Gemini wires.
 //
 //   const llm = await startFakeLlm();
 //   llm.script({ text: 'Hello there', chunks: 3 }, { status: 500 });
@@ -6,12 +6,15 @@
 //   llm.requests[0].body   // what the gateway sent
 //   await llm.close();
 //
-// Routes: POST /v1/chat/completions, POST /v1/messages, POST /v1/embeddings, GET /v1/models, POST /api/show (Ollama).
+// Routes: POST /v1/chat/completions, POST /v1/messages, POST /v1/embeddings, GET /v1/models, POST /api/show (Ollama),
+// and Gemini's POST /v1beta/models/<model>:{generateContent,streamGenerateContent,embedContent,batchEmbedContents}
+// (Gemini clients take `llm.geminiBaseUrl`).
 // Scripted replies are consumed in order by the endpoint they target; an empty queue answers with the
 // default reply (echo of the last user message, or `defaultReply`).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicError, answerMessages } from './fake-llm-anthropic.js';
+import { answerGemini, answerGeminiEmbeddings, geminiError, geminiRoute } from './fake-llm-gemini.js';
 import { answerChatCompletion, answerEmbeddings, answerModels, openAiError } from './fake-llm-openai.js';
 import {
   echoReply,
@@ -49,13 +52,15 @@ export interface FakeLlm {
   readonly url: string;
   /** `http://127.0.0.1:<port>/v1`, the provider baseUrl. */
   readonly baseUrl: string;
+  /** `http://127.0.0.1:<port>/v1beta`, the baseUrl of a google provider. */
+  readonly geminiBaseUrl: string;
   /** Every request received, oldest first. */
   readonly requests: RecordedRequest[];
   /** Appends replies to the queue. */
   script(...entries: ScriptEntry[]): void;
   /** Scripted replies not yet consumed. */
   pending(): number;
-  /** The LLM (chat and messages) requests only, oldest first. */
+  /** The LLM (chat, messages and Gemini generate) requests only, oldest first. */
   chatRequests(): RecordedRequest[];
   setDefaultReply(reply: (request: RecordedRequest) => ScriptedReply): void;
   /** Empties the queue and the recorded requests. */
@@ -75,6 +80,13 @@ const ROUTES: Record<string, FakeEndpoint> = {
   'POST /api/show': 'ollama-show',
 };
 
+/** Each protocol answers errors in its own envelope. */
+function answerError(endpoint: FakeEndpoint, res: ServerResponse, reply: ScriptedReply): void {
+  if (endpoint === 'anthropic-messages') anthropicError(res, reply);
+  else if (endpoint === 'google-gemini' || endpoint === 'gemini-embeddings') geminiError(res, reply);
+  else openAiError(res, reply);
+}
+
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -84,6 +96,21 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   } catch {
     return undefined;
   }
+}
+
+const GEMINI_METHODS: Record<string, FakeEndpoint> = {
+  generateContent: 'google-gemini',
+  streamGenerateContent: 'google-gemini',
+  embedContent: 'gemini-embeddings',
+  batchEmbedContents: 'gemini-embeddings',
+};
+
+function routeOf(method: string, path: string): { endpoint: FakeEndpoint; geminiModel?: string; geminiMethod?: string } | undefined {
+  const fixed = ROUTES[`${method} ${path}`];
+  if (fixed !== undefined) return { endpoint: fixed };
+  const gemini = method === 'POST' ? geminiRoute(path) : undefined;
+  const endpoint = gemini === undefined ? undefined : GEMINI_METHODS[gemini.method];
+  return gemini === undefined || endpoint === undefined ? undefined : { endpoint, geminiModel: gemini.model, geminiMethod: gemini.method };
 }
 
 function hasKey(req: IncomingMessage, apiKey: string): boolean {
@@ -98,7 +125,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const requests: RecordedRequest[] = [];
 
   function takeReply(request: RecordedRequest): ScriptedReply {
-    const wanted = request.endpoint === 'embeddings' ? 'embeddings' : 'chat';
+    const wanted = request.endpoint === 'embeddings' || request.endpoint === 'gemini-embeddings' ? 'embeddings' : 'chat';
     for (let index = 0; index < queue.length; index += 1) {
       const entry = queue[index];
       if (entry === undefined) continue;
@@ -112,34 +139,35 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const endpoint = ROUTES[`${req.method ?? 'GET'} ${path}`];
+    const [path = '/', query = ''] = (req.url ?? '/').split('?');
+    const route = routeOf(req.method ?? 'GET', path);
     const body = await readBody(req);
-    if (endpoint === undefined) {
+    if (route === undefined) {
       sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'not_found' } });
       return;
     }
+    const { endpoint } = route;
     const request: RecordedRequest = {
       endpoint,
       method: req.method ?? 'GET',
       path,
+      query,
       headers: req.headers,
       body,
-      isStream: isRecord(body) && body.stream === true,
+      isStream: route.geminiMethod === undefined ? isRecord(body) && body.stream === true : route.geminiMethod === 'streamGenerateContent',
       receivedAt: Date.now(),
-      isClosedEarly: false,
+      remotePort: req.socket.remotePort,
+      closedByClient: false,
       streamedChars: 0,
     };
     res.once('close', () => {
-      if (!res.writableFinished) request.isClosedEarly = true;
+      if (!res.writableFinished) request.closedByClient = true;
     });
     requests.push(request);
     if (options.maxRecordedRequests !== undefined && requests.length > options.maxRecordedRequests) requests.shift();
 
     if (options.apiKey !== undefined && !hasKey(req, options.apiKey)) {
-      const reply: ScriptedReply = { status: 401, errorMessage: 'invalid api key' };
-      if (endpoint === 'anthropic-messages') anthropicError(res, reply);
-      else openAiError(res, reply);
+      answerError(endpoint, res, { status: 401, errorMessage: 'invalid api key' });
       return;
     }
     if (endpoint === 'models') {
@@ -161,12 +189,13 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return;
     }
     if (reply.status !== undefined && reply.status >= 400) {
-      if (endpoint === 'anthropic-messages') anthropicError(res, reply);
-      else openAiError(res, reply);
+      answerError(endpoint, res, reply);
       return;
     }
     if (endpoint === 'openai-chat') await answerChatCompletion(request, res, reply);
     else if (endpoint === 'anthropic-messages') await answerMessages(request, res, reply);
+    else if (endpoint === 'google-gemini') await answerGemini(request, res, reply, route.geminiModel ?? 'fake-model');
+    else if (endpoint === 'gemini-embeddings') answerGeminiEmbeddings(request, res, reply, route.geminiMethod ?? 'embedContent', dimensions);
     else answerEmbeddings(request, res, reply, dimensions);
   }
 
@@ -183,12 +212,14 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   return {
     url,
     baseUrl: `${url}/v1`,
+    geminiBaseUrl: `${url}/v1beta`,
     requests,
     script: (...entries) => {
       queue.push(...entries);
     },
     pending: () => queue.length,
-    chatRequests: () => requests.filter((request) => request.endpoint === 'openai-chat' || request.endpoint === 'anthropic-messages'),
+    chatRequests: () =>
+      requests.filter((request) => request.endpoint === 'openai-chat' || request.endpoint === 'anthropic-messages' || request.endpoint === 'google-gemini'),
     setDefaultReply: (reply) => {
       defaultReply = reply;
     },

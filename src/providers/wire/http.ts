@@ -1,0 +1,127 @@
+// Upstream HTTP for the wire adapters: one keep-alive undici Pool per provider origin, fixed headers, a deadline per call.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { Pool } from 'undici';
+import { protocolError } from './errors.js';
+
+/** Idle keep-alive sockets are kept this long unless the server's Keep-Alive header says less. */
+export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
+
+export interface WireHttpOptions {
+  baseUrl: string;
+  /** Sent on every request; lower-cased names. Built once per adapter. */
+  headers: Readonly<Record<string, string>>;
+  timeoutMs: number;
+  /** Connections per origin; undefined is unlimited. */
+  maxConnections?: number | undefined;
+}
+
+export interface WireResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: Readable;
+}
+
+export interface WireHttp {
+  /** The baseUrl's path without a trailing slash (`/v1`), to which protocol paths are appended. */
+  readonly basePath: string;
+  /** One POST of a JSON body; the signal (a CallDeadline's) aborts the request and its response body. */
+  post(path: string, body: string, signal: AbortSignal): Promise<WireResponse>;
+  /** One GET with the same headers. */
+  get(path: string, signal: AbortSignal): Promise<WireResponse>;
+  /** Starts the deadline of one call, linked to the caller's signal. */
+  deadline(caller: AbortSignal): CallDeadline;
+  close(): Promise<void>;
+}
+
+function onDeadline(deadline: CallDeadline): void {
+  deadline.expire();
+}
+
+/**
+ * The signal one upstream call runs under: aborted by the caller or when timeoutMs passes. A class with
+ * `handleEvent` so that starting a call allocates no closures.
+ */
+export class CallDeadline {
+  readonly #controller = new AbortController();
+  readonly #caller: AbortSignal;
+  readonly #timeoutMs: number;
+  readonly #timer: NodeJS.Timeout;
+  #isTimedOut = false;
+
+  constructor(caller: AbortSignal, timeoutMs: number) {
+    this.#caller = caller;
+    this.#timeoutMs = timeoutMs;
+    if (caller.aborted) this.#controller.abort(caller.reason);
+    else caller.addEventListener('abort', this, { once: true });
+    this.#timer = setTimeout(onDeadline, timeoutMs, this);
+    this.#timer.unref();
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  isTimedOut(): boolean {
+    return this.#isTimedOut;
+  }
+
+  /** The caller's signal fired. */
+  handleEvent(): void {
+    this.#controller.abort(this.#caller.reason);
+  }
+
+  expire(): void {
+    this.#isTimedOut = true;
+    this.#controller.abort(new DOMException(`model call exceeded ${this.#timeoutMs} ms`, 'TimeoutError'));
+  }
+
+  /** Stops the timer and detaches from the caller; the request itself is ended by its body. */
+  end(): void {
+    clearTimeout(this.#timer);
+    this.#caller.removeEventListener('abort', this);
+  }
+}
+
+function flatten(headers: Readonly<Record<string, string>>): string[] {
+  const flat: string[] = [];
+  for (const [name, value] of Object.entries(headers)) flat.push(name, value);
+  return flat;
+}
+
+export function createWireHttp(options: WireHttpOptions): WireHttp {
+  const url = new URL(options.baseUrl);
+  const basePath = url.pathname.replace(/\/+$/, '');
+  const headers = flatten(options.headers);
+  const pool = new Pool(url.origin, {
+    connections: options.maxConnections ?? null,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // The CallDeadline bounds the whole call; undici's own per-phase timers would only add work per request.
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
+  return {
+    basePath,
+    post: (path, body, signal) => pool.request({ method: 'POST', path, headers, body, signal }),
+    get: (path, signal) => pool.request({ method: 'GET', path, headers, signal }),
+    deadline: (caller) => new CallDeadline(caller, options.timeoutMs),
+    close: () => pool.close(),
+  };
+}
+
+/** Reads a whole (non-streamed) body as UTF-8, refusing more than maxBytes. */
+export async function readText(body: Readable, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const iterable: AsyncIterable<Buffer> = body;
+  for await (const chunk of iterable) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw protocolError(`response body over ${maxBytes} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0].toString('utf8');
+  return Buffer.concat(chunks, size).toString('utf8');
+}

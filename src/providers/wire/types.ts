@@ -1,0 +1,107 @@
+// The wire adapter seam: one streamed model call in our terms, and the events every protocol adapter yields.
+import type { TranscriptMessage } from '../transcript.js';
+import type { ModelFinishReason, TokenUsage, ToolSpec } from '../types.js';
+import type { WireHttp } from './http.js';
+
+export type WireProtocol = 'openai-chat' | 'anthropic-messages' | 'google-gemini';
+
+/** The config's provider `type`: which protocol, and for openai-chat whether the server is OpenAI itself. */
+export type WireProviderType = 'openai' | 'openai-compatible' | 'anthropic' | 'google';
+
+export interface WireSampling {
+  temperature?: number;
+  topP?: number;
+  maxOutputTokens?: number;
+  stop?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+}
+
+export type WireResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean };
+
+export type WireToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+export interface WireCallRequest {
+  modelId: string;
+  /** Joined with the transcript's own system messages, which every protocol receives up front. */
+  system: string | undefined;
+  messages: readonly TranscriptMessage[];
+  tools: readonly ToolSpec[];
+  sampling: WireSampling;
+  responseFormat?: WireResponseFormat;
+  /** Sent only when tools are offered: every protocol refuses a tool choice without tools. */
+  toolChoice?: WireToolChoice;
+  parallelToolCalls?: boolean;
+  /** Aborting it closes the upstream request; the call then fails with kind `aborted`. */
+  signal: AbortSignal;
+  /**
+   * Also yield each streamed piece of tool-call arguments as `tool-input-delta`, so the caller can bound a
+   * reply whose arguments never end (output-limit.ts); off, the arguments are only seen whole.
+   */
+  reportToolInput?: boolean;
+  /**
+   * false asks for one whole JSON answer instead of a stream (models.test's round trip); the events are the
+   * same. Default true.
+   */
+  stream?: boolean;
+}
+
+export type WireEvent =
+  | { type: 'text-delta'; text: string }
+  /** Emitted once the call's arguments are complete; `input` is the raw text when they are not valid JSON. */
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
+  /** Only when the request sets reportToolInput: one piece of a call's arguments as it arrives. */
+  | { type: 'tool-input-delta'; text: string }
+  | { type: 'finish'; finishReason: ModelFinishReason; usage: TokenUsage };
+
+export interface WireEmbedRequest {
+  modelId: string;
+  texts: readonly string[];
+  signal: AbortSignal;
+}
+
+export interface WireEmbedResult {
+  vectors: number[][];
+  /** The model the provider reports, else the requested one. */
+  model: string;
+}
+
+/**
+ * One protocol spoken to one provider origin. Every failure of `stream` and `embed` is a ProviderCallError
+ * (src/providers/wire/errors.ts); the caller's abort surfaces as kind `aborted` with the caller's reason as cause.
+ */
+export interface WireAdapter {
+  readonly protocol: WireProtocol;
+  /** The provider's pool and credential headers, for the few other requests made to it (served-window discovery). */
+  readonly http: WireHttp;
+  stream(request: WireCallRequest): AsyncGenerator<WireEvent>;
+  /** Absent when the protocol has no embeddings endpoint (Anthropic). */
+  embed?(input: WireEmbedRequest): Promise<WireEmbedResult>;
+  /**
+   * Request fields this protocol cannot honour, as paths into WireCallRequest (`sampling.seed`,
+   * `responseFormat.json_object`, `parallelToolCalls` …), so the caller can answer a 400 naming field and
+   * provider instead of dropping the field silently; [] when all fit.
+   */
+  unsupported(request: WireCallRequest): string[];
+  /** Closes the provider's connection pool; in-flight calls fail. */
+  close(): Promise<void>;
+}
+
+export interface WireAdapterOptions {
+  /** Where the protocol's paths are appended, e.g. `https://api.openai.com/v1`. */
+  baseUrl: string;
+  /** Empty or absent: no credential header is sent (keyless local servers). */
+  apiKey?: string | undefined;
+  /** Bounds a whole call, request to last byte, in milliseconds. */
+  timeoutMs: number;
+  /** Extra headers on every request (e.g. OpenRouter's `HTTP-Referer`, `anthropic-beta`). */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** Anthropic requires max_tokens; used when the request sets no maxOutputTokens. Default 4096. */
+  defaultMaxOutputTokens?: number | undefined;
+  /** Connections kept per provider origin; default unlimited. */
+  maxConnections?: number | undefined;
+}
