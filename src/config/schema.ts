@@ -127,6 +127,15 @@ export const embeddingsConfigSchema = z.strictObject({
   model: z.string().min(1),
 });
 
+/** The OpenAI-compatible API (`/v1`). */
+export const openAiConfigSchema = z.strictObject({
+  /**
+   * A chat completion is a session of its own (spec rule 2) that nothing can continue, so by default it stores no
+   * session row or transcript; evidence, token usage and audit are recorded either way. true: stored like any session.
+   */
+  storeTranscripts: z.boolean().default(false),
+});
+
 const idKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'keys use letters, digits, dot, underscore or hyphen');
 
 export const configSchema = z
@@ -135,6 +144,7 @@ export const configSchema = z
     providers: z.record(idKey, providerConfigSchema).default({}),
     embeddings: embeddingsConfigSchema.optional(),
     agents: z.record(idKey, agentConfigSchema).default({}),
+    openai: openAiConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

@@ -60,6 +60,9 @@ interface Turn {
   startedAt: number;
 }
 
+/** A stateless turn's transcript lives only in the turn itself. */
+const discard = async (): Promise<void> => {};
+
 const NO_PROVIDER_FOR_TURN = 'No LLM provider configured: add one under `providers:` in config.yaml and set the agent\'s provider and model (see README, "Configuration")';
 
 export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
@@ -144,7 +147,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       const { sessionKey } = request;
       const traceId = randomUUID();
       const startedAt = now();
-      const transcript = createTurnTranscript((messages) => deps.append(sessionKey, messages));
+      const transcript = createTurnTranscript(request.stateless === true ? discard : (messages) => deps.append(sessionKey, messages));
       transcript.store(...unstored);
       const trace = startTurnTrace({ recorder, events, now }, { traceId, sessionKey, agentId: agent.id, channel, isSynthetic: request.isSynthetic ?? false, ...(request.messageId === undefined ? {} : { messageId: request.messageId }), ...(request.rootRunId === undefined ? {} : { rootRunId: request.rootRunId }) });
       events.emit('message:received', { agentId: agent.id, sessionKey, channelId: channel, chars: request.message.length });

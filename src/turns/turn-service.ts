@@ -1,4 +1,4 @@
-// TurnService: the one way every surface runs a turn — session lock → ensure session (owner checked) → loop → usage → afterTurn → release.
+// TurnService: the one way every surface runs a turn — session lock → ensure session (owner checked) → loop → usage → afterTurn → release; stateless turns run the loop alone.
 import type { Logger } from 'pino';
 import type { AgentDefinition, AgentRegistry, SessionCaller } from '../agents/index.js';
 import { agentNotFound, agentSuspended, GatewayError } from '../errors.js';
@@ -74,8 +74,19 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     const history = created ? seed : await store.history(sessionKey);
     const result = await loop.run({ request, agent, history, unstored: seed, channel: parts.channelId });
     await recordTurnUsage(store, request, result, now());
+    return finished(request, agent, result);
+  }
+
+  /** No lock, no session row: the key is unique by construction and nothing of the turn is stored but its evidence. */
+  async function runStateless(request: TurnRequest, agent: AgentDefinition): Promise<TurnResult> {
+    const parts = parseSessionKey(request.sessionKey, 'sessionKey');
+    const result = await loop.run({ request, agent, history: request.seedHistory ?? [], unstored: [], channel: parts.channelId });
+    return finished(request, agent, result);
+  }
+
+  async function finished(request: TurnRequest, agent: AgentDefinition, result: TurnResult): Promise<TurnResult> {
     const { finishReason, steps, tokensUsed, costUsd, traceId } = result;
-    await hooks.afterTurn({ finishReason, steps, tokensUsed, costUsd }, { agentId: agent.id, sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal });
+    await hooks.afterTurn({ finishReason, steps, tokensUsed, costUsd }, { agentId: agent.id, sessionKey: request.sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal });
     return result;
   }
 
@@ -83,6 +94,7 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     ensureSession: (input) => ensureSession(input),
     async run(request) {
       const agent = resolveAgent(request.agentId);
+      if (request.stateless === true) return runStateless(request, agent);
       return locks.run(request.sessionKey, () => runLocked(request, agent));
     },
   };

@@ -45,6 +45,11 @@ export interface TurnRequest {
   rootRunId?: string;
   /** Marks test or synthetic traffic, excluded from trace search by default. */
   isSynthetic?: boolean;
+  /**
+   * A turn nothing can continue (a /v1 chat completion, whose key is unique by construction): it takes no session
+   * lock and writes no session row, transcript or session usage; its evidence and token usage are still recorded.
+   */
+  stateless?: boolean;
   signal: AbortSignal;
 }
 

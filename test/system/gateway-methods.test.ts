@@ -35,7 +35,7 @@ describe('gateway methods', () => {
       uptime: 90.5,
       nodeVersion: process.version,
       configPaths: [gateway.paths.configPath],
-      sections: ['gateway', 'providers', 'agents'],
+      sections: ['gateway', 'providers', 'agents', 'openai'],
     });
     expect(result).toHaveProperty('memoryUsage.rss');
   });

@@ -16,6 +16,8 @@ export interface OpenAiRoutesDeps {
   /** Undefined: POST /v1/embeddings answers 404 `No embedding provider configured`. */
   embedder: Embedder | undefined;
   responses: ResponsePort;
+  /** Whether a chat completion stores its session and transcript (`openai.storeTranscripts`); read per request. */
+  storeTranscripts?: () => boolean;
   log: Logger;
   /** Epoch ms; `created` fields are its seconds. */
   now?: () => number;

@@ -84,13 +84,32 @@ describe('POST /v1/chat/completions', () => {
     ]);
   });
 
-  it('keeps no history between requests: each request is a session of its own', async () => {
-    await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'remember 42' }] });
-    await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'what number?' }] });
+  it('keeps no history between requests, and by default stores neither session nor transcript, only evidence', async () => {
+    const first = await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'remember 42' }] });
+    const second = await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'what number?' }] });
     expect(lastBody().messages?.filter((message) => message.role !== 'system')).toEqual([{ role: 'user', content: 'what number?' }]);
-    const keys = fx.db.prepare("SELECT session_key FROM sessions WHERE session_key LIKE 'default:openai-api:openai:chatcmpl-%'").pluck().all();
-    expect(keys.length).toBeGreaterThanOrEqual(2);
-    for (const key of keys) expect(String(key)).toMatch(/^default:openai-api:openai:chatcmpl-[0-9a-f-]{36}$/);
+    expect(fx.db.prepare("SELECT count(*) FROM sessions WHERE session_key LIKE 'default:openai-api:openai:%'").pluck().get()).toBe(0);
+    expect(fx.db.prepare("SELECT count(*) FROM session_messages WHERE session_key LIKE 'default:openai-api:openai:%'").pluck().get()).toBe(0);
+    await fx.flushEvidence();
+    for (const { id } of [first, second]) {
+      const key = `default:openai-api:openai:${id}`;
+      expect(fx.db.prepare('SELECT count(*) FROM session_index WHERE session_key = ?').pluck().get(key)).toBe(1);
+      expect(fx.db.prepare('SELECT count(*) FROM token_usage WHERE session_key = ?').pluck().get(key)).toBe(1);
+    }
+  });
+
+  it('stores each request as a session of its own, with its transcript, when openai.storeTranscripts is true', async () => {
+    fx.settings.storeTranscripts = true;
+    try {
+      const completion = await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'keep me' }] });
+      const key = `default:openai-api:openai:${completion.id}`;
+      expect(completion.id).toMatch(/^chatcmpl-[0-9a-f-]{36}$/);
+      expect(fx.db.prepare('SELECT owner_id FROM sessions WHERE session_key = ?').pluck().get(key)).toBe('api-client');
+      const rows = fx.db.prepare('SELECT role, content FROM session_messages WHERE session_key = ? ORDER BY id').all(key);
+      expect(rows).toEqual([{ role: 'user', content: 'keep me' }, { role: 'assistant', content: completion.choices[0]?.message.content }]);
+    } finally {
+      fx.settings.storeTranscripts = false;
+    }
   });
 
   it('passes temperature and max_tokens to the provider', async () => {

@@ -58,7 +58,8 @@ describe('client disconnect', () => {
   beforeAll(async () => {
     llm = await startFakeLlm();
     relay = await startRelay(new URL(llm.url));
-    fx = await startRouteFixture({ llmBaseUrl: `${relay.url}/v1` });
+    // Stored transcripts, so the aborted turn's transcript can be read back.
+    fx = await startRouteFixture({ llmBaseUrl: `${relay.url}/v1`, storeTranscripts: true });
   });
   afterAll(async () => {
     await fx.close();

@@ -30,6 +30,8 @@ export interface RouteFixtureOptions {
   hasEmbeddings?: boolean;
   rateLimit?: { maxRequests: number; windowMs: number };
   keepAliveMs?: number;
+  /** `openai.storeTranscripts` at start; tests may change `settings.storeTranscripts` later. Default false. */
+  storeTranscripts?: boolean;
 }
 
 export interface RouteFixture {
@@ -39,6 +41,10 @@ export interface RouteFixture {
   db: SqliteDatabase;
   agents: AgentRegistry;
   tokens: typeof TOKENS;
+  /** Read by the /v1 routes on every request, as the gateway reads its config. */
+  settings: { storeTranscripts: boolean };
+  /** Writes the recorder's queued evidence rows. */
+  flushEvidence(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -66,7 +72,10 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
   const shutdown = new AbortController();
   const http = await createHttpServer({ gateway: config.gateway, log, auth });
   const keepAlive = options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs };
-  await registerOpenAiRoutes(http, { auth, runner, agents, router, embedder, responses: createSqliteResponsePort(db), log, shutdownSignal: shutdown.signal, ...keepAlive });
+  const settings = { storeTranscripts: options.storeTranscripts ?? false };
+  await registerOpenAiRoutes(http, {
+    auth, runner, agents, router, embedder, responses: createSqliteResponsePort(db), storeTranscripts: () => settings.storeTranscripts, log, shutdownSignal: shutdown.signal, ...keepAlive,
+  });
   await registerRestRoutes(http, { auth, runner, agents, router, sessions, events, channelActivity: observability.channels, log, wsConnections: () => 0, shutdownSignal: shutdown.signal, ...keepAlive });
   await http.listen({ host: '127.0.0.1', port: 0 });
   const address = http.server.address();
@@ -78,6 +87,8 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
     db,
     agents,
     tokens: TOKENS,
+    settings,
+    flushEvidence: () => recorder.flush(),
     async close() {
       shutdown.abort();
       // A client may hold a connection it never sent a request on (undici opens spares); it would hold close() up.
