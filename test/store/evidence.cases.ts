@@ -50,5 +50,23 @@ export function evidencePortCases(name: string, open: () => Promise<EvidencePort
       ]);
       expect((await handle.port.trajectoryOf('c')).map((record) => record.kind)).toEqual(['turn_start']);
     });
+
+    it('finishes a session index row whether its end arrives in the same batch as its start or a later one', async () => {
+      const start = (traceId: string, startedAt: number) =>
+        ({ type: 'session_start', entry: { traceId, sessionKey: 'd', agentId: 'default', channel: 'ws', startedAt, isSynthetic: false } }) as const;
+      const end = (traceId: string, endedAt: number, degraded = false) =>
+        ({ type: 'session_end', end: { traceId, endReason: degraded ? 'error' : 'completed', degraded, endedAt } }) as const;
+      await handle.port.append([start('same-batch', 10), end('same-batch', 12)]);
+      await handle.port.append([start('later-batch', 20)]);
+      expect((await handle.port.sessionIndexOf('d')).map((row) => [row.traceId, row.endReason, row.endedAt])).toEqual([
+        ['same-batch', 'completed', 12],
+        ['later-batch', null, null],
+      ]);
+      await handle.port.append([end('later-batch', 25, true), end('never-started', 30)]);
+      expect(await handle.port.sessionIndexOf('d')).toMatchObject([
+        { traceId: 'same-batch', endReason: 'completed', degraded: false, startedAt: 10, endedAt: 12 },
+        { traceId: 'later-batch', endReason: 'error', degraded: true, startedAt: 20, endedAt: 25 },
+      ]);
+    });
   });
 }

@@ -25,14 +25,22 @@ export function createSqliteObsPort(db: SqliteDatabase): ObsPort {
     "SELECT COUNT(*) AS total, SUM(outcome = 'success') AS successes, AVG(latency_ms) AS avg_latency FROM delivery_traces");
 
   const writeBatch = db.transaction((batch: readonly ObsWrite[]) => {
+    // Every message touches its channel twice; the batch adds them up first, one upsert per channel.
+    const channels = new Map<string, { channelType: string; ts: number; sent: number; received: number }>();
     for (const write of batch) {
       if (write.type === 'channel') {
         const { touch } = write;
-        touchChannel.run(touch.channelId, touch.channelType, touch.ts, touch.direction === 'sent' ? 1 : 0, touch.direction === 'received' ? 1 : 0);
+        const sum = channels.get(touch.channelId) ?? { channelType: touch.channelType, ts: touch.ts, sent: 0, received: 0 };
+        sum.channelType = touch.channelType;
+        sum.ts = Math.max(sum.ts, touch.ts);
+        if (touch.direction === 'sent') sum.sent += 1;
+        else sum.received += 1;
+        channels.set(touch.channelId, sum);
       } else if (write.type === 'delivery') insertDelivery.run(write.row);
       else if (write.type === 'diagnostic') insertDiagnostic.run(write.row);
       else insertSignal.run(write.row);
     }
+    for (const [channelId, sum] of channels) touchChannel.run(channelId, sum.channelType, sum.ts, sum.sent, sum.received);
   });
 
   return {
