@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { dispatchJsonRpcText, type Dispatcher } from '../rpc/index.js';
-import { clientCloseSignal, type RequestAuth } from '../server/index.js';
+import { requestSignal, type RequestAuth } from '../server/index.js';
 
 export interface RpcRouteDeps {
   dispatcher: Dispatcher;
@@ -32,7 +32,7 @@ export async function registerRpcRoute(app: FastifyInstance, { dispatcher, auth,
           log,
           traceId: request.id,
           // A client that hangs up cancels its calls (an agent.execute turn and its upstream request).
-          signal: AbortSignal.any([clientCloseSignal(reply), shutdownSignal]),
+          signal: requestSignal(reply, shutdownSignal),
         });
         if (outcome === null) return reply.code(204).send();
         return reply.type('application/json').send(JSON.stringify(outcome));

@@ -6,7 +6,7 @@ export { createTokenService, type TokenService, type TokenEntry, type IssuedToke
 export { grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes, type Caller, type Transport } from './scopes.js';
 export { HTTP_STATUS, logHttpError, prepareErrorReply, restErrorHandler } from './http-errors.js';
 export {
-  clientCloseSignal,
+  requestSignal,
   createAsyncQueue,
   endStreamsOnClose,
   formatSseFrame,

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Caller } from '../../server/index.js';
-import { clientCloseSignal, openSseStream, type SseFrame } from '../../server/index.js';
+import { requestSignal, openSseStream, type SseFrame } from '../../server/index.js';
 import { sessionCallerOf, type TurnRequest, type TurnResult } from '../../turns/index.js';
 import { openAiErrorBody } from './errors.js';
 import {
@@ -81,7 +81,7 @@ function prepare(ctx: OpenAiContext, body: ChatCompletionRequest, caller: Caller
 }
 
 async function complete(ctx: OpenAiContext, completion: Completion, reply: FastifyReply) {
-  const signal = AbortSignal.any([clientCloseSignal(reply), ctx.shutdownSignal]);
+  const signal = requestSignal(reply, ctx.shutdownSignal);
   const result = await ctx.runner.run({ ...completion.turn, signal });
   const failure = turnFailure(result, 'messages');
   if (failure !== undefined) throw failure;

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
-import { clientCloseSignal } from '../../server/index.js';
+import { requestSignal } from '../../server/index.js';
 import type { OpenAiContext } from './types.js';
 import { parseBody } from './validation.js';
 
@@ -31,7 +31,7 @@ export function registerEmbeddings(scope: FastifyInstance, ctx: OpenAiContext): 
     if (ctx.embedder === undefined) throw notFound('No embedding provider configured');
     const inputs = typeof body.input === 'string' ? [body.input] : body.input;
     // The configured embedder answers whatever `model` names; the response reports the model it used.
-    const result = await ctx.embedder.embed(inputs, AbortSignal.any([clientCloseSignal(reply), ctx.shutdownSignal]));
+    const result = await ctx.embedder.embed(inputs, requestSignal(reply, ctx.shutdownSignal));
     const isBase64 = body.encoding_format === 'base64';
     // Spec "Embeddings": an estimate, ceil(characters / 4).
     const promptTokens = Math.ceil(inputs.reduce((sum, text) => sum + text.length, 0) / 4);

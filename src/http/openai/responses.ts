@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { safeKeySchema } from '../../config/index.js';
 import { GatewayError, notFound, responseForbidden } from '../../errors.js';
 import type { Caller } from '../../server/index.js';
-import { clientCloseSignal, openSseStream } from '../../server/index.js';
+import { requestSignal, openSseStream } from '../../server/index.js';
 import { sessionCallerOf, type TurnRequest } from '../../turns/index.js';
 import {
   createEventSequencer,
@@ -114,7 +114,7 @@ async function remember(ctx: OpenAiContext, prepared: PreparedResponse): Promise
 }
 
 async function respond(ctx: OpenAiContext, prepared: PreparedResponse, reply: FastifyReply) {
-  const result = await ctx.runner.run({ ...prepared.turn, signal: AbortSignal.any([clientCloseSignal(reply), ctx.shutdownSignal]) });
+  const result = await ctx.runner.run({ ...prepared.turn, signal: requestSignal(reply, ctx.shutdownSignal) });
   const failure = turnFailure(result, 'input');
   if (failure !== undefined) throw failure;
   await remember(ctx, prepared);

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { agentNotFound, agentSuspended, publicMessage } from '../../errors.js';
 import { grantsRest, type Caller } from '../../server/index.js';
-import { clientCloseSignal, openSseStream } from '../../server/index.js';
+import { requestSignal, openSseStream } from '../../server/index.js';
 import { assertSessionAccess, channelOf, formatSessionKey, normalizeSessionKey, sessionCallerOf, turnReply, type TurnRequest } from '../../turns/index.js';
 import { streamTurn } from '../turn-stream.js';
 import type { RestContext } from './types.js';
@@ -69,7 +69,7 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
   scope.post('/chat', { onRequest: requireRest }, async function chat(request, reply) {
     const body = parseInput(chatBody, request.body);
     const turn = await chatTurn(ctx, body, ctx.auth.callerOf(request));
-    const result = await ctx.runner.run({ ...turn, signal: AbortSignal.any([clientCloseSignal(reply), ctx.shutdownSignal]) });
+    const result = await ctx.runner.run({ ...turn, signal: requestSignal(reply, ctx.shutdownSignal) });
     return turnReply(result);
   });
 
