@@ -65,7 +65,7 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     return ensured;
   }
 
-  async function runLocked(request: TurnRequest, agent: AgentDefinition): Promise<TurnResult> {
+  async function runStored(request: TurnRequest, agent: AgentDefinition): Promise<TurnResult> {
     const { sessionKey } = request;
     const parts = parseSessionKey(sessionKey, 'sessionKey');
     // The owner check every turn surface passes, before anything of the turn is written.
@@ -95,7 +95,8 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     async run(request) {
       const agent = resolveAgent(request.agentId);
       if (request.stateless === true) return runStateless(request, agent);
-      return locks.run(request.sessionKey, () => runLocked(request, agent));
+      if (request.isKeyUnique === true) return runStored(request, agent);
+      return locks.run(request.sessionKey, () => runStored(request, agent));
     },
   };
 }

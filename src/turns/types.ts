@@ -50,6 +50,8 @@ export interface TurnRequest {
    * lock and writes no session row, transcript or session usage; its evidence and token usage are still recorded.
    */
   stateless?: boolean;
+  /** The key is unique by construction (a /v1 chat completion): no other turn can hold it, so no lock is taken. */
+  isKeyUnique?: boolean;
   signal: AbortSignal;
 }
 

@@ -80,4 +80,20 @@ describe('turn service', () => {
     expect([first.response, second.response]).toEqual(['first', 'second']);
     expect((await store.history('default:alice:ws')).map((message) => message.content)).toEqual(['a', 'first', 'b', 'second']);
   });
+
+  it('runs a stateless turn with its seed as history and stores nothing but its evidence', async () => {
+    llm.script({ text: 'stateless answer' });
+    const seedHistory = [{ role: 'user' as const, content: 'earlier', timestamp: 1 }, { role: 'assistant' as const, content: 'before', timestamp: 2 }];
+    const key = 'default:openai-api:openai:chatcmpl-1';
+    const result = await turns.run({ sessionKey: key, message: 'now', caller: callerOf('api'), seedHistory, stateless: true, isKeyUnique: true, signal });
+    expect(result).toMatchObject({ response: 'stateless answer', finishReason: 'stop', sessionKey: key });
+    expect(llm.chatRequests()[0]?.body).toMatchObject({
+      messages: [{ role: 'system' }, { role: 'user', content: 'earlier' }, { role: 'assistant', content: 'before' }, { role: 'user', content: 'now' }],
+    });
+    expect(await store.get(key)).toBeUndefined();
+    expect(await store.history(key)).toEqual([]);
+    expect(await created()).toEqual([]);
+    await recorder.flush();
+    expect(db.prepare('SELECT count(*) FROM token_usage WHERE session_key = ?').pluck().get(key)).toBe(1);
+  });
 });

@@ -73,6 +73,7 @@ function prepare(ctx: OpenAiContext, body: ChatCompletionRequest, caller: Caller
       // Spec rule 2 of "What the service does": each request is a session of its own, owned by its token.
       sessionKey: openAiSessionKey(id),
       caller: sessionCallerOf(caller),
+      isKeyUnique: true,
       ...(ctx.storeTranscripts?.() === true ? {} : { stateless: true }),
       ...(body.temperature === undefined ? {} : { temperature: body.temperature }),
       ...(body.max_tokens === undefined ? {} : { maxOutputTokens: body.max_tokens }),
