@@ -1,9 +1,12 @@
-// Runs the agent-gateway CLI (src/cli.ts under tsx) in a child process with its own AGENT_GATEWAY_HOME.
+// Runs the agent-gateway CLI (src/cli.ts under tsx, or the built bundle) in a child process with its own AGENT_GATEWAY_HOME.
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI_ARGS = ['--import', 'tsx', 'src/cli.ts'];
+/** What `npm start` and the installed `agent-gateway` binary run: the CLI bundled by `npm run build`. */
+export const BUNDLED_CLI = 'dist/src/cli.bundle.mjs';
+export const BUNDLED_CLI_PATH = fileURLToPath(new URL(`../../${BUNDLED_CLI}`, import.meta.url));
 
 export interface CliResult {
   code: number;
@@ -42,8 +45,10 @@ export interface RunningCli {
   exited: Promise<number | NodeJS.Signals>;
 }
 
-export function spawnCli(args: string[], home: string): RunningCli {
-  const child = spawn(process.execPath, [...CLI_ARGS, ...args], { cwd: ROOT, env: cliEnv(home) });
+/** `entry`: the CLI under tsx (default), or BUNDLED_CLI to run the built bundle. */
+export function spawnCli(args: string[], home: string, entry: 'source' | typeof BUNDLED_CLI = 'source'): RunningCli {
+  const command = entry === 'source' ? [...CLI_ARGS, ...args] : [BUNDLED_CLI, ...args];
+  const child = spawn(process.execPath, command, { cwd: ROOT, env: cliEnv(home) });
   let out = '';
   let err = '';
   const listeners: (() => void)[] = [];

@@ -1,0 +1,16 @@
+// `npm run build` step 2: bundles the compiled CLI and everything it imports into one ES module file, so a start
+// reads and compiles one file instead of resolving hundreds of modules (better-sqlite3 stays external: native code).
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: ['dist/src/cli.js'],
+  outfile: 'dist/src/cli.bundle.mjs',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: ['better-sqlite3'],
+  // CommonJS dependencies call require(); an ES module bundle provides it.
+  banner: { js: "import { createRequire as gatewayCreateRequire } from 'node:module'; const require = gatewayCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
