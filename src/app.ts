@@ -101,7 +101,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const stopModules = async () => {
     for (const module of [...modules].reverse()) await module.stop?.();
     await recorder.close();
-    store.close();
+    await store.close();
   };
   const auth = createRequestAuth(authenticator);
   // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.

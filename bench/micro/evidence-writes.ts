@@ -1,5 +1,6 @@
 // CPU per turn of the evidence a plain turn records (session index start and end, three trajectory records, one usage
-// row), written through the SQLite EvidencePort in batches of 500 as the recorder does:
+// row), written through the store's EvidencePort (on its writer thread) in batches of 500 as the recorder does;
+// `mainBusyUsPerTurn` is the event loop's busy time, `cpuUsPerTurn` every thread's CPU:
 //
 //   npx tsx bench/micro/evidence-writes.ts [--turns 20000]
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,6 +33,7 @@ const store = openSqliteStore({ path: join(dir, 'gateway.db') });
 try {
   let batch: EvidenceWrite[] = [];
   const before = process.cpuUsage();
+  const loopBefore = performance.eventLoopUtilization();
   for (let index = 0; index < turns; index += 1) {
     batch.push(...turnWrites(index));
     if (batch.length >= BATCH) {
@@ -41,8 +43,10 @@ try {
   }
   await store.evidence.append(batch);
   const cpu = process.cpuUsage(before);
-  console.log(JSON.stringify({ turns, cpuUsPerTurn: Math.round(((cpu.user + cpu.system) / turns) * 10) / 10 }));
+  const loop = performance.eventLoopUtilization(loopBefore);
+  const perTurn = (us: number) => Math.round((us / turns) * 10) / 10;
+  console.log(JSON.stringify({ turns, cpuUsPerTurn: perTurn(cpu.user + cpu.system), mainBusyUsPerTurn: perTurn(loop.active * 1000) }));
 } finally {
-  await Promise.resolve(store.close());
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -15,6 +15,6 @@ export interface StorePorts {
   audit: AuditPort;
   evidence: EvidencePort;
   obs: ObsPort;
-  /** Releases the backend; every writer must have flushed before. */
-  close(): void;
+  /** Writes what the backend still holds, then releases it; every recorder must have flushed before. */
+  close(): Promise<void>;
 }

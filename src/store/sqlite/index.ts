@@ -10,3 +10,4 @@ export { createSqliteAuditPort } from './audit.js';
 export { createSqliteEvidencePort } from './evidence.js';
 export { createSqliteObsPort } from './obs-counters.js';
 export { openSqliteStore } from './store.js';
+export { createWriterThread, type WriterThread } from './sql-writer.js';

@@ -2,7 +2,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteEvidencePort, createSqliteObsPort, createSqliteRunPort, openDatabase, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
+import {
+  createSqliteEvidencePort, createSqliteObsPort, createSqliteRunPort, createWriterThread, openDatabase, type SqliteDatabase, type WriterThread,
+} from '../../../src/store/sqlite/index.js';
 import { evidenceReadsCases } from '../evidence-reads.cases.js';
 import { evidencePortCases } from '../evidence.cases.js';
 
@@ -19,6 +21,29 @@ evidencePortCases('sqlite', async () => {
       return createSqliteEvidencePort(other);
     },
     async close() {
+      for (const connection of connections) connection.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+evidencePortCases('sqlite, writes on the writer thread', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'agent-gateway-evidence-thread-'));
+  const path = join(dir, 'gateway.db');
+  const db = openDatabase({ path });
+  const threads: WriterThread[] = [createWriterThread(path)];
+  const connections: SqliteDatabase[] = [db];
+  return {
+    port: createSqliteEvidencePort(db, threads[0]),
+    openWriter() {
+      const other = openDatabase({ path });
+      const thread = createWriterThread(path);
+      connections.push(other);
+      threads.push(thread);
+      return createSqliteEvidencePort(other, thread);
+    },
+    async close() {
+      for (const thread of threads) await thread.close();
       for (const connection of connections) connection.close();
       await rm(dir, { recursive: true, force: true });
     },
