@@ -15,6 +15,9 @@ export interface StorePorts {
   audit: AuditPort;
   evidence: EvidencePort;
   obs: ObsPort;
-  /** Releases the backend; every writer must have flushed before. */
+  /**
+   * Writes what the ports still hold in memory (queued session appends and usage), then releases the backend.
+   * Writers outside the store (evidence, audit queues) must have flushed before.
+   */
   close(): void;
 }
