@@ -1,11 +1,14 @@
 // CPU per turn of the session store calls one agent turn makes (ensure, two transcript appends, usage) at N-way concurrency.
 //
 //   npx tsx bench/micro/session-writes.bench.ts [--turns 10000] [--warmup 2000] [--concurrency 32] [--sessions 1000]
-//                                               [--runs 3] [--src /path/to/other/checkout/src]
+//                                               [--runs 3] [--ticks none|turn|call] [--src /path/to/other/checkout/src]
 //
 // Opens a fresh SQLite file through openSqliteStore (WAL, migrations) and drives its SessionPort the way
 // TurnService does, minus the model: each turn ensures its session, appends the user message, appends the
-// assistant reply and records usage. The CPU time (process.cpuUsage, user + system) covers the turns and the
+// assistant reply and records usage. Without the model nothing waits for I/O, so by default (`--ticks none`) all
+// the turns run in one event-loop turn and batches grow to the queue's limits; `--ticks turn` yields to the event
+// loop after every turn and `--ticks call` after every store call (each tick then carries at most one call per
+// worker), closer to turns whose steps are separated by model calls. The CPU time (process.cpuUsage, user + system) covers the turns and the
 // close that writes anything still queued. `--src` measures another checkout's store with this same driver
 // (e.g. the code before a change). Lives in bench/micro/ so that bench/run-all.ts does not pick it up.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -20,6 +23,7 @@ interface Options {
   concurrency: number;
   sessions: number;
   runs: number;
+  ticks: 'none' | 'turn' | 'call';
   src: string;
 }
 
@@ -34,9 +38,17 @@ function parseOptions(argv: readonly string[]): Options {
     concurrency: Number(value('--concurrency') ?? 32),
     sessions: Number(value('--sessions') ?? 1_000),
     runs: Number(value('--runs') ?? 3),
+    ticks: parseTicks(value('--ticks') ?? 'none'),
     src: resolve(value('--src') ?? fileURLToPath(new URL('../../src', import.meta.url))),
   };
 }
+
+function parseTicks(text: string): Options['ticks'] {
+  if (text === 'none' || text === 'turn' || text === 'call') return text;
+  throw new Error(`--ticks must be none, turn or call, not ${text}`);
+}
+
+const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 type OpenStore = (options: { path: string }) => StorePorts;
 
@@ -57,12 +69,17 @@ async function runTurns(store: StorePorts, first: number, turns: number, options
       next += 1;
       const sessionKey = `default:user${turn % options.sessions}:bench`;
       const now = 1_700_000_000_000 + turn;
+      const step = options.ticks === 'call' ? nextTick : async () => {};
       await store.sessions.ensure({ sessionKey, agentId: 'default', tenantId: 'default', kind: 'dm', createdAt: now, metadata: {}, ownerId: 'bench' });
+      await step();
       const user: TranscriptMessage = { role: 'user', content: text(turn, 20), timestamp: now };
       await store.sessions.append(sessionKey, [user], now);
+      await step();
       const reply: TranscriptMessage = { role: 'assistant', content: text(turn + 1, 60), timestamp: now + 1 };
       await store.sessions.append(sessionKey, [reply], now + 1);
+      await step();
       await store.sessions.recordTurnUsage(sessionKey, { totalTokens: 120, totalCost: 0.001, stepsExecuted: 1, requestedBy: 'bench' }, now + 1);
+      if (options.ticks !== 'none') await nextTick();
     }
   }
   await Promise.all(Array.from({ length: options.concurrency }, () => worker()));
@@ -97,6 +114,7 @@ async function main(): Promise<void> {
     turns: options.turns,
     concurrency: options.concurrency,
     sessions: options.sessions,
+    ticks: options.ticks,
     cpuUsPerTurn: results.map((result) => Number(result.cpuUsPerTurn.toFixed(1))),
     medianCpuUsPerTurn: Number(median(results.map((result) => result.cpuUsPerTurn)).toFixed(1)),
     medianWallUsPerTurn: Number(median(results.map((result) => result.wallUsPerTurn)).toFixed(1)),
