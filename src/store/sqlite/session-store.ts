@@ -4,7 +4,7 @@ import { sessionNotFound } from '../../errors.js';
 import type { SessionPort, SessionRecord, TranscriptMessage } from '../ports/index.js';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
-import { messageRowValues, SESSION_COLUMNS, type MessageRowValues, storedMetadata, toMessage, toRecord, type MessageRow, type SessionRow } from './session-rows.js';
+import { messageRowValues, SESSION_COLUMNS, storedMetadata, toMessage, toRecord, type MessageRow, type MessageRowValues, type SessionRow } from './session-rows.js';
 import { createSessionSearch } from './session-search.js';
 import { DEFAULT_SESSION_WRITE_LIMITS, type SessionWriteLimits } from './session-write-limits.js';
 import { createSessionWriteQueue, type SessionWriteQueue } from './session-write-queue.js';
@@ -27,6 +27,13 @@ export interface SqliteSessionPort extends SessionPort {
  */
 const queues = new WeakMap<SqliteDatabase, SessionWriteQueue>();
 
+let ownLog: Logger | undefined;
+/** For callers that pass no logger (app.ts passes none yet): one stdout logger shared by the process. */
+function storeLog(): Logger {
+  ownLog ??= pino({ base: { service: 'agent-gateway', component: 'store' } });
+  return ownLog;
+}
+
 function queueFor(db: SqliteDatabase, options: SqliteSessionPortOptions): SessionWriteQueue {
   let queue = queues.get(db);
   if (queue === undefined) {
@@ -35,7 +42,7 @@ function queueFor(db: SqliteDatabase, options: SqliteSessionPortOptions): Sessio
       write: writeBatch,
       isOpen: () => db.open,
       limits: options.limits ?? DEFAULT_SESSION_WRITE_LIMITS,
-      log: options.log ?? pino({ base: { service: 'agent-gateway', component: 'store' } }),
+      log: options.log ?? storeLog(),
     });
     queues.set(db, queue);
   }
@@ -51,10 +58,12 @@ function charsOf(rows: readonly MessageRowValues[]): number {
 /**
  * `append` and `recordTurnUsage` answer once their write is queued (see session-write-queue.ts). Every other call
  * first writes what is queued, so no caller sees a missing message or a stale count, update time or usage: the
- * per-turn reads of one session (get, ensure, history) when that session has a queued write, everything else
- * (list, search, and the rare structural writes, after which the file itself is up to date) always. Whether the session exists is checked when a write is queued: by the primary-key
- * SELECT, or by a write of the same session already waiting (nothing in this process deletes a session without
- * flushing first).
+ * per-turn reads of one session (get, ensure, history) when that session has a queued write, everything else (list,
+ * search, and the rare structural writes, after which the file itself is up to date) always.
+ *
+ * Whether the session exists is checked when a write is queued: by the primary-key SELECT, or by a write of the same
+ * session already waiting (nothing in this process deletes a session without flushing first). A session another
+ * connection deletes in between loses the queued write, which the queue logs.
  */
 export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessionPortOptions = {}): SqliteSessionPort {
   const queue = queueFor(db, options);
