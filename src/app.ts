@@ -49,7 +49,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Built before anything that holds resources, since an unusable embeddings section throws here.
   const embedder = createEmbedder({ embeddings: config.embeddings, providers: configStore.get().providers, log: child('embeddings') });
 
-  const store = openSqliteStore({ path: paths.databasePath });
+  const store = openSqliteStore({ path: paths.databasePath, log: child('store') });
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: store.tokens });
   const tokens = createTokenService({ store: store.tokens, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });

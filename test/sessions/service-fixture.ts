@@ -117,6 +117,8 @@ export function createServiceFixture(options: ServiceFixtureOptions = {}): Servi
     now,
     async close() {
       await subAgents.close();
+      // As StorePorts.close() at shutdown: queued session writes reach the file before it closes.
+      if (db.open) store.flush();
       if (db.open) db.close();
     },
   };

@@ -3,7 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionPort, SessionRecord, TranscriptMessage } from '../../src/store/index.js';
 import type { PortFixture } from './port-fixture.js';
 
-export type SessionPortFixture = PortFixture<SessionPort>;
+export interface SessionPortFixture extends PortFixture<SessionPort> {
+  /** Shuts the backend down the way the gateway does (StorePorts.close) and opens it again on the same data. */
+  reopen(): Promise<SessionPort>;
+}
 
 const T0 = 1_700_000_000_000;
 
@@ -221,6 +224,99 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
         lastCompaction: { at: T0 + 2 },
         usage: { totalTokens: 10, totalCost: 0.5, stepsExecuted: 3, turns: 2 },
       });
+    });
+
+    it('keeps every message of many concurrent turns, in order, with exact counts, times and usage', async () => {
+      const keys = Array.from({ length: 8 }, (_, index) => `default:user${index}:ws`);
+      for (const key of keys) await store.ensure(newSession(key));
+      const turn = { totalTokens: 10, totalCost: 0.25, stepsExecuted: 2, requestedBy: 'alice' };
+      // Turns of one session follow each other (TurnService holds its lock); sessions run side by side.
+      await Promise.all(keys.map(async (key) => {
+        for (let index = 0; index < 12; index += 1) {
+          await store.append(key, [user(`${key} question ${index}`, T0 + index)], T0 + index * 10);
+          await store.append(key, [assistant(`${key} answer ${index}`, T0 + index)], T0 + index * 10 + 1);
+          await store.recordTurnUsage(key, turn, T0 + index * 10 + 2);
+        }
+      }));
+      for (const key of keys) {
+        const expected = Array.from({ length: 12 }, (_, index) => [`${key} question ${index}`, `${key} answer ${index}`]).flat();
+        expect((await store.history(key)).map((message) => message.content)).toEqual(expected);
+        expect(await store.get(key)).toMatchObject({
+          messageCount: 24,
+          updatedAt: T0 + 112,
+          metadata: { usage: { totalTokens: 120, totalCost: 3, stepsExecuted: 24, turns: 12 }, requestedBy: 'alice' },
+        });
+      }
+    });
+
+    it('shows each write to the very next call: get, ensure, history, list and search', async () => {
+      await store.ensure(newSession('default:alice:ws'));
+      await store.ensure(newSession('default:bob:ws', { createdAt: T0 + 50 }));
+      await store.append('default:alice:ws', [user('kumquat season')], T0 + 100);
+      expect(await store.get('default:alice:ws')).toMatchObject({ messageCount: 1, updatedAt: T0 + 100 });
+      await store.recordTurnUsage('default:alice:ws', { totalTokens: 7, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' }, T0 + 101);
+      const ensured = await store.ensure(newSession('default:alice:ws'));
+      expect(ensured).toMatchObject({ created: false, session: { messageCount: 1, updatedAt: T0 + 101, metadata: { usage: { totalTokens: 7, turns: 1 } } } });
+      await store.append('default:alice:ws', [assistant('kumquat jam')], T0 + 102);
+      expect((await store.history('default:alice:ws', 1)).map((message) => message.content)).toEqual(['kumquat jam']);
+      await store.append('default:bob:ws', [user('hello')], T0 + 200);
+      expect((await store.list({ limit: 1 }))[0]).toMatchObject({ sessionKey: 'default:bob:ws', messageCount: 1, updatedAt: T0 + 200 });
+      await store.append('default:bob:ws', [user('kumquat tree')], T0 + 201);
+      expect((await store.search('kumquat', 10)).map((hit) => hit.sessionKey).sort()).toEqual(['default:alice:ws', 'default:bob:ws']);
+    });
+
+    it('refuses writes to a session deleted after its earlier writes were accepted', async () => {
+      await store.ensure(newSession('default:alice:ws'));
+      await store.append('default:alice:ws', [user('one')], T0);
+      await store.recordTurnUsage('default:alice:ws', { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' }, T0);
+      expect(await store.delete('default:alice:ws')).toBe(true);
+      await expect(store.append('default:alice:ws', [user('two')], T0 + 1)).rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
+      expect(await store.recordTurnUsage('default:alice:ws', { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' }, T0 + 1)).toBe(false);
+      expect(await store.get('default:alice:ws')).toBeUndefined();
+    });
+
+    it('clears, replaces, updates and deletes after accepted appends as if each append had been stored at once', async () => {
+      await store.ensure(newSession('default:alice:ws', { metadata: { topic: 'x' } }));
+      await store.append('default:alice:ws', [user('first mango')], T0 + 1);
+      await store.append('default:alice:ws', [assistant('second mango')], T0 + 2);
+      expect(await store.clearMessages('default:alice:ws', T0 + 3)).toBe(2);
+      expect(await store.get('default:alice:ws')).toMatchObject({ messageCount: 0, updatedAt: T0 + 3 });
+      expect(await store.search('mango', 5)).toEqual([]);
+
+      await store.append('default:alice:ws', [user('papaya')], T0 + 4);
+      await store.replaceHistory('default:alice:ws', [{ role: 'system', content: 'summary', timestamp: T0 }], T0 + 5);
+      expect(await store.history('default:alice:ws')).toEqual([{ role: 'system', content: 'summary', timestamp: T0 }]);
+      expect(await store.get('default:alice:ws')).toMatchObject({ messageCount: 1, updatedAt: T0 + 5 });
+      expect(await store.search('papaya', 5)).toEqual([]);
+
+      await store.recordTurnUsage('default:alice:ws', { totalTokens: 3, totalCost: 0, stepsExecuted: 1, requestedBy: 'bob' }, T0 + 6);
+      expect(await store.updateMetadata('default:alice:ws', { topic: 'y' }, T0 + 7)).toBe(true);
+      expect(await store.get('default:alice:ws')).toMatchObject({
+        updatedAt: T0 + 7,
+        metadata: { topic: 'y', usage: { totalTokens: 3, totalCost: 0, stepsExecuted: 1, turns: 1 }, requestedBy: 'bob' },
+      });
+
+      await store.append('default:alice:ws', [user('guava')], T0 + 8);
+      expect(await store.delete('default:alice:ws')).toBe(true);
+      expect(await store.history('default:alice:ws')).toEqual([]);
+      expect(await store.search('guava', 5)).toEqual([]);
+      const recreated = await store.ensure(newSession('default:alice:ws'));
+      expect(recreated).toMatchObject({ created: true, session: { messageCount: 0, metadata: {} } });
+    });
+
+    it('writes accepted appends and usage before it shuts down, so they are there after a restart', async () => {
+      await store.ensure(newSession('default:alice:ws'));
+      await store.append('default:alice:ws', [user('before shutdown', T0 + 1)], T0 + 10);
+      await store.recordTurnUsage('default:alice:ws', { totalTokens: 4, totalCost: 0.5, stepsExecuted: 1, requestedBy: 'alice' }, T0 + 11);
+      // No await between the last write and the shutdown: nothing else gets a chance to write them.
+      store = await fixture.reopen();
+      expect(await store.history('default:alice:ws')).toEqual([user('before shutdown', T0 + 1)]);
+      expect(await store.get('default:alice:ws')).toMatchObject({
+        messageCount: 1,
+        updatedAt: T0 + 11,
+        metadata: { usage: { totalTokens: 4, totalCost: 0.5, stepsExecuted: 1, turns: 1 }, requestedBy: 'alice' },
+      });
+      expect((await store.search('shutdown', 5)).map((hit) => hit.sessionKey)).toEqual(['default:alice:ws']);
     });
 
     it('stops a slow read whose signal is already aborted', async () => {

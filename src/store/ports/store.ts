@@ -15,6 +15,9 @@ export interface StorePorts {
   audit: AuditPort;
   evidence: EvidencePort;
   obs: ObsPort;
-  /** Writes what the backend still holds, then releases it; every recorder must have flushed before. */
+  /**
+   * Writes what the backend still holds (queued session appends and usage, the writer thread's batches), then
+   * releases it. Writers outside the store (the evidence, audit and obs queues) must have flushed before.
+   */
   close(): Promise<void>;
 }

@@ -1,7 +1,8 @@
 // The SQLite backend: one file in WAL mode, its migrations, and the SQLite implementations of the storage ports.
 export { openDatabase, applyMigrations, type SqliteDatabase, type OpenDatabaseOptions } from './database.js';
 export { MIGRATIONS, type Migration } from './migrations.js';
-export { createSqliteSessionPort } from './session-store.js';
+export { createSqliteSessionPort, type SqliteSessionPort, type SqliteSessionPortOptions } from './session-store.js';
+export { DEFAULT_SESSION_WRITE_LIMITS, type SessionWriteLimits } from './session-write-limits.js';
 export { toFtsQuery } from './session-search.js';
 export { createSqliteRunPort } from './run-store.js';
 export { createSqliteTokenPort } from './token-store.js';
@@ -9,5 +10,5 @@ export { createSqliteResponsePort } from './response-store.js';
 export { createSqliteAuditPort } from './audit.js';
 export { createSqliteEvidencePort } from './evidence.js';
 export { createSqliteObsPort } from './obs-counters.js';
-export { openSqliteStore } from './store.js';
+export { openSqliteStore, type OpenSqliteStoreOptions } from './store.js';
 export { createWriterThread, type WriterThread } from './sql-writer.js';

@@ -238,4 +238,11 @@ export const MIGRATIONS: readonly Migration[] = [
     // Never written by any release; the approvals capability keeps its own records.
     up: 'DROP TABLE approval_decisions;',
   },
+  {
+    version: 9,
+    name: 'index_session_messages_per_batch',
+    // The session store indexes the rows each transaction added with one INSERT…SELECT (session-writes.ts); the
+    // per-row trigger made FTS5 write one segment per message. The delete trigger stays.
+    up: 'DROP TRIGGER session_messages_ai;',
+  },
 ];

@@ -1,4 +1,5 @@
 // SQLite rows of sessions and their messages, and how they map to the SessionPort's records.
+import { GatewayError } from '../../errors.js';
 import type { SessionKind, SessionRecord, TranscriptMessage, TranscriptToolCall } from '../ports/index.js';
 
 export interface SessionRow {
@@ -88,6 +89,20 @@ export function messageData(message: TranscriptMessage): string | null {
     return JSON.stringify({ toolCallId: message.toolCallId, toolName: message.toolName, isError: message.isError });
   }
   return null;
+}
+
+/** One message as its row is stored: role, content, data, created_at. */
+export type MessageRowValues = readonly [role: string, content: string, data: string | null, createdAt: number];
+
+/**
+ * The columns of a message, taken when it is queued: later changes to the caller's objects are not written, and a
+ * value the table would refuse fails the caller's call instead of the batch it would have joined.
+ */
+export function messageRowValues(message: TranscriptMessage): MessageRowValues {
+  if (typeof message.content !== 'string' || typeof message.timestamp !== 'number') {
+    throw new GatewayError('internal', 'A transcript message needs text content and a numeric timestamp to be stored', { role: message.role });
+  }
+  return [message.role, message.content, messageData(message), message.timestamp];
 }
 
 export function toMessage(row: MessageRow): TranscriptMessage {

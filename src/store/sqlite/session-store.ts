@@ -1,19 +1,79 @@
-// SQLite implementation of the SessionPort: session rows, transcripts, usage totals and FTS5 search.
+// SQLite implementation of the SessionPort: session rows, transcripts, usage totals and FTS5 search, with grouped writes.
+import { pino, type Logger } from 'pino';
 import { sessionNotFound } from '../../errors.js';
 import type { SessionPort, SessionRecord, TranscriptMessage } from '../ports/index.js';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
-import { messageData, SESSION_COLUMNS, storedMetadata, toMessage, toRecord, type MessageRow, type SessionRow } from './session-rows.js';
+import { messageRowValues, SESSION_COLUMNS, storedMetadata, toMessage, toRecord, type MessageRow, type MessageRowValues, type SessionRow } from './session-rows.js';
 import { createSessionSearch } from './session-search.js';
+import { DEFAULT_SESSION_WRITE_LIMITS, type SessionWriteLimits } from './session-write-limits.js';
+import { createSessionWriteQueue, type SessionWriteQueue } from './session-write-queue.js';
+import { createSessionWrites } from './session-writes.js';
 
-export function createSqliteSessionPort(db: SqliteDatabase): SessionPort {
+export interface SqliteSessionPortOptions {
+  /** Where a queued write that could not be stored is reported (session keys and counts, never bodies). */
+  log?: Logger;
+  limits?: SessionWriteLimits;
+}
+
+export interface SqliteSessionPort extends SessionPort {
+  /** Writes the queued appends and usage now; StorePorts.close() calls it before closing the connection. */
+  flush(): void;
+}
+
+/**
+ * One write queue per connection, so every session port opened on it (app.ts opens one; tests open several) reads
+ * the others' queued writes. The options of the first port opened on a connection apply.
+ */
+const queues = new WeakMap<SqliteDatabase, SessionWriteQueue>();
+
+let ownLog: Logger | undefined;
+/** For callers that pass no logger (app.ts passes none yet): one stdout logger shared by the process. */
+function storeLog(): Logger {
+  ownLog ??= pino({ base: { service: 'agent-gateway', component: 'store' } });
+  return ownLog;
+}
+
+function queueFor(db: SqliteDatabase, options: SqliteSessionPortOptions): SessionWriteQueue {
+  let queue = queues.get(db);
+  if (queue === undefined) {
+    const { writeBatch } = createSessionWrites(db);
+    queue = createSessionWriteQueue({
+      write: writeBatch,
+      isOpen: () => db.open,
+      limits: options.limits ?? DEFAULT_SESSION_WRITE_LIMITS,
+      log: options.log ?? storeLog(),
+    });
+    queues.set(db, queue);
+  }
+  return queue;
+}
+
+function charsOf(rows: readonly MessageRowValues[]): number {
+  let chars = 0;
+  for (const [, content, data] of rows) chars += content.length + (data?.length ?? 0);
+  return chars;
+}
+
+/**
+ * `append` and `recordTurnUsage` answer once their write is queued (see session-write-queue.ts). Every other call
+ * first writes what is queued, so no caller sees a missing message or a stale count, update time or usage: the
+ * per-turn reads of one session (get, ensure, history) when that session has a queued write, everything else (list,
+ * search, and the rare structural writes, after which the file itself is up to date) always.
+ *
+ * Whether the session exists is checked when a write is queued: by the primary-key SELECT, or by a write of the same
+ * session already waiting (nothing in this process deletes a session without flushing first). A session another
+ * connection deletes in between loses the queued write, which the queue logs.
+ */
+export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessionPortOptions = {}): SqliteSessionPort {
+  const queue = queueFor(db, options);
+  const writes = createSessionWrites(db);
   const selectOne = db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_key = ?`);
+  const exists = db.prepare<[string], number>('SELECT 1 FROM sessions WHERE session_key = ?').pluck();
   const insertSession = db.prepare(
     `INSERT OR IGNORE INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
   );
-  const insertMessage = db.prepare('INSERT INTO session_messages (session_key, role, content, data, created_at) VALUES (?, ?, ?, ?, ?)');
-  const bumpCount = db.prepare('UPDATE sessions SET message_count = message_count + ?, updated_at = ? WHERE session_key = ?');
   const setCount = db.prepare('UPDATE sessions SET message_count = ?, updated_at = ? WHERE session_key = ?');
   const deleteMessages = db.prepare('DELETE FROM session_messages WHERE session_key = ?');
   const allMessages = db.prepare<[string], MessageRow>(
@@ -26,44 +86,33 @@ export function createSqliteSessionPort(db: SqliteDatabase): SessionPort {
   );
   const deleteSession = db.prepare('DELETE FROM sessions WHERE session_key = ?');
   const setMetadata = db.prepare('UPDATE sessions SET metadata = ?, updated_at = ? WHERE session_key = ?');
-  const addUsage = db.prepare(
-    `UPDATE sessions SET usage_total_tokens = usage_total_tokens + ?, usage_total_cost = usage_total_cost + ?,
-       usage_steps = usage_steps + ?, usage_turns = usage_turns + 1, has_usage = 1, last_requested_by = ?, updated_at = ?
-     WHERE session_key = ?`,
-  );
   const search = createSessionSearch(db);
 
   // One prepared statement per filter combination (at most 16), built on first use.
   const listStatements = new Map<string, Statement<(string | number)[], SessionRow>>();
 
-  function requireSession(sessionKey: string): void {
-    if (selectOne.get(sessionKey) === undefined) throw sessionNotFound(sessionKey, 'sessionKey');
+  /** Writes the queue when it holds a write of this session: a read of one session depends on nothing else queued. */
+  function settle(sessionKey: string): void {
+    if (queue.hasPending(sessionKey)) queue.flush();
   }
 
-  function insertAll(sessionKey: string, messages: readonly TranscriptMessage[]): void {
-    for (const message of messages) {
-      insertMessage.run(sessionKey, message.role, message.content, messageData(message), message.timestamp);
-    }
+  function isKnown(sessionKey: string): boolean {
+    return queue.hasPending(sessionKey) || exists.get(sessionKey) !== undefined;
   }
 
-  const appendTx = db.transaction((sessionKey: string, messages: readonly TranscriptMessage[], now: number) => {
-    requireSession(sessionKey);
-    insertAll(sessionKey, messages);
-    bumpCount.run(messages.length, now, sessionKey);
-  });
   const replaceTx = db.transaction((sessionKey: string, messages: readonly TranscriptMessage[], now: number) => {
-    requireSession(sessionKey);
+    if (exists.get(sessionKey) === undefined) throw sessionNotFound(sessionKey, 'sessionKey');
     deleteMessages.run(sessionKey);
-    insertAll(sessionKey, messages);
+    writes.insertMessages(sessionKey, messages.map(messageRowValues));
     setCount.run(messages.length, now, sessionKey);
   });
   const clearTx = db.transaction((sessionKey: string, now: number): number => {
-    if (selectOne.get(sessionKey) === undefined) return 0;
+    if (exists.get(sessionKey) === undefined) return 0;
     const deleted = deleteMessages.run(sessionKey).changes;
     setCount.run(0, now, sessionKey);
     return deleted;
   });
-  const ensureTx = db.transaction((session: Omit<SessionRecord, 'messageCount' | 'updatedAt'>) => {
+  const createTx = db.transaction((session: Omit<SessionRecord, 'messageCount' | 'updatedAt'>) => {
     const inserted = insertSession.run(
       session.sessionKey,
       session.agentId,
@@ -78,28 +127,38 @@ export function createSqliteSessionPort(db: SqliteDatabase): SessionPort {
     if (row === undefined) throw sessionNotFound(session.sessionKey, 'sessionKey');
     return { session: toRecord(row), created: inserted.changes > 0 };
   });
-  // The FTS rows follow the message rows through the AFTER DELETE trigger, which also fires for the cascade.
-  const deleteTx = db.transaction((sessionKey: string): boolean => deleteSession.run(sessionKey).changes > 0);
 
   return {
+    flush: () => queue.flush(),
     async get(sessionKey) {
+      settle(sessionKey);
       const row = selectOne.get(sessionKey);
       return row === undefined ? undefined : toRecord(row);
     },
-    ensure: async (session) => ensureTx(session),
+    async ensure(session) {
+      settle(session.sessionKey);
+      // An existing session (every turn after the first) is one read, no write transaction.
+      const row = selectOne.get(session.sessionKey);
+      return row === undefined ? createTx(session) : { session: toRecord(row), created: false };
+    },
     async append(sessionKey, messages, now) {
-      appendTx(sessionKey, messages, now);
+      const rows = messages.map(messageRowValues);
+      if (!isKnown(sessionKey)) throw sessionNotFound(sessionKey, 'sessionKey');
+      queue.enqueue({ kind: 'append', sessionKey, rows, now }, charsOf(rows));
     },
     async history(sessionKey, limit, signal) {
       signal?.throwIfAborted();
+      settle(sessionKey);
       const rows = limit === undefined ? allMessages.all(sessionKey) : newestMessages.all(sessionKey, Math.max(0, limit));
       return rows.map(toMessage);
     },
     async replaceHistory(sessionKey, messages, now) {
+      queue.flush();
       replaceTx(sessionKey, messages, now);
     },
     async list({ kind, updatedSince, ownedBy, limit }, signal) {
       signal?.throwIfAborted();
+      queue.flush();
       const where: string[] = [];
       const args: (string | number)[] = [];
       if (kind !== undefined) {
@@ -125,16 +184,29 @@ export function createSqliteSessionPort(db: SqliteDatabase): SessionPort {
       }
       return statement.all(...args).map(toRecord);
     },
-    delete: async (sessionKey) => deleteTx(sessionKey),
-    clearMessages: async (sessionKey, now) => clearTx(sessionKey, now),
+    async delete(sessionKey) {
+      queue.flush();
+      // The FTS rows follow the message rows through the AFTER DELETE trigger, which also fires for the cascade.
+      return deleteSession.run(sessionKey).changes > 0;
+    },
+    async clearMessages(sessionKey, now) {
+      queue.flush();
+      return clearTx(sessionKey, now);
+    },
+    // Not queued: it runs once per compaction, not per turn, and its answer must come from the row itself.
     async updateMetadata(sessionKey, metadata, now) {
+      queue.flush();
       return setMetadata.run(storedMetadata(metadata), now, sessionKey).changes > 0;
     },
     async recordTurnUsage(sessionKey, usage, now) {
-      return addUsage.run(usage.totalTokens, usage.totalCost, usage.stepsExecuted, usage.requestedBy, now, sessionKey).changes > 0;
+      if (!isKnown(sessionKey)) return false;
+      const { totalTokens, totalCost, stepsExecuted, requestedBy } = usage;
+      queue.enqueue({ kind: 'usage', sessionKey, usage: { totalTokens, totalCost, stepsExecuted, requestedBy }, now }, requestedBy.length);
+      return true;
     },
     async search(query, limit, ownedBy, signal) {
       signal?.throwIfAborted();
+      queue.flush();
       return search(query, limit, ownedBy);
     },
   };

@@ -1,4 +1,5 @@
 // Opens the SQLite file (migrating it) and builds every port over it, evidence and obs writes on a writer thread.
+import type { Logger } from 'pino';
 import type { StorePorts } from '../ports/index.js';
 import { createSqliteAuditPort } from './audit.js';
 import { openDatabase } from './database.js';
@@ -10,22 +11,31 @@ import { createSqliteSessionPort } from './session-store.js';
 import { createWriterThread } from './sql-writer.js';
 import { createSqliteTokenPort } from './token-store.js';
 
+export interface OpenSqliteStoreOptions {
+  path: string;
+  /** Where session writes that could not be stored are reported; a stdout logger of its own when absent. */
+  log?: Logger;
+}
+
 /**
  * Evidence and obs batches are written by a writer thread with its own connection, so the event loop never waits on
  * them; every other port runs on this thread's connection (its reads must see its own writes at once).
  */
-export function openSqliteStore({ path }: { path: string }): StorePorts {
+export function openSqliteStore({ path, log }: OpenSqliteStoreOptions): StorePorts {
   const db = openDatabase({ path });
   const writers = path === ':memory:' ? undefined : createWriterThread(path);
+  const sessions = createSqliteSessionPort(db, log === undefined ? {} : { log });
   return {
-    sessions: createSqliteSessionPort(db),
+    sessions,
     runs: createSqliteRunPort(db),
     tokens: createSqliteTokenPort(db),
     responses: createSqliteResponsePort(db),
     audit: createSqliteAuditPort(db),
     evidence: createSqliteEvidencePort(db, writers),
     obs: createSqliteObsPort(db, writers),
+    // The session port's queued appends and usage are written before the file is closed.
     async close() {
+      sessions.flush();
       await writers?.close();
       db.close();
     },

@@ -96,6 +96,8 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
       await http.close();
       await observability.close();
       await recorder.close();
+      // As StorePorts.close() at shutdown: queued session writes reach the file before it closes.
+      sessions.flush();
       db.close();
     },
   };

@@ -3,15 +3,27 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyMigrations, createSqliteSessionPort, MIGRATIONS, openDatabase, toFtsQuery, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
+import { applyMigrations, createSqliteSessionPort, MIGRATIONS, openDatabase, openSqliteStore, toFtsQuery, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
 import { sessionPortCases } from '../sessions.cases.js';
-import { openTemporaryDatabase } from './temporary-database.js';
 
 sessionPortCases('sqlite', async () => {
-  const { db, close } = await openTemporaryDatabase();
+  // The bundle app.ts opens, so that reopen() shuts down through StorePorts.close() as the gateway does.
+  const dir = await mkdtemp(join(tmpdir(), 'agent-gateway-sessions-'));
+  const path = join(dir, 'gateway.db');
+  let store = openSqliteStore({ path });
+  let isOpen = true;
   return {
-    port: createSqliteSessionPort(db),
-    close,
+    port: store.sessions,
+    async reopen() {
+      await store.close();
+      store = openSqliteStore({ path });
+      return store.sessions;
+    },
+    async close() {
+      if (isOpen) await store.close();
+      isOpen = false;
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 });
 
@@ -51,6 +63,8 @@ describe('sqlite session store', () => {
   it('keeps sessions and transcripts across a reopen of the file', async () => {
     await createSqliteSessionPort(db).ensure(session('default:a:ws'));
     await createSqliteSessionPort(db).append('default:a:ws', [{ role: 'user', content: 'persisted', timestamp: 7 }], 8);
+    // The append waits in the connection's queue until a flush; StorePorts.close() flushes before closing the file.
+    createSqliteSessionPort(db).flush();
     db.close();
     db = openDatabase({ path: join(dir, 'gateway.db') });
     const store = createSqliteSessionPort(db);

@@ -1,0 +1,114 @@
+// Group commit for session writes: appends and usage totals wait in memory and one transaction per flush writes them all.
+import Database from 'better-sqlite3';
+import type { Logger } from 'pino';
+import { isGatewayError } from '../../errors.js';
+import type { TurnUsage } from '../ports/index.js';
+import type { MessageRowValues } from './session-rows.js';
+import type { SessionWriteLimits } from './session-write-limits.js';
+
+export type QueuedSessionWrite =
+  | { kind: 'append'; sessionKey: string; rows: readonly MessageRowValues[]; now: number }
+  | { kind: 'usage'; sessionKey: string; usage: TurnUsage; now: number };
+
+export interface SessionWriteQueue {
+  /** Queues a write whose session was checked to exist; `chars` is its size toward maxQueuedChars. */
+  enqueue(write: QueuedSessionWrite, chars: number): void;
+  /** Whether a write of this session waits in the queue (so the session existed when it was queued). */
+  hasPending(sessionKey: string): boolean;
+  /** Writes everything queued now, synchronously; failures are logged and the failed writes dropped. */
+  flush(): void;
+}
+
+export interface SessionWriteQueueOptions {
+  /** Writes the batch in one transaction, all or nothing; throws when it rolled back. */
+  write: (batch: readonly QueuedSessionWrite[]) => void;
+  isOpen: () => boolean;
+  limits: SessionWriteLimits;
+  log: Logger;
+}
+
+/**
+ * Errors that belong to one write (its session was deleted by another connection, a constraint failed): the other
+ * writes of the batch are retried one by one. Anything else (a closed file, the lock held past busy_timeout, a full
+ * disk) would fail each retry too, and each retry could wait busy_timeout again, so the whole batch is dropped.
+ */
+function isWriteSpecific(error: unknown): boolean {
+  if (isGatewayError(error)) return error.kind === 'not_found';
+  return error instanceof Database.SqliteError && error.code.startsWith('SQLITE_CONSTRAINT');
+}
+
+/**
+ * Writes reach the file on the next setImmediate after the first one was queued, so every turn that finishes in the
+ * same event-loop turn shares one commit, or at once when the queue reaches its limits. Callers were answered when
+ * their write was queued: a process killed with SIGKILL loses at most the writes of that one event-loop turn (and
+ * never more than the limits); a clean shutdown writes them through StorePorts.close().
+ */
+export function createSessionWriteQueue({ write, isOpen, limits, log }: SessionWriteQueueOptions): SessionWriteQueue {
+  let queued: QueuedSessionWrite[] = [];
+  const pendingKeys = new Set<string>();
+  let queuedMessages = 0;
+  let queuedChars = 0;
+  let scheduled: NodeJS.Immediate | undefined;
+
+  function reportDropped(dropped: readonly QueuedSessionWrite[], error: unknown): void {
+    const sessionKeys = [...new Set(dropped.map((entry) => entry.sessionKey))];
+    let droppedMessages = 0;
+    let droppedUsage = 0;
+    for (const entry of dropped) {
+      if (entry.kind === 'append') droppedMessages += entry.rows.length;
+      else droppedUsage += 1;
+    }
+    // Keys and counts only: message bodies never reach the log.
+    log.error({ err: error, sessionKeys, droppedMessages, droppedUsage }, 'queued session writes could not be stored and were dropped');
+  }
+
+  function writeOneByOne(batch: readonly QueuedSessionWrite[]): void {
+    const dropped: QueuedSessionWrite[] = [];
+    let firstError: unknown;
+    for (const entry of batch) {
+      try {
+        write([entry]);
+      } catch (error) {
+        dropped.push(entry);
+        firstError ??= error;
+      }
+    }
+    if (dropped.length > 0) reportDropped(dropped, firstError);
+  }
+
+  function flush(): void {
+    if (scheduled !== undefined) {
+      clearImmediate(scheduled);
+      scheduled = undefined;
+    }
+    if (queued.length === 0) return;
+    const batch = queued;
+    queued = [];
+    pendingKeys.clear();
+    queuedMessages = 0;
+    queuedChars = 0;
+    if (!isOpen()) {
+      reportDropped(batch, new Error('the database was closed before the queued writes were flushed'));
+      return;
+    }
+    try {
+      write(batch);
+    } catch (error) {
+      if (batch.length > 1 && isWriteSpecific(error)) writeOneByOne(batch);
+      else reportDropped(batch, error);
+    }
+  }
+
+  return {
+    enqueue(entry, chars) {
+      queued.push(entry);
+      pendingKeys.add(entry.sessionKey);
+      queuedMessages += entry.kind === 'append' ? entry.rows.length : 1;
+      queuedChars += chars;
+      if (queuedMessages >= limits.maxQueuedMessages || queuedChars >= limits.maxQueuedChars) flush();
+      else scheduled ??= setImmediate(flush);
+    },
+    hasPending: (sessionKey) => pendingKeys.has(sessionKey),
+    flush,
+  };
+}
