@@ -18,6 +18,7 @@ const keyOf = (ref: ModelRef): string => `${ref.provider}\u0000${ref.modelId}`;
 
 export function createModelCatalog(providers: ProvidersConfig): ModelCatalog {
   const byKey = new Map<string, ModelCatalogEntry>();
+  const validatedAtMs = new Map<string, number>();
   for (const [provider, config] of Object.entries(providers)) {
     for (const model of config.models) {
       byKey.set(keyOf({ provider, modelId: model.id }), {
@@ -57,8 +58,11 @@ export function createModelCatalog(providers: ProvidersConfig): ModelCatalog {
     },
     providers: () => Object.keys(providers),
     markValidated(ref, at) {
-      const found = byKey.get(keyOf(ref));
-      if (found === undefined) return;
+      const key = keyOf(ref);
+      const found = byKey.get(key);
+      // Called after every successful model call: the time is formatted at most once a second per model.
+      if (found === undefined || at - (validatedAtMs.get(key) ?? -Infinity) < 1000) return;
+      validatedAtMs.set(key, at);
       found.validated = true;
       found.validatedAt = new Date(at).toISOString();
     },
