@@ -33,7 +33,7 @@ function chatBody(model: string, isStream: boolean): string {
   return JSON.stringify({ model, messages: [{ role: 'user', content: MESSAGE }], stream: isStream });
 }
 
-function isCompletion(body: unknown): boolean {
+export function isCompletion(body: unknown): boolean {
   if (!isRecord(body) || body.object !== 'chat.completion' || !Array.isArray(body.choices)) return false;
   const [choice] = body.choices as unknown[];
   return isRecord(choice) && isRecord(choice.message) && choice.message.content === ANSWER && choice.finish_reason === 'stop';
