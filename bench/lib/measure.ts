@@ -170,7 +170,8 @@ export function targetOf(row: ComparisonRow): { text: string; isMet: boolean } {
     isMet &&= ratio(row) >= minRatio;
   }
   if (minProxyRatio !== undefined) {
-    parts.push(`gw/proxy >= ${minProxyRatio.toFixed(2)}`);
+    // The value too: the ratio column is against the baseline, and this one is only in the proxy table.
+    parts.push(`gw/proxy >= ${minProxyRatio.toFixed(2)} (${Number.isNaN(proxyRatio(row)) ? 'n/a' : proxyRatio(row).toFixed(2)})`);
     isMet &&= proxyRatio(row) >= minProxyRatio;
   }
   if (maxAddedP50Ms !== undefined) {
