@@ -42,8 +42,11 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   return last;
 }
 
-/** As runLoad, with one result per measured segment (`spec.segments`; one segment when absent). */
-export function runLoadSegments(spec: LoadSpec): Promise<LoadResult[]> {
+/**
+ * As runLoad, with one result per measured segment (`spec.segments`; one segment when absent).
+ * `onSegment` sees each as it ends (its `sampleBody` is filled in only in the resolved list).
+ */
+export function runLoadSegments(spec: LoadSpec, onSegment: (result: LoadResult, index: number) => void = () => undefined): Promise<LoadResult[]> {
   return new Promise<LoadResult[]>((resolve, reject) => {
     const worker = new Worker(WORKER_BOOT, { eval: true, workerData: spec });
     let serverEluAtStart = performance.eventLoopUtilization();
@@ -81,15 +84,20 @@ export function runLoadSegments(spec: LoadSpec): Promise<LoadResult[]> {
       return result;
     };
 
+    const addResult = (result: LoadResult) => {
+      results.push(result);
+      onSegment(result, results.length - 1);
+    };
+
     worker.on('message', (message: unknown) => {
       if (!isWorkerMessage(message)) return;
       if (message.type === 'measuring') {
         serverEluAtStart = performance.eventLoopUtilization();
         cpuAtStart = cpuSnapshot();
       } else if (message.type === 'segment') {
-        results.push(closeWindow(message.totals, ''));
+        addResult(closeWindow(message.totals, ''));
       } else if (message.type === 'result') {
-        results.push(closeWindow(message.totals, message.sampleBody));
+        addResult(closeWindow(message.totals, message.sampleBody));
         for (const result of results) result.sampleBody = message.sampleBody;
         isFinished = true;
       } else {
