@@ -78,6 +78,7 @@ export async function run(options: BenchOptions): Promise<ComparisonRow[]> {
     request: { method: 'GET', path: '/health' },
     expectStatus: 200,
     warmupMs: options.warmupMs,
+    warmupRequests: options.warmupRequests,
     durationMs: options.durationMs,
     maxRequests: options.maxRequests,
   });

@@ -1,8 +1,7 @@
 // `npm run bench`: runs every bench/*.bench.ts in turn and prints one comparison table for all of them.
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { environmentSummary, parseBenchArgs, type BenchRun } from './lib/bench.js';
-import { formatComparison, formatProxyComparison, type ComparisonRow } from './lib/measure.js';
+import { environmentSummary, formatReport, parseBenchArgs, type BenchRow, type BenchRun } from './lib/bench.js';
 
 function isBenchModule(value: unknown): value is { run: BenchRun } {
   return typeof value === 'object' && value !== null && 'run' in value && typeof value.run === 'function';
@@ -14,11 +13,11 @@ async function main(): Promise<void> {
   const files = (await readdir(benchDir)).filter((name) => name.endsWith('.bench.ts')).sort();
   options.log(environmentSummary());
   options.log(
-    `window: warm-up ${options.warmupMs} ms, measure ${options.durationMs} ms (at most ${options.maxRequests} requests), ` +
+    `window: warm-up ${options.warmupMs} ms and ${options.warmupRequests} requests, measure ${options.durationMs} ms (at most ${options.maxRequests} requests), ` +
       `${options.rounds} rounds per side\n`,
   );
 
-  const rows: ComparisonRow[] = [];
+  const rows: BenchRow[] = [];
   for (const file of files) {
     options.log(`== ${file}`);
     const module: unknown = await import(new URL(file, import.meta.url).href);
@@ -26,8 +25,7 @@ async function main(): Promise<void> {
     rows.push(...(await module.run(options)));
     options.log('');
   }
-  options.log(formatComparison(rows));
-  if (rows.some((row) => row.proxy !== undefined)) options.log(`\n${formatProxyComparison(rows)}`);
+  options.log(formatReport(rows));
 }
 
 await main();

@@ -62,6 +62,7 @@ export async function run(options: BenchOptions): Promise<ComparisonRow[]> {
       depth,
       method: 'system.ping',
       warmupMs: options.warmupMs,
+      warmupRequests: options.warmupRequests,
       durationMs: options.durationMs,
       maxRequests: options.maxRequests,
     });

@@ -16,7 +16,11 @@ function isLoadSpec(value: unknown): value is LoadSpec {
 async function main(spec: unknown): Promise<void> {
   if (!isLoadSpec(spec)) throw new TypeError('workerData is not a load spec');
   const connections = spec.kind === 'http' ? await connectHttpLoad(spec) : await connectWsLoad(spec);
-  const run = new LoadRun(spec, () => post({ type: 'measuring' }));
+  const run = new LoadRun(
+    spec,
+    () => post({ type: 'measuring' }),
+    (totals) => post({ type: 'segment', totals }),
+  );
   const finished = run.run();
   connections.start(run);
   const totals = await finished;

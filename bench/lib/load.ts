@@ -2,16 +2,17 @@
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { HttpLoadTarget } from './http-load.js';
-import type { LoadTotals, LoadWindow } from './load-run.js';
+import { MAX_WARMUP_MS, type LoadTotals, type LoadWindow } from './load-run.js';
 import { cpuSnapshot, mainThreadCpuUsPerOp, otherProcessesShare } from './machine-load.js';
 import type { LoadResult } from './measure.js';
 import type { WsLoadTarget } from './ws-load.js';
 
 export type LoadSpec = LoadWindow & (({ kind: 'http' } & HttpLoadTarget) | ({ kind: 'ws' } & WsLoadTarget));
 
-/** What the worker posts back: the start of the measurement window, then its totals, or a failure. */
+/** What the worker posts back: the start of the measurement window, each segment's totals, then the last totals, or a failure. */
 export type LoadWorkerMessage =
   | { type: 'measuring' }
+  | { type: 'segment'; totals: LoadTotals }
   | { type: 'result'; totals: LoadTotals; sampleBody: string }
   | { type: 'failed'; message: string };
 
@@ -34,40 +35,71 @@ function isWorkerMessage(value: unknown): value is LoadWorkerMessage {
  * utilisation and the CPU used by other processes are sampled here over the worker's measurement window. Resolves once the worker has closed its
  * connections and exited, so the next run starts from a quiet server.
  */
-export function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  return new Promise<LoadResult>((resolve, reject) => {
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const results = await runLoadSegments(spec);
+  const last = results.at(-1);
+  if (last === undefined) throw new Error('load worker reported no result');
+  return last;
+}
+
+/**
+ * As runLoad, with one result per measured segment (`spec.segments`; one segment when absent).
+ * `onSegment` sees each as it ends (its `sampleBody` is filled in only in the resolved list).
+ */
+export function runLoadSegments(spec: LoadSpec, onSegment: (result: LoadResult, index: number) => void = () => undefined): Promise<LoadResult[]> {
+  return new Promise<LoadResult[]>((resolve, reject) => {
     const worker = new Worker(WORKER_BOOT, { eval: true, workerData: spec });
     let serverEluAtStart = performance.eventLoopUtilization();
     let cpuAtStart = cpuSnapshot();
-    let result: LoadResult | undefined;
+    const results: LoadResult[] = [];
+    let isFinished = false;
     let failure: Error | undefined;
+    const warmupBoundMs = (spec.warmupRequests ?? 0) > 0 ? Math.max(spec.warmupMs, MAX_WARMUP_MS) : spec.warmupMs;
+    const budgetMs = warmupBoundMs + spec.durationMs + SETUP_BUDGET_MS;
 
     const deadline = setTimeout(() => {
-      failure ??= new Error(`load worker did not finish within ${spec.warmupMs + spec.durationMs + SETUP_BUDGET_MS} ms`);
+      failure ??= new Error(`load worker did not finish within ${budgetMs} ms`);
       void worker.terminate();
-    }, spec.warmupMs + spec.durationMs + SETUP_BUDGET_MS);
+    }, budgetMs);
+
+    /** The server-side figures of the window that ends now; the next window starts here. */
+    const closeWindow = (totals: LoadTotals, sampleBody: string): LoadResult => {
+      const serverBusy = performance.eventLoopUtilization(serverEluAtStart).utilization;
+      const cpuAtEnd = cpuSnapshot();
+      const result: LoadResult = {
+        ops: totals.ops,
+        errors: totals.errors,
+        warmupOps: totals.warmupOps,
+        elapsedMs: totals.elapsedMs,
+        opsPerSec: totals.elapsedMs > 0 ? (totals.ops * 1000) / totals.elapsedMs : 0,
+        latencyMs: totals.latencyMs,
+        loadgenBusy: totals.loadgenBusy,
+        serverBusy,
+        serverCpuUsPerOp: mainThreadCpuUsPerOp(cpuAtStart, cpuAtEnd, totals.ops + totals.errors),
+        otherCpu: otherProcessesShare(cpuAtStart, cpuAtEnd),
+        sampleBody,
+      };
+      serverEluAtStart = performance.eventLoopUtilization();
+      cpuAtStart = cpuAtEnd;
+      return result;
+    };
+
+    const addResult = (result: LoadResult) => {
+      results.push(result);
+      onSegment(result, results.length - 1);
+    };
 
     worker.on('message', (message: unknown) => {
       if (!isWorkerMessage(message)) return;
       if (message.type === 'measuring') {
         serverEluAtStart = performance.eventLoopUtilization();
         cpuAtStart = cpuSnapshot();
+      } else if (message.type === 'segment') {
+        addResult(closeWindow(message.totals, ''));
       } else if (message.type === 'result') {
-        const serverBusy = performance.eventLoopUtilization(serverEluAtStart).utilization;
-        const cpuAtEnd = cpuSnapshot();
-        const { totals } = message;
-        result = {
-          ops: totals.ops,
-          errors: totals.errors,
-          elapsedMs: totals.elapsedMs,
-          opsPerSec: totals.elapsedMs > 0 ? (totals.ops * 1000) / totals.elapsedMs : 0,
-          latencyMs: totals.latencyMs,
-          loadgenBusy: totals.loadgenBusy,
-          serverBusy,
-          serverCpuUsPerOp: mainThreadCpuUsPerOp(cpuAtStart, cpuAtEnd, totals.ops + totals.errors),
-          otherCpu: otherProcessesShare(cpuAtStart, cpuAtEnd),
-          sampleBody: message.sampleBody,
-        };
+        addResult(closeWindow(message.totals, message.sampleBody));
+        for (const result of results) result.sampleBody = message.sampleBody;
+        isFinished = true;
       } else {
         failure ??= new Error(`load worker failed: ${message.message}`);
       }
@@ -78,8 +110,8 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
     worker.on('exit', () => {
       clearTimeout(deadline);
       if (failure !== undefined) reject(failure);
-      else if (result === undefined) reject(new Error('load worker exited without a result'));
-      else resolve(result);
+      else if (!isFinished) reject(new Error('load worker exited without a result'));
+      else resolve(results);
     });
   });
 }
