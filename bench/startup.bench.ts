@@ -1,4 +1,4 @@
-// Startup as a user sees it (issue 10): `node dist/src/cli.js start` in a fresh AGENT_GATEWAY_HOME, timed from
+// Startup as a user sees it (issue 10): `node dist/src/cli.bundle.mjs start` in a fresh AGENT_GATEWAY_HOME, timed from
 // spawn to its first good GET /health, and its resident memory after 2 s idle; against a bare `node -e` server.
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import type { FigureRow } from './lib/figures.js';
 import { waitForQuietMachine } from './lib/machine-load.js';
 import { freePort, residentMb, startAndTime, stopProcess } from './lib/process-start.js';
 
-const CLI_PATH = fileURLToPath(new URL('../dist/src/cli.js', import.meta.url));
+const CLI_PATH = fileURLToPath(new URL('../dist/src/cli.bundle.mjs', import.meta.url));
 /** The issue's targets: listening within 0.5 s of start, at most 80 MB resident when idle. */
 const MAX_START_MS = 500;
 const MAX_IDLE_RSS_MB = 80;
@@ -41,7 +41,7 @@ function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 const GATEWAY: Side = {
-  label: 'gateway (node dist/src/cli.js start)',
+  label: 'gateway (node dist/src/cli.bundle.mjs start)',
   command: (port, home) => ({ args: [CLI_PATH, 'start', '--port', String(port)], env: userEnv({ AGENT_GATEWAY_HOME: home }) }),
 };
 const BASELINE: Side = {
