@@ -1,4 +1,5 @@
 // What an App is (options, state, the handle the CLI and tests hold) and the order it shuts down in (DESIGN §1).
+import { setMaxListeners } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { GatewayConfig, GatewayPaths } from './config/index.js';
@@ -52,6 +53,13 @@ export interface ShutdownParts {
   setState: (state: AppState) => void;
   /** Stops the modules in reverse start order, flushes the recorders and closes the store. */
   release: () => Promise<void>;
+}
+
+/** Aborted when the app closes. Every request in flight listens to it (server/sse.ts requestSignal): no listener limit. */
+export function createShutdownController(): AbortController {
+  const shutdown = new AbortController();
+  setMaxListeners(0, shutdown.signal);
+  return shutdown;
 }
 
 /** DESIGN §1: stop accepting → close sockets with 1001 → abort in-flight work → flush and close stores. */

@@ -2,7 +2,7 @@
 // modules, mounts the transports, and owns startup and shutdown order.
 import { randomUUID } from 'node:crypto';
 import { builtinTools, createAgentRegistry, createAgentsModule, createToolRegistry } from './agents/index.js';
-import { closeInOrder, type App, type AppOptions, type AppState } from './app-lifecycle.js';
+import { closeInOrder, createShutdownController, type App, type AppOptions, type AppState } from './app-lifecycle.js';
 import type { CapabilityModule } from './capability.js';
 import { createConfigStore, createGitHistory, securePrivateDataDir } from './config/index.js';
 import { createLocalCoordination } from './coordination/index.js';
@@ -25,7 +25,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { gateway } = config;
   const now = options.now ?? Date.now;
   const startedAt = now();
-  const shutdown = new AbortController();
+  const shutdown = createShutdownController();
   const child = (component: string) => log.child({ component });
   let state: AppState = 'created';
   let ws: WsGateway | undefined;
@@ -62,7 +62,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       tokens.replaceConfigTokens(change.config.gateway.tokens);
     }
   });
-  if (router.providers().length === 0) log.warn('no LLM provider configured: agent turns will end with an error until one is added under `providers:`');
 
   const obs = createObsModule({
     store, events, recorder, now, newId: randomUUID, hasDurableRuns: true, log: child('obs'),
@@ -85,7 +84,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const modules: CapabilityModule[] = [
     obs,
     createSystemModule({ now, version, registry: () => registry ?? createRegistry([]), startedAt, configPaths: [paths.configPath], restart: options.requestRestart, config: configStore, tokens }),
-    createModelsModule({ router }),
+    createModelsModule({ router, log }),
     createSessionsModule({ store: store.sessions, turns, router, agents, locks, now, log: child('sessions') }),
     runs,
     createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),

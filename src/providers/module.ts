@@ -1,8 +1,15 @@
 // The models capability module: models.* over the router's providers and catalog.
+import type { Logger } from 'pino';
 import type { CapabilityModule } from '../capability.js';
 import { modelMethods } from './methods.js';
 import type { ModelRouter } from './types.js';
 
-export function createModelsModule({ router }: { router: ModelRouter }): CapabilityModule {
-  return { name: 'models', methods: modelMethods({ router }) };
+export function createModelsModule({ router, log }: { router: ModelRouter; log: Logger }): CapabilityModule {
+  return {
+    name: 'models',
+    methods: modelMethods({ router }),
+    start() {
+      if (router.providers().length === 0) log.warn('no LLM provider configured: agent turns will end with an error until one is added under `providers:`');
+    },
+  };
 }
