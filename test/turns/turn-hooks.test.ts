@@ -5,8 +5,7 @@ import { defineTool } from '../../src/agents/index.js';
 import { providerConfigSchema } from '../../src/config/index.js';
 import { createEventBus, createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
-import type { SessionStore } from '../../src/sessions/index.js';
-import { createSqliteEvidencePort, createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
+import { createSqliteEvidencePort, createSqliteSessionPort, openDatabase, type SqliteDatabase, type SqliteSessionPort } from '../../src/store/sqlite/index.js';
 import type { HookSource, TurnHooks, TurnService, TurnSummary } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
@@ -39,7 +38,7 @@ describe('turn hooks', () => {
   let llm: FakeLlm;
   let db: SqliteDatabase;
   let recorder: Recorder;
-  let store: SessionStore;
+  let store: SqliteSessionPort;
   let toolRuns: unknown[];
 
   beforeAll(async () => {
@@ -57,6 +56,7 @@ describe('turn hooks', () => {
   });
   afterEach(async () => {
     await recorder.close();
+    store.flush();
     db.close();
   });
 

@@ -6,8 +6,8 @@ import { createLogger } from '../../src/obs/logger.js';
 import { createRecorder, type Recorder } from '../../src/obs/recorder.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import { createSubAgentRuns, type SubAgentRuns } from '../../src/runs/index.js';
-import { createSessionService, type SessionService, type SessionStore } from '../../src/sessions/index.js';
-import { createSqliteEvidencePort, createSqliteRunPort, createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
+import { createSessionService, type SessionService } from '../../src/sessions/index.js';
+import { createSqliteEvidencePort, createSqliteRunPort, createSqliteSessionPort, openDatabase, type SqliteDatabase, type SqliteSessionPort } from '../../src/store/sqlite/index.js';
 import type { TurnRunner, TurnService } from '../../src/turns/index.js';
 import { createLocalInstances, createSessionLocks } from '../../src/coordination/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
@@ -22,7 +22,7 @@ describe('session service over the turn loop', () => {
   let recorder: Recorder;
   let sessions: SessionService;
   let subAgents: SubAgentRuns;
-  let store: SessionStore;
+  let store: SqliteSessionPort;
   let runner: TurnRunner & { ensureSession: TurnService['ensureSession'] };
   let notifications: { clientId: string | null; method: string; params: unknown }[];
   const signal = new AbortController().signal;
@@ -67,6 +67,7 @@ describe('session service over the turn loop', () => {
   afterEach(async () => {
     await subAgents.close();
     await recorder.close();
+    store.flush();
     db.close();
   });
 

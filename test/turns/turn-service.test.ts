@@ -3,8 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { providerConfigSchema } from '../../src/config/index.js';
 import { createEventBus, createLogger, createRecorder, type BusEvent, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
-import type { SessionStore } from '../../src/sessions/index.js';
-import { createSqliteEvidencePort, createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
+import { createSqliteEvidencePort, createSqliteSessionPort, openDatabase, type SqliteDatabase, type SqliteSessionPort } from '../../src/store/sqlite/index.js';
 import { readSessionUsage, type TurnService } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
@@ -17,7 +16,7 @@ describe('turn service', () => {
   let llm: FakeLlm;
   let db: SqliteDatabase;
   let recorder: Recorder;
-  let store: SessionStore;
+  let store: SqliteSessionPort;
   let events: BusEvent[];
   let turns: TurnService;
 
@@ -45,6 +44,7 @@ describe('turn service', () => {
   });
   afterEach(async () => {
     await recorder.close();
+    store.flush();
     db.close();
   });
 
