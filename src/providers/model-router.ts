@@ -28,6 +28,7 @@ import {
 } from './provider-config.js';
 import { streamModelCall } from './model-call.js';
 import { outputLimits } from './output-limit.js';
+import { noCandidate, upstreamFailed, type SkipReason } from './router-errors.js';
 import { servedWindowReport, type ServedWindowEntry } from './served-window.js';
 import { formatModelRef, type ModelRef, type ModelRouter, type ModelStreamEvent, type RoutedCallRequest } from './types.js';
 import { costUsd, createCacheStatsTracker, type CacheStats } from './usage.js';
@@ -72,7 +73,6 @@ export interface GatewayModelRouter extends ModelRouter {
 
 export const NO_PROVIDER_MESSAGE = 'No LLM provider configured: add one under `providers:` in config.yaml (see README)';
 
-type SkipReason = 'circuit_open' | 'auth_cooldown';
 
 /** models.test's one-shot round trip: a tiny prompt and a tiny reply. */
 const TEST_PROMPT: TranscriptMessage = { role: 'user', content: 'Reply with the single word: pong', timestamp: 0 };
@@ -100,48 +100,10 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
   }
   let state = load(initialConfig);
 
-  function upstreamFailed(kind: ProviderErrorKind, ref: ModelRef, attempts: number, cause: unknown, isAfterOutput = false): GatewayError {
-    const when = isAfterOutput ? ' after the reply had started' : '';
-    const tries = attempts > 1 ? ` (${attempts} models tried)` : '';
-    return new GatewayError(
-      'upstream_failed',
-      `Model call to ${formatModelRef(ref)} failed${when}: ${kind}${tries}`,
-      {
-        errorKind: kind,
-        model: formatModelRef(ref),
-        attempts,
-        ...(statusCodeOf(cause) === undefined ? {} : { statusCode: statusCodeOf(cause) }),
-        // The budget that ran out, so a report can name the knob to raise (obs.explain prompt_timeout).
-        ...(kind === 'timeout' ? { timeoutMs: state.config[ref.provider]?.timeoutMs } : {}),
-      },
-      { cause },
-    );
-  }
-
-  function noCandidate(skipped: ReadonlyMap<string, SkipReason>): GatewayError {
-    const providers = [...skipped.keys()];
-    if ([...skipped.values()].includes('circuit_open')) {
-      return new GatewayError('unavailable', `Model provider unavailable: circuit breaker open for ${providers.join(', ')}`, {
-        reason: 'circuit_open',
-        providers,
-        retryAfterMs: soonestProbeInMs(skipped),
-      });
-    }
-    return new GatewayError(
-      'unavailable',
-      `Model provider unavailable: ${providers.join(', ')} rejected the API key; skipped while cooling down (check apiKey in config.yaml)`,
-      { reason: 'auth_cooldown', providers },
-    );
-  }
-
-  /** When the first skipped breaker lets a probe through: its retryAt, or 0 when one is half-open already. */
-  function soonestProbeInMs(skipped: ReadonlyMap<string, SkipReason>): number {
-    const at = now();
-    const waits = [...skipped]
-      .filter(([, reason]) => reason === 'circuit_open')
-      .map(([provider]) => Math.max(0, (breakers.snapshot(provider).retryAt ?? at) - at));
-    return Math.min(...waits);
-  }
+  const failed = (kind: ProviderErrorKind, ref: ModelRef, attempts: number, cause: unknown, isAfterOutput = false) =>
+    upstreamFailed({ kind, ref, attempts, cause, isAfterOutput, timeoutMs: state.config[ref.provider]?.timeoutMs });
+  const nothingToTry = (skipped: ReadonlyMap<string, SkipReason>) =>
+    noCandidate(skipped, (provider) => breakers.snapshot(provider).retryAt, now());
 
   async function* stream(request: RoutedCallRequest): AsyncGenerator<ModelStreamEvent> {
     const { config, catalog, adapters, hasProviders } = state;
@@ -243,8 +205,8 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
         } else {
           breakers.release(ref.provider);
         }
-        if (hasOutput) throw upstreamFailed(kind, ref, attempts, error, true);
-        if (!isFallbackEligible(kind)) throw upstreamFailed(kind, ref, attempts, error);
+        if (hasOutput) throw failed(kind, ref, attempts, error, true);
+        if (!isFallbackEligible(kind)) throw failed(kind, ref, attempts, error);
         previous = { ref, reason: kind };
         lastFailure = { ref, kind, error };
       } finally {
@@ -253,9 +215,9 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       }
     }
 
-    if (lastFailure === undefined) throw noCandidate(skipped);
+    if (lastFailure === undefined) throw nothingToTry(skipped);
     if (candidates.length > 1) events.emit('model:fallback_exhausted', { agentId: request.agentId, attempts });
-    throw upstreamFailed(lastFailure.kind, lastFailure.ref, attempts, lastFailure.error);
+    throw failed(lastFailure.kind, lastFailure.ref, attempts, lastFailure.error);
   }
 
   async function test(ref: ModelRef, signal: AbortSignal) {
