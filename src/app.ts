@@ -43,6 +43,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     log: child('config'),
     events,
     initialDocument: config,
+    watchFile: true,
     // Host and port are bound once at listen; a change to them applies at the next restart.
     overrides: (next) => ({ ...next, gateway: { ...next.gateway, host: gateway.host, port: gateway.port } }),
   });
@@ -54,7 +55,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tokens = createTokenService({ store: store.tokens, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
   const router = createModelRouter({ config: configStore.get().providers, events, log: child('providers'), now });
-  const stopConfigWatch = configStore.onChange((change) => {
+  configStore.onChange((change) => {
     if (change.sections.includes('providers')) router.reload(change.config.providers);
     // Tokens apply at once; the other gateway.* keys (address, TLS, limits) apply at the next gateway.restart.
     if (change.sections.includes('gateway')) {
@@ -98,6 +99,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const dispatcher = createDispatcher({ registry, maxBatchSize: gateway.maxBatchSize, audit: (call) => observability.audit.recordCall(call) });
 
   const stopModules = async () => {
+    configStore.close();
     for (const module of [...modules].reverse()) await module.stop?.();
     await recorder.close();
     await store.close();
@@ -136,7 +138,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     close() {
       const release = async () => {
-        stopConfigWatch();
         stopRetiredWatch();
         await stopModules();
       };

@@ -2,80 +2,23 @@
 // secrets out to secrets.yaml, write the file atomically, commit it, then swap the effective config and tell subscribers.
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Logger } from 'pino';
 import { GatewayError } from '../errors.js';
-import type { EventBus } from '../obs/index.js';
 import { ConfigError } from './config-error.js';
 import { moveSecretsOut, parseFile, readConfigText, type ConfigFile, type Prepared } from './config-document.js';
 import { changedSections, getPath, isPlainObject, keepSecrets, mergePatch, renderDocument, setPath, splitKey, type RawConfig } from './config-edit.js';
 import { writeAtomically } from './config-file.js';
-import type { ConfigHistory } from './history.js';
+import type { ConfigChange, ConfigChangeResult, ConfigEdit, ConfigStore, ConfigStoreDeps } from './config-store-types.js';
+import { watchConfigFile } from './file-watch.js';
 import { substituteReferences, validateConfig } from './load.js';
 import { configSchema, type GatewayConfig } from './schema.js';
 import { readSecrets, writeSecrets, type SecretValues } from './secrets-file.js';
 import { externalizeSecrets, externalizeSecretsInText } from './secrets.js';
 
 export type { RawConfig } from './config-edit.js';
+export type { ConfigChange, ConfigChangeResult, ConfigCheck, ConfigEdit, ConfigStore, ConfigStoreDeps } from './config-store-types.js';
 
 /** The config's top-level sections, in schema order. */
 export const CONFIG_SECTIONS: readonly string[] = configSchema.keyof().options;
-
-export interface ConfigChange {
-  config: GatewayConfig;
-  previous: GatewayConfig;
-  /** Top-level sections whose raw value changed. */
-  sections: string[];
-  /** The commit holding the change; null when git is unavailable. */
-  sha: string | null;
-  message: string;
-}
-
-export interface ConfigChangeResult {
-  /** HEAD after the change (unchanged for a no-op); null when git is unavailable. */
-  sha: string | null;
-  /** Empty when the change was a no-op (nothing written, nothing committed). */
-  sections: string[];
-}
-
-export type ConfigCheck = { valid: true; config: GatewayConfig } | { valid: false; errors: string[] };
-
-/** Gets a deep copy of the raw document (before ${ENV} substitution) and the effective config; returns the next raw document. */
-export type ConfigEdit = (raw: RawConfig, current: GatewayConfig) => unknown;
-
-export interface ConfigStore {
-  get(): GatewayConfig;
-  /** The file's content before ${ENV} substitution and defaults (a deep copy): one section, or all of it. */
-  raw(section?: string): unknown;
-  /** RFC 7386 merge patch of the raw document. */
-  patch(patch: RawConfig, message?: string): Promise<ConfigChangeResult>;
-  /** Replaces the whole document. */
-  apply(document: RawConfig, message?: string): Promise<ConfigChangeResult>;
-  /** Sets one dotted key of a section (`null` removes it); `previous` is the raw value it replaced. */
-  set(section: string, key: string, value: unknown): Promise<ConfigChangeResult & { previous: unknown }>;
-  /** Any edit, under the write lock; every other change is one of these. */
-  update(edit: ConfigEdit, message: string): Promise<ConfigChangeResult>;
-  /** Runs an edit and full validation without writing anything (dry runs). */
-  check(edit: ConfigEdit): ConfigCheck;
-  /** Restores the file as it was at `sha`, as a new commit. */
-  rollback(sha: string): Promise<{ sha: string | null; rolledBackTo: string }>;
-  readonly history: ConfigHistory;
-  /** Called after every applied change; returns the function that unsubscribes. */
-  onChange(listener: (change: ConfigChange) => void): () => void;
-}
-
-export interface ConfigStoreDeps {
-  configPath: string;
-  /** Where secret values live (DESIGN §3); defaults to secrets.yaml beside the config file. */
-  secretsPath?: string;
-  history: ConfigHistory;
-  env: NodeJS.ProcessEnv;
-  log: Logger;
-  events?: EventBus;
-  /** Applied to every validated config before it takes effect (the CLI's --port and --host). */
-  overrides?: (config: GatewayConfig) => GatewayConfig;
-  /** Written as the file (mode 0600) when none exists yet; without it a missing file is a ConfigError. */
-  initialDocument?: RawConfig;
-}
 
 function asInvalidParams(error: unknown, prefix = 'Invalid config'): unknown {
   if (!(error instanceof ConfigError)) return error;
@@ -86,6 +29,7 @@ function asInvalidParams(error: unknown, prefix = 'Invalid config'): unknown {
 
 export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigStore> {
   const { configPath, secretsPath = join(dirname(configPath), 'secrets.yaml'), history, env, log, events, overrides = (config) => config, initialDocument } = deps;
+  let stopWatch = (): void => {};
   const listeners = new Set<(change: ConfigChange) => void>();
   let lock: Promise<unknown> = Promise.resolve();
 
@@ -243,8 +187,39 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
     });
   }
 
+  /** The file on disk now, applied whole when it is valid; our own writes read back unchanged and do nothing. */
+  function reloadFromDisk(): Promise<ConfigChangeResult | undefined> {
+    return exclusive(async () => {
+      const onDisk = await readFile(configPath, 'utf8').catch(() => undefined);
+      if (onDisk === undefined || onDisk === file.text) return undefined;
+      let edited: ConfigFile;
+      let config: GatewayConfig;
+      try {
+        edited = parseFile(onDisk, configPath);
+        config = validate(edited.raw, configPath);
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        log.warn({ problems: error.problems.length > 0 ? error.problems : [error.message] }, 'config file edited on disk is not valid; the running config stays');
+        return undefined;
+      }
+      const sections = changedSections(file.raw, edited.raw);
+      return persist(moveSecretsOut(edited, secrets, configPath), config, sections, 'edited on disk');
+    });
+  }
+
+  if (deps.watchFile === true) {
+    stopWatch = watchConfigFile(configPath, () => {
+      reloadFromDisk().catch((error: unknown) => log.error({ err: error }, 'config file edited on disk could not be applied'));
+    }, log);
+  }
+
   return {
     get: () => effective,
+    reloadFromDisk,
+    close() {
+      stopWatch();
+      listeners.clear();
+    },
     raw: (section) => structuredClone(section === undefined ? file.raw : file.raw[section]),
     history,
     update,

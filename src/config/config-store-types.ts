@@ -1,0 +1,72 @@
+// What the config store offers and needs: the store's interface, its deps, and what one change reports.
+import type { Logger } from 'pino';
+import type { EventBus } from '../obs/index.js';
+import type { RawConfig } from './config-edit.js';
+import type { ConfigHistory } from './history.js';
+import type { GatewayConfig } from './schema.js';
+
+export interface ConfigChange {
+  config: GatewayConfig;
+  previous: GatewayConfig;
+  /** Top-level sections whose raw value changed. */
+  sections: string[];
+  /** The commit holding the change; null when git is unavailable. */
+  sha: string | null;
+  message: string;
+}
+
+export interface ConfigChangeResult {
+  /** HEAD after the change (unchanged for a no-op); null when git is unavailable. */
+  sha: string | null;
+  /** Empty when the change was a no-op (nothing written, nothing committed). */
+  sections: string[];
+}
+
+export type ConfigCheck = { valid: true; config: GatewayConfig } | { valid: false; errors: string[] };
+
+/** Gets a deep copy of the raw document (before ${ENV} substitution) and the effective config; returns the next raw document. */
+export type ConfigEdit = (raw: RawConfig, current: GatewayConfig) => unknown;
+
+export interface ConfigStore {
+  get(): GatewayConfig;
+  /** The file's content before ${ENV} substitution and defaults (a deep copy): one section, or all of it. */
+  raw(section?: string): unknown;
+  /** RFC 7386 merge patch of the raw document. */
+  patch(patch: RawConfig, message?: string): Promise<ConfigChangeResult>;
+  /** Replaces the whole document. */
+  apply(document: RawConfig, message?: string): Promise<ConfigChangeResult>;
+  /** Sets one dotted key of a section (`null` removes it); `previous` is the raw value it replaced. */
+  set(section: string, key: string, value: unknown): Promise<ConfigChangeResult & { previous: unknown }>;
+  /** Any edit, under the write lock; every other change is one of these. */
+  update(edit: ConfigEdit, message: string): Promise<ConfigChangeResult>;
+  /** Runs an edit and full validation without writing anything (dry runs). */
+  check(edit: ConfigEdit): ConfigCheck;
+  /** Restores the file as it was at `sha`, as a new commit. */
+  rollback(sha: string): Promise<{ sha: string | null; rolledBackTo: string }>;
+  readonly history: ConfigHistory;
+  /** Called after every applied change; returns the function that unsubscribes. */
+  onChange(listener: (change: ConfigChange) => void): () => void;
+  /**
+   * Applies the file as it is on disk now, as config.apply would, committed as "edited on disk"; an invalid file is
+   * refused (logged with the keys it gets wrong) and the running config stays. Undefined when nothing was applied.
+   */
+  reloadFromDisk(): Promise<ConfigChangeResult | undefined>;
+  /** Stops watching the file and drops every listener. */
+  close(): void;
+}
+
+export interface ConfigStoreDeps {
+  configPath: string;
+  /** Where secret values live (DESIGN §3); defaults to secrets.yaml beside the config file. */
+  secretsPath?: string;
+  history: ConfigHistory;
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  events?: EventBus;
+  /** Applied to every validated config before it takes effect (the CLI's --port and --host). */
+  overrides?: (config: GatewayConfig) => GatewayConfig;
+  /** Written as the file (mode 0600) when none exists yet; without it a missing file is a ConfigError. */
+  initialDocument?: RawConfig;
+  /** Watch the file and apply valid hand edits live (reloadFromDisk). Default false. */
+  watchFile?: boolean;
+}
