@@ -85,7 +85,7 @@ function modelCallContender(baseUrl: string): Contender {
     async call() {
       const { signal } = new AbortController();
       let text = '';
-      const calls = streamModelCall({ adapter, modelId: 'fake-model', system: 'You are terse.', messages: MESSAGES, tools: [], signal, log, limits: { maxChars: 1_000_000, maxBytes: 2_097_152 } });
+      const calls = streamModelCall({ adapter, modelId: 'fake-model', system: 'You are terse.', messages: MESSAGES, tools: [], settings: {}, signal, log, limits: { maxChars: 1_000_000, maxBytes: 2_097_152 } });
       for await (const event of calls) if (event.type === 'text-delta') text += event.text;
       if (text !== 'Echo: Hello') throw new Error(`unexpected reply ${text}`);
     },

@@ -27,3 +27,4 @@ export {
 export { estimateMessageTokens, estimateTokens, type TranscriptMessage, type TranscriptToolCall } from './transcript.js';
 export { modelMethods } from './methods.js';
 export { createModelsModule } from './module.js';
+export { argumentsText, toolInput, type WireResponseFormat, type WireToolChoice } from './wire/index.js';

@@ -2,8 +2,8 @@
 import type { Logger } from 'pino';
 import type { TranscriptMessage } from './transcript.js';
 import { createOutputMeter, estimateTokens, type OutputLimits } from './output-limit.js';
-import type { ModelFinishReason, TokenUsage, ToolSpec } from './types.js';
-import { ProviderCallError, type WireAdapter } from './wire/index.js';
+import type { CallSettings, ModelFinishReason, TokenUsage, ToolSpec } from './types.js';
+import { ProviderCallError, type WireAdapter, type WireCallOptions } from './wire/index.js';
 
 export interface ModelCallOptions {
   /** The provider's adapter; its pool and deadline (the provider's timeoutMs) are built once per providers: config. */
@@ -12,8 +12,7 @@ export interface ModelCallOptions {
   system: string;
   messages: readonly TranscriptMessage[];
   tools: readonly ToolSpec[];
-  temperature?: number | undefined;
-  maxOutputTokens?: number | undefined;
+  settings: CallSettings;
   /** How much text and tool-call arguments one reply may stream before it is cut (output-limit.ts). */
   limits: OutputLimits;
   signal: AbortSignal;
@@ -24,6 +23,17 @@ export type ModelCallEvent =
   | { type: 'text-delta'; text: string }
   | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }
   | { type: 'finish'; finishReason: ModelFinishReason; usage: TokenUsage };
+
+/** CallSettings in the adapters' shape: the sampling fields grouped, the rest as they are. */
+export function wireOptions(settings: CallSettings): WireCallOptions {
+  const { responseFormat, toolChoice, parallelToolCalls, ...sampling } = settings;
+  return {
+    sampling,
+    ...(responseFormat === undefined ? {} : { responseFormat }),
+    ...(toolChoice === undefined ? {} : { toolChoice }),
+    ...(parallelToolCalls === undefined ? {} : { parallelToolCalls }),
+  };
+}
 
 function cutFinish(options: ModelCallOptions, chars: number): ModelCallEvent {
   options.log.warn({ chars, maxChars: options.limits.maxChars, maxBytes: options.limits.maxBytes }, 'model reply passed its output limit; the call was cut');
@@ -41,13 +51,12 @@ export async function* streamModelCall(options: ModelCallOptions): AsyncGenerato
   const { signal } = options;
   if (signal.aborted) throw signal.reason;
   const meter = createOutputMeter(options.limits);
-  const sampling = { temperature: options.temperature, maxOutputTokens: options.maxOutputTokens };
   const events = options.adapter.stream({
+    ...wireOptions(options.settings),
     modelId: options.modelId,
     system: options.system,
     messages: options.messages,
     tools: options.tools,
-    sampling,
     signal,
     reportToolInput: true,
   });

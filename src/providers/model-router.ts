@@ -26,11 +26,11 @@ import {
   type ProvidersConfig,
   type ProviderType,
 } from './provider-config.js';
-import { streamModelCall } from './model-call.js';
+import { streamModelCall, wireOptions } from './model-call.js';
 import { outputLimits } from './output-limit.js';
-import { noCandidate, upstreamFailed, type SkipReason } from './router-errors.js';
+import { noCandidate, settingsRefused, upstreamFailed, type SkipReason } from './router-errors.js';
 import { servedWindowReport, type ServedWindowEntry } from './served-window.js';
-import { formatModelRef, type ModelRef, type ModelRouter, type ModelStreamEvent, type RoutedCallRequest } from './types.js';
+import { formatModelRef, type CallSettings, type ModelRef, type ModelRouter, type ModelStreamEvent, type RoutedCallRequest } from './types.js';
 import { costUsd, createCacheStatsTracker, type CacheStats } from './usage.js';
 
 export interface ModelRouterDeps {
@@ -105,18 +105,28 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
   const nothingToTry = (skipped: ReadonlyMap<string, SkipReason>) =>
     noCandidate(skipped, (provider) => breakers.snapshot(provider).retryAt, now());
 
+  function unsupported(ref: ModelRef, settings: CallSettings): string[] {
+    const adapter = state.adapters.get(ref.provider);
+    return adapter === undefined ? [] : adapter.unsupported(wireOptions(settings)).map((path) => path.replace(/^sampling\./, ''));
+  }
+
   async function* stream(request: RoutedCallRequest): AsyncGenerator<ModelStreamEvent> {
     const { config, catalog, adapters, hasProviders } = state;
     if (!hasProviders) throw new GatewayError('unavailable', NO_PROVIDER_MESSAGE, { reason: 'no_provider' });
+    const settings = request.settings ?? {};
     const seen = new Set<string>();
     const candidates: ModelRef[] = [];
     for (const ref of [request.primary, ...request.fallbacks]) {
       const key = formatModelRef(ref);
       if (seen.has(key)) continue;
       seen.add(key);
+      const refused = unsupported(ref, settings);
       if (config[ref.provider] === undefined) log.warn({ model: key, agentId: request.agentId }, 'model names an unconfigured provider; skipped');
+      else if (refused.length > 0) log.warn({ model: key, agentId: request.agentId, settings: refused }, 'model cannot honour the request settings; skipped');
       else candidates.push(ref);
     }
+    const primaryRefused = unsupported(request.primary, settings);
+    if (candidates.length === 0 && primaryRefused.length > 0) throw settingsRefused(request.primary.provider, primaryRefused);
     if (candidates.length === 0) {
       throw new GatewayError('unavailable', `Provider '${request.primary.provider}' is not configured under \`providers:\` in config.yaml`, {
         reason: 'unknown_provider',
@@ -150,6 +160,7 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       }
       attempts += 1;
       const entry = catalog.entry(ref);
+      const maxOutputTokens = settings.maxOutputTokens ?? (providerConfig.type === 'anthropic' ? entry?.maxTokens : undefined);
       const startedAt = now();
       let hasOutput = false;
       let isSettled = false;
@@ -160,12 +171,11 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
           system: request.system,
           messages: request.messages,
           tools: request.tools,
-          temperature: request.temperature,
           // Anthropic requires max_tokens; the catalog's maxTokens is the model's output ceiling.
-          maxOutputTokens: request.maxOutputTokens ?? (providerConfig.type === 'anthropic' ? entry?.maxTokens : undefined),
+          settings: maxOutputTokens === undefined ? settings : { ...settings, maxOutputTokens },
           // The ceiling we asked the server for, else the catalog's: past it (with a margin) the server is not
           // stopping by itself, and only cutting the call keeps the reply and our memory bounded.
-          limits: outputLimits(request.maxOutputTokens ?? entry?.maxTokens, providerConfig.maxResponseBytes),
+          limits: outputLimits(settings.maxOutputTokens ?? entry?.maxTokens, providerConfig.maxResponseBytes),
           signal: request.signal,
           log,
         });
@@ -249,6 +259,7 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
     stream,
     test,
     resolve: (model) => state.catalog.resolve(model),
+    unsupported,
     catalog: () => state.catalog.entries(),
     entry: (ref) => state.catalog.entry(ref),
     providers: () => state.catalog.providers(),

@@ -52,3 +52,8 @@ export function noCandidate(skipped: ReadonlyMap<string, SkipReason>, retryAtOf:
     { reason: 'auth_cooldown', providers },
   );
 }
+
+/** The request asked for settings (CallSettings paths) that the provider has no way to honour. */
+export function settingsRefused(provider: string, settings: readonly string[]): GatewayError {
+  return new GatewayError('invalid_params', `Provider '${provider}' cannot honour ${settings.join(', ')}`, { provider, settings: [...settings] });
+}

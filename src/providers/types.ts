@@ -1,5 +1,6 @@
 // The model layer's seam: requests, streamed events, catalog entries and the router the turn loop calls.
 import type { TranscriptMessage } from './transcript.js';
+import type { WireResponseFormat, WireSampling, WireToolChoice } from './wire/index.js';
 
 export interface ModelRef {
   provider: string;
@@ -13,6 +14,8 @@ export interface ToolSpec {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** Asks the provider to hold the call's arguments to the schema exactly (OpenAI's `strict`); sent where the protocol has it. */
+  strict?: boolean;
 }
 
 export interface TokenUsage {
@@ -37,6 +40,16 @@ export type ModelStreamEvent =
       latencyMs: number;
     };
 
+/**
+ * What a request may ask of the model beyond the agent's defaults: sampling, structured output and tool
+ * choice, passed to the provider as they are (a provider that cannot honour one is refused, never ignored).
+ */
+export interface CallSettings extends WireSampling {
+  responseFormat?: WireResponseFormat;
+  toolChoice?: WireToolChoice;
+  parallelToolCalls?: boolean;
+}
+
 export interface RoutedCallRequest {
   primary: ModelRef;
   /** Tried in order when the primary fails before producing output. */
@@ -44,8 +57,7 @@ export interface RoutedCallRequest {
   system: string;
   messages: readonly TranscriptMessage[];
   tools: readonly ToolSpec[];
-  temperature?: number;
-  maxOutputTokens?: number;
+  settings?: CallSettings;
   agentId: string;
   sessionKey: string;
   signal: AbortSignal;
@@ -74,6 +86,11 @@ export interface ModelRouter {
   stream(request: RoutedCallRequest): AsyncIterable<ModelStreamEvent>;
   /** `<provider>/<modelId>` or a bare model id to a configured model, else undefined. */
   resolve(model: string): ModelRef | undefined;
+  /**
+   * The settings the provider of `ref` cannot honour, as CallSettings paths (`seed`, `responseFormat.json_object`,
+   * `parallelToolCalls` …); [] when all fit or the provider is unknown (the call itself reports that).
+   */
+  unsupported(ref: ModelRef, settings: CallSettings): string[];
   catalog(): ModelCatalogEntry[];
   entry(ref: ModelRef): ModelCatalogEntry | undefined;
   providers(): string[];

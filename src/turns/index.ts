@@ -27,3 +27,4 @@ export type { FinishReason, TokensUsed, TurnRequest, TurnResult, TurnRunner } fr
 export { sessionAgentId } from './session-agent.js';
 export type { SessionCaller } from '../agents/index.js';
 export { agentTurnMethods } from './methods.js';
+export type { ToolOutput } from './client-tools.js';

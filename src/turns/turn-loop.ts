@@ -5,6 +5,7 @@ import { agentModels, type AgentDefinition, type ToolRegistry } from '../agents/
 import { isGatewayError } from '../errors.js';
 import type { DeliveryRecorder, EventBus, Recorder } from '../obs/index.js';
 import type { ModelRef, ModelRouter, TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
+import { assertNoToolClash, callsForClient, laterStepSettings, resultsForOpenCalls } from './client-tools.js';
 import { fitContext } from './context-budget.js';
 import type { TurnHookContext } from './hooks.js';
 import type { TurnHookRegistry } from './hook-registry.js';
@@ -68,7 +69,7 @@ const NO_PROVIDER_FOR_TURN = 'No LLM provider configured: add one under `provide
 export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
   const { router, events, recorder, hooks, limits, log, now } = deps;
 
-  async function finish(turn: Turn, finishReason: FinishReason, error?: string, endReason = endReasonOf(finishReason, turn.tally)): Promise<TurnResult> {
+  async function finish(turn: Turn, finishReason: FinishReason, error?: string, endReason = endReasonOf(finishReason, turn.tally), toolCalls?: TranscriptToolCall[]): Promise<TurnResult> {
     const { tally, request, agent, trace } = turn;
     await turn.transcript.save();
     trace.end({ finishReason, endReason, steps: tally.steps, inputTokens: tally.inputTokens, outputTokens: tally.outputTokens, costUsd: tally.costUsd, toolFailures: tally.toolFailures });
@@ -84,6 +85,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       costUsd: tally.costUsd,
       steps: tally.steps,
       ...(error === undefined ? {} : { error }),
+      ...(toolCalls === undefined ? {} : { toolCalls }),
     };
   }
 
@@ -93,15 +95,26 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
     return finish(turn, reason, error);
   }
 
+  /**
+   * Hands the client's calls to the caller. The agent's own calls of the same step are not run: their results
+   * would reach the model only after the caller's, so the model asks again if it still needs them.
+   */
+  function handOver(turn: Turn, calls: readonly TranscriptToolCall[], forClient: TranscriptToolCall[]): Promise<TurnResult> {
+    const notRun = calls.filter((call) => !forClient.includes(call));
+    turn.transcript.store(...notRun.map((call): TranscriptMessage => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content: 'Error: not run (the turn ended for the client\'s tool calls)', isError: true, timestamp: now() })));
+    return finish(turn, 'tool_calls', undefined, 'tool_calls', forClient);
+  }
+
   async function steps(turn: Turn, model: ModelRef, history: readonly TranscriptMessage[]): Promise<TurnResult> {
     const { request, agent, trace, tally, transcript } = turn;
     const { config } = agent;
     const entry = router.entry(model);
     const windowTokens = entry?.contextWindow ?? limits.defaultContextWindowTokens;
-    const outputHeadroom = Math.min(request.maxOutputTokens ?? entry?.maxTokens ?? limits.defaultOutputHeadroomTokens, windowTokens);
+    const outputHeadroom = Math.min(request.settings?.maxOutputTokens ?? entry?.maxTokens ?? limits.defaultOutputHeadroomTokens, windowTokens);
     const system = request.systemPrompt ?? config.systemPrompt;
     const fallbacks = request.model === undefined ? agentModels(config, router).fallbacks : [];
-    const toolSpecs = deps.tools.specs(config.tools);
+    const toolSpecs = request.clientTools === undefined ? deps.tools.specs(config.tools) : [...deps.tools.specs(config.tools), ...request.clientTools];
+    const afterFirstStep = laterStepSettings(request.settings);
     const { toolTimeoutMs, maxToolResultChars, loopRepeatLimit } = config.budget;
     const repeats = createRepeatCounter(loopRepeatLimit ?? limits.loopRepeatLimit);
     const toolLimits = { ...(toolTimeoutMs === undefined ? {} : { timeoutMs: toolTimeoutMs }), ...(maxToolResultChars === undefined ? {} : { maxResultChars: maxToolResultChars }) };
@@ -124,14 +137,15 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
         agentId: agent.id,
         sessionKey: request.sessionKey,
         signal: request.signal,
-        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-        ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
+        ...(request.settings === undefined ? {} : { settings: step === 1 ? request.settings : afterFirstStep }),
       }, { step, tally, trace, onDelta: request.onDelta });
       const { toolCalls } = output;
       transcript.add({ role: 'assistant', content: output.text, timestamp: now(), ...(toolCalls.length > 0 ? { toolCalls } : {}) });
 
       if (tally.inputTokens + tally.outputTokens > config.budget.maxTokensPerTurn) return stopBeforeTools(turn, toolCalls, 'budget_exceeded');
       if (toolCalls.length === 0) return finish(turn, 'stop');
+      const forClient = callsForClient(toolCalls, request.clientTools);
+      if (forClient.length > 0) return handOver(turn, toolCalls, forClient);
       const repeated = repeats.check(toolCalls);
       if (repeated !== undefined) return stopBeforeTools(turn, toolCalls, 'context_loop', repeated);
 
@@ -145,13 +159,16 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
   return {
     async run({ request, agent, history, unstored, channel }) {
       const { sessionKey } = request;
+      if (request.clientTools !== undefined) assertNoToolClash(deps.tools.specs(agent.config.tools), request.clientTools);
+      const toolResults = resultsForOpenCalls(history, request.toolOutputs ?? [], now());
       const traceId = randomUUID();
       const startedAt = now();
       const transcript = createTurnTranscript(request.stateless === true ? discard : (messages) => deps.append(sessionKey, messages));
       transcript.store(...unstored);
       const trace = startTurnTrace({ recorder, events, now }, { traceId, sessionKey, agentId: agent.id, channel, isSynthetic: request.isSynthetic ?? false, ...(request.messageId === undefined ? {} : { messageId: request.messageId }), ...(request.rootRunId === undefined ? {} : { rootRunId: request.rootRunId }) });
       events.emit('message:received', { agentId: agent.id, sessionKey, channelId: channel, chars: request.message.length });
-      transcript.add({ role: 'user', content: request.message, timestamp: now() });
+      transcript.add(...toolResults);
+      if (request.message.length > 0 || toolResults.length === 0) transcript.add({ role: 'user', content: request.message, timestamp: now() });
       const turn: Turn = { request, agent, trace, tally: emptyTally(), transcript, hookCtx: { agentId: agent.id, sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal }, channel, startedAt };
 
       const model = request.model ?? agentModels(agent.config, router).primary;

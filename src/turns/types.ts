@@ -1,6 +1,7 @@
 // What a turn is asked and what it answers: the request every surface builds and the result TurnService returns.
 import type { SessionCaller } from '../agents/index.js';
-import type { ModelRef, TranscriptMessage } from '../providers/index.js';
+import type { CallSettings, ModelRef, ToolSpec, TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
+import type { ToolOutput } from './client-tools.js';
 
 /** Why a turn ended (spec: "Finish reason mapping" plus the report's context_exhausted). */
 export type FinishReason =
@@ -11,7 +12,9 @@ export type FinishReason =
   | 'context_loop'
   | 'context_exhausted'
   | 'aborted'
-  | 'error';
+  | 'error'
+  /** The model called a tool the caller runs (a client tool); the calls are in TurnResult.toolCalls. */
+  | 'tool_calls';
 
 export interface TokensUsed {
   input: number;
@@ -23,6 +26,7 @@ export interface TurnRequest {
   /** Omitted: the default agent. */
   agentId?: string;
   sessionKey: string;
+  /** The user's message; empty when the turn only carries results for tool calls the caller ran (toolOutputs). */
   message: string;
   /**
    * Who asks: a new session is owned by `caller.clientId`; an existing one must be theirs unless they are
@@ -35,8 +39,12 @@ export interface TurnRequest {
   systemPrompt?: string;
   /** Replaces the agent's model for this turn (OpenAI `model` naming a provider model). */
   model?: ModelRef;
-  temperature?: number;
-  maxOutputTokens?: number;
+  /** Sampling, structured output and tool choice for every model call of the turn (a forcing tool choice: the first only). */
+  settings?: CallSettings;
+  /** Tools the caller runs: offered beside the agent's own; a call to one ends the turn with `tool_calls`. */
+  clientTools?: readonly ToolSpec[];
+  /** Results for the client tool calls an earlier turn of this session ended with. */
+  toolOutputs?: readonly ToolOutput[];
   /** Called with each text delta as the model streams. */
   onDelta?: (delta: string) => void;
   /** The id of the inbound message (e.g. the chatcmpl id), so trace search can find the turn by it. */
@@ -68,6 +76,8 @@ export interface TurnResult {
   error?: string;
   /** With circuit_open: ms until the first open breaker lets a call through again. */
   retryAfterMs?: number;
+  /** With tool_calls: the client tool calls the caller is to run and answer in its next request. */
+  toolCalls?: TranscriptToolCall[];
 }
 
 export interface TurnRunner {

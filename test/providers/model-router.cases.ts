@@ -93,7 +93,7 @@ export function describeProviderConformance(wire: WireReader): void {
 
     it('forwards the system prompt, temperature, max output tokens and tools', async () => {
       const tools = [{ name: 'memory_store', description: 'Store a memory', inputSchema: { type: 'object', properties: {} } }];
-      await collect(fixture.router.stream(callRequest(ref, { system: 'Be terse.', temperature: 0.25, maxOutputTokens: 321, tools })));
+      await collect(fixture.router.stream(callRequest(ref, { system: 'Be terse.', settings: { temperature: 0.25, maxOutputTokens: 321 }, tools })));
       const body = bodyOf(llm.chatRequests()[0]);
       expect(body.model).toBe('fake-model');
       expect(body.stream).toBe(true);

@@ -1,50 +1,16 @@
 // POST /v1/chat/completions: one stateless agent turn per request, as a chat.completion or an SSE chunk stream.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { z } from 'zod';
 import type { Caller } from '../../server/index.js';
 import { requestSignal, openSseStream, type SseFrame } from '../../server/index.js';
+import { argumentsText, type TranscriptToolCall } from '../../providers/index.js';
 import { sessionCallerOf, type TurnRequest, type TurnResult } from '../../turns/index.js';
+import { CHAT_SETTING_PARAMS, chatClientTools, chatCompletionRequest, chatMessages, chatSettings, type ChatCompletionRequest } from './chat-request.js';
 import { openAiErrorBody } from './errors.js';
-import {
-  blocksToText,
-  openAiSessionKey,
-  resolveTarget,
-  splitConversation,
-  toOpenAiFinishReason,
-  turnFailure,
-  type PlainMessage,
-} from './turn-input.js';
+import { assertSettingsHonoured } from './request-fields.js';
+import { openAiSessionKey, resolveTarget, splitConversation, toOpenAiFinishReason, turnFailure } from './turn-input.js';
 import { streamTurn } from './turn-stream.js';
 import type { OpenAiContext } from './types.js';
 import { parseBody } from './validation.js';
-
-const contentBlock = z.looseObject({ type: z.string().min(1) });
-
-const chatMessage = z.strictObject({
-  role: z.enum(['system', 'user', 'assistant']),
-  content: z.union([z.string(), z.array(contentBlock)], { error: 'expected a string or an array of content blocks' }),
-});
-
-/** Spec "Chat completion request": fields outside this table are refused. */
-export const chatCompletionRequest = z.strictObject({
-  model: z.string().min(1, 'must not be empty'),
-  messages: z.array(chatMessage).min(1, 'must contain at least one message'),
-  stream: z.boolean().optional(),
-  temperature: z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2').optional(),
-  max_tokens: z.number().int('must be a positive integer').positive('must be a positive integer').optional(),
-  stream_options: z.strictObject({ include_usage: z.boolean().optional() }).optional(),
-});
-
-export type ChatCompletionRequest = z.infer<typeof chatCompletionRequest>;
-
-const CHAT_BLOCKS = { text: ['text'], image: ['image_url'] } as const;
-
-function plainMessages(body: ChatCompletionRequest): PlainMessage[] {
-  return body.messages.map((message, index) => ({
-    role: message.role,
-    text: typeof message.content === 'string' ? message.content : blocksToText(message.content, CHAT_BLOCKS, `messages[${index}].content`),
-  }));
-}
 
 function usageOf(result: TurnResult) {
   const { input, output, total } = result.tokensUsed;
@@ -58,10 +24,18 @@ interface Completion {
   turn: Omit<TurnRequest, 'signal' | 'onDelta'>;
 }
 
+/** OpenAI's tool_calls entries; `index` is what stream chunks key their pieces on. */
+function openAiToolCalls(calls: readonly TranscriptToolCall[]) {
+  return calls.map((call, index) => ({ index, id: call.id, type: 'function' as const, function: { name: call.name, arguments: argumentsText(call.input) } }));
+}
+
 function prepare(ctx: OpenAiContext, body: ChatCompletionRequest, caller: Caller): Completion {
   const target = resolveTarget(body.model, ctx);
+  const settings = chatSettings(body);
+  assertSettingsHonoured(ctx, target, settings, CHAT_SETTING_PARAMS);
+  const clientTools = chatClientTools(body);
   const now = ctx.now();
-  const input = splitConversation(plainMessages(body), now, 'messages');
+  const input = splitConversation(chatMessages(body), now, 'messages');
   const id = `chatcmpl-${ctx.newId()}`;
   return {
     id,
@@ -75,10 +49,17 @@ function prepare(ctx: OpenAiContext, body: ChatCompletionRequest, caller: Caller
       caller: sessionCallerOf(caller),
       isKeyUnique: true,
       ...(ctx.storeTranscripts?.() === true ? {} : { stateless: true }),
-      ...(body.temperature === undefined ? {} : { temperature: body.temperature }),
-      ...(body.max_tokens === undefined ? {} : { maxOutputTokens: body.max_tokens }),
+      ...(Object.keys(settings).length === 0 ? {} : { settings }),
+      ...(clientTools === undefined ? {} : { clientTools }),
     },
   };
+}
+
+function completionMessage(result: TurnResult) {
+  const calls = result.toolCalls ?? [];
+  if (calls.length === 0) return { role: 'assistant', content: result.response, refusal: null };
+  // OpenAI's shape beside tool calls: content null when the model said nothing.
+  return { role: 'assistant', content: result.response.length > 0 ? result.response : null, refusal: null, tool_calls: openAiToolCalls(calls).map(({ index, ...call }) => call) };
 }
 
 async function complete(ctx: OpenAiContext, completion: Completion, reply: FastifyReply) {
@@ -91,7 +72,7 @@ async function complete(ctx: OpenAiContext, completion: Completion, reply: Fasti
     object: 'chat.completion',
     created: completion.created,
     model: completion.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: result.response }, finish_reason: toOpenAiFinishReason(result.finishReason) }],
+    choices: [{ index: 0, message: completionMessage(result), logprobs: null, finish_reason: toOpenAiFinishReason(result.finishReason) }],
     usage: usageOf(result),
   };
 }
@@ -114,6 +95,8 @@ async function streamCompletion(ctx: OpenAiContext, completion: Completion, isUs
       await stream.write({ data: JSON.stringify(openAiErrorBody(outcome.error)) });
       return;
     }
+    // Each client tool call whole in one chunk: the pieces clients accumulate by `index` arrive at once.
+    for (const call of openAiToolCalls(outcome.result.toolCalls ?? [])) await stream.write(chunk([{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }]));
     await stream.write(chunk([{ index: 0, delta: {}, finish_reason: toOpenAiFinishReason(outcome.result.finishReason) }]));
     if (isUsageWanted) await stream.write(chunk([], { usage: usageOf(outcome.result) }));
     await stream.write({ data: '[DONE]' });

@@ -103,8 +103,10 @@ async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Ca
       sessionKey,
       caller,
       ...(systemPrompt === '' ? {} : { systemPrompt }),
-      ...(body.temperature == null ? {} : { temperature: body.temperature }),
-      ...(body.max_output_tokens == null ? {} : { maxOutputTokens: body.max_output_tokens }),
+      settings: {
+        ...(body.temperature == null ? {} : { temperature: body.temperature }),
+        ...(body.max_output_tokens == null ? {} : { maxOutputTokens: body.max_output_tokens }),
+      },
     },
   };
 }

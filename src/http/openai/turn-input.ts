@@ -1,8 +1,8 @@
 // From an OpenAI request to a turn: which agent or model runs it, and which message, system prompt and history it gets.
 import type { AgentRegistry } from '../../agents/index.js';
 import { agentSuspended, GatewayError } from '../../errors.js';
-import type { ModelRef, ModelRouter, TranscriptMessage } from '../../providers/index.js';
-import { formatSessionKey, type FinishReason, type TurnResult } from '../../turns/index.js';
+import type { ModelRef, ModelRouter, TranscriptMessage, TranscriptToolCall } from '../../providers/index.js';
+import { formatSessionKey, type FinishReason, type ToolOutput, type TurnResult } from '../../turns/index.js';
 
 /** Session keys of /v1 requests (spec: "Session key used for OpenAI-compatible requests"). */
 export const OPENAI_USER_ID = 'openai-api';
@@ -36,11 +36,11 @@ export function resolveTarget(model: string, { agents, router }: { agents: Pick<
   throw new GatewayError('not_found', `Model not found: ${model}`, { param: 'model' });
 }
 
-/** A message with its content reduced to text. */
-export interface PlainMessage {
-  role: 'system' | 'user' | 'assistant';
-  text: string;
-}
+/** A message with its content reduced to text; assistant messages keep their tool calls, tool messages their call id. */
+export type PlainMessage =
+  | { role: 'system' | 'user'; text: string }
+  | { role: 'assistant'; text: string; toolCalls?: TranscriptToolCall[] }
+  | { role: 'tool'; text: string; toolCallId: string };
 
 export interface ContentBlock {
   type: string;
@@ -75,16 +75,52 @@ export function blocksToText(blocks: readonly ContentBlock[], kinds: BlockKinds,
 }
 
 export interface TurnInput {
+  /** Empty when the request only returns results for the client's tool calls (toolOutputs). */
   message: string;
   systemPrompt?: string;
   seedHistory: TranscriptMessage[];
+  /** The results that end the conversation, for the calls of the assistant message before them. */
+  toolOutputs?: ToolOutput[];
+}
+
+/** History messages in the transcript's shape; a tool message takes its tool's name from the call it answers. */
+function toTranscript(messages: readonly PlainMessage[], now: number, param: string, offset = 0): TranscriptMessage[] {
+  const callNames = new Map<string, string>();
+  return messages.flatMap((message, index): TranscriptMessage[] => {
+    switch (message.role) {
+      case 'system':
+        return [];
+      case 'user':
+        return [{ role: 'user', content: message.text, timestamp: now }];
+      case 'assistant':
+        for (const call of message.toolCalls ?? []) callNames.set(call.id, call.name);
+        return [{ role: 'assistant', content: message.text, timestamp: now, ...(message.toolCalls === undefined ? {} : { toolCalls: message.toolCalls }) }];
+      case 'tool': {
+        const toolName = callNames.get(message.toolCallId);
+        if (toolName === undefined) {
+          throw new GatewayError('invalid_params', `No assistant tool call with id '${message.toolCallId}' comes before this tool message`, { param: `${param}[${index + offset}].tool_call_id` });
+        }
+        return [{ role: 'tool', toolCallId: message.toolCallId, toolName, content: message.text, isError: false, timestamp: now }];
+      }
+    }
+  });
 }
 
 /**
  * Spec rule 3 and DESIGN §3: system messages joined with "\n" become the system prompt, the last user message
- * is the input, and every other message seeds the new session's history in its original order.
+ * is the input, and every other message seeds the new session's history in its original order. A conversation
+ * that ends with tool messages continues after the client ran its tools: everything before them is history and
+ * they are the results of the last assistant message's calls.
  */
 export function splitConversation(messages: readonly PlainMessage[], now: number, param: string): TurnInput {
+  const system = messages.filter((message) => message.role === 'system').map((message) => message.text);
+  const systemPrompt = system.length > 0 ? { systemPrompt: system.join('\n') } : {};
+  let firstResult = messages.length;
+  while (firstResult > 0 && messages[firstResult - 1]?.role === 'tool') firstResult -= 1;
+  if (firstResult < messages.length) {
+    const results = messages.slice(firstResult).flatMap((message) => (message.role === 'tool' ? [{ toolCallId: message.toolCallId, content: message.text }] : []));
+    return { message: '', seedHistory: toTranscript(messages.slice(0, firstResult), now, param), toolOutputs: results, ...systemPrompt };
+  }
   let lastUser = -1;
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     if (messages[index]?.role === 'user') {
@@ -94,19 +130,19 @@ export function splitConversation(messages: readonly PlainMessage[], now: number
   }
   const input = messages[lastUser];
   if (input === undefined) throw new GatewayError('invalid_params', `'${param}' must contain at least one user message`, { param });
-  const system = messages.filter((message) => message.role === 'system').map((message) => message.text);
-  const seedHistory: TranscriptMessage[] = [];
-  messages.forEach((message, index) => {
-    if (index === lastUser || message.role === 'system') return;
-    seedHistory.push({ role: message.role, content: message.text, timestamp: now });
-  });
-  return { message: input.text, seedHistory, ...(system.length > 0 ? { systemPrompt: system.join('\n') } : {}) };
+  const before = toTranscript(messages.slice(0, lastUser), now, param);
+  const after = toTranscript(messages.slice(lastUser + 1), now, param, lastUser + 1);
+  return { message: input.text, seedHistory: [...before, ...after], ...systemPrompt };
 }
 
-export type OpenAiFinishReason = 'stop' | 'length';
+export type OpenAiFinishReason = 'stop' | 'length' | 'tool_calls';
 
-/** Spec "Finish reason mapping": max_steps is `length`, every other reason (known or not) is `stop`. */
+/**
+ * Spec "Finish reason mapping": max_steps is `length`, every other reason (known or not) is `stop`; a turn that
+ * ended on the client's tool calls is OpenAI's `tool_calls`.
+ */
 export function toOpenAiFinishReason(reason: FinishReason | (string & {})): OpenAiFinishReason {
+  if (reason === 'tool_calls') return 'tool_calls';
   return reason === 'max_steps' ? 'length' : 'stop';
 }
 

@@ -11,8 +11,8 @@ export type { ResponseRecord, ResponsePort as ResponseStore } from '../../store/
 export interface OpenAiRoutesDeps {
   auth: RequestAuth;
   runner: TurnRunner;
-  agents: Pick<AgentRegistry, 'get'>;
-  router: Pick<ModelRouter, 'resolve' | 'catalog'>;
+  agents: Pick<AgentRegistry, 'get' | 'defaultAgentId' | 'list'>;
+  router: Pick<ModelRouter, 'resolve' | 'catalog' | 'unsupported'>;
   /** Undefined: POST /v1/embeddings answers 404 `No embedding provider configured`. */
   embedder: Embedder | undefined;
   responses: ResponsePort;

@@ -4,7 +4,7 @@ import { systemPromptOf } from './decoding.js';
 import type { WireHttp } from './http.js';
 import { AnthropicMessagesDecoder } from './anthropic-messages-decoder.js';
 import { streamCall } from './stream-call.js';
-import type { WireAdapter, WireCallRequest, WireToolChoice } from './types.js';
+import type { WireAdapter, WireCallOptions, WireCallRequest, WireToolChoice } from './types.js';
 
 /** The API version header every request carries; the SSE event names and usage fields below are this version's. */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -93,7 +93,7 @@ export function anthropicBody(request: WireCallRequest, defaultMaxOutputTokens: 
   // Structured output is `output_config.format` (GA); json_object has no Anthropic form and is refused by unsupported().
   if (request.responseFormat?.type === 'json_schema') body.output_config = { format: { type: 'json_schema', schema: request.responseFormat.schema } };
   if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
+    body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema, ...(tool.strict === undefined ? {} : { strict: tool.strict }) }));
     const toolChoice = toolChoiceOf(request.toolChoice, request.parallelToolCalls);
     if (toolChoice !== undefined) body.tool_choice = toolChoice;
   }
@@ -101,7 +101,7 @@ export function anthropicBody(request: WireCallRequest, defaultMaxOutputTokens: 
 }
 
 /** Fields of WireCallRequest the Messages API has no equivalent for. */
-export function anthropicUnsupported(request: WireCallRequest): string[] {
+export function anthropicUnsupported(request: WireCallOptions): string[] {
   const fields: string[] = [];
   if (request.sampling.seed !== undefined) fields.push('sampling.seed');
   if (request.sampling.presencePenalty !== undefined) fields.push('sampling.presencePenalty');

@@ -5,7 +5,7 @@ import { protocolError } from './errors.js';
 import { GeminiDecoder } from './google-gemini-decoder.js';
 import type { WireHttp } from './http.js';
 import { callJson, streamCall } from './stream-call.js';
-import type { WireAdapter, WireCallRequest, WireEmbedRequest, WireEmbedResult, WireToolChoice } from './types.js';
+import type { WireAdapter, WireCallOptions, WireCallRequest, WireEmbedRequest, WireEmbedResult, WireToolChoice } from './types.js';
 
 /**
  * Gemini 3 refuses a replayed functionCall without the thoughtSignature it was sent with. Our transcript does
@@ -106,7 +106,7 @@ export function geminiBody(request: WireCallRequest, needsSignature: boolean): R
 }
 
 /** Gemini calls functions in parallel as it sees fit; there is no switch to forbid it. */
-export function geminiUnsupported(request: WireCallRequest): string[] {
+export function geminiUnsupported(request: WireCallOptions): string[] {
   return request.parallelToolCalls === false ? ['parallelToolCalls'] : [];
 }
 

@@ -5,10 +5,12 @@ import { createWireHttp } from './http.js';
 import { createOpenAiChatAdapter } from './openai-chat.js';
 import type { WireAdapter, WireAdapterOptions, WireProviderType } from './types.js';
 
+export { argumentsText, toolInput } from './decoding.js';
 export { ProviderCallError, retryAfterMsOf, statusKind, toProviderCallError, type ProviderErrorKind } from './errors.js';
 export type {
   WireAdapter,
   WireAdapterOptions,
+  WireCallOptions,
   WireCallRequest,
   WireEmbedRequest,
   WireEmbedResult,

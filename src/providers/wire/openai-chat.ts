@@ -66,7 +66,10 @@ function toolChoiceOf(choice: WireToolChoice): unknown {
 }
 
 function toolsOf(tools: readonly ToolSpec[]): unknown[] {
-  return tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } }));
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema, ...(tool.strict === undefined ? {} : { strict: tool.strict }) },
+  }));
 }
 
 /** The request body; only fields the request sets are sent, so servers keep their own defaults. */

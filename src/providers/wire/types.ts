@@ -25,17 +25,21 @@ export type WireResponseFormat =
 
 export type WireToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
-export interface WireCallRequest {
-  modelId: string;
-  /** Joined with the transcript's own system messages, which every protocol receives up front. */
-  system: string | undefined;
-  messages: readonly TranscriptMessage[];
-  tools: readonly ToolSpec[];
+/** What a caller may ask of one call beyond messages and tools; each protocol maps what it can and names the rest (unsupported). */
+export interface WireCallOptions {
   sampling: WireSampling;
   responseFormat?: WireResponseFormat;
   /** Sent only when tools are offered: every protocol refuses a tool choice without tools. */
   toolChoice?: WireToolChoice;
   parallelToolCalls?: boolean;
+}
+
+export interface WireCallRequest extends WireCallOptions {
+  modelId: string;
+  /** Joined with the transcript's own system messages, which every protocol receives up front. */
+  system: string | undefined;
+  messages: readonly TranscriptMessage[];
+  tools: readonly ToolSpec[];
   /** Aborting it closes the upstream request; the call then fails with kind `aborted`. */
   signal: AbortSignal;
   /**
@@ -82,11 +86,11 @@ export interface WireAdapter {
   /** Absent when the protocol has no embeddings endpoint (Anthropic). */
   embed?(input: WireEmbedRequest): Promise<WireEmbedResult>;
   /**
-   * Request fields this protocol cannot honour, as paths into WireCallRequest (`sampling.seed`,
+   * Options this protocol cannot honour, as paths into WireCallOptions (`sampling.seed`,
    * `responseFormat.json_object`, `parallelToolCalls` …), so the caller can answer a 400 naming field and
    * provider instead of dropping the field silently; [] when all fit.
    */
-  unsupported(request: WireCallRequest): string[];
+  unsupported(options: WireCallOptions): string[];
   /** Closes the provider's connection pool; in-flight calls fail. */
   close(): Promise<void>;
 }

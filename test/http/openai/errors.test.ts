@@ -57,12 +57,12 @@ describe('/v1 errors over HTTP', () => {
   const chat = (extra: Record<string, unknown>) => post('/v1/chat/completions', { model: 'local/small', messages: [{ role: 'user', content: 'hi' }], ...extra });
 
   it('refuses an unknown field with 400 naming it', async () => {
-    expect(await chat({ top_p: 0.5 })).toMatchObject({
+    expect(await chat({ logit_bias: { '50256': -100 } })).toMatchObject({
       status: 400,
-      body: { error: { type: 'invalid_request_error', param: 'top_p', message: 'Unrecognized request argument supplied: top_p', code: null } },
+      body: { error: { type: 'invalid_request_error', param: 'logit_bias', message: 'Unrecognized request argument supplied: logit_bias', code: null } },
     });
-    const nested = await post('/v1/chat/completions', { model: 'local/small', messages: [{ role: 'user', content: 'hi', name: 'bob' }] });
-    expect(nested).toMatchObject({ status: 400, body: { error: { param: 'messages[0].name' } } });
+    const nested = await post('/v1/chat/completions', { model: 'local/small', messages: [{ role: 'user', content: 'hi', audio: { id: 'a' } }] });
+    expect(nested).toMatchObject({ status: 400, body: { error: { param: 'messages[0].audio' } } });
   });
 
   it('names a missing or invalid field', async () => {
@@ -72,7 +72,8 @@ describe('/v1 errors over HTTP', () => {
     });
     expect(await chat({ messages: [] })).toMatchObject({ status: 400, body: { error: { param: 'messages' } } });
     expect(await chat({ model: '' })).toMatchObject({ status: 400, body: { error: { param: 'model' } } });
-    expect(await chat({ messages: [{ role: 'tool', content: 'x' }] })).toMatchObject({ status: 400, body: { error: { param: 'messages[0].role' } } });
+    expect(await chat({ messages: [{ role: 'robot', content: 'x' }] })).toMatchObject({ status: 400, body: { error: { param: 'messages[0].role' } } });
+    expect(await chat({ messages: [{ role: 'tool', content: 'x' }] })).toMatchObject({ status: 400, body: { error: { param: 'messages[0].tool_call_id' } } });
     expect(await chat({ stream: 'yes' })).toMatchObject({ status: 400, body: { error: { param: 'stream' } } });
   });
 

@@ -2,6 +2,7 @@
 // scripted fake LLM as the only provider (the process boundary).
 import { randomUUID } from 'node:crypto';
 import type { AgentRegistry } from '../../../src/agents/types.js';
+import type { ToolDefinition } from '../../../src/agents/index.js';
 import { providerConfigSchema } from '../../../src/config/index.js';
 import { registerOpenAiRoutes } from '../../../src/http/openai/index.js';
 import { registerRestRoutes } from '../../../src/http/rest/index.js';
@@ -30,6 +31,10 @@ export interface RouteFixtureOptions {
   hasEmbeddings?: boolean;
   rateLimit?: { maxRequests: number; windowMs: number };
   keepAliveMs?: number;
+  /** More providers beside `local`, as config.yaml's `providers:` entries. */
+  extraProviders?: Record<string, unknown>;
+  /** Tools the agents may name in `tools:`; default none. */
+  tools?: readonly ToolDefinition[];
   /** `openai.storeTranscripts` at start; tests may change `settings.storeTranscripts` later. Default false. */
   storeTranscripts?: boolean;
 }
@@ -59,6 +64,7 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
       baseUrl: options.llmBaseUrl,
       models: (options.models ?? ['small', 'large']).map((id) => ({ id })),
     }),
+    ...Object.fromEntries(Object.entries(options.extraProviders ?? {}).map(([name, provider]) => [name, providerConfigSchema.parse(provider)])),
   };
   const router = createModelRouter({ config: providers, events, log });
   const agents = staticAgents(options.agents ?? { default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 3 } });
@@ -66,7 +72,7 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
   const evidence = createSqliteEvidencePort(db);
   const recorder = createRecorder({ port: evidence });
   const observability = createObservability({ store: { audit: createSqliteAuditPort(db), evidence, obs: createSqliteObsPort(db) }, events, recorder, now: Date.now, newId: randomUUID });
-  const runner = createTurnServiceFixture({ agents, router, store: sessions, recorder, events });
+  const runner = createTurnServiceFixture({ agents, router, store: sessions, recorder, events, ...(options.tools === undefined ? {} : { tools: options.tools }) });
   const embedder = options.hasEmbeddings === true ? createEmbedder({ embeddings: { provider: 'local', model: 'embed-small' }, providers, log }) : undefined;
   const auth = createRequestAuth(createAuthenticator({ configTokens: config.gateway.tokens, store: createSqliteTokenPort(db) }));
   const shutdown = new AbortController();

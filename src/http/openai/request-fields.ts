@@ -1,0 +1,69 @@
+// Request fields /v1/chat/completions and /v1/responses share: function tools, metadata, output formats, and the provider check.
+import { z } from 'zod';
+import { agentModels, type AgentRegistry } from '../../agents/index.js';
+import { safeKeySchema } from '../../config/index.js';
+import { GatewayError } from '../../errors.js';
+import type { CallSettings, ModelRouter, ToolSpec, WireResponseFormat } from '../../providers/index.js';
+import type { TurnTarget } from './turn-input.js';
+
+/** OpenAI's function definition: a name models can say, a description and a JSON Schema for the arguments. */
+export const functionTool = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, underscores or dashes'),
+  description: z.string().optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+  strict: z.boolean().nullable().optional(),
+});
+
+export type FunctionTool = z.infer<typeof functionTool>;
+
+/** OpenAI's bounds: 16 pairs, keys up to 64 and values up to 512 characters. */
+export const metadataSchema = z
+  .record(safeKeySchema.max(64), z.string().max(512))
+  .refine((value) => Object.keys(value).length <= 16, 'must hold at most 16 pairs')
+  .nullable()
+  .optional();
+
+/** The client's tools as the model sees them; two with one name are refused, as the model could not tell them apart. */
+export function clientToolSpecs(tools: readonly FunctionTool[], param: string): ToolSpec[] | undefined {
+  if (tools.length === 0) return undefined;
+  const seen = new Set<string>();
+  return tools.map((tool, index) => {
+    if (seen.has(tool.name)) throw new GatewayError('invalid_params', `Tool name '${tool.name}' is given twice`, { param: `${param}[${index}].name` });
+    seen.add(tool.name);
+    return {
+      name: tool.name,
+      description: tool.description ?? '',
+      inputSchema: tool.parameters ?? { type: 'object', properties: {} },
+      ...(tool.strict == null ? {} : { strict: tool.strict }),
+    };
+  });
+}
+
+type FormatField = { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; name: string; schema?: Record<string, unknown> | undefined; strict?: boolean | null | undefined };
+
+/** A response format in the adapters' terms; a json_schema without a schema accepts any object. */
+export function responseFormatOf(format: FormatField): WireResponseFormat {
+  if (format.type !== 'json_schema') return { type: format.type };
+  return { type: 'json_schema', name: format.name, schema: format.schema ?? { type: 'object' }, ...(format.strict == null ? {} : { strict: format.strict }) };
+}
+
+/**
+ * Refuses, before any stream starts, settings the target's model cannot honour (DESIGN §3: 400 naming field and
+ * provider, never a silent drop). Fallback models that cannot honour them are skipped when the turn runs.
+ */
+export function assertSettingsHonoured(
+  { agents, router }: { agents: Pick<AgentRegistry, 'get' | 'defaultAgentId'>; router: Pick<ModelRouter, 'resolve' | 'unsupported'> },
+  target: TurnTarget,
+  settings: CallSettings,
+  params: Readonly<Record<string, string>>,
+): void {
+  const agentId = target.agentId ?? agents.defaultAgentId();
+  const agent = agentId === undefined ? undefined : agents.get(agentId);
+  const model = target.model ?? (agent === undefined ? undefined : agentModels(agent.config, router).primary);
+  if (model === undefined) return;
+  const refused = router.unsupported(model, settings);
+  const first = refused[0];
+  if (first === undefined) return;
+  const param = params[first] ?? first;
+  throw new GatewayError('invalid_params', `Provider '${model.provider}' does not support '${param}'`, { param, provider: model.provider });
+}
