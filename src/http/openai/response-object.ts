@@ -1,4 +1,5 @@
 // The Responses API shapes (DESIGN §3): the response object, its message output item, and the numbered stream events.
+import { argumentsText, type TranscriptToolCall } from '../../providers/index.js';
 import type { TurnResult } from '../../turns/index.js';
 import { publicMessage, type GatewayError } from '../../errors.js';
 import { OPENAI_ERRORS } from './errors.js';
@@ -10,9 +11,16 @@ export interface ResponseEcho {
   model: string;
   instructions: string | null;
   temperature: number | null;
+  topP: number | null;
   maxOutputTokens: number | null;
   previousResponseId: string | null;
   metadata: Record<string, string>;
+  tools: readonly unknown[];
+  toolChoice: unknown;
+  parallelToolCalls: boolean;
+  textFormat: unknown;
+  store: boolean;
+  user: string | null;
 }
 
 export interface ResponseIds {
@@ -30,6 +38,11 @@ export function messageItem(ids: ResponseIds, status: 'in_progress' | 'completed
   return { type: 'message', id: ids.messageId, role: 'assistant', status, content };
 }
 
+/** A function call output item; its id is derived from the call id so stream events and the final object agree. */
+export function functionCallItem(call: TranscriptToolCall, status: 'in_progress' | 'completed', args = argumentsText(call.input)) {
+  return { type: 'function_call', id: `fc_${call.id}`, call_id: call.id, name: call.name, arguments: args, status };
+}
+
 export function usageOf(result: TurnResult) {
   const { input, output, total } = result.tokensUsed;
   return {
@@ -45,6 +58,15 @@ export interface ResponseState {
   status: ResponseStatus;
   result?: TurnResult;
   error?: GatewayError;
+  /** A stream announces the message item first, so its final object keeps it even when the text is empty. */
+  hasMessageItem?: boolean;
+}
+
+function outputOf(ids: ResponseIds, { result, hasMessageItem = false }: ResponseState) {
+  if (result === undefined) return [];
+  const calls = result.toolCalls ?? [];
+  const message = hasMessageItem || result.response.length > 0 || calls.length === 0 ? [messageItem(ids, 'completed', [outputText(result.response)])] : [];
+  return [...message, ...calls.map((call) => functionCallItem(call, 'completed'))];
 }
 
 export function responseObject(ids: ResponseIds, echo: ResponseEcho, state: ResponseState) {
@@ -59,12 +81,17 @@ export function responseObject(ids: ResponseIds, echo: ResponseEcho, state: Resp
     instructions: echo.instructions,
     max_output_tokens: echo.maxOutputTokens,
     model: echo.model,
-    output: result === undefined ? [] : [messageItem(ids, 'completed', [outputText(result.response)])],
-    parallel_tool_calls: false,
+    output: outputOf(ids, state),
+    parallel_tool_calls: echo.parallelToolCalls,
     previous_response_id: echo.previousResponseId,
+    store: echo.store,
     temperature: echo.temperature,
-    tool_choice: 'auto',
-    tools: [],
+    text: { format: echo.textFormat },
+    tool_choice: echo.toolChoice,
+    tools: echo.tools,
+    top_p: echo.topP,
+    truncation: 'disabled',
+    user: echo.user,
     metadata: echo.metadata,
     usage: result === undefined ? null : usageOf(result),
   };

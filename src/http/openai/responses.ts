@@ -1,101 +1,70 @@
 // POST /v1/responses: an agent turn in OpenAI's Responses format; previous_response_id continues that response's session.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { z } from 'zod';
-import { safeKeySchema } from '../../config/index.js';
-import { GatewayError, notFound, responseForbidden } from '../../errors.js';
+import { notFound, responseForbidden } from '../../errors.js';
 import type { Caller } from '../../server/index.js';
 import { requestSignal, openSseStream } from '../../server/index.js';
 import { sessionCallerOf, type TurnRequest } from '../../turns/index.js';
-import {
-  createEventSequencer,
-  messageItem,
-  outputText,
-  responseObject,
-  type ResponseEcho,
-  type ResponseIds,
-} from './response-object.js';
-import { blocksToText, openAiSessionKey, resolveTarget, splitConversation, turnFailure, type PlainMessage, type TurnInput } from './turn-input.js';
+import { assertSettingsHonoured } from './request-fields.js';
+import { createEventSequencer, functionCallItem, messageItem, outputText, responseObject, type ResponseEcho, type ResponseIds } from './response-object.js';
+import { RESPONSES_SETTING_PARAMS, responsesClientTools, responsesInput, responsesRequest, responsesSettings, type ResponsesRequest } from './responses-request.js';
+import { openAiSessionKey, resolveTarget, turnFailure } from './turn-input.js';
 import { streamTurn } from './turn-stream.js';
 import type { OpenAiContext } from './types.js';
 import { parseBody } from './validation.js';
-
-const inputMessage = z.strictObject({
-  type: z.literal('message').optional(),
-  role: z.enum(['system', 'developer', 'user', 'assistant']),
-  content: z.union([z.string(), z.array(z.looseObject({ type: z.string().min(1) }))], { error: 'expected a string or an array of content parts' }),
-  // Clients replay earlier output items verbatim, with their id and status.
-  id: z.string().optional(),
-  status: z.string().optional(),
-});
-
-/** DESIGN §3 "POST /v1/responses": these fields only. */
-export const responsesRequest = z.strictObject({
-  model: z.string().min(1, 'must not be empty'),
-  input: z.union([z.string(), z.array(inputMessage).min(1, 'must contain at least one message')], { error: 'expected a string or an array of messages' }),
-  instructions: z.string().nullable().optional(),
-  stream: z.boolean().optional(),
-  temperature: z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2').nullable().optional(),
-  max_output_tokens: z.number().int('must be a positive integer').positive('must be a positive integer').nullable().optional(),
-  previous_response_id: z.string().min(1).nullable().optional(),
-  // OpenAI's bounds: 16 pairs, keys up to 64 and values up to 512 characters.
-  metadata: z
-    .record(safeKeySchema.max(64), z.string().max(512))
-    .refine((value) => Object.keys(value).length <= 16, 'must hold at most 16 pairs')
-    .nullable()
-    .optional(),
-});
-
-export type ResponsesRequest = z.infer<typeof responsesRequest>;
-
-const RESPONSE_BLOCKS = { text: ['input_text', 'output_text'], image: ['input_image'] } as const;
-
-function turnInput(body: ResponsesRequest, now: number): TurnInput {
-  if (typeof body.input === 'string') return { message: body.input, seedHistory: [] };
-  const messages: PlainMessage[] = body.input.map((message, index) => ({
-    role: message.role === 'developer' ? 'system' : message.role,
-    text: typeof message.content === 'string' ? message.content : blocksToText(message.content, RESPONSE_BLOCKS, `input[${index}].content`),
-  }));
-  return splitConversation(messages, now, 'input');
-}
 
 interface PreparedResponse {
   ids: ResponseIds;
   echo: ResponseEcho;
   turn: Omit<TurnRequest, 'signal' | 'onDelta'>;
   clientId: string;
+  isStored: boolean;
+}
+
+function echoOf(body: ResponsesRequest): ResponseEcho {
+  return {
+    model: body.model,
+    instructions: body.instructions ?? null,
+    temperature: body.temperature ?? null,
+    topP: body.top_p ?? null,
+    maxOutputTokens: body.max_output_tokens ?? null,
+    previousResponseId: body.previous_response_id ?? null,
+    metadata: body.metadata ?? {},
+    tools: body.tools ?? [],
+    toolChoice: body.tool_choice ?? 'auto',
+    parallelToolCalls: body.parallel_tool_calls ?? true,
+    textFormat: body.text?.format ?? { type: 'text' },
+    store: body.store ?? true,
+    user: body.user ?? null,
+  };
 }
 
 async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Caller): Promise<PreparedResponse> {
   const caller = sessionCallerOf(requester);
   const target = resolveTarget(body.model, ctx);
+  const settings = responsesSettings(body);
+  assertSettingsHonoured(ctx, target, settings, RESPONSES_SETTING_PARAMS);
+  const clientTools = responsesClientTools(body);
   const now = ctx.now();
   const responseId = `resp_${ctx.newId()}`;
   let sessionKey = openAiSessionKey(responseId);
   const previousId = body.previous_response_id ?? null;
-  const input = turnInput(body, now);
+  const input = responsesInput(body, now, previousId !== null);
   if (previousId !== null) {
     const previous = await ctx.responses.get(previousId);
     if (previous === undefined) throw notFound(`Response not found: ${previousId}`, { param: 'previous_response_id' });
     // A response belongs to its token, as the session behind it does (DESIGN §3 "who may use a session").
     if (previous.clientId !== caller.clientId && !caller.isAdmin) throw responseForbidden(previousId);
-    if (input.seedHistory.length > 0) {
-      throw new GatewayError('invalid_params', "With 'previous_response_id', 'input' holds only the new message; earlier turns come from the previous response", { param: 'input' });
-    }
     sessionKey = previous.sessionKey;
   }
   const instructions = body.instructions ?? null;
   const systemPrompt = [instructions, input.systemPrompt].filter((part): part is string => typeof part === 'string').join('\n');
+  // store: false keeps no response to read back or continue; a fresh conversation then keeps no session either.
+  const isStored = body.store !== false;
   return {
     ids: { responseId, messageId: `msg_${ctx.newId()}`, createdAt: Math.floor(now / 1000) },
-    echo: {
-      model: body.model,
-      instructions,
-      temperature: body.temperature ?? null,
-      maxOutputTokens: body.max_output_tokens ?? null,
-      previousResponseId: previousId,
-      metadata: body.metadata ?? {},
-    },
+    echo: echoOf(body),
     clientId: caller.clientId,
+    isStored,
     turn: {
       ...target,
       message: input.message,
@@ -103,15 +72,16 @@ async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Ca
       sessionKey,
       caller,
       ...(systemPrompt === '' ? {} : { systemPrompt }),
-      settings: {
-        ...(body.temperature == null ? {} : { temperature: body.temperature }),
-        ...(body.max_output_tokens == null ? {} : { maxOutputTokens: body.max_output_tokens }),
-      },
+      ...(Object.keys(settings).length === 0 ? {} : { settings }),
+      ...(clientTools === undefined ? {} : { clientTools }),
+      ...(input.toolOutputs === undefined ? {} : { toolOutputs: input.toolOutputs }),
+      ...(isStored || previousId !== null ? {} : { stateless: true, isKeyUnique: true }),
     },
   };
 }
 
 async function remember(ctx: OpenAiContext, prepared: PreparedResponse): Promise<void> {
+  if (!prepared.isStored) return;
   await ctx.responses.save({ responseId: prepared.ids.responseId, sessionKey: prepared.turn.sessionKey, clientId: prepared.clientId, createdAt: ctx.now() });
 }
 
@@ -146,8 +116,17 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
     await stream.write(event('response.output_text.done', { ...where, text: result.response }));
     await stream.write(event('response.content_part.done', { ...where, part }));
     await stream.write(event('response.output_item.done', { output_index: 0, item: messageItem(ids, 'completed', [part]) }));
+    // Each client function call whole: added, its arguments in one delta, done.
+    for (const [offset, call] of (result.toolCalls ?? []).entries()) {
+      const item = functionCallItem(call, 'completed');
+      const at = { item_id: item.id, output_index: offset + 1 };
+      await stream.write(event('response.output_item.added', { output_index: at.output_index, item: functionCallItem(call, 'in_progress', '') }));
+      await stream.write(event('response.function_call_arguments.delta', { ...at, delta: item.arguments }));
+      await stream.write(event('response.function_call_arguments.done', { ...at, name: item.name, arguments: item.arguments }));
+      await stream.write(event('response.output_item.done', { output_index: at.output_index, item }));
+    }
     await remember(ctx, prepared);
-    await stream.write(event('response.completed', { response: responseObject(ids, echo, { status: 'completed', result }) }));
+    await stream.write(event('response.completed', { response: responseObject(ids, echo, { status: 'completed', result, hasMessageItem: true }) }));
   } finally {
     stream.close();
   }
