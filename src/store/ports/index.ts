@@ -7,3 +7,4 @@ export * from './audit.js';
 export * from './evidence.js';
 export * from './obs.js';
 export * from './store.js';
+export * from './memory.js';

@@ -111,7 +111,7 @@ describe('/v1/responses: function tools and structured output', () => {
   it('keeps nothing with store: false, so the response cannot be continued', async () => {
     llm.script({ text: 'not kept' });
     const response = await client.responses.create({ model: 'local/small', input: 'hi', store: false });
-    expect(response.store).toBe(false);
+    expect(response).toMatchObject({ store: false });
     const continued = await client.responses.create({ model: 'local/small', input: 'again', previous_response_id: response.id }).catch((error: unknown) => error);
     expect(continued).toMatchObject({ status: 404, param: 'previous_response_id' });
   });

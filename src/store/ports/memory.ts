@@ -1,0 +1,136 @@
+// The memory storage port: entries with a full-text lane and a vector lane, derived observations, the embedding cache.
+
+export const MEMORY_TYPES = ['fact', 'preference', 'episode', 'instruction', 'observation'] as const;
+/** `observation` entries are derived (consolidated) from other entries, which `derivedFrom` names. */
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+
+export const TRUST_LEVELS = ['trusted', 'untrusted'] as const;
+/** Entries from tool output or webhooks are `untrusted` and labelled so when recalled. */
+export type TrustLevel = (typeof TRUST_LEVELS)[number];
+
+/** `demoted` by the lifecycle sweep when never recalled for long; demoted entries are the ones evicted. */
+export type MemoryStatus = 'active' | 'demoted';
+
+export interface MemoryEntry {
+  id: string;
+  tenantId: string;
+  agentId: string;
+  content: string;
+  memoryType: MemoryType;
+  trustLevel: TrustLevel;
+  /** The session the entry was learned in; null for entries stored by an operator. */
+  sourceSessionKey: string | null;
+  createdAt: number;
+  lastRecalledAt: number | null;
+  recallCount: number;
+  status: MemoryStatus;
+  metadata: Record<string, unknown>;
+  /** For observations: the ids of the entries it was derived from (empty for every other type). */
+  derivedFrom: string[];
+}
+
+export type NewMemoryEntry = Omit<MemoryEntry, 'lastRecalledAt' | 'recallCount' | 'status'>;
+
+/**
+ * Whose memories a call may see. Every read and delete applies it inside its query, never after: an `rpc` caller
+ * always passes its tenant; only admin calls leave tenantId out (all tenants).
+ */
+export interface MemoryScope {
+  tenantId?: string;
+  agentId?: string;
+}
+
+export interface MemoryFilter extends MemoryScope {
+  memoryType?: MemoryType;
+  trustLevel?: TrustLevel;
+  status?: MemoryStatus;
+}
+
+/** A vector with the embedder that made it: entries embedded by another model (or dimension) are never compared. */
+export interface EmbeddingVector {
+  model: string;
+  values: Float32Array;
+}
+
+/** One lane's ranking: best first, `rank` from 1, `score` the lane's own (BM25 as a positive number, cosine similarity). */
+export interface RankedHit {
+  id: string;
+  rank: number;
+  score: number;
+}
+
+export interface MemoryStats {
+  totalEntries: number;
+  byType: Partial<Record<MemoryType, number>>;
+  untrusted: number;
+  demoted: number;
+  /** Entries with a vector of each embedder model. */
+  vectorsByModel: Record<string, number>;
+  /** Size of the store's file (SQLite) or relations (PostgreSQL) in bytes. */
+  dbSizeBytes: number;
+}
+
+export interface EmbeddingCacheStats {
+  entries: number;
+  hits: number;
+  misses: number;
+  evictions: number;
+  /** hits / (hits + misses); 0 before the first lookup. */
+  hitRate: number;
+}
+
+export interface LifecyclePolicy {
+  /** Active entries not recalled (nor created) for this long become demoted. */
+  demoteAfterMs: number;
+  /** Demoted entries older than this (since their last recall or creation) are evicted. */
+  evictAfterMs: number;
+  /** At most this many demoted entries per agent are kept; the least recently recalled are evicted first. */
+  maxDemotedPerAgent: number;
+}
+
+export interface LifecycleOutcome {
+  agentId: string;
+  scanned: number;
+  promoted: number;
+  demoted: number;
+  evicted: number;
+}
+
+export interface MemoryPort {
+  /** Stores the entry and, when given, its vector, in one transaction. */
+  insert(entry: NewMemoryEntry, vector?: EmbeddingVector): Promise<MemoryEntry>;
+  get(id: string, scope: MemoryScope): Promise<MemoryEntry | undefined>;
+  /** The entries of these ids within the scope, in the order of `ids`; unknown or out-of-scope ids are left out. */
+  getMany(ids: readonly string[], scope: MemoryScope): Promise<MemoryEntry[]>;
+  /** Full-text (BM25) ranking of the query's words; [] for a query with no searchable word. */
+  searchLexical(query: string, filter: MemoryFilter, limit: number, signal?: AbortSignal): Promise<RankedHit[]>;
+  /** Cosine ranking against entries embedded by `vector.model` only. */
+  searchVector(vector: EmbeddingVector, filter: MemoryFilter, limit: number, signal?: AbortSignal): Promise<RankedHit[]>;
+  /** Entries with no vector of `model` yet, oldest first (lazy re-embedding after an embedder change). */
+  withoutVector(model: string, limit: number): Promise<Pick<MemoryEntry, 'id' | 'content'>[]>;
+  /** Replaces the entry's vector; a vector of another model or dimension is dropped. */
+  setVector(id: string, vector: EmbeddingVector): Promise<void>;
+  /** Adds one to recallCount and sets lastRecalledAt; a demoted entry recalled becomes active again. */
+  markRecalled(ids: readonly string[], at: number): Promise<void>;
+  /** Newest first. */
+  browse(filter: MemoryFilter, page: { offset: number; limit: number }): Promise<{ entries: MemoryEntry[]; total: number }>;
+  /** False when no entry of that id is in the scope. */
+  delete(id: string, scope: MemoryScope): Promise<boolean>;
+  /**
+   * session.reset_conversation rule 4: deletes the session's entries in the scope and unlinks them from derived
+   * observations (an observation left with no source is deleted); with `purgeDerived`, every observation in the
+   * scope goes too. Resolves to the number of entries deleted.
+   */
+  deleteBySource(sessionKey: string, scope: MemoryScope, options: { purgeDerived: boolean }): Promise<number>;
+  /** Deletes every entry in the scope (all when empty); resolves to how many. */
+  flush(scope: MemoryScope): Promise<number>;
+  stats(scope: MemoryScope): Promise<MemoryStats>;
+  /** Ids of agents that have entries (the lifecycle sweep's work list). */
+  agentsWithEntries(): Promise<string[]>;
+  /** Demotes, promotes and evicts one agent's entries per the policy, in one transaction. */
+  sweep(agentId: string, policy: LifecyclePolicy, now: number): Promise<LifecycleOutcome & { evictedIds: string[]; demotedIds: string[] }>;
+  /** The persistent embedding cache, keyed by model and a hash of the text. */
+  cachedEmbedding(model: string, contentHash: string): Promise<Float32Array | undefined>;
+  cacheEmbedding(model: string, contentHash: string, values: Float32Array): Promise<void>;
+  embeddingCacheStats(): Promise<EmbeddingCacheStats>;
+}
