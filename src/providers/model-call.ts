@@ -26,9 +26,10 @@ export type ModelCallEvent =
 
 /** CallSettings in the adapters' shape: the sampling fields grouped, the rest as they are. */
 export function wireOptions(settings: CallSettings): WireCallOptions {
-  const { responseFormat, toolChoice, parallelToolCalls, ...sampling } = settings;
+  const { responseFormat, toolChoice, parallelToolCalls, reasoningEffort, ...sampling } = settings;
   return {
     sampling,
+    ...(reasoningEffort === undefined ? {} : { reasoningEffort }),
     ...(responseFormat === undefined ? {} : { responseFormat }),
     ...(toolChoice === undefined ? {} : { toolChoice }),
     ...(parallelToolCalls === undefined ? {} : { parallelToolCalls }),

@@ -1,6 +1,6 @@
 // The model layer's seam: requests, streamed events, catalog entries and the router the turn loop calls.
 import type { TranscriptMessage } from './transcript.js';
-import type { WireResponseFormat, WireSampling, WireToolChoice } from './wire/index.js';
+import type { WireReasoningEffort, WireResponseFormat, WireSampling, WireToolChoice } from './wire/index.js';
 
 export interface ModelRef {
   provider: string;
@@ -48,6 +48,7 @@ export interface CallSettings extends WireSampling {
   responseFormat?: WireResponseFormat;
   toolChoice?: WireToolChoice;
   parallelToolCalls?: boolean;
+  reasoningEffort?: WireReasoningEffort;
 }
 
 export interface RoutedCallRequest {

@@ -48,7 +48,7 @@ function prepare(ctx: OpenAiContext, body: ChatCompletionRequest, caller: Caller
       sessionKey: openAiSessionKey(id),
       caller: sessionCallerOf(caller),
       isKeyUnique: true,
-      ...(ctx.storeTranscripts?.() === true ? {} : { stateless: true }),
+      ...((body.store ?? ctx.storeTranscripts?.()) === true ? {} : { stateless: true }),
       ...(Object.keys(settings).length === 0 ? {} : { settings }),
       ...(clientTools === undefined ? {} : { clientTools }),
     },

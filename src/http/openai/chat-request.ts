@@ -73,6 +73,11 @@ export const chatCompletionRequest = z.strictObject({
   tools: z.array(z.strictObject({ type: z.literal('function'), function: functionTool })).max(128, 'must hold at most 128 tools').optional(),
   tool_choice: toolChoice.optional(),
   parallel_tool_calls: z.boolean().optional(),
+  reasoning_effort: z.enum(['minimal', 'low', 'medium', 'high']).nullable().optional(),
+  // Whether the gateway keeps this conversation's transcript (openai.storeTranscripts when absent).
+  store: z.boolean().nullable().optional(),
+  // Token log probabilities are never returned, so only a request that asks for none is taken.
+  logprobs: z.literal(false, { error: 'log probabilities are not supported' }).nullable().optional(),
 });
 
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequest>;
@@ -141,6 +146,7 @@ export function chatSettings(body: ChatCompletionRequest): CallSettings {
   if (responseFormat !== undefined) settings.responseFormat = responseFormat;
   if (toolChoice !== undefined) settings.toolChoice = toolChoice;
   if (body.parallel_tool_calls !== undefined) settings.parallelToolCalls = body.parallel_tool_calls;
+  if (body.reasoning_effort != null) settings.reasoningEffort = body.reasoning_effort;
   return settings;
 }
 
@@ -162,4 +168,5 @@ export const CHAT_SETTING_PARAMS: Readonly<Record<string, string>> = {
   'responseFormat.json_schema': 'response_format',
   parallelToolCalls: 'parallel_tool_calls',
   toolChoice: 'tool_choice',
+  reasoningEffort: 'reasoning_effort',
 };

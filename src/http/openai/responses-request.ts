@@ -67,6 +67,7 @@ export const responsesRequest = z.strictObject({
   tools: z.array(z.strictObject({ type: z.literal('function', { error: "only 'function' tools are supported" }), ...functionTool.shape })).max(128, 'must hold at most 128 tools').optional(),
   tool_choice: toolChoice.optional(),
   parallel_tool_calls: z.boolean().nullable().optional(),
+  reasoning: z.strictObject({ effort: z.enum(['minimal', 'low', 'medium', 'high']).nullable().optional() }).nullable().optional(),
 });
 
 export type ResponsesRequest = z.infer<typeof responsesRequest>;
@@ -135,6 +136,7 @@ export function responsesSettings(body: ResponsesRequest): CallSettings {
   if (format !== undefined) settings.responseFormat = responseFormatOf(format);
   if (toolChoice !== undefined) settings.toolChoice = toolChoice;
   if (body.parallel_tool_calls != null) settings.parallelToolCalls = body.parallel_tool_calls;
+  if (body.reasoning?.effort != null) settings.reasoningEffort = body.reasoning.effort;
   return settings;
 }
 
@@ -151,4 +153,5 @@ export const RESPONSES_SETTING_PARAMS: Readonly<Record<string, string>> = {
   'responseFormat.json_schema': 'text.format',
   parallelToolCalls: 'parallel_tool_calls',
   toolChoice: 'tool_choice',
+  reasoningEffort: 'reasoning.effort',
 };

@@ -107,6 +107,7 @@ export function anthropicUnsupported(request: WireCallOptions): string[] {
   if (request.sampling.presencePenalty !== undefined) fields.push('sampling.presencePenalty');
   if (request.sampling.frequencyPenalty !== undefined) fields.push('sampling.frequencyPenalty');
   if (request.responseFormat?.type === 'json_object') fields.push('responseFormat.json_object');
+  if (request.reasoningEffort !== undefined) fields.push('reasoningEffort');
   return fields;
 }
 

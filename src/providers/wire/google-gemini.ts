@@ -107,7 +107,10 @@ export function geminiBody(request: WireCallRequest, needsSignature: boolean): R
 
 /** Gemini calls functions in parallel as it sees fit; there is no switch to forbid it. */
 export function geminiUnsupported(request: WireCallOptions): string[] {
-  return request.parallelToolCalls === false ? ['parallelToolCalls'] : [];
+  const fields: string[] = [];
+  if (request.parallelToolCalls === false) fields.push('parallelToolCalls');
+  if (request.reasoningEffort !== undefined) fields.push('reasoningEffort');
+  return fields;
 }
 
 interface GeminiModelPaths {

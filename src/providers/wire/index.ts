@@ -17,6 +17,7 @@ export type {
   WireEvent,
   WireProtocol,
   WireProviderType,
+  WireReasoningEffort,
   WireResponseFormat,
   WireSampling,
   WireToolChoice,

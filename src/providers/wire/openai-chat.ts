@@ -101,6 +101,7 @@ export function openAiChatBody(request: WireCallRequest, options: OpenAiChatOpti
     if (request.toolChoice !== undefined) body.tool_choice = toolChoiceOf(request.toolChoice);
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   }
+  if (request.reasoningEffort !== undefined) body.reasoning_effort = request.reasoningEffort;
   return body;
 }
 

@@ -25,6 +25,9 @@ export type WireResponseFormat =
 
 export type WireToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
+/** OpenAI's reasoning effort for reasoning models; the other protocols size thinking in tokens and have no such setting. */
+export type WireReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+
 /** What a caller may ask of one call beyond messages and tools; each protocol maps what it can and names the rest (unsupported). */
 export interface WireCallOptions {
   sampling: WireSampling;
@@ -32,6 +35,7 @@ export interface WireCallOptions {
   /** Sent only when tools are offered: every protocol refuses a tool choice without tools. */
   toolChoice?: WireToolChoice;
   parallelToolCalls?: boolean;
+  reasoningEffort?: WireReasoningEffort;
 }
 
 export interface WireCallRequest extends WireCallOptions {

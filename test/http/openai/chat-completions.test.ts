@@ -112,6 +112,19 @@ describe('POST /v1/chat/completions', () => {
     }
   });
 
+  it('lets the request\'s store field decide over openai.storeTranscripts', async () => {
+    const kept = await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'keep' }], store: true });
+    const sessionCount = (id: string) => fx.db.prepare('SELECT count(*) FROM sessions WHERE session_key = ?').pluck().get(`default:openai-api:openai:${id}`);
+    expect(sessionCount(kept.id)).toBe(1);
+    fx.settings.storeTranscripts = true;
+    try {
+      const dropped = await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'drop' }], store: false });
+      expect(sessionCount(dropped.id)).toBe(0);
+    } finally {
+      fx.settings.storeTranscripts = false;
+    }
+  });
+
   it('passes temperature and max_tokens to the provider', async () => {
     await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'x' }], temperature: 0.25, max_tokens: 42 });
     expect(lastBody().temperature).toBe(0.25);

@@ -61,9 +61,11 @@ describe('/v1/chat/completions: fields, structured output and client tools', () 
       user: 'ann@example.com',
       metadata: { team: 'docs' },
       response_format: { type: 'json_object' },
+      reasoning_effort: 'low',
+      logprobs: false,
     });
     const [body] = bodies();
-    expect(body).toMatchObject({ top_p: 0.5, stop: ['END'], seed: 7, presence_penalty: 0.25, frequency_penalty: -0.5, max_tokens: 64, response_format: { type: 'json_object' } });
+    expect(body).toMatchObject({ top_p: 0.5, stop: ['END'], seed: 7, presence_penalty: 0.25, frequency_penalty: -0.5, max_tokens: 64, response_format: { type: 'json_object' }, reasoning_effort: 'low' });
     expect(body?.temperature).toBeUndefined();
     expect(body?.messages?.[0]).toEqual({ role: 'system', content: 'Answer in JSON.' });
   });
@@ -163,12 +165,15 @@ describe('/v1/chat/completions: fields, structured output and client tools', () 
     expect(await refusal({ tools: [weatherTool, weatherTool] })).toEqual({ status: 400, param: 'tools[1].name' });
     expect(await refusal({ messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'call_none', content: 'y' }] })).toEqual({ status: 400, param: 'tool_call_id' });
     expect(await refusal({ response_format: { type: 'xml' } })).toEqual({ status: 400, param: 'response_format.type' });
+    expect(await refusal({ logprobs: true })).toEqual({ status: 400, param: 'logprobs' });
     expect(llm.chatRequests()).toHaveLength(0);
   });
 
   it('refuses a field the target\'s provider has no way to honour, naming field and provider, and sends the rest', async () => {
     const refused = await client.chat.completions.create({ model: 'claude/sonnet', messages: [{ role: 'user', content: 'x' }], seed: 1 }).catch((error: unknown) => error);
     expect(refused).toMatchObject({ status: 400, param: 'seed', message: expect.stringContaining("Provider 'claude'") });
+    const effort = await client.chat.completions.create({ model: 'claude/sonnet', messages: [{ role: 'user', content: 'x' }], reasoning_effort: 'low' }).catch((error: unknown) => error);
+    expect(effort).toMatchObject({ status: 400, param: 'reasoning_effort' });
     llm.script({ text: 'ok' });
     await client.chat.completions.create({ model: 'claude/sonnet', messages: [{ role: 'user', content: 'x' }], top_p: 0.9, stop: ['END'] });
     expect(llm.requests.at(-1)).toMatchObject({ endpoint: 'anthropic-messages', body: { top_p: 0.9, stop_sequences: ['END'] } });

@@ -164,7 +164,7 @@ describe('POST /v1/responses', () => {
       expect(response.status, JSON.stringify(body)).toBe(status);
       expect(JSON.parse(response.text)).toMatchObject({ error: { param, code: null } });
     };
-    await expectError({ model: 'local/small', input: 'x', reasoning: { effort: 'low' } }, 400, 'reasoning');
+    await expectError({ model: 'local/small', input: 'x', reasoning: { summary: 'auto' } }, 400, 'reasoning.summary');
     await expectError({ model: 'local/small', input: 'x', tools: [{ type: 'web_search' }] }, 400, 'tools[0].type');
     await expectError({ model: 'local/small', input: 'x', temperature: 2.5 }, 400, 'temperature');
     await expectError({ model: 'local/small', input: 'x', max_output_tokens: 0 }, 400, 'max_output_tokens');

@@ -283,6 +283,7 @@ export function describeWireConformance(protocol: WireProtocolCase): void {
         responseFormat: { type: 'json_object' },
         toolChoice: 'required',
         parallelToolCalls: false,
+        reasoningEffort: 'low',
       });
       expect(fixture.adapter.unsupported(everything)).toEqual(protocol.unsupportedAll);
       expect(fixture.adapter.unsupported(callRequest({ sampling: { temperature: 1 }, responseFormat: { type: 'text' }, toolChoice: 'auto' }))).toEqual([]);

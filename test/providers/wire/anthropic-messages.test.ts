@@ -60,7 +60,7 @@ const anthropicCase: WireProtocolCase = {
     { reply: { wireFinishReason: 'pause_turn' }, expected: 'other' },
     { reply: { wireFinishReason: 'toString' }, expected: 'other' },
   ],
-  unsupportedAll: ['sampling.seed', 'sampling.presencePenalty', 'sampling.frequencyPenalty', 'responseFormat.json_object'],
+  unsupportedAll: ['sampling.seed', 'sampling.presencePenalty', 'sampling.frequencyPenalty', 'responseFormat.json_object', 'reasoningEffort'],
   errorTypes: { 401: 'authentication_error', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error' },
   canEmbed: false,
 };

@@ -69,7 +69,7 @@ const geminiCase: WireProtocolCase = {
     { reply: { wireFinishReason: 'MALFORMED_FUNCTION_CALL' }, expected: 'other' },
     { reply: { wireFinishReason: 'OTHER' }, expected: 'other' },
   ],
-  unsupportedAll: ['parallelToolCalls'],
+  unsupportedAll: ['parallelToolCalls', 'reasoningEffort'],
   errorTypes: { 401: 'UNAUTHENTICATED', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL' },
   canEmbed: true,
 };
