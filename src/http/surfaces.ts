@@ -40,7 +40,9 @@ export async function registerHttpSurfaces(http: FastifyInstance, deps: HttpSurf
     await registerWebhookRoute(http, { ...deps, webhook: gateway.webhook, log: log.child({ component: 'webhook' }), shutdownSignal });
   }
   if (gateway.web.enabled) {
-    await registerRestRoutes(http, { ...deps, isWebhookEnabled: gateway.webhook !== undefined, log: log.child({ component: 'rest' }) });
+    await registerRestRoutes(http, {
+      ...deps, isWebhookEnabled: gateway.webhook !== undefined, replayEvents: gateway.sseReplayEvents, log: log.child({ component: 'rest' }),
+    });
     await registerDashboard(http, { webDistPath: gateway.webDistPath ?? deps.defaultWebDistPath });
   }
 }
