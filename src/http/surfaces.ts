@@ -12,7 +12,7 @@ import { registerWebhookRoute } from './webhook.js';
 
 export type HttpSurfacesDeps = Omit<RpcRouteDeps, 'log'> &
   Omit<OpenAiRoutesDeps, 'log' | 'shutdownSignal'> &
-  Omit<RestRoutesDeps, 'log' | 'shutdownSignal' | 'isWebhookEnabled'> &
+  Omit<RestRoutesDeps, 'log' | 'shutdownSignal' | 'isWebhookEnabled' | 'replayEvents'> &
   HttpSurfaceOptions;
 
 interface HttpSurfaceOptions {

@@ -14,7 +14,7 @@ export { restSessionKey, REST_CHANNEL_ID } from './chat.js';
 export type { ChannelStatus } from './channels.js';
 
 /** Events /api/events keeps for replay when the caller does not say (gateway.sseReplayEvents' default). */
-export const DEFAULT_REPLAY_EVENTS = 1000;
+const DEFAULT_REPLAY_EVENTS = 1000;
 
 export async function registerRestRoutes(app: FastifyInstance, deps: RestRoutesDeps): Promise<void> {
   const ctx: RestContext = {
@@ -25,7 +25,7 @@ export async function registerRestRoutes(app: FastifyInstance, deps: RestRoutesD
     openStreams: new Set(),
   };
   const now = deps.now ?? Date.now;
-  const ring = createEventRing({ events: deps.events, capacity: deps.replayEvents ?? DEFAULT_REPLAY_EVENTS, firstId: now() * 1000 });
+  const ring = createEventRing({ events: deps.events, capacity: deps.replayEvents ?? DEFAULT_REPLAY_EVENTS, firstId: Math.floor(now()) * 1000 });
   await app.register(
     async function restPlugin(scope) {
       endStreamsOnClose(scope, ctx.openStreams);
