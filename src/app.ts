@@ -112,7 +112,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   for (const module of modules) if (module.routes !== undefined) await http.register(module.routes);
   await registerHttpSurfaces(http, {
-    gateway, auth, dispatcher, runner: turns, agents, router, embedder, responses: store.responses, storeTranscripts: () => configStore.get().openai.storeTranscripts, sessions: store.sessions, events,
+    gateway, onConfigChange: configStore.onChange, auth, dispatcher, runner: turns, agents, router, embedder, responses: store.responses, storeTranscripts: () => configStore.get().openai.storeTranscripts, sessions: store.sessions, events,
     channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAll: (method, params) => notify(null, method, params),
     defaultWebDistPath: options.defaultWebDistPath, shutdownSignal: shutdown.signal, log, now,
   });

@@ -41,6 +41,22 @@ const webhookSchema = z.strictObject({
   maxMessageChars: positiveInt.min(1_000).max(10_000_000).default(32_000),
 });
 
+/** A browser origin exactly as the Origin header carries it (RFC 6454): scheme, host and optional port, no path. */
+const corsOriginSchema = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}, 'must be an origin like https://app.example.com (lower-case scheme and host, optional port, no path or trailing slash)');
+
+/**
+ * Browser origins allowed to call /v1 and /api (DESIGN §3 "CORS"); [] (the default) = CORS off. Each is echoed
+ * exactly, never as `*`, since replies also allow credentials. Applies at once when the config changes.
+ */
+const corsSchema = z.strictObject({ origins: z.array(corsOriginSchema).max(1_000).default([]) });
+
 export const gatewaySchema = z.strictObject({
   enabled: z.boolean().default(true),
   host: z.string().min(1).default('127.0.0.1'),
@@ -66,6 +82,12 @@ export const gatewaySchema = z.strictObject({
   webDistPath: z.string().min(1).nullable().default(null),
   tls: tlsSchema.prefault({}),
   webhook: webhookSchema.optional(),
+  cors: corsSchema.prefault({}),
+  /**
+   * /api/events keeps this many recent events to replay to a client reconnecting with Last-Event-ID (DESIGN §3
+   * "SSE event ids"); 0 = no replay. Applies at the next restart.
+   */
+  sseReplayEvents: z.number().int().min(0).max(100_000).default(1_000),
 });
 
 const modelCostSchema = z.strictObject({

@@ -1,7 +1,8 @@
-// Mounts every HTTP surface the config enables on the server: health, /rpc, /v1, the webhook, /api and the dashboard.
+// Mounts every HTTP surface the config enables on the server: CORS, health, /rpc, /v1, the webhook, /api and the dashboard.
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { GatewaySection } from '../config/index.js';
+import type { ConfigStore, GatewaySection } from '../config/index.js';
+import { registerCors } from '../server/index.js';
 import { registerDashboard } from './dashboard.js';
 import { registerHealthRoutes } from './health.js';
 import { registerOpenAiRoutes, type OpenAiRoutesDeps } from './openai/index.js';
@@ -11,11 +12,13 @@ import { registerWebhookRoute } from './webhook.js';
 
 export type HttpSurfacesDeps = Omit<RpcRouteDeps, 'log'> &
   Omit<OpenAiRoutesDeps, 'log' | 'shutdownSignal'> &
-  Omit<RestRoutesDeps, 'log' | 'shutdownSignal' | 'isWebhookEnabled'> &
+  Omit<RestRoutesDeps, 'log' | 'shutdownSignal' | 'isWebhookEnabled' | 'replayEvents'> &
   HttpSurfaceOptions;
 
 interface HttpSurfaceOptions {
   gateway: GatewaySection;
+  /** The config store's change feed: gateway.cors applies at once. */
+  onConfigChange: ConfigStore['onChange'];
   /** Dashboard files used when gateway.webDistPath is not set. */
   defaultWebDistPath: string | null;
   /** Pushes a notification to every connected client (webhook turns have no client id). */
@@ -26,6 +29,10 @@ interface HttpSurfaceOptions {
 
 export async function registerHttpSurfaces(http: FastifyInstance, deps: HttpSurfacesDeps): Promise<void> {
   const { gateway, log, shutdownSignal } = deps;
+  const cors = registerCors(http, gateway.cors.origins);
+  deps.onConfigChange((change) => {
+    if (change.sections.includes('gateway')) cors.setOrigins(change.config.gateway.cors.origins);
+  });
   registerHealthRoutes(http, deps);
   await registerRpcRoute(http, { ...deps, log: log.child({ component: 'rpc' }) });
   await registerOpenAiRoutes(http, { ...deps, log: log.child({ component: 'openai' }) });
@@ -33,7 +40,9 @@ export async function registerHttpSurfaces(http: FastifyInstance, deps: HttpSurf
     await registerWebhookRoute(http, { ...deps, webhook: gateway.webhook, log: log.child({ component: 'webhook' }), shutdownSignal });
   }
   if (gateway.web.enabled) {
-    await registerRestRoutes(http, { ...deps, isWebhookEnabled: gateway.webhook !== undefined, log: log.child({ component: 'rest' }) });
+    await registerRestRoutes(http, {
+      ...deps, isWebhookEnabled: gateway.webhook !== undefined, replayEvents: gateway.sseReplayEvents, log: log.child({ component: 'rest' }),
+    });
     await registerDashboard(http, { webDistPath: gateway.webDistPath ?? deps.defaultWebDistPath });
   }
 }

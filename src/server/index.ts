@@ -4,6 +4,7 @@ export { createAuthenticator, bearerSecret, hashSecret, type Authenticator } fro
 export { createRequestAuth, type RequestAuth, type RequestAuthOptions } from './request-auth.js';
 export { createTokenService, type TokenService, type TokenEntry, type IssuedToken } from './token-service.js';
 export { grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes, type Caller, type Transport } from './scopes.js';
+export { registerCors, type CorsPolicy } from './cors.js';
 export { HTTP_STATUS, logHttpError, prepareErrorReply, restErrorHandler } from './http-errors.js';
 export {
   requestSignal,

@@ -18,4 +18,9 @@ export const SERVER_LIMITS = {
   sseKeepAliveMs: 15_000,
   /** Spec "Limits": the reconnect delay SSE streams advertise, in ms. */
   sseRetryMs: 3_000,
+  /**
+   * How long a browser may cache a CORS preflight answer, in seconds (Access-Control-Max-Age). Short, so an origin
+   * removed from gateway.cors.origins stops working within minutes; Chromium caps it at 7200 anyway.
+   */
+  corsMaxAgeSeconds: 600,
 };

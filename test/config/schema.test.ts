@@ -34,7 +34,19 @@ describe('config schema', () => {
       web: { enabled: true },
       webDistPath: null,
       tls: { certPath: null, keyPath: null, caPath: null, requireClientCert: false },
+      cors: { origins: [] },
+      sseReplayEvents: 1000,
     });
+  });
+
+  it('accepts CORS origins only as the Origin header carries them, and refuses a wildcard', () => {
+    const origins = ['https://app.example.com', 'http://localhost:5173', 'https://xn--bcher-kva.example'];
+    expect(validateConfig({ gateway: { cors: { origins } } }, 'x').gateway.cors.origins).toEqual(origins);
+    for (const bad of ['*', 'https://app.example.com/', 'https://app.example.com/path', 'HTTPS://App.example.com', 'https://app.example.com:443', 'ftp://files.example.com', 'null', 'app.example.com']) {
+      expect(problemsOf({ gateway: { cors: { origins: [bad] } } }), bad).toEqual([expect.stringMatching(/^gateway\.cors\.origins\[0\]: must be an origin like https:\/\/app\.example\.com/)]);
+    }
+    expect(problemsOf({ gateway: { cors: { origin: ['https://app.example.com'] } } })).toEqual([expect.stringMatching(/gateway\.cors.*origin/)]);
+    expect(problemsOf({ gateway: { sseReplayEvents: -1 } })).toEqual([expect.stringMatching(/^gateway\.sseReplayEvents/)]);
   });
 
   it('treats an empty document (null) like an empty object', () => {

@@ -74,20 +74,27 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
   });
 
   scope.get('/chat/stream', { onRequest: requireRestSse }, async function chatStream(request, reply) {
+    // Only an EventSource reconnecting after the stream ended (done, error or a dropped connection) sends
+    // Last-Event-ID here: a new stream never carries one. 204 makes it stop (WHATWG HTML, "Server-sent events")
+    // instead of running the turn a second time (DESIGN §3 "SSE event ids").
+    if (request.headers['last-event-id'] !== undefined) return reply.code(204).send();
     const query = parseInput(streamQuery, request.query);
     const turn = await chatTurn(ctx, query, ctx.auth.callerOf(request));
     const stream = openSseStream(reply, ctx.openStreams);
+    // Frame ids are the trace id and a counter: unique per stream, and they make EventSource send Last-Event-ID.
+    let frameCount = 0;
+    const nextId = (): string => `${request.id}.${(frameCount += 1)}`;
     try {
       let accumulated = '';
       const outcome = await streamTurn(ctx, stream, turn, (delta) => {
         accumulated += delta;
-        return { event: 'token', data: JSON.stringify({ delta, accumulated }) };
+        return { id: nextId(), event: 'token', data: JSON.stringify({ delta, accumulated }) };
       });
       if (outcome.ok) {
-        await stream.write({ event: 'done', data: JSON.stringify(turnReply(outcome.result)) });
+        await stream.write({ id: nextId(), event: 'done', data: JSON.stringify(turnReply(outcome.result)) });
       } else {
         // After the headers went out, a failure is an `error` event with the REST envelope.
-        await stream.write({ event: 'error', data: JSON.stringify({ error: { code: outcome.error.kind, message: publicMessage(outcome.error) } }) });
+        await stream.write({ id: nextId(), event: 'error', data: JSON.stringify({ error: { code: outcome.error.kind, message: publicMessage(outcome.error) } }) });
       }
     } finally {
       stream.close();

@@ -1,33 +1,43 @@
-// GET /api/events: every event-bus event as an SSE frame named after it, with a retry hint and keep-alive pings.
+// GET /api/events: every event-bus event as an SSE frame named after it and numbered, with a retry hint, keep-alive
+// pings, and the missed events replayed first to a client reconnecting with Last-Event-ID.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { BusEvent } from '../../obs/index.js';
 import { grantsRest } from '../../server/index.js';
 import { createAsyncQueue, openSseStream, pipeToSse, type SseFrame } from '../../server/index.js';
+import type { EventRing, NumberedEvent } from './event-ring.js';
 import type { RestContext } from './types.js';
 import { parseInput } from './validation.js';
 
 /** Events waiting for one slow client; beyond this the oldest are dropped, so a stalled client cannot grow memory. */
 export const MAX_QUEUED_EVENTS = 1000;
 
-const eventsQuery = z.strictObject({ token: z.string().optional() });
+const eventsQuery = z.strictObject({
+  token: z.string().optional(),
+  // For clients that cannot set the Last-Event-ID header on their first request; the header wins when both are sent.
+  lastEventId: z.string().max(64).optional(),
+});
 
-/** `event: <name>` and `data: {...payload, ts}` (ts in epoch ms). */
-export function busEventFrame(event: BusEvent): SseFrame {
-  return { event: event.name, data: JSON.stringify({ ...event.payload, ts: event.ts }) };
+/** `id: <n>`, `event: <name>` and `data: {...payload, ts}` (ts in epoch ms). */
+export function busEventFrame({ id, event }: NumberedEvent): SseFrame {
+  return { id: String(id), event: event.name, data: JSON.stringify({ ...event.payload, ts: event.ts }) };
 }
 
-export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext): void {
+export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext, ring: EventRing): void {
   const requireRestSse = ctx.auth.require({ grants: grantsRest, allowQueryToken: true });
 
   scope.get('/events', { onRequest: requireRestSse }, async function systemEvents(request, reply) {
-    parseInput(eventsQuery, request.query);
+    const query = parseInput(eventsQuery, request.query);
+    const header = request.headers['last-event-id'];
+    const lastEventId = typeof header === 'string' ? header : query.lastEventId;
     const stream = openSseStream(reply, ctx.openStreams);
-    const queue = createAsyncQueue<BusEvent>({ signal: AbortSignal.any([stream.signal, ctx.shutdownSignal]), maxItems: MAX_QUEUED_EVENTS });
-    const unsubscribe = ctx.events.subscribe((event) => queue.push(event));
+    const queue = createAsyncQueue<NumberedEvent>({ signal: AbortSignal.any([stream.signal, ctx.shutdownSignal]), maxItems: MAX_QUEUED_EVENTS });
+    // Taken in the same synchronous step as the subscription, so no event falls between replay and live or comes twice.
+    const missed = lastEventId === undefined ? [] : ring.since(lastEventId);
+    const unsubscribe = ring.subscribe((id, event) => queue.push({ id, event }));
     try {
       await stream.write({ retryMs: ctx.retryMs });
-      await pipeToSse(stream, queue, busEventFrame, { keepAliveMs: ctx.keepAliveMs });
+      // Replayed and live events take the same path to the client: one frame format, one set of rules.
+      await pipeToSse(stream, replayThenLive(missed, queue), busEventFrame, { keepAliveMs: ctx.keepAliveMs });
     } finally {
       unsubscribe();
       stream.close();
@@ -35,4 +45,9 @@ export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext): v
     }
     return reply;
   });
+}
+
+async function* replayThenLive(missed: readonly NumberedEvent[], live: AsyncIterable<NumberedEvent>): AsyncGenerator<NumberedEvent, void, undefined> {
+  yield* missed;
+  yield* live;
 }

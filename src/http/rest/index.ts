@@ -5,12 +5,16 @@ import { registerActivityRoute } from './activity.js';
 import { registerAgentsRoute } from './agents.js';
 import { registerChannelsRoute } from './channels.js';
 import { registerChatRoutes } from './chat.js';
+import { createEventRing } from './event-ring.js';
 import { registerEventsRoute } from './events.js';
 import type { RestContext, RestRoutesDeps } from './types.js';
 
 export type { RestRoutesDeps } from './types.js';
 export { restSessionKey, REST_CHANNEL_ID } from './chat.js';
 export type { ChannelStatus } from './channels.js';
+
+/** Events /api/events keeps for replay when the caller does not say (gateway.sseReplayEvents' default). */
+const DEFAULT_REPLAY_EVENTS = 1000;
 
 export async function registerRestRoutes(app: FastifyInstance, deps: RestRoutesDeps): Promise<void> {
   const ctx: RestContext = {
@@ -20,14 +24,19 @@ export async function registerRestRoutes(app: FastifyInstance, deps: RestRoutesD
     retryMs: deps.retryMs ?? SSE_RETRY_MS,
     openStreams: new Set(),
   };
+  const now = deps.now ?? Date.now;
+  const ring = createEventRing({ events: deps.events, capacity: deps.replayEvents ?? DEFAULT_REPLAY_EVENTS, firstId: Math.floor(now()) * 1000 });
   await app.register(
     async function restPlugin(scope) {
       endStreamsOnClose(scope, ctx.openStreams);
+      scope.addHook('onClose', async function stopNumberingEvents() {
+        ring.close();
+      });
       registerAgentsRoute(scope, ctx);
       registerChannelsRoute(scope, ctx);
       registerActivityRoute(scope, ctx);
       registerChatRoutes(scope, ctx);
-      registerEventsRoute(scope, ctx);
+      registerEventsRoute(scope, ctx, ring);
     },
     { prefix: '/api' },
   );

@@ -28,6 +28,10 @@ export interface RestRoutesDeps {
   keepAliveMs?: number;
   /** Reconnect delay advertised first on /api/events (spec "Limits": 3 s). */
   retryMs?: number;
+  /** Events /api/events keeps to replay on reconnect (gateway.sseReplayEvents); default 1000. */
+  replayEvents?: number;
+  /** Clock (epoch ms); /api/events ids start from it. Default Date.now. */
+  now?: () => number;
 }
 
 export interface RestContext extends RestRoutesDeps {

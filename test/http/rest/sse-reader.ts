@@ -1,6 +1,7 @@
 // Reads an SSE response frame by frame (fetch body), for tests of the /api streams.
 
 export interface ReadFrame {
+  id?: string;
   event?: string;
   data?: string;
   retry?: number;
@@ -12,6 +13,7 @@ export function parseFrame(block: string): ReadFrame {
   const data: string[] = [];
   for (const line of block.split('\n')) {
     if (line.startsWith(':')) frame.comments.push(line.slice(1).trim());
+    else if (line.startsWith('id: ')) frame.id = line.slice(4);
     else if (line.startsWith('event: ')) frame.event = line.slice(7);
     else if (line.startsWith('data: ')) data.push(line.slice(6));
     else if (line.startsWith('retry: ')) frame.retry = Number(line.slice(7));
