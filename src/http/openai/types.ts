@@ -11,7 +11,7 @@ export type { ResponseRecord, ResponsePort as ResponseStore } from '../../store/
 export interface OpenAiRoutesDeps {
   auth: RequestAuth;
   runner: TurnRunner;
-  agents: Pick<AgentRegistry, 'get'>;
+  agents: Pick<AgentRegistry, 'get' | 'list'>;
   router: Pick<ModelRouter, 'resolve' | 'catalog'>;
   /** Undefined: POST /v1/embeddings answers 404 `No embedding provider configured`. */
   embedder: Embedder | undefined;
