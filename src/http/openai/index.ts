@@ -9,6 +9,8 @@ import { registerChatCompletions } from './chat-completions.js';
 import { registerEmbeddings } from './embeddings.js';
 import { openAiErrorHandler } from './errors.js';
 import { registerModels } from './models.js';
+import { createResponseSweep } from './response-retention.js';
+import { registerResponseRoutes } from './response-routes.js';
 import { registerResponses } from './responses.js';
 import type { OpenAiContext, OpenAiRoutesDeps } from './types.js';
 
@@ -47,6 +49,15 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
       registerModels(scope, ctx);
       registerEmbeddings(scope, ctx);
       registerResponses(scope, ctx);
+      registerResponseRoutes(scope, ctx);
+      // The retention sweep lives as long as the /v1 surface: it starts with the server and stops before the store closes.
+      const sweep = createResponseSweep(ctx, deps.responseSweepIntervalMs);
+      scope.addHook('onReady', async function startResponseSweep() {
+        sweep.start();
+      });
+      scope.addHook('onClose', async function stopResponseSweep() {
+        await sweep.stop();
+      });
     },
     { prefix: '/v1' },
   );
