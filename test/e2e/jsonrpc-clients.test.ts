@@ -126,5 +126,9 @@ describe('e2e: JSON-RPC client libraries', () => {
       const params = await new Promise<unknown>((resolve) => client.once('heartbeat', resolve));
       expect(params).toEqual({ ts: expect.any(Number) });
     });
+
+    it("refuses the library's own subscribe() extension (rpc.on), which no gateway method implements", async () => {
+      await expect(client.subscribe('session.completed')).rejects.toMatchObject({ code: -32601 });
+    });
   });
 });
