@@ -9,7 +9,6 @@ import { registerChatCompletions } from './chat-completions.js';
 import { registerEmbeddings } from './embeddings.js';
 import { openAiErrorHandler } from './errors.js';
 import { registerModels } from './models.js';
-import { createResponseSweep } from './response-retention.js';
 import { registerResponseRoutes } from './response-routes.js';
 import { registerResponses } from './responses.js';
 import type { OpenAiContext, OpenAiRoutesDeps } from './types.js';
@@ -50,14 +49,6 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
       registerEmbeddings(scope, ctx);
       registerResponses(scope, ctx);
       registerResponseRoutes(scope, ctx);
-      // The retention sweep lives as long as the /v1 surface: it starts with the server and stops before the store closes.
-      const sweep = createResponseSweep(ctx, deps.responseSweepIntervalMs);
-      scope.addHook('onReady', async function startResponseSweep() {
-        sweep.start();
-      });
-      scope.addHook('onClose', async function stopResponseSweep() {
-        await sweep.stop();
-      });
     },
     { prefix: '/v1' },
   );

@@ -1,9 +1,9 @@
-// GET and DELETE /v1/responses/:id: the stored response object, for the token that created it (or an admin).
+// GET and DELETE /v1/responses/:id (the stored response object, for its token or an admin), and the retention sweep.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { responseNotFound } from '../../errors.js';
 import { sessionCallerOf } from '../../turns/index.js';
-import { usableResponse } from './response-retention.js';
+import { createResponseSweep, usableResponse } from './response-retention.js';
 import type { OpenAiContext } from './types.js';
 import { parseBody } from './validation.js';
 
@@ -30,5 +30,14 @@ export function registerResponseRoutes(scope: FastifyInstance, ctx: OpenAiContex
     usableResponse(ctx, sessionCallerOf(ctx.auth.callerOf(request)), await ctx.responses.get(id), id, null);
     await ctx.responses.delete(id);
     return { id, object: 'response', deleted: true };
+  });
+
+  // The sweep lives as long as the /v1 surface: it starts with the server and stops before the store closes.
+  const sweep = createResponseSweep(ctx, ctx.responseSweepIntervalMs);
+  scope.addHook('onReady', async function startResponseSweep() {
+    sweep.start();
+  });
+  scope.addHook('onClose', async function stopResponseSweep() {
+    await sweep.stop();
   });
 }

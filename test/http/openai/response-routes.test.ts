@@ -118,4 +118,14 @@ describe('GET and DELETE /v1/responses/:id', () => {
     expect(rowCount(recent.id)).toBe(1);
     expect((await call('GET', `/responses/${recent.id}`)).status).toBe(200);
   });
+
+  it('purges a backlog larger than one purge batch', async () => {
+    const insert = fx.db.prepare('INSERT INTO openai_responses (response_id, session_key, client_id, created_at, body) VALUES (?, ?, ?, ?, ?)');
+    const createdAt = Date.now() - 31 * DAY_MS;
+    fx.db.transaction(() => {
+      for (let index = 0; index < 1_234; index += 1) insert.run(`resp_backlog_${index}`, 'default:openai-api:openai:backlog', 'api-client', createdAt, '{}');
+    })();
+    const backlog = () => fx.db.prepare("SELECT COUNT(*) FROM openai_responses WHERE response_id LIKE 'resp_backlog_%'").pluck().get();
+    await vi.waitFor(() => expect(backlog()).toBe(0), { timeout: 5000, interval: 20 });
+  });
 });
