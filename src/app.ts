@@ -21,8 +21,7 @@ import { createWsGateway, type WsGateway } from './ws/index.js';
 export type { App, AppOptions, AppState } from './app-lifecycle.js';
 
 export async function createApp(options: AppOptions): Promise<App> {
-  const { config, paths, log, version } = options;
-  const { gateway } = config;
+  const { config, config: { gateway }, paths, log, version } = options;
   const now = options.now ?? Date.now;
   const startedAt = now();
   const shutdown = createShutdownController();
@@ -112,7 +111,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   for (const module of modules) if (module.routes !== undefined) await http.register(module.routes);
   await registerHttpSurfaces(http, {
-    gateway, onConfigChange: configStore.onChange, auth, dispatcher, runner: turns, agents, router, embedder, responses: store.responses, storeTranscripts: () => configStore.get().openai.storeTranscripts, sessions: store.sessions, events,
+    gateway, onConfigChange: configStore.onChange, auth, dispatcher, runner: turns, agents, router, embedder, responses: store.responses, sessions: store.sessions, events,
+    responseTtlDays: () => configStore.get().responses.ttlDays, storeTranscripts: () => configStore.get().openai.storeTranscripts,
     channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAll: (method, params) => notify(null, method, params),
     defaultWebDistPath: options.defaultWebDistPath, shutdownSignal: shutdown.signal, log, now,
   });

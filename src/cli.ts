@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `agent-gateway` command line: start, init, token, rpc, doctor.
 import { parseArgs } from 'node:util';
-import { ConfigError, ensureConfigFile, resolvePaths } from './config/index.js';
+import { ConfigError, ensureConfigFile, packageInfo, resolvePaths } from './config/index.js';
 import { doctorCommand } from './cli/doctor.js';
 import { CliError, processIo, type CliIo } from './cli/output.js';
 import { rpcCommand } from './cli/rpc.js';
@@ -9,12 +9,13 @@ import { printFirstRun, startCommand } from './cli/start.js';
 import { tokenCommand } from './cli/token.js';
 
 const USAGE = `usage: agent-gateway <command> [options]
+       agent-gateway --version | -v
 
 commands:
   start [--config FILE] [--data-dir DIR] [--port N] [--host H]   run the gateway (default command)
   init [--data-dir DIR]                                           create the data dir and config.yaml
   token create --id NAME [--scopes rpc,admin] | list | revoke --id NAME | rotate --id NAME
-  rpc METHOD [JSON-params] [--token T] [--url URL]                call a running gateway
+  rpc METHOD [JSON-params] [--token T] [--url URL]                call a running gateway (with both, no local config needed)
   doctor                                                          check config, storage, providers`;
 
 function parsePort(text: string | undefined): number | undefined {
@@ -39,8 +40,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       token: { type: 'string' },
       url: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
     },
   });
+  if (values.version === true) {
+    io.out(packageInfo().version);
+    return 0;
+  }
   const [command = 'start', ...rest] = positionals;
   if (values.help === true || command === 'help') {
     io.out(USAGE);

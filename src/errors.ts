@@ -126,8 +126,12 @@ export const insufficientScope = (requiredScope: string) =>
 export const sessionForbidden = (sessionKey: string) => new GatewayError('forbidden', `Session ${sessionKey} belongs to another client`);
 
 /** A /v1 response id created by another token; it belongs to its token like the session behind it. */
-export const responseForbidden = (responseId: string) =>
-  new GatewayError('forbidden', `Response ${responseId} belongs to another client`, { param: 'previous_response_id' });
+export const responseForbidden = (responseId: string, param: string | null = 'previous_response_id') =>
+  new GatewayError('forbidden', `Response ${responseId} belongs to another client`, param === null ? {} : { param });
+
+/** A /v1 response id never created, deleted, or older than `responses.ttlDays`. */
+export const responseNotFound = (responseId: string, param: string | null = null) =>
+  notFound(`Response not found: ${responseId}`, param === null ? {} : { param });
 
 /** `details.retryAfterMs` as a Retry-After header value: whole seconds, rounded up, at least 1 (RFC 9110 §10.2.3). */
 export function retryAfterHeaderSeconds(details: GatewayErrorDetails): string | undefined {

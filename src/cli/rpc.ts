@@ -1,5 +1,5 @@
-// `agent-gateway rpc METHOD [JSON-params]`: calls a running gateway over POST /rpc and prints the result.
-import { readFileSync } from 'node:fs';
+// `agent-gateway rpc METHOD [JSON-params]`: calls a gateway over POST /rpc and prints the result (no local config needed with --url and --token).
+import { existsSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { loadConfigFile, type GatewayConfig, type GatewayPaths } from '../config/index.js';
@@ -31,6 +31,24 @@ function defaultUrl(config: GatewayConfig): string {
 function trustedCa(config: GatewayConfig): Buffer | undefined {
   const path = config.gateway.tls.caPath ?? config.gateway.tls.certPath;
   return path === null ? undefined : readFileSync(path);
+}
+
+/**
+ * The local config, which supplies the default URL and the admin token. Without --url there is nothing to call
+ * without it; with --url alone a missing file only means no token (asked for by name), not a config error.
+ */
+async function localConfig(options: RpcCommandOptions, io: CliIo): Promise<GatewayConfig | undefined> {
+  if (options.url !== undefined && !existsSync(options.paths.configPath)) return undefined;
+  return (await loadConfigFile(options.paths.configPath, io.env, options.paths.secretsPath)).config;
+}
+
+/** With --url and a token the config only adds the CA of a self-signed HTTPS gateway; an absent or broken one is skipped. */
+async function localConfigIfAny(paths: GatewayPaths, io: CliIo): Promise<GatewayConfig | undefined> {
+  if (!existsSync(paths.configPath)) return undefined;
+  return loadConfigFile(paths.configPath, io.env, paths.secretsPath).then(
+    (loaded) => loaded.config,
+    () => undefined,
+  );
 }
 
 function post(url: URL, body: string, token: string, ca: Buffer | undefined): Promise<{ status: number; text: string }> {
@@ -66,12 +84,15 @@ export async function rpcCommand(options: RpcCommandOptions, io: CliIo): Promise
       throw new CliError(`params must be JSON, got: ${options.paramsJson}`, 2);
     }
   }
-  const { config } = await loadConfigFile(options.paths.configPath, io.env, options.paths.secretsPath);
-  const token = options.token ?? io.env.AGENT_GATEWAY_TOKEN ?? adminSecret(config);
+  const given = options.token ?? io.env.AGENT_GATEWAY_TOKEN;
+  // With both a URL and a token nothing is needed from this machine, so a remote gateway is reachable from anywhere.
+  const config = options.url !== undefined && given !== undefined ? await localConfigIfAny(options.paths, io) : await localConfig(options, io);
+  const token = given ?? (config === undefined ? undefined : adminSecret(config));
   if (token === undefined) throw new CliError('no token: pass --token, set AGENT_GATEWAY_TOKEN, or add an admin token to the config');
-  const url = new URL('/rpc', options.url ?? defaultUrl(config));
+  const url = new URL('/rpc', options.url ?? (config === undefined ? undefined : defaultUrl(config)));
   const body = JSON.stringify({ jsonrpc: '2.0', method: options.method, params, id: 1 });
-  const response = await post(url, body, token, url.protocol === 'https:' ? trustedCa(config) : undefined).catch((error: unknown) => {
+  const ca = url.protocol === 'https:' && config !== undefined ? trustedCa(config) : undefined;
+  const response = await post(url, body, token, ca).catch((error: unknown) => {
     throw new CliError(`cannot reach the gateway at ${url.origin}: ${error instanceof Error ? error.message : String(error)}`);
   });
   let parsed: unknown;

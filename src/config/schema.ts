@@ -158,6 +158,12 @@ export const openAiConfigSchema = z.strictObject({
   storeTranscripts: z.boolean().default(false),
 });
 
+/** Kept POST /v1/responses objects (GET /v1/responses/:id, previous_response_id). */
+export const responsesConfigSchema = z.strictObject({
+  /** Days a response stays readable and continuable after it was created; older ones answer 404 and are purged. */
+  ttlDays: positiveInt.max(36_500).default(30),
+});
+
 const idKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'keys use letters, digits, dot, underscore or hyphen');
 
 export const configSchema = z
@@ -167,6 +173,7 @@ export const configSchema = z
     embeddings: embeddingsConfigSchema.optional(),
     agents: z.record(idKey, agentConfigSchema).default({}),
     openai: openAiConfigSchema.prefault({}),
+    responses: responsesConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

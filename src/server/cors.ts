@@ -9,8 +9,8 @@ export interface CorsPolicy {
 
 /** Only the browser-facing surfaces; /rpc, /ws and /hooks are for servers and stay same-origin. */
 const CORS_PATHS = /^\/(?:v1|api)(?:[/?]|$)/;
-/** Every method the /v1 and /api routes answer (HEAD comes with each GET route). */
-const ALLOWED_METHODS = 'GET, HEAD, POST';
+/** Every method the /v1 and /api routes answer (HEAD comes with each GET route; DELETE /v1/responses/:id). */
+const ALLOWED_METHODS = 'GET, HEAD, POST, DELETE';
 /** Answered when a preflight names no headers; one that names some gets exactly those back (the origin is trusted). */
 const DEFAULT_ALLOWED_HEADERS = 'authorization, content-type, last-event-id, x-request-id';
 /** A comma-separated list of header names (RFC 9110 tokens), so nothing else is ever echoed into a header. */

@@ -38,10 +38,11 @@ describe('e2e: OpenAI-compatible API', () => {
     expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } });
   });
 
-  it('lists and retrieves models', async () => {
+  it('lists and retrieves models, then the agents (DESIGN §3 "/v1/models")', async () => {
     const models = [];
     for await (const model of client.models.list()) models.push(model.id);
-    expect(models).toEqual(['local/small', 'local/large']);
+    expect(models).toEqual(['local/small', 'local/large', 'default']);
+    expect(await client.models.retrieve('default')).toEqual({ id: 'default', object: 'model', created: 0, owned_by: 'agent' });
     expect(await client.models.retrieve('local/large')).toEqual({ id: 'local/large', object: 'model', created: 0, owned_by: 'local' });
     await expect(client.models.retrieve('local/none')).rejects.toBeInstanceOf(NotFoundError);
   });

@@ -44,7 +44,7 @@ describe('CORS with configured origins', () => {
       expect(corsHeaders(response), path).toEqual({
         'access-control-allow-origin': origin,
         'access-control-allow-credentials': 'true',
-        'access-control-allow-methods': 'GET, HEAD, POST',
+        'access-control-allow-methods': 'GET, HEAD, POST, DELETE',
         'access-control-allow-headers': sdkHeaders,
         'access-control-max-age': '600',
       });

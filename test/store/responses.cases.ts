@@ -4,6 +4,7 @@ import type { ResponsePort } from '../../src/store/index.js';
 import type { PortFixture } from './port-fixture.js';
 
 export const responseRecord = { responseId: 'resp_1', sessionKey: 'default:openai-api:openai:resp_1', clientId: 'api-client', createdAt: 1_700_000_000_000 };
+export const responseBody = JSON.stringify({ id: 'resp_1', object: 'response', status: 'completed', output: [] });
 
 export function responsePortCases(backend: string, open: () => Promise<PortFixture<ResponsePort>>): void {
   describe(`ResponsePort conformance (${backend})`, () => {
@@ -18,14 +19,45 @@ export function responsePortCases(backend: string, open: () => Promise<PortFixtu
     });
 
     it('returns the saved record by response id, and undefined for an unknown id', async () => {
-      await store.save(responseRecord);
+      await store.save(responseRecord, responseBody);
       expect(await store.get('resp_1')).toEqual(responseRecord);
       expect(await store.get('resp_unknown')).toBeUndefined();
     });
 
+    it('reads the saved body back as the exact text it was given', async () => {
+      const spaced = '{ "id": "resp_1",  "object": "response", "text": "caf\u00e9 \u{1F600}" }';
+      await store.save(responseRecord, spaced);
+      expect(await store.read('resp_1')).toEqual({ ...responseRecord, body: spaced });
+      expect(await store.read('resp_unknown')).toBeUndefined();
+    });
+
     it('refuses a second record with the same response id', async () => {
-      await store.save(responseRecord);
-      await expect(store.save({ ...responseRecord, sessionKey: 'default:openai-api:openai:other' })).rejects.toThrow();
+      await store.save(responseRecord, responseBody);
+      await expect(store.save({ ...responseRecord, sessionKey: 'default:openai-api:openai:other' }, responseBody)).rejects.toThrow();
+    });
+
+    it('deletes one response: true once, false after, and neither get nor read finds it', async () => {
+      await store.save(responseRecord, responseBody);
+      await store.save({ ...responseRecord, responseId: 'resp_2' }, responseBody);
+      expect(await store.delete('resp_1')).toBe(true);
+      expect(await store.delete('resp_1')).toBe(false);
+      expect(await store.get('resp_1')).toBeUndefined();
+      expect(await store.read('resp_1')).toBeUndefined();
+      expect(await store.get('resp_2')).toEqual({ ...responseRecord, responseId: 'resp_2' });
+    });
+
+    it('purges responses created before the cutoff, oldest first, at most limit per call', async () => {
+      for (const [index, createdAt] of [3_000, 1_000, 2_000, 5_000].entries()) {
+        await store.save({ ...responseRecord, responseId: `resp_${index}`, createdAt }, responseBody);
+      }
+      expect(await store.purgeCreatedBefore(5_000, 2)).toBe(2);
+      expect(await store.get('resp_1')).toBeUndefined();
+      expect(await store.get('resp_2')).toBeUndefined();
+      expect(await store.get('resp_0')).toBeDefined();
+      expect(await store.purgeCreatedBefore(5_000, 2)).toBe(1);
+      expect(await store.purgeCreatedBefore(5_000, 2)).toBe(0);
+      // A response created exactly at the cutoff is not older than it.
+      expect(await store.get('resp_3')).toBeDefined();
     });
   });
 }

@@ -9,6 +9,7 @@ import { registerChatCompletions } from './chat-completions.js';
 import { registerEmbeddings } from './embeddings.js';
 import { openAiErrorHandler } from './errors.js';
 import { registerModels } from './models.js';
+import { registerResponseRoutes } from './response-routes.js';
 import { registerResponses } from './responses.js';
 import type { OpenAiContext, OpenAiRoutesDeps } from './types.js';
 
@@ -47,6 +48,7 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
       registerModels(scope, ctx);
       registerEmbeddings(scope, ctx);
       registerResponses(scope, ctx);
+      registerResponseRoutes(scope, ctx);
     },
     { prefix: '/v1' },
   );

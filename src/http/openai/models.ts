@@ -1,6 +1,6 @@
-// GET /v1/models and GET /v1/models/<provider>/<modelId>: the configured model catalog in OpenAI's model format.
+// GET /v1/models and GET /v1/models/<id>: the configured model catalog, then the agents, in OpenAI's model format.
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../errors.js';
+import { agentSuspended, notFound } from '../../errors.js';
 import { formatModelRef, type ModelCatalogEntry } from '../../providers/index.js';
 import type { OpenAiContext } from './types.js';
 
@@ -9,14 +9,27 @@ export function toOpenAiModel(entry: Pick<ModelCatalogEntry, 'provider' | 'model
   return { id: formatModelRef(entry), object: 'model', created: 0, owned_by: entry.provider };
 }
 
+/** DESIGN §3 "/v1/models": an agent is listed by its id, so UIs that pick from the list can choose it. */
+export function agentAsModel(agentId: string) {
+  return { id: agentId, object: 'model', created: 0, owned_by: 'agent' };
+}
+
 export function registerModels(scope: FastifyInstance, ctx: OpenAiContext): void {
   scope.get('/models', async function listModels() {
-    return { object: 'list', data: ctx.router.catalog().map(toOpenAiModel) };
+    // Suspended agents are left out: chat refuses them (409), so a UI must not offer them.
+    const agents = ctx.agents.list().filter((agent) => agent.status === 'active');
+    return { object: 'list', data: [...ctx.router.catalog().map(toOpenAiModel), ...agents.map((agent) => agentAsModel(agent.id))] };
   });
 
-  // The id holds a slash, so a wildcard takes the rest of the path (spec route table, /v1/models/:model_id).
+  // The id may hold slashes, so a wildcard takes the rest of the path (spec route table, /v1/models/:model_id).
   scope.get<{ Params: { '*': string } }>('/models/*', async function retrieveModel(request) {
     const modelId = request.params['*'];
+    // As chat's resolveTarget: an id without a slash names an agent first; catalog ids always hold one.
+    const agent = modelId.includes('/') ? undefined : ctx.agents.get(modelId);
+    if (agent !== undefined) {
+      if (agent.status === 'suspended') throw agentSuspended(modelId, 'model');
+      return agentAsModel(agent.id);
+    }
     const entry = ctx.router.catalog().find((candidate) => formatModelRef(candidate) === modelId);
     if (entry === undefined) throw notFound('Model not found', { param: 'model' });
     return toOpenAiModel(entry);

@@ -1,11 +1,11 @@
 // POST /v1/responses: an agent turn in OpenAI's Responses format; previous_response_id continues that response's session.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { notFound, responseForbidden } from '../../errors.js';
 import type { Caller } from '../../server/index.js';
 import { requestSignal, openSseStream } from '../../server/index.js';
 import { sessionCallerOf, type TurnRequest } from '../../turns/index.js';
 import { assertSettingsHonoured } from './request-fields.js';
 import { createEventSequencer, functionCallItem, messageItem, outputText, responseObject, type ResponseEcho, type ResponseIds } from './response-object.js';
+import { usableResponse } from './response-retention.js';
 import { RESPONSES_SETTING_PARAMS, responsesClientTools, responsesInput, responsesRequest, responsesSettings, type ResponsesRequest } from './responses-request.js';
 import { openAiSessionKey, resolveTarget, turnFailure } from './turn-input.js';
 import { streamTurn } from './turn-stream.js';
@@ -50,10 +50,8 @@ async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Ca
   const previousId = body.previous_response_id ?? null;
   const input = responsesInput(body, now, previousId !== null);
   if (previousId !== null) {
-    const previous = await ctx.responses.get(previousId);
-    if (previous === undefined) throw notFound(`Response not found: ${previousId}`, { param: 'previous_response_id' });
-    // A response belongs to its token, as the session behind it does (DESIGN §3 "who may use a session").
-    if (previous.clientId !== caller.clientId && !caller.isAdmin) throw responseForbidden(previousId);
+    // A response belongs to its token, as the session behind it does; deleted or expired ones are gone (404).
+    const previous = usableResponse(ctx, caller, await ctx.responses.get(previousId), previousId, 'previous_response_id');
     sessionKey = previous.sessionKey;
   }
   const instructions = body.instructions ?? null;
@@ -80,17 +78,21 @@ async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Ca
   };
 }
 
-async function remember(ctx: OpenAiContext, prepared: PreparedResponse): Promise<void> {
-  if (!prepared.isStored) return;
-  await ctx.responses.save({ responseId: prepared.ids.responseId, sessionKey: prepared.turn.sessionKey, clientId: prepared.clientId, createdAt: ctx.now() });
+/** Stores the finished response object as the JSON text that is sent, for GET /v1/responses/:id; returns that text. */
+async function remember(ctx: OpenAiContext, prepared: PreparedResponse, response: ReturnType<typeof responseObject>): Promise<string> {
+  const body = JSON.stringify(response);
+  if (prepared.isStored) {
+    await ctx.responses.save({ responseId: prepared.ids.responseId, sessionKey: prepared.turn.sessionKey, clientId: prepared.clientId, createdAt: ctx.now() }, body);
+  }
+  return body;
 }
 
 async function respond(ctx: OpenAiContext, prepared: PreparedResponse, reply: FastifyReply) {
   const result = await ctx.runner.run({ ...prepared.turn, signal: requestSignal(reply, ctx.shutdownSignal) });
   const failure = turnFailure(result, 'input');
   if (failure !== undefined) throw failure;
-  await remember(ctx, prepared);
-  return responseObject(prepared.ids, prepared.echo, { status: 'completed', result });
+  const body = await remember(ctx, prepared, responseObject(prepared.ids, prepared.echo, { status: 'completed', result }));
+  return reply.type('application/json; charset=utf-8').send(body);
 }
 
 /** DESIGN §3 stream: created, in_progress, item and part added, text deltas, the done events, then completed or failed. */
@@ -108,7 +110,9 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
 
     const outcome = await streamTurn(ctx, stream, prepared.turn, (delta) => event('response.output_text.delta', { ...where, delta }), 'input');
     if (!outcome.ok) {
-      await stream.write(event('response.failed', { response: responseObject(ids, echo, { status: 'failed', error: outcome.error }) }));
+      const failed = responseObject(ids, echo, { status: 'failed', error: outcome.error });
+      await remember(ctx, prepared, failed);
+      await stream.write(event('response.failed', { response: failed }));
       return;
     }
     const { result } = outcome;
@@ -125,8 +129,9 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
       await stream.write(event('response.function_call_arguments.done', { ...at, name: item.name, arguments: item.arguments }));
       await stream.write(event('response.output_item.done', { output_index: at.output_index, item }));
     }
-    await remember(ctx, prepared);
-    await stream.write(event('response.completed', { response: responseObject(ids, echo, { status: 'completed', result, hasMessageItem: true }) }));
+    const completed = responseObject(ids, echo, { status: 'completed', result, hasMessageItem: true });
+    await remember(ctx, prepared, completed);
+    await stream.write(event('response.completed', { response: completed }));
   } finally {
     stream.close();
   }

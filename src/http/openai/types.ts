@@ -16,6 +16,10 @@ export interface OpenAiRoutesDeps {
   /** Undefined: POST /v1/embeddings answers 404 `No embedding provider configured`. */
   embedder: Embedder | undefined;
   responses: ResponsePort;
+  /** `responses.ttlDays`, read per use: older responses answer 404 and are purged. Default 30. */
+  responseTtlDays?: () => number;
+  /** How often expired responses are purged (default RESPONSE_SWEEP_INTERVAL_MS, one hour). */
+  responseSweepIntervalMs?: number;
   /** Whether a chat completion stores its session and transcript (`openai.storeTranscripts`); read per request. */
   storeTranscripts?: () => boolean;
   log: Logger;

@@ -245,4 +245,12 @@ export const MIGRATIONS: readonly Migration[] = [
     // per-row trigger made FTS5 write one segment per message. The delete trigger stays.
     up: 'DROP TRIGGER session_messages_ai;',
   },
+  {
+    version: 10,
+    name: 'openai_response_bodies',
+    // GET /v1/responses/:id answers the finished response object as it was sent; older rows keep NULL (404 there).
+    // The index serves the responses.ttlDays sweep, which deletes the oldest rows in bounded batches.
+    up: `ALTER TABLE openai_responses ADD COLUMN body TEXT;
+    CREATE INDEX openai_responses_by_created ON openai_responses (created_at);`,
+  },
 ];

@@ -37,6 +37,12 @@ export interface RouteFixtureOptions {
   tools?: readonly ToolDefinition[];
   /** `openai.storeTranscripts` at start; tests may change `settings.storeTranscripts` later. Default false. */
   storeTranscripts?: boolean;
+  /** The /v1 routes' clock (response created_at and retention); default Date.now. */
+  now?: () => number;
+  /** `responses.ttlDays` at start; tests may change `settings.responseTtlDays` later. Default 30. */
+  responseTtlDays?: number;
+  /** How often the /v1 surface purges expired responses; default the gateway's hourly sweep. */
+  responseSweepIntervalMs?: number;
 }
 
 export interface RouteFixture {
@@ -47,7 +53,7 @@ export interface RouteFixture {
   agents: AgentRegistry;
   tokens: typeof TOKENS;
   /** Read by the /v1 routes on every request, as the gateway reads its config. */
-  settings: { storeTranscripts: boolean };
+  settings: { storeTranscripts: boolean; responseTtlDays: number };
   /** Writes the recorder's queued evidence rows. */
   flushEvidence(): Promise<void>;
   close(): Promise<void>;
@@ -78,9 +84,11 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
   const shutdown = new AbortController();
   const http = await createHttpServer({ gateway: config.gateway, log, auth });
   const keepAlive = options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs };
-  const settings = { storeTranscripts: options.storeTranscripts ?? false };
+  const settings = { storeTranscripts: options.storeTranscripts ?? false, responseTtlDays: options.responseTtlDays ?? 30 };
+  const sweep = options.responseSweepIntervalMs === undefined ? {} : { responseSweepIntervalMs: options.responseSweepIntervalMs };
   await registerOpenAiRoutes(http, {
     auth, runner, agents, router, embedder, responses: createSqliteResponsePort(db), storeTranscripts: () => settings.storeTranscripts, log, shutdownSignal: shutdown.signal, ...keepAlive,
+    responseTtlDays: () => settings.responseTtlDays, ...sweep, ...(options.now === undefined ? {} : { now: options.now }),
   });
   await registerRestRoutes(http, { auth, runner, agents, router, sessions, events, channelActivity: observability.channels, log, wsConnections: () => 0, shutdownSignal: shutdown.signal, ...keepAlive });
   await http.listen({ host: '127.0.0.1', port: 0 });

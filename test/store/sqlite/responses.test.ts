@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSqliteResponsePort, openDatabase, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
-import { responsePortCases, responseRecord as record } from '../responses.cases.js';
+import { responseBody, responsePortCases, responseRecord as record } from '../responses.cases.js';
 import { openTemporaryDatabase } from './temporary-database.js';
 
 responsePortCases('sqlite', async () => {
@@ -26,10 +26,16 @@ describe('sqlite response port', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('keeps records across a reopen of the database file', async () => {
-    await createSqliteResponsePort(db).save(record);
+  it('keeps records and their bodies across a reopen of the database file', async () => {
+    await createSqliteResponsePort(db).save(record, responseBody);
     db.close();
     db = openDatabase({ path });
-    expect(await createSqliteResponsePort(db).get('resp_1')).toEqual(record);
+    expect(await createSqliteResponsePort(db).read('resp_1')).toEqual({ ...record, body: responseBody });
+  });
+
+  it('reads a response stored before bodies were kept with an undefined body', async () => {
+    db.prepare('INSERT INTO openai_responses (response_id, session_key, client_id, created_at) VALUES (?, ?, ?, ?)')
+      .run(record.responseId, record.sessionKey, record.clientId, record.createdAt);
+    expect(await createSqliteResponsePort(db).read('resp_1')).toEqual({ ...record, body: undefined });
   });
 });
