@@ -9,6 +9,8 @@ export interface TurnHookContext {
   /** The caller's client id; tenant scoping for recall and approvals. */
   clientId: string;
   signal: AbortSignal;
+  /** The run tree the turn belongs to (a spawned run or a scheduled fire); absent for a plain turn. */
+  rootRunId?: string;
 }
 
 export interface BeforeModelInput {

@@ -169,7 +169,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       events.emit('message:received', { agentId: agent.id, sessionKey, channelId: channel, chars: request.message.length });
       transcript.add(...toolResults);
       if (request.message.length > 0 || toolResults.length === 0) transcript.add({ role: 'user', content: request.message, timestamp: now() });
-      const turn: Turn = { request, agent, trace, tally: emptyTally(), transcript, hookCtx: { agentId: agent.id, sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal }, channel, startedAt };
+      const turn: Turn = { request, agent, trace, tally: emptyTally(), transcript, hookCtx: { agentId: agent.id, sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal, ...(request.rootRunId === undefined ? {} : { rootRunId: request.rootRunId }) }, channel, startedAt };
 
       const model = request.model ?? agentModels(agent.config, router).primary;
       if (model === undefined) {
