@@ -9,6 +9,7 @@ import { createLocalCoordination } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
 import { createEventBus, createObsModule, createRecorder, recordRunsOrphaned } from './obs/index.js';
 import { createEmbedder, createHashingEmbedder, createModelRouter, createModelsModule } from './providers/index.js';
+import { createMemoryModule } from './memory/index.js';
 import { createDispatcher, createRegistry, type MethodRegistry } from './rpc/index.js';
 import { createRunsModule } from './runs/index.js';
 import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService } from './server/index.js';
@@ -49,8 +50,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Built before anything that holds resources, since an unusable embeddings section throws here.
   const embedder = createEmbedder({ embeddings: config.embeddings, providers: configStore.get().providers, log: child('embeddings') });
 
-  const store = openSqliteStore({ path: paths.databasePath, log: child('store') });
+  const store = openSqliteStore({ path: paths.databasePath, log: child('store'), memory: { embeddingCacheMaxEntries: config.memory.embeddingCacheMaxEntries } });
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: store.tokens });
+  const auth = createRequestAuth(authenticator);
   const tokens = createTokenService({ store: store.tokens, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
   const router = createModelRouter({ config: configStore.get().providers, events, log: child('providers'), now });
@@ -88,6 +90,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     createSessionsModule({ store: store.sessions, turns, router, agents, locks, now, log: child('sessions') }),
     runs,
     createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),
+    createMemoryModule({ ports: store, config: configStore, embedder, recorder, auth, agents, now, newId: randomUUID, log: child('memory') }),
   ];
   for (const module of modules) {
     tools.register(module.tools ?? []);
@@ -103,7 +106,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     await recorder.close();
     await store.close();
   };
-  const auth = createRequestAuth(authenticator);
   // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.
   const http = await createHttpServer({ gateway, log, auth }).catch(async (error: unknown) => {
     await stopModules();
@@ -137,10 +139,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       return { host: gateway.host, port, url: `${gateway.tls.certPath === null ? 'http' : 'https'}://${hostForUrl}:${port}` };
     },
     close() {
-      const release = async () => {
-        stopRetiredWatch();
-        await stopModules();
-      };
+      const release = async () => { stopRetiredWatch(); await stopModules(); };
       const setState = (next: AppState) => (state = next);
       closing ??= closeInOrder({ http, ws: wsGateway, shutdown, stopRuns: () => runs.stop(), waitForBootPosture: () => bootPosture, setState, release });
       return closing;

@@ -164,6 +164,38 @@ export const responsesConfigSchema = z.strictObject({
   ttlDays: positiveInt.max(36_500).default(30),
 });
 
+/** Memory (src/memory): hybrid search over remembered entries, recall before each turn's first model call, the lifecycle sweep. */
+export const memoryConfigSchema = z.strictObject({
+  /** false: no recall and the memory_search / memory_store tools refuse; memory.* methods still read and prune. */
+  enabled: z.boolean().default(true),
+  recall: z
+    .strictObject({
+      /** false: turns run without recalled context (the tools and methods still work). */
+      enabled: z.boolean().default(true),
+      /** Entries added as context at most, best first. */
+      topK: positiveInt.max(50).default(5),
+      /** Estimated tokens (characters / 4) the recalled context may take; entries past it are left out. */
+      maxTokens: positiveInt.max(100_000).default(800),
+      /** Fused (reciprocal-rank) score below which a hit is not recalled; absent: no floor. */
+      minScore: z.number().min(0).max(1).optional(),
+    })
+    .prefault({}),
+  /** Rows the persistent embedding cache keeps (model + content hash); the least recently used are evicted past it. */
+  embeddingCacheMaxEntries: positiveInt.max(10_000_000).default(100_000),
+  lifecycle: z
+    .strictObject({
+      /** How often the sweep runs; 0 turns it off. */
+      sweepIntervalMs: durationMs(0).default(3_600_000),
+      /** Active entries not recalled (nor created) for this many days are demoted. */
+      demoteAfterDays: positiveInt.max(36_500).default(30),
+      /** Demoted entries untouched this many days are evicted. */
+      evictAfterDays: positiveInt.max(36_500).default(90),
+      /** Demoted entries kept per agent at most; the least recently recalled are evicted first. */
+      maxDemotedPerAgent: positiveInt.max(10_000_000).default(10_000),
+    })
+    .prefault({}),
+});
+
 const idKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'keys use letters, digits, dot, underscore or hyphen');
 
 export const configSchema = z
@@ -174,6 +206,7 @@ export const configSchema = z
     agents: z.record(idKey, agentConfigSchema).default({}),
     openai: openAiConfigSchema.prefault({}),
     responses: responsesConfigSchema.prefault({}),
+    memory: memoryConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
@@ -210,4 +243,5 @@ export type TokenConfig = z.infer<typeof tokenConfigSchema>;
 export type ProviderConfig = z.infer<typeof providerConfigSchema>;
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
+export type MemoryConfig = z.infer<typeof memoryConfigSchema>;
 export type ConfigInput = z.input<typeof configSchema>;

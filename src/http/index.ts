@@ -4,3 +4,4 @@ export { registerRpcRoute, type RpcRouteDeps } from './rpc-route.js';
 export { registerDashboard } from './dashboard.js';
 export { registerWebhookRoute, verifySignature, type WebhookDeps } from './webhook.js';
 export { registerHttpSurfaces, type HttpSurfacesDeps } from './surfaces.js';
+export { parseInput as parseRestInput } from './rest/validation.js';

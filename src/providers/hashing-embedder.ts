@@ -1,4 +1,4 @@
-// The built-in offline embedder: signed feature hashing of lowercase word tokens, L2-normalised. Deterministic.
+// The built-in offline embedder: signed feature hashing of lowercase words and their character trigrams, L2-normalised. Deterministic.
 import { PROVIDER_LIMITS } from './limits.js';
 import type { Embedder } from './types.js';
 
@@ -19,14 +19,32 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-/** The vector of one text; all zeros when it has no word tokens. */
+/** Weight of each character trigram of a word, against 1 for the word itself. */
+const TRIGRAM_WEIGHT = 0.5;
+/**
+ * One- and two-letter latin words (a, in, is, to, of …) are mostly function words; without IDF they would dominate
+ * short texts, so they add no features. Digits and other scripts are kept.
+ */
+const SHORT_LATIN_WORD = /^[a-z]{1,2}$/;
+
+/**
+ * The vector of one text; all zeros when it has no word tokens. Trigrams of `<word>` make forms of one word close
+ * (park / parked, allergy / allergic), which word features alone cannot.
+ */
 export function hashingVector(text: string, dimensions = PROVIDER_LIMITS.hashingEmbedderDimensions): number[] {
   const vector = new Array<number>(dimensions).fill(0);
-  for (const [token] of text.toLowerCase().matchAll(WORD)) {
-    const hash = fnv1a(token);
-    // The top bit picks the sign, so colliding tokens tend to cancel rather than pile up.
+  const add = (feature: string, weight: number) => {
+    const hash = fnv1a(feature);
+    // The top bit picks the sign, so colliding features tend to cancel rather than pile up.
     const index = hash % dimensions;
-    vector[index] = (vector[index] ?? 0) + (hash & 0x80000000 ? -1 : 1);
+    vector[index] = (vector[index] ?? 0) + (hash & 0x80000000 ? -weight : weight);
+  };
+  for (const [token] of text.toLowerCase().matchAll(WORD)) {
+    if (SHORT_LATIN_WORD.test(token)) continue;
+    add(token, 1);
+    const padded = `<${token}>`;
+    // '#' keeps a trigram from hashing like a three-letter word.
+    for (let start = 0; start + 3 <= padded.length; start += 1) add(`#${padded.slice(start, start + 3)}`, TRIGRAM_WEIGHT);
   }
   const norm = Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
   return norm === 0 ? vector : vector.map((value) => value / norm);

@@ -99,6 +99,14 @@ describe('hashing embedder', () => {
     expect(cosine(query, related)).toBeGreaterThan(cosine(query, unrelated));
   });
 
+  it('places other forms of a word close through character trigrams, and ignores one- and two-letter latin words', () => {
+    // No word in common: only the trigrams of allerg- relate the two.
+    expect(cosine(hashingVector('allergic'), hashingVector('allergy'))).toBeGreaterThan(0.4);
+    expect(cosine(hashingVector('allergic'), hashingVector('holiday'))).toBeLessThan(0.2);
+    expect(hashingVector('a in is to of', 16)).toEqual(new Array(16).fill(0));
+    expect(hashingVector('marathon in berlin')).toEqual(hashingVector('marathon berlin'));
+  });
+
   it('gives a zero vector for text without words and honours the dimensions option', async () => {
     expect(hashingVector('  ?! ', 8)).toEqual(new Array(8).fill(0));
     const small = createHashingEmbedder({ dimensions: 32 });

@@ -1,0 +1,135 @@
+// Memory search (issue 12): the module's hybrid search p50/p99 at 10k and 100k entries with the hashing embedder,
+// against the lexical lane alone (one FTS5 query) as the baseline; store throughput; and the recall hook's added
+// latency per turn (the beforeModel work a turn waits for) against a hook registry with no hooks.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createMemoryEmbedder, createMemorySearch, type MemorySearch } from '../src/memory/index.js';
+import { createRecallHooks } from '../src/memory/recall-hook.js';
+import { createRecallMarks } from '../src/memory/recall-marks.js';
+import { validateConfig } from '../src/config/index.js';
+import { createLogger } from '../src/obs/logger.js';
+import { createHashingEmbedder } from '../src/providers/index.js';
+import type { StorePorts } from '../src/store/index.js';
+import { openSqliteStore } from '../src/store/sqlite/index.js';
+import { createHookRegistry } from '../src/turns/index.js';
+import { isEntryPoint, runStandalone, wantsSurface, type BenchOptions } from './lib/bench.js';
+import type { FigureRow } from './lib/figures.js';
+import { percentile } from './lib/measure.js';
+
+/** The issue's targets: search p99 at 100k entries, and what recall adds to a turn. */
+const MAX_SEARCH_P99_MS = 10;
+const MAX_RECALL_MS = 2;
+const SIZES = [10_000, 100_000] as const;
+/** Searches measured per round (after as many unmeasured). */
+const SEARCHES = 2_000;
+const LIMIT = 10;
+const NEVER = new AbortController().signal;
+
+const WORDS = (
+  'alice bob carol dave project budget meeting deadline invoice contract server database backup deploy release ' +
+  'coffee tea lunch travel flight hotel berlin lisbon tokyo paris report forecast sales growth customer support ' +
+  'ticket bug feature design review plan quarter month week morning evening prefers likes dislikes allergic ' +
+  'password rotate network wifi printer office floor room projector laptop phone email calendar holiday birthday ' +
+  'daughter son cat dog marathon chess violin guitar photography garden kitchen recipe vegetarian spicy noodles'
+).split(' ');
+
+/** A small deterministic generator (mulberry32), so every run stores and asks the same texts. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function sentence(next: () => number, words: number): string {
+  return Array.from({ length: words }, () => WORDS[Math.floor(next() * WORDS.length)] ?? 'memo').join(' ');
+}
+
+interface Fixture {
+  store: StorePorts;
+  search: MemorySearch;
+  dir: string;
+  storeMsPer1000: number;
+}
+
+async function fill(size: number): Promise<Fixture> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-memory-'));
+  const store = openSqliteStore({ path: join(dir, 'gateway.db') });
+  const log = createLogger({ level: 'silent' });
+  const embedder = createMemoryEmbedder({ builtin: createHashingEmbedder(), cache: store.memory, log });
+  const next = random(size);
+  const startedAt = performance.now();
+  for (let index = 0; index < size; index += 1) {
+    const content = `${sentence(next, 8 + Math.floor(next() * 12))} #${index}`;
+    const [vector] = await embedder.embed([content], NEVER);
+    await store.memory.insert(
+      { id: `m${index}`, tenantId: 'default', agentId: 'default', content, memoryType: 'fact', trustLevel: 'trusted', sourceSessionKey: null, createdAt: index, metadata: {}, derivedFrom: [] },
+      vector,
+    );
+  }
+  const storeMsPer1000 = ((performance.now() - startedAt) / size) * 1_000;
+  return { store, search: createMemorySearch({ port: store.memory, embedder }), dir, storeMsPer1000 };
+}
+
+async function timeEach(count: number, queries: readonly string[], call: (query: string) => Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let index = 0; index < count * 2; index += 1) {
+    const query = queries[index % queries.length] ?? 'tea';
+    const startedAt = performance.now();
+    await call(query);
+    if (index >= count) times.push(performance.now() - startedAt);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+export async function run(options: BenchOptions): Promise<FigureRow[]> {
+  const rows: FigureRow[] = [];
+  const log = createLogger({ level: 'silent' });
+  const next = random(7);
+  const queries = Array.from({ length: 500 }, () => sentence(next, 2 + Math.floor(next() * 5)));
+  const filter = { tenantId: 'default', agentId: 'default' };
+  for (const size of SIZES) {
+    const label = `${size / 1_000}k`;
+    if (!wantsSurface(options, `memory.search ${label}`) && !wantsSurface(options, `recall ${label}`)) continue;
+    const fixture = await fill(size);
+    options.log(`memory ${label}: stored ${size} entries at ${fixture.storeMsPer1000.toFixed(1)} ms per 1,000 (${Math.round(1_000_000 / fixture.storeMsPer1000)} entries/s)`);
+    const p50 = { baseline: [] as number[], gateway: [] as number[] };
+    const p99 = { baseline: [] as number[], gateway: [] as number[] };
+    const recall = { baseline: [] as number[], gateway: [] as number[] };
+    const config = validateConfig({}, 'bench').memory;
+    const marks = createRecallMarks({ port: fixture.store.memory, now: Date.now, log });
+    const hooks = createHookRegistry([{ name: 'memory', hooks: createRecallHooks({ search: fixture.search, marks, recorder: { trajectory: () => undefined }, config: () => config, now: Date.now, log }) }], log);
+    const bare = createHookRegistry([], log);
+    let turn = 0;
+    const hookCall = (registry: typeof hooks) => async (query: string) => {
+      turn += 1;
+      await registry.beforeModel({ message: query, step: 1 }, { agentId: 'default', sessionKey: 'default:bench:chat', traceId: `t${turn}`, clientId: 'bench', signal: NEVER });
+    };
+    for (let round = 0; round < options.rounds; round += 1) {
+      const lexical = await timeEach(SEARCHES, queries, (query) => fixture.store.memory.searchLexical(query, filter, LIMIT));
+      const hybrid = await timeEach(SEARCHES, queries, (query) => fixture.search({ query, filter, limit: LIMIT }));
+      p50.baseline.push(percentile(lexical, 0.5));
+      p50.gateway.push(percentile(hybrid, 0.5));
+      p99.baseline.push(percentile(lexical, 0.99));
+      p99.gateway.push(percentile(hybrid, 0.99));
+      const none = await timeEach(SEARCHES, queries, hookCall(bare));
+      const recalled = await timeEach(SEARCHES, queries, hookCall(hooks));
+      recall.baseline.push(percentile(none, 0.5));
+      recall.gateway.push(percentile(recalled, 0.99));
+    }
+    rows.push({ kind: 'figure', surface: `memory.search ${label} p50 (base: lexical lane alone)`, unit: 'ms', ...p50, maxGateway: MAX_SEARCH_P99_MS });
+    rows.push({ kind: 'figure', surface: `memory.search ${label} p99 (base: lexical lane alone)`, unit: 'ms', ...p99, maxGateway: MAX_SEARCH_P99_MS });
+    rows.push({ kind: 'figure', surface: `recall per turn ${label} p99 (base: no hooks p50)`, unit: 'ms', ...recall, maxGateway: MAX_RECALL_MS });
+    await marks.flush();
+    await fixture.store.close();
+    await rm(fixture.dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+if (isEntryPoint(import.meta.url)) await runStandalone(run);

@@ -1,0 +1,66 @@
+// The agent tools memory_search and memory_store: scoped to the turn's tenant (from its session key) and agent.
+import { z } from 'zod';
+import { defineTool, type ToolDefinition } from '../agents/index.js';
+import type { MemoryConfig } from '../config/index.js';
+import { GatewayError } from '../errors.js';
+import { MEMORY_TYPES } from '../store/index.js';
+import { parseSessionKey } from '../turns/index.js';
+import type { MemorySearch } from './memory-search.js';
+import type { MemoryWriter, TrustPolicy } from './memory-writer.js';
+
+/** Results a memory_search call returns at most, and by default. */
+export const TOOL_SEARCH_LIMIT_MAX = 20;
+export const TOOL_SEARCH_LIMIT_DEFAULT = 5;
+/** Characters one stored memory may have. */
+export const MEMORY_CONTENT_MAX_CHARS = 8_000;
+
+export interface MemoryToolsDeps {
+  search: MemorySearch;
+  write: MemoryWriter;
+  trustPolicy: () => TrustPolicy;
+  config: () => MemoryConfig;
+}
+
+const memoryDisabled = () => new GatewayError('unavailable', 'Memory is disabled (memory.enabled: false)');
+
+/** Entries an agent stores itself; `observation` is for derived (consolidated) entries only. */
+const agentMemoryTypes = MEMORY_TYPES.filter((type) => type !== 'observation');
+
+export function memoryTools({ search, write, trustPolicy, config }: MemoryToolsDeps): ToolDefinition[] {
+  return [
+    defineTool({
+      name: 'memory_search',
+      description: 'Searches what this agent remembers (facts, preferences, earlier episodes) for a query; best match first.',
+      input: z.strictObject({
+        query: z.string().min(1).max(1_000),
+        limit: z.number().int().min(1).max(TOOL_SEARCH_LIMIT_MAX).optional(),
+      }),
+      async execute({ query, limit }, ctx) {
+        if (!config().enabled) throw memoryDisabled();
+        const { tenantId } = parseSessionKey(ctx.sessionKey, 'sessionKey');
+        const { hits } = await search({ query, filter: { tenantId, agentId: ctx.agentId }, limit: limit ?? TOOL_SEARCH_LIMIT_DEFAULT, signal: ctx.signal });
+        return {
+          results: hits.map(({ entry, score }) => ({ id: entry.id, content: entry.content, score, memoryType: entry.memoryType, trustLevel: entry.trustLevel })),
+        };
+      },
+    }),
+    defineTool({
+      name: 'memory_store',
+      description: 'Remembers one fact, preference, episode or instruction for later conversations with this agent.',
+      input: z.strictObject({
+        content: z.string().trim().min(1).max(MEMORY_CONTENT_MAX_CHARS),
+        memoryType: z.enum(agentMemoryTypes).optional(),
+      }),
+      async execute({ content, memoryType }, ctx) {
+        if (!config().enabled) throw memoryDisabled();
+        const { tenantId } = parseSessionKey(ctx.sessionKey, 'sessionKey');
+        const origin = { via: 'tool' as const, tenantId, agentId: ctx.agentId, sessionKey: ctx.sessionKey, clientId: ctx.caller.clientId };
+        const entry = await write(
+          { tenantId, agentId: ctx.agentId, content, memoryType: memoryType ?? 'fact', trustLevel: trustPolicy()(origin, content), sourceSessionKey: ctx.sessionKey, metadata: {} },
+          ctx.signal,
+        );
+        return { id: entry.id, stored: true };
+      },
+    }),
+  ];
+}
