@@ -18,15 +18,30 @@ export function toFtsAnyQuery(text: string): string {
     .join(' OR ');
 }
 
+/** SQLite's hex() of a text: its UTF-8 bytes, upper case. */
+const hex = (text: string) => Buffer.from(text, 'utf8').toString('hex').toUpperCase();
+
+/**
+ * The scope token the insert trigger (migration 11) writes in the `scope` column: matching it first lets FTS5 rank
+ * only the scope's rows. The SQL filter still decides; the token only narrows the work.
+ */
+function scopeToken(filter: MemoryFilter): string | undefined {
+  if (filter.tenantId === undefined) return undefined;
+  return filter.agentId === undefined ? `t${hex(filter.tenantId)}` : `a${hex(filter.tenantId)}x${hex(filter.agentId)}`;
+}
+
 export function createLexicalLane(db: SqliteDatabase): (query: string, filter: MemoryFilter, limit: number) => RankedHit[] {
   const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], { id: string; rank: number }>>>();
   return (query, filter, limit) => {
-    const match = toFtsAnyQuery(query);
-    if (match === '' || limit <= 0) return [];
+    const terms = toFtsAnyQuery(query);
+    if (terms === '' || limit <= 0) return [];
+    const token = scopeToken(filter);
+    const match = token === undefined ? `content : (${terms})` : `scope : "${token}" AND content : (${terms})`;
     const where = filterWhere(filter, [{ sql: 'memory_fts MATCH ?', values: [match] }]);
-    // bm25() is lower-is-better; ties go to the newest entry.
+    // bm25() is lower-is-better, and weighs the scope column 0 so the scope token never moves a rank; ties go to the
+    // newest entry.
     const sql =
-      `SELECT e.id, bm25(memory_fts) AS rank FROM memory_fts JOIN memory_entries e ON e.seq = memory_fts.rowid ` +
+      `SELECT e.id, bm25(memory_fts, 1.0, 0.0) AS rank FROM memory_fts JOIN memory_entries e ON e.seq = memory_fts.rowid ` +
       `${where.sql} ORDER BY rank, e.seq DESC LIMIT ?`;
     let statement = statements.get(sql);
     if (statement === undefined) {

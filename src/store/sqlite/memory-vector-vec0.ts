@@ -10,6 +10,12 @@ import { buildWhere } from './where.js';
 /** vec0 answers at most this many neighbours per KNN query. */
 export const VEC0_MAX_K = 4096;
 
+/**
+ * Vectors per vec0 chunk. Every partition (tenant and agent) holds at least one chunk, allocated whole (128 vectors of
+ * 256 dimensions: 128 KiB), so this trades the empty space of small scopes against the chunks a large one reads.
+ */
+const VEC0_CHUNK_SIZE = 128;
+
 const tableOf = (indexId: number) => `memory_vec_${indexId}`;
 
 type Statement = ReturnType<typeof prepareAny>;
@@ -34,18 +40,20 @@ export function createVec0VectorLane(db: SqliteDatabase): VectorLane {
     return statement;
   };
   const fill = (indexId: number, where: string) =>
-    `INSERT INTO ${tableOf(indexId)} (rowid, embedding, tenant_id, agent_id, memory_type, trust_level, status)
-     SELECT e.seq, v.vector, e.tenant_id, e.agent_id, e.memory_type, e.trust_level, e.status
+    `INSERT INTO ${tableOf(indexId)} (rowid, tenant_id, agent_id, embedding, memory_type, trust_level, status)
+     SELECT e.seq, e.tenant_id, e.agent_id, v.vector, e.memory_type, e.trust_level, e.status
      FROM memory_vectors v JOIN memory_entries e ON e.seq = v.entry_seq WHERE ${where}`;
   const searches = new Map<string, ReturnType<typeof db.prepare<unknown[], { id: string; distance: number | null }>>>();
   const markFresh = db.prepare('UPDATE memory_vector_indexes SET stale = 0 WHERE id = ?');
 
   function createTable(index: VectorIndex): void {
     db.exec(`DROP TABLE IF EXISTS ${tableOf(index.id)}`);
-    // Cosine distance (1 - similarity); the metadata columns are the MemoryFilter's fields.
+    // Cosine distance (1 - similarity). Tenant and agent are partition keys, so a scoped KNN query reads only that
+    // scope's chunks; type, trust and status are metadata columns filtered inside the same query.
     db.exec(
-      `CREATE VIRTUAL TABLE ${tableOf(index.id)} USING vec0 (embedding float[${index.dimensions}] distance_metric=cosine, ` +
-        'tenant_id text, agent_id text, memory_type text, trust_level text, status text)',
+      `CREATE VIRTUAL TABLE ${tableOf(index.id)} USING vec0 (tenant_id text partition key, agent_id text partition key, ` +
+        `embedding float[${index.dimensions}] distance_metric=cosine, memory_type text, trust_level text, status text, ` +
+        `chunk_size=${VEC0_CHUNK_SIZE})`,
     );
     markFresh.run(index.id);
   }

@@ -257,7 +257,9 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 11,
     name: 'memory',
     // Memory entries (integer `seq` for the FTS5 and vec0 rowids, text `id` for the port), the observations'
-    // links to their sources (a link goes with either end), a full-text index kept by triggers, one stored
+    // links to their sources (a link goes with either end), a contentless full-text index kept by triggers whose
+    // `scope` column holds a tenant token and a tenant-and-agent token (hex, so any id is one token; memory-lexical.ts
+    // builds the same) so a scoped search ranks only its scope's rows, one stored
     // vector per entry (the truth the vec0 indexes are rebuilt from), the registry of vec0 indexes (one per
     // embedder model and dimension; `stale` when a connection without sqlite-vec changed vectors), per-agent
     // promotions not yet reported by a sweep, and the embedding cache.
@@ -287,12 +289,13 @@ export const MIGRATIONS: readonly Migration[] = [
       PRIMARY KEY (observation_seq, source_seq)
     ) WITHOUT ROWID;
     CREATE INDEX memory_links_by_source ON memory_links (source_seq);
-    CREATE VIRTUAL TABLE memory_fts USING fts5 (content, content='memory_entries', content_rowid='seq');
+    CREATE VIRTUAL TABLE memory_fts USING fts5 (content, scope, content='', contentless_delete=1);
     CREATE TRIGGER memory_entries_ai AFTER INSERT ON memory_entries BEGIN
-      INSERT INTO memory_fts (rowid, content) VALUES (new.seq, new.content);
+      INSERT INTO memory_fts (rowid, content, scope)
+      VALUES (new.seq, new.content, 't' || hex(new.tenant_id) || ' a' || hex(new.tenant_id) || 'x' || hex(new.agent_id));
     END;
     CREATE TRIGGER memory_entries_ad AFTER DELETE ON memory_entries BEGIN
-      INSERT INTO memory_fts (memory_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+      DELETE FROM memory_fts WHERE rowid = old.seq;
     END;
     CREATE TABLE memory_vector_indexes (
       id INTEGER PRIMARY KEY,
