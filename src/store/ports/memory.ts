@@ -84,20 +84,27 @@ export interface LifecyclePolicy {
   demoteAfterMs: number;
   /** Demoted entries older than this (since their last recall or creation) are evicted. */
   evictAfterMs: number;
-  /** At most this many demoted entries per agent are kept; the least recently recalled are evicted first. */
+  /**
+   * At most this many demoted entries per agent are kept (counted in each tenant apart, so one tenant's entries never
+   * push out another's); the least recently recalled (or, never recalled, created) are evicted first.
+   */
   maxDemotedPerAgent: number;
 }
 
 export interface LifecycleOutcome {
   agentId: string;
   scanned: number;
+  /** Demoted entries made active again (by a recall, see markRecalled) since the agent's previous sweep. */
   promoted: number;
   demoted: number;
   evicted: number;
 }
 
 export interface MemoryPort {
-  /** Stores the entry and, when given, its vector, in one transaction. */
+  /**
+   * Stores the entry and, when given, its vector, in one transaction. Rejects a duplicate id, and (`invalid_params`)
+   * `derivedFrom` on a type other than `observation` or naming an entry that is not of the same tenant and agent.
+   */
   insert(entry: NewMemoryEntry, vector?: EmbeddingVector): Promise<MemoryEntry>;
   get(id: string, scope: MemoryScope): Promise<MemoryEntry | undefined>;
   /** The entries of these ids within the scope, in the order of `ids`; unknown or out-of-scope ids are left out. */
@@ -108,9 +115,12 @@ export interface MemoryPort {
   searchVector(vector: EmbeddingVector, filter: MemoryFilter, limit: number, signal?: AbortSignal): Promise<RankedHit[]>;
   /** Entries with no vector of `model` yet, oldest first (lazy re-embedding after an embedder change). */
   withoutVector(model: string, limit: number): Promise<Pick<MemoryEntry, 'id' | 'content'>[]>;
-  /** Replaces the entry's vector; a vector of another model or dimension is dropped. */
+  /** Replaces the entry's vector; a vector of another model or dimension is dropped. No effect on an unknown id. */
   setVector(id: string, vector: EmbeddingVector): Promise<void>;
-  /** Adds one to recallCount and sets lastRecalledAt; a demoted entry recalled becomes active again. */
+  /**
+   * Adds one to recallCount and sets lastRecalledAt; a demoted entry recalled becomes active again, and is counted in
+   * its agent's next sweep as `promoted`.
+   */
   markRecalled(ids: readonly string[], at: number): Promise<void>;
   /** Newest first. */
   browse(filter: MemoryFilter, page: { offset: number; limit: number }): Promise<{ entries: MemoryEntry[]; total: number }>;
@@ -127,7 +137,10 @@ export interface MemoryPort {
   stats(scope: MemoryScope): Promise<MemoryStats>;
   /** Ids of agents that have entries (the lifecycle sweep's work list). */
   agentsWithEntries(): Promise<string[]>;
-  /** Demotes, promotes and evicts one agent's entries per the policy, in one transaction. */
+  /**
+   * Demotes, promotes and evicts one agent's entries (every tenant's) per the policy, in one transaction. An entry
+   * demoted and already past `evictAfterMs` is evicted by the same sweep, so it is in both id lists.
+   */
   sweep(agentId: string, policy: LifecyclePolicy, now: number): Promise<LifecycleOutcome & { evictedIds: string[]; demotedIds: string[] }>;
   /** The persistent embedding cache, keyed by model and a hash of the text. */
   cachedEmbedding(model: string, contentHash: string): Promise<Float32Array | undefined>;

@@ -10,5 +10,13 @@ export { createSqliteResponsePort } from './response-store.js';
 export { createSqliteAuditPort } from './audit.js';
 export { createSqliteEvidencePort } from './evidence.js';
 export { createSqliteObsPort } from './obs-counters.js';
+export {
+  createSqliteMemoryPort,
+  DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH,
+  DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES,
+  type SqliteMemoryPort,
+  type SqliteMemoryPortOptions,
+} from './memory-store.js';
+export { toFtsAnyQuery } from './memory-lexical.js';
 export { openSqliteStore, type OpenSqliteStoreOptions } from './store.js';
 export { createWriterThread, type WriterThread } from './sql-writer.js';

@@ -245,4 +245,72 @@ export const MIGRATIONS: readonly Migration[] = [
     // per-row trigger made FTS5 write one segment per message. The delete trigger stays.
     up: 'DROP TRIGGER session_messages_ai;',
   },
+  {
+    version: 11,
+    name: 'memory',
+    // Memory entries (integer `seq` for the FTS5 and vec0 rowids, text `id` for the port), the observations'
+    // links to their sources (a link goes with either end), a full-text index kept by triggers, one stored
+    // vector per entry (the truth the vec0 indexes are rebuilt from), the registry of vec0 indexes (one per
+    // embedder model and dimension; `stale` when a connection without sqlite-vec changed vectors), per-agent
+    // promotions not yet reported by a sweep, and the embedding cache.
+    up: `CREATE TABLE memory_entries (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      tenant_id TEXT NOT NULL,
+      agent_id TEXT NOT NULL,
+      content TEXT NOT NULL,
+      memory_type TEXT NOT NULL,
+      trust_level TEXT NOT NULL,
+      source_session_key TEXT,
+      created_at INTEGER NOT NULL,
+      last_recalled_at INTEGER,
+      recall_count INTEGER NOT NULL DEFAULT 0,
+      status TEXT NOT NULL DEFAULT 'active',
+      metadata TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX memory_entries_by_scope ON memory_entries (tenant_id, agent_id, created_at);
+    CREATE INDEX memory_entries_by_created ON memory_entries (created_at);
+    CREATE INDEX memory_entries_by_agent ON memory_entries (agent_id, status);
+    CREATE INDEX memory_entries_by_source ON memory_entries (source_session_key);
+    CREATE TABLE memory_links (
+      observation_seq INTEGER NOT NULL REFERENCES memory_entries (seq) ON DELETE CASCADE,
+      source_seq INTEGER NOT NULL REFERENCES memory_entries (seq) ON DELETE CASCADE,
+      position INTEGER NOT NULL,
+      PRIMARY KEY (observation_seq, source_seq)
+    ) WITHOUT ROWID;
+    CREATE INDEX memory_links_by_source ON memory_links (source_seq);
+    CREATE VIRTUAL TABLE memory_fts USING fts5 (content, content='memory_entries', content_rowid='seq');
+    CREATE TRIGGER memory_entries_ai AFTER INSERT ON memory_entries BEGIN
+      INSERT INTO memory_fts (rowid, content) VALUES (new.seq, new.content);
+    END;
+    CREATE TRIGGER memory_entries_ad AFTER DELETE ON memory_entries BEGIN
+      INSERT INTO memory_fts (memory_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+    END;
+    CREATE TABLE memory_vector_indexes (
+      id INTEGER PRIMARY KEY,
+      model TEXT NOT NULL,
+      dimensions INTEGER NOT NULL,
+      stale INTEGER NOT NULL DEFAULT 1,
+      UNIQUE (model, dimensions)
+    );
+    CREATE TABLE memory_vectors (
+      entry_seq INTEGER PRIMARY KEY REFERENCES memory_entries (seq) ON DELETE CASCADE,
+      index_id INTEGER NOT NULL REFERENCES memory_vector_indexes (id),
+      vector BLOB NOT NULL
+    );
+    CREATE INDEX memory_vectors_by_index ON memory_vectors (index_id);
+    CREATE TABLE memory_promotions (
+      agent_id TEXT PRIMARY KEY,
+      pending INTEGER NOT NULL
+    );
+    CREATE TABLE memory_embedding_cache (
+      model TEXT NOT NULL,
+      content_hash TEXT NOT NULL,
+      vector BLOB NOT NULL,
+      created_at INTEGER NOT NULL,
+      last_used_at INTEGER NOT NULL,
+      PRIMARY KEY (model, content_hash)
+    );
+    CREATE INDEX memory_embedding_cache_by_use ON memory_embedding_cache (last_used_at);`,
+  },
 ];

@@ -4,6 +4,7 @@ import type { StorePorts } from '../ports/index.js';
 import { createSqliteAuditPort } from './audit.js';
 import { openDatabase } from './database.js';
 import { createSqliteEvidencePort } from './evidence.js';
+import { createSqliteMemoryPort, type SqliteMemoryPortOptions } from './memory-store.js';
 import { createSqliteObsPort } from './obs-counters.js';
 import { createSqliteResponsePort } from './response-store.js';
 import { createSqliteRunPort } from './run-store.js';
@@ -15,13 +16,15 @@ export interface OpenSqliteStoreOptions {
   path: string;
   /** Where session writes that could not be stored are reported; a stdout logger of its own when absent. */
   log?: Logger;
+  /** The memory port's limits and vector lane; its `log` defaults to the store's. */
+  memory?: SqliteMemoryPortOptions;
 }
 
 /**
  * Evidence and obs batches are written by a writer thread with its own connection, so the event loop never waits on
  * them; every other port runs on this thread's connection (its reads must see its own writes at once).
  */
-export function openSqliteStore({ path, log }: OpenSqliteStoreOptions): StorePorts {
+export function openSqliteStore({ path, log, memory = {} }: OpenSqliteStoreOptions): StorePorts {
   const db = openDatabase({ path });
   const writers = path === ':memory:' ? undefined : createWriterThread(path);
   const sessions = createSqliteSessionPort(db, log === undefined ? {} : { log });
@@ -33,6 +36,7 @@ export function openSqliteStore({ path, log }: OpenSqliteStoreOptions): StorePor
     audit: createSqliteAuditPort(db),
     evidence: createSqliteEvidencePort(db, writers),
     obs: createSqliteObsPort(db, writers),
+    memory: createSqliteMemoryPort(db, log === undefined || memory.log !== undefined ? memory : { ...memory, log }),
     // The session port's queued appends and usage are written before the file is closed.
     async close() {
       sessions.flush();

@@ -1,0 +1,68 @@
+// Deleting memory entries on SQLite: one entry, a session's entries with session.reset_conversation's unlink rules, a flush.
+import type { MemoryScope } from '../ports/index.js';
+import type { SqliteDatabase } from './database.js';
+import { chunks, filterWhere } from './memory-rows.js';
+import type { VectorLane, VectorStore } from './memory-vectors.js';
+import { inList, type Condition } from './where.js';
+
+export interface MemoryDeletes {
+  delete(id: string, scope: MemoryScope): boolean;
+  deleteBySource(sessionKey: string, scope: MemoryScope, purgeDerived: boolean): number;
+  flush(scope: MemoryScope): number;
+  /** Deletes these entries (their links, full-text rows and vectors go with them); call inside a transaction. */
+  deleteSeqs(seqs: readonly number[]): number;
+}
+
+export function createMemoryDeletes(db: SqliteDatabase, vectors: VectorStore, lane: VectorLane): MemoryDeletes {
+  const seqsWhere = (scope: MemoryScope, extra: readonly Condition[]) => {
+    const where = filterWhere(scope, extra);
+    return db.prepare<unknown[], number>(`SELECT e.seq FROM memory_entries e ${where.sql}`).pluck().all(...where.values);
+  };
+
+  function deleteSeqs(seqs: readonly number[]): number {
+    let deleted = 0;
+    for (const chunk of chunks(seqs)) {
+      lane.removed(vectors.vectorsOf(chunk));
+      const where = inList('seq', chunk);
+      deleted += db.prepare(`DELETE FROM memory_entries WHERE ${where.sql}`).run(...where.values).changes;
+    }
+    return deleted;
+  }
+
+  const deleteBySource = db.transaction((sessionKey: string, scope: MemoryScope, purgeDerived: boolean): number => {
+    const sources = seqsWhere(scope, [['e.source_session_key', '=', sessionKey]]);
+    // The observations these entries back, read before the links go with them.
+    const linked = new Set<number>();
+    for (const chunk of chunks(sources)) {
+      const where = inList('source_seq', chunk);
+      for (const seq of db.prepare<unknown[], number>(`SELECT observation_seq FROM memory_links WHERE ${where.sql}`).pluck().all(...where.values)) {
+        linked.add(seq);
+      }
+    }
+    let deleted = deleteSeqs(sources);
+    if (purgeDerived) return deleted + deleteSeqs(seqsWhere(scope, [['e.memory_type', '=', 'observation']]));
+    const orphans: number[] = [];
+    for (const chunk of chunks([...linked])) {
+      const where = filterWhere(scope, [inList('e.seq', chunk), { sql: 'NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.observation_seq = e.seq)', values: [] }]);
+      orphans.push(...db.prepare<unknown[], number>(`SELECT e.seq FROM memory_entries e ${where.sql}`).pluck().all(...where.values));
+    }
+    deleted += deleteSeqs(orphans);
+    return deleted;
+  });
+
+  const flush = db.transaction((scope: MemoryScope): number => {
+    if (scope.tenantId !== undefined || scope.agentId !== undefined) return deleteSeqs(seqsWhere(scope, []));
+    // Everything: emptying each index at once is far cheaper than one vec0 delete per entry.
+    for (const index of vectors.allIndexes()) lane.cleared(index);
+    return db.prepare('DELETE FROM memory_entries').run().changes;
+  });
+
+  return {
+    delete(id, scope) {
+      return db.transaction(() => deleteSeqs(seqsWhere(scope, [['e.id', '=', id]])) > 0).immediate();
+    },
+    deleteBySource: (sessionKey, scope, purgeDerived) => deleteBySource.immediate(sessionKey, scope, purgeDerived),
+    flush: (scope) => flush.immediate(scope),
+    deleteSeqs,
+  };
+}

@@ -1,0 +1,37 @@
+// Memory statistics on SQLite: counts within a scope, vectors per embedder model, and the size of the file.
+import type { MemoryScope, MemoryStats, MemoryType } from '../ports/index.js';
+import type { SqliteDatabase } from './database.js';
+import { filterWhere, isMemoryType } from './memory-rows.js';
+
+export function createMemoryStats(db: SqliteDatabase): (scope: MemoryScope) => MemoryStats {
+  const pageCount = db.prepare<[], number>('PRAGMA page_count').pluck();
+  const pageSize = db.prepare<[], number>('PRAGMA page_size').pluck();
+  return (scope) => {
+    const where = filterWhere(scope);
+    const byTypeRows = db
+      .prepare<unknown[], { memory_type: string; entries: number; untrusted: number; demoted: number }>(
+        `SELECT memory_type, COUNT(*) AS entries, SUM(trust_level = 'untrusted') AS untrusted, SUM(status = 'demoted') AS demoted
+         FROM memory_entries e ${where.sql} GROUP BY memory_type`,
+      )
+      .all(...where.values);
+    const byModelRows = db
+      .prepare<unknown[], { model: string; vectors: number }>(
+        `SELECT i.model, COUNT(*) AS vectors FROM memory_vectors v JOIN memory_entries e ON e.seq = v.entry_seq
+         JOIN memory_vector_indexes i ON i.id = v.index_id ${where.sql} GROUP BY i.model`,
+      )
+      .all(...where.values);
+    const byType: Partial<Record<MemoryType, number>> = {};
+    let totalEntries = 0;
+    let untrusted = 0;
+    let demoted = 0;
+    for (const row of byTypeRows) {
+      if (isMemoryType(row.memory_type)) byType[row.memory_type] = row.entries;
+      totalEntries += row.entries;
+      untrusted += row.untrusted;
+      demoted += row.demoted;
+    }
+    const vectorsByModel: Record<string, number> = {};
+    for (const row of byModelRows) vectorsByModel[row.model] = row.vectors;
+    return { totalEntries, byType, untrusted, demoted, vectorsByModel, dbSizeBytes: (pageCount.get() ?? 0) * (pageSize.get() ?? 0) };
+  };
+}

@@ -1,0 +1,125 @@
+// SQLite implementation of the MemoryPort: entries, the lexical and vector lanes, the lifecycle and the embedding cache.
+import type { Logger } from 'pino';
+import type { MemoryPort } from '../ports/index.js';
+import type { SqliteDatabase } from './database.js';
+import { createMemoryDeletes } from './memory-deletes.js';
+import { createEmbeddingCache } from './memory-embedding-cache.js';
+import { createMemoryEntries } from './memory-entries.js';
+import { createLexicalLane } from './memory-lexical.js';
+import { createMemoryLifecycle } from './memory-lifecycle.js';
+import { createMemoryStats } from './memory-stats.js';
+import { createExactVectorLane } from './memory-vector-exact.js';
+import { createVec0VectorLane, loadSqliteVec } from './memory-vector-vec0.js';
+import { createVectorStore, type VectorLane } from './memory-vectors.js';
+
+export interface SqliteMemoryPortOptions {
+  /** Most vectors the embedding cache keeps (least recently used evicted past it). Default 50,000. */
+  embeddingCacheMaxEntries?: number;
+  /** How many cache entries are evicted at once past the cap. Default 500. */
+  embeddingCacheEvictionBatch?: number;
+  /** Rank vectors by exact cosine over the stored vectors instead of sqlite-vec (what happens anyway where it cannot load). */
+  exactVectorSearch?: boolean;
+  /** Told (warn) when sqlite-vec cannot load and the exact lane takes over. */
+  log?: Logger;
+  /** The embedding cache's clock (last use), ms since the epoch. */
+  now?: () => number;
+}
+
+export interface SqliteMemoryPort extends MemoryPort {
+  /** Which vector lane ranks: sqlite-vec's vec0 indexes, or exact cosine over the stored vectors. */
+  readonly vectorSearch: 'vec0' | 'exact';
+}
+
+export const DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES = 50_000;
+export const DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH = 500;
+
+function chooseLane(db: SqliteDatabase, exact: boolean, log: Logger | undefined): VectorLane {
+  if (exact) return createExactVectorLane(db);
+  try {
+    loadSqliteVec(db);
+  } catch (error) {
+    log?.warn({ err: error }, 'sqlite-vec could not load; memory vector search ranks by exact cosine');
+    return createExactVectorLane(db);
+  }
+  return createVec0VectorLane(db);
+}
+
+export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemoryPortOptions = {}): SqliteMemoryPort {
+  const {
+    embeddingCacheMaxEntries = DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES,
+    embeddingCacheEvictionBatch = DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH,
+    exactVectorSearch = false,
+    log,
+    now = Date.now,
+  } = options;
+  const lane = chooseLane(db, exactVectorSearch, log);
+  const vectors = createVectorStore(db, () => lane);
+  const entries = createMemoryEntries(db, vectors);
+  const deletes = createMemoryDeletes(db, vectors, lane);
+  const lifecycle = createMemoryLifecycle(db, vectors, lane, deletes);
+  const lexical = createLexicalLane(db);
+  const stats = createMemoryStats(db);
+  const cache = createEmbeddingCache(db, { maxEntries: embeddingCacheMaxEntries, evictionBatch: embeddingCacheEvictionBatch, now });
+
+  return {
+    vectorSearch: lane.kind,
+    async insert(entry, vector) {
+      return entries.insert(entry, vector);
+    },
+    async get(id, scope) {
+      return entries.get(id, scope);
+    },
+    async getMany(ids, scope) {
+      return entries.getMany(ids, scope);
+    },
+    async searchLexical(query, filter, limit, signal) {
+      signal?.throwIfAborted();
+      return lexical(query, filter, limit);
+    },
+    async searchVector(vector, filter, limit, signal) {
+      signal?.throwIfAborted();
+      const index = vectors.index(vector.model, vector.values.length);
+      if (index === undefined || limit <= 0) return [];
+      return lane.search(index, vector.values, filter, limit).map((hit, position) => ({ id: hit.id, rank: position + 1, score: hit.score }));
+    },
+    async withoutVector(model, limit) {
+      return entries.withoutVector(model, limit);
+    },
+    async setVector(id, vector) {
+      entries.setVector(id, vector);
+    },
+    async markRecalled(ids, at) {
+      lifecycle.markRecalled(ids, at);
+    },
+    async browse(filter, page) {
+      return entries.browse(filter, page.offset, page.limit);
+    },
+    async delete(id, scope) {
+      return deletes.delete(id, scope);
+    },
+    async deleteBySource(sessionKey, scope, { purgeDerived }) {
+      return deletes.deleteBySource(sessionKey, scope, purgeDerived);
+    },
+    async flush(scope) {
+      return deletes.flush(scope);
+    },
+    async stats(scope) {
+      return stats(scope);
+    },
+    async agentsWithEntries() {
+      return lifecycle.agentsWithEntries();
+    },
+    async sweep(agentId, policy, now) {
+      return lifecycle.sweep(agentId, policy, now);
+    },
+    async cachedEmbedding(model, contentHash) {
+      return cache.get(model, contentHash);
+    },
+    async cacheEmbedding(model, contentHash, values) {
+      cache.put(model, contentHash, values);
+    },
+    async embeddingCacheStats() {
+      return cache.stats();
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// Memory vectors on SQLite: one stored vector per entry, the registry of indexes (one per model and dimension), and the lane interface.
+import type { EmbeddingVector, MemoryFilter, MemoryStatus } from '../ports/index.js';
+import type { SqliteDatabase } from './database.js';
+
+/** An entry's vector as stored: which index (model and dimension) it belongs to. */
+export interface StoredVector {
+  seq: number;
+  indexId: number;
+}
+
+/** A vector lane: ranks the stored vectors of one index by cosine similarity, filters applied inside the query. */
+export interface VectorLane {
+  readonly kind: 'vec0' | 'exact';
+  /** Called once when an index is registered (outside any other transaction). */
+  created(index: VectorIndex): void;
+  /** Called after the entry's vector row was written (inside the same transaction). */
+  added(seq: number, indexId: number, values: Float32Array): void;
+  /** Called before the entries (or their vectors) are deleted, inside the same transaction. */
+  removed(vectors: readonly StoredVector[]): void;
+  /** Called before every entry is deleted, inside the same transaction. */
+  cleared(index: VectorIndex): void;
+  /** Called after the entries' status changed, inside the same transaction. */
+  statusChanged(vectors: readonly StoredVector[], status: MemoryStatus): void;
+  /** Best first; `score` is the cosine similarity. */
+  search(index: VectorIndex, values: Float32Array, filter: MemoryFilter, limit: number): { id: string; score: number }[];
+}
+
+export interface VectorIndex {
+  id: number;
+  model: string;
+  dimensions: number;
+}
+
+export function vectorBlob(values: Float32Array): Buffer {
+  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+}
+
+/** A copy, so the Float32Array view is aligned whatever the Buffer's offset in its pool. */
+export function blobValues(blob: Buffer): Float32Array {
+  const values = new Float32Array(blob.byteLength / Float32Array.BYTES_PER_ELEMENT);
+  new Uint8Array(values.buffer).set(blob.subarray(0, values.byteLength));
+  return values;
+}
+
+export interface VectorStore {
+  /**
+   * The index of this model and dimension; undefined when there is none. `ensure` creates it in a transaction of
+   * its own: call it before the transaction that writes the vector, so a rollback there cannot leave a cached
+   * index that the file does not have.
+   */
+  index(model: string, dimensions: number): VectorIndex | undefined;
+  ensure(model: string, dimensions: number): VectorIndex;
+  allIndexes(): VectorIndex[];
+  /** Writes (or replaces) the entry's vector, keeping the lane in step; call inside a transaction, after `ensure`. */
+  put(seq: number, vector: EmbeddingVector): void;
+  /** The stored vectors of these entries (to hand to the lane before deleting them). */
+  vectorsOf(seqs: readonly number[]): StoredVector[];
+}
+
+export function createVectorStore(db: SqliteDatabase, lane: () => VectorLane): VectorStore {
+  const indexes = new Map<string, VectorIndex>();
+  const selectIndexes = db.prepare<[], { id: number; model: string; dimensions: number }>('SELECT id, model, dimensions FROM memory_vector_indexes');
+  const insertIndex = db.prepare<[string, number], { id: number }>(
+    'INSERT INTO memory_vector_indexes (model, dimensions) VALUES (?, ?) RETURNING id',
+  );
+  const currentOf = db.prepare<[number], { index_id: number }>('SELECT index_id FROM memory_vectors WHERE entry_seq = ?');
+  const upsert = db.prepare(
+    `INSERT INTO memory_vectors (entry_seq, index_id, vector) VALUES (?, ?, ?)
+     ON CONFLICT (entry_seq) DO UPDATE SET index_id = excluded.index_id, vector = excluded.vector`,
+  );
+  const keyOf = (model: string, dimensions: number) => `${dimensions}:${model}`;
+  for (const row of selectIndexes.all()) indexes.set(keyOf(row.model, row.dimensions), row);
+
+  const create = db.transaction((model: string, dimensions: number): VectorIndex => {
+    const row = insertIndex.get(model, dimensions);
+    if (row === undefined) throw new Error('memory_vector_indexes insert returned no id');
+    const created = { id: row.id, model, dimensions };
+    lane().created(created);
+    return created;
+  });
+
+  function ensure(model: string, dimensions: number): VectorIndex {
+    const key = keyOf(model, dimensions);
+    const known = indexes.get(key);
+    if (known !== undefined) return known;
+    const created = create.immediate(model, dimensions);
+    indexes.set(key, created);
+    return created;
+  }
+
+  return {
+    index: (model, dimensions) => indexes.get(keyOf(model, dimensions)),
+    ensure,
+    allIndexes: () => [...indexes.values()],
+    put(seq, vector) {
+      const target = ensure(vector.model, vector.values.length);
+      const current = currentOf.get(seq);
+      if (current !== undefined) lane().removed([{ seq, indexId: current.index_id }]);
+      upsert.run(seq, target.id, vectorBlob(vector.values));
+      lane().added(seq, target.id, vector.values);
+    },
+    vectorsOf(seqs) {
+      if (seqs.length === 0) return [];
+      const out: StoredVector[] = [];
+      for (const seq of seqs) {
+        const row = currentOf.get(seq);
+        if (row !== undefined) out.push({ seq, indexId: row.index_id });
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,95 @@
+// The SQLite MemoryPort: the shared conformance cases on both vector lanes (sqlite-vec and exact cosine), and what only
+// a file shows: vectors and cached embeddings survive a reopen, and a lane change keeps the vec0 index in step.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSqliteMemoryPort, openDatabase, openSqliteStore, type SqliteDatabase, type SqliteMemoryPortOptions } from '../../../src/store/sqlite/index.js';
+import { memoryEntry, memoryPortCases, vector, type MemoryFixtureOptions } from '../memory.cases.js';
+import { openTemporaryDatabase } from './temporary-database.js';
+
+function portOptions(options: MemoryFixtureOptions | undefined, exactVectorSearch: boolean): SqliteMemoryPortOptions {
+  return {
+    exactVectorSearch,
+    ...(options?.embeddingCacheMaxEntries === undefined ? {} : { embeddingCacheMaxEntries: options.embeddingCacheMaxEntries, embeddingCacheEvictionBatch: 1 }),
+    ...(options?.now === undefined ? {} : { now: options.now }),
+  };
+}
+
+for (const exact of [false, true]) {
+  memoryPortCases(exact ? 'sqlite, exact cosine' : 'sqlite, vec0', async (options) => {
+    const { db, close } = await openTemporaryDatabase();
+    const port = createSqliteMemoryPort(db, portOptions(options, exact));
+    expect(port.vectorSearch).toBe(exact ? 'exact' : 'vec0');
+    return { port, close };
+  });
+}
+
+describe('sqlite memory port', () => {
+  let dir: string;
+  let path: string;
+  let db: SqliteDatabase;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agent-gateway-memory-'));
+    path = join(dir, 'gateway.db');
+    db = openDatabase({ path });
+  });
+  afterEach(async () => {
+    if (db.open) db.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const reopen = () => {
+    db.close();
+    db = openDatabase({ path });
+    return db;
+  };
+
+  it('keeps entries, vectors and cached embeddings across a reopen of the file', async () => {
+    const first = createSqliteMemoryPort(db);
+    await first.insert(memoryEntry('m1', { content: 'kept words' }), vector('m', 1, 0));
+    await first.cacheEmbedding('m', 'hash', Float32Array.from([0.25, 0.5]));
+    const second = createSqliteMemoryPort(reopen());
+    expect((await second.searchVector(vector('m', 1, 0), {}, 5)).map((hit) => hit.id)).toEqual(['m1']);
+    expect((await second.searchLexical('kept', {}, 5)).map((hit) => hit.id)).toEqual(['m1']);
+    expect(await second.cachedEmbedding('m', 'hash')).toEqual(Float32Array.from([0.25, 0.5]));
+  });
+
+  it('rebuilds the vec0 index from the stored vectors after a run on the exact lane changed them', async () => {
+    const vec0 = createSqliteMemoryPort(db);
+    await vec0.insert(memoryEntry('before'), vector('m', 1, 0));
+    await vec0.insert(memoryEntry('deleted-later'), vector('m', 1, 0.1));
+    const exact = createSqliteMemoryPort(reopen(), { exactVectorSearch: true });
+    await exact.insert(memoryEntry('during'), vector('m', 1, 0.2));
+    await exact.insert(memoryEntry('new-model'), vector('other', 1, 0));
+    expect(await exact.delete('deleted-later', {})).toBe(true);
+    await exact.sweep('agent-1', { demoteAfterMs: 0, evictAfterMs: Number.MAX_SAFE_INTEGER, maxDemotedPerAgent: 100 }, Date.now());
+    const again = createSqliteMemoryPort(reopen());
+    expect(again.vectorSearch).toBe('vec0');
+    expect((await again.searchVector(vector('m', 1, 0), {}, 10)).map((hit) => hit.id)).toEqual(['before', 'during']);
+    expect((await again.searchVector(vector('m', 1, 0), { status: 'active' }, 10)).map((hit) => hit.id)).toEqual([]);
+    expect((await again.searchVector(vector('other', 1, 0), { status: 'demoted' }, 10)).map((hit) => hit.id)).toEqual(['new-model']);
+  });
+
+  it('evicts in batches past the cap, counting each evicted vector', async () => {
+    let clock = 0;
+    const memory = createSqliteMemoryPort(db, { embeddingCacheMaxEntries: 10, embeddingCacheEvictionBatch: 4, now: () => clock });
+    for (let index = 0; index < 11; index += 1) {
+      clock += 1;
+      await memory.cacheEmbedding('m', `h${index}`, Float32Array.from([index]));
+    }
+    expect(await memory.embeddingCacheStats()).toMatchObject({ entries: 7, evictions: 4 });
+    expect(await memory.cachedEmbedding('m', 'h3')).toBeUndefined();
+    expect(await memory.cachedEmbedding('m', 'h4')).toEqual(Float32Array.from([4]));
+  });
+
+  it('is built by openSqliteStore on the store connection', async () => {
+    db.close();
+    const store = openSqliteStore({ path, memory: { exactVectorSearch: true } });
+    try {
+      await store.memory.insert(memoryEntry('m1', { content: 'through the store' }));
+      expect((await store.memory.searchLexical('store', { tenantId: 'tenant-a' }, 5)).map((hit) => hit.id)).toEqual(['m1']);
+    } finally {
+      await store.close();
+    }
+  });
+});
