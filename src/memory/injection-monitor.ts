@@ -2,7 +2,7 @@
 import type { EventBus } from '../obs/index.js';
 import type { BeforeModelInput, ModelContextAddition, TurnHookContext } from '../turns/index.js';
 import { channelOf, WEBHOOK_OWNER_ID } from '../turns/index.js';
-import { DEFAULT_INJECTION_SCAN_CHARS, detectInjection, type InjectionResult } from './injection.js';
+import { DEFAULT_INJECTION_SCAN_CHARS, detectInjection, warmInjectionPatterns, type InjectionResult } from './injection.js';
 
 export interface InjectionRate {
   /** Detections per agent a window tolerates; one more emits security:injection_rate_exceeded. */
@@ -44,6 +44,7 @@ interface AgentWindow {
 
 export function createInjectionMonitor({ events, now, rate = DEFAULT_INJECTION_RATE, maxScanChars = DEFAULT_INJECTION_SCAN_CHARS }: InjectionMonitorDeps): InjectionMonitor {
   const windows = new Map<string, AgentWindow>();
+  setImmediate(warmInjectionPatterns).unref();
 
   function count(agentId: string): void {
     const at = now();

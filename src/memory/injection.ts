@@ -1,9 +1,12 @@
-// Prompt-injection detection on inbound text: one precompiled pattern set, one bounded pass, names of what matched.
+// Prompt-injection detection on inbound text: precompiled patterns, each one linear pass, names of what matched.
 //
 // Every pattern is a fixed phrase with bounded gaps (`{0,n}` over one character class, never a quantifier inside a
 // quantified group that could match the same text twice), so matching costs at most a constant per start position
-// and the scan is linear in the characters scanned. Those are capped by `maxScanChars`: the head and tail of a
-// longer text are scanned (an appended payload is the common case), the middle is not.
+// and each scan is linear in the characters scanned. Those are capped by `maxScanChars`: the head and tail of a
+// longer text are scanned (an appended payload is the common case), the middle is not. One regex per pattern, not
+// one alternation of all: V8 rejects most start positions of a single pattern by its first characters, which it
+// cannot do for a ten-way alternation (measured about 15 times slower on ordinary text). No `u` flag either:
+// Unicode case folding made every scan much slower, so the tag characters are matched as their UTF-16 surrogates.
 
 /** Characters scanned at most: the first and last half of this many. */
 export const DEFAULT_INJECTION_SCAN_CHARS = 32_000;
@@ -74,8 +77,9 @@ const SOURCES: Record<InjectionPattern, string> = {
     `\\b(?:base64|rot13|hex)[\\s-]{1,3}encoded${ws}(?:instructions|commands|prompt|payload)\\b`,
     `\\b(?:execute|follow|obey|run)${ws}(?:the${ws})?(?:decoded|following${ws}(?:base64|encoded))${ws}(?:text|string|instructions|commands|payload)\\b`,
   ].join('|'),
-  // Unicode tag characters (U+E0000–U+E007F) smuggle invisible ASCII; runs of zero-width characters hide text.
-  hidden_unicode: `[\\u{E0000}-\\u{E007F}]|[\\u200B-\\u200D\\u2060\\uFEFF]{3}`,
+  // Unicode tag characters (U+E0000–U+E007F, surrogates DB40 DC00–DC7F) smuggle invisible ASCII; runs of
+  // zero-width characters hide text.
+  hidden_unicode: `\\uDB40[\\uDC00-\\uDC7F]|[\\u200B-\\u200D\\u2060\\uFEFF]{3}`,
   conceal_from_user: [
     `\\b(?:do${ws}not|don'?t|never|must${ws}not)${ws}(?:tell|inform|alert|notify|mention${ws}(?:this|it|that)${ws}to|reveal${ws}(?:this|it|that)${ws}to|let)${ws}the${ws}user\\b`,
     `\\bwithout${ws}(?:telling|informing|alerting|notifying)${ws}the${ws}user\\b`,
@@ -85,37 +89,34 @@ const SOURCES: Record<InjectionPattern, string> = {
   data_exfiltration: `\\b(?:send|post|forward|upload|exfiltrate|transmit|email|leak)${gap(2)}(?:the${ws}|this${ws}|your${ws}|all${ws})?(?:conversation|chat${ws}history|message${ws}history|memories|memory${ws}entries|api${ws}keys?|credentials|secrets|passwords|access${ws}tokens?|system${ws}prompt)${gap(4)}(?:to|at)${ws}(?:https?:\\/\\/|[\\w.-]{1,64}@[\\w-]{1,64}\\.)`,
 };
 
-/** One regex with a named group per pattern: a single pass over the text finds every pattern that occurs. */
-const COMBINED = new RegExp(INJECTION_PATTERNS.map((name) => `(?<${name}>${SOURCES[name]})`).join('|'), 'giu');
-
-/** The text actually scanned: all of it up to the cap, else its head and tail joined by a line break. */
-function scannedText(text: string, maxScanChars: number): string {
-  if (text.length <= maxScanChars) return text;
-  const half = Math.floor(maxScanChars / 2);
-  return `${text.slice(0, half)}\n${text.slice(text.length - half)}`;
-}
+/** Compiled once at load; `test` on a non-global regex keeps no state between calls. */
+const COMPILED: readonly (readonly [InjectionPattern, RegExp])[] = INJECTION_PATTERNS.map((name) => [name, new RegExp(SOURCES[name], 'i')] as const);
 
 const NOTHING_FOUND: InjectionResult = Object.freeze({ detected: false, patterns: Object.freeze([]) });
 
+/**
+ * Whether `regex` matches the text, or its head or tail half of `maxScanChars` when longer. The halves are tested
+ * apart: slicing is O(1) in V8, where joining them would copy up to maxScanChars characters on every call.
+ */
+function matchesBounded(regex: RegExp, text: string, maxScanChars: number): boolean {
+  if (text.length <= maxScanChars) return regex.test(text);
+  const half = Math.floor(maxScanChars / 2);
+  return regex.test(text.slice(0, half)) || regex.test(text.slice(text.length - half));
+}
+
 /** Pattern-based detection; `maxScanChars` bounds the work for any input length. */
 export function detectInjection(text: string, maxScanChars = DEFAULT_INJECTION_SCAN_CHARS): InjectionResult {
-  const scanned = scannedText(text, maxScanChars);
-  const found = new Set<InjectionPattern>();
-  // exec on the shared global regex allocates nothing for text without a match (matchAll would clone the regex);
-  // detection is synchronous, so no other caller can move lastIndex between the reset and the loop's end.
-  COMBINED.lastIndex = 0;
-  try {
-    for (let match = COMBINED.exec(scanned); match !== null; match = COMBINED.exec(scanned)) {
-      const groups = match.groups ?? {};
-      for (const name of INJECTION_PATTERNS) {
-        if (groups[name] !== undefined) found.add(name);
-      }
-      if (found.size === INJECTION_PATTERNS.length) break;
-    }
-  } finally {
-    COMBINED.lastIndex = 0;
+  let patterns: InjectionPattern[] | undefined;
+  for (const [name, regex] of COMPILED) {
+    if (matchesBounded(regex, text, maxScanChars)) (patterns ??= []).push(name);
   }
-  if (found.size === 0) return NOTHING_FOUND;
-  const patterns = INJECTION_PATTERNS.filter((name) => found.has(name));
-  return { detected: patterns.length > 0, patterns };
+  return patterns === undefined ? NOTHING_FOUND : { detected: true, patterns };
+}
+
+/**
+ * V8 compiles a regex on its first use and optimises it after a few; running them once on ordinary text off the
+ * request path keeps that cost (tens of ms) out of the first turn that scans a message.
+ */
+export function warmInjectionPatterns(): void {
+  for (let round = 0; round < 3; round += 1) detectInjection('Warm-up: plan the trip, send the report to the team, and tell me the weather.');
 }
