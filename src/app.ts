@@ -87,7 +87,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     obs,
     createSystemModule({ now, version, registry: () => registry ?? createRegistry([]), startedAt, configPaths: [paths.configPath], restart: options.requestRestart, config: configStore, tokens }),
     createModelsModule({ router, log }),
-    createSessionsModule({ store: store.sessions, turns, router, agents, locks, now, log: child('sessions') }),
+    createSessionsModule({ store: store.sessions, memory: store.memory, turns, router, agents, locks, now, log: child('sessions') }),
     runs,
     createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),
     createMemoryModule({ ports: store, config: configStore, embedder, recorder, auth, agents, now, newId: randomUUID, log: child('memory') }),

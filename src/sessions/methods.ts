@@ -102,8 +102,10 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
       name: 'session.reset_conversation',
       scope: 'admin',
       summary:
-        'Irreversibly clears durable history and working transcript (best-effort, counts only); memory and purge_derived ' +
-        'are accepted and change nothing while the gateway has no memory store.',
+        'Irreversibly clears durable history and working transcript (best-effort, counts only). With memory: true it also ' +
+        "deletes the memories learned in this session (the session's agent and tenant) and unlinks them from derived " +
+        'observations (one left with no source goes too); purge_derived also deletes every derived observation in that scope. ' +
+        'memoriesDeleted is omitted when memory was not asked for or no memory store is wired, and is 0 when the memory delete failed.',
       params: z.strictObject({
         session_key: sessionKeyStringSchema,
         memory: z.boolean().optional(),

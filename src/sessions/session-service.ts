@@ -5,6 +5,7 @@ import { sessionNotFound } from '../errors.js';
 import { formatModelRef, type ModelRouter } from '../providers/index.js';
 import { channelOf, parseSessionKey, readSessionUsage, sessionAgentId, type SessionCaller, type TurnRunner } from '../turns/index.js';
 import type { SessionLocks } from '../coordination/index.js';
+import type { MemoryPort, MemoryScope } from '../store/index.js';
 import { summariseTranscript, type CompactionResult } from './compaction.js';
 import type { HistoryMessage, ResetConversationResult, SendResult, SessionExport, SessionListEntry, SessionSearchResult, SessionStatus, SessionTranscript } from './session-views.js';
 import type { SessionKind, SessionRecord, SessionStore } from './types.js';
@@ -25,6 +26,8 @@ export interface SessionServiceDeps {
   agents?: AgentRegistry;
   /** The locks TurnService holds, so a reset never interleaves with a live turn on the same session. */
   locks: SessionLocks;
+  /** session.reset_conversation's memory layer; without it `memory: true` deletes nothing and reports nothing. */
+  memory?: Pick<MemoryPort, 'deleteBySource'>;
   now: () => number;
   log: Logger;
   options?: SessionServiceOptions;
@@ -149,16 +152,20 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         return result;
       });
     },
-    async resetConversation({ sessionKey }) {
+    async resetConversation({ sessionKey, memory, purgeDerived }) {
       // Spec rule 3: best-effort per layer, so an unknown session answers zero counts rather than not_found.
-      parseSessionKey(sessionKey, 'session_key');
+      const { tenantId } = parseSessionKey(sessionKey, 'session_key');
       return locks.run(sessionKey, async () => {
         const session = await store.get(sessionKey);
-        return {
+        const result: ResetConversationResult = {
           sessionKey,
           lcdRowsDeleted: await store.clearMessages(sessionKey, now()),
           sessionMessagesCleared: session?.messageCount ?? 0,
         };
+        if (!memory || deps.memory === undefined) return result;
+        // Rule 4: the session's agent and tenant; a session already gone leaves the tenant alone as the scope.
+        const scope = session === undefined ? { tenantId } : { tenantId, agentId: session.agentId };
+        return { ...result, memoriesDeleted: await deleteMemories(deps.memory, sessionKey, scope, purgeDerived, deps.log) };
       });
     },
     async status(clientId) {
@@ -175,6 +182,16 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       };
     },
   };
+}
+
+/** Rule 5: a failed memory delete leaves the other layers reset and reports 0. */
+async function deleteMemories(memory: Pick<MemoryPort, 'deleteBySource'>, sessionKey: string, scope: MemoryScope, purgeDerived: boolean, log: Logger): Promise<number> {
+  try {
+    return await memory.deleteBySource(sessionKey, scope, { purgeDerived });
+  } catch (error) {
+    log.error({ err: error, sessionKey }, 'session.reset_conversation could not delete the session\'s memories');
+    return 0;
+  }
 }
 
 /** `<provider>/<modelId>` of the agent's model; a model the catalog cannot resolve is shown as configured. */

@@ -49,6 +49,8 @@ export interface ResetConversationResult {
   sessionKey: string;
   lcdRowsDeleted: number;
   sessionMessagesCleared: number;
+  /** Present only when memory was asked for and a memory store is wired (spec rule 5). */
+  memoriesDeleted?: number;
 }
 
 export interface SessionStatus {

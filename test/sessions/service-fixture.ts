@@ -9,7 +9,7 @@ import type { ModelRouter } from '../../src/providers/types.js';
 import { createSubAgentRuns, DEFAULT_RUN_HEARTBEAT_MS, type SubAgentRuns } from '../../src/runs/index.js';
 import { createSessionService, type SessionService, type SessionServiceOptions } from '../../src/sessions/index.js';
 import type { RunStore, SessionStore } from '../../src/sessions/types.js';
-import { createSqliteRunPort, createSqliteSessionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
+import { createSqliteMemoryPort, createSqliteRunPort, createSqliteSessionPort, openDatabase, type SqliteDatabase, type SqliteMemoryPort } from '../../src/store/sqlite/index.js';
 import { createTurnService, noHooks, type SessionCaller, type TurnService } from '../../src/turns/index.js';
 import { createScriptedRunner, type ScriptedRunner } from './scripted-runner.js';
 
@@ -28,6 +28,8 @@ export interface ServiceFixture {
   db: SqliteDatabase;
   store: SessionStore;
   runs: RunStore;
+  /** The SQLite memory port, when the fixture was built with `memory: true`. */
+  memory: SqliteMemoryPort | undefined;
   runner: ScriptedRunner;
   turns: TurnService;
   sessions: SessionService;
@@ -46,6 +48,8 @@ export interface ServiceFixtureOptions {
   options?: SessionServiceOptions & { maxRunningSpawns?: number; runHeartbeatMs?: number };
   /** Which instance this process is and which others are alive; a single-process one when absent. */
   instances?: Instances;
+  /** Wires the SQLite memory port into the session service (session.reset_conversation's memory layer). */
+  memory?: boolean;
 }
 
 type AgentInput = NonNullable<ConfigInput['agents']>[string];
@@ -64,6 +68,7 @@ export function createServiceFixture(options: ServiceFixtureOptions = {}): Servi
   const db = openDatabase({ path: options.path ?? ':memory:' });
   const store = createSqliteSessionPort(db);
   const runs = createSqliteRunPort(db);
+  const memory = options.memory === true ? createSqliteMemoryPort(db, { exactVectorSearch: true }) : undefined;
   let clock = T0;
   const now = () => clock;
   let ids = 0;
@@ -81,6 +86,7 @@ export function createServiceFixture(options: ServiceFixtureOptions = {}): Servi
     store,
     turns,
     locks,
+    ...(memory === undefined ? {} : { memory }),
     ...(options.router === undefined ? {} : { router: options.router }),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.options?.compactKeepRecent === undefined ? {} : { options: { compactKeepRecent: options.options.compactKeepRecent } }),
@@ -105,6 +111,7 @@ export function createServiceFixture(options: ServiceFixtureOptions = {}): Servi
     db,
     store,
     runs,
+    memory,
     runner,
     turns,
     sessions,

@@ -1,0 +1,116 @@
+// The scheduled memory lifecycle sweep: per agent, demote, promote and evict by policy, and record each sweep as evidence.
+//
+// The catalogue's learning:memory_demoted, learning:memory_evicted and learning:lifecycle_swept are trajectory
+// events, which this gateway keeps as evidence records rather than bus events (src/obs/event-map.ts). A sweep of
+// one agent is fleet-level, not part of any session's trajectory, so it is one `memory_lifecycle` health signal
+// (agent_id column, ts = the sweep's time, data {scanned, promoted, demoted, evicted}): the lifecycle_swept record,
+// whose demoted and evicted counts are the per-sweep memory_demoted and memory_evicted counts. The fleet report's
+// `memory_lifecycle` finding reads exactly these rows (src/obs/fleet/signals.ts).
+import type { Logger } from 'pino';
+import { SIGNAL_KIND, type HealthSignalRecorder } from '../obs/index.js';
+import type { LifecycleOutcome, LifecyclePolicy, MemoryPort } from '../store/index.js';
+
+export const DAY_MS = 86_400_000;
+
+export const DEFAULT_LIFECYCLE_POLICY: LifecyclePolicy = {
+  demoteAfterMs: 30 * DAY_MS,
+  evictAfterMs: 90 * DAY_MS,
+  maxDemotedPerAgent: 10_000,
+};
+
+/** Time between the end of one sweep and the start of the next. */
+export const DEFAULT_LIFECYCLE_INTERVAL_MS = 3_600_000;
+
+export interface LifecycleSweeperDeps {
+  port: Pick<MemoryPort, 'agentsWithEntries' | 'sweep'>;
+  /** Where each agent's sweep is recorded (Observability.signals). */
+  signals: HealthSignalRecorder;
+  /** Read at every sweep, so a config reload applies to the next one. */
+  policy: () => LifecyclePolicy;
+  /** Ms between the end of one sweep and the start of the next. */
+  intervalMs: number;
+  now: () => number;
+  log: Logger;
+}
+
+/** `created` until start(); `stopped` for good once stop() is called. */
+export type SweeperState = 'created' | 'started' | 'stopped';
+
+export interface LifecycleSweeper {
+  /** Schedules the first sweep intervalMs from now; a second call does nothing. */
+  start(): void;
+  /** Cancels the next sweep and waits for a running one to end; no sweep starts after it resolves. */
+  stop(): Promise<void>;
+  /** Sweeps every agent now, or joins the sweep already running; resolves to each agent's outcome. */
+  sweepNow(): Promise<LifecycleOutcome[]>;
+}
+
+export function createLifecycleSweeper({ port, signals, policy, intervalMs, now, log }: LifecycleSweeperDeps): LifecycleSweeper {
+  let state: SweeperState = 'created';
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<LifecycleOutcome[]> | undefined;
+
+  async function sweepAgent(agentId: string, current: LifecyclePolicy): Promise<LifecycleOutcome | undefined> {
+    const at = now();
+    try {
+      const { scanned, promoted, demoted, evicted } = await port.sweep(agentId, current, at);
+      signals.record({ kind: SIGNAL_KIND.memoryLifecycle, ts: at, agentId, data: { scanned, promoted, demoted, evicted } });
+      if (demoted > 0 || evicted > 0) log.info({ agentId, scanned, promoted, demoted, evicted }, 'memory lifecycle sweep');
+      return { agentId, scanned, promoted, demoted, evicted };
+    } catch (error) {
+      // One agent's failure leaves the others' sweeps standing; the next sweep tries it again.
+      log.error({ err: error, agentId }, 'memory lifecycle sweep failed');
+      return undefined;
+    }
+  }
+
+  async function sweepAll(): Promise<LifecycleOutcome[]> {
+    const current = policy();
+    const outcomes: LifecycleOutcome[] = [];
+    for (const agentId of await port.agentsWithEntries()) {
+      if (state === 'stopped') break;
+      const outcome = await sweepAgent(agentId, current);
+      if (outcome !== undefined) outcomes.push(outcome);
+    }
+    return outcomes;
+  }
+
+  function sweepNow(): Promise<LifecycleOutcome[]> {
+    if (running !== undefined) return running;
+    if (state === 'stopped') return Promise.resolve([]);
+    running = sweepAll()
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'memory lifecycle sweep could not list agents');
+        return [];
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  }
+
+  function schedule(): void {
+    if (state !== 'started') return;
+    timer = setTimeout(function lifecycleTick() {
+      timer = undefined;
+      // The next sweep is scheduled only once this one ended, so sweeps never overlap however long one takes.
+      void sweepNow().finally(schedule);
+    }, intervalMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (state !== 'created') return;
+      state = 'started';
+      schedule();
+    },
+    async stop() {
+      state = 'stopped';
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+    sweepNow,
+  };
+}
