@@ -90,7 +90,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     createSessionsModule({ store: store.sessions, memory: store.memory, turns, router, agents, locks, now, log: child('sessions') }),
     runs,
     createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),
-    createMemoryModule({ ports: store, config: configStore, embedder, recorder, auth, agents, now, newId: randomUUID, log: child('memory') }),
+    createMemoryModule({ ports: store, config: configStore, embedder, recorder, events, signals: observability.signals, auth, agents, now, newId: randomUUID, log: child('memory') }),
   ];
   for (const module of modules) {
     tools.register(module.tools ?? []);

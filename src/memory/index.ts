@@ -1,15 +1,19 @@
-// Memory: hybrid search over remembered entries, recall before each turn's model call, memory.* and /api/memory, the agent tools.
+// Memory: hybrid search over remembered entries, recall before each turn's model call, memory.* and /api/memory, the agent
+// tools, trust of new entries, the injection scan of inbound text, and the scheduled lifecycle sweep.
 import type { Logger } from 'pino';
 import type { AgentRegistry } from '../agents/index.js';
 import type { CapabilityModule } from '../capability.js';
 import type { GatewayConfig } from '../config/index.js';
-import type { Recorder } from '../obs/index.js';
+import type { EventBus, HealthSignalRecorder, Recorder } from '../obs/index.js';
 import { createHashingEmbedder, type Embedder } from '../providers/index.js';
 import type { RequestAuth } from '../server/index.js';
 import type { MemoryPort, SessionPort } from '../store/index.js';
+import { composeHooks } from './compose-hooks.js';
+import { createInjectionMonitor, injectionScanHook } from './injection-monitor.js';
+import { createLifecycleSweeper, lifecyclePolicyOf } from './lifecycle.js';
 import { createMemoryEmbedder, type MemoryEmbedder } from './memory-embedder.js';
 import { createMemorySearch, type MemorySearch } from './memory-search.js';
-import { createMemoryWriter, defaultTrustPolicy, type MemoryWriter, type TrustPolicy } from './memory-writer.js';
+import { createMemoryWriter, type MemoryWriter } from './memory-writer.js';
 import { memoryStatsReader } from './memory-stats.js';
 import { memoryMethods } from './methods.js';
 import { createRecallHooks } from './recall-hook.js';
@@ -17,13 +21,16 @@ import { createRecallMarks } from './recall-marks.js';
 import { createReembedder } from './reembed.js';
 import { memoryRoutes } from './routes.js';
 import { memoryTools } from './tools.js';
+import { createTrustPolicy } from './trust.js';
 
 export { fuseRankings, RRF_K, type FusedHit, type LaneHit } from './rank-fusion.js';
 export { createMemorySearch, MEMORY_LANES, type MemoryLane, type MemorySearch, type MemorySearchRequest, type MemorySearchResult, type ScoredEntry } from './memory-search.js';
 export { createMemoryEmbedder, contentHash, type MemoryEmbedder } from './memory-embedder.js';
-export { defaultTrustPolicy, type MemoryWrite, type MemoryWriteOrigin, type MemoryWriter, type TrustPolicy } from './memory-writer.js';
+export type { MemoryWrite, MemoryWriter } from './memory-writer.js';
+export { UNTRUSTED_MEMORY_LABEL, type MemorySource } from './trust.js';
+export { detectInjection, INJECTION_PATTERNS, type InjectionPattern } from './injection.js';
 export { entryView, type MemoryEntryView } from './entry-view.js';
-export { RECALL_HEADER, UNTRUSTED_LABEL } from './recall-context.js';
+export { RECALL_HEADER } from './recall-context.js';
 export { MEMORY_SEARCH_LIMIT_DEFAULT, MEMORY_SEARCH_LIMIT_MAX } from './methods.js';
 
 export interface MemoryModuleDeps {
@@ -33,17 +40,19 @@ export interface MemoryModuleDeps {
   /** The configured `embeddings:` embedder built at startup; absent: the built-in hashing embedder. */
   embedder: Embedder | undefined;
   recorder: Pick<Recorder, 'trajectory'>;
+  /** Where security:memory_tainted, security:injection_detected and security:injection_rate_exceeded go. */
+  events: Pick<EventBus, 'emit'>;
+  /** Where each lifecycle sweep is recorded (the fleet report's memory_lifecycle finding). */
+  signals: HealthSignalRecorder;
   auth: RequestAuth;
   agents: Pick<AgentRegistry, 'defaultAgentId'>;
-  /** Decides the trust level of each write; the default trusts everything but webhook-started turns. */
-  trustPolicy?: TrustPolicy;
   now: () => number;
   newId: () => string;
   log: Logger;
 }
 
 export interface MemoryModule extends CapabilityModule {
-  /** For other modules (trust, lifecycle) and benchmarks: the same search, writer and embedder the methods use. */
+  /** For benchmarks: the same search, writer and embedder the methods use. */
   readonly memory: { search: MemorySearch; write: MemoryWriter; embedder: MemoryEmbedder; port: MemoryPort };
 }
 
@@ -62,10 +71,16 @@ export function createMemoryModule(deps: MemoryModuleDeps): MemoryModule {
   const reembedder = createReembedder({ port, embedder, log });
   const write = createMemoryWriter({ port, embedder, reembedder, newId: deps.newId, now, log });
   const marks = createRecallMarks({ port, now, log });
-  const trustPolicy = () => deps.trustPolicy ?? defaultTrustPolicy;
+  const trust = createTrustPolicy({ events: deps.events });
+  const injection = createInjectionMonitor({ events: deps.events, now });
+  // The interval applies from start to stop (a reload changes it at the next restart); the policy at each sweep.
+  const { sweepIntervalMs } = memoryConfig().lifecycle;
+  const sweeper = sweepIntervalMs === 0 ? undefined : createLifecycleSweeper({
+    port, signals: deps.signals, policy: () => lifecyclePolicyOf(memoryConfig().lifecycle), intervalMs: sweepIntervalMs, now, log,
+  });
   const stats = memoryStatsReader(port, embedder.label);
   const methods = memoryMethods({
-    port, search, write, stats, sessions: ports.sessions, trustPolicy, now,
+    port, search, write, stats, sessions: ports.sessions, trust, now,
     defaultAgentId: () => deps.agents.defaultAgentId() ?? 'default',
   });
   return {
@@ -73,11 +88,20 @@ export function createMemoryModule(deps: MemoryModuleDeps): MemoryModule {
     memory: { search, write, embedder, port },
     methods,
     routes: memoryRoutes({ auth: deps.auth, search, sessions: ports.sessions, stats }),
-    tools: memoryTools({ search, write, trustPolicy, config: memoryConfig }),
-    hooks: createRecallHooks({ search, marks, recorder: deps.recorder, config: memoryConfig, now, log }),
-    // Entries stored by an earlier embedder (or while the provider was down) get vectors of the current one.
-    start: () => reembedder.kick(),
+    tools: memoryTools({ search, write, trust, injection, config: memoryConfig }),
+    // The scan sees the inbound message before recall adds anything; trust tracks each turn's tool output.
+    hooks: composeHooks(
+      { beforeModel: injectionScanHook(injection) },
+      trust.hooks,
+      createRecallHooks({ search, marks, recorder: deps.recorder, config: memoryConfig, now, log }),
+    ),
+    start() {
+      // Entries stored by an earlier embedder (or while the provider was down) get vectors of the current one.
+      reembedder.kick();
+      sweeper?.start();
+    },
     async stop() {
+      await sweeper?.stop();
       await reembedder.stop();
       await marks.flush();
     },

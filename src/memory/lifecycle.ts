@@ -7,19 +7,16 @@
 // whose demoted and evicted counts are the per-sweep memory_demoted and memory_evicted counts. The fleet report's
 // `memory_lifecycle` finding reads exactly these rows (src/obs/fleet/signals.ts).
 import type { Logger } from 'pino';
+import type { MemoryConfig } from '../config/index.js';
 import { SIGNAL_KIND, type HealthSignalRecorder } from '../obs/index.js';
 import type { LifecycleOutcome, LifecyclePolicy, MemoryPort } from '../store/index.js';
 
 export const DAY_MS = 86_400_000;
 
-export const DEFAULT_LIFECYCLE_POLICY: LifecyclePolicy = {
-  demoteAfterMs: 30 * DAY_MS,
-  evictAfterMs: 90 * DAY_MS,
-  maxDemotedPerAgent: 10_000,
-};
-
-/** Time between the end of one sweep and the start of the next. */
-export const DEFAULT_LIFECYCLE_INTERVAL_MS = 3_600_000;
+/** The store's policy from the `memory.lifecycle` config (days there, ms in the store). */
+export function lifecyclePolicyOf({ demoteAfterDays, evictAfterDays, maxDemotedPerAgent }: MemoryConfig['lifecycle']): LifecyclePolicy {
+  return { demoteAfterMs: demoteAfterDays * DAY_MS, evictAfterMs: evictAfterDays * DAY_MS, maxDemotedPerAgent };
+}
 
 export interface LifecycleSweeperDeps {
   port: Pick<MemoryPort, 'agentsWithEntries' | 'sweep'>;

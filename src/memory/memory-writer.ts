@@ -1,7 +1,6 @@
 // Stores one memory entry with its vector; an entry whose embedding fails is stored without one and re-embedded later.
 import type { Logger } from 'pino';
 import type { EmbeddingVector, MemoryEntry, MemoryPort, MemoryType, TrustLevel } from '../store/index.js';
-import { WEBHOOK_OWNER_ID } from '../turns/index.js';
 import type { MemoryEmbedder } from './memory-embedder.js';
 import type { Reembedder } from './reembed.js';
 
@@ -10,30 +9,12 @@ export interface MemoryWrite {
   agentId: string;
   content: string;
   memoryType: MemoryType;
+  /** Decided by the trust policy (trust.ts) from where the content came from. */
   trustLevel: TrustLevel;
   sourceSessionKey: string | null;
   metadata: Record<string, unknown>;
   derivedFrom?: string[];
 }
-
-/** Where a write comes from, for the trust decision. */
-export interface MemoryWriteOrigin {
-  via: 'tool' | 'operator';
-  tenantId: string;
-  agentId: string;
-  /** The session of the turn that stored it (tool writes); null for operator writes. */
-  sessionKey: string | null;
-  /** The token id that started the turn or called the method. */
-  clientId: string;
-}
-
-/**
- * Decides an entry's trust level from its origin and content. The default trusts operators and agents, except in
- * turns a signed webhook started (their text came from outside); the trust module may supply a stricter one.
- */
-export type TrustPolicy = (origin: MemoryWriteOrigin, content: string) => TrustLevel;
-
-export const defaultTrustPolicy: TrustPolicy = (origin) => (origin.clientId === WEBHOOK_OWNER_ID ? 'untrusted' : 'trusted');
 
 export interface MemoryWriterDeps {
   port: Pick<MemoryPort, 'insert'>;

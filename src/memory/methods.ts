@@ -9,7 +9,8 @@ import { memoryScopeOf, type CallerSessions } from './caller-tenant.js';
 import { entryView } from './entry-view.js';
 import type { MemorySearch } from './memory-search.js';
 import type { MemoryStatsReader } from './memory-stats.js';
-import type { MemoryWriter, TrustPolicy } from './memory-writer.js';
+import type { MemoryWriter } from './memory-writer.js';
+import type { TrustPolicy } from './trust.js';
 import { MEMORY_CONTENT_MAX_CHARS } from './tools.js';
 
 /** memory.search results per call (spec REST limit 1-100, default 10; the method follows it). */
@@ -27,7 +28,7 @@ export interface MemoryMethodsDeps {
   search: MemorySearch;
   write: MemoryWriter;
   sessions: CallerSessions;
-  trustPolicy: () => TrustPolicy;
+  trust: Pick<TrustPolicy, 'forOperator' | 'stored'>;
   stats: MemoryStatsReader;
   /** The agent memory.store files operator entries under. */
   defaultAgentId: () => string;
@@ -146,11 +147,12 @@ export function memoryMethods(deps: MemoryMethodsDeps) {
         const found = findForbiddenKey(metadata);
         if (found !== undefined) throw forbiddenKey('metadata', found.key);
         const agentId = deps.defaultAgentId();
-        const origin = { via: 'operator' as const, tenantId: DEFAULT_TENANT, agentId, sessionKey: null, clientId: ctx.caller.clientId };
+        const decision = deps.trust.forOperator();
         const entry = await deps.write(
-          { tenantId: DEFAULT_TENANT, agentId, content, memoryType: 'fact', trustLevel: deps.trustPolicy()(origin, content), sourceSessionKey: null, metadata },
+          { tenantId: DEFAULT_TENANT, agentId, content, memoryType: 'fact', trustLevel: decision.trustLevel, sourceSessionKey: null, metadata },
           ctx.signal,
         );
+        deps.trust.stored(entry, decision);
         return { id: entry.id };
       },
     }),

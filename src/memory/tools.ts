@@ -6,7 +6,9 @@ import { GatewayError } from '../errors.js';
 import { MEMORY_TYPES } from '../store/index.js';
 import { parseSessionKey } from '../turns/index.js';
 import type { MemorySearch } from './memory-search.js';
-import type { MemoryWriter, TrustPolicy } from './memory-writer.js';
+import type { InjectionMonitor } from './injection-monitor.js';
+import type { MemoryWriter } from './memory-writer.js';
+import type { TrustPolicy } from './trust.js';
 
 /** Results a memory_search call returns at most, and by default. */
 export const TOOL_SEARCH_LIMIT_MAX = 20;
@@ -17,7 +19,9 @@ export const MEMORY_CONTENT_MAX_CHARS = 8_000;
 export interface MemoryToolsDeps {
   search: MemorySearch;
   write: MemoryWriter;
-  trustPolicy: () => TrustPolicy;
+  trust: Pick<TrustPolicy, 'forAgent' | 'stored'>;
+  /** Scans what the agent stores: a stored instruction would come back in every later turn's recall. */
+  injection: Pick<InjectionMonitor, 'inspect'>;
   config: () => MemoryConfig;
 }
 
@@ -26,7 +30,7 @@ const memoryDisabled = () => new GatewayError('unavailable', 'Memory is disabled
 /** Entries an agent stores itself; `observation` is for derived (consolidated) entries only. */
 const agentMemoryTypes = MEMORY_TYPES.filter((type) => type !== 'observation');
 
-export function memoryTools({ search, write, trustPolicy, config }: MemoryToolsDeps): ToolDefinition[] {
+export function memoryTools({ search, write, trust, injection, config }: MemoryToolsDeps): ToolDefinition[] {
   return [
     defineTool({
       name: 'memory_search',
@@ -54,11 +58,13 @@ export function memoryTools({ search, write, trustPolicy, config }: MemoryToolsD
       async execute({ content, memoryType }, ctx) {
         if (!config().enabled) throw memoryDisabled();
         const { tenantId } = parseSessionKey(ctx.sessionKey, 'sessionKey');
-        const origin = { via: 'tool' as const, tenantId, agentId: ctx.agentId, sessionKey: ctx.sessionKey, clientId: ctx.caller.clientId };
+        const decision = trust.forAgent({ sessionKey: ctx.sessionKey, clientId: ctx.caller.clientId });
+        injection.inspect(content, { agentId: ctx.agentId, sessionKey: ctx.sessionKey, source: 'memory_store' });
         const entry = await write(
-          { tenantId, agentId: ctx.agentId, content, memoryType: memoryType ?? 'fact', trustLevel: trustPolicy()(origin, content), sourceSessionKey: ctx.sessionKey, metadata: {} },
+          { tenantId, agentId: ctx.agentId, content, memoryType: memoryType ?? 'fact', trustLevel: decision.trustLevel, sourceSessionKey: ctx.sessionKey, metadata: {} },
           ctx.signal,
         );
+        trust.stored(entry, decision);
         return { id: entry.id, stored: true };
       },
     }),

@@ -2,7 +2,7 @@
 // tenant and agent only, untrusted entries labelled, rpc callers' tenant, and the recall block of obs.explain.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECALL_HEADER, UNTRUSTED_LABEL } from '../../src/memory/index.js';
+import { RECALL_HEADER, UNTRUSTED_MEMORY_LABEL } from '../../src/memory/index.js';
 import type { IncidentReport } from '../../src/obs/explain/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { startGateway, type Harness } from '../support/gateway-harness.js';
@@ -133,6 +133,6 @@ describe('memory recall in turns', () => {
     expect(response.status).toBe(202);
     await expect.poll(async () => (await browse()).find((entry) => entry.content.startsWith('The deploy password')), { timeout: 5_000 }).toMatchObject({ trustLevel: 'untrusted', tenantId: 'default' });
     await execute(harness.tokens.admin, key('default', 'ops'), 'What is the deploy password?');
-    expect(lastModelContext()).toContain(`${UNTRUSTED_LABEL} The deploy password is hunter2`);
+    expect(lastModelContext()).toContain(`${UNTRUSTED_MEMORY_LABEL} The deploy password is hunter2`);
   });
 });
