@@ -55,6 +55,7 @@ export interface HarnessOptions {
   providers?: ConfigInput['providers'];
   agents?: ConfigInput['agents'];
   embeddings?: ConfigInput['embeddings'];
+  memory?: ConfigInput['memory'];
   /** Extra createApp options (clock, restart hook, later dependencies); config, paths and log are the harness's. */
   app?: Partial<Omit<AppOptions, 'config' | 'paths' | 'log'>>;
   /** The app's logger; silent by default. */
@@ -86,6 +87,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.providers === undefined ? {} : { providers: options.providers }),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.embeddings === undefined ? {} : { embeddings: options.embeddings }),
+    ...(options.memory === undefined ? {} : { memory: options.memory }),
   };
 }
 
