@@ -27,8 +27,7 @@ export { fuseRankings, RRF_K, type FusedHit, type LaneHit } from './rank-fusion.
 export { createMemorySearch, MEMORY_LANES, type MemoryLane, type MemorySearch, type MemorySearchRequest, type MemorySearchResult, type ScoredEntry } from './memory-search.js';
 export { createMemoryEmbedder, contentHash, type MemoryEmbedder } from './memory-embedder.js';
 export type { MemoryWrite, MemoryWriter } from './memory-writer.js';
-export { UNTRUSTED_MEMORY_LABEL, type MemorySource } from './trust.js';
-export { detectInjection, INJECTION_PATTERNS, type InjectionPattern } from './injection.js';
+export { UNTRUSTED_MEMORY_LABEL } from './trust.js';
 export { entryView, type MemoryEntryView } from './entry-view.js';
 export { RECALL_HEADER } from './recall-context.js';
 export { MEMORY_SEARCH_LIMIT_DEFAULT, MEMORY_SEARCH_LIMIT_MAX } from './methods.js';
@@ -52,7 +51,7 @@ export interface MemoryModuleDeps {
 }
 
 export interface MemoryModule extends CapabilityModule {
-  /** For benchmarks: the same search, writer and embedder the methods use. */
+  /** For other modules and benchmarks: the same search, writer and embedder the methods use. */
   readonly memory: { search: MemorySearch; write: MemoryWriter; embedder: MemoryEmbedder; port: MemoryPort };
 }
 
