@@ -93,8 +93,11 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
     if (rootRunId === null) return;
     const consecutiveDenials = counter.denied(rootRunId, deps.config().denialBreakerThreshold);
     if (consecutiveDenials === undefined) return;
+    if (deps.denialBreaker === undefined) {
+      log.warn({ rootRunId, agentId, consecutiveDenials }, 'denial breaker threshold reached, but no run control is wired to abort the tree');
+      return;
+    }
     log.warn({ rootRunId, agentId, consecutiveDenials }, 'denial breaker tripped');
-    if (deps.denialBreaker === undefined) return;
     try {
       await deps.denialBreaker.tripDenialBreaker(rootRunId, { agentId, consecutiveDenials });
     } catch (error) {

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
+import { callRpc } from '../support/http-client.js';
 import { captureLogs } from '../support/log-capture.js';
 import type { TestSocket } from '../support/ws-client.js';
 import { startApprovalGateway, type ApprovalGateway, type ApprovalGatewayOptions } from './approval-gateway.js';
@@ -221,7 +222,7 @@ describe('admin.approval.resolveAll', () => {
 describe('admin.approval.* params, errors and scope', () => {
   it('answers bad params with -32602, unknown ids with not_found, and refuses rpc tokens', async () => {
     const gw = await gateway();
-    const call = (method: string, params?: unknown, token = gw.tokens.admin) => import('../support/http-client.js').then(({ callRpc }) => callRpc(gw.url, token, method, params));
+    const call = (method: string, params?: unknown, token = gw.tokens.admin) => callRpc(gw.url, token, method, params);
     expect((await call('admin.approval.pending', { sessionKey: 'x' })).error).toMatchObject({ code: -32602 });
     expect((await call('admin.approval.pending')).result).toEqual({ requests: [] });
     expect((await call('admin.approval.resolve', { id: 'nope' })).error).toMatchObject({ code: -32602, message: expect.stringContaining('approved') });
