@@ -143,8 +143,10 @@ describe('a gated tool call', () => {
     const gw = await gateway({ approvals: { timeoutMs: 200 } });
     llm.script(callTime({}));
     const reply = startTurn(gw, 'timeout', 'too slow', sockets);
-    const [request] = await waitForPending(gw, 1);
     expect(resultOf(await reply).finishReason).toBe('stop');
+    const requested = gw.events().find((event) => event.name === 'approval:requested');
+    const request = requested?.name === 'approval:requested' ? { id: requested.payload.requestId } : undefined;
+    expect(request?.id).toEqual(expect.any(String));
     expect(toolResultsSent(llm, 'too slow')).toEqual(['Error: current_time was denied: no decision within 200 ms']);
     expect(await pending(gw)).toEqual([]);
     const late = await admin(gw, 'admin.approval.resolve', { id: request?.id, approved: true });
