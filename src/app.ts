@@ -2,6 +2,7 @@
 // modules, mounts the transports, and owns startup and shutdown order.
 import { randomUUID } from 'node:crypto';
 import { builtinTools, createAgentRegistry, createAgentsModule, createToolRegistry } from './agents/index.js';
+import { createApprovalsModule } from './approvals/index.js';
 import { closeInOrder, createShutdownController, type App, type AppOptions, type AppState } from './app-lifecycle.js';
 import type { CapabilityModule } from './capability.js';
 import { createConfigStore, createGitHistory, securePrivateDataDir } from './config/index.js';
@@ -20,7 +21,6 @@ import { agentTurnMethods, createHookRegistry, createTurnLoop, createTurnService
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
 export type { App, AppOptions, AppState } from './app-lifecycle.js';
-
 export async function createApp(options: AppOptions): Promise<App> {
   const { config, config: { gateway }, paths, log, version } = options;
   const now = options.now ?? Date.now;
@@ -77,18 +77,18 @@ export async function createApp(options: AppOptions): Promise<App> {
   const append = (key: string, messages: Parameters<typeof store.sessions.append>[1]) => store.sessions.append(key, messages, now());
   const loop = createTurnLoop({ router, tools, events, recorder, delivery: observability.delivery, hooks, limits: DEFAULT_TURN_LIMITS, append, log: child('turns'), now });
   const turns = createTurnService({ agents, store: store.sessions, locks, loop, hooks, events, now, log: child('turns') });
-
   let registry: MethodRegistry | undefined;
   const runs = createRunsModule({
     store: store.sessions, runs: store.runs, turns, agents, instances, events, notify, now, newId: randomUUID, log: child('runs'),
     onOrphaned: (orphaned) => recordRunsOrphaned(observability.signals, orphaned),
   });
+  const approvals = createApprovalsModule({ port: store.approvals, events, audit: observability.audit, agents, config: () => configStore.get().approvals, instances, now, newId: randomUUID, log: child('approvals') });
   const modules: CapabilityModule[] = [
     obs,
     createSystemModule({ now, version, registry: () => registry ?? createRegistry([]), startedAt, configPaths: [paths.configPath], restart: options.requestRestart, config: configStore, tokens }),
     createModelsModule({ router, log }),
-    createSessionsModule({ store: store.sessions, memory: store.memory, turns, router, agents, locks, now, log: child('sessions') }),
-    runs,
+    createSessionsModule({ store: store.sessions, memory: store.memory, turns, router, agents, locks, now, log: child('sessions'), onReset: approvals.forgetSession }),
+    runs, approvals,
     createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),
     createMemoryModule({ ports: store, config: configStore, embedder, recorder, events, signals: observability.signals, auth, agents, now, newId: randomUUID, log: child('memory') }),
   ];

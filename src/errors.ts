@@ -100,6 +100,11 @@ export const sessionNotFound = (sessionKey: string, param = 'session_key') => no
 
 export const runNotFound = (runId: string) => notFound(`Run not found: ${runId}`, { param: 'run_id' });
 
+export const approvalNotFound = (id: string) => notFound(`Approval request not found: ${id}`, { param: 'id' });
+
+export const approvalAlreadyResolved = (id: string, status: string) =>
+  new GatewayError('conflict', `Approval request ${id} is already ${status}`, { param: 'id' });
+
 export const tokenNotFound = (id: string) => notFound(`Token '${id}' not found`, { param: 'id' });
 
 export const unknownProvider = (provider: string, param = 'provider') => notFound(`Unknown provider '${provider}'`, { param });

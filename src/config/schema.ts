@@ -122,6 +122,16 @@ export const providerConfigSchema = z.strictObject({
   models: z.array(modelConfigSchema).default([]),
 });
 
+/**
+ * A tool call that waits for an operator (src/approvals): a tool name, or a tool with argument patterns. Each
+ * pattern is matched against the whole value of that argument (a non-string value as its JSON); `*` matches any
+ * run of characters. Every listed argument must match.
+ */
+export const approvalRuleSchema = z.union([
+  z.string().min(1).max(256),
+  z.strictObject({ tool: z.string().min(1).max(256), args: z.record(z.string().min(1).max(256), z.string().max(4_096)).optional() }),
+]);
+
 export const agentConfigSchema = z.strictObject({
   name: z.string().min(1),
   provider: z.string().min(1).optional(),
@@ -142,6 +152,7 @@ export const agentConfigSchema = z.strictObject({
     .prefault({}),
   fallbackModels: z.array(z.string().regex(/^[^/]+\/.+$/, 'must be "<provider>/<modelId>"')).default([]),
   suspended: z.boolean().default(false),
+  requireApproval: z.array(approvalRuleSchema).max(1_000).default([]),
 });
 
 export const embeddingsConfigSchema = z.strictObject({
@@ -196,6 +207,16 @@ export const memoryConfigSchema = z.strictObject({
     .prefault({}),
 });
 
+/** Tool-call approvals (src/approvals). */
+export const approvalsConfigSchema = z.strictObject({
+  /** How long a gated call waits for an operator before it is denied; 0 waits until someone decides. */
+  timeoutMs: durationMs(0).default(300_000),
+  /** How long an operator's denial answers the same tool with the same arguments in the same session at once. */
+  denialCacheMs: durationMs(0).default(600_000),
+  /** Consecutive denials in one run tree after which the tree is aborted. */
+  denialBreakerThreshold: positiveInt.max(1_000).default(3),
+});
+
 const idKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'keys use letters, digits, dot, underscore or hyphen');
 
 export const configSchema = z
@@ -207,6 +228,7 @@ export const configSchema = z
     openai: openAiConfigSchema.prefault({}),
     responses: responsesConfigSchema.prefault({}),
     memory: memoryConfigSchema.prefault({}),
+    approvals: approvalsConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
@@ -244,4 +266,6 @@ export type ProviderConfig = z.infer<typeof providerConfigSchema>;
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 export type MemoryConfig = z.infer<typeof memoryConfigSchema>;
+export type ApprovalRule = z.infer<typeof approvalRuleSchema>;
+export type ApprovalsConfig = z.infer<typeof approvalsConfigSchema>;
 export type ConfigInput = z.input<typeof configSchema>;

@@ -31,6 +31,8 @@ export interface SessionServiceDeps {
   now: () => number;
   log: Logger;
   options?: SessionServiceOptions;
+  /** Told the key of each reset session, so modules drop what they cached for it (approvals: its cached denials). */
+  onReset?: (sessionKey: string) => void;
 }
 
 export interface SessionService {
@@ -129,6 +131,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       return locks.run(sessionKey, async () => {
         await requireSession(sessionKey);
         const previousMessageCount = await store.clearMessages(sessionKey, now());
+        deps.onReset?.(sessionKey);
         return { sessionKey, reset: true as const, previousMessageCount };
       });
     },

@@ -1,4 +1,5 @@
 // One backend's ports together: what app.ts opens at startup and closes last at shutdown.
+import type { ApprovalPort } from './approvals.js';
 import type { AuditPort } from './audit.js';
 import type { EvidencePort } from './evidence.js';
 import type { MemoryPort } from './memory.js';
@@ -17,6 +18,7 @@ export interface StorePorts {
   evidence: EvidencePort;
   obs: ObsPort;
   memory: MemoryPort;
+  approvals: ApprovalPort;
   /**
    * Writes what the backend still holds (queued session appends and usage, the writer thread's batches), then
    * releases it. Writers outside the store (the evidence, audit and obs queues) must have flushed before.

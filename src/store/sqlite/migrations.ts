@@ -324,4 +324,28 @@ export const MIGRATIONS: readonly Migration[] = [
     );
     CREATE INDEX memory_embedding_cache_by_use ON memory_embedding_cache (last_used_at);`,
   },
+  {
+    version: 13,
+    name: 'approval_requests',
+    // Tool calls waiting for an operator (src/approvals); rows stay after they end, as the record of the decision.
+    up: `CREATE TABLE approval_requests (
+      id TEXT PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      session_key TEXT NOT NULL,
+      tool_name TEXT NOT NULL,
+      args TEXT NOT NULL,
+      args_digest TEXT NOT NULL,
+      trace_id TEXT NOT NULL,
+      root_run_id TEXT,
+      requested_by TEXT NOT NULL,
+      owner_instance TEXT NOT NULL,
+      status TEXT NOT NULL,
+      requested_at INTEGER NOT NULL,
+      expires_at INTEGER,
+      resolved_at INTEGER,
+      resolved_by TEXT,
+      reason TEXT
+    );
+    CREATE INDEX approval_requests_by_status ON approval_requests (status, requested_at);`,
+  },
 ];

@@ -1,6 +1,7 @@
 // Opens the SQLite file (migrating it) and builds every port over it, evidence and obs writes on a writer thread.
 import type { Logger } from 'pino';
 import type { StorePorts } from '../ports/index.js';
+import { createSqliteApprovalPort } from './approval-store.js';
 import { createSqliteAuditPort } from './audit.js';
 import { openDatabase } from './database.js';
 import { createSqliteEvidencePort } from './evidence.js';
@@ -37,6 +38,7 @@ export function openSqliteStore({ path, log, memory = {} }: OpenSqliteStoreOptio
     evidence: createSqliteEvidencePort(db, writers),
     obs: createSqliteObsPort(db, writers),
     memory: createSqliteMemoryPort(db, log === undefined || memory.log !== undefined ? memory : { ...memory, log }),
+    approvals: createSqliteApprovalPort(db),
     // The session port's queued appends and usage are written before the file is closed.
     async close() {
       sessions.flush();
