@@ -78,7 +78,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   let registry: MethodRegistry | undefined;
   const runs = createRunsModule({
-    store: store.sessions, runs: store.runs, turns, agents, instances, events, notify, now, newId: randomUUID, log: child('runs'),
+    store: store.sessions, runs: store.runs, turns, agents, instances, events, notify, now, newId: randomUUID, log: child('runs'), signals: observability.signals,
     onOrphaned: (orphaned) => recordRunsOrphaned(observability.signals, orphaned),
   });
   const modules: CapabilityModule[] = [

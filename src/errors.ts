@@ -98,7 +98,12 @@ export const agentSuspended = (agentId: string, param = 'agentId', hint = '') =>
 
 export const sessionNotFound = (sessionKey: string, param = 'session_key') => notFound(`Session not found: ${sessionKey}`, { param });
 
-export const runNotFound = (runId: string) => notFound(`Run not found: ${runId}`, { param: 'run_id' });
+/** `param` names the params field that carried the id (session.run_status says run_id, run.* say runId). */
+export const runNotFound = (runId: string, param = 'run_id') => notFound(`Run not found: ${runId}`, { param });
+
+/** A run tree that run.kill, lease.revoke or the denial breaker stopped takes no new runs. */
+export const runTreeStopped = (rootRunId: string) =>
+  new GatewayError('conflict', `Run tree ${rootRunId} was stopped (run.kill, lease.revoke or the denial breaker) and takes no new runs`);
 
 export const tokenNotFound = (id: string) => notFound(`Token '${id}' not found`, { param: 'id' });
 

@@ -253,4 +253,10 @@ export const MIGRATIONS: readonly Migration[] = [
     up: `ALTER TABLE openai_responses ADD COLUMN body TEXT;
     CREATE INDEX openai_responses_by_created ON openai_responses (created_at);`,
   },
+  {
+    version: 14,
+    name: 'run_kinds',
+    // Runs come from spawns, cron fires and webhooks (run.list filters by it); rows before this were all spawns.
+    up: "ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'spawn';",
+  },
 ];
