@@ -96,6 +96,10 @@ export const agentNotFound = (agentId: string, param = 'agentId') => notFound(`A
 export const agentSuspended = (agentId: string, param = 'agentId', hint = '') =>
   new GatewayError('conflict', `Agent '${agentId}' is suspended and accepts no new messages${hint}`, { param });
 
+/** An agent with no usable model (none configured, or one no provider serves): a config problem, not an upstream failure. */
+export const agentWithoutModel = (agentId: string, param = 'agentId') =>
+  new GatewayError('conflict', `Agent '${agentId}' has no model: set agents.${agentId}.model`, { param });
+
 export const sessionNotFound = (sessionKey: string, param = 'session_key') => notFound(`Session not found: ${sessionKey}`, { param });
 
 /** `param` names the params field that carried the id (session.run_status says run_id, run.* say runId). */
