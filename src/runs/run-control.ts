@@ -133,10 +133,12 @@ export function createRunControl(deps: RunControlDeps): RunControl {
     const record = await runs.get(runId);
     if (record === undefined) throw runNotFound(runId, 'runId');
     const tree = liveOf(record.rootRunId);
-    if (tree.length === 0) return { record, tree };
     const previous = stopped.get(record.rootRunId);
-    // A kill outranks a revoke already under way; the breaker's abort already stopped everything.
-    if (previous === undefined || (previous.reason === 'revoked' && reason === 'killed')) stopped.set(record.rootRunId, { reason, denials: 0 });
+    // Only a kill of a tree being revoked changes anything once it is stopped: a kill or the breaker already aborted
+    // it (the breaker's runs end completed, spec), and a second revoke repeats the first.
+    const isEscalation = previous?.reason === 'revoked' && reason === 'killed';
+    if (tree.length === 0 || (previous !== undefined && !isEscalation)) return { record, tree: [] };
+    stopped.set(record.rootRunId, { reason, denials: 0 });
     for (const run of tree) {
       await runs.finish(run.record.runId, { ...run.record, status: 'revoked', completedAt: null, error: null });
     }

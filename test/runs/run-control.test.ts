@@ -96,6 +96,29 @@ describe('run control', () => {
     expect((await stack.obs.fleetHealth({})).autonomy).toMatchObject({ runs: { total: 4, degraded: 1 }, orphaned: 1, resumed: 1, worstRootRunId: 'old-root' });
   });
 
+  it('a kill escalates a revoke under way; repeated stops and a stop after the breaker record nothing more', async () => {
+    start();
+    const killed: string[] = [];
+    stack.events.subscribe((event) => void killed.push(event.name));
+    const run = await control.startRun(cronFire('fire-1'));
+    expect(await control.revoke('fire-1', 'admin')).toEqual({ runId: 'fire-1', status: 'revoked' });
+    expect(run.signal.aborted).toBe(false);
+    await control.revoke('fire-1', 'admin');
+    await control.kill('fire-1', 'admin');
+    expect(run.signal.aborted).toBe(true);
+    await control.kill('fire-1', 'admin');
+    const tripped = await control.startRun(cronFire('fire-2'));
+    await control.tripDenialBreaker('fire-2', { agentId: 'default', consecutiveDenials: 3 });
+    expect(await control.kill('fire-2', 'admin')).toEqual({ runId: 'fire-2', status: 'running' });
+    await run.finish({ status: 'failed', error: 'aborted' });
+    await tripped.finish({ status: 'failed', error: 'aborted' });
+    await delivered();
+    expect(killed.filter((name) => name.startsWith('run:'))).toEqual(['run:revoked', 'run:killed']);
+    expect(await runs.get('fire-1')).toMatchObject({ status: 'revoked', error: 'The run was killed (run.kill)' });
+    expect(await runs.get('fire-2')).toMatchObject({ status: 'completed' });
+    expect((await signalRows()).map((row) => (row as { kind: string }).kind)).toEqual(['autonomy.killed', 'autonomy.denial_breaker']);
+  });
+
   it('kill and revoke of an unknown run answer not_found naming runId; of a finished run they change nothing', async () => {
     start();
     await expect(control.kill('nope', 'admin')).rejects.toThrow(expect.objectContaining({ kind: 'not_found', details: { param: 'runId' } }));
