@@ -79,10 +79,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const turns = createTurnService({ agents, store: store.sessions, locks, loop, hooks, events, now, log: child('turns') });
   let registry: MethodRegistry | undefined;
   const runs = createRunsModule({
-    store: store.sessions, runs: store.runs, turns, agents, instances, events, notify, now, newId: randomUUID, log: child('runs'),
+    store: store.sessions, runs: store.runs, turns, agents, instances, events, notify, now, newId: randomUUID, log: child('runs'), signals: observability.signals,
     onOrphaned: (orphaned) => recordRunsOrphaned(observability.signals, orphaned),
   });
-  const approvals = createApprovalsModule({ port: store.approvals, events, audit: observability.audit, agents, config: () => configStore.get().approvals, instances, now, newId: randomUUID, log: child('approvals') });
+  const approvals = createApprovalsModule({ port: store.approvals, events, audit: observability.audit, agents, config: () => configStore.get().approvals, denialBreaker: runs.runControl, instances, now, newId: randomUUID, log: child('approvals') });
   const modules: CapabilityModule[] = [
     obs,
     createSystemModule({ now, version, registry: () => registry ?? createRegistry([]), startedAt, configPaths: [paths.configPath], restart: options.requestRestart, config: configStore, tokens }),

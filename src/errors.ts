@@ -96,9 +96,18 @@ export const agentNotFound = (agentId: string, param = 'agentId') => notFound(`A
 export const agentSuspended = (agentId: string, param = 'agentId', hint = '') =>
   new GatewayError('conflict', `Agent '${agentId}' is suspended and accepts no new messages${hint}`, { param });
 
+/** An agent with no usable model (none configured, or one no provider serves): a config problem, not an upstream failure. */
+export const agentWithoutModel = (agentId: string, param = 'agentId') =>
+  new GatewayError('conflict', `Agent '${agentId}' has no model: set agents.${agentId}.model`, { param });
+
 export const sessionNotFound = (sessionKey: string, param = 'session_key') => notFound(`Session not found: ${sessionKey}`, { param });
 
-export const runNotFound = (runId: string) => notFound(`Run not found: ${runId}`, { param: 'run_id' });
+/** `param` names the params field that carried the id (session.run_status says run_id, run.* say runId). */
+export const runNotFound = (runId: string, param = 'run_id') => notFound(`Run not found: ${runId}`, { param });
+
+/** A run tree that run.kill, lease.revoke or the denial breaker stopped takes no new runs. */
+export const runTreeStopped = (rootRunId: string) =>
+  new GatewayError('conflict', `Run tree ${rootRunId} was stopped (run.kill, lease.revoke or the denial breaker) and takes no new runs`);
 
 export const approvalNotFound = (id: string) => notFound(`Approval request not found: ${id}`, { param: 'id' });
 

@@ -48,6 +48,10 @@ export interface EventMap {
   'session:sub_agent_spawn_started': SessionRef & { runId: string; parentKey: string };
   'session:sub_agent_spawn_queued': { runId: string; parentKey: string };
   'session:sub_agent_lifecycle_ended': { runId: string; sessionKey: string; status: string };
+  /** run.kill aborted a run tree at once (spec: a kill event distinct from a revoke event); `runs`: live runs aborted. */
+  'run:killed': { runId: string; rootRunId: string; runs: number; by: string };
+  /** lease.revoke: the tree's live runs stop at their next step boundary. */
+  'run:revoked': { runId: string; rootRunId: string; runs: number; by: string };
 
   /** The audit row as recorded (content-free labels and scrubbed refs), for /api/events subscribers. */
   'audit:event': AuditEvent;
@@ -110,6 +114,7 @@ export const EVENT_NAMES = [
   'session:created', 'session:expired', 'session:sub_agent_spawned', 'session:sub_agent_completed',
   'session:sub_agent_archived', 'session:sub_agent_spawn_rejected', 'session:sub_agent_spawn_started',
   'session:sub_agent_spawn_queued', 'session:sub_agent_lifecycle_ended',
+  'run:killed', 'run:revoked',
   'audit:event', 'security:injection_detected', 'security:injection_rate_exceeded', 'security:memory_tainted',
   'security:warn', 'secret:accessed', 'secret:modified',
   'skill:executed', 'skill:rejected', 'skill:loaded', 'skill:registry_reset',

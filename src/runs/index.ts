@@ -1,10 +1,16 @@
-// Runs: sub-agent runs as a capability module (session.spawn, session.run_status, the session_spawn tool, orphan recovery).
+// Runs: every run (spawns, cron fires, webhooks) and its tree's controls as a capability module — session.spawn,
+// session.run_status, run.kill, lease.revoke, run.list, run.get, the session_spawn tool, orphan recovery.
 import type { CapabilityModule } from '../capability.js';
+import type { HealthSignalRecorder } from '../obs/index.js';
+import { controlMethods } from './control-methods.js';
 import { runMethods } from './methods.js';
+import { createRunControl, type RunControl } from './run-control.js';
 import { spawnTool } from './spawn-tool.js';
 import { createSubAgentRuns, type SubAgentRuns, type SubAgentRunsDeps } from './sub-agent-runs.js';
 
 export { createSubAgentRuns, type Notify, type RunStatusView, type SpawnResult, type SubAgentRuns, type SubAgentRunsDeps } from './sub-agent-runs.js';
+export { createRunControl, type RunControl, type RunControlDeps, type RunHandle, type StartRunInput } from './run-control.js';
+export { RUN_LIST_DEFAULT_LIMIT, RUN_LIST_MAX_LIMIT } from './control-methods.js';
 
 /** Spawned runs allowed in flight at once in one process; beyond it a spawn is refused with rate_limited. */
 export const DEFAULT_MAX_RUNNING_SPAWNS = 16;
@@ -12,30 +18,37 @@ export const DEFAULT_MAX_RUNNING_SPAWNS = 16;
 /** How often an instance heartbeats its running runs, so another instance can tell they are still owned. */
 export const DEFAULT_RUN_HEARTBEAT_MS = 30_000;
 
-export interface RunsModuleDeps extends Omit<SubAgentRunsDeps, 'maxRunningSpawns' | 'runHeartbeatMs'> {
+export interface RunsModuleDeps extends Omit<SubAgentRunsDeps, 'maxRunningSpawns' | 'control'> {
   maxRunningSpawns?: number;
   runHeartbeatMs?: number;
+  /** Where killed, resumed, denial-breaker, budget-breach and breaker-trip signals of runs are recorded. */
+  signals?: HealthSignalRecorder;
   /** Told how many runs of a previous process start() marked orphaned (a health signal). */
   onOrphaned?: (count: number) => void;
 }
 
 export interface RunsModule extends CapabilityModule {
   readonly runs: SubAgentRuns;
+  /** RunLifecycle (startRun) for the scheduler and webhooks, DenialBreaker (tripDenialBreaker) for approvals. */
+  readonly runControl: RunControl;
   /** Aborts runs in flight and waits until each is recorded; app.ts calls it as soon as shutdown starts. */
   stop(): Promise<void>;
 }
 
 export function createRunsModule(deps: RunsModuleDeps): RunsModule {
-  const runs = createSubAgentRuns({
-    ...deps,
-    maxRunningSpawns: deps.maxRunningSpawns ?? DEFAULT_MAX_RUNNING_SPAWNS,
+  const runControl = createRunControl({
+    runs: deps.runs, events: deps.events, instances: deps.instances, now: deps.now, log: deps.log,
     runHeartbeatMs: deps.runHeartbeatMs ?? DEFAULT_RUN_HEARTBEAT_MS,
+    ...(deps.signals === undefined ? {} : { signals: deps.signals }),
   });
+  const runs = createSubAgentRuns({ ...deps, control: runControl, maxRunningSpawns: deps.maxRunningSpawns ?? DEFAULT_MAX_RUNNING_SPAWNS });
   return {
     name: 'runs',
     runs,
-    methods: runMethods(runs),
+    runControl,
+    methods: [...runMethods(runs), ...controlMethods({ control: runControl, runs: deps.runs, now: deps.now })],
     tools: [spawnTool(runs)],
+    hooks: runControl.hooks,
     async start() {
       deps.onOrphaned?.(await runs.recoverOrphanedRuns());
     },

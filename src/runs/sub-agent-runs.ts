@@ -5,6 +5,7 @@ import type { Instances } from '../coordination/index.js';
 import { GatewayError, maskUnknown, publicMessage, runNotFound } from '../errors.js';
 import type { EventBus } from '../obs/index.js';
 import type { RunRecord, RunStatus, RunPort as RunStore, SessionPort as SessionStore } from '../store/index.js';
+import type { RunControl, RunHandle } from './run-control.js';
 import { assertSessionAccess, parseSessionKey, sessionAgentId, subAgentSessionKey, type FinishReason, type TurnResult, type TurnService } from '../turns/index.js';
 
 /** Sends a JSON-RPC notification to one client's connections, or to all of them when clientId is null. */
@@ -48,8 +49,8 @@ export interface SubAgentRunsDeps {
   maxRunningSpawns: number;
   /** This process's instance (recorded as each run's owner) and which owners are still alive. */
   instances: Instances;
-  /** How often this instance heartbeats its running runs, in milliseconds. */
-  runHeartbeatMs: number;
+  /** Records each run and hands it the signal that run.kill, lease.revoke and the denial breaker stop. */
+  control: Pick<RunControl, 'startRun' | 'close'>;
 }
 
 export interface SubAgentRuns {
@@ -67,7 +68,7 @@ export interface SubAgentRuns {
 /** Finish reasons that mean the sub-agent did not do its task; the others (stop, max_steps, …) complete it. */
 const FAILED_FINISH_REASONS: ReadonlySet<FinishReason> = new Set(['error', 'aborted', 'circuit_open', 'context_exhausted']);
 
-function toView(run: RunRecord, now: number): RunStatusView {
+export function toView(run: RunRecord, now: number): RunStatusView {
   const view: RunStatusView = {
     runId: run.runId,
     status: run.status,
@@ -86,20 +87,14 @@ function toView(run: RunRecord, now: number): RunStatusView {
 }
 
 export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
-  const { store, runs, turns, events, notify, now, newId, log } = deps;
+  const { store, runs, turns, events, notify, now, newId, log, control } = deps;
   const inFlight = new Set<Promise<void>>();
-  const shutdown = new AbortController();
   const { instances } = deps;
+  let isClosing = false;
   /** Spawns past the limit check whose run is still being written. */
   let starting = 0;
-  // Only this instance's running runs are touched; a failed beat is logged and the next one tries again.
-  const heartbeat = setInterval(() => {
-    if (inFlight.size === 0) return;
-    runs.heartbeat(instances.currentId, now()).catch((error: unknown) => log.warn({ err: error }, 'could not heartbeat sub-agent runs'));
-  }, deps.runHeartbeatMs);
-  heartbeat.unref();
 
-  async function execute(run: RunRecord, caller: SessionCaller): Promise<void> {
+  async function execute(run: RunRecord, handle: RunHandle, caller: SessionCaller): Promise<void> {
     events.emit('session:sub_agent_spawned', { runId: run.runId, parentKey: run.parentKey, sessionKey: run.sessionKey, agentId: run.agentId });
     let result: TurnResult | undefined;
     let failure: string | null = null;
@@ -110,23 +105,18 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
         message: run.task,
         rootRunId: run.rootRunId,
         caller,
-        signal: shutdown.signal,
+        signal: handle.signal,
       });
       if (FAILED_FINISH_REASONS.has(result.finishReason)) failure = result.error ?? `The turn ended with ${result.finishReason}`;
     } catch (error) {
       failure = publicMessage(maskUnknown(error, log, { runId: run.runId }, 'sub-agent run failed'));
     }
-    const status: RunStatus = failure === null ? 'completed' : 'failed';
-    const finished: RunRecord = {
-      ...run,
-      status,
-      completedAt: now(),
-      response: result?.response ?? null,
-      tokensUsed: result?.tokensUsed ?? null,
-      costUsd: result?.costUsd ?? null,
-      error: failure,
-    };
-    await runs.finish(run.runId, finished);
+    const finished = await handle.finish({
+      status: failure === null ? 'completed' : 'failed',
+      ...(result === undefined ? {} : { response: result.response, tokensUsed: result.tokensUsed, costUsd: result.costUsd }),
+      ...(failure === null ? {} : { error: failure }),
+    });
+    const { status } = finished;
     const runtimeMs = Math.max(0, (finished.completedAt ?? run.startedAt) - run.startedAt);
     events.emit('session:sub_agent_completed', {
       runId: run.runId,
@@ -145,8 +135,8 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
     });
   }
 
-  function track(run: RunRecord, caller: SessionCaller): void {
-    const promise = execute(run, caller)
+  function track(run: RunRecord, handle: RunHandle, caller: SessionCaller): void {
+    const promise = execute(run, handle, caller)
       .catch((error: unknown) => {
         // Recording the outcome itself failed (the store is closed); the run stays `running` until restart.
         log.error({ err: error, runId: run.runId }, 'could not record a sub-agent run outcome');
@@ -161,7 +151,7 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       const parent = await store.get(parentKey);
       // Spawning under someone else's session would read its agent and join its run tree; a new key is fine.
       if (parent !== undefined) assertSessionAccess(parent, caller);
-      if (shutdown.signal.aborted) throw new GatewayError('unavailable', 'The gateway is shutting down');
+      if (isClosing) throw new GatewayError('unavailable', 'The gateway is shutting down');
       if (inFlight.size + starting >= deps.maxRunningSpawns) {
         events.emit('session:sub_agent_spawn_rejected', { parentKey, reason: 'too_many_running', running: inFlight.size + starting });
         throw new GatewayError('rate_limited', `Too many sub-agent runs in flight (maximum ${deps.maxRunningSpawns})`);
@@ -171,40 +161,29 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       const sessionKey = subAgentSessionKey(parentParts, runId);
       // A spawn from inside a sub-agent session belongs to the same tree as the run that made that session.
       const rootRunId = typeof parent?.metadata.rootRunId === 'string' ? parent.metadata.rootRunId : runId;
-      const startedAt = now();
-      const run: RunRecord = {
-        runId,
-        rootRunId,
-        parentKey,
-        sessionKey,
-        agentId: resolvedAgentId,
-        task,
-        status: 'running',
-        requestedBy: caller.clientId,
-        startedAt,
-        completedAt: null,
-        response: null,
-        tokensUsed: null,
-        costUsd: null,
-        error: null,
-        ownerInstance: instances.currentId,
-        heartbeatAt: startedAt,
-      };
       // The slot is held while the run is written, so concurrent spawns cannot pass the limit together.
       starting += 1;
+      let handle: RunHandle;
       try {
-        await runs.create(run);
-        await turns.ensureSession({
-          sessionKey,
-          agentId: resolvedAgentId,
-          metadata: { kind: 'sub-agent', parentKey, runId, rootRunId, requestedBy: caller.clientId },
-          caller,
-        });
+        handle = await control.startRun({ runId, rootRunId, kind: 'spawn', parentKey, sessionKey, agentId: resolvedAgentId, task, requestedBy: caller.clientId });
+        try {
+          await turns.ensureSession({
+            sessionKey,
+            agentId: resolvedAgentId,
+            metadata: { kind: 'sub-agent', parentKey, runId, rootRunId, requestedBy: caller.clientId },
+            caller,
+          });
+        } catch (error) {
+          await handle.finish({ status: 'failed', error: publicMessage(maskUnknown(error, log, { runId }, 'could not create a sub-agent session')) });
+          throw error;
+        }
       } finally {
         starting -= 1;
       }
+      const run = await runs.get(runId);
+      if (run === undefined) throw runNotFound(runId);
       events.emit('session:sub_agent_spawn_started', { runId, parentKey, sessionKey, agentId: resolvedAgentId });
-      track(run, caller);
+      track(run, handle, caller);
       return { runId, sessionKey, status: 'running' };
     },
     async runStatus(runId, requestedBy) {
@@ -216,15 +195,15 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       const owners = await runs.runningOwners();
       const alive = await Promise.all(owners.map((owner) => (owner === null ? false : instances.isAlive(owner))));
       const count = await runs.markOrphaned(owners.filter((_owner, index) => !alive[index]), now());
-      if (count > 0) log.warn({ count }, 'marked sub-agent runs of a previous process as orphaned');
+      if (count > 0) log.warn({ count }, 'marked runs of a previous process as orphaned');
       return count;
     },
     async whenIdle() {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
     async close() {
-      clearInterval(heartbeat);
-      shutdown.abort();
+      isClosing = true;
+      control.close();
       while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
   };

@@ -127,6 +127,8 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       }
       tally.steps = step;
       const added = await hooks.beforeModel({ message: request.message, step }, turn.hookCtx);
+      // A step boundary: a turn stopped meanwhile (a revoked run tree) makes no further model call.
+      if (request.signal.aborted) return finish(turn, 'aborted');
       events.emit('message:streaming', { agentId: agent.id, sessionKey: request.sessionKey, step });
       const output = await runModelStep(router, {
         primary: model,

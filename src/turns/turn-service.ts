@@ -86,7 +86,7 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
 
   async function finished(request: TurnRequest, agent: AgentDefinition, result: TurnResult): Promise<TurnResult> {
     const { finishReason, steps, tokensUsed, costUsd, traceId } = result;
-    await hooks.afterTurn({ finishReason, steps, tokensUsed, costUsd }, { agentId: agent.id, sessionKey: request.sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal });
+    await hooks.afterTurn({ finishReason, steps, tokensUsed, costUsd }, { agentId: agent.id, sessionKey: request.sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal, ...(request.rootRunId === undefined ? {} : { rootRunId: request.rootRunId }) });
     return result;
   }
 

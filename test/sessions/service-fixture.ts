@@ -6,7 +6,7 @@ import { createLocalInstances, createSessionLocks, type Instances } from '../../
 import { createEventBus, type BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { ModelRouter } from '../../src/providers/types.js';
-import { createSubAgentRuns, DEFAULT_RUN_HEARTBEAT_MS, type SubAgentRuns } from '../../src/runs/index.js';
+import { createRunControl, createSubAgentRuns, DEFAULT_RUN_HEARTBEAT_MS, type SubAgentRuns } from '../../src/runs/index.js';
 import { createSessionService, type SessionService, type SessionServiceOptions } from '../../src/sessions/index.js';
 import type { RunStore, SessionStore } from '../../src/sessions/types.js';
 import { createSqliteMemoryPort, createSqliteRunPort, createSqliteSessionPort, openDatabase, type SqliteDatabase, type SqliteMemoryPort } from '../../src/store/sqlite/index.js';
@@ -93,13 +93,15 @@ export function createServiceFixture(options: ServiceFixtureOptions = {}): Servi
     now,
     log,
   });
+  const instances = options.instances ?? createLocalInstances();
+  const control = createRunControl({ runs, events: bus, instances, now, log, runHeartbeatMs: options.options?.runHeartbeatMs ?? DEFAULT_RUN_HEARTBEAT_MS });
   const subAgents = createSubAgentRuns({
     store,
     runs,
     turns,
     ...(options.agents === undefined ? {} : { agents: options.agents }),
-    instances: options.instances ?? createLocalInstances(),
-    runHeartbeatMs: options.options?.runHeartbeatMs ?? DEFAULT_RUN_HEARTBEAT_MS,
+    instances,
+    control,
     events: bus,
     notify: (clientId, method, params) => notifications.push({ clientId, method, params }),
     now,

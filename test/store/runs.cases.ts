@@ -5,7 +5,7 @@ import type { PortFixture } from './port-fixture.js';
 
 export function runningRun(runId: string, startedAt: number, ownerInstance: string | null = 'instance-a'): RunRecord {
   return {
-    runId, rootRunId: runId, parentKey: 'default:alice:ws', sessionKey: `default:alice:subagent:${runId}`,
+    runId, rootRunId: runId, kind: 'spawn', parentKey: 'default:alice:ws', sessionKey: `default:alice:subagent:${runId}`,
     agentId: 'default', task: 'summarise', status: 'running', requestedBy: 'rpc-client', startedAt,
     completedAt: null, response: null, tokensUsed: null, costUsd: null, error: null,
     ownerInstance, heartbeatAt: ownerInstance === null ? null : startedAt,

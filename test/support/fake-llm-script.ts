@@ -63,6 +63,8 @@ export interface ScriptedReply {
   headers?: Record<string, string>;
   /** Waits this long before the first response byte; cut short when the client disconnects. */
   delayMs?: number;
+  /** Holds the answer until this settles (the test releases it); cut short when the client disconnects. */
+  heldUntil?: Promise<unknown>;
   /** Waits this long between streamed chunks. */
   chunkDelayMs?: number;
   /**
@@ -216,6 +218,20 @@ export function pause(ms: number, res: ServerResponse): Promise<boolean> {
       resolve(!res.destroyed);
     }, ms);
     res.once('close', onClose);
+  });
+}
+
+/** Resolves true once `held` settles, or false as soon as the client disconnects. */
+export function holdUntil(held: Promise<unknown>, res: ServerResponse): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onClose = (): void => resolve(false);
+    res.once('close', onClose);
+    const release = (): void => {
+      res.off('close', onClose);
+      resolve(!res.destroyed);
+    };
+    held.then(release, release);
   });
 }
 

@@ -18,6 +18,7 @@ import { answerGemini, answerGeminiEmbeddings, geminiError, geminiRoute } from '
 import { answerChatCompletion, answerEmbeddings, answerModels, openAiError } from './fake-llm-openai.js';
 import {
   echoReply,
+  holdUntil,
   isRecord,
   pause,
   sendJson,
@@ -184,6 +185,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
 
     const reply = takeReply(request);
     if (reply.delayMs !== undefined && !(await pause(reply.delayMs, res))) return;
+    if (reply.heldUntil !== undefined && !(await holdUntil(reply.heldUntil, res))) return;
     if (reply.dropConnection === true) {
       req.socket.destroy();
       return;

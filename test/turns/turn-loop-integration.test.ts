@@ -5,7 +5,7 @@ import { createEventBus } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createRecorder, type Recorder } from '../../src/obs/recorder.js';
 import { createModelRouter } from '../../src/providers/index.js';
-import { createSubAgentRuns, type SubAgentRuns } from '../../src/runs/index.js';
+import { createRunControl, createSubAgentRuns, type SubAgentRuns } from '../../src/runs/index.js';
 import { createSessionService, type SessionService } from '../../src/sessions/index.js';
 import { createSqliteEvidencePort, createSqliteRunPort, createSqliteSessionPort, openDatabase, type SqliteDatabase, type SqliteSessionPort } from '../../src/store/sqlite/index.js';
 import type { TurnRunner, TurnService } from '../../src/turns/index.js';
@@ -49,12 +49,14 @@ describe('session service over the turn loop', () => {
     notifications = [];
     let ids = 0;
     sessions = createSessionService({ store, turns: runner, router, agents, locks: createSessionLocks(), now: Date.now, log });
+    const runs = createSqliteRunPort(db);
+    const instances = createLocalInstances();
     subAgents = createSubAgentRuns({
       store,
-      runs: createSqliteRunPort(db),
+      runs,
       turns: runner,
-      instances: createLocalInstances(),
-      runHeartbeatMs: 30_000,
+      instances,
+      control: createRunControl({ runs, events, instances, now: Date.now, log, runHeartbeatMs: 30_000 }),
       agents,
       events,
       notify: (clientId, method, params) => notifications.push({ clientId, method, params }),

@@ -1,6 +1,6 @@
 // From an OpenAI request to a turn: which agent or model runs it, and which message, system prompt and history it gets.
-import type { AgentRegistry } from '../../agents/index.js';
-import { agentSuspended, GatewayError } from '../../errors.js';
+import { agentModels, type AgentRegistry } from '../../agents/index.js';
+import { agentSuspended, agentWithoutModel, GatewayError } from '../../errors.js';
 import type { ModelRef, ModelRouter, TranscriptMessage, TranscriptToolCall } from '../../providers/index.js';
 import { formatSessionKey, type FinishReason, type ToolOutput, type TurnResult } from '../../turns/index.js';
 
@@ -29,6 +29,8 @@ export function resolveTarget(model: string, { agents, router }: { agents: Pick<
   if (agent !== undefined) {
     // Refused here so a stream never starts for it (the turn loop would refuse it too, after the headers).
     if (agent.status === 'suspended') throw agentSuspended(model, 'model');
+    // Also refused up front: a 5xx would tell the client to retry what only a config change can fix.
+    if (agentModels(agent.config, router).primary === undefined) throw agentWithoutModel(model, 'model');
     return { agentId: model };
   }
   const ref = router.resolve(model);

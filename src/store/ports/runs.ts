@@ -1,6 +1,14 @@
-// The run storage port: the durable record of spawned sub-agent runs, their owner instance and heartbeat.
+// The run storage port: the durable record of runs (spawned sub-agents, cron fires, webhooks), their owner and heartbeat.
 
-export type RunStatus = 'running' | 'completed' | 'failed' | 'orphaned';
+/** `revoked`: run.kill or lease.revoke stopped the run's tree (spec: autonomy run states). */
+export type RunStatus = 'running' | 'completed' | 'failed' | 'orphaned' | 'revoked';
+
+export const RUN_STATUSES = ['running', 'completed', 'failed', 'orphaned', 'revoked'] as const satisfies readonly RunStatus[];
+
+/** What started a run. */
+export type RunKind = 'spawn' | 'cron' | 'webhook';
+
+export const RUN_KINDS = ['spawn', 'cron', 'webhook'] as const satisfies readonly RunKind[];
 
 /** The error a run gets when recovery finds it `running` under an instance that is gone. */
 export const ORPHANED_RUN_ERROR = 'The gateway stopped before the run finished';
@@ -8,6 +16,7 @@ export const ORPHANED_RUN_ERROR = 'The gateway stopped before the run finished';
 export interface RunRecord {
   runId: string;
   rootRunId: string;
+  kind: RunKind;
   parentKey: string | null;
   sessionKey: string;
   agentId: string;
@@ -28,13 +37,21 @@ export interface RunRecord {
 
 export type RunOutcome = Pick<RunRecord, 'status' | 'completedAt' | 'response' | 'tokensUsed' | 'costUsd' | 'error'>;
 
+export interface RunFilter {
+  status?: RunStatus;
+  sinceMs?: number;
+  rootRunId?: string;
+  kind?: RunKind;
+  limit?: number;
+}
+
 export interface RunPort {
   create(run: RunRecord): Promise<void>;
   /** Rejects with GatewayError `not_found` for an unknown run. */
   finish(runId: string, outcome: RunOutcome): Promise<void>;
   get(runId: string): Promise<RunRecord | undefined>;
-  /** Newest start first. */
-  list(filter: { status?: RunStatus; sinceMs?: number }, signal?: AbortSignal): Promise<RunRecord[]>;
+  /** Newest start first; at most `limit` runs when given. */
+  list(filter: RunFilter, signal?: AbortSignal): Promise<RunRecord[]>;
   /** Sets `heartbeatAt` of every `running` run owned by `ownerInstance`; resolves to how many. */
   heartbeat(ownerInstance: string, now: number): Promise<number>;
   /** The distinct owner instances of `running` runs (null for runs without one). */

@@ -348,4 +348,10 @@ export const MIGRATIONS: readonly Migration[] = [
     );
     CREATE INDEX approval_requests_by_status ON approval_requests (status, requested_at);`,
   },
+  {
+    version: 14,
+    name: 'run_kinds',
+    // Runs come from spawns, cron fires and webhooks (run.list filters by it); rows before this were all spawns.
+    up: "ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'spawn';",
+  },
 ];

@@ -1,11 +1,13 @@
-// SQLite implementation of the RunPort: the durable record of spawned sub-agent runs, their owners and outcomes.
+// SQLite implementation of the RunPort: the durable record of runs (spawns, cron fires, webhooks), their owners and outcomes.
 import { runNotFound } from '../../errors.js';
-import { ORPHANED_RUN_ERROR, type RunPort, type RunRecord, type RunStatus } from '../ports/index.js';
+import { ORPHANED_RUN_ERROR, RUN_KINDS, RUN_STATUSES, type RunKind, type RunPort, type RunRecord, type RunStatus } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
+import { buildWhere } from './where.js';
 
 interface RunRow {
   run_id: string;
   root_run_id: string;
+  kind: string;
   parent_key: string | null;
   session_key: string;
   agent_id: string;
@@ -24,10 +26,14 @@ interface RunRow {
 }
 
 const RUN_COLUMNS =
-  'run_id, root_run_id, parent_key, session_key, agent_id, task, status, requested_by, started_at, completed_at, response, input_tokens, output_tokens, cost_usd, error, owner_instance, heartbeat_at';
+  'run_id, root_run_id, kind, parent_key, session_key, agent_id, task, status, requested_by, started_at, completed_at, response, input_tokens, output_tokens, cost_usd, error, owner_instance, heartbeat_at';
 
 function toStatus(value: string): RunStatus {
-  return value === 'completed' || value === 'failed' || value === 'orphaned' ? value : 'running';
+  return RUN_STATUSES.find((status) => status === value) ?? 'running';
+}
+
+function toKind(value: string): RunKind {
+  return RUN_KINDS.find((kind) => kind === value) ?? 'spawn';
 }
 
 function toRecord(row: RunRow): RunRecord {
@@ -39,6 +45,7 @@ function toRecord(row: RunRow): RunRecord {
   return {
     runId: row.run_id,
     rootRunId: row.root_run_id,
+    kind: toKind(row.kind),
     parentKey: row.parent_key,
     sessionKey: row.session_key,
     agentId: row.agent_id,
@@ -58,7 +65,7 @@ function toRecord(row: RunRow): RunRecord {
 
 export function createSqliteRunPort(db: SqliteDatabase): RunPort {
   const insert = db.prepare(
-    `INSERT INTO runs (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO runs (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const update = db.prepare(
     `UPDATE runs SET status = ?, completed_at = ?, response = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, error = ?
@@ -80,16 +87,13 @@ export function createSqliteRunPort(db: SqliteDatabase): RunPort {
     }
     return count;
   });
-  const listAll = db.prepare<[number], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE started_at >= ? ORDER BY started_at DESC, run_id`);
-  const listByStatus = db.prepare<[string, number], RunRow>(
-    `SELECT ${RUN_COLUMNS} FROM runs WHERE status = ? AND started_at >= ? ORDER BY started_at DESC, run_id`,
-  );
 
   return {
     async create(run) {
       insert.run(
         run.runId,
         run.rootRunId,
+        run.kind,
         run.parentKey,
         run.sessionKey,
         run.agentId,
@@ -124,9 +128,12 @@ export function createSqliteRunPort(db: SqliteDatabase): RunPort {
       const row = byId.get(runId);
       return row === undefined ? undefined : toRecord(row);
     },
-    async list({ status, sinceMs = 0 }, signal) {
+    async list({ status, sinceMs, rootRunId, kind, limit }, signal) {
       signal?.throwIfAborted();
-      const rows = status === undefined ? listAll.all(sinceMs) : listByStatus.all(status, sinceMs);
+      const where = buildWhere([['status', '=', status], ['started_at', '>=', sinceMs], ['root_run_id', '=', rootRunId], ['kind', '=', kind]]);
+      const limitSql = limit === undefined ? '' : ' LIMIT ?';
+      const values = limit === undefined ? where.values : [...where.values, limit];
+      const rows = db.prepare<unknown[], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs ${where.sql} ORDER BY started_at DESC, run_id${limitSql}`).all(...values);
       return rows.map(toRecord);
     },
     async heartbeat(ownerInstance, now) {

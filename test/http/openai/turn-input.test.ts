@@ -13,8 +13,11 @@ import {
   turnFailure,
 } from '../../../src/http/openai/turn-input.js';
 
-const agent = (id: string, status: AgentDefinition['status'] = 'active'): AgentDefinition => ({ id, status, config: agentConfigSchema.parse({ name: id }) });
-const agents = { get: (id: string) => ({ writer: agent('writer'), paused: agent('paused', 'suspended'), small: agent('small') })[id] };
+const agent = (id: string, status: AgentDefinition['status'] = 'active', model: string | null = 'large'): AgentDefinition =>
+  ({ id, status, config: agentConfigSchema.parse({ name: id, ...(model === null ? {} : { model }) }) });
+const agents = {
+  get: (id: string) => ({ writer: agent('writer'), paused: agent('paused', 'suspended'), small: agent('small'), bare: agent('bare', 'active', null), lost: agent('lost', 'active', 'gone') })[id],
+};
 const router = { resolve: (model: string) => (model === 'local/small' || model === 'small' || model === 'large' ? { provider: 'local', modelId: model.replace('local/', '') } : undefined) };
 
 function thrown(action: () => unknown): GatewayError {
@@ -40,6 +43,12 @@ describe('resolveTarget', () => {
   it('throws not_found `Model not found: <model>` naming the param, and conflict for a suspended agent', () => {
     expect(thrown(() => resolveTarget('ghost', { agents, router }))).toMatchObject({ kind: 'not_found', message: 'Model not found: ghost', details: { param: 'model' } });
     expect(thrown(() => resolveTarget('paused', { agents, router }))).toMatchObject({ kind: 'conflict', details: { param: 'model' } });
+  });
+
+  it('refuses an agent without a usable model with conflict naming model, rather than running a turn that fails as upstream', () => {
+    for (const id of ['bare', 'lost']) {
+      expect(thrown(() => resolveTarget(id, { agents, router }))).toMatchObject({ kind: 'conflict', message: `Agent '${id}' has no model: set agents.${id}.model`, details: { param: 'model' } });
+    }
   });
 });
 

@@ -79,7 +79,7 @@ describe('obs.fleet.health loader', () => {
   });
 
   it('reads the durable run table only when it is wired', async () => {
-    await createSqliteRunPort(db).create({ runId: 'r1', rootRunId: 'r1', parentKey: null, sessionKey: 'default:x:sub', agentId: 'default', task: 't',
+    await createSqliteRunPort(db).create({ runId: 'r1', rootRunId: 'r1', kind: 'spawn', parentKey: null, sessionKey: 'default:x:sub', agentId: 'default', task: 't',
       status: 'orphaned', requestedBy: null, startedAt: NOW - HOUR, completedAt: null, response: null, tokensUsed: null, costUsd: 0.2, error: null, ownerInstance: null, heartbeatAt: null });
     expect((await load(24)).runs).toBeUndefined();
     const report = assembleFleetHealth(await load(24, true));

@@ -43,7 +43,7 @@ describe('obs.explain session loader', () => {
 
   it('finds a real root through the durable run table and renders its spawn tree', async () => {
     recordTurn('t1', 'default:alice:subagent:r1', 1_000);
-    await createSqliteRunPort(db).create({ runId: 'r1', rootRunId: 'r1', parentKey: KEY, sessionKey: 'default:alice:subagent:r1', agentId: 'default', task: 't',
+    await createSqliteRunPort(db).create({ runId: 'r1', rootRunId: 'r1', kind: 'spawn', parentKey: KEY, sessionKey: 'default:alice:subagent:r1', agentId: 'default', task: 't',
       status: 'completed', requestedBy: null, startedAt: 900, completedAt: 1_100, response: null, tokensUsed: null, costUsd: null, error: null, ownerInstance: null, heartbeatAt: null });
     const report = await explain({ rootRunId: 'r1' });
     expect(report).toMatchObject({ sessionKey: 'default:alice:subagent:r1', spawnTree: { rootRunId: 'r1', runs: [{ runId: 'r1', depth: 0 }] } });

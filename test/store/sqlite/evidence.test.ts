@@ -59,7 +59,7 @@ evidenceReadsCases('sqlite', async () => {
     port: createSqliteEvidencePort(db),
     async addRuns(rows) {
       for (const row of rows) {
-        await runs.create({ ...row, task: 't', requestedBy: null, completedAt: null, response: null, tokensUsed: null, error: null, status: 'completed', ownerInstance: null, heartbeatAt: null });
+        await runs.create({ ...row, kind: 'spawn', task: 't', requestedBy: null, completedAt: null, response: null, tokensUsed: null, error: null, status: 'completed', ownerInstance: null, heartbeatAt: null });
       }
     },
     async addSignals(rows) {

@@ -1,0 +1,64 @@
+// run.kill, lease.revoke, run.list and run.get: the operator's view and controls of run trees (admin scope).
+import { z } from 'zod';
+import { runNotFound } from '../errors.js';
+import { defineMethod } from '../rpc/index.js';
+import { RUN_KINDS, RUN_STATUSES, type RunPort, type RunRecord } from '../store/index.js';
+import type { RunControl } from './run-control.js';
+import { toView, type RunStatusView } from './sub-agent-runs.js';
+
+/** run.list answers this many runs when no limit is given, and never more than RUN_LIST_MAX_LIMIT. */
+export const RUN_LIST_DEFAULT_LIMIT = 50;
+export const RUN_LIST_MAX_LIMIT = 500;
+
+const runId = z.string().min(1).max(256);
+
+/** The run entry of session.run_status, plus what places the run in its tree. */
+export type RunEntry = RunStatusView & Pick<RunRecord, 'kind' | 'rootRunId' | 'parentKey'>;
+
+const entryOf = (run: RunRecord, now: number): RunEntry => ({ ...toView(run, now), kind: run.kind, rootRunId: run.rootRunId, parentKey: run.parentKey });
+
+export function controlMethods({ control, runs, now }: { control: Pick<RunControl, 'kill' | 'revoke'>; runs: Pick<RunPort, 'get' | 'list'>; now: () => number }) {
+  return [
+    defineMethod({
+      name: 'run.kill',
+      scope: 'admin',
+      summary: "Hard kill: aborts every live run of the run's tree (its rootRunId) at once; each ends revoked. Emits run:killed and a killed health signal.",
+      params: z.strictObject({ runId }),
+      handler: ({ runId: id }, ctx) => control.kill(id, ctx.caller.clientId),
+    }),
+    defineMethod({
+      name: 'lease.revoke',
+      scope: 'admin',
+      summary: "Cooperative revoke: every live run of the run's tree stops at its turn's next step boundary and ends revoked. Emits run:revoked.",
+      params: z.strictObject({ runId }),
+      handler: ({ runId: id }, ctx) => control.revoke(id, ctx.caller.clientId),
+    }),
+    defineMethod({
+      name: 'run.list',
+      scope: 'admin',
+      summary: `Runs (spawns, cron fires, webhooks), newest first, as run.get entries; limit default ${RUN_LIST_DEFAULT_LIMIT}, at most ${RUN_LIST_MAX_LIMIT}.`,
+      params: z.strictObject({
+        status: z.enum(RUN_STATUSES).optional(),
+        kind: z.enum(RUN_KINDS).optional(),
+        rootRunId: runId.optional(),
+        limit: z.number().int().min(1).max(RUN_LIST_MAX_LIMIT).optional(),
+      }),
+      handler: async ({ status, kind, rootRunId, limit = RUN_LIST_DEFAULT_LIMIT }, ctx) => {
+        const found = await runs.list({ ...(status === undefined ? {} : { status }), ...(kind === undefined ? {} : { kind }), ...(rootRunId === undefined ? {} : { rootRunId }), limit }, ctx.signal);
+        const at = now();
+        return { runs: found.map((run) => entryOf(run, at)) };
+      },
+    }),
+    defineMethod({
+      name: 'run.get',
+      scope: 'admin',
+      summary: "One run: the run entry of session.run_status plus its kind, rootRunId and parentKey; any client's run.",
+      params: z.strictObject({ runId }),
+      handler: async ({ runId: id }) => {
+        const run = await runs.get(id);
+        if (run === undefined) throw runNotFound(id, 'runId');
+        return entryOf(run, now());
+      },
+    }),
+  ];
+}
