@@ -8,3 +8,4 @@ export * from './evidence.js';
 export * from './obs.js';
 export * from './store.js';
 export * from './memory.js';
+export * from './jobs.js';

@@ -1,6 +1,7 @@
 // One backend's ports together: what app.ts opens at startup and closes last at shutdown.
 import type { AuditPort } from './audit.js';
 import type { EvidencePort } from './evidence.js';
+import type { JobPort } from './jobs.js';
 import type { ObsPort } from './obs.js';
 import type { ResponsePort } from './responses.js';
 import type { RunPort } from './runs.js';
@@ -15,6 +16,7 @@ export interface StorePorts {
   audit: AuditPort;
   evidence: EvidencePort;
   obs: ObsPort;
+  jobs: JobPort;
   /**
    * Writes what the backend still holds (queued session appends and usage, the writer thread's batches), then
    * releases it. Writers outside the store (the evidence, audit and obs queues) must have flushed before.

@@ -5,6 +5,7 @@ export { createSqliteSessionPort, type SqliteSessionPort, type SqliteSessionPort
 export { DEFAULT_SESSION_WRITE_LIMITS, type SessionWriteLimits } from './session-write-limits.js';
 export { toFtsQuery } from './session-search.js';
 export { createSqliteRunPort } from './run-store.js';
+export { createSqliteJobPort } from './job-store.js';
 export { createSqliteTokenPort } from './token-store.js';
 export { createSqliteResponsePort } from './response-store.js';
 export { createSqliteAuditPort } from './audit.js';

@@ -4,6 +4,7 @@ import type { StorePorts } from '../ports/index.js';
 import { createSqliteAuditPort } from './audit.js';
 import { openDatabase } from './database.js';
 import { createSqliteEvidencePort } from './evidence.js';
+import { createSqliteJobPort } from './job-store.js';
 import { createSqliteObsPort } from './obs-counters.js';
 import { createSqliteResponsePort } from './response-store.js';
 import { createSqliteRunPort } from './run-store.js';
@@ -33,6 +34,7 @@ export function openSqliteStore({ path, log }: OpenSqliteStoreOptions): StorePor
     audit: createSqliteAuditPort(db),
     evidence: createSqliteEvidencePort(db, writers),
     obs: createSqliteObsPort(db, writers),
+    jobs: createSqliteJobPort(db),
     // The session port's queued appends and usage are written before the file is closed.
     async close() {
       sessions.flush();
