@@ -11,6 +11,7 @@ import { createEventBus, createObsModule, createRecorder, recordRunsOrphaned } f
 import { createEmbedder, createHashingEmbedder, createModelRouter, createModelsModule } from './providers/index.js';
 import { createDispatcher, createRegistry, type MethodRegistry } from './rpc/index.js';
 import { createRunsModule } from './runs/index.js';
+import { createSchedulerModule, systemClock } from './scheduler/index.js';
 import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService } from './server/index.js';
 import { createSessionsModule } from './sessions/index.js';
 import { openSqliteStore } from './store/sqlite/index.js';
@@ -69,7 +70,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const { observability } = obs;
   const agents = createAgentRegistry({ configStore, events, log: child('agents') });
-  const { locks, instances } = createLocalCoordination();
+  const { locks, instances, leases } = createLocalCoordination();
   const tools = createToolRegistry(builtinTools({ now }));
   const hooks = createHookRegistry([], child('hooks'));
   const append = (key: string, messages: Parameters<typeof store.sessions.append>[1]) => store.sessions.append(key, messages, now());
@@ -88,6 +89,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     createSessionsModule({ store: store.sessions, turns, router, agents, locks, now, log: child('sessions') }),
     runs,
     createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),
+    createSchedulerModule({ jobs: store.jobs, turns, events, signals: observability.signals, recorder, tools, leases, agents, config: () => configStore.get().scheduler, clock: { ...systemClock, now }, newId: randomUUID, log: child('scheduler') }),
   ];
   for (const module of modules) {
     tools.register(module.tools ?? []);

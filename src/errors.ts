@@ -100,6 +100,9 @@ export const sessionNotFound = (sessionKey: string, param = 'session_key') => no
 
 export const runNotFound = (runId: string) => notFound(`Run not found: ${runId}`, { param: 'run_id' });
 
+/** No scheduled job has this name, or the caller does not own it (never told apart, so other clients' jobs stay unseen). */
+export const jobNotFound = (name: string, param = 'name') => notFound(`Job '${name}' not found`, { param });
+
 export const tokenNotFound = (id: string) => notFound(`Token '${id}' not found`, { param: 'id' });
 
 export const unknownProvider = (provider: string, param = 'provider') => notFound(`Unknown provider '${provider}'`, { param });

@@ -164,6 +164,20 @@ export const responsesConfigSchema = z.strictObject({
   ttlDays: positiveInt.max(36_500).default(30),
 });
 
+/** Scheduled jobs (cron.*): the jobs live in the store, these keys say how the scheduler fires them. */
+export const schedulerConfigSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Fires missed while the gateway was down: `run-once` fires each such job once at start, `skip` records the miss and waits for the next fire. */
+  missedFires: z.enum(['skip', 'run-once']).default('run-once'),
+  /** Run entries cron.runs returns when the caller names no limit; it never returns more than maxRunEntries. */
+  defaultRunEntries: positiveInt.max(1_000).default(20),
+  maxRunEntries: positiveInt.max(10_000).default(200),
+  /** Shortest interval an `interval` job may have, so a job cannot keep the model busy in a tight loop. */
+  minIntervalMs: durationMs(1).default(1_000),
+  /** How long the leader lease is held per renewal; another instance may take it over once this has passed. */
+  leaseTtlMs: durationMs(1).default(30_000),
+});
+
 const idKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'keys use letters, digits, dot, underscore or hyphen');
 
 export const configSchema = z
@@ -174,6 +188,7 @@ export const configSchema = z
     agents: z.record(idKey, agentConfigSchema).default({}),
     openai: openAiConfigSchema.prefault({}),
     responses: responsesConfigSchema.prefault({}),
+    scheduler: schedulerConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
@@ -211,3 +226,4 @@ export type ProviderConfig = z.infer<typeof providerConfigSchema>;
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 export type ConfigInput = z.input<typeof configSchema>;
+export type SchedulerConfig = z.infer<typeof schedulerConfigSchema>;
