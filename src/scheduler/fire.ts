@@ -110,6 +110,11 @@ export async function runFire(deps: FireDeps, job: JobRecord, reason: FireReason
     }));
     completed(status);
   } catch (error) {
-    deps.log.error({ err: error, jobId: job.id }, 'recording a scheduled fire failed');
+    // The gate or run control failed before the turn (the turn itself never throws here): the fire still leaves its entry.
+    deps.log.error({ err: error, jobId: job.id }, 'a scheduled fire failed before its turn');
+    const message = error instanceof Error ? error.message : String(error);
+    await recordOutcome(deps, job, entry({ status: 'error', error: message }))
+      .then(() => completed('error'))
+      .catch((recordError: unknown) => deps.log.error({ err: recordError, jobId: job.id }, 'recording a scheduled fire failed'));
   }
 }

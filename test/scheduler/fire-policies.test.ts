@@ -51,6 +51,15 @@ describe('scheduler fire policies', () => {
     expect(await s.call('rpc-client', 'cron.status', { name: 'flaky' })).toMatchObject({ result: { lastError: 'provider down' } });
   });
 
+  it('records an error entry when run control refuses the fire, and runs no turn', async () => {
+    s = await createSchedulerFixture({ refuseRuns: 'run tree revoked' });
+    await s.call('rpc-client', 'cron.add', { name: 'refused', message: 'x', schedule: { kind: 'interval', everyMs: 60_000 } });
+    await s.clock.advance(60_000);
+    await s.module.scheduler.whenIdle();
+    expect(await s.runs('refused')).toEqual([expect.objectContaining({ status: 'error', error: 'run tree revoked' })]);
+    expect(s.fx.runner.requests).toEqual([]);
+  });
+
   async function downtime(policy: 'skip' | 'run-once'): Promise<SchedulerFixture> {
     dir = await mkdtemp(join(tmpdir(), 'agent-gateway-sched-'));
     const path = join(dir, 'gateway.db');

@@ -6,7 +6,7 @@ import { schedulerConfigSchema, type SchedulerConfig } from '../../src/config/in
 import { createEventBus } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { HealthSignal, TrajectoryRecord } from '../../src/obs/index.js';
-import { createDispatcher, createRegistry, type DispatchContext, type JsonRpcResponse } from '../../src/rpc/index.js';
+import { createDispatcher, createRegistry, type DispatchContext, type JsonRpcErrorData } from '../../src/rpc/index.js';
 import { createSchedulerModule, type RunLifecycle, type SchedulerClock, type SchedulerModule } from '../../src/scheduler/index.js';
 import { createSqliteJobPort } from '../../src/store/sqlite/index.js';
 import { createServiceFixture, type ServiceFixture } from '../sessions/service-fixture.js';
@@ -63,6 +63,12 @@ export interface InboxTool {
   calls: number;
 }
 
+/** A JSON-RPC response read loosely, so tests can look at `result` or `error` without narrowing first. */
+export interface RpcAnswer {
+  result?: unknown;
+  error?: { code: number; message: string; data?: JsonRpcErrorData };
+}
+
 export interface SchedulerFixture {
   fx: ServiceFixture;
   clock: FakeClock;
@@ -73,7 +79,7 @@ export interface SchedulerFixture {
   inbox: InboxTool;
   emit: ReturnType<typeof createEventBus>['emit'];
   /** Calls a cron.* method through the real JSON-RPC dispatcher as this client (scopes ['rpc'] unless admin). */
-  call(clientId: string, method: string, params?: unknown, isAdmin?: boolean): Promise<JsonRpcResponse>;
+  call(clientId: string, method: string, params?: unknown, isAdmin?: boolean): Promise<RpcAnswer>;
   /** cron.runs entries of the job, newest first, as the client sees them. */
   runs(jobName: string, clientId?: string): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
@@ -85,6 +91,8 @@ export interface SchedulerFixtureOptions {
   /** Epoch ms the clock starts at (the service fixture's T0 when absent). */
   startAt?: number;
   start?: boolean;
+  /** Run control refuses every run with this message (as a killed or over-budget tree would be refused). */
+  refuseRuns?: string;
 }
 
 export async function createSchedulerFixture(options: SchedulerFixtureOptions = {}): Promise<SchedulerFixture> {
@@ -109,6 +117,7 @@ export async function createSchedulerFixture(options: SchedulerFixtureOptions = 
   // The issue 13 RunLifecycle contract, implemented here by the test: it records what was started.
   const runs: RunLifecycle = {
     async startRun(input) {
+      if (options.refuseRuns !== undefined) throw new Error(options.refuseRuns);
       started.push(input);
       return { signal: new AbortController().signal, finish: async () => {} };
     },
@@ -128,7 +137,8 @@ export async function createSchedulerFixture(options: SchedulerFixtureOptions = 
     nextId += 1;
     const response = await dispatcher.dispatch({ jsonrpc: '2.0', id: nextId, method, ...(params === undefined ? {} : { params }) }, ctx);
     if (response === undefined || response === null || Array.isArray(response)) throw new Error('expected one response');
-    return response;
+    const answer: RpcAnswer = response;
+    return answer;
   };
   if (options.start !== false) await module.start?.();
   return {
