@@ -12,7 +12,7 @@ import { systemClock, type RunLifecycle, type SchedulerClock } from './types.js'
 import type { GateTools } from './wake-gate.js';
 
 export { jobSessionKey, SUMMARY_MAX_CHARS, WAKE_GATE_SKIPPED } from './fire.js';
-export { OVERLAP_SKIPPED, SCHEDULER_LEASE, type Scheduler } from './scheduler.js';
+export { OVERLAP_SKIPPED, SCHEDULER_LEASE, type Scheduler, type SchedulerLeases } from './scheduler.js';
 export { DEFAULT_TZ } from './next-fire.js';
 export { systemClock, type RunFinish, type RunLifecycle, type SchedulerClock } from './types.js';
 

@@ -7,7 +7,7 @@ import { createEventBus } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { HealthSignal, TrajectoryRecord } from '../../src/obs/index.js';
 import { createDispatcher, createRegistry, type DispatchContext, type JsonRpcErrorData } from '../../src/rpc/index.js';
-import { createSchedulerModule, type RunLifecycle, type SchedulerClock, type SchedulerModule } from '../../src/scheduler/index.js';
+import { createSchedulerModule, type RunLifecycle, type SchedulerClock, type SchedulerLeases, type SchedulerModule } from '../../src/scheduler/index.js';
 import { createSqliteJobPort } from '../../src/store/sqlite/index.js';
 import { createServiceFixture, type ServiceFixture } from '../sessions/service-fixture.js';
 
@@ -93,6 +93,8 @@ export interface SchedulerFixtureOptions {
   start?: boolean;
   /** Run control refuses every run with this message (as a killed or over-budget tree would be refused). */
   refuseRuns?: string;
+  /** The coordination leases this instance competes for; the local (always held) ones when absent. */
+  leases?: SchedulerLeases;
 }
 
 export async function createSchedulerFixture(options: SchedulerFixtureOptions = {}): Promise<SchedulerFixture> {
@@ -126,7 +128,7 @@ export async function createSchedulerFixture(options: SchedulerFixtureOptions = 
   let ids = 0;
   const module = createSchedulerModule({
     jobs: createSqliteJobPort(fx.db), turns: fx.turns, events: bus, signals: { record: (signal) => signals.push(signal) },
-    recorder: { trajectory: (record) => trajectory.push(record) }, tools: createToolRegistry([inboxTool]), leases: createLocalLeases(),
+    recorder: { trajectory: (record) => trajectory.push(record) }, tools: createToolRegistry([inboxTool]), leases: options.leases ?? createLocalLeases(),
     agents: { get: (agentId) => (agentId === 'default' ? {} : undefined), defaultAgentId: () => 'default' },
     config: () => config, runs, clock, newId: () => `id-${++ids}`, log,
   });
