@@ -91,8 +91,10 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     cancelTimer?.();
     cancelTimer = undefined;
     const policy = deps.policy();
-    if (state !== 'started' || !policy.enabled) return;
+    if (state !== 'started') return;
     const now = clock.now();
+    // While disabled nothing fires; a look every lease period notices `scheduler.enabled` turned back on.
+    if (!policy.enabled) return arm(now + policy.leaseTtlMs);
     let all = await jobs.list();
     if (all.some((job) => isDue(job, now))) {
       // Another instance holds the lease: it fires the due jobs; look again once the lease could have passed.

@@ -85,4 +85,22 @@ describe('scheduled jobs over WebSocket', () => {
     expect(fleet.cronWakeGate).toMatchObject({ fires: { total: 1, skipped: 1, skipRate: 1 }, turnsSaved: 1 });
     expect(fleet.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'cron_wake_gate_efficiency', count: 1 })]));
   });
+
+  it('a gate tool that finds work wakes the model, and obs.explain of the job session shows the cronWakeGate block', async () => {
+    harness = await startGateway({
+      providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512 }] } },
+      agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model' } },
+    });
+    llm.script({ text: 'Checked.' });
+    const socket = await connectOpen(harness.wsUrl, { token: TOKENS.admin });
+    sockets.push(socket);
+    const job = await resultOf(socket, 'cron.add', {
+      name: 'clock-gated', message: 'Check the time', schedule: { kind: 'once', at: new Date(Date.now() + 1_000).toISOString() },
+      wakeGate: { kind: 'tool', tool: 'current_time', args: {} },
+    });
+    const runs = await waitForRuns(socket, 'clock-gated');
+    expect(runs).toEqual([expect.objectContaining({ status: 'ok', summary: 'Checked.', toolCalls: 1 })]);
+    const report = await resultOf(socket, 'obs.explain', { sessionKey: `default:admin:cron:${String(job.id)}` });
+    expect(report.cronWakeGate).toEqual({ jobId: job.id, wake: true, durationMs: expect.any(Number), toolCalls: 1, estTurnsSaved: 0 });
+  });
 });

@@ -77,6 +77,8 @@ export interface SchedulerFixture {
   trajectory: TrajectoryRecord[];
   started: { runId: string; rootRunId: string; kind: string; sessionKey: string; requestedBy: string | null }[];
   inbox: InboxTool;
+  /** The scheduler config the module reads at each use; a test may change it as a config edit would. */
+  config: SchedulerConfig;
   emit: ReturnType<typeof createEventBus>['emit'];
   /** Calls a cron.* method through the real JSON-RPC dispatcher as this client (scopes ['rpc'] unless admin). */
   call(clientId: string, method: string, params?: unknown, isAdmin?: boolean): Promise<RpcAnswer>;
@@ -144,7 +146,7 @@ export async function createSchedulerFixture(options: SchedulerFixtureOptions = 
   };
   if (options.start !== false) await module.start?.();
   return {
-    fx, clock, module, signals, trajectory, started, inbox, emit: bus.emit, call,
+    fx, clock, module, signals, trajectory, started, inbox, config, emit: bus.emit, call,
     async runs(jobName, clientId = 'rpc-client') {
       const response = await call(clientId, 'cron.runs', { jobName });
       if (!('result' in response)) throw new Error(`cron.runs failed: ${JSON.stringify(response)}`);

@@ -91,4 +91,16 @@ describe('scheduler fires', () => {
     expect((await s.runs('later')).map((run) => run.status)).toEqual(['ok']);
     expect(await s.call('rpc-client', 'cron.status', { name: 'later' })).toMatchObject({ result: { nextRunAtMs: t0 + 3_600_000 } });
   });
+
+  it('fires nothing while scheduler.enabled is false and picks the jobs up within a lease period of it turning true', async () => {
+    s = await createSchedulerFixture({ config: { enabled: false } });
+    await s.call('rpc-client', 'cron.add', { name: 'poll', message: 'poll', schedule: { kind: 'interval', everyMs: 60_000 } });
+    await s.clock.advance(150_000);
+    await s.module.scheduler.whenIdle();
+    expect(s.fx.runner.requests).toEqual([]);
+    s.config.enabled = true;
+    await s.clock.advance(s.config.leaseTtlMs);
+    await s.module.scheduler.whenIdle();
+    expect((await s.runs('poll')).map((run) => run.status)).toEqual(['ok']);
+  });
 });
