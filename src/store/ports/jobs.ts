@@ -1,7 +1,7 @@
 // The job storage port: scheduled jobs (cron.*), their next fire, and the entry each fire leaves (cron.runs).
 import { z } from 'zod';
 
-/** Longest wait a wake gate's event condition may look back; bounds the events read per fire. */
+/** Event names one `events` wake gate may list. */
 export const MAX_WAKE_GATE_EVENTS = 32;
 
 /**
