@@ -1,5 +1,6 @@
 // One fire of a job: the wake gate, then an agent turn in the job's own session as a run; leaves one run entry.
 import type { Logger } from 'pino';
+import { maskUnknown, publicMessage } from '../errors.js';
 import type { SessionCaller } from '../agents/index.js';
 import type { EventBus, HealthSignalRecorder, TrajectoryRecord } from '../obs/index.js';
 import { SIGNAL_KIND, TRAJECTORY_KIND } from '../obs/index.js';
@@ -91,7 +92,7 @@ export async function runFire(deps: FireDeps, job: JobRecord, reason: FireReason
       result = await deps.turns.run({ ...(job.agentId === null ? {} : { agentId: job.agentId }), sessionKey, message: job.message, caller, rootRunId: runId, signal: AbortSignal.any([run.signal, shutdown]) });
       if (FAILED_ENDINGS.has(result.finishReason)) failure = result.error ?? `The turn ended with ${result.finishReason}`;
     } catch (error) {
-      failure = error instanceof Error ? error.message : String(error);
+      failure = publicMessage(maskUnknown(error, deps.log, { jobId: job.id, runId }, 'a scheduled turn failed'));
     }
     await run.finish({
       status: failure === undefined ? 'completed' : 'failed',
@@ -110,9 +111,8 @@ export async function runFire(deps: FireDeps, job: JobRecord, reason: FireReason
     }));
     completed(status);
   } catch (error) {
-    // The gate or run control failed before the turn (the turn itself never throws here): the fire still leaves its entry.
-    deps.log.error({ err: error, jobId: job.id }, 'a scheduled fire failed before its turn');
-    const message = error instanceof Error ? error.message : String(error);
+    // The gate or run control failed before the turn: the fire still leaves its entry (an unknown cause only in the log).
+    const message = publicMessage(maskUnknown(error, deps.log, { jobId: job.id, runId }, 'a scheduled fire failed before its turn'));
     await recordOutcome(deps, job, entry({ status: 'error', error: message }))
       .then(() => completed('error'))
       .catch((recordError: unknown) => deps.log.error({ err: recordError, jobId: job.id }, 'recording a scheduled fire failed'));

@@ -60,6 +60,15 @@ describe('scheduler fire policies', () => {
     expect(s.fx.runner.requests).toEqual([]);
   });
 
+  it('records an unknown failure of the turn as Internal error, never its raw message', async () => {
+    s = await createSchedulerFixture();
+    s.fx.runner.script({ throws: new Error('SQLITE_FULL at /var/lib/secret.db') });
+    await s.call('rpc-client', 'cron.add', { name: 'broken', message: 'x', schedule: { kind: 'interval', everyMs: 60_000 } });
+    await s.clock.advance(60_000);
+    await s.module.scheduler.whenIdle();
+    expect(await s.runs('broken')).toEqual([expect.objectContaining({ status: 'error', error: 'Internal error' })]);
+  });
+
   async function downtime(policy: 'skip' | 'run-once'): Promise<SchedulerFixture> {
     dir = await mkdtemp(join(tmpdir(), 'agent-gateway-sched-'));
     const path = join(dir, 'gateway.db');

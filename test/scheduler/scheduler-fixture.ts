@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { createToolRegistry, defineTool, type ToolDefinition } from '../../src/agents/index.js';
 import { createLocalLeases } from '../../src/coordination/index.js';
+import { GatewayError } from '../../src/errors.js';
 import { schedulerConfigSchema, type SchedulerConfig } from '../../src/config/index.js';
 import { createEventBus } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
@@ -121,7 +122,7 @@ export async function createSchedulerFixture(options: SchedulerFixtureOptions = 
   // The issue 13 RunLifecycle contract, implemented here by the test: it records what was started.
   const runs: RunLifecycle = {
     async startRun(input) {
-      if (options.refuseRuns !== undefined) throw new Error(options.refuseRuns);
+      if (options.refuseRuns !== undefined) throw new GatewayError('conflict', options.refuseRuns);
       started.push(input);
       return { signal: new AbortController().signal, finish: async () => {} };
     },
