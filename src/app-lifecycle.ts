@@ -1,11 +1,12 @@
-// What an App is (options, state, the handle the CLI and tests hold) and the order it shuts down in (DESIGN §1).
+// What an App is (options, state, the handle the CLI and tests hold), how it applies live config changes, and the order it shuts down in (DESIGN §1).
 import { setMaxListeners } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { GatewayConfig, GatewayPaths } from './config/index.js';
+import type { ConfigStore, GatewayConfig, GatewayPaths } from './config/index.js';
 import type { EventBus, Observability } from './obs/index.js';
 import type { MethodRegistry } from './rpc/index.js';
-import type { TokenService } from './server/index.js';
+import type { GatewayModelRouter } from './providers/index.js';
+import type { Authenticator, TokenService } from './server/index.js';
 import type { WsGateway } from './ws/index.js';
 
 /** How long shutdown waits for open HTTP connections before cutting them. */
@@ -81,4 +82,19 @@ export async function closeInOrder({ http, ws, shutdown, stopRuns, waitForBootPo
   await waitForBootPosture();
   await release();
   setState('closed');
+}
+
+/** Applies a changed config to what reads it live: providers reload, config tokens replace the old ones at once. */
+export function applyLiveConfig(
+  configStore: Pick<ConfigStore, 'onChange'>,
+  { router, authenticator, tokens }: { router: Pick<GatewayModelRouter, 'reload'>; authenticator: Pick<Authenticator, 'replaceConfigTokens'>; tokens: Pick<TokenService, 'replaceConfigTokens'> },
+): void {
+  configStore.onChange((change) => {
+    if (change.sections.includes('providers')) router.reload(change.config.providers);
+    // Tokens apply at once; the other gateway.* keys (address, TLS, limits) apply at the next gateway.restart.
+    if (change.sections.includes('gateway')) {
+      authenticator.replaceConfigTokens(change.config.gateway.tokens);
+      tokens.replaceConfigTokens(change.config.gateway.tokens);
+    }
+  });
 }

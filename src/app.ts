@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { builtinTools, createAgentRegistry, createAgentsModule, createToolRegistry } from './agents/index.js';
 import { createApprovalsModule } from './approvals/index.js';
-import { closeInOrder, createShutdownController, type App, type AppOptions, type AppState } from './app-lifecycle.js';
+import { applyLiveConfig, closeInOrder, createShutdownController, type App, type AppOptions, type AppState } from './app-lifecycle.js';
 import type { CapabilityModule } from './capability.js';
 import { createConfigStore, createGitHistory, securePrivateDataDir } from './config/index.js';
 import { createLocalCoordination } from './coordination/index.js';
@@ -13,6 +13,7 @@ import { createEmbedder, createHashingEmbedder, createModelRouter, createModelsM
 import { createMemoryModule } from './memory/index.js';
 import { createDispatcher, createRegistry, type MethodRegistry } from './rpc/index.js';
 import { createRunsModule } from './runs/index.js';
+import { createSchedulerModule, systemClock } from './scheduler/index.js';
 import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService } from './server/index.js';
 import { createSessionsModule } from './sessions/index.js';
 import { openSqliteStore } from './store/sqlite/index.js';
@@ -56,14 +57,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tokens = createTokenService({ store: store.tokens, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
   const router = createModelRouter({ config: configStore.get().providers, events, log: child('providers'), now });
-  configStore.onChange((change) => {
-    if (change.sections.includes('providers')) router.reload(change.config.providers);
-    // Tokens apply at once; the other gateway.* keys (address, TLS, limits) apply at the next gateway.restart.
-    if (change.sections.includes('gateway')) {
-      authenticator.replaceConfigTokens(change.config.gateway.tokens);
-      tokens.replaceConfigTokens(change.config.gateway.tokens);
-    }
-  });
+  applyLiveConfig(configStore, { router, authenticator, tokens });
 
   const obs = createObsModule({
     store, events, recorder, now, newId: randomUUID, hasDurableRuns: true, log: child('obs'),
@@ -71,7 +65,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const { observability } = obs;
   const agents = createAgentRegistry({ configStore, events, log: child('agents') });
-  const { locks, instances } = createLocalCoordination();
+  const { locks, instances, leases } = createLocalCoordination();
   const tools = createToolRegistry(builtinTools({ now }));
   const hooks = createHookRegistry([], child('hooks'));
   const append = (key: string, messages: Parameters<typeof store.sessions.append>[1]) => store.sessions.append(key, messages, now());
@@ -91,6 +85,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     runs, approvals,
     createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),
     createMemoryModule({ ports: store, config: configStore, embedder, recorder, events, signals: observability.signals, auth, agents, now, newId: randomUUID, log: child('memory') }),
+    createSchedulerModule({ jobs: store.jobs, turns, events, signals: observability.signals, recorder, tools, leases, agents, config: () => configStore.get().scheduler, clock: { ...systemClock, now }, runs: runs.runControl, newId: randomUUID, log: child('scheduler') }),
   ];
   for (const module of modules) {
     tools.register(module.tools ?? []);

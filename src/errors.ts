@@ -114,6 +114,9 @@ export const approvalNotFound = (id: string) => notFound(`Approval request not f
 export const approvalAlreadyResolved = (id: string, status: string) =>
   new GatewayError('conflict', `Approval request ${id} is already ${status}`, { param: 'id' });
 
+/** No scheduled job has this name, or the caller does not own it (never told apart, so other clients' jobs stay unseen). */
+export const jobNotFound = (name: string, param = 'name') => notFound(`Job '${name}' not found`, { param });
+
 export const tokenNotFound = (id: string) => notFound(`Token '${id}' not found`, { param: 'id' });
 
 export const unknownProvider = (provider: string, param = 'provider') => notFound(`Unknown provider '${provider}'`, { param });

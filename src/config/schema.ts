@@ -217,6 +217,20 @@ export const approvalsConfigSchema = z.strictObject({
   denialBreakerThreshold: positiveInt.max(1_000).default(3),
 });
 
+/** Scheduled jobs (cron.*): the jobs live in the store, these keys say how the scheduler fires them. */
+export const schedulerConfigSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Fires missed while the gateway was down: `run-once` fires each such job once at start, `skip` records the miss and waits for the next fire. */
+  missedFires: z.enum(['skip', 'run-once']).default('run-once'),
+  /** Run entries cron.runs returns when the caller names no limit; it never returns more than maxRunEntries. */
+  defaultRunEntries: positiveInt.max(1_000).default(20),
+  maxRunEntries: positiveInt.max(10_000).default(200),
+  /** Shortest interval an `interval` job may have, so a job cannot keep the model busy in a tight loop. */
+  minIntervalMs: durationMs(1).default(1_000),
+  /** How long the leader lease is held per renewal; another instance may take it over once this has passed. */
+  leaseTtlMs: durationMs(1).default(30_000),
+});
+
 const idKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'keys use letters, digits, dot, underscore or hyphen');
 
 export const configSchema = z
@@ -229,6 +243,7 @@ export const configSchema = z
     responses: responsesConfigSchema.prefault({}),
     memory: memoryConfigSchema.prefault({}),
     approvals: approvalsConfigSchema.prefault({}),
+    scheduler: schedulerConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
@@ -269,3 +284,4 @@ export type MemoryConfig = z.infer<typeof memoryConfigSchema>;
 export type ApprovalRule = z.infer<typeof approvalRuleSchema>;
 export type ApprovalsConfig = z.infer<typeof approvalsConfigSchema>;
 export type ConfigInput = z.input<typeof configSchema>;
+export type SchedulerConfig = z.infer<typeof schedulerConfigSchema>;

@@ -9,3 +9,4 @@ export * from './obs.js';
 export * from './store.js';
 export * from './memory.js';
 export * from './approvals.js';
+export * from './jobs.js';

@@ -3,6 +3,7 @@ import type { ApprovalPort } from './approvals.js';
 import type { AuditPort } from './audit.js';
 import type { EvidencePort } from './evidence.js';
 import type { MemoryPort } from './memory.js';
+import type { JobPort } from './jobs.js';
 import type { ObsPort } from './obs.js';
 import type { ResponsePort } from './responses.js';
 import type { RunPort } from './runs.js';
@@ -19,6 +20,7 @@ export interface StorePorts {
   obs: ObsPort;
   memory: MemoryPort;
   approvals: ApprovalPort;
+  jobs: JobPort;
   /**
    * Writes what the backend still holds (queued session appends and usage, the writer thread's batches), then
    * releases it. Writers outside the store (the evidence, audit and obs queues) must have flushed before.

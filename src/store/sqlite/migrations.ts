@@ -325,6 +325,44 @@ export const MIGRATIONS: readonly Migration[] = [
     CREATE INDEX memory_embedding_cache_by_use ON memory_embedding_cache (last_used_at);`,
   },
   {
+    version: 12,
+    name: 'scheduler_jobs',
+    // Version 11 belongs to the memory capability. Jobs keep their next fire so a restart can tell which fires it
+    // missed; run entries are read newest first per job (cron.runs).
+    up: `CREATE TABLE jobs (
+      id TEXT PRIMARY KEY,
+      name TEXT NOT NULL UNIQUE,
+      owner_id TEXT NOT NULL,
+      agent_id TEXT,
+      message TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      expr TEXT,
+      tz TEXT NOT NULL,
+      every_ms INTEGER,
+      at_ms INTEGER,
+      enabled INTEGER NOT NULL,
+      wake_gate TEXT,
+      next_run_at INTEGER,
+      last_run_at INTEGER,
+      last_error TEXT,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE TABLE job_runs (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      job_id TEXT NOT NULL,
+      ts INTEGER NOT NULL,
+      status TEXT NOT NULL,
+      duration_ms INTEGER NOT NULL,
+      summary TEXT,
+      error TEXT,
+      tool_calls INTEGER,
+      est_turns_saved INTEGER,
+      root_run_id TEXT
+    );
+    CREATE INDEX job_runs_by_job ON job_runs (job_id, seq);`,
+  },
+  {
     version: 13,
     name: 'approval_requests',
     // Tool calls waiting for an operator (src/approvals); rows stay after they end, as the record of the decision.

@@ -1,0 +1,66 @@
+// Scheduler: scheduled agent turns (cron.*): jobs in the store, one timer for the next fire, fired under the leader lease.
+import type { Logger } from 'pino';
+import type { CapabilityModule } from '../capability.js';
+import type { EventBus, HealthSignalRecorder, TrajectoryRecord } from '../obs/index.js';
+import type { JobPort } from '../store/index.js';
+import type { TurnRunner } from '../turns/index.js';
+import { createJobService, type JobService } from './job-service.js';
+import { createLocalRunLifecycle } from './local-runs.js';
+import { cronMethods } from './methods.js';
+import { createScheduler, type Scheduler, type SchedulerLeases, type SchedulerPolicy } from './scheduler.js';
+import { systemClock, type RunLifecycle, type SchedulerClock } from './types.js';
+import type { GateTools } from './wake-gate.js';
+
+export { jobSessionKey, SUMMARY_MAX_CHARS, WAKE_GATE_SKIPPED } from './fire.js';
+export { OVERLAP_SKIPPED, SCHEDULER_LEASE, type Scheduler, type SchedulerLeases } from './scheduler.js';
+export { DEFAULT_TZ } from './next-fire.js';
+export { systemClock, type RunFinish, type RunLifecycle, type SchedulerClock } from './types.js';
+
+export interface SchedulerModuleDeps {
+  jobs: JobPort;
+  turns: TurnRunner;
+  events: Pick<EventBus, 'emit' | 'recent'>;
+  signals: HealthSignalRecorder;
+  recorder: { trajectory(record: TrajectoryRecord): void };
+  tools: GateTools;
+  leases: SchedulerLeases;
+  agents: { get(agentId: string): unknown; defaultAgentId(): string | undefined };
+  /** The scheduler.* config section, read at each use so a config change applies at the next tick. */
+  config: () => SchedulerPolicy & { minIntervalMs: number; defaultRunEntries: number; maxRunEntries: number };
+  /** Run control (src/runs); without it each fire gets a signal of its own, aborted at shutdown. */
+  runs?: RunLifecycle;
+  clock?: SchedulerClock;
+  newId: () => string;
+  log: Logger;
+}
+
+export interface SchedulerModule extends CapabilityModule {
+  readonly scheduler: Scheduler;
+  readonly service: JobService;
+}
+
+export function createSchedulerModule(deps: SchedulerModuleDeps): SchedulerModule {
+  const clock = deps.clock ?? systemClock;
+  const localRuns = createLocalRunLifecycle();
+  const scheduler = createScheduler({
+    jobs: deps.jobs, turns: deps.turns, runs: deps.runs ?? localRuns, events: deps.events, signals: deps.signals,
+    recorder: deps.recorder, gate: { recentEvents: (limit) => deps.events.recent(limit), tools: deps.tools },
+    defaultAgentId: () => deps.agents.defaultAgentId() ?? 'default', now: clock.now, newId: deps.newId, log: deps.log,
+    clock, leases: deps.leases, policy: deps.config,
+  });
+  const service = createJobService({
+    jobs: deps.jobs, scheduler, hasAgent: (agentId) => deps.agents.get(agentId) !== undefined,
+    limits: deps.config, now: clock.now, newId: deps.newId,
+  });
+  return {
+    name: 'scheduler',
+    scheduler,
+    service,
+    methods: cronMethods(service),
+    start: () => scheduler.start(),
+    async stop() {
+      localRuns.abortAll();
+      await scheduler.stop();
+    },
+  };
+}

@@ -1,0 +1,77 @@
+// cron.* (all rpc scope): thin adapters from the spec's params to the job service.
+import { z } from 'zod';
+import { defineMethod, noParams } from '../rpc/index.js';
+import { wakeGateSchema } from '../store/index.js';
+import { sessionCallerOf } from '../turns/index.js';
+import type { JobService } from './job-service.js';
+
+const name = z.string().min(1).max(128);
+const agentId = z.string().min(1).max(128);
+const message = z.string().min(1).max(32_000);
+
+const schedule = z.strictObject({
+  kind: z.enum(['cron', 'interval', 'once']),
+  expr: z.string().min(1).max(256).optional(),
+  tz: z.string().min(1).max(64).optional(),
+  everyMs: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  at: z.string().min(1).max(64).optional(),
+});
+
+export function cronMethods(service: JobService) {
+  return [
+    defineMethod({
+      name: 'cron.list',
+      scope: 'rpc',
+      summary: "The caller's scheduled jobs (an admin token sees every job), each with its tz and next fire.",
+      params: noParams,
+      handler: (_params, ctx) => service.list(sessionCallerOf(ctx.caller), ctx.signal),
+    }),
+    defineMethod({
+      name: 'cron.add',
+      scope: 'rpc',
+      summary:
+        'Adds a job: schedule kind cron {expr, tz (IANA, default UTC)}, interval {everyMs} or once {at (ISO 8601, future)}; ' +
+        'optional wakeGate {kind: events, events, minCount} or {kind: tool, tool, args}. Returns the job entry.',
+      params: z.strictObject({ name, message, agentId: agentId.optional(), schedule, wakeGate: wakeGateSchema.optional() }),
+      handler: (params, ctx) => service.add(params, sessionCallerOf(ctx.caller)),
+    }),
+    defineMethod({
+      name: 'cron.update',
+      scope: 'rpc',
+      summary: 'Changes only the supplied fields of a job (wakeGate null removes the gate); returns the job entry.',
+      params: z.strictObject({
+        name, message: message.optional(), agentId: agentId.optional(), schedule: schedule.optional(),
+        wakeGate: wakeGateSchema.nullable().optional(), enabled: z.boolean().optional(),
+      }),
+      handler: (params, ctx) => service.update(params, sessionCallerOf(ctx.caller)),
+    }),
+    defineMethod({
+      name: 'cron.remove',
+      scope: 'rpc',
+      summary: 'Removes a job and its run entries; returns { removed: true, name }.',
+      params: z.strictObject({ name }),
+      handler: ({ name: jobName }, ctx) => service.remove(jobName, sessionCallerOf(ctx.caller)),
+    }),
+    defineMethod({
+      name: 'cron.status',
+      scope: 'rpc',
+      summary: 'A job\'s { id, name, scheduleKind, nextRunAtMs, enabled, lastRunAtMs?, lastError? }.',
+      params: z.strictObject({ name }),
+      handler: ({ name: jobName }, ctx) => service.status(jobName, sessionCallerOf(ctx.caller)),
+    }),
+    defineMethod({
+      name: 'cron.runs',
+      scope: 'rpc',
+      summary: "A job's run entries, newest first: { ts, jobId, status ok|error|skipped, durationMs, summary?, error?, toolCalls?, estTurnsSaved?, rootRunId? }.",
+      params: z.strictObject({ jobName: name, limit: z.number().int().positive().max(10_000).optional(), agentId: agentId.optional() }),
+      handler: (params, ctx) => service.runs(params, sessionCallerOf(ctx.caller), ctx.signal),
+    }),
+    defineMethod({
+      name: 'cron.run',
+      scope: 'rpc',
+      summary: 'Fires a job now: mode force (default; name required) fires that job, mode due fires every overdue job. Returns { triggered: true, mode, jobName? }.',
+      params: z.strictObject({ name: name.optional(), mode: z.enum(['force', 'due']).optional() }),
+      handler: (params, ctx) => service.run(params, sessionCallerOf(ctx.caller)),
+    }),
+  ];
+}

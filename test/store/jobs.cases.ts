@@ -1,0 +1,79 @@
+// The JobPort conformance suite: every backend runs these same cases against a fresh port.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { JobPort, JobRecord, JobRunRecord } from '../../src/store/index.js';
+import type { PortFixture } from './port-fixture.js';
+
+export function cronJob(id: string, name: string, overrides: Partial<JobRecord> = {}): JobRecord {
+  return {
+    id, name, ownerId: 'rpc-client', agentId: null, message: 'check the inbox',
+    schedule: { kind: 'cron', expr: '0 9 * * *', tz: 'Europe/Berlin' }, enabled: true, wakeGate: null,
+    nextRunAtMs: 1_000, lastRunAtMs: null, lastError: null, createdAt: 100, updatedAt: 100, ...overrides,
+  };
+}
+
+function runEntry(jobId: string, ts: number, overrides: Partial<JobRunRecord> = {}): JobRunRecord {
+  return { ts, jobId, status: 'ok', durationMs: 5, summary: null, error: null, toolCalls: null, estTurnsSaved: null, rootRunId: `run-${ts}`, ...overrides };
+}
+
+export function jobPortCases(backend: string, open: () => Promise<PortFixture<JobPort>>): void {
+  describe(`JobPort conformance (${backend})`, () => {
+    let fixture: PortFixture<JobPort>;
+    let jobs: JobPort;
+    beforeEach(async () => {
+      fixture = await open();
+      jobs = fixture.port;
+    });
+    afterEach(async () => {
+      await fixture.close();
+    });
+
+    it('creates each schedule kind and reads it back by id, by name and in the list ordered by name', async () => {
+      const cron = cronJob('j1', 'zeta', { wakeGate: { kind: 'events', events: ['message:received'], minCount: 2 } });
+      const interval = cronJob('j2', 'alpha', { schedule: { kind: 'interval', everyMs: 60_000, tz: 'UTC' }, agentId: 'ops' });
+      const once = cronJob('j3', 'mid', { schedule: { kind: 'once', atMs: 5_000, tz: 'UTC' }, wakeGate: { kind: 'tool', tool: 'memory_search', args: { query: 'x' } } });
+      for (const job of [cron, interval, once]) await jobs.create(job);
+      expect(await jobs.get('j1')).toEqual(cron);
+      expect(await jobs.byName('alpha')).toEqual(interval);
+      expect(await jobs.get('j3')).toEqual(once);
+      expect((await jobs.list()).map((job) => job.name)).toEqual(['alpha', 'mid', 'zeta']);
+      expect(await jobs.get('nope')).toBeUndefined();
+      expect(await jobs.byName('nope')).toBeUndefined();
+    });
+
+    it('refuses a second job with a taken name, on create and on save, naming the param', async () => {
+      await jobs.create(cronJob('j1', 'daily'));
+      await jobs.create(cronJob('j2', 'weekly'));
+      await expect(jobs.create(cronJob('j3', 'daily'))).rejects.toMatchObject({ kind: 'conflict', details: { param: 'name' } });
+      await expect(jobs.save(cronJob('j2', 'daily'))).rejects.toMatchObject({ kind: 'conflict' });
+      expect((await jobs.list()).map((job) => job.id)).toEqual(['j1', 'j2']);
+    });
+
+    it('saves every field of a changed job', async () => {
+      await jobs.create(cronJob('j1', 'daily'));
+      const changed = cronJob('j1', 'renamed', {
+        enabled: false, message: 'new', nextRunAtMs: null, lastRunAtMs: 900, lastError: 'boom', updatedAt: 950,
+        schedule: { kind: 'interval', everyMs: 1_000, tz: 'UTC' },
+      });
+      await jobs.save(changed);
+      expect(await jobs.get('j1')).toEqual(changed);
+      expect(await jobs.byName('daily')).toBeUndefined();
+    });
+
+    it('keeps run entries per job, newest first up to the limit, and removes them with the job', async () => {
+      await jobs.create(cronJob('j1', 'a'));
+      await jobs.create(cronJob('j2', 'b'));
+      await jobs.appendRun(runEntry('j1', 10));
+      await jobs.appendRun(runEntry('j1', 20, { status: 'skipped', summary: 'wake-gate: skipped', toolCalls: 1, estTurnsSaved: 1 }));
+      await jobs.appendRun(runEntry('j1', 30, { status: 'error', error: 'model failed' }));
+      await jobs.appendRun(runEntry('j2', 15));
+      expect(await jobs.runs('j1', 2)).toEqual([
+        runEntry('j1', 30, { status: 'error', error: 'model failed' }),
+        runEntry('j1', 20, { status: 'skipped', summary: 'wake-gate: skipped', toolCalls: 1, estTurnsSaved: 1 }),
+      ]);
+      expect(await jobs.remove('j1')).toBe(true);
+      expect(await jobs.remove('j1')).toBe(false);
+      expect(await jobs.runs('j1', 10)).toEqual([]);
+      expect(await jobs.runs('j2', 10)).toEqual([runEntry('j2', 15)]);
+    });
+  });
+}

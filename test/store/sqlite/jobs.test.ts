@@ -1,0 +1,34 @@
+// The SQLite JobPort: the shared conformance cases plus what survives a reopen of the file.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSqliteJobPort, openDatabase } from '../../../src/store/sqlite/index.js';
+import { cronJob, jobPortCases } from '../jobs.cases.js';
+import { openTemporaryDatabase } from './temporary-database.js';
+
+jobPortCases('sqlite', async () => {
+  const { db, close } = await openTemporaryDatabase();
+  return { port: createSqliteJobPort(db), close };
+});
+
+describe('sqlite job port', () => {
+  let dir = '';
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps jobs and their run entries across a reopen of the file', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agent-gateway-jobs-'));
+    const path = join(dir, 'gateway.db');
+    const first = openDatabase({ path });
+    await createSqliteJobPort(first).create(cronJob('j1', 'daily'));
+    await createSqliteJobPort(first).appendRun({ ts: 5, jobId: 'j1', status: 'ok', durationMs: 3, summary: null, error: null, toolCalls: null, estTurnsSaved: null, rootRunId: 'r1' });
+    first.close();
+    const second = openDatabase({ path });
+    const jobs = createSqliteJobPort(second);
+    expect(await jobs.get('j1')).toEqual(cronJob('j1', 'daily'));
+    expect((await jobs.runs('j1', 5)).map((run) => run.rootRunId)).toEqual(['r1']);
+    second.close();
+  });
+});
