@@ -103,4 +103,26 @@ describe('scheduled jobs over WebSocket', () => {
     const report = await resultOf(socket, 'obs.explain', { sessionKey: `default:admin:cron:${String(job.id)}` });
     expect(report.cronWakeGate).toEqual({ jobId: job.id, wake: true, durationMs: expect.any(Number), toolCalls: 1, estTurnsSaved: 0 });
   });
+
+  it('fires as a cron run that run.get lists, and run.kill ends a fire the model is still answering', async () => {
+    harness = await startGateway({
+      providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512 }] } },
+      agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model' } },
+    });
+    let release = (): void => {};
+    llm.script({ text: 'Never sent.', heldUntil: new Promise<void>((resolve) => (release = resolve)) });
+    const socket = await connectOpen(harness.wsUrl, { token: TOKENS.admin });
+    sockets.push(socket);
+    await resultOf(socket, 'cron.add', { name: 'slow', message: 'Take your time', schedule: { kind: 'once', at: new Date(Date.now() + 1_000).toISOString() } });
+    await expect.poll(() => llm.requests.filter((request) => request.endpoint === 'openai-chat').length, { timeout: FIRE_WAIT_MS }).toBe(1);
+
+    const { runs: live } = (await resultOf(socket, 'run.list', { kind: 'cron' })) as { runs: { runId: string; status: string; kind: string }[] };
+    expect(live).toEqual([expect.objectContaining({ kind: 'cron', status: 'running' })]);
+    const runId = live[0]?.runId ?? '';
+    expect(await resultOf(socket, 'run.kill', { runId })).toEqual({ runId, status: 'revoked' });
+    const runs = await waitForRuns(socket, 'slow');
+    release();
+    expect(runs).toEqual([expect.objectContaining({ status: 'error', rootRunId: runId })]);
+    expect(await resultOf(socket, 'run.get', { runId })).toMatchObject({ runId, kind: 'cron', status: 'revoked' });
+  });
 });
