@@ -1,5 +1,6 @@
 // The turn loop's named extension points: capability modules register these; the loop knows no module by name.
 import type { TranscriptMessage } from '../providers/index.js';
+import type { TurnRequest } from './types.js';
 
 /** What a hook sees about the turn it runs in. */
 export interface TurnHookContext {
@@ -11,6 +12,12 @@ export interface TurnHookContext {
   signal: AbortSignal;
   /** The run tree the turn belongs to (a spawned run or a scheduled fire); absent for a plain turn. */
   rootRunId?: string;
+}
+
+/** The hook context of one turn of `request`, run by `agentId` under `traceId`. */
+export function hookContextOf(request: TurnRequest, agentId: string, traceId: string): TurnHookContext {
+  const { sessionKey, caller, signal, rootRunId } = request;
+  return { agentId, sessionKey, traceId, clientId: caller.clientId, signal, ...(rootRunId === undefined ? {} : { rootRunId }) };
 }
 
 export interface BeforeModelInput {

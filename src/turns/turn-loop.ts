@@ -7,7 +7,7 @@ import type { DeliveryRecorder, EventBus, Recorder } from '../obs/index.js';
 import type { ModelRef, ModelRouter, TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
 import { assertNoToolClash, callsForClient, laterStepSettings, resultsForOpenCalls } from './client-tools.js';
 import { fitContext } from './context-budget.js';
-import type { TurnHookContext } from './hooks.js';
+import { hookContextOf, type TurnHookContext } from './hooks.js';
 import type { TurnHookRegistry } from './hook-registry.js';
 import type { TurnLimits } from './limits.js';
 import { runModelStep, withHookContext } from './model-step.js';
@@ -69,7 +69,7 @@ const NO_PROVIDER_FOR_TURN = 'No LLM provider configured: add one under `provide
 export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
   const { router, events, recorder, hooks, limits, log, now } = deps;
 
-  async function finish(turn: Turn, finishReason: FinishReason, error?: string, endReason = endReasonOf(finishReason, turn.tally), toolCalls?: TranscriptToolCall[]): Promise<TurnResult> {
+  async function finish(turn: Turn, finishReason: FinishReason, error?: string, endReason = endReasonOf(finishReason, turn.tally)): Promise<TurnResult> {
     const { tally, request, agent, trace } = turn;
     await turn.transcript.save();
     trace.end({ finishReason, endReason, steps: tally.steps, inputTokens: tally.inputTokens, outputTokens: tally.outputTokens, costUsd: tally.costUsd, toolFailures: tally.toolFailures });
@@ -85,13 +85,16 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       costUsd: tally.costUsd,
       steps: tally.steps,
       ...(error === undefined ? {} : { error }),
-      ...(toolCalls === undefined ? {} : { toolCalls }),
     };
   }
 
   /** Every tool call in the transcript needs a result, or the next turn's prompt is invalid. */
+  function storeNotRun(turn: Turn, calls: readonly TranscriptToolCall[], why: string): void {
+    turn.transcript.store(...calls.map((call): TranscriptMessage => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content: `Error: not run (${why})`, isError: true, timestamp: now() })));
+  }
+
   function stopBeforeTools(turn: Turn, calls: readonly TranscriptToolCall[], reason: FinishReason, error?: string): Promise<TurnResult> {
-    turn.transcript.store(...calls.map((call): TranscriptMessage => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content: `Error: not run (${reason})`, isError: true, timestamp: now() })));
+    storeNotRun(turn, calls, reason);
     return finish(turn, reason, error);
   }
 
@@ -99,10 +102,9 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
    * Hands the client's calls to the caller. The agent's own calls of the same step are not run: their results
    * would reach the model only after the caller's, so the model asks again if it still needs them.
    */
-  function handOver(turn: Turn, calls: readonly TranscriptToolCall[], forClient: TranscriptToolCall[]): Promise<TurnResult> {
-    const notRun = calls.filter((call) => !forClient.includes(call));
-    turn.transcript.store(...notRun.map((call): TranscriptMessage => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content: 'Error: not run (the turn ended for the client\'s tool calls)', isError: true, timestamp: now() })));
-    return finish(turn, 'tool_calls', undefined, 'tool_calls', forClient);
+  async function handOver(turn: Turn, calls: readonly TranscriptToolCall[], forClient: TranscriptToolCall[]): Promise<TurnResult> {
+    storeNotRun(turn, calls.filter((call) => !forClient.includes(call)), "the turn ended for the client's tool calls");
+    return { ...(await finish(turn, 'tool_calls')), toolCalls: forClient };
   }
 
   async function steps(turn: Turn, model: ModelRef, history: readonly TranscriptMessage[]): Promise<TurnResult> {
@@ -171,7 +173,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       events.emit('message:received', { agentId: agent.id, sessionKey, channelId: channel, chars: request.message.length });
       transcript.add(...toolResults);
       if (request.message.length > 0 || toolResults.length === 0) transcript.add({ role: 'user', content: request.message, timestamp: now() });
-      const turn: Turn = { request, agent, trace, tally: emptyTally(), transcript, hookCtx: { agentId: agent.id, sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal, ...(request.rootRunId === undefined ? {} : { rootRunId: request.rootRunId }) }, channel, startedAt };
+      const turn: Turn = { request, agent, trace, tally: emptyTally(), transcript, hookCtx: hookContextOf(request, agent.id, traceId), channel, startedAt };
 
       const model = request.model ?? agentModels(agent.config, router).primary;
       if (model === undefined) {

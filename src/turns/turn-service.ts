@@ -6,6 +6,7 @@ import type { EventBus } from '../obs/index.js';
 import type { TranscriptMessage } from '../providers/index.js';
 import type { SessionPort as SessionStore, SessionRecord } from '../store/index.js';
 import type { TurnHookRegistry } from './hook-registry.js';
+import { hookContextOf } from './hooks.js';
 import { assertSessionAccess } from './session-access.js';
 import { deriveSessionKind, parseSessionKey, type SessionKeyParts } from './session-key.js';
 import type { SessionLocks } from '../coordination/index.js';
@@ -86,7 +87,7 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
 
   async function finished(request: TurnRequest, agent: AgentDefinition, result: TurnResult): Promise<TurnResult> {
     const { finishReason, steps, tokensUsed, costUsd, traceId } = result;
-    await hooks.afterTurn({ finishReason, steps, tokensUsed, costUsd }, { agentId: agent.id, sessionKey: request.sessionKey, traceId, clientId: request.caller.clientId, signal: request.signal, ...(request.rootRunId === undefined ? {} : { rootRunId: request.rootRunId }) });
+    await hooks.afterTurn({ finishReason, steps, tokensUsed, costUsd }, hookContextOf(request, agent.id, traceId));
     return result;
   }
 
