@@ -107,7 +107,9 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
 
   function unsupported(ref: ModelRef, settings: CallSettings): string[] {
     const adapter = state.adapters.get(ref.provider);
-    return adapter === undefined ? [] : adapter.unsupported(wireOptions(settings)).map((path) => path.replace(/^sampling\./, ''));
+    // A request that sets nothing asks nothing a provider could refuse (most turns).
+    if (adapter === undefined || Object.keys(settings).length === 0) return [];
+    return adapter.unsupported(wireOptions(settings)).map((path) => path.replace(/^sampling\./, ''));
   }
 
   async function* stream(request: RoutedCallRequest): AsyncGenerator<ModelStreamEvent> {
@@ -125,9 +127,9 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       else if (refused.length > 0) log.warn({ model: key, agentId: request.agentId, settings: refused }, 'model cannot honour the request settings; skipped');
       else candidates.push(ref);
     }
-    const primaryRefused = unsupported(request.primary, settings);
-    if (candidates.length === 0 && primaryRefused.length > 0) throw settingsRefused(request.primary.provider, primaryRefused);
     if (candidates.length === 0) {
+      const primaryRefused = unsupported(request.primary, settings);
+      if (primaryRefused.length > 0) throw settingsRefused(request.primary.provider, primaryRefused);
       throw new GatewayError('unavailable', `Provider '${request.primary.provider}' is not configured under \`providers:\` in config.yaml`, {
         reason: 'unknown_provider',
       });

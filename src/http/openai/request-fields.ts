@@ -1,9 +1,9 @@
 // Request fields /v1/chat/completions and /v1/responses share: function tools, metadata, output formats, and the provider check.
 import { z } from 'zod';
-import { agentModels, type AgentRegistry } from '../../agents/index.js';
+import type { AgentRegistry } from '../../agents/index.js';
 import { safeKeySchema } from '../../config/index.js';
 import { GatewayError } from '../../errors.js';
-import type { CallSettings, ModelRouter, ToolSpec, WireResponseFormat } from '../../providers/index.js';
+import { resolveAgentModel, type CallSettings, type ModelRef, type ModelRouter, type ToolSpec, type WireResponseFormat } from '../../providers/index.js';
 import type { TurnTarget } from './turn-input.js';
 
 /** OpenAI's function definition: a name models can say, a description and a JSON Schema for the arguments. */
@@ -57,13 +57,17 @@ export function assertSettingsHonoured(
   settings: CallSettings,
   params: Readonly<Record<string, string>>,
 ): void {
-  const agentId = target.agentId ?? agents.defaultAgentId();
-  const agent = agentId === undefined ? undefined : agents.get(agentId);
-  const model = target.model ?? (agent === undefined ? undefined : agentModels(agent.config, router).primary);
+  if (Object.keys(settings).length === 0) return;
+  const model = target.model ?? primaryOfAgent(agents, router, target.agentId ?? agents.defaultAgentId());
   if (model === undefined) return;
   const refused = router.unsupported(model, settings);
   const first = refused[0];
   if (first === undefined) return;
   const param = params[first] ?? first;
   throw new GatewayError('invalid_params', `Provider '${model.provider}' does not support '${param}'`, { param, provider: model.provider });
+}
+
+function primaryOfAgent(agents: Pick<AgentRegistry, 'get'>, router: Pick<ModelRouter, 'resolve'>, agentId: string | undefined): ModelRef | undefined {
+  const agent = agentId === undefined ? undefined : agents.get(agentId);
+  return agent === undefined ? undefined : resolveAgentModel(agent.config, router);
 }

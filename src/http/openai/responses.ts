@@ -78,20 +78,22 @@ async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Ca
   };
 }
 
-/** Stores the finished response object as the JSON text that is sent, for GET /v1/responses/:id; returns that text. */
-async function remember(ctx: OpenAiContext, prepared: PreparedResponse, response: ReturnType<typeof responseObject>): Promise<string> {
-  const body = JSON.stringify(response);
-  if (prepared.isStored) {
-    await ctx.responses.save({ responseId: prepared.ids.responseId, sessionKey: prepared.turn.sessionKey, clientId: prepared.clientId, createdAt: ctx.now() }, body);
-  }
-  return body;
+/** Stores the finished response object, as the JSON text a client is sent, for GET /v1/responses/:id; store: false keeps nothing. */
+async function remember(ctx: OpenAiContext, prepared: PreparedResponse, body: string): Promise<void> {
+  if (!prepared.isStored) return;
+  await ctx.responses.save({ responseId: prepared.ids.responseId, sessionKey: prepared.turn.sessionKey, clientId: prepared.clientId, createdAt: ctx.now() }, body);
 }
+
+/** The stream stores only what store: true keeps, so a stateless stream serialises its response once, in the event. */
+const rememberStreamed = (ctx: OpenAiContext, prepared: PreparedResponse, response: ReturnType<typeof responseObject>) =>
+  prepared.isStored ? remember(ctx, prepared, JSON.stringify(response)) : undefined;
 
 async function respond(ctx: OpenAiContext, prepared: PreparedResponse, reply: FastifyReply) {
   const result = await ctx.runner.run({ ...prepared.turn, signal: requestSignal(reply, ctx.shutdownSignal) });
   const failure = turnFailure(result, 'input');
   if (failure !== undefined) throw failure;
-  const body = await remember(ctx, prepared, responseObject(prepared.ids, prepared.echo, { status: 'completed', result }));
+  const body = JSON.stringify(responseObject(prepared.ids, prepared.echo, { status: 'completed', result }));
+  await remember(ctx, prepared, body);
   return reply.type('application/json; charset=utf-8').send(body);
 }
 
@@ -111,7 +113,7 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
     const outcome = await streamTurn(ctx, stream, prepared.turn, (delta) => event('response.output_text.delta', { ...where, delta }), 'input');
     if (!outcome.ok) {
       const failed = responseObject(ids, echo, { status: 'failed', error: outcome.error });
-      await remember(ctx, prepared, failed);
+      await rememberStreamed(ctx, prepared, failed);
       await stream.write(event('response.failed', { response: failed }));
       return;
     }
@@ -130,7 +132,7 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
       await stream.write(event('response.output_item.done', { output_index: at.output_index, item }));
     }
     const completed = responseObject(ids, echo, { status: 'completed', result, hasMessageItem: true });
-    await remember(ctx, prepared, completed);
+    await rememberStreamed(ctx, prepared, completed);
     await stream.write(event('response.completed', { response: completed }));
   } finally {
     stream.close();
