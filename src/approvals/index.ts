@@ -5,7 +5,7 @@ import { approvalMethods } from './methods.js';
 
 export { argsDigest, canonicalJson } from './args-digest.js';
 export type { DenialBreaker } from './denial-breaker.js';
-export type { ApprovalOutcome, ApprovalService, ApprovalServiceDeps, PendingApproval } from './approval-service.js';
+export type { ApprovalService, ApprovalServiceDeps } from './approval-service.js';
 
 export interface ApprovalsModule extends CapabilityModule {
   readonly approvals: ApprovalService;

@@ -6,7 +6,7 @@ import { GatewayError, maskUnknown, publicMessage, runNotFound } from '../errors
 import type { EventBus } from '../obs/index.js';
 import type { RunRecord, RunStatus, RunPort as RunStore, SessionPort as SessionStore } from '../store/index.js';
 import type { RunControl, RunHandle } from './run-control.js';
-import { assertSessionAccess, parseSessionKey, sessionAgentId, subAgentSessionKey, type FinishReason, type TurnResult, type TurnService } from '../turns/index.js';
+import { assertSessionAccess, parseSessionKey, sessionAgentId, subAgentSessionKey, undoneTaskError, type TurnResult, type TurnService } from '../turns/index.js';
 
 /** Sends a JSON-RPC notification to one client's connections, or to all of them when clientId is null. */
 export type Notify = (clientId: string | null, method: string, params: unknown) => unknown;
@@ -65,8 +65,6 @@ export interface SubAgentRuns {
   close(): Promise<void>;
 }
 
-/** Finish reasons that mean the sub-agent did not do its task; the others (stop, max_steps, …) complete it. */
-const FAILED_FINISH_REASONS: ReadonlySet<FinishReason> = new Set(['error', 'aborted', 'circuit_open', 'context_exhausted']);
 
 export function toView(run: RunRecord, now: number): RunStatusView {
   const view: RunStatusView = {
@@ -107,7 +105,7 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
         caller,
         signal: handle.signal,
       });
-      if (FAILED_FINISH_REASONS.has(result.finishReason)) failure = result.error ?? `The turn ended with ${result.finishReason}`;
+      failure = undoneTaskError(result) ?? null;
     } catch (error) {
       failure = publicMessage(maskUnknown(error, log, { runId: run.runId }, 'sub-agent run failed'));
     }

@@ -5,7 +5,7 @@ import type { SessionCaller } from '../agents/index.js';
 import type { EventBus, HealthSignalRecorder, TrajectoryRecord } from '../obs/index.js';
 import { SIGNAL_KIND, TRAJECTORY_KIND } from '../obs/index.js';
 import type { JobPort, JobRecord, JobRunRecord } from '../store/index.js';
-import { DEFAULT_TENANT, type TurnResult, type TurnRunner } from '../turns/index.js';
+import { DEFAULT_TENANT, undoneTaskError, type TurnResult, type TurnRunner } from '../turns/index.js';
 import { evaluateWakeGate, type GateDeps } from './wake-gate.js';
 import type { FireReason, RunLifecycle } from './types.js';
 
@@ -14,9 +14,6 @@ export const SUMMARY_MAX_CHARS = 200;
 
 /** The summary the spec gives a fire its wake gate skipped. */
 export const WAKE_GATE_SKIPPED = 'wake-gate: skipped';
-
-/** Turn endings that count as a failed fire (the others produced an answer). */
-const FAILED_ENDINGS = new Set(['error', 'aborted', 'circuit_open', 'context_exhausted']);
 
 export interface FireDeps {
   jobs: JobPort;
@@ -90,7 +87,7 @@ export async function runFire(deps: FireDeps, job: JobRecord, reason: FireReason
     let failure: string | undefined;
     try {
       result = await deps.turns.run({ ...(job.agentId === null ? {} : { agentId: job.agentId }), sessionKey, message: job.message, caller, rootRunId: runId, signal: AbortSignal.any([run.signal, shutdown]) });
-      if (FAILED_ENDINGS.has(result.finishReason)) failure = result.error ?? `The turn ended with ${result.finishReason}`;
+      failure = undoneTaskError(result);
     } catch (error) {
       failure = publicMessage(maskUnknown(error, deps.log, { jobId: job.id, runId }, 'a scheduled turn failed'));
     }

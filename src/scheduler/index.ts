@@ -5,16 +5,14 @@ import type { EventBus, HealthSignalRecorder, TrajectoryRecord } from '../obs/in
 import type { JobPort } from '../store/index.js';
 import type { TurnRunner } from '../turns/index.js';
 import { createJobService, type JobService } from './job-service.js';
-import { createLocalRunLifecycle } from './local-runs.js';
 import { cronMethods } from './methods.js';
 import { createScheduler, type Scheduler, type SchedulerLeases, type SchedulerPolicy } from './scheduler.js';
 import { systemClock, type RunLifecycle, type SchedulerClock } from './types.js';
 import type { GateTools } from './wake-gate.js';
 
-export { jobSessionKey, SUMMARY_MAX_CHARS, WAKE_GATE_SKIPPED } from './fire.js';
+export { WAKE_GATE_SKIPPED } from './fire.js';
 export { OVERLAP_SKIPPED, SCHEDULER_LEASE, type Scheduler, type SchedulerLeases } from './scheduler.js';
-export { DEFAULT_TZ } from './next-fire.js';
-export { systemClock, type RunFinish, type RunLifecycle, type SchedulerClock } from './types.js';
+export { systemClock, type RunLifecycle, type SchedulerClock } from './types.js';
 
 export interface SchedulerModuleDeps {
   jobs: JobPort;
@@ -27,8 +25,8 @@ export interface SchedulerModuleDeps {
   agents: { get(agentId: string): unknown; defaultAgentId(): string | undefined };
   /** The scheduler.* config section, read at each use so a config change applies at the next tick. */
   config: () => SchedulerPolicy & { minIntervalMs: number; defaultRunEntries: number; maxRunEntries: number };
-  /** Run control (src/runs); without it each fire gets a signal of its own, aborted at shutdown. */
-  runs?: RunLifecycle;
+  /** Run control (src/runs): each fire is a run, its signal aborted by run.kill, the denial breaker or shutdown. */
+  runs: RunLifecycle;
   clock?: SchedulerClock;
   newId: () => string;
   log: Logger;
@@ -41,9 +39,8 @@ export interface SchedulerModule extends CapabilityModule {
 
 export function createSchedulerModule(deps: SchedulerModuleDeps): SchedulerModule {
   const clock = deps.clock ?? systemClock;
-  const localRuns = createLocalRunLifecycle();
   const scheduler = createScheduler({
-    jobs: deps.jobs, turns: deps.turns, runs: deps.runs ?? localRuns, events: deps.events, signals: deps.signals,
+    jobs: deps.jobs, turns: deps.turns, runs: deps.runs, events: deps.events, signals: deps.signals,
     recorder: deps.recorder, gate: { recentEvents: (limit) => deps.events.recent(limit), tools: deps.tools },
     defaultAgentId: () => deps.agents.defaultAgentId() ?? 'default', now: clock.now, newId: deps.newId, log: deps.log,
     clock, leases: deps.leases, policy: deps.config,
@@ -58,9 +55,6 @@ export function createSchedulerModule(deps: SchedulerModuleDeps): SchedulerModul
     service,
     methods: cronMethods(service),
     start: () => scheduler.start(),
-    async stop() {
-      localRuns.abortAll();
-      await scheduler.stop();
-    },
+    stop: () => scheduler.stop(),
   };
 }

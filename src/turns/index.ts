@@ -5,7 +5,7 @@ export { createHookRegistry, noHooks, type HookSource, type TurnHookRegistry } f
 export { TURN_HOOK_NAMES, type BeforeModelInput, type ModelContextAddition, type ToolCallInfo, type ToolCallResult, type ToolDecision, type TurnHookContext, type TurnHooks, type TurnSummary } from './hooks.js';
 export { DEFAULT_TURN_LIMITS, type TurnLimits } from './limits.js';
 export { fitContext, type BudgetVerdict, type ContextBudget } from './context-budget.js';
-export { turnReply, type TurnReply } from './turn-reply.js';
+export { turnReply, undoneTaskError, type TurnReply } from './turn-reply.js';
 export { readSessionUsage, type SessionUsage } from './turn-usage.js';
 export { assertSessionAccess, canAccessSession, sessionCallerOf, WEBHOOK_CALLER, WEBHOOK_OWNER_ID } from './session-access.js';
 export {
