@@ -13,7 +13,8 @@ export interface CapabilityModule {
   readonly methods?: readonly MethodDefinition[];
   readonly routes?: RouteRegistrar;
   readonly tools?: readonly ToolDefinition[];
-  readonly hooks?: Partial<TurnHooks>;
+  /** One set of turn hooks, or several (a module built of parts) run in the order given. */
+  readonly hooks?: Partial<TurnHooks> | readonly Partial<TurnHooks>[];
   /** Called once after every module is built, in list order. */
   start?(): Promise<void> | void;
   /** Called on shutdown in reverse list order; releases what start() or the constructor took. */

@@ -8,7 +8,6 @@ import type { EventBus, HealthSignalRecorder, Recorder } from '../obs/index.js';
 import { createHashingEmbedder, type Embedder } from '../providers/index.js';
 import type { RequestAuth } from '../server/index.js';
 import type { MemoryPort, SessionPort } from '../store/index.js';
-import { composeHooks } from './compose-hooks.js';
 import { createInjectionMonitor, injectionScanHook } from './injection-monitor.js';
 import { createLifecycleSweeper, lifecyclePolicyOf } from './lifecycle.js';
 import { createMemoryEmbedder, type MemoryEmbedder } from './memory-embedder.js';
@@ -89,11 +88,11 @@ export function createMemoryModule(deps: MemoryModuleDeps): MemoryModule {
     routes: memoryRoutes({ auth: deps.auth, search, sessions: ports.sessions, stats }),
     tools: memoryTools({ search, write, trust, injection, config: memoryConfig }),
     // The scan sees the inbound message before recall adds anything; trust tracks each turn's tool output.
-    hooks: composeHooks(
+    hooks: [
       { beforeModel: injectionScanHook(injection) },
       trust.hooks,
       createRecallHooks({ search, marks, recorder: deps.recorder, config: memoryConfig, now, log }),
-    ),
+    ],
     start() {
       // Entries stored by an earlier embedder (or while the provider was down) get vectors of the current one.
       reembedder.kick();

@@ -1,8 +1,8 @@
 // Turns detections into security events: one per detection, and one per window when an agent's detections pass the rate.
 import type { EventBus } from '../obs/index.js';
 import type { BeforeModelInput, ModelContextAddition, TurnHookContext } from '../turns/index.js';
-import { channelOf, WEBHOOK_OWNER_ID } from '../turns/index.js';
 import { DEFAULT_INJECTION_SCAN_CHARS, detectInjection, warmInjectionPatterns, type InjectionResult } from './injection.js';
+import { isWebhookSession } from './trust.js';
 
 export interface InjectionRate {
   /** Detections per agent a window tolerates; one more emits security:injection_rate_exceeded. */
@@ -73,8 +73,8 @@ export function createInjectionMonitor({ events, now, rate = DEFAULT_INJECTION_R
 }
 
 /** The source of a turn's inbound message: a signed webhook's session, else a user's message. */
-export function inboundSource(ctx: Pick<TurnHookContext, 'sessionKey' | 'clientId'>): InjectionSource {
-  return ctx.clientId === WEBHOOK_OWNER_ID || channelOf(ctx.sessionKey) === 'webhook' ? 'webhook' : 'user_message';
+function inboundSource(ctx: Pick<TurnHookContext, 'sessionKey' | 'clientId'>): InjectionSource {
+  return isWebhookSession(ctx.sessionKey, ctx.clientId) ? 'webhook' : 'user_message';
 }
 
 /**

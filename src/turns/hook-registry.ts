@@ -2,10 +2,10 @@
 import type { Logger } from 'pino';
 import type { BeforeModelInput, ModelContextAddition, ToolCallInfo, ToolCallResult, ToolDecision, TurnHookContext, TurnHooks, TurnSummary } from './hooks.js';
 
-/** A module's name with the hooks it registers. */
+/** A module's name with the hooks it registers: one set, or several run in the order given (a module of parts). */
 export interface HookSource {
   readonly name: string;
-  readonly hooks?: Partial<TurnHooks>;
+  readonly hooks?: Partial<TurnHooks> | readonly Partial<TurnHooks>[];
 }
 
 /** What the loop calls: every registered module's hooks behind one object. */
@@ -29,11 +29,13 @@ export function createHookRegistry(sources: readonly HookSource[], log: Logger):
   const beforeTool: Registered<'beforeTool'> = [];
   const afterTool: Registered<'afterTool'> = [];
   const afterTurn: Registered<'afterTurn'> = [];
-  function register({ name: module, hooks = {} }: HookSource): void {
-    if (hooks.beforeModel !== undefined) beforeModel.push({ module, hook: hooks.beforeModel });
-    if (hooks.beforeTool !== undefined) beforeTool.push({ module, hook: hooks.beforeTool });
-    if (hooks.afterTool !== undefined) afterTool.push({ module, hook: hooks.afterTool });
-    if (hooks.afterTurn !== undefined) afterTurn.push({ module, hook: hooks.afterTurn });
+  function register({ name: module, hooks = [] }: HookSource): void {
+    for (const set of Array.isArray(hooks) ? hooks : [hooks]) {
+      if (set.beforeModel !== undefined) beforeModel.push({ module, hook: set.beforeModel });
+      if (set.beforeTool !== undefined) beforeTool.push({ module, hook: set.beforeTool });
+      if (set.afterTool !== undefined) afterTool.push({ module, hook: set.afterTool });
+      if (set.afterTurn !== undefined) afterTurn.push({ module, hook: set.afterTurn });
+    }
   }
   sources.forEach(register);
 

@@ -30,7 +30,8 @@ export interface SqliteMemoryPort extends MemoryPort {
   readonly vectorSearch: 'vec0' | 'exact';
 }
 
-export const DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES = 50_000;
+/** The `memory.embeddingCacheMaxEntries` default, for a store opened without the config (tests, benches). */
+export const DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES = 100_000;
 export const DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH = 500;
 
 function chooseLane(db: SqliteDatabase, exact: boolean, log: Logger | undefined): VectorLane {
