@@ -104,7 +104,7 @@ export async function run(options: BenchOptions): Promise<FigureRow[]> {
     const recall = { baseline: [] as number[], gateway: [] as number[] };
     const config = validateConfig({}, 'bench').memory;
     const marks = createRecallMarks({ port: fixture.store.memory, now: Date.now, log });
-    const hooks = createHookRegistry([{ name: 'memory', hooks: createRecallHooks({ search: fixture.search, marks, recorder: { trajectory: () => undefined }, config: () => config, now: Date.now, log }) }], log);
+    const hooks = createHookRegistry([{ name: 'memory', hooks: createRecallHooks({ search: fixture.search, port: fixture.store.memory, marks, recorder: { trajectory: () => undefined }, config: () => config, now: Date.now, log }) }], log);
     const bare = createHookRegistry([], log);
     let turn = 0;
     const hookCall = (registry: typeof hooks) => async (query: string) => {

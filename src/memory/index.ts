@@ -91,7 +91,7 @@ export function createMemoryModule(deps: MemoryModuleDeps): MemoryModule {
     hooks: [
       { beforeModel: injectionScanHook(injection) },
       trust.hooks,
-      createRecallHooks({ search, marks, recorder: deps.recorder, config: memoryConfig, now, log }),
+      createRecallHooks({ search, port, marks, recorder: deps.recorder, config: memoryConfig, now, log }),
     ],
     start() {
       // Entries stored by an earlier embedder (or while the provider was down) get vectors of the current one.

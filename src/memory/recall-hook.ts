@@ -4,6 +4,7 @@ import type { MemoryConfig } from '../config/index.js';
 import { TRAJECTORY_KIND, type Recorder } from '../obs/index.js';
 import type { BeforeModelInput, ModelContextAddition, TurnHookContext, TurnHooks } from '../turns/index.js';
 import { parseSessionKey } from '../turns/index.js';
+import type { MemoryPort } from '../store/index.js';
 import type { MemorySearch } from './memory-search.js';
 import { selectRecalled } from './recall-context.js';
 import type { RecallMarks } from './recall-marks.js';
@@ -15,6 +16,7 @@ export const RECALL_QUERY_MAX_CHARS = 2_000;
 
 export interface RecallHookDeps {
   search: MemorySearch;
+  port: Pick<MemoryPort, 'hasEntries'>;
   marks: Pick<RecallMarks, 'add'>;
   recorder: Pick<Recorder, 'trajectory'>;
   /** Read per turn, so a config change applies at the next turn. */
@@ -34,8 +36,10 @@ function userOf(sessionKey: string | null): string | undefined {
 /**
  * Step 1 searches; later steps of the same turn reuse its result (the addition is per model call), so a turn
  * searches once. Search and evidence are the only work on the turn's path: recall marks are written in batches.
+ * An agent with no memories in the tenant is not searched at all (no embedding, no lanes, no evidence): there is
+ * nothing to recall, and most agents of a chat gateway never store one.
  */
-export function createRecallHooks({ search, marks, recorder, config, now, log }: RecallHookDeps): RecallHooks {
+export function createRecallHooks({ search, port, marks, recorder, config, now, log }: RecallHookDeps): RecallHooks {
   const kept = new Map<string, ModelContextAddition | undefined>();
 
   async function recall(input: BeforeModelInput, ctx: TurnHookContext): Promise<ModelContextAddition | undefined> {
@@ -44,6 +48,7 @@ export function createRecallHooks({ search, marks, recorder, config, now, log }:
     const query = input.message.trim().slice(0, RECALL_QUERY_MAX_CHARS);
     if (query.length === 0) return undefined;
     const { tenantId, userId } = parseSessionKey(ctx.sessionKey, 'sessionKey');
+    if (!(await port.hasEntries({ tenantId, agentId: ctx.agentId }))) return undefined;
     const { hits, lanes } = await search({ query, filter: { tenantId, agentId: ctx.agentId }, limit: options.topK, signal: ctx.signal });
     const { chosen, message } = selectRecalled(hits, options, now());
     const crossUserCount = chosen.filter(({ entry }) => {

@@ -307,6 +307,17 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
         expect((await memory.searchVector(vector('m', 1, 0), {}, 10)).map((hit) => hit.id)).toEqual(['again']);
       });
 
+      it('tells whether a scope holds any entry, per tenant and agent', async () => {
+        expect(await memory.hasEntries({ tenantId: 'tenant-a', agentId: 'agent-1' })).toBe(false);
+        await memory.insert(memoryEntry('a1', { content: 'apple' }));
+        expect(await memory.hasEntries({ tenantId: 'tenant-a', agentId: 'agent-1' })).toBe(true);
+        expect(await memory.hasEntries({ tenantId: 'tenant-a' })).toBe(true);
+        expect(await memory.hasEntries({ tenantId: 'tenant-a', agentId: 'agent-2' })).toBe(false);
+        expect(await memory.hasEntries({ tenantId: 'tenant-b', agentId: 'agent-1' })).toBe(false);
+        await memory.delete('a1', { tenantId: 'tenant-a' });
+        expect(await memory.hasEntries({ tenantId: 'tenant-a', agentId: 'agent-1' })).toBe(false);
+      });
+
       it('counts within the scope: by type, untrusted, demoted and vectors by model', async () => {
         await memory.insert(memoryEntry('f1'), vector('model-a', 1, 0));
         await memory.insert(memoryEntry('f2', { trustLevel: 'untrusted' }), vector('model-b', 1, 0));

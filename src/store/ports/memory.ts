@@ -135,6 +135,8 @@ export interface MemoryPort {
   /** Deletes every entry in the scope (all when empty); resolves to how many. */
   flush(scope: MemoryScope): Promise<number>;
   stats(scope: MemoryScope): Promise<MemoryStats>;
+  /** Whether the scope holds any entry, so a turn can skip recall (and its embedding) where there is nothing to find. */
+  hasEntries(scope: MemoryScope): Promise<boolean>;
   /** Ids of agents that have entries (the lifecycle sweep's work list). */
   agentsWithEntries(): Promise<string[]>;
   /**

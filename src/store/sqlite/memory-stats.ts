@@ -1,4 +1,4 @@
-// Memory statistics on SQLite: counts within a scope, vectors per embedder model, and the size of the file.
+// Memory statistics on SQLite: counts within a scope, vectors per embedder model, the size of the file, and whether a scope is empty.
 import type { MemoryScope, MemoryStats, MemoryType } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { filterWhere, isMemoryType } from './memory-rows.js';
@@ -33,5 +33,20 @@ export function createMemoryStats(db: SqliteDatabase): (scope: MemoryScope) => M
     const vectorsByModel: Record<string, number> = {};
     for (const row of byModelRows) vectorsByModel[row.model] = row.vectors;
     return { totalEntries, byType, untrusted, demoted, vectorsByModel, dbSizeBytes: (pageCount.get() ?? 0) * (pageSize.get() ?? 0) };
+  };
+}
+
+/** One indexed probe (memory_entries_by_scope) rather than a count. */
+export function createScopeProbe(db: SqliteDatabase): (scope: MemoryScope) => boolean {
+  const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], number>>>();
+  return (scope) => {
+    const where = filterWhere(scope);
+    const sql = `SELECT EXISTS (SELECT 1 FROM memory_entries e ${where.sql})`;
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = db.prepare<unknown[], number>(sql).pluck();
+      statements.set(sql, statement);
+    }
+    return statement.get(...where.values) === 1;
   };
 }

@@ -7,7 +7,7 @@ import { createEmbeddingCache } from './memory-embedding-cache.js';
 import { createMemoryEntries } from './memory-entries.js';
 import { createLexicalLane } from './memory-lexical.js';
 import { createMemoryLifecycle } from './memory-lifecycle.js';
-import { createMemoryStats } from './memory-stats.js';
+import { createMemoryStats, createScopeProbe } from './memory-stats.js';
 import { createExactVectorLane } from './memory-vector-exact.js';
 import { createVec0VectorLane, loadSqliteVec } from './memory-vector-vec0.js';
 import { createVectorStore, type VectorLane } from './memory-vectors.js';
@@ -60,6 +60,7 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
   const lifecycle = createMemoryLifecycle(db, vectors, lane, deletes);
   const lexical = createLexicalLane(db);
   const stats = createMemoryStats(db);
+  const hasEntries = createScopeProbe(db);
   const cache = createEmbeddingCache(db, { maxEntries: embeddingCacheMaxEntries, evictionBatch: embeddingCacheEvictionBatch, now });
 
   return {
@@ -106,6 +107,9 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
     },
     async stats(scope) {
       return stats(scope);
+    },
+    async hasEntries(scope) {
+      return hasEntries(scope);
     },
     async agentsWithEntries() {
       return lifecycle.agentsWithEntries();
