@@ -1,41 +1,71 @@
-// The lexical lane: FTS5 BM25 over entry content, any of the query's words matching, scope filters in the same query.
+// The lexical lane: FTS5 BM25 over entry content, any of the query's discriminating words matching, scope filters in the same query.
 import type { MemoryFilter, RankedHit } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { filterWhere } from './memory-rows.js';
+import { wordsOf, type ScopeTermCounts, type TermCounts } from './memory-term-counts.js';
 
 /** Cap on the distinct words taken from one query (outside input). */
 const MAX_QUERY_TERMS = 32;
 
 /**
- * Every distinct word becomes a quoted term (FTS5 operators and punctuation in the text cannot cause syntax errors),
- * joined by OR so an entry matching some of the words still ranks, below one matching more. '' without a word.
+ * Entries a query may match, counted per word in the scope. FTS5 scores every entry that matches any word, so a
+ * word found in most entries ("the", "user") makes a search cost the whole scope while adding almost nothing to
+ * BM25 (its IDF is near zero). Words are taken rarest first while their counts add up to at most this.
  */
+export const LEXICAL_MATCH_BUDGET = 4_000;
+
+/** Every distinct word as a quoted term (FTS5 operators and punctuation in the text cannot cause syntax errors), joined by OR. */
 export function toFtsAnyQuery(text: string): string {
-  const terms = new Set((text.match(/[\p{L}\p{N}_]+/gu) ?? []).map((term) => term.toLowerCase()));
-  return [...terms]
+  return [...wordsOf(text)]
     .slice(0, MAX_QUERY_TERMS)
     .map((term) => `"${term}"`)
     .join(' OR ');
+}
+
+/**
+ * The words worth matching in this scope: none that no entry contains, and, rarest first, those whose entry counts
+ * fit the budget. A query whose rarest word is in more entries than the budget has no discriminating word and
+ * matches nothing here (the vector lane still ranks it).
+ */
+export function discriminatingWords(query: string, counts: ScopeTermCounts, budget: number = LEXICAL_MATCH_BUDGET): string[] {
+  const found = [...wordsOf(query)]
+    .slice(0, MAX_QUERY_TERMS)
+    .map((word) => ({ word, entries: counts.byWord.get(word) ?? 0 }))
+    .filter(({ entries }) => entries > 0)
+    .sort((a, b) => a.entries - b.entries);
+  const chosen: string[] = [];
+  let matched = 0;
+  for (const { word, entries } of found) {
+    if (matched + entries > budget) break;
+    chosen.push(word);
+    matched += entries;
+  }
+  return chosen;
 }
 
 /** SQLite's hex() of a text: its UTF-8 bytes, upper case. */
 const hex = (text: string) => Buffer.from(text, 'utf8').toString('hex').toUpperCase();
 
 /**
- * The scope token the insert trigger (migration 11) writes in the `scope` column: matching it first lets FTS5 rank
- * only the scope's rows. The SQL filter still decides; the token only narrows the work.
+ * The scope token the insert trigger (migration 11) writes in the `scope` column: matching it lets FTS5 rank only
+ * the scope's rows. The SQL filter still decides; the token only narrows the work.
  */
 function scopeToken(filter: MemoryFilter): string | undefined {
   if (filter.tenantId === undefined) return undefined;
   return filter.agentId === undefined ? `t${hex(filter.tenantId)}` : `a${hex(filter.tenantId)}x${hex(filter.agentId)}`;
 }
 
-export function createLexicalLane(db: SqliteDatabase): (query: string, filter: MemoryFilter, limit: number) => RankedHit[] {
+export function createLexicalLane(db: SqliteDatabase, termCounts: TermCounts): (query: string, filter: MemoryFilter, limit: number) => RankedHit[] {
   const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], { id: string; rank: number }>>>();
   return (query, filter, limit) => {
-    const terms = toFtsAnyQuery(query);
-    if (terms === '' || limit <= 0) return [];
-    const token = scopeToken(filter);
+    if (limit <= 0) return [];
+    const counts = termCounts.of(filter);
+    const words = discriminatingWords(query, counts);
+    if (words.length === 0) return [];
+    const terms = words.map((word) => `"${word}"`).join(' OR ');
+    // The token's own list is as long as the scope: worth walking only when the scope is a small part of the store,
+    // where it spares matching the words in other scopes' entries.
+    const token = counts.entries * 2 < termCounts.totalEntries() ? scopeToken(filter) : undefined;
     const match = token === undefined ? `content : (${terms})` : `scope : "${token}" AND content : (${terms})`;
     const where = filterWhere(filter, [{ sql: 'memory_fts MATCH ?', values: [match] }]);
     // bm25() is lower-is-better, and weighs the scope column 0 so the scope token never moves a rank; ties go to the

@@ -6,6 +6,7 @@ import { createMemoryDeletes } from './memory-deletes.js';
 import { createEmbeddingCache } from './memory-embedding-cache.js';
 import { createMemoryEntries } from './memory-entries.js';
 import { createLexicalLane } from './memory-lexical.js';
+import { createTermCounts } from './memory-term-counts.js';
 import { createMemoryLifecycle } from './memory-lifecycle.js';
 import { createMemoryStats, createScopeProbe } from './memory-stats.js';
 import { createExactVectorLane } from './memory-vector-exact.js';
@@ -58,15 +59,24 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
   const entries = createMemoryEntries(db, vectors);
   const deletes = createMemoryDeletes(db, vectors, lane);
   const lifecycle = createMemoryLifecycle(db, vectors, lane, deletes);
-  const lexical = createLexicalLane(db);
+  const termCounts = createTermCounts(db);
+  const lexical = createLexicalLane(db, termCounts);
   const stats = createMemoryStats(db);
   const hasEntries = createScopeProbe(db);
   const cache = createEmbeddingCache(db, { maxEntries: embeddingCacheMaxEntries, evictionBatch: embeddingCacheEvictionBatch, now });
 
+  /** Word counts are redone on next use once entries are gone (deletes are rare next to searches). */
+  function afterDeleting<T>(result: T, deletedAny: (result: T) => boolean): T {
+    if (deletedAny(result)) termCounts.invalidate();
+    return result;
+  }
+
   return {
     vectorSearch: lane.kind,
     async insert(entry, vector) {
-      return entries.insert(entry, vector);
+      const stored = entries.insert(entry, vector);
+      termCounts.added(stored);
+      return stored;
     },
     async get(id, scope) {
       return entries.get(id, scope);
@@ -97,13 +107,13 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
       return entries.browse(filter, page.offset, page.limit);
     },
     async delete(id, scope) {
-      return deletes.delete(id, scope);
+      return afterDeleting(deletes.delete(id, scope), (deleted) => deleted);
     },
     async deleteBySource(sessionKey, scope, { purgeDerived }) {
-      return deletes.deleteBySource(sessionKey, scope, purgeDerived);
+      return afterDeleting(deletes.deleteBySource(sessionKey, scope, purgeDerived), (deleted) => deleted > 0);
     },
     async flush(scope) {
-      return deletes.flush(scope);
+      return afterDeleting(deletes.flush(scope), (deleted) => deleted > 0);
     },
     async stats(scope) {
       return stats(scope);
@@ -115,7 +125,7 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
       return lifecycle.agentsWithEntries();
     },
     async sweep(agentId, policy, now) {
-      return lifecycle.sweep(agentId, policy, now);
+      return afterDeleting(lifecycle.sweep(agentId, policy, now), (outcome) => outcome.evicted > 0);
     },
     async cachedEmbedding(model, contentHash) {
       return cache.get(model, contentHash);

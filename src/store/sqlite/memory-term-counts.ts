@@ -1,0 +1,90 @@
+// How many entries of a scope contain each word: the lexical lane's guide to which query words are worth matching.
+import type { MemoryFilter } from '../ports/index.js';
+import type { SqliteDatabase } from './database.js';
+import { filterWhere } from './memory-rows.js';
+
+/** Scopes whose counts are kept; the least recently searched is dropped past it and counted again when searched. */
+export const TERM_COUNT_SCOPES_KEPT = 64;
+
+/**
+ * The words of a text as the lexical lane sees them: letters, digits and underscores, lower case, accents removed
+ * (as FTS5's unicode61 tokenizer removes them), so counting and querying agree on what a word is.
+ */
+export function wordsOf(text: string): Set<string> {
+  const words = text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}_]+/gu);
+  return new Set(words ?? []);
+}
+
+export interface ScopeTermCounts {
+  /** Entries in the scope. */
+  entries: number;
+  /** Entries containing each word. */
+  byWord: Map<string, number>;
+}
+
+export interface TermCounts {
+  /** The scope's counts, counted from its entries on first use and kept up to date by `added`. */
+  of(filter: MemoryFilter): ScopeTermCounts;
+  /** Entries in the whole store (the scopes' share of it decides whether the scope token narrows a query). */
+  totalEntries(): number;
+  /** A stored entry: counted into every kept scope it belongs to. */
+  added(entry: { tenantId: string; agentId: string; content: string }): void;
+  /** Entries were deleted (or their content changed): counts are redone on next use. */
+  invalidate(): void;
+}
+
+/** Tenant and agent only: type, trust and status filters share their scope's counts (the counts guide, never decide). */
+const keyOf = (tenantId: string | undefined, agentId: string | undefined) => `${tenantId ?? ''}\u0000${agentId ?? ''}`;
+
+export function createTermCounts(db: SqliteDatabase): TermCounts {
+  const scopes = new Map<string, ScopeTermCounts>();
+  const countAll = db.prepare<[], number>('SELECT COUNT(*) FROM memory_entries').pluck();
+  let total: number | undefined;
+
+  function count(tenantId: string | undefined, agentId: string | undefined): ScopeTermCounts {
+    const where = filterWhere({ ...(tenantId === undefined ? {} : { tenantId }), ...(agentId === undefined ? {} : { agentId }) });
+    const counts: ScopeTermCounts = { entries: 0, byWord: new Map() };
+    for (const content of db.prepare<unknown[], string>(`SELECT e.content FROM memory_entries e ${where.sql}`).pluck().iterate(...where.values)) {
+      counts.entries += 1;
+      for (const word of wordsOf(content)) counts.byWord.set(word, (counts.byWord.get(word) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  return {
+    of(filter) {
+      const key = keyOf(filter.tenantId, filter.agentId);
+      let counts = scopes.get(key);
+      if (counts === undefined) {
+        counts = count(filter.tenantId, filter.agentId);
+        if (scopes.size >= TERM_COUNT_SCOPES_KEPT) {
+          const oldest = scopes.keys().next();
+          if (oldest.done !== true) scopes.delete(oldest.value);
+        }
+      } else {
+        scopes.delete(key);
+      }
+      scopes.set(key, counts);
+      return counts;
+    },
+    totalEntries() {
+      total ??= countAll.get() ?? 0;
+      return total;
+    },
+    added({ tenantId, agentId, content }) {
+      if (total !== undefined) total += 1;
+      let words: Set<string> | undefined;
+      for (const key of [keyOf(tenantId, agentId), keyOf(tenantId, undefined), keyOf(undefined, agentId), keyOf(undefined, undefined)]) {
+        const counts = scopes.get(key);
+        if (counts === undefined) continue;
+        words ??= wordsOf(content);
+        counts.entries += 1;
+        for (const word of words) counts.byWord.set(word, (counts.byWord.get(word) ?? 0) + 1);
+      }
+    },
+    invalidate() {
+      scopes.clear();
+      total = undefined;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// The SQLite lexical lane's word choice: words no entry has are left out, common words give way to rare ones in a
+// large scope, and the counts follow inserts and deletes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqliteMemoryPort, type SqliteMemoryPort } from '../../../src/store/sqlite/index.js';
+import { discriminatingWords, LEXICAL_MATCH_BUDGET } from '../../../src/store/sqlite/memory-lexical.js';
+import { memoryEntry } from '../memory.cases.js';
+import { openTemporaryDatabase } from './temporary-database.js';
+
+describe('discriminatingWords', () => {
+  const counts = { entries: 10_000, byWord: new Map([['the', 9_000], ['user', 6_000], ['likes', 1_500], ['zanzibar', 2], ['tea', 300]]) };
+
+  it('takes the rarest words first while their entry counts fit the budget', () => {
+    expect(discriminatingWords('The user likes tea from Zanzibar', counts, 2_000)).toEqual(['zanzibar', 'tea', 'likes']);
+    expect(discriminatingWords('The user likes tea from Zanzibar', counts, 500)).toEqual(['zanzibar', 'tea']);
+  });
+
+  it('leaves out words no entry contains, and matches nothing when every word is too common', () => {
+    expect(discriminatingWords('from unknown', counts, LEXICAL_MATCH_BUDGET)).toEqual([]);
+    expect(discriminatingWords('the user', counts, 2_000)).toEqual([]);
+  });
+
+  it('treats accents and case as FTS5 does', () => {
+    const accented = { entries: 3, byWord: new Map([['cafe', 1]]) };
+    expect(discriminatingWords('CAFÉ', accented)).toEqual(['cafe']);
+  });
+});
+
+describe('sqlite lexical lane in a large scope', () => {
+  let port: SqliteMemoryPort;
+  let close: () => Promise<void>;
+  const scope = { tenantId: 'tenant-a', agentId: 'agent-1' };
+  const ids = async (query: string) => (await port.searchLexical(query, scope, 5)).map((hit) => hit.id);
+
+  beforeAll(async () => {
+    ({ port, close } = await openTemporaryDatabase().then(({ db, close: closeDb }) => ({ port: createSqliteMemoryPort(db), close: closeDb })));
+    const fillers = ['coffee', 'meeting', 'report', 'garden', 'travel'];
+    for (let index = 0; index < LEXICAL_MATCH_BUDGET + 1_000; index += 1) {
+      await port.insert(memoryEntry(`e${index}`, { content: `the user mentioned ${fillers[index % fillers.length]} number ${index}` }));
+    }
+    await port.insert(memoryEntry('rare', { content: 'the user keeps bees in Zanzibar' }));
+  }, 60_000);
+  afterAll(() => close());
+
+  it('finds the entry with the rare word in a query full of common ones', async () => {
+    expect((await ids('what does the user keep in zanzibar'))[0]).toBe('rare');
+  });
+
+  it('matches nothing when every word is in more entries than the budget', async () => {
+    expect(await ids('the user mentioned')).toEqual([]);
+  });
+
+  it('counts a new entry at once, and forgets a deleted one', async () => {
+    expect(await ids('okapi')).toEqual([]);
+    await port.insert(memoryEntry('new', { content: 'an okapi at the zoo' }));
+    expect(await ids('okapi')).toEqual(['new']);
+    expect(await port.delete('new', scope)).toBe(true);
+    expect(await ids('okapi')).toEqual([]);
+    await port.insert(memoryEntry('again', { content: 'another okapi' }));
+    expect(await ids('okapi')).toEqual(['again']);
+  });
+
+  it('keeps other tenants out whether or not the scope token narrows the query', async () => {
+    await port.insert(memoryEntry('elsewhere', { tenantId: 'tenant-b', content: 'bees in Zanzibar too' }));
+    expect(await ids('bees zanzibar')).toEqual(['rare']);
+    expect((await port.searchLexical('bees zanzibar', { tenantId: 'tenant-b', agentId: 'agent-1' }, 5)).map((hit) => hit.id)).toEqual(['elsewhere']);
+  });
+});
