@@ -59,24 +59,15 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
   const entries = createMemoryEntries(db, vectors);
   const deletes = createMemoryDeletes(db, vectors, lane);
   const lifecycle = createMemoryLifecycle(db, vectors, lane, deletes);
-  const termCounts = createTermCounts(db);
-  const lexical = createLexicalLane(db, termCounts);
+  const lexical = createLexicalLane(db, createTermCounts(db));
   const stats = createMemoryStats(db);
   const hasEntries = createScopeProbe(db);
   const cache = createEmbeddingCache(db, { maxEntries: embeddingCacheMaxEntries, evictionBatch: embeddingCacheEvictionBatch, now });
 
-  /** Word counts are redone on next use once entries are gone (deletes are rare next to searches). */
-  function afterDeleting<T>(result: T, deletedAny: (result: T) => boolean): T {
-    if (deletedAny(result)) termCounts.invalidate();
-    return result;
-  }
-
   return {
     vectorSearch: lane.kind,
     async insert(entry, vector) {
-      const stored = entries.insert(entry, vector);
-      termCounts.added(stored);
-      return stored;
+      return entries.insert(entry, vector);
     },
     async get(id, scope) {
       return entries.get(id, scope);
@@ -107,13 +98,13 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
       return entries.browse(filter, page.offset, page.limit);
     },
     async delete(id, scope) {
-      return afterDeleting(deletes.delete(id, scope), (deleted) => deleted);
+      return deletes.delete(id, scope);
     },
     async deleteBySource(sessionKey, scope, { purgeDerived }) {
-      return afterDeleting(deletes.deleteBySource(sessionKey, scope, purgeDerived), (deleted) => deleted > 0);
+      return deletes.deleteBySource(sessionKey, scope, purgeDerived);
     },
     async flush(scope) {
-      return afterDeleting(deletes.flush(scope), (deleted) => deleted > 0);
+      return deletes.flush(scope);
     },
     async stats(scope) {
       return stats(scope);
@@ -125,7 +116,7 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
       return lifecycle.agentsWithEntries();
     },
     async sweep(agentId, policy, now) {
-      return afterDeleting(lifecycle.sweep(agentId, policy, now), (outcome) => outcome.evicted > 0);
+      return lifecycle.sweep(agentId, policy, now);
     },
     async cachedEmbedding(model, contentHash) {
       return cache.get(model, contentHash);

@@ -23,14 +23,10 @@ export interface ScopeTermCounts {
 }
 
 export interface TermCounts {
-  /** The scope's counts, counted from its entries on first use and kept up to date by `added`. */
+  /** The scope's counts: counted from its entries on first use, then kept in step by triggers on every insert and delete. */
   of(filter: MemoryFilter): ScopeTermCounts;
-  /** Entries in the whole store (the scopes' share of it decides whether the scope token narrows a query). */
+  /** Entries in the whole store (the scope's share of it decides whether the scope token narrows a query). */
   totalEntries(): number;
-  /** A stored entry: counted into every kept scope it belongs to. */
-  added(entry: { tenantId: string; agentId: string; content: string }): void;
-  /** Entries were deleted (or their content changed): counts are redone on next use. */
-  invalidate(): void;
 }
 
 /** Tenant and agent only: type, trust and status filters share their scope's counts (the counts guide, never decide). */
@@ -40,6 +36,34 @@ export function createTermCounts(db: SqliteDatabase): TermCounts {
   const scopes = new Map<string, ScopeTermCounts>();
   const countAll = db.prepare<[], number>('SELECT COUNT(*) FROM memory_entries').pluck();
   let total: number | undefined;
+
+  /** Counts a stored (+1) or deleted (-1) entry into every kept scope it belongs to. */
+  function step(tenantId: string, agentId: string, content: string, by: 1 | -1): void {
+    if (total !== undefined) total += by;
+    let words: Set<string> | undefined;
+    for (const key of [keyOf(tenantId, agentId), keyOf(tenantId, undefined), keyOf(undefined, agentId), keyOf(undefined, undefined)]) {
+      const counts = scopes.get(key);
+      if (counts === undefined) continue;
+      words ??= wordsOf(content);
+      counts.entries += by;
+      for (const word of words) counts.byWord.set(word, (counts.byWord.get(word) ?? 0) + by);
+    }
+  }
+  // Temporary triggers (this connection only) see every insert and delete, whichever path made it: a delete by id, by
+  // source session, a flush or the lifecycle's eviction. A rolled-back write leaves the counts a little off, which only
+  // shifts which words a search picks, never what the SQL filter lets through.
+  db.function('memory_terms_step', { deterministic: false, varargs: false }, (tenantId: unknown, agentId: unknown, content: unknown, by: unknown) => {
+    if (typeof tenantId === 'string' && typeof agentId === 'string' && typeof content === 'string') step(tenantId, agentId, content, by === 1 ? 1 : -1);
+    return null;
+  });
+  db.exec(
+    `CREATE TEMP TRIGGER IF NOT EXISTS memory_terms_ai AFTER INSERT ON main.memory_entries BEGIN
+       SELECT memory_terms_step(new.tenant_id, new.agent_id, new.content, 1);
+     END;
+     CREATE TEMP TRIGGER IF NOT EXISTS memory_terms_ad AFTER DELETE ON main.memory_entries BEGIN
+       SELECT memory_terms_step(old.tenant_id, old.agent_id, old.content, -1);
+     END;`,
+  );
 
   function count(tenantId: string | undefined, agentId: string | undefined): ScopeTermCounts {
     const where = filterWhere({ ...(tenantId === undefined ? {} : { tenantId }), ...(agentId === undefined ? {} : { agentId }) });
@@ -70,21 +94,6 @@ export function createTermCounts(db: SqliteDatabase): TermCounts {
     totalEntries() {
       total ??= countAll.get() ?? 0;
       return total;
-    },
-    added({ tenantId, agentId, content }) {
-      if (total !== undefined) total += 1;
-      let words: Set<string> | undefined;
-      for (const key of [keyOf(tenantId, agentId), keyOf(tenantId, undefined), keyOf(undefined, agentId), keyOf(undefined, undefined)]) {
-        const counts = scopes.get(key);
-        if (counts === undefined) continue;
-        words ??= wordsOf(content);
-        counts.entries += 1;
-        for (const word of words) counts.byWord.set(word, (counts.byWord.get(word) ?? 0) + 1);
-      }
-    },
-    invalidate() {
-      scopes.clear();
-      total = undefined;
     },
   };
 }

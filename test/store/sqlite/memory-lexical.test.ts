@@ -1,5 +1,5 @@
 // The SQLite lexical lane's word choice: words no entry has are left out, common words give way to rare ones in a
-// large scope, and the counts follow inserts and deletes.
+// large scope, and the counts follow every insert and delete.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteMemoryPort, type SqliteMemoryPort } from '../../../src/store/sqlite/index.js';
 import { discriminatingWords, LEXICAL_MATCH_BUDGET } from '../../../src/store/sqlite/memory-lexical.js';
@@ -58,6 +58,16 @@ describe('sqlite lexical lane in a large scope', () => {
     await port.insert(memoryEntry('again', { content: 'another okapi' }));
     expect(await ids('okapi')).toEqual(['again']);
   });
+
+  it('takes deletes of every kind into the counts, so a word once common is matched again', async () => {
+    for (let index = 0; index <= LEXICAL_MATCH_BUDGET; index += 1) {
+      await port.insert(memoryEntry(`bulk${index}`, { content: `a quokka sighting ${index}`, sourceSessionKey: 'tenant-a:bulk:chat' }));
+    }
+    await port.insert(memoryEntry('quokka', { content: 'the quokka that stayed' }));
+    expect(await ids('quokka')).toEqual([]);
+    expect(await port.deleteBySource('tenant-a:bulk:chat', scope, { purgeDerived: false })).toBe(LEXICAL_MATCH_BUDGET + 1);
+    expect(await ids('quokka')).toEqual(['quokka']);
+  }, 30_000);
 
   it('keeps other tenants out whether or not the scope token narrows the query', async () => {
     await port.insert(memoryEntry('elsewhere', { tenantId: 'tenant-b', content: 'bees in Zanzibar too' }));
