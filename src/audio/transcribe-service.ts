@@ -38,7 +38,8 @@ export interface TranscribeServiceDeps {
   log: Logger;
 }
 
-const NO_ENGINE: EngineIdentity = { provider: 'none', keyless: true, source: 'keyless-local' };
+/** Reported when audio.engines is empty: nothing was chosen, so there is no source. */
+const NO_ENGINE: EngineIdentity = { provider: 'none', keyless: true };
 const TEMP_PREFIX = 'agent-gateway-audio-';
 
 export type TranscribeService = (request: TranscribeRequest) => Promise<TranscriptionResult>;

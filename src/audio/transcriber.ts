@@ -49,8 +49,8 @@ export interface EngineIdentity {
   /** True when no API key is sent (costUsd 0 in the voice block). */
   keyless: boolean;
   model?: string;
-  /** How this engine was chosen when it is the first one tried; later engines are reported as `fallback`. */
-  source: VoiceSource;
+  /** How this engine was chosen (`fallback` for every engine after the first); absent when no engine is configured. */
+  source?: VoiceSource;
 }
 
 export interface Transcriber {

@@ -37,7 +37,7 @@ export function createVoiceEvidence({ recorder, signals, now }: VoiceEvidenceDep
         ...(durationMs === undefined ? {} : { durationMs }),
         // Spec: costUsd is 0 for a keyless call and omitted for a keyed one.
         ...(engine.keyless ? { costUsd: 0 } : {}),
-        source: engine.source,
+        ...(engine.source === undefined ? {} : { source: engine.source }),
         outcome,
         ...voiceErrorKind,
       },

@@ -125,7 +125,7 @@ describe('audio.transcribe engines', () => {
     const harness = await gateway({ engines: [] });
     const result = await transcribe(harness, { audio: speech.wav.toString('base64'), mimeType: 'audio/wav' });
     expect(result).toEqual({ text: '', error: { kind: 'no_keyless_engine', message: expect.stringContaining('audio.engines') } });
-    expect(await voiceOf(harness)).toEqual({ provider: 'none', keyless: true, costUsd: 0, source: 'keyless-local', outcome: 'failed', errorKind: 'no_keyless_engine' });
+    expect(await voiceOf(harness)).toEqual({ provider: 'none', keyless: true, costUsd: 0, outcome: 'failed', errorKind: 'no_keyless_engine' });
     const health = (await callRpc(harness.url, harness.tokens.admin, 'obs.fleet.health', {})).result as { findings: { code: string; detail: string; hint: string }[] };
     expect(health.findings.find((finding) => finding.code === 'voice_health')).toMatchObject({ detail: expect.stringContaining('no_keyless_engine') });
   });
