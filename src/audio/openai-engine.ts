@@ -52,9 +52,11 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): Transcriber {
       form.append('response_format', 'json');
       if (language !== undefined) form.append('language', language);
       form.append('file', new Blob([wav], { type: 'audio/wav' }), 'audio.wav');
-      const deadline = AbortSignal.timeout(options.timeoutMs);
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+      timer.unref();
       try {
-        const response = await request(url, { method: 'POST', headers, body: form, signal: AbortSignal.any([signal, deadline]) });
+        const response = await request(url, { method: 'POST', headers, body: form, signal: AbortSignal.any([signal, deadline.signal]) });
         const text = await readCapped(response.body, TRANSCRIPTION_RESPONSE_MAX_BYTES);
         if (response.statusCode >= 400) {
           return { ok: false, errorKind: kindOfStatus(response.statusCode), message: `${options.provider} answered HTTP ${response.statusCode}` };
@@ -67,10 +69,12 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): Transcriber {
         return { ok: true, text: parsed.data.text.trim(), ...(answeredLanguage === undefined ? {} : { language: answeredLanguage }) };
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        if (deadline.aborted) return { ok: false, errorKind: 'timeout', message: `${options.provider} did not answer within ${options.timeoutMs} ms` };
+        if (deadline.signal.aborted) return { ok: false, errorKind: 'timeout', message: `${options.provider} did not answer within ${options.timeoutMs} ms` };
         if (error instanceof SyntaxError) return { ok: false, errorKind: 'network', message: `${options.provider} answered invalid JSON` };
         const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown';
         return { ok: false, errorKind: 'network', message: `${options.provider} could not be reached (${code})` };
+      } finally {
+        clearTimeout(timer);
       }
     },
   };

@@ -16,7 +16,11 @@ export const PHRASE_KEY_WORDS = ['president', 'united states'];
 
 export interface SpokenAudio {
   wav: Buffer;
+  /** ogg/opus, as voice notes are sent. */
   opus: Buffer;
+  /** opus in a webm container, as browsers record. */
+  webm: Buffer;
+  mp3: Buffer;
   /** Length of the spoken WAV, from its sample count. */
   durationMs: number;
 }
@@ -34,9 +38,14 @@ export async function speak(text: string): Promise<SpokenAudio> {
     const wavPath = join(dir, 'speech.wav');
     const opusPath = join(dir, 'speech.ogg');
     await run('espeak-ng', ['-v', 'en-us+f3', '-w', wavPath, text]);
-    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-i', wavPath, '-c:a', 'libopus', '-b:a', '32k', opusPath]);
+    const webmPath = join(dir, 'speech.webm');
+    const mp3Path = join(dir, 'speech.mp3');
+    const encode = (codec: string, output: string) => run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-i', wavPath, '-c:a', codec, output]);
+    await encode('libopus', opusPath);
+    await encode('libopus', webmPath);
+    await encode('libmp3lame', mp3Path);
     const wav = await readFile(wavPath);
-    return { wav, opus: await readFile(opusPath), durationMs: wavDuration(wav) };
+    return { wav, opus: await readFile(opusPath), webm: await readFile(webmPath), mp3: await readFile(mp3Path), durationMs: wavDuration(wav) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
