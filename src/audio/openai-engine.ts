@@ -59,20 +59,20 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): Transcriber {
         const response = await request(url, { method: 'POST', headers, body: form, signal: AbortSignal.any([signal, deadline.signal]) });
         const text = await readCapped(response.body, TRANSCRIPTION_RESPONSE_MAX_BYTES);
         if (response.statusCode >= 400) {
-          return { ok: false, errorKind: kindOfStatus(response.statusCode), message: `${options.provider} answered HTTP ${response.statusCode}` };
+          return { ok: false, errorKind: kindOfStatus(response.statusCode), message: `answered HTTP ${response.statusCode}` };
         }
         const parsed = text === undefined ? undefined : transcriptionSchema.safeParse(JSON.parse(text));
         if (parsed === undefined || !parsed.success) {
-          return { ok: false, errorKind: 'network', message: `${options.provider} answered something that is not a transcription` };
+          return { ok: false, errorKind: 'network', message: 'answered something that is not a transcription' };
         }
         const answeredLanguage = parsed.data.language ?? language;
         return { ok: true, text: parsed.data.text.trim(), ...(answeredLanguage === undefined ? {} : { language: answeredLanguage }) };
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        if (deadline.signal.aborted) return { ok: false, errorKind: 'timeout', message: `${options.provider} did not answer within ${options.timeoutMs} ms` };
-        if (error instanceof SyntaxError) return { ok: false, errorKind: 'network', message: `${options.provider} answered invalid JSON` };
+        if (deadline.signal.aborted) return { ok: false, errorKind: 'timeout', message: `did not answer within ${options.timeoutMs} ms` };
+        if (error instanceof SyntaxError) return { ok: false, errorKind: 'network', message: 'answered invalid JSON' };
         const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown';
-        return { ok: false, errorKind: 'network', message: `${options.provider} could not be reached (${code})` };
+        return { ok: false, errorKind: 'network', message: `could not be reached (${code})` };
       } finally {
         clearTimeout(timer);
       }

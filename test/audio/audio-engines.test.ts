@@ -102,11 +102,22 @@ describe('audio.transcribe engines', () => {
     expect(result).toEqual({
       text: '',
       durationMs: expect.any(Number),
-      error: { kind: 'network', message: 'keyless: keyless answered HTTP 401; speech: speech answered HTTP 500' },
+      error: { kind: 'network', message: 'keyless: answered HTTP 401; speech: answered HTTP 500' },
     });
     expect(await voiceOf(harness)).toMatchObject({ provider: 'speech', keyless: false, source: 'fallback', outcome: 'failed', errorKind: 'network' });
     const health = (await callRpc(harness.url, harness.tokens.admin, 'obs.fleet.health', {})).result as { findings: { code: string; count: number; detail: string }[] };
     expect(health.findings.find((finding) => finding.code === 'voice_health')).toMatchObject({ count: 1, detail: expect.stringContaining('dominant errorKind network') });
+  }, 60_000);
+
+  it('reports an unreachable provider as network', async () => {
+    const harness = await startGateway({
+      audio: { engines: [{ kind: 'openai-compatible', provider: 'down' }] },
+      // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+      providers: { down: { type: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1', apiKey: API_KEY } },
+    });
+    harnesses.push(harness);
+    const result = await transcribe(harness, { audio: speech.wav.toString('base64'), mimeType: 'audio/wav' });
+    expect(result.error).toEqual({ kind: 'network', message: 'down: could not be reached (ECONNREFUSED)' });
   }, 60_000);
 
   it('reports an unkeyed openai provider as auth_required without calling it', async () => {
@@ -142,7 +153,7 @@ describe('audio.transcribe engines', () => {
     const harness = await gateway({ engines: [{ kind: 'openai-compatible', provider: 'speech' }], timeoutMs: 1_500 });
     llm.script({ endpoint: 'transcriptions', delayMs: 30_000 });
     const result = await transcribe(harness, { audio: speech.wav.toString('base64'), mimeType: 'audio/wav' });
-    expect(result.error).toEqual({ kind: 'timeout', message: 'speech: speech did not answer within 1500 ms' });
+    expect(result.error).toEqual({ kind: 'timeout', message: 'speech: did not answer within 1500 ms' });
     expect(await voiceOf(harness)).toMatchObject({ outcome: 'failed', errorKind: 'timeout' });
   }, 60_000);
 
