@@ -124,8 +124,12 @@ export const unknownProvider = (provider: string, param = 'provider') => notFoun
 export const methodNotFound = (name: string) => new GatewayError('method_not_found', `Method not found: ${name}`);
 
 /** A method's params over its declared `policy.maxParamsBytes`; the limit is named so a client can split the call. */
+/**
+ * A method's own params limit (policy.maxParamsBytes): -32602 invalid params, since the request was well formed;
+ * -32600 stays the transport's answer to a whole message over its limit (spec error table).
+ */
 export const paramsTooLarge = (method: string, maxParamsBytes: number) =>
-  new GatewayError('payload_too_large', `Params of ${method} exceed its limit of ${maxParamsBytes} bytes (policy.maxParamsBytes)`, { param: 'params', maxParamsBytes });
+  new GatewayError('invalid_params', `Invalid params: params of ${method} exceed its limit of ${maxParamsBytes} bytes (policy.maxParamsBytes)`, { param: 'params', maxParamsBytes });
 
 export const missingBearerToken = () => new GatewayError('unauthorized', 'Missing or invalid bearer token');
 

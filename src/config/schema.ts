@@ -231,6 +231,39 @@ export const schedulerConfigSchema = z.strictObject({
   leaseTtlMs: durationMs(1).default(30_000),
 });
 
+/** One speech-to-text engine of `audio.engines`, tried in the order listed (src/audio). */
+export const audioEngineSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('openai-compatible'),
+    /** A configured provider (its baseUrl and apiKey); absent: the default agent's provider (its main key). */
+    provider: z.string().min(1).optional(),
+    model: z.string().min(1).max(256).default('whisper-1'),
+  }),
+  z.strictObject({
+    kind: z.literal('pocketsphinx'),
+    /** Debian's pocketsphinx 0.8 command-line recogniser. */
+    binary: z.string().min(1).default('pocketsphinx_continuous'),
+    /** Holds the acoustic model `en-us/`, `en-us.lm.bin` and `cmudict-en-us.dict` (Debian pocketsphinx-en-us). */
+    modelDir: z.string().min(1).default('/usr/share/pocketsphinx/model/en-us'),
+  }),
+]);
+
+/** audio.transcribe (src/audio): engines, the decoder and the limits of one call. */
+export const audioConfigSchema = z.strictObject({
+  /** Tried in order until one transcribes; [] answers every call with error kind no_keyless_engine. */
+  engines: z.array(audioEngineSchema).max(8).prefault([{ kind: 'pocketsphinx' }]),
+  /** The ffmpeg that decodes every input to 16 kHz mono 16-bit WAV first. */
+  ffmpegPath: z.string().min(1).default('ffmpeg'),
+  /** Bytes of audio (after base64 decoding) one call may send; the method's params limit follows it at the next restart. */
+  maxAudioBytes: positiveInt.max(104_857_600).default(524_288),
+  /** Decoded audio past this length is cut off before it is transcribed. */
+  maxDurationMs: durationMs(1).default(600_000),
+  /** One decoder or recogniser process, or one upstream call, is stopped after this long. */
+  timeoutMs: durationMs(1).default(60_000),
+  /** Local decoder and recogniser processes running at once; further calls wait their turn. */
+  maxConcurrent: positiveInt.max(64).default(2),
+});
+
 const idKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'keys use letters, digits, dot, underscore or hyphen');
 
 export const configSchema = z
@@ -244,6 +277,7 @@ export const configSchema = z
     memory: memoryConfigSchema.prefault({}),
     approvals: approvalsConfigSchema.prefault({}),
     scheduler: schedulerConfigSchema.prefault({}),
+    audio: audioConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
@@ -272,6 +306,11 @@ export const configSchema = z
     if (config.embeddings && !(config.embeddings.provider in config.providers)) {
       ctx.addIssue({ code: 'custom', path: ['embeddings', 'provider'], message: `unknown provider '${config.embeddings.provider}'` });
     }
+    config.audio.engines.forEach((engine, index) => {
+      if (engine.kind === 'openai-compatible' && engine.provider !== undefined && !(engine.provider in config.providers)) {
+        ctx.addIssue({ code: 'custom', path: ['audio', 'engines', index, 'provider'], message: `unknown provider '${engine.provider}'` });
+      }
+    });
   });
 
 export type GatewayConfig = z.infer<typeof configSchema>;
@@ -285,3 +324,5 @@ export type ApprovalRule = z.infer<typeof approvalRuleSchema>;
 export type ApprovalsConfig = z.infer<typeof approvalsConfigSchema>;
 export type ConfigInput = z.input<typeof configSchema>;
 export type SchedulerConfig = z.infer<typeof schedulerConfigSchema>;
+export type AudioConfig = z.infer<typeof audioConfigSchema>;
+export type AudioEngineConfig = z.infer<typeof audioEngineSchema>;

@@ -53,16 +53,16 @@ describe('per-method policy', () => {
     expect(audited.at(-1)).toMatchObject({ method: 'demo.quiet', outcome: 'denied', errorKind: 'forbidden' });
   });
 
-  it('refuses params over maxParamsBytes before validating them, naming the limit', async () => {
+  it('refuses params over maxParamsBytes with -32602 before validating them, naming the limit', async () => {
     const { dispatcher } = dispatcherWithAudit();
     expect(await dispatcher.dispatch(call('demo.upload', { data: 'short' }), context())).toMatchObject({ result: 5 });
     expect(await dispatcher.dispatch(call('demo.upload', { data: 'x'.repeat(40), extra: 1 }), context())).toEqual({
       jsonrpc: '2.0',
       id: 1,
       error: {
-        code: -32600,
-        message: 'Params of demo.upload exceed its limit of 32 bytes (policy.maxParamsBytes)',
-        data: { kind: 'payload_too_large', param: 'params' },
+        code: -32602,
+        message: 'Invalid params: params of demo.upload exceed its limit of 32 bytes (policy.maxParamsBytes)',
+        data: { kind: 'invalid_params', param: 'params' },
       },
     });
   });

@@ -2,7 +2,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 
 /** Which protocol a request arrived on. */
-export type FakeEndpoint = 'openai-chat' | 'anthropic-messages' | 'google-gemini' | 'embeddings' | 'gemini-embeddings' | 'models' | 'ollama-show';
+export type FakeEndpoint = 'openai-chat' | 'anthropic-messages' | 'google-gemini' | 'embeddings' | 'gemini-embeddings' | 'models' | 'ollama-show' | 'transcriptions';
 
 export interface RecordedRequest {
   endpoint: FakeEndpoint;
@@ -11,7 +11,7 @@ export interface RecordedRequest {
   /** The query string without `?` (Gemini's `alt=sse`), '' when none. */
   query: string;
   headers: IncomingHttpHeaders;
-  /** The parsed JSON body (undefined for GET or an unparsable body). */
+  /** The parsed JSON body (undefined for GET or an unparsable body); a transcription's parsed form (TranscriptionForm). */
   body: unknown;
   /** Whether the client asked for a streamed answer (`stream: true`). */
   isStream: boolean;
@@ -41,8 +41,11 @@ export interface ScriptedUsage {
 }
 
 export interface ScriptedReply {
-  /** Which requests consume this reply: `chat` (OpenAI chat completions and Anthropic messages, the default) or `embeddings`. */
-  endpoint?: 'chat' | 'embeddings';
+  /**
+   * Which requests consume this reply: `chat` (OpenAI chat completions and Anthropic messages, the default),
+   * `embeddings`, or `transcriptions` (POST /v1/audio/transcriptions: `text` is the transcript).
+   */
+  endpoint?: 'chat' | 'embeddings' | 'transcriptions';
   text?: string;
   /** The exact text deltas to stream; overrides `text` and `chunks`. */
   deltas?: string[];

@@ -7,6 +7,7 @@
 //   await llm.close();
 //
 // Routes: POST /v1/chat/completions, POST /v1/messages, POST /v1/embeddings, GET /v1/models, POST /api/show (Ollama),
+// POST /v1/audio/transcriptions (multipart; the parsed form is the recorded body, see fake-llm-audio.ts),
 // and Gemini's POST /v1beta/models/<model>:{generateContent,streamGenerateContent,embedContent,batchEmbedContents}
 // (Gemini clients take `llm.geminiBaseUrl`).
 // Scripted replies are consumed in order by the endpoint they target; an empty queue answers with the
@@ -14,6 +15,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicError, answerMessages } from './fake-llm-anthropic.js';
+import { answerTranscription, parseTranscriptionForm } from './fake-llm-audio.js';
 import { answerGemini, answerGeminiEmbeddings, geminiError, geminiRoute } from './fake-llm-gemini.js';
 import { answerChatCompletion, answerEmbeddings, answerModels, openAiError } from './fake-llm-openai.js';
 import {
@@ -30,6 +32,7 @@ import {
 
 export type { FakeEndpoint, RecordedRequest, ScriptEntry, ScriptedReply, ScriptedToolCall, ScriptedUsage } from './fake-llm-script.js';
 export { fakeVector } from './fake-llm-openai.js';
+export type { TranscriptionForm } from './fake-llm-audio.js';
 
 export interface FakeLlmOptions {
   /** Ids listed by GET /v1/models. */
@@ -79,6 +82,8 @@ const ROUTES: Record<string, FakeEndpoint> = {
   'GET /v1/models': 'models',
   'GET /models': 'models',
   'POST /api/show': 'ollama-show',
+  'POST /v1/audio/transcriptions': 'transcriptions',
+  'POST /audio/transcriptions': 'transcriptions',
 };
 
 /** Each protocol answers errors in its own envelope. */
@@ -88,12 +93,16 @@ function answerError(endpoint: FakeEndpoint, res: ServerResponse, reply: Scripte
   else openAiError(res, reply);
 }
 
-async function readBody(req: IncomingMessage): Promise<unknown> {
+async function readRaw(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  if (chunks.length === 0) return undefined;
+  return Buffer.concat(chunks);
+}
+
+function parseJson(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(raw.toString('utf8'));
   } catch {
     return undefined;
   }
@@ -126,7 +135,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const requests: RecordedRequest[] = [];
 
   function takeReply(request: RecordedRequest): ScriptedReply {
-    const wanted = request.endpoint === 'embeddings' || request.endpoint === 'gemini-embeddings' ? 'embeddings' : 'chat';
+    const wanted = request.endpoint === 'embeddings' || request.endpoint === 'gemini-embeddings' ? 'embeddings' : request.endpoint === 'transcriptions' ? 'transcriptions' : 'chat';
     for (let index = 0; index < queue.length; index += 1) {
       const entry = queue[index];
       if (entry === undefined) continue;
@@ -136,13 +145,15 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       queue.splice(index, 1);
       return typeof entry === 'function' ? entry(request) : entry;
     }
-    return wanted === 'embeddings' ? {} : defaultReply(request);
+    return wanted === 'chat' ? defaultReply(request) : {};
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const [path = '/', query = ''] = (req.url ?? '/').split('?');
     const route = routeOf(req.method ?? 'GET', path);
-    const body = await readBody(req);
+    const raw = await readRaw(req);
+    const form = route?.endpoint === 'transcriptions' ? await parseTranscriptionForm(req.headers, raw) : undefined;
+    const body = route?.endpoint === 'transcriptions' ? form : parseJson(raw);
     if (route === undefined) {
       sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'not_found' } });
       return;
@@ -194,7 +205,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       answerError(endpoint, res, reply);
       return;
     }
-    if (endpoint === 'openai-chat') await answerChatCompletion(request, res, reply);
+    if (endpoint === 'transcriptions') answerTranscription(form, res, reply);
+    else if (endpoint === 'openai-chat') await answerChatCompletion(request, res, reply);
     else if (endpoint === 'anthropic-messages') await answerMessages(request, res, reply);
     else if (endpoint === 'google-gemini') await answerGemini(request, res, reply, route.geminiModel ?? 'fake-model');
     else if (endpoint === 'gemini-embeddings') answerGeminiEmbeddings(request, res, reply, route.geminiMethod ?? 'embedContent', dimensions);

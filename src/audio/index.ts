@@ -1,0 +1,50 @@
+// Audio: audio.transcribe through the speech-to-text engines of `audio.engines` (an OpenAI-compatible endpoint,
+// pocketsphinx offline), after decoding with ffmpeg; each call records the voice evidence.
+import type { Logger } from 'pino';
+import type { CapabilityModule } from '../capability.js';
+import type { GatewayConfig } from '../config/index.js';
+import type { HealthSignalRecorder, Recorder } from '../obs/index.js';
+import type { SessionPort } from '../store/index.js';
+import { createProcessLimiter } from './limiter.js';
+import { audioMethods, maxParamsBytesFor } from './methods.js';
+import { createTranscribeService, type SaveMedia } from './transcribe-service.js';
+import { createVoiceEvidence } from './voice-evidence.js';
+
+export type { TranscriptionErrorKind, TranscriptionResult, Transcriber } from './transcriber.js';
+export type { SaveMedia } from './transcribe-service.js';
+export { AUDIO_CHANNEL, DEFAULT_MIME_TYPE, maxParamsBytesFor } from './methods.js';
+
+export interface AudioModuleDeps {
+  /** The live config: `audio`, and `providers` / `agents` for the keyed engine; read per call. */
+  config: { get(): Pick<GatewayConfig, 'audio' | 'agents' | 'providers'> };
+  /** For the owner check of a given sessionKey. */
+  sessions: Pick<SessionPort, 'get'>;
+  recorder: Pick<Recorder, 'trajectory'>;
+  signals: HealthSignalRecorder;
+  /** Stores `save: true` audio as media; absent: such calls answer -32602. */
+  saveMedia?: SaveMedia;
+  now: () => number;
+  log: Logger;
+}
+
+export function createAudioModule(deps: AudioModuleDeps): CapabilityModule {
+  const audioConfig = () => deps.config.get().audio;
+  const limiter = createProcessLimiter(() => audioConfig().maxConcurrent);
+  const transcribe = createTranscribeService({
+    config: () => deps.config.get(),
+    limiter,
+    evidence: createVoiceEvidence({ recorder: deps.recorder, signals: deps.signals, now: deps.now }),
+    ...(deps.saveMedia === undefined ? {} : { saveMedia: deps.saveMedia }),
+    log: deps.log,
+  });
+  return {
+    name: 'audio',
+    methods: audioMethods({
+      transcribe,
+      sessions: deps.sessions,
+      maxAudioBytes: () => audioConfig().maxAudioBytes,
+      maxParamsBytes: maxParamsBytesFor(audioConfig().maxAudioBytes),
+      canSave: deps.saveMedia !== undefined,
+    }),
+  };
+}

@@ -1,0 +1,44 @@
+// Runs one local program (ffmpeg, pocketsphinx) without a shell, under a time limit and the caller's signal.
+import { execFile } from 'node:child_process';
+
+/** stdout and stderr kept per process; the recogniser prints one line of text, the decoder nothing. */
+export const PROCESS_OUTPUT_MAX_BYTES = 1_048_576;
+
+export type ProcessOutcome =
+  | { ok: true; stdout: string }
+  /** `missing`: the program is not installed (ENOENT); `timeout`: killed after timeoutMs; `failed`: it exited non-zero. */
+  | { ok: false; reason: 'missing' | 'timeout' | 'failed'; detail: string };
+
+export interface RunProcessOptions {
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split('\n');
+  return (lines.at(-1) ?? '').slice(0, 200);
+}
+
+export function runProcess(file: string, args: readonly string[], { timeoutMs, signal }: RunProcessOptions): Promise<ProcessOutcome> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      file,
+      args,
+      { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: PROCESS_OUTPUT_MAX_BYTES, signal, windowsHide: true, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        if (error === null) {
+          resolve({ ok: true, stdout });
+          return;
+        }
+        if (signal.aborted) {
+          reject(signal.reason);
+          return;
+        }
+        const { code, killed } = error;
+        if (code === 'ENOENT') resolve({ ok: false, reason: 'missing', detail: `${file} is not installed` });
+        else if (killed === true) resolve({ ok: false, reason: 'timeout', detail: `${file} did not finish within ${timeoutMs} ms` });
+        else resolve({ ok: false, reason: 'failed', detail: lastLine(stderr) || `${file} exited with ${String(code)}` });
+      },
+    );
+  });
+}

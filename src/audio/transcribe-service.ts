@@ -1,0 +1,90 @@
+// One transcription: decode with ffmpeg in a private temp dir, optionally save the decoded audio as media, try each
+// configured engine in order, record the voice evidence, and answer a result (never a thrown engine failure).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config/index.js';
+import { decodeAudio } from './decode.js';
+import { buildEngines } from './engines.js';
+import type { ProcessLimiter } from './limiter.js';
+import type { EngineIdentity, TranscriptionResult, VoiceErrorKind } from './transcriber.js';
+import type { VoiceEvidence } from './voice-evidence.js';
+
+/** The agreed media dependency (DESIGN §4, issue 14): the lead wires it to the media store's save(). */
+export type SaveMedia = (input: {
+  data: Buffer;
+  contentType: string;
+  origin?: { sessionKey: string; traceId?: string; toolName?: string };
+}) => Promise<{ id: string }>;
+
+export interface TranscribeRequest {
+  audio: Buffer;
+  mimeType: string;
+  language?: string;
+  /** Store the decoded WAV through saveMedia and answer its id. */
+  save: boolean;
+  /** Where the voice evidence is recorded. */
+  sessionKey: string;
+  traceId: string;
+  signal: AbortSignal;
+}
+
+export interface TranscribeServiceDeps {
+  config: () => Pick<GatewayConfig, 'audio' | 'agents' | 'providers'>;
+  limiter: ProcessLimiter;
+  evidence: VoiceEvidence;
+  saveMedia?: SaveMedia;
+  log: Logger;
+}
+
+/** Reported when audio.engines is empty: nothing was chosen, so there is no source. */
+const NO_ENGINE: EngineIdentity = { provider: 'none', keyless: true };
+const TEMP_PREFIX = 'agent-gateway-audio-';
+
+export type TranscribeService = (request: TranscribeRequest) => Promise<TranscriptionResult>;
+
+export function createTranscribeService({ config, limiter, evidence, saveMedia, log }: TranscribeServiceDeps): TranscribeService {
+  return async function transcribe(request) {
+    const { sessionKey, traceId, signal } = request;
+    const current = config();
+    const engines = buildEngines(current, limiter);
+    const first = engines[0];
+    if (first === undefined) {
+      evidence({ sessionKey, traceId, engine: NO_ENGINE, errorKind: 'no_keyless_engine' });
+      return { text: '', error: { kind: 'no_keyless_engine', message: 'No speech-to-text engine is configured: list one under audio.engines' } };
+    }
+    // mkdtemp creates the dir 0700: the input and its decoding are the caller's alone.
+    const dir = await mkdtemp(join(tmpdir(), TEMP_PREFIX));
+    try {
+      const { ffmpegPath, timeoutMs, maxDurationMs } = current.audio;
+      const decoded = await decodeAudio(request.audio, request.mimeType, dir, { ffmpegPath, timeoutMs, maxDurationMs, limiter, signal });
+      if (!decoded.ok) {
+        evidence({ sessionKey, traceId, engine: first.identity, errorKind: decoded.error.kind });
+        return { text: '', error: decoded.error };
+      }
+      const { durationMs } = decoded;
+      const saved = request.save && saveMedia !== undefined
+        ? await saveMedia({ data: decoded.wav, contentType: 'audio/wav', origin: { sessionKey, traceId, toolName: 'audio.transcribe' } })
+        : undefined;
+      const media = saved === undefined ? {} : { mediaId: saved.id };
+      const failures: string[] = [];
+      // Replaced by the first engine's own failure: the list is not empty here.
+      let failed: { engine: EngineIdentity; errorKind: VoiceErrorKind } = { engine: first.identity, errorKind: 'dependency' };
+      for (const engine of engines) {
+        const outcome = await engine.transcribe({ wavPath: decoded.wavPath, wav: decoded.wav, ...(request.language === undefined ? {} : { language: request.language }), signal });
+        if (outcome.ok) {
+          evidence({ sessionKey, traceId, engine: engine.identity, durationMs });
+          return { text: outcome.text, ...(outcome.language === undefined ? {} : { language: outcome.language }), durationMs, ...media };
+        }
+        log.warn({ traceId, provider: engine.identity.provider, errorKind: outcome.errorKind }, 'speech-to-text engine failed');
+        failures.push(`${engine.identity.provider}: ${outcome.message}`);
+        failed = { engine: engine.identity, errorKind: outcome.errorKind };
+      }
+      evidence({ sessionKey, traceId, ...failed, durationMs });
+      return { text: '', durationMs, ...media, error: { kind: failed.errorKind, message: failures.join('; ') } };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+}
