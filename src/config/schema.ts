@@ -231,6 +231,18 @@ export const schedulerConfigSchema = z.strictObject({
   leaseTtlMs: durationMs(1).default(30_000),
 });
 
+/** Media files (src/media): where they are kept, how long, how large. Every key is read at startup except maxBytes and defaultTtlMs, read per save. */
+export const mediaConfigSchema = z.strictObject({
+  /** Null: `<dataDir>/media`; a relative path is taken from the data dir. Created 0700, files 0600. */
+  dir: z.string().min(1).nullable().default(null),
+  /** How long a saved file is served before it answers 410 and the sweep deletes it; null keeps files until deleted by hand. */
+  defaultTtlMs: durationMs(1).nullable().default(86_400_000),
+  /** Largest file a save accepts, in bytes. */
+  maxBytes: positiveInt.max(4_294_967_296).default(26_214_400),
+  /** How often expired files, their records and files without a record are deleted; 0: never. */
+  sweepIntervalMs: durationMs(0).default(60_000),
+});
+
 const idKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'keys use letters, digits, dot, underscore or hyphen');
 
 export const configSchema = z
@@ -244,6 +256,7 @@ export const configSchema = z
     memory: memoryConfigSchema.prefault({}),
     approvals: approvalsConfigSchema.prefault({}),
     scheduler: schedulerConfigSchema.prefault({}),
+    media: mediaConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
@@ -285,3 +298,4 @@ export type ApprovalRule = z.infer<typeof approvalRuleSchema>;
 export type ApprovalsConfig = z.infer<typeof approvalsConfigSchema>;
 export type ConfigInput = z.input<typeof configSchema>;
 export type SchedulerConfig = z.infer<typeof schedulerConfigSchema>;
+export type MediaConfig = z.infer<typeof mediaConfigSchema>;
