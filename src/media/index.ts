@@ -9,7 +9,7 @@ import type { RequestAuth, TokenService } from '../server/index.js';
 import type { MediaPort } from '../store/index.js';
 import { prepareMediaDir } from './media-files.js';
 import { createMediaService, type MediaService } from './media-service.js';
-import { createMediaSweeper, type MediaSweeper } from './media-sweep.js';
+import { createMediaSweeper } from './media-sweep.js';
 import { mediaRoutes } from './routes.js';
 
 export type { MediaFile, MediaMeta, MediaOrigin, MediaSaveInput, MediaService } from './media-service.js';
@@ -32,8 +32,6 @@ export interface MediaModuleDeps {
 export interface MediaModule extends CapabilityModule {
   /** Where browser screenshots and PDFs and audio go (app.ts passes `media.save` to those modules). */
   readonly media: MediaService;
-  /** The sweep the timer runs, for an operator action or a test that cannot wait for the interval. */
-  readonly sweeper: Pick<MediaSweeper, 'sweep'>;
 }
 
 /** The media directory media.dir names: absolute as given, else under the data dir; null means `<dataDir>/media`. */
@@ -47,15 +45,14 @@ export function createMediaModule(deps: MediaModuleDeps): MediaModule {
   const startup = deps.config.get().media;
   const dir = mediaDirOf(startup.dir, deps.dataDir);
   const inFlight = new Set<string>();
-  const media = createMediaService({
-    port, dir, dataDir: deps.dataDir, recorder: deps.recorder, inFlight, now, newId: deps.newId, log,
-    limits: () => deps.config.get().media,
-  });
   const sweeper = createMediaSweeper({ port, dir, intervalMs: startup.sweepIntervalMs, inFlight, now, log });
+  const media: MediaService = {
+    ...createMediaService({ port, dir, dataDir: deps.dataDir, recorder: deps.recorder, inFlight, now, newId: deps.newId, log, limits: () => deps.config.get().media }),
+    sweep: sweeper.sweep,
+  };
   return {
     name: 'media',
     media,
-    sweeper,
     routes: mediaRoutes({ auth: deps.auth, tokens: deps.tokens, media }),
     async start() {
       await prepareMediaDir(dir);

@@ -7,6 +7,7 @@ import { TRAJECTORY_KIND, type Recorder } from '../obs/index.js';
 import type { MediaPort, MediaRecord } from '../store/index.js';
 import { removeMediaFile, writeAtomically } from './media-files.js';
 import { isMediaId, newMediaId, recordedContentType, servedContentType } from './media-id.js';
+import type { MediaSweepResult } from './media-sweep.js';
 
 /** DESIGN §3 "media metadata": what `/media/:id/meta` answers and `save` resolves to. */
 export interface MediaMeta {
@@ -49,6 +50,8 @@ export interface MediaService {
   meta(id: string): Promise<MediaMeta>;
   /** As meta(), plus where the file is for streaming it. */
   open(id: string): Promise<MediaFile>;
+  /** Runs the sweep now (the timer runs it every media.sweepIntervalMs): expired files and records, then orphans. */
+  sweep(): Promise<MediaSweepResult>;
 }
 
 export interface MediaServiceDeps {
@@ -83,7 +86,7 @@ function checkedTtlMs(ttlMs: number | null | undefined, defaultTtlMs: number | n
   return ttlMs;
 }
 
-export function createMediaService(deps: MediaServiceDeps): MediaService {
+export function createMediaService(deps: MediaServiceDeps): Omit<MediaService, 'sweep'> {
   const { port, dir, now, inFlight } = deps;
 
   /** The path evidence carries: relative to the data dir when the media dir is inside it, else the file's name. */
