@@ -235,8 +235,8 @@ export const schedulerConfigSchema = z.strictObject({
 export const mediaConfigSchema = z.strictObject({
   /** Null: `<dataDir>/media`; a relative path is taken from the data dir. Created 0700, files 0600. */
   dir: z.string().min(1).nullable().default(null),
-  /** How long a saved file is served before it answers 410 and the sweep deletes it; null keeps files until deleted by hand. */
-  defaultTtlMs: durationMs(1).nullable().default(86_400_000),
+  /** How long a saved file is served before it answers 410 and the sweep deletes it; 0 keeps files until deleted by hand. */
+  defaultTtlMs: durationMs(0).default(86_400_000),
   /** Largest file a save accepts, in bytes. */
   maxBytes: positiveInt.max(4_294_967_296).default(26_214_400),
   /** How often expired files, their records and files without a record are deleted; 0: never. */

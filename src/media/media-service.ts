@@ -60,8 +60,8 @@ export interface MediaServiceDeps {
   dir: string;
   /** The data dir, so the evidence names the file relative to it. */
   dataDir: string;
-  /** Read per save, so a config change applies to the next one. */
-  limits: () => { maxBytes: number; defaultTtlMs: number | null };
+  /** Read per save, so a config change applies to the next one; defaultTtlMs 0: no expiry. */
+  limits: () => { maxBytes: number; defaultTtlMs: number };
   recorder: Pick<Recorder, 'trajectory'>;
   /** Ids being written: the sweep leaves their files alone until their record exists. */
   inFlight: Set<string>;
@@ -80,8 +80,8 @@ function toMeta(record: MediaRecord): MediaMeta {
   };
 }
 
-function checkedTtlMs(ttlMs: number | null | undefined, defaultTtlMs: number | null): number | null {
-  if (ttlMs === undefined) return defaultTtlMs;
+function checkedTtlMs(ttlMs: number | null | undefined, defaultTtlMs: number): number | null {
+  if (ttlMs === undefined) return defaultTtlMs === 0 ? null : defaultTtlMs;
   if (ttlMs !== null && (!Number.isSafeInteger(ttlMs) || ttlMs < 1)) throw invalidParams('ttlMs must be a positive whole number of ms, or null', 'ttlMs');
   return ttlMs;
 }

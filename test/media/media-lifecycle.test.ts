@@ -72,6 +72,15 @@ describe('media lifecycle', () => {
     expect((await statusOf(harness, `/media/${forever.id}`)).status).toBe(200);
   });
 
+  it('keeps files without expiry when media.defaultTtlMs is 0', async () => {
+    const harness = await start({ defaultTtlMs: 0 });
+    const { id, expiresAt } = await harness.app.media.save({ data: Buffer.from('kept'), contentType: 'text/plain' });
+    expect(expiresAt).toBeNull();
+    clock = START + 365 * 24 * 60 * MINUTE_MS;
+    expect(await harness.app.media.sweep()).toEqual({ expired: 0, orphans: 0 });
+    expect((await statusOf(harness, `/media/${id}`)).status).toBe(200);
+  });
+
   it('sweeps on its own every media.sweepIntervalMs', async () => {
     const harness = await start({ sweepIntervalMs: 20 });
     const { id } = await harness.app.media.save({ data: Buffer.from('swept by the timer'), contentType: 'text/plain' });
