@@ -11,10 +11,10 @@ export function isMediaId(value: string): boolean {
 }
 
 /** Served when neither the record nor the extension names a type; nosniff keeps browsers from guessing. */
-export const FALLBACK_CONTENT_TYPE = 'application/octet-stream';
+const FALLBACK_CONTENT_TYPE = 'application/octet-stream';
 
 /** Longest content type a save accepts (RFC 6838 caps each name at 127 characters; parameters take the rest). */
-export const MAX_CONTENT_TYPE_CHARS = 255;
+const MAX_CONTENT_TYPE_CHARS = 255;
 
 const TOKEN = "[A-Za-z0-9!#$&^_.+-]+";
 /** `type/subtype` with optional `; name=value` parameters (RFC 9110 §8.3.1); no CR or LF can reach a header. */

@@ -5,7 +5,7 @@ import type { MediaPort } from '../store/index.js';
 import { removeMediaFile, TEMP_PREFIX } from './media-files.js';
 
 /** Records read and files deleted per step; a sweep goes on step by step until nothing is left. */
-export const MEDIA_SWEEP_BATCH = 500;
+const MEDIA_SWEEP_BATCH = 500;
 
 export interface MediaSweepResult {
   /** Expired files deleted with their records. */
@@ -46,8 +46,10 @@ export function createMediaSweeper({ port, dir, intervalMs, inFlight, now, log }
       const ids = await port.expired(now(), MEDIA_SWEEP_BATCH);
       // Files first: a crash in between leaves an expired record (still 410), never a file nobody can find.
       for (const id of ids) await removeMediaFile(dir, id);
-      removed += await port.remove(ids);
-      if (ids.length < MEDIA_SWEEP_BATCH || state === 'stopped') return removed;
+      const batch = await port.remove(ids);
+      removed += batch;
+      // A full batch that removed nothing would come back unchanged: stop rather than loop on it.
+      if (ids.length < MEDIA_SWEEP_BATCH || batch === 0 || state === 'stopped') return removed;
     }
   }
 

@@ -46,6 +46,10 @@ describe('media routes', () => {
     expect(response.headers.get('accept-ranges')).toBe('bytes');
     expect(response.headers.get('etag')).toMatch(/^W\/".+"$/);
     expect(Buffer.from(await response.arrayBuffer()).equals(png.data)).toBe(true);
+    const head = await fetch(`${gateway.url}/media/${png.meta.id}`, { method: 'HEAD', headers: { authorization: `Bearer ${TOKENS.rpc}` } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe('200000');
+    expect(head.headers.get('content-type')).toBe('image/png');
   });
 
   it('answers the metadata record as JSON', async () => {
