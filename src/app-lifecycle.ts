@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ConfigStore, GatewayConfig, GatewayPaths } from './config/index.js';
 import type { EventBus, Observability } from './obs/index.js';
+import type { MediaService } from './media/index.js';
 import type { MethodRegistry } from './rpc/index.js';
 import type { GatewayModelRouter } from './providers/index.js';
 import type { Authenticator, TokenService } from './server/index.js';
@@ -35,6 +36,8 @@ export interface App {
   readonly tokens: TokenService;
   readonly events: EventBus;
   readonly observability: Observability;
+  /** The media store other modules save into (browser screenshots, PDFs, audio); also what tests save through. */
+  readonly media: MediaService;
   state(): AppState;
   /** Starts listening; resolves with the bound address (port 0 picks a free port). */
   listen(): Promise<{ host: string; port: number; url: string }>;

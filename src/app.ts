@@ -11,6 +11,7 @@ import { createLocalCoordination } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
 import { createEventBus, createObsModule, createRecorder, recordRunsOrphaned } from './obs/index.js';
 import { createEmbedder, createHashingEmbedder, createModelRouter, createModelsModule } from './providers/index.js';
+import { createMediaModule } from './media/index.js';
 import { createMemoryModule } from './memory/index.js';
 import { createDispatcher, createRegistry, type MethodRegistry } from './rpc/index.js';
 import { createRunsModule } from './runs/index.js';
@@ -78,16 +79,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     onOrphaned: (orphaned) => recordRunsOrphaned(observability.signals, orphaned),
   });
   const approvals = createApprovalsModule({ port: store.approvals, events, audit: observability.audit, agents, config: () => configStore.get().approvals, denialBreaker: runs.runControl, instances, now, newId: randomUUID, log: child('approvals') });
+  const media = createMediaModule({ port: store.media, config: configStore, dataDir: paths.dataDir, recorder, auth, tokens, now, newId: randomUUID, log: child('media') });
   const modules: CapabilityModule[] = [
     obs,
     createSystemModule({ now, version, registry: () => registry ?? createRegistry([]), startedAt, configPaths: [paths.configPath], restart: options.requestRestart, config: configStore, tokens }),
     createModelsModule({ router, log }),
     createSessionsModule({ store: store.sessions, memory: store.memory, turns, router, agents, locks, now, log: child('sessions'), onReset: approvals.forgetSession }),
-    runs, approvals,
+    runs, approvals, media,
     createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),
     createMemoryModule({ ports: store, config: configStore, embedder, recorder, events, signals: observability.signals, auth, agents, now, newId: randomUUID, log: child('memory') }),
     createSchedulerModule({ jobs: store.jobs, turns, events, signals: observability.signals, recorder, tools, leases, agents, config: () => configStore.get().scheduler, clock: { ...systemClock, now }, runs: runs.runControl, newId: randomUUID, log: child('scheduler') }),
-    createAudioModule({ config: configStore, sessions: store.sessions, recorder, signals: observability.signals, now, log: child('audio') }),
+    createAudioModule({ config: configStore, sessions: store.sessions, recorder, signals: observability.signals, saveMedia: (input) => media.media.save(input), now, log: child('audio') }),
   ];
   for (const module of modules) {
     tools.register(module.tools ?? []);
@@ -124,7 +126,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   let closing: Promise<void> | undefined;
   let bootPosture: Promise<void> | undefined;
   return {
-    http, ws: wsGateway, registry, tokens, events, observability,
+    http, ws: wsGateway, registry, tokens, events, observability, media: media.media,
     state: () => state,
     async listen() {
       await http.listen({ host: gateway.host, port: gateway.port });

@@ -119,6 +119,20 @@ export const jobNotFound = (name: string, param = 'name') => notFound(`Job '${na
 
 export const tokenNotFound = (id: string) => notFound(`Token '${id}' not found`, { param: 'id' });
 
+/** A media id the store has no record of (spec "Media routes": 404). */
+export const mediaNotFound = (id: string) => notFound(`Media not found: ${id}`, { param: 'id' });
+
+/** A media file whose time-to-live has passed, swept or not yet (spec "Media routes": 410). */
+export const mediaExpired = (id: string) => new GatewayError('gone', `Media ${id} has expired`, { param: 'id' });
+
+/** A media id with characters other than letters, digits, dot, hyphen or underscore (spec "Media routes": 400). */
+export const invalidMediaId = () =>
+  new GatewayError('invalid_params', 'Media id must use only letters, digits, dot, hyphen or underscore, and not start with a dot', { param: 'id' });
+
+/** A file over `media.maxBytes`; the limit is named so the saver can shrink it or the operator raise it. */
+export const mediaTooLarge = (size: number, maxBytes: number) =>
+  new GatewayError('payload_too_large', `Media file of ${size} bytes exceeds media.maxBytes (${maxBytes} bytes)`, { param: 'data', maxBytes });
+
 export const unknownProvider = (provider: string, param = 'provider') => notFound(`Unknown provider '${provider}'`, { param });
 
 export const methodNotFound = (name: string) => new GatewayError('method_not_found', `Method not found: ${name}`);

@@ -264,6 +264,18 @@ export const audioConfigSchema = z.strictObject({
   maxConcurrent: positiveInt.max(64).default(2),
 });
 
+/** Media files (src/media): where they are kept, how long, how large. Every key is read at startup except maxBytes and defaultTtlMs, read per save. */
+export const mediaConfigSchema = z.strictObject({
+  /** Null: `<dataDir>/media`; a relative path is taken from the data dir. Created 0700, files 0600. */
+  dir: z.string().min(1).nullable().default(null),
+  /** How long a saved file is served before it answers 410 and the sweep deletes it; 0 keeps files until deleted by hand. */
+  defaultTtlMs: durationMs(0).default(86_400_000),
+  /** Largest file a save accepts, in bytes. */
+  maxBytes: positiveInt.max(4_294_967_296).default(26_214_400),
+  /** How often expired files, their records and files without a record are deleted; 0: never. */
+  sweepIntervalMs: durationMs(0).default(60_000),
+});
+
 const idKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'keys use letters, digits, dot, underscore or hyphen');
 
 export const configSchema = z
@@ -278,6 +290,7 @@ export const configSchema = z
     approvals: approvalsConfigSchema.prefault({}),
     scheduler: schedulerConfigSchema.prefault({}),
     audio: audioConfigSchema.prefault({}),
+    media: mediaConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
@@ -326,3 +339,4 @@ export type ConfigInput = z.input<typeof configSchema>;
 export type SchedulerConfig = z.infer<typeof schedulerConfigSchema>;
 export type AudioConfig = z.infer<typeof audioConfigSchema>;
 export type AudioEngineConfig = z.infer<typeof audioEngineSchema>;
+export type MediaConfig = z.infer<typeof mediaConfigSchema>;

@@ -235,6 +235,13 @@ describe('fuzz: hostile input at every surface', () => {
     ['GET', '/api/../../etc/passwd'],
     ['GET', '/api/%2e%2e/%00'],
     ['PUT', '/api/chat'],
+    ['GET', '/media/nope.png'],
+    ['GET', '/media/nope.png/meta'],
+    ['GET', '/media/%2e%2e%2f%2e%2e%2fgateway.db'],
+    ['GET', '/media/%252e%252e%252fconfig.yaml/meta'],
+    ['GET', '/media/..%5C..%5Cgateway.db'],
+    ['GET', '/media/%2Fetc%2Fpasswd'],
+    ['GET', '/media/a%00b'],
   ] as const;
 
   const hostileQuery = () =>

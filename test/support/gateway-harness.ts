@@ -57,6 +57,7 @@ export interface HarnessOptions {
   embeddings?: ConfigInput['embeddings'];
   memory?: ConfigInput['memory'];
   audio?: ConfigInput['audio'];
+  media?: ConfigInput['media'];
   /** Extra createApp options (clock, restart hook, later dependencies); config, paths and log are the harness's. */
   app?: Partial<Omit<AppOptions, 'config' | 'paths' | 'log'>>;
   /** The app's logger; silent by default. */
@@ -90,6 +91,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.embeddings === undefined ? {} : { embeddings: options.embeddings }),
     ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.audio === undefined ? {} : { audio: options.audio }),
+    ...(options.media === undefined ? {} : { media: options.media }),
   };
 }
 

@@ -10,3 +10,4 @@ export * from './store.js';
 export * from './memory.js';
 export * from './approvals.js';
 export * from './jobs.js';
+export * from './media.js';

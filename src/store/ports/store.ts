@@ -4,6 +4,7 @@ import type { AuditPort } from './audit.js';
 import type { EvidencePort } from './evidence.js';
 import type { MemoryPort } from './memory.js';
 import type { JobPort } from './jobs.js';
+import type { MediaPort } from './media.js';
 import type { ObsPort } from './obs.js';
 import type { ResponsePort } from './responses.js';
 import type { RunPort } from './runs.js';
@@ -21,6 +22,7 @@ export interface StorePorts {
   memory: MemoryPort;
   approvals: ApprovalPort;
   jobs: JobPort;
+  media: MediaPort;
   /**
    * Writes what the backend still holds (queued session appends and usage, the writer thread's batches), then
    * releases it. Writers outside the store (the evidence, audit and obs queues) must have flushed before.

@@ -7,6 +7,7 @@ export { toFtsQuery } from './session-search.js';
 export { createSqliteRunPort } from './run-store.js';
 export { createSqliteApprovalPort } from './approval-store.js';
 export { createSqliteJobPort } from './job-store.js';
+export { createSqliteMediaPort } from './media-store.js';
 export { createSqliteTokenPort } from './token-store.js';
 export { createSqliteResponsePort } from './response-store.js';
 export { createSqliteAuditPort } from './audit.js';

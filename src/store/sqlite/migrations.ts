@@ -392,4 +392,17 @@ export const MIGRATIONS: readonly Migration[] = [
     // Runs come from spawns, cron fires and webhooks (run.list filters by it); rows before this were all spawns.
     up: "ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'spawn';",
   },
+  {
+    version: 15,
+    name: 'media',
+    // One record per file under media.dir (src/media); the sweep finds expired ones by expires_at.
+    up: `CREATE TABLE media (
+      id TEXT PRIMARY KEY,
+      content_type TEXT,
+      size INTEGER NOT NULL,
+      saved_at INTEGER NOT NULL,
+      expires_at INTEGER
+    );
+    CREATE INDEX media_by_expiry ON media (expires_at) WHERE expires_at IS NOT NULL;`,
+  },
 ];

@@ -7,6 +7,7 @@ import { openDatabase } from './database.js';
 import { createSqliteEvidencePort } from './evidence.js';
 import { createSqliteMemoryPort, type SqliteMemoryPortOptions } from './memory-store.js';
 import { createSqliteJobPort } from './job-store.js';
+import { createSqliteMediaPort } from './media-store.js';
 import { createSqliteObsPort } from './obs-counters.js';
 import { createSqliteResponsePort } from './response-store.js';
 import { createSqliteRunPort } from './run-store.js';
@@ -41,6 +42,7 @@ export function openSqliteStore({ path, log, memory = {} }: OpenSqliteStoreOptio
     memory: createSqliteMemoryPort(db, log === undefined || memory.log !== undefined ? memory : { ...memory, log }),
     approvals: createSqliteApprovalPort(db),
     jobs: createSqliteJobPort(db),
+    media: createSqliteMediaPort(db),
     // The session port's queued appends and usage are written before the file is closed.
     async close() {
       sessions.flush();
