@@ -56,6 +56,7 @@ export interface HarnessOptions {
   agents?: ConfigInput['agents'];
   embeddings?: ConfigInput['embeddings'];
   memory?: ConfigInput['memory'];
+  browser?: ConfigInput['browser'];
   /** Extra createApp options (clock, restart hook, later dependencies); config, paths and log are the harness's. */
   app?: Partial<Omit<AppOptions, 'config' | 'paths' | 'log'>>;
   /** The app's logger; silent by default. */
@@ -88,6 +89,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.embeddings === undefined ? {} : { embeddings: options.embeddings }),
     ...(options.memory === undefined ? {} : { memory: options.memory }),
+    ...(options.browser === undefined ? {} : { browser: options.browser }),
   };
 }
 
