@@ -71,12 +71,13 @@ export function createBrowserService(deps: BrowserServiceDeps): BrowserService {
   const { config } = deps;
   const session = createBrowserSession(deps);
 
-  async function call<T>(operation: string, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  /** `isUse: false` for browser.status, which only looks: polling it must not keep an idle browser alive. */
+  async function call<T>(operation: string, signal: AbortSignal, work: () => Promise<T>, isUse = true): Promise<T> {
     const { executablePath, timeoutMs } = config();
     await assertExecutable(executablePath);
     const timeout = AbortSignal.timeout(timeoutMs);
     const bounded = AbortSignal.any([signal, timeout]);
-    return session.use(async () => {
+    const attempt = async () => {
       try {
         return await untilAborted(work(), bounded);
       } catch (error) {
@@ -85,7 +86,8 @@ export function createBrowserService(deps: BrowserServiceDeps): BrowserService {
         if (signal.aborted) throw browserFailed(operation, 'the caller went away');
         throw browserFailed(operation, firstLine(error));
       }
-    });
+    };
+    return isUse ? session.use(attempt) : attempt();
   }
 
   async function activeTab(): Promise<Tab> {
@@ -121,7 +123,7 @@ export function createBrowserService(deps: BrowserServiceDeps): BrowserService {
         if (run === undefined) return { running: false };
         const active = run.tabs.active();
         return { running: true, ...(active === undefined ? {} : { url: active.page.url() }), tabCount: run.tabs.size() };
-      }),
+      }, false),
     start: (signal) => call('browser.start', signal, async () => void (await session.ensure())),
     stop: (signal) => call('browser.stop', signal, () => session.stop()),
     navigate: (url, signal) =>

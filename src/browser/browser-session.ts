@@ -18,6 +18,8 @@ export interface RunningBrowser {
   tabs: TabRegistry;
   /** A fresh profile per run, removed when the run ends however it ends. */
   userDataDir: string;
+  /** The default timeout last given to Playwright (browser.timeoutMs). */
+  timeoutMs: number | undefined;
 }
 
 export interface BrowserSessionDeps {
@@ -121,11 +123,9 @@ export function createBrowserSession(deps: BrowserSessionDeps): BrowserSession {
       await removeProfile(userDataDir);
       throw browserUnavailable(executablePath, `did not start (${firstLine(error)})`);
     }
-    context.setDefaultTimeout(timeoutMs);
-    context.setDefaultNavigationTimeout(timeoutMs);
     await guardRequests(context, () => config().allowPrivateNetwork, log);
     const tabs = createTabRegistry({ consoleEntriesPerTab, now: deps.now, nextId: () => `tab-${++tabCounter}` });
-    const run: RunningBrowser = { context, tabs, userDataDir };
+    const run = applyTimeout({ context, tabs, userDataDir, timeoutMs: undefined });
     for (const page of context.pages()) tabs.add(page);
     context.on('page', (page) => tabs.add(page));
     const browser = context.browser();
@@ -135,15 +135,29 @@ export function createBrowserSession(deps: BrowserSessionDeps): BrowserSession {
     return run;
   }
 
+  /** browser.timeoutMs is read live; Playwright's own waits follow it so none outlives the call that started it. */
+  function applyTimeout(run: RunningBrowser): RunningBrowser {
+    const { timeoutMs } = config();
+    if (run.timeoutMs !== timeoutMs) {
+      run.context.setDefaultTimeout(timeoutMs);
+      run.context.setDefaultNavigationTimeout(timeoutMs);
+      run.timeoutMs = timeoutMs;
+    }
+    return run;
+  }
+
   async function ensure(): Promise<RunningBrowser> {
     if (stopping !== undefined) await stopping;
-    if (current !== undefined) return current;
+    if (current !== undefined) return applyTimeout(current);
     starting ??= (async () => {
       setState('starting');
       try {
-        current = await launch();
+        const run = await launch();
+        current = run;
         setState('running');
-        return current;
+        // A launch outlives a caller that gave up waiting; the idle timer must still cover it.
+        armIdle();
+        return run;
       } catch (error) {
         setState('stopped');
         throw error;

@@ -45,6 +45,8 @@ export async function startPageServer(): Promise<PageServer> {
       response.writeHead(200, { 'content-type': 'text/plain' }).end('pong');
       return;
     }
+    // Never answers: for the browser's call timeout.
+    if (url.pathname === '/hang') return;
     if (url.pathname === '/redirect') {
       response.writeHead(302, { location: '/form' }).end();
       return;
