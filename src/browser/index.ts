@@ -12,7 +12,7 @@ export type { BrowserService } from './browser-service.js';
 export type { SaveMedia } from './methods.js';
 
 export interface BrowserModuleDeps {
-  /** The live `browser:` section; executablePath and headless apply at each browser start, the rest per call. */
+  /** The live `browser:` section; executablePath, headless, viewport and consoleEntriesPerTab apply at each browser start, the rest per call. */
   config: () => BrowserConfig;
   /** Stores screenshots and PDFs asked to be saved (media.save); absent: `save: true` answers unavailable. */
   saveMedia?: SaveMedia;

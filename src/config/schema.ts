@@ -233,7 +233,7 @@ export const schedulerConfigSchema = z.strictObject({
 
 /** Browser control (src/browser): one headless Chromium per gateway, driven through playwright-core. */
 export const browserConfigSchema = z.strictObject({
-  /** The Chromium binary (Debian's `chromium` package); executablePath, headless and allowPrivateNetwork apply at each browser start. */
+  /** The Chromium binary (Debian's `chromium` package). It, headless, viewport and consoleEntriesPerTab apply at each browser start; the rest per call. */
   executablePath: z.string().min(1).default('/usr/bin/chromium'),
   headless: z.boolean().default(true),
   /** The browser is stopped after this long without a call; 0 keeps it running until browser.stop or shutdown. */
