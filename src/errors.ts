@@ -165,6 +165,9 @@ export const browserFailed = (operation: string, reason: string) => new GatewayE
 export const browserUrlRefused = (url: string, reason: string, param = 'url') =>
   new GatewayError('forbidden', `Refused to load ${url}: ${reason}`, { param });
 
+/** browser.open with `browser.maxTabs` tabs already open. */
+export const tooManyTabs = (maxTabs: number) => new GatewayError('conflict', `At most ${maxTabs} tabs may be open (browser.maxTabs); close one first`, { maxTabs });
+
 export const tabNotFound = (tabId: string, param = 'tabId') => notFound(`Tab not found: ${tabId}`, { param });
 
 export const unknownBrowserAction = (action: string, known: readonly string[]) =>

@@ -3,7 +3,7 @@
 import { errors as playwrightErrors, type Page } from 'playwright-core';
 import type { Logger } from 'pino';
 import type { BrowserConfig } from '../config/index.js';
-import { browserFailed, browserTimeout, browserUrlRefused, GatewayError, isGatewayError, tabNotFound } from '../errors.js';
+import { browserFailed, browserTimeout, browserUrlRefused, isGatewayError, tabNotFound, tooManyTabs } from '../errors.js';
 import { assertExecutable, createBrowserSession, type RunningBrowser } from './browser-session.js';
 import { assertUrlAllowed, checkUrl } from './network-guard.js';
 import { checkAction, performAction, type ActOutcome, type ActRequest } from './page-actions.js';
@@ -169,7 +169,7 @@ export function createBrowserService(deps: BrowserServiceDeps): BrowserService {
         if (url !== undefined) await assertUrlAllowed(url, config().allowPrivateNetwork);
         const run = await session.ensure();
         const { maxTabs } = config();
-        if (run.tabs.size() >= maxTabs) throw new GatewayError('conflict', `At most ${maxTabs} tabs may be open (browser.maxTabs); close one first`);
+        if (run.tabs.size() >= maxTabs) throw tooManyTabs(maxTabs);
         const tab = run.tabs.add(await run.context.newPage());
         run.tabs.focus(tab.id);
         if (url !== undefined) await load(tab.page, url);
