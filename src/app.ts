@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { builtinTools, createAgentRegistry, createAgentsModule, createToolRegistry } from './agents/index.js';
 import { createApprovalsModule } from './approvals/index.js';
 import { createAudioModule } from './audio/index.js';
+import { createBrowserModule } from './browser/index.js';
 import { applyLiveConfig, closeInOrder, createShutdownController, type App, type AppOptions, type AppState } from './app-lifecycle.js';
 import type { CapabilityModule } from './capability.js';
 import { createConfigStore, createGitHistory, securePrivateDataDir } from './config/index.js';
@@ -90,6 +91,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     createMemoryModule({ ports: store, config: configStore, embedder, recorder, events, signals: observability.signals, auth, agents, now, newId: randomUUID, log: child('memory') }),
     createSchedulerModule({ jobs: store.jobs, turns, events, signals: observability.signals, recorder, tools, leases, agents, config: () => configStore.get().scheduler, clock: { ...systemClock, now }, runs: runs.runControl, newId: randomUUID, log: child('scheduler') }),
     createAudioModule({ config: configStore, sessions: store.sessions, recorder, signals: observability.signals, saveMedia: (input) => media.media.save(input), now, log: child('audio') }),
+    createBrowserModule({ config: () => configStore.get().browser, saveMedia: (input) => media.media.save(input), now, log: child('browser') }),
   ];
   for (const module of modules) {
     tools.register(module.tools ?? []);

@@ -168,6 +168,32 @@ export const responseForbidden = (responseId: string, param: string | null = 'pr
 export const responseNotFound = (responseId: string, param: string | null = null) =>
   notFound(`Response not found: ${responseId}`, param === null ? {} : { param });
 
+/** No Chromium at `browser.executablePath`, or it would not start: how to get one is part of the message. */
+export const browserUnavailable = (executablePath: string, reason = 'is not installed') =>
+  new GatewayError('unavailable', `Chromium at ${executablePath} ${reason}: install it with 'apt-get install chromium' or set browser.executablePath`, { executablePath });
+
+/** A browser call that did not finish within `browser.timeoutMs` (or the caller went away). */
+export const browserTimeout = (operation: string, timeoutMs: number) =>
+  new GatewayError('upstream_failed', `${operation} did not finish within ${timeoutMs} ms (browser.timeoutMs)`, { timeoutMs });
+
+/** The page or the browser refused an operation (a network error, a missing element, a closed browser). */
+export const browserFailed = (operation: string, reason: string) => new GatewayError('upstream_failed', `${operation} failed: ${reason}`);
+
+/** A URL the browser may not load: a scheme other than http/https, or a private address without browser.allowPrivateNetwork. */
+export const browserUrlRefused = (url: string, reason: string, param = 'url') =>
+  new GatewayError('forbidden', `Refused to load ${url}: ${reason}`, { param });
+
+/** browser.open with `browser.maxTabs` tabs already open. */
+export const tooManyTabs = (maxTabs: number) => new GatewayError('conflict', `At most ${maxTabs} tabs may be open (browser.maxTabs); close one first`, { maxTabs });
+
+export const tabNotFound = (tabId: string, param = 'tabId') => notFound(`Tab not found: ${tabId}`, { param });
+
+export const unknownBrowserAction = (action: string, known: readonly string[]) =>
+  invalidParams(`Unknown action '${action}': expected one of ${known.join(', ')}`, 'action');
+
+/** `save: true` on a gateway whose media store is not wired. */
+export const mediaStoreUnavailable = () => new GatewayError('unavailable', 'No media store is configured, so nothing can be saved', { param: 'save' });
+
 /** `details.retryAfterMs` as a Retry-After header value: whole seconds, rounded up, at least 1 (RFC 9110 §10.2.3). */
 export function retryAfterHeaderSeconds(details: GatewayErrorDetails): string | undefined {
   const { retryAfterMs } = details;

@@ -276,6 +276,27 @@ export const mediaConfigSchema = z.strictObject({
   sweepIntervalMs: durationMs(0).default(60_000),
 });
 
+/** Browser control (src/browser): one headless Chromium per gateway, driven through playwright-core. */
+export const browserConfigSchema = z.strictObject({
+  /** The Chromium binary (Debian's `chromium` package). It, headless, viewport and consoleEntriesPerTab apply at each browser start; the rest per call. */
+  executablePath: z.string().min(1).default('/usr/bin/chromium'),
+  headless: z.boolean().default(true),
+  /** The browser is stopped after this long without a call; 0 keeps it running until browser.stop or shutdown. */
+  idleMs: durationMs(0).default(300_000),
+  /** Upper bound of one browser call (launch, navigation, action, capture). */
+  timeoutMs: durationMs(1).default(30_000),
+  /** false: pages on loopback, private, link-local and unique-local addresses are refused (navigation and the page's own requests). */
+  allowPrivateNetwork: z.boolean().default(false),
+  /** The page size in CSS pixels; a screenshot without fullPage has exactly this size. */
+  viewport: z.strictObject({ width: positiveInt.max(7_680).default(1_280), height: positiveInt.max(4_320).default(720) }).prefault({}),
+  /** Tabs open at once at most; browser.open beyond it is refused. */
+  maxTabs: positiveInt.max(100).default(20),
+  /** Console entries kept per tab, newest last; older ones are dropped. */
+  consoleEntriesPerTab: positiveInt.max(10_000).default(500),
+  /** Characters of a snapshot returned at most; the rest is cut and `truncated: true` says so. */
+  maxSnapshotChars: positiveInt.max(10_000_000).default(200_000),
+});
+
 const idKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'keys use letters, digits, dot, underscore or hyphen');
 
 export const configSchema = z
@@ -291,6 +312,7 @@ export const configSchema = z
     scheduler: schedulerConfigSchema.prefault({}),
     audio: audioConfigSchema.prefault({}),
     media: mediaConfigSchema.prefault({}),
+    browser: browserConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
@@ -340,3 +362,4 @@ export type SchedulerConfig = z.infer<typeof schedulerConfigSchema>;
 export type AudioConfig = z.infer<typeof audioConfigSchema>;
 export type AudioEngineConfig = z.infer<typeof audioEngineSchema>;
 export type MediaConfig = z.infer<typeof mediaConfigSchema>;
+export type BrowserConfig = z.infer<typeof browserConfigSchema>;

@@ -51,6 +51,16 @@ describe('audio.transcribe with pocketsphinx', () => {
     expect(Math.abs((result.durationMs ?? 0) - speech.durationMs)).toBeLessThanOrEqual(20);
   }, 60_000);
 
+  it('with save: true keeps the decoded WAV as media, served at /media/:id and listed in obs.explain offloads', async () => {
+    const result = (await transcribe({ audio: speech.opus.toString('base64'), save: true, sessionKey: 'default:saver:audio' })) as Transcription & { mediaId?: string };
+    expect(result.error).toBeUndefined();
+    const served = await fetch(`${harness.url}/media/${result.mediaId ?? ''}`, { headers: { authorization: `Bearer ${harness.tokens.rpc}` } });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('audio/wav');
+    expect(Buffer.from(await served.arrayBuffer()).subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect((await explain('default:saver:audio')).offloads).toEqual([expect.objectContaining({ toolName: 'audio.transcribe' })]);
+  }, 60_000);
+
   it('transcribes the same speech as ogg/opus, the default mimeType', async () => {
     const result = await transcribe({ audio: speech.opus.toString('base64') });
     expect(result.error).toBeUndefined();

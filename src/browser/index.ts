@@ -1,0 +1,37 @@
+// Browser control: one headless Chromium per gateway through playwright-core, browser.* methods and browser_* tools.
+import type { Logger } from 'pino';
+import type { CapabilityModule } from '../capability.js';
+import type { BrowserConfig } from '../config/index.js';
+import { createBrowserService, type BrowserService } from './browser-service.js';
+import { browserMethods, type SaveMedia } from './methods.js';
+import { browserTools } from './tools.js';
+
+export { BROWSER_ACTIONS, type BrowserAction } from './page-actions.js';
+export { isPrivateAddress } from './network-guard.js';
+export type { BrowserService } from './browser-service.js';
+export type { SaveMedia } from './methods.js';
+
+export interface BrowserModuleDeps {
+  /** The live `browser:` section; executablePath, headless, viewport and consoleEntriesPerTab apply at each browser start, the rest per call. */
+  config: () => BrowserConfig;
+  /** Stores screenshots and PDFs asked to be saved (media.save); absent: `save: true` answers unavailable. */
+  saveMedia?: SaveMedia;
+  now: () => number;
+  log: Logger;
+}
+
+export interface BrowserModule extends CapabilityModule {
+  readonly browser: BrowserService;
+}
+
+export function createBrowserModule(deps: BrowserModuleDeps): BrowserModule {
+  const browser = createBrowserService({ config: deps.config, now: deps.now, log: deps.log });
+  const { saveMedia } = deps;
+  return {
+    name: 'browser',
+    browser,
+    methods: browserMethods({ browser, saveMedia }),
+    tools: browserTools({ browser, saveMedia }),
+    stop: () => browser.shutdown(),
+  };
+}
