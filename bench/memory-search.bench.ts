@@ -1,6 +1,12 @@
 // Memory search (issue 12): the module's hybrid search p50/p99 at 10k and 100k entries with the hashing embedder,
 // against the lexical lane alone (one FTS5 query) as the baseline; store throughput; and the recall hook's added
 // latency per turn (the beforeModel work a turn waits for) against a hook registry with no hooks.
+//
+//   npx tsx bench/memory-search.bench.ts [--rounds 3] [--only "memory.search 100k"]
+//
+// Every entry is in ONE tenant and agent (the worst case for a scoped search). The corpus is deterministic and shaped
+// like real memories (bench/lib/topic-corpus.ts): entries written around one topic per hundred entries, Zipf-distributed
+// words over a 6,000-word vocabulary plus common function words; queries ask about one topic in 2–6 words.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +23,7 @@ import { createHookRegistry } from '../src/turns/index.js';
 import { isEntryPoint, runStandalone, wantsSurface, type BenchOptions } from './lib/bench.js';
 import type { FigureRow } from './lib/figures.js';
 import { percentile } from './lib/measure.js';
+import { createTopicCorpus } from './lib/topic-corpus.js';
 
 /** The issue's targets: search p99 at 100k entries, and what recall adds to a turn. */
 const MAX_SEARCH_P99_MS = 10;
@@ -27,28 +34,9 @@ const SEARCHES: Record<(typeof SIZES)[number], number> = { 10_000: 1_000, 100_00
 const LIMIT = 10;
 const NEVER = new AbortController().signal;
 
-const WORDS = (
-  'alice bob carol dave project budget meeting deadline invoice contract server database backup deploy release ' +
-  'coffee tea lunch travel flight hotel berlin lisbon tokyo paris report forecast sales growth customer support ' +
-  'ticket bug feature design review plan quarter month week morning evening prefers likes dislikes allergic ' +
-  'password rotate network wifi printer office floor room projector laptop phone email calendar holiday birthday ' +
-  'daughter son cat dog marathon chess violin guitar photography garden kitchen recipe vegetarian spicy noodles'
-).split(' ');
-
-/** A small deterministic generator (mulberry32), so every run stores and asks the same texts. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-function sentence(next: () => number, words: number): string {
-  return Array.from({ length: words }, () => WORDS[Math.floor(next() * WORDS.length)] ?? 'memo').join(' ');
-}
+/** Entries per topic of the corpus: a topic's memories are about this many of the store's. */
+const ENTRIES_PER_TOPIC = 100;
+const QUERIES = 500;
 
 interface Fixture {
   store: StorePorts;
@@ -62,10 +50,10 @@ async function fill(size: number): Promise<Fixture> {
   const store = openSqliteStore({ path: join(dir, 'gateway.db') });
   const log = createLogger({ level: 'silent' });
   const embedder = createMemoryEmbedder({ builtin: createHashingEmbedder(), cache: store.memory, log });
-  const next = random(size);
+  const corpus = createTopicCorpus({ seed: size, topics: size / ENTRIES_PER_TOPIC });
   const startedAt = performance.now();
   for (let index = 0; index < size; index += 1) {
-    const content = `${sentence(next, 8 + Math.floor(next() * 12))} #${index}`;
+    const content = corpus.entry();
     const [vector] = await embedder.embed([content], NEVER);
     await store.memory.insert(
       { id: `m${index}`, tenantId: 'default', agentId: 'default', content, memoryType: 'fact', trustLevel: 'trusted', sourceSessionKey: null, createdAt: index, metadata: {}, derivedFrom: [] },
@@ -91,13 +79,13 @@ async function timeEach(count: number, queries: readonly string[], call: (query:
 export async function run(options: BenchOptions): Promise<FigureRow[]> {
   const rows: FigureRow[] = [];
   const log = createLogger({ level: 'silent' });
-  const next = random(7);
-  const queries = Array.from({ length: 500 }, () => sentence(next, 2 + Math.floor(next() * 5)));
   const filter = { tenantId: 'default', agentId: 'default' };
   for (const size of SIZES) {
     const label = `${size / 1_000}k`;
     if (!wantsSurface(options, `memory.search ${label}`) && !wantsSurface(options, `recall ${label}`)) continue;
     const fixture = await fill(size);
+    const corpus = createTopicCorpus({ seed: size, topics: size / ENTRIES_PER_TOPIC });
+    const queries = Array.from({ length: QUERIES }, () => corpus.query());
     options.log(`memory ${label}: stored ${size} entries at ${fixture.storeMsPer1000.toFixed(1)} ms per 1,000 (${Math.round(1_000_000 / fixture.storeMsPer1000)} entries/s)`);
     const p50 = { baseline: [] as number[], gateway: [] as number[] };
     const p99 = { baseline: [] as number[], gateway: [] as number[] };
