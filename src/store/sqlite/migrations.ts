@@ -392,4 +392,12 @@ export const MIGRATIONS: readonly Migration[] = [
     // Runs come from spawns, cron fires and webhooks (run.list filters by it); rows before this were all spawns.
     up: "ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'spawn';",
   },
+  {
+    version: 15,
+    name: 'session_list_indexes',
+    // session.list pages by agent or kind, newest first: each filter reads an index range, so the first page of a
+    // large store costs a few rows, not a scan and sort of the whole table.
+    up: `CREATE INDEX sessions_by_agent ON sessions (agent_id, updated_at);
+    CREATE INDEX sessions_by_kind ON sessions (kind, updated_at);`,
+  },
 ];
