@@ -2,6 +2,7 @@
 import { effect } from '@preact/signals';
 import { render } from 'preact';
 import { token } from './lib/auth';
+import { stopEvents } from './lib/live-events';
 import { connect } from './lib/rpc';
 import { applyTheme, theme } from './lib/theme';
 import { Shell } from './shell';
@@ -9,7 +10,10 @@ import { SignIn } from './sign-in';
 import './styles.css';
 
 applyTheme(theme.value);
-effect(() => connect(token.value));
+effect(() => {
+  connect(token.value);
+  if (token.value === null) stopEvents();
+});
 
 function App() {
   return token.value === null ? <SignIn /> : <Shell />;

@@ -1,0 +1,4 @@
+// stub
+export default function Page() {
+  return <h1>config</h1>;
+}
