@@ -1,0 +1,65 @@
+// Headless Debian Chromium through playwright-core for the dashboard tests: fresh profile, console errors collected.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const ARTIFACTS_DIR = resolve(import.meta.dirname, '../../test-artifacts/dashboard');
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 375, height: 812 };
+
+export interface DashboardBrowser {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors, page errors and failed requests seen so far; a test expects this to stay empty. */
+  problems: string[];
+  /** Saves `<name>-desktop.png` and `<name>-phone.png` of the page as it is now. */
+  screenshots(name: string): Promise<void>;
+  /** Widest element overflow beyond the viewport, in px (0 when nothing sticks out horizontally). */
+  horizontalOverflow(): Promise<number>;
+  close(): Promise<void>;
+}
+
+const ARGS = [
+  '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+];
+
+export async function openDashboardBrowser(): Promise<DashboardBrowser> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'agent-gateway-chromium-'));
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: isRoot ? [...ARGS, '--no-sandbox'] : ARGS,
+    viewport: DESKTOP,
+    acceptDownloads: true,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('dialog', (dialog) => void dialog.accept());
+  return {
+    context,
+    page,
+    problems,
+    async screenshots(name) {
+      await page.setViewportSize(DESKTOP);
+      await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}-desktop.png`), fullPage: true });
+      await page.setViewportSize(PHONE);
+      await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}-phone.png`), fullPage: true });
+      await page.setViewportSize(DESKTOP);
+    },
+    horizontalOverflow: () => page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth)),
+    async close() {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
