@@ -44,7 +44,7 @@ export async function startDashboardWorld(options: Pick<HarnessOptions, 'app'> =
 export async function openSignedIn(world: DashboardWorld, path = '', secret = world.gateway.tokens.admin): Promise<void> {
   const { page } = world.browser;
   await page.goto(`${world.gateway.url}/app/${path}`);
-  const tokenField = page.getByLabel('Token');
+  const tokenField = page.getByLabel('Token', { exact: true });
   if (await tokenField.isVisible()) {
     await tokenField.fill(secret);
     await page.getByRole('button', { name: 'Sign in' }).click();

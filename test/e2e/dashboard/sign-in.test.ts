@@ -16,7 +16,7 @@ describe('dashboard sign in and overview', () => {
     await page.goto(`${world.gateway.url}/`);
     await expect.poll(() => page.url()).toMatch(/\/app\/$/);
     await capture(world, 'sign-in');
-    await page.getByLabel('Token').fill('not-a-valid-token-0123456789abcdefghijkl');
+    await page.getByLabel('Token', { exact: true }).fill('not-a-valid-token-0123456789abcdefghijkl');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByText('This token is not accepted by the gateway.').count()).toBe(1);
     // The refused check is the one expected console error (Chromium logs every 401 response).
@@ -48,7 +48,7 @@ describe('dashboard sign in and overview', () => {
   it('signs out back to the form and forgets the token', async () => {
     const { page } = world.browser;
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await expect.poll(() => page.getByLabel('Token').count()).toBe(1);
+    await expect.poll(() => page.getByLabel('Token', { exact: true }).count()).toBe(1);
     expect(await page.evaluate(() => sessionStorage.getItem('agent-gateway.token'))).toBeNull();
   });
 });
