@@ -13,7 +13,7 @@ interface ConfigRead {
   sections: string[];
 }
 
-function SectionEditor({ name, value, onSaved }: { name: string; value: unknown; onSaved: () => void }) {
+function SectionEditor({ name, value, onSaved }: { name: string; value: unknown; onSaved: (note: string) => void }) {
   const [text, setText] = useState(JSON.stringify(value ?? {}, null, 2));
   const [error, setError] = useState<string | undefined>(undefined);
   const [note, setNote] = useState<string | undefined>(undefined);
@@ -35,8 +35,8 @@ function SectionEditor({ name, value, onSaved }: { name: string; value: unknown;
     }
     try {
       await call('config.patch', { [name]: patch });
-      setNote(`Saved ${name}.`);
-      onSaved();
+      // The editor is rebuilt from the saved config, so the note lives in the page.
+      onSaved(`Saved ${name}.`);
     } catch (failure) {
       setError(errorText(failure));
     }
@@ -59,6 +59,7 @@ function SectionEditor({ name, value, onSaved }: { name: string; value: unknown;
 export default function ConfigPage() {
   const selected = route.value.query.get('section') ?? '';
   const [version, setVersion] = useState(0);
+  const [saved, setSaved] = useState<string | undefined>(undefined);
   const config = useAsync(() => call<ConfigRead>('config.read'), [version]);
   const changed = () => setVersion(version + 1);
   const sections = config.data?.sections ?? [];
@@ -66,11 +67,15 @@ export default function ConfigPage() {
     <>
       <PageTitle>Config</PageTitle>
       <Section title="Sections">
+        {saved === undefined ? null : <Notice tone="ok">{saved}</Notice>}
         <Loading isLoading={config.isLoading && config.data === undefined} />
         <ErrorNotice error={config.error} />
         <div class="row">
           <label for="config-section">Section</label>
-          <select id="config-section" value={selected} onChange={(event) => navigate(pathWith('config', { section: event.currentTarget.value }), { replace: true })}>
+          <select id="config-section" value={selected} onChange={(event) => {
+              setSaved(undefined);
+              navigate(pathWith('config', { section: event.currentTarget.value }), { replace: true });
+            }}>
             <option value="">Choose a section</option>
             {sections.map((name) => (
               <option key={name} value={name}>
@@ -79,10 +84,19 @@ export default function ConfigPage() {
             ))}
           </select>
         </div>
-        {selected === '' || config.data === undefined ? (
+        {/* The editor starts from the loaded section, so it waits for a reload after a save or rollback to finish. */}
+        {selected === '' || config.data === undefined || config.isLoading ? (
           <p class="muted">Secrets (token secrets, API keys, the webhook secret) are shown as ***.</p>
         ) : (
-          <SectionEditor key={`${selected}:${version}`} name={selected} value={config.data.config[selected]} onSaved={changed} />
+          <SectionEditor
+            key={`${selected}:${version}`}
+            name={selected}
+            value={config.data.config[selected]}
+            onSaved={(note) => {
+              setSaved(note);
+              changed();
+            }}
+          />
         )}
       </Section>
       <ConfigHistory version={version} onRolledBack={changed} />
