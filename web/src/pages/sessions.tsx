@@ -69,7 +69,7 @@ function SessionList() {
       <Loading isLoading={page.isLoading} />
       <ErrorNotice error={page.error} />
       <div class="table-wrap">
-        <table>
+        <table class="stacked">
           <caption class="sr-only">Sessions, most recently updated first</caption>
           <thead>
             <tr>
@@ -82,14 +82,14 @@ function SessionList() {
           <tbody>
             {(page.data?.sessions ?? []).map((session) => (
               <tr key={session.sessionKey}>
-                <td class="wrap">
+                <td class="wrap" data-label="Session">
                   <a href={BASE + pathWith('sessions', { key: session.sessionKey })} onClick={onLinkClick}>
                     {session.sessionKey}
                   </a>
                 </td>
-                <td>{session.agentId}</td>
-                <td>{formatNumber(session.messageCount)}</td>
-                <td>{formatTime(session.updatedAt)}</td>
+                <td data-label="Agent">{session.agentId}</td>
+                <td data-label="Messages">{formatNumber(session.messageCount)}</td>
+                <td data-label="Updated">{formatTime(session.updatedAt)}</td>
               </tr>
             ))}
           </tbody>

@@ -128,7 +128,7 @@ export default function TokensPage() {
         <Loading isLoading={tokens.isLoading} />
         <ErrorNotice error={tokens.error} />
         <div class="table-wrap">
-          <table>
+          <table class="stacked">
             <thead>
               <tr>
                 <th scope="col">Id</th>
@@ -141,11 +141,11 @@ export default function TokensPage() {
             <tbody>
               {(tokens.data?.tokens ?? []).map((token) => (
                 <tr key={token.id}>
-                  <td>{token.id}</td>
-                  <td>{token.scopes.length === 0 ? 'all' : token.scopes.join(', ')}</td>
-                  <td>{formatTime(Date.parse(token.createdAt))}</td>
-                  <td>{token.source}</td>
-                  <td>
+                  <td data-label="Id">{token.id}</td>
+                  <td data-label="Scopes">{token.scopes.length === 0 ? 'all' : token.scopes.join(', ')}</td>
+                  <td data-label="Created">{formatTime(Date.parse(token.createdAt))}</td>
+                  <td data-label="Source">{token.source}</td>
+                  <td data-label="Actions">
                     {token.source === 'api' ? (
                       <div class="actions">
                         <button type="button" onClick={() => void act(token, 'tokens.rotate')} aria-label={`Rotate ${token.id}`}>
