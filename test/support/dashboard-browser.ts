@@ -26,6 +26,11 @@ const ARGS = [
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
 ];
 
+/** Two animation frames: resize observers (the charts) have redrawn for the new viewport. */
+export async function settleLayout(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
 export async function openDashboardBrowser(): Promise<DashboardBrowser> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'agent-gateway-chromium-'));
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -49,11 +54,13 @@ export async function openDashboardBrowser(): Promise<DashboardBrowser> {
     page,
     problems,
     async screenshots(name) {
+      for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+        await page.setViewportSize(viewport);
+        await settleLayout(page);
+        await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}-${size}.png`), fullPage: true });
+      }
       await page.setViewportSize(DESKTOP);
-      await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}-desktop.png`), fullPage: true });
-      await page.setViewportSize(PHONE);
-      await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}-phone.png`), fullPage: true });
-      await page.setViewportSize(DESKTOP);
+      await settleLayout(page);
     },
     horizontalOverflow: () => page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth)),
     async close() {

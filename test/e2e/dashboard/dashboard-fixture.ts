@@ -1,7 +1,7 @@
 // The dashboard tests' world: the fake LLM, a started gateway serving the built dashboard, and a headless Chromium.
 import { expect } from 'vitest';
 import { ensureDashboardBuild } from '../../support/dashboard-build.js';
-import { openDashboardBrowser, type DashboardBrowser } from '../../support/dashboard-browser.js';
+import { openDashboardBrowser, PHONE, DESKTOP, settleLayout, type DashboardBrowser } from '../../support/dashboard-browser.js';
 import { startFakeLlm, type FakeLlm } from '../../support/fake-llm-server.js';
 import { startGateway, type Harness, type HarnessOptions } from '../../support/gateway-harness.js';
 
@@ -52,11 +52,29 @@ export async function openSignedIn(world: DashboardWorld, path = '', secret = wo
   await expect.poll(() => page.getByRole('status').filter({ hasText: 'Connected' }).count(), { timeout: 10_000 }).toBe(1);
 }
 
-/** Screenshots at both widths and checks nothing sticks out sideways at phone width. */
+/** Controls a screen reader could not name: inputs without a label, buttons and links without text. */
+export function unlabelledControls(world: DashboardWorld): Promise<string[]> {
+  return world.browser.page.evaluate(() => {
+    const problems: string[] = [];
+    for (const element of document.querySelectorAll<HTMLElement>('input, select, textarea, button, a[href]')) {
+      const hasAria = (element.getAttribute('aria-label') ?? '').trim() !== '' || element.hasAttribute('aria-labelledby');
+      const hasLabel = 'labels' in element && element.labels instanceof NodeList && element.labels.length > 0;
+      const hasText = (element.textContent ?? '').trim() !== '';
+      const isNamed = element instanceof HTMLButtonElement || element instanceof HTMLAnchorElement ? hasText || hasAria : hasLabel || hasAria;
+      if (!isNamed) problems.push(element.outerHTML.slice(0, 120));
+    }
+    return problems;
+  });
+}
+
+/** Screenshots at both widths, checks nothing sticks out sideways at phone width and every control has a name. */
 export async function capture(world: DashboardWorld, name: string): Promise<void> {
   const { page } = world.browser;
+  expect(await unlabelledControls(world), `${name}: controls without an accessible name`).toEqual([]);
   await world.browser.screenshots(name);
-  await page.setViewportSize({ width: 375, height: 812 });
-  expect(await world.browser.horizontalOverflow(), `${name} overflows at 375 px`).toBe(0);
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.setViewportSize(PHONE);
+  await settleLayout(page);
+  expect(await world.browser.horizontalOverflow(), `${name} overflows at ${PHONE.width} px`).toBe(0);
+  await page.setViewportSize(DESKTOP);
+  await settleLayout(page);
 }

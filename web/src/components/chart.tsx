@@ -34,7 +34,7 @@ export function Chart({ title, labels, series, kind = 'bar', height = 220 }: Cha
       {
         width: Math.max(200, element.clientWidth),
         height,
-        legend: { show: series.length > 1 },
+        legend: { show: series.length > 1, live: false },
         cursor: { drag: { x: false, y: false } },
         scales: { x: { time: false } },
         axes: [{ ...axis, values: (_self, ticks) => ticks.map((tick) => labels[tick] ?? '') }, axis],

@@ -3,11 +3,14 @@ import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { errorText } from '../lib/format';
 import { RpcError } from '../lib/rpc';
+import { hasNavigated } from '../lib/router';
 
 export function PageTitle({ children }: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
   // Focus moves to the new page's heading, so keyboard and screen-reader users land on what changed.
-  useEffect(() => ref.current?.focus(), []);
+  useEffect(() => {
+    if (hasNavigated) ref.current?.focus();
+  }, []);
   return (
     <h1 tabIndex={-1} ref={ref}>
       {children}

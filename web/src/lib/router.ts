@@ -16,13 +16,18 @@ function current(): Route {
 
 export const route = signal<Route>(current());
 
+/** False until the first in-app navigation: a fresh load keeps focus at the top (skip link first), later ones move it. */
+export let hasNavigated = false;
+
 addEventListener('popstate', () => {
+  hasNavigated = true;
   route.value = current();
 });
 
 /** Goes to `/app/<path>`; `replace` keeps the history entry (for filter changes). */
 export function navigate(path: string, options: { replace?: boolean } = {}): void {
   const url = BASE + path.replace(/^\//, '');
+  if (options.replace !== true) hasNavigated = true;
   if (options.replace === true) history.replaceState(null, '', url);
   else history.pushState(null, '', url);
   route.value = current();

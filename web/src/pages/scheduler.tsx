@@ -1,8 +1,9 @@
 // Scheduler: jobs (add, edit, run now, remove) and the runs of the chosen job, newest first.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { JobForm, type JobEntry } from '../components/job-form';
 import { ErrorNotice, Loading, Notice, PageTitle, Section } from '../components/ui';
 import { formatDuration, formatTime } from '../lib/format';
+import { subscribeEvents } from '../lib/live-events';
 import { call } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
 
@@ -44,6 +45,9 @@ function JobRuns({ job }: { job: JobEntry }) {
 
 export default function SchedulerPage() {
   const jobs = useAsync(() => call<{ jobs: JobEntry[] }>('cron.list'), []);
+  const { reload } = jobs;
+  // A fired job's last run and next fire change when it completes, wherever it was started.
+  useEffect(() => subscribeEvents((event) => event.name === 'scheduler:job_completed' && reload()), [reload]);
   const [editing, setEditing] = useState<string | undefined>(undefined);
   const [selected, setSelected] = useState<string | undefined>(undefined);
   const [isAdding, setAdding] = useState(false);
