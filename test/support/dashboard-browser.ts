@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { HORIZONTAL_OVERFLOW, TWO_FRAMES } from './dashboard-scripts.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const ARTIFACTS_DIR = resolve(import.meta.dirname, '../../test-artifacts/dashboard');
@@ -28,7 +29,7 @@ const ARGS = [
 
 /** Two animation frames: resize observers (the charts) have redrawn for the new viewport. */
 export async function settleLayout(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await page.evaluate(TWO_FRAMES);
 }
 
 export async function openDashboardBrowser(): Promise<DashboardBrowser> {
@@ -62,7 +63,7 @@ export async function openDashboardBrowser(): Promise<DashboardBrowser> {
       await page.setViewportSize(DESKTOP);
       await settleLayout(page);
     },
-    horizontalOverflow: () => page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth)),
+    horizontalOverflow: async () => Number(await page.evaluate(HORIZONTAL_OVERFLOW)),
     async close() {
       await context.close();
       await rm(userDataDir, { recursive: true, force: true });

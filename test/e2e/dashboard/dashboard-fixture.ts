@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import { ensureDashboardBuild } from '../../support/dashboard-build.js';
 import { openDashboardBrowser, PHONE, DESKTOP, settleLayout, type DashboardBrowser } from '../../support/dashboard-browser.js';
+import { UNLABELLED_CONTROLS } from '../../support/dashboard-scripts.js';
 import { startFakeLlm, type FakeLlm } from '../../support/fake-llm-server.js';
 import { startGateway, type Harness, type HarnessOptions } from '../../support/gateway-harness.js';
 
@@ -53,18 +54,8 @@ export async function openSignedIn(world: DashboardWorld, path = '', secret = wo
 }
 
 /** Controls a screen reader could not name: inputs without a label, buttons and links without text. */
-export function unlabelledControls(world: DashboardWorld): Promise<string[]> {
-  return world.browser.page.evaluate(() => {
-    const problems: string[] = [];
-    for (const element of document.querySelectorAll<HTMLElement>('input, select, textarea, button, a[href]')) {
-      const hasAria = (element.getAttribute('aria-label') ?? '').trim() !== '' || element.hasAttribute('aria-labelledby');
-      const hasLabel = 'labels' in element && element.labels instanceof NodeList && element.labels.length > 0;
-      const hasText = (element.textContent ?? '').trim() !== '';
-      const isNamed = element instanceof HTMLButtonElement || element instanceof HTMLAnchorElement ? hasText || hasAria : hasLabel || hasAria;
-      if (!isNamed) problems.push(element.outerHTML.slice(0, 120));
-    }
-    return problems;
-  });
+export async function unlabelledControls(world: DashboardWorld): Promise<unknown> {
+  return world.browser.page.evaluate(UNLABELLED_CONTROLS);
 }
 
 /** Screenshots at both widths, checks nothing sticks out sideways at phone width and every control has a name. */

@@ -1,5 +1,6 @@
 // Dashboard end to end: memory, scheduler, observability and browser pages, the dark theme and keyboard access.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_BACKGROUND, FOCUSED_TEXT, IS_FOCUS_IN_MAIN, THEME_ATTRIBUTE } from '../../support/dashboard-scripts.js';
 import { capture, openSignedIn, startDashboardWorld, type DashboardWorld } from './dashboard-fixture.js';
 
 describe('dashboard pages', () => {
@@ -81,19 +82,19 @@ describe('dashboard pages', () => {
   it('switches to the dark theme and keeps it; the skip link is the first stop of the keyboard', async () => {
     const { page } = world.browser;
     await openSignedIn(world, '');
-    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const background = () => page.evaluate(BODY_BACKGROUND);
     const light = await background();
     await page.getByRole('button', { name: /Change theme/ }).click();
-    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await expect.poll(() => page.evaluate(THEME_ATTRIBUTE)).toBe('dark');
     expect(await background()).not.toBe(light);
     await page.reload();
-    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await expect.poll(() => page.evaluate(THEME_ATTRIBUTE)).toBe('dark');
     await capture(world, 'overview-dark');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await page.evaluate(FOCUSED_TEXT)).toBe('Skip to content');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true);
+    expect(await page.evaluate(IS_FOCUS_IN_MAIN)).toBe(true);
     expect(world.browser.problems).toEqual([]);
   });
 });

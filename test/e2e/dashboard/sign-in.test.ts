@@ -1,5 +1,6 @@
 // Dashboard end to end: sign in with a token (kept out of the URL), the overview, and sign out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORED_TOKEN } from '../../support/dashboard-scripts.js';
 import { capture, openSignedIn, startDashboardWorld, type DashboardWorld } from './dashboard-fixture.js';
 
 describe('dashboard sign in and overview', () => {
@@ -24,7 +25,7 @@ describe('dashboard sign in and overview', () => {
     world.browser.problems.length = 0;
     await openSignedIn(world);
     expect(page.url()).not.toContain(world.gateway.tokens.admin);
-    expect(await page.evaluate(() => sessionStorage.getItem('agent-gateway.token'))).toBe(world.gateway.tokens.admin);
+    expect(await page.evaluate(STORED_TOKEN)).toBe(world.gateway.tokens.admin);
     expect(world.browser.problems).toEqual([]);
   });
 
@@ -49,6 +50,6 @@ describe('dashboard sign in and overview', () => {
     const { page } = world.browser;
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.getByLabel('Token', { exact: true }).count()).toBe(1);
-    expect(await page.evaluate(() => sessionStorage.getItem('agent-gateway.token'))).toBeNull();
+    expect(await page.evaluate(STORED_TOKEN)).toBeNull();
   });
 });
