@@ -49,6 +49,10 @@ export async function openDashboardBrowser(): Promise<DashboardBrowser> {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  // Chromium's console line for a failed response omits the URL; this names it.
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`http ${response.status()}: ${new URL(response.url()).pathname}`);
+  });
   page.on('dialog', (dialog) => void dialog.accept());
   return {
     context,

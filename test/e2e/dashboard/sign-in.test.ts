@@ -1,6 +1,7 @@
 // Dashboard end to end: sign in with a token (kept out of the URL), the overview, and sign out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORED_TOKEN } from '../../support/dashboard-scripts.js';
+import { callRpc } from '../../support/http-client.js';
 import { capture, openSignedIn, startDashboardWorld, type DashboardWorld } from './dashboard-fixture.js';
 
 describe('dashboard sign in and overview', () => {
@@ -21,7 +22,7 @@ describe('dashboard sign in and overview', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByText('This token is not accepted by the gateway.').count()).toBe(1);
     // The refused check is the one expected console error (Chromium logs every 401 response).
-    expect(world.browser.problems).toEqual([expect.stringContaining('401')]);
+    expect(world.browser.problems.sort()).toEqual(['console: Failed to load resource: the server responded with a status of 401 (Unauthorized)', 'http 401: /api/agents']);
     world.browser.problems.length = 0;
     await openSignedIn(world);
     expect(page.url()).not.toContain(world.gateway.tokens.admin);
@@ -51,5 +52,19 @@ describe('dashboard sign in and overview', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.getByLabel('Token', { exact: true }).count()).toBe(1);
     expect(await page.evaluate(STORED_TOKEN)).toBeNull();
+  });
+
+  it('goes back to the sign-in form with a notice when its token is rotated elsewhere', async () => {
+    const { page } = world.browser;
+    const issued = await callRpc(world.gateway.url, world.gateway.tokens.admin, 'tokens.create', { id: 'dashboard-operator', scopes: ['*'] });
+    const { secret } = issued.result as { secret: string };
+    await openSignedIn(world, 'sessions', secret);
+    expect(await page.evaluate(STORED_TOKEN)).toBe(secret);
+    await expect.poll(() => page.getByRole('option', { name: 'guarded' }).count()).toBe(1);
+    await callRpc(world.gateway.url, world.gateway.tokens.admin, 'tokens.rotate', { id: 'dashboard-operator' });
+    await expect.poll(() => page.getByText(/the token was revoked or rotated/).count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByLabel('Token', { exact: true }).count()).toBe(1);
+    expect(await page.evaluate(STORED_TOKEN)).toBeNull();
+    expect(world.browser.problems).toEqual([]);
   });
 });
