@@ -16,6 +16,12 @@ function newestSourceMs(dir: string): number {
   return newest;
 }
 
+/** The built dashboard the tests serve; the vitest global setup has built it (tests never build, so workers cannot race). */
+export function builtDashboard(): string {
+  if (!existsSync(join(WEB_DIST, 'index.html'))) throw new Error(`No dashboard build in ${WEB_DIST}: run npm run build:web`);
+  return WEB_DIST;
+}
+
 /** Builds the dashboard when web/dist is missing or older than a source file; returns the dist path. */
 export async function ensureDashboardBuild(): Promise<string> {
   const index = join(WEB_DIST, 'index.html');

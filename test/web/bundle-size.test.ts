@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureDashboardBuild } from '../support/dashboard-build.js';
+import { builtDashboard } from '../support/dashboard-build.js';
 
 /** Issue 15: "first load under 100 kB of JavaScript gzipped". */
 const FIRST_LOAD_BUDGET_BYTES = 100 * 1024;
@@ -18,10 +18,10 @@ interface ManifestChunk {
 describe('dashboard bundle', () => {
   let dist: string;
   let manifest: Record<string, ManifestChunk>;
-  beforeAll(async () => {
-    dist = await ensureDashboardBuild();
+  beforeAll(() => {
+    dist = builtDashboard();
     manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-  }, 120_000);
+  });
 
   /** Every chunk `key` pulls in before it runs (static imports, transitively). */
   function staticClosure(key: string, seen = new Set<string>()): Set<string> {

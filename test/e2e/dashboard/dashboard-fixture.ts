@@ -1,6 +1,6 @@
 // The dashboard tests' world: the fake LLM, a started gateway serving the built dashboard, and a headless Chromium.
 import { expect } from 'vitest';
-import { ensureDashboardBuild } from '../../support/dashboard-build.js';
+import { builtDashboard } from '../../support/dashboard-build.js';
 import { openDashboardBrowser, PHONE, DESKTOP, settleLayout, type DashboardBrowser } from '../../support/dashboard-browser.js';
 import { UNLABELLED_CONTROLS } from '../../support/dashboard-scripts.js';
 import { startFakeLlm, type FakeLlm } from '../../support/fake-llm-server.js';
@@ -14,7 +14,7 @@ export interface DashboardWorld {
 }
 
 export async function startDashboardWorld(options: Pick<HarnessOptions, 'app'> = {}): Promise<DashboardWorld> {
-  const webDistPath = await ensureDashboardBuild();
+  const webDistPath = builtDashboard();
   const llm = await startFakeLlm({ models: ['fake-model'] });
   const gateway = await startGateway({
     ...options,

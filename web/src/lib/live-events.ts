@@ -1,5 +1,6 @@
 // The live /api/events feed: reconnects with backoff and resumes from the last event id, so nothing is missed or doubled.
 import { signal } from '@preact/signals';
+import { isRecord } from './is-record';
 import { readSse, type SseEvent } from './sse';
 
 export interface LiveEvent {
@@ -25,7 +26,7 @@ function parse(event: SseEvent): LiveEvent {
   let data: Record<string, unknown> = {};
   try {
     const value: unknown = JSON.parse(event.data);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) data = value as Record<string, unknown>;
+    if (isRecord(value)) data = value;
   } catch {
     data = { text: event.data };
   }

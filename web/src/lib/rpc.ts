@@ -1,5 +1,6 @@
 // JSON-RPC 2.0 over one WebSocket to /ws: requests by id, notifications to listeners, reconnect with backoff.
 import { signal } from '@preact/signals';
+import { isRecord } from './is-record';
 
 export type ConnectionState = 'idle' | 'connecting' | 'open' | 'closed' | 'unauthorized';
 
@@ -65,9 +66,8 @@ function onMessage(event: MessageEvent): void {
   for (const frame of Array.isArray(frames) ? frames : [frames]) handleFrame(frame);
 }
 
-function handleFrame(frame: unknown): void {
-  if (typeof frame !== 'object' || frame === null) return;
-  const record = frame as Record<string, unknown>;
+function handleFrame(record: unknown): void {
+  if (!isRecord(record)) return;
   if (typeof record.method === 'string' && record.id === undefined) {
     for (const listener of listeners.get(record.method) ?? []) listener(record.params);
     return;
@@ -76,11 +76,9 @@ function handleFrame(frame: unknown): void {
   const entry = pending.get(record.id);
   if (entry === undefined) return;
   pending.delete(record.id);
-  const error = record.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
-  if (error !== undefined && error !== null) {
-    const data = typeof error.data === 'object' && error.data !== null ? (error.data as Record<string, unknown>) : {};
-    entry.reject(new RpcError(Number(error.code), String(error.message), data));
-  } else entry.resolve(record.result);
+  const { error } = record;
+  if (isRecord(error)) entry.reject(new RpcError(Number(error.code), String(error.message), isRecord(error.data) ? error.data : {}));
+  else entry.resolve(record.result);
 }
 
 function open(): void {

@@ -1,5 +1,6 @@
 // Server-sent events read through fetch, so the token travels in the Authorization header (EventSource cannot set one).
 import { authHeaders } from './auth';
+import { isRecord } from './is-record';
 
 export interface SseEvent {
   event: string;
@@ -30,8 +31,8 @@ export async function errorOf(response: Response): Promise<HttpError> {
   let message = `${response.status} ${response.statusText}`;
   try {
     const body: unknown = await response.json();
-    if (typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'object' && body.error !== null) {
-      const error = body.error as { code?: unknown; message?: unknown };
+    const error = isRecord(body) ? body.error : undefined;
+    if (isRecord(error)) {
       if (typeof error.code === 'string') code = error.code;
       if (typeof error.message === 'string') message = error.message;
     }
