@@ -33,7 +33,7 @@ function EntryTable({ entries, onInspect, onDelete }: { entries: MemoryEntry[]; 
   if (entries.length === 0) return <p class="muted">No entries.</p>;
   return (
     <div class="table-wrap">
-      <table>
+      <table class="stacked">
         <thead>
           <tr>
             <th scope="col">Content</th>
@@ -46,14 +46,14 @@ function EntryTable({ entries, onInspect, onDelete }: { entries: MemoryEntry[]; 
         <tbody>
           {entries.map((entry) => (
             <tr key={entry.id}>
-              <td>
+              <td data-label="Content">
                 {entry.content.length > 160 ? `${entry.content.slice(0, 160)}…` : entry.content}
                 {entry.score === null ? null : <span class="muted"> (score {entry.score.toFixed(2)})</span>}
               </td>
-              <td>{entry.memoryType}</td>
-              <td>{entry.agentId}</td>
-              <td>{formatTime(Date.parse(entry.createdAt))}</td>
-              <td>
+              <td data-label="Type">{entry.memoryType}</td>
+              <td data-label="Agent">{entry.agentId}</td>
+              <td data-label="Created">{formatTime(Date.parse(entry.createdAt))}</td>
+              <td data-label="Actions">
                 <div class="actions">
                   <button type="button" onClick={() => onInspect(entry.id)} aria-label={`Inspect ${entry.id}`}>
                     Inspect

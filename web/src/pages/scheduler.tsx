@@ -82,7 +82,7 @@ export default function SchedulerPage() {
         <ErrorNotice error={jobs.error} />
         {jobs.data !== undefined && list.length === 0 ? <p class="muted">No jobs.</p> : null}
         <div class="table-wrap">
-          <table>
+          <table class="stacked">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -95,16 +95,16 @@ export default function SchedulerPage() {
             <tbody>
               {list.map((job) => (
                 <tr key={job.id}>
-                  <td>
+                  <td data-label="Name">
                     {job.name} {job.enabled ? null : <span class="badge warn">disabled</span>}
                   </td>
-                  <td>{schedule(job)}</td>
-                  <td>{formatTime(job.nextRunAtMs)}</td>
-                  <td>
+                  <td data-label="Schedule">{schedule(job)}</td>
+                  <td data-label="Next run">{formatTime(job.nextRunAtMs)}</td>
+                  <td data-label="Last run">
                     {formatTime(job.lastRunAtMs)}
                     {job.lastError === undefined ? null : <span class="badge bad">{job.lastError}</span>}
                   </td>
-                  <td>
+                  <td data-label="Actions">
                     <div class="actions">
                       <button type="button" onClick={() => void act(async () => (await call('cron.run', { name: job.name, mode: 'force' }), `${job.name} fired.`))}>
                         Run now
