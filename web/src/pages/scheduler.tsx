@@ -1,7 +1,7 @@
 // Scheduler: jobs (add, edit, run now, remove) and the runs of the chosen job, newest first.
 import { useEffect, useState } from 'preact/hooks';
 import { JobForm, type JobEntry } from '../components/job-form';
-import { ErrorNotice, Loading, Notice, PageTitle, Section } from '../components/ui';
+import { ErrorNotice, Loading, Notice, PageTitle, Pager, Section } from '../components/ui';
 import { formatDuration, formatTime } from '../lib/format';
 import { subscribeEvents } from '../lib/live-events';
 import { call } from '../lib/rpc';
@@ -15,6 +15,8 @@ interface RunEntry {
   error?: string;
 }
 
+/** Jobs per page (cron.list allows up to 500). */
+const PAGE_SIZE = 50;
 /** Runs shown per job. */
 const RUNS_LIMIT = 50;
 
@@ -44,7 +46,13 @@ function JobRuns({ job }: { job: JobEntry }) {
 }
 
 export default function SchedulerPage() {
-  const jobs = useAsync(() => call<{ jobs: JobEntry[] }>('cron.list'), []);
+  // Cursors of the pages shown so far (the last is the current page); cron.list pages by job name.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors.at(-1);
+  const jobs = useAsync(
+    () => call<{ jobs: JobEntry[]; nextCursor: string | null }>('cron.list', { limit: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) }),
+    [cursor],
+  );
   const { reload } = jobs;
   // A fired job's last run and next fire change when it completes, wherever it was started.
   useEffect(() => subscribeEvents((event) => event.name === 'scheduler:job_completed' && reload()), [reload]);
@@ -135,6 +143,14 @@ export default function SchedulerPage() {
             </tbody>
           </table>
         </div>
+        <Pager
+          page={cursors.length - 1}
+          hasNext={jobs.data?.nextCursor != null}
+          onPage={(next) => {
+            if (next < cursors.length - 1) setCursors(cursors.slice(0, -1));
+            else if (jobs.data?.nextCursor != null) setCursors([...cursors, jobs.data.nextCursor]);
+          }}
+        />
         {list
           .filter((job) => job.id === editing)
           .map((job) => (
