@@ -55,9 +55,9 @@ const folderBoundaries = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'web/**', 'eslint.config.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'web/dist/**', 'eslint.config.js'] },
   {
-    files: ['**/*.ts'],
+    files: ["**/*.ts", "**/*.tsx"],
     languageOptions: {
       parser: tseslint.parser,
       parserOptions: { projectService: true, tsconfigRootDir: root },

@@ -1,19 +1,32 @@
 // models.* methods (admin): the configured providers, the model catalog, and a live round trip to one model.
 import { z } from 'zod';
 import { GatewayError, unknownProvider } from '../errors.js';
+import type { BreakerSnapshot } from './circuit-breaker.js';
 import type { ModelRouter } from './types.js';
 import { defineMethod, noParams } from '../rpc/index.js';
 
-export function modelMethods({ router }: { router: ModelRouter }) {
+export interface ModelMethodsDeps {
+  router: ModelRouter;
+  /** A provider's circuit breaker, listed by models.list_providers when given. */
+  breakerState?: (provider: string) => BreakerSnapshot | undefined;
+}
+
+export function modelMethods({ router, breakerState }: ModelMethodsDeps) {
   return [
     defineMethod({
       name: 'models.list_providers',
       scope: 'admin',
-      summary: 'Names of the configured LLM providers.',
+      summary: 'Names of the configured LLM providers, and each one\'s circuit breaker { state, consecutiveFailures, openedAt, retryAt } in breakers.',
       params: noParams,
       handler: () => {
         const providers = router.providers();
-        return { providers, count: providers.length };
+        if (breakerState === undefined) return { providers, count: providers.length };
+        const breakers: Record<string, BreakerSnapshot> = {};
+        for (const provider of providers) {
+          const snapshot = breakerState(provider);
+          if (snapshot !== undefined) breakers[provider] = snapshot;
+        }
+        return { providers, count: providers.length, breakers };
       },
     }),
     defineMethod({

@@ -2,12 +2,12 @@
 import type { Logger } from 'pino';
 import type { CapabilityModule } from '../capability.js';
 import { modelMethods } from './methods.js';
-import type { ModelRouter } from './types.js';
+import type { GatewayModelRouter } from './model-router.js';
 
-export function createModelsModule({ router, log }: { router: ModelRouter; log: Logger }): CapabilityModule {
+export function createModelsModule({ router, log }: { router: GatewayModelRouter; log: Logger }): CapabilityModule {
   return {
     name: 'models',
-    methods: modelMethods({ router }),
+    methods: modelMethods({ router, breakerState: (provider) => router.breakerState(provider) }),
     start() {
       if (router.providers().length === 0) log.warn('no LLM provider configured: agent turns will end with an error until one is added under `providers:`');
     },

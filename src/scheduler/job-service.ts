@@ -87,9 +87,16 @@ export function createJobService(deps: JobServiceDeps) {
   }
 
   return {
-    async list(caller: SessionCaller, signal?: AbortSignal): Promise<{ jobs: JobEntry[] }> {
-      const all = await jobs.list(signal);
-      return { jobs: all.filter((job) => caller.isAdmin || job.ownerId === caller.clientId).map(jobEntry) };
+    /** One page by name; `nextCursor` (the last name) continues it, null on the last page. */
+    async list(caller: SessionCaller, page: { limit: number; cursor?: string }, signal?: AbortSignal): Promise<{ jobs: JobEntry[]; nextCursor: string | null }> {
+      // One row more than the page says whether another page follows, without counting the table.
+      const rows = await jobs.page({
+        ...(caller.isAdmin ? {} : { ownerId: caller.clientId }),
+        ...(page.cursor === undefined ? {} : { afterName: page.cursor }),
+        limit: page.limit + 1,
+      }, signal);
+      const shown = rows.slice(0, page.limit);
+      return { jobs: shown.map(jobEntry), nextCursor: rows.length > page.limit ? (shown.at(-1)?.name ?? null) : null };
     },
     async add(input: AddJobInput, caller: SessionCaller): Promise<JobEntry> {
       assertAgent(input.agentId);

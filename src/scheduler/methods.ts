@@ -1,11 +1,14 @@
 // cron.* (all rpc scope): thin adapters from the spec's params to the job service.
 import { z } from 'zod';
-import { defineMethod, noParams } from '../rpc/index.js';
+import { defineMethod } from '../rpc/index.js';
 import { wakeGateSchema } from '../store/index.js';
 import { sessionCallerOf } from '../turns/index.js';
 import type { JobService } from './job-service.js';
 
 const name = z.string().min(1).max(128);
+/** cron.list jobs per page: default and maximum. */
+export const CRON_LIST_LIMIT_DEFAULT = 100;
+export const CRON_LIST_LIMIT_MAX = 500;
 const agentId = z.string().min(1).max(128);
 const message = z.string().min(1).max(32_000);
 
@@ -22,9 +25,16 @@ export function cronMethods(service: JobService) {
     defineMethod({
       name: 'cron.list',
       scope: 'rpc',
-      summary: "The caller's scheduled jobs (an admin token sees every job), each with its tz and next fire.",
-      params: noParams,
-      handler: (_params, ctx) => service.list(sessionCallerOf(ctx.caller), ctx.signal),
+      summary:
+        "The caller's scheduled jobs (an admin token sees every job) by name, each with its tz and next fire; one page of " +
+        `limit (default ${CRON_LIST_LIMIT_DEFAULT}, at most ${CRON_LIST_LIMIT_MAX}) and nextCursor for the next page (null on the last).`,
+      params: z.strictObject({
+        limit: z.number().int().min(1).max(CRON_LIST_LIMIT_MAX).optional(),
+        // The cursor is the last job name of the previous page.
+        cursor: name.optional(),
+      }),
+      handler: ({ limit, cursor }, ctx) =>
+        service.list(sessionCallerOf(ctx.caller), { limit: limit ?? CRON_LIST_LIMIT_DEFAULT, ...(cursor === undefined ? {} : { cursor }) }, ctx.signal),
     }),
     defineMethod({
       name: 'cron.add',

@@ -7,6 +7,11 @@ import type { SessionService } from './session-service.js';
 /** session.search results per call: default and maximum. */
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
+/** session.list sessions per page: default and maximum. */
+export const LIST_LIMIT_DEFAULT = 100;
+export const LIST_LIMIT_MAX = 500;
+/** A cursor is a base64url [updatedAt, sessionKey]; keys are bounded, so longer text is not one of ours. */
+const LIST_CURSOR_MAX_CHARS = 2048;
 
 const agentId = z.string().min(1).max(128);
 // Spec rule 1: the admin methods name the key `session_key`; strict objects refuse `key` as an unknown param.
@@ -61,14 +66,24 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
     defineMethod({
       name: 'session.list',
       scope: 'admin',
-      summary: 'Sessions, most recently updated first, by kind (all, sub-agent, group, dm) and updated in the last since_minutes.',
+      summary:
+        'Sessions, most recently updated first, by kind (all, sub-agent, group, dm), agentId and updated in the last since_minutes; ' +
+        `one page of limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and nextCursor for the next page (null on the last).`,
       params: z.strictObject({
         kind: z.enum(['all', 'sub-agent', 'group', 'dm']).optional(),
         since_minutes: z.number().positive().optional(),
+        agentId: agentId.optional(),
+        limit: z.number().int().min(1).max(LIST_LIMIT_MAX).optional(),
+        cursor: z.string().min(1).max(LIST_CURSOR_MAX_CHARS).optional(),
       }),
-      handler: async ({ kind, since_minutes: sinceMinutes }) => ({
-        sessions: await sessions.list({ ...(kind === undefined ? {} : { kind }), ...(sinceMinutes === undefined ? {} : { sinceMinutes }) }),
-      }),
+      handler: ({ kind, since_minutes: sinceMinutes, agentId: agent, limit, cursor }) =>
+        sessions.list({
+          ...(kind === undefined ? {} : { kind }),
+          ...(sinceMinutes === undefined ? {} : { sinceMinutes }),
+          ...(agent === undefined ? {} : { agentId: agent }),
+          ...(cursor === undefined ? {} : { cursor }),
+          limit: limit ?? LIST_LIMIT_DEFAULT,
+        }),
     }),
     defineMethod({
       name: 'session.delete',

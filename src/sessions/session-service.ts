@@ -7,8 +7,9 @@ import { channelOf, parseSessionKey, readSessionUsage, sessionAgentId, type Sess
 import type { SessionLocks } from '../coordination/index.js';
 import type { MemoryPort, MemoryScope } from '../store/index.js';
 import { summariseTranscript, type CompactionResult } from './compaction.js';
-import type { HistoryMessage, ResetConversationResult, SendResult, SessionExport, SessionListEntry, SessionSearchResult, SessionStatus, SessionTranscript } from './session-views.js';
-import type { SessionKind, SessionRecord, SessionStore } from './types.js';
+import { decodeListCursor, encodeListCursor } from './list-cursor.js';
+import type { HistoryMessage, ResetConversationResult, SendResult, SessionExport, SessionListPage, SessionListQuery, SessionSearchResult, SessionStatus, SessionTranscript } from './session-views.js';
+import type { SessionRecord, SessionStore } from './types.js';
 
 /** Messages session.compact keeps verbatim at the end of the transcript. */
 export const DEFAULT_COMPACT_KEEP_RECENT = 6;
@@ -42,7 +43,8 @@ export interface SessionService {
   history(input: { clientId: string; channelId?: string }): Promise<HistoryMessage[]>;
   /** `ownedBy`: only that client's sessions are searched; omitted for admins. */
   search(query: string, limit: number, ownedBy?: string): Promise<SessionSearchResult[]>;
-  list(filter: { kind?: SessionKind | 'all'; sinceMinutes?: number }): Promise<SessionListEntry[]>;
+  /** One page, newest update first; `nextCursor` continues it (null on the last page). */
+  list(filter: SessionListQuery): Promise<SessionListPage>;
   deleteSession(sessionKey: string): Promise<{ sessionKey: string; deleted: true; transcript: SessionTranscript }>;
   reset(sessionKey: string): Promise<{ sessionKey: string; reset: true; previousMessageCount: number }>;
   exportSession(sessionKey: string): Promise<SessionExport>;
@@ -106,18 +108,27 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       // The channel a session talks on: what it recorded, else its key's channel part.
       return hits.map((hit) => ({ ...hit, channelType: hit.channelType ?? channelOf(hit.sessionKey) ?? 'unknown' }));
     },
-    async list({ kind, sinceMinutes }) {
+    async list({ kind, sinceMinutes, agentId, limit, cursor }) {
+      // One row more than the page says whether another page follows, without counting the table.
       const sessions = await store.list({
         ...(kind === undefined || kind === 'all' ? {} : { kind }),
         ...(sinceMinutes === undefined ? {} : { updatedSince: now() - sinceMinutes * 60_000 }),
+        ...(agentId === undefined ? {} : { agentId }),
+        ...(cursor === undefined ? {} : { after: decodeListCursor(cursor) }),
+        limit: limit + 1,
       });
-      return sessions.map((session) => ({
-        sessionKey: session.sessionKey,
-        agentId: session.agentId,
-        messageCount: session.messageCount,
-        updatedAt: session.updatedAt,
-        metadata: session.metadata,
-      }));
+      const page = sessions.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        sessions: page.map((session) => ({
+          sessionKey: session.sessionKey,
+          agentId: session.agentId,
+          messageCount: session.messageCount,
+          updatedAt: session.updatedAt,
+          metadata: session.metadata,
+        })),
+        nextCursor: sessions.length > limit && last !== undefined ? encodeListCursor(last) : null,
+      };
     },
     deleteSession(sessionKey) {
       return locks.run(sessionKey, async () => {

@@ -30,6 +30,22 @@ export interface SessionListEntry {
   metadata: Record<string, unknown>;
 }
 
+export interface SessionListQuery {
+  kind?: SessionKind | 'all';
+  sinceMinutes?: number;
+  agentId?: string;
+  /** Sessions per page. */
+  limit: number;
+  /** The previous page's nextCursor. */
+  cursor?: string;
+}
+
+export interface SessionListPage {
+  sessions: SessionListEntry[];
+  /** Pass as `cursor` for the next page; null when this page is the last. */
+  nextCursor: string | null;
+}
+
 export interface SessionExport {
   sessionKey: string;
   messages: TranscriptMessage[];

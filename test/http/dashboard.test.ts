@@ -40,6 +40,15 @@ describe('dashboard', () => {
     expect(await response.text()).toBe('console.log("dashboard");');
   });
 
+  it('serves index.html for a deep link to a dashboard page, so a reload or bookmark opens that page', async () => {
+    for (const path of ['/app/sessions', '/app/sessions?agentId=default', '/app/config/history']) {
+      const response = await fetch(`${gateway.url}${path}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await response.text()).toContain('Gateway test dashboard');
+    }
+  });
+
   it('answers 404 for a missing file and refuses to leave webDistPath', async () => {
     expect((await fetch(`${gateway.url}/app/missing.js`)).status).toBe(404);
     const traversal = await fetch(`${gateway.url}/app/..%2f..%2fetc%2fpasswd`);

@@ -64,7 +64,7 @@ describe('models.* and agent model methods', () => {
     store.onChange((change) => router.reload(change.config.providers));
     const agents = createAgentRegistry({ configStore: store, events, log });
     const methods = [
-      ...modelMethods({ router }),
+      ...modelMethods({ router, breakerState: (provider) => router.breakerState(provider) }),
       ...agentModelMethods({ agents, router, embeddings: () => store.get().embeddings, builtinEmbedder: createHashingEmbedder() }),
     ];
     methodNames = methods.map((method) => method.name);
@@ -104,8 +104,9 @@ describe('models.* and agent model methods', () => {
     }
   });
 
-  it('models.list_providers names the configured providers', async () => {
-    expect(await result('models.list_providers')).toEqual({ providers: ['local', 'cloud'], count: 2 });
+  it('models.list_providers names the configured providers with their circuit breakers', async () => {
+    const closed = { state: 'closed', consecutiveFailures: 0, openedAt: null, retryAt: null };
+    expect(await result('models.list_providers')).toEqual({ providers: ['local', 'cloud'], count: 2, breakers: { local: closed, cloud: closed } });
   });
 
   it('models.list returns catalog entries, filtered by provider; an unknown provider is not found', async () => {

@@ -60,6 +60,20 @@ describe('cron methods', () => {
     expect(await s.call('rpc-client', 'cron.run', { mode: 'force' })).toMatchObject({ error: { data: { kind: 'invalid_params', param: 'name' } } });
   });
 
+  it('cron.list pages by name with limit and nextCursor, within the caller\'s own jobs', async () => {
+    for (const jobName of ['delta', 'alpha', 'charlie', 'bravo']) await add({ name: jobName, schedule: { kind: 'interval', everyMs: 60_000 } });
+    await add({ name: 'aaa-other', schedule: { kind: 'interval', everyMs: 60_000 } }, 'mallory');
+    type Page = { jobs: { name: string }[]; nextCursor: string | null };
+    const page = async (params: Record<string, unknown>, clientId = 'rpc-client', isAdmin = false) => {
+      const result = (await s.call(clientId, 'cron.list', params, isAdmin)).result as Page;
+      return { names: result.jobs.map((job) => job.name), nextCursor: result.nextCursor };
+    };
+    expect(await page({ limit: 3 })).toEqual({ names: ['alpha', 'bravo', 'charlie'], nextCursor: 'charlie' });
+    expect(await page({ limit: 3, cursor: 'charlie' })).toEqual({ names: ['delta'], nextCursor: null });
+    expect(await page({ limit: 2 }, 'root', true)).toEqual({ names: ['aaa-other', 'alpha'], nextCursor: 'alpha' });
+    expect((await s.call('rpc-client', 'cron.list', { limit: 0 })).error).toMatchObject({ code: -32602, data: { param: 'limit' } });
+  });
+
   it("keeps jobs to their owner: another rpc client gets not_found, an admin reaches them all", async () => {
     await add({ schedule: { kind: 'interval', everyMs: 60_000 } });
     for (const [method, params, param] of [

@@ -150,6 +150,23 @@ describe('session methods', () => {
     expect(await call(admin, 'session.list', { sinceMinutes: 5 })).toMatchObject({ error: { code: -32602, message: "Invalid params: unknown param 'sinceMinutes'" } });
   });
 
+  it('session.list pages with limit and nextCursor and filters by agentId', async () => {
+    for (const peer of ['p1', 'p2', 'p3']) {
+      await call(rpcClient, 'session.send', { key: `default:a:ws:${peer}`, message: 'x' });
+      fx.advance(1000);
+    }
+    type Page = { sessions: { sessionKey: string }[]; nextCursor: string | null };
+    const page = async (params: Record<string, unknown>) => (await call(admin, 'session.list', params)).result as Page;
+    const first = await page({ limit: 2 });
+    expect(first.sessions.map((s) => s.sessionKey)).toEqual(['default:a:ws:p3', 'default:a:ws:p2']);
+    const second = await page({ limit: 2, cursor: first.nextCursor });
+    expect(second).toEqual({ sessions: [expect.objectContaining({ sessionKey: 'default:a:ws:p1' })], nextCursor: null });
+    expect((await page({ agentId: 'default' })).sessions).toHaveLength(3);
+    expect(await page({ agentId: 'nobody' })).toEqual({ sessions: [], nextCursor: null });
+    expect(await call(admin, 'session.list', { limit: 0 })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'limit' } } });
+    expect(await call(admin, 'session.list', { cursor: 'bm90LWEtY3Vyc29y' })).toMatchObject({ error: { data: { kind: 'invalid_params', param: 'cursor' } } });
+  });
+
   it('session.delete, reset, export and reset_conversation require session_key and reject key', async () => {
     for (const method of ['session.delete', 'session.reset', 'session.export', 'session.reset_conversation']) {
       const response = await call(admin, method, { key: 'default:a:ws' });

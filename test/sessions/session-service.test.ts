@@ -141,14 +141,32 @@ describe('session service', () => {
     await fx.sessions.send({ key: 'default:a:ws', message: 'x', caller: callerOf('anyone'), signal });
     fx.advance(10 * 60_000);
     await fx.sessions.send({ key: 'default:a:group-1', message: 'y', caller: callerOf('anyone'), signal });
-    const all = await fx.sessions.list({});
-    expect(all.map((entry) => entry.sessionKey)).toEqual(['default:a:group-1', 'default:a:ws']);
-    expect(all[0]).toEqual({ sessionKey: 'default:a:group-1', agentId: 'default', messageCount: 2, updatedAt: T0 + 600_000, metadata: expect.any(Object) });
-    expect(await fx.sessions.list({ kind: 'all' })).toHaveLength(2);
-    expect((await fx.sessions.list({ kind: 'group' })).map((entry) => entry.sessionKey)).toEqual(['default:a:group-1']);
-    expect((await fx.sessions.list({ kind: 'dm' })).map((entry) => entry.sessionKey)).toEqual(['default:a:ws']);
-    expect(await fx.sessions.list({ kind: 'sub-agent' })).toEqual([]);
-    expect((await fx.sessions.list({ sinceMinutes: 5 })).map((entry) => entry.sessionKey)).toEqual(['default:a:group-1']);
+    const keys = async (filter: Omit<Parameters<typeof fx.sessions.list>[0], 'limit'>) =>
+      (await fx.sessions.list({ ...filter, limit: 10 })).sessions.map((entry) => entry.sessionKey);
+    const all = await fx.sessions.list({ limit: 10 });
+    expect(all.sessions.map((entry) => entry.sessionKey)).toEqual(['default:a:group-1', 'default:a:ws']);
+    expect(all.nextCursor).toBeNull();
+    expect(all.sessions[0]).toEqual({ sessionKey: 'default:a:group-1', agentId: 'default', messageCount: 2, updatedAt: T0 + 600_000, metadata: expect.any(Object) });
+    expect(await keys({ kind: 'all' })).toHaveLength(2);
+    expect(await keys({ kind: 'group' })).toEqual(['default:a:group-1']);
+    expect(await keys({ kind: 'dm' })).toEqual(['default:a:ws']);
+    expect(await keys({ kind: 'sub-agent' })).toEqual([]);
+    expect(await keys({ sinceMinutes: 5 })).toEqual(['default:a:group-1']);
+  });
+
+  it('lists one page at a time: nextCursor continues where the page ended and is null on the last page', async () => {
+    fx = createServiceFixture();
+    for (const peer of ['p1', 'p2', 'p3']) {
+      await fx.sessions.send({ key: `default:a:ws:${peer}`, message: 'x', caller: callerOf('anyone'), signal });
+      fx.advance(1000);
+    }
+    const first = await fx.sessions.list({ limit: 2 });
+    expect(first.sessions.map((entry) => entry.sessionKey)).toEqual(['default:a:ws:p3', 'default:a:ws:p2']);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await fx.sessions.list({ limit: 2, cursor: first.nextCursor ?? '' });
+    expect(second.sessions.map((entry) => entry.sessionKey)).toEqual(['default:a:ws:p1']);
+    expect(second.nextCursor).toBeNull();
+    await expect(fx.sessions.list({ limit: 2, cursor: 'not-a-cursor' })).rejects.toMatchObject({ kind: 'invalid_params', details: { param: 'cursor' } });
   });
 
   it('delete returns the transcript as a final copy; export shows everything; both refuse unknown sessions', async () => {

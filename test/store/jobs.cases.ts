@@ -40,6 +40,18 @@ export function jobPortCases(backend: string, open: () => Promise<PortFixture<Jo
       expect(await jobs.byName('nope')).toBeUndefined();
     });
 
+    it('pages jobs by name after a given name, all of them or one owner\'s', async () => {
+      for (const [id, name, ownerId] of [['j1', 'delta', 'ann'], ['j2', 'alpha', 'bob'], ['j3', 'charlie', 'ann'], ['j4', 'bravo', 'ann']]) {
+        await jobs.create(cronJob(id ?? '', name ?? '', { ownerId: ownerId ?? '' }));
+      }
+      const names = (records: { name: string }[]) => records.map((job) => job.name);
+      expect(names(await jobs.page({ limit: 2 }))).toEqual(['alpha', 'bravo']);
+      expect(names(await jobs.page({ limit: 2, afterName: 'bravo' }))).toEqual(['charlie', 'delta']);
+      expect(names(await jobs.page({ limit: 2, afterName: 'delta' }))).toEqual([]);
+      expect(names(await jobs.page({ limit: 10, ownerId: 'ann' }))).toEqual(['bravo', 'charlie', 'delta']);
+      expect(names(await jobs.page({ limit: 1, ownerId: 'ann', afterName: 'bravo' }))).toEqual(['charlie']);
+    });
+
     it('refuses a second job with a taken name, on create and on save, naming the param', async () => {
       await jobs.create(cronJob('j1', 'daily'));
       await jobs.create(cronJob('j2', 'weekly'));

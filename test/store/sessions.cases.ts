@@ -185,6 +185,20 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
       expect((await store.list({ limit: 1 }))[0]?.sessionKey).toBe('default:alice:ws');
     });
 
+    it('lists by agent and pages by keyset: after a cursor comes the rest in the same order, ties broken by key', async () => {
+      await store.ensure(newSession('default:a:1', { createdAt: T0 + 300, agentId: 'helper' }));
+      await store.ensure(newSession('default:a:2', { createdAt: T0 + 200 }));
+      await store.ensure(newSession('default:a:3', { createdAt: T0 + 200, agentId: 'helper' }));
+      await store.ensure(newSession('default:a:4', { createdAt: T0 + 200 }));
+      await store.ensure(newSession('default:a:5', { createdAt: T0 + 100, agentId: 'helper' }));
+      const keys = async (filter: Parameters<SessionPort['list']>[0]) => (await store.list(filter)).map((s) => s.sessionKey);
+      expect(await keys({})).toEqual(['default:a:1', 'default:a:2', 'default:a:3', 'default:a:4', 'default:a:5']);
+      expect(await keys({ agentId: 'helper' })).toEqual(['default:a:1', 'default:a:3', 'default:a:5']);
+      expect(await keys({ limit: 2, after: { updatedAt: T0 + 200, sessionKey: 'default:a:2' } })).toEqual(['default:a:3', 'default:a:4']);
+      expect(await keys({ agentId: 'helper', after: { updatedAt: T0 + 200, sessionKey: 'default:a:3' } })).toEqual(['default:a:5']);
+      expect(await keys({ kind: 'group', agentId: 'helper' })).toEqual([]);
+    });
+
     it('replaces metadata and reports whether the session exists', async () => {
       await store.ensure(newSession('default:alice:ws', { metadata: { a: 1 } }));
       expect(await store.updateMetadata('default:alice:ws', { b: [1, 2] }, T0 + 9)).toBe(true);

@@ -81,7 +81,7 @@ describe('session service over the turn loop', () => {
       ['user', 'hi'],
       ['assistant', 'Hello from the model'],
     ]);
-    expect((await sessions.list({ kind: 'group' })).map((entry) => entry.sessionKey)).toEqual(['default:alice:group-1']);
+    expect((await sessions.list({ kind: 'group', limit: 10 })).sessions.map((entry) => entry.sessionKey)).toEqual(['default:alice:group-1']);
     expect(await sessions.status('rpc-client')).toMatchObject({ model: 'local/small', agentName: 'Assistant', stepsExecuted: 1, maxSteps: 3 });
   });
 
@@ -90,7 +90,7 @@ describe('session service over the turn loop', () => {
     const spawned = await subAgents.spawn({ parentKey: 'default:alice:ws', task: 'do the thing', caller: callerOf('rpc-client') });
     await subAgents.whenIdle();
     expect(await subAgents.runStatus(spawned.runId)).toMatchObject({ status: 'completed', response: 'Sub-agent finished' });
-    expect((await sessions.list({ kind: 'sub-agent' })).map((entry) => entry.sessionKey)).toEqual([spawned.sessionKey]);
+    expect((await sessions.list({ kind: 'sub-agent', limit: 10 })).sessions.map((entry) => entry.sessionKey)).toEqual([spawned.sessionKey]);
     expect(notifications).toMatchObject([{ clientId: 'rpc-client', method: 'session.completed', params: { sessionKey: spawned.sessionKey, result: { status: 'completed' } } }]);
   });
 

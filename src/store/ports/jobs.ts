@@ -66,6 +66,12 @@ export interface JobRunRecord {
   rootRunId: string | null;
 }
 
+export interface JobPageQuery {
+  ownerId?: string;
+  afterName?: string;
+  limit: number;
+}
+
 export interface JobPort {
   /** Rejects with GatewayError `conflict` when the name is taken. */
   create(job: JobRecord): Promise<void>;
@@ -75,6 +81,8 @@ export interface JobPort {
   byName(name: string): Promise<JobRecord | undefined>;
   /** Ordered by name. */
   list(signal?: AbortSignal): Promise<JobRecord[]>;
+  /** At most `limit` jobs ordered by name, after `afterName` when given, of one owner when `ownerId` is given. */
+  page(query: JobPageQuery, signal?: AbortSignal): Promise<JobRecord[]>;
   /** Removes the job and its run entries; resolves to whether it existed. */
   remove(id: string): Promise<boolean>;
   appendRun(run: JobRunRecord): Promise<void>;

@@ -63,8 +63,18 @@ export interface SessionListFilter {
   updatedSince?: number;
   /** Only the sessions this client id owns. */
   ownedBy?: string;
+  /** Only the sessions of this agent. */
+  agentId?: string;
+  /** Keyset pagination: only the sessions listed after this one in the list's order (updatedAt desc, sessionKey asc). */
+  after?: SessionListCursor;
   /** The newest `limit` sessions only. */
   limit?: number;
+}
+
+/** Where a page of session.list ended: the last session's update time and key. */
+export interface SessionListCursor {
+  updatedAt: number;
+  sessionKey: string;
 }
 
 export interface SessionPort {

@@ -97,6 +97,9 @@ export function createSqliteJobPort(db: SqliteDatabase): JobPort {
   const byId = db.prepare<[string], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`);
   const byName = db.prepare<[string], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE name = ?`);
   const all = db.prepare<[], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs ORDER BY name`);
+  // Keyset pages over the name's unique index; '' sorts before every name, so the first page needs no other statement.
+  const pageAll = db.prepare<[string, number], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE name > ? ORDER BY name LIMIT ?`);
+  const pageOwned = db.prepare<[string, string, number], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE owner_id = ? AND name > ? ORDER BY name LIMIT ?`);
   const deleteJob = db.prepare('DELETE FROM jobs WHERE id = ?');
   const deleteRuns = db.prepare('DELETE FROM job_runs WHERE job_id = ?');
   const insertRun = db.prepare(`INSERT INTO job_runs (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -130,6 +133,11 @@ export function createSqliteJobPort(db: SqliteDatabase): JobPort {
       return row === undefined ? undefined : toJob(row);
     },
     list: async () => all.all().map(toJob),
+    async page({ ownerId, afterName = '', limit }, signal) {
+      signal?.throwIfAborted();
+      const rows = ownerId === undefined ? pageAll.all(afterName, limit) : pageOwned.all(ownerId, afterName, limit);
+      return rows.map(toJob);
+    },
     remove: async (id) => removeTx(id),
     async appendRun(run) {
       insertRun.run(run.ts, run.jobId, run.status, run.durationMs, run.summary, run.error, run.toolCalls, run.estTurnsSaved, run.rootRunId);

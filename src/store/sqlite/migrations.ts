@@ -405,4 +405,13 @@ export const MIGRATIONS: readonly Migration[] = [
     );
     CREATE INDEX media_by_expiry ON media (expires_at) WHERE expires_at IS NOT NULL;`,
   },
+  {
+    version: 16,
+    name: 'list_page_indexes',
+    // session.list pages by agent or kind, newest first, and cron.list pages one owner's jobs by name: each filter
+    // reads an index range, so the first page of a large store costs a few rows, not a scan and sort of the table.
+    up: `CREATE INDEX sessions_by_agent ON sessions (agent_id, updated_at);
+    CREATE INDEX sessions_by_kind ON sessions (kind, updated_at);
+    CREATE INDEX jobs_by_owner ON jobs (owner_id, name);`,
+  },
 ];

@@ -88,7 +88,7 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
   const setMetadata = db.prepare('UPDATE sessions SET metadata = ?, updated_at = ? WHERE session_key = ?');
   const search = createSessionSearch(db);
 
-  // One prepared statement per filter combination (at most 16), built on first use.
+  // One prepared statement per filter combination (at most 64), built on first use.
   const listStatements = new Map<string, Statement<(string | number)[], SessionRow>>();
 
   /** Writes the queue when it holds a write of this session: a read of one session depends on nothing else queued. */
@@ -156,7 +156,7 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
       queue.flush();
       replaceTx(sessionKey, messages, now);
     },
-    async list({ kind, updatedSince, ownedBy, limit }, signal) {
+    async list({ kind, updatedSince, ownedBy, agentId, after, limit }, signal) {
       signal?.throwIfAborted();
       queue.flush();
       const where: string[] = [];
@@ -172,6 +172,16 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
       if (ownedBy !== undefined) {
         where.push('owner_id = ?');
         args.push(ownedBy);
+      }
+      if (agentId !== undefined) {
+        where.push('agent_id = ?');
+        args.push(agentId);
+      }
+      if (after !== undefined) {
+        // Keyset: the rows after the cursor in ORDER BY updated_at DESC, session_key; an index range, never an OFFSET scan.
+        // Written with a plain `updated_at <= ?` bound so SQLite walks the index range (an OR of two ranges sorts them all).
+        where.push('updated_at <= ? AND (updated_at < ? OR session_key > ?)');
+        args.push(after.updatedAt, after.updatedAt, after.sessionKey);
       }
       const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
       const limitClause = limit === undefined ? '' : 'LIMIT ?';

@@ -1,0 +1,123 @@
+// Create or edit an agent: name, id, provider, model, system prompt, steps and tools; server errors shown by their field.
+import { useState } from 'preact/hooks';
+import { fieldErrorsOf } from '../lib/field-errors';
+import { call } from '../lib/rpc';
+import { Field, Notice } from './ui';
+
+export interface AgentConfig {
+  name: string;
+  provider?: string;
+  model?: string;
+  systemPrompt?: string;
+  maxSteps?: number;
+  tools?: string[];
+}
+
+interface AgentFormProps {
+  /** Editing this agent; creating a new one when absent. */
+  agentId?: string;
+  initial?: AgentConfig;
+  providers: string[];
+  onSaved: (agentId: string) => void;
+  onCancel?: () => void;
+}
+
+const FIELDS = ['agentId', 'name', 'provider', 'model', 'systemPrompt', 'maxSteps', 'tools'] as const;
+
+export function AgentForm({ agentId, initial, providers, onSaved, onCancel }: AgentFormProps) {
+  const isEdit = agentId !== undefined;
+  const prefix = isEdit ? `edit-${agentId}` : 'new-agent';
+  const [values, setValues] = useState({
+    agentId: '',
+    name: initial?.name ?? '',
+    provider: initial?.provider ?? '',
+    model: initial?.model ?? '',
+    systemPrompt: initial?.systemPrompt ?? '',
+    maxSteps: initial?.maxSteps === undefined ? '' : String(initial.maxSteps),
+    tools: (initial?.tools ?? []).join(', '),
+  });
+  const [error, setError] = useState<unknown>(undefined);
+  const [isBusy, setBusy] = useState(false);
+  const errors = fieldErrorsOf(error, FIELDS);
+  const set = (name: keyof typeof values) => (event: Event) => {
+    const target = event.currentTarget;
+    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) setValues({ ...values, [name]: target.value });
+  };
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    const maxSteps = values.maxSteps.trim() === '' ? undefined : Number(values.maxSteps);
+    const tools = values.tools.split(',').map((tool) => tool.trim()).filter((tool) => tool !== '');
+    const params: Record<string, unknown> = {
+      name: values.name,
+      ...(values.provider === '' ? {} : { provider: values.provider }),
+      ...(values.model.trim() === '' ? {} : { model: values.model.trim() }),
+      ...(values.systemPrompt === '' ? {} : { systemPrompt: values.systemPrompt }),
+      ...(maxSteps === undefined ? {} : { maxSteps }),
+      tools,
+    };
+    try {
+      if (isEdit) {
+        await call('agents.update', { agentId, ...params });
+        onSaved(agentId);
+      } else {
+        const created = await call<{ agentId: string }>('agents.create', { ...(values.agentId.trim() === '' ? {} : { agentId: values.agentId.trim() }), ...params });
+        onSaved(created.agentId);
+      }
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(event) => void submit(event)} aria-label={isEdit ? `Edit agent ${agentId}` : 'New agent'} noValidate>
+      {errors.general === undefined ? null : <Notice tone="error">{errors.general}</Notice>}
+      <div class="form-grid">
+        {isEdit ? null : (
+          <Field id={`${prefix}-id`} label="Agent id (optional)" error={errors.fields.agentId} hint="Derived from the name when empty.">
+            {(props) => <input {...props} value={values.agentId} onInput={set('agentId')} />}
+          </Field>
+        )}
+        <Field id={`${prefix}-name`} label="Name" error={errors.fields.name}>
+          {(props) => <input {...props} value={values.name} onInput={set('name')} required />}
+        </Field>
+        <Field id={`${prefix}-provider`} label="Provider" error={errors.fields.provider}>
+          {(props) => (
+            <input {...props} list={`${prefix}-providers`} value={values.provider} onInput={set('provider')} />
+          )}
+        </Field>
+        <datalist id={`${prefix}-providers`}>
+          {providers.map((provider) => (
+            <option key={provider} value={provider} />
+          ))}
+        </datalist>
+        <Field id={`${prefix}-model`} label="Model" error={errors.fields.model}>
+          {(props) => <input {...props} value={values.model} onInput={set('model')} />}
+        </Field>
+        <Field id={`${prefix}-steps`} label="Max steps" error={errors.fields.maxSteps}>
+          {(props) => <input {...props} inputMode="numeric" value={values.maxSteps} onInput={set('maxSteps')} />}
+        </Field>
+        <Field id={`${prefix}-tools`} label="Tools (comma separated)" error={errors.fields.tools}>
+          {(props) => <input {...props} value={values.tools} onInput={set('tools')} />}
+        </Field>
+      </div>
+      <Field id={`${prefix}-prompt`} label="System prompt" error={errors.fields.systemPrompt}>
+        {(props) => <textarea {...props} value={values.systemPrompt} onInput={set('systemPrompt')} />}
+      </Field>
+      <div class="row">
+        <button type="submit" class="primary" disabled={isBusy}>
+          {isEdit ? 'Save agent' : 'Create agent'}
+        </button>
+        {onCancel === undefined ? null : (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,138 @@
+// An obs.explain IncidentReport in words: outcome, cost, timing, failures, likely root cause and next steps.
+import { formatDuration, formatNumber, formatUsd } from '../lib/format';
+import { JsonDetails, KeyValues } from './ui';
+
+interface ToolStat {
+  ok: number;
+  failed: number;
+  topErrorKind: string | null;
+}
+interface Failure {
+  seq: number;
+  toolName: string;
+  errorKind: string;
+  errorPreview: string;
+}
+export interface IncidentReport {
+  sessionKey: string;
+  agentId: string | null;
+  channel: string | null;
+  outcome: { endReason: string; degraded: boolean; severity: string };
+  cost: { costUsd: number; totalTokens: number; cacheReadRatio: number };
+  timing: { durationMs: number; turnCount: number };
+  toolStats: Record<string, ToolStat>;
+  failures: Failure[];
+  summary: string;
+  likelyRootCause: { code: string; detail: string; suggestedNextSteps: string[] };
+  suggestedNextSteps: string[];
+  truncations: { field: string; kept: number; total: number }[];
+}
+export interface SessionNotFound {
+  marker: 'session_not_found';
+  detail: string;
+  suggestedNextSteps: string[];
+}
+
+const SEVERITY_TONE: Record<string, string> = { info: 'ok', ok: 'ok', warning: 'warn', error: 'bad', critical: 'bad' };
+
+function words(code: string): string {
+  return code.replace(/[_:]/g, ' ');
+}
+
+export function IncidentReportView({ report }: { report: IncidentReport | SessionNotFound }) {
+  if ('marker' in report) {
+    return (
+      <div class="stack">
+        <p class="notice">{report.detail}</p>
+        <NextSteps steps={report.suggestedNextSteps} />
+      </div>
+    );
+  }
+  const tools = Object.entries(report.toolStats);
+  const steps = [...new Set([...report.likelyRootCause.suggestedNextSteps, ...report.suggestedNextSteps])];
+  return (
+    <article class="stack" aria-label="Incident report">
+      <p>
+        <span class={`badge ${SEVERITY_TONE[report.outcome.severity] ?? ''}`}>{report.outcome.severity}</span>{' '}
+        <strong>{words(report.outcome.endReason)}</strong>
+        {report.outcome.degraded ? ' (degraded)' : ''}
+      </p>
+      <p>{report.summary}</p>
+      <KeyValues
+        rows={[
+          ['Agent', report.agentId ?? '—'],
+          ['Channel', report.channel ?? '—'],
+          ['Cost', formatUsd(report.cost.costUsd)],
+          ['Tokens', formatNumber(report.cost.totalTokens)],
+          ['Cache reads', `${Math.round(report.cost.cacheReadRatio * 100)} %`],
+          ['Duration', formatDuration(report.timing.durationMs)],
+          ['Turns', formatNumber(report.timing.turnCount)],
+        ]}
+      />
+      <h3>Likely root cause</h3>
+      <p>
+        <code>{report.likelyRootCause.code}</code> — {report.likelyRootCause.detail}
+      </p>
+      <NextSteps steps={steps} />
+      <h3>Tools</h3>
+      {tools.length === 0 ? (
+        <p class="muted">No tool calls.</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Tool</th>
+                <th scope="col">OK</th>
+                <th scope="col">Failed</th>
+                <th scope="col">Top error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tools.map(([name, stat]) => (
+                <tr key={name}>
+                  <td>{name}</td>
+                  <td>{stat.ok}</td>
+                  <td>{stat.failed}</td>
+                  <td>{stat.topErrorKind ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h3>Failures</h3>
+      {report.failures.length === 0 ? (
+        <p class="muted">No failures recorded.</p>
+      ) : (
+        <ol>
+          {report.failures.map((failure) => (
+            <li key={failure.seq}>
+              <code>{failure.toolName}</code> failed ({words(failure.errorKind)}): {failure.errorPreview}
+            </li>
+          ))}
+        </ol>
+      )}
+      {report.truncations.length === 0 ? null : (
+        <p class="muted">
+          Shortened: {report.truncations.map((entry) => `${entry.field} (${entry.kept} of ${entry.total})`).join(', ')}
+        </p>
+      )}
+      <JsonDetails summary="Full report (JSON)" value={report} />
+    </article>
+  );
+}
+
+function NextSteps({ steps }: { steps: string[] }) {
+  if (steps.length === 0) return null;
+  return (
+    <>
+      <h3>Next steps</h3>
+      <ul>
+        {steps.map((step) => (
+          <li key={step}>{step}</li>
+        ))}
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,176 @@
+// Agents: list, create and edit (errors by their field), suspend, resume, delete; each agent's models and models.test.
+import { useState } from 'preact/hooks';
+import { AgentForm, type AgentConfig } from '../components/agent-form';
+import { ErrorNotice, Loading, Notice, PageTitle, Section } from '../components/ui';
+import { formatDuration } from '../lib/format';
+import { call } from '../lib/rpc';
+import { listAgents, type AgentSummary } from '../lib/transcript';
+import { useAsync } from '../lib/use-async';
+
+interface OperationModels {
+  operations: { operationType: string; model: string | null; provider: string | null; source: string }[];
+}
+interface ModelTest {
+  ok: boolean;
+  latencyMs: number;
+  provider: string;
+  error?: string;
+}
+
+function AgentDetail({ agent, providers, onChanged }: { agent: AgentSummary; providers: string[]; onChanged: (note: string) => void }) {
+  const config = useAsync(() => call<AgentConfig & { suspended?: boolean }>('agents.get', { agentId: agent.id }), [agent.id]);
+  const models = useAsync(() => call<OperationModels>('agent.getOperationModels', { agentId: agent.id }), [agent.id]);
+  const [isEditing, setEditing] = useState(false);
+  const [test, setTest] = useState<ModelTest | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  async function run(action: () => Promise<string>) {
+    setError(undefined);
+    try {
+      onChanged(await action());
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+  const isSuspended = agent.status === 'suspended';
+  const chatModel = models.data?.operations.find((operation) => operation.operationType === 'chat');
+  return (
+    <Section
+      title={`${agent.name} (${agent.id})`}
+      actions={
+        <>
+          <button type="button" onClick={() => setEditing(!isEditing)} aria-expanded={isEditing}>
+            Edit
+          </button>
+          <button
+            type="button"
+            onClick={() => void run(async () => (await call(isSuspended ? 'agents.resume' : 'agents.suspend', { agentId: agent.id }), `${agent.id} ${isSuspended ? 'resumed' : 'suspended'}.`))}
+          >
+            {isSuspended ? 'Resume' : 'Suspend'}
+          </button>
+          <button
+            type="button"
+            class="danger"
+            onClick={() =>
+              void run(async () => {
+                if (!confirm(`Delete agent ${agent.id}? Its sessions stay.`)) return 'Nothing changed.';
+                await call('agents.delete', { agentId: agent.id });
+                return `${agent.id} deleted.`;
+              })
+            }
+          >
+            Delete
+          </button>
+        </>
+      }
+    >
+      <ErrorNotice error={error} />
+      <p>
+        Status: <span class={`badge ${isSuspended ? 'warn' : 'ok'}`}>{agent.status}</span>
+      </p>
+      <Loading isLoading={models.isLoading} />
+      <ErrorNotice error={models.error} />
+      {models.data === undefined ? null : (
+        <div class="table-wrap">
+          <table>
+            <caption class="sr-only">Models per operation</caption>
+            <thead>
+              <tr>
+                <th scope="col">Operation</th>
+                <th scope="col">Model</th>
+                <th scope="col">Provider</th>
+                <th scope="col">Source</th>
+              </tr>
+            </thead>
+            <tbody>
+              {models.data.operations.map((operation) => (
+                <tr key={operation.operationType}>
+                  <td>{operation.operationType}</td>
+                  <td>{operation.model ?? '—'}</td>
+                  <td>{operation.provider ?? '—'}</td>
+                  <td>{operation.source}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div class="row">
+        <button
+          type="button"
+          disabled={chatModel?.model == null}
+          onClick={() =>
+            void run(async () => {
+              const result = await call<ModelTest>('models.test', { model: chatModel?.model ?? '', ...(chatModel?.provider == null ? {} : { provider: chatModel.provider }) });
+              setTest(result);
+              return result.ok ? 'Model test passed.' : 'Model test failed.';
+            })
+          }
+        >
+          Test chat model
+        </button>
+        {test === undefined ? null : (
+          <span role="status">
+            {test.ok ? <span class="badge ok">ok</span> : <span class="badge bad">failed</span>} {test.provider}, {formatDuration(test.latencyMs)}
+            {test.error === undefined ? '' : `: ${test.error}`}
+          </span>
+        )}
+      </div>
+      {isEditing && config.data !== undefined ? (
+        <AgentForm
+          agentId={agent.id}
+          initial={config.data}
+          providers={providers}
+          onSaved={(id) => {
+            setEditing(false);
+            config.reload();
+            onChanged(`${id} saved.`);
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      ) : null}
+    </Section>
+  );
+}
+
+export default function AgentsPage() {
+  const agents = useAsync(listAgents, []);
+  const providers = useAsync(() => call<{ providers: string[] }>('models.list_providers'), []);
+  const [note, setNote] = useState<string | undefined>(undefined);
+  const [isCreating, setCreating] = useState(false);
+  const changed = (text: string) => {
+    setNote(text);
+    agents.reload();
+  };
+  const providerNames = providers.data?.providers ?? [];
+  return (
+    <>
+      <PageTitle>Agents</PageTitle>
+      {note === undefined ? null : <Notice tone="ok">{note}</Notice>}
+      <Section
+        title="New agent"
+        actions={
+          <button type="button" aria-expanded={isCreating} onClick={() => setCreating(!isCreating)}>
+            {isCreating ? 'Close' : 'New agent'}
+          </button>
+        }
+      >
+        {isCreating ? (
+          <AgentForm
+            providers={providerNames}
+            onSaved={(id) => {
+              setCreating(false);
+              changed(`Agent ${id} created.`);
+            }}
+          />
+        ) : (
+          <p class="muted">Agents are saved to the config file (one commit each) and are live at once.</p>
+        )}
+      </Section>
+      <Loading isLoading={agents.isLoading} />
+      <ErrorNotice error={agents.error} />
+      {(agents.data ?? []).map((agent) => (
+        <AgentDetail key={agent.id} agent={agent} providers={providerNames} onChanged={changed} />
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,72 @@
+// Approvals: tool calls waiting for an operator, approved or denied here; the list follows approval events live.
+import { useEffect, useState } from 'preact/hooks';
+import { ErrorNotice, Loading, Notice, PageTitle, Section } from '../components/ui';
+import { formatTime } from '../lib/format';
+import { subscribeEvents } from '../lib/live-events';
+import { call } from '../lib/rpc';
+import { useAsync } from '../lib/use-async';
+
+interface PendingRequest {
+  id: string;
+  agentId: string;
+  sessionKey: string;
+  toolName: string;
+  args: unknown;
+  requestedBy: string;
+  requestedAt: number;
+  expiresAt: number | null;
+}
+
+export default function ApprovalsPage() {
+  const pending = useAsync(() => call<{ requests: PendingRequest[] }>('admin.approval.pending'), []);
+  const [note, setNote] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const { reload } = pending;
+  useEffect(() => subscribeEvents((event) => event.name.startsWith('approval:') && reload()), [reload]);
+
+  async function resolve(request: PendingRequest, approved: boolean) {
+    setError(undefined);
+    try {
+      await call('admin.approval.resolve', { id: request.id, approved, ...(approved ? {} : { reason: 'Denied from the dashboard' }) });
+      setNote(`${request.toolName} ${approved ? 'approved' : 'denied'}.`);
+      reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+
+  const requests = pending.data?.requests ?? [];
+  return (
+    <>
+      <PageTitle>Approvals</PageTitle>
+      {note === undefined ? null : <Notice tone="ok">{note}</Notice>}
+      <ErrorNotice error={error} />
+      <Section title="Pending tool calls">
+        <Loading isLoading={pending.isLoading && pending.data === undefined} />
+        <ErrorNotice error={pending.error} />
+        {pending.data !== undefined && requests.length === 0 ? <p class="muted">Nothing is waiting for a decision.</p> : null}
+        <ul class="stack" style={{ listStyle: 'none', padding: 0 }}>
+          {requests.map((request) => (
+            <li key={request.id} class="card" aria-label={`${request.toolName} for ${request.agentId}`}>
+              <p>
+                <strong>{request.toolName}</strong> requested by agent <strong>{request.agentId}</strong> in <code>{request.sessionKey}</code>
+              </p>
+              <p class="muted">
+                Asked {formatTime(request.requestedAt)} by {request.requestedBy}; {request.expiresAt === null ? 'waits until decided' : `expires ${formatTime(request.expiresAt)}`}
+              </p>
+              <pre>{JSON.stringify(request.args, null, 2)}</pre>
+              <div class="row">
+                <button type="button" class="primary" onClick={() => void resolve(request, true)}>
+                  Approve
+                </button>
+                <button type="button" class="danger" onClick={() => void resolve(request, false)}>
+                  Deny
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,140 @@
+// Chat: talk to any agent with token-by-token streaming (/api/chat/stream), the session's history and its tool steps.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { TranscriptView } from '../components/transcript-view';
+import { ErrorNotice, Field, PageTitle, Section } from '../components/ui';
+import { call, RpcError } from '../lib/rpc';
+import { navigate, pathWith, route } from '../lib/router';
+import { readSse } from '../lib/sse';
+import { listAgents, type SessionExport, type TranscriptMessage } from '../lib/transcript';
+import { useAsync } from '../lib/use-async';
+
+function newSessionKey(): string {
+  return `default:dashboard:dashboard:${crypto.randomUUID().slice(0, 8)}`;
+}
+
+/** The message of an `event: error` frame ({error: {code, message}}). */
+function streamErrorMessage(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string' ? error.message : 'The turn failed';
+}
+
+async function loadTranscript(sessionKey: string): Promise<TranscriptMessage[]> {
+  try {
+    return (await call<SessionExport>('session.export', { session_key: sessionKey })).messages;
+  } catch (error) {
+    if (error instanceof RpcError && error.kind === 'not_found') return [];
+    throw error;
+  }
+}
+
+export default function ChatPage() {
+  const query = route.value.query;
+  const sessionKey = query.get('session') ?? '';
+  const agentId = query.get('agent') ?? '';
+  const agents = useAsync(listAgents, []);
+  const [messages, setMessages] = useState<TranscriptMessage[]>([]);
+  const [streaming, setStreaming] = useState<string | undefined>(undefined);
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<unknown>(undefined);
+  const abort = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    if (sessionKey === '') {
+      navigate(pathWith('chat', { session: newSessionKey(), agent: agentId }), { replace: true });
+      return;
+    }
+    setMessages([]);
+    loadTranscript(sessionKey).then(setMessages, setError);
+  }, [sessionKey]);
+  useEffect(() => () => abort.current?.abort(), []);
+
+  async function send(event: Event) {
+    event.preventDefault();
+    const message = draft.trim();
+    if (message === '' || streaming !== undefined) return;
+    setDraft('');
+    setError(undefined);
+    setMessages((current) => [...current, { role: 'user', content: message, timestamp: Date.now() }]);
+    setStreaming('');
+    const controller = new AbortController();
+    abort.current = controller;
+    const params = new URLSearchParams({ message, sessionKey });
+    if (agentId !== '') params.set('agentId', agentId);
+    try {
+      await readSse(`/api/chat/stream?${params.toString()}`, {
+        signal: controller.signal,
+        onEvent(frame) {
+          const data: unknown = JSON.parse(frame.data);
+          if (typeof data !== 'object' || data === null) return;
+          if (frame.event === 'token' && 'accumulated' in data && typeof data.accumulated === 'string') setStreaming(data.accumulated);
+          else if (frame.event === 'error' && 'error' in data) setError(new Error(streamErrorMessage(data.error)));
+          else if (frame.event === 'done' && 'error' in data && typeof data.error === 'string') setError(new Error(data.error));
+        },
+      });
+      setMessages(await loadTranscript(sessionKey));
+    } catch (failure) {
+      if (!controller.signal.aborted) setError(failure);
+    } finally {
+      setStreaming(undefined);
+    }
+  }
+
+  return (
+    <>
+      <PageTitle>Chat</PageTitle>
+      <Section
+        title="Conversation"
+        actions={
+          <>
+            <label for="chat-agent">Agent</label>
+            <select
+              id="chat-agent"
+              value={agentId}
+              onChange={(event) => navigate(pathWith('chat', { session: sessionKey, agent: event.currentTarget.value }), { replace: true })}
+            >
+              <option value="">Default agent</option>
+              {(agents.data ?? []).map((agent) => (
+                <option key={agent.id} value={agent.id}>
+                  {agent.name} ({agent.id})
+                </option>
+              ))}
+            </select>
+            <button type="button" onClick={() => navigate(pathWith('chat', { session: newSessionKey(), agent: agentId }))}>
+              New conversation
+            </button>
+          </>
+        }
+      >
+        <p class="muted">
+          Session <code>{sessionKey}</code>
+        </p>
+        <TranscriptView messages={messages} streaming={streaming} />
+        <ErrorNotice error={error} />
+        <form onSubmit={(event) => void send(event)} class="stack">
+          <Field id="chat-message" label="Message">
+            {(props) => (
+              <textarea
+                {...props}
+                rows={3}
+                value={draft}
+                onInput={(event) => setDraft(event.currentTarget.value)}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter' && !event.shiftKey) void send(event);
+                }}
+              />
+            )}
+          </Field>
+          <div class="row">
+            <button type="submit" class="primary" disabled={streaming !== undefined || draft.trim() === ''}>
+              {streaming === undefined ? 'Send' : 'Streaming…'}
+            </button>
+            {streaming === undefined ? null : (
+              <button type="button" onClick={() => abort.current?.abort()}>
+                Stop
+              </button>
+            )}
+          </div>
+        </form>
+      </Section>
+    </>
+  );
+}

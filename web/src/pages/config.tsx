@@ -1,0 +1,105 @@
+// Config: each section redacted, a section edited as JSON (validation errors shown), history with diffs and rollback.
+import { useState } from 'preact/hooks';
+import { ConfigHistory } from '../components/config-history';
+import { ErrorNotice, Field, Loading, Notice, PageTitle, Section } from '../components/ui';
+import { errorText } from '../lib/format';
+import { mergePatch } from '../lib/json-patch';
+import { call } from '../lib/rpc';
+import { navigate, pathWith, route } from '../lib/router';
+import { useAsync } from '../lib/use-async';
+
+interface ConfigRead {
+  config: Record<string, unknown>;
+  sections: string[];
+}
+
+function SectionEditor({ name, value, onSaved }: { name: string; value: unknown; onSaved: (note: string) => void }) {
+  const [text, setText] = useState(JSON.stringify(value ?? {}, null, 2));
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [note, setNote] = useState<string | undefined>(undefined);
+  async function save(event: Event) {
+    event.preventDefault();
+    setError(undefined);
+    setNote(undefined);
+    let edited: unknown;
+    try {
+      edited = JSON.parse(text);
+    } catch (failure) {
+      setError(`Not valid JSON: ${errorText(failure)}`);
+      return;
+    }
+    const patch = mergePatch(value ?? {}, edited);
+    if (patch === undefined) {
+      setNote('Nothing changed.');
+      return;
+    }
+    try {
+      await call('config.patch', { [name]: patch });
+      // The editor is rebuilt from the saved config, so the note lives in the page.
+      onSaved(`Saved ${name}.`);
+    } catch (failure) {
+      setError(errorText(failure));
+    }
+  }
+  return (
+    <form onSubmit={(event) => void save(event)} class="stack">
+      {note === undefined ? null : <Notice tone="ok">{note}</Notice>}
+      <Field id={`config-${name}`} label={`Section ${name} (JSON; "***" keeps a stored secret)`} error={error}>
+        {(props) => <textarea {...props} rows={16} spellcheck={false} value={text} onInput={(event) => setText(event.currentTarget.value)} />}
+      </Field>
+      <div class="row">
+        <button type="submit" class="primary">
+          Save section
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export default function ConfigPage() {
+  const selected = route.value.query.get('section') ?? '';
+  const [version, setVersion] = useState(0);
+  const [saved, setSaved] = useState<string | undefined>(undefined);
+  const config = useAsync(() => call<ConfigRead>('config.read'), [version]);
+  const changed = () => setVersion(version + 1);
+  const sections = config.data?.sections ?? [];
+  return (
+    <>
+      <PageTitle>Config</PageTitle>
+      <Section title="Sections">
+        {saved === undefined ? null : <Notice tone="ok">{saved}</Notice>}
+        <Loading isLoading={config.isLoading && config.data === undefined} />
+        <ErrorNotice error={config.error} />
+        <div class="row">
+          <label for="config-section">Section</label>
+          <select id="config-section" value={selected} onChange={(event) => {
+              setSaved(undefined);
+              navigate(pathWith('config', { section: event.currentTarget.value }), { replace: true });
+            }}>
+            <option value="">Choose a section</option>
+            {sections.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        {/* The editor starts from the loaded section, so it waits for a reload after a save or rollback to finish. */}
+        {selected === '' || config.data === undefined || config.isLoading ? (
+          <p class="muted">Secrets (token secrets, API keys, the webhook secret) are shown as ***.</p>
+        ) : (
+          <SectionEditor
+            key={`${selected}:${version}`}
+            name={selected}
+            value={config.data.config[selected]}
+            onSaved={(note) => {
+              setSaved(note);
+              changed();
+            }}
+          />
+        )}
+      </Section>
+      <ConfigHistory version={version} onRolledBack={changed} />
+    </>
+  );
+}

@@ -1,0 +1,138 @@
+// Overview: health, version, uptime, agents, providers with their breakers, today's token usage and the live event feed.
+import { useEffect, useMemo } from 'preact/hooks';
+import { Chart } from '../components/chart';
+import { ErrorNotice, KeyValues, Loading, PageTitle, Section } from '../components/ui';
+import { getJson, health } from '../lib/api';
+import { formatDuration, formatNumber, formatTime } from '../lib/format';
+import { liveEvents, liveState, subscribeEvents } from '../lib/live-events';
+import { call } from '../lib/rpc';
+import { useAsync } from '../lib/use-async';
+
+interface Breaker {
+  state: string;
+  consecutiveFailures: number;
+  retryAt: number | null;
+}
+interface Providers {
+  providers: string[];
+  breakers?: Record<string, Breaker>;
+}
+interface AgentRow {
+  id: string;
+  name: string;
+  provider: string | null;
+  model: string | null;
+  status: string;
+}
+
+function StatusCard() {
+  const state = useAsync(async () => {
+    const [healthy, status, discover] = await Promise.all([
+      health(),
+      call<{ uptime: number; nodeVersion: string; pid: number }>('gateway.status').catch(() => undefined),
+      call<{ info?: { version?: string } }>('rpc.discover').catch(() => undefined),
+    ]);
+    return { healthy, status, version: discover?.info?.version };
+  }, []);
+  const data = state.data;
+  return (
+    <Section title="Gateway">
+      <Loading isLoading={state.isLoading && data === undefined} />
+      <ErrorNotice error={state.error} />
+      {data === undefined ? null : (
+        <KeyValues
+          rows={[
+            ['Health', <span class={`badge ${data.healthy.status === 'ok' ? 'ok' : 'bad'}`}>{data.healthy.status}</span>],
+            ['Version', data.version ?? '—'],
+            ['Uptime', data.status === undefined ? '—' : formatDuration(data.status.uptime * 1000)],
+            ['Node', data.status?.nodeVersion ?? '—'],
+          ]}
+        />
+      )}
+    </Section>
+  );
+}
+
+function breakerBadge(breaker: Breaker | undefined) {
+  if (breaker === undefined) return <span class="badge">unknown</span>;
+  const tone = breaker.state === 'closed' ? 'ok' : breaker.state === 'open' ? 'bad' : 'warn';
+  return <span class={`badge ${tone}`}>{breaker.state}</span>;
+}
+
+function AgentsAndProviders() {
+  const agents = useAsync(() => getJson<{ agents: AgentRow[] }>('/api/agents'), []);
+  const providers = useAsync(() => call<Providers>('models.list_providers'), []);
+  return (
+    <div class="grid">
+      <Section title="Agents">
+        <ErrorNotice error={agents.error} />
+        <ul>
+          {(agents.data?.agents ?? []).map((agent) => (
+            <li key={agent.id}>
+              <strong>{agent.name}</strong> <span class="muted">({agent.id})</span> — {agent.model ?? 'no model'}{' '}
+              <span class={`badge ${agent.status === 'active' ? 'ok' : 'warn'}`}>{agent.status}</span>
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section title="Providers">
+        <ErrorNotice error={providers.error} />
+        {providers.data?.providers.length === 0 ? <p class="muted">No provider configured.</p> : null}
+        <ul>
+          {(providers.data?.providers ?? []).map((name) => (
+            <li key={name}>
+              {name}: breaker {breakerBadge(providers.data?.breakers?.[name])}
+            </li>
+          ))}
+        </ul>
+      </Section>
+    </div>
+  );
+}
+
+function UsageToday() {
+  const usage = useAsync(() => call<{ hour: number; tokens: number }[]>('obs.billing.usage24h'), []);
+  const labels = useMemo(() => (usage.data ?? []).map((entry) => `${String(entry.hour).padStart(2, '0')}:00`), [usage.data]);
+  const series = useMemo(() => [{ label: 'Tokens', values: (usage.data ?? []).map((entry) => entry.tokens) }], [usage.data]);
+  const total = (usage.data ?? []).reduce((sum, entry) => sum + entry.tokens, 0);
+  return (
+    <Section title="Token usage, last 24 hours (UTC hour)">
+      <ErrorNotice error={usage.error} />
+      <p>
+        Total: <strong>{formatNumber(total)}</strong> tokens
+      </p>
+      {usage.data === undefined ? null : <Chart title="Tokens per hour" labels={labels} series={series} />}
+    </Section>
+  );
+}
+
+function EventFeed() {
+  useEffect(() => subscribeEvents(), []);
+  const events = liveEvents.value.slice(0, 50);
+  return (
+    <Section title="Live events" actions={<span class="muted" role="status">{liveState.value}</span>}>
+      {events.length === 0 ? <p class="muted">No events yet.</p> : null}
+      <ul class="feed" aria-live="polite" aria-relevant="additions">
+        {events.map((event, index) => (
+          <li key={event.id ?? index}>
+            <code>{event.name}</code> <span class="muted">{formatTime(typeof event.data.ts === 'number' ? event.data.ts : undefined)}</span>
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+export default function OverviewPage() {
+  return (
+    <>
+      <PageTitle>Overview</PageTitle>
+      <div class="grid">
+        <StatusCard />
+        <UsageToday />
+      </div>
+      <AgentsAndProviders />
+      <EventFeed />
+    </>
+  );
+}
