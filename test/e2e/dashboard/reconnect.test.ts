@@ -58,7 +58,7 @@ describe('dashboard reconnect', () => {
 
     // The live feed on the overview follows the new process too.
     await page.getByRole('link', { name: 'Overview' }).click();
-    await expect.poll(() => page.getByRole('region', { name: 'Live events' }).getByText('live').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => page.getByRole('region', { name: 'Live events' }).getByText('live', { exact: true }).count(), { timeout: 10_000 }).toBe(1);
     await chat(second, 'default:after:restart');
     await expect.poll(() => page.getByRole('region', { name: 'Live events' }).getByText('message:sent').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     // While the gateway was down the browser logged failed connection attempts; nothing else may fail.

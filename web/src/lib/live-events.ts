@@ -41,9 +41,11 @@ async function run(signal: AbortSignal): Promise<void> {
       await readSse('/api/events', {
         signal,
         ...(lastEventId === undefined ? {} : { lastEventId }),
-        onEvent(raw) {
+        onOpen() {
           attempt = 0;
           liveState.value = 'live';
+        },
+        onEvent(raw) {
           const event = parse(raw);
           if (event.id !== undefined) lastEventId = event.id;
           liveEvents.value = [event, ...liveEvents.value].slice(0, KEEP_EVENTS);

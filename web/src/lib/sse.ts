@@ -1,4 +1,5 @@
 // Server-sent events read through fetch, so the token travels in the Authorization header (EventSource cannot set one).
+import { createParser } from 'eventsource-parser';
 import { authHeaders } from './auth';
 import { isRecord } from './is-record';
 
@@ -12,6 +13,7 @@ export interface SseOptions {
   signal: AbortSignal;
   /** Sent as Last-Event-ID so the server replays what was missed. */
   lastEventId?: string;
+  onOpen?: () => void;
   onEvent: (event: SseEvent) => void;
 }
 
@@ -42,43 +44,22 @@ export async function errorOf(response: Response): Promise<HttpError> {
   return new HttpError(response.status, code, message);
 }
 
-/** Parses one SSE block (lines up to a blank line) per the WHATWG event-stream rules. */
-function parseBlock(block: string): SseEvent | undefined {
-  let event = 'message';
-  let id: string | undefined;
-  const data: string[] = [];
-  for (const line of block.split(/\r\n|\r|\n/)) {
-    if (line === '' || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
-    else if (field === 'id') id = value;
-  }
-  return data.length === 0 ? undefined : { event, data: data.join('\n'), id };
-}
-
-/** Streams one SSE response until it ends or the signal aborts; throws HttpError on a non-2xx answer. */
-export async function readSse(url: string, { signal, lastEventId, onEvent }: SseOptions): Promise<void> {
+/**
+ * Streams one SSE response until it ends or the signal aborts; throws HttpError on a non-2xx answer. `onOpen` runs once
+ * the server has accepted the stream, before any event (a feed with nothing to say yet is still live).
+ */
+export async function readSse(url: string, { signal, lastEventId, onOpen, onEvent }: SseOptions): Promise<void> {
   const headers: Record<string, string> = { accept: 'text/event-stream', ...authHeaders() };
   if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
   const response = await fetch(url, { headers, signal, cache: 'no-store' });
   if (!response.ok) throw await errorOf(response);
   if (response.body === null || response.status === 204) return;
+  onOpen?.();
+  const parser = createParser({ onEvent: ({ event, data, id }) => onEvent({ event: event ?? 'message', data, id }) });
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    buffer += value;
-    let end = buffer.search(/\r\n\r\n|\n\n|\r\r/);
-    while (end !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end).replace(/^(\r\n\r\n|\n\n|\r\r)/, '');
-      const parsed = parseBlock(block);
-      if (parsed !== undefined) onEvent(parsed);
-      end = buffer.search(/\r\n\r\n|\n\n|\r\r/);
-    }
+    parser.feed(value);
   }
 }
