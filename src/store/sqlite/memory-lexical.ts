@@ -3,6 +3,7 @@ import type { MemoryFilter, RankedHit } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { filterWhere } from './memory-rows.js';
 import { wordsOf, type ScopeTermCounts, type TermCounts } from './memory-term-counts.js';
+import type { SqlValue } from './where.js';
 
 /** Cap on the distinct words taken from one query (outside input). */
 const MAX_QUERY_TERMS = 32;
@@ -55,6 +56,45 @@ function scopeToken(filter: MemoryFilter): string | undefined {
   return filter.agentId === undefined ? `t${hex(filter.tenantId)}` : `a${hex(filter.tenantId)}x${hex(filter.agentId)}`;
 }
 
+/**
+ * Whether FTS5's match alone keeps to the filter: no type, trust or status condition, and either the scope token in
+ * the match, no scope at all, or a scope holding every entry. Then the top rows can be ranked before the join.
+ */
+function matchesOnlyTheScope(filter: MemoryFilter, token: string | undefined, scopeIsEverything: boolean): boolean {
+  if (filter.memoryType !== undefined || filter.trustLevel !== undefined || filter.status !== undefined) return false;
+  return token !== undefined || (filter.tenantId === undefined && filter.agentId === undefined) || scopeIsEverything;
+}
+
+// bm25() is lower-is-better, and weighs the scope column 0 so the scope token never moves a rank; ties go to the
+// newest entry.
+
+interface LexicalQuery {
+  sql: string;
+  values: SqlValue[];
+}
+
+/** Ranks the matches, then joins the best: the join's filter only confirms what the match already kept to. */
+function rankedFirst(match: string, filter: MemoryFilter, limit: number): LexicalQuery {
+  const where = filterWhere(filter);
+  return {
+    sql:
+      'SELECT e.id, r.rank FROM (SELECT rowid, bm25(memory_fts, 1.0, 0.0) AS rank FROM memory_fts WHERE memory_fts MATCH ? ' +
+      `ORDER BY rank, rowid DESC LIMIT ?) r JOIN memory_entries e ON e.seq = r.rowid ${where.sql} ORDER BY r.rank, e.seq DESC`,
+    values: [match, limit, ...where.values],
+  };
+}
+
+/** Joins every match to its entry to apply the filter, then ranks what passes. */
+function filteredFirst(match: string, filter: MemoryFilter, limit: number): LexicalQuery {
+  const where = filterWhere(filter, [{ sql: 'memory_fts MATCH ?', values: [match] }]);
+  return {
+    sql:
+      `SELECT e.id, bm25(memory_fts, 1.0, 0.0) AS rank FROM memory_fts JOIN memory_entries e ON e.seq = memory_fts.rowid ` +
+      `${where.sql} ORDER BY rank, e.seq DESC LIMIT ?`,
+    values: [...where.values, limit],
+  };
+}
+
 export function createLexicalLane(db: SqliteDatabase, termCounts: TermCounts): (query: string, filter: MemoryFilter, limit: number) => RankedHit[] {
   const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], { id: string; rank: number }>>>();
   return (query, filter, limit) => {
@@ -67,17 +107,13 @@ export function createLexicalLane(db: SqliteDatabase, termCounts: TermCounts): (
     // where it spares matching the words in other scopes' entries.
     const token = counts.entries * 2 < termCounts.totalEntries() ? scopeToken(filter) : undefined;
     const match = token === undefined ? `content : (${terms})` : `scope : "${token}" AND content : (${terms})`;
-    const where = filterWhere(filter, [{ sql: 'memory_fts MATCH ?', values: [match] }]);
-    // bm25() is lower-is-better, and weighs the scope column 0 so the scope token never moves a rank; ties go to the
-    // newest entry.
-    const sql =
-      `SELECT e.id, bm25(memory_fts, 1.0, 0.0) AS rank FROM memory_fts JOIN memory_entries e ON e.seq = memory_fts.rowid ` +
-      `${where.sql} ORDER BY rank, e.seq DESC LIMIT ?`;
+    const form = matchesOnlyTheScope(filter, token, counts.entries === termCounts.totalEntries()) ? rankedFirst : filteredFirst;
+    const { sql, values } = form(match, filter, limit);
     let statement = statements.get(sql);
     if (statement === undefined) {
       statement = db.prepare<unknown[], { id: string; rank: number }>(sql);
       statements.set(sql, statement);
     }
-    return statement.all(...where.values, limit).map((row, index) => ({ id: row.id, rank: index + 1, score: -row.rank }));
+    return statement.all(...values).map((row, index) => ({ id: row.id, rank: index + 1, score: -row.rank }));
   };
 }

@@ -1,5 +1,4 @@
 // SQLite implementation of the MemoryPort: entries, the lexical and vector lanes, the lifecycle and the embedding cache.
-import type { Logger } from 'pino';
 import type { MemoryPort } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { createMemoryDeletes } from './memory-deletes.js';
@@ -10,51 +9,37 @@ import { createTermCounts } from './memory-term-counts.js';
 import { createMemoryLifecycle } from './memory-lifecycle.js';
 import { createMemoryStats, createScopeProbe } from './memory-stats.js';
 import { createExactVectorLane } from './memory-vector-exact.js';
-import { createVec0VectorLane, loadSqliteVec } from './memory-vector-vec0.js';
-import { createVectorStore, type VectorLane } from './memory-vectors.js';
+import { createSketchVectorLane } from './memory-vector-sketch.js';
+import { createVectorStore } from './memory-vectors.js';
 
 export interface SqliteMemoryPortOptions {
   /** Most vectors the embedding cache keeps (least recently used evicted past it). Default 50,000. */
   embeddingCacheMaxEntries?: number;
   /** How many cache entries are evicted at once past the cap. Default 500. */
   embeddingCacheEvictionBatch?: number;
-  /** Rank vectors by exact cosine over the stored vectors instead of sqlite-vec (what happens anyway where it cannot load). */
+  /** Rank vectors by exact cosine over every stored vector instead of sketches and a rerank (a reference for tests). */
   exactVectorSearch?: boolean;
-  /** Told (warn) when sqlite-vec cannot load and the exact lane takes over. */
-  log?: Logger;
   /** The embedding cache's clock (last use), ms since the epoch. */
   now?: () => number;
 }
 
 export interface SqliteMemoryPort extends MemoryPort {
-  /** Which vector lane ranks: sqlite-vec's vec0 indexes, or exact cosine over the stored vectors. */
-  readonly vectorSearch: 'vec0' | 'exact';
+  /** Which vector lane ranks: in-memory sketches reranked by exact cosine, or exact cosine over every stored vector. */
+  readonly vectorSearch: 'sketch' | 'exact';
 }
 
 /** The `memory.embeddingCacheMaxEntries` default, for a store opened without the config (tests, benches). */
 export const DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES = 100_000;
 export const DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH = 500;
 
-function chooseLane(db: SqliteDatabase, exact: boolean, log: Logger | undefined): VectorLane {
-  if (exact) return createExactVectorLane(db);
-  try {
-    loadSqliteVec(db);
-  } catch (error) {
-    log?.warn({ err: error }, 'sqlite-vec could not load; memory vector search ranks by exact cosine');
-    return createExactVectorLane(db);
-  }
-  return createVec0VectorLane(db);
-}
-
 export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemoryPortOptions = {}): SqliteMemoryPort {
   const {
     embeddingCacheMaxEntries = DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES,
     embeddingCacheEvictionBatch = DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH,
     exactVectorSearch = false,
-    log,
     now = Date.now,
   } = options;
-  const lane = chooseLane(db, exactVectorSearch, log);
+  const lane = exactVectorSearch ? createExactVectorLane(db) : createSketchVectorLane(db);
   const vectors = createVectorStore(db, () => lane);
   const entries = createMemoryEntries(db, vectors);
   const deletes = createMemoryDeletes(db, vectors, lane);
@@ -63,11 +48,20 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
   const stats = createMemoryStats(db);
   const hasEntries = createScopeProbe(db);
   const cache = createEmbeddingCache(db, { maxEntries: embeddingCacheMaxEntries, evictionBatch: embeddingCacheEvictionBatch, now });
+  /** A write whose transaction failed may have told the lane of changes that did not happen. */
+  const keepingLane = <T>(write: () => T): T => {
+    try {
+      return write();
+    } catch (error) {
+      lane.rolledBack();
+      throw error;
+    }
+  };
 
   return {
     vectorSearch: lane.kind,
     async insert(entry, vector) {
-      return entries.insert(entry, vector);
+      return keepingLane(() => entries.insert(entry, vector));
     },
     async get(id, scope) {
       return entries.get(id, scope);
@@ -89,22 +83,22 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
       return entries.withoutVector(model, limit);
     },
     async setVector(id, vector) {
-      entries.setVector(id, vector);
+      keepingLane(() => entries.setVector(id, vector));
     },
     async markRecalled(ids, at) {
-      lifecycle.markRecalled(ids, at);
+      keepingLane(() => lifecycle.markRecalled(ids, at));
     },
     async browse(filter, page) {
       return entries.browse(filter, page.offset, page.limit);
     },
     async delete(id, scope) {
-      return deletes.delete(id, scope);
+      return keepingLane(() => deletes.delete(id, scope));
     },
     async deleteBySource(sessionKey, scope, { purgeDerived }) {
-      return deletes.deleteBySource(sessionKey, scope, purgeDerived);
+      return keepingLane(() => deletes.deleteBySource(sessionKey, scope, purgeDerived));
     },
     async flush(scope) {
-      return deletes.flush(scope);
+      return keepingLane(() => deletes.flush(scope));
     },
     async stats(scope) {
       return stats(scope);
@@ -116,7 +110,7 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
       return lifecycle.agentsWithEntries();
     },
     async sweep(agentId, policy, now) {
-      return lifecycle.sweep(agentId, policy, now);
+      return keepingLane(() => lifecycle.sweep(agentId, policy, now));
     },
     async cachedEmbedding(model, contentHash) {
       return cache.get(model, contentHash);

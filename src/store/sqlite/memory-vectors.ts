@@ -1,6 +1,7 @@
 // Memory vectors on SQLite: one stored vector per entry, the registry of indexes (one per model and dimension), and the lane interface.
 import type { EmbeddingVector, MemoryFilter, MemoryStatus } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
+import { sketchBlob, sketchOf } from './memory-sketch.js';
 
 /** An entry's vector as stored: which index (model and dimension) it belongs to. */
 export interface StoredVector {
@@ -10,17 +11,19 @@ export interface StoredVector {
 
 /** A vector lane: ranks the stored vectors of one index by cosine similarity, filters applied inside the query. */
 export interface VectorLane {
-  readonly kind: 'vec0' | 'exact';
+  readonly kind: 'sketch' | 'exact';
   /** Called once when an index is registered (outside any other transaction). */
   created(index: VectorIndex): void;
-  /** Called after the entry's vector row was written (inside the same transaction). */
-  added(seq: number, indexId: number, values: Float32Array): void;
+  /** Called after the entry's vector row (with its sketch) was written, inside the same transaction. */
+  added(seq: number, indexId: number, sketch: Uint32Array): void;
   /** Called before the entries (or their vectors) are deleted, inside the same transaction. */
   removed(vectors: readonly StoredVector[]): void;
   /** Called before every entry is deleted, inside the same transaction. */
   cleared(index: VectorIndex): void;
   /** Called after the entries' status changed, inside the same transaction. */
   statusChanged(vectors: readonly StoredVector[], status: MemoryStatus): void;
+  /** Called when a transaction that may have made the calls above rolled back: what they told is void. */
+  rolledBack(): void;
   /** Best first; `score` is the cosine similarity. */
   search(index: VectorIndex, values: Float32Array, filter: MemoryFilter, limit: number): { id: string; score: number }[];
 }
@@ -33,6 +36,22 @@ export interface VectorIndex {
 
 export function vectorBlob(values: Float32Array): Buffer {
   return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+}
+
+/** Cosine similarity; NaN when either vector is all zeros (it has no direction) or their lengths differ. */
+export function cosineSimilarity(left: Float32Array, right: Float32Array): number {
+  if (left.length !== right.length) return Number.NaN;
+  let dot = 0;
+  let leftNorm = 0;
+  let rightNorm = 0;
+  for (let index = 0; index < left.length; index += 1) {
+    const a = left[index] ?? 0;
+    const b = right[index] ?? 0;
+    dot += a * b;
+    leftNorm += a * a;
+    rightNorm += b * b;
+  }
+  return leftNorm === 0 || rightNorm === 0 ? Number.NaN : dot / Math.sqrt(leftNorm * rightNorm);
 }
 
 /** A copy, so the Float32Array view is aligned whatever the Buffer's offset in its pool. */
@@ -51,7 +70,7 @@ export interface VectorStore {
   index(model: string, dimensions: number): VectorIndex | undefined;
   ensure(model: string, dimensions: number): VectorIndex;
   allIndexes(): VectorIndex[];
-  /** Writes (or replaces) the entry's vector, keeping the lane in step; call inside a transaction, after `ensure`. */
+  /** Writes (or replaces) the entry's vector and its sketch, keeping the lane in step; call inside a transaction. */
   put(seq: number, vector: EmbeddingVector): void;
   /** The stored vectors of these entries (to hand to the lane before deleting them). */
   vectorsOf(seqs: readonly number[]): StoredVector[];
@@ -65,8 +84,8 @@ export function createVectorStore(db: SqliteDatabase, lane: () => VectorLane): V
   );
   const currentOf = db.prepare<[number], { index_id: number }>('SELECT index_id FROM memory_vectors WHERE entry_seq = ?');
   const upsert = db.prepare(
-    `INSERT INTO memory_vectors (entry_seq, index_id, vector) VALUES (?, ?, ?)
-     ON CONFLICT (entry_seq) DO UPDATE SET index_id = excluded.index_id, vector = excluded.vector`,
+    `INSERT INTO memory_vectors (entry_seq, index_id, vector, sketch) VALUES (?, ?, ?, ?)
+     ON CONFLICT (entry_seq) DO UPDATE SET index_id = excluded.index_id, vector = excluded.vector, sketch = excluded.sketch`,
   );
   const keyOf = (model: string, dimensions: number) => `${dimensions}:${model}`;
   for (const row of selectIndexes.all()) indexes.set(keyOf(row.model, row.dimensions), row);
@@ -96,8 +115,9 @@ export function createVectorStore(db: SqliteDatabase, lane: () => VectorLane): V
       const target = ensure(vector.model, vector.values.length);
       const current = currentOf.get(seq);
       if (current !== undefined) lane().removed([{ seq, indexId: current.index_id }]);
-      upsert.run(seq, target.id, vectorBlob(vector.values));
-      lane().added(seq, target.id, vector.values);
+      const sketch = sketchOf(vector.values);
+      upsert.run(seq, target.id, vectorBlob(vector.values), sketchBlob(sketch));
+      lane().added(seq, target.id, sketch);
     },
     vectorsOf(seqs) {
       if (seqs.length === 0) return [];

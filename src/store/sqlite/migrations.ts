@@ -414,4 +414,13 @@ export const MIGRATIONS: readonly Migration[] = [
     CREATE INDEX sessions_by_kind ON sessions (kind, updated_at);
     CREATE INDEX jobs_by_owner ON jobs (owner_id, name);`,
   },
+  {
+    version: 17,
+    name: 'memory_vector_sketches',
+    // Each stored vector keeps its 1,024-bit sketch (memory-sketch.ts), which the vector lane scans in memory before it
+    // reranks by the vectors themselves; rows from before are sketched at their index's first search. The vec0
+    // tables (memory_vec_<index>) of earlier versions are no longer read, and `stale` only marked them for rebuild.
+    up: `ALTER TABLE memory_vectors ADD COLUMN sketch BLOB;
+    ALTER TABLE memory_vector_indexes DROP COLUMN stale;`,
+  },
 ];

@@ -19,7 +19,7 @@ export interface OpenSqliteStoreOptions {
   path: string;
   /** Where session writes that could not be stored are reported; a stdout logger of its own when absent. */
   log?: Logger;
-  /** The memory port's limits and vector lane; its `log` defaults to the store's. */
+  /** The memory port's limits and vector lane. */
   memory?: SqliteMemoryPortOptions;
 }
 
@@ -39,7 +39,7 @@ export function openSqliteStore({ path, log, memory = {} }: OpenSqliteStoreOptio
     audit: createSqliteAuditPort(db),
     evidence: createSqliteEvidencePort(db, writers),
     obs: createSqliteObsPort(db, writers),
-    memory: createSqliteMemoryPort(db, log === undefined || memory.log !== undefined ? memory : { ...memory, log }),
+    memory: createSqliteMemoryPort(db, memory),
     approvals: createSqliteApprovalPort(db),
     jobs: createSqliteJobPort(db),
     media: createSqliteMediaPort(db),

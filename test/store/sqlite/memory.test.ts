@@ -1,5 +1,5 @@
-// The SQLite MemoryPort: the shared conformance cases on both vector lanes (sqlite-vec and exact cosine), and what only
-// a file shows: vectors and cached embeddings survive a reopen, and a lane change keeps the vec0 index in step.
+// The SQLite MemoryPort: the shared conformance cases on both vector lanes (sketches with a rerank, and exact cosine),
+// and what only a file shows: vectors, sketches and cached embeddings survive a reopen, and a failed write loses nothing.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,10 +17,10 @@ function portOptions(options: MemoryFixtureOptions | undefined, exactVectorSearc
 }
 
 for (const exact of [false, true]) {
-  memoryPortCases(exact ? 'sqlite, exact cosine' : 'sqlite, vec0', async (options) => {
+  memoryPortCases(exact ? 'sqlite, exact cosine' : 'sqlite, sketches', async (options) => {
     const { db, close } = await openTemporaryDatabase();
     const port = createSqliteMemoryPort(db, portOptions(options, exact));
-    expect(port.vectorSearch).toBe(exact ? 'exact' : 'vec0');
+    expect(port.vectorSearch).toBe(exact ? 'exact' : 'sketch');
     return { port, close };
   });
 }
@@ -54,20 +54,34 @@ describe('sqlite memory port', () => {
     expect(await second.cachedEmbedding('m', 'hash')).toEqual(Float32Array.from([0.25, 0.5]));
   });
 
-  it('rebuilds the vec0 index from the stored vectors after a run on the exact lane changed them', async () => {
-    const vec0 = createSqliteMemoryPort(db);
-    await vec0.insert(memoryEntry('before'), vector('m', 1, 0));
-    await vec0.insert(memoryEntry('deleted-later'), vector('m', 1, 0.1));
+  it('ranks what the file holds after another connection changed it, sketching vectors stored without a sketch', async () => {
+    const first = createSqliteMemoryPort(db);
+    await first.insert(memoryEntry('before'), vector('m', 1, 0));
+    await first.insert(memoryEntry('deleted-later'), vector('m', 1, 0.1));
+    expect((await first.searchVector(vector('m', 1, 0), {}, 10)).map((hit) => hit.id)).toEqual(['before', 'deleted-later']);
     const exact = createSqliteMemoryPort(reopen(), { exactVectorSearch: true });
     await exact.insert(memoryEntry('during'), vector('m', 1, 0.2));
     await exact.insert(memoryEntry('new-model'), vector('other', 1, 0));
     expect(await exact.delete('deleted-later', {})).toBe(true);
     await exact.sweep('agent-1', { demoteAfterMs: 0, evictAfterMs: Number.MAX_SAFE_INTEGER, maxDemotedPerAgent: 100 }, Date.now());
+    // As a file written before sketches were stored.
+    db.prepare('UPDATE memory_vectors SET sketch = NULL').run();
     const again = createSqliteMemoryPort(reopen());
-    expect(again.vectorSearch).toBe('vec0');
+    expect(again.vectorSearch).toBe('sketch');
     expect((await again.searchVector(vector('m', 1, 0), {}, 10)).map((hit) => hit.id)).toEqual(['before', 'during']);
     expect((await again.searchVector(vector('m', 1, 0), { status: 'active' }, 10)).map((hit) => hit.id)).toEqual([]);
     expect((await again.searchVector(vector('other', 1, 0), { status: 'demoted' }, 10)).map((hit) => hit.id)).toEqual(['new-model']);
+    expect(db.prepare('SELECT COUNT(*) FROM memory_vectors WHERE sketch IS NULL').pluck().get()).toBe(0);
+  });
+
+  it('keeps ranking an entry whose delete failed and rolled back', async () => {
+    const memory = createSqliteMemoryPort(db);
+    await memory.insert(memoryEntry('kept'), vector('m', 1, 0));
+    expect((await memory.searchVector(vector('m', 1, 0), {}, 5)).map((hit) => hit.id)).toEqual(['kept']);
+    db.exec("CREATE TRIGGER refuse_delete BEFORE DELETE ON memory_entries BEGIN SELECT RAISE(ABORT, 'refused'); END");
+    await expect(memory.delete('kept', {})).rejects.toThrow('refused');
+    await expect(memory.flush({ tenantId: 'tenant-a' })).rejects.toThrow('refused');
+    expect((await memory.searchVector(vector('m', 1, 0), {}, 5)).map((hit) => hit.id)).toEqual(['kept']);
   });
 
   it('evicts in batches past the cap, counting each evicted vector', async () => {

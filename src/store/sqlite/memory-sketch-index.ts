@@ -1,0 +1,160 @@
+// The sketches of one vector index held in memory, grouped by tenant and agent: a search scans only its scope's
+// sketches, applies the type, trust and status filters on interned codes as it goes, and keeps the closest by Hamming
+// distance as candidates for the exact rerank.
+import { closestRows, type SketchRows } from './memory-sketch-scan.js';
+import { SKETCH_WORDS } from './memory-sketch.js';
+
+/** What a search is narrowed by; every defined field must match. */
+export interface SketchFilter {
+  tenantId?: string | undefined;
+  agentId?: string | undefined;
+  memoryType?: string | undefined;
+  trustLevel?: string | undefined;
+  status?: string | undefined;
+}
+
+export interface SketchRow {
+  seq: number;
+  tenantId: string;
+  agentId: string;
+  memoryType: string;
+  trustLevel: string;
+  status: string;
+  sketch: Uint32Array;
+}
+
+export interface SketchIndex {
+  /** Adds the entry's sketch, or replaces it when the entry is already there. */
+  put(row: SketchRow): void;
+  remove(seq: number): void;
+  setStatus(seq: number, status: string): void;
+  /** The seqs of up to `count` entries matching the filter whose sketches are closest to this one, in no order. */
+  nearest(sketch: Uint32Array, filter: SketchFilter, count: number): number[];
+  readonly size: number;
+}
+
+/** Per row, one word: the codes (in the index's dictionary) of its memory type, trust level and status, a byte each. */
+const TYPE_SHIFT = 0;
+const TRUST_SHIFT = 8;
+const STATUS_SHIFT = 16;
+const INITIAL_ROWS = 64;
+
+interface Scope extends SketchRows {
+  tenantId: string;
+  agentId: string;
+}
+
+const scopeKey = (tenantId: string, agentId: string) => `${tenantId}\u0000${agentId}`;
+
+function grown(scope: Scope): void {
+  const rows = scope.seqs.length * 2;
+  const seqs = new Float64Array(rows);
+  seqs.set(scope.seqs);
+  const words = new Uint32Array(rows * SKETCH_WORDS);
+  words.set(scope.words);
+  const attributes = new Uint32Array(rows);
+  attributes.set(scope.attributes);
+  Object.assign(scope, { seqs, words, attributes });
+}
+
+export function createSketchIndex(): SketchIndex {
+  const scopes = new Map<string, Scope>();
+  /** Where each entry is: its scope and row. */
+  const places = new Map<number, { scope: Scope; row: number }>();
+  const codes = new Map<string, number>();
+  const codeOf = (value: string): number => {
+    let code = codes.get(value);
+    if (code === undefined) {
+      // Types, trust levels and statuses are short enumerations; a dictionary past a byte means a caller bug.
+      if (codes.size >= 255) throw new RangeError('more than 255 distinct memory attribute values');
+      code = codes.size + 1;
+      codes.set(value, code);
+    }
+    return code;
+  };
+
+  function remove(seq: number): void {
+    const place = places.get(seq);
+    if (place === undefined) return;
+    const { scope, row } = place;
+    const last = scope.count - 1;
+    if (row !== last) {
+      const moved = scope.seqs[last] ?? 0;
+      scope.seqs[row] = moved;
+      scope.words.copyWithin(row * SKETCH_WORDS, last * SKETCH_WORDS, (last + 1) * SKETCH_WORDS);
+      scope.attributes[row] = scope.attributes[last] ?? 0;
+      places.set(moved, { scope, row });
+    }
+    scope.count = last;
+    places.delete(seq);
+  }
+
+  function matchingScopes(filter: SketchFilter): Scope[] {
+    if (filter.tenantId !== undefined && filter.agentId !== undefined) {
+      const scope = scopes.get(scopeKey(filter.tenantId, filter.agentId));
+      return scope === undefined ? [] : [scope];
+    }
+    const out: Scope[] = [];
+    for (const scope of scopes.values()) {
+      if (filter.tenantId !== undefined && scope.tenantId !== filter.tenantId) continue;
+      if (filter.agentId !== undefined && scope.agentId !== filter.agentId) continue;
+      out.push(scope);
+    }
+    return out;
+  }
+
+  /** The attribute bits a filter looks at and the value they must have; undefined when a wanted value is in no entry. */
+  function wantedAttributes(filter: SketchFilter): { mask: number; wanted: number } | undefined {
+    let mask = 0;
+    let wanted = 0;
+    for (const [value, shift] of [[filter.memoryType, TYPE_SHIFT], [filter.trustLevel, TRUST_SHIFT], [filter.status, STATUS_SHIFT]] as const) {
+      if (value === undefined) continue;
+      const code = codes.get(value);
+      if (code === undefined) return undefined;
+      mask |= 0xff << shift;
+      wanted |= code << shift;
+    }
+    return { mask, wanted };
+  }
+
+  return {
+    get size() {
+      return places.size;
+    },
+    put(row) {
+      remove(row.seq);
+      const key = scopeKey(row.tenantId, row.agentId);
+      let scope = scopes.get(key);
+      if (scope === undefined) {
+        scope = {
+          tenantId: row.tenantId,
+          agentId: row.agentId,
+          count: 0,
+          seqs: new Float64Array(INITIAL_ROWS),
+          words: new Uint32Array(INITIAL_ROWS * SKETCH_WORDS),
+          attributes: new Uint32Array(INITIAL_ROWS),
+        };
+        scopes.set(key, scope);
+      }
+      if (scope.count === scope.seqs.length) grown(scope);
+      const at = scope.count;
+      scope.seqs[at] = row.seq;
+      scope.words.set(row.sketch.subarray(0, SKETCH_WORDS), at * SKETCH_WORDS);
+      scope.attributes[at] = (codeOf(row.memoryType) << TYPE_SHIFT) | (codeOf(row.trustLevel) << TRUST_SHIFT) | (codeOf(row.status) << STATUS_SHIFT);
+      scope.count += 1;
+      places.set(row.seq, { scope, row: at });
+    },
+    remove,
+    setStatus(seq, status) {
+      const place = places.get(seq);
+      if (place === undefined) return;
+      const { scope, row } = place;
+      scope.attributes[row] = ((scope.attributes[row] ?? 0) & ~(0xff << STATUS_SHIFT)) | (codeOf(status) << STATUS_SHIFT);
+    },
+    nearest(sketch, filter, count) {
+      const attributes = wantedAttributes(filter);
+      if (attributes === undefined || count <= 0) return [];
+      return closestRows(matchingScopes(filter), sketch, attributes.mask, attributes.wanted, count);
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// The vector lane's sketches: what a sketch keeps of a vector's direction, and the in-memory index that finds the
+// closest sketches inside a scope and filter.
+import { describe, expect, it } from 'vitest';
+import { hashingVector } from '../../../src/providers/index.js';
+import { createSketchIndex, type SketchRow } from '../../../src/store/sqlite/memory-sketch-index.js';
+import { POPCOUNT_16, SKETCH_BITS, SKETCH_WORDS, sketchOf } from '../../../src/store/sqlite/memory-sketch.js';
+
+const hamming = (left: Uint32Array, right: Uint32Array) => {
+  let total = 0;
+  for (let word = 0; word < SKETCH_WORDS; word += 1) {
+    const differing = (left[word] ?? 0) ^ (right[word] ?? 0);
+    total += (POPCOUNT_16[differing & 0xffff] ?? 0) + (POPCOUNT_16[differing >>> 16] ?? 0);
+  }
+  return total;
+};
+
+const text = (words: string) => sketchOf(Float32Array.from(hashingVector(words)));
+
+/** A vector at `degrees` from (1, 0, 0, …) in the plane of its first two axes, of any length. */
+const atAngle = (degrees: number, dimensions = 256) => {
+  const values = new Float32Array(dimensions);
+  values[0] = Math.cos((degrees * Math.PI) / 180);
+  values[1] = Math.sin((degrees * Math.PI) / 180);
+  return values;
+};
+
+describe('memory vector sketches', () => {
+  it('estimates the angle between two vectors by the share of differing bits', () => {
+    const base = sketchOf(atAngle(0));
+    for (const degrees of [0, 30, 90, 150, 180]) {
+      // Each bit differs with probability angle / 180°, so 1,024 bits estimate it to a few degrees.
+      expect(Math.abs((hamming(base, sketchOf(atAngle(degrees))) / SKETCH_BITS) * 180 - degrees)).toBeLessThan(12);
+    }
+  });
+
+  it('sketches any length, the same vector always alike, and scale does not change it', () => {
+    for (const dimensions of [2, 3, 384, 1536]) {
+      const vector = atAngle(40, dimensions);
+      expect(sketchOf(vector)).toEqual(sketchOf(Float32Array.from(vector)));
+      expect(sketchOf(vector)).toEqual(sketchOf(vector.map((value) => value * 7)));
+    }
+    expect(sketchOf(new Float32Array(256)).every((word) => word === 0)).toBe(true);
+  });
+
+  it('puts texts that share words closer than texts that do not', () => {
+    const query = text('allergic to peanuts and shellfish');
+    expect(hamming(query, text('the user has a peanut allergy and avoids shellfish'))).toBeLessThan(hamming(query, text('meeting moved to thursday at noon')));
+  });
+});
+
+describe('sketch index', () => {
+  const row = (seq: number, degrees: number, fields: Partial<SketchRow> = {}): SketchRow => ({
+    seq,
+    tenantId: 'tenant-a',
+    agentId: 'agent-1',
+    memoryType: 'fact',
+    trustLevel: 'trusted',
+    status: 'active',
+    sketch: sketchOf(atAngle(degrees)),
+    ...fields,
+  });
+  const query = sketchOf(atAngle(0));
+  const scope = { tenantId: 'tenant-a', agentId: 'agent-1' };
+
+  it('returns the closest rows of the scope when there are more than asked for', () => {
+    const index = createSketchIndex();
+    for (let seq = 1; seq <= 4_000; seq += 1) index.put(row(seq, (seq * 179) / 4_000));
+    index.put(row(4_001, 0, { agentId: 'agent-2' }));
+    for (const count of [20, 500]) {
+      const nearest = index.nearest(query, scope, count);
+      expect(nearest).toHaveLength(count);
+      // The smallest angles are the first seqs; sketches only estimate angles, so a few near the edge trade places.
+      expect(nearest.filter((seq) => seq <= count * 1.2).length).toBeGreaterThanOrEqual(count * 0.9);
+    }
+  });
+
+  it('keeps to the tenant, the agent and the type, trust and status filters', () => {
+    const index = createSketchIndex();
+    index.put(row(1, 0));
+    index.put(row(2, 0, { agentId: 'agent-2' }));
+    index.put(row(3, 0, { tenantId: 'tenant-b' }));
+    index.put(row(4, 0, { memoryType: 'preference', trustLevel: 'untrusted' }));
+    index.put(row(5, 0, { status: 'demoted' }));
+    const sorted = (seqs: number[]) => [...seqs].sort((a, b) => a - b);
+    expect(sorted(index.nearest(query, scope, 10))).toEqual([1, 4, 5]);
+    expect(sorted(index.nearest(query, { tenantId: 'tenant-a' }, 10))).toEqual([1, 2, 4, 5]);
+    expect(sorted(index.nearest(query, { agentId: 'agent-1' }, 10))).toEqual([1, 3, 4, 5]);
+    expect(index.nearest(query, { ...scope, memoryType: 'preference' }, 10)).toEqual([4]);
+    expect(index.nearest(query, { ...scope, trustLevel: 'untrusted' }, 10)).toEqual([4]);
+    expect(index.nearest(query, { ...scope, status: 'demoted' }, 10)).toEqual([5]);
+    expect(index.nearest(query, { ...scope, memoryType: 'instruction' }, 10)).toEqual([]);
+    expect(index.nearest(query, { tenantId: 'tenant-c' }, 10)).toEqual([]);
+  });
+
+  it('follows replacements, removals and status changes', () => {
+    const index = createSketchIndex();
+    for (let seq = 1; seq <= 100; seq += 1) index.put(row(seq, seq));
+    index.put(row(50, 0, { agentId: 'agent-2' }));
+    index.remove(1);
+    index.remove(100);
+    index.remove(1);
+    index.setStatus(2, 'demoted');
+    expect(index.size).toBe(98);
+    const active = index.nearest(query, { ...scope, status: 'active' }, 200);
+    expect(active).toHaveLength(96);
+    expect(active).not.toContain(1);
+    expect(active).not.toContain(2);
+    expect(active).not.toContain(50);
+    expect(index.nearest(query, { tenantId: 'tenant-a', agentId: 'agent-2' }, 5)).toEqual([50]);
+    expect(index.nearest(query, { ...scope, status: 'demoted' }, 5)).toEqual([2]);
+  });
+});
