@@ -1,4 +1,4 @@
-// The closest sketches to a query's, in two passes: the Hamming distance over each row's first 128 bits ranks every
+// The closest sketches to a query's, in two passes: the Hamming distance over each row's first 256 bits ranks every
 // row passing the filter, and the full 1,024-bit distance ranks only the best of those; no sort, only histogram cuts.
 import { POPCOUNT_16, SKETCH_BITS, SKETCH_WORDS } from './memory-sketch.js';
 
@@ -10,14 +10,14 @@ export interface SketchRows {
   attributes: Uint32Array;
 }
 
-/** Words of the first pass (written out in its loop): 128 bits tell near from far well enough to drop most rows. */
-const COARSE_WORDS = 4;
+/** Words of the first pass: 256 bits tell near from far well enough to drop most rows at a quarter of the work. */
+const COARSE_WORDS = 8;
 const COARSE_BITS = COARSE_WORDS * 32;
 /**
- * The first pass keeps this many times the rows asked for. At 100k entries on the topic corpus, the rows it drops
- * hold fewer than 1 in 200 of the final candidates (bench/memory-search.bench.ts measures the lane against exact).
+ * The first pass keeps this many times the rows asked for. With 100k entries of the topic corpus in one scope, the
+ * lane then finds 0.96 of the exact top 60 (0.975 when this is 16); bench/memory-store.bench.ts reports the share.
  */
-const COARSE_KEEP_FACTOR = 40;
+const COARSE_KEEP_FACTOR = 8;
 
 interface Scratch {
   distances: Uint16Array;
@@ -83,19 +83,11 @@ export function closestRows(scopes: readonly SketchRows[], sketch: Uint32Array, 
   const { distances, scopeOf, rowOf } = rows;
   const coarse = new Uint32Array(COARSE_BITS + 1);
   let found = 0;
-  // The first pass touches every row: its four words are written out, with the query's in locals.
-  const [q0 = 0, q1 = 0, q2 = 0, q3 = 0] = sketch;
   for (let scope = 0; scope < scopes.length; scope += 1) {
     const { count: scopeRows, words, attributes } = scopes[scope] as SketchRows;
-    for (let row = 0, base = 0; row < scopeRows; row += 1, base += SKETCH_WORDS) {
+    for (let row = 0; row < scopeRows; row += 1) {
       if (((attributes[row] as number) & mask) !== wanted) continue;
-      const x0 = q0 ^ (words[base] as number);
-      const x1 = q1 ^ (words[base + 1] as number);
-      const x2 = q2 ^ (words[base + 2] as number);
-      const x3 = q3 ^ (words[base + 3] as number);
-      const near =
-        (POPCOUNT_16[x0 & 0xffff] as number) + (POPCOUNT_16[x0 >>> 16] as number) + (POPCOUNT_16[x1 & 0xffff] as number) + (POPCOUNT_16[x1 >>> 16] as number) +
-        (POPCOUNT_16[x2 & 0xffff] as number) + (POPCOUNT_16[x2 >>> 16] as number) + (POPCOUNT_16[x3 & 0xffff] as number) + (POPCOUNT_16[x3 >>> 16] as number);
+      const near = distance(sketch, words, row, 0, COARSE_WORDS);
       distances[found] = near;
       scopeOf[found] = scope;
       rowOf[found] = row;
