@@ -41,6 +41,7 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
   } = options;
   const lane = exactVectorSearch ? createExactVectorLane(db) : createSketchVectorLane(db);
   const vectors = createVectorStore(db, () => lane);
+  lane.warm(vectors.allIndexes());
   const entries = createMemoryEntries(db, vectors);
   const deletes = createMemoryDeletes(db, vectors, lane);
   const lifecycle = createMemoryLifecycle(db, vectors, lane, deletes);

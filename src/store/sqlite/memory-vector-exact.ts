@@ -21,6 +21,7 @@ export function createExactVectorLane(db: SqliteDatabase): VectorLane {
 
   return {
     kind: 'exact',
+    warm() {},
     created() {},
     added() {},
     removed() {},

@@ -12,6 +12,8 @@ export interface StoredVector {
 /** A vector lane: ranks the stored vectors of one index by cosine similarity, filters applied inside the query. */
 export interface VectorLane {
   readonly kind: 'sketch' | 'exact';
+  /** Called once the store is open, with the indexes it holds: prepares them in the background. */
+  warm(indexes: readonly VectorIndex[]): void;
   /** Called once when an index is registered (outside any other transaction). */
   created(index: VectorIndex): void;
   /** Called after the entry's vector row (with its sketch) was written, inside the same transaction. */

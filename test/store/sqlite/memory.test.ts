@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSqliteMemoryPort, openDatabase, openSqliteStore, type SqliteDatabase, type SqliteMemoryPortOptions } from '../../../src/store/sqlite/index.js';
 import { memoryEntry, memoryPortCases, vector, type MemoryFixtureOptions } from '../memory.cases.js';
 import { openTemporaryDatabase } from './temporary-database.js';
@@ -72,6 +72,16 @@ describe('sqlite memory port', () => {
     expect((await again.searchVector(vector('m', 1, 0), { status: 'active' }, 10)).map((hit) => hit.id)).toEqual([]);
     expect((await again.searchVector(vector('other', 1, 0), { status: 'demoted' }, 10)).map((hit) => hit.id)).toEqual(['new-model']);
     expect(db.prepare('SELECT COUNT(*) FROM memory_vectors WHERE sketch IS NULL').pluck().get()).toBe(0);
+  });
+
+  it('reads the sketches in the background once opened, before any search', async () => {
+    const first = createSqliteMemoryPort(db);
+    for (let index = 0; index < 5_000; index += 1) await first.insert(memoryEntry(`m${index}`), vector('m', 1, index / 5_000));
+    db.prepare('UPDATE memory_vectors SET sketch = NULL').run();
+    createSqliteMemoryPort(reopen());
+    const unsketched = db.prepare('SELECT COUNT(*) FROM memory_vectors WHERE sketch IS NULL').pluck();
+    expect(unsketched.get()).toBe(5_000);
+    await vi.waitFor(() => expect(unsketched.get()).toBe(0));
   });
 
   it('keeps ranking an entry whose delete failed and rolled back', async () => {

@@ -1,0 +1,127 @@
+// Reads each vector index's sketches from the file into memory in steps of a few thousand rows: in the background
+// after the store opens (so the first search after a start does not wait), or at once for a search that comes first.
+import type { SqliteDatabase } from './database.js';
+import { createSketchIndex, type SketchIndex, type SketchRow } from './memory-sketch-index.js';
+import { blobSketch, sketchBlob, sketchOf } from './memory-sketch.js';
+import { blobValues } from './memory-vectors.js';
+
+/** Rows read per step: a step holds the event loop for a few milliseconds. */
+const STEP_ROWS = 2_000;
+
+interface EntryRow {
+  seq: number;
+  sketch: unknown;
+  tenant_id: string;
+  agent_id: string;
+  memory_type: string;
+  trust_level: string;
+  status: string;
+}
+
+interface Load {
+  sketches: SketchIndex;
+  /** Rows up to this seq have been read. */
+  afterSeq: number;
+  complete: boolean;
+}
+
+export interface SketchLoader {
+  /** The index's sketches, every row read (finishing a load under way). */
+  loaded(indexId: number): SketchIndex;
+  /** The index's sketches as read so far, or undefined when no load began: writes keep these in step. */
+  begun(indexId: number): SketchIndex | undefined;
+  /** The row of one entry as the index keeps it; undefined when the entry has no vector. */
+  rowOf(seq: number, sketch: Uint32Array): SketchRow | undefined;
+  /** A new index: nothing to read. */
+  created(indexId: number): void;
+  /** Starts reading these indexes in the background, one step per turn of the event loop. */
+  warm(indexIds: readonly number[]): void;
+  /** Forgets everything read (read again when next needed). */
+  forget(): void;
+}
+
+const COLUMNS = 'v.entry_seq AS seq, v.sketch, e.tenant_id, e.agent_id, e.memory_type, e.trust_level, e.status';
+
+const toRow = (row: EntryRow, sketch: Uint32Array): SketchRow => ({
+  seq: row.seq,
+  tenantId: row.tenant_id,
+  agentId: row.agent_id,
+  memoryType: row.memory_type,
+  trustLevel: row.trust_level,
+  status: row.status,
+  sketch,
+});
+
+export function createSketchLoader(db: SqliteDatabase): SketchLoader {
+  const loads = new Map<number, Load>();
+  const rowsAfter = db.prepare<[number, number, number], EntryRow>(
+    `SELECT ${COLUMNS} FROM memory_vectors v JOIN memory_entries e ON e.seq = v.entry_seq
+     WHERE v.index_id = ? AND v.entry_seq > ? ORDER BY v.entry_seq LIMIT ?`,
+  );
+  const rowOfEntry = db.prepare<[number], EntryRow>(`SELECT ${COLUMNS} FROM memory_vectors v JOIN memory_entries e ON e.seq = v.entry_seq WHERE v.entry_seq = ?`);
+  const vectorOf = db.prepare<[number], Buffer>('SELECT vector FROM memory_vectors WHERE entry_seq = ?').pluck();
+  const storeSketch = db.prepare<[Buffer, number]>('UPDATE memory_vectors SET sketch = ? WHERE entry_seq = ?');
+
+  // Vectors stored before sketches existed are sketched once, here, and the sketch kept. A row written or deleted
+  // between steps is read (or not) by a later step, and the writes themselves update what earlier steps read.
+  const step = db.transaction((load: Load, indexId: number) => {
+    const rows = rowsAfter.all(indexId, load.afterSeq, STEP_ROWS);
+    for (const row of rows) {
+      load.afterSeq = row.seq;
+      let sketch = blobSketch(row.sketch);
+      if (sketch === undefined) {
+        const vector = vectorOf.get(row.seq);
+        if (vector === undefined) continue;
+        sketch = sketchOf(blobValues(vector));
+        storeSketch.run(sketchBlob(sketch), row.seq);
+      }
+      load.sketches.put(toRow(row, sketch));
+    }
+    if (rows.length < STEP_ROWS) load.complete = true;
+  });
+
+  const loadOf = (indexId: number): Load => {
+    let load = loads.get(indexId);
+    if (load === undefined) {
+      load = { sketches: createSketchIndex(), afterSeq: 0, complete: false };
+      loads.set(indexId, load);
+    }
+    return load;
+  };
+
+  return {
+    loaded(indexId) {
+      const load = loadOf(indexId);
+      while (!load.complete) step.immediate(load, indexId);
+      return load.sketches;
+    },
+    begun: (indexId) => loads.get(indexId)?.sketches,
+    rowOf(seq, sketch) {
+      const row = rowOfEntry.get(seq);
+      return row === undefined ? undefined : toRow(row, sketch);
+    },
+    created(indexId) {
+      loads.set(indexId, { sketches: createSketchIndex(), afterSeq: 0, complete: true });
+    },
+    warm(indexIds) {
+      for (const indexId of indexIds) {
+        const load = loadOf(indexId);
+        // Unreferenced: a command that opens the store and exits does not wait for the load.
+        const next = () => {
+          if (!db.open || load.complete || loads.get(indexId) !== load) return;
+          try {
+            step.immediate(load, indexId);
+          } catch {
+            // Left for the first search of the index, which reads the rest at once and answers with the error.
+            return;
+          }
+          setImmediate(next).unref();
+        };
+        setImmediate(next).unref();
+      }
+    },
+    forget() {
+      loads.clear();
+    },
+  };
+}
