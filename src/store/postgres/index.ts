@@ -9,3 +9,4 @@ export { createPostgresApprovalPort } from './approval-store.js';
 export { createPostgresJobPort } from './job-store.js';
 export { createPostgresMediaPort } from './media-store.js';
 export { createPostgresAuditPort } from './audit.js';
+export { createPostgresSessionPort } from './session-store.js';

@@ -3,7 +3,7 @@ import { describe } from 'vitest';
 import { createPool, type PgPool } from '../../../src/store/postgres/index.js';
 import { POSTGRES_SKIP_REASON, postgresBinDir, usePostgresServer } from '../../support/postgres-server.js';
 /** A fresh port and how to release it: what every cases file's `open` hands back. */
-export type OpenPort<P> = () => Promise<{ port: P; close(): Promise<void> }>;
+export type OpenPort<P> = () => Promise<{ port: P; close(): Promise<void>; url: string }>;
 
 /**
  * Registers `cases` against PostgreSQL: inside a describe that starts one server for the file, or skipped with the
@@ -21,8 +21,9 @@ export function postgresCases<P>(port: string, cases: (backend: string, open: Op
       const pool = createPool({ url: database.url, maxConnections: 4 });
       return {
         port: build(pool),
+        url: database.url,
         async close() {
-          await pool.end();
+          if (!pool.ending) await pool.end();
           await database.drop();
         },
       };
