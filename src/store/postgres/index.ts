@@ -10,3 +10,4 @@ export { createPostgresJobPort } from './job-store.js';
 export { createPostgresMediaPort } from './media-store.js';
 export { createPostgresAuditPort } from './audit.js';
 export { createPostgresSessionPort } from './session-store.js';
+export { createPostgresObsPort } from './obs-counters.js';
