@@ -11,3 +11,4 @@ export { createPostgresMediaPort } from './media-store.js';
 export { createPostgresAuditPort } from './audit.js';
 export { createPostgresSessionPort } from './session-store.js';
 export { createPostgresObsPort } from './obs-counters.js';
+export { createPostgresEvidencePort } from './evidence.js';
