@@ -12,3 +12,4 @@ export { createPostgresAuditPort } from './audit.js';
 export { createPostgresSessionPort } from './session-store.js';
 export { createPostgresObsPort } from './obs-counters.js';
 export { createPostgresEvidencePort } from './evidence.js';
+export { createPostgresMemoryPort, type PostgresMemoryPort, type PostgresMemoryPortOptions } from './memory-store.js';
