@@ -141,6 +141,14 @@ export const schemaTooNew = (databaseVersion: number, supportedVersion: number) 
     { databaseVersion, supportedVersion },
   );
 
+/** A replica started without migrating (storage.migrate: false) against a schema older than the one it needs. */
+export const schemaTooOld = (databaseVersion: number, supportedVersion: number) =>
+  new GatewayError(
+    'unavailable',
+    `The database schema is version ${databaseVersion}, older than version ${supportedVersion} this gateway needs: run \`agent-gateway migrate\` first`,
+    { databaseVersion, supportedVersion },
+  );
+
 export const unknownProvider = (provider: string, param = 'provider') => notFound(`Unknown provider '${provider}'`, { param });
 
 export const methodNotFound = (name: string) => new GatewayError('method_not_found', `Method not found: ${name}`);

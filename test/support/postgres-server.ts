@@ -1,10 +1,10 @@
 // A throwaway PostgreSQL server for tests: initdb + pg_ctl in a temp dir on a free port, a fresh database per fixture.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
@@ -12,10 +12,17 @@ import { migratePostgres } from '../../src/store/postgres/index.js';
 
 const run = promisify(execFile);
 
-const BIN_DIRS = ['/usr/local/bin', '/usr/lib/postgresql/15/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/17/bin'];
+/** Debian's postgresql package keeps initdb and pg_ctl off PATH, under /usr/lib/postgresql/<major>/bin. */
+const DEBIAN_ROOT = '/usr/lib/postgresql';
+
+function candidateDirs(): string[] {
+  const onPath = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir !== '');
+  const debian = existsSync(DEBIAN_ROOT) ? readdirSync(DEBIAN_ROOT).sort().reverse().map((major) => join(DEBIAN_ROOT, major, 'bin')) : [];
+  return [...onPath, ...debian];
+}
 
 /** The directory holding initdb and pg_ctl, or undefined when this machine has no PostgreSQL server binaries. */
-export const postgresBinDir: string | undefined = BIN_DIRS.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
+export const postgresBinDir: string | undefined = candidateDirs().find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
 
 /** The reason PostgreSQL suites are skipped here, for the skipped describe's name. */
 export const POSTGRES_SKIP_REASON = 'skipped: PostgreSQL server binaries (initdb, pg_ctl) not found; .ci/run installs the postgresql package';
@@ -24,8 +31,8 @@ export const POSTGRES_SKIP_REASON = 'skipped: PostgreSQL server binaries (initdb
 const TEMPLATE = 'gateway_template';
 
 export interface PostgresServer {
-  /** A new empty database migrated to the current schema, and how to drop it. */
-  freshDatabase(): Promise<{ url: string; drop(): Promise<void> }>;
+  /** A new database migrated to the current schema (or, with `empty`, without any table), and how to drop it. */
+  freshDatabase(options?: { empty?: boolean }): Promise<{ url: string; drop(): Promise<void> }>;
   /** Connection URL of the server's maintenance database. */
   adminUrl: string;
   stop(): Promise<void>;
@@ -74,10 +81,10 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   let next = 0;
   return {
     adminUrl,
-    async freshDatabase() {
+    async freshDatabase({ empty = false } = {}) {
       next += 1;
       const name = `gateway_${next}`;
-      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${empty ? 'template0' : TEMPLATE}`);
       return {
         url: `postgres://postgres@127.0.0.1:${port}/${name}`,
         drop: async () => {

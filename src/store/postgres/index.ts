@@ -13,3 +13,4 @@ export { createPostgresSessionPort } from './session-store.js';
 export { createPostgresObsPort } from './obs-counters.js';
 export { createPostgresEvidencePort } from './evidence.js';
 export { createPostgresMemoryPort, type PostgresMemoryPort, type PostgresMemoryPortOptions } from './memory-store.js';
+export { openPostgresStore, probePgvector, type OpenPostgresStoreOptions } from './store.js';

@@ -1,5 +1,5 @@
 // Applies the PostgreSQL migrations in order, one transaction each, serialised across replicas by an advisory lock.
-import { schemaTooNew } from '../../errors.js';
+import { schemaTooNew, schemaTooOld } from '../../errors.js';
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, type PostgresMigration } from './migrations.js';
 import { transaction, type PgPool, type Queryable } from './pool.js';
 
@@ -47,8 +47,9 @@ export async function migratePostgres(pool: PgPool, migrations: readonly Postgre
   return applied;
 }
 
-/** Rejects with `schemaTooNew` when the database holds migrations newer than this build knows. */
+/** For a replica that does not migrate: rejects unless the schema is exactly this build's version, naming both. */
 export async function assertSchemaSupported(db: Queryable, supported = POSTGRES_SCHEMA_VERSION): Promise<void> {
   const current = await schemaVersion(db);
   if (current > supported) throw schemaTooNew(current, supported);
+  if (current < supported) throw schemaTooOld(current, supported);
 }
