@@ -22,9 +22,9 @@ const backendOf = (file) => {
   const folder = relative(srcDir, file).split(sep).slice(0, 2).join('/');
   return folder === 'store/sqlite' || folder === 'store/postgres' ? folder : undefined;
 };
-/** A backend is opened by app.ts and the CLI only; its own files import each other. */
+/** A backend is opened by the composition root (app.ts, app-store.ts) and the CLI only; its own files import each other. */
 const mayUseBackend = (file, backend) =>
-  ['app.ts', 'cli.ts'].includes(relative(srcDir, file)) || topFolder(file) === 'cli' || backendOf(file) === backend;
+  ['app.ts', 'app-store.ts', 'cli.ts'].includes(relative(srcDir, file)) || topFolder(file) === 'cli' || backendOf(file) === backend;
 
 /** The source file a relative specifier names (`./x.js` is written for `./x.ts`). */
 const resolveSpecifier = (importer, specifier) => resolve(dirname(importer), specifier).replace(/\.js$/, '.ts');

@@ -1,5 +1,6 @@
 // The configuration file's schema: every key, default and bound of the spec and DESIGN.md §2.
 import { z } from 'zod';
+import { storageConfigSchema } from './storage-schema.js';
 
 export const SCOPES = ['rpc', 'admin', '*', 'api', 'ws', 'mcp-client'] as const;
 export const scopeSchema = z.enum(SCOPES);
@@ -291,6 +292,7 @@ export const configSchema = z
     scheduler: schedulerConfigSchema.prefault({}),
     audio: audioConfigSchema.prefault({}),
     media: mediaConfigSchema.prefault({}),
+    storage: storageConfigSchema.default({ kind: 'sqlite' }),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
