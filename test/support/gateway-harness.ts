@@ -58,6 +58,8 @@ export interface HarnessOptions {
   memory?: ConfigInput['memory'];
   audio?: ConfigInput['audio'];
   media?: ConfigInput['media'];
+  /** Where durable state lives; SQLite in the data dir when absent. */
+  storage?: ConfigInput['storage'];
   /** Extra createApp options (clock, restart hook, later dependencies); config, paths and log are the harness's. */
   app?: Partial<Omit<AppOptions, 'config' | 'paths' | 'log'>>;
   /** The app's logger; silent by default. */
@@ -92,6 +94,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.audio === undefined ? {} : { audio: options.audio }),
     ...(options.media === undefined ? {} : { media: options.media }),
+    ...(options.storage === undefined ? {} : { storage: options.storage }),
   };
 }
 
