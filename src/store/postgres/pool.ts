@@ -1,5 +1,6 @@
 // The PostgreSQL connection pool: BIGINT and NUMERIC read back as JS numbers, and one transaction helper for the ports.
 import pg from 'pg';
+import type { Logger } from 'pino';
 
 export type PgPool = pg.Pool;
 export type PgClient = pg.PoolClient;
@@ -22,6 +23,8 @@ const types: pg.CustomTypesConfig = {
 
 export interface PostgresPoolOptions {
   url: string;
+  /** Told when an idle connection fails (the server restarted or dropped it); the pool reconnects on the next checkout. */
+  log?: Logger;
   /** Connections the pool may hold open at once. */
   maxConnections?: number;
   /** How long a checkout waits for a free connection before failing, in milliseconds. */
@@ -31,10 +34,10 @@ export interface PostgresPoolOptions {
 export const DEFAULT_MAX_CONNECTIONS = 10;
 export const DEFAULT_CONNECTION_TIMEOUT_MS = 10_000;
 
-export function createPool({ url, maxConnections = DEFAULT_MAX_CONNECTIONS, connectionTimeoutMs = DEFAULT_CONNECTION_TIMEOUT_MS }: PostgresPoolOptions): PgPool {
+export function createPool({ url, log, maxConnections = DEFAULT_MAX_CONNECTIONS, connectionTimeoutMs = DEFAULT_CONNECTION_TIMEOUT_MS }: PostgresPoolOptions): PgPool {
   const pool = new pg.Pool({ connectionString: url, max: maxConnections, connectionTimeoutMillis: connectionTimeoutMs, types });
   // An idle client losing its connection (server restart) must not crash the process; the next checkout reconnects.
-  pool.on('error', () => undefined);
+  pool.on('error', (error) => log?.warn({ err: error }, 'an idle PostgreSQL connection failed; the pool reconnects on next use'));
   return pool;
 }
 

@@ -38,7 +38,7 @@ export async function probePgvector(pool: PgPool): Promise<boolean> {
 
 /** Rejects (and closes the pool) when the server cannot be reached or its schema is newer than this build. */
 export async function openPostgresStore({ migrate = true, log, memory = {}, ...poolOptions }: OpenPostgresStoreOptions): Promise<StorePorts> {
-  const pool = createPool(poolOptions);
+  const pool = createPool({ ...poolOptions, ...(log === undefined ? {} : { log }) });
   try {
     if (migrate) await migratePostgres(pool);
     else await assertSchemaSupported(pool);

@@ -13,8 +13,9 @@ interface TokenRow {
 
 const scopesSchema = z.array(z.enum(SCOPES));
 
+/** Rows are written only by this port; a malformed scope list fails the read rather than reading as [] (all scopes). */
 function toStoredToken(row: TokenRow): StoredToken {
-  const scopes: Scope[] = scopesSchema.catch([]).parse(row.scopes);
+  const scopes: Scope[] = scopesSchema.parse(row.scopes);
   return { id: row.id, secretHash: row.secret_hash, scopes, createdAt: row.created_at };
 }
 
