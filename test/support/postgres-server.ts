@@ -101,6 +101,23 @@ export async function startPostgresServer(): Promise<PostgresServer> {
 }
 
 /**
+ * Empties every table but schema_migrations (serial ids restart), so consecutive tests of one suite share a database
+ * without seeing each other's rows; far cheaper than a database per test.
+ */
+export async function emptyDatabase(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const tables = await client.query<{ name: string }>(
+      "SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY tablename",
+    );
+    if (tables.rows.length > 0) await client.query(`TRUNCATE ${tables.rows.map((row) => row.name).join(', ')} RESTART IDENTITY CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * One server for the calling test file (started before its first test, stopped and removed after its last); call
  * inside a describe that is skipped when `postgresBinDir` is undefined.
  */

@@ -1,7 +1,7 @@
-// The PostgreSQL side of the conformance suites: one server per test file, a fresh migrated database per fixture.
-import { describe } from 'vitest';
+// The PostgreSQL side of the conformance suites: one server per test file, a fresh migrated database per suite.
+import { beforeAll, describe } from 'vitest';
 import { createPool, type PgPool } from '../../../src/store/postgres/index.js';
-import { POSTGRES_SKIP_REASON, postgresBinDir, usePostgresServer } from '../../support/postgres-server.js';
+import { emptyDatabase, POSTGRES_SKIP_REASON, postgresBinDir, usePostgresServer } from '../../support/postgres-server.js';
 /** A fresh port and how to release it: what every cases file's `open` hands back. */
 export type OpenPort<P> = () => Promise<{ port: P; close(): Promise<void>; url: string }>;
 
@@ -16,15 +16,19 @@ export function postgresCases<P>(port: string, cases: (backend: string, open: Op
   }
   describe(`${port} on PostgreSQL`, () => {
     const server = usePostgresServer();
+    // One migrated database per suite, emptied before each case.
+    let url = '';
+    beforeAll(async () => {
+      url = (await server().freshDatabase()).url;
+    });
     cases('postgres', async () => {
-      const database = await server().freshDatabase();
-      const pool = createPool({ url: database.url, maxConnections: 4 });
+      await emptyDatabase(url);
+      const pool = createPool({ url, maxConnections: 4 });
       return {
         port: build(pool),
-        url: database.url,
+        url,
         async close() {
           if (!pool.ending) await pool.end();
-          await database.drop();
         },
       };
     });
