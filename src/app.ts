@@ -5,6 +5,7 @@ import { builtinTools, createAgentRegistry, createAgentsModule, createToolRegist
 import { createApprovalsModule } from './approvals/index.js';
 import { createAudioModule } from './audio/index.js';
 import { createBrowserModule } from './browser/index.js';
+import { openStore } from './app-store.js';
 import { applyLiveConfig, closeInOrder, createShutdownController, type App, type AppOptions, type AppState } from './app-lifecycle.js';
 import type { CapabilityModule } from './capability.js';
 import { createConfigStore, createGitHistory, securePrivateDataDir } from './config/index.js';
@@ -19,7 +20,6 @@ import { createRunsModule } from './runs/index.js';
 import { createSchedulerModule, systemClock } from './scheduler/index.js';
 import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService } from './server/index.js';
 import { createSessionsModule } from './sessions/index.js';
-import { openSqliteStore } from './store/sqlite/index.js';
 import { createSystemModule } from './system/index.js';
 import { agentTurnMethods, createHookRegistry, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS } from './turns/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
@@ -53,8 +53,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   // Built before anything that holds resources, since an unusable embeddings section throws here.
   const embedder = createEmbedder({ embeddings: config.embeddings, providers: configStore.get().providers, log: child('embeddings') });
-
-  const store = openSqliteStore({ path: paths.databasePath, log: child('store'), memory: { embeddingCacheMaxEntries: config.memory.embeddingCacheMaxEntries } });
+  // A store that cannot open (PostgreSQL unreachable or newer) fails the start; the config watcher must not keep the process.
+  const store = await openStore({ config, paths, log: child('store') }).catch((error: unknown) => { configStore.close(); throw error; });
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: store.tokens });
   const auth = createRequestAuth(authenticator);
   const tokens = createTokenService({ store: store.tokens, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });

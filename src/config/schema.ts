@@ -5,6 +5,7 @@ import { durationMs, positiveInt } from './schema-units.js';
 
 export * from './capability-schemas.js';
 export { MAX_TIMER_MS } from './schema-units.js';
+import { storageConfigSchema } from './storage-schema.js';
 
 export const SCOPES = ['rpc', 'admin', '*', 'api', 'ws', 'mcp-client'] as const;
 export const scopeSchema = z.enum(SCOPES);
@@ -186,6 +187,7 @@ export const configSchema = z
     audio: audioConfigSchema.prefault({}),
     media: mediaConfigSchema.prefault({}),
     browser: browserConfigSchema.prefault({}),
+    storage: storageConfigSchema.default({ kind: 'sqlite' }),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

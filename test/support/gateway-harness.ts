@@ -59,6 +59,8 @@ export interface HarnessOptions {
   audio?: ConfigInput['audio'];
   media?: ConfigInput['media'];
   browser?: ConfigInput['browser'];
+  /** Where durable state lives; SQLite in the data dir when absent. */
+  storage?: ConfigInput['storage'];
   /** Extra createApp options (clock, restart hook, later dependencies); config, paths and log are the harness's. */
   app?: Partial<Omit<AppOptions, 'config' | 'paths' | 'log'>>;
   /** The app's logger; silent by default. */
@@ -94,6 +96,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.audio === undefined ? {} : { audio: options.audio }),
     ...(options.media === undefined ? {} : { media: options.media }),
     ...(options.browser === undefined ? {} : { browser: options.browser }),
+    ...(options.storage === undefined ? {} : { storage: options.storage }),
   };
 }
 
