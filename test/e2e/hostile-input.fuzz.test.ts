@@ -122,6 +122,10 @@ describe('fuzz: hostile input at every surface', () => {
       },
       providers: { local: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small' }] } },
       agents: { default: { name: 'Assistant', provider: 'local', model: 'small' } },
+      // Hostile params reach every method's validation; a call that passes it must not launch Chromium or ffmpeg a
+      // thousand times (seconds each on this machine): the browser answers `unavailable` and audio has no engine.
+      browser: { executablePath: '/nonexistent/chromium' },
+      audio: { engines: [] },
     });
     const discovered = await fetch(`${gateway.url}/rpc`, {
       method: 'POST',
