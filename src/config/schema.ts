@@ -276,6 +276,21 @@ export const mediaConfigSchema = z.strictObject({
   sweepIntervalMs: durationMs(0).default(60_000),
 });
 
+/**
+ * How replicas coordinate (DESIGN §2): `local` for one process; `redis` shares rate limits, session locks,
+ * liveness, the scheduler lease, /api/events and notifications through one Redis. Applies at the next restart.
+ * Put a password in the URL through an ${ENV} reference, so it never enters the config's history.
+ */
+export const coordinationConfigSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('local') }),
+  z.strictObject({
+    kind: z.literal('redis'),
+    url: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL'),
+    /** Prepended to every key and channel, so several gateways can share one Redis. */
+    keyPrefix: z.string().max(64).regex(/^[A-Za-z0-9:._-]*$/, 'letters, digits, colon, dot, underscore or hyphen').default('agw:'),
+  }),
+]);
+
 const idKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'keys use letters, digits, dot, underscore or hyphen');
 
 export const configSchema = z
@@ -291,6 +306,7 @@ export const configSchema = z
     scheduler: schedulerConfigSchema.prefault({}),
     audio: audioConfigSchema.prefault({}),
     media: mediaConfigSchema.prefault({}),
+    coordination: coordinationConfigSchema.default({ kind: 'local' }),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
@@ -338,5 +354,6 @@ export type ApprovalsConfig = z.infer<typeof approvalsConfigSchema>;
 export type ConfigInput = z.input<typeof configSchema>;
 export type SchedulerConfig = z.infer<typeof schedulerConfigSchema>;
 export type AudioConfig = z.infer<typeof audioConfigSchema>;
+export type CoordinationConfig = z.infer<typeof coordinationConfigSchema>;
 export type AudioEngineConfig = z.infer<typeof audioEngineSchema>;
 export type MediaConfig = z.infer<typeof mediaConfigSchema>;

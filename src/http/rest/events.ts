@@ -4,11 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { grantsRest } from '../../server/index.js';
 import { createAsyncQueue, openSseStream, pipeToSse, type SseFrame } from '../../server/index.js';
-import type { EventRing, NumberedEvent } from './event-ring.js';
+import type { EventFeed, FeedEntry } from '../../coordination/index.js';
 import type { RestContext } from './types.js';
 import { parseInput } from './validation.js';
 
-/** Events waiting for one slow client; beyond this the oldest are dropped, so a stalled client cannot grow memory. */
+/**
+ * Live events waiting for one slow client, beyond the replayed ones; past this the oldest are dropped, so a
+ * stalled client cannot grow memory.
+ */
 export const MAX_QUEUED_EVENTS = 1000;
 
 const eventsQuery = z.strictObject({
@@ -17,12 +20,12 @@ const eventsQuery = z.strictObject({
   lastEventId: z.string().max(64).optional(),
 });
 
-/** `id: <n>`, `event: <name>` and `data: {...payload, ts}` (ts in epoch ms). */
-export function busEventFrame({ id, event }: NumberedEvent): SseFrame {
-  return { id: String(id), event: event.name, data: JSON.stringify({ ...event.payload, ts: event.ts }) };
+/** `id: <feed id>`, `event: <name>` and `data: {...payload, ts}` (ts in epoch ms). */
+export function busEventFrame({ id, event }: FeedEntry): SseFrame {
+  return { id, event: event.name, data: JSON.stringify({ ...event.payload, ts: event.ts }) };
 }
 
-export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext, ring: EventRing): void {
+export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext, feed: EventFeed): void {
   const requireRestSse = ctx.auth.require({ grants: grantsRest, allowQueryToken: true });
 
   scope.get('/events', { onRequest: requireRestSse }, async function systemEvents(request, reply) {
@@ -30,14 +33,13 @@ export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext, ri
     const header = request.headers['last-event-id'];
     const lastEventId = typeof header === 'string' ? header : query.lastEventId;
     const stream = openSseStream(reply, ctx.openStreams);
-    const queue = createAsyncQueue<NumberedEvent>({ signal: AbortSignal.any([stream.signal, ctx.shutdownSignal]), maxItems: MAX_QUEUED_EVENTS });
-    // Taken in the same synchronous step as the subscription, so no event falls between replay and live or comes twice.
-    const missed = lastEventId === undefined ? [] : ring.since(lastEventId);
-    const unsubscribe = ring.subscribe((id, event) => queue.push({ id, event }));
+    const queue = createAsyncQueue<FeedEntry>({ signal: AbortSignal.any([stream.signal, ctx.shutdownSignal]), maxItems: MAX_QUEUED_EVENTS + ctx.replayCapacity });
+    let unsubscribe = (): void => {};
     try {
+      // The feed sends the missed events first, then live ones, each once; all reach the client by one path.
+      unsubscribe = await feed.follow(lastEventId, (entry) => queue.push(entry));
       await stream.write({ retryMs: ctx.retryMs });
-      // Replayed and live events take the same path to the client: one frame format, one set of rules.
-      await pipeToSse(stream, replayThenLive(missed, queue), busEventFrame, { keepAliveMs: ctx.keepAliveMs });
+      await pipeToSse(stream, queue, busEventFrame, { keepAliveMs: ctx.keepAliveMs });
     } finally {
       unsubscribe();
       stream.close();
@@ -45,9 +47,4 @@ export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext, ri
     }
     return reply;
   });
-}
-
-async function* replayThenLive(missed: readonly NumberedEvent[], live: AsyncIterable<NumberedEvent>): AsyncGenerator<NumberedEvent, void, undefined> {
-  yield* missed;
-  yield* live;
 }
