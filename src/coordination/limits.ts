@@ -23,6 +23,11 @@ export const COORDINATION_LIMITS = {
   lockRetryMaxMs: 250,
   /** Entries one blocking read of the event stream takes at most. */
   eventReadBatch: 200,
+  /**
+   * Entries the shared event stream keeps beyond the replay capacity (gateway.sseReplayEvents), so a replica
+   * whose read falls behind a burst still finds every event it has not read instead of losing the trimmed ones.
+   */
+  eventStreamSlack: 1_000,
 };
 
 export type CoordinationTimings = typeof COORDINATION_LIMITS;

@@ -16,6 +16,8 @@ export interface RedisEventFeedOptions {
   capacity: number;
   /** Entries one blocking read takes at most. */
   readBatch: number;
+  /** Entries kept beyond `capacity` for replicas whose reads fall behind. */
+  streamSlack: number;
 }
 
 /** Redis stream ids: `<ms>-<seq>`, ordered by both parts; the server makes them unique and increasing. */
@@ -46,8 +48,8 @@ const READ_RETRY_MS = 500;
  */
 export function createRedisEventFeed(link: RedisLink, log: Logger, options: RedisEventFeedOptions): RedisEventFeed {
   const streamKey = link.key('events');
-  // A stream trimmed to 0 entries would drop each event before the readers see it; one entry is kept and not replayed.
-  const maxLength = String(Math.max(1, options.capacity));
+  // Replays take only the newest `capacity` entries; the slack is for readers, never replayed.
+  const maxLength = String(options.capacity + Math.max(1, options.streamSlack));
   const listeners = new Set<(entry: FeedEntry) => void>();
   let isStopped = false;
 
@@ -100,7 +102,8 @@ export function createRedisEventFeed(link: RedisLink, log: Logger, options: Redi
 
   /** The held events a client that last saw `lastEventId` missed, and the id from which live events are new to it. */
   async function replayFor(lastEventId: string): Promise<{ missed: FeedEntry[]; floor: [number, number] | undefined }> {
-    const held = options.capacity === 0 ? [] : (await link.commands.xrange(streamKey, '-', '+')).slice(-options.capacity);
+    const held = options.capacity === 0 ? [] : await link.commands.xrevrange(streamKey, '+', '-', 'COUNT', options.capacity);
+    held.reverse();
     const entries = held.map(toEntry).filter((entry) => entry !== undefined);
     const last = parseId(lastEventId);
     const newest = entries.at(-1);

@@ -38,7 +38,7 @@ export async function createRedisCoordination(options: RedisCoordinationOptions)
       channels.channel('notify', notificationMessage),
       channels.channel('tokens-retired', retiredTokenMessage),
     ]);
-    const eventFeed = createRedisEventFeed(link, log, { events: options.events, capacity: options.replayEvents, readBatch: timings.eventReadBatch });
+    const eventFeed = createRedisEventFeed(link, log, { events: options.events, capacity: options.replayEvents, readBatch: timings.eventReadBatch, streamSlack: timings.eventStreamSlack });
     await instances.start();
     return {
       kind: 'redis',
