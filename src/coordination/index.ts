@@ -15,6 +15,7 @@ export type { Coordination, PeerNotification, RetiredToken } from './coordinatio
 export type { EventFeed, FeedEntry, FeedEvent } from './event-feed.js';
 export { createLocalInstances, type Instances } from './instances.js';
 export { createLocalLeases, type Leases } from './leases.js';
+export { createPeerBridge, type PeerBridge, type PeerBridgeDeps } from './peer-bridge.js';
 export { COORDINATION_LIMITS, type CoordinationTimings } from './limits.js';
 export type { PeerChannel } from './peer-channel.js';
 export type { RateCounter, WindowCount } from './rate-counter.js';

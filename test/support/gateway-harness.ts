@@ -58,6 +58,13 @@ export interface HarnessOptions {
   memory?: ConfigInput['memory'];
   audio?: ConfigInput['audio'];
   media?: ConfigInput['media'];
+  /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
+  coordination?: ConfigInput['coordination'];
+  /**
+   * A SQLite file another harness gateway also uses, standing in for the shared database of a replicated
+   * deployment (the data dir, config and its history stay this gateway's own).
+   */
+  sharedDatabasePath?: string;
   /** Extra createApp options (clock, restart hook, later dependencies); config, paths and log are the harness's. */
   app?: Partial<Omit<AppOptions, 'config' | 'paths' | 'log'>>;
   /** The app's logger; silent by default. */
@@ -92,6 +99,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.audio === undefined ? {} : { audio: options.audio }),
     ...(options.media === undefined ? {} : { media: options.media }),
+    ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };
 }
 
@@ -103,7 +111,8 @@ export function harnessConfig(options: HarnessOptions = {}): GatewayConfig {
 export async function startGateway(options: HarnessOptions = {}): Promise<Harness> {
   const config = harnessConfig(options);
   const dataDir = await mkdtemp(join(tmpdir(), 'agent-gateway-test-'));
-  const paths = resolvePaths({ dataDir }, {});
+  const ownPaths = resolvePaths({ dataDir }, {});
+  const paths = options.sharedDatabasePath === undefined ? ownPaths : { ...ownPaths, databasePath: options.sharedDatabasePath };
   let app: App;
   try {
     // The running config is also on disk, as `agent-gateway start` would have it, for code that reads the file.
