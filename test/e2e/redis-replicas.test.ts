@@ -79,6 +79,27 @@ describe('e2e: two replicas on one Redis', () => {
     expect(sent.messages.map((message) => message.content)).toEqual(expect.arrayContaining(['My name is Ada.', 'Nice to meet you, Ada.', 'What is my name?']));
   });
 
+  it('runs the turns of one session one at a time across replicas: B waits for the turn A holds', async () => {
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    llm.script({ text: 'Held answer from A.', heldUntil: held }, { text: 'Answer from B.' });
+    const before = llm.chatRequests().length;
+    const onA = chat(a, 'question to A');
+    while (llm.chatRequests().length === before) await new Promise((resolve) => setTimeout(resolve, 10));
+    const onB = chat(b, 'question to B');
+    // Time for B's request to arrive and, were there no shared lock, reach the model.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(llm.chatRequests()).toHaveLength(before + 1);
+    // Once A's turn ends, B's turn runs and its model call sees A's whole exchange.
+    release();
+    expect((await onA).body.response).toBe('Held answer from A.');
+    expect((await onB).body.response).toBe('Answer from B.');
+    const sent = llm.chatRequests().at(-1)?.body as { messages: { content: string }[] };
+    expect(sent.messages.map((message) => message.content)).toEqual(expect.arrayContaining(['question to A', 'Held answer from A.', 'question to B']));
+  });
+
   it("shows an /api/events subscriber on B a turn run on A, and replays on A what B's client missed", async () => {
     const onB = await openSse(`${b.url}/api/events?token=${b.tokens.admin}`);
     llm.script({ text: 'First answer.' });
