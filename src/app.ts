@@ -36,6 +36,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tightened = await securePrivateDataDir(paths.dataDir);
   if (tightened.length > 0) log.warn({ paths: tightened }, 'data dir entries were open to other users; tightened to owner only');
   const events = createEventBus({ now, log });
+  const coordination = await createCoordination({ config: config.coordination, events, replayEvents: gateway.sseReplayEvents, log: child('coordination') }); // first: without Redis nothing else opens
   const env = options.env ?? {};
   const configStore = await createConfigStore({
     configPath: paths.configPath,
@@ -52,7 +53,6 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Built before anything that holds resources, since an unusable embeddings section throws here.
   const embedder = createEmbedder({ embeddings: config.embeddings, providers: configStore.get().providers, log: child('embeddings') });
 
-  const coordination = await createCoordination({ config: config.coordination, events, replayEvents: gateway.sseReplayEvents, log: child('coordination') });
   const store = openSqliteStore({ path: paths.databasePath, log: child('store'), memory: { embeddingCacheMaxEntries: config.memory.embeddingCacheMaxEntries } });
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: store.tokens });
   const auth = createRequestAuth(authenticator);
