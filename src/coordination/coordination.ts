@@ -13,6 +13,9 @@ export interface PeerNotification {
   params: unknown;
 }
 
+/** Scheduled jobs changed on some replica (cron.add, update, remove): the others look at the jobs again. */
+export type JobsChanged = Record<string, never>;
+
 /** A token id whose secret stopped working (revoke, rotate): its sockets close on every replica. */
 export interface RetiredToken {
   clientId: string;
@@ -29,6 +32,7 @@ export interface Coordination {
   readonly eventFeed?: EventFeed;
   readonly notifications: PeerChannel<PeerNotification>;
   readonly retiredTokens: PeerChannel<RetiredToken>;
+  readonly jobChanges: PeerChannel<JobsChanged>;
   /**
    * How often to look for runs whose instance has gone, in ms; undefined: once at startup, which is enough when
    * only this process runs and any other owner was an earlier process.

@@ -11,7 +11,7 @@ import { createLocalPeerChannel } from './peer-channel.js';
 import { createRedisCoordination } from './redis/index.js';
 import { createSessionLocks } from './session-locks.js';
 
-export type { Coordination, PeerNotification, RetiredToken } from './coordination.js';
+export type { Coordination, JobsChanged, PeerNotification, RetiredToken } from './coordination.js';
 export type { EventFeed, FeedEntry, FeedEvent } from './event-feed.js';
 export { createLocalInstances, type Instances } from './instances.js';
 export { createLocalLeases, type Leases } from './leases.js';
@@ -30,6 +30,7 @@ export function createLocalCoordination(): Coordination {
     leases: createLocalLeases(),
     notifications: createLocalPeerChannel(),
     retiredTokens: createLocalPeerChannel(),
+    jobChanges: createLocalPeerChannel(),
     close: async () => {},
   };
 }

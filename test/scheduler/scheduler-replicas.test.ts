@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SCHEDULER_LEASE, type SchedulerLeases } from '../../src/scheduler/index.js';
 import { startReplica, type Replica } from '../coordination/redis-fixture.js';
 import { T0 } from '../sessions/service-fixture.js';
@@ -60,6 +60,23 @@ describe('scheduler across replicas', () => {
 
     expect(a.started.length + b.started.length).toBe(1);
     expect(a.started).toHaveLength(1);
+  });
+
+  it('arms a job added on A on the leader B too, which fires it on time', async () => {
+    const path = join(dir, 'announced.db');
+    const a = await createSchedulerFixture({ path, leases: replicaA.coordination.leases, jobChanges: replicaA.coordination.jobChanges });
+    const b = await createSchedulerFixture({ path, leases: replicaB.coordination.leases, jobChanges: replicaB.coordination.jobChanges });
+    fixtures.push(a, b);
+    expect(await replicaB.coordination.leases.acquire(SCHEDULER_LEASE, 60_000)).toBe(true);
+    expect(b.clock.pendingTimers()).toBe(0);
+    await a.call('rpc-client', 'cron.add', { name: 'nightly', message: 'Run the nightly job', schedule: { kind: 'once', at: new Date(T0 + 1_000).toISOString() } });
+    // B hears of the job from A and arms its timer for it.
+    await vi.waitFor(() => expect(b.clock.pendingTimers()).toBe(1));
+    await Promise.all([a.clock.advanceTo(T0 + 1_000), b.clock.advanceTo(T0 + 1_000)]);
+    await Promise.all([a.module.scheduler.whenIdle(), b.module.scheduler.whenIdle()]);
+    expect(b.started).toHaveLength(1);
+    expect(a.started).toHaveLength(0);
+    await replicaB.coordination.leases.release(SCHEDULER_LEASE);
   });
 
   it('lets only the lease holder fire when both see the job due', async () => {

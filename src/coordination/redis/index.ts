@@ -25,6 +25,7 @@ export interface RedisCoordinationOptions {
 
 const notificationMessage = z.strictObject({ clientId: z.string().nullable(), method: z.string().min(1), params: z.unknown() });
 const retiredTokenMessage = z.strictObject({ clientId: z.string().min(1) });
+const jobsChangedMessage = z.strictObject({});
 
 /** Connects (throws when Redis cannot be reached) and starts this replica's heartbeat before it resolves. */
 export async function createRedisCoordination(options: RedisCoordinationOptions): Promise<Coordination> {
@@ -34,9 +35,10 @@ export async function createRedisCoordination(options: RedisCoordinationOptions)
     const instances = createRedisInstances(link, log, { ...timings, ...(options.instanceId === undefined ? {} : { currentId: options.instanceId }) });
     const locks = createRedisSessionLocks(link, log, { ...timings, holderId: instances.currentId });
     const channels = createPeerChannels(link, instances.currentId, log);
-    const [notifications, retiredTokens] = await Promise.all([
+    const [notifications, retiredTokens, jobChanges] = await Promise.all([
       channels.channel('notify', notificationMessage),
       channels.channel('tokens-retired', retiredTokenMessage),
+      channels.channel('jobs-changed', jobsChangedMessage),
     ]);
     const eventFeed = createRedisEventFeed(link, log, { events: options.events, capacity: options.replayEvents, readBatch: timings.eventReadBatch, streamSlack: timings.eventStreamSlack });
     await instances.start();
@@ -49,6 +51,7 @@ export async function createRedisCoordination(options: RedisCoordinationOptions)
       eventFeed,
       notifications,
       retiredTokens,
+      jobChanges,
       orphanSweepMs: timings.orphanSweepMs,
       async close() {
         locks.close();
