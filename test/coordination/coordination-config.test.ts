@@ -41,4 +41,18 @@ describe('a replica configured for redis', () => {
     await gateway.close();
     expect(gateway.app.state()).toBe('closed');
   });
+
+  it('answers /api/events with an HTTP error, not a cut stream, when its Redis is gone and a replay is asked for', async () => {
+    const redis = await startRedisServer();
+    const gateway = await startGateway({ coordination: { kind: 'redis', url: redis.url } });
+    try {
+      await redis.stop();
+      const response = await fetch(`${gateway.url}/api/events`, { headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'last-event-id': '1-0' } });
+      expect(response.status).toBe(500);
+      expect(response.headers.get('content-type')).toContain('application/json');
+      expect(await response.json()).toMatchObject({ error: { code: 'internal' } });
+    } finally {
+      await gateway.close();
+    }
+  });
 });

@@ -17,7 +17,7 @@ async function follow(replica: Replica, lastEventId?: string): Promise<{ entries
   return { entries, stop };
 }
 
-const names = (entries: readonly FeedEntry[]) => entries.map((entry) => (entry.event.payload as { name?: string }).name);
+const names = (entries: readonly FeedEntry[]) => entries.map((entry) => Reflect.get(entry.event.payload, 'name'));
 const emit = (replica: Replica, name: string) => replica.events.emit('secret:accessed', { name });
 
 describe('redis event feed', () => {

@@ -11,6 +11,8 @@ export interface RedisLink {
   readonly reader: Redis;
   /** Prepended to every key and channel name, so several gateways can share one Redis. */
   key(name: string): string;
+  /** Whether the command connection is up; cleanup that cannot reach Redis is skipped rather than waited for. */
+  isConnected(): boolean;
   close(): Promise<void>;
 }
 
@@ -47,10 +49,13 @@ export async function connectRedis({ url, keyPrefix, log }: RedisLinkOptions): P
     subscriber,
     reader,
     key: (name) => `${keyPrefix}${name}`,
+    isConnected: () => commands.status === 'ready',
     async close() {
-      // The reader may be blocked in XREAD, which QUIT would wait for; it is cut instead.
+      // The reader may be blocked in XREAD, which QUIT would wait for; it is cut instead. QUIT to a Redis that is
+      // down would wait for a reconnect first, so those connections are cut too.
       reader.disconnect();
-      await Promise.allSettled([commands.quit(), subscriber.quit()]);
+      for (const client of [commands, subscriber]) if (client.status !== 'ready') client.disconnect();
+      await Promise.allSettled([commands, subscriber].filter((client) => client.status === 'ready').map((client) => client.quit()));
     },
   };
 }

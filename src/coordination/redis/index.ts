@@ -46,7 +46,7 @@ export async function createRedisCoordination(options: RedisCoordinationOptions)
       kind: 'redis',
       locks,
       instances,
-      leases: createRedisLeases(link, instances.currentId),
+      leases: createRedisLeases(link, instances.currentId, log),
       rateCounter: createRedisRateCounter(link),
       eventFeed,
       notifications,

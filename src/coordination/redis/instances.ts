@@ -50,7 +50,8 @@ export function createRedisInstances(link: RedisLink, log: Logger, options: Redi
     async stop() {
       clearInterval(timer);
       timer = undefined;
-      await link.commands.del(instanceKey(currentId));
+      // Unreachable, the key lapses with its TTL instead: other replicas see this one gone a few seconds later.
+      if (link.isConnected()) await link.commands.del(instanceKey(currentId));
     },
   };
 }

@@ -1,4 +1,5 @@
 // Named leader leases in Redis: one key per lease holding the holder's instance id, with the lease's TTL.
+import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Leases } from '../leases.js';
 import type { RedisLink } from './connection.js';
@@ -34,8 +35,11 @@ return 0
 
 const flag = z.union([z.literal(0), z.literal(1)]);
 
-/** `holderId` is this instance's id (Instances.currentId), so the holder can be told apart after a restart. */
-export function createRedisLeases(link: RedisLink, holderId: string): Leases {
+/**
+ * `holderId` is this instance's id (Instances.currentId), so the holder can be told apart after a restart. A
+ * release that cannot reach Redis is logged, not thrown: the lease lapses with its TTL, and shutdown goes on.
+ */
+export function createRedisLeases(link: RedisLink, holderId: string, log: Logger): Leases {
   const leaseKey = (name: string) => link.key(`lease:${name}`);
   return {
     async acquire(name, ttlMs) {
@@ -45,7 +49,10 @@ export function createRedisLeases(link: RedisLink, holderId: string): Leases {
       return flag.parse(await RENEW(link.commands, [leaseKey(name)], [holderId, ttlMs])) === 1;
     },
     async release(name) {
-      await RELEASE(link.commands, [leaseKey(name)], [holderId]);
+      if (!link.isConnected()) return log.warn({ lease: name }, 'redis is unreachable; the lease lapses with its TTL');
+      await RELEASE(link.commands, [leaseKey(name)], [holderId]).catch((error: unknown) =>
+        log.warn({ err: error, lease: name }, 'could not release a lease; it lapses with its TTL'),
+      );
     },
   };
 }

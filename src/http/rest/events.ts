@@ -32,16 +32,19 @@ export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext, fe
     const query = parseInput(eventsQuery, request.query);
     const header = request.headers['last-event-id'];
     const lastEventId = typeof header === 'string' ? header : query.lastEventId;
+    const ended = new AbortController();
+    const queue = createAsyncQueue<FeedEntry>({ signal: AbortSignal.any([ended.signal, ctx.shutdownSignal]), maxItems: MAX_QUEUED_EVENTS + ctx.replayCapacity });
+    // The feed sends the missed events first, then live ones, each once. Followed before the stream opens, so a
+    // feed that cannot be read (a shared one whose Redis is down) answers an HTTP error rather than a cut stream.
+    const unsubscribe = await feed.follow(lastEventId, (entry) => queue.push(entry));
     const stream = openSseStream(reply, ctx.openStreams);
-    const queue = createAsyncQueue<FeedEntry>({ signal: AbortSignal.any([stream.signal, ctx.shutdownSignal]), maxItems: MAX_QUEUED_EVENTS + ctx.replayCapacity });
-    let unsubscribe = (): void => {};
+    stream.signal.addEventListener('abort', () => ended.abort(), { once: true });
     try {
-      // The feed sends the missed events first, then live ones, each once; all reach the client by one path.
-      unsubscribe = await feed.follow(lastEventId, (entry) => queue.push(entry));
       await stream.write({ retryMs: ctx.retryMs });
       await pipeToSse(stream, queue, busEventFrame, { keepAliveMs: ctx.keepAliveMs });
     } finally {
       unsubscribe();
+      ended.abort();
       stream.close();
       if (queue.dropped() > 0) ctx.log.warn({ dropped: queue.dropped() }, 'slow /api/events client: oldest events dropped');
     }
