@@ -161,6 +161,13 @@ export const methodNotFound = (name: string) => new GatewayError('method_not_fou
 export const paramsTooLarge = (method: string, maxParamsBytes: number) =>
   new GatewayError('invalid_params', `Invalid params: params of ${method} exceed its limit of ${maxParamsBytes} bytes (policy.maxParamsBytes)`, { param: 'params', maxParamsBytes });
 
+/** A session lock that lapsed or was taken over while its turn ran (coordination: redis); the turn stops writing. */
+export const sessionLockLost = (sessionKey: string) =>
+  new GatewayError('unavailable', `The lock on session ${sessionKey} was lost (not renewed in time); the work on it stopped`);
+
+/** Shared coordination (locks, leases) asked for after the gateway began shutting down. */
+export const coordinationClosed = () => new GatewayError('unavailable', 'The gateway is shutting down');
+
 export const missingBearerToken = () => new GatewayError('unauthorized', 'Missing or invalid bearer token');
 
 export const invalidParams = (message: string, param?: string) =>

@@ -1,4 +1,4 @@
-// The `storage` section (DESIGN §2): which backend holds the durable state; read once at startup.
+// The deployment sections (DESIGN §2): `storage` (which backend holds the durable state) and `coordination` (how replicas share limits, locks and events); read once at startup.
 import { z } from 'zod';
 
 /** Connections one replica's pool may hold; the server's max_connections must cover every replica's. */
@@ -22,3 +22,18 @@ export type StorageConfig = z.infer<typeof storageConfigSchema>;
 export function redactUrlPassword(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@\s]*@/i, '$1***@');
 }
+
+/**
+ * How replicas coordinate (DESIGN §2): `local` for one process; `redis` shares rate limits, session locks,
+ * liveness, the scheduler lease, /api/events and notifications through one Redis. Applies at the next restart.
+ * Put a password in the URL through an ${ENV} reference, so it never enters the config's history.
+ */
+export const coordinationConfigSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('local') }),
+  z.strictObject({
+    kind: z.literal('redis'),
+    url: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL'),
+    /** Prepended to every key and channel, so several gateways can share one Redis. */
+    keyPrefix: z.string().max(64).regex(/^[A-Za-z0-9:._-]*$/, 'letters, digits, colon, dot, underscore or hyphen').default('agw:'),
+  }),
+]);

@@ -1,0 +1,61 @@
+// The Redis connections of one replica: commands, pub/sub subscriptions and blocking stream reads each need their own.
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+export interface RedisLink {
+  /** Ordinary commands and scripts. */
+  readonly commands: Redis;
+  /** In subscriber mode once anything subscribes; a subscribed connection runs no other command. */
+  readonly subscriber: Redis;
+  /** Blocking XREAD, which would hold up every other command queued behind it on a shared connection. */
+  readonly reader: Redis;
+  /** Prepended to every key and channel name, so several gateways can share one Redis. */
+  key(name: string): string;
+  /** Whether the command connection is up; cleanup that cannot reach Redis is skipped rather than waited for. */
+  isConnected(): boolean;
+  close(): Promise<void>;
+}
+
+export interface RedisLinkOptions {
+  url: string;
+  keyPrefix: string;
+  log: Logger;
+}
+
+/**
+ * Connects at once and throws when Redis cannot be reached, so a replica configured for Redis refuses to start
+ * rather than running alone with local limits. Later outages are retried by ioredis; a command fails after one
+ * retry instead of waiting in a queue, so a request is never held up for the whole outage.
+ */
+export async function connectRedis({ url, keyPrefix, log }: RedisLinkOptions): Promise<RedisLink> {
+  const open = (role: string): Redis => {
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectionName: `agent-gateway:${role}` });
+    // ioredis reports connection errors as events; without a listener each one would be an uncaught error.
+    client.on('error', (error: Error) => log.warn({ err: error, role }, 'redis connection error'));
+    return client;
+  };
+  const commands = open('commands');
+  const subscriber = open('subscriber');
+  const reader = open('reader');
+  const clients = [commands, subscriber, reader];
+  try {
+    await Promise.all(clients.map((client) => client.connect()));
+  } catch (error) {
+    for (const client of clients) client.disconnect();
+    throw error;
+  }
+  return {
+    commands,
+    subscriber,
+    reader,
+    key: (name) => `${keyPrefix}${name}`,
+    isConnected: () => commands.status === 'ready',
+    async close() {
+      // The reader may be blocked in XREAD, which QUIT would wait for; it is cut instead. QUIT to a Redis that is
+      // down would wait for a reconnect first, so those connections are cut too.
+      reader.disconnect();
+      for (const client of [commands, subscriber]) if (client.status !== 'ready') client.disconnect();
+      await Promise.allSettled([commands, subscriber].filter((client) => client.status === 'ready').map((client) => client.quit()));
+    },
+  };
+}
