@@ -12,6 +12,8 @@ export interface LockHold {
    * and another may now hold it): the work must stop writing. Never aborted by the local locks.
    */
   readonly signal: AbortSignal;
+  /** False for the local locks, whose signal never aborts: a holder need not combine it with its own. */
+  readonly canBeLost: boolean;
 }
 
 export interface SessionLocks {
@@ -41,7 +43,7 @@ export function createSessionLocks(): SessionLocks {
       await previous;
       try {
         fence += 1;
-        return await work({ fence, signal: neverAborted });
+        return await work({ fence, signal: neverAborted, canBeLost: false });
       } finally {
         release();
         if (tails.get(sessionKey) === tail) tails.delete(sessionKey);

@@ -101,7 +101,7 @@ export function createRedisSessionLocks(link: RedisLink, log: Logger, options: R
         const value = `${options.holderId}/${fence}`;
         const lost = new AbortController();
         const stopRenewing = keepRenewed(sessionKey, value, lost);
-        const hold: LockHold = { fence, signal: lost.signal };
+        const hold: LockHold = { fence, signal: lost.signal, canBeLost: true };
         try {
           return await work(hold);
         } finally {
