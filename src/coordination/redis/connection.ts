@@ -27,14 +27,19 @@ export interface RedisLinkOptions {
  * rather than running alone with local limits. Later outages are retried by ioredis; a command fails after one
  * retry instead of waiting in a queue, so a request is never held up for the whole outage.
  */
+/** Longest a request may wait on one Redis command (a rate count, a lock step, a replay read) during an outage. */
+export const COMMAND_TIMEOUT_MS = 3_000;
+
 export async function connectRedis({ url, keyPrefix, log }: RedisLinkOptions): Promise<RedisLink> {
-  const open = (role: string): Redis => {
-    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectionName: `agent-gateway:${role}` });
+  const open = (role: string, commandTimeoutMs?: number): Redis => {
+    const options = { lazyConnect: true, maxRetriesPerRequest: 1, connectionName: `agent-gateway:${role}` };
+    const client = new Redis(url, commandTimeoutMs === undefined ? options : { ...options, commandTimeout: commandTimeoutMs });
     // ioredis reports connection errors as events; without a listener each one would be an uncaught error.
     client.on('error', (error: Error) => log.warn({ err: error, role }, 'redis connection error'));
     return client;
   };
-  const commands = open('commands');
+  // A command waits at most this long, whatever state the connection is in; the reader's XREAD blocks by design.
+  const commands = open('commands', COMMAND_TIMEOUT_MS);
   const subscriber = open('subscriber');
   const reader = open('reader');
   const clients = [commands, subscriber, reader];
