@@ -1,6 +1,6 @@
 // The browser operations behind browser.* and the browser_* tools: each one checks Chromium is there, runs within
 // browser.timeoutMs (and the caller's signal), and reports page failures as catalogue errors.
-import { errors as playwrightErrors, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Logger } from 'pino';
 import type { BrowserConfig } from '../config/index.js';
 import { browserFailed, browserTimeout, browserUrlRefused, isGatewayError, tabNotFound, tooManyTabs } from '../errors.js';
@@ -82,7 +82,7 @@ export function createBrowserService(deps: BrowserServiceDeps): BrowserService {
         return await untilAborted(work(), bounded);
       } catch (error) {
         if (isGatewayError(error)) throw error;
-        if (timeout.aborted || error instanceof playwrightErrors.TimeoutError) throw browserTimeout(operation, timeoutMs);
+        if (timeout.aborted || (error instanceof Error && error.name === 'TimeoutError')) throw browserTimeout(operation, timeoutMs);
         if (signal.aborted) throw browserFailed(operation, 'the caller went away');
         throw browserFailed(operation, firstLine(error));
       }

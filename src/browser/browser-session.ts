@@ -4,7 +4,7 @@ import { constants } from 'node:fs';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import type { Logger } from 'pino';
 import type { BrowserConfig } from '../config/index.js';
 import { browserUnavailable } from '../errors.js';
@@ -105,6 +105,8 @@ export function createBrowserSession(deps: BrowserSessionDeps): BrowserSession {
     const userDataDir = await mkdtemp(join(tmpdir(), 'agent-gateway-browser-'));
     let context: BrowserContext;
     try {
+      // Loaded at the first launch: playwright-core is large, and most gateways never start a browser.
+      const { chromium } = await import('playwright-core');
       context = await chromium.launchPersistentContext(userDataDir, {
         executablePath,
         headless,
