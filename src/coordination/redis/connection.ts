@@ -1,5 +1,5 @@
 // The Redis connections of one replica: commands, pub/sub subscriptions and blocking stream reads each need their own.
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 
 export interface RedisLink {
@@ -22,26 +22,33 @@ export interface RedisLinkOptions {
   log: Logger;
 }
 
+/** Longest a request may wait on one Redis command (a rate count, a lock step, a replay read) during an outage. */
+export const COMMAND_TIMEOUT_MS = 3_000;
+
+/**
+ * The reader never queues a read for later. ioredis fails queued commands only when a socket closes; a connection
+ * waiting to reconnect has none, so disconnecting it then leaves them pending for good, and shutdown, which waits
+ * for the read loop, would hang. A read asked for while Redis is away fails at once, and one waiting on Redis
+ * fails as soon as the connection drops; the read loop retries from the id it had reached, so nothing is missed.
+ */
+const READER_OPTIONS = { maxRetriesPerRequest: 0, enableOfflineQueue: false };
+
 /**
  * Connects at once and throws when Redis cannot be reached, so a replica configured for Redis refuses to start
  * rather than running alone with local limits. Later outages are retried by ioredis; a command fails after one
  * retry instead of waiting in a queue, so a request is never held up for the whole outage.
  */
-/** Longest a request may wait on one Redis command (a rate count, a lock step, a replay read) during an outage. */
-export const COMMAND_TIMEOUT_MS = 3_000;
-
 export async function connectRedis({ url, keyPrefix, log }: RedisLinkOptions): Promise<RedisLink> {
-  const open = (role: string, commandTimeoutMs?: number): Redis => {
-    const options = { lazyConnect: true, maxRetriesPerRequest: 1, connectionName: `agent-gateway:${role}` };
-    const client = new Redis(url, commandTimeoutMs === undefined ? options : { ...options, commandTimeout: commandTimeoutMs });
+  const open = (role: string, overrides: RedisOptions = {}): Redis => {
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectionName: `agent-gateway:${role}`, ...overrides });
     // ioredis reports connection errors as events; without a listener each one would be an uncaught error.
     client.on('error', (error: Error) => log.warn({ err: error, role }, 'redis connection error'));
     return client;
   };
   // A command waits at most this long, whatever state the connection is in; the reader's XREAD blocks by design.
-  const commands = open('commands', COMMAND_TIMEOUT_MS);
+  const commands = open('commands', { commandTimeout: COMMAND_TIMEOUT_MS });
   const subscriber = open('subscriber');
-  const reader = open('reader');
+  const reader = open('reader', READER_OPTIONS);
   const clients = [commands, subscriber, reader];
   try {
     await Promise.all(clients.map((client) => client.connect()));
@@ -56,11 +63,14 @@ export async function connectRedis({ url, keyPrefix, log }: RedisLinkOptions): P
     key: (name) => `${keyPrefix}${name}`,
     isConnected: () => commands.status === 'ready',
     async close() {
-      // The reader may be blocked in XREAD, which QUIT would wait for; it is cut instead. QUIT to a Redis that is
-      // down would wait for a reconnect first, so those connections are cut too.
+      // The reader may be blocked in XREAD, which QUIT would wait for; it is cut instead. The subscriber has no
+      // reply worth waiting for, and QUIT to a Redis that hangs would never be answered on it. QUIT to a Redis that
+      // is down would wait for a reconnect first, so the command connection is then cut too; otherwise its QUIT
+      // lets the commands already sent finish, within the command timeout.
       reader.disconnect();
-      for (const client of [commands, subscriber]) if (client.status !== 'ready') client.disconnect();
-      await Promise.allSettled([commands, subscriber].filter((client) => client.status === 'ready').map((client) => client.quit()));
+      subscriber.disconnect();
+      if (commands.status !== 'ready') commands.disconnect();
+      else await commands.quit().catch(() => undefined);
     },
   };
 }
