@@ -1,8 +1,8 @@
 // `agent-gateway doctor`: checks the config, storage, tokens, providers and the listen address, one line each.
 import { accessSync, constants } from 'node:fs';
 import { createServer } from 'node:net';
-import { describeMissingReference, loadConfigFile, ConfigError, type GatewayConfig, type GatewayPaths } from '../config/index.js';
 import { openStore } from '../app-store.js';
+import { describeMissingReference, loadConfigFile, ConfigError, type GatewayConfig, type GatewayPaths } from '../config/index.js';
 import { createEventBus, createLogger } from '../obs/index.js';
 import { createModelRouter } from '../providers/index.js';
 import { POSTGRES_SCHEMA_VERSION } from '../store/postgres/index.js';

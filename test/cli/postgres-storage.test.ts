@@ -1,7 +1,7 @@
 // `agent-gateway token` and `doctor` under `storage: {kind: postgres}` use the shared PostgreSQL, not the data dir's
 // SQLite file: a token the CLI creates is valid on a gateway of that database, and revoking it there refuses it.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
