@@ -1,5 +1,6 @@
 // Lint rules CI enforces (npm run lint): no floating or misused promises, no unused code, and the import
-// boundaries of DESIGN §4 (a src folder is entered only through its index.ts; store/sqlite only from app.ts and cli).
+// boundaries of DESIGN §4 (a src folder is entered only through its index.ts; store/sqlite and store/postgres only from
+// app.ts and cli).
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
@@ -16,8 +17,14 @@ function topFolder(file) {
 }
 
 const isIndex = (file) => /(^|[\\/])index\.(ts|js)$/.test(file);
-const isSqliteStore = (file) => relative(srcDir, file).split(sep).slice(0, 2).join('/') === 'store/sqlite';
-const mayUseSqliteStore = (file) => ['app.ts', 'cli.ts'].includes(relative(srcDir, file)) || topFolder(file) === 'cli' || isSqliteStore(file);
+/** 'store/sqlite' or 'store/postgres' for a file of a storage backend, undefined for any other file. */
+const backendOf = (file) => {
+  const folder = relative(srcDir, file).split(sep).slice(0, 2).join('/');
+  return folder === 'store/sqlite' || folder === 'store/postgres' ? folder : undefined;
+};
+/** A backend is opened by the composition root (app.ts, app-store.ts) and the CLI only; its own files import each other. */
+const mayUseBackend = (file, backend) =>
+  ['app.ts', 'app-store.ts', 'cli.ts'].includes(relative(srcDir, file)) || topFolder(file) === 'cli' || backendOf(file) === backend;
 
 /** The source file a relative specifier names (`./x.js` is written for `./x.ts`). */
 const resolveSpecifier = (importer, specifier) => resolve(dirname(importer), specifier).replace(/\.js$/, '.ts');
@@ -25,11 +32,11 @@ const resolveSpecifier = (importer, specifier) => resolve(dirname(importer), spe
 const folderBoundaries = {
   meta: {
     type: 'problem',
-    docs: { description: "Imports into another src folder go through that folder's index.ts; store/sqlite only from app.ts and cli." },
+    docs: { description: "Imports into another src folder go through that folder's index.ts; store backends only from app.ts and cli." },
     schema: [],
     messages: {
       behindIndex: "'{{specifier}}' reaches behind src/{{folder}}/index.ts; import it from the folder's index.ts (DESIGN §4).",
-      sqliteStore: "'{{specifier}}' is store/sqlite, which only app.ts and src/cli may import; use the ports in store/ (DESIGN §4).",
+      backendStore: "'{{specifier}}' is {{backend}}, which only app.ts and src/cli may import; use the ports in store/ (DESIGN §4).",
     },
   },
   create(context) {
@@ -42,8 +49,9 @@ const folderBoundaries = {
       const target = resolveSpecifier(importer, specifier);
       const to = topFolder(target);
       if (to === undefined || to === '') return;
-      if (isSqliteStore(target) && !mayUseSqliteStore(importer)) {
-        context.report({ node: node.source, messageId: 'sqliteStore', data: { specifier } });
+      const backend = backendOf(target);
+      if (backend !== undefined && !mayUseBackend(importer, backend)) {
+        context.report({ node: node.source, messageId: 'backendStore', data: { specifier, backend } });
         return;
       }
       // src/cli.ts is the door of src/cli/ itself (DESIGN §4 "cli.ts, cli/").

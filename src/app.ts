@@ -5,10 +5,11 @@ import { builtinTools, createAgentRegistry, createAgentsModule, createToolRegist
 import { createApprovalsModule } from './approvals/index.js';
 import { createAudioModule } from './audio/index.js';
 import { createBrowserModule } from './browser/index.js';
+import { openStore } from './app-store.js';
 import { applyLiveConfig, closeInOrder, createShutdownController, type App, type AppOptions, type AppState } from './app-lifecycle.js';
 import type { CapabilityModule } from './capability.js';
 import { createConfigStore, createGitHistory, securePrivateDataDir } from './config/index.js';
-import { createLocalCoordination } from './coordination/index.js';
+import { createCoordination, createPeerBridge } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
 import { createEventBus, createObsModule, createRecorder, recordRunsOrphaned } from './obs/index.js';
 import { createEmbedder, createHashingEmbedder, createModelRouter, createModelsModule } from './providers/index.js';
@@ -19,7 +20,6 @@ import { createRunsModule } from './runs/index.js';
 import { createSchedulerModule, systemClock } from './scheduler/index.js';
 import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService } from './server/index.js';
 import { createSessionsModule } from './sessions/index.js';
-import { openSqliteStore } from './store/sqlite/index.js';
 import { createSystemModule } from './system/index.js';
 import { agentTurnMethods, createHookRegistry, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS } from './turns/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
@@ -33,11 +33,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const child = (component: string) => log.child({ component });
   let state: AppState = 'created';
   let ws: WsGateway | undefined;
-  const notify = (clientId: string | null, method: string, params: unknown) => ws?.notify(clientId, method, params) ?? 0;
 
   const tightened = await securePrivateDataDir(paths.dataDir);
   if (tightened.length > 0) log.warn({ paths: tightened }, 'data dir entries were open to other users; tightened to owner only');
   const events = createEventBus({ now, log });
+  const coordination = await createCoordination({ config: config.coordination, events, replayEvents: gateway.sseReplayEvents, log: child('coordination') }); // first: without Redis nothing else opens
   const env = options.env ?? {};
   const configStore = await createConfigStore({
     configPath: paths.configPath,
@@ -53,43 +53,42 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   // Built before anything that holds resources, since an unusable embeddings section throws here.
   const embedder = createEmbedder({ embeddings: config.embeddings, providers: configStore.get().providers, log: child('embeddings') });
-
-  const store = openSqliteStore({ path: paths.databasePath, log: child('store'), memory: { embeddingCacheMaxEntries: config.memory.embeddingCacheMaxEntries } });
+  // A store that cannot open (PostgreSQL unreachable or newer) fails the start; the config watcher and Redis must not keep the process.
+  const store = await openStore({ config, paths, log: child('store') }).catch(async (error: unknown) => { configStore.close(); await coordination.close(); throw error; });
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: store.tokens });
   const auth = createRequestAuth(authenticator);
   const tokens = createTokenService({ store: store.tokens, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
   const router = createModelRouter({ config: configStore.get().providers, events, log: child('providers'), now });
   applyLiveConfig(configStore, { router, authenticator, tokens });
-
+  const peers = createPeerBridge({ coordination, notifyHere: (clientId, method, params) => ws?.notify(clientId, method, params) ?? 0, disconnectHere: (clientId) => ws?.disconnectClient(clientId), onSecretRetired: tokens.onSecretRetired, log: child('coordination') });
   const obs = createObsModule({
     store, events, recorder, now, newId: randomUUID, hasDurableRuns: true, log: child('obs'),
     priceOf: (provider, model) => router.entry({ provider, modelId: model })?.cost,
   });
   const { observability } = obs;
   const agents = createAgentRegistry({ configStore, events, log: child('agents') });
-  const { locks, instances, leases } = createLocalCoordination();
   const tools = createToolRegistry(builtinTools({ now }));
   const hooks = createHookRegistry([], child('hooks'));
   const append = (key: string, messages: Parameters<typeof store.sessions.append>[1]) => store.sessions.append(key, messages, now());
   const loop = createTurnLoop({ router, tools, events, recorder, delivery: observability.delivery, hooks, limits: DEFAULT_TURN_LIMITS, append, log: child('turns'), now });
-  const turns = createTurnService({ agents, store: store.sessions, locks, loop, hooks, events, now, log: child('turns') });
+  const turns = createTurnService({ agents, store: store.sessions, locks: coordination.locks, loop, hooks, events, now, log: child('turns') });
   let registry: MethodRegistry | undefined;
   const runs = createRunsModule({
-    store: store.sessions, runs: store.runs, turns, agents, instances, events, notify, now, newId: randomUUID, log: child('runs'), signals: observability.signals,
-    onOrphaned: (orphaned) => recordRunsOrphaned(observability.signals, orphaned),
+    store: store.sessions, runs: store.runs, turns, agents, instances: coordination.instances, events, notify: peers.notify, now, newId: randomUUID, log: child('runs'), signals: observability.signals,
+    onOrphaned: (orphaned) => recordRunsOrphaned(observability.signals, orphaned), orphanSweepMs: coordination.orphanSweepMs,
   });
-  const approvals = createApprovalsModule({ port: store.approvals, events, audit: observability.audit, agents, config: () => configStore.get().approvals, denialBreaker: runs.runControl, instances, now, newId: randomUUID, log: child('approvals') });
+  const approvals = createApprovalsModule({ port: store.approvals, events, audit: observability.audit, agents, config: () => configStore.get().approvals, denialBreaker: runs.runControl, instances: coordination.instances, now, newId: randomUUID, log: child('approvals') });
   const media = createMediaModule({ port: store.media, config: configStore, dataDir: paths.dataDir, recorder, auth, tokens, now, newId: randomUUID, log: child('media') });
   const modules: CapabilityModule[] = [
     obs,
     createSystemModule({ now, version, registry: () => registry ?? createRegistry([]), startedAt, configPaths: [paths.configPath], restart: options.requestRestart, config: configStore, tokens }),
     createModelsModule({ router, log }),
-    createSessionsModule({ store: store.sessions, memory: store.memory, turns, router, agents, locks, now, log: child('sessions'), onReset: approvals.forgetSession }),
+    createSessionsModule({ store: store.sessions, memory: store.memory, turns, router, agents, locks: coordination.locks, now, log: child('sessions'), onReset: approvals.forgetSession }),
     runs, approvals, media,
     createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),
     createMemoryModule({ ports: store, config: configStore, embedder, recorder, events, signals: observability.signals, auth, agents, now, newId: randomUUID, log: child('memory') }),
-    createSchedulerModule({ jobs: store.jobs, turns, events, signals: observability.signals, recorder, tools, leases, agents, config: () => configStore.get().scheduler, clock: { ...systemClock, now }, runs: runs.runControl, newId: randomUUID, log: child('scheduler') }),
+    createSchedulerModule({ jobs: store.jobs, turns, events, signals: observability.signals, recorder, tools, leases: coordination.leases, jobChanges: coordination.jobChanges, agents, config: () => configStore.get().scheduler, clock: { ...systemClock, now }, runs: runs.runControl, newId: randomUUID, log: child('scheduler') }),
     createAudioModule({ config: configStore, sessions: store.sessions, recorder, signals: observability.signals, saveMedia: (input) => media.media.save(input), now, log: child('audio') }),
     createBrowserModule({ config: () => configStore.get().browser, saveMedia: (input) => media.media.save(input), now, log: child('browser') }),
   ];
@@ -105,10 +104,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     configStore.close();
     for (const module of [...modules].reverse()) await module.stop?.();
     await recorder.close();
+    peers.stop();
+    await coordination.close();
     await store.close();
   };
   // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.
-  const http = await createHttpServer({ gateway, log, auth }).catch(async (error: unknown) => {
+  const http = await createHttpServer({ gateway, log, auth, rateCounter: coordination.rateCounter }).catch(async (error: unknown) => {
     await stopModules();
     throw error;
   });
@@ -116,7 +117,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await registerHttpSurfaces(http, {
     gateway, onConfigChange: configStore.onChange, auth, dispatcher, runner: turns, agents, router, embedder, responses: store.responses, sessions: store.sessions, events,
     responseTtlDays: () => configStore.get().responses.ttlDays, storeTranscripts: () => configStore.get().openai.storeTranscripts,
-    channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAll: (method, params) => notify(null, method, params),
+    channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAll: (method, params) => peers.notify(null, method, params), eventFeed: coordination.eventFeed,
     defaultWebDistPath: options.defaultWebDistPath, shutdownSignal: shutdown.signal, log, now,
   });
   const wsGateway = createWsGateway({ gateway, authenticator, dispatcher, log: child('ws'), now });

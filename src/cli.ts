@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// The `agent-gateway` command line: start, init, token, rpc, doctor.
+// The `agent-gateway` command line: start, init, token, rpc, doctor, migrate.
 import { parseArgs } from 'node:util';
 import { ConfigError, ensureConfigFile, packageInfo, resolvePaths } from './config/index.js';
 import { doctorCommand } from './cli/doctor.js';
+import { migrateCommand } from './cli/migrate.js';
 import { CliError, processIo, type CliIo } from './cli/output.js';
+import { isGatewayError } from './errors.js';
 import { rpcCommand } from './cli/rpc.js';
 import { printFirstRun, startCommand } from './cli/start.js';
 import { tokenCommand } from './cli/token.js';
@@ -16,7 +18,8 @@ commands:
   init [--data-dir DIR]                                           create the data dir and config.yaml
   token create --id NAME [--scopes rpc,admin] | list | revoke --id NAME | rotate --id NAME
   rpc METHOD [JSON-params] [--token T] [--url URL]                call a running gateway (with both, no local config needed)
-  doctor                                                          check config, storage, providers`;
+  doctor                                                          check config, storage, providers
+  migrate                                                         create or upgrade the storage schema (SQLite file or PostgreSQL)`;
 
 function parsePort(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -74,6 +77,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 0;
     case 'doctor':
       return (await doctorCommand(paths, io)) ? 0 : 1;
+    case 'migrate':
+      await migrateCommand(paths, io);
+      return 0;
     default:
       throw new CliError(`unknown command '${command}'\n${USAGE}`, 2);
   }
@@ -86,7 +92,8 @@ main(process.argv.slice(2), io).then(
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof CliError || error instanceof ConfigError) {
+    // A GatewayError is a failure the gateway explains (a storage schema newer than this build …): its message is enough.
+    if (error instanceof CliError || error instanceof ConfigError || isGatewayError(error)) {
       io.err(error.message);
       process.exitCode = error instanceof CliError ? error.exitCode : 1;
       return;

@@ -133,6 +133,22 @@ export const invalidMediaId = () =>
 export const mediaTooLarge = (size: number, maxBytes: number) =>
   new GatewayError('payload_too_large', `Media file of ${size} bytes exceeds media.maxBytes (${maxBytes} bytes)`, { param: 'data', maxBytes });
 
+/** A replica older than the database it is pointed at: it would misread or damage rows a newer schema writes. */
+export const schemaTooNew = (databaseVersion: number, supportedVersion: number) =>
+  new GatewayError(
+    'conflict',
+    `The database schema is version ${databaseVersion}, newer than version ${supportedVersion} this gateway supports: upgrade the gateway before starting it`,
+    { databaseVersion, supportedVersion },
+  );
+
+/** A replica started without migrating (storage.migrate: false) against a schema older than the one it needs. */
+export const schemaTooOld = (databaseVersion: number, supportedVersion: number) =>
+  new GatewayError(
+    'unavailable',
+    `The database schema is version ${databaseVersion}, older than version ${supportedVersion} this gateway needs: run \`agent-gateway migrate\` first`,
+    { databaseVersion, supportedVersion },
+  );
+
 export const unknownProvider = (provider: string, param = 'provider') => notFound(`Unknown provider '${provider}'`, { param });
 
 export const methodNotFound = (name: string) => new GatewayError('method_not_found', `Method not found: ${name}`);
@@ -144,6 +160,13 @@ export const methodNotFound = (name: string) => new GatewayError('method_not_fou
  */
 export const paramsTooLarge = (method: string, maxParamsBytes: number) =>
   new GatewayError('invalid_params', `Invalid params: params of ${method} exceed its limit of ${maxParamsBytes} bytes (policy.maxParamsBytes)`, { param: 'params', maxParamsBytes });
+
+/** A session lock that lapsed or was taken over while its turn ran (coordination: redis); the turn stops writing. */
+export const sessionLockLost = (sessionKey: string) =>
+  new GatewayError('unavailable', `The lock on session ${sessionKey} was lost (not renewed in time); the work on it stopped`);
+
+/** Shared coordination (locks, leases) asked for after the gateway began shutting down. */
+export const coordinationClosed = () => new GatewayError('unavailable', 'The gateway is shutting down');
 
 export const missingBearerToken = () => new GatewayError('unauthorized', 'Missing or invalid bearer token');
 

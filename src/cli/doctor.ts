@@ -1,9 +1,11 @@
 // `agent-gateway doctor`: checks the config, storage, tokens, providers and the listen address, one line each.
 import { accessSync, constants } from 'node:fs';
 import { createServer } from 'node:net';
+import { openStore } from '../app-store.js';
 import { describeMissingReference, loadConfigFile, ConfigError, type GatewayConfig, type GatewayPaths } from '../config/index.js';
 import { createEventBus, createLogger } from '../obs/index.js';
 import { createModelRouter } from '../providers/index.js';
+import { POSTGRES_SCHEMA_VERSION } from '../store/postgres/index.js';
 import { openDatabase } from '../store/sqlite/index.js';
 import type { CliIo } from './output.js';
 
@@ -14,7 +16,34 @@ export interface CheckResult {
   detail: string;
 }
 
-function checkStorage(paths: GatewayPaths): CheckResult {
+/** Where a PostgreSQL URL points, without the user, password or options it may carry. */
+function postgresLocation(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'postgres (unparseable URL)';
+  }
+}
+
+/** Opened the way the gateway opens it (missing migrations applied unless `storage.migrate` is false), then read once. */
+async function checkPostgresStorage(config: GatewayConfig, paths: GatewayPaths, url: string): Promise<CheckResult> {
+  const where = postgresLocation(url);
+  try {
+    const store = await openStore({ config, paths, log: createLogger({ level: 'silent' }) });
+    try {
+      const tokens = await store.tokens.list();
+      return { status: 'ok', name: 'storage', detail: `${where} (schema version ${POSTGRES_SCHEMA_VERSION}, ${tokens.length} stored token(s))` };
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    return { status: 'fail', name: 'storage', detail: `${where}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function checkStorage(config: GatewayConfig, paths: GatewayPaths): CheckResult | Promise<CheckResult> {
+  if (config.storage.kind === 'postgres') return checkPostgresStorage(config, paths, config.storage.url);
   try {
     const db = openDatabase({ path: paths.databasePath });
     try {
@@ -101,7 +130,7 @@ export async function runChecks(paths: GatewayPaths, env: NodeJS.ProcessEnv): Pr
     const detail = error instanceof ConfigError ? error.message : String(error);
     return [{ status: 'fail', name: 'config', detail }];
   }
-  results.push(checkStorage(paths), checkTokens(config), ...(await checkProviders(config)));
+  results.push(await checkStorage(config, paths), checkTokens(config), ...(await checkProviders(config)));
   const tls = checkTls(config);
   if (tls !== undefined) results.push(tls);
   results.push(await checkListen(config));

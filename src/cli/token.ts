@@ -1,8 +1,9 @@
-// `agent-gateway token create|list|revoke|rotate`: manages API tokens directly in the data dir's store.
+// `agent-gateway token create|list|revoke|rotate`: manages API tokens directly in the configured store.
+import { openStore } from '../app-store.js';
 import { loadConfigFile, scopeSchema, type GatewayPaths, type Scope } from '../config/index.js';
 import { isGatewayError } from '../errors.js';
+import { createLogger } from '../obs/index.js';
 import { createTokenService } from '../server/index.js';
-import { createSqliteTokenPort, openDatabase } from '../store/sqlite/index.js';
 import { CliError, type CliIo } from './output.js';
 
 export interface TokenCommandOptions {
@@ -23,10 +24,11 @@ function parseScopes(text: string | undefined): Scope[] {
 
 export async function tokenCommand(options: TokenCommandOptions, io: CliIo): Promise<void> {
   const { config } = await loadConfigFile(options.paths.configPath, io.env, options.paths.secretsPath);
-  const db = openDatabase({ path: options.paths.databasePath });
+  // The store the gateway opens (the data dir's SQLite file, or the shared PostgreSQL), so its replicas see the change.
+  const store = await openStore({ config, paths: options.paths, log: createLogger({ level: 'silent' }) });
   try {
     const tokens = createTokenService({
-      store: createSqliteTokenPort(db),
+      store: store.tokens,
       configTokens: config.gateway.tokens,
       now: Date.now,
       configLoadedAt: new Date().toISOString(),
@@ -64,6 +66,6 @@ export async function tokenCommand(options: TokenCommandOptions, io: CliIo): Pro
     if (isGatewayError(error)) throw new CliError(error.message);
     throw error;
   } finally {
-    db.close();
+    await store.close();
   }
 }

@@ -6,6 +6,7 @@ import { forbiddenKey, GatewayError } from '../errors.js';
 import { substituteReferences } from './load.js';
 import { isForbiddenKey } from './object-keys.js';
 import { isSecretKey, REDACTED } from './redact.js';
+import { redactUrlPassword } from './storage-schema.js';
 
 export type RawConfig = Record<string, unknown>;
 
@@ -89,7 +90,8 @@ export function setPath(root: RawConfig, segments: readonly string[], value: unk
  * Carries secrets from `previous` into `next`:
  * - "***" under a secret key (a read-modify-write of a redacted config) keeps the stored value;
  * - a string equal to what a stored `${ENV}` or `${secret:NAME}` reference resolves to keeps the reference,
- *   so a resolved secret is never written to the file in its place.
+ *   so a resolved secret is never written to the file in its place;
+ * - a `url` equal to the stored one with its password masked keeps the stored one.
  * List items are matched by `id` when they have one (tokens), else by position.
  */
 export function keepSecrets(next: unknown, previous: unknown, env: NodeJS.ProcessEnv, secrets: ReadonlyMap<string, string> = new Map()): unknown {
@@ -104,6 +106,11 @@ function keep(next: unknown, previous: unknown, resolve: (text: string) => unkno
       throw new GatewayError('invalid_params', `${path}: "${REDACTED}" is the redaction placeholder and there is no stored secret to keep`, { param: path });
     }
     if (typeof previous === 'string' && previous.includes('${') && resolve(previous) === next) return previous;
+    // A `url` read back with its password masked (redact.ts) keeps the stored URL, password and all.
+    if (key === 'url' && typeof previous === 'string' && next !== previous) {
+      const stored = resolve(previous);
+      if (typeof stored === 'string' && redactUrlPassword(stored) === next) return previous;
+    }
     return next;
   }
   if (Array.isArray(next)) {

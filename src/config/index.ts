@@ -1,5 +1,6 @@
 // Configuration: schema and defaults, loading with ${ENV} substitution, first-run creation, redaction.
 export * from './schema.js';
+export { DEFAULT_POSTGRES_MAX_CONNECTIONS, redactUrlPassword, storageConfigSchema, type StorageConfig } from './storage-schema.js';
 export { ConfigError } from './config-error.js';
 export { describeMissingReference, loadConfigFile, parseConfigText, validateConfig, formatIssues, formatPath, substituteReferences, type LoadedConfig } from './load.js';
 export { ensureConfigFile, generateSecret, type FirstRunResult } from './first-run.js';

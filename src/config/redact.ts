@@ -2,6 +2,7 @@
 // config writes move them into secrets.yaml), the transport's (headers, the token query parameter), and what
 // evidence scrubbing drops. The logger's redact paths and obs/scrub.ts are both derived from here.
 import type { GatewayConfig } from './schema.js';
+import { redactUrlPassword } from './storage-schema.js';
 
 export const REDACTED = '***';
 
@@ -41,7 +42,7 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.includes(key);
 }
 
-/** A deep copy of `value` in which every string under a secret-bearing key reads "***". */
+/** A deep copy of `value` in which every string under a secret-bearing key reads "***", and so does a password inside a `url`. */
 export function redactSecrets<T>(value: T): T {
   return redactValue(value) as T;
 }
@@ -50,7 +51,11 @@ function redactValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactValue);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [key, isSecretKey(key) && typeof item === 'string' ? REDACTED : redactValue(item)]),
+    Object.entries(value).map(([key, item]) => {
+      if (typeof item !== 'string') return [key, redactValue(item)];
+      // A server URL (storage.url) is not a secret as a whole, but a password written into it is.
+      return [key, isSecretKey(key) ? REDACTED : key === 'url' ? redactUrlPassword(item) : item];
+    }),
   );
 }
 

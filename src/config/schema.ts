@@ -5,6 +5,7 @@ import { durationMs, positiveInt } from './schema-units.js';
 
 export * from './capability-schemas.js';
 export { MAX_TIMER_MS } from './schema-units.js';
+import { coordinationConfigSchema, storageConfigSchema } from './storage-schema.js';
 
 export const SCOPES = ['rpc', 'admin', '*', 'api', 'ws', 'mcp-client'] as const;
 export const scopeSchema = z.enum(SCOPES);
@@ -186,6 +187,8 @@ export const configSchema = z
     audio: audioConfigSchema.prefault({}),
     media: mediaConfigSchema.prefault({}),
     browser: browserConfigSchema.prefault({}),
+    storage: storageConfigSchema.default({ kind: 'sqlite' }),
+    coordination: coordinationConfigSchema.default({ kind: 'local' }),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
@@ -233,6 +236,7 @@ export type ApprovalsConfig = z.infer<typeof approvalsConfigSchema>;
 export type ConfigInput = z.input<typeof configSchema>;
 export type SchedulerConfig = z.infer<typeof schedulerConfigSchema>;
 export type AudioConfig = z.infer<typeof audioConfigSchema>;
+export type CoordinationConfig = z.infer<typeof coordinationConfigSchema>;
 export type AudioEngineConfig = z.infer<typeof audioEngineSchema>;
 export type MediaConfig = z.infer<typeof mediaConfigSchema>;
 export type BrowserConfig = z.infer<typeof browserConfigSchema>;

@@ -1,10 +1,24 @@
 // A per-session async lock: work on one session key runs one at a time, in arrival order; keys never block each other.
 
+/** What the holder of a session lock is told. */
+export interface LockHold {
+  /**
+   * Grows with every acquisition of any session lock, so a later holder always has a larger number than an
+   * earlier one: a write carrying it can be refused when a newer holder exists (a fencing token).
+   */
+  readonly fence: number;
+  /**
+   * Aborted when the lock was lost before the work finished (it lapsed while this replica could not renew it,
+   * and another may now hold it): the work must stop writing. Never aborted by the local locks.
+   */
+  readonly signal: AbortSignal;
+  /** False for the local locks, whose signal never aborts: a holder need not combine it with its own. */
+  readonly canBeLost: boolean;
+}
+
 export interface SessionLocks {
   /** Runs `work` once every earlier holder of `sessionKey` has finished (resolved or thrown). */
-  run<T>(sessionKey: string, work: () => Promise<T>): Promise<T>;
-  /** Whether some work holds or waits for `sessionKey`. */
-  isBusy(sessionKey: string): boolean;
+  run<T>(sessionKey: string, work: (hold: LockHold) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -15,6 +29,8 @@ export interface SessionLocks {
 export function createSessionLocks(): SessionLocks {
   // The tail of each key's queue; removed when the last holder finishes so the map does not grow.
   const tails = new Map<string, Promise<void>>();
+  const neverAborted = new AbortController().signal;
+  let fence = 0;
   return {
     async run(sessionKey, work) {
       const previous = tails.get(sessionKey) ?? Promise.resolve();
@@ -26,12 +42,12 @@ export function createSessionLocks(): SessionLocks {
       tails.set(sessionKey, tail);
       await previous;
       try {
-        return await work();
+        fence += 1;
+        return await work({ fence, signal: neverAborted, canBeLost: false });
       } finally {
         release();
         if (tails.get(sessionKey) === tail) tails.delete(sessionKey);
       }
     },
-    isBusy: (sessionKey) => tails.has(sessionKey),
   };
 }

@@ -24,6 +24,11 @@ export interface RunsModuleDeps extends Omit<SubAgentRunsDeps, 'maxRunningSpawns
   signals?: HealthSignalRecorder;
   /** Told how many runs of a previous process start() marked orphaned (a health signal). */
   onOrphaned?: (count: number) => void;
+  /**
+   * With replicas (coordination: redis), how often to look again for runs whose instance has gone, in ms; each
+   * replica looks, and a run is marked once. Unset: only at start, enough when this is the only process.
+   */
+  orphanSweepMs?: number;
 }
 
 export interface RunsModule extends CapabilityModule {
@@ -41,6 +46,7 @@ export function createRunsModule(deps: RunsModuleDeps): RunsModule {
     ...(deps.signals === undefined ? {} : { signals: deps.signals }),
   });
   const runs = createSubAgentRuns({ ...deps, control: runControl, maxRunningSpawns: deps.maxRunningSpawns ?? DEFAULT_MAX_RUNNING_SPAWNS });
+  let sweep: NodeJS.Timeout | undefined;
   return {
     name: 'runs',
     runs,
@@ -50,8 +56,19 @@ export function createRunsModule(deps: RunsModuleDeps): RunsModule {
     hooks: runControl.hooks,
     async start() {
       deps.onOrphaned?.(await runs.recoverOrphanedRuns());
+      if (deps.orphanSweepMs === undefined) return;
+      sweep = setInterval(() => {
+        runs.recoverOrphanedRuns().then(
+          (count) => deps.onOrphaned?.(count),
+          (error: unknown) => deps.log.warn({ err: error }, 'orphaned-run sweep failed; the next one tries again'),
+        );
+      }, deps.orphanSweepMs);
+      sweep.unref();
     },
-    stop: () => runs.close(),
+    stop: () => {
+      clearInterval(sweep);
+      return runs.close();
+    },
   };
 }
 export { runMethods } from './methods.js';

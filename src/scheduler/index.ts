@@ -1,6 +1,7 @@
 // Scheduler: scheduled agent turns (cron.*): jobs in the store, one timer for the next fire, fired under the leader lease.
 import type { Logger } from 'pino';
 import type { CapabilityModule } from '../capability.js';
+import type { JobsChanged, PeerChannel } from '../coordination/index.js';
 import type { EventBus, HealthSignalRecorder, TrajectoryRecord } from '../obs/index.js';
 import type { JobPort } from '../store/index.js';
 import type { TurnRunner } from '../turns/index.js';
@@ -28,6 +29,11 @@ export interface SchedulerModuleDeps {
   /** Run control (src/runs): each fire is a run, its signal aborted by run.kill, the denial breaker or shutdown. */
   runs: RunLifecycle;
   clock?: SchedulerClock;
+  /**
+   * With replicas (coordination: redis): a job changed here is announced to the other replicas' schedulers, and
+   * their changes make this one look at the jobs again, so a job added anywhere is armed everywhere.
+   */
+  jobChanges?: PeerChannel<JobsChanged>;
   newId: () => string;
   log: Logger;
 }
@@ -45,8 +51,17 @@ export function createSchedulerModule(deps: SchedulerModuleDeps): SchedulerModul
     defaultAgentId: () => deps.agents.defaultAgentId() ?? 'default', now: clock.now, newId: deps.newId, log: deps.log,
     clock, leases: deps.leases, policy: deps.config,
   });
+  const announced: Pick<Scheduler, 'reschedule' | 'force' | 'runDue'> = {
+    async reschedule() {
+      await scheduler.reschedule();
+      deps.jobChanges?.publish({}).catch((error: unknown) => deps.log.warn({ err: error }, 'could not tell other replicas of a job change'));
+    },
+    force: (job) => scheduler.force(job),
+    runDue: (accept) => scheduler.runDue(accept),
+  };
+  let stopListening = (): void => {};
   const service = createJobService({
-    jobs: deps.jobs, scheduler, hasAgent: (agentId) => deps.agents.get(agentId) !== undefined,
+    jobs: deps.jobs, scheduler: announced, hasAgent: (agentId) => deps.agents.get(agentId) !== undefined,
     limits: deps.config, now: clock.now, newId: deps.newId,
   });
   return {
@@ -54,7 +69,16 @@ export function createSchedulerModule(deps: SchedulerModuleDeps): SchedulerModul
     scheduler,
     service,
     methods: cronMethods(service),
-    start: () => scheduler.start(),
-    stop: () => scheduler.stop(),
+    async start() {
+      await scheduler.start();
+      const unsubscribe = deps.jobChanges?.subscribe(() => {
+        scheduler.reschedule().catch((error: unknown) => deps.log.error({ err: error }, 'could not re-read the jobs after a change elsewhere'));
+      });
+      stopListening = () => unsubscribe?.();
+    },
+    async stop() {
+      stopListening();
+      await scheduler.stop();
+    },
   };
 }

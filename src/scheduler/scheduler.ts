@@ -99,6 +99,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     if (all.some((job) => isDue(job, now))) {
       // Another instance holds the lease: it fires the due jobs; look again once the lease could have passed.
       if (!(await deps.leases.acquire(SCHEDULER_LEASE, policy.leaseTtlMs))) return arm(now + policy.leaseTtlMs);
+      // Read again under the lease: another instance may have fired and advanced these jobs before the lease passed here.
+      all = await jobs.list();
       all = await Promise.all(all.map(async (job) => {
         if (!isDue(job, now)) return job;
         const next = await advance(job, now);
@@ -114,9 +116,10 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     const policy = deps.policy();
     if (!policy.enabled) return;
     const now = clock.now();
-    const missed = (await jobs.list()).filter((job) => job.enabled && job.nextRunAtMs !== null && job.nextRunAtMs < now);
-    if (missed.length === 0 || !(await deps.leases.acquire(SCHEDULER_LEASE, policy.leaseTtlMs))) return;
-    for (const job of missed) {
+    const isMissed = (job: JobRecord) => job.enabled && job.nextRunAtMs !== null && job.nextRunAtMs < now;
+    if (!(await jobs.list()).some(isMissed) || !(await deps.leases.acquire(SCHEDULER_LEASE, policy.leaseTtlMs))) return;
+    // Read again under the lease, as in tick: another instance may have caught these up already.
+    for (const job of (await jobs.list()).filter(isMissed)) {
       const count = countFires(job.schedule, job.nextRunAtMs ?? now, now);
       const next = await advance(job, now);
       if (policy.missedFires === 'run-once') {

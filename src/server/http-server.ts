@@ -5,16 +5,23 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
+import type { RateCounter } from '../coordination/index.js';
 import { GatewayError } from '../errors.js';
 import { restErrorHandler } from './http-errors.js';
 import { SERVER_LIMITS } from './limits.js';
 import { useJsonBodyParser } from './json-body.js';
 import type { RequestAuth } from './request-auth.js';
+import { sharedRateLimitStore } from './shared-rate-limit-store.js';
 
 export interface HttpServerDeps {
   gateway: GatewaySection;
   log: Logger;
   auth: RequestAuth;
+  /**
+   * Counts gateway.rateLimit in a window shared by every replica (coordination: redis). Absent, the plugin counts
+   * in this process, which is exact for one replica.
+   */
+  rateCounter?: RateCounter;
 }
 
 const TRACE_ID_HEADER = /^[A-Za-z0-9._-]{1,128}$/;
@@ -55,7 +62,7 @@ function readTls(tls: GatewaySection['tls']) {
   };
 }
 
-export async function createHttpServer({ gateway, log, auth }: HttpServerDeps): Promise<FastifyInstance> {
+export async function createHttpServer({ gateway, log, auth, rateCounter }: HttpServerDeps): Promise<FastifyInstance> {
   const timeouts = connectionTimeouts(gateway);
   const tls = readTls(gateway.tls);
   const nextTraceId = createTraceIds();
@@ -86,6 +93,7 @@ export async function createHttpServer({ gateway, log, auth }: HttpServerDeps): 
 
   await app.register(rateLimit, {
     global: true,
+    ...(rateCounter === undefined ? {} : { store: sharedRateLimitStore(rateCounter, log), skipOnError: true }),
     max: gateway.rateLimit.maxRequests,
     timeWindow: gateway.rateLimit.windowMs,
     // One bucket per client: its token id when it presents a valid one, else its address.

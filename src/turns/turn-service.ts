@@ -97,7 +97,11 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
       const agent = resolveAgent(request.agentId);
       if (request.stateless === true) return runStateless(request, agent);
       if (request.isKeyUnique === true) return runStored(request, agent);
-      return locks.run(request.sessionKey, () => runStored(request, agent));
+      // A lock lost mid-turn (coordination: redis, not renewed in time) stops the turn like a cancel would; the local
+      // locks are never lost, so their turns keep the request's own signal (no combined signal per turn).
+      return locks.run(request.sessionKey, (hold) =>
+        runStored(hold.canBeLost ? { ...request, signal: AbortSignal.any([request.signal, hold.signal]) } : request, agent),
+      );
     },
   };
 }

@@ -29,6 +29,18 @@ describe('config edits', () => {
     expect(keepSecrets({ name: '***' }, { name: 'x' }, {})).toEqual({ name: '***' });
   });
 
+  it('keeps a stored storage url (and its reference) when it comes back with the password masked', () => {
+    const previous = { storage: { kind: 'postgres', url: 'postgres://app:s3cret@db:5432/gateway' } };
+    expect(keepSecrets({ storage: { kind: 'postgres', url: 'postgres://app:***@db:5432/gateway' } }, previous, {})).toEqual(previous);
+    const referenced = { storage: { kind: 'postgres', url: '${PG_URL}' } };
+    const env = { PG_URL: 'postgres://app:s3cret@db/gateway' };
+    expect(keepSecrets({ storage: { kind: 'postgres', url: 'postgres://app:***@db/gateway' } }, referenced, env)).toEqual(referenced);
+    // A URL that really changed is written as given.
+    expect(keepSecrets({ storage: { kind: 'postgres', url: 'postgres://app:***@other/gateway' } }, previous, {})).toEqual({
+      storage: { kind: 'postgres', url: 'postgres://app:***@other/gateway' },
+    });
+  });
+
   it('names the sections that changed', () => {
     expect(changedSections({ a: 1, b: { c: 1 } }, { b: { c: 2 }, d: 1 })).toEqual(['a', 'b', 'd']);
   });

@@ -19,6 +19,14 @@ describe('config redaction', () => {
     'x',
   );
 
+  it('masks the password of a storage url and leaves the rest of it readable', () => {
+    const withStorage = validateConfig({ storage: { kind: 'postgres', url: 'postgres://app:s3cret@db.internal:5432/gateway' } }, 'x');
+    expect(redactSecrets(withStorage).storage).toEqual({ kind: 'postgres', url: 'postgres://app:***@db.internal:5432/gateway', maxConnections: 10, migrate: true });
+    expect(JSON.stringify(redactConfig(withStorage))).not.toContain('s3cret');
+    const passwordless = validateConfig({ storage: { kind: 'postgres', url: 'postgres://app@db/gateway' } }, 'x');
+    expect(redactSecrets(passwordless).storage).toMatchObject({ url: 'postgres://app@db/gateway' });
+  });
+
   it('replaces every token secret, API key and the webhook secret with "***"', () => {
     const redacted = redactConfig(config);
     expect(REDACTED).toBe('***');

@@ -103,6 +103,16 @@ describe('config schema', () => {
     ]);
   });
 
+  it('stores in SQLite by default and takes a PostgreSQL url, naming a bad one', () => {
+    expect(validateConfig({}, 'x').storage).toEqual({ kind: 'sqlite' });
+    expect(validateConfig({ storage: { kind: 'postgres', url: 'postgres://app@db/gateway' } }, 'x').storage).toEqual({
+      kind: 'postgres', url: 'postgres://app@db/gateway', maxConnections: 10, migrate: true,
+    });
+    expect(problemsOf({ storage: { kind: 'postgres', url: 'mysql://db/gateway' } })).toEqual(['storage.url: must be a postgres:// or postgresql:// URL']);
+    expect(problemsOf({ storage: { kind: 'postgres' } })[0]).toMatch(/^storage\.url: /);
+    expect(problemsOf({ storage: { kind: 'sqlite', url: 'postgres://db/x' } })).toEqual(['storage.url: unknown key']);
+  });
+
   it('refuses an unknown scope name', () => {
     expect(problemsOf({ gateway: { tokens: [{ id: 'a', secret: SECRET, scopes: ['root'] }] } })[0]).toMatch(/^gateway\.tokens\[0\]\.scopes\[0\]: /);
   });

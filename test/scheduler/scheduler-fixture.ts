@@ -8,7 +8,7 @@ import { createEventBus } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { HealthSignal, TrajectoryRecord } from '../../src/obs/index.js';
 import { createDispatcher, createRegistry, type DispatchContext, type JsonRpcErrorData } from '../../src/rpc/index.js';
-import { createSchedulerModule, type RunLifecycle, type SchedulerClock, type SchedulerLeases, type SchedulerModule } from '../../src/scheduler/index.js';
+import { createSchedulerModule, type RunLifecycle, type SchedulerClock, type SchedulerLeases, type SchedulerModule, type SchedulerModuleDeps } from '../../src/scheduler/index.js';
 import { createSqliteJobPort } from '../../src/store/sqlite/index.js';
 import { createServiceFixture, type ServiceFixture } from '../sessions/service-fixture.js';
 
@@ -98,6 +98,8 @@ export interface SchedulerFixtureOptions {
   refuseRuns?: string;
   /** The coordination leases this instance competes for; the local (always held) ones when absent. */
   leases?: SchedulerLeases;
+  /** The channel job changes are announced on to other replicas (coordination: redis); none when absent. */
+  jobChanges?: SchedulerModuleDeps['jobChanges'];
 }
 
 export async function createSchedulerFixture(options: SchedulerFixtureOptions = {}): Promise<SchedulerFixture> {
@@ -134,6 +136,7 @@ export async function createSchedulerFixture(options: SchedulerFixtureOptions = 
     recorder: { trajectory: (record) => trajectory.push(record) }, tools: createToolRegistry([inboxTool]), leases: options.leases ?? createLocalLeases(),
     agents: { get: (agentId) => (agentId === 'default' ? {} : undefined), defaultAgentId: () => 'default' },
     config: () => config, runs, clock, newId: () => `id-${++ids}`, log,
+    ...(options.jobChanges === undefined ? {} : { jobChanges: options.jobChanges }),
   });
   const dispatcher = createDispatcher({ registry: createRegistry([...(module.methods ?? [])]), maxBatchSize: 50 });
   let nextId = 0;

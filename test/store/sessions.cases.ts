@@ -1,4 +1,4 @@
-// The SessionPort conformance suite: every backend (SQLite today) runs these same cases against a fresh port.
+// The SessionPort conformance suite: every backend (SQLite, PostgreSQL) runs these same cases against a fresh port.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionPort, SessionRecord, TranscriptMessage } from '../../src/store/index.js';
 import type { PortFixture } from './port-fixture.js';

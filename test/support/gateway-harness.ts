@@ -59,6 +59,15 @@ export interface HarnessOptions {
   audio?: ConfigInput['audio'];
   media?: ConfigInput['media'];
   browser?: ConfigInput['browser'];
+  /** Where durable state lives; SQLite in the data dir when absent. */
+  storage?: ConfigInput['storage'];
+  /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
+  coordination?: ConfigInput['coordination'];
+  /**
+   * A SQLite file another harness gateway also uses, standing in for the shared database of a replicated
+   * deployment (the data dir, config and its history stay this gateway's own).
+   */
+  sharedDatabasePath?: string;
   /** Extra createApp options (clock, restart hook, later dependencies); config, paths and log are the harness's. */
   app?: Partial<Omit<AppOptions, 'config' | 'paths' | 'log'>>;
   /** The app's logger; silent by default. */
@@ -94,6 +103,8 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.audio === undefined ? {} : { audio: options.audio }),
     ...(options.media === undefined ? {} : { media: options.media }),
     ...(options.browser === undefined ? {} : { browser: options.browser }),
+    ...(options.storage === undefined ? {} : { storage: options.storage }),
+    ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };
 }
 
@@ -105,7 +116,8 @@ export function harnessConfig(options: HarnessOptions = {}): GatewayConfig {
 export async function startGateway(options: HarnessOptions = {}): Promise<Harness> {
   const config = harnessConfig(options);
   const dataDir = await mkdtemp(join(tmpdir(), 'agent-gateway-test-'));
-  const paths = resolvePaths({ dataDir }, {});
+  const ownPaths = resolvePaths({ dataDir }, {});
+  const paths = options.sharedDatabasePath === undefined ? ownPaths : { ...ownPaths, databasePath: options.sharedDatabasePath };
   let app: App;
   try {
     // The running config is also on disk, as `agent-gateway start` would have it, for code that reads the file.

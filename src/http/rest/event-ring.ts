@@ -1,4 +1,5 @@
 // Numbers every bus event for /api/events and keeps the newest in a fixed ring for clients reconnecting with Last-Event-ID.
+import type { EventFeed } from '../../coordination/index.js';
 import type { BusEvent, EventBus } from '../../obs/index.js';
 
 export interface NumberedEvent {
@@ -6,7 +7,8 @@ export interface NumberedEvent {
   readonly event: BusEvent;
 }
 
-export interface EventRing {
+/** Also the /api/events feed of one process (coordination: local); ids are the ring's numbers in decimal. */
+export interface EventRing extends EventFeed {
   /** Every event from now on with its id, in order. Returns the function that unsubscribes. */
   subscribe(listener: (id: number, event: BusEvent) => void): () => void;
   /**
@@ -63,6 +65,12 @@ export function createEventRing({ events, capacity, firstId }: EventRingOptions)
       const last = EVENT_ID.test(lastEventId) ? Number(lastEventId) : Number.NaN;
       const isPlaceable = last >= oldest - 1 && last < nextId;
       return held(isPlaceable ? last + 1 : oldest);
+    },
+    async follow(lastEventId, listener) {
+      // Replay and subscription happen in one synchronous step, so no event falls between them or comes twice.
+      const missed = lastEventId === undefined ? [] : this.since(lastEventId);
+      for (const { id, event } of missed) listener({ id: String(id), event });
+      return this.subscribe((id, event) => listener({ id: String(id), event }));
     },
     close() {
       unsubscribe();

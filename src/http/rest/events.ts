@@ -4,11 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { grantsRest } from '../../server/index.js';
 import { createAsyncQueue, openSseStream, pipeToSse, type SseFrame } from '../../server/index.js';
-import type { EventRing, NumberedEvent } from './event-ring.js';
+import type { EventFeed, FeedEntry } from '../../coordination/index.js';
 import type { RestContext } from './types.js';
 import { parseInput } from './validation.js';
 
-/** Events waiting for one slow client; beyond this the oldest are dropped, so a stalled client cannot grow memory. */
+/**
+ * Live events waiting for one slow client, beyond the replayed ones; past this the oldest are dropped, so a
+ * stalled client cannot grow memory.
+ */
 export const MAX_QUEUED_EVENTS = 1000;
 
 const eventsQuery = z.strictObject({
@@ -17,37 +20,34 @@ const eventsQuery = z.strictObject({
   lastEventId: z.string().max(64).optional(),
 });
 
-/** `id: <n>`, `event: <name>` and `data: {...payload, ts}` (ts in epoch ms). */
-export function busEventFrame({ id, event }: NumberedEvent): SseFrame {
-  return { id: String(id), event: event.name, data: JSON.stringify({ ...event.payload, ts: event.ts }) };
+/** `id: <feed id>`, `event: <name>` and `data: {...payload, ts}` (ts in epoch ms). */
+export function busEventFrame({ id, event }: FeedEntry): SseFrame {
+  return { id, event: event.name, data: JSON.stringify({ ...event.payload, ts: event.ts }) };
 }
 
-export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext, ring: EventRing): void {
+export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext, feed: EventFeed): void {
   const requireRestSse = ctx.auth.require({ grants: grantsRest, allowQueryToken: true });
 
   scope.get('/events', { onRequest: requireRestSse }, async function systemEvents(request, reply) {
     const query = parseInput(eventsQuery, request.query);
     const header = request.headers['last-event-id'];
     const lastEventId = typeof header === 'string' ? header : query.lastEventId;
+    const ended = new AbortController();
+    const queue = createAsyncQueue<FeedEntry>({ signal: AbortSignal.any([ended.signal, ctx.shutdownSignal]), maxItems: MAX_QUEUED_EVENTS + ctx.replayCapacity });
+    // The feed sends the missed events first, then live ones, each once. Followed before the stream opens, so a
+    // feed that cannot be read (a shared one whose Redis is down) answers an HTTP error rather than a cut stream.
+    const unsubscribe = await feed.follow(lastEventId, (entry) => queue.push(entry));
     const stream = openSseStream(reply, ctx.openStreams);
-    const queue = createAsyncQueue<NumberedEvent>({ signal: AbortSignal.any([stream.signal, ctx.shutdownSignal]), maxItems: MAX_QUEUED_EVENTS });
-    // Taken in the same synchronous step as the subscription, so no event falls between replay and live or comes twice.
-    const missed = lastEventId === undefined ? [] : ring.since(lastEventId);
-    const unsubscribe = ring.subscribe((id, event) => queue.push({ id, event }));
+    stream.signal.addEventListener('abort', () => ended.abort(), { once: true });
     try {
       await stream.write({ retryMs: ctx.retryMs });
-      // Replayed and live events take the same path to the client: one frame format, one set of rules.
-      await pipeToSse(stream, replayThenLive(missed, queue), busEventFrame, { keepAliveMs: ctx.keepAliveMs });
+      await pipeToSse(stream, queue, busEventFrame, { keepAliveMs: ctx.keepAliveMs });
     } finally {
       unsubscribe();
+      ended.abort();
       stream.close();
       if (queue.dropped() > 0) ctx.log.warn({ dropped: queue.dropped() }, 'slow /api/events client: oldest events dropped');
     }
     return reply;
   });
-}
-
-async function* replayThenLive(missed: readonly NumberedEvent[], live: AsyncIterable<NumberedEvent>): AsyncGenerator<NumberedEvent, void, undefined> {
-  yield* missed;
-  yield* live;
 }

@@ -1,5 +1,6 @@
 // The dashboard's REST API and SSE streams under /api; errors use the root REST envelope {error: {code, message}}.
 import type { FastifyInstance } from 'fastify';
+import type { EventFeed } from '../../coordination/index.js';
 import { endStreamsOnClose, SSE_KEEP_ALIVE_MS, SSE_RETRY_MS } from '../../server/index.js';
 import { registerActivityRoute } from './activity.js';
 import { registerAgentsRoute } from './agents.js';
@@ -16,6 +17,14 @@ export type { ChannelStatus } from './channels.js';
 /** Events /api/events keeps for replay when the caller does not say (gateway.sseReplayEvents' default). */
 const DEFAULT_REPLAY_EVENTS = 1000;
 
+/** A shared feed (coordination: redis) numbers every replica's events; a process on its own keeps a ring. */
+function eventsFeed(deps: RestRoutesDeps, capacity: number): { feed: EventFeed; close(): void } {
+  if (deps.eventFeed !== undefined) return { feed: deps.eventFeed, close: () => {} };
+  const now = deps.now ?? Date.now;
+  const ring = createEventRing({ events: deps.events, capacity, firstId: Math.floor(now()) * 1000 });
+  return { feed: ring, close: () => ring.close() };
+}
+
 export async function registerRestRoutes(app: FastifyInstance, deps: RestRoutesDeps): Promise<void> {
   const ctx: RestContext = {
     ...deps,
@@ -23,20 +32,20 @@ export async function registerRestRoutes(app: FastifyInstance, deps: RestRoutesD
     keepAliveMs: deps.keepAliveMs ?? SSE_KEEP_ALIVE_MS,
     retryMs: deps.retryMs ?? SSE_RETRY_MS,
     openStreams: new Set(),
+    replayCapacity: deps.replayEvents ?? DEFAULT_REPLAY_EVENTS,
   };
-  const now = deps.now ?? Date.now;
-  const ring = createEventRing({ events: deps.events, capacity: deps.replayEvents ?? DEFAULT_REPLAY_EVENTS, firstId: Math.floor(now()) * 1000 });
+  const events = eventsFeed(deps, ctx.replayCapacity);
   await app.register(
     async function restPlugin(scope) {
       endStreamsOnClose(scope, ctx.openStreams);
       scope.addHook('onClose', async function stopNumberingEvents() {
-        ring.close();
+        events.close();
       });
       registerAgentsRoute(scope, ctx);
       registerChannelsRoute(scope, ctx);
       registerActivityRoute(scope, ctx);
       registerChatRoutes(scope, ctx);
-      registerEventsRoute(scope, ctx, ring);
+      registerEventsRoute(scope, ctx, events.feed);
     },
     { prefix: '/api' },
   );

@@ -1,6 +1,7 @@
 // What the /api REST and SSE routes need from the rest of the gateway.
 import type { Logger } from 'pino';
 import type { AgentRegistry } from '../../agents/index.js';
+import type { EventFeed } from '../../coordination/index.js';
 import type { ChannelActivity, EventBus } from '../../obs/index.js';
 import type { ModelRouter } from '../../providers/index.js';
 import type { RequestAuth } from '../../server/index.js';
@@ -30,6 +31,11 @@ export interface RestRoutesDeps {
   retryMs?: number;
   /** Events /api/events keeps to replay on reconnect (gateway.sseReplayEvents); default 1000. */
   replayEvents?: number;
+  /**
+   * The /api/events feed shared by every replica (coordination: redis); absent, this process numbers its own
+   * events in a ring of `replayEvents`.
+   */
+  eventFeed?: EventFeed;
   /** Clock (epoch ms); /api/events ids start from it. Default Date.now. */
   now?: () => number;
 }
@@ -39,4 +45,6 @@ export interface RestContext extends RestRoutesDeps {
   keepAliveMs: number;
   retryMs: number;
   openStreams: Set<{ close(): void }>;
+  /** Events a reconnecting /api/events client may be replayed at most. */
+  replayCapacity: number;
 }

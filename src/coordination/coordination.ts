@@ -1,0 +1,43 @@
+// What coordination gives the rest of the gateway, whichever backend (local or Redis) provides it.
+import type { EventFeed } from './event-feed.js';
+import type { Instances } from './instances.js';
+import type { Leases } from './leases.js';
+import type { PeerChannel } from './peer-channel.js';
+import type { RateCounter } from './rate-counter.js';
+import type { SessionLocks } from './session-locks.js';
+
+/** A WebSocket notification for a client whose socket may be on another replica (null: every client). */
+export interface PeerNotification {
+  clientId: string | null;
+  method: string;
+  params: unknown;
+}
+
+/** Scheduled jobs changed on some replica (cron.add, update, remove): the others look at the jobs again. */
+export type JobsChanged = Record<string, never>;
+
+/** A token id whose secret stopped working (revoke, rotate): its sockets close on every replica. */
+export interface RetiredToken {
+  clientId: string;
+}
+
+export interface Coordination {
+  readonly kind: 'local' | 'redis';
+  readonly locks: SessionLocks;
+  readonly instances: Instances;
+  readonly leases: Leases;
+  /** Shared HTTP rate-limit counters; undefined: the HTTP server counts in process. */
+  readonly rateCounter?: RateCounter;
+  /** The /api/events feed shared by replicas; undefined: each process numbers its own events. */
+  readonly eventFeed?: EventFeed;
+  readonly notifications: PeerChannel<PeerNotification>;
+  readonly retiredTokens: PeerChannel<RetiredToken>;
+  readonly jobChanges: PeerChannel<JobsChanged>;
+  /**
+   * How often to look for runs whose instance has gone, in ms; undefined: once at startup, which is enough when
+   * only this process runs and any other owner was an earlier process.
+   */
+  readonly orphanSweepMs?: number;
+  /** Releases connections and timers; this instance stops counting as alive. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,67 @@
+// Coordination through one Redis: shared rate counters, session locks, liveness, leases, the event feed and peer channels.
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { EventBus } from '../../obs/index.js';
+import type { Coordination } from '../coordination.js';
+import type { CoordinationTimings } from '../limits.js';
+import { connectRedis } from './connection.js';
+import { createRedisEventFeed } from './event-feed.js';
+import { createRedisInstances } from './instances.js';
+import { createRedisLeases } from './leases.js';
+import { createPeerChannels } from './peer-channels.js';
+import { createRedisRateCounter } from './rate-counter.js';
+import { createRedisSessionLocks } from './session-locks.js';
+
+export interface RedisCoordinationOptions {
+  url: string;
+  keyPrefix: string;
+  events: EventBus;
+  /** Events /api/events keeps for replay (gateway.sseReplayEvents). */
+  replayEvents: number;
+  log: Logger;
+  timings: CoordinationTimings;
+  instanceId?: string;
+}
+
+const notificationMessage = z.strictObject({ clientId: z.string().nullable(), method: z.string().min(1), params: z.unknown() });
+const retiredTokenMessage = z.strictObject({ clientId: z.string().min(1) });
+const jobsChangedMessage = z.strictObject({});
+
+/** Connects (throws when Redis cannot be reached) and starts this replica's heartbeat before it resolves. */
+export async function createRedisCoordination(options: RedisCoordinationOptions): Promise<Coordination> {
+  const { log, timings } = options;
+  const link = await connectRedis({ url: options.url, keyPrefix: options.keyPrefix, log });
+  try {
+    const instances = createRedisInstances(link, log, { ...timings, ...(options.instanceId === undefined ? {} : { currentId: options.instanceId }) });
+    const locks = createRedisSessionLocks(link, log, { ...timings, holderId: instances.currentId });
+    const channels = createPeerChannels(link, instances.currentId, log);
+    const [notifications, retiredTokens, jobChanges] = await Promise.all([
+      channels.channel('notify', notificationMessage),
+      channels.channel('tokens-retired', retiredTokenMessage),
+      channels.channel('jobs-changed', jobsChangedMessage),
+    ]);
+    const eventFeed = createRedisEventFeed(link, log, { events: options.events, capacity: options.replayEvents, readBatch: timings.eventReadBatch, streamSlack: timings.eventStreamSlack });
+    await instances.start();
+    return {
+      kind: 'redis',
+      locks,
+      instances,
+      leases: createRedisLeases(link, instances.currentId, log),
+      rateCounter: createRedisRateCounter(link),
+      eventFeed,
+      notifications,
+      retiredTokens,
+      jobChanges,
+      orphanSweepMs: timings.orphanSweepMs,
+      async close() {
+        locks.close();
+        await eventFeed.stop();
+        await instances.stop().catch((error: unknown) => log.warn({ err: error }, 'could not remove the liveness key'));
+        await link.close();
+      },
+    };
+  } catch (error) {
+    await link.close();
+    throw error;
+  }
+}

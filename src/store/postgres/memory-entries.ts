@@ -1,0 +1,93 @@
+// Memory entries on PostgreSQL: insert (with the observation's links and the vector in one transaction) and the reads.
+import { GatewayError } from '../../errors.js';
+import type { EmbeddingVector, MemoryEntry, MemoryFilter, MemoryScope, NewMemoryEntry } from '../ports/index.js';
+import { filterConditions, MEMORY_COLUMNS, readEntries, type MemoryRow } from './memory-rows.js';
+import { transaction, type PgPool, type Queryable } from './pool.js';
+import { buildWhere, Params } from './where.js';
+
+const invalidDerivedFrom = (message: string) => new GatewayError('invalid_params', message, { param: 'derivedFrom' });
+
+/** The Euclidean norm of a vector, kept beside it so a cosine needs only the dot product. */
+function normOf(values: Float32Array): number {
+  let sum = 0;
+  for (const value of values) sum += value * value;
+  return Math.sqrt(sum);
+}
+
+/** Writes (or replaces) the entry's vector: one per entry, so a vector of another model or dimension is dropped. */
+export async function putVector(db: Queryable, seq: number, vector: EmbeddingVector): Promise<void> {
+  await db.query(
+    `INSERT INTO memory_vectors (entry_seq, model, dimensions, norm, vector) VALUES ($1, $2, $3, $4, $5::real[])
+     ON CONFLICT (entry_seq) DO UPDATE SET model = excluded.model, dimensions = excluded.dimensions, norm = excluded.norm, vector = excluded.vector`,
+    [seq, vector.model, vector.values.length, normOf(vector.values), Array.from(vector.values)],
+  );
+}
+
+export function createMemoryEntries(pool: PgPool) {
+  async function getMany(ids: readonly string[], scope: MemoryScope): Promise<MemoryEntry[]> {
+    if (ids.length === 0) return [];
+    const params = new Params();
+    const where = buildWhere(params, [...filterConditions(scope), `e.id = ANY(${params.add([...new Set(ids)])}::text[])`]);
+    const rows = await pool.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where}`, params.values);
+    const found = new Map((await readEntries(pool, rows.rows)).map((entry) => [entry.id, entry]));
+    return ids.flatMap((id) => {
+      const entry = found.get(id);
+      return entry === undefined ? [] : [entry];
+    });
+  }
+
+  return {
+    insert: (entry: NewMemoryEntry, vector?: EmbeddingVector): Promise<MemoryEntry> =>
+      transaction(pool, async (client) => {
+        if (entry.memoryType !== 'observation' && entry.derivedFrom.length > 0) throw invalidDerivedFrom('Only observations are derived from other entries');
+        const inserted = await client.query<{ seq: number }>(
+          `INSERT INTO memory_entries (id, tenant_id, agent_id, content, memory_type, trust_level, source_session_key, created_at, metadata)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING seq`,
+          [entry.id, entry.tenantId, entry.agentId, entry.content, entry.memoryType, entry.trustLevel, entry.sourceSessionKey, entry.createdAt,
+            JSON.stringify(entry.metadata)],
+        );
+        const seq = inserted.rows[0]?.seq;
+        if (seq === undefined) throw new Error('memory_entries insert returned no seq');
+        const derivedFrom = [...new Set(entry.derivedFrom)];
+        for (const [position, sourceId] of derivedFrom.entries()) {
+          // A source of another tenant or agent would let one scope's observation reveal another's entries.
+          const source = await client.query<{ seq: number }>('SELECT seq FROM memory_entries WHERE id = $1 AND tenant_id = $2 AND agent_id = $3', [
+            sourceId, entry.tenantId, entry.agentId,
+          ]);
+          const sourceSeq = source.rows[0]?.seq;
+          if (sourceSeq === undefined) throw invalidDerivedFrom(`No entry '${sourceId}' of the same tenant and agent to derive from`);
+          await client.query('INSERT INTO memory_links (observation_seq, source_seq, position) VALUES ($1, $2, $3)', [seq, sourceSeq, position]);
+        }
+        if (vector !== undefined) await putVector(client, seq, vector);
+        return { ...entry, derivedFrom, lastRecalledAt: null, recallCount: 0, status: 'active' as const };
+      }),
+    get: async (id: string, scope: MemoryScope) => (await getMany([id], scope))[0],
+    getMany,
+    async browse(filter: MemoryFilter, offset: number, limit: number): Promise<{ entries: MemoryEntry[]; total: number }> {
+      const params = new Params();
+      const where = buildWhere(params, filterConditions(filter));
+      const total = (await pool.query<{ n: number }>(`SELECT COUNT(*) AS n FROM memory_entries e ${where}`, params.values)).rows[0]?.n ?? 0;
+      const rows = await pool.query<MemoryRow>(
+        `SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where} ORDER BY e.created_at DESC, e.seq DESC LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
+        params.values,
+      );
+      return { entries: await readEntries(pool, rows.rows), total };
+    },
+    async withoutVector(model: string, limit: number): Promise<Pick<MemoryEntry, 'id' | 'content'>[]> {
+      const result = await pool.query<{ id: string; content: string }>(
+        `SELECT e.id, e.content FROM memory_entries e
+         WHERE NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.entry_seq = e.seq AND v.model = $1)
+         ORDER BY e.created_at, e.seq LIMIT $2`,
+        [model, limit],
+      );
+      return result.rows;
+    },
+    async setVector(id: string, vector: EmbeddingVector): Promise<void> {
+      await transaction(pool, async (client) => {
+        const seq = (await client.query<{ seq: number }>('SELECT seq FROM memory_entries WHERE id = $1 FOR UPDATE', [id])).rows[0]?.seq;
+        // The entry was deleted while it was being embedded: nothing to attach the vector to.
+        if (seq !== undefined) await putVector(client, seq, vector);
+      });
+    },
+  };
+}

@@ -1,0 +1,119 @@
+// PostgreSQL rows of sessions and their messages, and how they map to the SessionPort's records.
+import { GatewayError } from '../../errors.js';
+import type { SessionKind, SessionRecord, TranscriptMessage, TranscriptToolCall } from '../ports/index.js';
+
+export interface SessionRow {
+  session_key: string;
+  agent_id: string;
+  tenant_id: string;
+  kind: string;
+  created_at: number;
+  updated_at: number;
+  metadata: string;
+  message_count: number;
+  owner_id: string | null;
+  usage_total_tokens: number;
+  usage_total_cost: number;
+  usage_steps: number;
+  usage_turns: number;
+  has_usage: boolean;
+  last_requested_by: string | null;
+}
+
+export interface MessageRow {
+  role: string;
+  content: string;
+  data: string | null;
+  created_at: number;
+}
+
+export const SESSION_COLUMNS =
+  'session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id, ' +
+  'usage_total_tokens, usage_total_cost, usage_steps, usage_turns, has_usage, last_requested_by';
+
+export function parseObject(text: string | null): Record<string, unknown> {
+  if (text === null) return {};
+  const value: unknown = JSON.parse(text);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+const toKind = (value: string): SessionKind => (value === 'sub-agent' || value === 'group' ? value : 'dm');
+
+/** The stored object, then `usage` and `requestedBy` from their columns once a turn was recorded. */
+function toMetadata(row: SessionRow): Record<string, unknown> {
+  const metadata = parseObject(row.metadata);
+  if (!row.has_usage && row.last_requested_by === null) return metadata;
+  const composed: Record<string, unknown> = { ...metadata };
+  if (row.has_usage) {
+    composed.usage = { totalTokens: row.usage_total_tokens, totalCost: row.usage_total_cost, stepsExecuted: row.usage_steps, turns: row.usage_turns };
+  }
+  if (row.last_requested_by !== null) composed.requestedBy = row.last_requested_by;
+  return composed;
+}
+
+/** The JSON part of metadata: `usage` lives in its columns, so a copy written back is dropped. */
+export function storedMetadata(metadata: Record<string, unknown>): string {
+  if (!('usage' in metadata)) return JSON.stringify(metadata);
+  const { usage: _usage, ...rest } = metadata;
+  return JSON.stringify(rest);
+}
+
+export function toRecord(row: SessionRow): SessionRecord {
+  return {
+    sessionKey: row.session_key, agentId: row.agent_id, tenantId: row.tenant_id, kind: toKind(row.kind),
+    createdAt: row.created_at, updatedAt: row.updated_at, metadata: toMetadata(row), messageCount: row.message_count, ownerId: row.owner_id,
+  };
+}
+
+/** The role-specific fields of a message, kept in the `data` JSON column. */
+function messageData(message: TranscriptMessage): string | null {
+  if (message.role === 'assistant' && message.toolCalls !== undefined) return JSON.stringify({ toolCalls: message.toolCalls });
+  if (message.role === 'tool') return JSON.stringify({ toolCallId: message.toolCallId, toolName: message.toolName, isError: message.isError });
+  return null;
+}
+
+/** The messages as column arrays (role, content, data, created_at) for one unnest() insert. */
+export interface MessageColumns {
+  roles: string[];
+  contents: string[];
+  data: (string | null)[];
+  createdAt: number[];
+}
+
+/** Refuses a message the table cannot hold before anything is written, naming its role (never its content). */
+export function messageColumns(messages: readonly TranscriptMessage[]): MessageColumns {
+  const columns: MessageColumns = { roles: [], contents: [], data: [], createdAt: [] };
+  for (const message of messages) {
+    if (typeof message.content !== 'string' || typeof message.timestamp !== 'number') {
+      throw new GatewayError('internal', 'A transcript message needs text content and a numeric timestamp to be stored', { role: message.role });
+    }
+    columns.roles.push(message.role);
+    columns.contents.push(message.content);
+    columns.data.push(messageData(message));
+    columns.createdAt.push(message.timestamp);
+  }
+  return columns;
+}
+
+export function toMessage(row: MessageRow): TranscriptMessage {
+  const data = parseObject(row.data);
+  const timestamp = row.created_at;
+  switch (row.role) {
+    case 'system':
+    case 'user':
+      return { role: row.role, content: row.content, timestamp };
+    case 'tool':
+      return {
+        role: 'tool',
+        toolCallId: typeof data.toolCallId === 'string' ? data.toolCallId : '',
+        toolName: typeof data.toolName === 'string' ? data.toolName : '',
+        content: row.content,
+        isError: data.isError === true,
+        timestamp,
+      };
+    default: {
+      const toolCalls = Array.isArray(data.toolCalls) ? (data.toolCalls as TranscriptToolCall[]) : undefined;
+      return toolCalls === undefined ? { role: 'assistant', content: row.content, timestamp } : { role: 'assistant', content: row.content, toolCalls, timestamp };
+    }
+  }
+}

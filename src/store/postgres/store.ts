@@ -1,0 +1,66 @@
+// Opens the PostgreSQL store: a pool, the schema brought up to this build's version (or refused when newer), every port over it.
+import type { Logger } from 'pino';
+import type { StorePorts } from '../ports/index.js';
+import { createPostgresApprovalPort } from './approval-store.js';
+import { createPostgresAuditPort } from './audit.js';
+import { createPostgresEvidencePort } from './evidence.js';
+import { createPostgresJobPort } from './job-store.js';
+import { createPostgresMediaPort } from './media-store.js';
+import { createPostgresMemoryPort, type PostgresMemoryPortOptions } from './memory-store.js';
+import { assertSchemaSupported, migratePostgres } from './migrate.js';
+import { createPostgresObsPort } from './obs-counters.js';
+import { createPool, type PgPool, type PostgresPoolOptions } from './pool.js';
+import { createPostgresResponsePort } from './response-store.js';
+import { createPostgresRunPort } from './run-store.js';
+import { createPostgresSessionPort } from './session-store.js';
+import { createPostgresTokenPort } from './token-store.js';
+
+export interface OpenPostgresStoreOptions extends PostgresPoolOptions {
+  /**
+   * Apply missing migrations at open (the default, like the SQLite store); false leaves the schema to
+   * `agent-gateway migrate` and only checks that it is not newer than this build.
+   */
+  migrate?: boolean;
+  /** Told which vector lane memory uses. */
+  log?: Logger;
+  memory?: PostgresMemoryPortOptions;
+}
+
+/** Whether the server has pgvector: CREATE EXTENSION succeeds (it needs the package on the server and the right to create it). */
+export async function probePgvector(pool: PgPool): Promise<boolean> {
+  try {
+    await pool.query('CREATE EXTENSION IF NOT EXISTS vector');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Rejects (and closes the pool) when the server cannot be reached or its schema is newer than this build. */
+export async function openPostgresStore({ migrate = true, log, memory = {}, ...poolOptions }: OpenPostgresStoreOptions): Promise<StorePorts> {
+  const pool = createPool({ ...poolOptions, ...(log === undefined ? {} : { log }) });
+  try {
+    if (migrate) await migratePostgres(pool);
+    else await assertSchemaSupported(pool);
+    // The memory lane is exact cosine over real[] either way; the probe tells the operator whether pgvector could serve.
+    log?.info({ vectorSearch: 'exact', pgvectorAvailable: await probePgvector(pool) }, 'memory vector search ranks by exact cosine over real[]');
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return {
+    sessions: createPostgresSessionPort(pool),
+    runs: createPostgresRunPort(pool),
+    tokens: createPostgresTokenPort(pool),
+    responses: createPostgresResponsePort(pool),
+    audit: createPostgresAuditPort(pool),
+    evidence: createPostgresEvidencePort(pool),
+    obs: createPostgresObsPort(pool),
+    memory: createPostgresMemoryPort(pool, memory),
+    approvals: createPostgresApprovalPort(pool),
+    jobs: createPostgresJobPort(pool),
+    media: createPostgresMediaPort(pool),
+    // Every write was committed before its call resolved: nothing is left to flush.
+    close: () => pool.end(),
+  };
+}

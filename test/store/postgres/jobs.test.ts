@@ -1,0 +1,6 @@
+// The PostgreSQL JobPort: the shared conformance cases against a fresh database on a throwaway server.
+import { createPostgresJobPort } from '../../../src/store/postgres/index.js';
+import { jobPortCases } from '../jobs.cases.js';
+import { postgresCases } from './fixture.js';
+
+postgresCases('JobPort', jobPortCases, createPostgresJobPort);

@@ -1,0 +1,6 @@
+// The PostgreSQL MediaPort: the shared conformance cases against a fresh database on a throwaway server.
+import { createPostgresMediaPort } from '../../../src/store/postgres/index.js';
+import { mediaPortCases } from '../media.cases.js';
+import { postgresCases } from './fixture.js';
+
+postgresCases('MediaPort', mediaPortCases, createPostgresMediaPort);

@@ -1,0 +1,6 @@
+// The PostgreSQL ResponsePort: the shared conformance cases against a fresh database on a throwaway server.
+import { createPostgresResponsePort } from '../../../src/store/postgres/index.js';
+import { responsePortCases } from '../responses.cases.js';
+import { postgresCases } from './fixture.js';
+
+postgresCases('ResponsePort', responsePortCases, createPostgresResponsePort);

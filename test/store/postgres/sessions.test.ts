@@ -1,0 +1,23 @@
+// The PostgreSQL SessionPort: the shared conformance cases against a fresh database on a throwaway server.
+import { createPool, createPostgresSessionPort, type PgPool } from '../../../src/store/postgres/index.js';
+import { sessionPortCases, type SessionPortFixture } from '../sessions.cases.js';
+import { postgresCases } from './fixture.js';
+
+postgresCases<PgPool>('SessionPort', (backend, open) =>
+  sessionPortCases(backend, async (): Promise<SessionPortFixture> => {
+    const fixture = await open();
+    // A restart is a new pool on the same database: what the port committed is all there is.
+    let pool = fixture.port;
+    return {
+      port: createPostgresSessionPort(pool),
+      async reopen() {
+        await pool.end();
+        pool = createPool({ url: fixture.url, maxConnections: 4 });
+        return createPostgresSessionPort(pool);
+      },
+      async close() {
+        if (!pool.ending) await pool.end();
+        await fixture.close();
+      },
+    };
+  }), (pool) => pool);

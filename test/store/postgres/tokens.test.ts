@@ -1,0 +1,6 @@
+// The PostgreSQL TokenPort: the shared conformance cases against a fresh database on a throwaway server.
+import { createPostgresTokenPort } from '../../../src/store/postgres/index.js';
+import { tokenPortCases } from '../tokens.cases.js';
+import { postgresCases } from './fixture.js';
+
+postgresCases('TokenPort', tokenPortCases, createPostgresTokenPort);
