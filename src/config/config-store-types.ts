@@ -22,6 +22,9 @@ export interface ConfigChangeResult {
   sections: string[];
 }
 
+/** What config.history, config.diff and config.gc read, whichever backend keeps the history. */
+export type ConfigHistoryReader = Pick<ConfigHistory, 'history' | 'diff' | 'gc'>;
+
 export type ConfigCheck = { valid: true; config: GatewayConfig } | { valid: false; errors: string[] };
 
 /** Gets a deep copy of the raw document (before ${ENV} substitution) and the effective config; returns the next raw document. */
@@ -43,7 +46,8 @@ export interface ConfigStore {
   check(edit: ConfigEdit): ConfigCheck;
   /** Restores the file as it was at `sha`, as a new commit. */
   rollback(sha: string): Promise<{ sha: string | null; rolledBackTo: string }>;
-  readonly history: ConfigHistory;
+  /** Git commits of config.yaml, or the database revisions under storage: postgres. */
+  readonly history: ConfigHistoryReader;
   /** Called after every applied change; returns the function that unsubscribes. */
   onChange(listener: (change: ConfigChange) => void): () => void;
   /**
@@ -51,8 +55,8 @@ export interface ConfigStore {
    * refused (logged with the keys it gets wrong) and the running config stays. Undefined when nothing was applied.
    */
   reloadFromDisk(): Promise<ConfigChangeResult | undefined>;
-  /** Stops watching the file and drops every listener. */
-  close(): void;
+  /** Stops watching the file (or the database) and drops every listener. */
+  close(): Promise<void>;
 }
 
 export interface ConfigStoreDeps {
