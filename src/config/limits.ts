@@ -10,5 +10,5 @@ export const CONFIG_LIMITS = {
   /** Under storage: postgres, how often a replica reads the newest revision number in case an announcement was lost, in ms. */
   revisionPollMs: 1_000,
   /** A change that finds a newer revision is rebased onto it and written again, at most this many times in all. */
-  revisionWriteAttempts: 5,
+  revisionWriteAttempts: 10,
 };
