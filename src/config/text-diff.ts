@@ -35,12 +35,13 @@ function align(before: readonly string[], after: readonly string[]): Op[] {
       ops.push({ kind: ' ', line: before[i] ?? '' });
       i += 1;
       j += 1;
-    } else if (j < cols && (i === rows || (common[i * width + j + 1] ?? 0) >= (common[(i + 1) * width + j] ?? 0))) {
-      ops.push({ kind: '+', line: after[j] ?? '' });
-      j += 1;
-    } else {
+    } else if (i < rows && (j === cols || (common[(i + 1) * width + j] ?? 0) >= (common[i * width + j + 1] ?? 0))) {
+      // Removals before additions on a tie, as git prints a changed line.
       ops.push({ kind: '-', line: before[i] ?? '' });
       i += 1;
+    } else {
+      ops.push({ kind: '+', line: after[j] ?? '' });
+      j += 1;
     }
   }
   return ops;

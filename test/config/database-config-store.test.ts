@@ -70,14 +70,15 @@ describe.skipIf(postgresBinDir === undefined)(`database config store${postgresBi
   });
 
   /** A replica's config store: its own data dir and config file, on the shared database. */
-  async function replica(agentName: string, options: { pollMs?: number; secret?: string } = {}): Promise<ConfigStore> {
+  async function replica(agentName: string, options: { pollMs?: number; secret?: string; secretsYaml?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ConfigStore> {
     const dir = await mkdtemp(join(tmpdir(), 'agent-gateway-dbconfig-'));
     dirs.push(dir);
     const configPath = join(dir, 'config.yaml');
     await writeFile(configPath, fileText(url, agentName, options.secret), { mode: 0o600 });
+    if (options.secretsYaml !== undefined) await writeFile(join(dir, 'secrets.yaml'), options.secretsYaml, { mode: 0o600 });
     const log = createLogger({ level: 'silent' });
     const revisions = await openPostgresConfigRevisions({ url, migrate: false, log });
-    const store = await createDatabaseConfigStore({ revisions, configPath, env: {}, log, author: `replica-${agentName}`, ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }) });
+    const store = await createDatabaseConfigStore({ revisions, configPath, env: options.env ?? {}, log, author: `replica-${agentName}`, ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }) });
     stores.push(store);
     return store;
   }
@@ -158,5 +159,39 @@ describe.skipIf(postgresBinDir === undefined)(`database config store${postgresBi
     expect((await a.history.history(5)).map((entry) => entry.revision)).toEqual([1]);
     // The whole effective config sent back (defaults filled in) changes nothing, storage included.
     expect(await a.apply(structuredClone(a.raw() as Record<string, unknown>))).toMatchObject({ sections: [] });
+  });
+
+  it('seeds the secrets.yaml values the file refers to, so a replica without that file resolves them', async () => {
+    const a = await replica('Assistant', { secret: '${secret:admin-token}', secretsYaml: `admin-token: ${ADMIN_SECRET}\n` });
+    const b = await replica('Assistant', { secret: OTHER_SECRET });
+    expect(a.get().gateway.tokens[0]?.secret).toBe(ADMIN_SECRET);
+    expect(b.get().gateway.tokens[0]?.secret).toBe(ADMIN_SECRET);
+    expect(b.raw('gateway')).toMatchObject({ tokens: [{ id: 'admin', secret: '${secret:admin-token}' }] });
+  });
+
+  it('keeps a secret set on one replica out of every revision, and the other replica resolves it', async () => {
+    const a = await replica('Assistant');
+    const b = await replica('Assistant');
+    await a.set('providers', 'local.apiKey', 'sk-live-0123456789');
+    await eventually(() => expect(b.get().providers.local?.apiKey).toBe('sk-live-0123456789'));
+    const documents = await query<{ document: unknown }>(url, 'SELECT document FROM config_revisions');
+    expect(JSON.stringify(documents)).not.toContain('sk-live-0123456789');
+    expect(b.raw('providers')).toMatchObject({ local: { apiKey: '${secret:providers.local.apiKey}' } });
+  });
+
+  it('keeps the running config on a replica where a revision does not validate, and applies the next valid one', async () => {
+    const a = await replica('Assistant', { env: { HOOK_SECRET: 'hook-secret-0123456789' } });
+    const b = await replica('Assistant');
+    const applied: ConfigChange[] = [];
+    b.onChange((change) => applied.push(change));
+    // HOOK_SECRET is set only where A runs: on B the reference resolves to an empty secret, which is invalid.
+    await a.set('gateway', 'webhook', { secret: '${HOOK_SECRET}' });
+    await a.set('gateway', 'maxBatchSize', 9);
+    await eventually(() => expect(a.get().gateway.maxBatchSize).toBe(9));
+    await a.set('gateway', 'webhook', null);
+    await eventually(() => expect(b.get().gateway.maxBatchSize).toBe(9));
+    expect(b.get().gateway.webhook).toBeUndefined();
+    // The two revisions with the webhook were never applied on B: its one change went from revision 1 to 4.
+    expect(applied.map((change) => [change.previous.gateway.maxBatchSize, change.config.gateway.maxBatchSize])).toEqual([[50, 9]]);
   });
 });
