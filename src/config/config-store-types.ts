@@ -13,6 +13,11 @@ export interface ConfigChange {
   /** The commit holding the change; null when git is unavailable. */
   sha: string | null;
   message: string;
+  /**
+   * Set when another replica wrote the change (storage: postgres) and this one only applied it: that replica already
+   * emitted the change's bus events, which the shared event feed delivers everywhere.
+   */
+  isRemote?: true;
 }
 
 export interface ConfigChangeResult {

@@ -84,7 +84,7 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
     log.info({ sections, sha: head.sha, revision: head.revision, author: head.author }, isOwn ? message : `applied config revision ${head.revision}: ${message}`);
     // The writer's bus event reaches other replicas' subscribers through the shared event feed; they do not repeat it.
     if (isOwn) events?.emit('config:patched', { sections, sha: head.sha });
-    const change: ConfigChange = { config, previous, sections, sha: head.sha, message };
+    const change: ConfigChange = { config, previous, sections, sha: head.sha, message, ...(isOwn ? {} : { isRemote: true as const }) };
     for (const listener of listeners) {
       try {
         listener(change);

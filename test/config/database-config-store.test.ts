@@ -109,7 +109,7 @@ describe.skipIf(postgresBinDir === undefined)(`database config store${postgresBi
     const result = await a.patch({ agents: { default: { name: 'Renamed' } } });
     expect(result.sections).toEqual(['agents']);
     await eventually(() => expect(b.get().agents.default?.name).toBe('Renamed'));
-    expect(seen).toEqual([expect.objectContaining({ sections: ['agents'], sha: result.sha, message: 'config.patch' })]);
+    expect(seen).toEqual([expect.objectContaining({ sections: ['agents'], sha: result.sha, message: 'config.patch', isRemote: true })]);
     expect(seen[0]?.previous.agents.default?.name).toBe('Assistant');
   });
 
