@@ -47,6 +47,7 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
   let applied = view;
   let refusedRevision = 0;
   let isSyncFailing = false;
+  let isSyncQueued = false;
 
   function validate(candidate: RawConfig, source: string, known: SecretValues = secrets): GatewayConfig {
     return overrides(validateConfig(substituteReferences(candidate, env, new Set(), known), source));
@@ -114,8 +115,15 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
     announce(config, changedSections(applied, view), next.message, false);
   }
 
-  function sync(): Promise<void> {
-    return exclusive(catchUp).then(
+  /** At most one catch-up waits behind the running one, so polls cannot pile up while the database is slow. */
+  function sync(): void {
+    if (isSyncQueued) return;
+    isSyncQueued = true;
+    const task = async () => {
+      isSyncQueued = false;
+      await catchUp();
+    };
+    void exclusive(task).then(
       () => {
         if (isSyncFailing) log.info('config revisions are readable again');
         isSyncFailing = false;
@@ -195,9 +203,9 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
   };
 
   const stopListening = await revisions.listen((revision) => {
-    if (revision > head.revision) void sync();
+    if (revision > head.revision) sync();
   });
-  const poll = setInterval(() => void sync(), pollMs);
+  const poll = setInterval(sync, pollMs);
   poll.unref();
 
   return {
