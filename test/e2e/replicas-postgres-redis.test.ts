@@ -1,6 +1,7 @@
-// Two gateway processes (`agent-gateway start`) on one PostgreSQL and one Redis, as a replicated deployment runs: a
-// config change made through A is live on B, a cron job fires once across both, and when A is killed with SIGKILL in
-// the middle of a turn, B marks A's run orphaned.
+// Two gateway processes (`agent-gateway start`) on one PostgreSQL and one Redis, as a replicated deployment runs: B,
+// whose file only says where the shared servers are, serves the config A's file seeded; a config change made through
+// A is live on B, a cron job fires once across both, and when A is killed with SIGKILL in the middle of a turn, B marks
+// A's run orphaned.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,9 +29,11 @@ describe.skipIf(postgresBinDir === undefined)(`e2e: two gateway processes on one
   let a: Replica;
   let b: Replica;
 
-  async function startReplica(databaseUrl: string): Promise<Replica> {
+  /** `seed`: the whole config, which the first start puts in the database; otherwise only how to reach the shared servers. */
+  async function startReplica(databaseUrl: string, { seed }: { seed: boolean }): Promise<Replica> {
     const home = await mkdtemp(join(tmpdir(), 'agent-gateway-replica-'));
-    const config = [
+    const shared = [`storage: { kind: postgres, url: "${databaseUrl}" }`, `coordination: { kind: redis, url: "${redis.url}" }`, ''];
+    const whole = [
       'gateway:',
       '  tokens:',
       `    - { id: admin, secret: ${ADMIN}, scopes: ["*"] }`,
@@ -38,11 +41,8 @@ describe.skipIf(postgresBinDir === undefined)(`e2e: two gateway processes on one
       `  fake: { type: openai-compatible, baseUrl: "${llm.baseUrl}", models: [{ id: fake-model }] }`,
       'agents:',
       '  default: { name: Assistant, provider: fake, model: fake-model }',
-      `storage: { kind: postgres, url: "${databaseUrl}" }`,
-      `coordination: { kind: redis, url: "${redis.url}" }`,
-      '',
-    ].join('\n');
-    await writeFile(join(home, 'config.yaml'), config, { mode: 0o600 });
+    ];
+    await writeFile(join(home, 'config.yaml'), [...(seed ? whole : []), ...shared].join('\n'), { mode: 0o600 });
     const process = spawnCli(['start', '--port', '0'], home);
     const [, url = ''] = await process.waitForOutput(/Agent Gateway listening on (https?:\/\/[^"\s]+)/, 60_000);
     return { home, process, url };
@@ -72,8 +72,9 @@ describe.skipIf(postgresBinDir === undefined)(`e2e: two gateway processes on one
   beforeAll(async () => {
     [redis, llm] = await Promise.all([startRedisServer(), startFakeLlm()]);
     const { url } = await server().freshDatabase({ empty: true });
-    a = await startReplica(url);
-    b = await startReplica(url);
+    a = await startReplica(url, { seed: true });
+    // B's file names no token, provider or agent: it serves the config A's file put in the database.
+    b = await startReplica(url, { seed: false });
   }, 180_000);
   afterAll(async () => {
     await stopReplica(a);
