@@ -78,7 +78,10 @@ describe.skipIf(postgresBinDir === undefined)(`database config store${postgresBi
     if (options.secretsYaml !== undefined) await writeFile(join(dir, 'secrets.yaml'), options.secretsYaml, { mode: 0o600 });
     const log = createLogger({ level: 'silent' });
     const revisions = await openPostgresConfigRevisions({ url, migrate: false, log });
-    const store = await createDatabaseConfigStore({ revisions, configPath, env: options.env ?? {}, log, author: `replica-${agentName}`, ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }) });
+    const store = await createDatabaseConfigStore({ revisions, configPath, env: options.env ?? {}, log, author: `replica-${agentName}`, ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }) }).catch(async (error: unknown) => {
+      await revisions.close();
+      throw error;
+    });
     stores.push(store);
     return store;
   }
@@ -193,5 +196,11 @@ describe.skipIf(postgresBinDir === undefined)(`database config store${postgresBi
     expect(b.get().gateway.webhook).toBeUndefined();
     // The two revisions with the webhook were never applied on B: its one change went from revision 1 to 4.
     expect(applied.map((change) => [change.previous.gateway.maxBatchSize, change.config.gateway.maxBatchSize])).toEqual([[50, 9]]);
+  });
+
+  it('refuses to start a replica on which the database config does not validate, naming the key', async () => {
+    const a = await replica('Assistant', { env: { HOOK_SECRET: 'hook-secret-0123456789' } });
+    await a.set('gateway', 'webhook', { secret: '${HOOK_SECRET}' });
+    await expect(replica('Assistant')).rejects.toThrow(/config revision 2[\s\S]*gateway\.webhook\.secret: must be at least 16 characters/);
   });
 });
