@@ -5,10 +5,10 @@ import { builtinTools, createAgentRegistry, createAgentsModule, createToolRegist
 import { createApprovalsModule } from './approvals/index.js';
 import { createAudioModule } from './audio/index.js';
 import { createBrowserModule } from './browser/index.js';
-import { openStore } from './app-store.js';
+import { openConfigStore, openStore } from './app-store.js';
 import { applyLiveConfig, closeInOrder, createShutdownController, type App, type AppOptions, type AppState } from './app-lifecycle.js';
 import type { CapabilityModule } from './capability.js';
-import { createConfigStore, createGitHistory, securePrivateDataDir } from './config/index.js';
+import { securePrivateDataDir, type GatewayConfig } from './config/index.js';
 import { createCoordination, createPeerBridge } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
 import { createEventBus, createObsModule, createRecorder, recordRunsOrphaned } from './obs/index.js';
@@ -26,7 +26,7 @@ import { createWsGateway, type WsGateway } from './ws/index.js';
 
 export type { App, AppOptions, AppState } from './app-lifecycle.js';
 export async function createApp(options: AppOptions): Promise<App> {
-  const { config, config: { gateway }, paths, log, version } = options;
+  const { config, config: { gateway: boot }, paths, log, version } = options;
   const now = options.now ?? Date.now;
   const startedAt = now();
   const shutdown = createShutdownController();
@@ -37,24 +37,17 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tightened = await securePrivateDataDir(paths.dataDir);
   if (tightened.length > 0) log.warn({ paths: tightened }, 'data dir entries were open to other users; tightened to owner only');
   const events = createEventBus({ now, log });
-  const coordination = await createCoordination({ config: config.coordination, events, replayEvents: gateway.sseReplayEvents, log: child('coordination') }); // first: without Redis nothing else opens
+  const coordination = await createCoordination({ config: config.coordination, events, replayEvents: boot.sseReplayEvents, log: child('coordination') }); // first: without Redis nothing else opens
   const env = options.env ?? {};
-  const configStore = await createConfigStore({
-    configPath: paths.configPath,
-    secretsPath: paths.secretsPath,
-    history: createGitHistory({ dataDir: paths.dataDir, configPath: paths.configPath, env }),
-    env,
-    log: child('config'),
-    events,
-    initialDocument: config,
-    watchFile: true,
-    // Host and port are bound once at listen; a change to them applies at the next restart.
-    overrides: (next) => ({ ...next, gateway: { ...next.gateway, host: gateway.host, port: gateway.port } }),
-  });
-  // Built before anything that holds resources, since an unusable embeddings section throws here.
-  const embedder = createEmbedder({ embeddings: config.embeddings, providers: configStore.get().providers, log: child('embeddings') });
-  // A store that cannot open (PostgreSQL unreachable or newer) fails the start; the config watcher and Redis must not keep the process.
-  const store = await openStore({ config, paths, log: child('store') }).catch(async (error: unknown) => { configStore.close(); await coordination.close(); throw error; });
+  // Host and port are bound once at listen; a change to them applies at the next restart.
+  const overrides = (next: GatewayConfig): GatewayConfig => ({ ...next, gateway: { ...next.gateway, host: boot.host, port: boot.port } });
+  const configStore = await openConfigStore({ config, paths, env, log: child('config'), events, overrides, replicaId: coordination.instances.currentId }).catch(async (error: unknown) => { await coordination.close(); throw error; });
+  const { gateway, embeddings } = configStore.get(); // under storage: postgres the database's config, not the file's
+  // An unusable embeddings section or a store that cannot open (PostgreSQL unreachable or newer) fails the start; the
+  // config store's watcher or listener and Redis must not keep the process.
+  const abandon = async (error: unknown): Promise<never> => { await configStore.close(); await coordination.close(); throw error; };
+  const embedder = await Promise.resolve().then(() => createEmbedder({ embeddings, providers: configStore.get().providers, log: child('embeddings') })).catch(abandon);
+  const store = await openStore({ config, paths, log: child('store') }).catch(abandon);
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: store.tokens });
   const auth = createRequestAuth(authenticator);
   const tokens = createTokenService({ store: store.tokens, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
@@ -101,7 +94,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const dispatcher = createDispatcher({ registry, maxBatchSize: gateway.maxBatchSize, audit: (call) => observability.audit.recordCall(call) });
 
   const stopModules = async () => {
-    configStore.close();
+    await configStore.close();
     for (const module of [...modules].reverse()) await module.stop?.();
     await recorder.close();
     peers.stop();

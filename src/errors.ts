@@ -149,6 +149,14 @@ export const schemaTooOld = (databaseVersion: number, supportedVersion: number) 
     { databaseVersion, supportedVersion },
   );
 
+/** Under storage: postgres the database holds the config, but a replica finds the database and Redis through its own file. */
+export const replicaLocalSection = (section: string) =>
+  new GatewayError('invalid_params', `${section} is read from each replica's config file under storage: postgres; change it there and restart`, { param: section });
+
+/** A config change that lost the race for the next database revision to other replicas this many times in a row. */
+export const configChangeContended = (attempts: number) =>
+  new GatewayError('conflict', `The config changed on other replicas ${attempts} times while this change was being written; send it again`);
+
 export const unknownProvider = (provider: string, param = 'provider') => notFound(`Unknown provider '${provider}'`, { param });
 
 export const methodNotFound = (name: string) => new GatewayError('method_not_found', `Method not found: ${name}`);

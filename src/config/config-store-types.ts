@@ -13,6 +13,11 @@ export interface ConfigChange {
   /** The commit holding the change; null when git is unavailable. */
   sha: string | null;
   message: string;
+  /**
+   * Set when another replica wrote the change (storage: postgres) and this one only applied it: that replica already
+   * emitted the change's bus events, which the shared event feed delivers everywhere.
+   */
+  isRemote?: true;
 }
 
 export interface ConfigChangeResult {
@@ -21,6 +26,9 @@ export interface ConfigChangeResult {
   /** Empty when the change was a no-op (nothing written, nothing committed). */
   sections: string[];
 }
+
+/** What config.history, config.diff and config.gc read, whichever backend keeps the history. */
+export type ConfigHistoryReader = Pick<ConfigHistory, 'history' | 'diff' | 'gc'>;
 
 export type ConfigCheck = { valid: true; config: GatewayConfig } | { valid: false; errors: string[] };
 
@@ -43,7 +51,8 @@ export interface ConfigStore {
   check(edit: ConfigEdit): ConfigCheck;
   /** Restores the file as it was at `sha`, as a new commit. */
   rollback(sha: string): Promise<{ sha: string | null; rolledBackTo: string }>;
-  readonly history: ConfigHistory;
+  /** Git commits of config.yaml, or the database revisions under storage: postgres. */
+  readonly history: ConfigHistoryReader;
   /** Called after every applied change; returns the function that unsubscribes. */
   onChange(listener: (change: ConfigChange) => void): () => void;
   /**
@@ -51,8 +60,8 @@ export interface ConfigStore {
    * refused (logged with the keys it gets wrong) and the running config stays. Undefined when nothing was applied.
    */
   reloadFromDisk(): Promise<ConfigChangeResult | undefined>;
-  /** Stops watching the file and drops every listener. */
-  close(): void;
+  /** Stops watching the file (or the database) and drops every listener. */
+  close(): Promise<void>;
 }
 
 export interface ConfigStoreDeps {

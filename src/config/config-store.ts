@@ -15,12 +15,13 @@ import { readSecrets, writeSecrets, type SecretValues } from './secrets-file.js'
 import { externalizeSecrets, externalizeSecretsInText } from './secrets.js';
 
 export type { RawConfig } from './config-edit.js';
-export type { ConfigChange, ConfigChangeResult, ConfigCheck, ConfigEdit, ConfigStore, ConfigStoreDeps } from './config-store-types.js';
+export type { ConfigChange, ConfigChangeResult, ConfigCheck, ConfigEdit, ConfigHistoryReader, ConfigStore, ConfigStoreDeps } from './config-store-types.js';
 
 /** The config's top-level sections, in schema order. */
 export const CONFIG_SECTIONS: readonly string[] = configSchema.keyof().options;
 
-function asInvalidParams(error: unknown, prefix = 'Invalid config'): unknown {
+/** A ConfigError from validating a change, as the invalid_params error the caller gets (naming the first key). */
+export function asInvalidParams(error: unknown, prefix = 'Invalid config'): unknown {
   if (!(error instanceof ConfigError)) return error;
   const param = error.problems[0]?.split(': ')[0];
   const text = error.problems.length > 0 ? error.problems.join('; ') : error.message;
@@ -216,7 +217,7 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
   return {
     get: () => effective,
     reloadFromDisk,
-    close() {
+    async close() {
       stopWatch();
       listeners.clear();
     },

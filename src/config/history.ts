@@ -12,6 +12,9 @@ export interface ConfigHistoryEntry {
   /** ISO 8601, UTC. */
   date: string;
   message: string;
+  /** Under storage: postgres, the revision's number and the replica that wrote it. */
+  revision?: number;
+  author?: string;
 }
 
 export interface ConfigGcResult {

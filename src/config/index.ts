@@ -8,7 +8,9 @@ export { CREDENTIAL_KEY_PATTERN, CREDENTIAL_KEYS, isSecretKey, LOG_REDACT_PATHS,
 export { readSecrets, writeSecrets, type SecretValues } from './secrets-file.js';
 export { externalizeSecrets, isLiteralSecret, secretReference } from './secrets.js';
 export { resolvePaths, packageInfo, securePrivateDataDir, DATA_DIR_MODE, DATA_FILE_MODE, type GatewayPaths, type PackageInfo } from './paths.js';
-export { createConfigStore, CONFIG_SECTIONS, type ConfigStore, type ConfigStoreDeps, type ConfigChange, type ConfigChangeResult, type ConfigCheck, type ConfigEdit, type RawConfig } from './config-store.js';
+export { createConfigStore, CONFIG_SECTIONS, type ConfigStore, type ConfigStoreDeps, type ConfigChange, type ConfigChangeResult, type ConfigCheck, type ConfigEdit, type ConfigHistoryReader, type RawConfig } from './config-store.js';
+export { createDatabaseConfigStore, type DatabaseConfigStoreDeps } from './database-config-store.js';
 export { createGitHistory, type ConfigHistory, type ConfigHistoryEntry, type ConfigGcResult, type GitHistoryDeps } from './history.js';
 export { FORBIDDEN_KEYS, findForbiddenKey, isForbiddenKey, safeKeySchema, type FoundKey } from './object-keys.js';
 export type { HistoryRewriteResult } from './history-rewrite.js';
+export type { ConfigRevision, ConfigRevisionAppend, ConfigRevisionAppendOutcome, ConfigRevisionPort, ConfigRevisionSummary } from './config-revisions.js';

@@ -1,4 +1,4 @@
-// Every fixed limit of the config store (its git history and the file watch), with its unit.
+// Every fixed limit of the config store (its git history, the file watch, the database revisions), with its unit.
 
 export const CONFIG_LIMITS = {
   /** Each git command gets this long, in ms. */
@@ -7,4 +7,8 @@ export const CONFIG_LIMITS = {
   gitMaxOutputBytes: 16 * 1024 * 1024,
   /** A hand edit is applied once the file has been quiet this long, in ms (editors write in several steps). */
   fileWatchDebounceMs: 200,
+  /** Under storage: postgres, how often a replica reads the newest revision number in case an announcement was lost, in ms. */
+  revisionPollMs: 1_000,
+  /** A change that finds a newer revision is rebased onto it and written again, at most this many times in all. */
+  revisionWriteAttempts: 10,
 };

@@ -14,3 +14,4 @@ export { createPostgresObsPort } from './obs-counters.js';
 export { createPostgresEvidencePort } from './evidence.js';
 export { createPostgresMemoryPort, type PostgresMemoryPort, type PostgresMemoryPortOptions } from './memory-store.js';
 export { openPostgresStore, probePgvector, type OpenPostgresStoreOptions } from './store.js';
+export { createPostgresConfigRevisionPort, openPostgresConfigRevisions, type OpenPostgresConfigRevisionsOptions, type PostgresConfigRevisionOptions } from './config-revisions.js';

@@ -1,4 +1,5 @@
 // The PostgreSQL schema as numbered migrations, each applied in its own transaction; a released version is never edited.
+import { CONFIG_MIGRATIONS } from './schema-config.js';
 import { CORE_MIGRATIONS } from './schema-core.js';
 import { EVIDENCE_MIGRATIONS } from './schema-evidence.js';
 import { MEMORY_MIGRATIONS } from './schema-memory.js';
@@ -10,7 +11,7 @@ export interface PostgresMigration {
   up: string;
 }
 
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [...CORE_MIGRATIONS, ...SESSION_MIGRATIONS, ...EVIDENCE_MIGRATIONS, ...MEMORY_MIGRATIONS];
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [...CORE_MIGRATIONS, ...SESSION_MIGRATIONS, ...EVIDENCE_MIGRATIONS, ...MEMORY_MIGRATIONS, ...CONFIG_MIGRATIONS];
 
 /** The schema version this build writes and reads: its newest migration. */
 export const POSTGRES_SCHEMA_VERSION = Math.max(...POSTGRES_MIGRATIONS.map((migration) => migration.version));
