@@ -60,7 +60,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     priceOf: (provider, model) => router.entry({ provider, modelId: model })?.cost,
   });
   const { observability } = obs;
-  const agents = createAgentRegistry({ configStore, events, log: child('agents') });
+  const agents = createAgentRegistry({ configStore, events, log: child('agents'), eventsShared: coordination.eventFeed !== undefined });
   const tools = createToolRegistry(builtinTools({ now }));
   const hooks = createHookRegistry([], child('hooks'));
   const append = (key: string, messages: Parameters<typeof store.sessions.append>[1]) => store.sessions.append(key, messages, now());

@@ -53,6 +53,11 @@ export interface AgentRegistryDeps {
   log: Logger;
   /** Defaults to a static check: the provider is configured and has the key or URL its type needs. */
   checkProvider?: ProviderCheck;
+  /**
+   * Whether the bus's events reach every replica's feed (coordination: redis): then a change another replica wrote
+   * was announced by it, and announcing it here too would show it twice.
+   */
+  eventsShared?: boolean;
 }
 
 const AGENT_ID = /^[A-Za-z0-9._-]+$/;
@@ -125,7 +130,7 @@ function mergeFields(existing: RawConfig, fields: AgentFields): RawConfig {
   return merged;
 }
 
-export function createAgentRegistry({ configStore, events, log, checkProvider = staticProviderCheck }: AgentRegistryDeps): ManagedAgentRegistry {
+export function createAgentRegistry({ configStore, events, log, checkProvider = staticProviderCheck, eventsShared = false }: AgentRegistryDeps): ManagedAgentRegistry {
   const listeners = new Set<(changes: AgentChange[]) => void>();
 
   function toDefinition(agentId: string, config: AgentConfig): AgentDefinition {
@@ -144,10 +149,11 @@ export function createAgentRegistry({ configStore, events, log, checkProvider = 
     return agent;
   }
 
-  function onConfigChange({ previous, config }: ConfigChange): void {
+  function onConfigChange({ previous, config, isRemote }: ConfigChange): void {
     const changes = diffAgents(previous.agents, config.agents);
     if (changes.length === 0) return;
     for (const { agentId, change } of changes) {
+      if (isRemote === true && eventsShared) continue;
       const isRemoval = change === 'removed' || change === 'suspended';
       events.emit(isRemoval ? 'agent:hot_removed' : 'agent:hot_added', { agentId, change });
     }

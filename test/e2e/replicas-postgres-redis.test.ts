@@ -6,6 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openSse } from '../http/rest/sse-reader.js';
 import { spawnCli, type RunningCli } from '../support/cli.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { POSTGRES_SKIP_REASON, postgresBinDir, usePostgresServer } from '../support/postgres-server.js';
@@ -91,6 +92,17 @@ describe.skipIf(postgresBinDir === undefined)(`e2e: two gateway processes on one
     const { entries } = (await rpc(b, 'config.history', { limit: 5 })) as { entries: { message: string; revision: number }[] };
     expect(entries.map((entry) => entry.message)).toEqual(['agents.create scout', 'initial config']);
     expect(entries.map((entry) => entry.revision)).toEqual([2, 1]);
+  });
+
+  it("announces an agent change on the shared event feed once, by the replica that made it", async () => {
+    const onB = await openSse(`${b.url}/api/events?token=${ADMIN}`);
+    await rpc(a, 'agents.create', { name: 'Lookout', provider: 'fake', model: 'fake-model' });
+    await vi.waitFor(async () => expect((await rpc(b, 'agents.list')).agents).toContain('lookout'), { timeout: CONFIG_LIVE_MS, interval: 50 });
+    // B applied the change before it listed the agent: a copy of B's would be in the feed before the next change's.
+    await rpc(a, 'agents.create', { name: 'Marker', provider: 'fake', model: 'fake-model' });
+    const frames = await onB.until((frame) => frame.event === 'agent:hot_added' && (frame.data ?? '').includes('"marker"'));
+    onB.close();
+    expect(frames.filter((frame) => frame.event === 'agent:hot_added' && (frame.data ?? '').includes('"lookout"'))).toHaveLength(1);
   });
 
   it('fires a cron job once across both replicas', async () => {
