@@ -14,6 +14,8 @@ import { join } from 'node:path';
 export interface RedisServer {
   readonly url: string;
   readonly port: number;
+  /** Process id of the server. */
+  readonly pid: number;
   /** Stops the server (SIGKILL if it does not exit in time) and removes its temp dir. */
   stop(): Promise<void>;
 }
@@ -89,9 +91,11 @@ export async function startRedisServer(): Promise<RedisServer> {
     // The ready line has been seen; later output is not read, so the pipes must not fill up and block the server.
     child.stdout?.resume();
     child.stderr?.resume();
+    if (child.pid === undefined) throw new Error('redis-server has no pid');
     return {
       url: `redis://127.0.0.1:${port}`,
       port,
+      pid: child.pid,
       async stop() {
         await stopProcess(child);
         await rm(dir, { recursive: true, force: true });
