@@ -20,7 +20,8 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-const REDIS_SERVER_BIN = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
+/** The redis-server binary started (REDIS_SERVER_BIN, else Debian's path). */
+export const REDIS_SERVER_BIN = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
 /** How long a server may take to print that it accepts connections before the start is retried, in ms. */
 const READY_TIMEOUT_MS = 10_000;
 /** Another process may take the probed port before redis binds it; a start is retried this many times. */
