@@ -17,6 +17,11 @@ export interface HttpRequestSpec {
 export interface HttpLoadTarget {
   host: string;
   port: number;
+  /**
+   * Further ports on `host` serving the same API (replicas): the connections are dealt in turn over
+   * `[port, ...replicaPorts]`, so each replica gets an equal share of the connections.
+   */
+  replicaPorts?: readonly number[];
   connections: number;
   request: HttpRequestSpec;
   /** Status a response must have to count as a success; any 2xx when absent. */
@@ -143,8 +148,10 @@ function openSocket(host: string, port: number): Promise<Socket> {
 
 /** Opens every connection up front, so connection setup is not part of the measurement. */
 export async function connectHttpLoad(target: HttpLoadTarget): Promise<LoadConnections> {
-  const requestBytes = encodeRequest(target.host, target.port, target.request);
-  const sockets = await Promise.all(Array.from({ length: target.connections }, () => openSocket(target.host, target.port)));
+  const ports = [target.port, ...(target.replicaPorts ?? [])];
+  const portOf = (index: number) => ports[index % ports.length] ?? target.port;
+  const requestBytes = ports.map((port) => encodeRequest(target.host, port, target.request));
+  const sockets = await Promise.all(Array.from({ length: target.connections }, (_, index) => openSocket(target.host, portOf(index))));
   let sampleBody: string | undefined;
   const isSuccessStatus = (status: number) => (target.expectStatus === undefined ? status >= 200 && status < 300 : status === target.expectStatus);
   const expectedText = target.expectBodyIncludes === undefined ? undefined : Buffer.from(target.expectBodyIncludes, 'utf8');
@@ -154,11 +161,12 @@ export async function connectHttpLoad(target: HttpLoadTarget): Promise<LoadConne
     sampleBody: () => sampleBody ?? '',
     start(run: LoadRun) {
       let open = sockets.length;
-      for (const socket of sockets) {
+      for (const [index, socket] of sockets.entries()) {
         let startedAt = 0;
+        const bytes = requestBytes[index % requestBytes.length] ?? Buffer.alloc(0);
         const send = () => {
           startedAt = performance.now();
-          socket.write(requestBytes);
+          socket.write(bytes);
         };
         const parser = new HttpResponseParser((status, body) => {
           sampleBody ??= body.toString('utf8');

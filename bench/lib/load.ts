@@ -44,9 +44,14 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
 
 /**
  * As runLoad, with one result per measured segment (`spec.segments`; one segment when absent).
- * `onSegment` sees each as it ends (its `sampleBody` is filled in only in the resolved list).
+ * `onSegment` sees each as it ends (its `sampleBody` is filled in only in the resolved list); `onMeasuring` is
+ * told when the measurement window opens (after the warm-up).
  */
-export function runLoadSegments(spec: LoadSpec, onSegment: (result: LoadResult, index: number) => void = () => undefined): Promise<LoadResult[]> {
+export function runLoadSegments(
+  spec: LoadSpec,
+  onSegment: (result: LoadResult, index: number) => void = () => undefined,
+  onMeasuring: () => void = () => undefined,
+): Promise<LoadResult[]> {
   return new Promise<LoadResult[]>((resolve, reject) => {
     const worker = new Worker(WORKER_BOOT, { eval: true, workerData: spec });
     let serverEluAtStart = performance.eventLoopUtilization();
@@ -94,6 +99,7 @@ export function runLoadSegments(spec: LoadSpec, onSegment: (result: LoadResult, 
       if (message.type === 'measuring') {
         serverEluAtStart = performance.eventLoopUtilization();
         cpuAtStart = cpuSnapshot();
+        onMeasuring();
       } else if (message.type === 'segment') {
         addResult(closeWindow(message.totals, ''));
       } else if (message.type === 'result') {

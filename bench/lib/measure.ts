@@ -182,7 +182,8 @@ export function targetOf(row: ComparisonRow): { text: string; isMet: boolean } {
     parts.push(`+CPU <= ${maxAddedCpuUsPerOp} us`);
     isMet &&= addedCpuUsPerOp(row) <= maxAddedCpuUsPerOp;
   }
-  return { text: parts.join(', '), isMet };
+  // A row measured for the record only (`target: {}`): nothing to meet.
+  return parts.length === 0 ? { text: 'none', isMet: true } : { text: parts.join(', '), isMet };
 }
 
 function formatRate(value: number): string {
@@ -301,7 +302,7 @@ export function formatComparison(rows: readonly ComparisonRow[]): string {
       // An asterisk: no clean run on one side, so both medians include runs that shared the machine.
       `${value.toFixed(2)}${isCleanComparison(row) ? '' : '*'}`,
       target.text,
-      target.isMet ? 'yes' : 'no',
+      target.text === 'none' ? '-' : target.isMet ? 'yes' : 'no',
       Number.isNaN(cpuRatio(row)) ? 'n/a' : cpuRatio(row).toFixed(2),
       formatRange(row.baseline),
       formatRange(row.gateway),

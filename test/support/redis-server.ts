@@ -14,11 +14,14 @@ import { join } from 'node:path';
 export interface RedisServer {
   readonly url: string;
   readonly port: number;
+  /** Process id of the server. */
+  readonly pid: number;
   /** Stops the server (SIGKILL if it does not exit in time) and removes its temp dir. */
   stop(): Promise<void>;
 }
 
-const REDIS_SERVER_BIN = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
+/** The redis-server binary started (REDIS_SERVER_BIN, else Debian's path). */
+export const REDIS_SERVER_BIN = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
 /** How long a server may take to print that it accepts connections before the start is retried, in ms. */
 const READY_TIMEOUT_MS = 10_000;
 /** Another process may take the probed port before redis binds it; a start is retried this many times. */
@@ -89,9 +92,11 @@ export async function startRedisServer(): Promise<RedisServer> {
     // The ready line has been seen; later output is not read, so the pipes must not fill up and block the server.
     child.stdout?.resume();
     child.stderr?.resume();
+    if (child.pid === undefined) throw new Error('redis-server has no pid');
     return {
       url: `redis://127.0.0.1:${port}`,
       port,
+      pid: child.pid,
       async stop() {
         await stopProcess(child);
         await rm(dir, { recursive: true, force: true });
