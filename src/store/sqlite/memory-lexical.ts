@@ -73,13 +73,16 @@ interface LexicalQuery {
   values: SqlValue[];
 }
 
-/** Ranks the matches, then joins the best: the join's filter only confirms what the match already kept to. */
+/**
+ * Ranks the matches, then joins the best: the join's filter only confirms what the match already kept to. CROSS JOIN
+ * keeps the ranked rows the outer loop; otherwise SQLite may walk the scope's index and probe them per entry.
+ */
 function rankedFirst(match: string, filter: MemoryFilter, limit: number): LexicalQuery {
   const where = filterWhere(filter);
   return {
     sql:
       'SELECT e.id, r.rank FROM (SELECT rowid, bm25(memory_fts, 1.0, 0.0) AS rank FROM memory_fts WHERE memory_fts MATCH ? ' +
-      `ORDER BY rank, rowid DESC LIMIT ?) r JOIN memory_entries e ON e.seq = r.rowid ${where.sql} ORDER BY r.rank, e.seq DESC`,
+      `ORDER BY rank, rowid DESC LIMIT ?) r CROSS JOIN memory_entries e ON e.seq = r.rowid ${where.sql} ORDER BY r.rank, e.seq DESC`,
     values: [match, limit, ...where.values],
   };
 }

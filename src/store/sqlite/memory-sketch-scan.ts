@@ -83,11 +83,25 @@ export function closestRows(scopes: readonly SketchRows[], sketch: Uint32Array, 
   const { distances, scopeOf, rowOf } = rows;
   const coarse = new Uint32Array(COARSE_BITS + 1);
   let found = 0;
+  // The first pass touches every row: its eight words are written out, with the query's in locals.
+  const [q0 = 0, q1 = 0, q2 = 0, q3 = 0, q4 = 0, q5 = 0, q6 = 0, q7 = 0] = sketch;
   for (let scope = 0; scope < scopes.length; scope += 1) {
     const { count: scopeRows, words, attributes } = scopes[scope] as SketchRows;
-    for (let row = 0; row < scopeRows; row += 1) {
+    for (let row = 0, base = 0; row < scopeRows; row += 1, base += SKETCH_WORDS) {
       if (((attributes[row] as number) & mask) !== wanted) continue;
-      const near = distance(sketch, words, row, 0, COARSE_WORDS);
+      const x0 = q0 ^ (words[base] as number);
+      const x1 = q1 ^ (words[base + 1] as number);
+      const x2 = q2 ^ (words[base + 2] as number);
+      const x3 = q3 ^ (words[base + 3] as number);
+      const x4 = q4 ^ (words[base + 4] as number);
+      const x5 = q5 ^ (words[base + 5] as number);
+      const x6 = q6 ^ (words[base + 6] as number);
+      const x7 = q7 ^ (words[base + 7] as number);
+      const near =
+        (POPCOUNT_16[x0 & 0xffff] as number) + (POPCOUNT_16[x0 >>> 16] as number) + (POPCOUNT_16[x1 & 0xffff] as number) + (POPCOUNT_16[x1 >>> 16] as number) +
+        (POPCOUNT_16[x2 & 0xffff] as number) + (POPCOUNT_16[x2 >>> 16] as number) + (POPCOUNT_16[x3 & 0xffff] as number) + (POPCOUNT_16[x3 >>> 16] as number) +
+        (POPCOUNT_16[x4 & 0xffff] as number) + (POPCOUNT_16[x4 >>> 16] as number) + (POPCOUNT_16[x5 & 0xffff] as number) + (POPCOUNT_16[x5 >>> 16] as number) +
+        (POPCOUNT_16[x6 & 0xffff] as number) + (POPCOUNT_16[x6 >>> 16] as number) + (POPCOUNT_16[x7 & 0xffff] as number) + (POPCOUNT_16[x7 >>> 16] as number);
       distances[found] = near;
       scopeOf[found] = scope;
       rowOf[found] = row;

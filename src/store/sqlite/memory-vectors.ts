@@ -56,9 +56,11 @@ export function cosineSimilarity(left: Float32Array, right: Float32Array): numbe
   return leftNorm === 0 || rightNorm === 0 ? Number.NaN : dot / Math.sqrt(leftNorm * rightNorm);
 }
 
-/** A copy, so the Float32Array view is aligned whatever the Buffer's offset in its pool. */
+/** The blob's values: a view when the Buffer is 4-byte aligned (a blob read from SQLite has its own), else a copy. */
 export function blobValues(blob: Buffer): Float32Array {
-  const values = new Float32Array(blob.byteLength / Float32Array.BYTES_PER_ELEMENT);
+  const length = Math.floor(blob.byteLength / Float32Array.BYTES_PER_ELEMENT);
+  if (blob.byteOffset % Float32Array.BYTES_PER_ELEMENT === 0) return new Float32Array(blob.buffer, blob.byteOffset, length);
+  const values = new Float32Array(length);
   new Uint8Array(values.buffer).set(blob.subarray(0, values.byteLength));
   return values;
 }
