@@ -1,9 +1,9 @@
 // Deleting memory entries on SQLite: one entry, a session's entries with session.reset_conversation's unlink rules, a flush.
 import type { MemoryScope } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
-import { chunks, filterWhere } from './memory-rows.js';
+import { chunks, filterWhere, keyedFilterWhere } from './memory-rows.js';
 import type { VectorLane, VectorStore } from './memory-vectors.js';
-import { inList, type Condition } from './where.js';
+import { inList, type Condition, type WhereClause } from './where.js';
 
 export interface MemoryDeletes {
   delete(id: string, scope: MemoryScope): boolean;
@@ -14,10 +14,8 @@ export interface MemoryDeletes {
 }
 
 export function createMemoryDeletes(db: SqliteDatabase, vectors: VectorStore, lane: VectorLane): MemoryDeletes {
-  const seqsWhere = (scope: MemoryScope, extra: readonly Condition[]) => {
-    const where = filterWhere(scope, extra);
-    return db.prepare<unknown[], number>(`SELECT e.seq FROM memory_entries e ${where.sql}`).pluck().all(...where.values);
-  };
+  const seqsOf = (where: WhereClause) => db.prepare<unknown[], number>(`SELECT e.seq FROM memory_entries e ${where.sql}`).pluck().all(...where.values);
+  const seqsWhere = (scope: MemoryScope, extra: readonly Condition[]) => seqsOf(filterWhere(scope, extra));
 
   function deleteSeqs(seqs: readonly number[]): number {
     let deleted = 0;
@@ -43,8 +41,7 @@ export function createMemoryDeletes(db: SqliteDatabase, vectors: VectorStore, la
     if (purgeDerived) return deleted + deleteSeqs(seqsWhere(scope, [['e.memory_type', '=', 'observation']]));
     const orphans: number[] = [];
     for (const chunk of chunks([...linked])) {
-      const where = filterWhere(scope, [inList('e.seq', chunk), { sql: 'NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.observation_seq = e.seq)', values: [] }]);
-      orphans.push(...db.prepare<unknown[], number>(`SELECT e.seq FROM memory_entries e ${where.sql}`).pluck().all(...where.values));
+      orphans.push(...seqsOf(keyedFilterWhere(inList('e.seq', chunk), scope, [{ sql: 'NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.observation_seq = e.seq)', values: [] }])));
     }
     deleted += deleteSeqs(orphans);
     return deleted;
@@ -59,7 +56,7 @@ export function createMemoryDeletes(db: SqliteDatabase, vectors: VectorStore, la
 
   return {
     delete(id, scope) {
-      return db.transaction(() => deleteSeqs(seqsWhere(scope, [['e.id', '=', id]])) > 0).immediate();
+      return db.transaction(() => deleteSeqs(seqsOf(keyedFilterWhere(['e.id', '=', id], scope))) > 0).immediate();
     },
     deleteBySource: (sessionKey, scope, purgeDerived) => deleteBySource.immediate(sessionKey, scope, purgeDerived),
     flush: (scope) => flush.immediate(scope),

@@ -2,7 +2,7 @@
 import { GatewayError } from '../../errors.js';
 import type { EmbeddingVector, MemoryEntry, MemoryFilter, MemoryScope, NewMemoryEntry } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
-import { chunks, createEntryReader, filterWhere, MEMORY_COLUMNS, type MemoryRow } from './memory-rows.js';
+import { chunks, createEntryReader, filterWhere, keyedFilterWhere, MEMORY_COLUMNS, type MemoryRow } from './memory-rows.js';
 import type { VectorStore } from './memory-vectors.js';
 import { inList } from './where.js';
 
@@ -25,7 +25,7 @@ export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): M
     `INSERT INTO memory_entries (id, tenant_id, agent_id, content, memory_type, trust_level, source_session_key, created_at, metadata)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
   );
-  const sourceSeq = db.prepare<[string, string, string], number>('SELECT seq FROM memory_entries WHERE id = ? AND tenant_id = ? AND agent_id = ?').pluck();
+  const sourceSeq = db.prepare<[string, string, string], number>('SELECT seq FROM memory_entries WHERE id = ? AND +tenant_id = ? AND +agent_id = ?').pluck();
   const insertLink = db.prepare('INSERT INTO memory_links (observation_seq, source_seq, position) VALUES (?, ?, ?)');
   const seqOf = db.prepare<[string], number>('SELECT seq FROM memory_entries WHERE id = ?').pluck();
   const withoutVectorRows = db.prepare<[string, number], { id: string; content: string }>(
@@ -73,7 +73,7 @@ export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): M
   const getMany = (ids: readonly string[], scope: MemoryScope): MemoryEntry[] => {
     const found = new Map<string, MemoryEntry>();
     for (const chunk of chunks([...new Set(ids)])) {
-      const where = filterWhere(scope, [inList('e.id', chunk)]);
+      const where = keyedFilterWhere(inList('e.id', chunk), scope);
       for (const entry of read(rowsOf(`SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where.sql}`, where.values))) found.set(entry.id, entry);
     }
     return ids.flatMap((id) => {

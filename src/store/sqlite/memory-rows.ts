@@ -70,6 +70,14 @@ export function filterWhere(filter: MemoryFilter, extra: readonly Condition[] = 
   return buildWhere([...filterConditions(filter), ...extra]);
 }
 
+/**
+ * Entries named by id or seq, kept to the filter: its columns are written `+e.column`, which SQLite reads as "use no
+ * index here", so it looks the named rows up rather than walking the scope's index (as long as the scope).
+ */
+export function keyedFilterWhere(key: Condition, filter: MemoryFilter, extra: readonly Condition[] = []): WhereClause {
+  return buildWhere([key, ...filterConditions(filter, '+e.'), ...extra]);
+}
+
 export function chunks<T>(items: readonly T[], size = MAX_BOUND_IDS): T[][] {
   const out: T[][] = [];
   for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
