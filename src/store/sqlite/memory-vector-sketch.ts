@@ -1,6 +1,7 @@
 // The sketch vector lane: each index's 1,024-bit sketches are held in memory (read from the file in the background
 // after the store opens, then kept in step by the writes), a search scans its scope's sketches for the closest
-// candidates, and reranks them by exact cosine over their stored vectors in one query that applies the filters again.
+// candidates and reranks them by exact cosine over their stored vectors; the filter is applied again, in SQL, when
+// the few returned are given their ids.
 import type { MemoryFilter, MemoryStatus } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { filterConditions } from './memory-rows.js';
@@ -20,7 +21,6 @@ export const RERANK_FACTOR = 4;
 
 export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
   const loader = createSketchLoader(db);
-  const reranks = new Map<string, ReturnType<typeof db.prepare<unknown[], { id: string; seq: number; vector: Buffer }>>>();
 
   const forBegun = (vectors: readonly StoredVector[], change: (sketches: SketchIndex, seq: number) => void) => {
     for (const { seq, indexId } of vectors) {
@@ -29,18 +29,33 @@ export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
     }
   };
 
-  function rerank(index: VectorIndex, values: Float32Array, filter: MemoryFilter, seqs: readonly number[]) {
-    const where = buildWhere([['v.index_id', '=', index.id], ...filterConditions(filter)]);
-    // CROSS JOIN keeps the candidates the outer loop: one primary-key lookup each, never a scan of the index's rows.
-    const sql =
-      'SELECT e.id, e.seq, v.vector FROM json_each(?) c CROSS JOIN memory_vectors v ON v.entry_seq = c.value ' +
-      `CROSS JOIN memory_entries e ON e.seq = v.entry_seq ${where.sql}`;
-    let statement = reranks.get(sql);
+  // CROSS JOIN keeps the candidates the outer loop: one primary-key lookup each, never a scan of the index's rows.
+  const candidateVectors = db.prepare<[string, number], { seq: number; vector: Buffer }>(
+    'SELECT v.entry_seq AS seq, v.vector FROM json_each(?) c CROSS JOIN memory_vectors v ON v.entry_seq = c.value WHERE v.index_id = ?',
+  );
+  const idsOf = new Map<string, ReturnType<typeof db.prepare<unknown[], { seq: number; id: string }>>>();
+
+  /** The best `limit` candidates by exact cosine, best first (ties: the older entry). */
+  function rerank(index: VectorIndex, values: Float32Array, seqs: readonly number[], limit: number) {
+    const scored = candidateVectors.all(JSON.stringify(seqs), index.id).map((row) => ({ seq: row.seq, score: cosineSimilarity(values, blobValues(row.vector)) }));
+    // A stored all-zero vector has no direction (its cosine is not a number): it is never a match.
+    return scored.filter((hit) => Number.isFinite(hit.score)).sort((left, right) => right.score - left.score || left.seq - right.seq).slice(0, limit);
+  }
+
+  /** The entries' ids, the filter applied again in SQL: only the few returned are looked up. */
+  function withIds(hits: readonly { seq: number; score: number }[], filter: MemoryFilter) {
+    const where = buildWhere(filterConditions(filter));
+    const sql = `SELECT e.seq, e.id FROM json_each(?) c CROSS JOIN memory_entries e ON e.seq = c.value ${where.sql}`;
+    let statement = idsOf.get(sql);
     if (statement === undefined) {
-      statement = db.prepare<unknown[], { id: string; seq: number; vector: Buffer }>(sql);
-      reranks.set(sql, statement);
+      statement = db.prepare<unknown[], { seq: number; id: string }>(sql);
+      idsOf.set(sql, statement);
     }
-    return statement.all(JSON.stringify(seqs), ...where.values).map((row) => ({ id: row.id, seq: row.seq, score: cosineSimilarity(values, blobValues(row.vector)) }));
+    const ids = new Map(statement.all(JSON.stringify(hits.map((hit) => hit.seq)), ...where.values).map((row) => [row.seq, row.id]));
+    return hits.flatMap(({ seq, score }) => {
+      const id = ids.get(seq);
+      return id === undefined ? [] : [{ id, score }];
+    });
   }
 
   return {
@@ -71,10 +86,8 @@ export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
     search(index, values, filter, limit) {
       const candidates = loader.loaded(index.id).nearest(sketchOf(values), filter, Math.max(MIN_RERANK_CANDIDATES, limit * RERANK_FACTOR));
       if (candidates.length === 0) return [];
-      // A stored all-zero vector has no direction (its cosine is not a number): it is never a match.
-      const scored = rerank(index, values, filter, candidates).filter((hit) => Number.isFinite(hit.score));
-      scored.sort((left, right) => right.score - left.score || left.seq - right.seq);
-      return scored.slice(0, limit).map(({ id, score }) => ({ id, score }));
+      const best = rerank(index, values, candidates, limit);
+      return best.length === 0 ? [] : withIds(best, filter);
     },
   };
 }
