@@ -3,8 +3,10 @@
 import type { Logger } from 'pino';
 import { createConfigStore, createDatabaseConfigStore, createGitHistory, type ConfigStore, type ConfigStoreDeps, type GatewayConfig, type GatewayPaths } from './config/index.js';
 import type { StorePorts } from './store/index.js';
-import { openPostgresConfigRevisions, openPostgresStore } from './store/postgres/index.js';
 import { openSqliteStore } from './store/sqlite/index.js';
+
+/** Loaded only under `storage: postgres`: a single-node gateway never loads `pg` (start-up time and memory). */
+const postgres = () => import('./store/postgres/index.js');
 
 export interface OpenStoreOptions {
   config: GatewayConfig;
@@ -17,6 +19,7 @@ export async function openStore({ config, paths, log }: OpenStoreOptions): Promi
   const memory = { embeddingCacheMaxEntries: config.memory.embeddingCacheMaxEntries };
   const { storage } = config;
   if (storage.kind === 'sqlite') return openSqliteStore({ path: paths.databasePath, log, memory });
+  const { openPostgresStore } = await postgres();
   return openPostgresStore({ url: storage.url, maxConnections: storage.maxConnections, migrate: storage.migrate, log, memory });
 }
 
@@ -37,6 +40,7 @@ export async function openConfigStore({ config, paths, replicaId, ...deps }: Ope
   if (storage.kind === 'sqlite') {
     return createConfigStore({ ...deps, ...file, history: createGitHistory({ dataDir: paths.dataDir, configPath: paths.configPath, env: deps.env }), watchFile: true });
   }
+  const { openPostgresConfigRevisions } = await postgres();
   const revisions = await openPostgresConfigRevisions({ url: storage.url, migrate: storage.migrate, log: deps.log });
   return createDatabaseConfigStore({ ...deps, ...file, revisions, author: replicaId }).catch(async (error: unknown) => {
     await revisions.close();

@@ -2,8 +2,6 @@
 // The `agent-gateway` command line: start, init, token, rpc, doctor, migrate.
 import { parseArgs } from 'node:util';
 import { ConfigError, ensureConfigFile, packageInfo, resolvePaths } from './config/index.js';
-import { doctorCommand } from './cli/doctor.js';
-import { migrateCommand } from './cli/migrate.js';
 import { CliError, processIo, type CliIo } from './cli/output.js';
 import { isGatewayError } from './errors.js';
 import { rpcCommand } from './cli/rpc.js';
@@ -76,9 +74,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       await rpcCommand({ paths, method: rest[0], paramsJson: rest[1], token: values.token, url: values.url }, io);
       return 0;
     case 'doctor':
-      return (await doctorCommand(paths, io)) ? 0 : 1;
+      // doctor and migrate load the PostgreSQL driver; `start` of a single-node gateway never does.
+      return (await (await import('./cli/doctor.js')).doctorCommand(paths, io)) ? 0 : 1;
     case 'migrate':
-      await migrateCommand(paths, io);
+      await (await import('./cli/migrate.js')).migrateCommand(paths, io);
       return 0;
     default:
       throw new CliError(`unknown command '${command}'\n${USAGE}`, 2);

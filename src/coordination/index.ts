@@ -8,7 +8,6 @@ import { createLocalInstances } from './instances.js';
 import { createLocalLeases } from './leases.js';
 import { COORDINATION_LIMITS, type CoordinationTimings } from './limits.js';
 import { createLocalPeerChannel } from './peer-channel.js';
-import { createRedisCoordination } from './redis/index.js';
 import { createSessionLocks } from './session-locks.js';
 
 export type { Coordination, JobsChanged, PeerNotification, RetiredToken } from './coordination.js';
@@ -49,6 +48,8 @@ export interface CoordinationDeps {
 /** The coordination the config asks for; for redis it connects first and throws when Redis cannot be reached. */
 export async function createCoordination({ config, events, replayEvents, log, timings }: CoordinationDeps): Promise<Coordination> {
   if (config.kind === 'local') return createLocalCoordination();
+  // Loaded only when configured: a single-node gateway never loads ioredis.
+  const { createRedisCoordination } = await import('./redis/index.js');
   return createRedisCoordination({
     url: config.url, keyPrefix: config.keyPrefix, events, replayEvents, log, timings: { ...COORDINATION_LIMITS, ...timings },
   });
