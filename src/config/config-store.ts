@@ -4,8 +4,9 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { GatewayError } from '../errors.js';
 import { ConfigError } from './config-error.js';
+import { configEditMethods } from './config-edit-methods.js';
 import { moveSecretsOut, parseFile, readConfigText, type ConfigFile, type Prepared } from './config-document.js';
-import { changedSections, getPath, isPlainObject, keepSecrets, mergePatch, renderDocument, setPath, splitKey, type RawConfig } from './config-edit.js';
+import { changedSections, isPlainObject, keepSecrets, renderDocument, type RawConfig } from './config-edit.js';
 import { writeAtomically } from './config-file.js';
 import type { ConfigChange, ConfigChangeResult, ConfigEdit, ConfigStore, ConfigStoreDeps } from './config-store-types.js';
 import { watchConfigFile } from './file-watch.js';
@@ -224,26 +225,7 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
     raw: (section) => structuredClone(section === undefined ? file.raw : file.raw[section]),
     history,
     update,
-    patch: (patch, message = 'config.patch') => update((current) => mergePatch(current, patch), message),
-    apply: (document, message = 'config.apply') => update(() => document, message),
-    async set(section, key, value) {
-      const segments = splitKey(section, key);
-      let previous: unknown;
-      const result = await update((current) => {
-        previous = getPath(current, segments);
-        return setPath(current, segments, value);
-      }, `config.set ${segments.join('.')}`);
-      return { ...result, previous };
-    },
-    check(edit) {
-      const candidate = candidateOf(edit);
-      try {
-        return { valid: true, config: validate(candidate, 'the changed config') };
-      } catch (error) {
-        if (error instanceof ConfigError) return { valid: false, errors: error.problems.length > 0 ? error.problems : [error.message] };
-        throw error;
-      }
-    },
+    ...configEditMethods({ update, candidateOf, validate }),
     rollback(sha) {
       return exclusive(async () => {
         const rolledBackTo = await history.resolve(sha);

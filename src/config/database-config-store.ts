@@ -6,8 +6,9 @@ import { basename, dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { configChangeContended, GatewayError, replicaLocalSection } from '../errors.js';
 import { ConfigError } from './config-error.js';
+import { configEditMethods } from './config-edit-methods.js';
 import { parseFile, readConfigText } from './config-document.js';
-import { changedSections, getPath, isPlainObject, keepSecrets, mergePatch, setPath, splitKey, type RawConfig } from './config-edit.js';
+import { changedSections, isPlainObject, keepSecrets, type RawConfig } from './config-edit.js';
 import type { ConfigRevision, ConfigRevisionPort } from './config-revisions.js';
 import type { ConfigChange, ConfigChangeResult, ConfigEdit, ConfigHistoryReader, ConfigStore, ConfigStoreDeps } from './config-store-types.js';
 import { asInvalidParams } from './config-store.js';
@@ -213,26 +214,7 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
     raw: (section) => structuredClone(section === undefined ? view : view[section]),
     history,
     update: (edit, message) => update(edit, message),
-    patch: (patch, message = 'config.patch') => update((current) => mergePatch(current, patch), message),
-    apply: (document, message = 'config.apply') => update(() => document, message),
-    async set(section, key, value) {
-      const segments = splitKey(section, key);
-      let previous: unknown;
-      const result = await update((current) => {
-        previous = getPath(current, segments);
-        return setPath(current, segments, value);
-      }, `config.set ${segments.join('.')}`);
-      return { ...result, previous };
-    },
-    check(edit) {
-      const candidate = candidateOf(edit);
-      try {
-        return { valid: true, config: validate(candidate, 'the changed config') };
-      } catch (error) {
-        if (error instanceof ConfigError) return { valid: false, errors: error.problems.length > 0 ? error.problems : [error.message] };
-        throw error;
-      }
-    },
+    ...configEditMethods({ update, candidateOf, validate }),
     async rollback(ref) {
       const target = await resolveRevision(ref);
       const label = target.sha.slice(0, 7);
