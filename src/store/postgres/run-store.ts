@@ -1,49 +1,9 @@
 // PostgreSQL implementation of the RunPort: the durable record of runs (spawns, cron fires, webhooks), their owners and outcomes.
 import { runNotFound } from '../../errors.js';
-import { ORPHANED_RUN_ERROR, RUN_KINDS, RUN_STATUSES, type RunKind, type RunPort, type RunRecord, type RunStatus } from '../ports/index.js';
+import { ORPHANED_RUN_ERROR, type RunPort } from '../ports/index.js';
+import { RUN_COLUMNS, toRunRecord, type RunRow } from '../rows/run-rows.js';
 import type { Queryable } from './pool.js';
 import { buildWhere, Params } from './where.js';
-
-interface RunRow {
-  run_id: string;
-  root_run_id: string;
-  kind: string;
-  parent_key: string | null;
-  session_key: string;
-  agent_id: string;
-  task: string;
-  status: string;
-  requested_by: string | null;
-  started_at: number;
-  completed_at: number | null;
-  response: string | null;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cost_usd: number | null;
-  error: string | null;
-  owner_instance: string | null;
-  heartbeat_at: number | null;
-}
-
-const RUN_COLUMNS =
-  'run_id, root_run_id, kind, parent_key, session_key, agent_id, task, status, requested_by, started_at, completed_at, response, input_tokens, output_tokens, cost_usd, error, owner_instance, heartbeat_at';
-
-const toStatus = (value: string): RunStatus => RUN_STATUSES.find((status) => status === value) ?? 'running';
-const toKind = (value: string): RunKind => RUN_KINDS.find((kind) => kind === value) ?? 'spawn';
-
-function toRecord(row: RunRow): RunRecord {
-  // The table keeps input and output tokens; the total is their sum.
-  const tokensUsed =
-    row.input_tokens === null && row.output_tokens === null
-      ? null
-      : { input: row.input_tokens ?? 0, output: row.output_tokens ?? 0, total: (row.input_tokens ?? 0) + (row.output_tokens ?? 0) };
-  return {
-    runId: row.run_id, rootRunId: row.root_run_id, kind: toKind(row.kind), parentKey: row.parent_key,
-    sessionKey: row.session_key, agentId: row.agent_id, task: row.task, status: toStatus(row.status),
-    requestedBy: row.requested_by, startedAt: row.started_at, completedAt: row.completed_at, response: row.response,
-    tokensUsed, costUsd: row.cost_usd, error: row.error, ownerInstance: row.owner_instance, heartbeatAt: row.heartbeat_at,
-  };
-}
 
 export function createPostgresRunPort(db: Queryable): RunPort {
   return {
@@ -64,7 +24,7 @@ export function createPostgresRunPort(db: Queryable): RunPort {
     },
     async get(runId) {
       const row = (await db.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = $1`, [runId])).rows[0];
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toRunRecord(row);
     },
     async list({ status, sinceMs, rootRunId, kind, limit }, signal) {
       signal?.throwIfAborted();
@@ -72,7 +32,7 @@ export function createPostgresRunPort(db: Queryable): RunPort {
       const where = buildWhere(params, [['status', '=', status], ['started_at', '>=', sinceMs], ['root_run_id', '=', rootRunId], ['kind', '=', kind]]);
       const limitSql = limit === undefined ? '' : ` LIMIT ${params.add(limit)}`;
       const rows = await db.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs ${where} ORDER BY started_at DESC, run_id${limitSql}`, params.values);
-      return rows.rows.map(toRecord);
+      return rows.rows.map(toRunRecord);
     },
     async heartbeat(ownerInstance, now) {
       const result = await db.query("UPDATE runs SET heartbeat_at = $1 WHERE status = 'running' AND owner_instance = $2", [now, ownerInstance]);
