@@ -1,8 +1,7 @@
 // The sketches of one vector index held in memory, grouped by tenant and agent: a search scans only its scope's
 // sketches, applies the type, trust and status filters on interned codes as it goes, and keeps the closest by Hamming
 // distance as candidates for the exact rerank.
-import { closestRows, type SketchRows } from './memory-sketch-scan.js';
-import { SKETCH_WORDS } from './memory-sketch.js';
+import { closestRows, COARSE_WORDS, FINE_WORDS, type SketchRows } from './memory-sketch-scan.js';
 
 /** What a search is narrowed by; every defined field must match. */
 export interface SketchFilter {
@@ -50,11 +49,13 @@ function grown(scope: Scope): void {
   const rows = scope.seqs.length * 2;
   const seqs = new Float64Array(rows);
   seqs.set(scope.seqs);
-  const words = new Uint32Array(rows * SKETCH_WORDS);
-  words.set(scope.words);
+  const coarse = new Uint32Array(rows * COARSE_WORDS);
+  coarse.set(scope.coarse);
+  const fine = new Uint32Array(rows * FINE_WORDS);
+  fine.set(scope.fine);
   const attributes = new Uint32Array(rows);
   attributes.set(scope.attributes);
-  Object.assign(scope, { seqs, words, attributes });
+  Object.assign(scope, { seqs, coarse, fine, attributes });
 }
 
 export function createSketchIndex(): SketchIndex {
@@ -81,7 +82,8 @@ export function createSketchIndex(): SketchIndex {
     if (row !== last) {
       const moved = scope.seqs[last] ?? 0;
       scope.seqs[row] = moved;
-      scope.words.copyWithin(row * SKETCH_WORDS, last * SKETCH_WORDS, (last + 1) * SKETCH_WORDS);
+      scope.coarse.copyWithin(row * COARSE_WORDS, last * COARSE_WORDS, (last + 1) * COARSE_WORDS);
+      scope.fine.copyWithin(row * FINE_WORDS, last * FINE_WORDS, (last + 1) * FINE_WORDS);
       scope.attributes[row] = scope.attributes[last] ?? 0;
       places.set(moved, { scope, row });
     }
@@ -131,7 +133,8 @@ export function createSketchIndex(): SketchIndex {
           agentId: row.agentId,
           count: 0,
           seqs: new Float64Array(INITIAL_ROWS),
-          words: new Uint32Array(INITIAL_ROWS * SKETCH_WORDS),
+          coarse: new Uint32Array(INITIAL_ROWS * COARSE_WORDS),
+          fine: new Uint32Array(INITIAL_ROWS * FINE_WORDS),
           attributes: new Uint32Array(INITIAL_ROWS),
         };
         scopes.set(key, scope);
@@ -139,7 +142,8 @@ export function createSketchIndex(): SketchIndex {
       if (scope.count === scope.seqs.length) grown(scope);
       const at = scope.count;
       scope.seqs[at] = row.seq;
-      scope.words.set(row.sketch.subarray(0, SKETCH_WORDS), at * SKETCH_WORDS);
+      scope.coarse.set(row.sketch.subarray(0, COARSE_WORDS), at * COARSE_WORDS);
+      scope.fine.set(row.sketch.subarray(COARSE_WORDS, COARSE_WORDS + FINE_WORDS), at * FINE_WORDS);
       scope.attributes[at] = (codeOf(row.memoryType) << TYPE_SHIFT) | (codeOf(row.trustLevel) << TRUST_SHIFT) | (codeOf(row.status) << STATUS_SHIFT);
       scope.count += 1;
       places.set(row.seq, { scope, row: at });

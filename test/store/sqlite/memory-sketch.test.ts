@@ -74,6 +74,15 @@ describe('sketch index', () => {
     }
   });
 
+  it('returns the closest rows across scopes, whichever scope each is in', () => {
+    const index = createSketchIndex();
+    for (let seq = 1; seq <= 3_000; seq += 1) index.put(row(seq, (seq * 179) / 3_000, { agentId: `agent-${seq % 3}` }));
+    const nearest = index.nearest(query, { tenantId: 'tenant-a' }, 60);
+    expect(nearest).toHaveLength(60);
+    expect(nearest.filter((seq) => seq <= 72).length).toBeGreaterThanOrEqual(54);
+    expect(new Set(nearest.map((seq) => seq % 3))).toEqual(new Set([0, 1, 2]));
+  });
+
   it('keeps to the tenant, the agent and the type, trust and status filters', () => {
     const index = createSketchIndex();
     index.put(row(1, 0));
