@@ -29,15 +29,23 @@ export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
     }
   };
 
-  // CROSS JOIN keeps the candidates the outer loop: one primary-key lookup each, never a scan of the index's rows.
-  const candidateVectors = db.prepare<[string, number], { seq: number; vector: Buffer }>(
-    'SELECT v.entry_seq AS seq, v.vector FROM json_each(?) c CROSS JOIN memory_vectors v ON v.entry_seq = c.value WHERE v.index_id = ?',
+  // CROSS JOIN keeps the candidates the outer loop: one primary-key lookup each, never a scan of the index's rows. The
+  // vectors come back end to end in one blob (group_concat joins a UTF-8 file's blobs byte for byte), in the order of
+  // the seqs: one buffer for all, where a row each would allocate one per vector.
+  const candidateVectors = db.prepare<[string, number], { seqs: string | null; vectors: Buffer | null }>(
+    "SELECT group_concat(v.entry_seq) AS seqs, CAST(group_concat(v.vector, '') AS BLOB) AS vectors " +
+      'FROM json_each(?) c CROSS JOIN memory_vectors v ON v.entry_seq = c.value WHERE v.index_id = ?',
   );
   const idsOf = new Map<string, ReturnType<typeof db.prepare<unknown[], { seq: number; id: string }>>>();
 
   /** The best `limit` candidates by exact cosine, best first (ties: the older entry). */
-  function rerank(index: VectorIndex, values: Float32Array, seqs: readonly number[], limit: number) {
-    const scored = candidateVectors.all(JSON.stringify(seqs), index.id).map((row) => ({ seq: row.seq, score: cosineSimilarity(values, blobValues(row.vector)) }));
+  function rerank(index: VectorIndex, values: Float32Array, candidates: readonly number[], limit: number) {
+    const found = candidateVectors.get(JSON.stringify(candidates), index.id);
+    if (found?.seqs == null || found.vectors === null) return [];
+    const seqs = found.seqs.split(',').map(Number);
+    const all = blobValues(found.vectors);
+    if (all.length !== seqs.length * values.length) throw new Error(`vector index ${index.id} holds vectors of another length than ${values.length}`);
+    const scored = seqs.map((seq, at) => ({ seq, score: cosineSimilarity(values, all.subarray(at * values.length, (at + 1) * values.length)) }));
     // A stored all-zero vector has no direction (its cosine is not a number): it is never a match.
     return scored.filter((hit) => Number.isFinite(hit.score)).sort((left, right) => right.score - left.score || left.seq - right.seq).slice(0, limit);
   }
