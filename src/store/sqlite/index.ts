@@ -22,4 +22,5 @@ export {
 } from './memory-store.js';
 export { toFtsAnyQuery } from './memory-lexical.js';
 export { openSqliteStore, type OpenSqliteStoreOptions } from './store.js';
+export { createReaderThread, type ReaderThread } from './sql-reader.js';
 export { createWriterThread, type WriterThread } from './sql-writer.js';

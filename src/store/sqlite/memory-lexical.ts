@@ -3,6 +3,7 @@ import type { MemoryFilter, RankedHit } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { filterWhere } from './memory-rows.js';
 import { wordsOf, type ScopeTermCounts, type TermCounts } from './memory-term-counts.js';
+import type { ReaderThread } from './sql-reader.js';
 import type { SqlValue } from './where.js';
 
 /** Cap on the distinct words taken from one query (outside input). */
@@ -98,9 +99,21 @@ function filteredFirst(match: string, filter: MemoryFilter, limit: number): Lexi
   };
 }
 
-export function createLexicalLane(db: SqliteDatabase, termCounts: TermCounts): (query: string, filter: MemoryFilter, limit: number) => RankedHit[] {
-  const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], { id: string; rank: number }>>>();
-  return (query, filter, limit) => {
+/**
+ * With a reader thread, the ranked query runs there, on its own connection, while the caller goes on (a memory search
+ * runs its vector lane meanwhile); the words are still chosen here, where the counts are kept.
+ */
+export function createLexicalLane(db: SqliteDatabase, termCounts: TermCounts, reader?: ReaderThread): (query: string, filter: MemoryFilter, limit: number) => Promise<RankedHit[]> {
+  const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], [string, number]>>>();
+  const here = (sql: string, values: readonly SqlValue[]): [string, number][] => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = db.prepare<unknown[], [string, number]>(sql).raw();
+      statements.set(sql, statement);
+    }
+    return statement.all(...values);
+  };
+  return async (query, filter, limit) => {
     if (limit <= 0) return [];
     const counts = termCounts.of(filter);
     const words = discriminatingWords(query, counts);
@@ -112,11 +125,7 @@ export function createLexicalLane(db: SqliteDatabase, termCounts: TermCounts): (
     const match = token === undefined ? `content : (${terms})` : `scope : "${token}" AND content : (${terms})`;
     const form = matchesOnlyTheScope(filter, token, counts.entries === termCounts.totalEntries()) ? rankedFirst : filteredFirst;
     const { sql, values } = form(match, filter, limit);
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = db.prepare<unknown[], { id: string; rank: number }>(sql);
-      statements.set(sql, statement);
-    }
-    return statement.all(...values).map((row, index) => ({ id: row.id, rank: index + 1, score: -row.rank }));
+    const rows = reader?.available() === true ? ((await reader.rows(sql, values)) as [string, number][]) : here(sql, values);
+    return rows.map(([id, rank], index) => ({ id, rank: index + 1, score: -rank }));
   };
 }

@@ -5,6 +5,7 @@ import { createMemoryDeletes } from './memory-deletes.js';
 import { createEmbeddingCache } from './memory-embedding-cache.js';
 import { createMemoryEntries } from './memory-entries.js';
 import { createLexicalLane } from './memory-lexical.js';
+import type { ReaderThread } from './sql-reader.js';
 import { createTermCounts } from './memory-term-counts.js';
 import { createMemoryLifecycle } from './memory-lifecycle.js';
 import { createMemoryStats, createScopeProbe } from './memory-stats.js';
@@ -32,7 +33,8 @@ export interface SqliteMemoryPort extends MemoryPort {
 export const DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES = 100_000;
 export const DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH = 500;
 
-export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemoryPortOptions = {}): SqliteMemoryPort {
+/** With a reader thread, the lexical lane's query runs on it, alongside the vector lane here. */
+export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemoryPortOptions = {}, reader?: ReaderThread): SqliteMemoryPort {
   const {
     embeddingCacheMaxEntries = DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES,
     embeddingCacheEvictionBatch = DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH,
@@ -45,7 +47,7 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
   const entries = createMemoryEntries(db, vectors);
   const deletes = createMemoryDeletes(db, vectors, lane);
   const lifecycle = createMemoryLifecycle(db, vectors, lane, deletes);
-  const lexical = createLexicalLane(db, createTermCounts(db));
+  const lexical = createLexicalLane(db, createTermCounts(db), reader);
   const stats = createMemoryStats(db);
   const hasEntries = createScopeProbe(db);
   const cache = createEmbeddingCache(db, { maxEntries: embeddingCacheMaxEntries, evictionBatch: embeddingCacheEvictionBatch, now });

@@ -1,8 +1,7 @@
 // Writes batches of prepared statements, each batch in one IMMEDIATE transaction: on this thread, or on a writer
 // thread with its own connection, so the event loop never waits on SQLite for evidence and counters.
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type { SqliteDatabase } from './database.js';
+import { startSqliteThread } from './sqlite-thread.js';
 
 export type SqlValue = string | number | bigint | null;
 /** One statement run: its index in the writer's statement list, then its positional parameters. */
@@ -32,88 +31,31 @@ export interface WriterThread {
   close(): Promise<void>;
 }
 
-type Reply = { id: number; error?: string };
-
-/**
- * The thread's code, evaluated as a CommonJS script so it needs no build step of its own. It opens the same file
- * (already migrated by the main connection) with the same pragmas, and answers every message in order.
- */
-const THREAD_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.path);
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
-db.pragma('busy_timeout = 5000');
+/** The thread's handler: each statement set prepared once, each batch of rows run in one IMMEDIATE transaction. */
+const WRITER_HANDLER = `
 const sets = [];
 const run = db.transaction((statements, rows) => {
   for (const row of rows) statements[row[0]].run(...row.slice(1));
 });
-parentPort.on('message', (message) => {
-  if (message.type === 'prepare') {
-    sets[message.set] = message.statements.map((sql) => db.prepare(sql));
-    return;
-  }
-  if (message.type === 'close') {
-    db.close();
-    parentPort.postMessage({ id: message.id });
-    parentPort.close();
-    return;
-  }
-  try {
-    run.immediate(sets[message.set], message.rows);
-    parentPort.postMessage({ id: message.id });
-  } catch (error) {
-    parentPort.postMessage({ id: message.id, error: String(error && error.message ? error.message : error) });
-  }
-});
+function handle(message) {
+  if (message.type === 'prepare') sets[message.set] = message.statements.map((sql) => db.prepare(sql));
+  else run.immediate(sets[message.set], message.rows);
+}
 `;
 
 export function createWriterThread(path: string): WriterThread {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const thread = new Worker(THREAD_SOURCE, { eval: true, workerData: { path, driver } });
-  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
-  let nextId = 0;
+  const thread = startSqliteThread({ name: 'writer', path, readonly: false, handler: WRITER_HANDLER });
   let sets = 0;
-  let failure: Error | undefined;
-
-  const settleAll = (error: Error) => {
-    failure = error;
-    for (const { reject } of waiting.values()) reject(error);
-    waiting.clear();
-  };
-  thread.on('message', (reply: Reply) => {
-    const entry = waiting.get(reply.id);
-    waiting.delete(reply.id);
-    if (reply.error === undefined) entry?.resolve();
-    else entry?.reject(new Error(reply.error));
-  });
-  thread.on('error', (error) => settleAll(error));
-  thread.on('exit', () => settleAll(new Error('the SQLite writer thread has ended')));
-
-  function send(message: Record<string, unknown>): Promise<void> {
-    if (failure !== undefined) return Promise.reject(failure);
-    const id = nextId++;
-    return new Promise((resolve, reject) => {
-      waiting.set(id, { resolve, reject });
-      thread.postMessage({ ...message, id });
-    });
-  }
-
   return {
     writer(statements) {
       const set = sets++;
-      thread.postMessage({ type: 'prepare', set, statements });
+      thread.post({ type: 'prepare', set, statements });
       return {
         async write(rows) {
-          if (rows.length > 0) await send({ type: 'write', set, rows });
+          if (rows.length > 0) await thread.request({ type: 'write', set, rows });
         },
       };
     },
-    async close() {
-      if (failure !== undefined) return;
-      await send({ type: 'close' });
-      await thread.terminate();
-    },
+    close: () => thread.close(),
   };
 }

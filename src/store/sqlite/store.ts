@@ -12,6 +12,7 @@ import { createSqliteObsPort } from './obs-counters.js';
 import { createSqliteResponsePort } from './response-store.js';
 import { createSqliteRunPort } from './run-store.js';
 import { createSqliteSessionPort } from './session-store.js';
+import { createReaderThread } from './sql-reader.js';
 import { createWriterThread } from './sql-writer.js';
 import { createSqliteTokenPort } from './token-store.js';
 
@@ -25,11 +26,14 @@ export interface OpenSqliteStoreOptions {
 
 /**
  * Evidence and obs batches are written by a writer thread with its own connection, so the event loop never waits on
- * them; every other port runs on this thread's connection (its reads must see its own writes at once).
+ * them; the memory search's lexical query runs on a reader thread, alongside its vector lane. Every other port runs on
+ * this thread's connection (its reads must see its own writes at once; the reader sees every write committed before
+ * its query, and no transaction here stays open across an await).
  */
 export function openSqliteStore({ path, log, memory = {} }: OpenSqliteStoreOptions): StorePorts {
   const db = openDatabase({ path });
   const writers = path === ':memory:' ? undefined : createWriterThread(path);
+  const reader = path === ':memory:' ? undefined : createReaderThread(path);
   const sessions = createSqliteSessionPort(db, log === undefined ? {} : { log });
   return {
     sessions,
@@ -39,7 +43,7 @@ export function openSqliteStore({ path, log, memory = {} }: OpenSqliteStoreOptio
     audit: createSqliteAuditPort(db),
     evidence: createSqliteEvidencePort(db, writers),
     obs: createSqliteObsPort(db, writers),
-    memory: createSqliteMemoryPort(db, memory),
+    memory: createSqliteMemoryPort(db, memory, reader),
     approvals: createSqliteApprovalPort(db),
     jobs: createSqliteJobPort(db),
     media: createSqliteMediaPort(db),
@@ -47,6 +51,7 @@ export function openSqliteStore({ path, log, memory = {} }: OpenSqliteStoreOptio
     async close() {
       sessions.flush();
       await writers?.close();
+      await reader?.close();
       db.close();
     },
   };

@@ -1,10 +1,11 @@
-// The SQLite MemoryPort: the shared conformance cases on both vector lanes (sketches with a rerank, and exact cosine),
+// The SQLite MemoryPort: the shared conformance cases on both vector lanes (sketches with a rerank, and exact cosine)
+// and with lexical queries on a reader thread,
 // and what only a file shows: vectors, sketches and cached embeddings survive a reopen, and a failed write loses nothing.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSqliteMemoryPort, openDatabase, openSqliteStore, type SqliteDatabase, type SqliteMemoryPortOptions } from '../../../src/store/sqlite/index.js';
+import { createReaderThread, createSqliteMemoryPort, openDatabase, openSqliteStore, type SqliteDatabase, type SqliteMemoryPortOptions } from '../../../src/store/sqlite/index.js';
 import { memoryEntry, memoryPortCases, vector, type MemoryFixtureOptions } from '../memory.cases.js';
 import { openTemporaryDatabase } from './temporary-database.js';
 
@@ -24,6 +25,20 @@ for (const exact of [false, true]) {
     return { port, close };
   });
 }
+
+memoryPortCases('sqlite, sketches, lexical queries on a reader thread', async (options) => {
+  const { db, close } = await openTemporaryDatabase();
+  const reader = createReaderThread(db.name);
+  await vi.waitFor(() => expect(reader.available()).toBe(true));
+  const port = createSqliteMemoryPort(db, portOptions(options, false), reader);
+  return {
+    port,
+    close: async () => {
+      await reader.close();
+      await close();
+    },
+  };
+});
 
 describe('sqlite memory port', () => {
   let dir: string;
