@@ -1,6 +1,7 @@
 // The sketches of one vector index held in memory, grouped by tenant and agent: a search scans only its scope's
 // sketches, applies the type, trust and status filters on interned codes as it goes, and keeps the closest by Hamming
 // distance as candidates for the exact rerank.
+import { createSketchArena, RECORD_WORDS, type SketchArena } from './memory-sketch-arena.js';
 import { closestRows, COARSE_WORDS, FINE_WORDS, type SketchRows } from './memory-sketch-scan.js';
 
 /** What a search is narrowed by; every defined field must match. */
@@ -45,20 +46,19 @@ interface Scope extends SketchRows {
 
 const scopeKey = (tenantId: string, agentId: string) => `${tenantId}\u0000${agentId}`;
 
-function grown(scope: Scope): void {
-  const rows = scope.seqs.length * 2;
+/** Room for twice the rows: the arena block, and the seqs and other sketch words kept here. */
+function grown(arena: SketchArena, scope: Scope): void {
+  const rows = scope.block.capacity * 2;
+  arena.grow(scope.block, rows);
   const seqs = new Float64Array(rows);
   seqs.set(scope.seqs);
-  const coarse = new Uint32Array(rows * COARSE_WORDS);
-  coarse.set(scope.coarse);
   const fine = new Uint32Array(rows * FINE_WORDS);
   fine.set(scope.fine);
-  const attributes = new Uint32Array(rows);
-  attributes.set(scope.attributes);
-  Object.assign(scope, { seqs, coarse, fine, attributes });
+  Object.assign(scope, { seqs, fine });
 }
 
 export function createSketchIndex(): SketchIndex {
+  const arena = createSketchArena();
   const scopes = new Map<string, Scope>();
   /** Where each entry is: its scope and row. */
   const places = new Map<number, { scope: Scope; row: number }>();
@@ -78,16 +78,16 @@ export function createSketchIndex(): SketchIndex {
     const place = places.get(seq);
     if (place === undefined) return;
     const { scope, row } = place;
-    const last = scope.count - 1;
+    const last = scope.block.count - 1;
     if (row !== last) {
       const moved = scope.seqs[last] ?? 0;
       scope.seqs[row] = moved;
-      scope.coarse.copyWithin(row * COARSE_WORDS, last * COARSE_WORDS, (last + 1) * COARSE_WORDS);
+      const base = scope.block.offset / 4;
+      arena.words().copyWithin(base + row * RECORD_WORDS, base + last * RECORD_WORDS, base + (last + 1) * RECORD_WORDS);
       scope.fine.copyWithin(row * FINE_WORDS, last * FINE_WORDS, (last + 1) * FINE_WORDS);
-      scope.attributes[row] = scope.attributes[last] ?? 0;
       places.set(moved, { scope, row });
     }
-    scope.count = last;
+    scope.block.count = last;
     places.delete(seq);
   }
 
@@ -131,21 +131,21 @@ export function createSketchIndex(): SketchIndex {
         scope = {
           tenantId: row.tenantId,
           agentId: row.agentId,
-          count: 0,
+          block: arena.allocate(INITIAL_ROWS),
           seqs: new Float64Array(INITIAL_ROWS),
-          coarse: new Uint32Array(INITIAL_ROWS * COARSE_WORDS),
           fine: new Uint32Array(INITIAL_ROWS * FINE_WORDS),
-          attributes: new Uint32Array(INITIAL_ROWS),
         };
         scopes.set(key, scope);
       }
-      if (scope.count === scope.seqs.length) grown(scope);
-      const at = scope.count;
-      scope.seqs[at] = row.seq;
-      scope.coarse.set(row.sketch.subarray(0, COARSE_WORDS), at * COARSE_WORDS);
+      if (scope.block.count === scope.block.capacity) grown(arena, scope);
+      const at = scope.block.count;
+      const base = scope.block.offset / 4 + at * RECORD_WORDS;
+      const words = arena.words();
+      words[base] = (codeOf(row.memoryType) << TYPE_SHIFT) | (codeOf(row.trustLevel) << TRUST_SHIFT) | (codeOf(row.status) << STATUS_SHIFT);
+      words.set(row.sketch.subarray(0, COARSE_WORDS), base + 1);
       scope.fine.set(row.sketch.subarray(COARSE_WORDS, COARSE_WORDS + FINE_WORDS), at * FINE_WORDS);
-      scope.attributes[at] = (codeOf(row.memoryType) << TYPE_SHIFT) | (codeOf(row.trustLevel) << TRUST_SHIFT) | (codeOf(row.status) << STATUS_SHIFT);
-      scope.count += 1;
+      scope.seqs[at] = row.seq;
+      scope.block.count += 1;
       places.set(row.seq, { scope, row: at });
     },
     remove,
@@ -153,12 +153,14 @@ export function createSketchIndex(): SketchIndex {
       const place = places.get(seq);
       if (place === undefined) return;
       const { scope, row } = place;
-      scope.attributes[row] = ((scope.attributes[row] ?? 0) & ~(0xff << STATUS_SHIFT)) | (codeOf(status) << STATUS_SHIFT);
+      const words = arena.words();
+      const at = scope.block.offset / 4 + row * RECORD_WORDS;
+      words[at] = ((words[at] ?? 0) & ~(0xff << STATUS_SHIFT)) | (codeOf(status) << STATUS_SHIFT);
     },
     nearest(sketch, filter, count) {
       const attributes = wantedAttributes(filter);
       if (attributes === undefined || count <= 0) return [];
-      return closestRows(matchingScopes(filter), sketch, attributes.mask, attributes.wanted, count);
+      return closestRows(arena, matchingScopes(filter), sketch, attributes.mask, attributes.wanted, count);
     },
   };
 }

@@ -1,0 +1,43 @@
+;; The sketch scan's first pass with WebAssembly SIMD: the Hamming distance of a query's first 256 sketch bits to every
+;; row of a scope, 32 bytes at a time. Compiled by `npm run build:kernel` into memory-sketch-kernel.generated.ts.
+(module
+  (import "sketch" "memory" (memory 1))
+
+  ;; Rows are RECORD_BYTES (36) apart from `records`: the row's attribute word, then its first 8 sketch words. For each
+  ;; row, writes its distance to the 8 query words at `query` as a u16 from `out` (0xffff when its attributes masked by
+  ;; `mask` differ from `wanted`: the filter leaves it out) and adds one to the u32 histogram slot of that distance.
+  ;; Returns the rows the filter kept.
+  (func (export "coarsePass")
+    (param $records i32) (param $count i32) (param $query i32) (param $mask i32) (param $wanted i32)
+    (param $out i32) (param $histogram i32) (result i32)
+    (local $query0 v128) (local $query1 v128) (local $row i32) (local $end i32)
+    (local $sums v128) (local $distance i32) (local $kept i32) (local $slot i32)
+    (local.set $query0 (v128.load (local.get $query)))
+    (local.set $query1 (v128.load offset=16 (local.get $query)))
+    (local.set $row (local.get $records))
+    (local.set $end (i32.add (local.get $records) (i32.mul (local.get $count) (i32.const 36))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $row) (local.get $end)))
+        (if (i32.ne (i32.and (i32.load (local.get $row)) (local.get $mask)) (local.get $wanted))
+          (then (i32.store16 (local.get $out) (i32.const 0xffff)))
+          (else
+            ;; Bits set per byte of the XORs, summed to four 32-bit lanes, then across them.
+            (local.set $sums
+              (i32x4.extadd_pairwise_i16x8_u
+                (i16x8.extadd_pairwise_i8x16_u
+                  (i8x16.add
+                    (i8x16.popcnt (v128.xor (local.get $query0) (v128.load offset=4 align=4 (local.get $row))))
+                    (i8x16.popcnt (v128.xor (local.get $query1) (v128.load offset=20 align=4 (local.get $row))))))))
+            (local.set $distance
+              (i32.add
+                (i32.add (i32x4.extract_lane 0 (local.get $sums)) (i32x4.extract_lane 1 (local.get $sums)))
+                (i32.add (i32x4.extract_lane 2 (local.get $sums)) (i32x4.extract_lane 3 (local.get $sums)))))
+            (i32.store16 (local.get $out) (local.get $distance))
+            (local.set $slot (i32.add (local.get $histogram) (i32.shl (local.get $distance) (i32.const 2))))
+            (i32.store (local.get $slot) (i32.add (i32.load (local.get $slot)) (i32.const 1)))
+            (local.set $kept (i32.add (local.get $kept) (i32.const 1)))))
+        (local.set $out (i32.add (local.get $out) (i32.const 2)))
+        (local.set $row (i32.add (local.get $row) (i32.const 36)))
+        (br $next)))
+    (local.get $kept)))
