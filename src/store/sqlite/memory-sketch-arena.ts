@@ -1,17 +1,19 @@
-// The sketch rows' attribute words and first sketch words, in the WebAssembly memory the scan kernel reads: one block
-// per scope, moved to the top when it grows, and every block packed down once moved-out space outweighs the rest.
+// The sketch rows of every scope in the WebAssembly memory the scan kernel reads: one block per scope, moved to the top
+// when it grows, and every block packed down once moved-out space outweighs the rest.
 import { SKETCH_KERNEL_WASM } from './memory-sketch-kernel.generated.js';
+import { SKETCH_BYTES } from './memory-sketch.js';
 
-/** Per row: its attribute word, then its first 8 sketch words (the scan's first pass). */
+/** Per row, in the block's first part: its attribute word, then its first 8 sketch words (the scan's first pass). */
 export const RECORD_WORDS = 9;
 export const RECORD_BYTES = RECORD_WORDS * 4;
+/** Per row, in the block's second part: its other 24 sketch words. */
+export const FINE_BYTES = 96;
 const PAGE_BYTES = 65_536;
 /** Moved-out space is packed away only past this much (and past the space in use), so a small index never packs. */
 export const PACK_AFTER_BYTES = 1 << 20;
-/** The kernel's scratch: the query's first 8 words, the histogram of first-pass distances, then a u16 per row searched. */
-const QUERY_BYTES = 32;
+/** The kernel's scratch: the query's sketch, the histogram of first-pass distances, then per-search room. */
 const HISTOGRAM_SLOTS = 257;
-const SCRATCH_HEAD_BYTES = QUERY_BYTES + HISTOGRAM_SLOTS * 4;
+const SCRATCH_HEAD_BYTES = SKETCH_BYTES + HISTOGRAM_SLOTS * 4;
 
 /** Space in the memory; `offset` (bytes, a multiple of 16) changes when the arena packs. */
 interface Region {
@@ -19,18 +21,24 @@ interface Region {
   bytes: number;
 }
 
-/** A scope's rows, from `offset`: `count` in use of room for `capacity`. */
+/** A scope's rows: `count` in use of room for `capacity`; their records from `offset`, their other words from `fineOffset`. */
 export interface ArenaBlock extends Region {
+  fineOffset: number;
   capacity: number;
   count: number;
 }
 
-export interface FirstPass {
-  /** Per row of the blocks laid end to end, its distance over the first 256 bits; 0xffff where the filter leaves it out. */
+/** One search's two passes over its blocks, laid end to end. */
+export interface BlockScan {
+  /** Per row, its distance over the first 256 bits; 0xffff where the filter leaves it out. */
   distances: Uint16Array;
   histogram: Uint32Array;
   /** Rows the filter kept. */
   kept: number;
+  /** Room for the rows picked for the second pass: the byte address of each one's other sketch words. */
+  picked: Uint32Array;
+  /** Each of the first `count` picked rows' distance over the other 768 bits. */
+  measure(count: number): Uint16Array;
 }
 
 export interface SketchArena {
@@ -40,23 +48,30 @@ export interface SketchArena {
   grow(block: ArenaBlock, capacity: number): void;
   /** The block's space is no longer used. */
   release(block: ArenaBlock): void;
-  /** The memory as words, for reading and writing rows: take it again after any allocate, grow or release. */
+  /** The memory as words, for reading and writing rows: take it again after any allocate, grow, release or scan. */
   words(): Uint32Array;
   /** Bytes in use by blocks and scratch, and bytes from the bottom to the top one (in use plus moved out). */
   footprint(): { live: number; span: number };
-  /** The first pass over the blocks for this query and filter (attributes masked by `mask` equal to `wanted`). */
-  coarsePass(blocks: readonly ArenaBlock[], query: Uint32Array, mask: number, wanted: number): FirstPass;
+  /**
+   * The first pass over the blocks for this query and filter (attributes masked by `mask` equal to `wanted`), with
+   * room for up to `picks` rows in the second. The views are valid until the arena next changes.
+   */
+  scan(blocks: readonly ArenaBlock[], query: Uint32Array, mask: number, wanted: number, picks: number): BlockScan;
 }
 
-type CoarsePass = (records: number, count: number, query: number, mask: number, wanted: number, out: number, histogram: number) => number;
+interface Kernel {
+  coarsePass(records: number, count: number, query: number, mask: number, wanted: number, out: number, histogram: number): number;
+  finePass(rows: number, count: number, query: number, out: number): void;
+}
 
 const kernelModule = new WebAssembly.Module(Buffer.from(SKETCH_KERNEL_WASM, 'base64'));
 
 const align16 = (bytes: number) => Math.ceil(bytes / 16) * 16;
+const blockBytes = (capacity: number) => align16(capacity * RECORD_BYTES) + capacity * FINE_BYTES;
 
 export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES }: { packAfterBytes?: number } = {}): SketchArena {
   const memory = new WebAssembly.Memory({ initial: 1 });
-  const kernel = new WebAssembly.Instance(kernelModule, { sketch: { memory } }).exports.coarsePass as CoarsePass;
+  const kernel = new WebAssembly.Instance(kernelModule, { sketch: { memory } }).exports as unknown as Kernel;
   const regions = new Set<Region>();
   let top = 0;
   let live = 0;
@@ -83,36 +98,42 @@ export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES }: { packA
     let at = 0;
     for (const region of [...regions].sort((left, right) => left.offset - right.offset)) {
       bytes.copyWithin(at, region.offset, region.offset + region.bytes);
+      if ('fineOffset' in region) (region as ArenaBlock).fineOffset += at - region.offset;
       region.offset = at;
       at += region.bytes;
     }
     top = at;
   }
 
-  /** Room to its end for `bytes`, moving it to the top (its contents with it) when it is not the top region. */
-  function resize(region: Region, bytes: number, keep: number): void {
+  /** Room for `bytes`, in place when the region is the top one, else at the top (nothing of it copied). */
+  function resize(region: Region, bytes: number): number {
+    const from = region.offset;
     live += bytes - region.bytes;
-    if (region.offset + region.bytes === top) {
-      reserve(bytes - region.bytes);
-    } else {
-      const at = reserve(bytes);
-      new Uint8Array(memory.buffer).copyWithin(at, region.offset, region.offset + keep);
-      region.offset = at;
-    }
+    if (region.offset + region.bytes === top) reserve(bytes - region.bytes);
+    else region.offset = reserve(bytes);
     region.bytes = bytes;
-    packIfWasteful();
+    return from;
   }
 
   const scratch = add<Region>({ offset: reserve(align16(SCRATCH_HEAD_BYTES)), bytes: align16(SCRATCH_HEAD_BYTES) });
 
   return {
     allocate(capacity) {
-      const bytes = align16(capacity * RECORD_BYTES);
-      return add({ offset: reserve(bytes), bytes, capacity, count: 0 });
+      const bytes = blockBytes(capacity);
+      const offset = reserve(bytes);
+      return add({ offset, bytes, fineOffset: offset + align16(capacity * RECORD_BYTES), capacity, count: 0 });
     },
     grow(block, capacity) {
-      resize(block, align16(capacity * RECORD_BYTES), block.count * RECORD_BYTES);
+      const { fineOffset, count } = block;
+      const from = resize(block, blockBytes(capacity));
+      const fineTo = block.offset + align16(capacity * RECORD_BYTES);
+      // The other words first: in place, the records' part grows over where they were.
+      const bytes = new Uint8Array(memory.buffer);
+      bytes.copyWithin(fineTo, fineOffset, fineOffset + count * FINE_BYTES);
+      bytes.copyWithin(block.offset, from, from + count * RECORD_BYTES);
+      block.fineOffset = fineTo;
       block.capacity = capacity;
+      packIfWasteful();
     },
     release(block) {
       if (!regions.delete(block)) return;
@@ -121,21 +142,36 @@ export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES }: { packA
     },
     words: () => new Uint32Array(memory.buffer),
     footprint: () => ({ live, span: top }),
-    coarsePass(blocks, query, mask, wanted) {
+    scan(blocks, query, mask, wanted, picks) {
       const rows = blocks.reduce((sum, block) => sum + block.count, 0);
-      const needed = align16(SCRATCH_HEAD_BYTES + rows * 2);
-      if (needed > scratch.bytes) resize(scratch, Math.max(needed, scratch.bytes * 2), 0);
-      const histogramAt = scratch.offset + QUERY_BYTES;
-      const distancesAt = scratch.offset + SCRATCH_HEAD_BYTES;
-      new Uint32Array(memory.buffer, scratch.offset, QUERY_BYTES / 4).set(query.subarray(0, QUERY_BYTES / 4));
-      new Uint32Array(memory.buffer, histogramAt, HISTOGRAM_SLOTS).fill(0);
+      const distancesAt = SCRATCH_HEAD_BYTES;
+      const pickedAt = align16(distancesAt + rows * 2);
+      const measuredAt = pickedAt + picks * 4;
+      const needed = align16(measuredAt + picks * 2);
+      if (needed > scratch.bytes) {
+        resize(scratch, Math.max(needed, scratch.bytes * 2));
+        packIfWasteful();
+      }
+      const base = scratch.offset;
+      new Uint32Array(memory.buffer, base, SKETCH_BYTES / 4).set(query.subarray(0, SKETCH_BYTES / 4));
+      const histogram = new Uint32Array(memory.buffer, base + SKETCH_BYTES, HISTOGRAM_SLOTS);
+      histogram.fill(0);
       let kept = 0;
-      let out = distancesAt;
+      let out = base + distancesAt;
       for (const block of blocks) {
-        kept += kernel(block.offset, block.count, scratch.offset, mask, wanted, out, histogramAt);
+        kept += kernel.coarsePass(block.offset, block.count, base, mask, wanted, out, base + SKETCH_BYTES);
         out += block.count * 2;
       }
-      return { distances: new Uint16Array(memory.buffer, distancesAt, rows), histogram: new Uint32Array(memory.buffer, histogramAt, HISTOGRAM_SLOTS), kept };
+      return {
+        distances: new Uint16Array(memory.buffer, base + distancesAt, rows),
+        histogram,
+        kept,
+        picked: new Uint32Array(memory.buffer, base + pickedAt, picks),
+        measure(count) {
+          kernel.finePass(base + pickedAt, count, base, base + measuredAt);
+          return new Uint16Array(memory.buffer, base + measuredAt, count);
+        },
+      };
     },
   };
 }

@@ -1,8 +1,8 @@
 // The sketches of one vector index held in memory, grouped by tenant and agent: a search scans only its scope's
 // sketches, applies the type, trust and status filters on interned codes as it goes, and keeps the closest by Hamming
 // distance as candidates for the exact rerank.
-import { createSketchArena, RECORD_WORDS, type SketchArena } from './memory-sketch-arena.js';
-import { closestRows, COARSE_WORDS, FINE_WORDS, type SketchRows } from './memory-sketch-scan.js';
+import { createSketchArena, FINE_BYTES, RECORD_WORDS, type SketchArena } from './memory-sketch-arena.js';
+import { closestRows, type SketchRows } from './memory-sketch-scan.js';
 
 /** What a search is narrowed by; every defined field must match. */
 export interface SketchFilter {
@@ -46,15 +46,17 @@ interface Scope extends SketchRows {
 
 const scopeKey = (tenantId: string, agentId: string) => `${tenantId}\u0000${agentId}`;
 
-/** Room for twice the rows: the arena block, and the seqs and other sketch words kept here. */
+/** Sketch words of a row in its record (after the attribute word); the rest are in the block's second part. */
+const RECORD_SKETCH_WORDS = RECORD_WORDS - 1;
+const FINE_WORDS = FINE_BYTES / 4;
+
+/** Room for twice the rows: the arena block, and the seqs kept here. */
 function grown(arena: SketchArena, scope: Scope): void {
   const rows = scope.block.capacity * 2;
   arena.grow(scope.block, rows);
   const seqs = new Float64Array(rows);
   seqs.set(scope.seqs);
-  const fine = new Uint32Array(rows * FINE_WORDS);
-  fine.set(scope.fine);
-  Object.assign(scope, { seqs, fine });
+  scope.seqs = seqs;
 }
 
 export function createSketchIndex(): SketchIndex {
@@ -83,8 +85,10 @@ export function createSketchIndex(): SketchIndex {
       const moved = scope.seqs[last] ?? 0;
       scope.seqs[row] = moved;
       const base = scope.block.offset / 4;
-      arena.words().copyWithin(base + row * RECORD_WORDS, base + last * RECORD_WORDS, base + (last + 1) * RECORD_WORDS);
-      scope.fine.copyWithin(row * FINE_WORDS, last * FINE_WORDS, (last + 1) * FINE_WORDS);
+      const fine = scope.block.fineOffset / 4;
+      const words = arena.words();
+      words.copyWithin(base + row * RECORD_WORDS, base + last * RECORD_WORDS, base + (last + 1) * RECORD_WORDS);
+      words.copyWithin(fine + row * FINE_WORDS, fine + last * FINE_WORDS, fine + (last + 1) * FINE_WORDS);
       places.set(moved, { scope, row });
     }
     scope.block.count = last;
@@ -133,7 +137,6 @@ export function createSketchIndex(): SketchIndex {
           agentId: row.agentId,
           block: arena.allocate(INITIAL_ROWS),
           seqs: new Float64Array(INITIAL_ROWS),
-          fine: new Uint32Array(INITIAL_ROWS * FINE_WORDS),
         };
         scopes.set(key, scope);
       }
@@ -142,8 +145,8 @@ export function createSketchIndex(): SketchIndex {
       const base = scope.block.offset / 4 + at * RECORD_WORDS;
       const words = arena.words();
       words[base] = (codeOf(row.memoryType) << TYPE_SHIFT) | (codeOf(row.trustLevel) << TRUST_SHIFT) | (codeOf(row.status) << STATUS_SHIFT);
-      words.set(row.sketch.subarray(0, COARSE_WORDS), base + 1);
-      scope.fine.set(row.sketch.subarray(COARSE_WORDS, COARSE_WORDS + FINE_WORDS), at * FINE_WORDS);
+      words.set(row.sketch.subarray(0, RECORD_SKETCH_WORDS), base + 1);
+      words.set(row.sketch.subarray(RECORD_SKETCH_WORDS, RECORD_SKETCH_WORDS + FINE_WORDS), scope.block.fineOffset / 4 + at * FINE_WORDS);
       scope.seqs[at] = row.seq;
       scope.block.count += 1;
       places.set(row.seq, { scope, row: at });

@@ -1,5 +1,6 @@
-;; The sketch scan's first pass with WebAssembly SIMD: the Hamming distance of a query's first 256 sketch bits to every
-;; row of a scope, 32 bytes at a time. Compiled by `npm run build:kernel` into memory-sketch-kernel.generated.ts.
+;; The sketch scan's two passes with WebAssembly SIMD: the Hamming distance of a query's first 256 sketch bits to every
+;; row of a scope, then of its other 768 bits to the rows the first pass kept, 16 bytes at a time. Compiled by
+;; `npm run build:kernel` into memory-sketch-kernel.generated.ts.
 (module
   (import "sketch" "memory" (memory 1))
 
@@ -40,4 +41,40 @@
         (local.set $out (i32.add (local.get $out) (i32.const 2)))
         (local.set $row (i32.add (local.get $row) (i32.const 36)))
         (br $next)))
-    (local.get $kept)))
+    (local.get $kept))
+
+  ;; The bits set in the XOR of 16 bytes at `left` and 16 at `right`, as a sum per 16-bit lane.
+  (func $differing (param $left i32) (param $right i32) (result v128)
+    (i16x8.extadd_pairwise_i8x16_u
+      (i8x16.popcnt (v128.xor (v128.load (local.get $left)) (v128.load align=4 (local.get $right))))))
+
+  ;; For each of `count` rows whose other 24 sketch words start at the byte addresses listed (u32) from `rows`, writes
+  ;; their distance to the query's words 8 to 31 (from `query` + 32) as a u16 from `out`. The rows' loads do not wait
+  ;; on each other, so the misses of rows scattered through memory overlap.
+  (func (export "finePass") (param $rows i32) (param $count i32) (param $query i32) (param $out i32)
+    (local $end i32) (local $row i32) (local $sums v128)
+    (local.set $end (i32.add (local.get $rows) (i32.shl (local.get $count) (i32.const 2))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $rows) (local.get $end)))
+        (local.set $row (i32.load (local.get $rows)))
+        (local.set $sums
+          (i32x4.extadd_pairwise_i16x8_u
+            (i16x8.add
+              (i16x8.add
+                (i16x8.add
+                  (call $differing (i32.add (local.get $query) (i32.const 32)) (local.get $row))
+                  (call $differing (i32.add (local.get $query) (i32.const 48)) (i32.add (local.get $row) (i32.const 16))))
+                (i16x8.add
+                  (call $differing (i32.add (local.get $query) (i32.const 64)) (i32.add (local.get $row) (i32.const 32)))
+                  (call $differing (i32.add (local.get $query) (i32.const 80)) (i32.add (local.get $row) (i32.const 48)))))
+              (i16x8.add
+                (call $differing (i32.add (local.get $query) (i32.const 96)) (i32.add (local.get $row) (i32.const 64)))
+                (call $differing (i32.add (local.get $query) (i32.const 112)) (i32.add (local.get $row) (i32.const 80)))))))
+        (i32.store16 (local.get $out)
+          (i32.add
+            (i32.add (i32x4.extract_lane 0 (local.get $sums)) (i32x4.extract_lane 1 (local.get $sums)))
+            (i32.add (i32x4.extract_lane 2 (local.get $sums)) (i32x4.extract_lane 3 (local.get $sums)))))
+        (local.set $out (i32.add (local.get $out) (i32.const 2)))
+        (local.set $rows (i32.add (local.get $rows) (i32.const 4)))
+        (br $next)))))

@@ -1,85 +1,100 @@
-// The sketch arena: the WebAssembly first pass agrees with a plain count of differing bits and marks the rows the filter
-// leaves out; blocks keep their rows through growth, releases and packing; and the kernel is its .wat compiled.
+// The sketch arena: the WebAssembly passes agree with a plain count of differing bits and the first marks the rows the
+// filter leaves out; blocks keep their rows through growth, releases and packing; and the kernel is its .wat compiled.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { compileKernel, generatedModule } from '../../../scripts/build-kernel.js';
-import { createSketchArena, RECORD_WORDS, type ArenaBlock, type SketchArena } from '../../../src/store/sqlite/memory-sketch-arena.js';
+import { createSketchArena, FINE_BYTES, RECORD_WORDS, type ArenaBlock, type SketchArena } from '../../../src/store/sqlite/memory-sketch-arena.js';
 import { seededRandom } from '../../../bench/lib/topic-corpus.js';
 
 const next = seededRandom(7);
-const randomWords = (count: number) => Uint32Array.from({ length: count }, () => Math.floor(next() * 2 ** 32));
+const randomSketch = () => Uint32Array.from({ length: 32 }, () => Math.floor(next() * 2 ** 32));
 
-/** Differing bits of the first 8 words, counted one bit at a time. */
-function plainDistance(query: Uint32Array, words: Uint32Array): number {
+/** Differing bits of words [from, to), counted one bit at a time. */
+function plainDistance(query: Uint32Array, sketch: Uint32Array, from: number, to: number): number {
   let total = 0;
-  for (let word = 0; word < 8; word += 1) {
-    const differing = ((query[word] ?? 0) ^ (words[word] ?? 0)) >>> 0;
+  for (let word = from; word < to; word += 1) {
+    const differing = ((query[word] ?? 0) ^ (sketch[word] ?? 0)) >>> 0;
     for (let bit = 0; bit < 32; bit += 1) total += (differing >>> bit) & 1;
   }
   return total;
 }
 
-/** Writes a row (attribute word, then 8 sketch words) at the end of the block. */
+/** Writes a row (attribute word and first 8 sketch words; the other 24 in the second part) at the end of the block. */
 function append(arena: SketchArena, block: ArenaBlock, attributes: number, sketch: Uint32Array): void {
   if (block.count === block.capacity) arena.grow(block, block.capacity * 2);
   const base = block.offset / 4 + block.count * RECORD_WORDS;
   const words = arena.words();
   words[base] = attributes;
-  words.set(sketch, base + 1);
+  words.set(sketch.subarray(0, 8), base + 1);
+  words.set(sketch.subarray(8), (block.fineOffset + block.count * FINE_BYTES) / 4);
   block.count += 1;
 }
 
-const rowOf = (arena: SketchArena, block: ArenaBlock, row: number) => {
+/** A row as written: its attribute word, then its 32 sketch words. */
+function rowOf(arena: SketchArena, block: ArenaBlock, row: number): number[] {
+  const words = arena.words();
   const base = block.offset / 4 + row * RECORD_WORDS;
-  return [...arena.words().subarray(base, base + RECORD_WORDS)];
-};
+  const fine = (block.fineOffset + row * FINE_BYTES) / 4;
+  return [...words.subarray(base, base + RECORD_WORDS), ...words.subarray(fine, fine + FINE_BYTES / 4)];
+}
 
 describe('sketch arena', () => {
-  it('gives each row its distance over the first 256 bits, and 0xffff to the rows the filter leaves out', () => {
-    const arena = createSketchArena();
-    const blocks = [arena.allocate(4), arena.allocate(4)];
-    const rows: { block: number; attributes: number; sketch: Uint32Array }[] = [];
-    for (let index = 0; index < 300; index += 1) {
-      const row = { block: index % 2, attributes: index % 3 === 0 ? 0x0102 : 0x0101, sketch: randomWords(8) };
-      rows.push(row);
-      append(arena, blocks[row.block] as ArenaBlock, row.attributes, row.sketch);
-    }
-    const query = randomWords(32);
-    const { distances, histogram, kept } = arena.coarsePass(blocks, query, 0xff00, 0x0100);
-    const expected = [0, 1].flatMap((block) => rows.filter((row) => row.block === block).map((row) => plainDistance(query, row.sketch)));
-    expect([...distances]).toEqual(expected);
-    expect(kept).toBe(300);
-    expect(histogram.reduce((sum, slot) => sum + slot, 0)).toBe(300);
+  const rows: { block: number; attributes: number; sketch: Uint32Array }[] = [];
+  const arena = createSketchArena();
+  const blocks = [arena.allocate(4), arena.allocate(4)];
+  for (let index = 0; index < 300; index += 1) {
+    const row = { block: index % 2, attributes: index % 3 === 0 ? 0x0102 : 0x0101, sketch: randomSketch() };
+    rows.push(row);
+    append(arena, blocks[row.block] as ArenaBlock, row.attributes, row.sketch);
+  }
+  /** The rows in the order of the blocks laid end to end. */
+  const inScanOrder = [0, 1].flatMap((block) => rows.filter((row) => row.block === block));
+  const query = randomSketch();
 
-    const filtered = arena.coarsePass(blocks, query, 0x00ff, 0x0002);
-    const wanted = [0, 1].flatMap((block) => rows.filter((row) => row.block === block).map((row) => (row.attributes === 0x0102 ? plainDistance(query, row.sketch) : 0xffff)));
-    expect([...filtered.distances]).toEqual(wanted);
+  it('gives each row its distance over the first 256 bits, and 0xffff to the rows the filter leaves out', () => {
+    const all = arena.scan(blocks, query, 0xff00, 0x0100, 0);
+    expect([...all.distances]).toEqual(inScanOrder.map((row) => plainDistance(query, row.sketch, 0, 8)));
+    expect(all.kept).toBe(300);
+    expect(all.histogram.reduce((sum, slot) => sum + slot, 0)).toBe(300);
+
+    const filtered = arena.scan(blocks, query, 0x00ff, 0x0002, 0);
+    expect([...filtered.distances]).toEqual(inScanOrder.map((row) => (row.attributes === 0x0102 ? plainDistance(query, row.sketch, 0, 8) : 0xffff)));
     expect(filtered.kept).toBe(100);
   });
 
+  it('measures the picked rows over their other 768 bits', () => {
+    const scan = arena.scan(blocks, query, 0, 0, 3);
+    const chosen = [[0, 5], [1, 0], [1, 149]] as const;
+    chosen.forEach(([block, row], index) => {
+      scan.picked[index] = (blocks[block] as ArenaBlock).fineOffset + row * FINE_BYTES;
+    });
+    const expected = chosen.map(([block, row]) => plainDistance(query, (rows.filter((entry) => entry.block === block)[row] as (typeof rows)[number]).sketch, 8, 32));
+    expect([...scan.measure(3)]).toEqual(expected);
+  });
+
   it('keeps the rows of every block through growth, releases and packing', () => {
-    const arena = createSketchArena({ packAfterBytes: 0 });
-    const blocks = Array.from({ length: 6 }, () => arena.allocate(2));
-    const written = blocks.map(() => [] as number[][]);
+    const packing = createSketchArena({ packAfterBytes: 0 });
+    const grown = Array.from({ length: 6 }, () => packing.allocate(2));
+    const written = grown.map(() => [] as number[][]);
     for (let round = 0; round < 3_000; round += 1) {
-      const at = round % blocks.length;
-      const sketch = randomWords(8);
-      append(arena, blocks[at] as ArenaBlock, round, sketch);
+      const at = round % grown.length;
+      const sketch = randomSketch();
+      append(packing, grown[at] as ArenaBlock, round, sketch);
       written[at]?.push([round, ...sketch]);
       if (round === 1_500) {
-        arena.release(blocks.splice(1, 1)[0] as ArenaBlock);
+        packing.release(grown.splice(1, 1)[0] as ArenaBlock);
         written.splice(1, 1);
       }
     }
-    blocks.forEach((block, at) => {
-      expect(Array.from({ length: block.count }, (_, row) => rowOf(arena, block, row))).toEqual(written[at]);
+    grown.forEach((block, at) => {
+      expect(Array.from({ length: block.count }, (_, row) => rowOf(packing, block, row))).toEqual(written[at]);
     });
-    expect(blocks.every((block) => block.offset % 16 === 0)).toBe(true);
+    expect(grown.every((block) => block.offset % 16 === 0 && block.fineOffset % 16 === 0)).toBe(true);
     // Packing keeps the moved-out space at most the space in use (here from the first byte: packAfterBytes is 0).
-    const { live, span } = arena.footprint();
+    const { live, span } = packing.footprint();
     expect(span - live).toBeLessThanOrEqual(live);
-    // The rest is the kernel's scratch: the query's 32 bytes and the 257-slot histogram, rounded up to 16.
-    expect(live).toBe(blocks.reduce((sum, block) => sum + block.bytes, 0) + Math.ceil((32 + 257 * 4) / 16) * 16);
+    // The rest is the kernel's scratch: the query's 128 bytes and the 257-slot histogram, rounded up to 16.
+    expect(live).toBe(grown.reduce((sum, block) => sum + block.bytes, 0) + Math.ceil((128 + 257 * 4) / 16) * 16);
   });
 
   it('runs the kernel compiled from memory-sketch-kernel.wat as it is now', async () => {
