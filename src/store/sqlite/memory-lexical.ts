@@ -125,7 +125,7 @@ export function createLexicalLane(db: SqliteDatabase, termCounts: TermCounts, re
     const match = token === undefined ? `content : (${terms})` : `scope : "${token}" AND content : (${terms})`;
     const form = matchesOnlyTheScope(filter, token, counts.entries === termCounts.totalEntries()) ? rankedFirst : filteredFirst;
     const { sql, values } = form(match, filter, limit);
-    const rows = reader?.available() === true ? ((await reader.rows(sql, values)) as [string, number][]) : here(sql, values);
+    const rows = reader?.available() === true ? ((await reader.rows(sql, values, () => here(sql, values))) as [string, number][]) : here(sql, values);
     return rows.map(([id, rank], index) => ({ id, rank: index + 1, score: -rank }));
   };
 }

@@ -21,18 +21,27 @@ function handle(message) {
 }
 `;
 
+/**
+ * How long a query waits for the thread once this thread is free to take its rows (it did other work meanwhile), before
+ * running the query itself: a thread slowed by a cold cache or a busy machine never holds a search up for long.
+ */
+export const READER_GRACE_MS = 2;
+
 export interface ReaderThread {
   /**
    * Whether queries can go to the thread: false until it has started (the first call starts it) and after it ended.
    * The caller runs the query on its own connection meanwhile: the thread is a way to run alongside, never the only one.
    */
   available(): boolean;
-  /** The query's rows, each an array of its columns; rejects with the query's error. */
-  rows(sql: string, values: readonly SqlValue[]): Promise<unknown[][]>;
+  /**
+   * The query's rows, each an array of its columns, from the thread; from `runHere` (this thread's connection) when the
+   * thread fails the query or has not answered `graceMs` (READER_GRACE_MS) after this thread was next free.
+   */
+  rows(sql: string, values: readonly SqlValue[], runHere: () => unknown[][]): Promise<unknown[][]>;
   close(): Promise<void>;
 }
 
-export function createReaderThread(path: string): ReaderThread {
+export function createReaderThread(path: string, { graceMs = READER_GRACE_MS }: { graceMs?: number } = {}): ReaderThread {
   let thread: SqliteThread | undefined;
   let online = false;
   return {
@@ -47,9 +56,32 @@ export function createReaderThread(path: string): ReaderThread {
       }
       return online && !thread.ended;
     },
-    rows(sql, values) {
-      if (thread === undefined) return Promise.reject(new Error('the SQLite reader thread has not started'));
-      return thread.request({ sql, values });
+    rows(sql, values, runHere) {
+      if (thread === undefined) return Promise.resolve().then(runHere);
+      const asked = thread.request<unknown[][]>({ sql, values });
+      return new Promise((resolve, reject) => {
+        let settled = false;
+        let timer: NodeJS.Timeout | undefined;
+        const settle = (take: () => unknown[][]) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          try {
+            resolve(take());
+          } catch (error) {
+            reject(error);
+          }
+        };
+        asked.then(
+          (rows) => settle(() => rows),
+          () => settle(runHere),
+        );
+        // The check phase comes after the loop has delivered the thread's messages: the grace starts once this thread
+        // is free, and counts only time the thread keeps it waiting.
+        setImmediate(() => {
+          if (!settled) timer = setTimeout(() => settle(runHere), graceMs);
+        });
+      });
     },
     async close() {
       await thread?.close();

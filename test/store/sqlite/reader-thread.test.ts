@@ -1,55 +1,74 @@
-// The SQLite reader thread: it starts at its first use and is available once its connection is open, answers queries
-// with rows as arrays, sees what the main connection committed before each query, and fails only the query at fault.
+// The SQLite reader thread: queries run here until it is up, then there; it sees what the main connection committed
+// before each query; and a query it fails, or keeps waiting past the grace, is run here instead.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createReaderThread, openDatabase, type ReaderThread, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
 
+/** Counts the temporary tables: one on the main connection, none on the thread's, so a result tells who ran it. */
+const WHO_RAN = 'SELECT count(*) FROM sqlite_temp_master';
+const SLOW = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c';
+
 describe('sqlite reader thread', () => {
   let dir: string;
   let path: string;
   let db: SqliteDatabase;
-  let reader: ReaderThread;
+  let reader: ReaderThread | undefined;
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'agent-gateway-reader-'));
     path = join(dir, 'gateway.db');
     db = openDatabase({ path });
-    db.exec("CREATE TABLE items (id INTEGER PRIMARY KEY, label TEXT NOT NULL); INSERT INTO items VALUES (1, 'a'), (2, 'b')");
-    reader = createReaderThread(path);
+    db.exec("CREATE TABLE items (id INTEGER PRIMARY KEY, label TEXT NOT NULL); INSERT INTO items VALUES (1, 'a'), (2, 'b'); CREATE TEMP TABLE marker (x)");
   });
   afterEach(async () => {
-    await reader.close();
+    await reader?.close();
     db.close();
     await rm(dir, { recursive: true, force: true });
   });
 
-  const started = () => vi.waitFor(() => expect(reader.available()).toBe(true));
+  const here = (sql: string) => () => db.prepare(sql).raw().all() as unknown[][];
+  const started = async (graceMs: number) => {
+    const thread = createReaderThread(path, { graceMs });
+    reader = thread;
+    expect(thread.available()).toBe(false);
+    await vi.waitFor(() => expect(thread.available()).toBe(true));
+    return thread;
+  };
 
-  it('is not available before its first use, then is once its connection is open', async () => {
-    await expect(reader.rows('SELECT 1', [])).rejects.toThrow(/has not started/);
-    expect(reader.available()).toBe(false);
-    await started();
-    expect(await reader.rows('SELECT id, label FROM items WHERE id > ? ORDER BY id', [0])).toEqual([[1, 'a'], [2, 'b']]);
+  it('runs queries here until the thread is up, then on the thread', async () => {
+    const thread = createReaderThread(path, { graceMs: 60_000 });
+    reader = thread;
+    expect(await thread.rows(WHO_RAN, [], here(WHO_RAN))).toEqual([[1]]);
+    expect(thread.available()).toBe(false);
+    await vi.waitFor(() => expect(thread.available()).toBe(true));
+    expect(await thread.rows(WHO_RAN, [], here(WHO_RAN))).toEqual([[0]]);
+    expect(await thread.rows('SELECT id, label FROM items WHERE id > ? ORDER BY id', [0], here('SELECT 0'))).toEqual([[1, 'a'], [2, 'b']]);
   });
 
   it('sees every write the main connection committed before the query', async () => {
-    await started();
+    const thread = await started(60_000);
     db.prepare('INSERT INTO items VALUES (?, ?)').run(3, 'c');
-    expect(await reader.rows('SELECT label FROM items ORDER BY id', [])).toEqual([['a'], ['b'], ['c']]);
+    expect(await thread.rows('SELECT label FROM items ORDER BY id', [], here('SELECT 0'))).toEqual([['a'], ['b'], ['c']]);
   });
 
-  it('rejects a failing query with its error, and answers the next; it never writes', async () => {
-    await started();
-    await expect(reader.rows('SELECT nope FROM items', [])).rejects.toThrow(/no such column: nope/);
-    await expect(reader.rows("INSERT INTO items VALUES (9, 'z') RETURNING id", [])).rejects.toThrow(/readonly database/);
-    expect(await reader.rows('SELECT count(*) FROM items', [])).toEqual([[2]]);
+  it('runs a query the thread fails here, reporting the error it gets here; the thread never writes', async () => {
+    const thread = await started(60_000);
+    await expect(thread.rows('SELECT nope FROM items', [], here('SELECT nope FROM items'))).rejects.toThrow(/no such column: nope/);
+    expect(await thread.rows("INSERT INTO items VALUES (9, 'z') RETURNING id", [], () => [['run here']])).toEqual([['run here']]);
+    expect(db.prepare('SELECT count(*) FROM items').pluck().get()).toBe(2);
   });
 
-  it('is no longer available once closed, and refuses queries', async () => {
-    await started();
-    await reader.close();
-    expect(reader.available()).toBe(false);
-    await expect(reader.rows('SELECT 1', [])).rejects.toThrow(/reader thread has ended/);
+  it('runs a query here once the thread keeps it waiting past the grace', async () => {
+    const thread = await started(0);
+    // The thread would count three million rows; the query is answered here long before it has.
+    expect(await thread.rows(SLOW, [], () => [['run here']])).toEqual([['run here']]);
+  });
+
+  it('is no longer available once closed, and runs queries here', async () => {
+    const thread = await started(60_000);
+    await thread.close();
+    expect(thread.available()).toBe(false);
+    expect(await thread.rows(WHO_RAN, [], here(WHO_RAN))).toEqual([[1]]);
   });
 });
