@@ -39,8 +39,9 @@ export function fuseRankings(lanes: readonly (readonly LaneHit[])[], limit: numb
     }
   });
   const best = lanes.length / (k + 1);
+  // The comparator answers with small integers: a difference of scores is a fresh heap number per comparison.
   return [...fused.values()]
-    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .sort((a, b) => (b.score > a.score ? 1 : b.score < a.score ? -1 : a.order - b.order))
     .slice(0, limit)
     .map(({ id, score, ranks }) => ({ id, score: score / best, ranks }));
 }

@@ -8,7 +8,7 @@ import { filterConditions } from './memory-rows.js';
 import type { SketchIndex } from './memory-sketch-index.js';
 import { createSketchLoader } from './memory-sketch-loader.js';
 import { sketchOf } from './memory-sketch.js';
-import { blobValues, cosineSimilarity, type StoredVector, type VectorIndex, type VectorLane } from './memory-vectors.js';
+import { blobValues, cosineScores, type StoredVector, type VectorIndex, type VectorLane } from './memory-vectors.js';
 import { buildWhere } from './where.js';
 
 /**
@@ -45,9 +45,15 @@ export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
     const seqs = found.seqs.split(',').map(Number);
     const all = blobValues(found.vectors);
     if (all.length !== seqs.length * values.length) throw new Error(`vector index ${index.id} holds vectors of another length than ${values.length}`);
-    const scored = seqs.map((seq, at) => ({ seq, score: cosineSimilarity(values, all.subarray(at * values.length, (at + 1) * values.length)) }));
-    // A stored all-zero vector has no direction (its cosine is not a number): it is never a match.
-    return scored.filter((hit) => Number.isFinite(hit.score)).sort((left, right) => right.score - left.score || left.seq - right.seq).slice(0, limit);
+    const scores = cosineScores(values, all);
+    const scored: { seq: number; score: number }[] = [];
+    seqs.forEach((seq, at) => {
+      const score = scores[at] as number;
+      // A stored all-zero vector has no direction (its cosine is not a number): it is never a match.
+      if (Number.isFinite(score)) scored.push({ seq, score });
+    });
+    // The comparator answers with small integers: a difference of scores is a fresh heap number per comparison.
+    return scored.sort((left, right) => (right.score > left.score ? 1 : right.score < left.score ? -1 : left.seq - right.seq)).slice(0, limit);
   }
 
   /** The entries' ids, the filter applied again in SQL: only the few returned are looked up. */
