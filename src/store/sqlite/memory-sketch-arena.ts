@@ -11,9 +11,10 @@ export const FINE_BYTES = 96;
 const PAGE_BYTES = 65_536;
 /** Moved-out space is packed away only past this much (and past the space in use), so a small index never packs. */
 export const PACK_AFTER_BYTES = 1 << 20;
-/** The kernel's scratch: the query's sketch, the histogram of first-pass distances, then per-search room. */
+/** The kernel's scratch: the query's sketch, the histogram of first-pass distances, a counter, then per-search room. */
 const HISTOGRAM_SLOTS = 257;
-const SCRATCH_HEAD_BYTES = SKETCH_BYTES + HISTOGRAM_SLOTS * 4;
+const COUNTER_AT = SKETCH_BYTES + HISTOGRAM_SLOTS * 4;
+const SCRATCH_HEAD_BYTES = COUNTER_AT + 4;
 
 /** Space in the memory; `offset` (bytes, a multiple of 16) changes when the arena packs. */
 interface Region {
@@ -35,8 +36,12 @@ export interface BlockScan {
   histogram: Uint32Array;
   /** Rows the filter kept. */
   kept: number;
-  /** Room for the rows picked for the second pass: the byte address of each one's other sketch words. */
-  picked: Uint32Array;
+  /**
+   * Picks, at most `room` (the scan's room), the rows under `cut` and the first `atCut` at it, and returns how many;
+   * `places` holds their places in `distances`.
+   */
+  pick(cut: number, atCut: number, room: number): number;
+  places: Uint32Array;
   /** Each of the first `count` picked rows' distance over the other 768 bits. */
   measure(count: number): Uint16Array;
 }
@@ -54,13 +59,14 @@ export interface SketchArena {
   footprint(): { live: number; span: number };
   /**
    * The first pass over the blocks for this query and filter (attributes masked by `mask` equal to `wanted`), with
-   * room for up to `picks` rows in the second. The views are valid until the arena next changes.
+   * room for up to `room` rows in the second. The views are valid until the arena next changes.
    */
-  scan(blocks: readonly ArenaBlock[], query: Uint32Array, mask: number, wanted: number, picks: number): BlockScan;
+  scan(blocks: readonly ArenaBlock[], query: Uint32Array, mask: number, wanted: number, room: number): BlockScan;
 }
 
 interface Kernel {
   coarsePass(records: number, count: number, query: number, mask: number, wanted: number, out: number, histogram: number): number;
+  pick(distances: number, count: number, cut: number, atCut: number, first: number, fine: number, places: number, addresses: number, room: number): number;
   finePass(rows: number, count: number, query: number, out: number): void;
 }
 
@@ -142,12 +148,13 @@ export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES }: { packA
     },
     words: () => new Uint32Array(memory.buffer),
     footprint: () => ({ live, span: top }),
-    scan(blocks, query, mask, wanted, picks) {
+    scan(blocks, query, mask, wanted, room) {
       const rows = blocks.reduce((sum, block) => sum + block.count, 0);
       const distancesAt = SCRATCH_HEAD_BYTES;
-      const pickedAt = align16(distancesAt + rows * 2);
-      const measuredAt = pickedAt + picks * 4;
-      const needed = align16(measuredAt + picks * 2);
+      const placesAt = align16(distancesAt + rows * 2);
+      const addressesAt = placesAt + room * 4;
+      const measuredAt = addressesAt + room * 4;
+      const needed = align16(measuredAt + room * 2);
       if (needed > scratch.bytes) {
         resize(scratch, Math.max(needed, scratch.bytes * 2));
         packIfWasteful();
@@ -166,9 +173,21 @@ export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES }: { packA
         distances: new Uint16Array(memory.buffer, base + distancesAt, rows),
         histogram,
         kept,
-        picked: new Uint32Array(memory.buffer, base + pickedAt, picks),
+        pick(cut, atCut, most) {
+          new Uint32Array(memory.buffer, base + COUNTER_AT, 1)[0] = atCut;
+          let picked = 0;
+          let first = 0;
+          for (const block of blocks) {
+            if (picked >= most) break;
+            const at = base + distancesAt + first * 2;
+            picked += kernel.pick(at, block.count, cut, base + COUNTER_AT, first, block.fineOffset, base + placesAt + picked * 4, base + addressesAt + picked * 4, most - picked);
+            first += block.count;
+          }
+          return picked;
+        },
+        places: new Uint32Array(memory.buffer, base + placesAt, room),
         measure(count) {
-          kernel.finePass(base + pickedAt, count, base, base + measuredAt);
+          kernel.finePass(base + addressesAt, count, base, base + measuredAt);
           return new Uint16Array(memory.buffer, base + measuredAt, count);
         },
       };

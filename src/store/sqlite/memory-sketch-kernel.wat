@@ -1,6 +1,6 @@
 ;; The sketch scan's two passes with WebAssembly SIMD: the Hamming distance of a query's first 256 sketch bits to every
-;; row of a scope, then of its other 768 bits to the rows the first pass kept, 16 bytes at a time. Compiled by
-;; `npm run build:kernel` into memory-sketch-kernel.generated.ts.
+;; row of a scope, the pick of the rows it keeps, then the distance of their other 768 bits, 16 bytes at a time.
+;; Compiled by `npm run build:kernel` into memory-sketch-kernel.generated.ts.
 (module
   (import "sketch" "memory" (memory 1))
 
@@ -42,6 +42,44 @@
         (local.set $row (i32.add (local.get $row) (i32.const 36)))
         (br $next)))
     (local.get $kept))
+
+  ;; Picks rows by their first-pass distance, at most `room`: each of the `count` u16 distances from `distances` under
+  ;; `cut`, and each at `cut` while the u32 at `atCut` (counted down) allows. For each, writes its place (its index plus
+  ;; `first`) as a u32 from `places`, and the address of its other sketch words (`fine` + index * 96) from `addresses`.
+  ;; Eight distances are compared at once, and eight none of which is at or under the cut are skipped. Returns the count.
+  (func (export "pick")
+    (param $distances i32) (param $count i32) (param $cut i32) (param $atCut i32) (param $first i32) (param $fine i32)
+    (param $places i32) (param $addresses i32) (param $room i32) (result i32)
+    (local $cuts v128) (local $index i32) (local $distance i32) (local $picked i32)
+    (local.set $cuts (i16x8.splat (local.get $cut)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $index) (local.get $count)))
+        (br_if $done (i32.ge_u (local.get $picked) (local.get $room)))
+        (if (i32.le_u (i32.add (local.get $index) (i32.const 8)) (local.get $count))
+          (then
+            (if (i32.eqz (v128.any_true
+                  (i16x8.le_u
+                    (v128.load align=2 (i32.add (local.get $distances) (i32.shl (local.get $index) (i32.const 1))))
+                    (local.get $cuts))))
+              (then
+                (local.set $index (i32.add (local.get $index) (i32.const 8)))
+                (br $next)))))
+        (local.set $distance (i32.load16_u (i32.add (local.get $distances) (i32.shl (local.get $index) (i32.const 1)))))
+        (if (i32.or
+              (i32.lt_u (local.get $distance) (local.get $cut))
+              (i32.and (i32.eq (local.get $distance) (local.get $cut)) (i32.ne (i32.load (local.get $atCut)) (i32.const 0))))
+          (then
+            (if (i32.eq (local.get $distance) (local.get $cut))
+              (then (i32.store (local.get $atCut) (i32.sub (i32.load (local.get $atCut)) (i32.const 1)))))
+            (i32.store (i32.add (local.get $places) (i32.shl (local.get $picked) (i32.const 2)))
+              (i32.add (local.get $index) (local.get $first)))
+            (i32.store (i32.add (local.get $addresses) (i32.shl (local.get $picked) (i32.const 2)))
+              (i32.add (local.get $fine) (i32.mul (local.get $index) (i32.const 96))))
+            (local.set $picked (i32.add (local.get $picked) (i32.const 1)))))
+        (local.set $index (i32.add (local.get $index) (i32.const 1)))
+        (br $next)))
+    (local.get $picked))
 
   ;; The bits set in the XOR of 16 bytes at `left` and 16 at `right`, as a sum per 16-bit lane.
   (func $differing (param $left i32) (param $right i32) (result v128)

@@ -1,7 +1,7 @@
 // The closest sketches to a query's, in two passes of the arena's WebAssembly kernel: the Hamming distance over each
 // row's first 256 bits (enough to tell near from far at a quarter of the work) ranks every row passing the filter, and
 // the full 1,024-bit distance ranks only the best of those; no sort, only histogram cuts.
-import { FINE_BYTES, type ArenaBlock, type SketchArena } from './memory-sketch-arena.js';
+import type { SketchArena, ArenaBlock } from './memory-sketch-arena.js';
 import { SKETCH_BITS } from './memory-sketch.js';
 
 /**
@@ -33,8 +33,8 @@ function cutOf(histogram: Uint32Array, count: number): Cut {
   return { cut, atCut: count - below };
 }
 
-/** The rows the first pass kept: their place in its distances, then their full distance. Grown when too small. */
-let picked = { at: new Uint32Array(0), distance: new Uint16Array(0) };
+/** The full distances of the rows the first pass kept. Grown when too small. */
+let fullDistances = new Uint16Array(0);
 
 /**
  * The seqs of up to `count` rows whose attributes masked by `mask` equal `wanted`, closest to the sketch first-come
@@ -45,45 +45,29 @@ export function closestRows(arena: SketchArena, scopes: readonly SketchRows[], s
   const rowsSearched = blocks.reduce((sum, block) => sum + block.count, 0);
   const scan = arena.scan(blocks, sketch, mask, wanted, Math.min(rowsSearched, count * COARSE_KEEP_FACTOR));
   const keep = Math.min(scan.kept, count * COARSE_KEEP_FACTOR);
-  if (picked.at.length < keep) picked = { at: new Uint32Array(keep), distance: new Uint16Array(keep) };
-  const { distances } = scan;
-  let { cut, atCut } = cutOf(scan.histogram, keep);
-  let kept = 0;
-  for (let scope = 0, offset = 0; scope < blocks.length && kept < keep; offset += (blocks[scope] as ArenaBlock).count, scope += 1) {
-    const block = blocks[scope] as ArenaBlock;
-    for (let at = offset, end = offset + block.count; at < end; at += 1) {
-      // A row the filter left out is 0xffff, past any cut.
-      const near = distances[at] as number;
-      if (near > cut) continue;
-      if (near === cut) {
-        if (atCut === 0) continue;
-        atCut -= 1;
-      }
-      picked.at[kept] = at;
-      picked.distance[kept] = near;
-      scan.picked[kept] = block.fineOffset + (at - offset) * FINE_BYTES;
-      kept += 1;
-    }
-  }
-  if (kept <= count) return Array.from(picked.at.subarray(0, kept), (at) => seqAt(scopes, at));
+  const coarseCut = cutOf(scan.histogram, keep);
+  const kept = scan.pick(coarseCut.cut, coarseCut.atCut, keep);
+  const { places, distances } = scan;
+  if (kept <= count) return Array.from(places.subarray(0, kept), (at) => seqAt(scopes, at));
   // More than `count` to choose from: each is measured in full.
   const rest = scan.measure(kept);
+  if (fullDistances.length < kept) fullDistances = new Uint16Array(kept);
   const histogram = new Uint32Array(SKETCH_BITS + 1);
   for (let index = 0; index < kept; index += 1) {
-    const far = (picked.distance[index] as number) + (rest[index] as number);
-    picked.distance[index] = far;
+    const far = (distances[places[index] as number] as number) + (rest[index] as number);
+    fullDistances[index] = far;
     histogram[far] = (histogram[far] as number) + 1;
   }
-  ({ cut, atCut } = cutOf(histogram, count));
+  let { cut, atCut } = cutOf(histogram, count);
   const out: number[] = [];
   for (let index = 0; index < kept && out.length < count; index += 1) {
-    const far = picked.distance[index] as number;
+    const far = fullDistances[index] as number;
     if (far > cut) continue;
     if (far === cut) {
       if (atCut === 0) continue;
       atCut -= 1;
     }
-    out.push(seqAt(scopes, picked.at[index] as number));
+    out.push(seqAt(scopes, places[index] as number));
   }
   return out;
 }

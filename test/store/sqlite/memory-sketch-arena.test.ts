@@ -1,5 +1,6 @@
-// The sketch arena: the WebAssembly passes agree with a plain count of differing bits and the first marks the rows the
-// filter leaves out; blocks keep their rows through growth, releases and packing; and the kernel is its .wat compiled.
+// The sketch arena: the WebAssembly passes agree with a plain count of differing bits, the first marks the rows the
+// filter leaves out and the pick takes the rows a cut keeps; blocks keep their rows through growth, releases and
+// packing; and the kernel is its .wat compiled.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { compileKernel, generatedModule } from '../../../scripts/build-kernel.js';
@@ -62,14 +63,16 @@ describe('sketch arena', () => {
     expect(filtered.kept).toBe(100);
   });
 
-  it('measures the picked rows over their other 768 bits', () => {
-    const scan = arena.scan(blocks, query, 0, 0, 3);
-    const chosen = [[0, 5], [1, 0], [1, 149]] as const;
-    chosen.forEach(([block, row], index) => {
-      scan.picked[index] = (blocks[block] as ArenaBlock).fineOffset + row * FINE_BYTES;
-    });
-    const expected = chosen.map(([block, row]) => plainDistance(query, (rows.filter((entry) => entry.block === block)[row] as (typeof rows)[number]).sketch, 8, 32));
-    expect([...scan.measure(3)]).toEqual(expected);
+  it('picks the rows under the cut and the first ones at it, and measures them over their other 768 bits', () => {
+    const scan = arena.scan(blocks, query, 0, 0, 300);
+    const near = inScanOrder.map((row) => plainDistance(query, row.sketch, 0, 8));
+    const cut = [...near].sort((a, b) => a - b)[40] as number;
+    let atCut = 2;
+    const wanted = near.flatMap((distance, at) => (distance < cut || (distance === cut && atCut-- > 0) ? [at] : []));
+    const picked = scan.pick(cut, 2, 300);
+    expect([...scan.places.subarray(0, picked)]).toEqual(wanted);
+    expect([...scan.measure(picked)]).toEqual(wanted.map((at) => plainDistance(query, (inScanOrder[at] as (typeof rows)[number]).sketch, 8, 32)));
+    expect(scan.pick(cut, 2, 5)).toBe(5);
   });
 
   it('keeps the rows of every block through growth, releases and packing', () => {
@@ -93,8 +96,8 @@ describe('sketch arena', () => {
     // Packing keeps the moved-out space at most the space in use (here from the first byte: packAfterBytes is 0).
     const { live, span } = packing.footprint();
     expect(span - live).toBeLessThanOrEqual(live);
-    // The rest is the kernel's scratch: the query's 128 bytes and the 257-slot histogram, rounded up to 16.
-    expect(live).toBe(grown.reduce((sum, block) => sum + block.bytes, 0) + Math.ceil((128 + 257 * 4) / 16) * 16);
+    // The rest is the kernel's scratch: the query's 128 bytes, the 257-slot histogram and a counter, rounded up to 16.
+    expect(live).toBe(grown.reduce((sum, block) => sum + block.bytes, 0) + Math.ceil((128 + 257 * 4 + 4) / 16) * 16);
   });
 
   it('runs the kernel compiled from memory-sketch-kernel.wat as it is now', async () => {
