@@ -22,9 +22,8 @@ interface Region {
   bytes: number;
 }
 
-/** A scope's rows: `count` in use of room for `capacity`; their records from `offset`, their other words from `fineOffset`. */
+/** A scope's rows: `count` in use of room for `capacity`; their records from `offset`, then their other words. */
 export interface ArenaBlock extends Region {
-  fineOffset: number;
   capacity: number;
   count: number;
 }
@@ -37,10 +36,10 @@ export interface BlockScan {
   /** Rows the filter kept. */
   kept: number;
   /**
-   * Picks, at most `room` (the scan's room), the rows under `cut` and the first `atCut` at it, and returns how many;
-   * `places` holds their places in `distances`.
+   * Picks, at most `limit` (at most the scan's room), the rows under `cut` and the first `atCut` at it, and returns how
+   * many; `places` holds their places in `distances`.
    */
-  pick(cut: number, atCut: number, room: number): number;
+  pick(cut: number, atCut: number, limit: number): number;
   places: Uint32Array;
   /** Each of the first `count` picked rows' distance over the other 768 bits. */
   measure(count: number): Uint16Array;
@@ -73,7 +72,11 @@ interface Kernel {
 const kernelModule = new WebAssembly.Module(Buffer.from(SKETCH_KERNEL_WASM, 'base64'));
 
 const align16 = (bytes: number) => Math.ceil(bytes / 16) * 16;
-const blockBytes = (capacity: number) => align16(capacity * RECORD_BYTES) + capacity * FINE_BYTES;
+const recordsBytes = (capacity: number) => align16(capacity * RECORD_BYTES);
+const blockBytes = (capacity: number) => recordsBytes(capacity) + capacity * FINE_BYTES;
+
+/** Where the block's rows' other sketch words start: after room for its records. */
+export const fineOffsetOf = (block: ArenaBlock): number => block.offset + recordsBytes(block.capacity);
 
 export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES }: { packAfterBytes?: number } = {}): SketchArena {
   const memory = new WebAssembly.Memory({ initial: 1 });
@@ -104,7 +107,6 @@ export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES }: { packA
     let at = 0;
     for (const region of [...regions].sort((left, right) => left.offset - right.offset)) {
       bytes.copyWithin(at, region.offset, region.offset + region.bytes);
-      if ('fineOffset' in region) (region as ArenaBlock).fineOffset += at - region.offset;
       region.offset = at;
       at += region.bytes;
     }
@@ -126,19 +128,16 @@ export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES }: { packA
   return {
     allocate(capacity) {
       const bytes = blockBytes(capacity);
-      const offset = reserve(bytes);
-      return add({ offset, bytes, fineOffset: offset + align16(capacity * RECORD_BYTES), capacity, count: 0 });
+      return add({ offset: reserve(bytes), bytes, capacity, count: 0 });
     },
     grow(block, capacity) {
-      const { fineOffset, count } = block;
+      const fineFrom = fineOffsetOf(block);
       const from = resize(block, blockBytes(capacity));
-      const fineTo = block.offset + align16(capacity * RECORD_BYTES);
+      block.capacity = capacity;
       // The other words first: in place, the records' part grows over where they were.
       const bytes = new Uint8Array(memory.buffer);
-      bytes.copyWithin(fineTo, fineOffset, fineOffset + count * FINE_BYTES);
-      bytes.copyWithin(block.offset, from, from + count * RECORD_BYTES);
-      block.fineOffset = fineTo;
-      block.capacity = capacity;
+      bytes.copyWithin(fineOffsetOf(block), fineFrom, fineFrom + block.count * FINE_BYTES);
+      bytes.copyWithin(block.offset, from, from + block.count * RECORD_BYTES);
       packIfWasteful();
     },
     release(block) {
@@ -173,14 +172,14 @@ export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES }: { packA
         distances: new Uint16Array(memory.buffer, base + distancesAt, rows),
         histogram,
         kept,
-        pick(cut, atCut, most) {
+        pick(cut, atCut, limit) {
           new Uint32Array(memory.buffer, base + COUNTER_AT, 1)[0] = atCut;
           let picked = 0;
           let first = 0;
           for (const block of blocks) {
-            if (picked >= most) break;
-            const at = base + distancesAt + first * 2;
-            picked += kernel.pick(at, block.count, cut, base + COUNTER_AT, first, block.fineOffset, base + placesAt + picked * 4, base + addressesAt + picked * 4, most - picked);
+            if (picked >= limit) break;
+            const distances = base + distancesAt + first * 2;
+            picked += kernel.pick(distances, block.count, cut, base + COUNTER_AT, first, fineOffsetOf(block), base + placesAt + picked * 4, base + addressesAt + picked * 4, limit - picked);
             first += block.count;
           }
           return picked;

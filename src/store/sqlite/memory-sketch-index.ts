@@ -1,7 +1,7 @@
 // The sketches of one vector index held in memory, grouped by tenant and agent: a search scans only its scope's
 // sketches, applies the type, trust and status filters on interned codes as it goes, and keeps the closest by Hamming
 // distance as candidates for the exact rerank.
-import { createSketchArena, FINE_BYTES, RECORD_WORDS, type SketchArena } from './memory-sketch-arena.js';
+import { createSketchArena, FINE_BYTES, fineOffsetOf, RECORD_WORDS, type SketchArena } from './memory-sketch-arena.js';
 import { closestRows, type SketchRows } from './memory-sketch-scan.js';
 
 /** What a search is narrowed by; every defined field must match. */
@@ -85,7 +85,7 @@ export function createSketchIndex(): SketchIndex {
       const moved = scope.seqs[last] ?? 0;
       scope.seqs[row] = moved;
       const base = scope.block.offset / 4;
-      const fine = scope.block.fineOffset / 4;
+      const fine = fineOffsetOf(scope.block) / 4;
       const words = arena.words();
       words.copyWithin(base + row * RECORD_WORDS, base + last * RECORD_WORDS, base + (last + 1) * RECORD_WORDS);
       words.copyWithin(fine + row * FINE_WORDS, fine + last * FINE_WORDS, fine + (last + 1) * FINE_WORDS);
@@ -146,7 +146,7 @@ export function createSketchIndex(): SketchIndex {
       const words = arena.words();
       words[base] = (codeOf(row.memoryType) << TYPE_SHIFT) | (codeOf(row.trustLevel) << TRUST_SHIFT) | (codeOf(row.status) << STATUS_SHIFT);
       words.set(row.sketch.subarray(0, RECORD_SKETCH_WORDS), base + 1);
-      words.set(row.sketch.subarray(RECORD_SKETCH_WORDS, RECORD_SKETCH_WORDS + FINE_WORDS), scope.block.fineOffset / 4 + at * FINE_WORDS);
+      words.set(row.sketch.subarray(RECORD_SKETCH_WORDS, RECORD_SKETCH_WORDS + FINE_WORDS), fineOffsetOf(scope.block) / 4 + at * FINE_WORDS);
       scope.seqs[at] = row.seq;
       scope.block.count += 1;
       places.set(row.seq, { scope, row: at });

@@ -89,10 +89,3 @@ export function blobSketch(blob: unknown): Uint32Array | undefined {
   new Uint8Array(sketch.buffer).set(blob);
   return sketch;
 }
-
-/** Set bits of every 16-bit value: the Hamming distance of two words is two lookups of their XOR. */
-export const POPCOUNT_16 = (() => {
-  const table = new Uint8Array(1 << 16);
-  for (let value = 1; value < table.length; value += 1) table[value] = (value & 1) + (table[value >>> 1] ?? 0);
-  return table;
-})();

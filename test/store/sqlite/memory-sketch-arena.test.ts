@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { compileKernel, generatedModule } from '../../../scripts/build-kernel.js';
-import { createSketchArena, FINE_BYTES, RECORD_WORDS, type ArenaBlock, type SketchArena } from '../../../src/store/sqlite/memory-sketch-arena.js';
+import { createSketchArena, FINE_BYTES, fineOffsetOf, RECORD_WORDS, type ArenaBlock, type SketchArena } from '../../../src/store/sqlite/memory-sketch-arena.js';
 import { seededRandom } from '../../../bench/lib/topic-corpus.js';
 
 const next = seededRandom(7);
@@ -27,7 +27,7 @@ function append(arena: SketchArena, block: ArenaBlock, attributes: number, sketc
   const words = arena.words();
   words[base] = attributes;
   words.set(sketch.subarray(0, 8), base + 1);
-  words.set(sketch.subarray(8), (block.fineOffset + block.count * FINE_BYTES) / 4);
+  words.set(sketch.subarray(8), (fineOffsetOf(block) + block.count * FINE_BYTES) / 4);
   block.count += 1;
 }
 
@@ -35,7 +35,7 @@ function append(arena: SketchArena, block: ArenaBlock, attributes: number, sketc
 function rowOf(arena: SketchArena, block: ArenaBlock, row: number): number[] {
   const words = arena.words();
   const base = block.offset / 4 + row * RECORD_WORDS;
-  const fine = (block.fineOffset + row * FINE_BYTES) / 4;
+  const fine = (fineOffsetOf(block) + row * FINE_BYTES) / 4;
   return [...words.subarray(base, base + RECORD_WORDS), ...words.subarray(fine, fine + FINE_BYTES / 4)];
 }
 
@@ -92,7 +92,7 @@ describe('sketch arena', () => {
     grown.forEach((block, at) => {
       expect(Array.from({ length: block.count }, (_, row) => rowOf(packing, block, row))).toEqual(written[at]);
     });
-    expect(grown.every((block) => block.offset % 16 === 0 && block.fineOffset % 16 === 0)).toBe(true);
+    expect(grown.every((block) => block.offset % 16 === 0 && fineOffsetOf(block) % 16 === 0)).toBe(true);
     // Packing keeps the moved-out space at most the space in use (here from the first byte: packAfterBytes is 0).
     const { live, span } = packing.footprint();
     expect(span - live).toBeLessThanOrEqual(live);

@@ -3,13 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { hashingVector } from '../../../src/providers/index.js';
 import { createSketchIndex, type SketchRow } from '../../../src/store/sqlite/memory-sketch-index.js';
-import { POPCOUNT_16, SKETCH_BITS, SKETCH_WORDS, sketchOf } from '../../../src/store/sqlite/memory-sketch.js';
+import { SKETCH_BITS, SKETCH_WORDS, sketchOf } from '../../../src/store/sqlite/memory-sketch.js';
 
 const hamming = (left: Uint32Array, right: Uint32Array) => {
   let total = 0;
   for (let word = 0; word < SKETCH_WORDS; word += 1) {
-    const differing = (left[word] ?? 0) ^ (right[word] ?? 0);
-    total += (POPCOUNT_16[differing & 0xffff] ?? 0) + (POPCOUNT_16[differing >>> 16] ?? 0);
+    const differing = ((left[word] ?? 0) ^ (right[word] ?? 0)) >>> 0;
+    for (let bit = 0; bit < 32; bit += 1) total += (differing >>> bit) & 1;
   }
   return total;
 };
