@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { isEntryPoint, runStandalone, wantsSurface, type BenchOptions } from './lib/bench.js';
 import type { FigureRow } from './lib/figures.js';
 import { waitForQuietMachine } from './lib/machine-load.js';
-import { freePort, residentMb, startAndTime, stopProcess } from './lib/process-start.js';
+import { freePort } from '../test/support/free-port.js';
+import { residentMb, startAndTime, stopProcess } from './lib/process-start.js';
 
 const CLI_PATH = fileURLToPath(new URL('../dist/src/cli.bundle.mjs', import.meta.url));
 /** The targets: listening within 0.5 s of start, at most 80 MB resident when idle. */

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { generateSecret, type ConfigInput } from '../../src/config/index.js';
 import { BENCH_AGENT, BENCH_MODEL, BENCH_PROVIDER } from './fake-llm.js';
 import { BENCH_TOKEN_ID } from './gateway.js';
-import { freePort, startAndTime, stopProcess } from './process-start.js';
+import { freePort } from '../../test/support/free-port.js';
+import { startAndTime, stopProcess } from './process-start.js';
 
 const CLI_SOURCE = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 /** tsx's loader by absolute URL, so the child finds it whatever its working directory. */

@@ -2,7 +2,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { get } from 'node:http';
-import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 /** Pause between two /health probes while the process starts: the resolution of the time to listen. */
@@ -15,19 +14,6 @@ const STOP_TIMEOUT_MS = 5_000;
 const PROBE_TIMEOUT_MS = 1_000;
 /** Only the last this-many characters of the child's stderr are kept, for the failure message. */
 const MAX_STDERR_CHARS = 4_000;
-
-/** A port that was free a moment ago on 127.0.0.1 (the OS picks it; the child then listens on it). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ host: '127.0.0.1', port: 0 }, () => resolve());
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no TCP port was assigned');
-  return address.port;
-}
 
 export interface StartedProcess {
   child: ChildProcess;

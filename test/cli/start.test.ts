@@ -1,12 +1,12 @@
 // `agent-gateway start` and `agent-gateway rpc`: first run, serving, a CLI-issued token, restart, graceful shutdown on SIGTERM.
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, type RunningCli } from '../support/cli.js';
 import { callRpc, postRpc } from '../support/http-client.js';
 import { connectOpen } from '../support/ws-client.js';
+import { freePort } from '../support/free-port.js';
 
 describe('cli start', () => {
   let home: string;
@@ -117,14 +117,3 @@ describe('cli start restart', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}

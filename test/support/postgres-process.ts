@@ -2,12 +2,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { migratePostgres } from '../../src/store/postgres/index.js';
+import { freePort } from './free-port.js';
 
 const run = promisify(execFile);
 
@@ -37,18 +37,6 @@ export interface PostgresServer {
   /** Process id of the postmaster, the parent of every backend (from the data dir's postmaster.pid). */
   serverPid(): Promise<number>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** initdb refuses to run as root: as root, the server runs as the `postgres` system user on a directory it owns. */

@@ -7,9 +7,9 @@
 // Nothing is persisted (`--save ''`, `--appendonly no`), so a stopped server leaves nothing behind.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 export interface RedisServer {
   readonly url: string;
@@ -27,18 +27,6 @@ const READY_TIMEOUT_MS = 10_000;
 /** Another process may take the probed port before redis binds it; a start is retried this many times. */
 const START_ATTEMPTS = 3;
 const STOP_TIMEOUT_MS = 5_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function waitUntilReady(child: ChildProcess): Promise<void> {
   return new Promise((resolve, reject) => {
