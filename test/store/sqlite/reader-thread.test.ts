@@ -1,30 +1,26 @@
 // The SQLite reader thread: queries run here until it is up, then there; it sees what the main connection committed
 // before each query; and a query it fails, or keeps waiting past the grace, is run here instead.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createReaderThread, openDatabase, type ReaderThread, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
+import { createReaderThread, type ReaderThread, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
+import { openTemporaryDatabase } from './temporary-database.js';
 
 /** Counts the temporary tables: one on the main connection, none on the thread's, so a result tells who ran it. */
 const WHO_RAN = 'SELECT count(*) FROM sqlite_temp_master';
 const SLOW = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c';
 
 describe('sqlite reader thread', () => {
-  let dir: string;
   let path: string;
   let db: SqliteDatabase;
+  let closeDb: () => Promise<void>;
   let reader: ReaderThread | undefined;
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'agent-gateway-reader-'));
-    path = join(dir, 'gateway.db');
-    db = openDatabase({ path });
+    ({ db, close: closeDb } = await openTemporaryDatabase());
+    path = db.name;
     db.exec("CREATE TABLE items (id INTEGER PRIMARY KEY, label TEXT NOT NULL); INSERT INTO items VALUES (1, 'a'), (2, 'b'); CREATE TEMP TABLE marker (x)");
   });
   afterEach(async () => {
     await reader?.close();
-    db.close();
-    await rm(dir, { recursive: true, force: true });
+    await closeDb();
   });
 
   const here = (sql: string) => () => db.prepare(sql).raw().all() as unknown[][];
