@@ -1,6 +1,6 @@
 // The sketch rows of every scope in the WebAssembly memory the scan kernel reads: one block per scope, moved to the top
 // when it grows, and every block packed down once moved-out space outweighs the rest.
-import { SKETCH_KERNEL_WASM } from './memory-sketch-kernel.generated.js';
+import { align16, instantiateSketchKernel, PAGE_BYTES } from './memory-sketch-kernel.js';
 import { SKETCH_BYTES } from './memory-sketch.js';
 
 /** Per row, in the block's first part: its attribute word, then its first 8 sketch words (the scan's first pass). */
@@ -8,7 +8,6 @@ export const RECORD_WORDS = 9;
 export const RECORD_BYTES = RECORD_WORDS * 4;
 /** Per row, in the block's second part: its other 24 sketch words. */
 export const FINE_BYTES = 96;
-const PAGE_BYTES = 65_536;
 /** Moved-out space is packed away only past this much (and past the space in use), so a small index never packs. */
 export const PACK_AFTER_BYTES = 1 << 20;
 /** The kernel's scratch: the query's sketch, the histogram of first-pass distances, a counter, then per-search room. */
@@ -63,15 +62,6 @@ export interface SketchArena {
   scan(blocks: readonly ArenaBlock[], query: Uint32Array, mask: number, wanted: number, room: number): BlockScan;
 }
 
-interface Kernel {
-  coarsePass(records: number, count: number, query: number, mask: number, wanted: number, out: number, histogram: number): number;
-  pick(distances: number, count: number, cut: number, atCut: number, first: number, fine: number, places: number, addresses: number, room: number): number;
-  finePass(rows: number, count: number, query: number, out: number): void;
-}
-
-const kernelModule = new WebAssembly.Module(Buffer.from(SKETCH_KERNEL_WASM, 'base64'));
-
-const align16 = (bytes: number) => Math.ceil(bytes / 16) * 16;
 const recordsBytes = (capacity: number) => align16(capacity * RECORD_BYTES);
 const blockBytes = (capacity: number) => recordsBytes(capacity) + capacity * FINE_BYTES;
 
@@ -80,7 +70,7 @@ export const fineOffsetOf = (block: ArenaBlock): number => block.offset + record
 
 export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES }: { packAfterBytes?: number } = {}): SketchArena {
   const memory = new WebAssembly.Memory({ initial: 1 });
-  const kernel = new WebAssembly.Instance(kernelModule, { sketch: { memory } }).exports as unknown as Kernel;
+  const kernel = instantiateSketchKernel(memory);
   const regions = new Set<Region>();
   let top = 0;
   let live = 0;

@@ -1,5 +1,6 @@
 ;; The sketch scan's two passes with WebAssembly SIMD: the Hamming distance of a query's first 256 sketch bits to every
-;; row of a scope, the pick of the rows it keeps, then the distance of their other 768 bits, 16 bytes at a time.
+;; row of a scope, the pick of the rows it keeps, then the distance of their other 768 bits, 16 bytes at a time; and the
+;; rerank's exact cosine of the query's vector with each candidate's.
 ;; Compiled by `npm run build:kernel` into memory-sketch-kernel.generated.ts.
 (module
   (import "sketch" "memory" (memory 1))
@@ -81,14 +82,9 @@
         (br $next)))
     (local.get $picked))
 
-  ;; The bits set in the XOR of 16 bytes at `left` and 16 at `right`, as a sum per 16-bit lane.
-  (func $differing (param $left i32) (param $right i32) (result v128)
-    (i16x8.extadd_pairwise_i8x16_u
-      (i8x16.popcnt (v128.xor (v128.load (local.get $left)) (v128.load align=4 (local.get $right))))))
-
   ;; For each of `count` rows whose other 24 sketch words start at the byte addresses listed (u32) from `rows`, writes
   ;; their distance to the query's words 8 to 31 (from `query` + 32) as a u16 from `out`. The rows' loads do not wait
-  ;; on each other, so the misses of rows scattered through memory overlap.
+  ;; on each other, so the misses of rows scattered through memory overlap. Written out in full, as V8 inlines no calls.
   (func (export "finePass") (param $rows i32) (param $count i32) (param $query i32) (param $out i32)
     (local $end i32) (local $row i32) (local $sums v128)
     (local.set $end (i32.add (local.get $rows) (i32.shl (local.get $count) (i32.const 2))))
@@ -101,18 +97,81 @@
             (i16x8.add
               (i16x8.add
                 (i16x8.add
-                  (call $differing (i32.add (local.get $query) (i32.const 32)) (local.get $row))
-                  (call $differing (i32.add (local.get $query) (i32.const 48)) (i32.add (local.get $row) (i32.const 16))))
+                  (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=32 (local.get $query)) (v128.load offset=0 align=4 (local.get $row)))))
+                  (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=48 (local.get $query)) (v128.load offset=16 align=4 (local.get $row))))))
                 (i16x8.add
-                  (call $differing (i32.add (local.get $query) (i32.const 64)) (i32.add (local.get $row) (i32.const 32)))
-                  (call $differing (i32.add (local.get $query) (i32.const 80)) (i32.add (local.get $row) (i32.const 48)))))
+                  (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=64 (local.get $query)) (v128.load offset=32 align=4 (local.get $row)))))
+                  (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=80 (local.get $query)) (v128.load offset=48 align=4 (local.get $row)))))))
               (i16x8.add
-                (call $differing (i32.add (local.get $query) (i32.const 96)) (i32.add (local.get $row) (i32.const 64)))
-                (call $differing (i32.add (local.get $query) (i32.const 112)) (i32.add (local.get $row) (i32.const 80)))))))
+                (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=96 (local.get $query)) (v128.load offset=64 align=4 (local.get $row)))))
+                (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=112 (local.get $query)) (v128.load offset=80 align=4 (local.get $row)))))))))
         (i32.store16 (local.get $out)
           (i32.add
             (i32.add (i32x4.extract_lane 0 (local.get $sums)) (i32x4.extract_lane 1 (local.get $sums)))
             (i32.add (i32x4.extract_lane 2 (local.get $sums)) (i32x4.extract_lane 3 (local.get $sums)))))
         (local.set $out (i32.add (local.get $out) (i32.const 2)))
         (local.set $rows (i32.add (local.get $rows) (i32.const 4)))
-        (br $next)))))
+        (br $next))))
+
+  ;; For each of `count` vectors of `dimensions` f32 values laid end to end from `vectors`, writes its cosine with the
+  ;; query's (at `query`) as an f64 from `out`: NaN when either vector is all zeros (it has no direction). Products are
+  ;; summed in f64, four values at a time, each vector read once for its dot product with the query and its norm. The
+  ;; loop is written out in full: V8 does not inline calls, and a call per four values costs more than their arithmetic.
+  (func (export "cosines") (param $query i32) (param $vectors i32) (param $count i32) (param $dimensions i32) (param $out i32)
+    (local $queryNorm f64) (local $vector i32) (local $end i32) (local $stride i32) (local $wide i32) (local $offset i32)
+    (local $dots v128) (local $norms v128) (local $values v128) (local $low v128) (local $high v128)
+    (local $queryLow v128) (local $queryHigh v128) (local $dot f64) (local $norm f64) (local $value f64) (local $queryValue f64)
+    (local.set $stride (i32.shl (local.get $dimensions) (i32.const 2)))
+    (local.set $wide (i32.and (local.get $stride) (i32.const -16)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $offset) (local.get $stride)))
+        (local.set $value (f64.promote_f32 (f32.load (i32.add (local.get $query) (local.get $offset)))))
+        (local.set $queryNorm (f64.add (local.get $queryNorm) (f64.mul (local.get $value) (local.get $value))))
+        (local.set $offset (i32.add (local.get $offset) (i32.const 4)))
+        (br $next)))
+    (local.set $vector (local.get $vectors))
+    (local.set $end (i32.add (local.get $vectors) (i32.mul (local.get $count) (local.get $stride))))
+    (block $rowsDone
+      (loop $row
+        (br_if $rowsDone (i32.ge_u (local.get $vector) (local.get $end)))
+        (local.set $dots (f64x2.splat (f64.const 0)))
+        (local.set $norms (f64x2.splat (f64.const 0)))
+        (local.set $offset (i32.const 0))
+        (block $wideDone
+          (loop $wideNext
+            (br_if $wideDone (i32.ge_u (local.get $offset) (local.get $wide)))
+            (local.set $values (v128.load align=4 (i32.add (local.get $query) (local.get $offset))))
+            (local.set $queryLow (f64x2.promote_low_f32x4 (local.get $values)))
+            (local.set $queryHigh (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $values) (local.get $values))))
+            (local.set $values (v128.load align=4 (i32.add (local.get $vector) (local.get $offset))))
+            (local.set $low (f64x2.promote_low_f32x4 (local.get $values)))
+            (local.set $high (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $values) (local.get $values))))
+            (local.set $dots
+              (f64x2.add (local.get $dots)
+                (f64x2.add (f64x2.mul (local.get $low) (local.get $queryLow)) (f64x2.mul (local.get $high) (local.get $queryHigh)))))
+            (local.set $norms
+              (f64x2.add (local.get $norms)
+                (f64x2.add (f64x2.mul (local.get $low) (local.get $low)) (f64x2.mul (local.get $high) (local.get $high)))))
+            (local.set $offset (i32.add (local.get $offset) (i32.const 16)))
+            (br $wideNext)))
+        (local.set $dot (f64.add (f64x2.extract_lane 0 (local.get $dots)) (f64x2.extract_lane 1 (local.get $dots))))
+        (local.set $norm (f64.add (f64x2.extract_lane 0 (local.get $norms)) (f64x2.extract_lane 1 (local.get $norms))))
+        (block $tailDone
+          (loop $tail
+            (br_if $tailDone (i32.ge_u (local.get $offset) (local.get $stride)))
+            (local.set $value (f64.promote_f32 (f32.load (i32.add (local.get $vector) (local.get $offset)))))
+            (local.set $queryValue (f64.promote_f32 (f32.load (i32.add (local.get $query) (local.get $offset)))))
+            (local.set $dot (f64.add (local.get $dot) (f64.mul (local.get $value) (local.get $queryValue))))
+            (local.set $norm (f64.add (local.get $norm) (f64.mul (local.get $value) (local.get $value))))
+            (local.set $offset (i32.add (local.get $offset) (i32.const 4)))
+            (br $tail)))
+        (f64.store (local.get $out)
+          (select
+            (f64.const nan)
+            (f64.div (local.get $dot) (f64.sqrt (f64.mul (local.get $queryNorm) (local.get $norm))))
+            (i32.or (f64.eq (local.get $queryNorm) (f64.const 0)) (f64.eq (local.get $norm) (f64.const 0)))))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
+        (local.set $vector (i32.add (local.get $vector) (local.get $stride)))
+        (br $row))))
+)

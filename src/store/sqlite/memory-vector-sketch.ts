@@ -8,7 +8,8 @@ import { filterConditions } from './memory-rows.js';
 import type { SketchIndex } from './memory-sketch-index.js';
 import { createSketchLoader } from './memory-sketch-loader.js';
 import { sketchOf } from './memory-sketch.js';
-import { blobValues, cosineScores, type StoredVector, type VectorIndex, type VectorLane } from './memory-vectors.js';
+import { createCosineScorer } from './memory-cosine-scorer.js';
+import { blobValues, type StoredVector, type VectorIndex, type VectorLane } from './memory-vectors.js';
 import { buildWhere } from './where.js';
 
 /**
@@ -21,6 +22,7 @@ export const RERANK_FACTOR = 4;
 
 export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
   const loader = createSketchLoader(db);
+  const cosineScores = createCosineScorer();
 
   const forBegun = (vectors: readonly StoredVector[], change: (sketches: SketchIndex, seq: number) => void) => {
     for (const { seq, indexId } of vectors) {

@@ -56,28 +56,6 @@ export function cosineSimilarity(left: Float32Array, right: Float32Array): numbe
   return leftNorm === 0 || rightNorm === 0 ? Number.NaN : dot / Math.sqrt(leftNorm * rightNorm);
 }
 
-/**
- * The cosine of the query with each vector of `vectors` (vectors of the query's length laid end to end): NaN for an
- * all-zero one, all NaN for an all-zero query. One pass per vector, the query's norm taken once.
- */
-export function cosineScores(query: Float32Array, vectors: Float32Array): Float64Array {
-  const dimensions = query.length;
-  const scores = new Float64Array(dimensions === 0 ? 0 : Math.floor(vectors.length / dimensions));
-  let queryNorm = 0;
-  for (let index = 0; index < dimensions; index += 1) queryNorm += (query[index] as number) * (query[index] as number);
-  for (let row = 0, base = 0; row < scores.length; row += 1, base += dimensions) {
-    let dot = 0;
-    let norm = 0;
-    for (let index = 0; index < dimensions; index += 1) {
-      const value = vectors[base + index] as number;
-      dot += (query[index] as number) * value;
-      norm += value * value;
-    }
-    scores[row] = queryNorm === 0 || norm === 0 ? Number.NaN : dot / Math.sqrt(queryNorm * norm);
-  }
-  return scores;
-}
-
 /** The blob's values: a view when the Buffer is 4-byte aligned (a blob read from SQLite has its own), else a copy. */
 export function blobValues(blob: Buffer): Float32Array {
   const length = Math.floor(blob.byteLength / Float32Array.BYTES_PER_ELEMENT);
