@@ -12,33 +12,12 @@ export const COMPACT_AFTER_SHARE = 0.125;
 /** FTS5 pages merged per step: a step holds the event loop for a few milliseconds. */
 export const MERGE_PAGES_PER_STEP = 32;
 
-export interface LexicalCompactionOptions {
-  afterWrites?: number;
-  afterShare?: number;
-  /** Runs the next step; the default waits for the event loop's next turn (setImmediate, unreferenced). */
-  schedule?: (step: () => void) => void;
-}
-
-export interface LexicalCompaction {
-  /** Entries stored or deleted since the last compaction began. */
-  readonly writes: number;
-  /** Whether a compaction is under way. */
-  readonly running: boolean;
-}
-
-const nextTurn = (step: () => void) => {
-  setImmediate(step).unref();
-};
-
 /**
  * Counts writes, and the store's entries, with temporary triggers (this connection only), so every path that stores or
- * deletes an entry counts. A step that fails (the file busy or closed) ends the compaction: the next write past the
- * threshold starts another.
+ * deletes an entry counts. Each step runs at a later turn of the event loop; a step that fails (the file busy or
+ * closed) ends the compaction, and the next write past the threshold starts another.
  */
-export function createLexicalCompaction(
-  db: SqliteDatabase,
-  { afterWrites = COMPACT_AFTER_WRITES, afterShare = COMPACT_AFTER_SHARE, schedule = nextTurn }: LexicalCompactionOptions = {},
-): LexicalCompaction {
+export function startLexicalCompaction(db: SqliteDatabase): void {
   // A negative page count merges towards a single segment; the changes counter moves by one (the command itself)
   // once nothing is left to merge.
   const merge = db.prepare<[number]>("INSERT INTO memory_fts (memory_fts, rank) VALUES ('merge', ?)");
@@ -59,16 +38,16 @@ export function createLexicalCompaction(
     } catch {
       running = false;
     }
-    if (running) schedule(step);
+    if (running) setImmediate(step).unref();
   }
 
   db.function('memory_fts_written', { deterministic: false, varargs: false }, (by: unknown) => {
     entries += by === 1 ? 1 : -1;
     writes += 1;
-    if (!running && writes >= Math.max(afterWrites, entries * afterShare)) {
+    if (!running && writes >= Math.max(COMPACT_AFTER_WRITES, entries * COMPACT_AFTER_SHARE)) {
       running = true;
       writes = 0;
-      schedule(step);
+      setImmediate(step).unref();
     }
     return null;
   });
@@ -76,13 +55,4 @@ export function createLexicalCompaction(
     `CREATE TEMP TRIGGER IF NOT EXISTS memory_fts_written_ai AFTER INSERT ON main.memory_entries BEGIN SELECT memory_fts_written(1); END;
      CREATE TEMP TRIGGER IF NOT EXISTS memory_fts_written_ad AFTER DELETE ON main.memory_entries BEGIN SELECT memory_fts_written(-1); END;`,
   );
-
-  return {
-    get writes() {
-      return writes;
-    },
-    get running() {
-      return running;
-    },
-  };
 }

@@ -5,7 +5,7 @@ import { createMemoryDeletes } from './memory-deletes.js';
 import { createEmbeddingCache } from './memory-embedding-cache.js';
 import { createMemoryEntries } from './memory-entries.js';
 import { createLexicalLane } from './memory-lexical.js';
-import { createLexicalCompaction } from './memory-lexical-compaction.js';
+import { startLexicalCompaction } from './memory-lexical-compaction.js';
 import type { ReaderThread } from './sql-reader.js';
 import { createTermCounts } from './memory-term-counts.js';
 import { createMemoryLifecycle } from './memory-lifecycle.js';
@@ -49,7 +49,7 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
   const deletes = createMemoryDeletes(db, vectors, lane);
   const lifecycle = createMemoryLifecycle(db, vectors, lane, deletes);
   const lexical = createLexicalLane(db, createTermCounts(db), reader);
-  createLexicalCompaction(db);
+  startLexicalCompaction(db);
   const stats = createMemoryStats(db);
   const hasEntries = createScopeProbe(db);
   const cache = createEmbeddingCache(db, { maxEntries: embeddingCacheMaxEntries, evictionBatch: embeddingCacheEvictionBatch, now });
