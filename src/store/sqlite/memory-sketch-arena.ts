@@ -1,12 +1,12 @@
-// The sketch rows of every scope in the WebAssembly memory the scan kernel reads: one block per scope, moved to the top
-// when it grows, and every block packed down once moved-out space outweighs the rest.
+// The sketch rows (and the vectors' 8-bit codes) of every scope in the WebAssembly memory the scan kernel reads: one block
+// per scope, moved to the top when it grows, and every block packed down once moved-out space outweighs the rest.
 import { align16, instantiateSketchKernel, PAGE_BYTES } from './memory-sketch-kernel.js';
 import { SKETCH_BYTES } from './memory-sketch.js';
 
 /** Per row, in the block's first part: its attribute word, then its first 8 sketch words (the scan's first pass). */
 export const RECORD_WORDS = 9;
 export const RECORD_BYTES = RECORD_WORDS * 4;
-/** Per row, in the block's second part: its other 24 sketch words. */
+/** Per row, in the block's second part: its other 24 sketch words. In the third, when the arena keeps codes: its code. */
 export const FINE_BYTES = 96;
 /** Moved-out space is packed away only past this much (and past the space in use), so a small index never packs. */
 export const PACK_AFTER_BYTES = 1 << 20;
@@ -21,7 +21,7 @@ interface Region {
   bytes: number;
 }
 
-/** A scope's rows: `count` in use of room for `capacity`; their records from `offset`, then their other words. */
+/** A scope's rows: `count` in use of room for `capacity`; their records from `offset`, then their other words and codes. */
 export interface ArenaBlock extends Region {
   capacity: number;
   count: number;
@@ -42,6 +42,11 @@ export interface BlockScan {
   places: Uint32Array;
   /** Each of the first `count` picked rows' distance over the other 768 bits. */
   measure(count: number): Uint16Array;
+  /**
+   * The cosine of the query's code with the codes of the rows at these places (NaN where either is all zeros), for an
+   * arena that keeps codes; as many places as the scan's room at most.
+   */
+  codeCosines(code: Int8Array, places: readonly number[]): Float64Array;
 }
 
 export interface SketchArena {
@@ -63,12 +68,20 @@ export interface SketchArena {
 }
 
 const recordsBytes = (capacity: number) => align16(capacity * RECORD_BYTES);
-const blockBytes = (capacity: number) => recordsBytes(capacity) + capacity * FINE_BYTES;
 
 /** Where the block's rows' other sketch words start: after room for its records. */
 export const fineOffsetOf = (block: ArenaBlock): number => block.offset + recordsBytes(block.capacity);
+/** Where the block's rows' codes start: after room for their other sketch words. */
+export const codeOffsetOf = (block: ArenaBlock): number => fineOffsetOf(block) + block.capacity * FINE_BYTES;
 
-export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES }: { packAfterBytes?: number } = {}): SketchArena {
+export interface SketchArenaOptions {
+  packAfterBytes?: number;
+  /** Bytes of each row's code (a multiple of 16); 0 keeps none. */
+  codeBytes?: number;
+}
+
+export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES, codeBytes = 0 }: SketchArenaOptions = {}): SketchArena {
+  const blockBytes = (capacity: number) => recordsBytes(capacity) + capacity * (FINE_BYTES + codeBytes);
   const memory = new WebAssembly.Memory({ initial: 1 });
   const kernel = instantiateSketchKernel(memory);
   const regions = new Set<Region>();
@@ -122,10 +135,12 @@ export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES }: { packA
     },
     grow(block, capacity) {
       const fineFrom = fineOffsetOf(block);
+      const codeFrom = codeOffsetOf(block);
       const from = resize(block, blockBytes(capacity));
       block.capacity = capacity;
-      // The other words first: in place, the records' part grows over where they were.
+      // The last part first: in place, each part grows over where the next one was.
       const bytes = new Uint8Array(memory.buffer);
+      bytes.copyWithin(codeOffsetOf(block), codeFrom, codeFrom + block.count * codeBytes);
       bytes.copyWithin(fineOffsetOf(block), fineFrom, fineFrom + block.count * FINE_BYTES);
       bytes.copyWithin(block.offset, from, from + block.count * RECORD_BYTES);
       packIfWasteful();
@@ -143,7 +158,9 @@ export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES }: { packA
       const placesAt = align16(distancesAt + rows * 2);
       const addressesAt = placesAt + room * 4;
       const measuredAt = addressesAt + room * 4;
-      const needed = align16(measuredAt + room * 2);
+      const codeAt = align16(measuredAt + room * 2);
+      const scoresAt = align16(codeAt + codeBytes);
+      const needed = align16(scoresAt + room * 8);
       if (needed > scratch.bytes) {
         resize(scratch, Math.max(needed, scratch.bytes * 2));
         packIfWasteful();
@@ -178,6 +195,26 @@ export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES }: { packA
         measure(count) {
           kernel.finePass(base + addressesAt, count, base, base + measuredAt);
           return new Uint16Array(memory.buffer, base + measuredAt, count);
+        },
+        codeCosines(code, places) {
+          if (codeBytes === 0) throw new Error('this sketch arena keeps no codes');
+          if (places.length > room) throw new RangeError(`${places.length} places past the scan's room of ${room}`);
+          new Int8Array(memory.buffer, base + codeAt, codeBytes).set(code.subarray(0, codeBytes));
+          // The places' code addresses go where the picked rows' addresses were: the pick is done with them.
+          const addresses = new Uint32Array(memory.buffer, base + addressesAt, places.length);
+          places.forEach((place, index) => {
+            let row = place;
+            for (const block of blocks) {
+              if (row < block.count) {
+                addresses[index] = codeOffsetOf(block) + row * codeBytes;
+                return;
+              }
+              row -= block.count;
+            }
+            throw new RangeError(`place ${place} is past the blocks scanned`);
+          });
+          kernel.codeCosines(base + codeAt, base + addressesAt, places.length, codeBytes, base + scoresAt);
+          return new Float64Array(memory.buffer, base + scoresAt, places.length);
         },
       };
     },

@@ -1,8 +1,8 @@
 // The sketches of one vector index held in memory, grouped by tenant and agent: a search scans only its scope's
 // sketches, applies the type, trust and status filters on interned codes as it goes, and keeps the closest by Hamming
 // distance as candidates for the exact rerank.
-import { createSketchArena, FINE_BYTES, fineOffsetOf, RECORD_WORDS, type SketchArena } from './memory-sketch-arena.js';
-import { closestRows, type SketchRows } from './memory-sketch-scan.js';
+import { codeOffsetOf, createSketchArena, FINE_BYTES, fineOffsetOf, RECORD_WORDS, type SketchArena } from './memory-sketch-arena.js';
+import { closestRows, rankedRows, type SketchRows } from './memory-sketch-scan.js';
 
 /** What a search is narrowed by; every defined field must match. */
 export interface SketchFilter {
@@ -21,6 +21,8 @@ export interface SketchRow {
   trustLevel: string;
   status: string;
   sketch: Uint32Array;
+  /** The vector's 8-bit code, in an index that keeps codes. */
+  vectorCode?: Int8Array | undefined;
 }
 
 export interface SketchIndex {
@@ -30,6 +32,13 @@ export interface SketchIndex {
   setStatus(seq: number, status: string): void;
   /** The seqs of up to `count` entries matching the filter whose sketches are closest to this one, in no order. */
   nearest(sketch: Uint32Array, filter: SketchFilter, count: number): number[];
+  /**
+   * In an index that keeps codes: of those `count` closest, the best `limit` by the cosine of their codes with
+   * `vectorCode`, best first (ties: the older entry); an entry whose code is all zeros is never one.
+   */
+  ranked(sketch: Uint32Array, vectorCode: Int8Array, filter: SketchFilter, count: number, limit: number): { seq: number; score: number }[];
+  /** Bytes of each entry's code kept (0: none). */
+  readonly codeBytes: number;
   readonly size: number;
 }
 
@@ -59,8 +68,8 @@ function grown(arena: SketchArena, scope: Scope): void {
   scope.seqs = seqs;
 }
 
-export function createSketchIndex(): SketchIndex {
-  const arena = createSketchArena();
+export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}): SketchIndex {
+  const arena = createSketchArena({ codeBytes });
   const scopes = new Map<string, Scope>();
   /** Where each entry is: its scope and row. */
   const places = new Map<number, { scope: Scope; row: number }>();
@@ -89,6 +98,8 @@ export function createSketchIndex(): SketchIndex {
       const words = arena.words();
       words.copyWithin(base + row * RECORD_WORDS, base + last * RECORD_WORDS, base + (last + 1) * RECORD_WORDS);
       words.copyWithin(fine + row * FINE_WORDS, fine + last * FINE_WORDS, fine + (last + 1) * FINE_WORDS);
+      const code = codeOffsetOf(scope.block);
+      new Int8Array(words.buffer).copyWithin(code + row * codeBytes, code + last * codeBytes, code + (last + 1) * codeBytes);
       places.set(moved, { scope, row });
     }
     scope.block.count = last;
@@ -127,7 +138,9 @@ export function createSketchIndex(): SketchIndex {
     get size() {
       return places.size;
     },
+    codeBytes,
     put(row) {
+      if (codeBytes > 0 && row.vectorCode?.length !== codeBytes) throw new RangeError(`entry ${row.seq} needs a code of ${codeBytes} bytes`);
       remove(row.seq);
       const key = scopeKey(row.tenantId, row.agentId);
       let scope = scopes.get(key);
@@ -147,6 +160,7 @@ export function createSketchIndex(): SketchIndex {
       words[base] = (codeOf(row.memoryType) << TYPE_SHIFT) | (codeOf(row.trustLevel) << TRUST_SHIFT) | (codeOf(row.status) << STATUS_SHIFT);
       words.set(row.sketch.subarray(0, RECORD_SKETCH_WORDS), base + 1);
       words.set(row.sketch.subarray(RECORD_SKETCH_WORDS, RECORD_SKETCH_WORDS + FINE_WORDS), fineOffsetOf(scope.block) / 4 + at * FINE_WORDS);
+      if (codeBytes > 0 && row.vectorCode !== undefined) new Int8Array(words.buffer).set(row.vectorCode, codeOffsetOf(scope.block) + at * codeBytes);
       scope.seqs[at] = row.seq;
       scope.block.count += 1;
       places.set(row.seq, { scope, row: at });
@@ -164,6 +178,11 @@ export function createSketchIndex(): SketchIndex {
       const attributes = wantedAttributes(filter);
       if (attributes === undefined || count <= 0) return [];
       return closestRows(arena, matchingScopes(filter), sketch, attributes.mask, attributes.wanted, count);
+    },
+    ranked(sketch, vectorCode, filter, count, limit) {
+      const attributes = wantedAttributes(filter);
+      if (attributes === undefined || count <= 0 || limit <= 0) return [];
+      return rankedRows(arena, matchingScopes(filter), { sketch, vectorCode }, attributes.mask, attributes.wanted, count, limit);
     },
   };
 }

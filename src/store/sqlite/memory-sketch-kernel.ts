@@ -7,6 +7,7 @@ export interface SketchKernel {
   pick(distances: number, count: number, cut: number, atCut: number, first: number, fine: number, places: number, addresses: number, room: number): number;
   finePass(rows: number, count: number, query: number, out: number): void;
   cosines(query: number, vectors: number, count: number, dimensions: number, out: number): void;
+  codeCosines(query: number, rows: number, count: number, bytes: number, out: number): void;
 }
 
 const kernelModule = new WebAssembly.Module(Buffer.from(SKETCH_KERNEL_WASM, 'base64'));

@@ -1,6 +1,6 @@
 ;; The sketch scan's two passes with WebAssembly SIMD: the Hamming distance of a query's first 256 sketch bits to every
 ;; row of a scope, the pick of the rows it keeps, then the distance of their other 768 bits, 16 bytes at a time; and the
-;; rerank's exact cosine of the query's vector with each candidate's.
+;; rerank's cosine of the query's vector with each candidate's, over their 8-bit codes or their stored f32 values.
 ;; Compiled by `npm run build:kernel` into memory-sketch-kernel.generated.ts.
 (module
   (import "sketch" "memory" (memory 1))
@@ -174,4 +174,70 @@
         (local.set $out (i32.add (local.get $out) (i32.const 8)))
         (local.set $vector (i32.add (local.get $vector) (local.get $stride)))
         (br $row))))
-)
+
+  ;; For each of `count` rows whose 8-bit codes start at the byte addresses listed (u32) from `rows`, writes the cosine
+  ;; of its code with the query's (at `query`) as an f64 from `out`: NaN when either code is all zeros. Codes are
+  ;; `bytes` long (a multiple of 16, zero-padded); products are summed exactly, in 32-bit lanes.
+  (func (export "codeCosines") (param $query i32) (param $rows i32) (param $count i32) (param $bytes i32) (param $out i32)
+    (local $end i32) (local $row i32) (local $offset i32) (local $values v128) (local $queryValues v128)
+    (local $dots v128) (local $norms v128) (local $queryNorm f64) (local $dot f64) (local $norm f64)
+    (local.set $norms (i32x4.splat (i32.const 0)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $offset) (local.get $bytes)))
+        (local.set $values (v128.load (i32.add (local.get $query) (local.get $offset))))
+        (local.set $norms
+          (i32x4.add (local.get $norms)
+            (i32x4.add
+              (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_low_i8x16_s (local.get $values) (local.get $values)))
+              (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_high_i8x16_s (local.get $values) (local.get $values))))))
+        (local.set $offset (i32.add (local.get $offset) (i32.const 16)))
+        (br $next)))
+    (local.set $queryNorm
+      (f64.convert_i32_s
+        (i32.add
+          (i32.add (i32x4.extract_lane 0 (local.get $norms)) (i32x4.extract_lane 1 (local.get $norms)))
+          (i32.add (i32x4.extract_lane 2 (local.get $norms)) (i32x4.extract_lane 3 (local.get $norms))))))
+    (local.set $end (i32.add (local.get $rows) (i32.shl (local.get $count) (i32.const 2))))
+    (block $rowsDone
+      (loop $nextRow
+        (br_if $rowsDone (i32.ge_u (local.get $rows) (local.get $end)))
+        (local.set $row (i32.load (local.get $rows)))
+        (local.set $dots (i32x4.splat (i32.const 0)))
+        (local.set $norms (i32x4.splat (i32.const 0)))
+        (local.set $offset (i32.const 0))
+        (block $codeDone
+          (loop $codeNext
+            (br_if $codeDone (i32.ge_u (local.get $offset) (local.get $bytes)))
+            (local.set $queryValues (v128.load (i32.add (local.get $query) (local.get $offset))))
+            (local.set $values (v128.load (i32.add (local.get $row) (local.get $offset))))
+            (local.set $dots
+              (i32x4.add (local.get $dots)
+                (i32x4.add
+                  (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_low_i8x16_s (local.get $values) (local.get $queryValues)))
+                  (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_high_i8x16_s (local.get $values) (local.get $queryValues))))))
+            (local.set $norms
+              (i32x4.add (local.get $norms)
+                (i32x4.add
+                  (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_low_i8x16_s (local.get $values) (local.get $values)))
+                  (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_high_i8x16_s (local.get $values) (local.get $values))))))
+            (local.set $offset (i32.add (local.get $offset) (i32.const 16)))
+            (br $codeNext)))
+        (local.set $dot
+          (f64.convert_i32_s
+            (i32.add
+              (i32.add (i32x4.extract_lane 0 (local.get $dots)) (i32x4.extract_lane 1 (local.get $dots)))
+              (i32.add (i32x4.extract_lane 2 (local.get $dots)) (i32x4.extract_lane 3 (local.get $dots))))))
+        (local.set $norm
+          (f64.convert_i32_s
+            (i32.add
+              (i32.add (i32x4.extract_lane 0 (local.get $norms)) (i32x4.extract_lane 1 (local.get $norms)))
+              (i32.add (i32x4.extract_lane 2 (local.get $norms)) (i32x4.extract_lane 3 (local.get $norms))))))
+        (f64.store (local.get $out)
+          (select
+            (f64.const nan)
+            (f64.div (local.get $dot) (f64.sqrt (f64.mul (local.get $queryNorm) (local.get $norm))))
+            (i32.or (f64.eq (local.get $queryNorm) (f64.const 0)) (f64.eq (local.get $norm) (f64.const 0)))))
+        (local.set $out (i32.add (local.get $out) (i32.const 8)))
+        (local.set $rows (i32.add (local.get $rows) (i32.const 4)))
+        (br $nextRow)))))

@@ -1,7 +1,8 @@
 // The closest sketches to a query's, in two passes of the arena's WebAssembly kernel: the Hamming distance over each
 // row's first 256 bits (enough to tell near from far at a quarter of the work) ranks every row passing the filter, and
-// the full 1,024-bit distance ranks only the best of those; no sort, only histogram cuts.
-import type { SketchArena, ArenaBlock } from './memory-sketch-arena.js';
+// the full 1,024-bit distance ranks only the best of those; no sort, only histogram cuts. Where the arena keeps the
+// vectors' codes, the kernel then ranks those closest by the cosine of their codes.
+import type { ArenaBlock, BlockScan, SketchArena } from './memory-sketch-arena.js';
 import { SKETCH_BITS } from './memory-sketch.js';
 
 /**
@@ -36,19 +37,13 @@ function cutOf(histogram: Uint32Array, count: number): Cut {
 /** The full distances of the rows the first pass kept. Grown when too small. */
 let fullDistances = new Uint16Array(0);
 
-/**
- * The seqs of up to `count` rows whose attributes masked by `mask` equal `wanted`, closest to the sketch first-come
- * (in no particular order): the caller reranks them exactly.
- */
-export function closestRows(arena: SketchArena, scopes: readonly SketchRows[], sketch: Uint32Array, mask: number, wanted: number, count: number): number[] {
-  const blocks = scopes.map((scope) => scope.block);
-  const rowsSearched = blocks.reduce((sum, block) => sum + block.count, 0);
-  const scan = arena.scan(blocks, sketch, mask, wanted, Math.min(rowsSearched, count * COARSE_KEEP_FACTOR));
+/** The places (in the scan's rows laid end to end) of up to `count` rows closest to the sketch, in no order. */
+function closestPlaces(scan: BlockScan, count: number): number[] {
   const keep = Math.min(scan.kept, count * COARSE_KEEP_FACTOR);
   const coarseCut = cutOf(scan.histogram, keep);
   const kept = scan.pick(coarseCut.cut, coarseCut.atCut, keep);
   const { places, distances } = scan;
-  if (kept <= count) return Array.from(places.subarray(0, kept), (at) => seqAt(scopes, at));
+  if (kept <= count) return Array.from(places.subarray(0, kept));
   // More than `count` to choose from: each is measured in full.
   const rest = scan.measure(kept);
   if (fullDistances.length < kept) fullDistances = new Uint16Array(kept);
@@ -67,9 +62,48 @@ export function closestRows(arena: SketchArena, scopes: readonly SketchRows[], s
       if (atCut === 0) continue;
       atCut -= 1;
     }
-    out.push(seqAt(scopes, places[index] as number));
+    out.push(places[index] as number);
   }
   return out;
+}
+
+function scanOf(arena: SketchArena, scopes: readonly SketchRows[], sketch: Uint32Array, mask: number, wanted: number, count: number): BlockScan {
+  const blocks = scopes.map((scope) => scope.block);
+  const rowsSearched = blocks.reduce((sum, block) => sum + block.count, 0);
+  return arena.scan(blocks, sketch, mask, wanted, Math.min(rowsSearched, count * COARSE_KEEP_FACTOR));
+}
+
+/**
+ * The seqs of up to `count` rows whose attributes masked by `mask` equal `wanted`, closest to the sketch first-come
+ * (in no particular order): the caller reranks them exactly.
+ */
+export function closestRows(arena: SketchArena, scopes: readonly SketchRows[], sketch: Uint32Array, mask: number, wanted: number, count: number): number[] {
+  return closestPlaces(scanOf(arena, scopes, sketch, mask, wanted, count), count).map((at) => seqAt(scopes, at));
+}
+
+/**
+ * Of those `count` closest rows, the best `limit` by the cosine of their codes with the query's, best first (ties: the
+ * older entry, its seq lower); a row whose code (or the query's) is all zeros has no direction and is left out.
+ */
+export function rankedRows(
+  arena: SketchArena,
+  scopes: readonly SketchRows[],
+  query: { sketch: Uint32Array; vectorCode: Int8Array },
+  mask: number,
+  wanted: number,
+  count: number,
+  limit: number,
+): { seq: number; score: number }[] {
+  const scan = scanOf(arena, scopes, query.sketch, mask, wanted, count);
+  const places = closestPlaces(scan, count);
+  const scores = scan.codeCosines(query.vectorCode, places);
+  const scored: { seq: number; score: number }[] = [];
+  places.forEach((at, index) => {
+    const score = scores[index] as number;
+    if (Number.isFinite(score)) scored.push({ seq: seqAt(scopes, at), score });
+  });
+  // The comparator answers with small integers: a difference of scores is a fresh heap number per comparison.
+  return scored.sort((left, right) => (right.score > left.score ? 1 : right.score < left.score ? -1 : left.seq - right.seq)).slice(0, limit);
 }
 
 /** The seq of the row at place `at` of the scopes laid end to end. */

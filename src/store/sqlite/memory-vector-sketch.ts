@@ -1,7 +1,8 @@
 // The sketch vector lane: each index's 1,024-bit sketches are held in memory (read from the file in the background
 // after the store opens, then kept in step by the writes), a search scans its scope's sketches for the closest
-// candidates and reranks them by exact cosine over their stored vectors; the filter is applied again, in SQL, when
-// the few returned are given their ids.
+// candidates and reranks them: by the cosine of their 8-bit codes, held in memory beside the sketches, for vectors of
+// up to 512 dimensions; else by exact cosine over their stored vectors. The filter is applied again, in SQL, when the
+// few returned are given their ids.
 import type { MemoryFilter, MemoryStatus } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { filterConditions } from './memory-rows.js';
@@ -9,13 +10,14 @@ import type { SketchIndex } from './memory-sketch-index.js';
 import { createSketchLoader } from './memory-sketch-loader.js';
 import { sketchOf } from './memory-sketch.js';
 import { createCosineScorer } from './memory-cosine-scorer.js';
+import { vectorCode } from './memory-vector-code.js';
 import { blobValues, type StoredVector, type VectorIndex, type VectorLane } from './memory-vectors.js';
 import { buildWhere } from './where.js';
 
 /**
  * Candidates reranked per search: at least this many, or RERANK_FACTOR times the results asked for. With 100k entries
  * of the topic corpus in one scope, 240 candidates for 60 results hold 0.96 of the exact top 60 and 0.997 of the exact
- * top 10 in 40 queries; a scope this small is ranked exactly.
+ * top 10 in 40 queries (reranked by their codes: 0.95 and 0.987, each score within 0.005 of the exact cosine).
  */
 export const MIN_RERANK_CANDIDATES = 240;
 export const RERANK_FACTOR = 4;
@@ -77,21 +79,21 @@ export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
   return {
     kind: 'sketch',
     warm(indexes) {
-      loader.warm(indexes.map((index) => index.id));
+      loader.warm(indexes);
     },
     created(index) {
-      loader.created(index.id);
+      loader.created(index);
     },
-    added(seq, indexId, sketch) {
+    added(seq, indexId, sketch, values) {
       const sketches = loader.begun(indexId);
-      const row = sketches === undefined ? undefined : loader.rowOf(seq, sketch);
+      const row = sketches === undefined ? undefined : loader.rowOf(seq, sketch, values, sketches.codeBytes);
       if (row !== undefined) sketches?.put(row);
     },
     removed(vectors) {
       forBegun(vectors, (sketches, seq) => sketches.remove(seq));
     },
     cleared(index) {
-      if (loader.begun(index.id) !== undefined) loader.created(index.id);
+      if (loader.begun(index.id) !== undefined) loader.created(index);
     },
     statusChanged(vectors: readonly StoredVector[], status: MemoryStatus) {
       forBegun(vectors, (sketches, seq) => sketches.setStatus(seq, status));
@@ -100,9 +102,15 @@ export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
       loader.forget();
     },
     search(index, values, filter, limit) {
-      const candidates = loader.loaded(index.id).nearest(sketchOf(values), filter, Math.max(MIN_RERANK_CANDIDATES, limit * RERANK_FACTOR));
-      if (candidates.length === 0) return [];
-      const best = rerank(index, values, candidates, limit);
+      const sketches = loader.loaded(index);
+      const count = Math.max(MIN_RERANK_CANDIDATES, limit * RERANK_FACTOR);
+      let best: { seq: number; score: number }[];
+      if (sketches.codeBytes > 0) {
+        best = sketches.ranked(sketchOf(values), vectorCode(values, sketches.codeBytes), filter, count, limit);
+      } else {
+        const candidates = sketches.nearest(sketchOf(values), filter, count);
+        best = candidates.length === 0 ? [] : rerank(index, values, candidates, limit);
+      }
       return best.length === 0 ? [] : withIds(best, filter);
     },
   };

@@ -17,7 +17,7 @@ export interface VectorLane {
   /** Called once when an index is registered (outside any other transaction). */
   created(index: VectorIndex): void;
   /** Called after the entry's vector row (with its sketch) was written, inside the same transaction. */
-  added(seq: number, indexId: number, sketch: Uint32Array): void;
+  added(seq: number, indexId: number, sketch: Uint32Array, values: Float32Array): void;
   /** Called before the entries (or their vectors) are deleted, inside the same transaction. */
   removed(vectors: readonly StoredVector[]): void;
   /** Called before every entry is deleted, inside the same transaction. */
@@ -121,7 +121,7 @@ export function createVectorStore(db: SqliteDatabase, lane: () => VectorLane): V
       if (current !== undefined) lane().removed([{ seq, indexId: current.index_id }]);
       const sketch = sketchOf(vector.values);
       upsert.run(seq, target.id, vectorBlob(vector.values), sketchBlob(sketch));
-      lane().added(seq, target.id, sketch);
+      lane().added(seq, target.id, sketch, vector.values);
     },
     vectorsOf(seqs) {
       if (seqs.length === 0) return [];

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { hashingVector } from '../../../src/providers/index.js';
 import { createSketchIndex, type SketchRow } from '../../../src/store/sqlite/memory-sketch-index.js';
 import { SKETCH_BITS, SKETCH_WORDS, sketchOf } from '../../../src/store/sqlite/memory-sketch.js';
+import { codeBytesFor, vectorCode } from '../../../src/store/sqlite/memory-vector-code.js';
 
 const hamming = (left: Uint32Array, right: Uint32Array) => {
   let total = 0;
@@ -117,5 +118,72 @@ describe('sketch index', () => {
     expect(active).not.toContain(50);
     expect(index.nearest(query, { tenantId: 'tenant-a', agentId: 'agent-2' }, 5)).toEqual([50]);
     expect(index.nearest(query, { ...scope, status: 'demoted' }, 5)).toEqual([2]);
+  });
+});
+
+describe('sketch index with codes', () => {
+  const bytes = codeBytesFor(256);
+  const scope = { tenantId: 'tenant-a', agentId: 'agent-1' };
+  const coded = (seq: number, values: Float32Array, fields: Partial<SketchRow> = {}): SketchRow => ({
+    seq,
+    tenantId: 'tenant-a',
+    agentId: 'agent-1',
+    memoryType: 'fact',
+    trustLevel: 'trusted',
+    status: 'active',
+    sketch: sketchOf(values),
+    vectorCode: vectorCode(values, bytes),
+    ...fields,
+  });
+  /** The cosine of two codes, in plain arithmetic. */
+  const codeCosine = (left: Int8Array, right: Int8Array) => {
+    let dot = 0;
+    let leftNorm = 0;
+    let rightNorm = 0;
+    left.forEach((value, index) => {
+      dot += value * (right[index] ?? 0);
+      leftNorm += value * value;
+      rightNorm += (right[index] ?? 0) ** 2;
+    });
+    return dot / Math.sqrt(leftNorm * rightNorm);
+  };
+
+  it('ranks the closest rows by the cosine of their codes, best first, through growth and removals', () => {
+    const index = createSketchIndex({ codeBytes: bytes });
+    // 300 rows grow the scope's block from 64 rows several times; removals move its last rows into the gaps.
+    for (let seq = 1; seq <= 300; seq += 1) index.put(coded(seq, atAngle((seq - 1) * 0.6)));
+    for (const seq of [1, 4, 9, 16]) index.remove(seq);
+    index.put(coded(301, atAngle(0), { agentId: 'agent-2' }));
+    // The first rows, and the last ones (moved into the removed rows' places).
+    for (const [degrees, seqs] of [[0, [2, 3, 5, 6, 7, 8, 10, 11, 12, 13]], [179.4, [300, 299, 298, 297, 296, 295, 294, 293, 292, 291]]] as const) {
+      const query = atAngle(degrees);
+      const ranked = index.ranked(sketchOf(query), vectorCode(query, bytes), scope, 240, 10);
+      expect(ranked.map((hit) => hit.seq)).toEqual(seqs);
+      for (const { seq, score } of ranked) {
+        expect(score).toBeCloseTo(codeCosine(vectorCode(query, bytes), vectorCode(atAngle((seq - 1) * 0.6), bytes)), 12);
+        expect(score).toBeCloseTo(Math.cos((((seq - 1) * 0.6 - degrees) * Math.PI) / 180), 2);
+      }
+    }
+  });
+
+  it('keeps to the filter, and leaves out rows whose vector is all zeros', () => {
+    const index = createSketchIndex({ codeBytes: bytes });
+    index.put(coded(1, atAngle(10)));
+    index.put(coded(2, new Float32Array(256)));
+    index.put(coded(3, atAngle(5), { memoryType: 'preference' }));
+    index.put(coded(4, atAngle(1), { tenantId: 'tenant-b' }));
+    const query = atAngle(0);
+    const seqsOf = (filter: Parameters<typeof index.ranked>[2]) => index.ranked(sketchOf(query), vectorCode(query, bytes), filter, 240, 10).map((hit) => hit.seq);
+    expect(seqsOf(scope)).toEqual([3, 1]);
+    expect(seqsOf({ ...scope, memoryType: 'fact' })).toEqual([1]);
+    expect(index.ranked(sketchOf(query), new Int8Array(bytes), scope, 240, 10)).toEqual([]);
+  });
+
+  it('asks every row for a code of its size', () => {
+    const index = createSketchIndex({ codeBytes: bytes });
+    expect(() => index.put(coded(1, atAngle(0), { vectorCode: undefined }))).toThrow(RangeError);
+    expect(() => index.put(coded(1, atAngle(0), { vectorCode: new Int8Array(16) }))).toThrow(RangeError);
+    expect(codeBytesFor(1_536)).toBe(0);
+    expect(codeBytesFor(3)).toBe(16);
   });
 });
