@@ -1,7 +1,7 @@
 // The sketch kernel's WebAssembly module (memory-sketch-kernel.wat), compiled once per process, and its exports typed.
 import { SKETCH_KERNEL_WASM } from './memory-sketch-kernel.generated.js';
 
-/** Every argument but counts, the cut and the filter is a byte address in the instance's memory. */
+/** Every argument but the counts, sizes, cut and filter is a byte address in the instance's memory. */
 export interface SketchKernel {
   coarsePass(records: number, count: number, query: number, mask: number, wanted: number, out: number, histogram: number): number;
   pick(distances: number, count: number, cut: number, atCut: number, first: number, fine: number, places: number, addresses: number, room: number): number;

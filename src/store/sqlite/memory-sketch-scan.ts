@@ -67,6 +67,7 @@ function closestPlaces(scan: BlockScan, count: number): number[] {
   return out;
 }
 
+/** The first pass over the scopes' blocks, with room for the second to measure COARSE_KEEP_FACTOR times `count` rows. */
 function scanOf(arena: SketchArena, scopes: readonly SketchRows[], sketch: Uint32Array, mask: number, wanted: number, count: number): BlockScan {
   const blocks = scopes.map((scope) => scope.block);
   const rowsSearched = blocks.reduce((sum, block) => sum + block.count, 0);
