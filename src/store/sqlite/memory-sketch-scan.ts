@@ -4,6 +4,7 @@
 // vectors' codes, the kernel then ranks those closest by the cosine of their codes.
 import type { ArenaBlock, BlockScan, SketchArena } from './memory-sketch-arena.js';
 import { SKETCH_BITS } from './memory-sketch.js';
+import { bestByScore } from './memory-vectors.js';
 
 /**
  * The first pass keeps this many times the rows asked for. With 100k entries of the topic corpus in one scope, the
@@ -98,13 +99,7 @@ export function rankedRows(
   const scan = scanOf(arena, scopes, query.sketch, mask, wanted, count);
   const places = closestPlaces(scan, count);
   const scores = scan.codeCosines(query.vectorCode, places);
-  const scored: { seq: number; score: number }[] = [];
-  places.forEach((at, index) => {
-    const score = scores[index] as number;
-    if (Number.isFinite(score)) scored.push({ seq: seqAt(scopes, at), score });
-  });
-  // The comparator answers with small integers: a difference of scores is a fresh heap number per comparison.
-  return scored.sort((left, right) => (right.score > left.score ? 1 : right.score < left.score ? -1 : left.seq - right.seq)).slice(0, limit);
+  return bestByScore(places.map((at) => seqAt(scopes, at)), scores, limit);
 }
 
 /** The seq of the row at place `at` of the scopes laid end to end. */

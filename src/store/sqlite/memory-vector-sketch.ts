@@ -11,7 +11,7 @@ import { createSketchLoader } from './memory-sketch-loader.js';
 import { sketchOf } from './memory-sketch.js';
 import { createCosineScorer } from './memory-cosine-scorer.js';
 import { vectorCode } from './memory-vector-code.js';
-import { blobValues, type StoredVector, type VectorIndex, type VectorLane } from './memory-vectors.js';
+import { bestByScore, blobValues, type StoredVector, type VectorIndex, type VectorLane } from './memory-vectors.js';
 import { buildWhere } from './where.js';
 
 /**
@@ -49,15 +49,7 @@ export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
     const seqs = found.seqs.split(',').map(Number);
     const all = blobValues(found.vectors);
     if (all.length !== seqs.length * values.length) throw new Error(`vector index ${index.id} holds vectors of another length than ${values.length}`);
-    const scores = cosineScores(values, all);
-    const scored: { seq: number; score: number }[] = [];
-    seqs.forEach((seq, at) => {
-      const score = scores[at] as number;
-      // A stored all-zero vector has no direction (its cosine is not a number): it is never a match.
-      if (Number.isFinite(score)) scored.push({ seq, score });
-    });
-    // The comparator answers with small integers: a difference of scores is a fresh heap number per comparison.
-    return scored.sort((left, right) => (right.score > left.score ? 1 : right.score < left.score ? -1 : left.seq - right.seq)).slice(0, limit);
+    return bestByScore(seqs, cosineScores(values, all), limit);
   }
 
   /** The entries' ids, the filter applied again in SQL: only the few returned are looked up. */

@@ -56,6 +56,20 @@ export function cosineSimilarity(left: Float32Array, right: Float32Array): numbe
   return leftNorm === 0 || rightNorm === 0 ? Number.NaN : dot / Math.sqrt(leftNorm * rightNorm);
 }
 
+/**
+ * The best `limit` of these seqs by their cosine scores (same order), best first (ties: the older entry, its seq
+ * lower). A score that is not a number (an all-zero vector has no direction) is never a match.
+ */
+export function bestByScore(seqs: readonly number[], scores: Float64Array, limit: number): { seq: number; score: number }[] {
+  const scored: { seq: number; score: number }[] = [];
+  seqs.forEach((seq, at) => {
+    const score = scores[at] as number;
+    if (Number.isFinite(score)) scored.push({ seq, score });
+  });
+  // The comparator answers with small integers: a difference of scores is a fresh heap number per comparison.
+  return scored.sort((left, right) => (right.score > left.score ? 1 : right.score < left.score ? -1 : left.seq - right.seq)).slice(0, limit);
+}
+
 /** The blob's values: a view when the Buffer is 4-byte aligned (a blob read from SQLite has its own), else a copy. */
 export function blobValues(blob: Buffer): Float32Array {
   const length = Math.floor(blob.byteLength / Float32Array.BYTES_PER_ELEMENT);
