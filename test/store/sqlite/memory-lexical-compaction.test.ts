@@ -1,10 +1,10 @@
 // The lexical lane's index is merged back into one segment in the background once enough entries were written, and
 // searches answer the same before and after.
-import { afterEach, describe, expect, it } from 'vitest';
-import { createSqliteMemoryPort, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
+import { describe, expect, it } from 'vitest';
+import type { SqliteDatabase } from '../../../src/store/sqlite/index.js';
 import { COMPACT_AFTER_WRITES } from '../../../src/store/sqlite/memory-lexical-compaction.js';
 import { memoryEntry } from '../memory.cases.js';
-import { openTemporaryDatabase } from './temporary-database.js';
+import { useTemporaryMemoryPorts } from './temporary-database.js';
 
 const scope = { tenantId: 'tenant-a', agentId: 'agent-1' };
 const WORDS = ['otter', 'harbour', 'lantern', 'quartz', 'meadow', 'falcon', 'copper', 'willow', 'ember', 'glacier'];
@@ -15,23 +15,17 @@ const segments = (db: SqliteDatabase) => db.prepare<[], number>('SELECT COUNT(DI
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('sqlite lexical index compaction', () => {
-  let close: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await close?.();
-    close = undefined;
-  });
+  const databases = useTemporaryMemoryPorts();
 
   async function filled(count: number) {
-    const opened = await openTemporaryDatabase();
-    close = opened.close;
-    const port = createSqliteMemoryPort(opened.db);
+    const { db, port } = await databases.open();
     // Each insert is its own transaction: a segment each, merged by FTS5's own automerge only in fours.
     for (let index = 0; index < count; index += 1) {
       const words = [0, 3, 7].map((step) => WORDS[(index + step) % WORDS.length]).join(' ');
       await port.insert(memoryEntry(`e${index}`, { ...scope, content: `entry ${index % 50} about ${words}` }));
     }
     const search = async () => Promise.all(QUERIES.map(async (query) => (await port.searchLexical(query, scope, 20)).map((hit) => hit.id)));
-    return { db: opened.db, port, search };
+    return { db, port, search };
   }
 
   it('merges the segments once enough entries were written, and finds the same entries', async () => {

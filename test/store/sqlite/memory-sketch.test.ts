@@ -49,17 +49,20 @@ describe('memory vector sketches', () => {
   });
 });
 
+/** A row of tenant-a's agent-1, an active trusted fact, sketched from `values`. */
+const sketchRow = (seq: number, values: Float32Array, fields: Partial<SketchRow> = {}): SketchRow => ({
+  seq,
+  tenantId: 'tenant-a',
+  agentId: 'agent-1',
+  memoryType: 'fact',
+  trustLevel: 'trusted',
+  status: 'active',
+  sketch: sketchOf(values),
+  ...fields,
+});
+
 describe('sketch index', () => {
-  const row = (seq: number, degrees: number, fields: Partial<SketchRow> = {}): SketchRow => ({
-    seq,
-    tenantId: 'tenant-a',
-    agentId: 'agent-1',
-    memoryType: 'fact',
-    trustLevel: 'trusted',
-    status: 'active',
-    sketch: sketchOf(atAngle(degrees)),
-    ...fields,
-  });
+  const row = (seq: number, degrees: number, fields: Partial<SketchRow> = {}): SketchRow => sketchRow(seq, atAngle(degrees), fields);
   const query = sketchOf(atAngle(0));
   const scope = { tenantId: 'tenant-a', agentId: 'agent-1' };
 
@@ -124,17 +127,8 @@ describe('sketch index', () => {
 describe('sketch index with codes', () => {
   const bytes = codeBytesFor(256);
   const scope = { tenantId: 'tenant-a', agentId: 'agent-1' };
-  const coded = (seq: number, values: Float32Array, fields: Partial<SketchRow> = {}): SketchRow => ({
-    seq,
-    tenantId: 'tenant-a',
-    agentId: 'agent-1',
-    memoryType: 'fact',
-    trustLevel: 'trusted',
-    status: 'active',
-    sketch: sketchOf(values),
-    vectorCode: vectorCode(values, bytes),
-    ...fields,
-  });
+  const coded = (seq: number, values: Float32Array, fields: Partial<SketchRow> = {}): SketchRow =>
+    sketchRow(seq, values, { vectorCode: vectorCode(values, bytes), ...fields });
   /** The cosine of two codes, in plain arithmetic. */
   const codeCosine = (left: Int8Array, right: Int8Array) => {
     let dot = 0;

@@ -1,26 +1,19 @@
 // The SQLite vector lane's two reranks: by the cosine of in-memory 8-bit codes for vectors of up to 512 dimensions
 // (each score within 0.005 of the exact cosine), and by exact cosine over the stored vectors for longer ones.
-import { afterEach, describe, expect, it } from 'vitest';
-import { createSqliteMemoryPort } from '../../../src/store/sqlite/index.js';
+import { describe, expect, it } from 'vitest';
 import { CODED_MAX_DIMENSIONS } from '../../../src/store/sqlite/memory-vector-code.js';
 import { cosineSimilarity } from '../../../src/store/sqlite/memory-vectors.js';
 import { seededRandom } from '../../../bench/lib/topic-corpus.js';
 import { memoryEntry } from '../memory.cases.js';
-import { openTemporaryDatabase } from './temporary-database.js';
+import { useTemporaryMemoryPorts } from './temporary-database.js';
 
 const scope = { tenantId: 'tenant-a', agentId: 'agent-1' };
 
 describe('sqlite vector lane rerank', () => {
-  let close: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await close?.();
-    close = undefined;
-  });
+  const databases = useTemporaryMemoryPorts();
 
   async function ranked(dimensions: number) {
-    const opened = await openTemporaryDatabase();
-    close = opened.close;
-    const port = createSqliteMemoryPort(opened.db);
+    const { port } = await databases.open();
     const next = seededRandom(dimensions);
     const randomVector = () => Float32Array.from({ length: dimensions }, () => next() * 2 - 1);
     const stored = new Map<string, Float32Array>();

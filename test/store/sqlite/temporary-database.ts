@@ -1,8 +1,10 @@
-// A fresh SQLite database file in its own temporary directory, for the conformance suites.
+// A fresh SQLite database file in its own temporary directory, for the conformance suites, and a memory port on one
+// per test.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
+import { afterEach } from 'vitest';
+import { createSqliteMemoryPort, openDatabase, type SqliteDatabase, type SqliteMemoryPort } from '../../../src/store/sqlite/index.js';
 
 export async function openTemporaryDatabase(): Promise<{ db: SqliteDatabase; close: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'agent-gateway-store-'));
@@ -12,6 +14,21 @@ export async function openTemporaryDatabase(): Promise<{ db: SqliteDatabase; clo
     close: async () => {
       if (db.open) db.close();
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Call in a `describe`: `open()` gives a memory port on a fresh database file, closed and removed after the test. */
+export function useTemporaryMemoryPorts(): { open: () => Promise<{ db: SqliteDatabase; port: SqliteMemoryPort }> } {
+  const opened: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of opened.splice(0)) await close();
+  });
+  return {
+    async open() {
+      const { db, close } = await openTemporaryDatabase();
+      opened.push(close);
+      return { db, port: createSqliteMemoryPort(db) };
     },
   };
 }
