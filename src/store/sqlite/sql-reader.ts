@@ -22,10 +22,10 @@ function handle(message) {
 `;
 
 /**
- * How long a query waits for the thread once this thread is free to take its rows (it did other work meanwhile), before
- * running the query itself: a thread slowed by a cold cache or a busy machine never holds a search up for long.
+ * How long a query waits for the thread before it is run here instead: a guard against a stalled thread, far past
+ * the time of any healthy query (the lexical lane's word budget keeps its queries to a few milliseconds).
  */
-export const READER_GRACE_MS = 2;
+export const READER_STALL_MS = 250;
 
 export interface ReaderThread {
   /**
@@ -34,16 +34,19 @@ export interface ReaderThread {
    */
   available(): boolean;
   /**
-   * The query's rows, each an array of its columns, from the thread; from `runHere` (this thread's connection) when the
-   * thread fails the query or has not answered `graceMs` (READER_GRACE_MS) after this thread was next free.
+   * The query's rows, each an array of its columns: from the thread when it is idle; from `runHere` (this thread's
+   * connection) when the thread is still busy with an earlier query, fails this one, or has not answered within
+   * `stallMs` (READER_STALL_MS). A busy thread would make the query wait for the one before it, while this thread can
+   * run it now; a query is never run twice, except after a stall.
    */
   rows(sql: string, values: readonly SqlValue[], runHere: () => unknown[][]): Promise<unknown[][]>;
   close(): Promise<void>;
 }
 
-export function createReaderThread(path: string, { graceMs = READER_GRACE_MS }: { graceMs?: number } = {}): ReaderThread {
+export function createReaderThread(path: string, { stallMs = READER_STALL_MS }: { stallMs?: number } = {}): ReaderThread {
   let thread: SqliteThread | undefined;
   let online = false;
+  let busy = false;
   return {
     available() {
       if (thread === undefined) {
@@ -57,11 +60,11 @@ export function createReaderThread(path: string, { graceMs = READER_GRACE_MS }: 
       return online && !thread.ended;
     },
     rows(sql, values, runHere) {
-      if (thread === undefined) return Promise.resolve().then(runHere);
+      if (thread === undefined || busy) return Promise.resolve().then(runHere);
+      busy = true;
       const asked = thread.request<unknown[][]>({ sql, values });
       return new Promise((resolve, reject) => {
         let settled = false;
-        let timer: NodeJS.Timeout | undefined;
         const settle = (take: () => unknown[][]) => {
           if (settled) return;
           settled = true;
@@ -72,15 +75,17 @@ export function createReaderThread(path: string, { graceMs = READER_GRACE_MS }: 
             reject(error);
           }
         };
+        const timer = setTimeout(() => settle(runHere), stallMs);
         asked.then(
-          (rows) => settle(() => rows),
-          () => settle(runHere),
+          (rows) => {
+            busy = false;
+            settle(() => rows);
+          },
+          () => {
+            busy = false;
+            settle(runHere);
+          },
         );
-        // The check phase comes after the loop has delivered the thread's messages: the grace starts once this thread
-        // is free, and counts only time the thread keeps it waiting.
-        setImmediate(() => {
-          if (!settled) timer = setTimeout(() => settle(runHere), graceMs);
-        });
       });
     },
     async close() {

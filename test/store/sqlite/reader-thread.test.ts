@@ -1,5 +1,6 @@
 // The SQLite reader thread: queries run here until it is up, then there; it sees what the main connection committed
-// before each query; and a query it fails, or keeps waiting past the grace, is run here instead.
+// before each query; and a query it fails, one sent while it is busy, or one it keeps waiting past the stall guard, is
+// run here instead.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createReaderThread, type ReaderThread, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
 import { openTemporaryDatabase } from './temporary-database.js';
@@ -24,8 +25,8 @@ describe('sqlite reader thread', () => {
   });
 
   const here = (sql: string) => () => db.prepare(sql).raw().all() as unknown[][];
-  const started = async (graceMs: number) => {
-    const thread = createReaderThread(path, { graceMs });
+  const started = async (stallMs: number) => {
+    const thread = createReaderThread(path, { stallMs });
     reader = thread;
     expect(thread.available()).toBe(false);
     await vi.waitFor(() => expect(thread.available()).toBe(true));
@@ -33,7 +34,7 @@ describe('sqlite reader thread', () => {
   };
 
   it('runs queries here until the thread is up, then on the thread', async () => {
-    const thread = createReaderThread(path, { graceMs: 60_000 });
+    const thread = createReaderThread(path, { stallMs: 60_000 });
     reader = thread;
     expect(await thread.rows(WHO_RAN, [], here(WHO_RAN))).toEqual([[1]]);
     expect(thread.available()).toBe(false);
@@ -55,10 +56,18 @@ describe('sqlite reader thread', () => {
     expect(db.prepare('SELECT count(*) FROM items').pluck().get()).toBe(2);
   });
 
-  it('runs a query here once the thread keeps it waiting past the grace', async () => {
+  it('runs a query here once the thread keeps it waiting past the stall guard', async () => {
     const thread = await started(0);
     // The thread would count three million rows; the query is answered here long before it has.
     expect(await thread.rows(SLOW, [], () => [['run here']])).toEqual([['run here']]);
+  });
+
+  it('runs a query here while the thread is busy with an earlier one, and sends the next to the thread once it is idle', async () => {
+    const thread = await started(60_000);
+    const slow = thread.rows(SLOW, [], () => [['slow ran here']]);
+    expect(await thread.rows(WHO_RAN, [], here(WHO_RAN))).toEqual([[1]]);
+    expect(await slow).toEqual([[3_000_000]]);
+    expect(await thread.rows(WHO_RAN, [], here(WHO_RAN))).toEqual([[0]]);
   });
 
   it('is no longer available once closed, and runs queries here', async () => {
