@@ -10,9 +10,12 @@ export const RECORD_BYTES = RECORD_WORDS * 4;
 export const FINE_BYTES = 96;
 /** Moved-out space is packed away only past this much (and past the space in use), so a small index never packs. */
 export const PACK_AFTER_BYTES = 1 << 20;
-/** The kernel's scratch: the query's sketch, the histogram of first-pass distances, a counter, then per-search room. */
+/**
+ * The kernel's scratch: the query's sketch, the histogram of first-pass distances (and three more the first pass counts
+ * in), a counter, then per-search room.
+ */
 const HISTOGRAM_SLOTS = 257;
-const COUNTER_AT = SKETCH_BYTES + HISTOGRAM_SLOTS * 4;
+const COUNTER_AT = SKETCH_BYTES + 4 * HISTOGRAM_SLOTS * 4;
 const SCRATCH_HEAD_BYTES = COUNTER_AT + 4;
 
 /** Space in the memory; `offset` (bytes, a multiple of 16) changes when the arena packs. */

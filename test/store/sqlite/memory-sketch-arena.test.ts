@@ -20,6 +20,13 @@ function plainDistance(query: Uint32Array, sketch: Uint32Array, from: number, to
   return total;
 }
 
+/** How many of the distances are 0, 1, …, 256 (0xffff, a row left out, is not counted). */
+function histogramOf(distances: readonly number[]): number[] {
+  const slots = Array.from({ length: 257 }, () => 0);
+  for (const distance of distances) if (distance !== 0xffff) slots[distance] = (slots[distance] as number) + 1;
+  return slots;
+}
+
 /** Writes a row (attribute word and first 8 sketch words; the other 24 in the second part) at the end of the block. */
 function append(arena: SketchArena, block: ArenaBlock, attributes: number, sketch: Uint32Array): void {
   if (block.count === block.capacity) arena.grow(block, block.capacity * 2);
@@ -56,11 +63,13 @@ describe('sketch arena', () => {
     const all = arena.scan(blocks, query, 0xff00, 0x0100, 0);
     expect([...all.distances]).toEqual(inScanOrder.map((row) => plainDistance(query, row.sketch, 0, 8)));
     expect(all.kept).toBe(300);
-    expect(all.histogram.reduce((sum, slot) => sum + slot, 0)).toBe(300);
+    expect([...all.histogram]).toEqual(histogramOf([...all.distances]));
 
     const filtered = arena.scan(blocks, query, 0x00ff, 0x0002, 0);
     expect([...filtered.distances]).toEqual(inScanOrder.map((row) => (row.attributes === 0x0102 ? plainDistance(query, row.sketch, 0, 8) : 0xffff)));
     expect(filtered.kept).toBe(100);
+    expect([...filtered.histogram]).toEqual(histogramOf([...filtered.distances]));
+    expect(filtered.histogram.reduce((sum, slot) => sum + slot, 0)).toBe(100);
   });
 
   it('picks the rows under the cut and the first ones at it, and measures them over their other 768 bits', () => {
@@ -96,8 +105,8 @@ describe('sketch arena', () => {
     // Packing keeps the moved-out space at most the space in use (here from the first byte: packAfterBytes is 0).
     const { live, span } = packing.footprint();
     expect(span - live).toBeLessThanOrEqual(live);
-    // The rest is the kernel's scratch: the query's 128 bytes, the 257-slot histogram and a counter, rounded up to 16.
-    expect(live).toBe(grown.reduce((sum, block) => sum + block.bytes, 0) + Math.ceil((128 + 257 * 4 + 4) / 16) * 16);
+    // The rest is the kernel's scratch: the query's 128 bytes, four 257-slot histograms and a counter, rounded up to 16.
+    expect(live).toBe(grown.reduce((sum, block) => sum + block.bytes, 0) + Math.ceil((128 + 4 * 257 * 4 + 4) / 16) * 16);
   });
 
   it('runs the kernel compiled from memory-sketch-kernel.wat as it is now', async () => {
