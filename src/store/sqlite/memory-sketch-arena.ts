@@ -50,6 +50,8 @@ export interface BlockScan {
    * arena that keeps codes; as many places as the scan's room at most.
    */
   codeCosines(code: Int8Array, places: readonly number[]): Float64Array;
+  /** The block (its index in the blocks scanned) and the row in it of the row at `place`. */
+  locate(place: number): { block: number; row: number };
 }
 
 export interface SketchArena {
@@ -178,6 +180,15 @@ export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES, codeBytes
         kept += kernel.coarsePass(block.offset, block.count, base, mask, wanted, out, base + SKETCH_BYTES);
         out += block.count * 2;
       }
+      const locate = (place: number) => {
+        let row = place;
+        for (let block = 0; block < blocks.length; block += 1) {
+          const { count } = blocks[block] as ArenaBlock;
+          if (row < count) return { block, row };
+          row -= count;
+        }
+        throw new RangeError(`place ${place} is past the blocks scanned`);
+      };
       return {
         distances: new Uint16Array(memory.buffer, base + distancesAt, rows),
         histogram,
@@ -206,19 +217,13 @@ export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES, codeBytes
           // The places' code addresses go where the picked rows' addresses were: the pick is done with them.
           const addresses = new Uint32Array(memory.buffer, base + addressesAt, places.length);
           places.forEach((place, index) => {
-            let row = place;
-            for (const block of blocks) {
-              if (row < block.count) {
-                addresses[index] = codeOffsetOf(block) + row * codeBytes;
-                return;
-              }
-              row -= block.count;
-            }
-            throw new RangeError(`place ${place} is past the blocks scanned`);
+            const { block, row } = locate(place);
+            addresses[index] = codeOffsetOf(blocks[block] as ArenaBlock) + row * codeBytes;
           });
           kernel.codeCosines(base + codeAt, base + addressesAt, places.length, codeBytes, base + scoresAt);
           return new Float64Array(memory.buffer, base + scoresAt, places.length);
         },
+        locate,
       };
     },
   };

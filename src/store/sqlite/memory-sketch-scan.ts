@@ -80,7 +80,8 @@ function scanOf(arena: SketchArena, scopes: readonly SketchRows[], sketch: Uint3
  * (in no particular order): the caller reranks them exactly.
  */
 export function closestRows(arena: SketchArena, scopes: readonly SketchRows[], sketch: Uint32Array, mask: number, wanted: number, count: number): number[] {
-  return closestPlaces(scanOf(arena, scopes, sketch, mask, wanted, count), count).map((at) => seqAt(scopes, at));
+  const scan = scanOf(arena, scopes, sketch, mask, wanted, count);
+  return closestPlaces(scan, count).map((at) => seqAt(scopes, scan, at));
 }
 
 /**
@@ -99,15 +100,11 @@ export function rankedRows(
   const scan = scanOf(arena, scopes, query.sketch, mask, wanted, count);
   const places = closestPlaces(scan, count);
   const scores = scan.codeCosines(query.vectorCode, places);
-  return bestByScore(places.map((at) => seqAt(scopes, at)), scores, limit);
+  return bestByScore(places.map((at) => seqAt(scopes, scan, at)), scores, limit);
 }
 
-/** The seq of the row at place `at` of the scopes laid end to end. */
-function seqAt(scopes: readonly SketchRows[], at: number): number {
-  let offset = at;
-  for (const rows of scopes) {
-    if (offset < rows.block.count) return rows.seqs[offset] as number;
-    offset -= rows.block.count;
-  }
-  throw new RangeError(`row ${at} is past the scopes searched`);
+/** The seq of the row at place `at` of the scopes laid end to end (as the scan laid their blocks). */
+function seqAt(scopes: readonly SketchRows[], scan: BlockScan, at: number): number {
+  const { block, row } = scan.locate(at);
+  return (scopes[block] as SketchRows).seqs[row] as number;
 }
