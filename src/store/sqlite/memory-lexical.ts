@@ -3,6 +3,7 @@ import type { MemoryFilter, RankedHit } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { filterWhere } from './memory-rows.js';
 import { wordsOf, type ScopeTermCounts, type TermCounts } from './memory-term-counts.js';
+import type { KnownEntry } from './memory-vectors.js';
 import type { ReaderThread } from './sql-reader.js';
 import type { SqlValue } from './where.js';
 
@@ -74,17 +75,11 @@ interface LexicalQuery {
   values: SqlValue[];
 }
 
-/**
- * Ranks the matches, then joins the best: the join's filter only confirms what the match already kept to. CROSS JOIN
- * keeps the ranked rows the outer loop; otherwise SQLite may walk the scope's index and probe them per entry.
- */
-function rankedFirst(match: string, filter: MemoryFilter, limit: number): LexicalQuery {
-  const where = filterWhere(filter);
+/** Ranks the matches alone: the scope is confirmed afterwards, entry by entry (`named`). */
+function rankedFirst(match: string, _filter: MemoryFilter, limit: number): LexicalQuery {
   return {
-    sql:
-      'SELECT e.id, r.rank FROM (SELECT rowid, bm25(memory_fts, 1.0, 0.0) AS rank FROM memory_fts WHERE memory_fts MATCH ? ' +
-      `ORDER BY rank, rowid DESC LIMIT ?) r CROSS JOIN memory_entries e ON e.seq = r.rowid ${where.sql} ORDER BY r.rank, e.seq DESC`,
-    values: [match, limit, ...where.values],
+    sql: 'SELECT rowid, bm25(memory_fts, 1.0, 0.0) AS rank FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rank, rowid DESC LIMIT ?',
+    values: [match, limit],
   };
 }
 
@@ -93,9 +88,47 @@ function filteredFirst(match: string, filter: MemoryFilter, limit: number): Lexi
   const where = filterWhere(filter, [{ sql: 'memory_fts MATCH ?', values: [match] }]);
   return {
     sql:
-      `SELECT e.id, bm25(memory_fts, 1.0, 0.0) AS rank FROM memory_fts JOIN memory_entries e ON e.seq = memory_fts.rowid ` +
+      `SELECT e.seq, bm25(memory_fts, 1.0, 0.0) AS rank FROM memory_fts JOIN memory_entries e ON e.seq = memory_fts.rowid ` +
       `${where.sql} ORDER BY rank, e.seq DESC LIMIT ?`,
     values: [...where.values, limit],
+  };
+}
+
+const inScope = (entry: KnownEntry, filter: MemoryFilter) =>
+  (filter.tenantId === undefined || entry.tenantId === filter.tenantId) && (filter.agentId === undefined || entry.agentId === filter.agentId);
+
+/**
+ * The ranked query answers with seqs, which are named here: from the entries the vector lane holds in memory (`known`)
+ * and, for the rest, in one lookup that applies the filter again. An entry outside the filter's scope is never named
+ * (one that moved scope or was deleted since the query's snapshot, or a seq reused since).
+ */
+function createNamer(db: SqliteDatabase, known: (seq: number) => KnownEntry | undefined) {
+  const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], [number, string]>>>();
+  const lookedUp = (seqs: readonly number[], filter: MemoryFilter): Map<number, string> => {
+    const where = filterWhere(filter);
+    const sql = `SELECT e.seq, e.id FROM json_each(?) c CROSS JOIN memory_entries e ON e.seq = c.value ${where.sql}`;
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = db.prepare<unknown[], [number, string]>(sql).raw();
+      statements.set(sql, statement);
+    }
+    return new Map(statement.all(JSON.stringify(seqs), ...where.values));
+  };
+  return (rows: readonly (readonly [number, number])[], filter: MemoryFilter): RankedHit[] => {
+    const ids: (string | undefined)[] = [];
+    const unknown: number[] = [];
+    for (const [seq] of rows) {
+      const entry = known(seq);
+      if (entry === undefined) unknown.push(seq);
+      ids.push(entry !== undefined && inScope(entry, filter) ? entry.id : undefined);
+    }
+    const found = unknown.length === 0 ? undefined : lookedUp(unknown, filter);
+    const hits: RankedHit[] = [];
+    rows.forEach(([seq, rank], index) => {
+      const id = ids[index] ?? found?.get(seq);
+      if (id !== undefined) hits.push({ id, rank: hits.length + 1, score: -rank });
+    });
+    return hits;
   };
 }
 
@@ -103,12 +136,18 @@ function filteredFirst(match: string, filter: MemoryFilter, limit: number): Lexi
  * With a reader thread, the ranked query runs there, on its own connection, while the caller goes on (a memory search
  * runs its vector lane meanwhile); the words are still chosen here, where the counts are kept.
  */
-export function createLexicalLane(db: SqliteDatabase, termCounts: TermCounts, reader?: ReaderThread): (query: string, filter: MemoryFilter, limit: number) => Promise<RankedHit[]> {
-  const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], [string, number]>>>();
-  const here = (sql: string, values: readonly SqlValue[]): [string, number][] => {
+export function createLexicalLane(
+  db: SqliteDatabase,
+  termCounts: TermCounts,
+  known: (seq: number) => KnownEntry | undefined,
+  reader?: ReaderThread,
+): (query: string, filter: MemoryFilter, limit: number) => Promise<RankedHit[]> {
+  const named = createNamer(db, known);
+  const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], [number, number]>>>();
+  const here = (sql: string, values: readonly SqlValue[]): [number, number][] => {
     let statement = statements.get(sql);
     if (statement === undefined) {
-      statement = db.prepare<unknown[], [string, number]>(sql).raw();
+      statement = db.prepare<unknown[], [number, number]>(sql).raw();
       statements.set(sql, statement);
     }
     return statement.all(...values);
@@ -125,7 +164,7 @@ export function createLexicalLane(db: SqliteDatabase, termCounts: TermCounts, re
     const match = token === undefined ? `content : (${terms})` : `scope : "${token}" AND content : (${terms})`;
     const form = matchesOnlyTheScope(filter, token, counts.entries === termCounts.totalEntries()) ? rankedFirst : filteredFirst;
     const { sql, values } = form(match, filter, limit);
-    const rows = reader?.available() === true ? ((await reader.rows(sql, values, () => here(sql, values))) as [string, number][]) : here(sql, values);
-    return rows.map(([id, rank], index) => ({ id, rank: index + 1, score: -rank }));
+    const rows = reader?.available() === true ? ((await reader.rows(sql, values, () => here(sql, values))) as [number, number][]) : here(sql, values);
+    return named(rows, filter);
   };
 }

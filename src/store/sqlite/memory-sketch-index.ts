@@ -3,6 +3,7 @@
 // distance as candidates for the exact rerank.
 import { codeOffsetOf, createSketchArena, FINE_BYTES, fineOffsetOf, RECORD_WORDS, type SketchArena } from './memory-sketch-arena.js';
 import { closestRows, rankedRows, type SketchRows } from './memory-sketch-scan.js';
+import type { KnownEntry } from './memory-vectors.js';
 
 /** What a search is narrowed by; every defined field must match. */
 export interface SketchFilter {
@@ -15,6 +16,8 @@ export interface SketchFilter {
 
 export interface SketchRow {
   seq: number;
+  /** The entry's id, kept so a search names its results without reading the file. */
+  id: string;
   tenantId: string;
   agentId: string;
   memoryType: string;
@@ -30,6 +33,8 @@ export interface SketchIndex {
   put(row: SketchRow): void;
   remove(seq: number): void;
   setStatus(seq: number, status: string): void;
+  /** The id and scope of the entry with this seq, when the index holds it. */
+  entryOf(seq: number): KnownEntry | undefined;
   /** The seqs of up to `count` entries matching the filter whose sketches are closest to this one, in no order. */
   nearest(sketch: Uint32Array, filter: SketchFilter, count: number): number[];
   /**
@@ -51,6 +56,8 @@ const INITIAL_ROWS = 64;
 interface Scope extends SketchRows {
   tenantId: string;
   agentId: string;
+  /** Each row's entry id, by row, beside the seqs. */
+  ids: string[];
 }
 
 const scopeKey = (tenantId: string, agentId: string) => `${tenantId}\u0000${agentId}`;
@@ -90,9 +97,11 @@ export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}
     if (place === undefined) return;
     const { scope, row } = place;
     const last = scope.block.count - 1;
+    const movedId = scope.ids.pop() ?? '';
     if (row !== last) {
       const moved = scope.seqs[last] ?? 0;
       scope.seqs[row] = moved;
+      scope.ids[row] = movedId;
       const base = scope.block.offset / 4;
       const fine = fineOffsetOf(scope.block) / 4;
       const words = arena.words();
@@ -150,6 +159,7 @@ export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}
           agentId: row.agentId,
           block: arena.allocate(INITIAL_ROWS),
           seqs: new Float64Array(INITIAL_ROWS),
+          ids: [],
         };
         scopes.set(key, scope);
       }
@@ -162,10 +172,17 @@ export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}
       words.set(row.sketch.subarray(RECORD_SKETCH_WORDS, RECORD_SKETCH_WORDS + FINE_WORDS), fineOffsetOf(scope.block) / 4 + at * FINE_WORDS);
       if (codeBytes > 0 && row.vectorCode !== undefined) new Int8Array(words.buffer).set(row.vectorCode, codeOffsetOf(scope.block) + at * codeBytes);
       scope.seqs[at] = row.seq;
+      scope.ids.push(row.id);
       scope.block.count += 1;
       places.set(row.seq, { scope, row: at });
     },
     remove,
+    entryOf(seq) {
+      const place = places.get(seq);
+      if (place === undefined) return undefined;
+      const { scope, row } = place;
+      return { id: scope.ids[row] ?? '', tenantId: scope.tenantId, agentId: scope.agentId };
+    },
     setStatus(seq, status) {
       const place = places.get(seq);
       if (place === undefined) return;

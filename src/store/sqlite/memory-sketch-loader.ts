@@ -5,13 +5,14 @@ import type { SqliteDatabase } from './database.js';
 import { createSketchIndex, type SketchIndex, type SketchRow } from './memory-sketch-index.js';
 import { blobSketch, sketchBlob, sketchOf } from './memory-sketch.js';
 import { codeBytesFor, vectorCode } from './memory-vector-code.js';
-import { blobValues, type VectorIndex } from './memory-vectors.js';
+import { blobValues, type KnownEntry, type VectorIndex } from './memory-vectors.js';
 
 /** Rows read per step: a step holds the event loop for a few milliseconds. */
 const STEP_ROWS = 2_000;
 
 interface EntryRow {
   seq: number;
+  id: string;
   sketch: unknown;
   /** Read only for an index that keeps codes. */
   vector: Buffer | null;
@@ -42,12 +43,15 @@ export interface SketchLoader {
   warm(indexes: readonly VectorIndex[]): void;
   /** Forgets everything read (read again when next needed). */
   forget(): void;
+  /** The id and scope of the entry with this seq, from the rows read so far of any index. */
+  entryOf(seq: number): KnownEntry | undefined;
 }
 
-const COLUMNS = 'v.entry_seq AS seq, v.sketch, e.tenant_id, e.agent_id, e.memory_type, e.trust_level, e.status';
+const COLUMNS = 'v.entry_seq AS seq, e.id, v.sketch, e.tenant_id, e.agent_id, e.memory_type, e.trust_level, e.status';
 
 const toRow = (row: Omit<EntryRow, 'vector'>, sketch: Uint32Array, code: Int8Array | undefined): SketchRow => ({
   seq: row.seq,
+  id: row.id,
   tenantId: row.tenant_id,
   agentId: row.agent_id,
   memoryType: row.memory_type,
@@ -136,6 +140,13 @@ export function createSketchLoader(db: SqliteDatabase): SketchLoader {
     },
     forget() {
       loads.clear();
+    },
+    entryOf(seq) {
+      for (const { sketches } of loads.values()) {
+        const entry = sketches.entryOf(seq);
+        if (entry !== undefined) return entry;
+      }
+      return undefined;
     },
   };
 }

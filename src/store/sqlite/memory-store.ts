@@ -48,7 +48,7 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
   const entries = createMemoryEntries(db, vectors);
   const deletes = createMemoryDeletes(db, vectors, lane);
   const lifecycle = createMemoryLifecycle(db, vectors, lane, deletes);
-  const lexical = createLexicalLane(db, createTermCounts(db), reader);
+  const lexical = createLexicalLane(db, createTermCounts(db), (seq) => lane.knownEntry(seq), reader);
   startLexicalCompaction(db);
   const stats = createMemoryStats(db);
   const hasEntries = createScopeProbe(db);

@@ -28,6 +28,7 @@ export function createExactVectorLane(db: SqliteDatabase): VectorLane {
     cleared() {},
     statusChanged() {},
     rolledBack() {},
+    knownEntry: () => undefined,
     search(index: VectorIndex, values: Float32Array, filter: MemoryFilter, limit: number) {
       const where = filterWhere(filter, [['v.index_id', '=', index.id]]);
       const sql =

@@ -1,18 +1,16 @@
 // The sketch vector lane: each index's 1,024-bit sketches are held in memory (read from the file in the background
 // after the store opens, then kept in step by the writes), a search scans its scope's sketches for the closest
 // candidates and reranks them: by the cosine of their 8-bit codes, held in memory beside the sketches, for vectors of
-// up to 512 dimensions; else by exact cosine over their stored vectors. The filter is applied again, in SQL, when the
-// few returned are given their ids.
-import type { MemoryFilter, MemoryStatus } from '../ports/index.js';
+// up to 512 dimensions; else by exact cosine over their stored vectors. The entries' ids are held beside their sketches,
+// so the results are named without reading the file.
+import type { MemoryStatus } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
-import { filterConditions } from './memory-rows.js';
 import type { SketchIndex } from './memory-sketch-index.js';
 import { createSketchLoader } from './memory-sketch-loader.js';
 import { sketchOf } from './memory-sketch.js';
 import { createCosineScorer } from './memory-cosine-scorer.js';
 import { vectorCode } from './memory-vector-code.js';
 import { bestByScore, blobValues, type StoredVector, type VectorIndex, type VectorLane } from './memory-vectors.js';
-import { buildWhere } from './where.js';
 
 /**
  * Candidates reranked per search: at least this many, or RERANK_FACTOR times the results asked for. With 100k entries
@@ -40,7 +38,6 @@ export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
     "SELECT group_concat(v.entry_seq) AS seqs, CAST(group_concat(v.vector, '') AS BLOB) AS vectors " +
       'FROM json_each(?) c CROSS JOIN memory_vectors v ON v.entry_seq = c.value WHERE v.index_id = ?',
   );
-  const idsOf = new Map<string, ReturnType<typeof db.prepare<unknown[], { seq: number; id: string }>>>();
 
   /** The best `limit` candidates by exact cosine, best first (ties: the older entry). */
   function rerank(index: VectorIndex, values: Float32Array, candidates: readonly number[], limit: number) {
@@ -52,19 +49,10 @@ export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
     return bestByScore(seqs, cosineScores(values, all), limit);
   }
 
-  /** The entries' ids, the filter applied again in SQL: only the few returned are looked up. */
-  function withIds(hits: readonly { seq: number; score: number }[], filter: MemoryFilter) {
-    const where = buildWhere(filterConditions(filter));
-    const sql = `SELECT e.seq, e.id FROM json_each(?) c CROSS JOIN memory_entries e ON e.seq = c.value ${where.sql}`;
-    let statement = idsOf.get(sql);
-    if (statement === undefined) {
-      statement = db.prepare<unknown[], { seq: number; id: string }>(sql);
-      idsOf.set(sql, statement);
-    }
-    const ids = new Map(statement.all(JSON.stringify(hits.map((hit) => hit.seq)), ...where.values).map((row) => [row.seq, row.id]));
+  function withIds(sketches: SketchIndex, hits: readonly { seq: number; score: number }[]) {
     return hits.flatMap(({ seq, score }) => {
-      const id = ids.get(seq);
-      return id === undefined ? [] : [{ id, score }];
+      const entry = sketches.entryOf(seq);
+      return entry === undefined ? [] : [{ id: entry.id, score }];
     });
   }
 
@@ -93,6 +81,7 @@ export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
     rolledBack() {
       loader.forget();
     },
+    knownEntry: (seq) => loader.entryOf(seq),
     search(index, values, filter, limit) {
       const sketches = loader.loaded(index);
       const count = Math.max(MIN_RERANK_CANDIDATES, limit * RERANK_FACTOR);
@@ -103,7 +92,7 @@ export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
         const candidates = sketches.nearest(sketchOf(values), filter, count);
         best = candidates.length === 0 ? [] : rerank(index, values, candidates, limit);
       }
-      return best.length === 0 ? [] : withIds(best, filter);
+      return withIds(sketches, best);
     },
   };
 }

@@ -26,8 +26,17 @@ export interface VectorLane {
   statusChanged(vectors: readonly StoredVector[], status: MemoryStatus): void;
   /** Called when a transaction that may have made the calls above rolled back: what they told is void. */
   rolledBack(): void;
+  /** The id and scope of the entry with this seq when the lane holds them in memory; undefined: read them from the file. */
+  knownEntry(seq: number): KnownEntry | undefined;
   /** Best first; `score` is the cosine similarity. */
   search(index: VectorIndex, values: Float32Array, filter: MemoryFilter, limit: number): { id: string; score: number }[];
+}
+
+/** What a lane holding an entry in memory knows of it: enough to name a search result and keep it to a scope. */
+export interface KnownEntry {
+  id: string;
+  tenantId: string;
+  agentId: string;
 }
 
 export interface VectorIndex {

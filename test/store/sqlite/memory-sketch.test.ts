@@ -52,6 +52,7 @@ describe('memory vector sketches', () => {
 /** A row of tenant-a's agent-1, an active trusted fact, sketched from `values`. */
 const sketchRow = (seq: number, values: Float32Array, fields: Partial<SketchRow> = {}): SketchRow => ({
   seq,
+  id: `entry-${seq}`,
   tenantId: 'tenant-a',
   agentId: 'agent-1',
   memoryType: 'fact',
@@ -121,6 +122,20 @@ describe('sketch index', () => {
     expect(active).not.toContain(50);
     expect(index.nearest(query, { tenantId: 'tenant-a', agentId: 'agent-2' }, 5)).toEqual([50]);
     expect(index.nearest(query, { ...scope, status: 'demoted' }, 5)).toEqual([2]);
+  });
+
+  it('names each entry it holds, with its scope, through replacements and removals', () => {
+    const index = createSketchIndex();
+    for (let seq = 1; seq <= 100; seq += 1) index.put(row(seq, seq));
+    index.put(row(50, 0, { agentId: 'agent-2', id: 'moved-50' }));
+    // Removing early rows moves the scope's last rows (and their ids) into the gaps.
+    for (const seq of [1, 2, 3]) index.remove(seq);
+    expect(index.entryOf(1)).toBeUndefined();
+    expect(index.entryOf(50)).toEqual({ id: 'moved-50', tenantId: 'tenant-a', agentId: 'agent-2' });
+    for (let seq = 4; seq <= 100; seq += 1) {
+      if (seq !== 50) expect(index.entryOf(seq)).toEqual({ id: `entry-${seq}`, ...scope });
+    }
+    expect(index.entryOf(101)).toBeUndefined();
   });
 });
 
