@@ -114,19 +114,21 @@ function createNamer(db: SqliteDatabase, known: (seq: number) => KnownEntry | un
     }
     return new Map(statement.all(JSON.stringify(seqs), ...where.values));
   };
-  return (rows: readonly (readonly [number, number])[], filter: MemoryFilter): RankedHit[] => {
+  /** `ranked`: each hit's seq and BM25 rank, end to end, best first. */
+  return (ranked: Float64Array, filter: MemoryFilter): RankedHit[] => {
     const ids: (string | undefined)[] = [];
     const unknown: number[] = [];
-    for (const [seq] of rows) {
+    for (let at = 0; at < ranked.length; at += 2) {
+      const seq = ranked[at] ?? 0;
       const entry = known(seq);
       if (entry === undefined) unknown.push(seq);
       ids.push(entry !== undefined && inScope(entry, filter) ? entry.id : undefined);
     }
     const found = unknown.length === 0 ? undefined : lookedUp(unknown, filter);
     const hits: RankedHit[] = [];
-    rows.forEach(([seq, rank], index) => {
-      const id = ids[index] ?? found?.get(seq);
-      if (id !== undefined) hits.push({ id, rank: hits.length + 1, score: -rank });
+    ids.forEach((held, index) => {
+      const id = held ?? found?.get(ranked[2 * index] ?? 0);
+      if (id !== undefined) hits.push({ id, rank: hits.length + 1, score: -(ranked[2 * index + 1] ?? 0) });
     });
     return hits;
   };
@@ -144,13 +146,13 @@ export function createLexicalLane(
 ): (query: string, filter: MemoryFilter, limit: number) => Promise<RankedHit[]> {
   const named = createNamer(db, known);
   const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], [number, number]>>>();
-  const here = (sql: string, values: readonly SqlValue[]): [number, number][] => {
+  const here = (sql: string, values: readonly SqlValue[]): Float64Array => {
     let statement = statements.get(sql);
     if (statement === undefined) {
       statement = db.prepare<unknown[], [number, number]>(sql).raw();
       statements.set(sql, statement);
     }
-    return statement.all(...values);
+    return Float64Array.from(statement.all(...values).flat());
   };
   return async (query, filter, limit) => {
     if (limit <= 0) return [];
@@ -164,7 +166,7 @@ export function createLexicalLane(
     const match = token === undefined ? `content : (${terms})` : `scope : "${token}" AND content : (${terms})`;
     const form = matchesOnlyTheScope(filter, token, counts.entries === termCounts.totalEntries()) ? rankedFirst : filteredFirst;
     const { sql, values } = form(match, filter, limit);
-    const rows = reader?.available() === true ? ((await reader.rows(sql, values, () => here(sql, values))) as [number, number][]) : here(sql, values);
-    return named(rows, filter);
+    const ranked = reader?.available() === true ? await reader.numbers(sql, values, () => here(sql, values)) : here(sql, values);
+    return named(ranked, filter);
   };
 }

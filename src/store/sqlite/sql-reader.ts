@@ -6,7 +6,10 @@ import { startSqliteThread, type SqliteThread } from './sqlite-thread.js';
 /** Statements the thread keeps prepared; past it, it starts over (queries come in a few shapes). */
 const STATEMENTS_KEPT = 64;
 
-/** The thread's handler: answers 'ready' once its connection is open; each query prepared once, its rows returned as arrays of their columns. */
+/**
+ * The thread's handler: answers 'ready' once its connection is open; each query prepared once, its rows returned as
+ * arrays of their columns, or, when `packed`, their columns end to end in one Float64Array (one buffer to send back).
+ */
 const READER_HANDLER = `
 const statements = new Map();
 function handle(message) {
@@ -17,7 +20,12 @@ function handle(message) {
     statement = db.prepare(message.sql).raw();
     statements.set(message.sql, statement);
   }
-  return statement.all(...message.values);
+  const rows = statement.all(...message.values);
+  if (!message.packed) return rows;
+  const packed = new Float64Array(rows.length * statement.columns().length);
+  let at = 0;
+  for (const row of rows) for (const value of row) packed[at++] = value;
+  return packed;
 }
 `;
 
@@ -40,6 +48,8 @@ export interface ReaderThread {
    * run it now; a query is never run twice, except after a stall.
    */
   rows(sql: string, values: readonly SqlValue[], runHere: () => unknown[][]): Promise<unknown[][]>;
+  /** As `rows`, for a query whose columns are all numbers: its rows' columns end to end, one row after another. */
+  numbers(sql: string, values: readonly SqlValue[], runHere: () => Float64Array): Promise<Float64Array>;
   close(): Promise<void>;
 }
 
@@ -47,6 +57,37 @@ export function createReaderThread(path: string, { stallMs = READER_STALL_MS }: 
   let thread: SqliteThread | undefined;
   let online = false;
   let busy = false;
+
+  function ask<T>(message: { sql: string; values: readonly SqlValue[]; packed: boolean }, runHere: () => T): Promise<T> {
+    if (thread === undefined || busy) return Promise.resolve().then(runHere);
+    busy = true;
+    const asked = thread.request<T>(message);
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const settle = (take: () => T) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        try {
+          resolve(take());
+        } catch (error) {
+          reject(error);
+        }
+      };
+      const timer = setTimeout(() => settle(runHere), stallMs);
+      asked.then(
+        (result) => {
+          busy = false;
+          settle(() => result);
+        },
+        () => {
+          busy = false;
+          settle(runHere);
+        },
+      );
+    });
+  }
+
   return {
     available() {
       if (thread === undefined) {
@@ -60,33 +101,10 @@ export function createReaderThread(path: string, { stallMs = READER_STALL_MS }: 
       return online && !thread.ended;
     },
     rows(sql, values, runHere) {
-      if (thread === undefined || busy) return Promise.resolve().then(runHere);
-      busy = true;
-      const asked = thread.request<unknown[][]>({ sql, values });
-      return new Promise((resolve, reject) => {
-        let settled = false;
-        const settle = (take: () => unknown[][]) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          try {
-            resolve(take());
-          } catch (error) {
-            reject(error);
-          }
-        };
-        const timer = setTimeout(() => settle(runHere), stallMs);
-        asked.then(
-          (rows) => {
-            busy = false;
-            settle(() => rows);
-          },
-          () => {
-            busy = false;
-            settle(runHere);
-          },
-        );
-      });
+      return ask({ sql, values, packed: false }, runHere);
+    },
+    numbers(sql, values, runHere) {
+      return ask({ sql, values, packed: true }, runHere);
     },
     async close() {
       await thread?.close();

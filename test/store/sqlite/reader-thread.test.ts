@@ -43,6 +43,13 @@ describe('sqlite reader thread', () => {
     expect(await thread.rows('SELECT id, label FROM items WHERE id > ? ORDER BY id', [0], here('SELECT 0'))).toEqual([[1, 'a'], [2, 'b']]);
   });
 
+  it('packs the columns of a query of numbers end to end, row after row', async () => {
+    const thread = await started(60_000);
+    const packed = await thread.numbers('SELECT id, id * 0.5, (SELECT count(*) FROM sqlite_temp_master) FROM items ORDER BY id', [], () => Float64Array.of(-1));
+    expect(packed).toBeInstanceOf(Float64Array);
+    expect([...packed]).toEqual([1, 0.5, 0, 2, 1, 0]);
+  });
+
   it('sees every write the main connection committed before the query', async () => {
     const thread = await started(60_000);
     db.prepare('INSERT INTO items VALUES (?, ?)').run(3, 'c');
