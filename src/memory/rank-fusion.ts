@@ -23,25 +23,49 @@ export interface FusedHit {
  */
 export function fuseRankings(lanes: readonly (readonly LaneHit[])[], limit: number, k = RRF_K): FusedHit[] {
   if (lanes.length === 0 || limit <= 0) return [];
-  const fused = new Map<string, FusedHit & { order: number }>();
+  const width = lanes.length;
+  // Each id's place, in order of first appearance; its score, and its best rank in each lane at place * width + lane.
+  const placeOf = new Map<string, number>();
+  const ids: string[] = [];
+  const scores: number[] = [];
+  const ranks: (number | undefined)[] = [];
   lanes.forEach((lane, laneIndex) => {
     for (const { id, rank } of lane) {
-      let hit = fused.get(id);
-      if (hit === undefined) {
-        hit = { id, score: 0, ranks: new Array<number | undefined>(lanes.length).fill(undefined), order: fused.size };
-        fused.set(id, hit);
+      let place = placeOf.get(id);
+      if (place === undefined) {
+        place = ids.length;
+        placeOf.set(id, place);
+        ids.push(id);
+        scores.push(0);
+        for (let other = 0; other < width; other += 1) ranks.push(undefined);
       }
       // A lane naming an id twice counts its best rank only.
-      const previous = hit.ranks[laneIndex];
+      const at = place * width + laneIndex;
+      const previous = ranks[at];
       if (previous !== undefined && previous <= rank) continue;
-      hit.score += 1 / (k + rank) - (previous === undefined ? 0 : 1 / (k + previous));
-      hit.ranks[laneIndex] = rank;
+      scores[place] = (scores[place] as number) + 1 / (k + rank) - (previous === undefined ? 0 : 1 / (k + previous));
+      ranks[at] = rank;
     }
   });
-  const best = lanes.length / (k + 1);
-  // The comparator answers with small integers: a difference of scores is a fresh heap number per comparison.
-  return [...fused.values()]
-    .sort((a, b) => (b.score > a.score ? 1 : b.score < a.score ? -1 : a.order - b.order))
-    .slice(0, limit)
-    .map(({ id, score, ranks }) => ({ id, score: score / best, ranks }));
+  const best = bestPlaces(scores, limit);
+  const perfect = width / (k + 1);
+  return best.map((place) => ({ id: ids[place] as string, score: (scores[place] as number) / perfect, ranks: ranks.slice(place * width, (place + 1) * width) }));
+}
+
+/**
+ * The places of the `limit` highest scores, highest first, an earlier place first among equal scores: one insertion
+ * each into the short list kept, where sorting every candidate would order the many never returned.
+ */
+function bestPlaces(scores: readonly number[], limit: number): number[] {
+  const best: number[] = [];
+  scores.forEach((score, place) => {
+    if (best.length === limit && score <= (scores[best[limit - 1] as number] as number)) return;
+    let at = best.length === limit ? limit - 1 : best.length;
+    while (at > 0 && (scores[best[at - 1] as number] as number) < score) {
+      best[at] = best[at - 1] as number;
+      at -= 1;
+    }
+    best[at] = place;
+  });
+  return best;
 }

@@ -37,6 +37,36 @@ describe('fuseRankings', () => {
     expect(hit?.score).toBeCloseTo(1, 12);
   });
 
+  it('returns the best of many candidates by score, earlier first among equals, for any limit', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let trial = 0; trial < 50; trial += 1) {
+      // Each lane names a random subset of 30 ids once, in random order.
+      const lanes = Array.from({ length: 1 + Math.floor(random() * 3) }, () =>
+        Array.from({ length: 30 }, (_, index) => `e${index}`)
+          .filter(() => random() < 0.6)
+          .sort(() => random() - 0.5)
+          .map((id, index) => ({ id, rank: index + 1 })),
+      );
+      const firstSeen: string[] = [];
+      const scores = new Map<string, number>();
+      for (const lane of lanes) {
+        for (const { id, rank } of lane) {
+          if (!firstSeen.includes(id)) firstSeen.push(id);
+          scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank));
+        }
+      }
+      const expected = [...firstSeen].sort((left, right) => (scores.get(right) ?? 0) - (scores.get(left) ?? 0) || firstSeen.indexOf(left) - firstSeen.indexOf(right));
+      const limit = 1 + Math.floor(random() * 12);
+      const fused = fuseRankings(lanes, limit);
+      expect(fused.map((hit) => hit.id)).toEqual(expected.slice(0, limit));
+      fused.forEach((hit) => expect(hit.score).toBeCloseTo((scores.get(hit.id) ?? 0) / (lanes.length / (RRF_K + 1)), 12));
+    }
+  });
+
   it('with one lane keeps that lane order', () => {
     expect(fuseRankings([lane('c', 'a', 'b')], 3).map((hit) => hit.id)).toEqual(['c', 'a', 'b']);
   });
