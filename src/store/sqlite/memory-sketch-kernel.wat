@@ -1,6 +1,7 @@
-;; The sketch scan's two passes with WebAssembly SIMD: the Hamming distance of a query's first 256 sketch bits to every
-;; row of a scope, the pick of the rows it keeps, then the distance of their other 768 bits, 16 bytes at a time; and the
-;; rerank's cosine of the query's vector with each candidate's, over their 8-bit codes or their stored f32 values.
+;; The sketch scan's two passes: the Hamming distance of a query's first 256 sketch bits to every row of a scope, the
+;; pick of the rows it keeps, then the distance of their other 768 bits; and the rerank's cosine of the query's vector
+;; with each candidate's, over their 8-bit codes or their stored f32 values. Distances are 64-bit popcounts; the pick
+;; and the cosines use WebAssembly SIMD.
 ;; Compiled by `npm run build:kernel` into memory-sketch-kernel.generated.ts.
 (module
   (import "sketch" "memory" (memory 1))
@@ -8,16 +9,16 @@
   ;; Rows are RECORD_BYTES (36) apart from `records`: the row's attribute word, then its first 8 sketch words. For each
   ;; row, writes its distance to the 8 query words at `query` as a u16 from `out` (0xffff when its attributes masked by
   ;; `mask` differ from `wanted`: the filter leaves it out) and adds one to the u32 histogram slot of that distance.
-  ;; Returns the rows the filter kept. Four rows that all pass the filter are measured together, their sums reduced at
-  ;; once, and each of the four counted in a histogram of its own (consecutive rows often share a distance, and one
-  ;; histogram would make each count wait for the one before): the 257 slots at `histogram` are followed by three more
-  ;; histograms of 257 slots, which the pass clears first and adds into the first at the end.
+  ;; Returns the rows the filter kept. A distance is four 64-bit popcounts (one instruction each on x86-64 and arm64,
+  ;; where SIMD has no byte popcount to match). Four rows that all pass the filter are measured together, and each of
+  ;; the four counted in a histogram of its own (consecutive rows often share a distance, and one histogram would make
+  ;; each count wait for the one before): the 257 slots at `histogram` are followed by three more histograms of 257
+  ;; slots, which the pass clears first and adds into the first at the end.
   (func (export "coarsePass")
     (param $records i32) (param $count i32) (param $query i32) (param $mask i32) (param $wanted i32)
     (param $out i32) (param $histogram i32) (result i32)
-    (local $query0 v128) (local $query1 v128) (local $row i32) (local $end i32) (local $lastGroup i32)
-    (local $sums v128) (local $distance i32) (local $kept i32) (local $slot i32)
-    (local $a v128) (local $b v128) (local $c v128) (local $d v128) (local $ab v128) (local $cd v128)
+    (local $q0 i64) (local $q1 i64) (local $q2 i64) (local $q3 i64) (local $row i32) (local $end i32) (local $lastGroup i32)
+    (local $distance i32) (local $kept i32) (local $slot i32) (local $a i32) (local $b i32) (local $c i32) (local $d i32)
     (local.set $slot (i32.add (local.get $histogram) (i32.const 1028)))
     (local.set $end (i32.add (local.get $histogram) (i32.const 4112)))
     (block $cleared
@@ -26,8 +27,10 @@
         (i32.store (local.get $slot) (i32.const 0))
         (local.set $slot (i32.add (local.get $slot) (i32.const 4)))
         (br $clear)))
-    (local.set $query0 (v128.load (local.get $query)))
-    (local.set $query1 (v128.load offset=16 (local.get $query)))
+    (local.set $q0 (i64.load (local.get $query)))
+    (local.set $q1 (i64.load offset=8 (local.get $query)))
+    (local.set $q2 (i64.load offset=16 (local.get $query)))
+    (local.set $q3 (i64.load offset=24 (local.get $query)))
     (local.set $row (local.get $records))
     (local.set $end (i32.add (local.get $records) (i32.mul (local.get $count) (i32.const 36))))
     (local.set $lastGroup (i32.sub (local.get $end) (i32.const 144)))
@@ -44,36 +47,45 @@
                   (i32.eq (i32.and (i32.load offset=72 (local.get $row)) (local.get $mask)) (local.get $wanted))
                   (i32.eq (i32.and (i32.load offset=108 (local.get $row)) (local.get $mask)) (local.get $wanted)))))
           (then
-            (local.set $a (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (i8x16.add
-              (i8x16.popcnt (v128.xor (local.get $query0) (v128.load offset=4 align=4 (local.get $row))))
-              (i8x16.popcnt (v128.xor (local.get $query1) (v128.load offset=20 align=4 (local.get $row))))))))
-            (local.set $b (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (i8x16.add
-              (i8x16.popcnt (v128.xor (local.get $query0) (v128.load offset=40 align=4 (local.get $row))))
-              (i8x16.popcnt (v128.xor (local.get $query1) (v128.load offset=56 align=4 (local.get $row))))))))
-            (local.set $c (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (i8x16.add
-              (i8x16.popcnt (v128.xor (local.get $query0) (v128.load offset=76 align=4 (local.get $row))))
-              (i8x16.popcnt (v128.xor (local.get $query1) (v128.load offset=92 align=4 (local.get $row))))))))
-            (local.set $d (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (i8x16.add
-              (i8x16.popcnt (v128.xor (local.get $query0) (v128.load offset=112 align=4 (local.get $row))))
-              (i8x16.popcnt (v128.xor (local.get $query1) (v128.load offset=128 align=4 (local.get $row))))))))
-            ;; [a0+a1, b0+b1, a2+a3, b2+b3], the same for c and d, then [a, b, c, d].
-            (local.set $ab (i32x4.add
-              (i8x16.shuffle 0 1 2 3 16 17 18 19 8 9 10 11 24 25 26 27 (local.get $a) (local.get $b))
-              (i8x16.shuffle 4 5 6 7 20 21 22 23 12 13 14 15 28 29 30 31 (local.get $a) (local.get $b))))
-            (local.set $cd (i32x4.add
-              (i8x16.shuffle 0 1 2 3 16 17 18 19 8 9 10 11 24 25 26 27 (local.get $c) (local.get $d))
-              (i8x16.shuffle 4 5 6 7 20 21 22 23 12 13 14 15 28 29 30 31 (local.get $c) (local.get $d))))
-            (local.set $sums (i32x4.add
-              (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $ab) (local.get $cd))
-              (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $ab) (local.get $cd))))
-            (v128.store64_lane align=2 0 (local.get $out) (i16x8.narrow_i32x4_u (local.get $sums) (local.get $sums)))
-            (local.set $slot (i32.add (local.get $histogram) (i32.shl (i32x4.extract_lane 0 (local.get $sums)) (i32.const 2))))
+            (local.set $a
+              (i32.wrap_i64
+                (i64.add
+                  (i64.add (i64.popcnt (i64.xor (local.get $q0) (i64.load offset=4 align=4 (local.get $row))))
+                    (i64.popcnt (i64.xor (local.get $q1) (i64.load offset=12 align=4 (local.get $row)))))
+                  (i64.add (i64.popcnt (i64.xor (local.get $q2) (i64.load offset=20 align=4 (local.get $row))))
+                    (i64.popcnt (i64.xor (local.get $q3) (i64.load offset=28 align=4 (local.get $row))))))))
+            (local.set $b
+              (i32.wrap_i64
+                (i64.add
+                  (i64.add (i64.popcnt (i64.xor (local.get $q0) (i64.load offset=40 align=4 (local.get $row))))
+                    (i64.popcnt (i64.xor (local.get $q1) (i64.load offset=48 align=4 (local.get $row)))))
+                  (i64.add (i64.popcnt (i64.xor (local.get $q2) (i64.load offset=56 align=4 (local.get $row))))
+                    (i64.popcnt (i64.xor (local.get $q3) (i64.load offset=64 align=4 (local.get $row))))))))
+            (local.set $c
+              (i32.wrap_i64
+                (i64.add
+                  (i64.add (i64.popcnt (i64.xor (local.get $q0) (i64.load offset=76 align=4 (local.get $row))))
+                    (i64.popcnt (i64.xor (local.get $q1) (i64.load offset=84 align=4 (local.get $row)))))
+                  (i64.add (i64.popcnt (i64.xor (local.get $q2) (i64.load offset=92 align=4 (local.get $row))))
+                    (i64.popcnt (i64.xor (local.get $q3) (i64.load offset=100 align=4 (local.get $row))))))))
+            (local.set $d
+              (i32.wrap_i64
+                (i64.add
+                  (i64.add (i64.popcnt (i64.xor (local.get $q0) (i64.load offset=112 align=4 (local.get $row))))
+                    (i64.popcnt (i64.xor (local.get $q1) (i64.load offset=120 align=4 (local.get $row)))))
+                  (i64.add (i64.popcnt (i64.xor (local.get $q2) (i64.load offset=128 align=4 (local.get $row))))
+                    (i64.popcnt (i64.xor (local.get $q3) (i64.load offset=136 align=4 (local.get $row))))))))
+            (i32.store16 (local.get $out) (local.get $a))
+            (i32.store16 offset=2 (local.get $out) (local.get $b))
+            (i32.store16 offset=4 (local.get $out) (local.get $c))
+            (i32.store16 offset=6 (local.get $out) (local.get $d))
+            (local.set $slot (i32.add (local.get $histogram) (i32.shl (local.get $a) (i32.const 2))))
             (i32.store (local.get $slot) (i32.add (i32.load (local.get $slot)) (i32.const 1)))
-            (local.set $slot (i32.add (local.get $histogram) (i32.shl (i32x4.extract_lane 1 (local.get $sums)) (i32.const 2))))
+            (local.set $slot (i32.add (local.get $histogram) (i32.shl (local.get $b) (i32.const 2))))
             (i32.store offset=1028 (local.get $slot) (i32.add (i32.load offset=1028 (local.get $slot)) (i32.const 1)))
-            (local.set $slot (i32.add (local.get $histogram) (i32.shl (i32x4.extract_lane 2 (local.get $sums)) (i32.const 2))))
+            (local.set $slot (i32.add (local.get $histogram) (i32.shl (local.get $c) (i32.const 2))))
             (i32.store offset=2056 (local.get $slot) (i32.add (i32.load offset=2056 (local.get $slot)) (i32.const 1)))
-            (local.set $slot (i32.add (local.get $histogram) (i32.shl (i32x4.extract_lane 3 (local.get $sums)) (i32.const 2))))
+            (local.set $slot (i32.add (local.get $histogram) (i32.shl (local.get $d) (i32.const 2))))
             (i32.store offset=3084 (local.get $slot) (i32.add (i32.load offset=3084 (local.get $slot)) (i32.const 1)))
             (local.set $kept (i32.add (local.get $kept) (i32.const 4)))
             (local.set $out (i32.add (local.get $out) (i32.const 8)))
@@ -82,16 +94,13 @@
             (if (i32.ne (i32.and (i32.load (local.get $row)) (local.get $mask)) (local.get $wanted))
               (then (i32.store16 (local.get $out) (i32.const 0xffff)))
               (else
-                (local.set $sums
-                  (i32x4.extadd_pairwise_i16x8_u
-                    (i16x8.extadd_pairwise_i8x16_u
-                      (i8x16.add
-                        (i8x16.popcnt (v128.xor (local.get $query0) (v128.load offset=4 align=4 (local.get $row))))
-                        (i8x16.popcnt (v128.xor (local.get $query1) (v128.load offset=20 align=4 (local.get $row))))))))
                 (local.set $distance
-                  (i32.add
-                    (i32.add (i32x4.extract_lane 0 (local.get $sums)) (i32x4.extract_lane 1 (local.get $sums)))
-                    (i32.add (i32x4.extract_lane 2 (local.get $sums)) (i32x4.extract_lane 3 (local.get $sums)))))
+                  (i32.wrap_i64
+                    (i64.add
+                      (i64.add (i64.popcnt (i64.xor (local.get $q0) (i64.load offset=4 align=4 (local.get $row))))
+                        (i64.popcnt (i64.xor (local.get $q1) (i64.load offset=12 align=4 (local.get $row)))))
+                      (i64.add (i64.popcnt (i64.xor (local.get $q2) (i64.load offset=20 align=4 (local.get $row))))
+                        (i64.popcnt (i64.xor (local.get $q3) (i64.load offset=28 align=4 (local.get $row))))))))
                 (i32.store16 (local.get $out) (local.get $distance))
                 (local.set $slot (i32.add (local.get $histogram) (i32.shl (local.get $distance) (i32.const 2))))
                 (i32.store (local.get $slot) (i32.add (i32.load (local.get $slot)) (i32.const 1)))
@@ -151,32 +160,64 @@
     (local.get $picked))
 
   ;; For each of `count` rows whose other 24 sketch words start at the byte addresses listed (u32) from `rows`, writes
-  ;; their distance to the query's words 8 to 31 (from `query` + 32) as a u16 from `out`. The rows' loads do not wait
-  ;; on each other, so the misses of rows scattered through memory overlap. Written out in full, as V8 inlines no calls.
+  ;; their distance to the query's words 8 to 31 (from `query` + 32) as a u16 from `out`: twelve 64-bit popcounts. The
+  ;; rows' loads do not wait on each other, so the misses of rows scattered through memory overlap.
   (func (export "finePass") (param $rows i32) (param $count i32) (param $query i32) (param $out i32)
-    (local $end i32) (local $row i32) (local $sums v128)
+    (local $end i32) (local $row i32)
+    (local $q0 i64)
+    (local $q1 i64)
+    (local $q2 i64)
+    (local $q3 i64)
+    (local $q4 i64)
+    (local $q5 i64)
+    (local $q6 i64)
+    (local $q7 i64)
+    (local $q8 i64)
+    (local $q9 i64)
+    (local $q10 i64)
+    (local $q11 i64)
+    (local.set $q0 (i64.load offset=32 (local.get $query)))
+    (local.set $q1 (i64.load offset=40 (local.get $query)))
+    (local.set $q2 (i64.load offset=48 (local.get $query)))
+    (local.set $q3 (i64.load offset=56 (local.get $query)))
+    (local.set $q4 (i64.load offset=64 (local.get $query)))
+    (local.set $q5 (i64.load offset=72 (local.get $query)))
+    (local.set $q6 (i64.load offset=80 (local.get $query)))
+    (local.set $q7 (i64.load offset=88 (local.get $query)))
+    (local.set $q8 (i64.load offset=96 (local.get $query)))
+    (local.set $q9 (i64.load offset=104 (local.get $query)))
+    (local.set $q10 (i64.load offset=112 (local.get $query)))
+    (local.set $q11 (i64.load offset=120 (local.get $query)))
     (local.set $end (i32.add (local.get $rows) (i32.shl (local.get $count) (i32.const 2))))
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $rows) (local.get $end)))
         (local.set $row (i32.load (local.get $rows)))
-        (local.set $sums
-          (i32x4.extadd_pairwise_i16x8_u
-            (i16x8.add
-              (i16x8.add
-                (i16x8.add
-                  (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=32 (local.get $query)) (v128.load offset=0 align=4 (local.get $row)))))
-                  (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=48 (local.get $query)) (v128.load offset=16 align=4 (local.get $row))))))
-                (i16x8.add
-                  (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=64 (local.get $query)) (v128.load offset=32 align=4 (local.get $row)))))
-                  (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=80 (local.get $query)) (v128.load offset=48 align=4 (local.get $row)))))))
-              (i16x8.add
-                (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=96 (local.get $query)) (v128.load offset=64 align=4 (local.get $row)))))
-                (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor (v128.load offset=112 (local.get $query)) (v128.load offset=80 align=4 (local.get $row)))))))))
         (i32.store16 (local.get $out)
-          (i32.add
-            (i32.add (i32x4.extract_lane 0 (local.get $sums)) (i32x4.extract_lane 1 (local.get $sums)))
-            (i32.add (i32x4.extract_lane 2 (local.get $sums)) (i32x4.extract_lane 3 (local.get $sums)))))
+          (i32.wrap_i64
+            (i64.add
+              (i64.add
+                (i64.add
+                  (i64.popcnt (i64.xor (local.get $q0) (i64.load offset=0 align=4 (local.get $row))))
+                  (i64.add
+                    (i64.popcnt (i64.xor (local.get $q1) (i64.load offset=8 align=4 (local.get $row))))
+                    (i64.popcnt (i64.xor (local.get $q2) (i64.load offset=16 align=4 (local.get $row))))))
+                (i64.add
+                  (i64.popcnt (i64.xor (local.get $q3) (i64.load offset=24 align=4 (local.get $row))))
+                  (i64.add
+                    (i64.popcnt (i64.xor (local.get $q4) (i64.load offset=32 align=4 (local.get $row))))
+                    (i64.popcnt (i64.xor (local.get $q5) (i64.load offset=40 align=4 (local.get $row)))))))
+              (i64.add
+                (i64.add
+                  (i64.popcnt (i64.xor (local.get $q6) (i64.load offset=48 align=4 (local.get $row))))
+                  (i64.add
+                    (i64.popcnt (i64.xor (local.get $q7) (i64.load offset=56 align=4 (local.get $row))))
+                    (i64.popcnt (i64.xor (local.get $q8) (i64.load offset=64 align=4 (local.get $row))))))
+                (i64.add
+                  (i64.popcnt (i64.xor (local.get $q9) (i64.load offset=72 align=4 (local.get $row))))
+                  (i64.add
+                    (i64.popcnt (i64.xor (local.get $q10) (i64.load offset=80 align=4 (local.get $row))))
+                    (i64.popcnt (i64.xor (local.get $q11) (i64.load offset=88 align=4 (local.get $row))))))))))
         (local.set $out (i32.add (local.get $out) (i32.const 2)))
         (local.set $rows (i32.add (local.get $rows) (i32.const 4)))
         (br $next))))
