@@ -41,7 +41,7 @@ export interface SketchIndex {
    * In an index that keeps codes: of those `count` closest, the best `limit` by the cosine of their codes with
    * `vectorCode`, best first (ties: the older entry); an entry whose code is all zeros is never one.
    */
-  ranked(sketch: Uint32Array, vectorCode: Int8Array, filter: SketchFilter, count: number, limit: number): { seq: number; score: number }[];
+  ranked(sketch: Uint32Array, vectorCode: Int8Array, filter: SketchFilter, count: number, limit: number): { seq: number; id: string; score: number }[];
   /** Bytes of each entry's code kept (0: none). */
   readonly codeBytes: number;
   readonly size: number;
@@ -56,8 +56,6 @@ const INITIAL_ROWS = 64;
 interface Scope extends SketchRows {
   tenantId: string;
   agentId: string;
-  /** Each row's entry id, by row, beside the seqs. */
-  ids: string[];
 }
 
 const scopeKey = (tenantId: string, agentId: string) => `${tenantId}\u0000${agentId}`;

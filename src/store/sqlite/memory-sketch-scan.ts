@@ -12,10 +12,11 @@ import { bestByScore } from './memory-vectors.js';
  */
 const COARSE_KEEP_FACTOR = 8;
 
-/** One scope's rows as the index keeps them: their sketches and attributes in an arena block, their seqs here. */
+/** One scope's rows as the index keeps them: their sketches and attributes in an arena block, their seqs and ids here. */
 export interface SketchRows {
   block: ArenaBlock;
   seqs: Float64Array;
+  ids: string[];
 }
 
 /** The distance under which every row is taken, and how many rows at it are taken too. */
@@ -96,11 +97,16 @@ export function rankedRows(
   wanted: number,
   count: number,
   limit: number,
-): { seq: number; score: number }[] {
+): { seq: number; id: string; score: number }[] {
   const scan = scanOf(arena, scopes, query.sketch, mask, wanted, count);
   const places = closestPlaces(scan, count);
   const scores = scan.codeCosines(query.vectorCode, places);
-  return bestByScore(places.map((at) => seqAt(scopes, scan, at)), scores, limit);
+  const rows = places.map((at) => scan.locate(at));
+  const seqs = rows.map(({ block, row }) => (scopes[block] as SketchRows).seqs[row] as number);
+  return bestByScore(seqs, scores, limit).map((at) => {
+    const { block, row } = rows[at] as { block: number; row: number };
+    return { seq: seqs[at] as number, id: (scopes[block] as SketchRows).ids[row] as string, score: scores[at] as number };
+  });
 }
 
 /** The seq of the row at place `at` of the scopes laid end to end (as the scan laid their blocks). */

@@ -46,9 +46,11 @@ export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
     const seqs = found.seqs.split(',').map(Number);
     const all = blobValues(found.vectors);
     if (all.length !== seqs.length * values.length) throw new Error(`vector index ${index.id} holds vectors of another length than ${values.length}`);
-    return bestByScore(seqs, cosineScores(values, all), limit);
+    const scores = cosineScores(values, all);
+    return bestByScore(seqs, scores, limit).map((at) => ({ seq: seqs[at] as number, score: scores[at] as number }));
   }
 
+  /** The exact rerank's results, named from the sketches' rows. */
   function withIds(sketches: SketchIndex, hits: readonly { seq: number; score: number }[]) {
     return hits.flatMap(({ seq, score }) => {
       const entry = sketches.entryOf(seq);
@@ -85,14 +87,11 @@ export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
     search(index, values, filter, limit) {
       const sketches = loader.loaded(index);
       const count = Math.max(MIN_RERANK_CANDIDATES, limit * RERANK_FACTOR);
-      let best: { seq: number; score: number }[];
       if (sketches.codeBytes > 0) {
-        best = sketches.ranked(sketchOf(values), vectorCode(values, sketches.codeBytes), filter, count, limit);
-      } else {
-        const candidates = sketches.nearest(sketchOf(values), filter, count);
-        best = candidates.length === 0 ? [] : rerank(index, values, candidates, limit);
+        return sketches.ranked(sketchOf(values), vectorCode(values, sketches.codeBytes), filter, count, limit);
       }
-      return withIds(sketches, best);
+      const candidates = sketches.nearest(sketchOf(values), filter, count);
+      return candidates.length === 0 ? [] : withIds(sketches, rerank(index, values, candidates, limit));
     },
   };
 }

@@ -168,6 +168,7 @@ describe('sketch index with codes', () => {
       const query = atAngle(degrees);
       const ranked = index.ranked(sketchOf(query), vectorCode(query, bytes), scope, 240, 10);
       expect(ranked.map((hit) => hit.seq)).toEqual(seqs);
+      expect(ranked.map((hit) => hit.id)).toEqual(seqs.map((seq) => `entry-${seq}`));
       for (const { seq, score } of ranked) {
         expect(score).toBeCloseTo(codeCosine(vectorCode(query, bytes), vectorCode(atAngle((seq - 1) * 0.6), bytes)), 12);
         expect(score).toBeCloseTo(Math.cos((((seq - 1) * 0.6 - degrees) * Math.PI) / 180), 2);

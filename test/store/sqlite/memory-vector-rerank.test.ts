@@ -1,13 +1,34 @@
 // The SQLite vector lane's two reranks: by the cosine of in-memory 8-bit codes for vectors of up to 512 dimensions
-// (each score within 0.005 of the exact cosine), and by exact cosine over the stored vectors for longer ones.
+// (each score within 0.005 of the exact cosine), and by exact cosine over the stored vectors for longer ones; and the
+// pick of the best scores both use.
 import { describe, expect, it } from 'vitest';
 import { CODED_MAX_DIMENSIONS } from '../../../src/store/sqlite/memory-vector-code.js';
-import { cosineSimilarity } from '../../../src/store/sqlite/memory-vectors.js';
+import { bestByScore, cosineSimilarity } from '../../../src/store/sqlite/memory-vectors.js';
 import { seededRandom } from '../../../bench/lib/topic-corpus.js';
 import { memoryEntry } from '../memory.cases.js';
 import { useTemporaryMemoryPorts } from './temporary-database.js';
 
 const scope = { tenantId: 'tenant-a', agentId: 'agent-1' };
+
+describe('bestByScore', () => {
+  it('gives the positions of the best scores, best first, the lower seq first among equal scores, never a NaN', () => {
+    const next = seededRandom(11);
+    for (let trial = 0; trial < 40; trial += 1) {
+      const count = Math.floor(next() * 300);
+      const seqs = Array.from({ length: count }, () => Math.floor(next() * 1_000));
+      // Scores from a few values, so many are equal; some not numbers.
+      const scores = Float64Array.from({ length: count }, () => (next() < 0.1 ? Number.NaN : Math.floor(next() * 8) / 8));
+      const limit = Math.floor(next() * 80);
+      const expected = seqs
+        .map((seq, at) => ({ seq, at, score: scores[at] as number }))
+        .filter(({ score }) => !Number.isNaN(score))
+        .sort((left, right) => right.score - left.score || left.seq - right.seq)
+        .slice(0, limit);
+      const best = bestByScore(seqs, scores, limit);
+      expect(best.map((at) => [seqs[at], scores[at]])).toEqual(expected.map(({ seq, score }) => [seq, score]));
+    }
+  });
+});
 
 describe('sqlite vector lane rerank', () => {
   const databases = useTemporaryMemoryPorts();
