@@ -124,39 +124,47 @@
   ;; Picks rows by their first-pass distance, at most `room`: each of the `count` u16 distances from `distances` under
   ;; `cut`, and each at `cut` while the u32 at `atCut` (counted down) allows. For each, writes its place (its index plus
   ;; `first`) as a u32 from `places`, and the address of its other sketch words (`fine` + index * 96) from `addresses`.
-  ;; Eight distances are compared at once, and eight none of which is at or under the cut are skipped. Returns the count.
+  ;; Eight distances are compared at once: eight with none at or under the cut are skipped, and of the others only
+  ;; those are visited, lowest index first, through the bits of the comparison's mask. The last eight may reach up to
+  ;; seven distances past `count` (the scan's scratch goes on after them): their bits are cleared. Returns the count.
   (func (export "pick")
     (param $distances i32) (param $count i32) (param $cut i32) (param $atCut i32) (param $first i32) (param $fine i32)
     (param $places i32) (param $addresses i32) (param $room i32) (result i32)
-    (local $cuts v128) (local $index i32) (local $distance i32) (local $picked i32)
+    (local $cuts v128) (local $under v128) (local $index i32) (local $bits i32) (local $at i32) (local $distance i32) (local $picked i32)
     (local.set $cuts (i16x8.splat (local.get $cut)))
     (block $done
-      (loop $next
+      (loop $group
         (br_if $done (i32.ge_u (local.get $index) (local.get $count)))
         (br_if $done (i32.ge_u (local.get $picked) (local.get $room)))
-        (if (i32.le_u (i32.add (local.get $index) (i32.const 8)) (local.get $count))
+        (local.set $under (i16x8.le_u (v128.load align=2 (i32.add (local.get $distances) (i32.shl (local.get $index) (i32.const 1)))) (local.get $cuts)))
+        (if (v128.any_true (local.get $under))
           (then
-            (if (i32.eqz (v128.any_true
-                  (i16x8.le_u
-                    (v128.load align=2 (i32.add (local.get $distances) (i32.shl (local.get $index) (i32.const 1))))
-                    (local.get $cuts))))
+            (local.set $bits (i16x8.bitmask (local.get $under)))
+            (if (i32.lt_u (i32.sub (local.get $count) (local.get $index)) (i32.const 8))
               (then
-                (local.set $index (i32.add (local.get $index) (i32.const 8)))
+                (local.set $bits
+                  (i32.and (local.get $bits) (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $count) (local.get $index))) (i32.const 1))))))
+            (block $visited
+              (loop $next
+                (br_if $visited (i32.eqz (local.get $bits)))
+                (local.set $at (i32.add (local.get $index) (i32.ctz (local.get $bits))))
+                (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
+                (local.set $distance (i32.load16_u (i32.add (local.get $distances) (i32.shl (local.get $at) (i32.const 1)))))
+                (if (i32.or
+                      (i32.lt_u (local.get $distance) (local.get $cut))
+                      (i32.ne (i32.load (local.get $atCut)) (i32.const 0)))
+                  (then
+                    (if (i32.eq (local.get $distance) (local.get $cut))
+                      (then (i32.store (local.get $atCut) (i32.sub (i32.load (local.get $atCut)) (i32.const 1)))))
+                    (i32.store (i32.add (local.get $places) (i32.shl (local.get $picked) (i32.const 2)))
+                      (i32.add (local.get $at) (local.get $first)))
+                    (i32.store (i32.add (local.get $addresses) (i32.shl (local.get $picked) (i32.const 2)))
+                      (i32.add (local.get $fine) (i32.mul (local.get $at) (i32.const 96))))
+                    (local.set $picked (i32.add (local.get $picked) (i32.const 1)))
+                    (br_if $done (i32.ge_u (local.get $picked) (local.get $room)))))
                 (br $next)))))
-        (local.set $distance (i32.load16_u (i32.add (local.get $distances) (i32.shl (local.get $index) (i32.const 1)))))
-        (if (i32.or
-              (i32.lt_u (local.get $distance) (local.get $cut))
-              (i32.and (i32.eq (local.get $distance) (local.get $cut)) (i32.ne (i32.load (local.get $atCut)) (i32.const 0))))
-          (then
-            (if (i32.eq (local.get $distance) (local.get $cut))
-              (then (i32.store (local.get $atCut) (i32.sub (i32.load (local.get $atCut)) (i32.const 1)))))
-            (i32.store (i32.add (local.get $places) (i32.shl (local.get $picked) (i32.const 2)))
-              (i32.add (local.get $index) (local.get $first)))
-            (i32.store (i32.add (local.get $addresses) (i32.shl (local.get $picked) (i32.const 2)))
-              (i32.add (local.get $fine) (i32.mul (local.get $index) (i32.const 96))))
-            (local.set $picked (i32.add (local.get $picked) (i32.const 1)))))
-        (local.set $index (i32.add (local.get $index) (i32.const 1)))
-        (br $next)))
+        (local.set $index (i32.add (local.get $index) (i32.const 8)))
+        (br $group)))
     (local.get $picked))
 
   ;; For each of `count` rows whose other 24 sketch words start at the byte addresses listed (u32) from `rows`, writes
