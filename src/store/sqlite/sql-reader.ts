@@ -7,8 +7,8 @@ import { startSqliteThread, type SqliteThread } from './sqlite-thread.js';
 const STATEMENTS_KEPT = 64;
 
 /**
- * The thread's handler: answers 'ready' once its connection is open; each query prepared once, its rows returned as
- * arrays of their columns, or, when `packed`, their columns end to end in one Float64Array (one buffer to send back).
+ * The thread's handler: answers 'ready' once its connection is open; each query prepared once, its rows' columns (all
+ * numbers) returned end to end in one Float64Array: one buffer to send back, where rows of arrays are many objects.
  */
 const READER_HANDLER = `
 const statements = new Map();
@@ -21,7 +21,6 @@ function handle(message) {
     statements.set(message.sql, statement);
   }
   const rows = statement.all(...message.values);
-  if (!message.packed) return rows;
   const packed = new Float64Array(rows.length * statement.columns().length);
   let at = 0;
   for (const row of rows) for (const value of row) packed[at++] = value;
@@ -42,13 +41,11 @@ export interface ReaderThread {
    */
   available(): boolean;
   /**
-   * The query's rows, each an array of its columns: from the thread when it is idle; from `runHere` (this thread's
-   * connection) when the thread is still busy with an earlier query, fails this one, or has not answered within
-   * `stallMs` (READER_STALL_MS). A busy thread would make the query wait for the one before it, while this thread can
-   * run it now; a query is never run twice, except after a stall.
+   * The rows of a query whose columns are all numbers, their columns end to end, one row after another: from the
+   * thread when it is idle; from `runHere` (this thread's connection) when the thread is still busy with an earlier
+   * query, fails this one, or has not answered within `stallMs` (READER_STALL_MS). A busy thread would make the query
+   * wait for the one before it, while this thread can run it now; a query is never run twice, except after a stall.
    */
-  rows(sql: string, values: readonly SqlValue[], runHere: () => unknown[][]): Promise<unknown[][]>;
-  /** As `rows`, for a query whose columns are all numbers: its rows' columns end to end, one row after another. */
   numbers(sql: string, values: readonly SqlValue[], runHere: () => Float64Array): Promise<Float64Array>;
   close(): Promise<void>;
 }
@@ -57,37 +54,6 @@ export function createReaderThread(path: string, { stallMs = READER_STALL_MS }: 
   let thread: SqliteThread | undefined;
   let online = false;
   let busy = false;
-
-  function ask<T>(message: { sql: string; values: readonly SqlValue[]; packed: boolean }, runHere: () => T): Promise<T> {
-    if (thread === undefined || busy) return Promise.resolve().then(runHere);
-    busy = true;
-    const asked = thread.request<T>(message);
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const settle = (take: () => T) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        try {
-          resolve(take());
-        } catch (error) {
-          reject(error);
-        }
-      };
-      const timer = setTimeout(() => settle(runHere), stallMs);
-      asked.then(
-        (result) => {
-          busy = false;
-          settle(() => result);
-        },
-        () => {
-          busy = false;
-          settle(runHere);
-        },
-      );
-    });
-  }
-
   return {
     available() {
       if (thread === undefined) {
@@ -100,11 +66,34 @@ export function createReaderThread(path: string, { stallMs = READER_STALL_MS }: 
       }
       return online && !thread.ended;
     },
-    rows(sql, values, runHere) {
-      return ask({ sql, values, packed: false }, runHere);
-    },
     numbers(sql, values, runHere) {
-      return ask({ sql, values, packed: true }, runHere);
+      if (thread === undefined || busy) return Promise.resolve().then(runHere);
+      busy = true;
+      const asked = thread.request<Float64Array>({ sql, values });
+      return new Promise((resolve, reject) => {
+        let settled = false;
+        const settle = (take: () => Float64Array) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          try {
+            resolve(take());
+          } catch (error) {
+            reject(error);
+          }
+        };
+        const timer = setTimeout(() => settle(runHere), stallMs);
+        asked.then(
+          (packed) => {
+            busy = false;
+            settle(() => packed);
+          },
+          () => {
+            busy = false;
+            settle(runHere);
+          },
+        );
+      });
     },
     async close() {
       await thread?.close();

@@ -24,7 +24,8 @@ describe('sqlite reader thread', () => {
     await closeDb();
   });
 
-  const here = (sql: string) => () => db.prepare(sql).raw().all() as unknown[][];
+  const here = (sql: string) => () => Float64Array.from((db.prepare(sql).raw().all() as number[][]).flat());
+  const marker = (value: number) => () => Float64Array.of(value);
   const started = async (stallMs: number) => {
     const thread = createReaderThread(path, { stallMs });
     reader = thread;
@@ -32,20 +33,20 @@ describe('sqlite reader thread', () => {
     await vi.waitFor(() => expect(thread.available()).toBe(true));
     return thread;
   };
+  const numbers = async (thread: ReaderThread, sql: string, runHere: () => Float64Array, values: number[] = []) => [...(await thread.numbers(sql, values, runHere))];
 
   it('runs queries here until the thread is up, then on the thread', async () => {
     const thread = createReaderThread(path, { stallMs: 60_000 });
     reader = thread;
-    expect(await thread.rows(WHO_RAN, [], here(WHO_RAN))).toEqual([[1]]);
+    expect(await numbers(thread, WHO_RAN, here(WHO_RAN))).toEqual([1]);
     expect(thread.available()).toBe(false);
     await vi.waitFor(() => expect(thread.available()).toBe(true));
-    expect(await thread.rows(WHO_RAN, [], here(WHO_RAN))).toEqual([[0]]);
-    expect(await thread.rows('SELECT id, label FROM items WHERE id > ? ORDER BY id', [0], here('SELECT 0'))).toEqual([[1, 'a'], [2, 'b']]);
+    expect(await numbers(thread, WHO_RAN, here(WHO_RAN))).toEqual([0]);
   });
 
-  it('packs the columns of a query of numbers end to end, row after row', async () => {
+  it('answers with the columns of every row end to end, in one Float64Array', async () => {
     const thread = await started(60_000);
-    const packed = await thread.numbers('SELECT id, id * 0.5, (SELECT count(*) FROM sqlite_temp_master) FROM items ORDER BY id', [], () => Float64Array.of(-1));
+    const packed = await thread.numbers('SELECT id, id * 0.5, (SELECT count(*) FROM sqlite_temp_master) FROM items WHERE id > ? ORDER BY id', [0], marker(-1));
     expect(packed).toBeInstanceOf(Float64Array);
     expect([...packed]).toEqual([1, 0.5, 0, 2, 1, 0]);
   });
@@ -53,34 +54,34 @@ describe('sqlite reader thread', () => {
   it('sees every write the main connection committed before the query', async () => {
     const thread = await started(60_000);
     db.prepare('INSERT INTO items VALUES (?, ?)').run(3, 'c');
-    expect(await thread.rows('SELECT label FROM items ORDER BY id', [], here('SELECT 0'))).toEqual([['a'], ['b'], ['c']]);
+    expect(await numbers(thread, 'SELECT id FROM items ORDER BY id', marker(-1))).toEqual([1, 2, 3]);
   });
 
   it('runs a query the thread fails here, reporting the error it gets here; the thread never writes', async () => {
     const thread = await started(60_000);
-    await expect(thread.rows('SELECT nope FROM items', [], here('SELECT nope FROM items'))).rejects.toThrow(/no such column: nope/);
-    expect(await thread.rows("INSERT INTO items VALUES (9, 'z') RETURNING id", [], () => [['run here']])).toEqual([['run here']]);
+    await expect(thread.numbers('SELECT nope FROM items', [], here('SELECT nope FROM items'))).rejects.toThrow(/no such column: nope/);
+    expect(await numbers(thread, "INSERT INTO items VALUES (9, 'z') RETURNING id", marker(-1))).toEqual([-1]);
     expect(db.prepare('SELECT count(*) FROM items').pluck().get()).toBe(2);
   });
 
   it('runs a query here once the thread keeps it waiting past the stall guard', async () => {
     const thread = await started(0);
     // The thread would count three million rows; the query is answered here long before it has.
-    expect(await thread.rows(SLOW, [], () => [['run here']])).toEqual([['run here']]);
+    expect(await numbers(thread, SLOW, marker(-1))).toEqual([-1]);
   });
 
   it('runs a query here while the thread is busy with an earlier one, and sends the next to the thread once it is idle', async () => {
     const thread = await started(60_000);
-    const slow = thread.rows(SLOW, [], () => [['slow ran here']]);
-    expect(await thread.rows(WHO_RAN, [], here(WHO_RAN))).toEqual([[1]]);
-    expect(await slow).toEqual([[3_000_000]]);
-    expect(await thread.rows(WHO_RAN, [], here(WHO_RAN))).toEqual([[0]]);
+    const slow = numbers(thread, SLOW, marker(-2));
+    expect(await numbers(thread, WHO_RAN, here(WHO_RAN))).toEqual([1]);
+    expect(await slow).toEqual([3_000_000]);
+    expect(await numbers(thread, WHO_RAN, here(WHO_RAN))).toEqual([0]);
   });
 
   it('is no longer available once closed, and runs queries here', async () => {
     const thread = await started(60_000);
     await thread.close();
     expect(thread.available()).toBe(false);
-    expect(await thread.rows(WHO_RAN, [], here(WHO_RAN))).toEqual([[1]]);
+    expect(await numbers(thread, WHO_RAN, here(WHO_RAN))).toEqual([1]);
   });
 });
