@@ -1,5 +1,5 @@
 // Hybrid search: lexical (BM25) and vector (cosine) lanes over-fetched inside the store, fused by reciprocal rank.
-import type { MemoryEntry, MemoryFilter, MemoryPort } from '../store/index.js';
+import type { MemoryEntry, MemoryFilter, MemoryPort, MemoryScope, RankedHit } from '../store/index.js';
 import { isZeroVector, type MemoryEmbedder } from './memory-embedder.js';
 import { fuseRankings, type LaneHit } from './rank-fusion.js';
 
@@ -42,14 +42,24 @@ export type MemorySearch = (request: MemorySearchRequest) => Promise<MemorySearc
 
 const NEVER = new AbortController().signal;
 
+interface VectorLaneResult {
+  /** Undefined when the lane did not run (the query has no words to embed). */
+  vector?: RankedHit[];
+  /** Entries already fetched, of the lane's best. */
+  early: MemoryEntry[];
+}
+
+const NO_VECTOR_LANE: VectorLaneResult = { early: [] };
+
 export function createMemorySearch({ port, embedder }: MemorySearchDeps): MemorySearch {
   return async function searchMemory({ query, filter, limit, lanes = MEMORY_LANES, signal = NEVER }) {
     const candidates = Math.max(MIN_LANE_CANDIDATES, LANE_OVERFETCH_FACTOR * limit);
+    const scope = { ...(filter.tenantId === undefined ? {} : { tenantId: filter.tenantId }), ...(filter.agentId === undefined ? {} : { agentId: filter.agentId }) };
     const rankings: LaneHit[][] = [];
     const ran: MemoryLane[] = [];
-    const [lexical, vector] = await Promise.all([
+    const [lexical, { vector, early }] = await Promise.all([
       lanes.includes('lexical') ? port.searchLexical(query, filter, candidates, signal) : undefined,
-      lanes.includes('vector') ? vectorLane(query, filter, candidates, signal) : undefined,
+      lanes.includes('vector') ? vectorLane(query, filter, candidates, signal, lanes.includes('lexical') ? { limit, scope } : undefined) : NO_VECTOR_LANE,
     ]);
     if (lexical !== undefined) {
       rankings.push(lexical);
@@ -61,9 +71,9 @@ export function createMemorySearch({ port, embedder }: MemorySearchDeps): Memory
     }
     const fused = fuseRankings(rankings, limit);
     if (fused.length === 0) return { hits: [], lanes: ran };
-    const scope = { ...(filter.tenantId === undefined ? {} : { tenantId: filter.tenantId }), ...(filter.agentId === undefined ? {} : { agentId: filter.agentId }) };
-    const entries = await port.getMany(fused.map((hit) => hit.id), scope);
-    const byId = new Map(entries.map((entry) => [entry.id, entry]));
+    const byId = new Map(early.map((entry) => [entry.id, entry]));
+    const missing = fused.filter((hit) => !byId.has(hit.id)).map((hit) => hit.id);
+    if (missing.length > 0) for (const entry of await port.getMany(missing, scope)) byId.set(entry.id, entry);
     const hits: ScoredEntry[] = [];
     for (const { id, score } of fused) {
       const entry = byId.get(id);
@@ -72,9 +82,16 @@ export function createMemorySearch({ port, embedder }: MemorySearchDeps): Memory
     return { hits, lanes: ran };
   };
 
-  async function vectorLane(query: string, filter: MemoryFilter, candidates: number, signal: AbortSignal) {
-    const [vector] = await embedder.embed([query], signal);
-    if (vector === undefined || isZeroVector(vector.values)) return undefined;
-    return port.searchVector(vector, filter, candidates, signal);
+  /**
+   * The vector lane's ranking and, when `fetch` is given (the lexical lane runs too), the entries of its best `limit`:
+   * fetched while the lexical lane may still run (on a reader thread, or a database server), as most of the fused
+   * results are among them; only the others are fetched once the lanes are fused.
+   */
+  async function vectorLane(query: string, filter: MemoryFilter, candidates: number, signal: AbortSignal, fetch?: { limit: number; scope: MemoryScope }): Promise<VectorLaneResult> {
+    const [embedded] = await embedder.embed([query], signal);
+    if (embedded === undefined || isZeroVector(embedded.values)) return NO_VECTOR_LANE;
+    const vector = await port.searchVector(embedded, filter, candidates, signal);
+    const best = vector.slice(0, fetch?.limit ?? 0).map((hit) => hit.id);
+    return { vector, early: fetch === undefined || best.length === 0 ? [] : await port.getMany(best, fetch.scope) };
   }
 }
