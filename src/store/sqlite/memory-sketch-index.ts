@@ -179,7 +179,8 @@ export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}
       const place = places.get(seq);
       if (place === undefined) return undefined;
       const { scope, row } = place;
-      return { id: scope.ids[row] ?? '', tenantId: scope.tenantId, agentId: scope.agentId };
+      const id = scope.ids[row];
+      return id === undefined ? undefined : { id, tenantId: scope.tenantId, agentId: scope.agentId };
     },
     setStatus(seq, status) {
       const place = places.get(seq);
