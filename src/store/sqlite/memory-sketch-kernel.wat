@@ -9,11 +9,11 @@
   ;; Rows are RECORD_BYTES (36) apart from `records`: the row's attribute word, then its first 8 sketch words. For each
   ;; row, writes its distance to the 8 query words at `query` as a u16 from `out` (0xffff when its attributes masked by
   ;; `mask` differ from `wanted`: the filter leaves it out) and adds one to the u32 histogram slot of that distance.
-  ;; Returns the rows the filter kept. A distance is four 64-bit popcounts (one instruction each on x86-64 and arm64,
-  ;; where SIMD has no byte popcount to match). Four rows that all pass the filter are measured together, and each of
-  ;; the four counted in a histogram of its own (consecutive rows often share a distance, and one histogram would make
-  ;; each count wait for the one before): the 257 slots at `histogram` are followed by three more histograms of 257
-  ;; slots, which the pass clears first and adds into the first at the end.
+  ;; Returns the rows the filter kept. A distance is four 64-bit popcounts: one instruction each on x86-64, which has
+  ;; no byte popcount for WebAssembly's SIMD one (V8 builds it from shuffles). Four rows that all pass the filter are
+  ;; measured together, and each of the four counted in a histogram of its own (consecutive rows often share a
+  ;; distance, and one histogram would make each count wait for the one before): the 257 slots at `histogram` are
+  ;; followed by three more histograms of 257 slots, which the pass clears first and adds into the first at the end.
   (func (export "coarsePass")
     (param $records i32) (param $count i32) (param $query i32) (param $mask i32) (param $wanted i32)
     (param $out i32) (param $histogram i32) (result i32)
