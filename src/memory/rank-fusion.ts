@@ -1,4 +1,5 @@
 // Reciprocal rank fusion of the lexical and vector lanes (k = 60, as comis and Letta fuse them): pure, no I/O.
+import { bestPlaces } from '../best-places.js';
 
 /** RRF's damping constant: a hit at rank r in one lane adds 1 / (k + r). */
 export const RRF_K = 60;
@@ -47,25 +48,8 @@ export function fuseRankings(lanes: readonly (readonly LaneHit[])[], limit: numb
       ranks[at] = rank;
     }
   });
-  const best = bestPlaces(scores, limit);
+  // Higher first; equal scores keep their order of first appearance.
+  const best = bestPlaces(ids.length, limit, (left, right) => (scores[left] as number) > (scores[right] as number));
   const perfect = width / (k + 1);
   return best.map((place) => ({ id: ids[place] as string, score: (scores[place] as number) / perfect, ranks: ranks.slice(place * width, (place + 1) * width) }));
-}
-
-/**
- * The places of the `limit` highest scores, highest first, an earlier place first among equal scores: one insertion
- * each into the short list kept, where sorting every candidate would order the many never returned.
- */
-function bestPlaces(scores: readonly number[], limit: number): number[] {
-  const best: number[] = [];
-  scores.forEach((score, place) => {
-    if (best.length === limit && score <= (scores[best[limit - 1] as number] as number)) return;
-    let at = best.length === limit ? limit - 1 : best.length;
-    while (at > 0 && (scores[best[at - 1] as number] as number) < score) {
-      best[at] = best[at - 1] as number;
-      at -= 1;
-    }
-    best[at] = place;
-  });
-  return best;
 }

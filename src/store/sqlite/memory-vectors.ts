@@ -1,4 +1,5 @@
 // Memory vectors on SQLite: one stored vector per entry, the registry of indexes (one per model and dimension), and the lane interface.
+import { bestPlaces } from '../../best-places.js';
 import type { EmbeddingVector, MemoryFilter, MemoryStatus } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { sketchBlob, sketchOf } from './memory-sketch.js';
@@ -67,28 +68,15 @@ export function cosineSimilarity(left: Float32Array, right: Float32Array): numbe
 
 /**
  * The positions of the best `limit` of these seqs by their cosine scores (same order), best first (ties: the older
- * entry, its seq lower). A score that is not a number (an all-zero vector has no direction) is never a match. Each is
- * inserted into the short list kept, where sorting every candidate would order the many never returned.
+ * entry, its seq lower). A score that is not a number (an all-zero vector has no direction) is never a match.
  */
 export function bestByScore(seqs: readonly number[], scores: Float64Array, limit: number): number[] {
-  const best: number[] = [];
-  if (limit <= 0) return best;
-  const better = (left: number, right: number) => {
+  const isBetter = (left: number, right: number) => {
     const leftScore = scores[left] as number;
     const rightScore = scores[right] as number;
     return leftScore > rightScore || (leftScore === rightScore && (seqs[left] as number) < (seqs[right] as number));
   };
-  for (let at = 0; at < seqs.length; at += 1) {
-    if (!Number.isFinite(scores[at])) continue;
-    if (best.length === limit && !better(at, best[limit - 1] as number)) continue;
-    let slot = best.length === limit ? limit - 1 : best.length;
-    while (slot > 0 && better(at, best[slot - 1] as number)) {
-      best[slot] = best[slot - 1] as number;
-      slot -= 1;
-    }
-    best[slot] = at;
-  }
-  return best;
+  return bestPlaces(seqs.length, limit, isBetter, (at) => Number.isFinite(scores[at]));
 }
 
 /** The blob's values: a view when the Buffer is 4-byte aligned (a blob read from SQLite has its own), else a copy. */
