@@ -46,12 +46,18 @@ export interface BlockScan {
   /** Each of the first `count` picked rows' distance over the other 768 bits. */
   measure(count: number): Uint16Array;
   /**
-   * The cosine of the query's code with the codes of the rows at these places (NaN where either is all zeros), for an
-   * arena that keeps codes; as many places as the scan's room at most.
+   * The cosine of the query's code with the codes of these rows, as `locate` gives them (NaN where either is all zeros),
+   * for an arena that keeps codes; as many rows as the scan's room at most.
    */
-  codeCosines(code: Int8Array, places: readonly number[]): Float64Array;
+  codeCosines(code: Int8Array, rows: readonly ScannedRow[]): Float64Array;
   /** The block (its index in the blocks scanned) and the row in it of the row at `place`. */
-  locate(place: number): { block: number; row: number };
+  locate(place: number): ScannedRow;
+}
+
+/** A row of a scan: its block's index in the blocks scanned, and its row in that block. */
+export interface ScannedRow {
+  block: number;
+  row: number;
 }
 
 export interface SketchArena {
@@ -210,18 +216,17 @@ export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES, codeBytes
           kernel.finePass(base + addressesAt, count, base, base + measuredAt);
           return new Uint16Array(memory.buffer, base + measuredAt, count);
         },
-        codeCosines(code, places) {
+        codeCosines(code, rows) {
           if (codeBytes === 0) throw new Error('this sketch arena keeps no codes');
-          if (places.length > room) throw new RangeError(`${places.length} places past the scan's room of ${room}`);
+          if (rows.length > room) throw new RangeError(`${rows.length} rows past the scan's room of ${room}`);
           new Int8Array(memory.buffer, base + codeAt, codeBytes).set(code.subarray(0, codeBytes));
-          // The places' code addresses go where the picked rows' addresses were: the pick is done with them.
-          const addresses = new Uint32Array(memory.buffer, base + addressesAt, places.length);
-          places.forEach((place, index) => {
-            const { block, row } = locate(place);
+          // The rows' code addresses go where the picked rows' addresses were: the pick is done with them.
+          const addresses = new Uint32Array(memory.buffer, base + addressesAt, rows.length);
+          rows.forEach(({ block, row }, index) => {
             addresses[index] = codeOffsetOf(blocks[block] as ArenaBlock) + row * codeBytes;
           });
-          kernel.codeCosines(base + codeAt, base + addressesAt, places.length, codeBytes, base + scoresAt);
-          return new Float64Array(memory.buffer, base + scoresAt, places.length);
+          kernel.codeCosines(base + codeAt, base + addressesAt, rows.length, codeBytes, base + scoresAt);
+          return new Float64Array(memory.buffer, base + scoresAt, rows.length);
         },
         locate,
       };

@@ -2,7 +2,7 @@
 // row's first 256 bits (enough to tell near from far at a quarter of the work) ranks every row passing the filter, and
 // the full 1,024-bit distance ranks only the best of those; no sort, only histogram cuts. Where the arena keeps the
 // vectors' codes, the kernel then ranks those closest by the cosine of their codes.
-import type { ArenaBlock, BlockScan, SketchArena } from './memory-sketch-arena.js';
+import type { ArenaBlock, BlockScan, ScannedRow, SketchArena } from './memory-sketch-arena.js';
 import { SKETCH_BITS } from './memory-sketch.js';
 import { bestByScore } from './memory-vectors.js';
 
@@ -99,12 +99,11 @@ export function rankedRows(
   limit: number,
 ): { seq: number; id: string; score: number }[] {
   const scan = scanOf(arena, scopes, query.sketch, mask, wanted, count);
-  const places = closestPlaces(scan, count);
-  const scores = scan.codeCosines(query.vectorCode, places);
-  const rows = places.map((at) => scan.locate(at));
+  const rows = closestPlaces(scan, count).map((at) => scan.locate(at));
+  const scores = scan.codeCosines(query.vectorCode, rows);
   const seqs = rows.map(({ block, row }) => (scopes[block] as SketchRows).seqs[row] as number);
   return bestByScore(seqs, scores, limit).map((at) => {
-    const { block, row } = rows[at] as { block: number; row: number };
+    const { block, row } = rows[at] as ScannedRow;
     return { seq: seqs[at] as number, id: (scopes[block] as SketchRows).ids[row] as string, score: scores[at] as number };
   });
 }
