@@ -102,7 +102,7 @@ export async function run(options: BenchOptions): Promise<FigureRow[]> {
     let turn = 0;
     const hookCall = (registry: typeof hooks) => async (query: string) => {
       turn += 1;
-      await registry.beforeModel({ message: query, step: 1 }, { agentId: 'default', sessionKey: 'default:bench:chat', traceId: `t${turn}`, clientId: 'bench', signal: NEVER });
+      await registry.beforeModel({ message: query, step: 1 }, { agentId: 'default', sessionKey: 'default:bench:chat', traceId: `t${turn}`, clientId: 'bench', ownerId: 'bench', signal: NEVER });
     };
     for (let round = 0; round < options.rounds; round += 1) {
       const searches = SEARCHES[size];

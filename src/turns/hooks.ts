@@ -9,15 +9,20 @@ export interface TurnHookContext {
   traceId: string;
   /** The caller's client id; tenant scoping for recall and approvals. */
   clientId: string;
+  /**
+   * The token id owning the session: whose resources (memories, browser context) the turn's hooks and tools act on.
+   * The caller's own id for a session it created; another token's when an admin continues that token's session.
+   */
+  ownerId: string;
   signal: AbortSignal;
   /** The run tree the turn belongs to (a spawned run or a scheduled fire); absent for a plain turn. */
   rootRunId?: string;
 }
 
-/** The hook context of one turn of `request`, run by `agentId` under `traceId`. */
-export function hookContextOf(request: TurnRequest, agentId: string, traceId: string): TurnHookContext {
+/** The hook context of one turn of `request`, run by `agentId` under `traceId` in a session owned by `ownerId`. */
+export function hookContextOf(request: TurnRequest, agentId: string, traceId: string, ownerId: string): TurnHookContext {
   const { sessionKey, caller, signal, rootRunId } = request;
-  return { agentId, sessionKey, traceId, clientId: caller.clientId, signal, ...(rootRunId === undefined ? {} : { rootRunId }) };
+  return { agentId, sessionKey, traceId, clientId: caller.clientId, ownerId, signal, ...(rootRunId === undefined ? {} : { rootRunId }) };
 }
 
 export interface BeforeModelInput {

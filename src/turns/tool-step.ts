@@ -61,7 +61,7 @@ export async function runToolStep(
     const outcome: ToolCallOutcome =
       decision.action === 'deny'
         ? toolFailure('denied', `${call.name} was denied: ${decision.reason}`, now() - startedAt)
-        : await tools.execute(call.name, call.input, { agentId: hookCtx.agentId, sessionKey: request.sessionKey, signal: request.signal, caller: request.caller }, toolLimits);
+        : await tools.execute(call.name, call.input, { agentId: hookCtx.agentId, sessionKey: request.sessionKey, signal: request.signal, caller: request.caller, ownerId: hookCtx.ownerId }, toolLimits);
     trace.toolCall(step, call.name, outcome);
     if (!outcome.ok) tally.toolFailures += 1;
     await hooks.afterTool({ ...info, ok: outcome.ok, durationMs: outcome.durationMs, ...(outcome.errorKind === undefined ? {} : { errorKind: outcome.errorKind }) }, hookCtx);

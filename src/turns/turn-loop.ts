@@ -43,6 +43,8 @@ export interface LoopTurn {
   unstored: readonly TranscriptMessage[];
   /** The channel part of the session key, for the turn's evidence. */
   channel: string;
+  /** The token id owning the session (TurnHookContext.ownerId). */
+  ownerId: string;
 }
 
 export interface TurnLoop {
@@ -161,7 +163,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
   }
 
   return {
-    async run({ request, agent, history, unstored, channel }) {
+    async run({ request, agent, history, unstored, channel, ownerId }) {
       const { sessionKey } = request;
       if (request.clientTools !== undefined) assertNoToolClash(deps.tools.specs(agent.config.tools), request.clientTools);
       const toolResults = resultsForOpenCalls(history, request.toolOutputs ?? [], now());
@@ -173,7 +175,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       events.emit('message:received', { agentId: agent.id, sessionKey, channelId: channel, chars: request.message.length });
       transcript.add(...toolResults);
       if (request.message.length > 0 || toolResults.length === 0) transcript.add({ role: 'user', content: request.message, timestamp: now() });
-      const turn: Turn = { request, agent, trace, tally: emptyTally(), transcript, hookCtx: hookContextOf(request, agent.id, traceId), channel, startedAt };
+      const turn: Turn = { request, agent, trace, tally: emptyTally(), transcript, hookCtx: hookContextOf(request, agent.id, traceId, ownerId), channel, startedAt };
 
       const model = request.model ?? agentModels(agent.config, router).primary;
       if (model === undefined) {

@@ -70,24 +70,27 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     const { sessionKey } = request;
     const parts = parseSessionKey(sessionKey, 'sessionKey');
     // The owner check every turn surface passes, before anything of the turn is written.
-    const { created } = await ensureSession({ sessionKey, agentId: agent.id, caller: request.caller }, parts);
+    const { created, session } = await ensureSession({ sessionKey, agentId: agent.id, caller: request.caller }, parts);
     const seed: readonly TranscriptMessage[] = created ? (request.seedHistory ?? []) : [];
     const history = created ? seed : await store.history(sessionKey);
-    const result = await loop.run({ request, agent, history, unstored: seed, channel: parts.channelId });
+    // A session from before owners were recorded is the admins' alone (session-access.ts): the admin caller's own.
+    const ownerId = session.ownerId ?? request.caller.clientId;
+    const result = await loop.run({ request, agent, history, unstored: seed, channel: parts.channelId, ownerId });
     await recordTurnUsage(store, request, result, now());
-    return finished(request, agent, result);
+    return finished(request, agent, result, ownerId);
   }
 
   /** No lock, no session row: the key is unique by construction and nothing of the turn is stored but its evidence. */
   async function runStateless(request: TurnRequest, agent: AgentDefinition): Promise<TurnResult> {
     const parts = parseSessionKey(request.sessionKey, 'sessionKey');
-    const result = await loop.run({ request, agent, history: request.seedHistory ?? [], unstored: [], channel: parts.channelId });
-    return finished(request, agent, result);
+    const ownerId = request.caller.clientId;
+    const result = await loop.run({ request, agent, history: request.seedHistory ?? [], unstored: [], channel: parts.channelId, ownerId });
+    return finished(request, agent, result, ownerId);
   }
 
-  async function finished(request: TurnRequest, agent: AgentDefinition, result: TurnResult): Promise<TurnResult> {
+  async function finished(request: TurnRequest, agent: AgentDefinition, result: TurnResult, ownerId: string): Promise<TurnResult> {
     const { finishReason, steps, tokensUsed, costUsd, traceId } = result;
-    await hooks.afterTurn({ finishReason, steps, tokensUsed, costUsd }, hookContextOf(request, agent.id, traceId));
+    await hooks.afterTurn({ finishReason, steps, tokensUsed, costUsd }, hookContextOf(request, agent.id, traceId, ownerId));
     return result;
   }
 

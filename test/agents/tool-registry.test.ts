@@ -4,7 +4,7 @@ import { builtinTools } from '../../src/agents/tools/builtin.js';
 import { createToolRegistry } from '../../src/agents/tools/tool-registry.js';
 import { defineTool } from '../../src/agents/tools/types.js';
 
-const ctx = () => ({ agentId: 'a', sessionKey: 'default:u:c', caller: { clientId: 'u', isAdmin: false }, signal: new AbortController().signal });
+const ctx = () => ({ agentId: 'a', sessionKey: 'default:u:c', caller: { clientId: 'u', isAdmin: false }, ownerId: 'u', signal: new AbortController().signal });
 
 describe('tool registry', () => {
   const echo = defineTool({ name: 'echo', description: 'echoes', input: z.strictObject({ text: z.string() }), execute: async ({ text }) => ({ text }) });

@@ -74,7 +74,7 @@ describe('browser module with a media store', () => {
 
   it('stores what browser_screenshot captures under the turn session and gives the model only the id', async () => {
     const tools = createToolRegistry(module.tools ?? []);
-    const ctx = { agentId: 'default', sessionKey: 'default:alice:test:shot', caller: { clientId: 'alice', isAdmin: false }, signal: new AbortController().signal };
+    const ctx = { agentId: 'default', sessionKey: 'default:alice:test:shot', caller: { clientId: 'alice', isAdmin: false }, ownerId: 'alice', signal: new AbortController().signal };
     const outcome = await tools.execute('browser_screenshot', { fullPage: true }, ctx);
     expect(outcome.ok).toBe(true);
     expect(JSON.parse(outcome.content)).toEqual({ mediaId: 'm3', contentType: 'image/png', bytes: expect.any(Number) });

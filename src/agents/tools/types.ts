@@ -7,6 +7,8 @@ export interface ToolContext {
   sessionKey: string;
   /** Who started the turn; a sub-agent the tool spawns is theirs. */
   caller: SessionCaller;
+  /** The token id owning the session: the tool acts on this token's resources (memories, browser context). */
+  ownerId: string;
   signal: AbortSignal;
 }
 
