@@ -52,7 +52,7 @@ export function audioMethods({ transcribe, sessions, maxAudioBytes, maxParamsByt
       name: 'audio.transcribe',
       scope: 'rpc',
       summary:
-        'Transcribes base64 audio (ogg/opus, mp3, wav, webm; mimeType default audio/ogg) with the engines of audio.engines in order. ' +
+        'Transcribes base64 audio (ogg/opus, mp3, wav, webm/matroska, flac, aac, told from its bytes; mimeType default audio/ogg) with the engines of audio.engines in order. ' +
         'An unconfigured or failing engine answers {text: "", error: {kind, message}}, not an RPC error. Extensions: sessionKey ' +
         '(a session the caller owns; default default:<clientId>:audio) names where the voice evidence goes; save: true stores the decoded WAV as media (mediaId).',
       params: z.strictObject({
