@@ -4,7 +4,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ACCEPTED_FORMATS_TEXT, AUDIO_DEMUXERS, detectAudioFormat, type AudioFormat } from './audio-format.js';
-import type { ProcessLimiter } from './limiter.js';
 import { runProcess } from './run-process.js';
 import type { TranscriptionError } from './transcriber.js';
 
@@ -19,7 +18,6 @@ export interface DecodeOptions {
   ffmpegPath: string;
   timeoutMs: number;
   maxDurationMs: number;
-  limiter: ProcessLimiter;
   signal: AbortSignal;
 }
 
@@ -65,10 +63,7 @@ export async function decodeAudio(audio: Buffer, mimeType: string, dir: string, 
   const format = detectAudioFormat(audio);
   if (format === undefined) return invalidAudio(mimeType, `not an ${ACCEPTED_FORMATS_TEXT} file`);
   const wavPath = join(dir, 'decoded.wav');
-  const outcome = await options.limiter.run(
-    () => runProcess(options.ffmpegPath, ffmpegArgs(format, wavPath, options.maxDurationMs), { timeoutMs: options.timeoutMs, signal: options.signal, stdin: audio }),
-    options.signal,
-  );
+  const outcome = await runProcess(options.ffmpegPath, ffmpegArgs(format, wavPath, options.maxDurationMs), { timeoutMs: options.timeoutMs, signal: options.signal, stdin: audio });
   if (outcome.ok) {
     const wav = await readFile(wavPath);
     const durationMs = wavDurationMs(wav);
