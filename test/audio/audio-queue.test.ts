@@ -38,7 +38,7 @@ describe('audio.transcribe waiting queue', () => {
     let release: () => void = () => undefined;
     llm.script({ endpoint: 'transcriptions', text: 'first call', heldUntil: new Promise<void>((resolve) => (release = resolve)) });
     const first = transcribe();
-    await expect.poll(() => llm.requests.filter((request) => request.endpoint === 'transcriptions').length).toBe(1);
+    await expect.poll(() => llm.requests.filter((request) => request.endpoint === 'transcriptions').length, { timeout: 30_000 }).toBe(1);
 
     // The first call holds the only slot until released; of the bound + 1 calls sent now, exactly one finds the queue full.
     const rest = Array.from({ length: bound + 1 }, () => transcribe());
