@@ -70,7 +70,7 @@ export function audioMethods({ transcribe, sessions, maxAudioBytes, maxParamsByt
         if (bytes.length > limit) throw invalidParams(`Invalid params: 'audio' is ${bytes.length} bytes, more than audio.maxAudioBytes (${limit})`, 'audio');
         if (save && !canSave) throw invalidParams("Invalid params: 'save' needs the media store, which this gateway does not run", 'save');
         const key = await evidenceKey(sessions, sessionKey, ctx);
-        return transcribe({ audio: bytes, mimeType, ...(language === undefined ? {} : { language }), save, sessionKey: key, traceId: ctx.traceId, signal: ctx.signal });
+        return transcribe({ audio: bytes, mimeType, ...(language === undefined ? {} : { language }), save, sessionKey: key, callerId: ctx.caller.clientId, traceId: ctx.traceId, signal: ctx.signal });
       },
     }),
   ];

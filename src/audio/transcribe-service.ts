@@ -16,6 +16,8 @@ import type { VoiceEvidence } from './voice-evidence.js';
 export type SaveMedia = (input: {
   data: Buffer;
   contentType: string;
+  /** The token id the file belongs to: only it (and admin callers) may read it back. */
+  ownerId: string;
   origin?: { sessionKey: string; traceId?: string; toolName?: string };
 }) => Promise<{ id: string }>;
 
@@ -27,6 +29,8 @@ export interface TranscribeRequest {
   save: boolean;
   /** Where the voice evidence is recorded. */
   sessionKey: string;
+  /** The calling token's id: the owner of what `save` stores. */
+  callerId: string;
   traceId: string;
   signal: AbortSignal;
 }
@@ -67,7 +71,7 @@ export function createTranscribeService({ config, limiter, evidence, saveMedia, 
       }
       const { durationMs } = decoded;
       const saved = request.save && saveMedia !== undefined
-        ? await saveMedia({ data: decoded.wav, contentType: 'audio/wav', origin: { sessionKey, traceId, toolName: 'audio.transcribe' } })
+        ? await saveMedia({ data: decoded.wav, contentType: 'audio/wav', ownerId: request.callerId, origin: { sessionKey, traceId, toolName: 'audio.transcribe' } })
         : undefined;
       const media = saved === undefined ? {} : { mediaId: saved.id };
       const failures: string[] = [];

@@ -48,6 +48,14 @@ describe.concurrent('cli token', () => {
     }
   });
 
+  it('refuses to create a revoked id again, exiting 1 with the reason', async () => {
+    expect((await runCli(['token', 'create', '--id', 'dave'], home)).code).toBe(0);
+    expect((await runCli(['token', 'revoke', '--id', 'dave'], home)).code).toBe(0);
+    const again = await runCli(['token', 'create', '--id', 'dave'], home);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("Token 'dave' was issued before");
+  }, 60_000);
+
   it('refuses to revoke a config token, exiting 1 with the reason', async () => {
     const result = await runCli(['token', 'revoke', '--id', 'admin'], home);
     expect(result.code).toBe(1);
