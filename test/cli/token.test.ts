@@ -48,6 +48,24 @@ describe.concurrent('cli token', () => {
     }
   });
 
+  it('refuses to revoke a config token, exiting 1 with the reason', async () => {
+    const result = await runCli(['token', 'revoke', '--id', 'admin'], home);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("Token 'admin' is defined in the config file; remove it there");
+  });
+});
+
+// Apart from the concurrent ones above, so its three CLI processes do not slow theirs past the test timeout.
+describe('cli token ids', () => {
+  let home: string;
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'agent-gateway-cli-token-ids-'));
+    await ensureConfigFile(join(home, 'config.yaml'));
+  });
+  afterAll(async () => {
+    await rm(home, { recursive: true, force: true });
+  });
+
   it('refuses to create a revoked id again, exiting 1 with the reason', async () => {
     expect((await runCli(['token', 'create', '--id', 'dave'], home)).code).toBe(0);
     expect((await runCli(['token', 'revoke', '--id', 'dave'], home)).code).toBe(0);
@@ -55,10 +73,4 @@ describe.concurrent('cli token', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("Token 'dave' was issued before");
   }, 60_000);
-
-  it('refuses to revoke a config token, exiting 1 with the reason', async () => {
-    const result = await runCli(['token', 'revoke', '--id', 'admin'], home);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain("Token 'admin' is defined in the config file; remove it there");
-  });
 });
