@@ -225,6 +225,14 @@ export const unknownBrowserAction = (action: string, known: readonly string[]) =
 /** `save: true` on a gateway whose media store is not wired. */
 export const mediaStoreUnavailable = () => new GatewayError('unavailable', 'No media store is configured, so nothing can be saved', { param: 'save' });
 
+/** audio.transcribe with every slot busy and its waiting queue full (`limit`: audio.maxWaiting or audio.maxQueuedBytes). */
+export const audioBusy = (limit: string, retryAfterMs: number) =>
+  new GatewayError('unavailable', `Too many audio.transcribe calls are waiting (${limit}); retry later`, { retryAfterMs });
+
+/** A token id issued before (now revoked): ids own sessions and media, so one is never issued twice. */
+export const tokenIdTaken = (id: string) =>
+  new GatewayError('conflict', `Token '${id}' was issued before and revoked; a token id is never issued again (it owns what its token made), so choose another`, { param: 'id' });
+
 /** `details.retryAfterMs` as a Retry-After header value: whole seconds, rounded up, at least 1 (RFC 9110 §10.2.3). */
 export function retryAfterHeaderSeconds(details: GatewayErrorDetails): string | undefined {
   const { retryAfterMs } = details;

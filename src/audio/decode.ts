@@ -1,7 +1,9 @@
-// Decodes any input ffmpeg reads (ogg/opus, mp3, wav, webm …) to 16 kHz mono 16-bit WAV in a private temp dir.
-import { readFile, writeFile } from 'node:fs/promises';
+// Decodes the given audio bytes (ogg/opus, mp3, wav, webm, flac, aac) to 16 kHz mono 16-bit WAV in a private temp dir.
+// ffmpeg reads only those bytes, from its stdin, with the demuxer of the container detected from them: no demuxer
+// that follows a playlist or a reference, and no protocol but the pipe, so no input can make it open another file.
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProcessLimiter } from './limiter.js';
+import { ACCEPTED_FORMATS_TEXT, AUDIO_DEMUXERS, detectAudioFormat, type AudioFormat } from './audio-format.js';
 import { runProcess } from './run-process.js';
 import type { TranscriptionError } from './transcriber.js';
 
@@ -9,30 +11,13 @@ import type { TranscriptionError } from './transcriber.js';
 export const DECODED_SAMPLE_RATE = 16_000;
 const BYTES_PER_SAMPLE = 2;
 
-/** ffmpeg demuxer per MIME type (parameters such as `; codecs=opus` stripped); others are probed. */
-const FORMAT_HINTS: Readonly<Record<string, string>> = {
-  'audio/ogg': 'ogg',
-  'audio/opus': 'ogg',
-  'application/ogg': 'ogg',
-  'audio/mpeg': 'mp3',
-  'audio/mp3': 'mp3',
-  'audio/wav': 'wav',
-  'audio/wave': 'wav',
-  'audio/x-wav': 'wav',
-  'audio/vnd.wave': 'wav',
-  'audio/webm': 'matroska',
-  'video/webm': 'matroska',
-};
-
-export function formatHintOf(mimeType: string): string | undefined {
-  return FORMAT_HINTS[mimeType.split(';')[0]?.trim().toLowerCase() ?? ''];
-}
+/** ffmpeg's name for its stdin: the only input, and (with the whitelist) the only protocol, a decoding may use. */
+const STDIN_INPUT = 'pipe:0';
 
 export interface DecodeOptions {
   ffmpegPath: string;
   timeoutMs: number;
   maxDurationMs: number;
-  limiter: ProcessLimiter;
   signal: AbortSignal;
 }
 
@@ -56,45 +41,39 @@ export function wavDurationMs(wav: Buffer): number | undefined {
   return undefined;
 }
 
-function ffmpegArgs(input: string, output: string, format: string | undefined, maxDurationMs: number): string[] {
+/** Input options come before `-i`, where ffmpeg applies them to that input. */
+export function ffmpegArgs(format: AudioFormat, output: string, maxDurationMs: number): string[] {
   return [
     '-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
-    ...(format === undefined ? [] : ['-f', format]),
-    '-i', input,
+    '-protocol_whitelist', 'pipe', '-f', AUDIO_DEMUXERS[format],
+    '-i', STDIN_INPUT,
     '-t', (maxDurationMs / 1000).toFixed(3),
     '-vn', '-ac', '1', '-ar', String(DECODED_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', output,
   ];
 }
 
+const invalidAudio = (mimeType: string, detail: string): DecodeOutcome =>
+  ({ ok: false, error: { kind: 'invalid_audio', message: `The audio could not be decoded (${mimeType}): ${detail}` } });
+
 /**
- * Writes `audio` into `dir` and decodes it. The MIME type is tried as a demuxer hint first; when that fails the
- * input is probed, since clients often send the default `audio/ogg` for whatever they recorded.
+ * Decodes `audio` into `dir/decoded.wav`. The container is told from the bytes, not from `mimeType` (clients often
+ * send the default audio/ogg for whatever they recorded); bytes in no accepted container are refused before ffmpeg runs.
  */
 export async function decodeAudio(audio: Buffer, mimeType: string, dir: string, options: DecodeOptions): Promise<DecodeOutcome> {
-  const input = join(dir, 'input');
+  const format = detectAudioFormat(audio);
+  if (format === undefined) return invalidAudio(mimeType, `not an ${ACCEPTED_FORMATS_TEXT} file`);
   const wavPath = join(dir, 'decoded.wav');
-  await writeFile(input, audio, { mode: 0o600 });
-  const hint = formatHintOf(mimeType);
-  const attempts = hint === undefined ? [undefined] : [hint, undefined];
-  let detail = '';
-  for (const format of attempts) {
-    const outcome = await options.limiter.run(
-      () => runProcess(options.ffmpegPath, ffmpegArgs(input, wavPath, format, options.maxDurationMs), { timeoutMs: options.timeoutMs, signal: options.signal }),
-      options.signal,
-    );
-    if (outcome.ok) {
-      const wav = await readFile(wavPath);
-      const durationMs = wavDurationMs(wav);
-      if (durationMs !== undefined && durationMs > 0) return { ok: true, wavPath, wav, durationMs };
-      detail = 'no audio samples';
-      continue;
-    }
-    if (outcome.reason === 'missing') {
-      return { ok: false, error: { kind: 'dependency', message: `${outcome.detail}: install ffmpeg (apt-get install ffmpeg) or set audio.ffmpegPath` } };
-    }
-    if (outcome.reason === 'timeout') return { ok: false, error: { kind: 'timeout', message: `decoding: ${outcome.detail}` } };
-    // ffmpeg names its input by path; the client needs no view of the server's temp dir.
-    detail = outcome.detail.replaceAll(`${input}: `, '').replaceAll(input, 'input');
+  const outcome = await runProcess(options.ffmpegPath, ffmpegArgs(format, wavPath, options.maxDurationMs), { timeoutMs: options.timeoutMs, signal: options.signal, stdin: audio });
+  if (outcome.ok) {
+    const wav = await readFile(wavPath);
+    const durationMs = wavDurationMs(wav);
+    if (durationMs !== undefined && durationMs > 0) return { ok: true, wavPath, wav, durationMs };
+    return invalidAudio(mimeType, 'no audio samples');
   }
-  return { ok: false, error: { kind: 'invalid_audio', message: `The audio could not be decoded (${mimeType}): ${detail}` } };
+  if (outcome.reason === 'missing') {
+    return { ok: false, error: { kind: 'dependency', message: `${outcome.detail}: install ffmpeg (apt-get install ffmpeg) or set audio.ffmpegPath` } };
+  }
+  if (outcome.reason === 'timeout') return { ok: false, error: { kind: 'timeout', message: `decoding: ${outcome.detail}` } };
+  // ffmpeg names its input pipe:0; the client sent a file.
+  return invalidAudio(mimeType, `${format}: ${outcome.detail.replaceAll(`${STDIN_INPUT}: `, '').replaceAll(STDIN_INPUT, 'input')}`);
 }

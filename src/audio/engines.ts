@@ -1,7 +1,6 @@
 // Builds the engines of `audio.engines` in their configured order, each with the voice source it is reported under.
 import type { AudioConfig, GatewayConfig } from '../config/index.js';
 import { DEFAULT_BASE_URL } from '../providers/index.js';
-import type { ProcessLimiter } from './limiter.js';
 import { createOpenAiEngine } from './openai-engine.js';
 import { createPocketsphinxEngine } from './pocketsphinx-engine.js';
 import type { EngineIdentity, Transcriber } from './transcriber.js';
@@ -17,11 +16,11 @@ function misconfigured(identity: EngineIdentity, message: string): Transcriber {
   return { identity, transcribe: async () => ({ ok: false, errorKind: 'dependency', message }) };
 }
 
-export function buildEngines(config: Pick<GatewayConfig, 'agents' | 'providers' | 'audio'>, limiter: ProcessLimiter): Transcriber[] {
+export function buildEngines(config: Pick<GatewayConfig, 'agents' | 'providers' | 'audio'>): Transcriber[] {
   const audio: AudioConfig = config.audio;
   return audio.engines.map((engine, index) => {
     if (engine.kind === 'pocketsphinx') {
-      return createPocketsphinxEngine({ ...engine, timeoutMs: audio.timeoutMs, limiter, source: index === 0 ? 'keyless-local' : 'fallback' });
+      return createPocketsphinxEngine({ ...engine, timeoutMs: audio.timeoutMs, source: index === 0 ? 'keyless-local' : 'fallback' });
     }
     const provider = engine.provider ?? mainProvider(config);
     const chosenBy = index > 0 ? 'fallback' : engine.provider === undefined ? 'follow-main-key' : 'explicit';

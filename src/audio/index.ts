@@ -5,7 +5,7 @@ import type { CapabilityModule } from '../capability.js';
 import type { GatewayConfig } from '../config/index.js';
 import type { HealthSignalRecorder, Recorder } from '../obs/index.js';
 import type { SessionPort } from '../store/index.js';
-import { createProcessLimiter } from './limiter.js';
+import { createAdmissionLimiter } from './limiter.js';
 import { audioMethods, maxParamsBytesFor } from './methods.js';
 import { createTranscribeService, type SaveMedia } from './transcribe-service.js';
 import { createVoiceEvidence } from './voice-evidence.js';
@@ -13,6 +13,9 @@ import { createVoiceEvidence } from './voice-evidence.js';
 export type { TranscriptionErrorKind, TranscriptionResult, Transcriber } from './transcriber.js';
 export type { SaveMedia } from './transcribe-service.js';
 export { AUDIO_CHANNEL, DEFAULT_MIME_TYPE, maxParamsBytesFor } from './methods.js';
+
+/** Calls that may wait per slot when audio.maxWaiting is null. */
+export const WAITING_PER_SLOT = 4;
 
 export interface AudioModuleDeps {
   /** The live config: `audio`, and `providers` / `agents` for the keyed engine; read per call. */
@@ -29,7 +32,10 @@ export interface AudioModuleDeps {
 
 export function createAudioModule(deps: AudioModuleDeps): CapabilityModule {
   const audioConfig = () => deps.config.get().audio;
-  const limiter = createProcessLimiter(() => audioConfig().maxConcurrent);
+  const limiter = createAdmissionLimiter(() => {
+    const { maxConcurrent, maxWaiting, maxQueuedBytes } = audioConfig();
+    return { maxConcurrent, maxWaiting: maxWaiting ?? WAITING_PER_SLOT * maxConcurrent, maxQueuedBytes };
+  }, deps.now);
   const transcribe = createTranscribeService({
     config: () => deps.config.get(),
     limiter,

@@ -52,9 +52,10 @@ export function audioMethods({ transcribe, sessions, maxAudioBytes, maxParamsByt
       name: 'audio.transcribe',
       scope: 'rpc',
       summary:
-        'Transcribes base64 audio (ogg/opus, mp3, wav, webm; mimeType default audio/ogg) with the engines of audio.engines in order. ' +
+        'Transcribes base64 audio (ogg/opus, mp3, wav, webm/matroska, flac, aac, told from its bytes; mimeType default audio/ogg) with the engines of audio.engines in order. ' +
         'An unconfigured or failing engine answers {text: "", error: {kind, message}}, not an RPC error. Extensions: sessionKey ' +
-        '(a session the caller owns; default default:<clientId>:audio) names where the voice evidence goes; save: true stores the decoded WAV as media (mediaId).',
+        '(a session the caller owns; default default:<clientId>:audio) names where the voice evidence goes; save: true stores the decoded WAV as media (mediaId). ' +
+        'With audio.maxConcurrent calls running and the waiting queue full, a call is refused unavailable with retryAfterMs.',
       params: z.strictObject({
         audio: z.string().min(1).regex(BASE64, 'must be standard base64 (A-Z, a-z, 0-9, +, /, padded with =)'),
         mimeType: z.string().max(255).regex(MIME_TYPE, 'must be a MIME type such as audio/ogg').optional(),
@@ -69,7 +70,7 @@ export function audioMethods({ transcribe, sessions, maxAudioBytes, maxParamsByt
         if (bytes.length > limit) throw invalidParams(`Invalid params: 'audio' is ${bytes.length} bytes, more than audio.maxAudioBytes (${limit})`, 'audio');
         if (save && !canSave) throw invalidParams("Invalid params: 'save' needs the media store, which this gateway does not run", 'save');
         const key = await evidenceKey(sessions, sessionKey, ctx);
-        return transcribe({ audio: bytes, mimeType, ...(language === undefined ? {} : { language }), save, sessionKey: key, traceId: ctx.traceId, signal: ctx.signal });
+        return transcribe({ audio: bytes, mimeType, ...(language === undefined ? {} : { language }), save, sessionKey: key, callerId: ctx.caller.clientId, traceId: ctx.traceId, signal: ctx.signal });
       },
     }),
   ];

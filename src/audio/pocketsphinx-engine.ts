@@ -1,7 +1,6 @@
 // The keyless local engine: Debian's pocketsphinx_continuous (0.8) with the en-us model, offline.
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProcessLimiter } from './limiter.js';
 import { runProcess } from './run-process.js';
 import type { EngineIdentity, EngineOutcome, Transcriber } from './transcriber.js';
 
@@ -13,7 +12,6 @@ export interface PocketsphinxOptions {
   binary: string;
   modelDir: string;
   timeoutMs: number;
-  limiter: ProcessLimiter;
   /** `keyless-local` when listed first, else `fallback`. */
   source: EngineIdentity['source'];
 }
@@ -48,7 +46,7 @@ export function createPocketsphinxEngine(options: PocketsphinxOptions): Transcri
       }
       // -logfn keeps pocketsphinx's verbose log off stdout, where only the hypothesis lines remain.
       const args = ['-infile', wavPath, '-hmm', files.hmm, '-lm', files.lm, '-dict', files.dict, '-logfn', '/dev/null'];
-      const outcome = await options.limiter.run(() => runProcess(options.binary, args, { timeoutMs: options.timeoutMs, signal }), signal);
+      const outcome = await runProcess(options.binary, args, { timeoutMs: options.timeoutMs, signal });
       if (outcome.ok) {
         const text = outcome.stdout.split('\n').map((line) => line.trim()).filter((line) => line.length > 0).join(' ');
         return { ok: true, text, language: language ?? MODEL_LANGUAGE };

@@ -12,6 +12,8 @@ export type ProcessOutcome =
 export interface RunProcessOptions {
   timeoutMs: number;
   signal: AbortSignal;
+  /** Written to the program's stdin, which is then closed; without it stdin is closed at once. */
+  stdin?: Buffer;
 }
 
 function lastLine(text: string): string {
@@ -19,9 +21,9 @@ function lastLine(text: string): string {
   return (lines.at(-1) ?? '').slice(0, 200);
 }
 
-export function runProcess(file: string, args: readonly string[], { timeoutMs, signal }: RunProcessOptions): Promise<ProcessOutcome> {
+export function runProcess(file: string, args: readonly string[], { timeoutMs, signal, stdin }: RunProcessOptions): Promise<ProcessOutcome> {
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       file,
       args,
       { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: PROCESS_OUTPUT_MAX_BYTES, signal, windowsHide: true, encoding: 'utf8' },
@@ -40,5 +42,10 @@ export function runProcess(file: string, args: readonly string[], { timeoutMs, s
         else resolve({ ok: false, reason: 'failed', detail: lastLine(stderr) || `${file} exited with ${String(code)}` });
       },
     );
+    // A program may exit before reading all its input (ffmpeg stops at maxDurationMs): the broken pipe is not a failure,
+    // the exit status says how it went.
+    child.stdin?.on('error', () => undefined);
+    if (stdin === undefined) child.stdin?.end();
+    else child.stdin?.end(stdin);
   });
 }

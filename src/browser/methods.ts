@@ -9,6 +9,8 @@ import { BROWSER_ACTIONS } from './page-actions.js';
 export type SaveMedia = (input: {
   data: Buffer;
   contentType: string;
+  /** The token id the file belongs to: only it (and admin callers) may read it back. */
+  ownerId: string;
   origin?: { sessionKey: string; traceId?: string; toolName?: string };
 }) => Promise<{ id: string }>;
 
@@ -26,12 +28,12 @@ export const actParamsSchema = z.strictObject({
   value: z.string().max(ACT_TEXT_MAX_CHARS).optional(),
 });
 
-/** Saves a capture when asked: `{data}` alone, or `{data, mediaId}`. */
-export async function capture(bytes: Buffer, contentType: string, save: boolean, saveMedia: SaveMedia | undefined) {
+/** Saves a capture when asked, as the caller's (`ownerId`): `{data}` alone, or `{data, mediaId}`. */
+export async function capture(bytes: Buffer, contentType: string, save: boolean, saveMedia: SaveMedia | undefined, ownerId: string) {
   const data = bytes.toString('base64');
   if (!save) return { data };
   if (saveMedia === undefined) throw mediaStoreUnavailable();
-  const { id } = await saveMedia({ data: bytes, contentType });
+  const { id } = await saveMedia({ data: bytes, contentType, ownerId });
   return { data, mediaId: id };
 }
 
@@ -93,7 +95,7 @@ export function browserMethods({ browser, saveMedia }: { browser: BrowserService
       params: z.strictObject({ fullPage: z.boolean().optional(), save: z.boolean().optional() }),
       handler: async ({ fullPage = false, save = false }, ctx) => {
         checkSave(save);
-        return capture(await browser.screenshot({ fullPage }, ctx.signal), 'image/png', save, saveMedia);
+        return capture(await browser.screenshot({ fullPage }, ctx.signal), 'image/png', save, saveMedia, ctx.caller.clientId);
       },
     }),
     defineMethod({
@@ -103,7 +105,7 @@ export function browserMethods({ browser, saveMedia }: { browser: BrowserService
       params: z.strictObject({ save: z.boolean().optional() }),
       handler: async ({ save = false }, ctx) => {
         checkSave(save);
-        return capture(await browser.pdf(ctx.signal), 'application/pdf', save, saveMedia);
+        return capture(await browser.pdf(ctx.signal), 'application/pdf', save, saveMedia, ctx.caller.clientId);
       },
     }),
     defineMethod({

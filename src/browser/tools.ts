@@ -15,7 +15,8 @@ export interface BrowserToolsDeps {
 /** A capture goes to the media store and the model gets its id: base64 bytes would only fill its context. */
 async function saveCapture(saveMedia: SaveMedia | undefined, bytes: Buffer, contentType: string, toolName: string, ctx: ToolContext) {
   if (saveMedia === undefined) throw mediaStoreUnavailable();
-  const { id } = await saveMedia({ data: bytes, contentType, origin: { sessionKey: ctx.sessionKey, toolName } });
+  // The session's owner, not the caller: an admin continuing another token's session saves into that token's files.
+  const { id } = await saveMedia({ data: bytes, contentType, ownerId: ctx.ownerId, origin: { sessionKey: ctx.sessionKey, toolName } });
   return { mediaId: id, contentType, bytes: bytes.length };
 }
 

@@ -87,8 +87,12 @@ export const audioConfigSchema = z.strictObject({
   maxDurationMs: durationMs(1).default(600_000),
   /** One decoder or recogniser process, or one upstream call, is stopped after this long. */
   timeoutMs: durationMs(1).default(60_000),
-  /** Local decoder and recogniser processes running at once; further calls wait their turn. */
+  /** Transcriptions running at once (each decodes, then tries the engines); further calls wait their turn. */
   maxConcurrent: positiveInt.max(64).default(2),
+  /** Calls that may wait for a slot; beyond, a call is refused `unavailable` with retryAfterMs. Null: 4 × maxConcurrent. */
+  maxWaiting: z.number().int().min(0).max(1_024).nullable().default(null),
+  /** Bytes of audio the waiting calls may hold together; beyond, a call is refused like one past maxWaiting. */
+  maxQueuedBytes: positiveInt.max(1_073_741_824).default(8_388_608),
 });
 
 /** Media files (src/media): where they are kept, how long, how large. Every key is read at startup except maxBytes and defaultTtlMs, read per save. */

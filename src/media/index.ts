@@ -12,7 +12,7 @@ import { createMediaService, type MediaService } from './media-service.js';
 import { createMediaSweeper } from './media-sweep.js';
 import { mediaRoutes } from './routes.js';
 
-export type { MediaFile, MediaMeta, MediaOrigin, MediaSaveInput, MediaService } from './media-service.js';
+export type { MediaFile, MediaMeta, MediaOrigin, MediaReader, MediaSaveInput, MediaService } from './media-service.js';
 export type { MediaSweepResult } from './media-sweep.js';
 
 export interface MediaModuleDeps {

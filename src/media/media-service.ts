@@ -27,8 +27,19 @@ export interface MediaOrigin {
   toolName?: string;
 }
 
+/**
+ * Who asks for a file: a token, by id, and whether it grants admin; or `anyone` on a gateway with no token at all,
+ * where the routes are open (spec: "bearer, optional").
+ */
+export type MediaReader = { clientId: string; isAdmin: boolean } | 'anyone';
+
 export interface MediaSaveInput {
   data: Buffer;
+  /**
+   * The token id the file belongs to: the caller for a method's save, the session's owner for a tool's save in a
+   * turn. Only it and admin callers are served the file.
+   */
+  ownerId: string;
   /** '' when unknown: the id's extension then decides how it is served. */
   contentType: string;
   /** Time-to-live in ms; absent: media.defaultTtlMs; null: never expires. */
@@ -46,10 +57,13 @@ export interface MediaFile {
 export interface MediaService {
   /** Rejects with `payload_too_large` over media.maxBytes and `invalid_params` for a malformed type or ttlMs. */
   save(input: MediaSaveInput): Promise<MediaMeta>;
-  /** Rejects with `invalid_params` (malformed id), `not_found` or `gone` (time-to-live passed, swept or not). */
-  meta(id: string): Promise<MediaMeta>;
+  /**
+   * Rejects with `invalid_params` (malformed id), `not_found` (also another token's file, so a reader cannot tell
+   * it exists) or `gone` (time-to-live passed, swept or not).
+   */
+  meta(id: string, reader: MediaReader): Promise<MediaMeta>;
   /** As meta(), plus where the file is for streaming it. */
-  open(id: string): Promise<MediaFile>;
+  open(id: string, reader: MediaReader): Promise<MediaFile>;
   /** Runs the sweep now (the timer runs it every media.sweepIntervalMs): expired files and records, then orphans. */
   sweep(): Promise<MediaSweepResult>;
 }
@@ -78,6 +92,11 @@ function toMeta(record: MediaRecord): MediaMeta {
     savedAt: new Date(record.savedAt).toISOString(),
     expiresAt: record.expiresAt === null ? null : new Date(record.expiresAt).toISOString(),
   };
+}
+
+/** A file without an owner (saved before owners were recorded) is the admins' alone. */
+function mayRead(record: MediaRecord, reader: MediaReader): boolean {
+  return reader === 'anyone' || reader.isAdmin || (record.ownerId !== null && record.ownerId === reader.clientId);
 }
 
 function checkedTtlMs(ttlMs: number | null | undefined, defaultTtlMs: number): number | null {
@@ -112,24 +131,25 @@ export function createMediaService(deps: MediaServiceDeps): Omit<MediaService, '
     });
   }
 
-  async function storedRecord(id: string): Promise<MediaRecord> {
+  async function storedRecord(id: string, reader: MediaReader): Promise<MediaRecord> {
     if (!isMediaId(id)) throw invalidMediaId();
     const record = await port.get(id);
-    if (record === undefined) throw mediaNotFound(id);
+    // Another token's file answers as an unknown one, before its expiry is looked at: 404 either way, never 403 or 410.
+    if (record === undefined || !mayRead(record, reader)) throw mediaNotFound(id);
     // Spec: 410 once the time-to-live has passed, also before the sweep has deleted the file.
     if (record.expiresAt !== null && record.expiresAt <= now()) throw mediaExpired(id);
     return record;
   }
 
   return {
-    async save({ data, contentType, ttlMs, origin }) {
+    async save({ data, contentType, ttlMs, origin, ownerId }) {
       const limits = deps.limits();
       if (data.length > limits.maxBytes) throw mediaTooLarge(data.length, limits.maxBytes);
       const recorded = recordedContentType(contentType);
       const ttl = checkedTtlMs(ttlMs, limits.defaultTtlMs);
       const id = newMediaId(deps.newId, recorded);
       const savedAt = now();
-      const record: MediaRecord = { id, contentType: recorded, size: data.length, savedAt, expiresAt: ttl === null ? null : savedAt + ttl };
+      const record: MediaRecord = { id, contentType: recorded, size: data.length, savedAt, expiresAt: ttl === null ? null : savedAt + ttl, ownerId };
       inFlight.add(id);
       try {
         await writeAtomically(dir, id, data);
@@ -146,9 +166,9 @@ export function createMediaService(deps: MediaServiceDeps): Omit<MediaService, '
       deps.log.debug({ id, size: record.size, contentType: recorded }, 'media saved');
       return toMeta(record);
     },
-    meta: async (id) => toMeta(await storedRecord(id)),
-    async open(id) {
-      const record = await storedRecord(id);
+    meta: async (id, reader) => toMeta(await storedRecord(id, reader)),
+    async open(id, reader) {
+      const record = await storedRecord(id, reader);
       return { meta: toMeta(record), dir, name: record.id };
     },
   };

@@ -1,12 +1,13 @@
-// GET /media/:id and /media/:id/meta (spec "Media routes"): rpc scope when tokens exist, 400/404/410, ranges and ETags.
+// GET /media/:id and /media/:id/meta (spec "Media routes"): rpc scope when tokens exist, only the saving token's
+// files (admins: all), 400/404/410, ranges and ETags.
 import { send, type SendOptions } from '@fastify/send';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { RouteRegistrar } from '../capability.js';
 import { GatewayError, invalidMediaId, mediaNotFound } from '../errors.js';
 import { parseRestInput } from '../http/index.js';
-import { grantsRest, type RequestAuth, type TokenService } from '../server/index.js';
-import type { MediaService } from './media-service.js';
+import { grantsMethodScope, grantsRest, type RequestAuth, type TokenService } from '../server/index.js';
+import type { MediaReader, MediaService } from './media-service.js';
 
 export interface MediaRoutesDeps {
   auth: RequestAuth;
@@ -37,19 +38,26 @@ export function mediaRoutes({ auth, tokens, media }: MediaRoutesDeps): RouteRegi
     await requireRpc(request, reply);
   }
 
+  /** The token behind the request (it passed requireMediaScope), or anyone when the gateway has no token at all. */
+  async function readerOf(request: FastifyRequest): Promise<MediaReader> {
+    const caller = await auth.identify(request);
+    if (caller === undefined) return 'anyone';
+    return { clientId: caller.clientId, isAdmin: grantsMethodScope(caller, 'admin', 'http') };
+  }
+
   return function registerMediaRoutes(scope) {
     const onRequest = requireMediaScope;
 
     scope.get('/media/:id/meta', { onRequest }, async function mediaMeta(request, reply) {
       const { id } = parseRestInput(idParams, request.params);
-      const meta = await media.meta(id);
+      const meta = await media.meta(id, await readerOf(request));
       reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
       return meta;
     });
 
     scope.get('/media/:id', { onRequest }, async function mediaFile(request, reply) {
       const { id } = parseRestInput(idParams, request.params);
-      const file = await media.open(id);
+      const file = await media.open(id, await readerOf(request));
       const result = await send(request.raw, `/${file.name}`, sendOptions(file.dir));
       // The record outlived its file (removed by hand, or swept just now): the same 404 as an unknown id.
       if (result.type === 'error' && result.statusCode === 404) throw mediaNotFound(id);

@@ -75,7 +75,7 @@ export function createTokenService({ store, configTokens: initialConfigTokens, n
     },
     async revoke(id) {
       refuseConfigToken(id, 'remove');
-      if (!(await store.revoke(id))) throw tokenNotFound(id);
+      if (!(await store.revoke(id, new Date(now()).toISOString()))) throw tokenNotFound(id);
       announceRetired(id);
       return { id, revoked: true };
     },

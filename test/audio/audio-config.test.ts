@@ -21,6 +21,8 @@ describe('audio config', () => {
       maxDurationMs: 600_000,
       timeoutMs: 60_000,
       maxConcurrent: 2,
+      maxWaiting: null,
+      maxQueuedBytes: 8_388_608,
     });
   });
 
@@ -42,6 +44,8 @@ describe('audio config', () => {
     expect(problemsOf({ audio: { engines: [{ kind: 'whisper-cpp' }] } })).toContain('audio.engines[0]');
     expect(problemsOf({ audio: { engines: [{ kind: 'pocketsphinx', model: 'x' }] } })).toContain('audio.engines[0]');
     expect(problemsOf({ audio: { maxConcurrent: 0 } })).toContain('audio.maxConcurrent');
+    expect(problemsOf({ audio: { maxWaiting: -1 } })).toContain('audio.maxWaiting');
+    expect(problemsOf({ audio: { maxQueuedBytes: 0 } })).toContain('audio.maxQueuedBytes');
     expect(problemsOf({ audio: { timeoutMs: 2_147_483_648 } })).toMatch(/audio\.timeoutMs.*2147483647/);
     expect(problemsOf({ audio: { engine: [] } })).toContain('audio');
   });

@@ -78,7 +78,7 @@ describe('audio.transcribe with pocketsphinx', () => {
     expect(mp3.durationMs).toBeGreaterThan(speech.durationMs - 100);
   }, 60_000);
 
-  it('probes the input when the mimeType is wrong (WAV sent as the default audio/ogg)', async () => {
+  it('tells the format from the bytes when the mimeType is wrong (WAV sent as the default audio/ogg)', async () => {
     const result = await transcribe({ audio: speech.wav.toString('base64') });
     expect(result.error).toBeUndefined();
     expect(result.text).toContain('president');

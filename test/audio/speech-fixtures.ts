@@ -1,4 +1,4 @@
-// Spoken test audio made on the spot: espeak-ng speaks a phrase to WAV, ffmpeg re-encodes it (ogg/opus).
+// Spoken test audio made on the spot: espeak-ng speaks a phrase to WAV, ffmpeg re-encodes it (ogg/opus, webm, mp3, flac, aac).
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,9 @@ export interface SpokenAudio {
   /** opus in a webm container, as browsers record. */
   webm: Buffer;
   mp3: Buffer;
+  flac: Buffer;
+  /** AAC in ADTS frames, as a raw .aac file. */
+  aac: Buffer;
   /** Length of the spoken WAV, from its sample count. */
   durationMs: number;
 }
@@ -44,8 +47,15 @@ export async function speak(text: string): Promise<SpokenAudio> {
     await encode('libopus', opusPath);
     await encode('libopus', webmPath);
     await encode('libmp3lame', mp3Path);
+    const flacPath = join(dir, 'speech.flac');
+    const aacPath = join(dir, 'speech.aac');
+    await encode('flac', flacPath);
+    await encode('aac', aacPath);
     const wav = await readFile(wavPath);
-    return { wav, opus: await readFile(opusPath), webm: await readFile(webmPath), mp3: await readFile(mp3Path), durationMs: wavDuration(wav) };
+    return {
+      wav, opus: await readFile(opusPath), webm: await readFile(webmPath), mp3: await readFile(mp3Path),
+      flac: await readFile(flacPath), aac: await readFile(aacPath), durationMs: wavDuration(wav),
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

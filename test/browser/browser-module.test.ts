@@ -14,6 +14,7 @@ import { pngSize, startPageServer, type PageServer } from './browser-support.js'
 interface Saved {
   id: string;
   contentType: string;
+  ownerId: string;
   origin?: { sessionKey: string; toolName?: string };
 }
 
@@ -28,10 +29,10 @@ let config: BrowserConfig;
 beforeAll(async () => {
   pages = await startPageServer();
   mediaDir = await mkdtemp(join(tmpdir(), 'browser-media-'));
-  const saveMedia: SaveMedia = async ({ data, contentType, origin }) => {
+  const saveMedia: SaveMedia = async ({ data, contentType, ownerId, origin }) => {
     const id = `m${saved.length + 1}`;
     await writeFile(join(mediaDir, id), data);
-    saved.push({ id, contentType, ...(origin === undefined ? {} : { origin }) });
+    saved.push({ id, contentType, ownerId, ...(origin === undefined ? {} : { origin }) });
     return { id };
   };
   config = validateConfig({ browser: { allowPrivateNetwork: true, idleMs: IDLE_MS } }, 'browser module test').browser;
@@ -70,15 +71,18 @@ describe('browser module with a media store', () => {
     expect(pdf).toEqual({ data: expect.any(String), mediaId: 'm2' });
     expect((await readFile(join(mediaDir, 'm2'))).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(saved.map(({ contentType }) => contentType)).toEqual(['image/png', 'application/pdf']);
+    // The calling token owns what its method call saved.
+    expect(saved.map(({ ownerId }) => ownerId)).toEqual(['tester', 'tester']);
   });
 
   it('stores what browser_screenshot captures under the turn session and gives the model only the id', async () => {
     const tools = createToolRegistry(module.tools ?? []);
-    const ctx = { agentId: 'default', sessionKey: 'default:alice:test:shot', caller: { clientId: 'alice', isAdmin: false }, ownerId: 'alice', signal: new AbortController().signal };
+    // An admin continuing alice's session: the capture is alice's, the session owner's, not the caller's.
+    const ctx = { agentId: 'default', sessionKey: 'default:alice:test:shot', caller: { clientId: 'root', isAdmin: true }, ownerId: 'alice', signal: new AbortController().signal };
     const outcome = await tools.execute('browser_screenshot', { fullPage: true }, ctx);
     expect(outcome.ok).toBe(true);
     expect(JSON.parse(outcome.content)).toEqual({ mediaId: 'm3', contentType: 'image/png', bytes: expect.any(Number) });
-    expect(saved.at(-1)).toEqual({ id: 'm3', contentType: 'image/png', origin: { sessionKey: 'default:alice:test:shot', toolName: 'browser_screenshot' } });
+    expect(saved.at(-1)).toEqual({ id: 'm3', contentType: 'image/png', ownerId: 'alice', origin: { sessionKey: 'default:alice:test:shot', toolName: 'browser_screenshot' } });
   });
 
   it('answers upstream_failed naming browser.timeoutMs when a page does not load in time', async () => {

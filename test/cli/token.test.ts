@@ -54,3 +54,23 @@ describe.concurrent('cli token', () => {
     expect(result.stderr).toContain("Token 'admin' is defined in the config file; remove it there");
   });
 });
+
+// Apart from the concurrent ones above, so its three CLI processes do not slow theirs past the test timeout.
+describe('cli token ids', () => {
+  let home: string;
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'agent-gateway-cli-token-ids-'));
+    await ensureConfigFile(join(home, 'config.yaml'));
+  });
+  afterAll(async () => {
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('refuses to create a revoked id again, exiting 1 with the reason', async () => {
+    expect((await runCli(['token', 'create', '--id', 'dave'], home)).code).toBe(0);
+    expect((await runCli(['token', 'revoke', '--id', 'dave'], home)).code).toBe(0);
+    const again = await runCli(['token', 'create', '--id', 'dave'], home);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("Token 'dave' was issued before");
+  }, 60_000);
+});

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MediaMeta } from '../../src/media/index.js';
 import { createSqliteMediaPort, openDatabase } from '../../src/store/sqlite/index.js';
-import { startGateway, TOKENS, type Harness } from '../support/gateway-harness.js';
+import { startGateway, TOKEN_IDS, TOKENS, type Harness } from '../support/gateway-harness.js';
 import { getMedia, rawGet, testBytes } from './media-fixture.js';
 
 const SAVED_AT = Date.parse('2026-03-01T12:00:00.000Z');
@@ -22,7 +22,7 @@ describe('media routes', () => {
     });
     mediaDir = join(gateway.dataDir, 'media');
     const data = testBytes(200_000);
-    png = { meta: await gateway.app.media.save({ data, contentType: 'image/png' }), data };
+    png = { meta: await gateway.app.media.save({ ownerId: TOKEN_IDS.rpc, data, contentType: 'image/png' }), data };
   });
   afterAll(async () => {
     await gateway.close();
@@ -114,7 +114,7 @@ describe('media routes', () => {
     const db = openDatabase({ path: gateway.paths.databasePath });
     try {
       const port = createSqliteMediaPort(db);
-      const record = { size: 4, savedAt: SAVED_AT, expiresAt: null };
+      const record = { size: 4, savedAt: SAVED_AT, expiresAt: null, ownerId: TOKEN_IDS.rpc };
       await port.create({ id: 'legacy.pdf', contentType: null, ...record });
       await port.create({ id: 'legacy-typed.pdf', contentType: 'text/plain', ...record });
       await port.create({ id: 'legacy-blob', contentType: null, ...record });
@@ -206,7 +206,7 @@ describe('media routes without any token', () => {
   });
 
   it('serves files to anyone when the gateway has no token at all (spec: rpc scope only when tokens exist)', async () => {
-    const { id } = await gateway.app.media.save({ data: Buffer.from('hello'), contentType: 'text/plain' });
+    const { id } = await gateway.app.media.save({ ownerId: TOKEN_IDS.rpc, data: Buffer.from('hello'), contentType: 'text/plain' });
     const response = await getMedia(gateway.url, `/media/${id}`);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('hello');

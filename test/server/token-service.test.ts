@@ -48,6 +48,18 @@ describe('token service', () => {
     expect(await errorOf(() => tokens.create('admin', ['rpc']))).toMatchObject({ kind: 'conflict' });
   });
 
+  it('refuses to issue a revoked id again (conflict naming it), so the new token cannot take over what the old one owned', async () => {
+    await tokens.create('bob', ['rpc']);
+    await tokens.revoke('bob');
+    const again = await errorOf(() => tokens.create('bob', ['admin']));
+    expect(again).toMatchObject({ kind: 'conflict', details: { param: 'id' } });
+    expect(again.message).toContain("Token 'bob'");
+    expect(again.message).toContain('never issued again');
+    expect((await tokens.list()).map((token) => token.id)).toEqual(['admin']);
+    expect(await errorOf(() => tokens.rotate('bob'))).toMatchObject({ kind: 'not_found' });
+    expect(await errorOf(() => tokens.revoke('bob'))).toMatchObject({ kind: 'not_found' });
+  });
+
   it('refuses to revoke or rotate a config token (conflict), naming the config file', async () => {
     const revoke = await errorOf(() => tokens.revoke('admin'));
     expect(revoke.kind).toBe('conflict');

@@ -4,7 +4,7 @@ import type { MediaPort, MediaRecord } from '../../src/store/ports/index.js';
 import type { PortFixture } from './port-fixture.js';
 
 export const mediaRecord = (id: string, overrides: Partial<MediaRecord> = {}): MediaRecord => ({
-  id, contentType: 'image/png', size: 1234, savedAt: 1_000, expiresAt: 61_000, ...overrides,
+  id, contentType: 'image/png', size: 1234, savedAt: 1_000, expiresAt: 61_000, ownerId: 'alice', ...overrides,
 });
 
 export function mediaPortCases(name: string, open: () => Promise<PortFixture<MediaPort>>): void {
@@ -19,7 +19,8 @@ export function mediaPortCases(name: string, open: () => Promise<PortFixture<Med
 
     it('returns what was created, field for field, and undefined for an unknown id', async () => {
       const kept = mediaRecord('a.png');
-      const untyped = mediaRecord('b.bin', { contentType: null, expiresAt: null, size: 0 });
+      // A record saved before owners were recorded has none (admins only may read it).
+      const untyped = mediaRecord('b.bin', { contentType: null, expiresAt: null, size: 0, ownerId: null });
       await handle.port.create(kept);
       await handle.port.create(untyped);
       expect(await handle.port.get('a.png')).toEqual(kept);

@@ -5,6 +5,7 @@ import type { PortFixture } from './port-fixture.js';
 
 const HASH_A = 'a'.repeat(64);
 const HASH_B = 'b'.repeat(64);
+const REVOKED_AT = '2026-01-03T00:00:00.000Z';
 
 export function tokenPortCases(backend: string, open: () => Promise<PortFixture<TokenPort>>): void {
   describe(`TokenPort conformance (${backend})`, () => {
@@ -37,18 +38,22 @@ export function tokenPortCases(backend: string, open: () => Promise<PortFixture<
 
     it('revokes a token so that neither its hash nor its id finds it, and reports unknown ids', async () => {
       await store.create({ id: 'bob', secretHash: HASH_A, scopes: ['rpc'], createdAt: '2026-01-01T00:00:00.000Z' });
-      expect(await store.revoke('bob')).toBe(true);
+      expect(await store.revoke('bob', REVOKED_AT)).toBe(true);
       expect(await store.findBySecretHash(HASH_A)).toBeUndefined();
       expect(await store.findById('bob')).toBeUndefined();
       expect(await store.list()).toEqual([]);
-      expect(await store.revoke('bob')).toBe(false);
+      expect(await store.revoke('bob', REVOKED_AT)).toBe(false);
     });
 
-    it('lets a revoked id be issued again', async () => {
+    it('never issues a revoked id again: it owns what its token made, so a second create is a conflict naming it', async () => {
       await store.create({ id: 'bob', secretHash: HASH_A, scopes: ['rpc'], createdAt: '2026-01-01T00:00:00.000Z' });
-      await store.revoke('bob');
-      await store.create({ id: 'bob', secretHash: HASH_B, scopes: ['admin'], createdAt: '2026-01-02T00:00:00.000Z' });
-      expect((await store.findById('bob'))?.scopes).toEqual(['admin']);
+      expect(await store.revoke('bob', REVOKED_AT)).toBe(true);
+      await expect(store.create({ id: 'bob', secretHash: HASH_B, scopes: ['admin'], createdAt: '2026-01-02T00:00:00.000Z' }))
+        .rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining("'bob'"), details: { param: 'id' } });
+      expect(await store.findById('bob')).toBeUndefined();
+      expect(await store.findBySecretHash(HASH_B)).toBeUndefined();
+      expect(await store.list()).toEqual([]);
+      expect(await store.replaceSecretHash('bob', HASH_B)).toBe(false);
     });
 
     it('replaces the secret hash: the old hash no longer finds the token, the new one does', async () => {
@@ -61,7 +66,7 @@ export function tokenPortCases(backend: string, open: () => Promise<PortFixture<
 
     it('refuses a second token with the same id or the same hash', async () => {
       await store.create({ id: 'bob', secretHash: HASH_A, scopes: ['rpc'], createdAt: '2026-01-01T00:00:00.000Z' });
-      await expect(store.create({ id: 'bob', secretHash: HASH_B, scopes: [], createdAt: '2026-01-01T00:00:00.000Z' })).rejects.toThrow();
+      await expect(store.create({ id: 'bob', secretHash: HASH_B, scopes: [], createdAt: '2026-01-01T00:00:00.000Z' })).rejects.toMatchObject({ kind: 'conflict' });
       await expect(store.create({ id: 'eve', secretHash: HASH_A, scopes: [], createdAt: '2026-01-01T00:00:00.000Z' })).rejects.toThrow();
     });
   });

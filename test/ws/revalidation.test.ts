@@ -22,7 +22,7 @@ describe('websocket token revalidation', () => {
     // What `agent-gateway token revoke` does from its own process: a second connection to the same file.
     const db = openDatabase({ path: harness.paths.databasePath });
     try {
-      expect(await createSqliteTokenPort(db).revoke('outside')).toBe(true);
+      expect(await createSqliteTokenPort(db).revoke('outside', new Date().toISOString())).toBe(true);
     } finally {
       db.close();
     }

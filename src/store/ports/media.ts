@@ -10,6 +10,8 @@ export interface MediaRecord {
   savedAt: number;
   /** Null: never expires. */
   expiresAt: number | null;
+  /** The token id that saved it, the only non-admin caller it is served to; null (saved before owners were recorded): admins only. */
+  ownerId: string | null;
 }
 
 export interface MediaPort {

@@ -9,19 +9,20 @@ interface MediaRow {
   size: number;
   saved_at: number;
   expires_at: number | null;
+  owner_id: string | null;
 }
 
-const COLUMNS = 'id, content_type, size, saved_at, expires_at';
+const COLUMNS = 'id, content_type, size, saved_at, expires_at, owner_id';
 
 function toRecord(row: MediaRow): MediaRecord {
-  return { id: row.id, contentType: row.content_type, size: row.size, savedAt: row.saved_at, expiresAt: row.expires_at };
+  return { id: row.id, contentType: row.content_type, size: row.size, savedAt: row.saved_at, expiresAt: row.expires_at, ownerId: row.owner_id };
 }
 
 export function createPostgresMediaPort(db: Queryable): MediaPort {
   return {
     async create(record) {
       try {
-        await db.query(`INSERT INTO media (${COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, [record.id, record.contentType, record.size, record.savedAt, record.expiresAt]);
+        await db.query(`INSERT INTO media (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [record.id, record.contentType, record.size, record.savedAt, record.expiresAt, record.ownerId]);
       } catch (error) {
         if (sqlState(error) === UNIQUE_VIOLATION) throw new GatewayError('conflict', `Media '${record.id}' already exists`, { param: 'id' });
         throw error;

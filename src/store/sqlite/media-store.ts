@@ -9,15 +9,16 @@ interface MediaRow {
   size: number;
   saved_at: number;
   expires_at: number | null;
+  owner_id: string | null;
 }
 
-const COLUMNS = 'id, content_type, size, saved_at, expires_at';
+const COLUMNS = 'id, content_type, size, saved_at, expires_at, owner_id';
 
 /** SQLite binds at most 32766 parameters per statement; id lists are split well below that. */
 const IDS_PER_STATEMENT = 500;
 
 function toRecord(row: MediaRow): MediaRecord {
-  return { id: row.id, contentType: row.content_type, size: row.size, savedAt: row.saved_at, expiresAt: row.expires_at };
+  return { id: row.id, contentType: row.content_type, size: row.size, savedAt: row.saved_at, expiresAt: row.expires_at, ownerId: row.owner_id };
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -31,7 +32,7 @@ function isIdTaken(error: unknown): boolean {
 }
 
 export function createSqliteMediaPort(db: SqliteDatabase): MediaPort {
-  const insert = db.prepare(`INSERT INTO media (${COLUMNS}) VALUES (?, ?, ?, ?, ?)`);
+  const insert = db.prepare(`INSERT INTO media (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`);
   const byId = db.prepare<[string], MediaRow>(`SELECT ${COLUMNS} FROM media WHERE id = ?`);
   const expiredIds = db
     .prepare<[number, number], string>('SELECT id FROM media WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, id LIMIT ?')
@@ -45,7 +46,7 @@ export function createSqliteMediaPort(db: SqliteDatabase): MediaPort {
   return {
     async create(record) {
       try {
-        insert.run(record.id, record.contentType, record.size, record.savedAt, record.expiresAt);
+        insert.run(record.id, record.contentType, record.size, record.savedAt, record.expiresAt, record.ownerId);
       } catch (error) {
         if (isIdTaken(error)) throw new GatewayError('conflict', `Media '${record.id}' already exists`, { param: 'id' });
         throw error;

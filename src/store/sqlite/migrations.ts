@@ -423,4 +423,10 @@ export const MIGRATIONS: readonly Migration[] = [
     up: `ALTER TABLE memory_vectors ADD COLUMN sketch BLOB;
     ALTER TABLE memory_vector_indexes DROP COLUMN stale;`,
   },
+  {
+    version: 19,
+    name: 'media_owners',
+    // Each file is served to the token that saved it (and admins); rows from before have no owner: admins only.
+    up: 'ALTER TABLE media ADD COLUMN owner_id TEXT;',
+  },
 ];

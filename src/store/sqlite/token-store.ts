@@ -1,5 +1,6 @@
 // SQLite implementation of the TokenPort: API-created tokens, kept as SHA-256 hashes of their secrets.
 import type { Scope } from '../../config/index.js';
+import { tokenIdTaken } from '../../errors.js';
 import type { StoredToken, TokenPort } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 
@@ -30,13 +31,18 @@ export function createSqliteTokenPort(db: SqliteDatabase): TokenPort {
   const active = db.prepare<[], TokenRow>(
     'SELECT id, secret_hash, scopes, created_at FROM api_tokens WHERE revoked_at IS NULL ORDER BY created_at, id',
   );
-  // A revoked id is deleted rather than kept, so the id can be issued again later.
-  const remove = db.prepare('DELETE FROM api_tokens WHERE id = ?');
+  // A revoked token's row stays as a tombstone: the primary key then refuses its id to every later create.
+  const retire = db.prepare('UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   const replaceHash = db.prepare('UPDATE api_tokens SET secret_hash = ? WHERE id = ? AND revoked_at IS NULL');
 
   return {
     async create(token) {
-      insert.run(token.id, token.secretHash, JSON.stringify(token.scopes), token.createdAt);
+      try {
+        insert.run(token.id, token.secretHash, JSON.stringify(token.scopes), token.createdAt);
+      } catch (error) {
+        if (error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw tokenIdTaken(token.id);
+        throw error;
+      }
     },
     async findBySecretHash(secretHash) {
       const row = byHash.get(secretHash);
@@ -49,8 +55,8 @@ export function createSqliteTokenPort(db: SqliteDatabase): TokenPort {
     async list() {
       return active.all().map(toStoredToken);
     },
-    async revoke(id) {
-      return remove.run(id).changes > 0;
+    async revoke(id, revokedAt) {
+      return retire.run(revokedAt, id).changes > 0;
     },
     async replaceSecretHash(id, secretHash) {
       return replaceHash.run(secretHash, id).changes > 0;
