@@ -71,7 +71,7 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
   }
 
   function validate(candidate: RawConfig, source: string): GatewayConfig {
-    return overrides(validateConfig(substituteReferences(candidate, env, new Set(), secrets), source));
+    return overrides(validateConfig(substituteReferences(candidate, { env, secrets }, source), source));
   }
 
   /** Writes secrets.yaml (when it gained a value) before the config that refers to it, then adopts both. */
