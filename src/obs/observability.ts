@@ -49,7 +49,7 @@ export interface ObservabilityDeps {
 }
 
 /** One process with no other replica: it holds every lease. */
-const OWN_LEASES: RetentionLeases = { acquire: async () => true, release: async () => {} };
+const OWN_LEASES: RetentionLeases = { acquire: async () => true, renew: async () => true, release: async () => {} };
 
 export interface Observability {
   readonly billing: Billing;

@@ -12,12 +12,16 @@ export const RETENTION_FIRST_SWEEP_MS = 60_000;
 export const RETENTION_BATCH_ROWS = 500;
 /** Under coordination: redis only the replica holding this lease sweeps the shared store. */
 export const RETENTION_LEASE = 'obs:retention';
-/** Longer than any sweep; the lease is released when the sweep ends. */
+/** The lease's time to live; a sweep renews it every RETENTION_RENEW_BATCHES batches and releases it when it ends. */
 export const RETENTION_LEASE_TTL_MS = 600_000;
+/** A few seconds of deletes, far inside the lease's TTL. */
+export const RETENTION_RENEW_BATCHES = 100;
 
 /** The leases of src/coordination (a local gateway always holds them). */
 export interface RetentionLeases {
   acquire(name: string, ttlMs: number): Promise<boolean>;
+  /** False when the lease lapsed and another replica took it. */
+  renew(name: string, ttlMs: number): Promise<boolean>;
   release(name: string): Promise<void>;
 }
 
@@ -29,7 +33,10 @@ export interface RetentionSweep {
   retentionDays: number;
   /** Rows recorded before this time were deleted; null when nothing was (retention off, or another replica sweeps). */
   cutoffMs: number | null;
-  /** off: retentionDays is 0; other_replica: another replica holds the lease; stopped: the gateway shut down mid-sweep. */
+  /**
+   * off: retentionDays is 0; other_replica: another replica holds the lease (or took it over mid-sweep); stopped: the
+   * gateway shut down mid-sweep; failed: the store or the lease failed (see error), the next sweep tries again.
+   */
   outcome: RetentionOutcome;
   deleted: Record<EvidenceTable, number>;
   /** Why a failed sweep failed (the next one tries again). */
@@ -77,16 +84,20 @@ export function createRetentionSweeper({ port, retentionDays, leases, flush, now
   let running: Promise<RetentionSweep> | undefined;
   let lastSweep: RetentionSweep | null = null;
 
-  async function deleteOlder(cutoffMs: number, deleted: Record<EvidenceTable, number>): Promise<boolean> {
+  /** Deletes table by table, batch by batch; ends early (with the outcome) on shutdown or when the lease is lost. */
+  async function deleteOlder(cutoffMs: number, deleted: Record<EvidenceTable, number>): Promise<RetentionOutcome> {
+    let batches = 0;
     for (const table of EVIDENCE_TABLES) {
       for (;;) {
-        if (state === 'stopped') return false;
+        if (state === 'stopped') return 'stopped';
         const batch = await port.deleteBefore(table, cutoffMs, RETENTION_BATCH_ROWS);
         deleted[table] += batch;
         if (batch < RETENTION_BATCH_ROWS) break;
+        batches += 1;
+        if (batches % RETENTION_RENEW_BATCHES === 0 && !(await leases.renew(RETENTION_LEASE, RETENTION_LEASE_TTL_MS))) return 'other_replica';
       }
     }
-    return true;
+    return 'swept';
   }
 
   async function sweepOnce(): Promise<RetentionSweep> {
@@ -105,10 +116,10 @@ export function createRetentionSweeper({ port, retentionDays, leases, flush, now
     }
     const cutoffMs = startedAt - days * DAY_MS;
     try {
-      const isComplete = await deleteOlder(cutoffMs, deleted);
+      const outcome = await deleteOlder(cutoffMs, deleted);
       const total = Object.values(deleted).reduce((sum, count) => sum + count, 0);
-      if (total > 0) log?.info({ retentionDays: days, deleted }, 'evidence retention sweep');
-      return finish(isComplete ? 'swept' : 'stopped', cutoffMs);
+      if (total > 0) log?.info({ retentionDays: days, deleted, outcome }, 'evidence retention sweep');
+      return finish(outcome, cutoffMs);
     } catch (error) {
       log?.error({ err: error }, 'evidence retention sweep failed; the next one tries again');
       return finish('failed', cutoffMs, messageOf(error));

@@ -3,7 +3,7 @@
 // sweep, 0 keeps everything, only the holder of the lease sweeps, and obs.storage.stats reports sizes and the last sweep.
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVIDENCE_TABLES } from '../../src/store/ports/index.js';
-import { RETENTION_BATCH_ROWS, RETENTION_LEASE } from '../../src/obs/index.js';
+import { RETENTION_BATCH_ROWS, RETENTION_LEASE, RETENTION_RENEW_BATCHES } from '../../src/obs/index.js';
 import { startObs, type ObsStack } from './support.js';
 
 const DAY = 86_400_000;
@@ -95,6 +95,7 @@ describe('evidence retention', () => {
     const holders = new Map<string, string>();
     const leaseFor = (instance: string) => ({
       acquire: async (name: string) => (holders.get(name) ?? instance) === instance && holders.set(name, instance) !== undefined,
+      renew: async (name: string) => holders.get(name) === instance,
       release: async (name: string) => {
         if (holders.get(name) === instance) holders.delete(name);
       },
@@ -109,5 +110,23 @@ describe('evidence retention', () => {
     expect(await stack.obs.retention.sweepNow()).toMatchObject({ outcome: 'swept' });
     expect((await stack.obs.billing.total({})).callCount).toBe(0);
     expect(holders.has(RETENTION_LEASE)).toBe(false);
+  });
+
+  it('stops when another replica took the lease over mid-sweep, at the next renewal', async () => {
+    const holders = new Map<string, string>();
+    const leases = {
+      // Taken here, then at once by another replica whose clock thought this one's had lapsed.
+      acquire: async (name: string) => holders.set(name, 'other-replica') !== undefined,
+      renew: async (name: string) => holders.get(name) === 'here',
+      release: async () => {},
+    };
+    stack = startObs(':memory:', { startAt: NOW, retentionDays: 30, leases });
+    const rows = RETENTION_BATCH_ROWS * RETENTION_RENEW_BATCHES + 50;
+    stack.db.prepare(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+      INSERT INTO delivery_traces (ts, channel_id, channel_type, outcome, latency_ms) SELECT i, 'ws', 'ws', 'success', 1 FROM n`).run(rows);
+    const sweep = await stack.obs.retention.sweepNow();
+    expect(sweep).toMatchObject({ outcome: 'other_replica', cutoffMs: NOW - 30 * DAY });
+    expect(sweep.deleted.delivery_traces).toBe(RETENTION_BATCH_ROWS * RETENTION_RENEW_BATCHES);
+    expect(await stack.obs.delivery.stats()).toMatchObject({ total: 50 });
   });
 });
