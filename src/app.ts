@@ -58,6 +58,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const obs = createObsModule({
     store, events, recorder, now, newId: randomUUID, hasDurableRuns: true, log: child('obs'),
     priceOf: (provider, model) => router.entry({ provider, modelId: model })?.cost,
+    retentionDays: () => configStore.get().obs.retentionDays, leases: coordination.leases,
   });
   const { observability } = obs;
   const agents = createAgentRegistry({ configStore, events, log: child('agents'), eventsShared: coordination.eventFeed !== undefined });

@@ -1,4 +1,4 @@
-// The config sections of the capability modules: memory, approvals, scheduler, audio, media and browser.
+// The config sections of the capability modules: memory, approvals, scheduler, audio, media, browser and obs.
 import { z } from 'zod';
 import { durationMs, positiveInt } from './schema-units.js';
 
@@ -126,4 +126,13 @@ export const browserConfigSchema = z.strictObject({
   consoleEntriesPerTab: positiveInt.max(10_000).default(500),
   /** Characters of a snapshot returned at most; the rest is cut and `truncated: true` says so. */
   maxSnapshotChars: positiveInt.max(10_000_000).default(200_000),
+});
+
+/** Observability evidence (src/obs): how long it is kept. */
+export const obsConfigSchema = z.strictObject({
+  /**
+   * Days trajectory, session index, token usage, delivery traces, diagnostics, health signals and audit rows are kept;
+   * older ones are deleted by an hourly sweep. 0 keeps them forever. Read at every sweep.
+   */
+  retentionDays: z.number().int().min(0).max(36_500).default(30),
 });

@@ -3,7 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Document, isMap, isNode, isScalar, isSeq, parse, type YAMLMap, type YAMLSeq } from 'yaml';
 import { forbiddenKey, GatewayError } from '../errors.js';
-import { substituteReferences } from './load.js';
+import { resolveText } from './load.js';
 import { isForbiddenKey } from './object-keys.js';
 import { isSecretKey, REDACTED } from './redact.js';
 import { redactUrlPassword } from './storage-schema.js';
@@ -95,11 +95,11 @@ export function setPath(root: RawConfig, segments: readonly string[], value: unk
  * List items are matched by `id` when they have one (tokens), else by position.
  */
 export function keepSecrets(next: unknown, previous: unknown, env: NodeJS.ProcessEnv, secrets: ReadonlyMap<string, string> = new Map()): unknown {
-  const resolve = (text: string): unknown => substituteReferences(text, env, new Set(), secrets);
+  const resolve = (text: string): string => resolveText(text, { env, secrets });
   return keep(next, previous, resolve, '', '');
 }
 
-function keep(next: unknown, previous: unknown, resolve: (text: string) => unknown, path: string, key: string): unknown {
+function keep(next: unknown, previous: unknown, resolve: (text: string) => string, path: string, key: string): unknown {
   if (typeof next === 'string') {
     if (next === REDACTED && isSecretKey(key)) {
       if (typeof previous === 'string') return previous;
@@ -108,8 +108,7 @@ function keep(next: unknown, previous: unknown, resolve: (text: string) => unkno
     if (typeof previous === 'string' && previous.includes('${') && resolve(previous) === next) return previous;
     // A `url` read back with its password masked (redact.ts) keeps the stored URL, password and all.
     if (key === 'url' && typeof previous === 'string' && next !== previous) {
-      const stored = resolve(previous);
-      if (typeof stored === 'string' && redactUrlPassword(stored) === next) return previous;
+      if (redactUrlPassword(resolve(previous)) === next) return previous;
     }
     return next;
   }

@@ -7,7 +7,7 @@ import { ConfigError } from './config-error.js';
 import { configEditMethods } from './config-edit-methods.js';
 import { moveSecretsOut, parseFile, readConfigText, type ConfigFile, type Prepared } from './config-document.js';
 import { changedSections, isPlainObject, keepSecrets, renderDocument, type RawConfig } from './config-edit.js';
-import { writeAtomically } from './config-file.js';
+import { removeOrphanTempFiles, writeAtomically } from './config-file.js';
 import type { ConfigChange, ConfigChangeResult, ConfigEdit, ConfigStore, ConfigStoreDeps } from './config-store-types.js';
 import { watchConfigFile } from './file-watch.js';
 import { substituteReferences, validateConfig } from './load.js';
@@ -35,6 +35,9 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
   const listeners = new Set<(change: ConfigChange) => void>();
   let lock: Promise<unknown> = Promise.resolve();
 
+  // A write killed between its temp file and the rename leaves the temp file; nothing else would ever remove it.
+  const orphans = await removeOrphanTempFiles([configPath, secretsPath]);
+  if (orphans.length > 0) log.info({ paths: orphans }, 'removed temp files of config writes that were interrupted');
   let secrets: SecretValues = await readSecrets(secretsPath);
   const initial = await readConfigText(configPath, initialDocument);
   let file = parseFile(initial.text, configPath);
@@ -71,7 +74,7 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
   }
 
   function validate(candidate: RawConfig, source: string): GatewayConfig {
-    return overrides(validateConfig(substituteReferences(candidate, env, new Set(), secrets), source));
+    return overrides(validateConfig(substituteReferences(candidate, { env, secrets }, source), source));
   }
 
   /** Writes secrets.yaml (when it gained a value) before the config that refers to it, then adopts both. */

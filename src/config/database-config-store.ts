@@ -51,7 +51,7 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
   let isSyncQueued = false;
 
   function validate(candidate: RawConfig, source: string, known: SecretValues = secrets): GatewayConfig {
-    return overrides(validateConfig(substituteReferences(candidate, env, new Set(), known), source));
+    return overrides(validateConfig(substituteReferences(candidate, { env, secrets: known }, source), source));
   }
 
   /** First start on an empty database: the file (its secrets moved into the database) becomes revision 1. */
@@ -142,7 +142,13 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
     if (!isPlainObject(kept)) throw new GatewayError('invalid_params', 'The config must be an object of sections');
     for (const name of REPLICA_SECTIONS) {
       if (kept[name] === undefined) continue;
-      const given = configSchema.shape[name].safeParse(substituteReferences(kept[name], env, new Set(), secrets));
+      let resolved: unknown;
+      try {
+        resolved = substituteReferences(kept[name], { env, secrets }, 'the changed config', [name]);
+      } catch (error) {
+        throw asInvalidParams(error);
+      }
+      const given = configSchema.shape[name].safeParse(resolved);
       if (!given.success || !isDeepStrictEqual(given.data, effective[name])) throw replicaLocalSection(name);
     }
     return withLocal(kept);

@@ -30,8 +30,9 @@ export function generateSecret(length = 48): string {
 /** `adminSecret` is what the file holds for the admin token: the `${secret:NAME}` reference to its value. */
 export function starterConfigText(adminSecret: string): string {
   return `# Agent Gateway configuration. Reference: README.md ("Configuration").
-# Strings may use \${ENV_VAR}. Secret values live in secrets.yaml beside this file and appear here as
-# \${secret:NAME}. Changes made through config.*, agents.* and tokens.* are committed to git here.
+# Secret and URL fields (token secret, apiKey, baseUrl, url) may use \${ENV_VAR}; secret values live in
+# secrets.yaml beside this file and appear here as \${secret:NAME}. Changes made through config.*, agents.* and
+# tokens.* are committed to git here.
 gateway:
   host: 127.0.0.1
   port: 4766

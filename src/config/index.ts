@@ -1,8 +1,9 @@
-// Configuration: schema and defaults, loading with ${ENV} substitution, first-run creation, redaction.
+// Configuration: schema and defaults, loading with ${ENV} substitution in secret and URL fields, first-run creation, redaction.
 export * from './schema.js';
 export { DEFAULT_POSTGRES_MAX_CONNECTIONS, redactUrlPassword, storageConfigSchema, type StorageConfig } from './storage-schema.js';
 export { ConfigError } from './config-error.js';
-export { describeMissingReference, loadConfigFile, parseConfigText, validateConfig, formatIssues, formatPath, substituteReferences, type LoadedConfig } from './load.js';
+export { describeMissingReference, loadConfigFile, parseConfigText, validateConfig, formatIssues, formatPath, resolveText, substituteReferences, type LoadedConfig, type ReferenceValues } from './load.js';
+export { MISPLACED_REFERENCE, REFERENCE_FIELDS, referenceFieldAt, showSecretReferences, type ReferenceField } from './reference-fields.js';
 export { ensureConfigFile, generateSecret, type FirstRunResult } from './first-run.js';
 export { CREDENTIAL_KEY_PATTERN, CREDENTIAL_KEYS, isSecretKey, LOG_REDACT_PATHS, redactConfig, redactSecrets, REDACTED, SECRET_KEYS } from './redact.js';
 export { readSecrets, writeSecrets, type SecretValues } from './secrets-file.js';

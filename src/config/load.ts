@@ -1,9 +1,11 @@
-// Reads the YAML config file, substitutes ${ENV_VAR} and ${secret:NAME} in string values and validates it against the schema.
+// Reads the YAML config file, substitutes ${ENV_VAR} and ${secret:NAME} in its secret and URL fields (refusing them
+// anywhere else) and validates it against the schema.
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { findForbiddenKey } from './object-keys.js';
+import { holdsReference, MISPLACED_REFERENCE, REFERENCE, referenceFieldAt } from './reference-fields.js';
 import { readSecrets } from './secrets-file.js';
 import { configSchema, type GatewayConfig } from './schema.js';
 import { bracketPath, readIssues } from '../errors.js';
@@ -19,29 +21,47 @@ export interface LoadedConfig {
   missingEnv: string[];
 }
 
-/** `${NAME}` from the environment, or `${secret:NAME}` from secrets.yaml (DESIGN §3 "secrets and config history"). */
-const REFERENCE = /\$\{(?:secret:([A-Za-z0-9_.-]+)|([A-Za-z_][A-Za-z0-9_]*))\}/g;
-
 const NO_SECRETS: ReadonlyMap<string, string> = new Map();
 
+export interface ReferenceValues {
+  env: NodeJS.ProcessEnv;
+  secrets?: ReadonlyMap<string, string>;
+  /** Collects the names that resolve to nothing (`NAME` or `secret:NAME`), which read as empty strings. */
+  missing?: Set<string>;
+}
+
+/** Replaces `${NAME}` and `${secret:NAME}` in one string, wherever it comes from. */
+export function resolveText(text: string, { env, secrets = NO_SECRETS, missing }: ReferenceValues): string {
+  if (!text.includes('${')) return text;
+  return text.replace(REFERENCE, (_match, secretName: string | undefined, envName: string | undefined) => {
+    const found = secretName === undefined ? env[envName ?? ''] : secrets.get(secretName);
+    if (found === undefined) missing?.add(secretName === undefined ? (envName ?? '') : `secret:${secretName}`);
+    return found ?? '';
+  });
+}
+
 /**
- * Replaces `${NAME}` and `${secret:NAME}` in every string of a parsed document; `missing` collects the names
- * that resolve to nothing (`NAME` or `secret:NAME`), which are substituted as empty strings.
+ * Replaces the references in the reference fields (reference-fields.ts) of a parsed document, or of the part of one at
+ * `at`; a reference in any other string is refused with a ConfigError naming every such key, before anything resolves.
  */
-export function substituteReferences(value: unknown, env: NodeJS.ProcessEnv, missing: Set<string>, secrets: ReadonlyMap<string, string> = NO_SECRETS): unknown {
-  if (typeof value === 'string') {
-    if (!value.includes('${')) return value;
-    return value.replace(REFERENCE, (_match, secretName: string | undefined, envName: string | undefined) => {
-      const found = secretName === undefined ? env[envName ?? ''] : secrets.get(secretName);
-      if (found === undefined) missing.add(secretName === undefined ? (envName ?? '') : `secret:${secretName}`);
-      return found ?? '';
-    });
-  }
-  if (Array.isArray(value)) return value.map((item) => substituteReferences(item, env, missing, secrets));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substituteReferences(item, env, missing, secrets)]));
-  }
-  return value;
+export function substituteReferences(value: unknown, values: ReferenceValues, source: string, at: readonly (string | number)[] = []): unknown {
+  const misplaced: string[] = [];
+  const visit = (node: unknown, path: (string | number)[]): unknown => {
+    if (typeof node === 'string') {
+      if (!holdsReference(node)) return node;
+      if (referenceFieldAt(path) === undefined) {
+        misplaced.push(`${formatPath(path)}: ${MISPLACED_REFERENCE}`);
+        return node;
+      }
+      return resolveText(node, values);
+    }
+    if (Array.isArray(node)) return node.map((item, index) => visit(item, [...path, index]));
+    if (node !== null && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, visit(item, [...path, key])]));
+    return node;
+  };
+  const substituted = visit(value, [...at]);
+  if (misplaced.length > 0) throw new ConfigError(`Invalid configuration in ${source}:\n  ${misplaced.join('\n  ')}`, misplaced);
+  return substituted;
 }
 
 /** What a name of LoadedConfig.missingEnv means, for warnings. */
@@ -85,7 +105,7 @@ export function parseConfigText(text: string, source: string, env: NodeJS.Proces
     throw new ConfigError(`Invalid YAML in ${source}: ${detail}`);
   }
   const missing = new Set<string>();
-  const substituted = substituteReferences(document, env, missing, secrets);
+  const substituted = substituteReferences(document, { env, secrets, missing }, source);
   try {
     return { config: validateConfig(substituted, source), missingEnv: [...missing].sort() };
   } catch (error) {

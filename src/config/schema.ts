@@ -1,6 +1,6 @@
 // The configuration file's schema: every key, default and bound of the spec and DESIGN.md §2.
 import { z } from 'zod';
-import { approvalsConfigSchema, audioConfigSchema, audioEngineSchema, browserConfigSchema, mediaConfigSchema, memoryConfigSchema, schedulerConfigSchema } from './capability-schemas.js';
+import { approvalsConfigSchema, audioConfigSchema, audioEngineSchema, browserConfigSchema, mediaConfigSchema, memoryConfigSchema, obsConfigSchema, schedulerConfigSchema } from './capability-schemas.js';
 import { durationMs, positiveInt } from './schema-units.js';
 
 export * from './capability-schemas.js';
@@ -189,6 +189,7 @@ export const configSchema = z
     browser: browserConfigSchema.prefault({}),
     storage: storageConfigSchema.default({ kind: 'sqlite' }),
     coordination: coordinationConfigSchema.default({ kind: 'local' }),
+    obs: obsConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
@@ -240,3 +241,4 @@ export type CoordinationConfig = z.infer<typeof coordinationConfigSchema>;
 export type AudioEngineConfig = z.infer<typeof audioEngineSchema>;
 export type MediaConfig = z.infer<typeof mediaConfigSchema>;
 export type BrowserConfig = z.infer<typeof browserConfigSchema>;
+export type ObsConfig = z.infer<typeof obsConfigSchema>;

@@ -22,3 +22,6 @@ export { DIAGNOSTICS_DEFAULT_LIMIT, DIAGNOSTICS_MAX_LIMIT } from './diagnostics.
 export { STALE_THRESHOLD_MS } from './channels.js';
 export { TRACE_SEARCH_DEFAULT_LIMIT, TRACE_SEARCH_MAX_LIMIT } from './trace-search.js';
 export { WHERE_MAX_LENGTH } from './where-filter.js';
+export {
+  RETENTION_BATCH_ROWS, RETENTION_FIRST_SWEEP_MS, RETENTION_LEASE, RETENTION_RENEW_BATCHES, RETENTION_SWEEP_INTERVAL_MS, type RetentionLeases, type RetentionSweep, type StorageReport,
+} from './retention.js';

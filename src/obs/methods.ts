@@ -1,5 +1,5 @@
 // obs.* methods: diagnostics (rpc), billing, channels, delivery, context, cache, trace search, explain, fleet health,
-// audit and resets (admin). Thin adapters from RPC params to the observability services.
+// audit, storage size and retention, and resets (admin). Thin adapters from RPC params to the observability services.
 import { z } from 'zod';
 import { defineMethod, noParams } from '../rpc/index.js';
 import { AUDIT_MAX_LIMIT } from './audit.js';
@@ -169,6 +169,20 @@ export function obsMethods({ obs }: { obs: Observability }) {
         limit: limit.optional(),
       }),
       handler: async (params) => ({ rows: await obs.audit.query(params) }),
+    }),
+    defineMethod({
+      name: 'obs.storage.stats',
+      scope: 'admin',
+      summary: 'Evidence tables (rows, oldest time, bytes), database bytes, obs.retentionDays and the last retention sweep.',
+      params: noParams,
+      handler: (_params, ctx) => obs.retention.report(ctx.signal),
+    }),
+    defineMethod({
+      name: 'obs.storage.sweep',
+      scope: 'admin',
+      summary: 'Runs the retention sweep now (or joins the running one): deletes evidence older than obs.retentionDays.',
+      params: noParams,
+      handler: () => obs.retention.sweepNow(),
     }),
     defineMethod({
       name: 'obs.reset',

@@ -20,6 +20,7 @@ export function createObsModule(deps: ObservabilityDeps): ObsModule {
     name: 'obs',
     observability,
     methods: obsMethods({ obs: observability }),
+    start: () => observability.retention.start(),
     async recordBootPosture(servedWindows, signal) {
       try {
         const entries = await servedWindows(signal);

@@ -1,6 +1,6 @@
 // Builds the observability services over the storage ports and event bus: recorders, queries, reports and resets.
 import type { Logger } from 'pino';
-import type { AuditPort, EvidencePort, ObsPort, ObsWrite } from '../store/ports/index.js';
+import type { AuditPort, EvidencePort, ObsPort, ObsWrite, RetentionPort } from '../store/ports/index.js';
 import { createBatchQueue } from './batch-queue.js';
 import { createAuditLog, type AuditLog } from './audit.js';
 import { createBilling, type Billing } from './billing.js';
@@ -19,6 +19,7 @@ import { subscribeProviderHealth } from './health-feed.js';
 import { createHealthSignalRecorder, type HealthSignalRecorder } from './health-signals.js';
 import type { PriceLookup } from './pricing.js';
 import type { Recorder } from './recorder.js';
+import { createRetentionSweeper, type RetentionLeases, type RetentionSweeper } from './retention.js';
 import { createTraceSearch, type TraceRow, type TraceSearchParams } from './trace-search.js';
 
 /** The tables obs.reset.table accepts (spec). */
@@ -30,7 +31,7 @@ export const FLEET_DEFAULT_SINCE_HOURS = 24;
 
 export interface ObservabilityDeps {
   /** The ports the recorders write through and the reports read. */
-  store: { audit: AuditPort; evidence: EvidencePort; obs: ObsPort };
+  store: { audit: AuditPort; evidence: EvidencePort; obs: ObsPort; retention: RetentionPort };
   events: EventBus;
   /** The turn loop's recorder: flushed before every read so the current run is counted once. */
   recorder: Pick<Recorder, 'flush'>;
@@ -41,7 +42,14 @@ export interface ObservabilityDeps {
   hasDurableRuns?: boolean;
   flushIntervalMs?: number;
   log?: Logger;
+  /** obs.retentionDays, read at every retention sweep; absent: 0, evidence is kept forever. */
+  retentionDays?: () => number;
+  /** The coordination leases, so one replica sweeps a shared store; absent: this process always holds them. */
+  leases?: RetentionLeases;
 }
+
+/** One process with no other replica: it holds every lease. */
+const OWN_LEASES: RetentionLeases = { acquire: async () => true, renew: async () => true, release: async () => {} };
 
 export interface Observability {
   readonly billing: Billing;
@@ -51,6 +59,8 @@ export interface Observability {
   readonly audit: AuditLog;
   readonly signals: HealthSignalRecorder;
   readonly context: ContextReports;
+  /** The evidence retention sweep and the storage report (obs.storage.*); its timer runs once started. */
+  readonly retention: RetentionSweeper;
   cacheStats(): Promise<CacheStats>;
   traceSearch(params: TraceSearchParams): Promise<{ rows: TraceRow[] }>;
   explain(params: ExplainParams): Promise<ExplainResult>;
@@ -84,6 +94,13 @@ export function createObservability(deps: ObservabilityDeps): Observability {
   const traces = createTraceSearch({ port: deps.store.evidence, flush, now });
   const sessionLoader = createSessionLoader({ port: deps.store.evidence, flush });
   const fleetLoader = createFleetLoader({ port: deps.store.evidence, flush, hasDurableRuns });
+  const retention = createRetentionSweeper({
+    port: deps.store.retention, retentionDays: deps.retentionDays ?? (() => 0), leases: deps.leases ?? OWN_LEASES, now, ...(deps.log === undefined ? {} : { log: deps.log }),
+    flush: async () => {
+      await flush();
+      await audit.flush();
+    },
+  });
 
   const resetters: Record<ResettableTable, () => number | Promise<number>> = {
     token_usage: () => billing.reset(),
@@ -100,6 +117,7 @@ export function createObservability(deps: ObservabilityDeps): Observability {
     audit,
     signals,
     context,
+    retention,
     cacheStats: () => cache.read(),
     traceSearch: (params) => traces.search(params),
     explain: (params) => explainSession(sessionLoader, params),
@@ -116,6 +134,7 @@ export function createObservability(deps: ObservabilityDeps): Observability {
     },
     flush,
     async close() {
+      await retention.stop();
       stopProviderHealth();
       channels.close();
       diagnostics.close();

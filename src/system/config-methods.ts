@@ -1,6 +1,6 @@
 // config.* methods (admin): read, patch, apply and version the config file through the ConfigStore.
 import { z } from 'zod';
-import { CONFIG_SECTIONS, configSchema, findForbiddenKey, isForbiddenKey, redactSecrets, type ConfigStore } from '../config/index.js';
+import { CONFIG_SECTIONS, configSchema, findForbiddenKey, isForbiddenKey, redactSecrets, showSecretReferences, type ConfigStore, type GatewayConfig } from '../config/index.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../server/index.js';
 import { defineMethod, noParams } from '../rpc/index.js';
 
@@ -38,14 +38,16 @@ const HISTORY_DEFAULT_LIMIT = 20;
 const HISTORY_MAX_LIMIT = 1000;
 
 export function configMethods({ config }: { config: ConfigStore }) {
+  /** The effective config as read paths show it: secrets "***", a URL's ${secret:NAME} reference as written. */
+  const shown = (): GatewayConfig => showSecretReferences(redactSecrets(config.get()), config.raw());
   return [
     defineMethod({
       name: 'config.read',
       scope: 'admin',
-      summary: 'The effective config (or one section) with token secrets, API keys and the webhook secret shown as "***".',
+      summary: 'The effective config (or one section) with token secrets, API keys and the webhook secret shown as "***", a URL naming a secret as written.',
       params: z.strictObject({ section: section.optional() }),
       handler: ({ section: name }) => {
-        const effective = redactSecrets(config.get());
+        const effective = shown();
         if (name === undefined) return { config: effective, sections: CONFIG_SECTIONS };
         return effective[name] ?? null;
       },
@@ -56,7 +58,7 @@ export function configMethods({ config }: { config: ConfigStore }) {
       summary: 'One section as written in the file (${ENV} references intact, not redacted), or the whole effective config redacted.',
       params: z.strictObject({ section: section.optional() }),
       handler: ({ section: name }) => {
-        if (name === undefined) return redactSecrets(config.get());
+        if (name === undefined) return shown();
         return config.raw(name) ?? null;
       },
     }),

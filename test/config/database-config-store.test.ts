@@ -203,4 +203,14 @@ describe.skipIf(postgresBinDir === undefined)(`database config store${postgresBi
     await a.set('gateway', 'webhook', { secret: '${HOOK_SECRET}' });
     await expect(replica('Assistant')).rejects.toThrow(/config revision 2[\s\S]*gateway\.webhook\.secret: must be at least 16 characters/);
   });
+
+  it('refuses a reference outside the secret and URL fields, naming the key; no revision is written', async () => {
+    const a = await replica('Assistant');
+    await expect(a.patch({ agents: { default: { name: 'Helper ${secret:gateway.tokens.admin.secret}' } } })).rejects.toMatchObject({
+      kind: 'invalid_params',
+      message: 'Invalid config: agents.default.name: references (${…}) are allowed only in secret and URL fields',
+    });
+    expect(a.get().agents.default?.name).toBe('Assistant');
+    expect(await query(url, 'SELECT revision FROM config_revisions')).toHaveLength(1);
+  });
 });

@@ -1,4 +1,4 @@
-// Loading config.yaml: ${ENV} substitution, missing variables, YAML syntax errors and unreadable files.
+// Loading config.yaml: ${ENV} substitution (in secret and URL fields), missing variables, YAML syntax errors and unreadable files.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,10 +16,10 @@ describe('config loading', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('substitutes ${NAME} in string values from the environment', () => {
-    const text = `gateway:\n  host: \${GW_HOST}\n  tokens:\n    - id: admin\n      secret: "\${GW_SECRET}"\n`;
-    const { config, missingEnv } = parseConfigText(text, 'x.yaml', { GW_HOST: '0.0.0.0', GW_SECRET: SECRET });
-    expect(config.gateway.host).toBe('0.0.0.0');
+  it('substitutes ${NAME} in secret and URL fields from the environment', () => {
+    const text = `gateway:\n  tokens:\n    - id: admin\n      secret: "\${GW_SECRET}"\ncoordination:\n  kind: redis\n  url: \${GW_REDIS}\n`;
+    const { config, missingEnv } = parseConfigText(text, 'x.yaml', { GW_REDIS: 'redis://10.0.0.2:6379', GW_SECRET: SECRET });
+    expect(config.coordination).toMatchObject({ url: 'redis://10.0.0.2:6379' });
     expect(config.gateway.tokens[0]?.secret).toBe(SECRET);
     expect(missingEnv).toEqual([]);
   });

@@ -30,6 +30,8 @@ const CALLS: [string, Record<string, unknown>][] = [
   ['obs.explain', { sessionKey: 'default:alice:ws' }],
   ['obs.fleet.health', {}],
   ['obs.audit.query', {}],
+  ['obs.storage.stats', {}],
+  ['obs.storage.sweep', {}],
   ['obs.reset', {}],
   ['obs.reset.table', { table: 'delivery' }],
 ];
@@ -52,7 +54,7 @@ describe('obs methods over JSON-RPC', () => {
   });
   afterEach(() => stack.close());
 
-  it('declares the 20 obs methods of the catalogue', () => {
+  it('declares the 20 obs methods of the catalogue and obs.storage.stats and obs.storage.sweep', () => {
     expect(obsMethods({ obs: stack.obs }).map((method) => method.name).sort()).toEqual(CALLS.map(([name]) => name).sort());
   });
 

@@ -81,7 +81,7 @@ describe('config.* methods', () => {
 
   it('config.read redacts token secrets, API keys and the webhook secret', async () => {
     const whole = await result('config.read');
-    expect(whole).toHaveProperty('sections', ['gateway', 'providers', 'embeddings', 'agents', 'openai', 'responses', 'memory', 'approvals', 'scheduler', 'audio', 'media', 'browser', 'storage', 'coordination']);
+    expect(whole).toHaveProperty('sections', ['gateway', 'providers', 'embeddings', 'agents', 'openai', 'responses', 'memory', 'approvals', 'scheduler', 'audio', 'media', 'browser', 'storage', 'coordination', 'obs']);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
     expect(whole).toHaveProperty('config.gateway.webhook.secret', '***');
     expect(whole).toHaveProperty('config.providers.local.apiKey', '***');
@@ -132,7 +132,7 @@ describe('config.* methods', () => {
 
   it('config.schema answers the JSON Schema of the config or of one section', async () => {
     const whole = await result('config.schema');
-    expect(whole).toHaveProperty('sections', ['gateway', 'providers', 'embeddings', 'agents', 'openai', 'responses', 'memory', 'approvals', 'scheduler', 'audio', 'media', 'browser', 'storage', 'coordination']);
+    expect(whole).toHaveProperty('sections', ['gateway', 'providers', 'embeddings', 'agents', 'openai', 'responses', 'memory', 'approvals', 'scheduler', 'audio', 'media', 'browser', 'storage', 'coordination', 'obs']);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.type', 'integer');
     const agents = await result('config.schema', { section: 'agents' });

@@ -35,7 +35,7 @@ describe('gateway methods', () => {
       uptime: 90.5,
       nodeVersion: process.version,
       configPaths: [gateway.paths.configPath],
-      sections: ['gateway', 'providers', 'agents', 'openai', 'responses', 'memory', 'approvals', 'scheduler', 'audio', 'media', 'browser', 'storage', 'coordination'],
+      sections: ['gateway', 'providers', 'agents', 'openai', 'responses', 'memory', 'approvals', 'scheduler', 'audio', 'media', 'browser', 'storage', 'coordination', 'obs'],
     });
     expect(result).toHaveProperty('memoryUsage.rss');
   });

@@ -11,3 +11,4 @@ export * from './memory.js';
 export * from './approvals.js';
 export * from './jobs.js';
 export * from './media.js';
+export * from './retention.js';

@@ -7,6 +7,7 @@ import type { JobPort } from './jobs.js';
 import type { MediaPort } from './media.js';
 import type { ObsPort } from './obs.js';
 import type { ResponsePort } from './responses.js';
+import type { RetentionPort } from './retention.js';
 import type { RunPort } from './runs.js';
 import type { SessionPort } from './sessions.js';
 import type { TokenPort } from './tokens.js';
@@ -23,6 +24,7 @@ export interface StorePorts {
   approvals: ApprovalPort;
   jobs: JobPort;
   media: MediaPort;
+  retention: RetentionPort;
   /**
    * Writes what the backend still holds (queued session appends and usage, the writer thread's batches), then
    * releases it. Writers outside the store (the evidence, audit and obs queues) must have flushed before.

@@ -11,6 +11,7 @@ export { createPostgresMediaPort } from './media-store.js';
 export { createPostgresAuditPort } from './audit.js';
 export { createPostgresSessionPort } from './session-store.js';
 export { createPostgresObsPort } from './obs-counters.js';
+export { createPostgresRetentionPort } from './retention.js';
 export { createPostgresEvidencePort } from './evidence.js';
 export { createPostgresMemoryPort, type PostgresMemoryPort, type PostgresMemoryPortOptions } from './memory-store.js';
 export { openPostgresStore, probePgvector, type OpenPostgresStoreOptions } from './store.js';

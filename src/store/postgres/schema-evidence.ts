@@ -99,4 +99,11 @@ export const EVIDENCE_MIGRATIONS: readonly PostgresMigration[] = [
     CREATE INDEX health_signals_by_ts ON health_signals (ts);
     CREATE INDEX health_signals_by_kind ON health_signals (kind, ts);`,
   },
+  {
+    version: 10,
+    name: 'evidence_retention_indexes',
+    // The retention sweep (obs.retentionDays) deletes the oldest trajectory rows a small batch at a time and
+    // obs.storage.stats reads the oldest time: both walk this index instead of scanning the table.
+    up: 'CREATE INDEX trajectory_by_ts ON trajectory (ts);',
+  },
 ];

@@ -11,6 +11,7 @@ import { assertSchemaSupported, migratePostgres } from './migrate.js';
 import { createPostgresObsPort } from './obs-counters.js';
 import { createPool, type PgPool, type PostgresPoolOptions } from './pool.js';
 import { createPostgresResponsePort } from './response-store.js';
+import { createPostgresRetentionPort } from './retention.js';
 import { createPostgresRunPort } from './run-store.js';
 import { createPostgresSessionPort } from './session-store.js';
 import { createPostgresTokenPort } from './token-store.js';
@@ -60,6 +61,7 @@ export async function openPostgresStore({ migrate = true, log, memory = {}, ...p
     approvals: createPostgresApprovalPort(pool),
     jobs: createPostgresJobPort(pool),
     media: createPostgresMediaPort(pool),
+    retention: createPostgresRetentionPort(pool),
     // Every write was committed before its call resolved: nothing is left to flush.
     close: () => pool.end(),
   };

@@ -13,6 +13,7 @@ export { createSqliteResponsePort } from './response-store.js';
 export { createSqliteAuditPort } from './audit.js';
 export { createSqliteEvidencePort } from './evidence.js';
 export { createSqliteObsPort } from './obs-counters.js';
+export { createSqliteRetentionPort } from './retention.js';
 export {
   createSqliteMemoryPort,
   DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH,

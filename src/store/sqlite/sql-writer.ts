@@ -10,16 +10,23 @@ export type SqlRow = readonly [statement: number, ...params: SqlValue[]];
 export interface SqlWriter {
   /** Runs the rows in order in one transaction; rejects (and writes none of them) when one fails. */
   write(rows: readonly SqlRow[]): Promise<void>;
+  /** As write, resolving to the number of rows the statements changed (deletes: rows deleted). */
+  run(rows: readonly SqlRow[]): Promise<number>;
 }
 
 export function createInThreadWriter(db: SqliteDatabase, statements: readonly string[]): SqlWriter {
   const prepared = statements.map((sql) => db.prepare(sql));
-  const run = db.transaction((rows: readonly SqlRow[]) => {
-    for (const [index, ...params] of rows) prepared[index]?.run(...params);
+  const runAll = db.transaction((rows: readonly SqlRow[]): number => {
+    let changes = 0;
+    for (const [index, ...params] of rows) changes += prepared[index]?.run(...params).changes ?? 0;
+    return changes;
   });
   return {
     async write(rows) {
-      if (rows.length > 0) run.immediate(rows);
+      if (rows.length > 0) runAll.immediate(rows);
+    },
+    async run(rows) {
+      return rows.length > 0 ? runAll.immediate(rows) : 0;
     },
   };
 }
@@ -31,15 +38,20 @@ export interface WriterThread {
   close(): Promise<void>;
 }
 
-/** The thread's handler: each statement set prepared once, each batch of rows run in one IMMEDIATE transaction. */
+/**
+ * The thread's handler: each statement set prepared once, each batch of rows run in one IMMEDIATE transaction, whose
+ * reply is the number of rows it changed.
+ */
 const WRITER_HANDLER = `
 const sets = [];
 const run = db.transaction((statements, rows) => {
-  for (const row of rows) statements[row[0]].run(...row.slice(1));
+  let changes = 0;
+  for (const row of rows) changes += statements[row[0]].run(...row.slice(1)).changes;
+  return changes;
 });
 function handle(message) {
   if (message.type === 'prepare') sets[message.set] = message.statements.map((sql) => db.prepare(sql));
-  else run.immediate(sets[message.set], message.rows);
+  else return run.immediate(sets[message.set], message.rows);
 }
 `;
 
@@ -53,6 +65,9 @@ export function createWriterThread(path: string): WriterThread {
       return {
         async write(rows) {
           if (rows.length > 0) await thread.request({ type: 'write', set, rows });
+        },
+        async run(rows) {
+          return rows.length > 0 ? thread.request<number>({ type: 'write', set, rows }) : 0;
         },
       };
     },

@@ -10,6 +10,7 @@ import { createSqliteJobPort } from './job-store.js';
 import { createSqliteMediaPort } from './media-store.js';
 import { createSqliteObsPort } from './obs-counters.js';
 import { createSqliteResponsePort } from './response-store.js';
+import { createSqliteRetentionPort } from './retention.js';
 import { createSqliteRunPort } from './run-store.js';
 import { createSqliteSessionPort } from './session-store.js';
 import { createReaderThread } from './sql-reader.js';
@@ -47,6 +48,7 @@ export function openSqliteStore({ path, log, memory = {} }: OpenSqliteStoreOptio
     approvals: createSqliteApprovalPort(db),
     jobs: createSqliteJobPort(db),
     media: createSqliteMediaPort(db),
+    retention: createSqliteRetentionPort(db, writers),
     // The session port's queued appends and usage are written before the file is closed.
     async close() {
       sessions.flush();

@@ -13,7 +13,7 @@ import { createRecorder } from '../../../src/obs/recorder.js';
 import { createEmbedder, createModelRouter } from '../../../src/providers/index.js';
 import { createAuthenticator, createHttpServer, createRequestAuth } from '../../../src/server/index.js';
 import {
-  createSqliteAuditPort, createSqliteEvidencePort, createSqliteObsPort, createSqliteResponsePort, createSqliteSessionPort, createSqliteTokenPort, openDatabase, type SqliteDatabase,
+  createSqliteAuditPort, createSqliteEvidencePort, createSqliteObsPort, createSqliteResponsePort, createSqliteRetentionPort, createSqliteSessionPort, createSqliteTokenPort, openDatabase, type SqliteDatabase,
 } from '../../../src/store/sqlite/index.js';
 import type { FastifyInstance } from 'fastify';
 import { harnessConfig, TOKENS } from '../../support/gateway-harness.js';
@@ -77,7 +77,7 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
   const sessions = createSqliteSessionPort(db);
   const evidence = createSqliteEvidencePort(db);
   const recorder = createRecorder({ port: evidence });
-  const observability = createObservability({ store: { audit: createSqliteAuditPort(db), evidence, obs: createSqliteObsPort(db) }, events, recorder, now: Date.now, newId: randomUUID });
+  const observability = createObservability({ store: { audit: createSqliteAuditPort(db), evidence, obs: createSqliteObsPort(db), retention: createSqliteRetentionPort(db) }, events, recorder, now: Date.now, newId: randomUUID });
   const runner = createTurnServiceFixture({ agents, router, store: sessions, recorder, events, ...(options.tools === undefined ? {} : { tools: options.tools }) });
   const embedder = options.hasEmbeddings === true ? createEmbedder({ embeddings: { provider: 'local', model: 'embed-small' }, providers, log }) : undefined;
   const auth = createRequestAuth(createAuthenticator({ configTokens: config.gateway.tokens, store: createSqliteTokenPort(db) }));

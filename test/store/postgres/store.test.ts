@@ -21,7 +21,7 @@ async function run(url: string, sql: string): Promise<void> {
   await client.query(sql).finally(() => client.end());
 }
 
-// Every migration this build declares (branches merged in parallel may leave a number to another's migration).
+/** Every version this build declares, in order. */
 const allVersions = POSTGRES_MIGRATIONS.map((migration) => migration.version).sort((a, b) => a - b);
 
 describe.skipIf(postgresBinDir === undefined)(`openPostgresStore${postgresBinDir === undefined ? ` (${POSTGRES_SKIP_REASON})` : ''}`, () => {
