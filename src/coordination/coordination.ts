@@ -26,8 +26,11 @@ export interface Coordination {
   readonly locks: SessionLocks;
   readonly instances: Instances;
   readonly leases: Leases;
-  /** Shared HTTP rate-limit counters; undefined: the HTTP server counts in process. */
-  readonly rateCounter?: RateCounter;
+  /**
+   * The gateway.rateLimit counters (keys `token:<id>` or `ip:<address>`): the HTTP surfaces and the scheduler's
+   * fires count in them; in process (local) or shared by every replica (redis).
+   */
+  readonly rateCounter: RateCounter;
   /** The /api/events feed shared by replicas; undefined: each process numbers its own events. */
   readonly eventFeed?: EventFeed;
   readonly notifications: PeerChannel<PeerNotification>;
