@@ -24,6 +24,8 @@ export interface FireDeps {
   recorder: { trajectory(record: TrajectoryRecord): void };
   gate: GateDeps;
   defaultAgentId: () => string;
+  /** scheduler.jobHistoryMessages: the newest messages of the job's session its turn is given. */
+  historyLimit: () => number;
   now: () => number;
   newId: () => string;
   log: Logger;
@@ -86,7 +88,10 @@ export async function runFire(deps: FireDeps, job: JobRecord, reason: FireReason
     let result: TurnResult | undefined;
     let failure: string | undefined;
     try {
-      result = await deps.turns.run({ ...(job.agentId === null ? {} : { agentId: job.agentId }), sessionKey, message: job.message, caller, rootRunId: runId, signal: AbortSignal.any([run.signal, shutdown]) });
+      result = await deps.turns.run({
+        ...(job.agentId === null ? {} : { agentId: job.agentId }), sessionKey, message: job.message, caller, rootRunId: runId,
+        historyLimit: deps.historyLimit(), signal: AbortSignal.any([run.signal, shutdown]),
+      });
       failure = undoneTaskError(result);
     } catch (error) {
       failure = publicMessage(maskUnknown(error, deps.log, { jobId: job.id, runId }, 'a scheduled turn failed'));
