@@ -9,7 +9,7 @@ import { openConfigStore, openStore } from './app-store.js';
 import { applyLiveConfig, closeInOrder, createShutdownController, type App, type AppOptions, type AppState } from './app-lifecycle.js';
 import type { CapabilityModule } from './capability.js';
 import { securePrivateDataDir, type GatewayConfig } from './config/index.js';
-import { createCoordination, createPeerBridge } from './coordination/index.js';
+import { createCoordination, createPeerBridge, limitSessionWaiters } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
 import { createEventBus, createObsModule, createRecorder, recordRunsOrphaned } from './obs/index.js';
 import { createEmbedder, createHashingEmbedder, createModelRouter, createModelsModule } from './providers/index.js';
@@ -65,7 +65,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const hooks = createHookRegistry([], child('hooks'));
   const append = (key: string, messages: Parameters<typeof store.sessions.append>[1]) => store.sessions.append(key, messages, now());
   const loop = createTurnLoop({ router, tools, events, recorder, delivery: observability.delivery, hooks, limits: DEFAULT_TURN_LIMITS, append, log: child('turns'), now });
-  const turns = createTurnService({ agents, store: store.sessions, locks: coordination.locks, loop, hooks, events, now, log: child('turns') });
+  const locks = limitSessionWaiters(coordination.locks, () => configStore.get().gateway.maxWaitingTurnsPerSession);
+  const turns = createTurnService({ agents, store: store.sessions, locks, loop, hooks, events, now, log: child('turns') });
   let registry: MethodRegistry | undefined;
   const runs = createRunsModule({
     store: store.sessions, runs: store.runs, turns, agents, instances: coordination.instances, events, notify: peers.notify, now, newId: randomUUID, log: child('runs'), signals: observability.signals,
@@ -77,7 +78,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     obs,
     createSystemModule({ now, version, registry: () => registry ?? createRegistry([]), startedAt, configPaths: [paths.configPath], restart: options.requestRestart, config: configStore, tokens }),
     createModelsModule({ router, log }),
-    createSessionsModule({ store: store.sessions, memory: store.memory, turns, router, agents, locks: coordination.locks, now, log: child('sessions'), onReset: approvals.forgetSession }),
+    createSessionsModule({ store: store.sessions, memory: store.memory, turns, router, agents, locks, now, log: child('sessions'), onReset: approvals.forgetSession }),
     runs, approvals, media,
     createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),
     createMemoryModule({ ports: store, config: configStore, embedder, recorder, events, signals: observability.signals, auth, agents, now, newId: randomUUID, log: child('memory') }),

@@ -181,6 +181,9 @@ export const sessionLockLost = (sessionKey: string) =>
 /** Shared coordination (locks, leases) asked for after the gateway began shutting down. */
 export const coordinationClosed = () => new GatewayError('unavailable', 'The gateway is shutting down');
 
+export const sessionBusy = (sessionKey: string, maxWaiting: number, retryAfterMs: number) =>
+  new GatewayError('unavailable', `Session ${sessionKey} already has ${maxWaiting} turns waiting (gateway.maxWaitingTurnsPerSession); try again later`, { retryAfterMs });
+
 export const missingBearerToken = () => new GatewayError('unauthorized', 'Missing or invalid bearer token');
 
 export const invalidParams = (message: string, param?: string) =>

@@ -42,6 +42,10 @@ export const approvalsConfigSchema = z.strictObject({
   denialCacheMs: durationMs(0).default(600_000),
   /** Consecutive denials in one run tree after which the tree is aborted. */
   denialBreakerThreshold: positiveInt.max(1_000).default(3),
+  /** Gated calls of one session waiting at once on this instance; a further one is denied at once. */
+  maxPendingPerSession: positiveInt.max(10_000).default(10),
+  /** Gated calls of one token's turns waiting at once on this instance; a further one is denied at once. */
+  maxPendingPerOwner: positiveInt.max(100_000).default(100),
 });
 
 /** Scheduled jobs (cron.*): the jobs live in the store, these keys say how the scheduler fires them. */

@@ -19,7 +19,7 @@ export { createPeerBridge, type PeerBridge, type PeerBridgeDeps } from './peer-b
 export { COORDINATION_LIMITS, type CoordinationTimings } from './limits.js';
 export type { PeerChannel } from './peer-channel.js';
 export { createLocalRateCounter, LOCAL_RATE_COUNTER_MAX_KEYS, type RateCounter, type WindowCount } from './rate-counter.js';
-export { createSessionLocks, type LockHold, type SessionLocks } from './session-locks.js';
+export { createSessionLocks, limitSessionWaiters, SESSION_BUSY_RETRY_AFTER_MS, type LockHold, type SessionLocks } from './session-locks.js';
 
 /** One process: in-memory locks, only this process counts as alive, and it holds every lease. */
 export function createLocalCoordination(): Coordination {
