@@ -54,7 +54,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
   const router = createModelRouter({ config: configStore.get().providers, events, log: child('providers'), now });
   applyLiveConfig(configStore, { router, authenticator, tokens });
-  const peers = createPeerBridge({ coordination, notifyHere: (clientId, method, params) => ws?.notify(clientId, method, params) ?? 0, disconnectHere: (clientId) => ws?.disconnectClient(clientId), onSecretRetired: tokens.onSecretRetired, log: child('coordination') });
+  const peers = createPeerBridge({ coordination, notifyHere: (clientId, method, params) => ws?.notify(clientId, method, params) ?? 0, notifyAdminsHere: (method, params) => ws?.notifyAdmins(method, params) ?? 0, disconnectHere: (clientId) => ws?.disconnectClient(clientId), onSecretRetired: tokens.onSecretRetired, log: child('coordination') });
   const obs = createObsModule({
     store, events, recorder, now, newId: randomUUID, hasDurableRuns: true, log: child('obs'),
     priceOf: (provider, model) => router.entry({ provider, modelId: model })?.cost,
@@ -111,7 +111,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await registerHttpSurfaces(http, {
     gateway, onConfigChange: configStore.onChange, auth, dispatcher, runner: turns, agents, router, embedder, responses: store.responses, sessions: store.sessions, events,
     responseTtlDays: () => configStore.get().responses.ttlDays, storeTranscripts: () => configStore.get().openai.storeTranscripts,
-    channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAll: (method, params) => peers.notify(null, method, params), eventFeed: coordination.eventFeed,
+    channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAdmins: (method, params) => peers.notifyAdmins(method, params), eventFeed: coordination.eventFeed,
     defaultWebDistPath: options.defaultWebDistPath, shutdownSignal: shutdown.signal, log, now,
   });
   const wsGateway = createWsGateway({ gateway, authenticator, dispatcher, log: child('ws'), now });

@@ -6,11 +6,15 @@ import type { PeerChannel } from './peer-channel.js';
 import type { RateCounter } from './rate-counter.js';
 import type { SessionLocks } from './session-locks.js';
 
-/** A WebSocket notification for a client whose socket may be on another replica (null: every client). */
+/**
+ * A WebSocket notification for a client whose socket may be on another replica (null: every client), or with
+ * `audience: 'admins'` for the admin tokens' sockets only (clientId null).
+ */
 export interface PeerNotification {
   clientId: string | null;
   method: string;
   params: unknown;
+  audience?: 'admins';
 }
 
 /** Scheduled jobs changed on some replica (cron.add, update, remove): the others look at the jobs again. */

@@ -63,9 +63,9 @@ export async function runFire(deps: FireDeps, job: JobRecord, reason: FireReason
     ts: startedAt, jobId: job.id, status: 'ok', durationMs: deps.now() - startedAt, summary: null, error: null,
     toolCalls: null, estTurnsSaved: null, rootRunId: runId, ...fields,
   });
-  deps.events.emit('scheduler:job_started', { jobId: job.id, jobName: job.name, agentId, runId });
+  deps.events.emit('scheduler:job_started', { jobId: job.id, jobName: job.name, agentId, runId, ownerId: job.ownerId });
   const completed = (status: JobRunRecord['status']) =>
-    deps.events.emit('scheduler:job_completed', { jobId: job.id, jobName: job.name, agentId, runId, status, durationMs: deps.now() - startedAt });
+    deps.events.emit('scheduler:job_completed', { jobId: job.id, jobName: job.name, agentId, runId, status, durationMs: deps.now() - startedAt, ownerId: job.ownerId });
   try {
     // A forced fire is an operator asking for the turn now, so the gate does not stand in its way.
     const gate = reason === 'force' ? null : job.wakeGate;
