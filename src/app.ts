@@ -9,7 +9,7 @@ import { openConfigStore, openStore } from './app-store.js';
 import { applyLiveConfig, closeInOrder, createShutdownController, type App, type AppOptions, type AppState } from './app-lifecycle.js';
 import type { CapabilityModule } from './capability.js';
 import { securePrivateDataDir, type GatewayConfig } from './config/index.js';
-import { createCoordination, createPeerBridge } from './coordination/index.js';
+import { createCoordination, createPeerBridge, limitSessionWaiters } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
 import { createEventBus, createObsModule, createRecorder, recordRunsOrphaned } from './obs/index.js';
 import { createEmbedder, createHashingEmbedder, createModelRouter, createModelsModule } from './providers/index.js';
@@ -54,7 +54,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
   const router = createModelRouter({ config: configStore.get().providers, events, log: child('providers'), now });
   applyLiveConfig(configStore, { router, authenticator, tokens });
-  const peers = createPeerBridge({ coordination, notifyHere: (clientId, method, params) => ws?.notify(clientId, method, params) ?? 0, disconnectHere: (clientId) => ws?.disconnectClient(clientId), onSecretRetired: tokens.onSecretRetired, log: child('coordination') });
+  const peers = createPeerBridge({ coordination, notifyHere: (clientId, method, params) => ws?.notify(clientId, method, params) ?? 0, notifyAdminsHere: (method, params) => ws?.notifyAdmins(method, params) ?? 0, disconnectHere: (clientId) => ws?.disconnectClient(clientId), onSecretRetired: tokens.onSecretRetired, log: child('coordination') });
   const obs = createObsModule({
     store, events, recorder, now, newId: randomUUID, hasDurableRuns: true, log: child('obs'),
     priceOf: (provider, model) => router.entry({ provider, modelId: model })?.cost,
@@ -66,7 +66,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const hooks = createHookRegistry([], child('hooks'));
   const append = (key: string, messages: Parameters<typeof store.sessions.append>[1]) => store.sessions.append(key, messages, now());
   const loop = createTurnLoop({ router, tools, events, recorder, delivery: observability.delivery, hooks, limits: DEFAULT_TURN_LIMITS, append, log: child('turns'), now });
-  const turns = createTurnService({ agents, store: store.sessions, locks: coordination.locks, loop, hooks, events, now, log: child('turns') });
+  const locks = limitSessionWaiters(coordination.locks, () => configStore.get().gateway.maxWaitingTurnsPerSession);
+  const turns = createTurnService({ agents, store: store.sessions, locks, loop, hooks, events, now, log: child('turns') });
   let registry: MethodRegistry | undefined;
   const runs = createRunsModule({
     store: store.sessions, runs: store.runs, turns, agents, instances: coordination.instances, events, notify: peers.notify, now, newId: randomUUID, log: child('runs'), signals: observability.signals,
@@ -78,11 +79,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     obs,
     createSystemModule({ now, version, registry: () => registry ?? createRegistry([]), startedAt, configPaths: [paths.configPath], restart: options.requestRestart, config: configStore, tokens }),
     createModelsModule({ router, log }),
-    createSessionsModule({ store: store.sessions, memory: store.memory, turns, router, agents, locks: coordination.locks, now, log: child('sessions'), onReset: approvals.forgetSession }),
+    createSessionsModule({ store: store.sessions, memory: store.memory, turns, router, agents, locks, now, log: child('sessions'), onReset: approvals.forgetSession }),
     runs, approvals, media,
     createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),
     createMemoryModule({ ports: store, config: configStore, embedder, recorder, events, signals: observability.signals, auth, agents, now, newId: randomUUID, log: child('memory') }),
-    createSchedulerModule({ jobs: store.jobs, turns, events, signals: observability.signals, recorder, tools, leases: coordination.leases, jobChanges: coordination.jobChanges, agents, config: () => configStore.get().scheduler, clock: { ...systemClock, now }, runs: runs.runControl, newId: randomUUID, log: child('scheduler') }),
+    createSchedulerModule({ jobs: store.jobs, turns, events, signals: observability.signals, recorder, tools, leases: coordination.leases, jobChanges: coordination.jobChanges, agents, config: () => configStore.get().scheduler, clock: { ...systemClock, now }, runs: runs.runControl, newId: randomUUID, log: child('scheduler'), rateLimit: { counter: coordination.rateCounter, limit: () => gateway.rateLimit } }),
     createAudioModule({ config: configStore, sessions: store.sessions, recorder, signals: observability.signals, saveMedia: (input) => media.media.save(input), now, log: child('audio') }),
     createBrowserModule({ config: () => configStore.get().browser, saveMedia: (input) => media.media.save(input), now, log: child('browser') }),
   ];
@@ -111,7 +112,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   await registerHttpSurfaces(http, {
     gateway, onConfigChange: configStore.onChange, auth, dispatcher, runner: turns, agents, router, embedder, responses: store.responses, sessions: store.sessions, events,
     responseTtlDays: () => configStore.get().responses.ttlDays, storeTranscripts: () => configStore.get().openai.storeTranscripts,
-    channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAll: (method, params) => peers.notify(null, method, params), eventFeed: coordination.eventFeed,
+    channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAdmins: (method, params) => peers.notifyAdmins(method, params), eventFeed: coordination.eventFeed,
     defaultWebDistPath: options.defaultWebDistPath, shutdownSignal: shutdown.signal, log, now,
   });
   const wsGateway = createWsGateway({ gateway, authenticator, dispatcher, log: child('ws'), now });

@@ -117,6 +117,11 @@ export const approvalAlreadyResolved = (id: string, status: string) =>
 /** No scheduled job has this name, or the caller does not own it (never told apart, so other clients' jobs stay unseen). */
 export const jobNotFound = (name: string, param = 'name') => notFound(`Job '${name}' not found`, { param });
 
+export const jobNameTaken = (name: string) => new GatewayError('conflict', `You already have a job named '${name}'`, { param: 'name' });
+
+export const tooManyJobs = (maxJobsPerOwner: number) =>
+  new GatewayError('conflict', `A token may have at most ${maxJobsPerOwner} scheduled jobs (scheduler.maxJobsPerOwner); remove one first`, { maxJobsPerOwner });
+
 export const tokenNotFound = (id: string) => notFound(`Token '${id}' not found`, { param: 'id' });
 
 /** A media id the store has no record of (spec "Media routes": 404). */
@@ -175,6 +180,9 @@ export const sessionLockLost = (sessionKey: string) =>
 
 /** Shared coordination (locks, leases) asked for after the gateway began shutting down. */
 export const coordinationClosed = () => new GatewayError('unavailable', 'The gateway is shutting down');
+
+export const sessionBusy = (sessionKey: string, maxWaiting: number, retryAfterMs: number) =>
+  new GatewayError('unavailable', `Session ${sessionKey} already has ${maxWaiting} turns waiting (gateway.maxWaitingTurnsPerSession); try again later`, { retryAfterMs });
 
 export const missingBearerToken = () => new GatewayError('unauthorized', 'Missing or invalid bearer token');
 

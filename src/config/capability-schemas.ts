@@ -42,6 +42,10 @@ export const approvalsConfigSchema = z.strictObject({
   denialCacheMs: durationMs(0).default(600_000),
   /** Consecutive denials in one run tree after which the tree is aborted. */
   denialBreakerThreshold: positiveInt.max(1_000).default(3),
+  /** Gated calls of one session waiting at once on this instance; a further one is denied at once. */
+  maxPendingPerSession: positiveInt.max(10_000).default(10),
+  /** Gated calls of one token's turns waiting at once on this instance; a further one is denied at once. */
+  maxPendingPerOwner: positiveInt.max(100_000).default(100),
 });
 
 /** Scheduled jobs (cron.*): the jobs live in the store, these keys say how the scheduler fires them. */
@@ -52,10 +56,17 @@ export const schedulerConfigSchema = z.strictObject({
   /** Run entries cron.runs returns when the caller names no limit; it never returns more than maxRunEntries. */
   defaultRunEntries: positiveInt.max(1_000).default(20),
   maxRunEntries: positiveInt.max(10_000).default(200),
-  /** Shortest interval an `interval` job may have, so a job cannot keep the model busy in a tight loop. */
+  /**
+   * Shortest interval an `interval` job may have, and shortest gap between two fires of a `cron` one, so a job cannot
+   * keep the model busy in a tight loop.
+   */
   minIntervalMs: durationMs(1).default(1_000),
   /** How long the leader lease is held per renewal; another instance may take it over once this has passed. */
   leaseTtlMs: durationMs(1).default(30_000),
+  /** Jobs one token may have at once; cron.add beyond it is refused (conflict). */
+  maxJobsPerOwner: positiveInt.max(100_000).default(20),
+  /** Messages of its session's history a job's turn is given at most, the newest; the transcript itself keeps them all. */
+  jobHistoryMessages: positiveInt.max(10_000).default(20),
 });
 
 /** One speech-to-text engine of `audio.engines`, tried in the order listed (src/audio). */

@@ -84,6 +84,8 @@ export const gatewaySchema = z.strictObject({
    * "SSE event ids"); 0 = no replay. Applies at the next restart.
    */
   sseReplayEvents: z.number().int().min(0).max(100_000).default(1_000),
+  /** Turns (and resets, compactions) that may wait for one session behind the running one, per instance; more are refused. */
+  maxWaitingTurnsPerSession: z.number().int().min(0).max(10_000).default(16),
 });
 
 const modelCostSchema = z.strictObject({

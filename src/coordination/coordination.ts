@@ -6,11 +6,15 @@ import type { PeerChannel } from './peer-channel.js';
 import type { RateCounter } from './rate-counter.js';
 import type { SessionLocks } from './session-locks.js';
 
-/** A WebSocket notification for a client whose socket may be on another replica (null: every client). */
+/**
+ * A WebSocket notification for a client whose socket may be on another replica (null: every client), or with
+ * `audience: 'admins'` for the admin tokens' sockets only (clientId null).
+ */
 export interface PeerNotification {
   clientId: string | null;
   method: string;
   params: unknown;
+  audience?: 'admins';
 }
 
 /** Scheduled jobs changed on some replica (cron.add, update, remove): the others look at the jobs again. */
@@ -26,8 +30,11 @@ export interface Coordination {
   readonly locks: SessionLocks;
   readonly instances: Instances;
   readonly leases: Leases;
-  /** Shared HTTP rate-limit counters; undefined: the HTTP server counts in process. */
-  readonly rateCounter?: RateCounter;
+  /**
+   * The gateway.rateLimit counters (keys `token:<id>` or `ip:<address>`): the HTTP surfaces and the scheduler's
+   * fires count in them; in process (local) or shared by every replica (redis).
+   */
+  readonly rateCounter: RateCounter;
   /** The /api/events feed shared by replicas; undefined: each process numbers its own events. */
   readonly eventFeed?: EventFeed;
   readonly notifications: PeerChannel<PeerNotification>;

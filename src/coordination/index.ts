@@ -8,6 +8,7 @@ import { createLocalInstances } from './instances.js';
 import { createLocalLeases } from './leases.js';
 import { COORDINATION_LIMITS, type CoordinationTimings } from './limits.js';
 import { createLocalPeerChannel } from './peer-channel.js';
+import { createLocalRateCounter } from './rate-counter.js';
 import { createSessionLocks } from './session-locks.js';
 
 export type { Coordination, JobsChanged, PeerNotification, RetiredToken } from './coordination.js';
@@ -17,8 +18,8 @@ export { createLocalLeases, type Leases } from './leases.js';
 export { createPeerBridge, type PeerBridge, type PeerBridgeDeps } from './peer-bridge.js';
 export { COORDINATION_LIMITS, type CoordinationTimings } from './limits.js';
 export type { PeerChannel } from './peer-channel.js';
-export type { RateCounter, WindowCount } from './rate-counter.js';
-export { createSessionLocks, type LockHold, type SessionLocks } from './session-locks.js';
+export { createLocalRateCounter, LOCAL_RATE_COUNTER_MAX_KEYS, type RateCounter, type WindowCount } from './rate-counter.js';
+export { createSessionLocks, limitSessionWaiters, SESSION_BUSY_RETRY_AFTER_MS, type LockHold, type SessionLocks } from './session-locks.js';
 
 /** One process: in-memory locks, only this process counts as alive, and it holds every lease. */
 export function createLocalCoordination(): Coordination {
@@ -27,6 +28,7 @@ export function createLocalCoordination(): Coordination {
     locks: createSessionLocks(),
     instances: createLocalInstances(),
     leases: createLocalLeases(),
+    rateCounter: createLocalRateCounter(),
     notifications: createLocalPeerChannel(),
     retiredTokens: createLocalPeerChannel(),
     jobChanges: createLocalPeerChannel(),

@@ -6,6 +6,8 @@ export interface PeerBridgeDeps {
   coordination: Pick<Coordination, 'notifications' | 'retiredTokens'>;
   /** Sends a notification to this replica's sockets of `clientId` (null: all); resolves to how many. */
   notifyHere(clientId: string | null, method: string, params: unknown): number;
+  /** Sends a notification to this replica's sockets of admin tokens; resolves to how many. */
+  notifyAdminsHere(method: string, params: unknown): number;
   /** Closes this replica's sockets of `clientId` (its token stopped working). */
   disconnectHere(clientId: string): void;
   /** Where this replica learns that a token's secret stopped working (TokenService.onSecretRetired). */
@@ -16,6 +18,8 @@ export interface PeerBridgeDeps {
 export interface PeerBridge {
   /** Sends here and to every other replica; returns how many sockets here received it. */
   notify(clientId: string | null, method: string, params: unknown): number;
+  /** Sends to the admin tokens' sockets here and on every other replica; returns how many here received it. */
+  notifyAdmins(method: string, params: unknown): number;
   stop(): void;
 }
 
@@ -24,9 +28,10 @@ export interface PeerBridge {
  * may be on any of them (a webhook received on A, a WebSocket held by B). A client with sockets on no replica
  * gets nothing, as on one replica.
  */
-export function createPeerBridge({ coordination, notifyHere, disconnectHere, onSecretRetired, log }: PeerBridgeDeps): PeerBridge {
+export function createPeerBridge({ coordination, notifyHere, notifyAdminsHere, disconnectHere, onSecretRetired, log }: PeerBridgeDeps): PeerBridge {
   const stops = [
-    coordination.notifications.subscribe(({ clientId, method, params }) => notifyHere(clientId, method, params)),
+    coordination.notifications.subscribe(({ clientId, method, params, audience }) =>
+      audience === 'admins' ? notifyAdminsHere(method, params) : notifyHere(clientId, method, params)),
     coordination.retiredTokens.subscribe(({ clientId }) => disconnectHere(clientId)),
     // This replica closes its own sockets itself (app.ts); the others are told here.
     onSecretRetired((clientId) => {
@@ -37,6 +42,10 @@ export function createPeerBridge({ coordination, notifyHere, disconnectHere, onS
     notify(clientId, method, params) {
       coordination.notifications.publish({ clientId, method, params }).catch((error: unknown) => log.warn({ err: error, method }, 'could not pass a notification to other replicas'));
       return notifyHere(clientId, method, params);
+    },
+    notifyAdmins(method, params) {
+      coordination.notifications.publish({ clientId: null, method, params, audience: 'admins' }).catch((error: unknown) => log.warn({ err: error, method }, 'could not pass a notification to other replicas'));
+      return notifyAdminsHere(method, params);
     },
     stop() {
       for (const stop of stops) stop();

@@ -1,4 +1,5 @@
 // A per-session async lock: work on one session key runs one at a time, in arrival order; keys never block each other.
+import { sessionBusy } from '../errors.js';
 
 /** What the holder of a session lock is told. */
 export interface LockHold {
@@ -47,6 +48,33 @@ export function createSessionLocks(): SessionLocks {
       } finally {
         release();
         if (tails.get(sessionKey) === tail) tails.delete(sessionKey);
+      }
+    },
+  };
+}
+
+/** How long a caller refused for a session with a full queue is told to wait before trying again, in ms. */
+export const SESSION_BUSY_RETRY_AFTER_MS = 1_000;
+
+/**
+ * At most `maxWaiting()` holders wait for one session key behind the one running, in this process; a further one is
+ * refused at once (`unavailable`, retryAfterMs) before it waits, so a client cannot queue turns without bound.
+ */
+export function limitSessionWaiters(locks: SessionLocks, maxWaiting: () => number): SessionLocks {
+  // Holders and waiters per key; a key is removed when its last one finishes so the map does not grow.
+  const queued = new Map<string, number>();
+  return {
+    async run(sessionKey, work) {
+      const ahead = queued.get(sessionKey) ?? 0;
+      const limit = maxWaiting();
+      if (ahead > limit) throw sessionBusy(sessionKey, limit, SESSION_BUSY_RETRY_AFTER_MS);
+      queued.set(sessionKey, ahead + 1);
+      try {
+        return await locks.run(sessionKey, work);
+      } finally {
+        const left = (queued.get(sessionKey) ?? 1) - 1;
+        if (left > 0) queued.set(sessionKey, left);
+        else queued.delete(sessionKey);
       }
     },
   };

@@ -21,8 +21,8 @@ interface HttpSurfaceOptions {
   onConfigChange: ConfigStore['onChange'];
   /** Dashboard files used when gateway.webDistPath is not set. */
   defaultWebDistPath: string | null;
-  /** Pushes a notification to every connected client (webhook turns have no client id). */
-  notifyAll: (method: string, params: unknown) => void;
+  /** Pushes a notification to the admin tokens' sockets: webhook sessions have no owner a token could be. */
+  notifyAdmins: (method: string, params: unknown) => void;
   log: Logger;
   now: () => number;
 }

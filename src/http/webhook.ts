@@ -14,8 +14,11 @@ import { createReplayCache, REPLAY_WINDOW_MS } from './webhook-replay.js';
 export interface WebhookDeps {
   webhook: NonNullable<GatewaySection['webhook']>;
   runner: TurnRunner;
-  /** Pushes `session.completed` to every connected client (a webhook has no client id). */
-  notifyAll: (method: string, params: unknown) => void;
+  /**
+   * Pushes `session.completed` to the admin tokens' sockets: a webhook session is owned by no token (WEBHOOK_OWNER_ID),
+   * so only admins may read it.
+   */
+  notifyAdmins: (method: string, params: unknown) => void;
   log: Logger;
   now: () => number;
   shutdownSignal: AbortSignal;
@@ -63,7 +66,7 @@ export function verifySignature(request: FastifyRequest, rawBody: Buffer, { secr
 }
 
 export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDeps): Promise<void> {
-  const { webhook, runner, notifyAll, log, now, shutdownSignal } = deps;
+  const { webhook, runner, notifyAdmins, log, now, shutdownSignal } = deps;
   const accepted = createReplayCache({ now });
   await app.register(async function webhookPlugin(scope) {
     // The signature covers the exact bytes sent, so the body is kept raw and parsed only after verification.
@@ -92,10 +95,10 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
       runner
         .run({ agentId: webhook.agentId, sessionKey, message, caller: WEBHOOK_CALLER, signal: shutdownSignal })
         .then(
-          (result) => notifyAll('session.completed', { sessionKey, runId, result: { response: result.response, tokensUsed: result.tokensUsed, finishReason: result.finishReason, ...(result.error === undefined ? {} : { error: result.error }) } }),
+          (result) => notifyAdmins('session.completed', { sessionKey, runId, result: { response: result.response, tokensUsed: result.tokensUsed, finishReason: result.finishReason, ...(result.error === undefined ? {} : { error: result.error }) } }),
           (error: unknown) => {
             const message = publicMessage(maskUnknown(error, log, { runId }, 'webhook turn failed'));
-            notifyAll('session.completed', { sessionKey, runId, result: { response: '', finishReason: 'error', error: message } });
+            notifyAdmins('session.completed', { sessionKey, runId, result: { response: '', finishReason: 'error', error: message } });
           },
         )
         .catch((error: unknown) => log.error({ err: error, runId }, 'webhook completion could not be announced'));

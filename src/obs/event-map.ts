@@ -71,8 +71,9 @@ export interface EventMap {
   'observability:token_usage': SessionRef & { provider: string; model: string; inputTokens: number; outputTokens: number; costUsd: number };
   'observability:reset': { table: string; rowsDeleted: number | ResetCounts };
 
-  'scheduler:job_started': { jobId: string; jobName: string; agentId: string; runId: string };
-  'scheduler:job_completed': { jobId: string; jobName: string; agentId: string; runId: string; status: 'ok' | 'error' | 'skipped'; durationMs: number };
+  /** `ownerId`: the token whose job fired; /api/events shows the event to it and to admins only. */
+  'scheduler:job_started': { jobId: string; jobName: string; agentId: string; runId: string; ownerId: string };
+  'scheduler:job_completed': { jobId: string; jobName: string; agentId: string; runId: string; status: 'ok' | 'error' | 'skipped'; durationMs: number; ownerId: string };
   'scheduler:heartbeat_check': { jobId: string; agentId: string };
   'scheduler:heartbeat_delivered': { jobId: string; agentId: string };
   'scheduler:heartbeat_alert': { jobId: string; agentId: string; reason: string };

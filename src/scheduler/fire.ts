@@ -24,6 +24,8 @@ export interface FireDeps {
   recorder: { trajectory(record: TrajectoryRecord): void };
   gate: GateDeps;
   defaultAgentId: () => string;
+  /** scheduler.jobHistoryMessages: the newest messages of the job's session its turn is given. */
+  historyLimit: () => number;
   now: () => number;
   newId: () => string;
   log: Logger;
@@ -61,9 +63,9 @@ export async function runFire(deps: FireDeps, job: JobRecord, reason: FireReason
     ts: startedAt, jobId: job.id, status: 'ok', durationMs: deps.now() - startedAt, summary: null, error: null,
     toolCalls: null, estTurnsSaved: null, rootRunId: runId, ...fields,
   });
-  deps.events.emit('scheduler:job_started', { jobId: job.id, jobName: job.name, agentId, runId });
+  deps.events.emit('scheduler:job_started', { jobId: job.id, jobName: job.name, agentId, runId, ownerId: job.ownerId });
   const completed = (status: JobRunRecord['status']) =>
-    deps.events.emit('scheduler:job_completed', { jobId: job.id, jobName: job.name, agentId, runId, status, durationMs: deps.now() - startedAt });
+    deps.events.emit('scheduler:job_completed', { jobId: job.id, jobName: job.name, agentId, runId, status, durationMs: deps.now() - startedAt, ownerId: job.ownerId });
   try {
     // A forced fire is an operator asking for the turn now, so the gate does not stand in its way.
     const gate = reason === 'force' ? null : job.wakeGate;
@@ -86,7 +88,10 @@ export async function runFire(deps: FireDeps, job: JobRecord, reason: FireReason
     let result: TurnResult | undefined;
     let failure: string | undefined;
     try {
-      result = await deps.turns.run({ ...(job.agentId === null ? {} : { agentId: job.agentId }), sessionKey, message: job.message, caller, rootRunId: runId, signal: AbortSignal.any([run.signal, shutdown]) });
+      result = await deps.turns.run({
+        ...(job.agentId === null ? {} : { agentId: job.agentId }), sessionKey, message: job.message, caller, rootRunId: runId,
+        historyLimit: deps.historyLimit(), signal: AbortSignal.any([run.signal, shutdown]),
+      });
       failure = undoneTaskError(result);
     } catch (error) {
       failure = publicMessage(maskUnknown(error, deps.log, { jobId: job.id, runId }, 'a scheduled turn failed'));

@@ -1,10 +1,11 @@
 // Scheduler: scheduled agent turns (cron.*): jobs in the store, one timer for the next fire, fired under the leader lease.
 import type { Logger } from 'pino';
 import type { CapabilityModule } from '../capability.js';
-import type { JobsChanged, PeerChannel } from '../coordination/index.js';
+import type { JobsChanged, PeerChannel, RateCounter } from '../coordination/index.js';
 import type { EventBus, HealthSignalRecorder, TrajectoryRecord } from '../obs/index.js';
 import type { JobPort } from '../store/index.js';
 import type { TurnRunner } from '../turns/index.js';
+import { createFireAdmission, type RateLimitPolicy } from './fire-admission.js';
 import { createJobService, type JobService } from './job-service.js';
 import { cronMethods } from './methods.js';
 import { createScheduler, type Scheduler, type SchedulerLeases, type SchedulerPolicy } from './scheduler.js';
@@ -12,7 +13,8 @@ import { systemClock, type RunLifecycle, type SchedulerClock } from './types.js'
 import type { GateTools } from './wake-gate.js';
 
 export { WAKE_GATE_SKIPPED } from './fire.js';
-export { OVERLAP_SKIPPED, SCHEDULER_LEASE, type Scheduler, type SchedulerLeases } from './scheduler.js';
+export { ownerRateKey, type RateLimitPolicy } from './fire-admission.js';
+export { OVERLAP_SKIPPED, SCHEDULER_LEASE, SKIP_BACKOFF_FIRST_MS, SKIP_BACKOFF_MAX_MS, type Scheduler, type SchedulerLeases } from './scheduler.js';
 export { systemClock, type RunLifecycle, type SchedulerClock } from './types.js';
 
 export interface SchedulerModuleDeps {
@@ -25,7 +27,11 @@ export interface SchedulerModuleDeps {
   leases: SchedulerLeases;
   agents: { get(agentId: string): unknown; defaultAgentId(): string | undefined };
   /** The scheduler.* config section, read at each use so a config change applies at the next tick. */
-  config: () => SchedulerPolicy & { minIntervalMs: number; defaultRunEntries: number; maxRunEntries: number };
+  config: () => SchedulerPolicy & {
+    minIntervalMs: number; defaultRunEntries: number; maxRunEntries: number; maxJobsPerOwner: number; jobHistoryMessages: number;
+  };
+  /** Each fire counts as one request of its owner token's gateway.rateLimit, in the counter the HTTP limiter uses. */
+  rateLimit: { counter: RateCounter; limit: () => RateLimitPolicy };
   /** Run control (src/runs): each fire is a run, its signal aborted by run.kill, the denial breaker or shutdown. */
   runs: RunLifecycle;
   clock?: SchedulerClock;
@@ -48,8 +54,9 @@ export function createSchedulerModule(deps: SchedulerModuleDeps): SchedulerModul
   const scheduler = createScheduler({
     jobs: deps.jobs, turns: deps.turns, runs: deps.runs, events: deps.events, signals: deps.signals,
     recorder: deps.recorder, gate: { recentEvents: (limit) => deps.events.recent(limit), tools: deps.tools },
-    defaultAgentId: () => deps.agents.defaultAgentId() ?? 'default', now: clock.now, newId: deps.newId, log: deps.log,
-    clock, leases: deps.leases, policy: deps.config,
+    defaultAgentId: () => deps.agents.defaultAgentId() ?? 'default', historyLimit: () => deps.config().jobHistoryMessages,
+    now: clock.now, newId: deps.newId, log: deps.log, clock, leases: deps.leases, policy: deps.config,
+    admission: createFireAdmission({ counter: deps.rateLimit.counter, limit: deps.rateLimit.limit, log: deps.log }),
   });
   const announced: Pick<Scheduler, 'reschedule' | 'force' | 'runDue'> = {
     async reschedule() {

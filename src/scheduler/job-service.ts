@@ -1,10 +1,18 @@
-// cron.* behind the methods: validates schedules (expr, IANA zone, `at` in the future), keeps jobs, reads run entries.
+// cron.* behind the methods: validates schedules (expr, IANA zone, `at` in the future, gaps), keeps each owner's jobs,
+// reads run entries.
 import type { SessionCaller } from '../agents/index.js';
 import { agentNotFound, invalidParams, jobNotFound } from '../errors.js';
 import type { JobPort, JobRecord, JobSchedule, WakeGate } from '../store/index.js';
 import { jobEntry, jobStatus, runEntry, type JobEntry } from './job-views.js';
-import { assertCronExpression, assertTimeZone, DEFAULT_TZ, nextFireAfter } from './next-fire.js';
+import { decodeJobCursor, encodeJobCursor } from './list-cursor.js';
+import { assertCronExpression, assertCronGap, assertTimeZone, DEFAULT_TZ, nextFireAfter } from './next-fire.js';
 import type { Scheduler } from './scheduler.js';
+
+/** Which job a name means: the caller's own; an admin may name another token's with `ownerId`. */
+export interface JobAddress {
+  name: string;
+  ownerId?: string | undefined;
+}
 
 export interface ScheduleInput {
   kind: 'cron' | 'interval' | 'once';
@@ -22,8 +30,7 @@ export interface AddJobInput {
   wakeGate?: WakeGate | undefined;
 }
 
-export interface UpdateJobInput {
-  name: string;
+export interface UpdateJobInput extends JobAddress {
   message?: string | undefined;
   agentId?: string | undefined;
   schedule?: ScheduleInput | undefined;
@@ -36,7 +43,7 @@ export interface JobServiceDeps {
   jobs: JobPort;
   scheduler: Pick<Scheduler, 'reschedule' | 'force' | 'runDue'>;
   hasAgent: (agentId: string) => boolean;
-  limits: () => { minIntervalMs: number; defaultRunEntries: number; maxRunEntries: number };
+  limits: () => { minIntervalMs: number; defaultRunEntries: number; maxRunEntries: number; maxJobsPerOwner: number };
   now: () => number;
   newId: () => string;
 }
@@ -53,6 +60,7 @@ function toSchedule(input: ScheduleInput, now: number, minIntervalMs: number): J
   if (input.kind === 'cron') {
     if (input.expr === undefined) throw invalidParams("schedule.expr: required for a 'cron' schedule", 'schedule.expr');
     assertCronExpression(input.expr, tz, now);
+    assertCronGap(input.expr, tz, now, minIntervalMs);
     return { kind: 'cron', expr: input.expr, tz };
   }
   if (input.kind === 'interval') {
@@ -75,10 +83,22 @@ function firstFire(schedule: JobSchedule, now: number): number | null {
 export function createJobService(deps: JobServiceDeps) {
   const { jobs, scheduler, now } = deps;
 
-  /** The caller's job by name: someone else's answers not_found like a missing one (admins reach all). */
-  async function owned(name: string, caller: SessionCaller, param = 'name'): Promise<JobRecord> {
-    const job = await jobs.byName(name);
-    if (job === undefined || !(caller.isAdmin || job.ownerId === caller.clientId)) throw jobNotFound(name, param);
+  /**
+   * The job a name means to the caller: its own (someone else's answers not_found like a missing one). An admin
+   * reaches every job: its own of that name, else the only one of that name, or the one of `ownerId`.
+   */
+  async function owned({ name, ownerId }: JobAddress, caller: SessionCaller, param = 'name'): Promise<JobRecord> {
+    if (caller.isAdmin && ownerId === undefined) return (await jobs.byName(caller.clientId, name)) ?? onlyNamed(name, param);
+    const mayReach = caller.isAdmin || ownerId === undefined || ownerId === caller.clientId;
+    const job = mayReach ? await jobs.byName(ownerId ?? caller.clientId, name) : undefined;
+    if (job === undefined) throw jobNotFound(name, param);
+    return job;
+  }
+
+  async function onlyNamed(name: string, param: string): Promise<JobRecord> {
+    const [job, other] = await jobs.named(name, 2);
+    if (job === undefined) throw jobNotFound(name, param);
+    if (other !== undefined) throw invalidParams(`ownerId: several tokens have a job named '${name}'; name its owner`, 'ownerId');
     return job;
   }
 
@@ -87,16 +107,17 @@ export function createJobService(deps: JobServiceDeps) {
   }
 
   return {
-    /** One page by name; `nextCursor` (the last name) continues it, null on the last page. */
+    /** One page by name (then owner); `nextCursor` continues it (list-cursor.ts), null on the last page. */
     async list(caller: SessionCaller, page: { limit: number; cursor?: string }, signal?: AbortSignal): Promise<{ jobs: JobEntry[]; nextCursor: string | null }> {
       // One row more than the page says whether another page follows, without counting the table.
       const rows = await jobs.page({
         ...(caller.isAdmin ? {} : { ownerId: caller.clientId }),
-        ...(page.cursor === undefined ? {} : { afterName: page.cursor }),
+        ...(page.cursor === undefined ? {} : decodeJobCursor(page.cursor)),
         limit: page.limit + 1,
       }, signal);
       const shown = rows.slice(0, page.limit);
-      return { jobs: shown.map(jobEntry), nextCursor: rows.length > page.limit ? (shown.at(-1)?.name ?? null) : null };
+      const last = shown.at(-1);
+      return { jobs: shown.map(jobEntry), nextCursor: rows.length > page.limit && last !== undefined ? encodeJobCursor(last, rows[page.limit]) : null };
     },
     async add(input: AddJobInput, caller: SessionCaller): Promise<JobEntry> {
       assertAgent(input.agentId);
@@ -107,12 +128,12 @@ export function createJobService(deps: JobServiceDeps) {
         schedule, enabled: true, wakeGate: input.wakeGate ?? null, nextRunAtMs: firstFire(schedule, at),
         lastRunAtMs: null, lastError: null, createdAt: at, updatedAt: at,
       };
-      await jobs.create(job);
+      await jobs.create(job, deps.limits().maxJobsPerOwner);
       await scheduler.reschedule();
       return jobEntry(job);
     },
     async update(input: UpdateJobInput, caller: SessionCaller): Promise<JobEntry> {
-      const job = await owned(input.name, caller);
+      const job = await owned(input, caller);
       assertAgent(input.agentId);
       const at = now();
       const schedule = input.schedule === undefined ? job.schedule : toSchedule(input.schedule, at, deps.limits().minIntervalMs);
@@ -131,29 +152,33 @@ export function createJobService(deps: JobServiceDeps) {
       await scheduler.reschedule();
       return jobEntry(next);
     },
-    async remove(name: string, caller: SessionCaller) {
-      const job = await owned(name, caller);
+    async remove(address: JobAddress, caller: SessionCaller) {
+      const job = await owned(address, caller);
       await jobs.remove(job.id);
       await scheduler.reschedule();
-      return { removed: true, name };
+      return { removed: true, name: address.name };
     },
-    status: async (name: string, caller: SessionCaller) => jobStatus(await owned(name, caller)),
-    async runs(input: { jobName: string; limit?: number | undefined; agentId?: string | undefined }, caller: SessionCaller, signal?: AbortSignal) {
-      const job = await owned(input.jobName, caller, 'jobName');
+    status: async (address: JobAddress, caller: SessionCaller) => jobStatus(await owned(address, caller)),
+    async runs(
+      input: { jobName: string; ownerId?: string | undefined; limit?: number | undefined; agentId?: string | undefined },
+      caller: SessionCaller,
+      signal?: AbortSignal,
+    ) {
+      const job = await owned({ name: input.jobName, ownerId: input.ownerId }, caller, 'jobName');
       const { defaultRunEntries, maxRunEntries } = deps.limits();
       const limit = Math.min(input.limit ?? defaultRunEntries, maxRunEntries);
       // agentId narrows to the job's agent: a job run by another agent has no entries for it.
       if (input.agentId !== undefined && input.agentId !== (job.agentId ?? input.agentId)) return { runs: [] };
       return { runs: (await jobs.runs(job.id, limit, signal)).map(runEntry) };
     },
-    async run(input: { name?: string | undefined; mode?: 'force' | 'due' | undefined }, caller: SessionCaller) {
+    async run(input: { name?: string | undefined; ownerId?: string | undefined; mode?: 'force' | 'due' | undefined }, caller: SessionCaller) {
       const mode = input.mode ?? 'force';
       if (mode === 'due') {
         await scheduler.runDue((job) => caller.isAdmin || job.ownerId === caller.clientId);
         return { triggered: true, mode };
       }
       if (input.name === undefined) throw invalidParams("name: required when mode is 'force'", 'name');
-      await scheduler.force(await owned(input.name, caller));
+      await scheduler.force(await owned({ name: input.name, ownerId: input.ownerId }, caller));
       return { triggered: true, mode, jobName: input.name };
     },
   };

@@ -4,6 +4,8 @@ import type { JobRecord, JobRunRecord, WakeGate } from '../store/index.js';
 export interface JobEntry {
   id: string;
   name: string;
+  /** The token whose job it is: its fires run as this client; another owner may have a job of the same name. */
+  ownerId: string;
   scheduleKind: JobRecord['schedule']['kind'];
   expr?: string;
   /** Always present: the zone cron expressions are read in (UTC unless the job named one). */
@@ -25,6 +27,7 @@ export function jobEntry(job: JobRecord): JobEntry {
   return {
     id: job.id,
     name: job.name,
+    ownerId: job.ownerId,
     scheduleKind: schedule.kind,
     ...(schedule.kind === 'cron' ? { expr: schedule.expr } : {}),
     tz: schedule.tz,

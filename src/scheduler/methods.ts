@@ -5,7 +5,14 @@ import { wakeGateSchema } from '../store/index.js';
 import { sessionCallerOf } from '../turns/index.js';
 import type { JobService } from './job-service.js';
 
-const name = z.string().min(1).max(128);
+// U+0000 ends the owner part of a cron.list cursor (list-cursor.ts), and PostgreSQL text cannot hold it.
+const name = z.string().min(1).max(128).refine((text) => !text.includes('\u0000'), 'must not contain U+0000');
+/** An admin names the owner of a job whose name several tokens use; another caller may name only itself. */
+const ownerId = z.string().min(1).max(128);
+/** The last name, and its owner when the next page goes on within that name. */
+const cursor = z.string().min(1).max(257);
+/** Said of every method that addresses a job by name. */
+const BY_NAME = ' A name means the caller\'s own job; an admin names another token\'s with ownerId when several tokens use the name.';
 /** cron.list jobs per page: default and maximum. */
 export const CRON_LIST_LIMIT_DEFAULT = 100;
 export const CRON_LIST_LIMIT_MAX = 500;
@@ -26,12 +33,12 @@ export function cronMethods(service: JobService) {
       name: 'cron.list',
       scope: 'rpc',
       summary:
-        "The caller's scheduled jobs (an admin token sees every job) by name, each with its tz and next fire; one page of " +
+        "The caller's scheduled jobs (an admin token sees every token's) by name then ownerId, each with its tz and next fire; one page of " +
         `limit (default ${CRON_LIST_LIMIT_DEFAULT}, at most ${CRON_LIST_LIMIT_MAX}) and nextCursor for the next page (null on the last).`,
       params: z.strictObject({
         limit: z.number().int().min(1).max(CRON_LIST_LIMIT_MAX).optional(),
-        // The cursor is the last job name of the previous page.
-        cursor: name.optional(),
+        // The previous page's nextCursor.
+        cursor: cursor.optional(),
       }),
       handler: ({ limit, cursor }, ctx) =>
         service.list(sessionCallerOf(ctx.caller), { limit: limit ?? CRON_LIST_LIMIT_DEFAULT, ...(cursor === undefined ? {} : { cursor }) }, ctx.signal),
@@ -41,16 +48,17 @@ export function cronMethods(service: JobService) {
       scope: 'rpc',
       summary:
         'Adds a job: schedule kind cron {expr, tz (IANA, default UTC)}, interval {everyMs} or once {at (ISO 8601, future)}; ' +
-        'optional wakeGate {kind: events, events, minCount} or {kind: tool, tool, args}. Returns the job entry.',
+        'optional wakeGate {kind: events, events, minCount} or {kind: tool, tool, args}. Returns the job entry. Names are unique per token; ' +
+        'a token has at most scheduler.maxJobsPerOwner jobs, and fires at least scheduler.minIntervalMs apart (a cron expression at its closest).',
       params: z.strictObject({ name, message, agentId: agentId.optional(), schedule, wakeGate: wakeGateSchema.optional() }),
       handler: (params, ctx) => service.add(params, sessionCallerOf(ctx.caller)),
     }),
     defineMethod({
       name: 'cron.update',
       scope: 'rpc',
-      summary: 'Changes only the supplied fields of a job (wakeGate null removes the gate); returns the job entry.',
+      summary: `Changes only the supplied fields of a job (wakeGate null removes the gate); returns the job entry.${BY_NAME}`,
       params: z.strictObject({
-        name, message: message.optional(), agentId: agentId.optional(), schedule: schedule.optional(),
+        name, ownerId: ownerId.optional(), message: message.optional(), agentId: agentId.optional(), schedule: schedule.optional(),
         wakeGate: wakeGateSchema.nullable().optional(), enabled: z.boolean().optional(),
       }),
       handler: (params, ctx) => service.update(params, sessionCallerOf(ctx.caller)),
@@ -58,29 +66,29 @@ export function cronMethods(service: JobService) {
     defineMethod({
       name: 'cron.remove',
       scope: 'rpc',
-      summary: 'Removes a job and its run entries; returns { removed: true, name }.',
-      params: z.strictObject({ name }),
-      handler: ({ name: jobName }, ctx) => service.remove(jobName, sessionCallerOf(ctx.caller)),
+      summary: `Removes a job and its run entries; returns { removed: true, name }.${BY_NAME}`,
+      params: z.strictObject({ name, ownerId: ownerId.optional() }),
+      handler: (params, ctx) => service.remove(params, sessionCallerOf(ctx.caller)),
     }),
     defineMethod({
       name: 'cron.status',
       scope: 'rpc',
-      summary: 'A job\'s { id, name, scheduleKind, nextRunAtMs, enabled, lastRunAtMs?, lastError? }.',
-      params: z.strictObject({ name }),
-      handler: ({ name: jobName }, ctx) => service.status(jobName, sessionCallerOf(ctx.caller)),
+      summary: `A job's { id, name, scheduleKind, nextRunAtMs, enabled, lastRunAtMs?, lastError? }.${BY_NAME}`,
+      params: z.strictObject({ name, ownerId: ownerId.optional() }),
+      handler: (params, ctx) => service.status(params, sessionCallerOf(ctx.caller)),
     }),
     defineMethod({
       name: 'cron.runs',
       scope: 'rpc',
-      summary: "A job's run entries, newest first: { ts, jobId, status ok|error|skipped, durationMs, summary?, error?, toolCalls?, estTurnsSaved?, rootRunId? }.",
-      params: z.strictObject({ jobName: name, limit: z.number().int().positive().max(10_000).optional(), agentId: agentId.optional() }),
+      summary: `A job's run entries, newest first: { ts, jobId, status ok|error|skipped, durationMs, summary?, error?, toolCalls?, estTurnsSaved?, rootRunId? }.${BY_NAME}`,
+      params: z.strictObject({ jobName: name, ownerId: ownerId.optional(), limit: z.number().int().positive().max(10_000).optional(), agentId: agentId.optional() }),
       handler: (params, ctx) => service.runs(params, sessionCallerOf(ctx.caller), ctx.signal),
     }),
     defineMethod({
       name: 'cron.run',
       scope: 'rpc',
-      summary: 'Fires a job now: mode force (default; name required) fires that job, mode due fires every overdue job. Returns { triggered: true, mode, jobName? }.',
-      params: z.strictObject({ name: name.optional(), mode: z.enum(['force', 'due']).optional() }),
+      summary: `Fires a job now: mode force (default; name required) fires that job, mode due fires every overdue job. Returns { triggered: true, mode, jobName? }.${BY_NAME}`,
+      params: z.strictObject({ name: name.optional(), ownerId: ownerId.optional(), mode: z.enum(['force', 'due']).optional() }),
       handler: (params, ctx) => service.run(params, sessionCallerOf(ctx.caller)),
     }),
   ];

@@ -1,5 +1,5 @@
 // When a schedule fires next, and how many fires a gap skipped: croner for cron expressions, arithmetic otherwise.
-import { Cron } from 'croner';
+import { Cron, CronPattern } from 'croner';
 import { invalidParams } from '../errors.js';
 import type { JobSchedule } from '../store/index.js';
 
@@ -31,6 +31,61 @@ function cronOf(expr: string, tz: string): Cron {
 export function assertCronExpression(expr: string, tz: string, now: number): void {
   if (cronOf(expr, tz).nextRun(new Date(now)) === null) {
     throw invalidParams(`schedule.expr: cron expression '${expr}' never fires after now`, 'schedule.expr');
+  }
+}
+
+/** Fires of a cron schedule read for its shortest gap, beyond the gaps within a day that its fields give. */
+export const CRON_GAP_SCAN_FIRES = 100;
+
+const DAY_SECONDS = 86_400;
+const TWO_DAYS_MS = 2 * DAY_SECONDS * 1_000;
+
+function setIndexes(bits: readonly number[]): number[] {
+  return bits.flatMap((bit, index) => (bit === 0 ? [] : [index]));
+}
+
+/**
+ * The shortest time between two consecutive fires of a cron schedule, in ms (Infinity when it fires once at most).
+ * Within a day every firing day fires at the same times (its second, minute and hour fields), so those gaps are
+ * exact whatever part of the day they fall in; the next CRON_GAP_SCAN_FIRES fires add the gaps across days. When
+ * those fires stay within two days, the gap from one day's last fire to the next day's first is counted as if the
+ * days were consecutive, which may be shorter than the schedule's but never longer.
+ */
+export function shortestCronGapMs(expr: string, tz: string, now: number): number {
+  const pattern = new CronPattern(expr, tz);
+  const seconds = setIndexes(pattern.second);
+  const minutes = setIndexes(pattern.minute);
+  const hours = setIndexes(pattern.hour);
+  let shortest = Infinity;
+  let first: number | undefined;
+  let previous: number | undefined;
+  for (const hour of hours) {
+    for (const minute of minutes) {
+      for (const second of seconds) {
+        const at = hour * 3_600 + minute * 60 + second;
+        if (previous !== undefined) shortest = Math.min(shortest, (at - previous) * 1_000);
+        first ??= at;
+        previous = at;
+      }
+    }
+  }
+  const fires = cronOf(expr, tz).nextRuns(CRON_GAP_SCAN_FIRES, new Date(now)).map((date) => date.getTime());
+  for (let index = 1; index < fires.length; index += 1) shortest = Math.min(shortest, (fires[index] ?? 0) - (fires[index - 1] ?? 0));
+  const span = (fires.at(-1) ?? 0) - (fires[0] ?? 0);
+  if (fires.length === CRON_GAP_SCAN_FIRES && span < TWO_DAYS_MS && first !== undefined && previous !== undefined) {
+    shortest = Math.min(shortest, (DAY_SECONDS - previous + first) * 1_000);
+  }
+  return shortest;
+}
+
+/** Throws `invalid_params` naming `schedule.expr` when the schedule fires closer together than `minIntervalMs`. */
+export function assertCronGap(expr: string, tz: string, now: number, minIntervalMs: number): void {
+  const shortest = shortestCronGapMs(expr, tz, now);
+  if (shortest < minIntervalMs) {
+    throw invalidParams(
+      `schedule.expr: cron expression '${expr}' fires ${shortest} ms apart at its closest; fires must be at least ${minIntervalMs} ms apart (scheduler.minIntervalMs)`,
+      'schedule.expr',
+    );
   }
 }
 

@@ -72,7 +72,7 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     // The owner check every turn surface passes, before anything of the turn is written.
     const { created, session } = await ensureSession({ sessionKey, agentId: agent.id, caller: request.caller }, parts);
     const seed: readonly TranscriptMessage[] = created ? (request.seedHistory ?? []) : [];
-    const history = created ? seed : await store.history(sessionKey);
+    const history = created ? seed : await store.history(sessionKey, request.historyLimit);
     // A session from before owners were recorded is the admins' alone (session-access.ts): the admin caller's own.
     const ownerId = session.ownerId ?? request.caller.clientId;
     const result = await loop.run({ request, agent, history, unstored: seed, channel: parts.channelId, ownerId });

@@ -35,6 +35,8 @@ export interface TurnRequest {
   caller: SessionCaller;
   /** Messages that seed a new session's history (OpenAI requests); ignored when the session has history. */
   seedHistory?: readonly TranscriptMessage[];
+  /** The model is given at most this many of the session's newest earlier messages (a scheduled job's turn); absent: all. */
+  historyLimit?: number;
   /** Replaces the agent's system prompt for this turn (OpenAI system messages). */
   systemPrompt?: string;
   /** Replaces the agent's model for this turn (OpenAI `model` naming a provider model). */

@@ -47,6 +47,11 @@ export interface WsGateway {
    * whose token may call agent.* receive them (never mcp-client or api ones). Returns how many sockets it was sent to.
    */
   notify(clientId: string | null, method: string, params: unknown): number;
+  /**
+   * Sends a notification to the connections of admin tokens only (that may also receive turn results): results of
+   * sessions no token owns (a webhook's), which only admins may read. Returns how many sockets it was sent to.
+   */
+  notifyAdmins(method: string, params: unknown): number;
   connectionCount(): number;
   /** Closes every socket of `clientId` with 4001 (its token was revoked or rotated). Returns how many. */
   disconnectClient(clientId: string): number;
@@ -195,6 +200,15 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
       const text = notification(method, params);
       const targets = [...connections].filter(
         (connection) => connection.state === 'open' && connection.mayReceiveResults && (clientId === null || connection.caller.clientId === clientId),
+      );
+      for (const connection of targets) send(connection, text);
+      return targets.length;
+    },
+    notifyAdmins(method, params) {
+      const text = notification(method, params);
+      // Admin as session access reads it (turns/session-access.ts): the scope, whatever the transport.
+      const targets = [...connections].filter(
+        (connection) => connection.state === 'open' && connection.mayReceiveResults && grantsMethodScope(connection.caller, 'admin', 'http'),
       );
       for (const connection of targets) send(connection, text);
       return targets.length;

@@ -36,8 +36,10 @@ describe('argument digest', () => {
 });
 
 describe('approvals config', () => {
-  it('defaults to a 5 minute timeout, a 10 minute denial cache and a breaker of 3', () => {
-    expect(validateConfig({}, 'test').approvals).toEqual({ timeoutMs: 300_000, denialCacheMs: 600_000, denialBreakerThreshold: 3 });
+  it('defaults to a 5 minute timeout, a 10 minute denial cache, a breaker of 3 and 10 / 100 waiting per session / token', () => {
+    expect(validateConfig({}, 'test').approvals).toEqual({
+      timeoutMs: 300_000, denialCacheMs: 600_000, denialBreakerThreshold: 3, maxPendingPerSession: 10, maxPendingPerOwner: 100,
+    });
   });
 
   it('accepts timeoutMs 0 and refuses bad values naming the key', () => {

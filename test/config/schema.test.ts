@@ -36,6 +36,7 @@ describe('config schema', () => {
       tls: { certPath: null, keyPath: null, caPath: null, requireClientCert: false },
       cors: { origins: [] },
       sseReplayEvents: 1000,
+      maxWaitingTurnsPerSession: 16,
     });
   });
 

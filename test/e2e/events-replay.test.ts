@@ -63,7 +63,7 @@ describe('e2e: /api/events replay on reconnect', () => {
 
   it('an EventSource that loses its connection receives exactly the events it missed, then live ones', async () => {
     const connection = droppableFetch();
-    const source = new EventSource(`${gateway.url}/api/events?token=${gateway.tokens.rpc}`, { fetch: connection.fetch });
+    const source = new EventSource(`${gateway.url}/api/events?token=${gateway.tokens.admin}`, { fetch: connection.fetch });
     const received: { provider: string; id: string }[] = [];
     let opens = 0;
     source.addEventListener('open', () => {
@@ -92,14 +92,14 @@ describe('e2e: /api/events replay on reconnect', () => {
   }, 15_000);
 
   it(`keeps only the newest gateway.sseReplayEvents (${RING}): a client that missed more gets those`, async () => {
-    const first = await openSse(`${gateway.url}/api/events?token=${gateway.tokens.rpc}`);
+    const first = await openSse(`${gateway.url}/api/events?token=${gateway.tokens.admin}`);
     await first.next();
     emit('seen');
     const lastId = (await first.until((frame) => frame.event === 'provider:degraded')).at(-1)?.id ?? '';
     first.close();
     for (const provider of ['gone-1', 'gone-2', 'kept-1', 'kept-2', 'kept-3']) emit(provider);
 
-    const second = await openSse(`${gateway.url}/api/events?token=${gateway.tokens.rpc}`, { 'last-event-id': lastId });
+    const second = await openSse(`${gateway.url}/api/events?token=${gateway.tokens.admin}`, { 'last-event-id': lastId });
     await second.next();
     emit('live');
     const frames = (await second.until((frame: ReadFrame) => frame.data?.includes('"live"') === true)).filter((frame) => frame.event !== undefined);

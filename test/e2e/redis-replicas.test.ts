@@ -121,9 +121,10 @@ describe('e2e: two replicas on one Redis', () => {
     expect(events.find((frame) => frame.event === 'message:sent')?.data).toContain('"finishReason":"stop"');
   });
 
-  it('delivers session.completed of a webhook received on A to the socket held by B', async () => {
-    const socket = connect(b.wsUrl, { token: b.tokens.rpc });
-    await socket.opened;
+  it('delivers session.completed of a webhook received on A to the admin socket held by B', async () => {
+    const socket = connect(b.wsUrl, { token: b.tokens.admin });
+    const rpcSocket = connect(b.wsUrl, { token: b.tokens.rpc });
+    await Promise.all([socket.opened, rpcSocket.opened]);
     llm.script({ text: 'Handled on A.' });
     const body = JSON.stringify({ event: 'deploy.finished', source: 'ci', data: { build: 7 } });
     const response = await fetch(`${a.url}/hooks/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': `sha256=${sign(body)}` }, body });
@@ -131,7 +132,10 @@ describe('e2e: two replicas on one Redis', () => {
     const { runId } = (await response.json()) as { runId: string };
     const done = await socket.waitFor((frame) => frame.method === 'session.completed', 5000);
     expect(done.params).toMatchObject({ runId, result: { response: 'Handled on A.', finishReason: 'stop' } });
-    await socket.close();
+    // No token owns a webhook session: B's rpc socket got nothing (the answer to a call made now is its only frame).
+    const answer = await rpcSocket.call('system.ping');
+    expect(rpcSocket.received).toEqual([answer]);
+    await Promise.all([socket.close(), rpcSocket.close()]);
   });
 
   it('refuses on B a token revoked on A, and closes its socket on B within a second', async () => {

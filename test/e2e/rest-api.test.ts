@@ -42,7 +42,8 @@ describe('e2e: REST and SSE', () => {
   });
 
   it('streams bus events after retry: 3000 on /api/events', async () => {
-    const stream = await openSse(`${gateway.url}/api/events?token=${gateway.tokens.rpc}`);
+    // provider:degraded is the gateway's, not a session's: only an admin token sees it.
+    const stream = await openSse(`${gateway.url}/api/events?token=${gateway.tokens.admin}`);
     expect(await stream.next()).toMatchObject({ retry: 3000 });
     gateway.app.events.emit('provider:degraded', { provider: 'local', failures: 1 });
     const frames = await stream.until((frame) => frame.event === 'provider:degraded');

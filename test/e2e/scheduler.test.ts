@@ -2,6 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
+import { callRpc } from '../support/http-client.js';
 import { startGateway, TOKENS, type Harness } from '../support/gateway-harness.js';
 import { connectOpen, type Frame, type TestSocket } from '../support/ws-client.js';
 
@@ -124,5 +125,25 @@ describe('scheduled jobs over WebSocket', () => {
     release();
     expect(runs).toEqual([expect.objectContaining({ status: 'error', rootRunId: runId })]);
     expect(await resultOf(socket, 'run.get', { runId })).toMatchObject({ runId, kind: 'cron', status: 'revoked' });
+  });
+
+  it("counts a job's fire against its token's HTTP rate limit: a token that spent its window has the fire skipped, no model call", async () => {
+    harness = await startGateway({
+      gateway: { rateLimit: { maxRequests: 3, windowMs: 60_000 } },
+      providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512 }] } },
+      agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model' } },
+    });
+    const socket = await connectOpen(harness.wsUrl, { token: TOKENS.rpc });
+    sockets.push(socket);
+    // Three POST /rpc calls of the rpc token fill its window: the job's fire is its fourth request.
+    const at = new Date(Date.now() + 1_000).toISOString();
+    expect(await callRpc(harness.url, TOKENS.rpc, 'cron.add', { name: 'limited', message: 'Report', schedule: { kind: 'once', at } })).toHaveProperty('result');
+    for (let call = 0; call < 2; call += 1) expect(await callRpc(harness.url, TOKENS.rpc, 'cron.status', { name: 'limited' })).toHaveProperty('result');
+    const runs = await waitForRuns(socket, 'limited');
+    expect(runs).toEqual([expect.objectContaining({ status: 'skipped', summary: expect.stringMatching(/^rate-limit: skipped, the owner token is over gateway\.rateLimit \(3 requests per 60000 ms\)/) })]);
+    expect(llm.requests.filter((request) => request.endpoint === 'openai-chat')).toEqual([]);
+    // A once job refused by the limit tries again when the token's window reopens.
+    const { nextRunAtMs } = await resultOf(socket, 'cron.status', { name: 'limited' });
+    expect(nextRunAtMs).toBeGreaterThan(Date.parse(at));
   });
 });

@@ -37,8 +37,8 @@ describe('webhook intake', () => {
       .map((request) => (request.body as { messages: { content: string }[] }).messages.at(-1)?.content ?? '')
       .filter((content) => content.includes(text));
 
-  it('accepts a signed event with 202, runs the agent and announces session.completed', async () => {
-    const socket = connect(harness.wsUrl, { token: harness.tokens.rpc });
+  it('accepts a signed event with 202, runs the agent and announces session.completed to admin sockets', async () => {
+    const socket = connect(harness.wsUrl, { token: harness.tokens.admin });
     await socket.opened;
     llm.script({ text: 'Handled the deploy.' });
     const body = JSON.stringify({ event: 'deploy.finished', source: 'ci', data: { build: 42 } });

@@ -1,7 +1,7 @@
 // The scheduler module over a real SQLite store and TurnService (scripted loop), a fake clock, real tools and leases.
 import { z } from 'zod';
 import { createToolRegistry, defineTool, type ToolDefinition } from '../../src/agents/index.js';
-import { createLocalLeases } from '../../src/coordination/index.js';
+import { createLocalLeases, createLocalRateCounter, type RateCounter } from '../../src/coordination/index.js';
 import { GatewayError } from '../../src/errors.js';
 import { schedulerConfigSchema, type SchedulerConfig } from '../../src/config/index.js';
 import { createEventBus } from '../../src/obs/event-bus.js';
@@ -80,6 +80,8 @@ export interface SchedulerFixture {
   inbox: InboxTool;
   /** The scheduler config the module reads at each use; a test may change it as a config edit would. */
   config: SchedulerConfig;
+  /** The rate-limit counter the fires count against, as the HTTP surfaces do (keys `token:<id>`), on the fake clock. */
+  rateCounter: RateCounter;
   emit: ReturnType<typeof createEventBus>['emit'];
   /** Calls a cron.* method through the real JSON-RPC dispatcher as this client (scopes ['rpc'] unless admin). */
   call(clientId: string, method: string, params?: unknown, isAdmin?: boolean): Promise<RpcAnswer>;
@@ -100,6 +102,8 @@ export interface SchedulerFixtureOptions {
   leases?: SchedulerLeases;
   /** The channel job changes are announced on to other replicas (coordination: redis); none when absent. */
   jobChanges?: SchedulerModuleDeps['jobChanges'];
+  /** gateway.rateLimit the fires count against; generous (10,000 a minute) when absent. */
+  rateLimit?: { maxRequests: number; windowMs: number };
 }
 
 export async function createSchedulerFixture(options: SchedulerFixtureOptions = {}): Promise<SchedulerFixture> {
@@ -130,12 +134,14 @@ export async function createSchedulerFixture(options: SchedulerFixtureOptions = 
     },
   };
   const config = schedulerConfigSchema.parse(options.config ?? {});
+  const rateCounter = createLocalRateCounter(fx.now);
+  const rateLimit = options.rateLimit ?? { maxRequests: 10_000, windowMs: 60_000 };
   let ids = 0;
   const module = createSchedulerModule({
     jobs: createSqliteJobPort(fx.db), turns: fx.turns, events: bus, signals: { record: (signal) => signals.push(signal) },
     recorder: { trajectory: (record) => trajectory.push(record) }, tools: createToolRegistry([inboxTool]), leases: options.leases ?? createLocalLeases(),
     agents: { get: (agentId) => (agentId === 'default' ? {} : undefined), defaultAgentId: () => 'default' },
-    config: () => config, runs, clock, newId: () => `id-${++ids}`, log,
+    config: () => config, runs, clock, newId: () => `id-${++ids}`, log, rateLimit: { counter: rateCounter, limit: () => rateLimit },
     ...(options.jobChanges === undefined ? {} : { jobChanges: options.jobChanges }),
   });
   const dispatcher = createDispatcher({ registry: createRegistry([...(module.methods ?? [])]), maxBatchSize: 50 });
@@ -150,7 +156,7 @@ export async function createSchedulerFixture(options: SchedulerFixtureOptions = 
   };
   if (options.start !== false) await module.start?.();
   return {
-    fx, clock, module, signals, trajectory, started, inbox, config, emit: bus.emit, call,
+    fx, clock, module, signals, trajectory, started, inbox, config, rateCounter, emit: bus.emit, call,
     async runs(jobName, clientId = 'rpc-client') {
       const response = await call(clientId, 'cron.runs', { jobName });
       if (!('result' in response)) throw new Error(`cron.runs failed: ${JSON.stringify(response)}`);

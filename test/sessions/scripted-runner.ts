@@ -22,6 +22,8 @@ export interface ScriptedRunner extends TurnLoop {
   /** Queues turns; an empty queue answers `Echo: <message>`. */
   script(...turns: ScriptedTurn[]): void;
   readonly requests: TurnRequest[];
+  /** How many earlier messages each turn was given (its history), in the order of `requests`. */
+  readonly historyLengths: number[];
   /** How many turns are running right now, and the most that ever ran at once. */
   readonly concurrency: { current: number; max: number };
 }
@@ -29,16 +31,19 @@ export interface ScriptedRunner extends TurnLoop {
 export function createScriptedRunner({ store, now }: { store: Pick<SessionStore, 'append'>; now: () => number }): ScriptedRunner {
   const queue: ScriptedTurn[] = [];
   const requests: TurnRequest[] = [];
+  const historyLengths: number[] = [];
   const concurrency = { current: 0, max: 0 };
   return {
     requests,
+    historyLengths,
     concurrency,
     script: (...turns) => {
       queue.push(...turns);
     },
-    async run({ request, agent }) {
+    async run({ request, agent, history }) {
       const agentId = agent.id;
       requests.push(request);
+      historyLengths.push(history.length);
       const turn = queue.shift() ?? {};
       concurrency.current += 1;
       concurrency.max = Math.max(concurrency.max, concurrency.current);

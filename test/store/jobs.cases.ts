@@ -33,11 +33,12 @@ export function jobPortCases(backend: string, open: () => Promise<PortFixture<Jo
       const once = cronJob('j3', 'mid', { schedule: { kind: 'once', atMs: 5_000, tz: 'UTC' }, wakeGate: { kind: 'tool', tool: 'memory_search', args: { query: 'x' } } });
       for (const job of [cron, interval, once]) await jobs.create(job);
       expect(await jobs.get('j1')).toEqual(cron);
-      expect(await jobs.byName('alpha')).toEqual(interval);
+      expect(await jobs.byName('rpc-client', 'alpha')).toEqual(interval);
       expect(await jobs.get('j3')).toEqual(once);
       expect((await jobs.list()).map((job) => job.name)).toEqual(['alpha', 'mid', 'zeta']);
       expect(await jobs.get('nope')).toBeUndefined();
-      expect(await jobs.byName('nope')).toBeUndefined();
+      expect(await jobs.byName('rpc-client', 'nope')).toBeUndefined();
+      expect(await jobs.byName('someone-else', 'alpha')).toBeUndefined();
     });
 
     it('pages jobs by name after a given name, all of them or one owner\'s', async () => {
@@ -52,12 +53,44 @@ export function jobPortCases(backend: string, open: () => Promise<PortFixture<Jo
       expect(names(await jobs.page({ limit: 1, ownerId: 'ann', afterName: 'bravo' }))).toEqual(['charlie']);
     });
 
-    it('refuses a second job with a taken name, on create and on save, naming the param', async () => {
+    it('refuses a second job with a name its owner already uses, on create and on save, naming the param', async () => {
       await jobs.create(cronJob('j1', 'daily'));
       await jobs.create(cronJob('j2', 'weekly'));
       await expect(jobs.create(cronJob('j3', 'daily'))).rejects.toMatchObject({ kind: 'conflict', details: { param: 'name' } });
       await expect(jobs.save(cronJob('j2', 'daily'))).rejects.toMatchObject({ kind: 'conflict' });
       expect((await jobs.list()).map((job) => job.id)).toEqual(['j1', 'j2']);
+    });
+
+    it('keeps names unique per owner: another owner may use a taken name, and named() finds every owner\'s', async () => {
+      await jobs.create(cronJob('j1', 'daily', { ownerId: 'bob' }));
+      await jobs.create(cronJob('j2', 'daily', { ownerId: 'ann' }));
+      await jobs.create(cronJob('j3', 'weekly', { ownerId: 'carl' }));
+      await jobs.save(cronJob('j3', 'daily', { ownerId: 'carl' }));
+      expect(await jobs.byName('ann', 'daily')).toMatchObject({ id: 'j2' });
+      expect(await jobs.byName('bob', 'daily')).toMatchObject({ id: 'j1' });
+      expect((await jobs.named('daily', 10)).map((job) => job.id)).toEqual(['j2', 'j1', 'j3']);
+      expect((await jobs.named('daily', 2)).map((job) => job.id)).toEqual(['j2', 'j1']);
+      expect(await jobs.named('hourly', 10)).toEqual([]);
+    });
+
+    it('refuses a job past maxPerOwner with conflict naming the limit; other owners are not counted', async () => {
+      await jobs.create(cronJob('j1', 'a'), 2);
+      await jobs.create(cronJob('j2', 'b'), 2);
+      await expect(jobs.create(cronJob('j3', 'c'), 2)).rejects.toMatchObject({ kind: 'conflict', details: { maxJobsPerOwner: 2 } });
+      await jobs.create(cronJob('j4', 'c', { ownerId: 'bob' }), 2);
+      expect((await jobs.list()).map((job) => job.id)).toEqual(['j1', 'j2', 'j4']);
+      await jobs.remove('j1');
+      await jobs.create(cronJob('j3', 'c'), 2);
+    });
+
+    it('pages jobs of every owner by name, then owner, after a name and owner', async () => {
+      for (const [id, name, ownerId] of [['j1', 'beta', 'bob'], ['j2', 'alpha', 'cat'], ['j3', 'alpha', 'ann'], ['j4', 'alpha', 'bob']]) {
+        await jobs.create(cronJob(id ?? '', name ?? '', { ownerId: ownerId ?? '' }));
+      }
+      const keys = (records: JobRecord[]) => records.map((job) => `${job.name}/${job.ownerId}`);
+      expect(keys(await jobs.page({ limit: 2 }))).toEqual(['alpha/ann', 'alpha/bob']);
+      expect(keys(await jobs.page({ limit: 2, afterName: 'alpha', afterOwnerId: 'bob' }))).toEqual(['alpha/cat', 'beta/bob']);
+      expect(keys(await jobs.page({ limit: 5, afterName: 'alpha' }))).toEqual(['beta/bob']);
     });
 
     it('saves every field of a changed job', async () => {
@@ -68,7 +101,7 @@ export function jobPortCases(backend: string, open: () => Promise<PortFixture<Jo
       });
       await jobs.save(changed);
       expect(await jobs.get('j1')).toEqual(changed);
-      expect(await jobs.byName('daily')).toBeUndefined();
+      expect(await jobs.byName('rpc-client', 'daily')).toBeUndefined();
     });
 
     it('keeps run entries per job, newest first up to the limit, and removes them with the job', async () => {

@@ -1,4 +1,5 @@
-// Who receives session.completed: only sockets whose token may call agent.*, never mcp-client or api ones.
+// Who receives session.completed: only sockets whose token may call agent.*, never mcp-client or api ones; a webhook's
+// only admin sockets (no token owns its session).
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
@@ -37,7 +38,8 @@ describe('session.completed delivery', () => {
     expect(socket.received).toEqual([answer]);
   }
 
-  it('sends a webhook result to rpc and ws sockets, and none to mcp-client or api sockets', async () => {
+  it('sends a webhook result to admin sockets, and none to rpc, ws, mcp-client or api sockets', async () => {
+    const adminSocket = await open(gateway.tokens.admin);
     const rpc = await open(gateway.tokens.rpc);
     const ws = await open(gateway.tokens.ws);
     const mcp = await open(gateway.tokens.mcpClient);
@@ -49,12 +51,9 @@ describe('session.completed delivery', () => {
     expect(accepted.status).toBe(202);
     const { sessionKey } = (await accepted.json()) as { sessionKey: string };
 
-    for (const socket of [rpc, ws]) {
-      const done = await socket.waitFor((frame) => frame.method === 'session.completed');
-      expect(done.params).toMatchObject({ sessionKey, result: { response: 'Handled the deploy.', finishReason: 'stop' } });
-    }
-    await expectNothingReceived(mcp);
-    await expectNothingReceived(api);
+    const done = await adminSocket.waitFor((frame) => frame.method === 'session.completed');
+    expect(done.params).toMatchObject({ sessionKey, result: { response: 'Handled the deploy.', finishReason: 'stop' } });
+    for (const socket of [rpc, ws, mcp, api]) await expectNothingReceived(socket);
   });
 
   it('counts only the sockets it delivered to', async () => {

@@ -23,7 +23,7 @@ export interface RedisCoordinationOptions {
   instanceId?: string;
 }
 
-const notificationMessage = z.strictObject({ clientId: z.string().nullable(), method: z.string().min(1), params: z.unknown() });
+const notificationMessage = z.strictObject({ clientId: z.string().nullable(), method: z.string().min(1), params: z.unknown(), audience: z.literal('admins').optional() });
 const retiredTokenMessage = z.strictObject({ clientId: z.string().min(1) });
 const jobsChangedMessage = z.strictObject({});
 

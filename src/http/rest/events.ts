@@ -1,10 +1,13 @@
-// GET /api/events: every event-bus event as an SSE frame named after it and numbered, with a retry hint, keep-alive
-// pings, and the missed events replayed first to a client reconnecting with Last-Event-ID.
+// GET /api/events: the event-bus events the caller may see (event-audience.ts) as SSE frames named after them and
+// numbered, with a retry hint, keep-alive pings, and the missed ones replayed first to a client reconnecting with
+// Last-Event-ID.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { grantsRest } from '../../server/index.js';
 import { createAsyncQueue, openSseStream, pipeToSse, type SseFrame } from '../../server/index.js';
 import type { EventFeed, FeedEntry } from '../../coordination/index.js';
+import { sessionCallerOf } from '../../turns/index.js';
+import { createEventAudience, type EventAudience } from './event-audience.js';
 import type { RestContext } from './types.js';
 import { parseInput } from './validation.js';
 
@@ -25,6 +28,11 @@ export function busEventFrame({ id, event }: FeedEntry): SseFrame {
   return { id, event: event.name, data: JSON.stringify({ ...event.payload, ts: event.ts }) };
 }
 
+/** The entries of `source` the audience may see, in order; the ids of the others are skipped. */
+async function* visibleTo(audience: EventAudience, source: AsyncIterable<FeedEntry>): AsyncGenerator<FeedEntry> {
+  for await (const entry of source) if (await audience.sees(entry.event)) yield entry;
+}
+
 export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext, feed: EventFeed): void {
   const requireRestSse = ctx.auth.require({ grants: grantsRest, allowQueryToken: true });
 
@@ -32,6 +40,8 @@ export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext, fe
     const query = parseInput(eventsQuery, request.query);
     const header = request.headers['last-event-id'];
     const lastEventId = typeof header === 'string' ? header : query.lastEventId;
+    const caller = sessionCallerOf(ctx.auth.callerOf(request));
+    const audience = createEventAudience(caller, async (sessionKey) => (await ctx.sessions.get(sessionKey))?.ownerId);
     const ended = new AbortController();
     const queue = createAsyncQueue<FeedEntry>({ signal: AbortSignal.any([ended.signal, ctx.shutdownSignal]), maxItems: MAX_QUEUED_EVENTS + ctx.replayCapacity });
     // The feed sends the missed events first, then live ones, each once. Followed before the stream opens, so a
@@ -41,7 +51,8 @@ export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext, fe
     stream.signal.addEventListener('abort', () => ended.abort(), { once: true });
     try {
       await stream.write({ retryMs: ctx.retryMs });
-      await pipeToSse(stream, queue, busEventFrame, { keepAliveMs: ctx.keepAliveMs });
+      // An admin sees every event; another caller's replay and live events pass the same filter.
+      await pipeToSse(stream, caller.isAdmin ? queue : visibleTo(audience, queue), busEventFrame, { keepAliveMs: ctx.keepAliveMs });
     } finally {
       unsubscribe();
       ended.abort();

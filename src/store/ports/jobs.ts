@@ -33,7 +33,7 @@ export type JobSchedule =
 
 export interface JobRecord {
   id: string;
-  /** Unique across the gateway; every cron.* method addresses a job by it. */
+  /** Unique among its owner's jobs (another owner may use the same name); every cron.* method addresses a job by it. */
   name: string;
   /** The token id that added the job: its fires run as this client, in a session this client owns. */
   ownerId: string;
@@ -68,20 +68,28 @@ export interface JobRunRecord {
 
 export interface JobPageQuery {
   ownerId?: string;
+  /** Keyset: the jobs after this name, or with `afterOwnerId` after this (name, owner) pair. */
   afterName?: string;
+  afterOwnerId?: string;
   limit: number;
 }
 
 export interface JobPort {
-  /** Rejects with GatewayError `conflict` when the name is taken. */
-  create(job: JobRecord): Promise<void>;
+  /**
+   * Rejects with GatewayError `conflict` when the owner already has a job of that name, and (details
+   * `maxJobsPerOwner`) when `maxPerOwner` is given and the owner already has that many jobs; checked atomically.
+   */
+  create(job: JobRecord, maxPerOwner?: number): Promise<void>;
   /** Replaces the stored job with this id (its name included); rejects with `conflict` when the new name is taken. */
   save(job: JobRecord): Promise<void>;
   get(id: string): Promise<JobRecord | undefined>;
-  byName(name: string): Promise<JobRecord | undefined>;
-  /** Ordered by name. */
+  /** The owner's job of that name. */
+  byName(ownerId: string, name: string): Promise<JobRecord | undefined>;
+  /** At most `limit` jobs of any owner with that name, ordered by owner (an admin addressing a job by name). */
+  named(name: string, limit: number): Promise<JobRecord[]>;
+  /** Ordered by name, then owner. */
   list(signal?: AbortSignal): Promise<JobRecord[]>;
-  /** At most `limit` jobs ordered by name, after `afterName` when given, of one owner when `ownerId` is given. */
+  /** At most `limit` jobs ordered by name then owner, after the keyset when given, of one owner when `ownerId` is given. */
   page(query: JobPageQuery, signal?: AbortSignal): Promise<JobRecord[]>;
   /** Removes the job and its run entries; resolves to whether it existed. */
   remove(id: string): Promise<boolean>;

@@ -1,5 +1,5 @@
 // PostgreSQL implementation of the JobPort: scheduled jobs and the run entry each fire leaves.
-import { GatewayError } from '../../errors.js';
+import { jobNameTaken, tooManyJobs } from '../../errors.js';
 import { wakeGateSchema, type JobPort, type JobRecord, type JobRunRecord, type JobRunStatus, type JobSchedule, type WakeGate } from '../ports/index.js';
 import { sqlState, transaction, UNIQUE_VIOLATION, type PgPool } from './pool.js';
 import type { PgValue } from './where.js';
@@ -82,43 +82,59 @@ function jobValues(job: JobRecord): PgValue[] {
   ];
 }
 
-const nameTaken = (name: string) => new GatewayError('conflict', `A job named '${name}' already exists`, { param: 'name' });
-
 export function createPostgresJobPort(pool: PgPool): JobPort {
-  const write = async (job: JobRecord, sql: string, values: PgValue[]) => {
+  const write = async <T>(job: JobRecord, work: () => Promise<T>): Promise<T> => {
     try {
-      await pool.query(sql, values);
+      return await work();
     } catch (error) {
-      if (sqlState(error) === UNIQUE_VIOLATION) throw nameTaken(job.name);
+      if (sqlState(error) === UNIQUE_VIOLATION) throw jobNameTaken(job.name);
       throw error;
     }
   };
-  const one = async (sql: string, value: string) => {
-    const row = (await pool.query<JobRow>(sql, [value])).rows[0];
+  const one = async (sql: string, values: PgValue[]) => {
+    const row = (await pool.query<JobRow>(sql, values)).rows[0];
     return row === undefined ? undefined : toJob(row);
   };
+  const insert = `INSERT INTO jobs (${JOB_COLUMNS}) VALUES (${placeholders(17)})`;
   return {
-    create: (job) => write(job, `INSERT INTO jobs (${JOB_COLUMNS}) VALUES (${placeholders(17)})`, jobValues(job)),
-    save(job) {
+    async create(job, maxPerOwner) {
+      if (maxPerOwner === undefined) {
+        await write(job, () => pool.query(insert, jobValues(job)));
+        return;
+      }
+      // One owner's creates take turns on an advisory lock, so the count each sees includes the others' rows.
+      const created = await write(job, () =>
+        transaction(pool, async (client) => {
+          await client.query("SELECT pg_advisory_xact_lock(hashtext('jobs:' || $1))", [job.ownerId]);
+          const owned = await client.query<{ count: number }>('SELECT COUNT(*)::int AS count FROM jobs WHERE owner_id = $1', [job.ownerId]);
+          if ((owned.rows[0]?.count ?? 0) >= maxPerOwner) return false;
+          await client.query(insert, jobValues(job));
+          return true;
+        }));
+      if (!created) throw tooManyJobs(maxPerOwner);
+    },
+    async save(job) {
       const [id, ...rest] = jobValues(job);
-      return write(
-        job,
+      await write(job, () => pool.query(
         `UPDATE jobs SET name = $1, owner_id = $2, agent_id = $3, message = $4, kind = $5, expr = $6, tz = $7, every_ms = $8, at_ms = $9,
          enabled = $10, wake_gate = $11, next_run_at = $12, last_run_at = $13, last_error = $14, created_at = $15, updated_at = $16 WHERE id = $17`,
         [...rest, id ?? null],
-      );
+      ));
     },
-    get: (id) => one(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1`, id),
-    byName: (name) => one(`SELECT ${JOB_COLUMNS} FROM jobs WHERE name = $1`, name),
-    list: async () => (await pool.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs ORDER BY name`)).rows.map(toJob),
-    // Keyset pages by name; '' sorts before every name, so the first page needs no other statement.
-    async page({ ownerId, afterName = '', limit }, signal) {
+    get: (id) => one(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1`, [id]),
+    byName: (ownerId, name) => one(`SELECT ${JOB_COLUMNS} FROM jobs WHERE owner_id = $1 AND name = $2`, [ownerId, name]),
+    named: async (name, limit) =>
+      (await pool.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE name = $1 ORDER BY owner_id LIMIT $2`, [name, limit])).rows.map(toJob),
+    list: async () => (await pool.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs ORDER BY name, owner_id`)).rows.map(toJob),
+    // Keyset pages by (name, owner), or one owner's by name; '' sorts before every name, so the first page needs no
+    // other statement.
+    async page({ ownerId, afterName = '', afterOwnerId, limit }, signal) {
       signal?.throwIfAborted();
-      const sql = ownerId === undefined
-        ? `SELECT ${JOB_COLUMNS} FROM jobs WHERE name > $1 ORDER BY name LIMIT $2`
-        : `SELECT ${JOB_COLUMNS} FROM jobs WHERE owner_id = $3 AND name > $1 ORDER BY name LIMIT $2`;
-      const values: PgValue[] = ownerId === undefined ? [afterName, limit] : [afterName, limit, ownerId];
-      return (await pool.query<JobRow>(sql, values)).rows.map(toJob);
+      const [where, values]: [string, PgValue[]] = ownerId !== undefined
+        ? ['owner_id = $3 AND name > $1', [afterName, limit, ownerId]]
+        : afterOwnerId === undefined ? ['name > $1', [afterName, limit]] : ['(name, owner_id) > ($1, $3)', [afterName, limit, afterOwnerId]];
+      const order = ownerId === undefined ? 'name, owner_id' : 'name';
+      return (await pool.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE ${where} ORDER BY ${order} LIMIT $2`, values)).rows.map(toJob);
     },
     remove: (id) =>
       transaction(pool, async (client) => {

@@ -126,4 +126,16 @@ export const CORE_MIGRATIONS: readonly PostgresMigration[] = [
     CREATE INDEX audit_log_by_ts ON audit_log (ts, id);
     CREATE INDEX audit_log_by_tenant ON audit_log (tenant_id, ts);`,
   },
+  {
+    version: 9,
+    name: 'job_names_per_owner',
+    // A job name is unique among its owner's jobs, not across the gateway: a taken name must not tell one token that
+    // another has a job of that name. (owner, name) serves one owner's pages and lookups, (name, owner) an admin's
+    // pages of every job; owner ids compare bytewise, as names do, so pages follow one order on both backends.
+    up: `ALTER TABLE jobs DROP CONSTRAINT jobs_name_key;
+    DROP INDEX jobs_by_owner;
+    ALTER TABLE jobs ALTER COLUMN owner_id TYPE TEXT COLLATE "C";
+    ALTER TABLE jobs ADD CONSTRAINT jobs_owner_name_key UNIQUE (owner_id, name);
+    CREATE INDEX jobs_by_name ON jobs (name, owner_id);`,
+  },
 ];

@@ -1,5 +1,5 @@
 // SQLite implementation of the JobPort: scheduled jobs and the run entry each fire leaves.
-import { GatewayError } from '../../errors.js';
+import { jobNameTaken, tooManyJobs } from '../../errors.js';
 import { wakeGateSchema, type JobPort, type JobRecord, type JobRunRecord, type JobRunStatus, type JobSchedule, type WakeGate } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 
@@ -86,19 +86,25 @@ function isNameTaken(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
-const nameTaken = (name: string) => new GatewayError('conflict', `A job named '${name}' already exists`, { param: 'name' });
-
 export function createSqliteJobPort(db: SqliteDatabase): JobPort {
-  const insert = db.prepare(`INSERT INTO jobs (${JOB_COLUMNS}) VALUES (${JOB_COLUMNS.split(',').map(() => '?').join(', ')})`);
+  const placeholders = JOB_COLUMNS.split(',').map(() => '?').join(', ');
+  const insert = db.prepare(`INSERT INTO jobs (${JOB_COLUMNS}) VALUES (${placeholders})`);
+  // One statement counts and inserts, so two creates cannot both pass the owner's limit.
+  const insertWithin = db.prepare(`INSERT INTO jobs (${JOB_COLUMNS}) SELECT ${placeholders} WHERE (SELECT COUNT(*) FROM jobs WHERE owner_id = ?) < ?`);
   const replace = db.prepare(
     `UPDATE jobs SET name = ?, owner_id = ?, agent_id = ?, message = ?, kind = ?, expr = ?, tz = ?, every_ms = ?, at_ms = ?,
      enabled = ?, wake_gate = ?, next_run_at = ?, last_run_at = ?, last_error = ?, created_at = ?, updated_at = ? WHERE id = ?`,
   );
   const byId = db.prepare<[string], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`);
-  const byName = db.prepare<[string], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE name = ?`);
-  const all = db.prepare<[], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs ORDER BY name`);
-  // Keyset pages over the name's unique index; '' sorts before every name, so the first page needs no other statement.
-  const pageAll = db.prepare<[string, number], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE name > ? ORDER BY name LIMIT ?`);
+  const byName = db.prepare<[string, string], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE owner_id = ? AND name = ?`);
+  const named = db.prepare<[string, number], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE name = ? ORDER BY owner_id LIMIT ?`);
+  const all = db.prepare<[], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs ORDER BY name, owner_id`);
+  // Keyset pages over the (name, owner) and (owner, name) indexes; '' sorts before every name, so the first page needs
+  // no other statement.
+  const pageAfterName = db.prepare<[string, number], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE name > ? ORDER BY name, owner_id LIMIT ?`);
+  const pageAfterJob = db.prepare<[string, string, number], JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM jobs WHERE (name, owner_id) > (?, ?) ORDER BY name, owner_id LIMIT ?`,
+  );
   const pageOwned = db.prepare<[string, string, number], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE owner_id = ? AND name > ? ORDER BY name LIMIT ?`);
   const deleteJob = db.prepare('DELETE FROM jobs WHERE id = ?');
   const deleteRuns = db.prepare('DELETE FROM job_runs WHERE job_id = ?');
@@ -108,35 +114,36 @@ export function createSqliteJobPort(db: SqliteDatabase): JobPort {
     deleteRuns.run(id);
     return deleteJob.run(id).changes > 0;
   });
-  const write = (job: JobRecord, run: () => void) => {
+  const write = <T>(job: JobRecord, run: () => T): T => {
     try {
-      run();
+      return run();
     } catch (error) {
-      if (isNameTaken(error)) throw nameTaken(job.name);
+      if (isNameTaken(error)) throw jobNameTaken(job.name);
       throw error;
     }
   };
+  const one = (row: JobRow | undefined) => (row === undefined ? undefined : toJob(row));
   return {
-    async create(job) {
-      write(job, () => insert.run(...jobValues(job)));
+    async create(job, maxPerOwner) {
+      if (maxPerOwner === undefined) {
+        write(job, () => insert.run(...jobValues(job)));
+        return;
+      }
+      const { changes } = write(job, () => insertWithin.run(...jobValues(job), job.ownerId, maxPerOwner));
+      if (changes === 0) throw tooManyJobs(maxPerOwner);
     },
     async save(job) {
       const [id, ...rest] = jobValues(job);
       write(job, () => replace.run(...rest, id));
     },
-    get: async (id) => {
-      const row = byId.get(id);
-      return row === undefined ? undefined : toJob(row);
-    },
-    byName: async (name) => {
-      const row = byName.get(name);
-      return row === undefined ? undefined : toJob(row);
-    },
+    get: async (id) => one(byId.get(id)),
+    byName: async (ownerId, name) => one(byName.get(ownerId, name)),
+    named: async (name, limit) => named.all(name, limit).map(toJob),
     list: async () => all.all().map(toJob),
-    async page({ ownerId, afterName = '', limit }, signal) {
+    async page({ ownerId, afterName = '', afterOwnerId, limit }, signal) {
       signal?.throwIfAborted();
-      const rows = ownerId === undefined ? pageAll.all(afterName, limit) : pageOwned.all(ownerId, afterName, limit);
-      return rows.map(toJob);
+      if (ownerId !== undefined) return pageOwned.all(ownerId, afterName, limit).map(toJob);
+      return (afterOwnerId === undefined ? pageAfterName.all(afterName, limit) : pageAfterJob.all(afterName, afterOwnerId, limit)).map(toJob);
     },
     remove: async (id) => removeTx(id),
     async appendRun(run) {

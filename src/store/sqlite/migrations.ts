@@ -430,6 +430,38 @@ export const MIGRATIONS: readonly Migration[] = [
     up: 'ALTER TABLE media ADD COLUMN owner_id TEXT;',
   },
   {
+    version: 20,
+    name: 'job_names_per_owner',
+    // A job name is unique among its owner's jobs, not across the gateway: a taken name must not tell one token that
+    // another has a job of that name. SQLite cannot drop a column's UNIQUE, so the table is rebuilt; (owner, name)
+    // serves one owner's pages and lookups, (name, owner) an admin's pages of every job.
+    up: `CREATE TABLE jobs_per_owner (
+      id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      owner_id TEXT NOT NULL,
+      agent_id TEXT,
+      message TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      expr TEXT,
+      tz TEXT NOT NULL,
+      every_ms INTEGER,
+      at_ms INTEGER,
+      enabled INTEGER NOT NULL,
+      wake_gate TEXT,
+      next_run_at INTEGER,
+      last_run_at INTEGER,
+      last_error TEXT,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      UNIQUE (owner_id, name)
+    );
+    INSERT INTO jobs_per_owner SELECT id, name, owner_id, agent_id, message, kind, expr, tz, every_ms, at_ms, enabled, wake_gate,
+      next_run_at, last_run_at, last_error, created_at, updated_at FROM jobs;
+    DROP TABLE jobs;
+    ALTER TABLE jobs_per_owner RENAME TO jobs;
+    CREATE INDEX jobs_by_name ON jobs (name, owner_id);`,
+  },
+  {
     version: 21,
     name: 'evidence_retention_indexes',
     // The retention sweep (obs.retentionDays) deletes the oldest evidence a small batch at a time and obs.storage.stats

@@ -17,7 +17,8 @@ describe('REST /api/events ids and replay', () => {
     await llm.close();
   });
 
-  const auth = () => ({ authorization: `Bearer ${fx.tokens.rpc}` });
+  // The admin token: the skill events used as markers are the gateway's, which only admins see (event-audience.ts).
+  const auth = () => ({ authorization: `Bearer ${fx.tokens.admin}` });
   const emit = (skill: string) => fx.events.emit('skill:executed', { agentId: 'default', skill });
   const skillOf = (frame: ReadFrame) => (JSON.parse(frame.data ?? '{}') as { skill?: string }).skill;
 

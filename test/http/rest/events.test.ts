@@ -31,7 +31,8 @@ describe('REST events, activity, agents and channels', () => {
   };
 
   it('/api/events advertises retry: 3000 first, then sends each bus event by name with its payload and ts', async () => {
-    const stream = await openSse(`${fx.url}/api/events`, { authorization: `Bearer ${fx.tokens.rpc}` });
+    // config:patched is the gateway's, not a session's: only an admin token sees it.
+    const stream = await openSse(`${fx.url}/api/events`, { authorization: `Bearer ${fx.tokens.admin}` });
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(stream.headers.get('cache-control')).toBe('no-cache');
@@ -78,14 +79,15 @@ describe('REST events, activity, agents and channels', () => {
 
   it('/api/activity returns recent bus events newest first, limit 1-100 default 50', async () => {
     for (let index = 0; index < 60; index += 1) fx.events.emit('skill:executed', { agentId: 'default', skill: `s${index}` });
-    const all = await get('/api/activity');
+    // Skill events are the gateway's, not a session's: only an admin token sees them.
+    const all = await get('/api/activity', fx.tokens.admin);
     const events = all.body.events as { name: string; ts: number; payload: { skill?: string } }[];
     expect(events).toHaveLength(50);
     expect(events[0]).toMatchObject({ name: 'skill:executed', payload: { skill: 's59' } });
     expect(typeof events[0]?.ts).toBe('number');
-    const three = await get('/api/activity?limit=3');
+    const three = await get('/api/activity?limit=3', fx.tokens.admin);
     expect((three.body.events as { payload: { skill: string } }[]).map((event) => event.payload.skill)).toEqual(['s59', 's58', 's57']);
-    expect(((await get('/api/activity?limit=100')).body.events as unknown[]).length).toBeGreaterThanOrEqual(60);
+    expect(((await get('/api/activity?limit=100', fx.tokens.admin)).body.events as unknown[]).length).toBeGreaterThanOrEqual(60);
     for (const bad of ['0', '101', 'abc', '2.5']) expect((await get(`/api/activity?limit=${bad}`)).body).toMatchObject({ error: { code: 'invalid_params' } });
     expect((await get('/api/activity', fx.tokens.mcpClient)).status).toBe(403);
   });

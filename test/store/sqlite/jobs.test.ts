@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSqliteJobPort, openDatabase } from '../../../src/store/sqlite/index.js';
+import { applyMigrations, createSqliteJobPort, MIGRATIONS, openDatabase } from '../../../src/store/sqlite/index.js';
 import { cronJob, jobPortCases } from '../jobs.cases.js';
 import { openTemporaryDatabase } from './temporary-database.js';
 
@@ -30,5 +30,20 @@ describe('sqlite job port', () => {
     expect(await jobs.get('j1')).toEqual(cronJob('j1', 'daily'));
     expect((await jobs.runs('j1', 5)).map((run) => run.rootRunId)).toEqual(['r1']);
     second.close();
+  });
+
+  it('keeps the jobs of a file from before names were unique per owner, and lets another owner take a used name', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agent-gateway-jobs-'));
+    const path = join(dir, 'gateway.db');
+    const before = openDatabase({ path, migrations: MIGRATIONS.filter((migration) => migration.version < 20) });
+    await createSqliteJobPort(before).create(cronJob('j1', 'daily', { ownerId: 'ann' }));
+    await createSqliteJobPort(before).appendRun({ ts: 5, jobId: 'j1', status: 'ok', durationMs: 3, summary: null, error: null, toolCalls: null, estTurnsSaved: null, rootRunId: 'r1' });
+    expect(applyMigrations(before, MIGRATIONS)).toContain(20);
+    const jobs = createSqliteJobPort(before);
+    expect(await jobs.byName('ann', 'daily')).toEqual(cronJob('j1', 'daily', { ownerId: 'ann' }));
+    await jobs.create(cronJob('j2', 'daily', { ownerId: 'bob' }));
+    await expect(jobs.create(cronJob('j3', 'daily', { ownerId: 'ann' }))).rejects.toMatchObject({ kind: 'conflict', details: { param: 'name' } });
+    expect((await jobs.runs('j1', 5)).map((run) => run.rootRunId)).toEqual(['r1']);
+    before.close();
   });
 });
