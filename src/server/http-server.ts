@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
 import type { RateCounter } from '../coordination/index.js';
 import { GatewayError } from '../errors.js';
-import { restErrorHandler } from './http-errors.js';
+import { createFrameworkErrors } from './framework-errors.js';
+import { logHttpError, restErrorHandler, sendRestError } from './http-errors.js';
 import { SERVER_LIMITS } from './limits.js';
 import { useJsonBodyParser } from './json-body.js';
 import type { RequestAuth } from './request-auth.js';
@@ -67,6 +68,12 @@ export async function createHttpServer({ gateway, log, auth, rateCounter }: Http
   const tls = readTls(gateway.tls);
   const nextTraceId = createTraceIds();
   const isDebug = log.isLevelEnabled('debug');
+  // A malformed path is refused by the router before any hook: answered in the REST envelope unless a surface
+  // with its own envelope (/v1) claims the prefix (useErrorEnvelope).
+  const routerErrors = createFrameworkErrors((error, request, reply) => {
+    logHttpError(log, request, error, error);
+    return sendRestError(reply, error);
+  });
   const app = Fastify({
     loggerInstance: log,
     // Fastify's own per-request lines would log the URL with a `token` query parameter; ours below do not.
@@ -82,7 +89,9 @@ export async function createHttpServer({ gateway, log, auth, rateCounter }: Http
     requestTimeout: timeouts.requestTimeout,
     keepAliveTimeout: gateway.headersTimeoutMs,
     ...(tls === undefined ? { http: timeouts } : { https: { ...tls, ...timeouts } }),
+    frameworkErrors: routerErrors.frameworkErrors,
   }) as unknown as FastifyInstance;
+  routerErrors.attach(app);
   // Beyond this many open sockets Node closes a new one as it arrives (DESIGN §3 "connections").
   app.server.maxConnections = gateway.maxConnections;
 
