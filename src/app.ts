@@ -113,7 +113,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAll: (method, params) => peers.notify(null, method, params), eventFeed: coordination.eventFeed,
     defaultWebDistPath: options.defaultWebDistPath, shutdownSignal: shutdown.signal, log, now,
   });
-  const wsGateway = createWsGateway({ gateway, authenticator, dispatcher, log: child('ws'), now });
+  const wsGateway = createWsGateway({ gateway, authenticator, dispatcher, log: child('ws'), now, allowedOrigins: () => configStore.get().gateway.cors.origins });
   ws = wsGateway;
   // Deferred a tick, so a client that rotates its own token over its socket still receives the new secret.
   const stopRetiredWatch = tokens.onSecretRetired((clientId) => setImmediate(() => wsGateway.disconnectClient(clientId)));

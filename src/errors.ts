@@ -241,12 +241,24 @@ export const forbiddenKey = (path: string, key: string, param = path) =>
   new GatewayError('invalid_params', `${path}: the key '${key}' is not allowed`, { param });
 
 /**
+ * Work stopped by an AbortSignal: its client hung up (requestSignal) or the gateway is shutting down. Nobody waits
+ * for a hung-up client's answer, so this is no server fault to log with a stack; a shutdown answers 503.
+ */
+export const requestCancelled = (cause?: unknown) =>
+  new GatewayError('unavailable', 'The request was cancelled: the client went away or the gateway is shutting down', {}, { cause });
+
+function isAbortError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'name' in error && error.name === 'AbortError';
+}
+
+/**
  * Frameworks throw their own errors (Fastify's body limit, JSON parser, rate limiter). They carry an
  * HTTP `statusCode`; this turns the ones we recognise into a kind and everything else into `internal`,
  * keeping the original as `cause` for the log.
  */
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
+  if (isAbortError(error)) return requestCancelled(error);
   const statusCode = readStatusCode(error);
   const message = error instanceof Error ? error.message : INTERNAL_ERROR_MESSAGE;
   switch (statusCode) {

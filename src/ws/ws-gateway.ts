@@ -18,6 +18,7 @@ import {
   RATE_LIMITED,
   SHUTDOWN_REASON,
 } from './messages.js';
+import { isOriginAllowed, originRefusal } from './origin.js';
 import { createSlidingWindowLimiter, type SlidingWindowLimiter } from './sliding-window.js';
 
 export type ConnectionState = 'open' | 'closing' | 'closed';
@@ -60,6 +61,8 @@ export interface WsGatewayDeps {
   dispatcher: Dispatcher;
   log: Logger;
   now: () => number;
+  /** gateway.cors.origins as it is now (it changes live): browser origins besides the gateway's own that may connect. */
+  allowedOrigins?: () => readonly string[];
 }
 
 /** How often open sockets re-check their token (revocations made outside this process). */
@@ -72,7 +75,7 @@ function tokenFromUpgrade(request: IncomingMessage): string | undefined {
   return query === undefined ? undefined : (new URLSearchParams(query).get('token') ?? undefined);
 }
 
-export function createWsGateway({ gateway, authenticator, dispatcher, log, now }: WsGatewayDeps): WsGateway {
+export function createWsGateway({ gateway, authenticator, dispatcher, log, now, allowedOrigins = () => [] }: WsGatewayDeps): WsGateway {
   const maxPayload = frameByteCap(gateway.wsMaxMessageBytes);
   const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload, WebSocket: socketClassWithFrameCap(maxPayload) });
   const connections = new Set<Connection>();
@@ -176,6 +179,11 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
         return;
       }
       socket.on('error', (error) => log.debug({ err: error }, 'upgrade socket error'));
+      // A cross-site page could otherwise use a token its visitor's browser holds (?token= in a saved URL).
+      if (!isOriginAllowed(request.headers, allowedOrigins())) {
+        socket.end(originRefusal(String(request.headers.origin)));
+        return;
+      }
       const secret = tokenFromUpgrade(request);
       authenticator.authenticate(secret).then(
         (caller) => {
