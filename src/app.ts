@@ -102,7 +102,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     await store.close();
   };
   // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.
-  const http = await createHttpServer({ gateway, log, auth, rateCounter: coordination.rateCounter }).catch(async (error: unknown) => {
+  const http = await createHttpServer({ gateway, log, auth, rateCounter: coordination.rateCounter, now }).catch(async (error: unknown) => {
     await stopModules();
     throw error;
   });
@@ -112,6 +112,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     responseTtlDays: () => configStore.get().responses.ttlDays, storeTranscripts: () => configStore.get().openai.storeTranscripts,
     channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAll: (method, params) => peers.notify(null, method, params), eventFeed: coordination.eventFeed,
     defaultWebDistPath: options.defaultWebDistPath, shutdownSignal: shutdown.signal, log, now,
+    dependencies: { storage: async () => store.ping?.(), coordination: async () => coordination.ping?.() },
   });
   const wsGateway = createWsGateway({ gateway, authenticator, dispatcher, log: child('ws'), now, allowedOrigins: () => configStore.get().gateway.cors.origins });
   ws = wsGateway;

@@ -18,6 +18,7 @@ export { createPeerBridge, type PeerBridge, type PeerBridgeDeps } from './peer-b
 export { COORDINATION_LIMITS, type CoordinationTimings } from './limits.js';
 export type { PeerChannel } from './peer-channel.js';
 export type { RateCounter, WindowCount } from './rate-counter.js';
+export { createLocalRateCounter, type LocalRateCounterOptions } from './local-rate-counter.js';
 export { createSessionLocks, type LockHold, type SessionLocks } from './session-locks.js';
 
 /** One process: in-memory locks, only this process counts as alive, and it holds every lease. */

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { ConfigStore, GatewaySection } from '../config/index.js';
 import { prepareErrorReply, registerCors, useErrorEnvelope } from '../server/index.js';
 import { registerDashboard } from './dashboard.js';
-import { registerHealthRoutes } from './health.js';
+import { registerHealthRoutes, type HealthRoutesDeps } from './health.js';
 import { OPENAI_ERRORS, openAiErrorBody, registerOpenAiRoutes, type OpenAiRoutesDeps } from './openai/index.js';
 import { registerRestRoutes, type RestRoutesDeps } from './rest/index.js';
 import { registerRpcRoute, type RpcRouteDeps } from './rpc-route.js';
@@ -25,6 +25,8 @@ interface HttpSurfaceOptions {
   notifyAll: (method: string, params: unknown) => void;
   log: Logger;
   now: () => number;
+  /** What /ready pings: the store and coordination backends. */
+  dependencies?: HealthRoutesDeps['dependencies'];
 }
 
 export async function registerHttpSurfaces(http: FastifyInstance, deps: HttpSurfacesDeps): Promise<void> {

@@ -19,10 +19,11 @@ export interface HttpServerDeps {
   log: Logger;
   auth: RequestAuth;
   /**
-   * Counts gateway.rateLimit in a window shared by every replica (coordination: redis). Absent, the plugin counts
-   * in this process, which is exact for one replica.
+   * Counts gateway.rateLimit in a window shared by every replica (coordination: redis); while it fails, this
+   * process counts. Absent, the plugin counts in this process, which is exact for one replica.
    */
   rateCounter?: RateCounter;
+  now?: () => number;
 }
 
 const TRACE_ID_HEADER = /^[A-Za-z0-9._-]{1,128}$/;
@@ -63,7 +64,7 @@ function readTls(tls: GatewaySection['tls']) {
   };
 }
 
-export async function createHttpServer({ gateway, log, auth, rateCounter }: HttpServerDeps): Promise<FastifyInstance> {
+export async function createHttpServer({ gateway, log, auth, rateCounter, now = Date.now }: HttpServerDeps): Promise<FastifyInstance> {
   const timeouts = connectionTimeouts(gateway);
   const tls = readTls(gateway.tls);
   const nextTraceId = createTraceIds();
@@ -102,7 +103,7 @@ export async function createHttpServer({ gateway, log, auth, rateCounter }: Http
 
   await app.register(rateLimit, {
     global: true,
-    ...(rateCounter === undefined ? {} : { store: sharedRateLimitStore(rateCounter, log), skipOnError: true }),
+    ...(rateCounter === undefined ? {} : { store: sharedRateLimitStore({ counter: rateCounter, log, now }) }),
     max: gateway.rateLimit.maxRequests,
     timeWindow: gateway.rateLimit.windowMs,
     // One bucket per client: its token id when it presents a valid one, else its address.

@@ -28,9 +28,3 @@ export function isOriginAllowed(headers: IncomingHttpHeaders, allowedOrigins: re
   if (origin === undefined) return true;
   return allowedOrigins.includes(origin) || isSameOrigin(origin, headers);
 }
-
-/** The raw answer to a refused upgrade: the REST error envelope, then the socket closes. */
-export function originRefusal(origin: string): string {
-  const body = JSON.stringify({ error: { code: 'forbidden', message: `Origin ${origin} may not open /ws: it is neither this gateway's origin nor in gateway.cors.origins` } });
-  return `HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-}

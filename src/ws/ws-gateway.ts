@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
+import { maskUnknown, wsOriginRefused } from '../errors.js';
 import { dispatchJsonRpcText, type Dispatcher } from '../rpc/index.js';
 import { bearerSecret, grantsMethodScope, type Authenticator, type Caller } from '../server/index.js';
 import { frameByteCap, socketClassWithFrameCap } from './frame-limit.js';
@@ -18,8 +19,9 @@ import {
   RATE_LIMITED,
   SHUTDOWN_REASON,
 } from './messages.js';
-import { isOriginAllowed, originRefusal } from './origin.js';
+import { isOriginAllowed } from './origin.js';
 import { createSlidingWindowLimiter, type SlidingWindowLimiter } from './sliding-window.js';
+import { upgradeRefusal } from './upgrade-refusal.js';
 
 export type ConnectionState = 'open' | 'closing' | 'closed';
 
@@ -181,7 +183,7 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now, 
       socket.on('error', (error) => log.debug({ err: error }, 'upgrade socket error'));
       // A cross-site page could otherwise use a token its visitor's browser holds (?token= in a saved URL).
       if (!isOriginAllowed(request.headers, allowedOrigins())) {
-        socket.end(originRefusal(String(request.headers.origin)));
+        socket.end(upgradeRefusal(wsOriginRefused(String(request.headers.origin))));
         return;
       }
       const secret = tokenFromUpgrade(request);
@@ -194,8 +196,9 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now, 
           });
         },
         (error: unknown) => {
-          log.error({ err: error }, 'could not authenticate a websocket upgrade');
-          socket.destroy();
+          // The token store cannot be reached (PostgreSQL down): 503 with a retry hint, as on every HTTP route.
+          const mapped = maskUnknown(error, log, {}, 'could not authenticate a websocket upgrade');
+          socket.end(upgradeRefusal(mapped));
         },
       );
     },

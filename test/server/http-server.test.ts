@@ -21,9 +21,9 @@ describe('http server rate limit', () => {
       payload: PING,
     });
 
-  it('exempts /health and /api/health, however many requests are sent', async () => {
+  it('exempts /health, /api/health and /ready, however many requests are sent', async () => {
     for (let i = 0; i < 10; i += 1) {
-      for (const url of ['/health', '/api/health']) {
+      for (const url of ['/health', '/api/health', '/ready']) {
         const response = await gateway.app.http.inject({ method: 'GET', url, headers: { authorization: `Bearer ${gateway.tokens.api}` } });
         expect(response.statusCode, `${url} #${i}`).toBe(200);
       }

@@ -60,6 +60,9 @@ export async function openPostgresStore({ migrate = true, log, memory = {}, ...p
     approvals: createPostgresApprovalPort(pool),
     jobs: createPostgresJobPort(pool),
     media: createPostgresMediaPort(pool),
+    ping: async () => {
+      await pool.query('SELECT 1');
+    },
     // Every write was committed before its call resolved: nothing is left to flush.
     close: () => pool.end(),
   };
