@@ -263,6 +263,13 @@ export const dependencyUnavailable = (cause?: unknown) =>
 export const coordinationUnreachable = () =>
   new GatewayError('unavailable', 'Redis (coordination) is not connected right now; try again shortly', { retryAfterMs: DEPENDENCY_RETRY_AFTER_MS });
 
+/**
+ * Beyond maxConnections − reservedConnections open sockets, or maxConnectionsPerAddress from one address, only
+ * /health, /ready and requests with a valid token are served (DESIGN §3 "connections").
+ */
+export const connectionsCrowded = () =>
+  new GatewayError('unavailable', 'Too many open connections: only /health, /ready and requests with a valid token are served right now', { retryAfterMs: DEPENDENCY_RETRY_AFTER_MS });
+
 function isAbortError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'name' in error && error.name === 'AbortError';
 }

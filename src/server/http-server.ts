@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
 import type { RateCounter } from '../coordination/index.js';
 import { GatewayError } from '../errors.js';
+import { guardConnections } from './connection-guard.js';
 import { createFrameworkErrors } from './framework-errors.js';
 import { logHttpError, restErrorHandler, sendRestError } from './http-errors.js';
 import { SERVER_LIMITS } from './limits.js';
@@ -100,6 +101,7 @@ export async function createHttpServer({ gateway, log, auth, rateCounter, now = 
     reply.header('x-request-id', request.id);
     done();
   });
+  guardConnections(app, gateway, auth);
 
   await app.register(rateLimit, {
     global: true,
