@@ -21,7 +21,7 @@ import {
 } from './messages.js';
 import { isOriginAllowed } from './origin.js';
 import { createSlidingWindowLimiter, type SlidingWindowLimiter } from './sliding-window.js';
-import { upgradeRefusal } from './upgrade-refusal.js';
+import { refuseUpgrade } from './upgrade-refusal.js';
 
 export type ConnectionState = 'open' | 'closing' | 'closed';
 
@@ -181,9 +181,9 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now, 
         return;
       }
       socket.on('error', (error) => log.debug({ err: error }, 'upgrade socket error'));
-      // A cross-site page could otherwise use a token its visitor's browser holds (?token= in a saved URL).
+      // /ws is same-origin (README "CORS"): a page on another site gets no socket, whatever token it holds.
       if (!isOriginAllowed(request.headers, allowedOrigins())) {
-        socket.end(upgradeRefusal(wsOriginRefused(String(request.headers.origin))));
+        refuseUpgrade(socket, wsOriginRefused(String(request.headers.origin)));
         return;
       }
       const secret = tokenFromUpgrade(request);
@@ -197,8 +197,7 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now, 
         },
         (error: unknown) => {
           // The token store cannot be reached (PostgreSQL down): 503 with a retry hint, as on every HTTP route.
-          const mapped = maskUnknown(error, log, {}, 'could not authenticate a websocket upgrade');
-          socket.end(upgradeRefusal(mapped));
+          refuseUpgrade(socket, maskUnknown(error, log, {}, 'could not authenticate a websocket upgrade'));
         },
       );
     },
