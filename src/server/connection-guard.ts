@@ -1,6 +1,6 @@
 // Keeps unauthenticated clients from holding every connection (DESIGN §3 "connections"): a short body deadline for
 // requests without a valid token, and a reserve of slots (and a per-address share) only probes and tokens may use.
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewaySection } from '../config/index.js';
 import { connectionsCrowded } from '../errors.js';
@@ -48,6 +48,8 @@ function countSockets(app: FastifyInstance) {
 function armBodyDeadline(request: FastifyRequest, reply: FastifyReply, timeoutMs: number): void {
   const raw = request.raw;
   const socket = raw.socket;
+  // An in-process request (inject) holds no connection.
+  if (!(socket instanceof Socket)) return;
   const timer = setTimeout(() => {
     if (raw.complete || socket.destroyed) return;
     request.log.debug({ traceId: request.id, timeoutMs }, 'unauthenticated request body too slow; socket closed');
