@@ -104,7 +104,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     await store.close();
   };
   // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.
-  const http = await createHttpServer({ gateway, log, auth, rateCounter: coordination.rateCounter }).catch(async (error: unknown) => {
+  const http = await createHttpServer({ gateway, log, auth, rateCounter: coordination.rateCounter, now }).catch(async (error: unknown) => {
     await stopModules();
     throw error;
   });
@@ -114,8 +114,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     responseTtlDays: () => configStore.get().responses.ttlDays, storeTranscripts: () => configStore.get().openai.storeTranscripts,
     channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAdmins: (method, params) => peers.notifyAdmins(method, params), eventFeed: coordination.eventFeed,
     defaultWebDistPath: options.defaultWebDistPath, shutdownSignal: shutdown.signal, log, now,
+    dependencies: { storage: async () => store.ping?.(), coordination: async () => coordination.ping?.() },
   });
-  const wsGateway = createWsGateway({ gateway, authenticator, dispatcher, log: child('ws'), now });
+  const wsGateway = createWsGateway({ gateway, authenticator, dispatcher, log: child('ws'), now, allowedOrigins: () => configStore.get().gateway.cors.origins });
   ws = wsGateway;
   // Deferred a tick, so a client that rotates its own token over its socket still receives the new secret.
   const stopRetiredWatch = tokens.onSecretRetired((clientId) => setImmediate(() => wsGateway.disconnectClient(clientId)));

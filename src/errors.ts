@@ -1,5 +1,6 @@
 // Every failure kind the gateway reports; each surface (JSON-RPC, REST, /v1) maps kinds to its own envelope.
 import type { z } from 'zod';
+import { isDependencyOutage } from './dependency-outage.js';
 
 export type ErrorKind =
   | 'parse_error'
@@ -257,12 +258,47 @@ export const forbiddenKey = (path: string, key: string, param = path) =>
   new GatewayError('invalid_params', `${path}: the key '${key}' is not allowed`, { param });
 
 /**
+ * Work stopped by an AbortSignal: its client hung up (requestSignal) or the gateway is shutting down. Nobody waits
+ * for a hung-up client's answer, so this is no server fault to log with a stack; a shutdown answers 503.
+ */
+export const requestCancelled = (cause?: unknown) =>
+  new GatewayError('unavailable', 'The request was cancelled: the client went away or the gateway is shutting down', {}, { cause });
+
+/** A browser upgrade to /ws from a page on another site (DESIGN §3 "CORS"): the origin must be the gateway's or listed. */
+export const wsOriginRefused = (origin: string) =>
+  new GatewayError('forbidden', `Origin ${origin} may not open /ws: it is neither this gateway's origin nor in gateway.cors.origins`);
+
+/** How long a client is asked to wait when storage or coordination cannot be reached, in ms. */
+export const DEPENDENCY_RETRY_AFTER_MS = 5_000;
+
+/** The database or Redis cannot be reached (down, restarting, out of connections): not a bug, and worth retrying. */
+export const dependencyUnavailable = (cause?: unknown) =>
+  new GatewayError('unavailable', 'Storage or coordination (the database or Redis) cannot be reached right now; try again shortly', { retryAfterMs: DEPENDENCY_RETRY_AFTER_MS }, { cause });
+
+/** Redis (coordination: redis) is not connected right now; ioredis is reconnecting. */
+export const coordinationUnreachable = () =>
+  new GatewayError('unavailable', 'Redis (coordination) is not connected right now; try again shortly', { retryAfterMs: DEPENDENCY_RETRY_AFTER_MS });
+
+/**
+ * Beyond maxConnections − reservedConnections open sockets, or maxConnectionsPerAddress from one address, only
+ * /health, /ready and requests with a valid token are served (DESIGN §3 "connections").
+ */
+export const connectionsCrowded = () =>
+  new GatewayError('unavailable', 'Too many open connections: only /health, /ready and requests with a valid token are served right now', { retryAfterMs: DEPENDENCY_RETRY_AFTER_MS });
+
+function isAbortError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'name' in error && error.name === 'AbortError';
+}
+
+/**
  * Frameworks throw their own errors (Fastify's body limit, JSON parser, rate limiter). They carry an
  * HTTP `statusCode`; this turns the ones we recognise into a kind and everything else into `internal`,
  * keeping the original as `cause` for the log.
  */
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
+  if (isDependencyOutage(error)) return dependencyUnavailable(error);
+  if (isAbortError(error)) return requestCancelled(error);
   const statusCode = readStatusCode(error);
   const message = error instanceof Error ? error.message : INTERNAL_ERROR_MESSAGE;
   switch (statusCode) {

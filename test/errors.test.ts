@@ -79,6 +79,39 @@ describe('error catalogue', () => {
     }
   });
 
+  it('turns an unreachable database or Redis into unavailable with a retry hint, not internal', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const causes = [
+      refused,
+      new AggregateError([refused, Object.assign(new Error('connect ECONNREFUSED ::1:5432'), { code: 'ECONNREFUSED' })], ''),
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      Object.assign(new Error('sorry, too many clients already'), { code: '53300' }),
+      new Error('Connection terminated unexpectedly'),
+      new Error('timeout exceeded when trying to connect'),
+      new Error('Connection is closed.'),
+      new Error('Command timed out'),
+      Object.assign(new Error('Reached the max retries per request limit (which is 1).'), { name: 'MaxRetriesPerRequestError' }),
+      new Error('a query failed', { cause: refused }),
+    ];
+    for (const cause of causes) {
+      const mapped = toGatewayError(cause);
+      expect(mapped.kind, cause.message).toBe('unavailable');
+      expect(mapped.details.retryAfterMs, cause.message).toBeGreaterThan(0);
+      // The address and port of the database stay in the log.
+      expect(publicMessage(mapped)).not.toContain('5432');
+      expect(mapped.cause).toBe(cause);
+    }
+    // A statement the database refused is a bug or a conflict, not an outage.
+    expect(toGatewayError(Object.assign(new Error('duplicate key'), { code: '23505' })).kind).toBe('internal');
+  });
+
+  it('turns an AbortError (a client that hung up, a shutdown) into unavailable, which no surface logs as a failure', () => {
+    const log = recordingLog();
+    const aborted = new DOMException('This operation was aborted', 'AbortError');
+    expect(maskUnknown(aborted, log, {}, 'handler failed').kind).toBe('unavailable');
+    expect(log.lines).toEqual([]);
+  });
+
   it('turns anything else into internal with a generic message that does not leak the original', () => {
     for (const cause of [new Error('db password is hunter2'), Object.assign(new Error('boom'), { statusCode: 502 }), 'a string', null]) {
       const mapped = toGatewayError(cause);

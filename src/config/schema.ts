@@ -68,6 +68,15 @@ export const gatewaySchema = z.strictObject({
   headersTimeoutMs: durationMs(1).default(10_000),
   /** Time to receive a whole request body once its head is in; unset means 300000 (server/limits.ts). */
   requestTimeoutMs: durationMs(1).optional(),
+  /**
+   * Of maxConnections, sockets kept for /health, /ready and requests with a valid token: with more than
+   * maxConnections − reservedConnections open, other requests are refused 503 (DESIGN §3 "connections"). Unset: a tenth.
+   */
+  reservedConnections: z.number().int().min(0).optional(),
+  /** Sockets one client address may hold before its requests, too, need a valid token (/health and /ready excepted). */
+  maxConnectionsPerAddress: positiveInt.default(1_000),
+  /** A request without a valid token (the webhook, one refused 401) must deliver its whole body this soon after its head. */
+  unauthenticatedBodyTimeoutMs: durationMs(1).default(10_000),
   wsHeartbeatMs: durationMs(0).default(30_000),
   wsMessageRateLimit: z
     .strictObject({ maxMessages: positiveInt.default(600), windowMs: durationMs(1).default(60_000) })

@@ -45,6 +45,8 @@ export interface Coordination {
    * only this process runs and any other owner was an earlier process.
    */
   readonly orphanSweepMs?: number;
+  /** Answers once the shared backend (Redis) answers, for /ready; absent for local coordination, which is in process. */
+  ping?(): Promise<void>;
   /** Releases connections and timers; this instance stops counting as alive. */
   close(): Promise<void>;
 }

@@ -2,10 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ConfigStore, GatewaySection } from '../config/index.js';
-import { registerCors } from '../server/index.js';
+import { prepareErrorReply, registerCors, useErrorEnvelope } from '../server/index.js';
 import { registerDashboard } from './dashboard.js';
-import { registerHealthRoutes } from './health.js';
-import { registerOpenAiRoutes, type OpenAiRoutesDeps } from './openai/index.js';
+import { registerHealthRoutes, type HealthRoutesDeps } from './health.js';
+import { OPENAI_ERRORS, openAiErrorBody, registerOpenAiRoutes, type OpenAiRoutesDeps } from './openai/index.js';
 import { registerRestRoutes, type RestRoutesDeps } from './rest/index.js';
 import { registerRpcRoute, type RpcRouteDeps } from './rpc-route.js';
 import { registerWebhookRoute } from './webhook.js';
@@ -25,6 +25,8 @@ interface HttpSurfaceOptions {
   notifyAdmins: (method: string, params: unknown) => void;
   log: Logger;
   now: () => number;
+  /** What /ready pings: the store and coordination backends. */
+  dependencies?: HealthRoutesDeps['dependencies'];
 }
 
 export async function registerHttpSurfaces(http: FastifyInstance, deps: HttpSurfacesDeps): Promise<void> {
@@ -36,6 +38,11 @@ export async function registerHttpSurfaces(http: FastifyInstance, deps: HttpSurf
   registerHealthRoutes(http, deps);
   await registerRpcRoute(http, { ...deps, log: log.child({ component: 'rpc' }) });
   await registerOpenAiRoutes(http, { ...deps, log: log.child({ component: 'openai' }) });
+  // A /v1 path the router refuses (malformed %-encoding) is answered in OpenAI's envelope, as the plugin's own errors are.
+  useErrorEnvelope(http, '/v1', (error, _request, reply) => {
+    prepareErrorReply(reply, error);
+    return reply.code(OPENAI_ERRORS[error.kind].status).send(openAiErrorBody(error));
+  });
   if (gateway.webhook !== undefined) {
     await registerWebhookRoute(http, { ...deps, webhook: gateway.webhook, log: log.child({ component: 'webhook' }), shutdownSignal });
   }

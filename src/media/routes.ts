@@ -29,6 +29,19 @@ function sendOptions(root: string): SendOptions {
 /** The file is private to its token holders and never changes under its id: caches must ask again, and may reuse it on 304. */
 const CACHE_CONTROL = 'private, no-cache';
 
+/**
+ * A range past the end (416, with a Content-Range naming the size), a failed If-Match / If-Unmodified-Since (412) or
+ * another refusal of send's: the REST envelope instead of send's HTML page, with the status kept since clients branch on it.
+ */
+function sendConditionFailure(reply: FastifyReply, statusCode: number, headers: Record<string, string>, size: number): FastifyReply {
+  const contentRange = headers['Content-Range'];
+  if (contentRange !== undefined) reply.header('content-range', contentRange);
+  const error = statusCode === 412
+    ? { code: 'conflict', message: 'Precondition failed: the file does not match If-Match or If-Unmodified-Since' }
+    : { code: 'invalid_request', message: statusCode === 416 ? `Range not satisfiable: the file is ${size} bytes` : 'The request for this file cannot be served' };
+  return reply.code(statusCode).header('x-content-type-options', 'nosniff').send({ error });
+}
+
 export function mediaRoutes({ auth, tokens, media }: MediaRoutesDeps): RouteRegistrar {
   const requireRpc = auth.require({ grants: grantsRest });
   // Spec: "When a token store is configured, the rpc scope is required and an mcp-client token gets 403."
@@ -62,6 +75,7 @@ export function mediaRoutes({ auth, tokens, media }: MediaRoutesDeps): RouteRegi
       // The record outlived its file (removed by hand, or swept just now): the same 404 as an unknown id.
       if (result.type === 'error' && result.statusCode === 404) throw mediaNotFound(id);
       if (result.type === 'error' && result.statusCode >= 500) throw new GatewayError('internal', 'media file unreadable', {}, { cause: result.metadata.error });
+      if (result.type === 'error') return sendConditionFailure(reply, result.statusCode, result.headers, file.meta.size);
       reply.code(result.statusCode).headers(result.headers);
       if (result.type === 'file' && result.statusCode !== 304) reply.header('content-type', file.meta.contentType);
       reply.header('x-content-type-options', 'nosniff').header('cache-control', CACHE_CONTROL);

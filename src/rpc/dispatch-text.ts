@@ -2,7 +2,7 @@
 // with each request's id and nothing run, before a method's own code could recurse through it.
 import { jsonTooDeep } from '../errors.js';
 import { canExceedJsonDepth, exceedsJsonDepth, MAX_JSON_DEPTH } from '../server/index.js';
-import { errorResponse, PARSE_ERROR, toRpcError, type DispatchContext, type DispatchOutcome, type Dispatcher, type JsonRpcId, type JsonRpcResponse } from './dispatch.js';
+import { errorResponse, invalidRequest, PARSE_ERROR, toRpcError, type DispatchContext, type DispatchOutcome, type Dispatcher, type JsonRpcId, type JsonRpcResponse } from './dispatch.js';
 
 function requestId(message: unknown): { isNotification: boolean; id: JsonRpcId } {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return { isNotification: false, id: null };
@@ -14,6 +14,9 @@ function requestId(message: unknown): { isNotification: boolean; id: JsonRpcId }
 function refuseTooDeep(message: unknown): DispatchOutcome {
   const error = toRpcError(jsonTooDeep('Invalid params: the message', MAX_JSON_DEPTH, 'invalid_params'));
   const answer = (item: unknown): JsonRpcResponse | null => {
+    // Something that is no request at all (a deep object without jsonrpc and method) is -32600, as when shallow.
+    const refused = invalidRequest(item);
+    if (refused !== undefined) return refused;
     const { isNotification, id } = requestId(item);
     return isNotification ? null : errorResponse(id, error);
   };

@@ -76,6 +76,8 @@ export function toRpcError(error: GatewayError): JsonRpcErrorObject {
 
 export const PARSE_ERROR: JsonRpcResponse = errorResponse(null, { code: RPC_CODE.parse_error, message: 'Parse error' });
 
+const NOT_AN_OBJECT: JsonRpcErrorObject = { code: RPC_CODE.invalid_request, message: 'Invalid Request: expected an object' };
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -91,9 +93,7 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
   let traceSequence = 0;
 
   async function callOne(message: unknown, ctx: DispatchContext): Promise<JsonRpcResponse | null> {
-    if (!isPlainObject(message)) {
-      return errorResponse(null, { code: RPC_CODE.invalid_request, message: 'Invalid Request: expected an object' });
-    }
+    if (!isPlainObject(message)) return errorResponse(null, NOT_AN_OBJECT);
     const isNotification = !('id' in message);
     const id = readId(message);
     const invalid = validateEnvelope(message);
@@ -174,6 +174,13 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
       return dispatch(message, ctx);
     },
   };
+}
+
+/** The -32600 answer to a message that is not a JSON-RPC request (or notification) at all; undefined for one that is. */
+export function invalidRequest(message: unknown): JsonRpcResponse | undefined {
+  if (!isPlainObject(message)) return errorResponse(null, NOT_AN_OBJECT);
+  const invalid = validateEnvelope(message);
+  return invalid === undefined ? undefined : errorResponse(readId(message), { code: RPC_CODE.invalid_request, message: invalid });
 }
 
 function validateEnvelope(message: Record<string, unknown>): string | undefined {

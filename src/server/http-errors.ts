@@ -38,11 +38,16 @@ export function logHttpError(log: Logger, request: FastifyRequest, error: unknow
   else log.debug({ traceId: request.id, kind: mapped.kind }, 'request refused');
 }
 
+/** Sends `error` in the REST envelope with its status and headers. */
+export function sendRestError(reply: FastifyReply, error: GatewayError): FastifyReply {
+  prepareErrorReply(reply, error);
+  return reply.send({ error: { code: error.kind, message: publicMessage(error) } });
+}
+
 export function restErrorHandler(log: Logger) {
   return function restErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     const mapped = toGatewayError(error);
     logHttpError(log, request, error, mapped);
-    prepareErrorReply(reply, mapped);
-    return reply.send({ error: { code: mapped.kind, message: publicMessage(mapped) } });
+    return sendRestError(reply, mapped);
   };
 }

@@ -7,7 +7,9 @@ import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
 import type { RateCounter } from '../coordination/index.js';
 import { GatewayError } from '../errors.js';
-import { restErrorHandler } from './http-errors.js';
+import { guardConnections } from './connection-guard.js';
+import { createFrameworkErrors } from './framework-errors.js';
+import { logHttpError, restErrorHandler, sendRestError } from './http-errors.js';
 import { SERVER_LIMITS } from './limits.js';
 import { useJsonBodyParser } from './json-body.js';
 import type { RequestAuth } from './request-auth.js';
@@ -18,10 +20,11 @@ export interface HttpServerDeps {
   log: Logger;
   auth: RequestAuth;
   /**
-   * Counts gateway.rateLimit in a window shared by every replica (coordination: redis). Absent, the plugin counts
-   * in this process, which is exact for one replica.
+   * Counts gateway.rateLimit in a window shared by every replica (coordination: redis); while it fails, this
+   * process counts. Absent, the plugin counts in this process, which is exact for one replica.
    */
   rateCounter?: RateCounter;
+  now?: () => number;
 }
 
 const TRACE_ID_HEADER = /^[A-Za-z0-9._-]{1,128}$/;
@@ -62,11 +65,17 @@ function readTls(tls: GatewaySection['tls']) {
   };
 }
 
-export async function createHttpServer({ gateway, log, auth, rateCounter }: HttpServerDeps): Promise<FastifyInstance> {
+export async function createHttpServer({ gateway, log, auth, rateCounter, now = Date.now }: HttpServerDeps): Promise<FastifyInstance> {
   const timeouts = connectionTimeouts(gateway);
   const tls = readTls(gateway.tls);
   const nextTraceId = createTraceIds();
   const isDebug = log.isLevelEnabled('debug');
+  // A malformed path is refused by the router before any hook: answered in the REST envelope unless a surface
+  // with its own envelope (/v1) claims the prefix (useErrorEnvelope).
+  const routerErrors = createFrameworkErrors((error, request, reply) => {
+    logHttpError(log, request, error, error);
+    return sendRestError(reply, error);
+  });
   const app = Fastify({
     loggerInstance: log,
     // Fastify's own per-request lines would log the URL with a `token` query parameter; ours below do not.
@@ -82,7 +91,9 @@ export async function createHttpServer({ gateway, log, auth, rateCounter }: Http
     requestTimeout: timeouts.requestTimeout,
     keepAliveTimeout: gateway.headersTimeoutMs,
     ...(tls === undefined ? { http: timeouts } : { https: { ...tls, ...timeouts } }),
+    frameworkErrors: routerErrors.frameworkErrors,
   }) as unknown as FastifyInstance;
+  routerErrors.attach(app);
   // Beyond this many open sockets Node closes a new one as it arrives (DESIGN §3 "connections").
   app.server.maxConnections = gateway.maxConnections;
 
@@ -90,10 +101,11 @@ export async function createHttpServer({ gateway, log, auth, rateCounter }: Http
     reply.header('x-request-id', request.id);
     done();
   });
+  guardConnections(app, gateway, auth);
 
   await app.register(rateLimit, {
     global: true,
-    ...(rateCounter === undefined ? {} : { store: sharedRateLimitStore(rateCounter, log), skipOnError: true }),
+    ...(rateCounter === undefined ? {} : { store: sharedRateLimitStore({ counter: rateCounter, log, now }) }),
     max: gateway.rateLimit.maxRequests,
     timeWindow: gateway.rateLimit.windowMs,
     // One bucket per client: its token id when it presents a valid one, else its address.

@@ -5,7 +5,8 @@ export { createRequestAuth, type RequestAuth, type RequestAuthOptions } from './
 export { createTokenService, type TokenService, type TokenEntry, type IssuedToken } from './token-service.js';
 export { grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes, type Caller, type Transport } from './scopes.js';
 export { registerCors, type CorsPolicy } from './cors.js';
-export { HTTP_STATUS, logHttpError, prepareErrorReply, restErrorHandler } from './http-errors.js';
+export { HTTP_STATUS, logHttpError, prepareErrorReply, restErrorHandler, sendRestError } from './http-errors.js';
+export { useErrorEnvelope, type ErrorEnvelope } from './framework-errors.js';
 export {
   requestSignal,
   createAsyncQueue,

@@ -23,4 +23,9 @@ export const SERVER_LIMITS = {
    * removed from gateway.cors.origins stops working within minutes; Chromium caps it at 7200 anyway.
    */
   corsMaxAgeSeconds: 600,
+  /**
+   * Clients the HTTP rate limit counts in process while its shared Redis counter is unreachable; beyond it the
+   * window that ends soonest is forgotten first (as @fastify/rate-limit's own store keeps 5000).
+   */
+  localRateLimitKeys: 10_000,
 };

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
+import { maskUnknown, wsOriginRefused } from '../errors.js';
 import { dispatchJsonRpcText, type Dispatcher } from '../rpc/index.js';
 import { bearerSecret, grantsMethodScope, type Authenticator, type Caller } from '../server/index.js';
 import { frameByteCap, socketClassWithFrameCap } from './frame-limit.js';
@@ -18,7 +19,9 @@ import {
   RATE_LIMITED,
   SHUTDOWN_REASON,
 } from './messages.js';
+import { isOriginAllowed } from './origin.js';
 import { createSlidingWindowLimiter, type SlidingWindowLimiter } from './sliding-window.js';
+import { refuseUpgrade } from './upgrade-refusal.js';
 
 export type ConnectionState = 'open' | 'closing' | 'closed';
 
@@ -65,6 +68,8 @@ export interface WsGatewayDeps {
   dispatcher: Dispatcher;
   log: Logger;
   now: () => number;
+  /** gateway.cors.origins as it is now (it changes live): browser origins besides the gateway's own that may connect. */
+  allowedOrigins?: () => readonly string[];
 }
 
 /** How often open sockets re-check their token (revocations made outside this process). */
@@ -77,7 +82,7 @@ function tokenFromUpgrade(request: IncomingMessage): string | undefined {
   return query === undefined ? undefined : (new URLSearchParams(query).get('token') ?? undefined);
 }
 
-export function createWsGateway({ gateway, authenticator, dispatcher, log, now }: WsGatewayDeps): WsGateway {
+export function createWsGateway({ gateway, authenticator, dispatcher, log, now, allowedOrigins = () => [] }: WsGatewayDeps): WsGateway {
   const maxPayload = frameByteCap(gateway.wsMaxMessageBytes);
   const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload, WebSocket: socketClassWithFrameCap(maxPayload) });
   const connections = new Set<Connection>();
@@ -181,6 +186,11 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
         return;
       }
       socket.on('error', (error) => log.debug({ err: error }, 'upgrade socket error'));
+      // /ws is same-origin (README "CORS"): a page on another site gets no socket, whatever token it holds.
+      if (!isOriginAllowed(request.headers, allowedOrigins())) {
+        refuseUpgrade(socket, wsOriginRefused(String(request.headers.origin)));
+        return;
+      }
       const secret = tokenFromUpgrade(request);
       authenticator.authenticate(secret).then(
         (caller) => {
@@ -191,8 +201,8 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now }
           });
         },
         (error: unknown) => {
-          log.error({ err: error }, 'could not authenticate a websocket upgrade');
-          socket.destroy();
+          // The token store cannot be reached (PostgreSQL down): 503 with a retry hint, as on every HTTP route.
+          refuseUpgrade(socket, maskUnknown(error, log, {}, 'could not authenticate a websocket upgrade'));
         },
       );
     },

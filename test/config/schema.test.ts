@@ -27,6 +27,8 @@ describe('config schema', () => {
       httpBodyLimitBytes: 1_048_576,
       maxConnections: 10_000,
       headersTimeoutMs: 10_000,
+      maxConnectionsPerAddress: 1_000,
+      unauthenticatedBodyTimeoutMs: 10_000,
       wsHeartbeatMs: 30_000,
       wsMessageRateLimit: { maxMessages: 600, windowMs: 60_000 },
       wsMaxMessageBytes: 1_048_576,

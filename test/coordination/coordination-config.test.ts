@@ -42,15 +42,17 @@ describe('a replica configured for redis', () => {
     expect(gateway.app.state()).toBe('closed');
   });
 
-  it('answers /api/events with an HTTP error, not a cut stream, when its Redis is gone and a replay is asked for', async () => {
+  it('answers /api/events with 503 unavailable, not a cut stream, when its Redis is gone and a replay is asked for', async () => {
     const redis = await startRedisServer();
     const gateway = await startGateway({ coordination: { kind: 'redis', url: redis.url } });
     try {
       await redis.stop();
       const response = await fetch(`${gateway.url}/api/events`, { headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'last-event-id': '1-0' } });
-      expect(response.status).toBe(500);
+      // Issue 30: a dependency outage is no bug; it answers 503 with a retry hint rather than 500.
+      expect(response.status).toBe(503);
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(response.headers.get('content-type')).toContain('application/json');
-      expect(await response.json()).toMatchObject({ error: { code: 'internal' } });
+      expect(await response.json()).toMatchObject({ error: { code: 'unavailable' } });
     } finally {
       await gateway.close();
     }

@@ -246,6 +246,9 @@ describe('fuzz: hostile input at every surface', () => {
     ['GET', '/media/..%5C..%5Cgateway.db'],
     ['GET', '/media/%2Fetc%2Fpasswd'],
     ['GET', '/media/a%00b'],
+    ['GET', '/ready'],
+    ['GET', '/api/agents/%zz'],
+    ['GET', '/media/%E0%A4%A'],
   ] as const;
 
   const hostileQuery = () =>
@@ -289,7 +292,7 @@ describe('fuzz: hostile input at every surface', () => {
 
   it('/v1 answers the OpenAI error envelope or a well-formed reply, and never 5xx', async () => {
     await runPool(600, async () => {
-      const route = random.pick(['/v1/chat/completions', '/v1/chat/completions', '/v1/responses', '/v1/embeddings', '/v1/models', '/v1/models/x%00y', '/v1/nope'] as const);
+      const route = random.pick(['/v1/chat/completions', '/v1/chat/completions', '/v1/responses', '/v1/embeddings', '/v1/models', '/v1/models/x%00y', '/v1/nope', '/v1/models/%zz'] as const);
       const bearer = random.pick([gateway.tokens.api, gateway.tokens.rpc, gateway.tokens.admin, gateway.tokens.mcpClient, 'bad', undefined]);
       const template = route in V1_TEMPLATES ? V1_TEMPLATES[route as keyof typeof V1_TEMPLATES]() : undefined;
       const body = template === undefined ? undefined : random.chance(0.85) ? hostileJsonText(random, mutate(random, template)) : garbageBody(random);

@@ -1,4 +1,4 @@
-// GET /health and GET /api/health: unauthenticated liveness with an ISO timestamp.
+// GET /health and GET /api/health: unauthenticated liveness with an ISO timestamp; GET /ready: the dependencies answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Harness } from '../support/gateway-harness.js';
 
@@ -19,6 +19,12 @@ describe('health routes', () => {
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       expect(await response.json()).toEqual({ status: 'ok', timestamp: '2026-02-03T04:05:06.789Z' });
     }
+  });
+
+  it('answers /ready with 200 and each dependency ok, without authentication', async () => {
+    const response = await fetch(`${gateway.url}/ready`, { headers: { authorization: 'Bearer nope' } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ready', timestamp: '2026-02-03T04:05:06.789Z', dependencies: { storage: 'ok', coordination: 'ok' } });
   });
 
   it('ignores a bad bearer token', async () => {

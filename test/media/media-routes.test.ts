@@ -89,6 +89,14 @@ describe('media routes', () => {
     await response.arrayBuffer();
   });
 
+  it('answers an unsatisfiable range in the JSON error envelope, not an HTML page', async () => {
+    const response = await get(`/media/${png.meta.id}`, TOKENS.rpc, { range: 'bytes=300000-' });
+    expect(response.status).toBe(416);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('content-range')).toBe('bytes */200000');
+    expect(await response.json()).toEqual({ error: { code: 'invalid_request', message: 'Range not satisfiable: the file is 200000 bytes' } });
+  });
+
   it('answers 304 without a body to If-None-Match with the current ETag, and the file to a stale one', async () => {
     const etag = (await get(`/media/${png.meta.id}`, TOKENS.rpc, { range: 'bytes=0-0' })).headers.get('etag') ?? '';
     const fresh = await rawGet(gateway.url, `/media/${png.meta.id}`, TOKENS.rpc, { 'if-none-match': etag });

@@ -21,9 +21,9 @@ describe('http server rate limit', () => {
       payload: PING,
     });
 
-  it('exempts /health and /api/health, however many requests are sent', async () => {
+  it('exempts /health, /api/health and /ready, however many requests are sent', async () => {
     for (let i = 0; i < 10; i += 1) {
-      for (const url of ['/health', '/api/health']) {
+      for (const url of ['/health', '/api/health', '/ready']) {
         const response = await gateway.app.http.inject({ method: 'GET', url, headers: { authorization: `Bearer ${gateway.tokens.api}` } });
         expect(response.statusCode, `${url} #${i}`).toBe(200);
       }
@@ -100,6 +100,22 @@ describe('http server', () => {
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await response.json()).toEqual({ error: { code: 'not_found', message: 'Route GET /no/such/route not found' } });
+  });
+
+  it('answers malformed %-encoding in the path with 400 in each surface\'s envelope, never Fastify\'s own body', async () => {
+    const auth = { authorization: `Bearer ${gateway.tokens.admin}` };
+    for (const path of ['/api/agents/%zz', '/rpc%E0%A4%A', '/media/%zz', '/hooks/%', '/no/such/%zz']) {
+      const response = await fetch(`${gateway.url}${path}`, { headers: auth });
+      expect(response.status, path).toBe(400);
+      expect(response.headers.get('content-type'), path).toMatch(/^application\/json/);
+      expect(response.headers.get('x-request-id'), path).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
+      expect(await response.json(), path).toEqual({ error: { code: 'invalid_request', message: 'The URL path has malformed %-encoding' } });
+    }
+    for (const path of ['/v1/models/%zz', '/v1/%E0%A4%A']) {
+      const response = await fetch(`${gateway.url}${path}`, { headers: auth });
+      expect(response.status, path).toBe(400);
+      expect(await response.json(), path).toEqual({ error: { message: 'The URL path has malformed %-encoding', type: 'invalid_request_error', param: null, code: null } });
+    }
   });
 
   it('echoes a well-formed x-request-id and makes one up otherwise', async () => {

@@ -108,6 +108,27 @@ describe('JSON nesting depth at the edges', () => {
     await socket.close();
   });
 
+  it('POST /rpc: answers a 10,000-level object that is no request with -32600 Invalid Request, not an empty 204', async () => {
+    const response = await post('/rpc', `{"payload":${nestedArrays(DEEP)}}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' } });
+  });
+
+  it('POST /rpc: answers a non-request item of a too-deep batch with -32600 and its requests with -32602', async () => {
+    const response = await post('/rpc', `[{"jsonrpc":"2.0","id":1,"method":"system.ping"},{"deep":${nestedObjects(DEEP)}},{"jsonrpc":"2.0","method":"system.ping"}]`);
+    expect(response.json()).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: `Invalid params: the message ${DEPTH_MESSAGE}`, data: { kind: 'invalid_params', param: 'params' } } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' } },
+    ]);
+  });
+
+  it('WebSocket: answers a 10,000-level object that is no request with -32600 instead of nothing', async () => {
+    const socket = await connectOpen(harness.wsUrl, { token: harness.tokens.admin });
+    socket.send(`{"payload":${nestedObjects(DEEP)}}`);
+    expect(await socket.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' } });
+    await socket.close();
+  });
+
   it('lets a message of exactly MAX_JSON_DEPTH levels through to the method', async () => {
     // Envelope (1), params (2), value: the rest. The method then judges the value on its own terms.
     const value = nestedArrays(MAX_JSON_DEPTH - 2);

@@ -1,6 +1,7 @@
 // Coordination through one Redis: shared rate counters, session locks, liveness, leases, the event feed and peer channels.
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { coordinationUnreachable } from '../../errors.js';
 import type { EventBus } from '../../obs/index.js';
 import type { Coordination } from '../coordination.js';
 import type { CoordinationTimings } from '../limits.js';
@@ -53,6 +54,11 @@ export async function createRedisCoordination(options: RedisCoordinationOptions)
       retiredTokens,
       jobChanges,
       orphanSweepMs: timings.orphanSweepMs,
+      async ping() {
+        // A command on a connection that is down would wait for the reconnect; not being connected is the answer.
+        if (!link.isConnected()) throw coordinationUnreachable();
+        await link.commands.ping();
+      },
       async close() {
         locks.close();
         await eventFeed.stop();

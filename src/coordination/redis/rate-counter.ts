@@ -1,5 +1,6 @@
 // The HTTP rate-limit window as one atomic Redis step: increment, open the window on the first hit, report its TTL.
 import { z } from 'zod';
+import { coordinationUnreachable } from '../../errors.js';
 import type { RateCounter } from '../rate-counter.js';
 import type { RedisLink } from './connection.js';
 import { defineScript } from './scripts.js';
@@ -22,6 +23,8 @@ const hitReply = z.tuple([z.number().int(), z.number().int()]);
 export function createRedisRateCounter(link: RedisLink): RateCounter {
   return {
     async hit(key, windowMs) {
+      // Not connected: fail at once so the caller counts locally, instead of waiting for a reconnect per request.
+      if (!link.isConnected()) throw coordinationUnreachable();
       const [count, ttlMs] = hitReply.parse(await HIT(link.commands, [link.key(`rate:${key}`)], [windowMs]));
       return { count, ttlMs };
     },

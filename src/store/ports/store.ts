@@ -26,6 +26,11 @@ export interface StorePorts {
   media: MediaPort;
   retention: RetentionPort;
   /**
+   * Answers once the backend can be reached (a PostgreSQL round trip), for /ready; absent, the store is in process
+   * (SQLite) and reachable whenever the gateway runs.
+   */
+  ping?(): Promise<void>;
+  /**
    * Writes what the backend still holds (queued session appends and usage, the writer thread's batches), then
    * releases it. Writers outside the store (the evidence, audit and obs queues) must have flushed before.
    */

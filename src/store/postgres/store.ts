@@ -62,6 +62,9 @@ export async function openPostgresStore({ migrate = true, log, memory = {}, ...p
     jobs: createPostgresJobPort(pool),
     media: createPostgresMediaPort(pool),
     retention: createPostgresRetentionPort(pool),
+    ping: async () => {
+      await pool.query('SELECT 1');
+    },
     // Every write was committed before its call resolved: nothing is left to flush.
     close: () => pool.end(),
   };
