@@ -1,43 +1,8 @@
 // Which URLs the browser may load: http(s) only, and no private, loopback or link-local address unless allowed.
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { browserUrlRefused } from '../errors.js';
-
-/** Address ranges a page on the public web has no business reaching from the gateway's host. */
-const PRIVATE_RANGES = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT (RFC 6598)
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata endpoints
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  PRIVATE_RANGES.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-] as const) {
-  PRIVATE_RANGES.addSubnet(network, prefix, 'ipv6');
-}
-
-/** `::ffff:10.0.0.1` reaches 10.0.0.1, so mapped IPv4 addresses are checked as IPv4. */
-const MAPPED_IPV4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
-
-export function isPrivateAddress(address: string): boolean {
-  const mapped = MAPPED_IPV4.exec(address)?.[1];
-  if (mapped !== undefined) return PRIVATE_RANGES.check(mapped, 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return PRIVATE_RANGES.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
+import { isPrivateAddress } from './private-address.js';
 
 export type UrlVerdict = { allowed: true; url: URL } | { allowed: false; reason: string };
 
