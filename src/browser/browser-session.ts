@@ -54,7 +54,7 @@ interface Launched {
 export function launchArgs(isRoot: boolean): string[] {
   const args = [
     '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-gpu', '--disable-quic', '--disable-sync',
-    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   ];
   // Chromium refuses to start its sandbox as root; any other user keeps it.
   return isRoot ? [...args, '--no-sandbox'] : args;

@@ -2,6 +2,7 @@
 // maps it to the local page server) cannot reach loopback through a WebSocket, a fetch through a redirect, or a
 // navigation redirect; the loopback sink sees no connection at all, not only a failing page.
 import { randomUUID } from 'node:crypto';
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { connect as netConnect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrowserModule, type BrowserModule, type EgressNetwork } from '../../src/browser/index.js';
@@ -59,7 +60,7 @@ async function call(method: string, params?: unknown): Promise<Record<string, un
 }
 
 /** Loads the probe page from the public-looking site, clicks `button` and answers what the page said came of it. */
-async function probe(query: string, button: '#ws' | '#fetch'): Promise<string> {
+async function probe(query: string, button: '#ws' | '#fetch' | '#rtc'): Promise<string> {
   expect(await call('browser.navigate', { url: `${SITE}/probe?${query}` })).toMatchObject({ title: 'Probe', status: 200 });
   await call('browser.act', { action: 'click', selector: button });
   await call('browser.act', { action: 'wait', text: 'done:' });
@@ -103,5 +104,20 @@ describe('browser egress guard', () => {
     expect(await probe(`fetch=${encodeURIComponent(`http://loopback.example:${sink.port}/data`)}`, '#fetch')).toBe('fetch failed');
     expect(await probe(`fetch=${encodeURIComponent(`http://[::ffff:127.0.0.1]:${sink.port}/data`)}`, '#fetch')).toBe('fetch failed');
     expect(sink.connections()).toBe(0);
+  });
+
+  it('lets WebRTC send no UDP, so STUN cannot reach loopback around the proxy', async () => {
+    const udp: UdpSocket = createSocket('udp4');
+    let packets = 0;
+    udp.on('message', () => {
+      packets += 1;
+    });
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+    try {
+      expect(await probe(`stun=${encodeURIComponent(`stun:127.0.0.1:${udp.address().port}`)}`, '#rtc')).toBe('rtc gathered');
+      expect(packets).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
+    }
   });
 });

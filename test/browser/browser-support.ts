@@ -27,14 +27,20 @@ const PAGES: Record<string, (query: URLSearchParams, cookie: string | undefined)
   '/submitted': (query) => page('Submitted', `<p>Hello, ${escapeHtml(query.get('name') ?? '')} in ${escapeHtml(query.get('colour') ?? '')}</p>`),
   '/tall': () => page('Tall', '<div style="height: 3000px; background: linear-gradient(red, blue)">tall</div>'),
   '/cookies': (_query, cookie) => page(`Cookies: ${escapeHtml(cookie ?? 'none')}`, '<p>cookies</p>'),
-  // Opens the WebSocket in ?ws= or fetches ?fetch= on a click, and says how it went after `done:`.
+  // Opens the WebSocket in ?ws=, fetches ?fetch= or gathers ICE candidates from ?stun= on a click, and says how it
+  // went after `done:`.
   '/probe': () =>
     page(
       'Probe',
       `<p id="out">idle</p><button id="ws" onclick="probeWs()">WebSocket</button><button id="fetch" onclick="probeFetch()">Fetch</button>` +
+        `<button id="rtc" onclick="probeRtc()">WebRTC</button>` +
         `<script>const params = new URLSearchParams(location.search); const say = (text) => { document.getElementById('out').textContent = 'done: ' + text; };` +
         `function probeWs() { const ws = new WebSocket(params.get('ws')); ws.onopen = () => say('ws opened'); ws.onerror = () => say('ws failed'); }` +
-        `function probeFetch() { fetch(params.get('fetch')).then((r) => r.text()).then((t) => say('fetched ' + t), () => say('fetch failed')); }</script>`,
+        `function probeFetch() { fetch(params.get('fetch')).then((r) => r.text()).then((t) => say('fetched ' + t), () => say('fetch failed')); }` +
+        // ICE gathering against the STUN server in ?stun=; it completes once every candidate is found or given up.
+        `async function probeRtc() { const pc = new RTCPeerConnection({ iceServers: [{ urls: params.get('stun') }] }); pc.createDataChannel('probe');` +
+        ` pc.onicegatheringstatechange = () => { if (pc.iceGatheringState === 'complete') say('rtc gathered'); };` +
+        ` await pc.setLocalDescription(await pc.createOffer()); }</script>`,
     ),
 };
 
