@@ -83,7 +83,7 @@ async function connectOnce(socket: Socket): Promise<Socket> {
 export async function startEgressProxy(deps: EgressProxyDeps): Promise<EgressProxy> {
   const { network, log } = deps;
   const open = new Set<Duplex>();
-  const track = (socket: Duplex) => {
+  const track = <S extends Duplex>(socket: S): S => {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
     return socket;
@@ -100,7 +100,7 @@ export async function startEgressProxy(deps: EgressProxyDeps): Promise<EgressPro
       try {
         const socket = await connectOnce(network.connect(address, port));
         socket.on('error', () => socket.destroy());
-        return track(socket) as Socket;
+        return track(socket);
       } catch {
         // The next address, if any.
       }
