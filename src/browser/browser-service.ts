@@ -1,11 +1,12 @@
-// The browser operations behind browser.* and the browser_* tools: each one checks Chromium is there, runs within
-// browser.timeoutMs (and the caller's signal), and reports page failures as catalogue errors.
-import type { Page } from 'playwright-core';
+// The browser operations behind browser.* and the browser_* tools: each one acts in the browser context of one owner
+// (a token id), checks Chromium is there, runs within browser.timeoutMs (and the caller's signal), and reports page
+// failures as catalogue errors. Another owner's tab id answers not_found, like an id that never existed.
+import type { Page, Request, Response } from 'playwright-core';
 import type { Logger } from 'pino';
 import type { BrowserConfig } from '../config/index.js';
 import { browserFailed, browserTimeout, browserUrlRefused, isGatewayError, tabNotFound, tooManyTabs } from '../errors.js';
-import { assertExecutable, createBrowserSession, type RunningBrowser } from './browser-session.js';
-import { assertUrlAllowed, checkUrl } from './network-guard.js';
+import { assertExecutable, createBrowserSession, type OwnerContext } from './browser-session.js';
+import { assertUrlAllowed, checkUrl, type EgressNetwork } from './network-guard.js';
 import { checkAction, performAction, type ActOutcome, type ActRequest } from './page-actions.js';
 import type { ConsoleEntry, Tab } from './tab-registry.js';
 
@@ -22,29 +23,38 @@ export interface PageView {
   title: string;
 }
 
+/** Every operation but stopAll and shutdown takes `owner` first: the token id whose browser context it acts in. */
 export interface BrowserService {
-  status(signal: AbortSignal): Promise<{ running: boolean; url?: string; tabCount?: number }>;
-  start(signal: AbortSignal): Promise<void>;
-  stop(signal: AbortSignal): Promise<void>;
-  navigate(url: string, signal: AbortSignal): Promise<PageView & { status: number | null }>;
-  snapshot(signal: AbortSignal): Promise<PageView & { snapshot: string; truncated: boolean }>;
-  screenshot(options: { fullPage: boolean }, signal: AbortSignal): Promise<Buffer>;
-  pdf(signal: AbortSignal): Promise<Buffer>;
-  act(request: ActRequest, signal: AbortSignal): Promise<ActOutcome & PageView>;
-  tabs(signal: AbortSignal): Promise<TabView[]>;
-  open(url: string | undefined, signal: AbortSignal): Promise<PageView>;
-  focus(tabId: string, signal: AbortSignal): Promise<void>;
-  close(tabId: string, signal: AbortSignal): Promise<void>;
-  console(signal: AbortSignal): Promise<ConsoleEntry[]>;
+  status(owner: string, signal: AbortSignal): Promise<{ running: boolean; url?: string; tabCount?: number }>;
+  start(owner: string, signal: AbortSignal): Promise<void>;
+  /** Closes the owner's context and tabs; other owners' contexts are untouched. */
+  stop(owner: string, signal: AbortSignal): Promise<void>;
+  /** Closes every owner's context and stops Chromium. */
+  stopAll(signal: AbortSignal): Promise<void>;
+  navigate(owner: string, url: string, signal: AbortSignal): Promise<PageView & { status: number | null }>;
+  snapshot(owner: string, signal: AbortSignal): Promise<PageView & { snapshot: string; truncated: boolean }>;
+  screenshot(owner: string, options: { fullPage: boolean }, signal: AbortSignal): Promise<Buffer>;
+  pdf(owner: string, signal: AbortSignal): Promise<Buffer>;
+  act(owner: string, request: ActRequest, signal: AbortSignal): Promise<ActOutcome & PageView>;
+  tabs(owner: string, signal: AbortSignal): Promise<TabView[]>;
+  open(owner: string, url: string | undefined, signal: AbortSignal): Promise<PageView>;
+  focus(owner: string, tabId: string, signal: AbortSignal): Promise<void>;
+  close(owner: string, tabId: string, signal: AbortSignal): Promise<void>;
+  console(owner: string, signal: AbortSignal): Promise<ConsoleEntry[]>;
   /** Stops the browser at gateway shutdown, whether or not Chromium is still installed. */
   shutdown(): Promise<void>;
 }
 
 export interface BrowserServiceDeps {
   config: () => BrowserConfig;
+  network: EgressNetwork;
   log: Logger;
   now: () => number;
+  newId: () => string;
 }
+
+/** How long a failed navigation waits for Chromium's error page to commit. */
+export const ERROR_PAGE_WAIT_MS = 5_000;
 
 const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
 
@@ -68,11 +78,14 @@ async function pageView(tab: Tab): Promise<PageView> {
 }
 
 export function createBrowserService(deps: BrowserServiceDeps): BrowserService {
-  const { config } = deps;
+  const { config, network } = deps;
   const session = createBrowserSession(deps);
 
-  /** `isUse: false` for browser.status, which only looks: polling it must not keep an idle browser alive. */
-  async function call<T>(operation: string, signal: AbortSignal, work: () => Promise<T>, isUse = true): Promise<T> {
+  /**
+   * `owner` is whose idle timer the call holds; null for browser.status, which only looks (polling it must not keep
+   * an idle context open), and for the stops.
+   */
+  async function call<T>(operation: string, owner: string | null, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
     const { executablePath, timeoutMs } = config();
     await assertExecutable(executablePath);
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -87,87 +100,112 @@ export function createBrowserService(deps: BrowserServiceDeps): BrowserService {
         throw browserFailed(operation, firstLine(error));
       }
     };
-    return isUse ? session.use(attempt) : attempt();
+    return owner === null ? attempt() : session.use(owner, attempt);
   }
 
-  async function activeTab(): Promise<Tab> {
-    const run = await session.ensure();
+  async function activeTab(owner: string): Promise<Tab> {
+    const run = await session.ensure(owner);
     return run.tabs.active() ?? run.tabs.add(await run.context.newPage());
   }
 
-  /** A tab can only exist in a running browser; asking for one never launches it. */
-  function runningTab(tabId: string): { run: RunningBrowser; tab: Tab } {
-    const run = session.current();
+  /** A tab can only exist in the owner's open context; asking for one never opens it. */
+  function ownedTab(owner: string, tabId: string): { run: OwnerContext; tab: Tab } {
+    const run = session.current(owner);
     if (run === undefined) throw tabNotFound(tabId);
     return { run, tab: run.tabs.get(tabId) };
   }
 
-  /** Loads `url` and refuses a redirect that ended on a private address, leaving the tab blank. */
+  /** Throws the refusal of `hop`, a URL the navigation to `url` went to, when it is not allowed; blanks the tab. */
+  async function refuseHop(page: Page, url: string, hop: string): Promise<void> {
+    const verdict = await checkUrl(hop, false, network);
+    if (verdict.allowed) return;
+    await page.goto('about:blank');
+    throw browserUrlRefused(hop, hop === url ? verdict.reason : `redirected: ${verdict.reason}`);
+  }
+
+  /**
+   * Loads `url`. The egress proxy refuses every hop to a private address before it is requested, which fails the
+   * navigation; that failure (or a navigation that ended on such an address) answers forbidden naming the hop.
+   */
   async function load(page: Page, url: string): Promise<number | null> {
-    const response = await page.goto(url);
-    const finalUrl = page.url();
-    if (finalUrl !== url && !config().allowPrivateNetwork) {
-      const verdict = await checkUrl(finalUrl, false);
-      if (!verdict.allowed) {
-        await page.goto('about:blank');
-        throw browserUrlRefused(finalUrl, `redirected: ${verdict.reason}`);
+    const guarded = !config().allowPrivateNetwork;
+    let failedHop: string | undefined;
+    const onFailed = (request: Request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) failedHop = request.url();
+    };
+    page.on('requestfailed', onFailed);
+    let response: Response | null;
+    try {
+      response = await page.goto(url);
+    } catch (error) {
+      // Chromium commits its error page after the failure is reported; a navigation started before that (the blank
+      // page below, the caller's next one) would be interrupted by it.
+      if (error instanceof Error && error.message.includes('net::ERR_')) {
+        await page.waitForURL((at) => at.protocol === 'chrome-error:', { timeout: ERROR_PAGE_WAIT_MS }).catch(() => undefined);
       }
+      if (guarded && failedHop !== undefined) await refuseHop(page, url, failedHop);
+      throw error;
+    } finally {
+      page.off('requestfailed', onFailed);
     }
+    const finalUrl = page.url();
+    if (guarded && finalUrl !== url) await refuseHop(page, url, finalUrl);
     return response?.status() ?? null;
   }
 
   return {
-    status: (signal) =>
-      call('browser.status', signal, async () => {
-        const run = session.current();
+    status: (owner, signal) =>
+      call('browser.status', null, signal, async () => {
+        const run = session.current(owner);
         if (run === undefined) return { running: false };
         const active = run.tabs.active();
         return { running: true, ...(active === undefined ? {} : { url: active.page.url() }), tabCount: run.tabs.size() };
-      }, false),
-    start: (signal) => call('browser.start', signal, async () => void (await session.ensure())),
-    stop: (signal) => call('browser.stop', signal, () => session.stop()),
-    navigate: (url, signal) =>
-      call('browser.navigate', signal, async () => {
-        await assertUrlAllowed(url, config().allowPrivateNetwork);
-        const tab = await activeTab();
+      }),
+    start: (owner, signal) => call('browser.start', owner, signal, async () => void (await session.ensure(owner))),
+    stop: (owner, signal) => call('browser.stop', null, signal, () => session.stop(owner)),
+    stopAll: (signal) => call('browser.stop', null, signal, () => session.stopAll()),
+    navigate: (owner, url, signal) =>
+      call('browser.navigate', owner, signal, async () => {
+        await assertUrlAllowed(url, config().allowPrivateNetwork, network);
+        const tab = await activeTab(owner);
         const status = await load(tab.page, url);
         return { ...(await pageView(tab)), status };
       }),
-    snapshot: (signal) =>
-      call('browser.snapshot', signal, async () => {
-        const tab = await activeTab();
+    snapshot: (owner, signal) =>
+      call('browser.snapshot', owner, signal, async () => {
+        const tab = await activeTab(owner);
         const full = await tab.page.locator(':root').ariaSnapshot({ mode: 'ai' });
         const { maxSnapshotChars } = config();
         const truncated = full.length > maxSnapshotChars;
         return { ...(await pageView(tab)), snapshot: truncated ? full.slice(0, maxSnapshotChars) : full, truncated };
       }),
-    screenshot: ({ fullPage }, signal) =>
-      call('browser.screenshot', signal, async () => (await activeTab()).page.screenshot({ fullPage, type: 'png' })),
-    pdf: (signal) =>
-      call('browser.pdf', signal, async () => {
+    screenshot: (owner, { fullPage }, signal) =>
+      call('browser.screenshot', owner, signal, async () => (await activeTab(owner)).page.screenshot({ fullPage, type: 'png' })),
+    pdf: (owner, signal) =>
+      call('browser.pdf', owner, signal, async () => {
         // Chromium prints to PDF only without a window (Page.printToPDF).
         if (!config().headless) throw browserFailed('browser.pdf', 'PDF output needs browser.headless: true');
-        return (await activeTab()).page.pdf({ printBackground: true });
+        return (await activeTab(owner)).page.pdf({ printBackground: true });
       }),
-    act: (request, signal) => {
+    act: (owner, request, signal) => {
       checkAction(request.action);
-      return call('browser.act', signal, async () => {
-        const tab = await activeTab();
+      return call('browser.act', owner, signal, async () => {
+        const tab = await activeTab(owner);
         const outcome = await performAction(tab.page, request, config().timeoutMs);
         return { ...outcome, ...(await pageView(tab)) };
       });
     },
-    tabs: (signal) =>
-      call('browser.tabs', signal, async () => {
-        const run = session.current();
+    tabs: (owner, signal) =>
+      call('browser.tabs', owner, signal, async () => {
+        const run = session.current(owner);
         if (run === undefined) return [];
         const active = run.tabs.active();
         return Promise.all(run.tabs.list().map(async (tab) => ({ id: tab.id, url: tab.page.url(), title: await tab.page.title(), active: tab === active })));
       }),
-    open: (url, signal) =>
-      call('browser.open', signal, async () => {
-        if (url !== undefined) await assertUrlAllowed(url, config().allowPrivateNetwork);
-        const run = await session.ensure();
+    open: (owner, url, signal) =>
+      call('browser.open', owner, signal, async () => {
+        if (url !== undefined) await assertUrlAllowed(url, config().allowPrivateNetwork, network);
+        const run = await session.ensure(owner);
         const { maxTabs } = config();
         if (run.tabs.size() >= maxTabs) throw tooManyTabs(maxTabs);
         const tab = run.tabs.add(await run.context.newPage());
@@ -175,20 +213,20 @@ export function createBrowserService(deps: BrowserServiceDeps): BrowserService {
         if (url !== undefined) await load(tab.page, url);
         return pageView(tab);
       }),
-    focus: (tabId, signal) =>
-      call('browser.focus', signal, async () => {
-        const { run, tab } = runningTab(tabId);
+    focus: (owner, tabId, signal) =>
+      call('browser.focus', owner, signal, async () => {
+        const { run, tab } = ownedTab(owner, tabId);
         await tab.page.bringToFront();
         run.tabs.focus(tab.id);
       }),
-    close: (tabId, signal) =>
-      call('browser.close', signal, async () => {
-        const { run, tab } = runningTab(tabId);
+    close: (owner, tabId, signal) =>
+      call('browser.close', owner, signal, async () => {
+        const { run, tab } = ownedTab(owner, tabId);
         await tab.page.close();
         run.tabs.remove(tab.id);
       }),
-    console: (signal) =>
-      call('browser.console', signal, async () => [...(session.current()?.tabs.active()?.console ?? [])]),
-    shutdown: () => session.stop(),
+    console: (owner, signal) =>
+      call('browser.console', owner, signal, async () => [...(session.current(owner)?.tabs.active()?.console ?? [])]),
+    shutdown: () => session.stopAll(),
   };
 }

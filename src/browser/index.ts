@@ -1,13 +1,16 @@
-// Browser control: one headless Chromium per gateway through playwright-core, browser.* methods and browser_* tools.
+// Browser control: one headless Chromium per gateway through playwright-core, a browser context per owning token,
+// an egress proxy that keeps pages off private addresses, browser.* methods and browser_* tools.
 import type { Logger } from 'pino';
 import type { CapabilityModule } from '../capability.js';
 import type { BrowserConfig } from '../config/index.js';
 import { createBrowserService, type BrowserService } from './browser-service.js';
 import { browserMethods, type SaveMedia } from './methods.js';
+import { systemNetwork, type EgressNetwork } from './network-guard.js';
 import { browserTools } from './tools.js';
 
 export { BROWSER_ACTIONS, type BrowserAction } from './page-actions.js';
-export { isPrivateAddress } from './network-guard.js';
+export { systemNetwork, type EgressNetwork } from './network-guard.js';
+export { embeddedIpv4, isPrivateAddress } from './private-address.js';
 export type { BrowserService } from './browser-service.js';
 export type { SaveMedia } from './methods.js';
 
@@ -17,6 +20,10 @@ export interface BrowserModuleDeps {
   /** Stores screenshots and PDFs asked to be saved (media.save); absent: `save: true` answers unavailable. */
   saveMedia?: SaveMedia;
   now: () => number;
+  /** Fresh ids (tab ids are made from them). */
+  newId: () => string;
+  /** How the egress proxy resolves names and connects; the system's DNS and TCP when absent. */
+  network?: EgressNetwork;
   log: Logger;
 }
 
@@ -25,7 +32,7 @@ export interface BrowserModule extends CapabilityModule {
 }
 
 export function createBrowserModule(deps: BrowserModuleDeps): BrowserModule {
-  const browser = createBrowserService({ config: deps.config, now: deps.now, log: deps.log });
+  const browser = createBrowserService({ config: deps.config, network: deps.network ?? systemNetwork, now: deps.now, newId: deps.newId, log: deps.log });
   const { saveMedia } = deps;
   return {
     name: 'browser',

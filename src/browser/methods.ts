@@ -1,7 +1,9 @@
-// browser.* methods (catalogue "browser", all rpc): thin adapters from params to the BrowserService.
+// browser.* methods (catalogue "browser", all rpc): thin adapters from params to the BrowserService, each acting in
+// the browser context of the calling token (an admin's included); only browser.stop {all: true} reaches past it.
 import { z } from 'zod';
-import { mediaStoreUnavailable } from '../errors.js';
-import { defineMethod, noParams } from '../rpc/index.js';
+import { insufficientScope, mediaStoreUnavailable } from '../errors.js';
+import { defineMethod, noParams, type MethodContext } from '../rpc/index.js';
+import { sessionCallerOf } from '../turns/index.js';
 import type { BrowserService } from './browser-service.js';
 import { BROWSER_ACTIONS } from './page-actions.js';
 
@@ -37,6 +39,9 @@ export async function capture(bytes: Buffer, contentType: string, save: boolean,
   return { data, mediaId: id };
 }
 
+/** The caller's token id: whose browser context a call acts in. */
+const ownerOf = (ctx: MethodContext) => ctx.caller.clientId;
+
 export function browserMethods({ browser, saveMedia }: { browser: BrowserService; saveMedia: SaveMedia | undefined }) {
   /** Refused before the page is captured, so a gateway without media does no work for nothing. */
   const checkSave = (save: boolean | undefined) => {
@@ -46,27 +51,32 @@ export function browserMethods({ browser, saveMedia }: { browser: BrowserService
     defineMethod({
       name: 'browser.status',
       scope: 'rpc',
-      summary: '{ running, url?, tabCount? }: whether the browser runs, the active tab\'s url and the number of open tabs.',
+      summary: "{ running, url?, tabCount? } of the caller's browser context: whether it is open, its active tab's url and its number of tabs.",
       params: noParams,
-      handler: (_params, ctx) => browser.status(ctx.signal),
+      handler: (_params, ctx) => browser.status(ownerOf(ctx), ctx.signal),
     }),
     defineMethod({
       name: 'browser.start',
       scope: 'rpc',
-      summary: 'Starts the headless browser: { started: true }; no effect when it already runs. Other browser.* methods start it on first use.',
+      summary:
+        "Opens the caller's browser context, starting the headless browser if needed: { started: true }; no effect when it is open. " +
+        'Other browser.* methods open it on first use.',
       params: noParams,
       handler: async (_params, ctx) => {
-        await browser.start(ctx.signal);
+        await browser.start(ownerOf(ctx), ctx.signal);
         return { started: true };
       },
     }),
     defineMethod({
       name: 'browser.stop',
       scope: 'rpc',
-      summary: 'Stops the browser and closes all tabs: { stopped: true }.',
-      params: noParams,
-      handler: async (_params, ctx) => {
-        await browser.stop(ctx.signal);
+      summary:
+        "Closes the caller's browser context and its tabs: { stopped: true }; other tokens' contexts are untouched. " +
+        'all: true (admin scope) closes every context and stops Chromium.',
+      params: z.strictObject({ all: z.boolean().optional() }),
+      handler: async ({ all = false }, ctx) => {
+        if (all && !sessionCallerOf(ctx.caller).isAdmin) throw insufficientScope('admin');
+        await (all ? browser.stopAll(ctx.signal) : browser.stop(ownerOf(ctx), ctx.signal));
         return { stopped: true };
       },
     }),
@@ -77,7 +87,7 @@ export function browserMethods({ browser, saveMedia }: { browser: BrowserService
         'Loads an http(s) URL in the active tab (one is opened if none is): { tabId, url, title, status } with the final url after ' +
         'redirects and the HTTP status. Private and loopback addresses are refused (forbidden) unless browser.allowPrivateNetwork.',
       params: z.strictObject({ url: urlSchema }),
-      handler: ({ url }, ctx) => browser.navigate(url, ctx.signal),
+      handler: ({ url }, ctx) => browser.navigate(ownerOf(ctx), url, ctx.signal),
     }),
     defineMethod({
       name: 'browser.snapshot',
@@ -86,7 +96,7 @@ export function browserMethods({ browser, saveMedia }: { browser: BrowserService
         "The active tab's accessibility tree as YAML with element refs ([ref=e3]) that browser.act takes as `ref`: " +
         '{ tabId, url, title, snapshot, truncated } (cut at browser.maxSnapshotChars).',
       params: noParams,
-      handler: (_params, ctx) => browser.snapshot(ctx.signal),
+      handler: (_params, ctx) => browser.snapshot(ownerOf(ctx), ctx.signal),
     }),
     defineMethod({
       name: 'browser.screenshot',
@@ -95,7 +105,7 @@ export function browserMethods({ browser, saveMedia }: { browser: BrowserService
       params: z.strictObject({ fullPage: z.boolean().optional(), save: z.boolean().optional() }),
       handler: async ({ fullPage = false, save = false }, ctx) => {
         checkSave(save);
-        return capture(await browser.screenshot({ fullPage }, ctx.signal), 'image/png', save, saveMedia, ctx.caller.clientId);
+        return capture(await browser.screenshot(ownerOf(ctx), { fullPage }, ctx.signal), 'image/png', save, saveMedia, ctx.caller.clientId);
       },
     }),
     defineMethod({
@@ -105,7 +115,7 @@ export function browserMethods({ browser, saveMedia }: { browser: BrowserService
       params: z.strictObject({ save: z.boolean().optional() }),
       handler: async ({ save = false }, ctx) => {
         checkSave(save);
-        return capture(await browser.pdf(ctx.signal), 'application/pdf', save, saveMedia, ctx.caller.clientId);
+        return capture(await browser.pdf(ownerOf(ctx), ctx.signal), 'application/pdf', save, saveMedia, ctx.caller.clientId);
       },
     }),
     defineMethod({
@@ -116,39 +126,39 @@ export function browserMethods({ browser, saveMedia }: { browser: BrowserService
         'select take value, press presses the key in value, scroll scrolls to the target or by value pixels, wait waits for the target, ' +
         'for text, or value ms. { action, tabId, url, title, selected? }; an unknown action is -32602.',
       params: actParamsSchema,
-      handler: (request, ctx) => browser.act(request, ctx.signal),
+      handler: (request, ctx) => browser.act(ownerOf(ctx), request, ctx.signal),
     }),
     defineMethod({
       name: 'browser.tabs',
       scope: 'rpc',
-      summary: '{ tabs: [{ id, url, title, active }] }, in the order they were opened; none when the browser is not running.',
+      summary: "The caller's tabs: { tabs: [{ id, url, title, active }] }, in the order they were opened; none when its context is not open.",
       params: noParams,
-      handler: async (_params, ctx) => ({ tabs: await browser.tabs(ctx.signal) }),
+      handler: async (_params, ctx) => ({ tabs: await browser.tabs(ownerOf(ctx), ctx.signal) }),
     }),
     defineMethod({
       name: 'browser.open',
       scope: 'rpc',
-      summary: 'Opens a new tab, loads url when given, and makes it active: { tabId, url, title }. At most browser.maxTabs tabs.',
+      summary: 'Opens a new tab, loads url when given, and makes it active: { tabId, url, title }. At most browser.maxTabs tabs per token.',
       params: z.strictObject({ url: urlSchema.optional() }),
-      handler: ({ url }, ctx) => browser.open(url, ctx.signal),
+      handler: ({ url }, ctx) => browser.open(ownerOf(ctx), url, ctx.signal),
     }),
     defineMethod({
       name: 'browser.focus',
       scope: 'rpc',
-      summary: 'Makes a tab the active one: { focused: true, tabId }; an unknown tab is not_found.',
+      summary: "Makes a tab the active one: { focused: true, tabId }; an unknown tab, or another token's, is not_found.",
       params: z.strictObject({ tabId: tabIdSchema }),
       handler: async ({ tabId }, ctx) => {
-        await browser.focus(tabId, ctx.signal);
+        await browser.focus(ownerOf(ctx), tabId, ctx.signal);
         return { focused: true, tabId };
       },
     }),
     defineMethod({
       name: 'browser.close',
       scope: 'rpc',
-      summary: 'Closes a tab: { closed: true, tabId }; the most recently opened remaining tab becomes active.',
+      summary: "Closes a tab: { closed: true, tabId }; the most recently opened remaining tab becomes active. Another token's tab is not_found.",
       params: z.strictObject({ tabId: tabIdSchema }),
       handler: async ({ tabId }, ctx) => {
-        await browser.close(tabId, ctx.signal);
+        await browser.close(ownerOf(ctx), tabId, ctx.signal);
         return { closed: true, tabId };
       },
     }),
@@ -157,7 +167,7 @@ export function browserMethods({ browser, saveMedia }: { browser: BrowserService
       scope: 'rpc',
       summary: "The active tab's console messages and uncaught errors, oldest first: { entries: [{ level, text, timestamp (epoch ms) }] } (browser.consoleEntriesPerTab kept).",
       params: noParams,
-      handler: async (_params, ctx) => ({ entries: await browser.console(ctx.signal) }),
+      handler: async (_params, ctx) => ({ entries: await browser.console(ownerOf(ctx), ctx.signal) }),
     }),
   ];
 }

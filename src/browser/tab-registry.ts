@@ -1,4 +1,5 @@
-// The tabs of one browser run: a stable id per page, which one is active, and each tab's bounded console ring.
+// The tabs of one owner's browser context: a stable id per page, which one is active, and each tab's bounded console
+// ring. Another owner's tab id is simply not in the registry, so it answers not_found like an id that never existed.
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { tabNotFound } from '../errors.js';
 
@@ -18,7 +19,7 @@ export interface Tab {
 export interface TabRegistryOptions {
   consoleEntriesPerTab: number;
   now: () => number;
-  /** Ids are `tab-<n>`; the counter outlives browser runs, so an id never names two different pages. */
+  /** Fresh random ids (`tab-<12 hex>`), which say nothing about how many tabs other owners opened. */
   nextId: () => string;
 }
 

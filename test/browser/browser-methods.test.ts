@@ -1,7 +1,7 @@
 // browser.* end to end: a real gateway drives a real headless Chromium over /rpc on pages served on localhost.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Harness } from '../support/gateway-harness.js';
-import { chromiumChildren, pngSize, refOf, rpc, startPageServer, type PageServer, type RpcReply } from './browser-support.js';
+import { chromiumChildren, pngSize, refOf, rpc, startPageServer, startSink, type PageServer, type RpcReply } from './browser-support.js';
 
 const VIEWPORT = { width: 640, height: 480 };
 
@@ -142,6 +142,24 @@ describe('browser methods', () => {
       expect(refused.error).toMatchObject({ code: -32603, data: { kind: 'forbidden', param: 'url' } });
     } finally {
       expect((await rpc(gw.url, gw.tokens.admin, 'config.patch', { browser: { allowPrivateNetwork: true } })).error).toBeUndefined();
+    }
+  });
+
+  it("stops an open page's WebSocket to loopback once allowPrivateNetwork is turned off: nothing reaches it", async () => {
+    const sink = await startSink();
+    try {
+      await result('browser.navigate', { url: `${pages.origin}/probe?ws=${encodeURIComponent(`ws://127.0.0.1:${sink.port}/socket`)}` });
+      expect((await rpc(gw.url, gw.tokens.admin, 'config.patch', { browser: { allowPrivateNetwork: false } })).error).toBeUndefined();
+      try {
+        await result('browser.act', { action: 'click', selector: '#ws' });
+        await result('browser.act', { action: 'wait', text: 'done:' });
+        expect(await snapshotText()).toContain('done: ws failed');
+        expect(sink.connections()).toBe(0);
+      } finally {
+        expect((await rpc(gw.url, gw.tokens.admin, 'config.patch', { browser: { allowPrivateNetwork: true } })).error).toBeUndefined();
+      }
+    } finally {
+      await sink.close();
     }
   });
 

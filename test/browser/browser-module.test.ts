@@ -1,5 +1,6 @@
 // The browser module with a media store wired in (a small function writing to a temp dir): saved screenshots and
 // PDFs through its methods and tools, and the idle stop.
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +37,7 @@ beforeAll(async () => {
     return { id };
   };
   config = validateConfig({ browser: { allowPrivateNetwork: true, idleMs: IDLE_MS } }, 'browser module test').browser;
-  module = createBrowserModule({ config: () => config, saveMedia, now: Date.now, log });
+  module = createBrowserModule({ config: () => config, saveMedia, now: Date.now, newId: randomUUID, log });
 });
 afterAll(async () => {
   await module?.stop?.();

@@ -1,4 +1,5 @@
-// Helpers for the browser tests: pages served on localhost, the PNG header reader, and the Chromium process finder.
+// Helpers for the browser tests: pages served on localhost, a sink that counts whatever reaches it, the PNG header
+// reader, and the Chromium process finder.
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,8 +7,8 @@ import { callRpc } from '../support/http-client.js';
 
 const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
 
-/** The pages the tests browse, by path. */
-const PAGES: Record<string, (query: URLSearchParams) => string> = {
+/** The pages the tests browse, by path; `cookie` is the Cookie header the request came with. */
+const PAGES: Record<string, (query: URLSearchParams, cookie: string | undefined) => string> = {
   '/': () =>
     page(
       'Home',
@@ -25,6 +26,22 @@ const PAGES: Record<string, (query: URLSearchParams) => string> = {
     ),
   '/submitted': (query) => page('Submitted', `<p>Hello, ${escapeHtml(query.get('name') ?? '')} in ${escapeHtml(query.get('colour') ?? '')}</p>`),
   '/tall': () => page('Tall', '<div style="height: 3000px; background: linear-gradient(red, blue)">tall</div>'),
+  '/cookies': (_query, cookie) => page(`Cookies: ${escapeHtml(cookie ?? 'none')}`, '<p>cookies</p>'),
+  // Opens the WebSocket in ?ws=, fetches ?fetch= or gathers ICE candidates from ?stun= on a click, and says how it
+  // went after `done:`.
+  '/probe': () =>
+    page(
+      'Probe',
+      `<p id="out">idle</p><button id="ws" onclick="probeWs()">WebSocket</button><button id="fetch" onclick="probeFetch()">Fetch</button>` +
+        `<button id="rtc" onclick="probeRtc()">WebRTC</button>` +
+        `<script>const params = new URLSearchParams(location.search); const say = (text) => { document.getElementById('out').textContent = 'done: ' + text; };` +
+        `function probeWs() { const ws = new WebSocket(params.get('ws')); ws.onopen = () => say('ws opened'); ws.onerror = () => say('ws failed'); }` +
+        `function probeFetch() { fetch(params.get('fetch')).then((r) => r.text()).then((t) => say('fetched ' + t), () => say('fetch failed')); }` +
+        // ICE gathering against the STUN server in ?stun=; it completes once every candidate is found or given up.
+        `async function probeRtc() { const pc = new RTCPeerConnection({ iceServers: [{ urls: params.get('stun') }] }); pc.createDataChannel('probe');` +
+        ` pc.onicegatheringstatechange = () => { if (pc.iceGatheringState === 'complete') say('rtc gathered'); };` +
+        ` await pc.setLocalDescription(await pc.createOffer()); }</script>`,
+    ),
 };
 
 function escapeHtml(text: string): string {
@@ -51,18 +68,59 @@ export async function startPageServer(): Promise<PageServer> {
       response.writeHead(302, { location: '/form' }).end();
       return;
     }
+    // A redirect to anywhere: /bounce?to=<url>.
+    if (url.pathname === '/bounce') {
+      response.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
+      return;
+    }
+    if (url.pathname === '/set-cookie') {
+      const value = url.searchParams.get('value') ?? '';
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': `owner=${encodeURIComponent(value)}; Path=/` }).end(page('Cookie set', value));
+      return;
+    }
     const render = PAGES[url.pathname];
     if (render === undefined) {
       response.writeHead(404).end('not found');
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(render(url.searchParams));
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(render(url.searchParams, request.headers.cookie));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
     port,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+export interface Sink {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  port: number;
+  /** TCP connections that reached it: anything at all the browser sent its way. */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+/** A loopback HTTP server the browser must never reach when private addresses are refused; it counts connections. */
+export async function startSink(): Promise<Sink> {
+  let connections = 0;
+  const server: Server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end('sink reached');
+  });
+  server.on('connection', () => {
+    connections += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    connections: () => connections,
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

@@ -58,7 +58,10 @@ describe('browser tools', () => {
     );
     const socket = connect(gw.wsUrl, { token: gw.tokens.rpc });
     sockets.push(socket);
-    const reply = socket.call('agent.execute', { message: 'open the home page', sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId: 'browse' } });
+    await socket.opened;
+    socket.send({ jsonrpc: '2.0', id: 'browse', method: 'agent.execute', params: { message: 'open the home page', sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId: 'browse' } } });
+    // The reply waits for the operator and a browser launch: longer than socket.call's 5 s on a busy machine.
+    const reply = socket.waitFor((frame) => frame.id === 'browse', 15_000);
 
     await expect.poll(async () => (await pending()).length, { timeout: 10_000 }).toBe(1);
     const [request] = await pending();
