@@ -164,7 +164,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       transcript.add({ role: 'assistant', content: output.text, timestamp: now(), ...(toolCalls.length > 0 ? { toolCalls } : {}) });
 
       if (tally.inputTokens + tally.outputTokens > config.budget.maxTokensPerTurn) return stopBeforeTools(turn, toolCalls, 'budget_exceeded');
-      if (toolCalls.length === 0) return finish(turn, 'stop');
+      if (toolCalls.length === 0) return finish(turn, tally.lastModelFinish === 'length' ? 'length' : 'stop');
       const forClient = callsForClient(toolCalls, request.clientTools);
       if (forClient.length > 0) return handOver(turn, toolCalls, forClient);
       const repeated = repeats.check(toolCalls);
