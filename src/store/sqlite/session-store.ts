@@ -64,7 +64,8 @@ function charsOf(rows: readonly MessageRowValues[]): number {
  *
  * Whether the session exists is checked when a write is queued: by the primary-key SELECT, or by a write of the same
  * session already waiting (nothing in this process deletes a session without flushing first). A session another
- * connection deletes in between loses the queued write, which the queue logs.
+ * connection deletes in between loses the queued write, which the queue logs: that append rejects with `not_found`
+ * and that usage write answers false, as if the session had been gone at the call.
  */
 export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessionPortOptions = {}): SqliteSessionPort {
   const queue = queueFor(db, options);
