@@ -45,8 +45,9 @@ function cutFinish(options: ModelCallOptions, chars: number): ModelCallEvent {
 
 /**
  * Streams one call. Throws the caller's abort reason when the caller's signal ended it, and the adapter's
- * classified ProviderCallError for every other failure. A reply that passes `limits` is cut there: leaving
- * the adapter's stream closes the upstream request, and the call finishes with `length` and an estimated usage.
+ * classified ProviderCallError for every other failure. A reply that passes `limits` is cut there: its text up to
+ * the limit is kept (the last delta cut short, even the first one), leaving the adapter's stream closes the upstream
+ * request, and the call finishes with `length` and an estimated usage. Tool-call arguments cut short are dropped whole.
  */
 export async function* streamModelCall(options: ModelCallOptions): AsyncGenerator<ModelCallEvent> {
   const { signal } = options;
@@ -64,15 +65,18 @@ export async function* streamModelCall(options: ModelCallOptions): AsyncGenerato
   try {
     for await (const event of events) {
       switch (event.type) {
-        case 'text-delta':
-          if (!meter.admit(event.text)) {
-            yield cutFinish(options, meter.chars);
-            return;
+        case 'text-delta': {
+          const admitted = meter.admit(event.text);
+          if (admitted.length === event.text.length) {
+            yield event;
+            break;
           }
-          yield event;
-          break;
+          if (admitted.length > 0) yield { type: 'text-delta', text: admitted };
+          yield cutFinish(options, meter.chars);
+          return;
+        }
         case 'tool-input-delta':
-          if (!meter.admit(event.text)) {
+          if (meter.admit(event.text).length < event.text.length) {
             yield cutFinish(options, meter.chars);
             return;
           }

@@ -25,10 +25,36 @@ export function outputLimits(maxTokens: number | undefined, maxResponseBytes: nu
 export const estimateTokens = (chars: number): number => Math.ceil(chars / CHARS_PER_TOKEN);
 
 export interface OutputMeter {
-  /** Counts one streamed piece; false when it would pass a limit (the piece is then not counted). */
-  admit(text: string): boolean;
+  /**
+   * Counts one streamed piece and answers the part of it within the limits: the whole piece, or (once a limit is
+   * reached) the longest prefix that fits, possibly empty, which ends the reply.
+   */
+  admit(text: string): string;
   /** Characters admitted so far. */
   readonly chars: number;
+}
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+
+/**
+ * The longest prefix of `text` of at most `maxChars` UTF-16 code units and `maxBytes` UTF-8 bytes that ends on a
+ * whole character: a surrogate pair is kept or left out whole (a lone surrogate counts as the 3 bytes of U+FFFD).
+ */
+export function prefixWithin(text: string, maxChars: number, maxBytes: number): string {
+  const limit = Math.min(text.length, maxChars);
+  let bytes = 0;
+  let index = 0;
+  while (index < limit) {
+    const code = text.charCodeAt(index);
+    const isPair = isHighSurrogate(code) && isLowSurrogate(text.charCodeAt(index + 1));
+    const width = isPair ? 2 : 1;
+    const size = isPair ? 4 : code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+    if (index + width > limit || bytes + size > maxBytes) break;
+    bytes += size;
+    index += width;
+  }
+  return text.slice(0, index);
 }
 
 export function createOutputMeter({ maxChars, maxBytes }: OutputLimits): OutputMeter {
@@ -38,10 +64,15 @@ export function createOutputMeter({ maxChars, maxBytes }: OutputLimits): OutputM
     admit(text) {
       const nextChars = chars + text.length;
       const nextBytes = bytes + Buffer.byteLength(text, 'utf8');
-      if ((maxChars !== undefined && nextChars > maxChars) || nextBytes > maxBytes) return false;
-      chars = nextChars;
-      bytes = nextBytes;
-      return true;
+      if ((maxChars === undefined || nextChars <= maxChars) && nextBytes <= maxBytes) {
+        chars = nextChars;
+        bytes = nextBytes;
+        return text;
+      }
+      const part = prefixWithin(text, maxChars === undefined ? text.length : maxChars - chars, maxBytes - bytes);
+      chars += part.length;
+      bytes += Buffer.byteLength(part, 'utf8');
+      return part;
     },
     get chars() {
       return chars;

@@ -47,8 +47,18 @@ export interface LoopTurn {
   ownerId: string;
 }
 
+/** A finished turn, and the commit of what it stored last. */
+export interface LoopOutcome {
+  result: TurnResult;
+  /**
+   * Settles once the turn's last transcript write is committed (its earlier ones were committed step by step); rejects
+   * when it could not be stored. TurnService queues the session's usage beside it and answers only after both.
+   */
+  stored: Promise<void>;
+}
+
 export interface TurnLoop {
-  run(turn: LoopTurn): Promise<TurnResult>;
+  run(turn: LoopTurn): Promise<LoopOutcome>;
 }
 
 /** The parts of one running turn every step reads. */
@@ -71,13 +81,16 @@ const NO_PROVIDER_FOR_TURN = 'No LLM provider configured: add one under `provide
 export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
   const { router, events, recorder, hooks, limits, log, now } = deps;
 
-  async function finish(turn: Turn, finishReason: FinishReason, error?: string, endReason = endReasonOf(finishReason, turn.tally)): Promise<TurnResult> {
+  function finish(turn: Turn, finishReason: FinishReason, error?: string, endReason = endReasonOf(finishReason, turn.tally)): LoopOutcome {
     const { tally, request, agent, trace } = turn;
-    await turn.transcript.save();
+    // Queued, not awaited: the caller adds the session's usage to the same commit before it waits.
+    const stored = turn.transcript.save();
+    // Whoever ends up with the outcome awaits it; this keeps a rejection from being reported as unhandled meanwhile.
+    stored.catch(() => undefined);
     trace.end({ finishReason, endReason, steps: tally.steps, inputTokens: tally.inputTokens, outputTokens: tally.outputTokens, costUsd: tally.costUsd, toolFailures: tally.toolFailures });
     events.emit('message:sent', { agentId: agent.id, sessionKey: request.sessionKey, channelId: turn.channel, traceId: trace.traceId, chars: tally.text.length, finishReason });
     deps.delivery?.replied({ channelId: turn.channel, sessionKey: request.sessionKey, traceId: trace.traceId, receivedAt: turn.startedAt });
-    return {
+    const result: TurnResult = {
       response: tally.text,
       tokensUsed: { input: tally.inputTokens, output: tally.outputTokens, total: tally.inputTokens + tally.outputTokens },
       finishReason,
@@ -88,6 +101,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       steps: tally.steps,
       ...(error === undefined ? {} : { error }),
     };
+    return { result, stored };
   }
 
   /** Every tool call in the transcript needs a result, or the next turn's prompt is invalid. */
@@ -95,7 +109,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
     turn.transcript.store(...calls.map((call): TranscriptMessage => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content: `Error: not run (${why})`, isError: true, timestamp: now() })));
   }
 
-  function stopBeforeTools(turn: Turn, calls: readonly TranscriptToolCall[], reason: FinishReason, error?: string): Promise<TurnResult> {
+  function stopBeforeTools(turn: Turn, calls: readonly TranscriptToolCall[], reason: FinishReason, error?: string): LoopOutcome {
     storeNotRun(turn, calls, reason);
     return finish(turn, reason, error);
   }
@@ -104,12 +118,13 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
    * Hands the client's calls to the caller. The agent's own calls of the same step are not run: their results
    * would reach the model only after the caller's, so the model asks again if it still needs them.
    */
-  async function handOver(turn: Turn, calls: readonly TranscriptToolCall[], forClient: TranscriptToolCall[]): Promise<TurnResult> {
+  function handOver(turn: Turn, calls: readonly TranscriptToolCall[], forClient: TranscriptToolCall[]): LoopOutcome {
     storeNotRun(turn, calls.filter((call) => !forClient.includes(call)), "the turn ended for the client's tool calls");
-    return { ...(await finish(turn, 'tool_calls')), toolCalls: forClient };
+    const { result, stored } = finish(turn, 'tool_calls');
+    return { result: { ...result, toolCalls: forClient }, stored };
   }
 
-  async function steps(turn: Turn, model: ModelRef, history: readonly TranscriptMessage[]): Promise<TurnResult> {
+  async function steps(turn: Turn, model: ModelRef, history: readonly TranscriptMessage[]): Promise<LoopOutcome> {
     const { request, agent, trace, tally, transcript } = turn;
     const { config } = agent;
     const entry = router.entry(model);
@@ -149,7 +164,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       transcript.add({ role: 'assistant', content: output.text, timestamp: now(), ...(toolCalls.length > 0 ? { toolCalls } : {}) });
 
       if (tally.inputTokens + tally.outputTokens > config.budget.maxTokensPerTurn) return stopBeforeTools(turn, toolCalls, 'budget_exceeded');
-      if (toolCalls.length === 0) return finish(turn, 'stop');
+      if (toolCalls.length === 0) return finish(turn, tally.lastModelFinish === 'length' ? 'length' : 'stop');
       const forClient = callsForClient(toolCalls, request.clientTools);
       if (forClient.length > 0) return handOver(turn, toolCalls, forClient);
       const repeated = repeats.check(toolCalls);
@@ -184,10 +199,10 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       try {
         return await steps(turn, model, history);
       } catch (error) {
-        const result = await finish(turn, ...classifyFailure(error, request.signal, trace, { step: turn.tally.steps, elapsedMs: now() - startedAt }, log));
+        const { result, stored } = finish(turn, ...classifyFailure(error, request.signal, trace, { step: turn.tally.steps, elapsedMs: now() - startedAt }, log));
         // An open breaker says when to come back; /v1 turns it into Retry-After.
         const retryAfterMs = isGatewayError(error) && error.details.reason === 'circuit_open' ? error.details.retryAfterMs : undefined;
-        return typeof retryAfterMs === 'number' ? { ...result, retryAfterMs } : result;
+        return { result: typeof retryAfterMs === 'number' ? { ...result, retryAfterMs } : result, stored };
       }
     },
   };

@@ -20,10 +20,24 @@ export function turnReply(result: TurnResult): TurnReply {
   };
 }
 
-/** Finish reasons that mean a run's task was not done; the others (stop, max_steps, …) complete it. */
-const UNDONE_FINISH_REASONS: ReadonlySet<FinishReason> = new Set(['error', 'aborted', 'circuit_open', 'context_exhausted']);
+/**
+ * Whether a finish reason means a run's task was not done: no answer came (error, aborted, circuit_open,
+ * context_exhausted). The others complete it, a cut or limited answer (length, max_steps, …) included.
+ */
+const IS_UNDONE: Record<FinishReason, boolean> = {
+  stop: false,
+  length: false,
+  max_steps: false,
+  budget_exceeded: false,
+  circuit_open: true,
+  context_loop: false,
+  context_exhausted: true,
+  aborted: true,
+  error: true,
+  tool_calls: false,
+};
 
 /** Why a run's turn did not do its task (spawned runs, scheduled fires), or undefined when it did. */
 export function undoneTaskError(result: Pick<TurnResult, 'finishReason' | 'error'>): string | undefined {
-  return UNDONE_FINISH_REASONS.has(result.finishReason) ? (result.error ?? `The turn ended with ${result.finishReason}`) : undefined;
+  return IS_UNDONE[result.finishReason] ? (result.error ?? `The turn ended with ${result.finishReason}`) : undefined;
 }

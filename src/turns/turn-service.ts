@@ -75,8 +75,10 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     const history = created ? seed : await store.history(sessionKey, request.historyLimit);
     // A session from before owners were recorded is the admins' alone (session-access.ts): the admin caller's own.
     const ownerId = session.ownerId ?? request.caller.clientId;
-    const result = await loop.run({ request, agent, history, unstored: seed, channel: parts.channelId, ownerId });
-    await recordTurnUsage(store, request, result, now());
+    const { result, stored } = await loop.run({ request, agent, history, unstored: seed, channel: parts.channelId, ownerId });
+    // The usage joins the turn's last transcript write in one commit; the answer waits for it, so a client is never
+    // answered for a turn a crash could still lose (README, "Storage").
+    await Promise.all([stored, recordTurnUsage(store, request, result, now())]);
     return finished(request, agent, result, ownerId);
   }
 
@@ -84,7 +86,8 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
   async function runStateless(request: TurnRequest, agent: AgentDefinition): Promise<TurnResult> {
     const parts = parseSessionKey(request.sessionKey, 'sessionKey');
     const ownerId = request.caller.clientId;
-    const result = await loop.run({ request, agent, history: request.seedHistory ?? [], unstored: [], channel: parts.channelId, ownerId });
+    const { result, stored } = await loop.run({ request, agent, history: request.seedHistory ?? [], unstored: [], channel: parts.channelId, ownerId });
+    await stored;
     return finished(request, agent, result, ownerId);
   }
 

@@ -17,9 +17,8 @@ export function emptyTally(): TurnTally {
 
 /** The report's endReason for a finished turn (obs.explain): finer than the client-facing finish reason. */
 export function endReasonOf(finishReason: FinishReason, tally: TurnTally): string {
-  if (finishReason === 'stop') {
-    if (tally.lastModelFinish === 'length') return 'output_starved';
-    return tally.toolFailures > 0 ? 'completed_with_tool_errors' : 'completed';
-  }
+  if (finishReason === 'stop') return tally.toolFailures > 0 ? 'completed_with_tool_errors' : 'completed';
+  // obs.explain's name for an answer cut at its length (its rule and remedy read it).
+  if (finishReason === 'length') return 'output_starved';
   return finishReason;
 }

@@ -6,6 +6,11 @@ import type { ToolOutput } from './client-tools.js';
 /** Why a turn ended (spec: "Finish reason mapping" plus the report's context_exhausted). */
 export type FinishReason =
   | 'stop'
+  /**
+   * The answer was cut at its length: the provider stopped at its max tokens (OpenAI `length`, Anthropic
+   * `max_tokens`, Gemini `MAX_TOKENS`) or the gateway cut a reply past its output cap. The text up to the cut is kept.
+   */
+  | 'length'
   | 'max_steps'
   | 'budget_exceeded'
   | 'circuit_open'

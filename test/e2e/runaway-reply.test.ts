@@ -1,5 +1,6 @@
 // End to end: a provider that ignores max_tokens and streams 40 MB. The gateway cuts the model call at the catalog
-// entry's maxTokens, aborts the upstream request, and the turn ends output_starved with a bounded answer.
+// entry's maxTokens, aborts the upstream request, and the turn finishes `length` (output_starved in obs.explain) with
+// the answer up to the cut.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncidentReport } from '../../src/obs/explain/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
@@ -8,6 +9,8 @@ import { callRpc } from '../support/http-client.js';
 
 const HUGE_CHARS = 40_000_000;
 const MAX_TOKENS = 512;
+/** The cut: 4 characters a token, twice over (src/providers/output-limit.ts). */
+const CAP_CHARS = MAX_TOKENS * 8;
 
 describe('a runaway model reply', () => {
   let llm: FakeLlm;
@@ -30,13 +33,12 @@ describe('a runaway model reply', () => {
     return response.result as Record<string, unknown>;
   };
 
-  it('is cut at the maxTokens estimate: bounded answer, aborted upstream, output_starved in obs.explain', async () => {
+  it('is cut at the maxTokens estimate: the answer up to the cut, finishReason length, aborted upstream, output_starved in obs.explain', async () => {
     llm.script({ huge: { chars: HUGE_CHARS } });
     const sessionKey = { tenantId: 'default', userId: 'alice', channelId: 'test', peerId: 'runaway' };
     const result = await rpc('agent.execute', { message: 'Tell me everything', sessionKey });
-    expect(result.finishReason).toBe('stop');
-    expect(String(result.response).length).toBeGreaterThan(0);
-    expect(String(result.response).length).toBeLessThanOrEqual(MAX_TOKENS * 8);
+    expect(result.finishReason).toBe('length');
+    expect(String(result.response)).toHaveLength(CAP_CHARS);
 
     const upstream = llm.chatRequests().at(-1);
     await expect.poll(() => upstream?.closedByClient).toBe(true);
@@ -55,8 +57,16 @@ describe('a runaway model reply', () => {
       body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content: 'Everything, please' }] }),
     });
     expect(response.status).toBe(200);
-    const completion = (await response.json()) as { choices: { message: { content: string } }[] };
-    expect(completion.choices[0]?.message.content.length).toBeLessThanOrEqual(MAX_TOKENS * 8);
+    const completion = (await response.json()) as { choices: { message: { content: string }; finish_reason: string }[] };
+    expect(completion.choices[0]?.message.content).toHaveLength(CAP_CHARS);
+    expect(completion.choices[0]?.finish_reason).toBe('length');
     await expect.poll(() => llm.chatRequests().at(-1)?.closedByClient).toBe(true);
+  });
+
+  it('keeps the text up to the cut when the first delta alone is past it', async () => {
+    llm.script({ deltas: ['z'.repeat(CAP_CHARS * 2)] });
+    const sessionKey = { tenantId: 'default', userId: 'alice', channelId: 'test', peerId: 'one-chunk' };
+    const result = await rpc('agent.execute', { message: 'All at once', sessionKey });
+    expect(result).toMatchObject({ response: 'z'.repeat(CAP_CHARS), finishReason: 'length' });
   });
 });

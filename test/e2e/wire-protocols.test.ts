@@ -142,14 +142,14 @@ describe.each(PROTOCOLS)('e2e over the $type wire', (protocol) => {
   });
 
   it.each([
-    ['stop', 'completed'],
-    ['length', 'output_starved'],
-    ['content_filter', 'completed'],
-  ] as const)('maps the upstream finish reason %s (turn end reason %s)', async (finishReason, endReason) => {
-    llm.script({ text: `Ended by ${finishReason}`, finishReason });
-    const result = await execute('default', 'hi', `finish-${finishReason}`);
-    expect(result).toMatchObject({ response: `Ended by ${finishReason}`, finishReason: 'stop' });
-    expect((await explain(`finish-${finishReason}`)).outcome.endReason).toBe(endReason);
+    ['stop', 'stop', 'completed'],
+    ['length', 'length', 'output_starved'],
+    ['content_filter', 'stop', 'completed'],
+  ] as const)('maps the upstream finish reason %s (turn finish reason %s, end reason %s)', async (wireReason, turnReason, endReason) => {
+    llm.script({ text: `Ended by ${wireReason}`, finishReason: wireReason });
+    const result = await execute('default', 'hi', `finish-${wireReason}`);
+    expect(result).toMatchObject({ response: `Ended by ${wireReason}`, finishReason: turnReason });
+    expect((await explain(`finish-${wireReason}`)).outcome.endReason).toBe(endReason);
   });
 
   it('falls back to the second provider when the first answers 503', async () => {

@@ -67,6 +67,31 @@ describe('model reply limits', () => {
     await expect.poll(() => upstream().closedByClient).toBe(true);
   });
 
+  it('keeps the text up to the cap when one delta crosses it, the first one included', async () => {
+    // maxTokens 500: the cap is 500 × 4 characters × the margin of 2.
+    llm.script({ deltas: ['x'.repeat(10_000), 'never read'] });
+    const first = await collect(fixture.router.stream(callRequest(capped)));
+    expect(textOf(first.events)).toBe('x'.repeat(4_000));
+    expect(finishOf(first.events)).toMatchObject({ finishReason: 'length', usage: { outputTokens: 1_000 } });
+
+    llm.script({ huge: { chars: HUGE_CHARS, deltaChars: 3_000 } });
+    const later = await collect(fixture.router.stream(callRequest(capped)));
+    expect(later.events.filter((event) => event.type === 'text-delta').map((event) => event.type === 'text-delta' && event.text.length)).toEqual([3_000, 1_000]);
+    expect(finishOf(later.events).finishReason).toBe('length');
+  });
+
+  it('cuts at maxResponseBytes on a whole character, never inside a UTF-8 sequence or a surrogate pair', async () => {
+    llm.script({ deltas: ['é'.repeat(15_000)] }, { deltas: ['a', '😀'.repeat(6_000)] }, { deltas: ['ab', '€'.repeat(7_000)] });
+    const twoBytes = await collect(fixture.router.stream(callRequest(bytes)));
+    expect(textOf(twoBytes.events)).toBe('é'.repeat(10_000));
+    // 1 + 4 × 4,999 bytes fit in 20,000; the next emoji would not.
+    const pairs = await collect(fixture.router.stream(callRequest(bytes)));
+    expect(textOf(pairs.events)).toBe(`a${'😀'.repeat(4_999)}`);
+    const threeBytes = await collect(fixture.router.stream(callRequest(bytes)));
+    expect(textOf(threeBytes.events)).toBe(`ab${'€'.repeat(6_666)}`);
+    for (const { events } of [twoBytes, pairs, threeBytes]) expect(finishOf(events).finishReason).toBe('length');
+  });
+
   it('lets a reply within the limits through untouched', async () => {
     llm.script({ huge: { chars: 3000 } });
     const { events } = await collect(fixture.router.stream(callRequest(capped)));

@@ -62,7 +62,8 @@ export function createScriptedRunner({ store, now }: { store: Pick<SessionStore,
         const response = turn.response ?? `Echo: ${request.message}`;
         await store.append(request.sessionKey, [{ role: 'assistant', content: response, timestamp: now() }], now());
         const tokens = turn.tokens ?? { input: 10, output: 5 };
-        return {
+        // Its appends were awaited, so they are committed already.
+        const result: TurnResult = {
           response,
           tokensUsed: { input: tokens.input, output: tokens.output, total: tokens.input + tokens.output },
           finishReason: turn.finishReason ?? 'stop',
@@ -73,6 +74,7 @@ export function createScriptedRunner({ store, now }: { store: Pick<SessionStore,
           steps: turn.steps ?? 1,
           ...(turn.error === undefined ? {} : { error: turn.error }),
         };
+        return { result, stored: Promise.resolve() };
       } finally {
         concurrency.current -= 1;
       }

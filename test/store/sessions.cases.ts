@@ -6,6 +6,8 @@ import type { PortFixture } from './port-fixture.js';
 export interface SessionPortFixture extends PortFixture<SessionPort> {
   /** Shuts the backend down the way the gateway does (StorePorts.close) and opens it again on the same data. */
   reopen(): Promise<SessionPort>;
+  /** A second port on a connection of its own to the same data: it reads only what the first one committed. */
+  otherConnection(): Promise<SessionPort>;
 }
 
 const T0 = 1_700_000_000_000;
@@ -318,11 +320,30 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
       expect(recreated).toMatchObject({ created: true, session: { messageCount: 0, metadata: {} } });
     });
 
+    it('has committed an append and a usage write by the time it answers them: another connection reads them', async () => {
+      const other = await fixture.otherConnection();
+      // Many sessions' writes at once, as turns finishing together make them.
+      const keys = Array.from({ length: 6 }, (_, index) => `default:user${index}:ws`);
+      for (const key of keys) await store.ensure(newSession(key));
+      const readers = keys.map(async (key, index) => {
+        await store.append(key, [user(`${key} question`), assistant(`${key} answer`)], T0 + index);
+        // Read from the other connection right on the answer, before anything else of this port runs.
+        const history = other.history(key);
+        await store.recordTurnUsage(key, { totalTokens: 5, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' }, T0 + index);
+        const record = other.get(key);
+        return { history: (await history).map((message) => message.content), usage: (await record)?.metadata.usage };
+      });
+      for (const [index, seen] of (await Promise.all(readers)).entries()) {
+        const key = keys[index] ?? '';
+        expect(seen).toEqual({ history: [`${key} question`, `${key} answer`], usage: { totalTokens: 5, totalCost: 0, stepsExecuted: 1, turns: 1 } });
+      }
+    });
+
     it('writes accepted appends and usage before it shuts down, so they are there after a restart', async () => {
       await store.ensure(newSession('default:alice:ws'));
       await store.append('default:alice:ws', [user('before shutdown', T0 + 1)], T0 + 10);
       await store.recordTurnUsage('default:alice:ws', { totalTokens: 4, totalCost: 0.5, stepsExecuted: 1, requestedBy: 'alice' }, T0 + 11);
-      // No await between the last write and the shutdown: nothing else gets a chance to write them.
+      // Answered writes are committed; the restart comes right after them.
       store = await fixture.reopen();
       expect(await store.history('default:alice:ws')).toEqual([user('before shutdown', T0 + 1)]);
       expect(await store.get('default:alice:ws')).toMatchObject({

@@ -1,7 +1,11 @@
 // TurnService: the session is created once with one session:created payload, usage is added once per turn, turns serialise.
+import Database from 'better-sqlite3';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { providerConfigSchema } from '../../src/config/index.js';
-import { createEventBus, createLogger, createRecorder, type BusEvent, type Recorder } from '../../src/obs/index.js';
+import { createEventBus, createLogger, createRecorder, type BusEvent, type EventBus, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import { createSqliteEvidencePort, createSqliteSessionPort, openDatabase, type SqliteDatabase, type SqliteSessionPort } from '../../src/store/sqlite/index.js';
 import { readSessionUsage, type TurnService } from '../../src/turns/index.js';
@@ -95,5 +99,85 @@ describe('turn service', () => {
     expect(await created()).toEqual([]);
     await recorder.flush();
     expect(db.prepare('SELECT count(*) FROM token_usage WHERE session_key = ?').pluck().get(key)).toBe(1);
+  });
+});
+
+describe('turn service: what a turn has stored when it answers', () => {
+  let llm: FakeLlm;
+  let dir: string;
+  let path: string;
+  let db: SqliteDatabase;
+  let observer: Database.Database;
+  let recorder: Recorder;
+  let store: SqliteSessionPort;
+  let bus: EventBus;
+  let turns: TurnService;
+
+  beforeAll(async () => {
+    llm = await startFakeLlm();
+  });
+  afterAll(async () => {
+    await llm.close();
+  });
+  beforeEach(async () => {
+    llm.reset();
+    dir = await mkdtemp(join(tmpdir(), 'agent-gateway-turn-commit-'));
+    path = join(dir, 'gateway.db');
+    db = openDatabase({ path });
+    // A second connection reads only what was committed to the file, as a restart after a SIGKILL would.
+    observer = new Database(path, { readonly: true });
+    store = createSqliteSessionPort(db, { log });
+    recorder = createRecorder({ port: createSqliteEvidencePort(db) });
+    bus = createEventBus({ now: Date.now, log });
+    const router = createModelRouter({
+      config: { local: providerConfigSchema.parse({ type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small' }] }) },
+      events: bus,
+      log,
+    });
+    turns = createTurnServiceFixture({ agents: staticAgents({ default: { name: 'Assistant', provider: 'local', model: 'small' } }), router, store, recorder, events: bus });
+  });
+  afterEach(async () => {
+    await recorder.close();
+    store.flush();
+    observer.close();
+    db.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const committed = (sessionKey: string) => ({
+    messages: observer.prepare<[string], string>('SELECT content FROM session_messages WHERE session_key = ? ORDER BY id').pluck().all(sessionKey),
+    turns: observer.prepare<[string], number>('SELECT usage_turns FROM sessions WHERE session_key = ?').pluck().get(sessionKey),
+  });
+
+  it('answers turns finishing together only once their messages and usage are committed', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const keys = Array.from({ length: 6 }, (_, index) => `default:alice:commit-${index}`);
+    for (const key of keys) llm.script({ text: `answer for ${key}`, heldUntil: held });
+    const answered = keys.map(async (sessionKey) => {
+      const result = await turns.run({ sessionKey, message: `question for ${sessionKey}`, caller: callerOf('alice'), signal });
+      // Read on the answer, before anything else runs.
+      return { response: result.response, ...committed(sessionKey) };
+    });
+    await expect.poll(() => llm.chatRequests().length).toBe(keys.length);
+    release();
+    expect(await Promise.all(answered)).toEqual(keys.map((key) => ({ response: `answer for ${key}`, messages: [`question for ${key}`, `answer for ${key}`], turns: 1 })));
+  });
+
+  it('answers with an error, not the reply, when the turn could not be stored', async () => {
+    llm.script({ text: 'an answer nobody can keep' });
+    // Another process deletes the session once the turn's last messages are queued, before they are committed.
+    bus.subscribe((event) => {
+      if (event.name !== 'message:sent') return;
+      const other = openDatabase({ path });
+      try {
+        other.prepare('DELETE FROM sessions WHERE session_key = ?').run('default:alice:doomed');
+      } finally {
+        other.close();
+      }
+    });
+    await expect(turns.run({ sessionKey: 'default:alice:doomed', message: 'hello', caller: callerOf('alice'), signal }))
+      .rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
+    expect(committed('default:alice:doomed')).toEqual({ messages: [], turns: undefined });
   });
 });

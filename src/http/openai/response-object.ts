@@ -1,10 +1,33 @@
 // The Responses API shapes (DESIGN §3): the response object, its message output item, and the numbered stream events.
 import { argumentsText, type TranscriptToolCall } from '../../providers/index.js';
-import type { TurnResult } from '../../turns/index.js';
+import type { FinishReason, TurnResult } from '../../turns/index.js';
 import { publicMessage, type GatewayError } from '../../errors.js';
 import { OPENAI_ERRORS } from './errors.js';
 
-export type ResponseStatus = 'in_progress' | 'completed' | 'failed';
+export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
+
+/** How a finished turn's response ends; the message item carries the same status. */
+export type FinishedStatus = 'completed' | 'incomplete';
+
+/**
+ * A turn whose answer was cut at its length is OpenAI's `incomplete` for `max_output_tokens`; every other ending
+ * that produced a response is `completed` (turns without an answer fail first, turnFailure). Every internal reason
+ * is listed, so a new one must be mapped here.
+ */
+const FINISHED_STATUS: Record<FinishReason, FinishedStatus> = {
+  stop: 'completed',
+  length: 'incomplete',
+  max_steps: 'completed',
+  budget_exceeded: 'completed',
+  circuit_open: 'completed',
+  context_loop: 'completed',
+  context_exhausted: 'completed',
+  aborted: 'completed',
+  error: 'completed',
+  tool_calls: 'completed',
+};
+
+export const finishedStatus = (result: Pick<TurnResult, 'finishReason'>): FinishedStatus => FINISHED_STATUS[result.finishReason];
 
 /** The request fields a response echoes back, as OpenAI's response object does. */
 export interface ResponseEcho {
@@ -34,7 +57,7 @@ export function outputText(text: string) {
   return { type: 'output_text', text, annotations: [] as never[] };
 }
 
-export function messageItem(ids: ResponseIds, status: 'in_progress' | 'completed', content: ReturnType<typeof outputText>[]) {
+export function messageItem(ids: ResponseIds, status: 'in_progress' | FinishedStatus, content: ReturnType<typeof outputText>[]) {
   return { type: 'message', id: ids.messageId, role: 'assistant', status, content };
 }
 
@@ -65,7 +88,7 @@ export interface ResponseState {
 function outputOf(ids: ResponseIds, { result, hasMessageItem = false }: ResponseState) {
   if (result === undefined) return [];
   const calls = result.toolCalls ?? [];
-  const message = hasMessageItem || result.response.length > 0 || calls.length === 0 ? [messageItem(ids, 'completed', [outputText(result.response)])] : [];
+  const message = hasMessageItem || result.response.length > 0 || calls.length === 0 ? [messageItem(ids, finishedStatus(result), [outputText(result.response)])] : [];
   return [...message, ...calls.map((call) => functionCallItem(call, 'completed'))];
 }
 
@@ -77,7 +100,7 @@ export function responseObject(ids: ResponseIds, echo: ResponseEcho, state: Resp
     created_at: ids.createdAt,
     status: state.status,
     error: error === undefined ? null : { code: OPENAI_ERRORS[error.kind].type, message: publicMessage(error) },
-    incomplete_details: null,
+    incomplete_details: state.status === 'incomplete' ? { reason: 'max_output_tokens' } : null,
     instructions: echo.instructions,
     max_output_tokens: echo.maxOutputTokens,
     model: echo.model,

@@ -4,7 +4,7 @@ import type { Caller } from '../../server/index.js';
 import { requestSignal, openSseStream } from '../../server/index.js';
 import { sessionCallerOf, type TurnRequest } from '../../turns/index.js';
 import { assertSettingsHonoured } from './request-fields.js';
-import { createEventSequencer, functionCallItem, messageItem, outputText, responseObject, type ResponseEcho, type ResponseIds } from './response-object.js';
+import { createEventSequencer, finishedStatus, functionCallItem, messageItem, outputText, responseObject, type ResponseEcho, type ResponseIds } from './response-object.js';
 import { usableResponse } from './response-retention.js';
 import { RESPONSES_SETTING_PARAMS, responsesClientTools, responsesInput, responsesRequest, responsesSettings, type ResponsesRequest } from './responses-request.js';
 import { openAiSessionKey, resolveTarget, turnFailure } from './turn-input.js';
@@ -92,12 +92,15 @@ async function respond(ctx: OpenAiContext, prepared: PreparedResponse, reply: Fa
   const result = await ctx.runner.run({ ...prepared.turn, signal: requestSignal(reply, ctx.shutdownSignal) });
   const failure = turnFailure(result, 'input');
   if (failure !== undefined) throw failure;
-  const body = JSON.stringify(responseObject(prepared.ids, prepared.echo, { status: 'completed', result }));
+  const body = JSON.stringify(responseObject(prepared.ids, prepared.echo, { status: finishedStatus(result), result }));
   await remember(ctx, prepared, body);
   return reply.type('application/json; charset=utf-8').send(body);
 }
 
-/** DESIGN §3 stream: created, in_progress, item and part added, text deltas, the done events, then completed or failed. */
+/**
+ * DESIGN §3 stream: created, in_progress, item and part added, text deltas, the done events, then completed (or
+ * incomplete, for an answer cut at its length, as OpenAI streams it) or failed.
+ */
 async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, reply: FastifyReply): Promise<void> {
   const { ids, echo } = prepared;
   const stream = openSseStream(reply, ctx.openStreams);
@@ -118,10 +121,11 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
       return;
     }
     const { result } = outcome;
+    const status = finishedStatus(result);
     const part = outputText(result.response);
     await stream.write(event('response.output_text.done', { ...where, text: result.response }));
     await stream.write(event('response.content_part.done', { ...where, part }));
-    await stream.write(event('response.output_item.done', { output_index: 0, item: messageItem(ids, 'completed', [part]) }));
+    await stream.write(event('response.output_item.done', { output_index: 0, item: messageItem(ids, status, [part]) }));
     // Each client function call whole: added, its arguments in one delta, done.
     for (const [offset, call] of (result.toolCalls ?? []).entries()) {
       const item = functionCallItem(call, 'completed');
@@ -131,9 +135,9 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
       await stream.write(event('response.function_call_arguments.done', { ...at, name: item.name, arguments: item.arguments }));
       await stream.write(event('response.output_item.done', { output_index: at.output_index, item }));
     }
-    const completed = responseObject(ids, echo, { status: 'completed', result, hasMessageItem: true });
-    await rememberStreamed(ctx, prepared, completed);
-    await stream.write(event('response.completed', { response: completed }));
+    const finished = responseObject(ids, echo, { status, result, hasMessageItem: true });
+    await rememberStreamed(ctx, prepared, finished);
+    await stream.write(event(`response.${status}`, { response: finished }));
   } finally {
     stream.close();
   }

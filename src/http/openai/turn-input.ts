@@ -140,12 +140,27 @@ export function splitConversation(messages: readonly PlainMessage[], now: number
 export type OpenAiFinishReason = 'stop' | 'length' | 'tool_calls';
 
 /**
- * Spec "Finish reason mapping": max_steps is `length`, every other reason (known or not) is `stop`; a turn that
- * ended on the client's tool calls is OpenAI's `tool_calls`.
+ * Spec "Finish reason mapping": max_steps is `length`, and so is an answer cut at its length (the provider's max
+ * tokens or the gateway's output cap), as OpenAI reports it; every other reason is `stop`; a turn that ended on the
+ * client's tool calls is OpenAI's `tool_calls`. Every internal reason is listed, so a new one must be mapped here.
  */
+const OPENAI_FINISH_REASONS: Record<FinishReason, OpenAiFinishReason> = {
+  stop: 'stop',
+  length: 'length',
+  max_steps: 'length',
+  budget_exceeded: 'stop',
+  circuit_open: 'stop',
+  context_loop: 'stop',
+  context_exhausted: 'stop',
+  aborted: 'stop',
+  error: 'stop',
+  tool_calls: 'tool_calls',
+};
+
+const isFinishReason = (reason: string): reason is FinishReason => Object.hasOwn(OPENAI_FINISH_REASONS, reason);
+
 export function toOpenAiFinishReason(reason: FinishReason | (string & {})): OpenAiFinishReason {
-  if (reason === 'tool_calls') return 'tool_calls';
-  return reason === 'max_steps' ? 'length' : 'stop';
+  return isFinishReason(reason) ? OPENAI_FINISH_REASONS[reason] : 'stop';
 }
 
 /**

@@ -82,9 +82,9 @@ export interface SessionPort {
   /** Creates the session when absent; `created` says whether it did. */
   ensure(session: Omit<SessionRecord, 'messageCount' | 'updatedAt'>): Promise<{ session: SessionRecord; created: boolean }>;
   /**
-   * Appends in order, atomically; rejects with GatewayError `not_found` when the session does not exist. A backend may
-   * resolve once the write is queued and commit it with others shortly after (SQLite: the next event-loop turn);
-   * every read of the port sees it at once.
+   * Appends in order, atomically; rejects with GatewayError `not_found` when the session does not exist. Resolves
+   * only once the write is committed (a process killed afterwards keeps it); a backend may commit it together with
+   * other writes (SQLite: one transaction per event-loop turn). Every read of the port sees it as soon as it is called.
    */
   append(sessionKey: string, messages: readonly TranscriptMessage[], now: number): Promise<void>;
   /** Oldest first; `limit` keeps the newest `limit` messages. */
@@ -99,7 +99,7 @@ export interface SessionPort {
   clearMessages(sessionKey: string, now: number): Promise<number>;
   /** Replaces the metadata object; false when the session does not exist. */
   updateMetadata(sessionKey: string, metadata: Record<string, unknown>, now: number): Promise<boolean>;
-  /** Adds one turn to the session's usage totals and sets its last requester, atomically; false when absent. Queued like append. */
+  /** Adds one turn to the session's usage totals and sets its last requester, atomically; false when absent. Committed like append. */
   recordTurnUsage(sessionKey: string, usage: TurnUsage, now: number): Promise<boolean>;
   /**
    * Searches message content for the user's plain-text query (every word must match), best match first, one hit

@@ -1,6 +1,6 @@
 // SQLite implementation of the SessionPort: session rows, transcripts, usage totals and FTS5 search, with grouped writes.
 import { pino, type Logger } from 'pino';
-import { sessionNotFound } from '../../errors.js';
+import { isGatewayError, sessionNotFound } from '../../errors.js';
 import type { SessionPort, SessionRecord, TranscriptMessage } from '../ports/index.js';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
@@ -56,14 +56,16 @@ function charsOf(rows: readonly MessageRowValues[]): number {
 }
 
 /**
- * `append` and `recordTurnUsage` answer once their write is queued (see session-write-queue.ts). Every other call
- * first writes what is queued, so no caller sees a missing message or a stale count, update time or usage: the
+ * `append` and `recordTurnUsage` queue their write (see session-write-queue.ts) and answer once the transaction that
+ * holds it, shared with every write queued in the same event-loop turn, committed. Every other call first writes what
+ * is queued, so no caller sees a missing message or a stale count, update time or usage: the
  * per-turn reads of one session (get, ensure, history) when that session has a queued write, everything else (list,
  * search, and the rare structural writes, after which the file itself is up to date) always.
  *
  * Whether the session exists is checked when a write is queued: by the primary-key SELECT, or by a write of the same
  * session already waiting (nothing in this process deletes a session without flushing first). A session another
- * connection deletes in between loses the queued write, which the queue logs.
+ * connection deletes in between loses the queued write, which the queue logs: that append rejects with `not_found`
+ * and that usage write answers false, as if the session had been gone at the call.
  */
 export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessionPortOptions = {}): SqliteSessionPort {
   const queue = queueFor(db, options);
@@ -144,7 +146,7 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
     async append(sessionKey, messages, now) {
       const rows = messages.map(messageRowValues);
       if (!isKnown(sessionKey)) throw sessionNotFound(sessionKey, 'sessionKey');
-      queue.enqueue({ kind: 'append', sessionKey, rows, now }, charsOf(rows));
+      await queue.enqueue({ kind: 'append', sessionKey, rows, now }, charsOf(rows));
     },
     async history(sessionKey, limit, signal) {
       signal?.throwIfAborted();
@@ -211,7 +213,13 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
     async recordTurnUsage(sessionKey, usage, now) {
       if (!isKnown(sessionKey)) return false;
       const { totalTokens, totalCost, stepsExecuted, requestedBy } = usage;
-      queue.enqueue({ kind: 'usage', sessionKey, usage: { totalTokens, totalCost, stepsExecuted, requestedBy }, now }, requestedBy.length);
+      try {
+        await queue.enqueue({ kind: 'usage', sessionKey, usage: { totalTokens, totalCost, stepsExecuted, requestedBy }, now }, requestedBy.length);
+      } catch (error) {
+        // Another connection deleted the session before the commit: absent, as if it had been gone at the call.
+        if (isGatewayError(error) && error.kind === 'not_found') return false;
+        throw error;
+      }
       return true;
     },
     async search(query, limit, ownedBy, signal) {

@@ -1,4 +1,4 @@
-// Bounds of the SQLite session write queue: how much acknowledged transcript and usage data may wait for its commit.
+// Bounds of the SQLite session write queue: how much transcript and usage data (and its waiting callers) may wait for its commit.
 
 export interface SessionWriteLimits {
   /** Queued transcript messages (a usage record counts as one) at which the queue is written at once, not a tick later. */

@@ -1,4 +1,5 @@
 // The SQL that writes transcripts and usage: message rows with their FTS5 index rows, and one queued batch per transaction.
+import Database from 'better-sqlite3';
 import { sessionNotFound } from '../../errors.js';
 import type { SqliteDatabase } from './database.js';
 import type { MessageRowValues } from './session-rows.js';
@@ -30,9 +31,15 @@ export function createSessionWrites(db: SqliteDatabase): SessionWrites {
   /** Inserts without indexing; the id of the first row, which the caller indexes from. */
   function insertRows(sessionKey: string, rows: readonly MessageRowValues[]): number | bigint | undefined {
     let firstId: number | bigint | undefined;
-    for (const [role, content, data, createdAt] of rows) {
-      const { lastInsertRowid } = insertMessage.run(sessionKey, role, content, data, createdAt);
-      firstId ??= lastInsertRowid;
+    try {
+      for (const [role, content, data, createdAt] of rows) {
+        const { lastInsertRowid } = insertMessage.run(sessionKey, role, content, data, createdAt);
+        firstId ??= lastInsertRowid;
+      }
+    } catch (error) {
+      // The rows' only foreign key is their session: it is gone (deleted by another connection since it was checked).
+      if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw sessionNotFound(sessionKey, 'sessionKey');
+      throw error;
     }
     return firstId;
   }

@@ -97,9 +97,9 @@ describe('blocksToText', () => {
 });
 
 describe('finish reasons and failed turns', () => {
-  it('maps per the spec table: max_steps is length, every other value stop', () => {
+  it('maps per the spec table: max_steps and a reply cut at its length are length, every other value stop', () => {
     const table: [FinishReason | string, string][] = [
-      ['stop', 'stop'], ['max_steps', 'length'], ['budget_exceeded', 'stop'], ['circuit_open', 'stop'],
+      ['stop', 'stop'], ['max_steps', 'length'], ['length', 'length'], ['budget_exceeded', 'stop'], ['circuit_open', 'stop'],
       ['context_loop', 'stop'], ['error', 'stop'], ['something_new', 'stop'],
     ];
     for (const [internal, expected] of table) expect(toOpenAiFinishReason(internal), internal).toBe(expected);

@@ -8,6 +8,7 @@ postgresCases<PgPool>('SessionPort', (backend, open) =>
     const fixture = await open();
     // A restart is a new pool on the same database: what the port committed is all there is.
     let pool = fixture.port;
+    const others: PgPool[] = [];
     return {
       port: createPostgresSessionPort(pool),
       async reopen() {
@@ -15,8 +16,14 @@ postgresCases<PgPool>('SessionPort', (backend, open) =>
         pool = createPool({ url: fixture.url, maxConnections: 4 });
         return createPostgresSessionPort(pool);
       },
+      async otherConnection() {
+        const other = createPool({ url: fixture.url, maxConnections: 2 });
+        others.push(other);
+        return createPostgresSessionPort(other);
+      },
       async close() {
         if (!pool.ending) await pool.end();
+        for (const other of others) await other.end();
         await fixture.close();
       },
     };

@@ -30,7 +30,6 @@ async function walCommits(path: string): Promise<number> {
   return commits;
 }
 
-const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
 const user = (content: string): TranscriptMessage => ({ role: 'user', content, timestamp: 1 });
 const session = (sessionKey: string) => ({ sessionKey, agentId: 'default', tenantId: 'default', kind: 'dm' as const, createdAt: 1, metadata: {}, ownerId: 'owner' });
 
@@ -69,53 +68,56 @@ describe('sqlite session write queue', () => {
     for (const key of keys) await store.ensure(session(key));
     const commitsBefore = await walCommits(path);
     const versionBefore = dataVersion();
-    await Promise.all(keys.flatMap((key) => [
+    // What another connection sees from the file at the moment each call answers.
+    const answers = Promise.all(keys.flatMap((key) => [
       store.append(key, [user(`${key} one`), user(`${key} two`)], 2),
       store.append(key, [user(`${key} three`)], 3),
       store.recordTurnUsage(key, { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'owner' }, 4),
-    ]));
-    // Every call has answered, and nothing reached the file yet.
+    ].map((write) => write.then(() => storedMessages()))));
+    // Every write is queued, and nothing reached the file yet.
     expect(dataVersion()).toBe(versionBefore);
     expect(storedMessages()).toBe(0);
-    await nextTick();
+    // No call answers before the one transaction holding all of them committed.
+    expect(new Set(await answers)).toEqual(new Set([30]));
     expect(dataVersion()).not.toBe(versionBefore);
-    expect(storedMessages()).toBe(30);
     expect(await walCommits(path)).toBe(commitsBefore + 1);
 
-    // The same writes one event-loop turn apart are one commit each: the count above is not a constant.
-    for (const key of keys) {
-      await store.append(key, [user('later')], 5);
-      await nextTick();
-    }
+    // The same writes one after the other are one commit each: the count above is not a constant.
+    for (const key of keys) await store.append(key, [user('later')], 5);
     expect(await walCommits(path)).toBe(commitsBefore + 1 + keys.length);
   });
 
   it('writes at once, without waiting for the tick, when the queue reaches its message or character limit', async () => {
     store = openPort({ maxQueuedMessages: 4, maxQueuedChars: 1_000 });
     await store.ensure(session('default:a:ws'));
-    await store.append('default:a:ws', [user('one'), user('two'), user('three')], 2);
+    const three = store.append('default:a:ws', [user('one'), user('two'), user('three')], 2);
     expect(storedMessages()).toBe(0);
-    await store.append('default:a:ws', [user('four')], 3);
+    const four = store.append('default:a:ws', [user('four')], 3);
     expect(storedMessages()).toBe(4);
-    await store.append('default:a:ws', [user('x'.repeat(1_000))], 4);
+    await Promise.all([three, four]);
+    const long = store.append('default:a:ws', [user('x'.repeat(1_000))], 4);
     expect(storedMessages()).toBe(5);
+    await long;
   });
 
   it('logs the session keys of writes to a session another connection deleted, keeps the others, and reads what is stored', async () => {
     store = openPort();
     await store.ensure(session('default:gone:ws'));
     await store.ensure(session('default:kept:ws'));
-    await store.append('default:kept:ws', [user('kept message')], 2);
-    await store.append('default:gone:ws', [user('confidential body text')], 2);
-    await store.recordTurnUsage('default:gone:ws', { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'owner' }, 3);
-    await store.append('default:kept:ws', [user('kept reply')], 3);
+    const keptMessage = store.append('default:kept:ws', [user('kept message')], 2);
+    const goneMessage = store.append('default:gone:ws', [user('confidential body text')], 2);
+    const goneUsage = store.recordTurnUsage('default:gone:ws', { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'owner' }, 3);
+    const keptReply = store.append('default:kept:ws', [user('kept reply')], 3);
     const other = openDatabase({ path });
     try {
       other.prepare('DELETE FROM sessions WHERE session_key = ?').run('default:gone:ws');
     } finally {
       other.close();
     }
-    await nextTick();
+    // Each call answers for its own write: the dropped ones as if the session had been gone when they were made.
+    await expect(goneMessage).rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
+    expect(await goneUsage).toBe(false);
+    await Promise.all([keptMessage, keptReply]);
     expect((await store.history('default:kept:ws')).map((message) => message.content)).toEqual(['kept message', 'kept reply']);
     expect(await store.get('default:kept:ws')).toMatchObject({ messageCount: 2 });
     expect(await store.get('default:gone:ws')).toBeUndefined();
@@ -131,16 +133,31 @@ describe('sqlite session write queue', () => {
     store = openPort();
     await store.ensure(session('default:a:ws'));
     await store.append('default:a:ws', [user('stored')], 2);
-    await nextTick();
-    await store.append('default:a:ws', [user('queued when the file closed')], 3);
+    const queued = store.append('default:a:ws', [user('queued when the file closed')], 3);
     db.close();
-    await nextTick();
+    await expect(queued).rejects.toThrow('the database was closed before the queued writes were flushed');
     const errors = logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.level === 50);
     expect(errors).toMatchObject([{ sessionKeys: ['default:a:ws'], droppedMessages: 1, droppedUsage: 0 }]);
     db = openDatabase({ path });
     const reopened = createSqliteSessionPort(db);
     expect((await reopened.history('default:a:ws')).map((message) => message.content)).toEqual(['stored']);
     expect(await reopened.get('default:a:ws')).toMatchObject({ messageCount: 1 });
+  });
+
+  it('answers the writes still queued at shutdown once the shutdown has written them', async () => {
+    const port = createSqliteSessionPort(db, { limits: { maxQueuedMessages: 1_000, maxQueuedChars: 1_000_000 } });
+    await port.ensure(session('default:a:ws'));
+    const append = port.append('default:a:ws', [user('queued at shutdown')], 2);
+    const usage = port.recordTurnUsage('default:a:ws', { totalTokens: 3, totalCost: 0, stepsExecuted: 1, requestedBy: 'owner' }, 3);
+    // What StorePorts.close() does before it closes the file.
+    port.flush();
+    db.close();
+    await append;
+    expect(await usage).toBe(true);
+    db = openDatabase({ path });
+    const reopened = createSqliteSessionPort(db);
+    expect((await reopened.history('default:a:ws')).map((message) => message.content)).toEqual(['queued at shutdown']);
+    expect(await reopened.get('default:a:ws')).toMatchObject({ messageCount: 1, metadata: { usage: { totalTokens: 3, turns: 1 } } });
   });
 
   it('stores the messages as they were when appended, whatever the caller changes afterwards', async () => {

@@ -12,6 +12,7 @@ sessionPortCases('sqlite', async () => {
   const path = join(dir, 'gateway.db');
   let store = openSqliteStore({ path });
   let isOpen = true;
+  const others: SqliteDatabase[] = [];
   return {
     port: store.sessions,
     async reopen() {
@@ -19,9 +20,15 @@ sessionPortCases('sqlite', async () => {
       store = openSqliteStore({ path });
       return store.sessions;
     },
+    async otherConnection() {
+      const db = openDatabase({ path });
+      others.push(db);
+      return createSqliteSessionPort(db);
+    },
     async close() {
       if (isOpen) await store.close();
       isOpen = false;
+      for (const db of others) db.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
