@@ -129,8 +129,8 @@ export function createBrowserSession(deps: BrowserSessionDeps): BrowserSession {
         args: launchArgs(process.getuid?.() === 0),
         timeout: timeoutMs,
         // Everything the pages load goes through the egress proxy; `<-loopback>` keeps Chromium from sending
-        // loopback addresses around it.
-        proxy: { server: proxy.url, bypass: '<-loopback>' },
+        // loopback addresses around it. The proxy's login keeps other local processes from using it.
+        proxy: { server: proxy.url, bypass: '<-loopback>', username: proxy.username, password: proxy.password },
         // The gateway's own shutdown stops the browser; Playwright still kills it if the process exits.
         handleSIGINT: false,
         handleSIGTERM: false,

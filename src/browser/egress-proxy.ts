@@ -2,6 +2,7 @@
 // connection a page makes (navigations, each redirect hop, subresources, fetch, WebSockets, which Chromium tunnels
 // with CONNECT) arrives here before it leaves; its host is resolved once, every address checked, and the connection
 // made to a checked address, so a name cannot resolve to something else between the check and the connect.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -24,6 +25,12 @@ export interface EgressProxyDeps {
 export interface EgressProxy {
   /** `http://127.0.0.1:<port>`, for Chromium's --proxy-server. */
   url: string;
+  /**
+   * Random per start, for Chromium's proxy login: any process on the machine can reach a loopback port, and without
+   * them it could use the proxy (and, with allowPrivateNetwork, the private network behind it).
+   */
+  username: string;
+  password: string;
   close(): Promise<void>;
 }
 
@@ -80,8 +87,22 @@ async function connectOnce(socket: Socket): Promise<Socket> {
   }
 }
 
+/** The Basic credentials a request must carry, compared in constant time. */
+function credentialCheck(username: string, password: string): (request: IncomingMessage) => boolean {
+  const expected = Buffer.from(`Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`);
+  return (request) => {
+    const given = Buffer.from(request.headers['proxy-authorization'] ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+}
+
+const LOGIN_REQUIRED = 'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="agent-gateway"\r\nContent-Length: 0\r\n\r\n';
+
 export async function startEgressProxy(deps: EgressProxyDeps): Promise<EgressProxy> {
   const { network, log } = deps;
+  const username = randomBytes(9).toString('base64url');
+  const password = randomBytes(18).toString('base64url');
+  const isAuthorized = credentialCheck(username, password);
   const open = new Set<Duplex>();
   const track = <S extends Duplex>(socket: S): S => {
     open.add(socket);
@@ -109,6 +130,10 @@ export async function startEgressProxy(deps: EgressProxyDeps): Promise<EgressPro
   }
 
   async function forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!isAuthorized(request)) {
+      response.writeHead(407, { 'proxy-authenticate': 'Basic realm="agent-gateway"', 'content-length': '0' }).end();
+      return;
+    }
     let url: URL | undefined;
     try {
       url = new URL(request.url ?? '');
@@ -148,6 +173,10 @@ export async function startEgressProxy(deps: EgressProxyDeps): Promise<EgressPro
   }
 
   async function tunnel(request: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+    if (!isAuthorized(request)) {
+      client.end(LOGIN_REQUIRED);
+      return;
+    }
     const target = parseAuthority(request.url ?? '');
     if (target === undefined) {
       client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
@@ -183,6 +212,8 @@ export async function startEgressProxy(deps: EgressProxyDeps): Promise<EgressPro
   const bound = server.address();
   return {
     url: `http://127.0.0.1:${typeof bound === 'object' && bound !== null ? bound.port : 0}`,
+    username,
+    password,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -45,6 +45,8 @@ afterAll(async () => {
 });
 
 const proxyPort = () => Number(new URL(proxy.url).port);
+/** The proxy's login, as Chromium sends it; `omitLogin` sends none. */
+const login = (omitLogin = false) => (omitLogin ? {} : { 'proxy-authorization': `Basic ${Buffer.from(`${proxy.username}:${proxy.password}`).toString('base64')}` });
 
 function reset(): void {
   lookups.length = 0;
@@ -53,10 +55,10 @@ function reset(): void {
 }
 
 /** A plain-http request sent to the proxy in absolute form, as Chromium sends it; `closed`: no answer at all. */
-async function proxied(url: string): Promise<{ status: number; body: string } | 'closed'> {
+async function proxied(url: string, omitLogin = false): Promise<{ status: number; body: string } | 'closed'> {
   const host = URL.canParse(url) ? new URL(url).host : 'localhost';
   const answer = await new Promise<IncomingMessage | 'closed'>((resolve, reject) => {
-    request({ host: '127.0.0.1', port: proxyPort(), path: url, headers: { host } }, resolve)
+    request({ host: '127.0.0.1', port: proxyPort(), path: url, headers: { host, ...login(omitLogin) } }, resolve)
       .on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve('closed') : reject(error)))
       .end();
   });
@@ -67,9 +69,9 @@ async function proxied(url: string): Promise<{ status: number; body: string } | 
 }
 
 /** A CONNECT tunnel to `authority`; on 200, a GET sent through it, and its answer. */
-async function tunnelled(authority: string): Promise<{ status: number; body: string }> {
+async function tunnelled(authority: string, omitLogin = false): Promise<{ status: number; body: string }> {
   const { statusCode, socket } = await new Promise<{ statusCode: number; socket: Socket }>((resolve, reject) => {
-    request({ host: '127.0.0.1', port: proxyPort(), method: 'CONNECT', path: authority })
+    request({ host: '127.0.0.1', port: proxyPort(), method: 'CONNECT', path: authority, headers: login(omitLogin) })
       .on('connect', (answer: IncomingMessage, socket: Socket) => resolve({ statusCode: answer.statusCode ?? 0, socket }))
       .on('error', reject)
       .end();
@@ -112,6 +114,16 @@ describe('egress proxy', () => {
     if (answers.length > 0) names.set(hostname, answers.map((list) => [...list]));
     expect(await proxied(url())).toBe('closed');
     expect((await tunnelled(host)).status).toBe(403);
+    expect(dialled).toEqual([]);
+    expect(sink.connections()).toBe(0);
+  });
+
+  it('answers 407 to a request without its login (another local process), before resolving or connecting', async () => {
+    reset();
+    names.set('open.example', [[PUBLIC]]);
+    expect(await proxied('http://open.example/ping', true)).toMatchObject({ status: 407 });
+    expect((await tunnelled(`open.example:${sink.port}`, true)).status).toBe(407);
+    expect(lookups).toEqual([]);
     expect(dialled).toEqual([]);
     expect(sink.connections()).toBe(0);
   });
