@@ -1,5 +1,5 @@
 // The model catalog: the spec's Model entries built from the providers: config, plus each model's validation mark.
-import { baseUrlOf, type ProvidersConfig } from './provider-config.js';
+import { shownBaseUrlOf, type ProvidersConfig } from './provider-config.js';
 import type { ModelCatalogEntry, ModelRef } from './types.js';
 
 export interface ModelCatalog {
@@ -27,7 +27,7 @@ export function createModelCatalog(providers: ProvidersConfig): ModelCatalog {
         displayName: model.displayName ?? model.id,
         contextWindow: model.contextWindow,
         maxTokens: model.maxTokens,
-        baseUrl: baseUrlOf(config),
+        baseUrl: shownBaseUrlOf(config),
         input: [...model.input],
         reasoning: model.reasoning,
         cost: { ...model.cost },

@@ -20,6 +20,17 @@ export function baseUrlOf(config: ProviderConfig): string {
   return (config.baseUrl ?? DEFAULT_BASE_URL[config.type]).replace(/\/+$/, '');
 }
 
+/**
+ * The base URL as reports show it (the catalog's Model.baseUrl): without user info, query or fragment, where a
+ * resolved `${secret:…}` may sit (config/reference-fields.ts allows references in URLs); never returned resolved.
+ */
+export function shownBaseUrlOf(config: ProviderConfig): string {
+  const url = baseUrlOf(config);
+  if (!URL.canParse(url)) return url;
+  const { origin, pathname } = new URL(url);
+  return `${origin}${pathname}`.replace(/\/+$/, '');
+}
+
 export function isApiKeyConfigured(config: ProviderConfig): boolean {
   return config.apiKey !== undefined && config.apiKey.length > 0;
 }

@@ -22,7 +22,11 @@ describe('config references on a started gateway', () => {
     logs = captureLogs('info');
     harness = await startGateway({
       log: logs.log,
-      providers: { cloud: { type: 'openai-compatible', baseUrl: llm.baseUrl, apiKey: PROVIDER_KEY, models: [{ id: 'fake-model' }] } },
+      providers: {
+        cloud: { type: 'openai-compatible', baseUrl: llm.baseUrl, apiKey: PROVIDER_KEY, models: [{ id: 'fake-model' }] },
+        // A URL carrying credentials in its user info and query, as some hosted endpoints take them.
+        keyed: { type: 'openai-compatible', baseUrl: 'http://gw:url-password-4711@127.0.0.1:9/v1?key=url-query-key-4711', models: [{ id: 'other-model' }] },
+      },
       agents: { default: { name: 'Helper', provider: 'cloud', model: 'fake-model' } },
     });
   });
@@ -54,6 +58,12 @@ describe('config references on a started gateway', () => {
     const read = await everyReadPath();
     expect(read).not.toContain(PROVIDER_KEY);
     expect(read).not.toContain(harness.tokens.admin);
+  });
+
+  it('shows a provider base URL in the model catalog without its user info or query', async () => {
+    const listed = await admin('models.list', {});
+    expect(JSON.stringify(listed)).not.toMatch(/url-password-4711|url-query-key-4711/);
+    expect(listed.result).toContainEqual(expect.objectContaining({ provider: 'keyed', baseUrl: 'http://127.0.0.1:9/v1' }));
   });
 
   it('refuses the leaking agent name through config.patch, agents.create and agents.update, naming the key', async () => {
