@@ -58,6 +58,24 @@ describe('dashboard pages', () => {
     expect(world.browser.problems).toEqual([]);
   });
 
+  it("acts on another token's job of the same name, not the admin's own", async () => {
+    const { page } = world.browser;
+    const rpc = (method: string, params: unknown) => callRpc(world.gateway.url, world.gateway.tokens.rpc, method, params);
+    expect((await rpc('cron.add', { name: 'morning-report', message: 'Theirs.', schedule: { kind: 'cron', expr: '0 8 * * *' } })).error).toBeUndefined();
+    await openSignedIn(world, 'scheduler');
+    const theirs = page.getByRole('row', { name: /morning-report\s+rpc/ });
+    await expect.poll(() => theirs.count()).toBe(1);
+    await theirs.getByRole('button', { name: 'Run now' }).click();
+    await expect.poll(() => page.getByText('morning-report fired.').count()).toBe(1);
+    await expect.poll(async () => (await rpc('cron.runs', { jobName: 'morning-report' })).result?.runs.length ?? 0, { timeout: 10_000 }).toBeGreaterThan(0);
+    await theirs.getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => page.getByText('morning-report removed.').count()).toBe(1);
+    expect((await rpc('cron.status', { name: 'morning-report' })).error).toMatchObject({ data: { kind: 'not_found' } });
+    await expect.poll(() => page.getByRole('row', { name: /morning-report/ }).count()).toBe(1);
+    expect(await page.getByRole('row', { name: /morning-report\s+admin/ }).count()).toBe(1);
+    expect(world.browser.problems).toEqual([]);
+  });
+
   it('draws billing charts, fleet health and the audit log', async () => {
     const { page } = world.browser;
     await openSignedIn(world, 'observability');

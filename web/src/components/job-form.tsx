@@ -7,6 +7,8 @@ import { Field, Notice } from './ui';
 export interface JobEntry {
   id: string;
   name: string;
+  /** The token that owns the job: names are unique per owner, so an admin addresses another token's job with it. */
+  ownerId: string;
   scheduleKind: 'cron' | 'interval' | 'once';
   expr?: string;
   tz: string;
@@ -53,6 +55,7 @@ export function JobForm({ job, onSaved, onCancel }: { job?: JobEntry; onSaved: (
           : { kind: 'once', at: values.at };
     const params = {
       name: values.name.trim(),
+      ...(job === undefined ? {} : { ownerId: job.ownerId }),
       ...(values.message.trim() === '' && job !== undefined ? {} : { message: values.message }),
       ...(values.agentId.trim() === '' ? {} : { agentId: values.agentId.trim() }),
       schedule,

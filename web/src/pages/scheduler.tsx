@@ -27,7 +27,7 @@ function schedule(job: JobEntry): string {
 }
 
 function JobRuns({ job }: { job: JobEntry }) {
-  const runs = useAsync(() => call<{ runs: RunEntry[] }>('cron.runs', { jobName: job.name, limit: RUNS_LIMIT }), [job.name, job.lastRunAtMs]);
+  const runs = useAsync(() => call<{ runs: RunEntry[] }>('cron.runs', { jobName: job.name, ownerId: job.ownerId, limit: RUNS_LIMIT }), [job.id, job.lastRunAtMs]);
   return (
     <Section title={`Runs of ${job.name}`} actions={<button type="button" onClick={runs.reload}>Refresh</button>}>
       <Loading isLoading={runs.isLoading} />
@@ -76,7 +76,7 @@ export default function SchedulerPage() {
     }
   }
   const list = jobs.data?.jobs ?? [];
-  const selectedJob = list.find((job) => job.name === selected);
+  const selectedJob = list.find((job) => job.id === selected);
   return (
     <>
       <PageTitle>Scheduler</PageTitle>
@@ -94,6 +94,7 @@ export default function SchedulerPage() {
             <thead>
               <tr>
                 <th scope="col">Name</th>
+                <th scope="col">Owner</th>
                 <th scope="col">Schedule</th>
                 <th scope="col">Next run</th>
                 <th scope="col">Last run</th>
@@ -106,6 +107,7 @@ export default function SchedulerPage() {
                   <td data-label="Name">
                     {job.name} {job.enabled ? null : <span class="badge warn">disabled</span>}
                   </td>
+                  <td data-label="Owner">{job.ownerId}</td>
                   <td data-label="Schedule">{schedule(job)}</td>
                   <td data-label="Next run">{formatTime(job.nextRunAtMs)}</td>
                   <td data-label="Last run">
@@ -114,13 +116,13 @@ export default function SchedulerPage() {
                   </td>
                   <td data-label="Actions">
                     <div class="actions">
-                      <button type="button" onClick={() => void act(async () => (await call('cron.run', { name: job.name, mode: 'force' }), `${job.name} fired.`))}>
+                      <button type="button" onClick={() => void act(async () => (await call('cron.run', { name: job.name, ownerId: job.ownerId, mode: 'force' }), `${job.name} fired.`))}>
                         Run now
                       </button>
                       <button type="button" onClick={() => setEditing(editing === job.id ? undefined : job.id)} aria-expanded={editing === job.id}>
                         Edit
                       </button>
-                      <button type="button" onClick={() => setSelected(job.name)}>
+                      <button type="button" onClick={() => setSelected(job.id)}>
                         Runs
                       </button>
                       <button
@@ -129,7 +131,7 @@ export default function SchedulerPage() {
                         onClick={() =>
                           void act(async () => {
                             if (!confirm(`Remove job ${job.name} and its runs?`)) return 'Nothing changed.';
-                            await call('cron.remove', { name: job.name });
+                            await call('cron.remove', { name: job.name, ownerId: job.ownerId });
                             return `${job.name} removed.`;
                           })
                         }
