@@ -66,6 +66,21 @@ export function createShutdownController(): AbortController {
   return shutdown;
 }
 
+/**
+ * Runs each release step in order, whatever the ones before it did: a store that cannot flush (PostgreSQL gone)
+ * must not leave Redis connected, timers running or child processes alive. Failures are logged, never thrown, so a
+ * shutdown always completes.
+ */
+export async function releaseEach(steps: readonly (readonly [name: string, run: () => Promise<void> | void])[], log: Logger): Promise<void> {
+  for (const [name, run] of steps) {
+    try {
+      await run();
+    } catch (error) {
+      log.error({ err: error, step: name }, 'a shutdown step failed; the rest still run');
+    }
+  }
+}
+
 /** DESIGN §1: stop accepting → close sockets with 1001 → abort in-flight work → flush and close stores. */
 export async function closeInOrder({ http, ws, shutdown, stopRuns, waitForBootPosture, setState, release }: ShutdownParts): Promise<void> {
   setState('closing');

@@ -6,7 +6,7 @@ import { createApprovalsModule } from './approvals/index.js';
 import { createAudioModule } from './audio/index.js';
 import { createBrowserModule } from './browser/index.js';
 import { openConfigStore, openStore } from './app-store.js';
-import { applyLiveConfig, closeInOrder, createShutdownController, type App, type AppOptions, type AppState } from './app-lifecycle.js';
+import { applyLiveConfig, closeInOrder, createShutdownController, releaseEach, type App, type AppOptions, type AppState } from './app-lifecycle.js';
 import type { CapabilityModule } from './capability.js';
 import { securePrivateDataDir, type GatewayConfig } from './config/index.js';
 import { createCoordination, createPeerBridge, limitSessionWaiters } from './coordination/index.js';
@@ -95,14 +95,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   registry = createRegistry([...agentTurnMethods({ runner: turns }), ...modules.flatMap((module) => module.methods ?? [])]);
   const dispatcher = createDispatcher({ registry, maxBatchSize: gateway.maxBatchSize, audit: (call) => observability.audit.recordCall(call) });
 
-  const stopModules = async () => {
-    await configStore.close();
-    for (const module of [...modules].reverse()) await module.stop?.();
-    await recorder.close();
-    peers.stop();
-    await coordination.close();
-    await store.close();
-  };
+  const stopModules = () =>
+    releaseEach([
+      ['config store', () => configStore.close()],
+      ...[...modules].reverse().map((module) => [`module ${module.name}`, () => module.stop?.()] as const),
+      ['evidence recorder', () => recorder.close()],
+      ['peer bridge', () => peers.stop()],
+      ['coordination', () => coordination.close()],
+      ['store', () => store.close()],
+    ], log);
   // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.
   const http = await createHttpServer({ gateway, log, auth, rateCounter: coordination.rateCounter, now }).catch(async (error: unknown) => {
     await stopModules();

@@ -67,7 +67,7 @@ describe('dashboard pages', () => {
     await expect.poll(() => theirs.count()).toBe(1);
     await theirs.getByRole('button', { name: 'Run now' }).click();
     await expect.poll(() => page.getByText('morning-report fired.').count()).toBe(1);
-    await expect.poll(async () => (await rpc('cron.runs', { jobName: 'morning-report' })).result?.runs.length ?? 0, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => ((await rpc('cron.runs', { jobName: 'morning-report' })).result as { runs: unknown[] }).runs.length, { timeout: 10_000 }).toBeGreaterThan(0);
     await theirs.getByRole('button', { name: 'Remove' }).click();
     await expect.poll(() => page.getByText('morning-report removed.').count()).toBe(1);
     expect((await rpc('cron.status', { name: 'morning-report' })).error).toMatchObject({ data: { kind: 'not_found' } });
