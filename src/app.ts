@@ -18,7 +18,7 @@ import { createMemoryModule } from './memory/index.js';
 import { createDispatcher, createRegistry, type MethodRegistry } from './rpc/index.js';
 import { createRunsModule } from './runs/index.js';
 import { createSchedulerModule, systemClock } from './scheduler/index.js';
-import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService } from './server/index.js';
+import { createAuthenticator, createHttpServer, createRequestAuth, createTokenDirectory, createTokenService } from './server/index.js';
 import { createSessionsModule } from './sessions/index.js';
 import { createSystemModule } from './system/index.js';
 import { agentTurnMethods, createHookRegistry, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS } from './turns/index.js';
@@ -51,6 +51,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: store.tokens });
   const auth = createRequestAuth(authenticator);
   const tokens = createTokenService({ store: store.tokens, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
+  const tokenDirectory = createTokenDirectory({ configTokens: () => configStore.get().gateway.tokens, store: store.tokens, now });
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
   const router = createModelRouter({ config: configStore.get().providers, events, log: child('providers'), now });
   applyLiveConfig(configStore, { router, authenticator, tokens });
@@ -65,7 +66,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const hooks = createHookRegistry([], child('hooks'));
   const append = (key: string, messages: Parameters<typeof store.sessions.append>[1]) => store.sessions.append(key, messages, now());
   const loop = createTurnLoop({ router, tools, events, recorder, delivery: observability.delivery, hooks, limits: DEFAULT_TURN_LIMITS, append, log: child('turns'), now });
-  const turns = createTurnService({ agents, store: store.sessions, locks: coordination.locks, loop, hooks, events, now, log: child('turns') });
+  const turns = createTurnService({ agents, store: store.sessions, locks: coordination.locks, loop, hooks, events, grants: tokenDirectory, now, log: child('turns') });
   let registry: MethodRegistry | undefined;
   const runs = createRunsModule({
     store: store.sessions, runs: store.runs, turns, agents, instances: coordination.instances, events, notify: peers.notify, now, newId: randomUUID, log: child('runs'), signals: observability.signals,
