@@ -195,10 +195,6 @@ export const sessionForbidden = (sessionKey: string) => new GatewayError('forbid
 export const tenantForbidden = (tenantId: string) =>
   new GatewayError('forbidden', `Sessions of tenant '${tenantId}' are open only to tokens given that tenant`, { param: 'sessionKey' });
 
-/** A session key whose user part names another token: it is that token's (its default keys `default:<tokenId>:rpc`). */
-export const sessionKeyReserved = (sessionKey: string) =>
-  new GatewayError('forbidden', `Session ${sessionKey} is reserved for the token its user part names`, { param: 'sessionKey' });
-
 /** A /v1 response id created by another token; it belongs to its token like the session behind it. */
 export const responseForbidden = (responseId: string, param: string | null = 'previous_response_id') =>
   new GatewayError('forbidden', `Response ${responseId} belongs to another client`, param === null ? {} : { param });

@@ -1,6 +1,6 @@
 // Who may use a session (DESIGN §3): its owner (the token id that created it), or any caller whose token grants admin.
 import type { SessionCaller } from '../agents/index.js';
-import { sessionForbidden, sessionKeyReserved, tenantForbidden } from '../errors.js';
+import { sessionForbidden, tenantForbidden } from '../errors.js';
 import { grantsMethodScope, type Caller, type TokenDirectory } from '../server/index.js';
 import type { SessionRecord } from '../store/index.js';
 import { DEFAULT_TENANT, type SessionKeyParts } from './session-key.js';
@@ -43,5 +43,6 @@ export type KeyGrants = Pick<TokenDirectory, 'grantOf' | 'tenantsOf'>;
 export async function assertKeyAllowed(sessionKey: string, parts: SessionKeyParts, caller: SessionCaller, grants: KeyGrants): Promise<void> {
   if (caller.isAdmin) return;
   if (parts.tenantId !== DEFAULT_TENANT && !grants.tenantsOf(caller.clientId).includes(parts.tenantId)) throw tenantForbidden(parts.tenantId);
-  if (parts.userId !== caller.clientId && (await grants.grantOf(parts.userId)) !== undefined) throw sessionKeyReserved(sessionKey);
+  // Refused as another client's session, whether or not it exists yet: the answer never tells which.
+  if (parts.userId !== caller.clientId && (await grants.grantOf(parts.userId)) !== undefined) throw sessionForbidden(sessionKey);
 }
