@@ -65,7 +65,8 @@ export function memoryMethods(deps: MemoryMethodsDeps) {
       scope: 'rpc',
       summary:
         "{ entry } for an id, else { stats } of the memories the caller reads (of tenantId alone when given). An rpc caller reads its " +
-        "token's own memories and every entry of the tenants config gives the token; any other id answers not_found.",
+        "token's own memories and every entry of the tenants config gives the token; any other id answers not_found, a tenantId " +
+        "other than 'default' or those tenants forbidden.",
       params: z.strictObject({ id: memoryId.optional(), tenantId: z.string().min(1).max(128).optional() }),
       async handler({ id, tenantId }, ctx) {
         const scope = callerScope(sessionCallerOf(ctx.caller), grants, tenantId);
