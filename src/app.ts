@@ -18,7 +18,7 @@ import { createMemoryModule } from './memory/index.js';
 import { createDispatcher, createRegistry, type MethodRegistry } from './rpc/index.js';
 import { createRunsModule } from './runs/index.js';
 import { createSchedulerModule, systemClock } from './scheduler/index.js';
-import { createAuthenticator, createHttpServer, createRequestAuth, createTokenDirectory, createTokenService } from './server/index.js';
+import { createAuthenticator, createHttpServer, createRequestAuth, createTokenDirectory, createTokenService, forgettingOnWrite } from './server/index.js';
 import { createSessionsModule } from './sessions/index.js';
 import { createSystemModule } from './system/index.js';
 import { agentTurnMethods, createHookRegistry, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS } from './turns/index.js';
@@ -50,8 +50,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const store = await openStore({ config, paths, log: child('store') }).catch(abandon);
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: store.tokens });
   const auth = createRequestAuth(authenticator);
-  const tokens = createTokenService({ store: store.tokens, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
   const tokenDirectory = createTokenDirectory({ configTokens: () => configStore.get().gateway.tokens, store: store.tokens, now });
+  const tokens = createTokenService({ store: forgettingOnWrite(store.tokens, tokenDirectory), configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
   const router = createModelRouter({ config: configStore.get().providers, events, log: child('providers'), now });
   applyLiveConfig(configStore, { router, authenticator, tokens });

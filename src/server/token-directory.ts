@@ -22,6 +22,8 @@ export interface TokenDirectory {
   grantOf(id: string): Promise<TokenGrant | undefined>;
   /** The tenants a config token is given (none for any other id), answered without the store. */
   tenantsOf(id: string): readonly string[];
+  /** Drops the copy of the store's list: the next lookup reads it (a token was issued or revoked here). */
+  forget(): void;
 }
 
 export interface TokenDirectoryDeps {
@@ -62,5 +64,27 @@ export function createTokenDirectory({ configTokens, store, now }: TokenDirector
     tenantsOf(id) {
       return configTokens().find((token) => token.id === id)?.tenants ?? [];
     },
+    forget() {
+      apiTokens = undefined;
+    },
+  };
+}
+
+/** The token store as the token service writes it: a token issued or revoked by this gateway is known at once. */
+export function forgettingOnWrite(store: TokenStore, directory: Pick<TokenDirectory, 'forget'>): TokenStore {
+  return {
+    async create(token) {
+      await store.create(token);
+      directory.forget();
+    },
+    async revoke(id) {
+      const revoked = await store.revoke(id);
+      directory.forget();
+      return revoked;
+    },
+    findBySecretHash: (secretHash) => store.findBySecretHash(secretHash),
+    findById: (id) => store.findById(id),
+    list: () => store.list(),
+    replaceSecretHash: (id, secretHash) => store.replaceSecretHash(id, secretHash),
   };
 }

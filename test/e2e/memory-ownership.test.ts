@@ -134,6 +134,17 @@ describe('e2e: every memory and session key has an owner', () => {
     expect(await execute(gateway.tokens.admin, 'default:tok-a:support', 'Hello')).toHaveProperty('result');
   });
 
+  it('reserves the keys of a token issued with tokens.create at once', async () => {
+    // A lookup of an id that is no token reads the list of API tokens, just before the new one is issued.
+    llm.script({ text: 'Hello carol.' });
+    expect(await execute(B.secret, 'default:carol:chat', 'Hello')).toHaveProperty('result');
+    const issued = (await ok(gateway.tokens.admin, 'tokens.create', { id: 'tok-new', scopes: ['rpc'] })) as { secret: string };
+    expect(await execute(B.secret, 'default:tok-new:rpc', 'mine now')).toMatchObject({ error: { data: { kind: 'forbidden' } } });
+    expect(sessionRow('default:tok-new:rpc')).toBeUndefined();
+    llm.script({ text: 'Hello new.' });
+    expect(await rpc(issued.secret, 'agent.execute', { message: 'Hello' })).toMatchObject({ result: { sessionKey: 'default:tok-new:rpc' } });
+  });
+
   it('refuses keys with NUL or zero-width characters, naming the param', async () => {
     const nul = await rpc(B.secret, 'agent.execute', { message: 'hi', sessionKey: { tenantId: 'default', userId: 'tok-b\u0000', channelId: 'chat' } });
     expect(nul).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params' } } });
