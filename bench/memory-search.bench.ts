@@ -4,7 +4,8 @@
 //
 //   npx tsx bench/memory-search.bench.ts [--rounds 3] [--only "memory.search 100k"]
 //
-// Every entry is in ONE tenant and agent (the worst case for a scoped search). The corpus is deterministic and shaped
+// Every entry is in ONE tenant and agent, and owned by the one token the searches and recalls read for (the worst case
+// for a scoped search). The corpus is deterministic and shaped
 // like real memories (bench/lib/topic-corpus.ts): entries written around one topic per hundred entries, Zipf-distributed
 // words over a 6,000-word vocabulary plus common function words; queries ask about one topic in 2–6 words.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { createRecallMarks } from '../src/memory/recall-marks.js';
 import { validateConfig } from '../src/config/index.js';
 import { createLogger } from '../src/obs/logger.js';
 import { createHashingEmbedder } from '../src/providers/index.js';
+import { createTokenDirectory } from '../src/server/index.js';
 import type { StorePorts } from '../src/store/index.js';
 import { openSqliteStore } from '../src/store/sqlite/index.js';
 import { createHookRegistry } from '../src/turns/index.js';
@@ -32,6 +34,8 @@ const SIZES = [10_000, 100_000] as const;
 /** Searches measured per round at each size (after a quarter as many unmeasured): fewer where each costs more. */
 const SEARCHES: Record<(typeof SIZES)[number], number> = { 10_000: 1_000, 100_000: 200 };
 const LIMIT = 10;
+/** The token owning every entry: a non-admin token's recall and search read its own entries (issue 30). */
+const OWNER = 'bench';
 const NEVER = new AbortController().signal;
 
 /** Entries per topic of the corpus: a topic's memories are about this many of the store's. */
@@ -56,7 +60,7 @@ async function fill(size: number): Promise<Fixture> {
     const content = corpus.entry();
     const [vector] = await embedder.embed([content], NEVER);
     await store.memory.insert(
-      { id: `m${index}`, tenantId: 'default', agentId: 'default', content, memoryType: 'fact', trustLevel: 'trusted', sourceSessionKey: null, createdAt: index, metadata: {}, derivedFrom: [] },
+      { id: `m${index}`, tenantId: 'default', agentId: 'default', content, memoryType: 'fact', trustLevel: 'trusted', sourceSessionKey: 'default:bench:chat', ownerId: OWNER, createdAt: index, metadata: {}, derivedFrom: [] },
       vector,
     );
   }
@@ -84,7 +88,8 @@ async function timeEach(count: number, queries: readonly string[], call: (query:
 export async function run(options: BenchOptions): Promise<FigureRow[]> {
   const rows: FigureRow[] = [];
   const log = createLogger({ level: 'silent' });
-  const filter = { tenantId: 'default', agentId: 'default' };
+  const filter = { tenantId: 'default', agentId: 'default', readableBy: { ownerId: OWNER, tenantIds: [] } };
+  const grants = createTokenDirectory({ configTokens: () => [{ id: OWNER, secret: 'bench-secret-0123456789abcdefghijklmnopq', scopes: ['rpc'] }], store: { list: async () => [] }, now: Date.now });
   for (const size of SIZES) {
     const label = `${size / 1_000}k`;
     if (!wantsSurface(options, `memory.search ${label}`) && !wantsSurface(options, `recall ${label}`)) continue;
@@ -97,12 +102,12 @@ export async function run(options: BenchOptions): Promise<FigureRow[]> {
     const recall = { baseline: [] as number[], gateway: [] as number[] };
     const config = validateConfig({}, 'bench').memory;
     const marks = createRecallMarks({ port: fixture.store.memory, now: Date.now, log });
-    const hooks = createHookRegistry([{ name: 'memory', hooks: createRecallHooks({ search: fixture.search, port: fixture.store.memory, marks, recorder: { trajectory: () => undefined }, config: () => config, now: Date.now, log }) }], log);
+    const hooks = createHookRegistry([{ name: 'memory', hooks: createRecallHooks({ search: fixture.search, port: fixture.store.memory, marks, recorder: { trajectory: () => undefined }, config: () => config, grants, now: Date.now, log }) }], log);
     const bare = createHookRegistry([], log);
     let turn = 0;
     const hookCall = (registry: typeof hooks) => async (query: string) => {
       turn += 1;
-      await registry.beforeModel({ message: query, step: 1 }, { agentId: 'default', sessionKey: 'default:bench:chat', traceId: `t${turn}`, clientId: 'bench', ownerId: 'bench', signal: NEVER });
+      await registry.beforeModel({ message: query, step: 1 }, { agentId: 'default', sessionKey: 'default:bench:chat', traceId: `t${turn}`, clientId: OWNER, ownerId: OWNER, signal: NEVER });
     };
     for (let round = 0; round < options.rounds; round += 1) {
       const searches = SEARCHES[size];

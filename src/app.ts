@@ -18,7 +18,7 @@ import { createMemoryModule } from './memory/index.js';
 import { createDispatcher, createRegistry, type MethodRegistry } from './rpc/index.js';
 import { createRunsModule } from './runs/index.js';
 import { createSchedulerModule, systemClock } from './scheduler/index.js';
-import { createAuthenticator, createHttpServer, createRequestAuth, createTokenService } from './server/index.js';
+import { createAuthenticator, createHttpServer, createRequestAuth, createTokenDirectory, createTokenService, forgettingOnWrite } from './server/index.js';
 import { createSessionsModule } from './sessions/index.js';
 import { createSystemModule } from './system/index.js';
 import { agentTurnMethods, createHookRegistry, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS } from './turns/index.js';
@@ -50,7 +50,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const store = await openStore({ config, paths, log: child('store') }).catch(abandon);
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: store.tokens });
   const auth = createRequestAuth(authenticator);
-  const tokens = createTokenService({ store: store.tokens, configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
+  const tokenDirectory = createTokenDirectory({ configTokens: () => configStore.get().gateway.tokens, store: store.tokens, now });
+  const tokens = createTokenService({ store: forgettingOnWrite(store.tokens, tokenDirectory), configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
   const router = createModelRouter({ config: configStore.get().providers, events, log: child('providers'), now });
   applyLiveConfig(configStore, { router, authenticator, tokens });
@@ -67,7 +68,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const append = (key: string, messages: Parameters<typeof store.sessions.append>[1]) => store.sessions.append(key, messages, now());
   const loop = createTurnLoop({ router, tools, events, recorder, delivery: observability.delivery, hooks, limits: DEFAULT_TURN_LIMITS, append, log: child('turns'), now });
   const locks = limitSessionWaiters(coordination.locks, () => configStore.get().gateway.maxWaitingTurnsPerSession);
-  const turns = createTurnService({ agents, store: store.sessions, locks, loop, hooks, events, now, log: child('turns') });
+  const turns = createTurnService({ agents, store: store.sessions, locks, loop, hooks, events, grants: tokenDirectory, now, log: child('turns') });
   let registry: MethodRegistry | undefined;
   const runs = createRunsModule({
     store: store.sessions, runs: store.runs, turns, agents, instances: coordination.instances, events, notify: peers.notify, now, newId: randomUUID, log: child('runs'), signals: observability.signals,
@@ -82,7 +83,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     createSessionsModule({ store: store.sessions, memory: store.memory, turns, router, agents, locks, now, log: child('sessions'), onReset: approvals.forgetSession }),
     runs, approvals, media,
     createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),
-    createMemoryModule({ ports: store, config: configStore, embedder, recorder, events, signals: observability.signals, auth, agents, now, newId: randomUUID, log: child('memory') }),
+    createMemoryModule({ ports: store, grants: tokenDirectory, config: configStore, embedder, recorder, events, signals: observability.signals, auth, agents, now, newId: randomUUID, log: child('memory') }),
     createSchedulerModule({ jobs: store.jobs, turns, events, signals: observability.signals, recorder, tools, leases: coordination.leases, jobChanges: coordination.jobChanges, agents, config: () => configStore.get().scheduler, clock: { ...systemClock, now }, runs: runs.runControl, newId: randomUUID, log: child('scheduler'), rateLimit: { counter: coordination.rateCounter, limit: () => gateway.rateLimit } }),
     createAudioModule({ config: configStore, sessions: store.sessions, recorder, signals: observability.signals, saveMedia: (input) => media.media.save(input), now, log: child('audio') }),
     createBrowserModule({ config: () => configStore.get().browser, saveMedia: (input) => media.media.save(input), now, newId: randomUUID, log: child('browser') }),

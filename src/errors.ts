@@ -200,6 +200,10 @@ export const insufficientScope = (requiredScope: string) =>
 /** Someone else's session (DESIGN §3 "who may use a session"); the message never says whose it is. */
 export const sessionForbidden = (sessionKey: string) => new GatewayError('forbidden', `Session ${sessionKey} belongs to another client`);
 
+/** A session key in a tenant the caller's token was not given (config `gateway.tokens[].tenants`). */
+export const tenantForbidden = (tenantId: string) =>
+  new GatewayError('forbidden', `Sessions of tenant '${tenantId}' are open only to tokens given that tenant`, { param: 'sessionKey' });
+
 /** A /v1 response id created by another token; it belongs to its token like the session behind it. */
 export const responseForbidden = (responseId: string, param: string | null = 'previous_response_id') =>
   new GatewayError('forbidden', `Response ${responseId} belongs to another client`, param === null ? {} : { param });

@@ -16,10 +16,26 @@ export const MIN_SECRET_LENGTH = 32;
 /** A token id names its client in session keys (`tenant:<clientId>:channel`), so it may not contain ':'. */
 export const tokenIdSchema = z.string().min(1).max(128).regex(/^[A-Za-z0-9._-]+$/, 'must use letters, digits, dot, underscore or hyphen');
 
+/**
+ * A tenant given to a token: the first part of a session key, so no ':' and no control or invisible character, in NFC
+ * (turns/session-key.ts refuses the same in keys).
+ */
+export const tenantIdSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[^:\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]+$/u, 'must not contain ":" or control or invisible characters')
+  .refine((tenant) => tenant === tenant.normalize('NFC'), 'must be in Unicode NFC form');
+
 export const tokenConfigSchema = z.strictObject({
   id: tokenIdSchema,
   secret: z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`),
   scopes: z.array(scopeSchema).default([]),
+  /**
+   * Tenants besides `default` the token may open sessions in, whose memories it reads (all of them, whoever stored
+   * them) and whose shared memories its turns recall. Without it a token has tenant `default` and its own memories only.
+   */
+  tenants: z.array(tenantIdSchema).max(1_000).optional(),
 });
 
 const tlsSchema = z.strictObject({

@@ -7,7 +7,7 @@ import type { GatewayConfig } from '../config/index.js';
 import type { EventBus, HealthSignalRecorder, Recorder } from '../obs/index.js';
 import { createHashingEmbedder, type Embedder } from '../providers/index.js';
 import type { RequestAuth } from '../server/index.js';
-import type { MemoryPort, SessionPort } from '../store/index.js';
+import type { MemoryPort } from '../store/index.js';
 import { createInjectionMonitor, injectionScanHook } from './injection-monitor.js';
 import { createLifecycleSweeper, lifecyclePolicyOf } from './lifecycle.js';
 import { createMemoryEmbedder, type MemoryEmbedder } from './memory-embedder.js';
@@ -17,6 +17,7 @@ import { memoryStatsReader } from './memory-stats.js';
 import { memoryMethods } from './methods.js';
 import { createRecallHooks } from './recall-hook.js';
 import { createRecallMarks } from './recall-marks.js';
+import type { ReaderGrants } from './reader-scope.js';
 import { createReembedder } from './reembed.js';
 import { memoryRoutes } from './routes.js';
 import { memoryTools } from './tools.js';
@@ -30,9 +31,12 @@ export { UNTRUSTED_MEMORY_LABEL } from './trust.js';
 export { entryView, type MemoryEntryView } from './entry-view.js';
 export { RECALL_HEADER } from './recall-context.js';
 export { MEMORY_SEARCH_LIMIT_DEFAULT, MEMORY_SEARCH_LIMIT_MAX } from './methods.js';
+export { callerScope, ownerScope, type ReaderGrants } from './reader-scope.js';
 
 export interface MemoryModuleDeps {
-  ports: { memory: MemoryPort; sessions: Pick<SessionPort, 'list'> };
+  ports: { memory: MemoryPort };
+  /** Which tokens exist, which are admin and which tenants each is given: whose memories a caller or a turn reads. */
+  grants: ReaderGrants;
   /** The live config (memory: read per turn and call; embeddings: names the configured provider). */
   config: { get(): Pick<GatewayConfig, 'memory' | 'embeddings'> };
   /** The configured `embeddings:` embedder built at startup; absent: the built-in hashing embedder. */
@@ -78,20 +82,20 @@ export function createMemoryModule(deps: MemoryModuleDeps): MemoryModule {
   });
   const stats = memoryStatsReader(port, embedder.label);
   const methods = memoryMethods({
-    port, search, write, stats, sessions: ports.sessions, trust, now,
+    port, search, write, stats, grants: deps.grants, trust, now,
     defaultAgentId: () => deps.agents.defaultAgentId() ?? 'default',
   });
   return {
     name: 'memory',
     memory: { search, write, embedder, port },
     methods,
-    routes: memoryRoutes({ auth: deps.auth, search, sessions: ports.sessions, stats }),
-    tools: memoryTools({ search, write, trust, injection, config: memoryConfig }),
+    routes: memoryRoutes({ auth: deps.auth, search, grants: deps.grants, stats }),
+    tools: memoryTools({ search, write, trust, injection, config: memoryConfig, grants: deps.grants }),
     // The scan sees the inbound message before recall adds anything; trust tracks each turn's tool output.
     hooks: [
       { beforeModel: injectionScanHook(injection) },
       trust.hooks,
-      createRecallHooks({ search, port, marks, recorder: deps.recorder, config: memoryConfig, now, log }),
+      createRecallHooks({ search, port, marks, recorder: deps.recorder, config: memoryConfig, grants: deps.grants, now, log }),
     ],
     start() {
       // Entries stored by an earlier embedder (or while the provider was down) get vectors of the current one.

@@ -13,7 +13,7 @@ export const LANE_OVERFETCH_FACTOR = 4;
 
 export interface MemorySearchRequest {
   query: string;
-  /** Tenant, agent, type and trust filters: applied inside each lane's query and again on the fetched entries. */
+  /** Tenant, agent, owner, type and trust filters: applied inside each lane's query and again on the fetched entries. */
   filter: MemoryFilter;
   limit: number;
   /** Both lanes by default; one lane for comparisons (the retrieval-quality test). */
@@ -54,7 +54,11 @@ const NO_VECTOR_LANE: VectorLaneResult = { early: [] };
 export function createMemorySearch({ port, embedder }: MemorySearchDeps): MemorySearch {
   return async function searchMemory({ query, filter, limit, lanes = MEMORY_LANES, signal = NEVER }) {
     const candidates = Math.max(MIN_LANE_CANDIDATES, LANE_OVERFETCH_FACTOR * limit);
-    const scope = { ...(filter.tenantId === undefined ? {} : { tenantId: filter.tenantId }), ...(filter.agentId === undefined ? {} : { agentId: filter.agentId }) };
+    const scope: MemoryScope = {
+      ...(filter.tenantId === undefined ? {} : { tenantId: filter.tenantId }),
+      ...(filter.agentId === undefined ? {} : { agentId: filter.agentId }),
+      ...(filter.readableBy === undefined ? {} : { readableBy: filter.readableBy }),
+    };
     const rankings: LaneHit[][] = [];
     const ran: MemoryLane[] = [];
     const [lexical, { vector, early }] = await Promise.all([

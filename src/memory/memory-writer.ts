@@ -12,6 +12,8 @@ export interface MemoryWrite {
   /** Decided by the trust policy (trust.ts) from where the content came from. */
   trustLevel: TrustLevel;
   sourceSessionKey: string | null;
+  /** The token owning the source session (ToolContext.ownerId); null for an operator's entry (admin methods). */
+  ownerId: string | null;
   metadata: Record<string, unknown>;
   derivedFrom?: string[];
 }

@@ -5,7 +5,7 @@ import { forbiddenKey, notFound } from '../errors.js';
 import { defineMethod, noParams } from '../rpc/index.js';
 import type { MemoryPort } from '../store/index.js';
 import { DEFAULT_TENANT, sessionCallerOf } from '../turns/index.js';
-import { memoryScopeOf, type CallerSessions } from './caller-tenant.js';
+import { callerScope, type ReaderGrants } from './reader-scope.js';
 import { entryView } from './entry-view.js';
 import type { MemorySearch } from './memory-search.js';
 import type { MemoryStatsReader } from './memory-stats.js';
@@ -27,7 +27,8 @@ export interface MemoryMethodsDeps {
   port: MemoryPort;
   search: MemorySearch;
   write: MemoryWriter;
-  sessions: CallerSessions;
+  /** Which tenants each token is given: an rpc caller reads its own memories and all of its tenants'. */
+  grants: ReaderGrants;
   trust: Pick<TrustPolicy, 'forOperator' | 'stored'>;
   stats: MemoryStatsReader;
   /** The agent memory.store files operator entries under. */
@@ -42,18 +43,19 @@ const metadataSchema = z.record(safeKeySchema, z.unknown());
 export const searchLimitSchema = z.number().int().min(1).max(MEMORY_SEARCH_LIMIT_MAX);
 
 export function memoryMethods(deps: MemoryMethodsDeps) {
-  const { port, search, sessions, stats } = deps;
+  const { port, search, grants, stats } = deps;
 
   return [
     defineMethod({
       name: 'memory.search',
       scope: 'rpc',
       summary:
-        `Hybrid search (full-text and vector lanes fused by reciprocal rank) over the caller's tenant's memories (every tenant for admin); ` +
+        "Hybrid search (full-text and vector lanes fused by reciprocal rank) over the memories the caller reads: its token's own and every " +
+        `entry of the tenants config gives the token (every memory for admin); ` +
         `{ results: MemoryEntry[] } best first, each with its fused score 0-1; limit 1-${MEMORY_SEARCH_LIMIT_MAX}, default ${MEMORY_SEARCH_LIMIT_DEFAULT}.`,
       params: z.strictObject({ query: z.string().trim().min(1).max(MEMORY_QUERY_MAX_CHARS), limit: searchLimitSchema.optional() }),
       async handler({ query, limit }, ctx) {
-        const scope = await memoryScopeOf(sessionCallerOf(ctx.caller), sessions);
+        const scope = callerScope(sessionCallerOf(ctx.caller), grants);
         const { hits } = await search({ query, filter: scope, limit: limit ?? MEMORY_SEARCH_LIMIT_DEFAULT, signal: ctx.signal });
         return { results: hits.map(({ entry, score }) => entryView(entry, score)) };
       },
@@ -62,11 +64,12 @@ export function memoryMethods(deps: MemoryMethodsDeps) {
       name: 'memory.inspect',
       scope: 'rpc',
       summary:
-        "{ entry } for an id, else { stats } of the tenant's memories. An rpc caller sees its own tenant only (that of its newest session, " +
-        "else 'default'); another tenant or an unknown id answers not_found or forbidden.",
+        "{ entry } for an id, else { stats } of the memories the caller reads (of tenantId alone when given). An rpc caller reads its " +
+        "token's own memories and every entry of the tenants config gives the token; any other id answers not_found, a tenantId " +
+        "other than 'default' or those tenants forbidden.",
       params: z.strictObject({ id: memoryId.optional(), tenantId: z.string().min(1).max(128).optional() }),
       async handler({ id, tenantId }, ctx) {
-        const scope = await memoryScopeOf(sessionCallerOf(ctx.caller), sessions, tenantId);
+        const scope = callerScope(sessionCallerOf(ctx.caller), grants, tenantId);
         if (id === undefined) return { stats: await stats(scope) };
         const entry = await port.get(id, scope);
         if (entry === undefined) throw memoryNotFound(id);
@@ -149,7 +152,7 @@ export function memoryMethods(deps: MemoryMethodsDeps) {
         const agentId = deps.defaultAgentId();
         const decision = deps.trust.forOperator();
         const entry = await deps.write(
-          { tenantId: DEFAULT_TENANT, agentId, content, memoryType: 'fact', trustLevel: decision.trustLevel, sourceSessionKey: null, metadata },
+          { tenantId: DEFAULT_TENANT, agentId, content, memoryType: 'fact', trustLevel: decision.trustLevel, sourceSessionKey: null, ownerId: null, metadata },
           ctx.signal,
         );
         deps.trust.stored(entry, decision);

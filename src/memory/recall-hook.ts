@@ -1,4 +1,4 @@
-// The beforeModel hook: recalls the tenant's and agent's memories for the turn's message and records counts-only evidence.
+// The beforeModel hook: recalls the memories of the turn's tenant and agent that its session's owner reads, for the turn's message, and records counts-only evidence.
 import type { Logger } from 'pino';
 import type { MemoryConfig } from '../config/index.js';
 import { TRAJECTORY_KIND, type Recorder } from '../obs/index.js';
@@ -8,6 +8,7 @@ import type { MemoryPort } from '../store/index.js';
 import type { MemorySearch } from './memory-search.js';
 import { selectRecalled } from './recall-context.js';
 import type { RecallMarks } from './recall-marks.js';
+import { ownerScope, type ReaderGrants } from './reader-scope.js';
 
 /** Turns whose recalled context is kept for their later model steps; the oldest is dropped past it. */
 export const RECALL_TURNS_KEPT = 1_024;
@@ -21,6 +22,8 @@ export interface RecallHookDeps {
   recorder: Pick<Recorder, 'trajectory'>;
   /** Read per turn, so a config change applies at the next turn. */
   config: () => MemoryConfig;
+  /** Whose memories the session's owner (TurnHookContext.ownerId) reads: its own, its tenants', or all for admin. */
+  grants: ReaderGrants;
   now: () => number;
   log: Logger;
 }
@@ -36,10 +39,10 @@ function userOf(sessionKey: string | null): string | undefined {
 /**
  * Step 1 searches; later steps of the same turn reuse its result (the addition is per model call), so a turn
  * searches once. Search and evidence are the only work on the turn's path: recall marks are written in batches.
- * An agent with no memories in the tenant is not searched at all (no embedding, no lanes, no evidence): there is
+ * An agent with no memories in the owner's scope is not searched at all (no embedding, no lanes, no evidence): there is
  * nothing to recall, and most agents of a chat gateway never store one.
  */
-export function createRecallHooks({ search, port, marks, recorder, config, now, log }: RecallHookDeps): RecallHooks {
+export function createRecallHooks({ search, port, marks, recorder, config, grants, now, log }: RecallHookDeps): RecallHooks {
   const kept = new Map<string, ModelContextAddition | undefined>();
 
   async function recall(input: BeforeModelInput, ctx: TurnHookContext): Promise<ModelContextAddition | undefined> {
@@ -48,8 +51,10 @@ export function createRecallHooks({ search, port, marks, recorder, config, now, 
     const query = input.message.trim().slice(0, RECALL_QUERY_MAX_CHARS);
     if (query.length === 0) return undefined;
     const { tenantId, userId } = parseSessionKey(ctx.sessionKey, 'sessionKey');
-    if (!(await port.hasEntries({ tenantId, agentId: ctx.agentId }))) return undefined;
-    const { hits, lanes } = await search({ query, filter: { tenantId, agentId: ctx.agentId }, limit: options.topK, signal: ctx.signal });
+    // The session's owner, not the caller: an admin continuing a token's session recalls what that token may read.
+    const filter = { tenantId, agentId: ctx.agentId, ...(await ownerScope(ctx.ownerId, grants)) };
+    if (!(await port.hasEntries(filter))) return undefined;
+    const { hits, lanes } = await search({ query, filter, limit: options.topK, signal: ctx.signal });
     const { chosen, message } = selectRecalled(hits, options, now());
     const crossUserCount = chosen.filter(({ entry }) => {
       const source = userOf(entry.sourceSessionKey);

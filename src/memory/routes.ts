@@ -4,7 +4,7 @@ import type { RouteRegistrar } from '../capability.js';
 import { parseRestInput } from '../http/index.js';
 import { grantsRest, type RequestAuth } from '../server/index.js';
 import { sessionCallerOf } from '../turns/index.js';
-import { memoryScopeOf, type CallerSessions } from './caller-tenant.js';
+import { callerScope, type ReaderGrants } from './reader-scope.js';
 import { entryView } from './entry-view.js';
 import type { MemorySearch } from './memory-search.js';
 import type { MemoryStatsReader } from './memory-stats.js';
@@ -13,7 +13,8 @@ import { MEMORY_QUERY_MAX_CHARS, MEMORY_SEARCH_LIMIT_DEFAULT, MEMORY_SEARCH_LIMI
 export interface MemoryRoutesDeps {
   auth: RequestAuth;
   search: MemorySearch;
-  sessions: CallerSessions;
+  /** Which tenants each token is given: a token reads its own memories and all of its tenants'. */
+  grants: ReaderGrants;
   /** The caller's scope's statistics, the same object memory.stats answers. */
   stats: MemoryStatsReader;
 }
@@ -24,17 +25,17 @@ const searchQuery = z.strictObject({
   limit: z.coerce.number().int('must be an integer').min(1, between).max(MEMORY_SEARCH_LIMIT_MAX, between).default(MEMORY_SEARCH_LIMIT_DEFAULT),
 });
 
-export function memoryRoutes({ auth, search, sessions, stats }: MemoryRoutesDeps): RouteRegistrar {
+export function memoryRoutes({ auth, search, grants, stats }: MemoryRoutesDeps): RouteRegistrar {
   return function registerMemoryRoutes(scope) {
     const onRequest = auth.require({ grants: grantsRest });
     scope.get('/api/memory/search', { onRequest }, async function memorySearch(request) {
       const { q, limit } = parseRestInput(searchQuery, request.query);
-      const filter = await memoryScopeOf(sessionCallerOf(auth.callerOf(request)), sessions);
+      const filter = callerScope(sessionCallerOf(auth.callerOf(request)), grants);
       const { hits } = await search({ query: q, filter, limit });
       return { results: hits.map(({ entry, score }) => entryView(entry, score)) };
     });
     scope.get('/api/memory/stats', { onRequest }, async function memoryStats(request) {
-      return stats(await memoryScopeOf(sessionCallerOf(auth.callerOf(request)), sessions));
+      return stats(callerScope(sessionCallerOf(auth.callerOf(request)), grants));
     });
   };
 }

@@ -1,4 +1,4 @@
-// The agent tools memory_search and memory_store: scoped to the turn's tenant (from its session key) and agent.
+// The agent tools memory_search and memory_store: scoped to the turn's tenant (from its session key), agent and session owner.
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../agents/index.js';
 import type { MemoryConfig } from '../config/index.js';
@@ -7,6 +7,7 @@ import { MEMORY_TYPES } from '../store/index.js';
 import { parseSessionKey } from '../turns/index.js';
 import type { MemorySearch } from './memory-search.js';
 import type { InjectionMonitor } from './injection-monitor.js';
+import { ownerScope, type ReaderGrants } from './reader-scope.js';
 import type { MemoryWriter } from './memory-writer.js';
 import type { TrustPolicy } from './trust.js';
 
@@ -23,6 +24,7 @@ export interface MemoryToolsDeps {
   /** Scans what the agent stores: a stored instruction would come back in every later turn's recall. */
   injection: Pick<InjectionMonitor, 'inspect'>;
   config: () => MemoryConfig;
+  grants: ReaderGrants;
 }
 
 const memoryDisabled = () => new GatewayError('unavailable', 'Memory is disabled (memory.enabled: false)');
@@ -30,7 +32,7 @@ const memoryDisabled = () => new GatewayError('unavailable', 'Memory is disabled
 /** Entries an agent stores itself; `observation` is for derived (consolidated) entries only. */
 const agentMemoryTypes = MEMORY_TYPES.filter((type) => type !== 'observation');
 
-export function memoryTools({ search, write, trust, injection, config }: MemoryToolsDeps): ToolDefinition[] {
+export function memoryTools({ search, write, trust, injection, config, grants }: MemoryToolsDeps): ToolDefinition[] {
   return [
     defineTool({
       name: 'memory_search',
@@ -42,7 +44,8 @@ export function memoryTools({ search, write, trust, injection, config }: MemoryT
       async execute({ query, limit }, ctx) {
         if (!config().enabled) throw memoryDisabled();
         const { tenantId } = parseSessionKey(ctx.sessionKey, 'sessionKey');
-        const { hits } = await search({ query, filter: { tenantId, agentId: ctx.agentId }, limit: limit ?? TOOL_SEARCH_LIMIT_DEFAULT, signal: ctx.signal });
+        const filter = { tenantId, agentId: ctx.agentId, ...(await ownerScope(ctx.ownerId, grants)) };
+        const { hits } = await search({ query, filter, limit: limit ?? TOOL_SEARCH_LIMIT_DEFAULT, signal: ctx.signal });
         return {
           results: hits.map(({ entry, score }) => ({ id: entry.id, content: entry.content, score, memoryType: entry.memoryType, trustLevel: entry.trustLevel })),
         };
@@ -61,7 +64,7 @@ export function memoryTools({ search, write, trust, injection, config }: MemoryT
         const decision = trust.forAgent({ sessionKey: ctx.sessionKey, clientId: ctx.caller.clientId });
         injection.inspect(content, { agentId: ctx.agentId, sessionKey: ctx.sessionKey, source: 'memory_store' });
         const entry = await write(
-          { tenantId, agentId: ctx.agentId, content, memoryType: memoryType ?? 'fact', trustLevel: decision.trustLevel, sourceSessionKey: ctx.sessionKey, metadata: {} },
+          { tenantId, agentId: ctx.agentId, content, memoryType: memoryType ?? 'fact', trustLevel: decision.trustLevel, sourceSessionKey: ctx.sessionKey, ownerId: ctx.ownerId, metadata: {} },
           ctx.signal,
         );
         trust.stored(entry, decision);

@@ -7,7 +7,7 @@ export { DEFAULT_TURN_LIMITS, type TurnLimits } from './limits.js';
 export { fitContext, type BudgetVerdict, type ContextBudget } from './context-budget.js';
 export { turnReply, undoneTaskError, type TurnReply } from './turn-reply.js';
 export { readSessionUsage, type SessionUsage } from './turn-usage.js';
-export { assertSessionAccess, canAccessSession, sessionCallerOf, WEBHOOK_CALLER, WEBHOOK_OWNER_ID } from './session-access.js';
+export { assertKeyAllowed, assertSessionAccess, canAccessSession, sessionCallerOf, WEBHOOK_CALLER, WEBHOOK_OWNER_ID, type KeyGrants } from './session-access.js';
 export {
   channelOf,
   DEFAULT_TENANT,

@@ -1,8 +1,9 @@
 // Who may use a session (DESIGN §3): its owner (the token id that created it), or any caller whose token grants admin.
 import type { SessionCaller } from '../agents/index.js';
-import { sessionForbidden } from '../errors.js';
-import { grantsMethodScope, type Caller } from '../server/index.js';
+import { sessionForbidden, tenantForbidden } from '../errors.js';
+import { grantsMethodScope, type Caller, type TokenDirectory } from '../server/index.js';
 import type { SessionRecord } from '../store/index.js';
+import { DEFAULT_TENANT, type SessionKeyParts } from './session-key.js';
 
 /**
  * The owner of sessions created by signed webhooks. Token ids never contain ':' (config/schema.ts), so no token
@@ -28,4 +29,20 @@ export function canAccessSession(session: Pick<SessionRecord, 'ownerId'>, caller
  */
 export function assertSessionAccess(session: Pick<SessionRecord, 'sessionKey' | 'ownerId'>, caller: SessionCaller): void {
   if (!canAccessSession(session, caller)) throw sessionForbidden(session.sessionKey);
+}
+
+/** What the key check needs to know of tokens: each is a lookup in memory on most turns (server/token-directory.ts). */
+export type KeyGrants = Pick<TokenDirectory, 'grantOf' | 'tenantsOf'>;
+
+/**
+ * Throws `forbidden` unless `caller` may hold a session of this key at all, before any owner check: a non-admin token
+ * stays in tenant `default` and the tenants config gives it (gateway.tokens[].tenants), and a key whose user part is
+ * another token's id is that token's: its default conversations (`default:<tokenId>:rpc`, `:rest`, `:audio`) can
+ * then never be created first by someone else, which would lock it out of them. Admin callers may open any key.
+ */
+export async function assertKeyAllowed(sessionKey: string, parts: SessionKeyParts, caller: SessionCaller, grants: KeyGrants): Promise<void> {
+  if (caller.isAdmin) return;
+  if (parts.tenantId !== DEFAULT_TENANT && !grants.tenantsOf(caller.clientId).includes(parts.tenantId)) throw tenantForbidden(parts.tenantId);
+  // Refused as another client's session, whether or not it exists yet: the answer never tells which.
+  if (parts.userId !== caller.clientId && (await grants.grantOf(parts.userId)) !== undefined) throw sessionForbidden(sessionKey);
 }

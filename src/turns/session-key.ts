@@ -20,11 +20,34 @@ export const SUB_AGENT_CHANNEL = 'subagent';
 /** Longest accepted part; keys are primary keys and appear in logs and events. */
 export const MAX_KEY_PART_LENGTH = 256;
 
+/**
+ * Characters a part may not hold: controls (Cc, NUL among them), format characters (Cf: zero-width space, joiners,
+ * word joiner, BOM, soft hyphen), lone surrogates and line or paragraph separators. Each prints as nothing or looks
+ * like something else, so `alice` and `ali\u200Bce` would be two sessions that read alike in every listing and log.
+ */
+const HIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
+
+/** Why one part is not valid for its characters (position from 1), or undefined. */
+function partCharacterProblem(part: string, position?: number): string | undefined {
+  const where = position === undefined ? '' : ` in part ${position}`;
+  const hidden = HIDDEN_CHARACTER.exec(part)?.[0];
+  if (hidden !== undefined) {
+    return `has a control or invisible character U+${(hidden.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}${where}`;
+  }
+  // A composed and a decomposed spelling of one name are one user: only the composed (NFC) one is accepted.
+  if (part !== part.normalize('NFC')) return position === undefined ? 'is not in Unicode NFC form' : `part ${position} is not in Unicode NFC form`;
+  return undefined;
+}
+
 const keyPart = z
   .string()
   .min(1, 'must not be empty')
   .max(MAX_KEY_PART_LENGTH)
-  .refine((part) => !part.includes(':'), 'must not contain ":"');
+  .refine((part) => !part.includes(':'), 'must not contain ":"')
+  .superRefine(function checkPartCharacters(part, ctx) {
+    const problem = partCharacterProblem(part);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /** The object form accepted by agent.execute (spec: "Session keys"). Strict: unknown fields are refused. */
 export const sessionKeyObjectSchema = z.strictObject({
@@ -43,6 +66,10 @@ export function sessionKeyProblem(key: string): string | undefined {
   const empty = parts.findIndex((part) => part.length === 0);
   if (empty !== -1) return `has an empty part at position ${empty + 1}`;
   if (parts.some((part) => part.length > MAX_KEY_PART_LENGTH)) return `has a part longer than ${MAX_KEY_PART_LENGTH} characters`;
+  for (const [index, part] of parts.entries()) {
+    const problem = partCharacterProblem(part, index + 1);
+    if (problem !== undefined) return problem;
+  }
   return undefined;
 }
 

@@ -7,7 +7,7 @@ import type { TranscriptMessage } from '../providers/index.js';
 import type { SessionPort as SessionStore, SessionRecord } from '../store/index.js';
 import type { TurnHookRegistry } from './hook-registry.js';
 import { hookContextOf } from './hooks.js';
-import { assertSessionAccess } from './session-access.js';
+import { assertKeyAllowed, assertSessionAccess, type KeyGrants } from './session-access.js';
 import { deriveSessionKind, parseSessionKey, type SessionKeyParts } from './session-key.js';
 import type { SessionLocks } from '../coordination/index.js';
 import type { TurnLoop } from './turn-loop.js';
@@ -22,6 +22,8 @@ export interface TurnServiceDeps {
   loop: TurnLoop;
   hooks: TurnHookRegistry;
   events: EventBus;
+  /** Which tenants each token is given and which ids are tokens': the key check of every session a turn opens. */
+  grants: KeyGrants;
   now: () => number;
   log: Logger;
 }
@@ -38,7 +40,8 @@ export interface EnsureSessionInput {
 export interface TurnService extends TurnRunner {
   /**
    * Creates the session when absent (the one place sessions are created, emitting session:created once), or
-   * returns the existing one after the owner check. Throws `forbidden` for another client's session.
+   * returns the existing one after the owner check. Throws `forbidden` for another client's session, and, before
+   * anything is written, for a key in a tenant the caller was not given or naming another token (assertKeyAllowed).
    */
   ensureSession(input: EnsureSessionInput): Promise<{ session: SessionRecord; created: boolean }>;
 }
@@ -60,6 +63,7 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
   }
 
   async function ensureSession({ sessionKey, agentId, caller, metadata = {} }: EnsureSessionInput, parts: SessionKeyParts = parseSessionKey(sessionKey, 'sessionKey')) {
+    await assertKeyAllowed(sessionKey, parts, caller, deps.grants);
     const ensured = await store.ensure({ sessionKey, agentId, tenantId: parts.tenantId, kind: deriveSessionKind(parts, metadata), createdAt: now(), metadata, ownerId: caller.clientId });
     if (ensured.created) events.emit('session:created', { sessionKey, agentId, kind: ensured.session.kind });
     else assertSessionAccess(ensured.session, caller);
@@ -85,6 +89,7 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
   /** No lock, no session row: the key is unique by construction and nothing of the turn is stored but its evidence. */
   async function runStateless(request: TurnRequest, agent: AgentDefinition): Promise<TurnResult> {
     const parts = parseSessionKey(request.sessionKey, 'sessionKey');
+    await assertKeyAllowed(request.sessionKey, parts, request.caller, deps.grants);
     const ownerId = request.caller.clientId;
     const { result, stored } = await loop.run({ request, agent, history: request.seedHistory ?? [], unstored: [], channel: parts.channelId, ownerId });
     await stored;

@@ -2,7 +2,7 @@
 // params, errors, scopes, the MemoryEntry shape, the audit row of memory.flush and the REST bounds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRow } from '../../src/obs/index.js';
-import { startGateway, TOKEN_IDS, type Harness } from '../support/gateway-harness.js';
+import { startGateway, TOKEN_IDS, tokensWithRpcTenants, type Harness } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
 
 interface Entry {
@@ -22,7 +22,8 @@ describe('memory methods and routes', () => {
   const stored: string[] = [];
 
   beforeAll(async () => {
-    harness = await startGateway();
+    // The operator's entries (memory.store) are admin's: the rpc token reads them because it is given tenant default.
+    harness = await startGateway({ gateway: { tokens: tokensWithRpcTenants(['default']) } });
     admin = (method, params) => callRpc(harness.url, harness.tokens.admin, method, params);
     rpc = (method, params) => callRpc(harness.url, harness.tokens.rpc, method, params);
     for (const content of ['The staging database password rotates every ninety days', 'Aisha drinks her coffee black', 'The office wifi network is called Harbor']) {

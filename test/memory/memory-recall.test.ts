@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECALL_HEADER, UNTRUSTED_MEMORY_LABEL } from '../../src/memory/index.js';
 import type { IncidentReport } from '../../src/obs/explain/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
-import { startGateway, type Harness } from '../support/gateway-harness.js';
+import { startGateway, tokensWithRpcTenants, type Harness } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
 
 const RPC_B = 'rpc-b-secret-0123456789abcdefghijklmnopq';
@@ -46,8 +46,9 @@ describe('memory recall in turns', () => {
         default: { name: 'Assistant', provider: 'fake', model: 'fake-model', systemPrompt: 'Be brief.', tools: ['memory_search', 'memory_store'] },
         other: { name: 'Other', provider: 'fake', model: 'fake-model', systemPrompt: 'Be brief.', tools: ['memory_store'] },
       },
-      extraTokens: [{ id: 'rpc-b', secret: RPC_B, scopes: ['rpc'] }],
-      gateway: { webhook: { secret: WEBHOOK_SECRET, agentId: 'default' } },
+      // Each rpc token works in the tenant config gives it: acme for the harness's, globex for rpc-b.
+      extraTokens: [{ id: 'rpc-b', secret: RPC_B, scopes: ['rpc'], tenants: ['globex'] }],
+      gateway: { webhook: { secret: WEBHOOK_SECRET, agentId: 'default' }, tokens: tokensWithRpcTenants(['acme']) },
     });
     storeByTool('Alice likes green tea from Japan');
     await execute(harness.tokens.rpc, key('acme', 'alice'), 'Remember that I like green tea from Japan');

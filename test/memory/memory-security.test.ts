@@ -7,7 +7,7 @@ import { UNTRUSTED_MEMORY_LABEL } from '../../src/memory/index.js';
 import type { FleetHealthReport } from '../../src/obs/fleet/index.js';
 import { openSse, type ReadFrame, type SseReader } from '../http/rest/sse-reader.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
-import { startGateway, type Harness, type HarnessOptions } from '../support/gateway-harness.js';
+import { startGateway, tokensWithRpcTenants, type Harness, type HarnessOptions } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
 
 const WEBHOOK_SECRET = 'webhook-secret-0123456789';
@@ -35,7 +35,8 @@ async function gateway(options: Partial<HarnessOptions> = {}): Promise<Harness> 
       default: { name: 'Assistant', provider: 'fake', model: 'fake-model', systemPrompt: 'Be brief.', tools: ['memory_search', 'memory_store'] },
       other: { name: 'Other', provider: 'fake', model: 'fake-model', systemPrompt: 'Be brief.' },
     },
-    gateway: { webhook: { secret: WEBHOOK_SECRET, agentId: 'default' } },
+    // The rpc token works in tenant acme, which config gives it.
+    gateway: { webhook: { secret: WEBHOOK_SECRET, agentId: 'default' }, tokens: tokensWithRpcTenants(['acme']) },
     ...options,
   });
 }

@@ -7,7 +7,7 @@ function hit(id: string, content: string, score: number, trustLevel: 'trusted' |
   return {
     score,
     entry: {
-      id, tenantId: 'default', agentId: 'default', content, memoryType: 'fact', trustLevel, sourceSessionKey: null,
+      id, tenantId: 'default', agentId: 'default', content, memoryType: 'fact', trustLevel, sourceSessionKey: null, ownerId: null,
       createdAt: 0, lastRecalledAt: null, recallCount: 0, status: 'active', metadata: {}, derivedFrom: [],
     },
   };

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncidentReport } from '../../src/obs/explain/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
-import { startGateway, type Harness } from '../support/gateway-harness.js';
+import { startGateway, tokensWithRpcTenants, type Harness } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
 
 describe('recall with an empty memory scope', () => {
@@ -23,6 +23,8 @@ describe('recall with an empty memory scope', () => {
       providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 16000, maxTokens: 512 }] } },
       embeddings: { provider: 'fake', model: 'embed-small' },
       agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model', systemPrompt: 'Be brief.', tools: ['memory_store'] } },
+      // The rpc token works in tenant acme, which config gives it.
+      gateway: { tokens: tokensWithRpcTenants(['acme']) },
     });
   }, 30_000);
 

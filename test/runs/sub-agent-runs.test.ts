@@ -15,7 +15,7 @@ describe('sub-agent runs', () => {
   });
 
   it('spawn answers at once with a running run on a sub-agent session', async () => {
-    fx = createServiceFixture();
+    fx = createServiceFixture({ tenants: { 'rpc-client': ['acme'] } });
     const gate = deferred();
     fx.runner.script({ gate: gate.promise, response: 'summary done', tokens: { input: 40, output: 8 }, costUsd: 0.02 });
     const spawned = await fx.subAgents.spawn({ parentKey: 'acme:alice:ws', task: 'summarise the thread', caller: callerOf('rpc-client') });

@@ -16,7 +16,7 @@ describe('session reset_conversation', () => {
   });
 
   it('clears durable history and the working transcript, keeps metadata, and omits memoriesDeleted', async () => {
-    fx = createServiceFixture();
+    fx = createServiceFixture({ tenants: { c1: ['acme'] } });
     await fx.sessions.send({ key: 'acme:a:ws', message: 'x', caller: callerOf('c1'), signal });
     const result = await fx.sessions.resetConversation({ sessionKey: 'acme:a:ws', memory: false, purgeDerived: false });
     expect(result).toEqual({ sessionKey: 'acme:a:ws', lcdRowsDeleted: 2, sessionMessagesCleared: 2 });
@@ -24,7 +24,7 @@ describe('session reset_conversation', () => {
   });
 
   it('omits memoriesDeleted when no memory store is wired, even when asked', async () => {
-    fx = createServiceFixture();
+    fx = createServiceFixture({ tenants: { c1: ['acme'] } });
     await fx.sessions.send({ key: 'default:a:ws', message: 'x', caller: callerOf('anyone'), signal });
     expect(await fx.sessions.resetConversation({ sessionKey: 'default:a:ws', memory: true, purgeDerived: false })).toEqual({
       sessionKey: 'default:a:ws', lcdRowsDeleted: 2, sessionMessagesCleared: 2,
@@ -32,7 +32,7 @@ describe('session reset_conversation', () => {
   });
 
   it('answers zero counts for a session that does not exist (each layer is best-effort)', async () => {
-    fx = createServiceFixture();
+    fx = createServiceFixture({ tenants: { c1: ['acme'] } });
     expect(await fx.sessions.resetConversation({ sessionKey: 'default:ghost:ws', memory: false, purgeDerived: false })).toEqual({
       sessionKey: 'default:ghost:ws', lcdRowsDeleted: 0, sessionMessagesCleared: 0,
     });
@@ -40,7 +40,7 @@ describe('session reset_conversation', () => {
   });
 
   it('waits for a live turn on the same session, then clears what that turn wrote', async () => {
-    fx = createServiceFixture();
+    fx = createServiceFixture({ tenants: { c1: ['acme'] } });
     const gate = deferred();
     fx.runner.script({ gate: gate.promise });
     const turn = fx.sessions.send({ key: 'default:a:ws', message: 'in flight', caller: callerOf('anyone'), signal });
@@ -82,7 +82,7 @@ describe('session reset_conversation', () => {
     const remainingIds = async (memory: MemoryPort) => (await memory.browse({}, { offset: 0, limit: 100 })).entries.map((found) => found.id).sort();
 
     it("deletes the conversation's memories in its agent and tenant scope and unlinks them from observations", async () => {
-      fx = createServiceFixture({ memory: true });
+      fx = createServiceFixture({ memory: true, tenants: { c1: ['acme'] } });
       const memory = memoryOf();
       await fx.sessions.send({ key: 'acme:a:ws', message: 'x', caller: callerOf('c1'), signal });
       await seed(memory);
@@ -94,7 +94,7 @@ describe('session reset_conversation', () => {
     });
 
     it('with purge_derived also deletes every observation in the scope, even those backed by other sessions', async () => {
-      fx = createServiceFixture({ memory: true });
+      fx = createServiceFixture({ memory: true, tenants: { c1: ['acme'] } });
       const memory = memoryOf();
       await fx.sessions.send({ key: 'acme:a:ws', message: 'x', caller: callerOf('c1'), signal });
       await seed(memory);
@@ -103,7 +103,7 @@ describe('session reset_conversation', () => {
     });
 
     it('omits memoriesDeleted and keeps every memory when memory is not asked for, even with a store wired', async () => {
-      fx = createServiceFixture({ memory: true });
+      fx = createServiceFixture({ memory: true, tenants: { c1: ['acme'] } });
       await fx.sessions.send({ key: 'acme:a:ws', message: 'x', caller: callerOf('c1'), signal });
       await seed(memoryOf());
       expect(await fx.sessions.resetConversation({ sessionKey: 'acme:a:ws', memory: false, purgeDerived: true })).toEqual({
@@ -113,7 +113,7 @@ describe('session reset_conversation', () => {
     });
 
     it('reports 0 and still clears history and transcript when the memory delete fails', async () => {
-      fx = createServiceFixture({ memory: true });
+      fx = createServiceFixture({ memory: true, tenants: { c1: ['acme'] } });
       await fx.sessions.send({ key: 'acme:a:ws', message: 'x', caller: callerOf('c1'), signal });
       await seed(memoryOf());
       fx.db.exec("CREATE TRIGGER refuse_memory_delete BEFORE DELETE ON memory_entries BEGIN SELECT RAISE(ABORT, 'disk says no'); END");
@@ -125,7 +125,7 @@ describe('session reset_conversation', () => {
     });
 
     it("deletes a vanished session's memories across its tenant, since its agent is no longer known", async () => {
-      fx = createServiceFixture({ memory: true });
+      fx = createServiceFixture({ memory: true, tenants: { c1: ['acme'] } });
       await seed(memoryOf());
       expect(await fx.sessions.resetConversation({ sessionKey: 'acme:a:ws', memory: true, purgeDerived: false })).toEqual({
         sessionKey: 'acme:a:ws', lcdRowsDeleted: 0, sessionMessagesCleared: 0, memoriesDeleted: 4,
@@ -134,7 +134,7 @@ describe('session reset_conversation', () => {
     });
 
     it('answers memoriesDeleted over JSON-RPC only when memory is true', async () => {
-      fx = createServiceFixture({ memory: true });
+      fx = createServiceFixture({ memory: true, tenants: { c1: ['acme'] } });
       await seed(memoryOf());
       const dispatcher = createDispatcher({ registry: createRegistry(sessionMethods({ sessions: fx.sessions })), maxBatchSize: 50 });
       const ctx = { caller: { clientId: 'admin', scopes: ['*' as const] }, transport: 'http' as const, log: createLogger({ level: 'silent' }), signal };

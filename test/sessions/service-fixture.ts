@@ -11,6 +11,7 @@ import { createSessionService, type SessionService, type SessionServiceOptions }
 import type { RunStore, SessionStore } from '../../src/sessions/types.js';
 import { createSqliteMemoryPort, createSqliteRunPort, createSqliteSessionPort, openDatabase, type SqliteDatabase, type SqliteMemoryPort } from '../../src/store/sqlite/index.js';
 import { createTurnService, noHooks, type SessionCaller, type TurnService } from '../../src/turns/index.js';
+import { tokenGrants, type TenantGrants } from '../support/token-grants.js';
 import { createScriptedRunner, type ScriptedRunner } from './scripted-runner.js';
 
 export const T0 = 1_700_000_000_000;
@@ -50,6 +51,8 @@ export interface ServiceFixtureOptions {
   instances?: Instances;
   /** Wires the SQLite memory port into the session service (session.reset_conversation's memory layer). */
   memory?: boolean;
+  /** Tenants besides `default` each token id is given (config gateway.tokens[].tenants); none when absent. */
+  tenants?: TenantGrants;
 }
 
 type AgentInput = NonNullable<ConfigInput['agents']>[string];
@@ -81,7 +84,7 @@ export function createServiceFixture(options: ServiceFixtureOptions = {}): Servi
   const locks = createSessionLocks();
   // Turns need an agent; without a registry the fixture's turns run a stand-in `default` agent.
   const turnAgents = options.agents ?? staticAgents({ default: { name: 'default' } });
-  const turns = createTurnService({ agents: turnAgents, store, locks, loop: runner, hooks: noHooks(log), events: bus, now, log });
+  const turns = createTurnService({ agents: turnAgents, store, locks, loop: runner, hooks: noHooks(log), events: bus, grants: tokenGrants(options.tenants), now, log });
   const sessions = createSessionService({
     store,
     turns,

@@ -22,6 +22,7 @@ export function memoryEntry(id: string, fields: Partial<NewMemoryEntry> = {}): N
     memoryType: 'fact',
     trustLevel: 'trusted',
     sourceSessionKey: null,
+    ownerId: null,
     createdAt: T0,
     metadata: {},
     derivedFrom: [],
@@ -288,6 +289,86 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
       it("never touches another tenant's entries", async () => {
         expect(await memory.deleteBySource('s1', { tenantId: 'tenant-b' }, { purgeDerived: true })).toBe(1);
         expect((await memory.stats({ tenantId: 'tenant-a' })).totalEntries).toBe(7);
+      });
+    });
+
+    describe('owners (issue 30: a memory belongs to the token whose session learned it)', () => {
+      /** Token A, given no tenant, reads its own entries; token C, given tenant-b, reads its own and all of tenant-b's. */
+      const A = { ownerId: 'tok-a', tenantIds: [] };
+      const C = { ownerId: 'tok-c', tenantIds: ['tenant-b'] };
+      const ids = (hits: readonly { id: string }[]) => hits.map((hit) => hit.id).sort();
+
+      /**
+       * In tenant-a/agent-1: A's two entries, B's `count` look-alikes (better matches than A's), an operator's entry; in
+       * tenant-b: one of B's; in tenant-c: one of A's. `count` and `extraOwn` decide whether A holds a small or a large part
+       * of the store (the SQLite lexical lane narrows by scope tokens only for a small one).
+       */
+      async function seed(count: number, extraOwn = 0): Promise<void> {
+        // Entries of A that match no query here and have no vector: they only make A's share of the store larger.
+        for (let index = 0; index < extraOwn; index += 1) await memory.insert(memoryEntry(`ax${index}`, { ownerId: 'tok-a', content: `unrelated note ${index}` }));
+        await memory.insert(memoryEntry('a1', { ownerId: 'tok-a', content: 'the harbour ferry leaves at nine', sourceSessionKey: 'tenant-a:tok-a:chat' }), vector('m', 1, 0.5, 0));
+        await memory.insert(memoryEntry('a2', { ownerId: 'tok-a', content: 'ferry tickets are in the blue drawer' }), vector('m', 1, 0.6, 0));
+        for (let index = 0; index < count; index += 1) {
+          await memory.insert(memoryEntry(`b${index}`, { ownerId: 'tok-b', content: `harbour ferry ferry harbour note ${index}` }), vector('m', 1, index / 1000, 0));
+        }
+        await memory.insert(memoryEntry('op', { content: 'harbour ferry schedule from the operator' }), vector('m', 1, 0.01, 0));
+        await memory.insert(memoryEntry('tb', { tenantId: 'tenant-b', ownerId: 'tok-b', content: 'harbour ferry in tenant b' }), vector('m', 1, 0.02, 0));
+        await memory.insert(memoryEntry('ac', { tenantId: 'tenant-c', ownerId: 'tok-a', content: 'harbour ferry in tenant c' }), vector('m', 1, 0.03, 0));
+      }
+
+      it('stores the owner with the entry (null, an operator\'s, when left out) and reads it back', async () => {
+        const stored = await memory.insert(memoryEntry('a1', { ownerId: 'tok-a' }));
+        expect(stored.ownerId).toBe('tok-a');
+        expect((await memory.get('a1', {}))?.ownerId).toBe('tok-a');
+        expect((await memory.insert(memoryEntry('op'))).ownerId).toBeNull();
+        expect((await memory.get('op', {}))?.ownerId).toBeNull();
+      });
+
+      for (const [label, count, extraOwn] of [['a small part of the store', 40, 0], ['most of the store', 0, 6]] as const) {
+        it(`keeps every read to the reader's own entries and its tenants' when the owner holds ${label}`, async () => {
+          await seed(count, extraOwn);
+          const scope = { tenantId: 'tenant-a', agentId: 'agent-1', readableBy: A };
+          expect(ids(await memory.searchLexical('harbour ferry', scope, 100))).toEqual(['a1', 'a2']);
+          expect(ids(await memory.searchVector(vector('m', 1, 0, 0), scope, 100))).toEqual(['a1', 'a2']);
+          expect((await memory.searchVector(vector('m', 1, 0, 0), scope, 1)).map((hit) => hit.id)).toEqual(['a1']);
+          // Across tenants: A's own entries wherever they are, and nothing else.
+          expect(ids(await memory.searchLexical('harbour ferry', { readableBy: A }, 100))).toEqual(['a1', 'a2', 'ac']);
+          expect(ids(await memory.searchVector(vector('m', 1, 0, 0), { readableBy: A }, 100))).toEqual(['a1', 'a2', 'ac']);
+          // C reads none of tenant-a (not given, owns nothing there) and all of tenant-b, whoever stored it.
+          expect(await memory.searchLexical('harbour ferry', { tenantId: 'tenant-a', agentId: 'agent-1', readableBy: C }, 100)).toEqual([]);
+          expect(ids(await memory.searchLexical('harbour ferry', { tenantId: 'tenant-b', agentId: 'agent-1', readableBy: C }, 100))).toEqual(['tb']);
+          expect(ids(await memory.searchLexical('harbour ferry', { readableBy: C }, 100))).toEqual(['tb']);
+          expect(ids(await memory.searchVector(vector('m', 1, 0, 0), { readableBy: C }, 100))).toEqual(['tb']);
+          expect(ids(await memory.searchLexical('harbour ferry', { agentId: 'agent-1', readableBy: C }, 100))).toEqual(['tb']);
+          // Admin (no reader) reads everyone's, the operator's entry among them.
+          expect(await memory.searchLexical('harbour ferry', { tenantId: 'tenant-a', agentId: 'agent-1' }, 100)).toHaveLength(count + 3);
+          // Entry reads, counts and probes apply the same scope.
+          expect((await memory.getMany(['b0', 'a1', 'op', 'tb', 'ac'], { readableBy: A })).map((entry) => entry.id)).toEqual(['a1', 'ac']);
+          expect(await memory.get('op', { readableBy: A })).toBeUndefined();
+          expect(await memory.get('tb', { tenantId: 'tenant-b', readableBy: C })).toBeDefined();
+          expect((await memory.browse({ readableBy: A }, { offset: 0, limit: 100 })).total).toBe(3 + extraOwn);
+          expect((await memory.stats({ tenantId: 'tenant-a', readableBy: A })).totalEntries).toBe(2 + extraOwn);
+          expect((await memory.stats({ readableBy: C })).totalEntries).toBe(1);
+          expect(await memory.hasEntries({ tenantId: 'tenant-a', agentId: 'agent-1', readableBy: A })).toBe(true);
+          expect(await memory.hasEntries({ tenantId: 'tenant-a', agentId: 'agent-1', readableBy: C })).toBe(false);
+          expect(await memory.hasEntries({ tenantId: 'tenant-a', agentId: 'agent-1', readableBy: { ownerId: 'tok-z', tenantIds: [] } })).toBe(false);
+        });
+      }
+
+      it('deletes and flushes only what the reader may read', async () => {
+        await seed(3);
+        expect(await memory.delete('b0', { readableBy: A })).toBe(false);
+        expect(await memory.delete('a1', { readableBy: A })).toBe(true);
+        expect(await memory.flush({ readableBy: A })).toBe(2);
+        expect((await memory.browse({}, { offset: 0, limit: 100 })).total).toBe(5);
+        expect(await memory.deleteBySource('tenant-a:tok-a:chat', { readableBy: A }, { purgeDerived: false })).toBe(0);
+      });
+
+      it("refuses an observation derived from another owner's entry", async () => {
+        await memory.insert(memoryEntry('a1', { ownerId: 'tok-a' }));
+        await memory.insert(memoryEntry('b1', { ownerId: 'tok-b' }));
+        await expect(memory.insert(memoryEntry('o1', { ownerId: 'tok-a', memoryType: 'observation', derivedFrom: ['b1'] }))).rejects.toThrow();
+        expect((await memory.insert(memoryEntry('o2', { ownerId: 'tok-a', memoryType: 'observation', derivedFrom: ['a1'] }))).derivedFrom).toEqual(['a1']);
       });
     });
 

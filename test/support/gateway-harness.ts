@@ -47,6 +47,11 @@ export const HARNESS_TOKENS: TokenInput[] = [
   { id: TOKEN_IDS.ws, secret: TOKENS.ws, scopes: ['ws'] },
 ];
 
+/** The harness tokens with the rpc token given `tenants` (config gateway.tokens[].tenants), for `gateway.tokens`. */
+export function tokensWithRpcTenants(tenants: string[]): TokenInput[] {
+  return HARNESS_TOKENS.map((token) => (token.id === TOKEN_IDS.rpc ? { ...token, tenants } : token));
+}
+
 export interface HarnessOptions {
   /** Merged over the harness defaults (port 0, the harness tokens); `tokens` here replaces the harness tokens. */
   gateway?: Partial<GatewayInput>;

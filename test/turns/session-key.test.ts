@@ -5,6 +5,7 @@ import {
   formatSessionKey,
   parseSessionKey,
   sessionKeyObjectSchema,
+  sessionKeyProblem,
   sessionKeyStringSchema,
   subAgentSessionKey,
 } from '../../src/turns/index.js';
@@ -57,6 +58,29 @@ describe('session keys', () => {
     const bad = sessionKeyStringSchema.safeParse('alice');
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]?.message).toContain('tenantId:userId:channelId');
+  });
+
+  it('refuses control and invisible format characters in a part, naming the param, so look-alike keys cannot coexist', () => {
+    for (const hidden of ['\u0000', '\u0007', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\u00AD', '\u2028']) {
+      const key = `default:ali${hidden}ce:ws`;
+      expect(sessionKeyProblem(key)).toMatch(/control or invisible character U\+[0-9A-F]{4} in part 2/);
+      expect(() => parseSessionKey(key, 'sessionKey')).toThrow(expect.objectContaining({ kind: 'invalid_params', details: { param: 'sessionKey' } }));
+      expect(sessionKeyStringSchema.safeParse(key).success).toBe(false);
+      expect(sessionKeyObjectSchema.safeParse({ tenantId: 'default', userId: `ali${hidden}ce`, channelId: 'ws' }).success).toBe(false);
+      expect(() => formatSessionKey({ userId: 'alice', channelId: `w${hidden}s` })).toThrow(
+        expect.objectContaining({ kind: 'invalid_params', details: { param: 'sessionKey.channelId' } }),
+      );
+    }
+    // Letters of any script stay valid.
+    expect(sessionKeyProblem('default:zoë:ws')).toBeUndefined();
+    expect(sessionKeyProblem('default:李雷:ws')).toBeUndefined();
+  });
+
+  it('refuses a part not in Unicode NFC form: the composed and decomposed spellings would be two sessions', () => {
+    const decomposed = 'zoe\u0308';
+    expect(sessionKeyProblem(`default:${decomposed}:ws`)).toMatch(/part 2 is not in Unicode NFC form/);
+    expect(sessionKeyObjectSchema.safeParse({ tenantId: 'default', userId: decomposed, channelId: 'ws' }).success).toBe(false);
+    expect(sessionKeyProblem(`default:${decomposed.normalize('NFC')}:ws`)).toBeUndefined();
   });
 
   it('derives the kind: sub-agent from metadata, group from metadata or channel, else dm', () => {

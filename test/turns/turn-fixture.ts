@@ -7,6 +7,7 @@ import type { ModelRouter } from '../../src/providers/index.js';
 import type { SessionStore } from '../../src/sessions/index.js';
 import { createHookRegistry, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS, type HookSource, type TurnService } from '../../src/turns/index.js';
 import { createSessionLocks } from '../../src/coordination/index.js';
+import { tokenGrants, type TenantGrants } from '../support/token-grants.js';
 
 export interface TurnServiceFixtureDeps {
   agents: AgentRegistry;
@@ -18,11 +19,13 @@ export interface TurnServiceFixtureDeps {
   /** Modules whose hooks the loop calls, in order. */
   hookSources?: readonly HookSource[];
   now?: () => number;
+  /** Tenants besides `default` each token id is given (config gateway.tokens[].tenants); none when absent. */
+  tenants?: TenantGrants;
 }
 
-export function createTurnServiceFixture({ agents, router, store, recorder, events, tools = [], hookSources = [], now = Date.now }: TurnServiceFixtureDeps): TurnService {
+export function createTurnServiceFixture({ agents, router, store, recorder, events, tools = [], hookSources = [], now = Date.now, tenants }: TurnServiceFixtureDeps): TurnService {
   const log = createLogger({ level: 'silent' });
   const hooks = createHookRegistry(hookSources, log);
   const loop = createTurnLoop({ router, tools: createToolRegistry(tools), events, recorder, hooks, limits: DEFAULT_TURN_LIMITS, append: (key, messages) => store.append(key, messages, now()), log, now });
-  return createTurnService({ agents, store, locks: createSessionLocks(), loop, hooks, events, now, log });
+  return createTurnService({ agents, store, locks: createSessionLocks(), loop, hooks, events, grants: tokenGrants(tenants), now, log });
 }

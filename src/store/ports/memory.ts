@@ -20,6 +20,12 @@ export interface MemoryEntry {
   trustLevel: TrustLevel;
   /** The session the entry was learned in; null for entries stored by an operator. */
   sourceSessionKey: string | null;
+  /**
+   * The token id owning the session the entry was learned in: whose entry it is. Null for an operator's entry (admin
+   * methods, or from before owners were recorded with no owner to take from its session), which only admin callers
+   * and tokens given its tenant read.
+   */
+  ownerId: string | null;
   createdAt: number;
   lastRecalledAt: number | null;
   recallCount: number;
@@ -29,15 +35,40 @@ export interface MemoryEntry {
   derivedFrom: string[];
 }
 
-export type NewMemoryEntry = Omit<MemoryEntry, 'lastRecalledAt' | 'recallCount' | 'status'>;
+/** `ownerId` left out: an operator's entry (null). */
+export type NewMemoryEntry = Omit<MemoryEntry, 'lastRecalledAt' | 'recallCount' | 'status' | 'ownerId'> & { ownerId?: string | null };
+
+/** A non-admin token as a reader of memories: the entries it owns, and every entry of the tenants it is given. */
+export interface MemoryReader {
+  ownerId: string;
+  tenantIds: readonly string[];
+}
 
 /**
- * Whose memories a call may see. Every read and delete applies it inside its query, never after: an `rpc` caller
- * always passes its tenant; only admin calls leave tenantId out (all tenants).
+ * Whose memories a call may see. Every read and delete applies it inside its query, never after. A non-admin caller
+ * always passes `readableBy`; only admin calls leave it out (every owner) and may leave tenantId out (all tenants).
  */
 export interface MemoryScope {
   tenantId?: string;
   agentId?: string;
+  readableBy?: MemoryReader;
+}
+
+/**
+ * The owner condition a scope leaves for a store to apply, or undefined when it has none: no reader (admin), or a
+ * tenant the reader is given whole. Else the reader's own entries (`tenantIds` empty when the scope names a tenant
+ * the reader is not given), or, across tenants, its own plus every entry of its tenants.
+ */
+export function ownerCondition(scope: MemoryScope): MemoryReader | undefined {
+  const reader = scope.readableBy;
+  if (reader === undefined) return undefined;
+  if (scope.tenantId === undefined) return reader;
+  return reader.tenantIds.includes(scope.tenantId) ? undefined : { ownerId: reader.ownerId, tenantIds: [] };
+}
+
+/** Whether an entry of this tenant and owner passes the owner condition (for entries already in memory). */
+export function passesOwnerCondition(condition: MemoryReader | undefined, tenantId: string, ownerId: string | null): boolean {
+  return condition === undefined || ownerId === condition.ownerId || condition.tenantIds.includes(tenantId);
 }
 
 export interface MemoryFilter extends MemoryScope {
@@ -103,7 +134,7 @@ export interface LifecycleOutcome {
 export interface MemoryPort {
   /**
    * Stores the entry and, when given, its vector, in one transaction. Rejects a duplicate id, and (`invalid_params`)
-   * `derivedFrom` on a type other than `observation` or naming an entry that is not of the same tenant and agent.
+   * `derivedFrom` on a type other than `observation` or naming an entry that is not of the same tenant, agent and owner.
    */
   insert(entry: NewMemoryEntry, vector?: EmbeddingVector): Promise<MemoryEntry>;
   get(id: string, scope: MemoryScope): Promise<MemoryEntry | undefined>;

@@ -6,7 +6,7 @@ import { buildWhere, Params, type Condition } from './where.js';
 
 /** Seqs of the scope's entries that also meet `extra` (written with the same Params). */
 async function seqsWhere(db: Queryable, scope: MemoryScope, params: Params, extra: readonly Condition[]): Promise<number[]> {
-  const where = buildWhere(params, [...filterConditions(scope), ...extra]);
+  const where = buildWhere(params, [...filterConditions(scope, params), ...extra]);
   return (await db.query<{ seq: number }>(`SELECT e.seq FROM memory_entries e ${where}`, params.values)).rows.map((row) => row.seq);
 }
 
@@ -41,7 +41,7 @@ export function createMemoryDeletes(pool: PgPool) {
       }),
     async flush(scope: MemoryScope): Promise<number> {
       const params = new Params();
-      const where = buildWhere(params, filterConditions(scope));
+      const where = buildWhere(params, filterConditions(scope, params));
       return (await pool.query(`DELETE FROM memory_entries e ${where}`, params.values)).rowCount ?? 0;
     },
   };

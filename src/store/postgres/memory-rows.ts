@@ -1,8 +1,8 @@
 // PostgreSQL rows of memory entries, how they map to MemoryEntry, and the scope and filter conditions every query applies.
-import { MEMORY_TYPES, TRUST_LEVELS, type MemoryEntry, type MemoryFilter, type MemoryStatus, type MemoryType, type TrustLevel } from '../ports/index.js';
+import { MEMORY_TYPES, ownerCondition, TRUST_LEVELS, type MemoryEntry, type MemoryFilter, type MemoryStatus, type MemoryType, type TrustLevel } from '../ports/index.js';
 import type { Queryable } from './pool.js';
 import { parseObject } from './session-rows.js';
-import type { Condition } from './where.js';
+import type { Condition, Params } from './where.js';
 
 export interface MemoryRow {
   seq: number;
@@ -13,6 +13,7 @@ export interface MemoryRow {
   memory_type: string;
   trust_level: string;
   source_session_key: string | null;
+  owner_id: string | null;
   created_at: number;
   last_recalled_at: number | null;
   recall_count: number;
@@ -21,7 +22,7 @@ export interface MemoryRow {
 }
 
 export const MEMORY_COLUMNS =
-  'e.seq, e.id, e.tenant_id, e.agent_id, e.content, e.memory_type, e.trust_level, e.source_session_key, e.created_at, ' +
+  'e.seq, e.id, e.tenant_id, e.agent_id, e.content, e.memory_type, e.trust_level, e.source_session_key, e.owner_id, e.created_at, ' +
   'e.last_recalled_at, e.recall_count, e.status, e.metadata';
 
 export const isMemoryType = (value: string): value is MemoryType => (MEMORY_TYPES as readonly string[]).includes(value);
@@ -34,16 +35,25 @@ function toEntry(row: MemoryRow, derivedFrom: string[]): MemoryEntry {
     id: row.id, tenantId: row.tenant_id, agentId: row.agent_id, content: row.content,
     memoryType: isMemoryType(row.memory_type) ? row.memory_type : 'fact',
     trustLevel: isTrustLevel(row.trust_level) ? row.trust_level : 'untrusted',
-    sourceSessionKey: row.source_session_key, createdAt: row.created_at, lastRecalledAt: row.last_recalled_at,
+    sourceSessionKey: row.source_session_key, ownerId: row.owner_id, createdAt: row.created_at, lastRecalledAt: row.last_recalled_at,
     recallCount: row.recall_count, status, metadata: parseObject(row.metadata), derivedFrom,
   };
 }
 
-/** The scope and filter as conditions on the entry columns of `e`. */
-export function filterConditions(filter: MemoryFilter): Condition[] {
+/** The owner condition of the scope (ownerCondition) on the entry columns of `e`; undefined when it has none. */
+function ownerFragment(filter: MemoryFilter, params: Params): Condition {
+  const condition = ownerCondition(filter);
+  if (condition === undefined) return undefined;
+  if (condition.tenantIds.length === 0) return ['e.owner_id', '=', condition.ownerId];
+  return `e.owner_id = ${params.add(condition.ownerId)} OR e.tenant_id = ANY(${params.add([...condition.tenantIds])}::text[])`;
+}
+
+/** The scope and filter as conditions on the entry columns of `e`, bound with the query's `params`. */
+export function filterConditions(filter: MemoryFilter, params: Params): Condition[] {
   return [
     ['e.tenant_id', '=', filter.tenantId],
     ['e.agent_id', '=', filter.agentId],
+    ownerFragment(filter, params),
     ['e.memory_type', '=', filter.memoryType],
     ['e.trust_level', '=', filter.trustLevel],
     ['e.status', '=', filter.status],

@@ -24,7 +24,7 @@ export async function searchLexical(db: Queryable, query: string, filter: Memory
   const words = queryWords(query);
   if (words.length === 0 || limit <= 0) return [];
   const params = new Params([words]);
-  const where = buildWhere(params, [...filterConditions(filter), 'e.search @@ q.query']);
+  const where = buildWhere(params, [...filterConditions(filter, params), 'e.search @@ q.query']);
   // Ties go to the newest entry.
   const result = await db.query<{ id: string; score: number }>(
     `WITH q AS (SELECT ${ANY_WORD_QUERY} AS query)
@@ -45,7 +45,7 @@ export async function searchVector(db: Queryable, vector: EmbeddingVector, filte
   for (const value of vector.values) sum += value * value;
   const norm = Math.sqrt(sum);
   const params = new Params([Array.from(vector.values), norm]);
-  const where = buildWhere(params, [['v.model', '=', vector.model], ['v.dimensions', '=', vector.values.length], ...filterConditions(filter)]);
+  const where = buildWhere(params, [['v.model', '=', vector.model], ['v.dimensions', '=', vector.values.length], ...filterConditions(filter, params)]);
   const result = await db.query<{ id: string; score: number }>(
     `SELECT e.id,
        CASE WHEN v.norm = 0 OR $2::float8 = 0 THEN 0

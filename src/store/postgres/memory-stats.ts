@@ -8,7 +8,7 @@ const MEMORY_RELATIONS = ['memory_entries', 'memory_links', 'memory_vectors', 'm
 
 export async function memoryStats(db: Queryable, scope: MemoryScope): Promise<MemoryStats> {
   const params = new Params();
-  const where = buildWhere(params, filterConditions(scope));
+  const where = buildWhere(params, filterConditions(scope, params));
   const byTypeRows = await db.query<{ memory_type: string; entries: number; untrusted: number; demoted: number }>(
     `SELECT memory_type, COUNT(*) AS entries, COUNT(*) FILTER (WHERE trust_level = 'untrusted') AS untrusted,
        COUNT(*) FILTER (WHERE status = 'demoted') AS demoted
@@ -38,6 +38,6 @@ export async function memoryStats(db: Queryable, scope: MemoryScope): Promise<Me
 /** One indexed probe (memory_entries_by_scope) rather than a count. */
 export async function hasEntries(db: Queryable, scope: MemoryScope): Promise<boolean> {
   const params = new Params();
-  const where = buildWhere(params, filterConditions(scope));
+  const where = buildWhere(params, filterConditions(scope, params));
   return (await db.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM memory_entries e ${where}) AS found`, params.values)).rows[0]?.found === true;
 }

@@ -57,4 +57,13 @@ export const MEMORY_MIGRATIONS: readonly PostgresMigration[] = [
     );
     CREATE INDEX memory_embedding_cache_by_use ON memory_embedding_cache (last_used_at);`,
   },
+  {
+    version: 7,
+    name: 'memory_owners',
+    // A memory belongs to the token owning the session it was learned in (issue 30): taken from that session where it
+    // records an owner, else NULL, an operator's entry (admin). The index serves owner-scoped searches and probes.
+    up: `ALTER TABLE memory_entries ADD COLUMN owner_id TEXT COLLATE "C";
+    UPDATE memory_entries e SET owner_id = s.owner_id FROM sessions s WHERE s.session_key = e.source_session_key COLLATE "C";
+    CREATE INDEX memory_entries_by_owner ON memory_entries (owner_id, tenant_id, agent_id);`,
+  },
 ];

@@ -48,7 +48,7 @@ export function createMemoryDeletes(db: SqliteDatabase, vectors: VectorStore, la
   });
 
   const flush = db.transaction((scope: MemoryScope): number => {
-    if (scope.tenantId !== undefined || scope.agentId !== undefined) return deleteSeqs(seqsWhere(scope, []));
+    if (scope.tenantId !== undefined || scope.agentId !== undefined || scope.readableBy !== undefined) return deleteSeqs(seqsWhere(scope, []));
     // Everything: each lane empties an index at once rather than one entry at a time.
     for (const index of vectors.allIndexes()) lane.cleared(index);
     return db.prepare('DELETE FROM memory_entries').run().changes;

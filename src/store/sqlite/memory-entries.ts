@@ -21,11 +21,11 @@ function invalidDerivedFrom(message: string): GatewayError {
 
 export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): MemoryEntries {
   const read = createEntryReader(db);
-  const insertRow = db.prepare<[string, string, string, string, string, string, string | null, number, string], { seq: number }>(
-    `INSERT INTO memory_entries (id, tenant_id, agent_id, content, memory_type, trust_level, source_session_key, created_at, metadata)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+  const insertRow = db.prepare<[string, string, string, string, string, string, string | null, string | null, number, string], { seq: number }>(
+    `INSERT INTO memory_entries (id, tenant_id, agent_id, content, memory_type, trust_level, source_session_key, owner_id, created_at, metadata)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
   );
-  const sourceSeq = db.prepare<[string, string, string], number>('SELECT seq FROM memory_entries WHERE id = ? AND +tenant_id = ? AND +agent_id = ?').pluck();
+  const sourceSeq = db.prepare<[string, string, string, string | null], number>('SELECT seq FROM memory_entries WHERE id = ? AND +tenant_id = ? AND +agent_id = ? AND +owner_id IS ?').pluck();
   const insertLink = db.prepare('INSERT INTO memory_links (observation_seq, source_seq, position) VALUES (?, ?, ?)');
   const seqOf = db.prepare<[string], number>('SELECT seq FROM memory_entries WHERE id = ?').pluck();
   const withoutVectorRows = db.prepare<[string, number], { id: string; content: string }>(
@@ -55,19 +55,20 @@ export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): M
       entry.memoryType,
       entry.trustLevel,
       entry.sourceSessionKey,
+      entry.ownerId ?? null,
       entry.createdAt,
       JSON.stringify(entry.metadata),
     );
     if (row === undefined) throw new Error('memory_entries insert returned no seq');
     const derivedFrom = [...new Set(entry.derivedFrom)];
     derivedFrom.forEach((sourceId, position) => {
-      // A source of another tenant or agent would let one scope's observation reveal another's entries.
-      const source = sourceSeq.get(sourceId, entry.tenantId, entry.agentId);
-      if (source === undefined) throw invalidDerivedFrom(`No entry '${sourceId}' of the same tenant and agent to derive from`);
+      // A source of another tenant, agent or owner would let one scope's observation reveal another's entries.
+      const source = sourceSeq.get(sourceId, entry.tenantId, entry.agentId, entry.ownerId ?? null);
+      if (source === undefined) throw invalidDerivedFrom(`No entry '${sourceId}' of the same tenant, agent and owner to derive from`);
       insertLink.run(row.seq, source, position);
     });
     if (vector !== undefined) vectors.put(row.seq, vector);
-    return { ...entry, derivedFrom, lastRecalledAt: null, recallCount: 0, status: 'active' };
+    return { ...entry, ownerId: entry.ownerId ?? null, derivedFrom, lastRecalledAt: null, recallCount: 0, status: 'active' };
   });
 
   const getMany = (ids: readonly string[], scope: MemoryScope): MemoryEntry[] => {

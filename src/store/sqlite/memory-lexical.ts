@@ -1,5 +1,5 @@
 // The lexical lane: FTS5 BM25 over entry content, any of the query's discriminating words matching, scope filters in the same query.
-import type { MemoryFilter, RankedHit } from '../ports/index.js';
+import { ownerCondition, passesOwnerCondition, type MemoryFilter, type RankedHit } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { filterWhere } from './memory-rows.js';
 import { wordsOf, type ScopeTermCounts, type TermCounts } from './memory-term-counts.js';
@@ -50,21 +50,37 @@ export function discriminatingWords(query: string, counts: ScopeTermCounts, budg
 const hex = (text: string) => Buffer.from(text, 'utf8').toString('hex').toUpperCase();
 
 /**
- * The scope token the insert trigger (migration 11) writes in the `scope` column: matching it lets FTS5 rank only
- * the scope's rows. The SQL filter still decides; the token only narrows the work.
+ * The scope tokens the insert trigger (migrations 11 and 18) writes in the `scope` column, as a match on that column:
+ * matching it lets FTS5 rank only the scope's rows. The SQL filter still decides; the tokens only narrow the work.
+ * `exact` when the match alone keeps to the tenant, agent and owner of the filter.
  */
-function scopeToken(filter: MemoryFilter): string | undefined {
-  if (filter.tenantId === undefined) return undefined;
-  return filter.agentId === undefined ? `t${hex(filter.tenantId)}` : `a${hex(filter.tenantId)}x${hex(filter.agentId)}`;
+function scopeMatch(filter: MemoryFilter): { tokens: string; exact: boolean } | undefined {
+  const { tenantId, agentId } = filter;
+  const owner = ownerCondition(filter);
+  if (owner === undefined) {
+    if (tenantId === undefined) return undefined;
+    return { tokens: agentId === undefined ? `"t${hex(tenantId)}"` : `"a${hex(tenantId)}x${hex(agentId)}"`, exact: true };
+  }
+  if (owner.tenantIds.length === 0) {
+    if (tenantId !== undefined && agentId !== undefined) return { tokens: `"b${hex(tenantId)}x${hex(agentId)}x${hex(owner.ownerId)}"`, exact: true };
+    return { tokens: `"o${hex(owner.ownerId)}"`, exact: tenantId === undefined && agentId === undefined };
+  }
+  // Across tenants (ownerCondition keeps the tenant list only then): the owner's rows and those of its tenants.
+  const tokens = [`"o${hex(owner.ownerId)}"`, ...owner.tenantIds.map((tenant) => `"t${hex(tenant)}"`)].join(' OR ');
+  return { tokens: `(${tokens})`, exact: agentId === undefined };
 }
 
+/** No tenant, agent or owner condition: every entry is in the scope. */
+const isUnscoped = (filter: MemoryFilter) => filter.tenantId === undefined && filter.agentId === undefined && ownerCondition(filter) === undefined;
+
 /**
- * Whether FTS5's match alone keeps to the filter: no type, trust or status condition, and either the scope token in
- * the match, no scope at all, or a scope holding every entry. Then the top rows can be ranked before the join.
+ * Whether FTS5's match alone keeps to the filter: no type, trust or status condition, and either the scope's tokens
+ * in the match (when they are exact), no scope at all, or a scope holding every entry. Then the top rows can be
+ * ranked before the join.
  */
-function matchesOnlyTheScope(filter: MemoryFilter, token: string | undefined, scopeIsEverything: boolean): boolean {
+function matchesOnlyTheScope(filter: MemoryFilter, exactTokens: boolean, scopeIsEverything: boolean): boolean {
   if (filter.memoryType !== undefined || filter.trustLevel !== undefined || filter.status !== undefined) return false;
-  return token !== undefined || (filter.tenantId === undefined && filter.agentId === undefined) || scopeIsEverything;
+  return exactTokens || isUnscoped(filter) || scopeIsEverything;
 }
 
 // bm25() is lower-is-better, and weighs the scope column 0 so the scope token never moves a rank; ties go to the
@@ -95,7 +111,9 @@ function filteredFirst(match: string, filter: MemoryFilter, limit: number): Lexi
 }
 
 const inScope = (entry: KnownEntry, filter: MemoryFilter) =>
-  (filter.tenantId === undefined || entry.tenantId === filter.tenantId) && (filter.agentId === undefined || entry.agentId === filter.agentId);
+  (filter.tenantId === undefined || entry.tenantId === filter.tenantId) &&
+  (filter.agentId === undefined || entry.agentId === filter.agentId) &&
+  passesOwnerCondition(ownerCondition(filter), entry.tenantId, entry.ownerId);
 
 /**
  * The ranked query answers with seqs, which are named here: from the entries the vector lane holds in memory (`known`)
@@ -160,11 +178,11 @@ export function createLexicalLane(
     const words = discriminatingWords(query, counts);
     if (words.length === 0) return [];
     const terms = words.map((word) => `"${word}"`).join(' OR ');
-    // The token's own list is as long as the scope: worth walking only when the scope is a small part of the store,
-    // where it spares matching the words in other scopes' entries.
-    const token = counts.entries * 2 < termCounts.totalEntries() ? scopeToken(filter) : undefined;
-    const match = token === undefined ? `content : (${terms})` : `scope : "${token}" AND content : (${terms})`;
-    const form = matchesOnlyTheScope(filter, token, counts.entries === termCounts.totalEntries()) ? rankedFirst : filteredFirst;
+    // The tokens' own lists are as long as the scope: worth walking only when the scope is a small part of the store,
+    // where they spare matching the words in other scopes' entries.
+    const scoped = counts.entries * 2 < termCounts.totalEntries() ? scopeMatch(filter) : undefined;
+    const match = scoped === undefined ? `content : (${terms})` : `scope : ${scoped.tokens} AND content : (${terms})`;
+    const form = matchesOnlyTheScope(filter, scoped?.exact === true, counts.entries === termCounts.totalEntries()) ? rankedFirst : filteredFirst;
     const { sql, values } = form(match, filter, limit);
     const ranked = reader?.available() === true ? await reader.numbers(sql, values, () => here(sql, values)) : here(sql, values);
     return named(ranked, filter);

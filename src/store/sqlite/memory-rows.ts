@@ -1,5 +1,5 @@
 // SQLite rows of memory entries, how they map to MemoryEntry, and the scope and filter conditions every query applies.
-import { MEMORY_TYPES, TRUST_LEVELS, type MemoryEntry, type MemoryFilter, type MemoryStatus, type MemoryType, type TrustLevel } from '../ports/index.js';
+import { MEMORY_TYPES, ownerCondition, TRUST_LEVELS, type MemoryEntry, type MemoryFilter, type MemoryStatus, type MemoryType, type TrustLevel } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { parseObject } from './session-rows.js';
 import { buildWhere, inList, type Condition, type WhereClause } from './where.js';
@@ -13,6 +13,7 @@ export interface MemoryRow {
   memory_type: string;
   trust_level: string;
   source_session_key: string | null;
+  owner_id: string | null;
   created_at: number;
   last_recalled_at: number | null;
   recall_count: number;
@@ -21,7 +22,7 @@ export interface MemoryRow {
 }
 
 export const MEMORY_COLUMNS =
-  'e.seq, e.id, e.tenant_id, e.agent_id, e.content, e.memory_type, e.trust_level, e.source_session_key, e.created_at, ' +
+  'e.seq, e.id, e.tenant_id, e.agent_id, e.content, e.memory_type, e.trust_level, e.source_session_key, e.owner_id, e.created_at, ' +
   'e.last_recalled_at, e.recall_count, e.status, e.metadata';
 
 /** SQLite's default limit on bound parameters is far higher; lists are bound in chunks of this many. */
@@ -46,6 +47,7 @@ function toEntry(row: MemoryRow, derivedFrom: string[]): MemoryEntry {
     memoryType: isMemoryType(row.memory_type) ? row.memory_type : 'fact',
     trustLevel: isTrustLevel(row.trust_level) ? row.trust_level : 'untrusted',
     sourceSessionKey: row.source_session_key,
+    ownerId: row.owner_id,
     createdAt: row.created_at,
     lastRecalledAt: row.last_recalled_at,
     recallCount: row.recall_count,
@@ -55,11 +57,21 @@ function toEntry(row: MemoryRow, derivedFrom: string[]): MemoryEntry {
   };
 }
 
+/** The owner condition of the scope (ownerCondition) on the entry columns; undefined when it has none. */
+function ownerFragment(filter: MemoryFilter, prefix: string): Condition {
+  const condition = ownerCondition(filter);
+  if (condition === undefined) return undefined;
+  if (condition.tenantIds.length === 0) return [`${prefix}owner_id`, '=', condition.ownerId];
+  const tenants = inList(`${prefix}tenant_id`, condition.tenantIds);
+  return { sql: `${prefix}owner_id = ? OR ${tenants.sql}`, values: [condition.ownerId, ...tenants.values] };
+}
+
 /** The scope and filter as conditions on the entry columns (`prefix` is the table alias, trusted). */
 export function filterConditions(filter: MemoryFilter, prefix = 'e.'): Condition[] {
   return [
     [`${prefix}tenant_id`, '=', filter.tenantId],
     [`${prefix}agent_id`, '=', filter.agentId],
+    ownerFragment(filter, prefix),
     [`${prefix}memory_type`, '=', filter.memoryType],
     [`${prefix}trust_level`, '=', filter.trustLevel],
     [`${prefix}status`, '=', filter.status],

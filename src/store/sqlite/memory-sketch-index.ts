@@ -1,14 +1,16 @@
-// The sketches of one vector index held in memory, grouped by tenant and agent: a search scans only its scope's
+// The sketches of one vector index held in memory, grouped by tenant, agent and owner: a search scans only its scope's
 // sketches, applies the type, trust and status filters on interned codes as it goes, and keeps the closest by Hamming
 // distance as candidates for the exact rerank.
 import { codeOffsetOf, createSketchArena, FINE_BYTES, fineOffsetOf, RECORD_WORDS, type SketchArena } from './memory-sketch-arena.js';
 import { closestRows, rankedRows, type SketchRows } from './memory-sketch-scan.js';
+import { ownerCondition, passesOwnerCondition, type MemoryReader } from '../ports/index.js';
 import type { KnownEntry } from './memory-vectors.js';
 
-/** What a search is narrowed by; every defined field must match. */
+/** What a search is narrowed by; every defined field must match, and the owner condition of `readableBy` (ownerCondition). */
 export interface SketchFilter {
   tenantId?: string | undefined;
   agentId?: string | undefined;
+  readableBy?: MemoryReader | undefined;
   memoryType?: string | undefined;
   trustLevel?: string | undefined;
   status?: string | undefined;
@@ -20,6 +22,7 @@ export interface SketchRow {
   id: string;
   tenantId: string;
   agentId: string;
+  ownerId: string | null;
   memoryType: string;
   trustLevel: string;
   status: string;
@@ -56,9 +59,12 @@ const INITIAL_ROWS = 64;
 interface Scope extends SketchRows {
   tenantId: string;
   agentId: string;
+  ownerId: string | null;
 }
 
-const scopeKey = (tenantId: string, agentId: string) => `${tenantId}\u0000${agentId}`;
+const pairKey = (tenantId: string, agentId: string) => `${tenantId}\u0000${agentId}`;
+/** NUL never appears in a tenant, agent or token id; an operator's entries (owner null) have an empty owner part. */
+const scopeKey = (tenantId: string, agentId: string, ownerId: string | null) => `${tenantId}\u0000${agentId}\u0000${ownerId ?? ''}`;
 
 /** Sketch words of a row in its record (after the attribute word); the rest are in the block's second part. */
 const RECORD_SKETCH_WORDS = RECORD_WORDS - 1;
@@ -76,6 +82,8 @@ function grown(arena: SketchArena, scope: Scope): void {
 export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}): SketchIndex {
   const arena = createSketchArena({ codeBytes });
   const scopes = new Map<string, Scope>();
+  /** The scopes of each tenant and agent, one per owner: a tenant-and-agent search reads only these. */
+  const byPair = new Map<string, Scope[]>();
   /** Where each entry is: its scope and row. */
   const places = new Map<number, { scope: Scope; row: number }>();
   const codes = new Map<string, number>();
@@ -114,14 +122,19 @@ export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}
   }
 
   function matchingScopes(filter: SketchFilter): Scope[] {
+    const owner = ownerCondition(filter);
     if (filter.tenantId !== undefined && filter.agentId !== undefined) {
-      const scope = scopes.get(scopeKey(filter.tenantId, filter.agentId));
-      return scope === undefined ? [] : [scope];
+      if (owner !== undefined && owner.tenantIds.length === 0) {
+        const scope = scopes.get(scopeKey(filter.tenantId, filter.agentId, owner.ownerId));
+        return scope === undefined ? [] : [scope];
+      }
+      return byPair.get(pairKey(filter.tenantId, filter.agentId)) ?? [];
     }
     const out: Scope[] = [];
     for (const scope of scopes.values()) {
       if (filter.tenantId !== undefined && scope.tenantId !== filter.tenantId) continue;
       if (filter.agentId !== undefined && scope.agentId !== filter.agentId) continue;
+      if (!passesOwnerCondition(owner, scope.tenantId, scope.ownerId)) continue;
       out.push(scope);
     }
     return out;
@@ -149,17 +162,22 @@ export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}
     put(row) {
       if (codeBytes > 0 && row.vectorCode?.length !== codeBytes) throw new RangeError(`entry ${row.seq} needs a code of ${codeBytes} bytes`);
       remove(row.seq);
-      const key = scopeKey(row.tenantId, row.agentId);
+      const key = scopeKey(row.tenantId, row.agentId, row.ownerId);
       let scope = scopes.get(key);
       if (scope === undefined) {
         scope = {
           tenantId: row.tenantId,
           agentId: row.agentId,
+          ownerId: row.ownerId,
           block: arena.allocate(INITIAL_ROWS),
           seqs: new Float64Array(INITIAL_ROWS),
           ids: [],
         };
         scopes.set(key, scope);
+        const pair = pairKey(row.tenantId, row.agentId);
+        const siblings = byPair.get(pair);
+        if (siblings === undefined) byPair.set(pair, [scope]);
+        else siblings.push(scope);
       }
       if (scope.block.count === scope.block.capacity) grown(arena, scope);
       const at = scope.block.count;
@@ -180,7 +198,7 @@ export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}
       if (place === undefined) return undefined;
       const { scope, row } = place;
       const id = scope.ids[row];
-      return id === undefined ? undefined : { id, tenantId: scope.tenantId, agentId: scope.agentId };
+      return id === undefined ? undefined : { id, tenantId: scope.tenantId, agentId: scope.agentId, ownerId: scope.ownerId };
     },
     setStatus(seq, status) {
       const place = places.get(seq);

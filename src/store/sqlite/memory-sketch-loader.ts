@@ -18,6 +18,7 @@ interface EntryRow {
   vector: Buffer | null;
   tenant_id: string;
   agent_id: string;
+  owner_id: string | null;
   memory_type: string;
   trust_level: string;
   status: string;
@@ -47,13 +48,14 @@ export interface SketchLoader {
   entryOf(seq: number): KnownEntry | undefined;
 }
 
-const COLUMNS = 'v.entry_seq AS seq, e.id, v.sketch, e.tenant_id, e.agent_id, e.memory_type, e.trust_level, e.status';
+const COLUMNS = 'v.entry_seq AS seq, e.id, v.sketch, e.tenant_id, e.agent_id, e.owner_id, e.memory_type, e.trust_level, e.status';
 
 const toRow = (row: Omit<EntryRow, 'vector'>, sketch: Uint32Array, code: Int8Array | undefined): SketchRow => ({
   seq: row.seq,
   id: row.id,
   tenantId: row.tenant_id,
   agentId: row.agent_id,
+  ownerId: row.owner_id,
   memoryType: row.memory_type,
   trustLevel: row.trust_level,
   status: row.status,

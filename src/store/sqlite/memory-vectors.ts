@@ -38,6 +38,7 @@ export interface KnownEntry {
   id: string;
   tenantId: string;
   agentId: string;
+  ownerId: string | null;
 }
 
 export interface VectorIndex {

@@ -424,6 +424,26 @@ export const MIGRATIONS: readonly Migration[] = [
     ALTER TABLE memory_vector_indexes DROP COLUMN stale;`,
   },
   {
+    version: 18,
+    name: 'memory_owners',
+    // A memory belongs to the token owning the session it was learned in (issue 30): taken from that session where it
+    // records an owner, else NULL, an operator's entry (admin). The full-text scope column gains an owner token and a
+    // tenant-agent-owner token (hex, as memory-lexical.ts builds them; hex(NULL) is ''), so an owner-scoped search
+    // ranks only that owner's rows; the index is rebuilt from the entries for the rows stored before.
+    up: `ALTER TABLE memory_entries ADD COLUMN owner_id TEXT;
+    UPDATE memory_entries SET owner_id = (SELECT s.owner_id FROM sessions s WHERE s.session_key = memory_entries.source_session_key)
+      WHERE source_session_key IS NOT NULL;
+    CREATE INDEX memory_entries_by_owner ON memory_entries (owner_id, tenant_id, agent_id);
+    DROP TRIGGER memory_entries_ai;
+    CREATE TRIGGER memory_entries_ai AFTER INSERT ON memory_entries BEGIN
+      INSERT INTO memory_fts (rowid, content, scope) VALUES (new.seq, new.content, 't' || hex(new.tenant_id) || ' a' || hex(new.tenant_id) || 'x' ||
+        hex(new.agent_id) || ' o' || hex(new.owner_id) || ' b' || hex(new.tenant_id) || 'x' || hex(new.agent_id) || 'x' || hex(new.owner_id));
+    END;
+    INSERT INTO memory_fts (memory_fts) VALUES ('delete-all');
+    INSERT INTO memory_fts (rowid, content, scope) SELECT seq, content, 't' || hex(tenant_id) || ' a' || hex(tenant_id) || 'x' || hex(agent_id) ||
+      ' o' || hex(owner_id) || ' b' || hex(tenant_id) || 'x' || hex(agent_id) || 'x' || hex(owner_id) FROM memory_entries;`,
+  },
+  {
     version: 19,
     name: 'media_owners',
     // Each file is served to the token that saved it (and admins); rows from before have no owner: admins only.

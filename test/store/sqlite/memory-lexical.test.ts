@@ -103,7 +103,7 @@ describe('sqlite lexical lane naming the entries it ranks', () => {
     await port.insert(memoryEntry('second', { content: 'a narwhal' }));
     const firstSeq = db.prepare<[string], number>('SELECT seq FROM memory_entries WHERE id = ?').pluck().get('first');
     // As when the query's snapshot is older than the memory it is named from: the seq now belongs to another tenant.
-    const lane = createLexicalLane(db, createTermCounts(db), (seq) => (seq === firstSeq ? { id: 'first', tenantId: 'tenant-b', agentId: 'agent-1' } : undefined));
+    const lane = createLexicalLane(db, createTermCounts(db), (seq) => (seq === firstSeq ? { id: 'first', tenantId: 'tenant-b', agentId: 'agent-1', ownerId: null } : undefined));
     expect(await lane('narwhal', scopeA, 10)).toEqual([expect.objectContaining({ id: 'second', rank: 1 })]);
     expect((await lane('narwhal', {}, 10)).map((hit) => hit.id)).toEqual(['first', 'second']);
   });

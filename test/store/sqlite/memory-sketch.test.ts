@@ -55,6 +55,7 @@ const sketchRow = (seq: number, values: Float32Array, fields: Partial<SketchRow>
   id: `entry-${seq}`,
   tenantId: 'tenant-a',
   agentId: 'agent-1',
+  ownerId: null,
   memoryType: 'fact',
   trustLevel: 'trusted',
   status: 'active',
@@ -131,9 +132,9 @@ describe('sketch index', () => {
     // Removing early rows moves the scope's last rows (and their ids) into the gaps.
     for (const seq of [1, 2, 3]) index.remove(seq);
     expect(index.entryOf(1)).toBeUndefined();
-    expect(index.entryOf(50)).toEqual({ id: 'moved-50', tenantId: 'tenant-a', agentId: 'agent-2' });
+    expect(index.entryOf(50)).toEqual({ id: 'moved-50', tenantId: 'tenant-a', agentId: 'agent-2', ownerId: null });
     for (let seq = 4; seq <= 100; seq += 1) {
-      if (seq !== 50) expect(index.entryOf(seq)).toEqual({ id: `entry-${seq}`, ...scope });
+      if (seq !== 50) expect(index.entryOf(seq)).toEqual({ id: `entry-${seq}`, ...scope, ownerId: null });
     }
     expect(index.entryOf(101)).toBeUndefined();
   });

@@ -5,7 +5,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createReaderThread, createSqliteMemoryPort, openDatabase, openSqliteStore, type SqliteDatabase, type SqliteMemoryPortOptions } from '../../../src/store/sqlite/index.js';
+import {
+  applyMigrations,
+  createReaderThread,
+  createSqliteMemoryPort,
+  MIGRATIONS,
+  openDatabase,
+  openSqliteStore,
+  type SqliteDatabase,
+  type SqliteMemoryPortOptions,
+} from '../../../src/store/sqlite/index.js';
 import { memoryEntry, memoryPortCases, vector, type MemoryFixtureOptions } from '../memory.cases.js';
 import { openTemporaryDatabase } from './temporary-database.js';
 
@@ -129,6 +138,45 @@ describe('sqlite memory port', () => {
       expect((await store.memory.searchLexical('store', { tenantId: 'tenant-a' }, 5)).map((hit) => hit.id)).toEqual(['m1']);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('migration 18: memory owners', () => {
+  it("gives each entry its source session's owner (else none: an operator's) and rebuilds the full-text scopes, so older entries stay searchable", async () => {
+    const { db, close } = await openTemporaryDatabase({ migrations: MIGRATIONS.filter((migration) => migration.version < 18) });
+    try {
+      const session = db.prepare('INSERT INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, owner_id) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      session.run('tenant-a:alice:chat', 'agent-1', 'tenant-a', 'dm', 1, 1, 'tok-a');
+      session.run('tenant-a:old:chat', 'agent-1', 'tenant-a', 'dm', 1, 1, null);
+      const entry = db.prepare(
+        'INSERT INTO memory_entries (id, tenant_id, agent_id, content, memory_type, trust_level, source_session_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      entry.run('mine', 'tenant-a', 'agent-1', 'the lighthouse keeper feeds the gulls', 'fact', 'trusted', 'tenant-a:alice:chat', 1);
+      entry.run('ownerless', 'tenant-a', 'agent-1', 'the lighthouse lamp is replaced in may', 'fact', 'trusted', 'tenant-a:old:chat', 2);
+      entry.run('operator', 'tenant-a', 'agent-1', 'the lighthouse opens at dawn', 'fact', 'trusted', null, 3);
+      entry.run('gone', 'tenant-a', 'agent-1', 'the lighthouse from a deleted session', 'fact', 'trusted', 'tenant-a:deleted:chat', 4);
+      for (let index = 0; index < 10; index += 1) entry.run(`other${index}`, 'tenant-b', 'agent-1', `unrelated words ${index}`, 'fact', 'trusted', null, 5);
+
+      expect(applyMigrations(db, MIGRATIONS.filter((migration) => migration.version <= 18))).toEqual([18]);
+      const owners = db.prepare<[], { id: string; owner_id: string | null }>("SELECT id, owner_id FROM memory_entries WHERE tenant_id = 'tenant-a' ORDER BY id").all();
+      expect(owners).toEqual([
+        { id: 'gone', owner_id: null },
+        { id: 'mine', owner_id: 'tok-a' },
+        { id: 'operator', owner_id: null },
+        { id: 'ownerless', owner_id: null },
+      ]);
+      const port = createSqliteMemoryPort(db);
+      // A's scope is a small part of the store: its search matches through the rebuilt owner tokens.
+      const own = { tenantId: 'tenant-a', agentId: 'agent-1', readableBy: { ownerId: 'tok-a', tenantIds: [] } };
+      expect((await port.searchLexical('lighthouse', own, 10)).map((hit) => hit.id)).toEqual(['mine']);
+      expect((await port.searchLexical('lighthouse', { readableBy: { ownerId: 'tok-a', tenantIds: [] } }, 10)).map((hit) => hit.id)).toEqual(['mine']);
+      expect((await port.searchLexical('lighthouse', { tenantId: 'tenant-a', agentId: 'agent-1' }, 10)).map((hit) => hit.id).sort()).toEqual(['gone', 'mine', 'operator', 'ownerless']);
+      // Entries stored after the migration get the tokens from the new trigger.
+      await port.insert(memoryEntry('later', { ownerId: 'tok-a', content: 'the lighthouse got a new coat of paint' }));
+      expect((await port.searchLexical('lighthouse', own, 10)).map((hit) => hit.id).sort()).toEqual(['later', 'mine']);
+    } finally {
+      await close();
     }
   });
 });
