@@ -77,8 +77,8 @@ export function forgettingOnWrite(store: TokenStore, directory: Pick<TokenDirect
       await store.create(token);
       directory.forget();
     },
-    async revoke(id) {
-      const revoked = await store.revoke(id);
+    async revoke(id, revokedAt) {
+      const revoked = await store.revoke(id, revokedAt);
       directory.forget();
       return revoked;
     },
