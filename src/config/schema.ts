@@ -13,8 +13,19 @@ export type Scope = z.infer<typeof scopeSchema>;
 
 export const MIN_SECRET_LENGTH = 32;
 
+/**
+ * User parts the gateway puts in keys it makes for everyone (`default:openai-api:openai:<id>` for /v1): a token of that
+ * id would own those keys (a key naming a token is that token's, turns/session-access.ts).
+ */
+export const GATEWAY_USER_IDS: readonly string[] = ['openai-api'];
+
 /** A token id names its client in session keys (`tenant:<clientId>:channel`), so it may not contain ':'. */
-export const tokenIdSchema = z.string().min(1).max(128).regex(/^[A-Za-z0-9._-]+$/, 'must use letters, digits, dot, underscore or hyphen');
+export const tokenIdSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9._-]+$/, 'must use letters, digits, dot, underscore or hyphen')
+  .refine((id) => !GATEWAY_USER_IDS.includes(id), 'is a name the gateway uses in its own session keys; choose another');
 
 /**
  * A tenant given to a token: the first part of a session key, so no ':' and no control or invisible character, in NFC

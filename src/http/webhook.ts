@@ -93,7 +93,8 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
       const runId = randomUUID();
       const sessionKey = formatSessionKey({ userId: parsed.data.source ?? 'webhook', channelId: 'webhook', peerId: runId });
       runner
-        .run({ agentId: webhook.agentId, sessionKey, message, caller: WEBHOOK_CALLER, signal: shutdownSignal })
+        // The key holds a fresh run id: no other turn can hold it (no lock), and it squats no one's conversation.
+        .run({ agentId: webhook.agentId, sessionKey, message, caller: WEBHOOK_CALLER, isKeyUnique: true, signal: shutdownSignal })
         .then(
           (result) => notifyAdmins('session.completed', { sessionKey, runId, result: { response: result.response, tokensUsed: result.tokensUsed, finishReason: result.finishReason, ...(result.error === undefined ? {} : { error: result.error }) } }),
           (error: unknown) => {

@@ -39,10 +39,15 @@ export type KeyGrants = Pick<TokenDirectory, 'grantOf' | 'tenantsOf'>;
  * stays in tenant `default` and the tenants config gives it (gateway.tokens[].tenants), and a key whose user part is
  * another token's id is that token's: its default conversations (`default:<tokenId>:rpc`, `:rest`, `:audio`) can
  * then never be created first by someone else, which would lock it out of them. Admin callers may open any key.
+ *
+ * A key the gateway made with a fresh id (`isKeyUnique`: a /v1 completion's `default:openai-api:openai:<id>`, a webhook
+ * run's `default:<source>:webhook:<runId>`) can squat nothing, so its user part is not checked: a token that happens
+ * to be named `openai-api`, or a webhook source named like a token, must not refuse those turns.
  */
-export async function assertKeyAllowed(sessionKey: string, parts: SessionKeyParts, caller: SessionCaller, grants: KeyGrants): Promise<void> {
+export async function assertKeyAllowed(sessionKey: string, parts: SessionKeyParts, caller: SessionCaller, grants: KeyGrants, isKeyUnique = false): Promise<void> {
   if (caller.isAdmin) return;
   if (parts.tenantId !== DEFAULT_TENANT && !grants.tenantsOf(caller.clientId).includes(parts.tenantId)) throw tenantForbidden(parts.tenantId);
+  if (isKeyUnique) return;
   // Refused as another client's session, whether or not it exists yet: the answer never tells which.
   if (parts.userId !== caller.clientId && (await grants.grantOf(parts.userId)) !== undefined) throw sessionForbidden(sessionKey);
 }

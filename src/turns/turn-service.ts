@@ -35,6 +35,8 @@ export interface EnsureSessionInput {
   caller: SessionCaller;
   /** Stored with a new session; decides its kind (deriveSessionKind). */
   metadata?: Record<string, unknown>;
+  /** The gateway made the key with a fresh id (TurnRequest.isKeyUnique): see assertKeyAllowed. */
+  isKeyUnique?: boolean;
 }
 
 export interface TurnService extends TurnRunner {
@@ -62,8 +64,8 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     return agent;
   }
 
-  async function ensureSession({ sessionKey, agentId, caller, metadata = {} }: EnsureSessionInput, parts: SessionKeyParts = parseSessionKey(sessionKey, 'sessionKey')) {
-    await assertKeyAllowed(sessionKey, parts, caller, deps.grants);
+  async function ensureSession({ sessionKey, agentId, caller, metadata = {}, isKeyUnique = false }: EnsureSessionInput, parts: SessionKeyParts = parseSessionKey(sessionKey, 'sessionKey')) {
+    await assertKeyAllowed(sessionKey, parts, caller, deps.grants, isKeyUnique);
     const ensured = await store.ensure({ sessionKey, agentId, tenantId: parts.tenantId, kind: deriveSessionKind(parts, metadata), createdAt: now(), metadata, ownerId: caller.clientId });
     if (ensured.created) events.emit('session:created', { sessionKey, agentId, kind: ensured.session.kind });
     else assertSessionAccess(ensured.session, caller);
@@ -74,7 +76,7 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     const { sessionKey } = request;
     const parts = parseSessionKey(sessionKey, 'sessionKey');
     // The owner check every turn surface passes, before anything of the turn is written.
-    const { created, session } = await ensureSession({ sessionKey, agentId: agent.id, caller: request.caller }, parts);
+    const { created, session } = await ensureSession({ sessionKey, agentId: agent.id, caller: request.caller, isKeyUnique: request.isKeyUnique === true }, parts);
     const seed: readonly TranscriptMessage[] = created ? (request.seedHistory ?? []) : [];
     const history = created ? seed : await store.history(sessionKey, request.historyLimit);
     // A session from before owners were recorded is the admins' alone (session-access.ts): the admin caller's own.
@@ -89,7 +91,7 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
   /** No lock, no session row: the key is unique by construction and nothing of the turn is stored but its evidence. */
   async function runStateless(request: TurnRequest, agent: AgentDefinition): Promise<TurnResult> {
     const parts = parseSessionKey(request.sessionKey, 'sessionKey');
-    await assertKeyAllowed(request.sessionKey, parts, request.caller, deps.grants);
+    await assertKeyAllowed(request.sessionKey, parts, request.caller, deps.grants, true);
     const ownerId = request.caller.clientId;
     const { result, stored } = await loop.run({ request, agent, history: request.seedHistory ?? [], unstored: [], channel: parts.channelId, ownerId });
     await stored;

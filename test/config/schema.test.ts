@@ -120,6 +120,12 @@ describe('config schema', () => {
     expect(problemsOf({ gateway: { tokens: [{ id: 'a', secret: SECRET, scopes: ['root'] }] } })[0]).toMatch(/^gateway\.tokens\[0\]\.scopes\[0\]: /);
   });
 
+  it("refuses a token id the gateway uses as the user part of its own keys (/v1's openai-api)", () => {
+    expect(problemsOf({ gateway: { tokens: [{ id: 'openai-api', secret: SECRET }] } })).toEqual([
+      'gateway.tokens[0].id: is a name the gateway uses in its own session keys; choose another',
+    ]);
+  });
+
   it('names the second of two tokens with the same id', () => {
     const problems = problemsOf({
       gateway: {

@@ -55,6 +55,19 @@ describe('webhook intake', () => {
     await socket.close();
   });
 
+  it("runs an event whose source is named like a token: the run's fresh key squats no one's conversation", async () => {
+    const socket = connect(harness.wsUrl, { token: harness.tokens.admin });
+    await socket.opened;
+    llm.script({ text: 'Handled the release.' });
+    const body = JSON.stringify({ event: 'release.cut', source: 'rpc-client', data: { tag: 'v2' } });
+    const response = await post(body, { 'x-webhook-signature': sign(body) });
+    expect(response.status).toBe(202);
+    const { sessionKey } = (await response.json()) as { sessionKey: string };
+    const done = await socket.waitFor((frame) => frame.method === 'session.completed' && (frame.params as { sessionKey?: string }).sessionKey === sessionKey, 5000);
+    expect(done.params).toMatchObject({ result: { response: 'Handled the release.', finishReason: 'stop' } });
+    await socket.close();
+  });
+
   it('accepts a bare hex signature and a timestamped one', async () => {
     const body = JSON.stringify({ event: 'ping', data: null });
     expect((await post(body, { 'x-webhook-signature': sign(body) })).status).toBe(202);
