@@ -85,7 +85,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),
     createMemoryModule({ ports: store, grants: tokenDirectory, config: configStore, embedder, recorder, events, signals: observability.signals, auth, agents, now, newId: randomUUID, log: child('memory') }),
     createSchedulerModule({ jobs: store.jobs, turns, events, signals: observability.signals, recorder, tools, leases: coordination.leases, jobChanges: coordination.jobChanges, agents, config: () => configStore.get().scheduler, clock: { ...systemClock, now }, runs: runs.runControl, newId: randomUUID, log: child('scheduler'), rateLimit: { counter: coordination.rateCounter, limit: () => gateway.rateLimit } }),
-    createAudioModule({ config: configStore, sessions: store.sessions, recorder, signals: observability.signals, saveMedia: (input) => media.media.save(input), now, log: child('audio') }),
+    createAudioModule({ config: configStore, sessions: store.sessions, grants: tokenDirectory, recorder, signals: observability.signals, saveMedia: (input) => media.media.save(input), now, log: child('audio') }),
     createBrowserModule({ config: () => configStore.get().browser, saveMedia: (input) => media.media.save(input), now, newId: randomUUID, log: child('browser') }),
   ];
   for (const module of modules) {

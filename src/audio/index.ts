@@ -5,6 +5,7 @@ import type { CapabilityModule } from '../capability.js';
 import type { GatewayConfig } from '../config/index.js';
 import type { HealthSignalRecorder, Recorder } from '../obs/index.js';
 import type { SessionPort } from '../store/index.js';
+import type { KeyGrants } from '../turns/index.js';
 import { createAdmissionLimiter } from './limiter.js';
 import { audioMethods, maxParamsBytesFor } from './methods.js';
 import { createTranscribeService, type SaveMedia } from './transcribe-service.js';
@@ -22,6 +23,8 @@ export interface AudioModuleDeps {
   config: { get(): Pick<GatewayConfig, 'audio' | 'agents' | 'providers'> };
   /** For the owner check of a given sessionKey. */
   sessions: Pick<SessionPort, 'get'>;
+  /** For the key check of a given sessionKey no session has yet. */
+  grants: KeyGrants;
   recorder: Pick<Recorder, 'trajectory'>;
   signals: HealthSignalRecorder;
   /** Stores `save: true` audio as media; absent: such calls answer -32602. */
@@ -48,6 +51,7 @@ export function createAudioModule(deps: AudioModuleDeps): CapabilityModule {
     methods: audioMethods({
       transcribe,
       sessions: deps.sessions,
+      grants: deps.grants,
       maxAudioBytes: () => audioConfig().maxAudioBytes,
       maxParamsBytes: maxParamsBytesFor(audioConfig().maxAudioBytes),
       canSave: deps.saveMedia !== undefined,

@@ -9,6 +9,7 @@ import { createAudioModule, type SaveMedia } from '../../src/audio/index.js';
 import { createEventBus, createObsModule, createRecorder, type ObsModule, type Recorder } from '../../src/obs/index.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createDispatcher, createRegistry, type DispatchContext, type Dispatcher } from '../../src/rpc/index.js';
+import { createTokenDirectory } from '../../src/server/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
 import type { StorePorts } from '../../src/store/index.js';
 import { validateConfig } from '../../src/config/index.js';
@@ -39,7 +40,7 @@ describe('audio.transcribe save: true', () => {
 
   function dispatcherWith(save: SaveMedia | undefined): Dispatcher {
     const audio = createAudioModule({
-      config: { get: () => config }, sessions: store.sessions, recorder, signals: obs.observability.signals, now: Date.now, log,
+      config: { get: () => config }, sessions: store.sessions, grants: createTokenDirectory({ configTokens: () => [], store: store.tokens, now: Date.now }), recorder, signals: obs.observability.signals, now: Date.now, log,
       ...(save === undefined ? {} : { saveMedia: save }),
     });
     return createDispatcher({ registry: createRegistry([...(obs.methods ?? []), ...(audio.methods ?? [])]), maxBatchSize: 10 });

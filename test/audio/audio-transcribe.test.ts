@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxParamsBytesFor } from '../../src/audio/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
-import { startGateway, type Harness } from '../support/gateway-harness.js';
+import { startGateway, tokensWithRpcTenants, type Harness } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
 import { PHRASE, PHRASE_KEY_WORDS, speak, type SpokenAudio } from './speech-fixtures.js';
 
@@ -32,6 +32,8 @@ describe('audio.transcribe with pocketsphinx', () => {
     speech = await speak(PHRASE);
     llm = await startFakeLlm();
     harness = await startGateway({
+      // The rpc token records into keys of tenant acme, which it is given.
+      gateway: { tokens: tokensWithRpcTenants(['acme']) },
       audio: { engines: [{ kind: 'pocketsphinx' }], maxAudioBytes: MAX_AUDIO_BYTES },
       providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model' }] } },
       agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model' } },
@@ -145,6 +147,14 @@ describe('audio.transcribe with pocketsphinx', () => {
       source: 'keyless-local',
       outcome: 'ok',
     });
+  }, 60_000);
+
+  it("refuses a given sessionKey no session has yet in a tenant the token is not given, or naming another token", async () => {
+    for (const sessionKey of ['globex:alice:voice', 'default:admin:audio']) {
+      const refused = await callRpc(harness.url, harness.tokens.rpc, 'audio.transcribe', { audio: speech.wav.toString('base64'), sessionKey });
+      expect(refused.error).toMatchObject({ code: -32603, data: { kind: 'forbidden' } });
+      expect((await explain(sessionKey)).voice).toBeUndefined();
+    }
   }, 60_000);
 
   it("records under a given sessionKey, and refuses another token's session with -32603 forbidden", async () => {
