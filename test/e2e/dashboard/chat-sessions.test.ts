@@ -27,8 +27,10 @@ describe('dashboard chat and sessions', () => {
     const streaming = page.locator('[data-streaming="true"]');
     await expect.poll(() => streaming.textContent(), { timeout: 10_000 }).toMatch(/^The time (is shown )?$/);
     const log = page.getByRole('log', { name: 'Conversation' });
+    // The whole text is on screen with the last delta, while the streaming bubble waits for the turn's end (its
+    // transcript committed); then the bubble becomes the stored answer.
     await expect.poll(() => log.getByText('The time is shown above.').count(), { timeout: 10_000 }).toBe(1);
-    expect(await streaming.count()).toBe(0);
+    await expect.poll(() => streaming.count()).toBe(0);
     const step = log.locator('details', { hasText: 'Tool call: current_time' });
     expect(await step.count()).toBe(1);
     await step.locator('summary').click();
