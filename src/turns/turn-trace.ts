@@ -1,6 +1,6 @@
 // Writes one turn's counts-only evidence: session index row, trajectory records, usage rows, and bus events.
 import type { ToolCallOutcome } from '../agents/index.js';
-import type { EventBus, Recorder } from '../obs/index.js';
+import { isDegradedEnding, type EventBus, type Recorder } from '../obs/index.js';
 import type { ModelRef, TokenUsage, UpstreamFailure } from '../providers/index.js';
 import type { ContextBudget } from './context-budget.js';
 
@@ -108,7 +108,7 @@ export function startTurnTrace(
     end(outcome) {
       const endedAt = now();
       record('turn_end', { ...outcome, durationMs: endedAt - startedAt });
-      recorder.endSession(traceId, { endReason: outcome.endReason, degraded: outcome.endReason !== 'completed', endedAt });
+      recorder.endSession(traceId, { endReason: outcome.endReason, degraded: isDegradedEnding(outcome.endReason), endedAt });
     },
   };
 }

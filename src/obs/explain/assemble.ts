@@ -1,5 +1,6 @@
 // obs.explain's report: a pure function from one session's recorded evidence to an IncidentReport (no clock, no I/O).
 import { TRAJECTORY_KIND, type Severity } from '../evidence/kinds.js';
+import { isDegradedEnding } from '../evidence/endings.js';
 import { ORPHANED_END_REASON, orphanedSessions } from '../evidence/orphans.js';
 import { compareText, count, round, sortedObject, str } from '../evidence/read.js';
 import type { SessionEvidence, SessionIndexEvidence, TrajectoryEvidence } from '../evidence/records.js';
@@ -34,7 +35,7 @@ function outcomeOf(evidence: SessionEvidence, records: readonly TrajectoryEviden
   const lastStart = records.filter((record) => record.kind === TRAJECTORY_KIND.turnStart).at(-1);
   const isLastTurnOpen = lastStart !== undefined && (lastEnd === undefined || lastStart.seq > lastEnd.seq);
   const endReason = isLastTurnOpen ? undefined : str(lastEnd?.data.endReason) ?? latest?.endReason ?? undefined;
-  if (endReason !== undefined) return { endReason, degraded: endReason !== 'completed' };
+  if (endReason !== undefined) return { endReason, degraded: isDegradedEnding(endReason) };
   if (orphanedSessions(evidence.runs).has(evidence.sessionKey)) return { endReason: ORPHANED_END_REASON, degraded: true };
   return { endReason: 'in_progress', degraded: false };
 }

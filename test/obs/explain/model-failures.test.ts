@@ -1,5 +1,5 @@
 // obs.explain over failed model calls (issue 31): each model a failed call tried is a failures[] entry, the root cause
-// names the status and the upstream's message, and an unreachable store is its own cause.
+// names the status and the upstream's message, an unreachable store is its own cause, and a tool hand-off is healthy.
 import { describe, expect, it } from 'vitest';
 import { assembleIncidentReport } from '../../../src/obs/explain/index.js';
 import { sessionEvidence, TrajectoryBuilder } from '../fixtures.js';
@@ -63,4 +63,9 @@ describe('obs.explain model failures', () => {
     expect(cause.suggestedNextSteps[0]).toContain('/ready');
   });
 
+  it('calls a client tool hand-off a healthy ending', () => {
+    const explained = report(new TrajectoryBuilder().turn('tool_calls'));
+    expect(explained.outcome).toEqual({ endReason: 'tool_calls', degraded: false, severity: 'info' });
+    expect(explained.likelyRootCause.code).toBe('none');
+  });
 });
