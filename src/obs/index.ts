@@ -14,6 +14,7 @@ export type { DiagnosticEvent } from './diagnostics.js';
 export type { ChannelActivity } from './channels.js';
 export type { PriceLookup, ModelPrice } from './pricing.js';
 export { TRAJECTORY_KIND, SIGNAL_KIND, VOICE_ERROR_KINDS, VOICE_SOURCES } from './evidence/index.js';
+export { isDegradedEnding } from './evidence/index.js';
 export { assembleIncidentReport, type IncidentReport, type SessionNotFound, type ExplainResult } from './explain/index.js';
 export { assembleFleetHealth, type FleetHealthReport } from './fleet/index.js';
 export { AUDIT_DEFAULT_LIMIT, AUDIT_MAX_LIMIT } from './audit.js';

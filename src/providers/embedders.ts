@@ -4,6 +4,7 @@ import type { GatewayConfig } from '../config/index.js';
 import { GatewayError } from '../errors.js';
 import { classifyProviderError, statusCodeOf } from './error-kind.js';
 import { providerAdapter, type ProvidersConfig } from './provider-config.js';
+import { describeFailure, upstreamFailureOf } from './router-errors.js';
 import { formatModelRef, type Embedder, type ModelRef } from './types.js';
 
 export interface EmbedderDeps {
@@ -46,7 +47,12 @@ export function createEmbedder({ embeddings, providers, log }: EmbedderDeps): Em
         if (signal.aborted) throw signal.reason;
         const kind = classifyProviderError(error);
         log.warn({ model: formatModelRef(ref), errorKind: kind, statusCode: statusCodeOf(error) }, 'embedding call failed');
-        throw new GatewayError('upstream_failed', `Embedding call to ${formatModelRef(ref)} failed: ${kind}`, { errorKind: kind }, { cause: error });
+        const failure = upstreamFailureOf(ref, kind, error, [providerConfig.apiKey]);
+        throw new GatewayError('upstream_failed', `Embedding call to ${formatModelRef(ref)} failed: ${describeFailure(failure)}`, {
+          errorKind: kind,
+          ...(failure.statusCode === undefined ? {} : { statusCode: failure.statusCode }),
+          ...(failure.message === undefined ? {} : { upstreamMessage: failure.message }),
+        }, { cause: error });
       }
     },
   };

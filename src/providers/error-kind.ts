@@ -15,6 +15,11 @@ export function statusCodeOf(error: unknown): number | undefined {
   return error instanceof ProviderCallError ? error.statusCode : undefined;
 }
 
+/** What the upstream said about a failed call (masked, capped), when it said anything. */
+export function upstreamMessageOf(error: unknown): string | undefined {
+  return error instanceof ProviderCallError ? error.upstreamMessage : undefined;
+}
+
 /** Kinds after which the next candidate model is tried: the provider, not the request, is at fault. */
 export function isFallbackEligible(kind: ProviderErrorKind): boolean {
   return kind !== 'bad_request' && kind !== 'aborted';

@@ -9,6 +9,7 @@ export {
 } from './model-router.js';
 export type { BreakerSnapshot, BreakerState, CircuitBreakerOptions } from './circuit-breaker.js';
 export type { ProviderErrorKind } from './error-kind.js';
+export { describeFailure, upstreamFailuresOf, type UpstreamFailure } from './router-errors.js';
 export type { CacheStats } from './usage.js';
 export type { ServedWindowEntry } from './served-window.js';
 export { DEFAULT_BASE_URL, type ProvidersConfig, type ProviderType } from './provider-config.js';

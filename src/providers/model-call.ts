@@ -92,5 +92,5 @@ export async function* streamModelCall(options: ModelCallOptions): AsyncGenerato
   } catch (error) {
     throw signal.aborted ? signal.reason : error;
   }
-  throw new ProviderCallError('unknown', undefined, undefined, 'model stream ended without a finish');
+  throw new ProviderCallError('unknown', undefined, undefined, 'model stream ended without a finish', { upstreamMessage: 'the reply stream ended without a finish' });
 }

@@ -28,7 +28,7 @@ import {
 } from './provider-config.js';
 import { streamModelCall, wireOptions } from './model-call.js';
 import { outputLimits } from './output-limit.js';
-import { noCandidate, settingsRefused, upstreamFailed, type SkipReason } from './router-errors.js';
+import { noCandidate, settingsRefused, upstreamFailed, upstreamFailureOf, type SkipReason, type UpstreamFailure } from './router-errors.js';
 import { servedWindowReport, type ServedWindowEntry } from './served-window.js';
 import { formatModelRef, type CallSettings, type ModelRef, type ModelRouter, type ModelStreamEvent, type RoutedCallRequest } from './types.js';
 import { costUsd, createCacheStatsTracker, type CacheStats } from './usage.js';
@@ -100,8 +100,13 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
   }
   let state = load(initialConfig);
 
-  const failed = (kind: ProviderErrorKind, ref: ModelRef, attempts: number, cause: unknown, isAfterOutput = false) =>
-    upstreamFailed({ kind, ref, attempts, cause, isAfterOutput, timeoutMs: state.config[ref.provider]?.timeoutMs });
+  /** The failure of `ref`'s call, its provider's configured key masked should the upstream have echoed it. */
+  const failureOf = (ref: ModelRef, kind: ProviderErrorKind, error: unknown): UpstreamFailure =>
+    upstreamFailureOf(ref, kind, error, [state.config[ref.provider]?.apiKey]);
+  const failed = (failures: readonly UpstreamFailure[], cause: unknown, isAfterOutput = false) => {
+    const last = failures.at(-1);
+    return upstreamFailed({ failures, cause, isAfterOutput, timeoutMs: last === undefined ? undefined : state.config[last.provider]?.timeoutMs });
+  };
   const nothingToTry = (skipped: ReadonlyMap<string, SkipReason>) =>
     noCandidate(skipped, (provider) => breakers.snapshot(provider).retryAt, now());
 
@@ -138,7 +143,9 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
     const skipped = new Map<string, SkipReason>();
     let attempts = 0;
     let previous: { ref: ModelRef; reason: string } | undefined;
-    let lastFailure: { ref: ModelRef; kind: ProviderErrorKind; error: unknown } | undefined;
+    /** Each model tried that failed, in order: a failed chain names every one's cause. */
+    const failures: UpstreamFailure[] = [];
+    let lastError: unknown;
 
     for (const ref of candidates) {
       const providerConfig = config[ref.provider];
@@ -217,19 +224,20 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
         } else {
           breakers.release(ref.provider);
         }
-        if (hasOutput) throw failed(kind, ref, attempts, error, true);
-        if (!isFallbackEligible(kind)) throw failed(kind, ref, attempts, error);
+        failures.push(failureOf(ref, kind, error));
+        if (hasOutput) throw failed(failures, error, true);
+        if (!isFallbackEligible(kind)) throw failed(failures, error);
         previous = { ref, reason: kind };
-        lastFailure = { ref, kind, error };
+        lastError = error;
       } finally {
         // The consumer stopped reading mid-call: no verdict for the breaker, but free a half-open probe.
         if (!isSettled) breakers.release(ref.provider);
       }
     }
 
-    if (lastFailure === undefined) throw nothingToTry(skipped);
+    if (failures.length === 0) throw nothingToTry(skipped);
     if (candidates.length > 1) events.emit('model:fallback_exhausted', { agentId: request.agentId, attempts });
-    throw failed(lastFailure.kind, lastFailure.ref, attempts, lastFailure.error);
+    throw failed(failures, lastError);
   }
 
   async function test(ref: ModelRef, signal: AbortSignal) {

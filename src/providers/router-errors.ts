@@ -1,35 +1,92 @@
 // The errors a routed model call ends with: the last model's failure, or no model left to try.
 import { GatewayError } from '../errors.js';
-import { statusCodeOf, type ProviderErrorKind } from './error-kind.js';
-import { formatModelRef, type ModelRef } from './types.js';
+import { statusCodeOf, upstreamMessageOf, type ProviderErrorKind } from './error-kind.js';
+import type { ModelRef } from './types.js';
+import { maskLiterals } from './wire/index.js';
 
 /** Why a provider was not tried: its breaker is open, or it rejected the API key and is cooling down. */
 export type SkipReason = 'circuit_open' | 'auth_cooldown';
 
-export function upstreamFailed({ kind, ref, attempts, cause, isAfterOutput, timeoutMs }: {
-  kind: ProviderErrorKind;
-  ref: ModelRef;
-  attempts: number;
-  cause: unknown;
+/** One model's failed call of a routed request, as it travels with the error and into the turn's evidence. */
+export interface UpstreamFailure {
+  provider: string;
+  model: string;
+  errorKind: ProviderErrorKind;
+  /** The HTTP status the provider answered, when it answered one. */
+  statusCode?: number;
+  /** The upstream's own message, masked and capped (wire/upstream-message.ts). */
+  message?: string;
+}
+
+/** At most this many failed models are named in an error; the rest are counted. */
+export const MAX_NAMED_FAILURES = 5;
+
+/** A failed call of `ref`: its kind, status and the upstream's message, the provider's configured secrets masked once more. */
+export function upstreamFailureOf(ref: ModelRef, kind: ProviderErrorKind, error: unknown, secrets: readonly (string | undefined)[]): UpstreamFailure {
+  const statusCode = statusCodeOf(error);
+  const message = upstreamMessageOf(error);
+  return {
+    provider: ref.provider,
+    model: ref.modelId,
+    errorKind: kind,
+    ...(statusCode === undefined ? {} : { statusCode }),
+    ...(message === undefined ? {} : { message: maskLiterals(message, secrets) }),
+  };
+}
+
+/** `server (HTTP 500): upstream exploded`: the kind, the status when there was one, the upstream's message when it gave one. */
+export function describeFailure(failure: Pick<UpstreamFailure, 'errorKind' | 'statusCode' | 'message'>): string {
+  const status = failure.statusCode === undefined ? '' : ` (HTTP ${failure.statusCode})`;
+  return `${failure.errorKind}${status}${failure.message === undefined ? '' : `: ${failure.message}`}`;
+}
+
+/**
+ * The error of a routed call that failed: the last model's failure, with each earlier model of a fallback chain named
+ * with its own cause (at most MAX_NAMED_FAILURES in all). `failures` lists the models tried, in order; it is not empty.
+ */
+export function upstreamFailed({ failures, isAfterOutput, timeoutMs, cause }: {
+  failures: readonly UpstreamFailure[];
   isAfterOutput: boolean;
   /** The provider's call budget, named when it ran out (obs.explain prompt_timeout). */
   timeoutMs: number | undefined;
+  cause: unknown;
 }): GatewayError {
+  const last = failures.at(-1);
+  if (last === undefined) throw new TypeError('upstreamFailed needs at least one failure');
+  const model = `${last.provider}/${last.model}`;
   const when = isAfterOutput ? ' after the reply had started' : '';
-  const tries = attempts > 1 ? ` (${attempts} models tried)` : '';
-  const statusCode = statusCodeOf(cause);
+  const earlier = failures.slice(0, -1);
+  const named = earlier.slice(-(MAX_NAMED_FAILURES - 1));
+  const unnamed = earlier.length - named.length;
+  const chain = earlier.length === 0
+    ? ''
+    : ` (${failures.length} models tried; ${unnamed > 0 ? `${unnamed} more before; ` : ''}${named.map((failure) => `${failure.provider}/${failure.model} failed: ${describeFailure(failure)}`).join('; ')})`;
   return new GatewayError(
     'upstream_failed',
-    `Model call to ${formatModelRef(ref)} failed${when}: ${kind}${tries}`,
+    `Model call to ${model} failed${when}: ${describeFailure(last)}${chain}`,
     {
-      errorKind: kind,
-      model: formatModelRef(ref),
-      attempts,
-      ...(statusCode === undefined ? {} : { statusCode }),
-      ...(kind === 'timeout' ? { timeoutMs } : {}),
+      errorKind: last.errorKind,
+      model,
+      attempts: failures.length,
+      ...(last.statusCode === undefined ? {} : { statusCode: last.statusCode }),
+      ...(last.message === undefined ? {} : { upstreamMessage: last.message }),
+      ...(last.errorKind === 'timeout' ? { timeoutMs } : {}),
+      failures: failures.slice(-MAX_NAMED_FAILURES),
     },
     { cause },
   );
+}
+
+const isFailure = (value: unknown): value is UpstreamFailure =>
+  typeof value === 'object' && value !== null
+  && 'provider' in value && typeof value.provider === 'string'
+  && 'model' in value && typeof value.model === 'string'
+  && 'errorKind' in value && typeof value.errorKind === 'string';
+
+/** The failed models an upstream_failed error names (details.failures), oldest first; empty for any other error. */
+export function upstreamFailuresOf(error: GatewayError): UpstreamFailure[] {
+  const { failures } = error.details;
+  return error.kind === 'upstream_failed' && Array.isArray(failures) ? failures.filter(isFailure) : [];
 }
 
 /**

@@ -1,8 +1,36 @@
-// What a turn that threw ends with: its finish reason, the message the caller sees and (for timeouts) the report's endReason.
+// What a turn that threw ends with: its finish reason, the message the caller sees, the failure's kind (with its retry
+// hint and upstream status) for the surfaces to map, and (for timeouts) the report's endReason.
 import type { Logger } from 'pino';
-import { INTERNAL_ERROR_MESSAGE, isGatewayError } from '../errors.js';
+import { isDependencyOutage } from '../dependency-outage.js';
+import { dependencyUnavailable, INTERNAL_ERROR_MESSAGE, isGatewayError, type GatewayError } from '../errors.js';
+import { upstreamFailuresOf } from '../providers/index.js';
 import type { TurnTrace } from './turn-trace.js';
-import type { FinishReason } from './types.js';
+import type { FinishReason, TurnResult } from './types.js';
+
+export interface TurnFailure {
+  finishReason: FinishReason;
+  /** The message the caller sees. */
+  error: string;
+  /** The report's endReason when it is finer than the finish reason (`timeout`). */
+  endReason?: string;
+  /** What failed, as TurnResult carries it. */
+  fields: Pick<TurnResult, 'errorKind' | 'retryAfterMs' | 'upstreamStatus'>;
+}
+
+/** The failure as a GatewayError: its own, a dependency outage (storage or Redis unreachable mid-turn), or none (a bug). */
+function knownFailure(error: unknown): GatewayError | undefined {
+  if (isGatewayError(error)) return error;
+  return isDependencyOutage(error) ? dependencyUnavailable(error) : undefined;
+}
+
+function fieldsOf(failure: GatewayError): TurnFailure['fields'] {
+  const { retryAfterMs, statusCode } = failure.details;
+  return {
+    errorKind: failure.kind,
+    ...(typeof retryAfterMs === 'number' ? { retryAfterMs } : {}),
+    ...(failure.kind === 'upstream_failed' && typeof statusCode === 'number' ? { upstreamStatus: statusCode } : {}),
+  };
+}
 
 export function classifyFailure(
   error: unknown,
@@ -10,19 +38,24 @@ export function classifyFailure(
   trace: TurnTrace,
   { step, elapsedMs }: { step: number; elapsedMs: number },
   log: Logger,
-): [FinishReason, string, string?] {
+): TurnFailure {
   if (signal.aborted) {
     trace.modelError(step, { kind: 'aborted' });
-    return ['aborted', 'The turn was cancelled'];
+    return { finishReason: 'aborted', error: 'The turn was cancelled', fields: {} };
   }
-  if (isGatewayError(error)) {
-    const { reason, errorKind, timeoutMs, model } = error.details;
+  const failure = knownFailure(error);
+  if (failure !== undefined && failure.kind !== 'internal') {
+    const isOutage = failure !== error;
+    const { reason, errorKind, timeoutMs, model } = failure.details;
     trace.modelError(step, {
-      kind: error.kind,
-      ...(typeof reason === 'string' ? { reason } : {}),
+      kind: failure.kind,
+      ...(typeof reason === 'string' ? { reason } : isOutage ? { reason: 'dependency_outage' } : {}),
       ...(typeof errorKind === 'string' ? { providerErrorKind: errorKind } : {}),
+      models: upstreamFailuresOf(failure),
     });
-    if (reason === 'circuit_open') return ['circuit_open', error.message];
+    const fields = fieldsOf(failure);
+    if (isOutage) log.warn({ err: error, step }, 'turn stopped: storage or coordination could not be reached');
+    if (reason === 'circuit_open') return { finishReason: 'circuit_open', error: failure.message, fields };
     if (errorKind === 'timeout') {
       const provider = typeof model === 'string' ? model.split('/')[0] : undefined;
       trace.promptTimeout({
@@ -30,12 +63,11 @@ export function classifyFailure(
         ...(typeof timeoutMs === 'number' ? { budgetMs: timeoutMs } : {}),
         ...(provider === undefined ? {} : { knob: `providers.${provider}.timeoutMs` }),
       });
-      return ['error', error.message, 'timeout'];
+      return { finishReason: 'error', error: failure.message, endReason: 'timeout', fields };
     }
-    if (error.kind !== 'internal') return ['error', error.message];
+    return { finishReason: 'error', error: failure.message, fields };
   }
   log.error({ err: error }, 'turn failed');
   trace.modelError(step, { kind: 'internal' });
-  return ['error', INTERNAL_ERROR_MESSAGE];
+  return { finishReason: 'error', error: INTERNAL_ERROR_MESSAGE, fields: { errorKind: 'internal' } };
 }
-

@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { agentModels, type AgentDefinition, type ToolRegistry } from '../agents/index.js';
-import { isGatewayError } from '../errors.js';
 import type { DeliveryRecorder, EventBus, Recorder } from '../obs/index.js';
 import type { ModelRef, ModelRouter, TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
 import { assertNoToolClash, callsForClient, laterStepSettings, resultsForOpenCalls } from './client-tools.js';
@@ -199,10 +198,10 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       try {
         return await steps(turn, model, history);
       } catch (error) {
-        const { result, stored } = finish(turn, ...classifyFailure(error, request.signal, trace, { step: turn.tally.steps, elapsedMs: now() - startedAt }, log));
-        // An open breaker says when to come back; /v1 turns it into Retry-After.
-        const retryAfterMs = isGatewayError(error) && error.details.reason === 'circuit_open' ? error.details.retryAfterMs : undefined;
-        return { result: typeof retryAfterMs === 'number' ? { ...result, retryAfterMs } : result, stored };
+        const failure = classifyFailure(error, request.signal, trace, { step: turn.tally.steps, elapsedMs: now() - startedAt }, log);
+        const { result, stored } = finish(turn, failure.finishReason, failure.error, failure.endReason);
+        // What failed, with its retry hint and upstream status: each surface maps it (/v1: 502, 503 + Retry-After …).
+        return { result: { ...result, ...failure.fields }, stored };
       }
     },
   };

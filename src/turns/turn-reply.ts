@@ -6,8 +6,14 @@ export interface TurnReply {
   tokensUsed: TurnResult['tokensUsed'];
   finishReason: TurnResult['finishReason'];
   sessionKey: string;
-  /** Why the turn failed, when it did. */
+  /** Why the turn failed, when it did: for a model failure the model, the provider's HTTP status and its own message. */
   error?: string;
+  /** The failure's kind (upstream_failed, unavailable, internal …) when the turn failed on a thrown error. */
+  errorKind?: TurnResult['errorKind'];
+  /** The HTTP status the model's provider answered, when an upstream_failed turn got one. */
+  upstreamStatus?: number;
+  /** When a retry may succeed, in ms (an open breaker, storage or Redis unreachable). */
+  retryAfterMs?: number;
 }
 
 export function turnReply(result: TurnResult): TurnReply {
@@ -17,6 +23,9 @@ export function turnReply(result: TurnResult): TurnReply {
     finishReason: result.finishReason,
     sessionKey: result.sessionKey,
     ...(result.error === undefined ? {} : { error: result.error }),
+    ...(result.errorKind === undefined ? {} : { errorKind: result.errorKind }),
+    ...(result.upstreamStatus === undefined ? {} : { upstreamStatus: result.upstreamStatus }),
+    ...(result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }),
   };
 }
 

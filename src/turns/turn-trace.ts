@@ -1,7 +1,7 @@
 // Writes one turn's counts-only evidence: session index row, trajectory records, usage rows, and bus events.
 import type { ToolCallOutcome } from '../agents/index.js';
-import type { EventBus, Recorder } from '../obs/index.js';
-import type { ModelRef, TokenUsage } from '../providers/index.js';
+import { isDegradedEnding, type EventBus, type Recorder } from '../obs/index.js';
+import type { ModelRef, TokenUsage, UpstreamFailure } from '../providers/index.js';
 import type { ContextBudget } from './context-budget.js';
 
 export interface TurnTraceDeps {
@@ -13,11 +13,23 @@ export interface TurnTraceDeps {
 export interface TurnTrace {
   readonly traceId: string;
   modelCall(step: number, call: { model: ModelRef; usage: TokenUsage; costUsd: number; latencyMs: number; finishReason: string; toolCalls: number; textChars: number }): void;
-  modelError(step: number, error: { kind: string; reason?: string; providerErrorKind?: string }): void;
+  /** `models`: each model the failed call tried, in order, with its status and the upstream's message (masked, capped). */
+  modelError(step: number, error: { kind: string; reason?: string; providerErrorKind?: string; models?: readonly UpstreamFailure[] }): void;
   promptTimeout(timeout: { elapsedMs: number; budgetMs?: number; knob?: string }): void;
   toolCall(step: number, toolName: string, outcome: ToolCallOutcome): void;
   contextBudget(step: number, budget: ContextBudget): void;
   end(outcome: { finishReason: string; endReason: string; steps: number; inputTokens: number; outputTokens: number; costUsd: number; toolFailures: number }): void;
+}
+
+/** A failed model call as evidence: ids, kind and status, and the upstream's message (already masked and capped). */
+function modelEvidence(failure: UpstreamFailure): Record<string, string | number> {
+  return {
+    provider: failure.provider,
+    model: failure.model,
+    providerErrorKind: failure.errorKind,
+    ...(failure.statusCode === undefined ? {} : { status: failure.statusCode }),
+    ...(failure.message === undefined ? {} : { message: failure.message }),
+  };
 }
 
 export function startTurnTrace(
@@ -72,6 +84,7 @@ export function startTurnTrace(
         errorKind: error.kind,
         ...(error.reason === undefined ? {} : { reason: error.reason }),
         ...(error.providerErrorKind === undefined ? {} : { providerErrorKind: error.providerErrorKind }),
+        ...(error.models === undefined || error.models.length === 0 ? {} : { models: error.models.map(modelEvidence) }),
       });
       if (error.reason === 'circuit_open') record('breaker', { step, event: 'opened', toolName: null });
     },
@@ -95,7 +108,7 @@ export function startTurnTrace(
     end(outcome) {
       const endedAt = now();
       record('turn_end', { ...outcome, durationMs: endedAt - startedAt });
-      recorder.endSession(traceId, { endReason: outcome.endReason, degraded: outcome.endReason !== 'completed', endedAt });
+      recorder.endSession(traceId, { endReason: outcome.endReason, degraded: isDegradedEnding(outcome.endReason), endedAt });
     },
   };
 }

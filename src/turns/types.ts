@@ -1,5 +1,6 @@
 // What a turn is asked and what it answers: the request every surface builds and the result TurnService returns.
 import type { SessionCaller } from '../agents/index.js';
+import type { ErrorKind } from '../errors.js';
 import type { CallSettings, ModelRef, ToolSpec, TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
 import type { ToolOutput } from './client-tools.js';
 
@@ -79,9 +80,20 @@ export interface TurnResult {
   traceId: string;
   costUsd: number;
   steps: number;
-  /** A human-readable cause when finishReason is error, circuit_open or context_exhausted. */
+  /**
+   * A human-readable cause when finishReason is error, circuit_open or context_exhausted. For a model failure it names
+   * the model, the provider's HTTP status and its own message (secrets masked, capped), each model of a failed chain.
+   */
   error?: string;
-  /** With circuit_open: ms until the first open breaker lets a call through again. */
+  /**
+   * Which kind of failure ended a turn that threw (error, circuit_open): `upstream_failed` (the model provider failed),
+   * `unavailable` (storage or Redis unreachable mid-turn, an open breaker, no provider), `internal` (a bug) …, so each
+   * surface maps it once (/v1: 502, 503 with Retry-After, …).
+   */
+  errorKind?: ErrorKind;
+  /** With upstream_failed: the HTTP status the (last) model's provider answered, when it answered one. */
+  upstreamStatus?: number;
+  /** With circuit_open or an `unavailable` error: ms until a retry may succeed. */
   retryAfterMs?: number;
   /** With tool_calls: the client tool calls the caller is to run and answer in its next request. */
   toolCalls?: TranscriptToolCall[];

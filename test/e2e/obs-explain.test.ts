@@ -72,7 +72,10 @@ describe('obs over real agent turns', () => {
   it('explains the timed-out turn from its model error', async () => {
     const report = (await obsCall('obs.explain', { sessionKey: TIMEOUT_SESSION })) as IncidentReport;
     expect(report.outcome).toMatchObject({ endReason: 'timeout', degraded: true });
-    expect(report.failures).toEqual([]);
+    // The failed model call is a failure of its own (issue 31): no status, as the provider never answered.
+    expect(report.failures).toEqual([
+      { seq: expect.any(Number), toolName: 'fake/fake-model', errorKind: 'timeout', resultDigest: 'none', resultBytes: 0, errorPreview: 'timeout', provider: 'fake', model: 'fake-model', step: 1 },
+    ]);
     // The turn recorded its prompt_timeout evidence, so the cause is numbers-backed and names the knob.
     expect(report.likelyRootCause.code).toBe('prompt_timeout');
     expect(JSON.stringify(report.likelyRootCause)).toContain('providers.fake.timeoutMs');

@@ -187,13 +187,14 @@ describe.each(PROTOCOLS)('e2e over the $type wire', (protocol) => {
     [500, 'server'],
     // Last: an auth failure starts the provider's cooldown.
     [401, 'auth'],
-  ] as const)('answers an upstream %i error envelope as a 502 naming the kind %s, not the upstream message', async (status, kind) => {
-    llm.script({ status, errorMessage: 'secret upstream detail', headers: status === 429 ? { 'retry-after': '7' } : {} });
+  ] as const)('answers an upstream %i error envelope as a 502 naming the kind %s, the status and the masked upstream message', async (status, kind) => {
+    llm.script({ status, errorMessage: 'upstream detail for sk-live-0123456789abcdefghijklmn', headers: status === 429 ? { 'retry-after': '7' } : {} });
     const response = await complete({ model: 'failing', messages: [{ role: 'user', content: 'hi' }] });
     expect(response.status).toBe(502);
     const text = await response.text();
-    expect(JSON.parse(text)).toMatchObject({ error: { type: 'server_error' } });
-    expect(text).toContain(kind);
-    expect(text).not.toContain('secret upstream detail');
+    // DESIGN §3 "upstream failures": the provider's own message and status reach the client, secrets masked.
+    expect(JSON.parse(text)).toMatchObject({ error: { type: 'server_error', upstream_status: status } });
+    expect(text).toContain(`${kind} (HTTP ${status}): upstream detail for ***`);
+    expect(text).not.toContain('sk-live-0123456789abcdefghijklmn');
   });
 });

@@ -53,16 +53,17 @@ describe('configured embedder', () => {
     expect(llm.requests).toHaveLength(0);
   });
 
-  it('reports an upstream failure as upstream_failed with the error kind, and rethrows an abort', async () => {
+  it('reports an upstream failure as upstream_failed with the error kind, status and masked upstream message, and rethrows an abort', async () => {
     const embedder = embedderFor({
       providers: { local: { type: 'openai-compatible', baseUrl: llm.baseUrl } },
       embeddings: { provider: 'local', model: 'e' },
     });
-    llm.script({ endpoint: 'embeddings', status: 503, errorMessage: 'secret detail' });
+    llm.script({ endpoint: 'embeddings', status: 503, errorMessage: 'embedder down for key sk-live-0123456789abcdefghijklmn' });
     const failure = await embedder?.embed(['x'], signal).catch((error: unknown) => error);
     expect(isGatewayError(failure) && failure.kind).toBe('upstream_failed');
-    expect(isGatewayError(failure) && failure.message).not.toContain('secret');
-    expect(isGatewayError(failure) && failure.details.errorKind).toBe('server');
+    // DESIGN §3 "upstream failures": the provider's own message and status travel with the error, secrets masked.
+    expect(isGatewayError(failure) && failure.message).toBe('Embedding call to local/e failed: server (HTTP 503): embedder down for key ***');
+    expect(isGatewayError(failure) && failure.details).toMatchObject({ errorKind: 'server', statusCode: 503 });
 
     const controller = new AbortController();
     const reason = new Error('stop');

@@ -62,16 +62,26 @@ describe('model router fallback', () => {
     expect(fixture.eventsNamed('model:fallback_attempt').map((event) => event.payload.errorKind)).toEqual(['network', 'timeout']);
   });
 
-  it('throws upstream_failed naming the last error kind, never the upstream body, and emits fallback_exhausted', async () => {
-    primaryLlm.script({ status: 500, errorMessage: 'secret internal stack trace' });
-    backupLlm.script({ status: 529, errorMessage: 'secret overloaded detail' });
+  it("throws upstream_failed naming each model's kind, status and masked upstream message, and emits fallback_exhausted", async () => {
+    primaryLlm.script({ status: 500, errorMessage: 'internal stack trace for sk-live-0123456789abcdefghijklmn' });
+    backupLlm.script({ status: 529, errorMessage: 'overloaded detail' });
     const { error } = await collect(fixture.router.stream(callRequest(primary, { fallbacks: [backup], agentId: 'helper' })));
     const failure = gatewayError(error);
     expect(failure.kind).toBe('upstream_failed');
-    expect(failure.message).toContain('server');
-    expect(failure.message).toContain('backup/model-b');
-    expect(failure.message).not.toContain('secret');
-    expect(failure.details).toMatchObject({ errorKind: 'server', attempts: 2, statusCode: 529 });
+    // DESIGN §3 "upstream failures": every surface gets the provider's own message and status, secrets masked.
+    expect(failure.message).toBe(
+      'Model call to backup/model-b failed: server (HTTP 529): overloaded detail (2 models tried; primary/model-a failed: server (HTTP 500): internal stack trace for ***)',
+    );
+    expect(failure.details).toMatchObject({
+      errorKind: 'server',
+      attempts: 2,
+      statusCode: 529,
+      upstreamMessage: 'overloaded detail',
+      failures: [
+        { provider: 'primary', model: 'model-a', errorKind: 'server', statusCode: 500, message: 'internal stack trace for ***' },
+        { provider: 'backup', model: 'model-b', errorKind: 'server', statusCode: 529, message: 'overloaded detail' },
+      ],
+    });
     expect(fixture.eventsNamed('model:fallback_exhausted').map((event) => event.payload)).toEqual([{ agentId: 'helper', attempts: 2 }]);
   });
 

@@ -42,14 +42,32 @@ export const OPENAI_ERRORS = {
 } as const satisfies Record<ErrorKind, OpenAiErrorMapping>;
 
 export interface OpenAiErrorBody {
-  error: { message: string; type: OpenAiErrorType; param: string | null; code: null };
+  /** `upstream_status`: with a 502, the HTTP status the model's provider answered (DESIGN §3 "upstream failures"). */
+  error: { message: string; type: OpenAiErrorType; param: string | null; code: null; upstream_status?: number };
+}
+
+/** The provider's HTTP status of an upstream failure: a failed turn's `upstreamStatus`, or a routed call's `statusCode`. */
+function upstreamStatusOf(error: GatewayError): number | undefined {
+  if (error.kind !== 'upstream_failed') return undefined;
+  const { upstreamStatus, statusCode } = error.details;
+  const status = upstreamStatus ?? statusCode;
+  return typeof status === 'number' ? status : undefined;
 }
 
 /** The envelope of one error; internal errors never show their own message. */
 export function openAiErrorBody(error: GatewayError): OpenAiErrorBody {
   const { type } = OPENAI_ERRORS[error.kind];
   const { param } = error.details;
-  return { error: { message: publicMessage(error), type, param: typeof param === 'string' ? param : null, code: null } };
+  const upstreamStatus = upstreamStatusOf(error);
+  return {
+    error: {
+      message: publicMessage(error),
+      type,
+      param: typeof param === 'string' ? param : null,
+      code: null,
+      ...(upstreamStatus === undefined ? {} : { upstream_status: upstreamStatus }),
+    },
+  };
 }
 
 /** The /v1 plugin's error handler: every thrown error, including auth, rate limit and body errors, leaves here. */

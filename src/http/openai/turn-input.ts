@@ -164,22 +164,25 @@ export function toOpenAiFinishReason(reason: FinishReason | (string & {})): Open
 }
 
 /**
- * A turn that ended without producing any text becomes an error rather than an empty `stop` completion,
- * which a client could not tell apart from a blank reply: the model failed (502), every breaker is open
- * (503), the input does not fit the context window (400), or the request was cancelled (503). A turn that
- * did produce text is answered normally, its reason mapped per the spec's table (error and circuit_open → stop).
+ * A turn that ended without producing any text becomes an error rather than an empty `stop` completion, which a client
+ * could not tell apart from a blank reply: the model failed (502, naming the provider's status and message), storage
+ * or Redis became unreachable mid-turn (503 with Retry-After), every breaker is open (503), the input does not fit the
+ * context window (400), or the request was cancelled (503). A turn that did produce text is answered normally, its
+ * reason mapped per the spec's table (error and circuit_open → stop).
  */
-export function turnFailure(result: Pick<TurnResult, 'finishReason' | 'error' | 'response' | 'retryAfterMs'>, inputParam: string): GatewayError | undefined {
+export function turnFailure(
+  result: Pick<TurnResult, 'finishReason' | 'error' | 'response' | 'retryAfterMs' | 'errorKind' | 'upstreamStatus'>,
+  inputParam: string,
+): GatewayError | undefined {
   if (result.response.length > 0) return undefined;
   const detail = result.error;
+  const retryAfter = result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs };
   switch (result.finishReason) {
     case 'error':
-      return new GatewayError('upstream_failed', detail ?? 'The model call failed');
+      if (result.errorKind === 'unavailable') return new GatewayError('unavailable', detail ?? 'A service the turn needs is unavailable', retryAfter);
+      return new GatewayError('upstream_failed', detail ?? 'The model call failed', result.upstreamStatus === undefined ? {} : { upstreamStatus: result.upstreamStatus });
     case 'circuit_open':
-      return new GatewayError('unavailable', detail ?? 'Every model for this request is temporarily unavailable', {
-        reason: 'circuit_open',
-        ...(result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }),
-      });
+      return new GatewayError('unavailable', detail ?? 'Every model for this request is temporarily unavailable', { reason: 'circuit_open', ...retryAfter });
     case 'context_exhausted':
       return new GatewayError('invalid_params', detail ?? 'The input does not fit the model context window', { param: inputParam });
     case 'aborted':

@@ -3,3 +3,4 @@ export { TRAJECTORY_KIND, SIGNAL_KIND, SEVERITIES, CONTENT_HEURISTIC, VOICE_ERRO
 export type { FleetEvidence, HealthSignalEvidence, RunEvidence, SessionEvidence, SessionIndexEvidence, TrajectoryEvidence, UsageEvidence } from './records.js';
 export { createSessionLoader, SYNTHETIC_ROOT_PREFIX, MAX_SESSION_TRAJECTORY_ROWS, type SessionLoader, type SessionReference } from './session-loader.js';
 export { createFleetLoader, FLEET_ROW_CAPS, type FleetLoader } from './fleet-loader.js';
+export { HEALTHY_END_REASONS, isDegradedEnding } from './endings.js';

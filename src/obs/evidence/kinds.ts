@@ -1,6 +1,6 @@
 // The trajectory record kinds and health-signal kinds the reports read, with the data shape of each (see README.md).
 
-/** Trajectory record kinds (`trajectory.kind`); `data` is a counts-and-ids JSON object, never message bodies. */
+/** Trajectory record kinds (`trajectory.kind`); `data` is a counts-and-ids JSON object, never message bodies (a failed model call keeps the upstream's masked error message). */
 export const TRAJECTORY_KIND = {
   // Written by the turn loop today (src/agents/turn-trace.ts).
   turnStart: 'turn_start',

@@ -1,14 +1,16 @@
 // obs.explain's report: a pure function from one session's recorded evidence to an IncidentReport (no clock, no I/O).
 import { TRAJECTORY_KIND, type Severity } from '../evidence/kinds.js';
+import { isDegradedEnding } from '../evidence/endings.js';
 import { ORPHANED_END_REASON, orphanedSessions } from '../evidence/orphans.js';
 import { compareText, count, round, sortedObject, str } from '../evidence/read.js';
 import type { SessionEvidence, SessionIndexEvidence, TrajectoryEvidence } from '../evidence/records.js';
 import { contextBudgetBlock, cronWakeGateBlock, learningBlock, orchestrateEntries, recallBlock, voiceBlock } from './blocks.js';
 import { boundReport } from './bound.js';
+import { collectModelFailures } from './model-evidence.js';
 import { likelyRootCause } from './root-cause.js';
 import { spawnTree } from './spawn-tree.js';
 import { collectToolEvidence, reconcileRollup } from './tool-evidence.js';
-import type { CoverageBlock, ExplainDepth, IncidentReport, RootCause, Truncation } from './types.js';
+import type { CoverageBlock, ExplainDepth, FailureEntry, IncidentReport, RootCause, Truncation } from './types.js';
 
 export interface ExplainOptions {
   depth?: ExplainDepth;
@@ -33,7 +35,7 @@ function outcomeOf(evidence: SessionEvidence, records: readonly TrajectoryEviden
   const lastStart = records.filter((record) => record.kind === TRAJECTORY_KIND.turnStart).at(-1);
   const isLastTurnOpen = lastStart !== undefined && (lastEnd === undefined || lastStart.seq > lastEnd.seq);
   const endReason = isLastTurnOpen ? undefined : str(lastEnd?.data.endReason) ?? latest?.endReason ?? undefined;
-  if (endReason !== undefined) return { endReason, degraded: endReason !== 'completed' };
+  if (endReason !== undefined) return { endReason, degraded: isDegradedEnding(endReason) };
   if (orphanedSessions(evidence.runs).has(evidence.sessionKey)) return { endReason: ORPHANED_END_REASON, degraded: true };
   return { endReason: 'in_progress', degraded: false };
 }
@@ -55,12 +57,31 @@ function costOf(records: readonly TrajectoryEvidence[]): IncidentReport['cost'] 
   return { costUsd: round(costUsd, 6), totalTokens: inputTokens + outputTokens, cacheReadRatio: inputTokens === 0 ? 0 : round(cacheReadTokens / inputTokens, 4) };
 }
 
-function summaryOf(report: Omit<IncidentReport, 'summary'>, toolCalls: number): string {
-  const failed = report.failures.length;
+function summaryOf(report: Omit<IncidentReport, 'summary'>, counts: { toolCalls: number; toolFailures: number; modelFailures: number }): string {
   const turns = `${report.timing.turnCount} turn${report.timing.turnCount === 1 ? '' : 's'}`;
-  const tools = toolCalls === 0 ? 'no tool calls' : `${failed} of ${toolCalls} tool call(s) failed`;
-  return `Session ${report.sessionKey} (agent ${report.agentId ?? 'unknown'}, channel ${report.channel ?? 'unknown'}): ${turns}, ended ${report.outcome.endReason}; ${tools}; `
+  const tools = counts.toolCalls === 0 ? 'no tool calls' : `${counts.toolFailures} of ${counts.toolCalls} tool call(s) failed`;
+  const models = counts.modelFailures === 0 ? '' : `; ${counts.modelFailures} model call(s) failed`;
+  return `Session ${report.sessionKey} (agent ${report.agentId ?? 'unknown'}, channel ${report.channel ?? 'unknown'}): ${turns}, ended ${report.outcome.endReason}; ${tools}${models}; `
     + `${report.cost.totalTokens} tokens, $${report.cost.costUsd}. Likely cause: ${report.likelyRootCause.code}.`;
+}
+
+/** Tool and model failures in one list, newest first (both lists are); a model call's entries keep their own order. */
+function mergeNewestFirst(tools: readonly FailureEntry[], models: readonly FailureEntry[]): FailureEntry[] {
+  const merged: FailureEntry[] = [];
+  let t = 0;
+  let m = 0;
+  while (t < tools.length || m < models.length) {
+    const tool = tools[t];
+    const model = models[m];
+    if (model === undefined || (tool !== undefined && tool.seq > model.seq)) {
+      if (tool !== undefined) merged.push(tool);
+      t += 1;
+    } else {
+      merged.push(model);
+      m += 1;
+    }
+  }
+  return merged;
 }
 
 function nextSteps(cause: RootCause, breakerOpened: boolean, isReconciled: boolean): string[] {
@@ -79,6 +100,7 @@ export function assembleIncidentReport(evidence: SessionEvidence, options: Expla
   const { endReason, degraded } = outcomeOf(evidence, records, latest);
 
   const tools = collectToolEvidence(records);
+  const modelFailures = collectModelFailures(records);
   const reconciliation = reconcileRollup(records, tools.stats);
   const contextBudget = contextBudgetBlock(records, endReason);
   const recall = recallBlock(records);
@@ -111,7 +133,7 @@ export function assembleIncidentReport(evidence: SessionEvidence, options: Expla
     cost: costOf(records),
     timing: { durationMs, turnCount: Math.max(turnStarts, turns.length) },
     toolStats: sortedObject(tools.stats),
-    failures: tools.failures,
+    failures: mergeNewestFirst(tools.failures, modelFailures),
     breakerTimeline: tools.breakerTimeline,
     offloads: tools.offloads,
     likelyRootCause: cause,
@@ -127,7 +149,7 @@ export function assembleIncidentReport(evidence: SessionEvidence, options: Expla
     ...(tree === undefined ? {} : { spawnTree: tree }),
   };
   // The summary names counts from the whole evidence, so it is written before bounding trims the arrays.
-  const report: IncidentReport = { ...body, summary: summaryOf(body, tools.totalCalls) };
+  const report: IncidentReport = { ...body, summary: summaryOf(body, { toolCalls: tools.totalCalls, toolFailures: tools.failures.length, modelFailures: modelFailures.length }) };
   return boundReport(orderKeys(report), options.depth ?? 'summary');
 }
 

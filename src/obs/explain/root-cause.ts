@@ -1,8 +1,10 @@
 // likelyRootCause of one session, in the spec's precedence: terminal-drive verdicts, orchestrate, tool failures,
-// degradation causes, other endings, recall_miss, then the benign causes and outcome_unresolved.
+// degradation causes, a failed model call or unreachable storage, recall_miss, other endings, then the benign causes
+// and outcome_unresolved.
 import { EVICTION_REASONS, TIMEOUT_PHASES, TRAJECTORY_KIND } from '../evidence/kinds.js';
 import { bool, count, oneOf, str } from '../evidence/read.js';
 import type { TrajectoryEvidence } from '../evidence/records.js';
+import { describeModelFailure, modelFailuresOf } from './model-evidence.js';
 import type { ToolEvidence } from './tool-evidence.js';
 import type { ContextBudgetBlock, LearningBlock, OrchestrateEntry, RecallBlock, RootCause } from './types.js';
 
@@ -138,6 +140,39 @@ const promptTimeout: Rule = ({ endReason, records }) => {
     { phase, elapsedMs, budgetMs });
 };
 
+/** What to do about a failed model call, by its provider error kind. */
+const MODEL_FAILURE_STEPS: Record<string, string> = {
+  auth: "The provider refused the API key: check providers.<provider>.apiKey in config.yaml, then models.test.",
+  rate_limit: "The provider is rate limiting or out of quota: wait, raise the account's limits, or add fallbackModels on another provider.",
+  bad_request: "The provider refused the request: read its message (the model id, a request setting, the context size).",
+  timeout: "Raise providers.<provider>.timeoutMs, or use a faster model.",
+};
+const MODEL_FAILURE_DEFAULT_STEP = "The provider failed on its side: retry, check the provider's status, or add fallbackModels on another provider.";
+
+/**
+ * The turn ended `error` on a failed model call: names each model tried with its status and the upstream's message
+ * (DESIGN §3 "upstream failures"). Ranked with the endings it explains, below tool failures (rule 1).
+ */
+const modelFailure: Rule = ({ endReason, records }) => {
+  if (endReason !== 'error') return undefined;
+  const failures = modelFailuresOf(lastModelError(records));
+  const last = failures.at(-1);
+  if (last === undefined) return undefined;
+  const detail = failures.length === 1
+    ? `The model call to ${last.provider}/${last.model} failed: ${describeModelFailure(last)}.`
+    : `Every model tried failed: ${failures.map((failure) => `${failure.provider}/${failure.model}: ${describeModelFailure(failure)}`).join('; ')}.`;
+  const step = (MODEL_FAILURE_STEPS[last.errorKind] ?? MODEL_FAILURE_DEFAULT_STEP).replace('<provider>', last.provider);
+  return cause('upstream_failed', detail, [step, 'Look at failures[] for each model, its status and the message the provider gave.'],
+    { provider: last.provider, model: last.model, errorKind: last.errorKind, ...(last.status === undefined ? {} : { status: last.status }) });
+};
+
+/** The turn stopped because storage or Redis could not be reached while it ran (its model_error says dependency_outage). */
+const dependencyUnavailable: Rule = ({ endReason, records }) => {
+  if (endReason !== 'error' || lastModelError(records)?.data.reason !== 'dependency_outage') return undefined;
+  return cause('dependency_unavailable', 'Storage or coordination (the database or Redis) could not be reached while the turn ran.',
+    ['Check GET /ready and the database and Redis; retry the turn once they answer.']);
+};
+
 const OTHER_ENDINGS: Record<string, [string, string]> = {
   error: ['The turn failed on a model or provider error.', 'Check the provider configuration and obs.diagnostics for the error kind.'],
   circuit_open: ["Every candidate model's circuit breaker was open.", 'Wait for the breaker to close, or add fallbackModels on another provider.'],
@@ -192,6 +227,8 @@ const RULES: readonly Rule[] = [
   contextExhausted,
   outputStarved,
   promptTimeout,
+  modelFailure,
+  dependencyUnavailable,
   recallMiss,
   otherEnding,
   learnedSkillFailing,

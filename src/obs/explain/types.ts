@@ -9,14 +9,28 @@ export interface ToolStat {
   topErrorKind: string | null;
 }
 
+/**
+ * A failed tool call, or a failed model call (DESIGN §3 "upstream failures"): then toolName is `provider/model`,
+ * errorKind the provider error kind (server, rate_limit, auth …), and provider, model, status, message and step are set.
+ */
 export interface FailureEntry {
   seq: number;
   toolName: string;
   errorKind: string;
   resultDigest: string;
   resultBytes: number;
-  /** Built from the recorded counts and digest only; raw tool output is never recorded, so never shown. */
+  /**
+   * A tool's is built from the recorded counts and digest only (raw tool output is never recorded, so never shown);
+   * a model's names its status and quotes the upstream's message.
+   */
   errorPreview: string;
+  provider?: string;
+  model?: string;
+  /** The HTTP status the provider answered, when it answered one. */
+  status?: number;
+  /** The upstream's own error message, secrets masked, at most 500 characters. */
+  message?: string;
+  step?: number;
 }
 
 export interface BreakerEntry {

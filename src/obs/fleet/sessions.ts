@@ -1,5 +1,6 @@
 // Session-level fleet numbers: degraded sessions by cause, activity, tool stats, merged error kinds, breaker trips, cost.
 import { SIGNAL_KIND, TRAJECTORY_KIND } from '../evidence/kinds.js';
+import { isDegradedEnding } from '../evidence/endings.js';
 import { ORPHANED_END_REASON, orphanedSessions } from '../evidence/orphans.js';
 import { bump, compareText, count, round, sortedObject, str, topKey } from '../evidence/read.js';
 import type { FleetEvidence, SessionIndexEvidence } from '../evidence/records.js';
@@ -40,8 +41,16 @@ function withOrphans(turns: readonly SessionIndexEvidence[], orphaned: ReadonlyS
   return turns.map((turn) => (turn.endReason === null && orphaned.has(turn.sessionKey) ? { ...turn, endReason: ORPHANED_END_REASON, degraded: true } : turn));
 }
 
+/**
+ * A healthy ending is never degraded, whatever its row says: rows written before the client tool hand-off counted as
+ * healthy (DESIGN §3) recorded `tool_calls` as degraded.
+ */
+function withHealthyEndings(turns: readonly SessionIndexEvidence[]): SessionIndexEvidence[] {
+  return turns.map((turn) => (turn.degraded && turn.endReason !== null && !isDegradedEnding(turn.endReason) ? { ...turn, degraded: false } : turn));
+}
+
 export function sessionNumbers(evidence: FleetEvidence): SessionNumbers {
-  const turns = withOrphans(evidence.sessions, orphanedSessions(evidence.runs));
+  const turns = withHealthyEndings(withOrphans(evidence.sessions, orphanedSessions(evidence.runs)));
   const latest = latestTurns(turns);
   const degradedByCause = new Map<string, number>();
   for (const session of latest) {

@@ -1,26 +1,36 @@
 // Classifies failed wire calls (HTTP statuses, provider error bodies, mid-stream error frames, socket errors) as ProviderCallError.
 import type { IncomingHttpHeaders } from 'node:http';
+import { upstreamMessageOf } from './upstream-message.js';
 
 export type ProviderErrorKind = 'auth' | 'rate_limit' | 'server' | 'timeout' | 'network' | 'bad_request' | 'aborted' | 'unknown';
 
 /** Provider messages can be long (a whole schema echoed back); the log needs the gist only. */
 export const ERROR_DETAIL_MAX_CHARS = 300;
 
+export interface ProviderCallErrorOptions extends ErrorOptions {
+  /** What the upstream said about the failure, or how it broke the protocol; masked and capped here (upstream-message.ts). */
+  upstreamMessage?: string | undefined;
+}
+
 /**
- * A failed call, classified. The message is body-free so it may reach a client; `detail` carries the
- * provider's own error type and message for the log only.
+ * A failed call, classified. The message is body-free; `detail` carries the provider's own error type and message
+ * for the log only. `upstreamMessage` is what travels to clients and reports (DESIGN §3 "upstream failures"):
+ * the upstream's own message with secret-looking strings masked, at most 500 characters.
  */
 export class ProviderCallError extends Error {
+  readonly upstreamMessage: string | undefined;
+
   constructor(
     readonly kind: ProviderErrorKind,
     readonly statusCode: number | undefined,
     /** How long the provider asked us to wait (Retry-After, retry-after-ms or Gemini's RetryInfo), in ms. */
     readonly retryAfterMs: number | undefined,
     readonly detail: string | undefined,
-    options?: ErrorOptions,
+    { upstreamMessage, ...options }: ProviderCallErrorOptions = {},
   ) {
     super(statusCode === undefined ? `model call failed (${kind})` : `model call failed (${kind}, HTTP ${statusCode})`, options);
     this.name = 'ProviderCallError';
+    this.upstreamMessage = upstreamMessageOf(upstreamMessage);
   }
 }
 
@@ -127,11 +137,18 @@ export function retryAfterMsOf(headers: IncomingHttpHeaders, now: number = Date.
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** An HTTP error answer: the status decides the kind, the body only feeds the detail (and Gemini's RetryInfo). */
+/** A body that is no error envelope: its text, unless it is an HTML page (a proxy's error page says nothing the status does not). */
+function plainBodyMessage(bodyText: string): string | undefined {
+  return /^\s*</.test(bodyText) ? undefined : bodyText;
+}
+
+/** An HTTP error answer: the status decides the kind, the body feeds the detail, the upstream message (and Gemini's RetryInfo). */
 export function errorFromResponse(statusCode: number, headers: IncomingHttpHeaders, bodyText: string): ProviderCallError {
   const fields = errorFields(parseQuietly(bodyText));
   const retryAfterMs = retryAfterMsOf(headers) ?? fields?.retryDelayMs;
-  return new ProviderCallError(statusKind(statusCode), statusCode, retryAfterMs, detailOf(fields) ?? (bodyText.slice(0, ERROR_DETAIL_MAX_CHARS) || undefined));
+  return new ProviderCallError(statusKind(statusCode), statusCode, retryAfterMs, detailOf(fields) ?? (bodyText.slice(0, ERROR_DETAIL_MAX_CHARS) || undefined), {
+    upstreamMessage: fields === undefined ? plainBodyMessage(bodyText) : fields.message,
+  });
 }
 
 /** An error delivered inside a 200 stream: Anthropic's `error` event, an OpenAI or Gemini `{error: …}` data frame. */
@@ -141,12 +158,12 @@ export function errorFromStreamPayload(payload: unknown): ProviderCallError {
   // OpenAI names the cause in `code` when `type` is generic (429: type `requests`, code `rate_limit_exceeded`).
   const byName = (fields?.type === undefined ? undefined : TYPE_KIND.get(fields.type)) ?? (typeof fields?.code === 'string' ? TYPE_KIND.get(fields.code) : undefined);
   const kind = byName ?? (numeric === undefined ? 'server' : statusKind(numeric));
-  return new ProviderCallError(kind, undefined, fields?.retryDelayMs, detailOf(fields));
+  return new ProviderCallError(kind, undefined, fields?.retryDelayMs, detailOf(fields), { upstreamMessage: fields?.message });
 }
 
-/** The upstream broke the protocol (unparsable frame, stream cut short); counted as a server failure. */
+/** The upstream broke the protocol (unparsable frame, stream cut short); counted as a server failure. The detail is ours and says how. */
 export function protocolError(detail: string, cause?: unknown): ProviderCallError {
-  return new ProviderCallError('server', undefined, undefined, detail, cause === undefined ? undefined : { cause });
+  return new ProviderCallError('server', undefined, undefined, detail, { upstreamMessage: detail, ...(cause === undefined ? {} : { cause }) });
 }
 
 function parseQuietly(text: string): unknown {
@@ -190,8 +207,8 @@ export function toProviderCallError(error: unknown, callerSignal: AbortSignal, i
   if (isTimedOut) return new ProviderCallError('timeout', undefined, undefined, undefined, { cause: error });
   if (error instanceof ProviderCallError) return error;
   const code = codeOf(error);
-  if (code !== undefined && TIMEOUT_CODES.has(code)) return new ProviderCallError('timeout', undefined, undefined, code, { cause: error });
-  if (code !== undefined && NETWORK_CODES.has(code)) return new ProviderCallError('network', undefined, undefined, code, { cause: error });
+  if (code !== undefined && TIMEOUT_CODES.has(code)) return new ProviderCallError('timeout', undefined, undefined, code, { cause: error, upstreamMessage: code });
+  if (code !== undefined && NETWORK_CODES.has(code)) return new ProviderCallError('network', undefined, undefined, code, { cause: error, upstreamMessage: code });
   const name = error instanceof Error ? error.name : undefined;
   if (name === 'AbortError' || code === 'UND_ERR_ABORTED') return new ProviderCallError('aborted', undefined, undefined, undefined, { cause: error });
   return new ProviderCallError('unknown', undefined, undefined, undefined, { cause: error });

@@ -7,6 +7,7 @@ import type { WireAdapter, WireAdapterOptions, WireProviderType } from './types.
 
 export { argumentsText, toolInput } from './decoding.js';
 export { ProviderCallError, retryAfterMsOf, statusKind, toProviderCallError, type ProviderErrorKind } from './errors.js';
+export { maskLiterals, maskSecrets, UPSTREAM_MESSAGE_MAX_CHARS, upstreamMessageOf } from './upstream-message.js';
 export type {
   WireAdapter,
   WireAdapterOptions,

@@ -44,6 +44,14 @@ export function createPool({ url, log, maxConnections = DEFAULT_MAX_CONNECTIONS,
 /** Runs `work` in one transaction on one client: committed when it resolves, rolled back when it throws. */
 export async function transaction<T>(pool: PgPool, work: (client: PgClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A server ending the connection mid-transaction (a restart, pg_terminate_backend) fails the statement and also emits
+  // 'error' on the checked-out client, which the pool only listens to while the client is idle: unheard, it would crash
+  // the process. The broken client is handed back with its error, so the pool drops it instead of reusing it.
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await work(client);
@@ -53,7 +61,8 @@ export async function transaction<T>(pool: PgPool, work: (client: PgClient) => P
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    client.removeListener('error', onError);
+    client.release(broken);
   }
 }
 

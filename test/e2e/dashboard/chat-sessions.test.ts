@@ -58,4 +58,31 @@ describe('dashboard chat and sessions', () => {
     await expect.poll(() => page.getByText(/Cleared \d+ messages\./).count()).toBe(1);
     expect(world.browser.problems).toEqual([]);
   });
+
+  it("shows the provider's own message on a failed chat message, and in that session's incident report", async () => {
+    const { page } = world.browser;
+    world.llm.script({ status: 500, errorMessage: 'upstream exploded' });
+    await openSignedIn(world, 'chat');
+    await expect.poll(() => new URL(page.url()).searchParams.get('session') ?? '').toMatch(/^default:dashboard:dashboard:/);
+    const failedKey = new URL(page.url()).searchParams.get('session') ?? '';
+    await page.getByLabel('Message', { exact: true }).fill('Hello?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'upstream exploded' });
+    await expect.poll(() => alert.count(), { timeout: 10_000 }).toBe(1);
+    expect(await alert.textContent()).toContain('Model call to fake/fake-model failed: server (HTTP 500): upstream exploded');
+    await capture(world, 'chat-failed');
+
+    await openSignedIn(world, `sessions?key=${encodeURIComponent(failedKey)}`);
+    const report = page.getByRole('article', { name: 'Incident report' });
+    await expect.poll(() => report.count(), { timeout: 10_000 }).toBe(1);
+    const failures = report.getByRole('list', { name: 'Failures' });
+    await expect.poll(() => failures.count()).toBe(1);
+    expect(await failures.textContent()).toContain('fake/fake-model');
+    expect(await failures.textContent()).toContain('HTTP 500');
+    expect(await failures.textContent()).toContain('upstream exploded');
+    expect(await report.textContent()).not.toContain('No failures recorded');
+    expect(await report.textContent()).toContain('upstream_failed');
+    await capture(world, 'session-detail-failed');
+    expect(world.browser.problems).toEqual([]);
+  });
 });

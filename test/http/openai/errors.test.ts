@@ -30,6 +30,15 @@ describe('openai error table', () => {
       error: { message: 'Internal error', type: 'server_error', param: null, code: null },
     });
   });
+
+  it("adds upstream_status to an upstream failure: a failed turn's upstreamStatus, or a routed call's statusCode", () => {
+    expect(openAiErrorBody(new GatewayError('upstream_failed', 'Model call to a/b failed: server (HTTP 500): boom', { upstreamStatus: 500 }))).toEqual({
+      error: { message: 'Model call to a/b failed: server (HTTP 500): boom', type: 'server_error', param: null, code: null, upstream_status: 500 },
+    });
+    expect(openAiErrorBody(new GatewayError('upstream_failed', 'Embedding call failed', { statusCode: 503 })).error.upstream_status).toBe(503);
+    expect(openAiErrorBody(new GatewayError('upstream_failed', 'Model call to a/b failed: network: ECONNREFUSED')).error).not.toHaveProperty('upstream_status');
+    expect(openAiErrorBody(new GatewayError('unavailable', 'down', { statusCode: 503 })).error).not.toHaveProperty('upstream_status');
+  });
 });
 
 describe('/v1 errors over HTTP', () => {

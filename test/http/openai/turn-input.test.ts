@@ -113,6 +113,13 @@ describe('finish reasons and failed turns', () => {
     for (const reason of ['stop', 'max_steps', 'budget_exceeded', 'context_loop'] as const) expect(turnFailure({ finishReason: reason, response: '' }, 'messages')).toBeUndefined();
   });
 
+  it('maps what failed: an upstream failure keeps its status, storage unreachable mid-turn is unavailable with its retry hint', () => {
+    expect(turnFailure({ finishReason: 'error', error: 'Model call to a/b failed: server (HTTP 500): boom', response: '', errorKind: 'upstream_failed', upstreamStatus: 500 }, 'messages'))
+      .toMatchObject({ kind: 'upstream_failed', message: 'Model call to a/b failed: server (HTTP 500): boom', details: { upstreamStatus: 500 } });
+    expect(turnFailure({ finishReason: 'error', error: 'Storage cannot be reached', response: '', errorKind: 'unavailable', retryAfterMs: 5_000 }, 'messages'))
+      .toMatchObject({ kind: 'unavailable', message: 'Storage cannot be reached', details: { retryAfterMs: 5_000 } });
+  });
+
   it('answers a turn that produced text normally even when it then failed (error maps to stop)', () => {
     expect(turnFailure({ finishReason: 'error', error: 'boom', response: 'partial answer' }, 'messages')).toBeUndefined();
     expect(turnFailure({ finishReason: 'circuit_open', response: 'partial answer' }, 'messages')).toBeUndefined();

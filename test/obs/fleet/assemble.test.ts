@@ -34,6 +34,17 @@ describe('obs.fleet.health sessions, activity and tools', () => {
     expect(report.activity).toMatchObject({ turnTotal: 6, activeAgents: ['default'], activeChannels: ['ws'], exitReasons: { completed: 2, error: 1, in_progress: 1, timeout: 2 } });
   });
 
+  it('counts no client tool hand-off as degraded, even from rows that recorded it so (DESIGN §3)', async () => {
+    const evidence = sessions(['tool_calls', 'tool_calls', 'tool_calls', 'tool_calls', 'tool_calls', 'completed']);
+    // The fixture rows say degraded: true for tool_calls, as rows written before the hand-off counted as healthy did.
+    expect(evidence.sessions.filter((row) => row.degraded)).toHaveLength(5);
+    const report = assembleFleetHealth(fleetEvidence(evidence));
+    expect(report.sessions).toEqual({ total: 6, degraded: 0, degradedRate: 0 });
+    expect(report.degradedByCause).toEqual({});
+    expect(report.likelyRootCause.code).toBe('none');
+    expect(report.activity.exitReasons).toEqual({ completed: 1, tool_calls: 5 });
+  });
+
   it('counts the session of an orphaned run as degraded with cause orphaned, as the autonomy block does', async () => {
     const open = fleetTurn(1, null);
     open.row.sessionKey = 'default:alice:subagent:r1';

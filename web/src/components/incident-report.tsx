@@ -7,11 +7,17 @@ interface ToolStat {
   failed: number;
   topErrorKind: string | null;
 }
+/** A failed tool call, or a failed model call (then provider, model, status and message say what the provider answered). */
 interface Failure {
   seq: number;
   toolName: string;
   errorKind: string;
   errorPreview: string;
+  provider?: string;
+  model?: string;
+  status?: number;
+  message?: string;
+  step?: number;
 }
 export interface IncidentReport {
   sessionKey: string;
@@ -105,10 +111,10 @@ export function IncidentReportView({ report }: { report: IncidentReport | Sessio
       {report.failures.length === 0 ? (
         <p class="muted">No failures recorded.</p>
       ) : (
-        <ol>
-          {report.failures.map((failure) => (
-            <li key={failure.seq}>
-              <code>{failure.toolName}</code> failed ({words(failure.errorKind)}): {failure.errorPreview}
+        <ol aria-label="Failures">
+          {report.failures.map((failure, index) => (
+            <li key={`${failure.seq}:${index}`}>
+              <FailureLine failure={failure} />
             </li>
           ))}
         </ol>
@@ -120,6 +126,24 @@ export function IncidentReportView({ report }: { report: IncidentReport | Sessio
       )}
       <JsonDetails summary="Full report (JSON)" value={report} />
     </article>
+  );
+}
+
+/** A model failure names the model, the step, the provider's status and its own message; a tool failure its preview. */
+function FailureLine({ failure }: { failure: Failure }) {
+  if (failure.provider === undefined) {
+    return (
+      <>
+        <code>{failure.toolName}</code> failed ({words(failure.errorKind)}): {failure.errorPreview}
+      </>
+    );
+  }
+  const status = failure.status === undefined ? '' : `, HTTP ${failure.status}`;
+  return (
+    <>
+      Model <code>{failure.toolName}</code> failed{failure.step === undefined ? '' : ` at step ${failure.step}`} ({words(failure.errorKind)}
+      {status}){failure.message === undefined ? '' : `: ${failure.message}`}
+    </>
   );
 }
 
