@@ -5,7 +5,7 @@ import { GatewayError } from '../errors.js';
 import { classifyProviderError, statusCodeOf } from './error-kind.js';
 import { providerAdapter, type ProvidersConfig } from './provider-config.js';
 import { describeFailure, upstreamFailureOf } from './router-errors.js';
-import { formatModelRef, type Embedder, type ModelRef } from './types.js';
+import { formatModelRef, type Embedder, type EmbeddingResult, type ModelRef } from './types.js';
 
 export interface EmbedderDeps {
   embeddings: GatewayConfig['embeddings'];
@@ -38,11 +38,13 @@ export function createEmbedder({ embeddings, providers, log }: EmbedderDeps): Em
 
   return {
     model: embeddings.model,
-    async embed(texts, signal) {
+    async embed(texts, signal, options = {}) {
       if (texts.length === 0) return { vectors: [], model: embeddings.model };
       signal.throwIfAborted();
+      const { dimensions } = options;
+      let result: EmbeddingResult;
       try {
-        return await embed({ modelId: embeddings.model, texts, signal });
+        result = await embed({ modelId: embeddings.model, texts, signal, ...(dimensions === undefined ? {} : { dimensions }) });
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         const kind = classifyProviderError(error);
@@ -54,6 +56,12 @@ export function createEmbedder({ embeddings, providers, log }: EmbedderDeps): Em
           ...(failure.message === undefined ? {} : { upstreamMessage: failure.message }),
         }, { cause: error });
       }
+      // A server that ignores `dimensions` answers its full length; passing that on would drop the caller's ask silently.
+      const wrong = dimensions === undefined ? undefined : result.vectors.find((vector) => vector.length !== dimensions);
+      if (wrong !== undefined) {
+        throw new GatewayError('upstream_failed', `Embedding provider '${ref.provider}' answered ${wrong.length} dimensions, not the ${dimensions} asked for in 'dimensions'`, { param: 'dimensions' });
+      }
+      return result;
     },
   };
 }

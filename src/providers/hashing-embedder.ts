@@ -1,4 +1,5 @@
 // The built-in offline embedder: signed feature hashing of lowercase words and their character trigrams, L2-normalised. Deterministic.
+import { GatewayError } from '../errors.js';
 import { PROVIDER_LIMITS } from './limits.js';
 import type { Embedder } from './types.js';
 
@@ -50,14 +51,23 @@ export function hashingVector(text: string, dimensions = PROVIDER_LIMITS.hashing
   return norm === 0 ? vector : vector.map((value) => value / norm);
 }
 
+/**
+ * A call may ask for other `dimensions` than the embedder's own (any length is a valid hashing space, reported as
+ * the model `hashing-<n>`), up to PROVIDER_LIMITS.hashingEmbedderMaxDimensions; more is refused, naming the limit.
+ */
 export function createHashingEmbedder({ dimensions = PROVIDER_LIMITS.hashingEmbedderDimensions }: HashingEmbedderOptions = {}): Embedder {
   if (!Number.isInteger(dimensions) || dimensions < 1) throw new TypeError('dimensions must be a positive integer');
   const model = `hashing-${dimensions}`;
   return {
     model,
-    async embed(texts, signal) {
+    async embed(texts, signal, options = {}) {
       signal.throwIfAborted();
-      return { vectors: texts.map((text) => hashingVector(text, dimensions)), model };
+      const size = options.dimensions ?? dimensions;
+      const max = PROVIDER_LIMITS.hashingEmbedderMaxDimensions;
+      if (!Number.isInteger(size) || size < 1 || size > max) {
+        throw new GatewayError('invalid_params', `Invalid value for 'dimensions': the built-in hashing embedder makes at most ${max} dimensions`, { param: 'dimensions' });
+      }
+      return { vectors: texts.map((text) => hashingVector(text, size)), model: size === dimensions ? model : `hashing-${size}` };
     },
   };
 }

@@ -14,4 +14,6 @@ export const PROVIDER_LIMITS = {
   modelListMaxBytes: 4 * 1024 * 1024,
   /** Vector length of the built-in hashing embedder. */
   hashingEmbedderDimensions: 256,
+  /** The most dimensions a caller may ask the hashing embedder for (OpenAI's largest model makes 3072). */
+  hashingEmbedderMaxDimensions: 4096,
 };

@@ -26,10 +26,14 @@ export type ModelCallEvent =
 
 /** CallSettings in the adapters' shape: the sampling fields grouped, the rest as they are. */
 export function wireOptions(settings: CallSettings): WireCallOptions {
-  const { responseFormat, toolChoice, parallelToolCalls, reasoningEffort, ...sampling } = settings;
+  const { responseFormat, toolChoice, parallelToolCalls, reasoningEffort, serviceTier, promptCacheKey, safetyIdentifier, verbosity, ...sampling } = settings;
   return {
     sampling,
     ...(reasoningEffort === undefined ? {} : { reasoningEffort }),
+    ...(serviceTier === undefined ? {} : { serviceTier }),
+    ...(promptCacheKey === undefined ? {} : { promptCacheKey }),
+    ...(safetyIdentifier === undefined ? {} : { safetyIdentifier }),
+    ...(verbosity === undefined ? {} : { verbosity }),
     ...(responseFormat === undefined ? {} : { responseFormat }),
     ...(toolChoice === undefined ? {} : { toolChoice }),
     ...(parallelToolCalls === undefined ? {} : { parallelToolCalls }),

@@ -1,6 +1,6 @@
 // The model layer's seam: requests, streamed events, catalog entries and the router the turn loop calls.
 import type { TranscriptMessage } from './transcript.js';
-import type { WireReasoningEffort, WireResponseFormat, WireSampling, WireToolChoice } from './wire/index.js';
+import type { WireReasoningEffort, WireResponseFormat, WireSampling, WireServiceTier, WireToolChoice, WireVerbosity } from './wire/index.js';
 
 export interface ModelRef {
   provider: string;
@@ -49,6 +49,10 @@ export interface CallSettings extends WireSampling {
   toolChoice?: WireToolChoice;
   parallelToolCalls?: boolean;
   reasoningEffort?: WireReasoningEffort;
+  serviceTier?: WireServiceTier;
+  promptCacheKey?: string;
+  safetyIdentifier?: string;
+  verbosity?: WireVerbosity;
 }
 
 export interface RoutedCallRequest {
@@ -105,7 +109,12 @@ export interface EmbeddingResult {
   model: string;
 }
 
+export interface EmbedOptions {
+  /** The vector length asked for; absent: the model's own. An embedder that cannot make it refuses, naming it. */
+  dimensions?: number;
+}
+
 export interface Embedder {
   readonly model: string;
-  embed(texts: readonly string[], signal: AbortSignal): Promise<EmbeddingResult>;
+  embed(texts: readonly string[], signal: AbortSignal, options?: EmbedOptions): Promise<EmbeddingResult>;
 }

@@ -104,8 +104,12 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
   }
 
   /** Every tool call in the transcript needs a result, or the next turn's prompt is invalid. */
+  function notRun(calls: readonly TranscriptToolCall[], why: string): TranscriptMessage[] {
+    return calls.map((call): TranscriptMessage => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content: `Error: not run (${why})`, isError: true, timestamp: now() }));
+  }
+
   function storeNotRun(turn: Turn, calls: readonly TranscriptToolCall[], why: string): void {
-    turn.transcript.store(...calls.map((call): TranscriptMessage => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content: `Error: not run (${why})`, isError: true, timestamp: now() })));
+    turn.transcript.store(...notRun(calls, why));
   }
 
   function stopBeforeTools(turn: Turn, calls: readonly TranscriptToolCall[], reason: FinishReason, error?: string): LoopOutcome {
@@ -135,6 +139,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
     const afterFirstStep = laterStepSettings(request.settings);
     const { toolTimeoutMs, maxToolResultChars, loopRepeatLimit } = config.budget;
     const repeats = createRepeatCounter(loopRepeatLimit ?? limits.loopRepeatLimit);
+    let toolCallsLeft = request.maxToolCalls ?? Infinity;
     const toolLimits = { ...(toolTimeoutMs === undefined ? {} : { timeoutMs: toolTimeoutMs }), ...(maxToolResultChars === undefined ? {} : { maxResultChars: maxToolResultChars }) };
 
     for (let step = 1; step <= config.maxSteps; step += 1) {
@@ -153,7 +158,8 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
         fallbacks,
         system,
         messages: withHookContext(added.map((addition) => addition.messages), messages),
-        tools: toolSpecs,
+        // With no tool calls left the model is offered none, so it answers in text.
+        tools: toolCallsLeft > 0 ? toolSpecs : [],
         agentId: agent.id,
         sessionKey: request.sessionKey,
         signal: request.signal,
@@ -164,12 +170,19 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
 
       if (tally.inputTokens + tally.outputTokens > config.budget.maxTokensPerTurn) return stopBeforeTools(turn, toolCalls, 'budget_exceeded');
       if (toolCalls.length === 0) return finish(turn, tally.lastModelFinish === 'length' ? 'length' : 'stop');
-      const forClient = callsForClient(toolCalls, request.clientTools);
-      if (forClient.length > 0) return handOver(turn, toolCalls, forClient);
-      const repeated = repeats.check(toolCalls);
+      // Past max_tool_calls, the model's later calls (in its order) are answered as not run, as OpenAI ignores them.
+      const allowed = toolCalls.slice(0, toolCallsLeft);
+      const capped = toolCalls.slice(allowed.length);
+      toolCallsLeft -= allowed.length;
+      const forClient = callsForClient(allowed, request.clientTools);
+      if (forClient.length > 0) {
+        storeNotRun(turn, capped, 'max_tool_calls');
+        return handOver(turn, allowed, forClient);
+      }
+      const repeated = repeats.check(allowed);
       if (repeated !== undefined) return stopBeforeTools(turn, toolCalls, 'context_loop', repeated);
 
-      transcript.add(...(await runToolStep(deps, toolCalls, { request, hookCtx: turn.hookCtx, step, tally, trace, toolLimits })));
+      transcript.add(...(await runToolStep(deps, allowed, { request, hookCtx: turn.hookCtx, step, tally, trace, toolLimits })), ...notRun(capped, 'max_tool_calls'));
       await transcript.save();
       if (request.signal.aborted) return finish(turn, 'aborted');
     }

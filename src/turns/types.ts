@@ -53,6 +53,12 @@ export interface TurnRequest {
   clientTools?: readonly ToolSpec[];
   /** Results for the client tool calls an earlier turn of this session ended with. */
   toolOutputs?: readonly ToolOutput[];
+  /**
+   * The most tool calls the turn makes (OpenAI `max_tool_calls`): agent tool calls it runs plus client calls it hands
+   * back, across all its steps. Calls past it get a `not run (max_tool_calls)` result; with none left, no tools are
+   * offered. Absent: no cap beyond the agent's own limits.
+   */
+  maxToolCalls?: number;
   /** Called with each text delta as the model streams. */
   onDelta?: (delta: string) => void;
   /** The id of the inbound message (e.g. the chatcmpl id), so trace search can find the turn by it. */

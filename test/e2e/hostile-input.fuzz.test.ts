@@ -284,10 +284,13 @@ describe('fuzz: hostile input at every surface', () => {
     expect(failures, `seed ${SEED}`).toEqual([]);
   });
 
+  // The fields clients send beyond the spec's table (DESIGN §3 third wave), for mutation to reach.
+  const V1_CHAT_EXTRAS = { logit_bias: { '1': 5 }, prompt_cache_key: 'k', safety_identifier: 'u', service_tier: 'auto', top_logprobs: 0, modalities: ['text'], verbosity: 'low' };
+  const V1_RESPONSES_EXTRAS = { include: [], truncation: 'disabled', max_tool_calls: 1, text: { verbosity: 'low' }, service_tier: 'default', prompt_cache_key: 'k' };
   const V1_TEMPLATES = {
-    '/v1/chat/completions': () => ({ model: random.pick(['small', 'default', 'nope', 'local/small']), messages: [{ role: 'user', content: 'hi' }], stream: random.chance(0.3), max_tokens: 10 }),
-    '/v1/responses': () => ({ model: 'small', input: random.pick(['hi', [{ role: 'user', content: 'hi' }]]), stream: random.chance(0.3), previous_response_id: random.chance(0.2) ? 'resp_nope' : undefined }),
-    '/v1/embeddings': () => ({ model: 'small', input: random.pick(['hi', ['a', 'b'], [1, 2]]) }),
+    '/v1/chat/completions': () => ({ model: random.pick(['small', 'default', 'nope', 'local/small']), messages: [{ role: 'user', content: 'hi' }], stream: random.chance(0.3), max_tokens: 10, ...(random.chance(0.3) ? V1_CHAT_EXTRAS : {}) }),
+    '/v1/responses': () => ({ model: 'small', input: random.pick(['hi', [{ role: 'user', content: 'hi' }]]), stream: random.chance(0.3), previous_response_id: random.chance(0.2) ? 'resp_nope' : undefined, ...(random.chance(0.3) ? V1_RESPONSES_EXTRAS : {}) }),
+    '/v1/embeddings': () => ({ model: 'small', input: random.pick(['hi', ['a', 'b'], [1, 2]]), ...(random.chance(0.3) ? { dimensions: 4 } : {}) }),
   } as const;
 
   it('/v1 answers the OpenAI error envelope or a well-formed reply, and never 5xx', async () => {

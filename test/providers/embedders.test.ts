@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { validateConfig, type ConfigInput } from '../../src/config/index.js';
 import { isGatewayError } from '../../src/errors.js';
 import { createEmbedder, createHashingEmbedder, hashingVector } from '../../src/providers/index.js';
+import { PROVIDER_LIMITS } from '../../src/providers/limits.js';
 import { fakeVector, startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { silentLog } from './router-fixture.js';
 
@@ -73,6 +74,36 @@ describe('configured embedder', () => {
     await expect(pending).rejects.toBe(reason);
   });
 
+  it('asks the provider for the dimensions a caller wants (OpenAI dimensions, Gemini outputDimensionality)', async () => {
+    const embedder = embedderFor({
+      providers: { local: { type: 'openai-compatible', baseUrl: llm.baseUrl }, gem: { type: 'google', baseUrl: llm.geminiBaseUrl, apiKey: 'k' } },
+      embeddings: { provider: 'local', model: 'e' },
+    });
+    const result = await embedder?.embed(['a text'], signal, { dimensions: 4 });
+    expect(result?.vectors[0]).toHaveLength(4);
+    expect(llm.requests[0]?.body).toMatchObject({ model: 'e', dimensions: 4 });
+
+    const gemini = embedderFor({
+      providers: { gem: { type: 'google', baseUrl: llm.geminiBaseUrl, apiKey: 'k' } },
+      embeddings: { provider: 'gem', model: 'gemini-embedding-001' },
+    });
+    expect((await gemini?.embed(['one'], signal, { dimensions: 3 }))?.vectors[0]).toHaveLength(3);
+    expect((await gemini?.embed(['one', 'two'], signal, { dimensions: 5 }))?.vectors.map((vector) => vector.length)).toEqual([5, 5]);
+    expect(llm.requests[1]?.body).toMatchObject({ outputDimensionality: 3 });
+    expect(llm.requests[2]?.body).toMatchObject({ requests: [{ outputDimensionality: 5 }, { outputDimensionality: 5 }] });
+  });
+
+  it('refuses an answer whose vectors are not the dimensions asked for, rather than pass them on', async () => {
+    const embedder = embedderFor({
+      providers: { local: { type: 'openai-compatible', baseUrl: llm.baseUrl } },
+      embeddings: { provider: 'local', model: 'e' },
+    });
+    llm.script({ endpoint: 'embeddings', vectors: [[0.6, 0.8]] });
+    const failure = await embedder?.embed(['x'], signal, { dimensions: 4 }).catch((error: unknown) => error);
+    expect(isGatewayError(failure) && failure.kind).toBe('upstream_failed');
+    expect(isGatewayError(failure) && failure.message).toBe("Embedding provider 'local' answered 2 dimensions, not the 4 asked for in 'dimensions'");
+  });
+
   it('refuses at creation a provider type without an embeddings endpoint', () => {
     expect(() =>
       embedderFor({ providers: { claude: { type: 'anthropic', apiKey: 'k' } }, embeddings: { provider: 'claude', model: 'none' } }),
@@ -114,5 +145,17 @@ describe('hashing embedder', () => {
     expect(small.model).toBe('hashing-32');
     expect((await small.embed(['naïve café 42'], signal)).vectors[0]).toHaveLength(32);
     expect(() => createHashingEmbedder({ dimensions: 0 })).toThrow(TypeError);
+  });
+
+  it('makes the dimensions a call asks for, and refuses more than it makes, naming the limit', async () => {
+    const embedder = createHashingEmbedder();
+    const sized = await embedder.embed(['the quick brown fox'], signal, { dimensions: 64 });
+    expect(sized.model).toBe('hashing-64');
+    expect(sized.vectors[0]).toEqual(hashingVector('the quick brown fox', 64));
+    expect((await embedder.embed(['fox'], signal, { dimensions: PROVIDER_LIMITS.hashingEmbedderMaxDimensions })).vectors[0]).toHaveLength(PROVIDER_LIMITS.hashingEmbedderMaxDimensions);
+    const refused = await embedder.embed(['fox'], signal, { dimensions: PROVIDER_LIMITS.hashingEmbedderMaxDimensions + 1 }).catch((error: unknown) => error);
+    expect(isGatewayError(refused) && refused.kind).toBe('invalid_params');
+    expect(isGatewayError(refused) && refused.details.param).toBe('dimensions');
+    expect(isGatewayError(refused) && refused.message).toBe(`Invalid value for 'dimensions': the built-in hashing embedder makes at most ${PROVIDER_LIMITS.hashingEmbedderMaxDimensions} dimensions`);
   });
 });

@@ -109,13 +109,14 @@ export function answerGeminiEmbeddings(request: RecordedRequest, res: ServerResp
   const body = isRecord(request.body) ? request.body : {};
   const textOf = (content: unknown): string =>
     isRecord(content) && Array.isArray(content.parts) ? content.parts.map((part: unknown) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('') : '';
+  // Gemini's `outputDimensionality` asks for shorter vectors, per content.
+  const sizeOf = (request: unknown): number => (isRecord(request) && typeof request.outputDimensionality === 'number' ? request.outputDimensionality : dimensions);
   if (method === 'embedContent') {
-    const vector = reply.vectors?.[0] ?? fakeVector(textOf(body.content), dimensions);
+    const vector = reply.vectors?.[0] ?? fakeVector(textOf(body.content), sizeOf(body));
     sendJson(res, 200, { embedding: { values: vector } }, reply.headers);
     return;
   }
   const requests = Array.isArray(body.requests) ? body.requests : [];
-  const texts = requests.map((item: unknown) => textOf(isRecord(item) ? item.content : undefined));
-  const vectors = reply.vectors ?? texts.map((text) => fakeVector(text, dimensions));
+  const vectors = reply.vectors ?? requests.map((item: unknown) => fakeVector(textOf(isRecord(item) ? item.content : undefined), sizeOf(item)));
   sendJson(res, 200, { embeddings: vectors.map((values) => ({ values })) }, reply.headers);
 }

@@ -164,7 +164,9 @@ function toBase64(vector: readonly number[]): string {
 export function answerEmbeddings(request: RecordedRequest, res: ServerResponse, reply: ScriptedReply, dimensions: number): void {
   const body = isRecord(request.body) ? request.body : {};
   const inputs = Array.isArray(body.input) ? body.input.map(String) : [String(body.input ?? '')];
-  const vectors = reply.vectors ?? inputs.map((text) => fakeVector(text, dimensions));
+  // OpenAI's `dimensions` asks for shorter vectors.
+  const size = typeof body.dimensions === 'number' ? body.dimensions : dimensions;
+  const vectors = reply.vectors ?? inputs.map((text) => fakeVector(text, size));
   const isBase64 = body.encoding_format === 'base64';
   const tokens = inputs.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
   sendJson(

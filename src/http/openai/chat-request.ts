@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { GatewayError } from '../../errors.js';
 import { toolInput, type CallSettings, type TranscriptToolCall, type WireToolChoice } from '../../providers/index.js';
-import { clientToolSpecs, functionTool, metadataSchema, responseFormatOf, type FunctionTool } from './request-fields.js';
+import { addProviderHints, clientToolSpecs, functionTool, metadataSchema, PROVIDER_HINT_PARAMS, responseFormatOf, serviceTierField, verbosityField, type FunctionTool } from './request-fields.js';
 import { blocksToText, type PlainMessage } from './turn-input.js';
 
 const content = z.union([z.string(), z.array(z.looseObject({ type: z.string().min(1) }))], { error: 'expected a string or an array of content blocks' });
@@ -11,7 +11,8 @@ const name = z.string().min(1).optional();
 const toolCall = z.strictObject({
   id: z.string().min(1),
   type: z.literal('function'),
-  function: z.strictObject({ name: z.string().min(1), arguments: z.string() }),
+  // parsed_arguments: openai-node's parse helpers add it; echoed back, it restates `arguments`.
+  function: z.strictObject({ name: z.string().min(1), arguments: z.string(), parsed_arguments: z.unknown().optional() }),
 });
 
 const chatMessage = z.discriminatedUnion('role', [
@@ -23,11 +24,15 @@ const chatMessage = z.discriminatedUnion('role', [
     content: content.nullable().optional(),
     name,
     tool_calls: z.array(toolCall).optional(),
-    // Echoed back by clients that replay a completion's message as it came.
+    // Echoed back by clients that replay a completion's message as it came (openai-node's helpers add `parsed`,
+    // which restates the content); a non-null audio or function_call would ask for what the gateway never sent.
     refusal: z.string().nullable().optional(),
     annotations: z.array(z.unknown()).optional(),
+    parsed: z.unknown().optional(),
+    audio: z.null({ error: 'an earlier audio answer cannot be referred to; this gateway answers text only' }).optional(),
+    function_call: z.null({ error: "legacy function calls are not supported; send 'tool_calls'" }).optional(),
   }),
-  z.strictObject({ role: z.literal('tool'), content, tool_call_id: z.string().min(1) }),
+  z.strictObject({ role: z.literal('tool'), content, tool_call_id: z.string().min(1), name }),
 ], { error: 'expected a message with role system, developer, user, assistant or tool' });
 
 const unit = (low: number, high: number) => z.number().min(low, `must be between ${low} and ${high}`).max(high, `must be between ${low} and ${high}`).nullable().optional();
@@ -78,6 +83,13 @@ export const chatCompletionRequest = z.strictObject({
   store: z.boolean().nullable().optional(),
   // Token log probabilities are never returned, so only a request that asks for none is taken.
   logprobs: z.literal(false, { error: 'log probabilities are not supported' }).nullable().optional(),
+  top_logprobs: z.literal(0, { error: 'log probabilities are not supported; only 0 is taken' }).nullable().optional(),
+  modalities: z.array(z.literal('text', { error: "only 'text' output is supported" })).nullable().optional(),
+  logit_bias: z.record(z.string().regex(/^\d+$/, 'keys must be token ids'), z.number().min(-100, 'must be between -100 and 100').max(100, 'must be between -100 and 100')).nullable().optional(),
+  verbosity: verbosityField,
+  service_tier: serviceTierField,
+  prompt_cache_key: z.string().nullable().optional(),
+  safety_identifier: z.string().nullable().optional(),
 });
 
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequest>;
@@ -147,6 +159,10 @@ export function chatSettings(body: ChatCompletionRequest): CallSettings {
   if (toolChoice !== undefined) settings.toolChoice = toolChoice;
   if (body.parallel_tool_calls !== undefined) settings.parallelToolCalls = body.parallel_tool_calls;
   if (body.reasoning_effort != null) settings.reasoningEffort = body.reasoning_effort;
+  // An empty bias asks nothing of any provider.
+  if (body.logit_bias != null && Object.keys(body.logit_bias).length > 0) settings.logitBias = body.logit_bias;
+  if (body.verbosity != null) settings.verbosity = body.verbosity;
+  addProviderHints(settings, body);
   return settings;
 }
 
@@ -169,4 +185,7 @@ export const CHAT_SETTING_PARAMS: Readonly<Record<string, string>> = {
   parallelToolCalls: 'parallel_tool_calls',
   toolChoice: 'tool_choice',
   reasoningEffort: 'reasoning_effort',
+  logitBias: 'logit_bias',
+  verbosity: 'verbosity',
+  ...PROVIDER_HINT_PARAMS,
 };

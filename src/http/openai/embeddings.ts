@@ -9,6 +9,9 @@ import { parseBody } from './validation.js';
 /** OpenAI's own cap on inputs per request; it bounds the work one request can ask for. */
 export const MAX_EMBEDDING_INPUTS = 2048;
 
+/** The most `dimensions` a request may ask for (the largest common models make 3072 or 4096); it bounds the answer's size. */
+export const MAX_EMBEDDING_DIMENSIONS = 8192;
+
 export const embeddingsRequest = z.strictObject({
   model: z.string().min(1, 'must not be empty'),
   input: z.union(
@@ -16,6 +19,8 @@ export const embeddingsRequest = z.strictObject({
     { error: 'expected a string or an array of strings' },
   ),
   encoding_format: z.enum(['float', 'base64']).optional(),
+  // Passed to the embedder, which makes that many or refuses (a provider's answer of another length is refused too).
+  dimensions: z.number().int('must be a positive integer').positive('must be a positive integer').max(MAX_EMBEDDING_DIMENSIONS, `must be at most ${MAX_EMBEDDING_DIMENSIONS}`).optional(),
 });
 
 /** DESIGN §3: base64 of the little-endian float32 bytes, OpenAI's format (the openai SDK asks for it by default). */
@@ -31,7 +36,7 @@ export function registerEmbeddings(scope: FastifyInstance, ctx: OpenAiContext): 
     if (ctx.embedder === undefined) throw notFound('No embedding provider configured');
     const inputs = typeof body.input === 'string' ? [body.input] : body.input;
     // The configured embedder answers whatever `model` names; the response reports the model it used.
-    const result = await ctx.embedder.embed(inputs, requestSignal(reply, ctx.shutdownSignal));
+    const result = await ctx.embedder.embed(inputs, requestSignal(reply, ctx.shutdownSignal), body.dimensions === undefined ? {} : { dimensions: body.dimensions });
     const isBase64 = body.encoding_format === 'base64';
     // Spec "Embeddings": an estimate, ceil(characters / 4).
     const promptTokens = Math.ceil(inputs.reduce((sum, text) => sum + text.length, 0) / 4);

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { agentSuspended, notFound } from '../../errors.js';
 import { formatModelRef, type ModelCatalogEntry } from '../../providers/index.js';
+import { lookupModel } from './turn-input.js';
 import type { OpenAiContext } from './types.js';
 
 /** Spec "Model object": id `<provider>/<modelId>`, created always 0, owned_by the provider name. */
@@ -24,14 +25,12 @@ export function registerModels(scope: FastifyInstance, ctx: OpenAiContext): void
   // The id may hold slashes, so a wildcard takes the rest of the path (spec route table, /v1/models/:model_id).
   scope.get<{ Params: { '*': string } }>('/models/*', async function retrieveModel(request) {
     const modelId = request.params['*'];
-    // As chat's resolveTarget: an id without a slash names an agent first; catalog ids always hold one.
-    const agent = modelId.includes('/') ? undefined : ctx.agents.get(modelId);
-    if (agent !== undefined) {
-      if (agent.status === 'suspended') throw agentSuspended(modelId, 'model');
-      return agentAsModel(agent.id);
-    }
-    const entry = ctx.router.catalog().find((candidate) => formatModelRef(candidate) === modelId);
-    if (entry === undefined) throw notFound('Model not found', { param: 'model' });
-    return toOpenAiModel(entry);
+    // Every name chat takes (an agent id, `<provider>/<modelId>`, a bare model id), read as chat reads it; the id
+    // answered is the one asked for, as chat's `model` echoes the request's.
+    const found = lookupModel(modelId, ctx);
+    if (found === undefined) throw notFound('Model not found', { param: 'model' });
+    if ('ref' in found) return { ...toOpenAiModel(found.ref), id: modelId };
+    if (found.agent.status === 'suspended') throw agentSuspended(modelId, 'model');
+    return agentAsModel(found.agent.id);
   });
 }

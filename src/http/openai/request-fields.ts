@@ -39,6 +39,34 @@ export function clientToolSpecs(tools: readonly FunctionTool[], param: string): 
   });
 }
 
+/** OpenAI's processing tiers; `auto` and `default` leave it to the provider's own default, so they ask nothing. */
+export const serviceTierField = z.enum(['auto', 'default', 'flex', 'scale', 'priority']).nullable().optional();
+
+/** GPT-5's answer length (chat `verbosity`, Responses `text.verbosity`). */
+export const verbosityField = z.enum(['low', 'medium', 'high']).nullable().optional();
+
+/** The fields chat and Responses share that only some providers honour (DESIGN §3 third wave: passed on or refused, never dropped). */
+export interface ProviderHints {
+  service_tier?: z.infer<typeof serviceTierField>;
+  prompt_cache_key?: string | null | undefined;
+  safety_identifier?: string | null | undefined;
+}
+
+/** Adds what the hints ask of the provider to `settings`. */
+export function addProviderHints(settings: CallSettings, hints: ProviderHints): void {
+  const tier = hints.service_tier;
+  if (tier != null && tier !== 'auto' && tier !== 'default') settings.serviceTier = tier;
+  if (hints.prompt_cache_key != null) settings.promptCacheKey = hints.prompt_cache_key;
+  if (hints.safety_identifier != null) settings.safetyIdentifier = hints.safety_identifier;
+}
+
+/** Where the hints' CallSettings paths come from; the same names on both endpoints. */
+export const PROVIDER_HINT_PARAMS: Readonly<Record<string, string>> = {
+  serviceTier: 'service_tier',
+  promptCacheKey: 'prompt_cache_key',
+  safetyIdentifier: 'safety_identifier',
+};
+
 type FormatField = { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; name: string; schema?: Record<string, unknown> | undefined; strict?: boolean | null | undefined };
 
 /** A response format in the adapters' terms; a json_schema without a schema accepts any object. */

@@ -44,6 +44,12 @@ export interface ResponseEcho {
   textFormat: unknown;
   store: boolean;
   user: string | null;
+  truncation: 'auto' | 'disabled';
+  maxToolCalls: number | null;
+  serviceTier: string;
+  promptCacheKey: string | null;
+  safetyIdentifier: string | null;
+  verbosity: string | null;
 }
 
 export interface ResponseIds {
@@ -109,11 +115,15 @@ export function responseObject(ids: ResponseIds, echo: ResponseEcho, state: Resp
     previous_response_id: echo.previousResponseId,
     store: echo.store,
     temperature: echo.temperature,
-    text: { format: echo.textFormat },
+    text: echo.verbosity === null ? { format: echo.textFormat } : { format: echo.textFormat, verbosity: echo.verbosity },
     tool_choice: echo.toolChoice,
     tools: echo.tools,
     top_p: echo.topP,
-    truncation: 'disabled',
+    truncation: echo.truncation,
+    max_tool_calls: echo.maxToolCalls,
+    service_tier: echo.serviceTier,
+    prompt_cache_key: echo.promptCacheKey,
+    safety_identifier: echo.safetyIdentifier,
     user: echo.user,
     metadata: echo.metadata,
     usage: result === undefined ? null : usageOf(result),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { GatewayError } from '../../errors.js';
 import { toolInput, type CallSettings, type WireToolChoice } from '../../providers/index.js';
-import { clientToolSpecs, functionTool, metadataSchema, responseFormatOf } from './request-fields.js';
+import { addProviderHints, clientToolSpecs, functionTool, metadataSchema, PROVIDER_HINT_PARAMS, responseFormatOf, serviceTierField, verbosityField } from './request-fields.js';
 import { blocksToText, splitConversation, type PlainMessage, type TurnInput } from './turn-input.js';
 
 const contentParts = z.array(z.looseObject({ type: z.string().min(1) }));
@@ -50,6 +50,12 @@ const toolChoice = z.union([
   z.strictObject({ type: z.literal('function'), name: z.string().min(1) }),
 ], { error: "expected 'none', 'auto', 'required' or {type: 'function', name}" });
 
+/** Extra output OpenAI can attach (encrypted reasoning, log probabilities, tool sources …); the gateway has none of it. */
+const includeItem = z
+  .string()
+  .max(100, 'must be at most 100 characters')
+  .refine(() => false, { error: (issue) => `'${String(issue.input)}' is not available from this gateway; send include: [] or leave it out` });
+
 /** DESIGN §3 "POST /v1/responses" with function tools and structured output; any other field is refused, naming it. */
 export const responsesRequest = z.strictObject({
   model: z.string().min(1, 'must not be empty'),
@@ -63,11 +69,19 @@ export const responsesRequest = z.strictObject({
   metadata: metadataSchema,
   user: z.string().optional(),
   store: z.boolean().nullable().optional(),
-  text: z.strictObject({ format: textFormat.optional() }).nullable().optional(),
+  text: z.strictObject({ format: textFormat.optional(), verbosity: verbosityField }).nullable().optional(),
   tools: z.array(z.strictObject({ type: z.literal('function', { error: "only 'function' tools are supported" }), ...functionTool.shape })).max(128, 'must hold at most 128 tools').optional(),
   tool_choice: toolChoice.optional(),
   parallel_tool_calls: z.boolean().nullable().optional(),
   reasoning: z.strictObject({ effort: z.enum(['minimal', 'low', 'medium', 'high']).nullable().optional() }).nullable().optional(),
+  include: z.array(includeItem).nullable().optional(),
+  // `auto` is what the gateway does: history that does not fit the model's window is dropped oldest first.
+  truncation: z.enum(['auto', 'disabled']).nullable().optional(),
+  service_tier: serviceTierField,
+  prompt_cache_key: z.string().nullable().optional(),
+  safety_identifier: z.string().nullable().optional(),
+  // Caps the tool calls of the turn: TurnRequest.maxToolCalls.
+  max_tool_calls: z.number().int('must be a non-negative integer').min(0, 'must be a non-negative integer').nullable().optional(),
 });
 
 export type ResponsesRequest = z.infer<typeof responsesRequest>;
@@ -119,6 +133,10 @@ export function responsesInput(body: ResponsesRequest, now: number, continues: b
 
 function toolChoiceOf(body: ResponsesRequest): WireToolChoice | undefined {
   const choice = body.tool_choice;
+  // A choice that forces a call cannot be met when no call may be made.
+  if (body.max_tool_calls === 0 && choice !== undefined && choice !== 'auto' && choice !== 'none') {
+    throw new GatewayError('invalid_params', "Invalid value for 'tool_choice': it forces a tool call, and 'max_tool_calls' is 0", { param: 'tool_choice' });
+  }
   if (choice === undefined || typeof choice === 'string') return choice;
   if (!(body.tools ?? []).some((tool) => tool.name === choice.name)) {
     throw new GatewayError('invalid_params', `Invalid value for 'tool_choice': no tool named '${choice.name}' in 'tools'`, { param: 'tool_choice' });
@@ -137,6 +155,8 @@ export function responsesSettings(body: ResponsesRequest): CallSettings {
   if (toolChoice !== undefined) settings.toolChoice = toolChoice;
   if (body.parallel_tool_calls != null) settings.parallelToolCalls = body.parallel_tool_calls;
   if (body.reasoning?.effort != null) settings.reasoningEffort = body.reasoning.effort;
+  if (body.text?.verbosity != null) settings.verbosity = body.text.verbosity;
+  addProviderHints(settings, body);
   return settings;
 }
 
@@ -154,4 +174,6 @@ export const RESPONSES_SETTING_PARAMS: Readonly<Record<string, string>> = {
   parallelToolCalls: 'parallel_tool_calls',
   toolChoice: 'tool_choice',
   reasoningEffort: 'reasoning.effort',
+  verbosity: 'text.verbosity',
+  ...PROVIDER_HINT_PARAMS,
 };

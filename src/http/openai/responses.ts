@@ -35,6 +35,12 @@ function echoOf(body: ResponsesRequest): ResponseEcho {
     textFormat: body.text?.format ?? { type: 'text' },
     store: body.store ?? true,
     user: body.user ?? null,
+    truncation: body.truncation ?? 'disabled',
+    maxToolCalls: body.max_tool_calls ?? null,
+    serviceTier: body.service_tier ?? 'auto',
+    promptCacheKey: body.prompt_cache_key ?? null,
+    safetyIdentifier: body.safety_identifier ?? null,
+    verbosity: body.text?.verbosity ?? null,
   };
 }
 
@@ -73,6 +79,7 @@ async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Ca
       ...(Object.keys(settings).length === 0 ? {} : { settings }),
       ...(clientTools === undefined ? {} : { clientTools }),
       ...(input.toolOutputs === undefined ? {} : { toolOutputs: input.toolOutputs }),
+      ...(body.max_tool_calls == null ? {} : { maxToolCalls: body.max_tool_calls }),
       ...(isStored || previousId !== null ? {} : { stateless: true, isKeyUnique: true }),
     },
   };

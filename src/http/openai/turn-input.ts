@@ -1,5 +1,5 @@
 // From an OpenAI request to a turn: which agent or model runs it, and which message, system prompt and history it gets.
-import { agentModels, type AgentRegistry } from '../../agents/index.js';
+import { agentModels, type AgentDefinition, type AgentRegistry } from '../../agents/index.js';
 import { agentSuspended, agentWithoutModel, GatewayError } from '../../errors.js';
 import type { ModelRef, ModelRouter, TranscriptMessage, TranscriptToolCall } from '../../providers/index.js';
 import { formatSessionKey, type FinishReason, type ToolOutput, type TurnResult } from '../../turns/index.js';
@@ -20,22 +20,31 @@ export interface TurnTarget {
   model?: ModelRef;
 }
 
+type ModelNames = { agents: Pick<AgentRegistry, 'get'>; router: Pick<ModelRouter, 'resolve'> };
+
 /**
- * Spec "POST /v1/chat/completions" rule 2. An agent id wins over a bare model id of the same name, since it is
- * the more specific gateway name; anything with a slash is a `<provider>/<modelId>`.
+ * What a `model` names, read the one way chat, Responses and GET /v1/models/:id read it: an agent id wins over a
+ * bare model id of the same name, since it is the more specific gateway name; anything else is a configured
+ * model, as `<provider>/<modelId>` or a bare model id. Undefined: nothing of that name.
  */
-export function resolveTarget(model: string, { agents, router }: { agents: Pick<AgentRegistry, 'get'>; router: Pick<ModelRouter, 'resolve'> }): TurnTarget {
+export function lookupModel(model: string, { agents, router }: ModelNames): { agent: AgentDefinition } | { ref: ModelRef } | undefined {
   const agent = model.includes('/') ? undefined : agents.get(model);
-  if (agent !== undefined) {
-    // Refused here so a stream never starts for it (the turn loop would refuse it too, after the headers).
-    if (agent.status === 'suspended') throw agentSuspended(model, 'model');
-    // Also refused up front: a 5xx would tell the client to retry what only a config change can fix.
-    if (agentModels(agent.config, router).primary === undefined) throw agentWithoutModel(model, 'model');
-    return { agentId: model };
-  }
+  if (agent !== undefined) return { agent };
   const ref = router.resolve(model);
-  if (ref !== undefined) return { model: ref };
-  throw new GatewayError('not_found', `Model not found: ${model}`, { param: 'model' });
+  return ref === undefined ? undefined : { ref };
+}
+
+/** Spec "POST /v1/chat/completions" rule 2, by lookupModel; an agent that cannot run a turn is refused up front. */
+export function resolveTarget(model: string, names: ModelNames): TurnTarget {
+  const found = lookupModel(model, names);
+  if (found === undefined) throw new GatewayError('not_found', `Model not found: ${model}`, { param: 'model' });
+  if ('ref' in found) return { model: found.ref };
+  const { agent } = found;
+  // Refused here so a stream never starts for it (the turn loop would refuse it too, after the headers).
+  if (agent.status === 'suspended') throw agentSuspended(model, 'model');
+  // Also refused up front: a 5xx would tell the client to retry what only a config change can fix.
+  if (agentModels(agent.config, names.router).primary === undefined) throw agentWithoutModel(model, 'model');
+  return { agentId: model };
 }
 
 /** A message with its content reduced to text; assistant messages keep their tool calls, tool messages their call id. */

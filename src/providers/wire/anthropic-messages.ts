@@ -90,6 +90,8 @@ export function anthropicBody(request: WireCallRequest, defaultMaxOutputTokens: 
   if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
   if (sampling.topP !== undefined) body.top_p = sampling.topP;
   if (sampling.stop !== undefined) body.stop_sequences = sampling.stop;
+  // Anthropic's field for the same purpose as OpenAI's safety_identifier: an opaque end-user id for abuse detection.
+  if (request.safetyIdentifier !== undefined) body.metadata = { user_id: request.safetyIdentifier };
   // Structured output is `output_config.format` (GA); json_object has no Anthropic form and is refused by unsupported().
   if (request.responseFormat?.type === 'json_schema') body.output_config = { format: { type: 'json_schema', schema: request.responseFormat.schema } };
   if (request.tools.length > 0) {
@@ -100,14 +102,21 @@ export function anthropicBody(request: WireCallRequest, defaultMaxOutputTokens: 
   return body;
 }
 
-/** Fields of WireCallRequest the Messages API has no equivalent for. */
+/**
+ * Fields of WireCallRequest the Messages API has no equivalent for. Its `service_tier` knows only `auto` and
+ * `standard_only`, none of OpenAI's tiers; its prompt caching is by `cache_control` marks, not a key.
+ */
 export function anthropicUnsupported(request: WireCallOptions): string[] {
   const fields: string[] = [];
   if (request.sampling.seed !== undefined) fields.push('sampling.seed');
   if (request.sampling.presencePenalty !== undefined) fields.push('sampling.presencePenalty');
   if (request.sampling.frequencyPenalty !== undefined) fields.push('sampling.frequencyPenalty');
+  if (request.sampling.logitBias !== undefined) fields.push('sampling.logitBias');
   if (request.responseFormat?.type === 'json_object') fields.push('responseFormat.json_object');
   if (request.reasoningEffort !== undefined) fields.push('reasoningEffort');
+  if (request.serviceTier !== undefined) fields.push('serviceTier');
+  if (request.promptCacheKey !== undefined) fields.push('promptCacheKey');
+  if (request.verbosity !== undefined) fields.push('verbosity');
   return fields;
 }
 

@@ -105,11 +105,19 @@ export function geminiBody(request: WireCallRequest, needsSignature: boolean): R
   return body;
 }
 
-/** Gemini calls functions in parallel as it sees fit; there is no switch to forbid it. */
+/**
+ * Gemini calls functions in parallel as it sees fit; there is no switch to forbid it. Nor has generateContent a
+ * logit bias, processing tier, prompt cache key, end-user id or verbosity.
+ */
 export function geminiUnsupported(request: WireCallOptions): string[] {
   const fields: string[] = [];
+  if (request.sampling.logitBias !== undefined) fields.push('sampling.logitBias');
   if (request.parallelToolCalls === false) fields.push('parallelToolCalls');
   if (request.reasoningEffort !== undefined) fields.push('reasoningEffort');
+  if (request.serviceTier !== undefined) fields.push('serviceTier');
+  if (request.promptCacheKey !== undefined) fields.push('promptCacheKey');
+  if (request.safetyIdentifier !== undefined) fields.push('safetyIdentifier');
+  if (request.verbosity !== undefined) fields.push('verbosity');
   return fields;
 }
 
@@ -166,14 +174,15 @@ export function createGoogleGeminiAdapter(http: WireHttp): WireAdapter {
       const model = pathsOf(request.modelId);
       return streamCall(http, request.stream === false ? model.generate : model.stream, JSON.stringify(geminiBody(request, model.needsSignature)), request.signal, new GeminiDecoder());
     },
-    async embed({ modelId, texts, signal }: WireEmbedRequest): Promise<WireEmbedResult> {
+    async embed({ modelId, texts, dimensions, signal }: WireEmbedRequest): Promise<WireEmbedResult> {
       if (texts.length === 0) return { vectors: [], model: modelId };
       const model = pathsOf(modelId);
       const [single] = texts;
+      const sized = dimensions === undefined ? {} : { outputDimensionality: dimensions };
       const answer =
         texts.length === 1 && single !== undefined
-          ? await callJson(http, model.embed, JSON.stringify({ content: { parts: [{ text: single }] } }), signal)
-          : await callJson(http, model.batchEmbed, JSON.stringify({ requests: texts.map((text) => ({ model: model.name, content: { parts: [{ text }] } })) }), signal);
+          ? await callJson(http, model.embed, JSON.stringify({ content: { parts: [{ text: single }] }, ...sized }), signal)
+          : await callJson(http, model.batchEmbed, JSON.stringify({ requests: texts.map((text) => ({ model: model.name, content: { parts: [{ text }] }, ...sized })) }), signal);
       // Gemini does not name the model in its answer.
       return { vectors: embeddingValues(answer, texts.length), model: modelId };
     },

@@ -21,7 +21,9 @@ export type {
   WireReasoningEffort,
   WireResponseFormat,
   WireSampling,
+  WireServiceTier,
   WireToolChoice,
+  WireVerbosity,
 } from './types.js';
 
 /** Each protocol's credential header; no header at all when no key is configured (keyless local servers). */

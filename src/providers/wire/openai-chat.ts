@@ -89,6 +89,7 @@ export function openAiChatBody(request: WireCallRequest, options: OpenAiChatOpti
   if (sampling.seed !== undefined) body.seed = sampling.seed;
   if (sampling.presencePenalty !== undefined) body.presence_penalty = sampling.presencePenalty;
   if (sampling.frequencyPenalty !== undefined) body.frequency_penalty = sampling.frequencyPenalty;
+  if (sampling.logitBias !== undefined) body.logit_bias = sampling.logitBias;
   const format = request.responseFormat;
   if (format !== undefined) {
     body.response_format =
@@ -102,6 +103,10 @@ export function openAiChatBody(request: WireCallRequest, options: OpenAiChatOpti
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   }
   if (request.reasoningEffort !== undefined) body.reasoning_effort = request.reasoningEffort;
+  if (request.verbosity !== undefined) body.verbosity = request.verbosity;
+  if (request.serviceTier !== undefined) body.service_tier = request.serviceTier;
+  if (request.promptCacheKey !== undefined) body.prompt_cache_key = request.promptCacheKey;
+  if (request.safetyIdentifier !== undefined) body.safety_identifier = request.safetyIdentifier;
   return body;
 }
 
@@ -134,9 +139,9 @@ export function createOpenAiChatAdapter(http: WireHttp, options: OpenAiChatOptio
     stream(request) {
       return streamCall(http, chatPath, JSON.stringify(openAiChatBody(request, options)), request.signal, new OpenAiChatDecoder(request.reportToolInput === true));
     },
-    async embed({ modelId, texts, signal }: WireEmbedRequest): Promise<WireEmbedResult> {
+    async embed({ modelId, texts, dimensions, signal }: WireEmbedRequest): Promise<WireEmbedResult> {
       if (texts.length === 0) return { vectors: [], model: modelId };
-      const body = JSON.stringify({ model: modelId, input: texts, encoding_format: 'float' });
+      const body = JSON.stringify({ model: modelId, input: texts, encoding_format: 'float', ...(dimensions === undefined ? {} : { dimensions }) });
       const { vectors, model } = embeddingVectors(await callJson(http, embeddingsPath, body, signal), texts.length);
       return { vectors, model: model ?? modelId };
     },

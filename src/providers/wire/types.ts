@@ -16,6 +16,8 @@ export interface WireSampling {
   seed?: number;
   presencePenalty?: number;
   frequencyPenalty?: number;
+  /** Token id (as a string) to a bias from -100 to 100 (OpenAI's `logit_bias`). */
+  logitBias?: Record<string, number>;
 }
 
 export type WireResponseFormat =
@@ -28,6 +30,12 @@ export type WireToolChoice = 'auto' | 'none' | 'required' | { name: string };
 /** OpenAI's reasoning effort for reasoning models; the other protocols size thinking in tokens and have no such setting. */
 export type WireReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
 
+/** OpenAI's answer length for its GPT-5 models (`verbosity`). */
+export type WireVerbosity = 'low' | 'medium' | 'high';
+
+/** An OpenAI processing tier other than the project's own (`auto` and `default` ask nothing, so they never get here). */
+export type WireServiceTier = 'flex' | 'scale' | 'priority';
+
 /** What a caller may ask of one call beyond messages and tools; each protocol maps what it can and names the rest (unsupported). */
 export interface WireCallOptions {
   sampling: WireSampling;
@@ -36,6 +44,15 @@ export interface WireCallOptions {
   toolChoice?: WireToolChoice;
   parallelToolCalls?: boolean;
   reasoningEffort?: WireReasoningEffort;
+  serviceTier?: WireServiceTier;
+  /** OpenAI's key for routing requests that share a long prefix to the same prompt cache (`prompt_cache_key`). */
+  promptCacheKey?: string;
+  /**
+   * A stable opaque id of the end user, for the provider's abuse detection: OpenAI's `safety_identifier`,
+   * Anthropic's `metadata.user_id`.
+   */
+  safetyIdentifier?: string;
+  verbosity?: WireVerbosity;
 }
 
 export interface WireCallRequest extends WireCallOptions {
@@ -69,6 +86,8 @@ export type WireEvent =
 export interface WireEmbedRequest {
   modelId: string;
   texts: readonly string[];
+  /** The vector length asked for (OpenAI `dimensions`, Gemini `outputDimensionality`); absent: the model's own. */
+  dimensions?: number;
   signal: AbortSignal;
 }
 

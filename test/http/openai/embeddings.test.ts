@@ -69,7 +69,8 @@ describe('POST /v1/embeddings', () => {
   });
 
   it('refuses unknown fields and bad input with 400 naming the param', async () => {
-    expect(await post({ model: 'm', input: 'x', dimensions: 3 })).toMatchObject({ status: 400, body: { error: { param: 'dimensions', type: 'invalid_request_error' } } });
+    expect(await post({ model: 'm', input: 'x', input_type: 'query' })).toMatchObject({ status: 400, body: { error: { param: 'input_type', type: 'invalid_request_error' } } });
+    expect(await post({ model: 'm', input: 'x', dimensions: 0 })).toMatchObject({ status: 400, body: { error: { param: 'dimensions', type: 'invalid_request_error' } } });
     expect(await post({ model: 'm', input: [1, 2] })).toMatchObject({ status: 400, body: { error: { param: 'input' } } });
     expect(await post({ model: 'm', input: [] })).toMatchObject({ status: 400, body: { error: { param: 'input' } } });
     expect(await post({ model: 'm', input: 'x', encoding_format: 'int8' })).toMatchObject({ status: 400, body: { error: { param: 'encoding_format' } } });

@@ -66,9 +66,9 @@ describe('/v1 errors over HTTP', () => {
   const chat = (extra: Record<string, unknown>) => post('/v1/chat/completions', { model: 'local/small', messages: [{ role: 'user', content: 'hi' }], ...extra });
 
   it('refuses an unknown field with 400 naming it', async () => {
-    expect(await chat({ logit_bias: { '50256': -100 } })).toMatchObject({
+    expect(await chat({ prediction: { type: 'content', content: 'draft' } })).toMatchObject({
       status: 400,
-      body: { error: { type: 'invalid_request_error', param: 'logit_bias', message: 'Unrecognized request argument supplied: logit_bias', code: null } },
+      body: { error: { type: 'invalid_request_error', param: 'prediction', message: 'Unrecognized request argument supplied: prediction', code: null } },
     });
     const nested = await post('/v1/chat/completions', { model: 'local/small', messages: [{ role: 'user', content: 'hi', audio: { id: 'a' } }] });
     expect(nested).toMatchObject({ status: 400, body: { error: { param: 'messages[0].audio' } } });

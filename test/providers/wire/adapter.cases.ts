@@ -278,12 +278,16 @@ export function describeWireConformance(protocol: WireProtocolCase): void {
 
     it('names the request fields the protocol cannot honour', () => {
       const everything = callRequest({
-        sampling: SAMPLING,
+        sampling: { ...SAMPLING, logitBias: { '50256': -100 } },
         tools: TOOLS,
         responseFormat: { type: 'json_object' },
         toolChoice: 'required',
         parallelToolCalls: false,
         reasoningEffort: 'low',
+        serviceTier: 'flex',
+        promptCacheKey: 'cache-key',
+        safetyIdentifier: 'user-hash',
+        verbosity: 'low',
       });
       expect(fixture.adapter.unsupported(everything)).toEqual(protocol.unsupportedAll);
       expect(fixture.adapter.unsupported(callRequest({ sampling: { temperature: 1 }, responseFormat: { type: 'text' }, toolChoice: 'auto' }))).toEqual([]);

@@ -60,7 +60,7 @@ const anthropicCase: WireProtocolCase = {
     { reply: { wireFinishReason: 'pause_turn' }, expected: 'other' },
     { reply: { wireFinishReason: 'toString' }, expected: 'other' },
   ],
-  unsupportedAll: ['sampling.seed', 'sampling.presencePenalty', 'sampling.frequencyPenalty', 'responseFormat.json_object', 'reasoningEffort'],
+  unsupportedAll: ['sampling.seed', 'sampling.presencePenalty', 'sampling.frequencyPenalty', 'sampling.logitBias', 'responseFormat.json_object', 'reasoningEffort', 'serviceTier', 'promptCacheKey', 'verbosity'],
   errorTypes: { 401: 'authentication_error', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error' },
   canEmbed: false,
 };
@@ -75,6 +75,12 @@ describe('anthropic-messages wire specifics', () => {
     const request = fixture.llm.chatRequests()[0];
     expect(request?.headers['anthropic-version']).toBe('2023-06-01');
     expect(bodyOf(fixture.llm)).toEqual({ model: 'fake-model', max_tokens: 4096, messages: [{ role: 'user', content: 'Hello?' }], stream: true });
+  });
+
+  it("sends safetyIdentifier as metadata.user_id, Anthropic's opaque end-user id", async () => {
+    await collect(fixture.adapter.stream(callRequest({ safetyIdentifier: 'user-hash' })));
+    expect(bodyOf(fixture.llm).metadata).toEqual({ user_id: 'user-hash' });
+    expect(fixture.adapter.unsupported(callRequest({ safetyIdentifier: 'user-hash' }))).toEqual([]);
   });
 
   it('serialises tool calls when asked, also without a tool choice, and sends a raw-text input back as an empty object', async () => {

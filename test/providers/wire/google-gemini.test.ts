@@ -69,7 +69,7 @@ const geminiCase: WireProtocolCase = {
     { reply: { wireFinishReason: 'MALFORMED_FUNCTION_CALL' }, expected: 'other' },
     { reply: { wireFinishReason: 'OTHER' }, expected: 'other' },
   ],
-  unsupportedAll: ['parallelToolCalls', 'reasoningEffort'],
+  unsupportedAll: ['sampling.logitBias', 'parallelToolCalls', 'reasoningEffort', 'serviceTier', 'promptCacheKey', 'safetyIdentifier', 'verbosity'],
   errorTypes: { 401: 'UNAUTHENTICATED', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL' },
   canEmbed: true,
 };

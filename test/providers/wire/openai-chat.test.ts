@@ -87,6 +87,12 @@ describe('openai-chat wire specifics', () => {
     });
   });
 
+  it('sends logit_bias, verbosity, service_tier, prompt_cache_key and safety_identifier as OpenAI names them', async () => {
+    const settings = { logitBias: { '50256': -100 } };
+    await collect(fixture.adapter.stream(callRequest({ sampling: settings, verbosity: 'low', serviceTier: 'flex', promptCacheKey: 'cache-key', safetyIdentifier: 'user-hash' })));
+    expect(bodyOf(fixture.llm)).toMatchObject({ logit_bias: { '50256': -100 }, verbosity: 'low', service_tier: 'flex', prompt_cache_key: 'cache-key', safety_identifier: 'user-hash' });
+  });
+
   it('reads a tool call without arguments as an empty object, and one without an id gets an id', async () => {
     fixture.llm.script({ toolCalls: [{ id: '', name: 'get_time', arguments: '' }] });
     const { events } = await collect(fixture.adapter.stream(callRequest({ tools: TOOLS })));
