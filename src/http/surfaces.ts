@@ -8,7 +8,7 @@ import { registerHealthRoutes, type HealthRoutesDeps } from './health.js';
 import { OPENAI_ERRORS, openAiErrorBody, registerOpenAiRoutes, type OpenAiRoutesDeps } from './openai/index.js';
 import { registerRestRoutes, type RestRoutesDeps } from './rest/index.js';
 import { registerRpcRoute, type RpcRouteDeps } from './rpc-route.js';
-import { registerWebhookRoute } from './webhook.js';
+import { registerWebhookRoute, type WebhookDeps } from './webhook.js';
 
 export type HttpSurfacesDeps = Omit<RpcRouteDeps, 'log'> &
   Omit<OpenAiRoutesDeps, 'log' | 'shutdownSignal'> &
@@ -21,6 +21,8 @@ interface HttpSurfaceOptions {
   onConfigChange: ConfigStore['onChange'];
   /** Dashboard files used when gateway.webDistPath is not set. */
   defaultWebDistPath: string | null;
+  /** Records webhook deliveries as runs. */
+  runControl: WebhookDeps['runControl'];
   /** Pushes a notification to the admin tokens' sockets: webhook sessions have no owner a token could be. */
   notifyAdmins: (method: string, params: unknown) => void;
   log: Logger;
