@@ -113,7 +113,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   for (const module of modules) if (module.routes !== undefined) await http.register(module.routes);
   await registerHttpSurfaces(http, {
     gateway, onConfigChange: configStore.onChange, auth, dispatcher, runner: turns, agents, router, embedder, responses: store.responses, sessions: store.sessions, events,
-    responseTtlDays: () => configStore.get().responses.ttlDays, storeTranscripts: () => configStore.get().openai.storeTranscripts,
+    responseTtlDays: () => configStore.get().responses.ttlDays, maxBackgroundPerToken: () => configStore.get().responses.maxBackgroundPerToken,
+    backgroundRuns: { control: runs.runControl, store: store.runs }, storeTranscripts: () => configStore.get().openai.storeTranscripts,
     channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAdmins: (method, params) => peers.notifyAdmins(method, params), runControl: runs.runControl, eventFeed: coordination.eventFeed,
     defaultWebDistPath: options.defaultWebDistPath, shutdownSignal: shutdown.signal, log, now,
     dependencies: { storage: async () => store.ping?.(), coordination: async () => coordination.ping?.() },

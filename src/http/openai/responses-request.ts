@@ -68,6 +68,7 @@ export const responsesRequest = z.strictObject({
   tool_choice: toolChoice.optional(),
   parallel_tool_calls: z.boolean().nullable().optional(),
   reasoning: z.strictObject({ effort: z.enum(['minimal', 'low', 'medium', 'high']).nullable().optional() }).nullable().optional(),
+  background: z.boolean().nullable().optional(),
 });
 
 export type ResponsesRequest = z.infer<typeof responsesRequest>;
