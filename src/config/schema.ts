@@ -258,6 +258,10 @@ export const configSchema = z
     if (config.embeddings && !(config.embeddings.provider in config.providers)) {
       ctx.addIssue({ code: 'custom', path: ['embeddings', 'provider'], message: `unknown provider '${config.embeddings.provider}'` });
     }
+    // Refused with the change, as embeddings apply live: anthropic has no embeddings endpoint.
+    if (config.embeddings && config.providers[config.embeddings.provider]?.type === 'anthropic') {
+      ctx.addIssue({ code: 'custom', path: ['embeddings', 'provider'], message: `'${config.embeddings.provider}' is an anthropic provider, which has no embeddings endpoint` });
+    }
     config.audio.engines.forEach((engine, index) => {
       if (engine.kind === 'openai-compatible' && engine.provider !== undefined && !(engine.provider in config.providers)) {
         ctx.addIssue({ code: 'custom', path: ['audio', 'engines', index, 'provider'], message: `unknown provider '${engine.provider}'` });

@@ -12,8 +12,11 @@ import { formatSessionKey, undoneTaskError, WEBHOOK_CALLER, WEBHOOK_OWNER_ID, ty
 import { webhookMessage } from './webhook-message.js';
 import { createReplayCache, REPLAY_WINDOW_MS } from './webhook-replay.js';
 
+type WebhookConfig = NonNullable<GatewaySection['webhook']>;
+
 export interface WebhookDeps {
-  webhook: NonNullable<GatewaySection['webhook']>;
+  /** gateway.webhook as the config is now; undefined: the route answers as an unknown route does. */
+  webhook: () => WebhookConfig | undefined;
   runner: TurnRunner;
   /** Records each delivery's turn as a run of kind `webhook` (run.get, run.list, session.run_status) and can stop it. */
   runControl: Pick<RunControl, 'startRun'>;
@@ -46,7 +49,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * `<timestamp>.<body>` when `X-Webhook-Timestamp` is sent. Throws `unauthorized` on any mismatch; returns the
  * verified HMAC as lowercase hex, the delivery's identity for replay detection however the sender spelled it.
  */
-export function verifySignature(request: FastifyRequest, rawBody: Buffer, { secret, algorithm }: WebhookDeps['webhook'], nowMs: number): string {
+export function verifySignature(request: FastifyRequest, rawBody: Buffer, { secret, algorithm }: Pick<WebhookConfig, 'secret' | 'algorithm'>, nowMs: number): string {
   const signature = header(request, 'x-webhook-signature');
   if (signature === undefined) throw new GatewayError('unauthorized', 'Missing X-Webhook-Signature header');
   const timestamp = header(request, 'x-webhook-timestamp');
@@ -75,12 +78,12 @@ function completion(result: TurnResult | undefined, failure: string | undefined)
 }
 
 export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDeps): Promise<void> {
-  const { webhook, runner, runControl, notifyAdmins, log, now, shutdownSignal } = deps;
+  const { runner, runControl, notifyAdmins, log, now, shutdownSignal } = deps;
   const accepted = createReplayCache({ now });
   /** Turns still running; shutdown waits for each to record its run's outcome before the store closes. */
   const inFlight = new Set<Promise<void>>();
 
-  async function execute(runId: string, sessionKey: string, message: string, run: RunHandle): Promise<void> {
+  async function execute(webhook: WebhookConfig, runId: string, sessionKey: string, message: string, run: RunHandle): Promise<void> {
     let result: TurnResult | undefined;
     let failure: string | undefined;
     try {
@@ -107,8 +110,16 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
     scope.addHook('onClose', async function waitForWebhookRuns() {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
     });
+    // Before the body is read and before the route's rate limit counts it, exactly as for a route that does not exist.
+    scope.addHook('onRequest', async function unmountedWebhook(_request, reply) {
+      if (deps.webhook() !== undefined) return;
+      reply.callNotFound();
+      return reply;
+    });
 
     scope.post('/hooks/webhook', async function receiveWebhook(request, reply) {
+      const webhook = deps.webhook();
+      if (webhook === undefined) return reply.callNotFound();
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const signature = verifySignature(request, rawBody, webhook, now());
       // Checked before parsing so a replay costs no work; remembered only once the delivery is accepted below.
@@ -130,7 +141,7 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
       // could not be recorded is not remembered, and the sender's retry is not taken for a replay.
       const run = await runControl.startRun({ runId, rootRunId: runId, kind: 'webhook', agentId: webhook.agentId, sessionKey, task: message, requestedBy: WEBHOOK_OWNER_ID });
       accepted.remember(signature);
-      const task = execute(runId, sessionKey, message, run)
+      const task = execute(webhook, runId, sessionKey, message, run)
         .catch((error: unknown) => log.error({ err: error, runId }, 'webhook run outcome could not be recorded or announced'))
         .finally(() => inFlight.delete(task));
       inFlight.add(task);

@@ -56,7 +56,8 @@ export interface AuditedCall {
 
 export interface DispatcherDeps {
   registry: MethodRegistry;
-  maxBatchSize: number;
+  /** Requests one batch may hold; a function is read at each batch (gateway.maxBatchSize applies live). */
+  maxBatchSize: number | (() => number);
   audit?: (call: AuditedCall) => void;
 }
 
@@ -148,10 +149,11 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
     if (message.length === 0) {
       return errorResponse(null, { code: RPC_CODE.invalid_request, message: 'Invalid Request: empty batch' });
     }
-    if (message.length > maxBatchSize) {
+    const batchLimit = typeof maxBatchSize === 'number' ? maxBatchSize : maxBatchSize();
+    if (message.length > batchLimit) {
       return errorResponse(null, {
         code: RPC_CODE.invalid_request,
-        message: `Batch of ${message.length} requests exceeds maximum of ${maxBatchSize}`,
+        message: `Batch of ${message.length} requests exceeds maximum of ${batchLimit}`,
       });
     }
     const responses = await Promise.all(message.map((item) => callOne(item, ctx)));

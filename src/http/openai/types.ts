@@ -14,8 +14,8 @@ export interface OpenAiRoutesDeps {
   runner: TurnRunner;
   agents: Pick<AgentRegistry, 'get' | 'defaultAgentId' | 'list'>;
   router: Pick<ModelRouter, 'resolve' | 'catalog' | 'unsupported'>;
-  /** Undefined: POST /v1/embeddings answers 404 `No embedding provider configured`. */
-  embedder: Embedder | undefined;
+  /** The embedder as the config is now; undefined: POST /v1/embeddings answers 404 `No embedding provider configured`. */
+  embedder: () => Embedder | undefined;
   responses: ResponsePort;
   /**
    * Background responses are runs of kind `response`: recorded and stopped (run.kill, shutdown) through the run

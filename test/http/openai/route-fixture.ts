@@ -91,7 +91,7 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
   const settings = { storeTranscripts: options.storeTranscripts ?? false, responseTtlDays: options.responseTtlDays ?? 30 };
   const sweep = options.responseSweepIntervalMs === undefined ? {} : { responseSweepIntervalMs: options.responseSweepIntervalMs };
   await registerOpenAiRoutes(http, {
-    auth, runner, agents, router, embedder, responses: createSqliteResponsePort(db), backgroundRuns: { control: runControl, store: runs }, storeTranscripts: () => settings.storeTranscripts, log, shutdownSignal: shutdown.signal, ...keepAlive,
+    auth, runner, agents, router, embedder: () => embedder, responses: createSqliteResponsePort(db), backgroundRuns: { control: runControl, store: runs }, storeTranscripts: () => settings.storeTranscripts, log, shutdownSignal: shutdown.signal, ...keepAlive,
     responseTtlDays: () => settings.responseTtlDays, ...sweep, ...(options.now === undefined ? {} : { now: options.now }),
   });
   await registerRestRoutes(http, { auth, runner, agents, router, sessions, events, channelActivity: observability.channels, log, wsConnections: () => 0, shutdownSignal: shutdown.signal, ...keepAlive });
