@@ -3,6 +3,7 @@
 // start (gateway.host) is logged "applies at restart" and listed in gateway.status restartPending until it is undone.
 import { createHmac } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
+import { connect as connectTcp, type Socket } from 'node:net';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
@@ -92,6 +93,45 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
       gateway.maxBatchSize = 2;
     });
     await vi.waitFor(async () => expect((await postRpc(harness.url, batch, harness.tokens.rpc)).body).toMatchObject({ error: { code: -32600, message: 'Batch of 3 requests exceeds maximum of 2' } }), LIVE);
+  });
+
+  it('applies gateway.maxConnectionsPerAddress and gateway.maxConnections to the next request and socket', async () => {
+    const { hostname, port } = new URL(harness.url);
+    const open = async (count: number) => {
+      const sockets = await Promise.all(Array.from({ length: count }, () => new Promise<Socket>((resolve) => {
+        const socket = connectTcp({ host: hostname, port: Number(port) }, () => resolve(socket));
+        socket.on('error', () => undefined);
+      })));
+      return { sockets, closed: () => sockets.filter((socket) => socket.closed).length };
+    };
+    const anonymousPost = () => postRpc(harness.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' });
+    expect((await anonymousPost()).status).toBe(401);
+    const idle = await open(8);
+    try {
+      await editGateway((gateway) => {
+        gateway.maxConnectionsPerAddress = 4;
+      });
+      // Past its share, an address's requests need a valid token too.
+      await vi.waitFor(async () => expect((await anonymousPost()).status).toBe(503), LIVE);
+      expect((await postRpc(harness.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, harness.tokens.rpc)).status).toBe(200);
+
+      await editGateway((gateway) => {
+        delete gateway.maxConnectionsPerAddress;
+        gateway.maxConnections = 12;
+      });
+      await vi.waitFor(async () => expect((await anonymousPost()).status).toBe(401), LIVE);
+      const more = await open(20);
+      idle.sockets.push(...more.sockets);
+      // Beyond the new cap Node closes each socket as it arrives.
+      await vi.waitFor(() => expect(idle.closed()).toBeGreaterThanOrEqual(16), LIVE);
+    } finally {
+      for (const socket of idle.sockets) socket.destroy();
+      await editGateway((gateway) => {
+        delete gateway.maxConnections;
+      });
+    }
+    await vi.waitFor(async () => expect((await postRpc(harness.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, harness.tokens.rpc)).status).toBe(200), LIVE);
+    expect((await gatewayStatus()).restartPending).toEqual([]);
   });
 
   it('mounts POST /hooks/webhook when gateway.webhook is added and unmounts it, with the same 404, when it is removed', async () => {
