@@ -79,6 +79,15 @@ describe('e2e: background responses', () => {
     await vi.waitFor(async () => expect((await callRpc(gateway.url, gateway.tokens.admin, 'run.get', { runId: created.id })).result).toMatchObject({ status: 'failed', error: 'The response was cancelled' }), POLL);
     expect((await client.responses.retrieve(created.id)).status).toBe('cancelled');
 
+    // Deleting a running one stops its turn too.
+    llm.script({ text: 'Never seen either.', heldUntil: new Promise<void>(() => undefined) });
+    const deleted = await client.responses.create({ model: 'default', input: 'Then forget it', background: true });
+    await vi.waitFor(async () => expect((await client.responses.retrieve(deleted.id)).status).toBe('in_progress'), POLL);
+    const deletedCall = llm.chatRequests().length - 1;
+    await client.responses.delete(deleted.id);
+    await vi.waitFor(() => expect(llm.chatRequests()[deletedCall]?.closedByClient).toBe(true), POLL);
+    await vi.waitFor(async () => expect((await callRpc(gateway.url, gateway.tokens.admin, 'run.get', { runId: deleted.id })).result).toMatchObject({ status: 'failed' }), POLL);
+
     llm.script({ text: 'Done quickly.' });
     const plain = await client.responses.create({ model: 'default', input: 'Quick one' });
     await expect(client.responses.cancel(plain.id)).rejects.toBeInstanceOf(BadRequestError);

@@ -63,6 +63,8 @@ export function registerResponseRoutes(scope: FastifyInstance, ctx: OpenAiContex
     const { id } = request.params;
     usableResponse(ctx, sessionCallerOf(ctx.auth.callerOf(request)), await ctx.responses.get(id), id, null);
     await ctx.responses.delete(id);
+    // A background turn still running here has nowhere left to write its answer.
+    background.abort(id);
     return { id, object: 'response', deleted: true };
   });
 
