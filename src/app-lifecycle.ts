@@ -2,11 +2,11 @@
 import { setMaxListeners } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { ConfigStore, GatewayConfig, GatewayPaths } from './config/index.js';
+import { changedRestartKeys, type ConfigStore, type GatewayConfig, type GatewayPaths } from './config/index.js';
 import type { EventBus, Observability } from './obs/index.js';
 import type { MediaService } from './media/index.js';
 import type { MethodRegistry } from './rpc/index.js';
-import type { GatewayModelRouter } from './providers/index.js';
+import type { GatewayModelRouter, LiveEmbedder } from './providers/index.js';
 import type { Authenticator, TokenService } from './server/index.js';
 import type { WsGateway } from './ws/index.js';
 
@@ -102,17 +102,33 @@ export async function closeInOrder({ http, ws, shutdown, stopRuns, waitForBootPo
   setState('closed');
 }
 
-/** Applies a changed config to what reads it live: providers reload, config tokens replace the old ones at once. */
-export function applyLiveConfig(
-  configStore: Pick<ConfigStore, 'onChange'>,
-  { router, authenticator, tokens }: { router: Pick<GatewayModelRouter, 'reload'>; authenticator: Pick<Authenticator, 'replaceConfigTokens'>; tokens: Pick<TokenService, 'replaceConfigTokens'> },
-): void {
+export interface LiveConfigTargets {
+  router: Pick<GatewayModelRouter, 'reload'>;
+  authenticator: Pick<Authenticator, 'replaceConfigTokens'>;
+  tokens: Pick<TokenService, 'replaceConfigTokens'>;
+  /** Rebuilt when `embeddings:` (or the provider it names) changes. */
+  embedder: Pick<LiveEmbedder, 'reload'>;
+  /** The HTTP server once it exists: Node reads maxConnections at each new socket. */
+  server: () => { maxConnections: number } | undefined;
+  log: Logger;
+}
+
+/**
+ * Applies a changed config to what reads it live: providers and embeddings reload, config tokens replace the old ones
+ * at once, the connection cap follows gateway.maxConnections. Everything else under gateway.* (rate limit, batch size,
+ * connection guard, webhook, CORS) is read per request; the keys read only at start (RESTART_KEYS) are logged here.
+ */
+export function applyLiveConfig(configStore: Pick<ConfigStore, 'onChange'>, { router, authenticator, tokens, embedder, server, log }: LiveConfigTargets): void {
   configStore.onChange((change) => {
     if (change.sections.includes('providers')) router.reload(change.config.providers);
-    // Tokens apply at once; the other gateway.* keys (address, TLS, limits) apply at the next gateway.restart.
+    if (change.sections.includes('providers') || change.sections.includes('embeddings')) embedder.reload(change.config);
     if (change.sections.includes('gateway')) {
       authenticator.replaceConfigTokens(change.config.gateway.tokens);
       tokens.replaceConfigTokens(change.config.gateway.tokens);
+      const http = server();
+      if (http !== undefined) http.maxConnections = change.config.gateway.maxConnections;
     }
+    const keys = changedRestartKeys(change.previous, change.config);
+    if (keys.length > 0) log.warn({ keys, change: change.message }, 'config change applies at restart: these keys are read only at start');
   });
 }

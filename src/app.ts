@@ -8,11 +8,11 @@ import { createBrowserModule } from './browser/index.js';
 import { openConfigStore, openStore } from './app-store.js';
 import { applyLiveConfig, closeInOrder, createShutdownController, releaseEach, type App, type AppOptions, type AppState } from './app-lifecycle.js';
 import type { CapabilityModule } from './capability.js';
-import { securePrivateDataDir, type GatewayConfig } from './config/index.js';
+import { changedRestartKeys, securePrivateDataDir } from './config/index.js';
 import { createCoordination, createPeerBridge, limitSessionWaiters } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
 import { createEventBus, createObsModule, createRecorder, recordRunsOrphaned } from './obs/index.js';
-import { createEmbedder, createHashingEmbedder, createModelRouter, createModelsModule } from './providers/index.js';
+import { createHashingEmbedder, createLiveEmbedder, createModelRouter, createModelsModule } from './providers/index.js';
 import { createMediaModule } from './media/index.js';
 import { createMemoryModule } from './memory/index.js';
 import { createDispatcher, createRegistry, type MethodRegistry } from './rpc/index.js';
@@ -39,14 +39,16 @@ export async function createApp(options: AppOptions): Promise<App> {
   const events = createEventBus({ now, log });
   const coordination = await createCoordination({ config: config.coordination, events, replayEvents: boot.sseReplayEvents, log: child('coordination') }); // first: without Redis nothing else opens
   const env = options.env ?? {};
-  // Host and port are bound once at listen; a change to them applies at the next restart.
-  const overrides = (next: GatewayConfig): GatewayConfig => ({ ...next, gateway: { ...next.gateway, host: boot.host, port: boot.port } });
-  const configStore = await openConfigStore({ config, paths, env, log: child('config'), events, overrides, replicaId: coordination.instances.currentId }).catch(async (error: unknown) => { await coordination.close(); throw error; });
-  const { gateway, embeddings } = configStore.get(); // under storage: postgres the database's config, not the file's
+  const configStore = await openConfigStore({ config, paths, env, log: child('config'), events, replicaId: coordination.instances.currentId }).catch(async (error: unknown) => { await coordination.close(); throw error; });
+  // Under storage: postgres the database's config, not the file's. Host and port are the start's (the CLI's --host and
+  // --port win over the file); like every key in RESTART_KEYS a change to them applies at the next restart.
+  const started = configStore.get();
+  const { gateway, embeddings } = started;
+  const live = () => configStore.get().gateway;
   // An unusable embeddings section or a store that cannot open (PostgreSQL unreachable or newer) fails the start; the
   // config store's watcher or listener and Redis must not keep the process.
   const abandon = async (error: unknown): Promise<never> => { await configStore.close(); await coordination.close(); throw error; };
-  const embedder = await Promise.resolve().then(() => createEmbedder({ embeddings, providers: configStore.get().providers, log: child('embeddings') })).catch(abandon);
+  const embedder = await Promise.resolve().then(() => createLiveEmbedder({ embeddings, providers: configStore.get().providers, log: child('embeddings') })).catch(abandon);
   const store = await openStore({ config, paths, log: child('store') }).catch(abandon);
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: store.tokens });
   const auth = createRequestAuth(authenticator);
@@ -54,7 +56,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tokens = createTokenService({ store: forgettingOnWrite(store.tokens, tokenDirectory), configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
   const router = createModelRouter({ config: configStore.get().providers, events, log: child('providers'), now });
-  applyLiveConfig(configStore, { router, authenticator, tokens });
+  let httpServer: { maxConnections: number } | undefined;
+  applyLiveConfig(configStore, { router, authenticator, tokens, embedder, server: () => httpServer, log: child('config') });
   const peers = createPeerBridge({ coordination, notifyHere: (clientId, method, params) => ws?.notify(clientId, method, params) ?? 0, notifyAdminsHere: (method, params) => ws?.notifyAdmins(method, params) ?? 0, disconnectHere: (clientId) => ws?.disconnectClient(clientId), onSecretRetired: tokens.onSecretRetired, log: child('coordination') });
   const obs = createObsModule({
     store, events, recorder, now, newId: randomUUID, hasDurableRuns: true, log: child('obs'),
@@ -78,13 +81,16 @@ export async function createApp(options: AppOptions): Promise<App> {
   const media = createMediaModule({ port: store.media, config: configStore, dataDir: paths.dataDir, recorder, auth, tokens, now, newId: randomUUID, log: child('media') });
   const modules: CapabilityModule[] = [
     obs,
-    createSystemModule({ now, version, registry: () => registry ?? createRegistry([]), startedAt, configPaths: [paths.configPath], restart: options.requestRestart, config: configStore, tokens }),
+    createSystemModule({
+      now, version, registry: () => registry ?? createRegistry([]), startedAt, configPaths: [paths.configPath], restart: options.requestRestart, config: configStore, tokens,
+      restartPending: () => changedRestartKeys(started, configStore.get()),
+    }),
     createModelsModule({ router, log }),
     createSessionsModule({ store: store.sessions, memory: store.memory, turns, router, agents, locks, now, log: child('sessions'), onReset: approvals.forgetSession }),
     runs, approvals, media,
     createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),
-    createMemoryModule({ ports: store, grants: tokenDirectory, config: configStore, embedder, recorder, events, signals: observability.signals, auth, agents, now, newId: randomUUID, log: child('memory') }),
-    createSchedulerModule({ jobs: store.jobs, turns, events, signals: observability.signals, recorder, tools, leases: coordination.leases, jobChanges: coordination.jobChanges, agents, config: () => configStore.get().scheduler, clock: { ...systemClock, now }, runs: runs.runControl, newId: randomUUID, log: child('scheduler'), rateLimit: { counter: coordination.rateCounter, limit: () => gateway.rateLimit } }),
+    createMemoryModule({ ports: store, grants: tokenDirectory, config: configStore, embedder: embedder.current, recorder, events, signals: observability.signals, auth, agents, now, newId: randomUUID, log: child('memory') }),
+    createSchedulerModule({ jobs: store.jobs, turns, events, signals: observability.signals, recorder, tools, leases: coordination.leases, jobChanges: coordination.jobChanges, agents, config: () => configStore.get().scheduler, clock: { ...systemClock, now }, runs: runs.runControl, newId: randomUUID, log: child('scheduler'), rateLimit: { counter: coordination.rateCounter, limit: () => live().rateLimit } }),
     createAudioModule({ config: configStore, sessions: store.sessions, grants: tokenDirectory, recorder, signals: observability.signals, saveMedia: (input) => media.media.save(input), now, log: child('audio') }),
     createBrowserModule({ config: () => configStore.get().browser, saveMedia: (input) => media.media.save(input), now, newId: randomUUID, log: child('browser') }),
   ];
@@ -94,7 +100,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
   for (const module of modules) await module.start?.();
   registry = createRegistry([...agentTurnMethods({ runner: turns }), ...modules.flatMap((module) => module.methods ?? [])]);
-  const dispatcher = createDispatcher({ registry, maxBatchSize: gateway.maxBatchSize, audit: (call) => observability.audit.recordCall(call) });
+  const dispatcher = createDispatcher({ registry, maxBatchSize: () => live().maxBatchSize, audit: (call) => observability.audit.recordCall(call) });
 
   const stopModules = () =>
     releaseEach([
@@ -106,15 +112,17 @@ export async function createApp(options: AppOptions): Promise<App> {
       ['store', () => store.close()],
     ], log);
   // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.
-  const http = await createHttpServer({ gateway, log, auth, rateCounter: coordination.rateCounter, now }).catch(async (error: unknown) => {
+  const http = await createHttpServer({ gateway, live, log, auth, rateCounter: coordination.rateCounter, now }).catch(async (error: unknown) => {
     await stopModules();
     throw error;
   });
+  httpServer = http.server;
   for (const module of modules) if (module.routes !== undefined) await http.register(module.routes);
   await registerHttpSurfaces(http, {
-    gateway, onConfigChange: configStore.onChange, auth, dispatcher, runner: turns, agents, router, embedder, responses: store.responses, sessions: store.sessions, events,
-    responseTtlDays: () => configStore.get().responses.ttlDays, storeTranscripts: () => configStore.get().openai.storeTranscripts,
-    channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAdmins: (method, params) => peers.notifyAdmins(method, params), eventFeed: coordination.eventFeed,
+    gateway, live, onConfigChange: configStore.onChange, auth, dispatcher, runner: turns, agents, router, embedder: embedder.current, responses: store.responses, sessions: store.sessions, events,
+    responseTtlDays: () => configStore.get().responses.ttlDays, maxBackgroundPerToken: () => configStore.get().responses.maxBackgroundPerToken,
+    backgroundRuns: { control: runs.runControl, store: store.runs }, storeTranscripts: () => configStore.get().openai.storeTranscripts,
+    channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAdmins: (method, params) => peers.notifyAdmins(method, params), runControl: runs.runControl, eventFeed: coordination.eventFeed,
     defaultWebDistPath: options.defaultWebDistPath, shutdownSignal: shutdown.signal, log, now,
     dependencies: { storage: async () => store.ping?.(), coordination: async () => coordination.ping?.() },
   });
@@ -130,13 +138,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     http, ws: wsGateway, registry, tokens, events, observability, media: media.media,
     state: () => state,
     async listen() {
-      await http.listen({ host: gateway.host, port: gateway.port });
+      await http.listen({ host: boot.host, port: boot.port });
       state = 'listening';
       bootPosture ??= obs.recordBootPosture((signal) => router.servedWindows(signal), shutdown.signal);
       const address = http.server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : gateway.port;
-      const hostForUrl = gateway.host.includes(':') ? `[${gateway.host}]` : gateway.host;
-      return { host: gateway.host, port, url: `${gateway.tls.certPath === null ? 'http' : 'https'}://${hostForUrl}:${port}` };
+      const port = typeof address === 'object' && address !== null ? address.port : boot.port;
+      const hostForUrl = boot.host.includes(':') ? `[${boot.host}]` : boot.host;
+      return { host: boot.host, port, url: `${gateway.tls.certPath === null ? 'http' : 'https'}://${hostForUrl}:${port}` };
     },
     close() {
       const release = async () => { stopRetiredWatch(); await stopModules(); };

@@ -9,6 +9,7 @@ export { CREDENTIAL_KEY_PATTERN, CREDENTIAL_KEYS, isSecretKey, LOG_REDACT_PATHS,
 export { readSecrets, writeSecrets, type SecretValues } from './secrets-file.js';
 export { externalizeSecrets, isLiteralSecret, secretReference } from './secrets.js';
 export { resolvePaths, packageInfo, securePrivateDataDir, DATA_DIR_MODE, DATA_FILE_MODE, type GatewayPaths, type PackageInfo } from './paths.js';
+export { changedRestartKeys, RESTART_KEYS } from './restart-keys.js';
 export { createConfigStore, CONFIG_SECTIONS, type ConfigStore, type ConfigStoreDeps, type ConfigChange, type ConfigChangeResult, type ConfigCheck, type ConfigEdit, type ConfigHistoryReader, type RawConfig } from './config-store.js';
 export { createDatabaseConfigStore, type DatabaseConfigStoreDeps } from './database-config-store.js';
 export { createGitHistory, type ConfigHistory, type ConfigHistoryEntry, type ConfigGcResult, type GitHistoryDeps } from './history.js';

@@ -207,6 +207,8 @@ export const openAiConfigSchema = z.strictObject({
 export const responsesConfigSchema = z.strictObject({
   /** Days a response stays readable and continuable after it was created; older ones answer 404 and are purged. */
   ttlDays: positiveInt.max(36_500).default(30),
+  /** Background responses (`background: true`) one token may have running at once on each instance; more are refused 429. */
+  maxBackgroundPerToken: positiveInt.max(10_000).default(16),
 });
 
 const idKey = z.string().regex(/^[A-Za-z0-9._-]+$/, 'keys use letters, digits, dot, underscore or hyphen');
@@ -255,6 +257,10 @@ export const configSchema = z
     }
     if (config.embeddings && !(config.embeddings.provider in config.providers)) {
       ctx.addIssue({ code: 'custom', path: ['embeddings', 'provider'], message: `unknown provider '${config.embeddings.provider}'` });
+    }
+    // Refused with the change, as embeddings apply live: anthropic has no embeddings endpoint.
+    if (config.embeddings && config.providers[config.embeddings.provider]?.type === 'anthropic') {
+      ctx.addIssue({ code: 'custom', path: ['embeddings', 'provider'], message: `'${config.embeddings.provider}' is an anthropic provider, which has no embeddings endpoint` });
     }
     config.audio.engines.forEach((engine, index) => {
       if (engine.kind === 'openai-compatible' && engine.provider !== undefined && !(engine.provider in config.providers)) {

@@ -1,4 +1,4 @@
-// POST /hooks/webhook: HMAC-signed events answered 202 at once; the agent turn runs in the background.
+// POST /hooks/webhook: HMAC-signed events answered 202 at once; the agent turn runs in the background as a webhook run.
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -7,13 +7,19 @@ import type { GatewaySection } from '../config/index.js';
 import { duplicateDelivery, GatewayError, maskUnknown, publicMessage } from '../errors.js';
 import { formatParamIssues } from '../rpc/index.js';
 import { parseJsonBody } from '../server/index.js';
-import { formatSessionKey, WEBHOOK_CALLER, type TurnRunner } from '../turns/index.js';
+import type { RunControl, RunHandle } from '../runs/index.js';
+import { formatSessionKey, undoneTaskError, WEBHOOK_CALLER, WEBHOOK_OWNER_ID, type TurnResult, type TurnRunner } from '../turns/index.js';
 import { webhookMessage } from './webhook-message.js';
 import { createReplayCache, REPLAY_WINDOW_MS } from './webhook-replay.js';
 
+type WebhookConfig = NonNullable<GatewaySection['webhook']>;
+
 export interface WebhookDeps {
-  webhook: NonNullable<GatewaySection['webhook']>;
+  /** gateway.webhook as the config is now; undefined: the route answers as an unknown route does. */
+  webhook: () => WebhookConfig | undefined;
   runner: TurnRunner;
+  /** Records each delivery's turn as a run of kind `webhook` (run.get, run.list, session.run_status) and can stop it. */
+  runControl: Pick<RunControl, 'startRun'>;
   /**
    * Pushes `session.completed` to the admin tokens' sockets: a webhook session is owned by no token (WEBHOOK_OWNER_ID),
    * so only admins may read it.
@@ -43,7 +49,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * `<timestamp>.<body>` when `X-Webhook-Timestamp` is sent. Throws `unauthorized` on any mismatch; returns the
  * verified HMAC as lowercase hex, the delivery's identity for replay detection however the sender spelled it.
  */
-export function verifySignature(request: FastifyRequest, rawBody: Buffer, { secret, algorithm }: WebhookDeps['webhook'], nowMs: number): string {
+export function verifySignature(request: FastifyRequest, rawBody: Buffer, { secret, algorithm }: Pick<WebhookConfig, 'secret' | 'algorithm'>, nowMs: number): string {
   const signature = header(request, 'x-webhook-signature');
   if (signature === undefined) throw new GatewayError('unauthorized', 'Missing X-Webhook-Signature header');
   const timestamp = header(request, 'x-webhook-timestamp');
@@ -65,15 +71,55 @@ export function verifySignature(request: FastifyRequest, rawBody: Buffer, { secr
   return expected.toString('hex');
 }
 
+/** The session.completed result of a webhook turn, as admins' sockets have always received it. */
+function completion(result: TurnResult | undefined, failure: string | undefined) {
+  if (result === undefined) return { response: '', finishReason: 'error', error: failure ?? '' };
+  return { response: result.response, tokensUsed: result.tokensUsed, finishReason: result.finishReason, ...(result.error === undefined ? {} : { error: result.error }) };
+}
+
 export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDeps): Promise<void> {
-  const { webhook, runner, notifyAdmins, log, now, shutdownSignal } = deps;
+  const { runner, runControl, notifyAdmins, log, now, shutdownSignal } = deps;
   const accepted = createReplayCache({ now });
+  /** Turns still running; shutdown waits for each to record its run's outcome before the store closes. */
+  const inFlight = new Set<Promise<void>>();
+
+  async function execute(webhook: WebhookConfig, runId: string, sessionKey: string, message: string, run: RunHandle): Promise<void> {
+    let result: TurnResult | undefined;
+    let failure: string | undefined;
+    try {
+      // The key holds a fresh run id: no other turn can hold it (no lock), and it squats no one's conversation.
+      result = await runner.run({
+        agentId: webhook.agentId, sessionKey, message, caller: WEBHOOK_CALLER, isKeyUnique: true, rootRunId: runId, signal: AbortSignal.any([run.signal, shutdownSignal]),
+      });
+      failure = undoneTaskError(result);
+    } catch (error) {
+      failure = publicMessage(maskUnknown(error, log, { runId }, 'webhook turn failed'));
+    }
+    await run.finish({
+      status: failure === undefined ? 'completed' : 'failed',
+      ...(result === undefined ? {} : { response: result.response, tokensUsed: result.tokensUsed, costUsd: result.costUsd }),
+      ...(failure === undefined ? {} : { error: failure }),
+    });
+    notifyAdmins('session.completed', { sessionKey, runId, result: completion(result, failure) });
+  }
+
   await app.register(async function webhookPlugin(scope) {
     // The signature covers the exact bytes sent, so the body is kept raw and parsed only after verification.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.addHook('onClose', async function waitForWebhookRuns() {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    });
+    // Before the body is read and before the route's rate limit counts it, exactly as for a route that does not exist.
+    scope.addHook('onRequest', async function unmountedWebhook(_request, reply) {
+      if (deps.webhook() !== undefined) return;
+      reply.callNotFound();
+      return reply;
+    });
 
     scope.post('/hooks/webhook', async function receiveWebhook(request, reply) {
+      const webhook = deps.webhook();
+      if (webhook === undefined) return reply.callNotFound();
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const signature = verifySignature(request, rawBody, webhook, now());
       // Checked before parsing so a replay costs no work; remembered only once the delivery is accepted below.
@@ -89,20 +135,16 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
       if (message === undefined) {
         throw new GatewayError('payload_too_large', `The agent message built from this event exceeds gateway.webhook.maxMessageChars (${webhook.maxMessageChars} characters)`);
       }
-      accepted.remember(signature);
       const runId = randomUUID();
       const sessionKey = formatSessionKey({ userId: parsed.data.source ?? 'webhook', channelId: 'webhook', peerId: runId });
-      runner
-        // The key holds a fresh run id: no other turn can hold it (no lock), and it squats no one's conversation.
-        .run({ agentId: webhook.agentId, sessionKey, message, caller: WEBHOOK_CALLER, isKeyUnique: true, signal: shutdownSignal })
-        .then(
-          (result) => notifyAdmins('session.completed', { sessionKey, runId, result: { response: result.response, tokensUsed: result.tokensUsed, finishReason: result.finishReason, ...(result.error === undefined ? {} : { error: result.error }) } }),
-          (error: unknown) => {
-            const message = publicMessage(maskUnknown(error, log, { runId }, 'webhook turn failed'));
-            notifyAdmins('session.completed', { sessionKey, runId, result: { response: '', finishReason: 'error', error: message } });
-          },
-        )
-        .catch((error: unknown) => log.error({ err: error, runId }, 'webhook completion could not be announced'));
+      // Recorded before it is answered, so the runId in the answer can be looked up at once; a delivery whose run
+      // could not be recorded is not remembered, and the sender's retry is not taken for a replay.
+      const run = await runControl.startRun({ runId, rootRunId: runId, kind: 'webhook', agentId: webhook.agentId, sessionKey, task: message, requestedBy: WEBHOOK_OWNER_ID });
+      accepted.remember(signature);
+      const task = execute(webhook, runId, sessionKey, message, run)
+        .catch((error: unknown) => log.error({ err: error, runId }, 'webhook run outcome could not be recorded or announced'))
+        .finally(() => inFlight.delete(task));
+      inFlight.add(task);
       return reply.code(202).send({ accepted: true, runId, sessionKey });
     });
   });

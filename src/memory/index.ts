@@ -39,8 +39,8 @@ export interface MemoryModuleDeps {
   grants: ReaderGrants;
   /** The live config (memory: read per turn and call; embeddings: names the configured provider). */
   config: { get(): Pick<GatewayConfig, 'memory' | 'embeddings'> };
-  /** The configured `embeddings:` embedder built at startup; absent: the built-in hashing embedder. */
-  embedder: Embedder | undefined;
+  /** The configured `embeddings:` embedder as the config is now (it applies live); absent: the built-in hashing embedder. */
+  embedder: () => Embedder | undefined;
   recorder: Pick<Recorder, 'trajectory'>;
   /** Where security:memory_tainted, security:injection_detected and security:injection_rate_exceeded go. */
   events: Pick<EventBus, 'emit'>;
@@ -58,17 +58,39 @@ export interface MemoryModule extends CapabilityModule {
   readonly memory: { search: MemorySearch; write: MemoryWriter; embedder: MemoryEmbedder; port: MemoryPort };
 }
 
+/**
+ * The memory embedder of the configured embedder as it is now: when `embeddings:` changes, the next use embeds with the
+ * new one (vectors are keyed by model, so none are compared across models) and entries get its vectors in the background.
+ */
+function liveMemoryEmbedder(deps: MemoryModuleDeps, onChange: () => void): MemoryEmbedder {
+  const builtin = createHashingEmbedder();
+  let built: { source: Embedder | undefined; provider: string | undefined; embedder: MemoryEmbedder } | undefined;
+  const current = (): MemoryEmbedder => {
+    const source = deps.embedder();
+    const provider = deps.config.get().embeddings?.provider;
+    if (built !== undefined && built.source === source && built.provider === provider) return built.embedder;
+    const isChange = built !== undefined;
+    const configured = source === undefined || provider === undefined ? undefined : { embedder: source, provider };
+    built = { source, provider, embedder: createMemoryEmbedder({ configured, builtin, cache: deps.ports.memory, log: deps.log }) };
+    if (isChange) onChange();
+    return built.embedder;
+  };
+  return {
+    get model() {
+      return current().model;
+    },
+    get label() {
+      return current().label;
+    },
+    embed: (texts, signal) => current().embed(texts, signal),
+  };
+}
+
 export function createMemoryModule(deps: MemoryModuleDeps): MemoryModule {
   const { ports, now, log } = deps;
   const port = ports.memory;
   const memoryConfig = () => deps.config.get().memory;
-  const provider = deps.config.get().embeddings?.provider;
-  const embedder = createMemoryEmbedder({
-    configured: deps.embedder === undefined || provider === undefined ? undefined : { embedder: deps.embedder, provider },
-    builtin: createHashingEmbedder(),
-    cache: port,
-    log,
-  });
+  const embedder = liveMemoryEmbedder(deps, () => reembedder.kick());
   const search = createMemorySearch({ port, embedder });
   const reembedder = createReembedder({ port, embedder, log });
   const write = createMemoryWriter({ port, embedder, reembedder, newId: deps.newId, now, log });
@@ -80,7 +102,7 @@ export function createMemoryModule(deps: MemoryModuleDeps): MemoryModule {
   const sweeper = sweepIntervalMs === 0 ? undefined : createLifecycleSweeper({
     port, signals: deps.signals, policy: () => lifecyclePolicyOf(memoryConfig().lifecycle), intervalMs: sweepIntervalMs, now, log,
   });
-  const stats = memoryStatsReader(port, embedder.label);
+  const stats = memoryStatsReader(port, embedder);
   const methods = memoryMethods({
     port, search, write, stats, grants: deps.grants, trust, now,
     defaultAgentId: () => deps.agents.defaultAgentId() ?? 'default',

@@ -13,13 +13,13 @@ export type MemoryStatsReader = (scope: MemoryScope) => Promise<{
 }>;
 
 /** The catalogue's fields (totalEntries, dbSizeBytes, embeddingProvider, cacheHitRate) and the port's breakdown. */
-export function memoryStatsReader(port: Pick<MemoryPort, 'stats' | 'embeddingCacheStats'>, embedderLabel: string): MemoryStatsReader {
+export function memoryStatsReader(port: Pick<MemoryPort, 'stats' | 'embeddingCacheStats'>, embedder: { readonly label: string }): MemoryStatsReader {
   return async (scope) => {
     const [store, cache] = await Promise.all([port.stats(scope), port.embeddingCacheStats()]);
     return {
       totalEntries: store.totalEntries,
       dbSizeBytes: store.dbSizeBytes,
-      embeddingProvider: embedderLabel,
+      embeddingProvider: embedder.label,
       cacheHitRate: cache.hitRate,
       byType: store.byType,
       untrusted: store.untrusted,

@@ -1,4 +1,6 @@
-// The configured embedder: `embeddings: {provider, model}` through the provider's wire adapter (its embeddings endpoint).
+// The configured embedder: `embeddings: {provider, model}` through the provider's wire adapter (its embeddings endpoint),
+// rebuilt live when that section or its provider changes.
+import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/index.js';
 import { GatewayError } from '../errors.js';
@@ -62,6 +64,39 @@ export function createEmbedder({ embeddings, providers, log }: EmbedderDeps): Em
         throw new GatewayError('upstream_failed', `Embedding provider '${ref.provider}' answered ${wrong.length} dimensions, not the ${dimensions} asked for in 'dimensions'`, { param: 'dimensions' });
       }
       return result;
+    },
+  };
+}
+
+/** The embedder of the config as it is now: /v1/embeddings and memory read `current()` at each use. */
+export interface LiveEmbedder {
+  /** Undefined while `embeddings:` is not configured. */
+  current(): Embedder | undefined;
+  /** Rebuilds the embedder when `embeddings:` or the provider it names changed; an unusable one is logged and leaves none. */
+  reload(config: Pick<GatewayConfig, 'embeddings' | 'providers'>): void;
+}
+
+/** What the embedder is built from: a change elsewhere in providers keeps the one built (and its keep-alive pool). */
+const sourceOf = ({ embeddings, providers }: Pick<GatewayConfig, 'embeddings' | 'providers'>) =>
+  embeddings === undefined ? undefined : { embeddings, provider: providers[embeddings.provider] };
+
+/** Throws at startup, as createEmbedder does, when the configured provider cannot embed. */
+export function createLiveEmbedder({ embeddings, providers, log }: EmbedderDeps): LiveEmbedder {
+  let source = sourceOf({ embeddings, providers });
+  let embedder = createEmbedder({ embeddings, providers, log });
+  return {
+    current: () => embedder,
+    reload(config) {
+      const next = sourceOf(config);
+      if (isDeepStrictEqual(next, source)) return;
+      source = next;
+      try {
+        embedder = createEmbedder({ embeddings: config.embeddings, providers: config.providers, log });
+        log.info({ embeddings: config.embeddings ?? null }, 'embeddings applied');
+      } catch (error) {
+        embedder = undefined;
+        log.error({ err: error }, 'embeddings cannot be used; /v1/embeddings answers 404 and memory uses the built-in embedder until the config is fixed');
+      }
     },
   };
 }

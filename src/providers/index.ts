@@ -13,7 +13,7 @@ export { describeFailure, upstreamFailuresOf, type UpstreamFailure } from './rou
 export type { CacheStats } from './usage.js';
 export type { ServedWindowEntry } from './served-window.js';
 export { DEFAULT_BASE_URL, type ProvidersConfig, type ProviderType } from './provider-config.js';
-export { createEmbedder, type EmbedderDeps } from './embedders.js';
+export { createEmbedder, createLiveEmbedder, type EmbedderDeps, type LiveEmbedder } from './embedders.js';
 export { createHashingEmbedder, hashingVector, type HashingEmbedderOptions } from './hashing-embedder.js';
 export {
   BUILTIN_EMBEDDER_PROVIDER,

@@ -56,7 +56,8 @@ export interface AuditedCall {
 
 export interface DispatcherDeps {
   registry: MethodRegistry;
-  maxBatchSize: number;
+  /** Requests one batch may hold; a function is read at each batch (gateway.maxBatchSize applies live). */
+  maxBatchSize: number | (() => number);
   audit?: (call: AuditedCall) => void;
 }
 
@@ -111,10 +112,7 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
     let failureKind: string | undefined;
     try {
       if (!grantsMethodScope(ctx.caller, method.scope, ctx.transport)) throw insufficientScope(method.scope);
-      const rawParams = message.params ?? {};
-      if (!isPlainObject(rawParams)) {
-        throw new GatewayError('invalid_params', 'Invalid params: params must be an object of named parameters', { param: 'params' });
-      }
+      const rawParams = namedParams(message.params);
       const { maxParamsBytes } = method.policy;
       if (maxParamsBytes !== undefined && Buffer.byteLength(JSON.stringify(rawParams)) > maxParamsBytes) throw paramsTooLarge(method.name, maxParamsBytes);
       // Fast path for the common parameterless call (system.ping): nothing to validate.
@@ -151,10 +149,11 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
     if (message.length === 0) {
       return errorResponse(null, { code: RPC_CODE.invalid_request, message: 'Invalid Request: empty batch' });
     }
-    if (message.length > maxBatchSize) {
+    const batchLimit = typeof maxBatchSize === 'number' ? maxBatchSize : maxBatchSize();
+    if (message.length > batchLimit) {
       return errorResponse(null, {
         code: RPC_CODE.invalid_request,
-        message: `Batch of ${message.length} requests exceeds maximum of ${maxBatchSize}`,
+        message: `Batch of ${message.length} requests exceeds maximum of ${batchLimit}`,
       });
     }
     const responses = await Promise.all(message.map((item) => callOne(item, ctx)));
@@ -181,6 +180,18 @@ export function invalidRequest(message: unknown): JsonRpcResponse | undefined {
   if (!isPlainObject(message)) return errorResponse(null, NOT_AN_OBJECT);
   const invalid = validateEnvelope(message);
   return invalid === undefined ? undefined : errorResponse(readId(message), { code: RPC_CODE.invalid_request, message: invalid });
+}
+
+/**
+ * The named params of a call. Absent params and `[]` (jayson's and other positional clients' "no params") are none;
+ * any other array is positional, which no method takes.
+ */
+function namedParams(params: unknown): Record<string, unknown> {
+  if (params === undefined || (Array.isArray(params) && params.length === 0)) return {};
+  if (!isPlainObject(params)) {
+    throw new GatewayError('invalid_params', 'Invalid params: positional params (an array) are not supported; params must be an object of named parameters', { param: 'params' });
+  }
+  return params;
 }
 
 function validateEnvelope(message: Record<string, unknown>): string | undefined {

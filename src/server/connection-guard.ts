@@ -71,12 +71,15 @@ function armBodyDeadline(request: FastifyRequest, reply: FastifyReply, timeoutMs
  * Adds the guard as the first onRequest hook, so a refused request costs no rate-limit count and no body read.
  * A request with no body on an uncrowded server passes without an await (the common case, /health included).
  */
-export function guardConnections(app: FastifyInstance, limits: ConnectionGuardLimits, auth: RequestAuth): void {
+export function guardConnections(app: FastifyInstance, limitsNow: () => ConnectionGuardLimits, auth: RequestAuth): void {
   const sockets = countSockets(app);
-  const reserved = limits.reservedConnections ?? Math.floor(limits.maxConnections * DEFAULT_RESERVED_SHARE);
-  const freeSlots = Math.max(0, limits.maxConnections - reserved);
+  /** Read per request, so a changed limit applies to the next request. */
+  const freeSlots = (limits: ConnectionGuardLimits): number => {
+    const reserved = limits.reservedConnections ?? Math.floor(limits.maxConnections * DEFAULT_RESERVED_SHARE);
+    return Math.max(0, limits.maxConnections - reserved);
+  };
 
-  async function vet(request: FastifyRequest, reply: FastifyReply, isCrowded: boolean): Promise<void> {
+  async function vet(request: FastifyRequest, reply: FastifyReply, isCrowded: boolean, limits: ConnectionGuardLimits): Promise<void> {
     const isProbe = PROBE_PATHS.has(request.url.split('?', 1)[0] ?? '');
     if (isProbe && !hasBody(request)) return;
     // Any token the routes accept counts: a bearer header, or ?token= on an SSE route.
@@ -89,11 +92,12 @@ export function guardConnections(app: FastifyInstance, limits: ConnectionGuardLi
   }
 
   app.addHook('onRequest', function guardConnection(request, reply, done) {
-    const isCrowded = sockets.open() > freeSlots || sockets.fromAddress(request.socket.remoteAddress ?? '') > limits.maxConnectionsPerAddress;
+    const limits = limitsNow();
+    const isCrowded = sockets.open() > freeSlots(limits) || sockets.fromAddress(request.socket.remoteAddress ?? '') > limits.maxConnectionsPerAddress;
     if (!isCrowded && !hasBody(request)) {
       done();
       return;
     }
-    vet(request, reply, isCrowded).then(() => done(), done);
+    vet(request, reply, isCrowded, limits).then(() => done(), done);
   });
 }

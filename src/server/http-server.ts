@@ -16,7 +16,13 @@ import type { RequestAuth } from './request-auth.js';
 import { sharedRateLimitStore } from './shared-rate-limit-store.js';
 
 export interface HttpServerDeps {
+  /** The section at start: what the server is built with (TLS, body limit, timeouts). */
   gateway: GatewaySection;
+  /**
+   * The section as the config is now, read per request: the rate limit and the connection guard apply live. Default:
+   * the section at start.
+   */
+  live?: () => GatewaySection;
   log: Logger;
   auth: RequestAuth;
   /**
@@ -65,7 +71,7 @@ function readTls(tls: GatewaySection['tls']) {
   };
 }
 
-export async function createHttpServer({ gateway, log, auth, rateCounter, now = Date.now }: HttpServerDeps): Promise<FastifyInstance> {
+export async function createHttpServer({ gateway, live = () => gateway, log, auth, rateCounter, now = Date.now }: HttpServerDeps): Promise<FastifyInstance> {
   const timeouts = connectionTimeouts(gateway);
   const tls = readTls(gateway.tls);
   const nextTraceId = createTraceIds();
@@ -101,13 +107,14 @@ export async function createHttpServer({ gateway, log, auth, rateCounter, now = 
     reply.header('x-request-id', request.id);
     done();
   });
-  guardConnections(app, gateway, auth);
+  guardConnections(app, live, auth);
 
   await app.register(rateLimit, {
     global: true,
     ...(rateCounter === undefined ? {} : { store: sharedRateLimitStore({ counter: rateCounter, log, now }) }),
-    max: gateway.rateLimit.maxRequests,
-    timeWindow: gateway.rateLimit.windowMs,
+    // Functions of the live config: a changed gateway.rateLimit counts the next request by the new limit.
+    max: () => live().rateLimit.maxRequests,
+    timeWindow: () => live().rateLimit.windowMs,
     // One bucket per client: its token id when it presents a valid one, else its address.
     keyGenerator: async (request) => {
       const caller = await auth.identify(request, true);
@@ -116,7 +123,7 @@ export async function createHttpServer({ gateway, log, auth, rateCounter, now = 
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     errorResponseBuilder: (_request, context) =>
-      new GatewayError('rate_limited', `Rate limit exceeded: ${context.max} requests per ${gateway.rateLimit.windowMs} ms`, {
+      new GatewayError('rate_limited', `Rate limit exceeded: ${context.max} requests per ${live().rateLimit.windowMs} ms`, {
         retryAfterMs: context.ttl,
       }),
   });

@@ -7,16 +7,18 @@ export interface GatewayMethodsDeps {
   startedAt: number;
   configPaths: readonly string[];
   sections: () => string[];
+  /** Config keys changed since start that only a restart applies (config/restart-keys.ts), in a fixed order. */
+  restartPending: () => string[];
   /** Undefined when this process cannot restart itself (the gateway was not started by the CLI). */
   restart: (() => Promise<void>) | undefined;
 }
 
-export function gatewayMethods({ now, startedAt, configPaths, sections, restart }: GatewayMethodsDeps) {
+export function gatewayMethods({ now, startedAt, configPaths, sections, restartPending, restart }: GatewayMethodsDeps) {
   return [
     defineMethod({
       name: 'gateway.status',
       scope: 'admin',
-      summary: 'Process id, uptime in seconds, memory usage, Node version, config paths and sections.',
+      summary: 'Process id, uptime in seconds, memory usage, Node version, config paths and sections, and restartPending: the config keys changed since start that apply only at the next restart.',
       params: noParams,
       handler: () => ({
         pid: process.pid,
@@ -25,6 +27,7 @@ export function gatewayMethods({ now, startedAt, configPaths, sections, restart 
         nodeVersion: process.version,
         configPaths: [...configPaths],
         sections: sections(),
+        restartPending: restartPending(),
       }),
     }),
     defineMethod({

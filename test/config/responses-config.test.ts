@@ -14,13 +14,14 @@ function problemsOf(document: unknown): string[] {
 
 describe('config: responses.ttlDays', () => {
   it('keeps responses 30 days unless told otherwise', () => {
-    expect(validateConfig({}, 'empty').responses).toEqual({ ttlDays: 30 });
-    expect(validateConfig({ responses: { ttlDays: 7 } }, 'set').responses).toEqual({ ttlDays: 7 });
+    expect(validateConfig({}, 'empty').responses).toEqual({ ttlDays: 30, maxBackgroundPerToken: 16 });
+    expect(validateConfig({ responses: { ttlDays: 7 } }, 'set').responses).toEqual({ ttlDays: 7, maxBackgroundPerToken: 16 });
   });
 
   it('refuses zero, fractions and unknown keys, naming the key', () => {
     expect(problemsOf({ responses: { ttlDays: 0 } })[0]).toMatch(/^responses\.ttlDays: /);
     expect(problemsOf({ responses: { ttlDays: 1.5 } })[0]).toMatch(/^responses\.ttlDays: /);
+    expect(problemsOf({ responses: { maxBackgroundPerToken: 0 } })[0]).toMatch(/^responses\.maxBackgroundPerToken: /);
     expect(problemsOf({ responses: { ttlHours: 1 } })[0]).toMatch(/^responses/);
   });
 });

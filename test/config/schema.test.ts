@@ -161,6 +161,12 @@ describe('config schema', () => {
     expect(problemsOf({ embeddings: { provider: 'nope', model: 'e' } })).toEqual(["embeddings.provider: unknown provider 'nope'"]);
   });
 
+  it('refuses an anthropic embeddings provider, which has no embeddings endpoint', () => {
+    expect(problemsOf({ providers: { claude: { type: 'anthropic' } }, embeddings: { provider: 'claude', model: 'e' } })).toEqual([
+      "embeddings.provider: 'claude' is an anthropic provider, which has no embeddings endpoint",
+    ]);
+  });
+
   it('refuses requireClientCert without a caPath', () => {
     const problems = problemsOf({
       gateway: { tls: { certPath: '/tmp/c.pem', keyPath: '/tmp/k.pem', requireClientCert: true } },

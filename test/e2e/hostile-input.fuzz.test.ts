@@ -289,13 +289,14 @@ describe('fuzz: hostile input at every surface', () => {
   const V1_RESPONSES_EXTRAS = { include: [], truncation: 'disabled', max_tool_calls: 1, text: { verbosity: 'low' }, service_tier: 'default', prompt_cache_key: 'k' };
   const V1_TEMPLATES = {
     '/v1/chat/completions': () => ({ model: random.pick(['small', 'default', 'nope', 'local/small']), messages: [{ role: 'user', content: 'hi' }], stream: random.chance(0.3), max_tokens: 10, ...(random.chance(0.3) ? V1_CHAT_EXTRAS : {}) }),
-    '/v1/responses': () => ({ model: 'small', input: random.pick(['hi', [{ role: 'user', content: 'hi' }]]), stream: random.chance(0.3), previous_response_id: random.chance(0.2) ? 'resp_nope' : undefined, ...(random.chance(0.3) ? V1_RESPONSES_EXTRAS : {}) }),
+    '/v1/responses': () => ({ model: 'small', input: random.pick(['hi', [{ role: 'user', content: 'hi' }]]), stream: random.chance(0.3), previous_response_id: random.chance(0.2) ? 'resp_nope' : undefined, background: random.chance(0.2) ? true : undefined, ...(random.chance(0.3) ? V1_RESPONSES_EXTRAS : {}) }),
+    '/v1/responses/resp_nope/cancel': () => ({}),
     '/v1/embeddings': () => ({ model: 'small', input: random.pick(['hi', ['a', 'b'], [1, 2]]), ...(random.chance(0.3) ? { dimensions: 4 } : {}) }),
   } as const;
 
   it('/v1 answers the OpenAI error envelope or a well-formed reply, and never 5xx', async () => {
     await runPool(600, async () => {
-      const route = random.pick(['/v1/chat/completions', '/v1/chat/completions', '/v1/responses', '/v1/embeddings', '/v1/models', '/v1/models/x%00y', '/v1/nope', '/v1/models/%zz'] as const);
+      const route = random.pick(['/v1/chat/completions', '/v1/chat/completions', '/v1/responses', '/v1/embeddings', '/v1/models', '/v1/models/x%00y', '/v1/nope', '/v1/models/%zz', '/v1/responses/resp_nope/cancel'] as const);
       const bearer = random.pick([gateway.tokens.api, gateway.tokens.rpc, gateway.tokens.admin, gateway.tokens.mcpClient, 'bad', undefined]);
       const template = route in V1_TEMPLATES ? V1_TEMPLATES[route as keyof typeof V1_TEMPLATES]() : undefined;
       const body = template === undefined ? undefined : random.chance(0.85) ? hostileJsonText(random, mutate(random, template)) : garbageBody(random);

@@ -1,7 +1,7 @@
 // Two gateway processes (`agent-gateway start`) on one PostgreSQL and one Redis, as a replicated deployment runs: B,
 // whose file only says where the shared servers are, serves the config A's file seeded; a config change made through
-// A is live on B, a cron job fires once across both, and when A is killed with SIGKILL in the middle of a turn, B marks
-// A's run orphaned.
+// A is live on B, a cron job fires once across both, B reads and cancels A's background responses, and when A is killed
+// with SIGKILL in the middle of a turn, B marks A's run orphaned and its background response failed.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +70,18 @@ describe.skipIf(postgresBinDir === undefined)(`e2e: two gateway processes on one
     return body.result;
   }
 
+  /** A /v1/responses call with the admin token; resolves with the response object (or throws with the error body). */
+  async function responses(replica: Replica, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ id: string } & Record<string, unknown>> {
+    const response = await fetch(`${replica.url}/v1/responses${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const answer = (await response.json()) as { id?: string } & Record<string, unknown>;
+    if (response.status !== 200 || answer.id === undefined) throw new Error(`${method} /v1/responses${path} answered ${response.status} ${JSON.stringify(answer)}`);
+    return { ...answer, id: answer.id };
+  }
+
   beforeAll(async () => {
     [redis, llm] = await Promise.all([startRedisServer(), startFakeLlm()]);
     const { url } = await server().freshDatabase({ empty: true });
@@ -117,18 +129,41 @@ describe.skipIf(postgresBinDir === undefined)(`e2e: two gateway processes on one
     expect(fired).toHaveLength(1);
   });
 
+  it("shows B a background response A runs: in_progress, then completed; B's cancel of another wins over A's answer", async () => {
+    let release = (): void => {};
+    llm.script({ text: 'Background answer.', heldUntil: new Promise<void>((resolve) => (release = resolve)) });
+    const onA = await responses(a, 'POST', '', { model: 'default', input: 'Work on it', background: true });
+    expect(onA).toMatchObject({ status: 'queued', background: true });
+    await vi.waitFor(async () => expect(await responses(b, 'GET', `/${onA.id}`)).toMatchObject({ status: 'in_progress' }), { timeout: 10_000, interval: 50 });
+    release();
+    await vi.waitFor(async () => expect(await responses(b, 'GET', `/${onA.id}`)).toMatchObject({ status: 'completed', output: [expect.objectContaining({ type: 'message' })] }), { timeout: 10_000, interval: 50 });
+
+    llm.script({ text: 'Dropped answer.', heldUntil: new Promise<void>((resolve) => (release = resolve)) });
+    const cancelled = await responses(a, 'POST', '', { model: 'default', input: 'Then stop', background: true });
+    await vi.waitFor(async () => expect(await responses(b, 'GET', `/${cancelled.id}`)).toMatchObject({ status: 'in_progress' }), { timeout: 10_000, interval: 50 });
+    expect(await responses(b, 'POST', `/${cancelled.id}/cancel`)).toMatchObject({ id: cancelled.id, status: 'cancelled' });
+    release();
+    await vi.waitFor(async () => expect(await rpc(b, 'run.get', { runId: cancelled.id })).toMatchObject({ kind: 'response', status: 'failed', error: 'The response was cancelled' }), { timeout: 10_000, interval: 50 });
+    expect(await responses(a, 'GET', `/${cancelled.id}`)).toMatchObject({ status: 'cancelled', output: [] });
+  });
+
   it("marks A's run orphaned on B after A is killed with SIGKILL in the middle of the turn", async () => {
     let release = (): void => {};
-    llm.script({ text: 'Never delivered.', heldUntil: new Promise<void>((resolve) => (release = resolve)) });
+    const held = new Promise<void>((resolve) => (release = resolve));
+    llm.script({ text: 'Never delivered.', heldUntil: held }, { text: 'Never delivered either.', heldUntil: held });
     const before = llm.chatRequests().length;
     const { runId } = (await rpc(a, 'session.spawn', { parentKey: 'default:admin:ws', task: 'Survey the fleet' })) as { runId: string };
-    // The model call is under way on A: the turn is open when A dies.
-    await vi.waitFor(() => expect(llm.chatRequests().length).toBe(before + 1), { timeout: 10_000, interval: 20 });
+    const background = await responses(a, 'POST', '', { model: 'default', input: 'Survey in the background', background: true });
+    // The model calls are under way on A: the turns are open when A dies.
+    await vi.waitFor(() => expect(llm.chatRequests().length).toBe(before + 2), { timeout: 10_000, interval: 20 });
     expect(await rpc(b, 'run.get', { runId })).toMatchObject({ runId, kind: 'spawn', status: 'running' });
+    expect(await responses(b, 'GET', `/${background.id}`)).toMatchObject({ status: 'in_progress' });
 
     a.process.child.kill('SIGKILL');
     expect(await a.process.exited).toBe('SIGKILL');
     await vi.waitFor(async () => expect(await rpc(b, 'run.get', { runId })).toMatchObject({ runId, status: 'orphaned' }), { timeout: ORPHANED_WITHIN_MS, interval: 200 });
+    // The background response A left running reads failed on B once its run is orphaned.
+    await vi.waitFor(async () => expect(await responses(b, 'GET', `/${background.id}`)).toMatchObject({ status: 'failed', error: { message: expect.stringContaining('gateway stopped before') } }), { timeout: ORPHANED_WITHIN_MS, interval: 200 });
     release();
   });
 });

@@ -158,7 +158,7 @@ describe('rpc dispatch', () => {
     expect(await send(request('demo.add', 1, [1, 2]))).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      error: { code: -32602, message: 'Invalid params: params must be an object of named parameters', data: { kind: 'invalid_params', param: 'params' } },
+      error: { code: -32602, message: 'Invalid params: positional params (an array) are not supported; params must be an object of named parameters', data: { kind: 'invalid_params', param: 'params' } },
     });
   });
 

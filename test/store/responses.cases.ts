@@ -1,9 +1,11 @@
 // The ResponsePort conformance suite: every backend runs these same cases against a fresh port.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ResponsePort } from '../../src/store/index.js';
+import type { ResponsePort, ResponseRecord } from '../../src/store/index.js';
 import type { PortFixture } from './port-fixture.js';
 
-export const responseRecord = { responseId: 'resp_1', sessionKey: 'default:openai-api:openai:resp_1', clientId: 'api-client', createdAt: 1_700_000_000_000 };
+export const responseRecord: ResponseRecord = {
+  responseId: 'resp_1', sessionKey: 'default:openai-api:openai:resp_1', clientId: 'api-client', createdAt: 1_700_000_000_000, status: 'completed', isBackground: false,
+};
 export const responseBody = JSON.stringify({ id: 'resp_1', object: 'response', status: 'completed', output: [] });
 
 export function responsePortCases(backend: string, open: () => Promise<PortFixture<ResponsePort>>): void {
@@ -44,6 +46,26 @@ export function responsePortCases(backend: string, open: () => Promise<PortFixtu
       expect(await store.get('resp_1')).toBeUndefined();
       expect(await store.read('resp_1')).toBeUndefined();
       expect(await store.get('resp_2')).toEqual({ ...responseRecord, responseId: 'resp_2' });
+    });
+
+    it('keeps the status and whether the response runs in the background', async () => {
+      const queued = { ...responseRecord, responseId: 'resp_bg', status: 'queued' as const, isBackground: true };
+      await store.save(queued, responseBody);
+      expect(await store.get('resp_bg')).toEqual(queued);
+      expect(await store.read('resp_bg')).toEqual({ ...queued, body: responseBody });
+    });
+
+    it('moves a response to another status and body only from one of the given statuses', async () => {
+      await store.save({ ...responseRecord, status: 'queued', isBackground: true }, 'queued body');
+      expect(await store.transition('resp_1', ['queued'], 'in_progress', 'running body')).toBe(true);
+      expect(await store.read('resp_1')).toMatchObject({ status: 'in_progress', isBackground: true, body: 'running body' });
+      // A cancel that lost the race: the response has moved on, nothing changes.
+      expect(await store.transition('resp_1', ['queued'], 'cancelled', 'cancelled body')).toBe(false);
+      expect(await store.transition('resp_1', ['queued', 'in_progress'], 'completed', 'final body')).toBe(true);
+      expect(await store.transition('resp_1', ['queued', 'in_progress'], 'cancelled', 'cancelled body')).toBe(false);
+      expect(await store.read('resp_1')).toMatchObject({ status: 'completed', body: 'final body' });
+      expect(await store.transition('resp_unknown', ['queued'], 'failed', 'x')).toBe(false);
+      expect(await store.transition('resp_1', [], 'failed', 'x')).toBe(false);
     });
 
     it('purges responses created before the cutoff, oldest first, at most limit per call', async () => {

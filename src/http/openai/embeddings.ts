@@ -33,10 +33,12 @@ export function float32Base64(vector: readonly number[]): string {
 export function registerEmbeddings(scope: FastifyInstance, ctx: OpenAiContext): void {
   scope.post('/embeddings', async function createEmbeddings(request, reply) {
     const body = parseBody(embeddingsRequest, request.body);
-    if (ctx.embedder === undefined) throw notFound('No embedding provider configured');
+    // Read per request: `embeddings:` applies live.
+    const embedder = ctx.embedder();
+    if (embedder === undefined) throw notFound('No embedding provider configured');
     const inputs = typeof body.input === 'string' ? [body.input] : body.input;
     // The configured embedder answers whatever `model` names; the response reports the model it used.
-    const result = await ctx.embedder.embed(inputs, requestSignal(reply, ctx.shutdownSignal), body.dimensions === undefined ? {} : { dimensions: body.dimensions });
+    const result = await embedder.embed(inputs, requestSignal(reply, ctx.shutdownSignal), body.dimensions === undefined ? {} : { dimensions: body.dimensions });
     const isBase64 = body.encoding_format === 'base64';
     // Spec "Embeddings": an estimate, ceil(characters / 4).
     const promptTokens = Math.ceil(inputs.reduce((sum, text) => sum + text.length, 0) / 4);

@@ -5,6 +5,7 @@ import { GatewayError } from '../../errors.js';
 import { parseJsonBody } from '../../server/index.js';
 import { grantsOpenAi } from '../../server/index.js';
 import { endStreamsOnClose, SSE_KEEP_ALIVE_MS } from '../../server/index.js';
+import { createBackgroundResponses } from './background-responses.js';
 import { registerChatCompletions } from './chat-completions.js';
 import { registerEmbeddings } from './embeddings.js';
 import { openAiErrorHandler } from './errors.js';
@@ -47,8 +48,9 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
       registerChatCompletions(scope, ctx);
       registerModels(scope, ctx);
       registerEmbeddings(scope, ctx);
-      registerResponses(scope, ctx);
-      registerResponseRoutes(scope, ctx);
+      const background = createBackgroundResponses(ctx);
+      registerResponses(scope, ctx, background);
+      registerResponseRoutes(scope, ctx, background);
     },
     { prefix: '/v1' },
   );

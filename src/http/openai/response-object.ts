@@ -2,9 +2,10 @@
 import { argumentsText, type TranscriptToolCall } from '../../providers/index.js';
 import type { FinishReason, TurnResult } from '../../turns/index.js';
 import { publicMessage, type GatewayError } from '../../errors.js';
+import type { ResponseStatus } from '../../store/index.js';
 import { OPENAI_ERRORS } from './errors.js';
 
-export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
+export type { ResponseStatus } from '../../store/index.js';
 
 /** How a finished turn's response ends; the message item carries the same status. */
 export type FinishedStatus = 'completed' | 'incomplete';
@@ -50,6 +51,8 @@ export interface ResponseEcho {
   promptCacheKey: string | null;
   safetyIdentifier: string | null;
   verbosity: string | null;
+  /** `background: true`: answered queued, the turn ran off the request. */
+  background: boolean;
 }
 
 export interface ResponseIds {
@@ -104,6 +107,7 @@ export function responseObject(ids: ResponseIds, echo: ResponseEcho, state: Resp
     id: ids.responseId,
     object: 'response',
     created_at: ids.createdAt,
+    background: echo.background,
     status: state.status,
     error: error === undefined ? null : { code: OPENAI_ERRORS[error.kind].type, message: publicMessage(error) },
     incomplete_details: state.status === 'incomplete' ? { reason: 'max_output_tokens' } : null,

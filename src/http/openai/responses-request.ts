@@ -82,6 +82,7 @@ export const responsesRequest = z.strictObject({
   safety_identifier: z.string().nullable().optional(),
   // Caps the tool calls of the turn: TurnRequest.maxToolCalls.
   max_tool_calls: z.number().int('must be a non-negative integer').min(0, 'must be a non-negative integer').nullable().optional(),
+  background: z.boolean().nullable().optional(),
 });
 
 export type ResponsesRequest = z.infer<typeof responsesRequest>;

@@ -1,10 +1,14 @@
-// POST /v1/responses: an agent turn in OpenAI's Responses format; previous_response_id continues that response's session.
+// POST /v1/responses: an agent turn in OpenAI's Responses format, answered, streamed or run in the background;
+// previous_response_id continues that response's session.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Caller } from '../../server/index.js';
 import { requestSignal, openSseStream } from '../../server/index.js';
+import { GatewayError } from '../../errors.js';
+import { UNFINISHED_RESPONSE_STATUSES } from '../../store/index.js';
 import { sessionCallerOf, type TurnRequest } from '../../turns/index.js';
+import type { BackgroundResponses } from './background-responses.js';
 import { assertSettingsHonoured } from './request-fields.js';
-import { createEventSequencer, finishedStatus, functionCallItem, messageItem, outputText, responseObject, type ResponseEcho, type ResponseIds } from './response-object.js';
+import { createEventSequencer, finishedStatus, functionCallItem, messageItem, outputText, responseObject, type ResponseEcho, type ResponseIds, type ResponseStatus } from './response-object.js';
 import { usableResponse } from './response-retention.js';
 import { RESPONSES_SETTING_PARAMS, responsesClientTools, responsesInput, responsesRequest, responsesSettings, type ResponsesRequest } from './responses-request.js';
 import { openAiSessionKey, resolveTarget, turnFailure } from './turn-input.js';
@@ -41,10 +45,11 @@ function echoOf(body: ResponsesRequest): ResponseEcho {
     promptCacheKey: body.prompt_cache_key ?? null,
     safetyIdentifier: body.safety_identifier ?? null,
     verbosity: body.text?.verbosity ?? null,
+    background: body.background ?? false,
   };
 }
 
-async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Caller): Promise<PreparedResponse> {
+async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Caller, background: BackgroundResponses): Promise<PreparedResponse> {
   const caller = sessionCallerOf(requester);
   const target = resolveTarget(body.model, ctx);
   const settings = responsesSettings(body);
@@ -57,7 +62,11 @@ async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Ca
   const input = responsesInput(body, now, previousId !== null);
   if (previousId !== null) {
     // A response belongs to its token, as the session behind it does; deleted or expired ones are gone (404).
-    const previous = usableResponse(ctx, caller, await ctx.responses.get(previousId), previousId, 'previous_response_id');
+    const previous = usableResponse(ctx, caller, await ctx.responses.read(previousId), previousId, 'previous_response_id');
+    const { status } = await background.current(previous);
+    if (UNFINISHED_RESPONSE_STATUSES.includes(status)) {
+      throw new GatewayError('invalid_params', `Previous response ${previousId} is still ${status}; continue it once it has ended`, { param: 'previous_response_id' });
+    }
     sessionKey = previous.sessionKey;
   }
   const instructions = body.instructions ?? null;
@@ -86,22 +95,37 @@ async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Ca
 }
 
 /** Stores the finished response object, as the JSON text a client is sent, for GET /v1/responses/:id; store: false keeps nothing. */
-async function remember(ctx: OpenAiContext, prepared: PreparedResponse, body: string): Promise<void> {
+async function remember(ctx: OpenAiContext, prepared: PreparedResponse, status: ResponseStatus, body: string): Promise<void> {
   if (!prepared.isStored) return;
-  await ctx.responses.save({ responseId: prepared.ids.responseId, sessionKey: prepared.turn.sessionKey, clientId: prepared.clientId, createdAt: ctx.now() }, body);
+  await ctx.responses.save({ responseId: prepared.ids.responseId, sessionKey: prepared.turn.sessionKey, clientId: prepared.clientId, createdAt: ctx.now(), status, isBackground: false }, body);
 }
 
 /** The stream stores only what store: true keeps, so a stateless stream serialises its response once, in the event. */
 const rememberStreamed = (ctx: OpenAiContext, prepared: PreparedResponse, response: ReturnType<typeof responseObject>) =>
-  prepared.isStored ? remember(ctx, prepared, JSON.stringify(response)) : undefined;
+  prepared.isStored ? remember(ctx, prepared, response.status, JSON.stringify(response)) : undefined;
 
 async function respond(ctx: OpenAiContext, prepared: PreparedResponse, reply: FastifyReply) {
   const result = await ctx.runner.run({ ...prepared.turn, signal: requestSignal(reply, ctx.shutdownSignal) });
   const failure = turnFailure(result, 'input');
   if (failure !== undefined) throw failure;
-  const body = JSON.stringify(responseObject(prepared.ids, prepared.echo, { status: finishedStatus(result), result }));
-  await remember(ctx, prepared, body);
+  const status = finishedStatus(result);
+  const body = JSON.stringify(responseObject(prepared.ids, prepared.echo, { status, result }));
+  await remember(ctx, prepared, status, body);
   return reply.type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * `background: true` is polled through GET /v1/responses/:id, so it needs `store`; its events are not kept for a
+ * streamed retrieval, so it cannot stream either. Both are refused naming the field rather than half honoured.
+ */
+function assertBackgroundUsable(body: ResponsesRequest): void {
+  if (body.background !== true) return;
+  if (body.stream === true) {
+    throw new GatewayError('invalid_params', "'background: true' cannot be combined with 'stream: true': poll GET /v1/responses/{id} (client.responses.retrieve) instead", { param: 'background' });
+  }
+  if (body.store === false) {
+    throw new GatewayError('invalid_params', "'background: true' needs 'store': a background response is read back with GET /v1/responses/{id}", { param: 'store' });
+  }
 }
 
 /**
@@ -150,10 +174,12 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
   }
 }
 
-export function registerResponses(scope: FastifyInstance, ctx: OpenAiContext): void {
+export function registerResponses(scope: FastifyInstance, ctx: OpenAiContext, background: BackgroundResponses): void {
   scope.post('/responses', async function createResponse(request, reply) {
     const body = parseBody(responsesRequest, request.body);
-    const prepared = await prepare(ctx, body, ctx.auth.callerOf(request));
+    assertBackgroundUsable(body);
+    const prepared = await prepare(ctx, body, ctx.auth.callerOf(request), background);
+    if (body.background === true) return reply.type('application/json; charset=utf-8').send(await background.start(prepared));
     if (body.stream !== true) return respond(ctx, prepared, reply);
     await streamResponse(ctx, prepared, reply);
     return reply;

@@ -3,8 +3,9 @@ import type { Logger } from 'pino';
 import type { AgentRegistry } from '../../agents/index.js';
 import type { Embedder, ModelRouter } from '../../providers/index.js';
 import type { RequestAuth } from '../../server/index.js';
+import type { RunControl } from '../../runs/index.js';
 import type { TurnRunner } from '../../turns/index.js';
-import type { ResponsePort } from '../../store/index.js';
+import type { ResponsePort, RunPort } from '../../store/index.js';
 
 export type { ResponseRecord, ResponsePort as ResponseStore } from '../../store/index.js';
 
@@ -13,9 +14,16 @@ export interface OpenAiRoutesDeps {
   runner: TurnRunner;
   agents: Pick<AgentRegistry, 'get' | 'defaultAgentId' | 'list'>;
   router: Pick<ModelRouter, 'resolve' | 'catalog' | 'unsupported'>;
-  /** Undefined: POST /v1/embeddings answers 404 `No embedding provider configured`. */
-  embedder: Embedder | undefined;
+  /** The embedder as the config is now; undefined: POST /v1/embeddings answers 404 `No embedding provider configured`. */
+  embedder: () => Embedder | undefined;
   responses: ResponsePort;
+  /**
+   * Background responses are runs of kind `response`: recorded and stopped (run.kill, shutdown) through the run
+   * control; the run table tells whether one left unfinished is still running anywhere.
+   */
+  backgroundRuns: { control: Pick<RunControl, 'startRun'>; store: Pick<RunPort, 'get'> };
+  /** `responses.maxBackgroundPerToken`, read per request: background responses one token may have in flight here. */
+  maxBackgroundPerToken?: () => number;
   /** `responses.ttlDays`, read per use: older responses answer 404 and are purged. Default 30. */
   responseTtlDays?: () => number;
   /** How often expired responses are purged (default RESPONSE_SWEEP_INTERVAL_MS, one hour). */

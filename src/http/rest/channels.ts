@@ -32,9 +32,9 @@ const SURFACES = [
 ] as const;
 
 /** Surfaces first (always listed, even idle), then every other channel with recorded activity, newest first. */
-export function channelStatuses(activity: readonly ChannelActivity[], { wsConnections, isWebhookEnabled = false }: Pick<RestContext, 'wsConnections' | 'isWebhookEnabled'>): ChannelStatus[] {
+export function channelStatuses(activity: readonly ChannelActivity[], { wsConnections, isWebhookEnabled = () => false }: Pick<RestContext, 'wsConnections' | 'isWebhookEnabled'>): ChannelStatus[] {
   const surfaces: { channelId: string; channelType: string }[] = [...SURFACES];
-  if (isWebhookEnabled) surfaces.push({ channelId: 'webhook', channelType: 'webhook' });
+  if (isWebhookEnabled()) surfaces.push({ channelId: 'webhook', channelType: 'webhook' });
   const byId = new Map(activity.map((entry) => [entry.channelId, entry]));
   const known = new Set(surfaces.map((surface) => surface.channelId));
   const statuses: ChannelStatus[] = surfaces.map(({ channelId, channelType }) => {
@@ -53,7 +53,8 @@ export function channelStatuses(activity: readonly ChannelActivity[], { wsConnec
   });
   for (const entry of activity) {
     if (known.has(entry.channelId)) continue;
-    statuses.push({ ...entry, enabled: true, status: 'listening' });
+    // A webhook with activity but no gateway.webhook now was unmounted: its history stays, shown as disabled.
+    statuses.push({ ...entry, enabled: entry.channelId !== 'webhook', status: 'listening' });
   }
   return statuses;
 }

@@ -21,8 +21,8 @@ export interface RestRoutesDeps {
   log: Logger;
   /** Open WebSocket connections, shown on the rpc channel of GET /api/channels. */
   wsConnections?: () => number;
-  /** Whether POST /hooks/webhook is mounted; GET /api/channels lists it then. */
-  isWebhookEnabled?: boolean;
+  /** Whether POST /hooks/webhook is mounted now (gateway.webhook applies live); GET /api/channels lists it then. */
+  isWebhookEnabled?: () => boolean;
   /** Aborted at shutdown: in-flight turns stop and open streams end. */
   shutdownSignal?: AbortSignal;
   /** SSE comment ping interval (spec "Limits": 15 s). */

@@ -1,14 +1,14 @@
-// The run storage port: the durable record of runs (spawned sub-agents, cron fires, webhooks), their owner and heartbeat.
+// The run storage port: the durable record of runs (spawned sub-agents, cron fires, webhooks, background responses), their owner and heartbeat.
 
 /** `revoked`: run.kill or lease.revoke stopped the run's tree (spec: autonomy run states). */
 export type RunStatus = 'running' | 'completed' | 'failed' | 'orphaned' | 'revoked';
 
 export const RUN_STATUSES = ['running', 'completed', 'failed', 'orphaned', 'revoked'] as const satisfies readonly RunStatus[];
 
-/** What started a run. */
-export type RunKind = 'spawn' | 'cron' | 'webhook';
+/** What started a run; `response` is a /v1 response created with `background: true`. */
+export type RunKind = 'spawn' | 'cron' | 'webhook' | 'response';
 
-export const RUN_KINDS = ['spawn', 'cron', 'webhook'] as const satisfies readonly RunKind[];
+export const RUN_KINDS = ['spawn', 'cron', 'webhook', 'response'] as const satisfies readonly RunKind[];
 
 /** The error a run gets when recovery finds it `running` under an instance that is gone. */
 export const ORPHANED_RUN_ERROR = 'The gateway stopped before the run finished';

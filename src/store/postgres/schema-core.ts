@@ -138,4 +138,12 @@ export const CORE_MIGRATIONS: readonly PostgresMigration[] = [
     ALTER TABLE jobs ADD CONSTRAINT jobs_owner_name_key UNIQUE (owner_id, name);
     CREATE INDEX jobs_by_name ON jobs (name, owner_id);`,
   },
+  {
+    version: 11,
+    name: 'openai_response_status',
+    // Background responses (background: true) are stored queued and move to in_progress, then an end: their status is
+    // read by GET /v1/responses/:id on any replica. Responses stored before had ended, so they read completed.
+    up: `ALTER TABLE openai_responses ADD COLUMN status TEXT NOT NULL DEFAULT 'completed';
+    ALTER TABLE openai_responses ADD COLUMN background BOOLEAN NOT NULL DEFAULT false;`,
+  },
 ];

@@ -489,4 +489,12 @@ export const MIGRATIONS: readonly Migration[] = [
     up: `CREATE INDEX trajectory_by_ts ON trajectory (ts);
     CREATE INDEX session_index_by_started ON session_index (started_at);`,
   },
+  {
+    version: 22,
+    name: 'openai_response_status',
+    // Background responses (background: true) are stored queued and move to in_progress, then an end: their status is
+    // read by GET /v1/responses/:id on any replica. Responses stored before had ended, so they read completed.
+    up: `ALTER TABLE openai_responses ADD COLUMN status TEXT NOT NULL DEFAULT 'completed';
+    ALTER TABLE openai_responses ADD COLUMN background INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];

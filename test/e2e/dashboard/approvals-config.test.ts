@@ -1,4 +1,5 @@
-// Dashboard end to end: approve a tool call that waits for an operator; change a config section and roll it back.
+// Dashboard end to end: approve a tool call that waits for an operator; change a config section and roll it back; the
+// overview names changed config that waits for a restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRpc } from '../../support/http-client.js';
 import { capture, openSignedIn, startDashboardWorld, type DashboardWorld } from './dashboard-fixture.js';
@@ -82,6 +83,23 @@ describe('dashboard approvals and config', () => {
     await page.getByRole('button', { name: 'Save section' }).click();
     await expect.poll(() => page.locator('#config-gateway-error').textContent()).toContain('maxBatchSize');
     expect(((await admin('config.history', {})) as { entries: unknown[] }).entries).toHaveLength(commits);
+    expect(world.browser.problems).toEqual([]);
+  });
+
+  it('tells on the overview which changed config keys wait for a restart, until they are undone', async () => {
+    const { page } = world.browser;
+    const notice = () => page.getByRole('status').filter({ hasText: 'applies only at the next restart' });
+    await openSignedIn(world, '');
+    await expect.poll(() => page.getByText('Uptime').count()).toBe(1);
+    expect(await notice().count()).toBe(0);
+    await admin('config.set', { section: 'gateway', key: 'sseReplayEvents', value: 5 });
+    await openSignedIn(world, '');
+    await expect.poll(() => notice().textContent()).toContain('gateway.sseReplayEvents');
+    await capture(world, 'overview-restart-pending');
+    await admin('config.set', { section: 'gateway', key: 'sseReplayEvents', value: null });
+    await openSignedIn(world, '');
+    await expect.poll(() => page.getByText('Uptime').count()).toBe(1);
+    expect(await notice().count()).toBe(0);
     expect(world.browser.problems).toEqual([]);
   });
 });

@@ -13,8 +13,10 @@ import { createRecorder } from '../../../src/obs/recorder.js';
 import { createEmbedder, createModelRouter } from '../../../src/providers/index.js';
 import { createAuthenticator, createHttpServer, createRequestAuth } from '../../../src/server/index.js';
 import {
-  createSqliteAuditPort, createSqliteEvidencePort, createSqliteObsPort, createSqliteResponsePort, createSqliteRetentionPort, createSqliteSessionPort, createSqliteTokenPort, openDatabase, type SqliteDatabase,
+  createSqliteAuditPort, createSqliteEvidencePort, createSqliteObsPort, createSqliteResponsePort, createSqliteRetentionPort, createSqliteRunPort, createSqliteSessionPort, createSqliteTokenPort, openDatabase, type SqliteDatabase,
 } from '../../../src/store/sqlite/index.js';
+import { createLocalInstances } from '../../../src/coordination/index.js';
+import { createRunControl } from '../../../src/runs/index.js';
 import type { FastifyInstance } from 'fastify';
 import { harnessConfig, TOKENS } from '../../support/gateway-harness.js';
 import { staticAgents } from '../../sessions/service-fixture.js';
@@ -82,12 +84,14 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
   const embedder = options.hasEmbeddings === true ? createEmbedder({ embeddings: { provider: 'local', model: 'embed-small' }, providers, log }) : undefined;
   const auth = createRequestAuth(createAuthenticator({ configTokens: config.gateway.tokens, store: createSqliteTokenPort(db) }));
   const shutdown = new AbortController();
+  const runs = createSqliteRunPort(db);
+  const runControl = createRunControl({ runs, events, instances: createLocalInstances(), now: Date.now, log, runHeartbeatMs: 30_000 });
   const http = await createHttpServer({ gateway: config.gateway, log, auth });
   const keepAlive = options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs };
   const settings = { storeTranscripts: options.storeTranscripts ?? false, responseTtlDays: options.responseTtlDays ?? 30 };
   const sweep = options.responseSweepIntervalMs === undefined ? {} : { responseSweepIntervalMs: options.responseSweepIntervalMs };
   await registerOpenAiRoutes(http, {
-    auth, runner, agents, router, embedder, responses: createSqliteResponsePort(db), storeTranscripts: () => settings.storeTranscripts, log, shutdownSignal: shutdown.signal, ...keepAlive,
+    auth, runner, agents, router, embedder: () => embedder, responses: createSqliteResponsePort(db), backgroundRuns: { control: runControl, store: runs }, storeTranscripts: () => settings.storeTranscripts, log, shutdownSignal: shutdown.signal, ...keepAlive,
     responseTtlDays: () => settings.responseTtlDays, ...sweep, ...(options.now === undefined ? {} : { now: options.now }),
   });
   await registerRestRoutes(http, { auth, runner, agents, router, sessions, events, channelActivity: observability.channels, log, wsConnections: () => 0, shutdownSignal: shutdown.signal, ...keepAlive });
@@ -105,6 +109,7 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
     flushEvidence: () => recorder.flush(),
     async close() {
       shutdown.abort();
+      runControl.close();
       // A client may hold a connection it never sent a request on (undici opens spares); it would hold close() up.
       http.server.closeAllConnections();
       await http.close();

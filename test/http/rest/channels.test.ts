@@ -18,8 +18,14 @@ describe('channelStatuses', () => {
   });
 
   it('marks the rpc channel connected while WebSockets are open, and lists the webhook when it is mounted', () => {
-    const statuses = channelStatuses([], { wsConnections: () => 2, isWebhookEnabled: true });
+    const statuses = channelStatuses([], { wsConnections: () => 2, isWebhookEnabled: () => true });
     expect(statuses[0]).toMatchObject({ channelId: 'rpc', status: 'connected', connections: 2 });
     expect(statuses.map((status) => status.channelId)).toEqual(['rpc', 'rest', 'openai', 'webhook']);
+  });
+
+  it('shows the recorded activity of an unmounted webhook as disabled', () => {
+    const webhook = { channelId: 'webhook', channelType: 'webhook', lastActiveAt: 100, messagesSent: 1, messagesReceived: 1 };
+    expect(channelStatuses([webhook], { isWebhookEnabled: () => false }).at(-1)).toEqual({ ...webhook, enabled: false, status: 'listening' });
+    expect(channelStatuses([webhook], { isWebhookEnabled: () => true }).at(-1)).toMatchObject({ channelId: 'webhook', enabled: true, messagesSent: 1 });
   });
 });

@@ -33,7 +33,7 @@ describe('sqlite response port', () => {
     expect(await createSqliteResponsePort(db).read('resp_1')).toEqual({ ...record, body: responseBody });
   });
 
-  it('reads a response stored before bodies were kept with an undefined body', async () => {
+  it('reads a response stored before bodies were kept with an undefined body (ended, not in the background)', async () => {
     db.prepare('INSERT INTO openai_responses (response_id, session_key, client_id, created_at) VALUES (?, ?, ?, ?)')
       .run(record.responseId, record.sessionKey, record.clientId, record.createdAt);
     expect(await createSqliteResponsePort(db).read('resp_1')).toEqual({ ...record, body: undefined });

@@ -1,7 +1,8 @@
-// Overview: health, version, uptime, agents, providers with their breakers, today's token usage and the live event feed.
+// Overview: health, version, uptime, config waiting for a restart, agents, providers with their breakers, today's token
+// usage and the live event feed.
 import { useEffect, useMemo } from 'preact/hooks';
 import { Chart } from '../components/chart';
-import { ErrorNotice, KeyValues, Loading, PageTitle, Section } from '../components/ui';
+import { ErrorNotice, KeyValues, Loading, Notice, PageTitle, Section } from '../components/ui';
 import { getJson, health } from '../lib/api';
 import { formatDuration, formatNumber, formatTime } from '../lib/format';
 import { liveEvents, liveState, subscribeEvents } from '../lib/live-events';
@@ -29,7 +30,7 @@ function StatusCard() {
   const state = useAsync(async () => {
     const [healthy, status, discover] = await Promise.all([
       health(),
-      call<{ uptime: number; nodeVersion: string; pid: number }>('gateway.status').catch(() => undefined),
+      call<{ uptime: number; nodeVersion: string; pid: number; restartPending?: string[] }>('gateway.status').catch(() => undefined),
       call<{ info?: { version?: string } }>('rpc.discover').catch(() => undefined),
     ]);
     return { healthy, status, version: discover?.info?.version };
@@ -48,6 +49,11 @@ function StatusCard() {
             ['Node', data.status?.nodeVersion ?? '—'],
           ]}
         />
+      )}
+      {data?.status?.restartPending === undefined || data.status.restartPending.length === 0 ? null : (
+        <Notice>
+          Config changed that applies only at the next restart (gateway.restart): {data.status.restartPending.join(', ')}.
+        </Notice>
       )}
     </Section>
   );
