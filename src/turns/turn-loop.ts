@@ -148,6 +148,9 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       if (budget.verdict === 'exhausted') {
         return finish(turn, 'context_exhausted', `The message and system prompt need ${budget.assembledInputTokens + outputHeadroom} tokens; the model's context window is ${windowTokens}`);
       }
+      if (budget.verdict === 'downshifted' && request.keepsWholeHistory === true) {
+        return finish(turn, 'context_exhausted', `The conversation does not fit the model's context window of ${windowTokens} tokens and truncation is disabled; ${budget.droppedCount} earlier messages would have to be dropped`);
+      }
       tally.steps = step;
       const added = await hooks.beforeModel({ message: request.message, step }, turn.hookCtx);
       // A step boundary: a turn stopped meanwhile (a revoked run tree) makes no further model call.

@@ -59,6 +59,11 @@ export interface TurnRequest {
    * offered. Absent: no cap beyond the agent's own limits.
    */
   maxToolCalls?: number;
+  /**
+   * History that does not fit the model's window ends the turn `context_exhausted` instead of being dropped oldest
+   * first (OpenAI Responses `truncation: "disabled"`).
+   */
+  keepsWholeHistory?: boolean;
   /** Called with each text delta as the model streams. */
   onDelta?: (delta: string) => void;
   /** The id of the inbound message (e.g. the chatcmpl id), so trace search can find the turn by it. */

@@ -19,7 +19,7 @@ describe('e2e: OpenAI fields beyond the table', () => {
     llm = await startFakeLlm({ embeddingDimensions: 16 });
     gateway = await startGateway({
       providers: {
-        local: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'mock-model' }] },
+        local: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'mock-model' }, { id: 'small-window', contextWindow: 400, maxTokens: 100 }] },
         claude: { type: 'anthropic', baseUrl: llm.baseUrl, apiKey: 'sk-ant-test', models: [{ id: 'claude-test' }] },
         gem: { type: 'google', baseUrl: llm.geminiBaseUrl, apiKey: 'gemini-test-key', models: [{ id: 'gemini-test' }] },
       },
@@ -61,6 +61,22 @@ describe('e2e: OpenAI fields beyond the table', () => {
         expect(request.body).not.toHaveProperty('truncation');
         expect(request.body).not.toHaveProperty('service_tier');
       }
+    });
+
+    it('Responses truncation: auto drops the oldest history that does not fit, disabled answers 400 instead', async () => {
+      const long = (turn: number) => `message ${turn} ${'y'.repeat(300)}`;
+      let previous: string | undefined;
+      for (let turn = 0; turn < 3; turn += 1) {
+        const answered = await respond({ input: long(turn), ...(previous === undefined ? {} : { previous_response_id: previous }) }, 'local/small-window');
+        expect(answered.status).toBe(200);
+        previous = String(answered.body.id);
+      }
+      const sent = llm.chatRequests().length;
+      const refused = await respond({ input: long(3), previous_response_id: previous, truncation: 'disabled' }, 'local/small-window');
+      expect(refused).toMatchObject({ status: 400, body: { error: { type: 'invalid_request_error', message: expect.stringContaining('truncation is disabled') } } });
+      expect(llm.chatRequests()).toHaveLength(sent);
+      const trimmed = await respond({ input: long(3), previous_response_id: previous, truncation: 'auto' }, 'local/small-window');
+      expect(trimmed).toMatchObject({ status: 200, body: { truncation: 'auto' } });
     });
 
     it('chat: name on every message, top_logprobs 0, modalities text, service_tier default, an empty logit_bias', async () => {

@@ -39,7 +39,8 @@ function echoOf(body: ResponsesRequest): ResponseEcho {
     textFormat: body.text?.format ?? { type: 'text' },
     store: body.store ?? true,
     user: body.user ?? null,
-    truncation: body.truncation ?? 'disabled',
+    // Absent, history that does not fit is dropped oldest first: OpenAI's `auto`.
+    truncation: body.truncation ?? 'auto',
     maxToolCalls: body.max_tool_calls ?? null,
     serviceTier: body.service_tier ?? 'auto',
     promptCacheKey: body.prompt_cache_key ?? null,
@@ -89,6 +90,7 @@ async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Ca
       ...(clientTools === undefined ? {} : { clientTools }),
       ...(input.toolOutputs === undefined ? {} : { toolOutputs: input.toolOutputs }),
       ...(body.max_tool_calls == null ? {} : { maxToolCalls: body.max_tool_calls }),
+      ...(body.truncation === 'disabled' ? { keepsWholeHistory: true } : {}),
       ...(isStored || previousId !== null ? {} : { stateless: true, isKeyUnique: true }),
     },
   };
