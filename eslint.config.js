@@ -24,7 +24,9 @@ const backendOf = (file) => {
 };
 /** A backend is opened by the composition root (app.ts, app-store.ts) and the CLI only; its own files import each other. */
 const mayUseBackend = (file, backend) =>
-  ['app.ts', 'app-store.ts', 'cli.ts'].includes(relative(srcDir, file)) || topFolder(file) === 'cli' || backendOf(file) === backend;
+  ['app.ts', 'app-store.ts', 'cli.ts'].includes(relative(srcDir, file)) ||
+  topFolder(file) === 'cli' ||
+  backendOf(file) === backend;
 
 /** The source file a relative specifier names (`./x.js` is written for `./x.ts`). */
 const resolveSpecifier = (importer, specifier) => resolve(dirname(importer), specifier).replace(/\.js$/, '.ts');
@@ -32,11 +34,16 @@ const resolveSpecifier = (importer, specifier) => resolve(dirname(importer), spe
 const folderBoundaries = {
   meta: {
     type: 'problem',
-    docs: { description: "Imports into another src folder go through that folder's index.ts; store backends only from app.ts and cli." },
+    docs: {
+      description:
+        "Imports into another src folder go through that folder's index.ts; store backends only from app.ts and cli.",
+    },
     schema: [],
     messages: {
-      behindIndex: "'{{specifier}}' reaches behind src/{{folder}}/index.ts; import it from the folder's index.ts (DESIGN §4).",
-      backendStore: "'{{specifier}}' is {{backend}}, which only app.ts and src/cli may import; use the ports in store/ (DESIGN §4).",
+      behindIndex:
+        "'{{specifier}}' reaches behind src/{{folder}}/index.ts; import it from the folder's index.ts (DESIGN §4).",
+      backendStore:
+        "'{{specifier}}' is {{backend}}, which only app.ts and src/cli may import; use the ports in store/ (DESIGN §4).",
     },
   },
   create(context) {
@@ -56,16 +63,22 @@ const folderBoundaries = {
       }
       // src/cli.ts is the door of src/cli/ itself (DESIGN §4 "cli.ts, cli/").
       const isOwnFolder = to === from || relative(srcDir, importer) === `${to}.ts`;
-      if (!isOwnFolder && !isIndex(target)) context.report({ node: node.source, messageId: 'behindIndex', data: { specifier, folder: to } });
+      if (!isOwnFolder && !isIndex(target))
+        context.report({ node: node.source, messageId: 'behindIndex', data: { specifier, folder: to } });
     }
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
   },
 };
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'web/dist/**', 'eslint.config.js'] },
   {
-    files: ["**/*.ts", "**/*.tsx"],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parser: tseslint.parser,
       parserOptions: { projectService: true, tsconfigRootDir: root },
@@ -75,7 +88,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { args: 'after-used', argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       'gateway/folder-boundaries': 'error',
     },
   },

@@ -29,7 +29,8 @@ interface Plan {
 /** `total` completions: the warm-up (at most what leaves room for the windows), the first window, the middle, the last window. */
 export function planRun(options: Pick<BenchOptions, 'maxRequests' | 'warmupRequests'>): Plan {
   const total = Math.min(TOTAL_REQUESTS, options.maxRequests);
-  if (total < MIN_TOTAL_REQUESTS) throw new RangeError(`the accumulation bench needs --max-requests of at least ${MIN_TOTAL_REQUESTS}, got ${total}`);
+  if (total < MIN_TOTAL_REQUESTS)
+    throw new RangeError(`the accumulation bench needs --max-requests of at least ${MIN_TOTAL_REQUESTS}, got ${total}`);
   const window = Math.round(total * WINDOW_SHARE);
   const warmup = Math.min(options.warmupRequests, total - 3 * window);
   return { total, warmup, window, middle: total - warmup - 2 * window };
@@ -48,19 +49,36 @@ export async function run(options: BenchOptions): Promise<ComparisonRow[]> {
       `middle ${formatCount(plan.middle)}, last ${formatCount(plan.window)} completions in one load run`,
   );
   const quiet = await waitForQuietMachine({ maxWaitMs: 10_000 });
-  if (!quiet.isQuiet) options.log(`  (other processes use ${Math.round(quiet.lastShare * 100)}% of the machine; measuring anyway)`);
+  if (!quiet.isQuiet)
+    options.log(`  (other processes use ${Math.round(quiet.lastShare * 100)}% of the machine; measuring anyway)`);
 
-  const names = [`first ${formatCount(plan.window)}`, `middle ${formatCount(plan.middle)}`, `last ${formatCount(plan.window)}`];
+  const names = [
+    `first ${formatCount(plan.window)}`,
+    `middle ${formatCount(plan.middle)}`,
+    `last ${formatCount(plan.window)}`,
+  ];
   const gateway = await startGatewayOverLlm();
   let segments: LoadResult[];
   try {
     const load = chatLoad(
-      { host: gateway.host, port: gateway.port, connections: CONNECTIONS, model: BENCH_AGENT, token: gateway.token, isStream: false },
+      {
+        host: gateway.host,
+        port: gateway.port,
+        connections: CONNECTIONS,
+        model: BENCH_AGENT,
+        token: gateway.token,
+        isStream: false,
+      },
       { warmupMs: 0, warmupRequests: plan.warmup, durationMs: MAX_RUN_MS, maxRequests: plan.total },
     );
-    segments = await runLoadSegments({ ...load, segments: [plan.window, plan.middle, plan.window] }, (result, index) => {
-      options.log(`${formatRun(names[index] ?? '', result)}${result.otherCpu > CONTENDED_SHARE ? '  [contended]' : ''}`);
-    });
+    segments = await runLoadSegments(
+      { ...load, segments: [plan.window, plan.middle, plan.window] },
+      (result, index) => {
+        options.log(
+          `${formatRun(names[index] ?? '', result)}${result.otherCpu > CONTENDED_SHARE ? '  [contended]' : ''}`,
+        );
+      },
+    );
   } finally {
     await gateway.close();
   }
@@ -77,7 +95,9 @@ export async function run(options: BenchOptions): Promise<ComparisonRow[]> {
   );
   // One continuous run cannot wait for a quiet machine between its windows, so say when the ratio is unfair.
   if (first.otherCpu > CONTENDED_SHARE || last.otherCpu > CONTENDED_SHARE) {
-    options.log('  (a window shared the machine: its throughput is not comparable; CPU per completion moves much less)');
+    options.log(
+      '  (a window shared the machine: its throughput is not comparable; CPU per completion moves much less)',
+    );
   }
   // The table's "baseline" is the first window and its "gateway" the last, both of the same gateway.
   return [{ surface, connections: CONNECTIONS, depth: 1, target: FLAT_TARGET, baseline: [first], gateway: [last] }];

@@ -36,7 +36,9 @@ function chatBody(model: string, isStream: boolean): string {
 export function isCompletion(body: unknown): boolean {
   if (!isRecord(body) || body.object !== 'chat.completion' || !Array.isArray(body.choices)) return false;
   const [choice] = body.choices as unknown[];
-  return isRecord(choice) && isRecord(choice.message) && choice.message.content === ANSWER && choice.finish_reason === 'stop';
+  return (
+    isRecord(choice) && isRecord(choice.message) && choice.message.content === ANSWER && choice.finish_reason === 'stop'
+  );
 }
 
 /** A whole chunk stream: the deltas spell the answer, a chunk says `stop`, and `[DONE]` ends it. */
@@ -109,7 +111,8 @@ async function warmUpProcess(options: BenchOptions): Promise<void> {
         { warmupMs: 0, durationMs: Math.max(100, options.warmupMs), maxRequests: options.maxRequests },
       );
       const result = await runLoad(spec);
-      if (result.ops === 0 || result.errors > 0) throw new Error(`process warm-up failed: ${result.ops} ok, ${result.errors} errors`);
+      if (result.ops === 0 || result.errors > 0)
+        throw new Error(`process warm-up failed: ${result.ops} ok, ${result.errors} errors`);
     }
   } finally {
     await gateway.close();
@@ -141,20 +144,32 @@ export async function run(options: BenchOptions): Promise<ComparisonRow[]> {
         label: 'direct (fake LLM)',
         start: startBenchLlm,
         // The fake LLM checks no key; the header is sent anyway so both sides get the same request.
-        loadFor: (llm) => chatLoad({ host: llm.host, port: llm.port, connections, model: BENCH_MODEL, token: 'direct', isStream }, window),
+        loadFor: (llm) =>
+          chatLoad(
+            { host: llm.host, port: llm.port, connections, model: BENCH_MODEL, token: 'direct', isStream },
+            window,
+          ),
         isExpectedBody,
       },
       {
         label: 'gateway -> fake LLM',
         start: startGatewayOverLlm,
-        loadFor: (gateway) => chatLoad({ host: gateway.host, port: gateway.port, connections, model: BENCH_AGENT, token: gateway.token, isStream }, window),
+        loadFor: (gateway) =>
+          chatLoad(
+            { host: gateway.host, port: gateway.port, connections, model: BENCH_AGENT, token: gateway.token, isStream },
+            window,
+          ),
         isExpectedBody,
       },
       options,
       {
         label: 'proxy -> fake LLM',
         start: startProxyOverLlm,
-        loadFor: (proxy) => chatLoad({ host: proxy.host, port: proxy.port, connections, model: BENCH_MODEL, token: 'proxy', isStream }, window),
+        loadFor: (proxy) =>
+          chatLoad(
+            { host: proxy.host, port: proxy.port, connections, model: BENCH_MODEL, token: 'proxy', isStream },
+            window,
+          ),
         isExpectedBody,
       },
     );

@@ -14,7 +14,10 @@ async function startBareHealthServer(): Promise<ListeningServer> {
   const server = createServer((request, response) => {
     if (request.method === 'GET' && request.url === '/health') {
       const body = JSON.stringify({ status: 'ok', timestamp: new Date().toISOString() });
-      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      response.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      });
       response.end(body);
       return;
     }
@@ -46,8 +49,18 @@ export async function run(options: BenchOptions): Promise<ComparisonRow[]> {
     });
     const row = await compare(
       { surface, connections, depth: 1 },
-      { label: 'baseline (node:http)', start: startBareHealthServer, loadFor: (server) => healthLoad(server.host, server.port), isExpectedBody: isHealthy },
-      { label: 'gateway (fastify)', start: () => startGateway(), loadFor: (server) => healthLoad(server.host, server.port), isExpectedBody: isHealthy },
+      {
+        label: 'baseline (node:http)',
+        start: startBareHealthServer,
+        loadFor: (server) => healthLoad(server.host, server.port),
+        isExpectedBody: isHealthy,
+      },
+      {
+        label: 'gateway (fastify)',
+        start: () => startGateway(),
+        loadFor: (server) => healthLoad(server.host, server.port),
+        isExpectedBody: isHealthy,
+      },
       options,
     );
     rows.push(row);

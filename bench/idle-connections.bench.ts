@@ -40,7 +40,9 @@ function holdIdleSockets(host: string, port: number, count: number): IdleFlood {
 }
 
 /** Wraps a server's start so that the flood runs for as long as the server does. */
-function withFlood<Server extends { host: string; port: number; close(): Promise<void> }>(start: () => Promise<Server>) {
+function withFlood<Server extends { host: string; port: number; close(): Promise<void> }>(
+  start: () => Promise<Server>,
+) {
   return async (): Promise<Server> => {
     const server = await start();
     const flood = holdIdleSockets(server.host, server.port, IDLE_SOCKETS);
@@ -57,7 +59,10 @@ function withFlood<Server extends { host: string; port: number; close(): Promise
 async function startBareHealthServer() {
   const server = createServer((request, response) => {
     const body = JSON.stringify({ status: 'ok', timestamp: new Date().toISOString() });
-    response.writeHead(request.url === '/health' ? 200 : 404, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    response.writeHead(request.url === '/health' ? 200 : 404, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
     response.end(body);
   });
   return listenOnLoopback(server);
@@ -84,7 +89,12 @@ export async function run(options: BenchOptions): Promise<ComparisonRow[]> {
   });
   const row = await compare(
     { surface, connections: 1, depth: 1 },
-    { label: 'baseline (node:http)', start: withFlood<ListeningServer>(startBareHealthServer), loadFor: (server) => healthLoad(server.host, server.port), isExpectedBody: isHealthy },
+    {
+      label: 'baseline (node:http)',
+      start: withFlood<ListeningServer>(startBareHealthServer),
+      loadFor: (server) => healthLoad(server.host, server.port),
+      isExpectedBody: isHealthy,
+    },
     {
       label: 'gateway (fastify)',
       start: withFlood<BenchGateway>(() => startGateway({ config: { gateway: GATEWAY_LIMITS } })),

@@ -60,7 +60,19 @@ async function fill(size: number): Promise<Fixture> {
     const content = corpus.entry();
     const [vector] = await embedder.embed([content], NEVER);
     await store.memory.insert(
-      { id: `m${index}`, tenantId: 'default', agentId: 'default', content, memoryType: 'fact', trustLevel: 'trusted', sourceSessionKey: 'default:bench:chat', ownerId: OWNER, createdAt: index, metadata: {}, derivedFrom: [] },
+      {
+        id: `m${index}`,
+        tenantId: 'default',
+        agentId: 'default',
+        content,
+        memoryType: 'fact',
+        trustLevel: 'trusted',
+        sourceSessionKey: 'default:bench:chat',
+        ownerId: OWNER,
+        createdAt: index,
+        metadata: {},
+        derivedFrom: [],
+      },
       vector,
     );
   }
@@ -72,7 +84,11 @@ async function fill(size: number): Promise<Fixture> {
  * Times each call, the event loop turning between calls (untimed) as it does between a gateway's requests: replies
  * from the store's threads (the lexical lane's reader) are only delivered when it turns.
  */
-async function timeEach(count: number, queries: readonly string[], call: (query: string) => Promise<unknown>): Promise<number[]> {
+async function timeEach(
+  count: number,
+  queries: readonly string[],
+  call: (query: string) => Promise<unknown>,
+): Promise<number[]> {
   const times: number[] = [];
   const warmup = Math.ceil(count / 4);
   for (let index = 0; index < warmup + count; index += 1) {
@@ -89,29 +105,64 @@ export async function run(options: BenchOptions): Promise<FigureRow[]> {
   const rows: FigureRow[] = [];
   const log = createLogger({ level: 'silent' });
   const filter = { tenantId: 'default', agentId: 'default', readableBy: { ownerId: OWNER, tenantIds: [] } };
-  const grants = createTokenDirectory({ configTokens: () => [{ id: OWNER, secret: 'bench-secret-0123456789abcdefghijklmnopq', scopes: ['rpc'] }], store: { list: async () => [] }, now: Date.now });
+  const grants = createTokenDirectory({
+    configTokens: () => [{ id: OWNER, secret: 'bench-secret-0123456789abcdefghijklmnopq', scopes: ['rpc'] }],
+    store: { list: async () => [] },
+    now: Date.now,
+  });
   for (const size of SIZES) {
     const label = `${size / 1_000}k`;
     if (!wantsSurface(options, `memory.search ${label}`) && !wantsSurface(options, `recall ${label}`)) continue;
     const fixture = await fill(size);
     const corpus = createTopicCorpus({ seed: size, topics: size / ENTRIES_PER_TOPIC });
     const queries = Array.from({ length: QUERIES }, () => corpus.query());
-    options.log(`memory ${label}: stored ${size} entries at ${fixture.storeMsPer1000.toFixed(1)} ms per 1,000 (${Math.round(1_000_000 / fixture.storeMsPer1000)} entries/s)`);
+    options.log(
+      `memory ${label}: stored ${size} entries at ${fixture.storeMsPer1000.toFixed(1)} ms per 1,000 (${Math.round(1_000_000 / fixture.storeMsPer1000)} entries/s)`,
+    );
     const p50 = { baseline: [] as number[], gateway: [] as number[] };
     const p99 = { baseline: [] as number[], gateway: [] as number[] };
     const recall = { baseline: [] as number[], gateway: [] as number[] };
     const config = validateConfig({}, 'bench').memory;
     const marks = createRecallMarks({ port: fixture.store.memory, now: Date.now, log });
-    const hooks = createHookRegistry([{ name: 'memory', hooks: createRecallHooks({ search: fixture.search, port: fixture.store.memory, marks, recorder: { trajectory: () => undefined }, config: () => config, grants, now: Date.now, log }) }], log);
+    const hooks = createHookRegistry(
+      [
+        {
+          name: 'memory',
+          hooks: createRecallHooks({
+            search: fixture.search,
+            port: fixture.store.memory,
+            marks,
+            recorder: { trajectory: () => undefined },
+            config: () => config,
+            grants,
+            now: Date.now,
+            log,
+          }),
+        },
+      ],
+      log,
+    );
     const bare = createHookRegistry([], log);
     let turn = 0;
     const hookCall = (registry: typeof hooks) => async (query: string) => {
       turn += 1;
-      await registry.beforeModel({ message: query, step: 1 }, { agentId: 'default', sessionKey: 'default:bench:chat', traceId: `t${turn}`, clientId: OWNER, ownerId: OWNER, signal: NEVER });
+      await registry.beforeModel(
+        { message: query, step: 1 },
+        {
+          agentId: 'default',
+          sessionKey: 'default:bench:chat',
+          traceId: `t${turn}`,
+          clientId: OWNER,
+          ownerId: OWNER,
+          signal: NEVER,
+        },
+      );
     };
     for (let round = 0; round < options.rounds; round += 1) {
       const searches = SEARCHES[size];
-      const lexical = await timeEach(searches, queries, (query) => fixture.store.memory.searchLexical(query, filter, LIMIT));
+      const lexical = await timeEach(searches, queries, (query) =>
+        fixture.store.memory.searchLexical(query, filter, LIMIT),
+      );
       const hybrid = await timeEach(searches, queries, (query) => fixture.search({ query, filter, limit: LIMIT }));
       p50.baseline.push(percentile(lexical, 0.5));
       p50.gateway.push(percentile(hybrid, 0.5));
@@ -127,9 +178,27 @@ export async function run(options: BenchOptions): Promise<FigureRow[]> {
           `recall hook p50/p99 ${percentile(recalled, 0.5).toFixed(2)}/${percentile(recalled, 0.99).toFixed(2)} ms (no hooks p50 ${percentile(none, 0.5).toFixed(3)})`,
       );
     }
-    rows.push({ kind: 'figure', surface: `memory.search ${label} p50 (base: lexical lane alone)`, unit: 'ms', ...p50, maxGateway: MAX_SEARCH_P99_MS });
-    rows.push({ kind: 'figure', surface: `memory.search ${label} p99 (base: lexical lane alone)`, unit: 'ms', ...p99, maxGateway: MAX_SEARCH_P99_MS });
-    rows.push({ kind: 'figure', surface: `recall per turn ${label} p50 (base: no hooks)`, unit: 'ms', ...recall, maxGateway: MAX_RECALL_MS });
+    rows.push({
+      kind: 'figure',
+      surface: `memory.search ${label} p50 (base: lexical lane alone)`,
+      unit: 'ms',
+      ...p50,
+      maxGateway: MAX_SEARCH_P99_MS,
+    });
+    rows.push({
+      kind: 'figure',
+      surface: `memory.search ${label} p99 (base: lexical lane alone)`,
+      unit: 'ms',
+      ...p99,
+      maxGateway: MAX_SEARCH_P99_MS,
+    });
+    rows.push({
+      kind: 'figure',
+      surface: `recall per turn ${label} p50 (base: no hooks)`,
+      unit: 'ms',
+      ...recall,
+      maxGateway: MAX_RECALL_MS,
+    });
     await marks.flush();
     await fixture.store.close();
     await rm(fixture.dir, { recursive: true, force: true });

@@ -18,7 +18,13 @@ import type { FigureRow } from './lib/figures.js';
 import { percentile } from './lib/measure.js';
 import { hashingVector } from '../src/providers/index.js';
 import type { EmbeddingVector, MemoryFilter, NewMemoryEntry } from '../src/store/index.js';
-import { createSqliteMemoryPort, openDatabase, toFtsAnyQuery, type SqliteDatabase, type SqliteMemoryPort } from '../src/store/sqlite/index.js';
+import {
+  createSqliteMemoryPort,
+  openDatabase,
+  toFtsAnyQuery,
+  type SqliteDatabase,
+  type SqliteMemoryPort,
+} from '../src/store/sqlite/index.js';
 
 const DIMENSIONS = 256;
 const MODEL = `hashing-${DIMENSIONS}`;
@@ -92,7 +98,9 @@ interface Bare {
 function createBare(db: SqliteDatabase): Bare {
   db.exec('CREATE VIRTUAL TABLE bare_fts USING fts5 (content)');
   const insertText = db.prepare('INSERT INTO bare_fts (rowid, content) VALUES (?, ?)');
-  const lexical = db.prepare('SELECT rowid, bm25(bare_fts) AS rank FROM bare_fts WHERE bare_fts MATCH ? ORDER BY rank LIMIT ?');
+  const lexical = db.prepare(
+    'SELECT rowid, bm25(bare_fts) AS rank FROM bare_fts WHERE bare_fts MATCH ? ORDER BY rank LIMIT ?',
+  );
   return {
     insert: (seq, content) => insertText.run(seq, content),
     lexical: (query) => lexical.all(toFtsAnyQuery(query), LIMIT),
@@ -175,7 +183,10 @@ function queryAt(round: number, index: number): { text: string; filter: MemoryFi
   const scope = Math.floor(next() * TENANTS * AGENTS_PER_TENANT);
   return {
     text: words(next, 4),
-    filter: { tenantId: `tenant-${Math.floor(scope / AGENTS_PER_TENANT)}`, agentId: `agent-${scope % AGENTS_PER_TENANT}` },
+    filter: {
+      tenantId: `tenant-${Math.floor(scope / AGENTS_PER_TENANT)}`,
+      agentId: `agent-${scope % AGENTS_PER_TENANT}`,
+    },
   };
 }
 
@@ -188,7 +199,12 @@ interface SearchFigures {
   recallOfExact: number;
 }
 
-async function recallOfExact(store: Store, exact: SqliteMemoryPort, vectors: readonly EmbeddingVector[], filters: readonly MemoryFilter[]): Promise<number> {
+async function recallOfExact(
+  store: Store,
+  exact: SqliteMemoryPort,
+  vectors: readonly EmbeddingVector[],
+  filters: readonly MemoryFilter[],
+): Promise<number> {
   let sum = 0;
   let counted = 0;
   for (const [index, vector] of vectors.entries()) {
@@ -215,11 +231,28 @@ async function measureSearches(store: Store, exact: SqliteMemoryPort, round: num
     return item;
   };
   return {
-    lexical: summary(await timeCalls(QUERIES_PER_ROUND, (index) => store.memory.searchLexical(pick(queries, index).text, pick(queries, index).filter, LIMIT))),
-    vector: summary(await timeCalls(QUERIES_PER_ROUND, (index) => store.memory.searchVector(pick(vectors, index), pick(queries, index).filter, LIMIT))),
+    lexical: summary(
+      await timeCalls(QUERIES_PER_ROUND, (index) =>
+        store.memory.searchLexical(pick(queries, index).text, pick(queries, index).filter, LIMIT),
+      ),
+    ),
+    vector: summary(
+      await timeCalls(QUERIES_PER_ROUND, (index) =>
+        store.memory.searchVector(pick(vectors, index), pick(queries, index).filter, LIMIT),
+      ),
+    ),
     bareLexical: summary(await timeCalls(QUERIES_PER_ROUND, (index) => store.bare.lexical(pick(queries, index).text))),
-    exactVector: summary(await timeCalls(QUERIES_PER_ROUND, (index) => exact.searchVector(pick(vectors, index), pick(queries, index).filter, LIMIT))),
-    recallOfExact: await recallOfExact(store, exact, vectors, queries.map((query) => query.filter)),
+    exactVector: summary(
+      await timeCalls(QUERIES_PER_ROUND, (index) =>
+        exact.searchVector(pick(vectors, index), pick(queries, index).filter, LIMIT),
+      ),
+    ),
+    recallOfExact: await recallOfExact(
+      store,
+      exact,
+      vectors,
+      queries.map((query) => query.filter),
+    ),
   };
 }
 
@@ -248,7 +281,9 @@ export async function run(options: BenchOptions): Promise<FigureRow[]> {
   try {
     for (const size of SIZES) {
       const build = await growTo(store, size);
-      options.log(`memory: ${size} entries built, ${build.portUs.toFixed(1)} us/entry (bare FTS5 ${build.bareUs.toFixed(1)} us/entry)`);
+      options.log(
+        `memory: ${size} entries built, ${build.portUs.toFixed(1)} us/entry (bare FTS5 ${build.bareUs.toFixed(1)} us/entry)`,
+      );
       add(`memory: insert, batched, to ${size / 1_000}k (us/entry)`, 'us', MAX_INSERT_US, build.bareUs, build.portUs);
       const exact = createSqliteMemoryPort(store.db, { exactVectorSearch: true });
       for (let round = 1; round <= options.rounds; round += 1) {
@@ -261,13 +296,33 @@ export async function run(options: BenchOptions): Promise<FigureRow[]> {
         const at = `${size / 1_000}k`;
         add(`memory: searchLexical p50 at ${at}`, 'ms', MAX_SEARCH_MS, figures.bareLexical.p50, figures.lexical.p50);
         add(`memory: searchLexical p99 at ${at}`, 'ms', MAX_SEARCH_MS, figures.bareLexical.p99, figures.lexical.p99);
-        add(`memory: searchVector p50 at ${at} (base: exact lane)`, 'ms', MAX_SEARCH_MS, figures.exactVector.p50, figures.vector.p50);
-        add(`memory: searchVector p99 at ${at} (base: exact lane)`, 'ms', MAX_SEARCH_MS, figures.exactVector.p99, figures.vector.p99);
-        add(`memory: searchVector share of the exact top ${LIMIT} missed at ${at}`, 'share', MAX_MISSED_SHARE, 0, 1 - figures.recallOfExact);
+        add(
+          `memory: searchVector p50 at ${at} (base: exact lane)`,
+          'ms',
+          MAX_SEARCH_MS,
+          figures.exactVector.p50,
+          figures.vector.p50,
+        );
+        add(
+          `memory: searchVector p99 at ${at} (base: exact lane)`,
+          'ms',
+          MAX_SEARCH_MS,
+          figures.exactVector.p99,
+          figures.vector.p99,
+        );
+        add(
+          `memory: searchVector share of the exact top ${LIMIT} missed at ${at}`,
+          'share',
+          MAX_MISSED_SHARE,
+          0,
+          1 - figures.recallOfExact,
+        );
       }
     }
     const single = await singleInsertUs(store);
-    options.log(`memory: ${single.toFixed(1)} us per insert in its own transaction at ${store.size - SINGLE_INSERTS} entries`);
+    options.log(
+      `memory: ${single.toFixed(1)} us per insert in its own transaction at ${store.size - SINGLE_INSERTS} entries`,
+    );
     add('memory: insert, one transaction each, at 100k (us/entry)', 'us', MAX_INSERT_US, Number.NaN, single);
   } finally {
     await store.close();

@@ -12,7 +12,12 @@ import { waitForQuietMachine } from './lib/machine-load.js';
 import { formatRun, type ComparisonRow, type LoadResult } from './lib/measure.js';
 import { processTreesCpuSec } from './lib/process-cpu.js';
 import { formatPostgresPerRequest, formatRedisPerRequest, redisCommandStats } from './lib/shared-census.js';
-import { POSTGRES_SKIP_REASON, postgresBinDir, startPostgresServer, type PostgresServer } from '../test/support/postgres-process.js';
+import {
+  POSTGRES_SKIP_REASON,
+  postgresBinDir,
+  startPostgresServer,
+  type PostgresServer,
+} from '../test/support/postgres-process.js';
 import { REDIS_SERVER_BIN, startRedisServer, type RedisServer } from '../test/support/redis-server.js';
 
 const SURFACE = 'POST /v1/chat/completions c=32, 2 replicas (PostgreSQL + Redis) vs 1 (SQLite)';
@@ -60,7 +65,9 @@ function sharedSide(pg: PostgresServer, redis: RedisServer, postmasterPid: numbe
         storage: { kind: 'postgres' as const, url: database.url, maxConnections: PG_CONNECTIONS_PER_REPLICA },
         coordination: { kind: 'redis' as const, url: redis.url, keyPrefix: `agw-bench-${round}-${Date.now()}:` },
       };
-      const started = await Promise.allSettled(Array.from({ length: REPLICAS }, () => startGatewayProcess({ llmBaseUrl: llm.baseUrl, token, extra })));
+      const started = await Promise.allSettled(
+        Array.from({ length: REPLICAS }, () => startGatewayProcess({ llmBaseUrl: llm.baseUrl, token, extra })),
+      );
       const replicas = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
       const failed = started.find((result) => result.status === 'rejected');
       if (failed !== undefined) {
@@ -83,7 +90,10 @@ function sharedSide(pg: PostgresServer, redis: RedisServer, postmasterPid: numbe
           const redisLine = formatRedisPerRequest(redisBefore, await redisCommandStats(redis.url), requests);
           await close();
           await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
-          return [`Redis per request: ${redisLine}`, `PostgreSQL per request: ${await formatPostgresPerRequest(database.url, requests)}`];
+          return [
+            `Redis per request: ${redisLine}`,
+            `PostgreSQL per request: ${await formatPostgresPerRequest(database.url, requests)}`,
+          ];
         },
         async close() {
           await close();
@@ -95,7 +105,9 @@ function sharedSide(pg: PostgresServer, redis: RedisServer, postmasterPid: numbe
 }
 
 function cpuLine(groups: Record<string, number>, llmUsPerOp: number): string {
-  const parts = Object.entries(groups).map(([name, usPerOp]) => `${name} ${Number.isNaN(usPerOp) ? 'n/a' : usPerOp.toFixed(0)}`);
+  const parts = Object.entries(groups).map(
+    ([name, usPerOp]) => `${name} ${Number.isNaN(usPerOp) ? 'n/a' : usPerOp.toFixed(0)}`,
+  );
   return `CPU us per request: ${parts.join(', ')}, fake LLM (bench main thread) ${Number.isNaN(llmUsPerOp) ? 'n/a' : llmUsPerOp.toFixed(0)}`;
 }
 
@@ -106,16 +118,32 @@ function cpuLine(groups: Record<string, number>, llmUsPerOp: number): string {
  */
 async function measureSide(side: Side, round: number, options: BenchOptions): Promise<LoadResult> {
   const quiet = await waitForQuietMachine({ maxWaitMs: 10_000 });
-  if (!quiet.isQuiet) options.log(`  (other processes use ${Math.round(quiet.lastShare * 100)}% of the machine; measuring anyway)`);
+  if (!quiet.isQuiet)
+    options.log(`  (other processes use ${Math.round(quiet.lastShare * 100)}% of the machine; measuring anyway)`);
   const llm = await startBenchLlm();
   try {
     const running = await side.start(llm, round);
     try {
       const [first, ...others] = running.replicas;
       if (first === undefined) throw new Error('no replica started');
-      const window: LoadWindow = { warmupMs: options.warmupMs, warmupRequests: options.warmupRequests, durationMs: options.durationMs, maxRequests: options.maxRequests };
+      const window: LoadWindow = {
+        warmupMs: options.warmupMs,
+        warmupRequests: options.warmupRequests,
+        durationMs: options.durationMs,
+        maxRequests: options.maxRequests,
+      };
       const spec = {
-        ...chatLoad({ host: first.host, port: first.port, connections: CONNECTIONS, model: BENCH_AGENT, token: running.token, isStream: false }, window),
+        ...chatLoad(
+          {
+            host: first.host,
+            port: first.port,
+            connections: CONNECTIONS,
+            model: BENCH_AGENT,
+            token: running.token,
+            isStream: false,
+          },
+          window,
+        ),
         replicaPorts: others.map((replica) => replica.port),
       };
       let cpuAtStart: Record<string, number> = {};
@@ -132,9 +160,13 @@ async function measureSide(side: Side, round: number, options: BenchOptions): Pr
       if (result === undefined) throw new Error('load worker reported no result');
       const requests = result.ops + result.errors;
       const usPerOp: Record<string, number> = {};
-      for (const name of Object.keys(running.cpuGroups)) usPerOp[name] = (((cpuAtEnd[name] ?? Number.NaN) - (cpuAtStart[name] ?? Number.NaN)) * 1e6) / requests;
+      for (const name of Object.keys(running.cpuGroups))
+        usPerOp[name] = (((cpuAtEnd[name] ?? Number.NaN) - (cpuAtStart[name] ?? Number.NaN)) * 1e6) / requests;
       const replicaCpuSec = (cpuAtEnd.replicas ?? Number.NaN) - (cpuAtStart.replicas ?? Number.NaN);
-      const sideCpuSec = Object.keys(running.cpuGroups).reduce((sum, name) => sum + (cpuAtEnd[name] ?? 0) - (cpuAtStart[name] ?? 0), 0);
+      const sideCpuSec = Object.keys(running.cpuGroups).reduce(
+        (sum, name) => sum + (cpuAtEnd[name] ?? 0) - (cpuAtStart[name] ?? 0),
+        0,
+      );
       const amended: LoadResult = {
         ...result,
         // The machine-load figure counts every other process; the side's own processes are not "other" here.
@@ -159,19 +191,32 @@ async function measureSide(side: Side, round: number, options: BenchOptions): Pr
 export async function run(options: BenchOptions): Promise<ComparisonRow[]> {
   if (!wantsSurface(options, SURFACE)) return [];
   if (postgresBinDir === undefined || !existsSync(REDIS_SERVER_BIN)) {
-    const missing = postgresBinDir === undefined ? POSTGRES_SKIP_REASON : `skipped: ${REDIS_SERVER_BIN} not found; .ci/run installs the redis-server package`;
+    const missing =
+      postgresBinDir === undefined
+        ? POSTGRES_SKIP_REASON
+        : `skipped: ${REDIS_SERVER_BIN} not found; .ci/run installs the redis-server package`;
     options.log(`replicas bench ${missing}`);
     return [];
   }
-  options.log(`${SURFACE} (${CONNECTIONS} connections x 1 in flight; every gateway is its own process; PostgreSQL with its durability defaults)`);
+  options.log(
+    `${SURFACE} (${CONNECTIONS} connections x 1 in flight; every gateway is its own process; PostgreSQL with its durability defaults)`,
+  );
   const [pg, redis] = await Promise.all([startPostgresServer({ durable: true }), startRedisServer()]);
   try {
     const shared = sharedSide(pg, redis, await pg.serverPid());
-    const row: ComparisonRow = { surface: SURFACE, connections: CONNECTIONS, depth: 1, target: {}, baseline: [], gateway: [] };
+    const row: ComparisonRow = {
+      surface: SURFACE,
+      connections: CONNECTIONS,
+      depth: 1,
+      target: {},
+      baseline: [],
+      gateway: [],
+    };
     for (let round = 1; round <= options.rounds; round += 1) {
       // Alternate which side goes first, so neither always runs on a cooler or warmer machine.
       const order = round % 2 === 1 ? [SQLITE_SIDE, shared] : [shared, SQLITE_SIDE];
-      for (const side of order) (side === SQLITE_SIDE ? row.baseline : row.gateway).push(await measureSide(side, round, options));
+      for (const side of order)
+        (side === SQLITE_SIDE ? row.baseline : row.gateway).push(await measureSide(side, round, options));
     }
     return [row];
   } finally {

@@ -43,7 +43,10 @@ function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 const GATEWAY: Side = {
   label: 'gateway (node dist/src/cli.bundle.mjs start)',
-  command: (port, home) => ({ args: [CLI_PATH, 'start', '--port', String(port)], env: userEnv({ AGENT_GATEWAY_HOME: home }) }),
+  command: (port, home) => ({
+    args: [CLI_PATH, 'start', '--port', String(port)],
+    env: userEnv({ AGENT_GATEWAY_HOME: home }),
+  }),
 };
 const BASELINE: Side = {
   label: 'baseline (node -e, node:http)',
@@ -106,7 +109,8 @@ export async function run(options: BenchOptions): Promise<FigureRow[]> {
   const baseline: RoundFigures[] = [];
   for (let round = 1; round <= options.rounds; round += 1) {
     const quiet = await waitForQuietMachine({ maxWaitMs: 10_000 });
-    if (!quiet.isQuiet) options.log(`  (other processes use ${Math.round(quiet.lastShare * 100)}% of the machine; measuring anyway)`);
+    if (!quiet.isQuiet)
+      options.log(`  (other processes use ${Math.round(quiet.lastShare * 100)}% of the machine; measuring anyway)`);
     // Alternate which side goes first, so neither always starts on a cooler or warmer machine.
     const order = round % 2 === 1 ? [BASELINE, GATEWAY] : [GATEWAY, BASELINE];
     for (const side of order) {
@@ -115,7 +119,12 @@ export async function run(options: BenchOptions): Promise<FigureRow[]> {
       options.log(formatRound(`#${round} ${side.label}`, figures));
     }
   }
-  const row = (surface: string, unit: string, maxGateway: number, pick: (figures: RoundFigures) => number): FigureRow => ({
+  const row = (
+    surface: string,
+    unit: string,
+    maxGateway: number,
+    pick: (figures: RoundFigures) => number,
+  ): FigureRow => ({
     kind: 'figure',
     surface,
     unit,

@@ -32,7 +32,8 @@ export function generatedModule(bytes: Uint8Array): string {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const text = generatedModule(await compileKernel());
   if (process.argv.includes('--check')) {
-    if ((await readFile(TARGET, 'utf8')) !== text) throw new Error('memory-sketch-kernel.generated.ts is stale: run npm run build:kernel');
+    if ((await readFile(TARGET, 'utf8')) !== text)
+      throw new Error('memory-sketch-kernel.generated.ts is stale: run npm run build:kernel');
   } else {
     await writeFile(TARGET, text);
   }

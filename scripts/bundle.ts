@@ -12,6 +12,8 @@ await build({
   // better-sqlite3 is native code; playwright-core finds its own files from __dirname at load, which a bundle lacks.
   external: ['better-sqlite3', 'playwright-core'],
   // CommonJS dependencies call require(); an ES module bundle provides it.
-  banner: { js: "import { createRequire as gatewayCreateRequire } from 'node:module'; const require = gatewayCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as gatewayCreateRequire } from 'node:module'; const require = gatewayCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });

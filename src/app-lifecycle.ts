@@ -71,7 +71,10 @@ export function createShutdownController(): AbortController {
  * must not leave Redis connected, timers running or child processes alive. Failures are logged, never thrown, so a
  * shutdown always completes.
  */
-export async function releaseEach(steps: readonly (readonly [name: string, run: () => Promise<void> | void])[], log: Logger): Promise<void> {
+export async function releaseEach(
+  steps: readonly (readonly [name: string, run: () => Promise<void> | void])[],
+  log: Logger,
+): Promise<void> {
   for (const [name, run] of steps) {
     try {
       await run();
@@ -82,7 +85,15 @@ export async function releaseEach(steps: readonly (readonly [name: string, run: 
 }
 
 /** DESIGN §1: stop accepting → close sockets with 1001 → abort in-flight work → flush and close stores. */
-export async function closeInOrder({ http, ws, shutdown, stopRuns, waitForBootPosture, setState, release }: ShutdownParts): Promise<void> {
+export async function closeInOrder({
+  http,
+  ws,
+  shutdown,
+  stopRuns,
+  waitForBootPosture,
+  setState,
+  release,
+}: ShutdownParts): Promise<void> {
   setState('closing');
   // Fastify stops listening at once and then waits for the requests in flight, which the abort below ends.
   const httpClosed = http.close();
@@ -118,7 +129,10 @@ export interface LiveConfigTargets {
  * at once, the connection cap follows gateway.maxConnections. Everything else under gateway.* (rate limit, batch size,
  * connection guard, webhook, CORS) is read per request; the keys read only at start (RESTART_KEYS) are logged here.
  */
-export function applyLiveConfig(configStore: Pick<ConfigStore, 'onChange'>, { router, authenticator, tokens, embedder, server, log }: LiveConfigTargets): void {
+export function applyLiveConfig(
+  configStore: Pick<ConfigStore, 'onChange'>,
+  { router, authenticator, tokens, embedder, server, log }: LiveConfigTargets,
+): void {
   configStore.onChange((change) => {
     if (change.sections.includes('providers')) router.reload(change.config.providers);
     if (change.sections.includes('providers') || change.sections.includes('embeddings')) embedder.reload(change.config);
@@ -129,6 +143,7 @@ export function applyLiveConfig(configStore: Pick<ConfigStore, 'onChange'>, { ro
       if (http !== undefined) http.maxConnections = change.config.gateway.maxConnections;
     }
     const keys = changedRestartKeys(change.previous, change.config);
-    if (keys.length > 0) log.warn({ keys, change: change.message }, 'config change applies at restart: these keys are read only at start');
+    if (keys.length > 0)
+      log.warn({ keys, change: change.message }, 'config change applies at restart: these keys are read only at start');
   });
 }

@@ -1,7 +1,15 @@
 // The composition root's storage backend (DESIGN §2 `storage`): the SQLite file in the data dir, or a shared PostgreSQL;
 // and where the config lives with it: config.yaml under git, or revisions in that PostgreSQL.
 import type { Logger } from 'pino';
-import { createConfigStore, createDatabaseConfigStore, createGitHistory, type ConfigStore, type ConfigStoreDeps, type GatewayConfig, type GatewayPaths } from './config/index.js';
+import {
+  createConfigStore,
+  createDatabaseConfigStore,
+  createGitHistory,
+  type ConfigStore,
+  type ConfigStoreDeps,
+  type GatewayConfig,
+  type GatewayPaths,
+} from './config/index.js';
 import type { StorePorts } from './store/index.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 
@@ -20,10 +28,19 @@ export async function openStore({ config, paths, log }: OpenStoreOptions): Promi
   const { storage } = config;
   if (storage.kind === 'sqlite') return openSqliteStore({ path: paths.databasePath, log, memory });
   const { openPostgresStore } = await postgres();
-  return openPostgresStore({ url: storage.url, maxConnections: storage.maxConnections, migrate: storage.migrate, log, memory });
+  return openPostgresStore({
+    url: storage.url,
+    maxConnections: storage.maxConnections,
+    migrate: storage.migrate,
+    log,
+    memory,
+  });
 }
 
-export interface OpenConfigStoreOptions extends Omit<ConfigStoreDeps, 'history' | 'configPath' | 'secretsPath' | 'initialDocument' | 'watchFile'> {
+export interface OpenConfigStoreOptions extends Omit<
+  ConfigStoreDeps,
+  'history' | 'configPath' | 'secretsPath' | 'initialDocument' | 'watchFile'
+> {
   config: GatewayConfig;
   paths: GatewayPaths;
   /** Recorded with each database revision this replica writes. */
@@ -34,11 +51,21 @@ export interface OpenConfigStoreOptions extends Omit<ConfigStoreDeps, 'history' 
  * Under sqlite, config.yaml with its git history, hand edits applied live; under postgres, the database's revisions
  * (seeded from config.yaml on the first start), applied live on every replica.
  */
-export async function openConfigStore({ config, paths, replicaId, ...deps }: OpenConfigStoreOptions): Promise<ConfigStore> {
+export async function openConfigStore({
+  config,
+  paths,
+  replicaId,
+  ...deps
+}: OpenConfigStoreOptions): Promise<ConfigStore> {
   const file = { configPath: paths.configPath, secretsPath: paths.secretsPath, initialDocument: config };
   const { storage } = config;
   if (storage.kind === 'sqlite') {
-    return createConfigStore({ ...deps, ...file, history: createGitHistory({ dataDir: paths.dataDir, configPath: paths.configPath, env: deps.env }), watchFile: true });
+    return createConfigStore({
+      ...deps,
+      ...file,
+      history: createGitHistory({ dataDir: paths.dataDir, configPath: paths.configPath, env: deps.env }),
+      watchFile: true,
+    });
   }
   const { openPostgresConfigRevisions } = await postgres();
   const revisions = await openPostgresConfigRevisions({ url: storage.url, migrate: storage.migrate, log: deps.log });

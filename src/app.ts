@@ -6,7 +6,15 @@ import { createApprovalsModule } from './approvals/index.js';
 import { createAudioModule } from './audio/index.js';
 import { createBrowserModule } from './browser/index.js';
 import { openConfigStore, openStore } from './app-store.js';
-import { applyLiveConfig, closeInOrder, createShutdownController, releaseEach, type App, type AppOptions, type AppState } from './app-lifecycle.js';
+import {
+  applyLiveConfig,
+  closeInOrder,
+  createShutdownController,
+  releaseEach,
+  type App,
+  type AppOptions,
+  type AppState,
+} from './app-lifecycle.js';
 import type { CapabilityModule } from './capability.js';
 import { changedRestartKeys, securePrivateDataDir } from './config/index.js';
 import { createCoordination, createPeerBridge, limitSessionWaiters } from './coordination/index.js';
@@ -18,15 +26,34 @@ import { createMemoryModule } from './memory/index.js';
 import { createDispatcher, createRegistry, type MethodRegistry } from './rpc/index.js';
 import { createRunsModule } from './runs/index.js';
 import { createSchedulerModule, systemClock } from './scheduler/index.js';
-import { createAuthenticator, createHttpServer, createRequestAuth, createTokenDirectory, createTokenService, forgettingOnWrite } from './server/index.js';
+import {
+  createAuthenticator,
+  createHttpServer,
+  createRequestAuth,
+  createTokenDirectory,
+  createTokenService,
+  forgettingOnWrite,
+} from './server/index.js';
 import { createSessionsModule } from './sessions/index.js';
 import { createSystemModule } from './system/index.js';
-import { agentTurnMethods, createHookRegistry, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS } from './turns/index.js';
+import {
+  agentTurnMethods,
+  createHookRegistry,
+  createTurnLoop,
+  createTurnService,
+  DEFAULT_TURN_LIMITS,
+} from './turns/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
 export type { App, AppOptions, AppState } from './app-lifecycle.js';
 export async function createApp(options: AppOptions): Promise<App> {
-  const { config, config: { gateway: boot }, paths, log, version } = options;
+  const {
+    config,
+    config: { gateway: boot },
+    paths,
+    log,
+    version,
+  } = options;
   const now = options.now ?? Date.now;
   const startedAt = now();
   const shutdown = createShutdownController();
@@ -35,11 +62,27 @@ export async function createApp(options: AppOptions): Promise<App> {
   let ws: WsGateway | undefined;
 
   const tightened = await securePrivateDataDir(paths.dataDir);
-  if (tightened.length > 0) log.warn({ paths: tightened }, 'data dir entries were open to other users; tightened to owner only');
+  if (tightened.length > 0)
+    log.warn({ paths: tightened }, 'data dir entries were open to other users; tightened to owner only');
   const events = createEventBus({ now, log });
-  const coordination = await createCoordination({ config: config.coordination, events, replayEvents: boot.sseReplayEvents, log: child('coordination') }); // first: without Redis nothing else opens
+  const coordination = await createCoordination({
+    config: config.coordination,
+    events,
+    replayEvents: boot.sseReplayEvents,
+    log: child('coordination'),
+  }); // first: without Redis nothing else opens
   const env = options.env ?? {};
-  const configStore = await openConfigStore({ config, paths, env, log: child('config'), events, replicaId: coordination.instances.currentId }).catch(async (error: unknown) => { await coordination.close(); throw error; });
+  const configStore = await openConfigStore({
+    config,
+    paths,
+    env,
+    log: child('config'),
+    events,
+    replicaId: coordination.instances.currentId,
+  }).catch(async (error: unknown) => {
+    await coordination.close();
+    throw error;
+  });
   // Under storage: postgres the database's config, not the file's. Host and port are the start's (the CLI's --host and
   // --port win over the file); like every key in RESTART_KEYS a change to them applies at the next restart.
   const started = configStore.get();
@@ -47,95 +90,307 @@ export async function createApp(options: AppOptions): Promise<App> {
   const live = () => configStore.get().gateway;
   // An unusable embeddings section or a store that cannot open (PostgreSQL unreachable or newer) fails the start; the
   // config store's watcher or listener and Redis must not keep the process.
-  const abandon = async (error: unknown): Promise<never> => { await configStore.close(); await coordination.close(); throw error; };
-  const embedder = await Promise.resolve().then(() => createLiveEmbedder({ embeddings, providers: configStore.get().providers, log: child('embeddings') })).catch(abandon);
+  const abandon = async (error: unknown): Promise<never> => {
+    await configStore.close();
+    await coordination.close();
+    throw error;
+  };
+  const embedder = await Promise.resolve()
+    .then(() => createLiveEmbedder({ embeddings, providers: configStore.get().providers, log: child('embeddings') }))
+    .catch(abandon);
   const store = await openStore({ config, paths, log: child('store') }).catch(abandon);
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: store.tokens });
   const auth = createRequestAuth(authenticator);
-  const tokenDirectory = createTokenDirectory({ configTokens: () => configStore.get().gateway.tokens, store: store.tokens, now });
-  const tokens = createTokenService({ store: forgettingOnWrite(store.tokens, tokenDirectory), configTokens: gateway.tokens, now, configLoadedAt: new Date(startedAt).toISOString() });
+  const tokenDirectory = createTokenDirectory({
+    configTokens: () => configStore.get().gateway.tokens,
+    store: store.tokens,
+    now,
+  });
+  const tokens = createTokenService({
+    store: forgettingOnWrite(store.tokens, tokenDirectory),
+    configTokens: gateway.tokens,
+    now,
+    configLoadedAt: new Date(startedAt).toISOString(),
+  });
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
   const router = createModelRouter({ config: configStore.get().providers, events, log: child('providers'), now });
   let httpServer: { maxConnections: number } | undefined;
-  applyLiveConfig(configStore, { router, authenticator, tokens, embedder, server: () => httpServer, log: child('config') });
-  const peers = createPeerBridge({ coordination, notifyHere: (clientId, method, params) => ws?.notify(clientId, method, params) ?? 0, notifyAdminsHere: (method, params) => ws?.notifyAdmins(method, params) ?? 0, disconnectHere: (clientId) => ws?.disconnectClient(clientId), onSecretRetired: tokens.onSecretRetired, log: child('coordination') });
+  applyLiveConfig(configStore, {
+    router,
+    authenticator,
+    tokens,
+    embedder,
+    server: () => httpServer,
+    log: child('config'),
+  });
+  const peers = createPeerBridge({
+    coordination,
+    notifyHere: (clientId, method, params) => ws?.notify(clientId, method, params) ?? 0,
+    notifyAdminsHere: (method, params) => ws?.notifyAdmins(method, params) ?? 0,
+    disconnectHere: (clientId) => ws?.disconnectClient(clientId),
+    onSecretRetired: tokens.onSecretRetired,
+    log: child('coordination'),
+  });
   const obs = createObsModule({
-    store, events, recorder, now, newId: randomUUID, hasDurableRuns: true, log: child('obs'),
+    store,
+    events,
+    recorder,
+    now,
+    newId: randomUUID,
+    hasDurableRuns: true,
+    log: child('obs'),
     priceOf: (provider, model) => router.entry({ provider, modelId: model })?.cost,
-    retentionDays: () => configStore.get().obs.retentionDays, leases: coordination.leases,
+    retentionDays: () => configStore.get().obs.retentionDays,
+    leases: coordination.leases,
   });
   const { observability } = obs;
-  const agents = createAgentRegistry({ configStore, events, log: child('agents'), eventsShared: coordination.eventFeed !== undefined });
+  const agents = createAgentRegistry({
+    configStore,
+    events,
+    log: child('agents'),
+    eventsShared: coordination.eventFeed !== undefined,
+  });
   const tools = createToolRegistry(builtinTools({ now }));
   const hooks = createHookRegistry([], child('hooks'));
-  const append = (key: string, messages: Parameters<typeof store.sessions.append>[1]) => store.sessions.append(key, messages, now());
-  const loop = createTurnLoop({ router, tools, events, recorder, delivery: observability.delivery, hooks, limits: DEFAULT_TURN_LIMITS, append, log: child('turns'), now });
+  const append = (key: string, messages: Parameters<typeof store.sessions.append>[1]) =>
+    store.sessions.append(key, messages, now());
+  const loop = createTurnLoop({
+    router,
+    tools,
+    events,
+    recorder,
+    delivery: observability.delivery,
+    hooks,
+    limits: DEFAULT_TURN_LIMITS,
+    append,
+    log: child('turns'),
+    now,
+  });
   const locks = limitSessionWaiters(coordination.locks, () => configStore.get().gateway.maxWaitingTurnsPerSession);
-  const turns = createTurnService({ agents, store: store.sessions, locks, loop, hooks, events, grants: tokenDirectory, now, log: child('turns') });
+  const turns = createTurnService({
+    agents,
+    store: store.sessions,
+    locks,
+    loop,
+    hooks,
+    events,
+    grants: tokenDirectory,
+    now,
+    log: child('turns'),
+  });
   let registry: MethodRegistry | undefined;
   const runs = createRunsModule({
-    store: store.sessions, runs: store.runs, turns, agents, instances: coordination.instances, events, notify: peers.notify, now, newId: randomUUID, log: child('runs'), signals: observability.signals,
-    onOrphaned: (orphaned) => recordRunsOrphaned(observability.signals, orphaned), orphanSweepMs: coordination.orphanSweepMs,
+    store: store.sessions,
+    runs: store.runs,
+    turns,
+    agents,
+    instances: coordination.instances,
+    events,
+    notify: peers.notify,
+    now,
+    newId: randomUUID,
+    log: child('runs'),
+    signals: observability.signals,
+    onOrphaned: (orphaned) => recordRunsOrphaned(observability.signals, orphaned),
+    orphanSweepMs: coordination.orphanSweepMs,
   });
-  const approvals = createApprovalsModule({ port: store.approvals, events, audit: observability.audit, agents, config: () => configStore.get().approvals, denialBreaker: runs.runControl, instances: coordination.instances, now, newId: randomUUID, log: child('approvals') });
-  const media = createMediaModule({ port: store.media, config: configStore, dataDir: paths.dataDir, recorder, auth, tokens, now, newId: randomUUID, log: child('media') });
+  const approvals = createApprovalsModule({
+    port: store.approvals,
+    events,
+    audit: observability.audit,
+    agents,
+    config: () => configStore.get().approvals,
+    denialBreaker: runs.runControl,
+    instances: coordination.instances,
+    now,
+    newId: randomUUID,
+    log: child('approvals'),
+  });
+  const media = createMediaModule({
+    port: store.media,
+    config: configStore,
+    dataDir: paths.dataDir,
+    recorder,
+    auth,
+    tokens,
+    now,
+    newId: randomUUID,
+    log: child('media'),
+  });
   const modules: CapabilityModule[] = [
     obs,
     createSystemModule({
-      now, version, registry: () => registry ?? createRegistry([]), startedAt, configPaths: [paths.configPath], restart: options.requestRestart, config: configStore, tokens,
+      now,
+      version,
+      registry: () => registry ?? createRegistry([]),
+      startedAt,
+      configPaths: [paths.configPath],
+      restart: options.requestRestart,
+      config: configStore,
+      tokens,
       restartPending: () => changedRestartKeys(started, configStore.get()),
     }),
     createModelsModule({ router, log }),
-    createSessionsModule({ store: store.sessions, memory: store.memory, turns, router, agents, locks, now, log: child('sessions'), onReset: approvals.forgetSession }),
-    runs, approvals, media,
-    createAgentsModule({ agents, router, tools, embeddings: () => configStore.get().embeddings, builtinEmbedder: createHashingEmbedder(), log: child('agents') }),
-    createMemoryModule({ ports: store, grants: tokenDirectory, config: configStore, embedder: embedder.current, recorder, events, signals: observability.signals, auth, agents, now, newId: randomUUID, log: child('memory') }),
-    createSchedulerModule({ jobs: store.jobs, turns, events, signals: observability.signals, recorder, tools, leases: coordination.leases, jobChanges: coordination.jobChanges, agents, config: () => configStore.get().scheduler, clock: { ...systemClock, now }, runs: runs.runControl, newId: randomUUID, log: child('scheduler'), rateLimit: { counter: coordination.rateCounter, limit: () => live().rateLimit } }),
-    createAudioModule({ config: configStore, sessions: store.sessions, grants: tokenDirectory, recorder, signals: observability.signals, saveMedia: (input) => media.media.save(input), now, log: child('audio') }),
-    createBrowserModule({ config: () => configStore.get().browser, saveMedia: (input) => media.media.save(input), now, newId: randomUUID, log: child('browser') }),
+    createSessionsModule({
+      store: store.sessions,
+      memory: store.memory,
+      turns,
+      router,
+      agents,
+      locks,
+      now,
+      log: child('sessions'),
+      onReset: approvals.forgetSession,
+    }),
+    runs,
+    approvals,
+    media,
+    createAgentsModule({
+      agents,
+      router,
+      tools,
+      embeddings: () => configStore.get().embeddings,
+      builtinEmbedder: createHashingEmbedder(),
+      log: child('agents'),
+    }),
+    createMemoryModule({
+      ports: store,
+      grants: tokenDirectory,
+      config: configStore,
+      embedder: embedder.current,
+      recorder,
+      events,
+      signals: observability.signals,
+      auth,
+      agents,
+      now,
+      newId: randomUUID,
+      log: child('memory'),
+    }),
+    createSchedulerModule({
+      jobs: store.jobs,
+      turns,
+      events,
+      signals: observability.signals,
+      recorder,
+      tools,
+      leases: coordination.leases,
+      jobChanges: coordination.jobChanges,
+      agents,
+      config: () => configStore.get().scheduler,
+      clock: { ...systemClock, now },
+      runs: runs.runControl,
+      newId: randomUUID,
+      log: child('scheduler'),
+      rateLimit: { counter: coordination.rateCounter, limit: () => live().rateLimit },
+    }),
+    createAudioModule({
+      config: configStore,
+      sessions: store.sessions,
+      grants: tokenDirectory,
+      recorder,
+      signals: observability.signals,
+      saveMedia: (input) => media.media.save(input),
+      now,
+      log: child('audio'),
+    }),
+    createBrowserModule({
+      config: () => configStore.get().browser,
+      saveMedia: (input) => media.media.save(input),
+      now,
+      newId: randomUUID,
+      log: child('browser'),
+    }),
   ];
   for (const module of modules) {
     tools.register(module.tools ?? []);
     hooks.register(module);
   }
   for (const module of modules) await module.start?.();
-  registry = createRegistry([...agentTurnMethods({ runner: turns }), ...modules.flatMap((module) => module.methods ?? [])]);
-  const dispatcher = createDispatcher({ registry, maxBatchSize: () => live().maxBatchSize, audit: (call) => observability.audit.recordCall(call) });
+  registry = createRegistry([
+    ...agentTurnMethods({ runner: turns }),
+    ...modules.flatMap((module) => module.methods ?? []),
+  ]);
+  const dispatcher = createDispatcher({
+    registry,
+    maxBatchSize: () => live().maxBatchSize,
+    audit: (call) => observability.audit.recordCall(call),
+  });
 
   const stopModules = () =>
-    releaseEach([
-      ['config store', () => configStore.close()],
-      ...[...modules].reverse().map((module) => [`module ${module.name}`, () => module.stop?.()] as const),
-      ['evidence recorder', () => recorder.close()],
-      ['peer bridge', () => peers.stop()],
-      ['coordination', () => coordination.close()],
-      ['store', () => store.close()],
-    ], log);
+    releaseEach(
+      [
+        ['config store', () => configStore.close()],
+        ...[...modules].reverse().map((module) => [`module ${module.name}`, () => module.stop?.()] as const),
+        ['evidence recorder', () => recorder.close()],
+        ['peer bridge', () => peers.stop()],
+        ['coordination', () => coordination.close()],
+        ['store', () => store.close()],
+      ],
+      log,
+    );
   // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.
-  const http = await createHttpServer({ gateway, live, log, auth, rateCounter: coordination.rateCounter, now }).catch(async (error: unknown) => {
-    await stopModules();
-    throw error;
-  });
+  const http = await createHttpServer({ gateway, live, log, auth, rateCounter: coordination.rateCounter, now }).catch(
+    async (error: unknown) => {
+      await stopModules();
+      throw error;
+    },
+  );
   httpServer = http.server;
   for (const module of modules) if (module.routes !== undefined) await http.register(module.routes);
   await registerHttpSurfaces(http, {
-    gateway, live, onConfigChange: configStore.onChange, auth, dispatcher, runner: turns, agents, router, embedder: embedder.current, responses: store.responses, sessions: store.sessions, events,
-    responseTtlDays: () => configStore.get().responses.ttlDays, maxBackgroundPerToken: () => configStore.get().responses.maxBackgroundPerToken,
-    backgroundRuns: { control: runs.runControl, store: store.runs }, storeTranscripts: () => configStore.get().openai.storeTranscripts,
-    channelActivity: observability.channels, wsConnections: () => ws?.connectionCount() ?? 0, notifyAdmins: (method, params) => peers.notifyAdmins(method, params), runControl: runs.runControl, eventFeed: coordination.eventFeed,
-    defaultWebDistPath: options.defaultWebDistPath, shutdownSignal: shutdown.signal, log, now,
+    gateway,
+    live,
+    onConfigChange: configStore.onChange,
+    auth,
+    dispatcher,
+    runner: turns,
+    agents,
+    router,
+    embedder: embedder.current,
+    responses: store.responses,
+    sessions: store.sessions,
+    events,
+    responseTtlDays: () => configStore.get().responses.ttlDays,
+    maxBackgroundPerToken: () => configStore.get().responses.maxBackgroundPerToken,
+    backgroundRuns: { control: runs.runControl, store: store.runs },
+    storeTranscripts: () => configStore.get().openai.storeTranscripts,
+    channelActivity: observability.channels,
+    wsConnections: () => ws?.connectionCount() ?? 0,
+    notifyAdmins: (method, params) => peers.notifyAdmins(method, params),
+    runControl: runs.runControl,
+    eventFeed: coordination.eventFeed,
+    defaultWebDistPath: options.defaultWebDistPath,
+    shutdownSignal: shutdown.signal,
+    log,
+    now,
     dependencies: { storage: async () => store.ping?.(), coordination: async () => coordination.ping?.() },
   });
-  const wsGateway = createWsGateway({ gateway, authenticator, dispatcher, log: child('ws'), now, allowedOrigins: () => configStore.get().gateway.cors.origins });
+  const wsGateway = createWsGateway({
+    gateway,
+    authenticator,
+    dispatcher,
+    log: child('ws'),
+    now,
+    allowedOrigins: () => configStore.get().gateway.cors.origins,
+  });
   ws = wsGateway;
   // Deferred a tick, so a client that rotates its own token over its socket still receives the new secret.
-  const stopRetiredWatch = tokens.onSecretRetired((clientId) => setImmediate(() => wsGateway.disconnectClient(clientId)));
+  const stopRetiredWatch = tokens.onSecretRetired((clientId) =>
+    setImmediate(() => wsGateway.disconnectClient(clientId)),
+  );
   http.server.on('upgrade', (request, socket, head) => wsGateway.handleUpgrade(request, socket, head));
 
   let closing: Promise<void> | undefined;
   let bootPosture: Promise<void> | undefined;
   return {
-    http, ws: wsGateway, registry, tokens, events, observability, media: media.media,
+    http,
+    ws: wsGateway,
+    registry,
+    tokens,
+    events,
+    observability,
+    media: media.media,
     state: () => state,
     async listen() {
       await http.listen({ host: boot.host, port: boot.port });
@@ -144,12 +399,27 @@ export async function createApp(options: AppOptions): Promise<App> {
       const address = http.server.address();
       const port = typeof address === 'object' && address !== null ? address.port : boot.port;
       const hostForUrl = boot.host.includes(':') ? `[${boot.host}]` : boot.host;
-      return { host: boot.host, port, url: `${gateway.tls.certPath === null ? 'http' : 'https'}://${hostForUrl}:${port}` };
+      return {
+        host: boot.host,
+        port,
+        url: `${gateway.tls.certPath === null ? 'http' : 'https'}://${hostForUrl}:${port}`,
+      };
     },
     close() {
-      const release = async () => { stopRetiredWatch(); await stopModules(); };
+      const release = async () => {
+        stopRetiredWatch();
+        await stopModules();
+      };
       const setState = (next: AppState) => (state = next);
-      closing ??= closeInOrder({ http, ws: wsGateway, shutdown, stopRuns: () => runs.stop(), waitForBootPosture: () => bootPosture, setState, release });
+      closing ??= closeInOrder({
+        http,
+        ws: wsGateway,
+        shutdown,
+        stopRuns: () => runs.stop(),
+        waitForBootPosture: () => bootPosture,
+        setState,
+        release,
+      });
       return closing;
     },
   };

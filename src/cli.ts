@@ -22,7 +22,8 @@ commands:
 function parsePort(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be an integer from 0 to 65535, got ${text}`, 2);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliError(`--port must be an integer from 0 to 65535, got ${text}`, 2);
   return port;
 }
 
@@ -57,13 +58,20 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   switch (command) {
     case 'start':
       await startCommand(
-        { paths, isConfigExplicit: values.config !== undefined, port: parsePort(values.port), host: values.host, logLevel: values['log-level'] },
+        {
+          paths,
+          isConfigExplicit: values.config !== undefined,
+          port: parsePort(values.port),
+          host: values.host,
+          logLevel: values['log-level'],
+        },
         io,
       );
       return -1;
     case 'init': {
       const result = await ensureConfigFile(paths.configPath, paths.secretsPath);
-      if (result.created && result.adminSecret !== undefined) printFirstRun(io, paths.configPath, result.adminSecret, 'http://127.0.0.1:4766');
+      if (result.created && result.adminSecret !== undefined)
+        printFirstRun(io, paths.configPath, result.adminSecret, 'http://127.0.0.1:4766');
       else io.out(`${paths.configPath} already exists; left unchanged.`);
       return 0;
     }

@@ -2,7 +2,17 @@
 // them), so every surface answers `unavailable` with a retry hint instead of an `internal` failure.
 
 /** Socket errors of a connection that could not be made or was lost (Node's system error codes). */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 
 /**
  * PostgreSQL SQLSTATEs of a server that is unreachable or refusing connections: class 08 (connection exception),
@@ -45,6 +55,7 @@ const MAX_DEPTH = 3;
 export function isDependencyOutage(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > MAX_DEPTH) return false;
   if (isOutageItself(error)) return true;
-  if (error instanceof AggregateError && error.errors.some((inner) => isDependencyOutage(inner, depth + 1))) return true;
+  if (error instanceof AggregateError && error.errors.some((inner) => isDependencyOutage(inner, depth + 1)))
+    return true;
   return 'cause' in error && isDependencyOutage(error.cause, depth + 1);
 }

@@ -82,7 +82,12 @@ export interface ErrorLog {
  * The one unknown-error mask every surface uses: any thrown value becomes a GatewayError; an `internal` one is
  * logged with its cause and `fields` (trace id, method, run id …) and reaches the client only as "Internal error".
  */
-export function maskUnknown(error: unknown, log: ErrorLog, fields: Record<string, unknown>, logMessage: string): GatewayError {
+export function maskUnknown(
+  error: unknown,
+  log: ErrorLog,
+  fields: Record<string, unknown>,
+  logMessage: string,
+): GatewayError {
   const mapped = toGatewayError(error);
   if (mapped.kind === 'internal') log.error({ err: mapped.cause ?? error, ...fields }, logMessage);
   return mapped;
@@ -91,7 +96,8 @@ export function maskUnknown(error: unknown, log: ErrorLog, fields: Record<string
 export const notFound = (message: string, details?: GatewayErrorDetails) =>
   new GatewayError('not_found', message, details);
 
-export const agentNotFound = (agentId: string, param = 'agentId') => notFound(`Agent '${agentId}' not found`, { param });
+export const agentNotFound = (agentId: string, param = 'agentId') =>
+  notFound(`Agent '${agentId}' not found`, { param });
 
 /** An agent whose status is `suspended` (DESIGN §3): `hint` says how to resume it where the surface can. */
 export const agentSuspended = (agentId: string, param = 'agentId', hint = '') =>
@@ -101,14 +107,18 @@ export const agentSuspended = (agentId: string, param = 'agentId', hint = '') =>
 export const agentWithoutModel = (agentId: string, param = 'agentId') =>
   new GatewayError('conflict', `Agent '${agentId}' has no model: set agents.${agentId}.model`, { param });
 
-export const sessionNotFound = (sessionKey: string, param = 'session_key') => notFound(`Session not found: ${sessionKey}`, { param });
+export const sessionNotFound = (sessionKey: string, param = 'session_key') =>
+  notFound(`Session not found: ${sessionKey}`, { param });
 
 /** `param` names the params field that carried the id (session.run_status says run_id, run.* say runId). */
 export const runNotFound = (runId: string, param = 'run_id') => notFound(`Run not found: ${runId}`, { param });
 
 /** A run tree that run.kill, lease.revoke or the denial breaker stopped takes no new runs. */
 export const runTreeStopped = (rootRunId: string) =>
-  new GatewayError('conflict', `Run tree ${rootRunId} was stopped (run.kill, lease.revoke or the denial breaker) and takes no new runs`);
+  new GatewayError(
+    'conflict',
+    `Run tree ${rootRunId} was stopped (run.kill, lease.revoke or the denial breaker) and takes no new runs`,
+  );
 
 export const approvalNotFound = (id: string) => notFound(`Approval request not found: ${id}`, { param: 'id' });
 
@@ -118,10 +128,15 @@ export const approvalAlreadyResolved = (id: string, status: string) =>
 /** No scheduled job has this name, or the caller does not own it (never told apart, so other clients' jobs stay unseen). */
 export const jobNotFound = (name: string, param = 'name') => notFound(`Job '${name}' not found`, { param });
 
-export const jobNameTaken = (name: string) => new GatewayError('conflict', `You already have a job named '${name}'`, { param: 'name' });
+export const jobNameTaken = (name: string) =>
+  new GatewayError('conflict', `You already have a job named '${name}'`, { param: 'name' });
 
 export const tooManyJobs = (maxJobsPerOwner: number) =>
-  new GatewayError('conflict', `A token may have at most ${maxJobsPerOwner} scheduled jobs (scheduler.maxJobsPerOwner); remove one first`, { maxJobsPerOwner });
+  new GatewayError(
+    'conflict',
+    `A token may have at most ${maxJobsPerOwner} scheduled jobs (scheduler.maxJobsPerOwner); remove one first`,
+    { maxJobsPerOwner },
+  );
 
 export const tokenNotFound = (id: string) => notFound(`Token '${id}' not found`, { param: 'id' });
 
@@ -133,11 +148,18 @@ export const mediaExpired = (id: string) => new GatewayError('gone', `Media ${id
 
 /** A media id with characters other than letters, digits, dot, hyphen or underscore (spec "Media routes": 400). */
 export const invalidMediaId = () =>
-  new GatewayError('invalid_params', 'Media id must use only letters, digits, dot, hyphen or underscore, and not start with a dot', { param: 'id' });
+  new GatewayError(
+    'invalid_params',
+    'Media id must use only letters, digits, dot, hyphen or underscore, and not start with a dot',
+    { param: 'id' },
+  );
 
 /** A file over `media.maxBytes`; the limit is named so the saver can shrink it or the operator raise it. */
 export const mediaTooLarge = (size: number, maxBytes: number) =>
-  new GatewayError('payload_too_large', `Media file of ${size} bytes exceeds media.maxBytes (${maxBytes} bytes)`, { param: 'data', maxBytes });
+  new GatewayError('payload_too_large', `Media file of ${size} bytes exceeds media.maxBytes (${maxBytes} bytes)`, {
+    param: 'data',
+    maxBytes,
+  });
 
 /** A replica older than the database it is pointed at: it would misread or damage rows a newer schema writes. */
 export const schemaTooNew = (databaseVersion: number, supportedVersion: number) =>
@@ -157,13 +179,21 @@ export const schemaTooOld = (databaseVersion: number, supportedVersion: number) 
 
 /** Under storage: postgres the database holds the config, but a replica finds the database and Redis through its own file. */
 export const replicaLocalSection = (section: string) =>
-  new GatewayError('invalid_params', `${section} is read from each replica's config file under storage: postgres; change it there and restart`, { param: section });
+  new GatewayError(
+    'invalid_params',
+    `${section} is read from each replica's config file under storage: postgres; change it there and restart`,
+    { param: section },
+  );
 
 /** A config change that lost the race for the next database revision to other replicas this many times in a row. */
 export const configChangeContended = (attempts: number) =>
-  new GatewayError('conflict', `The config changed on other replicas ${attempts} times while this change was being written; send it again`);
+  new GatewayError(
+    'conflict',
+    `The config changed on other replicas ${attempts} times while this change was being written; send it again`,
+  );
 
-export const unknownProvider = (provider: string, param = 'provider') => notFound(`Unknown provider '${provider}'`, { param });
+export const unknownProvider = (provider: string, param = 'provider') =>
+  notFound(`Unknown provider '${provider}'`, { param });
 
 export const methodNotFound = (name: string) => new GatewayError('method_not_found', `Method not found: ${name}`);
 
@@ -173,17 +203,28 @@ export const methodNotFound = (name: string) => new GatewayError('method_not_fou
  * -32600 stays the transport's answer to a whole message over its limit (spec error table).
  */
 export const paramsTooLarge = (method: string, maxParamsBytes: number) =>
-  new GatewayError('invalid_params', `Invalid params: params of ${method} exceed its limit of ${maxParamsBytes} bytes (policy.maxParamsBytes)`, { param: 'params', maxParamsBytes });
+  new GatewayError(
+    'invalid_params',
+    `Invalid params: params of ${method} exceed its limit of ${maxParamsBytes} bytes (policy.maxParamsBytes)`,
+    { param: 'params', maxParamsBytes },
+  );
 
 /** A session lock that lapsed or was taken over while its turn ran (coordination: redis); the turn stops writing. */
 export const sessionLockLost = (sessionKey: string) =>
-  new GatewayError('unavailable', `The lock on session ${sessionKey} was lost (not renewed in time); the work on it stopped`);
+  new GatewayError(
+    'unavailable',
+    `The lock on session ${sessionKey} was lost (not renewed in time); the work on it stopped`,
+  );
 
 /** Shared coordination (locks, leases) asked for after the gateway began shutting down. */
 export const coordinationClosed = () => new GatewayError('unavailable', 'The gateway is shutting down');
 
 export const sessionBusy = (sessionKey: string, maxWaiting: number, retryAfterMs: number) =>
-  new GatewayError('unavailable', `Session ${sessionKey} already has ${maxWaiting} turns waiting (gateway.maxWaitingTurnsPerSession); try again later`, { retryAfterMs });
+  new GatewayError(
+    'unavailable',
+    `Session ${sessionKey} already has ${maxWaiting} turns waiting (gateway.maxWaitingTurnsPerSession); try again later`,
+    { retryAfterMs },
+  );
 
 export const missingBearerToken = () => new GatewayError('unauthorized', 'Missing or invalid bearer token');
 
@@ -198,11 +239,14 @@ export const insufficientScope = (requiredScope: string) =>
   new GatewayError('forbidden', `Insufficient scope: requires '${requiredScope}'`, { requiredScope });
 
 /** Someone else's session (DESIGN §3 "who may use a session"); the message never says whose it is. */
-export const sessionForbidden = (sessionKey: string) => new GatewayError('forbidden', `Session ${sessionKey} belongs to another client`);
+export const sessionForbidden = (sessionKey: string) =>
+  new GatewayError('forbidden', `Session ${sessionKey} belongs to another client`);
 
 /** A session key in a tenant the caller's token was not given (config `gateway.tokens[].tenants`). */
 export const tenantForbidden = (tenantId: string) =>
-  new GatewayError('forbidden', `Sessions of tenant '${tenantId}' are open only to tokens given that tenant`, { param: 'sessionKey' });
+  new GatewayError('forbidden', `Sessions of tenant '${tenantId}' are open only to tokens given that tenant`, {
+    param: 'sessionKey',
+  });
 
 /** A /v1 response id created by another token; it belongs to its token like the session behind it. */
 export const responseForbidden = (responseId: string, param: string | null = 'previous_response_id') =>
@@ -214,21 +258,29 @@ export const responseNotFound = (responseId: string, param: string | null = null
 
 /** No Chromium at `browser.executablePath`, or it would not start: how to get one is part of the message. */
 export const browserUnavailable = (executablePath: string, reason = 'is not installed') =>
-  new GatewayError('unavailable', `Chromium at ${executablePath} ${reason}: install it with 'apt-get install chromium' or set browser.executablePath`, { executablePath });
+  new GatewayError(
+    'unavailable',
+    `Chromium at ${executablePath} ${reason}: install it with 'apt-get install chromium' or set browser.executablePath`,
+    { executablePath },
+  );
 
 /** A browser call that did not finish within `browser.timeoutMs` (or the caller went away). */
 export const browserTimeout = (operation: string, timeoutMs: number) =>
-  new GatewayError('upstream_failed', `${operation} did not finish within ${timeoutMs} ms (browser.timeoutMs)`, { timeoutMs });
+  new GatewayError('upstream_failed', `${operation} did not finish within ${timeoutMs} ms (browser.timeoutMs)`, {
+    timeoutMs,
+  });
 
 /** The page or the browser refused an operation (a network error, a missing element, a closed browser). */
-export const browserFailed = (operation: string, reason: string) => new GatewayError('upstream_failed', `${operation} failed: ${reason}`);
+export const browserFailed = (operation: string, reason: string) =>
+  new GatewayError('upstream_failed', `${operation} failed: ${reason}`);
 
 /** A URL the browser may not load: a scheme other than http/https, or a private address without browser.allowPrivateNetwork. */
 export const browserUrlRefused = (url: string, reason: string, param = 'url') =>
   new GatewayError('forbidden', `Refused to load ${url}: ${reason}`, { param });
 
 /** browser.open with `browser.maxTabs` tabs already open. */
-export const tooManyTabs = (maxTabs: number) => new GatewayError('conflict', `At most ${maxTabs} tabs may be open (browser.maxTabs); close one first`, { maxTabs });
+export const tooManyTabs = (maxTabs: number) =>
+  new GatewayError('conflict', `At most ${maxTabs} tabs may be open (browser.maxTabs); close one first`, { maxTabs });
 
 export const tabNotFound = (tabId: string, param = 'tabId') => notFound(`Tab not found: ${tabId}`, { param });
 
@@ -236,15 +288,22 @@ export const unknownBrowserAction = (action: string, known: readonly string[]) =
   invalidParams(`Unknown action '${action}': expected one of ${known.join(', ')}`, 'action');
 
 /** `save: true` on a gateway whose media store is not wired. */
-export const mediaStoreUnavailable = () => new GatewayError('unavailable', 'No media store is configured, so nothing can be saved', { param: 'save' });
+export const mediaStoreUnavailable = () =>
+  new GatewayError('unavailable', 'No media store is configured, so nothing can be saved', { param: 'save' });
 
 /** audio.transcribe with every slot busy and its waiting queue full (`limit`: audio.maxWaiting or audio.maxQueuedBytes). */
 export const audioBusy = (limit: string, retryAfterMs: number) =>
-  new GatewayError('unavailable', `Too many audio.transcribe calls are waiting (${limit}); retry later`, { retryAfterMs });
+  new GatewayError('unavailable', `Too many audio.transcribe calls are waiting (${limit}); retry later`, {
+    retryAfterMs,
+  });
 
 /** A token id issued before (now revoked): ids own sessions and media, so one is never issued twice. */
 export const tokenIdTaken = (id: string) =>
-  new GatewayError('conflict', `Token '${id}' was issued before and revoked; a token id is never issued again (it owns what its token made), so choose another`, { param: 'id' });
+  new GatewayError(
+    'conflict',
+    `Token '${id}' was issued before and revoked; a token id is never issued again (it owns what its token made), so choose another`,
+    { param: 'id' },
+  );
 
 /** `details.retryAfterMs` as a Retry-After header value: whole seconds, rounded up, at least 1 (RFC 9110 §10.2.3). */
 export function retryAfterHeaderSeconds(details: GatewayErrorDetails): string | undefined {
@@ -254,8 +313,16 @@ export function retryAfterHeaderSeconds(details: GatewayErrorDetails): string | 
 }
 
 /** A JSON body nested deeper than the edge allows (`what`: "Body", or a JSON-RPC param). */
-export const jsonTooDeep = (what: string, maxDepth: number, kind: 'invalid_request' | 'invalid_params' = 'invalid_request') =>
-  new GatewayError(kind, `${what} nests deeper than ${maxDepth} levels`, kind === 'invalid_params' ? { param: 'params' } : {});
+export const jsonTooDeep = (
+  what: string,
+  maxDepth: number,
+  kind: 'invalid_request' | 'invalid_params' = 'invalid_request',
+) =>
+  new GatewayError(
+    kind,
+    `${what} nests deeper than ${maxDepth} levels`,
+    kind === 'invalid_params' ? { param: 'params' } : {},
+  );
 
 /** `__proto__`, `constructor` or `prototype` where user data would become an object key. */
 export const forbiddenKey = (path: string, key: string, param = path) =>
@@ -266,29 +333,48 @@ export const forbiddenKey = (path: string, key: string, param = path) =>
  * for a hung-up client's answer, so this is no server fault to log with a stack; a shutdown answers 503.
  */
 export const requestCancelled = (cause?: unknown) =>
-  new GatewayError('unavailable', 'The request was cancelled: the client went away or the gateway is shutting down', {}, { cause });
+  new GatewayError(
+    'unavailable',
+    'The request was cancelled: the client went away or the gateway is shutting down',
+    {},
+    { cause },
+  );
 
 /** A browser upgrade to /ws from a page on another site (DESIGN §3 "CORS"): the origin must be the gateway's or listed. */
 export const wsOriginRefused = (origin: string) =>
-  new GatewayError('forbidden', `Origin ${origin} may not open /ws: it is neither this gateway's origin nor in gateway.cors.origins`);
+  new GatewayError(
+    'forbidden',
+    `Origin ${origin} may not open /ws: it is neither this gateway's origin nor in gateway.cors.origins`,
+  );
 
 /** How long a client is asked to wait when storage or coordination cannot be reached, in ms. */
 export const DEPENDENCY_RETRY_AFTER_MS = 5_000;
 
 /** The database or Redis cannot be reached (down, restarting, out of connections): not a bug, and worth retrying. */
 export const dependencyUnavailable = (cause?: unknown) =>
-  new GatewayError('unavailable', 'Storage or coordination (the database or Redis) cannot be reached right now; try again shortly', { retryAfterMs: DEPENDENCY_RETRY_AFTER_MS }, { cause });
+  new GatewayError(
+    'unavailable',
+    'Storage or coordination (the database or Redis) cannot be reached right now; try again shortly',
+    { retryAfterMs: DEPENDENCY_RETRY_AFTER_MS },
+    { cause },
+  );
 
 /** Redis (coordination: redis) is not connected right now; ioredis is reconnecting. */
 export const coordinationUnreachable = () =>
-  new GatewayError('unavailable', 'Redis (coordination) is not connected right now; try again shortly', { retryAfterMs: DEPENDENCY_RETRY_AFTER_MS });
+  new GatewayError('unavailable', 'Redis (coordination) is not connected right now; try again shortly', {
+    retryAfterMs: DEPENDENCY_RETRY_AFTER_MS,
+  });
 
 /**
  * Beyond maxConnections − reservedConnections open sockets, or maxConnectionsPerAddress from one address, only
  * /health, /ready and requests with a valid token are served (DESIGN §3 "connections").
  */
 export const connectionsCrowded = () =>
-  new GatewayError('unavailable', 'Too many open connections: only /health, /ready and requests with a valid token are served right now', { retryAfterMs: DEPENDENCY_RETRY_AFTER_MS });
+  new GatewayError(
+    'unavailable',
+    'Too many open connections: only /health, /ready and requests with a valid token are served right now',
+    { retryAfterMs: DEPENDENCY_RETRY_AFTER_MS },
+  );
 
 function isAbortError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'name' in error && error.name === 'AbortError';
@@ -349,11 +435,22 @@ export function readIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[] {
   const read: FieldIssue[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) read.push({ problem: 'unknown_key', path: [...issue.path, key], reason: 'unknown key', message: issue.message });
+      for (const key of issue.keys)
+        read.push({
+          problem: 'unknown_key',
+          path: [...issue.path, key],
+          reason: 'unknown key',
+          message: issue.message,
+        });
       continue;
     }
     const isMissing = issue.code === 'invalid_type' && issue.message.endsWith('received undefined');
-    read.push({ problem: isMissing ? 'missing' : 'invalid', path: issue.path, reason: issue.message.replace(/^Invalid input: /, ''), message: issue.message });
+    read.push({
+      problem: isMissing ? 'missing' : 'invalid',
+      path: issue.path,
+      reason: issue.message.replace(/^Invalid input: /, ''),
+      message: issue.message,
+    });
   }
   return read;
 }

@@ -32,8 +32,15 @@ describe('error catalogue', () => {
     expect(RPC_CODE.payload_too_large).toBe(-32600);
     expect(RPC_CODE.method_not_found).toBe(-32601);
     expect(RPC_CODE.invalid_params).toBe(-32602);
-    const transport = new Set<string>(['parse_error', 'invalid_request', 'payload_too_large', 'method_not_found', 'invalid_params']);
-    for (const kind of ERROR_KINDS.filter((candidate) => !transport.has(candidate))) expect(RPC_CODE[kind], kind).toBe(-32603);
+    const transport = new Set<string>([
+      'parse_error',
+      'invalid_request',
+      'payload_too_large',
+      'method_not_found',
+      'invalid_params',
+    ]);
+    for (const kind of ERROR_KINDS.filter((candidate) => !transport.has(candidate)))
+      expect(RPC_CODE[kind], kind).toBe(-32603);
     // -32000 belongs to the WebSocket message rate limit alone, which the transport answers itself.
     expect(Object.values(RPC_CODE)).not.toContain(WS_RATE_LIMIT_CODE);
     expect(WS_RATE_LIMIT_CODE).toBe(-32000);
@@ -47,12 +54,27 @@ describe('error catalogue', () => {
   });
 
   it('names a refused session or response without saying whose it is', () => {
-    expect(sessionForbidden('default:admin:rpc')).toMatchObject({ kind: 'forbidden', message: 'Session default:admin:rpc belongs to another client' });
-    expect(responseForbidden('resp_1')).toMatchObject({ kind: 'forbidden', message: 'Response resp_1 belongs to another client', details: { param: 'previous_response_id' } });
+    expect(sessionForbidden('default:admin:rpc')).toMatchObject({
+      kind: 'forbidden',
+      message: 'Session default:admin:rpc belongs to another client',
+    });
+    expect(responseForbidden('resp_1')).toMatchObject({
+      kind: 'forbidden',
+      message: 'Response resp_1 belongs to another client',
+      details: { param: 'previous_response_id' },
+    });
   });
 
   it('uses the DESIGN.md HTTP statuses', () => {
-    expect(HTTP_STATUS).toMatchObject({ unauthorized: 401, forbidden: 403, invalid_request: 400, not_found: 404, payload_too_large: 413, rate_limited: 429, internal: 500 });
+    expect(HTTP_STATUS).toMatchObject({
+      unauthorized: 401,
+      forbidden: 403,
+      invalid_request: 400,
+      not_found: 404,
+      payload_too_large: 413,
+      rate_limited: 429,
+      internal: 500,
+    });
   });
 
   it('passes a GatewayError through unchanged', () => {
@@ -83,14 +105,19 @@ describe('error catalogue', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const causes = [
       refused,
-      new AggregateError([refused, Object.assign(new Error('connect ECONNREFUSED ::1:5432'), { code: 'ECONNREFUSED' })], ''),
+      new AggregateError(
+        [refused, Object.assign(new Error('connect ECONNREFUSED ::1:5432'), { code: 'ECONNREFUSED' })],
+        '',
+      ),
       Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
       Object.assign(new Error('sorry, too many clients already'), { code: '53300' }),
       new Error('Connection terminated unexpectedly'),
       new Error('timeout exceeded when trying to connect'),
       new Error('Connection is closed.'),
       new Error('Command timed out'),
-      Object.assign(new Error('Reached the max retries per request limit (which is 1).'), { name: 'MaxRetriesPerRequestError' }),
+      Object.assign(new Error('Reached the max retries per request limit (which is 1).'), {
+        name: 'MaxRetriesPerRequestError',
+      }),
       new Error('a query failed', { cause: refused }),
     ];
     for (const cause of causes) {
@@ -113,7 +140,12 @@ describe('error catalogue', () => {
   });
 
   it('turns anything else into internal with a generic message that does not leak the original', () => {
-    for (const cause of [new Error('db password is hunter2'), Object.assign(new Error('boom'), { statusCode: 502 }), 'a string', null]) {
+    for (const cause of [
+      new Error('db password is hunter2'),
+      Object.assign(new Error('boom'), { statusCode: 502 }),
+      'a string',
+      null,
+    ]) {
       const mapped = toGatewayError(cause);
       expect(mapped.kind).toBe('internal');
       expect(mapped.message).toBe('Internal error');
@@ -150,7 +182,11 @@ describe('unknown-error mask', () => {
   });
 
   it('words one failure one way wherever it is raised', () => {
-    expect(agentSuspended('ops')).toMatchObject({ kind: 'conflict', message: "Agent 'ops' is suspended and accepts no new messages", details: { param: 'agentId' } });
+    expect(agentSuspended('ops')).toMatchObject({
+      kind: 'conflict',
+      message: "Agent 'ops' is suspended and accepts no new messages",
+      details: { param: 'agentId' },
+    });
     expect(agentSuspended('ops', 'model').details).toEqual({ param: 'model' });
   });
 });
@@ -175,7 +211,11 @@ describe('zod issue reader', () => {
     const issues = readIssues(parsed.error.issues);
     expect(issues.map((issue) => issue.problem).sort()).toEqual(['invalid', 'missing', 'unknown_key']);
     const bad = issues.find((issue) => issue.problem === 'invalid');
-    expect(bad && [dottedPath(bad.path), bracketPath(bad.path), bad.reason]).toEqual(['items.0.n', 'items[0].n', 'expected number, received string']);
+    expect(bad && [dottedPath(bad.path), bracketPath(bad.path), bad.reason]).toEqual([
+      'items.0.n',
+      'items[0].n',
+      'expected number, received string',
+    ]);
     expect(firstIssue(parsed.error.issues)?.problem).toBe('unknown_key');
   });
 });

@@ -6,7 +6,14 @@ import { runLoad, type LoadSpec } from './load.js';
 import { CONTENDED_SHARE, waitForQuietMachine } from './machine-load.js';
 import type { LoadWindow } from './load-run.js';
 import { formatFigures, isFigureRow, type FigureRow } from './figures.js';
-import { formatComparison, formatProxyComparison, formatRun, type ComparisonRow, type LoadResult, type RowTarget } from './measure.js';
+import {
+  formatComparison,
+  formatProxyComparison,
+  formatRun,
+  type ComparisonRow,
+  type LoadResult,
+  type RowTarget,
+} from './measure.js';
 
 export interface BenchOptions extends LoadWindow {
   /** Requests every run finishes unmeasured before its window opens (besides `warmupMs`). */
@@ -25,7 +32,12 @@ export type BenchRow = ComparisonRow | FigureRow;
 export type BenchRun = (options: BenchOptions) => Promise<BenchRow[]>;
 
 /** The issue's steady state starts after 5,000 requests; at the rates of /health that is far under the 1 s. */
-export const DEFAULT_WINDOW = { warmupMs: 1_000, warmupRequests: 5_000, durationMs: 3_000, maxRequests: 2_000_000 } as const satisfies LoadWindow;
+export const DEFAULT_WINDOW = {
+  warmupMs: 1_000,
+  warmupRequests: 5_000,
+  durationMs: 3_000,
+  maxRequests: 2_000_000,
+} as const satisfies LoadWindow;
 export const DEFAULT_ROUNDS = 3;
 
 /** `--warmup-ms N --warmup-requests N --duration-ms N --max-requests N --rounds N --only TEXT`; every value is bounded. */
@@ -43,7 +55,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   });
   const bounded = (text: string | undefined, fallback: number, max: number) => {
     const value = text === undefined ? fallback : Number(text);
-    if (!Number.isInteger(value) || value < 0 || value > max) throw new RangeError(`expected an integer from 0 to ${max}, got ${text}`);
+    if (!Number.isInteger(value) || value < 0 || value > max)
+      throw new RangeError(`expected an integer from 0 to ${max}, got ${text}`);
     return value;
   };
   return {
@@ -145,8 +158,11 @@ async function measure<Server extends { close(): Promise<void> }>(
     }
     checkRun(`${scenario.surface} ${contender.label}`, result, contender.isExpectedBody);
     const isContended = result.otherCpu > CONTENDED_SHARE;
-    const shortWarmup = result.warmupOps < options.warmupRequests ? `  [warm-up only ${result.warmupOps} requests]` : '';
-    options.log(`${formatRun(`#${round} ${contender.label}`, result)}${isContended ? '  [contended]' : ''}${shortWarmup}`);
+    const shortWarmup =
+      result.warmupOps < options.warmupRequests ? `  [warm-up only ${result.warmupOps} requests]` : '';
+    options.log(
+      `${formatRun(`#${round} ${contender.label}`, result)}${isContended ? '  [contended]' : ''}${shortWarmup}`,
+    );
     if (kept === undefined || !(result.otherCpu >= kept.otherCpu)) kept = result;
     if (!isContended) break;
   }
@@ -166,7 +182,9 @@ export function checkRun(label: string, result: LoadResult, isExpectedBody: (bod
     body = result.sampleBody;
   }
   if (result.ops === 0 || !isExpectedBody(body)) {
-    throw new Error(`${label}: unexpected answer (ops ${result.ops}, errors ${result.errors}): ${result.sampleBody.slice(0, 200)}`);
+    throw new Error(
+      `${label}: unexpected answer (ops ${result.ops}, errors ${result.errors}): ${result.sampleBody.slice(0, 200)}`,
+    );
   }
 }
 

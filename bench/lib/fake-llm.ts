@@ -41,7 +41,9 @@ export async function startGatewayOverLlm(): Promise<GatewayOverLlm> {
   try {
     const gateway = await startGateway({
       config: {
-        providers: { [BENCH_PROVIDER]: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: BENCH_MODEL }] } },
+        providers: {
+          [BENCH_PROVIDER]: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: BENCH_MODEL }] },
+        },
         agents: { [BENCH_AGENT]: { name: 'Bench', provider: BENCH_PROVIDER, model: BENCH_MODEL } },
       },
     });

@@ -45,7 +45,11 @@ export const newBenchToken = generateSecret;
  * any rate reached (the limiter still runs on every request), the fake LLM as the one provider of the `default`
  * agent; then starts `agent-gateway start` on a free port and waits for its first good GET /health.
  */
-export async function startGatewayProcess({ llmBaseUrl, token, extra = {} }: GatewayProcessOptions): Promise<GatewayProcess> {
+export async function startGatewayProcess({
+  llmBaseUrl,
+  token,
+  extra = {},
+}: GatewayProcessOptions): Promise<GatewayProcess> {
   const home = await mkdtemp(join(tmpdir(), 'agent-gateway-replica-'));
   try {
     const config: ConfigInput = {
@@ -54,13 +58,19 @@ export async function startGatewayProcess({ llmBaseUrl, token, extra = {} }: Gat
         tokens: [{ id: BENCH_TOKEN_ID, secret: token, scopes: ['*'] }],
         rateLimit: { windowMs: 60_000, maxRequests: 1_000_000_000 },
       },
-      providers: { [BENCH_PROVIDER]: { type: 'openai-compatible', baseUrl: llmBaseUrl, models: [{ id: BENCH_MODEL }] } },
+      providers: {
+        [BENCH_PROVIDER]: { type: 'openai-compatible', baseUrl: llmBaseUrl, models: [{ id: BENCH_MODEL }] },
+      },
       agents: { [BENCH_AGENT]: { name: 'Bench', provider: BENCH_PROVIDER, model: BENCH_MODEL } },
       ...extra,
     };
     await writeFile(join(home, 'config.yaml'), `${JSON.stringify(config, null, 2)}\n`);
     const port = await freePort();
-    const started = await startAndTime(['--import', TSX_LOADER, CLI_SOURCE, 'start', '--port', String(port)], childEnv(home), port);
+    const started = await startAndTime(
+      ['--import', TSX_LOADER, CLI_SOURCE, 'start', '--port', String(port)],
+      childEnv(home),
+      port,
+    );
     return {
       pid: started.pid,
       host: '127.0.0.1',

@@ -34,7 +34,11 @@ export interface HttpLoadTarget {
 }
 
 /** The request's bytes, written as-is for every request of the run. */
-export function encodeRequest(host: string, port: number, { method, path, headers = {}, body }: HttpRequestSpec): Buffer {
+export function encodeRequest(
+  host: string,
+  port: number,
+  { method, path, headers = {}, body }: HttpRequestSpec,
+): Buffer {
   const lines = [`${method} ${path} HTTP/1.1`, `Host: ${host}:${port}`, 'Connection: keep-alive'];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(body, 'utf8');
@@ -151,11 +155,16 @@ export async function connectHttpLoad(target: HttpLoadTarget): Promise<LoadConne
   const ports = [target.port, ...(target.replicaPorts ?? [])];
   const portOf = (index: number) => ports[index % ports.length] ?? target.port;
   const requestBytes = ports.map((port) => encodeRequest(target.host, port, target.request));
-  const sockets = await Promise.all(Array.from({ length: target.connections }, (_, index) => openSocket(target.host, portOf(index))));
+  const sockets = await Promise.all(
+    Array.from({ length: target.connections }, (_, index) => openSocket(target.host, portOf(index))),
+  );
   let sampleBody: string | undefined;
-  const isSuccessStatus = (status: number) => (target.expectStatus === undefined ? status >= 200 && status < 300 : status === target.expectStatus);
-  const expectedText = target.expectBodyIncludes === undefined ? undefined : Buffer.from(target.expectBodyIncludes, 'utf8');
-  const isSuccess = (status: number, body: Buffer) => isSuccessStatus(status) && (expectedText === undefined || body.includes(expectedText));
+  const isSuccessStatus = (status: number) =>
+    target.expectStatus === undefined ? status >= 200 && status < 300 : status === target.expectStatus;
+  const expectedText =
+    target.expectBodyIncludes === undefined ? undefined : Buffer.from(target.expectBodyIncludes, 'utf8');
+  const isSuccess = (status: number, body: Buffer) =>
+    isSuccessStatus(status) && (expectedText === undefined || body.includes(expectedText));
 
   return {
     sampleBody: () => sampleBody ?? '',

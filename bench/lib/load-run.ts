@@ -135,7 +135,8 @@ export class LoadRun {
   }
 
   #endWarmupIfDone(): void {
-    if (this.#phase === 'warmup' && this.#isWarmupTimeOver && this.#warmupOps >= (this.#window.warmupRequests ?? 0)) this.#startMeasuring();
+    if (this.#phase === 'warmup' && this.#isWarmupTimeOver && this.#warmupOps >= (this.#window.warmupRequests ?? 0))
+      this.#startMeasuring();
   }
 
   /** The last segment ends the run; an earlier one is reported and the next starts at once. */

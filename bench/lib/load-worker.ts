@@ -10,7 +10,9 @@ function post(message: LoadWorkerMessage): void {
 }
 
 function isLoadSpec(value: unknown): value is LoadSpec {
-  return typeof value === 'object' && value !== null && 'kind' in value && (value.kind === 'http' || value.kind === 'ws');
+  return (
+    typeof value === 'object' && value !== null && 'kind' in value && (value.kind === 'http' || value.kind === 'ws')
+  );
 }
 
 async function main(spec: unknown): Promise<void> {

@@ -88,7 +88,11 @@ export interface QuietWait {
  * Waits until other processes use less than `threshold` of the machine over a `sampleMs` sample, at most
  * `maxWaitMs`; then the run goes ahead anyway (and reports what it shared the machine with).
  */
-export async function waitForQuietMachine({ threshold = CONTENDED_SHARE, sampleMs = 500, maxWaitMs = 30_000 } = {}): Promise<QuietWait> {
+export async function waitForQuietMachine({
+  threshold = CONTENDED_SHARE,
+  sampleMs = 500,
+  maxWaitMs = 30_000,
+} = {}): Promise<QuietWait> {
   const startedAt = performance.now();
   for (;;) {
     const before = cpuSnapshot();

@@ -145,7 +145,10 @@ export const TARGET_RATIO = 0.7;
  * this is the extra time a request of that rank spends.
  */
 export function addedLatencyMs(row: ComparisonRow, pick: (latency: LatencySummary) => number): number {
-  return pick(medianRun(summarisedRuns(row, 'gateway')).latencyMs) - pick(medianRun(summarisedRuns(row, 'baseline')).latencyMs);
+  return (
+    pick(medianRun(summarisedRuns(row, 'gateway')).latencyMs) -
+    pick(medianRun(summarisedRuns(row, 'baseline')).latencyMs)
+  );
 }
 
 /** Gateway median throughput over the proxy's (all runs), as in formatProxyComparison; NaN without a proxy. */
@@ -171,7 +174,9 @@ export function targetOf(row: ComparisonRow): { text: string; isMet: boolean } {
   }
   if (minProxyRatio !== undefined) {
     // The value too: the ratio column is against the baseline, and this one is only in the proxy table.
-    parts.push(`gw/proxy >= ${minProxyRatio.toFixed(2)} (${Number.isNaN(proxyRatio(row)) ? 'n/a' : proxyRatio(row).toFixed(2)})`);
+    parts.push(
+      `gw/proxy >= ${minProxyRatio.toFixed(2)} (${Number.isNaN(proxyRatio(row)) ? 'n/a' : proxyRatio(row).toFixed(2)})`,
+    );
     isMet &&= proxyRatio(row) >= minProxyRatio;
   }
   if (maxAddedP50Ms !== undefined) {
@@ -214,7 +219,10 @@ const cpuPerOp = (result: LoadResult) => result.serverCpuUsPerOp;
 
 /** Median of `pick` over every run, clean or not: CPU per request hardly depends on contention. */
 function medianOf(results: readonly LoadResult[], pick: (result: LoadResult) => number): number {
-  const values = results.map(pick).filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
+  const values = results
+    .map(pick)
+    .filter((value) => !Number.isNaN(value))
+    .sort((a, b) => a - b);
   return values.length === 0 ? Number.NaN : (values[Math.floor((values.length - 1) / 2)] ?? Number.NaN);
 }
 
@@ -229,31 +237,45 @@ function formatRange(results: readonly LoadResult[]): string {
  * over the proxy at p50.
  */
 export function formatProxyComparison(rows: readonly ComparisonRow[]): string {
-  const header = ['surface', 'proxy ops/s', 'gateway ops/s', 'gateway/proxy', 'CPU us/op proxy/gateway', 'cpu ratio proxy/gateway', 'p50 ms proxy/gateway', 'added p50 ms vs proxy'];
+  const header = [
+    'surface',
+    'proxy ops/s',
+    'gateway ops/s',
+    'gateway/proxy',
+    'CPU us/op proxy/gateway',
+    'cpu ratio proxy/gateway',
+    'p50 ms proxy/gateway',
+    'added p50 ms vs proxy',
+  ];
   const body = rows.flatMap((row) => {
     if (row.proxy === undefined || row.proxy.length === 0) return [];
     const proxy = medianRun(row.proxy);
     const gateway = medianRun(row.gateway);
     const proxyCpu = medianOf(row.proxy, cpuPerOp);
     const gatewayCpu = medianOf(row.gateway, cpuPerOp);
-    return [[
-      row.surface,
-      formatRate(proxy.opsPerSec),
-      formatRate(gateway.opsPerSec),
-      (proxy.opsPerSec === 0 ? 0 : gateway.opsPerSec / proxy.opsPerSec).toFixed(3),
-      `${formatMicros(proxyCpu)} / ${formatMicros(gatewayCpu)}`,
-      (proxyCpu / gatewayCpu).toFixed(3),
-      `${formatMs(proxy.latencyMs.p50)} / ${formatMs(gateway.latencyMs.p50)}`,
-      formatAddedMs(gateway.latencyMs.p50 - proxy.latencyMs.p50),
-    ]];
+    return [
+      [
+        row.surface,
+        formatRate(proxy.opsPerSec),
+        formatRate(gateway.opsPerSec),
+        (proxy.opsPerSec === 0 ? 0 : gateway.opsPerSec / proxy.opsPerSec).toFixed(3),
+        `${formatMicros(proxyCpu)} / ${formatMicros(gatewayCpu)}`,
+        (proxyCpu / gatewayCpu).toFixed(3),
+        `${formatMs(proxy.latencyMs.p50)} / ${formatMs(gateway.latencyMs.p50)}`,
+        formatAddedMs(gateway.latencyMs.p50 - proxy.latencyMs.p50),
+      ],
+    ];
   });
   return formatTable(header, body);
 }
 
 /** Renders rows as an aligned plain-text table (also valid Markdown). */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const line = (cells: readonly string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
   const rule = `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`;
   return [line(header), rule, ...rows.map(line)].join('\n');
 }

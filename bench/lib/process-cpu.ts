@@ -15,8 +15,17 @@ function readStat(pid: number): ProcStat | undefined {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
     // The command name (field 2) may contain spaces, so count fields from the closing parenthesis.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const [ppid, utime, stime, cutime, cstime] = [fields[1], fields[11], fields[12], fields[13], fields[14]].map(Number);
-    if (ppid === undefined || utime === undefined || stime === undefined || cutime === undefined || cstime === undefined) return undefined;
+    const [ppid, utime, stime, cutime, cstime] = [fields[1], fields[11], fields[12], fields[13], fields[14]].map(
+      Number,
+    );
+    if (
+      ppid === undefined ||
+      utime === undefined ||
+      stime === undefined ||
+      cutime === undefined ||
+      cstime === undefined
+    )
+      return undefined;
     const ticks = utime + stime + cutime + cstime;
     return Number.isFinite(ticks) && Number.isFinite(ppid) ? { ppid, ticks } : undefined;
   } catch {

@@ -39,7 +39,11 @@ function probeHealth(port: number): Promise<boolean> {
  * http://127.0.0.1:<port>/health until it answers 200. Rejects, with the child's stderr, when the child
  * exits first or does not answer within START_TIMEOUT_MS (the child is then killed).
  */
-export async function startAndTime(args: readonly string[], env: NodeJS.ProcessEnv, port: number): Promise<StartedProcess> {
+export async function startAndTime(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+): Promise<StartedProcess> {
   const startedAt = performance.now();
   const child = spawn(process.execPath, [...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -57,7 +61,8 @@ export async function startAndTime(args: readonly string[], env: NodeJS.ProcessE
       if (child.pid === undefined) throw new Error('the child has no pid');
       return { child, pid: child.pid, startMs };
     }
-    if (exitCode !== undefined) throw new Error(`node ${args.join(' ')} exited (code ${exitCode}) before answering /health:\n${stderr}`);
+    if (exitCode !== undefined)
+      throw new Error(`node ${args.join(' ')} exited (code ${exitCode}) before answering /health:\n${stderr}`);
     if (performance.now() - startedAt > START_TIMEOUT_MS) {
       await stopProcess(child);
       throw new Error(`node ${args.join(' ')} did not answer /health within ${START_TIMEOUT_MS} ms:\n${stderr}`);

@@ -24,7 +24,12 @@ export async function startProxyOverLlm(): Promise<ProxyOverLlm> {
     if (type !== undefined) headers['content-type'] = type;
     const authorization = request.headers.authorization;
     if (authorization !== undefined) headers.authorization = authorization;
-    const upstream = await pool.request({ method: request.method === 'GET' ? 'GET' : 'POST', path: request.url ?? '/', headers, body: request });
+    const upstream = await pool.request({
+      method: request.method === 'GET' ? 'GET' : 'POST',
+      path: request.url ?? '/',
+      headers,
+      body: request,
+    });
     const upstreamType = upstream.headers['content-type'];
     response.writeHead(upstream.statusCode, typeof upstreamType === 'string' ? { 'content-type': upstreamType } : {});
     const chunks: AsyncIterable<Buffer> = upstream.body;

@@ -11,7 +11,10 @@ export interface ListeningServer {
 }
 
 /** Listens on 127.0.0.1 with a free port; closing also ends keep-alive and upgraded connections. */
-export async function listenOnLoopback(server: Server, onClose: () => void = () => undefined): Promise<ListeningServer> {
+export async function listenOnLoopback(
+  server: Server,
+  onClose: () => void = () => undefined,
+): Promise<ListeningServer> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ host: '127.0.0.1', port: 0 }, () => {

@@ -34,7 +34,9 @@ export function formatRedisPerRequest(before: RedisCommandStats, after: RedisCom
   }
   parts.sort((a, b) => b.calls - a.calls);
   const totalUsec = parts.reduce((sum, part) => sum + part.usec, 0);
-  const listed = parts.map((part) => `${part.name} ${(part.calls / requests).toFixed(2)} (${(part.usec / requests).toFixed(1)} us)`);
+  const listed = parts.map(
+    (part) => `${part.name} ${(part.calls / requests).toFixed(2)} (${(part.usec / requests).toFixed(1)} us)`,
+  );
   return `${listed.join(', ')}; in Redis ${(totalUsec / requests).toFixed(1)} us per request`;
 }
 
@@ -46,7 +48,12 @@ export async function formatPostgresPerRequest(url: string, requests: number): P
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const database = await client.query<{ xact_commit: string; tup_inserted: string; tup_updated: string; tup_deleted: string }>(
+    const database = await client.query<{
+      xact_commit: string;
+      tup_inserted: string;
+      tup_updated: string;
+      tup_deleted: string;
+    }>(
       'SELECT xact_commit, tup_inserted, tup_updated, tup_deleted FROM pg_stat_database WHERE datname = current_database()',
     );
     const tables = await client.query<{ relname: string; written: string }>(

@@ -38,7 +38,8 @@ const FUNCTION_WORDS = (
 ).split(' ');
 
 /** Letters weighted by their frequency in English text, so content words share trigrams about as often as real ones. */
-const LETTERS = 'eeeeeeeeeeeetttttttttaaaaaaaaooooooooiiiiiiinnnnnnnsssssshhhhhhrrrrrrddddllllcccuuummmwwffggyyppbbvkjxqz';
+const LETTERS =
+  'eeeeeeeeeeeetttttttttaaaaaaaaooooooooiiiiiiinnnnnnnsssssshhhhhhrrrrrrddddllllcccuuummmwwffggyyppbbvkjxqz';
 
 /** Samples ranks 0..size-1 with probability proportional to 1 / (rank + 1)^exponent. */
 function zipf(size: number, exponent: number, next: () => number): () => number {
@@ -73,7 +74,12 @@ function vocabulary(size: number, next: () => number): string[] {
   return [...words];
 }
 
-export function createTopicCorpus({ seed = 1, vocabularySize = 6_000, topics = 1_000, wordsPerTopic = 40 }: TopicCorpusOptions = {}): TopicCorpus {
+export function createTopicCorpus({
+  seed = 1,
+  vocabularySize = 6_000,
+  topics = 1_000,
+  wordsPerTopic = 40,
+}: TopicCorpusOptions = {}): TopicCorpus {
   const next = seededRandom(seed);
   const words = vocabulary(vocabularySize, next);
   const backgroundRank = zipf(words.length, 1.05, next);

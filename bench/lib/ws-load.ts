@@ -35,7 +35,9 @@ export async function connectWsLoad(target: WsLoadTarget): Promise<LoadConnectio
   const sockets = await Promise.all(Array.from({ length: target.connections }, () => openSocket(target)));
   // Only the id changes between requests, so the rest of the text is built once.
   const head = JSON.stringify(
-    target.params === undefined ? { jsonrpc: '2.0', method: target.method } : { jsonrpc: '2.0', method: target.method, params: target.params },
+    target.params === undefined
+      ? { jsonrpc: '2.0', method: target.method }
+      : { jsonrpc: '2.0', method: target.method, params: target.params },
   ).slice(0, -1);
   let sampleBody: string | undefined;
 
@@ -62,7 +64,8 @@ export async function connectWsLoad(target: WsLoadTarget): Promise<LoadConnectio
             message = undefined;
           }
           if (!isRecord(message) || !('id' in message)) return; // a notification, e.g. the heartbeat
-          const id = typeof message.id === 'number' && pending.has(message.id) ? message.id : pending.keys().next().value;
+          const id =
+            typeof message.id === 'number' && pending.has(message.id) ? message.id : pending.keys().next().value;
           if (id === undefined) return;
           const startedAt = pending.get(id) ?? performance.now();
           pending.delete(id);

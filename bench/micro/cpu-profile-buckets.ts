@@ -54,8 +54,13 @@ profile.samples.forEach((id, index) => {
 });
 const busy = total - (buckets.get('(idle)') ?? 0);
 const print = (title: string, entries: Map<string, number>) => {
-  console.log(`\n${title} (share of non-idle samples, ${(busy / 1000).toFixed(0)} ms busy of ${(total / 1000).toFixed(0)} ms)`);
-  for (const [name, micros] of [...entries].filter(([name]) => !name.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, top)) {
+  console.log(
+    `\n${title} (share of non-idle samples, ${(busy / 1000).toFixed(0)} ms busy of ${(total / 1000).toFixed(0)} ms)`,
+  );
+  for (const [name, micros] of [...entries]
+    .filter(([name]) => !name.startsWith('(idle)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)) {
     console.log(`${((micros / busy) * 100).toFixed(1).padStart(5)}%  ${name}`);
   }
 };

@@ -17,12 +17,40 @@ function turnWrites(index: number): EvidenceWrite[] {
   const traceId = `trace-${index}`;
   const sessionKey = `default:openai-api:openai:chatcmpl-${index}`;
   const ts = 1_700_000_000_000 + index;
-  const step = (kind: string, data: Record<string, unknown>): EvidenceWrite => ({ type: 'trajectory', record: { sessionKey, traceId, kind, ts, data } });
+  const step = (kind: string, data: Record<string, unknown>): EvidenceWrite => ({
+    type: 'trajectory',
+    record: { sessionKey, traceId, kind, ts, data },
+  });
   return [
-    { type: 'session_start', entry: { traceId, sessionKey, agentId: 'bench', channel: 'openai', messageId: `chatcmpl-${index}`, startedAt: ts, isSynthetic: false } },
+    {
+      type: 'session_start',
+      entry: {
+        traceId,
+        sessionKey,
+        agentId: 'bench',
+        channel: 'openai',
+        messageId: `chatcmpl-${index}`,
+        startedAt: ts,
+        isSynthetic: false,
+      },
+    },
     step('context_budget', { step: 1, windowTokens: 128000, assembledInputTokens: 40, verdict: 'fits' }),
     step('model_call', { step: 1, provider: 'local', model: 'small', inputTokens: 10, outputTokens: 5, latencyMs: 1 }),
-    { type: 'usage', record: { ts, agentId: 'bench', sessionKey, provider: 'local', model: 'small', inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } },
+    {
+      type: 'usage',
+      record: {
+        ts,
+        agentId: 'bench',
+        sessionKey,
+        provider: 'local',
+        model: 'small',
+        inputTokens: 10,
+        outputTokens: 5,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        costUsd: 0,
+      },
+    },
     step('turn_end', { finishReason: 'stop', steps: 1, inputTokens: 10, outputTokens: 5 }),
     { type: 'session_end', end: { traceId, endReason: 'completed', degraded: false, endedAt: ts + 1 } },
   ];
@@ -45,7 +73,13 @@ try {
   const cpu = process.cpuUsage(before);
   const loop = performance.eventLoopUtilization(loopBefore);
   const perTurn = (us: number) => Math.round((us / turns) * 10) / 10;
-  console.log(JSON.stringify({ turns, cpuUsPerTurn: perTurn(cpu.user + cpu.system), mainBusyUsPerTurn: perTurn(loop.active * 1000) }));
+  console.log(
+    JSON.stringify({
+      turns,
+      cpuUsPerTurn: perTurn(cpu.user + cpu.system),
+      mainBusyUsPerTurn: perTurn(loop.active * 1000),
+    }),
+  );
 } finally {
   await store.close();
   rmSync(dir, { recursive: true, force: true });

@@ -21,7 +21,14 @@ const isStream = argv.includes('--stream');
 
 const gateway = await startGatewayOverLlm();
 try {
-  const target = { host: gateway.host, port: gateway.port, connections, model: BENCH_AGENT, token: gateway.token, isStream };
+  const target = {
+    host: gateway.host,
+    port: gateway.port,
+    connections,
+    model: BENCH_AGENT,
+    token: gateway.token,
+    isStream,
+  };
   const warm = await runLoad(chatLoad(target, { warmupMs: 0, durationMs: 600_000, maxRequests: warmup }));
   const before = process.cpuUsage();
   const result = await runLoad(chatLoad(target, { warmupMs: 0, durationMs, maxRequests: 10_000_000 }));

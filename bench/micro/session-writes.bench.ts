@@ -53,7 +53,10 @@ const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** The store of this or another checkout; an older one closes synchronously. */
 type OpenStore = (options: { path: string }) => Omit<StorePorts, 'close'> & { close(): void | Promise<void> };
 
-const WORDS = 'the a weather report budget meeting travel paris rain sun code review deploy plan agent tool memory search answer question'.split(' ');
+const WORDS =
+  'the a weather report budget meeting travel paris rain sun code review deploy plan agent tool memory search answer question'.split(
+    ' ',
+  );
 /** Deterministic text of `count` words, different per seed, so the FTS index sees a realistic vocabulary. */
 function text(seed: number, count: number): string {
   const words: string[] = [];
@@ -61,7 +64,12 @@ function text(seed: number, count: number): string {
   return words.join(' ');
 }
 
-async function runTurns(store: Pick<StorePorts, 'sessions'>, first: number, turns: number, options: Options): Promise<void> {
+async function runTurns(
+  store: Pick<StorePorts, 'sessions'>,
+  first: number,
+  turns: number,
+  options: Options,
+): Promise<void> {
   let next = first;
   const end = first + turns;
   async function worker(): Promise<void> {
@@ -71,7 +79,15 @@ async function runTurns(store: Pick<StorePorts, 'sessions'>, first: number, turn
       const sessionKey = `default:user${turn % options.sessions}:bench`;
       const now = 1_700_000_000_000 + turn;
       const step = options.ticks === 'call' ? nextTick : async () => {};
-      await store.sessions.ensure({ sessionKey, agentId: 'default', tenantId: 'default', kind: 'dm', createdAt: now, metadata: {}, ownerId: 'bench' });
+      await store.sessions.ensure({
+        sessionKey,
+        agentId: 'default',
+        tenantId: 'default',
+        kind: 'dm',
+        createdAt: now,
+        metadata: {},
+        ownerId: 'bench',
+      });
       await step();
       const user: TranscriptMessage = { role: 'user', content: text(turn, 20), timestamp: now };
       await store.sessions.append(sessionKey, [user], now);
@@ -79,14 +95,21 @@ async function runTurns(store: Pick<StorePorts, 'sessions'>, first: number, turn
       const reply: TranscriptMessage = { role: 'assistant', content: text(turn + 1, 60), timestamp: now + 1 };
       await store.sessions.append(sessionKey, [reply], now + 1);
       await step();
-      await store.sessions.recordTurnUsage(sessionKey, { totalTokens: 120, totalCost: 0.001, stepsExecuted: 1, requestedBy: 'bench' }, now + 1);
+      await store.sessions.recordTurnUsage(
+        sessionKey,
+        { totalTokens: 120, totalCost: 0.001, stepsExecuted: 1, requestedBy: 'bench' },
+        now + 1,
+      );
       if (options.ticks !== 'none') await nextTick();
     }
   }
   await Promise.all(Array.from({ length: options.concurrency }, () => worker()));
 }
 
-async function measureOnce(openStore: OpenStore, options: Options): Promise<{ cpuUsPerTurn: number; wallUsPerTurn: number }> {
+async function measureOnce(
+  openStore: OpenStore,
+  options: Options,
+): Promise<{ cpuUsPerTurn: number; wallUsPerTurn: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-session-writes-'));
   try {
     const store = openStore({ path: join(dir, 'gateway.db') });
@@ -107,19 +130,23 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
-  const module: { openSqliteStore: OpenStore } = await import(pathToFileURL(join(options.src, 'store/sqlite/index.ts')).href);
+  const module: { openSqliteStore: OpenStore } = await import(
+    pathToFileURL(join(options.src, 'store/sqlite/index.ts')).href
+  );
   const results: { cpuUsPerTurn: number; wallUsPerTurn: number }[] = [];
   for (let run = 0; run < options.runs; run += 1) results.push(await measureOnce(module.openSqliteStore, options));
-  console.log(JSON.stringify({
-    src: options.src,
-    turns: options.turns,
-    concurrency: options.concurrency,
-    sessions: options.sessions,
-    ticks: options.ticks,
-    cpuUsPerTurn: results.map((result) => Number(result.cpuUsPerTurn.toFixed(1))),
-    medianCpuUsPerTurn: Number(median(results.map((result) => result.cpuUsPerTurn)).toFixed(1)),
-    medianWallUsPerTurn: Number(median(results.map((result) => result.wallUsPerTurn)).toFixed(1)),
-  }));
+  console.log(
+    JSON.stringify({
+      src: options.src,
+      turns: options.turns,
+      concurrency: options.concurrency,
+      sessions: options.sessions,
+      ticks: options.ticks,
+      cpuUsPerTurn: results.map((result) => Number(result.cpuUsPerTurn.toFixed(1))),
+      medianCpuUsPerTurn: Number(median(results.map((result) => result.cpuUsPerTurn)).toFixed(1)),
+      medianWallUsPerTurn: Number(median(results.map((result) => result.wallUsPerTurn)).toFixed(1)),
+    }),
+  );
 }
 
 await main();

@@ -51,7 +51,14 @@ function wireContender(type: WireProviderType, baseUrl: string): Contender {
     async call() {
       // A signal per call, as each request or turn has its own.
       const { signal } = new AbortController();
-      const request: WireCallRequest = { modelId: 'fake-model', system: 'You are terse.', messages: MESSAGES, tools: [], sampling: {}, signal };
+      const request: WireCallRequest = {
+        modelId: 'fake-model',
+        system: 'You are terse.',
+        messages: MESSAGES,
+        tools: [],
+        sampling: {},
+        signal,
+      };
       let text = '';
       for await (const event of adapter.stream(request)) if (event.type === 'text-delta') text += event.text;
       if (text !== 'Echo: Hello') throw new Error(`unexpected reply ${text}`);
@@ -63,7 +70,15 @@ function wireContender(type: WireProviderType, baseUrl: string): Contender {
 /** The least any client can do: POST the body, read the SSE bytes, parse nothing. */
 function undiciFloor(origin: string): Contender {
   const pool = new Pool(origin, { headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 30_000 });
-  const body = JSON.stringify({ model: 'fake-model', messages: [{ role: 'system', content: 'You are terse.' }, ...MESSAGES.map(({ role, content }) => ({ role, content }))], stream: true, stream_options: { include_usage: true } });
+  const body = JSON.stringify({
+    model: 'fake-model',
+    messages: [
+      { role: 'system', content: 'You are terse.' },
+      ...MESSAGES.map(({ role, content }) => ({ role, content })),
+    ],
+    stream: true,
+    stream_options: { include_usage: true },
+  });
   const headers = ['content-type', 'application/json', 'authorization', 'Bearer bench'];
   return {
     name: 'bare undici request (floor)',
@@ -85,7 +100,17 @@ function modelCallContender(baseUrl: string): Contender {
     async call() {
       const { signal } = new AbortController();
       let text = '';
-      const calls = streamModelCall({ adapter, modelId: 'fake-model', system: 'You are terse.', messages: MESSAGES, tools: [], settings: {}, signal, log, limits: { maxChars: 1_000_000, maxBytes: 2_097_152 } });
+      const calls = streamModelCall({
+        adapter,
+        modelId: 'fake-model',
+        system: 'You are terse.',
+        messages: MESSAGES,
+        tools: [],
+        settings: {},
+        signal,
+        log,
+        limits: { maxChars: 1_000_000, maxBytes: 2_097_152 },
+      });
       for await (const event of calls) if (event.type === 'text-delta') text += event.text;
       if (text !== 'Echo: Hello') throw new Error(`unexpected reply ${text}`);
     },
@@ -104,7 +129,11 @@ async function runCalls(contender: Contender, calls: number, concurrency: number
   await Promise.all(Array.from({ length: concurrency }, lane));
 }
 
-async function measure(contender: Contender, options: Options, concurrency: number): Promise<{ cpuUsPerCall: number; callsPerSec: number }> {
+async function measure(
+  contender: Contender,
+  options: Options,
+  concurrency: number,
+): Promise<{ cpuUsPerCall: number; callsPerSec: number }> {
   await runCalls(contender, options.warmup, concurrency);
   const startedAt = process.hrtime.bigint();
   const before = process.cpuUsage();
@@ -148,12 +177,16 @@ async function main(): Promise<void> {
       wireContender('google', `${server.url}/v1beta`),
       modelCallContender(`${server.url}/v1`),
     ].filter((contender) => contender.name.includes(options.only));
-    console.log(`Node ${process.version}; ${options.warmup} warm-up calls, then ${options.calls} measured calls per row\n`);
+    console.log(
+      `Node ${process.version}; ${options.warmup} warm-up calls, then ${options.calls} measured calls per row\n`,
+    );
     console.log('contender                                  concurrency   CPU us/call   calls/s');
     for (const concurrency of options.concurrency) {
       for (const contender of contenders) {
         const { cpuUsPerCall, callsPerSec } = await measure(contender, options, concurrency);
-        console.log(`${contender.name.padEnd(42)} ${String(concurrency).padStart(11)}   ${cpuUsPerCall.toFixed(1).padStart(11)}   ${callsPerSec.toFixed(0).padStart(7)}`);
+        console.log(
+          `${contender.name.padEnd(42)} ${String(concurrency).padStart(11)}   ${cpuUsPerCall.toFixed(1).padStart(11)}   ${callsPerSec.toFixed(0).padStart(7)}`,
+        );
       }
     }
     for (const contender of contenders) await contender.close();

@@ -25,7 +25,10 @@ export interface ProviderCheckResult {
 }
 
 /** Checks that a provider's credentials work; `config` is the candidate config the agent would run with. */
-export type ProviderCheck = (providerName: string, context: { config: GatewayConfig; signal?: AbortSignal }) => Promise<ProviderCheckResult>;
+export type ProviderCheck = (
+  providerName: string,
+  context: { config: GatewayConfig; signal?: AbortSignal },
+) => Promise<ProviderCheckResult>;
 
 export type AgentDryRunResult =
   | { dryRun: true; valid: true; config: AgentConfig }
@@ -82,7 +85,9 @@ export const staticProviderCheck: ProviderCheck = async (providerName, { config 
   if (provider.type === 'openai-compatible') {
     return provider.baseUrl === undefined ? { ok: false, error: 'baseUrl is not set' } : { ok: true };
   }
-  return provider.apiKey === undefined || provider.apiKey === '' ? { ok: false, error: 'apiKey is empty or its environment variable is not set' } : { ok: true };
+  return provider.apiKey === undefined || provider.apiKey === ''
+    ? { ok: false, error: 'apiKey is empty or its environment variable is not set' }
+    : { ok: true };
 };
 
 /** What changed between two `agents:` sections, suspensions and resumptions named as such. */
@@ -126,11 +131,18 @@ function rawAgent(agents: RawConfig, agentId: string): RawConfig {
 /** Only the given fields change; `budget` merges key by key like the rest of a config patch. */
 function mergeFields(existing: RawConfig, fields: AgentFields): RawConfig {
   const merged: RawConfig = { ...existing, ...withoutUndefined(fields) };
-  if (fields.budget !== undefined && isRecord(existing.budget)) merged.budget = { ...existing.budget, ...withoutUndefined(fields.budget) };
+  if (fields.budget !== undefined && isRecord(existing.budget))
+    merged.budget = { ...existing.budget, ...withoutUndefined(fields.budget) };
   return merged;
 }
 
-export function createAgentRegistry({ configStore, events, log, checkProvider = staticProviderCheck, eventsShared = false }: AgentRegistryDeps): ManagedAgentRegistry {
+export function createAgentRegistry({
+  configStore,
+  events,
+  log,
+  checkProvider = staticProviderCheck,
+  eventsShared = false,
+}: AgentRegistryDeps): ManagedAgentRegistry {
   const listeners = new Set<(changes: AgentChange[]) => void>();
 
   function toDefinition(agentId: string, config: AgentConfig): AgentDefinition {
@@ -177,7 +189,10 @@ export function createAgentRegistry({ configStore, events, log, checkProvider = 
   async function setSuspended(agentId: string, isSuspended: boolean): Promise<AgentDefinition> {
     const current = mustGet(agentId);
     if (current.config.suspended === isSuspended) return current;
-    await configStore.update(editAgent(agentId, { suspended: isSuspended }), `agents.${isSuspended ? 'suspend' : 'resume'} ${agentId}`);
+    await configStore.update(
+      editAgent(agentId, { suspended: isSuspended }),
+      `agents.${isSuspended ? 'suspend' : 'resume'} ${agentId}`,
+    );
     return mustGet(agentId);
   }
 
@@ -193,11 +208,14 @@ export function createAgentRegistry({ configStore, events, log, checkProvider = 
       // The id becomes a key of `agents:`; refused here so that nothing is written or committed.
       if (isForbiddenKey(id)) throw forbiddenKey('agents', id, agentId === undefined ? 'name' : 'agentId');
       if (!AGENT_ID.test(id)) {
-        throw new GatewayError('invalid_params', `'agentId' must use letters, digits, dot, underscore or hyphen`, { param: 'agentId' });
+        throw new GatewayError('invalid_params', `'agentId' must use letters, digits, dot, underscore or hyphen`, {
+          param: 'agentId',
+        });
       }
       await configStore.update((raw) => {
         const agents = rawAgents(raw);
-        if (Object.hasOwn(agents, id)) throw new GatewayError('conflict', `Agent '${id}' already exists`, { param: 'agentId' });
+        if (Object.hasOwn(agents, id))
+          throw new GatewayError('conflict', `Agent '${id}' already exists`, { param: 'agentId' });
         return { ...raw, agents: { ...agents, [id]: withoutUndefined(fields) } };
       }, `agents.create ${id}`);
       return mustGet(id);
@@ -205,7 +223,10 @@ export function createAgentRegistry({ configStore, events, log, checkProvider = 
     async update(agentId, fields) {
       mustGet(agentId);
       const names = Object.keys(withoutUndefined(fields));
-      await configStore.update(editAgent(agentId, fields), `agents.update ${agentId}${names.length > 0 ? `: ${names.join(', ')}` : ''}`);
+      await configStore.update(
+        editAgent(agentId, fields),
+        `agents.update ${agentId}${names.length > 0 ? `: ${names.join(', ')}` : ''}`,
+      );
       return mustGet(agentId);
     },
     async dryRunUpdate(agentId, fields, signal) {
@@ -221,7 +242,10 @@ export function createAgentRegistry({ configStore, events, log, checkProvider = 
       const provider = fields.provider;
       if (outcome.valid && provider !== undefined && provider !== current.config.provider) {
         const result = await checkProvider(provider, { config: outcome.config, signal });
-        if (!result.ok) errors.push(`agents.${agentId}.provider: credential check failed for '${provider}': ${result.error ?? 'unknown error'}`);
+        if (!result.ok)
+          errors.push(
+            `agents.${agentId}.provider: credential check failed for '${provider}': ${result.error ?? 'unknown error'}`,
+          );
       }
       const candidate = outcome.valid ? outcome.config.agents[agentId] : undefined;
       if (errors.length === 0 && candidate !== undefined) return { dryRun: true, valid: true, config: candidate };

@@ -11,7 +11,15 @@ export {
 } from './agent-registry.js';
 export { agentModels, type AgentModels } from './agent-model.js';
 export { builtinTools, type BuiltinToolDeps } from './tools/builtin.js';
-export { createToolRegistry, DEFAULT_TOOL_LIMITS, toolFailure, type ToolCallOutcome, type ToolLimits, type ToolRegistry, type ToolRegistryOptions } from './tools/tool-registry.js';
+export {
+  createToolRegistry,
+  DEFAULT_TOOL_LIMITS,
+  toolFailure,
+  type ToolCallOutcome,
+  type ToolLimits,
+  type ToolRegistry,
+  type ToolRegistryOptions,
+} from './tools/tool-registry.js';
 export { defineTool, type ToolContext, type ToolDefinition, type ToolErrorKind } from './tools/types.js';
 export type { AgentDefinition, AgentRegistry, AgentStatus, SessionCaller } from './types.js';
 export { agentMethods } from './methods.js';

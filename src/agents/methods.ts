@@ -59,8 +59,14 @@ export function agentMethods({ agents }: { agents: ManagedAgentRegistry }) {
     defineMethod({
       name: 'agents.update',
       scope: 'admin',
-      summary: 'Changes only the given fields, live with no restart; dryRun validates (provider credentials too) without saving.',
-      params: z.strictObject({ agentId, name: z.string().min(1).optional(), dryRun: z.boolean().optional(), ...agentFields }),
+      summary:
+        'Changes only the given fields, live with no restart; dryRun validates (provider credentials too) without saving.',
+      params: z.strictObject({
+        agentId,
+        name: z.string().min(1).optional(),
+        dryRun: z.boolean().optional(),
+        ...agentFields,
+      }),
       handler: async ({ agentId: id, dryRun = false, ...fields }, ctx) => {
         if (dryRun) return { agentId: id, ...(await agents.dryRunUpdate(id, fields, ctx.signal)) };
         return describe(await agents.update(id, fields));

@@ -20,7 +20,11 @@ export function createAgentsModule(deps: AgentsModuleDeps): CapabilityModule {
     start() {
       for (const agent of deps.agents.list()) {
         const unknown = agent.config.tools.filter((name) => !deps.tools.has(name));
-        if (unknown.length > 0) deps.log.warn({ agentId: agent.id, tools: unknown, available: deps.tools.names() }, 'agent names tools this gateway does not provide; they are left out');
+        if (unknown.length > 0)
+          deps.log.warn(
+            { agentId: agent.id, tools: unknown, available: deps.tools.names() },
+            'agent names tools this gateway does not provide; they are left out',
+          );
       }
     },
     // The registry watches the config store; released last among the modules that read it.

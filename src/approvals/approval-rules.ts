@@ -28,7 +28,9 @@ function matchesRule(rule: ApprovalRule, toolName: string, input: unknown): bool
   if (rule.args === undefined) return true;
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
   const args = new Map(Object.entries(input));
-  return Object.entries(rule.args).every(([name, pattern]) => args.has(name) && globMatches(pattern, argumentText(args.get(name))));
+  return Object.entries(rule.args).every(
+    ([name, pattern]) => args.has(name) && globMatches(pattern, argumentText(args.get(name))),
+  );
 }
 
 /** Whether any rule gates this call. */

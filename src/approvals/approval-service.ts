@@ -55,7 +55,12 @@ export interface ApprovalService {
   beforeTool(call: ToolCallInfo, ctx: TurnHookContext): Promise<ToolDecision>;
   pending(signal?: AbortSignal): Promise<PendingApproval[]>;
   resolve(id: string, decision: { approved: boolean; resolvedBy: string; reason?: string }): Promise<ApprovalOutcome>;
-  resolveAll(decision: { approved: boolean; resolvedBy: string; reason?: string; sessionKey?: string }): Promise<{ resolved: number; requestIds: string[] }>;
+  resolveAll(decision: {
+    approved: boolean;
+    resolvedBy: string;
+    reason?: string;
+    sessionKey?: string;
+  }): Promise<{ resolved: number; requestIds: string[] }>;
   /** Drops every cached denial; resolves to how many. */
   clearDenialCache(): number;
   /** Drops the session's cached denials (session.reset). */
@@ -81,7 +86,11 @@ interface Waiter {
 }
 
 /** The denial of a call whose token or session already has `limit` requests waiting. */
-function tooManyWaiting(limit: number, of: 'token' | 'session', key: 'maxPendingPerOwner' | 'maxPendingPerSession'): string {
+function tooManyWaiting(
+  limit: number,
+  of: 'token' | 'session',
+  key: 'maxPendingPerOwner' | 'maxPendingPerSession',
+): string {
   const waiting = limit === 1 ? `1 approval request of this ${of} is` : `${limit} approval requests of this ${of} are`;
   return `${waiting} already waiting (approvals.${key}); try again once ${limit === 1 ? 'it is' : 'one is'} decided`;
 }
@@ -105,8 +114,10 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
   /** Why a new request of this turn may not wait, or undefined when it may. */
   function overLimit(ctx: TurnHookContext): string | undefined {
     const { maxPendingPerSession, maxPendingPerOwner } = deps.config();
-    if ((waitingPerOwner.get(ctx.clientId) ?? 0) >= maxPendingPerOwner) return tooManyWaiting(maxPendingPerOwner, 'token', 'maxPendingPerOwner');
-    if ((waitingPerSession.get(ctx.sessionKey) ?? 0) >= maxPendingPerSession) return tooManyWaiting(maxPendingPerSession, 'session', 'maxPendingPerSession');
+    if ((waitingPerOwner.get(ctx.clientId) ?? 0) >= maxPendingPerOwner)
+      return tooManyWaiting(maxPendingPerOwner, 'token', 'maxPendingPerOwner');
+    if ((waitingPerSession.get(ctx.sessionKey) ?? 0) >= maxPendingPerSession)
+      return tooManyWaiting(maxPendingPerSession, 'session', 'maxPendingPerSession');
     return undefined;
   }
 
@@ -116,7 +127,10 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
     const consecutiveDenials = counter.denied(rootRunId, deps.config().denialBreakerThreshold);
     if (consecutiveDenials === undefined) return;
     if (deps.denialBreaker === undefined) {
-      log.warn({ rootRunId, agentId, consecutiveDenials }, 'denial breaker threshold reached, but no run control is wired to abort the tree');
+      log.warn(
+        { rootRunId, agentId, consecutiveDenials },
+        'denial breaker threshold reached, but no run control is wired to abort the tree',
+      );
       return;
     }
     log.warn({ rootRunId, agentId, consecutiveDenials }, 'denial breaker tripped');
@@ -128,17 +142,38 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
   }
 
   /** Ends a pending request once (the store decides the winner), then tells its turn, the bus and the audit log. */
-  async function finish(request: ApprovalRequestRecord, decision: { approved: boolean; resolvedBy: string; reason: string | null }, cause: Cause): Promise<number | undefined> {
+  async function finish(
+    request: ApprovalRequestRecord,
+    decision: { approved: boolean; resolvedBy: string; reason: string | null },
+    cause: Cause,
+  ): Promise<number | undefined> {
     const resolvedAt = now();
     if (!(await port.resolve(request.id, { ...decision, resolvedAt }))) return undefined;
     const { id: requestId, agentId, sessionKey, toolName } = request;
-    events.emit('approval:resolved', { agentId, sessionKey, requestId, toolName, approved: decision.approved, resolvedBy: decision.resolvedBy });
+    events.emit('approval:resolved', {
+      agentId,
+      sessionKey,
+      requestId,
+      toolName,
+      approved: decision.approved,
+      resolvedBy: decision.resolvedBy,
+    });
     audit.record({
-      tenantId: tenantOf(sessionKey), agentId, kind: 'approval', classification: 'admin', action: 'approval.resolve', actor: decision.resolvedBy,
-      outcome: decision.approved ? 'approved' : 'denied', severity: decision.approved ? 'info' : 'warning', traceId: request.traceId,
+      tenantId: tenantOf(sessionKey),
+      agentId,
+      kind: 'approval',
+      classification: 'admin',
+      action: 'approval.resolve',
+      actor: decision.resolvedBy,
+      outcome: decision.approved ? 'approved' : 'denied',
+      severity: decision.approved ? 'info' : 'warning',
+      traceId: request.traceId,
       refs: { requestId, toolName, argsDigest: request.argsDigest, cause },
     });
-    log.info({ requestId, toolName, argsDigest: request.argsDigest, approved: decision.approved, cause }, 'approval request resolved');
+    log.info(
+      { requestId, toolName, argsDigest: request.argsDigest, approved: decision.approved, cause },
+      'approval request resolved',
+    );
     const waiter = waiters.get(requestId);
     waiters.delete(requestId);
     waiter?.release();
@@ -147,10 +182,12 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
       if (request.rootRunId !== null) counter.allowed(request.rootRunId);
       return resolvedAt;
     }
-    const denial = cause === 'operator'
-      ? `denied by ${decision.resolvedBy}${decision.reason === null ? '' : `: ${decision.reason}`}`
-      : (decision.reason ?? 'denied');
-    if (cause === 'operator') cache.remember(sessionKey, toolName, request.argsDigest, denial, resolvedAt + deps.config().denialCacheMs);
+    const denial =
+      cause === 'operator'
+        ? `denied by ${decision.resolvedBy}${decision.reason === null ? '' : `: ${decision.reason}`}`
+        : (decision.reason ?? 'denied');
+    if (cause === 'operator')
+      cache.remember(sessionKey, toolName, request.argsDigest, denial, resolvedAt + deps.config().denialCacheMs);
     waiter?.settle({ action: 'deny', reason: denial });
     if (cause === 'operator' || cause === 'timeout') await countDenial(request.rootRunId, agentId);
     return resolvedAt;
@@ -167,9 +204,22 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
     const { timeoutMs } = deps.config();
     const requestedAt = now();
     const request: ApprovalRequestRecord = {
-      id: deps.newId(), agentId: ctx.agentId, sessionKey: ctx.sessionKey, toolName: call.toolName, args: call.input ?? null, argsDigest: digest,
-      traceId: ctx.traceId, rootRunId: ctx.rootRunId ?? null, requestedBy: ctx.clientId, ownerInstance: deps.instances.currentId,
-      status: 'pending', requestedAt, expiresAt: timeoutMs === 0 ? null : requestedAt + timeoutMs, resolvedAt: null, resolvedBy: null, reason: null,
+      id: deps.newId(),
+      agentId: ctx.agentId,
+      sessionKey: ctx.sessionKey,
+      toolName: call.toolName,
+      args: call.input ?? null,
+      argsDigest: digest,
+      traceId: ctx.traceId,
+      rootRunId: ctx.rootRunId ?? null,
+      requestedBy: ctx.clientId,
+      ownerInstance: deps.instances.currentId,
+      status: 'pending',
+      requestedAt,
+      expiresAt: timeoutMs === 0 ? null : requestedAt + timeoutMs,
+      resolvedAt: null,
+      resolvedBy: null,
+      reason: null,
     };
     await port.create(request);
     let settle: (decision: Decision) => void = () => {};
@@ -181,11 +231,16 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
       cancel().catch(logFailure(request.id));
     };
     // 0 means no deadline: the call waits until an operator decides or the turn ends.
-    const timer = timeoutMs === 0
-      ? undefined
-      : setTimeout(() => {
-        finish(request, { approved: false, resolvedBy: 'system:timeout', reason: `no decision within ${timeoutMs} ms` }, 'timeout').catch(logFailure(request.id));
-      }, timeoutMs);
+    const timer =
+      timeoutMs === 0
+        ? undefined
+        : setTimeout(() => {
+            finish(
+              request,
+              { approved: false, resolvedBy: 'system:timeout', reason: `no decision within ${timeoutMs} ms` },
+              'timeout',
+            ).catch(logFailure(request.id));
+          }, timeoutMs);
     timer?.unref();
     adjust(waitingPerSession, ctx.sessionKey, 1);
     adjust(waitingPerOwner, ctx.clientId, 1);
@@ -201,8 +256,17 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         adjust(waitingPerOwner, ctx.clientId, -1);
       },
     });
-    events.emit('approval:requested', { agentId: ctx.agentId, sessionKey: ctx.sessionKey, requestId: request.id, toolName: call.toolName, argsDigest: digest });
-    log.info({ requestId: request.id, toolName: call.toolName, argsDigest: digest, traceId: ctx.traceId }, 'tool call waits for approval');
+    events.emit('approval:requested', {
+      agentId: ctx.agentId,
+      sessionKey: ctx.sessionKey,
+      requestId: request.id,
+      toolName: call.toolName,
+      argsDigest: digest,
+    });
+    log.info(
+      { requestId: request.id, toolName: call.toolName, argsDigest: digest, traceId: ctx.traceId },
+      'tool call waits for approval',
+    );
     if (ctx.signal.aborted) await cancel();
     else ctx.signal.addEventListener('abort', onAbort, { once: true });
     return { action: 'wait', decision };
@@ -210,9 +274,17 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
 
   function toPending(request: ApprovalRequestRecord): PendingApproval {
     return {
-      id: request.id, agentId: request.agentId, sessionKey: request.sessionKey, toolName: request.toolName, args: request.args, argsDigest: request.argsDigest,
-      traceId: request.traceId, ...(request.rootRunId === null ? {} : { rootRunId: request.rootRunId }), requestedBy: request.requestedBy,
-      requestedAt: request.requestedAt, expiresAt: request.expiresAt,
+      id: request.id,
+      agentId: request.agentId,
+      sessionKey: request.sessionKey,
+      toolName: request.toolName,
+      args: request.args,
+      argsDigest: request.argsDigest,
+      traceId: request.traceId,
+      ...(request.rootRunId === null ? {} : { rootRunId: request.rootRunId }),
+      requestedBy: request.requestedBy,
+      requestedAt: request.requestedAt,
+      expiresAt: request.expiresAt,
     };
   }
 
@@ -232,7 +304,10 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
       // Checked before anything is stored: a call past the limit leaves no request and nothing waits.
       const refusal = overLimit(ctx);
       if (refusal !== undefined) {
-        log.warn({ toolName: call.toolName, sessionKey: ctx.sessionKey, clientId: ctx.clientId }, 'gated call denied: too many approval requests waiting');
+        log.warn(
+          { toolName: call.toolName, sessionKey: ctx.sessionKey, clientId: ctx.clientId },
+          'gated call denied: too many approval requests waiting',
+        );
         return { action: 'deny', reason: refusal };
       }
       return open(call, ctx, digest);
@@ -243,14 +318,18 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
     async resolve(id, { approved, resolvedBy, reason }) {
       const request = await port.get(id);
       if (request === undefined) throw approvalNotFound(id);
-      const resolvedAt = request.status === 'pending' ? await finish(request, { approved, resolvedBy, reason: reason ?? null }, 'operator') : undefined;
+      const resolvedAt =
+        request.status === 'pending'
+          ? await finish(request, { approved, resolvedBy, reason: reason ?? null }, 'operator')
+          : undefined;
       if (resolvedAt === undefined) throw approvalAlreadyResolved(id, (await port.get(id))?.status ?? request.status);
       return { id, approved, status: approved ? 'approved' : 'denied', resolvedBy, resolvedAt };
     },
     async resolveAll({ approved, resolvedBy, reason, sessionKey }) {
       const requestIds: string[] = [];
       for (const request of await port.listPending(sessionKey === undefined ? {} : { sessionKey })) {
-        if ((await finish(request, { approved, resolvedBy, reason: reason ?? null }, 'operator')) !== undefined) requestIds.push(request.id);
+        if ((await finish(request, { approved, resolvedBy, reason: reason ?? null }, 'operator')) !== undefined)
+          requestIds.push(request.id);
       }
       return { resolved: requestIds.length, requestIds };
     },

@@ -23,12 +23,17 @@ export function approvalMethods(approvals: ApprovalService) {
         'Approves or denies one pending request; the waiting tool call runs or gets the denial. Returns { id, approved, status, resolvedBy, resolvedAt }; an unknown id is not_found, an ended one conflict.',
       params: z.strictObject({ id: z.string().min(1).max(256), approved: z.boolean(), reason: reason.optional() }),
       handler: ({ id, approved, reason: why }, ctx) =>
-        approvals.resolve(id, { approved, resolvedBy: ctx.caller.clientId, ...(why === undefined ? {} : { reason: why }) }),
+        approvals.resolve(id, {
+          approved,
+          resolvedBy: ctx.caller.clientId,
+          ...(why === undefined ? {} : { reason: why }),
+        }),
     }),
     defineMethod({
       name: 'admin.approval.resolveAll',
       scope: 'admin',
-      summary: "Resolves every pending request (of one session when sessionKey is given) as approvedBy (default 'operator'). Returns { resolved, requestIds }.",
+      summary:
+        "Resolves every pending request (of one session when sessionKey is given) as approvedBy (default 'operator'). Returns { resolved, requestIds }.",
       params: z.strictObject({
         approved: z.boolean(),
         sessionKey: sessionKeyStringSchema.optional(),
@@ -46,7 +51,8 @@ export function approvalMethods(approvals: ApprovalService) {
     defineMethod({
       name: 'admin.approval.clearDenialCache',
       scope: 'admin',
-      summary: 'Forgets every cached denial, so the next identical gated call asks an operator again. Returns { cleared: true }.',
+      summary:
+        'Forgets every cached denial, so the next identical gated call asks an operator again. Returns { cleared: true }.',
       params: noParams,
       handler: () => {
         approvals.clearDenialCache();

@@ -22,12 +22,12 @@ export interface DecodeOptions {
 }
 
 export type DecodeOutcome =
-  | { ok: true; wavPath: string; wav: Buffer; durationMs: number }
-  | { ok: false; error: TranscriptionError };
+  { ok: true; wavPath: string; wav: Buffer; durationMs: number } | { ok: false; error: TranscriptionError };
 
 /** Samples in the WAV's `data` chunk, walking the RIFF chunks (ffmpeg may add LIST before data). */
 export function wavDurationMs(wav: Buffer): number | undefined {
-  if (wav.length < 12 || wav.toString('ascii', 0, 4) !== 'RIFF' || wav.toString('ascii', 8, 12) !== 'WAVE') return undefined;
+  if (wav.length < 12 || wav.toString('ascii', 0, 4) !== 'RIFF' || wav.toString('ascii', 8, 12) !== 'WAVE')
+    return undefined;
   for (let offset = 12; offset + 8 <= wav.length;) {
     const id = wav.toString('ascii', offset, offset + 4);
     const size = wav.readUInt32LE(offset + 4);
@@ -44,26 +44,55 @@ export function wavDurationMs(wav: Buffer): number | undefined {
 /** Input options come before `-i`, where ffmpeg applies them to that input. */
 export function ffmpegArgs(format: AudioFormat, output: string, maxDurationMs: number): string[] {
   return [
-    '-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
-    '-protocol_whitelist', 'pipe', '-f', AUDIO_DEMUXERS[format],
-    '-i', STDIN_INPUT,
-    '-t', (maxDurationMs / 1000).toFixed(3),
-    '-vn', '-ac', '1', '-ar', String(DECODED_SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', output,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-y',
+    '-protocol_whitelist',
+    'pipe',
+    '-f',
+    AUDIO_DEMUXERS[format],
+    '-i',
+    STDIN_INPUT,
+    '-t',
+    (maxDurationMs / 1000).toFixed(3),
+    '-vn',
+    '-ac',
+    '1',
+    '-ar',
+    String(DECODED_SAMPLE_RATE),
+    '-c:a',
+    'pcm_s16le',
+    '-f',
+    'wav',
+    output,
   ];
 }
 
-const invalidAudio = (mimeType: string, detail: string): DecodeOutcome =>
-  ({ ok: false, error: { kind: 'invalid_audio', message: `The audio could not be decoded (${mimeType}): ${detail}` } });
+const invalidAudio = (mimeType: string, detail: string): DecodeOutcome => ({
+  ok: false,
+  error: { kind: 'invalid_audio', message: `The audio could not be decoded (${mimeType}): ${detail}` },
+});
 
 /**
  * Decodes `audio` into `dir/decoded.wav`. The container is told from the bytes, not from `mimeType` (clients often
  * send the default audio/ogg for whatever they recorded); bytes in no accepted container are refused before ffmpeg runs.
  */
-export async function decodeAudio(audio: Buffer, mimeType: string, dir: string, options: DecodeOptions): Promise<DecodeOutcome> {
+export async function decodeAudio(
+  audio: Buffer,
+  mimeType: string,
+  dir: string,
+  options: DecodeOptions,
+): Promise<DecodeOutcome> {
   const format = detectAudioFormat(audio);
   if (format === undefined) return invalidAudio(mimeType, `not an ${ACCEPTED_FORMATS_TEXT} file`);
   const wavPath = join(dir, 'decoded.wav');
-  const outcome = await runProcess(options.ffmpegPath, ffmpegArgs(format, wavPath, options.maxDurationMs), { timeoutMs: options.timeoutMs, signal: options.signal, stdin: audio });
+  const outcome = await runProcess(options.ffmpegPath, ffmpegArgs(format, wavPath, options.maxDurationMs), {
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    stdin: audio,
+  });
   if (outcome.ok) {
     const wav = await readFile(wavPath);
     const durationMs = wavDurationMs(wav);
@@ -71,9 +100,19 @@ export async function decodeAudio(audio: Buffer, mimeType: string, dir: string, 
     return invalidAudio(mimeType, 'no audio samples');
   }
   if (outcome.reason === 'missing') {
-    return { ok: false, error: { kind: 'dependency', message: `${outcome.detail}: install ffmpeg (apt-get install ffmpeg) or set audio.ffmpegPath` } };
+    return {
+      ok: false,
+      error: {
+        kind: 'dependency',
+        message: `${outcome.detail}: install ffmpeg (apt-get install ffmpeg) or set audio.ffmpegPath`,
+      },
+    };
   }
-  if (outcome.reason === 'timeout') return { ok: false, error: { kind: 'timeout', message: `decoding: ${outcome.detail}` } };
+  if (outcome.reason === 'timeout')
+    return { ok: false, error: { kind: 'timeout', message: `decoding: ${outcome.detail}` } };
   // ffmpeg names its input pipe:0; the client sent a file.
-  return invalidAudio(mimeType, `${format}: ${outcome.detail.replaceAll(`${STDIN_INPUT}: `, '').replaceAll(STDIN_INPUT, 'input')}`);
+  return invalidAudio(
+    mimeType,
+    `${format}: ${outcome.detail.replaceAll(`${STDIN_INPUT}: `, '').replaceAll(STDIN_INPUT, 'input')}`,
+  );
 }

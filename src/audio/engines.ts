@@ -20,25 +20,47 @@ export function buildEngines(config: Pick<GatewayConfig, 'agents' | 'providers' 
   const audio: AudioConfig = config.audio;
   return audio.engines.map((engine, index) => {
     if (engine.kind === 'pocketsphinx') {
-      return createPocketsphinxEngine({ ...engine, timeoutMs: audio.timeoutMs, source: index === 0 ? 'keyless-local' : 'fallback' });
+      return createPocketsphinxEngine({
+        ...engine,
+        timeoutMs: audio.timeoutMs,
+        source: index === 0 ? 'keyless-local' : 'fallback',
+      });
     }
     const provider = engine.provider ?? mainProvider(config);
     const chosenBy = index > 0 ? 'fallback' : engine.provider === undefined ? 'follow-main-key' : 'explicit';
     const providerConfig = provider === undefined ? undefined : config.providers[provider];
     if (provider === undefined || providerConfig === undefined) {
-      return misconfigured({ provider: provider ?? 'none', keyless: true, model: engine.model, source: chosenBy },
-        'No provider for the openai-compatible engine: name one in audio.engines[].provider or give the default agent a provider');
+      return misconfigured(
+        { provider: provider ?? 'none', keyless: true, model: engine.model, source: chosenBy },
+        'No provider for the openai-compatible engine: name one in audio.engines[].provider or give the default agent a provider',
+      );
     }
-    const apiKey = providerConfig.apiKey === undefined || providerConfig.apiKey.length === 0 ? undefined : providerConfig.apiKey;
+    const apiKey =
+      providerConfig.apiKey === undefined || providerConfig.apiKey.length === 0 ? undefined : providerConfig.apiKey;
     if (providerConfig.type !== 'openai' && providerConfig.type !== 'openai-compatible') {
-      return misconfigured({ provider, keyless: apiKey === undefined, model: engine.model, source: chosenBy },
-        `Provider '${provider}' is a ${providerConfig.type} provider, which has no /audio/transcriptions endpoint; name an OpenAI-compatible provider in audio.engines[].provider`);
+      return misconfigured(
+        { provider, keyless: apiKey === undefined, model: engine.model, source: chosenBy },
+        `Provider '${provider}' is a ${providerConfig.type} provider, which has no /audio/transcriptions endpoint; name an OpenAI-compatible provider in audio.engines[].provider`,
+      );
     }
     if (providerConfig.type === 'openai' && apiKey === undefined) {
-      return { identity: { provider, keyless: true, model: engine.model, source: chosenBy },
-        transcribe: async () => ({ ok: false, errorKind: 'auth_required', message: `Provider '${provider}' has no apiKey` }) };
+      return {
+        identity: { provider, keyless: true, model: engine.model, source: chosenBy },
+        transcribe: async () => ({
+          ok: false,
+          errorKind: 'auth_required',
+          message: `Provider '${provider}' has no apiKey`,
+        }),
+      };
     }
     const baseUrl = (providerConfig.baseUrl ?? DEFAULT_BASE_URL[providerConfig.type]).replace(/\/+$/, '');
-    return createOpenAiEngine({ provider, baseUrl, apiKey, model: engine.model, timeoutMs: audio.timeoutMs, source: chosenBy });
+    return createOpenAiEngine({
+      provider,
+      baseUrl,
+      apiKey,
+      model: engine.model,
+      timeoutMs: audio.timeoutMs,
+      source: chosenBy,
+    });
   });
 }

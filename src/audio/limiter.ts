@@ -64,7 +64,8 @@ export function createAdmissionLimiter(limits: () => AdmissionLimits, now: () =>
       return Promise.resolve();
     }
     if (waiting.length >= maxWaiting) return Promise.reject(audioBusy('audio.maxWaiting', retryAfterMs(maxConcurrent)));
-    if (queuedBytes + bytes > maxQueuedBytes) return Promise.reject(audioBusy('audio.maxQueuedBytes', retryAfterMs(maxConcurrent)));
+    if (queuedBytes + bytes > maxQueuedBytes)
+      return Promise.reject(audioBusy('audio.maxQueuedBytes', retryAfterMs(maxConcurrent)));
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         bytes,

@@ -4,7 +4,15 @@ import { z } from 'zod';
 import { invalidParams } from '../errors.js';
 import { defineMethod, type MethodContext } from '../rpc/index.js';
 import type { SessionPort } from '../store/index.js';
-import { assertKeyAllowed, assertSessionAccess, formatSessionKey, parseSessionKey, sessionCallerOf, sessionKeyStringSchema, type KeyGrants } from '../turns/index.js';
+import {
+  assertKeyAllowed,
+  assertSessionAccess,
+  formatSessionKey,
+  parseSessionKey,
+  sessionCallerOf,
+  sessionKeyStringSchema,
+  type KeyGrants,
+} from '../turns/index.js';
 import type { TranscribeService } from './transcribe-service.js';
 
 /** Spec: mimeType defaults to audio/ogg. */
@@ -40,18 +48,31 @@ export interface AudioMethodsDeps {
 }
 
 /** The key the call's voice evidence is recorded under; a given session must be the caller's (or the caller admin). */
-async function evidenceKey({ sessions, grants }: Pick<AudioMethodsDeps, 'sessions' | 'grants'>, sessionKey: string | undefined, ctx: MethodContext): Promise<string> {
-  if (sessionKey === undefined) return formatSessionKey({ tenantId: 'default', userId: ctx.caller.clientId, channelId: AUDIO_CHANNEL });
+async function evidenceKey(
+  { sessions, grants }: Pick<AudioMethodsDeps, 'sessions' | 'grants'>,
+  sessionKey: string | undefined,
+  ctx: MethodContext,
+): Promise<string> {
+  if (sessionKey === undefined)
+    return formatSessionKey({ tenantId: 'default', userId: ctx.caller.clientId, channelId: AUDIO_CHANNEL });
   const caller = sessionCallerOf(ctx.caller);
   const session = await sessions.get(sessionKey);
   // A key no session has yet is the caller's to use as agent.execute would let them create it: in a tenant they are
   // given, and not naming another token.
-  if (session === undefined) await assertKeyAllowed(sessionKey, parseSessionKey(sessionKey, 'sessionKey'), caller, grants);
+  if (session === undefined)
+    await assertKeyAllowed(sessionKey, parseSessionKey(sessionKey, 'sessionKey'), caller, grants);
   else assertSessionAccess(session, caller);
   return sessionKey;
 }
 
-export function audioMethods({ transcribe, sessions, grants, maxAudioBytes, maxParamsBytes, canSave }: AudioMethodsDeps) {
+export function audioMethods({
+  transcribe,
+  sessions,
+  grants,
+  maxAudioBytes,
+  maxParamsBytes,
+  canSave,
+}: AudioMethodsDeps) {
   return [
     defineMethod({
       name: 'audio.transcribe',
@@ -72,10 +93,24 @@ export function audioMethods({ transcribe, sessions, grants, maxAudioBytes, maxP
       handler: async ({ audio, mimeType = DEFAULT_MIME_TYPE, language, sessionKey, save = false }, ctx) => {
         const bytes = Buffer.from(audio, 'base64');
         const limit = maxAudioBytes();
-        if (bytes.length > limit) throw invalidParams(`Invalid params: 'audio' is ${bytes.length} bytes, more than audio.maxAudioBytes (${limit})`, 'audio');
-        if (save && !canSave) throw invalidParams("Invalid params: 'save' needs the media store, which this gateway does not run", 'save');
+        if (bytes.length > limit)
+          throw invalidParams(
+            `Invalid params: 'audio' is ${bytes.length} bytes, more than audio.maxAudioBytes (${limit})`,
+            'audio',
+          );
+        if (save && !canSave)
+          throw invalidParams("Invalid params: 'save' needs the media store, which this gateway does not run", 'save');
         const key = await evidenceKey({ sessions, grants }, sessionKey, ctx);
-        return transcribe({ audio: bytes, mimeType, ...(language === undefined ? {} : { language }), save, sessionKey: key, callerId: ctx.caller.clientId, traceId: ctx.traceId, signal: ctx.signal });
+        return transcribe({
+          audio: bytes,
+          mimeType,
+          ...(language === undefined ? {} : { language }),
+          save,
+          sessionKey: key,
+          callerId: ctx.caller.clientId,
+          traceId: ctx.traceId,
+          signal: ctx.signal,
+        });
       },
     }),
   ];

@@ -26,7 +26,10 @@ function kindOfStatus(status: number): VoiceErrorKind {
   return 'network';
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, maxBytes: number): Promise<string | undefined> {
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  maxBytes: number,
+): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -41,9 +44,15 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, 
 }
 
 export function createOpenAiEngine(options: OpenAiEngineOptions): Transcriber {
-  const identity: EngineIdentity = { provider: options.provider, keyless: options.apiKey === undefined, model: options.model, source: options.source };
+  const identity: EngineIdentity = {
+    provider: options.provider,
+    keyless: options.apiKey === undefined,
+    model: options.model,
+    source: options.source,
+  };
   const url = `${options.baseUrl}/audio/transcriptions`;
-  const headers: Record<string, string> = options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` };
+  const headers: Record<string, string> =
+    options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` };
   return {
     identity,
     async transcribe({ wav, language, signal }): Promise<EngineOutcome> {
@@ -56,20 +65,34 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): Transcriber {
       const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
       timer.unref();
       try {
-        const response = await request(url, { method: 'POST', headers, body: form, signal: AbortSignal.any([signal, deadline.signal]) });
+        const response = await request(url, {
+          method: 'POST',
+          headers,
+          body: form,
+          signal: AbortSignal.any([signal, deadline.signal]),
+        });
         const text = await readCapped(response.body, TRANSCRIPTION_RESPONSE_MAX_BYTES);
         if (response.statusCode >= 400) {
-          return { ok: false, errorKind: kindOfStatus(response.statusCode), message: `answered HTTP ${response.statusCode}` };
+          return {
+            ok: false,
+            errorKind: kindOfStatus(response.statusCode),
+            message: `answered HTTP ${response.statusCode}`,
+          };
         }
         const parsed = text === undefined ? undefined : transcriptionSchema.safeParse(JSON.parse(text));
         if (parsed === undefined || !parsed.success) {
           return { ok: false, errorKind: 'network', message: 'answered something that is not a transcription' };
         }
         const answeredLanguage = parsed.data.language ?? language;
-        return { ok: true, text: parsed.data.text.trim(), ...(answeredLanguage === undefined ? {} : { language: answeredLanguage }) };
+        return {
+          ok: true,
+          text: parsed.data.text.trim(),
+          ...(answeredLanguage === undefined ? {} : { language: answeredLanguage }),
+        };
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        if (deadline.signal.aborted) return { ok: false, errorKind: 'timeout', message: `did not answer within ${options.timeoutMs} ms` };
+        if (deadline.signal.aborted)
+          return { ok: false, errorKind: 'timeout', message: `did not answer within ${options.timeoutMs} ms` };
         if (error instanceof SyntaxError) return { ok: false, errorKind: 'network', message: 'answered invalid JSON' };
         const code = error instanceof Error && 'code' in error ? String(error.code) : 'unknown';
         return { ok: false, errorKind: 'network', message: `could not be reached (${code})` };

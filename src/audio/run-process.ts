@@ -21,12 +21,23 @@ function lastLine(text: string): string {
   return (lines.at(-1) ?? '').slice(0, 200);
 }
 
-export function runProcess(file: string, args: readonly string[], { timeoutMs, signal, stdin }: RunProcessOptions): Promise<ProcessOutcome> {
+export function runProcess(
+  file: string,
+  args: readonly string[],
+  { timeoutMs, signal, stdin }: RunProcessOptions,
+): Promise<ProcessOutcome> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       file,
       args,
-      { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: PROCESS_OUTPUT_MAX_BYTES, signal, windowsHide: true, encoding: 'utf8' },
+      {
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: PROCESS_OUTPUT_MAX_BYTES,
+        signal,
+        windowsHide: true,
+        encoding: 'utf8',
+      },
       (error, stdout, stderr) => {
         if (error === null) {
           resolve({ ok: true, stdout });
@@ -38,8 +49,10 @@ export function runProcess(file: string, args: readonly string[], { timeoutMs, s
         }
         const { code, killed } = error;
         if (code === 'ENOENT') resolve({ ok: false, reason: 'missing', detail: `${file} is not installed` });
-        else if (killed === true) resolve({ ok: false, reason: 'timeout', detail: `${file} did not finish within ${timeoutMs} ms` });
-        else resolve({ ok: false, reason: 'failed', detail: lastLine(stderr) || `${file} exited with ${String(code)}` });
+        else if (killed === true)
+          resolve({ ok: false, reason: 'timeout', detail: `${file} did not finish within ${timeoutMs} ms` });
+        else
+          resolve({ ok: false, reason: 'failed', detail: lastLine(stderr) || `${file} exited with ${String(code)}` });
       },
     );
     // A program may exit before reading all its input (ffmpeg stops at maxDurationMs): the broken pipe is not a failure,

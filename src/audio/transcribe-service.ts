@@ -50,7 +50,13 @@ const TEMP_PREFIX = 'agent-gateway-audio-';
 
 export type TranscribeService = (request: TranscribeRequest) => Promise<TranscriptionResult>;
 
-export function createTranscribeService({ config, limiter, evidence, saveMedia, log }: TranscribeServiceDeps): TranscribeService {
+export function createTranscribeService({
+  config,
+  limiter,
+  evidence,
+  saveMedia,
+  log,
+}: TranscribeServiceDeps): TranscribeService {
   async function transcribeInSlot(request: TranscribeRequest): Promise<TranscriptionResult> {
     const { sessionKey, traceId, signal } = request;
     const current = config();
@@ -58,32 +64,65 @@ export function createTranscribeService({ config, limiter, evidence, saveMedia, 
     const first = engines[0];
     if (first === undefined) {
       evidence({ sessionKey, traceId, engine: NO_ENGINE, errorKind: 'no_keyless_engine' });
-      return { text: '', error: { kind: 'no_keyless_engine', message: 'No speech-to-text engine is configured: list one under audio.engines' } };
+      return {
+        text: '',
+        error: {
+          kind: 'no_keyless_engine',
+          message: 'No speech-to-text engine is configured: list one under audio.engines',
+        },
+      };
     }
     // mkdtemp creates the dir 0700: the decoding is the caller's alone. Nothing is written before the slot is granted.
     const dir = await mkdtemp(join(tmpdir(), TEMP_PREFIX));
     try {
       const { ffmpegPath, timeoutMs, maxDurationMs } = current.audio;
-      const decoded = await decodeAudio(request.audio, request.mimeType, dir, { ffmpegPath, timeoutMs, maxDurationMs, signal });
+      const decoded = await decodeAudio(request.audio, request.mimeType, dir, {
+        ffmpegPath,
+        timeoutMs,
+        maxDurationMs,
+        signal,
+      });
       if (!decoded.ok) {
         evidence({ sessionKey, traceId, engine: first.identity, errorKind: decoded.error.kind });
         return { text: '', error: decoded.error };
       }
       const { durationMs } = decoded;
-      const saved = request.save && saveMedia !== undefined
-        ? await saveMedia({ data: decoded.wav, contentType: 'audio/wav', ownerId: request.callerId, origin: { sessionKey, traceId, toolName: 'audio.transcribe' } })
-        : undefined;
+      const saved =
+        request.save && saveMedia !== undefined
+          ? await saveMedia({
+              data: decoded.wav,
+              contentType: 'audio/wav',
+              ownerId: request.callerId,
+              origin: { sessionKey, traceId, toolName: 'audio.transcribe' },
+            })
+          : undefined;
       const media = saved === undefined ? {} : { mediaId: saved.id };
       const failures: string[] = [];
       // Replaced by the first engine's own failure: the list is not empty here.
-      let failed: { engine: EngineIdentity; errorKind: VoiceErrorKind } = { engine: first.identity, errorKind: 'dependency' };
+      let failed: { engine: EngineIdentity; errorKind: VoiceErrorKind } = {
+        engine: first.identity,
+        errorKind: 'dependency',
+      };
       for (const engine of engines) {
-        const outcome = await engine.transcribe({ wavPath: decoded.wavPath, wav: decoded.wav, ...(request.language === undefined ? {} : { language: request.language }), signal });
+        const outcome = await engine.transcribe({
+          wavPath: decoded.wavPath,
+          wav: decoded.wav,
+          ...(request.language === undefined ? {} : { language: request.language }),
+          signal,
+        });
         if (outcome.ok) {
           evidence({ sessionKey, traceId, engine: engine.identity, durationMs });
-          return { text: outcome.text, ...(outcome.language === undefined ? {} : { language: outcome.language }), durationMs, ...media };
+          return {
+            text: outcome.text,
+            ...(outcome.language === undefined ? {} : { language: outcome.language }),
+            durationMs,
+            ...media,
+          };
         }
-        log.warn({ traceId, provider: engine.identity.provider, errorKind: outcome.errorKind }, 'speech-to-text engine failed');
+        log.warn(
+          { traceId, provider: engine.identity.provider, errorKind: outcome.errorKind },
+          'speech-to-text engine failed',
+        );
         failures.push(`${engine.identity.provider}: ${outcome.message}`);
         failed = { engine: engine.identity, errorKind: outcome.errorKind };
       }

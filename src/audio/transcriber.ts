@@ -39,8 +39,7 @@ export interface TranscribeInput {
 }
 
 export type EngineOutcome =
-  | { ok: true; text: string; language?: string }
-  | { ok: false; errorKind: VoiceErrorKind; message: string };
+  { ok: true; text: string; language?: string } | { ok: false; errorKind: VoiceErrorKind; message: string };
 
 /** How an engine is reported in the voice evidence (content-free). */
 export interface EngineIdentity {

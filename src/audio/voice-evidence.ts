@@ -44,6 +44,10 @@ export function createVoiceEvidence({ recorder, signals, now }: VoiceEvidenceDep
     });
     // The fleet counts degraded voice turns: undecodable client input says nothing about the engines' health.
     if (errorKind === 'invalid_audio') return;
-    signals.record({ kind: SIGNAL_KIND.voice, severity: outcome === 'ok' ? 'info' : 'warning', data: { provider: engine.provider, outcome, ...voiceErrorKind } });
+    signals.record({
+      kind: SIGNAL_KIND.voice,
+      severity: outcome === 'ok' ? 'info' : 'warning',
+      data: { provider: engine.provider, outcome, ...voiceErrorKind },
+    });
   };
 }

@@ -4,7 +4,14 @@
 import type { Page, Request, Response } from 'playwright-core';
 import type { Logger } from 'pino';
 import type { BrowserConfig } from '../config/index.js';
-import { browserFailed, browserTimeout, browserUrlRefused, isGatewayError, tabNotFound, tooManyTabs } from '../errors.js';
+import {
+  browserFailed,
+  browserTimeout,
+  browserUrlRefused,
+  isGatewayError,
+  tabNotFound,
+  tooManyTabs,
+} from '../errors.js';
 import { assertExecutable, createBrowserSession, type OwnerContext } from './browser-session.js';
 import { assertUrlAllowed, checkUrl, type EgressNetwork } from './network-guard.js';
 import { checkAction, performAction, type ActOutcome, type ActRequest } from './page-actions.js';
@@ -56,7 +63,8 @@ export interface BrowserServiceDeps {
 /** How long a failed navigation waits for Chromium's error page to commit. */
 export const ERROR_PAGE_WAIT_MS = 5_000;
 
-const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
+const firstLine = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
 
 /** Resolves with `work` unless `signal` aborts first; the work itself is bounded by Playwright's own timeouts. */
 async function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -85,7 +93,12 @@ export function createBrowserService(deps: BrowserServiceDeps): BrowserService {
    * `owner` is whose idle timer the call holds; null for browser.status, which only looks (polling it must not keep
    * an idle context open), and for the stops.
    */
-  async function call<T>(operation: string, owner: string | null, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  async function call<T>(
+    operation: string,
+    owner: string | null,
+    signal: AbortSignal,
+    work: () => Promise<T>,
+  ): Promise<T> {
     const { executablePath, timeoutMs } = config();
     await assertExecutable(executablePath);
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -95,7 +108,8 @@ export function createBrowserService(deps: BrowserServiceDeps): BrowserService {
         return await untilAborted(work(), bounded);
       } catch (error) {
         if (isGatewayError(error)) throw error;
-        if (timeout.aborted || (error instanceof Error && error.name === 'TimeoutError')) throw browserTimeout(operation, timeoutMs);
+        if (timeout.aborted || (error instanceof Error && error.name === 'TimeoutError'))
+          throw browserTimeout(operation, timeoutMs);
         if (signal.aborted) throw browserFailed(operation, 'the caller went away');
         throw browserFailed(operation, firstLine(error));
       }
@@ -141,7 +155,9 @@ export function createBrowserService(deps: BrowserServiceDeps): BrowserService {
       // Chromium commits its error page after the failure is reported; a navigation started before that (the blank
       // page below, the caller's next one) would be interrupted by it.
       if (error instanceof Error && error.message.includes('net::ERR_')) {
-        await page.waitForURL((at) => at.protocol === 'chrome-error:', { timeout: ERROR_PAGE_WAIT_MS }).catch(() => undefined);
+        await page
+          .waitForURL((at) => at.protocol === 'chrome-error:', { timeout: ERROR_PAGE_WAIT_MS })
+          .catch(() => undefined);
       }
       if (guarded && failedHop !== undefined) await refuseHop(page, url, failedHop);
       throw error;
@@ -159,7 +175,11 @@ export function createBrowserService(deps: BrowserServiceDeps): BrowserService {
         const run = session.current(owner);
         if (run === undefined) return { running: false };
         const active = run.tabs.active();
-        return { running: true, ...(active === undefined ? {} : { url: active.page.url() }), tabCount: run.tabs.size() };
+        return {
+          running: true,
+          ...(active === undefined ? {} : { url: active.page.url() }),
+          tabCount: run.tabs.size(),
+        };
       }),
     start: (owner, signal) => call('browser.start', owner, signal, async () => void (await session.ensure(owner))),
     stop: (owner, signal) => call('browser.stop', null, signal, () => session.stop(owner)),
@@ -180,7 +200,9 @@ export function createBrowserService(deps: BrowserServiceDeps): BrowserService {
         return { ...(await pageView(tab)), snapshot: truncated ? full.slice(0, maxSnapshotChars) : full, truncated };
       }),
     screenshot: (owner, { fullPage }, signal) =>
-      call('browser.screenshot', owner, signal, async () => (await activeTab(owner)).page.screenshot({ fullPage, type: 'png' })),
+      call('browser.screenshot', owner, signal, async () =>
+        (await activeTab(owner)).page.screenshot({ fullPage, type: 'png' }),
+      ),
     pdf: (owner, signal) =>
       call('browser.pdf', owner, signal, async () => {
         // Chromium prints to PDF only without a window (Page.printToPDF).
@@ -200,7 +222,14 @@ export function createBrowserService(deps: BrowserServiceDeps): BrowserService {
         const run = session.current(owner);
         if (run === undefined) return [];
         const active = run.tabs.active();
-        return Promise.all(run.tabs.list().map(async (tab) => ({ id: tab.id, url: tab.page.url(), title: await tab.page.title(), active: tab === active })));
+        return Promise.all(
+          run.tabs.list().map(async (tab) => ({
+            id: tab.id,
+            url: tab.page.url(),
+            title: await tab.page.title(),
+            active: tab === active,
+          })),
+        );
       }),
     open: (owner, url, signal) =>
       call('browser.open', owner, signal, async () => {

@@ -53,7 +53,12 @@ interface Launched {
  */
 export function launchArgs(isRoot: boolean): string[] {
   const args = [
-    '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-gpu', '--disable-quic', '--disable-sync',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-gpu',
+    '--disable-quic',
+    '--disable-sync',
     '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   ];
   // Chromium refuses to start its sandbox as root; any other user keeps it.
@@ -118,7 +123,11 @@ export function createBrowserSession(deps: BrowserSessionDeps): BrowserSession {
   async function launch(): Promise<Launched> {
     const { executablePath, headless, timeoutMs } = config();
     await assertExecutable(executablePath);
-    const proxy = await startEgressProxy({ allowPrivateNetwork: () => config().allowPrivateNetwork, network: deps.network, log });
+    const proxy = await startEgressProxy({
+      allowPrivateNetwork: () => config().allowPrivateNetwork,
+      network: deps.network,
+      log,
+    });
     let browser: Browser;
     try {
       // Loaded at the first launch: playwright-core is large, and most gateways never start a browser.

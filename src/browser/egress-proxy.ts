@@ -13,7 +13,17 @@ import { hostAddress, resolveHost, type EgressNetwork } from './network-guard.js
 export const EGRESS_CONNECT_TIMEOUT_MS = 10_000;
 
 /** Connection-level headers: they describe the hop to the proxy, not the request to the site. */
-const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'proxy-connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 export interface EgressProxyDeps {
   /** Read per connection, so a config change applies to the running browser at once. */
@@ -51,7 +61,8 @@ function parseAuthority(authority: string): Target | undefined {
 function endToEnd(rawHeaders: string[]): string[] {
   const named = new Set<string>();
   for (let i = 0; i < rawHeaders.length; i += 2) {
-    if (rawHeaders[i]?.toLowerCase() === 'connection') for (const name of (rawHeaders[i + 1] ?? '').split(',')) named.add(name.trim().toLowerCase());
+    if (rawHeaders[i]?.toLowerCase() === 'connection')
+      for (const name of (rawHeaders[i + 1] ?? '').split(',')) named.add(name.trim().toLowerCase());
   }
   const kept: string[] = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
@@ -96,7 +107,8 @@ function credentialCheck(username: string, password: string): (request: Incoming
   };
 }
 
-const LOGIN_REQUIRED = 'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="agent-gateway"\r\nContent-Length: 0\r\n\r\n';
+const LOGIN_REQUIRED =
+  'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="agent-gateway"\r\nContent-Length: 0\r\n\r\n';
 
 export async function startEgressProxy(deps: EgressProxyDeps): Promise<EgressProxy> {
   const { network, log } = deps;
@@ -160,7 +172,12 @@ export async function startEgressProxy(deps: EgressProxyDeps): Promise<EgressPro
       return;
     }
     response.once('close', () => upstream.destroy());
-    const outgoing = httpRequest({ method: request.method, path: `${url.pathname}${url.search}`, headers: endToEnd(request.rawHeaders), createConnection: () => upstream });
+    const outgoing = httpRequest({
+      method: request.method,
+      path: `${url.pathname}${url.search}`,
+      headers: endToEnd(request.rawHeaders),
+      createConnection: () => upstream,
+    });
     outgoing.on('response', (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
       answer.pipe(response);

@@ -32,7 +32,13 @@ export interface BrowserModule extends CapabilityModule {
 }
 
 export function createBrowserModule(deps: BrowserModuleDeps): BrowserModule {
-  const browser = createBrowserService({ config: deps.config, network: deps.network ?? systemNetwork, now: deps.now, newId: deps.newId, log: deps.log });
+  const browser = createBrowserService({
+    config: deps.config,
+    network: deps.network ?? systemNetwork,
+    now: deps.now,
+    newId: deps.newId,
+    log: deps.log,
+  });
   const { saveMedia } = deps;
   return {
     name: 'browser',

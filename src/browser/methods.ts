@@ -25,13 +25,22 @@ export const tabIdSchema = z.string().min(1).max(64);
 export const actParamsSchema = z.strictObject({
   action: z.string().min(1).max(64),
   selector: z.string().min(1).max(SELECTOR_MAX_CHARS).optional(),
-  ref: z.string().regex(/^[A-Za-z0-9]{1,32}$/, 'must be an element ref from a snapshot, e.g. e3').optional(),
+  ref: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,32}$/, 'must be an element ref from a snapshot, e.g. e3')
+    .optional(),
   text: z.string().max(ACT_TEXT_MAX_CHARS).optional(),
   value: z.string().max(ACT_TEXT_MAX_CHARS).optional(),
 });
 
 /** Saves a capture when asked, as the caller's (`ownerId`): `{data}` alone, or `{data, mediaId}`. */
-export async function capture(bytes: Buffer, contentType: string, save: boolean, saveMedia: SaveMedia | undefined, ownerId: string) {
+export async function capture(
+  bytes: Buffer,
+  contentType: string,
+  save: boolean,
+  saveMedia: SaveMedia | undefined,
+  ownerId: string,
+) {
   const data = bytes.toString('base64');
   if (!save) return { data };
   if (saveMedia === undefined) throw mediaStoreUnavailable();
@@ -51,7 +60,8 @@ export function browserMethods({ browser, saveMedia }: { browser: BrowserService
     defineMethod({
       name: 'browser.status',
       scope: 'rpc',
-      summary: "{ running, url?, tabCount? } of the caller's browser context: whether it is open, its active tab's url and its number of tabs.",
+      summary:
+        "{ running, url?, tabCount? } of the caller's browser context: whether it is open, its active tab's url and its number of tabs.",
       params: noParams,
       handler: (_params, ctx) => browser.status(ownerOf(ctx), ctx.signal),
     }),
@@ -101,21 +111,35 @@ export function browserMethods({ browser, saveMedia }: { browser: BrowserService
     defineMethod({
       name: 'browser.screenshot',
       scope: 'rpc',
-      summary: 'A PNG of the active tab (the viewport, or the whole page with fullPage): { data: base64 }; with save: true also stored as media: { data, mediaId }.',
+      summary:
+        'A PNG of the active tab (the viewport, or the whole page with fullPage): { data: base64 }; with save: true also stored as media: { data, mediaId }.',
       params: z.strictObject({ fullPage: z.boolean().optional(), save: z.boolean().optional() }),
       handler: async ({ fullPage = false, save = false }, ctx) => {
         checkSave(save);
-        return capture(await browser.screenshot(ownerOf(ctx), { fullPage }, ctx.signal), 'image/png', save, saveMedia, ctx.caller.clientId);
+        return capture(
+          await browser.screenshot(ownerOf(ctx), { fullPage }, ctx.signal),
+          'image/png',
+          save,
+          saveMedia,
+          ctx.caller.clientId,
+        );
       },
     }),
     defineMethod({
       name: 'browser.pdf',
       scope: 'rpc',
-      summary: 'The active tab printed as PDF: { data: base64 }; with save: true also stored as media: { data, mediaId }.',
+      summary:
+        'The active tab printed as PDF: { data: base64 }; with save: true also stored as media: { data, mediaId }.',
       params: z.strictObject({ save: z.boolean().optional() }),
       handler: async ({ save = false }, ctx) => {
         checkSave(save);
-        return capture(await browser.pdf(ownerOf(ctx), ctx.signal), 'application/pdf', save, saveMedia, ctx.caller.clientId);
+        return capture(
+          await browser.pdf(ownerOf(ctx), ctx.signal),
+          'application/pdf',
+          save,
+          saveMedia,
+          ctx.caller.clientId,
+        );
       },
     }),
     defineMethod({
@@ -131,21 +155,24 @@ export function browserMethods({ browser, saveMedia }: { browser: BrowserService
     defineMethod({
       name: 'browser.tabs',
       scope: 'rpc',
-      summary: "The caller's tabs: { tabs: [{ id, url, title, active }] }, in the order they were opened; none when its context is not open.",
+      summary:
+        "The caller's tabs: { tabs: [{ id, url, title, active }] }, in the order they were opened; none when its context is not open.",
       params: noParams,
       handler: async (_params, ctx) => ({ tabs: await browser.tabs(ownerOf(ctx), ctx.signal) }),
     }),
     defineMethod({
       name: 'browser.open',
       scope: 'rpc',
-      summary: 'Opens a new tab, loads url when given, and makes it active: { tabId, url, title }. At most browser.maxTabs tabs per token.',
+      summary:
+        'Opens a new tab, loads url when given, and makes it active: { tabId, url, title }. At most browser.maxTabs tabs per token.',
       params: z.strictObject({ url: urlSchema.optional() }),
       handler: ({ url }, ctx) => browser.open(ownerOf(ctx), url, ctx.signal),
     }),
     defineMethod({
       name: 'browser.focus',
       scope: 'rpc',
-      summary: "Makes a tab the active one: { focused: true, tabId }; an unknown tab, or another token's, is not_found.",
+      summary:
+        "Makes a tab the active one: { focused: true, tabId }; an unknown tab, or another token's, is not_found.",
       params: z.strictObject({ tabId: tabIdSchema }),
       handler: async ({ tabId }, ctx) => {
         await browser.focus(ownerOf(ctx), tabId, ctx.signal);
@@ -155,7 +182,8 @@ export function browserMethods({ browser, saveMedia }: { browser: BrowserService
     defineMethod({
       name: 'browser.close',
       scope: 'rpc',
-      summary: "Closes a tab: { closed: true, tabId }; the most recently opened remaining tab becomes active. Another token's tab is not_found.",
+      summary:
+        "Closes a tab: { closed: true, tabId }; the most recently opened remaining tab becomes active. Another token's tab is not_found.",
       params: z.strictObject({ tabId: tabIdSchema }),
       handler: async ({ tabId }, ctx) => {
         await browser.close(ownerOf(ctx), tabId, ctx.signal);
@@ -165,7 +193,8 @@ export function browserMethods({ browser, saveMedia }: { browser: BrowserService
     defineMethod({
       name: 'browser.console',
       scope: 'rpc',
-      summary: "The active tab's console messages and uncaught errors, oldest first: { entries: [{ level, text, timestamp (epoch ms) }] } (browser.consoleEntriesPerTab kept).",
+      summary:
+        "The active tab's console messages and uncaught errors, oldest first: { entries: [{ level, text, timestamp (epoch ms) }] } (browser.consoleEntriesPerTab kept).",
       params: noParams,
       handler: async (_params, ctx) => ({ entries: await browser.console(ownerOf(ctx), ctx.signal) }),
     }),

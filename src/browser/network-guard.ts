@@ -22,13 +22,18 @@ export const systemNetwork: EgressNetwork = {
 export type HostVerdict = { allowed: true; addresses: string[] } | { allowed: false; reason: string };
 
 /** `[::1]` in a URL's host is the address ::1. */
-export const hostAddress = (hostname: string) => (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname);
+export const hostAddress = (hostname: string) =>
+  hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 
 /**
  * Resolves `host` once and refuses it when any of its addresses is private (a name with one public and one private
  * address could be answered either way). An allowed host is only ever connected to at the addresses returned.
  */
-export async function resolveHost(host: string, allowPrivateNetwork: boolean, network: EgressNetwork): Promise<HostVerdict> {
+export async function resolveHost(
+  host: string,
+  allowPrivateNetwork: boolean,
+  network: EgressNetwork,
+): Promise<HostVerdict> {
   let addresses: string[];
   if (isIP(host) !== 0) {
     addresses = [host];
@@ -43,7 +48,10 @@ export async function resolveHost(host: string, allowPrivateNetwork: boolean, ne
   if (!allowPrivateNetwork) {
     const blocked = addresses.find(isPrivateAddress);
     if (blocked !== undefined) {
-      return { allowed: false, reason: `${host} resolves to the private address ${blocked} (set browser.allowPrivateNetwork to allow it)` };
+      return {
+        allowed: false,
+        reason: `${host} resolves to the private address ${blocked} (set browser.allowPrivateNetwork to allow it)`,
+      };
     }
   }
   return { allowed: true, addresses };
@@ -51,21 +59,31 @@ export async function resolveHost(host: string, allowPrivateNetwork: boolean, ne
 
 export type UrlVerdict = { allowed: true; url: URL } | { allowed: false; reason: string };
 
-export async function checkUrl(raw: string, allowPrivateNetwork: boolean, network: EgressNetwork = systemNetwork): Promise<UrlVerdict> {
+export async function checkUrl(
+  raw: string,
+  allowPrivateNetwork: boolean,
+  network: EgressNetwork = systemNetwork,
+): Promise<UrlVerdict> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return { allowed: false, reason: 'not an absolute URL' };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { allowed: false, reason: `the ${url.protocol} scheme is not allowed (only http and https)` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { allowed: false, reason: `the ${url.protocol} scheme is not allowed (only http and https)` };
   if (allowPrivateNetwork) return { allowed: true, url };
   const verdict = await resolveHost(hostAddress(url.hostname), false, network);
   return verdict.allowed ? { allowed: true, url } : verdict;
 }
 
 /** checkUrl, throwing the catalogue's refusal. */
-export async function assertUrlAllowed(raw: string, allowPrivateNetwork: boolean, network: EgressNetwork = systemNetwork, param = 'url'): Promise<URL> {
+export async function assertUrlAllowed(
+  raw: string,
+  allowPrivateNetwork: boolean,
+  network: EgressNetwork = systemNetwork,
+  param = 'url',
+): Promise<URL> {
   const verdict = await checkUrl(raw, allowPrivateNetwork, network);
   if (!verdict.allowed) throw browserUrlRefused(raw, verdict.reason, param);
   return verdict.url;

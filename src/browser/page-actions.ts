@@ -25,13 +25,15 @@ export interface ActOutcome {
 
 const isAction = (action: string): action is BrowserAction => (BROWSER_ACTIONS as readonly string[]).includes(action);
 
-const needs = (action: string, what: string, param: string) => invalidParams(`The '${action}' action needs ${what}`, param);
+const needs = (action: string, what: string, param: string) =>
+  invalidParams(`The '${action}' action needs ${what}`, param);
 
 /** A ref that the page no longer has fails at once instead of waiting out the timeout. */
 async function targetOf(page: Page, request: ActRequest): Promise<Locator | undefined> {
   if (request.ref !== undefined) {
     const locator = page.locator(`aria-ref=${request.ref}`);
-    if ((await locator.count()) === 0) throw notFound(`Element ref ${request.ref} is not on the page; take a new snapshot`, { param: 'ref' });
+    if ((await locator.count()) === 0)
+      throw notFound(`Element ref ${request.ref} is not on the page; take a new snapshot`, { param: 'ref' });
     return locator;
   }
   return request.selector === undefined ? undefined : page.locator(request.selector).first();
@@ -80,7 +82,9 @@ export async function performAction(page: Page, request: ActRequest, waitMaxMs: 
       return { action };
     }
     case 'select': {
-      const selected = await requireTarget(target, action).selectOption(requireText(request.value ?? request.text, action, 'value'));
+      const selected = await requireTarget(target, action).selectOption(
+        requireText(request.value ?? request.text, action, 'value'),
+      );
       return { action, selected };
     }
     case 'hover':
@@ -88,12 +92,19 @@ export async function performAction(page: Page, request: ActRequest, waitMaxMs: 
       return { action };
     case 'scroll':
       if (target !== undefined) await target.scrollIntoViewIfNeeded();
-      else await page.mouse.wheel(0, request.value === undefined ? (page.viewportSize()?.height ?? 0) : wholeNumber(request.value, 'value'));
+      else
+        await page.mouse.wheel(
+          0,
+          request.value === undefined ? (page.viewportSize()?.height ?? 0) : wholeNumber(request.value, 'value'),
+        );
       return { action };
     case 'wait':
       if (target !== undefined) await target.waitFor({ state: 'visible' });
       else if (request.text !== undefined) await page.getByText(request.text).first().waitFor({ state: 'visible' });
-      else await page.waitForTimeout(Math.min(wholeNumber(requireText(request.value, action, 'value'), 'value'), waitMaxMs));
+      else
+        await page.waitForTimeout(
+          Math.min(wholeNumber(requireText(request.value, action, 'value'), 'value'), waitMaxMs),
+        );
       return { action };
   }
 }

@@ -14,10 +14,21 @@ export interface BrowserToolsDeps {
 }
 
 /** A capture goes to the media store and the model gets its id: base64 bytes would only fill its context. */
-async function saveCapture(saveMedia: SaveMedia | undefined, bytes: Buffer, contentType: string, toolName: string, ctx: ToolContext) {
+async function saveCapture(
+  saveMedia: SaveMedia | undefined,
+  bytes: Buffer,
+  contentType: string,
+  toolName: string,
+  ctx: ToolContext,
+) {
   if (saveMedia === undefined) throw mediaStoreUnavailable();
   // The session's owner, not the caller: an admin continuing another token's session saves into that token's files.
-  const { id } = await saveMedia({ data: bytes, contentType, ownerId: ctx.ownerId, origin: { sessionKey: ctx.sessionKey, toolName } });
+  const { id } = await saveMedia({
+    data: bytes,
+    contentType,
+    ownerId: ctx.ownerId,
+    origin: { sessionKey: ctx.sessionKey, toolName },
+  });
   return { mediaId: id, contentType, bytes: bytes.length };
 }
 
@@ -25,13 +36,15 @@ export function browserTools({ browser, saveMedia }: BrowserToolsDeps): ToolDefi
   return [
     defineTool({
       name: 'browser_navigate',
-      description: 'Opens an http(s) URL in the browser\'s active tab; returns the final url, the title and the HTTP status.',
+      description:
+        "Opens an http(s) URL in the browser's active tab; returns the final url, the title and the HTTP status.",
       input: z.strictObject({ url: urlSchema }),
       execute: ({ url }, ctx) => browser.navigate(ctx.ownerId, url, ctx.signal),
     }),
     defineTool({
       name: 'browser_snapshot',
-      description: "The active tab's accessibility tree as YAML; each element has a ref ([ref=e3]) to pass to browser_act.",
+      description:
+        "The active tab's accessibility tree as YAML; each element has a ref ([ref=e3]) to pass to browser_act.",
       input: z.strictObject({}),
       execute: (_input, ctx) => browser.snapshot(ctx.ownerId, ctx.signal),
     }),
@@ -45,11 +58,18 @@ export function browserTools({ browser, saveMedia }: BrowserToolsDeps): ToolDefi
     }),
     defineTool({
       name: 'browser_screenshot',
-      description: 'Takes a PNG screenshot of the active tab (fullPage for the whole page) and stores it; returns its media id.',
+      description:
+        'Takes a PNG screenshot of the active tab (fullPage for the whole page) and stores it; returns its media id.',
       input: z.strictObject({ fullPage: z.boolean().optional() }),
       async execute({ fullPage = false }, ctx) {
         if (saveMedia === undefined) throw mediaStoreUnavailable();
-        return saveCapture(saveMedia, await browser.screenshot(ctx.ownerId, { fullPage }, ctx.signal), 'image/png', 'browser_screenshot', ctx);
+        return saveCapture(
+          saveMedia,
+          await browser.screenshot(ctx.ownerId, { fullPage }, ctx.signal),
+          'image/png',
+          'browser_screenshot',
+          ctx,
+        );
       },
     }),
     defineTool({
@@ -58,13 +78,24 @@ export function browserTools({ browser, saveMedia }: BrowserToolsDeps): ToolDefi
       input: z.strictObject({}),
       async execute(_input, ctx) {
         if (saveMedia === undefined) throw mediaStoreUnavailable();
-        return saveCapture(saveMedia, await browser.pdf(ctx.ownerId, ctx.signal), 'application/pdf', 'browser_pdf', ctx);
+        return saveCapture(
+          saveMedia,
+          await browser.pdf(ctx.ownerId, ctx.signal),
+          'application/pdf',
+          'browser_pdf',
+          ctx,
+        );
       },
     }),
     defineTool({
       name: 'browser_tabs',
-      description: 'Lists the browser tabs (list), opens one with an optional url (open), or makes one active (focus) or closes it (close) by tabId.',
-      input: z.strictObject({ action: z.enum(['list', 'open', 'focus', 'close']).optional(), tabId: tabIdSchema.optional(), url: urlSchema.optional() }),
+      description:
+        'Lists the browser tabs (list), opens one with an optional url (open), or makes one active (focus) or closes it (close) by tabId.',
+      input: z.strictObject({
+        action: z.enum(['list', 'open', 'focus', 'close']).optional(),
+        tabId: tabIdSchema.optional(),
+        url: urlSchema.optional(),
+      }),
       async execute({ action = 'list', tabId, url }, ctx) {
         if (action === 'open') return browser.open(ctx.ownerId, url, ctx.signal);
         if (action === 'list') return { tabs: await browser.tabs(ctx.ownerId, ctx.signal) };

@@ -2,7 +2,13 @@
 import { accessSync, constants } from 'node:fs';
 import { createServer } from 'node:net';
 import { openStore } from '../app-store.js';
-import { describeMissingReference, loadConfigFile, ConfigError, type GatewayConfig, type GatewayPaths } from '../config/index.js';
+import {
+  describeMissingReference,
+  loadConfigFile,
+  ConfigError,
+  type GatewayConfig,
+  type GatewayPaths,
+} from '../config/index.js';
 import { createEventBus, createLogger } from '../obs/index.js';
 import { createModelRouter } from '../providers/index.js';
 import { POSTGRES_SCHEMA_VERSION } from '../store/postgres/index.js';
@@ -33,12 +39,20 @@ async function checkPostgresStorage(config: GatewayConfig, paths: GatewayPaths, 
     const store = await openStore({ config, paths, log: createLogger({ level: 'silent' }) });
     try {
       const tokens = await store.tokens.list();
-      return { status: 'ok', name: 'storage', detail: `${where} (schema version ${POSTGRES_SCHEMA_VERSION}, ${tokens.length} stored token(s))` };
+      return {
+        status: 'ok',
+        name: 'storage',
+        detail: `${where} (schema version ${POSTGRES_SCHEMA_VERSION}, ${tokens.length} stored token(s))`,
+      };
     } finally {
       await store.close();
     }
   } catch (error) {
-    return { status: 'fail', name: 'storage', detail: `${where}: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      status: 'fail',
+      name: 'storage',
+      detail: `${where}: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
@@ -49,19 +63,37 @@ function checkStorage(config: GatewayConfig, paths: GatewayPaths): CheckResult |
     try {
       const mode = db.pragma('journal_mode', { simple: true });
       const integrity = db.pragma('integrity_check', { simple: true });
-      if (integrity !== 'ok') return { status: 'fail', name: 'storage', detail: `${paths.databasePath}: integrity check says ${String(integrity)}` };
-      return { status: 'ok', name: 'storage', detail: `${paths.databasePath} (journal_mode=${String(mode)}, migrations applied)` };
+      if (integrity !== 'ok')
+        return {
+          status: 'fail',
+          name: 'storage',
+          detail: `${paths.databasePath}: integrity check says ${String(integrity)}`,
+        };
+      return {
+        status: 'ok',
+        name: 'storage',
+        detail: `${paths.databasePath} (journal_mode=${String(mode)}, migrations applied)`,
+      };
     } finally {
       db.close();
     }
   } catch (error) {
-    return { status: 'fail', name: 'storage', detail: `${paths.databasePath}: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      status: 'fail',
+      name: 'storage',
+      detail: `${paths.databasePath}: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
 function checkTokens(config: GatewayConfig): CheckResult {
   const count = config.gateway.tokens.length;
-  if (count === 0) return { status: 'warn', name: 'tokens', detail: 'no tokens in the config; only tokens created with `agent-gateway token create` can connect' };
+  if (count === 0)
+    return {
+      status: 'warn',
+      name: 'tokens',
+      detail: 'no tokens in the config; only tokens created with `agent-gateway token create` can connect',
+    };
   return { status: 'ok', name: 'tokens', detail: `${count} configured token(s)` };
 }
 
@@ -69,11 +101,14 @@ function checkTokens(config: GatewayConfig): CheckResult {
 async function checkProviders(config: GatewayConfig): Promise<CheckResult[]> {
   const names = Object.keys(config.providers);
   if (names.length === 0) {
-    return [{
-      status: 'warn',
-      name: 'providers',
-      detail: 'no LLM provider configured: agent turns will fail until you add one under `providers:` (see README, "Configuration")',
-    }];
+    return [
+      {
+        status: 'warn',
+        name: 'providers',
+        detail:
+          'no LLM provider configured: agent turns will fail until you add one under `providers:` (see README, "Configuration")',
+      },
+    ];
   }
   const log = createLogger({ level: 'silent' });
   const router = createModelRouter({ config: config.providers, events: createEventBus({ now: Date.now, log }), log });
@@ -81,11 +116,23 @@ async function checkProviders(config: GatewayConfig): Promise<CheckResult[]> {
     names.map(async (name): Promise<CheckResult> => {
       const provider = config.providers[name];
       const model = provider?.models[0];
-      if (provider === undefined || model === undefined) return { status: 'warn', name: `provider ${name}`, detail: 'no models listed; nothing to test' };
-      const outcome = await router.test({ provider: name, modelId: model.id }, AbortSignal.timeout(PROVIDER_PROBE_TIMEOUT_MS));
+      if (provider === undefined || model === undefined)
+        return { status: 'warn', name: `provider ${name}`, detail: 'no models listed; nothing to test' };
+      const outcome = await router.test(
+        { provider: name, modelId: model.id },
+        AbortSignal.timeout(PROVIDER_PROBE_TIMEOUT_MS),
+      );
       return outcome.ok
-        ? { status: 'ok', name: `provider ${name}`, detail: `${provider.type} ${name}/${model.id} answered in ${outcome.latencyMs} ms` }
-        : { status: 'fail', name: `provider ${name}`, detail: `${provider.type} ${name}/${model.id}: ${outcome.error ?? 'failed'}` };
+        ? {
+            status: 'ok',
+            name: `provider ${name}`,
+            detail: `${provider.type} ${name}/${model.id} answered in ${outcome.latencyMs} ms`,
+          }
+        : {
+            status: 'fail',
+            name: `provider ${name}`,
+            detail: `${provider.type} ${name}/${model.id}: ${outcome.error ?? 'failed'}`,
+          };
     }),
   );
 }
@@ -103,7 +150,11 @@ function checkTls(config: GatewayConfig): CheckResult | undefined {
       return { status: 'fail', name: 'tls', detail: `${file} is not readable` };
     }
   }
-  return { status: 'ok', name: 'tls', detail: `${tls.requireClientCert ? 'mutual TLS' : 'TLS'} with ${files.length} file(s)` };
+  return {
+    status: 'ok',
+    name: 'tls',
+    detail: `${tls.requireClientCert ? 'mutual TLS' : 'TLS'} with ${files.length} file(s)`,
+  };
 }
 
 function checkListen(config: GatewayConfig): Promise<CheckResult> {
@@ -111,10 +162,15 @@ function checkListen(config: GatewayConfig): Promise<CheckResult> {
   return new Promise((resolve) => {
     const probe = createServer();
     probe.once('error', (error: NodeJS.ErrnoException) => {
-      const detail = error.code === 'EADDRINUSE' ? `${host}:${port} is in use (a gateway may already be running)` : `${host}:${port}: ${error.message}`;
+      const detail =
+        error.code === 'EADDRINUSE'
+          ? `${host}:${port} is in use (a gateway may already be running)`
+          : `${host}:${port}: ${error.message}`;
       resolve({ status: 'warn', name: 'listen', detail });
     });
-    probe.listen({ host, port }, () => probe.close(() => resolve({ status: 'ok', name: 'listen', detail: `${host}:${port} is free` })));
+    probe.listen({ host, port }, () =>
+      probe.close(() => resolve({ status: 'ok', name: 'listen', detail: `${host}:${port} is free` })),
+    );
   });
 }
 
@@ -125,7 +181,8 @@ export async function runChecks(paths: GatewayPaths, env: NodeJS.ProcessEnv): Pr
     const loaded = await loadConfigFile(paths.configPath, env, paths.secretsPath);
     config = loaded.config;
     results.push({ status: 'ok', name: 'config', detail: paths.configPath });
-    for (const name of loaded.missingEnv) results.push({ status: 'warn', name: 'config', detail: describeMissingReference(name) });
+    for (const name of loaded.missingEnv)
+      results.push({ status: 'warn', name: 'config', detail: describeMissingReference(name) });
   } catch (error) {
     const detail = error instanceof ConfigError ? error.message : String(error);
     return [{ status: 'fail', name: 'config', detail }];

@@ -5,7 +5,9 @@ import { applyMigrations, MIGRATIONS, openDatabase } from '../store/sqlite/index
 import type { CliIo } from './output.js';
 
 const describeApplied = (applied: readonly number[], version: number) =>
-  applied.length === 0 ? `schema already at version ${version}; nothing to apply` : `applied migration(s) ${applied.join(', ')}; schema at version ${version}`;
+  applied.length === 0
+    ? `schema already at version ${version}; nothing to apply`
+    : `applied migration(s) ${applied.join(', ')}; schema at version ${version}`;
 
 /**
  * Rejects (exit 1, the message naming both versions) when the database's schema is newer than this build, before
@@ -27,7 +29,9 @@ export async function migrateCommand(paths: GatewayPaths, io: CliIo): Promise<vo
   const db = openDatabase({ path: paths.databasePath, migrations: [] });
   try {
     const applied = applyMigrations(db, MIGRATIONS);
-    io.out(`sqlite ${paths.databasePath}: ${describeApplied(applied, Math.max(...MIGRATIONS.map((migration) => migration.version)))}`);
+    io.out(
+      `sqlite ${paths.databasePath}: ${describeApplied(applied, Math.max(...MIGRATIONS.map((migration) => migration.version)))}`,
+    );
   } finally {
     db.close();
   }

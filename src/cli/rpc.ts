@@ -15,12 +15,15 @@ export interface RpcCommandOptions {
 
 /** The first config token that reaches admin methods, so `rpc` works out of the box on the gateway's host. */
 function adminSecret(config: GatewayConfig): string | undefined {
-  return config.gateway.tokens.find((token) => token.scopes.length === 0 || token.scopes.includes('*') || token.scopes.includes('admin'))?.secret;
+  return config.gateway.tokens.find(
+    (token) => token.scopes.length === 0 || token.scopes.includes('*') || token.scopes.includes('admin'),
+  )?.secret;
 }
 
 function defaultUrl(config: GatewayConfig): string {
   const { host, port, tls } = config.gateway;
-  const reachableHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  const reachableHost =
+    host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
   return `${tls.certPath === null ? 'http' : 'https'}://${reachableHost}:${port}`;
 }
 
@@ -51,7 +54,12 @@ async function localConfigIfAny(paths: GatewayPaths, io: CliIo): Promise<Gateway
   );
 }
 
-function post(url: URL, body: string, token: string, ca: Buffer | undefined): Promise<{ status: number; text: string }> {
+function post(
+  url: URL,
+  body: string,
+  token: string,
+  ca: Buffer | undefined,
+): Promise<{ status: number; text: string }> {
   const isHttps = url.protocol === 'https:';
   const send = isHttps ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
@@ -59,7 +67,11 @@ function post(url: URL, body: string, token: string, ca: Buffer | undefined): Pr
       url,
       {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
         ...(isHttps && ca !== undefined ? { ca } : {}),
       },
       (res) => {
@@ -75,7 +87,8 @@ function post(url: URL, body: string, token: string, ca: Buffer | undefined): Pr
 }
 
 export async function rpcCommand(options: RpcCommandOptions, io: CliIo): Promise<void> {
-  if (options.method === undefined) throw new CliError('usage: agent-gateway rpc METHOD [JSON-params] [--token T] [--url URL]', 2);
+  if (options.method === undefined)
+    throw new CliError('usage: agent-gateway rpc METHOD [JSON-params] [--token T] [--url URL]', 2);
   let params: unknown = {};
   if (options.paramsJson !== undefined) {
     try {
@@ -86,14 +99,20 @@ export async function rpcCommand(options: RpcCommandOptions, io: CliIo): Promise
   }
   const given = options.token ?? io.env.AGENT_GATEWAY_TOKEN;
   // With both a URL and a token nothing is needed from this machine, so a remote gateway is reachable from anywhere.
-  const config = options.url !== undefined && given !== undefined ? await localConfigIfAny(options.paths, io) : await localConfig(options, io);
+  const config =
+    options.url !== undefined && given !== undefined
+      ? await localConfigIfAny(options.paths, io)
+      : await localConfig(options, io);
   const token = given ?? (config === undefined ? undefined : adminSecret(config));
-  if (token === undefined) throw new CliError('no token: pass --token, set AGENT_GATEWAY_TOKEN, or add an admin token to the config');
+  if (token === undefined)
+    throw new CliError('no token: pass --token, set AGENT_GATEWAY_TOKEN, or add an admin token to the config');
   const url = new URL('/rpc', options.url ?? (config === undefined ? undefined : defaultUrl(config)));
   const body = JSON.stringify({ jsonrpc: '2.0', method: options.method, params, id: 1 });
   const ca = url.protocol === 'https:' && config !== undefined ? trustedCa(config) : undefined;
   const response = await post(url, body, token, ca).catch((error: unknown) => {
-    throw new CliError(`cannot reach the gateway at ${url.origin}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliError(
+      `cannot reach the gateway at ${url.origin}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
   let parsed: unknown;
   try {
@@ -108,7 +127,9 @@ export async function rpcCommand(options: RpcCommandOptions, io: CliIo): Promise
   const error = typeof parsed === 'object' && parsed !== null && 'error' in parsed ? parsed.error : parsed;
   if (typeof error === 'object' && error !== null && 'code' in error && 'message' in error) {
     // A JSON-RPC error (numeric code) or the REST envelope of an HTTP refusal (string code).
-    throw new CliError(`error ${String(error.code)}: ${String(error.message)}${response.status === 200 ? '' : ` (HTTP ${response.status})`}`);
+    throw new CliError(
+      `error ${String(error.code)}: ${String(error.message)}${response.status === 200 ? '' : ` (HTTP ${response.status})`}`,
+    );
   }
   throw new CliError(`HTTP ${response.status}: ${JSON.stringify(error)}`);
 }

@@ -22,10 +22,15 @@ export interface StartOptions {
 
 async function loadWithOverrides(options: StartOptions, io: CliIo): Promise<GatewayConfig> {
   const { config, missingEnv } = await loadConfigFile(options.paths.configPath, io.env, options.paths.secretsPath);
-  for (const name of missingEnv) io.err(`warning: ${describeMissingReference(name)} (used in ${options.paths.configPath})`);
+  for (const name of missingEnv)
+    io.err(`warning: ${describeMissingReference(name)} (used in ${options.paths.configPath})`);
   const overridden = {
     ...config,
-    gateway: { ...config.gateway, ...(options.port === undefined ? {} : { port: options.port }), ...(options.host === undefined ? {} : { host: options.host }) },
+    gateway: {
+      ...config.gateway,
+      ...(options.port === undefined ? {} : { port: options.port }),
+      ...(options.host === undefined ? {} : { host: options.host }),
+    },
   };
   return validateConfig(overridden, 'command-line options');
 }
@@ -41,7 +46,9 @@ export function printFirstRun(io: CliIo, configPath: string, secret: string, url
 }
 
 export async function startCommand(options: StartOptions, io: CliIo): Promise<void> {
-  const firstRun = options.isConfigExplicit ? { created: false } : await ensureConfigFile(options.paths.configPath, options.paths.secretsPath);
+  const firstRun = options.isConfigExplicit
+    ? { created: false }
+    : await ensureConfigFile(options.paths.configPath, options.paths.secretsPath);
   const log = createLogger({ level: options.logLevel ?? io.env.LOG_LEVEL ?? 'info' });
   const pkg = packageInfo();
   let config = await loadWithOverrides(options, io);
@@ -82,7 +89,8 @@ export async function startCommand(options: StartOptions, io: CliIo): Promise<vo
 
   app = await build();
   const { url } = await app.listen();
-  if (firstRun.created && firstRun.adminSecret !== undefined) printFirstRun(io, options.paths.configPath, firstRun.adminSecret, url);
+  if (firstRun.created && firstRun.adminSecret !== undefined)
+    printFirstRun(io, options.paths.configPath, firstRun.adminSecret, url);
   log.info({ url, dataDir: options.paths.dataDir }, `Agent Gateway listening on ${url}`);
 
   let isShuttingDown = false;

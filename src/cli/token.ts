@@ -34,19 +34,24 @@ export async function tokenCommand(options: TokenCommandOptions, io: CliIo): Pro
       configLoadedAt: new Date().toISOString(),
     });
     const requireId = () => {
-      if (options.id === undefined) throw new CliError(`token ${options.action ?? ''} needs an id: --id NAME or a positional NAME`, 2);
+      if (options.id === undefined)
+        throw new CliError(`token ${options.action ?? ''} needs an id: --id NAME or a positional NAME`, 2);
       return options.id;
     };
     switch (options.action) {
       case 'create': {
         const issued = await tokens.create(requireId(), parseScopes(options.scopes));
-        io.out(`Created token '${issued.id}' with scopes [${issued.scopes.join(', ')}]. The secret is shown only this once:`);
+        io.out(
+          `Created token '${issued.id}' with scopes [${issued.scopes.join(', ')}]. The secret is shown only this once:`,
+        );
         io.out(issued.secret);
         return;
       }
       case 'list':
         for (const token of await tokens.list()) {
-          io.out(`${token.id}\t${token.scopes.length === 0 ? '(all)' : token.scopes.join(',')}\t${token.source}\t${token.createdAt}`);
+          io.out(
+            `${token.id}\t${token.scopes.length === 0 ? '(all)' : token.scopes.join(',')}\t${token.source}\t${token.createdAt}`,
+          );
         }
         return;
       case 'revoke':

@@ -89,7 +89,10 @@ export const audioEngineSchema = z.discriminatedUnion('kind', [
 /** audio.transcribe (src/audio): engines, the decoder and the limits of one call. */
 export const audioConfigSchema = z.strictObject({
   /** Tried in order until one transcribes; [] answers every call with error kind no_keyless_engine. */
-  engines: z.array(audioEngineSchema).max(8).prefault([{ kind: 'pocketsphinx' }]),
+  engines: z
+    .array(audioEngineSchema)
+    .max(8)
+    .prefault([{ kind: 'pocketsphinx' }]),
   /** The ffmpeg that decodes every input to 16 kHz mono 16-bit WAV first. */
   ffmpegPath: z.string().min(1).default('ffmpeg'),
   /** Bytes of audio (after base64 decoding) one call may send; the method's params limit follows it at the next restart. */
@@ -130,7 +133,9 @@ export const browserConfigSchema = z.strictObject({
   /** false: pages on loopback, private, link-local and unique-local addresses are refused (navigation and the page's own requests). */
   allowPrivateNetwork: z.boolean().default(false),
   /** The page size in CSS pixels; a screenshot without fullPage has exactly this size. */
-  viewport: z.strictObject({ width: positiveInt.max(7_680).default(1_280), height: positiveInt.max(4_320).default(720) }).prefault({}),
+  viewport: z
+    .strictObject({ width: positiveInt.max(7_680).default(1_280), height: positiveInt.max(4_320).default(720) })
+    .prefault({}),
   /** Tabs open at once at most; browser.open beyond it is refused. */
   maxTabs: positiveInt.max(100).default(20),
   /** Console entries kept per tab, newest last; older ones are dropped. */

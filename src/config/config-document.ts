@@ -25,7 +25,10 @@ export function parseFile(text: string, source: string): ConfigFile {
   const firstError = doc.errors[0];
   if (firstError !== undefined) throw new ConfigError(`Invalid YAML in ${source}: ${firstError.message}`);
   const raw: unknown = doc.toJS() ?? {};
-  if (!isPlainObject(raw)) throw new ConfigError(`Invalid configuration in ${source}: (root): expected a mapping of sections`, ['(root): expected a mapping of sections']);
+  if (!isPlainObject(raw))
+    throw new ConfigError(`Invalid configuration in ${source}: (root): expected a mapping of sections`, [
+      '(root): expected a mapping of sections',
+    ]);
   return { text, doc, raw };
 }
 
@@ -37,13 +40,16 @@ export function moveSecretsOut(file: ConfigFile, secrets: SecretValues, source: 
 }
 
 /** The file's text, or the text of `initialDocument` (not written yet) when there is no file. */
-export async function readConfigText(configPath: string, initialDocument: RawConfig | undefined): Promise<{ text: string; isOnDisk: boolean }> {
+export async function readConfigText(
+  configPath: string,
+  initialDocument: RawConfig | undefined,
+): Promise<{ text: string; isOnDisk: boolean }> {
   try {
     return { text: await readFile(configPath, 'utf8'), isOnDisk: true };
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? String(error.code) : String(error);
-    if (code !== 'ENOENT' || initialDocument === undefined) throw new ConfigError(`Cannot read config file ${configPath}: ${code}`);
+    if (code !== 'ENOENT' || initialDocument === undefined)
+      throw new ConfigError(`Cannot read config file ${configPath}: ${code}`);
   }
   return { text: new Document(initialDocument).toString(), isOnDisk: false };
 }
-

@@ -12,17 +12,24 @@ export interface ConfigEditCore {
   validate(candidate: RawConfig, source: string): GatewayConfig;
 }
 
-export function configEditMethods({ update, candidateOf, validate }: ConfigEditCore): Pick<ConfigStore, 'patch' | 'apply' | 'set' | 'check'> {
+export function configEditMethods({
+  update,
+  candidateOf,
+  validate,
+}: ConfigEditCore): Pick<ConfigStore, 'patch' | 'apply' | 'set' | 'check'> {
   return {
     patch: (patch, message = 'config.patch') => update((current) => mergePatch(current, patch), message),
     apply: (document, message = 'config.apply') => update(() => document, message),
     async set(section, key, value) {
       const segments = splitKey(section, key);
       let previous: unknown;
-      const result = await update((current) => {
-        previous = getPath(current, segments);
-        return setPath(current, segments, value);
-      }, `config.set ${segments.join('.')}`);
+      const result = await update(
+        (current) => {
+          previous = getPath(current, segments);
+          return setPath(current, segments, value);
+        },
+        `config.set ${segments.join('.')}`,
+      );
       return { ...result, previous };
     },
     check(edit) {
@@ -30,7 +37,8 @@ export function configEditMethods({ update, candidateOf, validate }: ConfigEditC
       try {
         return { valid: true, config: validate(candidate, 'the changed config') };
       } catch (error) {
-        if (error instanceof ConfigError) return { valid: false, errors: error.problems.length > 0 ? error.problems : [error.message] };
+        if (error instanceof ConfigError)
+          return { valid: false, errors: error.problems.length > 0 ? error.problems : [error.message] };
         throw error;
       }
     },

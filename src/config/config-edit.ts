@@ -42,7 +42,8 @@ export function mergePatch(target: unknown, patch: unknown, path = ''): unknown 
 export function splitKey(section: string, key: string): string[] {
   const segments = [section, ...key.split('.')];
   segments.forEach((segment, index) => {
-    if (segment === '') throw new GatewayError('invalid_params', `'key' has an empty segment: '${key}'`, { param: 'key' });
+    if (segment === '')
+      throw new GatewayError('invalid_params', `'key' has an empty segment: '${key}'`, { param: 'key' });
     assertSafeKey(segment, segments.slice(0, index + 1).join('.'));
   });
   return segments;
@@ -74,7 +75,8 @@ export function setPath(root: RawConfig, segments: readonly string[], value: unk
       else node = node[position] = isPlainObject(node[position]) || Array.isArray(node[position]) ? node[position] : {};
       return;
     }
-    if (!isPlainObject(node)) throw new GatewayError('invalid_params', `${where}: parent is not an object`, { param: 'key' });
+    if (!isPlainObject(node))
+      throw new GatewayError('invalid_params', `${where}: parent is not an object`, { param: 'key' });
     if (isLast) {
       if (value === null) delete node[segment];
       else node[segment] = value;
@@ -94,7 +96,12 @@ export function setPath(root: RawConfig, segments: readonly string[], value: unk
  * - a `url` equal to the stored one with its password masked keeps the stored one.
  * List items are matched by `id` when they have one (tokens), else by position.
  */
-export function keepSecrets(next: unknown, previous: unknown, env: NodeJS.ProcessEnv, secrets: ReadonlyMap<string, string> = new Map()): unknown {
+export function keepSecrets(
+  next: unknown,
+  previous: unknown,
+  env: NodeJS.ProcessEnv,
+  secrets: ReadonlyMap<string, string> = new Map(),
+): unknown {
   const resolve = (text: string): string => resolveText(text, { env, secrets });
   return keep(next, previous, resolve, '', '');
 }
@@ -103,7 +110,11 @@ function keep(next: unknown, previous: unknown, resolve: (text: string) => strin
   if (typeof next === 'string') {
     if (next === REDACTED && isSecretKey(key)) {
       if (typeof previous === 'string') return previous;
-      throw new GatewayError('invalid_params', `${path}: "${REDACTED}" is the redaction placeholder and there is no stored secret to keep`, { param: path });
+      throw new GatewayError(
+        'invalid_params',
+        `${path}: "${REDACTED}" is the redaction placeholder and there is no stored secret to keep`,
+        { param: path },
+      );
     }
     if (typeof previous === 'string' && previous.includes('${') && resolve(previous) === next) return previous;
     // A `url` read back with its password masked (redact.ts) keeps the stored URL, password and all.
@@ -118,7 +129,9 @@ function keep(next: unknown, previous: unknown, resolve: (text: string) => strin
   }
   if (isPlainObject(next)) {
     const before = isPlainObject(previous) ? previous : {};
-    return Object.fromEntries(Object.entries(next).map(([name, value]) => [name, keep(value, before[name], resolve, join(path, name), name)]));
+    return Object.fromEntries(
+      Object.entries(next).map(([name, value]) => [name, keep(value, before[name], resolve, join(path, name), name)]),
+    );
   }
   return next;
 }

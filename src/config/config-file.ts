@@ -34,7 +34,9 @@ function isRunning(pid: number): boolean {
 export async function removeOrphanTempFiles(paths: readonly string[]): Promise<string[]> {
   const removed: string[] = [];
   for (const path of paths) {
-    const pattern = new RegExp(`^\\.${escapeRegExp(basename(path))}\\.(\\d+)\\.[0-9a-f]{${TEMP_NAME_BYTES * 2}}\\.tmp$`);
+    const pattern = new RegExp(
+      `^\\.${escapeRegExp(basename(path))}\\.(\\d+)\\.[0-9a-f]{${TEMP_NAME_BYTES * 2}}\\.tmp$`,
+    );
     const names = await readdir(dirname(path)).catch(() => []);
     for (const name of names) {
       const pid = Number(pattern.exec(name)?.[1]);

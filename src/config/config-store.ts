@@ -8,7 +8,13 @@ import { configEditMethods } from './config-edit-methods.js';
 import { moveSecretsOut, parseFile, readConfigText, type ConfigFile, type Prepared } from './config-document.js';
 import { changedSections, isPlainObject, keepSecrets, renderDocument, type RawConfig } from './config-edit.js';
 import { removeOrphanTempFiles, writeAtomically } from './config-file.js';
-import type { ConfigChange, ConfigChangeResult, ConfigEdit, ConfigStore, ConfigStoreDeps } from './config-store-types.js';
+import type {
+  ConfigChange,
+  ConfigChangeResult,
+  ConfigEdit,
+  ConfigStore,
+  ConfigStoreDeps,
+} from './config-store-types.js';
 import { watchConfigFile } from './file-watch.js';
 import { substituteReferences, validateConfig } from './load.js';
 import { configSchema, type GatewayConfig } from './schema.js';
@@ -16,7 +22,15 @@ import { readSecrets, writeSecrets, type SecretValues } from './secrets-file.js'
 import { externalizeSecrets, externalizeSecretsInText } from './secrets.js';
 
 export type { RawConfig } from './config-edit.js';
-export type { ConfigChange, ConfigChangeResult, ConfigCheck, ConfigEdit, ConfigHistoryReader, ConfigStore, ConfigStoreDeps } from './config-store-types.js';
+export type {
+  ConfigChange,
+  ConfigChangeResult,
+  ConfigCheck,
+  ConfigEdit,
+  ConfigHistoryReader,
+  ConfigStore,
+  ConfigStoreDeps,
+} from './config-store-types.js';
 
 /** The config's top-level sections, in schema order. */
 export const CONFIG_SECTIONS: readonly string[] = configSchema.keyof().options;
@@ -30,7 +44,16 @@ export function asInvalidParams(error: unknown, prefix = 'Invalid config'): unkn
 }
 
 export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigStore> {
-  const { configPath, secretsPath = join(dirname(configPath), 'secrets.yaml'), history, env, log, events, overrides = (config) => config, initialDocument } = deps;
+  const {
+    configPath,
+    secretsPath = join(dirname(configPath), 'secrets.yaml'),
+    history,
+    env,
+    log,
+    events,
+    overrides = (config) => config,
+    initialDocument,
+  } = deps;
   let stopWatch = (): void => {};
   const listeners = new Set<(change: ConfigChange) => void>();
   let lock: Promise<unknown> = Promise.resolve();
@@ -54,7 +77,10 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
     } catch (error) {
       if (!initial.isOnDisk) throw error;
       isHistoryAvailable = false;
-      log.warn({ err: error }, 'config file holds secrets and cannot be rewritten: config history is off so that they are never committed');
+      log.warn(
+        { err: error },
+        'config file holds secrets and cannot be rewritten: config history is off so that they are never committed',
+      );
     }
   }
 
@@ -102,7 +128,11 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
         secrets = known;
       },
     );
-    if (result.rewritten > 0) log.warn({ commits: result.rewritten }, 'config history held secrets: they moved to secrets.yaml and those commits were rewritten');
+    if (result.rewritten > 0)
+      log.warn(
+        { commits: result.rewritten },
+        'config history held secrets: they moved to secrets.yaml and those commits were rewritten',
+      );
   }
 
   function exclusive<T>(task: () => Promise<T>): Promise<T> {
@@ -130,7 +160,10 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
     try {
       edited = parseFile(onDisk, configPath);
     } catch (error) {
-      log.warn({ err: error }, 'config file was edited outside the gateway and no longer parses; the next change replaces it');
+      log.warn(
+        { err: error },
+        'config file was edited outside the gateway and no longer parses; the next change replaces it',
+      );
       return;
     }
     const next = moveSecretsOut(edited, secrets, configPath);
@@ -139,7 +172,12 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
     await commit('external edit');
   }
 
-  async function persist(next: Prepared, config: GatewayConfig, sections: string[], message: string): Promise<ConfigChangeResult> {
+  async function persist(
+    next: Prepared,
+    config: GatewayConfig,
+    sections: string[],
+    message: string,
+  ): Promise<ConfigChangeResult> {
     const previousText = file.text;
     const previousFile = file;
     await save(next);
@@ -188,7 +226,12 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
       }
       const externalized = externalizeSecrets(candidate, secrets);
       const nextFile = parseFile(renderDocument(file.doc, externalized.raw), configPath);
-      return persist({ file: nextFile, secrets: externalized.moved === 0 ? secrets : externalized.secrets }, config, sections, message);
+      return persist(
+        { file: nextFile, secrets: externalized.moved === 0 ? secrets : externalized.secrets },
+        config,
+        sections,
+        message,
+      );
     });
   }
 
@@ -204,7 +247,10 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
         config = validate(edited.raw, configPath);
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
-        log.warn({ problems: error.problems.length > 0 ? error.problems : [error.message] }, 'config file edited on disk is not valid; the running config stays');
+        log.warn(
+          { problems: error.problems.length > 0 ? error.problems : [error.message] },
+          'config file edited on disk is not valid; the running config stays',
+        );
         return undefined;
       }
       const sections = changedSections(file.raw, edited.raw);
@@ -213,9 +259,15 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
   }
 
   if (deps.watchFile === true) {
-    stopWatch = watchConfigFile(configPath, () => {
-      reloadFromDisk().catch((error: unknown) => log.error({ err: error }, 'config file edited on disk could not be applied'));
-    }, log);
+    stopWatch = watchConfigFile(
+      configPath,
+      () => {
+        reloadFromDisk().catch((error: unknown) =>
+          log.error({ err: error }, 'config file edited on disk could not be applied'),
+        );
+      },
+      log,
+    );
   }
 
   return {
@@ -244,7 +296,12 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
         await adoptExternalEdit();
         if (restoredText === file.text) return { sha: await head(), rolledBackTo };
         const sections = changedSections(file.raw, restored.raw);
-        const result = await persist(moveSecretsOut(restored, secrets, configPath), config, sections, `config.rollback to ${rolledBackTo.slice(0, 7)}`);
+        const result = await persist(
+          moveSecretsOut(restored, secrets, configPath),
+          config,
+          sections,
+          `config.rollback to ${rolledBackTo.slice(0, 7)}`,
+        );
         return { sha: result.sha, rolledBackTo };
       });
     },

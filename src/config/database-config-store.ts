@@ -10,7 +10,14 @@ import { configEditMethods } from './config-edit-methods.js';
 import { parseFile, readConfigText } from './config-document.js';
 import { changedSections, isPlainObject, keepSecrets, type RawConfig } from './config-edit.js';
 import type { ConfigRevision, ConfigRevisionPort } from './config-revisions.js';
-import type { ConfigChange, ConfigChangeResult, ConfigEdit, ConfigHistoryReader, ConfigStore, ConfigStoreDeps } from './config-store-types.js';
+import type {
+  ConfigChange,
+  ConfigChangeResult,
+  ConfigEdit,
+  ConfigHistoryReader,
+  ConfigStore,
+  ConfigStoreDeps,
+} from './config-store-types.js';
 import { asInvalidParams } from './config-store.js';
 import { CONFIG_LIMITS } from './limits.js';
 import { substituteReferences, validateConfig } from './load.js';
@@ -32,11 +39,24 @@ export interface DatabaseConfigStoreDeps extends Omit<ConfigStoreDeps, 'history'
 }
 
 export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): Promise<ConfigStore> {
-  const { revisions, configPath, secretsPath = join(dirname(configPath), 'secrets.yaml'), env, log, events, overrides = (config) => config, initialDocument, author, pollMs = CONFIG_LIMITS.revisionPollMs } = deps;
+  const {
+    revisions,
+    configPath,
+    secretsPath = join(dirname(configPath), 'secrets.yaml'),
+    env,
+    log,
+    events,
+    overrides = (config) => config,
+    initialDocument,
+    author,
+    pollMs = CONFIG_LIMITS.revisionPollMs,
+  } = deps;
   const listeners = new Set<(change: ConfigChange) => void>();
   let lock: Promise<unknown> = Promise.resolve();
   const fileRaw = parseFile((await readConfigText(configPath, initialDocument)).text, configPath).raw;
-  const local: RawConfig = Object.fromEntries(REPLICA_SECTIONS.filter((name) => Object.hasOwn(fileRaw, name)).map((name) => [name, fileRaw[name]]));
+  const local: RawConfig = Object.fromEntries(
+    REPLICA_SECTIONS.filter((name) => Object.hasOwn(fileRaw, name)).map((name) => [name, fileRaw[name]]),
+  );
   const withLocal = (document: RawConfig): RawConfig => ({ ...withoutLocal(document), ...structuredClone(local) });
 
   let secrets: SecretValues = await revisions.secrets();
@@ -60,7 +80,13 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
     validate(fileRaw, configPath, known);
     const externalized = externalizeSecrets(withoutLocal(fileRaw), known);
     const newSecrets = new Map([...externalized.secrets].filter(([name]) => !secrets.has(name)));
-    const outcome = await revisions.append({ base: 0, document: externalized.raw, message: 'initial config', author, newSecrets });
+    const outcome = await revisions.append({
+      base: 0,
+      document: externalized.raw,
+      message: 'initial config',
+      author,
+      newSecrets,
+    });
     if (outcome.ok) {
       secrets = externalized.secrets;
       log.info({ revision: 1 }, `config seeded into the database from ${configPath}`);
@@ -69,7 +95,8 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
     // Another replica seeded first: its file's config is the one every replica runs.
     secrets = await revisions.secrets();
     const latest = await revisions.latest();
-    if (latest === undefined) throw new GatewayError('internal', 'config revision 1 was written by another replica but cannot be read');
+    if (latest === undefined)
+      throw new GatewayError('internal', 'config revision 1 was written by another replica but cannot be read');
     return latest;
   }
 
@@ -83,10 +110,20 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
     const previous = effective;
     effective = config;
     applied = view;
-    log.info({ sections, sha: head.sha, revision: head.revision, author: head.author }, isOwn ? message : `applied config revision ${head.revision}: ${message}`);
+    log.info(
+      { sections, sha: head.sha, revision: head.revision, author: head.author },
+      isOwn ? message : `applied config revision ${head.revision}: ${message}`,
+    );
     // The writer's bus event reaches other replicas' subscribers through the shared event feed; they do not repeat it.
     if (isOwn) events?.emit('config:patched', { sections, sha: head.sha });
-    const change: ConfigChange = { config, previous, sections, sha: head.sha, message, ...(isOwn ? {} : { isRemote: true as const }) };
+    const change: ConfigChange = {
+      config,
+      previous,
+      sections,
+      sha: head.sha,
+      message,
+      ...(isOwn ? {} : { isRemote: true as const }),
+    };
     for (const listener of listeners) {
       try {
         listener(change);
@@ -109,7 +146,11 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
       config = validate(view, `config revision ${next.revision}`);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
-      if (refusedRevision !== next.revision) log.error({ revision: next.revision, problems: error.problems }, 'config revision is not valid on this replica (its environment differs?); the running config stays');
+      if (refusedRevision !== next.revision)
+        log.error(
+          { revision: next.revision, problems: error.problems },
+          'config revision is not valid on this replica (its environment differs?); the running config stays',
+        );
       refusedRevision = next.revision;
       return;
     }
@@ -168,7 +209,13 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
         }
         const externalized = externalizeSecrets(withoutLocal(candidate), secrets);
         const newSecrets = new Map([...externalized.secrets].filter(([name]) => !secrets.has(name)));
-        const outcome = await revisions.append({ base: head.revision, document: externalized.raw, message, author, newSecrets });
+        const outcome = await revisions.append({
+          base: head.revision,
+          document: externalized.raw,
+          message,
+          author,
+          newSecrets,
+        });
         // Another replica wrote first: the edit runs again on its revision, so neither change is lost.
         if (!outcome.ok) continue;
         secrets = externalized.secrets;
@@ -183,11 +230,16 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
   }
 
   async function resolveRevision(ref: string): Promise<ConfigRevision> {
-    if (!COMMIT_REF.test(ref)) throw new GatewayError('invalid_params', `'sha' must be a commit hash (4 to 64 hex digits)`, { param: 'sha' });
+    if (!COMMIT_REF.test(ref))
+      throw new GatewayError('invalid_params', `'sha' must be a commit hash (4 to 64 hex digits)`, { param: 'sha' });
     const found = await revisions.findBySha(ref.toLowerCase());
     const [only] = found;
-    if (only === undefined) throw new GatewayError('not_found', `Config history has no commit '${ref}'`, { param: 'sha' });
-    if (found.length > 1) throw new GatewayError('invalid_params', `'${ref}' names more than one config revision; give more digits`, { param: 'sha' });
+    if (only === undefined)
+      throw new GatewayError('not_found', `Config history has no commit '${ref}'`, { param: 'sha' });
+    if (found.length > 1)
+      throw new GatewayError('invalid_params', `'${ref}' names more than one config revision; give more digits`, {
+        param: 'sha',
+      });
     return only;
   }
 
@@ -195,17 +247,33 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
   const history: ConfigHistoryReader = {
     async history(limit) {
       const entries = await revisions.list(Math.max(1, Math.floor(limit)));
-      return entries.map((entry) => ({ sha: entry.sha, date: entry.createdAt, message: entry.message, revision: entry.revision, author: entry.author }));
+      return entries.map((entry) => ({
+        sha: entry.sha,
+        date: entry.createdAt,
+        message: entry.message,
+        revision: entry.revision,
+        author: entry.author,
+      }));
     },
     async diff(ref) {
       const target = ref === undefined ? await revisions.latest() : await resolveRevision(ref);
       if (target === undefined) return '';
       const parent = target.revision > 1 ? await revisions.get(target.revision - 1) : undefined;
-      return unifiedDiff(parent === undefined ? '' : render(parent.document), render(target.document), basename(configPath));
+      return unifiedDiff(
+        parent === undefined ? '' : render(parent.document),
+        render(target.document),
+        basename(configPath),
+      );
     },
     async gc() {
       const stats = await revisions.stats();
-      return { ok: true, commits: stats.revisions, packs: 0, looseObjects: 0, sizeKb: Math.ceil(stats.sizeBytes / 1024) };
+      return {
+        ok: true,
+        commits: stats.revisions,
+        packs: 0,
+        looseObjects: 0,
+        sizeKb: Math.ceil(stats.sizeBytes / 1024),
+      };
     },
   };
 
@@ -224,7 +292,11 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
     async rollback(ref) {
       const target = await resolveRevision(ref);
       const label = target.sha.slice(0, 7);
-      const result = await update(() => structuredClone(target.document), `config.rollback to ${label}`, `Cannot roll back to ${label}`);
+      const result = await update(
+        () => structuredClone(target.document),
+        `config.rollback to ${label}`,
+        `Cannot roll back to ${label}`,
+      );
       return { sha: result.sha, rolledBackTo: target.sha };
     },
     onChange(listener) {
@@ -244,5 +316,7 @@ export async function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): 
 }
 
 function withoutLocal(document: RawConfig): RawConfig {
-  return Object.fromEntries(Object.entries(document).filter(([name]) => !(REPLICA_SECTIONS as readonly string[]).includes(name)));
+  return Object.fromEntries(
+    Object.entries(document).filter(([name]) => !(REPLICA_SECTIONS as readonly string[]).includes(name)),
+  );
 }

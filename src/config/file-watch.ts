@@ -8,7 +8,12 @@ import { CONFIG_LIMITS } from './limits.js';
  * Watches the file's directory rather than the file, since editors replace a file by renaming a new one over it.
  * Calls `onEdit` once a burst of events has been quiet for the debounce time. Returns the function that stops it.
  */
-export function watchConfigFile(path: string, onEdit: () => void, log: Logger, debounceMs = CONFIG_LIMITS.fileWatchDebounceMs): () => void {
+export function watchConfigFile(
+  path: string,
+  onEdit: () => void,
+  log: Logger,
+  debounceMs = CONFIG_LIMITS.fileWatchDebounceMs,
+): () => void {
   const name = basename(path);
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher;
@@ -23,7 +28,9 @@ export function watchConfigFile(path: string, onEdit: () => void, log: Logger, d
     log.warn({ err: error }, 'the config file cannot be watched: hand edits apply at the next restart');
     return () => {};
   }
-  watcher.on('error', (error) => log.warn({ err: error }, 'watching the config file failed: hand edits apply at the next restart'));
+  watcher.on('error', (error) =>
+    log.warn({ err: error }, 'watching the config file failed: hand edits apply at the next restart'),
+  );
   return () => {
     clearTimeout(timer);
     watcher.close();

@@ -66,11 +66,17 @@ async function exists(path: string): Promise<boolean> {
  * Writes the starter file with `wx`, so an existing config is never overwritten. The secret is saved to
  * `secretsPath` first, so the reference in the new file always resolves.
  */
-export async function ensureConfigFile(configPath: string, secretsPath: string = join(dirname(configPath), 'secrets.yaml')): Promise<FirstRunResult> {
+export async function ensureConfigFile(
+  configPath: string,
+  secretsPath: string = join(dirname(configPath), 'secrets.yaml'),
+): Promise<FirstRunResult> {
   if (await exists(configPath)) return { created: false };
   await mkdir(dirname(configPath), { recursive: true, mode: 0o700 });
   const adminSecret = generateSecret();
-  const externalized = externalizeSecrets({ gateway: { tokens: [{ id: 'admin', secret: adminSecret }] } }, await readSecrets(secretsPath));
+  const externalized = externalizeSecrets(
+    { gateway: { tokens: [{ id: 'admin', secret: adminSecret }] } },
+    await readSecrets(secretsPath),
+  );
   const reference = getPath(externalized.raw, ['gateway', 'tokens', '0', 'secret']);
   if (typeof reference !== 'string') throw new TypeError('the admin secret was not moved to secrets.yaml');
   await mkdir(dirname(secretsPath), { recursive: true, mode: 0o700 });

@@ -26,10 +26,21 @@ export interface GitRunnerOptions {
   timeoutMs: number;
 }
 
-const REDIRECTING_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE', 'GIT_COMMON_DIR'];
+const REDIRECTING_ENV = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_NAMESPACE',
+  'GIT_COMMON_DIR',
+];
 
 export const gitMissing = () =>
-  new GatewayError('unavailable', 'git is not installed (or not on PATH): config history, diff, rollback and gc are unavailable');
+  new GatewayError(
+    'unavailable',
+    'git is not installed (or not on PATH): config history, diff, rollback and gc are unavailable',
+  );
 
 /** The environment git runs with; variables that would point it at another repository are dropped. */
 export function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -44,12 +55,17 @@ export function createGitRunner({ gitDir, workTree, env, gitBinary, timeoutMs }:
   function run(args: readonly string[], input?: string): Promise<GitResult> {
     const fullArgs = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`, '-c', 'commit.gpgsign=false', ...args];
     return new Promise((done, fail) => {
-      const child = execFile(gitBinary, fullArgs, { cwd: workTree, env: childEnv, timeout: timeoutMs, maxBuffer: CONFIG_LIMITS.gitMaxOutputBytes }, (error, stdout, stderr) => {
-        if (error === null) return done({ code: 0, stdout, stderr });
-        if ('code' in error && error.code === 'ENOENT') return fail(gitMissing());
-        if (typeof error.code === 'number') return done({ code: error.code, stdout, stderr });
-        fail(new GatewayError('internal', `git ${args[0] ?? ''} failed`, {}, { cause: error }));
-      });
+      const child = execFile(
+        gitBinary,
+        fullArgs,
+        { cwd: workTree, env: childEnv, timeout: timeoutMs, maxBuffer: CONFIG_LIMITS.gitMaxOutputBytes },
+        (error, stdout, stderr) => {
+          if (error === null) return done({ code: 0, stdout, stderr });
+          if ('code' in error && error.code === 'ENOENT') return fail(gitMissing());
+          if (typeof error.code === 'number') return done({ code: error.code, stdout, stderr });
+          fail(new GatewayError('internal', `git ${args[0] ?? ''} failed`, {}, { cause: error }));
+        },
+      );
       // A command that reads no stdin may close it first; that is not a failure of the command.
       child.stdin?.on('error', () => undefined);
       child.stdin?.end(input ?? '');

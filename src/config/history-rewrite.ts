@@ -58,11 +58,16 @@ function withTreeAndParents(commitText: string, tree: string, parents: readonly 
   return `${[`tree ${tree}`, ...parents.map((parent) => `parent ${parent}`), ...kept].join('\n')}${HEADER_END}${message}`;
 }
 
-export async function rewriteFileInHistory(git: GitRunner, { file, transform, beforeRefsMove }: HistoryRewriteOptions): Promise<HistoryRewriteResult> {
+export async function rewriteFileInHistory(
+  git: GitRunner,
+  { file, transform, beforeRefsMove }: HistoryRewriteOptions,
+): Promise<HistoryRewriteResult> {
   const refs = await listRefs(git);
   const commitRefs = refs.filter((ref) => ref.type === 'commit');
   if (commitRefs.length === 0) return { commits: 0, rewritten: 0 };
-  const commits = (await git.git(['rev-list', '--topo-order', '--reverse', ...new Set(commitRefs.map((ref) => ref.sha))]))
+  const commits = (
+    await git.git(['rev-list', '--topo-order', '--reverse', ...new Set(commitRefs.map((ref) => ref.sha))])
+  )
     .split('\n')
     .filter((line) => line !== '');
 
@@ -107,14 +112,21 @@ export async function rewriteFileInHistory(git: GitRunner, { file, transform, be
     const text = await git.git(['cat-file', 'commit', commit]);
     const tree = /^tree ([0-9a-f]+)$/m.exec(text)?.[1];
     if (tree === undefined) throw new GatewayError('internal', `config history commit ${commit} has no tree`);
-    const parents = [...text.slice(0, Math.max(0, text.indexOf(HEADER_END))).matchAll(/^parent ([0-9a-f]+)$/gm)].map((match) => match[1] ?? '');
+    const parents = [...text.slice(0, Math.max(0, text.indexOf(HEADER_END))).matchAll(/^parent ([0-9a-f]+)$/gm)].map(
+      (match) => match[1] ?? '',
+    );
     const nextParents = parents.map((parent) => newCommitOf.get(parent) ?? parent);
     const nextTree = await rewriteTree(tree);
     if (nextTree === tree && nextParents.every((parent, index) => parent === parents[index])) {
       newCommitOf.set(commit, commit);
       continue;
     }
-    newCommitOf.set(commit, (await git.git(['hash-object', '-t', 'commit', '-w', '--stdin'], withTreeAndParents(text, nextTree, nextParents))).trim());
+    newCommitOf.set(
+      commit,
+      (
+        await git.git(['hash-object', '-t', 'commit', '-w', '--stdin'], withTreeAndParents(text, nextTree, nextParents))
+      ).trim(),
+    );
     rewritten += 1;
   }
   if (rewritten === 0) return { commits: commits.length, rewritten };

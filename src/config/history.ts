@@ -80,7 +80,13 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-export function createGitHistory({ dataDir, configPath, env, gitBinary = 'git', timeoutMs = CONFIG_LIMITS.gitTimeoutMs }: GitHistoryDeps): ConfigHistory {
+export function createGitHistory({
+  dataDir,
+  configPath,
+  env,
+  gitBinary = 'git',
+  timeoutMs = CONFIG_LIMITS.gitTimeoutMs,
+}: GitHistoryDeps): ConfigHistory {
   const workTree = dirname(resolve(configPath));
   const file = basename(configPath);
   // The default layout keeps the repository in the data dir itself. A config file elsewhere (--config)
@@ -125,7 +131,8 @@ export function createGitHistory({ dataDir, configPath, env, gitBinary = 'git', 
     // Ignore everything but the config file, so gateway.db, media and temp files never enter history.
     const rules = `*\n!${file}\n!.gitignore\n`;
     if (isInDataDir) {
-      if (!(await exists(join(workTree, '.gitignore')))) await writeFile(join(workTree, '.gitignore'), rules, { mode: 0o600 });
+      if (!(await exists(join(workTree, '.gitignore'))))
+        await writeFile(join(workTree, '.gitignore'), rules, { mode: 0o600 });
     } else {
       await mkdir(join(gitDir, 'info'), { recursive: true });
       await writeFile(join(gitDir, 'info', 'exclude'), `*\n!${file}\n`);
@@ -149,9 +156,11 @@ export function createGitHistory({ dataDir, configPath, env, gitBinary = 'git', 
   }
 
   async function resolveRef(ref: string): Promise<string> {
-    if (!COMMIT_REF.test(ref)) throw new GatewayError('invalid_params', `'sha' must be a commit hash (4 to 64 hex digits)`, { param: 'sha' });
+    if (!COMMIT_REF.test(ref))
+      throw new GatewayError('invalid_params', `'sha' must be a commit hash (4 to 64 hex digits)`, { param: 'sha' });
     const result = await run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-    if (result.code !== 0) throw new GatewayError('not_found', `Config history has no commit '${ref}'`, { param: 'sha' });
+    if (result.code !== 0)
+      throw new GatewayError('not_found', `Config history has no commit '${ref}'`, { param: 'sha' });
     return result.stdout.trim();
   }
 

@@ -44,7 +44,12 @@ export function resolveText(text: string, { env, secrets = NO_SECRETS, missing }
  * Replaces the references in the reference fields (reference-fields.ts) of a parsed document, or of the part of one at
  * `at`; a reference in any other string is refused with a ConfigError naming every such key, before anything resolves.
  */
-export function substituteReferences(value: unknown, values: ReferenceValues, source: string, at: readonly (string | number)[] = []): unknown {
+export function substituteReferences(
+  value: unknown,
+  values: ReferenceValues,
+  source: string,
+  at: readonly (string | number)[] = [],
+): unknown {
   const misplaced: string[] = [];
   const visit = (node: unknown, path: (string | number)[]): unknown => {
     if (typeof node === 'string') {
@@ -56,24 +61,32 @@ export function substituteReferences(value: unknown, values: ReferenceValues, so
       return resolveText(node, values);
     }
     if (Array.isArray(node)) return node.map((item, index) => visit(item, [...path, index]));
-    if (node !== null && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, visit(item, [...path, key])]));
+    if (node !== null && typeof node === 'object')
+      return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, visit(item, [...path, key])]));
     return node;
   };
   const substituted = visit(value, [...at]);
-  if (misplaced.length > 0) throw new ConfigError(`Invalid configuration in ${source}:\n  ${misplaced.join('\n  ')}`, misplaced);
+  if (misplaced.length > 0)
+    throw new ConfigError(`Invalid configuration in ${source}:\n  ${misplaced.join('\n  ')}`, misplaced);
   return substituted;
 }
 
 /** What a name of LoadedConfig.missingEnv means, for warnings. */
 export function describeMissingReference(name: string): string {
-  return name.startsWith('secret:') ? `secret ${name.slice('secret:'.length)} is not in secrets.yaml` : `environment variable ${name} is not set`;
+  return name.startsWith('secret:')
+    ? `secret ${name.slice('secret:'.length)} is not in secrets.yaml`
+    : `environment variable ${name} is not set`;
 }
 
 /** `gateway.tokens[0].secret: must be at least 32 characters` for each issue. */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
   return issues.map((issue) =>
     readIssues([issue])
-      .map(({ path, problem, message }) => (problem === 'unknown_key' ? `${formatPath(path)}: unknown key` : `${path.length === 0 ? '(root)' : formatPath(path)}: ${message}`))
+      .map(({ path, problem, message }) =>
+        problem === 'unknown_key'
+          ? `${formatPath(path)}: unknown key`
+          : `${path.length === 0 ? '(root)' : formatPath(path)}: ${message}`,
+      )
       .join('; '),
   );
 }
@@ -96,7 +109,12 @@ export function validateConfig(document: unknown, source: string): GatewayConfig
   return result.data;
 }
 
-export function parseConfigText(text: string, source: string, env: NodeJS.ProcessEnv, secrets: ReadonlyMap<string, string> = NO_SECRETS): LoadedConfig {
+export function parseConfigText(
+  text: string,
+  source: string,
+  env: NodeJS.ProcessEnv,
+  secrets: ReadonlyMap<string, string> = NO_SECRETS,
+): LoadedConfig {
   let document: unknown;
   try {
     document = parseYaml(text);
@@ -117,7 +135,11 @@ export function parseConfigText(text: string, source: string, env: NodeJS.Proces
 }
 
 /** `secretsPath`: the secrets.yaml that `${secret:NAME}` references resolve from (absent file: none). */
-export async function loadConfigFile(path: string, env: NodeJS.ProcessEnv, secretsPath?: string): Promise<LoadedConfig> {
+export async function loadConfigFile(
+  path: string,
+  env: NodeJS.ProcessEnv,
+  secretsPath?: string,
+): Promise<LoadedConfig> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

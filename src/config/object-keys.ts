@@ -15,7 +15,10 @@ export interface FoundKey {
 }
 
 /** The first key of parsed JSON that `isRefused` refuses, found without recursion. */
-export function findForbiddenKey(value: unknown, isRefused: (key: string) => boolean = isForbiddenKey): FoundKey | undefined {
+export function findForbiddenKey(
+  value: unknown,
+  isRefused: (key: string) => boolean = isForbiddenKey,
+): FoundKey | undefined {
   const pending: { node: unknown; segments: (string | number)[] }[] = [{ node: value, segments: [] }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { node, segments } = next;
@@ -32,4 +35,6 @@ export function findForbiddenKey(value: unknown, isRefused: (key: string) => boo
 }
 
 /** A record key or id taken from a client: refuses `__proto__`, `constructor` and `prototype`. */
-export const safeKeySchema = z.string().refine((key) => !isForbiddenKey(key), { error: (issue) => `the key '${String(issue.input)}' is not allowed` });
+export const safeKeySchema = z
+  .string()
+  .refine((key) => !isForbiddenKey(key), { error: (issue) => `the key '${String(issue.input)}' is not allowed` });

@@ -69,7 +69,12 @@ export function packageInfo(fromUrl: string = import.meta.url): PackageInfo {
     const manifestPath = join(dir, 'package.json');
     if (existsSync(manifestPath)) {
       const manifest: unknown = JSON.parse(readFileSync(manifestPath, 'utf8'));
-      if (typeof manifest === 'object' && manifest !== null && 'name' in manifest && manifest.name === 'agent-gateway') {
+      if (
+        typeof manifest === 'object' &&
+        manifest !== null &&
+        'name' in manifest &&
+        manifest.name === 'agent-gateway'
+      ) {
         const version = 'version' in manifest && typeof manifest.version === 'string' ? manifest.version : '0.0.0';
         const webDist = join(dir, 'web', 'dist');
         return { root: dir, version, webDistPath: existsSync(webDist) ? webDist : null };

@@ -10,7 +10,14 @@ export const REDACTED = '***';
 export const SECRET_KEYS: readonly string[] = ['secret', 'apiKey'];
 
 /** Credential-bearing names outside the config: HTTP headers, the `?token=` parameter, free-form evidence keys. */
-export const CREDENTIAL_KEYS: readonly string[] = ['authorization', 'cookie', 'token', 'password', 'credential', 'api_key'];
+export const CREDENTIAL_KEYS: readonly string[] = [
+  'authorization',
+  'cookie',
+  'token',
+  'password',
+  'credential',
+  'api_key',
+];
 
 /** pino redact paths: the transport's own places plus every credential key at the top level and one level down. */
 export const LOG_REDACT_PATHS: readonly string[] = [

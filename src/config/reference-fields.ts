@@ -42,7 +42,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** The reference field at `path` (keys and list positions from the config's root), if it is one. */
 export function referenceFieldAt(path: readonly (string | number)[]): ReferenceField | undefined {
-  return PATTERNS.find(({ segments }) => segments.length === path.length && segments.every((segment, index) => segment === '*' || segment === String(path[index])));
+  return PATTERNS.find(
+    ({ segments }) =>
+      segments.length === path.length &&
+      segments.every((segment, index) => segment === '*' || segment === String(path[index])),
+  );
 }
 
 /**
@@ -52,11 +56,21 @@ export function referenceFieldAt(path: readonly (string | number)[]): ReferenceF
 export function showSecretReferences<T>(shown: T, raw: unknown): T {
   const visit = (value: unknown, source: unknown, path: (string | number)[]): unknown => {
     if (typeof value === 'string') {
-      return referenceFieldAt(path)?.kind === 'url' && typeof source === 'string' && holdsSecretReference(source) ? redactUrlPassword(source) : value;
+      return referenceFieldAt(path)?.kind === 'url' && typeof source === 'string' && holdsSecretReference(source)
+        ? redactUrlPassword(source)
+        : value;
     }
-    if (Array.isArray(value)) return value.map((item, index) => visit(item, Array.isArray(source) ? source[index] : undefined, [...path, index]));
+    if (Array.isArray(value))
+      return value.map((item, index) =>
+        visit(item, Array.isArray(source) ? source[index] : undefined, [...path, index]),
+      );
     if (isRecord(value)) {
-      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, visit(item, isRecord(source) && Object.hasOwn(source, key) ? source[key] : undefined, [...path, key])]));
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [
+          key,
+          visit(item, isRecord(source) && Object.hasOwn(source, key) ? source[key] : undefined, [...path, key]),
+        ]),
+      );
     }
     return value;
   };

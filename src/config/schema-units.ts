@@ -8,5 +8,9 @@ export const MAX_TIMER_MS = 2_147_483_647;
 
 /** Every `…Ms` key (DESIGN §3 "time values in config"): an integer from `min` to MAX_TIMER_MS. */
 export function durationMs(min: 0 | 1) {
-  return z.number().int().min(min).max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms (the longest timer Node supports)`);
+  return z
+    .number()
+    .int()
+    .min(min)
+    .max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms (the longest timer Node supports)`);
 }

@@ -1,6 +1,15 @@
 // The configuration file's schema: every key, default and bound of the spec and DESIGN.md §2.
 import { z } from 'zod';
-import { approvalsConfigSchema, audioConfigSchema, audioEngineSchema, browserConfigSchema, mediaConfigSchema, memoryConfigSchema, obsConfigSchema, schedulerConfigSchema } from './capability-schemas.js';
+import {
+  approvalsConfigSchema,
+  audioConfigSchema,
+  audioEngineSchema,
+  browserConfigSchema,
+  mediaConfigSchema,
+  memoryConfigSchema,
+  obsConfigSchema,
+  schedulerConfigSchema,
+} from './capability-schemas.js';
 import { durationMs, positiveInt } from './schema-units.js';
 
 export * from './capability-schemas.js';
@@ -163,7 +172,10 @@ export const providerConfigSchema = z.strictObject({
  */
 export const approvalRuleSchema = z.union([
   z.string().min(1).max(256),
-  z.strictObject({ tool: z.string().min(1).max(256), args: z.record(z.string().min(1).max(256), z.string().max(4_096)).optional() }),
+  z.strictObject({
+    tool: z.string().min(1).max(256),
+    args: z.record(z.string().min(1).max(256), z.string().max(4_096)).optional(),
+  }),
 ]);
 
 export const agentConfigSchema = z.strictObject({
@@ -235,7 +247,11 @@ export const configSchema = z
     const seenTokenIds = new Set<string>();
     config.gateway.tokens.forEach((token, index) => {
       if (seenTokenIds.has(token.id)) {
-        ctx.addIssue({ code: 'custom', path: ['gateway', 'tokens', index, 'id'], message: `duplicate token id '${token.id}'` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['gateway', 'tokens', index, 'id'],
+          message: `duplicate token id '${token.id}'`,
+        });
       }
       seenTokenIds.add(token.id);
     });
@@ -252,19 +268,39 @@ export const configSchema = z
     }
     for (const [agentId, agent] of Object.entries(config.agents)) {
       if (agent.provider !== undefined && !(agent.provider in config.providers)) {
-        ctx.addIssue({ code: 'custom', path: ['agents', agentId, 'provider'], message: `unknown provider '${agent.provider}'` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agents', agentId, 'provider'],
+          message: `unknown provider '${agent.provider}'`,
+        });
       }
     }
     if (config.embeddings && !(config.embeddings.provider in config.providers)) {
-      ctx.addIssue({ code: 'custom', path: ['embeddings', 'provider'], message: `unknown provider '${config.embeddings.provider}'` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['embeddings', 'provider'],
+        message: `unknown provider '${config.embeddings.provider}'`,
+      });
     }
     // Refused with the change, as embeddings apply live: anthropic has no embeddings endpoint.
     if (config.embeddings && config.providers[config.embeddings.provider]?.type === 'anthropic') {
-      ctx.addIssue({ code: 'custom', path: ['embeddings', 'provider'], message: `'${config.embeddings.provider}' is an anthropic provider, which has no embeddings endpoint` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['embeddings', 'provider'],
+        message: `'${config.embeddings.provider}' is an anthropic provider, which has no embeddings endpoint`,
+      });
     }
     config.audio.engines.forEach((engine, index) => {
-      if (engine.kind === 'openai-compatible' && engine.provider !== undefined && !(engine.provider in config.providers)) {
-        ctx.addIssue({ code: 'custom', path: ['audio', 'engines', index, 'provider'], message: `unknown provider '${engine.provider}'` });
+      if (
+        engine.kind === 'openai-compatible' &&
+        engine.provider !== undefined &&
+        !(engine.provider in config.providers)
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['audio', 'engines', index, 'provider'],
+          message: `unknown provider '${engine.provider}'`,
+        });
       }
     });
   });

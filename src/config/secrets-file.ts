@@ -6,7 +6,8 @@ import { writeAtomically } from './config-file.js';
 
 export type SecretValues = ReadonlyMap<string, string>;
 
-const HEADER = '# Secret values of config.yaml (${secret:NAME}). Written by the gateway; never committed to the config history.\n';
+const HEADER =
+  '# Secret values of config.yaml (${secret:NAME}). Written by the gateway; never committed to the config history.\n';
 
 /** The secrets in `path`; a missing file holds none. Throws ConfigError for a file that is not a mapping of strings. */
 export async function readSecrets(path: string): Promise<Map<string, string>> {
@@ -15,7 +16,9 @@ export async function readSecrets(path: string): Promise<Map<string, string>> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return new Map();
-    throw new ConfigError(`Cannot read secrets file ${path}: ${error instanceof Error && 'code' in error ? String(error.code) : String(error)}`);
+    throw new ConfigError(
+      `Cannot read secrets file ${path}: ${error instanceof Error && 'code' in error ? String(error.code) : String(error)}`,
+    );
   }
   const doc = parseDocument(text);
   const parsed: unknown = doc.errors.length === 0 ? (doc.toJS() ?? {}) : undefined;
@@ -24,12 +27,16 @@ export async function readSecrets(path: string): Promise<Map<string, string>> {
   }
   const secrets = new Map<string, string>();
   for (const [name, value] of Object.entries(parsed)) {
-    if (typeof value !== 'string') throw new ConfigError(`Invalid secrets file ${path}: ${name}: expected a string`, [`${name}: expected a string`]);
+    if (typeof value !== 'string')
+      throw new ConfigError(`Invalid secrets file ${path}: ${name}: expected a string`, [`${name}: expected a string`]);
     secrets.set(name, value);
   }
   return secrets;
 }
 
 export async function writeSecrets(path: string, secrets: SecretValues): Promise<void> {
-  await writeAtomically(path, HEADER + stringify(Object.fromEntries([...secrets].sort(([a], [b]) => a.localeCompare(b)))));
+  await writeAtomically(
+    path,
+    HEADER + stringify(Object.fromEntries([...secrets].sort(([a], [b]) => a.localeCompare(b)))),
+  );
 }

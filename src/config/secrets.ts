@@ -65,7 +65,9 @@ export function externalizeSecrets(raw: RawConfig, secrets: SecretValues): Exter
       });
     }
     if (isPlainObject(value)) {
-      return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, visit(item, [...path, segmentName(name)], name)]));
+      return Object.fromEntries(
+        Object.entries(value).map(([name, item]) => [name, visit(item, [...path, segmentName(name)], name)]),
+      );
     }
     return value;
   }
@@ -78,12 +80,18 @@ export function externalizeSecrets(raw: RawConfig, secrets: SecretValues): Exter
  * The config file's text with its literal secrets moved out, comments and layout kept: used on every commit of
  * an old history. A text that no longer parses loses the secrets `secrets` already knows wherever they appear.
  */
-export function externalizeSecretsInText(text: string, secrets: SecretValues): { text: string; secrets: Map<string, string> } {
+export function externalizeSecretsInText(
+  text: string,
+  secrets: SecretValues,
+): { text: string; secrets: Map<string, string> } {
   const doc = parseDocument(text);
   const raw: unknown = doc.errors.length === 0 ? (doc.toJS() ?? {}) : undefined;
   if (isPlainObject(raw)) {
     const externalized = externalizeSecrets(raw, secrets);
-    return { text: externalized.moved === 0 ? text : renderDocument(doc, externalized.raw), secrets: externalized.secrets };
+    return {
+      text: externalized.moved === 0 ? text : renderDocument(doc, externalized.raw),
+      secrets: externalized.secrets,
+    };
   }
   let replaced = text;
   for (const [name, value] of secrets) {

@@ -34,6 +34,10 @@ export const coordinationConfigSchema = z.discriminatedUnion('kind', [
     kind: z.literal('redis'),
     url: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL'),
     /** Prepended to every key and channel, so several gateways can share one Redis. */
-    keyPrefix: z.string().max(64).regex(/^[A-Za-z0-9:._-]*$/, 'letters, digits, colon, dot, underscore or hyphen').default('agw:'),
+    keyPrefix: z
+      .string()
+      .max(64)
+      .regex(/^[A-Za-z0-9:._-]*$/, 'letters, digits, colon, dot, underscore or hyphen')
+      .default('agw:'),
   }),
 ]);

@@ -18,13 +18,20 @@ function splitLines(text: string): string[] {
 function align(before: readonly string[], after: readonly string[]): Op[] {
   const rows = before.length;
   const cols = after.length;
-  if (rows * cols > MAX_ALIGNED_PAIRS) return [...before.map((line) => ({ kind: '-' as const, line })), ...after.map((line) => ({ kind: '+' as const, line }))];
+  if (rows * cols > MAX_ALIGNED_PAIRS)
+    return [
+      ...before.map((line) => ({ kind: '-' as const, line })),
+      ...after.map((line) => ({ kind: '+' as const, line })),
+    ];
   // common[i * (cols + 1) + j]: length of the longest common subsequence of before[i..] and after[j..].
   const width = cols + 1;
   const common = new Uint32Array((rows + 1) * width);
   for (let i = rows - 1; i >= 0; i -= 1) {
     for (let j = cols - 1; j >= 0; j -= 1) {
-      common[i * width + j] = before[i] === after[j] ? (common[(i + 1) * width + j + 1] ?? 0) + 1 : Math.max(common[(i + 1) * width + j] ?? 0, common[i * width + j + 1] ?? 0);
+      common[i * width + j] =
+        before[i] === after[j]
+          ? (common[(i + 1) * width + j + 1] ?? 0) + 1
+          : Math.max(common[(i + 1) * width + j] ?? 0, common[i * width + j + 1] ?? 0);
     }
   }
   const ops: Op[] = [];
@@ -69,7 +76,9 @@ export function unifiedDiff(beforeText: string, afterText: string, name: string)
     const hunk = ops.slice(from, to);
     const oldCount = hunk.filter((op) => op.kind !== '+').length;
     const newCount = hunk.filter((op) => op.kind !== '-').length;
-    out.push(`@@ -${oldCount === 0 ? oldLine - 1 : oldLine},${oldCount} +${newCount === 0 ? newLine - 1 : newLine},${newCount} @@`);
+    out.push(
+      `@@ -${oldCount === 0 ? oldLine - 1 : oldLine},${oldCount} +${newCount === 0 ? newLine - 1 : newLine},${newCount} @@`,
+    );
     for (const op of hunk) out.push(`${op.kind}${op.line}`);
     start = end + 1;
   }

@@ -18,8 +18,19 @@ export { createLocalLeases, type Leases } from './leases.js';
 export { createPeerBridge, type PeerBridge, type PeerBridgeDeps } from './peer-bridge.js';
 export { COORDINATION_LIMITS, type CoordinationTimings } from './limits.js';
 export type { PeerChannel } from './peer-channel.js';
-export { createLocalRateCounter, LOCAL_RATE_COUNTER_MAX_KEYS, type RateCounter, type WindowCount } from './rate-counter.js';
-export { createSessionLocks, limitSessionWaiters, SESSION_BUSY_RETRY_AFTER_MS, type LockHold, type SessionLocks } from './session-locks.js';
+export {
+  createLocalRateCounter,
+  LOCAL_RATE_COUNTER_MAX_KEYS,
+  type RateCounter,
+  type WindowCount,
+} from './rate-counter.js';
+export {
+  createSessionLocks,
+  limitSessionWaiters,
+  SESSION_BUSY_RETRY_AFTER_MS,
+  type LockHold,
+  type SessionLocks,
+} from './session-locks.js';
 
 /** One process: in-memory locks, only this process counts as alive, and it holds every lease. */
 export function createLocalCoordination(): Coordination {
@@ -48,11 +59,22 @@ export interface CoordinationDeps {
 }
 
 /** The coordination the config asks for; for redis it connects first and throws when Redis cannot be reached. */
-export async function createCoordination({ config, events, replayEvents, log, timings }: CoordinationDeps): Promise<Coordination> {
+export async function createCoordination({
+  config,
+  events,
+  replayEvents,
+  log,
+  timings,
+}: CoordinationDeps): Promise<Coordination> {
   if (config.kind === 'local') return createLocalCoordination();
   // Loaded only when configured: a single-node gateway never loads ioredis.
   const { createRedisCoordination } = await import('./redis/index.js');
   return createRedisCoordination({
-    url: config.url, keyPrefix: config.keyPrefix, events, replayEvents, log, timings: { ...COORDINATION_LIMITS, ...timings },
+    url: config.url,
+    keyPrefix: config.keyPrefix,
+    events,
+    replayEvents,
+    log,
+    timings: { ...COORDINATION_LIMITS, ...timings },
   });
 }

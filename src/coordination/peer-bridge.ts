@@ -28,23 +28,39 @@ export interface PeerBridge {
  * may be on any of them (a webhook received on A, a WebSocket held by B). A client with sockets on no replica
  * gets nothing, as on one replica.
  */
-export function createPeerBridge({ coordination, notifyHere, notifyAdminsHere, disconnectHere, onSecretRetired, log }: PeerBridgeDeps): PeerBridge {
+export function createPeerBridge({
+  coordination,
+  notifyHere,
+  notifyAdminsHere,
+  disconnectHere,
+  onSecretRetired,
+  log,
+}: PeerBridgeDeps): PeerBridge {
   const stops = [
     coordination.notifications.subscribe(({ clientId, method, params, audience }) =>
-      audience === 'admins' ? notifyAdminsHere(method, params) : notifyHere(clientId, method, params)),
+      audience === 'admins' ? notifyAdminsHere(method, params) : notifyHere(clientId, method, params),
+    ),
     coordination.retiredTokens.subscribe(({ clientId }) => disconnectHere(clientId)),
     // This replica closes its own sockets itself (app.ts); the others are told here.
     onSecretRetired((clientId) => {
-      coordination.retiredTokens.publish({ clientId }).catch((error: unknown) => log.warn({ err: error, clientId }, 'could not tell other replicas of a retired token'));
+      coordination.retiredTokens
+        .publish({ clientId })
+        .catch((error: unknown) =>
+          log.warn({ err: error, clientId }, 'could not tell other replicas of a retired token'),
+        );
     }),
   ];
   return {
     notify(clientId, method, params) {
-      coordination.notifications.publish({ clientId, method, params }).catch((error: unknown) => log.warn({ err: error, method }, 'could not pass a notification to other replicas'));
+      coordination.notifications
+        .publish({ clientId, method, params })
+        .catch((error: unknown) => log.warn({ err: error, method }, 'could not pass a notification to other replicas'));
       return notifyHere(clientId, method, params);
     },
     notifyAdmins(method, params) {
-      coordination.notifications.publish({ clientId: null, method, params, audience: 'admins' }).catch((error: unknown) => log.warn({ err: error, method }, 'could not pass a notification to other replicas'));
+      coordination.notifications
+        .publish({ clientId: null, method, params, audience: 'admins' })
+        .catch((error: unknown) => log.warn({ err: error, method }, 'could not pass a notification to other replicas'));
       return notifyAdminsHere(method, params);
     },
     stop() {

@@ -22,7 +22,10 @@ export const LOCAL_RATE_COUNTER_MAX_KEYS = 10_000;
  * The one-process counter (coordination: local): the same fixed windows in a Map. The HTTP limiter and the
  * scheduler's fires (scheduler/fire-admission.ts) count in it, so a token's scheduled turns share its HTTP limit.
  */
-export function createLocalRateCounter(now: () => number = Date.now, maxKeys = LOCAL_RATE_COUNTER_MAX_KEYS): RateCounter {
+export function createLocalRateCounter(
+  now: () => number = Date.now,
+  maxKeys = LOCAL_RATE_COUNTER_MAX_KEYS,
+): RateCounter {
   const windows = new Map<string, { count: number; endsAt: number }>();
   function makeRoom(at: number): void {
     for (const [key, window] of windows) if (window.endsAt <= at) windows.delete(key);

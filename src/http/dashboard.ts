@@ -8,7 +8,10 @@ import { GatewayError } from '../errors.js';
 /** The last path segment names a file (`app.js`, `missing.png`): a miss is a real 404, not a page of the app. */
 const FILE_SEGMENT = /\/[^/]*\.[^/]*$/;
 
-export async function registerDashboard(app: FastifyInstance, { webDistPath }: { webDistPath: string | null }): Promise<void> {
+export async function registerDashboard(
+  app: FastifyInstance,
+  { webDistPath }: { webDistPath: string | null },
+): Promise<void> {
   app.get('/', async function redirectToDashboard(_request, reply) {
     return reply.redirect('/app/', 302);
   });

@@ -23,7 +23,12 @@ export function registerHealthRoutes(app: FastifyInstance, { now, dependencies =
   // A load balancer takes a replica out of rotation on 503 and sends it traffic again once it answers 200.
   app.get('/ready', noRateLimit, async function ready(_request, reply) {
     const { isReady, dependencies: states } = await readiness();
-    if (!isReady) reply.code(503).header('retry-after', retryAfterHeaderSeconds({ retryAfterMs: DEPENDENCY_RETRY_AFTER_MS }));
-    return { status: isReady ? 'ready' : 'unavailable', timestamp: new Date(now()).toISOString(), dependencies: states };
+    if (!isReady)
+      reply.code(503).header('retry-after', retryAfterHeaderSeconds({ retryAfterMs: DEPENDENCY_RETRY_AFTER_MS }));
+    return {
+      status: isReady ? 'ready' : 'unavailable',
+      timestamp: new Date(now()).toISOString(),
+      dependencies: states,
+    };
   });
 }

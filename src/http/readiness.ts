@@ -33,7 +33,13 @@ async function probeOnce(probe: (() => Promise<void>) | undefined, timeoutMs: nu
     timer.unref();
   });
   try {
-    return await Promise.race([probe().then((): DependencyState => 'ok', (): DependencyState => 'unreachable'), timedOut]);
+    return await Promise.race([
+      probe().then(
+        (): DependencyState => 'ok',
+        (): DependencyState => 'unreachable',
+      ),
+      timedOut,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -44,7 +50,10 @@ export function createReadiness({ probes, now, limits = READY_LIMITS }: Readines
   let running: Promise<Readiness> | undefined;
 
   async function probeAll(): Promise<Readiness> {
-    const [storage, coordination] = await Promise.all([probeOnce(probes.storage, limits.probeTimeoutMs), probeOnce(probes.coordination, limits.probeTimeoutMs)]);
+    const [storage, coordination] = await Promise.all([
+      probeOnce(probes.storage, limits.probeTimeoutMs),
+      probeOnce(probes.coordination, limits.probeTimeoutMs),
+    ]);
     return { isReady: storage === 'ok' && coordination === 'ok', dependencies: { storage, coordination } };
   }
 

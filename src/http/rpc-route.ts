@@ -12,7 +12,10 @@ export interface RpcRouteDeps {
   shutdownSignal: AbortSignal;
 }
 
-export async function registerRpcRoute(app: FastifyInstance, { dispatcher, auth, log, shutdownSignal }: RpcRouteDeps): Promise<void> {
+export async function registerRpcRoute(
+  app: FastifyInstance,
+  { dispatcher, auth, log, shutdownSignal }: RpcRouteDeps,
+): Promise<void> {
   await app.register(async function rpcPlugin(scope) {
     // The body is JSON whatever the client calls it (curl -d sends form encoding); the dispatcher parses it
     // so that malformed JSON gets JSON-RPC's -32700 rather than an HTTP 400.

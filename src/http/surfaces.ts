@@ -54,7 +54,10 @@ export async function registerHttpSurfaces(http: FastifyInstance, deps: HttpSurf
   await registerWebhookRoute(http, { ...deps, webhook, log: log.child({ component: 'webhook' }), shutdownSignal });
   if (gateway.web.enabled) {
     await registerRestRoutes(http, {
-      ...deps, isWebhookEnabled: () => webhook() !== undefined, replayEvents: gateway.sseReplayEvents, log: log.child({ component: 'rest' }),
+      ...deps,
+      isWebhookEnabled: () => webhook() !== undefined,
+      replayEvents: gateway.sseReplayEvents,
+      log: log.child({ component: 'rest' }),
     });
     await registerDashboard(http, { webDistPath: gateway.webDistPath ?? deps.defaultWebDistPath });
   }

@@ -29,13 +29,20 @@ export async function streamTurn(
 ): Promise<StreamedTurn> {
   const deltas = createAsyncQueue<string>();
   const settled: Promise<StreamedTurn> = deps.runner
-    .run({ ...turn, signal: AbortSignal.any([stream.signal, deps.shutdownSignal]), onDelta: (text) => deltas.push(text) })
+    .run({
+      ...turn,
+      signal: AbortSignal.any([stream.signal, deps.shutdownSignal]),
+      onDelta: (text) => deltas.push(text),
+    })
     .then(
       (result): StreamedTurn => {
         const failure = judge(result);
         return failure === undefined ? { ok: true, result } : { ok: false, error: failure };
       },
-      (error: unknown): StreamedTurn => ({ ok: false, error: maskUnknown(error, deps.log, {}, 'streamed turn failed') }),
+      (error: unknown): StreamedTurn => ({
+        ok: false,
+        error: maskUnknown(error, deps.log, {}, 'streamed turn failed'),
+      }),
     )
     .finally(() => deltas.end());
   await pipeToSse(stream, deltas, deltaFrame, { keepAliveMs: deps.keepAliveMs });

@@ -62,7 +62,10 @@ export function renderJsonWithin(value: unknown, indent: number, maxChars: numbe
  * JSON is too long: the route then refuses the delivery (413) rather than cutting it, because a cut JSON document
  * reads as a different event to the agent, while a refusal tells the sender at once and nothing half-done runs.
  */
-export function webhookMessage(event: { event: string; source?: string | undefined; data?: unknown }, maxChars: number): string | undefined {
+export function webhookMessage(
+  event: { event: string; source?: string | undefined; data?: unknown },
+  maxChars: number,
+): string | undefined {
   const head = `Webhook event "${event.event}" from ${event.source ?? 'an external system'}.\nData (JSON):\n`;
   const budget = maxChars - head.length;
   if (budget <= 0) return undefined;

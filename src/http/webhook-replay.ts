@@ -25,7 +25,11 @@ export interface ReplayCache {
   readonly size: number;
 }
 
-export function createReplayCache({ now, windowMs = REPLAY_WINDOW_MS, maxEntries = REPLAY_CACHE_MAX_ENTRIES }: ReplayCacheOptions): ReplayCache {
+export function createReplayCache({
+  now,
+  windowMs = REPLAY_WINDOW_MS,
+  maxEntries = REPLAY_CACHE_MAX_ENTRIES,
+}: ReplayCacheOptions): ReplayCache {
   // Insertion order is acceptance order, and every entry lives equally long, so the first entry is always the
   // one to expire or evict next: pruning is amortised O(1) per delivery.
   const acceptedAt = new Map<string, number>();

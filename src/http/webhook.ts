@@ -8,7 +8,14 @@ import { duplicateDelivery, GatewayError, maskUnknown, publicMessage } from '../
 import { formatParamIssues } from '../rpc/index.js';
 import { parseJsonBody } from '../server/index.js';
 import type { RunControl, RunHandle } from '../runs/index.js';
-import { formatSessionKey, undoneTaskError, WEBHOOK_CALLER, WEBHOOK_OWNER_ID, type TurnResult, type TurnRunner } from '../turns/index.js';
+import {
+  formatSessionKey,
+  undoneTaskError,
+  WEBHOOK_CALLER,
+  WEBHOOK_OWNER_ID,
+  type TurnResult,
+  type TurnRunner,
+} from '../turns/index.js';
 import { webhookMessage } from './webhook-message.js';
 import { createReplayCache, REPLAY_WINDOW_MS } from './webhook-replay.js';
 
@@ -35,7 +42,12 @@ export const TIMESTAMP_TOLERANCE_SECONDS = 300;
 
 const webhookBody = z.strictObject({
   event: z.string().min(1).max(200),
-  source: z.string().min(1).max(200).regex(/^[^:]+$/, 'must not contain ":"').optional(),
+  source: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^:]+$/, 'must not contain ":"')
+    .optional(),
   data: z.unknown(),
 });
 
@@ -49,7 +61,12 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * `<timestamp>.<body>` when `X-Webhook-Timestamp` is sent. Throws `unauthorized` on any mismatch; returns the
  * verified HMAC as lowercase hex, the delivery's identity for replay detection however the sender spelled it.
  */
-export function verifySignature(request: FastifyRequest, rawBody: Buffer, { secret, algorithm }: Pick<WebhookConfig, 'secret' | 'algorithm'>, nowMs: number): string {
+export function verifySignature(
+  request: FastifyRequest,
+  rawBody: Buffer,
+  { secret, algorithm }: Pick<WebhookConfig, 'secret' | 'algorithm'>,
+  nowMs: number,
+): string {
   const signature = header(request, 'x-webhook-signature');
   if (signature === undefined) throw new GatewayError('unauthorized', 'Missing X-Webhook-Signature header');
   const timestamp = header(request, 'x-webhook-timestamp');
@@ -57,7 +74,10 @@ export function verifySignature(request: FastifyRequest, rawBody: Buffer, { secr
   if (timestamp !== undefined) {
     const seconds = Number(timestamp);
     if (!Number.isInteger(seconds) || Math.abs(nowMs / 1000 - seconds) > TIMESTAMP_TOLERANCE_SECONDS) {
-      throw new GatewayError('unauthorized', `X-Webhook-Timestamp must be unix seconds within ${TIMESTAMP_TOLERANCE_SECONDS} s of the server clock`);
+      throw new GatewayError(
+        'unauthorized',
+        `X-Webhook-Timestamp must be unix seconds within ${TIMESTAMP_TOLERANCE_SECONDS} s of the server clock`,
+      );
     }
     hmac.update(`${timestamp}.`);
   }
@@ -74,7 +94,12 @@ export function verifySignature(request: FastifyRequest, rawBody: Buffer, { secr
 /** The session.completed result of a webhook turn, as admins' sockets have always received it. */
 function completion(result: TurnResult | undefined, failure: string | undefined) {
   if (result === undefined) return { response: '', finishReason: 'error', error: failure ?? '' };
-  return { response: result.response, tokensUsed: result.tokensUsed, finishReason: result.finishReason, ...(result.error === undefined ? {} : { error: result.error }) };
+  return {
+    response: result.response,
+    tokensUsed: result.tokensUsed,
+    finishReason: result.finishReason,
+    ...(result.error === undefined ? {} : { error: result.error }),
+  };
 }
 
 export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDeps): Promise<void> {
@@ -83,13 +108,25 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
   /** Turns still running; shutdown waits for each to record its run's outcome before the store closes. */
   const inFlight = new Set<Promise<void>>();
 
-  async function execute(webhook: WebhookConfig, runId: string, sessionKey: string, message: string, run: RunHandle): Promise<void> {
+  async function execute(
+    webhook: WebhookConfig,
+    runId: string,
+    sessionKey: string,
+    message: string,
+    run: RunHandle,
+  ): Promise<void> {
     let result: TurnResult | undefined;
     let failure: string | undefined;
     try {
       // The key holds a fresh run id: no other turn can hold it (no lock), and it squats no one's conversation.
       result = await runner.run({
-        agentId: webhook.agentId, sessionKey, message, caller: WEBHOOK_CALLER, isKeyUnique: true, rootRunId: runId, signal: AbortSignal.any([run.signal, shutdownSignal]),
+        agentId: webhook.agentId,
+        sessionKey,
+        message,
+        caller: WEBHOOK_CALLER,
+        isKeyUnique: true,
+        rootRunId: runId,
+        signal: AbortSignal.any([run.signal, shutdownSignal]),
       });
       failure = undoneTaskError(result);
     } catch (error) {
@@ -97,7 +134,9 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
     }
     await run.finish({
       status: failure === undefined ? 'completed' : 'failed',
-      ...(result === undefined ? {} : { response: result.response, tokensUsed: result.tokensUsed, costUsd: result.costUsd }),
+      ...(result === undefined
+        ? {}
+        : { response: result.response, tokensUsed: result.tokensUsed, costUsd: result.costUsd }),
       ...(failure === undefined ? {} : { error: failure }),
     });
     notifyAdmins('session.completed', { sessionKey, runId, result: completion(result, failure) });
@@ -124,25 +163,48 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
       const signature = verifySignature(request, rawBody, webhook, now());
       // Checked before parsing so a replay costs no work; remembered only once the delivery is accepted below.
       if (accepted.has(signature)) throw duplicateDelivery(REPLAY_WINDOW_MS / 60_000);
-      const document = parseJsonBody(rawBody.toString('utf8'), { syntaxMessage: 'Body must be JSON: {event, source?, data}' });
+      const document = parseJsonBody(rawBody.toString('utf8'), {
+        syntaxMessage: 'Body must be JSON: {event, source?, data}',
+      });
       const parsed = webhookBody.safeParse(document);
       if (!parsed.success) {
         const { text, param } = formatParamIssues(parsed.error.issues);
-        throw new GatewayError('invalid_request', `Invalid webhook body: ${text}`, param === undefined ? {} : { param });
+        throw new GatewayError(
+          'invalid_request',
+          `Invalid webhook body: ${text}`,
+          param === undefined ? {} : { param },
+        );
       }
       // Measured on the message itself, not the body: pretty-printing is what multiplied a small body.
       const message = webhookMessage(parsed.data, webhook.maxMessageChars);
       if (message === undefined) {
-        throw new GatewayError('payload_too_large', `The agent message built from this event exceeds gateway.webhook.maxMessageChars (${webhook.maxMessageChars} characters)`);
+        throw new GatewayError(
+          'payload_too_large',
+          `The agent message built from this event exceeds gateway.webhook.maxMessageChars (${webhook.maxMessageChars} characters)`,
+        );
       }
       const runId = randomUUID();
-      const sessionKey = formatSessionKey({ userId: parsed.data.source ?? 'webhook', channelId: 'webhook', peerId: runId });
+      const sessionKey = formatSessionKey({
+        userId: parsed.data.source ?? 'webhook',
+        channelId: 'webhook',
+        peerId: runId,
+      });
       // Recorded before it is answered, so the runId in the answer can be looked up at once; a delivery whose run
       // could not be recorded is not remembered, and the sender's retry is not taken for a replay.
-      const run = await runControl.startRun({ runId, rootRunId: runId, kind: 'webhook', agentId: webhook.agentId, sessionKey, task: message, requestedBy: WEBHOOK_OWNER_ID });
+      const run = await runControl.startRun({
+        runId,
+        rootRunId: runId,
+        kind: 'webhook',
+        agentId: webhook.agentId,
+        sessionKey,
+        task: message,
+        requestedBy: WEBHOOK_OWNER_ID,
+      });
       accepted.remember(signature);
       const task = execute(webhook, runId, sessionKey, message, run)
-        .catch((error: unknown) => log.error({ err: error, runId }, 'webhook run outcome could not be recorded or announced'))
+        .catch((error: unknown) =>
+          log.error({ err: error, runId }, 'webhook run outcome could not be recorded or announced'),
+        )
         .finally(() => inFlight.delete(task));
       inFlight.add(task);
       return reply.code(202).send({ accepted: true, runId, sessionKey });

@@ -47,7 +47,17 @@ export function createMediaModule(deps: MediaModuleDeps): MediaModule {
   const inFlight = new Set<string>();
   const sweeper = createMediaSweeper({ port, dir, intervalMs: startup.sweepIntervalMs, inFlight, now, log });
   const media: MediaService = {
-    ...createMediaService({ port, dir, dataDir: deps.dataDir, recorder: deps.recorder, inFlight, now, newId: deps.newId, log, limits: () => deps.config.get().media }),
+    ...createMediaService({
+      port,
+      dir,
+      dataDir: deps.dataDir,
+      recorder: deps.recorder,
+      inFlight,
+      now,
+      newId: deps.newId,
+      log,
+      limits: () => deps.config.get().media,
+    }),
     sweep: sweeper.sweep,
   };
   return {

@@ -16,7 +16,7 @@ const FALLBACK_CONTENT_TYPE = 'application/octet-stream';
 /** Longest content type a save accepts (RFC 6838 caps each name at 127 characters; parameters take the rest). */
 const MAX_CONTENT_TYPE_CHARS = 255;
 
-const TOKEN = "[A-Za-z0-9!#$&^_.+-]+";
+const TOKEN = '[A-Za-z0-9!#$&^_.+-]+';
 /** `type/subtype` with optional `; name=value` parameters (RFC 9110 §8.3.1); no CR or LF can reach a header. */
 const CONTENT_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;\\s*${TOKEN}=(${TOKEN}|"[^"\\\\\\r\\n]*"))*$`);
 

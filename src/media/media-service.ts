@@ -101,7 +101,8 @@ function mayRead(record: MediaRecord, reader: MediaReader): boolean {
 
 function checkedTtlMs(ttlMs: number | null | undefined, defaultTtlMs: number): number | null {
   if (ttlMs === undefined) return defaultTtlMs === 0 ? null : defaultTtlMs;
-  if (ttlMs !== null && (!Number.isSafeInteger(ttlMs) || ttlMs < 1)) throw invalidParams('ttlMs must be a positive whole number of ms, or null', 'ttlMs');
+  if (ttlMs !== null && (!Number.isSafeInteger(ttlMs) || ttlMs < 1))
+    throw invalidParams('ttlMs must be a positive whole number of ms, or null', 'ttlMs');
   return ttlMs;
 }
 
@@ -149,7 +150,14 @@ export function createMediaService(deps: MediaServiceDeps): Omit<MediaService, '
       const ttl = checkedTtlMs(ttlMs, limits.defaultTtlMs);
       const id = newMediaId(deps.newId, recorded);
       const savedAt = now();
-      const record: MediaRecord = { id, contentType: recorded, size: data.length, savedAt, expiresAt: ttl === null ? null : savedAt + ttl, ownerId };
+      const record: MediaRecord = {
+        id,
+        contentType: recorded,
+        size: data.length,
+        savedAt,
+        expiresAt: ttl === null ? null : savedAt + ttl,
+        ownerId,
+      };
       inFlight.add(id);
       try {
         await writeAtomically(dir, id, data);

@@ -56,7 +56,9 @@ export function createMediaSweeper({ port, dir, intervalMs, inFlight, now, log }
   async function removeOrphans(names: string[]): Promise<number> {
     // A name is skipped while its save runs: the in-flight check comes before the record lookup, so a save that
     // finishes in between is seen by the lookup.
-    const candidates = names.filter((name) => !inFlight.has(name.startsWith(TEMP_PREFIX) ? name.slice(TEMP_PREFIX.length) : name));
+    const candidates = names.filter(
+      (name) => !inFlight.has(name.startsWith(TEMP_PREFIX) ? name.slice(TEMP_PREFIX.length) : name),
+    );
     const known = await port.existing(candidates);
     const orphans = candidates.filter((name) => !known.has(name));
     for (const name of orphans) await removeMediaFile(dir, name);

@@ -23,7 +23,17 @@ const idParams = z.object({ id: z.string() });
  * from disk. The type comes from the record, so send's own guess is off; the record's id is never a dotfile.
  */
 function sendOptions(root: string): SendOptions {
-  return { root, dotfiles: 'deny', index: false, extensions: false, cacheControl: false, contentType: false, etag: true, lastModified: true, acceptRanges: true };
+  return {
+    root,
+    dotfiles: 'deny',
+    index: false,
+    extensions: false,
+    cacheControl: false,
+    contentType: false,
+    etag: true,
+    lastModified: true,
+    acceptRanges: true,
+  };
 }
 
 /** The file is private to its token holders and never changes under its id: caches must ask again, and may reuse it on 304. */
@@ -33,12 +43,24 @@ const CACHE_CONTROL = 'private, no-cache';
  * A range past the end (416, with a Content-Range naming the size), a failed If-Match / If-Unmodified-Since (412) or
  * another refusal of send's: the REST envelope instead of send's HTML page, with the status kept since clients branch on it.
  */
-function sendConditionFailure(reply: FastifyReply, statusCode: number, headers: Record<string, string>, size: number): FastifyReply {
+function sendConditionFailure(
+  reply: FastifyReply,
+  statusCode: number,
+  headers: Record<string, string>,
+  size: number,
+): FastifyReply {
   const contentRange = headers['Content-Range'];
   if (contentRange !== undefined) reply.header('content-range', contentRange);
-  const error = statusCode === 412
-    ? { code: 'conflict', message: 'Precondition failed: the file does not match If-Match or If-Unmodified-Since' }
-    : { code: 'invalid_request', message: statusCode === 416 ? `Range not satisfiable: the file is ${size} bytes` : 'The request for this file cannot be served' };
+  const error =
+    statusCode === 412
+      ? { code: 'conflict', message: 'Precondition failed: the file does not match If-Match or If-Unmodified-Since' }
+      : {
+          code: 'invalid_request',
+          message:
+            statusCode === 416
+              ? `Range not satisfiable: the file is ${size} bytes`
+              : 'The request for this file cannot be served',
+        };
   return reply.code(statusCode).header('x-content-type-options', 'nosniff').send({ error });
 }
 
@@ -74,8 +96,10 @@ export function mediaRoutes({ auth, tokens, media }: MediaRoutesDeps): RouteRegi
       const result = await send(request.raw, `/${file.name}`, sendOptions(file.dir));
       // The record outlived its file (removed by hand, or swept just now): the same 404 as an unknown id.
       if (result.type === 'error' && result.statusCode === 404) throw mediaNotFound(id);
-      if (result.type === 'error' && result.statusCode >= 500) throw new GatewayError('internal', 'media file unreadable', {}, { cause: result.metadata.error });
-      if (result.type === 'error') return sendConditionFailure(reply, result.statusCode, result.headers, file.meta.size);
+      if (result.type === 'error' && result.statusCode >= 500)
+        throw new GatewayError('internal', 'media file unreadable', {}, { cause: result.metadata.error });
+      if (result.type === 'error')
+        return sendConditionFailure(reply, result.statusCode, result.headers, file.meta.size);
       reply.code(result.statusCode).headers(result.headers);
       if (result.type === 'file' && result.statusCode !== 304) reply.header('content-type', file.meta.contentType);
       reply.header('x-content-type-options', 'nosniff').header('cache-control', CACHE_CONTROL);

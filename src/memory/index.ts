@@ -24,7 +24,15 @@ import { memoryTools } from './tools.js';
 import { createTrustPolicy } from './trust.js';
 
 export { fuseRankings, RRF_K, type FusedHit, type LaneHit } from './rank-fusion.js';
-export { createMemorySearch, MEMORY_LANES, type MemoryLane, type MemorySearch, type MemorySearchRequest, type MemorySearchResult, type ScoredEntry } from './memory-search.js';
+export {
+  createMemorySearch,
+  MEMORY_LANES,
+  type MemoryLane,
+  type MemorySearch,
+  type MemorySearchRequest,
+  type MemorySearchResult,
+  type ScoredEntry,
+} from './memory-search.js';
 export { createMemoryEmbedder, contentHash, type MemoryEmbedder } from './memory-embedder.js';
 export type { MemoryWrite, MemoryWriter } from './memory-writer.js';
 export { UNTRUSTED_MEMORY_LABEL } from './trust.js';
@@ -71,7 +79,11 @@ function liveMemoryEmbedder(deps: MemoryModuleDeps, onChange: () => void): Memor
     if (built !== undefined && built.source === source && built.provider === provider) return built.embedder;
     const isChange = built !== undefined;
     const configured = source === undefined || provider === undefined ? undefined : { embedder: source, provider };
-    built = { source, provider, embedder: createMemoryEmbedder({ configured, builtin, cache: deps.ports.memory, log: deps.log }) };
+    built = {
+      source,
+      provider,
+      embedder: createMemoryEmbedder({ configured, builtin, cache: deps.ports.memory, log: deps.log }),
+    };
     if (isChange) onChange();
     return built.embedder;
   };
@@ -99,12 +111,26 @@ export function createMemoryModule(deps: MemoryModuleDeps): MemoryModule {
   const injection = createInjectionMonitor({ events: deps.events, now });
   // The interval applies from start to stop (a reload changes it at the next restart); the policy at each sweep.
   const { sweepIntervalMs } = memoryConfig().lifecycle;
-  const sweeper = sweepIntervalMs === 0 ? undefined : createLifecycleSweeper({
-    port, signals: deps.signals, policy: () => lifecyclePolicyOf(memoryConfig().lifecycle), intervalMs: sweepIntervalMs, now, log,
-  });
+  const sweeper =
+    sweepIntervalMs === 0
+      ? undefined
+      : createLifecycleSweeper({
+          port,
+          signals: deps.signals,
+          policy: () => lifecyclePolicyOf(memoryConfig().lifecycle),
+          intervalMs: sweepIntervalMs,
+          now,
+          log,
+        });
   const stats = memoryStatsReader(port, embedder);
   const methods = memoryMethods({
-    port, search, write, stats, grants: deps.grants, trust, now,
+    port,
+    search,
+    write,
+    stats,
+    grants: deps.grants,
+    trust,
+    now,
     defaultAgentId: () => deps.agents.defaultAgentId() ?? 'default',
   });
   return {
@@ -117,7 +143,16 @@ export function createMemoryModule(deps: MemoryModuleDeps): MemoryModule {
     hooks: [
       { beforeModel: injectionScanHook(injection) },
       trust.hooks,
-      createRecallHooks({ search, port, marks, recorder: deps.recorder, config: memoryConfig, grants: deps.grants, now, log }),
+      createRecallHooks({
+        search,
+        port,
+        marks,
+        recorder: deps.recorder,
+        config: memoryConfig,
+        grants: deps.grants,
+        now,
+        log,
+      }),
     ],
     start() {
       // Entries stored by an earlier embedder (or while the provider was down) get vectors of the current one.

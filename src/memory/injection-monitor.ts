@@ -1,7 +1,12 @@
 // Turns detections into security events: one per detection, and one per window when an agent's detections pass the rate.
 import type { EventBus } from '../obs/index.js';
 import type { BeforeModelInput, ModelContextAddition, TurnHookContext } from '../turns/index.js';
-import { DEFAULT_INJECTION_SCAN_CHARS, detectInjection, warmInjectionPatterns, type InjectionResult } from './injection.js';
+import {
+  DEFAULT_INJECTION_SCAN_CHARS,
+  detectInjection,
+  warmInjectionPatterns,
+  type InjectionResult,
+} from './injection.js';
 import { isWebhookSession } from './trust.js';
 
 export interface InjectionRate {
@@ -42,7 +47,12 @@ interface AgentWindow {
   isReported: boolean;
 }
 
-export function createInjectionMonitor({ events, now, rate = DEFAULT_INJECTION_RATE, maxScanChars = DEFAULT_INJECTION_SCAN_CHARS }: InjectionMonitorDeps): InjectionMonitor {
+export function createInjectionMonitor({
+  events,
+  now,
+  rate = DEFAULT_INJECTION_RATE,
+  maxScanChars = DEFAULT_INJECTION_SCAN_CHARS,
+}: InjectionMonitorDeps): InjectionMonitor {
   const windows = new Map<string, AgentWindow>();
   setImmediate(warmInjectionPatterns).unref();
 
@@ -56,7 +66,11 @@ export function createInjectionMonitor({ events, now, rate = DEFAULT_INJECTION_R
     window.detections += 1;
     if (window.detections > rate.maxDetections && !window.isReported) {
       window.isReported = true;
-      events.emit('security:injection_rate_exceeded', { agentId, detections: window.detections, windowMs: rate.windowMs });
+      events.emit('security:injection_rate_exceeded', {
+        agentId,
+        detections: window.detections,
+        windowMs: rate.windowMs,
+      });
     }
   }
 
@@ -82,8 +96,12 @@ function inboundSource(ctx: Pick<TurnHookContext, 'sessionKey' | 'clientId'>): I
  * message) and adds no context. Compose it in front of the module's recall hook.
  */
 export function injectionScanHook(monitor: InjectionMonitor) {
-  return async function scanInboundMessage(input: BeforeModelInput, ctx: TurnHookContext): Promise<ModelContextAddition | undefined> {
-    if (input.step === 1) monitor.inspect(input.message, { agentId: ctx.agentId, sessionKey: ctx.sessionKey, source: inboundSource(ctx) });
+  return async function scanInboundMessage(
+    input: BeforeModelInput,
+    ctx: TurnHookContext,
+  ): Promise<ModelContextAddition | undefined> {
+    if (input.step === 1)
+      monitor.inspect(input.message, { agentId: ctx.agentId, sessionKey: ctx.sessionKey, source: inboundSource(ctx) });
     return undefined;
   };
 }

@@ -90,7 +90,9 @@ const SOURCES: Record<InjectionPattern, string> = {
 };
 
 /** Compiled once at load; `test` on a non-global regex keeps no state between calls. */
-const COMPILED: readonly (readonly [InjectionPattern, RegExp])[] = INJECTION_PATTERNS.map((name) => [name, new RegExp(SOURCES[name], 'i')] as const);
+const COMPILED: readonly (readonly [InjectionPattern, RegExp])[] = INJECTION_PATTERNS.map(
+  (name) => [name, new RegExp(SOURCES[name], 'i')] as const,
+);
 
 const NOTHING_FOUND: InjectionResult = Object.freeze({ detected: false, patterns: Object.freeze([]) });
 
@@ -118,5 +120,6 @@ export function detectInjection(text: string, maxScanChars = DEFAULT_INJECTION_S
  * request path keeps that cost (tens of ms) out of the first turn that scans a message.
  */
 export function warmInjectionPatterns(): void {
-  for (let round = 0; round < 3; round += 1) detectInjection('Warm-up: plan the trip, send the report to the team, and tell me the weather.');
+  for (let round = 0; round < 3; round += 1)
+    detectInjection('Warm-up: plan the trip, send the report to the team, and tell me the weather.');
 }

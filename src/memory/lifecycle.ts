@@ -14,7 +14,11 @@ import type { LifecycleOutcome, LifecyclePolicy, MemoryPort } from '../store/ind
 export const DAY_MS = 86_400_000;
 
 /** The store's policy from the `memory.lifecycle` config (days there, ms in the store). */
-export function lifecyclePolicyOf({ demoteAfterDays, evictAfterDays, maxDemotedPerAgent }: MemoryConfig['lifecycle']): LifecyclePolicy {
+export function lifecyclePolicyOf({
+  demoteAfterDays,
+  evictAfterDays,
+  maxDemotedPerAgent,
+}: MemoryConfig['lifecycle']): LifecyclePolicy {
   return { demoteAfterMs: demoteAfterDays * DAY_MS, evictAfterMs: evictAfterDays * DAY_MS, maxDemotedPerAgent };
 }
 
@@ -42,7 +46,14 @@ export interface LifecycleSweeper {
   sweepNow(): Promise<LifecycleOutcome[]>;
 }
 
-export function createLifecycleSweeper({ port, signals, policy, intervalMs, now, log }: LifecycleSweeperDeps): LifecycleSweeper {
+export function createLifecycleSweeper({
+  port,
+  signals,
+  policy,
+  intervalMs,
+  now,
+  log,
+}: LifecycleSweeperDeps): LifecycleSweeper {
   let state: SweeperState = 'created';
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<LifecycleOutcome[]> | undefined;
@@ -51,8 +62,14 @@ export function createLifecycleSweeper({ port, signals, policy, intervalMs, now,
     const at = now();
     try {
       const { scanned, promoted, demoted, evicted } = await port.sweep(agentId, current, at);
-      signals.record({ kind: SIGNAL_KIND.memoryLifecycle, ts: at, agentId, data: { scanned, promoted, demoted, evicted } });
-      if (demoted > 0 || evicted > 0) log.info({ agentId, scanned, promoted, demoted, evicted }, 'memory lifecycle sweep');
+      signals.record({
+        kind: SIGNAL_KIND.memoryLifecycle,
+        ts: at,
+        agentId,
+        data: { scanned, promoted, demoted, evicted },
+      });
+      if (demoted > 0 || evicted > 0)
+        log.info({ agentId, scanned, promoted, demoted, evicted }, 'memory lifecycle sweep');
       return { agentId, scanned, promoted, demoted, evicted };
     } catch (error) {
       // One agent's failure leaves the others' sweeps standing; the next sweep tries it again.

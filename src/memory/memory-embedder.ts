@@ -24,7 +24,10 @@ export interface MemoryEmbedderDeps {
 
 export const contentHash = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-const toVector = (model: string, values: readonly number[]): EmbeddingVector => ({ model, values: Float32Array.from(values) });
+const toVector = (model: string, values: readonly number[]): EmbeddingVector => ({
+  model,
+  values: Float32Array.from(values),
+});
 
 /**
  * The cache spares model calls: a configured provider's vectors are looked up by model and the text's sha256 first,
@@ -52,12 +55,17 @@ export function createMemoryEmbedder({ configured, builtin, cache, log }: Memory
       const found = await Promise.all(hashes.map((hash) => cache.cachedEmbedding(model, hash)));
       const missing = texts.flatMap((text, index) => (found[index] === undefined ? [{ text, index }] : []));
       if (missing.length > 0) {
-        const { vectors } = await embedder.embed(missing.map(({ text }) => text), signal);
+        const { vectors } = await embedder.embed(
+          missing.map(({ text }) => text),
+          signal,
+        );
         missing.forEach(({ index }, position) => {
           const values = Float32Array.from(vectors[position] ?? []);
           found[index] = values;
           const hash = hashes[index] ?? contentHash(texts[index] ?? '');
-          cache.cacheEmbedding(model, hash, values).catch((error: unknown) => log.warn({ err: error, model }, 'embedding cache write failed'));
+          cache
+            .cacheEmbedding(model, hash, values)
+            .catch((error: unknown) => log.warn({ err: error, model }, 'embedding cache write failed'));
         });
       }
       return found.map((values) => ({ model, values: values ?? new Float32Array() }));

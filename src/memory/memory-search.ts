@@ -63,7 +63,9 @@ export function createMemorySearch({ port, embedder }: MemorySearchDeps): Memory
     const ran: MemoryLane[] = [];
     const [lexical, { vector, early }] = await Promise.all([
       lanes.includes('lexical') ? port.searchLexical(query, filter, candidates, signal) : undefined,
-      lanes.includes('vector') ? vectorLane(query, filter, candidates, signal, lanes.includes('lexical') ? { limit, scope } : undefined) : NO_VECTOR_LANE,
+      lanes.includes('vector')
+        ? vectorLane(query, filter, candidates, signal, lanes.includes('lexical') ? { limit, scope } : undefined)
+        : NO_VECTOR_LANE,
     ]);
     if (lexical !== undefined) {
       rankings.push(lexical);
@@ -91,7 +93,13 @@ export function createMemorySearch({ port, embedder }: MemorySearchDeps): Memory
    * fetched while the lexical lane may still run (on a reader thread, or a database server), as most of the fused
    * results are among them; only the others are fetched once the lanes are fused.
    */
-  async function vectorLane(query: string, filter: MemoryFilter, candidates: number, signal: AbortSignal, fetch?: { limit: number; scope: MemoryScope }): Promise<VectorLaneResult> {
+  async function vectorLane(
+    query: string,
+    filter: MemoryFilter,
+    candidates: number,
+    signal: AbortSignal,
+    fetch?: { limit: number; scope: MemoryScope },
+  ): Promise<VectorLaneResult> {
     const [embedded] = await embedder.embed([query], signal);
     if (embedded === undefined || isZeroVector(embedded.values)) return NO_VECTOR_LANE;
     const vector = await port.searchVector(embedded, filter, candidates, signal);

@@ -13,7 +13,10 @@ export type MemoryStatsReader = (scope: MemoryScope) => Promise<{
 }>;
 
 /** The catalogue's fields (totalEntries, dbSizeBytes, embeddingProvider, cacheHitRate) and the port's breakdown. */
-export function memoryStatsReader(port: Pick<MemoryPort, 'stats' | 'embeddingCacheStats'>, embedder: { readonly label: string }): MemoryStatsReader {
+export function memoryStatsReader(
+  port: Pick<MemoryPort, 'stats' | 'embeddingCacheStats'>,
+  embedder: { readonly label: string },
+): MemoryStatsReader {
   return async (scope) => {
     const [store, cache] = await Promise.all([port.stats(scope), port.embeddingCacheStats()]);
     return {

@@ -53,10 +53,18 @@ export function memoryMethods(deps: MemoryMethodsDeps) {
         "Hybrid search (full-text and vector lanes fused by reciprocal rank) over the memories the caller reads: its token's own and every " +
         `entry of the tenants config gives the token (every memory for admin); ` +
         `{ results: MemoryEntry[] } best first, each with its fused score 0-1; limit 1-${MEMORY_SEARCH_LIMIT_MAX}, default ${MEMORY_SEARCH_LIMIT_DEFAULT}.`,
-      params: z.strictObject({ query: z.string().trim().min(1).max(MEMORY_QUERY_MAX_CHARS), limit: searchLimitSchema.optional() }),
+      params: z.strictObject({
+        query: z.string().trim().min(1).max(MEMORY_QUERY_MAX_CHARS),
+        limit: searchLimitSchema.optional(),
+      }),
       async handler({ query, limit }, ctx) {
         const scope = callerScope(sessionCallerOf(ctx.caller), grants);
-        const { hits } = await search({ query, filter: scope, limit: limit ?? MEMORY_SEARCH_LIMIT_DEFAULT, signal: ctx.signal });
+        const { hits } = await search({
+          query,
+          filter: scope,
+          limit: limit ?? MEMORY_SEARCH_LIMIT_DEFAULT,
+          signal: ctx.signal,
+        });
         return { results: hits.map(({ entry, score }) => entryView(entry, score)) };
       },
     }),
@@ -64,7 +72,7 @@ export function memoryMethods(deps: MemoryMethodsDeps) {
       name: 'memory.inspect',
       scope: 'rpc',
       summary:
-        "{ entry } for an id, else { stats } of the memories the caller reads (of tenantId alone when given). An rpc caller reads its " +
+        '{ entry } for an id, else { stats } of the memories the caller reads (of tenantId alone when given). An rpc caller reads its ' +
         "token's own memories and every entry of the tenants config gives the token; any other id answers not_found, a tenantId " +
         "other than 'default' or those tenants forbidden.",
       params: z.strictObject({ id: memoryId.optional(), tenantId: z.string().min(1).max(128).optional() }),
@@ -92,7 +100,8 @@ export function memoryMethods(deps: MemoryMethodsDeps) {
     defineMethod({
       name: 'memory.delete',
       scope: 'admin',
-      summary: 'Deletes one memory entry (unlinked from observations derived from it): { id, deleted: true }; unknown id not_found.',
+      summary:
+        'Deletes one memory entry (unlinked from observations derived from it): { id, deleted: true }; unknown id not_found.',
       params: z.strictObject({ id: memoryId }),
       async handler({ id }) {
         if (!(await port.delete(id, {}))) throw memoryNotFound(id);
@@ -106,7 +115,13 @@ export function memoryMethods(deps: MemoryMethodsDeps) {
       params: noParams,
       async handler() {
         const cache = await port.embeddingCacheStats();
-        return { size: cache.entries, hits: cache.hits, misses: cache.misses, hitRate: cache.hitRate, evictions: cache.evictions };
+        return {
+          size: cache.entries,
+          hits: cache.hits,
+          misses: cache.misses,
+          hitRate: cache.hitRate,
+          evictions: cache.evictions,
+        };
       },
     }),
     defineMethod({
@@ -137,7 +152,8 @@ export function memoryMethods(deps: MemoryMethodsDeps) {
     defineMethod({
       name: 'memory.stats',
       scope: 'admin',
-      summary: 'All tenants: { totalEntries, dbSizeBytes, embeddingProvider (the embedder in use), cacheHitRate, byType, untrusted, demoted, vectorsByModel }.',
+      summary:
+        'All tenants: { totalEntries, dbSizeBytes, embeddingProvider (the embedder in use), cacheHitRate, byType, untrusted, demoted, vectorsByModel }.',
       params: noParams,
       handler: () => stats({}),
     }),
@@ -145,14 +161,26 @@ export function memoryMethods(deps: MemoryMethodsDeps) {
       name: 'memory.store',
       scope: 'admin',
       summary: `Stores an operator's memory (tenant 'default', the default agent, type fact): { id }; content up to ${MEMORY_CONTENT_MAX_CHARS} characters.`,
-      params: z.strictObject({ content: z.string().trim().min(1).max(MEMORY_CONTENT_MAX_CHARS), metadata: metadataSchema.optional() }),
+      params: z.strictObject({
+        content: z.string().trim().min(1).max(MEMORY_CONTENT_MAX_CHARS),
+        metadata: metadataSchema.optional(),
+      }),
       async handler({ content, metadata = {} }, ctx) {
         const found = findForbiddenKey(metadata);
         if (found !== undefined) throw forbiddenKey('metadata', found.key);
         const agentId = deps.defaultAgentId();
         const decision = deps.trust.forOperator();
         const entry = await deps.write(
-          { tenantId: DEFAULT_TENANT, agentId, content, memoryType: 'fact', trustLevel: decision.trustLevel, sourceSessionKey: null, ownerId: null, metadata },
+          {
+            tenantId: DEFAULT_TENANT,
+            agentId,
+            content,
+            memoryType: 'fact',
+            trustLevel: decision.trustLevel,
+            sourceSessionKey: null,
+            ownerId: null,
+            metadata,
+          },
           ctx.signal,
         );
         deps.trust.stored(entry, decision);

@@ -51,5 +51,9 @@ export function fuseRankings(lanes: readonly (readonly LaneHit[])[], limit: numb
   // Higher first; equal scores keep their order of first appearance.
   const best = bestPlaces(ids.length, limit, (left, right) => (scores[left] as number) > (scores[right] as number));
   const perfect = width / (k + 1);
-  return best.map((place) => ({ id: ids[place] as string, score: (scores[place] as number) / perfect, ranks: ranks.slice(place * width, (place + 1) * width) }));
+  return best.map((place) => ({
+    id: ids[place] as string,
+    score: (scores[place] as number) / perfect,
+    ranks: ranks.slice(place * width, (place + 1) * width),
+  }));
 }

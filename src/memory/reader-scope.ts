@@ -9,7 +9,9 @@ import { DEFAULT_TENANT } from '../turns/index.js';
 export type ReaderGrants = Pick<TokenDirectory, 'grantOf' | 'tenantsOf'>;
 
 export const memoryTenantForbidden = (tenantId: string) =>
-  new GatewayError('forbidden', `Memories of tenant '${tenantId}' are open only to tokens given that tenant`, { param: 'tenantId' });
+  new GatewayError('forbidden', `Memories of tenant '${tenantId}' are open only to tokens given that tenant`, {
+    param: 'tenantId',
+  });
 
 /**
  * The scope of a JSON-RPC or REST caller: an admin caller reads every entry (of `tenantId` alone when given); another
@@ -20,7 +22,8 @@ export function callerScope(caller: SessionCaller, grants: ReaderGrants, tenantI
   const tenant = tenantId === undefined ? {} : { tenantId };
   if (caller.isAdmin) return tenant;
   const tenantIds = grants.tenantsOf(caller.clientId);
-  if (tenantId !== undefined && tenantId !== DEFAULT_TENANT && !tenantIds.includes(tenantId)) throw memoryTenantForbidden(tenantId);
+  if (tenantId !== undefined && tenantId !== DEFAULT_TENANT && !tenantIds.includes(tenantId))
+    throw memoryTenantForbidden(tenantId);
   return { ...tenant, readableBy: { ownerId: caller.clientId, tenantIds } };
 }
 

@@ -17,14 +17,20 @@ function line(hit: ScoredEntry): string {
   // Newlines inside an entry would let it pose as a new list item or header.
   const content = entry.content.replace(/\s*\n\s*/g, ' ');
   // An untrusted entry carries the label in place of its type, so the model reads it as data.
-  return entry.trustLevel === 'untrusted' ? `- ${labelRecalled({ content, trustLevel: entry.trustLevel })}` : `- [${entry.memoryType}] ${content}`;
+  return entry.trustLevel === 'untrusted'
+    ? `- ${labelRecalled({ content, trustLevel: entry.trustLevel })}`
+    : `- [${entry.memoryType}] ${content}`;
 }
 
 /**
  * Keeps hits at or above `minScore`, best first, up to `topK`, while the message stays within `maxTokens`
  * (estimated as characters / 4, the context budget's rule); a hit that does not fit is skipped for shorter ones.
  */
-export function selectRecalled(hits: readonly ScoredEntry[], { topK, maxTokens, minScore }: { topK: number; maxTokens: number; minScore?: number | undefined }, timestamp: number): RecallSelection {
+export function selectRecalled(
+  hits: readonly ScoredEntry[],
+  { topK, maxTokens, minScore }: { topK: number; maxTokens: number; minScore?: number | undefined },
+  timestamp: number,
+): RecallSelection {
   const lines: string[] = [];
   const chosen: ScoredEntry[] = [];
   let tokens = estimateTokens(RECALL_HEADER);

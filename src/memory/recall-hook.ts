@@ -42,7 +42,16 @@ function userOf(sessionKey: string | null): string | undefined {
  * An agent with no memories in the owner's scope is not searched at all (no embedding, no lanes, no evidence): there is
  * nothing to recall, and most agents of a chat gateway never store one.
  */
-export function createRecallHooks({ search, port, marks, recorder, config, grants, now, log }: RecallHookDeps): RecallHooks {
+export function createRecallHooks({
+  search,
+  port,
+  marks,
+  recorder,
+  config,
+  grants,
+  now,
+  log,
+}: RecallHookDeps): RecallHooks {
   const kept = new Map<string, ModelContextAddition | undefined>();
 
   async function recall(input: BeforeModelInput, ctx: TurnHookContext): Promise<ModelContextAddition | undefined> {
@@ -65,7 +74,13 @@ export function createRecallHooks({ search, port, marks, recorder, config, grant
       traceId: ctx.traceId,
       kind: TRAJECTORY_KIND.recall,
       ts: now(),
-      data: { lanes, candidates: hits.length, finalCount: chosen.length, rerankerAvailable: false, ...(crossUserCount > 0 ? { crossUserCount } : {}) },
+      data: {
+        lanes,
+        candidates: hits.length,
+        finalCount: chosen.length,
+        rerankerAvailable: false,
+        ...(crossUserCount > 0 ? { crossUserCount } : {}),
+      },
     });
     if (message === undefined) return undefined;
     marks.add(chosen.map(({ entry }) => entry.id));

@@ -21,7 +21,13 @@ export interface RecallMarksDeps {
   maxBuffered?: number;
 }
 
-export function createRecallMarks({ port, now, log, delayMs = RECALL_MARK_DELAY_MS, maxBuffered = RECALL_MARK_MAX_BUFFERED }: RecallMarksDeps): RecallMarks {
+export function createRecallMarks({
+  port,
+  now,
+  log,
+  delayMs = RECALL_MARK_DELAY_MS,
+  maxBuffered = RECALL_MARK_MAX_BUFFERED,
+}: RecallMarksDeps): RecallMarks {
   /** Times each id was recalled since the last write. */
   let pending = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
@@ -43,7 +49,9 @@ export function createRecallMarks({ port, now, log, delayMs = RECALL_MARK_DELAY_
     const counts = pending;
     pending = new Map();
     const at = now();
-    writing = writing.then(() => markAll(counts, at)).catch((error: unknown) => log.warn({ err: error, count: counts.size }, 'marking memories recalled failed'));
+    writing = writing
+      .then(() => markAll(counts, at))
+      .catch((error: unknown) => log.warn({ err: error, count: counts.size }, 'marking memories recalled failed'));
     return writing;
   }
 

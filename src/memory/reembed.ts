@@ -26,7 +26,14 @@ export interface ReembedderDeps {
   retryMs?: number;
 }
 
-export function createReembedder({ port, embedder, log, batchSize = REEMBED_BATCH_SIZE, pauseMs = REEMBED_PAUSE_MS, retryMs = REEMBED_RETRY_MS }: ReembedderDeps): Reembedder {
+export function createReembedder({
+  port,
+  embedder,
+  log,
+  batchSize = REEMBED_BATCH_SIZE,
+  pauseMs = REEMBED_PAUSE_MS,
+  retryMs = REEMBED_RETRY_MS,
+}: ReembedderDeps): Reembedder {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -44,7 +51,10 @@ export function createReembedder({ port, embedder, log, batchSize = REEMBED_BATC
     try {
       const pending = await port.withoutVector(embedder.model, batchSize);
       if (pending.length === 0) return;
-      const vectors = await embedder.embed(pending.map((entry) => entry.content), controller.signal);
+      const vectors = await embedder.embed(
+        pending.map((entry) => entry.content),
+        controller.signal,
+      );
       for (const [index, { id }] of pending.entries()) {
         const vector = vectors[index];
         if (vector !== undefined) await port.setVector(id, vector);

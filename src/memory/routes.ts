@@ -22,7 +22,12 @@ export interface MemoryRoutesDeps {
 const between = `must be between 1 and ${MEMORY_SEARCH_LIMIT_MAX}`;
 const searchQuery = z.strictObject({
   q: z.string().trim().min(1, 'is required').max(MEMORY_QUERY_MAX_CHARS),
-  limit: z.coerce.number().int('must be an integer').min(1, between).max(MEMORY_SEARCH_LIMIT_MAX, between).default(MEMORY_SEARCH_LIMIT_DEFAULT),
+  limit: z.coerce
+    .number()
+    .int('must be an integer')
+    .min(1, between)
+    .max(MEMORY_SEARCH_LIMIT_MAX, between)
+    .default(MEMORY_SEARCH_LIMIT_DEFAULT),
 });
 
 export function memoryRoutes({ auth, search, grants, stats }: MemoryRoutesDeps): RouteRegistrar {

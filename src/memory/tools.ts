@@ -36,7 +36,8 @@ export function memoryTools({ search, write, trust, injection, config, grants }:
   return [
     defineTool({
       name: 'memory_search',
-      description: 'Searches what this agent remembers (facts, preferences, earlier episodes) for a query; best match first.',
+      description:
+        'Searches what this agent remembers (facts, preferences, earlier episodes) for a query; best match first.',
       input: z.strictObject({
         query: z.string().min(1).max(1_000),
         limit: z.number().int().min(1).max(TOOL_SEARCH_LIMIT_MAX).optional(),
@@ -47,7 +48,13 @@ export function memoryTools({ search, write, trust, injection, config, grants }:
         const filter = { tenantId, agentId: ctx.agentId, ...(await ownerScope(ctx.ownerId, grants)) };
         const { hits } = await search({ query, filter, limit: limit ?? TOOL_SEARCH_LIMIT_DEFAULT, signal: ctx.signal });
         return {
-          results: hits.map(({ entry, score }) => ({ id: entry.id, content: entry.content, score, memoryType: entry.memoryType, trustLevel: entry.trustLevel })),
+          results: hits.map(({ entry, score }) => ({
+            id: entry.id,
+            content: entry.content,
+            score,
+            memoryType: entry.memoryType,
+            trustLevel: entry.trustLevel,
+          })),
         };
       },
     }),
@@ -64,7 +71,16 @@ export function memoryTools({ search, write, trust, injection, config, grants }:
         const decision = trust.forAgent({ sessionKey: ctx.sessionKey, clientId: ctx.caller.clientId });
         injection.inspect(content, { agentId: ctx.agentId, sessionKey: ctx.sessionKey, source: 'memory_store' });
         const entry = await write(
-          { tenantId, agentId: ctx.agentId, content, memoryType: memoryType ?? 'fact', trustLevel: decision.trustLevel, sourceSessionKey: ctx.sessionKey, ownerId: ctx.ownerId, metadata: {} },
+          {
+            tenantId,
+            agentId: ctx.agentId,
+            content,
+            memoryType: memoryType ?? 'fact',
+            trustLevel: decision.trustLevel,
+            sourceSessionKey: ctx.sessionKey,
+            ownerId: ctx.ownerId,
+            metadata: {},
+          },
           ctx.signal,
         );
         trust.stored(entry, decision);

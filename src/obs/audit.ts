@@ -52,7 +52,8 @@ export interface AuditLogDeps {
 }
 
 /** Label columns are short enums or ids; anything longer is cut. */
-const label = (value: unknown, fallback: string): string => (typeof value === 'string' && value.length > 0 ? value.slice(0, 128) : fallback);
+const label = (value: unknown, fallback: string): string =>
+  typeof value === 'string' && value.length > 0 ? value.slice(0, 128) : fallback;
 
 export function createAuditLog({ port, now, newId, events, flushIntervalMs, log }: AuditLogDeps): AuditLog {
   const queue = createBatchQueue<AuditRow>({
@@ -63,9 +64,15 @@ export function createAuditLog({ port, now, newId, events, flushIntervalMs, log 
 
   function record(input: AuditInput): void {
     const entry: AuditEvent = {
-      tenantId: label(input.tenantId, ''), agentId: input.agentId === undefined ? null : label(input.agentId, ''), kind: label(input.kind, 'event'),
-      classification: label(input.classification, 'unclassified'), action: label(input.action, 'unknown'), actor: label(input.actor, 'system'),
-      outcome: label(input.outcome, 'unknown'), severity: label(input.severity, 'info'), traceId: input.traceId === undefined ? null : label(input.traceId, ''),
+      tenantId: label(input.tenantId, ''),
+      agentId: input.agentId === undefined ? null : label(input.agentId, ''),
+      kind: label(input.kind, 'event'),
+      classification: label(input.classification, 'unclassified'),
+      action: label(input.action, 'unknown'),
+      actor: label(input.actor, 'system'),
+      outcome: label(input.outcome, 'unknown'),
+      severity: label(input.severity, 'info'),
+      traceId: input.traceId === undefined ? null : label(input.traceId, ''),
       refs: scrubObject(input.refs ?? {}),
     };
     queue.enqueue({ ...entry, id: newId(), ts: input.ts ?? now(), refs: JSON.stringify(entry.refs) });

@@ -20,7 +20,12 @@ export interface BatchQueueOptions<T> {
   log?: Logger;
 }
 
-export function createBatchQueue<T>({ write, flushIntervalMs = 250, maxBuffered = 500, log }: BatchQueueOptions<T>): BatchQueue<T> {
+export function createBatchQueue<T>({
+  write,
+  flushIntervalMs = 250,
+  maxBuffered = 500,
+  log,
+}: BatchQueueOptions<T>): BatchQueue<T> {
   let pending: T[] = [];
   let timer: NodeJS.Timeout | undefined;
   let isClosed = false;
@@ -49,7 +54,9 @@ export function createBatchQueue<T>({ write, flushIntervalMs = 250, maxBuffered 
   }
 
   function flushInBackground(): void {
-    flush().catch((error: unknown) => log?.error({ err: error }, 'evidence batch could not be written and was dropped'));
+    flush().catch((error: unknown) =>
+      log?.error({ err: error }, 'evidence batch could not be written and was dropped'),
+    );
   }
 
   return {

@@ -40,7 +40,10 @@ export interface BillingDeps {
 const HOUR_MS = 3_600_000;
 
 export function createBilling({ port, flush, now, priceOf }: BillingDeps): Billing {
-  async function groups(filter: { agentId?: string; sessionKey?: string }, sinceMs: number | undefined): Promise<UsageGroup[]> {
+  async function groups(
+    filter: { agentId?: string; sessionKey?: string },
+    sinceMs: number | undefined,
+  ): Promise<UsageGroup[]> {
     await flush();
     return port.usageGroups({ ...filter, sinceMs: sinceMs ?? 0 });
   }
@@ -66,7 +69,12 @@ export function createBilling({ port, flush, now, priceOf }: BillingDeps): Billi
     async byProvider({ sinceMs }) {
       const byName = new Map<string, ProviderBilling>();
       for (const row of await groups({}, sinceMs)) {
-        const entry = byName.get(row.provider) ?? { provider: row.provider, inputTokens: 0, outputTokens: 0, estimatedCostUsd: 0 };
+        const entry = byName.get(row.provider) ?? {
+          provider: row.provider,
+          inputTokens: 0,
+          outputTokens: 0,
+          estimatedCostUsd: 0,
+        };
         entry.inputTokens += row.inputTokens;
         entry.outputTokens += row.outputTokens;
         entry.estimatedCostUsd = round(entry.estimatedCostUsd + row.costUsd, 6);
@@ -77,7 +85,9 @@ export function createBilling({ port, flush, now, priceOf }: BillingDeps): Billi
     async usage24h() {
       await flush();
       const at = now();
-      const byHour = new Map((await port.usageByHour({ afterMs: at - 24 * HOUR_MS, untilMs: at })).map((row) => [row.hour, row.tokens]));
+      const byHour = new Map(
+        (await port.usageByHour({ afterMs: at - 24 * HOUR_MS, untilMs: at })).map((row) => [row.hour, row.tokens]),
+      );
       return Array.from({ length: 24 }, (_, hour) => ({ hour, tokens: byHour.get(hour) ?? 0 }));
     },
     async reset() {

@@ -24,7 +24,13 @@ export interface CacheStatsDeps {
 
 function finish(counts: Omit<CacheCounts, 'hitRate'>): CacheCounts {
   const calls = counts.hits + counts.misses;
-  return { hits: counts.hits, misses: counts.misses, hitRate: calls === 0 ? 0 : round(counts.hits / calls, 4), cachedTokens: counts.cachedTokens, savingsUsd: round(counts.savingsUsd, 6) };
+  return {
+    hits: counts.hits,
+    misses: counts.misses,
+    hitRate: calls === 0 ? 0 : round(counts.hits / calls, 4),
+    cachedTokens: counts.cachedTokens,
+    savingsUsd: round(counts.savingsUsd, 6),
+  };
 }
 
 export function createCacheStats({ port, flush, priceOf }: CacheStatsDeps): { read(): Promise<CacheStats> } {
@@ -44,7 +50,10 @@ export function createCacheStats({ port, flush, priceOf }: CacheStatsDeps): { re
         }
         byProvider.set(row.provider, entry);
       }
-      return { ...finish(total), providers: [...byProvider.entries()].map(([provider, counts]) => ({ provider, ...finish(counts) })) };
+      return {
+        ...finish(total),
+        providers: [...byProvider.entries()].map(([provider, counts]) => ({ provider, ...finish(counts) })),
+      };
     },
   };
 }

@@ -37,17 +37,29 @@ export interface ChannelActivityDeps {
 }
 
 /** The channel of a message event: its channelId, typed by channelType when the emitter knows one. */
-export function channelOfEvent(payload: EventMap['message:received' | 'message:sent']): { channelId: string; channelType: string } | undefined {
+export function channelOfEvent(
+  payload: EventMap['message:received' | 'message:sent'],
+): { channelId: string; channelType: string } | undefined {
   const { channelId, channelType } = payload;
   if (channelId.length === 0) return undefined;
   const type = channelType !== undefined && channelType.length > 0 ? channelType : channelId;
   return { channelId: channelId.slice(0, 256), channelType: type.slice(0, 64) };
 }
 
-const newestFirst = (a: ChannelActivity, b: ChannelActivity) => b.lastActiveAt - a.lastActiveAt || (a.channelId < b.channelId ? -1 : a.channelId > b.channelId ? 1 : 0);
+const newestFirst = (a: ChannelActivity, b: ChannelActivity) =>
+  b.lastActiveAt - a.lastActiveAt || (a.channelId < b.channelId ? -1 : a.channelId > b.channelId ? 1 : 0);
 
-export function createChannelActivityTracker({ port, queue, now, events }: ChannelActivityDeps): ChannelActivityTracker {
-  function touch(channel: { channelId: string; channelType: string }, direction: 'sent' | 'received', ts = now()): void {
+export function createChannelActivityTracker({
+  port,
+  queue,
+  now,
+  events,
+}: ChannelActivityDeps): ChannelActivityTracker {
+  function touch(
+    channel: { channelId: string; channelType: string },
+    direction: 'sent' | 'received',
+    ts = now(),
+  ): void {
     queue.enqueue({ type: 'channel', touch: { ...channel, ts, direction } });
   }
 

@@ -26,7 +26,14 @@ export interface ContextDag {
     maxDepth: number;
     compactions: number;
     /** Turns whose pre-flight dropped history, newest first. */
-    compactionHistory: { ts: number; sessionKey: string; traceId: string; droppedCount: number; keptCount: number; verdict: string }[];
+    compactionHistory: {
+      ts: number;
+      sessionKey: string;
+      traceId: string;
+      droppedCount: number;
+      keptCount: number;
+      verdict: string;
+    }[];
   }[];
 }
 
@@ -38,7 +45,12 @@ export interface ContextPipeline {
     outputHeadroom: number;
     assembledInputTokens: number;
     verdict: string;
-    layers: { layer: 'system' | 'history' | 'freshTail' | 'outputHeadroom'; tokens: number; keptCount?: number; droppedCount?: number }[];
+    layers: {
+      layer: 'system' | 'history' | 'freshTail' | 'outputHeadroom';
+      tokens: number;
+      keptCount?: number;
+      droppedCount?: number;
+    }[];
   }[];
 }
 
@@ -60,10 +72,17 @@ export function contextDag(records: readonly BudgetRecord[]): ContextDag {
       nodeCount: [...latest.values()].reduce((sum, record) => sum + count(record.data.keptCount) + 1, 0),
       maxDepth: Math.max(0, ...[...latest.values()].map((record) => count(record.data.keptCount))),
       compactions: compacted.length,
-      compactionHistory: compacted.slice(-HISTORY_CAP).reverse().map((record) => ({
-        ts: record.ts, sessionKey: record.sessionKey, traceId: record.traceId,
-        droppedCount: count(record.data.droppedCount), keptCount: count(record.data.keptCount), verdict: str(record.data.verdict) ?? 'fits',
-      })),
+      compactionHistory: compacted
+        .slice(-HISTORY_CAP)
+        .reverse()
+        .map((record) => ({
+          ts: record.ts,
+          sessionKey: record.sessionKey,
+          traceId: record.traceId,
+          droppedCount: count(record.data.droppedCount),
+          keptCount: count(record.data.keptCount),
+          verdict: str(record.data.verdict) ?? 'fits',
+        })),
     };
   });
   return { records: records.length, agents };
@@ -75,20 +94,27 @@ export function contextPipeline(records: readonly BudgetRecord[]): ContextPipeli
     const last = list.at(-1);
     if (last === undefined) return [];
     const { data } = last;
-    return [{
-      agentId,
-      updatedAt: last.ts,
-      windowTokens: count(data.windowTokens),
-      outputHeadroom: count(data.outputHeadroom),
-      assembledInputTokens: count(data.assembledInputTokens),
-      verdict: str(data.verdict) ?? 'fits',
-      layers: [
-        { layer: 'system' as const, tokens: count(data.systemTokens) },
-        { layer: 'history' as const, tokens: count(data.budgetedHistoryTokens), keptCount: count(data.keptCount), droppedCount: count(data.droppedCount) },
-        { layer: 'freshTail' as const, tokens: count(data.freshTailTokens) },
-        { layer: 'outputHeadroom' as const, tokens: count(data.outputHeadroom) },
-      ],
-    }];
+    return [
+      {
+        agentId,
+        updatedAt: last.ts,
+        windowTokens: count(data.windowTokens),
+        outputHeadroom: count(data.outputHeadroom),
+        assembledInputTokens: count(data.assembledInputTokens),
+        verdict: str(data.verdict) ?? 'fits',
+        layers: [
+          { layer: 'system' as const, tokens: count(data.systemTokens) },
+          {
+            layer: 'history' as const,
+            tokens: count(data.budgetedHistoryTokens),
+            keptCount: count(data.keptCount),
+            droppedCount: count(data.droppedCount),
+          },
+          { layer: 'freshTail' as const, tokens: count(data.freshTailTokens) },
+          { layer: 'outputHeadroom' as const, tokens: count(data.outputHeadroom) },
+        ],
+      },
+    ];
   });
   return { agents };
 }
@@ -98,11 +124,27 @@ export interface ContextReports {
   pipeline(filter: { agentId?: string }): Promise<ContextPipeline>;
 }
 
-export function createContextReports({ port, flush }: { port: EvidencePort; flush: () => Promise<void> }): ContextReports {
+export function createContextReports({
+  port,
+  flush,
+}: {
+  port: EvidencePort;
+  flush: () => Promise<void>;
+}): ContextReports {
   const query = async (agentId: string | undefined): Promise<BudgetRecord[]> => {
     await flush();
-    const records = await port.trajectoryOfKind({ kind: TRAJECTORY_KIND.contextBudget, ...(agentId === undefined ? {} : { agentId }), newest: CONTEXT_RECORDS_READ });
-    return records.map((record) => ({ ts: record.ts, sessionKey: record.sessionKey, traceId: record.traceId, agentId: record.agentId, data: record.data }));
+    const records = await port.trajectoryOfKind({
+      kind: TRAJECTORY_KIND.contextBudget,
+      ...(agentId === undefined ? {} : { agentId }),
+      newest: CONTEXT_RECORDS_READ,
+    });
+    return records.map((record) => ({
+      ts: record.ts,
+      sessionKey: record.sessionKey,
+      traceId: record.traceId,
+      agentId: record.agentId,
+      data: record.data,
+    }));
   };
   return {
     dag: async ({ agentId }) => contextDag(await query(agentId)),

@@ -71,8 +71,14 @@ export function createDeliveryTracer({ port, queue, now }: DeliveryTracerDeps): 
     queue.enqueue({
       type: 'delivery',
       row: {
-        ts: trace.ts ?? now(), channelId: trace.channelId, channelType: trace.channelType, sessionKey: trace.sessionKey ?? null, traceId: trace.traceId ?? null,
-        outcome: trace.outcome, latencyMs: Math.max(0, Math.round(trace.latencyMs)), errorKind: trace.errorKind ?? null,
+        ts: trace.ts ?? now(),
+        channelId: trace.channelId,
+        channelType: trace.channelType,
+        sessionKey: trace.sessionKey ?? null,
+        traceId: trace.traceId ?? null,
+        outcome: trace.outcome,
+        latencyMs: Math.max(0, Math.round(trace.latencyMs)),
+        errorKind: trace.errorKind ?? null,
       },
     });
   }
@@ -81,9 +87,18 @@ export function createDeliveryTracer({ port, queue, now }: DeliveryTracerDeps): 
     const ts = now();
     const isFailure = reply.delivered === false || reply.errorKind !== undefined;
     record({
-      ts, channelId: reply.channelId.slice(0, 256), channelType: (reply.channelType ?? reply.channelId).slice(0, 64), sessionKey: reply.sessionKey,
-      traceId: reply.traceId, outcome: isFailure ? 'failure' : 'success', latencyMs: ts - reply.receivedAt,
-      ...(reply.errorKind !== undefined ? { errorKind: reply.errorKind.slice(0, 64) } : isFailure ? { errorKind: 'undelivered' } : {}),
+      ts,
+      channelId: reply.channelId.slice(0, 256),
+      channelType: (reply.channelType ?? reply.channelId).slice(0, 64),
+      sessionKey: reply.sessionKey,
+      traceId: reply.traceId,
+      outcome: isFailure ? 'failure' : 'success',
+      latencyMs: ts - reply.receivedAt,
+      ...(reply.errorKind !== undefined
+        ? { errorKind: reply.errorKind.slice(0, 64) }
+        : isFailure
+          ? { errorKind: 'undelivered' }
+          : {}),
     });
   }
 
@@ -92,7 +107,11 @@ export function createDeliveryTracer({ port, queue, now }: DeliveryTracerDeps): 
     replied,
     async recent({ sinceMs, limit = DELIVERY_DEFAULT_LIMIT, channelId }) {
       await queue.flush();
-      return port.deliveries({ ...(sinceMs === undefined ? {} : { sinceMs }), ...(channelId === undefined ? {} : { channelId }), limit: Math.min(limit, DELIVERY_MAX_LIMIT) });
+      return port.deliveries({
+        ...(sinceMs === undefined ? {} : { sinceMs }),
+        ...(channelId === undefined ? {} : { channelId }),
+        limit: Math.min(limit, DELIVERY_MAX_LIMIT),
+      });
     },
     async stats() {
       await queue.flush();

@@ -18,7 +18,8 @@ export interface DiagnosticEvent {
   data: { [key: string]: Scrubbed };
 }
 
-export type DiagnosticInput = Pick<DiagnosticEvent, 'category' | 'kind'> & Partial<Pick<DiagnosticEvent, 'ts' | 'count' | 'severity'>> & { data?: Record<string, unknown> };
+export type DiagnosticInput = Pick<DiagnosticEvent, 'category' | 'kind'> &
+  Partial<Pick<DiagnosticEvent, 'ts' | 'count' | 'severity'>> & { data?: Record<string, unknown> };
 
 export const DIAGNOSTICS_DEFAULT_LIMIT = 100;
 export const DIAGNOSTICS_MAX_LIMIT = 1000;
@@ -68,10 +69,18 @@ export interface DiagnosticsDeps {
 
 export function createDiagnostics({ port, queue, now, events }: DiagnosticsDeps): Diagnostics {
   function record(input: DiagnosticInput): void {
-    const count = typeof input.count === 'number' && Number.isFinite(input.count) && input.count > 0 ? Math.round(input.count) : 1;
+    const count =
+      typeof input.count === 'number' && Number.isFinite(input.count) && input.count > 0 ? Math.round(input.count) : 1;
     queue.enqueue({
       type: 'diagnostic',
-      row: { ts: input.ts ?? now(), category: input.category.slice(0, 64), kind: input.kind.slice(0, 64), count, severity: input.severity ?? 'info', data: JSON.stringify(scrubObject(input.data ?? {})) },
+      row: {
+        ts: input.ts ?? now(),
+        category: input.category.slice(0, 64),
+        kind: input.kind.slice(0, 64),
+        count,
+        severity: input.severity ?? 'info',
+        data: JSON.stringify(scrubObject(input.data ?? {})),
+      },
     });
   }
 
@@ -80,17 +89,32 @@ export function createDiagnostics({ port, queue, now, events }: DiagnosticsDeps)
     if (severity === undefined) return;
     const [category = event.name, kind = event.name] = event.name.split(':');
     const count = 'count' in event.payload ? event.payload.count : undefined;
-    record({ ts: event.ts, category, kind, severity, data: event.payload, ...(typeof count === 'number' ? { count } : {}) });
+    record({
+      ts: event.ts,
+      category,
+      kind,
+      severity,
+      data: event.payload,
+      ...(typeof count === 'number' ? { count } : {}),
+    });
   });
 
   return {
     record,
     async query({ category, limit = DIAGNOSTICS_DEFAULT_LIMIT, sinceMs }) {
       await queue.flush();
-      const { rows, totals } = await port.diagnostics({ ...(category === undefined ? {} : { category }), ...(sinceMs === undefined ? {} : { sinceMs }), limit: Math.min(limit, DIAGNOSTICS_MAX_LIMIT) });
+      const { rows, totals } = await port.diagnostics({
+        ...(category === undefined ? {} : { category }),
+        ...(sinceMs === undefined ? {} : { sinceMs }),
+        limit: Math.min(limit, DIAGNOSTICS_MAX_LIMIT),
+      });
       return {
         events: rows.map((row) => ({
-          id: row.id, ts: row.ts, category: row.category, kind: row.kind, count: row.count,
+          id: row.id,
+          ts: row.ts,
+          category: row.category,
+          kind: row.kind,
+          count: row.count,
           severity: oneOf(row.severity, SEVERITIES) ?? 'info',
           data: scrubObject(parseData(row.data)),
         })),

@@ -68,12 +68,26 @@ export interface EventMap {
   'skill:registry_reset': { count: number };
 
   'observability:metrics': { name: string; value: number };
-  'observability:token_usage': SessionRef & { provider: string; model: string; inputTokens: number; outputTokens: number; costUsd: number };
+  'observability:token_usage': SessionRef & {
+    provider: string;
+    model: string;
+    inputTokens: number;
+    outputTokens: number;
+    costUsd: number;
+  };
   'observability:reset': { table: string; rowsDeleted: number | ResetCounts };
 
   /** `ownerId`: the token whose job fired; /api/events shows the event to it and to admins only. */
   'scheduler:job_started': { jobId: string; jobName: string; agentId: string; runId: string; ownerId: string };
-  'scheduler:job_completed': { jobId: string; jobName: string; agentId: string; runId: string; status: 'ok' | 'error' | 'skipped'; durationMs: number; ownerId: string };
+  'scheduler:job_completed': {
+    jobId: string;
+    jobName: string;
+    agentId: string;
+    runId: string;
+    status: 'ok' | 'error' | 'skipped';
+    durationMs: number;
+    ownerId: string;
+  };
   'scheduler:heartbeat_check': { jobId: string; agentId: string };
   'scheduler:heartbeat_delivered': { jobId: string; agentId: string };
   'scheduler:heartbeat_alert': { jobId: string; agentId: string; reason: string };
@@ -111,25 +125,57 @@ export type EventName = keyof EventMap;
 
 /** Every event name, in the order of the spec's table; /api/events and rpc.discover list them from here. */
 export const EVENT_NAMES = [
-  'message:received', 'message:sent', 'message:streaming',
-  'session:created', 'session:expired', 'session:sub_agent_spawned', 'session:sub_agent_completed',
-  'session:sub_agent_archived', 'session:sub_agent_spawn_rejected', 'session:sub_agent_spawn_started',
-  'session:sub_agent_spawn_queued', 'session:sub_agent_lifecycle_ended',
-  'run:killed', 'run:revoked',
-  'audit:event', 'security:injection_detected', 'security:injection_rate_exceeded', 'security:memory_tainted',
-  'security:warn', 'secret:accessed', 'secret:modified',
-  'skill:executed', 'skill:rejected', 'skill:loaded', 'skill:registry_reset',
-  'observability:metrics', 'observability:token_usage', 'observability:reset',
-  'scheduler:job_started', 'scheduler:job_completed', 'scheduler:heartbeat_check', 'scheduler:heartbeat_delivered',
+  'message:received',
+  'message:sent',
+  'message:streaming',
+  'session:created',
+  'session:expired',
+  'session:sub_agent_spawned',
+  'session:sub_agent_completed',
+  'session:sub_agent_archived',
+  'session:sub_agent_spawn_rejected',
+  'session:sub_agent_spawn_started',
+  'session:sub_agent_spawn_queued',
+  'session:sub_agent_lifecycle_ended',
+  'run:killed',
+  'run:revoked',
+  'audit:event',
+  'security:injection_detected',
+  'security:injection_rate_exceeded',
+  'security:memory_tainted',
+  'security:warn',
+  'secret:accessed',
+  'secret:modified',
+  'skill:executed',
+  'skill:rejected',
+  'skill:loaded',
+  'skill:registry_reset',
+  'observability:metrics',
+  'observability:token_usage',
+  'observability:reset',
+  'scheduler:job_started',
+  'scheduler:job_completed',
+  'scheduler:heartbeat_check',
+  'scheduler:heartbeat_delivered',
   'scheduler:heartbeat_alert',
-  'approval:requested', 'approval:resolved',
-  'graph:started', 'graph:node_updated', 'graph:completed',
+  'approval:requested',
+  'approval:resolved',
+  'graph:started',
+  'graph:node_updated',
+  'graph:completed',
   'config:patched',
-  'diagnostic:channel_health', 'diagnostic:billing_snapshot',
-  'model:catalog_loaded', 'model:fallback_attempt', 'model:fallback_exhausted', 'model:auth_cooldown',
-  'provider:degraded', 'provider:recovered',
-  'agent:hot_added', 'agent:hot_removed',
-  'channel:registered', 'channel:deregistered',
+  'diagnostic:channel_health',
+  'diagnostic:billing_snapshot',
+  'model:catalog_loaded',
+  'model:fallback_attempt',
+  'model:fallback_exhausted',
+  'model:auth_cooldown',
+  'provider:degraded',
+  'provider:recovered',
+  'agent:hot_added',
+  'agent:hot_removed',
+  'channel:registered',
+  'channel:deregistered',
   'system:error',
 ] as const satisfies readonly EventName[];
 

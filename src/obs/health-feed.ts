@@ -19,21 +19,38 @@ export const HEALTH_CODES = {
  * for every failed probe) and each auth cooldown. Recording only queues the row for the batch writer, so the
  * model call that caused the event pays nothing. Returns the unsubscribe function.
  */
-export function subscribeProviderHealth({ events, signals }: { events: EventBus; signals: HealthSignalRecorder }): () => void {
+export function subscribeProviderHealth({
+  events,
+  signals,
+}: {
+  events: EventBus;
+  signals: HealthSignalRecorder;
+}): () => void {
   return events.subscribe(function recordProviderHealth(event) {
     if (event.name === 'provider:degraded') {
       const { provider, failures } = event.payload;
-      signals.record({ kind: SIGNAL_KIND.health, severity: 'warning', ts: event.ts, data: { code: HEALTH_CODES.breakerOpened(provider), provider, failures } });
+      signals.record({
+        kind: SIGNAL_KIND.health,
+        severity: 'warning',
+        ts: event.ts,
+        data: { code: HEALTH_CODES.breakerOpened(provider), provider, failures },
+      });
     } else if (event.name === 'model:auth_cooldown') {
       const { provider } = event.payload;
-      signals.record({ kind: SIGNAL_KIND.health, severity: 'warning', ts: event.ts, data: { code: HEALTH_CODES.authCooldown(provider), provider } });
+      signals.record({
+        kind: SIGNAL_KIND.health,
+        severity: 'warning',
+        ts: event.ts,
+        data: { code: HEALTH_CODES.authCooldown(provider), provider },
+      });
     }
   });
 }
 
 /** At startup: the runs a previous process left running, now marked orphaned (one signal per restart that found any). */
 export function recordRunsOrphaned(signals: HealthSignalRecorder, count: number): void {
-  if (count > 0) signals.record({ kind: SIGNAL_KIND.health, severity: 'warning', data: { code: HEALTH_CODES.runsOrphaned, count } });
+  if (count > 0)
+    signals.record({ kind: SIGNAL_KIND.health, severity: 'warning', data: { code: HEALTH_CODES.runsOrphaned, count } });
 }
 
 /** One model's context window as configured and as its server reports serving it (`unknown` when it does not say). */
@@ -44,14 +61,18 @@ export interface PostureEntry {
   servedWindowTokens: number | 'unknown';
 }
 
-const isBelow = (entry: PostureEntry): boolean => typeof entry.servedWindowTokens === 'number' && entry.servedWindowTokens < entry.configuredWindowTokens;
+const isBelow = (entry: PostureEntry): boolean =>
+  typeof entry.servedWindowTokens === 'number' && entry.servedWindowTokens < entry.configuredWindowTokens;
 
 /**
  * The boot posture row (config_posture). Every boot records one, even with no providers, because the fleet report
  * reads the latest row only: an old boot's finding must not outlive a fixed config. Models served below their
  * configured window come first, since stored arrays keep their first 20 items (scrub.ts).
  */
-export function recordBootPosture(signals: HealthSignalRecorder, { bootId, entries }: { bootId: string; entries: readonly PostureEntry[] }): void {
+export function recordBootPosture(
+  signals: HealthSignalRecorder,
+  { bootId, entries }: { bootId: string; entries: readonly PostureEntry[] },
+): void {
   const ordered = [...entries.filter(isBelow), ...entries.filter((entry) => !isBelow(entry))];
   signals.record({
     kind: SIGNAL_KIND.configPosture,

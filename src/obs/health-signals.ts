@@ -36,7 +36,14 @@ export function createHealthSignalRecorder({ queue, now }: HealthSignalDeps): He
     record(signal) {
       queue.enqueue({
         type: 'health_signal',
-        row: { ts: signal.ts ?? now(), kind: signal.kind, agentId: signal.agentId ?? null, rootRunId: signal.rootRunId ?? null, severity: ingestSeverity(signal), data: JSON.stringify(scrubObject(signal.data ?? {})) },
+        row: {
+          ts: signal.ts ?? now(),
+          kind: signal.kind,
+          agentId: signal.agentId ?? null,
+          rootRunId: signal.rootRunId ?? null,
+          severity: ingestSeverity(signal),
+          data: JSON.stringify(scrubObject(signal.data ?? {})),
+        },
       });
     },
   };

@@ -22,7 +22,11 @@ export function obsMethods({ obs }: { obs: Observability }) {
       name: 'obs.diagnostics',
       scope: 'rpc',
       summary: `Recent diagnostic events (scrubbed), newest first, and counts per category:kind; limit clamped to ${DIAGNOSTICS_MAX_LIMIT}.`,
-      params: z.strictObject({ category: z.string().min(1).max(64).optional(), limit: limit.optional(), sinceMs: epochMs.optional() }),
+      params: z.strictObject({
+        category: z.string().min(1).max(64).optional(),
+        limit: limit.optional(),
+        sinceMs: epochMs.optional(),
+      }),
       handler: (params) => obs.diagnostics.query(params),
     }),
     defineMethod({
@@ -105,7 +109,8 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.context.pipeline',
       scope: 'admin',
-      summary: "Each agent's latest context pipeline: layers (system, history, fresh tail, output headroom) and token budgets.",
+      summary:
+        "Each agent's latest context pipeline: layers (system, history, fresh tail, output headroom) and token budgets.",
       params: z.strictObject({ agentId: id.optional() }),
       handler: (params) => obs.context.pipeline(params),
     }),
@@ -135,16 +140,21 @@ export function obsMethods({ obs }: { obs: Observability }) {
       name: 'obs.explain',
       scope: 'admin',
       summary: 'IncidentReport of one session from recorded evidence (no model call); or a session_not_found marker.',
-      params: z.strictObject({
-        sessionKey: id.optional(),
-        traceId: id.optional(),
-        rootRunId: id.optional(),
-        depth: z.enum(['summary', 'full']).optional(),
-        includeSynthetic: z.boolean().optional(),
-      }).refine((params) => params.sessionKey !== undefined || params.traceId !== undefined || params.rootRunId !== undefined, {
-        message: 'needs at least one of sessionKey, traceId or rootRunId',
-        path: ['sessionKey'],
-      }),
+      params: z
+        .strictObject({
+          sessionKey: id.optional(),
+          traceId: id.optional(),
+          rootRunId: id.optional(),
+          depth: z.enum(['summary', 'full']).optional(),
+          includeSynthetic: z.boolean().optional(),
+        })
+        .refine(
+          (params) => params.sessionKey !== undefined || params.traceId !== undefined || params.rootRunId !== undefined,
+          {
+            message: 'needs at least one of sessionKey, traceId or rootRunId',
+            path: ['sessionKey'],
+          },
+        ),
       handler: (params) => obs.explain(params),
     }),
     defineMethod({
@@ -173,14 +183,16 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.storage.stats',
       scope: 'admin',
-      summary: 'Evidence tables (rows, oldest time, bytes), database bytes, obs.retentionDays and the last retention sweep.',
+      summary:
+        'Evidence tables (rows, oldest time, bytes), database bytes, obs.retentionDays and the last retention sweep.',
       params: noParams,
       handler: (_params, ctx) => obs.retention.report(ctx.signal),
     }),
     defineMethod({
       name: 'obs.storage.sweep',
       scope: 'admin',
-      summary: 'Runs the retention sweep now (or joins the running one): deletes evidence older than obs.retentionDays.',
+      summary:
+        'Runs the retention sweep now (or joins the running one): deletes evidence older than obs.retentionDays.',
       params: noParams,
       handler: () => obs.retention.sweepNow(),
     }),

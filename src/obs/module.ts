@@ -11,7 +11,10 @@ export interface ObsModule extends CapabilityModule {
    * Records this boot's config posture from the windows the providers serve; run after listen, so startup never
    * waits on an upstream. Never rejects: a failed probe is logged, and nothing is written once `signal` aborted.
    */
-  recordBootPosture(servedWindows: (signal: AbortSignal) => Promise<PostureEntry[]>, signal: AbortSignal): Promise<void>;
+  recordBootPosture(
+    servedWindows: (signal: AbortSignal) => Promise<PostureEntry[]>,
+    signal: AbortSignal,
+  ): Promise<void>;
 }
 
 export function createObsModule(deps: ObservabilityDeps): ObsModule {

@@ -75,7 +75,10 @@ export interface Observability {
 
 export function createObservability(deps: ObservabilityDeps): Observability {
   const { events, recorder, now, newId, priceOf, hasDurableRuns = false } = deps;
-  const batching = { ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }), ...(deps.log === undefined ? {} : { log: deps.log }) };
+  const batching = {
+    ...(deps.flushIntervalMs === undefined ? {} : { flushIntervalMs: deps.flushIntervalMs }),
+    ...(deps.log === undefined ? {} : { log: deps.log }),
+  };
   // Delivery traces, diagnostics and health signals share one queue, so one transaction carries them all.
   const counters = createBatchQueue<ObsWrite>({ write: (batch) => deps.store.obs.append(batch), ...batching });
   const flush = async () => {
@@ -95,7 +98,11 @@ export function createObservability(deps: ObservabilityDeps): Observability {
   const sessionLoader = createSessionLoader({ port: deps.store.evidence, flush });
   const fleetLoader = createFleetLoader({ port: deps.store.evidence, flush, hasDurableRuns });
   const retention = createRetentionSweeper({
-    port: deps.store.retention, retentionDays: deps.retentionDays ?? (() => 0), leases: deps.leases ?? OWN_LEASES, now, ...(deps.log === undefined ? {} : { log: deps.log }),
+    port: deps.store.retention,
+    retentionDays: deps.retentionDays ?? (() => 0),
+    leases: deps.leases ?? OWN_LEASES,
+    now,
+    ...(deps.log === undefined ? {} : { log: deps.log }),
     flush: async () => {
       await flush();
       await audit.flush();
@@ -121,9 +128,15 @@ export function createObservability(deps: ObservabilityDeps): Observability {
     cacheStats: () => cache.read(),
     traceSearch: (params) => traces.search(params),
     explain: (params) => explainSession(sessionLoader, params),
-    fleetHealth: async ({ sinceHours = FLEET_DEFAULT_SINCE_HOURS }) => assembleFleetHealth(await fleetLoader.load({ nowMs: now(), sinceHours })),
+    fleetHealth: async ({ sinceHours = FLEET_DEFAULT_SINCE_HOURS }) =>
+      assembleFleetHealth(await fleetLoader.load({ nowMs: now(), sinceHours })),
     async reset() {
-      const rowsDeleted = { tokenUsage: await resetters.token_usage(), delivery: await resetters.delivery(), diagnostics: await resetters.diagnostics(), channels: await resetters.channels() };
+      const rowsDeleted = {
+        tokenUsage: await resetters.token_usage(),
+        delivery: await resetters.delivery(),
+        diagnostics: await resetters.diagnostics(),
+        channels: await resetters.channels(),
+      };
       events.emit('observability:reset', { table: 'all', rowsDeleted });
       return rowsDeleted;
     },

@@ -1,6 +1,12 @@
 // Records counts-only evidence (trajectory, session index, token usage) through the evidence port in batches, off the hot path.
 import type { Logger } from 'pino';
-import type { EvidencePort, EvidenceWrite, SessionIndexStart, TrajectoryRecord, UsageRecord } from '../store/ports/index.js';
+import type {
+  EvidencePort,
+  EvidenceWrite,
+  SessionIndexStart,
+  TrajectoryRecord,
+  UsageRecord,
+} from '../store/ports/index.js';
 import { createBatchQueue } from './batch-queue.js';
 
 export type { SessionIndexStart, TrajectoryRecord, UsageRecord } from '../store/ports/index.js';
@@ -25,7 +31,12 @@ export interface RecorderOptions {
 }
 
 export function createRecorder({ port, log, flushIntervalMs = 250, maxBuffered = 500 }: RecorderOptions): Recorder {
-  const queue = createBatchQueue<EvidenceWrite>({ write: (batch) => port.append(batch), flushIntervalMs, maxBuffered, ...(log === undefined ? {} : { log }) });
+  const queue = createBatchQueue<EvidenceWrite>({
+    write: (batch) => port.append(batch),
+    flushIntervalMs,
+    maxBuffered,
+    ...(log === undefined ? {} : { log }),
+  });
   return {
     trajectory: (record) => queue.enqueue({ type: 'trajectory', record }),
     startSession: (entry) => queue.enqueue({ type: 'session_start', entry }),

@@ -73,12 +73,25 @@ export interface RetentionSweeperDeps {
 }
 
 const noneDeleted = (): Record<EvidenceTable, number> => ({
-  trajectory: 0, session_index: 0, token_usage: 0, delivery_traces: 0, diagnostic_events: 0, health_signals: 0, audit_log: 0,
+  trajectory: 0,
+  session_index: 0,
+  token_usage: 0,
+  delivery_traces: 0,
+  diagnostic_events: 0,
+  health_signals: 0,
+  audit_log: 0,
 });
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-export function createRetentionSweeper({ port, retentionDays, leases, flush, now, log }: RetentionSweeperDeps): RetentionSweeper {
+export function createRetentionSweeper({
+  port,
+  retentionDays,
+  leases,
+  flush,
+  now,
+  log,
+}: RetentionSweeperDeps): RetentionSweeper {
   let state: 'created' | 'started' | 'stopped' = 'created';
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<RetentionSweep> | undefined;
@@ -94,7 +107,8 @@ export function createRetentionSweeper({ port, retentionDays, leases, flush, now
         deleted[table] += batch;
         if (batch < RETENTION_BATCH_ROWS) break;
         batches += 1;
-        if (batches % RETENTION_RENEW_BATCHES === 0 && !(await leases.renew(RETENTION_LEASE, RETENTION_LEASE_TTL_MS))) return 'other_replica';
+        if (batches % RETENTION_RENEW_BATCHES === 0 && !(await leases.renew(RETENTION_LEASE, RETENTION_LEASE_TTL_MS)))
+          return 'other_replica';
       }
     }
     return 'swept';
@@ -105,7 +119,13 @@ export function createRetentionSweeper({ port, retentionDays, leases, flush, now
     const days = retentionDays();
     const deleted = noneDeleted();
     const finish = (outcome: RetentionOutcome, cutoffMs: number | null, error?: string): RetentionSweep => ({
-      startedAt, finishedAt: now(), retentionDays: days, cutoffMs, outcome, deleted, ...(error === undefined ? {} : { error }),
+      startedAt,
+      finishedAt: now(),
+      retentionDays: days,
+      cutoffMs,
+      outcome,
+      deleted,
+      ...(error === undefined ? {} : { error }),
     });
     if (days === 0) return finish('off', null);
     try {
@@ -124,7 +144,9 @@ export function createRetentionSweeper({ port, retentionDays, leases, flush, now
       log?.error({ err: error }, 'evidence retention sweep failed; the next one tries again');
       return finish('failed', cutoffMs, messageOf(error));
     } finally {
-      await leases.release(RETENTION_LEASE).catch((error: unknown) => log?.warn({ err: error }, 'the evidence retention lease could not be released'));
+      await leases
+        .release(RETENTION_LEASE)
+        .catch((error: unknown) => log?.warn({ err: error }, 'the evidence retention lease could not be released'));
     }
   }
 
@@ -167,7 +189,12 @@ export function createRetentionSweeper({ port, retentionDays, leases, flush, now
     sweepNow,
     async report(signal) {
       await flush();
-      return { retentionDays: retentionDays(), sweepIntervalMs: RETENTION_SWEEP_INTERVAL_MS, lastSweep, storage: await port.size(signal) };
+      return {
+        retentionDays: retentionDays(),
+        sweepIntervalMs: RETENTION_SWEEP_INTERVAL_MS,
+        lastSweep,
+        storage: await port.size(signal),
+      };
     },
   };
 }

@@ -22,7 +22,10 @@ function scrubValue(value: unknown, depth: number): Scrubbed | undefined {
   if (typeof value === 'string') return ID_LIKE.test(value) ? value : digestOf(value);
   if (depth >= MAX_DEPTH) return undefined;
   if (Array.isArray(value)) {
-    return value.slice(0, MAX_ITEMS).map((item) => scrubValue(item, depth + 1)).filter((item): item is Scrubbed => item !== undefined);
+    return value
+      .slice(0, MAX_ITEMS)
+      .map((item) => scrubValue(item, depth + 1))
+      .filter((item): item is Scrubbed => item !== undefined);
   }
   if (typeof value === 'object') return scrubObject(value as Record<string, unknown>, depth + 1);
   return undefined;

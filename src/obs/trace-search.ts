@@ -32,10 +32,14 @@ const DAY_MS = 86_400_000;
 
 /** The UTC days the lookback reads, newest first (session_index.day values). */
 export function lookbackDays(nowMs: number): string[] {
-  return Array.from({ length: TRACE_LOOKBACK_DAYS }, (_, back) => new Date(nowMs - back * DAY_MS).toISOString().slice(0, 10));
+  return Array.from({ length: TRACE_LOOKBACK_DAYS }, (_, back) =>
+    new Date(nowMs - back * DAY_MS).toISOString().slice(0, 10),
+  );
 }
 
-export function createTraceSearch({ port, flush, now }: TraceSearchDeps): { search(params: TraceSearchParams): Promise<{ rows: TraceRow[] }> } {
+export function createTraceSearch({ port, flush, now }: TraceSearchDeps): {
+  search(params: TraceSearchParams): Promise<{ rows: TraceRow[] }>;
+} {
   return {
     async search(params) {
       const nowMs = now();

@@ -9,7 +9,16 @@
 import { invalidParams } from '../errors.js';
 import type { TraceCondition, TraceFlagField, TraceTextField } from '../store/ports/index.js';
 
-const TEXT_FIELDS: readonly TraceTextField[] = ['agentId', 'channel', 'endReason', 'sessionKey', 'traceId', 'messageId', 'rootRunId', 'day'];
+const TEXT_FIELDS: readonly TraceTextField[] = [
+  'agentId',
+  'channel',
+  'endReason',
+  'sessionKey',
+  'traceId',
+  'messageId',
+  'rootRunId',
+  'day',
+];
 const FLAG_FIELDS: readonly TraceFlagField[] = ['degraded', 'synthetic'];
 
 export const WHERE_MAX_CLAUSES = 8;
@@ -27,7 +36,8 @@ const isText = (field: string): field is TraceTextField => TEXT_FIELDS.some((tex
 
 function parseClause(field: string, op: '=' | '!=' | '~', value: string, isBare: boolean): TraceCondition {
   if (isFlag(field)) {
-    if (op === '~' || !isBare || (value !== 'true' && value !== 'false')) fail(`${field} takes = true, = false, != true or != false`);
+    if (op === '~' || !isBare || (value !== 'true' && value !== 'false'))
+      fail(`${field} takes = true, = false, != true or != false`);
     return { field, op, value: value === 'true' };
   }
   if (!isText(field)) fail(`has an unknown field '${field}' (fields: ${[...TEXT_FIELDS, ...FLAG_FIELDS].join(', ')})`);
@@ -71,6 +81,10 @@ export function parseSince(text: string, nowMs: number): number {
   if (duration !== null) return nowMs - Number(duration[1]) * (UNIT_MS[duration[2] ?? 'ms'] ?? 1);
   if (/^\d{1,15}$/.test(text.trim())) return Number(text.trim());
   const parsed = Date.parse(text);
-  if (Number.isNaN(parsed)) throw invalidParams("Invalid params: 'since' must be a duration (2h, 30m, 1d), an ISO 8601 time or epoch milliseconds", 'since');
+  if (Number.isNaN(parsed))
+    throw invalidParams(
+      "Invalid params: 'since' must be a duration (2h, 30m, 1d), an ISO 8601 time or epoch milliseconds",
+      'since',
+    );
   return parsed;
 }

@@ -36,12 +36,19 @@ export function createModelCatalog(providers: ProvidersConfig): ModelCatalog {
       });
     }
   }
-  const copy = (entry: ModelCatalogEntry): ModelCatalogEntry => ({ ...entry, input: [...entry.input], cost: { ...entry.cost } });
+  const copy = (entry: ModelCatalogEntry): ModelCatalogEntry => ({
+    ...entry,
+    input: [...entry.input],
+    cost: { ...entry.cost },
+  });
   const all = (): ModelCatalogEntry[] => [...byKey.values()];
 
   return {
     entries: () => all().map(copy),
-    forProvider: (provider) => all().filter((entry) => entry.provider === provider).map(copy),
+    forProvider: (provider) =>
+      all()
+        .filter((entry) => entry.provider === provider)
+        .map(copy),
     entry(ref) {
       const found = byKey.get(keyOf(ref));
       return found === undefined ? undefined : copy(found);

@@ -45,8 +45,14 @@ interface Breaker {
   isProbeInFlight: boolean;
 }
 
-export function createProviderBreakers({ events, now, failureThreshold = PROVIDER_LIMITS.breakerFailureThreshold, cooldownMs = PROVIDER_LIMITS.breakerCooldownMs }: ProviderBreakersDeps): ProviderBreakers {
-  if (!Number.isInteger(failureThreshold) || failureThreshold < 1) throw new TypeError('failureThreshold must be a positive integer');
+export function createProviderBreakers({
+  events,
+  now,
+  failureThreshold = PROVIDER_LIMITS.breakerFailureThreshold,
+  cooldownMs = PROVIDER_LIMITS.breakerCooldownMs,
+}: ProviderBreakersDeps): ProviderBreakers {
+  if (!Number.isInteger(failureThreshold) || failureThreshold < 1)
+    throw new TypeError('failureThreshold must be a positive integer');
   if (!(cooldownMs >= 0)) throw new TypeError('cooldownMs must be zero or more');
   const breakers = new Map<string, Breaker>();
 
@@ -69,7 +75,8 @@ export function createProviderBreakers({ events, now, failureThreshold = PROVIDE
       breaker.openedAt = null;
       breaker.failures = 0;
     }
-    if (previous === 'closed' && next === 'open') events.emit('provider:degraded', { provider, failures: breaker.failures });
+    if (previous === 'closed' && next === 'open')
+      events.emit('provider:degraded', { provider, failures: breaker.failures });
     if (previous !== 'closed' && next === 'closed') events.emit('provider:recovered', { provider });
   }
 
@@ -94,7 +101,8 @@ export function createProviderBreakers({ events, now, failureThreshold = PROVIDE
       const breaker = breakerOf(provider);
       breaker.failures += 1;
       if (breaker.state === 'half-open') transition(provider, breaker, 'open');
-      else if (breaker.state === 'closed' && breaker.failures >= failureThreshold) transition(provider, breaker, 'open');
+      else if (breaker.state === 'closed' && breaker.failures >= failureThreshold)
+        transition(provider, breaker, 'open');
     },
     release(provider) {
       breakerOf(provider).isProbeInFlight = false;
@@ -125,7 +133,11 @@ export interface AuthCooldowns {
 }
 
 /** After an authentication failure the provider is skipped for a while, without counting toward its breaker. */
-export function createAuthCooldowns({ events, now, cooldownMs = PROVIDER_LIMITS.authCooldownMs }: AuthCooldownsDeps): AuthCooldowns {
+export function createAuthCooldowns({
+  events,
+  now,
+  cooldownMs = PROVIDER_LIMITS.authCooldownMs,
+}: AuthCooldownsDeps): AuthCooldowns {
   const until = new Map<string, number>();
   return {
     start(provider) {

@@ -23,7 +23,9 @@ export function createEmbedder({ embeddings, providers, log }: EmbedderDeps): Em
   if (embeddings === undefined) return undefined;
   const providerConfig = providers[embeddings.provider];
   if (providerConfig === undefined) {
-    throw new GatewayError('invalid_params', `embeddings.provider: unknown provider '${embeddings.provider}'`, { param: 'embeddings.provider' });
+    throw new GatewayError('invalid_params', `embeddings.provider: unknown provider '${embeddings.provider}'`, {
+      param: 'embeddings.provider',
+    });
   }
   const ref: ModelRef = { provider: embeddings.provider, modelId: embeddings.model };
   if (providerConfig.type === 'anthropic') {
@@ -36,7 +38,10 @@ export function createEmbedder({ embeddings, providers, log }: EmbedderDeps): Em
   // Its own keep-alive pool, built once; idle sockets do not hold the process open.
   const adapter = providerAdapter(providerConfig);
   const embed = adapter.embed?.bind(adapter);
-  if (embed === undefined) throw new GatewayError('invalid_params', `embeddings.provider: '${embeddings.provider}' cannot embed`, { param: 'embeddings.provider' });
+  if (embed === undefined)
+    throw new GatewayError('invalid_params', `embeddings.provider: '${embeddings.provider}' cannot embed`, {
+      param: 'embeddings.provider',
+    });
 
   return {
     model: embeddings.model,
@@ -46,22 +51,40 @@ export function createEmbedder({ embeddings, providers, log }: EmbedderDeps): Em
       const { dimensions } = options;
       let result: EmbeddingResult;
       try {
-        result = await embed({ modelId: embeddings.model, texts, signal, ...(dimensions === undefined ? {} : { dimensions }) });
+        result = await embed({
+          modelId: embeddings.model,
+          texts,
+          signal,
+          ...(dimensions === undefined ? {} : { dimensions }),
+        });
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         const kind = classifyProviderError(error);
-        log.warn({ model: formatModelRef(ref), errorKind: kind, statusCode: statusCodeOf(error) }, 'embedding call failed');
+        log.warn(
+          { model: formatModelRef(ref), errorKind: kind, statusCode: statusCodeOf(error) },
+          'embedding call failed',
+        );
         const failure = upstreamFailureOf(ref, kind, error, [providerConfig.apiKey]);
-        throw new GatewayError('upstream_failed', `Embedding call to ${formatModelRef(ref)} failed: ${describeFailure(failure)}`, {
-          errorKind: kind,
-          ...(failure.statusCode === undefined ? {} : { statusCode: failure.statusCode }),
-          ...(failure.message === undefined ? {} : { upstreamMessage: failure.message }),
-        }, { cause: error });
+        throw new GatewayError(
+          'upstream_failed',
+          `Embedding call to ${formatModelRef(ref)} failed: ${describeFailure(failure)}`,
+          {
+            errorKind: kind,
+            ...(failure.statusCode === undefined ? {} : { statusCode: failure.statusCode }),
+            ...(failure.message === undefined ? {} : { upstreamMessage: failure.message }),
+          },
+          { cause: error },
+        );
       }
       // A server that ignores `dimensions` answers its full length; passing that on would drop the caller's ask silently.
-      const wrong = dimensions === undefined ? undefined : result.vectors.find((vector) => vector.length !== dimensions);
+      const wrong =
+        dimensions === undefined ? undefined : result.vectors.find((vector) => vector.length !== dimensions);
       if (wrong !== undefined) {
-        throw new GatewayError('upstream_failed', `Embedding provider '${ref.provider}' answered ${wrong.length} dimensions, not the ${dimensions} asked for in 'dimensions'`, { param: 'dimensions' });
+        throw new GatewayError(
+          'upstream_failed',
+          `Embedding provider '${ref.provider}' answered ${wrong.length} dimensions, not the ${dimensions} asked for in 'dimensions'`,
+          { param: 'dimensions' },
+        );
       }
       return result;
     },
@@ -95,7 +118,10 @@ export function createLiveEmbedder({ embeddings, providers, log }: EmbedderDeps)
         log.info({ embeddings: config.embeddings ?? null }, 'embeddings applied');
       } catch (error) {
         embedder = undefined;
-        log.error({ err: error }, 'embeddings cannot be used; /v1/embeddings answers 404 and memory uses the built-in embedder until the config is fixed');
+        log.error(
+          { err: error },
+          'embeddings cannot be used; /v1/embeddings answers 404 and memory uses the built-in embedder until the config is fixed',
+        );
       }
     },
   };

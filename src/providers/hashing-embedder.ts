@@ -45,7 +45,8 @@ export function hashingVector(text: string, dimensions = PROVIDER_LIMITS.hashing
     add(token, 1);
     const padded = `<${token}>`;
     // '#' keeps a trigram from hashing like a three-letter word.
-    for (let start = 0; start + 3 <= padded.length; start += 1) add(`#${padded.slice(start, start + 3)}`, TRIGRAM_WEIGHT);
+    for (let start = 0; start + 3 <= padded.length; start += 1)
+      add(`#${padded.slice(start, start + 3)}`, TRIGRAM_WEIGHT);
   }
   const norm = Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
   return norm === 0 ? vector : vector.map((value) => value / norm);
@@ -55,7 +56,9 @@ export function hashingVector(text: string, dimensions = PROVIDER_LIMITS.hashing
  * A call may ask for other `dimensions` than the embedder's own (any length is a valid hashing space, reported as
  * the model `hashing-<n>`), up to PROVIDER_LIMITS.hashingEmbedderMaxDimensions; more is refused, naming the limit.
  */
-export function createHashingEmbedder({ dimensions = PROVIDER_LIMITS.hashingEmbedderDimensions }: HashingEmbedderOptions = {}): Embedder {
+export function createHashingEmbedder({
+  dimensions = PROVIDER_LIMITS.hashingEmbedderDimensions,
+}: HashingEmbedderOptions = {}): Embedder {
   if (!Number.isInteger(dimensions) || dimensions < 1) throw new TypeError('dimensions must be a positive integer');
   const model = `hashing-${dimensions}`;
   return {
@@ -65,9 +68,16 @@ export function createHashingEmbedder({ dimensions = PROVIDER_LIMITS.hashingEmbe
       const size = options.dimensions ?? dimensions;
       const max = PROVIDER_LIMITS.hashingEmbedderMaxDimensions;
       if (!Number.isInteger(size) || size < 1 || size > max) {
-        throw new GatewayError('invalid_params', `Invalid value for 'dimensions': the built-in hashing embedder makes at most ${max} dimensions`, { param: 'dimensions' });
+        throw new GatewayError(
+          'invalid_params',
+          `Invalid value for 'dimensions': the built-in hashing embedder makes at most ${max} dimensions`,
+          { param: 'dimensions' },
+        );
       }
-      return { vectors: texts.map((text) => hashingVector(text, size)), model: size === dimensions ? model : `hashing-${size}` };
+      return {
+        vectors: texts.map((text) => hashingVector(text, size)),
+        model: size === dimensions ? model : `hashing-${size}`,
+      };
     },
   };
 }

@@ -25,7 +25,12 @@ export {
   type OperationModelsReport,
   type OperationType,
 } from './operation-models.js';
-export { estimateMessageTokens, estimateTokens, type TranscriptMessage, type TranscriptToolCall } from './transcript.js';
+export {
+  estimateMessageTokens,
+  estimateTokens,
+  type TranscriptMessage,
+  type TranscriptToolCall,
+} from './transcript.js';
 export { modelMethods } from './methods.js';
 export { createModelsModule } from './module.js';
 export { argumentsText, toolInput, type WireResponseFormat, type WireToolChoice } from './wire/index.js';

@@ -16,7 +16,8 @@ export function modelMethods({ router, breakerState }: ModelMethodsDeps) {
     defineMethod({
       name: 'models.list_providers',
       scope: 'admin',
-      summary: 'Names of the configured LLM providers, and each one\'s circuit breaker { state, consecutiveFailures, openedAt, retryAt } in breakers.',
+      summary:
+        "Names of the configured LLM providers, and each one's circuit breaker { state, consecutiveFailures, openedAt, retryAt } in breakers.",
       params: noParams,
       handler: () => {
         const providers = router.providers();
@@ -55,7 +56,9 @@ export function modelMethods({ router, breakerState }: ModelMethodsDeps) {
         }
         const ref = router.resolve(model);
         if (ref === undefined) {
-          throw new GatewayError('not_found', `Unknown model '${model}': use <provider>/<modelId> or pass provider`, { param: 'model' });
+          throw new GatewayError('not_found', `Unknown model '${model}': use <provider>/<modelId> or pass provider`, {
+            param: 'model',
+          });
         }
         return router.test(ref, ctx.signal);
       },

@@ -26,7 +26,17 @@ export type ModelCallEvent =
 
 /** CallSettings in the adapters' shape: the sampling fields grouped, the rest as they are. */
 export function wireOptions(settings: CallSettings): WireCallOptions {
-  const { responseFormat, toolChoice, parallelToolCalls, reasoningEffort, serviceTier, promptCacheKey, safetyIdentifier, verbosity, ...sampling } = settings;
+  const {
+    responseFormat,
+    toolChoice,
+    parallelToolCalls,
+    reasoningEffort,
+    serviceTier,
+    promptCacheKey,
+    safetyIdentifier,
+    verbosity,
+    ...sampling
+  } = settings;
   return {
     sampling,
     ...(reasoningEffort === undefined ? {} : { reasoningEffort }),
@@ -41,10 +51,17 @@ export function wireOptions(settings: CallSettings): WireCallOptions {
 }
 
 function cutFinish(options: ModelCallOptions, chars: number): ModelCallEvent {
-  options.log.warn({ chars, maxChars: options.limits.maxChars, maxBytes: options.limits.maxBytes }, 'model reply passed its output limit; the call was cut');
+  options.log.warn(
+    { chars, maxChars: options.limits.maxChars, maxBytes: options.limits.maxBytes },
+    'model reply passed its output limit; the call was cut',
+  );
   // The server's own count never arrives for a cut call: both sides are estimated.
   const inputTokens = estimateTokens(options.system.length + JSON.stringify(options.messages).length);
-  return { type: 'finish', finishReason: 'length', usage: { inputTokens, outputTokens: estimateTokens(chars), cacheReadTokens: 0, cacheWriteTokens: 0 } };
+  return {
+    type: 'finish',
+    finishReason: 'length',
+    usage: { inputTokens, outputTokens: estimateTokens(chars), cacheReadTokens: 0, cacheWriteTokens: 0 },
+  };
 }
 
 /**
@@ -96,5 +113,7 @@ export async function* streamModelCall(options: ModelCallOptions): AsyncGenerato
   } catch (error) {
     throw signal.aborted ? signal.reason : error;
   }
-  throw new ProviderCallError('unknown', undefined, undefined, 'model stream ended without a finish', { upstreamMessage: 'the reply stream ended without a finish' });
+  throw new ProviderCallError('unknown', undefined, undefined, 'model stream ended without a finish', {
+    upstreamMessage: 'the reply stream ended without a finish',
+  });
 }

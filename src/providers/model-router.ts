@@ -28,9 +28,23 @@ import {
 } from './provider-config.js';
 import { streamModelCall, wireOptions } from './model-call.js';
 import { outputLimits } from './output-limit.js';
-import { noCandidate, settingsRefused, upstreamFailed, upstreamFailureOf, type SkipReason, type UpstreamFailure } from './router-errors.js';
+import {
+  noCandidate,
+  settingsRefused,
+  upstreamFailed,
+  upstreamFailureOf,
+  type SkipReason,
+  type UpstreamFailure,
+} from './router-errors.js';
 import { servedWindowReport, type ServedWindowEntry } from './served-window.js';
-import { formatModelRef, type CallSettings, type ModelRef, type ModelRouter, type ModelStreamEvent, type RoutedCallRequest } from './types.js';
+import {
+  formatModelRef,
+  type CallSettings,
+  type ModelRef,
+  type ModelRouter,
+  type ModelStreamEvent,
+  type RoutedCallRequest,
+} from './types.js';
 import { costUsd, createCacheStatsTracker, type CacheStats } from './usage.js';
 
 export interface ModelRouterDeps {
@@ -73,7 +87,6 @@ export interface GatewayModelRouter extends ModelRouter {
 
 export const NO_PROVIDER_MESSAGE = 'No LLM provider configured: add one under `providers:` in config.yaml (see README)';
 
-
 /** models.test's one-shot round trip: a tiny prompt and a tiny reply. */
 const TEST_PROMPT: TranscriptMessage = { role: 'user', content: 'Reply with the single word: pong', timestamp: 0 };
 const TEST_MAX_OUTPUT_TOKENS = 16;
@@ -85,9 +98,20 @@ interface RouterState {
   hasProviders: boolean;
 }
 
-export function createModelRouter({ config: initialConfig, events, log, now = Date.now, breaker, authCooldownMs }: ModelRouterDeps): GatewayModelRouter {
+export function createModelRouter({
+  config: initialConfig,
+  events,
+  log,
+  now = Date.now,
+  breaker,
+  authCooldownMs,
+}: ModelRouterDeps): GatewayModelRouter {
   const breakers = createProviderBreakers({ events, now, ...breaker });
-  const authCooldowns = createAuthCooldowns({ events, now, ...(authCooldownMs === undefined ? {} : { cooldownMs: authCooldownMs }) });
+  const authCooldowns = createAuthCooldowns({
+    events,
+    now,
+    ...(authCooldownMs === undefined ? {} : { cooldownMs: authCooldownMs }),
+  });
   const cacheStats = createCacheStatsTracker();
 
   function load(config: ProvidersConfig, previous?: ModelCatalog): RouterState {
@@ -105,7 +129,12 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
     upstreamFailureOf(ref, kind, error, [state.config[ref.provider]?.apiKey]);
   const failed = (failures: readonly UpstreamFailure[], cause: unknown, isAfterOutput = false) => {
     const last = failures.at(-1);
-    return upstreamFailed({ failures, cause, isAfterOutput, timeoutMs: last === undefined ? undefined : state.config[last.provider]?.timeoutMs });
+    return upstreamFailed({
+      failures,
+      cause,
+      isAfterOutput,
+      timeoutMs: last === undefined ? undefined : state.config[last.provider]?.timeoutMs,
+    });
   };
   const nothingToTry = (skipped: ReadonlyMap<string, SkipReason>) =>
     noCandidate(skipped, (provider) => breakers.snapshot(provider).retryAt, now());
@@ -128,16 +157,25 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       if (seen.has(key)) continue;
       seen.add(key);
       const refused = unsupported(ref, settings);
-      if (config[ref.provider] === undefined) log.warn({ model: key, agentId: request.agentId }, 'model names an unconfigured provider; skipped');
-      else if (refused.length > 0) log.warn({ model: key, agentId: request.agentId, settings: refused }, 'model cannot honour the request settings; skipped');
+      if (config[ref.provider] === undefined)
+        log.warn({ model: key, agentId: request.agentId }, 'model names an unconfigured provider; skipped');
+      else if (refused.length > 0)
+        log.warn(
+          { model: key, agentId: request.agentId, settings: refused },
+          'model cannot honour the request settings; skipped',
+        );
       else candidates.push(ref);
     }
     if (candidates.length === 0) {
       const primaryRefused = unsupported(request.primary, settings);
       if (primaryRefused.length > 0) throw settingsRefused(request.primary.provider, primaryRefused);
-      throw new GatewayError('unavailable', `Provider '${request.primary.provider}' is not configured under \`providers:\` in config.yaml`, {
-        reason: 'unknown_provider',
-      });
+      throw new GatewayError(
+        'unavailable',
+        `Provider '${request.primary.provider}' is not configured under \`providers:\` in config.yaml`,
+        {
+          reason: 'unknown_provider',
+        },
+      );
     }
 
     const skipped = new Map<string, SkipReason>();
@@ -153,7 +191,9 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       if (providerConfig === undefined || adapter === undefined) continue;
       const skipReason: SkipReason | undefined = authCooldowns.isCoolingDown(ref.provider)
         ? 'auth_cooldown'
-        : breakers.tryAcquire(ref.provider) ? undefined : 'circuit_open';
+        : breakers.tryAcquire(ref.provider)
+          ? undefined
+          : 'circuit_open';
       if (skipReason !== undefined) {
         skipped.set(ref.provider, skipReason);
         previous = { ref, reason: skipReason };
@@ -169,7 +209,8 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       }
       attempts += 1;
       const entry = catalog.entry(ref);
-      const maxOutputTokens = settings.maxOutputTokens ?? (providerConfig.type === 'anthropic' ? entry?.maxTokens : undefined);
+      const maxOutputTokens =
+        settings.maxOutputTokens ?? (providerConfig.type === 'anthropic' ? entry?.maxTokens : undefined);
       const startedAt = now();
       let hasOutput = false;
       let isSettled = false;
@@ -215,7 +256,10 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
           throw error;
         }
         const kind = classifyProviderError(error);
-        log.warn({ model: formatModelRef(ref), agentId: request.agentId, errorKind: kind, statusCode: statusCodeOf(error) }, 'model call failed');
+        log.warn(
+          { model: formatModelRef(ref), agentId: request.agentId, errorKind: kind, statusCode: statusCodeOf(error) },
+          'model call failed',
+        );
         if (kind === 'auth') {
           breakers.release(ref.provider);
           authCooldowns.start(ref.provider);
@@ -290,7 +334,9 @@ export function createModelRouter({ config: initialConfig, events, log, now = Da
       const previous = state;
       state = load(config, previous.catalog);
       // Calls already running keep their pools until they finish (a graceful close).
-      void previous.adapters.close().catch((error: unknown) => log.warn({ err: error }, 'closing the previous provider pools failed'));
+      void previous.adapters
+        .close()
+        .catch((error: unknown) => log.warn({ err: error }, 'closing the previous provider pools failed'));
     },
     close: () => state.adapters.close(),
     servedWindows: (signal) => servedWindowReport(state.config, state.catalog, state.adapters, signal),

@@ -9,7 +9,10 @@ export function createModelsModule({ router, log }: { router: GatewayModelRouter
     name: 'models',
     methods: modelMethods({ router, breakerState: (provider) => router.breakerState(provider) }),
     start() {
-      if (router.providers().length === 0) log.warn('no LLM provider configured: agent turns will end with an error until one is added under `providers:`');
+      if (router.providers().length === 0)
+        log.warn(
+          'no LLM provider configured: agent turns will end with an error until one is added under `providers:`',
+        );
     },
   };
 }

@@ -56,7 +56,8 @@ export function describeOperationModels(
   const chat = resolveAgentModel(agent, router);
   // Compaction summarises with the agent's model, else the first catalog model (sessions/compaction.ts).
   const firstListed = router.catalog()[0];
-  const compaction = chat ?? (firstListed === undefined ? undefined : { provider: firstListed.provider, modelId: firstListed.modelId });
+  const compaction =
+    chat ?? (firstListed === undefined ? undefined : { provider: firstListed.provider, modelId: firstListed.modelId });
   const primaryInfo = chat === undefined ? undefined : router.providerInfo(chat.provider);
   const onModel = (operationType: OperationType, ref: ModelRef | undefined, source: ModelSource): OperationModel => {
     const info = ref === undefined ? undefined : router.providerInfo(ref.provider);

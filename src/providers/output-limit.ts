@@ -19,7 +19,10 @@ export interface OutputLimits {
 
 /** The limits for a call whose output ceiling is `maxTokens` (what we asked for, else the catalog's) tokens. */
 export function outputLimits(maxTokens: number | undefined, maxResponseBytes: number): OutputLimits {
-  return { maxChars: maxTokens === undefined ? undefined : maxTokens * CHARS_PER_TOKEN * OUTPUT_TOKEN_MARGIN, maxBytes: maxResponseBytes };
+  return {
+    maxChars: maxTokens === undefined ? undefined : maxTokens * CHARS_PER_TOKEN * OUTPUT_TOKEN_MARGIN,
+    maxBytes: maxResponseBytes,
+  };
 }
 
 export const estimateTokens = (chars: number): number => Math.ceil(chars / CHARS_PER_TOKEN);

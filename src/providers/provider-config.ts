@@ -37,7 +37,11 @@ export function isApiKeyConfigured(config: ProviderConfig): boolean {
 
 /** The provider's adapter: its own keep-alive pool to the provider origin. The key comes from config only (which substitutes ${ENV}). */
 export function providerAdapter(config: ProviderConfig): WireAdapter {
-  return createWireAdapter(config.type, { baseUrl: baseUrlOf(config), apiKey: config.apiKey, timeoutMs: config.timeoutMs });
+  return createWireAdapter(config.type, {
+    baseUrl: baseUrlOf(config),
+    apiKey: config.apiKey,
+    timeoutMs: config.timeoutMs,
+  });
 }
 
 /** One adapter per configured provider, built once per providers: config; close() closes every pool. */

@@ -22,7 +22,12 @@ export interface UpstreamFailure {
 export const MAX_NAMED_FAILURES = 5;
 
 /** A failed call of `ref`: its kind, status and the upstream's message, the provider's configured secrets masked once more. */
-export function upstreamFailureOf(ref: ModelRef, kind: ProviderErrorKind, error: unknown, secrets: readonly (string | undefined)[]): UpstreamFailure {
+export function upstreamFailureOf(
+  ref: ModelRef,
+  kind: ProviderErrorKind,
+  error: unknown,
+  secrets: readonly (string | undefined)[],
+): UpstreamFailure {
   const statusCode = statusCodeOf(error);
   const message = upstreamMessageOf(error);
   return {
@@ -44,7 +49,12 @@ export function describeFailure(failure: Pick<UpstreamFailure, 'errorKind' | 'st
  * The error of a routed call that failed: the last model's failure, with each earlier model of a fallback chain named
  * with its own cause (at most MAX_NAMED_FAILURES in all). `failures` lists the models tried, in order; it is not empty.
  */
-export function upstreamFailed({ failures, isAfterOutput, timeoutMs, cause }: {
+export function upstreamFailed({
+  failures,
+  isAfterOutput,
+  timeoutMs,
+  cause,
+}: {
   failures: readonly UpstreamFailure[];
   isAfterOutput: boolean;
   /** The provider's call budget, named when it ran out (obs.explain prompt_timeout). */
@@ -58,9 +68,10 @@ export function upstreamFailed({ failures, isAfterOutput, timeoutMs, cause }: {
   const earlier = failures.slice(0, -1);
   const named = earlier.slice(-(MAX_NAMED_FAILURES - 1));
   const unnamed = earlier.length - named.length;
-  const chain = earlier.length === 0
-    ? ''
-    : ` (${failures.length} models tried; ${unnamed > 0 ? `${unnamed} more before; ` : ''}${named.map((failure) => `${failure.provider}/${failure.model} failed: ${describeFailure(failure)}`).join('; ')})`;
+  const chain =
+    earlier.length === 0
+      ? ''
+      : ` (${failures.length} models tried; ${unnamed > 0 ? `${unnamed} more before; ` : ''}${named.map((failure) => `${failure.provider}/${failure.model} failed: ${describeFailure(failure)}`).join('; ')})`;
   return new GatewayError(
     'upstream_failed',
     `Model call to ${model} failed${when}: ${describeFailure(last)}${chain}`,
@@ -78,10 +89,14 @@ export function upstreamFailed({ failures, isAfterOutput, timeoutMs, cause }: {
 }
 
 const isFailure = (value: unknown): value is UpstreamFailure =>
-  typeof value === 'object' && value !== null
-  && 'provider' in value && typeof value.provider === 'string'
-  && 'model' in value && typeof value.model === 'string'
-  && 'errorKind' in value && typeof value.errorKind === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  'provider' in value &&
+  typeof value.provider === 'string' &&
+  'model' in value &&
+  typeof value.model === 'string' &&
+  'errorKind' in value &&
+  typeof value.errorKind === 'string';
 
 /** The failed models an upstream_failed error names (details.failures), oldest first; empty for any other error. */
 export function upstreamFailuresOf(error: GatewayError): UpstreamFailure[] {
@@ -93,15 +108,25 @@ export function upstreamFailuresOf(error: GatewayError): UpstreamFailure[] {
  * Every candidate was skipped. With an open breaker among them the answer says when the first lets a probe
  * through (`retryAt` of its snapshot, or now when one is half-open), so /v1 can send Retry-After.
  */
-export function noCandidate(skipped: ReadonlyMap<string, SkipReason>, retryAtOf: (provider: string) => number | null | undefined, now: number): GatewayError {
+export function noCandidate(
+  skipped: ReadonlyMap<string, SkipReason>,
+  retryAtOf: (provider: string) => number | null | undefined,
+  now: number,
+): GatewayError {
   const providers = [...skipped.keys()];
   if ([...skipped.values()].includes('circuit_open')) {
-    const waits = [...skipped].filter(([, reason]) => reason === 'circuit_open').map(([provider]) => Math.max(0, (retryAtOf(provider) ?? now) - now));
-    return new GatewayError('unavailable', `Model provider unavailable: circuit breaker open for ${providers.join(', ')}`, {
-      reason: 'circuit_open',
-      providers,
-      retryAfterMs: Math.min(...waits),
-    });
+    const waits = [...skipped]
+      .filter(([, reason]) => reason === 'circuit_open')
+      .map(([provider]) => Math.max(0, (retryAtOf(provider) ?? now) - now));
+    return new GatewayError(
+      'unavailable',
+      `Model provider unavailable: circuit breaker open for ${providers.join(', ')}`,
+      {
+        reason: 'circuit_open',
+        providers,
+        retryAfterMs: Math.min(...waits),
+      },
+    );
   }
   return new GatewayError(
     'unavailable',
@@ -112,5 +137,8 @@ export function noCandidate(skipped: ReadonlyMap<string, SkipReason>, retryAtOf:
 
 /** The request asked for settings (CallSettings paths) that the provider has no way to honour. */
 export function settingsRefused(provider: string, settings: readonly string[]): GatewayError {
-  return new GatewayError('invalid_params', `Provider '${provider}' cannot honour ${settings.join(', ')}`, { provider, settings: [...settings] });
+  return new GatewayError('invalid_params', `Provider '${provider}' cannot honour ${settings.join(', ')}`, {
+    provider,
+    settings: [...settings],
+  });
 }

@@ -14,8 +14,10 @@ export const MODEL_LIST_MAX_BYTES = PROVIDER_LIMITS.modelListMaxBytes;
  */
 const MODEL_LIST_WINDOW_FIELDS = ['max_model_len', 'context_length', 'max_context_length', 'context_window'] as const;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const positiveInt = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 
 /** One catalog model at boot: the window the config promises and the one the server says it serves. */
 export interface ServedWindowEntry {
@@ -34,7 +36,12 @@ export interface ServedWindowDeps {
 const ignore = (): void => undefined;
 
 /** The JSON body of a 2xx answer no larger than MODEL_LIST_MAX_BYTES, else undefined; never throws. */
-async function requestJson(http: WireHttp, path: string, body: string | undefined, signal: AbortSignal): Promise<unknown> {
+async function requestJson(
+  http: WireHttp,
+  path: string,
+  body: string | undefined,
+  signal: AbortSignal,
+): Promise<unknown> {
   const bounded = AbortSignal.any([signal, AbortSignal.timeout(SERVED_WINDOW_TIMEOUT_MS)]);
   try {
     const response = body === undefined ? await http.get(path, bounded) : await http.post(path, body, bounded);
@@ -55,7 +62,9 @@ function fromModelList(list: unknown, modelIds: readonly string[]): Map<string, 
   const entries = isRecord(list) && Array.isArray(list.data) ? list.data : [];
   for (const entry of entries) {
     if (!isRecord(entry) || typeof entry.id !== 'string' || !modelIds.includes(entry.id)) continue;
-    const window = MODEL_LIST_WINDOW_FIELDS.map((field) => positiveInt(entry[field])).find((value) => value !== undefined);
+    const window = MODEL_LIST_WINDOW_FIELDS.map((field) => positiveInt(entry[field])).find(
+      (value) => value !== undefined,
+    );
     if (window !== undefined) found.set(entry.id, window);
   }
   return found;
@@ -65,24 +74,43 @@ function fromModelList(list: unknown, modelIds: readonly string[]): Map<string, 
  * Ollama serves `num_ctx` tokens, set in the model's parameters; without it the server's own default applies,
  * which /api/show does not tell, so the window stays unknown (the model's trained length is not what it serves).
  */
-async function fromOllamaShow(http: WireHttp, showPath: string, modelId: string, signal: AbortSignal): Promise<number | undefined> {
+async function fromOllamaShow(
+  http: WireHttp,
+  showPath: string,
+  modelId: string,
+  signal: AbortSignal,
+): Promise<number | undefined> {
   const shown = await requestJson(http, showPath, JSON.stringify({ model: modelId }), signal);
   const parameters = isRecord(shown) && typeof shown.parameters === 'string' ? shown.parameters : '';
   const match = /^num_ctx\s+(\d+)\s*$/m.exec(parameters);
   return match?.[1] === undefined ? undefined : positiveInt(Number(match[1]));
 }
 
-async function discoverOver(http: WireHttp, config: ProviderConfig, modelIds: readonly string[], signal: AbortSignal): Promise<Map<string, number>> {
+async function discoverOver(
+  http: WireHttp,
+  config: ProviderConfig,
+  modelIds: readonly string[],
+  signal: AbortSignal,
+): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   if (config.type === 'google') {
     for (const modelId of modelIds) {
-      const model = await requestJson(http, `${http.basePath}/models/${encodeURIComponent(modelId)}`, undefined, signal);
+      const model = await requestJson(
+        http,
+        `${http.basePath}/models/${encodeURIComponent(modelId)}`,
+        undefined,
+        signal,
+      );
       const window = isRecord(model) ? positiveInt(model.inputTokenLimit) : undefined;
       if (window !== undefined) found.set(modelId, window);
     }
     return found;
   }
-  for (const [modelId, window] of fromModelList(await requestJson(http, `${http.basePath}/models`, undefined, signal), modelIds)) found.set(modelId, window);
+  for (const [modelId, window] of fromModelList(
+    await requestJson(http, `${http.basePath}/models`, undefined, signal),
+    modelIds,
+  ))
+    found.set(modelId, window);
   if (config.type === 'openai-compatible' && http.basePath.endsWith('/v1')) {
     const showPath = `${http.basePath.slice(0, -'/v1'.length)}/api/show`;
     for (const modelId of modelIds) {
@@ -99,7 +127,11 @@ async function discoverOver(http: WireHttp, config: ProviderConfig, modelIds: re
  * Ollama's POST /api/show for an openai-compatible server reached at `<origin>/v1`, or Gemini's model
  * `inputTokenLimit`. Models it cannot read are left out. Never throws.
  */
-export async function discoverServedWindows(config: ProviderConfig, modelIds: readonly string[], { signal, http }: ServedWindowDeps): Promise<Map<string, number>> {
+export async function discoverServedWindows(
+  config: ProviderConfig,
+  modelIds: readonly string[],
+  { signal, http }: ServedWindowDeps,
+): Promise<Map<string, number>> {
   // Neither Anthropic's model list nor OpenAI's own says how large a window is served; asking would only send
   // the key out at every boot. An `openai` provider pointed elsewhere (a self-hosted server) is asked.
   if (config.type === 'anthropic' || (config.type === 'openai' && config.baseUrl === undefined)) return new Map();
@@ -113,17 +145,28 @@ export async function discoverServedWindows(config: ProviderConfig, modelIds: re
 }
 
 /** Every catalog model's configured window beside the served one, the providers asked in parallel. Never throws. */
-export async function servedWindowReport(providers: ProvidersConfig, catalog: ModelCatalog, adapters: ProviderAdapters, signal: AbortSignal): Promise<ServedWindowEntry[]> {
-  const perProvider = await Promise.all(Object.entries(providers).map(async ([provider, config]) => {
-    const entries = catalog.forProvider(provider);
-    const http = adapters.get(provider)?.http;
-    const served = await discoverServedWindows(config, entries.map((entry) => entry.modelId), { signal, ...(http === undefined ? {} : { http }) });
-    return entries.map((entry): ServedWindowEntry => ({
-      provider,
-      model: entry.modelId,
-      configuredWindowTokens: entry.contextWindow,
-      servedWindowTokens: served.get(entry.modelId) ?? 'unknown',
-    }));
-  }));
+export async function servedWindowReport(
+  providers: ProvidersConfig,
+  catalog: ModelCatalog,
+  adapters: ProviderAdapters,
+  signal: AbortSignal,
+): Promise<ServedWindowEntry[]> {
+  const perProvider = await Promise.all(
+    Object.entries(providers).map(async ([provider, config]) => {
+      const entries = catalog.forProvider(provider);
+      const http = adapters.get(provider)?.http;
+      const served = await discoverServedWindows(
+        config,
+        entries.map((entry) => entry.modelId),
+        { signal, ...(http === undefined ? {} : { http }) },
+      );
+      return entries.map((entry): ServedWindowEntry => ({
+        provider,
+        model: entry.modelId,
+        configuredWindowTokens: entry.contextWindow,
+        servedWindowTokens: served.get(entry.modelId) ?? 'unknown',
+      }));
+    }),
+  );
   return perProvider.flat();
 }

@@ -10,7 +10,8 @@ export function estimateTokens(text: string): number {
 }
 
 export function estimateMessageTokens(message: TranscriptMessage): number {
-  const calls = message.role === 'assistant' && message.toolCalls !== undefined ? JSON.stringify(message.toolCalls) : '';
+  const calls =
+    message.role === 'assistant' && message.toolCalls !== undefined ? JSON.stringify(message.toolCalls) : '';
   // A few tokens of framing per message, as chat formats add role markers.
   return estimateTokens(message.content) + estimateTokens(calls) + 4;
 }

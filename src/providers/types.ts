@@ -1,6 +1,13 @@
 // The model layer's seam: requests, streamed events, catalog entries and the router the turn loop calls.
 import type { TranscriptMessage } from './transcript.js';
-import type { WireReasoningEffort, WireResponseFormat, WireSampling, WireServiceTier, WireToolChoice, WireVerbosity } from './wire/index.js';
+import type {
+  WireReasoningEffort,
+  WireResponseFormat,
+  WireSampling,
+  WireServiceTier,
+  WireToolChoice,
+  WireVerbosity,
+} from './wire/index.js';
 
 export interface ModelRef {
   provider: string;
@@ -100,7 +107,10 @@ export interface ModelRouter {
   entry(ref: ModelRef): ModelCatalogEntry | undefined;
   providers(): string[];
   /** A one-shot round trip (models.test): never throws. */
-  test(ref: ModelRef, signal: AbortSignal): Promise<{ ok: boolean; latencyMs: number; provider: string; error?: string }>;
+  test(
+    ref: ModelRef,
+    signal: AbortSignal,
+  ): Promise<{ ok: boolean; latencyMs: number; provider: string; error?: string }>;
 }
 
 export interface EmbeddingResult {

@@ -39,7 +39,8 @@ export function createCacheStatsTracker(): CacheStatsTracker {
       byAgent.set(agentId, totals);
     },
     stats(agentId) {
-      const selected = agentId === undefined ? [...byAgent.values()] : [byAgent.get(agentId)].filter((entry) => entry !== undefined);
+      const selected =
+        agentId === undefined ? [...byAgent.values()] : [byAgent.get(agentId)].filter((entry) => entry !== undefined);
       const hits = selected.reduce((sum, entry) => sum + entry.hits, 0);
       const misses = selected.reduce((sum, entry) => sum + entry.misses, 0);
       const cachedTokens = selected.reduce((sum, entry) => sum + entry.cachedTokens, 0);

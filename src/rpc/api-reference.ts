@@ -46,11 +46,14 @@ export function renderApiReference(registry: MethodRegistry): string {
     'Scope is the token scope a caller needs (`admin` methods also accept a `*` token).',
     'Policy: `audit` writes an audit row for every call (calls refused for scope are always audited);',
     '`maxParamsBytes` is the largest params object accepted, in bytes of JSON;',
-    '`requiresApproval` marks calls that need an operator\'s approval. The same data is served by `rpc.discover`.',
+    "`requiresApproval` marks calls that need an operator's approval. The same data is served by `rpc.discover`.",
     '',
     '| Method | Scope | Policy | Summary |',
     '| --- | --- | --- | --- |',
-    ...methods.map((method) => `| [\`${method.name}\`](#${anchorOf(method.name)}) | ${method.scope} | ${describePolicy(method.policy)} | ${tableCell(method.summary)} |`),
+    ...methods.map(
+      (method) =>
+        `| [\`${method.name}\`](#${anchorOf(method.name)}) | ${method.scope} | ${describePolicy(method.policy)} | ${tableCell(method.summary)} |`,
+    ),
     '',
     '## Methods',
     '',

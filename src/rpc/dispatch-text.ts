@@ -2,13 +2,27 @@
 // with each request's id and nothing run, before a method's own code could recurse through it.
 import { jsonTooDeep } from '../errors.js';
 import { canExceedJsonDepth, exceedsJsonDepth, MAX_JSON_DEPTH } from '../server/index.js';
-import { errorResponse, invalidRequest, PARSE_ERROR, toRpcError, type DispatchContext, type DispatchOutcome, type Dispatcher, type JsonRpcId, type JsonRpcResponse } from './dispatch.js';
+import {
+  errorResponse,
+  invalidRequest,
+  PARSE_ERROR,
+  toRpcError,
+  type DispatchContext,
+  type DispatchOutcome,
+  type Dispatcher,
+  type JsonRpcId,
+  type JsonRpcResponse,
+} from './dispatch.js';
 
 function requestId(message: unknown): { isNotification: boolean; id: JsonRpcId } {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return { isNotification: false, id: null };
+  if (typeof message !== 'object' || message === null || Array.isArray(message))
+    return { isNotification: false, id: null };
   if (!('id' in message)) return { isNotification: true, id: null };
   const { id } = message;
-  return { isNotification: false, id: typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null };
+  return {
+    isNotification: false,
+    id: typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null,
+  };
 }
 
 function refuseTooDeep(message: unknown): DispatchOutcome {
@@ -26,7 +40,11 @@ function refuseTooDeep(message: unknown): DispatchOutcome {
 }
 
 /** Dispatches one JSON-RPC text; only a text long enough to nest that deep is parsed here and walked. */
-export async function dispatchJsonRpcText(dispatcher: Dispatcher, text: string, ctx: DispatchContext): Promise<DispatchOutcome> {
+export async function dispatchJsonRpcText(
+  dispatcher: Dispatcher,
+  text: string,
+  ctx: DispatchContext,
+): Promise<DispatchOutcome> {
   if (!canExceedJsonDepth(text)) return dispatcher.dispatchText(text, ctx);
   let message: unknown;
   try {

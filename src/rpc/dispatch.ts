@@ -1,7 +1,15 @@
 // JSON-RPC 2.0 dispatch shared by /ws and POST /rpc: parse, batch, validate, scope check, call, map errors.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { GatewayError, insufficientScope, maskUnknown, methodNotFound, paramsTooLarge, publicMessage, type ErrorKind } from '../errors.js';
+import {
+  GatewayError,
+  insufficientScope,
+  maskUnknown,
+  methodNotFound,
+  paramsTooLarge,
+  publicMessage,
+  type ErrorKind,
+} from '../errors.js';
 import { grantsMethodScope, type Caller, type Transport } from '../server/index.js';
 import { RPC_CODE } from './error-codes.js';
 import { formatParamIssues } from './param-issues.js';
@@ -23,8 +31,7 @@ export interface JsonRpcErrorObject {
 }
 
 export type JsonRpcResponse =
-  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
-  | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject };
+  { jsonrpc: '2.0'; id: JsonRpcId; result: unknown } | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject };
 
 export interface DispatchContext {
   caller: Caller;
@@ -71,13 +78,17 @@ export function toRpcError(error: GatewayError): JsonRpcErrorObject {
   const { param, retryAfterMs } = error.details;
   const data: JsonRpcErrorData = { kind: error.kind };
   if (typeof param === 'string') data.param = param;
-  if (typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs)) data.retryAfterMs = Math.max(0, Math.ceil(retryAfterMs));
+  if (typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs))
+    data.retryAfterMs = Math.max(0, Math.ceil(retryAfterMs));
   return { code: RPC_CODE[error.kind], message, data };
 }
 
 export const PARSE_ERROR: JsonRpcResponse = errorResponse(null, { code: RPC_CODE.parse_error, message: 'Parse error' });
 
-const NOT_AN_OBJECT: JsonRpcErrorObject = { code: RPC_CODE.invalid_request, message: 'Invalid Request: expected an object' };
+const NOT_AN_OBJECT: JsonRpcErrorObject = {
+  code: RPC_CODE.invalid_request,
+  message: 'Invalid Request: expected an object',
+};
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -103,7 +114,10 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
     const method = registry.get(String(message.method));
     if (method === undefined) {
       if (isNotification) return null;
-      return errorResponse(id, { code: RPC_CODE.method_not_found, message: methodNotFound(String(message.method)).message });
+      return errorResponse(id, {
+        code: RPC_CODE.method_not_found,
+        message: methodNotFound(String(message.method)).message,
+      });
     }
     const traceId = ctx.traceId ?? `${traceIdPrefix}-${(traceSequence += 1).toString(36)}`;
     const isDebug = ctx.log.isLevelEnabled('debug');
@@ -114,14 +128,24 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
       if (!grantsMethodScope(ctx.caller, method.scope, ctx.transport)) throw insufficientScope(method.scope);
       const rawParams = namedParams(message.params);
       const { maxParamsBytes } = method.policy;
-      if (maxParamsBytes !== undefined && Buffer.byteLength(JSON.stringify(rawParams)) > maxParamsBytes) throw paramsTooLarge(method.name, maxParamsBytes);
+      if (maxParamsBytes !== undefined && Buffer.byteLength(JSON.stringify(rawParams)) > maxParamsBytes)
+        throw paramsTooLarge(method.name, maxParamsBytes);
       // Fast path for the common parameterless call (system.ping): nothing to validate.
-      const parsed = method.params === noParams && Object.keys(rawParams).length === 0 ? { success: true as const, data: {} } : method.params.safeParse(rawParams);
+      const parsed =
+        method.params === noParams && Object.keys(rawParams).length === 0
+          ? { success: true as const, data: {} }
+          : method.params.safeParse(rawParams);
       if (!parsed.success) {
         const { text, param } = formatParamIssues(parsed.error.issues);
         throw new GatewayError('invalid_params', `Invalid params: ${text}`, param === undefined ? {} : { param });
       }
-      const result = await method.handler(parsed.data, { caller: ctx.caller, transport: ctx.transport, log: ctx.log, traceId, signal: ctx.signal });
+      const result = await method.handler(parsed.data, {
+        caller: ctx.caller,
+        transport: ctx.transport,
+        log: ctx.log,
+        traceId,
+        signal: ctx.signal,
+      });
       response = { jsonrpc: '2.0', id, result: result ?? null };
     } catch (error) {
       const gatewayError = maskUnknown(error, ctx.log, { method: method.name, traceId }, 'JSON-RPC handler failed');
@@ -179,7 +203,9 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
 export function invalidRequest(message: unknown): JsonRpcResponse | undefined {
   if (!isPlainObject(message)) return errorResponse(null, NOT_AN_OBJECT);
   const invalid = validateEnvelope(message);
-  return invalid === undefined ? undefined : errorResponse(readId(message), { code: RPC_CODE.invalid_request, message: invalid });
+  return invalid === undefined
+    ? undefined
+    : errorResponse(readId(message), { code: RPC_CODE.invalid_request, message: invalid });
 }
 
 /**
@@ -189,7 +215,11 @@ export function invalidRequest(message: unknown): JsonRpcResponse | undefined {
 function namedParams(params: unknown): Record<string, unknown> {
   if (params === undefined || (Array.isArray(params) && params.length === 0)) return {};
   if (!isPlainObject(params)) {
-    throw new GatewayError('invalid_params', 'Invalid params: positional params (an array) are not supported; params must be an object of named parameters', { param: 'params' });
+    throw new GatewayError(
+      'invalid_params',
+      'Invalid params: positional params (an array) are not supported; params must be an object of named parameters',
+      { param: 'params' },
+    );
   }
   return params;
 }

@@ -1,6 +1,29 @@
 // JSON-RPC core: the method registry, the dispatcher shared by /ws and /rpc, error codes and OpenRPC.
-export { createRegistry, defineMethod, noParams, type MethodDefinition, type MethodContext, type MethodPolicy, type MethodRegistry, type MethodScope, type RegisteredMethod, type ResolvedMethodPolicy } from './registry.js';
-export { createDispatcher, errorResponse, toRpcError, PARSE_ERROR, type AuditedCall, type Dispatcher, type DispatchContext, type DispatchOutcome, type JsonRpcResponse, type JsonRpcId, type JsonRpcErrorData } from './dispatch.js';
+export {
+  createRegistry,
+  defineMethod,
+  noParams,
+  type MethodDefinition,
+  type MethodContext,
+  type MethodPolicy,
+  type MethodRegistry,
+  type MethodScope,
+  type RegisteredMethod,
+  type ResolvedMethodPolicy,
+} from './registry.js';
+export {
+  createDispatcher,
+  errorResponse,
+  toRpcError,
+  PARSE_ERROR,
+  type AuditedCall,
+  type Dispatcher,
+  type DispatchContext,
+  type DispatchOutcome,
+  type JsonRpcResponse,
+  type JsonRpcId,
+  type JsonRpcErrorData,
+} from './dispatch.js';
 export { dispatchJsonRpcText } from './dispatch-text.js';
 export { formatParamIssues, type ParamIssueSummary } from './param-issues.js';
 export { RPC_CODE, WS_RATE_LIMIT_CODE } from './error-codes.js';

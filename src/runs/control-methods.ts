@@ -15,21 +15,36 @@ const runId = z.string().min(1).max(256);
 /** The run entry of session.run_status, plus what places the run in its tree. */
 export type RunEntry = RunStatusView & Pick<RunRecord, 'kind' | 'rootRunId' | 'parentKey'>;
 
-const entryOf = (run: RunRecord, now: number): RunEntry => ({ ...toView(run, now), kind: run.kind, rootRunId: run.rootRunId, parentKey: run.parentKey });
+const entryOf = (run: RunRecord, now: number): RunEntry => ({
+  ...toView(run, now),
+  kind: run.kind,
+  rootRunId: run.rootRunId,
+  parentKey: run.parentKey,
+});
 
-export function controlMethods({ control, runs, now }: { control: Pick<RunControl, 'kill' | 'revoke'>; runs: Pick<RunPort, 'get' | 'list'>; now: () => number }) {
+export function controlMethods({
+  control,
+  runs,
+  now,
+}: {
+  control: Pick<RunControl, 'kill' | 'revoke'>;
+  runs: Pick<RunPort, 'get' | 'list'>;
+  now: () => number;
+}) {
   return [
     defineMethod({
       name: 'run.kill',
       scope: 'admin',
-      summary: "Hard kill: aborts every live run of the run's tree (its rootRunId) at once; each ends revoked. Emits run:killed and a killed health signal.",
+      summary:
+        "Hard kill: aborts every live run of the run's tree (its rootRunId) at once; each ends revoked. Emits run:killed and a killed health signal.",
       params: z.strictObject({ runId }),
       handler: ({ runId: id }, ctx) => control.kill(id, ctx.caller.clientId),
     }),
     defineMethod({
       name: 'lease.revoke',
       scope: 'admin',
-      summary: "Cooperative revoke: every live run of the run's tree stops at its turn's next step boundary and ends revoked. Emits run:revoked.",
+      summary:
+        "Cooperative revoke: every live run of the run's tree stops at its turn's next step boundary and ends revoked. Emits run:revoked.",
       params: z.strictObject({ runId }),
       handler: ({ runId: id }, ctx) => control.revoke(id, ctx.caller.clientId),
     }),
@@ -44,7 +59,15 @@ export function controlMethods({ control, runs, now }: { control: Pick<RunContro
         limit: z.number().int().min(1).max(RUN_LIST_MAX_LIMIT).optional(),
       }),
       handler: async ({ status, kind, rootRunId, limit = RUN_LIST_DEFAULT_LIMIT }, ctx) => {
-        const found = await runs.list({ ...(status === undefined ? {} : { status }), ...(kind === undefined ? {} : { kind }), ...(rootRunId === undefined ? {} : { rootRunId }), limit }, ctx.signal);
+        const found = await runs.list(
+          {
+            ...(status === undefined ? {} : { status }),
+            ...(kind === undefined ? {} : { kind }),
+            ...(rootRunId === undefined ? {} : { rootRunId }),
+            limit,
+          },
+          ctx.signal,
+        );
         const at = now();
         return { runs: found.map((run) => entryOf(run, at)) };
       },

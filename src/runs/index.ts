@@ -8,7 +8,14 @@ import { createRunControl, type RunControl } from './run-control.js';
 import { spawnTool } from './spawn-tool.js';
 import { createSubAgentRuns, type SubAgentRuns, type SubAgentRunsDeps } from './sub-agent-runs.js';
 
-export { createSubAgentRuns, type Notify, type RunStatusView, type SpawnResult, type SubAgentRuns, type SubAgentRunsDeps } from './sub-agent-runs.js';
+export {
+  createSubAgentRuns,
+  type Notify,
+  type RunStatusView,
+  type SpawnResult,
+  type SubAgentRuns,
+  type SubAgentRunsDeps,
+} from './sub-agent-runs.js';
 export { createRunControl, type RunControl, type RunHandle, type StartRunInput } from './run-control.js';
 
 /** Spawned runs allowed in flight at once in one process; beyond it a spawn is refused with rate_limited. */
@@ -41,11 +48,19 @@ export interface RunsModule extends CapabilityModule {
 
 export function createRunsModule(deps: RunsModuleDeps): RunsModule {
   const runControl = createRunControl({
-    runs: deps.runs, events: deps.events, instances: deps.instances, now: deps.now, log: deps.log,
+    runs: deps.runs,
+    events: deps.events,
+    instances: deps.instances,
+    now: deps.now,
+    log: deps.log,
     runHeartbeatMs: deps.runHeartbeatMs ?? DEFAULT_RUN_HEARTBEAT_MS,
     ...(deps.signals === undefined ? {} : { signals: deps.signals }),
   });
-  const runs = createSubAgentRuns({ ...deps, control: runControl, maxRunningSpawns: deps.maxRunningSpawns ?? DEFAULT_MAX_RUNNING_SPAWNS });
+  const runs = createSubAgentRuns({
+    ...deps,
+    control: runControl,
+    maxRunningSpawns: deps.maxRunningSpawns ?? DEFAULT_MAX_RUNNING_SPAWNS,
+  });
   let sweep: NodeJS.Timeout | undefined;
   return {
     name: 'runs',

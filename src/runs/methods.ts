@@ -20,14 +20,24 @@ export function runMethods(runs: SubAgentRuns) {
       summary:
         'Starts a sub-agent run on a new session <tenant>:<user>:subagent:<runId>; returns { runId, sessionKey, status: running } ' +
         'at once and notifies session.completed { sessionKey, result } when done.',
-      params: z.strictObject({ parentKey: sessionKeyStringSchema, task: z.string().min(1), agentId: agentId.optional() }),
+      params: z.strictObject({
+        parentKey: sessionKeyStringSchema,
+        task: z.string().min(1),
+        agentId: agentId.optional(),
+      }),
       handler: ({ parentKey, task, agentId: agent }, ctx) =>
-        runs.spawn({ parentKey, task, ...(agent === undefined ? {} : { agentId: agent }), caller: sessionCallerOf(ctx.caller) }),
+        runs.spawn({
+          parentKey,
+          task,
+          ...(agent === undefined ? {} : { agentId: agent }),
+          caller: sessionCallerOf(ctx.caller),
+        }),
     }),
     defineMethod({
       name: 'session.run_status',
       scope: 'rpc',
-      summary: 'Status and outcome of a spawned run: running, completed, failed, or orphaned (the gateway restarted mid-run).',
+      summary:
+        'Status and outcome of a spawned run: running, completed, failed, or orphaned (the gateway restarted mid-run).',
       params: z.strictObject({ run_id: z.string().min(1).max(256) }),
       handler: ({ run_id: runId }, ctx) => runs.runStatus(runId, ownerFilter(ctx)),
     }),

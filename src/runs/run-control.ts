@@ -67,7 +67,8 @@ interface LiveRun {
 }
 
 /** Why a run of a tree the denial breaker stopped has no answer; the run still ends `completed` (spec). */
-const denialBreakerError = (denials: number) => `The capability-denial breaker stopped the run tree after ${denials} consecutive denials`;
+const denialBreakerError = (denials: number) =>
+  `The capability-denial breaker stopped the run tree after ${denials} consecutive denials`;
 
 export function createRunControl(deps: RunControlDeps): RunControl {
   const { runs, events, signals, instances, now, log } = deps;
@@ -80,11 +81,14 @@ export function createRunControl(deps: RunControlDeps): RunControl {
   // Only this instance's running runs are touched; a failed beat is logged and the next one tries again.
   const heartbeat = setInterval(() => {
     if (live.size === 0) return;
-    runs.heartbeat(instances.currentId, now()).catch((error: unknown) => log.warn({ err: error }, 'could not heartbeat runs'));
+    runs
+      .heartbeat(instances.currentId, now())
+      .catch((error: unknown) => log.warn({ err: error }, 'could not heartbeat runs'));
   }, deps.runHeartbeatMs);
   heartbeat.unref();
 
-  const liveOf = (rootRunId: string): LiveRun[] => [...live.values()].filter((run) => run.record.rootRunId === rootRunId);
+  const liveOf = (rootRunId: string): LiveRun[] =>
+    [...live.values()].filter((run) => run.record.rootRunId === rootRunId);
 
   /** A stopped tree takes no new runs: its own stop while live, or a root run recorded `revoked`. */
   async function assertTreeOpen(rootRunId: string, runId: string): Promise<void> {
@@ -100,14 +104,23 @@ export function createRunControl(deps: RunControlDeps): RunControl {
     const orphaned = await runs.list({ rootRunId: input.rootRunId, status: 'orphaned', limit: 1 });
     if (orphaned.length === 0) return;
     resumedRoots.add(input.rootRunId);
-    signals?.record({ kind: SIGNAL_KIND.autonomyResumed, rootRunId: input.rootRunId, agentId: input.agentId, severity: 'info', data: { runId: input.runId } });
+    signals?.record({
+      kind: SIGNAL_KIND.autonomyResumed,
+      rootRunId: input.rootRunId,
+      agentId: input.agentId,
+      severity: 'info',
+      data: { runId: input.runId },
+    });
   }
 
   function finalStatus(run: LiveRun, outcome: RunOutcomeInput): { status: RunStatus; error: string | null } {
     const stop = stopped.get(run.record.rootRunId);
     if (stop === undefined) return { status: outcome.status, error: outcome.error ?? null };
     if (stop.reason === 'denial_breaker') return { status: 'completed', error: denialBreakerError(stop.denials) };
-    return { status: 'revoked', error: stop.reason === 'killed' ? 'The run was killed (run.kill)' : 'The run was revoked (lease.revoke)' };
+    return {
+      status: 'revoked',
+      error: stop.reason === 'killed' ? 'The run was killed (run.kill)' : 'The run was revoked (lease.revoke)',
+    };
   }
 
   async function finishRun(run: LiveRun, outcome: RunOutcomeInput): Promise<RunRecord> {
@@ -129,7 +142,10 @@ export function createRunControl(deps: RunControlDeps): RunControl {
   }
 
   /** Marks the tree stopped and its live runs `revoked` in the store at once, so run.get shows it before they end. */
-  async function stopTree(runId: string, reason: 'killed' | 'revoked'): Promise<{ record: RunRecord; tree: LiveRun[] }> {
+  async function stopTree(
+    runId: string,
+    reason: 'killed' | 'revoked',
+  ): Promise<{ record: RunRecord; tree: LiveRun[] }> {
     const record = await runs.get(runId);
     if (record === undefined) throw runNotFound(runId, 'runId');
     const tree = liveOf(record.rootRunId);
@@ -191,7 +207,13 @@ export function createRunControl(deps: RunControlDeps): RunControl {
       if (tree.length > 0) stopped.set(rootRunId, { reason: 'denial_breaker', denials: consecutiveDenials });
       for (const run of tree) run.controller.abort();
       log.warn({ rootRunId, agentId, consecutiveDenials, runs: tree.length }, 'denial breaker stopped a run tree');
-      signals?.record({ kind: SIGNAL_KIND.autonomyDenialBreaker, rootRunId, agentId, severity: 'warning', data: { consecutiveDenials, runs: tree.length } });
+      signals?.record({
+        kind: SIGNAL_KIND.autonomyDenialBreaker,
+        rootRunId,
+        agentId,
+        severity: 'warning',
+        data: { consecutiveDenials, runs: tree.length },
+      });
     },
 
     async kill(runId, by) {
@@ -199,7 +221,13 @@ export function createRunControl(deps: RunControlDeps): RunControl {
       for (const run of tree) run.controller.abort();
       if (tree.length > 0) {
         events.emit('run:killed', { runId, rootRunId: record.rootRunId, runs: tree.length, by });
-        signals?.record({ kind: SIGNAL_KIND.autonomyKilled, rootRunId: record.rootRunId, agentId: record.agentId, severity: 'warning', data: { runId, runs: tree.length } });
+        signals?.record({
+          kind: SIGNAL_KIND.autonomyKilled,
+          rootRunId: record.rootRunId,
+          agentId: record.agentId,
+          severity: 'warning',
+          data: { runId, runs: tree.length },
+        });
         log.info({ runId, rootRunId: record.rootRunId, runs: tree.length, by }, 'run tree killed');
       }
       return statusOf(record);
@@ -222,9 +250,20 @@ export function createRunControl(deps: RunControlDeps): RunControl {
       async afterTurn({ finishReason, tokensUsed }, ctx) {
         if (ctx.rootRunId === undefined || signals === undefined) return;
         if (finishReason === 'budget_exceeded') {
-          signals.record({ kind: SIGNAL_KIND.autonomyBudgetBreach, rootRunId: ctx.rootRunId, agentId: ctx.agentId, severity: 'warning', data: { totalTokens: tokensUsed.total } });
+          signals.record({
+            kind: SIGNAL_KIND.autonomyBudgetBreach,
+            rootRunId: ctx.rootRunId,
+            agentId: ctx.agentId,
+            severity: 'warning',
+            data: { totalTokens: tokensUsed.total },
+          });
         } else if (finishReason === 'circuit_open') {
-          signals.record({ kind: SIGNAL_KIND.autonomyBreakerTrip, rootRunId: ctx.rootRunId, agentId: ctx.agentId, severity: 'warning' });
+          signals.record({
+            kind: SIGNAL_KIND.autonomyBreakerTrip,
+            rootRunId: ctx.rootRunId,
+            agentId: ctx.agentId,
+            severity: 'warning',
+          });
         }
       },
     },

@@ -6,7 +6,15 @@ import { GatewayError, maskUnknown, publicMessage, runNotFound } from '../errors
 import type { EventBus } from '../obs/index.js';
 import type { RunRecord, RunStatus, RunPort as RunStore, SessionPort as SessionStore } from '../store/index.js';
 import type { RunControl, RunHandle } from './run-control.js';
-import { assertSessionAccess, parseSessionKey, sessionAgentId, subAgentSessionKey, undoneTaskError, type TurnResult, type TurnService } from '../turns/index.js';
+import {
+  assertSessionAccess,
+  parseSessionKey,
+  sessionAgentId,
+  subAgentSessionKey,
+  undoneTaskError,
+  type TurnResult,
+  type TurnService,
+} from '../turns/index.js';
 
 /** Sends a JSON-RPC notification to one client's connections, or to all of them when clientId is null. */
 export type Notify = (clientId: string | null, method: string, params: unknown) => unknown;
@@ -65,7 +73,6 @@ export interface SubAgentRuns {
   close(): Promise<void>;
 }
 
-
 export function toView(run: RunRecord, now: number): RunStatusView {
   const view: RunStatusView = {
     runId: run.runId,
@@ -93,7 +100,12 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
   let starting = 0;
 
   async function execute(run: RunRecord, handle: RunHandle, caller: SessionCaller): Promise<void> {
-    events.emit('session:sub_agent_spawned', { runId: run.runId, parentKey: run.parentKey, sessionKey: run.sessionKey, agentId: run.agentId });
+    events.emit('session:sub_agent_spawned', {
+      runId: run.runId,
+      parentKey: run.parentKey,
+      sessionKey: run.sessionKey,
+      agentId: run.agentId,
+    });
     let result: TurnResult | undefined;
     let failure: string | null = null;
     try {
@@ -111,7 +123,9 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
     }
     const finished = await handle.finish({
       status: failure === null ? 'completed' : 'failed',
-      ...(result === undefined ? {} : { response: result.response, tokensUsed: result.tokensUsed, costUsd: result.costUsd }),
+      ...(result === undefined
+        ? {}
+        : { response: result.response, tokensUsed: result.tokensUsed, costUsd: result.costUsd }),
       ...(failure === null ? {} : { error: failure }),
     });
     const { status } = finished;
@@ -151,7 +165,11 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       if (parent !== undefined) assertSessionAccess(parent, caller);
       if (isClosing) throw new GatewayError('unavailable', 'The gateway is shutting down');
       if (inFlight.size + starting >= deps.maxRunningSpawns) {
-        events.emit('session:sub_agent_spawn_rejected', { parentKey, reason: 'too_many_running', running: inFlight.size + starting });
+        events.emit('session:sub_agent_spawn_rejected', {
+          parentKey,
+          reason: 'too_many_running',
+          running: inFlight.size + starting,
+        });
         throw new GatewayError('rate_limited', `Too many sub-agent runs in flight (maximum ${deps.maxRunningSpawns})`);
       }
       const resolvedAgentId = sessionAgentId(deps.agents, agentId, parent);
@@ -163,7 +181,16 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       starting += 1;
       let handle: RunHandle;
       try {
-        handle = await control.startRun({ runId, rootRunId, kind: 'spawn', parentKey, sessionKey, agentId: resolvedAgentId, task, requestedBy: caller.clientId });
+        handle = await control.startRun({
+          runId,
+          rootRunId,
+          kind: 'spawn',
+          parentKey,
+          sessionKey,
+          agentId: resolvedAgentId,
+          task,
+          requestedBy: caller.clientId,
+        });
         try {
           await turns.ensureSession({
             sessionKey,
@@ -172,7 +199,10 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
             caller,
           });
         } catch (error) {
-          await handle.finish({ status: 'failed', error: publicMessage(maskUnknown(error, log, { runId }, 'could not create a sub-agent session')) });
+          await handle.finish({
+            status: 'failed',
+            error: publicMessage(maskUnknown(error, log, { runId }, 'could not create a sub-agent session')),
+          });
           throw error;
         }
       } finally {
@@ -192,7 +222,10 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
     async recoverOrphanedRuns() {
       const owners = await runs.runningOwners();
       const alive = await Promise.all(owners.map((owner) => (owner === null ? false : instances.isAlive(owner))));
-      const count = await runs.markOrphaned(owners.filter((_owner, index) => !alive[index]), now());
+      const count = await runs.markOrphaned(
+        owners.filter((_owner, index) => !alive[index]),
+        now(),
+      );
       if (count > 0) log.warn({ count }, 'marked runs of a previous process as orphaned');
       return count;
     },

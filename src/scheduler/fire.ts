@@ -49,23 +49,50 @@ function summaryOf(reason: FireReason, missed: number, response: string): string
 async function recordOutcome(deps: FireDeps, job: JobRecord, entry: JobRunRecord): Promise<void> {
   await deps.jobs.appendRun(entry);
   const current = await deps.jobs.get(job.id);
-  if (current !== undefined) await deps.jobs.save({ ...current, lastRunAtMs: entry.ts, lastError: entry.status === 'error' ? entry.error : null });
+  if (current !== undefined)
+    await deps.jobs.save({
+      ...current,
+      lastRunAtMs: entry.ts,
+      lastError: entry.status === 'error' ? entry.error : null,
+    });
 }
 
 /** Runs one fire to its end and records it; never throws (a failure is the entry's `error`). */
-export async function runFire(deps: FireDeps, job: JobRecord, reason: FireReason, missed: number, shutdown: AbortSignal): Promise<void> {
+export async function runFire(
+  deps: FireDeps,
+  job: JobRecord,
+  reason: FireReason,
+  missed: number,
+  shutdown: AbortSignal,
+): Promise<void> {
   const startedAt = deps.now();
   const runId = deps.newId();
   const agentId = job.agentId ?? deps.defaultAgentId();
   const sessionKey = jobSessionKey(job);
   const caller = ownerCaller(job);
   const entry = (fields: Partial<JobRunRecord>): JobRunRecord => ({
-    ts: startedAt, jobId: job.id, status: 'ok', durationMs: deps.now() - startedAt, summary: null, error: null,
-    toolCalls: null, estTurnsSaved: null, rootRunId: runId, ...fields,
+    ts: startedAt,
+    jobId: job.id,
+    status: 'ok',
+    durationMs: deps.now() - startedAt,
+    summary: null,
+    error: null,
+    toolCalls: null,
+    estTurnsSaved: null,
+    rootRunId: runId,
+    ...fields,
   });
   deps.events.emit('scheduler:job_started', { jobId: job.id, jobName: job.name, agentId, runId, ownerId: job.ownerId });
   const completed = (status: JobRunRecord['status']) =>
-    deps.events.emit('scheduler:job_completed', { jobId: job.id, jobName: job.name, agentId, runId, status, durationMs: deps.now() - startedAt, ownerId: job.ownerId });
+    deps.events.emit('scheduler:job_completed', {
+      jobId: job.id,
+      jobName: job.name,
+      agentId,
+      runId,
+      status,
+      durationMs: deps.now() - startedAt,
+      ownerId: job.ownerId,
+    });
   try {
     // A forced fire is an operator asking for the turn now, so the gate does not stand in its way.
     const gate = reason === 'force' ? null : job.wakeGate;
@@ -74,23 +101,48 @@ export async function runFire(deps: FireDeps, job: JobRecord, reason: FireReason
       const verdict = await evaluateWakeGate(deps.gate, gate, { job, agentId, sessionKey, caller, signal: shutdown });
       const gateMs = deps.now() - startedAt;
       deps.signals.record({
-        kind: SIGNAL_KIND.cronWakeGate, agentId, rootRunId: runId,
-        data: { jobId: job.id, wake: verdict.wake, failedOpen: verdict.failedOpen, toolCalls: verdict.toolCalls, estTurnsSaved: verdict.wake ? 0 : 1 },
+        kind: SIGNAL_KIND.cronWakeGate,
+        agentId,
+        rootRunId: runId,
+        data: {
+          jobId: job.id,
+          wake: verdict.wake,
+          failedOpen: verdict.failedOpen,
+          toolCalls: verdict.toolCalls,
+          estTurnsSaved: verdict.wake ? 0 : 1,
+        },
       });
       if (!verdict.wake) {
-        await recordOutcome(deps, job, entry({ status: 'skipped', summary: WAKE_GATE_SKIPPED, toolCalls: verdict.toolCalls, estTurnsSaved: 1 }));
+        await recordOutcome(
+          deps,
+          job,
+          entry({ status: 'skipped', summary: WAKE_GATE_SKIPPED, toolCalls: verdict.toolCalls, estTurnsSaved: 1 }),
+        );
         completed('skipped');
         return;
       }
       gateEvidence = { durationMs: gateMs, toolCalls: verdict.toolCalls };
     }
-    const run = await deps.runs.startRun({ runId, rootRunId: runId, kind: 'cron', agentId, sessionKey, task: job.message, requestedBy: job.ownerId });
+    const run = await deps.runs.startRun({
+      runId,
+      rootRunId: runId,
+      kind: 'cron',
+      agentId,
+      sessionKey,
+      task: job.message,
+      requestedBy: job.ownerId,
+    });
     let result: TurnResult | undefined;
     let failure: string | undefined;
     try {
       result = await deps.turns.run({
-        ...(job.agentId === null ? {} : { agentId: job.agentId }), sessionKey, message: job.message, caller, rootRunId: runId,
-        historyLimit: deps.historyLimit(), signal: AbortSignal.any([run.signal, shutdown]),
+        ...(job.agentId === null ? {} : { agentId: job.agentId }),
+        sessionKey,
+        message: job.message,
+        caller,
+        rootRunId: runId,
+        historyLimit: deps.historyLimit(),
+        signal: AbortSignal.any([run.signal, shutdown]),
       });
       failure = undoneTaskError(result);
     } catch (error) {
@@ -98,25 +150,48 @@ export async function runFire(deps: FireDeps, job: JobRecord, reason: FireReason
     }
     await run.finish({
       status: failure === undefined ? 'completed' : 'failed',
-      ...(result === undefined ? {} : { response: result.response, tokensUsed: result.tokensUsed, costUsd: result.costUsd }),
+      ...(result === undefined
+        ? {}
+        : { response: result.response, tokensUsed: result.tokensUsed, costUsd: result.costUsd }),
       ...(failure === undefined ? {} : { error: failure }),
     });
     if (gateEvidence !== undefined && result !== undefined) {
       // obs.explain's cronWakeGate block: a gated fire that woke the model inside the job's session.
-      deps.recorder.trajectory({ sessionKey, traceId: result.traceId, kind: TRAJECTORY_KIND.cronWakeGate, ts: startedAt,
-        data: { jobId: job.id, wake: true, durationMs: gateEvidence.durationMs, toolCalls: gateEvidence.toolCalls, estTurnsSaved: 0 } });
+      deps.recorder.trajectory({
+        sessionKey,
+        traceId: result.traceId,
+        kind: TRAJECTORY_KIND.cronWakeGate,
+        ts: startedAt,
+        data: {
+          jobId: job.id,
+          wake: true,
+          durationMs: gateEvidence.durationMs,
+          toolCalls: gateEvidence.toolCalls,
+          estTurnsSaved: 0,
+        },
+      });
     }
     const status = failure === undefined ? 'ok' : 'error';
-    await recordOutcome(deps, job, entry({
-      status, summary: summaryOf(reason, missed, result?.response ?? ''), error: failure ?? null,
-      ...(gateEvidence === undefined ? {} : { toolCalls: gateEvidence.toolCalls }),
-    }));
+    await recordOutcome(
+      deps,
+      job,
+      entry({
+        status,
+        summary: summaryOf(reason, missed, result?.response ?? ''),
+        error: failure ?? null,
+        ...(gateEvidence === undefined ? {} : { toolCalls: gateEvidence.toolCalls }),
+      }),
+    );
     completed(status);
   } catch (error) {
     // The gate or run control failed before the turn: the fire still leaves its entry (an unknown cause only in the log).
-    const message = publicMessage(maskUnknown(error, deps.log, { jobId: job.id, runId }, 'a scheduled fire failed before its turn'));
+    const message = publicMessage(
+      maskUnknown(error, deps.log, { jobId: job.id, runId }, 'a scheduled fire failed before its turn'),
+    );
     await recordOutcome(deps, job, entry({ status: 'error', error: message }))
       .then(() => completed('error'))
-      .catch((recordError: unknown) => deps.log.error({ err: recordError, jobId: job.id }, 'recording a scheduled fire failed'));
+      .catch((recordError: unknown) =>
+        deps.log.error({ err: recordError, jobId: job.id }, 'recording a scheduled fire failed'),
+      );
   }
 }

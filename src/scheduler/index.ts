@@ -14,7 +14,14 @@ import type { GateTools } from './wake-gate.js';
 
 export { WAKE_GATE_SKIPPED } from './fire.js';
 export { ownerRateKey, type RateLimitPolicy } from './fire-admission.js';
-export { OVERLAP_SKIPPED, SCHEDULER_LEASE, SKIP_BACKOFF_FIRST_MS, SKIP_BACKOFF_MAX_MS, type Scheduler, type SchedulerLeases } from './scheduler.js';
+export {
+  OVERLAP_SKIPPED,
+  SCHEDULER_LEASE,
+  SKIP_BACKOFF_FIRST_MS,
+  SKIP_BACKOFF_MAX_MS,
+  type Scheduler,
+  type SchedulerLeases,
+} from './scheduler.js';
 export { systemClock, type RunLifecycle, type SchedulerClock } from './types.js';
 
 export interface SchedulerModuleDeps {
@@ -28,7 +35,11 @@ export interface SchedulerModuleDeps {
   agents: { get(agentId: string): unknown; defaultAgentId(): string | undefined };
   /** The scheduler.* config section, read at each use so a config change applies at the next tick. */
   config: () => SchedulerPolicy & {
-    minIntervalMs: number; defaultRunEntries: number; maxRunEntries: number; maxJobsPerOwner: number; jobHistoryMessages: number;
+    minIntervalMs: number;
+    defaultRunEntries: number;
+    maxRunEntries: number;
+    maxJobsPerOwner: number;
+    jobHistoryMessages: number;
   };
   /** Each fire counts as one request of its owner token's gateway.rateLimit, in the counter the HTTP limiter uses. */
   rateLimit: { counter: RateCounter; limit: () => RateLimitPolicy };
@@ -52,24 +63,41 @@ export interface SchedulerModule extends CapabilityModule {
 export function createSchedulerModule(deps: SchedulerModuleDeps): SchedulerModule {
   const clock = deps.clock ?? systemClock;
   const scheduler = createScheduler({
-    jobs: deps.jobs, turns: deps.turns, runs: deps.runs, events: deps.events, signals: deps.signals,
-    recorder: deps.recorder, gate: { recentEvents: (limit) => deps.events.recent(limit), tools: deps.tools },
-    defaultAgentId: () => deps.agents.defaultAgentId() ?? 'default', historyLimit: () => deps.config().jobHistoryMessages,
-    now: clock.now, newId: deps.newId, log: deps.log, clock, leases: deps.leases, policy: deps.config,
+    jobs: deps.jobs,
+    turns: deps.turns,
+    runs: deps.runs,
+    events: deps.events,
+    signals: deps.signals,
+    recorder: deps.recorder,
+    gate: { recentEvents: (limit) => deps.events.recent(limit), tools: deps.tools },
+    defaultAgentId: () => deps.agents.defaultAgentId() ?? 'default',
+    historyLimit: () => deps.config().jobHistoryMessages,
+    now: clock.now,
+    newId: deps.newId,
+    log: deps.log,
+    clock,
+    leases: deps.leases,
+    policy: deps.config,
     admission: createFireAdmission({ counter: deps.rateLimit.counter, limit: deps.rateLimit.limit, log: deps.log }),
   });
   const announced: Pick<Scheduler, 'reschedule' | 'force' | 'runDue'> = {
     async reschedule() {
       await scheduler.reschedule();
-      deps.jobChanges?.publish({}).catch((error: unknown) => deps.log.warn({ err: error }, 'could not tell other replicas of a job change'));
+      deps.jobChanges
+        ?.publish({})
+        .catch((error: unknown) => deps.log.warn({ err: error }, 'could not tell other replicas of a job change'));
     },
     force: (job) => scheduler.force(job),
     runDue: (accept) => scheduler.runDue(accept),
   };
   let stopListening = (): void => {};
   const service = createJobService({
-    jobs: deps.jobs, scheduler: announced, hasAgent: (agentId) => deps.agents.get(agentId) !== undefined,
-    limits: deps.config, now: clock.now, newId: deps.newId,
+    jobs: deps.jobs,
+    scheduler: announced,
+    hasAgent: (agentId) => deps.agents.get(agentId) !== undefined,
+    limits: deps.config,
+    now: clock.now,
+    newId: deps.newId,
   });
   return {
     name: 'scheduler',
@@ -79,7 +107,11 @@ export function createSchedulerModule(deps: SchedulerModuleDeps): SchedulerModul
     async start() {
       await scheduler.start();
       const unsubscribe = deps.jobChanges?.subscribe(() => {
-        scheduler.reschedule().catch((error: unknown) => deps.log.error({ err: error }, 'could not re-read the jobs after a change elsewhere'));
+        scheduler
+          .reschedule()
+          .catch((error: unknown) =>
+            deps.log.error({ err: error }, 'could not re-read the jobs after a change elsewhere'),
+          );
       });
       stopListening = () => unsubscribe?.();
     },

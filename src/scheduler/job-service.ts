@@ -53,7 +53,8 @@ const FOREIGN_FIELDS = { cron: ['everyMs', 'at'], interval: ['expr', 'at'], once
 
 function toSchedule(input: ScheduleInput, now: number, minIntervalMs: number): JobSchedule {
   for (const field of FOREIGN_FIELDS[input.kind]) {
-    if (input[field] !== undefined) throw invalidParams(`schedule.${field}: not used by a '${input.kind}' schedule`, `schedule.${field}`);
+    if (input[field] !== undefined)
+      throw invalidParams(`schedule.${field}: not used by a '${input.kind}' schedule`, `schedule.${field}`);
   }
   const tz = input.tz ?? DEFAULT_TZ;
   assertTimeZone(tz);
@@ -64,8 +65,13 @@ function toSchedule(input: ScheduleInput, now: number, minIntervalMs: number): J
     return { kind: 'cron', expr: input.expr, tz };
   }
   if (input.kind === 'interval') {
-    if (input.everyMs === undefined) throw invalidParams("schedule.everyMs: required for an 'interval' schedule", 'schedule.everyMs');
-    if (input.everyMs < minIntervalMs) throw invalidParams(`schedule.everyMs: must be at least ${minIntervalMs} ms (scheduler.minIntervalMs)`, 'schedule.everyMs');
+    if (input.everyMs === undefined)
+      throw invalidParams("schedule.everyMs: required for an 'interval' schedule", 'schedule.everyMs');
+    if (input.everyMs < minIntervalMs)
+      throw invalidParams(
+        `schedule.everyMs: must be at least ${minIntervalMs} ms (scheduler.minIntervalMs)`,
+        'schedule.everyMs',
+      );
     return { kind: 'interval', everyMs: input.everyMs, tz };
   }
   if (input.at === undefined) throw invalidParams("schedule.at: required for a 'once' schedule", 'schedule.at');
@@ -88,7 +94,8 @@ export function createJobService(deps: JobServiceDeps) {
    * reaches every job: its own of that name, else the only one of that name, or the one of `ownerId`.
    */
   async function owned({ name, ownerId }: JobAddress, caller: SessionCaller, param = 'name'): Promise<JobRecord> {
-    if (caller.isAdmin && ownerId === undefined) return (await jobs.byName(caller.clientId, name)) ?? onlyNamed(name, param);
+    if (caller.isAdmin && ownerId === undefined)
+      return (await jobs.byName(caller.clientId, name)) ?? onlyNamed(name, param);
     const mayReach = caller.isAdmin || ownerId === undefined || ownerId === caller.clientId;
     const job = mayReach ? await jobs.byName(ownerId ?? caller.clientId, name) : undefined;
     if (job === undefined) throw jobNotFound(name, param);
@@ -98,7 +105,8 @@ export function createJobService(deps: JobServiceDeps) {
   async function onlyNamed(name: string, param: string): Promise<JobRecord> {
     const [job, other] = await jobs.named(name, 2);
     if (job === undefined) throw jobNotFound(name, param);
-    if (other !== undefined) throw invalidParams(`ownerId: several tokens have a job named '${name}'; name its owner`, 'ownerId');
+    if (other !== undefined)
+      throw invalidParams(`ownerId: several tokens have a job named '${name}'; name its owner`, 'ownerId');
     return job;
   }
 
@@ -108,25 +116,45 @@ export function createJobService(deps: JobServiceDeps) {
 
   return {
     /** One page by name (then owner); `nextCursor` continues it (list-cursor.ts), null on the last page. */
-    async list(caller: SessionCaller, page: { limit: number; cursor?: string }, signal?: AbortSignal): Promise<{ jobs: JobEntry[]; nextCursor: string | null }> {
+    async list(
+      caller: SessionCaller,
+      page: { limit: number; cursor?: string },
+      signal?: AbortSignal,
+    ): Promise<{ jobs: JobEntry[]; nextCursor: string | null }> {
       // One row more than the page says whether another page follows, without counting the table.
-      const rows = await jobs.page({
-        ...(caller.isAdmin ? {} : { ownerId: caller.clientId }),
-        ...(page.cursor === undefined ? {} : decodeJobCursor(page.cursor)),
-        limit: page.limit + 1,
-      }, signal);
+      const rows = await jobs.page(
+        {
+          ...(caller.isAdmin ? {} : { ownerId: caller.clientId }),
+          ...(page.cursor === undefined ? {} : decodeJobCursor(page.cursor)),
+          limit: page.limit + 1,
+        },
+        signal,
+      );
       const shown = rows.slice(0, page.limit);
       const last = shown.at(-1);
-      return { jobs: shown.map(jobEntry), nextCursor: rows.length > page.limit && last !== undefined ? encodeJobCursor(last, rows[page.limit]) : null };
+      return {
+        jobs: shown.map(jobEntry),
+        nextCursor: rows.length > page.limit && last !== undefined ? encodeJobCursor(last, rows[page.limit]) : null,
+      };
     },
     async add(input: AddJobInput, caller: SessionCaller): Promise<JobEntry> {
       assertAgent(input.agentId);
       const at = now();
       const schedule = toSchedule(input.schedule, at, deps.limits().minIntervalMs);
       const job: JobRecord = {
-        id: deps.newId(), name: input.name, ownerId: caller.clientId, agentId: input.agentId ?? null, message: input.message,
-        schedule, enabled: true, wakeGate: input.wakeGate ?? null, nextRunAtMs: firstFire(schedule, at),
-        lastRunAtMs: null, lastError: null, createdAt: at, updatedAt: at,
+        id: deps.newId(),
+        name: input.name,
+        ownerId: caller.clientId,
+        agentId: input.agentId ?? null,
+        message: input.message,
+        schedule,
+        enabled: true,
+        wakeGate: input.wakeGate ?? null,
+        nextRunAtMs: firstFire(schedule, at),
+        lastRunAtMs: null,
+        lastError: null,
+        createdAt: at,
+        updatedAt: at,
       };
       await jobs.create(job, deps.limits().maxJobsPerOwner);
       await scheduler.reschedule();
@@ -136,7 +164,8 @@ export function createJobService(deps: JobServiceDeps) {
       const job = await owned(input, caller);
       assertAgent(input.agentId);
       const at = now();
-      const schedule = input.schedule === undefined ? job.schedule : toSchedule(input.schedule, at, deps.limits().minIntervalMs);
+      const schedule =
+        input.schedule === undefined ? job.schedule : toSchedule(input.schedule, at, deps.limits().minIntervalMs);
       const enabled = input.enabled ?? job.enabled;
       // A new schedule, or a job enabled again, starts from now rather than from fires it was not due for.
       const isRestarted = input.schedule !== undefined || (enabled && !job.enabled);
@@ -145,7 +174,9 @@ export function createJobService(deps: JobServiceDeps) {
         ...(input.message === undefined ? {} : { message: input.message }),
         ...(input.agentId === undefined ? {} : { agentId: input.agentId }),
         ...(input.wakeGate === undefined ? {} : { wakeGate: input.wakeGate }),
-        schedule, enabled, updatedAt: at,
+        schedule,
+        enabled,
+        updatedAt: at,
         nextRunAtMs: isRestarted ? firstFire(schedule, at) : job.nextRunAtMs,
       };
       await jobs.save(next);
@@ -160,7 +191,12 @@ export function createJobService(deps: JobServiceDeps) {
     },
     status: async (address: JobAddress, caller: SessionCaller) => jobStatus(await owned(address, caller)),
     async runs(
-      input: { jobName: string; ownerId?: string | undefined; limit?: number | undefined; agentId?: string | undefined },
+      input: {
+        jobName: string;
+        ownerId?: string | undefined;
+        limit?: number | undefined;
+        agentId?: string | undefined;
+      },
       caller: SessionCaller,
       signal?: AbortSignal,
     ) {
@@ -171,7 +207,10 @@ export function createJobService(deps: JobServiceDeps) {
       if (input.agentId !== undefined && input.agentId !== (job.agentId ?? input.agentId)) return { runs: [] };
       return { runs: (await jobs.runs(job.id, limit, signal)).map(runEntry) };
     },
-    async run(input: { name?: string | undefined; ownerId?: string | undefined; mode?: 'force' | 'due' | undefined }, caller: SessionCaller) {
+    async run(
+      input: { name?: string | undefined; ownerId?: string | undefined; mode?: 'force' | 'due' | undefined },
+      caller: SessionCaller,
+    ) {
       const mode = input.mode ?? 'force';
       if (mode === 'due') {
         await scheduler.runDue((job) => caller.isAdmin || job.ownerId === caller.clientId);

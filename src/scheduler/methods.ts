@@ -6,13 +6,18 @@ import { sessionCallerOf } from '../turns/index.js';
 import type { JobService } from './job-service.js';
 
 // U+0000 ends the owner part of a cron.list cursor (list-cursor.ts), and PostgreSQL text cannot hold it.
-const name = z.string().min(1).max(128).refine((text) => !text.includes('\u0000'), 'must not contain U+0000');
+const name = z
+  .string()
+  .min(1)
+  .max(128)
+  .refine((text) => !text.includes('\u0000'), 'must not contain U+0000');
 /** An admin names the owner of a job whose name several tokens use; another caller may name only itself. */
 const ownerId = z.string().min(1).max(128);
 /** The last name, and its owner when the next page goes on within that name. */
 const cursor = z.string().min(1).max(257);
 /** Said of every method that addresses a job by name. */
-const BY_NAME = ' A name means the caller\'s own job; an admin names another token\'s with ownerId when several tokens use the name.';
+const BY_NAME =
+  " A name means the caller's own job; an admin names another token's with ownerId when several tokens use the name.";
 /** cron.list jobs per page: default and maximum. */
 export const CRON_LIST_LIMIT_DEFAULT = 100;
 export const CRON_LIST_LIMIT_MAX = 500;
@@ -41,7 +46,11 @@ export function cronMethods(service: JobService) {
         cursor: cursor.optional(),
       }),
       handler: ({ limit, cursor }, ctx) =>
-        service.list(sessionCallerOf(ctx.caller), { limit: limit ?? CRON_LIST_LIMIT_DEFAULT, ...(cursor === undefined ? {} : { cursor }) }, ctx.signal),
+        service.list(
+          sessionCallerOf(ctx.caller),
+          { limit: limit ?? CRON_LIST_LIMIT_DEFAULT, ...(cursor === undefined ? {} : { cursor }) },
+          ctx.signal,
+        ),
     }),
     defineMethod({
       name: 'cron.add',
@@ -50,7 +59,13 @@ export function cronMethods(service: JobService) {
         'Adds a job: schedule kind cron {expr, tz (IANA, default UTC)}, interval {everyMs} or once {at (ISO 8601, future)}; ' +
         'optional wakeGate {kind: events, events, minCount} or {kind: tool, tool, args}. Returns the job entry. Names are unique per token; ' +
         'a token has at most scheduler.maxJobsPerOwner jobs, and fires at least scheduler.minIntervalMs apart (a cron expression at its closest).',
-      params: z.strictObject({ name, message, agentId: agentId.optional(), schedule, wakeGate: wakeGateSchema.optional() }),
+      params: z.strictObject({
+        name,
+        message,
+        agentId: agentId.optional(),
+        schedule,
+        wakeGate: wakeGateSchema.optional(),
+      }),
       handler: (params, ctx) => service.add(params, sessionCallerOf(ctx.caller)),
     }),
     defineMethod({
@@ -58,8 +73,13 @@ export function cronMethods(service: JobService) {
       scope: 'rpc',
       summary: `Changes only the supplied fields of a job (wakeGate null removes the gate); returns the job entry.${BY_NAME}`,
       params: z.strictObject({
-        name, ownerId: ownerId.optional(), message: message.optional(), agentId: agentId.optional(), schedule: schedule.optional(),
-        wakeGate: wakeGateSchema.nullable().optional(), enabled: z.boolean().optional(),
+        name,
+        ownerId: ownerId.optional(),
+        message: message.optional(),
+        agentId: agentId.optional(),
+        schedule: schedule.optional(),
+        wakeGate: wakeGateSchema.nullable().optional(),
+        enabled: z.boolean().optional(),
       }),
       handler: (params, ctx) => service.update(params, sessionCallerOf(ctx.caller)),
     }),
@@ -81,14 +101,23 @@ export function cronMethods(service: JobService) {
       name: 'cron.runs',
       scope: 'rpc',
       summary: `A job's run entries, newest first: { ts, jobId, status ok|error|skipped, durationMs, summary?, error?, toolCalls?, estTurnsSaved?, rootRunId? }.${BY_NAME}`,
-      params: z.strictObject({ jobName: name, ownerId: ownerId.optional(), limit: z.number().int().positive().max(10_000).optional(), agentId: agentId.optional() }),
+      params: z.strictObject({
+        jobName: name,
+        ownerId: ownerId.optional(),
+        limit: z.number().int().positive().max(10_000).optional(),
+        agentId: agentId.optional(),
+      }),
       handler: (params, ctx) => service.runs(params, sessionCallerOf(ctx.caller), ctx.signal),
     }),
     defineMethod({
       name: 'cron.run',
       scope: 'rpc',
       summary: `Fires a job now: mode force (default; name required) fires that job, mode due fires every overdue job. Returns { triggered: true, mode, jobName? }.${BY_NAME}`,
-      params: z.strictObject({ name: name.optional(), ownerId: ownerId.optional(), mode: z.enum(['force', 'due']).optional() }),
+      params: z.strictObject({
+        name: name.optional(),
+        ownerId: ownerId.optional(),
+        mode: z.enum(['force', 'due']).optional(),
+      }),
       handler: (params, ctx) => service.run(params, sessionCallerOf(ctx.caller)),
     }),
   ];

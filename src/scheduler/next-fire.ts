@@ -69,8 +69,11 @@ export function shortestCronGapMs(expr: string, tz: string, now: number): number
       }
     }
   }
-  const fires = cronOf(expr, tz).nextRuns(CRON_GAP_SCAN_FIRES, new Date(now)).map((date) => date.getTime());
-  for (let index = 1; index < fires.length; index += 1) shortest = Math.min(shortest, (fires[index] ?? 0) - (fires[index - 1] ?? 0));
+  const fires = cronOf(expr, tz)
+    .nextRuns(CRON_GAP_SCAN_FIRES, new Date(now))
+    .map((date) => date.getTime());
+  for (let index = 1; index < fires.length; index += 1)
+    shortest = Math.min(shortest, (fires[index] ?? 0) - (fires[index - 1] ?? 0));
   const span = (fires.at(-1) ?? 0) - (fires[0] ?? 0);
   if (fires.length === CRON_GAP_SCAN_FIRES && span < TWO_DAYS_MS && first !== undefined && previous !== undefined) {
     shortest = Math.min(shortest, (DAY_SECONDS - previous + first) * 1_000);
@@ -109,7 +112,8 @@ export function nextFireAfter(schedule: JobSchedule, afterMs: number, anchorMs: 
 /** Fires due from `dueMs` (itself a fire) up to and including `nowMs`, capped at MAX_COUNTED_MISSED_FIRES. */
 export function countFires(schedule: JobSchedule, dueMs: number, nowMs: number): number {
   if (schedule.kind === 'once') return 1;
-  if (schedule.kind === 'interval') return Math.min(MAX_COUNTED_MISSED_FIRES, Math.floor((nowMs - dueMs) / schedule.everyMs) + 1);
+  if (schedule.kind === 'interval')
+    return Math.min(MAX_COUNTED_MISSED_FIRES, Math.floor((nowMs - dueMs) / schedule.everyMs) + 1);
   const cron = cronOf(schedule.expr, schedule.tz);
   let count = 1;
   let at = cron.nextRun(new Date(dueMs));

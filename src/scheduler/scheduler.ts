@@ -76,14 +76,28 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const skipStreaks = new Map<string, number>();
 
   async function recordSkip(job: JobRecord, summary: string): Promise<void> {
-    await jobs.appendRun({ ts: clock.now(), jobId: job.id, status: 'skipped', durationMs: 0, summary, error: null, toolCalls: null, estTurnsSaved: null, rootRunId: null });
+    await jobs.appendRun({
+      ts: clock.now(),
+      jobId: job.id,
+      status: 'skipped',
+      durationMs: 0,
+      summary,
+      error: null,
+      toolCalls: null,
+      estTurnsSaved: null,
+      rootRunId: null,
+    });
   }
 
   /**
    * Starts a fire unless the job's previous one still runs or its owner is over the rate limit (then records the
    * skip and says how long the limit holds); never waits for the turn.
    */
-  async function launch(job: JobRecord, reason: FireReason, missed = 1): Promise<{ fired: true } | { fired: false; retryAfterMs: number }> {
+  async function launch(
+    job: JobRecord,
+    reason: FireReason,
+    missed = 1,
+  ): Promise<{ fired: true } | { fired: false; retryAfterMs: number }> {
     if (inFlight.has(job.id)) {
       await recordSkip(job, OVERLAP_SKIPPED);
       return { fired: false, retryAfterMs: 0 };
@@ -103,7 +117,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   async function backOff(job: JobRecord, now: number, retryAfterMs: number): Promise<JobRecord> {
     const streak = (skipStreaks.get(job.id) ?? 0) + 1;
     skipStreaks.set(job.id, streak);
-    const earliest = now + Math.max(retryAfterMs, Math.min(SKIP_BACKOFF_MAX_MS, SKIP_BACKOFF_FIRST_MS * 2 ** (streak - 1)));
+    const earliest =
+      now + Math.max(retryAfterMs, Math.min(SKIP_BACKOFF_MAX_MS, SKIP_BACKOFF_FIRST_MS * 2 ** (streak - 1)));
     // A `once` job refused by the rate limit tries again when the window reopens; the others keep their grid.
     let nextRunAtMs: number | null = earliest;
     if (job.schedule.kind !== 'once') {
@@ -152,7 +167,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       if (!(await deps.leases.acquire(SCHEDULER_LEASE, policy.leaseTtlMs))) return arm(now + policy.leaseTtlMs);
       // Read again under the lease: another instance may have fired and advanced these jobs before the lease passed here.
       all = await jobs.list();
-      all = await Promise.all(all.map(async (job) => (isDue(job, now) ? fireDue(await advance(job, now), 'scheduled', now) : job)));
+      all = await Promise.all(
+        all.map(async (job) => (isDue(job, now) ? fireDue(await advance(job, now), 'scheduled', now) : job)),
+      );
     }
     const ids = new Set(all.map((job) => job.id));
     for (const id of skipStreaks.keys()) if (!ids.has(id)) skipStreaks.delete(id);
@@ -173,7 +190,17 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       if (policy.missedFires === 'run-once') {
         await fireDue(next, 'missed', now, count);
       } else {
-        await jobs.appendRun({ ts: now, jobId: job.id, status: 'skipped', durationMs: 0, summary: `missed-fire: skipped (${count} missed)`, error: null, toolCalls: null, estTurnsSaved: null, rootRunId: null });
+        await jobs.appendRun({
+          ts: now,
+          jobId: job.id,
+          status: 'skipped',
+          durationMs: 0,
+          summary: `missed-fire: skipped (${count} missed)`,
+          error: null,
+          toolCalls: null,
+          estTurnsSaved: null,
+          rootRunId: null,
+        });
       }
     }
   }
@@ -196,9 +223,10 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       await deps.leases.release(SCHEDULER_LEASE);
     },
     reschedule: () => serial(tick),
-    force: (job) => serial(async () => {
-      await launch(job, 'force');
-    }),
+    force: (job) =>
+      serial(async () => {
+        await launch(job, 'force');
+      }),
     async runDue(accept) {
       let count = 0;
       await serial(async () => {

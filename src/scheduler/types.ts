@@ -7,8 +7,13 @@ export interface RunLifecycle {
    * `signal` aborts when run.kill hits its tree, the denial breaker trips for it, or the gateway shuts down.
    */
   startRun(input: {
-    runId: string; rootRunId: string; kind: 'cron' | 'spawn' | 'webhook';
-    agentId: string; sessionKey: string; task: string; requestedBy: string | null;
+    runId: string;
+    rootRunId: string;
+    kind: 'cron' | 'spawn' | 'webhook';
+    agentId: string;
+    sessionKey: string;
+    task: string;
+    requestedBy: string | null;
   }): Promise<{ signal: AbortSignal; finish(outcome: RunFinish): Promise<unknown> }>;
 }
 

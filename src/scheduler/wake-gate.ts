@@ -10,8 +10,11 @@ export const WAKE_GATE_EVENT_SCAN = 500;
 const EMPTY_RESULTS = new Set(['', 'null', '[]', '{}', 'false', '""']);
 
 export interface GateTools {
-  execute(name: string, input: unknown, ctx: { agentId: string; sessionKey: string; caller: SessionCaller; signal: AbortSignal }):
-    Promise<{ ok: boolean; content: string }>;
+  execute(
+    name: string,
+    input: unknown,
+    ctx: { agentId: string; sessionKey: string; caller: SessionCaller; signal: AbortSignal },
+  ): Promise<{ ok: boolean; content: string }>;
 }
 
 export interface GateDeps {
@@ -46,7 +49,10 @@ export async function evaluateWakeGate(deps: GateDeps, gate: WakeGate, input: Ga
     return { wake: eventsSince(deps, gate, sinceMs) >= gate.minCount, failedOpen: false, toolCalls: 0 };
   }
   const outcome = await deps.tools.execute(gate.tool, gate.args, {
-    agentId: input.agentId, sessionKey: input.sessionKey, caller: input.caller, signal: input.signal,
+    agentId: input.agentId,
+    sessionKey: input.sessionKey,
+    caller: input.caller,
+    signal: input.signal,
   });
   if (!outcome.ok) return { wake: true, failedOpen: true, toolCalls: 1 };
   return { wake: !EMPTY_RESULTS.has(outcome.content.trim()), failedOpen: false, toolCalls: 1 };

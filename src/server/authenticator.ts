@@ -20,7 +20,13 @@ interface ConfiguredToken {
   digest: Buffer;
 }
 
-export function createAuthenticator({ configTokens, store }: { configTokens: readonly TokenConfig[]; store: TokenStore }): Authenticator {
+export function createAuthenticator({
+  configTokens,
+  store,
+}: {
+  configTokens: readonly TokenConfig[];
+  store: TokenStore;
+}): Authenticator {
   // Comparing fixed-length digests keeps timingSafeEqual from leaking the secret's length.
   const toConfigured = (tokens: readonly TokenConfig[]): ConfiguredToken[] =>
     tokens.map((token) => ({

@@ -6,7 +6,10 @@ import type { GatewaySection } from '../config/index.js';
 import { connectionsCrowded } from '../errors.js';
 import type { RequestAuth } from './request-auth.js';
 
-export type ConnectionGuardLimits = Pick<GatewaySection, 'maxConnections' | 'reservedConnections' | 'maxConnectionsPerAddress' | 'unauthenticatedBodyTimeoutMs'>;
+export type ConnectionGuardLimits = Pick<
+  GatewaySection,
+  'maxConnections' | 'reservedConnections' | 'maxConnectionsPerAddress' | 'unauthenticatedBodyTimeoutMs'
+>;
 
 /** Probes a load balancer or monitor must always get through; they never carry a body. */
 const PROBE_PATHS = new Set(['/health', '/api/health', '/ready']);
@@ -71,7 +74,11 @@ function armBodyDeadline(request: FastifyRequest, reply: FastifyReply, timeoutMs
  * Adds the guard as the first onRequest hook, so a refused request costs no rate-limit count and no body read.
  * A request with no body on an uncrowded server passes without an await (the common case, /health included).
  */
-export function guardConnections(app: FastifyInstance, limitsNow: () => ConnectionGuardLimits, auth: RequestAuth): void {
+export function guardConnections(
+  app: FastifyInstance,
+  limitsNow: () => ConnectionGuardLimits,
+  auth: RequestAuth,
+): void {
   const sockets = countSockets(app);
   /** Read per request, so a changed limit applies to the next request. */
   const freeSlots = (limits: ConnectionGuardLimits): number => {
@@ -79,7 +86,12 @@ export function guardConnections(app: FastifyInstance, limitsNow: () => Connecti
     return Math.max(0, limits.maxConnections - reserved);
   };
 
-  async function vet(request: FastifyRequest, reply: FastifyReply, isCrowded: boolean, limits: ConnectionGuardLimits): Promise<void> {
+  async function vet(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    isCrowded: boolean,
+    limits: ConnectionGuardLimits,
+  ): Promise<void> {
     const isProbe = PROBE_PATHS.has(request.url.split('?', 1)[0] ?? '');
     if (isProbe && !hasBody(request)) return;
     // Any token the routes accept counts: a bearer header, or ?token= on an SSE route.
@@ -93,7 +105,9 @@ export function guardConnections(app: FastifyInstance, limitsNow: () => Connecti
 
   app.addHook('onRequest', function guardConnection(request, reply, done) {
     const limits = limitsNow();
-    const isCrowded = sockets.open() > freeSlots(limits) || sockets.fromAddress(request.socket.remoteAddress ?? '') > limits.maxConnectionsPerAddress;
+    const isCrowded =
+      sockets.open() > freeSlots(limits) ||
+      sockets.fromAddress(request.socket.remoteAddress ?? '') > limits.maxConnectionsPerAddress;
     if (!isCrowded && !hasBody(request)) {
       done();
       return;

@@ -39,7 +39,10 @@ export function registerCors(app: FastifyInstance, initialOrigins: readonly stri
     const isPreflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
     if (!isPreflight) {
       if (isAllowed) {
-        reply.header('access-control-allow-origin', origin).header('access-control-allow-credentials', 'true').header('access-control-expose-headers', EXPOSED_HEADERS);
+        reply
+          .header('access-control-allow-origin', origin)
+          .header('access-control-allow-credentials', 'true')
+          .header('access-control-expose-headers', EXPOSED_HEADERS);
       }
       done();
       return;
@@ -55,7 +58,10 @@ export function registerCors(app: FastifyInstance, initialOrigins: readonly stri
       .header('access-control-allow-origin', origin)
       .header('access-control-allow-credentials', 'true')
       .header('access-control-allow-methods', ALLOWED_METHODS)
-      .header('access-control-allow-headers', typeof requested === 'string' && HEADER_LIST.test(requested) ? requested : DEFAULT_ALLOWED_HEADERS)
+      .header(
+        'access-control-allow-headers',
+        typeof requested === 'string' && HEADER_LIST.test(requested) ? requested : DEFAULT_ALLOWED_HEADERS,
+      )
       .header('access-control-max-age', String(SERVER_LIMITS.corsMaxAgeSeconds))
       .send();
   });

@@ -1,7 +1,13 @@
 // The REST, SSE and /rpc error envelope {error: {code, message}} and the HTTP status of each error kind.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { publicMessage, retryAfterHeaderSeconds, toGatewayError, type ErrorKind, type GatewayError } from '../errors.js';
+import {
+  publicMessage,
+  retryAfterHeaderSeconds,
+  toGatewayError,
+  type ErrorKind,
+  type GatewayError,
+} from '../errors.js';
 
 export const HTTP_STATUS = {
   parse_error: 400,
@@ -34,7 +40,8 @@ export function prepareErrorReply(reply: FastifyReply, error: GatewayError): num
 
 /** Logs what the client does not see: the cause of internal errors, at error level with the trace id. */
 export function logHttpError(log: Logger, request: FastifyRequest, error: unknown, mapped: GatewayError): void {
-  if (mapped.kind === 'internal') log.error({ err: error, traceId: request.id, url: request.routeOptions.url }, 'request failed');
+  if (mapped.kind === 'internal')
+    log.error({ err: error, traceId: request.id, url: request.routeOptions.url }, 'request failed');
   else log.debug({ traceId: request.id, kind: mapped.kind }, 'request refused');
 }
 

@@ -35,7 +35,6 @@ export interface HttpServerDeps {
 
 const TRACE_ID_HEADER = /^[A-Za-z0-9._-]{1,128}$/;
 
-
 /**
  * DESIGN §3 "connections": a socket that has not sent a complete request head within headersTimeoutMs is
  * closed, whether it is new, sending its head slowly or idle between keep-alive requests. Node's own
@@ -45,7 +44,10 @@ function connectionTimeouts(gateway: GatewaySection) {
   return {
     headersTimeout: gateway.headersTimeoutMs,
     requestTimeout: Math.max(gateway.requestTimeoutMs ?? SERVER_LIMITS.requestTimeoutMs, gateway.headersTimeoutMs),
-    connectionsCheckingInterval: Math.min(SERVER_LIMITS.maxConnectionCheckMs, Math.max(SERVER_LIMITS.minConnectionCheckMs, Math.floor(gateway.headersTimeoutMs / 10))),
+    connectionsCheckingInterval: Math.min(
+      SERVER_LIMITS.maxConnectionCheckMs,
+      Math.max(SERVER_LIMITS.minConnectionCheckMs, Math.floor(gateway.headersTimeoutMs / 10)),
+    ),
   };
 }
 
@@ -71,7 +73,14 @@ function readTls(tls: GatewaySection['tls']) {
   };
 }
 
-export async function createHttpServer({ gateway, live = () => gateway, log, auth, rateCounter, now = Date.now }: HttpServerDeps): Promise<FastifyInstance> {
+export async function createHttpServer({
+  gateway,
+  live = () => gateway,
+  log,
+  auth,
+  rateCounter,
+  now = Date.now,
+}: HttpServerDeps): Promise<FastifyInstance> {
   const timeouts = connectionTimeouts(gateway);
   const tls = readTls(gateway.tls);
   const nextTraceId = createTraceIds();
@@ -121,16 +130,28 @@ export async function createHttpServer({ gateway, live = () => gateway, log, aut
       return caller === undefined ? `ip:${request.ip}` : `token:${caller.clientId}`;
     },
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
-    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
+    addHeaders: {
+      'x-ratelimit-limit': true,
+      'x-ratelimit-remaining': true,
+      'x-ratelimit-reset': true,
+      'retry-after': true,
+    },
     errorResponseBuilder: (_request, context) =>
-      new GatewayError('rate_limited', `Rate limit exceeded: ${context.max} requests per ${live().rateLimit.windowMs} ms`, {
-        retryAfterMs: context.ttl,
-      }),
+      new GatewayError(
+        'rate_limited',
+        `Rate limit exceeded: ${context.max} requests per ${live().rateLimit.windowMs} ms`,
+        {
+          retryAfterMs: context.ttl,
+        },
+      ),
   });
 
   if (isDebug) {
     app.addHook('onResponse', function logRequest(request, reply, done) {
-      request.log.debug({ method: request.method, route: request.routeOptions.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request completed');
+      request.log.debug(
+        { method: request.method, route: request.routeOptions.url, status: reply.statusCode, ms: reply.elapsedTime },
+        'request completed',
+      );
       done();
     });
   }
@@ -138,7 +159,9 @@ export async function createHttpServer({ gateway, live = () => gateway, log, aut
   useJsonBodyParser(app);
   app.setErrorHandler(restErrorHandler(log));
   app.setNotFoundHandler(function routeNotFound(request, reply) {
-    return reply.code(404).send({ error: { code: 'not_found', message: `Route ${request.method} ${request.url.split('?')[0]} not found` } });
+    return reply.code(404).send({
+      error: { code: 'not_found', message: `Route ${request.method} ${request.url.split('?')[0]} not found` },
+    });
   });
   return app;
 }

@@ -3,7 +3,13 @@ export { createHttpServer, type HttpServerDeps } from './http-server.js';
 export { createAuthenticator, bearerSecret, hashSecret, type Authenticator } from './authenticator.js';
 export { createRequestAuth, type RequestAuth, type RequestAuthOptions } from './request-auth.js';
 export { createTokenService, type TokenService, type TokenEntry, type IssuedToken } from './token-service.js';
-export { createTokenDirectory, forgettingOnWrite, TOKEN_LIST_REFRESH_MS, type TokenDirectory, type TokenGrant } from './token-directory.js';
+export {
+  createTokenDirectory,
+  forgettingOnWrite,
+  TOKEN_LIST_REFRESH_MS,
+  type TokenDirectory,
+  type TokenGrant,
+} from './token-directory.js';
 export { grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes, type Caller, type Transport } from './scopes.js';
 export { registerCors, type CorsPolicy } from './cors.js';
 export { HTTP_STATUS, logHttpError, prepareErrorReply, restErrorHandler, sendRestError } from './http-errors.js';

@@ -17,7 +17,10 @@ const EMPTY_MESSAGE = "Body cannot be empty when content-type is set to 'applica
 /** A `__proto__` key can only be present when the text spells it, plain or with \u escapes. */
 const PROTO_HINT = /__proto__|\\u/;
 
-export function parseJsonBody(text: string, { syntaxMessage = SYNTAX_MESSAGE, isEmptyAllowed = false }: JsonBodyOptions = {}): unknown {
+export function parseJsonBody(
+  text: string,
+  { syntaxMessage = SYNTAX_MESSAGE, isEmptyAllowed = false }: JsonBodyOptions = {},
+): unknown {
   if (isEmptyAllowed && text.trim() === '') return undefined;
   let value: unknown;
   try {
@@ -29,7 +32,11 @@ export function parseJsonBody(text: string, { syntaxMessage = SYNTAX_MESSAGE, is
   // JSON.parse makes `__proto__` an own key; merged into another object it would replace that object's prototype.
   if (PROTO_HINT.test(text)) {
     const found = findForbiddenKey(value, (key) => key === '__proto__');
-    if (found !== undefined) throw new GatewayError('invalid_request', `Body contains the forbidden key '__proto__' at ${formatPath(found.segments)}`);
+    if (found !== undefined)
+      throw new GatewayError(
+        'invalid_request',
+        `Body contains the forbidden key '__proto__' at ${formatPath(found.segments)}`,
+      );
   }
   return value;
 }

@@ -35,7 +35,8 @@ export function createRequestAuth(authenticator: Authenticator): RequestAuth {
     const header = bearerSecret(request.headers.authorization);
     const secret = header ?? (allowQueryToken ? queryToken(request) : undefined);
     const caller = await authenticator.authenticate(secret);
-    if (header !== undefined || caller !== undefined) callers.set(request, { caller: caller ?? null, isFromQuery: header === undefined });
+    if (header !== undefined || caller !== undefined)
+      callers.set(request, { caller: caller ?? null, isFromQuery: header === undefined });
     return caller;
   }
 
@@ -45,7 +46,8 @@ export function createRequestAuth(authenticator: Authenticator): RequestAuth {
       return async function requireToken(request) {
         const caller = await identify(request, allowQueryToken);
         if (caller === undefined) throw missingBearerToken();
-        if (!grants(caller)) throw new GatewayError('forbidden', `Token '${caller.clientId}' lacks the scope this route requires`);
+        if (!grants(caller))
+          throw new GatewayError('forbidden', `Token '${caller.clientId}' lacks the scope this route requires`);
       };
     },
     callerOf(request) {

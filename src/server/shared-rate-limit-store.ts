@@ -32,7 +32,11 @@ export function sharedRateLimitStore({ counter, log, now }: SharedRateLimitStore
       isLocal = false;
       return counted;
     } catch (error) {
-      if (!isLocal) log.warn({ err: error }, 'shared rate-limit counter unavailable; counting gateway.rateLimit in this process until it is back');
+      if (!isLocal)
+        log.warn(
+          { err: error },
+          'shared rate-limit counter unavailable; counting gateway.rateLimit in this process until it is back',
+        );
       isLocal = true;
       return local.hit(key, windowMs);
     }

@@ -30,7 +30,8 @@ export function formatSseFrame(frame: SseFrame): string {
   let text = '';
   if (frame.comment !== undefined) for (const line of frame.comment.split(LINE_BREAK)) text += `: ${line}\n`;
   if (frame.retryMs !== undefined) {
-    if (!Number.isInteger(frame.retryMs) || frame.retryMs < 0) throw new TypeError('SSE retry must be a non-negative integer');
+    if (!Number.isInteger(frame.retryMs) || frame.retryMs < 0)
+      throw new TypeError('SSE retry must be a non-negative integer');
     text += `retry: ${frame.retryMs}\n`;
   }
   if (frame.id !== undefined) {
@@ -143,7 +144,10 @@ export const KEEP_ALIVE = Symbol('sse-keep-alive');
  * Yields the source's items and, whenever it stays quiet for `intervalMs`, a KEEP_ALIVE marker; the pending
  * `next()` is carried over so no item is lost. The timer is unref'd and cleared in `finally`.
  */
-export async function* withKeepAlive<T>(source: AsyncIterable<T>, intervalMs: number): AsyncGenerator<T | typeof KEEP_ALIVE, void, undefined> {
+export async function* withKeepAlive<T>(
+  source: AsyncIterable<T>,
+  intervalMs: number,
+): AsyncGenerator<T | typeof KEEP_ALIVE, void, undefined> {
   const iterator = source[Symbol.asyncIterator]();
   let pending: Promise<IteratorResult<T>> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -210,7 +214,10 @@ export interface AsyncQueueOptions {
 }
 
 /** Turns push callbacks (bus listeners, text deltas) into an async iterable with one consumer. */
-export function createAsyncQueue<T>({ signal, maxItems = Number.POSITIVE_INFINITY }: AsyncQueueOptions = {}): AsyncQueue<T> {
+export function createAsyncQueue<T>({
+  signal,
+  maxItems = Number.POSITIVE_INFINITY,
+}: AsyncQueueOptions = {}): AsyncQueue<T> {
   const items: T[] = [];
   let waiter: ((result: IteratorResult<T>) => void) | undefined;
   let isEnded = false;

@@ -32,7 +32,8 @@ export interface TokenDirectoryDeps {
   now: () => number;
 }
 
-const isAdminScoped = (id: string, scopes: TokenConfig['scopes']) => grantsMethodScope({ clientId: id, scopes }, 'admin', 'http');
+const isAdminScoped = (id: string, scopes: TokenConfig['scopes']) =>
+  grantsMethodScope({ clientId: id, scopes }, 'admin', 'http');
 
 export function createTokenDirectory({ configTokens, store, now }: TokenDirectoryDeps): TokenDirectory {
   let apiTokens: Map<string, TokenGrant> | undefined;
@@ -43,7 +44,9 @@ export function createTokenDirectory({ configTokens, store, now }: TokenDirector
     reading ??= store
       .list()
       .then((tokens) => {
-        apiTokens = new Map(tokens.map((token) => [token.id, { isAdmin: isAdminScoped(token.id, token.scopes), tenants: [] }]));
+        apiTokens = new Map(
+          tokens.map((token) => [token.id, { isAdmin: isAdminScoped(token.id, token.scopes), tenants: [] }]),
+        );
         readAt = now();
         return apiTokens;
       })
@@ -56,9 +59,11 @@ export function createTokenDirectory({ configTokens, store, now }: TokenDirector
   return {
     async grantOf(id) {
       const configured = configTokens().find((token) => token.id === id);
-      if (configured !== undefined) return { isAdmin: isAdminScoped(id, configured.scopes), tenants: configured.tenants ?? [] };
+      if (configured !== undefined)
+        return { isAdmin: isAdminScoped(id, configured.scopes), tenants: configured.tenants ?? [] };
       let tokens = apiTokens;
-      if (tokens === undefined || (!tokens.has(id) && now() - readAt >= TOKEN_LIST_REFRESH_MS)) tokens = await readStore();
+      if (tokens === undefined || (!tokens.has(id) && now() - readAt >= TOKEN_LIST_REFRESH_MS))
+        tokens = await readStore();
       return tokens.get(id);
     },
     tenantsOf(id) {

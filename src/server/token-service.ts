@@ -37,7 +37,12 @@ export interface TokenServiceDeps {
   configLoadedAt: string;
 }
 
-export function createTokenService({ store, configTokens: initialConfigTokens, now, configLoadedAt }: TokenServiceDeps): TokenService {
+export function createTokenService({
+  store,
+  configTokens: initialConfigTokens,
+  now,
+  configLoadedAt,
+}: TokenServiceDeps): TokenService {
   let configTokens = initialConfigTokens;
   let configIds = new Set(configTokens.map((token) => token.id));
   const retiredListeners = new Set<(id: string) => void>();
@@ -47,7 +52,9 @@ export function createTokenService({ store, configTokens: initialConfigTokens, n
 
   function refuseConfigToken(id: string, action: string): void {
     if (configIds.has(id)) {
-      throw new GatewayError('conflict', `Token '${id}' is defined in the config file; ${action} it there`, { param: 'id' });
+      throw new GatewayError('conflict', `Token '${id}' is defined in the config file; ${action} it there`, {
+        param: 'id',
+      });
     }
   }
 
@@ -59,13 +66,20 @@ export function createTokenService({ store, configTokens: initialConfigTokens, n
         createdAt: configLoadedAt,
         source: 'config',
       }));
-      const fromStore: TokenEntry[] = (await store.list())
-        .map((token) => ({ id: token.id, scopes: token.scopes, createdAt: token.createdAt, source: 'api' }));
+      const fromStore: TokenEntry[] = (await store.list()).map((token) => ({
+        id: token.id,
+        scopes: token.scopes,
+        createdAt: token.createdAt,
+        source: 'api',
+      }));
       return [...fromConfig, ...fromStore];
     },
     async create(id, scopes) {
       const checked = tokenIdSchema.safeParse(id);
-      if (!checked.success) throw new GatewayError('invalid_params', `Token id ${checked.error.issues[0]?.message ?? 'is invalid'}`, { param: 'id' });
+      if (!checked.success)
+        throw new GatewayError('invalid_params', `Token id ${checked.error.issues[0]?.message ?? 'is invalid'}`, {
+          param: 'id',
+        });
       if (configIds.has(id) || (await store.findById(id)) !== undefined) {
         throw new GatewayError('conflict', `Token '${id}' already exists`, { param: 'id' });
       }

@@ -46,7 +46,8 @@ export function compactionBoundary(messages: readonly TranscriptMessage[], keepR
 /** The summarised part as plain text: one block per message; tool calls named with their input. */
 export function renderTranscript(messages: readonly TranscriptMessage[], maxChars: number): string {
   const blocks = messages.map((message) => {
-    if (message.role === 'tool') return `tool ${message.toolName}${message.isError ? ' (error)' : ''}: ${message.content}`;
+    if (message.role === 'tool')
+      return `tool ${message.toolName}${message.isError ? ' (error)' : ''}: ${message.content}`;
     if (message.role === 'assistant' && message.toolCalls !== undefined && message.toolCalls.length > 0) {
       const calls = message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.input)})`).join(', ');
       return `assistant: ${message.content}\n[called ${calls}]`;
@@ -63,7 +64,9 @@ function resolveModel(
   { router, agents }: CompactionDeps,
 ): { router: ModelRouter; primary: ModelRef; fallbacks: ModelRef[] } {
   if (router === undefined) {
-    throw new GatewayError('unavailable', 'Compaction needs a model, and no model provider is configured', { reason: 'no_provider' });
+    throw new GatewayError('unavailable', 'Compaction needs a model, and no model provider is configured', {
+      reason: 'no_provider',
+    });
   }
   const agent = agents?.get(session.agentId)?.config;
   const models = agent === undefined ? undefined : agentModels(agent, router);
@@ -73,7 +76,11 @@ function resolveModel(
     if (first !== undefined) primary = { provider: first.provider, modelId: first.modelId };
   }
   if (primary === undefined) {
-    throw new GatewayError('unavailable', `Compaction needs a model, and agent '${session.agentId}' has none configured`, { reason: 'no_provider' });
+    throw new GatewayError(
+      'unavailable',
+      `Compaction needs a model, and agent '${session.agentId}' has none configured`,
+      { reason: 'no_provider' },
+    );
   }
   const fallbacks = models?.fallbacks ?? [];
   return { router, primary, fallbacks };
@@ -110,7 +117,8 @@ export async function summariseTranscript(
   const { router, primary, fallbacks } = resolveModel(session, deps);
   const older = messages.slice(0, boundary);
   const contextWindow = router.entry(primary)?.contextWindow;
-  const maxChars = contextWindow === undefined ? DEFAULT_MAX_TRANSCRIPT_CHARS : Math.max(4_000, Math.floor(contextWindow * 3));
+  const maxChars =
+    contextWindow === undefined ? DEFAULT_MAX_TRANSCRIPT_CHARS : Math.max(4_000, Math.floor(contextWindow * 3));
   let summary = '';
   let answeredBy = primary;
   for await (const event of router.stream({
@@ -127,7 +135,8 @@ export async function summariseTranscript(
     else if (event.type === 'finish') answeredBy = event.model;
   }
   summary = summary.trim();
-  if (summary === '') throw new GatewayError('upstream_failed', 'The model returned an empty summary; the transcript was left unchanged');
+  if (summary === '')
+    throw new GatewayError('upstream_failed', 'The model returned an empty summary; the transcript was left unchanged');
 
   const summaryMessage: TranscriptMessage = {
     role: 'system',

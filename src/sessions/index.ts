@@ -3,9 +3,24 @@ import type { CapabilityModule } from '../capability.js';
 import { sessionMethods } from './methods.js';
 import { createSessionService, type SessionService, type SessionServiceDeps } from './session-service.js';
 
-export { createSessionService, DEFAULT_COMPACT_KEEP_RECENT, type SessionService, type SessionServiceDeps, type SessionServiceOptions } from './session-service.js';
+export {
+  createSessionService,
+  DEFAULT_COMPACT_KEEP_RECENT,
+  type SessionService,
+  type SessionServiceDeps,
+  type SessionServiceOptions,
+} from './session-service.js';
 export { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, sessionMethods } from './methods.js';
-export type { HistoryMessage, ResetConversationResult, SendResult, SessionExport, SessionListEntry, SessionSearchResult, SessionStatus, SessionTranscript } from './session-views.js';
+export type {
+  HistoryMessage,
+  ResetConversationResult,
+  SendResult,
+  SessionExport,
+  SessionListEntry,
+  SessionSearchResult,
+  SessionStatus,
+  SessionTranscript,
+} from './session-views.js';
 export { SUMMARY_PREFIX, type CompactionResult } from './compaction.js';
 export type {
   RunRecord,

@@ -33,12 +33,19 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
         "returns the agent response. Another token's session answers -32603 kind forbidden unless the caller is admin.",
       params: z.strictObject({ key: sessionKeyStringSchema, message: z.string().min(1), agentId: agentId.optional() }),
       handler: ({ key, message, agentId: agent }, ctx) =>
-        sessions.send({ key, message, ...(agent === undefined ? {} : { agentId: agent }), caller: sessionCallerOf(ctx.caller), signal: ctx.signal }),
+        sessions.send({
+          key,
+          message,
+          ...(agent === undefined ? {} : { agentId: agent }),
+          caller: sessionCallerOf(ctx.caller),
+          signal: ctx.signal,
+        }),
     }),
     defineMethod({
       name: 'session.status',
       scope: 'rpc',
-      summary: "Model, agent, token totals and steps of the newest session the caller's token owns (zeros when it has none).",
+      summary:
+        "Model, agent, token totals and steps of the newest session the caller's token owns (zeros when it has none).",
       params: noParams,
       handler: (_params, ctx) => sessions.status(ctx.caller.clientId),
     }),
@@ -48,7 +55,10 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
       summary: "Messages of the newest session the caller's token owns (on channelId when given), oldest first.",
       params: z.strictObject({ channelId: z.string().min(1).optional() }),
       handler: async ({ channelId }, ctx) => ({
-        messages: await sessions.history({ clientId: ctx.caller.clientId, ...(channelId === undefined ? {} : { channelId }) }),
+        messages: await sessions.history({
+          clientId: ctx.caller.clientId,
+          ...(channelId === undefined ? {} : { channelId }),
+        }),
       }),
     }),
     defineMethod({

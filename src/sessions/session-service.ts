@@ -3,12 +3,29 @@ import type { Logger } from 'pino';
 import { agentModels, type AgentRegistry } from '../agents/index.js';
 import { sessionNotFound } from '../errors.js';
 import { formatModelRef, type ModelRouter } from '../providers/index.js';
-import { channelOf, parseSessionKey, readSessionUsage, sessionAgentId, type SessionCaller, type TurnRunner } from '../turns/index.js';
+import {
+  channelOf,
+  parseSessionKey,
+  readSessionUsage,
+  sessionAgentId,
+  type SessionCaller,
+  type TurnRunner,
+} from '../turns/index.js';
 import type { SessionLocks } from '../coordination/index.js';
 import type { MemoryPort, MemoryScope } from '../store/index.js';
 import { summariseTranscript, type CompactionResult } from './compaction.js';
 import { decodeListCursor, encodeListCursor } from './list-cursor.js';
-import type { HistoryMessage, ResetConversationResult, SendResult, SessionExport, SessionListPage, SessionListQuery, SessionSearchResult, SessionStatus, SessionTranscript } from './session-views.js';
+import type {
+  HistoryMessage,
+  ResetConversationResult,
+  SendResult,
+  SessionExport,
+  SessionListPage,
+  SessionListQuery,
+  SessionSearchResult,
+  SessionStatus,
+  SessionTranscript,
+} from './session-views.js';
 import type { SessionRecord, SessionStore } from './types.js';
 
 /** Messages session.compact keeps verbatim at the end of the transcript. */
@@ -38,7 +55,13 @@ export interface SessionServiceDeps {
 
 export interface SessionService {
   /** A new key creates the session for `caller`; an existing one must be theirs unless they are admin. */
-  send(input: { key: string; message: string; agentId?: string; caller: SessionCaller; signal: AbortSignal }): Promise<SendResult>;
+  send(input: {
+    key: string;
+    message: string;
+    agentId?: string;
+    caller: SessionCaller;
+    signal: AbortSignal;
+  }): Promise<SendResult>;
   /** The newest session `clientId` owns (on `channelId` when given), oldest message first; empty when it has none. */
   history(input: { clientId: string; channelId?: string }): Promise<HistoryMessage[]>;
   /** `ownedBy`: only that client's sessions are searched; omitted for admins. */
@@ -49,7 +72,11 @@ export interface SessionService {
   reset(sessionKey: string): Promise<{ sessionKey: string; reset: true; previousMessageCount: number }>;
   exportSession(sessionKey: string): Promise<SessionExport>;
   compact(sessionKey: string, signal: AbortSignal): Promise<CompactionResult>;
-  resetConversation(input: { sessionKey: string; memory: boolean; purgeDerived: boolean }): Promise<ResetConversationResult>;
+  resetConversation(input: {
+    sessionKey: string;
+    memory: boolean;
+    purgeDerived: boolean;
+  }): Promise<ResetConversationResult>;
   /** The caller's newest session (see history) with its agent's model and limits; zeros when it has none. */
   status(clientId: string): Promise<SessionStatus>;
 }
@@ -81,7 +108,9 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
    * `channelId` names their channel.
    */
   async function callerSession(clientId: string, channelId?: string): Promise<SessionRecord | undefined> {
-    return (await store.list({ ownedBy: clientId })).find((session) => (channelId === undefined ? session.kind !== 'sub-agent' : channelOf(session.sessionKey) === channelId));
+    return (await store.list({ ownedBy: clientId })).find((session) =>
+      channelId === undefined ? session.kind !== 'sub-agent' : channelOf(session.sessionKey) === channelId,
+    );
   }
 
   return {
@@ -101,7 +130,11 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     async history({ clientId, channelId }) {
       const session = await callerSession(clientId, channelId);
       if (session === undefined) return [];
-      return (await store.history(session.sessionKey)).map((message) => ({ role: message.role, content: message.content, timestamp: message.timestamp }));
+      return (await store.history(session.sessionKey)).map((message) => ({
+        role: message.role,
+        content: message.content,
+        timestamp: message.timestamp,
+      }));
     },
     async search(query, limit, ownedBy) {
       const hits = await store.search(query, limit, ownedBy);
@@ -133,7 +166,11 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     deleteSession(sessionKey) {
       return locks.run(sessionKey, async () => {
         const session = await requireSession(sessionKey);
-        const transcript: SessionTranscript = { ...(await toExport(session)), agentId: session.agentId, kind: session.kind };
+        const transcript: SessionTranscript = {
+          ...(await toExport(session)),
+          agentId: session.agentId,
+          kind: session.kind,
+        };
         await store.delete(sessionKey);
         return { sessionKey, deleted: true as const, transcript };
       });
@@ -179,7 +216,10 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
         if (!memory || deps.memory === undefined) return result;
         // Rule 4: the session's agent and tenant; a session already gone leaves the tenant alone as the scope.
         const scope = session === undefined ? { tenantId } : { tenantId, agentId: session.agentId };
-        return { ...result, memoriesDeleted: await deleteMemories(deps.memory, sessionKey, scope, purgeDerived, deps.log) };
+        return {
+          ...result,
+          memoriesDeleted: await deleteMemories(deps.memory, sessionKey, scope, purgeDerived, deps.log),
+        };
       });
     },
     async status(clientId) {
@@ -199,11 +239,17 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
 }
 
 /** Rule 5: a failed memory delete leaves the other layers reset and reports 0. */
-async function deleteMemories(memory: Pick<MemoryPort, 'deleteBySource'>, sessionKey: string, scope: MemoryScope, purgeDerived: boolean, log: Logger): Promise<number> {
+async function deleteMemories(
+  memory: Pick<MemoryPort, 'deleteBySource'>,
+  sessionKey: string,
+  scope: MemoryScope,
+  purgeDerived: boolean,
+  log: Logger,
+): Promise<number> {
   try {
     return await memory.deleteBySource(sessionKey, scope, { purgeDerived });
   } catch (error) {
-    log.error({ err: error, sessionKey }, 'session.reset_conversation could not delete the session\'s memories');
+    log.error({ err: error, sessionKey }, "session.reset_conversation could not delete the session's memories");
     return 0;
   }
 }

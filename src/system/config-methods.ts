@@ -1,6 +1,15 @@
 // config.* methods (admin): read, patch, apply and version the config file through the ConfigStore.
 import { z } from 'zod';
-import { CONFIG_SECTIONS, configSchema, findForbiddenKey, isForbiddenKey, redactSecrets, showSecretReferences, type ConfigStore, type GatewayConfig } from '../config/index.js';
+import {
+  CONFIG_SECTIONS,
+  configSchema,
+  findForbiddenKey,
+  isForbiddenKey,
+  redactSecrets,
+  showSecretReferences,
+  type ConfigStore,
+  type GatewayConfig,
+} from '../config/index.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../server/index.js';
 import { defineMethod, noParams } from '../rpc/index.js';
 
@@ -17,7 +26,13 @@ function checkConfigValue(value: unknown, ctx: z.core.$RefinementCtx, path: (str
     return;
   }
   const found = findForbiddenKey(value);
-  if (found !== undefined) ctx.addIssue({ code: 'custom', path: [...path, ...found.segments], message: `the key '${found.key}' is not allowed`, input: value });
+  if (found !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: [...path, ...found.segments],
+      message: `the key '${found.key}' is not allowed`,
+      input: value,
+    });
 }
 
 const configValue = z.unknown().superRefine((value, ctx) => checkConfigValue(value, ctx));
@@ -28,7 +43,8 @@ const configDocument = z
   .superRefine((document, ctx) => {
     if (typeof document !== 'object' || document === null || Array.isArray(document)) return;
     for (const [name, value] of Object.entries(document)) {
-      if (isForbiddenKey(name)) ctx.addIssue({ code: 'custom', path: [name], message: `the key '${name}' is not allowed`, input: document });
+      if (isForbiddenKey(name))
+        ctx.addIssue({ code: 'custom', path: [name], message: `the key '${name}' is not allowed`, input: document });
       else checkConfigValue(value, ctx, [name]);
     }
   })
@@ -44,7 +60,8 @@ export function configMethods({ config }: { config: ConfigStore }) {
     defineMethod({
       name: 'config.read',
       scope: 'admin',
-      summary: 'The effective config (or one section) with token secrets, API keys and the webhook secret shown as "***", a URL naming a secret as written.',
+      summary:
+        'The effective config (or one section) with token secrets, API keys and the webhook secret shown as "***", a URL naming a secret as written.',
       params: z.strictObject({ section: section.optional() }),
       handler: ({ section: name }) => {
         const effective = shown();
@@ -55,7 +72,8 @@ export function configMethods({ config }: { config: ConfigStore }) {
     defineMethod({
       name: 'config.get',
       scope: 'admin',
-      summary: 'One section as written in the file (${ENV} references intact, not redacted), or the whole effective config redacted.',
+      summary:
+        'One section as written in the file (${ENV} references intact, not redacted), or the whole effective config redacted.',
       params: z.strictObject({ section: section.optional() }),
       handler: ({ section: name }) => {
         if (name === undefined) return shown();
@@ -71,7 +89,9 @@ export function configMethods({ config }: { config: ConfigStore }) {
         const result = await config.set(name, key, value);
         const previous = redactSecrets({ [key.split('.').at(-1) ?? key]: result.previous });
         const redacted = Object.values(previous)[0];
-        return redacted === undefined ? { ok: true, sha: result.sha } : { ok: true, previous: redacted, sha: result.sha };
+        return redacted === undefined
+          ? { ok: true, sha: result.sha }
+          : { ok: true, previous: redacted, sha: result.sha };
       },
     }),
     defineMethod({
@@ -102,13 +122,16 @@ export function configMethods({ config }: { config: ConfigStore }) {
       handler: ({ section: name }) => {
         const target = name === undefined ? configSchema : configSchema.shape[name];
         const schema = z.toJSONSchema(target, { io: 'input', unrepresentable: 'any' });
-        return name === undefined ? { schema, sections: CONFIG_SECTIONS } : { schema, sections: CONFIG_SECTIONS, section: name };
+        return name === undefined
+          ? { schema, sections: CONFIG_SECTIONS }
+          : { schema, sections: CONFIG_SECTIONS, section: name };
       },
     }),
     defineMethod({
       name: 'config.diff',
       scope: 'admin',
-      summary: 'Unified diff of a commit against its parent; without sha, the file against HEAD or else the last commit.',
+      summary:
+        'Unified diff of a commit against its parent; without sha, the file against HEAD or else the last commit.',
       params: z.strictObject({ sha: commitSha.optional() }),
       handler: async ({ sha }) => ({ diff: await config.history.diff(sha) }),
     }),

@@ -18,7 +18,8 @@ export function gatewayMethods({ now, startedAt, configPaths, sections, restartP
     defineMethod({
       name: 'gateway.status',
       scope: 'admin',
-      summary: 'Process id, uptime in seconds, memory usage, Node version, config paths and sections, and restartPending: the config keys changed since start that apply only at the next restart.',
+      summary:
+        'Process id, uptime in seconds, memory usage, Node version, config paths and sections, and restartPending: the config keys changed since start that apply only at the next restart.',
       params: noParams,
       handler: () => ({
         pid: process.pid,
@@ -36,11 +37,17 @@ export function gatewayMethods({ now, startedAt, configPaths, sections, restartP
       summary: 'Reloads the config file and restarts every service in-process; answers before restarting.',
       params: noParams,
       handler: (_params, ctx) => {
-        if (restart === undefined) throw new GatewayError('unavailable', 'This gateway process cannot restart itself; restart it with its service manager');
+        if (restart === undefined)
+          throw new GatewayError(
+            'unavailable',
+            'This gateway process cannot restart itself; restart it with its service manager',
+          );
         // The answer is already sent when the restart runs, so its failure can only be logged; left unhandled
         // the rejection would end the process.
         setImmediate(() => {
-          restart().catch((error: unknown) => ctx.log.error({ err: error, traceId: ctx.traceId }, 'gateway restart failed'));
+          restart().catch((error: unknown) =>
+            ctx.log.error({ err: error, traceId: ctx.traceId }, 'gateway restart failed'),
+          );
         });
         return { restarting: true };
       },

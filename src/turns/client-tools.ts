@@ -13,12 +13,19 @@ export function assertNoToolClash(agentTools: readonly ToolSpec[], clientTools: 
   const names = new Set(agentTools.map((tool) => tool.name));
   const clash = clientTools.find((tool) => names.has(tool.name));
   if (clash !== undefined) {
-    throw new GatewayError('invalid_params', `Tool '${clash.name}' is already one of the agent's tools; give the client tool another name`, { param: 'tools' });
+    throw new GatewayError(
+      'invalid_params',
+      `Tool '${clash.name}' is already one of the agent's tools; give the client tool another name`,
+      { param: 'tools' },
+    );
   }
 }
 
 /** The calls of one step meant for the caller; empty when the turn runs on. */
-export function callsForClient(calls: readonly TranscriptToolCall[], clientTools: readonly ToolSpec[] | undefined): TranscriptToolCall[] {
+export function callsForClient(
+  calls: readonly TranscriptToolCall[],
+  clientTools: readonly ToolSpec[] | undefined,
+): TranscriptToolCall[] {
   if (clientTools === undefined || clientTools.length === 0) return [];
   return calls.filter((call) => clientTools.some((tool) => tool.name === call.name));
 }
@@ -28,18 +35,38 @@ export function callsForClient(calls: readonly TranscriptToolCall[], clientTools
  * without a result): the caller's outputs, and an error result for each call it sent nothing for, since every call
  * needs a result before the model can be asked again. An output for a call that is not open is refused.
  */
-export function resultsForOpenCalls(history: readonly TranscriptMessage[], outputs: readonly ToolOutput[], now: number): TranscriptMessage[] {
+export function resultsForOpenCalls(
+  history: readonly TranscriptMessage[],
+  outputs: readonly ToolOutput[],
+  now: number,
+): TranscriptMessage[] {
   const open = openCalls(history);
   for (const output of outputs) {
     if (!open.some((call) => call.id === output.toolCallId)) {
-      throw new GatewayError('invalid_params', `No tool call '${output.toolCallId}' is waiting for a result`, { param: 'tool_call_id' });
+      throw new GatewayError('invalid_params', `No tool call '${output.toolCallId}' is waiting for a result`, {
+        param: 'tool_call_id',
+      });
     }
   }
   return open.map((call): TranscriptMessage => {
     const output = outputs.find((candidate) => candidate.toolCallId === call.id);
     return output === undefined
-      ? { role: 'tool', toolCallId: call.id, toolName: call.name, content: 'Error: the client sent no result for this call', isError: true, timestamp: now }
-      : { role: 'tool', toolCallId: call.id, toolName: call.name, content: output.content, isError: false, timestamp: now };
+      ? {
+          role: 'tool',
+          toolCallId: call.id,
+          toolName: call.name,
+          content: 'Error: the client sent no result for this call',
+          isError: true,
+          timestamp: now,
+        }
+      : {
+          role: 'tool',
+          toolCallId: call.id,
+          toolName: call.name,
+          content: output.content,
+          isError: false,
+          timestamp: now,
+        };
   });
 }
 
@@ -60,7 +87,8 @@ function openCalls(history: readonly TranscriptMessage[]): TranscriptToolCall[] 
  * first model call only, or every step would call a tool again and the turn could never answer.
  */
 export function laterStepSettings(settings: CallSettings | undefined): CallSettings | undefined {
-  if (settings?.toolChoice === undefined || settings.toolChoice === 'auto' || settings.toolChoice === 'none') return settings;
+  if (settings?.toolChoice === undefined || settings.toolChoice === 'auto' || settings.toolChoice === 'none')
+    return settings;
   const { toolChoice, ...rest } = settings;
   return rest;
 }

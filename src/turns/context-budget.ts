@@ -42,7 +42,14 @@ function sum(messages: readonly TranscriptMessage[]): number {
   return messages.reduce((total, message) => total + estimateMessageTokens(message), 0);
 }
 
-export function fitContext({ windowTokens, windowCapSource, outputHeadroom, system, history, freshTail }: BudgetInput): BudgetOutcome {
+export function fitContext({
+  windowTokens,
+  windowCapSource,
+  outputHeadroom,
+  system,
+  history,
+  freshTail,
+}: BudgetInput): BudgetOutcome {
   const systemTokens = estimateTokens(system);
   const freshTailTokens = sum(freshTail);
   const available = windowTokens - outputHeadroom - systemTokens - freshTailTokens;

@@ -1,6 +1,15 @@
 // Combines the turn hooks of several modules: beforeModel additions concatenated in module order, the first non-allow beforeTool decision wins.
 import type { Logger } from 'pino';
-import type { BeforeModelInput, ModelContextAddition, ToolCallInfo, ToolCallResult, ToolDecision, TurnHookContext, TurnHooks, TurnSummary } from './hooks.js';
+import type {
+  BeforeModelInput,
+  ModelContextAddition,
+  ToolCallInfo,
+  ToolCallResult,
+  ToolDecision,
+  TurnHookContext,
+  TurnHooks,
+  TurnSummary,
+} from './hooks.js';
 
 /** A module's name with the hooks it registers: one set, or several run in the order given (a module of parts). */
 export interface HookSource {
@@ -39,7 +48,12 @@ export function createHookRegistry(sources: readonly HookSource[], log: Logger):
   }
   sources.forEach(register);
 
-  async function notifyEach<T>(hooks: { module: string; hook: (value: T, ctx: TurnHookContext) => Promise<void> }[], value: T, ctx: TurnHookContext, name: string) {
+  async function notifyEach<T>(
+    hooks: { module: string; hook: (value: T, ctx: TurnHookContext) => Promise<void> }[],
+    value: T,
+    ctx: TurnHookContext,
+    name: string,
+  ) {
     for (const { module, hook } of hooks) {
       try {
         await hook(value, ctx);
@@ -59,7 +73,10 @@ export function createHookRegistry(sources: readonly HookSource[], log: Logger):
           const addition = await hook(input, ctx);
           if (addition !== undefined && addition.messages.length > 0) additions.push(addition);
         } catch (error) {
-          log.warn({ err: error, module, hook: 'beforeModel', traceId: ctx.traceId }, 'turn hook failed; the model call goes ahead without its context');
+          log.warn(
+            { err: error, module, hook: 'beforeModel', traceId: ctx.traceId },
+            'turn hook failed; the model call goes ahead without its context',
+          );
         }
       }
       return additions;
@@ -71,7 +88,10 @@ export function createHookRegistry(sources: readonly HookSource[], log: Logger):
           if (decision.action !== 'allow') return decision;
         } catch (error) {
           // A gate that cannot answer must not let the call through.
-          log.warn({ err: error, module, hook: 'beforeTool', traceId: ctx.traceId }, 'turn hook failed; the tool call is denied');
+          log.warn(
+            { err: error, module, hook: 'beforeTool', traceId: ctx.traceId },
+            'turn hook failed; the tool call is denied',
+          );
           return { action: 'deny', reason: `${module} could not decide on this call` };
         }
       }

@@ -20,9 +20,22 @@ export interface TurnHookContext {
 }
 
 /** The hook context of one turn of `request`, run by `agentId` under `traceId` in a session owned by `ownerId`. */
-export function hookContextOf(request: TurnRequest, agentId: string, traceId: string, ownerId: string): TurnHookContext {
+export function hookContextOf(
+  request: TurnRequest,
+  agentId: string,
+  traceId: string,
+  ownerId: string,
+): TurnHookContext {
   const { sessionKey, caller, signal, rootRunId } = request;
-  return { agentId, sessionKey, traceId, clientId: caller.clientId, ownerId, signal, ...(rootRunId === undefined ? {} : { rootRunId }) };
+  return {
+    agentId,
+    sessionKey,
+    traceId,
+    clientId: caller.clientId,
+    ownerId,
+    signal,
+    ...(rootRunId === undefined ? {} : { rootRunId }),
+  };
 }
 
 export interface BeforeModelInput {
@@ -72,4 +85,9 @@ export interface TurnHooks {
 }
 
 /** Every hook name, listed once, for registries and docs. */
-export const TURN_HOOK_NAMES = ['beforeModel', 'beforeTool', 'afterTool', 'afterTurn'] as const satisfies readonly (keyof TurnHooks)[];
+export const TURN_HOOK_NAMES = [
+  'beforeModel',
+  'beforeTool',
+  'afterTool',
+  'afterTurn',
+] as const satisfies readonly (keyof TurnHooks)[];

@@ -2,12 +2,30 @@
 export { createTurnService, type EnsureSessionInput, type TurnService, type TurnServiceDeps } from './turn-service.js';
 export { createTurnLoop, type LoopTurn, type TurnLoop, type TurnLoopDeps } from './turn-loop.js';
 export { createHookRegistry, noHooks, type HookSource, type TurnHookRegistry } from './hook-registry.js';
-export { TURN_HOOK_NAMES, type BeforeModelInput, type ModelContextAddition, type ToolCallInfo, type ToolCallResult, type ToolDecision, type TurnHookContext, type TurnHooks, type TurnSummary } from './hooks.js';
+export {
+  TURN_HOOK_NAMES,
+  type BeforeModelInput,
+  type ModelContextAddition,
+  type ToolCallInfo,
+  type ToolCallResult,
+  type ToolDecision,
+  type TurnHookContext,
+  type TurnHooks,
+  type TurnSummary,
+} from './hooks.js';
 export { DEFAULT_TURN_LIMITS, type TurnLimits } from './limits.js';
 export { fitContext, type BudgetVerdict, type ContextBudget } from './context-budget.js';
 export { turnReply, undoneTaskError, type TurnReply } from './turn-reply.js';
 export { readSessionUsage, type SessionUsage } from './turn-usage.js';
-export { assertKeyAllowed, assertSessionAccess, canAccessSession, sessionCallerOf, WEBHOOK_CALLER, WEBHOOK_OWNER_ID, type KeyGrants } from './session-access.js';
+export {
+  assertKeyAllowed,
+  assertSessionAccess,
+  canAccessSession,
+  sessionCallerOf,
+  WEBHOOK_CALLER,
+  WEBHOOK_OWNER_ID,
+  type KeyGrants,
+} from './session-access.js';
 export {
   channelOf,
   DEFAULT_TENANT,

@@ -51,7 +51,10 @@ export function agentTurnMethods({ runner }: { runner: TurnRunner }) {
       summary: 'Same as agent.execute; token streaming is served by GET /api/chat/stream, not JSON-RPC.',
       params: executeParams,
       handler: async (params, ctx) => {
-        ctx.log.warn({ method: 'agent.stream' }, 'token streaming over JSON-RPC is not implemented; answering non-streaming (use GET /api/chat/stream)');
+        ctx.log.warn(
+          { method: 'agent.stream' },
+          'token streaming over JSON-RPC is not implemented; answering non-streaming (use GET /api/chat/stream)',
+        );
         return execute(params, ctx);
       },
     }),

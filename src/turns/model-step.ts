@@ -11,7 +11,12 @@ export interface ModelStepOutput {
 export async function runModelStep(
   router: Pick<ModelRouter, 'stream'>,
   call: RoutedCallRequest,
-  { step, tally, trace, onDelta }: { step: number; tally: TurnTally; trace: TurnTrace; onDelta?: ((delta: string) => void) | undefined },
+  {
+    step,
+    tally,
+    trace,
+    onDelta,
+  }: { step: number; tally: TurnTally; trace: TurnTrace; onDelta?: ((delta: string) => void) | undefined },
 ): Promise<ModelStepOutput> {
   let text = '';
   const toolCalls: TranscriptToolCall[] = [];
@@ -26,7 +31,15 @@ export async function runModelStep(
       tally.outputTokens += event.usage.outputTokens;
       tally.costUsd += event.costUsd;
       tally.lastModelFinish = event.finishReason;
-      trace.modelCall(step, { model: event.model, usage: event.usage, costUsd: event.costUsd, latencyMs: event.latencyMs, finishReason: event.finishReason, toolCalls: toolCalls.length, textChars: text.length });
+      trace.modelCall(step, {
+        model: event.model,
+        usage: event.usage,
+        costUsd: event.costUsd,
+        latencyMs: event.latencyMs,
+        finishReason: event.finishReason,
+        toolCalls: toolCalls.length,
+        textChars: text.length,
+      });
     }
   }
   tally.text += text;
@@ -34,6 +47,9 @@ export async function runModelStep(
 }
 
 /** The messages of one model call: what `beforeModel` hooks added, in front of the fitted history, for this call only. */
-export function withHookContext(added: readonly (readonly TranscriptMessage[])[], messages: TranscriptMessage[]): TranscriptMessage[] {
+export function withHookContext(
+  added: readonly (readonly TranscriptMessage[])[],
+  messages: TranscriptMessage[],
+): TranscriptMessage[] {
   return added.length === 0 ? messages : [...added.flat(), ...messages];
 }

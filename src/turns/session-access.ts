@@ -27,7 +27,10 @@ export function canAccessSession(session: Pick<SessionRecord, 'ownerId'>, caller
  * Throws `forbidden` unless `caller` may continue, read or reset `session`. Every turn passes here before it
  * writes anything (TurnService, where the session is ensured), so a refusal leaves the session untouched.
  */
-export function assertSessionAccess(session: Pick<SessionRecord, 'sessionKey' | 'ownerId'>, caller: SessionCaller): void {
+export function assertSessionAccess(
+  session: Pick<SessionRecord, 'sessionKey' | 'ownerId'>,
+  caller: SessionCaller,
+): void {
   if (!canAccessSession(session, caller)) throw sessionForbidden(session.sessionKey);
 }
 
@@ -44,10 +47,18 @@ export type KeyGrants = Pick<TokenDirectory, 'grantOf' | 'tenantsOf'>;
  * run's `default:<source>:webhook:<runId>`) can squat nothing, so its user part is not checked: a token that happens
  * to be named `openai-api`, or a webhook source named like a token, must not refuse those turns.
  */
-export async function assertKeyAllowed(sessionKey: string, parts: SessionKeyParts, caller: SessionCaller, grants: KeyGrants, isKeyUnique = false): Promise<void> {
+export async function assertKeyAllowed(
+  sessionKey: string,
+  parts: SessionKeyParts,
+  caller: SessionCaller,
+  grants: KeyGrants,
+  isKeyUnique = false,
+): Promise<void> {
   if (caller.isAdmin) return;
-  if (parts.tenantId !== DEFAULT_TENANT && !grants.tenantsOf(caller.clientId).includes(parts.tenantId)) throw tenantForbidden(parts.tenantId);
+  if (parts.tenantId !== DEFAULT_TENANT && !grants.tenantsOf(caller.clientId).includes(parts.tenantId))
+    throw tenantForbidden(parts.tenantId);
   if (isKeyUnique) return;
   // Refused as another client's session, whether or not it exists yet: the answer never tells which.
-  if (parts.userId !== caller.clientId && (await grants.grantOf(parts.userId)) !== undefined) throw sessionForbidden(sessionKey);
+  if (parts.userId !== caller.clientId && (await grants.grantOf(parts.userId)) !== undefined)
+    throw sessionForbidden(sessionKey);
 }

@@ -4,9 +4,14 @@ import { notFound } from '../errors.js';
 import type { SessionRecord } from '../store/index.js';
 
 /** Throws `not_found` (param agentId) for a named agent that does not exist. */
-export function sessionAgentId(agents: AgentRegistry | undefined, agentId: string | undefined, session: Pick<SessionRecord, 'agentId'> | undefined): string {
+export function sessionAgentId(
+  agents: AgentRegistry | undefined,
+  agentId: string | undefined,
+  session: Pick<SessionRecord, 'agentId'> | undefined,
+): string {
   if (agentId !== undefined) {
-    if (agents !== undefined && agents.get(agentId) === undefined) throw notFound(`Unknown agent: ${agentId}`, { param: 'agentId' });
+    if (agents !== undefined && agents.get(agentId) === undefined)
+      throw notFound(`Unknown agent: ${agentId}`, { param: 'agentId' });
     return agentId;
   }
   return session?.agentId ?? agents?.defaultAgentId() ?? 'default';

@@ -35,7 +35,8 @@ function partCharacterProblem(part: string, position?: number): string | undefin
     return `has a control or invisible character U+${(hidden.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}${where}`;
   }
   // A composed and a decomposed spelling of one name are one user: only the composed (NFC) one is accepted.
-  if (part !== part.normalize('NFC')) return position === undefined ? 'is not in Unicode NFC form' : `part ${position} is not in Unicode NFC form`;
+  if (part !== part.normalize('NFC'))
+    return position === undefined ? 'is not in Unicode NFC form' : `part ${position} is not in Unicode NFC form`;
   return undefined;
 }
 
@@ -65,7 +66,8 @@ export function sessionKeyProblem(key: string): string | undefined {
   }
   const empty = parts.findIndex((part) => part.length === 0);
   if (empty !== -1) return `has an empty part at position ${empty + 1}`;
-  if (parts.some((part) => part.length > MAX_KEY_PART_LENGTH)) return `has a part longer than ${MAX_KEY_PART_LENGTH} characters`;
+  if (parts.some((part) => part.length > MAX_KEY_PART_LENGTH))
+    return `has a part longer than ${MAX_KEY_PART_LENGTH} characters`;
   for (const [index, part] of parts.entries()) {
     const problem = partCharacterProblem(part, index + 1);
     if (problem !== undefined) return problem;
@@ -85,7 +87,8 @@ export const sessionKeyStringSchema = z.string().superRefine(function checkSessi
  */
 export function parseSessionKey(key: string, param = 'key'): SessionKeyParts {
   const problem = sessionKeyProblem(key);
-  if (problem !== undefined) throw new GatewayError('invalid_params', `Invalid params: '${param}' ${problem}`, { param });
+  if (problem !== undefined)
+    throw new GatewayError('invalid_params', `Invalid params: '${param}' ${problem}`, { param });
   const [tenantId = '', userId = '', channelId = '', peerId] = key.split(':');
   return peerId === undefined ? { tenantId, userId, channelId } : { tenantId, userId, channelId, peerId };
 }
@@ -112,7 +115,9 @@ export function formatSessionKey(parts: Omit<SessionKeyParts, 'tenantId'> & { te
     const checked = keyPart.safeParse(value);
     if (!checked.success) {
       const message = checked.error.issues[0]?.message ?? 'is invalid';
-      throw new GatewayError('invalid_params', `Invalid params: 'sessionKey.${field}' ${message}`, { param: `sessionKey.${field}` });
+      throw new GatewayError('invalid_params', `Invalid params: 'sessionKey.${field}' ${message}`, {
+        param: `sessionKey.${field}`,
+      });
     }
   }
   const base = `${tenantId}:${parts.userId}:${parts.channelId}`;
@@ -121,7 +126,12 @@ export function formatSessionKey(parts: Omit<SessionKeyParts, 'tenantId'> & { te
 
 /** The key of the session a spawned sub-agent run works in. */
 export function subAgentSessionKey(parent: SessionKeyParts, runId: string): string {
-  return formatSessionKey({ tenantId: parent.tenantId, userId: parent.userId, channelId: SUB_AGENT_CHANNEL, peerId: runId });
+  return formatSessionKey({
+    tenantId: parent.tenantId,
+    userId: parent.userId,
+    channelId: SUB_AGENT_CHANNEL,
+    peerId: runId,
+  });
 }
 
 /**

@@ -25,7 +25,10 @@ export function createRepeatCounter(limit: number) {
 }
 
 /** A wait that the turn's abort ends as a denial. */
-async function settle(decision: ToolDecision, signal: AbortSignal): Promise<{ action: 'allow' } | { action: 'deny'; reason: string }> {
+async function settle(
+  decision: ToolDecision,
+  signal: AbortSignal,
+): Promise<{ action: 'allow' } | { action: 'deny'; reason: string }> {
   if (decision.action !== 'wait') return decision;
   const aborted = { action: 'deny' as const, reason: 'the turn was cancelled while the call waited for a decision' };
   if (signal.aborted) return aborted;
@@ -51,7 +54,21 @@ export interface ToolStepDeps {
 export async function runToolStep(
   { tools, hooks, now }: ToolStepDeps,
   calls: readonly TranscriptToolCall[],
-  { request, hookCtx, step, tally, trace, toolLimits }: { request: TurnRequest; hookCtx: TurnHookContext; step: number; tally: TurnTally; trace: TurnTrace; toolLimits: Partial<ToolLimits> },
+  {
+    request,
+    hookCtx,
+    step,
+    tally,
+    trace,
+    toolLimits,
+  }: {
+    request: TurnRequest;
+    hookCtx: TurnHookContext;
+    step: number;
+    tally: TurnTally;
+    trace: TurnTrace;
+    toolLimits: Partial<ToolLimits>;
+  },
 ): Promise<TranscriptMessage[]> {
   const results: TranscriptMessage[] = [];
   for (const call of calls) {
@@ -61,11 +78,37 @@ export async function runToolStep(
     const outcome: ToolCallOutcome =
       decision.action === 'deny'
         ? toolFailure('denied', `${call.name} was denied: ${decision.reason}`, now() - startedAt)
-        : await tools.execute(call.name, call.input, { agentId: hookCtx.agentId, sessionKey: request.sessionKey, signal: request.signal, caller: request.caller, ownerId: hookCtx.ownerId }, toolLimits);
+        : await tools.execute(
+            call.name,
+            call.input,
+            {
+              agentId: hookCtx.agentId,
+              sessionKey: request.sessionKey,
+              signal: request.signal,
+              caller: request.caller,
+              ownerId: hookCtx.ownerId,
+            },
+            toolLimits,
+          );
     trace.toolCall(step, call.name, outcome);
     if (!outcome.ok) tally.toolFailures += 1;
-    await hooks.afterTool({ ...info, ok: outcome.ok, durationMs: outcome.durationMs, ...(outcome.errorKind === undefined ? {} : { errorKind: outcome.errorKind }) }, hookCtx);
-    results.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: outcome.content, isError: !outcome.ok, timestamp: now() });
+    await hooks.afterTool(
+      {
+        ...info,
+        ok: outcome.ok,
+        durationMs: outcome.durationMs,
+        ...(outcome.errorKind === undefined ? {} : { errorKind: outcome.errorKind }),
+      },
+      hookCtx,
+    );
+    results.push({
+      role: 'tool',
+      toolCallId: call.id,
+      toolName: call.name,
+      content: outcome.content,
+      isError: !outcome.ok,
+      timestamp: now(),
+    });
   }
   return results;
 }

@@ -54,7 +54,11 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
   function resolveAgent(agentId: string | undefined): AgentDefinition {
     const id = agentId ?? agents.defaultAgentId();
     if (id === undefined) {
-      throw new GatewayError('unavailable', 'No agent configured: add one under `agents:` in config.yaml or create one with agents.create', { reason: 'no_agent' });
+      throw new GatewayError(
+        'unavailable',
+        'No agent configured: add one under `agents:` in config.yaml or create one with agents.create',
+        { reason: 'no_agent' },
+      );
     }
     const agent = agents.get(id);
     if (agent === undefined) throw agentNotFound(id);
@@ -64,9 +68,20 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     return agent;
   }
 
-  async function ensureSession({ sessionKey, agentId, caller, metadata = {}, isKeyUnique = false }: EnsureSessionInput, parts: SessionKeyParts = parseSessionKey(sessionKey, 'sessionKey')) {
+  async function ensureSession(
+    { sessionKey, agentId, caller, metadata = {}, isKeyUnique = false }: EnsureSessionInput,
+    parts: SessionKeyParts = parseSessionKey(sessionKey, 'sessionKey'),
+  ) {
     await assertKeyAllowed(sessionKey, parts, caller, deps.grants, isKeyUnique);
-    const ensured = await store.ensure({ sessionKey, agentId, tenantId: parts.tenantId, kind: deriveSessionKind(parts, metadata), createdAt: now(), metadata, ownerId: caller.clientId });
+    const ensured = await store.ensure({
+      sessionKey,
+      agentId,
+      tenantId: parts.tenantId,
+      kind: deriveSessionKind(parts, metadata),
+      createdAt: now(),
+      metadata,
+      ownerId: caller.clientId,
+    });
     if (ensured.created) events.emit('session:created', { sessionKey, agentId, kind: ensured.session.kind });
     else assertSessionAccess(ensured.session, caller);
     return ensured;
@@ -76,12 +91,22 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     const { sessionKey } = request;
     const parts = parseSessionKey(sessionKey, 'sessionKey');
     // The owner check every turn surface passes, before anything of the turn is written.
-    const { created, session } = await ensureSession({ sessionKey, agentId: agent.id, caller: request.caller, isKeyUnique: request.isKeyUnique === true }, parts);
+    const { created, session } = await ensureSession(
+      { sessionKey, agentId: agent.id, caller: request.caller, isKeyUnique: request.isKeyUnique === true },
+      parts,
+    );
     const seed: readonly TranscriptMessage[] = created ? (request.seedHistory ?? []) : [];
     const history = created ? seed : await store.history(sessionKey, request.historyLimit);
     // A session from before owners were recorded is the admins' alone (session-access.ts): the admin caller's own.
     const ownerId = session.ownerId ?? request.caller.clientId;
-    const { result, stored } = await loop.run({ request, agent, history, unstored: seed, channel: parts.channelId, ownerId });
+    const { result, stored } = await loop.run({
+      request,
+      agent,
+      history,
+      unstored: seed,
+      channel: parts.channelId,
+      ownerId,
+    });
     // The usage joins the turn's last transcript write in one commit; the answer waits for it, so a client is never
     // answered for a turn a crash could still lose (README, "Storage").
     await Promise.all([stored, recordTurnUsage(store, request, result, now())]);
@@ -93,14 +118,29 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     const parts = parseSessionKey(request.sessionKey, 'sessionKey');
     await assertKeyAllowed(request.sessionKey, parts, request.caller, deps.grants, true);
     const ownerId = request.caller.clientId;
-    const { result, stored } = await loop.run({ request, agent, history: request.seedHistory ?? [], unstored: [], channel: parts.channelId, ownerId });
+    const { result, stored } = await loop.run({
+      request,
+      agent,
+      history: request.seedHistory ?? [],
+      unstored: [],
+      channel: parts.channelId,
+      ownerId,
+    });
     await stored;
     return finished(request, agent, result, ownerId);
   }
 
-  async function finished(request: TurnRequest, agent: AgentDefinition, result: TurnResult, ownerId: string): Promise<TurnResult> {
+  async function finished(
+    request: TurnRequest,
+    agent: AgentDefinition,
+    result: TurnResult,
+    ownerId: string,
+  ): Promise<TurnResult> {
     const { finishReason, steps, tokensUsed, costUsd, traceId } = result;
-    await hooks.afterTurn({ finishReason, steps, tokensUsed, costUsd }, hookContextOf(request, agent.id, traceId, ownerId));
+    await hooks.afterTurn(
+      { finishReason, steps, tokensUsed, costUsd },
+      hookContextOf(request, agent.id, traceId, ownerId),
+    );
     return result;
   }
 
@@ -113,7 +153,10 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
       // A lock lost mid-turn (coordination: redis, not renewed in time) stops the turn like a cancel would; the local
       // locks are never lost, so their turns keep the request's own signal (no combined signal per turn).
       return locks.run(request.sessionKey, (hold) =>
-        runStored(hold.canBeLost ? { ...request, signal: AbortSignal.any([request.signal, hold.signal]) } : request, agent),
+        runStored(
+          hold.canBeLost ? { ...request, signal: AbortSignal.any([request.signal, hold.signal]) } : request,
+          agent,
+        ),
       );
     },
   };

@@ -12,13 +12,35 @@ export interface TurnTraceDeps {
 
 export interface TurnTrace {
   readonly traceId: string;
-  modelCall(step: number, call: { model: ModelRef; usage: TokenUsage; costUsd: number; latencyMs: number; finishReason: string; toolCalls: number; textChars: number }): void;
+  modelCall(
+    step: number,
+    call: {
+      model: ModelRef;
+      usage: TokenUsage;
+      costUsd: number;
+      latencyMs: number;
+      finishReason: string;
+      toolCalls: number;
+      textChars: number;
+    },
+  ): void;
   /** `models`: each model the failed call tried, in order, with its status and the upstream's message (masked, capped). */
-  modelError(step: number, error: { kind: string; reason?: string; providerErrorKind?: string; models?: readonly UpstreamFailure[] }): void;
+  modelError(
+    step: number,
+    error: { kind: string; reason?: string; providerErrorKind?: string; models?: readonly UpstreamFailure[] },
+  ): void;
   promptTimeout(timeout: { elapsedMs: number; budgetMs?: number; knob?: string }): void;
   toolCall(step: number, toolName: string, outcome: ToolCallOutcome): void;
   contextBudget(step: number, budget: ContextBudget): void;
-  end(outcome: { finishReason: string; endReason: string; steps: number; inputTokens: number; outputTokens: number; costUsd: number; toolFailures: number }): void;
+  end(outcome: {
+    finishReason: string;
+    endReason: string;
+    steps: number;
+    inputTokens: number;
+    outputTokens: number;
+    costUsd: number;
+    toolFailures: number;
+  }): void;
 }
 
 /** A failed model call as evidence: ids, kind and status, and the upstream's message (already masked and capped). */
@@ -34,12 +56,30 @@ function modelEvidence(failure: UpstreamFailure): Record<string, string | number
 
 export function startTurnTrace(
   { recorder, events, now }: TurnTraceDeps,
-  turn: { traceId: string; sessionKey: string; agentId: string; channel: string; isSynthetic: boolean; messageId?: string; rootRunId?: string },
+  turn: {
+    traceId: string;
+    sessionKey: string;
+    agentId: string;
+    channel: string;
+    isSynthetic: boolean;
+    messageId?: string;
+    rootRunId?: string;
+  },
 ): TurnTrace {
   const startedAt = now();
   const { traceId, sessionKey, agentId } = turn;
-  const record = (kind: string, data: Record<string, unknown>) => recorder.trajectory({ sessionKey, traceId, kind, ts: now(), data });
-  recorder.startSession({ traceId, sessionKey, agentId, channel: turn.channel, startedAt, isSynthetic: turn.isSynthetic, ...(turn.messageId === undefined ? {} : { messageId: turn.messageId }), ...(turn.rootRunId === undefined ? {} : { rootRunId: turn.rootRunId }) });
+  const record = (kind: string, data: Record<string, unknown>) =>
+    recorder.trajectory({ sessionKey, traceId, kind, ts: now(), data });
+  recorder.startSession({
+    traceId,
+    sessionKey,
+    agentId,
+    channel: turn.channel,
+    startedAt,
+    isSynthetic: turn.isSynthetic,
+    ...(turn.messageId === undefined ? {} : { messageId: turn.messageId }),
+    ...(turn.rootRunId === undefined ? {} : { rootRunId: turn.rootRunId }),
+  });
   record('turn_start', { agentId, channel: turn.channel });
 
   return {
@@ -89,7 +129,12 @@ export function startTurnTrace(
       if (error.reason === 'circuit_open') record('breaker', { step, event: 'opened', toolName: null });
     },
     promptTimeout({ elapsedMs, budgetMs, knob }) {
-      record('prompt_timeout', { phase: 'makespan', elapsedMs, ...(budgetMs === undefined ? {} : { budgetMs }), ...(knob === undefined ? {} : { knob }) });
+      record('prompt_timeout', {
+        phase: 'makespan',
+        elapsedMs,
+        ...(budgetMs === undefined ? {} : { budgetMs }),
+        ...(knob === undefined ? {} : { knob }),
+      });
     },
     toolCall(step, toolName, outcome) {
       record('tool_call', {
@@ -108,7 +153,11 @@ export function startTurnTrace(
     end(outcome) {
       const endedAt = now();
       record('turn_end', { ...outcome, durationMs: endedAt - startedAt });
-      recorder.endSession(traceId, { endReason: outcome.endReason, degraded: isDegradedEnding(outcome.endReason), endedAt });
+      recorder.endSession(traceId, {
+        endReason: outcome.endReason,
+        degraded: isDegradedEnding(outcome.endReason),
+        endedAt,
+      });
     },
   };
 }

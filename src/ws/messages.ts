@@ -1,7 +1,9 @@
 // The transport-level JSON-RPC errors of the WebSocket (spec: "WebSocket and JSON-RPC" error table).
 import { errorResponse, PARSE_ERROR, RPC_CODE, WS_RATE_LIMIT_CODE, type JsonRpcResponse } from '../rpc/index.js';
 
-export const RATE_LIMITED = JSON.stringify(errorResponse(null, { code: WS_RATE_LIMIT_CODE, message: 'Message rate limit exceeded' }));
+export const RATE_LIMITED = JSON.stringify(
+  errorResponse(null, { code: WS_RATE_LIMIT_CODE, message: 'Message rate limit exceeded' }),
+);
 
 export const BINARY_FRAME = JSON.stringify(PARSE_ERROR);
 

@@ -7,7 +7,13 @@ export interface SlidingWindowLimiter {
 
 const INITIAL_CAPACITY = 16;
 
-export function createSlidingWindowLimiter({ maxEvents, windowMs }: { maxEvents: number; windowMs: number }): SlidingWindowLimiter {
+export function createSlidingWindowLimiter({
+  maxEvents,
+  windowMs,
+}: {
+  maxEvents: number;
+  windowMs: number;
+}): SlidingWindowLimiter {
   // Timestamps of the accepted events still inside the window, oldest at `head`, in a ring that grows on
   // demand (up to maxEvents), so a quiet connection costs a few bytes whatever the configured limit.
   let ring = new Float64Array(Math.min(maxEvents, INITIAL_CAPACITY));

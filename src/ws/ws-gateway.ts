@@ -82,9 +82,21 @@ function tokenFromUpgrade(request: IncomingMessage): string | undefined {
   return query === undefined ? undefined : (new URLSearchParams(query).get('token') ?? undefined);
 }
 
-export function createWsGateway({ gateway, authenticator, dispatcher, log, now, allowedOrigins = () => [] }: WsGatewayDeps): WsGateway {
+export function createWsGateway({
+  gateway,
+  authenticator,
+  dispatcher,
+  log,
+  now,
+  allowedOrigins = () => [],
+}: WsGatewayDeps): WsGateway {
   const maxPayload = frameByteCap(gateway.wsMaxMessageBytes);
-  const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload, WebSocket: socketClassWithFrameCap(maxPayload) });
+  const wss = new WebSocketServer({
+    noServer: true,
+    clientTracking: false,
+    maxPayload,
+    WebSocket: socketClassWithFrameCap(maxPayload),
+  });
   const connections = new Set<Connection>();
   let isAccepting = true;
   let nextConnectionId = 1;
@@ -119,7 +131,8 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now, 
     if (isBinary) return send(connection, BINARY_FRAME);
     const text = data.toString();
     // Spec: the size is measured in characters, before parsing.
-    if (text.length > gateway.wsMaxMessageBytes) return send(connection, oversizeMessage(text.length, gateway.wsMaxMessageBytes));
+    if (text.length > gateway.wsMaxMessageBytes)
+      return send(connection, oversizeMessage(text.length, gateway.wsMaxMessageBytes));
     const outcome = await dispatchJsonRpcText(dispatcher, text, {
       caller: connection.caller,
       transport: 'ws',
@@ -157,7 +170,10 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now, 
       log: log.child({ connectionId: nextConnectionId++, clientId: caller.clientId }),
       state: 'open',
       isAlive: true,
-      limiter: createSlidingWindowLimiter({ maxEvents: gateway.wsMessageRateLimit.maxMessages, windowMs: gateway.wsMessageRateLimit.windowMs }),
+      limiter: createSlidingWindowLimiter({
+        maxEvents: gateway.wsMessageRateLimit.maxMessages,
+        windowMs: gateway.wsMessageRateLimit.windowMs,
+      }),
       inFlight: new AbortController(),
       mayReceiveResults: grantsMethodScope(caller, 'rpc', 'ws'),
     };
@@ -182,7 +198,9 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now, 
     handleUpgrade(request, socket, head) {
       const path = request.url?.split('?', 1)[0];
       if (path !== '/ws' || !isAccepting) {
-        socket.end(`HTTP/1.1 ${isAccepting ? '404 Not Found' : '503 Service Unavailable'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+        socket.end(
+          `HTTP/1.1 ${isAccepting ? '404 Not Found' : '503 Service Unavailable'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+        );
         return;
       }
       socket.on('error', (error) => log.debug({ err: error }, 'upgrade socket error'));
@@ -209,7 +227,10 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now, 
     notify(clientId, method, params) {
       const text = notification(method, params);
       const targets = [...connections].filter(
-        (connection) => connection.state === 'open' && connection.mayReceiveResults && (clientId === null || connection.caller.clientId === clientId),
+        (connection) =>
+          connection.state === 'open' &&
+          connection.mayReceiveResults &&
+          (clientId === null || connection.caller.clientId === clientId),
       );
       for (const connection of targets) send(connection, text);
       return targets.length;
@@ -218,14 +239,19 @@ export function createWsGateway({ gateway, authenticator, dispatcher, log, now, 
       const text = notification(method, params);
       // Admin as session access reads it (turns/session-access.ts): the scope, whatever the transport.
       const targets = [...connections].filter(
-        (connection) => connection.state === 'open' && connection.mayReceiveResults && grantsMethodScope(connection.caller, 'admin', 'http'),
+        (connection) =>
+          connection.state === 'open' &&
+          connection.mayReceiveResults &&
+          grantsMethodScope(connection.caller, 'admin', 'http'),
       );
       for (const connection of targets) send(connection, text);
       return targets.length;
     },
     connectionCount: () => connections.size,
     disconnectClient(clientId) {
-      const owned = [...connections].filter((connection) => connection.caller.clientId === clientId && connection.state === 'open');
+      const owned = [...connections].filter(
+        (connection) => connection.caller.clientId === clientId && connection.state === 'open',
+      );
       for (const connection of owned) {
         setState(connection, 'closing');
         connection.inFlight.abort();

@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { agentIdFromName, createAgentRegistry, type AgentChange, type ManagedAgentRegistry, type ProviderCheck } from '../../src/agents/agent-registry.js';
+import {
+  agentIdFromName,
+  createAgentRegistry,
+  type AgentChange,
+  type ManagedAgentRegistry,
+  type ProviderCheck,
+} from '../../src/agents/agent-registry.js';
 import { createConfigStore, createGitHistory, type ConfigStore } from '../../src/config/index.js';
 import { createEventBus, type BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
@@ -39,8 +45,10 @@ let registry: ManagedAgentRegistry;
 let checkProvider: ReturnType<typeof vi.fn<ProviderCheck>>;
 
 const fileAgents = async () => parse(await readFile(configPath, 'utf8')).agents;
-const commitMessages = () => execFileSync('git', ['-C', dataDir, 'log', '--format=%s'], { encoding: 'utf8' }).trim().split('\n');
-const agentEvents = () => events.filter((event) => event.name.startsWith('agent:')).map((event) => ({ name: event.name, ...event.payload }));
+const commitMessages = () =>
+  execFileSync('git', ['-C', dataDir, 'log', '--format=%s'], { encoding: 'utf8' }).trim().split('\n');
+const agentEvents = () =>
+  events.filter((event) => event.name.startsWith('agent:')).map((event) => ({ name: event.name, ...event.payload }));
 
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'agent-gateway-agents-'));
@@ -50,7 +58,13 @@ beforeEach(async () => {
   const log = createLogger({ level: 'silent' });
   const bus = createEventBus({ now: () => 1, log });
   bus.subscribe((event) => events.push(event));
-  store = await createConfigStore({ configPath, history: createGitHistory({ dataDir, configPath, env: {} }), env: { CLOUD_KEY: 'sk-cloud' }, log, events: bus });
+  store = await createConfigStore({
+    configPath,
+    history: createGitHistory({ dataDir, configPath, env: {} }),
+    env: { CLOUD_KEY: 'sk-cloud' },
+    log,
+    events: bus,
+  });
   checkProvider = vi.fn<ProviderCheck>(async () => ({ ok: true }));
   registry = createAgentRegistry({ configStore: store, events: bus, log, checkProvider });
 });
@@ -63,16 +77,34 @@ afterEach(async () => {
 describe('agent registry', () => {
   it('reads agents from the config, with status and the default agent', () => {
     expect(registry.list().map((agent) => agent.id)).toEqual(['default', 'helper']);
-    expect(registry.get('default')).toMatchObject({ id: 'default', status: 'active', config: { name: 'Assistant', maxSteps: 8 } });
+    expect(registry.get('default')).toMatchObject({
+      id: 'default',
+      status: 'active',
+      config: { name: 'Assistant', maxSteps: 8 },
+    });
     expect(registry.get('helper')?.status).toBe('suspended');
     expect(registry.get('missing')).toBeUndefined();
     expect(registry.defaultAgentId()).toBe('default');
   });
 
   it('creates an agent with only the given fields, persisted and committed, and announces it', async () => {
-    const agent = await registry.create(undefined, { name: 'Research Bot', provider: 'cloud', model: 'gpt-4o', maxSteps: 4 });
-    expect(agent).toMatchObject({ id: 'research-bot', status: 'active', config: { name: 'Research Bot', maxSteps: 4, tools: [] } });
-    expect((await fileAgents())['research-bot']).toEqual({ name: 'Research Bot', provider: 'cloud', model: 'gpt-4o', maxSteps: 4 });
+    const agent = await registry.create(undefined, {
+      name: 'Research Bot',
+      provider: 'cloud',
+      model: 'gpt-4o',
+      maxSteps: 4,
+    });
+    expect(agent).toMatchObject({
+      id: 'research-bot',
+      status: 'active',
+      config: { name: 'Research Bot', maxSteps: 4, tools: [] },
+    });
+    expect((await fileAgents())['research-bot']).toEqual({
+      name: 'Research Bot',
+      provider: 'cloud',
+      model: 'gpt-4o',
+      maxSteps: 4,
+    });
     expect(commitMessages()[0]).toBe('agents.create research-bot');
     expect(agentEvents()).toEqual([{ name: 'agent:hot_added', agentId: 'research-bot', change: 'added' }]);
     expect(await readFile(configPath, 'utf8')).toContain('name: Assistant # the default agent');
@@ -84,7 +116,9 @@ describe('agent registry', () => {
       kind: 'invalid_params',
       message: expect.stringContaining("agents.assistant-2.provider: unknown provider 'nowhere'"),
     });
-    await expect(registry.create('x', { name: 'X', maxSteps: 0 })).rejects.toMatchObject({ message: expect.stringContaining('agents.x.maxSteps:') });
+    await expect(registry.create('x', { name: 'X', maxSteps: 0 })).rejects.toMatchObject({
+      message: expect.stringContaining('agents.x.maxSteps:'),
+    });
     await expect(registry.create('bad id', { name: 'X' })).rejects.toMatchObject({ kind: 'invalid_params' });
     expect(Object.keys(await fileAgents())).toEqual(['default', 'helper']);
     expect(commitMessages()).toEqual(['initial config']);
@@ -92,7 +126,13 @@ describe('agent registry', () => {
 
   it('updates only the supplied fields, live', async () => {
     const updated = await registry.update('default', { model: 'llama3.3', budget: { maxTokensPerTurn: 1000 } });
-    expect(updated.config).toMatchObject({ name: 'Assistant', provider: 'local', model: 'llama3.3', systemPrompt: 'Be brief.', budget: { maxTokensPerTurn: 1000 } });
+    expect(updated.config).toMatchObject({
+      name: 'Assistant',
+      provider: 'local',
+      model: 'llama3.3',
+      systemPrompt: 'Be brief.',
+      budget: { maxTokensPerTurn: 1000 },
+    });
     expect(registry.get('default')?.config.model).toBe('llama3.3');
     expect((await fileAgents()).default).toEqual({
       name: 'Assistant',
@@ -111,12 +151,19 @@ describe('agent registry', () => {
   it('dry-runs an update: validates, checks the new provider, persists nothing', async () => {
     const before = await readFile(configPath, 'utf8');
     const valid = await registry.dryRunUpdate('default', { provider: 'cloud', model: 'gpt-4o' });
-    expect(valid).toMatchObject({ dryRun: true, valid: true, config: { provider: 'cloud', model: 'gpt-4o', name: 'Assistant' } });
+    expect(valid).toMatchObject({
+      dryRun: true,
+      valid: true,
+      config: { provider: 'cloud', model: 'gpt-4o', name: 'Assistant' },
+    });
     expect(checkProvider).toHaveBeenCalledWith('cloud', expect.objectContaining({ config: expect.any(Object) }));
 
     checkProvider.mockResolvedValueOnce({ ok: false, error: 'invalid api key' });
     const refused = await registry.dryRunUpdate('default', { provider: 'cloud' });
-    expect(refused).toMatchObject({ valid: false, errors: ["agents.default.provider: credential check failed for 'cloud': invalid api key"] });
+    expect(refused).toMatchObject({
+      valid: false,
+      errors: ["agents.default.provider: credential check failed for 'cloud': invalid api key"],
+    });
 
     const invalid = await registry.dryRunUpdate('default', { maxSteps: 500 });
     expect(invalid.valid).toBe(false);
@@ -137,7 +184,10 @@ describe('agent registry', () => {
     try {
       expect(await plain.dryRunUpdate('default', { provider: 'cloud' })).toMatchObject({ valid: true });
       await store.patch({ providers: { cloud: { apiKey: '' } } });
-      expect(await plain.dryRunUpdate('default', { provider: 'cloud' })).toMatchObject({ valid: false, errors: [expect.stringContaining('apiKey is empty')] });
+      expect(await plain.dryRunUpdate('default', { provider: 'cloud' })).toMatchObject({
+        valid: false,
+        errors: [expect.stringContaining('apiKey is empty')],
+      });
     } finally {
       plain.close();
     }
@@ -165,7 +215,10 @@ describe('agent registry', () => {
       { name: 'agent:hot_removed', agentId: 'default', change: 'suspended' },
       { name: 'agent:hot_added', agentId: 'default', change: 'resumed' },
     ]);
-    expect(changes).toEqual([[{ agentId: 'default', change: 'suspended' }], [{ agentId: 'default', change: 'resumed' }]]);
+    expect(changes).toEqual([
+      [{ agentId: 'default', change: 'suspended' }],
+      [{ agentId: 'default', change: 'resumed' }],
+    ]);
   });
 
   it('follows agent changes made through config.* and rollbacks', async () => {

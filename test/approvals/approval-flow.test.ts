@@ -41,7 +41,13 @@ describe('a gated tool call', () => {
     const reply = startTurn(gw, 'approve', 'what time is it', sockets);
 
     const [request] = await waitForPending(gw, 1);
-    expect(request).toMatchObject({ agentId: 'default', sessionKey: keyOf('approve'), toolName: 'current_time', args: {}, argsDigest: sha256('{}') });
+    expect(request).toMatchObject({
+      agentId: 'default',
+      sessionKey: keyOf('approve'),
+      toolName: 'current_time',
+      args: {},
+      argsDigest: sha256('{}'),
+    });
     expect(request?.expiresAt).toEqual(expect.any(Number));
     // The model has not been called again: the tool call is still waiting.
     expect(llm.chatRequests()).toHaveLength(1);
@@ -54,12 +60,37 @@ describe('a gated tool call', () => {
 
     const events = gw.events().filter((event) => event.name.startsWith('approval:'));
     expect(events.map((event) => event.payload)).toEqual([
-      { agentId: 'default', sessionKey: keyOf('approve'), requestId: request?.id, toolName: 'current_time', argsDigest: sha256('{}') },
-      { agentId: 'default', sessionKey: keyOf('approve'), requestId: request?.id, toolName: 'current_time', approved: true, resolvedBy: 'admin' },
+      {
+        agentId: 'default',
+        sessionKey: keyOf('approve'),
+        requestId: request?.id,
+        toolName: 'current_time',
+        argsDigest: sha256('{}'),
+      },
+      {
+        agentId: 'default',
+        sessionKey: keyOf('approve'),
+        requestId: request?.id,
+        toolName: 'current_time',
+        approved: true,
+        resolvedBy: 'admin',
+      },
     ]);
     const audit = await admin(gw, 'obs.audit.query', { kind: 'approval' });
-    expect(audit.result).toMatchObject({ rows: [{ kind: 'approval', action: 'approval.resolve', actor: 'admin', outcome: 'approved', refs: expect.stringContaining('"cause":"operator"') }] });
-    expect(logs.lines.some((line) => line.includes('tool call waits for approval') && line.includes(sha256('{}')))).toBe(true);
+    expect(audit.result).toMatchObject({
+      rows: [
+        {
+          kind: 'approval',
+          action: 'approval.resolve',
+          actor: 'admin',
+          outcome: 'approved',
+          refs: expect.stringContaining('"cause":"operator"'),
+        },
+      ],
+    });
+    expect(
+      logs.lines.some((line) => line.includes('tool call waits for approval') && line.includes(sha256('{}'))),
+    ).toBe(true);
   });
 
   it('gets the denial as a tool error; the same call is then denied from the cache, other arguments or sessions ask again', async () => {
@@ -72,12 +103,16 @@ describe('a gated tool call', () => {
     expect(request?.argsDigest).toBe(sha256('{"zone":"SECRET-ZONE-1"}'));
     await admin(gw, 'admin.approval.resolve', { id: request?.id, approved: false, reason: 'not on a Sunday' });
     await first;
-    expect(toolResultsSent(llm, 'first try')).toEqual(['Error: current_time was denied: denied by admin: not on a Sunday']);
+    expect(toolResultsSent(llm, 'first try')).toEqual([
+      'Error: current_time was denied: denied by admin: not on a Sunday',
+    ]);
 
     // The same tool with the same arguments (keys in another order digest the same) in the same session: no new request.
     llm.script(callTime(secret));
     await startTurn(gw, 'deny', 'second try', sockets);
-    expect(toolResultsSent(llm, 'second try')).toEqual([expect.stringContaining('the same call was denied by admin: not on a Sunday (cached denial)')]);
+    expect(toolResultsSent(llm, 'second try')).toEqual([
+      expect.stringContaining('the same call was denied by admin: not on a Sunday (cached denial)'),
+    ]);
 
     // Other arguments in the same session are a different call: the operator is asked again.
     llm.script(callTime({ zone: 'SECRET-ZONE-2' }));
@@ -103,7 +138,11 @@ describe('a gated tool call', () => {
     const audit = await admin(gw, 'obs.audit.query', { kind: 'approval' });
     expect(JSON.stringify(audit.result)).not.toContain('SECRET-ZONE');
     // Newest first.
-    expect((audit.result as { rows: { outcome: string }[] }).rows.map((row) => row.outcome)).toEqual(['denied', 'approved', 'denied']);
+    expect((audit.result as { rows: { outcome: string }[] }).rows.map((row) => row.outcome)).toEqual([
+      'denied',
+      'approved',
+      'denied',
+    ]);
   });
 
   it('session.reset and admin.approval.clearDenialCache forget cached denials', async () => {
@@ -150,7 +189,11 @@ describe('a gated tool call', () => {
     expect(toolResultsSent(llm, 'too slow')).toEqual(['Error: current_time was denied: no decision within 200 ms']);
     expect(await pending(gw)).toEqual([]);
     const late = await admin(gw, 'admin.approval.resolve', { id: request?.id, approved: true });
-    expect(late.error).toMatchObject({ code: -32603, message: `Approval request ${request?.id} is already denied`, data: { kind: 'conflict', param: 'id' } });
+    expect(late.error).toMatchObject({
+      code: -32603,
+      message: `Approval request ${request?.id} is already denied`,
+      data: { kind: 'conflict', param: 'id' },
+    });
     const resolvedEvent = gw.events().find((event) => event.name === 'approval:resolved');
     expect(resolvedEvent?.payload).toMatchObject({ approved: false, resolvedBy: 'system:timeout' });
   });
@@ -200,8 +243,14 @@ describe('admin.approval.resolveAll', () => {
     await Promise.all([a, b]);
     expect(toolResultsSent(llm, 'turn a')[0]).not.toContain('denied');
     expect(toolResultsSent(llm, 'turn b')[0]).not.toContain('denied');
-    const resolvedBy = gw.events().filter((event) => event.name === 'approval:resolved').map((event) => event.payload);
-    expect(resolvedBy).toMatchObject([{ resolvedBy: 'operator', approved: true }, { resolvedBy: 'operator', approved: true }]);
+    const resolvedBy = gw
+      .events()
+      .filter((event) => event.name === 'approval:resolved')
+      .map((event) => event.payload);
+    expect(resolvedBy).toMatchObject([
+      { resolvedBy: 'operator', approved: true },
+      { resolvedBy: 'operator', approved: true },
+    ]);
 
     llm.script(callTime({ n: 3 }));
     const c = startTurn(gw, 'session-c', 'turn c', sockets);
@@ -209,7 +258,12 @@ describe('admin.approval.resolveAll', () => {
     llm.script(callTime({ n: 4 }));
     const d = startTurn(gw, 'session-d', 'turn d', sockets);
     const [, onD] = await waitForPending(gw, 2);
-    const one = await admin(gw, 'admin.approval.resolveAll', { approved: false, sessionKey: keyOf('session-d'), approvedBy: 'night-shift', reason: 'later' });
+    const one = await admin(gw, 'admin.approval.resolveAll', {
+      approved: false,
+      sessionKey: keyOf('session-d'),
+      approvedBy: 'night-shift',
+      reason: 'later',
+    });
     expect(one.result).toEqual({ resolved: 1, requestIds: [onD?.id] });
     await d;
     expect(toolResultsSent(llm, 'turn d')).toEqual(['Error: current_time was denied: denied by night-shift: later']);
@@ -217,7 +271,12 @@ describe('admin.approval.resolveAll', () => {
     expect((await admin(gw, 'admin.approval.resolveAll', { approved: false })).result).toMatchObject({ resolved: 1 });
     await c;
     const audit = await admin(gw, 'obs.audit.query', { kind: 'approval' });
-    expect((audit.result as { rows: { actor: string }[] }).rows.map((row) => row.actor)).toEqual(['operator', 'night-shift', 'operator', 'operator']);
+    expect((audit.result as { rows: { actor: string }[] }).rows.map((row) => row.actor)).toEqual([
+      'operator',
+      'night-shift',
+      'operator',
+      'operator',
+    ]);
   });
 });
 
@@ -227,16 +286,35 @@ describe('admin.approval.* params, errors and scope', () => {
     const call = (method: string, params?: unknown, token = gw.tokens.admin) => callRpc(gw.url, token, method, params);
     expect((await call('admin.approval.pending', { sessionKey: 'x' })).error).toMatchObject({ code: -32602 });
     expect((await call('admin.approval.pending')).result).toEqual({ requests: [] });
-    expect((await call('admin.approval.resolve', { id: 'nope' })).error).toMatchObject({ code: -32602, message: expect.stringContaining('approved') });
-    expect((await call('admin.approval.resolve', { id: 'nope', approved: 'yes' })).error).toMatchObject({ code: -32602 });
-    expect((await call('admin.approval.resolve', { id: 'nope', approved: true, extra: 1 })).error).toMatchObject({ code: -32602 });
-    expect((await call('admin.approval.resolve', { id: 'nope', approved: true })).error).toEqual({
-      code: -32603, message: 'Approval request not found: nope', data: { kind: 'not_found', param: 'id' },
+    expect((await call('admin.approval.resolve', { id: 'nope' })).error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('approved'),
     });
-    expect((await call('admin.approval.resolveAll', {})).error).toMatchObject({ code: -32602, message: expect.stringContaining('approved') });
-    expect((await call('admin.approval.resolveAll', { approved: true, sessionKey: '' })).error).toMatchObject({ code: -32602 });
-    expect((await call('admin.approval.resolveAll', { approved: true, approvedBy: '' })).error).toMatchObject({ code: -32602 });
-    expect((await call('admin.approval.resolveAll', { approved: true })).result).toEqual({ resolved: 0, requestIds: [] });
+    expect((await call('admin.approval.resolve', { id: 'nope', approved: 'yes' })).error).toMatchObject({
+      code: -32602,
+    });
+    expect((await call('admin.approval.resolve', { id: 'nope', approved: true, extra: 1 })).error).toMatchObject({
+      code: -32602,
+    });
+    expect((await call('admin.approval.resolve', { id: 'nope', approved: true })).error).toEqual({
+      code: -32603,
+      message: 'Approval request not found: nope',
+      data: { kind: 'not_found', param: 'id' },
+    });
+    expect((await call('admin.approval.resolveAll', {})).error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('approved'),
+    });
+    expect((await call('admin.approval.resolveAll', { approved: true, sessionKey: '' })).error).toMatchObject({
+      code: -32602,
+    });
+    expect((await call('admin.approval.resolveAll', { approved: true, approvedBy: '' })).error).toMatchObject({
+      code: -32602,
+    });
+    expect((await call('admin.approval.resolveAll', { approved: true })).result).toEqual({
+      resolved: 0,
+      requestIds: [],
+    });
     expect((await call('admin.approval.clearDenialCache', { all: true })).error).toMatchObject({ code: -32602 });
     expect((await call('admin.approval.clearDenialCache')).result).toEqual({ cleared: true });
 

@@ -28,14 +28,18 @@ afterEach(async () => {
 function requestRow(databasePath: string, id: string): Record<string, unknown> | undefined {
   const db = new Database(databasePath, { readonly: true });
   try {
-    return db.prepare('SELECT status, resolved_by, reason FROM approval_requests WHERE id = ?').get(id) as Record<string, unknown> | undefined;
+    return db.prepare('SELECT status, resolved_by, reason FROM approval_requests WHERE id = ?').get(id) as
+      Record<string, unknown> | undefined;
   } finally {
     db.close();
   }
 }
 
 async function started(dataDir?: string): Promise<ApprovalGateway> {
-  const gw = await startApprovalGateway(llm, { approvals: { timeoutMs: 0 }, ...(dataDir === undefined ? {} : { dataDir }) });
+  const gw = await startApprovalGateway(llm, {
+    approvals: { timeoutMs: 0 },
+    ...(dataDir === undefined ? {} : { dataDir }),
+  });
   cleanups.push(() => gw.close());
   return gw;
 }
@@ -54,18 +58,38 @@ describe('approval requests across a restart', () => {
     const source = new Database(first.paths.databasePath, { readonly: true });
     await source.backup(join(crashedDir, 'gateway.db'));
     source.close();
-    expect(requestRow(join(crashedDir, 'gateway.db'), id)).toEqual({ status: 'pending', resolved_by: null, reason: null });
+    expect(requestRow(join(crashedDir, 'gateway.db'), id)).toEqual({
+      status: 'pending',
+      resolved_by: null,
+      reason: null,
+    });
 
     const restarted = await started(crashedDir);
     expect(await pending(restarted)).toEqual([]);
     const reason = 'the gateway stopped while the call waited; its turn could not be resumed';
-    expect(requestRow(restarted.paths.databasePath, id)).toEqual({ status: 'denied', resolved_by: 'system:restart', reason });
+    expect(requestRow(restarted.paths.databasePath, id)).toEqual({
+      status: 'denied',
+      resolved_by: 'system:restart',
+      reason,
+    });
     const resolvedEvent = restarted.events().find((event) => event.name === 'approval:resolved');
-    expect(resolvedEvent?.payload).toEqual({ agentId: 'default', sessionKey: keyOf('crash'), requestId: id, toolName: 'current_time', approved: false, resolvedBy: 'system:restart' });
+    expect(resolvedEvent?.payload).toEqual({
+      agentId: 'default',
+      sessionKey: keyOf('crash'),
+      requestId: id,
+      toolName: 'current_time',
+      approved: false,
+      resolvedBy: 'system:restart',
+    });
     const late = await admin(restarted, 'admin.approval.resolve', { id, approved: true });
-    expect(late.error).toMatchObject({ data: { kind: 'conflict' }, message: `Approval request ${id} is already denied` });
+    expect(late.error).toMatchObject({
+      data: { kind: 'conflict' },
+      message: `Approval request ${id} is already denied`,
+    });
     const audit = await admin(restarted, 'obs.audit.query', { kind: 'approval' });
-    expect(audit.result).toMatchObject({ rows: [{ actor: 'system:restart', outcome: 'denied', refs: expect.stringContaining('"cause":"restart"') }] });
+    expect(audit.result).toMatchObject({
+      rows: [{ actor: 'system:restart', outcome: 'denied', refs: expect.stringContaining('"cause":"restart"') }],
+    });
 
     // Only the restarted copy ended it: the first process, still running on its own file, keeps waiting on it.
     expect((await pending(first)).map((entry) => entry.id)).toEqual([id]);
@@ -78,6 +102,10 @@ describe('approval requests across a restart', () => {
     const [request] = await waitForPending(gw, 1);
     await sockets.splice(0)[0]?.close();
     await expect.poll(async () => (await pending(gw)).length).toBe(0);
-    expect(requestRow(gw.paths.databasePath, String(request?.id))).toEqual({ status: 'denied', resolved_by: 'system:cancelled', reason: 'the turn ended before a decision' });
+    expect(requestRow(gw.paths.databasePath, String(request?.id))).toEqual({
+      status: 'denied',
+      resolved_by: 'system:cancelled',
+      reason: 'the turn ended before a decision',
+    });
   });
 });

@@ -28,7 +28,9 @@ describe('requireApproval rules', () => {
 
 describe('argument digest', () => {
   it('is the sha256 of JSON with keys sorted at every depth', () => {
-    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[2,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[2,{"y":2,"z":1}]},"b":1}',
+    );
     expect(argsDigest({ b: 1, a: 2 })).toBe(createHash('sha256').update('{"a":2,"b":1}').digest('hex'));
     expect(argsDigest({ a: 2, b: 1 })).toBe(argsDigest({ b: 1, a: 2 }));
     expect(argsDigest({ path: '/a' })).not.toBe(argsDigest({ path: '/b' }));
@@ -38,22 +40,37 @@ describe('argument digest', () => {
 describe('approvals config', () => {
   it('defaults to a 5 minute timeout, a 10 minute denial cache, a breaker of 3 and 10 / 100 waiting per session / token', () => {
     expect(validateConfig({}, 'test').approvals).toEqual({
-      timeoutMs: 300_000, denialCacheMs: 600_000, denialBreakerThreshold: 3, maxPendingPerSession: 10, maxPendingPerOwner: 100,
+      timeoutMs: 300_000,
+      denialCacheMs: 600_000,
+      denialBreakerThreshold: 3,
+      maxPendingPerSession: 10,
+      maxPendingPerOwner: 100,
     });
   });
 
   it('accepts timeoutMs 0 and refuses bad values naming the key', () => {
     expect(validateConfig({ approvals: { timeoutMs: 0 } }, 'test').approvals.timeoutMs).toBe(0);
     expect(() => validateConfig({ approvals: { timeoutMs: -1 } }, 'test')).toThrow(/approvals\.timeoutMs/);
-    expect(() => validateConfig({ approvals: { denialCacheMs: 2_147_483_648 } }, 'test')).toThrow(/approvals\.denialCacheMs/);
-    expect(() => validateConfig({ approvals: { denialBreakerThreshold: 0 } }, 'test')).toThrow(/approvals\.denialBreakerThreshold/);
+    expect(() => validateConfig({ approvals: { denialCacheMs: 2_147_483_648 } }, 'test')).toThrow(
+      /approvals\.denialCacheMs/,
+    );
+    expect(() => validateConfig({ approvals: { denialBreakerThreshold: 0 } }, 'test')).toThrow(
+      /approvals\.denialBreakerThreshold/,
+    );
     expect(() => validateConfig({ approvals: { extra: 1 } }, 'test')).toThrow(/approvals/);
   });
 
   it('takes tool names and {tool, args} rules in agents.<id>.requireApproval', () => {
-    const config = validateConfig({ agents: { ops: { name: 'Ops', requireApproval: ['shell', { tool: 'delete_file', args: { path: '/etc/*' } }] } } }, 'test');
+    const config = validateConfig(
+      {
+        agents: { ops: { name: 'Ops', requireApproval: ['shell', { tool: 'delete_file', args: { path: '/etc/*' } }] } },
+      },
+      'test',
+    );
     expect(config.agents.ops?.requireApproval).toEqual(['shell', { tool: 'delete_file', args: { path: '/etc/*' } }]);
     expect(validateConfig({ agents: { ops: { name: 'Ops' } } }, 'test').agents.ops?.requireApproval).toEqual([]);
-    expect(() => validateConfig({ agents: { ops: { name: 'Ops', requireApproval: [{ tool: 'x', pattern: 'y' }] } } }, 'test')).toThrow(/agents\.ops\.requireApproval/);
+    expect(() =>
+      validateConfig({ agents: { ops: { name: 'Ops', requireApproval: [{ tool: 'x', pattern: 'y' }] } } }, 'test'),
+    ).toThrow(/agents\.ops\.requireApproval/);
   });
 });

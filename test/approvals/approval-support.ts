@@ -21,7 +21,10 @@ export const keyOf = (peerId: string) => `default:alice:test:${peerId}`;
 export function startTurn(gw: ApprovalGateway, peerId: string, message: string, sockets: TestSocket[]): Promise<Frame> {
   const socket = connect(gw.wsUrl, { token: gw.tokens.rpc });
   sockets.push(socket);
-  return socket.call('agent.execute', { message, sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId } });
+  return socket.call('agent.execute', {
+    message,
+    sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId },
+  });
 }
 
 export async function admin(gw: ApprovalGateway, method: string, params?: unknown): Promise<Record<string, unknown>> {
@@ -47,10 +50,15 @@ interface ChatMessage {
 /** The tool results the model was sent in the latest request that carried the user message `message`. */
 export function toolResultsSent(llm: FakeLlm, message: string): string[] {
   const bodies = llm.chatRequests().map((request) => request.body as { messages: ChatMessage[] });
-  const latest = bodies.filter((body) => body.messages.some((entry) => entry.role === 'user' && entry.content === message)).at(-1);
+  const latest = bodies
+    .filter((body) => body.messages.some((entry) => entry.role === 'user' && entry.content === message))
+    .at(-1);
   const messages = latest?.messages ?? [];
   const start = messages.findLastIndex((entry) => entry.role === 'user' && entry.content === message);
-  return messages.slice(start + 1).filter((entry) => entry.role === 'tool').map((entry) => String(entry.content));
+  return messages
+    .slice(start + 1)
+    .filter((entry) => entry.role === 'tool')
+    .map((entry) => String(entry.content));
 }
 
 export const resultOf = (frame: Frame) => frame.result as { response: string; finishReason: string };

@@ -6,7 +6,11 @@ import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { startApprovalGateway, type ApprovalGateway } from './approval-gateway.js';
 import { admin } from './approval-support.js';
 
-interface RunEntry { runId: string; status: string; error?: string }
+interface RunEntry {
+  runId: string;
+  status: string;
+  error?: string;
+}
 
 describe('denial breaker, wired', () => {
   let llm: FakeLlm;
@@ -27,10 +31,15 @@ describe('denial breaker, wired', () => {
     // breaker before the turn's own repeat limit (three identical calls) would end it.
     llm.setDefaultReply(() => ({ toolCalls: [{ name: 'current_time', arguments: {} }] }));
     gw = await startApprovalGateway(llm, { approvals: { timeoutMs: 50, denialBreakerThreshold: 2 } });
-    const spawned = await admin(gw, 'session.spawn', { parentKey: 'default:alice:test:breaker', task: 'check the time' });
+    const spawned = await admin(gw, 'session.spawn', {
+      parentKey: 'default:alice:test:breaker',
+      task: 'check the time',
+    });
     const { runId } = spawned.result as { runId: string };
 
-    await expect.poll(async () => ((await admin(gw, 'run.get', { runId })).result as RunEntry).status, { timeout: 10_000 }).not.toBe('running');
+    await expect
+      .poll(async () => ((await admin(gw, 'run.get', { runId })).result as RunEntry).status, { timeout: 10_000 })
+      .not.toBe('running');
     const run = (await admin(gw, 'run.get', { runId })).result as RunEntry;
     expect(run.status).toBe('completed');
     expect(run.error).toMatch(/denial/i);

@@ -11,7 +11,13 @@ import { createAuditLog, type AuditLog } from '../../src/obs/audit.js';
 import { createEventBus, createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import {
-  createSqliteApprovalPort, createSqliteAuditPort, createSqliteEvidencePort, createSqliteSessionPort, openDatabase, type SqliteDatabase, type SqliteSessionPort,
+  createSqliteApprovalPort,
+  createSqliteAuditPort,
+  createSqliteEvidencePort,
+  createSqliteSessionPort,
+  openDatabase,
+  type SqliteDatabase,
+  type SqliteSessionPort,
 } from '../../src/store/sqlite/index.js';
 import type { TurnResult, TurnService } from '../../src/turns/index.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
@@ -69,15 +75,38 @@ describe('denial breaker', () => {
   function turnsWith(breaker: DenialBreaker, config: Partial<ApprovalsConfig> = {}): TurnService {
     const events = createEventBus({ now: Date.now, log });
     const router = createModelRouter({
-      config: { local: providerConfigSchema.parse({ type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small' }] }) },
+      config: {
+        local: providerConfigSchema.parse({
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'small' }],
+        }),
+      },
       events,
       log,
     });
-    const agents = staticAgents({ default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 8, tools: ['shell'], requireApproval: ['shell'] } });
+    const agents = staticAgents({
+      default: {
+        name: 'Assistant',
+        provider: 'local',
+        model: 'small',
+        maxSteps: 8,
+        tools: ['shell'],
+        requireApproval: ['shell'],
+      },
+    });
     const settings = approvalsConfigSchema.parse(config);
     module = createApprovalsModule({
-      port: createSqliteApprovalPort(db), events, audit, agents, config: () => settings, instances: createLocalInstances('node-a'),
-      denialBreaker: breaker, now: Date.now, newId: randomUUID, log,
+      port: createSqliteApprovalPort(db),
+      events,
+      audit,
+      agents,
+      config: () => settings,
+      instances: createLocalInstances('node-a'),
+      denialBreaker: breaker,
+      now: Date.now,
+      newId: randomUUID,
+      log,
     });
     modules.push(module);
     const shell = defineTool({
@@ -104,7 +133,9 @@ describe('denial breaker', () => {
   }
 
   async function toolMessages(): Promise<string[]> {
-    return (await store.history(SESSION)).filter((message) => message.role === 'tool').map((message) => message.content);
+    return (await store.history(SESSION))
+      .filter((message) => message.role === 'tool')
+      .map((message) => message.content);
   }
 
   it('trips after approvals.denialBreakerThreshold consecutive denials in one run tree, and the turn sees each denial', async () => {
@@ -112,7 +143,13 @@ describe('denial breaker', () => {
     const breaker = recordingBreaker(tree);
     const turns = turnsWith(breaker);
     llm.script(shellCall('rm a'), shellCall('rm b'), shellCall('rm c'), { text: 'never asked' });
-    const turn: Promise<TurnResult> = turns.run({ sessionKey: SESSION, message: 'clean up', caller: callerOf('alice'), signal: tree.signal, rootRunId: 'run-1' });
+    const turn: Promise<TurnResult> = turns.run({
+      sessionKey: SESSION,
+      message: 'clean up',
+      caller: callerOf('alice'),
+      signal: tree.signal,
+      rootRunId: 'run-1',
+    });
     await decide([false, false, false]);
     expect((await turn).finishReason).toBe('aborted');
     expect(breaker.trips).toEqual([{ rootRunId: 'run-1', agentId: 'default', consecutiveDenials: 3 }]);
@@ -128,8 +165,16 @@ describe('denial breaker', () => {
     const tree = new AbortController();
     const breaker = recordingBreaker(tree);
     const turns = turnsWith(breaker);
-    llm.script(shellCall('rm a'), shellCall('rm b'), shellCall('ls'), shellCall('rm c'), shellCall('rm d'), { text: 'done' });
-    const turn = turns.run({ sessionKey: SESSION, message: 'clean up', caller: callerOf('alice'), signal: tree.signal, rootRunId: 'run-1' });
+    llm.script(shellCall('rm a'), shellCall('rm b'), shellCall('ls'), shellCall('rm c'), shellCall('rm d'), {
+      text: 'done',
+    });
+    const turn = turns.run({
+      sessionKey: SESSION,
+      message: 'clean up',
+      caller: callerOf('alice'),
+      signal: tree.signal,
+      rootRunId: 'run-1',
+    });
     await decide([false, false, true, false, false]);
     expect(await turn).toMatchObject({ finishReason: 'stop', response: 'done' });
     expect(breaker.trips).toEqual([]);
@@ -141,13 +186,24 @@ describe('denial breaker', () => {
     const breaker = recordingBreaker(tree);
     const turns = turnsWith(breaker, { timeoutMs: 50, denialBreakerThreshold: 2 });
     llm.script(shellCall('rm a'), shellCall('rm b'), { text: 'plain turn done' });
-    const plain = await turns.run({ sessionKey: 'default:alice:ws', message: 'no tree', caller: callerOf('alice'), signal: new AbortController().signal });
+    const plain = await turns.run({
+      sessionKey: 'default:alice:ws',
+      message: 'no tree',
+      caller: callerOf('alice'),
+      signal: new AbortController().signal,
+    });
     expect(plain.response).toBe('plain turn done');
     expect(breaker.trips).toEqual([]);
 
     // An operator denial, cached, then the same call again: the cached denial is the second in a row.
     llm.script(shellCall('rm x'), shellCall('rm x'));
-    const turn = turns.run({ sessionKey: SESSION, message: 'again', caller: callerOf('alice'), signal: tree.signal, rootRunId: 'run-2' });
+    const turn = turns.run({
+      sessionKey: SESSION,
+      message: 'again',
+      caller: callerOf('alice'),
+      signal: tree.signal,
+      rootRunId: 'run-2',
+    });
     await decide([false]);
     expect((await turn).finishReason).toBe('aborted');
     expect(breaker.trips).toEqual([{ rootRunId: 'run-2', agentId: 'default', consecutiveDenials: 2 }]);
@@ -156,7 +212,13 @@ describe('denial breaker', () => {
     const timeoutBreaker = recordingBreaker(timeoutTree);
     const timed = turnsWith(timeoutBreaker, { timeoutMs: 50, denialBreakerThreshold: 2 });
     llm.script(shellCall('rm y'), shellCall('rm z'));
-    const slow = await timed.run({ sessionKey: 'default:alice:subagent:run-3', message: 'nobody answers', caller: callerOf('alice'), signal: timeoutTree.signal, rootRunId: 'run-3' });
+    const slow = await timed.run({
+      sessionKey: 'default:alice:subagent:run-3',
+      message: 'nobody answers',
+      caller: callerOf('alice'),
+      signal: timeoutTree.signal,
+      rootRunId: 'run-3',
+    });
     expect(slow.finishReason).toBe('aborted');
     expect(timeoutBreaker.trips).toEqual([{ rootRunId: 'run-3', agentId: 'default', consecutiveDenials: 2 }]);
   });

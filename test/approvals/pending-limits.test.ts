@@ -52,7 +52,10 @@ describe('pending approvals per token, over the gateway', () => {
     llm.script(callTime);
     const socket = connect(gateway.wsUrl, { token: gateway.tokens.admin });
     sockets.push(socket);
-    const adminTurn = socket.call('agent.execute', { message: 'admin asks', sessionKey: { tenantId: 'default', userId: 'admin', channelId: 'test', peerId: 'mine' } });
+    const adminTurn = socket.call('agent.execute', {
+      message: 'admin asks',
+      sessionKey: { tenantId: 'default', userId: 'admin', channelId: 'test', peerId: 'mine' },
+    });
     await waitForPending(gateway, 3);
     await admin(gateway, 'admin.approval.resolveAll', { approved: true });
     await Promise.all([...waiting, adminTurn]);
@@ -85,9 +88,15 @@ describe('pending approvals per session, in the approval service', () => {
     const log = createLogger({ level: 'silent' });
     let ids = 0;
     service = createApprovalService({
-      port: createSqliteApprovalPort(db), events: createEventBus({ now: Date.now, log }), audit: { record: () => {} },
-      agents: staticAgents({ default: { name: 'default', requireApproval: ['shell'] } }), config: () => config,
-      instances: createLocalInstances(), now: Date.now, newId: () => `req-${++ids}-${Math.random()}`, log,
+      port: createSqliteApprovalPort(db),
+      events: createEventBus({ now: Date.now, log }),
+      audit: { record: () => {} },
+      agents: staticAgents({ default: { name: 'default', requireApproval: ['shell'] } }),
+      config: () => config,
+      instances: createLocalInstances(),
+      now: Date.now,
+      newId: () => `req-${++ids}-${Math.random()}`,
+      log,
     });
     return service;
   }
@@ -95,7 +104,14 @@ describe('pending approvals per session, in the approval service', () => {
   // Turns of one session are serialised by its lock; a second waiting call in a session comes from another replica
   // or a turn that took no lock, which these contexts stand in for.
   const ask = (approvals: ApprovalService, sessionKey: string, cmd = 'ls'): Promise<ToolDecision> => {
-    const ctx: TurnHookContext = { agentId: 'default', sessionKey, traceId: `t-${Math.random()}`, clientId: 'alice', ownerId: 'alice', signal: new AbortController().signal };
+    const ctx: TurnHookContext = {
+      agentId: 'default',
+      sessionKey,
+      traceId: `t-${Math.random()}`,
+      clientId: 'alice',
+      ownerId: 'alice',
+      signal: new AbortController().signal,
+    };
     return approvals.beforeTool({ toolCallId: 'c1', toolName: 'shell', input: { cmd } }, ctx);
   };
 
@@ -105,10 +121,14 @@ describe('pending approvals per session, in the approval service', () => {
     expect(first.action).toBe('wait');
     expect(await ask(approvals, 'default:alice:chat:a')).toEqual({
       action: 'deny',
-      reason: '1 approval request of this session is already waiting (approvals.maxPendingPerSession); try again once it is decided',
+      reason:
+        '1 approval request of this session is already waiting (approvals.maxPendingPerSession); try again once it is decided',
     });
     expect((await ask(approvals, 'default:alice:chat:b')).action).toBe('wait');
-    expect((await approvals.pending()).map((request) => request.sessionKey)).toEqual(['default:alice:chat:a', 'default:alice:chat:b']);
+    expect((await approvals.pending()).map((request) => request.sessionKey)).toEqual([
+      'default:alice:chat:a',
+      'default:alice:chat:b',
+    ]);
     const [request] = await approvals.pending();
     await approvals.resolve(request?.id ?? '', { approved: false, resolvedBy: 'op' });
     if (first.action === 'wait') expect(await first.decision).toMatchObject({ action: 'deny' });

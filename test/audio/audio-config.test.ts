@@ -15,7 +15,9 @@ function problemsOf(document: unknown): string {
 describe('audio config', () => {
   it('defaults to the keyless pocketsphinx engine and the documented limits', () => {
     expect(validateConfig({}, 'empty').audio).toEqual({
-      engines: [{ kind: 'pocketsphinx', binary: 'pocketsphinx_continuous', modelDir: '/usr/share/pocketsphinx/model/en-us' }],
+      engines: [
+        { kind: 'pocketsphinx', binary: 'pocketsphinx_continuous', modelDir: '/usr/share/pocketsphinx/model/en-us' },
+      ],
       ffmpegPath: 'ffmpeg',
       maxAudioBytes: 524_288,
       maxDurationMs: 600_000,
@@ -27,10 +29,13 @@ describe('audio config', () => {
   });
 
   it('keeps the engines in the order listed, filling the keyed model with whisper-1', () => {
-    const { audio } = validateConfig({
-      providers: { openai: { type: 'openai', apiKey: 'sk-test' } },
-      audio: { engines: [{ kind: 'openai-compatible', provider: 'openai' }, { kind: 'pocketsphinx' }] },
-    }, 'ordered');
+    const { audio } = validateConfig(
+      {
+        providers: { openai: { type: 'openai', apiKey: 'sk-test' } },
+        audio: { engines: [{ kind: 'openai-compatible', provider: 'openai' }, { kind: 'pocketsphinx' }] },
+      },
+      'ordered',
+    );
     expect(audio.engines.map((engine) => engine.kind)).toEqual(['openai-compatible', 'pocketsphinx']);
     expect(audio.engines[0]).toEqual({ kind: 'openai-compatible', provider: 'openai', model: 'whisper-1' });
   });
@@ -40,7 +45,9 @@ describe('audio config', () => {
   });
 
   it('refuses an unknown provider, an unknown engine kind, unknown keys and bad bounds, naming the key', () => {
-    expect(problemsOf({ audio: { engines: [{ kind: 'openai-compatible', provider: 'missing' }] } })).toMatch(/audio\.engines\[0\]\.provider.*unknown provider 'missing'/);
+    expect(problemsOf({ audio: { engines: [{ kind: 'openai-compatible', provider: 'missing' }] } })).toMatch(
+      /audio\.engines\[0\]\.provider.*unknown provider 'missing'/,
+    );
     expect(problemsOf({ audio: { engines: [{ kind: 'whisper-cpp' }] } })).toContain('audio.engines[0]');
     expect(problemsOf({ audio: { engines: [{ kind: 'pocketsphinx', model: 'x' }] } })).toContain('audio.engines[0]');
     expect(problemsOf({ audio: { maxConcurrent: 0 } })).toContain('audio.maxConcurrent');

@@ -40,8 +40,14 @@ describe('audio.transcribe engines', () => {
     return response.result as Transcription;
   }
   const voiceOf = async (harness: Harness) =>
-    ((await callRpc(harness.url, harness.tokens.admin, 'obs.explain', { sessionKey: 'default:rpc-client:audio' })).result as { voice?: unknown }).voice;
-  const transcriptionForms = () => llm.requests.filter((request) => request.endpoint === 'transcriptions').map((request) => request.body as TranscriptionForm | undefined);
+    (
+      (await callRpc(harness.url, harness.tokens.admin, 'obs.explain', { sessionKey: 'default:rpc-client:audio' }))
+        .result as { voice?: unknown }
+    ).voice;
+  const transcriptionForms = () =>
+    llm.requests
+      .filter((request) => request.endpoint === 'transcriptions')
+      .map((request) => request.body as TranscriptionForm | undefined);
 
   beforeAll(async () => {
     speech = await speak(PHRASE);
@@ -55,20 +61,35 @@ describe('audio.transcribe engines', () => {
 
   it('sends the decoded audio, model and language to the provider as multipart, with its key, and answers its text', async () => {
     llm.reset();
-    const harness = await gateway({ engines: [{ kind: 'openai-compatible', provider: 'speech', model: 'whisper-large' }, { kind: 'pocketsphinx' }] });
+    const harness = await gateway({
+      engines: [{ kind: 'openai-compatible', provider: 'speech', model: 'whisper-large' }, { kind: 'pocketsphinx' }],
+    });
     llm.script({ endpoint: 'transcriptions', text: 'hello from the fake server' });
-    const result = await transcribe(harness, { audio: speech.opus.toString('base64'), mimeType: 'audio/ogg; codecs=opus', language: 'en' });
-    expect(result).toEqual({ text: 'hello from the fake server', language: 'en', durationMs: expect.any(Number) });
-    expect(transcriptionForms()).toEqual([{
-      model: 'whisper-large',
+    const result = await transcribe(harness, {
+      audio: speech.opus.toString('base64'),
+      mimeType: 'audio/ogg; codecs=opus',
       language: 'en',
-      responseFormat: 'json',
-      file: { name: 'audio.wav', type: 'audio/wav', size: expect.any(Number), isWav: true },
-      unknownFields: [],
-    }]);
+    });
+    expect(result).toEqual({ text: 'hello from the fake server', language: 'en', durationMs: expect.any(Number) });
+    expect(transcriptionForms()).toEqual([
+      {
+        model: 'whisper-large',
+        language: 'en',
+        responseFormat: 'json',
+        file: { name: 'audio.wav', type: 'audio/wav', size: expect.any(Number), isWav: true },
+        unknownFields: [],
+      },
+    ]);
     expect(llm.requests.at(-1)?.headers.authorization).toBe(`Bearer ${API_KEY}`);
     // Keyed: no costUsd (spec), and the provider named in the config is an explicit choice.
-    expect(await voiceOf(harness)).toEqual({ provider: 'speech', keyless: false, model: 'whisper-large', durationMs: expect.any(Number), source: 'explicit', outcome: 'ok' });
+    expect(await voiceOf(harness)).toEqual({
+      provider: 'speech',
+      keyless: false,
+      model: 'whisper-large',
+      durationMs: expect.any(Number),
+      source: 'explicit',
+      outcome: 'ok',
+    });
   }, 60_000);
 
   it("defaults the model to whisper-1, sends no language when none is given, and follows the default agent's provider", async () => {
@@ -79,24 +100,44 @@ describe('audio.transcribe engines', () => {
     const [form] = transcriptionForms();
     expect(form).toMatchObject({ model: 'whisper-1', file: { isWav: true }, unknownFields: [] });
     expect(form).not.toHaveProperty('language');
-    expect(await voiceOf(harness)).toMatchObject({ provider: 'speech', keyless: false, source: 'follow-main-key', outcome: 'ok' });
+    expect(await voiceOf(harness)).toMatchObject({
+      provider: 'speech',
+      keyless: false,
+      source: 'follow-main-key',
+      outcome: 'ok',
+    });
   }, 60_000);
 
   it('falls back to pocketsphinx when the keyed engine is refused, and records the fallback', async () => {
     llm.reset();
     // The `keyless` provider sends no key, which this fake server answers with 401.
-    const harness = await gateway({ engines: [{ kind: 'openai-compatible', provider: 'keyless' }, { kind: 'pocketsphinx' }] });
+    const harness = await gateway({
+      engines: [{ kind: 'openai-compatible', provider: 'keyless' }, { kind: 'pocketsphinx' }],
+    });
     const result = await transcribe(harness, { audio: speech.wav.toString('base64'), mimeType: 'audio/wav' });
     expect(result.error).toBeUndefined();
     for (const word of PHRASE_KEY_WORDS) expect(result.text).toContain(word);
     expect(transcriptionForms()).toHaveLength(1);
     expect(llm.requests.at(-1)?.headers.authorization).toBeUndefined();
-    expect(await voiceOf(harness)).toEqual({ provider: 'pocketsphinx', keyless: true, model: 'en-us', durationMs: expect.any(Number), costUsd: 0, source: 'fallback', outcome: 'ok' });
+    expect(await voiceOf(harness)).toEqual({
+      provider: 'pocketsphinx',
+      keyless: true,
+      model: 'en-us',
+      durationMs: expect.any(Number),
+      costUsd: 0,
+      source: 'fallback',
+      outcome: 'ok',
+    });
   }, 60_000);
 
   it('answers the last failure as a result when every engine fails, and fleet health reports voice_health', async () => {
     llm.reset();
-    const harness = await gateway({ engines: [{ kind: 'openai-compatible', provider: 'keyless' }, { kind: 'openai-compatible', provider: 'speech' }] });
+    const harness = await gateway({
+      engines: [
+        { kind: 'openai-compatible', provider: 'keyless' },
+        { kind: 'openai-compatible', provider: 'speech' },
+      ],
+    });
     llm.script({ endpoint: 'transcriptions', status: 500 });
     const result = await transcribe(harness, { audio: speech.wav.toString('base64'), mimeType: 'audio/wav' });
     expect(result).toEqual({
@@ -104,9 +145,20 @@ describe('audio.transcribe engines', () => {
       durationMs: expect.any(Number),
       error: { kind: 'network', message: 'keyless: answered HTTP 401; speech: answered HTTP 500' },
     });
-    expect(await voiceOf(harness)).toMatchObject({ provider: 'speech', keyless: false, source: 'fallback', outcome: 'failed', errorKind: 'network' });
-    const health = (await callRpc(harness.url, harness.tokens.admin, 'obs.fleet.health', {})).result as { findings: { code: string; count: number; detail: string }[] };
-    expect(health.findings.find((finding) => finding.code === 'voice_health')).toMatchObject({ count: 1, detail: expect.stringContaining('dominant errorKind network') });
+    expect(await voiceOf(harness)).toMatchObject({
+      provider: 'speech',
+      keyless: false,
+      source: 'fallback',
+      outcome: 'failed',
+      errorKind: 'network',
+    });
+    const health = (await callRpc(harness.url, harness.tokens.admin, 'obs.fleet.health', {})).result as {
+      findings: { code: string; count: number; detail: string }[];
+    };
+    expect(health.findings.find((finding) => finding.code === 'voice_health')).toMatchObject({
+      count: 1,
+      detail: expect.stringContaining('dominant errorKind network'),
+    });
   }, 60_000);
 
   it('reports an unreachable provider as network', async () => {
@@ -135,16 +187,32 @@ describe('audio.transcribe engines', () => {
   it('answers no_keyless_engine when no engine is configured, and fleet health names it as the dominant errorKind', async () => {
     const harness = await gateway({ engines: [] });
     const result = await transcribe(harness, { audio: speech.wav.toString('base64'), mimeType: 'audio/wav' });
-    expect(result).toEqual({ text: '', error: { kind: 'no_keyless_engine', message: expect.stringContaining('audio.engines') } });
-    expect(await voiceOf(harness)).toEqual({ provider: 'none', keyless: true, costUsd: 0, outcome: 'failed', errorKind: 'no_keyless_engine' });
-    const health = (await callRpc(harness.url, harness.tokens.admin, 'obs.fleet.health', {})).result as { findings: { code: string; detail: string; hint: string }[] };
-    expect(health.findings.find((finding) => finding.code === 'voice_health')).toMatchObject({ detail: expect.stringContaining('no_keyless_engine') });
+    expect(result).toEqual({
+      text: '',
+      error: { kind: 'no_keyless_engine', message: expect.stringContaining('audio.engines') },
+    });
+    expect(await voiceOf(harness)).toEqual({
+      provider: 'none',
+      keyless: true,
+      costUsd: 0,
+      outcome: 'failed',
+      errorKind: 'no_keyless_engine',
+    });
+    const health = (await callRpc(harness.url, harness.tokens.admin, 'obs.fleet.health', {})).result as {
+      findings: { code: string; detail: string; hint: string }[];
+    };
+    expect(health.findings.find((finding) => finding.code === 'voice_health')).toMatchObject({
+      detail: expect.stringContaining('no_keyless_engine'),
+    });
   });
 
   it('reports a missing recogniser as a dependency failure naming the package', async () => {
     const harness = await gateway({ engines: [{ kind: 'pocketsphinx', binary: 'pocketsphinx-not-installed' }] });
     const result = await transcribe(harness, { audio: speech.wav.toString('base64'), mimeType: 'audio/wav' });
-    expect(result.error).toEqual({ kind: 'dependency', message: expect.stringContaining('apt-get install pocketsphinx') });
+    expect(result.error).toEqual({
+      kind: 'dependency',
+      message: expect.stringContaining('apt-get install pocketsphinx'),
+    });
     expect(await voiceOf(harness)).toMatchObject({ outcome: 'failed', errorKind: 'dependency' });
   }, 60_000);
 

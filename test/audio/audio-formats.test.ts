@@ -45,7 +45,12 @@ describe('audio.transcribe reads only the given bytes', () => {
     secretsDir = await mkdtemp(join(tmpdir(), 'audio-secrets-'));
     const wavPath = join(secretsDir, 'speech.wav');
     await run('espeak-ng', ['-v', 'en-us+f3', '-w', wavPath, PHRASE]);
-    for (const [name, codec] of [['secret.mp3', 'libmp3lame'], ['secret.flac', 'flac'], ['secret.aac', 'aac'], ['secret.mkv', 'libopus']] as const) {
+    for (const [name, codec] of [
+      ['secret.mp3', 'libmp3lame'],
+      ['secret.flac', 'flac'],
+      ['secret.aac', 'aac'],
+      ['secret.mkv', 'libopus'],
+    ] as const) {
       const path = join(secretsDir, name);
       await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-i', wavPath, '-c:a', codec, path]);
       secrets.push(path);
@@ -63,10 +68,24 @@ describe('audio.transcribe reads only the given bytes', () => {
       await utimes(secret, UNREAD_ATIME, new Date());
       const before = await savedMedia();
       for (const target of [`file:${secret}`, secret]) {
-        for (const mimeType of [undefined, 'audio/mpeg', 'application/vnd.apple.mpegurl', 'audio/flac', 'audio/aac', 'video/x-matroska']) {
+        for (const mimeType of [
+          undefined,
+          'audio/mpeg',
+          'application/vnd.apple.mpegurl',
+          'audio/flac',
+          'audio/aac',
+          'video/x-matroska',
+        ]) {
           const playlist = Buffer.from(hlsPlaylist(target)).toString('base64');
-          const result = await transcribe({ audio: playlist, save: true, ...(mimeType === undefined ? {} : { mimeType }) });
-          expect(result, `${target} as ${mimeType ?? 'default'}`).toEqual({ text: '', error: { kind: 'invalid_audio', message: expect.any(String) } });
+          const result = await transcribe({
+            audio: playlist,
+            save: true,
+            ...(mimeType === undefined ? {} : { mimeType }),
+          });
+          expect(result, `${target} as ${mimeType ?? 'default'}`).toEqual({
+            text: '',
+            error: { kind: 'invalid_audio', message: expect.any(String) },
+          });
           expect(result.error?.message).not.toContain(secretsDir);
         }
       }
@@ -83,7 +102,12 @@ describe('audio.transcribe reads only the given bytes', () => {
     const id3Header = Buffer.from([0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]);
     const inputs: [string, Buffer][] = [
       ['concat list', Buffer.from(`ffconcat version 1.0\nfile 'file:${secret}'\n`)],
-      ['SDP', Buffer.from(`v=0\no=- 0 0 IN IP4 127.0.0.1\ns=x\nc=IN IP4 127.0.0.1\nt=0 0\nm=audio 5004 RTP/AVP 96\na=rtpmap:96 opus/48000/2\n`)],
+      [
+        'SDP',
+        Buffer.from(
+          `v=0\no=- 0 0 IN IP4 127.0.0.1\ns=x\nc=IN IP4 127.0.0.1\nt=0 0\nm=audio 5004 RTP/AVP 96\na=rtpmap:96 opus/48000/2\n`,
+        ),
+      ],
       ['playlist after OggS', Buffer.concat([Buffer.from('OggS'), Buffer.from(playlist)])],
       ['playlist after the EBML magic', Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from(playlist)])],
       ['playlist after a RIFF/WAVE header', Buffer.concat([riffHeader, Buffer.from(playlist)])],
@@ -114,7 +138,10 @@ describe('audio.transcribe reads only the given bytes', () => {
       for (const word of PHRASE_KEY_WORDS) expect(result.text, name).toContain(word);
     }
     // The recogniser's words from lossy mp3 and aac of synthetic speech vary; that each decoded whole is what is checked.
-    for (const [name, bytes] of [['mp3', speech.mp3], ['aac', speech.aac]] as const) {
+    for (const [name, bytes] of [
+      ['mp3', speech.mp3],
+      ['aac', speech.aac],
+    ] as const) {
       const result = await transcribe({ audio: bytes.toString('base64') });
       expect(result.error, name).toBeUndefined();
       expect(result.durationMs, name).toBeGreaterThan(speech.durationMs - 100);
@@ -125,7 +152,9 @@ describe('audio.transcribe reads only the given bytes', () => {
     const result = await transcribe({ audio: speech.flac.toString('base64'), mimeType: 'audio/flac', save: true });
     expect(result.error).toBeUndefined();
     expect(await savedMedia()).toContain(result.mediaId);
-    const served = await fetch(`${harness.url}/media/${result.mediaId ?? ''}`, { headers: { authorization: `Bearer ${harness.tokens.rpc}` } });
+    const served = await fetch(`${harness.url}/media/${result.mediaId ?? ''}`, {
+      headers: { authorization: `Bearer ${harness.tokens.rpc}` },
+    });
     const wav = Buffer.from(await served.arrayBuffer());
     // 16 kHz mono 16-bit samples of the spoken phrase: its length matches the spoken WAV's.
     const samples = (wav.length - wav.indexOf('data', 12, 'ascii') - 8) / 2;

@@ -20,7 +20,9 @@ describe('audio.transcribe waiting queue', () => {
     harness = await startGateway({
       gateway: { rateLimit: { maxRequests: 10_000 } },
       audio: { engines: [{ kind: 'openai-compatible', provider: 'speech' }], maxConcurrent: 1 },
-      providers: { speech: { type: 'openai-compatible', baseUrl: llm.baseUrl, apiKey: API_KEY, models: [{ id: 'fake-model' }] } },
+      providers: {
+        speech: { type: 'openai-compatible', baseUrl: llm.baseUrl, apiKey: API_KEY, models: [{ id: 'fake-model' }] },
+      },
       agents: { default: { name: 'Assistant', provider: 'speech', model: 'fake-model' } },
     });
   }, 30_000);
@@ -30,20 +32,34 @@ describe('audio.transcribe waiting queue', () => {
     await llm?.close();
   });
 
-  const transcribe = () => callRpc(harness.url, harness.tokens.rpc, 'audio.transcribe', { audio: speech.wav.toString('base64'), mimeType: 'audio/wav' });
+  const transcribe = () =>
+    callRpc(harness.url, harness.tokens.rpc, 'audio.transcribe', {
+      audio: speech.wav.toString('base64'),
+      mimeType: 'audio/wav',
+    });
 
   it('refuses the call past the bound with unavailable and retryAfterMs while the others finish', async () => {
     // audio.maxWaiting unset: 4 × maxConcurrent calls may wait.
     const bound = 4;
     let release: () => void = () => undefined;
-    llm.script({ endpoint: 'transcriptions', text: 'first call', heldUntil: new Promise<void>((resolve) => (release = resolve)) });
+    llm.script({
+      endpoint: 'transcriptions',
+      text: 'first call',
+      heldUntil: new Promise<void>((resolve) => (release = resolve)),
+    });
     const first = transcribe();
-    await expect.poll(() => llm.requests.filter((request) => request.endpoint === 'transcriptions').length, { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(() => llm.requests.filter((request) => request.endpoint === 'transcriptions').length, { timeout: 30_000 })
+      .toBe(1);
 
     // The first call holds the only slot until released; of the bound + 1 calls sent now, exactly one finds the queue full.
     const rest = Array.from({ length: bound + 1 }, () => transcribe());
     const earliest = await Promise.race(rest);
-    expect(earliest.error).toMatchObject({ code: -32603, message: expect.stringContaining('audio.maxWaiting'), data: { kind: 'unavailable', retryAfterMs: expect.any(Number) } });
+    expect(earliest.error).toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('audio.maxWaiting'),
+      data: { kind: 'unavailable', retryAfterMs: expect.any(Number) },
+    });
     release();
 
     expect((await first).result).toMatchObject({ text: 'first call' });
@@ -51,7 +67,8 @@ describe('audio.transcribe waiting queue', () => {
     const refused = answers.filter((answer) => answer.error !== undefined);
     expect(refused).toHaveLength(1);
     expect(answers.filter((answer) => answer.result !== undefined)).toHaveLength(bound);
-    for (const answer of answers) if (answer.result !== undefined) expect(answer.result).toMatchObject({ text: 'fake transcription' });
+    for (const answer of answers)
+      if (answer.result !== undefined) expect(answer.result).toMatchObject({ text: 'fake transcription' });
     expect(llm.requests.filter((request) => request.endpoint === 'transcriptions')).toHaveLength(bound + 1);
   }, 60_000);
 });

@@ -40,19 +40,41 @@ describe('audio.transcribe save: true', () => {
 
   function dispatcherWith(save: SaveMedia | undefined): Dispatcher {
     const audio = createAudioModule({
-      config: { get: () => config }, sessions: store.sessions, grants: createTokenDirectory({ configTokens: () => [], store: store.tokens, now: Date.now }), recorder, signals: obs.observability.signals, now: Date.now, log,
+      config: { get: () => config },
+      sessions: store.sessions,
+      grants: createTokenDirectory({ configTokens: () => [], store: store.tokens, now: Date.now }),
+      recorder,
+      signals: obs.observability.signals,
+      now: Date.now,
+      log,
       ...(save === undefined ? {} : { saveMedia: save }),
     });
-    return createDispatcher({ registry: createRegistry([...(obs.methods ?? []), ...(audio.methods ?? [])]), maxBatchSize: 10 });
+    return createDispatcher({
+      registry: createRegistry([...(obs.methods ?? []), ...(audio.methods ?? [])]),
+      maxBatchSize: 10,
+    });
   }
-  const context: DispatchContext = { caller: { clientId: 'tester', scopes: ['*'] }, transport: 'http', log, signal: new AbortController().signal, traceId: 'trace-save' };
+  const context: DispatchContext = {
+    caller: { clientId: 'tester', scopes: ['*'] },
+    transport: 'http',
+    log,
+    signal: new AbortController().signal,
+    traceId: 'trace-save',
+  };
   const call = (method: string, params: unknown) => ({ jsonrpc: '2.0', id: 1, method, params });
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'audio-save-'));
     store = openSqliteStore({ path: join(dir, 'gateway.db'), log });
     recorder = createRecorder({ port: store.evidence, log });
-    obs = createObsModule({ store, events: createEventBus({ now: Date.now, log }), recorder, now: Date.now, newId: randomUUID, log });
+    obs = createObsModule({
+      store,
+      events: createEventBus({ now: Date.now, log }),
+      recorder,
+      now: Date.now,
+      newId: randomUUID,
+      log,
+    });
     speech = await speak(PHRASE);
   }, 30_000);
 
@@ -65,9 +87,20 @@ describe('audio.transcribe save: true', () => {
 
   it('stores the decoded WAV as media with its origin and answers the mediaId beside the text', async () => {
     const dispatcher = dispatcherWith(saveMedia);
-    const response = await dispatcher.dispatch(call('audio.transcribe', { audio: speech.opus.toString('base64'), save: true }), context);
-    expect(response).toMatchObject({ result: { text: expect.stringContaining('president'), mediaId: 'media-1.wav', durationMs: expect.any(Number) } });
-    expect(saved).toEqual([{ id: 'media-1.wav', contentType: 'audio/wav', origin: { sessionKey: 'default:tester:audio', traceId: 'trace-save', toolName: 'audio.transcribe' } }]);
+    const response = await dispatcher.dispatch(
+      call('audio.transcribe', { audio: speech.opus.toString('base64'), save: true }),
+      context,
+    );
+    expect(response).toMatchObject({
+      result: { text: expect.stringContaining('president'), mediaId: 'media-1.wav', durationMs: expect.any(Number) },
+    });
+    expect(saved).toEqual([
+      {
+        id: 'media-1.wav',
+        contentType: 'audio/wav',
+        origin: { sessionKey: 'default:tester:audio', traceId: 'trace-save', toolName: 'audio.transcribe' },
+      },
+    ]);
     const file = await readFile(join(dir, 'media-1.wav'));
     expect(file.toString('ascii', 0, 4)).toBe('RIFF');
     // 16 kHz mono 16-bit: the format every engine is given.
@@ -76,14 +109,20 @@ describe('audio.transcribe save: true', () => {
 
   it('saves nothing without save: true', async () => {
     const before = saved.length;
-    const response = await dispatcherWith(saveMedia).dispatch(call('audio.transcribe', { audio: speech.wav.toString('base64'), mimeType: 'audio/wav' }), context);
+    const response = await dispatcherWith(saveMedia).dispatch(
+      call('audio.transcribe', { audio: speech.wav.toString('base64'), mimeType: 'audio/wav' }),
+      context,
+    );
     expect(response).toMatchObject({ result: { text: expect.any(String) } });
     expect(response).not.toHaveProperty('result.mediaId');
     expect(saved).toHaveLength(before);
   }, 60_000);
 
   it('refuses save: true with -32602 when no media store is wired', async () => {
-    const response = await dispatcherWith(undefined).dispatch(call('audio.transcribe', { audio: speech.wav.toString('base64'), save: true }), context);
+    const response = await dispatcherWith(undefined).dispatch(
+      call('audio.transcribe', { audio: speech.wav.toString('base64'), save: true }),
+      context,
+    );
     expect(response).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'save' } } });
   });
 });

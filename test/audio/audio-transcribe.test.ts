@@ -26,7 +26,8 @@ describe('audio.transcribe with pocketsphinx', () => {
     if (response.error !== undefined) throw new Error(JSON.stringify(response.error));
     return response.result as Transcription;
   }
-  const explain = async (sessionKey: string) => (await callRpc(harness.url, harness.tokens.admin, 'obs.explain', { sessionKey })).result as Record<string, unknown>;
+  const explain = async (sessionKey: string) =>
+    (await callRpc(harness.url, harness.tokens.admin, 'obs.explain', { sessionKey })).result as Record<string, unknown>;
 
   beforeAll(async () => {
     speech = await speak(PHRASE);
@@ -54,13 +55,25 @@ describe('audio.transcribe with pocketsphinx', () => {
   }, 60_000);
 
   it('with save: true keeps the decoded WAV as media, served at /media/:id and listed in obs.explain offloads', async () => {
-    const result = (await transcribe({ audio: speech.opus.toString('base64'), save: true, sessionKey: 'default:saver:audio' })) as Transcription & { mediaId?: string };
+    const result = (await transcribe({
+      audio: speech.opus.toString('base64'),
+      save: true,
+      sessionKey: 'default:saver:audio',
+    })) as Transcription & { mediaId?: string };
     expect(result.error).toBeUndefined();
-    const served = await fetch(`${harness.url}/media/${result.mediaId ?? ''}`, { headers: { authorization: `Bearer ${harness.tokens.rpc}` } });
+    const served = await fetch(`${harness.url}/media/${result.mediaId ?? ''}`, {
+      headers: { authorization: `Bearer ${harness.tokens.rpc}` },
+    });
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('audio/wav');
-    expect(Buffer.from(await served.arrayBuffer()).subarray(0, 4).toString('latin1')).toBe('RIFF');
-    expect((await explain('default:saver:audio')).offloads).toEqual([expect.objectContaining({ toolName: 'audio.transcribe' })]);
+    expect(
+      Buffer.from(await served.arrayBuffer())
+        .subarray(0, 4)
+        .toString('latin1'),
+    ).toBe('RIFF');
+    expect((await explain('default:saver:audio')).offloads).toEqual([
+      expect.objectContaining({ toolName: 'audio.transcribe' }),
+    ]);
   }, 60_000);
 
   it('transcribes the same speech as ogg/opus, the default mimeType', async () => {
@@ -89,13 +102,20 @@ describe('audio.transcribe with pocketsphinx', () => {
   it('answers a result with error kind invalid_audio for a corrupt file, not an RPC error', async () => {
     const corrupt = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(2000, 0x5a)]);
     const result = await transcribe({ audio: corrupt.toString('base64'), mimeType: 'audio/ogg' });
-    expect(result).toEqual({ text: '', error: { kind: 'invalid_audio', message: expect.stringContaining('could not be decoded') } });
+    expect(result).toEqual({
+      text: '',
+      error: { kind: 'invalid_audio', message: expect.stringContaining('could not be decoded') },
+    });
     expect(result.error?.message).not.toContain('/tmp');
   }, 60_000);
 
   it('answers a model_load_failed result for a language the local model does not have', async () => {
     const result = await transcribe({ audio: speech.wav.toString('base64'), mimeType: 'audio/wav', language: 'fr' });
-    expect(result).toMatchObject({ text: '', durationMs: expect.any(Number), error: { kind: 'model_load_failed', message: expect.stringContaining("language 'fr'") } });
+    expect(result).toMatchObject({
+      text: '',
+      durationMs: expect.any(Number),
+      error: { kind: 'model_load_failed', message: expect.stringContaining("language 'fr'") },
+    });
   }, 60_000);
 
   it('refuses params over the method limit with -32602 naming the limit, before decoding', async () => {
@@ -110,8 +130,14 @@ describe('audio.transcribe with pocketsphinx', () => {
   });
 
   it('refuses audio just over audio.maxAudioBytes (inside the params limit) with -32602 naming the key', async () => {
-    const response = await callRpc(harness.url, harness.tokens.rpc, 'audio.transcribe', { audio: Buffer.alloc(MAX_AUDIO_BYTES + 1).toString('base64') });
-    expect(response.error).toMatchObject({ code: -32602, message: expect.stringContaining('audio.maxAudioBytes (200000)'), data: { param: 'audio' } });
+    const response = await callRpc(harness.url, harness.tokens.rpc, 'audio.transcribe', {
+      audio: Buffer.alloc(MAX_AUDIO_BYTES + 1).toString('base64'),
+    });
+    expect(response.error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('audio.maxAudioBytes (200000)'),
+      data: { param: 'audio' },
+    });
   });
 
   it('refuses bad base64, a bad mimeType or language, and unknown params with -32602 naming the param', async () => {
@@ -126,7 +152,10 @@ describe('audio.transcribe with pocketsphinx', () => {
     ];
     for (const [params, param] of cases) {
       const response = await callRpc(harness.url, harness.tokens.rpc, 'audio.transcribe', params);
-      expect(response.error, JSON.stringify(params)).toMatchObject({ code: -32602, data: { kind: 'invalid_params', param } });
+      expect(response.error, JSON.stringify(params)).toMatchObject({
+        code: -32602,
+        data: { kind: 'invalid_params', param },
+      });
     }
   });
 
@@ -149,9 +178,12 @@ describe('audio.transcribe with pocketsphinx', () => {
     });
   }, 60_000);
 
-  it("refuses a given sessionKey no session has yet in a tenant the token is not given, or naming another token", async () => {
+  it('refuses a given sessionKey no session has yet in a tenant the token is not given, or naming another token', async () => {
     for (const sessionKey of ['globex:alice:voice', 'default:admin:audio']) {
-      const refused = await callRpc(harness.url, harness.tokens.rpc, 'audio.transcribe', { audio: speech.wav.toString('base64'), sessionKey });
+      const refused = await callRpc(harness.url, harness.tokens.rpc, 'audio.transcribe', {
+        audio: speech.wav.toString('base64'),
+        sessionKey,
+      });
       expect(refused.error).toMatchObject({ code: -32603, data: { kind: 'forbidden' } });
       expect((await explain(sessionKey)).voice).toBeUndefined();
     }
@@ -159,15 +191,28 @@ describe('audio.transcribe with pocketsphinx', () => {
 
   it("records under a given sessionKey, and refuses another token's session with -32603 forbidden", async () => {
     const sessionKey = 'acme:alice:voice';
-    const result = await transcribe({ audio: speech.wav.toString('base64'), mimeType: 'audio/wav', sessionKey, language: 'fr' });
+    const result = await transcribe({
+      audio: speech.wav.toString('base64'),
+      mimeType: 'audio/wav',
+      sessionKey,
+      language: 'fr',
+    });
     expect(result.error?.kind).toBe('model_load_failed');
-    expect((await explain(sessionKey)).voice).toMatchObject({ provider: 'pocketsphinx', outcome: 'failed', errorKind: 'model_load_failed', durationMs: expect.any(Number) });
+    expect((await explain(sessionKey)).voice).toMatchObject({
+      provider: 'pocketsphinx',
+      outcome: 'failed',
+      errorKind: 'model_load_failed',
+      durationMs: expect.any(Number),
+    });
 
     // A session created by the admin token belongs to it: the rpc token may not record into it.
     const owned = 'acme:bob:chat';
     const created = await callRpc(harness.url, harness.tokens.admin, 'session.send', { key: owned, message: 'hello' });
     expect(created.error).toBeUndefined();
-    const refused = await callRpc(harness.url, harness.tokens.rpc, 'audio.transcribe', { audio: speech.wav.toString('base64'), sessionKey: owned });
+    const refused = await callRpc(harness.url, harness.tokens.rpc, 'audio.transcribe', {
+      audio: speech.wav.toString('base64'),
+      sessionKey: owned,
+    });
     expect(refused.error).toMatchObject({ code: -32603, data: { kind: 'forbidden' } });
   }, 60_000);
 });

@@ -9,7 +9,12 @@ function gate() {
   return { opened, open };
 }
 
-const limitsOf = (limits: Partial<AdmissionLimits>) => () => ({ maxConcurrent: 1, maxWaiting: 10, maxQueuedBytes: 1_000_000, ...limits });
+const limitsOf = (limits: Partial<AdmissionLimits>) => () => ({
+  maxConcurrent: 1,
+  maxWaiting: 10,
+  maxQueuedBytes: 1_000_000,
+  ...limits,
+});
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 const signal = new AbortController().signal;
 
@@ -18,11 +23,17 @@ describe('admission limiter', () => {
     const limiter = createAdmissionLimiter(limitsOf({ maxConcurrent: 2 }), Date.now);
     const started: number[] = [];
     const gates = [gate(), gate(), gate(), gate()];
-    const tasks = gates.map((held, index) => limiter.run(1, async () => {
-      started.push(index);
-      await held.opened;
-      return index;
-    }, signal));
+    const tasks = gates.map((held, index) =>
+      limiter.run(
+        1,
+        async () => {
+          started.push(index);
+          await held.opened;
+          return index;
+        },
+        signal,
+      ),
+    );
     await settle();
     expect(started).toEqual([0, 1]);
     expect(limiter.load()).toEqual({ running: 2, waiting: 2, queuedBytes: 2 });
@@ -42,9 +53,13 @@ describe('admission limiter', () => {
     const running = limiter.run(1, () => held.opened, signal);
     const controller = new AbortController();
     let ran = false;
-    const waiting = limiter.run(500, async () => {
-      ran = true;
-    }, controller.signal);
+    const waiting = limiter.run(
+      500,
+      async () => {
+        ran = true;
+      },
+      controller.signal,
+    );
     controller.abort(new Error('caller left'));
     await expect(waiting).rejects.toThrow('caller left');
     expect(limiter.load()).toEqual({ running: 1, waiting: 0, queuedBytes: 0 });
@@ -59,22 +74,38 @@ describe('admission limiter', () => {
     const held = gate();
     const admitted = [0, 1, 2].map(() => limiter.run(1, () => held.opened, signal));
     let ran = false;
-    const refused = limiter.run(1, async () => {
-      ran = true;
-    }, signal);
-    await expect(refused).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringContaining('audio.maxWaiting'), details: { retryAfterMs: expect.any(Number) } });
-    await expect(refused).rejects.toSatisfy((error: { details: { retryAfterMs: number } }) => error.details.retryAfterMs >= MIN_RETRY_AFTER_MS);
+    const refused = limiter.run(
+      1,
+      async () => {
+        ran = true;
+      },
+      signal,
+    );
+    await expect(refused).rejects.toMatchObject({
+      kind: 'unavailable',
+      message: expect.stringContaining('audio.maxWaiting'),
+      details: { retryAfterMs: expect.any(Number) },
+    });
+    await expect(refused).rejects.toSatisfy(
+      (error: { details: { retryAfterMs: number } }) => error.details.retryAfterMs >= MIN_RETRY_AFTER_MS,
+    );
     held.open();
     await Promise.all(admitted);
     expect(ran).toBe(false);
   });
 
   it('refuses a call whose bytes would take the queue past maxQueuedBytes, while a smaller one still waits', async () => {
-    const limiter = createAdmissionLimiter(limitsOf({ maxConcurrent: 1, maxWaiting: 10, maxQueuedBytes: 1_000 }), Date.now);
+    const limiter = createAdmissionLimiter(
+      limitsOf({ maxConcurrent: 1, maxWaiting: 10, maxQueuedBytes: 1_000 }),
+      Date.now,
+    );
     const held = gate();
     const first = limiter.run(5_000, () => held.opened, signal);
     const waiting = limiter.run(600, async () => 'waited', signal);
-    await expect(limiter.run(401, async () => 'never', signal)).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringContaining('audio.maxQueuedBytes') });
+    await expect(limiter.run(401, async () => 'never', signal)).rejects.toMatchObject({
+      kind: 'unavailable',
+      message: expect.stringContaining('audio.maxQueuedBytes'),
+    });
     const small = limiter.run(400, async () => 'small', signal);
     expect(limiter.load()).toEqual({ running: 1, waiting: 2, queuedBytes: 1_000 });
     held.open();
@@ -104,9 +135,13 @@ describe('admission limiter', () => {
     };
     const before = await retryAfter();
     for (let call = 0; call < 10; call += 1) {
-      await limiter.run(1, async () => {
-        clock += 60_000;
-      }, signal);
+      await limiter.run(
+        1,
+        async () => {
+          clock += 60_000;
+        },
+        signal,
+      );
     }
     expect(await retryAfter()).toBeGreaterThan(before);
   });

@@ -43,7 +43,8 @@ export async function speak(text: string): Promise<SpokenAudio> {
     await run('espeak-ng', ['-v', 'en-us+f3', '-w', wavPath, text]);
     const webmPath = join(dir, 'speech.webm');
     const mp3Path = join(dir, 'speech.mp3');
-    const encode = (codec: string, output: string) => run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-i', wavPath, '-c:a', codec, output]);
+    const encode = (codec: string, output: string) =>
+      run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-i', wavPath, '-c:a', codec, output]);
     await encode('libopus', opusPath);
     await encode('libopus', webmPath);
     await encode('libmp3lame', mp3Path);
@@ -53,8 +54,13 @@ export async function speak(text: string): Promise<SpokenAudio> {
     await encode('aac', aacPath);
     const wav = await readFile(wavPath);
     return {
-      wav, opus: await readFile(opusPath), webm: await readFile(webmPath), mp3: await readFile(mp3Path),
-      flac: await readFile(flacPath), aac: await readFile(aacPath), durationMs: wavDuration(wav),
+      wav,
+      opus: await readFile(opusPath),
+      webm: await readFile(webmPath),
+      mp3: await readFile(mp3Path),
+      flac: await readFile(flacPath),
+      aac: await readFile(aacPath),
+      durationMs: wavDuration(wav),
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

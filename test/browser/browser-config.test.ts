@@ -29,10 +29,12 @@ describe('browser config', () => {
 
   it('refuses a zero timeout, an oversized viewport and unknown keys, naming each', () => {
     const problems = problemsOf({ browser: { timeoutMs: 0, viewport: { width: 100_000 }, sandbox: false } });
-    expect(problems).toEqual(expect.arrayContaining([
-      expect.stringContaining('browser.timeoutMs'),
-      expect.stringContaining('browser.viewport.width'),
-      expect.stringContaining('browser.sandbox'),
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('browser.timeoutMs'),
+        expect.stringContaining('browser.viewport.width'),
+        expect.stringContaining('browser.sandbox'),
+      ]),
+    );
   });
 });

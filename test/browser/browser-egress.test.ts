@@ -29,7 +29,9 @@ const network: EgressNetwork = {
   },
   connect(address, port): Socket {
     dialled.push(`${address}:${port}`);
-    return address === PUBLIC ? netConnect({ host: '127.0.0.1', port: pages.port }) : netConnect({ host: address, port });
+    return address === PUBLIC
+      ? netConnect({ host: '127.0.0.1', port: pages.port })
+      : netConnect({ host: address, port });
   },
 };
 
@@ -61,7 +63,10 @@ async function call(method: string, params?: unknown): Promise<Record<string, un
 
 /** Loads the probe page from the public-looking site, clicks `button` and answers what the page said came of it. */
 async function probe(query: string, button: '#ws' | '#fetch' | '#rtc'): Promise<string> {
-  expect(await call('browser.navigate', { url: `${SITE}/probe?${query}` })).toMatchObject({ title: 'Probe', status: 200 });
+  expect(await call('browser.navigate', { url: `${SITE}/probe?${query}` })).toMatchObject({
+    title: 'Probe',
+    status: 200,
+  });
   await call('browser.act', { action: 'click', selector: button });
   await call('browser.act', { action: 'wait', text: 'done:' });
   return /done: ([^"\n]*)/.exec(String((await call('browser.snapshot')).snapshot))?.[1] ?? '';
@@ -69,7 +74,11 @@ async function probe(query: string, button: '#ws' | '#fetch' | '#rtc'): Promise<
 
 describe('browser egress guard', () => {
   it('browses a public name through the proxy, connecting to the address it checked', async () => {
-    expect(await call('browser.navigate', { url: `${SITE}/` })).toMatchObject({ url: `${SITE}/`, title: 'Home', status: 200 });
+    expect(await call('browser.navigate', { url: `${SITE}/` })).toMatchObject({
+      url: `${SITE}/`,
+      title: 'Home',
+      status: 200,
+    });
     expect(dialled).toContain(`${PUBLIC}:80`);
     expect(dialled.every((entry) => entry.startsWith(`${PUBLIC}:`))).toBe(true);
   });
@@ -80,7 +89,9 @@ describe('browser egress guard', () => {
   });
 
   it("stops a page's WebSocket to a name that resolves to loopback", async () => {
-    expect(await probe(`ws=${encodeURIComponent(`ws://loopback.example:${sink.port}/socket`)}`, '#ws')).toBe('ws failed');
+    expect(await probe(`ws=${encodeURIComponent(`ws://loopback.example:${sink.port}/socket`)}`, '#ws')).toBe(
+      'ws failed',
+    );
     expect(sink.connections()).toBe(0);
   });
 
@@ -91,7 +102,9 @@ describe('browser egress guard', () => {
   });
 
   it('refuses a navigation that redirects to loopback without requesting the loopback page', async () => {
-    const response = await dispatch('browser.navigate', { url: `${SITE}/bounce?to=${encodeURIComponent(`${sink.origin}/admin`)}` });
+    const response = await dispatch('browser.navigate', {
+      url: `${SITE}/bounce?to=${encodeURIComponent(`${sink.origin}/admin`)}`,
+    });
     expect(response).toMatchObject({ error: { code: -32603, data: { kind: 'forbidden', param: 'url' } } });
     expect(JSON.stringify(response)).toContain('redirected');
     expect(sink.connections()).toBe(0);
@@ -101,8 +114,12 @@ describe('browser egress guard', () => {
   it('refuses a name that resolves to loopback, and a subresource on loopback', async () => {
     const refused = await dispatch('browser.navigate', { url: `http://loopback.example:${sink.port}/` });
     expect(refused).toMatchObject({ error: { code: -32603, data: { kind: 'forbidden', param: 'url' } } });
-    expect(await probe(`fetch=${encodeURIComponent(`http://loopback.example:${sink.port}/data`)}`, '#fetch')).toBe('fetch failed');
-    expect(await probe(`fetch=${encodeURIComponent(`http://[::ffff:127.0.0.1]:${sink.port}/data`)}`, '#fetch')).toBe('fetch failed');
+    expect(await probe(`fetch=${encodeURIComponent(`http://loopback.example:${sink.port}/data`)}`, '#fetch')).toBe(
+      'fetch failed',
+    );
+    expect(await probe(`fetch=${encodeURIComponent(`http://[::ffff:127.0.0.1]:${sink.port}/data`)}`, '#fetch')).toBe(
+      'fetch failed',
+    );
     expect(sink.connections()).toBe(0);
   });
 
@@ -114,7 +131,9 @@ describe('browser egress guard', () => {
     });
     await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
     try {
-      expect(await probe(`stun=${encodeURIComponent(`stun:127.0.0.1:${udp.address().port}`)}`, '#rtc')).toBe('rtc gathered');
+      expect(await probe(`stun=${encodeURIComponent(`stun:127.0.0.1:${udp.address().port}`)}`, '#rtc')).toBe(
+        'rtc gathered',
+      );
       expect(packets).toBe(0);
     } finally {
       await new Promise<void>((resolve) => udp.close(() => resolve()));

@@ -1,7 +1,16 @@
 // browser.* end to end: a real gateway drives a real headless Chromium over /rpc on pages served on localhost.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Harness } from '../support/gateway-harness.js';
-import { chromiumChildren, pngSize, refOf, rpc, startPageServer, startSink, type PageServer, type RpcReply } from './browser-support.js';
+import {
+  chromiumChildren,
+  pngSize,
+  refOf,
+  rpc,
+  startPageServer,
+  startSink,
+  type PageServer,
+  type RpcReply,
+} from './browser-support.js';
 
 const VIEWPORT = { width: 640, height: 480 };
 
@@ -39,7 +48,12 @@ describe('browser methods', () => {
 
   it('navigates and answers the final url and title', async () => {
     const navigated = await result('browser.navigate', { url: `${pages.origin}/redirect` });
-    expect(navigated).toMatchObject({ url: `${pages.origin}/form`, title: 'Form', status: 200, tabId: expect.any(String) });
+    expect(navigated).toMatchObject({
+      url: `${pages.origin}/form`,
+      title: 'Form',
+      status: 200,
+      tabId: expect.any(String),
+    });
     expect(await result('browser.status')).toEqual({ running: true, url: `${pages.origin}/form`, tabCount: 1 });
   });
 
@@ -59,7 +73,9 @@ describe('browser methods', () => {
     await result('browser.navigate', { url: `${pages.origin}/form` });
     const snapshot = await snapshotText();
     await result('browser.act', { action: 'fill', ref: refOf(snapshot, 'textbox "Name"'), value: 'Ada Lovelace' });
-    expect(await result('browser.act', { action: 'select', selector: 'select[name=colour]', value: 'blue' })).toMatchObject({ selected: ['blue'] });
+    expect(
+      await result('browser.act', { action: 'select', selector: 'select[name=colour]', value: 'blue' }),
+    ).toMatchObject({ selected: ['blue'] });
     await result('browser.act', { action: 'click', selector: 'button[type=submit]' });
     await result('browser.act', { action: 'wait', text: 'Hello, Ada Lovelace in blue' });
     const status = await result('browser.status');
@@ -93,9 +109,14 @@ describe('browser methods', () => {
 
   it('saves a screenshot and a PDF as media when asked, served by /media/:id as the same bytes', async () => {
     await result('browser.navigate', { url: `${pages.origin}/` });
-    for (const [method, contentType] of [['browser.screenshot', 'image/png'], ['browser.pdf', 'application/pdf']] as const) {
+    for (const [method, contentType] of [
+      ['browser.screenshot', 'image/png'],
+      ['browser.pdf', 'application/pdf'],
+    ] as const) {
       const { data, mediaId } = (await result(method, { save: true })) as { data: string; mediaId: string };
-      const served = await fetch(`${gw.url}/media/${mediaId}`, { headers: { authorization: `Bearer ${gw.tokens.rpc}` } });
+      const served = await fetch(`${gw.url}/media/${mediaId}`, {
+        headers: { authorization: `Bearer ${gw.tokens.rpc}` },
+      });
       expect(served.status).toBe(200);
       expect(served.headers.get('content-type')).toBe(contentType);
       expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(data, 'base64'))).toBe(true);
@@ -104,13 +125,17 @@ describe('browser methods', () => {
 
   it("keeps the active tab's console messages and page errors", async () => {
     await result('browser.navigate', { url: `${pages.origin}/` });
-    await expect.poll(async () => ((await result('browser.console')).entries as unknown[]).length).toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(async () => ((await result('browser.console')).entries as unknown[]).length)
+      .toBeGreaterThanOrEqual(3);
     const { entries } = await result('browser.console');
-    expect(entries).toEqual(expect.arrayContaining([
-      { level: 'log', text: 'hello from the page', timestamp: expect.any(Number) },
-      { level: 'warning', text: 'careful', timestamp: expect.any(Number) },
-      { level: 'error', text: 'late failure', timestamp: expect.any(Number) },
-    ]));
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        { level: 'log', text: 'hello from the page', timestamp: expect.any(Number) },
+        { level: 'warning', text: 'careful', timestamp: expect.any(Number) },
+        { level: 'error', text: 'late failure', timestamp: expect.any(Number) },
+      ]),
+    );
   });
 
   it('opens, lists, focuses and closes tabs by stable ids', async () => {
@@ -125,7 +150,9 @@ describe('browser methods', () => {
     expect(await result('browser.focus', { tabId: first?.id })).toEqual({ focused: true, tabId: first?.id });
     expect(await result('browser.status')).toMatchObject({ url: `${pages.origin}/`, tabCount: 2 });
     expect(await result('browser.close', { tabId: second })).toEqual({ closed: true, tabId: second });
-    expect((await result('browser.tabs')).tabs).toEqual([{ id: first?.id, url: `${pages.origin}/`, title: 'Home', active: true }]);
+    expect((await result('browser.tabs')).tabs).toEqual([
+      { id: first?.id, url: `${pages.origin}/`, title: 'Home', active: true },
+    ]);
     const gone = await call('browser.focus', { tabId: second });
     expect(gone.error).toMatchObject({ code: -32603, data: { kind: 'not_found', param: 'tabId' } });
   });
@@ -134,29 +161,39 @@ describe('browser methods', () => {
     await result('browser.navigate', { url: `${pages.origin}/` });
     await result('browser.act', { action: 'click', selector: '#fetch' });
     await result('browser.act', { action: 'wait', text: 'fetched pong' });
-    expect((await rpc(gw.url, gw.tokens.admin, 'config.patch', { browser: { allowPrivateNetwork: false } })).error).toBeUndefined();
+    expect(
+      (await rpc(gw.url, gw.tokens.admin, 'config.patch', { browser: { allowPrivateNetwork: false } })).error,
+    ).toBeUndefined();
     try {
       await result('browser.act', { action: 'click', selector: '#fetch' });
       await result('browser.act', { action: 'wait', text: 'fetch blocked' });
       const refused: RpcReply = await call('browser.navigate', { url: `${pages.origin}/form` });
       expect(refused.error).toMatchObject({ code: -32603, data: { kind: 'forbidden', param: 'url' } });
     } finally {
-      expect((await rpc(gw.url, gw.tokens.admin, 'config.patch', { browser: { allowPrivateNetwork: true } })).error).toBeUndefined();
+      expect(
+        (await rpc(gw.url, gw.tokens.admin, 'config.patch', { browser: { allowPrivateNetwork: true } })).error,
+      ).toBeUndefined();
     }
   });
 
   it("stops an open page's WebSocket to loopback once allowPrivateNetwork is turned off: nothing reaches it", async () => {
     const sink = await startSink();
     try {
-      await result('browser.navigate', { url: `${pages.origin}/probe?ws=${encodeURIComponent(`ws://127.0.0.1:${sink.port}/socket`)}` });
-      expect((await rpc(gw.url, gw.tokens.admin, 'config.patch', { browser: { allowPrivateNetwork: false } })).error).toBeUndefined();
+      await result('browser.navigate', {
+        url: `${pages.origin}/probe?ws=${encodeURIComponent(`ws://127.0.0.1:${sink.port}/socket`)}`,
+      });
+      expect(
+        (await rpc(gw.url, gw.tokens.admin, 'config.patch', { browser: { allowPrivateNetwork: false } })).error,
+      ).toBeUndefined();
       try {
         await result('browser.act', { action: 'click', selector: '#ws' });
         await result('browser.act', { action: 'wait', text: 'done:' });
         expect(await snapshotText()).toContain('done: ws failed');
         expect(sink.connections()).toBe(0);
       } finally {
-        expect((await rpc(gw.url, gw.tokens.admin, 'config.patch', { browser: { allowPrivateNetwork: true } })).error).toBeUndefined();
+        expect(
+          (await rpc(gw.url, gw.tokens.admin, 'config.patch', { browser: { allowPrivateNetwork: true } })).error,
+        ).toBeUndefined();
       }
     } finally {
       await sink.close();

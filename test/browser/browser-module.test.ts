@@ -79,11 +79,22 @@ describe('browser module with a media store', () => {
   it('stores what browser_screenshot captures under the turn session and gives the model only the id', async () => {
     const tools = createToolRegistry(module.tools ?? []);
     // An admin continuing alice's session: the capture is alice's, the session owner's, not the caller's.
-    const ctx = { agentId: 'default', sessionKey: 'default:alice:test:shot', caller: { clientId: 'root', isAdmin: true }, ownerId: 'alice', signal: new AbortController().signal };
+    const ctx = {
+      agentId: 'default',
+      sessionKey: 'default:alice:test:shot',
+      caller: { clientId: 'root', isAdmin: true },
+      ownerId: 'alice',
+      signal: new AbortController().signal,
+    };
     const outcome = await tools.execute('browser_screenshot', { fullPage: true }, ctx);
     expect(outcome.ok).toBe(true);
     expect(JSON.parse(outcome.content)).toEqual({ mediaId: 'm3', contentType: 'image/png', bytes: expect.any(Number) });
-    expect(saved.at(-1)).toEqual({ id: 'm3', contentType: 'image/png', ownerId: 'alice', origin: { sessionKey: 'default:alice:test:shot', toolName: 'browser_screenshot' } });
+    expect(saved.at(-1)).toEqual({
+      id: 'm3',
+      contentType: 'image/png',
+      ownerId: 'alice',
+      origin: { sessionKey: 'default:alice:test:shot', toolName: 'browser_screenshot' },
+    });
   });
 
   it('answers upstream_failed naming browser.timeoutMs when a page does not load in time', async () => {
@@ -100,6 +111,8 @@ describe('browser module with a media store', () => {
 
   it(`stops the browser after browser.idleMs (${IDLE_MS} ms) without calls`, async () => {
     expect(await call('browser.status')).toMatchObject({ running: true });
-    await expect.poll(async () => (await call('browser.status')).running, { timeout: 10_000, interval: 300 }).toBe(false);
+    await expect
+      .poll(async () => (await call('browser.status')).running, { timeout: 10_000, interval: 300 })
+      .toBe(false);
   });
 });

@@ -17,8 +17,21 @@ beforeAll(async () => {
   pages = await startPageServer();
   gw = await startGateway({
     extraTokens: [{ id: BOB.id, secret: BOB.secret, scopes: ['rpc'] }],
-    providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512 }] } },
-    agents: { default: { name: 'Browser agent', provider: 'fake', model: 'fake-model', tools: ['browser_navigate', 'browser_tabs'] } },
+    providers: {
+      fake: {
+        type: 'openai-compatible',
+        baseUrl: llm.baseUrl,
+        models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512 }],
+      },
+    },
+    agents: {
+      default: {
+        name: 'Browser agent',
+        provider: 'fake',
+        model: 'fake-model',
+        tools: ['browser_navigate', 'browser_tabs'],
+      },
+    },
     // The pages are on 127.0.0.1.
     browser: { allowPrivateNetwork: true, idleMs: 0 },
   });
@@ -58,7 +71,9 @@ describe('browser contexts per token', () => {
 
   it("keeps alice's tabs, pages and console out of bob's reach, and answers her tab ids not_found like unknown ones", async () => {
     ok(await alice('browser.navigate', { url: `${pages.origin}/?secret=${SECRET}` }));
-    await expect.poll(async () => (ok(await alice('browser.console')).entries as unknown[]).length).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(async () => (ok(await alice('browser.console')).entries as unknown[]).length)
+      .toBeGreaterThanOrEqual(1);
     ok(await alice('browser.open', { url: `${pages.origin}/form` }));
     aliceTabs = await tabsOf(alice);
     expect(aliceTabs.map((tab) => tab.url)).toEqual([`${pages.origin}/?secret=${SECRET}`, `${pages.origin}/form`]);
@@ -89,7 +104,9 @@ describe('browser contexts per token', () => {
     const bobShot = String(ok(await asBob('browser.screenshot')).data);
     const aliceShot = String(ok(await alice('browser.screenshot')).data);
     expect(bobShot).not.toBe(aliceShot);
-    expect(ok(await asBob('browser.tabs')).tabs).toEqual([{ id: snapshot.tabId, url: 'about:blank', title: '', active: true }]);
+    expect(ok(await asBob('browser.tabs')).tabs).toEqual([
+      { id: snapshot.tabId, url: 'about:blank', title: '', active: true },
+    ]);
 
     const everything = JSON.stringify(seenByBob);
     expect(everything).not.toContain(SECRET);
@@ -99,10 +116,14 @@ describe('browser contexts per token', () => {
     expect(await tabsOf(alice)).toEqual(aliceTabs);
   });
 
-  it('keeps cookies apart: a cookie alice got is not sent from bob\'s context', async () => {
+  it("keeps cookies apart: a cookie alice got is not sent from bob's context", async () => {
     ok(await alice('browser.navigate', { url: `${pages.origin}/set-cookie?value=alice-session` }));
-    expect(ok(await alice('browser.navigate', { url: `${pages.origin}/cookies` }))).toMatchObject({ title: 'Cookies: owner=alice-session' });
-    expect(ok(await bob('browser.navigate', { url: `${pages.origin}/cookies` }))).toMatchObject({ title: 'Cookies: none' });
+    expect(ok(await alice('browser.navigate', { url: `${pages.origin}/cookies` }))).toMatchObject({
+      title: 'Cookies: owner=alice-session',
+    });
+    expect(ok(await bob('browser.navigate', { url: `${pages.origin}/cookies` }))).toMatchObject({
+      title: 'Cookies: none',
+    });
   });
 
   it("closes only bob's own context on his browser.stop; alice's tabs keep working", async () => {
@@ -117,15 +138,22 @@ describe('browser contexts per token', () => {
 
   it("runs an agent's browser tools in the context of the session's owner, also when an admin continues the session", async () => {
     const sessionKey = { tenantId: 'default', userId: 'bob', channelId: 'test', peerId: 'browse' };
-    llm.script({ toolCalls: [{ name: 'browser_navigate', arguments: { url: `${pages.origin}/cookies` } }] }, { text: 'Navigated.' });
-    expect(ok(await bob('agent.execute', { message: 'open the cookie page', sessionKey }))).toMatchObject({ response: 'Navigated.' });
+    llm.script(
+      { toolCalls: [{ name: 'browser_navigate', arguments: { url: `${pages.origin}/cookies` } }] },
+      { text: 'Navigated.' },
+    );
+    expect(ok(await bob('agent.execute', { message: 'open the cookie page', sessionKey }))).toMatchObject({
+      response: 'Navigated.',
+    });
     // Bob's context, without alice's cookie; the tab is his.
     expect(JSON.parse(toolResultsSent()[0] ?? '{}')).toMatchObject({ title: 'Cookies: none' });
     expect((await tabsOf(bob)).map((tab) => tab.url)).toEqual([`${pages.origin}/cookies`]);
     expect((await tabsOf(alice)).map((tab) => tab.url)).not.toContain(`${pages.origin}/cookies`);
 
     llm.script({ toolCalls: [{ name: 'browser_tabs', arguments: { action: 'list' } }] }, { text: 'Listed.' });
-    expect(ok(await admin('agent.execute', { message: 'list the tabs', sessionKey }))).toMatchObject({ response: 'Listed.' });
+    expect(ok(await admin('agent.execute', { message: 'list the tabs', sessionKey }))).toMatchObject({
+      response: 'Listed.',
+    });
     const listed = JSON.parse(toolResultsSent().at(-1) ?? '{}') as { tabs: TabRow[] };
     expect(listed.tabs).toEqual(await tabsOf(bob));
     // The admin's own context was never opened for it.

@@ -32,17 +32,33 @@ describe('browser URL checks', () => {
     expect(reply.error?.message).toContain('browser.allowPrivateNetwork');
   });
 
-  it.each(['file:///etc/passwd', 'javascript:alert(1)', 'ftp://example.com/', 'chrome://settings', 'not a url'])('refuses %s: http and https only', async (url) => {
-    const reply = await rpc(guarded.url, guarded.tokens.rpc, 'browser.open', { url });
-    expect(reply.error).toMatchObject({ code: -32603, data: { kind: 'forbidden', param: 'url' } });
-  });
+  it.each(['file:///etc/passwd', 'javascript:alert(1)', 'ftp://example.com/', 'chrome://settings', 'not a url'])(
+    'refuses %s: http and https only',
+    async (url) => {
+      const reply = await rpc(guarded.url, guarded.tokens.rpc, 'browser.open', { url });
+      expect(reply.error).toMatchObject({ code: -32603, data: { kind: 'forbidden', param: 'url' } });
+    },
+  );
 
   it('started no browser for the refused calls', async () => {
     expect((await rpc(guarded.url, guarded.tokens.rpc, 'browser.status')).result).toEqual({ running: false });
   });
 
   it('tells private, loopback and link-local addresses from public ones', () => {
-    for (const address of ['127.0.0.1', '10.0.0.8', '172.16.5.4', '192.168.0.1', '169.254.1.1', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.8',
+      '172.16.5.4',
+      '192.168.0.1',
+      '169.254.1.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+    ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
     for (const address of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8']) {
@@ -58,10 +74,19 @@ describe('browser URL checks', () => {
 
 describe('without Chromium', () => {
   const calls: [string, unknown][] = [
-    ['browser.status', undefined], ['browser.start', undefined], ['browser.stop', undefined],
-    ['browser.navigate', { url: 'https://example.com/' }], ['browser.snapshot', undefined], ['browser.screenshot', { fullPage: true }],
-    ['browser.pdf', undefined], ['browser.act', { action: 'click', selector: 'button' }], ['browser.tabs', undefined],
-    ['browser.open', {}], ['browser.focus', { tabId: 'tab-1' }], ['browser.close', { tabId: 'tab-1' }], ['browser.console', undefined],
+    ['browser.status', undefined],
+    ['browser.start', undefined],
+    ['browser.stop', undefined],
+    ['browser.navigate', { url: 'https://example.com/' }],
+    ['browser.snapshot', undefined],
+    ['browser.screenshot', { fullPage: true }],
+    ['browser.pdf', undefined],
+    ['browser.act', { action: 'click', selector: 'button' }],
+    ['browser.tabs', undefined],
+    ['browser.open', {}],
+    ['browser.focus', { tabId: 'tab-1' }],
+    ['browser.close', { tabId: 'tab-1' }],
+    ['browser.console', undefined],
   ];
 
   it.each(calls)('%s answers unavailable with how to install it', async (method, params) => {
@@ -74,7 +99,9 @@ describe('without Chromium', () => {
 
   it('covers every browser method, and leaves the rest of the gateway working', async () => {
     const discovered = await rpc(missing.url, missing.tokens.admin, 'rpc.discover');
-    const methods = (discovered.result?.methods as { name: string }[]).map((method) => method.name).filter((name) => name.startsWith('browser.'));
+    const methods = (discovered.result?.methods as { name: string }[])
+      .map((method) => method.name)
+      .filter((name) => name.startsWith('browser.'));
     expect(methods.sort()).toEqual(calls.map(([name]) => name).sort());
     expect((await rpc(missing.url, missing.tokens.rpc, 'system.ping')).result).toMatchObject({ pong: true });
   });

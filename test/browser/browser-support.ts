@@ -5,7 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { callRpc } from '../support/http-client.js';
 
-const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
 
 /** The pages the tests browse, by path; `cookie` is the Cookie header the request came with. */
 const PAGES: Record<string, (query: URLSearchParams, cookie: string | undefined) => string> = {
@@ -24,7 +25,11 @@ const PAGES: Record<string, (query: URLSearchParams, cookie: string | undefined)
         `<select name="colour" aria-label="Colour"><option value="red">Red</option><option value="blue">Blue</option></select>` +
         `<button type="submit">Send</button></form>`,
     ),
-  '/submitted': (query) => page('Submitted', `<p>Hello, ${escapeHtml(query.get('name') ?? '')} in ${escapeHtml(query.get('colour') ?? '')}</p>`),
+  '/submitted': (query) =>
+    page(
+      'Submitted',
+      `<p>Hello, ${escapeHtml(query.get('name') ?? '')} in ${escapeHtml(query.get('colour') ?? '')}</p>`,
+    ),
   '/tall': () => page('Tall', '<div style="height: 3000px; background: linear-gradient(red, blue)">tall</div>'),
   '/cookies': (_query, cookie) => page(`Cookies: ${escapeHtml(cookie ?? 'none')}`, '<p>cookies</p>'),
   // Opens the WebSocket in ?ws=, fetches ?fetch= or gathers ICE candidates from ?stun= on a click, and says how it
@@ -75,7 +80,12 @@ export async function startPageServer(): Promise<PageServer> {
     }
     if (url.pathname === '/set-cookie') {
       const value = url.searchParams.get('value') ?? '';
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': `owner=${encodeURIComponent(value)}; Path=/` }).end(page('Cookie set', value));
+      response
+        .writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'set-cookie': `owner=${encodeURIComponent(value)}; Path=/`,
+        })
+        .end(page('Cookie set', value));
       return;
     }
     const render = PAGES[url.pathname];
@@ -83,17 +93,20 @@ export async function startPageServer(): Promise<PageServer> {
       response.writeHead(404).end('not found');
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(render(url.searchParams, request.headers.cookie));
+    response
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(render(url.searchParams, request.headers.cookie));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
     port,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -121,17 +134,19 @@ export async function startSink(): Promise<Sink> {
     origin: `http://127.0.0.1:${port}`,
     port,
     connections: () => connections,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** Width and height from a PNG's IHDR chunk (bytes 16-23), after checking the 8-byte signature. */
 export function pngSize(bytes: Buffer): { width: number; height: number } {
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  if (!bytes.subarray(0, 8).equals(signature) || bytes.toString('latin1', 12, 16) !== 'IHDR') throw new Error('not a PNG');
+  if (!bytes.subarray(0, 8).equals(signature) || bytes.toString('latin1', 12, 16) !== 'IHDR')
+    throw new Error('not a PNG');
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
@@ -161,7 +176,9 @@ export async function rpc(url: string, token: string, method: string, params?: u
 
 /** The ref the snapshot gives the first element whose line matches `line` (e.g. `button "Press me"`). */
 export function refOf(snapshot: string, line: string): string {
-  const match = new RegExp(`${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\\n]*\\[ref=([A-Za-z0-9]+)\\]`).exec(snapshot);
+  const match = new RegExp(`${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\\n]*\\[ref=([A-Za-z0-9]+)\\]`).exec(
+    snapshot,
+  );
   if (match?.[1] === undefined) throw new Error(`no ref for ${line} in:\n${snapshot}`);
   return match[1];
 }

@@ -14,10 +14,18 @@ beforeAll(async () => {
   llm = await startFakeLlm({ models: ['fake-model'] });
   pages = await startPageServer();
   gw = await startGateway({
-    providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512 }] } },
+    providers: {
+      fake: {
+        type: 'openai-compatible',
+        baseUrl: llm.baseUrl,
+        models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512 }],
+      },
+    },
     agents: {
       default: {
-        name: 'Browser agent', provider: 'fake', model: 'fake-model',
+        name: 'Browser agent',
+        provider: 'fake',
+        model: 'fake-model',
         tools: ['browser_navigate', 'browser_snapshot', 'browser_tabs'],
         requireApproval: ['browser_navigate'],
       },
@@ -59,7 +67,15 @@ describe('browser tools', () => {
     const socket = connect(gw.wsUrl, { token: gw.tokens.rpc });
     sockets.push(socket);
     await socket.opened;
-    socket.send({ jsonrpc: '2.0', id: 'browse', method: 'agent.execute', params: { message: 'open the home page', sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId: 'browse' } } });
+    socket.send({
+      jsonrpc: '2.0',
+      id: 'browse',
+      method: 'agent.execute',
+      params: {
+        message: 'open the home page',
+        sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId: 'browse' },
+      },
+    });
     // The reply waits for the operator and a browser launch: longer than socket.call's 5 s on a busy machine.
     const reply = socket.waitFor((frame) => frame.id === 'browse', 15_000);
 
@@ -68,7 +84,9 @@ describe('browser tools', () => {
     expect(request).toMatchObject({ toolName: 'browser_navigate', args: { url } });
     // The call waits: the model was asked once and no browser was started for it.
     expect(llm.chatRequests()).toHaveLength(1);
-    const offered = (llm.chatRequests()[0]?.body as { tools: { function: { name: string } }[] }).tools.map((tool) => tool.function.name);
+    const offered = (llm.chatRequests()[0]?.body as { tools: { function: { name: string } }[] }).tools.map(
+      (tool) => tool.function.name,
+    );
     expect(offered).toEqual(['browser_navigate', 'browser_snapshot', 'browser_tabs']);
     expect((await rpc(gw.url, gw.tokens.rpc, 'browser.status')).result).toEqual({ running: false });
 

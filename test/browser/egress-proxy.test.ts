@@ -29,14 +29,20 @@ const network: EgressNetwork = {
   },
   connect(address, port): Socket {
     dialled.push(`${address}:${port}`);
-    return address === PUBLIC ? netConnect({ host: '127.0.0.1', port: pages.port }) : netConnect({ host: address, port });
+    return address === PUBLIC
+      ? netConnect({ host: '127.0.0.1', port: pages.port })
+      : netConnect({ host: address, port });
   },
 };
 
 beforeAll(async () => {
   pages = await startPageServer();
   sink = await startSink();
-  proxy = await startEgressProxy({ allowPrivateNetwork: () => allowPrivateNetwork, network, log: createLogger({ level: 'silent' }) });
+  proxy = await startEgressProxy({
+    allowPrivateNetwork: () => allowPrivateNetwork,
+    network,
+    log: createLogger({ level: 'silent' }),
+  });
 });
 afterAll(async () => {
   await proxy?.close();
@@ -46,7 +52,10 @@ afterAll(async () => {
 
 const proxyPort = () => Number(new URL(proxy.url).port);
 /** The proxy's login, as Chromium sends it; `omitLogin` sends none. */
-const login = (omitLogin = false) => (omitLogin ? {} : { 'proxy-authorization': `Basic ${Buffer.from(`${proxy.username}:${proxy.password}`).toString('base64')}` });
+const login = (omitLogin = false) =>
+  omitLogin
+    ? {}
+    : { 'proxy-authorization': `Basic ${Buffer.from(`${proxy.username}:${proxy.password}`).toString('base64')}` };
 
 function reset(): void {
   lookups.length = 0;
@@ -72,7 +81,9 @@ async function proxied(url: string, omitLogin = false): Promise<{ status: number
 async function tunnelled(authority: string, omitLogin = false): Promise<{ status: number; body: string }> {
   const { statusCode, socket } = await new Promise<{ statusCode: number; socket: Socket }>((resolve, reject) => {
     request({ host: '127.0.0.1', port: proxyPort(), method: 'CONNECT', path: authority, headers: login(omitLogin) })
-      .on('connect', (answer: IncomingMessage, socket: Socket) => resolve({ statusCode: answer.statusCode ?? 0, socket }))
+      .on('connect', (answer: IncomingMessage, socket: Socket) =>
+        resolve({ statusCode: answer.statusCode ?? 0, socket }),
+      )
       .on('error', reject)
       .end();
   });
@@ -104,19 +115,30 @@ describe('egress proxy', () => {
 
   it.each([
     ['a name that resolves to loopback', () => `http://loop.example:${sink.port}/`, [['127.0.0.1']]],
-    ['a name with one public and one loopback address', () => `http://mixed.example:${sink.port}/`, [[PUBLIC, '127.0.0.1']]],
+    [
+      'a name with one public and one loopback address',
+      () => `http://mixed.example:${sink.port}/`,
+      [[PUBLIC, '127.0.0.1']],
+    ],
     ['a name that resolves to mapped loopback', () => `http://mapped.example:${sink.port}/`, [['::ffff:127.0.0.1']]],
     ['the loopback address', () => `${sink.origin}/`, []],
     ['a NAT64 form of loopback', () => `http://[64:ff9b::7f00:1]:${sink.port}/`, []],
-  ])('refuses %s before connecting anywhere: a proxied request gets its connection closed, a tunnel 403', async (_name, url, answers) => {
-    reset();
-    const { hostname, host } = new URL(url());
-    if (answers.length > 0) names.set(hostname, answers.map((list) => [...list]));
-    expect(await proxied(url())).toBe('closed');
-    expect((await tunnelled(host)).status).toBe(403);
-    expect(dialled).toEqual([]);
-    expect(sink.connections()).toBe(0);
-  });
+  ])(
+    'refuses %s before connecting anywhere: a proxied request gets its connection closed, a tunnel 403',
+    async (_name, url, answers) => {
+      reset();
+      const { hostname, host } = new URL(url());
+      if (answers.length > 0)
+        names.set(
+          hostname,
+          answers.map((list) => [...list]),
+        );
+      expect(await proxied(url())).toBe('closed');
+      expect((await tunnelled(host)).status).toBe(403);
+      expect(dialled).toEqual([]);
+      expect(sink.connections()).toBe(0);
+    },
+  );
 
   it('answers 407 to a request without its login (another local process), before resolving or connecting', async () => {
     reset();

@@ -30,7 +30,9 @@ describe.skipIf(!existsSync(BUNDLED_CLI_PATH))('bundled cli', () => {
 
   it('serves health, JSON-RPC over HTTP and WebSocket, and the config history it committed at first start', async () => {
     expect(await (await fetch(`${url}/health`)).json()).toMatchObject({ status: 'ok' });
-    expect(await callRpc(url, adminSecret, 'config.history', {})).toMatchObject({ result: { entries: [{ message: 'initial config' }] } });
+    expect(await callRpc(url, adminSecret, 'config.history', {})).toMatchObject({
+      result: { entries: [{ message: 'initial config' }] },
+    });
     const ws = await connectOpen(`${url.replace(/^http/, 'ws')}/ws`, { token: adminSecret });
     try {
       expect(await ws.call('system.ping', {})).toMatchObject({ result: { pong: true } });

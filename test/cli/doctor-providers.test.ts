@@ -31,7 +31,10 @@ describe('doctor provider probe', () => {
     );
     const results = await runChecks(resolvePaths({ dataDir: home }, {}), {});
     expect(results.find((result) => result.name === 'provider good')).toMatchObject({ status: 'ok' });
-    expect(results.find((result) => result.name === 'provider dead')).toMatchObject({ status: 'fail', detail: expect.stringContaining('dead/nothing') });
+    expect(results.find((result) => result.name === 'provider dead')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('dead/nothing'),
+    });
     expect(llm.chatRequests()).toHaveLength(1);
   });
 });

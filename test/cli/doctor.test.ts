@@ -15,10 +15,16 @@ describe.concurrent('cli doctor', () => {
       join(validHome, 'config.yaml'),
       'gateway:\n  port: 0\n  tokens:\n    - id: admin\n      secret: "${DOCTOR_SECRET}"\n      scopes: ["*"]\n',
     );
-    await writeFile(join(invalidHome, 'config.yaml'), 'gateway:\n  tokens:\n    - id: admin\n      secret: too-short\n');
+    await writeFile(
+      join(invalidHome, 'config.yaml'),
+      'gateway:\n  tokens:\n    - id: admin\n      secret: too-short\n',
+    );
   });
   afterAll(async () => {
-    await Promise.all([rm(validHome, { recursive: true, force: true }), rm(invalidHome, { recursive: true, force: true })]);
+    await Promise.all([
+      rm(validHome, { recursive: true, force: true }),
+      rm(invalidHome, { recursive: true, force: true }),
+    ]);
   });
 
   it('prints ok and warn lines and exits 0 on a valid config', async () => {

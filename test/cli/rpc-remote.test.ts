@@ -21,13 +21,18 @@ describe('cli without a local gateway', () => {
   function runBare(args: string[]): Promise<CliResult> {
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: empty };
     return new Promise((resolve, reject) => {
-      execFile(process.execPath, ['--import', TSX_LOADER, CLI_SOURCE, ...args], { cwd: empty, env, timeout: 20_000 }, (error, stdout, stderr) => {
-        if (error !== null && typeof error.code !== 'number') {
-          reject(error);
-          return;
-        }
-        resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        ['--import', TSX_LOADER, CLI_SOURCE, ...args],
+        { cwd: empty, env, timeout: 20_000 },
+        (error, stdout, stderr) => {
+          if (error !== null && typeof error.code !== 'number') {
+            reject(error);
+            return;
+          }
+          resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+        },
+      );
     });
   }
 
@@ -49,7 +54,15 @@ describe('cli without a local gateway', () => {
   });
 
   it('passes JSON params and prints a JSON-RPC error with exit code 1', async () => {
-    const created = await runBare(['rpc', '--url', gateway.url, '--token', gateway.tokens.admin, 'tokens.create', '{"id":"remote-made","scopes":["rpc"]}']);
+    const created = await runBare([
+      'rpc',
+      '--url',
+      gateway.url,
+      '--token',
+      gateway.tokens.admin,
+      'tokens.create',
+      '{"id":"remote-made","scopes":["rpc"]}',
+    ]);
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ id: 'remote-made', scopes: ['rpc'] });
     const refused = await runBare(['rpc', '--url', gateway.url, '--token', gateway.tokens.rpc, 'no.such.method']);

@@ -116,4 +116,3 @@ describe('cli start restart', () => {
     expect(server.stdout()).toContain('restart failed; exiting');
   });
 });
-

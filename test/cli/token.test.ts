@@ -28,7 +28,10 @@ describe.concurrent('cli token', () => {
 
     const listed = await runCli(['token', 'list'], home);
     expect(listed.code).toBe(0);
-    const rows = listed.stdout.trim().split('\n').map((line) => line.split('\t').slice(0, 3));
+    const rows = listed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t').slice(0, 3));
     expect(rows).toEqual([
       ['admin', '*', 'config'],
       ['bob', 'rpc', 'api'],

@@ -1,7 +1,14 @@
 // The raw-document edits behind the ConfigStore: merge patches, dotted sets, kept secrets, comment-preserving rendering.
 import { describe, expect, it } from 'vitest';
 import { parse, parseDocument } from 'yaml';
-import { changedSections, keepSecrets, mergePatch, renderDocument, setPath, splitKey } from '../../src/config/config-edit.js';
+import {
+  changedSections,
+  keepSecrets,
+  mergePatch,
+  renderDocument,
+  setPath,
+  splitKey,
+} from '../../src/config/config-edit.js';
 
 describe('config edits', () => {
   it('merges like RFC 7386: objects key by key, null removes, lists replace', () => {
@@ -13,17 +20,36 @@ describe('config edits', () => {
 
   it('sets dotted keys through objects and list positions without touching the input', () => {
     const root = { gateway: { tokens: [{ id: 'a' }] } };
-    expect(setPath(root, splitKey('gateway', 'tokens.0.scopes'), ['rpc'])).toEqual({ gateway: { tokens: [{ id: 'a', scopes: ['rpc'] }] } });
-    expect(setPath(root, splitKey('gateway', 'web.enabled'), false)).toEqual({ gateway: { tokens: [{ id: 'a' }], web: { enabled: false } } });
+    expect(setPath(root, splitKey('gateway', 'tokens.0.scopes'), ['rpc'])).toEqual({
+      gateway: { tokens: [{ id: 'a', scopes: ['rpc'] }] },
+    });
+    expect(setPath(root, splitKey('gateway', 'web.enabled'), false)).toEqual({
+      gateway: { tokens: [{ id: 'a' }], web: { enabled: false } },
+    });
     expect(root).toEqual({ gateway: { tokens: [{ id: 'a' }] } });
     expect(() => splitKey('gateway', 'a..b')).toThrow(/empty segment/);
   });
 
   it('keeps stored secrets for "***", matching list items by id, and keeps ${ENV} references', () => {
-    const previous = { tokens: [{ id: 'a', secret: 'A' }, { id: 'b', secret: 'B' }], apiKey: '${KEY}' };
-    const next = { tokens: [{ id: 'b', secret: '***' }, { id: 'a', secret: '***' }], apiKey: 'resolved' };
+    const previous = {
+      tokens: [
+        { id: 'a', secret: 'A' },
+        { id: 'b', secret: 'B' },
+      ],
+      apiKey: '${KEY}',
+    };
+    const next = {
+      tokens: [
+        { id: 'b', secret: '***' },
+        { id: 'a', secret: '***' },
+      ],
+      apiKey: 'resolved',
+    };
     expect(keepSecrets(next, previous, { KEY: 'resolved' })).toEqual({
-      tokens: [{ id: 'b', secret: 'B' }, { id: 'a', secret: 'A' }],
+      tokens: [
+        { id: 'b', secret: 'B' },
+        { id: 'a', secret: 'A' },
+      ],
       apiKey: '${KEY}',
     });
     expect(keepSecrets({ name: '***' }, { name: 'x' }, {})).toEqual({ name: '***' });
@@ -31,12 +57,18 @@ describe('config edits', () => {
 
   it('keeps a stored storage url (and its reference) when it comes back with the password masked', () => {
     const previous = { storage: { kind: 'postgres', url: 'postgres://app:s3cret@db:5432/gateway' } };
-    expect(keepSecrets({ storage: { kind: 'postgres', url: 'postgres://app:***@db:5432/gateway' } }, previous, {})).toEqual(previous);
+    expect(
+      keepSecrets({ storage: { kind: 'postgres', url: 'postgres://app:***@db:5432/gateway' } }, previous, {}),
+    ).toEqual(previous);
     const referenced = { storage: { kind: 'postgres', url: '${PG_URL}' } };
     const env = { PG_URL: 'postgres://app:s3cret@db/gateway' };
-    expect(keepSecrets({ storage: { kind: 'postgres', url: 'postgres://app:***@db/gateway' } }, referenced, env)).toEqual(referenced);
+    expect(
+      keepSecrets({ storage: { kind: 'postgres', url: 'postgres://app:***@db/gateway' } }, referenced, env),
+    ).toEqual(referenced);
     // A URL that really changed is written as given.
-    expect(keepSecrets({ storage: { kind: 'postgres', url: 'postgres://app:***@other/gateway' } }, previous, {})).toEqual({
+    expect(
+      keepSecrets({ storage: { kind: 'postgres', url: 'postgres://app:***@other/gateway' } }, previous, {}),
+    ).toEqual({
       storage: { kind: 'postgres', url: 'postgres://app:***@other/gateway' },
     });
   });

@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createConfigStore, createGitHistory, redactSecrets, type ConfigChange, type ConfigStore } from '../../src/config/index.js';
+import {
+  createConfigStore,
+  createGitHistory,
+  redactSecrets,
+  type ConfigChange,
+  type ConfigStore,
+} from '../../src/config/index.js';
 import { createEventBus, type BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 
@@ -90,7 +96,9 @@ describe('config store', () => {
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ sections: ['gateway'], sha: result.sha });
     expect(changes[0]?.previous.gateway.maxBatchSize).toBe(50);
-    expect(events).toContainEqual(expect.objectContaining({ name: 'config:patched', payload: { sections: ['gateway'], sha: result.sha } }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ name: 'config:patched', payload: { sections: ['gateway'], sha: result.sha } }),
+    );
   });
 
   it('keeps comments, ${ENV} references and layout of untouched keys', async () => {
@@ -109,11 +117,16 @@ describe('config store', () => {
     const store = await openStore();
     const before = await fileText();
     const failure = store.patch({ agents: { default: { maxSteps: 1000 } } });
-    await expect(failure).rejects.toMatchObject({ kind: 'invalid_params', message: expect.stringContaining('agents.default.maxSteps:') });
+    await expect(failure).rejects.toMatchObject({
+      kind: 'invalid_params',
+      message: expect.stringContaining('agents.default.maxSteps:'),
+    });
     await expect(store.patch({ gateway: { tokens: [{ id: 'x', secret: 'short' }] } })).rejects.toMatchObject({
       message: expect.stringContaining('gateway.tokens[0].secret: must be at least 32 characters'),
     });
-    await expect(store.patch({ gateway: { noSuchKey: 1 } })).rejects.toMatchObject({ message: expect.stringContaining('gateway.noSuchKey: unknown key') });
+    await expect(store.patch({ gateway: { noSuchKey: 1 } })).rejects.toMatchObject({
+      message: expect.stringContaining('gateway.noSuchKey: unknown key'),
+    });
     expect(await fileText()).toBe(before);
     expect(store.get().agents.default?.maxSteps).toBe(8);
     expect(commitMessages()).toEqual(['initial config']);
@@ -143,14 +156,19 @@ describe('config store', () => {
     await store.patch({ providers: { local: { apiKey: 'sk-a-new-inline-key' } } });
     // A literal secret goes to secrets.yaml; the file gets a reference to it (DESIGN §3).
     expect(parse(await fileText()).providers.local.apiKey).toBe('${secret:providers.local.apiKey}');
-    expect(await readFile(join(dataDir, 'secrets.yaml'), 'utf8')).toContain('providers.local.apiKey: sk-a-new-inline-key');
+    expect(await readFile(join(dataDir, 'secrets.yaml'), 'utf8')).toContain(
+      'providers.local.apiKey: sk-a-new-inline-key',
+    );
     expect(store.get().providers.local?.apiKey).toBe('sk-a-new-inline-key');
   });
 
   it('refuses "***" where no secret is stored', async () => {
     const store = await openStore();
     const failure = store.patch({ gateway: { tokens: [{ id: 'new', secret: '***', scopes: [] }] } });
-    await expect(failure).rejects.toMatchObject({ kind: 'invalid_params', message: expect.stringContaining('gateway.tokens[0].secret') });
+    await expect(failure).rejects.toMatchObject({
+      kind: 'invalid_params',
+      message: expect.stringContaining('gateway.tokens[0].secret'),
+    });
   });
 
   it('removes a key patched to null and replaces whole lists', async () => {
@@ -169,7 +187,10 @@ describe('config store', () => {
     expect(store.get().gateway.rateLimit).toEqual({ windowMs: 60_000, maxRequests: 5 });
     const second = await store.set('gateway', 'port', 4900);
     expect(second.previous).toBe(4766);
-    expect(commitMessages().slice(0, 2)).toEqual(['config.set gateway.port', 'config.set gateway.rateLimit.maxRequests']);
+    expect(commitMessages().slice(0, 2)).toEqual([
+      'config.set gateway.port',
+      'config.set gateway.rateLimit.maxRequests',
+    ]);
     await expect(store.set('gateway', '__proto__.polluted', 1)).rejects.toMatchObject({ kind: 'invalid_params' });
   });
 
@@ -230,7 +251,13 @@ describe('config store', () => {
     const log = createLogger({ level: 'silent' });
     const history = createGitHistory({ dataDir, configPath, env: {} });
     await expect(createConfigStore({ configPath, history, env: ENV, log })).rejects.toThrow(/Cannot read config file/);
-    const store = await createConfigStore({ configPath, history, env: ENV, log, initialDocument: { gateway: { port: 0 } } });
+    const store = await createConfigStore({
+      configPath,
+      history,
+      env: ENV,
+      log,
+      initialDocument: { gateway: { port: 0 } },
+    });
     expect(await fileText()).toBe('gateway:\n  port: 0\n');
     expect((await stat(configPath)).mode & 0o777).toBe(0o600);
     expect(store.get().gateway.port).toBe(0);

@@ -11,7 +11,9 @@ let dataDir: string;
 let configPath: string;
 
 function gitLog(gitDir: string): string[] {
-  return execFileSync('git', [`--git-dir=${gitDir}`, 'log', '--format=%s'], { encoding: 'utf8' }).trim().split('\n');
+  return execFileSync('git', [`--git-dir=${gitDir}`, 'log', '--format=%s'], { encoding: 'utf8' })
+    .trim()
+    .split('\n');
 }
 
 async function history(overrides: Partial<Parameters<typeof createGitHistory>[0]> = {}): Promise<ConfigHistory> {

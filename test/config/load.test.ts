@@ -18,7 +18,10 @@ describe('config loading', () => {
 
   it('substitutes ${NAME} in secret and URL fields from the environment', () => {
     const text = `gateway:\n  tokens:\n    - id: admin\n      secret: "\${GW_SECRET}"\ncoordination:\n  kind: redis\n  url: \${GW_REDIS}\n`;
-    const { config, missingEnv } = parseConfigText(text, 'x.yaml', { GW_REDIS: 'redis://10.0.0.2:6379', GW_SECRET: SECRET });
+    const { config, missingEnv } = parseConfigText(text, 'x.yaml', {
+      GW_REDIS: 'redis://10.0.0.2:6379',
+      GW_SECRET: SECRET,
+    });
     expect(config.coordination).toMatchObject({ url: 'redis://10.0.0.2:6379' });
     expect(config.gateway.tokens[0]?.secret).toBe(SECRET);
     expect(missingEnv).toEqual([]);
@@ -31,7 +34,8 @@ describe('config loading', () => {
   });
 
   it('reports every unset variable once, sorted, and substitutes an empty string', () => {
-    const text = 'providers:\n  a:\n    type: openai\n    apiKey: "${ZED_KEY}"\n  b:\n    type: openai\n    apiKey: "${ALPHA_KEY}-${ZED_KEY}"\n';
+    const text =
+      'providers:\n  a:\n    type: openai\n    apiKey: "${ZED_KEY}"\n  b:\n    type: openai\n    apiKey: "${ALPHA_KEY}-${ZED_KEY}"\n';
     const { config, missingEnv } = parseConfigText(text, 'x.yaml', {});
     expect(missingEnv).toEqual(['ALPHA_KEY', 'ZED_KEY']);
     expect(config.providers.a?.apiKey).toBe('');
@@ -40,7 +44,9 @@ describe('config loading', () => {
 
   it('validates after substitution, so a short secret from the environment names the key', () => {
     const text = 'gateway:\n  tokens:\n    - id: admin\n      secret: "${S}"\n';
-    expect(() => parseConfigText(text, 'x.yaml', { S: 'short' })).toThrow('gateway.tokens[0].secret: must be at least 32 characters');
+    expect(() => parseConfigText(text, 'x.yaml', { S: 'short' })).toThrow(
+      'gateway.tokens[0].secret: must be at least 32 characters',
+    );
   });
 
   it('leaves keys and non-string values alone', () => {
@@ -87,7 +93,10 @@ describe('config loading', () => {
   it.each([
     ['agents:\n  constructor:\n    name: X\n', "agents.constructor: the key 'constructor' is not allowed"],
     ['agents:\n  __proto__:\n    name: X\n', "agents.__proto__: the key '__proto__' is not allowed"],
-    ['providers:\n  p:\n    type: openai\n    prototype: 1\n', "providers.p.prototype: the key 'prototype' is not allowed"],
+    [
+      'providers:\n  p:\n    type: openai\n    prototype: 1\n',
+      "providers.p.prototype: the key 'prototype' is not allowed",
+    ],
   ])('refuses a forbidden object key anywhere in the file, naming it', (text, problem) => {
     expect(() => parseConfigText(text, 'x.yaml', {})).toThrow(problem);
   });

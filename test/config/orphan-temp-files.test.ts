@@ -22,13 +22,27 @@ afterEach(async () => {
 
 describe('orphan temp files of the config', () => {
   it('are removed when the gateway starts; files that only look alike stay', async () => {
-    const document = { gateway: { port: 0, tokens: [{ id: 'admin', secret: 'admin-secret-0123456789abcdefghijklmnop', scopes: ['*'] }] } };
+    const document = {
+      gateway: { port: 0, tokens: [{ id: 'admin', secret: 'admin-secret-0123456789abcdefghijklmnop', scopes: ['*'] }] },
+    };
     await writeFile(paths.configPath, stringify(document), { mode: 0o600 });
     const orphans = [`.config.yaml.${GONE_PID}.0123456789ab.tmp`, `.secrets.yaml.${GONE_PID}.ba9876543210.tmp`];
-    const bystanders = ['.config.yaml.notes.tmp', 'config.yaml.1234.0123456789ab.tmp', '.other.yaml.1234.0123456789ab.tmp', '.config.yaml.1234.0123456789ab.tmp.keep'];
-    for (const name of [...orphans, ...bystanders]) await writeFile(join(paths.dataDir, name), 'half a file', { mode: 0o600 });
+    const bystanders = [
+      '.config.yaml.notes.tmp',
+      'config.yaml.1234.0123456789ab.tmp',
+      '.other.yaml.1234.0123456789ab.tmp',
+      '.config.yaml.1234.0123456789ab.tmp.keep',
+    ];
+    for (const name of [...orphans, ...bystanders])
+      await writeFile(join(paths.dataDir, name), 'half a file', { mode: 0o600 });
 
-    const app = await createApp({ config: validateConfig(document, 'test'), paths, log: createLogger({ level: 'silent' }), version: '0.0.0-test', defaultWebDistPath: null });
+    const app = await createApp({
+      config: validateConfig(document, 'test'),
+      paths,
+      log: createLogger({ level: 'silent' }),
+      version: '0.0.0-test',
+      defaultWebDistPath: null,
+    });
     try {
       const names = await readdir(paths.dataDir);
       for (const name of orphans) expect(names).not.toContain(name);

@@ -20,8 +20,16 @@ describe('config redaction', () => {
   );
 
   it('masks the password of a storage url and leaves the rest of it readable', () => {
-    const withStorage = validateConfig({ storage: { kind: 'postgres', url: 'postgres://app:s3cret@db.internal:5432/gateway' } }, 'x');
-    expect(redactSecrets(withStorage).storage).toEqual({ kind: 'postgres', url: 'postgres://app:***@db.internal:5432/gateway', maxConnections: 10, migrate: true });
+    const withStorage = validateConfig(
+      { storage: { kind: 'postgres', url: 'postgres://app:s3cret@db.internal:5432/gateway' } },
+      'x',
+    );
+    expect(redactSecrets(withStorage).storage).toEqual({
+      kind: 'postgres',
+      url: 'postgres://app:***@db.internal:5432/gateway',
+      maxConnections: 10,
+      migrate: true,
+    });
     expect(JSON.stringify(redactConfig(withStorage))).not.toContain('s3cret');
     const passwordless = validateConfig({ storage: { kind: 'postgres', url: 'postgres://app@db/gateway' } }, 'x');
     expect(redactSecrets(passwordless).storage).toMatchObject({ url: 'postgres://app@db/gateway' });

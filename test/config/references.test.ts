@@ -4,7 +4,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, createConfigStore, createGitHistory, loadConfigFile, parseConfigText, type ConfigStore } from '../../src/config/index.js';
+import {
+  ConfigError,
+  createConfigStore,
+  createGitHistory,
+  loadConfigFile,
+  parseConfigText,
+  type ConfigStore,
+} from '../../src/config/index.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createDispatcher, createRegistry } from '../../src/rpc/index.js';
 import { configMethods } from '../../src/system/index.js';
@@ -24,12 +31,19 @@ function problemsOf(run: () => unknown): string[] {
 }
 
 describe('references at load', () => {
-  const secrets = new Map([['gateway.tokens.admin.secret', ADMIN_SECRET], ['pg', 'pg-password']]);
+  const secrets = new Map([
+    ['gateway.tokens.admin.secret', ADMIN_SECRET],
+    ['pg', 'pg-password'],
+  ]);
 
   it('refuses the leaking agent name, naming the key, and never substitutes it', () => {
     const text = `gateway:\n  tokens:\n    - { id: admin, secret: "\${secret:gateway.tokens.admin.secret}" }\nagents:\n  default:\n    name: "${LEAKING_NAME}"\n`;
-    expect(problemsOf(() => parseConfigText(text, 'config.yaml', {}, secrets))).toEqual([`agents.default.name: ${REFUSAL}`]);
-    expect(() => parseConfigText(text, 'config.yaml', {}, secrets)).toThrow(/^Invalid configuration in config\.yaml:\n {2}agents\.default\.name: references/);
+    expect(problemsOf(() => parseConfigText(text, 'config.yaml', {}, secrets))).toEqual([
+      `agents.default.name: ${REFUSAL}`,
+    ]);
+    expect(() => parseConfigText(text, 'config.yaml', {}, secrets)).toThrow(
+      /^Invalid configuration in config\.yaml:\n {2}agents\.default\.name: references/,
+    );
   });
 
   it('refuses ${ENV} outside the reference fields too, every such key named (list items by position)', () => {
@@ -44,7 +58,11 @@ describe('references at load', () => {
       'media:',
       '  dir: "${HOME}/media"',
     ].join('\n');
-    expect(problemsOf(() => parseConfigText(text, 'x.yaml', { GW_HOST: '0.0.0.0', HOSTNAME: 'box', TOOL: 't', HOME: '/home/a' }))).toEqual([
+    expect(
+      problemsOf(() =>
+        parseConfigText(text, 'x.yaml', { GW_HOST: '0.0.0.0', HOSTNAME: 'box', TOOL: 't', HOME: '/home/a' }),
+      ),
+    ).toEqual([
       `gateway.host: ${REFUSAL}`,
       `agents.default.systemPrompt: ${REFUSAL}`,
       `agents.default.tools[1]: ${REFUSAL}`,
@@ -79,7 +97,9 @@ describe('references at load', () => {
       const path = join(dir, 'config.yaml');
       await writeFile(path, `agents:\n  default:\n    name: "${LEAKING_NAME}"\n`);
       await writeFile(join(dir, 'secrets.yaml'), `gateway.tokens.admin.secret: ${ADMIN_SECRET}\n`);
-      await expect(loadConfigFile(path, {}, join(dir, 'secrets.yaml'))).rejects.toThrow(`agents.default.name: ${REFUSAL}`);
+      await expect(loadConfigFile(path, {}, join(dir, 'secrets.yaml'))).rejects.toThrow(
+        `agents.default.name: ${REFUSAL}`,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -95,17 +115,26 @@ describe('references through the config store', () => {
   beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'agent-gateway-references-store-'));
     configPath = join(dataDir, 'config.yaml');
-    await writeFile(configPath, [
-      'gateway:',
-      `  tokens: [{ id: admin, secret: ${ADMIN_SECRET}, scopes: ["*"] }]`,
-      'providers:',
-      '  cloud: { type: openai-compatible, baseUrl: "https://llm.example/v1?key=${secret:llm.urlKey}", apiKey: "${CLOUD_KEY}" }',
-      'agents:',
-      '  default: { name: Assistant, provider: cloud }',
-      '',
-    ].join('\n'), { mode: 0o600 });
+    await writeFile(
+      configPath,
+      [
+        'gateway:',
+        `  tokens: [{ id: admin, secret: ${ADMIN_SECRET}, scopes: ["*"] }]`,
+        'providers:',
+        '  cloud: { type: openai-compatible, baseUrl: "https://llm.example/v1?key=${secret:llm.urlKey}", apiKey: "${CLOUD_KEY}" }',
+        'agents:',
+        '  default: { name: Assistant, provider: cloud }',
+        '',
+      ].join('\n'),
+      { mode: 0o600 },
+    );
     await writeFile(join(dataDir, 'secrets.yaml'), 'llm.urlKey: url-key-in-secrets-0123\n', { mode: 0o600 });
-    store = await createConfigStore({ configPath, history: createGitHistory({ dataDir, configPath, env: {} }), env: { CLOUD_KEY: 'sk-cloud-key-from-env' }, log });
+    store = await createConfigStore({
+      configPath,
+      history: createGitHistory({ dataDir, configPath, env: {} }),
+      env: { CLOUD_KEY: 'sk-cloud-key-from-env' },
+      log,
+    });
   });
 
   afterEach(async () => {
@@ -133,13 +162,17 @@ describe('references through the config store', () => {
 
   it('config.read shows a URL whose reference names a secret as written, never resolved', async () => {
     expect(store.get().providers.cloud?.baseUrl).toBe('https://llm.example/v1?key=url-key-in-secrets-0123');
-    const dispatcher = createDispatcher({ registry: createRegistry(configMethods({ config: store })), maxBatchSize: 5 });
+    const dispatcher = createDispatcher({
+      registry: createRegistry(configMethods({ config: store })),
+      maxBatchSize: 5,
+    });
     const read = await dispatcher.dispatch(
       { jsonrpc: '2.0', id: 1, method: 'config.read', params: {} },
       { caller: { clientId: 'admin', scopes: ['*'] }, transport: 'http', log, signal: new AbortController().signal },
     );
     const text = JSON.stringify(read);
     expect(text).toContain('https://llm.example/v1?key=${secret:llm.urlKey}');
-    for (const secret of ['url-key-in-secrets-0123', 'sk-cloud-key-from-env', ADMIN_SECRET]) expect(text).not.toContain(secret);
+    for (const secret of ['url-key-in-secrets-0123', 'sk-cloud-key-from-env', ADMIN_SECRET])
+      expect(text).not.toContain(secret);
   });
 });

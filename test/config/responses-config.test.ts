@@ -15,7 +15,10 @@ function problemsOf(document: unknown): string[] {
 describe('config: responses.ttlDays', () => {
   it('keeps responses 30 days unless told otherwise', () => {
     expect(validateConfig({}, 'empty').responses).toEqual({ ttlDays: 30, maxBackgroundPerToken: 16 });
-    expect(validateConfig({ responses: { ttlDays: 7 } }, 'set').responses).toEqual({ ttlDays: 7, maxBackgroundPerToken: 16 });
+    expect(validateConfig({ responses: { ttlDays: 7 } }, 'set').responses).toEqual({
+      ttlDays: 7,
+      maxBackgroundPerToken: 16,
+    });
   });
 
   it('refuses zero, fractions and unknown keys, naming the key', () => {

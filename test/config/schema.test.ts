@@ -45,11 +45,26 @@ describe('config schema', () => {
   it('accepts CORS origins only as the Origin header carries them, and refuses a wildcard', () => {
     const origins = ['https://app.example.com', 'http://localhost:5173', 'https://xn--bcher-kva.example'];
     expect(validateConfig({ gateway: { cors: { origins } } }, 'x').gateway.cors.origins).toEqual(origins);
-    for (const bad of ['*', 'https://app.example.com/', 'https://app.example.com/path', 'HTTPS://App.example.com', 'https://app.example.com:443', 'ftp://files.example.com', 'null', 'app.example.com']) {
-      expect(problemsOf({ gateway: { cors: { origins: [bad] } } }), bad).toEqual([expect.stringMatching(/^gateway\.cors\.origins\[0\]: must be an origin like https:\/\/app\.example\.com/)]);
+    for (const bad of [
+      '*',
+      'https://app.example.com/',
+      'https://app.example.com/path',
+      'HTTPS://App.example.com',
+      'https://app.example.com:443',
+      'ftp://files.example.com',
+      'null',
+      'app.example.com',
+    ]) {
+      expect(problemsOf({ gateway: { cors: { origins: [bad] } } }), bad).toEqual([
+        expect.stringMatching(/^gateway\.cors\.origins\[0\]: must be an origin like https:\/\/app\.example\.com/),
+      ]);
     }
-    expect(problemsOf({ gateway: { cors: { origin: ['https://app.example.com'] } } })).toEqual([expect.stringMatching(/gateway\.cors.*origin/)]);
-    expect(problemsOf({ gateway: { sseReplayEvents: -1 } })).toEqual([expect.stringMatching(/^gateway\.sseReplayEvents/)]);
+    expect(problemsOf({ gateway: { cors: { origin: ['https://app.example.com'] } } })).toEqual([
+      expect.stringMatching(/gateway\.cors.*origin/),
+    ]);
+    expect(problemsOf({ gateway: { sseReplayEvents: -1 } })).toEqual([
+      expect.stringMatching(/^gateway\.sseReplayEvents/),
+    ]);
   });
 
   it('treats an empty document (null) like an empty object', () => {
@@ -57,7 +72,10 @@ describe('config schema', () => {
   });
 
   it('keeps the defaults of a nested section when only one of its keys is set', () => {
-    const { gateway } = validateConfig({ gateway: { rateLimit: { maxRequests: 5 }, wsMessageRateLimit: { windowMs: 1000 } } }, 'x');
+    const { gateway } = validateConfig(
+      { gateway: { rateLimit: { maxRequests: 5 }, wsMessageRateLimit: { windowMs: 1000 } } },
+      'x',
+    );
     expect(gateway.rateLimit).toEqual({ windowMs: 60_000, maxRequests: 5 });
     expect(gateway.wsMessageRateLimit).toEqual({ maxMessages: 600, windowMs: 1000 });
   });
@@ -109,15 +127,22 @@ describe('config schema', () => {
   it('stores in SQLite by default and takes a PostgreSQL url, naming a bad one', () => {
     expect(validateConfig({}, 'x').storage).toEqual({ kind: 'sqlite' });
     expect(validateConfig({ storage: { kind: 'postgres', url: 'postgres://app@db/gateway' } }, 'x').storage).toEqual({
-      kind: 'postgres', url: 'postgres://app@db/gateway', maxConnections: 10, migrate: true,
+      kind: 'postgres',
+      url: 'postgres://app@db/gateway',
+      maxConnections: 10,
+      migrate: true,
     });
-    expect(problemsOf({ storage: { kind: 'postgres', url: 'mysql://db/gateway' } })).toEqual(['storage.url: must be a postgres:// or postgresql:// URL']);
+    expect(problemsOf({ storage: { kind: 'postgres', url: 'mysql://db/gateway' } })).toEqual([
+      'storage.url: must be a postgres:// or postgresql:// URL',
+    ]);
     expect(problemsOf({ storage: { kind: 'postgres' } })[0]).toMatch(/^storage\.url: /);
     expect(problemsOf({ storage: { kind: 'sqlite', url: 'postgres://db/x' } })).toEqual(['storage.url: unknown key']);
   });
 
   it('refuses an unknown scope name', () => {
-    expect(problemsOf({ gateway: { tokens: [{ id: 'a', secret: SECRET, scopes: ['root'] }] } })[0]).toMatch(/^gateway\.tokens\[0\]\.scopes\[0\]: /);
+    expect(problemsOf({ gateway: { tokens: [{ id: 'a', secret: SECRET, scopes: ['root'] }] } })[0]).toMatch(
+      /^gateway\.tokens\[0\]\.scopes\[0\]: /,
+    );
   });
 
   it("refuses a token id the gateway uses as the user part of its own keys (/v1's openai-api)", () => {
@@ -158,13 +183,15 @@ describe('config schema', () => {
   });
 
   it('names an embeddings provider that is not configured', () => {
-    expect(problemsOf({ embeddings: { provider: 'nope', model: 'e' } })).toEqual(["embeddings.provider: unknown provider 'nope'"]);
+    expect(problemsOf({ embeddings: { provider: 'nope', model: 'e' } })).toEqual([
+      "embeddings.provider: unknown provider 'nope'",
+    ]);
   });
 
   it('refuses an anthropic embeddings provider, which has no embeddings endpoint', () => {
-    expect(problemsOf({ providers: { claude: { type: 'anthropic' } }, embeddings: { provider: 'claude', model: 'e' } })).toEqual([
-      "embeddings.provider: 'claude' is an anthropic provider, which has no embeddings endpoint",
-    ]);
+    expect(
+      problemsOf({ providers: { claude: { type: 'anthropic' } }, embeddings: { provider: 'claude', model: 'e' } }),
+    ).toEqual(["embeddings.provider: 'claude' is an anthropic provider, which has no embeddings endpoint"]);
   });
 
   it('refuses requireClientCert without a caPath', () => {
@@ -187,7 +214,13 @@ describe('config schema', () => {
     });
     const keys = problems.map((problem) => problem.split(':')[0]);
     expect(keys.sort()).toEqual(
-      ['gateway.httpBodyLimitBytes', 'gateway.maxBatchSize', 'gateway.port', 'gateway.wsHeartbeatMs', 'gateway.wsMaxMessageBytes'].sort(),
+      [
+        'gateway.httpBodyLimitBytes',
+        'gateway.maxBatchSize',
+        'gateway.port',
+        'gateway.wsHeartbeatMs',
+        'gateway.wsMaxMessageBytes',
+      ].sort(),
     );
   });
 
@@ -201,7 +234,9 @@ describe('config schema', () => {
     /** Every property whose name ends in `Ms`, with its JSON-Schema path, found by walking the generated schema. */
     function msKeys(): { path: string; schema: Record<string, unknown> }[] {
       const found: { path: string; schema: Record<string, unknown> }[] = [];
-      const pending: { path: string; node: unknown }[] = [{ path: '', node: z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) }];
+      const pending: { path: string; node: unknown }[] = [
+        { path: '', node: z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) },
+      ];
       while (pending.length > 0) {
         const { path, node } = pending.pop() ?? { path: '', node: null };
         if (typeof node !== 'object' || node === null) continue;
@@ -209,11 +244,15 @@ describe('config schema', () => {
           if (key === 'properties' && typeof child === 'object' && child !== null) {
             for (const [name, property] of Object.entries(child)) {
               const childPath = path === '' ? name : `${path}.${name}`;
-              if (name.endsWith('Ms') && typeof property === 'object' && property !== null) found.push({ path: childPath, schema: { ...property } });
+              if (name.endsWith('Ms') && typeof property === 'object' && property !== null)
+                found.push({ path: childPath, schema: { ...property } });
               pending.push({ path: childPath, node: property });
             }
           } else {
-            pending.push({ path: key === 'additionalProperties' ? `${path}.<name>` : key === 'items' ? `${path}[]` : path, node: child });
+            pending.push({
+              path: key === 'additionalProperties' ? `${path}.<name>` : key === 'items' ? `${path}[]` : path,
+              node: child,
+            });
           }
         }
       }
@@ -223,7 +262,12 @@ describe('config schema', () => {
     it('bounds every …Ms key, nested ones included, to an integer from 0 to 2147483647', () => {
       const keys = msKeys();
       expect(keys.map((key) => key.path)).toEqual(
-        expect.arrayContaining(['gateway.rateLimit.windowMs', 'gateway.wsHeartbeatMs', 'gateway.wsMessageRateLimit.windowMs', 'providers.<name>.timeoutMs']),
+        expect.arrayContaining([
+          'gateway.rateLimit.windowMs',
+          'gateway.wsHeartbeatMs',
+          'gateway.wsMessageRateLimit.windowMs',
+          'providers.<name>.timeoutMs',
+        ]),
       );
       for (const { path, schema } of keys) {
         expect(schema.type, path).toBe('integer');
@@ -234,17 +278,34 @@ describe('config schema', () => {
 
     it('refuses a time above 2^31-1 ms, naming the key, instead of letting Node turn it into 1 ms', () => {
       const problems = problemsOf({
-        gateway: { wsHeartbeatMs: TIMER_MAX + 1, rateLimit: { windowMs: 3_000_000_000 }, wsMessageRateLimit: { windowMs: 1e12 } },
+        gateway: {
+          wsHeartbeatMs: TIMER_MAX + 1,
+          rateLimit: { windowMs: 3_000_000_000 },
+          wsMessageRateLimit: { windowMs: 1e12 },
+        },
         providers: { slow: { type: 'openai', apiKey: 'k', timeoutMs: TIMER_MAX + 1 } },
       });
       expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(
-        ['gateway.rateLimit.windowMs', 'gateway.wsHeartbeatMs', 'gateway.wsMessageRateLimit.windowMs', 'providers.slow.timeoutMs'].sort(),
+        [
+          'gateway.rateLimit.windowMs',
+          'gateway.wsHeartbeatMs',
+          'gateway.wsMessageRateLimit.windowMs',
+          'providers.slow.timeoutMs',
+        ].sort(),
       );
-      expect(problems).toContain(`gateway.wsHeartbeatMs: must be at most ${TIMER_MAX} ms (the longest timer Node supports)`);
+      expect(problems).toContain(
+        `gateway.wsHeartbeatMs: must be at most ${TIMER_MAX} ms (the longest timer Node supports)`,
+      );
     });
 
     it('accepts exactly 2147483647 ms', () => {
-      const config = validateConfig({ gateway: { wsHeartbeatMs: TIMER_MAX }, providers: { slow: { type: 'openai', apiKey: 'k', timeoutMs: TIMER_MAX } } }, 'x');
+      const config = validateConfig(
+        {
+          gateway: { wsHeartbeatMs: TIMER_MAX },
+          providers: { slow: { type: 'openai', apiKey: 'k', timeoutMs: TIMER_MAX } },
+        },
+        'x',
+      );
       expect(config.gateway.wsHeartbeatMs).toBe(TIMER_MAX);
       expect(config.providers.slow?.timeoutMs).toBe(TIMER_MAX);
     });

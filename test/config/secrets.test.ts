@@ -21,13 +21,18 @@ let configPath: string;
 let secretsPath: string;
 
 function git(...args: string[]): string {
-  return execFileSync('git', ['-C', dataDir, ...args], { encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_DATE: '', GIT_COMMITTER_DATE: '' } });
+  return execFileSync('git', ['-C', dataDir, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_DATE: '', GIT_COMMITTER_DATE: '' },
+  });
 }
 
 /** Everything git holds: every patch of every ref, and the content of every object, packed or loose. */
 function everythingInGit(): string {
   const patches = git('log', '-p', '--all', '--format=%H %s');
-  const objects = execFileSync('git', ['-C', dataDir, 'cat-file', '--batch-all-objects', '--batch'], { encoding: 'latin1' });
+  const objects = execFileSync('git', ['-C', dataDir, 'cat-file', '--batch-all-objects', '--batch'], {
+    encoding: 'latin1',
+  });
   return `${patches}\n${objects}`;
 }
 
@@ -47,7 +52,13 @@ providers:
 }
 
 async function openStore(): Promise<ConfigStore> {
-  return createConfigStore({ configPath, secretsPath, history: createGitHistory({ dataDir, configPath, env: {} }), env: {}, log });
+  return createConfigStore({
+    configPath,
+    secretsPath,
+    history: createGitHistory({ dataDir, configPath, env: {} }),
+    env: {},
+    log,
+  });
 }
 
 beforeEach(async () => {
@@ -66,7 +77,10 @@ describe('secrets and config history', () => {
     const store = await openStore();
     const file = await readFile(configPath, 'utf8');
     expect(parse(file)).toMatchObject({
-      gateway: { tokens: [{ id: 'admin', secret: '${secret:gateway.tokens.admin.secret}' }], webhook: { secret: '${secret:gateway.webhook.secret}' } },
+      gateway: {
+        tokens: [{ id: 'admin', secret: '${secret:gateway.tokens.admin.secret}' }],
+        webhook: { secret: '${secret:gateway.webhook.secret}' },
+      },
       providers: { cloud: { apiKey: '${secret:providers.cloud.apiKey}' } },
     });
     expect(file).toContain('# hand-written before secrets moved out');
@@ -92,10 +106,15 @@ describe('secrets and config history', () => {
     await store.set('gateway', 'tokens.0.secret', SECOND_ADMIN_SECRET);
     expect(store.get().providers.cloud?.apiKey).toBe(SECOND_API_KEY);
     expect(store.get().gateway.tokens[0]?.secret).toBe(SECOND_ADMIN_SECRET);
-    expect(git('log', '--format=%s').trim().split('\n')).toEqual(['config.set gateway.tokens.0.secret', 'config.patch', 'initial config']);
+    expect(git('log', '--format=%s').trim().split('\n')).toEqual([
+      'config.set gateway.tokens.0.secret',
+      'config.patch',
+      'initial config',
+    ]);
 
     const everything = everythingInGit();
-    for (const secret of [ADMIN_SECRET, SECOND_ADMIN_SECRET, API_KEY, SECOND_API_KEY]) expect(everything).not.toContain(secret);
+    for (const secret of [ADMIN_SECRET, SECOND_ADMIN_SECRET, API_KEY, SECOND_API_KEY])
+      expect(everything).not.toContain(secret);
     expect(await store.history.diff()).toContain('${secret:gateway.tokens.admin.secret-2}');
 
     await store.rollback(before?.sha ?? '');
@@ -145,7 +164,8 @@ describe('secrets and config history', () => {
 
     const store = await openStore();
     const everything = everythingInGit();
-    for (const secret of [ADMIN_SECRET, SECOND_ADMIN_SECRET, API_KEY, SECOND_API_KEY, WEBHOOK_SECRET]) expect(everything).not.toContain(secret);
+    for (const secret of [ADMIN_SECRET, SECOND_ADMIN_SECRET, API_KEY, SECOND_API_KEY, WEBHOOK_SECRET])
+      expect(everything).not.toContain(secret);
     expect(git('log', '--format=%s').trim().split('\n')).toEqual(['config.patch', 'external edit', 'initial config']);
     expect(git('log', '--reverse', '--format=%cI').trim().split('\n')[0]).toBe(firstDate);
     expect(git('status', '--porcelain').trim()).toBe('');

@@ -12,7 +12,20 @@ describe('unifiedDiff', () => {
 
   it('shows a change with three lines of context and the hunk positions', () => {
     expect(unifiedDiff(lines(10), lines(10, { 5: 'changed 5' }), 'config.yaml')).toBe(
-      ['--- a/config.yaml', '+++ b/config.yaml', '@@ -2,7 +2,7 @@', ' line 2', ' line 3', ' line 4', '-line 5', '+changed 5', ' line 6', ' line 7', ' line 8', ''].join('\n'),
+      [
+        '--- a/config.yaml',
+        '+++ b/config.yaml',
+        '@@ -2,7 +2,7 @@',
+        ' line 2',
+        ' line 3',
+        ' line 4',
+        '-line 5',
+        '+changed 5',
+        ' line 6',
+        ' line 7',
+        ' line 8',
+        '',
+      ].join('\n'),
     );
   });
 
@@ -24,6 +37,8 @@ describe('unifiedDiff', () => {
   });
 
   it('shows a first revision as added from /dev/null', () => {
-    expect(unifiedDiff('', 'a: 1\n', 'config.yaml')).toBe(['--- /dev/null', '+++ b/config.yaml', '@@ -0,0 +1,1 @@', '+a: 1', ''].join('\n'));
+    expect(unifiedDiff('', 'a: 1\n', 'config.yaml')).toBe(
+      ['--- /dev/null', '+++ b/config.yaml', '@@ -0,0 +1,1 @@', '+a: 1', ''].join('\n'),
+    );
   });
 });

@@ -7,16 +7,27 @@ import { startRedisServer } from '../support/redis-server.js';
 describe('coordination config', () => {
   it('defaults to local, and takes redis with a URL and a key prefix (default agw:)', () => {
     expect(validateConfig({}, 'test').coordination).toEqual({ kind: 'local' });
-    expect(validateConfig({ coordination: { kind: 'redis', url: 'redis://cache:6379/2' } }, 'test').coordination).toEqual({
-      kind: 'redis', url: 'redis://cache:6379/2', keyPrefix: 'agw:',
+    expect(
+      validateConfig({ coordination: { kind: 'redis', url: 'redis://cache:6379/2' } }, 'test').coordination,
+    ).toEqual({
+      kind: 'redis',
+      url: 'redis://cache:6379/2',
+      keyPrefix: 'agw:',
     });
-    expect(validateConfig({ coordination: { kind: 'redis', url: 'rediss://cache:6380', keyPrefix: 'prod:' } }, 'test').coordination).toMatchObject({ keyPrefix: 'prod:' });
+    expect(
+      validateConfig({ coordination: { kind: 'redis', url: 'rediss://cache:6380', keyPrefix: 'prod:' } }, 'test')
+        .coordination,
+    ).toMatchObject({ keyPrefix: 'prod:' });
   });
 
   it('refuses a redis coordination without a redis URL, or with unknown keys, naming the key', () => {
-    expect(() => validateConfig({ coordination: { kind: 'redis', url: 'http://cache:6379' } }, 'test')).toThrow('coordination.url: must be a redis:// or rediss:// URL');
+    expect(() => validateConfig({ coordination: { kind: 'redis', url: 'http://cache:6379' } }, 'test')).toThrow(
+      'coordination.url: must be a redis:// or rediss:// URL',
+    );
     expect(() => validateConfig({ coordination: { kind: 'redis' } }, 'test')).toThrow('coordination.url');
-    expect(() => validateConfig({ coordination: { kind: 'local', url: 'redis://cache' } }, 'test')).toThrow('coordination');
+    expect(() => validateConfig({ coordination: { kind: 'local', url: 'redis://cache' } }, 'test')).toThrow(
+      'coordination',
+    );
     expect(() => validateConfig({ coordination: { kind: 'memcached' } }, 'test')).toThrow('coordination.kind');
   });
 });
@@ -30,7 +41,9 @@ describe('a replica configured for redis', () => {
   it('refuses to start when its Redis cannot be reached', async () => {
     const redis = await startRedisServer();
     await redis.stop();
-    await expect(startGateway({ coordination: { kind: 'redis', url: redis.url } })).rejects.toThrow(/ECONNREFUSED|connect|Connection/i);
+    await expect(startGateway({ coordination: { kind: 'redis', url: redis.url } })).rejects.toThrow(
+      /ECONNREFUSED|connect|Connection/i,
+    );
   });
 
   it('starts and stops cleanly with one', async () => {
@@ -47,7 +60,9 @@ describe('a replica configured for redis', () => {
     const gateway = await startGateway({ coordination: { kind: 'redis', url: redis.url } });
     try {
       await redis.stop();
-      const response = await fetch(`${gateway.url}/api/events`, { headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'last-event-id': '1-0' } });
+      const response = await fetch(`${gateway.url}/api/events`, {
+        headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'last-event-id': '1-0' },
+      });
       // Issue 30: a dependency outage is no bug; it answers 503 with a retry hint rather than 500.
       expect(response.status).toBe(503);
       expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

@@ -9,7 +9,8 @@ import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 const log = createLogger({ level: 'silent' });
 
 /** Resolves once the connection has lost Redis and waits to reconnect (ioredis announces it on the next tick). */
-const waitingToReconnect = (client: Redis) => new Promise<void>((resolve) => client.once('reconnecting', () => resolve()));
+const waitingToReconnect = (client: Redis) =>
+  new Promise<void>((resolve) => client.once('reconnecting', () => resolve()));
 
 describe('redis connections of a replica whose Redis is gone', () => {
   let redis: RedisServer | undefined;

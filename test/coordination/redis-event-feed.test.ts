@@ -26,7 +26,10 @@ describe('redis event feed', () => {
   let b: Replica;
   beforeAll(async () => {
     redis = await startRedisServer();
-    [a, b] = await Promise.all([startReplica(redis.url, { replayEvents: 5 }), startReplica(redis.url, { replayEvents: 5 })]);
+    [a, b] = await Promise.all([
+      startReplica(redis.url, { replayEvents: 5 }),
+      startReplica(redis.url, { replayEvents: 5 }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([a.coordination.close(), b.coordination.close()]);

@@ -11,9 +11,18 @@ export interface Replica {
 }
 
 /** Short periods so liveness and lock tests take a second, not the production 10 s. */
-export const FAST_TIMINGS: Partial<CoordinationTimings> = { livenessTtlMs: 1_000, heartbeatMs: 100, orphanSweepMs: 200, lockTtlMs: 1_000, lockRenewMs: 200 };
+export const FAST_TIMINGS: Partial<CoordinationTimings> = {
+  livenessTtlMs: 1_000,
+  heartbeatMs: 100,
+  orphanSweepMs: 200,
+  lockTtlMs: 1_000,
+  lockRenewMs: 200,
+};
 
-export async function startReplica(url: string, options: { keyPrefix?: string; replayEvents?: number; timings?: Partial<CoordinationTimings> } = {}): Promise<Replica> {
+export async function startReplica(
+  url: string,
+  options: { keyPrefix?: string; replayEvents?: number; timings?: Partial<CoordinationTimings> } = {},
+): Promise<Replica> {
   const log = createLogger({ level: 'silent' });
   const events = createEventBus({ now: Date.now, log });
   const coordination = await createCoordination({

@@ -30,7 +30,10 @@ describe('redis instance liveness', () => {
     } finally {
       await replica.kill();
     }
-    await vi.waitFor(async () => expect(await observer.coordination.instances.isAlive(replica.instanceId)).toBe(false), { timeout: 5_000, interval: 50 });
+    await vi.waitFor(
+      async () => expect(await observer.coordination.instances.isAlive(replica.instanceId)).toBe(false),
+      { timeout: 5_000, interval: 50 },
+    );
   });
 
   it('counts itself alive, an unknown id gone, and a replica that closed cleanly gone at once', async () => {

@@ -29,9 +29,17 @@ describe('redis peer channels', () => {
       b.coordination.notifications.subscribe((message) => seen.b?.push(message)),
       c.coordination.notifications.subscribe((message) => seen.c?.push(message)),
     ];
-    const message = { clientId: 'rpc-client', method: 'session.completed', params: { runId: 'run-1', result: { response: 'hi' } } };
+    const message = {
+      clientId: 'rpc-client',
+      method: 'session.completed',
+      params: { runId: 'run-1', result: { response: 'hi' } },
+    };
     await a.coordination.notifications.publish(message);
-    await a.coordination.notifications.publish({ clientId: null, method: 'session.completed', params: { sessionKey: 'k' } });
+    await a.coordination.notifications.publish({
+      clientId: null,
+      method: 'session.completed',
+      params: { sessionKey: 'k' },
+    });
     await vi.waitFor(() => expect(seen.b).toHaveLength(2));
     await vi.waitFor(() => expect(seen.c).toHaveLength(2));
     expect(seen.b?.[0]).toEqual(message);
@@ -43,7 +51,10 @@ describe('redis peer channels', () => {
   it('carries retired token ids on their own channel, dropping messages of the wrong shape', async () => {
     const retired: RetiredToken[] = [];
     const notified: PeerNotification[] = [];
-    const stops = [b.coordination.retiredTokens.subscribe((message) => retired.push(message)), b.coordination.notifications.subscribe((message) => notified.push(message))];
+    const stops = [
+      b.coordination.retiredTokens.subscribe((message) => retired.push(message)),
+      b.coordination.notifications.subscribe((message) => notified.push(message)),
+    ];
     await raw.publish('test:peer:tokens-retired', 'not json');
     await raw.publish('test:peer:tokens-retired', JSON.stringify({ origin: 'elsewhere', message: { clientId: 42 } }));
     await a.coordination.retiredTokens.publish({ clientId: 'ci-bot' });

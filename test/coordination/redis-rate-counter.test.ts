@@ -24,8 +24,12 @@ describe('redis rate counter', () => {
   });
 
   it('counts concurrent hits from two replicas exactly once each, in one window', async () => {
-    const hits = await Promise.all(Array.from({ length: 40 }, (_, index) => counterOf(index % 2 === 0 ? a : b).hit('token:alice', 60_000)));
-    expect(hits.map((hit) => hit.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, index) => index + 1));
+    const hits = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => counterOf(index % 2 === 0 ? a : b).hit('token:alice', 60_000)),
+    );
+    expect(hits.map((hit) => hit.count).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 40 }, (_, index) => index + 1),
+    );
     for (const hit of hits) {
       expect(hit.ttlMs).toBeGreaterThan(0);
       expect(hit.ttlMs).toBeLessThanOrEqual(60_000);

@@ -42,7 +42,11 @@ describe('redis session locks', () => {
       await sleep(20);
       inside -= 1;
     };
-    await Promise.all(Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? a : b).coordination.locks.run('default:alice:ws', work)));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        (index % 2 === 0 ? a : b).coordination.locks.run('default:alice:ws', work),
+      ),
+    );
     expect(most).toBe(1);
     expect(fences).toHaveLength(10);
     // Each holder's fence is larger than every earlier holder's.
@@ -75,7 +79,9 @@ describe('redis session locks', () => {
     await waiting;
     expect(bEntered).toBe(true);
     expect(aSignal?.aborted).toBe(false);
-    await expect(a.coordination.locks.run('default:dave:ws', async () => Promise.reject(new Error('turn failed')))).rejects.toThrow('turn failed');
+    await expect(
+      a.coordination.locks.run('default:dave:ws', async () => Promise.reject(new Error('turn failed'))),
+    ).rejects.toThrow('turn failed');
     await expect(b.coordination.locks.run('default:dave:ws', async () => 'next')).resolves.toBe('next');
   });
 

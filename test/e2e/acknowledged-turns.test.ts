@@ -62,18 +62,25 @@ describe('e2e: a gateway killed right after its replies', () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     const asked = llm.chatRequests().length;
-    for (let index = 0; index < TURNS_PER_ROUND; index += 1) llm.script({ text: `Answer ${round}.${index} written down`, heldUntil: held });
+    for (let index = 0; index < TURNS_PER_ROUND; index += 1)
+      llm.script({ text: `Answer ${round}.${index} written down`, heldUntil: held });
     const turns = new Map<number, { channelId: string; message: string }>();
     socket.socket.on('message', (data: Buffer) => {
       const frame = JSON.parse(data.toString()) as Frame;
-      if (turns.has(Number(frame.id)) && frame.result !== undefined && gateway?.child.signalCode === null) gateway.child.kill('SIGKILL');
+      if (turns.has(Number(frame.id)) && frame.result !== undefined && gateway?.child.signalCode === null)
+        gateway.child.kill('SIGKILL');
     });
     for (let index = 0; index < TURNS_PER_ROUND; index += 1) {
       const id = round * 1_000 + index;
       const channelId = `kill-${round}-${index}`;
       const message = `Question ${round}.${index}`;
       turns.set(id, { channelId, message });
-      socket.send({ jsonrpc: '2.0', id, method: 'agent.execute', params: { message, sessionKey: { tenantId: 'default', userId: 'alice', channelId } } });
+      socket.send({
+        jsonrpc: '2.0',
+        id,
+        method: 'agent.execute',
+        params: { message, sessionKey: { tenantId: 'default', userId: 'alice', channelId } },
+      });
     }
     await expect.poll(() => llm.chatRequests().length - asked, { timeout: 30_000 }).toBe(TURNS_PER_ROUND);
     release();
@@ -83,7 +90,8 @@ describe('e2e: a gateway killed right after its replies', () => {
     for (const frame of socket.received) {
       const turn = turns.get(Number(frame.id));
       const result = frame.result as { response?: unknown } | undefined;
-      if (turn !== undefined && typeof result?.response === 'string') answered.push({ ...turn, response: result.response });
+      if (turn !== undefined && typeof result?.response === 'string')
+        answered.push({ ...turn, response: result.response });
     }
     return answered;
   }
@@ -98,8 +106,17 @@ describe('e2e: a gateway killed right after its replies', () => {
       const lost: string[] = [];
       for (const turn of answered) {
         const reply = await socket.call('session.history', { channelId: turn.channelId });
-        const messages = ((reply.result as { messages?: { role: string; content: string }[] } | undefined)?.messages ?? []).map(({ role, content }) => ({ role, content }));
-        if (JSON.stringify(messages) !== JSON.stringify([{ role: 'user', content: turn.message }, { role: 'assistant', content: turn.response }])) lost.push(turn.channelId);
+        const messages = (
+          (reply.result as { messages?: { role: string; content: string }[] } | undefined)?.messages ?? []
+        ).map(({ role, content }) => ({ role, content }));
+        if (
+          JSON.stringify(messages) !==
+          JSON.stringify([
+            { role: 'user', content: turn.message },
+            { role: 'assistant', content: turn.response },
+          ])
+        )
+          lost.push(turn.channelId);
       }
       await socket.close();
       expect({ round, answered: answered.length, lost }).toEqual({ round, answered: answered.length, lost: [] });

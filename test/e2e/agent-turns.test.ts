@@ -26,9 +26,22 @@ type AgentInput = NonNullable<HarnessOptions['agents']>[string];
 async function gatewayWith(agent: Partial<AgentInput> = {}, extra: Partial<HarnessOptions> = {}): Promise<Harness> {
   const harness = await startGateway({
     providers: {
-      fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512, cost: { input: 1, output: 2 } }] },
+      fake: {
+        type: 'openai-compatible',
+        baseUrl: llm.baseUrl,
+        models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512, cost: { input: 1, output: 2 } }],
+      },
     },
-    agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model', systemPrompt: 'Be brief.', tools: ['current_time'], ...agent } },
+    agents: {
+      default: {
+        name: 'Assistant',
+        provider: 'fake',
+        model: 'fake-model',
+        systemPrompt: 'Be brief.',
+        tools: ['current_time'],
+        ...agent,
+      },
+    },
     ...extra,
   });
   harnesses.push(harness);
@@ -46,7 +59,10 @@ const key = (peerId: string) => ({ tenantId: 'default', userId: 'alice', channel
 function trajectory(harness: Harness, sessionKey: string): { kind: string; data: Record<string, unknown> }[] {
   const db = new Database(harness.paths.databasePath, { readonly: true });
   try {
-    const rows = db.prepare('SELECT kind, data FROM trajectory WHERE session_key = ? ORDER BY seq').all(sessionKey) as { kind: string; data: string }[];
+    const rows = db.prepare('SELECT kind, data FROM trajectory WHERE session_key = ? ORDER BY seq').all(sessionKey) as {
+      kind: string;
+      data: string;
+    }[];
     return rows.map((row) => ({ kind: row.kind, data: JSON.parse(row.data) as Record<string, unknown> }));
   } finally {
     db.close();
@@ -58,14 +74,20 @@ describe('agent turns against a real provider protocol', () => {
     const harness = await gatewayWith();
     llm.script({ text: 'Hello Alice!', usage: { inputTokens: 30, outputTokens: 4 } });
     const result = await execute(harness, { message: 'Hi, I am Alice', sessionKey: key('s1') });
-    expect(result).toMatchObject({ response: 'Hello Alice!', finishReason: 'stop', tokensUsed: { input: 30, output: 4, total: 34 } });
+    expect(result).toMatchObject({
+      response: 'Hello Alice!',
+      finishReason: 'stop',
+      tokensUsed: { input: 30, output: 4, total: 34 },
+    });
 
     const body = llm.chatRequests()[0]?.body as { messages: { role: string; content: unknown }[]; tools?: unknown[] };
     expect(body.messages[0]).toEqual({ role: 'system', content: 'Be brief.' });
     expect(body.messages.at(-1)).toMatchObject({ role: 'user' });
     expect(body.tools).toHaveLength(1);
 
-    const history = await callRpc(harness.url, harness.tokens.admin, 'session.export', { session_key: 'default:alice:test:s1' });
+    const history = await callRpc(harness.url, harness.tokens.admin, 'session.export', {
+      session_key: 'default:alice:test:s1',
+    });
     const messages = (history.result as { messages: { role: string; content: string }[] }).messages;
     expect(messages.map((message) => [message.role, message.content])).toEqual([
       ['user', 'Hi, I am Alice'],
@@ -87,13 +109,21 @@ describe('agent turns against a real provider protocol', () => {
     llm.script({ toolCalls: [{ name: 'current_time', arguments: {} }] }, { text: 'It is now.' });
     const result = await execute(harness, { message: 'What time is it?', sessionKey: key('tools') });
     expect(result).toMatchObject({ response: 'It is now.', finishReason: 'stop' });
-    const followUp = llm.chatRequests()[1]?.body as { messages: { role: string; content?: unknown; tool_call_id?: string }[] };
+    const followUp = llm.chatRequests()[1]?.body as {
+      messages: { role: string; content?: unknown; tool_call_id?: string }[];
+    };
     const toolMessage = followUp.messages.find((message) => message.role === 'tool');
     expect(String(toolMessage?.content)).toMatch(/"iso":"\d{4}-/);
     await new Promise((resolve) => setTimeout(resolve, 400));
     const records = trajectory(harness, 'default:alice:test:tools');
-    expect(records.find((record) => record.kind === 'tool_call')?.data).toMatchObject({ toolName: 'current_time', ok: true });
-    expect(records.at(-1)).toMatchObject({ kind: 'turn_end', data: { finishReason: 'stop', endReason: 'completed', steps: 2 } });
+    expect(records.find((record) => record.kind === 'tool_call')?.data).toMatchObject({
+      toolName: 'current_time',
+      ok: true,
+    });
+    expect(records.at(-1)).toMatchObject({
+      kind: 'turn_end',
+      data: { finishReason: 'stop', endReason: 'completed', steps: 2 },
+    });
     // Counts only: no message text is ever recorded.
     expect(JSON.stringify(records)).not.toContain('What time is it?');
   });
@@ -104,12 +134,17 @@ describe('agent turns against a real provider protocol', () => {
     const result = await execute(harness, { message: 'Use a tool', sessionKey: key('toolfail') });
     expect(result).toMatchObject({ finishReason: 'stop', response: 'Sorry, that failed.' });
     const followUp = llm.chatRequests()[1]?.body as { messages: { role: string; content?: unknown }[] };
-    expect(String(followUp.messages.find((message) => message.role === 'tool')?.content)).toMatch(/unknown tool 'no_such_tool'/);
+    expect(String(followUp.messages.find((message) => message.role === 'tool')?.content)).toMatch(
+      /unknown tool 'no_such_tool'/,
+    );
   });
 
   it('ends with max_steps when the model keeps calling tools', async () => {
     const harness = await gatewayWith({ maxSteps: 2 });
-    llm.script({ toolCalls: [{ name: 'current_time', arguments: {} }] }, { toolCalls: [{ name: 'current_time', arguments: { zone: 'x' } }] });
+    llm.script(
+      { toolCalls: [{ name: 'current_time', arguments: {} }] },
+      { toolCalls: [{ name: 'current_time', arguments: { zone: 'x' } }] },
+    );
     const result = await execute(harness, { message: 'loop please', sessionKey: key('steps') });
     expect(result.finishReason).toBe('max_steps');
     expect(llm.chatRequests()).toHaveLength(2);
@@ -126,7 +161,10 @@ describe('agent turns against a real provider protocol', () => {
 
   it('ends with budget_exceeded when the turn uses more tokens than its budget', async () => {
     const harness = await gatewayWith({ budget: { maxTokensPerTurn: 100 } });
-    llm.script({ toolCalls: [{ name: 'current_time', arguments: {} }], usage: { inputTokens: 90, outputTokens: 20 } }, { text: 'never sent' });
+    llm.script(
+      { toolCalls: [{ name: 'current_time', arguments: {} }], usage: { inputTokens: 90, outputTokens: 20 } },
+      { text: 'never sent' },
+    );
     const result = await execute(harness, { message: 'expensive', sessionKey: key('budget') });
     expect(result).toMatchObject({ finishReason: 'budget_exceeded', tokensUsed: { total: 110 } });
     expect(llm.chatRequests()).toHaveLength(1);
@@ -134,7 +172,13 @@ describe('agent turns against a real provider protocol', () => {
 
   it('ends with context_exhausted before calling the model when the message cannot fit', async () => {
     const harness = await startGateway({
-      providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'tiny', contextWindow: 300, maxTokens: 100 }] } },
+      providers: {
+        fake: {
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'tiny', contextWindow: 300, maxTokens: 100 }],
+        },
+      },
       agents: { default: { name: 'Tiny', provider: 'fake', model: 'tiny' } },
     });
     harnesses.push(harness);
@@ -146,11 +190,18 @@ describe('agent turns against a real provider protocol', () => {
 
   it('drops the oldest history to fit the context window and still answers', async () => {
     const harness = await startGateway({
-      providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small', contextWindow: 400, maxTokens: 100 }] } },
+      providers: {
+        fake: {
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'small', contextWindow: 400, maxTokens: 100 }],
+        },
+      },
       agents: { default: { name: 'Small', provider: 'fake', model: 'small' } },
     });
     harnesses.push(harness);
-    for (let turn = 0; turn < 4; turn += 1) await execute(harness, { message: `message ${turn} ${'y'.repeat(300)}`, sessionKey: key('window') });
+    for (let turn = 0; turn < 4; turn += 1)
+      await execute(harness, { message: `message ${turn} ${'y'.repeat(300)}`, sessionKey: key('window') });
     const last = llm.chatRequests().at(-1)?.body as { messages: unknown[] };
     // system + the newest message, plus whatever older history still fits: never all 8 earlier messages.
     expect(last.messages.length).toBeLessThan(9);
@@ -187,7 +238,9 @@ describe('agent turns against a real provider protocol', () => {
 
   it('works through the Anthropic Messages protocol too', async () => {
     const harness = await startGateway({
-      providers: { claude: { type: 'anthropic', baseUrl: `${llm.baseUrl}`, apiKey: 'test-key', models: [{ id: 'claude-test' }] } },
+      providers: {
+        claude: { type: 'anthropic', baseUrl: `${llm.baseUrl}`, apiKey: 'test-key', models: [{ id: 'claude-test' }] },
+      },
       agents: { default: { name: 'Claude', provider: 'claude', model: 'claude-test', tools: ['current_time'] } },
     });
     harnesses.push(harness);
@@ -208,20 +261,37 @@ describe('agent turns against a real provider protocol', () => {
   it('refuses new messages for a suspended agent, accepts them after resume, and fails them after delete', async () => {
     const harness = await gatewayWith();
     const admin = harness.tokens.admin;
-    expect((await callRpc(harness.url, admin, 'agents.suspend', { agentId: 'default' })).result).toEqual({ agentId: 'default', suspended: true });
+    expect((await callRpc(harness.url, admin, 'agents.suspend', { agentId: 'default' })).result).toEqual({
+      agentId: 'default',
+      suspended: true,
+    });
     const refused = await callRpc(harness.url, admin, 'agent.execute', { message: 'hi', sessionKey: key('suspend') });
     expect(refused.error).toMatchObject({ message: expect.stringMatching(/suspended/) });
     expect(llm.chatRequests()).toHaveLength(0);
 
-    expect((await callRpc(harness.url, admin, 'agents.resume', { agentId: 'default' })).result).toEqual({ agentId: 'default', resumed: true });
-    expect(await execute(harness, { message: 'hi', sessionKey: key('suspend') })).toMatchObject({ finishReason: 'stop' });
+    expect((await callRpc(harness.url, admin, 'agents.resume', { agentId: 'default' })).result).toEqual({
+      agentId: 'default',
+      resumed: true,
+    });
+    expect(await execute(harness, { message: 'hi', sessionKey: key('suspend') })).toMatchObject({
+      finishReason: 'stop',
+    });
 
-    expect((await callRpc(harness.url, admin, 'agents.delete', { agentId: 'default' })).result).toEqual({ agentId: 'default', deleted: true });
-    const gone = await callRpc(harness.url, admin, 'agent.execute', { message: 'hi', agentId: 'default', sessionKey: key('suspend') });
+    expect((await callRpc(harness.url, admin, 'agents.delete', { agentId: 'default' })).result).toEqual({
+      agentId: 'default',
+      deleted: true,
+    });
+    const gone = await callRpc(harness.url, admin, 'agent.execute', {
+      message: 'hi',
+      agentId: 'default',
+      sessionKey: key('suspend'),
+    });
     expect(gone.error).toMatchObject({ message: expect.stringMatching(/not found/) });
     // Its sessions stay in the store.
     const list = await callRpc(harness.url, admin, 'session.list', {});
-    expect((list.result as { sessions: { sessionKey: string }[] }).sessions.map((session) => session.sessionKey)).toContain('default:alice:test:suspend');
+    expect(
+      (list.result as { sessions: { sessionKey: string }[] }).sessions.map((session) => session.sessionKey),
+    ).toContain('default:alice:test:suspend');
   });
 
   it('runs a spawned sub-agent in the background and notifies the requesting client over the WebSocket', async () => {
@@ -229,7 +299,10 @@ describe('agent turns against a real provider protocol', () => {
     llm.script({ text: 'sub-agent result', delayMs: 100 });
     const socket = connect(harness.wsUrl, { token: harness.tokens.rpc });
     await socket.opened;
-    const spawned = await socket.call('session.spawn', { parentKey: 'default:alice:test:parent', task: 'research this' });
+    const spawned = await socket.call('session.spawn', {
+      parentKey: 'default:alice:test:parent',
+      task: 'research this',
+    });
     const { runId } = spawned.result as { runId: string };
     const notification = await socket.waitFor((frame) => frame.method === 'session.completed', 5000);
     expect(notification.params).toMatchObject({ result: expect.objectContaining({ response: 'sub-agent result' }) });
@@ -249,7 +322,13 @@ describe('agent turns against a real provider protocol', () => {
     db.close();
     await first.app.close();
 
-    const restarted = await createApp({ config: first.config, paths: first.paths, log: createLogger({ level: 'silent' }), version: 'test', defaultWebDistPath: null });
+    const restarted = await createApp({
+      config: first.config,
+      paths: first.paths,
+      log: createLogger({ level: 'silent' }),
+      version: 'test',
+      defaultWebDistPath: null,
+    });
     try {
       const status = await injectRpc(restarted, first.tokens.admin, 'session.run_status', { run_id: 'run-crashed' });
       expect(status.result).toMatchObject({ runId: 'run-crashed', status: 'orphaned' });

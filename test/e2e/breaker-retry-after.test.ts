@@ -30,7 +30,10 @@ describe('e2e: Retry-After for an open circuit breaker', () => {
     });
     llm.script(...Array.from({ length: FAILURES_TO_OPEN }, () => ({ status: 500 })));
     for (let turn = 0; turn < FAILURES_TO_OPEN; turn += 1) {
-      const failed = await callRpc(gateway.url, gateway.tokens.admin, 'agent.execute', { message: `turn ${turn}`, sessionKey: SESSION });
+      const failed = await callRpc(gateway.url, gateway.tokens.admin, 'agent.execute', {
+        message: `turn ${turn}`,
+        sessionKey: SESSION,
+      });
       expect(failed).toMatchObject({ result: { finishReason: 'error' } });
     }
   });
@@ -53,7 +56,10 @@ describe('e2e: Retry-After for an open circuit breaker', () => {
   it('answers a JSON-RPC call refused by the breaker with -32603 and data.retryAfterMs', async () => {
     // session.compact calls the model directly; the failed turns above left enough messages to summarise.
     for (let turn = 0; turn < 5; turn += 1) {
-      await callRpc(gateway.url, gateway.tokens.admin, 'agent.execute', { message: `more ${turn}`, sessionKey: SESSION });
+      await callRpc(gateway.url, gateway.tokens.admin, 'agent.execute', {
+        message: `more ${turn}`,
+        sessionKey: SESSION,
+      });
     }
     const refused = await callRpc(gateway.url, gateway.tokens.admin, 'session.compact', { key: 'default:admin:ops' });
     expect(refused.error).toEqual({

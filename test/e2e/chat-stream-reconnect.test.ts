@@ -27,7 +27,9 @@ describe('e2e: /api/chat/stream with an EventSource client', () => {
 
   it('runs the turn once; the automatic reconnect after done is answered 204 and the client stops', async () => {
     llm.script({ deltas: ['one ', 'answer'] });
-    const source = new EventSource(`${gateway.url}/api/chat/stream?message=${encodeURIComponent('just once')}&token=${gateway.tokens.rpc}`);
+    const source = new EventSource(
+      `${gateway.url}/api/chat/stream?message=${encodeURIComponent('just once')}&token=${gateway.tokens.rpc}`,
+    );
     const events: string[] = [];
     const errors: (number | undefined)[] = [];
     let opens = 0;
@@ -48,9 +50,13 @@ describe('e2e: /api/chat/stream with an EventSource client', () => {
     expect(errors).toEqual([undefined, 204]);
     expect(llm.chatRequests()).toHaveLength(1);
 
-    const history = (await (await fetch(`${gateway.url}/api/chat/history`, { headers: { authorization: `Bearer ${gateway.tokens.rpc}` } })).json()) as {
+    const history = (await (
+      await fetch(`${gateway.url}/api/chat/history`, { headers: { authorization: `Bearer ${gateway.tokens.rpc}` } })
+    ).json()) as {
       messages: { role: string; content: string }[];
     };
-    expect(history.messages.filter((message) => message.role === 'user')).toEqual([expect.objectContaining({ content: 'just once' })]);
+    expect(history.messages.filter((message) => message.role === 'user')).toEqual([
+      expect.objectContaining({ content: 'just once' }),
+    ]);
   }, 15_000);
 });

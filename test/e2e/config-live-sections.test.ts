@@ -37,12 +37,16 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
     edit(document);
     await writeFile(harness.paths.configPath, stringifyYaml(document));
   };
-  const editGateway = (edit: (gateway: Record<string, unknown>) => void) => editFile((document) => edit(document.gateway as Record<string, unknown>));
+  const editGateway = (edit: (gateway: Record<string, unknown>) => void) =>
+    editFile((document) => edit(document.gateway as Record<string, unknown>));
   const embed = () =>
     fetch(`${harness.url}/v1/embeddings`, {
-      method: 'POST', headers: { authorization: `Bearer ${harness.tokens.api}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'embed-small', input: 'hello' }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${harness.tokens.api}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'embed-small', input: 'hello' }),
     });
-  const gatewayStatus = async () => (await callRpc(harness.url, harness.tokens.admin, 'gateway.status', {})).result as { restartPending: string[] };
+  const gatewayStatus = async () =>
+    (await callRpc(harness.url, harness.tokens.admin, 'gateway.status', {})).result as { restartPending: string[] };
 
   it('starts answering /v1/embeddings when embeddings: is added, and stops when it is removed', async () => {
     const before = await embed();
@@ -55,13 +59,17 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
     const answered = (await (await embed()).json()) as { data: { embedding: number[] }[] };
     expect(answered.data[0]?.embedding.length).toBeGreaterThan(0);
     // Memory embeds with it too.
-    expect((await callRpc(harness.url, harness.tokens.admin, 'memory.stats', {})).result).toMatchObject({ embeddingProvider: 'local/embed-small' });
+    expect((await callRpc(harness.url, harness.tokens.admin, 'memory.stats', {})).result).toMatchObject({
+      embeddingProvider: 'local/embed-small',
+    });
 
     await editFile((document) => {
       delete document.embeddings;
     });
     await vi.waitFor(async () => expect((await embed()).status).toBe(404), LIVE);
-    expect((await callRpc(harness.url, harness.tokens.admin, 'memory.stats', {})).result).toMatchObject({ embeddingProvider: expect.stringMatching(/^builtin\//) });
+    expect((await callRpc(harness.url, harness.tokens.admin, 'memory.stats', {})).result).toMatchObject({
+      embeddingProvider: expect.stringMatching(/^builtin\//),
+    });
   });
 
   it('applies a new gateway.rateLimit to the next request', async () => {
@@ -76,7 +84,9 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
     expect(statuses).toContain(429);
     const refused = await ping();
     expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ error: { code: 'rate_limited', message: 'Rate limit exceeded: 3 requests per 60000 ms' } });
+    expect(refused.body).toMatchObject({
+      error: { code: 'rate_limited', message: 'Rate limit exceeded: 3 requests per 60000 ms' },
+    });
 
     await editGateway((gateway) => {
       gateway.rateLimit = { windowMs: 60_000, maxRequests: 1_000 };
@@ -92,16 +102,28 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
     await editGateway((gateway) => {
       gateway.maxBatchSize = 2;
     });
-    await vi.waitFor(async () => expect((await postRpc(harness.url, batch, harness.tokens.rpc)).body).toMatchObject({ error: { code: -32600, message: 'Batch of 3 requests exceeds maximum of 2' } }), LIVE);
+    await vi.waitFor(
+      async () =>
+        expect((await postRpc(harness.url, batch, harness.tokens.rpc)).body).toMatchObject({
+          error: { code: -32600, message: 'Batch of 3 requests exceeds maximum of 2' },
+        }),
+      LIVE,
+    );
   });
 
   it('applies gateway.maxConnectionsPerAddress and gateway.maxConnections to the next request and socket', async () => {
     const { hostname, port } = new URL(harness.url);
     const open = async (count: number) => {
-      const sockets = await Promise.all(Array.from({ length: count }, () => new Promise<Socket>((resolve) => {
-        const socket = connectTcp({ host: hostname, port: Number(port) }, () => resolve(socket));
-        socket.on('error', () => undefined);
-      })));
+      const sockets = await Promise.all(
+        Array.from(
+          { length: count },
+          () =>
+            new Promise<Socket>((resolve) => {
+              const socket = connectTcp({ host: hostname, port: Number(port) }, () => resolve(socket));
+              socket.on('error', () => undefined);
+            }),
+        ),
+      );
       return { sockets, closed: () => sockets.filter((socket) => socket.closed).length };
     };
     const anonymousPost = () => postRpc(harness.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' });
@@ -113,7 +135,9 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
       });
       // Past its share, an address's requests need a valid token too.
       await vi.waitFor(async () => expect((await anonymousPost()).status).toBe(503), LIVE);
-      expect((await postRpc(harness.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, harness.tokens.rpc)).status).toBe(200);
+      expect(
+        (await postRpc(harness.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, harness.tokens.rpc)).status,
+      ).toBe(200);
 
       await editGateway((gateway) => {
         delete gateway.maxConnectionsPerAddress;
@@ -130,7 +154,13 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
         delete gateway.maxConnections;
       });
     }
-    await vi.waitFor(async () => expect((await postRpc(harness.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, harness.tokens.rpc)).status).toBe(200), LIVE);
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await postRpc(harness.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, harness.tokens.rpc)).status,
+        ).toBe(200),
+      LIVE,
+    );
     expect((await gatewayStatus()).restartPending).toEqual([]);
   });
 
@@ -138,23 +168,42 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
     const body = JSON.stringify({ event: 'live.edit', data: { n: 1 } });
     const deliver = (signed: string) =>
       fetch(`${harness.url}/hooks/webhook`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': createHmac('sha256', WEBHOOK_SECRET).update(signed).digest('hex') }, body: signed,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-webhook-signature': createHmac('sha256', WEBHOOK_SECRET).update(signed).digest('hex'),
+        },
+        body: signed,
       });
     /** The enabled channels of GET /api/channels. */
     const channels = async () => {
-      const { channels: listed } = (await (await fetch(`${harness.url}/api/channels`, { headers: { authorization: `Bearer ${harness.tokens.rpc}` } })).json()) as { channels: { channelId: string; enabled: boolean }[] };
+      const { channels: listed } = (await (
+        await fetch(`${harness.url}/api/channels`, { headers: { authorization: `Bearer ${harness.tokens.rpc}` } })
+      ).json()) as { channels: { channelId: string; enabled: boolean }[] };
       return listed.filter((channel) => channel.enabled).map((channel) => channel.channelId);
     };
     const unmounted = await deliver(body);
-    const unmountedAnswer = { status: unmounted.status, type: unmounted.headers.get('content-type'), body: await unmounted.text() };
-    expect(unmountedAnswer).toEqual({ status: 404, type: 'application/json; charset=utf-8', body: JSON.stringify({ error: { code: 'not_found', message: 'Route POST /hooks/webhook not found' } }) });
+    const unmountedAnswer = {
+      status: unmounted.status,
+      type: unmounted.headers.get('content-type'),
+      body: await unmounted.text(),
+    };
+    expect(unmountedAnswer).toEqual({
+      status: 404,
+      type: 'application/json; charset=utf-8',
+      body: JSON.stringify({ error: { code: 'not_found', message: 'Route POST /hooks/webhook not found' } }),
+    });
     expect(await channels()).not.toContain('webhook');
 
     llm.script({ text: 'Handled live.' });
     await editGateway((gateway) => {
       gateway.webhook = { secret: WEBHOOK_SECRET, agentId: 'default' };
     });
-    await vi.waitFor(async () => expect((await deliver(JSON.stringify({ event: 'live.edit', data: { at: Date.now() } }))).status).toBe(202), LIVE);
+    await vi.waitFor(
+      async () =>
+        expect((await deliver(JSON.stringify({ event: 'live.edit', data: { at: Date.now() } }))).status).toBe(202),
+      LIVE,
+    );
     expect(await channels()).toContain('webhook');
 
     await editGateway((gateway) => {
@@ -162,7 +211,9 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
     });
     await vi.waitFor(async () => expect((await deliver(body)).status).toBe(404), LIVE);
     const again = await deliver(body);
-    expect({ status: again.status, type: again.headers.get('content-type'), body: await again.text() }).toEqual(unmountedAnswer);
+    expect({ status: again.status, type: again.headers.get('content-type'), body: await again.text() }).toEqual(
+      unmountedAnswer,
+    );
     expect(await channels()).not.toContain('webhook');
   });
 
@@ -175,7 +226,9 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
     const line = JSON.parse(await logs.waitFor('applies at restart')) as { keys: string[] };
     expect(line.keys).toEqual(['gateway.host']);
     // Still served where it listened.
-    expect((await postRpc(harness.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, harness.tokens.rpc)).status).toBe(200);
+    expect(
+      (await postRpc(harness.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, harness.tokens.rpc)).status,
+    ).toBe(200);
 
     await editGateway((gateway) => {
       gateway.host = '127.0.0.1';

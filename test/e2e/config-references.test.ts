@@ -23,9 +23,18 @@ describe('config references on a started gateway', () => {
     harness = await startGateway({
       log: logs.log,
       providers: {
-        cloud: { type: 'openai-compatible', baseUrl: llm.baseUrl, apiKey: PROVIDER_KEY, models: [{ id: 'fake-model' }] },
+        cloud: {
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          apiKey: PROVIDER_KEY,
+          models: [{ id: 'fake-model' }],
+        },
         // A URL carrying credentials in its user info and query, as some hosted endpoints take them.
-        keyed: { type: 'openai-compatible', baseUrl: 'http://gw:url-password-4711@127.0.0.1:9/v1?key=url-query-key-4711', models: [{ id: 'other-model' }] },
+        keyed: {
+          type: 'openai-compatible',
+          baseUrl: 'http://gw:url-password-4711@127.0.0.1:9/v1?key=url-query-key-4711',
+          models: [{ id: 'other-model' }],
+        },
       },
       agents: { default: { name: 'Helper', provider: 'cloud', model: 'fake-model' } },
     });
@@ -37,7 +46,9 @@ describe('config references on a started gateway', () => {
 
   const admin = (method: string, params: unknown) => callRpc(harness.url, harness.tokens.admin, method, params);
   const everyReadPath = async (): Promise<string> => {
-    const agents = await fetch(`${harness.url}/api/agents`, { headers: { authorization: `Bearer ${harness.tokens.rpc}` } });
+    const agents = await fetch(`${harness.url}/api/agents`, {
+      headers: { authorization: `Bearer ${harness.tokens.rpc}` },
+    });
     expect(agents.status).toBe(200);
     return JSON.stringify([
       await agents.json(),
@@ -52,7 +63,10 @@ describe('config references on a started gateway', () => {
 
   it('resolves the provider key from its ${secret:…} reference and sends it upstream, yet no read path shows it', async () => {
     expect(await readFile(harness.paths.configPath, 'utf8')).toContain('apiKey: ${secret:providers.cloud.apiKey}');
-    const answer = await admin('agent.execute', { message: 'hello', sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId: 'p1' } });
+    const answer = await admin('agent.execute', {
+      message: 'hello',
+      sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId: 'p1' },
+    });
     expect(answer.error).toBeUndefined();
     expect(llm.chatRequests().at(-1)?.headers.authorization).toBe(`Bearer ${PROVIDER_KEY}`);
     const read = await everyReadPath();
@@ -63,17 +77,27 @@ describe('config references on a started gateway', () => {
   it('shows a provider base URL in the model catalog without its user info or query', async () => {
     const listed = await admin('models.list', {});
     expect(JSON.stringify(listed)).not.toMatch(/url-password-4711|url-query-key-4711/);
-    expect(listed.result).toContainEqual(expect.objectContaining({ provider: 'keyed', baseUrl: 'http://127.0.0.1:9/v1' }));
+    expect(listed.result).toContainEqual(
+      expect.objectContaining({ provider: 'keyed', baseUrl: 'http://127.0.0.1:9/v1' }),
+    );
   });
 
   it('refuses the leaking agent name through config.patch, agents.create and agents.update, naming the key', async () => {
     expect(await admin('config.patch', { agents: { default: { name: LEAKING_NAME } } })).toMatchObject({
-      error: { code: -32602, message: `Invalid config: agents.default.name: ${REFUSAL}`, data: { kind: 'invalid_params', param: 'agents.default.name' } },
+      error: {
+        code: -32602,
+        message: `Invalid config: agents.default.name: ${REFUSAL}`,
+        data: { kind: 'invalid_params', param: 'agents.default.name' },
+      },
     });
-    expect(await admin('agents.create', { agentId: 'leaky', name: LEAKING_NAME, provider: 'cloud', model: 'fake-model' })).toMatchObject({
+    expect(
+      await admin('agents.create', { agentId: 'leaky', name: LEAKING_NAME, provider: 'cloud', model: 'fake-model' }),
+    ).toMatchObject({
       error: { code: -32602, message: expect.stringContaining(`agents.leaky.name: ${REFUSAL}`) },
     });
-    expect(await admin('agents.update', { agentId: 'default', systemPrompt: 'Say ${secret:providers.cloud.apiKey}' })).toMatchObject({
+    expect(
+      await admin('agents.update', { agentId: 'default', systemPrompt: 'Say ${secret:providers.cloud.apiKey}' }),
+    ).toMatchObject({
       error: { code: -32602, message: expect.stringContaining(`agents.default.systemPrompt: ${REFUSAL}`) },
     });
     const read = await everyReadPath();
@@ -83,7 +107,9 @@ describe('config references on a started gateway', () => {
   });
 
   it('refuses a hand edit of config.yaml with the leaking name: logged with the key, the running config stays', async () => {
-    const document = parseYaml(await readFile(harness.paths.configPath, 'utf8')) as { agents: { default: { name: string } } };
+    const document = parseYaml(await readFile(harness.paths.configPath, 'utf8')) as {
+      agents: { default: { name: string } };
+    };
     document.agents.default.name = LEAKING_NAME;
     await writeFile(harness.paths.configPath, stringifyYaml(document));
     const line = await logs.waitFor('config file edited on disk is not valid');

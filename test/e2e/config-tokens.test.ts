@@ -17,14 +17,21 @@ describe('config tokens applied live', () => {
   });
 
   it('accepts a token added by config.patch, then refuses it and closes its sockets once removed', async () => {
-    const withAdded = [...HARNESS_TOKENS.map((token) => ({ id: token.id, secret: '***', scopes: token.scopes })), { id: 'late', secret: ADDED, scopes: ['rpc'] }];
-    expect((await callRpc(harness.url, harness.tokens.admin, 'config.patch', { gateway: { tokens: withAdded } })).error).toBeUndefined();
+    const withAdded = [
+      ...HARNESS_TOKENS.map((token) => ({ id: token.id, secret: '***', scopes: token.scopes })),
+      { id: 'late', secret: ADDED, scopes: ['rpc'] },
+    ];
+    expect(
+      (await callRpc(harness.url, harness.tokens.admin, 'config.patch', { gateway: { tokens: withAdded } })).error,
+    ).toBeUndefined();
     expect((await postRpc(harness.url, PING, ADDED)).status).toBe(200);
     const socket = connect(harness.wsUrl, { token: ADDED });
     await socket.opened;
 
     const without = HARNESS_TOKENS.map((token) => ({ id: token.id, secret: '***', scopes: token.scopes }));
-    expect((await callRpc(harness.url, harness.tokens.admin, 'config.patch', { gateway: { tokens: without } })).error).toBeUndefined();
+    expect(
+      (await callRpc(harness.url, harness.tokens.admin, 'config.patch', { gateway: { tokens: without } })).error,
+    ).toBeUndefined();
     expect((await postRpc(harness.url, PING, ADDED)).status).toBe(401);
     expect((await socket.closed).code).toBe(4001);
     // The redacted secrets kept the existing tokens working.

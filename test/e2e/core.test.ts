@@ -34,13 +34,21 @@ describe('gateway core end to end', () => {
   it('walks a token through create, use on both transports, rotate and revoke', async () => {
     const created = await admin.call('tokens.create', { id: 'e2e-client', scopes: ['rpc'] });
     const issued = created.result as Issued;
-    expect(issued).toMatchObject({ id: 'e2e-client', scopes: ['rpc'], secret: expect.stringMatching(/^[A-Za-z0-9]{48}$/) });
+    expect(issued).toMatchObject({
+      id: 'e2e-client',
+      scopes: ['rpc'],
+      secret: expect.stringMatching(/^[A-Za-z0-9]{48}$/),
+    });
 
     // The new token works at once over HTTP and the WebSocket, within its scope.
     expect(await callRpc(gateway.url, issued.secret, 'system.ping')).toHaveProperty('result.pong', true);
     const client = await connectOpen(gateway.wsUrl, { token: issued.secret });
     expect(await client.call('system.ping')).toHaveProperty('result.pong', true);
-    expect((await client.call('tokens.list')).error).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } });
+    expect((await client.call('tokens.list')).error).toEqual({
+      code: -32603,
+      message: "Insufficient scope: requires 'admin'",
+      data: { kind: 'forbidden' },
+    });
     await client.close();
 
     const listed = await callRpc(gateway.url, gateway.tokens.admin, 'tokens.list');
@@ -49,12 +57,17 @@ describe('gateway core end to end', () => {
 
     // Rotation: the old secret fails, the new one works.
     const rotated = (await admin.call('tokens.rotate', { id: 'e2e-client' })).result as Issued;
-    expect((await postRpc(gateway.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, issued.secret)).status).toBe(401);
+    expect((await postRpc(gateway.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, issued.secret)).status).toBe(
+      401,
+    );
     expect(await callRpc(gateway.url, rotated.secret, 'system.ping')).toHaveProperty('result.pong', true);
 
     // Revocation: the token fails at once on both transports, and a socket already open with it is closed.
     const open = await connectOpen(gateway.wsUrl, { token: rotated.secret });
-    expect((await admin.call('tokens.revoke', { id: 'e2e-client' })).result).toEqual({ id: 'e2e-client', revoked: true });
+    expect((await admin.call('tokens.revoke', { id: 'e2e-client' })).result).toEqual({
+      id: 'e2e-client',
+      revoked: true,
+    });
     expect(await open.closed).toEqual({ code: 4001, reason: 'Token revoked' });
     const refused = await postRpc(gateway.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, rotated.secret);
     expect(refused.status).toBe(401);

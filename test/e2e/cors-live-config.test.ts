@@ -16,10 +16,16 @@ describe('e2e: CORS origins applied live', () => {
   });
 
   const preflight = (origin: string) =>
-    fetch(`${gateway.url}/api/chat`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' } });
+    fetch(`${gateway.url}/api/chat`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+    });
   const allowedOrigin = async (origin: string) =>
-    (await fetch(`${gateway.url}/api/agents`, { headers: { origin, authorization: `Bearer ${gateway.tokens.rpc}` } })).headers.get('access-control-allow-origin');
-  const patchOrigins = async (origins: string[]) => callRpc(gateway.url, gateway.tokens.admin, 'config.patch', { gateway: { cors: { origins } } });
+    (
+      await fetch(`${gateway.url}/api/agents`, { headers: { origin, authorization: `Bearer ${gateway.tokens.rpc}` } })
+    ).headers.get('access-control-allow-origin');
+  const patchOrigins = async (origins: string[]) =>
+    callRpc(gateway.url, gateway.tokens.admin, 'config.patch', { gateway: { cors: { origins } } });
 
   it('turns CORS on, moves it to another origin and off again, each at once', async () => {
     expect((await preflight(APP)).headers.get('access-control-allow-origin')).toBeNull();

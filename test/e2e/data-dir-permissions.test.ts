@@ -29,7 +29,13 @@ describe('data dir permissions', () => {
 
   async function startIn(dataDir: string): Promise<() => Promise<void>> {
     const paths = resolvePaths({ dataDir }, {});
-    const app = await createApp({ config: harnessConfig(), paths, log: createLogger({ level: 'silent' }), version: 'test', defaultWebDistPath: null });
+    const app = await createApp({
+      config: harnessConfig(),
+      paths,
+      log: createLogger({ level: 'silent' }),
+      version: 'test',
+      defaultWebDistPath: null,
+    });
     const { url } = await app.listen();
     // Migrations have run, so SQLite has created its WAL and shared-memory files.
     expect(await callRpc(url, TOKENS.admin, 'system.ping')).toHaveProperty('result.pong', true);

@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { startGateway, type Harness, type HarnessOptions } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
-import { POSTGRES_SKIP_REASON, postgresBinDir, startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import {
+  POSTGRES_SKIP_REASON,
+  postgresBinDir,
+  startPostgresServer,
+  type PostgresServer,
+} from '../support/postgres-server.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { connectOpen } from '../support/ws-client.js';
 
@@ -30,7 +35,11 @@ function expectRetryAfter(response: Response): void {
 }
 
 /** The -32603 answer every JSON-RPC call gets while a dependency it needs is down. */
-const unavailableAnswer = { code: -32603, message: expect.any(String), data: { kind: 'unavailable', retryAfterMs: expect.any(Number) } };
+const unavailableAnswer = {
+  code: -32603,
+  message: expect.any(String),
+  data: { kind: 'unavailable', retryAfterMs: expect.any(Number) },
+};
 
 function agentOptions(llm: FakeLlm): HarnessOptions {
   return {
@@ -39,64 +48,87 @@ function agentOptions(llm: FakeLlm): HarnessOptions {
   };
 }
 
-describe.skipIf(postgresBinDir === undefined)(`dependency outage: PostgreSQL stops${postgresBinDir === undefined ? ` (${POSTGRES_SKIP_REASON})` : ''}`, () => {
-  let postgres: PostgresServer;
-  let llm: FakeLlm;
-  let gateway: Harness;
-  let storedSecret: string;
+describe.skipIf(postgresBinDir === undefined)(
+  `dependency outage: PostgreSQL stops${postgresBinDir === undefined ? ` (${POSTGRES_SKIP_REASON})` : ''}`,
+  () => {
+    let postgres: PostgresServer;
+    let llm: FakeLlm;
+    let gateway: Harness;
+    let storedSecret: string;
 
-  beforeAll(async () => {
-    [postgres, llm] = await Promise.all([startPostgresServer(), startFakeLlm()]);
-    const { url } = await postgres.freshDatabase({ empty: true });
-    gateway = await startGateway({ ...agentOptions(llm), storage: { kind: 'postgres', url } });
-    const created = await callRpc(gateway.url, gateway.tokens.admin, 'tokens.create', { id: 'stored-bot', scopes: ['rpc'] });
-    storedSecret = String((created.result as { secret: string }).secret);
-    expect(await ready(gateway)).toEqual({ status: 200, body: expect.objectContaining({ status: 'ready', dependencies: { storage: 'ok', coordination: 'ok' } }) });
-    await postgres.stop();
-    await vi.waitFor(async () => expect((await ready(gateway)).status).toBe(503), WAIT);
-  }, 90_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await llm?.close();
-  });
-
-  it('/ready answers 503 naming storage; /health still answers 200', async () => {
-    expect(await ready(gateway)).toEqual({ status: 503, body: expect.objectContaining({ status: 'unavailable', dependencies: { storage: 'unreachable', coordination: 'ok' } }) });
-    const health = await fetch(`${gateway.url}/health`);
-    expect(health.status).toBe(200);
-  });
-
-  it('a token kept in the store answers 503 unavailable with Retry-After, not 500', async () => {
-    const response = await fetch(`${gateway.url}/api/agents`, { headers: { authorization: `Bearer ${storedSecret}` } });
-    expect(response.status).toBe(503);
-    expectRetryAfter(response);
-    expect(await response.json()).toEqual({ error: { code: 'unavailable', message: expect.any(String) } });
-  });
-
-  it('a method that reads the store and a turn answer -32603 unavailable with retryAfterMs', async () => {
-    expect(await callRpc(gateway.url, gateway.tokens.admin, 'session.list', {})).toMatchObject({ error: unavailableAnswer });
-    expect(await callRpc(gateway.url, gateway.tokens.admin, 'agent.execute', { message: 'hello' })).toMatchObject({ error: unavailableAnswer });
-  });
-
-  it('/v1 with a token kept in the store answers 503 with Retry-After in the OpenAI envelope', async () => {
-    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${storedSecret}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content: 'hello' }] }),
+    beforeAll(async () => {
+      [postgres, llm] = await Promise.all([startPostgresServer(), startFakeLlm()]);
+      const { url } = await postgres.freshDatabase({ empty: true });
+      gateway = await startGateway({ ...agentOptions(llm), storage: { kind: 'postgres', url } });
+      const created = await callRpc(gateway.url, gateway.tokens.admin, 'tokens.create', {
+        id: 'stored-bot',
+        scopes: ['rpc'],
+      });
+      storedSecret = String((created.result as { secret: string }).secret);
+      expect(await ready(gateway)).toEqual({
+        status: 200,
+        body: expect.objectContaining({ status: 'ready', dependencies: { storage: 'ok', coordination: 'ok' } }),
+      });
+      await postgres.stop();
+      await vi.waitFor(async () => expect((await ready(gateway)).status).toBe(503), WAIT);
+    }, 90_000);
+    afterAll(async () => {
+      await gateway?.close();
+      await llm?.close();
     });
-    expect(response.status).toBe(503);
-    expectRetryAfter(response);
-    expect(await response.json()).toMatchObject({ error: { type: 'server_error', code: null } });
-  });
 
-  it('a WebSocket upgrade with a stored token answers 503 instead of being reset', async () => {
-    await expect(connectOpen(`${gateway.wsUrl}?token=${encodeURIComponent(storedSecret)}`)).rejects.toThrow('upgrade refused: HTTP 503');
-  });
+    it('/ready answers 503 naming storage; /health still answers 200', async () => {
+      expect(await ready(gateway)).toEqual({
+        status: 503,
+        body: expect.objectContaining({
+          status: 'unavailable',
+          dependencies: { storage: 'unreachable', coordination: 'ok' },
+        }),
+      });
+      const health = await fetch(`${gateway.url}/health`);
+      expect(health.status).toBe(200);
+    });
 
-  it('shuts down completely although the usage counters cannot be flushed to the stopped PostgreSQL', async () => {
-    await expect(gateway.close()).resolves.toBeUndefined();
-  });
-});
+    it('a token kept in the store answers 503 unavailable with Retry-After, not 500', async () => {
+      const response = await fetch(`${gateway.url}/api/agents`, {
+        headers: { authorization: `Bearer ${storedSecret}` },
+      });
+      expect(response.status).toBe(503);
+      expectRetryAfter(response);
+      expect(await response.json()).toEqual({ error: { code: 'unavailable', message: expect.any(String) } });
+    });
+
+    it('a method that reads the store and a turn answer -32603 unavailable with retryAfterMs', async () => {
+      expect(await callRpc(gateway.url, gateway.tokens.admin, 'session.list', {})).toMatchObject({
+        error: unavailableAnswer,
+      });
+      expect(await callRpc(gateway.url, gateway.tokens.admin, 'agent.execute', { message: 'hello' })).toMatchObject({
+        error: unavailableAnswer,
+      });
+    });
+
+    it('/v1 with a token kept in the store answers 503 with Retry-After in the OpenAI envelope', async () => {
+      const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${storedSecret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content: 'hello' }] }),
+      });
+      expect(response.status).toBe(503);
+      expectRetryAfter(response);
+      expect(await response.json()).toMatchObject({ error: { type: 'server_error', code: null } });
+    });
+
+    it('a WebSocket upgrade with a stored token answers 503 instead of being reset', async () => {
+      await expect(connectOpen(`${gateway.wsUrl}?token=${encodeURIComponent(storedSecret)}`)).rejects.toThrow(
+        'upgrade refused: HTTP 503',
+      );
+    });
+
+    it('shuts down completely although the usage counters cannot be flushed to the stopped PostgreSQL', async () => {
+      await expect(gateway.close()).resolves.toBeUndefined();
+    });
+  },
+);
 
 describe('dependency outage: Redis stops', () => {
   let redis: RedisServer;
@@ -110,7 +142,10 @@ describe('dependency outage: Redis stops', () => {
       gateway: { rateLimit: { maxRequests: RATE_LIMIT, windowMs: 600_000 } },
       coordination: { kind: 'redis', url: redis.url },
     });
-    expect(await ready(gateway)).toEqual({ status: 200, body: expect.objectContaining({ status: 'ready', dependencies: { storage: 'ok', coordination: 'ok' } }) });
+    expect(await ready(gateway)).toEqual({
+      status: 200,
+      body: expect.objectContaining({ status: 'ready', dependencies: { storage: 'ok', coordination: 'ok' } }),
+    });
     await redis.stop();
     await vi.waitFor(async () => expect((await ready(gateway)).status).toBe(503), WAIT);
   }, 60_000);
@@ -120,7 +155,13 @@ describe('dependency outage: Redis stops', () => {
   });
 
   it('/ready answers 503 naming coordination; /health still answers 200', async () => {
-    expect(await ready(gateway)).toEqual({ status: 503, body: expect.objectContaining({ status: 'unavailable', dependencies: { storage: 'ok', coordination: 'unreachable' } }) });
+    expect(await ready(gateway)).toEqual({
+      status: 503,
+      body: expect.objectContaining({
+        status: 'unavailable',
+        dependencies: { storage: 'ok', coordination: 'unreachable' },
+      }),
+    });
     expect((await fetch(`${gateway.url}/health`)).status).toBe(200);
   });
 
@@ -142,6 +183,8 @@ describe('dependency outage: Redis stops', () => {
   });
 
   it('a turn, which needs the session lock, answers -32603 unavailable with retryAfterMs', async () => {
-    expect(await callRpc(gateway.url, gateway.tokens.admin, 'agent.execute', { message: 'hello' })).toMatchObject({ error: unavailableAnswer });
+    expect(await callRpc(gateway.url, gateway.tokens.admin, 'agent.execute', { message: 'hello' })).toMatchObject({
+      error: unavailableAnswer,
+    });
   });
 });

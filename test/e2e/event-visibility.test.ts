@@ -34,14 +34,20 @@ describe('event visibility per token', () => {
 
   const chat = async (token: string, message: string) => {
     const response = await fetch(`${gateway.url}/api/chat`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ message }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ message }),
     });
     expect(response.status).toBe(200);
   };
   const payloadOf = (frame: ReadFrame) => JSON.parse(frame.data ?? '{}') as Record<string, unknown>;
-  const sentBy = (sessionKey: string) => (frame: ReadFrame) => frame.event === 'message:sent' && payloadOf(frame).sessionKey === sessionKey;
+  const sentBy = (sessionKey: string) => (frame: ReadFrame) =>
+    frame.event === 'message:sent' && payloadOf(frame).sessionKey === sessionKey;
   /** Every session key and owner an event frame names. */
-  const namedIn = (frames: ReadFrame[]) => frames.filter((frame) => frame.event !== undefined).map((frame) => [frame.event, payloadOf(frame).sessionKey ?? payloadOf(frame).ownerId]);
+  const namedIn = (frames: ReadFrame[]) =>
+    frames
+      .filter((frame) => frame.event !== undefined)
+      .map((frame) => [frame.event, payloadOf(frame).sessionKey ?? payloadOf(frame).ownerId]);
 
   it("streams to a token only its own sessions' and jobs' events, live and replayed; an admin gets every event", async () => {
     const mine = await openSse(`${gateway.url}/api/events?token=${gateway.tokens.rpc}`);
@@ -49,16 +55,41 @@ describe('event visibility per token', () => {
     await mine.next();
     await all.next();
     await chat(OTHER, 'their secret plans');
-    gateway.app.events.emit('scheduler:job_started', { jobId: 'j1', jobName: 'theirs', agentId: 'default', runId: 'r1', ownerId: 'other' });
+    gateway.app.events.emit('scheduler:job_started', {
+      jobId: 'j1',
+      jobName: 'theirs',
+      agentId: 'default',
+      runId: 'r1',
+      ownerId: 'other',
+    });
     gateway.app.events.emit('config:patched', { sections: ['agents'], sha: 'abc' });
-    gateway.app.events.emit('scheduler:job_started', { jobId: 'j2', jobName: 'mine', agentId: 'default', runId: 'r2', ownerId: 'rpc-client' });
+    gateway.app.events.emit('scheduler:job_started', {
+      jobId: 'j2',
+      jobName: 'mine',
+      agentId: 'default',
+      runId: 'r2',
+      ownerId: 'rpc-client',
+    });
     await chat(gateway.tokens.rpc, 'my question');
 
     const seen = await mine.until(sentBy(MINE));
     expect(namedIn(seen).every(([, subject]) => subject === MINE || subject === 'rpc-client')).toBe(true);
-    expect(namedIn(seen)).toEqual(expect.arrayContaining([['message:received', MINE], ['scheduler:job_started', 'rpc-client'], ['message:sent', MINE]]));
+    expect(namedIn(seen)).toEqual(
+      expect.arrayContaining([
+        ['message:received', MINE],
+        ['scheduler:job_started', 'rpc-client'],
+        ['message:sent', MINE],
+      ]),
+    );
     const everything = await all.until(sentBy(MINE));
-    expect(namedIn(everything)).toEqual(expect.arrayContaining([['message:sent', THEIRS], ['scheduler:job_started', 'other'], ['config:patched', undefined], ['message:sent', MINE]]));
+    expect(namedIn(everything)).toEqual(
+      expect.arrayContaining([
+        ['message:sent', THEIRS],
+        ['scheduler:job_started', 'other'],
+        ['config:patched', undefined],
+        ['message:sent', MINE],
+      ]),
+    );
     all.close();
 
     // A reconnect with the id of the first frame it saw replays only what it may see.
@@ -66,7 +97,10 @@ describe('event visibility per token', () => {
     mine.close();
     await chat(OTHER, 'more of their plans');
     await chat(gateway.tokens.rpc, 'my follow-up');
-    const resumed = await openSse(`${gateway.url}/api/events`, { authorization: `Bearer ${gateway.tokens.rpc}`, 'last-event-id': firstId });
+    const resumed = await openSse(`${gateway.url}/api/events`, {
+      authorization: `Bearer ${gateway.tokens.rpc}`,
+      'last-event-id': firstId,
+    });
     const replayed = await resumed.until((frame) => sentBy(MINE)(frame) && Number(frame.id) > Number(seen.at(-1)?.id));
     resumed.close();
     expect(namedIn(replayed).length).toBeGreaterThan(2);
@@ -77,10 +111,13 @@ describe('event visibility per token', () => {
     await chat(OTHER, 'activity of theirs');
     await chat(gateway.tokens.rpc, 'activity of mine');
     const activity = async (token: string) => {
-      const response = await fetch(`${gateway.url}/api/activity?limit=100`, { headers: { authorization: `Bearer ${token}` } });
+      const response = await fetch(`${gateway.url}/api/activity?limit=100`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       return ((await response.json()) as { events: { name: string; payload: Record<string, unknown> }[] }).events;
     };
-    const subjects = (events: { name: string; payload: Record<string, unknown> }[]) => events.map((event) => event.payload.sessionKey ?? event.payload.ownerId ?? event.name);
+    const subjects = (events: { name: string; payload: Record<string, unknown> }[]) =>
+      events.map((event) => event.payload.sessionKey ?? event.payload.ownerId ?? event.name);
     const mine = subjects(await activity(gateway.tokens.rpc));
     expect(mine).toContain(MINE);
     expect(mine).toContain('rpc-client');
@@ -96,7 +133,11 @@ describe('event visibility per token', () => {
     llm.script({ text: 'Handled the deploy.' });
     const body = JSON.stringify({ event: 'deploy.finished', source: 'ci', data: { build: 42 } });
     const signature = createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex');
-    const accepted = await fetch(`${gateway.url}/hooks/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': signature }, body });
+    const accepted = await fetch(`${gateway.url}/hooks/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-webhook-signature': signature },
+      body,
+    });
     expect(accepted.status).toBe(202);
     const { sessionKey } = (await accepted.json()) as { sessionKey: string };
     const done = await admin.waitFor((frame) => frame.method === 'session.completed');

@@ -63,7 +63,9 @@ describe('e2e: /api/events replay on reconnect', () => {
 
   it('an EventSource that loses its connection receives exactly the events it missed, then live ones', async () => {
     const connection = droppableFetch();
-    const source = new EventSource(`${gateway.url}/api/events?token=${gateway.tokens.admin}`, { fetch: connection.fetch });
+    const source = new EventSource(`${gateway.url}/api/events?token=${gateway.tokens.admin}`, {
+      fetch: connection.fetch,
+    });
     const received: { provider: string; id: string }[] = [];
     let opens = 0;
     source.addEventListener('open', () => {
@@ -99,11 +101,20 @@ describe('e2e: /api/events replay on reconnect', () => {
     first.close();
     for (const provider of ['gone-1', 'gone-2', 'kept-1', 'kept-2', 'kept-3']) emit(provider);
 
-    const second = await openSse(`${gateway.url}/api/events?token=${gateway.tokens.admin}`, { 'last-event-id': lastId });
+    const second = await openSse(`${gateway.url}/api/events?token=${gateway.tokens.admin}`, {
+      'last-event-id': lastId,
+    });
     await second.next();
     emit('live');
-    const frames = (await second.until((frame: ReadFrame) => frame.data?.includes('"live"') === true)).filter((frame) => frame.event !== undefined);
-    expect(frames.map((frame) => (JSON.parse(frame.data ?? '{}') as { provider: string }).provider)).toEqual(['kept-1', 'kept-2', 'kept-3', 'live']);
+    const frames = (await second.until((frame: ReadFrame) => frame.data?.includes('"live"') === true)).filter(
+      (frame) => frame.event !== undefined,
+    );
+    expect(frames.map((frame) => (JSON.parse(frame.data ?? '{}') as { provider: string }).provider)).toEqual([
+      'kept-1',
+      'kept-2',
+      'kept-3',
+      'live',
+    ]);
     expect(frames.map((frame) => Number(frame.id) - Number(lastId))).toEqual([3, 4, 5, 6]);
     second.close();
   });

@@ -37,7 +37,11 @@ describe('evidence retention on a started gateway', () => {
     if (response.error !== undefined) throw new Error(`${method}: ${JSON.stringify(response.error)}`);
     return response.result as Record<string, unknown>;
   };
-  const turn = (peerId: string) => admin('agent.execute', { message: 'hello', sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId } });
+  const turn = (peerId: string) =>
+    admin('agent.execute', {
+      message: 'hello',
+      sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId },
+    });
   const tables = async () => ((await admin('obs.storage.stats')).storage as { tables: TableStats[] }).tables;
   const rowsOf = async (table: string) => (await tables()).find((entry) => entry.table === table)?.rows;
 
@@ -47,17 +51,28 @@ describe('evidence retention on a started gateway', () => {
     await turn('recent');
     clock.now = NOW;
     const before = await admin('obs.storage.stats');
-    expect(before).toMatchObject({ retentionDays: 30, sweepIntervalMs: 3_600_000, lastSweep: null, storage: { backend: 'sqlite' } });
+    expect(before).toMatchObject({
+      retentionDays: 30,
+      sweepIntervalMs: 3_600_000,
+      lastSweep: null,
+      storage: { backend: 'sqlite' },
+    });
     expect((before.storage as { databaseBytes: number }).databaseBytes).toBeGreaterThan(0);
     expect(await rowsOf('session_index')).toBe(2);
     const billingBefore = await admin('obs.billing.total', { sinceMs: NOW - 7 * DAY });
 
     const sweep = await admin('obs.storage.sweep');
-    expect(sweep).toMatchObject({ outcome: 'swept', retentionDays: 30, cutoffMs: NOW - 30 * DAY, deleted: { session_index: 1, token_usage: 1 } });
+    expect(sweep).toMatchObject({
+      outcome: 'swept',
+      retentionDays: 30,
+      cutoffMs: NOW - 30 * DAY,
+      deleted: { session_index: 1, token_usage: 1 },
+    });
     expect((sweep.deleted as Record<string, number>).trajectory).toBeGreaterThan(0);
 
     expect(await rowsOf('session_index')).toBe(1);
-    for (const entry of await tables()) if (entry.rows > 0) expect(entry.oldestMs, entry.table).toBeGreaterThan(NOW - 30 * DAY);
+    for (const entry of await tables())
+      if (entry.rows > 0) expect(entry.oldestMs, entry.table).toBeGreaterThan(NOW - 30 * DAY);
     expect(await admin('obs.billing.total', { sinceMs: NOW - 7 * DAY })).toEqual(billingBefore);
     expect((await admin('obs.storage.stats')).lastSweep).toEqual(sweep);
   });
@@ -69,9 +84,15 @@ describe('evidence retention on a started gateway', () => {
     expect(await rowsOf('session_index')).toBe(1);
     await admin('config.patch', { obs: { retentionDays: 7 } });
     expect(await admin('obs.storage.stats')).toMatchObject({ retentionDays: 7 });
-    expect(await admin('obs.storage.sweep')).toMatchObject({ outcome: 'swept', retentionDays: 7, deleted: { session_index: 1 } });
+    expect(await admin('obs.storage.sweep')).toMatchObject({
+      outcome: 'swept',
+      retentionDays: 7,
+      deleted: { session_index: 1 },
+    });
     expect(await rowsOf('session_index')).toBe(0);
-    expect(await callRpc(harness.url, harness.tokens.admin, 'config.patch', { obs: { retentionDays: -1 } })).toMatchObject({
+    expect(
+      await callRpc(harness.url, harness.tokens.admin, 'config.patch', { obs: { retentionDays: -1 } }),
+    ).toMatchObject({
       error: { code: -32602, data: { param: 'obs.retentionDays' } },
     });
   });

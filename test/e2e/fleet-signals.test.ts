@@ -19,7 +19,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function rpc(url: string, token: string, method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+async function rpc(
+  url: string,
+  token: string,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   const response = await callRpc(url, token, method, params);
   if (response.error !== undefined) throw new Error(`${method}: ${JSON.stringify(response.error)}`);
   return response.result as Record<string, unknown>;
@@ -27,7 +32,13 @@ async function rpc(url: string, token: string, method: string, params: Record<st
 
 async function gateway(llm: FakeLlm, options: Partial<HarnessOptions> = {}, contextWindow = 32_768): Promise<Harness> {
   const harness = await startGateway({
-    providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow, maxTokens: 512 }] } },
+    providers: {
+      fake: {
+        type: 'openai-compatible',
+        baseUrl: llm.baseUrl,
+        models: [{ id: 'fake-model', contextWindow, maxTokens: 512 }],
+      },
+    },
     agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model' } },
     ...options,
   });
@@ -35,7 +46,8 @@ async function gateway(llm: FakeLlm, options: Partial<HarnessOptions> = {}, cont
   return harness;
 }
 
-const fleetHealth = async (harness: Harness) => (await rpc(harness.url, harness.tokens.admin, 'obs.fleet.health')) as unknown as FleetHealthReport;
+const fleetHealth = async (harness: Harness) =>
+  (await rpc(harness.url, harness.tokens.admin, 'obs.fleet.health')) as unknown as FleetHealthReport;
 const findingCodes = (report: FleetHealthReport) => report.findings.map((finding) => finding.code);
 
 describe('fleet findings from real traffic', () => {
@@ -51,9 +63,14 @@ describe('fleet findings from real traffic', () => {
 
   it('records the boot posture after listen, so a server serving less than the configured window is a finding', async () => {
     const harness = await gateway(llm);
-    await expect.poll(async () => findingCodes(await fleetHealth(harness)), { timeout: 5000 }).toContain('config_posture:served_below_configured');
+    await expect
+      .poll(async () => findingCodes(await fleetHealth(harness)), { timeout: 5000 })
+      .toContain('config_posture:served_below_configured');
     const report = await fleetHealth(harness);
-    expect(report.findings.find((finding) => finding.code === 'config_posture:served_below_configured')).toMatchObject({ count: 1, detail: expect.stringContaining('fake') });
+    expect(report.findings.find((finding) => finding.code === 'config_posture:served_below_configured')).toMatchObject({
+      count: 1,
+      detail: expect.stringContaining('fake'),
+    });
     expect(report.likelyRootCause.code).toBe('fleet_config_posture');
     expect(llm.requests.some((request) => request.endpoint === 'models')).toBe(true);
   });
@@ -67,14 +84,21 @@ describe('fleet findings from real traffic', () => {
       await expect.poll(async () => (await postureRows(harness)).length, { timeout: 5000 }).toBe(1);
       expect(findingCodes(await fleetHealth(harness))).not.toContain('config_posture:served_below_configured');
     }
-    expect((await postureRows(unknown))[0]).toMatchObject({ providers: [{ provider: 'fake', model: 'fake-model', configuredWindowTokens: 32_768, servedWindowTokens: 'unknown' }] });
+    expect((await postureRows(unknown))[0]).toMatchObject({
+      providers: [
+        { provider: 'fake', model: 'fake-model', configuredWindowTokens: 32_768, servedWindowTokens: 'unknown' },
+      ],
+    });
   });
 
   it('turns repeated breaker trips into fleet_recurring_health_signal', async () => {
     const clock = { now: Date.now() };
     const harness = await gateway(llm, { app: { now: () => clock.now } });
     const execute = (peerId: string) =>
-      rpc(harness.url, harness.tokens.admin, 'agent.execute', { message: 'hi', sessionKey: { tenantId: 'default', userId: 'ops', channelId: 'test', peerId } });
+      rpc(harness.url, harness.tokens.admin, 'agent.execute', {
+        message: 'hi',
+        sessionKey: { tenantId: 'default', userId: 'ops', channelId: 'test', peerId },
+      });
     for (let trip = 1; trip <= 3; trip += 1) {
       // Three consecutive failures open the breaker; after its 30 s cooldown a good probe closes it again.
       for (let failure = 0; failure < 3; failure += 1) {
@@ -86,9 +110,13 @@ describe('fleet findings from real traffic', () => {
       expect(await execute(`probe-${trip}`)).toMatchObject({ finishReason: 'stop' });
     }
     const report = await fleetHealth(harness);
-    expect(report.findings).toContainEqual(expect.objectContaining({
-      code: 'fleet_recurring_health_signal', count: 3, detail: expect.stringContaining('provider_breaker_opened:fake'),
-    }));
+    expect(report.findings).toContainEqual(
+      expect.objectContaining({
+        code: 'fleet_recurring_health_signal',
+        count: 3,
+        detail: expect.stringContaining('provider_breaker_opened:fake'),
+      }),
+    );
   });
 });
 
@@ -96,7 +124,9 @@ async function postureRows(harness: Harness): Promise<Record<string, unknown>[]>
   await harness.app.observability.flush();
   const db = new Database(harness.paths.databasePath, { readonly: true });
   try {
-    const rows = db.prepare("SELECT data FROM health_signals WHERE kind = 'config_posture' ORDER BY id").all() as { data: string }[];
+    const rows = db.prepare("SELECT data FROM health_signals WHERE kind = 'config_posture' ORDER BY id").all() as {
+      data: string;
+    }[];
     return rows.map((row) => JSON.parse(row.data) as Record<string, unknown>);
   } finally {
     db.close();
@@ -110,8 +140,16 @@ describe('a restart that finds an unfinished run', () => {
     const first = await gateway(llm);
     // The sub-agent's model call hangs, so its turn has started and not ended when the process "dies" below.
     llm.script({ text: 'never arrives', delayMs: 60_000 });
-    const { runId } = (await rpc(first.url, first.tokens.admin, 'session.spawn', { parentKey: 'default:ops:test:parent', task: 'long job' })) as { runId: string };
-    await expect.poll(async () => ((await rpc(first.url, first.tokens.admin, 'obs.explain', { rootRunId: runId })) as unknown as IncidentReport).outcome?.endReason)
+    const { runId } = (await rpc(first.url, first.tokens.admin, 'session.spawn', {
+      parentKey: 'default:ops:test:parent',
+      task: 'long job',
+    })) as { runId: string };
+    await expect
+      .poll(
+        async () =>
+          ((await rpc(first.url, first.tokens.admin, 'obs.explain', { rootRunId: runId })) as unknown as IncidentReport)
+            .outcome?.endReason,
+      )
       .toBe('in_progress');
 
     // A crash: the data dir as it is on disk right now, copied while the first process keeps running.
@@ -120,7 +158,13 @@ describe('a restart that finds an unfinished run', () => {
     const source = new Database(first.paths.databasePath, { readonly: true });
     await source.backup(join(crashedDir, 'gateway.db'));
     source.close();
-    const restarted = await createApp({ config: first.config, paths: resolvePaths({ dataDir: crashedDir }, {}), log: createLogger({ level: 'silent' }), version: 'test', defaultWebDistPath: null });
+    const restarted = await createApp({
+      config: first.config,
+      paths: resolvePaths({ dataDir: crashedDir }, {}),
+      log: createLogger({ level: 'silent' }),
+      version: 'test',
+      defaultWebDistPath: null,
+    });
     cleanups.push(() => restarted.close());
     const { url } = await restarted.listen();
     const admin = first.tokens.admin;
@@ -135,7 +179,9 @@ describe('a restart that finds an unfinished run', () => {
     const db = new Database(join(crashedDir, 'gateway.db'), { readonly: true });
     try {
       const signals = db.prepare("SELECT severity, data FROM health_signals WHERE kind = 'health'").all();
-      expect(signals).toEqual([{ severity: 'warning', data: JSON.stringify({ code: 'runs_orphaned_on_restart', count: 1 }) }]);
+      expect(signals).toEqual([
+        { severity: 'warning', data: JSON.stringify({ code: 'runs_orphaned_on_restart', count: 1 }) },
+      ]);
     } finally {
       db.close();
     }

@@ -7,14 +7,33 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { startGateway, type Harness } from '../support/gateway-harness.js';
-import { deepJson, garbageBody, hostileId, hostileJsonText, hostileValue, mutate, seededRandom, type Random } from '../support/hostile-input.js';
+import {
+  deepJson,
+  garbageBody,
+  hostileId,
+  hostileJsonText,
+  hostileValue,
+  mutate,
+  seededRandom,
+  type Random,
+} from '../support/hostile-input.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const WEBHOOK_SECRET = 'fuzz-webhook-secret-0123456789';
 const CONCURRENCY = 12;
 
 /** Admin methods whose plausible params would take the gateway apart for the rest of the run; rpc tokens still call them. */
-const ADMIN_SKIPPED = new Set(['gateway.restart', 'tokens.revoke', 'tokens.rotate', 'agents.delete', 'agents.suspend', 'config.rollback', 'config.apply', 'obs.reset', 'obs.reset.table']);
+const ADMIN_SKIPPED = new Set([
+  'gateway.restart',
+  'tokens.revoke',
+  'tokens.rotate',
+  'agents.delete',
+  'agents.suspend',
+  'config.rollback',
+  'config.apply',
+  'obs.reset',
+  'obs.reset.table',
+]);
 
 interface DiscoveredMethod {
   name: string;
@@ -23,7 +42,8 @@ interface DiscoveredMethod {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Failures collected over the run; the test prints them with the seed instead of stopping at the first. */
 const failures: string[] = [];
@@ -39,7 +59,12 @@ function isRpcResponse(value: unknown): boolean {
   if (!(id === null || typeof id === 'string' || typeof id === 'number')) return false;
   if ('result' in value) return !('error' in value);
   const { error } = value;
-  return isObject(error) && Number.isInteger(error.code) && typeof error.message === 'string' && (error.data === undefined || isObject(error.data));
+  return (
+    isObject(error) &&
+    Number.isInteger(error.code) &&
+    typeof error.message === 'string' &&
+    (error.data === undefined || isObject(error.data))
+  );
 }
 
 /** `result` or the error code of one JSON-RPC answer, or `-` when it is none. */
@@ -53,7 +78,11 @@ function isRpcNotification(value: unknown): boolean {
   return isObject(value) && value.jsonrpc === '2.0' && typeof value.method === 'string' && !('id' in value);
 }
 
-const isRestError = (value: unknown) => isObject(value) && isObject(value.error) && typeof value.error.code === 'string' && typeof value.error.message === 'string';
+const isRestError = (value: unknown) =>
+  isObject(value) &&
+  isObject(value.error) &&
+  typeof value.error.code === 'string' &&
+  typeof value.error.message === 'string';
 
 const isOpenAiError = (value: unknown) =>
   isObject(value) &&
@@ -96,7 +125,11 @@ function plausible(random: Random, schema: Json): unknown {
     case 'array':
       return [];
     case 'object':
-      return isObject(schema.properties) ? Object.fromEntries(Object.entries(schema.properties).map(([key, value]) => [key, plausible(random, value as Json)])) : {};
+      return isObject(schema.properties)
+        ? Object.fromEntries(
+            Object.entries(schema.properties).map(([key, value]) => [key, plausible(random, value as Json)]),
+          )
+        : {};
     default:
       return 'default';
   }
@@ -152,14 +185,33 @@ describe('fuzz: hostile input at every surface', () => {
 
   function token(): string | undefined {
     const { tokens } = gateway;
-    return random.pick([tokens.admin, tokens.rpc, tokens.rpc, tokens.api, tokens.mcpClient, tokens.adminOnly, 'wrong-token-0123456789abcdefghijklmnop', undefined]);
+    return random.pick([
+      tokens.admin,
+      tokens.rpc,
+      tokens.rpc,
+      tokens.api,
+      tokens.mcpClient,
+      tokens.adminOnly,
+      'wrong-token-0123456789abcdefghijklmnop',
+      undefined,
+    ]);
   }
 
   function rpcRequest(): unknown {
-    const method = random.chance(0.9) ? random.pick(methods) : { name: random.pick(['', 'nope.nope', '__proto__', 'rpc.', 'system.ping.x']), params: [] };
-    const template = Object.fromEntries(method.params.filter((param) => param.required || random.chance(0.5)).map((param) => [param.name, plausible(random, param.schema)]));
+    const method = random.chance(0.9)
+      ? random.pick(methods)
+      : { name: random.pick(['', 'nope.nope', '__proto__', 'rpc.', 'system.ping.x']), params: [] };
+    const template = Object.fromEntries(
+      method.params
+        .filter((param) => param.required || random.chance(0.5))
+        .map((param) => [param.name, plausible(random, param.schema)]),
+    );
     const params = random.chance(0.8) ? mutate(random, template) : hostileValue(random);
-    const request: Json = { jsonrpc: random.chance(0.95) ? '2.0' : random.pick(['1.0', 2, null]), method: method.name, params };
+    const request: Json = {
+      jsonrpc: random.chance(0.95) ? '2.0' : random.pick(['1.0', 2, null]),
+      method: method.name,
+      params,
+    };
     const id = hostileId(random);
     if (id !== undefined) request.id = id;
     if (random.chance(0.05)) delete request.method;
@@ -170,7 +222,10 @@ describe('fuzz: hostile input at every surface', () => {
     if (random.chance(0.1)) return { text: garbageBody(random), adminSafe: true };
     if (random.chance(0.15)) {
       const batch = Array.from({ length: random.int(60) }, () => rpcRequest());
-      return { text: hostileJsonText(random, batch), adminSafe: batch.every((item) => !ADMIN_SKIPPED.has(String((item as Json).method))) };
+      return {
+        text: hostileJsonText(random, batch),
+        adminSafe: batch.every((item) => !ADMIN_SKIPPED.has(String((item as Json).method))),
+      };
     }
     const request = rpcRequest() as Json;
     return { text: hostileJsonText(random, request), adminSafe: !ADMIN_SKIPPED.has(String(request.method)) };
@@ -182,7 +237,15 @@ describe('fuzz: hostile input at every surface', () => {
       const bearer = adminSafe ? token() : gateway.tokens.rpc;
       const response = await fetch(`${gateway.url}/rpc`, {
         method: 'POST',
-        headers: { 'content-type': random.pick(['application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded']), ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }) },
+        headers: {
+          'content-type': random.pick([
+            'application/json',
+            'application/json',
+            'text/plain',
+            'application/x-www-form-urlencoded',
+          ]),
+          ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
+        },
         body: text,
       });
       const body = await response.text();
@@ -190,7 +253,9 @@ describe('fuzz: hostile input at every surface', () => {
       if (response.status === 204) return check(body === '', 'POST /rpc 204 body', body);
       const parsed = parseJson(body);
       for (const item of Array.isArray(parsed) ? parsed : [parsed]) seen.add(`rpc ${rpcOutcome(item)}`);
-      const ok = Array.isArray(parsed) ? parsed.every(isRpcResponse) : isRpcResponse(parsed) || (response.status >= 400 && isRestError(parsed));
+      const ok = Array.isArray(parsed)
+        ? parsed.every(isRpcResponse)
+        : isRpcResponse(parsed) || (response.status >= 400 && isRestError(parsed));
       check(ok, 'POST /rpc envelope', { status: response.status, body });
     });
     await expectHealthy();
@@ -213,7 +278,11 @@ describe('fuzz: hostile input at every surface', () => {
         socket.send(text, { binary: typeof text !== 'string' || random.chance(0.05) });
       }
       socket.send(JSON.stringify({ jsonrpc: '2.0', id: 'final-ping', method: 'system.ping' }));
-      await expect.poll(() => frames.some((frame) => isObject(frame) && frame.id === 'final-ping') || closed !== undefined, { timeout: 20_000 }).toBe(true);
+      await expect
+        .poll(() => frames.some((frame) => isObject(frame) && frame.id === 'final-ping') || closed !== undefined, {
+          timeout: 20_000,
+        })
+        .toBe(true);
       check(closed === undefined, 'WebSocket closed during the fuzz', closed);
       for (const frame of frames) {
         seen.add(`ws ${rpcOutcome(frame)}`);
@@ -252,7 +321,19 @@ describe('fuzz: hostile input at every surface', () => {
   ] as const;
 
   const hostileQuery = () =>
-    random.pick(['', '?message=hi', '?message=', '?sessionKey=:::', '?sessionKey=default:admin:rpc', '?limit=-1', '?limit=1e309', `?message=${'x'.repeat(3_000)}`, '?__proto__[x]=1', '?token=&token=a', '?a=%zz']);
+    random.pick([
+      '',
+      '?message=hi',
+      '?message=',
+      '?sessionKey=:::',
+      '?sessionKey=default:admin:rpc',
+      '?limit=-1',
+      '?limit=1e309',
+      `?message=${'x'.repeat(3_000)}`,
+      '?__proto__[x]=1',
+      '?token=&token=a',
+      '?a=%zz',
+    ]);
 
   it('REST and SSE routes answer {error:{code,message}} and never 5xx', async () => {
     await runPool(800, async () => {
@@ -260,10 +341,17 @@ describe('fuzz: hostile input at every surface', () => {
       const bearer = token();
       const hasBody = method !== 'GET';
       const url = `${gateway.url}${path}${hostileQuery()}${random.chance(0.3) && bearer !== undefined ? `${path.includes('?') ? '&' : '?'}token=${bearer}` : ''}`;
-      const body = hasBody ? (random.chance(0.7) ? hostileJsonText(random, mutate(random, { message: 'hello', sessionKey: 'default:rpc-client:rest' })) : garbageBody(random)) : undefined;
+      const body = hasBody
+        ? random.chance(0.7)
+          ? hostileJsonText(random, mutate(random, { message: 'hello', sessionKey: 'default:rpc-client:rest' }))
+          : garbageBody(random)
+        : undefined;
       const response = await fetch(url, {
         method,
-        headers: { 'content-type': random.pick(['application/json', 'text/plain']), ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }) },
+        headers: {
+          'content-type': random.pick(['application/json', 'text/plain']),
+          ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
+        },
         ...(body === undefined ? {} : { body }),
         signal: AbortSignal.timeout(15_000),
       });
@@ -277,7 +365,8 @@ describe('fuzz: hostile input at every surface', () => {
         return;
       }
       const text = await response.text();
-      if (response.status >= 400) check(isRestError(parseJson(text)), `${method} ${path} envelope`, { status: response.status, text });
+      if (response.status >= 400)
+        check(isRestError(parseJson(text)), `${method} ${path} envelope`, { status: response.status, text });
       else check(parseJson(text) !== undefined, `${method} ${path} JSON`, { status: response.status, text });
     });
     await expectHealthy();
@@ -285,34 +374,99 @@ describe('fuzz: hostile input at every surface', () => {
   });
 
   // The fields clients send beyond the spec's table (DESIGN §3 third wave), for mutation to reach.
-  const V1_CHAT_EXTRAS = { logit_bias: { '1': 5 }, prompt_cache_key: 'k', safety_identifier: 'u', service_tier: 'auto', top_logprobs: 0, modalities: ['text'], verbosity: 'low' };
-  const V1_RESPONSES_EXTRAS = { include: [], truncation: 'disabled', max_tool_calls: 1, text: { verbosity: 'low' }, service_tier: 'default', prompt_cache_key: 'k' };
+  const V1_CHAT_EXTRAS = {
+    logit_bias: { '1': 5 },
+    prompt_cache_key: 'k',
+    safety_identifier: 'u',
+    service_tier: 'auto',
+    top_logprobs: 0,
+    modalities: ['text'],
+    verbosity: 'low',
+  };
+  const V1_RESPONSES_EXTRAS = {
+    include: [],
+    truncation: 'disabled',
+    max_tool_calls: 1,
+    text: { verbosity: 'low' },
+    service_tier: 'default',
+    prompt_cache_key: 'k',
+  };
   const V1_TEMPLATES = {
-    '/v1/chat/completions': () => ({ model: random.pick(['small', 'default', 'nope', 'local/small']), messages: [{ role: 'user', content: 'hi' }], stream: random.chance(0.3), max_tokens: 10, ...(random.chance(0.3) ? V1_CHAT_EXTRAS : {}) }),
-    '/v1/responses': () => ({ model: 'small', input: random.pick(['hi', [{ role: 'user', content: 'hi' }]]), stream: random.chance(0.3), previous_response_id: random.chance(0.2) ? 'resp_nope' : undefined, background: random.chance(0.2) ? true : undefined, ...(random.chance(0.3) ? V1_RESPONSES_EXTRAS : {}) }),
+    '/v1/chat/completions': () => ({
+      model: random.pick(['small', 'default', 'nope', 'local/small']),
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: random.chance(0.3),
+      max_tokens: 10,
+      ...(random.chance(0.3) ? V1_CHAT_EXTRAS : {}),
+    }),
+    '/v1/responses': () => ({
+      model: 'small',
+      input: random.pick(['hi', [{ role: 'user', content: 'hi' }]]),
+      stream: random.chance(0.3),
+      previous_response_id: random.chance(0.2) ? 'resp_nope' : undefined,
+      background: random.chance(0.2) ? true : undefined,
+      ...(random.chance(0.3) ? V1_RESPONSES_EXTRAS : {}),
+    }),
     '/v1/responses/resp_nope/cancel': () => ({}),
-    '/v1/embeddings': () => ({ model: 'small', input: random.pick(['hi', ['a', 'b'], [1, 2]]), ...(random.chance(0.3) ? { dimensions: 4 } : {}) }),
+    '/v1/embeddings': () => ({
+      model: 'small',
+      input: random.pick(['hi', ['a', 'b'], [1, 2]]),
+      ...(random.chance(0.3) ? { dimensions: 4 } : {}),
+    }),
   } as const;
 
   it('/v1 answers the OpenAI error envelope or a well-formed reply, and never 5xx', async () => {
     await runPool(600, async () => {
-      const route = random.pick(['/v1/chat/completions', '/v1/chat/completions', '/v1/responses', '/v1/embeddings', '/v1/models', '/v1/models/x%00y', '/v1/nope', '/v1/models/%zz', '/v1/responses/resp_nope/cancel'] as const);
-      const bearer = random.pick([gateway.tokens.api, gateway.tokens.rpc, gateway.tokens.admin, gateway.tokens.mcpClient, 'bad', undefined]);
+      const route = random.pick([
+        '/v1/chat/completions',
+        '/v1/chat/completions',
+        '/v1/responses',
+        '/v1/embeddings',
+        '/v1/models',
+        '/v1/models/x%00y',
+        '/v1/nope',
+        '/v1/models/%zz',
+        '/v1/responses/resp_nope/cancel',
+      ] as const);
+      const bearer = random.pick([
+        gateway.tokens.api,
+        gateway.tokens.rpc,
+        gateway.tokens.admin,
+        gateway.tokens.mcpClient,
+        'bad',
+        undefined,
+      ]);
       const template = route in V1_TEMPLATES ? V1_TEMPLATES[route as keyof typeof V1_TEMPLATES]() : undefined;
-      const body = template === undefined ? undefined : random.chance(0.85) ? hostileJsonText(random, mutate(random, template)) : garbageBody(random);
+      const body =
+        template === undefined
+          ? undefined
+          : random.chance(0.85)
+            ? hostileJsonText(random, mutate(random, template))
+            : garbageBody(random);
       const response = await fetch(`${gateway.url}${route}`, {
         method: body === undefined ? 'GET' : 'POST',
-        headers: { 'content-type': 'application/json', ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }) },
+        headers: {
+          'content-type': 'application/json',
+          ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
+        },
         ...(body === undefined ? {} : { body }),
         signal: AbortSignal.timeout(15_000),
       });
       const text = await response.text();
       seen.add(`v1 ${response.status}`);
       check(response.status < 500, `${route} status`, { status: response.status, text });
-      if (response.status >= 400) return check(isOpenAiError(parseJson(text)), `${route} envelope`, { status: response.status, text });
+      if (response.status >= 400)
+        return check(isOpenAiError(parseJson(text)), `${route} envelope`, { status: response.status, text });
       if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-        const events = text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6));
-        check(events.every((data) => data === '[DONE]' || parseJson(data) !== undefined), `${route} SSE frames`, text);
+        const events = text
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => line.slice(6));
+        check(
+          events.every((data) => data === '[DONE]' || parseJson(data) !== undefined),
+          `${route} SSE frames`,
+          text,
+        );
       } else check(isObject(parseJson(text)), `${route} JSON`, text);
     });
     await expectHealthy();
@@ -324,9 +478,16 @@ describe('fuzz: hostile input at every surface', () => {
       // A replay is a valid delivery sent twice; everything else is mutated or garbage.
       const replay = random.chance(0.15);
       const delivery = { event: 'push', source: 'git', data: hostileValue(random) };
-      const body = replay ? JSON.stringify(delivery) : random.chance(0.7) ? hostileJsonText(random, mutate(random, delivery)) : garbageBody(random);
+      const body = replay
+        ? JSON.stringify(delivery)
+        : random.chance(0.7)
+          ? hostileJsonText(random, mutate(random, delivery))
+          : garbageBody(random);
       const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
-      const timestamp = !replay && random.chance(0.5) ? String(Math.floor(Date.now() / 1000) + random.pick([0, 0, 10, -1_000, 1e12])) : undefined;
+      const timestamp =
+        !replay && random.chance(0.5)
+          ? String(Math.floor(Date.now() / 1000) + random.pick([0, 0, 10, -1_000, 1e12]))
+          : undefined;
       const hmac = createHmac('sha256', replay || random.chance(0.85) ? WEBHOOK_SECRET : 'wrong-secret-0123456789');
       if (timestamp !== undefined) hmac.update(`${timestamp}.`);
       const valid = `sha256=${hmac.update(bytes).digest('hex')}`;
@@ -339,8 +500,13 @@ describe('fuzz: hostile input at every surface', () => {
         const text = await response.text();
         seen.add(`webhook ${response.status}`);
         check(response.status < 500, 'webhook status', { status: response.status, text });
-        if (response.status >= 400) check(isRestError(parseJson(text)), 'webhook envelope', { status: response.status, text });
-        else check(response.status === 202 && isObject(parseJson(text)), 'webhook accepted', { status: response.status, text });
+        if (response.status >= 400)
+          check(isRestError(parseJson(text)), 'webhook envelope', { status: response.status, text });
+        else
+          check(response.status === 202 && isObject(parseJson(text)), 'webhook accepted', {
+            status: response.status,
+            text,
+          });
       }
     });
     await expectHealthy();
@@ -390,16 +556,27 @@ describe('fuzz: hostile input at every surface', () => {
 
   it('still serves a normal turn and config read after the run', async () => {
     const headers = { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' };
-    const turn = await fetch(`${gateway.url}/rpc`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agent.execute', params: { message: 'after the storm' } }) });
+    const turn = await fetch(`${gateway.url}/rpc`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agent.execute', params: { message: 'after the storm' } }),
+    });
     expect(await turn.json()).toMatchObject({ result: { response: 'Echo: after the storm' } });
-    const config = await fetch(`${gateway.url}/rpc`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'config.get', params: { section: 'gateway' } }) });
+    const config = await fetch(`${gateway.url}/rpc`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'config.get', params: { section: 'gateway' } }),
+    });
     expect(await config.json()).toMatchObject({ result: expect.any(Object) });
     expect(healthChecks).toBe(6);
   });
 
   it('reached past validation on every surface, not only one refusal', () => {
     const expected = [
-      ...['result', '-32700', '-32600', '-32601', '-32602', '-32603'].flatMap((outcome) => [`rpc ${outcome}`, `ws ${outcome}`]),
+      ...['result', '-32700', '-32600', '-32601', '-32602', '-32603'].flatMap((outcome) => [
+        `rpc ${outcome}`,
+        `ws ${outcome}`,
+      ]),
       ...['200', '400', '401', '403', '404', '413'].map((status) => `rest ${status}`),
       ...['200', '400', '401', '403', '404'].map((status) => `v1 ${status}`),
       ...['202', '400', '401', '409'].map((status) => `webhook ${status}`),

@@ -1,7 +1,13 @@
 // Off-the-shelf JSON-RPC client libraries against a started gateway, used the way their READMEs show:
 // json-rpc-2.0 over fetch to POST /rpc, jayson's HTTP client, and rpc-websockets over /ws.
 import jayson from 'jayson/promise/index.js';
-import { isJSONRPCResponse, isJSONRPCResponses, JSONRPCClient, JSONRPCErrorException, type JSONRPCRequest } from 'json-rpc-2.0';
+import {
+  isJSONRPCResponse,
+  isJSONRPCResponses,
+  JSONRPCClient,
+  JSONRPCErrorException,
+  type JSONRPCRequest,
+} from 'json-rpc-2.0';
 import { Client as RpcWebSocketClient } from 'rpc-websockets';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startGateway, type Harness } from '../support/gateway-harness.js';
@@ -33,7 +39,8 @@ describe('e2e: JSON-RPC client libraries', () => {
         statuses.push(response.status);
         if (response.status === 200) {
           const body: unknown = await response.json();
-          if (!isJSONRPCResponse(body) && !isJSONRPCResponses(body)) throw new Error(`not a JSON-RPC response: ${JSON.stringify(body)}`);
+          if (!isJSONRPCResponse(body) && !isJSONRPCResponses(body))
+            throw new Error(`not a JSON-RPC response: ${JSON.stringify(body)}`);
           client.receive(body);
           return;
         }
@@ -43,7 +50,10 @@ describe('e2e: JSON-RPC client libraries', () => {
     }
 
     it('answers a call', async () => {
-      expect(await fetchClient(gateway.tokens.rpc).request('system.ping', {})).toMatchObject({ pong: true, ts: expect.any(Number) });
+      expect(await fetchClient(gateway.tokens.rpc).request('system.ping', {})).toMatchObject({
+        pong: true,
+        ts: expect.any(Number),
+      });
     });
 
     it('answers a batch, each response matched to its request', async () => {
@@ -60,10 +70,18 @@ describe('e2e: JSON-RPC client libraries', () => {
     });
 
     it('rejects with JSONRPCErrorException carrying code, message and data', async () => {
-      const failure = await Promise.resolve(fetchClient(gateway.tokens.admin).request('tokens.revoke', { id: 'nobody' })).catch((error: unknown) => error);
+      const failure = await Promise.resolve(
+        fetchClient(gateway.tokens.admin).request('tokens.revoke', { id: 'nobody' }),
+      ).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(JSONRPCErrorException);
-      expect(failure).toMatchObject({ code: -32603, message: "Token 'nobody' not found", data: { kind: 'not_found', param: 'id' } });
-      const invalid = await Promise.resolve(fetchClient(gateway.tokens.admin).request('tokens.revoke', { id: 'x', extra: 1 })).catch((error: unknown) => error);
+      expect(failure).toMatchObject({
+        code: -32603,
+        message: "Token 'nobody' not found",
+        data: { kind: 'not_found', param: 'id' },
+      });
+      const invalid = await Promise.resolve(
+        fetchClient(gateway.tokens.admin).request('tokens.revoke', { id: 'x', extra: 1 }),
+      ).catch((error: unknown) => error);
       expect(invalid).toMatchObject({ code: -32602 });
     });
 
@@ -77,35 +95,57 @@ describe('e2e: JSON-RPC client libraries', () => {
   describe("jayson's HTTP client", () => {
     function jaysonClient(token: string) {
       const url = new URL(gateway.url);
-      return jayson.Client.http({ hostname: url.hostname, port: Number(url.port), path: '/rpc', headers: { authorization: `Bearer ${token}` } });
+      return jayson.Client.http({
+        hostname: url.hostname,
+        port: Number(url.port),
+        path: '/rpc',
+        headers: { authorization: `Bearer ${token}` },
+      });
     }
 
     it('answers a call, with the uuid string id jayson generates echoed back', async () => {
       const client = jaysonClient(gateway.tokens.rpc);
       const response = await client.request('system.ping', {});
-      expect(response).toMatchObject({ jsonrpc: '2.0', id: expect.stringMatching(/^[0-9a-f-]{36}$/), result: { pong: true } });
+      expect(response).toMatchObject({
+        jsonrpc: '2.0',
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        result: { pong: true },
+      });
     });
 
     it('answers a batch', async () => {
       const client = jaysonClient(gateway.tokens.admin);
-      const batch = [client.request('system.ping', {}, undefined, false), client.request('tokens.list', {}, undefined, false)];
+      const batch = [
+        client.request('system.ping', {}, undefined, false),
+        client.request('tokens.list', {}, undefined, false),
+      ];
       const responses: unknown = await client.request(batch);
       expect(Array.isArray(responses)).toBe(true);
       expect(responses).toHaveLength(2);
       const ids = batch.map((request) => request.id);
-      expect(responses).toEqual(expect.arrayContaining([expect.objectContaining({ id: ids[0], result: expect.objectContaining({ pong: true }) }), expect.objectContaining({ id: ids[1] })]));
+      expect(responses).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ id: ids[0], result: expect.objectContaining({ pong: true }) }),
+          expect.objectContaining({ id: ids[1] }),
+        ]),
+      );
     });
 
     it('answers an error with code, message and data', async () => {
       const response = await jaysonClient(gateway.tokens.admin).request('tokens.revoke', { id: 'nobody' });
-      expect(response).toMatchObject({ error: { code: -32603, message: "Token 'nobody' not found", data: { kind: 'not_found', param: 'id' } } });
+      expect(response).toMatchObject({
+        error: { code: -32603, message: "Token 'nobody' not found", data: { kind: 'not_found', param: 'id' } },
+      });
     });
   });
 
   describe('rpc-websockets Client over /ws', () => {
     let client: RpcWebSocketClient;
     beforeAll(async () => {
-      client = new RpcWebSocketClient(gateway.wsUrl, { reconnect: false, headers: { authorization: `Bearer ${gateway.tokens.rpc}` } });
+      client = new RpcWebSocketClient(gateway.wsUrl, {
+        reconnect: false,
+        headers: { authorization: `Bearer ${gateway.tokens.rpc}` },
+      });
       await new Promise<void>((resolve, reject) => {
         client.once('open', () => resolve());
         client.once('error', reject);

@@ -16,7 +16,12 @@ describe('e2e: JSON-RPC params given as an empty array', () => {
 
   function jaysonClient(token: string) {
     const url = new URL(gateway.url);
-    return jayson.Client.http({ hostname: url.hostname, port: Number(url.port), path: '/rpc', headers: { authorization: `Bearer ${token}` } });
+    return jayson.Client.http({
+      hostname: url.hostname,
+      port: Number(url.port),
+      path: '/rpc',
+      headers: { authorization: `Bearer ${token}` },
+    });
   }
 
   it("answers jayson's request('system.ping', []) over POST /rpc", async () => {
@@ -31,7 +36,13 @@ describe('e2e: JSON-RPC params given as an empty array', () => {
 
   it('still refuses a non-empty array with -32602 naming positional params', async () => {
     const response = await jaysonClient(gateway.tokens.rpc).request('system.ping', [1]);
-    expect(response).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/positional/), data: { kind: 'invalid_params', param: 'params' } } });
+    expect(response).toMatchObject({
+      error: {
+        code: -32602,
+        message: expect.stringMatching(/positional/),
+        data: { kind: 'invalid_params', param: 'params' },
+      },
+    });
   });
 
   it('answers a raw WebSocket frame with params: []', async () => {
@@ -42,7 +53,9 @@ describe('e2e: JSON-RPC params given as an empty array', () => {
       const answer = await socket.waitFor((frame) => frame.id === 'empty');
       expect(answer).toMatchObject({ result: { pong: true } });
       socket.send({ jsonrpc: '2.0', id: 'positional', method: 'system.ping', params: ['x'] });
-      expect(await socket.waitFor((frame) => frame.id === 'positional')).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/positional/) } });
+      expect(await socket.waitFor((frame) => frame.id === 'positional')).toMatchObject({
+        error: { code: -32602, message: expect.stringMatching(/positional/) },
+      });
     } finally {
       await socket.close();
     }

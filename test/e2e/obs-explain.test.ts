@@ -19,17 +19,39 @@ describe('obs over real agent turns', () => {
     llm = await startFakeLlm({ models: ['fake-model'] });
     harness = await startGateway({
       providers: {
-        fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, timeoutMs: 300, models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512, cost: { input: 1, output: 2 } }] },
+        fake: {
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          timeoutMs: 300,
+          models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512, cost: { input: 1, output: 2 } }],
+        },
       },
-      agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model', systemPrompt: 'Be brief.', tools: ['current_time'] } },
+      agents: {
+        default: {
+          name: 'Assistant',
+          provider: 'fake',
+          model: 'fake-model',
+          systemPrompt: 'Be brief.',
+          tools: ['current_time'],
+        },
+      },
     });
     const execute = async (sessionKeyPeer: string, message: string) => {
-      const response = await callRpc(harness.url, harness.tokens.admin, 'agent.execute', { message, sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId: sessionKeyPeer } });
+      const response = await callRpc(harness.url, harness.tokens.admin, 'agent.execute', {
+        message,
+        sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId: sessionKeyPeer },
+      });
       if (response.error !== undefined) throw new Error(JSON.stringify(response.error));
       return response.result as { finishReason: string };
     };
     // A tool call with input the tool refuses, then an answer: the turn completes with a tool error.
-    llm.script({ toolCalls: [{ name: 'current_time', arguments: { timezone: 'Mars/Olympus' } }], usage: { inputTokens: 40, outputTokens: 5 } }, { text: 'I could not read the clock.', usage: { inputTokens: 60, outputTokens: 7 } });
+    llm.script(
+      {
+        toolCalls: [{ name: 'current_time', arguments: { timezone: 'Mars/Olympus' } }],
+        usage: { inputTokens: 40, outputTokens: 5 },
+      },
+      { text: 'I could not read the clock.', usage: { inputTokens: 60, outputTokens: 7 } },
+    );
     expect(await execute('tool', 'What time is it?')).toMatchObject({ finishReason: 'stop' });
     // A reply slower than the provider's timeoutMs: the model call times out and the turn fails.
     llm.script({ text: 'too late', delayMs: 5_000 });
@@ -58,7 +80,13 @@ describe('obs over real agent turns', () => {
       cost: { totalTokens: 112 },
       timing: { turnCount: 1 },
       toolStats: { current_time: { ok: 0, failed: 1, topErrorKind: 'invalid_input' } },
-      failures: [{ toolName: 'current_time', errorKind: 'invalid_input', resultDigest: expect.stringMatching(/^sha256:[0-9a-f]{16}$/) }],
+      failures: [
+        {
+          toolName: 'current_time',
+          errorKind: 'invalid_input',
+          resultDigest: expect.stringMatching(/^sha256:[0-9a-f]{16}$/),
+        },
+      ],
       likelyRootCause: { code: 'completed_with_tool_errors' },
       coverage: { trajectory: { found: true } },
     });
@@ -74,7 +102,17 @@ describe('obs over real agent turns', () => {
     expect(report.outcome).toMatchObject({ endReason: 'timeout', degraded: true });
     // The failed model call is a failure of its own (issue 31): no status, as the provider never answered.
     expect(report.failures).toEqual([
-      { seq: expect.any(Number), toolName: 'fake/fake-model', errorKind: 'timeout', resultDigest: 'none', resultBytes: 0, errorPreview: 'timeout', provider: 'fake', model: 'fake-model', step: 1 },
+      {
+        seq: expect.any(Number),
+        toolName: 'fake/fake-model',
+        errorKind: 'timeout',
+        resultDigest: 'none',
+        resultBytes: 0,
+        errorPreview: 'timeout',
+        provider: 'fake',
+        model: 'fake-model',
+        step: 1,
+      },
     ]);
     // The turn recorded its prompt_timeout evidence, so the cause is numbers-backed and names the knob.
     expect(report.likelyRootCause.code).toBe('prompt_timeout');
@@ -82,7 +120,10 @@ describe('obs over real agent turns', () => {
   });
 
   it('answers session_not_found for an unknown trace', async () => {
-    expect(await obsCall('obs.explain', { traceId: 'no-such-trace' })).toMatchObject({ marker: 'session_not_found', reference: { kind: 'traceId', value: 'no-such-trace' } });
+    expect(await obsCall('obs.explain', { traceId: 'no-such-trace' })).toMatchObject({
+      marker: 'session_not_found',
+      reference: { kind: 'traceId', value: 'no-such-trace' },
+    });
   });
 
   it('sums both sessions in fleet health, billing and trace search', async () => {
@@ -96,8 +137,13 @@ describe('obs over real agent turns', () => {
       autonomy: { runs: { total: 0 } },
     });
     expect(fleet.topErrorKinds.map((entry) => entry.kind).sort()).toEqual(['invalid_input', 'upstream_failed']);
-    expect(await obsCall('obs.billing.bySession', { sessionKey: TOOL_SESSION })).toMatchObject({ callCount: 2, totalTokens: 112 });
-    const { rows } = (await obsCall('obs.trace.search', { where: 'degraded = true' })) as { rows: { sessionKey: string }[] };
+    expect(await obsCall('obs.billing.bySession', { sessionKey: TOOL_SESSION })).toMatchObject({
+      callCount: 2,
+      totalTokens: 112,
+    });
+    const { rows } = (await obsCall('obs.trace.search', { where: 'degraded = true' })) as {
+      rows: { sessionKey: string }[];
+    };
     expect(rows.map((row) => row.sessionKey).sort()).toEqual([TIMEOUT_SESSION, TOOL_SESSION]);
   });
 });

@@ -6,7 +6,9 @@ import { startGateway, type Harness } from '../support/gateway-harness.js';
 
 function gatewayOptions(llm: FakeLlm) {
   return {
-    providers: { local: { type: 'openai-compatible' as const, baseUrl: llm.baseUrl, models: [{ id: 'small' }, { id: 'large' }] } },
+    providers: {
+      local: { type: 'openai-compatible' as const, baseUrl: llm.baseUrl, models: [{ id: 'small' }, { id: 'large' }] },
+    },
     agents: { default: { name: 'Assistant', provider: 'local', model: 'small' } },
     embeddings: { provider: 'local', model: 'embed-small' },
   };
@@ -29,21 +31,46 @@ describe('e2e: OpenAI-compatible API', () => {
 
   it('answers chat completions, plain and streamed with usage', async () => {
     llm.script({ text: 'Plain answer' }, { deltas: ['Stre', 'amed'], usage: { inputTokens: 3, outputTokens: 2 } });
-    const completion = await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'hi' }] });
-    expect(completion).toMatchObject({ object: 'chat.completion', model: 'local/small', choices: [{ message: { role: 'assistant', content: 'Plain answer' }, finish_reason: 'stop' }] });
-    const stream = await client.chat.completions.create({ model: 'default', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
+    const completion = await client.chat.completions.create({
+      model: 'local/small',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(completion).toMatchObject({
+      object: 'chat.completion',
+      model: 'local/small',
+      choices: [{ message: { role: 'assistant', content: 'Plain answer' }, finish_reason: 'stop' }],
+    });
+    const stream = await client.chat.completions.create({
+      model: 'default',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? null)).toEqual(['', 'Stre', 'amed', null, null]);
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+    });
   });
 
   it('lists and retrieves models, then the agents (DESIGN §3 "/v1/models")', async () => {
     const models = [];
     for await (const model of client.models.list()) models.push(model.id);
     expect(models).toEqual(['local/small', 'local/large', 'default']);
-    expect(await client.models.retrieve('default')).toEqual({ id: 'default', object: 'model', created: 0, owned_by: 'agent' });
-    expect(await client.models.retrieve('local/large')).toEqual({ id: 'local/large', object: 'model', created: 0, owned_by: 'local' });
+    expect(await client.models.retrieve('default')).toEqual({
+      id: 'default',
+      object: 'model',
+      created: 0,
+      owned_by: 'agent',
+    });
+    expect(await client.models.retrieve('local/large')).toEqual({
+      id: 'local/large',
+      object: 'model',
+      created: 0,
+      owned_by: 'local',
+    });
     await expect(client.models.retrieve('local/none')).rejects.toBeInstanceOf(NotFoundError);
   });
 
@@ -51,13 +78,19 @@ describe('e2e: OpenAI-compatible API', () => {
     const floats = await client.embeddings.create({ model: 'any', input: ['alpha', 'beta'], encoding_format: 'float' });
     const decoded = await client.embeddings.create({ model: 'any', input: ['alpha', 'beta'] });
     expect(floats.model).toBe('embed-small');
-    expect(decoded.data.map((item) => item.embedding)).toEqual(floats.data.map((item) => item.embedding.map((value) => Math.fround(value))));
+    expect(decoded.data.map((item) => item.embedding)).toEqual(
+      floats.data.map((item) => item.embedding.map((value) => Math.fround(value))),
+    );
   });
 
   it('answers responses and continues them with previous_response_id', async () => {
     const first = await client.responses.create({ model: 'local/small', input: 'My name is Ada.' });
     expect(first).toMatchObject({ object: 'response', status: 'completed', output_text: 'Echo: My name is Ada.' });
-    const stream = client.responses.stream({ model: 'local/small', input: 'Who am I?', previous_response_id: first.id });
+    const stream = client.responses.stream({
+      model: 'local/small',
+      input: 'Who am I?',
+      previous_response_id: first.id,
+    });
     const types = [];
     for await (const event of stream) types.push(event.type);
     expect(types[0]).toBe('response.created');
@@ -67,7 +100,11 @@ describe('e2e: OpenAI-compatible API', () => {
   });
 
   it('maps 401 and 403 to the SDK error classes', async () => {
-    const anonymous = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'wrong-token-0123456789abcdefghijklmnop', maxRetries: 0 });
+    const anonymous = new OpenAI({
+      baseURL: `${gateway.url}/v1`,
+      apiKey: 'wrong-token-0123456789abcdefghijklmnop',
+      maxRetries: 0,
+    });
     await expect(anonymous.models.list()).rejects.toBeInstanceOf(AuthenticationError);
     const mcp = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: gateway.tokens.mcpClient, maxRetries: 0 });
     await expect(mcp.models.list()).rejects.toBeInstanceOf(PermissionDeniedError);
@@ -77,7 +114,10 @@ describe('e2e: OpenAI-compatible API', () => {
 describe('e2e: /v1 rate limit', () => {
   it('answers 429 rate_limit_error with Retry-After once the client is over the limit', async () => {
     const llm = await startFakeLlm();
-    const gateway = await startGateway({ ...gatewayOptions(llm), gateway: { rateLimit: { maxRequests: 1, windowMs: 60_000 } } });
+    const gateway = await startGateway({
+      ...gatewayOptions(llm),
+      gateway: { rateLimit: { maxRequests: 1, windowMs: 60_000 } },
+    });
     try {
       const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: gateway.tokens.rpc, maxRetries: 0 });
       await client.models.list();

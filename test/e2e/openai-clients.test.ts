@@ -4,7 +4,14 @@ import { HumanMessage, type AIMessage } from '@langchain/core/messages';
 import { tool as langchainTool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { ChatOpenAI } from '@langchain/openai';
-import { Agent, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool as agentsTool } from '@openai/agents';
+import {
+  Agent,
+  run,
+  setDefaultOpenAIClient,
+  setOpenAIAPI,
+  setTracingDisabled,
+  tool as agentsTool,
+} from '@openai/agents';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -35,7 +42,10 @@ describe('e2e: mainstream clients, unmodified', () => {
     llm = await startFakeLlm();
     gateway = await startGateway({
       providers: { local: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'mock-model' }] } },
-      agents: { default: { name: 'Assistant', provider: 'local', model: 'mock-model' }, helper: { name: 'Helper', provider: 'local', model: 'mock-model' } },
+      agents: {
+        default: { name: 'Assistant', provider: 'local', model: 'mock-model' },
+        helper: { name: 'Helper', provider: 'local', model: 'mock-model' },
+      },
     });
     client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: gateway.tokens.api, maxRetries: 0 });
   });
@@ -53,9 +63,25 @@ describe('e2e: mainstream clients, unmodified', () => {
     setTracingDisabled(true);
     setDefaultOpenAIClient(client);
     setOpenAIAPI('responses');
-    const weather = agentsTool({ name: 'get_weather', description: 'Weather in a city', parameters: z.object({ city: z.string() }), execute: async ({ city }) => `sunny in ${city}` });
-    const billing = new Agent({ name: 'Billing agent', instructions: 'You answer billing questions.', model: 'local/mock-model', outputType: z.object({ amount: z.number() }) });
-    const triage = new Agent({ name: 'Triage', instructions: 'Route the user.', model: 'local/mock-model', tools: [weather], handoffs: [billing] });
+    const weather = agentsTool({
+      name: 'get_weather',
+      description: 'Weather in a city',
+      parameters: z.object({ city: z.string() }),
+      execute: async ({ city }) => `sunny in ${city}`,
+    });
+    const billing = new Agent({
+      name: 'Billing agent',
+      instructions: 'You answer billing questions.',
+      model: 'local/mock-model',
+      outputType: z.object({ amount: z.number() }),
+    });
+    const triage = new Agent({
+      name: 'Triage',
+      instructions: 'Route the user.',
+      model: 'local/mock-model',
+      tools: [weather],
+      handoffs: [billing],
+    });
     llm.script(
       { toolCalls: [{ id: 'call_weather', name: 'get_weather', arguments: { city: 'Bern' } }] },
       { toolCalls: [{ id: 'call_handoff', name: 'transfer_to_Billing_agent', arguments: {} }] },
@@ -81,10 +107,22 @@ describe('e2e: mainstream clients, unmodified', () => {
   });
 
   it('runs a LangGraph createReactAgent tool loop over chat completions (ToolMessage carries name)', async () => {
-    const getWeather = langchainTool(async ({ city }: { city: string }) => `sunny in ${city}`, { name: 'get_weather', description: 'Weather in a city', schema: z.object({ city: z.string() }) });
-    const model = new ChatOpenAI({ model: 'local/mock-model', apiKey: gateway.tokens.api, configuration: { baseURL: `${gateway.url}/v1` }, maxRetries: 0 });
+    const getWeather = langchainTool(async ({ city }: { city: string }) => `sunny in ${city}`, {
+      name: 'get_weather',
+      description: 'Weather in a city',
+      schema: z.object({ city: z.string() }),
+    });
+    const model = new ChatOpenAI({
+      model: 'local/mock-model',
+      apiKey: gateway.tokens.api,
+      configuration: { baseURL: `${gateway.url}/v1` },
+      maxRetries: 0,
+    });
     const agent = createReactAgent({ llm: model, tools: [getWeather] });
-    llm.script({ toolCalls: [{ id: 'call_lg', name: 'get_weather', arguments: { city: 'Oslo' } }] }, { text: 'Sunny in Oslo.' });
+    llm.script(
+      { toolCalls: [{ id: 'call_lg', name: 'get_weather', arguments: { city: 'Oslo' } }] },
+      { text: 'Sunny in Oslo.' },
+    );
 
     const state = await agent.invoke({ messages: [new HumanMessage('Weather in Oslo?')] });
 
@@ -96,27 +134,63 @@ describe('e2e: mainstream clients, unmodified', () => {
   });
 
   it("pushes openai-node's chat.completions.stream() final message back into the next request", async () => {
-    const tools = [{ type: 'function' as const, function: { name: 'lookup', description: 'Looks a word up', parameters: { type: 'object', properties: { word: { type: 'string' } } } } }];
-    llm.script({ toolCalls: [{ id: 'call_st', name: 'lookup', arguments: { word: 'gateway' } }] }, { text: 'A gateway is a way in.' });
+    const tools = [
+      {
+        type: 'function' as const,
+        function: {
+          name: 'lookup',
+          description: 'Looks a word up',
+          parameters: { type: 'object', properties: { word: { type: 'string' } } },
+        },
+      },
+    ];
+    llm.script(
+      { toolCalls: [{ id: 'call_st', name: 'lookup', arguments: { word: 'gateway' } }] },
+      { text: 'A gateway is a way in.' },
+    );
     const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is a gateway?' }];
 
     const stream = client.chat.completions.stream({ model: 'mock-model', messages, tools });
     const final = await stream.finalMessage();
-    expect(final.tool_calls?.[0]).toMatchObject({ id: 'call_st', function: { name: 'lookup', arguments: '{"word":"gateway"}' } });
+    expect(final.tool_calls?.[0]).toMatchObject({
+      id: 'call_st',
+      function: { name: 'lookup', arguments: '{"word":"gateway"}' },
+    });
     messages.push(final, { role: 'tool', tool_call_id: 'call_st', content: 'a way in' });
 
     const answer = await client.chat.completions.create({ model: 'mock-model', messages });
     expect(answer.choices[0]?.message.content).toBe('A gateway is a way in.');
     expect(bodies()[1]?.messages.slice(-2)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_st', type: 'function', function: { name: 'lookup', arguments: '{"word":"gateway"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_st', type: 'function', function: { name: 'lookup', arguments: '{"word":"gateway"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_st', content: 'a way in' },
     ]);
   });
 
   it('retrieves a model by bare id, provider/id and agent id, as chat accepts them', async () => {
-    expect(await client.models.retrieve('mock-model')).toEqual({ id: 'mock-model', object: 'model', created: 0, owned_by: 'local' });
-    expect(await client.models.retrieve('local/mock-model')).toEqual({ id: 'local/mock-model', object: 'model', created: 0, owned_by: 'local' });
-    expect(await client.models.retrieve('helper')).toEqual({ id: 'helper', object: 'model', created: 0, owned_by: 'agent' });
+    expect(await client.models.retrieve('mock-model')).toEqual({
+      id: 'mock-model',
+      object: 'model',
+      created: 0,
+      owned_by: 'local',
+    });
+    expect(await client.models.retrieve('local/mock-model')).toEqual({
+      id: 'local/mock-model',
+      object: 'model',
+      created: 0,
+      owned_by: 'local',
+    });
+    expect(await client.models.retrieve('helper')).toEqual({
+      id: 'helper',
+      object: 'model',
+      created: 0,
+      owned_by: 'agent',
+    });
     await expect(client.models.retrieve('no-such-model')).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 });

@@ -24,7 +24,11 @@ describe('e2e: client.responses.retrieve and client.responses.delete', () => {
 
   it('retrieves a response as it was created, and after delete neither retrieve nor previous_response_id finds it', async () => {
     llm.script({ text: 'Kept for later', usage: { inputTokens: 4, outputTokens: 3 } });
-    const created = await client.responses.create({ model: 'default', input: 'Remember me', metadata: { ticket: '7' } });
+    const created = await client.responses.create({
+      model: 'default',
+      input: 'Remember me',
+      metadata: { ticket: '7' },
+    });
     const retrieved = await client.responses.retrieve(created.id);
     expect(retrieved).toEqual(created);
     expect(retrieved.output_text).toBe('Kept for later');
@@ -32,7 +36,9 @@ describe('e2e: client.responses.retrieve and client.responses.delete', () => {
     expect(await client.responses.delete(created.id)).toEqual({ id: created.id, object: 'response', deleted: true });
     await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(client.responses.delete(created.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(client.responses.create({ model: 'default', input: 'Again', previous_response_id: created.id })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      client.responses.create({ model: 'default', input: 'Again', previous_response_id: created.id }),
+    ).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('retrieves a streamed response as its response.completed event carried it', async () => {

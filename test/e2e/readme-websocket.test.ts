@@ -18,7 +18,11 @@ async function readmeWebSocketSnippet(): Promise<string> {
   return snippet;
 }
 
-function runNode(file: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+function runNode(
+  file: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [file], { cwd, env, timeout: 20_000 }, (error, stdout, stderr) => {
       if (error !== null && typeof error.code !== 'number') {
@@ -57,6 +61,10 @@ describe('README: the WebSocket snippet', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ jsonrpc: '2.0', id: 1, result: { pong: true, ts: expect.any(Number) } });
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { pong: true, ts: expect.any(Number) },
+    });
   });
 });

@@ -49,7 +49,10 @@ describe('e2e: two replicas on one Redis', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    }).then(async (response) => ({ status: response.status, body: (await response.json()) as { result?: Record<string, unknown>; error?: unknown } }));
+    }).then(async (response) => ({
+      status: response.status,
+      body: (await response.json()) as { result?: Record<string, unknown>; error?: unknown },
+    }));
   const chat = (gateway: Harness, message: string) =>
     fetch(`${gateway.url}/api/chat`, {
       method: 'POST',
@@ -61,11 +64,16 @@ describe('e2e: two replicas on one Redis', () => {
     const statuses: number[] = [];
     for (let index = 0; index < RATE_LIMIT; index += 1) {
       const gateway = index % 2 === 0 ? a : b;
-      statuses.push((await fetch(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${gateway.tokens.api}` } })).status);
+      statuses.push(
+        (await fetch(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${gateway.tokens.api}` } }))
+          .status,
+      );
     }
     expect(statuses).toEqual(Array.from({ length: RATE_LIMIT }, () => 200));
     for (const gateway of [a, b]) {
-      const refused = await fetch(`${gateway.url}/v1/models`, { headers: { authorization: `Bearer ${gateway.tokens.api}` } });
+      const refused = await fetch(`${gateway.url}/v1/models`, {
+        headers: { authorization: `Bearer ${gateway.tokens.api}` },
+      });
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     }
@@ -76,7 +84,9 @@ describe('e2e: two replicas on one Redis', () => {
     expect((await chat(a, 'My name is Ada.')).body.response).toBe('Nice to meet you, Ada.');
     expect((await chat(b, 'What is my name?')).body.response).toBe('You are Ada.');
     const sent = llm.chatRequests().at(-1)?.body as { messages: { role: string; content: string }[] };
-    expect(sent.messages.map((message) => message.content)).toEqual(expect.arrayContaining(['My name is Ada.', 'Nice to meet you, Ada.', 'What is my name?']));
+    expect(sent.messages.map((message) => message.content)).toEqual(
+      expect.arrayContaining(['My name is Ada.', 'Nice to meet you, Ada.', 'What is my name?']),
+    );
   });
 
   it('runs the turns of one session one at a time across replicas: B waits for the turn A holds', async () => {
@@ -97,7 +107,9 @@ describe('e2e: two replicas on one Redis', () => {
     expect((await onA).body.response).toBe('Held answer from A.');
     expect((await onB).body.response).toBe('Answer from B.');
     const sent = llm.chatRequests().at(-1)?.body as { messages: { content: string }[] };
-    expect(sent.messages.map((message) => message.content)).toEqual(expect.arrayContaining(['question to A', 'Held answer from A.', 'question to B']));
+    expect(sent.messages.map((message) => message.content)).toEqual(
+      expect.arrayContaining(['question to A', 'Held answer from A.', 'question to B']),
+    );
   });
 
   it("shows an /api/events subscriber on B a turn run on A, and replays on A what B's client missed", async () => {
@@ -112,7 +124,10 @@ describe('e2e: two replicas on one Redis', () => {
 
     llm.script({ text: 'Second answer.' });
     await chat(a, 'second question');
-    const resumed = await openSse(`${a.url}/api/events`, { authorization: `Bearer ${a.tokens.admin}`, 'last-event-id': lastSeen ?? '' });
+    const resumed = await openSse(`${a.url}/api/events`, {
+      authorization: `Bearer ${a.tokens.admin}`,
+      'last-event-id': lastSeen ?? '',
+    });
     const missed = await resumed.until((frame) => frame.event === 'message:sent');
     resumed.close();
     const events = missed.filter((frame) => frame.id !== undefined);
@@ -127,7 +142,11 @@ describe('e2e: two replicas on one Redis', () => {
     await Promise.all([socket.opened, rpcSocket.opened]);
     llm.script({ text: 'Handled on A.' });
     const body = JSON.stringify({ event: 'deploy.finished', source: 'ci', data: { build: 7 } });
-    const response = await fetch(`${a.url}/hooks/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': `sha256=${sign(body)}` }, body });
+    const response = await fetch(`${a.url}/hooks/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-webhook-signature': `sha256=${sign(body)}` },
+      body,
+    });
     expect(response.status).toBe(202);
     const { runId } = (await response.json()) as { runId: string };
     const done = await socket.waitFor((frame) => frame.method === 'session.completed', 5000);
@@ -149,7 +168,10 @@ describe('e2e: two replicas on one Redis', () => {
 
     expect((await rpc(a, 'tokens.revoke', { id: 'ci-bot' })).body.result).toEqual({ id: 'ci-bot', revoked: true });
     // Without the broadcast B would notice only at its next token re-check (every 5 s).
-    const closed = await Promise.race([socket.closed, new Promise<undefined>((resolve) => setTimeout(resolve, 1000, undefined))]);
+    const closed = await Promise.race([
+      socket.closed,
+      new Promise<undefined>((resolve) => setTimeout(resolve, 1000, undefined)),
+    ]);
     expect(closed).toEqual({ code: 4001, reason: 'Token revoked' });
     expect((await rpc(b, 'session.history', {}, secret)).status).toBe(401);
   });

@@ -26,15 +26,25 @@ describe('e2e: REST and SSE', () => {
       agents: [{ id: 'default', name: 'Assistant', provider: 'local', model: 'small', status: 'active' }],
     });
     llm.script({ text: 'REST reply' });
-    const chat = await fetch(`${gateway.url}/api/chat`, { method: 'POST', headers, body: JSON.stringify({ message: 'hello' }) });
-    expect(await chat.json()).toMatchObject({ response: 'REST reply', finishReason: 'stop', tokensUsed: { total: expect.any(Number) } });
+    const chat = await fetch(`${gateway.url}/api/chat`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ message: 'hello' }),
+    });
+    expect(await chat.json()).toMatchObject({
+      response: 'REST reply',
+      finishReason: 'stop',
+      tokensUsed: { total: expect.any(Number) },
+    });
   });
 
   it('streams chat tokens and a done event, with the token in the query', async () => {
     llm.script({ deltas: ['a', 'b'] });
     const stream = await openSse(`${gateway.url}/api/chat/stream?message=go&token=${gateway.tokens.rpc}`);
     const frames = await stream.until((frame) => frame.event === 'done');
-    expect(frames.filter((frame) => frame.event === 'token').map((frame) => JSON.parse(frame.data ?? '{}') as unknown)).toEqual([
+    expect(
+      frames.filter((frame) => frame.event === 'token').map((frame) => JSON.parse(frame.data ?? '{}') as unknown),
+    ).toEqual([
       { delta: 'a', accumulated: 'a' },
       { delta: 'b', accumulated: 'ab' },
     ]);
@@ -56,7 +66,9 @@ describe('e2e: REST and SSE', () => {
       const byHeader = await openSse(`${gateway.url}${path}`, { authorization: `Bearer ${gateway.tokens.mcpClient}` });
       expect(byHeader.status, path).toBe(403);
       const separator = path.includes('?') ? '&' : '?';
-      expect((await openSse(`${gateway.url}${path}${separator}token=${gateway.tokens.mcpClient}`)).status, path).toBe(403);
+      expect((await openSse(`${gateway.url}${path}${separator}token=${gateway.tokens.mcpClient}`)).status, path).toBe(
+        403,
+      );
     }
   });
 });

@@ -18,7 +18,13 @@ describe('a runaway model reply', () => {
   beforeAll(async () => {
     llm = await startFakeLlm({ models: ['fake-model'] });
     harness = await startGateway({
-      providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', maxTokens: MAX_TOKENS }] } },
+      providers: {
+        fake: {
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'fake-model', maxTokens: MAX_TOKENS }],
+        },
+      },
       agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model' } },
     });
   });
@@ -44,7 +50,9 @@ describe('a runaway model reply', () => {
     await expect.poll(() => upstream?.closedByClient).toBe(true);
     expect(upstream?.streamedChars).toBeLessThan(HUGE_CHARS / 2);
 
-    const report = (await rpc('obs.explain', { sessionKey: 'default:alice:test:runaway' })) as unknown as IncidentReport;
+    const report = (await rpc('obs.explain', {
+      sessionKey: 'default:alice:test:runaway',
+    })) as unknown as IncidentReport;
     expect(report.outcome).toEqual({ endReason: 'output_starved', degraded: true, severity: 'warning' });
     expect(report.likelyRootCause.code).toBe('output_starved');
   });
@@ -57,7 +65,9 @@ describe('a runaway model reply', () => {
       body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content: 'Everything, please' }] }),
     });
     expect(response.status).toBe(200);
-    const completion = (await response.json()) as { choices: { message: { content: string }; finish_reason: string }[] };
+    const completion = (await response.json()) as {
+      choices: { message: { content: string }; finish_reason: string }[];
+    };
     expect(completion.choices[0]?.message.content).toHaveLength(CAP_CHARS);
     expect(completion.choices[0]?.finish_reason).toBe('length');
     await expect.poll(() => llm.chatRequests().at(-1)?.closedByClient).toBe(true);

@@ -16,7 +16,11 @@ interface SessionRow {
 
 const ADMIN_KEY = { tenantId: 'default', userId: 'admin', channelId: 'rpc' };
 const ADMIN_KEY_STRING = 'default:admin:rpc';
-const FORBIDDEN = { code: -32603, message: `Session ${ADMIN_KEY_STRING} belongs to another client`, data: { kind: 'forbidden' } };
+const FORBIDDEN = {
+  code: -32603,
+  message: `Session ${ADMIN_KEY_STRING} belongs to another client`,
+  data: { kind: 'forbidden' },
+};
 
 describe('e2e: a session belongs to the token that created it', () => {
   let llm: FakeLlm;
@@ -25,7 +29,9 @@ describe('e2e: a session belongs to the token that created it', () => {
   const readRow = (sessionKey: string): SessionRow | undefined => {
     const db = new Database(gateway.paths.databasePath, { readonly: true });
     try {
-      return db.prepare('SELECT owner_id, message_count, updated_at, metadata FROM sessions WHERE session_key = ?').get(sessionKey) as SessionRow | undefined;
+      return db
+        .prepare('SELECT owner_id, message_count, updated_at, metadata FROM sessions WHERE session_key = ?')
+        .get(sessionKey) as SessionRow | undefined;
     } finally {
       db.close();
     }
@@ -56,9 +62,16 @@ describe('e2e: a session belongs to the token that created it', () => {
       agents: { default: { name: 'Assistant', provider: 'local', model: 'small' } },
     });
     llm.script({ text: 'The launch code is 1234.' });
-    const own = await callRpc(gateway.url, gateway.tokens.admin, 'agent.execute', { message: 'remember the launch code', sessionKey: ADMIN_KEY });
+    const own = await callRpc(gateway.url, gateway.tokens.admin, 'agent.execute', {
+      message: 'remember the launch code',
+      sessionKey: ADMIN_KEY,
+    });
     expect(own).toMatchObject({ result: { response: 'The launch code is 1234.', sessionKey: ADMIN_KEY_STRING } });
-    const response = await rest('/v1/responses', { method: 'POST', token: gateway.tokens.admin, body: { model: 'default', input: 'private thought' } });
+    const response = await rest('/v1/responses', {
+      method: 'POST',
+      token: gateway.tokens.admin,
+      body: { model: 'default', input: 'private thought' },
+    });
     adminResponseId = ((await response.json()) as { id: string }).id;
     // The turn's usage rows are written by the bus, after the answer; wait for them so the snapshot is settled.
     await vi.waitFor(() => expect(usageRows(ADMIN_KEY_STRING)).toBe(1), { timeout: 5_000, interval: 20 });
@@ -89,24 +102,44 @@ describe('e2e: a session belongs to the token that created it', () => {
   });
 
   it('refuses agent.execute, session.send and session.spawn on it over POST /rpc', async () => {
-    expect(await callRpc(gateway.url, gateway.tokens.rpc, 'agent.execute', { message: 'hi', sessionKey: ADMIN_KEY })).toMatchObject({ error: FORBIDDEN });
-    expect(await callRpc(gateway.url, gateway.tokens.rpc, 'session.send', { key: ADMIN_KEY_STRING, message: 'hi' })).toMatchObject({ error: FORBIDDEN });
-    expect(await callRpc(gateway.url, gateway.tokens.rpc, 'session.spawn', { parentKey: ADMIN_KEY_STRING, task: 'summarise it' })).toMatchObject({ error: FORBIDDEN });
+    expect(
+      await callRpc(gateway.url, gateway.tokens.rpc, 'agent.execute', { message: 'hi', sessionKey: ADMIN_KEY }),
+    ).toMatchObject({ error: FORBIDDEN });
+    expect(
+      await callRpc(gateway.url, gateway.tokens.rpc, 'session.send', { key: ADMIN_KEY_STRING, message: 'hi' }),
+    ).toMatchObject({ error: FORBIDDEN });
+    expect(
+      await callRpc(gateway.url, gateway.tokens.rpc, 'session.spawn', {
+        parentKey: ADMIN_KEY_STRING,
+        task: 'summarise it',
+      }),
+    ).toMatchObject({ error: FORBIDDEN });
   });
 
   it("keeps the admin's messages out of the rpc token's history, status and search", async () => {
     expect((await callRpc(gateway.url, gateway.tokens.rpc, 'session.history', {})).result).toEqual({ messages: [] });
-    expect((await callRpc(gateway.url, gateway.tokens.rpc, 'session.history', { channelId: 'rpc' })).result).toEqual({ messages: [] });
-    expect((await callRpc(gateway.url, gateway.tokens.rpc, 'session.status', {})).result).toMatchObject({ tokensUsed: { totalTokens: 0 }, stepsExecuted: 0 });
-    expect((await callRpc(gateway.url, gateway.tokens.rpc, 'session.search', { query: 'launch code' })).result).toEqual([]);
-    expect((await callRpc(gateway.url, gateway.tokens.admin, 'session.search', { query: 'launch code' })).result).toMatchObject([{ sessionKey: ADMIN_KEY_STRING }]);
+    expect((await callRpc(gateway.url, gateway.tokens.rpc, 'session.history', { channelId: 'rpc' })).result).toEqual({
+      messages: [],
+    });
+    expect((await callRpc(gateway.url, gateway.tokens.rpc, 'session.status', {})).result).toMatchObject({
+      tokensUsed: { totalTokens: 0 },
+      stepsExecuted: 0,
+    });
+    expect((await callRpc(gateway.url, gateway.tokens.rpc, 'session.search', { query: 'launch code' })).result).toEqual(
+      [],
+    );
+    expect(
+      (await callRpc(gateway.url, gateway.tokens.admin, 'session.search', { query: 'launch code' })).result,
+    ).toMatchObject([{ sessionKey: ADMIN_KEY_STRING }]);
   });
 
   it('refuses the REST chat routes with 403 and leaves the admin session out of /api/chat/history', async () => {
     const posted = await rest('/api/chat', { method: 'POST', body: { message: 'hi', sessionKey: ADMIN_KEY_STRING } });
     expect(posted.status).toBe(403);
     expect(await posted.json()).toEqual({ error: { code: 'forbidden', message: FORBIDDEN.message } });
-    const stream = await openSse(`${gateway.url}/api/chat/stream?message=hi&sessionKey=${ADMIN_KEY_STRING}&token=${gateway.tokens.rpc}`);
+    const stream = await openSse(
+      `${gateway.url}/api/chat/stream?message=hi&sessionKey=${ADMIN_KEY_STRING}&token=${gateway.tokens.rpc}`,
+    );
     expect(stream.status).toBe(403);
     expect(await stream.json()).toEqual({ error: { code: 'forbidden', message: FORBIDDEN.message } });
     const history = await rest('/api/chat/history?channelId=rpc');
@@ -114,10 +147,18 @@ describe('e2e: a session belongs to the token that created it', () => {
   });
 
   it("refuses to continue the admin's /v1 response with permission_error", async () => {
-    const continued = await rest('/v1/responses', { method: 'POST', body: { model: 'default', input: 'and then?', previous_response_id: adminResponseId } });
+    const continued = await rest('/v1/responses', {
+      method: 'POST',
+      body: { model: 'default', input: 'and then?', previous_response_id: adminResponseId },
+    });
     expect(continued.status).toBe(403);
     expect(await continued.json()).toEqual({
-      error: { message: `Response ${adminResponseId} belongs to another client`, type: 'permission_error', param: 'previous_response_id', code: null },
+      error: {
+        message: `Response ${adminResponseId} belongs to another client`,
+        type: 'permission_error',
+        param: 'previous_response_id',
+        code: null,
+      },
     });
   });
 
@@ -125,29 +166,50 @@ describe('e2e: a session belongs to the token that created it', () => {
     expect(readRow(ADMIN_KEY_STRING)).toEqual(before);
     expect(llm.chatRequests()).toHaveLength(llmCallsBefore);
     // Usage rows are written in batches, in order: once a later turn's row is there, any from the refusals would be too.
-    await callRpc(gateway.url, gateway.tokens.admin, 'agent.execute', { message: 'barrier', sessionKey: { ...ADMIN_KEY, channelId: 'barrier' } });
+    await callRpc(gateway.url, gateway.tokens.admin, 'agent.execute', {
+      message: 'barrier',
+      sessionKey: { ...ADMIN_KEY, channelId: 'barrier' },
+    });
     await vi.waitFor(() => expect(usageRows('default:admin:barrier')).toBe(1), { timeout: 5_000, interval: 20 });
     expect(usageRows(ADMIN_KEY_STRING)).toBe(1);
-    const exported = await callRpc(gateway.url, gateway.tokens.admin, 'session.export', { session_key: ADMIN_KEY_STRING });
-    expect((exported.result as { messages: { content: string }[] }).messages.map((message) => message.content)).toEqual([
-      'remember the launch code',
-      'The launch code is 1234.',
-    ]);
+    const exported = await callRpc(gateway.url, gateway.tokens.admin, 'session.export', {
+      session_key: ADMIN_KEY_STRING,
+    });
+    expect((exported.result as { messages: { content: string }[] }).messages.map((message) => message.content)).toEqual(
+      ['remember the launch code', 'The launch code is 1234.'],
+    );
   });
 
   it('lets the rpc token create a session under any key, and keeps it its own', async () => {
     const key = { tenantId: 'default', userId: 'someone-else', channelId: 'telegram' };
-    const created = await callRpc(gateway.url, gateway.tokens.rpc, 'agent.execute', { message: 'my own words', sessionKey: key });
+    const created = await callRpc(gateway.url, gateway.tokens.rpc, 'agent.execute', {
+      message: 'my own words',
+      sessionKey: key,
+    });
     expect(created).toMatchObject({ result: { sessionKey: 'default:someone-else:telegram', finishReason: 'stop' } });
     expect(readRow('default:someone-else:telegram')?.owner_id).toBe(TOKEN_IDS.rpc);
-    expect(await callRpc(gateway.url, gateway.tokens.rpc, 'agent.execute', { message: 'more', sessionKey: key })).toHaveProperty('result');
-    const history = (await callRpc(gateway.url, gateway.tokens.rpc, 'session.history', {})).result as { messages: { content: string }[] };
-    expect(history.messages.map((message) => message.content)).toEqual(['my own words', 'Echo: my own words', 'more', 'Echo: more']);
-    expect((await callRpc(gateway.url, gateway.tokens.rpc, 'session.search', { query: 'words' })).result).toMatchObject([{ sessionKey: 'default:someone-else:telegram' }]);
+    expect(
+      await callRpc(gateway.url, gateway.tokens.rpc, 'agent.execute', { message: 'more', sessionKey: key }),
+    ).toHaveProperty('result');
+    const history = (await callRpc(gateway.url, gateway.tokens.rpc, 'session.history', {})).result as {
+      messages: { content: string }[];
+    };
+    expect(history.messages.map((message) => message.content)).toEqual([
+      'my own words',
+      'Echo: my own words',
+      'more',
+      'Echo: more',
+    ]);
+    expect((await callRpc(gateway.url, gateway.tokens.rpc, 'session.search', { query: 'words' })).result).toMatchObject(
+      [{ sessionKey: 'default:someone-else:telegram' }],
+    );
   });
 
   it('lets the admin token reach every session', async () => {
-    const answer = await callRpc(gateway.url, gateway.tokens.admin, 'session.send', { key: 'default:someone-else:telegram', message: 'admin here' });
+    const answer = await callRpc(gateway.url, gateway.tokens.admin, 'session.send', {
+      key: 'default:someone-else:telegram',
+      message: 'admin here',
+    });
     expect(answer).toMatchObject({ result: { sessionKey: 'default:someone-else:telegram', finishReason: 'stop' } });
     expect(readRow('default:someone-else:telegram')?.owner_id).toBe(TOKEN_IDS.rpc);
   });

@@ -27,7 +27,13 @@ describe('turns waiting for a session', () => {
   it('refuses a turn past gateway.maxWaitingTurnsPerSession with unavailable and retryAfterMs; the queued ones run', async () => {
     harness = await startGateway({
       gateway: { maxWaitingTurnsPerSession: 1 },
-      providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512 }] } },
+      providers: {
+        fake: {
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512 }],
+        },
+      },
       agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model' } },
     });
     let release = (): void => {};
@@ -38,14 +44,20 @@ describe('turns waiting for a session', () => {
     await expect.poll(() => llm.chatRequests().length, { timeout: 5_000 }).toBe(1);
 
     // The first turn holds the session; of the next two, one may wait and the other is refused at once.
-    const later: Promise<Frame>[] = [socket.call('agent.execute', { message: 'two', sessionKey }), socket.call('agent.execute', { message: 'three', sessionKey })];
+    const later: Promise<Frame>[] = [
+      socket.call('agent.execute', { message: 'two', sessionKey }),
+      socket.call('agent.execute', { message: 'three', sessionKey }),
+    ];
     const refused = await Promise.race(later.map(async (answer, index) => ({ index, frame: await answer })));
     expect(refused.frame.error).toMatchObject({
       message: expect.stringContaining('gateway.maxWaitingTurnsPerSession'),
       data: { kind: 'unavailable', retryAfterMs: expect.any(Number) },
     });
     // Another session of the same token is not held up.
-    const other = await socket.call('agent.execute', { message: 'elsewhere', sessionKey: { ...sessionKey, peerId: 'other' } });
+    const other = await socket.call('agent.execute', {
+      message: 'elsewhere',
+      sessionKey: { ...sessionKey, peerId: 'other' },
+    });
     expect(other.result).toMatchObject({ response: 'Echo: elsewhere' });
 
     release();

@@ -12,7 +12,11 @@ const HAND_OFFS = 4;
 
 const weatherTool = {
   type: 'function' as const,
-  function: { name: 'get_weather', description: 'Weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  function: {
+    name: 'get_weather',
+    description: 'Weather in a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
 };
 
 describe('client tool hand-offs in the health reports', () => {
@@ -36,7 +40,11 @@ describe('client tool hand-offs in the health reports', () => {
     // The normal loop of every SDK: the model calls the client's tool, the request ends with finish_reason tool_calls.
     for (let index = 0; index < HAND_OFFS; index += 1) {
       llm.script({ toolCalls: [{ name: 'get_weather', arguments: { city: `City ${index}` } }] });
-      const completion = await client.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'Weather?' }], tools: [weatherTool] });
+      const completion = await client.chat.completions.create({
+        model: 'default',
+        messages: [{ role: 'user', content: 'Weather?' }],
+        tools: [weatherTool],
+      });
       expect(completion.choices[0]?.finish_reason).toBe('tool_calls');
       completionIds.push(completion.id);
     }
@@ -55,7 +63,9 @@ describe('client tool hand-offs in the health reports', () => {
   });
 
   it('explains a hand-off as a healthy ending, and trace search finds none degraded', async () => {
-    const report = (await rpc('obs.explain', { sessionKey: `default:openai-api:openai:${completionIds[0] ?? ''}` })) as IncidentReport;
+    const report = (await rpc('obs.explain', {
+      sessionKey: `default:openai-api:openai:${completionIds[0] ?? ''}`,
+    })) as IncidentReport;
     expect(report.outcome).toEqual({ endReason: 'tool_calls', degraded: false, severity: 'info' });
     expect(report.likelyRootCause.code).toBe('none');
     const { rows } = (await rpc('obs.trace.search', { where: 'degraded = true' })) as { rows: unknown[] };

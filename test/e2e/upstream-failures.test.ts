@@ -30,7 +30,11 @@ describe('upstream failures keep their cause', () => {
     return answer.result;
   };
   const execute = async (peerId: string, agentId = 'default') =>
-    (await rpc('agent.execute', { message: 'Hello', agentId, sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId } })) as Reply;
+    (await rpc('agent.execute', {
+      message: 'Hello',
+      agentId,
+      sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId },
+    })) as Reply;
 
   beforeAll(async () => {
     llm = await startFakeLlm({ models: ['mock-model'] });
@@ -53,16 +57,21 @@ describe('upstream failures keep their cause', () => {
   beforeEach(async () => {
     llm.reset();
     // One answered call closes the count of consecutive failures, so the breaker (3 in a row) stays shut between tests.
-    await client.chat.completions.create({ model: 'mock/mock-model', messages: [{ role: 'user', content: 'warm up' }] });
+    await client.chat.completions.create({
+      model: 'mock/mock-model',
+      messages: [{ role: 'user', content: 'warm up' }],
+    });
     llm.reset();
   });
 
   it('gives the openai SDK the upstream message and status, not just "server"', async () => {
     llm.script({ status: 500, errorMessage: 'upstream exploded' });
-    const error = await client.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }).then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
+    const error = await client.chat.completions
+      .create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] })
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
     expect(error).toBeInstanceOf(APIError);
     const apiError = error as APIError;
     expect(apiError.status).toBe(502);
@@ -74,7 +83,11 @@ describe('upstream failures keep their cause', () => {
 
   it('raises the upstream message from a stream that fails before its first token', async () => {
     llm.script({ status: 500, errorMessage: 'upstream exploded' });
-    const stream = await client.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'default',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
     const error = await (async () => {
       try {
         for await (const chunk of stream) void chunk;
@@ -92,7 +105,12 @@ describe('upstream failures keep their cause', () => {
   it('puts the upstream message and status in agent.execute and POST /api/chat answers', async () => {
     llm.script({ status: 500, errorMessage: 'upstream exploded' });
     const reply = await execute('rpc-failure');
-    expect(reply).toMatchObject({ response: '', finishReason: 'error', errorKind: 'upstream_failed', upstreamStatus: 500 });
+    expect(reply).toMatchObject({
+      response: '',
+      finishReason: 'error',
+      errorKind: 'upstream_failed',
+      upstreamStatus: 500,
+    });
     expect(reply.error).toContain('mock/mock-model');
     expect(reply.error).toContain('HTTP 500');
     expect(reply.error).toContain('upstream exploded');
@@ -116,7 +134,15 @@ describe('upstream failures keep their cause', () => {
     const report = (await rpc('obs.explain', { sessionKey: 'default:alice:test:explained' })) as IncidentReport;
     expect(report.outcome).toMatchObject({ endReason: 'error', degraded: true, severity: 'error' });
     expect(report.failures).toEqual([
-      expect.objectContaining({ toolName: 'mock/mock-model', errorKind: 'server', provider: 'mock', model: 'mock-model', status: 500, message: 'upstream exploded', step: 1 }),
+      expect.objectContaining({
+        toolName: 'mock/mock-model',
+        errorKind: 'server',
+        provider: 'mock',
+        model: 'mock-model',
+        status: 500,
+        message: 'upstream exploded',
+        step: 1,
+      }),
     ]);
     expect(report.failures[0]?.errorPreview).toContain('upstream exploded');
     expect(report.likelyRootCause.code).toBe('upstream_failed');
@@ -128,10 +154,12 @@ describe('upstream failures keep their cause', () => {
   it('masks secret-looking strings in the upstream message on every surface and in the report', async () => {
     const message = `upstream exploded: key ${SECRET_KEY} refused (Authorization: Bearer ${BEARER})`;
     llm.script({ status: 500, errorMessage: message }, { status: 500, errorMessage: message });
-    const sdkError = await client.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }).then(
-      () => undefined,
-      (thrown: unknown) => thrown as APIError,
-    );
+    const sdkError = await client.chat.completions
+      .create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] })
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown as APIError,
+      );
     const reply = await execute('secret');
     const report = await rpc('obs.explain', { sessionKey: 'default:alice:test:secret' });
     for (const text of [sdkError?.message ?? '', reply.error ?? '', JSON.stringify(report)]) {
@@ -152,7 +180,10 @@ describe('upstream failures keep their cause', () => {
   });
 
   it('names each model of a failed fallback chain with its own cause', async () => {
-    llm.script({ status: 500, errorMessage: 'primary exploded' }, { status: 503, errorMessage: 'backup is overloaded' });
+    llm.script(
+      { status: 500, errorMessage: 'primary exploded' },
+      { status: 503, errorMessage: 'backup is overloaded' },
+    );
     const reply = await execute('chain', 'chained');
     expect(reply).toMatchObject({ finishReason: 'error', errorKind: 'upstream_failed', upstreamStatus: 503 });
     expect(reply.error).toContain('mock/mock-model');
@@ -162,7 +193,12 @@ describe('upstream failures keep their cause', () => {
     const report = (await rpc('obs.explain', { sessionKey: 'default:alice:test:chain' })) as IncidentReport;
     // Newest first: the backup failed last.
     expect(report.failures).toEqual([
-      expect.objectContaining({ provider: 'backup', model: 'backup-model', status: 503, message: 'backup is overloaded' }),
+      expect.objectContaining({
+        provider: 'backup',
+        model: 'backup-model',
+        status: 503,
+        message: 'backup is overloaded',
+      }),
       expect.objectContaining({ provider: 'mock', model: 'mock-model', status: 500, message: 'primary exploded' }),
     ]);
     expect(report.likelyRootCause.detail).toContain('primary exploded');

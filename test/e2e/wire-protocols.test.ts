@@ -24,23 +24,50 @@ const PROTOCOLS: Protocol[] = [
   {
     type: 'openai',
     endpoint: 'openai-chat',
-    provider: (llm) => ({ type: 'openai', baseUrl: llm.baseUrl, apiKey: 'sk-openai-test', models: [{ id: 'fake-model' }] }),
-    toolResults: (body) => bodies(body.messages).filter((message) => message.role === 'tool').map((message) => `${String(message.tool_call_id)}:${String(message.content)}`),
+    provider: (llm) => ({
+      type: 'openai',
+      baseUrl: llm.baseUrl,
+      apiKey: 'sk-openai-test',
+      models: [{ id: 'fake-model' }],
+    }),
+    toolResults: (body) =>
+      bodies(body.messages)
+        .filter((message) => message.role === 'tool')
+        .map((message) => `${String(message.tool_call_id)}:${String(message.content)}`),
   },
   {
     type: 'anthropic',
     endpoint: 'anthropic-messages',
-    provider: (llm) => ({ type: 'anthropic', baseUrl: llm.baseUrl, apiKey: 'sk-ant-test', models: [{ id: 'fake-model' }] }),
+    provider: (llm) => ({
+      type: 'anthropic',
+      baseUrl: llm.baseUrl,
+      apiKey: 'sk-ant-test',
+      models: [{ id: 'fake-model' }],
+    }),
     toolResults: (body) =>
       bodies(body.messages)
         .flatMap((message) => bodies(message.content))
         .filter((block) => block.type === 'tool_result')
-        .map((block) => `${String(block.tool_use_id)}:${typeof block.content === 'string' ? block.content : bodies(block.content).map((part) => String(part.text)).join('')}`),
+        .map(
+          (block) =>
+            `${String(block.tool_use_id)}:${
+              typeof block.content === 'string'
+                ? block.content
+                : bodies(block.content)
+                    .map((part) => String(part.text))
+                    .join('')
+            }`,
+        ),
   },
   {
     type: 'google',
     endpoint: 'google-gemini',
-    provider: (llm) => ({ type: 'google', baseUrl: llm.geminiBaseUrl, apiKey: 'gemini-test-key', models: [{ id: 'fake-model' }] }),
+    provider: (llm) => ({
+      type: 'google',
+      baseUrl: llm.geminiBaseUrl,
+      apiKey: 'gemini-test-key',
+      models: [{ id: 'fake-model' }],
+    }),
     toolResults: (body) =>
       bodies(body.contents)
         .flatMap((content) => bodies(content.parts))
@@ -103,7 +130,9 @@ describe.each(PROTOCOLS)('e2e over the $type wire', (protocol) => {
   };
 
   const explain = async (peerId: string) => {
-    const response = await callRpc(gateway.url, gateway.tokens.admin, 'obs.explain', { sessionKey: `default:wire:test:${protocol.type}-${peerId}` });
+    const response = await callRpc(gateway.url, gateway.tokens.admin, 'obs.explain', {
+      sessionKey: `default:wire:test:${protocol.type}-${peerId}`,
+    });
     return response.result as { outcome: { endReason: string } };
   };
 
@@ -122,11 +151,22 @@ describe.each(PROTOCOLS)('e2e over the $type wire', (protocol) => {
 
   it('streams a completion delta by delta and ends it with [DONE]', async () => {
     llm.script({ deltas: ['Hel', 'lo ', 'wire'] });
-    const response = await complete({ model: 'main/fake-model', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const response = await complete({
+      model: 'main/fake-model',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     const events = (await response.text()).split('\n\n').filter((event) => event !== '');
     expect(events.at(-1)).toBe('data: [DONE]');
-    const chunks = events.slice(0, -1).map((event) => JSON.parse(event.slice('data: '.length)) as { choices: { delta: { content?: string }; finish_reason: string | null }[] });
-    expect(chunks.map((chunk) => chunk.choices[0]?.delta.content).filter((text) => text !== undefined && text !== '')).toEqual(['Hel', 'lo ', 'wire']);
+    const chunks = events.slice(0, -1).map(
+      (event) =>
+        JSON.parse(event.slice('data: '.length)) as {
+          choices: { delta: { content?: string }; finish_reason: string | null }[];
+        },
+    );
+    expect(
+      chunks.map((chunk) => chunk.choices[0]?.delta.content).filter((text) => text !== undefined && text !== ''),
+    ).toEqual(['Hel', 'lo ', 'wire']);
     expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe('stop');
   });
 
@@ -145,12 +185,15 @@ describe.each(PROTOCOLS)('e2e over the $type wire', (protocol) => {
     ['stop', 'stop', 'completed'],
     ['length', 'length', 'output_starved'],
     ['content_filter', 'stop', 'completed'],
-  ] as const)('maps the upstream finish reason %s (turn finish reason %s, end reason %s)', async (wireReason, turnReason, endReason) => {
-    llm.script({ text: `Ended by ${wireReason}`, finishReason: wireReason });
-    const result = await execute('default', 'hi', `finish-${wireReason}`);
-    expect(result).toMatchObject({ response: `Ended by ${wireReason}`, finishReason: turnReason });
-    expect((await explain(`finish-${wireReason}`)).outcome.endReason).toBe(endReason);
-  });
+  ] as const)(
+    'maps the upstream finish reason %s (turn finish reason %s, end reason %s)',
+    async (wireReason, turnReason, endReason) => {
+      llm.script({ text: `Ended by ${wireReason}`, finishReason: wireReason });
+      const result = await execute('default', 'hi', `finish-${wireReason}`);
+      expect(result).toMatchObject({ response: `Ended by ${wireReason}`, finishReason: turnReason });
+      expect((await explain(`finish-${wireReason}`)).outcome.endReason).toBe(endReason);
+    },
+  );
 
   it('falls back to the second provider when the first answers 503', async () => {
     llm.script({ status: 503, errorMessage: 'overloaded' }, { text: 'From the backup' });
@@ -158,7 +201,9 @@ describe.each(PROTOCOLS)('e2e over the $type wire', (protocol) => {
     expect(response.status).toBe(200);
     const completion = (await response.json()) as ChatCompletion;
     expect(completion.choices[0]?.message.content).toBe('From the backup');
-    expect(upstream().map((request) => [request.endpoint, isBody(request.body) ? request.body.model : undefined])).toEqual([
+    expect(
+      upstream().map((request) => [request.endpoint, isBody(request.body) ? request.body.model : undefined]),
+    ).toEqual([
       [protocol.endpoint, protocol.type === 'google' ? undefined : 'fake-model'],
       ['openai-chat', 'backup-model'],
     ]);
@@ -167,7 +212,10 @@ describe.each(PROTOCOLS)('e2e over the $type wire', (protocol) => {
   it('closes the upstream request when the client disconnects mid-stream', async () => {
     llm.script({ text: 'one two three four five six seven eight nine ten', chunkDelayMs: 300 });
     const controller = new AbortController();
-    const response = await complete({ model: 'main/fake-model', stream: true, messages: [{ role: 'user', content: 'count' }] }, controller.signal);
+    const response = await complete(
+      { model: 'main/fake-model', stream: true, messages: [{ role: 'user', content: 'count' }] },
+      controller.signal,
+    );
     const reader = response.body?.getReader();
     if (reader === undefined) throw new Error('no body');
     const decoder = new TextDecoder();
@@ -187,14 +235,21 @@ describe.each(PROTOCOLS)('e2e over the $type wire', (protocol) => {
     [500, 'server'],
     // Last: an auth failure starts the provider's cooldown.
     [401, 'auth'],
-  ] as const)('answers an upstream %i error envelope as a 502 naming the kind %s, the status and the masked upstream message', async (status, kind) => {
-    llm.script({ status, errorMessage: 'upstream detail for sk-live-0123456789abcdefghijklmn', headers: status === 429 ? { 'retry-after': '7' } : {} });
-    const response = await complete({ model: 'failing', messages: [{ role: 'user', content: 'hi' }] });
-    expect(response.status).toBe(502);
-    const text = await response.text();
-    // DESIGN §3 "upstream failures": the provider's own message and status reach the client, secrets masked.
-    expect(JSON.parse(text)).toMatchObject({ error: { type: 'server_error', upstream_status: status } });
-    expect(text).toContain(`${kind} (HTTP ${status}): upstream detail for ***`);
-    expect(text).not.toContain('sk-live-0123456789abcdefghijklmn');
-  });
+  ] as const)(
+    'answers an upstream %i error envelope as a 502 naming the kind %s, the status and the masked upstream message',
+    async (status, kind) => {
+      llm.script({
+        status,
+        errorMessage: 'upstream detail for sk-live-0123456789abcdefghijklmn',
+        headers: status === 429 ? { 'retry-after': '7' } : {},
+      });
+      const response = await complete({ model: 'failing', messages: [{ role: 'user', content: 'hi' }] });
+      expect(response.status).toBe(502);
+      const text = await response.text();
+      // DESIGN §3 "upstream failures": the provider's own message and status reach the client, secrets masked.
+      expect(JSON.parse(text)).toMatchObject({ error: { type: 'server_error', upstream_status: status } });
+      expect(text).toContain(`${kind} (HTTP ${status}): upstream detail for ***`);
+      expect(text).not.toContain('sk-live-0123456789abcdefghijklmn');
+    },
+  );
 });

@@ -24,7 +24,11 @@ describe('health routes', () => {
   it('answers /ready with 200 and each dependency ok, without authentication', async () => {
     const response = await fetch(`${gateway.url}/ready`, { headers: { authorization: 'Bearer nope' } });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ready', timestamp: '2026-02-03T04:05:06.789Z', dependencies: { storage: 'ok', coordination: 'ok' } });
+    expect(await response.json()).toEqual({
+      status: 'ready',
+      timestamp: '2026-02-03T04:05:06.789Z',
+      dependencies: { storage: 'ok', coordination: 'ok' },
+    });
   });
 
   it('ignores a bad bearer token', async () => {

@@ -13,7 +13,11 @@ describe('POST /rpc', () => {
   });
 
   it('answers a call with its result as application/json', async () => {
-    const { status, headers, body } = await postRpc(gateway.url, { jsonrpc: '2.0', id: 'a', method: 'system.ping' }, gateway.tokens.rpc);
+    const { status, headers, body } = await postRpc(
+      gateway.url,
+      { jsonrpc: '2.0', id: 'a', method: 'system.ping' },
+      gateway.tokens.rpc,
+    );
     expect(status).toBe(200);
     expect(headers.get('content-type')).toMatch(/^application\/json/);
     expect(body).toMatchObject({ jsonrpc: '2.0', id: 'a', result: { pong: true } });
@@ -31,15 +35,22 @@ describe('POST /rpc', () => {
   });
 
   it('parses a curl-style form-encoded body as JSON-RPC', async () => {
-    const { status, body } = await postRpc(gateway.url, { jsonrpc: '2.0', id: 2, method: 'system.ping' }, gateway.tokens.rpc, {
-      'content-type': 'application/x-www-form-urlencoded',
-    });
+    const { status, body } = await postRpc(
+      gateway.url,
+      { jsonrpc: '2.0', id: 2, method: 'system.ping' },
+      gateway.tokens.rpc,
+      {
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+    );
     expect(status).toBe(200);
     expect(body).toMatchObject({ id: 2, result: { pong: true } });
   });
 
   it('parses a body sent as text/plain too', async () => {
-    const { body } = await postRpc(gateway.url, { jsonrpc: '2.0', id: 3, method: 'system.ping' }, gateway.tokens.rpc, { 'content-type': 'text/plain' });
+    const { body } = await postRpc(gateway.url, { jsonrpc: '2.0', id: 3, method: 'system.ping' }, gateway.tokens.rpc, {
+      'content-type': 'text/plain',
+    });
     expect(body).toMatchObject({ id: 3, result: { pong: true } });
   });
 
@@ -57,7 +68,11 @@ describe('POST /rpc', () => {
     expect(body).toEqual([
       { jsonrpc: '2.0', id: 1, result: expect.objectContaining({ pong: true }) },
       { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found: no.such' } },
-      { jsonrpc: '2.0', id: 3, error: { code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } } },
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        error: { code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } },
+      },
     ]);
   });
 
@@ -69,14 +84,22 @@ describe('POST /rpc', () => {
 
   it('answers an empty batch with one -32600 object', async () => {
     const { body } = await postRpc(gateway.url, [], gateway.tokens.rpc);
-    expect(body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: empty batch' } });
+    expect(body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid Request: empty batch' },
+    });
   });
 
   it('answers a batch longer than maxBatchSize with -32600', async () => {
     const batch = [1, 2, 3, 4].map((id) => ({ jsonrpc: '2.0', id, method: 'system.ping' }));
     const { status, body } = await postRpc(gateway.url, batch, gateway.tokens.rpc);
     expect(status).toBe(200);
-    expect(body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Batch of 4 requests exceeds maximum of 3' } });
+    expect(body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Batch of 4 requests exceeds maximum of 3' },
+    });
   });
 
   it('answers 204 with no body to a batch of only notifications, and to a single notification', async () => {
@@ -108,8 +131,20 @@ describe('POST /rpc', () => {
   });
 
   it('answers -32602 naming the param over HTTP too', async () => {
-    const { body } = await postRpc(gateway.url, { jsonrpc: '2.0', id: 1, method: 'system.ping', params: { nope: 1 } }, gateway.tokens.rpc);
-    expect(body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: "Invalid params: unknown param 'nope'", data: { kind: 'invalid_params', param: 'nope' } } });
+    const { body } = await postRpc(
+      gateway.url,
+      { jsonrpc: '2.0', id: 1, method: 'system.ping', params: { nope: 1 } },
+      gateway.tokens.rpc,
+    );
+    expect(body).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: {
+        code: -32602,
+        message: "Invalid params: unknown param 'nope'",
+        data: { kind: 'invalid_params', param: 'nope' },
+      },
+    });
   });
 
   it('refuses other methods on /rpc', async () => {

@@ -5,8 +5,17 @@ import { renderJsonWithin, webhookMessage } from '../../src/http/webhook-message
 describe('webhook message rendering', () => {
   it('writes exactly what JSON.stringify writes, pretty and compact', () => {
     const values: unknown[] = [
-      null, 0, -1.5e-7, 1e21, 'text "quoted" \n \u2028 é', true, [], {}, [[]], { a: {} },
-      { build: 42, tags: ['x', 'y'], nested: { deep: [1, { k: null }], empty: [] }, '__proto__': 1, 'ключ': 'значение' },
+      null,
+      0,
+      -1.5e-7,
+      1e21,
+      'text "quoted" \n \u2028 é',
+      true,
+      [],
+      {},
+      [[]],
+      { a: {} },
+      { build: 42, tags: ['x', 'y'], nested: { deep: [1, { k: null }], empty: [] }, __proto__: 1, ключ: 'значение' },
       JSON.parse('[1e400, -0]'),
     ];
     for (const value of values) {

@@ -30,10 +30,15 @@ describe('webhook intake', () => {
   });
 
   const post = (body: string, headers: Record<string, string>) =>
-    fetch(`${harness.url}/hooks/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    fetch(`${harness.url}/hooks/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
   /** The agent messages the model received that mention `text` (turns run in the background, in any order). */
   const agentMessages = (text: string): string[] =>
-    llm.chatRequests()
+    llm
+      .chatRequests()
       .map((request) => (request.body as { messages: { content: string }[] }).messages.at(-1)?.content ?? '')
       .filter((content) => content.includes(text));
 
@@ -45,10 +50,17 @@ describe('webhook intake', () => {
     const response = await post(body, { 'x-webhook-signature': `sha256=${sign(body)}` });
     expect(response.status).toBe(202);
     const accepted = (await response.json()) as { accepted: boolean; runId: string; sessionKey: string };
-    expect(accepted).toMatchObject({ accepted: true, runId: expect.any(String), sessionKey: `default:ci:webhook:${accepted.runId}` });
+    expect(accepted).toMatchObject({
+      accepted: true,
+      runId: expect.any(String),
+      sessionKey: `default:ci:webhook:${accepted.runId}`,
+    });
 
     const done = await socket.waitFor((frame) => frame.method === 'session.completed', 5000);
-    expect(done.params).toMatchObject({ sessionKey: accepted.sessionKey, result: { response: 'Handled the deploy.', finishReason: 'stop' } });
+    expect(done.params).toMatchObject({
+      sessionKey: accepted.sessionKey,
+      result: { response: 'Handled the deploy.', finishReason: 'stop' },
+    });
     const sent = llm.chatRequests().at(-1)?.body as { messages: { role: string; content: string }[] };
     expect(sent.messages.at(-1)?.content).toContain('deploy.finished');
     expect(sent.messages.at(-1)?.content).toContain('"build": 42');
@@ -63,7 +75,11 @@ describe('webhook intake', () => {
     const response = await post(body, { 'x-webhook-signature': sign(body) });
     expect(response.status).toBe(202);
     const { sessionKey } = (await response.json()) as { sessionKey: string };
-    const done = await socket.waitFor((frame) => frame.method === 'session.completed' && (frame.params as { sessionKey?: string }).sessionKey === sessionKey, 5000);
+    const done = await socket.waitFor(
+      (frame) =>
+        frame.method === 'session.completed' && (frame.params as { sessionKey?: string }).sessionKey === sessionKey,
+      5000,
+    );
     expect(done.params).toMatchObject({ result: { response: 'Handled the release.', finishReason: 'stop' } });
     await socket.close();
   });
@@ -72,25 +88,42 @@ describe('webhook intake', () => {
     const body = JSON.stringify({ event: 'ping', data: null });
     expect((await post(body, { 'x-webhook-signature': sign(body) })).status).toBe(202);
     const timestamp = Math.floor(Date.now() / 1000);
-    expect((await post(body, { 'x-webhook-signature': `sha256=${sign(body, timestamp)}`, 'x-webhook-timestamp': String(timestamp) })).status).toBe(202);
+    expect(
+      (
+        await post(body, {
+          'x-webhook-signature': `sha256=${sign(body, timestamp)}`,
+          'x-webhook-timestamp': String(timestamp),
+        })
+      ).status,
+    ).toBe(202);
   });
 
   it('refuses a missing, wrong or stale signature with 401 and the REST envelope', async () => {
     const body = JSON.stringify({ event: 'ping', data: {} });
     const missing = await post(body, {});
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toEqual({ error: { code: 'unauthorized', message: 'Missing X-Webhook-Signature header' } });
+    expect(await missing.json()).toEqual({
+      error: { code: 'unauthorized', message: 'Missing X-Webhook-Signature header' },
+    });
     expect((await post(body, { 'x-webhook-signature': `sha256=${sign(`${body} `)}` })).status).toBe(401);
     expect((await post(body, { 'x-webhook-signature': 'sha256=zz' })).status).toBe(401);
     const stale = Math.floor(Date.now() / 1000) - 3600;
-    expect((await post(body, { 'x-webhook-signature': sign(body, stale), 'x-webhook-timestamp': String(stale) })).status).toBe(401);
+    expect(
+      (await post(body, { 'x-webhook-signature': sign(body, stale), 'x-webhook-timestamp': String(stale) })).status,
+    ).toBe(401);
     // A signature over the body without the timestamp does not cover a timestamped request.
     const now = Math.floor(Date.now() / 1000);
-    expect((await post(body, { 'x-webhook-signature': sign(body), 'x-webhook-timestamp': String(now) })).status).toBe(401);
+    expect((await post(body, { 'x-webhook-signature': sign(body), 'x-webhook-timestamp': String(now) })).status).toBe(
+      401,
+    );
   });
 
   it('refuses a correctly signed body that is not {event, source?, data} with 400', async () => {
-    for (const body of ['not json', JSON.stringify({ data: 1 }), JSON.stringify({ event: 'x', data: 1, extra: true })]) {
+    for (const body of [
+      'not json',
+      JSON.stringify({ data: 1 }),
+      JSON.stringify({ event: 'x', data: 1, extra: true }),
+    ]) {
       const response = await post(body, { 'x-webhook-signature': sign(body) });
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ error: { code: 'invalid_request' } });
@@ -104,7 +137,9 @@ describe('webhook intake', () => {
     for (const replay of [headers, { 'x-webhook-signature': sign(body).toUpperCase() }]) {
       const response = await post(body, replay);
       expect(response.status).toBe(409);
-      expect(await response.json()).toEqual({ error: { code: 'duplicate', message: expect.stringContaining('already accepted') } });
+      expect(await response.json()).toEqual({
+        error: { code: 'duplicate', message: expect.stringContaining('already accepted') },
+      });
     }
     const timestamp = Math.floor(Date.now() / 1000);
     const stamped = { 'x-webhook-signature': sign(body, timestamp), 'x-webhook-timestamp': String(timestamp) };
@@ -137,7 +172,9 @@ describe('webhook intake', () => {
     const body = JSON.stringify({ event: 'blob.oversize', data: { text: 'x'.repeat(40_000) } });
     const response = await post(body, { 'x-webhook-signature': sign(body) });
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: { code: 'payload_too_large', message: expect.stringContaining('gateway.webhook.maxMessageChars') } });
+    expect(await response.json()).toEqual({
+      error: { code: 'payload_too_large', message: expect.stringContaining('gateway.webhook.maxMessageChars') },
+    });
     // Refused, so not remembered as delivered: the same delivery is refused again for its size, not as a duplicate.
     expect((await post(body, { 'x-webhook-signature': sign(body) })).status).toBe(413);
     expect(agentMessages('blob.oversize')).toEqual([]);

@@ -3,8 +3,15 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { randomBytes } from 'node:crypto';
 
 /** GETs `path` from the gateway with an optional bearer token and extra headers. */
-export function getMedia(url: string, path: string, token?: string, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${url}${path}`, { headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...headers } });
+export function getMedia(
+  url: string,
+  path: string,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${url}${path}`, {
+    headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...headers },
+  });
 }
 
 export interface RawResponse {
@@ -18,15 +25,29 @@ export interface RawResponse {
  * those forms must go out through node:http to reach the server as written. Conditional requests go this way too:
  * fetch adds `Cache-Control: no-cache` to any request carrying If-None-Match, which asks the server not to answer 304.
  */
-export function rawGet(url: string, path: string, token: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function rawGet(
+  url: string,
+  path: string,
+  token: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: hostname, port, path, method: 'GET', headers: { authorization: `Bearer ${token}`, ...headers } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
+    const outgoing = request(
+      { host: hostname, port, path, method: 'GET', headers: { authorization: `Bearer ${token}`, ...headers } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end();
   });

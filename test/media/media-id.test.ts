@@ -4,8 +4,10 @@ import { isMediaId, newMediaId, recordedContentType, servedContentType } from '.
 
 describe('media ids and content types', () => {
   it('accepts letters, digits, dot, hyphen and underscore, never a leading dot or anything else', () => {
-    for (const id of ['a', 'f47ac10b-58cc-4372-a567-0e02b2c3d479.png', 'A_b-c.d.e', '9']) expect(isMediaId(id), id).toBe(true);
-    for (const id of ['', '.', '..', '.hidden', '../x', 'a/b', 'a\\b', 'a b', 'a%2e', 'é', 'a\0b', 'a:b']) expect(isMediaId(id), id).toBe(false);
+    for (const id of ['a', 'f47ac10b-58cc-4372-a567-0e02b2c3d479.png', 'A_b-c.d.e', '9'])
+      expect(isMediaId(id), id).toBe(true);
+    for (const id of ['', '.', '..', '.hidden', '../x', 'a/b', 'a\\b', 'a b', 'a%2e', 'é', 'a\0b', 'a:b'])
+      expect(isMediaId(id), id).toBe(false);
   });
 
   it('names a new id after the extension of its type, and leaves it bare for an unknown or missing type', () => {

@@ -33,10 +33,14 @@ describe('media files belong to the token that saved them', () => {
   async function statusAndBody(path: string, token: string) {
     const response = await getMedia(gateway.url, path, token);
     const isJson = response.headers.get('content-type')?.startsWith('application/json') === true;
-    return { status: response.status, body: isJson ? await response.json() as unknown : undefined };
+    return { status: response.status, body: isJson ? ((await response.json()) as unknown) : undefined };
   }
   async function saveByTranscription(): Promise<string> {
-    const response = await callRpc(gateway.url, gateway.tokens.rpc, 'audio.transcribe', { audio: speech.wav.toString('base64'), mimeType: 'audio/wav', save: true });
+    const response = await callRpc(gateway.url, gateway.tokens.rpc, 'audio.transcribe', {
+      audio: speech.wav.toString('base64'),
+      mimeType: 'audio/wav',
+      save: true,
+    });
     const mediaId = (response.result as { mediaId?: string } | undefined)?.mediaId;
     if (mediaId === undefined) throw new Error(JSON.stringify(response));
     return mediaId;

@@ -28,7 +28,8 @@ describe('media routes', () => {
     await gateway.close();
   });
 
-  const get = (path: string, token: string | null = TOKENS.rpc, headers: Record<string, string> = {}) => getMedia(gateway.url, path, token ?? undefined, headers);
+  const get = (path: string, token: string | null = TOKENS.rpc, headers: Record<string, string> = {}) =>
+    getMedia(gateway.url, path, token ?? undefined, headers);
 
   it('serves a saved file whole with its type, length, ETag and nosniff', async () => {
     expect(png.meta).toEqual({
@@ -46,7 +47,10 @@ describe('media routes', () => {
     expect(response.headers.get('accept-ranges')).toBe('bytes');
     expect(response.headers.get('etag')).toMatch(/^W\/".+"$/);
     expect(Buffer.from(await response.arrayBuffer()).equals(png.data)).toBe(true);
-    const head = await fetch(`${gateway.url}/media/${png.meta.id}`, { method: 'HEAD', headers: { authorization: `Bearer ${TOKENS.rpc}` } });
+    const head = await fetch(`${gateway.url}/media/${png.meta.id}`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${TOKENS.rpc}` },
+    });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe('200000');
     expect(head.headers.get('content-type')).toBe('image/png');
@@ -94,7 +98,9 @@ describe('media routes', () => {
     expect(response.status).toBe(416);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('content-range')).toBe('bytes */200000');
-    expect(await response.json()).toEqual({ error: { code: 'invalid_request', message: 'Range not satisfiable: the file is 200000 bytes' } });
+    expect(await response.json()).toEqual({
+      error: { code: 'invalid_request', message: 'Range not satisfiable: the file is 200000 bytes' },
+    });
   });
 
   it('answers 304 without a body to If-None-Match with the current ETag, and the file to a stale one', async () => {
@@ -129,11 +135,16 @@ describe('media routes', () => {
     } finally {
       db.close();
     }
-    for (const name of ['legacy.pdf', 'legacy-typed.pdf', 'legacy-blob']) await writeFile(join(mediaDir, name), '%PDF', { mode: 0o600 });
+    for (const name of ['legacy.pdf', 'legacy-typed.pdf', 'legacy-blob'])
+      await writeFile(join(mediaDir, name), '%PDF', { mode: 0o600 });
     expect((await get('/media/legacy.pdf')).headers.get('content-type')).toBe('application/pdf');
     expect((await get('/media/legacy-typed.pdf')).headers.get('content-type')).toBe('text/plain');
     expect((await get('/media/legacy-blob')).headers.get('content-type')).toBe('application/octet-stream');
-    expect(await (await get('/media/legacy.pdf/meta')).json()).toMatchObject({ id: 'legacy.pdf', contentType: 'application/pdf', expiresAt: null });
+    expect(await (await get('/media/legacy.pdf/meta')).json()).toMatchObject({
+      id: 'legacy.pdf',
+      contentType: 'application/pdf',
+      expiresAt: null,
+    });
   });
 
   describe('ids that could name another path', () => {
@@ -164,7 +175,16 @@ describe('media routes', () => {
       }
     });
 
-    const raw = ['/media/%2e%2e', '/media/..\\..\\gateway.db', '/media/../gateway.db', '/media/../../etc/passwd', '/media//etc/passwd', '/media/.', '/media/', '/media/a/b/c'];
+    const raw = [
+      '/media/%2e%2e',
+      '/media/..\\..\\gateway.db',
+      '/media/../gateway.db',
+      '/media/../../etc/passwd',
+      '/media//etc/passwd',
+      '/media/.',
+      '/media/',
+      '/media/a/b/c',
+    ];
 
     it.each(raw)('answers 400 to the raw path %s and never a file outside media.dir', async (path) => {
       const response = await rawGet(gateway.url, path, TOKENS.rpc);
@@ -193,7 +213,10 @@ describe('media routes', () => {
       for (const suffix of ['', '/meta']) {
         const response = await get(`/media/${png.meta.id}${suffix}`, token);
         expect(response.status, suffix).toBe(status);
-        if (status !== 200) expect(await response.json()).toMatchObject({ error: { code: status === 401 ? 'unauthorized' : 'forbidden' } });
+        if (status !== 200)
+          expect(await response.json()).toMatchObject({
+            error: { code: status === 401 ? 'unauthorized' : 'forbidden' },
+          });
         else await response.arrayBuffer();
       }
     });
@@ -214,7 +237,11 @@ describe('media routes without any token', () => {
   });
 
   it('serves files to anyone when the gateway has no token at all (spec: rpc scope only when tokens exist)', async () => {
-    const { id } = await gateway.app.media.save({ ownerId: TOKEN_IDS.rpc, data: Buffer.from('hello'), contentType: 'text/plain' });
+    const { id } = await gateway.app.media.save({
+      ownerId: TOKEN_IDS.rpc,
+      data: Buffer.from('hello'),
+      contentType: 'text/plain',
+    });
     const response = await getMedia(gateway.url, `/media/${id}`);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('hello');

@@ -23,20 +23,39 @@ describe('memory lifecycle sweeper', () => {
     stack = startObs();
     t0 = stack.clock.now;
     memory = createSqliteMemoryPort(stack.db, { exactVectorSearch: true });
-    return createLifecycleSweeper({ port: port?.(memory) ?? memory, signals: stack.obs.signals, policy: () => POLICY, intervalMs, now: () => stack.clock.now, log });
+    return createLifecycleSweeper({
+      port: port?.(memory) ?? memory,
+      signals: stack.obs.signals,
+      policy: () => POLICY,
+      intervalMs,
+      now: () => stack.clock.now,
+      log,
+    });
   }
   const at = (days: number) => {
     stack.clock.now = t0 + days * DAY_MS;
     return stack.clock.now;
   };
   const entry = (id: string, createdDaysAgo: number, agentId = 'agent-a'): NewMemoryEntry => ({
-    id, tenantId: 'default', agentId, content: `memory ${id}`, memoryType: 'fact', trustLevel: 'trusted',
-    sourceSessionKey: 'default:u:ws', createdAt: t0 - createdDaysAgo * DAY_MS, metadata: {}, derivedFrom: [],
+    id,
+    tenantId: 'default',
+    agentId,
+    content: `memory ${id}`,
+    memoryType: 'fact',
+    trustLevel: 'trusted',
+    sourceSessionKey: 'default:u:ws',
+    createdAt: t0 - createdDaysAgo * DAY_MS,
+    metadata: {},
+    derivedFrom: [],
   });
   const statusOf = async (id: string) => (await memory.get(id, {}))?.status ?? 'evicted';
   const signalRows = async () => {
     await stack.obs.flush();
-    const rows = stack.db.prepare("SELECT ts, agent_id AS agentId, severity, data FROM health_signals WHERE kind = 'memory_lifecycle' ORDER BY id").all() as { ts: number; agentId: string; severity: string; data: string }[];
+    const rows = stack.db
+      .prepare(
+        "SELECT ts, agent_id AS agentId, severity, data FROM health_signals WHERE kind = 'memory_lifecycle' ORDER BY id",
+      )
+      .all() as { ts: number; agentId: string; severity: string; data: string }[];
     return rows.map((row) => ({ ...row, data: JSON.parse(row.data) as unknown }));
   };
 
@@ -49,7 +68,11 @@ describe('memory lifecycle sweeper', () => {
 
     at(11);
     expect(await sweeper.sweepNow()).toEqual([{ agentId: 'agent-a', scanned: 3, promoted: 0, demoted: 2, evicted: 0 }]);
-    expect([await statusOf('old'), await statusOf('recalled'), await statusOf('fresh')]).toEqual(['demoted', 'demoted', 'active']);
+    expect([await statusOf('old'), await statusOf('recalled'), await statusOf('fresh')]).toEqual([
+      'demoted',
+      'demoted',
+      'active',
+    ]);
 
     await memory.markRecalled(['recalled'], at(12));
     expect(await statusOf('recalled')).toBe('active');
@@ -57,7 +80,11 @@ describe('memory lifecycle sweeper', () => {
 
     at(31);
     expect(await sweeper.sweepNow()).toEqual([{ agentId: 'agent-a', scanned: 3, promoted: 0, demoted: 2, evicted: 1 }]);
-    expect([await statusOf('old'), await statusOf('recalled'), await statusOf('fresh')]).toEqual(['evicted', 'demoted', 'demoted']);
+    expect([await statusOf('old'), await statusOf('recalled'), await statusOf('fresh')]).toEqual([
+      'evicted',
+      'demoted',
+      'demoted',
+    ]);
   });
 
   it('keeps at most maxDemotedPerAgent demoted entries, evicting the least recently used first, per agent', async () => {
@@ -68,7 +95,14 @@ describe('memory lifecycle sweeper', () => {
       { agentId: 'agent-a', scanned: 5, promoted: 0, demoted: 5, evicted: 3 },
       { agentId: 'agent-b', scanned: 1, promoted: 0, demoted: 1, evicted: 0 },
     ]);
-    expect(await Promise.all(['a1', 'a2', 'a3', 'a4', 'a5', 'b1'].map(statusOf))).toEqual(['evicted', 'evicted', 'evicted', 'demoted', 'demoted', 'demoted']);
+    expect(await Promise.all(['a1', 'a2', 'a3', 'a4', 'a5', 'b1'].map(statusOf))).toEqual([
+      'evicted',
+      'evicted',
+      'evicted',
+      'demoted',
+      'demoted',
+      'demoted',
+    ]);
   });
 
   it('records one memory_lifecycle signal per agent sweep, which obs.fleet.health reports as the memory_lifecycle finding', async () => {
@@ -84,7 +118,10 @@ describe('memory lifecycle sweeper', () => {
       { ts: t0, agentId: 'agent-b', severity: 'info', data: { scanned: 1, promoted: 0, demoted: 0, evicted: 0 } },
     ]);
     expect((await stack.obs.fleetHealth({})).findings).toContainEqual({
-      code: 'memory_lifecycle', severity: 'info', count: 4, detail: '4 lifecycle sweep(s): 2 evicted, 4 demoted.',
+      code: 'memory_lifecycle',
+      severity: 'info',
+      count: 4,
+      detail: '4 lifecycle sweep(s): 2 evicted, 4 demoted.',
       hint: 'Informational: a high eviction count can explain recall misses.',
     });
   });

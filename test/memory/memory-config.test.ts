@@ -23,7 +23,10 @@ describe('memory config', () => {
   });
 
   it('keeps what is set and fills the rest', () => {
-    const { memory } = validateConfig({ memory: { recall: { topK: 3, minScore: 0.2 }, lifecycle: { sweepIntervalMs: 0 } } }, 'partial');
+    const { memory } = validateConfig(
+      { memory: { recall: { topK: 3, minScore: 0.2 }, lifecycle: { sweepIntervalMs: 0 } } },
+      'partial',
+    );
     expect(memory.recall).toEqual({ enabled: true, topK: 3, maxTokens: 800, minScore: 0.2 });
     expect(memory.lifecycle.sweepIntervalMs).toBe(0);
   });
@@ -32,7 +35,11 @@ describe('memory config', () => {
     expect(problemsOf({ memory: { recal: {} } }).join('\n')).toContain('memory');
     expect(problemsOf({ memory: { recall: { topK: 0 } } }).join('\n')).toContain('memory.recall.topK');
     expect(problemsOf({ memory: { recall: { minScore: 2 } } }).join('\n')).toContain('memory.recall.minScore');
-    expect(problemsOf({ memory: { lifecycle: { sweepIntervalMs: 2_147_483_648 } } }).join('\n')).toMatch(/memory\.lifecycle\.sweepIntervalMs.*2147483647/);
-    expect(problemsOf({ memory: { embeddingCacheMaxEntries: 1.5 } }).join('\n')).toContain('memory.embeddingCacheMaxEntries');
+    expect(problemsOf({ memory: { lifecycle: { sweepIntervalMs: 2_147_483_648 } } }).join('\n')).toMatch(
+      /memory\.lifecycle\.sweepIntervalMs.*2147483647/,
+    );
+    expect(problemsOf({ memory: { embeddingCacheMaxEntries: 1.5 } }).join('\n')).toContain(
+      'memory.embeddingCacheMaxEntries',
+    );
   });
 });

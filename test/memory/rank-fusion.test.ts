@@ -33,7 +33,15 @@ describe('fuseRankings', () => {
   });
 
   it('counts a lane naming an id twice at its better rank only', () => {
-    const [hit] = fuseRankings([[{ id: 'a', rank: 3 }, { id: 'a', rank: 1 }]], 1);
+    const [hit] = fuseRankings(
+      [
+        [
+          { id: 'a', rank: 3 },
+          { id: 'a', rank: 1 },
+        ],
+      ],
+      1,
+    );
     expect(hit?.score).toBeCloseTo(1, 12);
   });
 
@@ -59,11 +67,16 @@ describe('fuseRankings', () => {
           scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank));
         }
       }
-      const expected = [...firstSeen].sort((left, right) => (scores.get(right) ?? 0) - (scores.get(left) ?? 0) || firstSeen.indexOf(left) - firstSeen.indexOf(right));
+      const expected = [...firstSeen].sort(
+        (left, right) =>
+          (scores.get(right) ?? 0) - (scores.get(left) ?? 0) || firstSeen.indexOf(left) - firstSeen.indexOf(right),
+      );
       const limit = 1 + Math.floor(random() * 12);
       const fused = fuseRankings(lanes, limit);
       expect(fused.map((hit) => hit.id)).toEqual(expected.slice(0, limit));
-      fused.forEach((hit) => expect(hit.score).toBeCloseTo((scores.get(hit.id) ?? 0) / (lanes.length / (RRF_K + 1)), 12));
+      fused.forEach((hit) =>
+        expect(hit.score).toBeCloseTo((scores.get(hit.id) ?? 0) / (lanes.length / (RRF_K + 1)), 12),
+      );
     }
   });
 

@@ -11,7 +11,10 @@ describe('recall with an empty memory scope', () => {
   let harness: Harness;
   const embeddingCalls = () => llm.requests.filter((request) => request.endpoint === 'embeddings').length;
   const execute = async (message: string, userId: string) => {
-    const response = await callRpc(harness.url, harness.tokens.rpc, 'agent.execute', { message, sessionKey: { tenantId: 'acme', userId, channelId: 'chat' } });
+    const response = await callRpc(harness.url, harness.tokens.rpc, 'agent.execute', {
+      message,
+      sessionKey: { tenantId: 'acme', userId, channelId: 'chat' },
+    });
     expect(response.error).toBeUndefined();
   };
   const recallOf = async (sessionKey: string) =>
@@ -20,9 +23,23 @@ describe('recall with an empty memory scope', () => {
   beforeAll(async () => {
     llm = await startFakeLlm({ models: ['fake-model'] });
     harness = await startGateway({
-      providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 16000, maxTokens: 512 }] } },
+      providers: {
+        fake: {
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'fake-model', contextWindow: 16000, maxTokens: 512 }],
+        },
+      },
       embeddings: { provider: 'fake', model: 'embed-small' },
-      agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model', systemPrompt: 'Be brief.', tools: ['memory_store'] } },
+      agents: {
+        default: {
+          name: 'Assistant',
+          provider: 'fake',
+          model: 'fake-model',
+          systemPrompt: 'Be brief.',
+          tools: ['memory_store'],
+        },
+      },
       // The rpc token works in tenant acme, which config gives it.
       gateway: { tokens: tokensWithRpcTenants(['acme']) },
     });
@@ -38,7 +55,10 @@ describe('recall with an empty memory scope', () => {
     expect(embeddingCalls()).toBe(0);
     expect(await recallOf('acme:dana:chat')).toBeUndefined();
 
-    llm.script({ toolCalls: [{ name: 'memory_store', arguments: { content: 'Dana lives in Lisbon' } }] }, { text: 'Noted.' });
+    llm.script(
+      { toolCalls: [{ name: 'memory_store', arguments: { content: 'Dana lives in Lisbon' } }] },
+      { text: 'Noted.' },
+    );
     await execute('Remember that I live in Lisbon', 'dana');
     const afterStore = embeddingCalls();
     expect(afterStore).toBeGreaterThan(0);

@@ -17,12 +17,12 @@ export const TARGETS: readonly string[] = [
   'The staging database password rotates every ninety days',
   'Aisha drinks her coffee black with no sugar',
   'The team offsite will be held in Lisbon in September',
-  'Tom\'s daughter plays the violin in the school orchestra',
+  "Tom's daughter plays the violin in the school orchestra",
   'Deployments to production are frozen during the last week of December',
   'The office wifi network is called Harbor and the guest network is Harbor-Guest',
   'Priya is learning Japanese and practises with flashcards every morning',
   'The invoice for the cloud hosting contract is paid on the fifteenth of each month',
-  'Kenji\'s favourite restaurant is a small ramen shop near the central station',
+  "Kenji's favourite restaurant is a small ramen shop near the central station",
   'The customer Acme Corporation renewed their support plan for three years',
   'Lena runs marathons and trained for the Berlin race last autumn',
   'The printer on the fourth floor jams when printing double sided',
@@ -37,7 +37,7 @@ export const TARGETS: readonly string[] = [
   'The legal team must approve any contract above fifty thousand euros',
   'Mateo is vegetarian and dislikes mushrooms',
   'The backup server in Frankfurt replicates data every six hours',
-  'Hannah\'s birthday is on the twelfth of July',
+  "Hannah's birthday is on the twelfth of July",
   'The marketing newsletter is sent every second Tuesday',
   'Ravi broke his wrist skiing and is typing with one hand',
   'The conference room called Everest has a broken projector',
@@ -45,7 +45,7 @@ export const TARGETS: readonly string[] = [
   'Expense reports must be submitted within thirty days of purchase',
   'Lucas collects vintage mechanical watches',
   'The data retention policy keeps logs for eighteen months',
-  'Nadia\'s cat is named Pepper and is afraid of thunderstorms',
+  "Nadia's cat is named Pepper and is afraid of thunderstorms",
   'The sales forecast assumes eight percent growth next year',
   'Ben commutes by bicycle even in winter',
   'The firewall blocks outbound traffic on port twenty five',
@@ -119,7 +119,25 @@ export const QUERIES: readonly CorpusQuery[] = [
   { kind: 'mixed', query: 'akira retirement in the countryside', target: 48 },
 ];
 
-const PEOPLE = ['Anna', 'Bruno', 'Clara', 'Diego', 'Emma', 'Felix', 'Gina', 'Hugo', 'Iris', 'Jakob', 'Kira', 'Leo', 'Marta', 'Nils', 'Olga', 'Pablo', 'Rosa'];
+const PEOPLE = [
+  'Anna',
+  'Bruno',
+  'Clara',
+  'Diego',
+  'Emma',
+  'Felix',
+  'Gina',
+  'Hugo',
+  'Iris',
+  'Jakob',
+  'Kira',
+  'Leo',
+  'Marta',
+  'Nils',
+  'Olga',
+  'Pablo',
+  'Rosa',
+];
 const DISTRACTOR_FACTS = [
   'asked about the travel policy for long flights',
   'booked the conference room for a budget meeting',
@@ -134,4 +152,6 @@ const DISTRACTOR_FACTS = [
 ];
 
 /** 17 people × 10 facts: everyday memories that share vocabulary with the targets without answering the queries. */
-export const DISTRACTORS: readonly string[] = PEOPLE.flatMap((person) => DISTRACTOR_FACTS.map((fact) => `${person} ${fact}`));
+export const DISTRACTORS: readonly string[] = PEOPLE.flatMap((person) =>
+  DISTRACTOR_FACTS.map((fact) => `${person} ${fact}`),
+);

@@ -18,18 +18,46 @@ describe('obs audit log', () => {
       if (event.name === 'audit:event') announced.push(event.payload);
     });
     stack.obs.audit.record({
-      tenantId: 'acme', agentId: 'default', kind: 'tool', classification: 'sensitive', action: 'fs.write', actor: 'agent:default',
-      outcome: 'denied', severity: 'warning', traceId: 't1', refs: { path: 'notes/todo.md', content: 'the file body', apiKey: 'sk-123' },
+      tenantId: 'acme',
+      agentId: 'default',
+      kind: 'tool',
+      classification: 'sensitive',
+      action: 'fs.write',
+      actor: 'agent:default',
+      outcome: 'denied',
+      severity: 'warning',
+      traceId: 't1',
+      refs: { path: 'notes/todo.md', content: 'the file body', apiKey: 'sk-123' },
     });
     await delivered();
-    expect(announced).toEqual([{
-      tenantId: 'acme', agentId: 'default', kind: 'tool', classification: 'sensitive', action: 'fs.write', actor: 'agent:default',
-      outcome: 'denied', severity: 'warning', traceId: 't1', refs: { path: 'notes/todo.md' },
-    }]);
+    expect(announced).toEqual([
+      {
+        tenantId: 'acme',
+        agentId: 'default',
+        kind: 'tool',
+        classification: 'sensitive',
+        action: 'fs.write',
+        actor: 'agent:default',
+        outcome: 'denied',
+        severity: 'warning',
+        traceId: 't1',
+        refs: { path: 'notes/todo.md' },
+      },
+    ]);
     const [row] = await stack.obs.audit.query({});
     expect(row).toEqual({
-      id: 'id-000001', tenantId: 'acme', agentId: 'default', ts: stack.clock.now, kind: 'tool', classification: 'sensitive', action: 'fs.write',
-      actor: 'agent:default', outcome: 'denied', severity: 'warning', traceId: 't1', refs: '{"path":"notes/todo.md"}',
+      id: 'id-000001',
+      tenantId: 'acme',
+      agentId: 'default',
+      ts: stack.clock.now,
+      kind: 'tool',
+      classification: 'sensitive',
+      action: 'fs.write',
+      actor: 'agent:default',
+      outcome: 'denied',
+      severity: 'warning',
+      traceId: 't1',
+      refs: '{"path":"notes/todo.md"}',
     });
   });
 
@@ -37,7 +65,16 @@ describe('obs audit log', () => {
     stack = startObs();
     stack.obs.audit.record({ kind: 'config', refs: { note: 'a sentence with spaces', count: 3 } });
     const [row] = await stack.obs.audit.query({ tenant: '' });
-    expect(row).toMatchObject({ tenantId: '', agentId: null, classification: 'unclassified', action: 'unknown', actor: 'system', outcome: 'unknown', severity: 'info', traceId: null });
+    expect(row).toMatchObject({
+      tenantId: '',
+      agentId: null,
+      classification: 'unclassified',
+      action: 'unknown',
+      actor: 'system',
+      outcome: 'unknown',
+      severity: 'info',
+      traceId: null,
+    });
     expect(JSON.parse(row?.refs ?? '{}')).toEqual({ count: 3, note: expect.stringMatching(/^sha256:[0-9a-f]{16}$/) });
   });
 
@@ -45,10 +82,18 @@ describe('obs audit log', () => {
     stack = startObs();
     const { obs } = stack;
     obs.audit.record({ ts: 100, kind: 'tool', tenantId: 'acme', agentId: 'a', outcome: 'ok', classification: 'c1' });
-    obs.audit.record({ ts: 200, kind: 'tool', tenantId: 'acme', agentId: 'b', outcome: 'denied', classification: 'c2' });
+    obs.audit.record({
+      ts: 200,
+      kind: 'tool',
+      tenantId: 'acme',
+      agentId: 'b',
+      outcome: 'denied',
+      classification: 'c2',
+    });
     obs.audit.record({ ts: 300, kind: 'config', outcome: 'ok' });
     obs.audit.record({ ts: 400, kind: 'tool', tenantId: 'other', agentId: 'a', outcome: 'ok' });
-    const ts = async (filter: Parameters<typeof obs.audit.query>[0]) => (await obs.audit.query(filter)).map((row) => row.ts);
+    const ts = async (filter: Parameters<typeof obs.audit.query>[0]) =>
+      (await obs.audit.query(filter)).map((row) => row.ts);
     expect(await ts({})).toEqual([400, 300, 200, 100]);
     expect(await ts({ tenant: '' })).toEqual([300]);
     expect(await ts({ tenant: 'acme' })).toEqual([200, 100]);

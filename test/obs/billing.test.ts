@@ -10,8 +10,17 @@ describe('obs billing', () => {
   afterEach(() => stack?.close());
 
   const usage = (overrides: Partial<UsageRecord>): UsageRecord => ({
-    ts: Date.UTC(2026, 0, 15, 11), agentId: 'default', sessionKey: 'default:alice:ws', provider: 'local', model: 'm',
-    inputTokens: 100, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.01, ...overrides,
+    ts: Date.UTC(2026, 0, 15, 11),
+    agentId: 'default',
+    sessionKey: 'default:alice:ws',
+    provider: 'local',
+    model: 'm',
+    inputTokens: 100,
+    outputTokens: 50,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: 0.01,
+    ...overrides,
   });
 
   it('counts flushed history and the still-buffered current run exactly once', async () => {
@@ -20,8 +29,18 @@ describe('obs billing', () => {
     recorder.usage(usage({}));
     await recorder.flush();
     recorder.usage(usage({ costUsd: 0.02 }));
-    expect(await obs.billing.total({})).toEqual({ totalCost: 0.03, totalTokens: 300, callCount: 2, totalCacheSaved: 0 });
-    expect(await obs.billing.total({})).toEqual({ totalCost: 0.03, totalTokens: 300, callCount: 2, totalCacheSaved: 0 });
+    expect(await obs.billing.total({})).toEqual({
+      totalCost: 0.03,
+      totalTokens: 300,
+      callCount: 2,
+      totalCacheSaved: 0,
+    });
+    expect(await obs.billing.total({})).toEqual({
+      totalCost: 0.03,
+      totalTokens: 300,
+      callCount: 2,
+      totalCacheSaved: 0,
+    });
   });
 
   it('filters by agent, session and time; estimates cache savings from catalogue prices', async () => {
@@ -29,10 +48,20 @@ describe('obs billing', () => {
     const { recorder, obs } = stack;
     recorder.usage(usage({ ts: 1_000, agentId: 'a', provider: 'cloud', cacheReadTokens: 1_000_000 }));
     recorder.usage(usage({ ts: 2_000, agentId: 'b', sessionKey: 'default:bob:ws' }));
-    expect(await obs.billing.byAgent('a', {})).toEqual({ totalCost: 0.01, totalTokens: 150, callCount: 1, totalCacheSaved: 2.7 });
+    expect(await obs.billing.byAgent('a', {})).toEqual({
+      totalCost: 0.01,
+      totalTokens: 150,
+      callCount: 1,
+      totalCacheSaved: 2.7,
+    });
     expect(await obs.billing.bySession('default:bob:ws', {})).toMatchObject({ callCount: 1, totalCacheSaved: 0 });
     expect(await obs.billing.total({ sinceMs: 1_500 })).toMatchObject({ callCount: 1 });
-    expect(await obs.billing.byAgent('nobody', {})).toEqual({ totalCost: 0, totalTokens: 0, callCount: 0, totalCacheSaved: 0 });
+    expect(await obs.billing.byAgent('nobody', {})).toEqual({
+      totalCost: 0,
+      totalTokens: 0,
+      callCount: 0,
+      totalCacheSaved: 0,
+    });
   });
 
   it('sums tokens and cost per provider', async () => {
@@ -41,10 +70,12 @@ describe('obs billing', () => {
     recorder.usage(usage({ provider: 'cloud', model: 'x' }));
     recorder.usage(usage({ provider: 'cloud', model: 'y', inputTokens: 1 }));
     recorder.usage(usage({ provider: 'local' }));
-    expect(await obs.billing.byProvider({})).toEqual({ providers: [
-      { provider: 'cloud', inputTokens: 101, outputTokens: 100, estimatedCostUsd: 0.02 },
-      { provider: 'local', inputTokens: 100, outputTokens: 50, estimatedCostUsd: 0.01 },
-    ] });
+    expect(await obs.billing.byProvider({})).toEqual({
+      providers: [
+        { provider: 'cloud', inputTokens: 101, outputTokens: 100, estimatedCostUsd: 0.02 },
+        { provider: 'local', inputTokens: 100, outputTokens: 50, estimatedCostUsd: 0.01 },
+      ],
+    });
   });
 
   it('usage24h gives 24 UTC hours of tokens over the last day', async () => {
@@ -66,7 +97,11 @@ describe('obs billing', () => {
     recorder.usage(usage({ provider: 'cloud' }));
     recorder.usage(usage({ provider: 'local', cacheReadTokens: 10 }));
     expect(await obs.cacheStats()).toEqual({
-      hits: 2, misses: 1, hitRate: 0.6667, cachedTokens: 500_010, savingsUsd: 1.35,
+      hits: 2,
+      misses: 1,
+      hitRate: 0.6667,
+      cachedTokens: 500_010,
+      savingsUsd: 1.35,
       providers: [
         { provider: 'cloud', hits: 1, misses: 1, hitRate: 0.5, cachedTokens: 500_000, savingsUsd: 1.35 },
         { provider: 'local', hits: 1, misses: 0, hitRate: 1, cachedTokens: 10, savingsUsd: 0 },

@@ -15,10 +15,29 @@ describe('obs channel activity', () => {
     const { events, obs, clock } = stack;
     events.emit('message:received', { agentId: 'default', sessionKey: 'default:alice:ws', channelId: 'ws', chars: 5 });
     clock.now += 1000;
-    events.emit('message:sent', { agentId: 'default', sessionKey: 'default:alice:ws', channelId: 'ws', traceId: 't1', chars: 9, finishReason: 'stop' });
-    events.emit('message:received', { agentId: 'default', sessionKey: 'default:bob:telegram', channelId: 'tg-42', channelType: 'telegram', chars: 1 });
+    events.emit('message:sent', {
+      agentId: 'default',
+      sessionKey: 'default:alice:ws',
+      channelId: 'ws',
+      traceId: 't1',
+      chars: 9,
+      finishReason: 'stop',
+    });
+    events.emit('message:received', {
+      agentId: 'default',
+      sessionKey: 'default:bob:telegram',
+      channelId: 'tg-42',
+      channelType: 'telegram',
+      chars: 1,
+    });
     await delivered();
-    expect(await obs.channels.get('ws')).toEqual({ channelId: 'ws', channelType: 'ws', lastActiveAt: clock.now, messagesSent: 1, messagesReceived: 1 });
+    expect(await obs.channels.get('ws')).toEqual({
+      channelId: 'ws',
+      channelType: 'ws',
+      lastActiveAt: clock.now,
+      messagesSent: 1,
+      messagesReceived: 1,
+    });
     expect((await obs.channels.all()).map((channel) => channel.channelId)).toEqual(['tg-42', 'ws']);
     expect(await obs.channels.get('nope')).toBeNull();
   });
@@ -43,7 +62,16 @@ describe('obs channel activity', () => {
       stack = startObs(join(dir, 'gateway.db'));
       stack.obs.channels.touch({ channelId: 'a', channelType: 'ws' }, 'received');
       expect(await stack.obs.channels.get('a')).toMatchObject({ messagesReceived: 2 });
-      expect((await stack.obs.channels.all()).map((channel) => [channel.channelId, channel.messagesSent, channel.messagesReceived])).toEqual([['a', 0, 2], ['b', 1, 0]]);
+      expect(
+        (await stack.obs.channels.all()).map((channel) => [
+          channel.channelId,
+          channel.messagesSent,
+          channel.messagesReceived,
+        ]),
+      ).toEqual([
+        ['a', 0, 2],
+        ['b', 1, 0],
+      ]);
     } finally {
       await stack?.close();
       stack = undefined;

@@ -15,9 +15,25 @@ describe('obs delivery traces', () => {
     obs.delivery.replied({ channelId: 'ws', sessionKey: 'default:alice:ws', traceId: 't1', receivedAt: aliceAt });
     const bobAt = clock.now;
     clock.now += 50;
-    obs.delivery.replied({ channelId: 'webhook', sessionKey: 'default:bob:webhook', traceId: 't2', receivedAt: bobAt, delivered: false });
+    obs.delivery.replied({
+      channelId: 'webhook',
+      sessionKey: 'default:bob:webhook',
+      traceId: 't2',
+      receivedAt: bobAt,
+      delivered: false,
+    });
     const [failed, ok] = await obs.delivery.recent({});
-    expect(ok).toEqual({ id: 1, ts: clock.now - 50, channelId: 'ws', channelType: 'ws', sessionKey: 'default:alice:ws', traceId: 't1', outcome: 'success', latencyMs: 250, errorKind: null });
+    expect(ok).toEqual({
+      id: 1,
+      ts: clock.now - 50,
+      channelId: 'ws',
+      channelType: 'ws',
+      sessionKey: 'default:alice:ws',
+      traceId: 't1',
+      outcome: 'success',
+      latencyMs: 250,
+      errorKind: null,
+    });
     expect(failed).toMatchObject({ channelId: 'webhook', outcome: 'failure', latencyMs: 50, errorKind: 'undelivered' });
     expect(await obs.delivery.stats()).toEqual({ total: 2, successes: 1, failures: 1, avgLatencyMs: 150 });
   });
@@ -25,10 +41,19 @@ describe('obs delivery traces', () => {
   it('filters recent traces by time and channel, newest first, and clamps the limit', async () => {
     stack = startObs();
     const { obs } = stack;
-    for (let n = 0; n < 1010; n += 1) obs.delivery.record({ ts: n, channelId: n % 2 === 0 ? 'even' : 'odd', channelType: 'ws', outcome: 'success', latencyMs: 1 });
+    for (let n = 0; n < 1010; n += 1)
+      obs.delivery.record({
+        ts: n,
+        channelId: n % 2 === 0 ? 'even' : 'odd',
+        channelType: 'ws',
+        outcome: 'success',
+        latencyMs: 1,
+      });
     expect(await obs.delivery.recent({})).toHaveLength(100);
     expect(await obs.delivery.recent({ limit: 5000 })).toHaveLength(DELIVERY_MAX_LIMIT);
-    expect((await obs.delivery.recent({ sinceMs: 1005, channelId: 'odd' })).map((trace) => trace.ts)).toEqual([1009, 1007, 1005]);
+    expect((await obs.delivery.recent({ sinceMs: 1005, channelId: 'odd' })).map((trace) => trace.ts)).toEqual([
+      1009, 1007, 1005,
+    ]);
   });
 
   it('reports zeros when nothing was delivered', async () => {

@@ -11,15 +11,44 @@ describe('obs diagnostics', () => {
     stack = startObs();
     const { events, obs, clock } = stack;
     // More than the declared payload reaches the recorder, which still keeps only the scrubbed labels.
-    const degraded = { provider: 'local', failures: 1, errorKind: 'timeout', message: 'upstream said: the secret plan', token: 'abc' };
+    const degraded = {
+      provider: 'local',
+      failures: 1,
+      errorKind: 'timeout',
+      message: 'upstream said: the secret plan',
+      token: 'abc',
+    };
     events.emit('provider:degraded', degraded);
     events.emit('diagnostic:channel_health', { channelId: 'ws', count: 3 });
-    events.emit('message:sent', { agentId: 'default', sessionKey: 'default:alice:ws', channelId: 'ws', traceId: 't1', chars: 1, finishReason: 'stop' });
+    events.emit('message:sent', {
+      agentId: 'default',
+      sessionKey: 'default:alice:ws',
+      channelId: 'ws',
+      traceId: 't1',
+      chars: 1,
+      finishReason: 'stop',
+    });
     await delivered();
     const { events: listed, counts } = await obs.diagnostics.query({});
     expect(listed).toEqual([
-      { id: 2, ts: clock.now, category: 'diagnostic', kind: 'channel_health', count: 3, severity: 'info', data: { channelId: 'ws', count: 3 } },
-      { id: 1, ts: clock.now, category: 'provider', kind: 'degraded', count: 1, severity: 'warning', data: { errorKind: 'timeout', failures: 1, provider: 'local' } },
+      {
+        id: 2,
+        ts: clock.now,
+        category: 'diagnostic',
+        kind: 'channel_health',
+        count: 3,
+        severity: 'info',
+        data: { channelId: 'ws', count: 3 },
+      },
+      {
+        id: 1,
+        ts: clock.now,
+        category: 'provider',
+        kind: 'degraded',
+        count: 1,
+        severity: 'warning',
+        data: { errorKind: 'timeout', failures: 1, provider: 'local' },
+      },
     ]);
     expect(counts).toEqual({ 'diagnostic:channel_health': 3, 'provider:degraded': 1 });
   });

@@ -12,7 +12,10 @@ describe('event bus', () => {
     bus.emit('agent:hot_added', { agentId: 'a', change: 'added' });
     bus.emit('agent:hot_removed', { agentId: 'a', change: 'removed' });
     expect(seen).toEqual([]);
-    expect(bus.recent(10).map((event) => [event.name, event.ts])).toEqual([['agent:hot_added', 7], ['agent:hot_removed', 7]]);
+    expect(bus.recent(10).map((event) => [event.name, event.ts])).toEqual([
+      ['agent:hot_added', 7],
+      ['agent:hot_removed', 7],
+    ]);
     await delivered();
     expect(seen).toEqual(['agent:hot_added', 'agent:hot_removed']);
   });

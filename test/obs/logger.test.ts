@@ -23,8 +23,14 @@ describe('logger', () => {
       'hello',
     );
     const text = lines.join('');
-    for (const value of ['s1', 'k1', 't1', 'a1', 'k2', 's2', 't2', 'a2', 'c1', 't3']) expect(text).not.toContain(`${value}"`);
-    expect(JSON.parse(text)).toMatchObject({ msg: 'hello', secret: '***', provider: { apiKey: '***' }, service: 'agent-gateway' });
+    for (const value of ['s1', 'k1', 't1', 'a1', 'k2', 's2', 't2', 'a2', 'c1', 't3'])
+      expect(text).not.toContain(`${value}"`);
+    expect(JSON.parse(text)).toMatchObject({
+      msg: 'hello',
+      secret: '***',
+      provider: { apiKey: '***' },
+      service: 'agent-gateway',
+    });
   });
 });
 
@@ -35,8 +41,16 @@ describe('gateway logs', () => {
     try {
       await postRpc(gateway.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, TOKENS.rpc);
       await postRpc(gateway.url, { jsonrpc: '2.0', id: 1, method: 'tokens.list' }, TOKENS.rpc);
-      await postRpc(gateway.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, 'wrong-secret-0123456789abcdefghijklmnop');
-      const issued = await postRpc(gateway.url, { jsonrpc: '2.0', id: 1, method: 'tokens.create', params: { id: 'x', scopes: [] } }, TOKENS.admin);
+      await postRpc(
+        gateway.url,
+        { jsonrpc: '2.0', id: 1, method: 'system.ping' },
+        'wrong-secret-0123456789abcdefghijklmnop',
+      );
+      const issued = await postRpc(
+        gateway.url,
+        { jsonrpc: '2.0', id: 1, method: 'tokens.create', params: { id: 'x', scopes: [] } },
+        TOKENS.admin,
+      );
       const newSecret = (issued.body as { result: { secret: string } }).result.secret;
       await fetch(`${gateway.url}/nothing?token=${TOKENS.admin}`);
       const byQuery = await connectOpen(`${gateway.wsUrl}?token=${TOKENS.ws}`);

@@ -45,7 +45,10 @@ describe('obs methods over JSON-RPC', () => {
     const dispatcher = createDispatcher({ registry: createRegistry(obsMethods({ obs: stack.obs })), maxBatchSize: 50 });
     const log = createLogger({ level: 'silent' });
     call = async (method, params, caller = ADMIN) =>
-      (await dispatcher.dispatch({ jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) }, { caller, transport: 'http', log, signal: new AbortController().signal })) as JsonRpcResponse;
+      (await dispatcher.dispatch(
+        { jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) },
+        { caller, transport: 'http', log, signal: new AbortController().signal },
+      )) as JsonRpcResponse;
     result = async (method, params) => {
       const response = await call(method, params);
       if ('error' in response) throw new Error(`${method}: ${response.error.message}`);
@@ -55,65 +58,121 @@ describe('obs methods over JSON-RPC', () => {
   afterEach(() => stack.close());
 
   it('declares the 20 obs methods of the catalogue and obs.storage.stats and obs.storage.sweep', () => {
-    expect(obsMethods({ obs: stack.obs }).map((method) => method.name).sort()).toEqual(CALLS.map(([name]) => name).sort());
+    expect(
+      obsMethods({ obs: stack.obs })
+        .map((method) => method.name)
+        .sort(),
+    ).toEqual(CALLS.map(([name]) => name).sort());
   });
 
   it('answers every method for a * caller, and every admin method for an admin-only caller', async () => {
     for (const [method, params] of CALLS) expect(await call(method, params), method).toHaveProperty('result');
-    for (const [method, params] of CALLS.filter(([name]) => name !== 'obs.diagnostics')) expect(await call(method, params, ADMIN_ONLY), method).toHaveProperty('result');
+    for (const [method, params] of CALLS.filter(([name]) => name !== 'obs.diagnostics'))
+      expect(await call(method, params, ADMIN_ONLY), method).toHaveProperty('result');
   });
 
   it('obs.diagnostics is rpc-scoped; every other obs method refuses an rpc-only caller with -32603', async () => {
     expect(await call('obs.diagnostics', {}, RPC)).toMatchObject({ result: { events: [], counts: {} } });
     for (const [method, params] of CALLS.filter(([name]) => name !== 'obs.diagnostics')) {
-      expect(await call(method, params, RPC), method).toMatchObject({ error: { code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } } });
+      expect(await call(method, params, RPC), method).toMatchObject({
+        error: { code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } },
+      });
     }
   });
 
   it('rejects unknown params on every method with -32602 naming the param', async () => {
     for (const [method, params] of CALLS) {
-      expect(await call(method, { ...params, bogus: 1 }), method).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'bogus' } } });
+      expect(await call(method, { ...params, bogus: 1 }), method).toMatchObject({
+        error: { code: -32602, data: { kind: 'invalid_params', param: 'bogus' } },
+      });
     }
   });
 
   it('requires the required params', async () => {
-    expect(await call('obs.billing.byAgent', {})).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'agentId' } } });
-    expect(await call('obs.billing.bySession', {})).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'sessionKey' } } });
-    expect(await call('obs.channels.get', {})).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'channelId' } } });
-    expect(await call('obs.explain', {})).toMatchObject({ error: { code: -32602, message: expect.stringContaining('needs at least one of sessionKey, traceId or rootRunId') } });
-    expect(await call('obs.explain', { traceId: 't', depth: 'deep' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'depth' } } });
-    expect(await call('obs.reset.table', { table: 'trajectory' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'table' } } });
+    expect(await call('obs.billing.byAgent', {})).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'agentId' } },
+    });
+    expect(await call('obs.billing.bySession', {})).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'sessionKey' } },
+    });
+    expect(await call('obs.channels.get', {})).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'channelId' } },
+    });
+    expect(await call('obs.explain', {})).toMatchObject({
+      error: {
+        code: -32602,
+        message: expect.stringContaining('needs at least one of sessionKey, traceId or rootRunId'),
+      },
+    });
+    expect(await call('obs.explain', { traceId: 't', depth: 'deep' })).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'depth' } },
+    });
+    expect(await call('obs.reset.table', { table: 'trajectory' })).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'table' } },
+    });
   });
 
   it('obs.fleet.health: sinceHours must be positive; the default 24 is applied in the handler', async () => {
-    expect(await call('obs.fleet.health', { sinceHours: 0 })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'sinceHours' } } });
+    expect(await call('obs.fleet.health', { sinceHours: 0 })).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'sinceHours' } },
+    });
     expect(await call('obs.fleet.health', { sinceHours: -1 })).toMatchObject({ error: { code: -32602 } });
-    expect(await result('obs.fleet.health', {})).toMatchObject({ schemaVersion: 1, windowHours: 24, autonomy: { runs: { total: 0 } } });
+    expect(await result('obs.fleet.health', {})).toMatchObject({
+      schemaVersion: 1,
+      windowHours: 24,
+      autonomy: { runs: { total: 0 } },
+    });
     expect(await result('obs.fleet.health', { sinceHours: 1.5 })).toMatchObject({ windowHours: 1.5 });
   });
 
   it('obs.explain returns the session_not_found marker for an unresolvable reference', async () => {
-    expect(await result('obs.explain', { traceId: 'nope' })).toMatchObject({ marker: 'session_not_found', reference: { kind: 'traceId', value: 'nope' } });
-    expect(await result('obs.explain', { rootRunId: 'root-session-x:y:z' })).toMatchObject({ marker: 'session_not_found', reference: { kind: 'rootRunId' } });
+    expect(await result('obs.explain', { traceId: 'nope' })).toMatchObject({
+      marker: 'session_not_found',
+      reference: { kind: 'traceId', value: 'nope' },
+    });
+    expect(await result('obs.explain', { rootRunId: 'root-session-x:y:z' })).toMatchObject({
+      marker: 'session_not_found',
+      reference: { kind: 'rootRunId' },
+    });
   });
 
   it('obs.trace.search clamps the limit to 1000 and reports a bad where as -32602', async () => {
-    for (let n = 0; n < 1005; n += 1) stack.recorder.startSession({ traceId: `t${n}`, sessionKey: 'default:a:ws', agentId: 'a', channel: 'ws', startedAt: stack.clock.now - n, isSynthetic: false });
+    for (let n = 0; n < 1005; n += 1)
+      stack.recorder.startSession({
+        traceId: `t${n}`,
+        sessionKey: 'default:a:ws',
+        agentId: 'a',
+        channel: 'ws',
+        startedAt: stack.clock.now - n,
+        isSynthetic: false,
+      });
     expect(((await result('obs.trace.search', { limit: 5000 })) as { rows: unknown[] }).rows).toHaveLength(1000);
     expect(((await result('obs.trace.search', {})) as { rows: unknown[] }).rows).toHaveLength(200);
-    expect(await call('obs.trace.search', { limit: 0 })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'limit' } } });
-    expect(await call('obs.trace.search', { where: 'agentId = a; DROP TABLE x' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'where' } } });
-    expect(await call('obs.trace.search', { since: 'whenever' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'since' } } });
+    expect(await call('obs.trace.search', { limit: 0 })).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'limit' } },
+    });
+    expect(await call('obs.trace.search', { where: 'agentId = a; DROP TABLE x' })).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'where' } },
+    });
+    expect(await call('obs.trace.search', { since: 'whenever' })).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'since' } },
+    });
   });
 
   it('obs.audit.query: tenant "" selects system events, the limit is clamped to 1000, rows are ts descending', async () => {
     stack.obs.audit.record({ ts: 1, kind: 'config' });
     stack.obs.audit.record({ ts: 2, kind: 'tool', tenantId: 'acme' });
     for (let n = 0; n < 1005; n += 1) stack.obs.audit.record({ ts: 10 + n, kind: 'bulk', tenantId: 'bulk' });
-    expect(await result('obs.audit.query', { tenant: '' })).toEqual({ rows: [expect.objectContaining({ ts: 1, tenantId: '' })] });
+    expect(await result('obs.audit.query', { tenant: '' })).toEqual({
+      rows: [expect.objectContaining({ ts: 1, tenantId: '' })],
+    });
     expect(((await result('obs.audit.query', { limit: 100_000 })) as { rows: unknown[] }).rows).toHaveLength(1000);
     expect(((await result('obs.audit.query', {})) as { rows: unknown[] }).rows).toHaveLength(200);
-    expect(((await result('obs.audit.query', { since: 1, until: 2 })) as { rows: { ts: number }[] }).rows.map((row) => row.ts)).toEqual([2, 1]);
+    expect(
+      ((await result('obs.audit.query', { since: 1, until: 2 })) as { rows: { ts: number }[] }).rows.map(
+        (row) => row.ts,
+      ),
+    ).toEqual([2, 1]);
   });
 
   it('obs.channels.stale defaults thresholdMs to 300000', async () => {
@@ -126,7 +185,14 @@ describe('obs methods over JSON-RPC', () => {
   it('obs.billing.usage24h answers 24 hours; obs.delivery.stats and obs.getCacheStats answer zeros when empty', async () => {
     expect(await result('obs.billing.usage24h')).toHaveLength(24);
     expect(await result('obs.delivery.stats')).toEqual({ total: 0, successes: 0, failures: 0, avgLatencyMs: 0 });
-    expect(await result('obs.getCacheStats')).toEqual({ hits: 0, misses: 0, hitRate: 0, cachedTokens: 0, savingsUsd: 0, providers: [] });
+    expect(await result('obs.getCacheStats')).toEqual({
+      hits: 0,
+      misses: 0,
+      hitRate: 0,
+      cachedTokens: 0,
+      savingsUsd: 0,
+      providers: [],
+    });
   });
 
   it('obs.reset and obs.reset.table delete rows, report counts, and emit observability:reset', async () => {
@@ -134,14 +200,32 @@ describe('obs methods over JSON-RPC', () => {
     stack.events.subscribe((event) => {
       if (event.name === 'observability:reset') seen.push(event.payload.table);
     });
-    stack.recorder.usage({ ts: 1, agentId: 'a', sessionKey: 's', provider: 'p', model: 'm', inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 });
+    stack.recorder.usage({
+      ts: 1,
+      agentId: 'a',
+      sessionKey: 's',
+      provider: 'p',
+      model: 'm',
+      inputTokens: 1,
+      outputTokens: 1,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      costUsd: 0,
+    });
     stack.obs.delivery.record({ channelId: 'ws', channelType: 'ws', outcome: 'success', latencyMs: 1 });
     stack.obs.diagnostics.record({ category: 'c', kind: 'k' });
     stack.obs.channels.touch({ channelId: 'ws', channelType: 'ws' }, 'sent');
-    expect(await result('obs.reset')).toEqual({ reset: true, rowsDeleted: { tokenUsage: 1, delivery: 1, diagnostics: 1, channels: 1 } });
+    expect(await result('obs.reset')).toEqual({
+      reset: true,
+      rowsDeleted: { tokenUsage: 1, delivery: 1, diagnostics: 1, channels: 1 },
+    });
     expect(await result('obs.billing.total')).toMatchObject({ callCount: 0 });
     stack.obs.delivery.record({ channelId: 'ws', channelType: 'ws', outcome: 'failure', latencyMs: 1 });
-    expect(await result('obs.reset.table', { table: 'delivery' })).toEqual({ reset: true, table: 'delivery', rowsDeleted: 1 });
+    expect(await result('obs.reset.table', { table: 'delivery' })).toEqual({
+      reset: true,
+      table: 'delivery',
+      rowsDeleted: 1,
+    });
     await delivered();
     expect(seen).toEqual(['all', 'delivery']);
   });

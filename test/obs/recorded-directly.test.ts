@@ -23,9 +23,22 @@ describe('delivery and audit recorded directly', () => {
   it('a finished turn leaves one delivery trace on its channel and session', async () => {
     llm.script({ text: 'Hello!' });
     const sessionKey = { tenantId: 'default', userId: 'alice', channelId: 'telegram', peerId: 'p1' };
-    expect((await callRpc(harness.url, harness.tokens.admin, 'agent.execute', { message: 'hi', sessionKey })).result).toMatchObject({ response: 'Hello!' });
-    const { deliveries } = (await callRpc(harness.url, harness.tokens.admin, 'obs.delivery.recent', { channelId: 'telegram' })).result as { deliveries: DeliveryTrace[] };
-    expect(deliveries).toEqual([expect.objectContaining({ channelId: 'telegram', channelType: 'telegram', sessionKey: 'default:alice:telegram:p1', traceId: expect.any(String), outcome: 'success', errorKind: null })]);
+    expect(
+      (await callRpc(harness.url, harness.tokens.admin, 'agent.execute', { message: 'hi', sessionKey })).result,
+    ).toMatchObject({ response: 'Hello!' });
+    const { deliveries } = (
+      await callRpc(harness.url, harness.tokens.admin, 'obs.delivery.recent', { channelId: 'telegram' })
+    ).result as { deliveries: DeliveryTrace[] };
+    expect(deliveries).toEqual([
+      expect.objectContaining({
+        channelId: 'telegram',
+        channelType: 'telegram',
+        sessionKey: 'default:alice:telegram:p1',
+        traceId: expect.any(String),
+        outcome: 'success',
+        errorKind: null,
+      }),
+    ]);
     expect(deliveries[0]?.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
@@ -36,9 +49,16 @@ describe('delivery and audit recorded directly', () => {
     });
     try {
       await callRpc(harness.url, harness.tokens.admin, 'tokens.list');
-      expect(announced).toContainEqual(expect.objectContaining({
-        kind: 'rpc.call', action: 'tokens.list', actor: TOKEN_IDS.admin, outcome: 'ok', classification: 'admin', refs: { transport: 'http' },
-      }));
+      expect(announced).toContainEqual(
+        expect.objectContaining({
+          kind: 'rpc.call',
+          action: 'tokens.list',
+          actor: TOKEN_IDS.admin,
+          outcome: 'ok',
+          classification: 'admin',
+          refs: { transport: 'http' },
+        }),
+      );
     } finally {
       unsubscribe();
     }

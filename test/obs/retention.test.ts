@@ -14,11 +14,36 @@ async function recordTurn(stack: ObsStack, tag: string): Promise<void> {
   const ts = stack.clock.now;
   const sessionKey = `default:${tag}:ws`;
   const traceId = `trace-${tag}`;
-  stack.recorder.startSession({ traceId, sessionKey, agentId: 'default', channel: 'ws', startedAt: ts, isSynthetic: false });
+  stack.recorder.startSession({
+    traceId,
+    sessionKey,
+    agentId: 'default',
+    channel: 'ws',
+    startedAt: ts,
+    isSynthetic: false,
+  });
   stack.recorder.trajectory({ sessionKey, traceId, kind: 'turn_start', ts, data: {} });
-  stack.recorder.usage({ ts, agentId: 'default', sessionKey, provider: 'local', model: 'm', inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.01 });
+  stack.recorder.usage({
+    ts,
+    agentId: 'default',
+    sessionKey,
+    provider: 'local',
+    model: 'm',
+    inputTokens: 10,
+    outputTokens: 5,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: 0.01,
+  });
   stack.recorder.endSession(traceId, { endReason: 'completed', degraded: false, endedAt: ts });
-  stack.obs.delivery.record({ channelId: 'ws', channelType: 'ws', sessionKey, traceId, outcome: 'success', latencyMs: 5 });
+  stack.obs.delivery.record({
+    channelId: 'ws',
+    channelType: 'ws',
+    sessionKey,
+    traceId,
+    outcome: 'success',
+    latencyMs: 5,
+  });
   stack.obs.diagnostics.record({ category: 'model', kind: 'k', severity: 'info' });
   stack.obs.signals.record({ kind: 'health', ts, data: { code: tag } });
   stack.obs.audit.record({ kind: 'tool', traceId, ts });
@@ -60,7 +85,8 @@ describe('evidence retention', () => {
     const stats = await stack.obs.retention.report();
     expect(stats).toMatchObject({ retentionDays: 30, lastSweep: sweep, storage: { backend: 'sqlite' } });
     expect(stats.storage.databaseBytes).toBeGreaterThan(0);
-    for (const table of stats.storage.tables) expect(table, table.table).toMatchObject({ rows: 2, oldestMs: NOW - 29 * DAY });
+    for (const table of stats.storage.tables)
+      expect(table, table.table).toMatchObject({ rows: 2, oldestMs: NOW - 29 * DAY });
     expect(await stack.obs.explain({ sessionKey: 'default:old:ws' })).toMatchObject({ marker: 'session_not_found' });
     expect((await stack.obs.billing.total({})).callCount).toBe(2);
   });
@@ -84,7 +110,8 @@ describe('evidence retention', () => {
   it('goes on batch after batch until every old row is gone', async () => {
     stack = startObs(':memory:', { startAt: NOW - 60 * DAY, retentionDays: 30 });
     const rows = RETENTION_BATCH_ROWS * 2 + 7;
-    for (let index = 0; index < rows; index += 1) stack.obs.delivery.record({ channelId: 'ws', channelType: 'ws', outcome: 'success', latencyMs: 1 });
+    for (let index = 0; index < rows; index += 1)
+      stack.obs.delivery.record({ channelId: 'ws', channelType: 'ws', outcome: 'success', latencyMs: 1 });
     await stack.obs.flush();
     stack.clock.now = NOW;
     expect((await stack.obs.retention.sweepNow()).deleted.delivery_traces).toBe(rows);
@@ -94,7 +121,8 @@ describe('evidence retention', () => {
   it('sweeps only while holding the retention lease, so one replica of several does the work', async () => {
     const holders = new Map<string, string>();
     const leaseFor = (instance: string) => ({
-      acquire: async (name: string) => (holders.get(name) ?? instance) === instance && holders.set(name, instance) !== undefined,
+      acquire: async (name: string) =>
+        (holders.get(name) ?? instance) === instance && holders.set(name, instance) !== undefined,
       renew: async (name: string) => holders.get(name) === instance,
       release: async (name: string) => {
         if (holders.get(name) === instance) holders.delete(name);
@@ -122,8 +150,12 @@ describe('evidence retention', () => {
     };
     stack = startObs(':memory:', { startAt: NOW, retentionDays: 30, leases });
     const rows = RETENTION_BATCH_ROWS * RETENTION_RENEW_BATCHES + 50;
-    stack.db.prepare(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-      INSERT INTO delivery_traces (ts, channel_id, channel_type, outcome, latency_ms) SELECT i, 'ws', 'ws', 'success', 1 FROM n`).run(rows);
+    stack.db
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+      INSERT INTO delivery_traces (ts, channel_id, channel_type, outcome, latency_ms) SELECT i, 'ws', 'ws', 'success', 1 FROM n`,
+      )
+      .run(rows);
     const sweep = await stack.obs.retention.sweepNow();
     expect(sweep).toMatchObject({ outcome: 'other_replica', cutoffMs: NOW - 30 * DAY });
     expect(sweep.deleted.delivery_traces).toBe(RETENTION_BATCH_ROWS * RETENTION_RENEW_BATCHES);

@@ -4,7 +4,14 @@ import { createLogger } from '../../src/obs/logger.js';
 import { createObservability, type Observability } from '../../src/obs/observability.js';
 import { createRecorder, type Recorder } from '../../src/obs/recorder.js';
 import type { RetentionLeases } from '../../src/obs/retention.js';
-import { createSqliteAuditPort, createSqliteEvidencePort, createSqliteObsPort, createSqliteRetentionPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
+import {
+  createSqliteAuditPort,
+  createSqliteEvidencePort,
+  createSqliteObsPort,
+  createSqliteRetentionPort,
+  openDatabase,
+  type SqliteDatabase,
+} from '../../src/store/sqlite/index.js';
 
 /** Lets the bus deliver what was emitted (listeners run off the emitter's stack). */
 export const delivered = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -39,14 +46,28 @@ export function startObs(path = ':memory:', options: ObsStackOptions = {}): ObsS
   const recorder = createRecorder({ port: evidence });
   let ids = 0;
   const obs = createObservability({
-    store: { audit: createSqliteAuditPort(db), evidence, obs: createSqliteObsPort(db), retention: createSqliteRetentionPort(db) }, events, recorder, now, newId: () => `id-${String((ids += 1)).padStart(6, '0')}`,
+    store: {
+      audit: createSqliteAuditPort(db),
+      evidence,
+      obs: createSqliteObsPort(db),
+      retention: createSqliteRetentionPort(db),
+    },
+    events,
+    recorder,
+    now,
+    newId: () => `id-${String((ids += 1)).padStart(6, '0')}`,
     retentionDays: () => settings.retentionDays,
     ...(options.leases === undefined ? {} : { leases: options.leases }),
     priceOf: (provider) => (provider === 'cloud' ? { input: 3, cacheRead: 0.3 } : undefined),
     ...(options.hasDurableRuns === undefined ? {} : { hasDurableRuns: options.hasDurableRuns }),
   });
   return {
-    db, events, recorder, obs, clock, settings,
+    db,
+    events,
+    recorder,
+    obs,
+    clock,
+    settings,
     async close() {
       await obs.close();
       await recorder.close();

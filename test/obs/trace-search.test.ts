@@ -16,9 +16,20 @@ describe('obs.trace.search', () => {
 
   function seed(s: ObsStack) {
     const at = (hoursAgo: number) => s.clock.now - hoursAgo * HOUR;
-    const start = (traceId: string, startedAt: number, extra: Partial<{ messageId: string; isSynthetic: boolean; agentId: string; sessionKey: string }> = {}) =>
-      s.recorder.startSession({ traceId, sessionKey: extra.sessionKey ?? `default:${traceId}:ws`, agentId: extra.agentId ?? 'default', channel: 'ws', startedAt,
-        isSynthetic: extra.isSynthetic ?? false, ...(extra.messageId === undefined ? {} : { messageId: extra.messageId }) });
+    const start = (
+      traceId: string,
+      startedAt: number,
+      extra: Partial<{ messageId: string; isSynthetic: boolean; agentId: string; sessionKey: string }> = {},
+    ) =>
+      s.recorder.startSession({
+        traceId,
+        sessionKey: extra.sessionKey ?? `default:${traceId}:ws`,
+        agentId: extra.agentId ?? 'default',
+        channel: 'ws',
+        startedAt,
+        isSynthetic: extra.isSynthetic ?? false,
+        ...(extra.messageId === undefined ? {} : { messageId: extra.messageId }),
+      });
     start('today-early', at(11));
     start('today-late', at(1), { messageId: 'm-1', agentId: 'helper' });
     start('yesterday', at(20));
@@ -31,11 +42,30 @@ describe('obs.trace.search', () => {
   it('reads the last two days only, newest first within each day, synthetic excluded by default', async () => {
     stack = startObs();
     seed(stack);
-    expect((await stack.obs.traceSearch({})).rows.map((row) => row.traceId)).toEqual(['today-late', 'today-early', 'yesterday']);
-    expect((await stack.obs.traceSearch({ includeSynthetic: true })).rows.map((row) => row.traceId)).toEqual(['today-late', 'probe', 'today-early', 'yesterday']);
+    expect((await stack.obs.traceSearch({})).rows.map((row) => row.traceId)).toEqual([
+      'today-late',
+      'today-early',
+      'yesterday',
+    ]);
+    expect((await stack.obs.traceSearch({ includeSynthetic: true })).rows.map((row) => row.traceId)).toEqual([
+      'today-late',
+      'probe',
+      'today-early',
+      'yesterday',
+    ]);
     expect((await stack.obs.traceSearch({ traceId: 'yesterday' })).rows[0]).toEqual({
-      traceId: 'yesterday', sessionKey: 'default:yesterday:ws', agentId: 'default', channel: 'ws', messageId: null, rootRunId: null,
-      endReason: 'completed', degraded: false, startedAt: stack.clock.now - 20 * HOUR, endedAt: stack.clock.now - 19 * HOUR, day: '2026-01-14', synthetic: false,
+      traceId: 'yesterday',
+      sessionKey: 'default:yesterday:ws',
+      agentId: 'default',
+      channel: 'ws',
+      messageId: null,
+      rootRunId: null,
+      endReason: 'completed',
+      degraded: false,
+      startedAt: stack.clock.now - 20 * HOUR,
+      endedAt: stack.clock.now - 19 * HOUR,
+      day: '2026-01-14',
+      synthetic: false,
     });
   });
 
@@ -50,7 +80,8 @@ describe('obs.trace.search', () => {
   it('filters with where, since and chatId', async () => {
     stack = startObs();
     seed(stack);
-    const ids = async (params: Parameters<ObsStack['obs']['traceSearch']>[0]) => (await stack?.obs.traceSearch(params))?.rows.map((row) => row.traceId);
+    const ids = async (params: Parameters<ObsStack['obs']['traceSearch']>[0]) =>
+      (await stack?.obs.traceSearch(params))?.rows.map((row) => row.traceId);
     expect(await ids({ where: 'degraded = true' })).toEqual(['today-early']);
     expect(await ids({ where: 'agentId = helper' })).toEqual(['today-late']);
     expect(await ids({ where: 'endReason = null' })).toEqual(['today-late']);
@@ -62,7 +93,15 @@ describe('obs.trace.search', () => {
   it(`defaults to 200 rows and clamps the limit to ${TRACE_SEARCH_MAX_LIMIT}`, async () => {
     stack = startObs();
     const s = stack;
-    for (let n = 0; n < 1005; n += 1) s.recorder.startSession({ traceId: `t${n}`, sessionKey: 'default:a:ws', agentId: 'a', channel: 'ws', startedAt: s.clock.now - n, isSynthetic: false });
+    for (let n = 0; n < 1005; n += 1)
+      s.recorder.startSession({
+        traceId: `t${n}`,
+        sessionKey: 'default:a:ws',
+        agentId: 'a',
+        channel: 'ws',
+        startedAt: s.clock.now - n,
+        isSynthetic: false,
+      });
     expect((await s.obs.traceSearch({})).rows).toHaveLength(200);
     expect((await s.obs.traceSearch({ limit: 5000 })).rows).toHaveLength(TRACE_SEARCH_MAX_LIMIT);
   });
@@ -71,13 +110,27 @@ describe('obs.trace.search', () => {
 describe('obs.trace.search where syntax', () => {
   it('compiles clauses to bound parameters only', async () => {
     expect(compileWhere("agentId = default AND channel != 'web chat' and traceId ~ abc")).toEqual({
-      sql: 'agent_id = ? AND (channel IS NULL OR channel != ?) AND instr(trace_id, ?) > 0', values: ['default', 'web chat', 'abc'],
+      sql: 'agent_id = ? AND (channel IS NULL OR channel != ?) AND instr(trace_id, ?) > 0',
+      values: ['default', 'web chat', 'abc'],
     });
-    expect(compileWhere('degraded != true and rootRunId != null')).toEqual({ sql: 'degraded != ? AND root_run_id IS NOT NULL', values: [1] });
+    expect(compileWhere('degraded != true and rootRunId != null')).toEqual({
+      sql: 'degraded != ? AND root_run_id IS NOT NULL',
+      values: [1],
+    });
   });
 
   it('rejects unknown fields, raw SQL and malformed input with invalid_params naming where', async () => {
-    for (const text of ['1=1', 'agentId = x; DROP TABLE session_index', 'agentId = x or channel = y', 'password = x', 'degraded ~ true', 'degraded = maybe', 'agentId', '', 'channel ~ null']) {
+    for (const text of [
+      '1=1',
+      'agentId = x; DROP TABLE session_index',
+      'agentId = x or channel = y',
+      'password = x',
+      'degraded ~ true',
+      'degraded = maybe',
+      'agentId',
+      '',
+      'channel ~ null',
+    ]) {
       expect(() => compileWhere(text), text).toThrow(GatewayError);
     }
     try {

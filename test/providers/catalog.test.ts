@@ -18,7 +18,14 @@ const providers = {
   gemini: {
     type: 'google' as const,
     apiKey: 'g-key',
-    models: [{ id: 'gemini-2.0-flash', input: ['text' as const, 'image' as const], reasoning: true, cost: { input: 0.1, output: 0.4 } }],
+    models: [
+      {
+        id: 'gemini-2.0-flash',
+        input: ['text' as const, 'image' as const],
+        reasoning: true,
+        cost: { input: 0.1, output: 0.4 },
+      },
+    ],
   },
   claude: { type: 'anthropic' as const, apiKey: 'a-key', models: [{ id: 'claude-sonnet-4-5' }] },
 };
@@ -64,7 +71,9 @@ describe('model catalog', () => {
       timeoutMs: 120_000,
       isApiKeyConfigured: true,
     });
-    expect(router.entry({ provider: 'claude', modelId: 'claude-sonnet-4-5' })?.baseUrl).toBe(DEFAULT_BASE_URL.anthropic);
+    expect(router.entry({ provider: 'claude', modelId: 'claude-sonnet-4-5' })?.baseUrl).toBe(
+      DEFAULT_BASE_URL.anthropic,
+    );
   });
 
   it('calls a google model through the Gemini wire (the fake server does not speak it: a bad request)', async () => {
@@ -72,7 +81,10 @@ describe('model catalog', () => {
     try {
       const { router } = createRouterFixture({ gemini: { type: 'google', apiKey: 'k', baseUrl: llm.baseUrl } });
       const { error } = await collect(router.stream(callRequest({ provider: 'gemini', modelId: 'gemini-2.0-flash' })));
-      expect(isGatewayError(error) && error.details).toMatchObject({ errorKind: 'bad_request', model: 'gemini/gemini-2.0-flash' });
+      expect(isGatewayError(error) && error.details).toMatchObject({
+        errorKind: 'bad_request',
+        model: 'gemini/gemini-2.0-flash',
+      });
     } finally {
       await llm.close();
     }
@@ -82,7 +94,10 @@ describe('model catalog', () => {
     const { router } = createRouterFixture(providers);
     expect(router.resolve('local/llama3.2')).toEqual({ provider: 'local', modelId: 'llama3.2' });
     expect(router.resolve('llama3.2')).toEqual({ provider: 'local', modelId: 'llama3.2' });
-    expect(router.resolve('local/meta-llama/Llama-3-8B')).toEqual({ provider: 'local', modelId: 'meta-llama/Llama-3-8B' });
+    expect(router.resolve('local/meta-llama/Llama-3-8B')).toEqual({
+      provider: 'local',
+      modelId: 'meta-llama/Llama-3-8B',
+    });
     expect(router.resolve('meta-llama/Llama-3-8B')).toEqual({ provider: 'local', modelId: 'meta-llama/Llama-3-8B' });
     expect(router.resolve('local/unlisted')).toBeUndefined();
     expect(router.resolve('ghost/llama3.2')).toBeUndefined();
@@ -92,7 +107,9 @@ describe('model catalog', () => {
   it('emits model:catalog_loaded once at creation with the counts', async () => {
     const fixture = createRouterFixture(providers);
     await new Promise(setImmediate);
-    expect(fixture.eventsNamed('model:catalog_loaded').map((event) => event.payload)).toEqual([{ providers: 3, models: 4 }]);
+    expect(fixture.eventsNamed('model:catalog_loaded').map((event) => event.payload)).toEqual([
+      { providers: 3, models: 4 },
+    ]);
   });
 
   it('hands out copies: changing an entry does not change the catalog', () => {
@@ -110,11 +127,22 @@ describe('model catalog', () => {
       const local = { type: 'openai-compatible' as const, baseUrl: llm.baseUrl, models: [{ id: 'm1' }] };
       const fixture = createRouterFixture({ local });
       await collect(fixture.router.stream(callRequest({ provider: 'local', modelId: 'm1' })));
-      const next = validateConfig({ providers: { local: { ...local, models: [{ id: 'm1' }, { id: 'm2' }] }, extra: { type: 'openai', apiKey: 'k' } } }, 'test');
+      const next = validateConfig(
+        {
+          providers: {
+            local: { ...local, models: [{ id: 'm1' }, { id: 'm2' }] },
+            extra: { type: 'openai', apiKey: 'k' },
+          },
+        },
+        'test',
+      );
       fixture.router.reload(next.providers);
       await new Promise(setImmediate);
       expect(fixture.router.providers()).toEqual(['local', 'extra']);
-      expect(fixture.router.catalog().map((entry) => [entry.modelId, entry.validated])).toEqual([['m1', true], ['m2', false]]);
+      expect(fixture.router.catalog().map((entry) => [entry.modelId, entry.validated])).toEqual([
+        ['m1', true],
+        ['m2', false],
+      ]);
       expect(fixture.eventsNamed('model:catalog_loaded').map((event) => event.payload)).toEqual([
         { providers: 1, models: 1 },
         { providers: 2, models: 2 },

@@ -50,7 +50,9 @@ describe('model router circuit breaker', () => {
       openedAt: fixture.clock.now,
       retryAt: fixture.clock.now + 10_000,
     });
-    expect(fixture.eventsNamed('provider:degraded').map((event) => event.payload)).toEqual([{ provider: 'flaky', failures: 2 }]);
+    expect(fixture.eventsNamed('provider:degraded').map((event) => event.payload)).toEqual([
+      { provider: 'flaky', failures: 2 },
+    ]);
   });
 
   it('a success in between resets the count of consecutive failures', async () => {
@@ -87,7 +89,12 @@ describe('model router circuit breaker', () => {
     flakyLlm.script({ text: 'back again' });
     const probe = await collect(fixture.router.stream(callRequest(flaky)));
     expect(textOf(probe.events)).toBe('back again');
-    expect(fixture.router.breakerState('flaky')).toEqual({ state: 'closed', consecutiveFailures: 0, openedAt: null, retryAt: null });
+    expect(fixture.router.breakerState('flaky')).toEqual({
+      state: 'closed',
+      consecutiveFailures: 0,
+      openedAt: null,
+      retryAt: null,
+    });
     expect(fixture.eventsNamed('provider:recovered').map((event) => event.payload)).toEqual([{ provider: 'flaky' }]);
   });
 
@@ -116,7 +123,12 @@ describe('provider breakers', () => {
     const events: BusEvent[] = [];
     const bus = createEventBus({ now: () => clock.now, log: silentLog });
     bus.subscribe((event) => events.push(event));
-    const breakers = createProviderBreakers({ events: bus, now: () => clock.now, failureThreshold: 1, cooldownMs: 100 });
+    const breakers = createProviderBreakers({
+      events: bus,
+      now: () => clock.now,
+      failureThreshold: 1,
+      cooldownMs: 100,
+    });
     return { clock, events, breakers };
   }
 
@@ -134,7 +146,9 @@ describe('provider breakers', () => {
 
   it('refuses nonsensical options at creation', () => {
     const bus = createEventBus({ now: () => 0, log: silentLog });
-    expect(() => createProviderBreakers({ events: bus, now: () => 0, failureThreshold: 0 })).toThrow(/failureThreshold/);
+    expect(() => createProviderBreakers({ events: bus, now: () => 0, failureThreshold: 0 })).toThrow(
+      /failureThreshold/,
+    );
     expect(() => createProviderBreakers({ events: bus, now: () => 0, cooldownMs: -1 })).toThrow(/cooldownMs/);
   });
 });

@@ -14,7 +14,8 @@ function embedderFor(input: Pick<ConfigInput, 'providers' | 'embeddings'>) {
   return createEmbedder({ embeddings: config.embeddings, providers: config.providers, log: silentLog });
 }
 
-const cosine = (a: readonly number[], b: readonly number[]): number => a.reduce((sum, value, index) => sum + value * (b[index] ?? 0), 0);
+const cosine = (a: readonly number[], b: readonly number[]): number =>
+  a.reduce((sum, value, index) => sum + value * (b[index] ?? 0), 0);
 
 describe('configured embedder', () => {
   let llm: FakeLlm;
@@ -30,20 +31,26 @@ describe('configured embedder', () => {
     expect(embedderFor({ providers: { local: { type: 'openai-compatible', baseUrl: llm.baseUrl } } })).toBeUndefined();
   });
 
-  it.each(['openai-compatible', 'openai'] as const)('embeds through a %s provider and reports the served model id', async (type) => {
-    const embedder = embedderFor({
-      providers: { local: { type, baseUrl: llm.baseUrl, apiKey: 'k' } },
-      embeddings: { provider: 'local', model: 'nomic-embed-text' },
-    });
-    expect(embedder?.model).toBe('nomic-embed-text');
-    llm.script({ endpoint: 'embeddings', model: 'nomic-embed-text:v1.5' });
-    const result = await embedder?.embed(['first text', 'second text'], signal);
-    expect(result?.model).toBe('nomic-embed-text:v1.5');
-    expect(result?.vectors).toHaveLength(2);
-    expect(result?.vectors[0]?.[0]).toBeCloseTo(fakeVector('first text', 16)[0] ?? NaN, 5);
-    expect(result?.vectors[1]?.[3]).toBeCloseTo(fakeVector('second text', 16)[3] ?? NaN, 5);
-    expect(llm.requests[0]).toMatchObject({ endpoint: 'embeddings', body: { model: 'nomic-embed-text', input: ['first text', 'second text'] } });
-  });
+  it.each(['openai-compatible', 'openai'] as const)(
+    'embeds through a %s provider and reports the served model id',
+    async (type) => {
+      const embedder = embedderFor({
+        providers: { local: { type, baseUrl: llm.baseUrl, apiKey: 'k' } },
+        embeddings: { provider: 'local', model: 'nomic-embed-text' },
+      });
+      expect(embedder?.model).toBe('nomic-embed-text');
+      llm.script({ endpoint: 'embeddings', model: 'nomic-embed-text:v1.5' });
+      const result = await embedder?.embed(['first text', 'second text'], signal);
+      expect(result?.model).toBe('nomic-embed-text:v1.5');
+      expect(result?.vectors).toHaveLength(2);
+      expect(result?.vectors[0]?.[0]).toBeCloseTo(fakeVector('first text', 16)[0] ?? NaN, 5);
+      expect(result?.vectors[1]?.[3]).toBeCloseTo(fakeVector('second text', 16)[3] ?? NaN, 5);
+      expect(llm.requests[0]).toMatchObject({
+        endpoint: 'embeddings',
+        body: { model: 'nomic-embed-text', input: ['first text', 'second text'] },
+      });
+    },
+  );
 
   it('answers an empty input without a request', async () => {
     const embedder = embedderFor({
@@ -59,11 +66,17 @@ describe('configured embedder', () => {
       providers: { local: { type: 'openai-compatible', baseUrl: llm.baseUrl } },
       embeddings: { provider: 'local', model: 'e' },
     });
-    llm.script({ endpoint: 'embeddings', status: 503, errorMessage: 'embedder down for key sk-live-0123456789abcdefghijklmn' });
+    llm.script({
+      endpoint: 'embeddings',
+      status: 503,
+      errorMessage: 'embedder down for key sk-live-0123456789abcdefghijklmn',
+    });
     const failure = await embedder?.embed(['x'], signal).catch((error: unknown) => error);
     expect(isGatewayError(failure) && failure.kind).toBe('upstream_failed');
     // DESIGN §3 "upstream failures": the provider's own message and status travel with the error, secrets masked.
-    expect(isGatewayError(failure) && failure.message).toBe('Embedding call to local/e failed: server (HTTP 503): embedder down for key ***');
+    expect(isGatewayError(failure) && failure.message).toBe(
+      'Embedding call to local/e failed: server (HTTP 503): embedder down for key ***',
+    );
     expect(isGatewayError(failure) && failure.details).toMatchObject({ errorKind: 'server', statusCode: 503 });
 
     const controller = new AbortController();
@@ -76,7 +89,10 @@ describe('configured embedder', () => {
 
   it('asks the provider for the dimensions a caller wants (OpenAI dimensions, Gemini outputDimensionality)', async () => {
     const embedder = embedderFor({
-      providers: { local: { type: 'openai-compatible', baseUrl: llm.baseUrl }, gem: { type: 'google', baseUrl: llm.geminiBaseUrl, apiKey: 'k' } },
+      providers: {
+        local: { type: 'openai-compatible', baseUrl: llm.baseUrl },
+        gem: { type: 'google', baseUrl: llm.geminiBaseUrl, apiKey: 'k' },
+      },
       embeddings: { provider: 'local', model: 'e' },
     });
     const result = await embedder?.embed(['a text'], signal, { dimensions: 4 });
@@ -88,9 +104,13 @@ describe('configured embedder', () => {
       embeddings: { provider: 'gem', model: 'gemini-embedding-001' },
     });
     expect((await gemini?.embed(['one'], signal, { dimensions: 3 }))?.vectors[0]).toHaveLength(3);
-    expect((await gemini?.embed(['one', 'two'], signal, { dimensions: 5 }))?.vectors.map((vector) => vector.length)).toEqual([5, 5]);
+    expect(
+      (await gemini?.embed(['one', 'two'], signal, { dimensions: 5 }))?.vectors.map((vector) => vector.length),
+    ).toEqual([5, 5]);
     expect(llm.requests[1]?.body).toMatchObject({ outputDimensionality: 3 });
-    expect(llm.requests[2]?.body).toMatchObject({ requests: [{ outputDimensionality: 5 }, { outputDimensionality: 5 }] });
+    expect(llm.requests[2]?.body).toMatchObject({
+      requests: [{ outputDimensionality: 5 }, { outputDimensionality: 5 }],
+    });
   });
 
   it('refuses an answer whose vectors are not the dimensions asked for, rather than pass them on', async () => {
@@ -101,12 +121,17 @@ describe('configured embedder', () => {
     llm.script({ endpoint: 'embeddings', vectors: [[0.6, 0.8]] });
     const failure = await embedder?.embed(['x'], signal, { dimensions: 4 }).catch((error: unknown) => error);
     expect(isGatewayError(failure) && failure.kind).toBe('upstream_failed');
-    expect(isGatewayError(failure) && failure.message).toBe("Embedding provider 'local' answered 2 dimensions, not the 4 asked for in 'dimensions'");
+    expect(isGatewayError(failure) && failure.message).toBe(
+      "Embedding provider 'local' answered 2 dimensions, not the 4 asked for in 'dimensions'",
+    );
   });
 
   it('refuses at creation a provider type without an embeddings endpoint', () => {
     expect(() =>
-      embedderFor({ providers: { claude: { type: 'anthropic', apiKey: 'k' } }, embeddings: { provider: 'claude', model: 'none' } }),
+      embedderFor({
+        providers: { claude: { type: 'anthropic', apiKey: 'k' } },
+        embeddings: { provider: 'claude', model: 'none' },
+      }),
     ).toThrow(/no embeddings endpoint/);
   });
 });
@@ -152,10 +177,16 @@ describe('hashing embedder', () => {
     const sized = await embedder.embed(['the quick brown fox'], signal, { dimensions: 64 });
     expect(sized.model).toBe('hashing-64');
     expect(sized.vectors[0]).toEqual(hashingVector('the quick brown fox', 64));
-    expect((await embedder.embed(['fox'], signal, { dimensions: PROVIDER_LIMITS.hashingEmbedderMaxDimensions })).vectors[0]).toHaveLength(PROVIDER_LIMITS.hashingEmbedderMaxDimensions);
-    const refused = await embedder.embed(['fox'], signal, { dimensions: PROVIDER_LIMITS.hashingEmbedderMaxDimensions + 1 }).catch((error: unknown) => error);
+    expect(
+      (await embedder.embed(['fox'], signal, { dimensions: PROVIDER_LIMITS.hashingEmbedderMaxDimensions })).vectors[0],
+    ).toHaveLength(PROVIDER_LIMITS.hashingEmbedderMaxDimensions);
+    const refused = await embedder
+      .embed(['fox'], signal, { dimensions: PROVIDER_LIMITS.hashingEmbedderMaxDimensions + 1 })
+      .catch((error: unknown) => error);
     expect(isGatewayError(refused) && refused.kind).toBe('invalid_params');
     expect(isGatewayError(refused) && refused.details.param).toBe('dimensions');
-    expect(isGatewayError(refused) && refused.message).toBe(`Invalid value for 'dimensions': the built-in hashing embedder makes at most ${PROVIDER_LIMITS.hashingEmbedderMaxDimensions} dimensions`);
+    expect(isGatewayError(refused) && refused.message).toBe(
+      `Invalid value for 'dimensions': the built-in hashing embedder makes at most ${PROVIDER_LIMITS.hashingEmbedderMaxDimensions} dimensions`,
+    );
   });
 });

@@ -9,7 +9,8 @@ import {
 } from '../../src/providers/error-kind.js';
 import { statusKind } from '../../src/providers/wire/index.js';
 
-const httpError = (statusCode: number) => new ProviderCallError(statusKind(statusCode), statusCode, undefined, 'upstream said no');
+const httpError = (statusCode: number) =>
+  new ProviderCallError(statusKind(statusCode), statusCode, undefined, 'upstream said no');
 
 describe('provider error kinds', () => {
   it.each([
@@ -36,7 +37,9 @@ describe('provider error kinds', () => {
   });
 
   it('falls back on everything but a bad request or an abort; auth and bad requests spare the breaker', () => {
-    expect((['auth', 'rate_limit', 'server', 'timeout', 'network', 'unknown'] as const).every(isFallbackEligible)).toBe(true);
+    expect((['auth', 'rate_limit', 'server', 'timeout', 'network', 'unknown'] as const).every(isFallbackEligible)).toBe(
+      true,
+    );
     expect(isFallbackEligible('bad_request')).toBe(false);
     expect(isFallbackEligible('aborted')).toBe(false);
     expect(countsTowardBreaker('server')).toBe(true);

@@ -61,7 +61,11 @@ describe('fake LLM server', () => {
   });
 
   it('sends no usage chunk unless stream_options.include_usage is set', async () => {
-    const stream = await client.chat.completions.create({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'fake-model',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+    });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.some((chunk) => chunk.usage !== undefined && chunk.usage !== null)).toBe(false);
@@ -69,7 +73,9 @@ describe('fake LLM server', () => {
 
   it('answers scripted errors with the protocol envelope and consumes replies in order', async () => {
     llm.script({ status: 429, errorMessage: 'slow down', headers: { 'retry-after': '2' } }, { text: 'second' });
-    const failure = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).catch((error: unknown) => error);
+    const failure = await client.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.RateLimitError);
     const ok = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
     expect(ok.choices[0]?.message.content).toBe('second');
@@ -81,7 +87,12 @@ describe('fake LLM server', () => {
     const response = await fetch(`${llm.baseUrl}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
-      body: JSON.stringify({ model: 'claude', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'q' }] }),
+      body: JSON.stringify({
+        model: 'claude',
+        max_tokens: 100,
+        stream: true,
+        messages: [{ role: 'user', content: 'q' }],
+      }),
     });
     const names = [...(await response.text()).matchAll(/^event: (\S+)$/gm)].map((match) => match[1]);
     expect(names).toEqual([
@@ -112,13 +123,25 @@ describe('fake LLM server', () => {
   it('answers 401 without the configured key and serves chat and embedding replies from their own queues', async () => {
     const locked = await startFakeLlm({ apiKey: 'right-key' });
     try {
-      const wrong = await fetch(`${locked.baseUrl}/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer wrong' }, body: '{}' });
+      const wrong = await fetch(`${locked.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer wrong' },
+        body: '{}',
+      });
       expect(wrong.status).toBe(401);
       locked.script({ endpoint: 'embeddings', model: 'emb-v2' }, { text: 'chat reply' });
       const headers = { authorization: 'Bearer right-key', 'content-type': 'application/json' };
-      const chat = await fetch(`${locked.baseUrl}/chat/completions`, { method: 'POST', headers, body: JSON.stringify({ model: 'm', messages: [] }) });
+      const chat = await fetch(`${locked.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ model: 'm', messages: [] }),
+      });
       expect(await chat.json()).toMatchObject({ choices: [{ message: { content: 'chat reply' } }] });
-      const embedding = await fetch(`${locked.baseUrl}/embeddings`, { method: 'POST', headers, body: JSON.stringify({ model: 'e', input: 'x' }) });
+      const embedding = await fetch(`${locked.baseUrl}/embeddings`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ model: 'e', input: 'x' }),
+      });
       expect(await embedding.json()).toMatchObject({ model: 'emb-v2' });
     } finally {
       await locked.close();

@@ -29,7 +29,12 @@ describe('model router fallback', () => {
     backupLlm.reset();
     fixture = createRouterFixture({
       primary: { type: 'openai-compatible', baseUrl: primaryLlm.baseUrl, timeoutMs: 300, models: [{ id: 'model-a' }] },
-      backup: { type: 'anthropic', baseUrl: backupLlm.baseUrl, apiKey: 'key', models: [{ id: 'model-b', cost: { input: 1, output: 2 } }] },
+      backup: {
+        type: 'anthropic',
+        baseUrl: backupLlm.baseUrl,
+        apiKey: 'key',
+        models: [{ id: 'model-b', cost: { input: 1, output: 2 } }],
+      },
     });
   });
 
@@ -59,13 +64,18 @@ describe('model router fallback', () => {
     const first = await collect(fixture.router.stream(callRequest(primary, { fallbacks: [backup] })));
     const second = await collect(fixture.router.stream(callRequest(primary, { fallbacks: [backup] })));
     expect([textOf(first.events), textOf(second.events)]).toEqual(['first backup answer', 'second backup answer']);
-    expect(fixture.eventsNamed('model:fallback_attempt').map((event) => event.payload.errorKind)).toEqual(['network', 'timeout']);
+    expect(fixture.eventsNamed('model:fallback_attempt').map((event) => event.payload.errorKind)).toEqual([
+      'network',
+      'timeout',
+    ]);
   });
 
   it("throws upstream_failed naming each model's kind, status and masked upstream message, and emits fallback_exhausted", async () => {
     primaryLlm.script({ status: 500, errorMessage: 'internal stack trace for sk-live-0123456789abcdefghijklmn' });
     backupLlm.script({ status: 529, errorMessage: 'overloaded detail' });
-    const { error } = await collect(fixture.router.stream(callRequest(primary, { fallbacks: [backup], agentId: 'helper' })));
+    const { error } = await collect(
+      fixture.router.stream(callRequest(primary, { fallbacks: [backup], agentId: 'helper' })),
+    );
     const failure = gatewayError(error);
     expect(failure.kind).toBe('upstream_failed');
     // DESIGN §3 "upstream failures": every surface gets the provider's own message and status, secrets masked.
@@ -78,11 +88,19 @@ describe('model router fallback', () => {
       statusCode: 529,
       upstreamMessage: 'overloaded detail',
       failures: [
-        { provider: 'primary', model: 'model-a', errorKind: 'server', statusCode: 500, message: 'internal stack trace for ***' },
+        {
+          provider: 'primary',
+          model: 'model-a',
+          errorKind: 'server',
+          statusCode: 500,
+          message: 'internal stack trace for ***',
+        },
         { provider: 'backup', model: 'model-b', errorKind: 'server', statusCode: 529, message: 'overloaded detail' },
       ],
     });
-    expect(fixture.eventsNamed('model:fallback_exhausted').map((event) => event.payload)).toEqual([{ agentId: 'helper', attempts: 2 }]);
+    expect(fixture.eventsNamed('model:fallback_exhausted').map((event) => event.payload)).toEqual([
+      { agentId: 'helper', attempts: 2 },
+    ]);
   });
 
   it('does not fall back on a bad request: the request, not the provider, is at fault', async () => {
@@ -96,14 +114,19 @@ describe('model router fallback', () => {
   it('with no fallbacks, a failure is upstream_failed and no fallback event is emitted', async () => {
     primaryLlm.script({ status: 502 });
     const { error } = await collect(fixture.router.stream(callRequest(primary)));
-    expect(gatewayError(error)).toMatchObject({ kind: 'upstream_failed', details: { errorKind: 'server', attempts: 1 } });
+    expect(gatewayError(error)).toMatchObject({
+      kind: 'upstream_failed',
+      details: { errorKind: 'server', attempts: 1 },
+    });
     expect(fixture.eventsNamed('model:fallback_exhausted')).toEqual([]);
   });
 
   it('skips a provider for the auth cooldown after a 401, without counting it toward the breaker', async () => {
     primaryLlm.script({ status: 401 });
     await collect(fixture.router.stream(callRequest(primary, { fallbacks: [backup] })));
-    expect(fixture.eventsNamed('model:auth_cooldown').map((event) => event.payload)).toEqual([{ provider: 'primary', cooldownMs: 60_000 }]);
+    expect(fixture.eventsNamed('model:auth_cooldown').map((event) => event.payload)).toEqual([
+      { provider: 'primary', cooldownMs: 60_000 },
+    ]);
     expect(fixture.router.breakerState('primary')).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
 
     const during = await collect(fixture.router.stream(callRequest(primary, { fallbacks: [backup] })));
@@ -125,7 +148,9 @@ describe('model router fallback', () => {
     const controller = new AbortController();
     const reason = new DOMException('client left', 'AbortError');
     setTimeout(() => controller.abort(reason), 30);
-    const { error } = await collect(fixture.router.stream(callRequest(primary, { fallbacks: [backup], signal: controller.signal })));
+    const { error } = await collect(
+      fixture.router.stream(callRequest(primary, { fallbacks: [backup], signal: controller.signal })),
+    );
     expect(error).toBe(reason);
     expect(backupLlm.chatRequests()).toHaveLength(0);
     expect(fixture.eventsNamed('model:fallback_attempt')).toEqual([]);
@@ -156,7 +181,10 @@ describe('model router fallback', () => {
   it('skips fallbacks naming an unconfigured provider and refuses a call with no configured candidate', async () => {
     const ghost: ModelRef = { provider: 'ghost', modelId: 'x' };
     const onlyGhost = await collect(fixture.router.stream(callRequest(ghost)));
-    expect(gatewayError(onlyGhost.error)).toMatchObject({ kind: 'unavailable', details: { reason: 'unknown_provider' } });
+    expect(gatewayError(onlyGhost.error)).toMatchObject({
+      kind: 'unavailable',
+      details: { reason: 'unknown_provider' },
+    });
     const withGhost = await collect(fixture.router.stream(callRequest(primary, { fallbacks: [ghost, backup] })));
     expect(withGhost.error).toBeUndefined();
   });

@@ -39,7 +39,9 @@ export function describeProviderConformance(wire: WireReader): void {
     });
     beforeEach(() => {
       llm.reset();
-      fixture = createRouterFixture({ main: { type: wire.type, baseUrl: llm.baseUrl, apiKey: 'test-key', models: [PRICED_MODEL] } });
+      fixture = createRouterFixture({
+        main: { type: wire.type, baseUrl: llm.baseUrl, apiKey: 'test-key', models: [PRICED_MODEL] },
+      });
     });
 
     it('streams the text deltas in order and finishes with usage, cost and the answering model', async () => {
@@ -72,8 +74,16 @@ export function describeProviderConformance(wire: WireReader): void {
         ],
       });
       const tools = [
-        { name: 'get_weather', description: 'Weather', inputSchema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'number' } } } },
-        { name: 'memory_search', description: 'Search', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } },
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'number' } } },
+        },
+        {
+          name: 'memory_search',
+          description: 'Search',
+          inputSchema: { type: 'object', properties: { query: { type: 'string' } } },
+        },
       ];
       const { events } = await collect(fixture.router.stream(callRequest(ref, { tools })));
       expect(events.filter((event) => event.type === 'tool-call')).toEqual([
@@ -85,15 +95,30 @@ export function describeProviderConformance(wire: WireReader): void {
 
     it('passes tool arguments that are not valid JSON through as their raw text, for the turn loop to refuse', async () => {
       llm.script({ toolCalls: [{ id: 'call_bad', name: 'get_weather', arguments: '{"city": ' }] });
-      const tools = [{ name: 'get_weather', description: 'Weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }];
+      const tools = [
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      ];
       const { events, error } = await collect(fixture.router.stream(callRequest(ref, { tools })));
       expect(error).toBeUndefined();
-      expect(events.find((event) => event.type === 'tool-call')).toMatchObject({ toolName: 'get_weather', input: '{"city": ' });
+      expect(events.find((event) => event.type === 'tool-call')).toMatchObject({
+        toolName: 'get_weather',
+        input: '{"city": ',
+      });
     });
 
     it('forwards the system prompt, temperature, max output tokens and tools', async () => {
-      const tools = [{ name: 'memory_store', description: 'Store a memory', inputSchema: { type: 'object', properties: {} } }];
-      await collect(fixture.router.stream(callRequest(ref, { system: 'Be terse.', settings: { temperature: 0.25, maxOutputTokens: 321 }, tools })));
+      const tools = [
+        { name: 'memory_store', description: 'Store a memory', inputSchema: { type: 'object', properties: {} } },
+      ];
+      await collect(
+        fixture.router.stream(
+          callRequest(ref, { system: 'Be terse.', settings: { temperature: 0.25, maxOutputTokens: 321 }, tools }),
+        ),
+      );
       const body = bodyOf(llm.chatRequests()[0]);
       expect(body.model).toBe('fake-model');
       expect(body.stream).toBe(true);
@@ -116,10 +141,30 @@ export function describeProviderConformance(wire: WireReader): void {
           ],
           timestamp: 2,
         },
-        { role: 'tool' as const, toolCallId: 'call_1', toolName: 'get_weather', content: 'sunny', isError: false, timestamp: 3 },
-        { role: 'tool' as const, toolCallId: 'call_2', toolName: 'get_weather', content: 'city not found', isError: true, timestamp: 4 },
+        {
+          role: 'tool' as const,
+          toolCallId: 'call_1',
+          toolName: 'get_weather',
+          content: 'sunny',
+          isError: false,
+          timestamp: 3,
+        },
+        {
+          role: 'tool' as const,
+          toolCallId: 'call_2',
+          toolName: 'get_weather',
+          content: 'city not found',
+          isError: true,
+          timestamp: 4,
+        },
       ];
-      const tools = [{ name: 'get_weather', description: 'Weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }];
+      const tools = [
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      ];
       const { error } = await collect(fixture.router.stream(callRequest(ref, { system: 'Base.', messages, tools })));
       expect(error).toBeUndefined();
       const body = bodyOf(llm.chatRequests()[0]);
@@ -159,7 +204,10 @@ export function describeProviderConformance(wire: WireReader): void {
     it('marks the catalog entry validated after a successful call', async () => {
       expect(fixture.router.entry(ref)).toMatchObject({ validated: false, validatedAt: null });
       await collect(fixture.router.stream(callRequest(ref)));
-      expect(fixture.router.entry(ref)).toMatchObject({ validated: true, validatedAt: new Date(fixture.clock.now).toISOString() });
+      expect(fixture.router.entry(ref)).toMatchObject({
+        validated: true,
+        validatedAt: new Date(fixture.clock.now).toISOString(),
+      });
     });
 
     it('answers models.test with a real non-streaming round trip', async () => {
@@ -168,7 +216,10 @@ export function describeProviderConformance(wire: WireReader): void {
       expect(result).toMatchObject({ ok: true, provider: 'main' });
       expect(llm.chatRequests()[0]?.isStream).toBe(false);
       llm.script({ status: 503 });
-      expect(await fixture.router.test(ref, new AbortController().signal)).toMatchObject({ ok: false, error: 'server (HTTP 503)' });
+      expect(await fixture.router.test(ref, new AbortController().signal)).toMatchObject({
+        ok: false,
+        error: 'server (HTTP 503)',
+      });
     });
   });
 }

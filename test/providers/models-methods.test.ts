@@ -57,7 +57,12 @@ describe('models.* and agent model methods', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'agent-gateway-rpc-models-'));
     const configPath = join(dataDir, 'config.yaml');
     await writeFile(configPath, document);
-    store = await createConfigStore({ configPath, history: createGitHistory({ dataDir, configPath, env: {} }), env: {}, log });
+    store = await createConfigStore({
+      configPath,
+      history: createGitHistory({ dataDir, configPath, env: {} }),
+      env: {},
+      log,
+    });
     const events = createEventBus({ now: Date.now, log });
     const config = store.get();
     router = createModelRouter({ config: config.providers, events, log });
@@ -65,7 +70,12 @@ describe('models.* and agent model methods', () => {
     const agents = createAgentRegistry({ configStore: store, events, log });
     const methods = [
       ...modelMethods({ router, breakerState: (provider) => router.breakerState(provider) }),
-      ...agentModelMethods({ agents, router, embeddings: () => store.get().embeddings, builtinEmbedder: createHashingEmbedder() }),
+      ...agentModelMethods({
+        agents,
+        router,
+        embeddings: () => store.get().embeddings,
+        builtinEmbedder: createHashingEmbedder(),
+      }),
     ];
     methodNames = methods.map((method) => method.name);
     dispatcher = createDispatcher({ registry: createRegistry(methods), maxBatchSize: 50 });
@@ -80,7 +90,10 @@ describe('models.* and agent model methods', () => {
   });
 
   async function call(method: string, params: unknown = {}, caller: Caller = ADMIN) {
-    const response = await dispatcher.dispatch({ jsonrpc: '2.0', id: 1, method, params }, { caller, transport: 'http', log, signal: new AbortController().signal });
+    const response = await dispatcher.dispatch(
+      { jsonrpc: '2.0', id: 1, method, params },
+      { caller, transport: 'http', log, signal: new AbortController().signal },
+    );
     if (response === null || Array.isArray(response)) throw new Error('expected one response');
     return response;
   }
@@ -98,15 +111,29 @@ describe('models.* and agent model methods', () => {
   }
 
   it('are all admin-scoped: an rpc-only token gets -32603', async () => {
-    expect([...methodNames].sort()).toEqual(['agent.cacheStats', 'agent.getOperationModels', 'models.list', 'models.list_providers', 'models.test']);
+    expect([...methodNames].sort()).toEqual([
+      'agent.cacheStats',
+      'agent.getOperationModels',
+      'models.list',
+      'models.list_providers',
+      'models.test',
+    ]);
     for (const name of methodNames) {
-      expect(await failure(name, {}, RPC_ONLY)).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } });
+      expect(await failure(name, {}, RPC_ONLY)).toEqual({
+        code: -32603,
+        message: "Insufficient scope: requires 'admin'",
+        data: { kind: 'forbidden' },
+      });
     }
   });
 
   it('models.list_providers names the configured providers with their circuit breakers', async () => {
     const closed = { state: 'closed', consecutiveFailures: 0, openedAt: null, retryAt: null };
-    expect(await result('models.list_providers')).toEqual({ providers: ['local', 'cloud'], count: 2, breakers: { local: closed, cloud: closed } });
+    expect(await result('models.list_providers')).toEqual({
+      providers: ['local', 'cloud'],
+      count: 2,
+      breakers: { local: closed, cloud: closed },
+    });
   });
 
   it('models.list returns catalog entries, filtered by provider; an unknown provider is not found', async () => {
@@ -127,27 +154,49 @@ describe('models.* and agent model methods', () => {
         validatedAt: null,
       },
     ]);
-    expect(await failure('models.list', { provider: 'nope' })).toMatchObject({ code: RPC_CODE.not_found, message: "Unknown provider 'nope'" });
+    expect(await failure('models.list', { provider: 'nope' })).toMatchObject({
+      code: RPC_CODE.not_found,
+      message: "Unknown provider 'nope'",
+    });
     expect(await failure('models.list', { extra: true })).toMatchObject({ code: -32602 });
   });
 
   it('models.test does a real round trip, marks the model validated, and reports failures in the result', async () => {
     llm.script({ text: 'pong' });
-    expect(await result('models.test', { model: 'local/llama3.2' })).toMatchObject({ ok: true, provider: 'local', latencyMs: expect.any(Number) });
+    expect(await result('models.test', { model: 'local/llama3.2' })).toMatchObject({
+      ok: true,
+      provider: 'local',
+      latencyMs: expect.any(Number),
+    });
     expect(llm.chatRequests()[0]?.body).toMatchObject({ model: 'llama3.2' });
-    expect(router.entry({ provider: 'local', modelId: 'llama3.2' })).toMatchObject({ validated: true, validatedAt: expect.any(String) });
+    expect(router.entry({ provider: 'local', modelId: 'llama3.2' })).toMatchObject({
+      validated: true,
+      validatedAt: expect.any(String),
+    });
 
     llm.script({ status: 401 });
-    expect(await result('models.test', { model: 'claude-haiku' })).toEqual({ ok: false, provider: 'cloud', latencyMs: expect.any(Number), error: 'auth (HTTP 401)' });
+    expect(await result('models.test', { model: 'claude-haiku' })).toEqual({
+      ok: false,
+      provider: 'cloud',
+      latencyMs: expect.any(Number),
+      error: 'auth (HTTP 401)',
+    });
     expect(llm.chatRequests()[1]?.endpoint).toBe('anthropic-messages');
 
     llm.script({ text: 'pong' });
-    expect(await result('models.test', { model: 'not-listed-yet', provider: 'local' })).toMatchObject({ ok: true, provider: 'local' });
+    expect(await result('models.test', { model: 'not-listed-yet', provider: 'local' })).toMatchObject({
+      ok: true,
+      provider: 'local',
+    });
   });
 
   it('models.test refuses an unknown model or provider', async () => {
-    expect(await failure('models.test', { model: 'ghost-model' })).toMatchObject({ message: expect.stringContaining("Unknown model 'ghost-model'") });
-    expect(await failure('models.test', { model: 'x', provider: 'ghost' })).toMatchObject({ message: "Unknown provider 'ghost'" });
+    expect(await failure('models.test', { model: 'ghost-model' })).toMatchObject({
+      message: expect.stringContaining("Unknown model 'ghost-model'"),
+    });
+    expect(await failure('models.test', { model: 'x', provider: 'ghost' })).toMatchObject({
+      message: "Unknown provider 'ghost'",
+    });
     expect(await failure('models.test', {})).toMatchObject({ code: -32602 });
   });
 
@@ -158,9 +207,36 @@ describe('models.* and agent model methods', () => {
       providerFamily: 'openai-compatible',
       tieringActive: false,
       operations: [
-        { operationType: 'chat', model: 'local/llama3.2', provider: 'local', source: 'config', tieringActive: false, timeoutMs: 5000, crossProvider: false, apiKeyConfigured: false },
-        { operationType: 'compaction', model: 'local/llama3.2', provider: 'local', source: 'config', tieringActive: false, timeoutMs: 5000, crossProvider: false, apiKeyConfigured: false },
-        { operationType: 'embedding', model: 'builtin/hashing-256', provider: 'builtin', source: 'default', tieringActive: false, timeoutMs: null, crossProvider: false, apiKeyConfigured: false },
+        {
+          operationType: 'chat',
+          model: 'local/llama3.2',
+          provider: 'local',
+          source: 'config',
+          tieringActive: false,
+          timeoutMs: 5000,
+          crossProvider: false,
+          apiKeyConfigured: false,
+        },
+        {
+          operationType: 'compaction',
+          model: 'local/llama3.2',
+          provider: 'local',
+          source: 'config',
+          tieringActive: false,
+          timeoutMs: 5000,
+          crossProvider: false,
+          apiKeyConfigured: false,
+        },
+        {
+          operationType: 'embedding',
+          model: 'builtin/hashing-256',
+          provider: 'builtin',
+          source: 'default',
+          tieringActive: false,
+          timeoutMs: null,
+          crossProvider: false,
+          apiKeyConfigured: false,
+        },
       ],
     });
     expect(await result('agent.getOperationModels', { agentId: 'bare' })).toMatchObject({
@@ -171,9 +247,15 @@ describe('models.* and agent model methods', () => {
     expect(await result('agent.getOperationModels', { agentId: 'unset' })).toMatchObject({
       primaryModel: null,
       providerFamily: null,
-      operations: [{ operationType: 'chat', model: null, source: 'default' }, { operationType: 'compaction', model: 'local/llama3.2', source: 'default' }, {}],
+      operations: [
+        { operationType: 'chat', model: null, source: 'default' },
+        { operationType: 'compaction', model: 'local/llama3.2', source: 'default' },
+        {},
+      ],
     });
-    expect(await failure('agent.getOperationModels', { agentId: 'ghost' })).toMatchObject({ message: expect.stringContaining('ghost') });
+    expect(await failure('agent.getOperationModels', { agentId: 'ghost' })).toMatchObject({
+      message: expect.stringContaining('ghost'),
+    });
   });
 
   it('agent.getOperationModels follows a config change to embeddings: (cross-provider when it differs)', async () => {
@@ -183,7 +265,19 @@ describe('models.* and agent model methods', () => {
     });
     const report = await result('agent.getOperationModels', { agentId: 'default' });
     expect(report).toMatchObject({
-      operations: [{}, {}, { operationType: 'embedding', model: 'emb/text-embedding-3-small', provider: 'emb', source: 'config', crossProvider: true, apiKeyConfigured: true, timeoutMs: 120_000 }],
+      operations: [
+        {},
+        {},
+        {
+          operationType: 'embedding',
+          model: 'emb/text-embedding-3-small',
+          provider: 'emb',
+          source: 'config',
+          crossProvider: true,
+          apiKeyConfigured: true,
+          timeoutMs: 120_000,
+        },
+      ],
     });
   });
 
@@ -199,15 +293,32 @@ describe('models.* and agent model methods', () => {
         agentId,
         sessionKey: 's',
         signal: new AbortController().signal,
-      })) void event;
+      }))
+        void event;
     };
-    llm.script({ text: 'a', usage: { inputTokens: 100, cacheReadTokens: 80 } }, { text: 'b' }, { text: 'c', usage: { inputTokens: 50, cacheReadTokens: 20 } });
+    llm.script(
+      { text: 'a', usage: { inputTokens: 100, cacheReadTokens: 80 } },
+      { text: 'b' },
+      { text: 'c', usage: { inputTokens: 50, cacheReadTokens: 20 } },
+    );
     await drain('default');
     await drain('default');
     await drain('bare');
-    expect(await result('agent.cacheStats', { agentId: 'default' })).toEqual({ hits: 1, misses: 1, hitRate: 0.5, cachedTokens: 80 });
+    expect(await result('agent.cacheStats', { agentId: 'default' })).toEqual({
+      hits: 1,
+      misses: 1,
+      hitRate: 0.5,
+      cachedTokens: 80,
+    });
     expect(await result('agent.cacheStats', {})).toEqual({ hits: 2, misses: 1, hitRate: 2 / 3, cachedTokens: 100 });
-    expect(await result('agent.cacheStats', { agentId: 'unset' })).toEqual({ hits: 0, misses: 0, hitRate: 0, cachedTokens: 0 });
-    expect(await failure('agent.cacheStats', { agentId: 'ghost' })).toMatchObject({ message: expect.stringContaining('ghost') });
+    expect(await result('agent.cacheStats', { agentId: 'unset' })).toEqual({
+      hits: 0,
+      misses: 0,
+      hitRate: 0,
+      cachedTokens: 0,
+    });
+    expect(await failure('agent.cacheStats', { agentId: 'ghost' })).toMatchObject({
+      message: expect.stringContaining('ghost'),
+    });
   });
 });

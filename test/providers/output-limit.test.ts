@@ -51,7 +51,11 @@ describe('model reply limits', () => {
 
   it('counts tool-call arguments too', async () => {
     llm.script({ huge: { chars: HUGE_CHARS, as: 'tool-arguments' } });
-    const { events, error } = await collect(fixture.router.stream(callRequest(capped, { tools: [{ name: 'current_time', description: 'now', inputSchema: { type: 'object' } }] })));
+    const { events, error } = await collect(
+      fixture.router.stream(
+        callRequest(capped, { tools: [{ name: 'current_time', description: 'now', inputSchema: { type: 'object' } }] }),
+      ),
+    );
     expect(error).toBeUndefined();
     expect(events.filter((event) => event.type === 'tool-call')).toEqual([]);
     expect(finishOf(events).finishReason).toBe('length');
@@ -76,12 +80,20 @@ describe('model reply limits', () => {
 
     llm.script({ huge: { chars: HUGE_CHARS, deltaChars: 3_000 } });
     const later = await collect(fixture.router.stream(callRequest(capped)));
-    expect(later.events.filter((event) => event.type === 'text-delta').map((event) => event.type === 'text-delta' && event.text.length)).toEqual([3_000, 1_000]);
+    expect(
+      later.events
+        .filter((event) => event.type === 'text-delta')
+        .map((event) => event.type === 'text-delta' && event.text.length),
+    ).toEqual([3_000, 1_000]);
     expect(finishOf(later.events).finishReason).toBe('length');
   });
 
   it('cuts at maxResponseBytes on a whole character, never inside a UTF-8 sequence or a surrogate pair', async () => {
-    llm.script({ deltas: ['é'.repeat(15_000)] }, { deltas: ['a', '😀'.repeat(6_000)] }, { deltas: ['ab', '€'.repeat(7_000)] });
+    llm.script(
+      { deltas: ['é'.repeat(15_000)] },
+      { deltas: ['a', '😀'.repeat(6_000)] },
+      { deltas: ['ab', '€'.repeat(7_000)] },
+    );
     const twoBytes = await collect(fixture.router.stream(callRequest(bytes)));
     expect(textOf(twoBytes.events)).toBe('é'.repeat(10_000));
     // 1 + 4 × 4,999 bytes fit in 20,000; the next emoji would not.

@@ -4,7 +4,9 @@ import { describeProviderConformance, type WireReader } from './model-router.cas
 type Body = Record<string, unknown>;
 
 const records = (value: unknown): Body[] =>
-  Array.isArray(value) ? value.filter((item): item is Body => typeof item === 'object' && item !== null && !Array.isArray(item)) : [];
+  Array.isArray(value)
+    ? value.filter((item): item is Body => typeof item === 'object' && item !== null && !Array.isArray(item))
+    : [];
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -13,7 +15,10 @@ function openAiTurns(body: Body): string[] {
     .filter((message) => message.role !== 'system')
     .flatMap((message) => {
       if (message.role === 'tool') return [`tool:${str(message.tool_call_id)}:${str(message.content)}`];
-      const lines = message.content === null || message.content === undefined || message.content === '' ? [] : [`${str(message.role)}:${str(message.content)}`];
+      const lines =
+        message.content === null || message.content === undefined || message.content === ''
+          ? []
+          : [`${str(message.role)}:${str(message.content)}`];
       for (const call of records(message.tool_calls)) {
         const fn = records([call.function])[0] ?? {};
         lines.push(`${str(message.role)}:call:${str(call.id)}:${str(fn.name)}:${str(fn.arguments)}`);
@@ -51,9 +56,15 @@ function anthropicTurns(body: Body): string[] {
     if (typeof message.content === 'string') return [`${role}:text:${message.content}`];
     return records(message.content).map((block) => {
       if (block.type === 'text') return `${role}:text:${str(block.text)}`;
-      if (block.type === 'tool_use') return `${role}:tool_use:${str(block.id)}:${str(block.name)}:${JSON.stringify(block.input)}`;
+      if (block.type === 'tool_use')
+        return `${role}:tool_use:${str(block.id)}:${str(block.name)}:${JSON.stringify(block.input)}`;
       if (block.type === 'tool_result') {
-        const content = typeof block.content === 'string' ? block.content : records(block.content).map((part) => str(part.text)).join('');
+        const content =
+          typeof block.content === 'string'
+            ? block.content
+            : records(block.content)
+                .map((part) => str(part.text))
+                .join('');
         return `${role}:tool_result:${str(block.tool_use_id)}:${block.is_error === true ? 'error' : 'ok'}:${content}`;
       }
       return `${role}:${str(block.type)}`;
@@ -64,7 +75,14 @@ function anthropicTurns(body: Body): string[] {
 const anthropicWire: WireReader = {
   type: 'anthropic',
   // Anthropic takes `system` as a string or as text blocks.
-  system: (body) => (body.system === undefined ? undefined : typeof body.system === 'string' ? body.system : records(body.system).map((block) => str(block.text)).join('\n\n')),
+  system: (body) =>
+    body.system === undefined
+      ? undefined
+      : typeof body.system === 'string'
+        ? body.system
+        : records(body.system)
+            .map((block) => str(block.text))
+            .join('\n\n'),
   maxTokens: (body) => body.max_tokens,
   toolNames: (body) => records(body.tools).map((tool) => str(tool.name)),
   turns: anthropicTurns,

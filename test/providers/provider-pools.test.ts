@@ -21,9 +21,12 @@ describe('provider connection pools', () => {
 
   it('sends consecutive calls to a provider over kept-alive connections of one pool, not one connection each', async () => {
     first.reset();
-    const fixture = createRouterFixture({ local: { type: 'openai-compatible', baseUrl: first.baseUrl, models: [{ id: 'm1' }] } });
+    const fixture = createRouterFixture({
+      local: { type: 'openai-compatible', baseUrl: first.baseUrl, models: [{ id: 'm1' }] },
+    });
     const calls = 6;
-    for (let call = 0; call < calls; call += 1) expect((await collect(fixture.router.stream(callRequest(ref)))).error).toBeUndefined();
+    for (let call = 0; call < calls; call += 1)
+      expect((await collect(fixture.router.stream(callRequest(ref)))).error).toBeUndefined();
     expect(first.chatRequests()).toHaveLength(calls);
     // undici may hand the next call a second socket while the first is being returned; never one per call.
     expect(new Set(first.chatRequests().map((request) => request.remotePort)).size).toBeLessThanOrEqual(2);
@@ -33,13 +36,20 @@ describe('provider connection pools', () => {
   it('moves new calls to the reloaded provider while a running call finishes on the old pool', async () => {
     first.reset();
     second.reset();
-    const fixture = createRouterFixture({ local: { type: 'openai-compatible', baseUrl: first.baseUrl, models: [{ id: 'm1' }] } });
+    const fixture = createRouterFixture({
+      local: { type: 'openai-compatible', baseUrl: first.baseUrl, models: [{ id: 'm1' }] },
+    });
     first.script({ deltas: ['slow ', 'but ', 'whole'], chunkDelayMs: 100 });
     const running = fixture.router.stream(callRequest(ref))[Symbol.asyncIterator]();
     const firstEvent = await running.next();
     expect(firstEvent.value).toMatchObject({ type: 'text-delta', text: 'slow ' });
 
-    fixture.router.reload(validateConfig({ providers: { local: { type: 'openai-compatible', baseUrl: second.baseUrl, models: [{ id: 'm1' }] } } }, 'test').providers);
+    fixture.router.reload(
+      validateConfig(
+        { providers: { local: { type: 'openai-compatible', baseUrl: second.baseUrl, models: [{ id: 'm1' }] } } },
+        'test',
+      ).providers,
+    );
     second.script({ text: 'from the new one' });
     expect(textOf((await collect(fixture.router.stream(callRequest(ref)))).events)).toBe('from the new one');
 
@@ -55,7 +65,9 @@ describe('provider connection pools', () => {
 
   it('fails calls after close() instead of opening new connections', async () => {
     first.reset();
-    const fixture = createRouterFixture({ local: { type: 'openai-compatible', baseUrl: first.baseUrl, models: [{ id: 'm1' }] } });
+    const fixture = createRouterFixture({
+      local: { type: 'openai-compatible', baseUrl: first.baseUrl, models: [{ id: 'm1' }] },
+    });
     await fixture.router.close();
     const { error } = await collect(fixture.router.stream(callRequest(ref)));
     expect(isGatewayError(error) && error.kind).toBe('upstream_failed');

@@ -37,7 +37,13 @@ export function createRouterFixture(
   const events: BusEvent[] = [];
   bus.subscribe((event) => events.push(event));
   const router = createModelRouter({ config: config.providers, events: bus, log: silentLog, now, ...options });
-  return { router, events, eventsNamed: <K extends EventName>(name: K) => events.filter((event): event is Extract<BusEvent, { name: K }> => event.name === name), clock };
+  return {
+    router,
+    events,
+    eventsNamed: <K extends EventName>(name: K) =>
+      events.filter((event): event is Extract<BusEvent, { name: K }> => event.name === name),
+    clock,
+  };
 }
 
 export function callRequest(primary: ModelRef, overrides: Partial<RoutedCallRequest> = {}): RoutedCallRequest {
@@ -55,7 +61,9 @@ export function callRequest(primary: ModelRef, overrides: Partial<RoutedCallRequ
 }
 
 /** Drains a routed call; the error (if any) is returned rather than thrown, with the events seen before it. */
-export async function collect(stream: AsyncIterable<ModelStreamEvent>): Promise<{ events: ModelStreamEvent[]; error?: unknown }> {
+export async function collect(
+  stream: AsyncIterable<ModelStreamEvent>,
+): Promise<{ events: ModelStreamEvent[]; error?: unknown }> {
   const events: ModelStreamEvent[] = [];
   try {
     for await (const event of stream) events.push(event);

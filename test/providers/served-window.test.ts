@@ -24,7 +24,10 @@ describe('served context window discovery', () => {
         'studio-model': { max_context_length: 4096 },
         'plain-model': { max_model_len: 'lots' },
       },
-      ollamaParameters: { 'ollama-model': 'stop "<|eot|>"\nnum_ctx 2048\ntemperature 0.7', 'plain-model': 'temperature 0.7' },
+      ollamaParameters: {
+        'ollama-model': 'stop "<|eot|>"\nnum_ctx 2048\ntemperature 0.7',
+        'plain-model': 'temperature 0.7',
+      },
     });
   });
   afterAll(async () => {
@@ -33,8 +36,17 @@ describe('served context window discovery', () => {
 
   it('reads the window fields of an OpenAI-style model list, with the API key, and Ollama num_ctx for the rest', async () => {
     const config = providerConfig({ type: 'openai-compatible', baseUrl: llm.baseUrl, apiKey: 'sk-test-key' });
-    const found = await discoverServedWindows(config, ['vllm-model', 'router-model', 'studio-model', 'ollama-model', 'plain-model', 'missing'], { signal });
-    expect(Object.fromEntries(found)).toEqual({ 'vllm-model': 8192, 'router-model': 200_000, 'studio-model': 4096, 'ollama-model': 2048 });
+    const found = await discoverServedWindows(
+      config,
+      ['vllm-model', 'router-model', 'studio-model', 'ollama-model', 'plain-model', 'missing'],
+      { signal },
+    );
+    expect(Object.fromEntries(found)).toEqual({
+      'vllm-model': 8192,
+      'router-model': 200_000,
+      'studio-model': 4096,
+      'ollama-model': 2048,
+    });
   });
 
   it('never throws: an unreachable, refusing or silent provider leaves every window unknown', async () => {

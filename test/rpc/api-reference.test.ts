@@ -14,7 +14,13 @@ describe('API reference', () => {
 
   it('renders each method with its scope, policy, summary and params schema', () => {
     const registry = createRegistry([
-      defineMethod({ name: 'demo.ping', scope: 'rpc', summary: 'Answers | pong.', params: noParams, handler: () => null }),
+      defineMethod({
+        name: 'demo.ping',
+        scope: 'rpc',
+        summary: 'Answers | pong.',
+        params: noParams,
+        handler: () => null,
+      }),
       defineMethod({
         name: 'demo.upload',
         scope: 'admin',
@@ -26,8 +32,12 @@ describe('API reference', () => {
     ]);
     const text = renderApiReference(registry);
     expect(text).toContain('| [`demo.ping`](#demoping) | rpc | – | Answers \\| pong. |');
-    expect(text).toContain('| [`demo.upload`](#demoupload) | admin | audit, maxParamsBytes 1024, requiresApproval | Stores a blob. |');
-    expect(text).toContain('### demo.upload\n\nStores a blob.\n\n- Scope: `admin`\n- Policy: audit, maxParamsBytes 1024, requiresApproval');
+    expect(text).toContain(
+      '| [`demo.upload`](#demoupload) | admin | audit, maxParamsBytes 1024, requiresApproval | Stores a blob. |',
+    );
+    expect(text).toContain(
+      '### demo.upload\n\nStores a blob.\n\n- Scope: `admin`\n- Policy: audit, maxParamsBytes 1024, requiresApproval',
+    );
     expect(text).toContain('"required": [\n    "data"\n  ]');
   });
 });

@@ -18,10 +18,22 @@ interface Captured {
   ctx: DispatchContext;
 }
 
-function context(scopes: DispatchContext['caller']['scopes'] = ['*'], transport: DispatchContext['transport'] = 'http'): Captured {
+function context(
+  scopes: DispatchContext['caller']['scopes'] = ['*'],
+  transport: DispatchContext['transport'] = 'http',
+): Captured {
   const lines: string[] = [];
   const log = createLogger({ level: 'error', destination: { write: (line: string) => void lines.push(line) } });
-  return { lines, ctx: { caller: { clientId: 'tester', scopes }, transport, log, signal: new AbortController().signal, traceId: 'trace-1' } };
+  return {
+    lines,
+    ctx: {
+      caller: { clientId: 'tester', scopes },
+      transport,
+      log,
+      signal: new AbortController().signal,
+      traceId: 'trace-1',
+    },
+  };
 }
 
 const seen: MethodContext[] = [];
@@ -37,8 +49,20 @@ const registry = createRegistry([
     params: z.strictObject({ a: z.number(), b: z.number().default(0) }),
     handler: ({ a, b }) => a + b,
   }),
-  defineMethod({ name: 'demo.nested', scope: 'rpc', summary: 'nested', params: z.strictObject({ key: z.strictObject({ tenantId: z.string() }) }), handler: () => 'ok' }),
-  defineMethod({ name: 'demo.void', scope: 'rpc', summary: 'returns nothing', params: noParams, handler: () => undefined }),
+  defineMethod({
+    name: 'demo.nested',
+    scope: 'rpc',
+    summary: 'nested',
+    params: z.strictObject({ key: z.strictObject({ tenantId: z.string() }) }),
+    handler: () => 'ok',
+  }),
+  defineMethod({
+    name: 'demo.void',
+    scope: 'rpc',
+    summary: 'returns nothing',
+    params: noParams,
+    handler: () => undefined,
+  }),
   defineMethod({
     name: 'demo.record',
     scope: 'rpc',
@@ -50,7 +74,13 @@ const registry = createRegistry([
       return tag;
     },
   }),
-  defineMethod({ name: 'demo.admin', scope: 'admin', summary: 'admin only', params: noParams, handler: () => 'secret stuff' }),
+  defineMethod({
+    name: 'demo.admin',
+    scope: 'admin',
+    summary: 'admin only',
+    params: noParams,
+    handler: () => 'secret stuff',
+  }),
   defineMethod({
     name: 'demo.crash',
     scope: 'rpc',
@@ -135,7 +165,11 @@ describe('rpc dispatch', () => {
     expect(response).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      error: { code: -32602, message: "Invalid params: unknown param 'c'", data: { kind: 'invalid_params', param: 'c' } },
+      error: {
+        code: -32602,
+        message: "Invalid params: unknown param 'c'",
+        data: { kind: 'invalid_params', param: 'c' },
+      },
     });
   });
 
@@ -143,12 +177,16 @@ describe('rpc dispatch', () => {
     const wrongType = await send(request('demo.add', 1, { a: 'one' }));
     expect(wrongType).toMatchObject({ id: 1, error: { code: -32602, data: { kind: 'invalid_params', param: 'a' } } });
     expect(JSON.stringify(wrongType)).toMatch(/Invalid params: 'a' expected number/);
-    expect(await send(request('demo.add', 1, {}))).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'a' } } });
+    expect(await send(request('demo.add', 1, {}))).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'a' } },
+    });
   });
 
   it('names a nested param by its dotted path', async () => {
     const response = await send(request('demo.nested', 1, { key: { tenantId: 5 } }));
-    expect(response).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'key.tenantId' } } });
+    expect(response).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'key.tenantId' } },
+    });
     expect(await send(request('demo.nested', 1, { key: { tenantId: 't', extra: 1 } }))).toMatchObject({
       error: { code: -32602, message: "Invalid params: unknown param 'key.extra'" },
     });
@@ -158,7 +196,12 @@ describe('rpc dispatch', () => {
     expect(await send(request('demo.add', 1, [1, 2]))).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      error: { code: -32602, message: 'Invalid params: positional params (an array) are not supported; params must be an object of named parameters', data: { kind: 'invalid_params', param: 'params' } },
+      error: {
+        code: -32602,
+        message:
+          'Invalid params: positional params (an array) are not supported; params must be an object of named parameters',
+        data: { kind: 'invalid_params', param: 'params' },
+      },
     });
   });
 
@@ -170,7 +213,11 @@ describe('rpc dispatch', () => {
   it('answers -32700 with id null for invalid JSON', async () => {
     const { ctx } = context();
     for (const text of ['{', '{"jsonrpc":"2.0",', 'not json', '']) {
-      expect(await dispatcher.dispatchText(text, ctx)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+      expect(await dispatcher.dispatchText(text, ctx)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error' },
+      });
     }
   });
 
@@ -180,8 +227,14 @@ describe('rpc dispatch', () => {
       id: 1,
       error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' },
     });
-    expect(await send({ jsonrpc: '1.0', id: 1, method: 'demo.ping' })).toMatchObject({ id: 1, error: { code: -32600 } });
-    expect(await send({ jsonrpc: '2.0', id: 2 })).toMatchObject({ id: 2, error: { code: -32600, message: 'Invalid Request: method must be a non-empty string' } });
+    expect(await send({ jsonrpc: '1.0', id: 1, method: 'demo.ping' })).toMatchObject({
+      id: 1,
+      error: { code: -32600 },
+    });
+    expect(await send({ jsonrpc: '2.0', id: 2 })).toMatchObject({
+      id: 2,
+      error: { code: -32600, message: 'Invalid Request: method must be a non-empty string' },
+    });
     expect(await send({ jsonrpc: '2.0', id: 2, method: 5 })).toMatchObject({ error: { code: -32600 } });
     expect(await send({ jsonrpc: '2.0', id: 2, method: 'demo.ping', params: 'x' })).toMatchObject({
       error: { code: -32600, message: 'Invalid Request: params must be an object' },
@@ -205,7 +258,11 @@ describe('rpc dispatch', () => {
 
   it('answers -32600 for a message that is not an object', async () => {
     for (const message of [1, 'text', null, true]) {
-      expect(await send(message)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: expected an object' } });
+      expect(await send(message)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid Request: expected an object' },
+      });
     }
   });
 
@@ -217,7 +274,11 @@ describe('rpc dispatch', () => {
   });
 
   it('answers an empty batch with one -32600, not an array', async () => {
-    expect(await send([])).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: empty batch' } });
+    expect(await send([])).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid Request: empty batch' },
+    });
   });
 
   it('answers a batch with an array in request order, leaving out notifications', async () => {
@@ -244,13 +305,22 @@ describe('rpc dispatch', () => {
   });
 
   it('answers nothing for a batch of only notifications', async () => {
-    expect(await send([{ jsonrpc: '2.0', method: 'demo.ping' }, { jsonrpc: '2.0', method: 'demo.ping' }])).toBeNull();
+    expect(
+      await send([
+        { jsonrpc: '2.0', method: 'demo.ping' },
+        { jsonrpc: '2.0', method: 'demo.ping' },
+      ]),
+    ).toBeNull();
   });
 
   it('answers -32600 for a batch longer than maxBatchSize without running any of it', async () => {
     const before = calls.length;
     const batch = [1, 2, 3, 4].map((n) => request('demo.record', n, { tag: `over-${n}` }));
-    expect(await send(batch)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Batch of 4 requests exceeds maximum of 3' } });
+    expect(await send(batch)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Batch of 4 requests exceeds maximum of 3' },
+    });
     expect(calls.length).toBe(before);
     expect(await send(batch.slice(0, 3))).toHaveLength(3);
   });
@@ -268,7 +338,9 @@ describe('rpc dispatch', () => {
   });
 
   it('checks the scope before the params, so a caller without scope learns nothing about them', async () => {
-    expect(await send(request('demo.add', 1, { wrong: true }), context(['admin']))).toMatchObject({ error: { code: -32603 } });
+    expect(await send(request('demo.add', 1, { wrong: true }), context(['admin']))).toMatchObject({
+      error: { code: -32603 },
+    });
   });
 
   it('grants rpc methods to a ws token over the WebSocket transport only', async () => {
@@ -280,7 +352,11 @@ describe('rpc dispatch', () => {
     for (const name of ['demo.crash', 'demo.reject']) {
       const captured = context();
       const response = await send(request(name, 4), captured);
-      expect(response).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32603, message: 'Internal error', data: { kind: 'internal' } } });
+      expect(response).toEqual({
+        jsonrpc: '2.0',
+        id: 4,
+        error: { code: -32603, message: 'Internal error', data: { kind: 'internal' } },
+      });
       const log = captured.lines.join('');
       expect(log).toContain('JSON-RPC handler failed');
       expect(log).toContain('trace-1');
@@ -301,26 +377,46 @@ describe('rpc dispatch', () => {
 
   it('answers every handler failure kind with -32603 and its kind, and keeps the standard codes for the rest', async () => {
     const expected: Record<ErrorKind, number> = {
-      parse_error: -32700, invalid_request: -32600, payload_too_large: -32600, method_not_found: -32601, invalid_params: -32602,
-      unauthorized: -32603, forbidden: -32603, not_found: -32603, gone: -32603, conflict: -32603, duplicate: -32603, rate_limited: -32603,
-      upstream_failed: -32603, unavailable: -32603, internal: -32603,
+      parse_error: -32700,
+      invalid_request: -32600,
+      payload_too_large: -32600,
+      method_not_found: -32601,
+      invalid_params: -32602,
+      unauthorized: -32603,
+      forbidden: -32603,
+      not_found: -32603,
+      gone: -32603,
+      conflict: -32603,
+      duplicate: -32603,
+      rate_limited: -32603,
+      upstream_failed: -32603,
+      unavailable: -32603,
+      internal: -32603,
     };
     for (const kind of ERROR_KINDS) {
       thrown = new GatewayError(kind, `failed: ${kind}`);
       const response = await send(request('demo.throws', 6));
       const message = kind === 'internal' ? 'Internal error' : `failed: ${kind}`;
-      expect(response, kind).toEqual({ jsonrpc: '2.0', id: 6, error: { code: expected[kind], message, data: { kind } } });
+      expect(response, kind).toEqual({
+        jsonrpc: '2.0',
+        id: 6,
+        error: { code: expected[kind], message, data: { kind } },
+      });
     }
   });
 
   it('passes retryAfterMs through as data.retryAfterMs, never as the transport rate-limit code -32000', async () => {
     thrown = new GatewayError('unavailable', 'breaker open', { reason: 'circuit_open', retryAfterMs: 12_345 });
     expect(await send(request('demo.throws', 7))).toEqual({
-      jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'breaker open', data: { kind: 'unavailable', retryAfterMs: 12_345 } },
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32603, message: 'breaker open', data: { kind: 'unavailable', retryAfterMs: 12_345 } },
     });
     thrown = new GatewayError('rate_limited', 'Too many sub-agent runs in flight (maximum 1)');
     expect(await send(request('demo.throws', 8))).toEqual({
-      jsonrpc: '2.0', id: 8, error: { code: -32603, message: 'Too many sub-agent runs in flight (maximum 1)', data: { kind: 'rate_limited' } },
+      jsonrpc: '2.0',
+      id: 8,
+      error: { code: -32603, message: 'Too many sub-agent runs in flight (maximum 1)', data: { kind: 'rate_limited' } },
     });
   });
 });

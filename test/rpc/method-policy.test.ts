@@ -2,20 +2,53 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/obs/logger.js';
-import { buildOpenRpcDocument, createDispatcher, createRegistry, defineMethod, noParams, type DispatchContext } from '../../src/rpc/index.js';
+import {
+  buildOpenRpcDocument,
+  createDispatcher,
+  createRegistry,
+  defineMethod,
+  noParams,
+  type DispatchContext,
+} from '../../src/rpc/index.js';
 
 type Audited = Parameters<NonNullable<Parameters<typeof createDispatcher>[0]['audit']>>[0];
 
 function context(scopes: DispatchContext['caller']['scopes'] = ['*']): DispatchContext {
   const log = createLogger({ level: 'silent' });
-  return { caller: { clientId: 'tester', scopes }, transport: 'http', log, signal: new AbortController().signal, traceId: 'trace-1' };
+  return {
+    caller: { clientId: 'tester', scopes },
+    transport: 'http',
+    log,
+    signal: new AbortController().signal,
+    traceId: 'trace-1',
+  };
 }
 
 const registry = createRegistry([
   defineMethod({ name: 'demo.plain', scope: 'rpc', summary: 'not audited', params: noParams, handler: () => 'ok' }),
-  defineMethod({ name: 'demo.watched', scope: 'rpc', summary: 'audited rpc method', params: noParams, policy: { audit: true }, handler: () => 'ok' }),
-  defineMethod({ name: 'demo.admin', scope: 'admin', summary: 'audited by default', params: noParams, handler: () => 'ok' }),
-  defineMethod({ name: 'demo.quiet', scope: 'admin', summary: 'admin, audit off', params: noParams, policy: { audit: false }, handler: () => 'ok' }),
+  defineMethod({
+    name: 'demo.watched',
+    scope: 'rpc',
+    summary: 'audited rpc method',
+    params: noParams,
+    policy: { audit: true },
+    handler: () => 'ok',
+  }),
+  defineMethod({
+    name: 'demo.admin',
+    scope: 'admin',
+    summary: 'audited by default',
+    params: noParams,
+    handler: () => 'ok',
+  }),
+  defineMethod({
+    name: 'demo.quiet',
+    scope: 'admin',
+    summary: 'admin, audit off',
+    params: noParams,
+    policy: { audit: false },
+    handler: () => 'ok',
+  }),
   defineMethod({
     name: 'demo.upload',
     scope: 'rpc',
@@ -44,7 +77,8 @@ describe('per-method policy', () => {
 
   it('audits only methods whose policy says so, plus every call refused for scope', async () => {
     const { audited, dispatcher } = dispatcherWithAudit();
-    for (const method of ['demo.plain', 'demo.watched', 'demo.admin', 'demo.quiet']) await dispatcher.dispatch(call(method), context());
+    for (const method of ['demo.plain', 'demo.watched', 'demo.admin', 'demo.quiet'])
+      await dispatcher.dispatch(call(method), context());
     expect(audited.map((entry) => [entry.method, entry.outcome])).toEqual([
       ['demo.watched', 'ok'],
       ['demo.admin', 'ok'],
@@ -69,8 +103,17 @@ describe('per-method policy', () => {
 
   it('fails at registration on a limit that is not a positive whole number of bytes', () => {
     for (const maxParamsBytes of [0, -1, 1.5, Number.NaN]) {
-      const method = defineMethod({ name: 'demo.bad', scope: 'rpc', summary: 's', params: noParams, policy: { maxParamsBytes }, handler: () => null });
-      expect(() => createRegistry([method])).toThrow(`JSON-RPC method 'demo.bad' has an invalid policy.maxParamsBytes: ${maxParamsBytes}`);
+      const method = defineMethod({
+        name: 'demo.bad',
+        scope: 'rpc',
+        summary: 's',
+        params: noParams,
+        policy: { maxParamsBytes },
+        handler: () => null,
+      });
+      expect(() => createRegistry([method])).toThrow(
+        `JSON-RPC method 'demo.bad' has an invalid policy.maxParamsBytes: ${maxParamsBytes}`,
+      );
     }
   });
 

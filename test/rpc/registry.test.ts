@@ -1,7 +1,13 @@
 // The method registry: registration fails fast, naming the method; lookups and the sorted list.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { createRegistry, defineMethod, noParams, type MethodDefinition, type MethodScope } from '../../src/rpc/index.js';
+import {
+  createRegistry,
+  defineMethod,
+  noParams,
+  type MethodDefinition,
+  type MethodScope,
+} from '../../src/rpc/index.js';
 
 const method = (name: string, scope: MethodScope = 'rpc'): MethodDefinition =>
   defineMethod({ name, scope, summary: 's', params: noParams, handler: () => null });
@@ -20,7 +26,12 @@ describe('rpc registry', () => {
   });
 
   it('throws on a missing or unknown scope, naming the method', () => {
-    const noScope = { name: 'demo.echo', summary: 's', params: noParams, handler: () => null } as unknown as MethodDefinition;
+    const noScope = {
+      name: 'demo.echo',
+      summary: 's',
+      params: noParams,
+      handler: () => null,
+    } as unknown as MethodDefinition;
     expect(() => createRegistry([noScope])).toThrow("JSON-RPC method 'demo.echo' has no valid scope");
     const badScope = { ...method('demo.other'), scope: 'root' } as unknown as MethodDefinition;
     expect(() => createRegistry([badScope])).toThrow("JSON-RPC method 'demo.other' has no valid scope");
@@ -35,7 +46,9 @@ describe('rpc registry', () => {
 
   it('keeps the params schema of a declaration', () => {
     const params = z.strictObject({ n: z.number() });
-    const registry = createRegistry([defineMethod({ name: 'demo.square', scope: 'rpc', summary: 's', params, handler: ({ n }) => n * n })]);
+    const registry = createRegistry([
+      defineMethod({ name: 'demo.square', scope: 'rpc', summary: 's', params, handler: ({ n }) => n * n }),
+    ]);
     expect(registry.get('demo.square')?.params).toBe(params);
   });
 });

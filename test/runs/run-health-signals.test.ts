@@ -37,7 +37,10 @@ describe('run health signals', () => {
       providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model' }] } },
       agents: { default: { name: 'Worker', provider: 'fake', model: 'fake-model', budget: { maxTokensPerTurn: 100 } } },
     });
-    llm.script({ text: 'too long', usage: { inputTokens: 400, outputTokens: 50 } }, { text: 'too long', usage: { inputTokens: 400, outputTokens: 50 } });
+    llm.script(
+      { text: 'too long', usage: { inputTokens: 400, outputTokens: 50 } },
+      { text: 'too long', usage: { inputTokens: 400, outputTokens: 50 } },
+    );
     expect(await rpc('agent.execute', { message: 'plain' })).toMatchObject({ finishReason: 'budget_exceeded' });
     expect(await autonomy()).toMatchObject({ budgetBreaches: 0 });
     const run = await spawnAndWait('over budget');
@@ -56,11 +59,19 @@ describe('run health signals', () => {
     // Three consecutive failures open the provider's breaker.
     for (let failure = 0; failure < 3; failure += 1) {
       llm.script({ status: 500 });
-      expect(await rpc('agent.execute', { message: `fail ${failure}`, sessionKey: { tenantId: 'default', userId: 'ops', channelId: 'rpc', peerId: `p${failure}` } }))
-        .toMatchObject({ finishReason: 'error' });
+      expect(
+        await rpc('agent.execute', {
+          message: `fail ${failure}`,
+          sessionKey: { tenantId: 'default', userId: 'ops', channelId: 'rpc', peerId: `p${failure}` },
+        }),
+      ).toMatchObject({ finishReason: 'error' });
     }
-    expect(await rpc('agent.execute', { message: 'refused', sessionKey: { tenantId: 'default', userId: 'ops', channelId: 'rpc', peerId: 'p4' } }))
-      .toMatchObject({ finishReason: 'circuit_open' });
+    expect(
+      await rpc('agent.execute', {
+        message: 'refused',
+        sessionKey: { tenantId: 'default', userId: 'ops', channelId: 'rpc', peerId: 'p4' },
+      }),
+    ).toMatchObject({ finishReason: 'circuit_open' });
     expect(await autonomy()).toMatchObject({ breakerTrips: 0 });
     expect(await spawnAndWait('while open')).toMatchObject({ status: 'failed' });
     expect(await autonomy()).toMatchObject({ breakerTrips: 1, budgetBreaches: 0 });

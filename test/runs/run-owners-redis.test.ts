@@ -37,13 +37,25 @@ describe('orphan recovery across replicas', () => {
     const log = createLogger({ level: 'silent' });
     const orphanedCounts: number[] = [];
     const sweeperB = createRunsModule({
-      store: nodeB.store, runs: nodeB.runs, turns: nodeB.turns, instances: observer.coordination.instances,
-      events: createEventBus({ now: Date.now, log }), notify: () => 0, now: Date.now, newId: () => 'unused', log,
-      orphanSweepMs: FAST_TIMINGS.orphanSweepMs ?? 0, onOrphaned: (count) => orphanedCounts.push(count),
+      store: nodeB.store,
+      runs: nodeB.runs,
+      turns: nodeB.turns,
+      instances: observer.coordination.instances,
+      events: createEventBus({ now: Date.now, log }),
+      notify: () => 0,
+      now: Date.now,
+      newId: () => 'unused',
+      log,
+      orphanSweepMs: FAST_TIMINGS.orphanSweepMs ?? 0,
+      onOrphaned: (count) => orphanedCounts.push(count),
     });
     try {
       nodeA.runner.script({ untilAborted: true, response: '' });
-      const { runId } = await nodeA.subAgents.spawn({ parentKey: 'default:alice:ws', task: 'long job', caller: callerOf('rpc-client') });
+      const { runId } = await nodeA.subAgents.spawn({
+        parentKey: 'default:alice:ws',
+        task: 'long job',
+        caller: callerOf('rpc-client'),
+      });
       await sweeperB.start?.();
       // Several liveness TTLs and many sweeps pass while replica A lives: its run stays running.
       await new Promise((resolve) => setTimeout(resolve, 3 * (FAST_TIMINGS.livenessTtlMs ?? 0)));
@@ -51,7 +63,11 @@ describe('orphan recovery across replicas', () => {
       expect(orphanedCounts.every((count) => count === 0)).toBe(true);
 
       await replicaA.kill();
-      await vi.waitFor(async () => expect(await nodeB.runs.get(runId)).toMatchObject({ status: 'orphaned', error: ORPHANED_RUN_ERROR }), { timeout: 5_000, interval: 50 });
+      await vi.waitFor(
+        async () =>
+          expect(await nodeB.runs.get(runId)).toMatchObject({ status: 'orphaned', error: ORPHANED_RUN_ERROR }),
+        { timeout: 5_000, interval: 50 },
+      );
       expect(orphanedCounts).toContain(1);
     } finally {
       await replicaA.kill();

@@ -8,7 +8,6 @@ import { createLocalCoordination, createLocalInstances, type Instances } from '.
 import { ORPHANED_RUN_ERROR } from '../../src/store/index.js';
 import { callerOf, createServiceFixture, T0, type ServiceFixture } from '../sessions/service-fixture.js';
 
-
 describe('local coordination', () => {
   it('counts only the current process as alive', async () => {
     const coordination = createLocalCoordination();
@@ -24,7 +23,11 @@ describe('sub-agent run owners', () => {
   let path: string;
   const fixtures: ServiceFixture[] = [];
   const open = (instances: Instances, runHeartbeatMs?: number) => {
-    const fx = createServiceFixture({ path, instances, ...(runHeartbeatMs === undefined ? {} : { options: { runHeartbeatMs } }) });
+    const fx = createServiceFixture({
+      path,
+      instances,
+      ...(runHeartbeatMs === undefined ? {} : { options: { runHeartbeatMs } }),
+    });
     fixtures.push(fx);
     return fx;
   };
@@ -40,14 +43,22 @@ describe('sub-agent run owners', () => {
   it('records this instance as the owner of a spawned run', async () => {
     const fx = open(createLocalInstances('node-a'));
     fx.runner.script({ untilAborted: true, response: '' });
-    const { runId } = await fx.subAgents.spawn({ parentKey: 'default:alice:ws', task: 't', caller: callerOf('rpc-client') });
+    const { runId } = await fx.subAgents.spawn({
+      parentKey: 'default:alice:ws',
+      task: 't',
+      caller: callerOf('rpc-client'),
+    });
     expect(await fx.runs.get(runId)).toMatchObject({ status: 'running', ownerInstance: 'node-a', heartbeatAt: T0 });
   });
 
   it('does not orphan a run whose owner instance is alive: its own, or another live node', async () => {
     const nodeA = open(createLocalInstances('node-a'));
     nodeA.runner.script({ untilAborted: true, response: '' });
-    const { runId } = await nodeA.subAgents.spawn({ parentKey: 'default:alice:ws', task: 'long job', caller: callerOf('rpc-client') });
+    const { runId } = await nodeA.subAgents.spawn({
+      parentKey: 'default:alice:ws',
+      task: 'long job',
+      caller: callerOf('rpc-client'),
+    });
     expect(await nodeA.subAgents.recoverOrphanedRuns()).toBe(0);
 
     // A second node on the same store that knows node-a is alive (what a shared coordination backend reports).
@@ -65,7 +76,11 @@ describe('sub-agent run owners', () => {
   it('heartbeats its running runs on the configured interval', async () => {
     const fx = open(createLocalInstances('node-a'), 5);
     fx.runner.script({ untilAborted: true, response: '' });
-    const { runId } = await fx.subAgents.spawn({ parentKey: 'default:alice:ws', task: 't', caller: callerOf('rpc-client') });
+    const { runId } = await fx.subAgents.spawn({
+      parentKey: 'default:alice:ws',
+      task: 't',
+      caller: callerOf('rpc-client'),
+    });
     fx.advance(60_000);
     await vi.waitFor(async () => {
       expect((await fx.runs.get(runId))?.heartbeatAt).toBe(T0 + 60_000);
@@ -73,16 +88,25 @@ describe('sub-agent run owners', () => {
   });
 
   it('refuses spawns past the limit even when they arrive together', async () => {
-    const fx = createServiceFixture({ path, instances: createLocalInstances('node-a'), options: { maxRunningSpawns: 2 } });
+    const fx = createServiceFixture({
+      path,
+      instances: createLocalInstances('node-a'),
+      options: { maxRunningSpawns: 2 },
+    });
     fixtures.push(fx);
-    fx.runner.script({ untilAborted: true, response: '' }, { untilAborted: true, response: '' }, { untilAborted: true, response: '' });
+    fx.runner.script(
+      { untilAborted: true, response: '' },
+      { untilAborted: true, response: '' },
+      { untilAborted: true, response: '' },
+    );
     const spawns = await Promise.allSettled(
-      [1, 2, 3, 4].map(() => fx.subAgents.spawn({ parentKey: 'default:alice:ws', task: 't', caller: callerOf('rpc-client') })),
+      [1, 2, 3, 4].map(() =>
+        fx.subAgents.spawn({ parentKey: 'default:alice:ws', task: 't', caller: callerOf('rpc-client') }),
+      ),
     );
     expect(spawns.filter((spawn) => spawn.status === 'fulfilled')).toHaveLength(2);
-    expect(spawns.filter((spawn) => spawn.status === 'rejected').map((spawn) => spawn.status === 'rejected' && spawn.reason)).toEqual([
-      expect.objectContaining({ kind: 'rate_limited' }),
-      expect.objectContaining({ kind: 'rate_limited' }),
-    ]);
+    expect(
+      spawns.filter((spawn) => spawn.status === 'rejected').map((spawn) => spawn.status === 'rejected' && spawn.reason),
+    ).toEqual([expect.objectContaining({ kind: 'rate_limited' }), expect.objectContaining({ kind: 'rate_limited' })]);
   });
 });

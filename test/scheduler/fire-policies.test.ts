@@ -23,12 +23,22 @@ describe('scheduler fire policies', () => {
     const held = deferred();
     const other = deferred();
     s.fx.runner.script({ gate: held.promise, response: 'done' }, { gate: other.promise, response: 'done' });
-    await s.call('rpc-client', 'cron.add', { name: 'slow', message: 'slow', schedule: { kind: 'interval', everyMs: 60_000 } });
-    await s.call('rpc-client', 'cron.add', { name: 'other', message: 'other', schedule: { kind: 'interval', everyMs: 60_000 } });
+    await s.call('rpc-client', 'cron.add', {
+      name: 'slow',
+      message: 'slow',
+      schedule: { kind: 'interval', everyMs: 60_000 },
+    });
+    await s.call('rpc-client', 'cron.add', {
+      name: 'other',
+      message: 'other',
+      schedule: { kind: 'interval', everyMs: 60_000 },
+    });
     await s.clock.advance(60_000);
     expect(s.fx.runner.concurrency.current).toBe(2);
     await s.clock.advance(60_000);
-    expect(await s.runs('slow')).toEqual([expect.objectContaining({ status: 'skipped', summary: OVERLAP_SKIPPED, durationMs: 0 })]);
+    expect(await s.runs('slow')).toEqual([
+      expect.objectContaining({ status: 'skipped', summary: OVERLAP_SKIPPED, durationMs: 0 }),
+    ]);
     held.resolve();
     other.resolve();
     await s.module.scheduler.whenIdle();
@@ -44,16 +54,26 @@ describe('scheduler fire policies', () => {
   it('records a failed turn as an error entry and as the job lastError', async () => {
     s = await createSchedulerFixture();
     s.fx.runner.script({ finishReason: 'error', error: 'provider down', response: '' });
-    await s.call('rpc-client', 'cron.add', { name: 'flaky', message: 'x', schedule: { kind: 'interval', everyMs: 60_000 } });
+    await s.call('rpc-client', 'cron.add', {
+      name: 'flaky',
+      message: 'x',
+      schedule: { kind: 'interval', everyMs: 60_000 },
+    });
     await s.clock.advance(60_000);
     await s.module.scheduler.whenIdle();
     expect(await s.runs('flaky')).toEqual([expect.objectContaining({ status: 'error', error: 'provider down' })]);
-    expect(await s.call('rpc-client', 'cron.status', { name: 'flaky' })).toMatchObject({ result: { lastError: 'provider down' } });
+    expect(await s.call('rpc-client', 'cron.status', { name: 'flaky' })).toMatchObject({
+      result: { lastError: 'provider down' },
+    });
   });
 
   it('records an error entry when run control refuses the fire, and runs no turn', async () => {
     s = await createSchedulerFixture({ refuseRuns: 'run tree revoked' });
-    await s.call('rpc-client', 'cron.add', { name: 'refused', message: 'x', schedule: { kind: 'interval', everyMs: 60_000 } });
+    await s.call('rpc-client', 'cron.add', {
+      name: 'refused',
+      message: 'x',
+      schedule: { kind: 'interval', everyMs: 60_000 },
+    });
     await s.clock.advance(60_000);
     await s.module.scheduler.whenIdle();
     expect(await s.runs('refused')).toEqual([expect.objectContaining({ status: 'error', error: 'run tree revoked' })]);
@@ -63,7 +83,11 @@ describe('scheduler fire policies', () => {
   it('records an unknown failure of the turn as Internal error, never its raw message', async () => {
     s = await createSchedulerFixture();
     s.fx.runner.script({ throws: new Error('SQLITE_FULL at /var/lib/secret.db') });
-    await s.call('rpc-client', 'cron.add', { name: 'broken', message: 'x', schedule: { kind: 'interval', everyMs: 60_000 } });
+    await s.call('rpc-client', 'cron.add', {
+      name: 'broken',
+      message: 'x',
+      schedule: { kind: 'interval', everyMs: 60_000 },
+    });
     await s.clock.advance(60_000);
     await s.module.scheduler.whenIdle();
     expect(await s.runs('broken')).toEqual([expect.objectContaining({ status: 'error', error: 'Internal error' })]);
@@ -73,8 +97,16 @@ describe('scheduler fire policies', () => {
     dir = await mkdtemp(join(tmpdir(), 'agent-gateway-sched-'));
     const path = join(dir, 'gateway.db');
     const before = await createSchedulerFixture({ path, config: { missedFires: policy } });
-    await before.call('rpc-client', 'cron.add', { name: 'hourly', message: 'hourly report', schedule: { kind: 'interval', everyMs: 3_600_000 } });
-    await before.call('rpc-client', 'cron.add', { name: 'future', message: 'f', schedule: { kind: 'interval', everyMs: 86_400_000 } });
+    await before.call('rpc-client', 'cron.add', {
+      name: 'hourly',
+      message: 'hourly report',
+      schedule: { kind: 'interval', everyMs: 3_600_000 },
+    });
+    await before.call('rpc-client', 'cron.add', {
+      name: 'future',
+      message: 'f',
+      schedule: { kind: 'interval', everyMs: 86_400_000 },
+    });
     await before.clock.advance(3_600_000);
     await before.module.scheduler.whenIdle();
     expect(await before.runs('hourly')).toHaveLength(1);
@@ -93,7 +125,9 @@ describe('scheduler fire policies', () => {
     ]);
     expect(s.fx.runner.requests.map((request) => request.message)).toEqual(['hourly report']);
     expect(await s.runs('future')).toEqual([]);
-    expect(await s.call('rpc-client', 'cron.status', { name: 'hourly' })).toMatchObject({ result: { nextRunAtMs: T0 + 6 * 3_600_000 } });
+    expect(await s.call('rpc-client', 'cron.status', { name: 'hourly' })).toMatchObject({
+      result: { nextRunAtMs: T0 + 6 * 3_600_000 },
+    });
     await s.clock.advance(30 * 60_000);
     await s.module.scheduler.whenIdle();
     expect((await s.runs('hourly')).map((run) => Number(run.ts) - T0)[0]).toBe(6 * 3_600_000);
@@ -107,6 +141,8 @@ describe('scheduler fire policies', () => {
       [3_600_000, 'ok', 'Echo: hourly report'],
     ]);
     expect(s.fx.runner.requests).toEqual([]);
-    expect(await s.call('rpc-client', 'cron.status', { name: 'hourly' })).toMatchObject({ result: { nextRunAtMs: T0 + 6 * 3_600_000 } });
+    expect(await s.call('rpc-client', 'cron.status', { name: 'hourly' })).toMatchObject({
+      result: { nextRunAtMs: T0 + 6 * 3_600_000 },
+    });
   });
 });

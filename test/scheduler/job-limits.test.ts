@@ -21,7 +21,10 @@ describe('scheduled job limits', () => {
   const add = (f: SchedulerFixture, name: string, schedule: unknown, clientId = 'rpc-client') =>
     f.call(clientId, 'cron.add', { name, message: `run ${name}`, schedule });
   const skippedAt = async (f: SchedulerFixture, jobName: string) =>
-    (await f.runs(jobName)).filter((run) => run.status === 'skipped').map((run) => [Number(run.ts) - T0, run.summary]).reverse();
+    (await f.runs(jobName))
+      .filter((run) => run.status === 'skipped')
+      .map((run) => [Number(run.ts) - T0, run.summary])
+      .reverse();
 
   it('refuses cron.add past scheduler.maxJobsPerOwner with conflict; each token has its own allowance', async () => {
     const f = await fixture({ config: { maxJobsPerOwner: 2 } });
@@ -40,27 +43,40 @@ describe('scheduled job limits', () => {
     const mine = await add(f, 'report', EVERY_MINUTE);
     const theirs = await add(f, 'report', EVERY_MINUTE, 'mallory');
     expect(theirs).toMatchObject({ result: { name: 'report', ownerId: 'mallory' } });
-    expect(await add(f, 'report', EVERY_MINUTE, 'mallory')).toMatchObject({ error: { data: { kind: 'conflict', param: 'name' } } });
+    expect(await add(f, 'report', EVERY_MINUTE, 'mallory')).toMatchObject({
+      error: { data: { kind: 'conflict', param: 'name' } },
+    });
     expect(await f.call('mallory', 'cron.remove', { name: 'report' })).toMatchObject({ result: { removed: true } });
-    expect(await f.call('rpc-client', 'cron.status', { name: 'report' })).toMatchObject({ result: { id: (mine.result as { id: string }).id } });
-    expect(await f.call('mallory', 'cron.status', { name: 'report', ownerId: 'rpc-client' })).toMatchObject({ error: { data: { kind: 'not_found', param: 'name' } } });
+    expect(await f.call('rpc-client', 'cron.status', { name: 'report' })).toMatchObject({
+      result: { id: (mine.result as { id: string }).id },
+    });
+    expect(await f.call('mallory', 'cron.status', { name: 'report', ownerId: 'rpc-client' })).toMatchObject({
+      error: { data: { kind: 'not_found', param: 'name' } },
+    });
   });
 
-  it('lets an admin address a job by name, and by name and ownerId when several tokens use the name; lists every owner\'s', async () => {
+  it("lets an admin address a job by name, and by name and ownerId when several tokens use the name; lists every owner's", async () => {
     const f = await fixture();
     await add(f, 'report', EVERY_MINUTE);
     const theirs = await add(f, 'report', EVERY_MINUTE, 'mallory');
     await add(f, 'solo', EVERY_MINUTE, 'mallory');
     expect(await f.call('root', 'cron.status', { name: 'solo' }, true)).toMatchObject({ result: { name: 'solo' } });
-    expect(await f.call('root', 'cron.status', { name: 'report' }, true)).toMatchObject({ error: { data: { kind: 'invalid_params', param: 'ownerId' } } });
-    expect(await f.call('root', 'cron.status', { name: 'report', ownerId: 'mallory' }, true)).toMatchObject({ result: { id: (theirs.result as { id: string }).id } });
-    expect(await f.call('root', 'cron.update', { name: 'report', ownerId: 'mallory', enabled: false }, true)).toMatchObject({ result: { ownerId: 'mallory', enabled: false } });
+    expect(await f.call('root', 'cron.status', { name: 'report' }, true)).toMatchObject({
+      error: { data: { kind: 'invalid_params', param: 'ownerId' } },
+    });
+    expect(await f.call('root', 'cron.status', { name: 'report', ownerId: 'mallory' }, true)).toMatchObject({
+      result: { id: (theirs.result as { id: string }).id },
+    });
+    expect(
+      await f.call('root', 'cron.update', { name: 'report', ownerId: 'mallory', enabled: false }, true),
+    ).toMatchObject({ result: { ownerId: 'mallory', enabled: false } });
 
     type Page = { jobs: { name: string; ownerId: string }[]; nextCursor: string | null };
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await f.call('root', 'cron.list', { limit: 1, ...(cursor === null ? {} : { cursor }) }, true)).result as Page;
+      const page = (await f.call('root', 'cron.list', { limit: 1, ...(cursor === null ? {} : { cursor }) }, true))
+        .result as Page;
       seen.push(...page.jobs.map((job) => `${job.name}/${job.ownerId}`));
       cursor = page.nextCursor;
     } while (cursor !== null && seen.length < 10);
@@ -90,9 +106,12 @@ describe('scheduled job limits', () => {
   it('refuses cron.update to a pattern that fires closer than scheduler.minIntervalMs', async () => {
     const f = await fixture({ config: { minIntervalMs: 60_000 } });
     const added = await add(f, 'job', { kind: 'cron', expr: '0 * * * *' });
-    expect(await f.call('rpc-client', 'cron.update', { name: 'job', schedule: { kind: 'cron', expr: '* * * * * *' } }))
-      .toMatchObject({ error: { data: { kind: 'invalid_params', param: 'schedule.expr' } } });
-    expect(await f.call('rpc-client', 'cron.status', { name: 'job' })).toMatchObject({ result: { scheduleKind: 'cron', nextRunAtMs: (added.result as { nextRunAtMs: number }).nextRunAtMs } });
+    expect(
+      await f.call('rpc-client', 'cron.update', { name: 'job', schedule: { kind: 'cron', expr: '* * * * * *' } }),
+    ).toMatchObject({ error: { data: { kind: 'invalid_params', param: 'schedule.expr' } } });
+    expect(await f.call('rpc-client', 'cron.status', { name: 'job' })).toMatchObject({
+      result: { scheduleKind: 'cron', nextRunAtMs: (added.result as { nextRunAtMs: number }).nextRunAtMs },
+    });
   });
 
   it("counts each fire against its owner's rate limit: over it, a fire is skipped with the reason until the window reopens", async () => {
@@ -107,8 +126,17 @@ describe('scheduled job limits', () => {
     expect(ran('rpc-client')).toBe(2);
     expect(ran('mallory')).toBe(3);
     const skipped = await skippedAt(f, 'tight');
-    expect(skipped).toEqual([[3_000, expect.stringMatching(/^rate-limit: skipped, the owner token is over gateway\.rateLimit \(3 requests per 60000 ms\)/)]]);
-    expect(await f.call('rpc-client', 'cron.status', { name: 'tight' })).toMatchObject({ result: { nextRunAtMs: T0 + 60_000 } });
+    expect(skipped).toEqual([
+      [
+        3_000,
+        expect.stringMatching(
+          /^rate-limit: skipped, the owner token is over gateway\.rateLimit \(3 requests per 60000 ms\)/,
+        ),
+      ],
+    ]);
+    expect(await f.call('rpc-client', 'cron.status', { name: 'tight' })).toMatchObject({
+      result: { nextRunAtMs: T0 + 60_000 },
+    });
     await f.clock.advance(35_000);
     await f.module.scheduler.whenIdle();
     expect(ran('rpc-client')).toBe(5);
@@ -122,8 +150,12 @@ describe('scheduled job limits', () => {
     await add(f, 'busy', { kind: 'interval', everyMs: 1_000 });
     try {
       await f.clock.advance(120_000);
-      expect(await skippedAt(f, 'busy')).toEqual([2_000, 3_000, 5_000, 9_000, 17_000, 33_000, 65_000].map((ts) => [ts, OVERLAP_SKIPPED]));
-      expect(await f.call('rpc-client', 'cron.status', { name: 'busy' })).toMatchObject({ result: { nextRunAtMs: T0 + 129_000 } });
+      expect(await skippedAt(f, 'busy')).toEqual(
+        [2_000, 3_000, 5_000, 9_000, 17_000, 33_000, 65_000].map((ts) => [ts, OVERLAP_SKIPPED]),
+      );
+      expect(await f.call('rpc-client', 'cron.status', { name: 'busy' })).toMatchObject({
+        result: { nextRunAtMs: T0 + 129_000 },
+      });
     } finally {
       held.resolve();
     }
@@ -131,7 +163,11 @@ describe('scheduled job limits', () => {
     await f.clock.advance(11_000);
     await f.module.scheduler.whenIdle();
     // The fire at 129 s ran, and with the streak over the job keeps its own interval again.
-    expect((await f.runs('busy')).slice(0, 3).map((run) => [Number(run.ts) - T0, run.status])).toEqual([[131_000, 'ok'], [130_000, 'ok'], [129_000, 'ok']]);
+    expect((await f.runs('busy')).slice(0, 3).map((run) => [Number(run.ts) - T0, run.status])).toEqual([
+      [131_000, 'ok'],
+      [130_000, 'ok'],
+      [129_000, 'ok'],
+    ]);
   });
 
   it("gives a job's turn only the newest scheduler.jobHistoryMessages messages of its session", async () => {

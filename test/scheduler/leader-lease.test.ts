@@ -38,7 +38,11 @@ describe('scheduler leader lease', () => {
     const leases = sharedLeases();
     const a = await createSchedulerFixture({ path, leases: leases.forInstance('a') });
     fixtures.push(a);
-    await a.call('rpc-client', 'cron.add', { name: 'tick', message: 'tick', schedule: { kind: 'interval', everyMs: 60_000 } });
+    await a.call('rpc-client', 'cron.add', {
+      name: 'tick',
+      message: 'tick',
+      schedule: { kind: 'interval', everyMs: 60_000 },
+    });
     const b = await createSchedulerFixture({ path, leases: leases.forInstance('b') });
     fixtures.push(b);
 

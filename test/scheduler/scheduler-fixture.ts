@@ -8,7 +8,14 @@ import { createEventBus } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { HealthSignal, TrajectoryRecord } from '../../src/obs/index.js';
 import { createDispatcher, createRegistry, type DispatchContext, type JsonRpcErrorData } from '../../src/rpc/index.js';
-import { createSchedulerModule, type RunLifecycle, type SchedulerClock, type SchedulerLeases, type SchedulerModule, type SchedulerModuleDeps } from '../../src/scheduler/index.js';
+import {
+  createSchedulerModule,
+  type RunLifecycle,
+  type SchedulerClock,
+  type SchedulerLeases,
+  type SchedulerModule,
+  type SchedulerModuleDeps,
+} from '../../src/scheduler/index.js';
 import { createSqliteJobPort } from '../../src/store/sqlite/index.js';
 import { createServiceFixture, type ServiceFixture } from '../sessions/service-fixture.js';
 
@@ -138,25 +145,54 @@ export async function createSchedulerFixture(options: SchedulerFixtureOptions = 
   const rateLimit = options.rateLimit ?? { maxRequests: 10_000, windowMs: 60_000 };
   let ids = 0;
   const module = createSchedulerModule({
-    jobs: createSqliteJobPort(fx.db), turns: fx.turns, events: bus, signals: { record: (signal) => signals.push(signal) },
-    recorder: { trajectory: (record) => trajectory.push(record) }, tools: createToolRegistry([inboxTool]), leases: options.leases ?? createLocalLeases(),
+    jobs: createSqliteJobPort(fx.db),
+    turns: fx.turns,
+    events: bus,
+    signals: { record: (signal) => signals.push(signal) },
+    recorder: { trajectory: (record) => trajectory.push(record) },
+    tools: createToolRegistry([inboxTool]),
+    leases: options.leases ?? createLocalLeases(),
     agents: { get: (agentId) => (agentId === 'default' ? {} : undefined), defaultAgentId: () => 'default' },
-    config: () => config, runs, clock, newId: () => `id-${++ids}`, log, rateLimit: { counter: rateCounter, limit: () => rateLimit },
+    config: () => config,
+    runs,
+    clock,
+    newId: () => `id-${++ids}`,
+    log,
+    rateLimit: { counter: rateCounter, limit: () => rateLimit },
     ...(options.jobChanges === undefined ? {} : { jobChanges: options.jobChanges }),
   });
   const dispatcher = createDispatcher({ registry: createRegistry([...(module.methods ?? [])]), maxBatchSize: 50 });
   let nextId = 0;
   const call = async (clientId: string, method: string, params?: unknown, isAdmin = false) => {
-    const ctx: DispatchContext = { caller: { clientId, scopes: isAdmin ? ['*'] : ['rpc'] }, transport: 'http', log, signal: new AbortController().signal };
+    const ctx: DispatchContext = {
+      caller: { clientId, scopes: isAdmin ? ['*'] : ['rpc'] },
+      transport: 'http',
+      log,
+      signal: new AbortController().signal,
+    };
     nextId += 1;
-    const response = await dispatcher.dispatch({ jsonrpc: '2.0', id: nextId, method, ...(params === undefined ? {} : { params }) }, ctx);
-    if (response === undefined || response === null || Array.isArray(response)) throw new Error('expected one response');
+    const response = await dispatcher.dispatch(
+      { jsonrpc: '2.0', id: nextId, method, ...(params === undefined ? {} : { params }) },
+      ctx,
+    );
+    if (response === undefined || response === null || Array.isArray(response))
+      throw new Error('expected one response');
     const answer: RpcAnswer = response;
     return answer;
   };
   if (options.start !== false) await module.start?.();
   return {
-    fx, clock, module, signals, trajectory, started, inbox, config, rateCounter, emit: bus.emit, call,
+    fx,
+    clock,
+    module,
+    signals,
+    trajectory,
+    started,
+    inbox,
+    config,
+    rateCounter,
+    emit: bus.emit,
+    call,
     async runs(jobName, clientId = 'rpc-client') {
       const response = await call(clientId, 'cron.runs', { jobName });
       if (!('result' in response)) throw new Error(`cron.runs failed: ${JSON.stringify(response)}`);

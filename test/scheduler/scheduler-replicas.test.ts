@@ -52,7 +52,11 @@ describe('scheduler across replicas', () => {
     const b = await createSchedulerFixture({ path, leases: leasesB });
     fixtures.push(b);
 
-    const added = await a.call('rpc-client', 'cron.add', { name: 'report', message: 'Send the report', schedule: { kind: 'once', at: new Date(T0 + 1_000).toISOString() } });
+    const added = await a.call('rpc-client', 'cron.add', {
+      name: 'report',
+      message: 'Send the report',
+      schedule: { kind: 'once', at: new Date(T0 + 1_000).toISOString() },
+    });
     expect(added.error).toBeUndefined();
     await b.module.scheduler.reschedule();
     await b.clock.advanceTo(T0 + 1_000);
@@ -64,12 +68,24 @@ describe('scheduler across replicas', () => {
 
   it('arms a job added on A on the leader B too, which fires it on time', async () => {
     const path = join(dir, 'announced.db');
-    const a = await createSchedulerFixture({ path, leases: replicaA.coordination.leases, jobChanges: replicaA.coordination.jobChanges });
-    const b = await createSchedulerFixture({ path, leases: replicaB.coordination.leases, jobChanges: replicaB.coordination.jobChanges });
+    const a = await createSchedulerFixture({
+      path,
+      leases: replicaA.coordination.leases,
+      jobChanges: replicaA.coordination.jobChanges,
+    });
+    const b = await createSchedulerFixture({
+      path,
+      leases: replicaB.coordination.leases,
+      jobChanges: replicaB.coordination.jobChanges,
+    });
     fixtures.push(a, b);
     expect(await replicaB.coordination.leases.acquire(SCHEDULER_LEASE, 60_000)).toBe(true);
     expect(b.clock.pendingTimers()).toBe(0);
-    await a.call('rpc-client', 'cron.add', { name: 'nightly', message: 'Run the nightly job', schedule: { kind: 'once', at: new Date(T0 + 1_000).toISOString() } });
+    await a.call('rpc-client', 'cron.add', {
+      name: 'nightly',
+      message: 'Run the nightly job',
+      schedule: { kind: 'once', at: new Date(T0 + 1_000).toISOString() },
+    });
     // B hears of the job from A and arms its timer for it.
     await vi.waitFor(() => expect(b.clock.pendingTimers()).toBe(1));
     await Promise.all([a.clock.advanceTo(T0 + 1_000), b.clock.advanceTo(T0 + 1_000)]);
@@ -84,7 +100,11 @@ describe('scheduler across replicas', () => {
     const a = await createSchedulerFixture({ path, leases: replicaA.coordination.leases });
     const b = await createSchedulerFixture({ path, leases: replicaB.coordination.leases });
     fixtures.push(a, b);
-    await a.call('rpc-client', 'cron.add', { name: 'tick', message: 'Tick', schedule: { kind: 'once', at: new Date(T0 + 1_000).toISOString() } });
+    await a.call('rpc-client', 'cron.add', {
+      name: 'tick',
+      message: 'Tick',
+      schedule: { kind: 'once', at: new Date(T0 + 1_000).toISOString() },
+    });
     await b.module.scheduler.reschedule();
     await Promise.all([a.clock.advanceTo(T0 + 1_000), b.clock.advanceTo(T0 + 1_000)]);
     await Promise.all([a.module.scheduler.whenIdle(), b.module.scheduler.whenIdle()]);

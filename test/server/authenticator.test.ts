@@ -31,7 +31,12 @@ describe('authenticator', () => {
       { id: 'client', secret: RPC_SECRET, scopes: ['rpc' as const] },
     ];
     authenticator = createAuthenticator({ configTokens, store });
-    tokens = createTokenService({ store, configTokens, now: () => Date.parse('2026-01-01T00:00:00Z'), configLoadedAt: '2026-01-01T00:00:00.000Z' });
+    tokens = createTokenService({
+      store,
+      configTokens,
+      now: () => Date.parse('2026-01-01T00:00:00Z'),
+      configLoadedAt: '2026-01-01T00:00:00.000Z',
+    });
   });
   afterEach(async () => {
     db.close();

@@ -30,7 +30,10 @@ describe('client aborts', () => {
   });
 
   /** Lines at error level or above, parsed. */
-  const errorLines = () => logs.lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.level >= ERROR_LEVEL);
+  const errorLines = () =>
+    logs.lines
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((line) => line.level >= ERROR_LEVEL);
 
   it('logs a /v1/embeddings request whose client hung up at debug, with no error line', async () => {
     // The embedding answer is held, so the client is gone while the gateway still waits on it.
@@ -41,10 +44,16 @@ describe('client aborts', () => {
     });
     request.on('error', () => undefined);
     request.end(JSON.stringify({ model: 'embed-small', input: 'hello' }));
-    await vi.waitFor(() => expect(llm.requests.filter((recorded) => recorded.path === '/v1/embeddings')).toHaveLength(1), WAIT);
+    await vi.waitFor(
+      () => expect(llm.requests.filter((recorded) => recorded.path === '/v1/embeddings')).toHaveLength(1),
+      WAIT,
+    );
     request.destroy();
     // Either line says the gateway finished with the request; only the debug one may be written.
-    const ended = await Promise.any([logs.waitFor('request refused', WAIT.timeout), logs.waitFor('request failed', WAIT.timeout)]);
+    const ended = await Promise.any([
+      logs.waitFor('request refused', WAIT.timeout),
+      logs.waitFor('request failed', WAIT.timeout),
+    ]);
     expect(ended).toContain('request refused');
     expect(errorLines()).toEqual([]);
   });

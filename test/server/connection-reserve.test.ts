@@ -19,14 +19,19 @@ interface RawSocket {
 }
 
 /** A webhook head announcing 1000 body bytes, and one of them: the sender then stalls. */
-const STALLED_WEBHOOK = 'POST /hooks/webhook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Webhook-Signature: sha256=00\r\nContent-Length: 1000\r\n\r\n{';
+const STALLED_WEBHOOK =
+  'POST /hooks/webhook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Webhook-Signature: sha256=00\r\nContent-Length: 1000\r\n\r\n{';
 
 function openRaw(url: string, firstWrite: string, localAddress?: string): Promise<RawSocket> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     let isClosed = false;
     let received = '';
-    const socket = connectTcp({ host: hostname, port: Number(port), ...(localAddress === undefined ? {} : { localAddress }) });
+    const socket = connectTcp({
+      host: hostname,
+      port: Number(port),
+      ...(localAddress === undefined ? {} : { localAddress }),
+    });
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => {
       received += chunk;
@@ -48,17 +53,28 @@ function openRaw(url: string, firstWrite: string, localAddress?: string): Promis
   });
 }
 
-async function openMany(url: string, count: number, firstWrite: string, localAddressOf?: (index: number) => string): Promise<RawSocket[]> {
+async function openMany(
+  url: string,
+  count: number,
+  firstWrite: string,
+  localAddressOf?: (index: number) => string,
+): Promise<RawSocket[]> {
   const sockets: RawSocket[] = [];
   for (let start = 0; start < count; start += 50) {
-    const batch = Array.from({ length: Math.min(50, count - start) }, (_unused, offset) => openRaw(url, firstWrite, localAddressOf?.(start + offset)));
+    const batch = Array.from({ length: Math.min(50, count - start) }, (_unused, offset) =>
+      openRaw(url, firstWrite, localAddressOf?.(start + offset)),
+    );
     sockets.push(...(await Promise.all(batch)));
   }
   return sockets;
 }
 
 /** One request on a fresh connection (fetch would retry a refused socket; this reports it). */
-function send(url: string, path: string, { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+function send(
+  url: string,
+  path: string,
+  { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(`${url}${path}`, { method, headers, agent: false }, (response) => {
       let text = '';
@@ -74,10 +90,17 @@ function send(url: string, path: string, { method = 'GET', headers = {}, body }:
 }
 
 const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'system.ping' });
-const authedPing = (url: string) => send(url, '/rpc', { method: 'POST', headers: { authorization: `Bearer ${TOKENS.rpc}`, 'content-type': 'application/json' }, body: ping });
+const authedPing = (url: string) =>
+  send(url, '/rpc', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKENS.rpc}`, 'content-type': 'application/json' },
+    body: ping,
+  });
 
 function openConnections(gateway: Harness): Promise<number> {
-  return new Promise((resolve, reject) => gateway.app.http.server.getConnections((error, count) => (error === null ? resolve(count) : reject(error))));
+  return new Promise((resolve, reject) =>
+    gateway.app.http.server.getConnections((error, count) => (error === null ? resolve(count) : reject(error))),
+  );
 }
 
 describe('connection reserve and unauthenticated body deadline', () => {
@@ -137,7 +160,11 @@ describe('connection reserve and unauthenticated body deadline', () => {
     await vi.waitFor(async () => expect(await openConnections(held)).toBe(100), WAIT);
 
     // Outside the reserve's rules: refused with 503 and a retry hint, its socket closed.
-    const unsigned = await send(url, '/hooks/webhook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"event":"x"}' });
+    const unsigned = await send(url, '/hooks/webhook', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"event":"x"}',
+    });
     expect(unsigned.status).toBe(503);
     expect(Number(unsigned.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(JSON.parse(unsigned.text)).toMatchObject({ error: { code: 'unavailable' } });
@@ -157,22 +184,35 @@ describe('connection reserve and unauthenticated body deadline', () => {
   });
 
   it('closes a refused request whose body never finishes at the body deadline, not at requestTimeoutMs', async () => {
-    gateway = await startGateway({ gateway: { unauthenticatedBodyTimeoutMs: 500, requestTimeoutMs: 600_000, headersTimeoutMs: 600_000 } });
+    gateway = await startGateway({
+      gateway: { unauthenticatedBodyTimeoutMs: 500, requestTimeoutMs: 600_000, headersTimeoutMs: 600_000 },
+    });
     // No token: /rpc answers 401 without reading the body, and the rest of it would otherwise be awaited for 10 minutes.
-    const raw = await openRaw(gateway.url, 'POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"');
+    const raw = await openRaw(
+      gateway.url,
+      'POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"',
+    );
     sockets = [raw];
     await raw.closed;
     expect(raw.received()).toMatch(/^HTTP\/1\.1 (401|408) /);
   });
 
   it('gives an authenticated request the whole requestTimeoutMs for its body', async () => {
-    gateway = await startGateway({ gateway: { unauthenticatedBodyTimeoutMs: 200, requestTimeoutMs: 600_000, headersTimeoutMs: 600_000 } });
+    gateway = await startGateway({
+      gateway: { unauthenticatedBodyTimeoutMs: 200, requestTimeoutMs: 600_000, headersTimeoutMs: 600_000 },
+    });
     const { url } = gateway;
     const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'system.ping' });
-    const raw = await openRaw(url, `POST /rpc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKENS.rpc}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    const raw = await openRaw(
+      url,
+      `POST /rpc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKENS.rpc}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
     sockets = [raw];
     // An unauthenticated body sent alongside is cut at its deadline; the authenticated one is still open then.
-    const other = await openRaw(url, 'POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"');
+    const other = await openRaw(
+      url,
+      'POST /rpc HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"',
+    );
     sockets.push(other);
     await other.closed;
     expect(raw.isClosed()).toBe(false);

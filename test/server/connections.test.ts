@@ -37,15 +37,23 @@ function openRaw(url: string, firstWrite = ''): Promise<RawSocket> {
       if (firstWrite !== '') socket.write(firstWrite);
       resolve({ socket, isClosed: () => isClosed, received: () => received });
     });
-    socket.once('error', (error) => (isClosed ? resolve({ socket, isClosed: () => true, received: () => received }) : reject(error)));
+    socket.once('error', (error) =>
+      isClosed ? resolve({ socket, isClosed: () => true, received: () => received }) : reject(error),
+    );
   });
 }
 
-async function openMany(url: string, count: number, firstWriteOf: (index: number) => string = () => ''): Promise<RawSocket[]> {
+async function openMany(
+  url: string,
+  count: number,
+  firstWriteOf: (index: number) => string = () => '',
+): Promise<RawSocket[]> {
   const sockets: RawSocket[] = [];
   // In batches, so the test does not depend on the listen backlog.
   for (let start = 0; start < count; start += 100) {
-    const batch = Array.from({ length: Math.min(100, count - start) }, (_unused, offset) => openRaw(url, firstWriteOf(start + offset)));
+    const batch = Array.from({ length: Math.min(100, count - start) }, (_unused, offset) =>
+      openRaw(url, firstWriteOf(start + offset)),
+    );
     sockets.push(...(await Promise.all(batch)));
   }
   return sockets;
@@ -98,7 +106,9 @@ describe('connection limits', () => {
 
     for (let i = 0; i < 5; i += 1) expect(await health(url)).toBe(200);
     await vi.waitFor(() => expect(sockets.filter((raw) => !raw.isClosed())).toHaveLength(0), WAIT);
-    expect(sockets.filter((_raw, index) => index % 10 === 2).every((raw) => raw.received().startsWith('HTTP/1.1 200'))).toBe(true);
+    expect(
+      sockets.filter((_raw, index) => index % 10 === 2).every((raw) => raw.received().startsWith('HTTP/1.1 200')),
+    ).toBe(true);
     expect(await health(url)).toBe(200);
   });
 

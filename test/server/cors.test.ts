@@ -10,7 +10,11 @@ const STRANGER = 'https://evil.example.net';
 function preflight(url: string, origin: string, requestHeaders?: string): Promise<Response> {
   return fetch(url, {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': 'POST', ...(requestHeaders === undefined ? {} : { 'access-control-request-headers': requestHeaders }) },
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      ...(requestHeaders === undefined ? {} : { 'access-control-request-headers': requestHeaders }),
+    },
   });
 }
 
@@ -38,7 +42,11 @@ describe('CORS with configured origins', () => {
 
   it('answers a preflight from a configured origin with 204 and the origin, methods, requested headers and max-age, without a token', async () => {
     const sdkHeaders = 'authorization, content-type, x-stainless-os, x-stainless-lang, x-stainless-retry-count';
-    for (const [path, origin] of [['/v1/chat/completions', APP], ['/api/chat', DEV], ['/api/events', APP]] as const) {
+    for (const [path, origin] of [
+      ['/v1/chat/completions', APP],
+      ['/api/chat', DEV],
+      ['/api/events', APP],
+    ] as const) {
       const response = await preflight(`${gateway.url}${path}`, origin, sdkHeaders);
       expect(response.status, path).toBe(204);
       expect(corsHeaders(response), path).toEqual({
@@ -55,7 +63,11 @@ describe('CORS with configured origins', () => {
   it('allows the usual headers when a preflight names none, and never echoes a malformed header list', async () => {
     const usual = 'authorization, content-type, last-event-id, x-request-id';
     expect((await preflight(`${gateway.url}/api/chat`, APP)).headers.get('access-control-allow-headers')).toBe(usual);
-    expect((await preflight(`${gateway.url}/api/chat`, APP, 'authorization, <script>')).headers.get('access-control-allow-headers')).toBe(usual);
+    expect(
+      (await preflight(`${gateway.url}/api/chat`, APP, 'authorization, <script>')).headers.get(
+        'access-control-allow-headers',
+      ),
+    ).toBe(usual);
   });
 
   it('gives a preflight from any other origin no CORS headers, so the browser refuses the request', async () => {
@@ -67,14 +79,16 @@ describe('CORS with configured origins', () => {
   });
 
   it('puts the origin on actual replies of /v1 and /api for a configured origin only', async () => {
-    const get = (path: string, headers: Record<string, string>) => fetch(`${gateway.url}${path}`, { headers: { authorization: `Bearer ${gateway.tokens.admin}`, ...headers } });
+    const get = (path: string, headers: Record<string, string>) =>
+      fetch(`${gateway.url}${path}`, { headers: { authorization: `Bearer ${gateway.tokens.admin}`, ...headers } });
     for (const path of ['/v1/models', '/api/agents', '/api/health']) {
       const allowed = await get(path, { origin: APP });
       expect(allowed.status, path).toBe(200);
       expect(corsHeaders(allowed), path).toEqual({
         'access-control-allow-origin': APP,
         'access-control-allow-credentials': 'true',
-        'access-control-expose-headers': 'x-request-id, retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset',
+        'access-control-expose-headers':
+          'x-request-id, retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset',
       });
       expect(allowed.headers.get('vary'), path).toBe('Origin');
       const stranger = await get(path, { origin: STRANGER });
@@ -88,7 +102,9 @@ describe('CORS with configured origins', () => {
     const noToken = await fetch(`${gateway.url}/api/agents`, { headers: { origin: APP } });
     expect(noToken.status).toBe(401);
     expect(noToken.headers.get('access-control-allow-origin')).toBe(APP);
-    const wrongScope = await fetch(`${gateway.url}/api/agents`, { headers: { origin: APP, authorization: `Bearer ${gateway.tokens.api}` } });
+    const wrongScope = await fetch(`${gateway.url}/api/agents`, {
+      headers: { origin: APP, authorization: `Bearer ${gateway.tokens.api}` },
+    });
     expect(wrongScope.status).toBe(403);
     expect(wrongScope.headers.get('access-control-allow-origin')).toBe(APP);
     const badBody = await fetch(`${gateway.url}/v1/chat/completions`, {
@@ -105,13 +121,21 @@ describe('CORS with configured origins', () => {
 
   it('puts the origin on SSE streams, which take the reply over (/api/events, /api/chat/stream, /v1 streaming)', async () => {
     const controller = new AbortController();
-    const events = await fetch(`${gateway.url}/api/events?token=${gateway.tokens.rpc}`, { headers: { origin: APP }, signal: controller.signal });
+    const events = await fetch(`${gateway.url}/api/events?token=${gateway.tokens.rpc}`, {
+      headers: { origin: APP },
+      signal: controller.signal,
+    });
     expect(events.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(corsHeaders(events)).toMatchObject({ 'access-control-allow-origin': APP, 'access-control-allow-credentials': 'true' });
+    expect(corsHeaders(events)).toMatchObject({
+      'access-control-allow-origin': APP,
+      'access-control-allow-credentials': 'true',
+    });
     controller.abort();
 
     llm.script({ deltas: ['a', 'b'] });
-    const chat = await fetch(`${gateway.url}/api/chat/stream?message=hi&token=${gateway.tokens.rpc}`, { headers: { origin: DEV } });
+    const chat = await fetch(`${gateway.url}/api/chat/stream?message=hi&token=${gateway.tokens.rpc}`, {
+      headers: { origin: DEV },
+    });
     expect(chat.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(chat.headers.get('access-control-allow-origin')).toBe(DEV);
     expect(await chat.text()).toContain('event: done');
@@ -146,15 +170,19 @@ describe('CORS with configured origins', () => {
 describe('CORS and the rate limit', () => {
   let gateway: Harness;
   beforeAll(async () => {
-    gateway = await startGateway({ gateway: { cors: { origins: [APP] }, rateLimit: { maxRequests: 2, windowMs: 60_000 } } });
+    gateway = await startGateway({
+      gateway: { cors: { origins: [APP] }, rateLimit: { maxRequests: 2, windowMs: 60_000 } },
+    });
   });
   afterAll(async () => {
     await gateway.close();
   });
 
   it('does not count preflights, and puts the origin on a 429', async () => {
-    for (let i = 0; i < 5; i += 1) expect((await preflight(`${gateway.url}/api/agents`, APP, 'authorization')).status).toBe(204);
-    const get = () => fetch(`${gateway.url}/api/agents`, { headers: { origin: APP, authorization: `Bearer ${gateway.tokens.rpc}` } });
+    for (let i = 0; i < 5; i += 1)
+      expect((await preflight(`${gateway.url}/api/agents`, APP, 'authorization')).status).toBe(204);
+    const get = () =>
+      fetch(`${gateway.url}/api/agents`, { headers: { origin: APP, authorization: `Bearer ${gateway.tokens.rpc}` } });
     expect((await get()).status).toBe(200);
     expect((await get()).status).toBe(200);
     const refused = await get();
@@ -181,7 +209,9 @@ describe('CORS by default', () => {
     const api = await preflight(`${gateway.url}/api/chat`, APP, 'authorization');
     expect(api.status).toBe(404);
     expect(corsHeaders(api)).toEqual({});
-    const actual = await fetch(`${gateway.url}/v1/models`, { headers: { origin: APP, authorization: `Bearer ${gateway.tokens.admin}` } });
+    const actual = await fetch(`${gateway.url}/v1/models`, {
+      headers: { origin: APP, authorization: `Bearer ${gateway.tokens.admin}` },
+    });
     expect(actual.status).toBe(200);
     expect(corsHeaders(actual)).toEqual({});
     expect(actual.headers.get('vary')).toBeNull();

@@ -24,7 +24,11 @@ describe('http server rate limit', () => {
   it('exempts /health, /api/health and /ready, however many requests are sent', async () => {
     for (let i = 0; i < 10; i += 1) {
       for (const url of ['/health', '/api/health', '/ready']) {
-        const response = await gateway.app.http.inject({ method: 'GET', url, headers: { authorization: `Bearer ${gateway.tokens.api}` } });
+        const response = await gateway.app.http.inject({
+          method: 'GET',
+          url,
+          headers: { authorization: `Bearer ${gateway.tokens.api}` },
+        });
         expect(response.statusCode, `${url} #${i}`).toBe(200);
       }
     }
@@ -38,7 +42,9 @@ describe('http server rate limit', () => {
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(refused.json()).toEqual({ error: { code: 'rate_limited', message: 'Rate limit exceeded: 3 requests per 60000 ms' } });
+    expect(refused.json()).toEqual({
+      error: { code: 'rate_limited', message: 'Rate limit exceeded: 3 requests per 60000 ms' },
+    });
   });
 
   it('counts each client apart: a second token still gets through', async () => {
@@ -49,7 +55,11 @@ describe('http server rate limit', () => {
   });
 
   it('still answers /health to a client that is over the limit', async () => {
-    const response = await gateway.app.http.inject({ method: 'GET', url: '/health', headers: { authorization: `Bearer ${gateway.tokens.admin}` } });
+    const response = await gateway.app.http.inject({
+      method: 'GET',
+      url: '/health',
+      headers: { authorization: `Bearer ${gateway.tokens.admin}` },
+    });
     expect(response.statusCode).toBe(200);
   });
 
@@ -99,22 +109,33 @@ describe('http server', () => {
     const response = await fetch(`${gateway.url}/no/such/route?token=abc`);
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await response.json()).toEqual({ error: { code: 'not_found', message: 'Route GET /no/such/route not found' } });
+    expect(await response.json()).toEqual({
+      error: { code: 'not_found', message: 'Route GET /no/such/route not found' },
+    });
   });
 
-  it('answers malformed %-encoding in the path with 400 in each surface\'s envelope, never Fastify\'s own body', async () => {
+  it("answers malformed %-encoding in the path with 400 in each surface's envelope, never Fastify's own body", async () => {
     const auth = { authorization: `Bearer ${gateway.tokens.admin}` };
     for (const path of ['/api/agents/%zz', '/rpc%E0%A4%A', '/media/%zz', '/hooks/%', '/no/such/%zz']) {
       const response = await fetch(`${gateway.url}${path}`, { headers: auth });
       expect(response.status, path).toBe(400);
       expect(response.headers.get('content-type'), path).toMatch(/^application\/json/);
       expect(response.headers.get('x-request-id'), path).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
-      expect(await response.json(), path).toEqual({ error: { code: 'invalid_request', message: 'The URL path has malformed %-encoding' } });
+      expect(await response.json(), path).toEqual({
+        error: { code: 'invalid_request', message: 'The URL path has malformed %-encoding' },
+      });
     }
     for (const path of ['/v1/models/%zz', '/v1/%E0%A4%A']) {
       const response = await fetch(`${gateway.url}${path}`, { headers: auth });
       expect(response.status, path).toBe(400);
-      expect(await response.json(), path).toEqual({ error: { message: 'The URL path has malformed %-encoding', type: 'invalid_request_error', param: null, code: null } });
+      expect(await response.json(), path).toEqual({
+        error: {
+          message: 'The URL path has malformed %-encoding',
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      });
     }
   });
 
@@ -129,7 +150,11 @@ describe('http server', () => {
   });
 
   it('echoes the request id on error responses too', async () => {
-    const response = await fetch(`${gateway.url}/rpc`, { method: 'POST', headers: { 'x-request-id': 'err-1' }, body: PING });
+    const response = await fetch(`${gateway.url}/rpc`, {
+      method: 'POST',
+      headers: { 'x-request-id': 'err-1' },
+      body: PING,
+    });
     expect(response.status).toBe(401);
     expect(response.headers.get('x-request-id')).toBe('err-1');
   });

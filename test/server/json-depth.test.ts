@@ -66,9 +66,14 @@ describe('JSON nesting depth at the edges', () => {
   });
 
   it('/v1: answers 400 in the OpenAI envelope for a 10,000-level body', async () => {
-    const response = await post('/v1/chat/completions', `{"model":"default","messages":[{"role":"user","content":"hi"}],"metadata":${nestedObjects(DEEP)}}`);
+    const response = await post(
+      '/v1/chat/completions',
+      `{"model":"default","messages":[{"role":"user","content":"hi"}],"metadata":${nestedObjects(DEEP)}}`,
+    );
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: { message: `Body ${DEPTH_MESSAGE}`, type: 'invalid_request_error', param: null, code: null } });
+    expect(response.json()).toEqual({
+      error: { message: `Body ${DEPTH_MESSAGE}`, type: 'invalid_request_error', param: null, code: null },
+    });
   });
 
   it('webhook: answers 400 for a correctly signed 10,000-level body', async () => {
@@ -80,9 +85,20 @@ describe('JSON nesting depth at the edges', () => {
   });
 
   it('POST /rpc: answers -32602 with the request id for a 10,000-level config.patch', async () => {
-    const response = await post('/rpc', `{"jsonrpc":"2.0","id":7,"method":"config.patch","params":{"agents":${nestedObjects(DEEP)}}}`);
+    const response = await post(
+      '/rpc',
+      `{"jsonrpc":"2.0","id":7,"method":"config.patch","params":{"agents":${nestedObjects(DEEP)}}}`,
+    );
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: `Invalid params: the message ${DEPTH_MESSAGE}`, data: { kind: 'invalid_params', param: 'params' } } });
+    expect(response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: {
+        code: -32602,
+        message: `Invalid params: the message ${DEPTH_MESSAGE}`,
+        data: { kind: 'invalid_params', param: 'params' },
+      },
+    });
   });
 
   it('POST /rpc: answers each request of a too-deep batch with -32602 and runs none of them', async () => {
@@ -91,18 +107,40 @@ describe('JSON nesting depth at the edges', () => {
       `[{"jsonrpc":"2.0","id":1,"method":"system.ping"},{"jsonrpc":"2.0","id":2,"method":"config.set","params":{"section":"agents","key":"x","value":${nestedArrays(DEEP)}}}]`,
     );
     expect(response.json()).toEqual([
-      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: `Invalid params: the message ${DEPTH_MESSAGE}`, data: { kind: 'invalid_params', param: 'params' } } },
-      { jsonrpc: '2.0', id: 2, error: { code: -32602, message: `Invalid params: the message ${DEPTH_MESSAGE}`, data: { kind: 'invalid_params', param: 'params' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: {
+          code: -32602,
+          message: `Invalid params: the message ${DEPTH_MESSAGE}`,
+          data: { kind: 'invalid_params', param: 'params' },
+        },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        error: {
+          code: -32602,
+          message: `Invalid params: the message ${DEPTH_MESSAGE}`,
+          data: { kind: 'invalid_params', param: 'params' },
+        },
+      },
     ]);
   });
 
   it('WebSocket: answers -32602 with the request id for a 10,000-level config.set, and the socket stays usable', async () => {
     const socket = await connectOpen(harness.wsUrl, { token: harness.tokens.admin });
-    socket.send(`{"jsonrpc":"2.0","id":"deep","method":"config.set","params":{"section":"agents","key":"x","value":${nestedArrays(DEEP)}}}`);
+    socket.send(
+      `{"jsonrpc":"2.0","id":"deep","method":"config.set","params":{"section":"agents","key":"x","value":${nestedArrays(DEEP)}}}`,
+    );
     expect(await socket.next()).toEqual({
       jsonrpc: '2.0',
       id: 'deep',
-      error: { code: -32602, message: `Invalid params: the message ${DEPTH_MESSAGE}`, data: { kind: 'invalid_params', param: 'params' } },
+      error: {
+        code: -32602,
+        message: `Invalid params: the message ${DEPTH_MESSAGE}`,
+        data: { kind: 'invalid_params', param: 'params' },
+      },
     });
     expect(await socket.call('system.ping')).toHaveProperty('result.pong', true);
     await socket.close();
@@ -111,13 +149,28 @@ describe('JSON nesting depth at the edges', () => {
   it('POST /rpc: answers a 10,000-level object that is no request with -32600 Invalid Request, not an empty 204', async () => {
     const response = await post('/rpc', `{"payload":${nestedArrays(DEEP)}}`);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' } });
+    expect(response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' },
+    });
   });
 
   it('POST /rpc: answers a non-request item of a too-deep batch with -32600 and its requests with -32602', async () => {
-    const response = await post('/rpc', `[{"jsonrpc":"2.0","id":1,"method":"system.ping"},{"deep":${nestedObjects(DEEP)}},{"jsonrpc":"2.0","method":"system.ping"}]`);
+    const response = await post(
+      '/rpc',
+      `[{"jsonrpc":"2.0","id":1,"method":"system.ping"},{"deep":${nestedObjects(DEEP)}},{"jsonrpc":"2.0","method":"system.ping"}]`,
+    );
     expect(response.json()).toEqual([
-      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: `Invalid params: the message ${DEPTH_MESSAGE}`, data: { kind: 'invalid_params', param: 'params' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: {
+          code: -32602,
+          message: `Invalid params: the message ${DEPTH_MESSAGE}`,
+          data: { kind: 'invalid_params', param: 'params' },
+        },
+      },
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' } },
     ]);
   });
@@ -125,14 +178,21 @@ describe('JSON nesting depth at the edges', () => {
   it('WebSocket: answers a 10,000-level object that is no request with -32600 instead of nothing', async () => {
     const socket = await connectOpen(harness.wsUrl, { token: harness.tokens.admin });
     socket.send(`{"payload":${nestedObjects(DEEP)}}`);
-    expect(await socket.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' } });
+    expect(await socket.next()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' },
+    });
     await socket.close();
   });
 
   it('lets a message of exactly MAX_JSON_DEPTH levels through to the method', async () => {
     // Envelope (1), params (2), value: the rest. The method then judges the value on its own terms.
     const value = nestedArrays(MAX_JSON_DEPTH - 2);
-    const response = await post('/rpc', `{"jsonrpc":"2.0","id":8,"method":"config.set","params":{"section":"agents","key":"x","value":${value}}}`);
+    const response = await post(
+      '/rpc',
+      `{"jsonrpc":"2.0","id":8,"method":"config.set","params":{"section":"agents","key":"x","value":${value}}}`,
+    );
     const body: unknown = response.json();
     expect(body).toMatchObject({ id: 8, error: { code: -32602 } });
     expect(JSON.stringify(body)).not.toContain('deeper than');

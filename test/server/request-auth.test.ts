@@ -18,7 +18,12 @@ describe('request authentication on /rpc', () => {
   });
 
   const post = (url: string, headers: Record<string, string> = {}) =>
-    gateway.app.http.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: PING });
+    gateway.app.http.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: PING,
+    });
 
   it('answers 401 with WWW-Authenticate: Bearer and the unauthorized envelope without a token', async () => {
     const response = await post('/rpc');
@@ -28,7 +33,12 @@ describe('request authentication on /rpc', () => {
   });
 
   it('answers 401 for a wrong secret or another scheme', async () => {
-    for (const authorization of [`Bearer ${'x'.repeat(40)}`, `Basic ${gateway.tokens.admin}`, gateway.tokens.admin, `Bearer ${gateway.tokens.admin} extra`]) {
+    for (const authorization of [
+      `Bearer ${'x'.repeat(40)}`,
+      `Basic ${gateway.tokens.admin}`,
+      gateway.tokens.admin,
+      `Bearer ${gateway.tokens.admin} extra`,
+    ]) {
       const response = await post('/rpc', { authorization });
       expect(response.statusCode, authorization).toBe(401);
       expect(response.headers['www-authenticate']).toBe('Bearer');
@@ -56,7 +66,11 @@ describe('request authentication on /rpc', () => {
     for (const token of [gateway.tokens.ws, gateway.tokens.mcpClient, gateway.tokens.api, gateway.tokens.adminOnly]) {
       const response = await post('/rpc', { authorization: `Bearer ${token}` });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: "Insufficient scope: requires 'rpc'", data: { kind: 'forbidden' } } });
+      expect(response.json()).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32603, message: "Insufficient scope: requires 'rpc'", data: { kind: 'forbidden' } },
+      });
     }
   });
 });
@@ -76,12 +90,20 @@ describe('request authentication on routes that allow the query token', () => {
       },
     }).gateway;
     db = openDatabase({ path: ':memory:' });
-    const auth = createRequestAuth(createAuthenticator({ configTokens: gateway.tokens, store: createSqliteTokenPort(db) }));
+    const auth = createRequestAuth(
+      createAuthenticator({ configTokens: gateway.tokens, store: createSqliteTokenPort(db) }),
+    );
     http = await createHttpServer({ gateway, log: createLogger({ level: 'silent' }), auth });
-    http.get('/stream', { preHandler: auth.require({ allowQueryToken: true, grants: grantsRest }) }, async (request) => ({
+    http.get(
+      '/stream',
+      { preHandler: auth.require({ allowQueryToken: true, grants: grantsRest }) },
+      async (request) => ({
+        clientId: auth.callerOf(request).clientId,
+      }),
+    );
+    http.get('/strict', { preHandler: auth.require({ grants: grantsRest }) }, async (request) => ({
       clientId: auth.callerOf(request).clientId,
     }));
-    http.get('/strict', { preHandler: auth.require({ grants: grantsRest }) }, async (request) => ({ clientId: auth.callerOf(request).clientId }));
   });
   afterAll(async () => {
     await http.close();
@@ -97,7 +119,9 @@ describe('request authentication on routes that allow the query token', () => {
   it('refuses ?token= on a route that does not allow it, even after the rate limiter used it', async () => {
     const response = await http.inject({ method: 'GET', url: `/strict?token=${ADMIN}` });
     expect(response.statusCode).toBe(401);
-    expect((await http.inject({ method: 'GET', url: '/strict', headers: { authorization: `Bearer ${ADMIN}` } })).json()).toEqual({ clientId: 'admin' });
+    expect(
+      (await http.inject({ method: 'GET', url: '/strict', headers: { authorization: `Bearer ${ADMIN}` } })).json(),
+    ).toEqual({ clientId: 'admin' });
   });
 
   it('answers 403 with the forbidden envelope when the route refuses the token scope', async () => {
@@ -107,7 +131,9 @@ describe('request authentication on routes that allow the query token', () => {
     ]) {
       const response = await http.inject(request);
       expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ error: { code: 'forbidden', message: "Token 'mcp' lacks the scope this route requires" } });
+      expect(response.json()).toEqual({
+        error: { code: 'forbidden', message: "Token 'mcp' lacks the scope this route requires" },
+      });
     }
   });
 

@@ -15,7 +15,9 @@ import {
 describe('formatSseFrame', () => {
   it('writes event, id and one data line per line of text, ended by a blank line', () => {
     expect(formatSseFrame({ event: 'token', id: '7', data: '{"a":1}' })).toBe('id: 7\nevent: token\ndata: {"a":1}\n\n');
-    expect(formatSseFrame({ data: 'one\ntwo\r\nthree\rfour' })).toBe('data: one\ndata: two\ndata: three\ndata: four\n\n');
+    expect(formatSseFrame({ data: 'one\ntwo\r\nthree\rfour' })).toBe(
+      'data: one\ndata: two\ndata: three\ndata: four\n\n',
+    );
     expect(formatSseFrame({ data: '' })).toBe('data: \n\n');
   });
 
@@ -149,10 +151,14 @@ describe('openSseStream', () => {
   it('sends the SSE headers, keeps headers set before the hijack, and writes frames in order', async () => {
     const url = await serve(async (stream) => {
       await stream.write({ retryMs: 3000 });
-      await pipeToSse(stream, (async function* () {
-        yield 'a';
-        yield 'b';
-      })(), (item) => ({ event: 'letter', data: item }));
+      await pipeToSse(
+        stream,
+        (async function* () {
+          yield 'a';
+          yield 'b';
+        })(),
+        (item) => ({ event: 'letter', data: item }),
+      );
     });
     const response = await open(url);
     expect(response.statusCode).toBe(200);
@@ -186,7 +192,11 @@ describe('openSseStream', () => {
     const url = await serve(async (stream) => {
       await stream.write({ data: 'hello' });
       await new Promise<void>((resolve) => stream.signal.addEventListener('abort', () => resolve(), { once: true }));
-      resolveClosed({ aborted: stream.signal.aborted, wrote: await stream.write({ data: 'late' }), state: stream.state() });
+      resolveClosed({
+        aborted: stream.signal.aborted,
+        wrote: await stream.write({ data: 'late' }),
+        state: stream.state(),
+      });
     });
     const response = await open(url);
     await new Promise<void>((resolve) => response.once('data', () => resolve()));

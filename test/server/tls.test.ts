@@ -14,7 +14,11 @@ interface ClientTls {
   key?: Buffer;
 }
 
-function httpsGet(url: string, tls: ClientTls, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function httpsGet(
+  url: string,
+  tls: ClientTls,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { ...tls, agent: false, headers }, (res) => {
       let body = '';
@@ -40,7 +44,9 @@ describe('tls', () => {
   describe('server certificate only', () => {
     let gateway: Harness;
     beforeAll(async () => {
-      gateway = await startGateway({ gateway: { tls: { certPath: certs.serverCertPath, keyPath: certs.serverKeyPath } } });
+      gateway = await startGateway({
+        gateway: { tls: { certPath: certs.serverCertPath, keyPath: certs.serverKeyPath } },
+      });
     });
     afterAll(async () => {
       await gateway.close();
@@ -77,7 +83,14 @@ describe('tls', () => {
     let gateway: Harness;
     beforeAll(async () => {
       gateway = await startGateway({
-        gateway: { tls: { certPath: certs.serverCertPath, keyPath: certs.serverKeyPath, caPath: certs.caPath, requireClientCert: true } },
+        gateway: {
+          tls: {
+            certPath: certs.serverCertPath,
+            keyPath: certs.serverKeyPath,
+            caPath: certs.caPath,
+            requireClientCert: true,
+          },
+        },
       });
     });
     afterAll(async () => {
@@ -108,9 +121,9 @@ describe('tls', () => {
     });
 
     it('fails the handshake of a client whose certificate another CA signed', async () => {
-      await expect(httpsGet(`${gateway.url}/health`, { ca: certs.ca, cert: certs.strangerCert, key: certs.strangerKey })).rejects.toThrow(
-        HANDSHAKE_REFUSED,
-      );
+      await expect(
+        httpsGet(`${gateway.url}/health`, { ca: certs.ca, cert: certs.strangerCert, key: certs.strangerKey }),
+      ).rejects.toThrow(HANDSHAKE_REFUSED);
     });
 
     it('serves wss to a client with a certificate and refuses one without', async () => {

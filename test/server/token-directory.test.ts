@@ -9,8 +9,15 @@ const SECRET = 'secret-0123456789abcdefghijklmnopqrstuv';
 
 describe('token directory', () => {
   it('answers config tokens from the live config, with their admin scope and tenants', async () => {
-    let tokens: TokenConfig[] = [{ id: 'shop', secret: SECRET, scopes: ['rpc'], tenants: ['acme'] }, { id: 'ops', secret: SECRET, scopes: ['*'] }];
-    const directory = createTokenDirectory({ configTokens: () => tokens, store: { list: async () => [] }, now: () => 0 });
+    let tokens: TokenConfig[] = [
+      { id: 'shop', secret: SECRET, scopes: ['rpc'], tenants: ['acme'] },
+      { id: 'ops', secret: SECRET, scopes: ['*'] },
+    ];
+    const directory = createTokenDirectory({
+      configTokens: () => tokens,
+      store: { list: async () => [] },
+      now: () => 0,
+    });
     expect(await directory.grantOf('shop')).toEqual({ isAdmin: false, tenants: ['acme'] });
     expect(await directory.grantOf('ops')).toEqual({ isAdmin: true, tenants: [] });
     expect(directory.tenantsOf('shop')).toEqual(['acme']);
@@ -23,12 +30,27 @@ describe('token directory', () => {
     const port = createSqliteTokenPort(openDatabase({ path: ':memory:' }));
     let reads = 0;
     let clock = 1_000;
-    const store = { list: async () => { reads += 1; return port.list(); } };
+    const store = {
+      list: async () => {
+        reads += 1;
+        return port.list();
+      },
+    };
     const directory = createTokenDirectory({ configTokens: () => [], store, now: () => clock });
-    await port.create({ id: 'early', secretHash: 'a'.repeat(64), scopes: ['admin'], createdAt: '2026-01-01T00:00:00.000Z' });
+    await port.create({
+      id: 'early',
+      secretHash: 'a'.repeat(64),
+      scopes: ['admin'],
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
     expect(await directory.grantOf('early')).toEqual({ isAdmin: true, tenants: [] });
     expect(reads).toBe(1);
-    await port.create({ id: 'late', secretHash: 'b'.repeat(64), scopes: ['rpc'], createdAt: '2026-01-01T00:00:00.000Z' });
+    await port.create({
+      id: 'late',
+      secretHash: 'b'.repeat(64),
+      scopes: ['rpc'],
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
     expect(await directory.grantOf('late')).toBeUndefined();
     expect(await directory.grantOf('alice')).toBeUndefined();
     expect(await directory.grantOf('early')).toBeDefined();

@@ -31,16 +31,31 @@ describe('token ids are never reused', () => {
   it("refuses to re-create a revoked id, and no new non-admin token reaches the revoked token's session", async () => {
     const bob = (await issue('bob')).result as { secret: string };
     llm.script({ text: 'Noted: the safe code is 4321.' });
-    expect(await callRpc(gateway.url, bob.secret, 'session.send', { key: BOB_KEY, message: 'the safe code is 4321' })).toHaveProperty('result');
-    expect(await callRpc(gateway.url, gateway.tokens.admin, 'tokens.revoke', { id: 'bob' })).toMatchObject({ result: { id: 'bob', revoked: true } });
+    expect(
+      await callRpc(gateway.url, bob.secret, 'session.send', { key: BOB_KEY, message: 'the safe code is 4321' }),
+    ).toHaveProperty('result');
+    expect(await callRpc(gateway.url, gateway.tokens.admin, 'tokens.revoke', { id: 'bob' })).toMatchObject({
+      result: { id: 'bob', revoked: true },
+    });
 
     const again = await issue('bob');
-    expect(again.error).toMatchObject({ code: -32603, message: expect.stringContaining("Token 'bob'"), data: { kind: 'conflict', param: 'id' } });
-    expect(((await callRpc(gateway.url, gateway.tokens.admin, 'tokens.list')).result as { tokens: { id: string }[] }).tokens.map((token) => token.id)).not.toContain('bob');
+    expect(again.error).toMatchObject({
+      code: -32603,
+      message: expect.stringContaining("Token 'bob'"),
+      data: { kind: 'conflict', param: 'id' },
+    });
+    expect(
+      (
+        (await callRpc(gateway.url, gateway.tokens.admin, 'tokens.list')).result as { tokens: { id: string }[] }
+      ).tokens.map((token) => token.id),
+    ).not.toContain('bob');
 
     // Any other new token is refused the session; the admin still reaches it.
     const carol = (await issue('carol')).result as { secret: string };
-    const refused = await callRpc(gateway.url, carol.secret, 'session.send', { key: BOB_KEY, message: 'what is the safe code?' });
+    const refused = await callRpc(gateway.url, carol.secret, 'session.send', {
+      key: BOB_KEY,
+      message: 'what is the safe code?',
+    });
     expect(refused.error).toMatchObject({ data: { kind: 'forbidden' } });
     const history = await callRpc(gateway.url, gateway.tokens.admin, 'session.export', { session_key: BOB_KEY });
     expect(JSON.stringify(history.result)).toContain('4321');

@@ -44,7 +44,10 @@ describe('token service', () => {
 
   it('refuses to issue an id that exists in the config or the store (conflict)', async () => {
     await tokens.create('bob', ['rpc']);
-    expect(await errorOf(() => tokens.create('bob', ['rpc']))).toMatchObject({ kind: 'conflict', message: "Token 'bob' already exists" });
+    expect(await errorOf(() => tokens.create('bob', ['rpc']))).toMatchObject({
+      kind: 'conflict',
+      message: "Token 'bob' already exists",
+    });
     expect(await errorOf(() => tokens.create('admin', ['rpc']))).toMatchObject({ kind: 'conflict' });
   });
 
@@ -70,7 +73,10 @@ describe('token service', () => {
   });
 
   it('answers not_found for revoking or rotating an unknown id', async () => {
-    expect(await errorOf(() => tokens.revoke('ghost'))).toMatchObject({ kind: 'not_found', message: "Token 'ghost' not found" });
+    expect(await errorOf(() => tokens.revoke('ghost'))).toMatchObject({
+      kind: 'not_found',
+      message: "Token 'ghost' not found",
+    });
     expect(await errorOf(() => tokens.rotate('ghost'))).toMatchObject({ kind: 'not_found' });
   });
 
@@ -81,7 +87,10 @@ describe('token service', () => {
   });
 
   it('refuses a malformed id with invalid_params naming the id', async () => {
-    expect(await errorOf(() => tokens.create('', ['rpc']))).toMatchObject({ kind: 'invalid_params', details: { param: 'id' } });
+    expect(await errorOf(() => tokens.create('', ['rpc']))).toMatchObject({
+      kind: 'invalid_params',
+      details: { param: 'id' },
+    });
     expect(await errorOf(() => tokens.create('has space', ['rpc']))).toMatchObject({ kind: 'invalid_params' });
   });
 

@@ -29,7 +29,13 @@ describe('session compaction', () => {
 
   function withRouter(options: { keepRecent?: number } = {}): ServiceFixture {
     const router = createModelRouter({
-      config: { local: providerConfigSchema.parse({ type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small', contextWindow: 8192 }] }) },
+      config: {
+        local: providerConfigSchema.parse({
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'small', contextWindow: 8192 }],
+        }),
+      },
       events: createEventBus({ now: () => T0, log }),
       log,
     });
@@ -53,16 +59,28 @@ describe('session compaction', () => {
     llm.script({ text: 'The user asked three questions about numbers.' });
     const result = await fx.sessions.compact('default:a:ws', signal);
     expect(result).toMatchObject({
-      sessionKey: 'default:a:ws', compacted: true, summarizedMessages: 4, messagesBefore: 6, messagesAfter: 3, model: 'local/small',
+      sessionKey: 'default:a:ws',
+      compacted: true,
+      summarizedMessages: 4,
+      messagesBefore: 6,
+      messagesAfter: 3,
+      model: 'local/small',
     });
     expect(result.tokensAfter).toBeLessThan(result.tokensBefore + 40);
     const history = await fx.store.history('default:a:ws');
     expect(history).toEqual([
-      { role: 'system', content: `${SUMMARY_PREFIX}\nThe user asked three questions about numbers.`, timestamp: T0 + 2000 },
+      {
+        role: 'system',
+        content: `${SUMMARY_PREFIX}\nThe user asked three questions about numbers.`,
+        timestamp: T0 + 2000,
+      },
       { role: 'user', content: 'question 3', timestamp: T0 + 3000 },
       { role: 'assistant', content: 'Echo: question 3', timestamp: T0 + 3000 },
     ]);
-    expect(await fx.store.get('default:a:ws')).toMatchObject({ messageCount: 3, metadata: { lastCompaction: { summarizedMessages: 4 } } });
+    expect(await fx.store.get('default:a:ws')).toMatchObject({
+      messageCount: 3,
+      metadata: { lastCompaction: { summarizedMessages: 4 } },
+    });
     const sent = JSON.stringify(llm.chatRequests()[0]?.body);
     expect(sent).toContain('question 1');
     expect(sent).toContain('Echo: question 2');
@@ -72,7 +90,12 @@ describe('session compaction', () => {
   it('leaves a short transcript alone without calling the model', async () => {
     fx = withRouter({ keepRecent: 6 });
     await converse(2);
-    expect(await fx.sessions.compact('default:a:ws', signal)).toMatchObject({ compacted: false, summarizedMessages: 0, messagesBefore: 4, messagesAfter: 4 });
+    expect(await fx.sessions.compact('default:a:ws', signal)).toMatchObject({
+      compacted: false,
+      summarizedMessages: 0,
+      messagesBefore: 4,
+      messagesAfter: 4,
+    });
     expect(llm.chatRequests()).toHaveLength(0);
   });
 
@@ -89,7 +112,10 @@ describe('session compaction', () => {
   it('reports unavailable when no model provider is wired, and not_found for an unknown session', async () => {
     fx = createServiceFixture({ options: { compactKeepRecent: 2 } });
     await converse(3);
-    await expect(fx.sessions.compact('default:a:ws', signal)).rejects.toMatchObject({ kind: 'unavailable', details: { reason: 'no_provider' } });
+    await expect(fx.sessions.compact('default:a:ws', signal)).rejects.toMatchObject({
+      kind: 'unavailable',
+      details: { reason: 'no_provider' },
+    });
     await expect(fx.sessions.compact('default:none:ws', signal)).rejects.toMatchObject({ kind: 'not_found' });
     expect((await fx.store.get('default:a:ws'))?.messageCount).toBe(6);
   });

@@ -28,7 +28,13 @@ export interface ScriptedRunner extends TurnLoop {
   readonly concurrency: { current: number; max: number };
 }
 
-export function createScriptedRunner({ store, now }: { store: Pick<SessionStore, 'append'>; now: () => number }): ScriptedRunner {
+export function createScriptedRunner({
+  store,
+  now,
+}: {
+  store: Pick<SessionStore, 'append'>;
+  now: () => number;
+}): ScriptedRunner {
   const queue: ScriptedTurn[] = [];
   const requests: TurnRequest[] = [];
   const historyLengths: number[] = [];

@@ -6,10 +6,22 @@ import { createLocalInstances, createSessionLocks, type Instances } from '../../
 import { createEventBus, type BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { ModelRouter } from '../../src/providers/types.js';
-import { createRunControl, createSubAgentRuns, DEFAULT_RUN_HEARTBEAT_MS, type SubAgentRuns } from '../../src/runs/index.js';
+import {
+  createRunControl,
+  createSubAgentRuns,
+  DEFAULT_RUN_HEARTBEAT_MS,
+  type SubAgentRuns,
+} from '../../src/runs/index.js';
 import { createSessionService, type SessionService, type SessionServiceOptions } from '../../src/sessions/index.js';
 import type { RunStore, SessionStore } from '../../src/sessions/types.js';
-import { createSqliteMemoryPort, createSqliteRunPort, createSqliteSessionPort, openDatabase, type SqliteDatabase, type SqliteMemoryPort } from '../../src/store/sqlite/index.js';
+import {
+  createSqliteMemoryPort,
+  createSqliteRunPort,
+  createSqliteSessionPort,
+  openDatabase,
+  type SqliteDatabase,
+  type SqliteMemoryPort,
+} from '../../src/store/sqlite/index.js';
 import { createTurnService, noHooks, type SessionCaller, type TurnService } from '../../src/turns/index.js';
 import { tokenGrants, type TenantGrants } from '../support/token-grants.js';
 import { createScriptedRunner, type ScriptedRunner } from './scripted-runner.js';
@@ -59,7 +71,11 @@ type AgentInput = NonNullable<ConfigInput['agents']>[string];
 
 /** A fixed AgentRegistry over validated agent configs; the first one is the default. */
 export function staticAgents(agents: Record<string, AgentInput>): AgentRegistry {
-  const definitions = Object.entries(agents).map(([id, config]) => ({ id, config: agentConfigSchema.parse(config), status: 'active' as const }));
+  const definitions = Object.entries(agents).map(([id, config]) => ({
+    id,
+    config: agentConfigSchema.parse(config),
+    status: 'active' as const,
+  }));
   return {
     get: (agentId) => definitions.find((agent) => agent.id === agentId),
     list: () => definitions,
@@ -84,7 +100,17 @@ export function createServiceFixture(options: ServiceFixtureOptions = {}): Servi
   const locks = createSessionLocks();
   // Turns need an agent; without a registry the fixture's turns run a stand-in `default` agent.
   const turnAgents = options.agents ?? staticAgents({ default: { name: 'default' } });
-  const turns = createTurnService({ agents: turnAgents, store, locks, loop: runner, hooks: noHooks(log), events: bus, grants: tokenGrants(options.tenants), now, log });
+  const turns = createTurnService({
+    agents: turnAgents,
+    store,
+    locks,
+    loop: runner,
+    hooks: noHooks(log),
+    events: bus,
+    grants: tokenGrants(options.tenants),
+    now,
+    log,
+  });
   const sessions = createSessionService({
     store,
     turns,
@@ -92,12 +118,21 @@ export function createServiceFixture(options: ServiceFixtureOptions = {}): Servi
     ...(memory === undefined ? {} : { memory }),
     ...(options.router === undefined ? {} : { router: options.router }),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
-    ...(options.options?.compactKeepRecent === undefined ? {} : { options: { compactKeepRecent: options.options.compactKeepRecent } }),
+    ...(options.options?.compactKeepRecent === undefined
+      ? {}
+      : { options: { compactKeepRecent: options.options.compactKeepRecent } }),
     now,
     log,
   });
   const instances = options.instances ?? createLocalInstances();
-  const control = createRunControl({ runs, events: bus, instances, now, log, runHeartbeatMs: options.options?.runHeartbeatMs ?? DEFAULT_RUN_HEARTBEAT_MS });
+  const control = createRunControl({
+    runs,
+    events: bus,
+    instances,
+    now,
+    log,
+    runHeartbeatMs: options.options?.runHeartbeatMs ?? DEFAULT_RUN_HEARTBEAT_MS,
+  });
   const subAgents = createSubAgentRuns({
     store,
     runs,

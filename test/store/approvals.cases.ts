@@ -7,10 +7,28 @@ export interface ApprovalPortHandle {
   close(): Promise<void>;
 }
 
-export const pendingRequest = (id: string, requestedAt: number, overrides: Partial<ApprovalRequestRecord> = {}): ApprovalRequestRecord => ({
-  id, agentId: 'default', sessionKey: 'default:alice:ws', toolName: 'shell', args: { command: 'rm -rf /tmp/x', flags: [1, true, null] },
-  argsDigest: 'a'.repeat(64), traceId: `trace-${id}`, rootRunId: null, requestedBy: 'rpc-client', ownerInstance: 'node-a', status: 'pending',
-  requestedAt, expiresAt: requestedAt + 300_000, resolvedAt: null, resolvedBy: null, reason: null, ...overrides,
+export const pendingRequest = (
+  id: string,
+  requestedAt: number,
+  overrides: Partial<ApprovalRequestRecord> = {},
+): ApprovalRequestRecord => ({
+  id,
+  agentId: 'default',
+  sessionKey: 'default:alice:ws',
+  toolName: 'shell',
+  args: { command: 'rm -rf /tmp/x', flags: [1, true, null] },
+  argsDigest: 'a'.repeat(64),
+  traceId: `trace-${id}`,
+  rootRunId: null,
+  requestedBy: 'rpc-client',
+  ownerInstance: 'node-a',
+  status: 'pending',
+  requestedAt,
+  expiresAt: requestedAt + 300_000,
+  resolvedAt: null,
+  resolvedBy: null,
+  reason: null,
+  ...overrides,
 });
 
 export function approvalPortCases(name: string, open: () => Promise<ApprovalPortHandle>): void {
@@ -36,15 +54,33 @@ export function approvalPortCases(name: string, open: () => Promise<ApprovalPort
       await handle.port.create(pendingRequest('middle', 200));
       await handle.port.resolve('middle', { approved: true, resolvedAt: 250, resolvedBy: 'admin', reason: null });
       expect((await handle.port.listPending({})).map((request) => request.id)).toEqual(['early', 'late']);
-      expect((await handle.port.listPending({ sessionKey: 'default:alice:ws' })).map((request) => request.id)).toEqual(['late']);
+      expect((await handle.port.listPending({ sessionKey: 'default:alice:ws' })).map((request) => request.id)).toEqual([
+        'late',
+      ]);
     });
 
     it('resolves a pending request once: the first resolution is kept and later ones report false', async () => {
       await handle.port.create(pendingRequest('r1', 100));
-      expect(await handle.port.resolve('r1', { approved: false, resolvedAt: 150, resolvedBy: 'system:timeout', reason: 'no decision within 50 ms' })).toBe(true);
-      expect(await handle.port.resolve('r1', { approved: true, resolvedAt: 160, resolvedBy: 'admin', reason: null })).toBe(false);
-      expect(await handle.port.resolve('unknown', { approved: true, resolvedAt: 160, resolvedBy: 'admin', reason: null })).toBe(false);
-      expect(await handle.port.get('r1')).toMatchObject({ status: 'denied', resolvedAt: 150, resolvedBy: 'system:timeout', reason: 'no decision within 50 ms' });
+      expect(
+        await handle.port.resolve('r1', {
+          approved: false,
+          resolvedAt: 150,
+          resolvedBy: 'system:timeout',
+          reason: 'no decision within 50 ms',
+        }),
+      ).toBe(true);
+      expect(
+        await handle.port.resolve('r1', { approved: true, resolvedAt: 160, resolvedBy: 'admin', reason: null }),
+      ).toBe(false);
+      expect(
+        await handle.port.resolve('unknown', { approved: true, resolvedAt: 160, resolvedBy: 'admin', reason: null }),
+      ).toBe(false);
+      expect(await handle.port.get('r1')).toMatchObject({
+        status: 'denied',
+        resolvedAt: 150,
+        resolvedBy: 'system:timeout',
+        reason: 'no decision within 50 ms',
+      });
     });
 
     it('refuses a second request with the same id', async () => {

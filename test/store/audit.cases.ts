@@ -8,8 +8,17 @@ export interface AuditPortHandle {
 }
 
 const row = (overrides: Partial<AuditRow> & Pick<AuditRow, 'id' | 'ts'>): AuditRow => ({
-  tenantId: '', agentId: null, kind: 'tool', classification: 'unclassified', action: 'unknown', actor: 'system', outcome: 'ok',
-  severity: 'info', traceId: null, refs: '{}', ...overrides,
+  tenantId: '',
+  agentId: null,
+  kind: 'tool',
+  classification: 'unclassified',
+  action: 'unknown',
+  actor: 'system',
+  outcome: 'ok',
+  severity: 'info',
+  traceId: null,
+  refs: '{}',
+  ...overrides,
 });
 
 export function auditPortCases(name: string, open: () => Promise<AuditPortHandle>): void {
@@ -23,7 +32,15 @@ export function auditPortCases(name: string, open: () => Promise<AuditPortHandle
     });
 
     it('returns what was appended, field for field', async () => {
-      const stored = row({ id: 'a1', ts: 5, tenantId: 'acme', agentId: 'default', traceId: 't1', refs: '{"path":"x"}', severity: 'warning' });
+      const stored = row({
+        id: 'a1',
+        ts: 5,
+        tenantId: 'acme',
+        agentId: 'default',
+        traceId: 't1',
+        refs: '{"path":"x"}',
+        severity: 'warning',
+      });
       await handle.port.append([stored]);
       expect(await handle.port.query({ limit: 10 })).toEqual([stored]);
     });
@@ -35,7 +52,8 @@ export function auditPortCases(name: string, open: () => Promise<AuditPortHandle
         row({ id: 'r3', ts: 300, kind: 'config' }),
         row({ id: 'r4', ts: 400, tenantId: 'other', agentId: 'a' }),
       ]);
-      const ts = async (filter: Omit<Parameters<AuditPort['query']>[0], 'limit'>) => (await handle.port.query({ ...filter, limit: 100 })).map((found) => found.ts);
+      const ts = async (filter: Omit<Parameters<AuditPort['query']>[0], 'limit'>) =>
+        (await handle.port.query({ ...filter, limit: 100 })).map((found) => found.ts);
       expect(await ts({})).toEqual([400, 300, 200, 100]);
       expect(await ts({ tenant: '' })).toEqual([300]);
       expect(await ts({ tenant: 'acme' })).toEqual([200, 100]);

@@ -9,7 +9,10 @@ export interface EvidencePortHandle {
   close(): Promise<void>;
 }
 
-const step = (sessionKey: string, kind: string, ts = 1): EvidenceWrite => ({ type: 'trajectory', record: { sessionKey, traceId: `trace-${sessionKey}`, kind, ts, data: { n: ts } } });
+const step = (sessionKey: string, kind: string, ts = 1): EvidenceWrite => ({
+  type: 'trajectory',
+  record: { sessionKey, traceId: `trace-${sessionKey}`, kind, ts, data: { n: ts } },
+});
 
 export function evidencePortCases(name: string, open: () => Promise<EvidencePortHandle>): void {
   describe(`EvidencePort conformance: ${name}`, () => {
@@ -35,7 +38,10 @@ export function evidencePortCases(name: string, open: () => Promise<EvidencePort
 
     it('never hands out one seq twice when two writers append to the same session at once', async () => {
       const other = handle.openWriter();
-      const batches = Array.from({ length: 20 }, (_, index) => [step('shared', `k${index}`, index), step('shared', `k${index}b`, index)]);
+      const batches = Array.from({ length: 20 }, (_, index) => [
+        step('shared', `k${index}`, index),
+        step('shared', `k${index}b`, index),
+      ]);
       await Promise.all(batches.map((batch, index) => (index % 2 === 0 ? handle.port : other).append(batch)));
       const seqs = (await handle.port.trajectoryOf('shared')).map((record) => record.seq);
       expect(seqs).toEqual(Array.from({ length: 40 }, (_, index) => index + 1));
@@ -43,9 +49,33 @@ export function evidencePortCases(name: string, open: () => Promise<EvidencePort
 
     it('accepts session index and usage writes in the same batch as trajectory records', async () => {
       await handle.port.append([
-        { type: 'session_start', entry: { traceId: 'trace-c', sessionKey: 'c', agentId: 'default', channel: 'ws', startedAt: 1, isSynthetic: false } },
+        {
+          type: 'session_start',
+          entry: {
+            traceId: 'trace-c',
+            sessionKey: 'c',
+            agentId: 'default',
+            channel: 'ws',
+            startedAt: 1,
+            isSynthetic: false,
+          },
+        },
         step('c', 'turn_start'),
-        { type: 'usage', record: { ts: 2, agentId: 'default', sessionKey: 'c', provider: 'p', model: 'm', inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } },
+        {
+          type: 'usage',
+          record: {
+            ts: 2,
+            agentId: 'default',
+            sessionKey: 'c',
+            provider: 'p',
+            model: 'm',
+            inputTokens: 1,
+            outputTokens: 1,
+            cacheReadTokens: 0,
+            cacheWriteTokens: 0,
+            costUsd: 0,
+          },
+        },
         { type: 'session_end', end: { traceId: 'trace-c', endReason: 'completed', degraded: false, endedAt: 3 } },
       ]);
       expect((await handle.port.trajectoryOf('c')).map((record) => record.kind)).toEqual(['turn_start']);
@@ -53,9 +83,15 @@ export function evidencePortCases(name: string, open: () => Promise<EvidencePort
 
     it('finishes a session index row whether its end arrives in the same batch as its start or a later one', async () => {
       const start = (traceId: string, startedAt: number) =>
-        ({ type: 'session_start', entry: { traceId, sessionKey: 'd', agentId: 'default', channel: 'ws', startedAt, isSynthetic: false } }) as const;
+        ({
+          type: 'session_start',
+          entry: { traceId, sessionKey: 'd', agentId: 'default', channel: 'ws', startedAt, isSynthetic: false },
+        }) as const;
       const end = (traceId: string, endedAt: number, degraded = false) =>
-        ({ type: 'session_end', end: { traceId, endReason: degraded ? 'error' : 'completed', degraded, endedAt } }) as const;
+        ({
+          type: 'session_end',
+          end: { traceId, endReason: degraded ? 'error' : 'completed', degraded, endedAt },
+        }) as const;
       await handle.port.append([start('same-batch', 10), end('same-batch', 12)]);
       await handle.port.append([start('later-batch', 20)]);
       expect((await handle.port.sessionIndexOf('d')).map((row) => [row.traceId, row.endReason, row.endedAt])).toEqual([

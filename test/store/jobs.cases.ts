@@ -5,14 +5,36 @@ import type { PortFixture } from './port-fixture.js';
 
 export function cronJob(id: string, name: string, overrides: Partial<JobRecord> = {}): JobRecord {
   return {
-    id, name, ownerId: 'rpc-client', agentId: null, message: 'check the inbox',
-    schedule: { kind: 'cron', expr: '0 9 * * *', tz: 'Europe/Berlin' }, enabled: true, wakeGate: null,
-    nextRunAtMs: 1_000, lastRunAtMs: null, lastError: null, createdAt: 100, updatedAt: 100, ...overrides,
+    id,
+    name,
+    ownerId: 'rpc-client',
+    agentId: null,
+    message: 'check the inbox',
+    schedule: { kind: 'cron', expr: '0 9 * * *', tz: 'Europe/Berlin' },
+    enabled: true,
+    wakeGate: null,
+    nextRunAtMs: 1_000,
+    lastRunAtMs: null,
+    lastError: null,
+    createdAt: 100,
+    updatedAt: 100,
+    ...overrides,
   };
 }
 
 function runEntry(jobId: string, ts: number, overrides: Partial<JobRunRecord> = {}): JobRunRecord {
-  return { ts, jobId, status: 'ok', durationMs: 5, summary: null, error: null, toolCalls: null, estTurnsSaved: null, rootRunId: `run-${ts}`, ...overrides };
+  return {
+    ts,
+    jobId,
+    status: 'ok',
+    durationMs: 5,
+    summary: null,
+    error: null,
+    toolCalls: null,
+    estTurnsSaved: null,
+    rootRunId: `run-${ts}`,
+    ...overrides,
+  };
 }
 
 export function jobPortCases(backend: string, open: () => Promise<PortFixture<JobPort>>): void {
@@ -29,8 +51,14 @@ export function jobPortCases(backend: string, open: () => Promise<PortFixture<Jo
 
     it('creates each schedule kind and reads it back by id, by name and in the list ordered by name', async () => {
       const cron = cronJob('j1', 'zeta', { wakeGate: { kind: 'events', events: ['message:received'], minCount: 2 } });
-      const interval = cronJob('j2', 'alpha', { schedule: { kind: 'interval', everyMs: 60_000, tz: 'UTC' }, agentId: 'ops' });
-      const once = cronJob('j3', 'mid', { schedule: { kind: 'once', atMs: 5_000, tz: 'UTC' }, wakeGate: { kind: 'tool', tool: 'memory_search', args: { query: 'x' } } });
+      const interval = cronJob('j2', 'alpha', {
+        schedule: { kind: 'interval', everyMs: 60_000, tz: 'UTC' },
+        agentId: 'ops',
+      });
+      const once = cronJob('j3', 'mid', {
+        schedule: { kind: 'once', atMs: 5_000, tz: 'UTC' },
+        wakeGate: { kind: 'tool', tool: 'memory_search', args: { query: 'x' } },
+      });
       for (const job of [cron, interval, once]) await jobs.create(job);
       expect(await jobs.get('j1')).toEqual(cron);
       expect(await jobs.byName('rpc-client', 'alpha')).toEqual(interval);
@@ -41,8 +69,13 @@ export function jobPortCases(backend: string, open: () => Promise<PortFixture<Jo
       expect(await jobs.byName('someone-else', 'alpha')).toBeUndefined();
     });
 
-    it('pages jobs by name after a given name, all of them or one owner\'s', async () => {
-      for (const [id, name, ownerId] of [['j1', 'delta', 'ann'], ['j2', 'alpha', 'bob'], ['j3', 'charlie', 'ann'], ['j4', 'bravo', 'ann']]) {
+    it("pages jobs by name after a given name, all of them or one owner's", async () => {
+      for (const [id, name, ownerId] of [
+        ['j1', 'delta', 'ann'],
+        ['j2', 'alpha', 'bob'],
+        ['j3', 'charlie', 'ann'],
+        ['j4', 'bravo', 'ann'],
+      ]) {
         await jobs.create(cronJob(id ?? '', name ?? '', { ownerId: ownerId ?? '' }));
       }
       const names = (records: { name: string }[]) => records.map((job) => job.name);
@@ -56,12 +89,15 @@ export function jobPortCases(backend: string, open: () => Promise<PortFixture<Jo
     it('refuses a second job with a name its owner already uses, on create and on save, naming the param', async () => {
       await jobs.create(cronJob('j1', 'daily'));
       await jobs.create(cronJob('j2', 'weekly'));
-      await expect(jobs.create(cronJob('j3', 'daily'))).rejects.toMatchObject({ kind: 'conflict', details: { param: 'name' } });
+      await expect(jobs.create(cronJob('j3', 'daily'))).rejects.toMatchObject({
+        kind: 'conflict',
+        details: { param: 'name' },
+      });
       await expect(jobs.save(cronJob('j2', 'daily'))).rejects.toMatchObject({ kind: 'conflict' });
       expect((await jobs.list()).map((job) => job.id)).toEqual(['j1', 'j2']);
     });
 
-    it('keeps names unique per owner: another owner may use a taken name, and named() finds every owner\'s', async () => {
+    it("keeps names unique per owner: another owner may use a taken name, and named() finds every owner's", async () => {
       await jobs.create(cronJob('j1', 'daily', { ownerId: 'bob' }));
       await jobs.create(cronJob('j2', 'daily', { ownerId: 'ann' }));
       await jobs.create(cronJob('j3', 'weekly', { ownerId: 'carl' }));
@@ -76,7 +112,10 @@ export function jobPortCases(backend: string, open: () => Promise<PortFixture<Jo
     it('refuses a job past maxPerOwner with conflict naming the limit; other owners are not counted', async () => {
       await jobs.create(cronJob('j1', 'a'), 2);
       await jobs.create(cronJob('j2', 'b'), 2);
-      await expect(jobs.create(cronJob('j3', 'c'), 2)).rejects.toMatchObject({ kind: 'conflict', details: { maxJobsPerOwner: 2 } });
+      await expect(jobs.create(cronJob('j3', 'c'), 2)).rejects.toMatchObject({
+        kind: 'conflict',
+        details: { maxJobsPerOwner: 2 },
+      });
       await jobs.create(cronJob('j4', 'c', { ownerId: 'bob' }), 2);
       expect((await jobs.list()).map((job) => job.id)).toEqual(['j1', 'j2', 'j4']);
       await jobs.remove('j1');
@@ -84,19 +123,32 @@ export function jobPortCases(backend: string, open: () => Promise<PortFixture<Jo
     });
 
     it('pages jobs of every owner by name, then owner, after a name and owner', async () => {
-      for (const [id, name, ownerId] of [['j1', 'beta', 'bob'], ['j2', 'alpha', 'cat'], ['j3', 'alpha', 'ann'], ['j4', 'alpha', 'bob']]) {
+      for (const [id, name, ownerId] of [
+        ['j1', 'beta', 'bob'],
+        ['j2', 'alpha', 'cat'],
+        ['j3', 'alpha', 'ann'],
+        ['j4', 'alpha', 'bob'],
+      ]) {
         await jobs.create(cronJob(id ?? '', name ?? '', { ownerId: ownerId ?? '' }));
       }
       const keys = (records: JobRecord[]) => records.map((job) => `${job.name}/${job.ownerId}`);
       expect(keys(await jobs.page({ limit: 2 }))).toEqual(['alpha/ann', 'alpha/bob']);
-      expect(keys(await jobs.page({ limit: 2, afterName: 'alpha', afterOwnerId: 'bob' }))).toEqual(['alpha/cat', 'beta/bob']);
+      expect(keys(await jobs.page({ limit: 2, afterName: 'alpha', afterOwnerId: 'bob' }))).toEqual([
+        'alpha/cat',
+        'beta/bob',
+      ]);
       expect(keys(await jobs.page({ limit: 5, afterName: 'alpha' }))).toEqual(['beta/bob']);
     });
 
     it('saves every field of a changed job', async () => {
       await jobs.create(cronJob('j1', 'daily'));
       const changed = cronJob('j1', 'renamed', {
-        enabled: false, message: 'new', nextRunAtMs: null, lastRunAtMs: 900, lastError: 'boom', updatedAt: 950,
+        enabled: false,
+        message: 'new',
+        nextRunAtMs: null,
+        lastRunAtMs: 900,
+        lastError: 'boom',
+        updatedAt: 950,
         schedule: { kind: 'interval', everyMs: 1_000, tz: 'UTC' },
       });
       await jobs.save(changed);
@@ -108,7 +160,9 @@ export function jobPortCases(backend: string, open: () => Promise<PortFixture<Jo
       await jobs.create(cronJob('j1', 'a'));
       await jobs.create(cronJob('j2', 'b'));
       await jobs.appendRun(runEntry('j1', 10));
-      await jobs.appendRun(runEntry('j1', 20, { status: 'skipped', summary: 'wake-gate: skipped', toolCalls: 1, estTurnsSaved: 1 }));
+      await jobs.appendRun(
+        runEntry('j1', 20, { status: 'skipped', summary: 'wake-gate: skipped', toolCalls: 1, estTurnsSaved: 1 }),
+      );
       await jobs.appendRun(runEntry('j1', 30, { status: 'error', error: 'model failed' }));
       await jobs.appendRun(runEntry('j2', 15));
       expect(await jobs.runs('j1', 2)).toEqual([

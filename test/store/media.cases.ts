@@ -4,7 +4,13 @@ import type { MediaPort, MediaRecord } from '../../src/store/ports/index.js';
 import type { PortFixture } from './port-fixture.js';
 
 export const mediaRecord = (id: string, overrides: Partial<MediaRecord> = {}): MediaRecord => ({
-  id, contentType: 'image/png', size: 1234, savedAt: 1_000, expiresAt: 61_000, ownerId: 'alice', ...overrides,
+  id,
+  contentType: 'image/png',
+  size: 1234,
+  savedAt: 1_000,
+  expiresAt: 61_000,
+  ownerId: 'alice',
+  ...overrides,
 });
 
 export function mediaPortCases(name: string, open: () => Promise<PortFixture<MediaPort>>): void {

@@ -35,9 +35,15 @@ export function vector(model: string, ...values: number[]): EmbeddingVector {
 }
 
 const HASHING = 'hashing-256';
-const hashed = (text: string): EmbeddingVector => ({ model: HASHING, values: Float32Array.from(hashingVector(text, 256)) });
+const hashed = (text: string): EmbeddingVector => ({
+  model: HASHING,
+  values: Float32Array.from(hashingVector(text, 256)),
+});
 
-export function memoryPortCases(backend: string, open: (options?: MemoryFixtureOptions) => Promise<PortFixture<MemoryPort>>): void {
+export function memoryPortCases(
+  backend: string,
+  open: (options?: MemoryFixtureOptions) => Promise<PortFixture<MemoryPort>>,
+): void {
   describe(`MemoryPort conformance (${backend})`, () => {
     let fixture: PortFixture<MemoryPort>;
     let memory: MemoryPort;
@@ -52,7 +58,12 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
     describe('entries', () => {
       it('returns the inserted entry, active and never recalled, to its tenant and to admin reads only', async () => {
         const stored = await memory.insert(memoryEntry('m1', { metadata: { topic: 'tea' }, sourceSessionKey: 's1' }));
-        const expected = { ...memoryEntry('m1', { metadata: { topic: 'tea' }, sourceSessionKey: 's1' }), lastRecalledAt: null, recallCount: 0, status: 'active' };
+        const expected = {
+          ...memoryEntry('m1', { metadata: { topic: 'tea' }, sourceSessionKey: 's1' }),
+          lastRecalledAt: null,
+          recallCount: 0,
+          status: 'active',
+        };
         expect(stored).toEqual(expected);
         expect(await memory.get('m1', { tenantId: 'tenant-a' })).toEqual(expected);
         expect(await memory.get('m1', { tenantId: 'tenant-a', agentId: 'agent-1' })).toEqual(expected);
@@ -83,23 +94,34 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
         await memory.insert(memoryEntry('m2'));
         await memory.insert(memoryEntry('b1', { tenantId: 'tenant-b' }));
         await memory.insert(memoryEntry('x1', { agentId: 'agent-2' }));
-        const observation = await memory.insert(memoryEntry('o1', { memoryType: 'observation', derivedFrom: ['m2', 'm1'] }));
+        const observation = await memory.insert(
+          memoryEntry('o1', { memoryType: 'observation', derivedFrom: ['m2', 'm1'] }),
+        );
         expect(observation.derivedFrom).toEqual(['m2', 'm1']);
         expect((await memory.get('o1', { tenantId: 'tenant-a' }))?.derivedFrom).toEqual(['m2', 'm1']);
-        await expect(memory.insert(memoryEntry('o2', { memoryType: 'observation', derivedFrom: ['m1', 'b1'] }))).rejects.toThrow();
-        await expect(memory.insert(memoryEntry('o3', { memoryType: 'observation', derivedFrom: ['x1'] }))).rejects.toThrow();
+        await expect(
+          memory.insert(memoryEntry('o2', { memoryType: 'observation', derivedFrom: ['m1', 'b1'] })),
+        ).rejects.toThrow();
+        await expect(
+          memory.insert(memoryEntry('o3', { memoryType: 'observation', derivedFrom: ['x1'] })),
+        ).rejects.toThrow();
         await expect(memory.insert(memoryEntry('f1', { derivedFrom: ['m1'] }))).rejects.toThrow();
         expect(await memory.getMany(['o2', 'o3', 'f1'], {})).toEqual([]);
       });
 
       it('browses newest first within the filter, with the total', async () => {
-        for (let index = 0; index < 5; index += 1) await memory.insert(memoryEntry(`m${index}`, { createdAt: T0 + index }));
+        for (let index = 0; index < 5; index += 1)
+          await memory.insert(memoryEntry(`m${index}`, { createdAt: T0 + index }));
         await memory.insert(memoryEntry('b1', { tenantId: 'tenant-b', createdAt: T0 + 100 }));
         await memory.insert(memoryEntry('p1', { memoryType: 'preference', createdAt: T0 + 50 }));
         const page = await memory.browse({ tenantId: 'tenant-a' }, { offset: 1, limit: 3 });
         expect(page.total).toBe(6);
         expect(page.entries.map((entry) => entry.id)).toEqual(['m4', 'm3', 'm2']);
-        expect((await memory.browse({ tenantId: 'tenant-a', memoryType: 'preference' }, { offset: 0, limit: 10 })).entries.map((entry) => entry.id)).toEqual(['p1']);
+        expect(
+          (
+            await memory.browse({ tenantId: 'tenant-a', memoryType: 'preference' }, { offset: 0, limit: 10 })
+          ).entries.map((entry) => entry.id),
+        ).toEqual(['p1']);
         const all = await memory.browse({}, { offset: 0, limit: 2 });
         expect(all).toMatchObject({ total: 7 });
         expect(all.entries.map((entry) => entry.id)).toEqual(['b1', 'p1']);
@@ -145,12 +167,16 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
           await memory.insert(memoryEntry(`b${index}`, { tenantId: 'tenant-b', content: 'zebra zebra zebra' }));
         }
         for (let index = 0; index < 3; index += 1) {
-          await memory.insert(memoryEntry(`a${index}`, { content: `the zebra crossed a long road past many houses and shops ${index}` }));
+          await memory.insert(
+            memoryEntry(`a${index}`, { content: `the zebra crossed a long road past many houses and shops ${index}` }),
+          );
         }
         await memory.insert(memoryEntry('other-agent', { agentId: 'agent-2', content: 'zebra zebra' }));
         const hits = await memory.searchLexical('zebra', { tenantId: 'tenant-a', agentId: 'agent-1' }, 3);
         expect(hits.map((hit) => hit.id).sort()).toEqual(['a0', 'a1', 'a2']);
-        expect((await memory.searchLexical('zebra', { tenantId: 'tenant-a' }, 1)).map((hit) => hit.id)).toEqual(['other-agent']);
+        expect((await memory.searchLexical('zebra', { tenantId: 'tenant-a' }, 1)).map((hit) => hit.id)).toEqual([
+          'other-agent',
+        ]);
         expect(await memory.searchLexical('zebra', { tenantId: 'tenant-c' }, 10)).toEqual([]);
         expect(await memory.searchLexical('zebra', {}, 100)).toHaveLength(54);
       });
@@ -159,11 +185,25 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
         for (let index = 0; index < 20; index += 1) {
           await memory.insert(memoryEntry(`f${index}`, { content: 'lemon lemon lemon' }));
         }
-        await memory.insert(memoryEntry('pref', { memoryType: 'preference', content: 'a lemon now and then, with other words around it' }));
-        await memory.insert(memoryEntry('tool', { trustLevel: 'untrusted', content: 'a lemon from a web page, with other words around it' }));
+        await memory.insert(
+          memoryEntry('pref', {
+            memoryType: 'preference',
+            content: 'a lemon now and then, with other words around it',
+          }),
+        );
+        await memory.insert(
+          memoryEntry('tool', {
+            trustLevel: 'untrusted',
+            content: 'a lemon from a web page, with other words around it',
+          }),
+        );
         const scope = { tenantId: 'tenant-a' };
-        expect((await memory.searchLexical('lemon', { ...scope, memoryType: 'preference' }, 1)).map((hit) => hit.id)).toEqual(['pref']);
-        expect((await memory.searchLexical('lemon', { ...scope, trustLevel: 'untrusted' }, 1)).map((hit) => hit.id)).toEqual(['tool']);
+        expect(
+          (await memory.searchLexical('lemon', { ...scope, memoryType: 'preference' }, 1)).map((hit) => hit.id),
+        ).toEqual(['pref']);
+        expect(
+          (await memory.searchLexical('lemon', { ...scope, trustLevel: 'untrusted' }, 1)).map((hit) => hit.id),
+        ).toEqual(['tool']);
         expect(await memory.searchLexical('lemon', { ...scope, status: 'demoted' }, 5)).toEqual([]);
       });
 
@@ -193,14 +233,19 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
         for (let index = 0; index < 50; index += 1) {
           await memory.insert(memoryEntry(`b${index}`, { tenantId: 'tenant-b' }), vector('m', 1, index / 1000, 0, 0));
         }
-        for (let index = 0; index < 3; index += 1) await memory.insert(memoryEntry(`a${index}`), vector('m', 1, 1 + index, 0, 0));
+        for (let index = 0; index < 3; index += 1)
+          await memory.insert(memoryEntry(`a${index}`), vector('m', 1, 1 + index, 0, 0));
         await memory.insert(memoryEntry('other-agent', { agentId: 'agent-2' }), vector('m', 1, 0, 0, 0));
         const query = vector('m', 1, 0, 0, 0);
         const hits = await memory.searchVector(query, { tenantId: 'tenant-a', agentId: 'agent-1' }, 3);
         expect(hits.map((hit) => hit.id)).toEqual(['a0', 'a1', 'a2']);
-        expect((await memory.searchVector(query, { tenantId: 'tenant-a' }, 1)).map((hit) => hit.id)).toEqual(['other-agent']);
+        expect((await memory.searchVector(query, { tenantId: 'tenant-a' }, 1)).map((hit) => hit.id)).toEqual([
+          'other-agent',
+        ]);
         expect(await memory.searchVector(query, { tenantId: 'tenant-c' }, 3)).toEqual([]);
-        expect((await memory.searchVector(query, { tenantId: 'tenant-b' }, 100)).every((hit) => hit.id.startsWith('b'))).toBe(true);
+        expect(
+          (await memory.searchVector(query, { tenantId: 'tenant-b' }, 100)).every((hit) => hit.id.startsWith('b')),
+        ).toBe(true);
       });
 
       it('applies the type, trust and status filters inside the query', async () => {
@@ -209,8 +254,12 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
         await memory.insert(memoryEntry('tool', { trustLevel: 'untrusted' }), vector('m', 1, 2));
         const scope = { tenantId: 'tenant-a' };
         const query = vector('m', 1, 0);
-        expect((await memory.searchVector(query, { ...scope, memoryType: 'preference' }, 1)).map((hit) => hit.id)).toEqual(['pref']);
-        expect((await memory.searchVector(query, { ...scope, trustLevel: 'untrusted' }, 1)).map((hit) => hit.id)).toEqual(['tool']);
+        expect(
+          (await memory.searchVector(query, { ...scope, memoryType: 'preference' }, 1)).map((hit) => hit.id),
+        ).toEqual(['pref']);
+        expect(
+          (await memory.searchVector(query, { ...scope, trustLevel: 'untrusted' }, 1)).map((hit) => hit.id),
+        ).toEqual(['tool']);
         expect(await memory.searchVector(query, { ...scope, status: 'demoted' }, 5)).toEqual([]);
       });
 
@@ -220,7 +269,9 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
         await memory.insert(memoryEntry('other'), vector('model-b', 1, 0, 0));
         await memory.insert(memoryEntry('plain'));
         expect((await memory.searchVector(vector('model-a', 1, 0, 0), {}, 10)).map((hit) => hit.id)).toEqual(['m-3']);
-        expect((await memory.searchVector(vector('model-a', 1, 0, 0, 0), {}, 10)).map((hit) => hit.id)).toEqual(['m-4']);
+        expect((await memory.searchVector(vector('model-a', 1, 0, 0, 0), {}, 10)).map((hit) => hit.id)).toEqual([
+          'm-4',
+        ]);
         expect((await memory.searchVector(vector('model-b', 1, 0, 0), {}, 10)).map((hit) => hit.id)).toEqual(['other']);
         expect(await memory.searchVector(vector('model-c', 1, 0, 0), {}, 10)).toEqual([]);
         expect(await memory.searchVector(vector('model-b', 1, 0), {}, 10)).toEqual([]);
@@ -239,7 +290,10 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
         await memory.setVector('gone', vector('model-b', 0, 1, 0));
         expect(await memory.withoutVector('model-b', 10)).toEqual([{ id: 'new', content: 'new words' }]);
         expect(await memory.searchVector(vector('model-a', 1, 0), {}, 10)).toEqual([]);
-        expect((await memory.searchVector(vector('model-b', 0, 1, 0), {}, 10)).map((hit) => hit.id)).toEqual(['old', 'done']);
+        expect((await memory.searchVector(vector('model-b', 0, 1, 0), {}, 10)).map((hit) => hit.id)).toEqual([
+          'old',
+          'done',
+        ]);
         expect((await memory.stats({})).vectorsByModel).toEqual({ 'model-b': 2 });
       });
 
@@ -259,7 +313,10 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
 
     describe('deleting by source session (session.reset_conversation rule 4)', () => {
       beforeEach(async () => {
-        await memory.insert(memoryEntry('s1-a', { sourceSessionKey: 's1', content: 'first session fact' }), vector('m', 1, 0));
+        await memory.insert(
+          memoryEntry('s1-a', { sourceSessionKey: 's1', content: 'first session fact' }),
+          vector('m', 1, 0),
+        );
         await memory.insert(memoryEntry('s1-b', { sourceSessionKey: 's1' }), vector('m', 1, 1));
         await memory.insert(memoryEntry('s2-a', { sourceSessionKey: 's2' }), vector('m', 0, 1));
         await memory.insert(memoryEntry('only-s1', { memoryType: 'observation', derivedFrom: ['s1-a', 's1-b'] }));
@@ -272,7 +329,10 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
       it("deletes the session's entries in scope, unlinks them, and deletes observations left with no source", async () => {
         const scope = { tenantId: 'tenant-a', agentId: 'agent-1' };
         expect(await memory.deleteBySource('s1', scope, { purgeDerived: false })).toBe(3);
-        const left = await memory.getMany(['s1-a', 's1-b', 's2-a', 'only-s1', 'mixed', 'only-s2', 'b-s1', 'agent2-s1'], {});
+        const left = await memory.getMany(
+          ['s1-a', 's1-b', 's2-a', 'only-s1', 'mixed', 'only-s2', 'b-s1', 'agent2-s1'],
+          {},
+        );
         expect(left.map((entry) => entry.id)).toEqual(['s2-a', 'mixed', 'only-s2', 'b-s1', 'agent2-s1']);
         expect(left.find((entry) => entry.id === 'mixed')?.derivedFrom).toEqual(['s2-a']);
         expect(await memory.searchLexical('first session', {}, 10)).toEqual([]);
@@ -281,7 +341,9 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
       });
 
       it('with purgeDerived, deletes every observation in scope, even those backed by other sessions', async () => {
-        expect(await memory.deleteBySource('s1', { tenantId: 'tenant-a', agentId: 'agent-1' }, { purgeDerived: true })).toBe(5);
+        expect(
+          await memory.deleteBySource('s1', { tenantId: 'tenant-a', agentId: 'agent-1' }, { purgeDerived: true }),
+        ).toBe(5);
         const left = await memory.browse({}, { offset: 0, limit: 20 });
         expect(left.entries.map((entry) => entry.id).sort()).toEqual(['agent2-s1', 'b-s1', 's2-a']);
       });
@@ -305,18 +367,41 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
        */
       async function seed(count: number, extraOwn = 0): Promise<void> {
         // Entries of A that match no query here and have no vector: they only make A's share of the store larger.
-        for (let index = 0; index < extraOwn; index += 1) await memory.insert(memoryEntry(`ax${index}`, { ownerId: 'tok-a', content: `unrelated note ${index}` }));
-        await memory.insert(memoryEntry('a1', { ownerId: 'tok-a', content: 'the harbour ferry leaves at nine', sourceSessionKey: 'tenant-a:tok-a:chat' }), vector('m', 1, 0.5, 0));
-        await memory.insert(memoryEntry('a2', { ownerId: 'tok-a', content: 'ferry tickets are in the blue drawer' }), vector('m', 1, 0.6, 0));
+        for (let index = 0; index < extraOwn; index += 1)
+          await memory.insert(memoryEntry(`ax${index}`, { ownerId: 'tok-a', content: `unrelated note ${index}` }));
+        await memory.insert(
+          memoryEntry('a1', {
+            ownerId: 'tok-a',
+            content: 'the harbour ferry leaves at nine',
+            sourceSessionKey: 'tenant-a:tok-a:chat',
+          }),
+          vector('m', 1, 0.5, 0),
+        );
+        await memory.insert(
+          memoryEntry('a2', { ownerId: 'tok-a', content: 'ferry tickets are in the blue drawer' }),
+          vector('m', 1, 0.6, 0),
+        );
         for (let index = 0; index < count; index += 1) {
-          await memory.insert(memoryEntry(`b${index}`, { ownerId: 'tok-b', content: `harbour ferry ferry harbour note ${index}` }), vector('m', 1, index / 1000, 0));
+          await memory.insert(
+            memoryEntry(`b${index}`, { ownerId: 'tok-b', content: `harbour ferry ferry harbour note ${index}` }),
+            vector('m', 1, index / 1000, 0),
+          );
         }
-        await memory.insert(memoryEntry('op', { content: 'harbour ferry schedule from the operator' }), vector('m', 1, 0.01, 0));
-        await memory.insert(memoryEntry('tb', { tenantId: 'tenant-b', ownerId: 'tok-b', content: 'harbour ferry in tenant b' }), vector('m', 1, 0.02, 0));
-        await memory.insert(memoryEntry('ac', { tenantId: 'tenant-c', ownerId: 'tok-a', content: 'harbour ferry in tenant c' }), vector('m', 1, 0.03, 0));
+        await memory.insert(
+          memoryEntry('op', { content: 'harbour ferry schedule from the operator' }),
+          vector('m', 1, 0.01, 0),
+        );
+        await memory.insert(
+          memoryEntry('tb', { tenantId: 'tenant-b', ownerId: 'tok-b', content: 'harbour ferry in tenant b' }),
+          vector('m', 1, 0.02, 0),
+        );
+        await memory.insert(
+          memoryEntry('ac', { tenantId: 'tenant-c', ownerId: 'tok-a', content: 'harbour ferry in tenant c' }),
+          vector('m', 1, 0.03, 0),
+        );
       }
 
-      it('stores the owner with the entry (null, an operator\'s, when left out) and reads it back', async () => {
+      it("stores the owner with the entry (null, an operator's, when left out) and reads it back", async () => {
         const stored = await memory.insert(memoryEntry('a1', { ownerId: 'tok-a' }));
         expect(stored.ownerId).toBe('tok-a');
         expect((await memory.get('a1', {}))?.ownerId).toBe('tok-a');
@@ -324,7 +409,10 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
         expect((await memory.get('op', {}))?.ownerId).toBeNull();
       });
 
-      for (const [label, count, extraOwn] of [['a small part of the store', 40, 0], ['most of the store', 0, 6]] as const) {
+      for (const [label, count, extraOwn] of [
+        ['a small part of the store', 40, 0],
+        ['most of the store', 0, 6],
+      ] as const) {
         it(`keeps every read to the reader's own entries and its tenants' when the owner holds ${label}`, async () => {
           await seed(count, extraOwn);
           const scope = { tenantId: 'tenant-a', agentId: 'agent-1', readableBy: A };
@@ -333,17 +421,41 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
           expect((await memory.searchVector(vector('m', 1, 0, 0), scope, 1)).map((hit) => hit.id)).toEqual(['a1']);
           // Across tenants: A's own entries wherever they are, and nothing else.
           expect(ids(await memory.searchLexical('harbour ferry', { readableBy: A }, 100))).toEqual(['a1', 'a2', 'ac']);
-          expect(ids(await memory.searchVector(vector('m', 1, 0, 0), { readableBy: A }, 100))).toEqual(['a1', 'a2', 'ac']);
+          expect(ids(await memory.searchVector(vector('m', 1, 0, 0), { readableBy: A }, 100))).toEqual([
+            'a1',
+            'a2',
+            'ac',
+          ]);
           // C reads none of tenant-a (not given, owns nothing there) and all of tenant-b, whoever stored it.
-          expect(await memory.searchLexical('harbour ferry', { tenantId: 'tenant-a', agentId: 'agent-1', readableBy: C }, 100)).toEqual([]);
-          expect(ids(await memory.searchLexical('harbour ferry', { tenantId: 'tenant-b', agentId: 'agent-1', readableBy: C }, 100))).toEqual(['tb']);
+          expect(
+            await memory.searchLexical(
+              'harbour ferry',
+              { tenantId: 'tenant-a', agentId: 'agent-1', readableBy: C },
+              100,
+            ),
+          ).toEqual([]);
+          expect(
+            ids(
+              await memory.searchLexical(
+                'harbour ferry',
+                { tenantId: 'tenant-b', agentId: 'agent-1', readableBy: C },
+                100,
+              ),
+            ),
+          ).toEqual(['tb']);
           expect(ids(await memory.searchLexical('harbour ferry', { readableBy: C }, 100))).toEqual(['tb']);
           expect(ids(await memory.searchVector(vector('m', 1, 0, 0), { readableBy: C }, 100))).toEqual(['tb']);
-          expect(ids(await memory.searchLexical('harbour ferry', { agentId: 'agent-1', readableBy: C }, 100))).toEqual(['tb']);
+          expect(ids(await memory.searchLexical('harbour ferry', { agentId: 'agent-1', readableBy: C }, 100))).toEqual([
+            'tb',
+          ]);
           // Admin (no reader) reads everyone's, the operator's entry among them.
-          expect(await memory.searchLexical('harbour ferry', { tenantId: 'tenant-a', agentId: 'agent-1' }, 100)).toHaveLength(count + 3);
+          expect(
+            await memory.searchLexical('harbour ferry', { tenantId: 'tenant-a', agentId: 'agent-1' }, 100),
+          ).toHaveLength(count + 3);
           // Entry reads, counts and probes apply the same scope.
-          expect((await memory.getMany(['b0', 'a1', 'op', 'tb', 'ac'], { readableBy: A })).map((entry) => entry.id)).toEqual(['a1', 'ac']);
+          expect(
+            (await memory.getMany(['b0', 'a1', 'op', 'tb', 'ac'], { readableBy: A })).map((entry) => entry.id),
+          ).toEqual(['a1', 'ac']);
           expect(await memory.get('op', { readableBy: A })).toBeUndefined();
           expect(await memory.get('tb', { tenantId: 'tenant-b', readableBy: C })).toBeDefined();
           expect((await memory.browse({ readableBy: A }, { offset: 0, limit: 100 })).total).toBe(3 + extraOwn);
@@ -351,7 +463,13 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
           expect((await memory.stats({ readableBy: C })).totalEntries).toBe(1);
           expect(await memory.hasEntries({ tenantId: 'tenant-a', agentId: 'agent-1', readableBy: A })).toBe(true);
           expect(await memory.hasEntries({ tenantId: 'tenant-a', agentId: 'agent-1', readableBy: C })).toBe(false);
-          expect(await memory.hasEntries({ tenantId: 'tenant-a', agentId: 'agent-1', readableBy: { ownerId: 'tok-z', tenantIds: [] } })).toBe(false);
+          expect(
+            await memory.hasEntries({
+              tenantId: 'tenant-a',
+              agentId: 'agent-1',
+              readableBy: { ownerId: 'tok-z', tenantIds: [] },
+            }),
+          ).toBe(false);
         });
       }
 
@@ -367,8 +485,13 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
       it("refuses an observation derived from another owner's entry", async () => {
         await memory.insert(memoryEntry('a1', { ownerId: 'tok-a' }));
         await memory.insert(memoryEntry('b1', { ownerId: 'tok-b' }));
-        await expect(memory.insert(memoryEntry('o1', { ownerId: 'tok-a', memoryType: 'observation', derivedFrom: ['b1'] }))).rejects.toThrow();
-        expect((await memory.insert(memoryEntry('o2', { ownerId: 'tok-a', memoryType: 'observation', derivedFrom: ['a1'] }))).derivedFrom).toEqual(['a1']);
+        await expect(
+          memory.insert(memoryEntry('o1', { ownerId: 'tok-a', memoryType: 'observation', derivedFrom: ['b1'] })),
+        ).rejects.toThrow();
+        expect(
+          (await memory.insert(memoryEntry('o2', { ownerId: 'tok-a', memoryType: 'observation', derivedFrom: ['a1'] })))
+            .derivedFrom,
+        ).toEqual(['a1']);
       });
     });
 
@@ -403,7 +526,10 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
         await memory.insert(memoryEntry('f1'), vector('model-a', 1, 0));
         await memory.insert(memoryEntry('f2', { trustLevel: 'untrusted' }), vector('model-b', 1, 0));
         await memory.insert(memoryEntry('p1', { memoryType: 'preference' }));
-        await memory.insert(memoryEntry('b1', { tenantId: 'tenant-b', memoryType: 'episode' }), vector('model-a', 1, 0));
+        await memory.insert(
+          memoryEntry('b1', { tenantId: 'tenant-b', memoryType: 'episode' }),
+          vector('model-a', 1, 0),
+        );
         const stats = await memory.stats({ tenantId: 'tenant-a' });
         expect(stats).toMatchObject({
           totalEntries: 3,
@@ -413,8 +539,17 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
           vectorsByModel: { 'model-a': 1, 'model-b': 1 },
         });
         expect(stats.dbSizeBytes).toBeGreaterThan(0);
-        expect(await memory.stats({ tenantId: 'tenant-b' })).toMatchObject({ totalEntries: 1, byType: { episode: 1 }, vectorsByModel: { 'model-a': 1 } });
-        expect(await memory.stats({ tenantId: 'tenant-c' })).toMatchObject({ totalEntries: 0, byType: {}, untrusted: 0, vectorsByModel: {} });
+        expect(await memory.stats({ tenantId: 'tenant-b' })).toMatchObject({
+          totalEntries: 1,
+          byType: { episode: 1 },
+          vectorsByModel: { 'model-a': 1 },
+        });
+        expect(await memory.stats({ tenantId: 'tenant-c' })).toMatchObject({
+          totalEntries: 0,
+          byType: {},
+          untrusted: 0,
+          vectorsByModel: {},
+        });
         expect((await memory.stats({})).totalEntries).toBe(4);
       });
     });
@@ -432,29 +567,55 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
         expect(await memory.get('e1', {})).toMatchObject({ recallCount: 1, lastRecalledAt: 900, status: 'active' });
 
         const first = await memory.sweep('agent-1', policy, 1_500);
-        expect(first).toMatchObject({ agentId: 'agent-1', scanned: 4, promoted: 0, demoted: 3, evicted: 1, evictedIds: ['e2'] });
+        expect(first).toMatchObject({
+          agentId: 'agent-1',
+          scanned: 4,
+          promoted: 0,
+          demoted: 3,
+          evicted: 1,
+          evictedIds: ['e2'],
+        });
         expect([...first.demotedIds].sort()).toEqual(['e2', 'e3', 'e4']);
         expect((await memory.get('other', {}))?.status).toBe('active');
-        expect((await memory.searchVector(vector('m', 1, 0), { status: 'demoted' }, 10)).map((hit) => hit.id)).toEqual(['e3', 'e4']);
-        expect((await memory.searchVector(vector('m', 1, 0), { status: 'active' }, 10)).map((hit) => hit.id)).toEqual(['e1']);
+        expect((await memory.searchVector(vector('m', 1, 0), { status: 'demoted' }, 10)).map((hit) => hit.id)).toEqual([
+          'e3',
+          'e4',
+        ]);
+        expect((await memory.searchVector(vector('m', 1, 0), { status: 'active' }, 10)).map((hit) => hit.id)).toEqual([
+          'e1',
+        ]);
         expect((await memory.stats({})).demoted).toBe(2);
 
         await memory.markRecalled(['e3'], 2_000);
         expect(await memory.get('e3', {})).toMatchObject({ status: 'active', recallCount: 1, lastRecalledAt: 2_000 });
-        expect((await memory.searchVector(vector('m', 1, 0), { status: 'active' }, 10)).map((hit) => hit.id)).toEqual(['e1', 'e3']);
-        expect(await memory.sweep('agent-1', policy, 2_100)).toMatchObject({ scanned: 3, promoted: 1, demotedIds: ['e1'], evicted: 0 });
+        expect((await memory.searchVector(vector('m', 1, 0), { status: 'active' }, 10)).map((hit) => hit.id)).toEqual([
+          'e1',
+          'e3',
+        ]);
+        expect(await memory.sweep('agent-1', policy, 2_100)).toMatchObject({
+          scanned: 3,
+          promoted: 1,
+          demotedIds: ['e1'],
+          evicted: 0,
+        });
         expect(await memory.sweep('agent-1', policy, 2_200)).toMatchObject({ promoted: 0 });
 
         const last = await memory.sweep('agent-1', policy, 6_000);
         expect(last).toMatchObject({ scanned: 3, promoted: 0, demotedIds: ['e3'] });
         expect([...last.evictedIds].sort()).toEqual(['e1', 'e4']);
-        expect((await memory.browse({ agentId: 'agent-1' }, { offset: 0, limit: 10 })).entries.map((entry) => [entry.id, entry.status])).toEqual([['e3', 'demoted']]);
+        expect(
+          (await memory.browse({ agentId: 'agent-1' }, { offset: 0, limit: 10 })).entries.map((entry) => [
+            entry.id,
+            entry.status,
+          ]),
+        ).toEqual([['e3', 'demoted']]);
         expect(await memory.agentsWithEntries()).toEqual(['agent-1', 'agent-2']);
       });
 
       it('keeps the demoted cap per tenant', async () => {
         for (const tenantId of ['tenant-a', 'tenant-b']) {
-          for (let index = 0; index < 3; index += 1) await memory.insert(memoryEntry(`${tenantId}-${index}`, { tenantId, createdAt: index }));
+          for (let index = 0; index < 3; index += 1)
+            await memory.insert(memoryEntry(`${tenantId}-${index}`, { tenantId, createdAt: index }));
         }
         const outcome = await memory.sweep('agent-1', policy, 2_000);
         expect(outcome).toMatchObject({ scanned: 6, demoted: 6, evicted: 2 });
@@ -489,7 +650,13 @@ export function memoryPortCases(backend: string, open: (options?: MemoryFixtureO
       expect(await memory.cachedEmbedding('model-a', 'h2')).toBeUndefined();
       expect(await memory.cachedEmbedding('model-a', 'h1')).toEqual(Float32Array.from([1, 0.5]));
       expect(await memory.cachedEmbedding('model-a', 'h4')).toEqual(Float32Array.from([4]));
-      expect(await memory.embeddingCacheStats()).toEqual({ entries: 3, hits: 3, misses: 2, evictions: 1, hitRate: 0.6 });
+      expect(await memory.embeddingCacheStats()).toEqual({
+        entries: 3,
+        hits: 3,
+        misses: 2,
+        evictions: 1,
+        hitRate: 0.6,
+      });
     });
   });
 }

@@ -8,7 +8,14 @@ export interface ObsPortHandle {
 }
 
 const delivery = (overrides: Partial<DeliveryRow> & Pick<DeliveryRow, 'ts'>): DeliveryRow => ({
-  channelId: 'ws', channelType: 'ws', sessionKey: null, traceId: null, outcome: 'success', latencyMs: 10, errorKind: null, ...overrides,
+  channelId: 'ws',
+  channelType: 'ws',
+  sessionKey: null,
+  traceId: null,
+  outcome: 'success',
+  latencyMs: 10,
+  errorKind: null,
+  ...overrides,
 });
 
 export function obsPortCases(name: string, open: () => Promise<ObsPortHandle>): void {
@@ -24,15 +31,35 @@ export function obsPortCases(name: string, open: () => Promise<ObsPortHandle>): 
     it('lists delivery traces newest first with their ids, filtered by time and channel, at most limit', async () => {
       await handle.port.append([
         { type: 'delivery', row: delivery({ ts: 1, sessionKey: 'default:a:ws', traceId: 't1' }) },
-        { type: 'delivery', row: delivery({ ts: 2, channelId: 'tg', channelType: 'telegram', outcome: 'failure', errorKind: 'undelivered' }) },
+        {
+          type: 'delivery',
+          row: delivery({
+            ts: 2,
+            channelId: 'tg',
+            channelType: 'telegram',
+            outcome: 'failure',
+            errorKind: 'undelivered',
+          }),
+        },
         { type: 'delivery', row: delivery({ ts: 3 }) },
       ]);
       expect(await handle.port.deliveries({ limit: 10 })).toEqual([
         { id: 3, ...delivery({ ts: 3 }) },
-        { id: 2, ...delivery({ ts: 2, channelId: 'tg', channelType: 'telegram', outcome: 'failure', errorKind: 'undelivered' }) },
+        {
+          id: 2,
+          ...delivery({
+            ts: 2,
+            channelId: 'tg',
+            channelType: 'telegram',
+            outcome: 'failure',
+            errorKind: 'undelivered',
+          }),
+        },
         { id: 1, ...delivery({ ts: 1, sessionKey: 'default:a:ws', traceId: 't1' }) },
       ]);
-      expect((await handle.port.deliveries({ sinceMs: 2, channelId: 'ws', limit: 10 })).map((row) => row.ts)).toEqual([3]);
+      expect((await handle.port.deliveries({ sinceMs: 2, channelId: 'ws', limit: 10 })).map((row) => row.ts)).toEqual([
+        3,
+      ]);
       expect((await handle.port.deliveries({ limit: 2 })).map((row) => row.ts)).toEqual([3, 2]);
     });
 
@@ -46,8 +73,16 @@ export function obsPortCases(name: string, open: () => Promise<ObsPortHandle>): 
     });
 
     it('lists diagnostics newest first and sums count per category and kind over every matching row', async () => {
-      const diagnostic = (ts: number, category: string, count = 1) => ({ type: 'diagnostic' as const, row: { ts, category, kind: 'k', count, severity: 'info', data: '{}' } });
-      await handle.port.append([diagnostic(1, 'model', 2), diagnostic(2, 'model', 3), diagnostic(3, 'system'), diagnostic(4, 'model')]);
+      const diagnostic = (ts: number, category: string, count = 1) => ({
+        type: 'diagnostic' as const,
+        row: { ts, category, kind: 'k', count, severity: 'info', data: '{}' },
+      });
+      await handle.port.append([
+        diagnostic(1, 'model', 2),
+        diagnostic(2, 'model', 3),
+        diagnostic(3, 'system'),
+        diagnostic(4, 'model'),
+      ]);
       const { rows, totals } = await handle.port.diagnostics({ category: 'model', sinceMs: 2, limit: 1 });
       expect(rows).toEqual([{ id: 4, ts: 4, category: 'model', kind: 'k', count: 1, severity: 'info', data: '{}' }]);
       expect(totals).toEqual([{ category: 'model', kind: 'k', total: 4 }]);
@@ -58,8 +93,16 @@ export function obsPortCases(name: string, open: () => Promise<ObsPortHandle>): 
         { type: 'channel', touch: { channelId: 'a', channelType: 'ws', ts: 5, direction: 'received' } },
         { type: 'channel', touch: { channelId: 'a', channelType: 'telegram', ts: 3, direction: 'sent' } },
       ]);
-      await handle.port.append([{ type: 'channel', touch: { channelId: 'b', channelType: 'ws', ts: 1, direction: 'sent' } }]);
-      expect(await handle.port.channel('a')).toEqual({ channelId: 'a', channelType: 'telegram', lastActiveAt: 5, messagesSent: 1, messagesReceived: 1 });
+      await handle.port.append([
+        { type: 'channel', touch: { channelId: 'b', channelType: 'ws', ts: 1, direction: 'sent' } },
+      ]);
+      expect(await handle.port.channel('a')).toEqual({
+        channelId: 'a',
+        channelType: 'telegram',
+        lastActiveAt: 5,
+        messagesSent: 1,
+        messagesReceived: 1,
+      });
       expect(await handle.port.channel('nope')).toBeUndefined();
       expect((await handle.port.channels()).map((row) => row.channelId).sort()).toEqual(['a', 'b']);
       expect(await handle.port.reset('channels')).toBe(2);
@@ -70,7 +113,10 @@ export function obsPortCases(name: string, open: () => Promise<ObsPortHandle>): 
       await handle.port.append([
         { type: 'delivery', row: delivery({ ts: 1 }) },
         { type: 'diagnostic', row: { ts: 1, category: 'c', kind: 'k', count: 1, severity: 'info', data: '{}' } },
-        { type: 'health_signal', row: { ts: 1, kind: 'health', agentId: null, rootRunId: null, severity: 'warning', data: '{"code":"x"}' } },
+        {
+          type: 'health_signal',
+          row: { ts: 1, kind: 'health', agentId: null, rootRunId: null, severity: 'warning', data: '{"code":"x"}' },
+        },
       ]);
       expect(await handle.port.reset('delivery')).toBe(1);
       expect(await handle.port.deliveries({ limit: 10 })).toEqual([]);

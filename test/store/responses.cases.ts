@@ -4,7 +4,12 @@ import type { ResponsePort, ResponseRecord } from '../../src/store/index.js';
 import type { PortFixture } from './port-fixture.js';
 
 export const responseRecord: ResponseRecord = {
-  responseId: 'resp_1', sessionKey: 'default:openai-api:openai:resp_1', clientId: 'api-client', createdAt: 1_700_000_000_000, status: 'completed', isBackground: false,
+  responseId: 'resp_1',
+  sessionKey: 'default:openai-api:openai:resp_1',
+  clientId: 'api-client',
+  createdAt: 1_700_000_000_000,
+  status: 'completed',
+  isBackground: false,
 };
 export const responseBody = JSON.stringify({ id: 'resp_1', object: 'response', status: 'completed', output: [] });
 
@@ -35,7 +40,9 @@ export function responsePortCases(backend: string, open: () => Promise<PortFixtu
 
     it('refuses a second record with the same response id', async () => {
       await store.save(responseRecord, responseBody);
-      await expect(store.save({ ...responseRecord, sessionKey: 'default:openai-api:openai:other' }, responseBody)).rejects.toThrow();
+      await expect(
+        store.save({ ...responseRecord, sessionKey: 'default:openai-api:openai:other' }, responseBody),
+      ).rejects.toThrow();
     });
 
     it('deletes one response: true once, false after, and neither get nor read finds it', async () => {
@@ -58,7 +65,11 @@ export function responsePortCases(backend: string, open: () => Promise<PortFixtu
     it('moves a response to another status and body only from one of the given statuses', async () => {
       await store.save({ ...responseRecord, status: 'queued', isBackground: true }, 'queued body');
       expect(await store.transition('resp_1', ['queued'], 'in_progress', 'running body')).toBe(true);
-      expect(await store.read('resp_1')).toMatchObject({ status: 'in_progress', isBackground: true, body: 'running body' });
+      expect(await store.read('resp_1')).toMatchObject({
+        status: 'in_progress',
+        isBackground: true,
+        body: 'running body',
+      });
       // A cancel that lost the race: the response has moved on, nothing changes.
       expect(await store.transition('resp_1', ['queued'], 'cancelled', 'cancelled body')).toBe(false);
       expect(await store.transition('resp_1', ['queued', 'in_progress'], 'completed', 'final body')).toBe(true);

@@ -1,7 +1,13 @@
 // RetentionPort conformance: evidence rows older than a cut-off are deleted oldest first, a bounded batch per call, from
 // every evidence table; newer rows stay; the store reports each table's rows and oldest time and the database's size.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EVIDENCE_TABLES, type AuditPort, type EvidencePort, type ObsPort, type RetentionPort } from '../../src/store/ports/index.js';
+import {
+  EVIDENCE_TABLES,
+  type AuditPort,
+  type EvidencePort,
+  type ObsPort,
+  type RetentionPort,
+} from '../../src/store/ports/index.js';
 
 export interface RetentionPortHandle {
   port: RetentionPort;
@@ -17,17 +23,64 @@ async function recordAll(handle: RetentionPortHandle, ts: number, tag: string): 
   const sessionKey = `default:${tag}:ws`;
   const traceId = `trace-${tag}`;
   await handle.evidence.append([
-    { type: 'session_start', entry: { traceId, sessionKey, agentId: 'default', channel: 'ws', startedAt: ts, isSynthetic: false } },
+    {
+      type: 'session_start',
+      entry: { traceId, sessionKey, agentId: 'default', channel: 'ws', startedAt: ts, isSynthetic: false },
+    },
     { type: 'trajectory', record: { sessionKey, traceId, kind: 'turn_start', ts, data: {} } },
-    { type: 'usage', record: { ts, agentId: 'default', sessionKey, provider: 'p', model: 'm', inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } },
+    {
+      type: 'usage',
+      record: {
+        ts,
+        agentId: 'default',
+        sessionKey,
+        provider: 'p',
+        model: 'm',
+        inputTokens: 1,
+        outputTokens: 1,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        costUsd: 0,
+      },
+    },
     { type: 'session_end', end: { traceId, endReason: 'completed', degraded: false, endedAt: ts } },
   ]);
   await handle.obs.append([
-    { type: 'delivery', row: { ts, channelId: 'ws', channelType: 'ws', sessionKey, traceId, outcome: 'success', latencyMs: 1, errorKind: null } },
+    {
+      type: 'delivery',
+      row: {
+        ts,
+        channelId: 'ws',
+        channelType: 'ws',
+        sessionKey,
+        traceId,
+        outcome: 'success',
+        latencyMs: 1,
+        errorKind: null,
+      },
+    },
     { type: 'diagnostic', row: { ts, category: 'model', kind: 'k', count: 1, severity: 'info', data: '{}' } },
-    { type: 'health_signal', row: { ts, kind: 'health', agentId: null, rootRunId: null, severity: 'info', data: '{}' } },
+    {
+      type: 'health_signal',
+      row: { ts, kind: 'health', agentId: null, rootRunId: null, severity: 'info', data: '{}' },
+    },
   ]);
-  await handle.audit.append([{ id: `audit-${tag}`, tenantId: '', agentId: null, ts, kind: 'tool', classification: 'unclassified', action: 'a', actor: 'system', outcome: 'ok', severity: 'info', traceId, refs: '{}' }]);
+  await handle.audit.append([
+    {
+      id: `audit-${tag}`,
+      tenantId: '',
+      agentId: null,
+      ts,
+      kind: 'tool',
+      classification: 'unclassified',
+      action: 'a',
+      actor: 'system',
+      outcome: 'ok',
+      severity: 'info',
+      traceId,
+      refs: '{}',
+    },
+  ]);
 }
 
 export function retentionPortCases(name: string, open: () => Promise<RetentionPortHandle>): void {
@@ -46,15 +99,17 @@ export function retentionPortCases(name: string, open: () => Promise<RetentionPo
       await recordAll(handle, 3_000, 'new');
       for (const table of EVIDENCE_TABLES) expect(await handle.port.deleteBefore(table, 2_000, 100), table).toBe(1);
       for (const table of EVIDENCE_TABLES) expect(await handle.port.deleteBefore(table, 2_000, 100), table).toBe(0);
-      expect((await handle.evidence.sessionIndexOf('default:old:ws'))).toEqual([]);
+      expect(await handle.evidence.sessionIndexOf('default:old:ws')).toEqual([]);
       expect((await handle.evidence.sessionIndexOf('default:edge:ws')).map((row) => row.startedAt)).toEqual([2_000]);
-      expect((await handle.evidence.trajectoryOf('default:old:ws'))).toEqual([]);
+      expect(await handle.evidence.trajectoryOf('default:old:ws')).toEqual([]);
       expect((await handle.evidence.trajectoryOf('default:new:ws')).map((row) => row.ts)).toEqual([3_000]);
       expect((await handle.obs.deliveries({ limit: 10 })).map((row) => row.ts)).toEqual([3_000, 2_000]);
       expect((await handle.obs.diagnostics({ limit: 10 })).rows.map((row) => row.ts)).toEqual([3_000, 2_000]);
       expect((await handle.obs.usageGroups({ sinceMs: 0 }))[0]?.calls).toBe(2);
       expect((await handle.audit.query({ limit: 10 })).map((row) => row.id)).toEqual(['audit-new', 'audit-edge']);
-      expect((await handle.evidence.healthSignalsIn({ sinceMs: 0, untilMs: 10_000, limit: 10 })).rows.map((row) => row.ts)).toEqual([2_000, 3_000]);
+      expect(
+        (await handle.evidence.healthSignalsIn({ sinceMs: 0, untilMs: 10_000, limit: 10 })).rows.map((row) => row.ts),
+      ).toEqual([2_000, 3_000]);
     });
 
     it('deletes at most `limit` rows a call, the oldest first', async () => {
@@ -74,7 +129,8 @@ export function retentionPortCases(name: string, open: () => Promise<RetentionPo
       await recordAll(handle, 1_500, 'a');
       await recordAll(handle, 1_200, 'b');
       const size = await handle.port.size();
-      for (const table of size.tables) expect(table, table.table).toMatchObject({ rows: 2, rowsExact: true, oldestMs: 1_200 });
+      for (const table of size.tables)
+        expect(table, table.table).toMatchObject({ rows: 2, rowsExact: true, oldestMs: 1_200 });
       expect(size.databaseBytes).toBeGreaterThan(0);
       expect(['sqlite', 'postgres']).toContain(size.backend);
     });

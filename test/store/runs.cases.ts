@@ -5,10 +5,23 @@ import type { PortFixture } from './port-fixture.js';
 
 export function runningRun(runId: string, startedAt: number, ownerInstance: string | null = 'instance-a'): RunRecord {
   return {
-    runId, rootRunId: runId, kind: 'spawn', parentKey: 'default:alice:ws', sessionKey: `default:alice:subagent:${runId}`,
-    agentId: 'default', task: 'summarise', status: 'running', requestedBy: 'rpc-client', startedAt,
-    completedAt: null, response: null, tokensUsed: null, costUsd: null, error: null,
-    ownerInstance, heartbeatAt: ownerInstance === null ? null : startedAt,
+    runId,
+    rootRunId: runId,
+    kind: 'spawn',
+    parentKey: 'default:alice:ws',
+    sessionKey: `default:alice:subagent:${runId}`,
+    agentId: 'default',
+    task: 'summarise',
+    status: 'running',
+    requestedBy: 'rpc-client',
+    startedAt,
+    completedAt: null,
+    response: null,
+    tokensUsed: null,
+    costUsd: null,
+    error: null,
+    ownerInstance,
+    heartbeatAt: ownerInstance === null ? null : startedAt,
   };
 }
 
@@ -35,19 +48,60 @@ export function runPortCases(backend: string, open: () => Promise<PortFixture<Ru
     it('finishes a run with its response, tokens, cost and error', async () => {
       await runs.create(runningRun('run-1', 100));
       await runs.create(runningRun('run-2', 200));
-      await runs.finish('run-1', { status: 'completed', completedAt: 150, response: 'done', tokensUsed: { input: 10, output: 5, total: 15 }, costUsd: 0.25, error: null });
-      await runs.finish('run-2', { status: 'failed', completedAt: 250, response: null, tokensUsed: null, costUsd: null, error: 'model exploded' });
-      expect(await runs.get('run-1')).toMatchObject({ status: 'completed', completedAt: 150, response: 'done', tokensUsed: { input: 10, output: 5, total: 15 }, costUsd: 0.25, error: null });
-      expect(await runs.get('run-2')).toMatchObject({ status: 'failed', completedAt: 250, tokensUsed: null, error: 'model exploded' });
-      await expect(runs.finish('missing', { status: 'failed', completedAt: 1, response: null, tokensUsed: null, costUsd: null, error: 'x' }))
-        .rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
+      await runs.finish('run-1', {
+        status: 'completed',
+        completedAt: 150,
+        response: 'done',
+        tokensUsed: { input: 10, output: 5, total: 15 },
+        costUsd: 0.25,
+        error: null,
+      });
+      await runs.finish('run-2', {
+        status: 'failed',
+        completedAt: 250,
+        response: null,
+        tokensUsed: null,
+        costUsd: null,
+        error: 'model exploded',
+      });
+      expect(await runs.get('run-1')).toMatchObject({
+        status: 'completed',
+        completedAt: 150,
+        response: 'done',
+        tokensUsed: { input: 10, output: 5, total: 15 },
+        costUsd: 0.25,
+        error: null,
+      });
+      expect(await runs.get('run-2')).toMatchObject({
+        status: 'failed',
+        completedAt: 250,
+        tokensUsed: null,
+        error: 'model exploded',
+      });
+      await expect(
+        runs.finish('missing', {
+          status: 'failed',
+          completedAt: 1,
+          response: null,
+          tokensUsed: null,
+          costUsd: null,
+          error: 'x',
+        }),
+      ).rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
     });
 
     it('lists runs newest first, by status and start time', async () => {
       await runs.create(runningRun('run-1', 100));
       await runs.create(runningRun('run-2', 200));
       await runs.create(runningRun('run-3', 300));
-      await runs.finish('run-2', { status: 'completed', completedAt: 210, response: 'ok', tokensUsed: null, costUsd: null, error: null });
+      await runs.finish('run-2', {
+        status: 'completed',
+        completedAt: 210,
+        response: 'ok',
+        tokensUsed: null,
+        costUsd: null,
+        error: null,
+      });
       expect((await runs.list({})).map((run) => run.runId)).toEqual(['run-3', 'run-2', 'run-1']);
       expect((await runs.list({ status: 'running' })).map((run) => run.runId)).toEqual(['run-3', 'run-1']);
       expect((await runs.list({ sinceMs: 200 })).map((run) => run.runId)).toEqual(['run-3', 'run-2']);
@@ -76,7 +130,11 @@ export function runPortCases(backend: string, open: () => Promise<PortFixture<Ru
       await runs.finish('done', { status: 'completed', completedAt: 150, ...noOutcome });
       expect((await runs.runningOwners()).sort()).toEqual(['instance-dead', 'instance-live', null].sort());
       expect(await runs.markOrphaned(['instance-dead', null], 5_000)).toBe(3);
-      expect(await runs.get('dead-1')).toMatchObject({ status: 'orphaned', completedAt: 5_000, error: ORPHANED_RUN_ERROR });
+      expect(await runs.get('dead-1')).toMatchObject({
+        status: 'orphaned',
+        completedAt: 5_000,
+        error: ORPHANED_RUN_ERROR,
+      });
       expect(await runs.get('legacy')).toMatchObject({ status: 'orphaned', error: ORPHANED_RUN_ERROR });
       expect(await runs.get('live')).toMatchObject({ status: 'running', completedAt: null, error: null });
       expect(await runs.get('done')).toMatchObject({ status: 'completed', completedAt: 150 });

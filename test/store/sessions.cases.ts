@@ -13,7 +13,16 @@ export interface SessionPortFixture extends PortFixture<SessionPort> {
 const T0 = 1_700_000_000_000;
 
 function newSession(sessionKey: string, overrides: Partial<Omit<SessionRecord, 'messageCount' | 'updatedAt'>> = {}) {
-  return { sessionKey, agentId: 'default', tenantId: 'default', kind: 'dm' as const, createdAt: T0, metadata: {}, ownerId: null, ...overrides };
+  return {
+    sessionKey,
+    agentId: 'default',
+    tenantId: 'default',
+    kind: 'dm' as const,
+    createdAt: T0,
+    metadata: {},
+    ownerId: null,
+    ...overrides,
+  };
 }
 
 const user = (content: string, timestamp = T0): TranscriptMessage => ({ role: 'user', content, timestamp });
@@ -35,10 +44,19 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
       const first = await store.ensure(newSession('default:alice:ws', { metadata: { a: 1 }, ownerId: 'rpc-client' }));
       expect(first.created).toBe(true);
       expect(first.session).toEqual({
-        sessionKey: 'default:alice:ws', agentId: 'default', tenantId: 'default', kind: 'dm',
-        createdAt: T0, updatedAt: T0, metadata: { a: 1 }, messageCount: 0, ownerId: 'rpc-client',
+        sessionKey: 'default:alice:ws',
+        agentId: 'default',
+        tenantId: 'default',
+        kind: 'dm',
+        createdAt: T0,
+        updatedAt: T0,
+        metadata: { a: 1 },
+        messageCount: 0,
+        ownerId: 'rpc-client',
       });
-      const second = await store.ensure(newSession('default:alice:ws', { agentId: 'other', metadata: { b: 2 }, ownerId: 'intruder' }));
+      const second = await store.ensure(
+        newSession('default:alice:ws', { agentId: 'other', metadata: { b: 2 }, ownerId: 'intruder' }),
+      );
       expect(second.created).toBe(false);
       expect(second.session.agentId).toBe('default');
       expect(second.session.metadata).toEqual({ a: 1 });
@@ -61,7 +79,11 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
 
     it('keeps the newest messages, oldest first, when history is limited', async () => {
       await store.ensure(newSession('default:alice:ws'));
-      await store.append('default:alice:ws', ['a', 'b', 'c', 'd'].map((c, i) => user(c, T0 + i)), T0);
+      await store.append(
+        'default:alice:ws',
+        ['a', 'b', 'c', 'd'].map((c, i) => user(c, T0 + i)),
+        T0,
+      );
       expect((await store.history('default:alice:ws', 2)).map((m) => m.content)).toEqual(['c', 'd']);
       expect((await store.history('default:alice:ws', 10)).map((m) => m.content)).toEqual(['a', 'b', 'c', 'd']);
       expect(await store.history('default:alice:ws', 0)).toEqual([]);
@@ -72,8 +94,20 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
       await store.ensure(newSession('default:alice:ws'));
       const messages: TranscriptMessage[] = [
         { role: 'system', content: 'be brief', timestamp: T0 },
-        { role: 'assistant', content: '', toolCalls: [{ id: 'call-1', name: 'memory_search', input: { q: 'x', n: 2 } }], timestamp: T0 + 1 },
-        { role: 'tool', toolCallId: 'call-1', toolName: 'memory_search', content: '[]', isError: false, timestamp: T0 + 2 },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'call-1', name: 'memory_search', input: { q: 'x', n: 2 } }],
+          timestamp: T0 + 1,
+        },
+        {
+          role: 'tool',
+          toolCallId: 'call-1',
+          toolName: 'memory_search',
+          content: '[]',
+          isError: false,
+          timestamp: T0 + 2,
+        },
         { role: 'tool', toolCallId: 'call-2', toolName: 'shell', content: 'denied', isError: true, timestamp: T0 + 3 },
         { role: 'assistant', content: 'done', timestamp: T0 + 4 },
       ];
@@ -82,13 +116,23 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
     });
 
     it('refuses to append to a session that does not exist', async () => {
-      await expect(store.append('default:nobody:ws', [user('x')], T0)).rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
+      await expect(store.append('default:nobody:ws', [user('x')], T0)).rejects.toThrow(
+        expect.objectContaining({ kind: 'not_found' }),
+      );
     });
 
     it('replaces the whole history and sets message_count to the new length', async () => {
       await store.ensure(newSession('default:alice:ws'));
-      await store.append('default:alice:ws', ['a', 'b', 'c'].map((c) => user(c)), T0);
-      await store.replaceHistory('default:alice:ws', [{ role: 'system', content: 'summary of a b', timestamp: T0 }, user('c')], T0 + 50);
+      await store.append(
+        'default:alice:ws',
+        ['a', 'b', 'c'].map((c) => user(c)),
+        T0,
+      );
+      await store.replaceHistory(
+        'default:alice:ws',
+        [{ role: 'system', content: 'summary of a b', timestamp: T0 }, user('c')],
+        T0 + 50,
+      );
       expect((await store.history('default:alice:ws')).map((m) => m.content)).toEqual(['summary of a b', 'c']);
       expect(await store.get('default:alice:ws')).toMatchObject({ messageCount: 2, updatedAt: T0 + 50 });
       expect((await store.search('summary', 5)).map((hit) => hit.sessionKey)).toEqual(['default:alice:ws']);
@@ -99,7 +143,11 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
       await store.append('default:alice:ws', [user('hello'), assistant('hi')], T0);
       expect(await store.clearMessages('default:alice:ws', T0 + 5)).toBe(2);
       expect(await store.history('default:alice:ws')).toEqual([]);
-      expect(await store.get('default:alice:ws')).toMatchObject({ messageCount: 0, metadata: { topic: 'x' }, updatedAt: T0 + 5 });
+      expect(await store.get('default:alice:ws')).toMatchObject({
+        messageCount: 0,
+        metadata: { topic: 'x' },
+        updatedAt: T0 + 5,
+      });
       expect(await store.search('hello', 5)).toEqual([]);
       expect(await store.clearMessages('default:nobody:ws', T0)).toBe(0);
     });
@@ -124,11 +172,19 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
       await store.ensure(newSession('default:alice:ws', { agentId: 'helper' }));
       await store.ensure(newSession('default:bob:telegram:42', { metadata: { channelType: 'telegram' } }));
       await store.ensure(newSession('default:carol:ws'));
-      await store.append('default:alice:ws', [
-        user('the weather in Paris is rainy', T0 + 1),
-        assistant('Paris weather: rain, rain and more rain in Paris', T0 + 2),
-      ], T0);
-      await store.append('default:bob:telegram:42', [user('I once visited Paris in a long summer holiday with many museums', T0 + 3)], T0);
+      await store.append(
+        'default:alice:ws',
+        [
+          user('the weather in Paris is rainy', T0 + 1),
+          assistant('Paris weather: rain, rain and more rain in Paris', T0 + 2),
+        ],
+        T0,
+      );
+      await store.append(
+        'default:bob:telegram:42',
+        [user('I once visited Paris in a long summer holiday with many museums', T0 + 3)],
+        T0,
+      );
       await store.append('default:carol:ws', [user('nothing relevant here', T0 + 4)], T0);
       const hits = await store.search('Paris', 10);
       expect(hits.map((hit) => hit.sessionKey)).toEqual(['default:alice:ws', 'default:bob:telegram:42']);
@@ -148,11 +204,20 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
       await store.append('default:bob:ws', [user('budget budget budget budget')], T0);
       await store.append('default:alice:telegram', [user('budget budget budget')], T0);
       await store.append('default:old:ws', [user('budget budget')], T0);
-      await store.append('default:alice:ws', [user('the budget and many other words in a long sentence about plans')], T0);
+      await store.append(
+        'default:alice:ws',
+        [user('the budget and many other words in a long sentence about plans')],
+        T0,
+      );
       expect((await store.search('budget', 1, 'alice')).map((hit) => hit.sessionKey)).toEqual(['default:alice:ws']);
       expect((await store.search('budget', 10, 'bob')).map((hit) => hit.sessionKey)).toEqual(['default:bob:ws']);
       expect(await store.search('budget', 10, 'nobody')).toEqual([]);
-      expect((await store.search('budget', 10)).map((hit) => hit.sessionKey)).toEqual(['default:bob:ws', 'default:alice:telegram', 'default:old:ws', 'default:alice:ws']);
+      expect((await store.search('budget', 10)).map((hit) => hit.sessionKey)).toEqual([
+        'default:bob:ws',
+        'default:alice:telegram',
+        'default:old:ws',
+        'default:alice:ws',
+      ]);
     });
 
     it('treats search input as plain words, never as query syntax', async () => {
@@ -166,20 +231,43 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
 
     it('lists sessions newest first, filtered by kind, update time and owner', async () => {
       await store.ensure(newSession('default:alice:ws', { createdAt: T0, ownerId: 'alice' }));
-      await store.ensure(newSession('default:alice:group-chat', { kind: 'group', createdAt: T0 + 100, ownerId: 'alice' }));
-      await store.ensure(newSession('default:alice:subagent:run-1', { kind: 'sub-agent', createdAt: T0 + 200, ownerId: 'alice' }));
+      await store.ensure(
+        newSession('default:alice:group-chat', { kind: 'group', createdAt: T0 + 100, ownerId: 'alice' }),
+      );
+      await store.ensure(
+        newSession('default:alice:subagent:run-1', { kind: 'sub-agent', createdAt: T0 + 200, ownerId: 'alice' }),
+      );
       await store.ensure(newSession('default:bob:ws', { createdAt: T0 + 300, ownerId: 'alice' }));
       await store.ensure(newSession('default:alicea:ws', { createdAt: T0 + 400, ownerId: 'alicea' }));
       // Keyed for alice and last driven by her, but created by someone else: not hers.
-      await store.ensure(newSession('default:alice:telegram', { createdAt: T0 - 100, ownerId: 'mallory', metadata: { requestedBy: 'alice' } }));
+      await store.ensure(
+        newSession('default:alice:telegram', {
+          createdAt: T0 - 100,
+          ownerId: 'mallory',
+          metadata: { requestedBy: 'alice' },
+        }),
+      );
       expect((await store.list({})).map((s) => s.sessionKey)).toEqual([
-        'default:alicea:ws', 'default:bob:ws', 'default:alice:subagent:run-1', 'default:alice:group-chat', 'default:alice:ws', 'default:alice:telegram',
+        'default:alicea:ws',
+        'default:bob:ws',
+        'default:alice:subagent:run-1',
+        'default:alice:group-chat',
+        'default:alice:ws',
+        'default:alice:telegram',
       ]);
       expect((await store.list({ kind: 'group' })).map((s) => s.sessionKey)).toEqual(['default:alice:group-chat']);
-      expect((await store.list({ kind: 'sub-agent' })).map((s) => s.sessionKey)).toEqual(['default:alice:subagent:run-1']);
-      expect((await store.list({ updatedSince: T0 + 250 })).map((s) => s.sessionKey)).toEqual(['default:alicea:ws', 'default:bob:ws']);
+      expect((await store.list({ kind: 'sub-agent' })).map((s) => s.sessionKey)).toEqual([
+        'default:alice:subagent:run-1',
+      ]);
+      expect((await store.list({ updatedSince: T0 + 250 })).map((s) => s.sessionKey)).toEqual([
+        'default:alicea:ws',
+        'default:bob:ws',
+      ]);
       expect((await store.list({ ownedBy: 'alice' })).map((s) => s.sessionKey)).toEqual([
-        'default:bob:ws', 'default:alice:subagent:run-1', 'default:alice:group-chat', 'default:alice:ws',
+        'default:bob:ws',
+        'default:alice:subagent:run-1',
+        'default:alice:group-chat',
+        'default:alice:ws',
       ]);
       expect((await store.list({ ownedBy: 'mallory' })).map((s) => s.sessionKey)).toEqual(['default:alice:telegram']);
       expect((await store.list({ ownedBy: 'alice', limit: 1 })).map((s) => s.sessionKey)).toEqual(['default:bob:ws']);
@@ -193,11 +281,17 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
       await store.ensure(newSession('default:a:3', { createdAt: T0 + 200, agentId: 'helper' }));
       await store.ensure(newSession('default:a:4', { createdAt: T0 + 200 }));
       await store.ensure(newSession('default:a:5', { createdAt: T0 + 100, agentId: 'helper' }));
-      const keys = async (filter: Parameters<SessionPort['list']>[0]) => (await store.list(filter)).map((s) => s.sessionKey);
+      const keys = async (filter: Parameters<SessionPort['list']>[0]) =>
+        (await store.list(filter)).map((s) => s.sessionKey);
       expect(await keys({})).toEqual(['default:a:1', 'default:a:2', 'default:a:3', 'default:a:4', 'default:a:5']);
       expect(await keys({ agentId: 'helper' })).toEqual(['default:a:1', 'default:a:3', 'default:a:5']);
-      expect(await keys({ limit: 2, after: { updatedAt: T0 + 200, sessionKey: 'default:a:2' } })).toEqual(['default:a:3', 'default:a:4']);
-      expect(await keys({ agentId: 'helper', after: { updatedAt: T0 + 200, sessionKey: 'default:a:3' } })).toEqual(['default:a:5']);
+      expect(await keys({ limit: 2, after: { updatedAt: T0 + 200, sessionKey: 'default:a:2' } })).toEqual([
+        'default:a:3',
+        'default:a:4',
+      ]);
+      expect(await keys({ agentId: 'helper', after: { updatedAt: T0 + 200, sessionKey: 'default:a:3' } })).toEqual([
+        'default:a:5',
+      ]);
       expect(await keys({ kind: 'group', agentId: 'helper' })).toEqual([]);
     });
 
@@ -211,30 +305,67 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
     it('adds each turn to the usage totals and records the last requester, read back as metadata', async () => {
       await store.ensure(newSession('default:alice:ws', { metadata: { a: 1 } }));
       expect((await store.get('default:alice:ws'))?.metadata).toEqual({ a: 1 });
-      expect(await store.recordTurnUsage('default:alice:ws', { totalTokens: 10, totalCost: 0.5, stepsExecuted: 2, requestedBy: 'alice' }, T0 + 5)).toBe(true);
-      expect(await store.recordTurnUsage('default:alice:ws', { totalTokens: 5, totalCost: 0.25, stepsExecuted: 1, requestedBy: 'bob' }, T0 + 6)).toBe(true);
+      expect(
+        await store.recordTurnUsage(
+          'default:alice:ws',
+          { totalTokens: 10, totalCost: 0.5, stepsExecuted: 2, requestedBy: 'alice' },
+          T0 + 5,
+        ),
+      ).toBe(true);
+      expect(
+        await store.recordTurnUsage(
+          'default:alice:ws',
+          { totalTokens: 5, totalCost: 0.25, stepsExecuted: 1, requestedBy: 'bob' },
+          T0 + 6,
+        ),
+      ).toBe(true);
       expect(await store.get('default:alice:ws')).toMatchObject({
         updatedAt: T0 + 6,
         metadata: { a: 1, usage: { totalTokens: 15, totalCost: 0.75, stepsExecuted: 3, turns: 2 }, requestedBy: 'bob' },
       });
-      expect(await store.recordTurnUsage('default:nobody:ws', { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'x' }, T0)).toBe(false);
+      expect(
+        await store.recordTurnUsage(
+          'default:nobody:ws',
+          { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'x' },
+          T0,
+        ),
+      ).toBe(false);
       expect(await store.get('default:nobody:ws')).toBeUndefined();
     });
 
     it('loses no turn when turns of one session are recorded at the same time', async () => {
       await store.ensure(newSession('default:alice:ws'));
       const turn = { totalTokens: 3, totalCost: 0.5, stepsExecuted: 1, requestedBy: 'alice' };
-      await Promise.all(Array.from({ length: 25 }, (_, index) => store.recordTurnUsage('default:alice:ws', turn, T0 + index)));
-      expect((await store.get('default:alice:ws'))?.metadata.usage).toEqual({ totalTokens: 75, totalCost: 12.5, stepsExecuted: 25, turns: 25 });
+      await Promise.all(
+        Array.from({ length: 25 }, (_, index) => store.recordTurnUsage('default:alice:ws', turn, T0 + index)),
+      );
+      expect((await store.get('default:alice:ws'))?.metadata.usage).toEqual({
+        totalTokens: 75,
+        totalCost: 12.5,
+        stepsExecuted: 25,
+        turns: 25,
+      });
     });
 
     it('keeps the usage totals when the rest of the metadata is replaced', async () => {
       await store.ensure(newSession('default:alice:ws', { metadata: { requestedBy: 'alice' } }));
-      await store.recordTurnUsage('default:alice:ws', { totalTokens: 4, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' }, T0 + 1);
+      await store.recordTurnUsage(
+        'default:alice:ws',
+        { totalTokens: 4, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' },
+        T0 + 1,
+      );
       const session = await store.get('default:alice:ws');
       await store.updateMetadata('default:alice:ws', { ...session?.metadata, lastCompaction: { at: T0 + 2 } }, T0 + 2);
-      await store.updateMetadata('default:alice:ws', { ...(await store.get('default:alice:ws'))?.metadata, usage: { totalTokens: 999 } }, T0 + 3);
-      await store.recordTurnUsage('default:alice:ws', { totalTokens: 6, totalCost: 0.5, stepsExecuted: 2, requestedBy: 'alice' }, T0 + 4);
+      await store.updateMetadata(
+        'default:alice:ws',
+        { ...(await store.get('default:alice:ws'))?.metadata, usage: { totalTokens: 999 } },
+        T0 + 3,
+      );
+      await store.recordTurnUsage(
+        'default:alice:ws',
+        { totalTokens: 6, totalCost: 0.5, stepsExecuted: 2, requestedBy: 'alice' },
+        T0 + 4,
+      );
       expect((await store.get('default:alice:ws'))?.metadata).toEqual({
         requestedBy: 'alice',
         lastCompaction: { at: T0 + 2 },
@@ -247,15 +378,20 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
       for (const key of keys) await store.ensure(newSession(key));
       const turn = { totalTokens: 10, totalCost: 0.25, stepsExecuted: 2, requestedBy: 'alice' };
       // Turns of one session follow each other (TurnService holds its lock); sessions run side by side.
-      await Promise.all(keys.map(async (key) => {
-        for (let index = 0; index < 12; index += 1) {
-          await store.append(key, [user(`${key} question ${index}`, T0 + index)], T0 + index * 10);
-          await store.append(key, [assistant(`${key} answer ${index}`, T0 + index)], T0 + index * 10 + 1);
-          await store.recordTurnUsage(key, turn, T0 + index * 10 + 2);
-        }
-      }));
+      await Promise.all(
+        keys.map(async (key) => {
+          for (let index = 0; index < 12; index += 1) {
+            await store.append(key, [user(`${key} question ${index}`, T0 + index)], T0 + index * 10);
+            await store.append(key, [assistant(`${key} answer ${index}`, T0 + index)], T0 + index * 10 + 1);
+            await store.recordTurnUsage(key, turn, T0 + index * 10 + 2);
+          }
+        }),
+      );
       for (const key of keys) {
-        const expected = Array.from({ length: 12 }, (_, index) => [`${key} question ${index}`, `${key} answer ${index}`]).flat();
+        const expected = Array.from({ length: 12 }, (_, index) => [
+          `${key} question ${index}`,
+          `${key} answer ${index}`,
+        ]).flat();
         expect((await store.history(key)).map((message) => message.content)).toEqual(expected);
         expect(await store.get(key)).toMatchObject({
           messageCount: 24,
@@ -270,24 +406,50 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
       await store.ensure(newSession('default:bob:ws', { createdAt: T0 + 50 }));
       await store.append('default:alice:ws', [user('kumquat season')], T0 + 100);
       expect(await store.get('default:alice:ws')).toMatchObject({ messageCount: 1, updatedAt: T0 + 100 });
-      await store.recordTurnUsage('default:alice:ws', { totalTokens: 7, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' }, T0 + 101);
+      await store.recordTurnUsage(
+        'default:alice:ws',
+        { totalTokens: 7, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' },
+        T0 + 101,
+      );
       const ensured = await store.ensure(newSession('default:alice:ws'));
-      expect(ensured).toMatchObject({ created: false, session: { messageCount: 1, updatedAt: T0 + 101, metadata: { usage: { totalTokens: 7, turns: 1 } } } });
+      expect(ensured).toMatchObject({
+        created: false,
+        session: { messageCount: 1, updatedAt: T0 + 101, metadata: { usage: { totalTokens: 7, turns: 1 } } },
+      });
       await store.append('default:alice:ws', [assistant('kumquat jam')], T0 + 102);
       expect((await store.history('default:alice:ws', 1)).map((message) => message.content)).toEqual(['kumquat jam']);
       await store.append('default:bob:ws', [user('hello')], T0 + 200);
-      expect((await store.list({ limit: 1 }))[0]).toMatchObject({ sessionKey: 'default:bob:ws', messageCount: 1, updatedAt: T0 + 200 });
+      expect((await store.list({ limit: 1 }))[0]).toMatchObject({
+        sessionKey: 'default:bob:ws',
+        messageCount: 1,
+        updatedAt: T0 + 200,
+      });
       await store.append('default:bob:ws', [user('kumquat tree')], T0 + 201);
-      expect((await store.search('kumquat', 10)).map((hit) => hit.sessionKey).sort()).toEqual(['default:alice:ws', 'default:bob:ws']);
+      expect((await store.search('kumquat', 10)).map((hit) => hit.sessionKey).sort()).toEqual([
+        'default:alice:ws',
+        'default:bob:ws',
+      ]);
     });
 
     it('refuses writes to a session deleted after its earlier writes were accepted', async () => {
       await store.ensure(newSession('default:alice:ws'));
       await store.append('default:alice:ws', [user('one')], T0);
-      await store.recordTurnUsage('default:alice:ws', { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' }, T0);
+      await store.recordTurnUsage(
+        'default:alice:ws',
+        { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' },
+        T0,
+      );
       expect(await store.delete('default:alice:ws')).toBe(true);
-      await expect(store.append('default:alice:ws', [user('two')], T0 + 1)).rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
-      expect(await store.recordTurnUsage('default:alice:ws', { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' }, T0 + 1)).toBe(false);
+      await expect(store.append('default:alice:ws', [user('two')], T0 + 1)).rejects.toThrow(
+        expect.objectContaining({ kind: 'not_found' }),
+      );
+      expect(
+        await store.recordTurnUsage(
+          'default:alice:ws',
+          { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' },
+          T0 + 1,
+        ),
+      ).toBe(false);
       expect(await store.get('default:alice:ws')).toBeUndefined();
     });
 
@@ -305,11 +467,19 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
       expect(await store.get('default:alice:ws')).toMatchObject({ messageCount: 1, updatedAt: T0 + 5 });
       expect(await store.search('papaya', 5)).toEqual([]);
 
-      await store.recordTurnUsage('default:alice:ws', { totalTokens: 3, totalCost: 0, stepsExecuted: 1, requestedBy: 'bob' }, T0 + 6);
+      await store.recordTurnUsage(
+        'default:alice:ws',
+        { totalTokens: 3, totalCost: 0, stepsExecuted: 1, requestedBy: 'bob' },
+        T0 + 6,
+      );
       expect(await store.updateMetadata('default:alice:ws', { topic: 'y' }, T0 + 7)).toBe(true);
       expect(await store.get('default:alice:ws')).toMatchObject({
         updatedAt: T0 + 7,
-        metadata: { topic: 'y', usage: { totalTokens: 3, totalCost: 0, stepsExecuted: 1, turns: 1 }, requestedBy: 'bob' },
+        metadata: {
+          topic: 'y',
+          usage: { totalTokens: 3, totalCost: 0, stepsExecuted: 1, turns: 1 },
+          requestedBy: 'bob',
+        },
       });
 
       await store.append('default:alice:ws', [user('guava')], T0 + 8);
@@ -329,20 +499,31 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
         await store.append(key, [user(`${key} question`), assistant(`${key} answer`)], T0 + index);
         // Read from the other connection right on the answer, before anything else of this port runs.
         const history = other.history(key);
-        await store.recordTurnUsage(key, { totalTokens: 5, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' }, T0 + index);
+        await store.recordTurnUsage(
+          key,
+          { totalTokens: 5, totalCost: 0, stepsExecuted: 1, requestedBy: 'alice' },
+          T0 + index,
+        );
         const record = other.get(key);
         return { history: (await history).map((message) => message.content), usage: (await record)?.metadata.usage };
       });
       for (const [index, seen] of (await Promise.all(readers)).entries()) {
         const key = keys[index] ?? '';
-        expect(seen).toEqual({ history: [`${key} question`, `${key} answer`], usage: { totalTokens: 5, totalCost: 0, stepsExecuted: 1, turns: 1 } });
+        expect(seen).toEqual({
+          history: [`${key} question`, `${key} answer`],
+          usage: { totalTokens: 5, totalCost: 0, stepsExecuted: 1, turns: 1 },
+        });
       }
     });
 
     it('writes accepted appends and usage before it shuts down, so they are there after a restart', async () => {
       await store.ensure(newSession('default:alice:ws'));
       await store.append('default:alice:ws', [user('before shutdown', T0 + 1)], T0 + 10);
-      await store.recordTurnUsage('default:alice:ws', { totalTokens: 4, totalCost: 0.5, stepsExecuted: 1, requestedBy: 'alice' }, T0 + 11);
+      await store.recordTurnUsage(
+        'default:alice:ws',
+        { totalTokens: 4, totalCost: 0.5, stepsExecuted: 1, requestedBy: 'alice' },
+        T0 + 11,
+      );
       // Answered writes are committed; the restart comes right after them.
       store = await fixture.reopen();
       expect(await store.history('default:alice:ws')).toEqual([user('before shutdown', T0 + 1)]);

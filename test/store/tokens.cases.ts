@@ -29,7 +29,12 @@ export function tokenPortCases(backend: string, open: () => Promise<PortFixture<
 
     it('lists active tokens by creation time', async () => {
       await store.create({ id: 'late', secretHash: HASH_A, scopes: [], createdAt: '2026-01-02T00:00:00.000Z' });
-      await store.create({ id: 'early', secretHash: HASH_B, scopes: ['admin', 'rpc'], createdAt: '2026-01-01T00:00:00.000Z' });
+      await store.create({
+        id: 'early',
+        secretHash: HASH_B,
+        scopes: ['admin', 'rpc'],
+        createdAt: '2026-01-01T00:00:00.000Z',
+      });
       expect((await store.list()).map((token) => [token.id, token.scopes])).toEqual([
         ['early', ['admin', 'rpc']],
         ['late', []],
@@ -48,8 +53,13 @@ export function tokenPortCases(backend: string, open: () => Promise<PortFixture<
     it('never issues a revoked id again: it owns what its token made, so a second create is a conflict naming it', async () => {
       await store.create({ id: 'bob', secretHash: HASH_A, scopes: ['rpc'], createdAt: '2026-01-01T00:00:00.000Z' });
       expect(await store.revoke('bob', REVOKED_AT)).toBe(true);
-      await expect(store.create({ id: 'bob', secretHash: HASH_B, scopes: ['admin'], createdAt: '2026-01-02T00:00:00.000Z' }))
-        .rejects.toMatchObject({ kind: 'conflict', message: expect.stringContaining("'bob'"), details: { param: 'id' } });
+      await expect(
+        store.create({ id: 'bob', secretHash: HASH_B, scopes: ['admin'], createdAt: '2026-01-02T00:00:00.000Z' }),
+      ).rejects.toMatchObject({
+        kind: 'conflict',
+        message: expect.stringContaining("'bob'"),
+        details: { param: 'id' },
+      });
       expect(await store.findById('bob')).toBeUndefined();
       expect(await store.findBySecretHash(HASH_B)).toBeUndefined();
       expect(await store.list()).toEqual([]);
@@ -66,8 +76,12 @@ export function tokenPortCases(backend: string, open: () => Promise<PortFixture<
 
     it('refuses a second token with the same id or the same hash', async () => {
       await store.create({ id: 'bob', secretHash: HASH_A, scopes: ['rpc'], createdAt: '2026-01-01T00:00:00.000Z' });
-      await expect(store.create({ id: 'bob', secretHash: HASH_B, scopes: [], createdAt: '2026-01-01T00:00:00.000Z' })).rejects.toMatchObject({ kind: 'conflict' });
-      await expect(store.create({ id: 'eve', secretHash: HASH_A, scopes: [], createdAt: '2026-01-01T00:00:00.000Z' })).rejects.toThrow();
+      await expect(
+        store.create({ id: 'bob', secretHash: HASH_B, scopes: [], createdAt: '2026-01-01T00:00:00.000Z' }),
+      ).rejects.toMatchObject({ kind: 'conflict' });
+      await expect(
+        store.create({ id: 'eve', secretHash: HASH_A, scopes: [], createdAt: '2026-01-01T00:00:00.000Z' }),
+      ).rejects.toThrow();
     });
   });
 }

@@ -24,13 +24,18 @@ export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS
 
 export function runCli(args: string[], home: string, extraEnv: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [...CLI_ARGS, ...args], { cwd: ROOT, env: cliEnv(home, extraEnv), timeout: 20_000 }, (error, stdout, stderr) => {
-      if (error !== null && typeof error.code !== 'number') {
-        reject(error);
-        return;
-      }
-      resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [...CLI_ARGS, ...args],
+      { cwd: ROOT, env: cliEnv(home, extraEnv), timeout: 20_000 },
+      (error, stdout, stderr) => {
+        if (error !== null && typeof error.code !== 'number') {
+          reject(error);
+          return;
+        }
+        resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -77,7 +82,10 @@ export function spawnCli(args: string[], home: string, entry: 'source' | typeof 
     exited,
     waitForOutput(pattern, timeoutMs = 15_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ${pattern} in output within ${timeoutMs} ms:\n${out}\n${err}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no ${pattern} in output within ${timeoutMs} ms:\n${out}\n${err}`)),
+          timeoutMs,
+        );
         const check = () => {
           const match = out.match(pattern);
           if (match !== null) {

@@ -23,8 +23,13 @@ export interface DashboardBrowser {
 }
 
 const ARGS = [
-  '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
 ];
 
 /** Two animation frames: resize observers (the charts) have redrawn for the new viewport. */
@@ -59,7 +64,10 @@ export async function openDashboardBrowser(): Promise<DashboardBrowser> {
     page,
     problems,
     async screenshots(name) {
-      for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      for (const [size, viewport] of [
+        ['desktop', DESKTOP],
+        ['phone', PHONE],
+      ] as const) {
         await page.setViewportSize(viewport);
         await settleLayout(page);
         await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}-${size}.png`), fullPage: true });
@@ -74,4 +82,3 @@ export async function openDashboardBrowser(): Promise<DashboardBrowser> {
     },
   };
 }
-

@@ -18,14 +18,18 @@ function newestSourceMs(dir: string): number {
 
 /** The built dashboard the tests serve; the vitest global setup has built it (tests never build, so workers cannot race). */
 export function builtDashboard(): string {
-  if (!existsSync(join(WEB_DIST, 'index.html'))) throw new Error(`No dashboard build in ${WEB_DIST}: run npm run build:web`);
+  if (!existsSync(join(WEB_DIST, 'index.html')))
+    throw new Error(`No dashboard build in ${WEB_DIST}: run npm run build:web`);
   return WEB_DIST;
 }
 
 /** Builds the dashboard when web/dist is missing or older than a source file; returns the dist path. */
 export async function ensureDashboardBuild(): Promise<string> {
   const index = join(WEB_DIST, 'index.html');
-  const isFresh = existsSync(index) && existsSync(join(WEB_DIST, '.vite', 'manifest.json')) && statSync(index).mtimeMs >= newestSourceMs(WEB_ROOT);
+  const isFresh =
+    existsSync(index) &&
+    existsSync(join(WEB_DIST, '.vite', 'manifest.json')) &&
+    statSync(index).mtimeMs >= newestSourceMs(WEB_ROOT);
   if (!isFresh) await build({ root: WEB_ROOT, logLevel: 'warn' });
   return WEB_DIST;
 }

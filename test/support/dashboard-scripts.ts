@@ -4,7 +4,8 @@
 export const STORED_TOKEN = "sessionStorage.getItem('agent-gateway.token')";
 
 /** Resolves after two animation frames, once resize observers (the charts) have redrawn. */
-export const TWO_FRAMES = 'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))';
+export const TWO_FRAMES =
+  'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))';
 
 /** How far the document sticks out to the right of the viewport, in px. */
 export const HORIZONTAL_OVERFLOW = 'Math.max(0, document.documentElement.scrollWidth - window.innerWidth)';
@@ -25,4 +26,5 @@ export const UNLABELLED_CONTROLS = `(() => {
 export const BODY_BACKGROUND = 'getComputedStyle(document.body).backgroundColor';
 export const THEME_ATTRIBUTE = 'document.documentElement.dataset.theme ?? null';
 export const FOCUSED_TEXT = 'document.activeElement?.textContent ?? null';
-export const IS_FOCUS_IN_MAIN = "document.activeElement?.closest('main') !== null && document.activeElement?.closest('main') !== undefined";
+export const IS_FOCUS_IN_MAIN =
+  "document.activeElement?.closest('main') !== null && document.activeElement?.closest('main') !== undefined";

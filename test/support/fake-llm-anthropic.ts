@@ -16,17 +16,27 @@ import {
 
 let messageCounter = 0;
 
-const STOP_REASON = { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens', content_filter: 'refusal' } as const;
+const STOP_REASON = {
+  stop: 'end_turn',
+  tool_calls: 'tool_use',
+  length: 'max_tokens',
+  content_filter: 'refusal',
+} as const;
 
 /** Anthropic's error envelope for a status: `{type: 'error', error: {type, message}}`. */
 function errorEnvelope(status: number, message: string | undefined): Record<string, unknown> {
   const type =
-    status === 401 ? 'authentication_error'
-    : status === 403 ? 'permission_error'
-    : status === 429 ? 'rate_limit_error'
-    : status === 529 ? 'overloaded_error'
-    : status >= 500 ? 'api_error'
-    : 'invalid_request_error';
+    status === 401
+      ? 'authentication_error'
+      : status === 403
+        ? 'permission_error'
+        : status === 429
+          ? 'rate_limit_error'
+          : status === 529
+            ? 'overloaded_error'
+            : status >= 500
+              ? 'api_error'
+              : 'invalid_request_error';
   return { type: 'error', error: { type, message: message ?? `scripted failure ${status}` } };
 }
 
@@ -52,10 +62,19 @@ function usageObject(turn: ResolvedTurn, outputTokens: number): Record<string, u
   };
 }
 
-export async function answerMessages(request: RecordedRequest, res: ServerResponse, reply: ScriptedReply): Promise<void> {
+export async function answerMessages(
+  request: RecordedRequest,
+  res: ServerResponse,
+  reply: ScriptedReply,
+): Promise<void> {
   const body = isRecord(request.body) ? request.body : {};
   const requestedModel = typeof body.model === 'string' ? body.model : 'fake-model';
-  const turn = resolveTurn(reply, requestedModel, JSON.stringify([body.system ?? '', body.messages ?? '']), 'toolu_fake_');
+  const turn = resolveTurn(
+    reply,
+    requestedModel,
+    JSON.stringify([body.system ?? '', body.messages ?? '']),
+    'toolu_fake_',
+  );
   messageCounter += 1;
   const id = `msg_fake_${messageCounter}`;
   const stopReason = reply.wireFinishReason ?? STOP_REASON[turn.finishReason];
@@ -67,7 +86,8 @@ export async function answerMessages(request: RecordedRequest, res: ServerRespon
       return;
     }
     const content: unknown[] = text.length > 0 ? [{ type: 'text', text }] : [];
-    for (const call of turn.toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(argumentsJson(call)) });
+    for (const call of turn.toolCalls)
+      content.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(argumentsJson(call)) });
     sendJson(
       res,
       200,
@@ -86,7 +106,8 @@ export async function answerMessages(request: RecordedRequest, res: ServerRespon
     return;
   }
 
-  const event = (name: string, data: Record<string, unknown>): string => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
+  const event = (name: string, data: Record<string, unknown>): string =>
+    `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
   const frames: { frame: string; isContent: boolean }[] = [
     {
       frame: event('message_start', {
@@ -106,21 +127,33 @@ export async function answerMessages(request: RecordedRequest, res: ServerRespon
   ];
   let blockIndex = 0;
   if (turn.deltas.length > 0) {
-    frames.push({ frame: event('content_block_start', { index: blockIndex, content_block: { type: 'text', text: '' } }), isContent: false });
+    frames.push({
+      frame: event('content_block_start', { index: blockIndex, content_block: { type: 'text', text: '' } }),
+      isContent: false,
+    });
     for (const piece of turn.deltas) {
-      frames.push({ frame: event('content_block_delta', { index: blockIndex, delta: { type: 'text_delta', text: piece } }), isContent: true });
+      frames.push({
+        frame: event('content_block_delta', { index: blockIndex, delta: { type: 'text_delta', text: piece } }),
+        isContent: true,
+      });
     }
     frames.push({ frame: event('content_block_stop', { index: blockIndex }), isContent: false });
     blockIndex += 1;
   }
   for (const call of turn.toolCalls) {
     frames.push({
-      frame: event('content_block_start', { index: blockIndex, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }),
+      frame: event('content_block_start', {
+        index: blockIndex,
+        content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+      }),
       isContent: false,
     });
     for (const piece of argumentPieces(call, reply.argumentChunks)) {
       frames.push({
-        frame: event('content_block_delta', { index: blockIndex, delta: { type: 'input_json_delta', partial_json: piece } }),
+        frame: event('content_block_delta', {
+          index: blockIndex,
+          delta: { type: 'input_json_delta', partial_json: piece },
+        }),
         isContent: true,
       });
     }
@@ -128,7 +161,10 @@ export async function answerMessages(request: RecordedRequest, res: ServerRespon
     blockIndex += 1;
   }
   frames.push({
-    frame: event('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: turn.usage.outputTokens } }),
+    frame: event('message_delta', {
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { output_tokens: turn.usage.outputTokens },
+    }),
     isContent: false,
   });
   frames.push({ frame: event('message_stop', {}), isContent: false });
@@ -137,7 +173,11 @@ export async function answerMessages(request: RecordedRequest, res: ServerRespon
   const sent =
     streamError === undefined
       ? frames
-      : cutWithError(frames, streamError.afterChunks, `event: error\ndata: ${JSON.stringify(errorEnvelope(streamError.status, streamError.message))}\n\n`);
+      : cutWithError(
+          frames,
+          streamError.afterChunks,
+          `event: error\ndata: ${JSON.stringify(errorEnvelope(streamError.status, streamError.message))}\n\n`,
+        );
   startEventStream(res, reply.headers);
   if (await writeFrames(res, sent, reply)) res.end();
 }

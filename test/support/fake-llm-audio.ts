@@ -16,7 +16,10 @@ export interface TranscriptionForm {
 const KNOWN_FIELDS = new Set(['model', 'language', 'response_format', 'file', 'prompt', 'temperature']);
 
 /** Parses the multipart body as a real server would (Fetch's multipart parser); undefined when it is not one. */
-export async function parseTranscriptionForm(headers: IncomingHttpHeaders, raw: Buffer): Promise<TranscriptionForm | undefined> {
+export async function parseTranscriptionForm(
+  headers: IncomingHttpHeaders,
+  raw: Buffer,
+): Promise<TranscriptionForm | undefined> {
   const contentType = headers['content-type'];
   if (contentType === undefined || !contentType.startsWith('multipart/form-data')) return undefined;
   let form: FormData;
@@ -33,7 +36,12 @@ export async function parseTranscriptionForm(headers: IncomingHttpHeaders, raw: 
   let filePart: TranscriptionForm['file'];
   if (file !== null && typeof file !== 'string') {
     const bytes = Buffer.from(await file.arrayBuffer());
-    filePart = { name: file.name, type: file.type, size: bytes.length, isWav: bytes.toString('ascii', 0, 4) === 'RIFF' && bytes.toString('ascii', 8, 12) === 'WAVE' };
+    filePart = {
+      name: file.name,
+      type: file.type,
+      size: bytes.length,
+      isWav: bytes.toString('ascii', 0, 4) === 'RIFF' && bytes.toString('ascii', 8, 12) === 'WAVE',
+    };
   }
   return {
     ...(text('model') === undefined ? {} : { model: text('model') }),
@@ -54,11 +62,20 @@ function formProblem(form: TranscriptionForm | undefined): string | undefined {
 }
 
 /** Answers `{text}` (scripted `text`, default `fake transcription`), plus `language` when the form named one. */
-export function answerTranscription(form: TranscriptionForm | undefined, res: ServerResponse, reply: ScriptedReply): void {
+export function answerTranscription(
+  form: TranscriptionForm | undefined,
+  res: ServerResponse,
+  reply: ScriptedReply,
+): void {
   const problem = formProblem(form);
   if (problem !== undefined) {
     sendJson(res, 400, { error: { message: problem, type: 'invalid_request_error', param: null, code: null } });
     return;
   }
-  sendJson(res, 200, { text: reply.text ?? 'fake transcription', ...(form?.language === undefined ? {} : { language: form.language }) }, reply.headers);
+  sendJson(
+    res,
+    200,
+    { text: reply.text ?? 'fake transcription', ...(form?.language === undefined ? {} : { language: form.language }) },
+    reply.headers,
+  );
 }

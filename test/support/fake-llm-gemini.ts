@@ -40,7 +40,9 @@ export function geminiError(res: ServerResponse, reply: ScriptedReply): void {
 /** `/v1beta/models/<model>:<method>` → the model and the method; only under /v1beta, Gemini's API version. */
 export function geminiRoute(path: string): { model: string; method: string } | undefined {
   const match = /^\/v1beta\/models\/([^/:]+):([A-Za-z]+)$/.exec(path);
-  return match?.[1] === undefined || match[2] === undefined ? undefined : { model: decodeURIComponent(match[1]), method: match[2] };
+  return match?.[1] === undefined || match[2] === undefined
+    ? undefined
+    : { model: decodeURIComponent(match[1]), method: match[2] };
 }
 
 function parseArgs(call: ResolvedTurn['toolCalls'][number]): unknown {
@@ -60,9 +62,19 @@ function usageMetadata(turn: ResolvedTurn): Record<string, unknown> {
   };
 }
 
-export async function answerGemini(request: RecordedRequest, res: ServerResponse, reply: ScriptedReply, model: string): Promise<void> {
+export async function answerGemini(
+  request: RecordedRequest,
+  res: ServerResponse,
+  reply: ScriptedReply,
+  model: string,
+): Promise<void> {
   const body = isRecord(request.body) ? request.body : {};
-  const turn = resolveTurn(reply, model, JSON.stringify([body.systemInstruction ?? '', body.contents ?? '']), 'gemini_call_');
+  const turn = resolveTurn(
+    reply,
+    model,
+    JSON.stringify([body.systemInstruction ?? '', body.contents ?? '']),
+    'gemini_call_',
+  );
   const finishReason = reply.wireFinishReason ?? FINISH_REASON[turn.finishReason];
   const candidate = (parts: unknown[], isLast: boolean): Record<string, unknown> => ({
     content: { role: 'model', parts },
@@ -80,7 +92,8 @@ export async function answerGemini(request: RecordedRequest, res: ServerResponse
     return { candidates: [candidate(parts, isLast)], ...usage, modelVersion: turn.model };
   });
 
-  const isSse = request.isStream && new URLSearchParams(request.query).get('alt') === 'sse' && reply.ignoreStream !== true;
+  const isSse =
+    request.isStream && new URLSearchParams(request.query).get('alt') === 'sse' && reply.ignoreStream !== true;
   if (!isSse) {
     if (reply.dropAfterChunks !== undefined) {
       res.socket?.destroy();
@@ -92,31 +105,56 @@ export async function answerGemini(request: RecordedRequest, res: ServerResponse
       return;
     }
     const parts = [...(turn.deltas.length > 0 ? [{ text: turn.deltas.join('') }] : []), ...calls];
-    sendJson(res, 200, { candidates: [candidate(parts, true)], usageMetadata: usageMetadata(turn), modelVersion: turn.model }, reply.headers);
+    sendJson(
+      res,
+      200,
+      { candidates: [candidate(parts, true)], usageMetadata: usageMetadata(turn), modelVersion: turn.model },
+      reply.headers,
+    );
     return;
   }
-  const frames = chunks.map((chunk, index) => ({ frame: `data: ${JSON.stringify(chunk)}\r\n\r\n`, isContent: (groups[index]?.length ?? 0) > 0 }));
+  const frames = chunks.map((chunk, index) => ({
+    frame: `data: ${JSON.stringify(chunk)}\r\n\r\n`,
+    isContent: (groups[index]?.length ?? 0) > 0,
+  }));
   const { streamError } = reply;
   const sent =
     streamError === undefined
       ? frames
-      : cutWithError(frames, streamError.afterChunks, `data: ${JSON.stringify(errorEnvelope(streamError.status, streamError.message))}\r\n\r\n`);
+      : cutWithError(
+          frames,
+          streamError.afterChunks,
+          `data: ${JSON.stringify(errorEnvelope(streamError.status, streamError.message))}\r\n\r\n`,
+        );
   startEventStream(res, reply.headers);
   if (await writeFrames(res, sent, reply)) res.end();
 }
 
-export function answerGeminiEmbeddings(request: RecordedRequest, res: ServerResponse, reply: ScriptedReply, method: string, dimensions: number): void {
+export function answerGeminiEmbeddings(
+  request: RecordedRequest,
+  res: ServerResponse,
+  reply: ScriptedReply,
+  method: string,
+  dimensions: number,
+): void {
   const body = isRecord(request.body) ? request.body : {};
   const textOf = (content: unknown): string =>
-    isRecord(content) && Array.isArray(content.parts) ? content.parts.map((part: unknown) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('') : '';
+    isRecord(content) && Array.isArray(content.parts)
+      ? content.parts
+          .map((part: unknown) => (isRecord(part) && typeof part.text === 'string' ? part.text : ''))
+          .join('')
+      : '';
   // Gemini's `outputDimensionality` asks for shorter vectors, per content.
-  const sizeOf = (request: unknown): number => (isRecord(request) && typeof request.outputDimensionality === 'number' ? request.outputDimensionality : dimensions);
+  const sizeOf = (request: unknown): number =>
+    isRecord(request) && typeof request.outputDimensionality === 'number' ? request.outputDimensionality : dimensions;
   if (method === 'embedContent') {
     const vector = reply.vectors?.[0] ?? fakeVector(textOf(body.content), sizeOf(body));
     sendJson(res, 200, { embedding: { values: vector } }, reply.headers);
     return;
   }
   const requests = Array.isArray(body.requests) ? body.requests : [];
-  const vectors = reply.vectors ?? requests.map((item: unknown) => fakeVector(textOf(isRecord(item) ? item.content : undefined), sizeOf(item)));
+  const vectors =
+    reply.vectors ??
+    requests.map((item: unknown) => fakeVector(textOf(isRecord(item) ? item.content : undefined), sizeOf(item)));
   sendJson(res, 200, { embeddings: vectors.map((values) => ({ values })) }, reply.headers);
 }

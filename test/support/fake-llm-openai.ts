@@ -21,10 +21,13 @@ let completionCounter = 0;
 /** OpenAI's error object for a status, with the type and code OpenAI sends for it. */
 function errorObject(status: number, message: string | undefined): Record<string, unknown> {
   const [type, code] =
-    status === 401 ? ['invalid_request_error', 'invalid_api_key']
-    : status === 429 ? ['requests', 'rate_limit_exceeded']
-    : status >= 500 ? ['server_error', null]
-    : ['invalid_request_error', null];
+    status === 401
+      ? ['invalid_request_error', 'invalid_api_key']
+      : status === 429
+        ? ['requests', 'rate_limit_exceeded']
+        : status >= 500
+          ? ['server_error', null]
+          : ['invalid_request_error', null];
   return { message: message ?? `scripted failure ${status}`, type, param: null, code };
 }
 
@@ -42,7 +45,11 @@ function usageObject(turn: ResolvedTurn): Record<string, unknown> {
   };
 }
 
-export async function answerChatCompletion(request: RecordedRequest, res: ServerResponse, reply: ScriptedReply): Promise<void> {
+export async function answerChatCompletion(
+  request: RecordedRequest,
+  res: ServerResponse,
+  reply: ScriptedReply,
+): Promise<void> {
   const body = isRecord(request.body) ? request.body : {};
   const requestedModel = typeof body.model === 'string' ? body.model : 'fake-model';
   const turn = resolveTurn(reply, requestedModel, JSON.stringify(body.messages ?? ''), 'call_');
@@ -57,7 +64,10 @@ export async function answerChatCompletion(request: RecordedRequest, res: Server
       return;
     }
     const text = turn.deltas.join('');
-    const message: Record<string, unknown> = { role: 'assistant', content: text.length > 0 || turn.toolCalls.length === 0 ? text : null };
+    const message: Record<string, unknown> = {
+      role: 'assistant',
+      content: text.length > 0 || turn.toolCalls.length === 0 ? text : null,
+    };
     if (turn.toolCalls.length > 0) {
       message.tool_calls = turn.toolCalls.map((call) => ({
         id: call.id,
@@ -101,12 +111,17 @@ export async function answerChatCompletion(request: RecordedRequest, res: Server
   for (const text of turn.deltas) frames.push({ frame: chunk(delta({ content: text })), isContent: true });
   turn.toolCalls.forEach((call, index) => {
     frames.push({
-      frame: chunk(delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] })),
+      frame: chunk(
+        delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
+      ),
       isContent: true,
     });
     // Arguments arrive in pieces (two unless scripted), as real servers split them, so clients must join deltas.
     for (const piece of argumentPieces(call, reply.argumentChunks)) {
-      frames.push({ frame: chunk(delta({ tool_calls: [{ index, function: { arguments: piece } }] })), isContent: true });
+      frames.push({
+        frame: chunk(delta({ tool_calls: [{ index, function: { arguments: piece } }] })),
+        isContent: true,
+      });
     }
   });
   frames.push({ frame: chunk(delta({}, finishReason)), isContent: false });
@@ -117,7 +132,11 @@ export async function answerChatCompletion(request: RecordedRequest, res: Server
   const sent =
     streamError === undefined
       ? frames
-      : cutWithError(frames, streamError.afterChunks, `data: ${JSON.stringify({ error: errorObject(streamError.status, streamError.message) })}\n\n`);
+      : cutWithError(
+          frames,
+          streamError.afterChunks,
+          `data: ${JSON.stringify({ error: errorObject(streamError.status, streamError.message) })}\n\n`,
+        );
   startEventStream(res, reply.headers);
   if (await writeFrames(res, sent, reply)) res.end();
 }
@@ -126,12 +145,24 @@ type ChunkWriter = (choices: unknown[], extra?: Record<string, unknown>) => stri
 type DeltaWriter = (value: Record<string, unknown>, finishReason?: string | null) => unknown[];
 
 /** The frames of a `huge` reply, made one at a time; counts what it wrote on the recorded request. */
-function* hugeFrames(request: RecordedRequest, huge: NonNullable<ScriptedReply['huge']>, chunk: ChunkWriter, delta: DeltaWriter): Generator<string> {
+function* hugeFrames(
+  request: RecordedRequest,
+  huge: NonNullable<ScriptedReply['huge']>,
+  chunk: ChunkWriter,
+  delta: DeltaWriter,
+): Generator<string> {
   const size = huge.deltaChars ?? 1000;
   const piece = 'lorem ipsum '.repeat(Math.ceil(size / 12)).slice(0, size);
   const isTool = huge.as === 'tool-arguments';
   yield chunk(delta({ role: 'assistant', content: '' }));
-  if (isTool) yield chunk(delta({ tool_calls: [{ index: 0, id: 'call_huge', type: 'function', function: { name: 'current_time', arguments: '{"note":"' } }] }));
+  if (isTool)
+    yield chunk(
+      delta({
+        tool_calls: [
+          { index: 0, id: 'call_huge', type: 'function', function: { name: 'current_time', arguments: '{"note":"' } },
+        ],
+      }),
+    );
   while (request.streamedChars < huge.chars) {
     const text = piece.slice(0, huge.chars - request.streamedChars);
     request.streamedChars += text.length;
@@ -161,7 +192,12 @@ function toBase64(vector: readonly number[]): string {
   return bytes.toString('base64');
 }
 
-export function answerEmbeddings(request: RecordedRequest, res: ServerResponse, reply: ScriptedReply, dimensions: number): void {
+export function answerEmbeddings(
+  request: RecordedRequest,
+  res: ServerResponse,
+  reply: ScriptedReply,
+  dimensions: number,
+): void {
   const body = isRecord(request.body) ? request.body : {};
   const inputs = Array.isArray(body.input) ? body.input.map(String) : [String(body.input ?? '')];
   // OpenAI's `dimensions` asks for shorter vectors.
@@ -174,7 +210,11 @@ export function answerEmbeddings(request: RecordedRequest, res: ServerResponse, 
     200,
     {
       object: 'list',
-      data: vectors.map((vector, index) => ({ object: 'embedding', index, embedding: isBase64 ? toBase64(vector) : vector })),
+      data: vectors.map((vector, index) => ({
+        object: 'embedding',
+        index,
+        embedding: isBase64 ? toBase64(vector) : vector,
+      })),
       model: reply.model ?? (typeof body.model === 'string' ? body.model : 'fake-embedding'),
       usage: { prompt_tokens: tokens, total_tokens: tokens },
     },
@@ -183,6 +223,13 @@ export function answerEmbeddings(request: RecordedRequest, res: ServerResponse, 
 }
 
 /** `fields` adds extra fields to a listed model, such as the served context window (`max_model_len` on vLLM). */
-export function answerModels(res: ServerResponse, models: readonly string[], fields: Readonly<Record<string, Record<string, unknown>>> = {}): void {
-  sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-llm', ...fields[id] })) });
+export function answerModels(
+  res: ServerResponse,
+  models: readonly string[],
+  fields: Readonly<Record<string, Record<string, unknown>>> = {},
+): void {
+  sendJson(res, 200, {
+    object: 'list',
+    data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-llm', ...fields[id] })),
+  });
 }

@@ -2,7 +2,15 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 
 /** Which protocol a request arrived on. */
-export type FakeEndpoint = 'openai-chat' | 'anthropic-messages' | 'google-gemini' | 'embeddings' | 'gemini-embeddings' | 'models' | 'ollama-show' | 'transcriptions';
+export type FakeEndpoint =
+  | 'openai-chat'
+  | 'anthropic-messages'
+  | 'google-gemini'
+  | 'embeddings'
+  | 'gemini-embeddings'
+  | 'models'
+  | 'ollama-show'
+  | 'transcriptions';
 
 export interface RecordedRequest {
   endpoint: FakeEndpoint;
@@ -120,7 +128,12 @@ export function splitText(text: string, chunks: number | undefined): string[] {
 }
 
 /** Turns a reply into what the protocol writers send; `promptText` feeds the usage estimate. */
-export function resolveTurn(reply: ScriptedReply, requestedModel: string, promptText: string, idPrefix: string): ResolvedTurn {
+export function resolveTurn(
+  reply: ScriptedReply,
+  requestedModel: string,
+  promptText: string,
+  idPrefix: string,
+): ResolvedTurn {
   const deltas = reply.deltas ?? splitText(reply.text ?? '', reply.chunks);
   const text = deltas.join('');
   const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
@@ -238,14 +251,24 @@ export function holdUntil(held: Promise<unknown>, res: ServerResponse): Promise<
   });
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
 export function startEventStream(res: ServerResponse, headers: Record<string, string> = {}): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    ...headers,
+  });
   res.flushHeaders();
 }
 

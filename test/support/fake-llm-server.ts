@@ -30,7 +30,14 @@ import {
   type ScriptedReply,
 } from './fake-llm-script.js';
 
-export type { FakeEndpoint, RecordedRequest, ScriptEntry, ScriptedReply, ScriptedToolCall, ScriptedUsage } from './fake-llm-script.js';
+export type {
+  FakeEndpoint,
+  RecordedRequest,
+  ScriptEntry,
+  ScriptedReply,
+  ScriptedToolCall,
+  ScriptedUsage,
+} from './fake-llm-script.js';
 export { fakeVector } from './fake-llm-openai.js';
 export type { TranscriptionForm } from './fake-llm-audio.js';
 
@@ -115,16 +122,25 @@ const GEMINI_METHODS: Record<string, FakeEndpoint> = {
   batchEmbedContents: 'gemini-embeddings',
 };
 
-function routeOf(method: string, path: string): { endpoint: FakeEndpoint; geminiModel?: string; geminiMethod?: string } | undefined {
+function routeOf(
+  method: string,
+  path: string,
+): { endpoint: FakeEndpoint; geminiModel?: string; geminiMethod?: string } | undefined {
   const fixed = ROUTES[`${method} ${path}`];
   if (fixed !== undefined) return { endpoint: fixed };
   const gemini = method === 'POST' ? geminiRoute(path) : undefined;
   const endpoint = gemini === undefined ? undefined : GEMINI_METHODS[gemini.method];
-  return gemini === undefined || endpoint === undefined ? undefined : { endpoint, geminiModel: gemini.model, geminiMethod: gemini.method };
+  return gemini === undefined || endpoint === undefined
+    ? undefined
+    : { endpoint, geminiModel: gemini.model, geminiMethod: gemini.method };
 }
 
 function hasKey(req: IncomingMessage, apiKey: string): boolean {
-  return req.headers.authorization === `Bearer ${apiKey}` || req.headers['x-api-key'] === apiKey || req.headers['x-goog-api-key'] === apiKey;
+  return (
+    req.headers.authorization === `Bearer ${apiKey}` ||
+    req.headers['x-api-key'] === apiKey ||
+    req.headers['x-goog-api-key'] === apiKey
+  );
 }
 
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
@@ -135,7 +151,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const requests: RecordedRequest[] = [];
 
   function takeReply(request: RecordedRequest): ScriptedReply {
-    const wanted = request.endpoint === 'embeddings' || request.endpoint === 'gemini-embeddings' ? 'embeddings' : request.endpoint === 'transcriptions' ? 'transcriptions' : 'chat';
+    const wanted =
+      request.endpoint === 'embeddings' || request.endpoint === 'gemini-embeddings'
+        ? 'embeddings'
+        : request.endpoint === 'transcriptions'
+          ? 'transcriptions'
+          : 'chat';
     for (let index = 0; index < queue.length; index += 1) {
       const entry = queue[index];
       if (entry === undefined) continue;
@@ -166,7 +187,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       query,
       headers: req.headers,
       body,
-      isStream: route.geminiMethod === undefined ? isRecord(body) && body.stream === true : route.geminiMethod === 'streamGenerateContent',
+      isStream:
+        route.geminiMethod === undefined
+          ? isRecord(body) && body.stream === true
+          : route.geminiMethod === 'streamGenerateContent',
       receivedAt: Date.now(),
       remotePort: req.socket.remotePort,
       closedByClient: false,
@@ -209,7 +233,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     else if (endpoint === 'openai-chat') await answerChatCompletion(request, res, reply);
     else if (endpoint === 'anthropic-messages') await answerMessages(request, res, reply);
     else if (endpoint === 'google-gemini') await answerGemini(request, res, reply, route.geminiModel ?? 'fake-model');
-    else if (endpoint === 'gemini-embeddings') answerGeminiEmbeddings(request, res, reply, route.geminiMethod ?? 'embedContent', dimensions);
+    else if (endpoint === 'gemini-embeddings')
+      answerGeminiEmbeddings(request, res, reply, route.geminiMethod ?? 'embedContent', dimensions);
     else answerEmbeddings(request, res, reply, dimensions);
   }
 
@@ -233,7 +258,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     },
     pending: () => queue.length,
     chatRequests: () =>
-      requests.filter((request) => request.endpoint === 'openai-chat' || request.endpoint === 'anthropic-messages' || request.endpoint === 'google-gemini'),
+      requests.filter(
+        (request) =>
+          request.endpoint === 'openai-chat' ||
+          request.endpoint === 'anthropic-messages' ||
+          request.endpoint === 'google-gemini',
+      ),
     setDefaultReply: (reply) => {
       defaultReply = reply;
     },

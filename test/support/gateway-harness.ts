@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify as stringifyYaml } from 'yaml';
 import { createApp, type App, type AppOptions } from '../../src/app.js';
-import { resolvePaths, validateConfig, type ConfigInput, type GatewayConfig, type GatewayPaths } from '../../src/config/index.js';
+import {
+  resolvePaths,
+  validateConfig,
+  type ConfigInput,
+  type GatewayConfig,
+  type GatewayPaths,
+} from '../../src/config/index.js';
 import { createLogger, type Logger } from '../../src/obs/logger.js';
 
 type GatewayInput = NonNullable<ConfigInput['gateway']>;
@@ -122,7 +128,8 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
   const config = harnessConfig(options);
   const dataDir = await mkdtemp(join(tmpdir(), 'agent-gateway-test-'));
   const ownPaths = resolvePaths({ dataDir }, {});
-  const paths = options.sharedDatabasePath === undefined ? ownPaths : { ...ownPaths, databasePath: options.sharedDatabasePath };
+  const paths =
+    options.sharedDatabasePath === undefined ? ownPaths : { ...ownPaths, databasePath: options.sharedDatabasePath };
   let app: App;
   try {
     // The running config is also on disk, as `agent-gateway start` would have it, for code that reads the file.

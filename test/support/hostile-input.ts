@@ -52,7 +52,19 @@ const HOSTILE_STRINGS = [
   ...FORBIDDEN_KEYS,
 ] as const;
 
-const HOSTILE_NUMBERS = [0, -1, 1, 0.5, -0.0, 2 ** 31, 2 ** 31 - 1, 2 ** 53 + 1, Number.MAX_VALUE, -Number.MAX_VALUE, 1e-300] as const;
+const HOSTILE_NUMBERS = [
+  0,
+  -1,
+  1,
+  0.5,
+  -0.0,
+  2 ** 31,
+  2 ** 31 - 1,
+  2 ** 53 + 1,
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+  1e-300,
+] as const;
 
 /** A JSON value nested `depth` levels deep, as text (10,000 levels is what overflowed the stack before). */
 export function deepJson(depth: number, open = '[', close = ']'): string {
@@ -73,7 +85,12 @@ export function hostileValue(random: Random, depth = 0): unknown {
     case 4:
       return Array.from({ length: random.int(4) }, () => hostileValue(random, depth + 1));
     case 5:
-      return Object.fromEntries(Array.from({ length: random.int(4) }, () => [random.pick(HOSTILE_STRINGS).slice(0, 40), hostileValue(random, depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: random.int(4) }, () => [
+          random.pick(HOSTILE_STRINGS).slice(0, 40),
+          hostileValue(random, depth + 1),
+        ]),
+      );
     case 6:
       return Array.from({ length: 2_000 + random.int(3_000) }, (_, index) => index);
     default:
@@ -97,9 +114,13 @@ export function hostileJsonText(random: Random, value: unknown): string {
   const text = JSON.stringify(value) ?? 'null';
   switch (random.int(10)) {
     case 0:
-      return text.startsWith('{') && text.length > 2 ? `{"${random.pick(FORBIDDEN_KEYS)}":{"polluted":true},${text.slice(1)}` : text;
+      return text.startsWith('{') && text.length > 2
+        ? `{"${random.pick(FORBIDDEN_KEYS)}":{"polluted":true},${text.slice(1)}`
+        : text;
     case 1:
-      return text.startsWith('{') && text.length > 2 ? `{"deep":${deepJson(2_000 + random.int(9_000), random.chance(0.5) ? '[' : '{"a":', random.chance(0.5) ? ']' : '}')},${text.slice(1)}` : text;
+      return text.startsWith('{') && text.length > 2
+        ? `{"deep":${deepJson(2_000 + random.int(9_000), random.chance(0.5) ? '[' : '{"a":', random.chance(0.5) ? ']' : '}')},${text.slice(1)}`
+        : text;
     case 2:
       return text.slice(0, Math.max(1, random.int(text.length)));
     case 3:

@@ -25,7 +25,10 @@ export function captureLogs(level = 'debug'): LogCapture {
     lines,
     waitFor(text, timeoutMs = 5_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no log line with ${JSON.stringify(text)} within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no log line with ${JSON.stringify(text)} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         const check = () => {
           const line = lines.find((candidate) => candidate.includes(text));
           if (line === undefined) waiters.push(check);

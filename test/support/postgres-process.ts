@@ -16,15 +16,23 @@ const DEBIAN_ROOT = '/usr/lib/postgresql';
 
 function candidateDirs(): string[] {
   const onPath = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir !== '');
-  const debian = existsSync(DEBIAN_ROOT) ? readdirSync(DEBIAN_ROOT).sort().reverse().map((major) => join(DEBIAN_ROOT, major, 'bin')) : [];
+  const debian = existsSync(DEBIAN_ROOT)
+    ? readdirSync(DEBIAN_ROOT)
+        .sort()
+        .reverse()
+        .map((major) => join(DEBIAN_ROOT, major, 'bin'))
+    : [];
   return [...onPath, ...debian];
 }
 
 /** The directory holding initdb and pg_ctl, or undefined when this machine has no PostgreSQL server binaries. */
-export const postgresBinDir: string | undefined = candidateDirs().find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
+export const postgresBinDir: string | undefined = candidateDirs().find(
+  (dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')),
+);
 
 /** The reason PostgreSQL suites are skipped here, for the skipped describe's name. */
-export const POSTGRES_SKIP_REASON = 'skipped: PostgreSQL server binaries (initdb, pg_ctl) not found; .ci/run installs the postgresql package';
+export const POSTGRES_SKIP_REASON =
+  'skipped: PostgreSQL server binaries (initdb, pg_ctl) not found; .ci/run installs the postgresql package';
 
 /** Template database every fixture database is copied from, migrated once per server. */
 const TEMPLATE = 'gateway_template';
@@ -62,7 +70,9 @@ export async function startPostgresServer({ durable = false }: StartPostgresOpti
   const user = await runAs();
   if (user !== undefined) await chown(dir, user.uid, user.gid);
   const exec = (tool: string, args: string[]) =>
-    user === undefined ? run(join(bin, tool), args) : run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]);
+    user === undefined
+      ? run(join(bin, tool), args)
+      : run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]);
   const data = join(dir, 'data');
   const port = await freePort();
   await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
@@ -115,7 +125,8 @@ export async function emptyDatabase(url: string): Promise<void> {
     const tables = await client.query<{ name: string }>(
       "SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY tablename",
     );
-    if (tables.rows.length > 0) await client.query(`TRUNCATE ${tables.rows.map((row) => row.name).join(', ')} RESTART IDENTITY CASCADE`);
+    if (tables.rows.length > 0)
+      await client.query(`TRUNCATE ${tables.rows.map((row) => row.name).join(', ')} RESTART IDENTITY CASCADE`);
   } finally {
     await client.end();
   }

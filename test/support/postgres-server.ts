@@ -2,7 +2,13 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startPostgresServer, type PostgresServer } from './postgres-process.js';
 
-export { emptyDatabase, POSTGRES_SKIP_REASON, postgresBinDir, startPostgresServer, type PostgresServer } from './postgres-process.js';
+export {
+  emptyDatabase,
+  POSTGRES_SKIP_REASON,
+  postgresBinDir,
+  startPostgresServer,
+  type PostgresServer,
+} from './postgres-process.js';
 
 /**
  * One server for the calling test file (started before its first test, stopped and removed after its last); call

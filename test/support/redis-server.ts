@@ -31,7 +31,10 @@ const STOP_TIMEOUT_MS = 5_000;
 function waitUntilReady(child: ChildProcess): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => fail(new Error(`redis-server did not become ready: ${output.slice(-500)}`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error(`redis-server did not become ready: ${output.slice(-500)}`)),
+      READY_TIMEOUT_MS,
+    );
     function fail(error: Error): void {
       clearTimeout(timer);
       reject(error);
@@ -67,7 +70,20 @@ export async function startRedisServer(): Promise<RedisServer> {
     const port = await freePort();
     const child = spawn(
       REDIS_SERVER_BIN,
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--loglevel', 'notice'],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--loglevel',
+        'notice',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     try {

@@ -26,16 +26,42 @@ function openssl(dir: string, args: string[]): void {
 
 function makeCa(dir: string, name: string): void {
   openssl(dir, [
-    'req', '-x509', ...KEY, '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', `/CN=${name}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+    'req',
+    '-x509',
+    ...KEY,
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.crt`,
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${name}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
   ]);
 }
 
 function makeLeaf(dir: string, name: string, ca: string): void {
   openssl(dir, ['req', ...KEY, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`]);
   openssl(dir, [
-    'x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial',
-    '-out', `${name}.crt`, '-days', '2', '-extfile', `${name}.ext`,
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    `${ca}.crt`,
+    '-CAkey',
+    `${ca}.key`,
+    '-CAcreateserial',
+    '-out',
+    `${name}.crt`,
+    '-days',
+    '2',
+    '-extfile',
+    `${name}.ext`,
   ]);
 }
 

@@ -5,6 +5,11 @@ import { createTokenDirectory, type TokenDirectory } from '../../src/server/inde
 export type TenantGrants = Readonly<Record<string, readonly string[]>>;
 
 export function tokenGrants(tenants: TenantGrants = {}): TokenDirectory {
-  const configTokens = Object.entries(tenants).map(([id, given]) => ({ id, secret: `${id}-secret-0123456789abcdefghijklmnop`, scopes: ['rpc' as const], tenants: [...given] }));
+  const configTokens = Object.entries(tenants).map(([id, given]) => ({
+    id,
+    secret: `${id}-secret-0123456789abcdefghijklmnop`,
+    scopes: ['rpc' as const],
+    tenants: [...given],
+  }));
   return createTokenDirectory({ configTokens: () => configTokens, store: { list: async () => [] }, now: Date.now });
 }

@@ -54,7 +54,9 @@ export function connect(url: string, { token, headers, ...options }: ConnectOpti
   const opened = new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('error', reject);
-    socket.once('unexpected-response', (_request, response) => reject(new Error(`upgrade refused: HTTP ${response.statusCode}`)));
+    socket.once('unexpected-response', (_request, response) =>
+      reject(new Error(`upgrade refused: HTTP ${response.statusCode}`)),
+    );
   });
   // Keep a refused upgrade from surfacing as an unhandled rejection when a test only awaits `closed`.
   opened.catch(() => undefined);
@@ -68,7 +70,10 @@ export function connect(url: string, { token, headers, ...options }: ConnectOpti
 
   function waitFor(match: (frame: Frame) => boolean, timeoutMs = 5_000): Promise<Frame> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(received)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(received)}`)),
+        timeoutMs,
+      );
       const check = () => {
         const found = received.find(match);
         if (found !== undefined) {

@@ -35,7 +35,10 @@ let dispatcher: Dispatcher;
 let methodNames: string[];
 
 async function call(method: string, params: unknown = {}, caller: Caller = ADMIN) {
-  const response = await dispatcher.dispatch({ jsonrpc: '2.0', id: 1, method, params }, { caller, transport: 'http', log, signal: new AbortController().signal });
+  const response = await dispatcher.dispatch(
+    { jsonrpc: '2.0', id: 1, method, params },
+    { caller, transport: 'http', log, signal: new AbortController().signal },
+  );
   if (response === null || Array.isArray(response)) throw new Error('expected one response');
   return response;
 }
@@ -57,7 +60,12 @@ beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'agent-gateway-rpc-config-'));
   configPath = join(dataDir, 'config.yaml');
   await writeFile(configPath, CONFIG_TEXT);
-  store = await createConfigStore({ configPath, history: createGitHistory({ dataDir, configPath, env: {} }), env: ENV, log });
+  store = await createConfigStore({
+    configPath,
+    history: createGitHistory({ dataDir, configPath, env: {} }),
+    env: ENV,
+    log,
+  });
   const methods = configMethods({ config: store });
   methodNames = methods.map((method) => method.name);
   dispatcher = createDispatcher({ registry: createRegistry(methods), maxBatchSize: 50 });
@@ -70,31 +78,69 @@ afterEach(async () => {
 describe('config.* methods', () => {
   it('are all admin: an rpc-only token gets -32603, an admin-only token gets through', async () => {
     expect(methodNames.sort()).toEqual([
-      'config.apply', 'config.diff', 'config.gc', 'config.get', 'config.history',
-      'config.patch', 'config.read', 'config.rollback', 'config.schema', 'config.set',
+      'config.apply',
+      'config.diff',
+      'config.gc',
+      'config.get',
+      'config.history',
+      'config.patch',
+      'config.read',
+      'config.rollback',
+      'config.schema',
+      'config.set',
     ]);
     for (const name of methodNames) {
-      expect(await failure(name, {}, RPC_ONLY)).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } });
+      expect(await failure(name, {}, RPC_ONLY)).toEqual({
+        code: -32603,
+        message: "Insufficient scope: requires 'admin'",
+        data: { kind: 'forbidden' },
+      });
     }
     expect(await result('config.read', {}, ADMIN_ONLY)).toHaveProperty('sections');
   });
 
   it('config.read redacts token secrets, API keys and the webhook secret', async () => {
     const whole = await result('config.read');
-    expect(whole).toHaveProperty('sections', ['gateway', 'providers', 'embeddings', 'agents', 'openai', 'responses', 'memory', 'approvals', 'scheduler', 'audio', 'media', 'browser', 'storage', 'coordination', 'obs']);
+    expect(whole).toHaveProperty('sections', [
+      'gateway',
+      'providers',
+      'embeddings',
+      'agents',
+      'openai',
+      'responses',
+      'memory',
+      'approvals',
+      'scheduler',
+      'audio',
+      'media',
+      'browser',
+      'storage',
+      'coordination',
+      'obs',
+    ]);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
     expect(whole).toHaveProperty('config.gateway.webhook.secret', '***');
     expect(whole).toHaveProperty('config.providers.local.apiKey', '***');
     expect(JSON.stringify(whole)).not.toContain(ENV.OPENAI_API_KEY);
     expect(JSON.stringify(whole)).not.toContain(ADMIN_SECRET);
-    expect(await result('config.read', { section: 'providers' })).toMatchObject({ local: { type: 'openai', apiKey: '***' } });
+    expect(await result('config.read', { section: 'providers' })).toMatchObject({
+      local: { type: 'openai', apiKey: '***' },
+    });
     expect(await result('config.read', { section: 'embeddings' })).toBeNull();
-    expect(await failure('config.read', { section: 'nope' })).toMatchObject({ code: -32602, data: { kind: 'invalid_params', param: 'section' } });
+    expect(await failure('config.read', { section: 'nope' })).toMatchObject({
+      code: -32602,
+      data: { kind: 'invalid_params', param: 'section' },
+    });
   });
 
   it('config.get returns a section as written (references intact), or the whole config redacted', async () => {
-    expect(await result('config.get', { section: 'providers' })).toEqual({ local: { type: 'openai', apiKey: '${OPENAI_API_KEY}' } });
-    expect(await result('config.get', { section: 'gateway' })).toHaveProperty(['tokens', 0, 'secret'], '${secret:gateway.tokens.admin.secret}');
+    expect(await result('config.get', { section: 'providers' })).toEqual({
+      local: { type: 'openai', apiKey: '${OPENAI_API_KEY}' },
+    });
+    expect(await result('config.get', { section: 'gateway' })).toHaveProperty(
+      ['tokens', 0, 'secret'],
+      '${secret:gateway.tokens.admin.secret}',
+    );
     expect(await result('config.get')).toHaveProperty(['gateway', 'tokens', 0, 'secret'], '***');
   });
 
@@ -105,16 +151,27 @@ describe('config.* methods', () => {
     const refused = await failure('config.patch', { agents: { default: { maxSteps: 0 } } });
     expect(refused.code).toBe(-32602);
     expect(refused.message).toContain('agents.default.maxSteps:');
-    expect(await failure('config.patch', { nosection: {} })).toMatchObject({ code: -32602, message: expect.stringContaining('nosection: unknown key') });
+    expect(await failure('config.patch', { nosection: {} })).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('nosection: unknown key'),
+    });
     expect(store.get().agents.default?.maxSteps).toBe(3);
   });
 
   it('config.set forwards a dotted key and answers the previous value, secrets redacted', async () => {
     expect(await result('config.set', { section: 'gateway', key: 'port', value: 4800 })).toMatchObject({ ok: true });
-    expect(await result('config.set', { section: 'gateway', key: 'port', value: 4801 })).toMatchObject({ ok: true, previous: 4800 });
+    expect(await result('config.set', { section: 'gateway', key: 'port', value: 4801 })).toMatchObject({
+      ok: true,
+      previous: 4800,
+    });
     expect(store.get().gateway.port).toBe(4801);
-    expect(await result('config.set', { section: 'providers', key: 'local.apiKey', value: 'sk-new-key' })).toMatchObject({ previous: '***' });
-    expect(await failure('config.set', { section: 'gateway', key: 'port' })).toMatchObject({ code: -32602, data: { kind: 'invalid_params', param: 'value' } });
+    expect(
+      await result('config.set', { section: 'providers', key: 'local.apiKey', value: 'sk-new-key' }),
+    ).toMatchObject({ previous: '***' });
+    expect(await failure('config.set', { section: 'gateway', key: 'port' })).toMatchObject({
+      code: -32602,
+      data: { kind: 'invalid_params', param: 'value' },
+    });
   });
 
   it('config.apply takes a whole redacted config back without wiping secrets', async () => {
@@ -132,7 +189,23 @@ describe('config.* methods', () => {
 
   it('config.schema answers the JSON Schema of the config or of one section', async () => {
     const whole = await result('config.schema');
-    expect(whole).toHaveProperty('sections', ['gateway', 'providers', 'embeddings', 'agents', 'openai', 'responses', 'memory', 'approvals', 'scheduler', 'audio', 'media', 'browser', 'storage', 'coordination', 'obs']);
+    expect(whole).toHaveProperty('sections', [
+      'gateway',
+      'providers',
+      'embeddings',
+      'agents',
+      'openai',
+      'responses',
+      'memory',
+      'approvals',
+      'scheduler',
+      'audio',
+      'media',
+      'browser',
+      'storage',
+      'coordination',
+      'obs',
+    ]);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.type', 'integer');
     const agents = await result('config.schema', { section: 'agents' });
@@ -142,18 +215,32 @@ describe('config.* methods', () => {
 
   it('config.history, config.diff and config.rollback walk and restore the commits', async () => {
     await result('config.patch', { gateway: { maxBatchSize: 9 } });
-    const { entries } = await result<{ entries: { sha: string; date: string; message: string }[] }>('config.history', { limit: 10 });
+    const { entries } = await result<{ entries: { sha: string; date: string; message: string }[] }>('config.history', {
+      limit: 10,
+    });
     expect(entries.map((entry) => entry.message)).toEqual(['config.patch', 'initial config']);
-    expect(entries[0]).toEqual({ sha: expect.stringMatching(/^[0-9a-f]{40}$/), date: expect.any(String), message: 'config.patch' });
+    expect(entries[0]).toEqual({
+      sha: expect.stringMatching(/^[0-9a-f]{40}$/),
+      date: expect.any(String),
+      message: 'config.patch',
+    });
     const [latest, initial] = entries;
     expect(await result('config.diff')).toEqual({ diff: expect.stringContaining('+  maxBatchSize: 9') });
-    expect(await result('config.diff', { sha: latest?.sha })).toEqual({ diff: expect.stringContaining('+  maxBatchSize: 9') });
+    expect(await result('config.diff', { sha: latest?.sha })).toEqual({
+      diff: expect.stringContaining('+  maxBatchSize: 9'),
+    });
     const rolled = await result('config.rollback', { sha: initial?.sha });
     expect(rolled).toEqual({ ok: true, sha: expect.stringMatching(/^[0-9a-f]{40}$/), rolledBackTo: initial?.sha });
     expect(store.get().gateway.maxBatchSize).toBe(50);
     expect(await result('config.history')).toHaveProperty('entries.length', 3);
-    expect(await failure('config.rollback', { sha: 'not-a-sha' })).toMatchObject({ code: -32602, data: { kind: 'invalid_params', param: 'sha' } });
-    expect(await failure('config.rollback', { sha: 'abcdef12' })).toMatchObject({ code: -32603, data: { kind: 'not_found' } });
+    expect(await failure('config.rollback', { sha: 'not-a-sha' })).toMatchObject({
+      code: -32602,
+      data: { kind: 'invalid_params', param: 'sha' },
+    });
+    expect(await failure('config.rollback', { sha: 'abcdef12' })).toMatchObject({
+      code: -32603,
+      data: { kind: 'not_found' },
+    });
   });
 
   it('config.gc packs the history', async () => {
@@ -177,8 +264,14 @@ describe('config.* refusals leave everything as it was', () => {
   it('refuses a 10,000-level document or value with -32602 naming the param, not -32603', async () => {
     const before = await snapshot();
     const patch = await failure('config.patch', { agents: deep(10_000) });
-    expect(patch).toEqual({ code: -32602, message: "Invalid params: 'agents' nests deeper than 64 levels", data: { kind: 'invalid_params', param: 'agents' } });
-    expect(await failure('config.apply', { gateway: {}, agents: { default: { name: 'A', budget: deep(10_000) } } })).toMatchObject({
+    expect(patch).toEqual({
+      code: -32602,
+      message: "Invalid params: 'agents' nests deeper than 64 levels",
+      data: { kind: 'invalid_params', param: 'agents' },
+    });
+    expect(
+      await failure('config.apply', { gateway: {}, agents: { default: { name: 'A', budget: deep(10_000) } } }),
+    ).toMatchObject({
       code: -32602,
       data: { param: 'agents' },
     });

@@ -28,7 +28,9 @@ describe('system and rpc methods', () => {
   });
 
   it('system.ping answers { pong: true, ts } with the server clock', async () => {
-    expect(await injectRpc(gateway.app, gateway.tokens.rpc, 'system.ping')).toMatchObject({ result: { pong: true, ts: NOW } });
+    expect(await injectRpc(gateway.app, gateway.tokens.rpc, 'system.ping')).toMatchObject({
+      result: { pong: true, ts: NOW },
+    });
   });
 
   it('rpc.discover returns an OpenRPC document with the gateway version', async () => {
@@ -77,7 +79,11 @@ describe('system and rpc methods', () => {
     expect(adminMethods.length).toBeGreaterThan(0);
     for (const method of adminMethods) {
       const response = await injectRpc(gateway.app, gateway.tokens.rpc, method.name);
-      expect(response.error, method.name).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } });
+      expect(response.error, method.name).toEqual({
+        code: -32603,
+        message: "Insufficient scope: requires 'admin'",
+        data: { kind: 'forbidden' },
+      });
     }
   });
 
@@ -88,7 +94,11 @@ describe('system and rpc methods', () => {
     for (const method of rpcMethods) {
       for (const token of withoutRpc) {
         const response = await injectRpc(gateway.app, gateway.tokens[token], method.name);
-        expect(response.error, `${method.name} with ${token}`).toEqual({ code: -32603, message: "Insufficient scope: requires 'rpc'", data: { kind: 'forbidden' } });
+        expect(response.error, `${method.name} with ${token}`).toEqual({
+          code: -32603,
+          message: "Insufficient scope: requires 'rpc'",
+          data: { kind: 'forbidden' },
+        });
       }
     }
   });

@@ -35,7 +35,22 @@ describe('gateway methods', () => {
       uptime: 90.5,
       nodeVersion: process.version,
       configPaths: [gateway.paths.configPath],
-      sections: ['gateway', 'providers', 'agents', 'openai', 'responses', 'memory', 'approvals', 'scheduler', 'audio', 'media', 'browser', 'storage', 'coordination', 'obs'],
+      sections: [
+        'gateway',
+        'providers',
+        'agents',
+        'openai',
+        'responses',
+        'memory',
+        'approvals',
+        'scheduler',
+        'audio',
+        'media',
+        'browser',
+        'storage',
+        'coordination',
+        'obs',
+      ],
     });
     expect(result).toHaveProperty('memoryUsage.rss');
   });
@@ -53,7 +68,11 @@ describe('gateway.restart without a restart hook', () => {
     const gateway = await startGateway({ listen: false });
     try {
       const response = await injectRpc(gateway.app, gateway.tokens.admin, 'gateway.restart');
-      expect(response.error).toMatchObject({ code: -32603, message: expect.stringMatching(/cannot restart itself/), data: { kind: 'unavailable' } });
+      expect(response.error).toMatchObject({
+        code: -32603,
+        message: expect.stringMatching(/cannot restart itself/),
+        data: { kind: 'unavailable' },
+      });
       expect(await injectRpc(gateway.app, gateway.tokens.admin, 'system.ping')).toHaveProperty('result.pong', true);
     } finally {
       await gateway.close();

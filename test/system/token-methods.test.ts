@@ -40,14 +40,24 @@ describe('tokens methods', () => {
   });
 
   it('tokens.create refuses an existing id and a config id', async () => {
-    expect(await admin('tokens.create', { id: 'carol', scopes: [] })).toMatchObject({ error: { code: -32603, message: "Token 'carol' already exists", data: { kind: 'conflict' } } });
-    expect(await admin('tokens.create', { id: 'admin', scopes: [] })).toMatchObject({ error: { code: -32603, data: { kind: 'conflict' } } });
+    expect(await admin('tokens.create', { id: 'carol', scopes: [] })).toMatchObject({
+      error: { code: -32603, message: "Token 'carol' already exists", data: { kind: 'conflict' } },
+    });
+    expect(await admin('tokens.create', { id: 'admin', scopes: [] })).toMatchObject({
+      error: { code: -32603, data: { kind: 'conflict' } },
+    });
   });
 
   it('tokens.create names a bad param', async () => {
-    expect(await admin('tokens.create', { id: 'x y', scopes: [] })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'id' } } });
-    expect(await admin('tokens.create', { id: 'dave', scopes: ['root'] })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'scopes.0' } } });
-    expect(await admin('tokens.create', { id: 'dave' })).toMatchObject({ error: { code: -32602, data: { kind: 'invalid_params', param: 'scopes' } } });
+    expect(await admin('tokens.create', { id: 'x y', scopes: [] })).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'id' } },
+    });
+    expect(await admin('tokens.create', { id: 'dave', scopes: ['root'] })).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'scopes.0' } },
+    });
+    expect(await admin('tokens.create', { id: 'dave' })).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'scopes' } },
+    });
     expect(await admin('tokens.create', { id: 'dave', scopes: [], ttl: 5 })).toMatchObject({
       error: { code: -32602, message: "Invalid params: unknown param 'ttl'" },
     });
@@ -82,14 +92,24 @@ describe('tokens methods', () => {
 
   it('config tokens cannot be revoked or rotated over RPC (conflict)', async () => {
     expect(await admin('tokens.revoke', { id: 'admin' })).toMatchObject({
-      error: { code: -32603, message: "Token 'admin' is defined in the config file; remove it there", data: { kind: 'conflict' } },
+      error: {
+        code: -32603,
+        message: "Token 'admin' is defined in the config file; remove it there",
+        data: { kind: 'conflict' },
+      },
     });
-    expect(await admin('tokens.rotate', { id: 'rpc-client' })).toMatchObject({ error: { code: -32603, data: { kind: 'conflict' } } });
+    expect(await admin('tokens.rotate', { id: 'rpc-client' })).toMatchObject({
+      error: { code: -32603, data: { kind: 'conflict' } },
+    });
     expect(await injectRpc(gateway.app, gateway.tokens.admin, 'system.ping')).toHaveProperty('result.pong', true);
   });
 
   it('revoking or rotating an unknown id answers not found', async () => {
-    expect(await admin('tokens.revoke', { id: 'ghost' })).toMatchObject({ error: { code: -32603, message: "Token 'ghost' not found", data: { kind: 'not_found' } } });
-    expect(await admin('tokens.rotate', { id: 'ghost' })).toMatchObject({ error: { code: -32603, data: { kind: 'not_found' } } });
+    expect(await admin('tokens.revoke', { id: 'ghost' })).toMatchObject({
+      error: { code: -32603, message: "Token 'ghost' not found", data: { kind: 'not_found' } },
+    });
+    expect(await admin('tokens.rotate', { id: 'ghost' })).toMatchObject({
+      error: { code: -32603, data: { kind: 'not_found' } },
+    });
   });
 });

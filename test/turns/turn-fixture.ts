@@ -5,7 +5,14 @@ import type { EventBus, Recorder } from '../../src/obs/index.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { ModelRouter } from '../../src/providers/index.js';
 import type { SessionStore } from '../../src/sessions/index.js';
-import { createHookRegistry, createTurnLoop, createTurnService, DEFAULT_TURN_LIMITS, type HookSource, type TurnService } from '../../src/turns/index.js';
+import {
+  createHookRegistry,
+  createTurnLoop,
+  createTurnService,
+  DEFAULT_TURN_LIMITS,
+  type HookSource,
+  type TurnService,
+} from '../../src/turns/index.js';
 import { createSessionLocks } from '../../src/coordination/index.js';
 import { tokenGrants, type TenantGrants } from '../support/token-grants.js';
 
@@ -23,9 +30,39 @@ export interface TurnServiceFixtureDeps {
   tenants?: TenantGrants;
 }
 
-export function createTurnServiceFixture({ agents, router, store, recorder, events, tools = [], hookSources = [], now = Date.now, tenants }: TurnServiceFixtureDeps): TurnService {
+export function createTurnServiceFixture({
+  agents,
+  router,
+  store,
+  recorder,
+  events,
+  tools = [],
+  hookSources = [],
+  now = Date.now,
+  tenants,
+}: TurnServiceFixtureDeps): TurnService {
   const log = createLogger({ level: 'silent' });
   const hooks = createHookRegistry(hookSources, log);
-  const loop = createTurnLoop({ router, tools: createToolRegistry(tools), events, recorder, hooks, limits: DEFAULT_TURN_LIMITS, append: (key, messages) => store.append(key, messages, now()), log, now });
-  return createTurnService({ agents, store, locks: createSessionLocks(), loop, hooks, events, grants: tokenGrants(tenants), now, log });
+  const loop = createTurnLoop({
+    router,
+    tools: createToolRegistry(tools),
+    events,
+    recorder,
+    hooks,
+    limits: DEFAULT_TURN_LIMITS,
+    append: (key, messages) => store.append(key, messages, now()),
+    log,
+    now,
+  });
+  return createTurnService({
+    agents,
+    store,
+    locks: createSessionLocks(),
+    loop,
+    hooks,
+    events,
+    grants: tokenGrants(tenants),
+    now,
+    log,
+  });
 }

@@ -5,7 +5,13 @@ import { defineTool } from '../../src/agents/index.js';
 import { providerConfigSchema } from '../../src/config/index.js';
 import { createEventBus, createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
-import { createSqliteEvidencePort, createSqliteSessionPort, openDatabase, type SqliteDatabase, type SqliteSessionPort } from '../../src/store/sqlite/index.js';
+import {
+  createSqliteEvidencePort,
+  createSqliteSessionPort,
+  openDatabase,
+  type SqliteDatabase,
+  type SqliteSessionPort,
+} from '../../src/store/sqlite/index.js';
 import type { HookSource, TurnHooks, TurnService, TurnSummary } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
@@ -63,24 +69,50 @@ describe('turn hooks', () => {
   function turnsWith(...hookSources: HookSource[]): TurnService {
     const events = createEventBus({ now: Date.now, log });
     const router = createModelRouter({
-      config: { local: providerConfigSchema.parse({ type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small' }] }) },
+      config: {
+        local: providerConfigSchema.parse({
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'small' }],
+        }),
+      },
       events,
       log,
     });
-    const agents = staticAgents({ default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 4, tools: ['shell'] } });
-    return createTurnServiceFixture({ agents, router, store, recorder, events, tools: [recordingTool(toolRuns)], hookSources });
+    const agents = staticAgents({
+      default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 4, tools: ['shell'] },
+    });
+    return createTurnServiceFixture({
+      agents,
+      router,
+      store,
+      recorder,
+      events,
+      tools: [recordingTool(toolRuns)],
+      hookSources,
+    });
   }
 
-  const chatBodies = (): ChatBody[] => llm.chatRequests().flatMap((request) => (isChatBody(request.body) ? [request.body] : []));
-  const toolResultsSent = (body: ChatBody | undefined) => (body?.messages ?? []).filter((message) => message.role === 'tool').map((message) => message.content);
+  const chatBodies = (): ChatBody[] =>
+    llm.chatRequests().flatMap((request) => (isChatBody(request.body) ? [request.body] : []));
+  const toolResultsSent = (body: ChatBody | undefined) =>
+    (body?.messages ?? []).filter((message) => message.role === 'tool').map((message) => message.content);
 
   it('beforeModel context reaches the provider request in front of the history, for that call only', async () => {
     const recall: Partial<TurnHooks> = {
-      beforeModel: async ({ message, step }) => ({ source: 'memory', messages: [{ role: 'system', content: `Recalled for "${message}" at step ${step}`, timestamp: 0 }] }),
+      beforeModel: async ({ message, step }) => ({
+        source: 'memory',
+        messages: [{ role: 'system', content: `Recalled for "${message}" at step ${step}`, timestamp: 0 }],
+      }),
     };
     const turns = turnsWith({ name: 'memory', hooks: recall });
     llm.script({ text: 'Hello Bob' });
-    const result = await turns.run({ sessionKey: 'default:alice:ws', message: 'What is my name?', caller: callerOf('alice'), signal: new AbortController().signal });
+    const result = await turns.run({
+      sessionKey: 'default:alice:ws',
+      message: 'What is my name?',
+      caller: callerOf('alice'),
+      signal: new AbortController().signal,
+    });
     expect(result).toMatchObject({ response: 'Hello Bob', finishReason: 'stop' });
     const sent = chatBodies()[0]?.messages.map((message) => [message.role, message.content]);
     // System messages join the system prompt on the wire (providers/messages.ts), after the agent's own.
@@ -89,23 +121,48 @@ describe('turn hooks', () => {
       ['user', 'What is my name?'],
     ]);
     // Context is per call: the stored transcript holds only the turn itself.
-    expect((await store.history('default:alice:ws')).map((message) => message.content)).toEqual(['What is my name?', 'Hello Bob']);
+    expect((await store.history('default:alice:ws')).map((message) => message.content)).toEqual([
+      'What is my name?',
+      'Hello Bob',
+    ]);
   });
 
   it('beforeModel additions of several modules are concatenated in module order', async () => {
-    const adds = (text: string): Partial<TurnHooks> => ({ beforeModel: async () => ({ source: text, messages: [{ role: 'system', content: text, timestamp: 0 }] }) });
-    const turns = turnsWith({ name: 'first', hooks: adds('first') }, { name: 'none' }, { name: 'second', hooks: adds('second') });
+    const adds = (text: string): Partial<TurnHooks> => ({
+      beforeModel: async () => ({ source: text, messages: [{ role: 'system', content: text, timestamp: 0 }] }),
+    });
+    const turns = turnsWith(
+      { name: 'first', hooks: adds('first') },
+      { name: 'none' },
+      { name: 'second', hooks: adds('second') },
+    );
     llm.script({ text: 'ok' });
-    await turns.run({ sessionKey: 'default:alice:ws', message: 'hi', caller: callerOf('alice'), signal: new AbortController().signal });
+    await turns.run({
+      sessionKey: 'default:alice:ws',
+      message: 'hi',
+      caller: callerOf('alice'),
+      signal: new AbortController().signal,
+    });
     expect(chatBodies()[0]?.messages[0]?.content).toBe('You are a helpful assistant.\n\nfirst\n\nsecond');
   });
 
   it('a beforeTool deny never runs the tool, and the model sees an error result naming the reason', async () => {
     const allowAll: Partial<TurnHooks> = { beforeTool: async () => ({ action: 'allow' }) };
-    const gate: Partial<TurnHooks> = { beforeTool: async ({ toolName }) => (toolName === 'shell' ? { action: 'deny', reason: 'shell needs approval' } : { action: 'allow' }) };
+    const gate: Partial<TurnHooks> = {
+      beforeTool: async ({ toolName }) =>
+        toolName === 'shell' ? { action: 'deny', reason: 'shell needs approval' } : { action: 'allow' },
+    };
     const turns = turnsWith({ name: 'open', hooks: allowAll }, { name: 'approvals', hooks: gate });
-    llm.script({ toolCalls: [{ name: 'shell', arguments: { command: 'rm -rf /' } }] }, { text: 'I was not allowed to run that.' });
-    const result = await turns.run({ sessionKey: 'default:alice:ws', message: 'clean up', caller: callerOf('alice'), signal: new AbortController().signal });
+    llm.script(
+      { toolCalls: [{ name: 'shell', arguments: { command: 'rm -rf /' } }] },
+      { text: 'I was not allowed to run that.' },
+    );
+    const result = await turns.run({
+      sessionKey: 'default:alice:ws',
+      message: 'clean up',
+      caller: callerOf('alice'),
+      signal: new AbortController().signal,
+    });
     expect(result).toMatchObject({ response: 'I was not allowed to run that.', finishReason: 'stop', steps: 2 });
     expect(toolRuns).toEqual([]);
     expect(toolResultsSent(chatBodies()[1])).toEqual(['Error: shell was denied: shell needs approval']);
@@ -120,12 +177,22 @@ describe('turn hooks', () => {
     const approvals: Partial<TurnHooks> = {
       beforeTool: async () => {
         asked();
-        return { action: 'wait', decision: new Promise((resolve) => { decide = resolve; }) };
+        return {
+          action: 'wait',
+          decision: new Promise((resolve) => {
+            decide = resolve;
+          }),
+        };
       },
     };
     const turns = turnsWith({ name: 'approvals', hooks: approvals });
     llm.script({ toolCalls: [{ name: 'shell', arguments: { command: 'ls' } }] }, { text: 'Listed.' });
-    const turn = turns.run({ sessionKey: 'default:alice:ws', message: 'list', caller: callerOf('alice'), signal: new AbortController().signal });
+    const turn = turns.run({
+      sessionKey: 'default:alice:ws',
+      message: 'list',
+      caller: callerOf('alice'),
+      signal: new AbortController().signal,
+    });
     await isAsked;
     await new Promise((resolve) => setImmediate(resolve));
     expect(toolRuns).toEqual([]);
@@ -150,13 +217,23 @@ describe('turn hooks', () => {
     const turns = turnsWith({ name: 'approvals', hooks: approvals });
     llm.script({ toolCalls: [{ name: 'shell', arguments: { command: 'ls' } }] });
     const abort = new AbortController();
-    const turn = turns.run({ sessionKey: 'default:alice:ws', message: 'list', caller: callerOf('alice'), signal: abort.signal });
+    const turn = turns.run({
+      sessionKey: 'default:alice:ws',
+      message: 'list',
+      caller: callerOf('alice'),
+      signal: abort.signal,
+    });
     await isAsked;
     abort.abort();
     expect(await turn).toMatchObject({ finishReason: 'aborted' });
     expect(toolRuns).toEqual([]);
     const toolMessages = (await store.history('default:alice:ws')).filter((message) => message.role === 'tool');
-    expect(toolMessages).toMatchObject([{ isError: true, content: 'Error: shell was denied: the turn was cancelled while the call waited for a decision' }]);
+    expect(toolMessages).toMatchObject([
+      {
+        isError: true,
+        content: 'Error: shell was denied: the turn was cancelled while the call waited for a decision',
+      },
+    ]);
   });
 
   it('afterTool sees each call and afterTurn sees the summary of the finished turn', async () => {
@@ -175,11 +252,21 @@ describe('turn hooks', () => {
       { toolCalls: [{ name: 'shell', arguments: { command: 'date' } }], usage: { inputTokens: 20, outputTokens: 5 } },
       { text: 'Done.', usage: { inputTokens: 30, outputTokens: 7 } },
     );
-    const result = await turns.run({ sessionKey: 'default:alice:ws', message: 'what day is it', caller: callerOf('alice'), signal: new AbortController().signal });
+    const result = await turns.run({
+      sessionKey: 'default:alice:ws',
+      message: 'what day is it',
+      caller: callerOf('alice'),
+      signal: new AbortController().signal,
+    });
     expect(toolResults).toEqual([{ toolName: 'shell', ok: true, input: { command: 'date' } }]);
     expect(summaries).toEqual([
       {
-        summary: { finishReason: 'stop', steps: 2, tokensUsed: { input: 50, output: 12, total: 62 }, costUsd: result.costUsd },
+        summary: {
+          finishReason: 'stop',
+          steps: 2,
+          tokensUsed: { input: 50, output: 12, total: 62 },
+          costUsd: result.costUsd,
+        },
         sessionKey: 'default:alice:ws',
         clientId: 'alice',
       },

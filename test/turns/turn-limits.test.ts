@@ -5,7 +5,13 @@ import { defineTool } from '../../src/agents/index.js';
 import { providerConfigSchema } from '../../src/config/index.js';
 import { createEventBus, createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
-import { createSqliteEvidencePort, createSqliteSessionPort, openDatabase, type SqliteDatabase, type SqliteSessionPort } from '../../src/store/sqlite/index.js';
+import {
+  createSqliteEvidencePort,
+  createSqliteSessionPort,
+  openDatabase,
+  type SqliteDatabase,
+  type SqliteSessionPort,
+} from '../../src/store/sqlite/index.js';
 import type { TurnService } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
@@ -47,16 +53,28 @@ describe('turn limits from the agent budget', () => {
   function turnsFor(budget: Record<string, number>): TurnService {
     const events = createEventBus({ now: Date.now, log });
     const router = createModelRouter({
-      config: { local: providerConfigSchema.parse({ type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small' }] }) },
+      config: {
+        local: providerConfigSchema.parse({
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'small' }],
+        }),
+      },
       events,
       log,
     });
-    const agents = staticAgents({ default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 6, tools: ['read_file'], budget } });
+    const agents = staticAgents({
+      default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 6, tools: ['read_file'], budget },
+    });
     return createTurnServiceFixture({ agents, router, store, recorder, events, tools: [longTool] });
   }
 
-  const run = (turns: TurnService, sessionKey = 'default:alice:ws') => turns.run({ sessionKey, message: 'go', caller: callerOf('alice'), signal: new AbortController().signal });
-  const toolResults = async () => (await store.history('default:alice:ws')).filter((message) => message.role === 'tool').map((message) => message.content);
+  const run = (turns: TurnService, sessionKey = 'default:alice:ws') =>
+    turns.run({ sessionKey, message: 'go', caller: callerOf('alice'), signal: new AbortController().signal });
+  const toolResults = async () =>
+    (await store.history('default:alice:ws'))
+      .filter((message) => message.role === 'tool')
+      .map((message) => message.content);
 
   it('cuts a tool result at budget.maxToolResultChars', async () => {
     llm.script({ toolCalls: [{ name: 'read_file', arguments: { path: 'a' } }] }, { text: 'read' });

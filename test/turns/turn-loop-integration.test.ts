@@ -7,7 +7,14 @@ import { createRecorder, type Recorder } from '../../src/obs/recorder.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import { createRunControl, createSubAgentRuns, type SubAgentRuns } from '../../src/runs/index.js';
 import { createSessionService, type SessionService } from '../../src/sessions/index.js';
-import { createSqliteEvidencePort, createSqliteRunPort, createSqliteSessionPort, openDatabase, type SqliteDatabase, type SqliteSessionPort } from '../../src/store/sqlite/index.js';
+import {
+  createSqliteEvidencePort,
+  createSqliteRunPort,
+  createSqliteSessionPort,
+  openDatabase,
+  type SqliteDatabase,
+  type SqliteSessionPort,
+} from '../../src/store/sqlite/index.js';
 import type { TurnRunner, TurnService } from '../../src/turns/index.js';
 import { createLocalInstances, createSessionLocks } from '../../src/coordination/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
@@ -39,7 +46,13 @@ describe('session service over the turn loop', () => {
     const events = createEventBus({ now: Date.now, log });
     store = createSqliteSessionPort(db);
     const router = createModelRouter({
-      config: { local: providerConfigSchema.parse({ type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small' }] }) },
+      config: {
+        local: providerConfigSchema.parse({
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'small' }],
+        }),
+      },
       events,
       log,
     });
@@ -48,7 +61,15 @@ describe('session service over the turn loop', () => {
     runner = createTurnServiceFixture({ agents, router, store, recorder, events });
     notifications = [];
     let ids = 0;
-    sessions = createSessionService({ store, turns: runner, router, agents, locks: createSessionLocks(), now: Date.now, log });
+    sessions = createSessionService({
+      store,
+      turns: runner,
+      router,
+      agents,
+      locks: createSessionLocks(),
+      now: Date.now,
+      log,
+    });
     const runs = createSqliteRunPort(db);
     const instances = createLocalInstances();
     subAgents = createSubAgentRuns({
@@ -75,23 +96,54 @@ describe('session service over the turn loop', () => {
 
   it('session.send answers with the model reply and keeps the transcript', async () => {
     llm.script({ text: 'Hello from the model' });
-    const result = await sessions.send({ key: 'default:alice:group-1', message: 'hi', caller: callerOf('rpc-client'), signal });
-    expect(result).toMatchObject({ sessionKey: 'default:alice:group-1', response: 'Hello from the model', finishReason: 'stop' });
+    const result = await sessions.send({
+      key: 'default:alice:group-1',
+      message: 'hi',
+      caller: callerOf('rpc-client'),
+      signal,
+    });
+    expect(result).toMatchObject({
+      sessionKey: 'default:alice:group-1',
+      response: 'Hello from the model',
+      finishReason: 'stop',
+    });
     expect((await sessions.exportSession('default:alice:group-1')).messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'hi'],
       ['assistant', 'Hello from the model'],
     ]);
-    expect((await sessions.list({ kind: 'group', limit: 10 })).sessions.map((entry) => entry.sessionKey)).toEqual(['default:alice:group-1']);
-    expect(await sessions.status('rpc-client')).toMatchObject({ model: 'local/small', agentName: 'Assistant', stepsExecuted: 1, maxSteps: 3 });
+    expect((await sessions.list({ kind: 'group', limit: 10 })).sessions.map((entry) => entry.sessionKey)).toEqual([
+      'default:alice:group-1',
+    ]);
+    expect(await sessions.status('rpc-client')).toMatchObject({
+      model: 'local/small',
+      agentName: 'Assistant',
+      stepsExecuted: 1,
+      maxSteps: 3,
+    });
   });
 
   it('session.spawn runs the task in a sub-agent session and notifies the result', async () => {
     llm.script({ text: 'Sub-agent finished' });
-    const spawned = await subAgents.spawn({ parentKey: 'default:alice:ws', task: 'do the thing', caller: callerOf('rpc-client') });
+    const spawned = await subAgents.spawn({
+      parentKey: 'default:alice:ws',
+      task: 'do the thing',
+      caller: callerOf('rpc-client'),
+    });
     await subAgents.whenIdle();
-    expect(await subAgents.runStatus(spawned.runId)).toMatchObject({ status: 'completed', response: 'Sub-agent finished' });
-    expect((await sessions.list({ kind: 'sub-agent', limit: 10 })).sessions.map((entry) => entry.sessionKey)).toEqual([spawned.sessionKey]);
-    expect(notifications).toMatchObject([{ clientId: 'rpc-client', method: 'session.completed', params: { sessionKey: spawned.sessionKey, result: { status: 'completed' } } }]);
+    expect(await subAgents.runStatus(spawned.runId)).toMatchObject({
+      status: 'completed',
+      response: 'Sub-agent finished',
+    });
+    expect((await sessions.list({ kind: 'sub-agent', limit: 10 })).sessions.map((entry) => entry.sessionKey)).toEqual([
+      spawned.sessionKey,
+    ]);
+    expect(notifications).toMatchObject([
+      {
+        clientId: 'rpc-client',
+        method: 'session.completed',
+        params: { sessionKey: spawned.sessionKey, result: { status: 'completed' } },
+      },
+    ]);
   });
 
   it("refuses a turn on another client's session before writing anything: no message, no update, no model call", async () => {
@@ -103,11 +155,16 @@ describe('session service over the turn loop', () => {
       return db.prepare('SELECT count(*) FROM trajectory').pluck().get();
     };
     const rowsBefore = await trajectoryRows();
-    await expect(runner.run({ sessionKey: 'default:alice:ws', message: 'hijack', caller: callerOf('mallory'), signal })).rejects.toMatchObject({
+    await expect(
+      runner.run({ sessionKey: 'default:alice:ws', message: 'hijack', caller: callerOf('mallory'), signal }),
+    ).rejects.toMatchObject({
       kind: 'forbidden',
     });
     expect(await store.get('default:alice:ws')).toEqual(before);
-    expect((await store.history('default:alice:ws')).map((message) => message.content)).toEqual(['hello', 'Only for alice']);
+    expect((await store.history('default:alice:ws')).map((message) => message.content)).toEqual([
+      'hello',
+      'Only for alice',
+    ]);
     expect(await trajectoryRows()).toBe(rowsBefore);
     expect(llm.chatRequests()).toHaveLength(1);
   });
@@ -119,15 +176,29 @@ describe('session service over the turn loop', () => {
     expect(await store.get('default:alice:ws')).toMatchObject({ ownerId: 'alice', messageCount: 4 });
     expect((await store.get('default:bob:ws'))?.ownerId).toBe('alice');
     // A row from before owners were recorded, without a requester: only admins reach it.
-    await store.ensure({ sessionKey: 'default:legacy:ws', agentId: 'default', tenantId: 'default', kind: 'dm', createdAt: 1, metadata: {}, ownerId: null });
-    await expect(runner.run({ sessionKey: 'default:legacy:ws', message: 'x', caller: callerOf('alice'), signal })).rejects.toMatchObject({ kind: 'forbidden' });
+    await store.ensure({
+      sessionKey: 'default:legacy:ws',
+      agentId: 'default',
+      tenantId: 'default',
+      kind: 'dm',
+      createdAt: 1,
+      metadata: {},
+      ownerId: null,
+    });
+    await expect(
+      runner.run({ sessionKey: 'default:legacy:ws', message: 'x', caller: callerOf('alice'), signal }),
+    ).rejects.toMatchObject({ kind: 'forbidden' });
     await runner.run({ sessionKey: 'default:legacy:ws', message: 'x', caller: callerOf('root', true), signal });
     expect(await store.get('default:legacy:ws')).toMatchObject({ ownerId: null, messageCount: 2 });
   });
 
   it('a failing provider makes the spawned run failed with the error', async () => {
     llm.script({ status: 400, errorMessage: 'bad request' });
-    const spawned = await subAgents.spawn({ parentKey: 'default:alice:ws', task: 'do the thing', caller: callerOf('rpc-client') });
+    const spawned = await subAgents.spawn({
+      parentKey: 'default:alice:ws',
+      task: 'do the thing',
+      caller: callerOf('rpc-client'),
+    });
     await subAgents.whenIdle();
     const status = await subAgents.runStatus(spawned.runId);
     expect(status.status).toBe('failed');

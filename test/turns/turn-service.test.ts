@@ -5,9 +5,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { providerConfigSchema } from '../../src/config/index.js';
-import { createEventBus, createLogger, createRecorder, type BusEvent, type EventBus, type Recorder } from '../../src/obs/index.js';
+import {
+  createEventBus,
+  createLogger,
+  createRecorder,
+  type BusEvent,
+  type EventBus,
+  type Recorder,
+} from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
-import { createSqliteEvidencePort, createSqliteSessionPort, openDatabase, type SqliteDatabase, type SqliteSessionPort } from '../../src/store/sqlite/index.js';
+import {
+  createSqliteEvidencePort,
+  createSqliteSessionPort,
+  openDatabase,
+  type SqliteDatabase,
+  type SqliteSessionPort,
+} from '../../src/store/sqlite/index.js';
 import { readSessionUsage, type TurnService } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
@@ -39,7 +52,13 @@ describe('turn service', () => {
     events = [];
     bus.subscribe((event) => events.push(event));
     const router = createModelRouter({
-      config: { local: providerConfigSchema.parse({ type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small' }] }) },
+      config: {
+        local: providerConfigSchema.parse({
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'small' }],
+        }),
+      },
       events: bus,
       log,
     });
@@ -58,7 +77,10 @@ describe('turn service', () => {
   };
 
   it('creates a session once, with one session:created payload naming its kind, and adds each turn to its usage once', async () => {
-    llm.script({ text: 'one', usage: { inputTokens: 10, outputTokens: 2 } }, { text: 'two', usage: { inputTokens: 20, outputTokens: 3 } });
+    llm.script(
+      { text: 'one', usage: { inputTokens: 10, outputTokens: 2 } },
+      { text: 'two', usage: { inputTokens: 20, outputTokens: 3 } },
+    );
     await turns.run({ sessionKey: 'default:alice:group-1', message: 'a', caller: callerOf('alice'), signal });
     await turns.run({ sessionKey: 'default:alice:group-1', message: 'b', caller: callerOf('alice'), signal });
     expect(await created()).toEqual([{ sessionKey: 'default:alice:group-1', agentId: 'default', kind: 'group' }]);
@@ -68,11 +90,20 @@ describe('turn service', () => {
   });
 
   it('a session made by ensureSession (a spawn) is the same kind of record, and its turn adds no second session:created', async () => {
-    await turns.ensureSession({ sessionKey: 'default:alice:subagent:r1', agentId: 'default', caller: callerOf('alice'), metadata: { kind: 'sub-agent' } });
+    await turns.ensureSession({
+      sessionKey: 'default:alice:subagent:r1',
+      agentId: 'default',
+      caller: callerOf('alice'),
+      metadata: { kind: 'sub-agent' },
+    });
     llm.script({ text: 'done' });
     await turns.run({ sessionKey: 'default:alice:subagent:r1', message: 'task', caller: callerOf('alice'), signal });
-    expect(await created()).toEqual([{ sessionKey: 'default:alice:subagent:r1', agentId: 'default', kind: 'sub-agent' }]);
-    await expect(turns.ensureSession({ sessionKey: 'default:alice:subagent:r1', agentId: 'default', caller: callerOf('mallory') })).rejects.toThrow(expect.objectContaining({ kind: 'forbidden' }));
+    expect(await created()).toEqual([
+      { sessionKey: 'default:alice:subagent:r1', agentId: 'default', kind: 'sub-agent' },
+    ]);
+    await expect(
+      turns.ensureSession({ sessionKey: 'default:alice:subagent:r1', agentId: 'default', caller: callerOf('mallory') }),
+    ).rejects.toThrow(expect.objectContaining({ kind: 'forbidden' }));
   });
 
   it('runs the turns of one session one after the other', async () => {
@@ -82,17 +113,38 @@ describe('turn service', () => {
       turns.run({ sessionKey: 'default:alice:ws', message: 'b', caller: callerOf('alice'), signal }),
     ]);
     expect([first.response, second.response]).toEqual(['first', 'second']);
-    expect((await store.history('default:alice:ws')).map((message) => message.content)).toEqual(['a', 'first', 'b', 'second']);
+    expect((await store.history('default:alice:ws')).map((message) => message.content)).toEqual([
+      'a',
+      'first',
+      'b',
+      'second',
+    ]);
   });
 
   it('runs a stateless turn with its seed as history and stores nothing but its evidence', async () => {
     llm.script({ text: 'stateless answer' });
-    const seedHistory = [{ role: 'user' as const, content: 'earlier', timestamp: 1 }, { role: 'assistant' as const, content: 'before', timestamp: 2 }];
+    const seedHistory = [
+      { role: 'user' as const, content: 'earlier', timestamp: 1 },
+      { role: 'assistant' as const, content: 'before', timestamp: 2 },
+    ];
     const key = 'default:openai-api:openai:chatcmpl-1';
-    const result = await turns.run({ sessionKey: key, message: 'now', caller: callerOf('api'), seedHistory, stateless: true, isKeyUnique: true, signal });
+    const result = await turns.run({
+      sessionKey: key,
+      message: 'now',
+      caller: callerOf('api'),
+      seedHistory,
+      stateless: true,
+      isKeyUnique: true,
+      signal,
+    });
     expect(result).toMatchObject({ response: 'stateless answer', finishReason: 'stop', sessionKey: key });
     expect(llm.chatRequests()[0]?.body).toMatchObject({
-      messages: [{ role: 'system' }, { role: 'user', content: 'earlier' }, { role: 'assistant', content: 'before' }, { role: 'user', content: 'now' }],
+      messages: [
+        { role: 'system' },
+        { role: 'user', content: 'earlier' },
+        { role: 'assistant', content: 'before' },
+        { role: 'user', content: 'now' },
+      ],
     });
     expect(await store.get(key)).toBeUndefined();
     expect(await store.history(key)).toEqual([]);
@@ -130,11 +182,23 @@ describe('turn service: what a turn has stored when it answers', () => {
     recorder = createRecorder({ port: createSqliteEvidencePort(db) });
     bus = createEventBus({ now: Date.now, log });
     const router = createModelRouter({
-      config: { local: providerConfigSchema.parse({ type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small' }] }) },
+      config: {
+        local: providerConfigSchema.parse({
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'small' }],
+        }),
+      },
       events: bus,
       log,
     });
-    turns = createTurnServiceFixture({ agents: staticAgents({ default: { name: 'Assistant', provider: 'local', model: 'small' } }), router, store, recorder, events: bus });
+    turns = createTurnServiceFixture({
+      agents: staticAgents({ default: { name: 'Assistant', provider: 'local', model: 'small' } }),
+      router,
+      store,
+      recorder,
+      events: bus,
+    });
   });
   afterEach(async () => {
     await recorder.close();
@@ -145,8 +209,14 @@ describe('turn service: what a turn has stored when it answers', () => {
   });
 
   const committed = (sessionKey: string) => ({
-    messages: observer.prepare<[string], string>('SELECT content FROM session_messages WHERE session_key = ? ORDER BY id').pluck().all(sessionKey),
-    turns: observer.prepare<[string], number>('SELECT usage_turns FROM sessions WHERE session_key = ?').pluck().get(sessionKey),
+    messages: observer
+      .prepare<[string], string>('SELECT content FROM session_messages WHERE session_key = ? ORDER BY id')
+      .pluck()
+      .all(sessionKey),
+    turns: observer
+      .prepare<[string], number>('SELECT usage_turns FROM sessions WHERE session_key = ?')
+      .pluck()
+      .get(sessionKey),
   });
 
   it('answers turns finishing together only once their messages and usage are committed', async () => {
@@ -155,13 +225,24 @@ describe('turn service: what a turn has stored when it answers', () => {
     const keys = Array.from({ length: 6 }, (_, index) => `default:alice:commit-${index}`);
     for (const key of keys) llm.script({ text: `answer for ${key}`, heldUntil: held });
     const answered = keys.map(async (sessionKey) => {
-      const result = await turns.run({ sessionKey, message: `question for ${sessionKey}`, caller: callerOf('alice'), signal });
+      const result = await turns.run({
+        sessionKey,
+        message: `question for ${sessionKey}`,
+        caller: callerOf('alice'),
+        signal,
+      });
       // Read on the answer, before anything else runs.
       return { response: result.response, ...committed(sessionKey) };
     });
     await expect.poll(() => llm.chatRequests().length).toBe(keys.length);
     release();
-    expect(await Promise.all(answered)).toEqual(keys.map((key) => ({ response: `answer for ${key}`, messages: [`question for ${key}`, `answer for ${key}`], turns: 1 })));
+    expect(await Promise.all(answered)).toEqual(
+      keys.map((key) => ({
+        response: `answer for ${key}`,
+        messages: [`question for ${key}`, `answer for ${key}`],
+        turns: 1,
+      })),
+    );
   });
 
   it('answers with an error, not the reply, when the turn could not be stored', async () => {
@@ -176,8 +257,9 @@ describe('turn service: what a turn has stored when it answers', () => {
         other.close();
       }
     });
-    await expect(turns.run({ sessionKey: 'default:alice:doomed', message: 'hello', caller: callerOf('alice'), signal }))
-      .rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
+    await expect(
+      turns.run({ sessionKey: 'default:alice:doomed', message: 'hello', caller: callerOf('alice'), signal }),
+    ).rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
     expect(committed('default:alice:doomed')).toEqual({ messages: [], turns: undefined });
   });
 });

@@ -45,6 +45,8 @@ describe('dashboard bundle', () => {
       .filter((file) => file.endsWith('.js'))
       .reduce((sum, file) => sum + gzipSync(readFileSync(join(dist, file))).length, 0);
     expect(gzippedBytes).toBeGreaterThan(0);
-    expect(gzippedBytes, `first load is ${gzippedBytes} bytes of gzipped JavaScript`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
+    expect(gzippedBytes, `first load is ${gzippedBytes} bytes of gzipped JavaScript`).toBeLessThanOrEqual(
+      FIRST_LOAD_BUDGET_BYTES,
+    );
   });
 });

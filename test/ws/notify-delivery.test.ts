@@ -47,12 +47,19 @@ describe('session.completed delivery', () => {
     llm.script({ text: 'Handled the deploy.' });
     const body = JSON.stringify({ event: 'deploy.finished', source: 'ci', data: { build: 42 } });
     const signature = createHmac('sha256', SECRET).update(body).digest('hex');
-    const accepted = await fetch(`${gateway.url}/hooks/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': signature }, body });
+    const accepted = await fetch(`${gateway.url}/hooks/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-webhook-signature': signature },
+      body,
+    });
     expect(accepted.status).toBe(202);
     const { sessionKey } = (await accepted.json()) as { sessionKey: string };
 
     const done = await adminSocket.waitFor((frame) => frame.method === 'session.completed');
-    expect(done.params).toMatchObject({ sessionKey, result: { response: 'Handled the deploy.', finishReason: 'stop' } });
+    expect(done.params).toMatchObject({
+      sessionKey,
+      result: { response: 'Handled the deploy.', finishReason: 'stop' },
+    });
     for (const socket of [rpc, ws, mcp, api]) await expectNothingReceived(socket);
   });
 

@@ -65,19 +65,35 @@ describe('websocket gateway', () => {
     it('lets a ws-scoped token call rpc methods over the WebSocket, but not admin methods', async () => {
       const socket = await open(gateway.tokens.ws);
       expect(await socket.call('system.ping')).toHaveProperty('result.pong', true);
-      expect((await socket.call('tokens.list')).error).toEqual({ code: -32603, message: "Insufficient scope: requires 'admin'", data: { kind: 'forbidden' } });
+      expect((await socket.call('tokens.list')).error).toEqual({
+        code: -32603,
+        message: "Insufficient scope: requires 'admin'",
+        data: { kind: 'forbidden' },
+      });
     });
 
     it('authenticates the same ws token over POST /rpc, where its rpc methods answer -32603 (ws grants the socket only)', async () => {
-      const { status, body } = await postRpc(gateway.url, { jsonrpc: '2.0', id: 1, method: 'system.ping' }, gateway.tokens.ws);
+      const { status, body } = await postRpc(
+        gateway.url,
+        { jsonrpc: '2.0', id: 1, method: 'system.ping' },
+        gateway.tokens.ws,
+      );
       expect(status).toBe(200);
-      expect(body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: "Insufficient scope: requires 'rpc'", data: { kind: 'forbidden' } } });
+      expect(body).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32603, message: "Insufficient scope: requires 'rpc'", data: { kind: 'forbidden' } },
+      });
     });
 
     it('refuses rpc methods on the socket to tokens without rpc or ws scope', async () => {
       for (const token of [gateway.tokens.mcpClient, gateway.tokens.api, gateway.tokens.adminOnly]) {
         const socket = await open(token);
-        expect((await socket.call('system.ping')).error).toEqual({ code: -32603, message: "Insufficient scope: requires 'rpc'", data: { kind: 'forbidden' } });
+        expect((await socket.call('system.ping')).error).toEqual({
+          code: -32603,
+          message: "Insufficient scope: requires 'rpc'",
+          data: { kind: 'forbidden' },
+        });
       }
       const admin = await open(gateway.tokens.adminOnly);
       expect(await admin.call('tokens.list')).toHaveProperty('result.tokens');
@@ -87,15 +103,25 @@ describe('websocket gateway', () => {
   describe('frames', () => {
     it('answers a binary frame with -32700 and id null, and the connection stays usable', async () => {
       const socket = await open(gateway.tokens.rpc);
-      socket.socket.send(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'system.ping' })), { binary: true });
-      expect(await socket.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+      socket.socket.send(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'system.ping' })), {
+        binary: true,
+      });
+      expect(await socket.next()).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error' },
+      });
       expect(await socket.call('system.ping')).toHaveProperty('result.pong', true);
     });
 
     it('answers invalid JSON with -32700', async () => {
       const socket = await open(gateway.tokens.rpc);
       socket.send('{"jsonrpc":');
-      expect(await socket.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+      expect(await socket.next()).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error' },
+      });
     });
 
     it('answers a text message over wsMaxMessageBytes with -32600 naming both sizes, id null, and stays usable', async () => {
@@ -121,7 +147,10 @@ describe('websocket gateway', () => {
       expect(Buffer.byteLength(exact)).toBeGreaterThan(MAX_CHARS);
       socket.send(exact);
       // The size check passed: the method itself refuses the unknown param.
-      expect(await socket.next()).toMatchObject({ id: 'edge', error: { code: -32602, data: { kind: 'invalid_params', param: 'pad' } } });
+      expect(await socket.next()).toMatchObject({
+        id: 'edge',
+        error: { code: -32602, data: { kind: 'invalid_params', param: 'pad' } },
+      });
     });
 
     it('answers -32600 for any frame up to the frame cap, four bytes per allowed character and more', async () => {
@@ -140,7 +169,10 @@ describe('websocket gateway', () => {
     it('closes with 1009 and a reason naming the cap a frame beyond it', async () => {
       const socket = await open(gateway.tokens.rpc);
       socket.send('x'.repeat(frameByteCap(MAX_CHARS) + 1));
-      expect(await socket.closed).toEqual({ code: 1009, reason: `Message too big: frames are limited to ${frameByteCap(MAX_CHARS)} bytes` });
+      expect(await socket.closed).toEqual({
+        code: 1009,
+        reason: `Message too big: frames are limited to ${frameByteCap(MAX_CHARS)} bytes`,
+      });
     });
 
     it('answers a batch with an array and a batch over maxBatchSize with -32600', async () => {
@@ -156,7 +188,11 @@ describe('websocket gateway', () => {
         { jsonrpc: '2.0', id: 'b2', error: { code: -32601, message: 'Method not found: no.such' } },
       ]);
       socket.send([1, 2, 3, 4].map((id) => ({ jsonrpc: '2.0', id, method: 'system.ping' })));
-      expect(await socket.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Batch of 4 requests exceeds maximum of 3' } });
+      expect(await socket.next()).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Batch of 4 requests exceeds maximum of 3' },
+      });
     });
 
     it('sends nothing back for a notification', async () => {
@@ -210,7 +246,11 @@ describe('websocket gateway', () => {
       const sent = gateway.app.ws.notify(TOKEN_IDS.admin, 'session.completed', { sessionKey: 'k', result: 'done' });
       expect(sent).toBeGreaterThanOrEqual(2);
       for (const socket of own) {
-        expect(await socket.next()).toEqual({ jsonrpc: '2.0', method: 'session.completed', params: { sessionKey: 'k', result: 'done' } });
+        expect(await socket.next()).toEqual({
+          jsonrpc: '2.0',
+          method: 'session.completed',
+          params: { sessionKey: 'k', result: 'done' },
+        });
       }
       // The ping's answer is sent after the notification would have been, so an empty inbox before it is proof.
       const response = await other.call('system.ping');
@@ -234,7 +274,11 @@ describe('websocket gateway', () => {
         const answer = await socket.call('system.ping');
         expect(socket.received).toEqual([answer]);
       }
-      expect(await a.waitFor((frame) => frame.method === 'demo.event')).toEqual({ jsonrpc: '2.0', method: 'demo.event', params: { n: 1 } });
+      expect(await a.waitFor((frame) => frame.method === 'demo.event')).toEqual({
+        jsonrpc: '2.0',
+        method: 'demo.event',
+        params: { n: 1 },
+      });
       expect(await b.waitFor((frame) => frame.method === 'demo.event')).toBeDefined();
     });
 
@@ -263,14 +307,17 @@ describe('websocket message size at the default wsMaxMessageBytes', () => {
     await gateway.close();
   });
 
-  it('answers a 3.5 MB text frame with the spec\'s -32600, not a 1009 close', async () => {
+  it("answers a 3.5 MB text frame with the spec's -32600, not a 1009 close", async () => {
     const socket = await connectOpen(gateway.wsUrl, { token: gateway.tokens.rpc });
     const size = 3_500_000;
     socket.send('x'.repeat(size));
     expect(await socket.next(15_000)).toEqual({
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32600, message: `Message size ${size} bytes exceeds maximum of ${gateway.config.gateway.wsMaxMessageBytes}` },
+      error: {
+        code: -32600,
+        message: `Message size ${size} bytes exceeds maximum of ${gateway.config.gateway.wsMaxMessageBytes}`,
+      },
     });
     expect(await socket.call('system.ping')).toHaveProperty('result.pong', true);
     await socket.close();
@@ -280,7 +327,9 @@ describe('websocket message size at the default wsMaxMessageBytes', () => {
 describe('websocket message rate limit', () => {
   let gateway: Harness;
   beforeAll(async () => {
-    gateway = await startGateway({ gateway: { wsMessageRateLimit: { maxMessages: 5, windowMs: 60_000 }, wsHeartbeatMs: 0 } });
+    gateway = await startGateway({
+      gateway: { wsMessageRateLimit: { maxMessages: 5, windowMs: 60_000 }, wsHeartbeatMs: 0 },
+    });
   });
   afterAll(async () => {
     await gateway.close();
@@ -295,7 +344,12 @@ describe('websocket message rate limit', () => {
       await vi.waitFor(() => expect(limited.received.length).toBe(6), WAIT);
       const rateError = { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Message rate limit exceeded' } };
       expect(limited.received.filter((frame) => frame.id === null)).toEqual([rateError]);
-      expect(limited.received.map((frame) => frame.id).filter((id) => id !== null).sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(
+        limited.received
+          .map((frame) => frame.id)
+          .filter((id) => id !== null)
+          .sort(),
+      ).toEqual([1, 2, 3, 4, 5]);
       // A 7th message is refused too; by then the 6th would have been answered had it been dispatched.
       limited.send({ jsonrpc: '2.0', id: 7, method: 'system.ping' });
       await vi.waitFor(() => expect(limited.received.length).toBe(7), WAIT);
@@ -313,7 +367,11 @@ describe('websocket message rate limit', () => {
       for (let i = 0; i < 5; i += 1) socket.socket.send(Buffer.from('x'), { binary: true });
       socket.send({ jsonrpc: '2.0', id: 1, method: 'system.ping' });
       await vi.waitFor(() => expect(socket.received.length).toBe(6), WAIT);
-      expect(socket.received[5]).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Message rate limit exceeded' } });
+      expect(socket.received[5]).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: 'Message rate limit exceeded' },
+      });
     } finally {
       await socket.close();
     }
@@ -328,7 +386,10 @@ describe('websocket heartbeat', () => {
       const heartbeat = await socket.waitFor((frame) => frame.method === 'heartbeat');
       expect(heartbeat).toEqual({ jsonrpc: '2.0', method: 'heartbeat', params: { ts: expect.any(Number) } });
       // The ws client answers pings, so the connection survives several beats.
-      await vi.waitFor(() => expect(socket.received.filter((frame) => frame.method === 'heartbeat').length).toBeGreaterThanOrEqual(3), WAIT);
+      await vi.waitFor(
+        () => expect(socket.received.filter((frame) => frame.method === 'heartbeat').length).toBeGreaterThanOrEqual(3),
+        WAIT,
+      );
       expect(socket.socket.readyState).toBe(WebSocket.OPEN);
     } finally {
       await socket.close();
@@ -369,7 +430,11 @@ describe('websocket shutdown', () => {
   it('app.close() closes every socket with 1001 "Server shutting down" and refuses new upgrades', async () => {
     const gateway = await startGateway({ gateway: { wsHeartbeatMs: 0 } });
     try {
-      const sockets = await Promise.all([gateway.tokens.rpc, gateway.tokens.admin, gateway.tokens.ws].map((token) => connectOpen(gateway.wsUrl, { token })));
+      const sockets = await Promise.all(
+        [gateway.tokens.rpc, gateway.tokens.admin, gateway.tokens.ws].map((token) =>
+          connectOpen(gateway.wsUrl, { token }),
+        ),
+      );
       await gateway.app.close();
       for (const socket of sockets) expect(await socket.closed).toEqual({ code: 1001, reason: 'Server shutting down' });
       expect(gateway.app.state()).toBe('closed');

@@ -32,13 +32,29 @@ function PageHost({ entry }: { entry: PageEntry }) {
       isCurrent = false;
     };
   }, [entry]);
-  if (error !== undefined) return <p class="notice error" role="alert">Could not load this page: {errorText(error)}</p>;
-  if (component === undefined) return <p class="muted" role="status">Loading…</p>;
+  if (error !== undefined)
+    return (
+      <p class="notice error" role="alert">
+        Could not load this page: {errorText(error)}
+      </p>
+    );
+  if (component === undefined)
+    return (
+      <p class="muted" role="status">
+        Loading…
+      </p>
+    );
   const Page = component;
   return <Page />;
 }
 
-const CONNECTION_LABEL = { idle: 'Offline', connecting: 'Connecting…', open: 'Connected', closed: 'Reconnecting…', unauthorized: 'Signed out' };
+const CONNECTION_LABEL = {
+  idle: 'Offline',
+  connecting: 'Connecting…',
+  open: 'Connected',
+  closed: 'Reconnecting…',
+  unauthorized: 'Signed out',
+};
 
 export function Shell() {
   const [isMenuOpen, setMenuOpen] = useState(false);
@@ -57,7 +73,13 @@ export function Shell() {
         Skip to content
       </a>
       <header class="top">
-        <button type="button" class="menu-button" aria-expanded={isMenuOpen} aria-controls="nav" onClick={() => setMenuOpen(!isMenuOpen)}>
+        <button
+          type="button"
+          class="menu-button"
+          aria-expanded={isMenuOpen}
+          aria-controls="nav"
+          onClick={() => setMenuOpen(!isMenuOpen)}
+        >
           Menu
         </button>
         <a class="brand" href={BASE} onClick={onLinkClick}>
@@ -66,7 +88,11 @@ export function Shell() {
         <span class={`conn conn-${state}`} role="status" aria-live="polite">
           {CONNECTION_LABEL[state]}
         </span>
-        <button type="button" onClick={() => applyTheme(nextTheme(themeChoice))} aria-label={`Theme: ${themeChoice}. Change theme`}>
+        <button
+          type="button"
+          onClick={() => applyTheme(nextTheme(themeChoice))}
+          aria-label={`Theme: ${themeChoice}. Change theme`}
+        >
           Theme: {themeChoice}
         </button>
         <button

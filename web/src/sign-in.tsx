@@ -44,7 +44,9 @@ export function SignIn() {
     <main class="sign-in" id="main">
       <form class="card" onSubmit={(event) => void submit(event)} aria-labelledby="sign-in-title">
         <h1 id="sign-in-title">Agent Gateway</h1>
-        <p class="muted">Paste a gateway token (an admin token, scope *, reaches every page). It stays in this tab only.</p>
+        <p class="muted">
+          Paste a gateway token (an admin token, scope *, reaches every page). It stays in this tab only.
+        </p>
         <Field id="token" label="Token" error={error}>
           {(props) => (
             <input

@@ -45,12 +45,22 @@ function digest(text: string): string {
 /** A call that failed or was refused: the model sees `Error: <message>`. */
 export function toolFailure(kind: ToolErrorKind, message: string, durationMs: number): ToolCallOutcome {
   const content = `Error: ${message}`;
-  return { ok: false, content, errorKind: kind, durationMs, resultBytes: Buffer.byteLength(content), resultDigest: digest(content) };
+  return {
+    ok: false,
+    content,
+    errorKind: kind,
+    durationMs,
+    resultBytes: Buffer.byteLength(content),
+    resultDigest: digest(content),
+  };
 }
 
 export function createToolRegistry(tools: readonly ToolDefinition[], options: ToolRegistryOptions = {}): ToolRegistry {
   const { now = Date.now } = options;
-  const defaults: ToolLimits = { timeoutMs: options.timeoutMs ?? DEFAULT_TOOL_LIMITS.timeoutMs, maxResultChars: options.maxResultChars ?? DEFAULT_TOOL_LIMITS.maxResultChars };
+  const defaults: ToolLimits = {
+    timeoutMs: options.timeoutMs ?? DEFAULT_TOOL_LIMITS.timeoutMs,
+    maxResultChars: options.maxResultChars ?? DEFAULT_TOOL_LIMITS.maxResultChars,
+  };
   const byName = new Map<string, ToolDefinition>();
   const register = (added: readonly ToolDefinition[]) => {
     for (const tool of added) {
@@ -64,23 +74,28 @@ export function createToolRegistry(tools: readonly ToolDefinition[], options: To
   function spec(tool: ToolDefinition): ToolSpec {
     let cached = specCache.get(tool.name);
     if (cached === undefined) {
-      const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
+      const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.input, { io: 'input' }) as Record<
+        string,
+        unknown
+      >;
       cached = { name: tool.name, description: tool.description, inputSchema };
       specCache.set(tool.name, cached);
     }
     return cached;
   }
 
-  const failure = (kind: ToolErrorKind, message: string, startedAt: number) => toolFailure(kind, message, now() - startedAt);
+  const failure = (kind: ToolErrorKind, message: string, startedAt: number) =>
+    toolFailure(kind, message, now() - startedAt);
 
   return {
     register,
     names: () => [...byName.keys()],
     has: (name) => byName.has(name),
-    specs: (names) => names.flatMap((name) => {
-      const tool = byName.get(name);
-      return tool === undefined ? [] : [spec(tool)];
-    }),
+    specs: (names) =>
+      names.flatMap((name) => {
+        const tool = byName.get(name);
+        return tool === undefined ? [] : [spec(tool)];
+      }),
     async execute(name, input, ctx, limits = {}) {
       const timeoutMs = limits.timeoutMs ?? defaults.timeoutMs;
       const maxResultChars = limits.maxResultChars ?? defaults.maxResultChars;
@@ -89,7 +104,9 @@ export function createToolRegistry(tools: readonly ToolDefinition[], options: To
       if (tool === undefined) return failure('unknown_tool', `unknown tool '${name}'`, startedAt);
       const parsed = tool.input.safeParse(input);
       if (!parsed.success) {
-        const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ');
+        const detail = parsed.error.issues
+          .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
+          .join('; ');
         return failure('invalid_input', `invalid input for ${name}: ${detail}`, startedAt);
       }
       const timeout = AbortSignal.timeout(timeoutMs);
@@ -102,8 +119,17 @@ export function createToolRegistry(tools: readonly ToolDefinition[], options: To
           }),
         ]);
         const full = typeof result === 'string' ? result : JSON.stringify(result ?? null);
-        const content = full.length > maxResultChars ? `${full.slice(0, maxResultChars)}… [truncated ${full.length - maxResultChars} characters]` : full;
-        return { ok: true, content, durationMs: now() - startedAt, resultBytes: Buffer.byteLength(full), resultDigest: digest(full) };
+        const content =
+          full.length > maxResultChars
+            ? `${full.slice(0, maxResultChars)}… [truncated ${full.length - maxResultChars} characters]`
+            : full;
+        return {
+          ok: true,
+          content,
+          durationMs: now() - startedAt,
+          resultBytes: Buffer.byteLength(full),
+          resultDigest: digest(full),
+        };
       } catch (error) {
         if (timeout.aborted) return failure('timeout', `${name} timed out after ${timeoutMs} ms`, startedAt);
         if (ctx.signal.aborted) return failure('aborted', `${name} was cancelled`, startedAt);

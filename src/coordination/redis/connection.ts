@@ -40,7 +40,12 @@ const READER_OPTIONS = { maxRetriesPerRequest: 0, enableOfflineQueue: false };
  */
 export async function connectRedis({ url, keyPrefix, log }: RedisLinkOptions): Promise<RedisLink> {
   const open = (role: string, overrides: RedisOptions = {}): Redis => {
-    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectionName: `agent-gateway:${role}`, ...overrides });
+    const client = new Redis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      connectionName: `agent-gateway:${role}`,
+      ...overrides,
+    });
     // ioredis reports connection errors as events; without a listener each one would be an uncaught error.
     client.on('error', (error: Error) => log.warn({ err: error, role }, 'redis connection error'));
     return client;

@@ -32,7 +32,11 @@ function compareIds(a: [number, number], b: [number, number]): number {
   return a[0] - b[0] || a[1] - b[1];
 }
 
-const feedEvent = z.strictObject({ name: z.string().min(1), ts: z.number(), payload: z.record(z.string(), z.unknown()) });
+const feedEvent = z.strictObject({
+  name: z.string().min(1),
+  ts: z.number(),
+  payload: z.record(z.string(), z.unknown()),
+});
 const streamEntry = z.tuple([z.string().regex(STREAM_ID), z.tuple([z.literal('e'), z.string()])]);
 const xreadReply = z.array(z.tuple([z.string(), z.array(streamEntry)])).nullable();
 
@@ -68,9 +72,11 @@ export function createRedisEventFeed(link: RedisLink, log: Logger, options: Redi
 
   const unsubscribeBus = options.events.subscribe(function appendToSharedFeed(event) {
     const text = JSON.stringify({ name: event.name, ts: event.ts, payload: event.payload });
-    link.commands.xadd(streamKey, 'MAXLEN', maxLength, '*', 'e', text).catch((error: unknown) =>
-      log.warn({ err: error, event: event.name }, 'could not append an event to the shared feed'),
-    );
+    link.commands
+      .xadd(streamKey, 'MAXLEN', maxLength, '*', 'e', text)
+      .catch((error: unknown) =>
+        log.warn({ err: error, event: event.name }, 'could not append an event to the shared feed'),
+      );
   });
 
   async function newestId(): Promise<string> {
@@ -83,7 +89,9 @@ export function createRedisEventFeed(link: RedisLink, log: Logger, options: Redi
     while (!isStopped) {
       try {
         lastId ??= await newestId();
-        const reply = xreadReply.parse(await link.reader.xread('COUNT', options.readBatch, 'BLOCK', 0, 'STREAMS', streamKey, lastId));
+        const reply = xreadReply.parse(
+          await link.reader.xread('COUNT', options.readBatch, 'BLOCK', 0, 'STREAMS', streamKey, lastId),
+        );
         for (const [, entries] of reply ?? []) {
           for (const raw of entries) {
             lastId = raw[0];
@@ -102,13 +110,15 @@ export function createRedisEventFeed(link: RedisLink, log: Logger, options: Redi
 
   /** The held events a client that last saw `lastEventId` missed, and the id from which live events are new to it. */
   async function replayFor(lastEventId: string): Promise<{ missed: FeedEntry[]; floor: [number, number] | undefined }> {
-    const held = options.capacity === 0 ? [] : await link.commands.xrevrange(streamKey, '+', '-', 'COUNT', options.capacity);
+    const held =
+      options.capacity === 0 ? [] : await link.commands.xrevrange(streamKey, '+', '-', 'COUNT', options.capacity);
     held.reverse();
     const entries = held.map(toEntry).filter((entry) => entry !== undefined);
     const last = parseId(lastEventId);
     const newest = entries.at(-1);
     // An id past the newest held one (another Redis, a flushed stream, not ours) cannot be placed: all held is sent.
-    const isPlaceable = last !== undefined && newest !== undefined && compareIds(last, parseId(newest.id) ?? [0, 0]) <= 0;
+    const isPlaceable =
+      last !== undefined && newest !== undefined && compareIds(last, parseId(newest.id) ?? [0, 0]) <= 0;
     const missed = isPlaceable ? entries.filter((entry) => compareIds(parseId(entry.id) ?? [0, 0], last) > 0) : entries;
     const floorEntry = missed.at(-1);
     return { missed, floor: floorEntry === undefined ? (isPlaceable ? last : undefined) : parseId(floorEntry.id) };

@@ -24,7 +24,12 @@ export interface RedisCoordinationOptions {
   instanceId?: string;
 }
 
-const notificationMessage = z.strictObject({ clientId: z.string().nullable(), method: z.string().min(1), params: z.unknown(), audience: z.literal('admins').optional() });
+const notificationMessage = z.strictObject({
+  clientId: z.string().nullable(),
+  method: z.string().min(1),
+  params: z.unknown(),
+  audience: z.literal('admins').optional(),
+});
 const retiredTokenMessage = z.strictObject({ clientId: z.string().min(1) });
 const jobsChangedMessage = z.strictObject({});
 
@@ -33,7 +38,10 @@ export async function createRedisCoordination(options: RedisCoordinationOptions)
   const { log, timings } = options;
   const link = await connectRedis({ url: options.url, keyPrefix: options.keyPrefix, log });
   try {
-    const instances = createRedisInstances(link, log, { ...timings, ...(options.instanceId === undefined ? {} : { currentId: options.instanceId }) });
+    const instances = createRedisInstances(link, log, {
+      ...timings,
+      ...(options.instanceId === undefined ? {} : { currentId: options.instanceId }),
+    });
     const locks = createRedisSessionLocks(link, log, { ...timings, holderId: instances.currentId });
     const channels = createPeerChannels(link, instances.currentId, log);
     const [notifications, retiredTokens, jobChanges] = await Promise.all([
@@ -41,7 +49,12 @@ export async function createRedisCoordination(options: RedisCoordinationOptions)
       channels.channel('tokens-retired', retiredTokenMessage),
       channels.channel('jobs-changed', jobsChangedMessage),
     ]);
-    const eventFeed = createRedisEventFeed(link, log, { events: options.events, capacity: options.replayEvents, readBatch: timings.eventReadBatch, streamSlack: timings.eventStreamSlack });
+    const eventFeed = createRedisEventFeed(link, log, {
+      events: options.events,
+      capacity: options.replayEvents,
+      readBatch: timings.eventReadBatch,
+      streamSlack: timings.eventStreamSlack,
+    });
     await instances.start();
     return {
       kind: 'redis',

@@ -30,8 +30,15 @@ export function createRedisInstances(link: RedisLink, log: Logger, options: Redi
   let timer: NodeJS.Timeout | undefined;
 
   async function beat(): Promise<void> {
-    const previous = await link.commands.set(instanceKey(currentId), String(Date.now()), 'PX', options.livenessTtlMs, 'GET');
-    if (previous === null && timer !== undefined) log.warn({ instanceId: currentId }, 'liveness key had lapsed: other replicas counted this instance as gone');
+    const previous = await link.commands.set(
+      instanceKey(currentId),
+      String(Date.now()),
+      'PX',
+      options.livenessTtlMs,
+      'GET',
+    );
+    if (previous === null && timer !== undefined)
+      log.warn({ instanceId: currentId }, 'liveness key had lapsed: other replicas counted this instance as gone');
   }
 
   return {

@@ -2,7 +2,11 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
-export type RedisScript = (redis: Redis, keys: readonly string[], args: readonly (string | number)[]) => Promise<unknown>;
+export type RedisScript = (
+  redis: Redis,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+) => Promise<unknown>;
 
 const isNoScript = (error: unknown): boolean => error instanceof Error && error.message.startsWith('NOSCRIPT');
 

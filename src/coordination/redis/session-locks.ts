@@ -52,7 +52,11 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * head of that queue then polls Redis until the session is free. Across replicas the order is whoever asks
  * first after a release, not arrival order.
  */
-export function createRedisSessionLocks(link: RedisLink, log: Logger, options: RedisSessionLocksOptions): RedisSessionLocks {
+export function createRedisSessionLocks(
+  link: RedisLink,
+  log: Logger,
+  options: RedisSessionLocksOptions,
+): RedisSessionLocks {
   const local = createSessionLocks();
   const fenceKey = link.key('lockfence');
   const lockKey = (sessionKey: string) => link.key(`lock:${sessionKey}`);
@@ -62,7 +66,9 @@ export function createRedisSessionLocks(link: RedisLink, log: Logger, options: R
     let waitMs = options.lockRetryMinMs;
     for (;;) {
       if (isClosed) throw coordinationClosed();
-      const fence = count.parse(await ACQUIRE(link.commands, [lockKey(sessionKey), fenceKey], [options.holderId, options.lockTtlMs]));
+      const fence = count.parse(
+        await ACQUIRE(link.commands, [lockKey(sessionKey), fenceKey], [options.holderId, options.lockTtlMs]),
+      );
       if (fence > 0) return fence;
       await pause(waitMs);
       waitMs = Math.min(options.lockRetryMaxMs, waitMs * 2);

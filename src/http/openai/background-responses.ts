@@ -4,7 +4,13 @@ import { GatewayError, maskUnknown, publicMessage } from '../../errors.js';
 import type { RunHandle } from '../../runs/index.js';
 import { UNFINISHED_RESPONSE_STATUSES, type StoredResponse } from '../../store/index.js';
 import type { TurnRequest, TurnResult } from '../../turns/index.js';
-import { finishedStatus, responseObject, type ResponseEcho, type ResponseIds, type ResponseState } from './response-object.js';
+import {
+  finishedStatus,
+  responseObject,
+  type ResponseEcho,
+  type ResponseIds,
+  type ResponseState,
+} from './response-object.js';
 import { turnFailure } from './turn-input.js';
 import type { OpenAiContext } from './types.js';
 
@@ -56,13 +62,25 @@ export function createBackgroundResponses(ctx: OpenAiContext): BackgroundRespons
 
   /** Writes the response's next state, only while it is still unfinished; false when a cancel (or a repair) came first. */
   const advance = (request: BackgroundRequest, from: typeof UNFINISHED_RESPONSE_STATUSES, state: ResponseState) =>
-    ctx.responses.transition(request.ids.responseId, from, state.status, JSON.stringify(responseObject(request.ids, request.echo, state)));
+    ctx.responses.transition(
+      request.ids.responseId,
+      from,
+      state.status,
+      JSON.stringify(responseObject(request.ids, request.echo, state)),
+    );
 
   /** Which end the turn came to: the gateway's shutdown, a cancel, run.kill, or the turn's own answer or failure. */
-  function endOf(run: RunHandle, entry: LiveResponse, result: TurnResult | undefined, failure: GatewayError | undefined): ResponseState {
-    if (ctx.shutdownSignal.aborted) return { status: 'failed', error: new GatewayError('unavailable', BACKGROUND_STOPPED_ERROR) };
+  function endOf(
+    run: RunHandle,
+    entry: LiveResponse,
+    result: TurnResult | undefined,
+    failure: GatewayError | undefined,
+  ): ResponseState {
+    if (ctx.shutdownSignal.aborted)
+      return { status: 'failed', error: new GatewayError('unavailable', BACKGROUND_STOPPED_ERROR) };
     if (entry.cancel.signal.aborted || run.signal.aborted) return { status: 'cancelled' };
-    if (failure !== undefined || result === undefined) return { status: 'failed', error: failure ?? new GatewayError('internal', 'The turn ended without a result') };
+    if (failure !== undefined || result === undefined)
+      return { status: 'failed', error: failure ?? new GatewayError('internal', 'The turn ended without a result') };
     return { status: finishedStatus(result), result };
   }
 
@@ -74,7 +92,11 @@ export function createBackgroundResponses(ctx: OpenAiContext): BackgroundRespons
     let result: TurnResult | undefined;
     let failure: GatewayError | undefined;
     try {
-      result = await ctx.runner.run({ ...request.turn, rootRunId: request.ids.responseId, signal: AbortSignal.any([run.signal, entry.cancel.signal, ctx.shutdownSignal]) });
+      result = await ctx.runner.run({
+        ...request.turn,
+        rootRunId: request.ids.responseId,
+        signal: AbortSignal.any([run.signal, entry.cancel.signal, ctx.shutdownSignal]),
+      });
       failure = turnFailure(result, 'input');
     } catch (error) {
       failure = maskUnknown(error, ctx.log, { responseId: request.ids.responseId }, 'background response failed');
@@ -83,15 +105,23 @@ export function createBackgroundResponses(ctx: OpenAiContext): BackgroundRespons
     // The cancel route wrote `cancelled` itself; a cancel on another replica wins the same way (the answer is dropped).
     const isRecorded = !entry.cancel.signal.aborted && (await advance(request, ['in_progress'], end));
     const isAnswered = isRecorded && (end.status === 'completed' || end.status === 'incomplete');
-    const usage = result === undefined ? {} : { response: result.response, tokensUsed: result.tokensUsed, costUsd: result.costUsd };
+    const usage =
+      result === undefined ? {} : { response: result.response, tokensUsed: result.tokensUsed, costUsd: result.costUsd };
     if (isAnswered) await run.finish({ status: 'completed', ...usage });
-    else await run.finish({ status: 'failed', ...usage, error: isRecorded && end.error !== undefined ? publicMessage(end.error) : 'The response was cancelled' });
+    else
+      await run.finish({
+        status: 'failed',
+        ...usage,
+        error: isRecorded && end.error !== undefined ? publicMessage(end.error) : 'The response was cancelled',
+      });
   }
 
   function launch(request: BackgroundRequest, run: RunHandle, entry: LiveResponse): void {
     const { responseId } = request.ids;
     const task = execute(request, run, entry)
-      .catch((error: unknown) => ctx.log.error({ err: error, responseId }, 'a background response could not record its end'))
+      .catch((error: unknown) =>
+        ctx.log.error({ err: error, responseId }, 'a background response could not record its end'),
+      )
       .finally(() => {
         live.delete(responseId);
         tasks.delete(task);
@@ -104,7 +134,10 @@ export function createBackgroundResponses(ctx: OpenAiContext): BackgroundRespons
       const { ids, echo, turn, clientId } = request;
       const limit = ctx.maxBackgroundPerToken?.() ?? DEFAULT_MAX_BACKGROUND_PER_TOKEN;
       if (inFlightOf(clientId) >= limit) {
-        throw new GatewayError('rate_limited', `Too many background responses in flight for this token (responses.maxBackgroundPerToken: ${limit}); wait for one to end or cancel one`);
+        throw new GatewayError(
+          'rate_limited',
+          `Too many background responses in flight for this token (responses.maxBackgroundPerToken: ${limit}); wait for one to end or cancel one`,
+        );
       }
       if (ctx.shutdownSignal.aborted) throw new GatewayError('unavailable', 'The gateway is shutting down');
       // The slot is held from here, so concurrent requests cannot pass the limit together.
@@ -112,10 +145,28 @@ export function createBackgroundResponses(ctx: OpenAiContext): BackgroundRespons
       live.set(ids.responseId, entry);
       try {
         const agentId = turn.agentId ?? ctx.agents.defaultAgentId() ?? 'default';
-        const run = await ctx.backgroundRuns.control.startRun({ runId: ids.responseId, rootRunId: ids.responseId, kind: 'response', agentId, sessionKey: turn.sessionKey, task: turn.message, requestedBy: clientId });
+        const run = await ctx.backgroundRuns.control.startRun({
+          runId: ids.responseId,
+          rootRunId: ids.responseId,
+          kind: 'response',
+          agentId,
+          sessionKey: turn.sessionKey,
+          task: turn.message,
+          requestedBy: clientId,
+        });
         const queued = JSON.stringify(responseObject(ids, echo, { status: 'queued' }));
         try {
-          await ctx.responses.save({ responseId: ids.responseId, sessionKey: turn.sessionKey, clientId, createdAt: ctx.now(), status: 'queued', isBackground: true }, queued);
+          await ctx.responses.save(
+            {
+              responseId: ids.responseId,
+              sessionKey: turn.sessionKey,
+              clientId,
+              createdAt: ctx.now(),
+              status: 'queued',
+              isBackground: true,
+            },
+            queued,
+          );
         } catch (error) {
           await run.finish({ status: 'failed', error: 'The response could not be stored' });
           throw error;

@@ -4,7 +4,14 @@ import type { Caller } from '../../server/index.js';
 import { requestSignal, openSseStream, type SseFrame } from '../../server/index.js';
 import { argumentsText, type TranscriptToolCall } from '../../providers/index.js';
 import { sessionCallerOf, type TurnRequest, type TurnResult } from '../../turns/index.js';
-import { CHAT_SETTING_PARAMS, chatClientTools, chatCompletionRequest, chatMessages, chatSettings, type ChatCompletionRequest } from './chat-request.js';
+import {
+  CHAT_SETTING_PARAMS,
+  chatClientTools,
+  chatCompletionRequest,
+  chatMessages,
+  chatSettings,
+  type ChatCompletionRequest,
+} from './chat-request.js';
 import { openAiErrorBody } from './errors.js';
 import { assertSettingsHonoured } from './request-fields.js';
 import { openAiSessionKey, resolveTarget, splitConversation, toOpenAiFinishReason, turnFailure } from './turn-input.js';
@@ -26,7 +33,12 @@ interface Completion {
 
 /** OpenAI's tool_calls entries; `index` is what stream chunks key their pieces on. */
 function openAiToolCalls(calls: readonly TranscriptToolCall[]) {
-  return calls.map((call, index) => ({ index, id: call.id, type: 'function' as const, function: { name: call.name, arguments: argumentsText(call.input) } }));
+  return calls.map((call, index) => ({
+    index,
+    id: call.id,
+    type: 'function' as const,
+    function: { name: call.name, arguments: argumentsText(call.input) },
+  }));
 }
 
 function prepare(ctx: OpenAiContext, body: ChatCompletionRequest, caller: Caller): Completion {
@@ -59,7 +71,12 @@ function completionMessage(result: TurnResult) {
   const calls = result.toolCalls ?? [];
   if (calls.length === 0) return { role: 'assistant', content: result.response, refusal: null };
   // OpenAI's shape beside tool calls: content null when the model said nothing.
-  return { role: 'assistant', content: result.response.length > 0 ? result.response : null, refusal: null, tool_calls: openAiToolCalls(calls).map(({ index, ...call }) => call) };
+  return {
+    role: 'assistant',
+    content: result.response.length > 0 ? result.response : null,
+    refusal: null,
+    tool_calls: openAiToolCalls(calls).map(({ index, ...call }) => call),
+  };
 }
 
 async function complete(ctx: OpenAiContext, completion: Completion, reply: FastifyReply) {
@@ -72,7 +89,14 @@ async function complete(ctx: OpenAiContext, completion: Completion, reply: Fasti
     object: 'chat.completion',
     created: completion.created,
     model: completion.model,
-    choices: [{ index: 0, message: completionMessage(result), logprobs: null, finish_reason: toOpenAiFinishReason(result.finishReason) }],
+    choices: [
+      {
+        index: 0,
+        message: completionMessage(result),
+        logprobs: null,
+        finish_reason: toOpenAiFinishReason(result.finishReason),
+      },
+    ],
     usage: usageOf(result),
   };
 }
@@ -83,21 +107,42 @@ async function complete(ctx: OpenAiContext, completion: Completion, reply: Fasti
  * out is sent as `data: {"error": {...}}` (the envelope the openai SDK raises from) and the stream ends
  * without [DONE].
  */
-async function streamCompletion(ctx: OpenAiContext, completion: Completion, isUsageWanted: boolean, reply: FastifyReply): Promise<void> {
+async function streamCompletion(
+  ctx: OpenAiContext,
+  completion: Completion,
+  isUsageWanted: boolean,
+  reply: FastifyReply,
+): Promise<void> {
   const stream = openSseStream(reply, ctx.openStreams);
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): SseFrame => ({
-    data: JSON.stringify({ id: completion.id, object: 'chat.completion.chunk', created: completion.created, model: completion.model, choices, ...extra }),
+    data: JSON.stringify({
+      id: completion.id,
+      object: 'chat.completion.chunk',
+      created: completion.created,
+      model: completion.model,
+      choices,
+      ...extra,
+    }),
   });
   try {
     await stream.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
-    const outcome = await streamTurn(ctx, stream, completion.turn, (text) => chunk([{ index: 0, delta: { content: text }, finish_reason: null }]), 'messages');
+    const outcome = await streamTurn(
+      ctx,
+      stream,
+      completion.turn,
+      (text) => chunk([{ index: 0, delta: { content: text }, finish_reason: null }]),
+      'messages',
+    );
     if (!outcome.ok) {
       await stream.write({ data: JSON.stringify(openAiErrorBody(outcome.error)) });
       return;
     }
     // Each client tool call whole in one chunk: the pieces clients accumulate by `index` arrive at once.
-    for (const call of openAiToolCalls(outcome.result.toolCalls ?? [])) await stream.write(chunk([{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }]));
-    await stream.write(chunk([{ index: 0, delta: {}, finish_reason: toOpenAiFinishReason(outcome.result.finishReason) }]));
+    for (const call of openAiToolCalls(outcome.result.toolCalls ?? []))
+      await stream.write(chunk([{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }]));
+    await stream.write(
+      chunk([{ index: 0, delta: {}, finish_reason: toOpenAiFinishReason(outcome.result.finishReason) }]),
+    );
     if (isUsageWanted) await stream.write(chunk([], { usage: usageOf(outcome.result) }));
     await stream.write({ data: '[DONE]' });
   } finally {

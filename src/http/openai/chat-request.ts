@@ -2,60 +2,100 @@
 import { z } from 'zod';
 import { GatewayError } from '../../errors.js';
 import { toolInput, type CallSettings, type TranscriptToolCall, type WireToolChoice } from '../../providers/index.js';
-import { addProviderHints, clientToolSpecs, functionTool, metadataSchema, PROVIDER_HINT_PARAMS, responseFormatOf, serviceTierField, verbosityField, type FunctionTool } from './request-fields.js';
+import {
+  addProviderHints,
+  clientToolSpecs,
+  functionTool,
+  metadataSchema,
+  PROVIDER_HINT_PARAMS,
+  responseFormatOf,
+  serviceTierField,
+  verbosityField,
+  type FunctionTool,
+} from './request-fields.js';
 import { blocksToText, type PlainMessage } from './turn-input.js';
 
-const content = z.union([z.string(), z.array(z.looseObject({ type: z.string().min(1) }))], { error: 'expected a string or an array of content blocks' });
+const content = z.union([z.string(), z.array(z.looseObject({ type: z.string().min(1) }))], {
+  error: 'expected a string or an array of content blocks',
+});
 const name = z.string().min(1).optional();
 
 const toolCall = z.strictObject({
   id: z.string().min(1),
   type: z.literal('function'),
   // parsed_arguments: openai-node's parse helpers add it; echoed back, it restates `arguments`.
-  function: z.strictObject({ name: z.string().min(1), arguments: z.string(), parsed_arguments: z.unknown().optional() }),
+  function: z.strictObject({
+    name: z.string().min(1),
+    arguments: z.string(),
+    parsed_arguments: z.unknown().optional(),
+  }),
 });
 
-const chatMessage = z.discriminatedUnion('role', [
-  z.strictObject({ role: z.literal('system'), content, name }),
-  z.strictObject({ role: z.literal('developer'), content, name }),
-  z.strictObject({ role: z.literal('user'), content, name }),
-  z.strictObject({
-    role: z.literal('assistant'),
-    content: content.nullable().optional(),
-    name,
-    tool_calls: z.array(toolCall).optional(),
-    // Echoed back by clients that replay a completion's message as it came (openai-node's helpers add `parsed`,
-    // which restates the content); a non-null audio or function_call would ask for what the gateway never sent.
-    refusal: z.string().nullable().optional(),
-    annotations: z.array(z.unknown()).optional(),
-    parsed: z.unknown().optional(),
-    audio: z.null({ error: 'an earlier audio answer cannot be referred to; this gateway answers text only' }).optional(),
-    function_call: z.null({ error: "legacy function calls are not supported; send 'tool_calls'" }).optional(),
-  }),
-  z.strictObject({ role: z.literal('tool'), content, tool_call_id: z.string().min(1), name }),
-], { error: 'expected a message with role system, developer, user, assistant or tool' });
-
-const unit = (low: number, high: number) => z.number().min(low, `must be between ${low} and ${high}`).max(high, `must be between ${low} and ${high}`).nullable().optional();
-const positiveInt = z.number().int('must be a positive integer').positive('must be a positive integer').nullable().optional();
-
-const toolChoice = z.union([
-  z.enum(['none', 'auto', 'required']),
-  z.strictObject({ type: z.literal('function'), function: z.strictObject({ name: z.string().min(1) }) }),
-], { error: "expected 'none', 'auto', 'required' or {type: 'function', function: {name}}" });
-
-const responseFormat = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('text') }),
-  z.strictObject({ type: z.literal('json_object') }),
-  z.strictObject({
-    type: z.literal('json_schema'),
-    json_schema: z.strictObject({
-      name: z.string().min(1).max(64),
-      description: z.string().optional(),
-      schema: z.record(z.string(), z.unknown()).optional(),
-      strict: z.boolean().nullable().optional(),
+const chatMessage = z.discriminatedUnion(
+  'role',
+  [
+    z.strictObject({ role: z.literal('system'), content, name }),
+    z.strictObject({ role: z.literal('developer'), content, name }),
+    z.strictObject({ role: z.literal('user'), content, name }),
+    z.strictObject({
+      role: z.literal('assistant'),
+      content: content.nullable().optional(),
+      name,
+      tool_calls: z.array(toolCall).optional(),
+      // Echoed back by clients that replay a completion's message as it came (openai-node's helpers add `parsed`,
+      // which restates the content); a non-null audio or function_call would ask for what the gateway never sent.
+      refusal: z.string().nullable().optional(),
+      annotations: z.array(z.unknown()).optional(),
+      parsed: z.unknown().optional(),
+      audio: z
+        .null({ error: 'an earlier audio answer cannot be referred to; this gateway answers text only' })
+        .optional(),
+      function_call: z.null({ error: "legacy function calls are not supported; send 'tool_calls'" }).optional(),
     }),
-  }),
-], { error: "expected {type: 'text'}, {type: 'json_object'} or {type: 'json_schema', json_schema}" });
+    z.strictObject({ role: z.literal('tool'), content, tool_call_id: z.string().min(1), name }),
+  ],
+  { error: 'expected a message with role system, developer, user, assistant or tool' },
+);
+
+const unit = (low: number, high: number) =>
+  z
+    .number()
+    .min(low, `must be between ${low} and ${high}`)
+    .max(high, `must be between ${low} and ${high}`)
+    .nullable()
+    .optional();
+const positiveInt = z
+  .number()
+  .int('must be a positive integer')
+  .positive('must be a positive integer')
+  .nullable()
+  .optional();
+
+const toolChoice = z.union(
+  [
+    z.enum(['none', 'auto', 'required']),
+    z.strictObject({ type: z.literal('function'), function: z.strictObject({ name: z.string().min(1) }) }),
+  ],
+  { error: "expected 'none', 'auto', 'required' or {type: 'function', function: {name}}" },
+);
+
+const responseFormat = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ type: z.literal('text') }),
+    z.strictObject({ type: z.literal('json_object') }),
+    z.strictObject({
+      type: z.literal('json_schema'),
+      json_schema: z.strictObject({
+        name: z.string().min(1).max(64),
+        description: z.string().optional(),
+        schema: z.record(z.string(), z.unknown()).optional(),
+        strict: z.boolean().nullable().optional(),
+      }),
+    }),
+  ],
+  { error: "expected {type: 'text'}, {type: 'json_object'} or {type: 'json_schema', json_schema}" },
+);
 
 /** Spec "Chat completion request" widened by DESIGN §3: any other field is refused, naming it. */
 export const chatCompletionRequest = z.strictObject({
@@ -69,13 +109,19 @@ export const chatCompletionRequest = z.strictObject({
   frequency_penalty: unit(-2, 2),
   max_tokens: positiveInt,
   max_completion_tokens: positiveInt,
-  stop: z.union([z.string(), z.array(z.string()).min(1).max(4, 'must hold at most 4 sequences')]).nullable().optional(),
+  stop: z
+    .union([z.string(), z.array(z.string()).min(1).max(4, 'must hold at most 4 sequences')])
+    .nullable()
+    .optional(),
   seed: z.number().int('must be an integer').nullable().optional(),
   n: z.literal(1, { error: 'only 1 choice is supported' }).nullable().optional(),
   user: z.string().optional(),
   metadata: metadataSchema,
   response_format: responseFormat.optional(),
-  tools: z.array(z.strictObject({ type: z.literal('function'), function: functionTool })).max(128, 'must hold at most 128 tools').optional(),
+  tools: z
+    .array(z.strictObject({ type: z.literal('function'), function: functionTool }))
+    .max(128, 'must hold at most 128 tools')
+    .optional(),
   tool_choice: toolChoice.optional(),
   parallel_tool_calls: z.boolean().optional(),
   reasoning_effort: z.enum(['minimal', 'low', 'medium', 'high']).nullable().optional(),
@@ -84,8 +130,17 @@ export const chatCompletionRequest = z.strictObject({
   // Token log probabilities are never returned, so only a request that asks for none is taken.
   logprobs: z.literal(false, { error: 'log probabilities are not supported' }).nullable().optional(),
   top_logprobs: z.literal(0, { error: 'log probabilities are not supported; only 0 is taken' }).nullable().optional(),
-  modalities: z.array(z.literal('text', { error: "only 'text' output is supported" })).nullable().optional(),
-  logit_bias: z.record(z.string().regex(/^\d+$/, 'keys must be token ids'), z.number().min(-100, 'must be between -100 and 100').max(100, 'must be between -100 and 100')).nullable().optional(),
+  modalities: z
+    .array(z.literal('text', { error: "only 'text' output is supported" }))
+    .nullable()
+    .optional(),
+  logit_bias: z
+    .record(
+      z.string().regex(/^\d+$/, 'keys must be token ids'),
+      z.number().min(-100, 'must be between -100 and 100').max(100, 'must be between -100 and 100'),
+    )
+    .nullable()
+    .optional(),
   verbosity: verbosityField,
   service_tier: serviceTierField,
   prompt_cache_key: z.string().nullable().optional(),
@@ -116,7 +171,13 @@ export function chatMessages(body: ChatCompletionRequest): PlainMessage[] {
       case 'user':
         return { role: 'user', text };
       case 'assistant':
-        return { role: 'assistant', text, ...(message.tool_calls === undefined || message.tool_calls.length === 0 ? {} : { toolCalls: callsOf(message.tool_calls) }) };
+        return {
+          role: 'assistant',
+          text,
+          ...(message.tool_calls === undefined || message.tool_calls.length === 0
+            ? {}
+            : { toolCalls: callsOf(message.tool_calls) }),
+        };
       case 'tool':
         return { role: 'tool', text, toolCallId: message.tool_call_id };
     }
@@ -126,7 +187,9 @@ export function chatMessages(body: ChatCompletionRequest): PlainMessage[] {
 function maxOutputTokensOf(body: ChatCompletionRequest): number | undefined {
   const { max_tokens: legacy, max_completion_tokens: current } = body;
   if (legacy != null && current != null && legacy !== current) {
-    throw new GatewayError('invalid_params', "Set 'max_completion_tokens' or 'max_tokens', not both", { param: 'max_tokens' });
+    throw new GatewayError('invalid_params', "Set 'max_completion_tokens' or 'max_tokens', not both", {
+      param: 'max_tokens',
+    });
   }
   return current ?? legacy ?? undefined;
 }
@@ -136,7 +199,9 @@ function toolChoiceOf(body: ChatCompletionRequest, tools: readonly FunctionTool[
   if (choice === undefined || typeof choice === 'string') return choice;
   const { name: chosen } = choice.function;
   if (!tools.some((tool) => tool.name === chosen)) {
-    throw new GatewayError('invalid_params', `Invalid value for 'tool_choice': no tool named '${chosen}' in 'tools'`, { param: 'tool_choice' });
+    throw new GatewayError('invalid_params', `Invalid value for 'tool_choice': no tool named '${chosen}' in 'tools'`, {
+      param: 'tool_choice',
+    });
   }
   return { name: chosen };
 }
@@ -146,7 +211,14 @@ export function chatSettings(body: ChatCompletionRequest): CallSettings {
   const tools = (body.tools ?? []).map((tool) => tool.function);
   const maxOutputTokens = maxOutputTokensOf(body);
   const toolChoice = toolChoiceOf(body, tools);
-  const responseFormat = body.response_format === undefined ? undefined : responseFormatOf(body.response_format.type === 'json_schema' ? { type: 'json_schema', ...body.response_format.json_schema } : body.response_format);
+  const responseFormat =
+    body.response_format === undefined
+      ? undefined
+      : responseFormatOf(
+          body.response_format.type === 'json_schema'
+            ? { type: 'json_schema', ...body.response_format.json_schema }
+            : body.response_format,
+        );
   const settings: CallSettings = {};
   if (body.temperature != null) settings.temperature = body.temperature;
   if (body.top_p != null) settings.topP = body.top_p;
@@ -168,7 +240,10 @@ export function chatSettings(body: ChatCompletionRequest): CallSettings {
 
 /** The request's function tools, run by the client. */
 export function chatClientTools(body: ChatCompletionRequest) {
-  return clientToolSpecs((body.tools ?? []).map((tool) => tool.function), 'tools');
+  return clientToolSpecs(
+    (body.tools ?? []).map((tool) => tool.function),
+    'tools',
+  );
 }
 
 /** Where each CallSettings path comes from in a chat request, to name it when a provider cannot honour it. */

@@ -15,12 +15,23 @@ export const MAX_EMBEDDING_DIMENSIONS = 8192;
 export const embeddingsRequest = z.strictObject({
   model: z.string().min(1, 'must not be empty'),
   input: z.union(
-    [z.string(), z.array(z.string()).min(1, 'must not be empty').max(MAX_EMBEDDING_INPUTS, `must hold at most ${MAX_EMBEDDING_INPUTS} strings`)],
+    [
+      z.string(),
+      z
+        .array(z.string())
+        .min(1, 'must not be empty')
+        .max(MAX_EMBEDDING_INPUTS, `must hold at most ${MAX_EMBEDDING_INPUTS} strings`),
+    ],
     { error: 'expected a string or an array of strings' },
   ),
   encoding_format: z.enum(['float', 'base64']).optional(),
   // Passed to the embedder, which makes that many or refuses (a provider's answer of another length is refused too).
-  dimensions: z.number().int('must be a positive integer').positive('must be a positive integer').max(MAX_EMBEDDING_DIMENSIONS, `must be at most ${MAX_EMBEDDING_DIMENSIONS}`).optional(),
+  dimensions: z
+    .number()
+    .int('must be a positive integer')
+    .positive('must be a positive integer')
+    .max(MAX_EMBEDDING_DIMENSIONS, `must be at most ${MAX_EMBEDDING_DIMENSIONS}`)
+    .optional(),
 });
 
 /** DESIGN §3: base64 of the little-endian float32 bytes, OpenAI's format (the openai SDK asks for it by default). */
@@ -38,13 +49,21 @@ export function registerEmbeddings(scope: FastifyInstance, ctx: OpenAiContext): 
     if (embedder === undefined) throw notFound('No embedding provider configured');
     const inputs = typeof body.input === 'string' ? [body.input] : body.input;
     // The configured embedder answers whatever `model` names; the response reports the model it used.
-    const result = await embedder.embed(inputs, requestSignal(reply, ctx.shutdownSignal), body.dimensions === undefined ? {} : { dimensions: body.dimensions });
+    const result = await embedder.embed(
+      inputs,
+      requestSignal(reply, ctx.shutdownSignal),
+      body.dimensions === undefined ? {} : { dimensions: body.dimensions },
+    );
     const isBase64 = body.encoding_format === 'base64';
     // Spec "Embeddings": an estimate, ceil(characters / 4).
     const promptTokens = Math.ceil(inputs.reduce((sum, text) => sum + text.length, 0) / 4);
     return {
       object: 'list',
-      data: result.vectors.map((vector, index) => ({ object: 'embedding', embedding: isBase64 ? float32Base64(vector) : vector, index })),
+      data: result.vectors.map((vector, index) => ({
+        object: 'embedding',
+        embedding: isBase64 ? float32Base64(vector) : vector,
+        index,
+      })),
       model: result.model,
       usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
     };

@@ -37,9 +37,20 @@ export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRou
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'string' }, function parseOpenAiBody(_request, body, done) {
         try {
-          done(null, parseJsonBody(typeof body === 'string' ? body : body.toString('utf8'), { syntaxMessage: 'We could not parse the JSON body of your request', isEmptyAllowed: true }));
+          done(
+            null,
+            parseJsonBody(typeof body === 'string' ? body : body.toString('utf8'), {
+              syntaxMessage: 'We could not parse the JSON body of your request',
+              isEmptyAllowed: true,
+            }),
+          );
         } catch (error) {
-          done(error instanceof Error ? error : new GatewayError('invalid_request', 'We could not parse the JSON body of your request'), undefined);
+          done(
+            error instanceof Error
+              ? error
+              : new GatewayError('invalid_request', 'We could not parse the JSON body of your request'),
+            undefined,
+          );
         }
       });
       // Spec "Authentication" rule 2: the /v1 routes take a token with rpc or api scope.

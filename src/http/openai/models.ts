@@ -19,7 +19,10 @@ export function registerModels(scope: FastifyInstance, ctx: OpenAiContext): void
   scope.get('/models', async function listModels() {
     // Suspended agents are left out: chat refuses them (409), so a UI must not offer them.
     const agents = ctx.agents.list().filter((agent) => agent.status === 'active');
-    return { object: 'list', data: [...ctx.router.catalog().map(toOpenAiModel), ...agents.map((agent) => agentAsModel(agent.id))] };
+    return {
+      object: 'list',
+      data: [...ctx.router.catalog().map(toOpenAiModel), ...agents.map((agent) => agentAsModel(agent.id))],
+    };
   });
 
   // The id may hold slashes, so a wildcard takes the rest of the path (spec route table, /v1/models/:model_id).

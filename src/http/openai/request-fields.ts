@@ -3,7 +3,14 @@ import { z } from 'zod';
 import type { AgentRegistry } from '../../agents/index.js';
 import { safeKeySchema } from '../../config/index.js';
 import { GatewayError } from '../../errors.js';
-import { resolveAgentModel, type CallSettings, type ModelRef, type ModelRouter, type ToolSpec, type WireResponseFormat } from '../../providers/index.js';
+import {
+  resolveAgentModel,
+  type CallSettings,
+  type ModelRef,
+  type ModelRouter,
+  type ToolSpec,
+  type WireResponseFormat,
+} from '../../providers/index.js';
 import type { TurnTarget } from './turn-input.js';
 
 /** OpenAI's function definition: a name models can say, a description and a JSON Schema for the arguments. */
@@ -28,7 +35,10 @@ export function clientToolSpecs(tools: readonly FunctionTool[], param: string): 
   if (tools.length === 0) return undefined;
   const seen = new Set<string>();
   return tools.map((tool, index) => {
-    if (seen.has(tool.name)) throw new GatewayError('invalid_params', `Tool name '${tool.name}' is given twice`, { param: `${param}[${index}].name` });
+    if (seen.has(tool.name))
+      throw new GatewayError('invalid_params', `Tool name '${tool.name}' is given twice`, {
+        param: `${param}[${index}].name`,
+      });
     seen.add(tool.name);
     return {
       name: tool.name,
@@ -67,12 +77,25 @@ export const PROVIDER_HINT_PARAMS: Readonly<Record<string, string>> = {
   safetyIdentifier: 'safety_identifier',
 };
 
-type FormatField = { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; name: string; schema?: Record<string, unknown> | undefined; strict?: boolean | null | undefined };
+type FormatField =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | {
+      type: 'json_schema';
+      name: string;
+      schema?: Record<string, unknown> | undefined;
+      strict?: boolean | null | undefined;
+    };
 
 /** A response format in the adapters' terms; a json_schema without a schema accepts any object. */
 export function responseFormatOf(format: FormatField): WireResponseFormat {
   if (format.type !== 'json_schema') return { type: format.type };
-  return { type: 'json_schema', name: format.name, schema: format.schema ?? { type: 'object' }, ...(format.strict == null ? {} : { strict: format.strict }) };
+  return {
+    type: 'json_schema',
+    name: format.name,
+    schema: format.schema ?? { type: 'object' },
+    ...(format.strict == null ? {} : { strict: format.strict }),
+  };
 }
 
 /**
@@ -80,7 +103,10 @@ export function responseFormatOf(format: FormatField): WireResponseFormat {
  * provider, never a silent drop). Fallback models that cannot honour them are skipped when the turn runs.
  */
 export function assertSettingsHonoured(
-  { agents, router }: { agents: Pick<AgentRegistry, 'get' | 'defaultAgentId'>; router: Pick<ModelRouter, 'resolve' | 'unsupported'> },
+  {
+    agents,
+    router,
+  }: { agents: Pick<AgentRegistry, 'get' | 'defaultAgentId'>; router: Pick<ModelRouter, 'resolve' | 'unsupported'> },
   target: TurnTarget,
   settings: CallSettings,
   params: Readonly<Record<string, string>>,
@@ -92,10 +118,17 @@ export function assertSettingsHonoured(
   const first = refused[0];
   if (first === undefined) return;
   const param = params[first] ?? first;
-  throw new GatewayError('invalid_params', `Provider '${model.provider}' does not support '${param}'`, { param, provider: model.provider });
+  throw new GatewayError('invalid_params', `Provider '${model.provider}' does not support '${param}'`, {
+    param,
+    provider: model.provider,
+  });
 }
 
-function primaryOfAgent(agents: Pick<AgentRegistry, 'get'>, router: Pick<ModelRouter, 'resolve'>, agentId: string | undefined): ModelRef | undefined {
+function primaryOfAgent(
+  agents: Pick<AgentRegistry, 'get'>,
+  router: Pick<ModelRouter, 'resolve'>,
+  agentId: string | undefined,
+): ModelRef | undefined {
   const agent = agentId === undefined ? undefined : agents.get(agentId);
   return agent === undefined ? undefined : resolveAgentModel(agent.config, router);
 }

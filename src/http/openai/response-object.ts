@@ -28,7 +28,8 @@ const FINISHED_STATUS: Record<FinishReason, FinishedStatus> = {
   tool_calls: 'completed',
 };
 
-export const finishedStatus = (result: Pick<TurnResult, 'finishReason'>): FinishedStatus => FINISHED_STATUS[result.finishReason];
+export const finishedStatus = (result: Pick<TurnResult, 'finishReason'>): FinishedStatus =>
+  FINISHED_STATUS[result.finishReason];
 
 /** The request fields a response echoes back, as OpenAI's response object does. */
 export interface ResponseEcho {
@@ -66,12 +67,20 @@ export function outputText(text: string) {
   return { type: 'output_text', text, annotations: [] as never[] };
 }
 
-export function messageItem(ids: ResponseIds, status: 'in_progress' | FinishedStatus, content: ReturnType<typeof outputText>[]) {
+export function messageItem(
+  ids: ResponseIds,
+  status: 'in_progress' | FinishedStatus,
+  content: ReturnType<typeof outputText>[],
+) {
   return { type: 'message', id: ids.messageId, role: 'assistant', status, content };
 }
 
 /** A function call output item; its id is derived from the call id so stream events and the final object agree. */
-export function functionCallItem(call: TranscriptToolCall, status: 'in_progress' | 'completed', args = argumentsText(call.input)) {
+export function functionCallItem(
+  call: TranscriptToolCall,
+  status: 'in_progress' | 'completed',
+  args = argumentsText(call.input),
+) {
   return { type: 'function_call', id: `fc_${call.id}`, call_id: call.id, name: call.name, arguments: args, status };
 }
 
@@ -97,7 +106,10 @@ export interface ResponseState {
 function outputOf(ids: ResponseIds, { result, hasMessageItem = false }: ResponseState) {
   if (result === undefined) return [];
   const calls = result.toolCalls ?? [];
-  const message = hasMessageItem || result.response.length > 0 || calls.length === 0 ? [messageItem(ids, finishedStatus(result), [outputText(result.response)])] : [];
+  const message =
+    hasMessageItem || result.response.length > 0 || calls.length === 0
+      ? [messageItem(ids, finishedStatus(result), [outputText(result.response)])]
+      : [];
   return [...message, ...calls.map((call) => functionCallItem(call, 'completed'))];
 }
 
@@ -119,7 +131,8 @@ export function responseObject(ids: ResponseIds, echo: ResponseEcho, state: Resp
     previous_response_id: echo.previousResponseId,
     store: echo.store,
     temperature: echo.temperature,
-    text: echo.verbosity === null ? { format: echo.textFormat } : { format: echo.textFormat, verbosity: echo.verbosity },
+    text:
+      echo.verbosity === null ? { format: echo.textFormat } : { format: echo.textFormat, verbosity: echo.verbosity },
     tool_choice: echo.toolChoice,
     tools: echo.tools,
     top_p: echo.topP,

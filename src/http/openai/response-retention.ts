@@ -25,7 +25,13 @@ function expiryCutoff(ctx: OpenAiContext): number {
  * The stored response a caller may read, continue or delete. Unknown, deleted and expired ids are 404; another
  * token's response is 403 (DESIGN §3 "who may use a session", as previous_response_id has always answered).
  */
-export function usableResponse<R extends ResponseRecord>(ctx: OpenAiContext, caller: SessionCaller, record: R | undefined, responseId: string, param: string | null): R {
+export function usableResponse<R extends ResponseRecord>(
+  ctx: OpenAiContext,
+  caller: SessionCaller,
+  record: R | undefined,
+  responseId: string,
+  param: string | null,
+): R {
   if (record === undefined || record.createdAt < expiryCutoff(ctx)) throw responseNotFound(responseId, param);
   if (record.clientId !== caller.clientId && !caller.isAdmin) throw responseForbidden(responseId, param);
   return record;
@@ -55,7 +61,9 @@ export function createResponseSweep(ctx: OpenAiContext, intervalMs = RESPONSE_SW
   function runOnce(): void {
     if (running !== undefined) return;
     running = sweep()
-      .catch((error: unknown) => ctx.log.warn({ err: error }, 'purging expired responses failed; the next sweep retries'))
+      .catch((error: unknown) =>
+        ctx.log.warn({ err: error }, 'purging expired responses failed; the next sweep retries'),
+      )
       .finally(() => (running = undefined));
   }
 

@@ -20,17 +20,30 @@ const retrieveQuery = z.strictObject({});
 /** OpenAI: cancelling twice answers the cancelled response again; a response that has ended cannot be cancelled. */
 function assertCancellable(stored: StoredResponse): void {
   if (!stored.isBackground) {
-    throw new GatewayError('invalid_params', `Only responses created with background: true can be cancelled; ${stored.responseId} was not`, { param: 'response_id' });
+    throw new GatewayError(
+      'invalid_params',
+      `Only responses created with background: true can be cancelled; ${stored.responseId} was not`,
+      { param: 'response_id' },
+    );
   }
   if (!UNFINISHED_RESPONSE_STATUSES.includes(stored.status)) {
     throw new GatewayError('invalid_params', `Cannot cancel a ${stored.status} response`, { param: 'response_id' });
   }
 }
 
-export function registerResponseRoutes(scope: FastifyInstance, ctx: OpenAiContext, background: BackgroundResponses): void {
+export function registerResponseRoutes(
+  scope: FastifyInstance,
+  ctx: OpenAiContext,
+  background: BackgroundResponses,
+): void {
   /** The caller's stored response with its current status; 404 for one kept from before bodies were stored. */
-  async function readUsable(id: string, caller: Parameters<typeof sessionCallerOf>[0]): Promise<StoredResponse & { body: string }> {
-    const stored = await background.current(usableResponse(ctx, sessionCallerOf(caller), await ctx.responses.read(id), id, null));
+  async function readUsable(
+    id: string,
+    caller: Parameters<typeof sessionCallerOf>[0],
+  ): Promise<StoredResponse & { body: string }> {
+    const stored = await background.current(
+      usableResponse(ctx, sessionCallerOf(caller), await ctx.responses.read(id), id, null),
+    );
     const { body } = stored;
     if (body === undefined) throw responseNotFound(id);
     return { ...stored, body };
@@ -51,7 +64,12 @@ export function registerResponseRoutes(scope: FastifyInstance, ctx: OpenAiContex
     if (stored.status !== 'cancelled') {
       assertCancellable(stored);
       // Only from queued or in_progress: a turn ending at the same moment (here or on another replica) wins or loses whole.
-      const cancelled = await ctx.responses.transition(id, UNFINISHED_RESPONSE_STATUSES, 'cancelled', restatedBody(stored.body, 'cancelled', null));
+      const cancelled = await ctx.responses.transition(
+        id,
+        UNFINISHED_RESPONSE_STATUSES,
+        'cancelled',
+        restatedBody(stored.body, 'cancelled', null),
+      );
       if (cancelled) background.abort(id);
       stored = await readUsable(id, caller);
       if (stored.status !== 'cancelled') assertCancellable(stored);

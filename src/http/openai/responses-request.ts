@@ -2,7 +2,16 @@
 import { z } from 'zod';
 import { GatewayError } from '../../errors.js';
 import { toolInput, type CallSettings, type WireToolChoice } from '../../providers/index.js';
-import { addProviderHints, clientToolSpecs, functionTool, metadataSchema, PROVIDER_HINT_PARAMS, responseFormatOf, serviceTierField, verbosityField } from './request-fields.js';
+import {
+  addProviderHints,
+  clientToolSpecs,
+  functionTool,
+  metadataSchema,
+  PROVIDER_HINT_PARAMS,
+  responseFormatOf,
+  serviceTierField,
+  verbosityField,
+} from './request-fields.js';
 import { blocksToText, splitConversation, type PlainMessage, type TurnInput } from './turn-input.js';
 
 const contentParts = z.array(z.looseObject({ type: z.string().min(1) }));
@@ -16,7 +25,13 @@ const messageItem = z.strictObject({
   ...replayed,
 });
 
-const functionCallItem = z.strictObject({ type: z.literal('function_call'), call_id: z.string().min(1), name: z.string().min(1), arguments: z.string(), ...replayed });
+const functionCallItem = z.strictObject({
+  type: z.literal('function_call'),
+  call_id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.string(),
+  ...replayed,
+});
 
 const functionCallOutputItem = z.strictObject({
   type: z.literal('function_call_output'),
@@ -28,52 +43,78 @@ const functionCallOutputItem = z.strictObject({
 /** A message item may leave out `type` (OpenAI's easy input message). */
 const inputItem = z.preprocess(
   (item) => (typeof item === 'object' && item !== null && !('type' in item) ? { ...item, type: 'message' } : item),
-  z.discriminatedUnion('type', [messageItem, functionCallItem, functionCallOutputItem], { error: "expected an item of type 'message', 'function_call' or 'function_call_output'" }),
+  z.discriminatedUnion('type', [messageItem, functionCallItem, functionCallOutputItem], {
+    error: "expected an item of type 'message', 'function_call' or 'function_call_output'",
+  }),
 );
 
 type InputItem = z.infer<typeof inputItem>;
 
-const textFormat = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('text') }),
-  z.strictObject({ type: z.literal('json_object') }),
-  z.strictObject({
-    type: z.literal('json_schema'),
-    name: z.string().min(1).max(64),
-    description: z.string().optional(),
-    schema: z.record(z.string(), z.unknown()),
-    strict: z.boolean().nullable().optional(),
-  }),
-], { error: "expected {type: 'text'}, {type: 'json_object'} or {type: 'json_schema', name, schema}" });
+const textFormat = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ type: z.literal('text') }),
+    z.strictObject({ type: z.literal('json_object') }),
+    z.strictObject({
+      type: z.literal('json_schema'),
+      name: z.string().min(1).max(64),
+      description: z.string().optional(),
+      schema: z.record(z.string(), z.unknown()),
+      strict: z.boolean().nullable().optional(),
+    }),
+  ],
+  { error: "expected {type: 'text'}, {type: 'json_object'} or {type: 'json_schema', name, schema}" },
+);
 
-const toolChoice = z.union([
-  z.enum(['none', 'auto', 'required']),
-  z.strictObject({ type: z.literal('function'), name: z.string().min(1) }),
-], { error: "expected 'none', 'auto', 'required' or {type: 'function', name}" });
+const toolChoice = z.union(
+  [z.enum(['none', 'auto', 'required']), z.strictObject({ type: z.literal('function'), name: z.string().min(1) })],
+  { error: "expected 'none', 'auto', 'required' or {type: 'function', name}" },
+);
 
 /** Extra output OpenAI can attach (encrypted reasoning, log probabilities, tool sources …); the gateway has none of it. */
 const includeItem = z
   .string()
   .max(100, 'must be at most 100 characters')
-  .refine(() => false, { error: (issue) => `'${String(issue.input)}' is not available from this gateway; send include: [] or leave it out` });
+  .refine(() => false, {
+    error: (issue) => `'${String(issue.input)}' is not available from this gateway; send include: [] or leave it out`,
+  });
 
 /** DESIGN §3 "POST /v1/responses" with function tools and structured output; any other field is refused, naming it. */
 export const responsesRequest = z.strictObject({
   model: z.string().min(1, 'must not be empty'),
-  input: z.union([z.string(), z.array(inputItem).min(1, 'must contain at least one item')], { error: 'expected a string or an array of input items' }),
+  input: z.union([z.string(), z.array(inputItem).min(1, 'must contain at least one item')], {
+    error: 'expected a string or an array of input items',
+  }),
   instructions: z.string().nullable().optional(),
   stream: z.boolean().nullable().optional(),
   temperature: z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2').nullable().optional(),
   top_p: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').nullable().optional(),
-  max_output_tokens: z.number().int('must be a positive integer').positive('must be a positive integer').nullable().optional(),
+  max_output_tokens: z
+    .number()
+    .int('must be a positive integer')
+    .positive('must be a positive integer')
+    .nullable()
+    .optional(),
   previous_response_id: z.string().min(1).nullable().optional(),
   metadata: metadataSchema,
   user: z.string().optional(),
   store: z.boolean().nullable().optional(),
   text: z.strictObject({ format: textFormat.optional(), verbosity: verbosityField }).nullable().optional(),
-  tools: z.array(z.strictObject({ type: z.literal('function', { error: "only 'function' tools are supported" }), ...functionTool.shape })).max(128, 'must hold at most 128 tools').optional(),
+  tools: z
+    .array(
+      z.strictObject({
+        type: z.literal('function', { error: "only 'function' tools are supported" }),
+        ...functionTool.shape,
+      }),
+    )
+    .max(128, 'must hold at most 128 tools')
+    .optional(),
   tool_choice: toolChoice.optional(),
   parallel_tool_calls: z.boolean().nullable().optional(),
-  reasoning: z.strictObject({ effort: z.enum(['minimal', 'low', 'medium', 'high']).nullable().optional() }).nullable().optional(),
+  reasoning: z
+    .strictObject({ effort: z.enum(['minimal', 'low', 'medium', 'high']).nullable().optional() })
+    .nullable()
+    .optional(),
   include: z.array(includeItem).nullable().optional(),
   // `auto` is what the gateway does: history that does not fit the model's window is dropped oldest first.
   truncation: z.enum(['auto', 'disabled']).nullable().optional(),
@@ -81,7 +122,12 @@ export const responsesRequest = z.strictObject({
   prompt_cache_key: z.string().nullable().optional(),
   safety_identifier: z.string().nullable().optional(),
   // Caps the tool calls of the turn: TurnRequest.maxToolCalls.
-  max_tool_calls: z.number().int('must be a non-negative integer').min(0, 'must be a non-negative integer').nullable().optional(),
+  max_tool_calls: z
+    .number()
+    .int('must be a non-negative integer')
+    .min(0, 'must be a non-negative integer')
+    .nullable()
+    .optional(),
   background: z.boolean().nullable().optional(),
 });
 
@@ -96,7 +142,10 @@ function itemsToMessages(items: readonly InputItem[]): PlainMessage[] {
       case 'message':
         messages.push({
           role: item.role === 'developer' ? 'system' : item.role,
-          text: typeof item.content === 'string' ? item.content : blocksToText(item.content, RESPONSE_BLOCKS, `input[${index}].content`),
+          text:
+            typeof item.content === 'string'
+              ? item.content
+              : blocksToText(item.content, RESPONSE_BLOCKS, `input[${index}].content`),
         });
         break;
       case 'function_call': {
@@ -108,7 +157,14 @@ function itemsToMessages(items: readonly InputItem[]): PlainMessage[] {
         break;
       }
       case 'function_call_output':
-        messages.push({ role: 'tool', toolCallId: item.call_id, text: typeof item.output === 'string' ? item.output : blocksToText(item.output, RESPONSE_BLOCKS, `input[${index}].output`) });
+        messages.push({
+          role: 'tool',
+          toolCallId: item.call_id,
+          text:
+            typeof item.output === 'string'
+              ? item.output
+              : blocksToText(item.output, RESPONSE_BLOCKS, `input[${index}].output`),
+        });
         break;
     }
   });
@@ -123,11 +179,17 @@ export function responsesInput(body: ResponsesRequest, now: number, continues: b
   if (typeof body.input === 'string') return { message: body.input, seedHistory: [] };
   const messages = itemsToMessages(body.input);
   if (!continues) return splitConversation(messages, now, 'input');
-  const toolOutputs = messages.flatMap((message) => (message.role === 'tool' ? [{ toolCallId: message.toolCallId, content: message.text }] : []));
+  const toolOutputs = messages.flatMap((message) =>
+    message.role === 'tool' ? [{ toolCallId: message.toolCallId, content: message.text }] : [],
+  );
   const rest = messages.filter((message) => message.role !== 'tool');
   const input: TurnInput = rest.length === 0 ? { message: '', seedHistory: [] } : splitConversation(rest, now, 'input');
   if (input.seedHistory.length > 0) {
-    throw new GatewayError('invalid_params', "With 'previous_response_id', 'input' holds only function call outputs and the new message; earlier turns come from the previous response", { param: 'input' });
+    throw new GatewayError(
+      'invalid_params',
+      "With 'previous_response_id', 'input' holds only function call outputs and the new message; earlier turns come from the previous response",
+      { param: 'input' },
+    );
   }
   return toolOutputs.length === 0 ? input : { ...input, toolOutputs };
 }
@@ -136,11 +198,19 @@ function toolChoiceOf(body: ResponsesRequest): WireToolChoice | undefined {
   const choice = body.tool_choice;
   // A choice that forces a call cannot be met when no call may be made.
   if (body.max_tool_calls === 0 && choice !== undefined && choice !== 'auto' && choice !== 'none') {
-    throw new GatewayError('invalid_params', "Invalid value for 'tool_choice': it forces a tool call, and 'max_tool_calls' is 0", { param: 'tool_choice' });
+    throw new GatewayError(
+      'invalid_params',
+      "Invalid value for 'tool_choice': it forces a tool call, and 'max_tool_calls' is 0",
+      { param: 'tool_choice' },
+    );
   }
   if (choice === undefined || typeof choice === 'string') return choice;
   if (!(body.tools ?? []).some((tool) => tool.name === choice.name)) {
-    throw new GatewayError('invalid_params', `Invalid value for 'tool_choice': no tool named '${choice.name}' in 'tools'`, { param: 'tool_choice' });
+    throw new GatewayError(
+      'invalid_params',
+      `Invalid value for 'tool_choice': no tool named '${choice.name}' in 'tools'`,
+      { param: 'tool_choice' },
+    );
   }
   return { name: choice.name };
 }

@@ -8,9 +8,26 @@ import { UNFINISHED_RESPONSE_STATUSES } from '../../store/index.js';
 import { sessionCallerOf, type TurnRequest } from '../../turns/index.js';
 import type { BackgroundResponses } from './background-responses.js';
 import { assertSettingsHonoured } from './request-fields.js';
-import { createEventSequencer, finishedStatus, functionCallItem, messageItem, outputText, responseObject, type ResponseEcho, type ResponseIds, type ResponseStatus } from './response-object.js';
+import {
+  createEventSequencer,
+  finishedStatus,
+  functionCallItem,
+  messageItem,
+  outputText,
+  responseObject,
+  type ResponseEcho,
+  type ResponseIds,
+  type ResponseStatus,
+} from './response-object.js';
 import { usableResponse } from './response-retention.js';
-import { RESPONSES_SETTING_PARAMS, responsesClientTools, responsesInput, responsesRequest, responsesSettings, type ResponsesRequest } from './responses-request.js';
+import {
+  RESPONSES_SETTING_PARAMS,
+  responsesClientTools,
+  responsesInput,
+  responsesRequest,
+  responsesSettings,
+  type ResponsesRequest,
+} from './responses-request.js';
 import { openAiSessionKey, resolveTarget, turnFailure } from './turn-input.js';
 import { streamTurn } from './turn-stream.js';
 import type { OpenAiContext } from './types.js';
@@ -50,7 +67,12 @@ function echoOf(body: ResponsesRequest): ResponseEcho {
   };
 }
 
-async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Caller, background: BackgroundResponses): Promise<PreparedResponse> {
+async function prepare(
+  ctx: OpenAiContext,
+  body: ResponsesRequest,
+  requester: Caller,
+  background: BackgroundResponses,
+): Promise<PreparedResponse> {
   const caller = sessionCallerOf(requester);
   const target = resolveTarget(body.model, ctx);
   const settings = responsesSettings(body);
@@ -63,15 +85,27 @@ async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Ca
   const input = responsesInput(body, now, previousId !== null);
   if (previousId !== null) {
     // A response belongs to its token, as the session behind it does; deleted or expired ones are gone (404).
-    const previous = usableResponse(ctx, caller, await ctx.responses.read(previousId), previousId, 'previous_response_id');
+    const previous = usableResponse(
+      ctx,
+      caller,
+      await ctx.responses.read(previousId),
+      previousId,
+      'previous_response_id',
+    );
     const { status } = await background.current(previous);
     if (UNFINISHED_RESPONSE_STATUSES.includes(status)) {
-      throw new GatewayError('invalid_params', `Previous response ${previousId} is still ${status}; continue it once it has ended`, { param: 'previous_response_id' });
+      throw new GatewayError(
+        'invalid_params',
+        `Previous response ${previousId} is still ${status}; continue it once it has ended`,
+        { param: 'previous_response_id' },
+      );
     }
     sessionKey = previous.sessionKey;
   }
   const instructions = body.instructions ?? null;
-  const systemPrompt = [instructions, input.systemPrompt].filter((part): part is string => typeof part === 'string').join('\n');
+  const systemPrompt = [instructions, input.systemPrompt]
+    .filter((part): part is string => typeof part === 'string')
+    .join('\n');
   // store: false keeps no response to read back or continue; a fresh conversation then keeps no session either.
   const isStored = body.store !== false;
   return {
@@ -97,14 +131,32 @@ async function prepare(ctx: OpenAiContext, body: ResponsesRequest, requester: Ca
 }
 
 /** Stores the finished response object, as the JSON text a client is sent, for GET /v1/responses/:id; store: false keeps nothing. */
-async function remember(ctx: OpenAiContext, prepared: PreparedResponse, status: ResponseStatus, body: string): Promise<void> {
+async function remember(
+  ctx: OpenAiContext,
+  prepared: PreparedResponse,
+  status: ResponseStatus,
+  body: string,
+): Promise<void> {
   if (!prepared.isStored) return;
-  await ctx.responses.save({ responseId: prepared.ids.responseId, sessionKey: prepared.turn.sessionKey, clientId: prepared.clientId, createdAt: ctx.now(), status, isBackground: false }, body);
+  await ctx.responses.save(
+    {
+      responseId: prepared.ids.responseId,
+      sessionKey: prepared.turn.sessionKey,
+      clientId: prepared.clientId,
+      createdAt: ctx.now(),
+      status,
+      isBackground: false,
+    },
+    body,
+  );
 }
 
 /** The stream stores only what store: true keeps, so a stateless stream serialises its response once, in the event. */
-const rememberStreamed = (ctx: OpenAiContext, prepared: PreparedResponse, response: ReturnType<typeof responseObject>) =>
-  prepared.isStored ? remember(ctx, prepared, response.status, JSON.stringify(response)) : undefined;
+const rememberStreamed = (
+  ctx: OpenAiContext,
+  prepared: PreparedResponse,
+  response: ReturnType<typeof responseObject>,
+) => (prepared.isStored ? remember(ctx, prepared, response.status, JSON.stringify(response)) : undefined);
 
 async function respond(ctx: OpenAiContext, prepared: PreparedResponse, reply: FastifyReply) {
   const result = await ctx.runner.run({ ...prepared.turn, signal: requestSignal(reply, ctx.shutdownSignal) });
@@ -123,10 +175,18 @@ async function respond(ctx: OpenAiContext, prepared: PreparedResponse, reply: Fa
 function assertBackgroundUsable(body: ResponsesRequest): void {
   if (body.background !== true) return;
   if (body.stream === true) {
-    throw new GatewayError('invalid_params', "'background: true' cannot be combined with 'stream: true': poll GET /v1/responses/{id} (client.responses.retrieve) instead", { param: 'background' });
+    throw new GatewayError(
+      'invalid_params',
+      "'background: true' cannot be combined with 'stream: true': poll GET /v1/responses/{id} (client.responses.retrieve) instead",
+      { param: 'background' },
+    );
   }
   if (body.store === false) {
-    throw new GatewayError('invalid_params', "'background: true' needs 'store': a background response is read back with GET /v1/responses/{id}", { param: 'store' });
+    throw new GatewayError(
+      'invalid_params',
+      "'background: true' needs 'store': a background response is read back with GET /v1/responses/{id}",
+      { param: 'store' },
+    );
   }
 }
 
@@ -143,10 +203,18 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
     const inProgress = responseObject(ids, echo, { status: 'in_progress' });
     await stream.write(event('response.created', { response: inProgress }));
     await stream.write(event('response.in_progress', { response: inProgress }));
-    await stream.write(event('response.output_item.added', { output_index: 0, item: messageItem(ids, 'in_progress', []) }));
+    await stream.write(
+      event('response.output_item.added', { output_index: 0, item: messageItem(ids, 'in_progress', []) }),
+    );
     await stream.write(event('response.content_part.added', { ...where, part: outputText('') }));
 
-    const outcome = await streamTurn(ctx, stream, prepared.turn, (delta) => event('response.output_text.delta', { ...where, delta }), 'input');
+    const outcome = await streamTurn(
+      ctx,
+      stream,
+      prepared.turn,
+      (delta) => event('response.output_text.delta', { ...where, delta }),
+      'input',
+    );
     if (!outcome.ok) {
       const failed = responseObject(ids, echo, { status: 'failed', error: outcome.error });
       await rememberStreamed(ctx, prepared, failed);
@@ -163,9 +231,16 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
     for (const [offset, call] of (result.toolCalls ?? []).entries()) {
       const item = functionCallItem(call, 'completed');
       const at = { item_id: item.id, output_index: offset + 1 };
-      await stream.write(event('response.output_item.added', { output_index: at.output_index, item: functionCallItem(call, 'in_progress', '') }));
+      await stream.write(
+        event('response.output_item.added', {
+          output_index: at.output_index,
+          item: functionCallItem(call, 'in_progress', ''),
+        }),
+      );
       await stream.write(event('response.function_call_arguments.delta', { ...at, delta: item.arguments }));
-      await stream.write(event('response.function_call_arguments.done', { ...at, name: item.name, arguments: item.arguments }));
+      await stream.write(
+        event('response.function_call_arguments.done', { ...at, name: item.name, arguments: item.arguments }),
+      );
       await stream.write(event('response.output_item.done', { output_index: at.output_index, item }));
     }
     const finished = responseObject(ids, echo, { status, result, hasMessageItem: true });
@@ -181,7 +256,8 @@ export function registerResponses(scope: FastifyInstance, ctx: OpenAiContext, ba
     const body = parseBody(responsesRequest, request.body);
     assertBackgroundUsable(body);
     const prepared = await prepare(ctx, body, ctx.auth.callerOf(request), background);
-    if (body.background === true) return reply.type('application/json; charset=utf-8').send(await background.start(prepared));
+    if (body.background === true)
+      return reply.type('application/json; charset=utf-8').send(await background.start(prepared));
     if (body.stream !== true) return respond(ctx, prepared, reply);
     await streamResponse(ctx, prepared, reply);
     return reply;

@@ -27,7 +27,10 @@ type ModelNames = { agents: Pick<AgentRegistry, 'get'>; router: Pick<ModelRouter
  * bare model id of the same name, since it is the more specific gateway name; anything else is a configured
  * model, as `<provider>/<modelId>` or a bare model id. Undefined: nothing of that name.
  */
-export function lookupModel(model: string, { agents, router }: ModelNames): { agent: AgentDefinition } | { ref: ModelRef } | undefined {
+export function lookupModel(
+  model: string,
+  { agents, router }: ModelNames,
+): { agent: AgentDefinition } | { ref: ModelRef } | undefined {
   const agent = model.includes('/') ? undefined : agents.get(model);
   if (agent !== undefined) return { agent };
   const ref = router.resolve(model);
@@ -72,13 +75,23 @@ export function blocksToText(blocks: readonly ContentBlock[], kinds: BlockKinds,
   blocks.forEach((block, index) => {
     const blockParam = `${param}[${index}]`;
     if (kinds.image.includes(block.type)) {
-      throw new GatewayError('invalid_params', `Vision input (${block.type} content) is not supported on this endpoint; send text content only`, { param: blockParam });
+      throw new GatewayError(
+        'invalid_params',
+        `Vision input (${block.type} content) is not supported on this endpoint; send text content only`,
+        { param: blockParam },
+      );
     }
     if (!kinds.text.includes(block.type)) {
-      throw new GatewayError('invalid_params', `Content type '${block.type}' is not supported on this endpoint; use ${kinds.text.join(' or ')}`, { param: `${blockParam}.type` });
+      throw new GatewayError(
+        'invalid_params',
+        `Content type '${block.type}' is not supported on this endpoint; use ${kinds.text.join(' or ')}`,
+        { param: `${blockParam}.type` },
+      );
     }
     if (typeof block.text !== 'string') {
-      throw new GatewayError('invalid_params', `Invalid value for '${blockParam}.text': expected string`, { param: `${blockParam}.text` });
+      throw new GatewayError('invalid_params', `Invalid value for '${blockParam}.text': expected string`, {
+        param: `${blockParam}.text`,
+      });
     }
     parts.push(block.text);
   });
@@ -105,13 +118,33 @@ function toTranscript(messages: readonly PlainMessage[], now: number, param: str
         return [{ role: 'user', content: message.text, timestamp: now }];
       case 'assistant':
         for (const call of message.toolCalls ?? []) callNames.set(call.id, call.name);
-        return [{ role: 'assistant', content: message.text, timestamp: now, ...(message.toolCalls === undefined ? {} : { toolCalls: message.toolCalls }) }];
+        return [
+          {
+            role: 'assistant',
+            content: message.text,
+            timestamp: now,
+            ...(message.toolCalls === undefined ? {} : { toolCalls: message.toolCalls }),
+          },
+        ];
       case 'tool': {
         const toolName = callNames.get(message.toolCallId);
         if (toolName === undefined) {
-          throw new GatewayError('invalid_params', `No assistant tool call with id '${message.toolCallId}' comes before this tool message`, { param: `${param}[${index + offset}].tool_call_id` });
+          throw new GatewayError(
+            'invalid_params',
+            `No assistant tool call with id '${message.toolCallId}' comes before this tool message`,
+            { param: `${param}[${index + offset}].tool_call_id` },
+          );
         }
-        return [{ role: 'tool', toolCallId: message.toolCallId, toolName, content: message.text, isError: false, timestamp: now }];
+        return [
+          {
+            role: 'tool',
+            toolCallId: message.toolCallId,
+            toolName,
+            content: message.text,
+            isError: false,
+            timestamp: now,
+          },
+        ];
       }
     }
   });
@@ -129,8 +162,17 @@ export function splitConversation(messages: readonly PlainMessage[], now: number
   let firstResult = messages.length;
   while (firstResult > 0 && messages[firstResult - 1]?.role === 'tool') firstResult -= 1;
   if (firstResult < messages.length) {
-    const results = messages.slice(firstResult).flatMap((message) => (message.role === 'tool' ? [{ toolCallId: message.toolCallId, content: message.text }] : []));
-    return { message: '', seedHistory: toTranscript(messages.slice(0, firstResult), now, param), toolOutputs: results, ...systemPrompt };
+    const results = messages
+      .slice(firstResult)
+      .flatMap((message) =>
+        message.role === 'tool' ? [{ toolCallId: message.toolCallId, content: message.text }] : [],
+      );
+    return {
+      message: '',
+      seedHistory: toTranscript(messages.slice(0, firstResult), now, param),
+      toolOutputs: results,
+      ...systemPrompt,
+    };
   }
   let lastUser = -1;
   for (let index = messages.length - 1; index >= 0; index -= 1) {
@@ -140,7 +182,8 @@ export function splitConversation(messages: readonly PlainMessage[], now: number
     }
   }
   const input = messages[lastUser];
-  if (input === undefined) throw new GatewayError('invalid_params', `'${param}' must contain at least one user message`, { param });
+  if (input === undefined)
+    throw new GatewayError('invalid_params', `'${param}' must contain at least one user message`, { param });
   const before = toTranscript(messages.slice(0, lastUser), now, param);
   const after = toTranscript(messages.slice(lastUser + 1), now, param, lastUser + 1);
   return { message: input.text, seedHistory: [...before, ...after], ...systemPrompt };
@@ -188,12 +231,22 @@ export function turnFailure(
   const retryAfter = result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs };
   switch (result.finishReason) {
     case 'error':
-      if (result.errorKind === 'unavailable') return new GatewayError('unavailable', detail ?? 'A service the turn needs is unavailable', retryAfter);
-      return new GatewayError('upstream_failed', detail ?? 'The model call failed', result.upstreamStatus === undefined ? {} : { upstreamStatus: result.upstreamStatus });
+      if (result.errorKind === 'unavailable')
+        return new GatewayError('unavailable', detail ?? 'A service the turn needs is unavailable', retryAfter);
+      return new GatewayError(
+        'upstream_failed',
+        detail ?? 'The model call failed',
+        result.upstreamStatus === undefined ? {} : { upstreamStatus: result.upstreamStatus },
+      );
     case 'circuit_open':
-      return new GatewayError('unavailable', detail ?? 'Every model for this request is temporarily unavailable', { reason: 'circuit_open', ...retryAfter });
+      return new GatewayError('unavailable', detail ?? 'Every model for this request is temporarily unavailable', {
+        reason: 'circuit_open',
+        ...retryAfter,
+      });
     case 'context_exhausted':
-      return new GatewayError('invalid_params', detail ?? 'The input does not fit the model context window', { param: inputParam });
+      return new GatewayError('invalid_params', detail ?? 'The input does not fit the model context window', {
+        param: inputParam,
+      });
     case 'aborted':
       return new GatewayError('unavailable', 'The request was cancelled before the turn finished');
     default:

@@ -8,9 +8,11 @@ export const paramPath = bracketPath;
 function describeIssue(issue: FieldIssue): GatewayError {
   const param = paramPath(issue.path);
   // OpenAI's wording, so clients that match on it keep working.
-  if (issue.problem === 'unknown_key') return new GatewayError('invalid_params', `Unrecognized request argument supplied: ${param}`, { param });
+  if (issue.problem === 'unknown_key')
+    return new GatewayError('invalid_params', `Unrecognized request argument supplied: ${param}`, { param });
   if (issue.path.length === 0) return new GatewayError('invalid_request', 'The request body must be a JSON object');
-  if (issue.problem === 'missing') return new GatewayError('invalid_params', `Missing required parameter: '${param}'`, { param });
+  if (issue.problem === 'missing')
+    return new GatewayError('invalid_params', `Missing required parameter: '${param}'`, { param });
   return new GatewayError('invalid_params', `Invalid value for '${param}': ${issue.reason}`, { param });
 }
 

@@ -14,7 +14,12 @@ export const MAX_ACTIVITY_LIMIT = 100;
 export const ACTIVITY_SCAN_EVENTS = 500;
 
 const activityQuery = z.strictObject({
-  limit: z.coerce.number().int('must be an integer').min(1, 'must be between 1 and 100').max(MAX_ACTIVITY_LIMIT, 'must be between 1 and 100').default(DEFAULT_ACTIVITY_LIMIT),
+  limit: z.coerce
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be between 1 and 100')
+    .max(MAX_ACTIVITY_LIMIT, 'must be between 1 and 100')
+    .default(DEFAULT_ACTIVITY_LIMIT),
 });
 
 export function registerActivityRoute(scope: FastifyInstance, ctx: RestContext): void {
@@ -25,7 +30,8 @@ export function registerActivityRoute(scope: FastifyInstance, ctx: RestContext):
     const shown = [];
     // Oldest first, as the events happened: a session:created that resets an owner comes before its session's events.
     const scanned = ctx.events.recent(caller.isAdmin ? limit : ACTIVITY_SCAN_EVENTS);
-    for (const event of scanned) if (await audience.sees(event)) shown.push({ name: event.name, ts: event.ts, payload: event.payload });
+    for (const event of scanned)
+      if (await audience.sees(event)) shown.push({ name: event.name, ts: event.ts, payload: event.payload });
     return { events: shown.slice(-limit).reverse() };
   });
 }

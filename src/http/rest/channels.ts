@@ -32,7 +32,10 @@ const SURFACES = [
 ] as const;
 
 /** Surfaces first (always listed, even idle), then every other channel with recorded activity, newest first. */
-export function channelStatuses(activity: readonly ChannelActivity[], { wsConnections, isWebhookEnabled = () => false }: Pick<RestContext, 'wsConnections' | 'isWebhookEnabled'>): ChannelStatus[] {
+export function channelStatuses(
+  activity: readonly ChannelActivity[],
+  { wsConnections, isWebhookEnabled = () => false }: Pick<RestContext, 'wsConnections' | 'isWebhookEnabled'>,
+): ChannelStatus[] {
   const surfaces: { channelId: string; channelType: string }[] = [...SURFACES];
   if (isWebhookEnabled()) surfaces.push({ channelId: 'webhook', channelType: 'webhook' });
   const byId = new Map(activity.map((entry) => [entry.channelId, entry]));

@@ -4,7 +4,15 @@ import { z } from 'zod';
 import { agentNotFound, agentSuspended, publicMessage } from '../../errors.js';
 import { grantsRest, type Caller } from '../../server/index.js';
 import { requestSignal, openSseStream } from '../../server/index.js';
-import { assertSessionAccess, channelOf, formatSessionKey, normalizeSessionKey, sessionCallerOf, turnReply, type TurnRequest } from '../../turns/index.js';
+import {
+  assertSessionAccess,
+  channelOf,
+  formatSessionKey,
+  normalizeSessionKey,
+  sessionCallerOf,
+  turnReply,
+  type TurnRequest,
+} from '../../turns/index.js';
 import { streamTurn } from '../turn-stream.js';
 import type { RestContext } from './types.js';
 import { parseInput } from './validation.js';
@@ -15,7 +23,11 @@ export const REST_CHANNEL_ID = 'rest';
 /** Most messages GET /api/chat/history returns (the newest ones). */
 export const MAX_HISTORY_MESSAGES = 200;
 
-const keyPart = z.string().min(1).max(256).regex(/^[^:]+$/, 'must not contain ":"');
+const keyPart = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[^:]+$/, 'must not contain ":"');
 
 const chatBody = z.strictObject({
   message: z.string().min(1, 'must not be empty').max(1_000_000),
@@ -42,14 +54,21 @@ export function restSessionKey(clientId: string, channelId = REST_CHANNEL_ID): s
   return formatSessionKey({ userId: userPart(clientId), channelId });
 }
 
-async function chatTurn(ctx: RestContext, input: { message: string; agentId?: string | undefined; sessionKey?: string | undefined }, requester: Caller) {
+async function chatTurn(
+  ctx: RestContext,
+  input: { message: string; agentId?: string | undefined; sessionKey?: string | undefined },
+  requester: Caller,
+) {
   if (input.agentId !== undefined) {
     const agent = ctx.agents.get(input.agentId);
     if (agent === undefined) throw agentNotFound(input.agentId);
     if (agent.status === 'suspended') throw agentSuspended(input.agentId);
   }
   const caller = sessionCallerOf(requester);
-  const sessionKey = input.sessionKey === undefined ? restSessionKey(requester.clientId) : normalizeSessionKey(input.sessionKey, 'sessionKey');
+  const sessionKey =
+    input.sessionKey === undefined
+      ? restSessionKey(requester.clientId)
+      : normalizeSessionKey(input.sessionKey, 'sessionKey');
   // Checked here too so a stream is refused with 403 before its headers go out; the turn checks again under the lock.
   const existing = await ctx.sessions.get(sessionKey);
   if (existing !== undefined) assertSessionAccess(existing, caller);
@@ -94,7 +113,11 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
         await stream.write({ id: nextId(), event: 'done', data: JSON.stringify(turnReply(outcome.result)) });
       } else {
         // After the headers went out, a failure is an `error` event with the REST envelope.
-        await stream.write({ id: nextId(), event: 'error', data: JSON.stringify({ error: { code: outcome.error.kind, message: publicMessage(outcome.error) } }) });
+        await stream.write({
+          id: nextId(),
+          event: 'error',
+          data: JSON.stringify({ error: { code: outcome.error.kind, message: publicMessage(outcome.error) } }),
+        });
       }
     } finally {
       stream.close();
@@ -108,15 +131,26 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
     const sessions = (await ctx.sessions.list({ ownedBy: ctx.auth.callerOf(request).clientId })).filter(
       (session) => channelOf(session.sessionKey) === channelId,
     );
-    const histories = await Promise.all(sessions.map(async (session) => ({ session, history: await ctx.sessions.history(session.sessionKey, MAX_HISTORY_MESSAGES) })));
+    const histories = await Promise.all(
+      sessions.map(async (session) => ({
+        session,
+        history: await ctx.sessions.history(session.sessionKey, MAX_HISTORY_MESSAGES),
+      })),
+    );
     const messages = histories
       .flatMap(({ session, history }) =>
-        history
-          .flatMap((message) =>
-            (message.role === 'user' || message.role === 'assistant') && message.content !== ''
-              ? [{ sessionKey: session.sessionKey, role: message.role, content: message.content, timestamp: message.timestamp }]
-              : [],
-          ),
+        history.flatMap((message) =>
+          (message.role === 'user' || message.role === 'assistant') && message.content !== ''
+            ? [
+                {
+                  sessionKey: session.sessionKey,
+                  role: message.role,
+                  content: message.content,
+                  timestamp: message.timestamp,
+                },
+              ]
+            : [],
+        ),
       )
       .sort((a, b) => a.timestamp - b.timestamp)
       .slice(-MAX_HISTORY_MESSAGES);

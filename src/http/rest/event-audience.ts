@@ -30,7 +30,10 @@ export interface EventAudience {
  * deleted and created again may belong to another token. A session without a row (a stateless /v1 turn, a deleted
  * session) has no owner a token could be: its events are the admins'.
  */
-export function createEventAudience(caller: SessionCaller, ownerOf: (sessionKey: string) => Promise<string | null | undefined>): EventAudience {
+export function createEventAudience(
+  caller: SessionCaller,
+  ownerOf: (sessionKey: string) => Promise<string | null | undefined>,
+): EventAudience {
   if (caller.isAdmin) return { sees: async () => true };
   const owners = new Map<string, string | null>();
   async function ownerOfSession(sessionKey: string): Promise<string | null> {
@@ -44,7 +47,8 @@ export function createEventAudience(caller: SessionCaller, ownerOf: (sessionKey:
   return {
     async sees(event) {
       const subject = subjectOf(event);
-      if (event.name === 'session:created' && subject !== undefined && 'sessionKey' in subject) owners.delete(subject.sessionKey);
+      if (event.name === 'session:created' && subject !== undefined && 'sessionKey' in subject)
+        owners.delete(subject.sessionKey);
       if (subject === undefined) return false;
       if ('ownerId' in subject) return subject.ownerId === caller.clientId;
       return (await ownerOfSession(subject.sessionKey)) === caller.clientId;

@@ -43,7 +43,10 @@ export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext, fe
     const caller = sessionCallerOf(ctx.auth.callerOf(request));
     const audience = createEventAudience(caller, async (sessionKey) => (await ctx.sessions.get(sessionKey))?.ownerId);
     const ended = new AbortController();
-    const queue = createAsyncQueue<FeedEntry>({ signal: AbortSignal.any([ended.signal, ctx.shutdownSignal]), maxItems: MAX_QUEUED_EVENTS + ctx.replayCapacity });
+    const queue = createAsyncQueue<FeedEntry>({
+      signal: AbortSignal.any([ended.signal, ctx.shutdownSignal]),
+      maxItems: MAX_QUEUED_EVENTS + ctx.replayCapacity,
+    });
     // The feed sends the missed events first, then live ones, each once. Followed before the stream opens, so a
     // feed that cannot be read (a shared one whose Redis is down) answers an HTTP error rather than a cut stream.
     const unsubscribe = await feed.follow(lastEventId, (entry) => queue.push(entry));
@@ -52,12 +55,15 @@ export function registerEventsRoute(scope: FastifyInstance, ctx: RestContext, fe
     try {
       await stream.write({ retryMs: ctx.retryMs });
       // An admin sees every event; another caller's replay and live events pass the same filter.
-      await pipeToSse(stream, caller.isAdmin ? queue : visibleTo(audience, queue), busEventFrame, { keepAliveMs: ctx.keepAliveMs });
+      await pipeToSse(stream, caller.isAdmin ? queue : visibleTo(audience, queue), busEventFrame, {
+        keepAliveMs: ctx.keepAliveMs,
+      });
     } finally {
       unsubscribe();
       ended.abort();
       stream.close();
-      if (queue.dropped() > 0) ctx.log.warn({ dropped: queue.dropped() }, 'slow /api/events client: oldest events dropped');
+      if (queue.dropped() > 0)
+        ctx.log.warn({ dropped: queue.dropped() }, 'slow /api/events client: oldest events dropped');
     }
     return reply;
   });

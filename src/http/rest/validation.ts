@@ -8,7 +8,8 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const issue = firstIssue(parsed.error.issues);
   if (issue === undefined) throw new GatewayError('invalid_params', 'Invalid request');
   const param = dottedPath(issue.path);
-  if (issue.problem === 'unknown_key') throw new GatewayError('invalid_params', `Invalid params: unknown field '${param}'`, { param });
+  if (issue.problem === 'unknown_key')
+    throw new GatewayError('invalid_params', `Invalid params: unknown field '${param}'`, { param });
   if (param === '') throw new GatewayError('invalid_params', 'Invalid params: expected a JSON object');
   throw new GatewayError('invalid_params', `Invalid params: '${param}' ${issue.reason}`, { param });
 }

@@ -8,7 +8,12 @@ import { toRunEvidence, toSignalEvidence, toTrajectoryEvidence, toUsageEvidence 
 export const FLEET_ROW_CAPS = { sessions: 50_000, trajectory: 200_000, signals: 100_000, runs: 50_000 } as const;
 
 /** The trajectory kinds the fleet report reads. */
-const FLEET_KINDS = [TRAJECTORY_KIND.toolCall, TRAJECTORY_KIND.breaker, TRAJECTORY_KIND.turnEnd, TRAJECTORY_KIND.modelError];
+const FLEET_KINDS = [
+  TRAJECTORY_KIND.toolCall,
+  TRAJECTORY_KIND.breaker,
+  TRAJECTORY_KIND.turnEnd,
+  TRAJECTORY_KIND.modelError,
+];
 
 export interface FleetLoaderDeps {
   port: EvidencePort;
@@ -31,12 +36,33 @@ export function createFleetLoader({ port, flush, hasDurableRuns }: FleetLoaderDe
         if (rows.length === limit) caps.push({ field, kept: limit, total });
         return rows;
       };
-      const sessions = capped('sessions', await port.sessionIndexIn({ ...window, includeSynthetic: false, limit: FLEET_ROW_CAPS.sessions }), FLEET_ROW_CAPS.sessions);
-      const trajectory = capped('trajectory',
-        await port.trajectoryOfTurnsIn({ ...window, includeSynthetic: false, kinds: FLEET_KINDS, limit: FLEET_ROW_CAPS.trajectory }), FLEET_ROW_CAPS.trajectory);
-      const signals = capped('signals',
-        await port.healthSignalsIn({ ...window, excludeKind: SIGNAL_KIND.configPosture, limit: FLEET_ROW_CAPS.signals }), FLEET_ROW_CAPS.signals);
-      const runs = hasDurableRuns ? capped('runs', await port.runsStartedIn({ ...window, limit: FLEET_ROW_CAPS.runs }), FLEET_ROW_CAPS.runs) : undefined;
+      const sessions = capped(
+        'sessions',
+        await port.sessionIndexIn({ ...window, includeSynthetic: false, limit: FLEET_ROW_CAPS.sessions }),
+        FLEET_ROW_CAPS.sessions,
+      );
+      const trajectory = capped(
+        'trajectory',
+        await port.trajectoryOfTurnsIn({
+          ...window,
+          includeSynthetic: false,
+          kinds: FLEET_KINDS,
+          limit: FLEET_ROW_CAPS.trajectory,
+        }),
+        FLEET_ROW_CAPS.trajectory,
+      );
+      const signals = capped(
+        'signals',
+        await port.healthSignalsIn({
+          ...window,
+          excludeKind: SIGNAL_KIND.configPosture,
+          limit: FLEET_ROW_CAPS.signals,
+        }),
+        FLEET_ROW_CAPS.signals,
+      );
+      const runs = hasDurableRuns
+        ? capped('runs', await port.runsStartedIn({ ...window, limit: FLEET_ROW_CAPS.runs }), FLEET_ROW_CAPS.runs)
+        : undefined;
       const latestPosture = await port.latestHealthSignal({ kind: SIGNAL_KIND.configPosture, atOrBeforeMs: nowMs });
       const usage = await port.usageByAgent(window);
       return {

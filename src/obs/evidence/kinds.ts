@@ -53,17 +53,35 @@ export type SignalKind = (typeof SIGNAL_KIND)[keyof typeof SIGNAL_KIND];
 export const SEVERITIES = ['info', 'warning', 'error'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
-export const WINDOW_CAP_SOURCES = ['effectiveContextCapSmall', 'effectiveContextCapNano', 'served', 'capabilityClass', 'none'] as const;
+export const WINDOW_CAP_SOURCES = [
+  'effectiveContextCapSmall',
+  'effectiveContextCapNano',
+  'served',
+  'capabilityClass',
+  'none',
+] as const;
 export const BUDGET_VERDICTS = ['fits', 'downshifted', 'exhausted'] as const;
 export const VOICE_SOURCES = ['keyless-local', 'follow-main-key', 'fallback', 'explicit'] as const;
 export const VOICE_OUTCOMES = ['ok', 'failed'] as const;
 export const VOICE_ERROR_KINDS = [
-  'no_keyless_engine', 'auth_required', 'model_load_failed', 'model_download_failed', 'timeout', 'network', 'dependency',
+  'no_keyless_engine',
+  'auth_required',
+  'model_load_failed',
+  'model_download_failed',
+  'timeout',
+  'network',
+  'dependency',
 ] as const;
 export const LEARNING_OUTCOMES = ['success', 'failure', 'corrected', 'unknown'] as const;
 /** Also the order in which learning.sources is listed. */
 export const LEARNING_SOURCES = ['tool', 'pipeline', 'correction', 'judge', 'reaction', 'explicit'] as const;
-export const ORCHESTRATE_FAILURE_CLASSES = ['timeout', 'stdout_cap', 'nonzero_exit', 'spawn_fail', 'lease_absent'] as const;
+export const ORCHESTRATE_FAILURE_CLASSES = [
+  'timeout',
+  'stdout_cap',
+  'nonzero_exit',
+  'spawn_fail',
+  'lease_absent',
+] as const;
 export const CAPABILITY_DECISIONS = ['allow', 'deny'] as const;
 export const EVICTION_REASONS = ['idle', 'wall_clock', 'max_sessions', 'max_interactions'] as const;
 export const AUTHORING_TIERS = ['frontier', 'small', 'nano'] as const;

@@ -3,8 +3,13 @@ import type { AgentUsageGroup, EvidenceRun, StoredHealthSignal, StoredTrajectory
 import { num } from './read.js';
 import type { HealthSignalEvidence, RunEvidence, TrajectoryEvidence, UsageEvidence } from './records.js';
 
-export const toTrajectoryEvidence = (record: StoredTrajectory): TrajectoryEvidence =>
-  ({ seq: record.seq, ts: record.ts, traceId: record.traceId, kind: record.kind, data: record.data });
+export const toTrajectoryEvidence = (record: StoredTrajectory): TrajectoryEvidence => ({
+  seq: record.seq,
+  ts: record.ts,
+  traceId: record.traceId,
+  kind: record.kind,
+  data: record.data,
+});
 
 export const toRunEvidence = (run: EvidenceRun): RunEvidence => ({
   runId: run.runId,

@@ -35,26 +35,48 @@ export interface SessionLoaderDeps {
 }
 
 export function createSessionLoader({ port, flush }: SessionLoaderDeps): SessionLoader {
-  const hasEvidence = async (sessionKey: string) => (await port.sessionIndexOf(sessionKey)).length > 0 || (await port.trajectoryCountOf(sessionKey)) > 0;
+  const hasEvidence = async (sessionKey: string) =>
+    (await port.sessionIndexOf(sessionKey)).length > 0 || (await port.trajectoryCountOf(sessionKey)) > 0;
 
   async function resolve(reference: SessionReference): Promise<{ sessionKey: string } | { missed: MissedReference }> {
     const resolved: string[] = [];
     if (reference.sessionKey !== undefined) {
       if (!(await hasEvidence(reference.sessionKey))) {
-        return { missed: { kind: 'sessionKey', value: reference.sessionKey, detail: `No recorded session has sessionKey '${reference.sessionKey}'.` } };
+        return {
+          missed: {
+            kind: 'sessionKey',
+            value: reference.sessionKey,
+            detail: `No recorded session has sessionKey '${reference.sessionKey}'.`,
+          },
+        };
       }
       resolved.push(reference.sessionKey);
     }
     if (reference.traceId !== undefined) {
       const key = await port.sessionKeyOfTrace(reference.traceId);
-      if (key === undefined) return { missed: { kind: 'traceId', value: reference.traceId, detail: `No recorded turn has traceId '${reference.traceId}'.` } };
+      if (key === undefined)
+        return {
+          missed: {
+            kind: 'traceId',
+            value: reference.traceId,
+            detail: `No recorded turn has traceId '${reference.traceId}'.`,
+          },
+        };
       resolved.push(key);
     }
     if (reference.rootRunId !== undefined) {
       const { rootRunId } = reference;
-      const key = rootRunId.startsWith(SYNTHETIC_ROOT_PREFIX) ? rootRunId.slice(SYNTHETIC_ROOT_PREFIX.length) : await port.sessionKeyOfRoot(rootRunId);
+      const key = rootRunId.startsWith(SYNTHETIC_ROOT_PREFIX)
+        ? rootRunId.slice(SYNTHETIC_ROOT_PREFIX.length)
+        : await port.sessionKeyOfRoot(rootRunId);
       if (key === undefined || key === '' || !(await hasEvidence(key))) {
-        return { missed: { kind: 'rootRunId', value: rootRunId, detail: `No recorded session belongs to rootRunId '${rootRunId}'.` } };
+        return {
+          missed: {
+            kind: 'rootRunId',
+            value: rootRunId,
+            detail: `No recorded session belongs to rootRunId '${rootRunId}'.`,
+          },
+        };
       }
       resolved.push(key);
     }
@@ -71,13 +93,25 @@ export function createSessionLoader({ port, flush }: SessionLoaderDeps): Session
       const { sessionKey } = target;
       const index = await port.sessionIndexOf(sessionKey);
       if (!includeSynthetic && index.length > 0 && index.every((row) => row.isSynthetic)) {
-        const kind = reference.sessionKey !== undefined ? 'sessionKey' : reference.traceId !== undefined ? 'traceId' : 'rootRunId';
+        const kind =
+          reference.sessionKey !== undefined ? 'sessionKey' : reference.traceId !== undefined ? 'traceId' : 'rootRunId';
         const value = reference[kind] ?? sessionKey;
-        return { found: false, missed: { kind, value, detail: `Session '${sessionKey}' is synthetic; pass includeSynthetic: true to explain it.` } };
+        return {
+          found: false,
+          missed: {
+            kind,
+            value,
+            detail: `Session '${sessionKey}' is synthetic; pass includeSynthetic: true to explain it.`,
+          },
+        };
       }
       const total = await port.trajectoryCountOf(sessionKey);
-      const trajectory = (await port.trajectoryOf(sessionKey, { newest: MAX_SESSION_TRAJECTORY_ROWS })).map(toTrajectoryEvidence);
-      const root = [...index].reverse().find((row) => row.rootRunId !== null)?.rootRunId ?? await port.rootRunOfSession(sessionKey);
+      const trajectory = (await port.trajectoryOf(sessionKey, { newest: MAX_SESSION_TRAJECTORY_ROWS })).map(
+        toTrajectoryEvidence,
+      );
+      const root =
+        [...index].reverse().find((row) => row.rootRunId !== null)?.rootRunId ??
+        (await port.rootRunOfSession(sessionKey));
       const runs = root === undefined ? [] : (await port.runsOfRoot(root, MAX_TREE_RUNS)).map(toRunEvidence);
       const evidence: SessionEvidence = {
         sessionKey,

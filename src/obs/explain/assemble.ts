@@ -4,7 +4,14 @@ import { isDegradedEnding } from '../evidence/endings.js';
 import { ORPHANED_END_REASON, orphanedSessions } from '../evidence/orphans.js';
 import { compareText, count, round, sortedObject, str } from '../evidence/read.js';
 import type { SessionEvidence, SessionIndexEvidence, TrajectoryEvidence } from '../evidence/records.js';
-import { contextBudgetBlock, cronWakeGateBlock, learningBlock, orchestrateEntries, recallBlock, voiceBlock } from './blocks.js';
+import {
+  contextBudgetBlock,
+  cronWakeGateBlock,
+  learningBlock,
+  orchestrateEntries,
+  recallBlock,
+  voiceBlock,
+} from './blocks.js';
 import { boundReport } from './bound.js';
 import { collectModelFailures } from './model-evidence.js';
 import { likelyRootCause } from './root-cause.js';
@@ -17,26 +24,39 @@ export interface ExplainOptions {
 }
 
 /** Endings the operator must act on; every other degraded ending is a warning. */
-const ERROR_ENDINGS: ReadonlySet<string> = new Set(['error', 'context_exhausted', 'timeout', 'circuit_open', 'unknown', ORPHANED_END_REASON]);
+const ERROR_ENDINGS: ReadonlySet<string> = new Set([
+  'error',
+  'context_exhausted',
+  'timeout',
+  'circuit_open',
+  'unknown',
+  ORPHANED_END_REASON,
+]);
 
 function severityOf(endReason: string, degraded: boolean): Severity {
   if (!degraded) return 'info';
   return ERROR_ENDINGS.has(endReason) ? 'error' : 'warning';
 }
 
-const byTurnOrder = (a: SessionIndexEvidence, b: SessionIndexEvidence) => a.startedAt - b.startedAt || compareText(a.traceId, b.traceId);
+const byTurnOrder = (a: SessionIndexEvidence, b: SessionIndexEvidence) =>
+  a.startedAt - b.startedAt || compareText(a.traceId, b.traceId);
 
 /**
  * The last turn decides the outcome: its turn_end record, else its index row. A turn with neither is still running,
  * unless a restart marked the session's durable run orphaned: then the process that ran it is gone and it never will end.
  */
-function outcomeOf(evidence: SessionEvidence, records: readonly TrajectoryEvidence[], latest: SessionIndexEvidence | undefined): { endReason: string; degraded: boolean } {
+function outcomeOf(
+  evidence: SessionEvidence,
+  records: readonly TrajectoryEvidence[],
+  latest: SessionIndexEvidence | undefined,
+): { endReason: string; degraded: boolean } {
   const lastEnd = records.filter((record) => record.kind === TRAJECTORY_KIND.turnEnd).at(-1);
   const lastStart = records.filter((record) => record.kind === TRAJECTORY_KIND.turnStart).at(-1);
   const isLastTurnOpen = lastStart !== undefined && (lastEnd === undefined || lastStart.seq > lastEnd.seq);
-  const endReason = isLastTurnOpen ? undefined : str(lastEnd?.data.endReason) ?? latest?.endReason ?? undefined;
+  const endReason = isLastTurnOpen ? undefined : (str(lastEnd?.data.endReason) ?? latest?.endReason ?? undefined);
   if (endReason !== undefined) return { endReason, degraded: isDegradedEnding(endReason) };
-  if (orphanedSessions(evidence.runs).has(evidence.sessionKey)) return { endReason: ORPHANED_END_REASON, degraded: true };
+  if (orphanedSessions(evidence.runs).has(evidence.sessionKey))
+    return { endReason: ORPHANED_END_REASON, degraded: true };
   return { endReason: 'in_progress', degraded: false };
 }
 
@@ -54,15 +74,25 @@ function costOf(records: readonly TrajectoryEvidence[]): IncidentReport['cost'] 
     outputTokens += count(data.outputTokens);
     cacheReadTokens += count(data.cacheReadTokens);
   }
-  return { costUsd: round(costUsd, 6), totalTokens: inputTokens + outputTokens, cacheReadRatio: inputTokens === 0 ? 0 : round(cacheReadTokens / inputTokens, 4) };
+  return {
+    costUsd: round(costUsd, 6),
+    totalTokens: inputTokens + outputTokens,
+    cacheReadRatio: inputTokens === 0 ? 0 : round(cacheReadTokens / inputTokens, 4),
+  };
 }
 
-function summaryOf(report: Omit<IncidentReport, 'summary'>, counts: { toolCalls: number; toolFailures: number; modelFailures: number }): string {
+function summaryOf(
+  report: Omit<IncidentReport, 'summary'>,
+  counts: { toolCalls: number; toolFailures: number; modelFailures: number },
+): string {
   const turns = `${report.timing.turnCount} turn${report.timing.turnCount === 1 ? '' : 's'}`;
-  const tools = counts.toolCalls === 0 ? 'no tool calls' : `${counts.toolFailures} of ${counts.toolCalls} tool call(s) failed`;
+  const tools =
+    counts.toolCalls === 0 ? 'no tool calls' : `${counts.toolFailures} of ${counts.toolCalls} tool call(s) failed`;
   const models = counts.modelFailures === 0 ? '' : `; ${counts.modelFailures} model call(s) failed`;
-  return `Session ${report.sessionKey} (agent ${report.agentId ?? 'unknown'}, channel ${report.channel ?? 'unknown'}): ${turns}, ended ${report.outcome.endReason}; ${tools}${models}; `
-    + `${report.cost.totalTokens} tokens, $${report.cost.costUsd}. Likely cause: ${report.likelyRootCause.code}.`;
+  return (
+    `Session ${report.sessionKey} (agent ${report.agentId ?? 'unknown'}, channel ${report.channel ?? 'unknown'}): ${turns}, ended ${report.outcome.endReason}; ${tools}${models}; ` +
+    `${report.cost.totalTokens} tokens, $${report.cost.costUsd}. Likely cause: ${report.likelyRootCause.code}.`
+  );
 }
 
 /** Tool and model failures in one list, newest first (both lists are); a model call's entries keep their own order. */
@@ -86,8 +116,10 @@ function mergeNewestFirst(tools: readonly FailureEntry[], models: readonly Failu
 
 function nextSteps(cause: RootCause, breakerOpened: boolean, isReconciled: boolean): string[] {
   const steps = [...cause.suggestedNextSteps];
-  if (breakerOpened) steps.push('A circuit breaker opened: check provider health (provider:degraded events) before retrying.');
-  if (!isReconciled) steps.push('The persisted tool rollup exceeds the trajectory: treat rollup counts as unreliable for this session.');
+  if (breakerOpened)
+    steps.push('A circuit breaker opened: check provider health (provider:degraded events) before retrying.');
+  if (!isReconciled)
+    steps.push('The persisted tool rollup exceeds the trajectory: treat rollup counts as unreliable for this session.');
   return [...new Set(steps)];
 }
 
@@ -110,7 +142,9 @@ export function assembleIncidentReport(evidence: SessionEvidence, options: Expla
   const cronWakeGate = cronWakeGateBlock(records);
   const cause = likelyRootCause({ records, endReason, degraded, tools, contextBudget, recall, learning, orchestrate });
   const turnStarts = records.filter((record) => record.kind === TRAJECTORY_KIND.turnStart).length;
-  const durationMs = records.filter((record) => record.kind === TRAJECTORY_KIND.turnEnd).reduce((sum, record) => sum + count(record.data.durationMs), 0);
+  const durationMs = records
+    .filter((record) => record.kind === TRAJECTORY_KIND.turnEnd)
+    .reduce((sum, record) => sum + count(record.data.durationMs), 0);
   const offloadsResolved = tools.offloads.filter((offload) => offload.resolved).length;
 
   const coverage: CoverageBlock = {
@@ -118,9 +152,14 @@ export function assembleIncidentReport(evidence: SessionEvidence, options: Expla
     rollup: { present: reconciliation.present },
     offloads: { pointersResolved: offloadsResolved, pointersTotal: tools.offloads.length },
     sources: evidence.sources,
-    toolStats: { reconciled: reconciliation.reconciled, rollupSource: reconciliation.rollupSource, divergentTools: reconciliation.divergentTools },
+    toolStats: {
+      reconciled: reconciliation.reconciled,
+      rollupSource: reconciliation.rollupSource,
+      divergentTools: reconciliation.divergentTools,
+    },
   };
-  const truncations: Truncation[] = evidence.trajectoryCap === undefined ? [] : [{ field: 'trajectory', ...evidence.trajectoryCap }];
+  const truncations: Truncation[] =
+    evidence.trajectoryCap === undefined ? [] : [{ field: 'trajectory', ...evidence.trajectoryCap }];
   const tree = spawnTree(evidence.runs, evidence.sessionKey, latest?.rootRunId ?? null);
 
   const body: Omit<IncidentReport, 'summary'> = {
@@ -137,7 +176,11 @@ export function assembleIncidentReport(evidence: SessionEvidence, options: Expla
     breakerTimeline: tools.breakerTimeline,
     offloads: tools.offloads,
     likelyRootCause: cause,
-    suggestedNextSteps: nextSteps(cause, tools.breakerTimeline.some((entry) => entry.event === 'opened'), reconciliation.reconciled),
+    suggestedNextSteps: nextSteps(
+      cause,
+      tools.breakerTimeline.some((entry) => entry.event === 'opened'),
+      reconciliation.reconciled,
+    ),
     truncations,
     ...(contextBudget === undefined ? {} : { contextBudget }),
     ...(recall === undefined ? {} : { recall }),
@@ -149,14 +192,55 @@ export function assembleIncidentReport(evidence: SessionEvidence, options: Expla
     ...(tree === undefined ? {} : { spawnTree: tree }),
   };
   // The summary names counts from the whole evidence, so it is written before bounding trims the arrays.
-  const report: IncidentReport = { ...body, summary: summaryOf(body, { toolCalls: tools.totalCalls, toolFailures: tools.failures.length, modelFailures: modelFailures.length }) };
+  const report: IncidentReport = {
+    ...body,
+    summary: summaryOf(body, {
+      toolCalls: tools.totalCalls,
+      toolFailures: tools.failures.length,
+      modelFailures: modelFailures.length,
+    }),
+  };
   return boundReport(orderKeys(report), options.depth ?? 'summary');
 }
 
 /** The spec's field order, so the JSON reads top-down: identity, outcome, numbers, evidence, verdict, blocks. */
 function orderKeys(report: IncidentReport): IncidentReport {
-  const { schemaVersion, sessionKey, traceId, agentId, channel, outcome, cost, timing, toolStats, failures, breakerTimeline, offloads,
-    summary, likelyRootCause: cause, suggestedNextSteps, truncations, ...blocks } = report;
-  return { schemaVersion, sessionKey, traceId, agentId, channel, outcome, cost, timing, toolStats, failures, breakerTimeline, offloads,
-    summary, likelyRootCause: cause, suggestedNextSteps, truncations, ...blocks };
+  const {
+    schemaVersion,
+    sessionKey,
+    traceId,
+    agentId,
+    channel,
+    outcome,
+    cost,
+    timing,
+    toolStats,
+    failures,
+    breakerTimeline,
+    offloads,
+    summary,
+    likelyRootCause: cause,
+    suggestedNextSteps,
+    truncations,
+    ...blocks
+  } = report;
+  return {
+    schemaVersion,
+    sessionKey,
+    traceId,
+    agentId,
+    channel,
+    outcome,
+    cost,
+    timing,
+    toolStats,
+    failures,
+    breakerTimeline,
+    offloads,
+    summary,
+    likelyRootCause: cause,
+    suggestedNextSteps,
+    truncations,
+    ...blocks,
+  };
 }

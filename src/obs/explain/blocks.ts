@@ -13,12 +13,23 @@ import {
 } from '../evidence/kinds.js';
 import { bool, compareText, count, isRecord, num, oneOf, optNum, round, str } from '../evidence/read.js';
 import type { TrajectoryEvidence } from '../evidence/records.js';
-import type { ContextBudgetBlock, CronWakeGateBlock, LearningBlock, OrchestrateEntry, RecallBlock, VoiceBlock } from './types.js';
+import type {
+  ContextBudgetBlock,
+  CronWakeGateBlock,
+  LearningBlock,
+  OrchestrateEntry,
+  RecallBlock,
+  VoiceBlock,
+} from './types.js';
 
-const ofKind = (records: readonly TrajectoryEvidence[], kind: string) => records.filter((record) => record.kind === kind);
+const ofKind = (records: readonly TrajectoryEvidence[], kind: string) =>
+  records.filter((record) => record.kind === kind);
 
 /** Present when the run ended context_exhausted and budget records exist; the last record wins. */
-export function contextBudgetBlock(records: readonly TrajectoryEvidence[], endReason: string): ContextBudgetBlock | undefined {
+export function contextBudgetBlock(
+  records: readonly TrajectoryEvidence[],
+  endReason: string,
+): ContextBudgetBlock | undefined {
   if (endReason !== 'context_exhausted') return undefined;
   const last = ofKind(records, TRAJECTORY_KIND.contextBudget).at(-1);
   if (last === undefined) return undefined;
@@ -90,7 +101,10 @@ export function voiceBlock(records: readonly TrajectoryEvidence[]): VoiceBlock |
 }
 
 const LEARNING_KINDS: readonly string[] = [
-  TRAJECTORY_KIND.learningOutcome, TRAJECTORY_KIND.learningSkill, TRAJECTORY_KIND.learningSynthesis, TRAJECTORY_KIND.learningLifecycle,
+  TRAJECTORY_KIND.learningOutcome,
+  TRAJECTORY_KIND.learningSkill,
+  TRAJECTORY_KIND.learningSynthesis,
+  TRAJECTORY_KIND.learningLifecycle,
 ];
 
 /** Present when learning records exist. outcomeResolved is false when no record carried an outcome (an explicit unknown resolves). */
@@ -151,7 +165,10 @@ export function orchestrateEntries(records: readonly TrajectoryEvidence[]): Orch
     const exitCode = Math.trunc(num(data.exitCode, -1));
     const groups = new Map<string, { tool: string; capability: string; decision: string; count: number }>();
     for (const audit of audits) {
-      const owner = leaseId === undefined ? str(audit.data.runId) === runId && str(audit.data.leaseId) === undefined : str(audit.data.leaseId) === leaseId;
+      const owner =
+        leaseId === undefined
+          ? str(audit.data.runId) === runId && str(audit.data.leaseId) === undefined
+          : str(audit.data.leaseId) === leaseId;
       if (!owner) continue;
       const tool = str(audit.data.tool) ?? 'unknown';
       const capability = str(audit.data.capability) ?? 'unknown';
@@ -173,7 +190,11 @@ export function orchestrateEntries(records: readonly TrajectoryEvidence[]): Orch
       ...(exitCode !== 0 && failureClass !== undefined ? { failureClass } : {}),
       toolCalls: [...groups.entries()].sort(([a], [b]) => compareText(a, b)).map(([, group]) => group),
       resultRefs: { count: count(refs.count), bytes: count(refs.bytes) },
-      ...(savings === undefined ? {} : { savings: { estSavedTokens: count(savings.estSavedTokens), savedRatio: round(count(savings.savedRatio), 4) } }),
+      ...(savings === undefined
+        ? {}
+        : {
+            savings: { estSavedTokens: count(savings.estSavedTokens), savedRatio: round(count(savings.savedRatio), 4) },
+          }),
     };
   });
 }

@@ -18,8 +18,28 @@ interface Caps {
 
 /** Depth full relaxes every array cap; the caps stay finite so a runaway session cannot produce an unbounded reply. */
 export const DEPTH_CAPS: Record<ExplainDepth, Caps> = {
-  summary: { failures: 5, breakerTimeline: 10, offloads: 5, orchestrate: 5, orchestrateToolCalls: 5, toolStats: 12, divergentTools: 5, suggestedNextSteps: 6, spawnTree: 10 },
-  full: { failures: 500, breakerTimeline: 1000, offloads: 500, orchestrate: 200, orchestrateToolCalls: 100, toolStats: 500, divergentTools: 200, suggestedNextSteps: 20, spawnTree: 500 },
+  summary: {
+    failures: 5,
+    breakerTimeline: 10,
+    offloads: 5,
+    orchestrate: 5,
+    orchestrateToolCalls: 5,
+    toolStats: 12,
+    divergentTools: 5,
+    suggestedNextSteps: 6,
+    spawnTree: 10,
+  },
+  full: {
+    failures: 500,
+    breakerTimeline: 1000,
+    offloads: 500,
+    orchestrate: 200,
+    orchestrateToolCalls: 100,
+    toolStats: 500,
+    divergentTools: 200,
+    suggestedNextSteps: 20,
+    spawnTree: 500,
+  },
 };
 
 const bytesOf = (report: IncidentReport): number => Buffer.byteLength(JSON.stringify(report), 'utf8');
@@ -37,7 +57,8 @@ class Truncator {
   }
 
   list(): Truncation[] {
-    return [...this.#totals.entries()].map(([field, total]) => ({ field, kept: this.#kept.get(field) ?? 0, total }))
+    return [...this.#totals.entries()]
+      .map(([field, total]) => ({ field, kept: this.#kept.get(field) ?? 0, total }))
       .sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
   }
 }
@@ -46,12 +67,19 @@ class Truncator {
 function capToolStats(report: IncidentReport, keep: number, truncator: Truncator): void {
   const entries = Object.entries(report.toolStats);
   if (entries.length <= keep) return;
-  const ranked = [...entries].sort(([a, x], [b, y]) => y.failed - x.failed || (y.ok + y.failed) - (x.ok + x.failed) || (a < b ? -1 : a > b ? 1 : 0));
+  const ranked = [...entries].sort(
+    ([a, x], [b, y]) => y.failed - x.failed || y.ok + y.failed - (x.ok + x.failed) || (a < b ? -1 : a > b ? 1 : 0),
+  );
   const kept = new Set(truncator.cut('toolStats', ranked, keep).map(([name]) => name));
   report.toolStats = Object.fromEntries(entries.filter(([name]) => kept.has(name)));
 }
 
-function applyCaps(report: IncidentReport, caps: Caps, truncator: Truncator, existing: readonly Truncation[]): IncidentReport {
+function applyCaps(
+  report: IncidentReport,
+  caps: Caps,
+  truncator: Truncator,
+  existing: readonly Truncation[],
+): IncidentReport {
   report.failures = truncator.cut('failures', report.failures, caps.failures);
   report.breakerTimeline = truncator.cut('breakerTimeline', report.breakerTimeline, caps.breakerTimeline);
   report.offloads = truncator.cut('offloads', report.offloads, caps.offloads);
@@ -65,9 +93,14 @@ function applyCaps(report: IncidentReport, caps: Caps, truncator: Truncator, exi
   }
   if (report.coverage !== undefined) {
     const toolStats = report.coverage.toolStats;
-    toolStats.divergentTools = truncator.cut('coverage.toolStats.divergentTools', toolStats.divergentTools, caps.divergentTools);
+    toolStats.divergentTools = truncator.cut(
+      'coverage.toolStats.divergentTools',
+      toolStats.divergentTools,
+      caps.divergentTools,
+    );
   }
-  if (report.spawnTree !== undefined) report.spawnTree.runs = truncator.cut('spawnTree.runs', report.spawnTree.runs, caps.spawnTree);
+  if (report.spawnTree !== undefined)
+    report.spawnTree.runs = truncator.cut('spawnTree.runs', report.spawnTree.runs, caps.spawnTree);
   report.truncations = [...existing, ...truncator.list()];
   return report;
 }
@@ -75,10 +108,49 @@ function applyCaps(report: IncidentReport, caps: Caps, truncator: Truncator, exi
 /** Summary shrink steps, applied in order while the report is over SUMMARY_MAX_BYTES: least telling first. */
 const SHRINK_STEPS: readonly Caps[] = [
   { ...DEPTH_CAPS.summary, spawnTree: 3, divergentTools: 2, orchestrateToolCalls: 2 },
-  { ...DEPTH_CAPS.summary, spawnTree: 3, divergentTools: 2, orchestrateToolCalls: 2, breakerTimeline: 5, offloads: 2, orchestrate: 2 },
-  { ...DEPTH_CAPS.summary, spawnTree: 1, divergentTools: 1, orchestrateToolCalls: 1, breakerTimeline: 2, offloads: 1, orchestrate: 1, failures: 3, toolStats: 6, suggestedNextSteps: 4 },
-  { failures: 1, breakerTimeline: 1, offloads: 1, orchestrate: 1, orchestrateToolCalls: 0, toolStats: 3, divergentTools: 0, suggestedNextSteps: 2, spawnTree: 0 },
-  { failures: 0, breakerTimeline: 0, offloads: 0, orchestrate: 0, orchestrateToolCalls: 0, toolStats: 1, divergentTools: 0, suggestedNextSteps: 1, spawnTree: 0 },
+  {
+    ...DEPTH_CAPS.summary,
+    spawnTree: 3,
+    divergentTools: 2,
+    orchestrateToolCalls: 2,
+    breakerTimeline: 5,
+    offloads: 2,
+    orchestrate: 2,
+  },
+  {
+    ...DEPTH_CAPS.summary,
+    spawnTree: 1,
+    divergentTools: 1,
+    orchestrateToolCalls: 1,
+    breakerTimeline: 2,
+    offloads: 1,
+    orchestrate: 1,
+    failures: 3,
+    toolStats: 6,
+    suggestedNextSteps: 4,
+  },
+  {
+    failures: 1,
+    breakerTimeline: 1,
+    offloads: 1,
+    orchestrate: 1,
+    orchestrateToolCalls: 0,
+    toolStats: 3,
+    divergentTools: 0,
+    suggestedNextSteps: 2,
+    spawnTree: 0,
+  },
+  {
+    failures: 0,
+    breakerTimeline: 0,
+    offloads: 0,
+    orchestrate: 0,
+    orchestrateToolCalls: 0,
+    toolStats: 1,
+    divergentTools: 0,
+    suggestedNextSteps: 1,
+    spawnTree: 0,
+  },
 ];
 
 /**

@@ -15,6 +15,7 @@ export interface ExplainParams {
 export async function explainSession(loader: SessionLoader, params: ExplainParams): Promise<ExplainResult> {
   const { depth = 'summary', includeSynthetic = false, ...reference } = params;
   const loaded = await loader.load(reference, { includeSynthetic });
-  if (!loaded.found) return sessionNotFound({ kind: loaded.missed.kind, value: loaded.missed.value }, loaded.missed.detail);
+  if (!loaded.found)
+    return sessionNotFound({ kind: loaded.missed.kind, value: loaded.missed.value }, loaded.missed.detail);
   return assembleIncidentReport(loaded.evidence, { depth });
 }

@@ -20,7 +20,8 @@ export interface ModelFailure {
   message?: string;
 }
 
-const quote = (message: string): string => (message.length > QUOTED_MESSAGE_MAX_CHARS ? `${message.slice(0, QUOTED_MESSAGE_MAX_CHARS)}…` : message);
+const quote = (message: string): string =>
+  message.length > QUOTED_MESSAGE_MAX_CHARS ? `${message.slice(0, QUOTED_MESSAGE_MAX_CHARS)}…` : message;
 
 /** `server (HTTP 500): upstream exploded`, the message quoted short. */
 export function describeModelFailure(failure: ModelFailure): string {
@@ -48,7 +49,10 @@ function readFailure(value: unknown): ModelFailure | undefined {
 export function modelFailuresOf(record: TrajectoryEvidence | undefined): ModelFailure[] {
   const models = record?.data.models;
   if (record?.kind !== TRAJECTORY_KIND.modelError || !Array.isArray(models)) return [];
-  return models.slice(0, MAX_MODELS_PER_RECORD).map(readFailure).filter((failure): failure is ModelFailure => failure !== undefined);
+  return models
+    .slice(0, MAX_MODELS_PER_RECORD)
+    .map(readFailure)
+    .filter((failure): failure is ModelFailure => failure !== undefined);
 }
 
 /** failures[] entries of every failed model call, newest first (`records` sorted by seq); toolName is `provider/model`. */

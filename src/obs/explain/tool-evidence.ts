@@ -49,9 +49,20 @@ export function collectToolEvidence(records: readonly TrajectoryEvidence[]): Too
       if (data.classifiedBy === CONTENT_HEURISTIC) heuristicFailures += 1;
       const resultDigest = str(data.resultDigest) ?? 'none';
       const resultBytes = count(data.resultBytes);
-      failures.push({ seq: record.seq, toolName, errorKind, resultDigest, resultBytes, errorPreview: errorPreview(errorKind, resultBytes, resultDigest, count(data.durationMs)) });
+      failures.push({
+        seq: record.seq,
+        toolName,
+        errorKind,
+        resultDigest,
+        resultBytes,
+        errorPreview: errorPreview(errorKind, resultBytes, resultDigest, count(data.durationMs)),
+      });
     } else if (record.kind === TRAJECTORY_KIND.breaker) {
-      breakerTimeline.push({ seq: record.seq, event: str(data.event) ?? 'unknown', toolName: str(data.toolName) ?? null });
+      breakerTimeline.push({
+        seq: record.seq,
+        event: str(data.event) ?? 'unknown',
+        toolName: str(data.toolName) ?? null,
+      });
     } else if (record.kind === TRAJECTORY_KIND.offload) {
       offloads.push({
         seq: record.seq,
@@ -67,10 +78,21 @@ export function collectToolEvidence(records: readonly TrajectoryEvidence[]): Too
   const stats = new Map<string, ToolStat>();
   const names = new Set([...okCounts.keys(), ...failedCounts.keys()]);
   for (const name of names) {
-    stats.set(name, { ok: okCounts.get(name) ?? 0, failed: failedCounts.get(name) ?? 0, topErrorKind: topKey(errorKinds.get(name) ?? new Map()) ?? null });
+    stats.set(name, {
+      ok: okCounts.get(name) ?? 0,
+      failed: failedCounts.get(name) ?? 0,
+      topErrorKind: topKey(errorKinds.get(name) ?? new Map()) ?? null,
+    });
   }
   failures.reverse();
-  return { stats, failures, isHeuristicOnly: failures.length > 0 && heuristicFailures === failures.length, totalCalls, breakerTimeline, offloads };
+  return {
+    stats,
+    failures,
+    isHeuristicOnly: failures.length > 0 && heuristicFailures === failures.length,
+    totalCalls,
+    breakerTimeline,
+    offloads,
+  };
 }
 
 export interface Reconciliation {
@@ -85,7 +107,10 @@ export interface Reconciliation {
  * with the whole-session trajectory: a rollup count above the trajectory's, or a tool the trajectory never
  * saw, makes the stats unreconciled.
  */
-export function reconcileRollup(records: readonly TrajectoryEvidence[], stats: ReadonlyMap<string, ToolStat>): Reconciliation {
+export function reconcileRollup(
+  records: readonly TrajectoryEvidence[],
+  stats: ReadonlyMap<string, ToolStat>,
+): Reconciliation {
   const rollups = records.filter((record) => record.kind === TRAJECTORY_KIND.toolRollup);
   const latest = rollups.at(-1);
   if (latest === undefined) return { present: false, reconciled: true, rollupSource: 'none', divergentTools: [] };
@@ -100,5 +125,10 @@ export function reconcileRollup(records: readonly TrajectoryEvidence[], stats: R
       divergentTools.push({ tool: tool.slice(0, 128), rollup, trajectory });
     }
   }
-  return { present: true, reconciled: divergentTools.length === 0, rollupSource: `trajectory:${TRAJECTORY_KIND.toolRollup}#${latest.seq}`, divergentTools };
+  return {
+    present: true,
+    reconciled: divergentTools.length === 0,
+    rollupSource: `trajectory:${TRAJECTORY_KIND.toolRollup}#${latest.seq}`,
+    divergentTools,
+  };
 }

@@ -18,13 +18,23 @@ import {
 import type { Finding, FleetHealthReport, FleetTruncation } from './types.js';
 
 /** Caps (spec: "capped top-N; exact N: not shown"). Decided here. */
-export const FLEET_CAPS = { findings: 10, topErrorKinds: 10, toolStats: 50, activeAgents: 100, activeChannels: 100, suggestedNextSteps: 8 } as const;
+export const FLEET_CAPS = {
+  findings: 10,
+  topErrorKinds: 10,
+  toolStats: 50,
+  activeAgents: 100,
+  activeChannels: 100,
+  suggestedNextSteps: 8,
+} as const;
 
 const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;
 const DAY_MS = 86_400_000;
 
 const byFindingRank = (a: Finding, b: Finding) =>
-  SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.count - a.count || compareText(a.code, b.code) || compareText(a.detail, b.detail);
+  SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+  b.count - a.count ||
+  compareText(a.code, b.code) ||
+  compareText(a.detail, b.detail);
 
 /** UTC days the window touches, as session_index.day strings. */
 function windowDays(nowMs: number, sinceHours: number): string[] {
@@ -32,7 +42,8 @@ function windowDays(nowMs: number, sinceHours: number): string[] {
   const start = Math.floor((nowMs - sinceHours * 3_600_000) / DAY_MS);
   const end = Math.floor(nowMs / DAY_MS);
   // A window longer than a year is read, but coverage counts its last 366 days only.
-  for (let day = Math.max(start, end - 365); day <= end; day += 1) days.push(new Date(day * DAY_MS).toISOString().slice(0, 10));
+  for (let day = Math.max(start, end - 365); day <= end; day += 1)
+    days.push(new Date(day * DAY_MS).toISOString().slice(0, 10));
   return days;
 }
 
@@ -60,17 +71,30 @@ export function assembleFleetHealth(evidence: FleetEvidence): FleetHealthReport 
     cronFinding(gate),
     ...autonomyFindings(autonomy),
     memoryLifecycleFinding(evidence.signals),
-  ].filter((finding): finding is Finding => finding !== undefined).sort(byFindingRank);
+  ]
+    .filter((finding): finding is Finding => finding !== undefined)
+    .sort(byFindingRank);
   const findings = cap('findings', allFindings, FLEET_CAPS.findings, truncations);
 
-  const errorKinds = [...numbers.errorKinds.entries()].map(([kind, count]) => ({ kind, count }))
+  const errorKinds = [...numbers.errorKinds.entries()]
+    .map(([kind, count]) => ({ kind, count }))
     .sort((a, b) => b.count - a.count || compareText(a.kind, b.kind));
-  const toolEntries = [...numbers.toolStats.entries()]
-    .sort(([a, x], [b, y]) => y.failed - x.failed || (y.ok + y.failed) - (x.ok + x.failed) || compareText(a, b));
+  const toolEntries = [...numbers.toolStats.entries()].sort(
+    ([a, x], [b, y]) => y.failed - x.failed || y.ok + y.failed - (x.ok + x.failed) || compareText(a, b),
+  );
   const keptTools = new Map(cap('toolStats', toolEntries, FLEET_CAPS.toolStats, truncations));
 
-  const cause = fleetRootCause({ sessions: numbers.sessions, degradedByCause: numbers.degradedByCause, autonomy, posture, recurring });
-  const steps = [...cause.suggestedNextSteps, ...allFindings.filter((finding) => finding.severity !== 'info').map((finding) => finding.hint)];
+  const cause = fleetRootCause({
+    sessions: numbers.sessions,
+    degradedByCause: numbers.degradedByCause,
+    autonomy,
+    posture,
+    recurring,
+  });
+  const steps = [
+    ...cause.suggestedNextSteps,
+    ...allFindings.filter((finding) => finding.severity !== 'info').map((finding) => finding.hint),
+  ];
 
   const days = windowDays(evidence.nowMs, evidence.sinceHours);
   const daysRead = days.filter((day) => numbers.daysRead.has(day)).length;
@@ -87,7 +111,12 @@ export function assembleFleetHealth(evidence: FleetEvidence): FleetHealthReport 
     activity: {
       ...numbers.activity,
       activeAgents: cap('activity.activeAgents', numbers.activity.activeAgents, FLEET_CAPS.activeAgents, truncations),
-      activeChannels: cap('activity.activeChannels', numbers.activity.activeChannels, FLEET_CAPS.activeChannels, truncations),
+      activeChannels: cap(
+        'activity.activeChannels',
+        numbers.activity.activeChannels,
+        FLEET_CAPS.activeChannels,
+        truncations,
+      ),
     },
     findings,
     likelyRootCause: cause,

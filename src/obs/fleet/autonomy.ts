@@ -29,7 +29,10 @@ function worstRoot(incidents: readonly { root: string; incident: Incident }[]): 
  * status; killed and resumed come from their own health signals; denialBreakerTrips only from its own signal,
  * because such an abort is never a session end reason.
  */
-export function autonomyBlock(runs: readonly RunEvidence[] | undefined, signals: readonly HealthSignalEvidence[]): AutonomyBlock | undefined {
+export function autonomyBlock(
+  runs: readonly RunEvidence[] | undefined,
+  signals: readonly HealthSignalEvidence[],
+): AutonomyBlock | undefined {
   if (runs === undefined) return undefined;
   const incidents: { root: string; incident: Incident }[] = [];
   let orphaned = 0;
@@ -67,7 +70,10 @@ export function autonomyBlock(runs: readonly RunEvidence[] | undefined, signals:
     breakerTrips: counts.breakerTrips,
     denialBreakerTrips: counts.denialBreakerTrips,
     budgetBreaches: counts.budgetBreaches,
-    costUsd: round(runs.reduce((sum, run) => sum + count(run.costUsd), 0), 6),
+    costUsd: round(
+      runs.reduce((sum, run) => sum + count(run.costUsd), 0),
+      6,
+    ),
     ...(worst === undefined ? {} : { worstRootRunId: worst }),
   };
 }
@@ -76,21 +82,40 @@ export function autonomyFindings(block: AutonomyBlock | undefined): Finding[] {
   if (block === undefined) return [];
   const findings: Finding[] = [];
   if (block.orphaned > 0) {
-    findings.push({ code: 'durable_orphaned', severity: 'error', count: block.orphaned, detail: `${block.orphaned} durable run(s) were orphaned by a gateway stop.`,
-      hint: 'Re-run the orphaned tasks (session.run_status shows them); check why the gateway stopped.' });
+    findings.push({
+      code: 'durable_orphaned',
+      severity: 'error',
+      count: block.orphaned,
+      detail: `${block.orphaned} durable run(s) were orphaned by a gateway stop.`,
+      hint: 'Re-run the orphaned tasks (session.run_status shows them); check why the gateway stopped.',
+    });
   }
   if (block.revoked > 0) {
-    findings.push({ code: 'autonomy_revoked', severity: 'warning', count: block.revoked, detail: `${block.revoked} autonomous run(s) were revoked.`,
-      hint: 'Review the revocations in the audit log (obs.audit.query).' });
+    findings.push({
+      code: 'autonomy_revoked',
+      severity: 'warning',
+      count: block.revoked,
+      detail: `${block.revoked} autonomous run(s) were revoked.`,
+      hint: 'Review the revocations in the audit log (obs.audit.query).',
+    });
   }
   if (block.killed > 0) {
-    findings.push({ code: 'autonomy_killed', severity: 'warning', count: block.killed, detail: `${block.killed} autonomous run(s) were killed.`,
-      hint: 'Check who killed the runs and why (obs.audit.query).' });
+    findings.push({
+      code: 'autonomy_killed',
+      severity: 'warning',
+      count: block.killed,
+      detail: `${block.killed} autonomous run(s) were killed.`,
+      hint: 'Check who killed the runs and why (obs.audit.query).',
+    });
   }
   if (block.denialBreakerTrips > 0) {
-    findings.push({ code: 'autonomy_denial_breaker', severity: 'warning', count: block.denialBreakerTrips,
+    findings.push({
+      code: 'autonomy_denial_breaker',
+      severity: 'warning',
+      count: block.denialBreakerTrips,
       detail: `The denial breaker aborted ${block.denialBreakerTrips} autonomous run(s) after repeated denied actions.`,
-      hint: "Review the denied actions; grant the capability or narrow the agent's task." });
+      hint: "Review the denied actions; grant the capability or narrow the agent's task.",
+    });
   }
   return findings;
 }

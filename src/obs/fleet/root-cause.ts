@@ -20,14 +20,27 @@ export interface FleetCauseInput {
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 
-export function fleetRootCause({ sessions, degradedByCause, autonomy, posture, recurring }: FleetCauseInput): FleetRootCause {
-  if (autonomy !== undefined && (autonomy.runs.degraded > 0 || autonomy.killed > 0 || autonomy.denialBreakerTrips > 0)) {
+export function fleetRootCause({
+  sessions,
+  degradedByCause,
+  autonomy,
+  posture,
+  recurring,
+}: FleetCauseInput): FleetRootCause {
+  if (
+    autonomy !== undefined &&
+    (autonomy.runs.degraded > 0 || autonomy.killed > 0 || autonomy.denialBreakerTrips > 0)
+  ) {
     const worst = autonomy.worstRootRunId ?? 'unknown';
     return {
       code: 'fleet_autonomy_degradation',
-      detail: `Autonomous runs degraded: ${autonomy.orphaned} orphaned, ${autonomy.revoked} revoked, ${autonomy.killed} killed, `
-        + `${autonomy.denialBreakerTrips} denial-breaker abort(s); worst root run ${worst}.`,
-      suggestedNextSteps: [`Explain the worst run: obs.explain {rootRunId: "${worst}"}.`, 'Review the autonomy findings below.'],
+      detail:
+        `Autonomous runs degraded: ${autonomy.orphaned} orphaned, ${autonomy.revoked} revoked, ${autonomy.killed} killed, ` +
+        `${autonomy.denialBreakerTrips} denial-breaker abort(s); worst root run ${worst}.`,
+      suggestedNextSteps: [
+        `Explain the worst run: obs.explain {rootRunId: "${worst}"}.`,
+        'Review the autonomy findings below.',
+      ],
     };
   }
   const dominant = topKey(degradedByCause);
@@ -35,15 +48,19 @@ export function fleetRootCause({ sessions, degradedByCause, autonomy, posture, r
     return {
       code: 'fleet_high_degraded_rate',
       detail: `${sessions.degraded} of ${sessions.total} sessions (${percent(sessions.degradedRate)}) ended degraded, at or above the ${percent(HIGH_DEGRADED_RATE)} spike level; most ended ${dominant ?? 'unknown'}.`,
-      suggestedNextSteps: ['Check provider health (provider:degraded events, obs.diagnostics) and recent config changes (config.history).',
-        'Explain a few degraded sessions with obs.explain (obs.trace.search where "degraded = true").'],
+      suggestedNextSteps: [
+        'Check provider health (provider:degraded events, obs.diagnostics) and recent config changes (config.history).',
+        'Explain a few degraded sessions with obs.explain (obs.trace.search where "degraded = true").',
+      ],
     };
   }
   if (sessions.degraded > 0 && dominant !== undefined) {
     return {
       code: 'fleet_acute_degradation',
       detail: `${sessions.degraded} degraded session(s); dominant cause ${dominant} (${degradedByCause.get(dominant) ?? 0}).`,
-      suggestedNextSteps: [`Explain a session that ended ${dominant}: obs.trace.search where "endReason = ${dominant}", then obs.explain.`],
+      suggestedNextSteps: [
+        `Explain a session that ended ${dominant}: obs.trace.search where "endReason = ${dominant}", then obs.explain.`,
+      ],
     };
   }
   if (posture !== undefined) {

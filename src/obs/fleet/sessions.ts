@@ -26,7 +26,11 @@ function latestTurns(rows: readonly SessionIndexEvidence[]): SessionIndexEvidenc
   const latest = new Map<string, SessionIndexEvidence>();
   for (const row of rows) {
     const seen = latest.get(row.sessionKey);
-    if (seen === undefined || row.startedAt > seen.startedAt || (row.startedAt === seen.startedAt && compareText(row.traceId, seen.traceId) > 0)) {
+    if (
+      seen === undefined ||
+      row.startedAt > seen.startedAt ||
+      (row.startedAt === seen.startedAt && compareText(row.traceId, seen.traceId) > 0)
+    ) {
       latest.set(row.sessionKey, row);
     }
   }
@@ -38,7 +42,11 @@ function latestTurns(rows: readonly SessionIndexEvidence[]): SessionIndexEvidenc
  * is degraded with endReason `orphaned`, exactly as obs.explain reports it.
  */
 function withOrphans(turns: readonly SessionIndexEvidence[], orphaned: ReadonlySet<string>): SessionIndexEvidence[] {
-  return turns.map((turn) => (turn.endReason === null && orphaned.has(turn.sessionKey) ? { ...turn, endReason: ORPHANED_END_REASON, degraded: true } : turn));
+  return turns.map((turn) =>
+    turn.endReason === null && orphaned.has(turn.sessionKey)
+      ? { ...turn, endReason: ORPHANED_END_REASON, degraded: true }
+      : turn,
+  );
 }
 
 /**
@@ -46,7 +54,9 @@ function withOrphans(turns: readonly SessionIndexEvidence[], orphaned: ReadonlyS
  * healthy (DESIGN §3) recorded `tool_calls` as degraded.
  */
 function withHealthyEndings(turns: readonly SessionIndexEvidence[]): SessionIndexEvidence[] {
-  return turns.map((turn) => (turn.degraded && turn.endReason !== null && !isDegradedEnding(turn.endReason) ? { ...turn, degraded: false } : turn));
+  return turns.map((turn) =>
+    turn.degraded && turn.endReason !== null && !isDegradedEnding(turn.endReason) ? { ...turn, degraded: false } : turn,
+  );
 }
 
 export function sessionNumbers(evidence: FleetEvidence): SessionNumbers {
@@ -91,11 +101,16 @@ export function sessionNumbers(evidence: FleetEvidence): SessionNumbers {
     }
   }
   for (const signal of evidence.signals) {
-    if (signal.kind === SIGNAL_KIND.voice && signal.data.outcome === 'failed') bump(errorKinds, str(signal.data.errorKind) ?? 'failed');
+    if (signal.kind === SIGNAL_KIND.voice && signal.data.outcome === 'failed')
+      bump(errorKinds, str(signal.data.errorKind) ?? 'failed');
   }
   const toolStats = new Map<string, FleetToolStat>();
   for (const tool of new Set([...okCounts.keys(), ...failedCounts.keys()])) {
-    toolStats.set(tool, { ok: okCounts.get(tool) ?? 0, failed: failedCounts.get(tool) ?? 0, topErrorKind: topKey(kindsByTool.get(tool) ?? new Map()) ?? null });
+    toolStats.set(tool, {
+      ok: okCounts.get(tool) ?? 0,
+      failed: failedCounts.get(tool) ?? 0,
+      topErrorKind: topKey(kindsByTool.get(tool) ?? new Map()) ?? null,
+    });
   }
 
   let costUsd = 0;
@@ -106,7 +121,11 @@ export function sessionNumbers(evidence: FleetEvidence): SessionNumbers {
   }
 
   return {
-    sessions: { total: latest.length, degraded, degradedRate: latest.length === 0 ? 0 : round(degraded / latest.length, 4) },
+    sessions: {
+      total: latest.length,
+      degraded,
+      degradedRate: latest.length === 0 ? 0 : round(degraded / latest.length, 4),
+    },
     degradedByCause,
     activity: {
       activeAgents: [...new Set(turns.map((turn) => turn.agentId))].sort(compareText),

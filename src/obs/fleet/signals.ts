@@ -11,7 +11,8 @@ export const AUTHORING_GATE_MIN_GAP_POINTS = 15;
 /** A warning-or-worse health signal code seen this often in the window is a recurring signal. */
 export const RECURRENCE_MIN = 3;
 
-const ofKind = (signals: readonly HealthSignalEvidence[], kind: string) => signals.filter((signal) => signal.kind === kind);
+const ofKind = (signals: readonly HealthSignalEvidence[], kind: string) =>
+  signals.filter((signal) => signal.kind === kind);
 const percent = (part: number, whole: number) => (whole === 0 ? '0.0' : ((part / whole) * 100).toFixed(1));
 
 /**
@@ -30,9 +31,13 @@ export function postureFinding(latest: HealthSignalEvidence | undefined): Findin
   }
   if (below.size === 0) return undefined;
   const names = [...below].sort(compareText).slice(0, 5).join(', ');
-  return { code: 'config_posture:served_below_configured', severity: 'warning', count: below.size,
+  return {
+    code: 'config_posture:served_below_configured',
+    severity: 'warning',
+    count: below.size,
     detail: `${below.size} provider(s) serve a smaller context window than configured at the latest boot: ${names}.`,
-    hint: "Lower the configured contextWindow to what the server serves, or raise the server's context length." };
+    hint: "Lower the configured contextWindow to what the server serves, or raise the server's context length.",
+  };
 }
 
 /** voice_health: degraded (failed) voice turns and their dominant errorKind; a malformed row counts zero. */
@@ -46,11 +51,22 @@ export function voiceFinding(signals: readonly HealthSignalEvidence[]): Finding 
   }
   if (degraded === 0) return undefined;
   const dominant = topKey(kinds) ?? 'unknown';
-  return { code: 'voice_health', severity: 'warning', count: degraded, detail: `${degraded} degraded voice turn(s); dominant errorKind ${dominant}.`,
-    hint: dominant === 'no_keyless_engine' ? 'Install a keyless speech engine or configure a keyed provider.' : 'Check the speech provider configuration and credentials.' };
+  return {
+    code: 'voice_health',
+    severity: 'warning',
+    count: degraded,
+    detail: `${degraded} degraded voice turn(s); dominant errorKind ${dominant}.`,
+    hint:
+      dominant === 'no_keyless_engine'
+        ? 'Install a keyless speech engine or configure a keyed provider.'
+        : 'Check the speech provider configuration and credentials.',
+  };
 }
 
-interface TierCounts { total: number; valid: number }
+interface TierCounts {
+  total: number;
+  valid: number;
+}
 
 function authoringCounts(signals: readonly HealthSignalEvidence[]): Map<string, TierCounts> {
   const tiers = new Map<string, TierCounts>(AUTHORING_TIERS.map((tier) => [tier, { total: 0, valid: 0 }]));
@@ -76,8 +92,13 @@ export function authoringFinding(signals: readonly HealthSignalEvidence[]): Find
     parts.push(`${tier}: ${total - valid} of ${total} failed validation (${percent(total - valid, total)}%)`);
   }
   if (failed === 0) return undefined;
-  return { code: 'pipeline_authoring', severity: 'warning', count: failed, detail: `${parts.join('; ')}.`,
-    hint: 'Author pipelines with a frontier model, or see pipelineAuthoringGate.' };
+  return {
+    code: 'pipeline_authoring',
+    severity: 'warning',
+    count: failed,
+    detail: `${parts.join('; ')}.`,
+    hint: 'Author pipelines with a frontier model, or see pipelineAuthoringGate.',
+  };
 }
 
 /**
@@ -92,11 +113,16 @@ export function authoringGate(signals: readonly HealthSignalEvidence[]): { build
   const nano = tiers.get('nano') as TierCounts;
   const smallTotal = small.total + nano.total;
   const smallValid = small.valid + nano.valid;
-  if (smallTotal === 0 && frontier.total === 0) return { buildAuthor: false, reason: 'insufficient_telemetry: no pipeline authoring rows in the window' };
+  if (smallTotal === 0 && frontier.total === 0)
+    return { buildAuthor: false, reason: 'insufficient_telemetry: no pipeline authoring rows in the window' };
   if (smallTotal < AUTHORING_GATE_MIN_INVOCATIONS) {
-    return { buildAuthor: false, reason: `insufficient_telemetry: ${smallTotal} small-tier invocations in the window, ${AUTHORING_GATE_MIN_INVOCATIONS} needed` };
+    return {
+      buildAuthor: false,
+      reason: `insufficient_telemetry: ${smallTotal} small-tier invocations in the window, ${AUTHORING_GATE_MIN_INVOCATIONS} needed`,
+    };
   }
-  if (frontier.total === 0) return { buildAuthor: false, reason: 'insufficient_telemetry: no frontier-tier authorings to compare with' };
+  if (frontier.total === 0)
+    return { buildAuthor: false, reason: 'insufficient_telemetry: no frontier-tier authorings to compare with' };
   const gapTimesTotals = 100 * (frontier.valid * smallTotal - smallValid * frontier.total);
   const isWideGap = gapTimesTotals >= AUTHORING_GATE_MIN_GAP_POINTS * frontier.total * smallTotal;
   const numbers = `small-tier validity ${percent(smallValid, smallTotal)}% vs frontier ${percent(frontier.valid, frontier.total)}% over ${smallTotal} small-tier invocations`;
@@ -111,9 +137,13 @@ export function orchestrateFinding(signals: readonly HealthSignalEvidence[]): Fi
   if (runs.length === 0) return undefined;
   const saved = runs.reduce((sum, run) => sum + count(run.data.estSavedTokens), 0);
   const failed = runs.filter((run) => run.data.exitCode !== 0).length;
-  return { code: 'orchestrate_efficiency', severity: 'info', count: runs.length,
+  return {
+    code: 'orchestrate_efficiency',
+    severity: 'info',
+    count: runs.length,
     detail: `${runs.length} orchestrate run(s) saved an estimated ${saved} tokens; ${failed} failed.`,
-    hint: 'Informational: orchestrate scripts batch tool calls outside the model loop.' };
+    hint: 'Informational: orchestrate scripts batch tool calls outside the model loop.',
+  };
 }
 
 function gateCounts(fires: readonly HealthSignalEvidence[]): CronGateCounts {
@@ -137,19 +167,35 @@ export function cronWakeGate(signals: readonly HealthSignalEvidence[]): CronWake
   const total = gateCounts(fires);
   const agents = [...new Set(fires.map((fire) => fire.agentId ?? 'unknown'))].sort(compareText);
   return {
-    fires: { total: total.fires, skipped: total.skipped, skipRate: total.skipRate, failedOpen: total.failedOpen, failOpenRate: total.failOpenRate },
+    fires: {
+      total: total.fires,
+      skipped: total.skipped,
+      skipRate: total.skipRate,
+      failedOpen: total.failedOpen,
+      failOpenRate: total.failOpenRate,
+    },
     turnsSaved: total.turnsSaved,
     toolCalls: total.toolCalls,
-    perAgent: agents.map((agentId) => ({ agentId, ...gateCounts(fires.filter((fire) => (fire.agentId ?? 'unknown') === agentId)) })),
+    perAgent: agents.map((agentId) => ({
+      agentId,
+      ...gateCounts(fires.filter((fire) => (fire.agentId ?? 'unknown') === agentId)),
+    })),
   };
 }
 
 export function cronFinding(block: CronWakeGateFleetBlock | undefined): Finding | undefined {
   if (block === undefined) return undefined;
   const { fires } = block;
-  return { code: 'cron_wake_gate_efficiency', severity: fires.failedOpen > 0 ? 'warning' : 'info', count: fires.total,
+  return {
+    code: 'cron_wake_gate_efficiency',
+    severity: fires.failedOpen > 0 ? 'warning' : 'info',
+    count: fires.total,
     detail: `${fires.total} gated fire(s): ${fires.skipped} skipped (${percent(fires.skipped, fires.total)}%), ${fires.failedOpen} failed open, ${block.turnsSaved} turn(s) saved.`,
-    hint: fires.failedOpen > 0 ? 'A failed-open gate woke the model anyway: check the gate tool calls (cron.runs).' : 'Informational: skipped fires saved model turns.' };
+    hint:
+      fires.failedOpen > 0
+        ? 'A failed-open gate woke the model anyway: check the gate tool calls (cron.runs).'
+        : 'Informational: skipped fires saved model turns.',
+  };
 }
 
 /** memory_lifecycle (info): sweep count plus summed evicted and demoted memories. */
@@ -158,8 +204,13 @@ export function memoryLifecycleFinding(signals: readonly HealthSignalEvidence[])
   if (sweeps.length === 0) return undefined;
   const evicted = sweeps.reduce((sum, sweep) => sum + count(sweep.data.evicted), 0);
   const demoted = sweeps.reduce((sum, sweep) => sum + count(sweep.data.demoted), 0);
-  return { code: 'memory_lifecycle', severity: 'info', count: sweeps.length, detail: `${sweeps.length} lifecycle sweep(s): ${evicted} evicted, ${demoted} demoted.`,
-    hint: 'Informational: a high eviction count can explain recall misses.' };
+  return {
+    code: 'memory_lifecycle',
+    severity: 'info',
+    count: sweeps.length,
+    detail: `${sweeps.length} lifecycle sweep(s): ${evicted} evicted, ${demoted} demoted.`,
+    hint: 'Informational: a high eviction count can explain recall misses.',
+  };
 }
 
 /**
@@ -176,8 +227,13 @@ export function recurringFindings(signals: readonly HealthSignalEvidence[]): Fin
     entry.isError ||= signal.severity === 'error';
     byCode.set(code, entry);
   }
-  return [...byCode.entries()].filter(([, entry]) => entry.count >= RECURRENCE_MIN).map(([code, entry]) => ({
-    code: 'fleet_recurring_health_signal', severity: entry.isError ? 'error' : 'warning', count: entry.count,
-    detail: `Health signal ${code} recurred ${entry.count} times in the window.`, hint: `Investigate ${code}: obs.diagnostics and the audit log carry its events.`,
-  }));
+  return [...byCode.entries()]
+    .filter(([, entry]) => entry.count >= RECURRENCE_MIN)
+    .map(([code, entry]) => ({
+      code: 'fleet_recurring_health_signal',
+      severity: entry.isError ? 'error' : 'warning',
+      count: entry.count,
+      detail: `Health signal ${code} recurred ${entry.count} times in the window.`,
+      hint: `Investigate ${code}: obs.diagnostics and the audit log carry its events.`,
+    }));
 }

@@ -67,7 +67,13 @@ export interface FleetHealthReport {
   breakerTripTotal: number;
   toolStats: Record<string, FleetToolStat>;
   cost: { costUsd: number; totalTokens: number };
-  activity: { activeAgents: string[]; activeChannels: string[]; exitReasons: Record<string, number>; turnTotal: number; tokenTotal: number };
+  activity: {
+    activeAgents: string[];
+    activeChannels: string[];
+    exitReasons: Record<string, number>;
+    turnTotal: number;
+    tokenTotal: number;
+  };
   findings: Finding[];
   likelyRootCause: FleetRootCause;
   pipelineAuthoringGate?: { buildAuthor: boolean; reason: string };

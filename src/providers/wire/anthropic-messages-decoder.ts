@@ -59,12 +59,18 @@ class UsageTotals {
     if (typeof usage.input_tokens === 'number') this.input = count(usage.input_tokens);
     if (typeof usage.output_tokens === 'number') this.output = count(usage.output_tokens);
     if (typeof usage.cache_read_input_tokens === 'number') this.cacheRead = count(usage.cache_read_input_tokens);
-    if (typeof usage.cache_creation_input_tokens === 'number') this.cacheWrite = count(usage.cache_creation_input_tokens);
+    if (typeof usage.cache_creation_input_tokens === 'number')
+      this.cacheWrite = count(usage.cache_creation_input_tokens);
   }
 
   /** Our inputTokens is the whole prompt, cached parts included, as OpenAI counts it. */
   toTokenUsage(): TokenUsage {
-    return { inputTokens: this.input + this.cacheRead + this.cacheWrite, outputTokens: this.output, cacheReadTokens: this.cacheRead, cacheWriteTokens: this.cacheWrite };
+    return {
+      inputTokens: this.input + this.cacheRead + this.cacheWrite,
+      outputTokens: this.output,
+      cacheReadTokens: this.cacheRead,
+      cacheWriteTokens: this.cacheWrite,
+    };
   }
 }
 
@@ -102,8 +108,13 @@ export class AnthropicMessagesDecoder implements StreamDecoder {
         const block = event.content_block;
         if (typeof block !== 'object' || block === null) break;
         if (block.type === 'tool_use') {
-          if (!isStreamIndex(event.index)) throw protocolError(`content block index out of range: ${String(event.index)}`);
-          this.#calls[event.index] = { id: typeof block.id === 'string' ? block.id : '', name: typeof block.name === 'string' ? block.name : '', arguments: '' };
+          if (!isStreamIndex(event.index))
+            throw protocolError(`content block index out of range: ${String(event.index)}`);
+          this.#calls[event.index] = {
+            id: typeof block.id === 'string' ? block.id : '',
+            name: typeof block.name === 'string' ? block.name : '',
+            arguments: '',
+          };
         } else if (block.type === 'text' && typeof block.text === 'string' && block.text.length > 0) {
           out.push({ type: 'text-delta', text: block.text });
         }
@@ -112,11 +123,17 @@ export class AnthropicMessagesDecoder implements StreamDecoder {
       case 'content_block_delta': {
         const delta = event.delta;
         if (delta?.type === 'text_delta') {
-          if (typeof delta.text === 'string' && delta.text.length > 0) out.push({ type: 'text-delta', text: delta.text });
-        } else if (delta?.type === 'input_json_delta' && isStreamIndex(event.index) && typeof delta.partial_json === 'string') {
+          if (typeof delta.text === 'string' && delta.text.length > 0)
+            out.push({ type: 'text-delta', text: delta.text });
+        } else if (
+          delta?.type === 'input_json_delta' &&
+          isStreamIndex(event.index) &&
+          typeof delta.partial_json === 'string'
+        ) {
           const call = this.#calls[event.index];
           if (call !== undefined) call.arguments += delta.partial_json;
-          if (this.#isReportingToolInput && delta.partial_json.length > 0) out.push({ type: 'tool-input-delta', text: delta.partial_json });
+          if (this.#isReportingToolInput && delta.partial_json.length > 0)
+            out.push({ type: 'tool-input-delta', text: delta.partial_json });
         }
         break;
       }
@@ -144,8 +161,13 @@ export class AnthropicMessagesDecoder implements StreamDecoder {
   }
 
   end(out: WireEvent[]): void {
-    if (!this.#isStopped && this.#stopReason === undefined) throw protocolError('Anthropic stream ended before message_stop');
-    out.push({ type: 'finish', finishReason: anthropicFinishReason(this.#stopReason), usage: this.#usage.toTokenUsage() });
+    if (!this.#isStopped && this.#stopReason === undefined)
+      throw protocolError('Anthropic stream ended before message_stop');
+    out.push({
+      type: 'finish',
+      finishReason: anthropicFinishReason(this.#stopReason),
+      usage: this.#usage.toTokenUsage(),
+    });
   }
 
   json(body: unknown, out: WireEvent[]): void {
@@ -153,9 +175,15 @@ export class AnthropicMessagesDecoder implements StreamDecoder {
     const message: AnthropicEvent = body;
     if (message.type === 'error') throw errorFromStreamPayload(message);
     for (const block of Array.isArray(message.content) ? message.content : []) {
-      if (block.type === 'text' && typeof block.text === 'string' && block.text.length > 0) out.push({ type: 'text-delta', text: block.text });
+      if (block.type === 'text' && typeof block.text === 'string' && block.text.length > 0)
+        out.push({ type: 'text-delta', text: block.text });
       else if (block.type === 'tool_use' && typeof block.name === 'string') {
-        out.push({ type: 'tool-call', toolCallId: typeof block.id === 'string' && block.id.length > 0 ? block.id : newToolCallId(), toolName: block.name, input: block.input ?? {} });
+        out.push({
+          type: 'tool-call',
+          toolCallId: typeof block.id === 'string' && block.id.length > 0 ? block.id : newToolCallId(),
+          toolName: block.name,
+          input: block.input ?? {},
+        });
       }
     }
     this.#usage.add(message.usage);

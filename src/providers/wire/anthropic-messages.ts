@@ -17,7 +17,8 @@ type AnthropicBlock =
   | { type: 'tool_use'; id: string; name: string; input: unknown }
   | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: true };
 
-type AnthropicMessage = { role: 'user'; content: string | AnthropicBlock[] } | { role: 'assistant'; content: string | AnthropicBlock[] };
+type AnthropicMessage =
+  { role: 'user'; content: string | AnthropicBlock[] } | { role: 'assistant'; content: string | AnthropicBlock[] };
 
 /** tool_use.input must be an object; arguments the model sent as invalid JSON (kept as raw text) go back empty. */
 function objectInput(input: unknown): unknown {
@@ -47,7 +48,8 @@ export function anthropicMessages(transcript: readonly TranscriptMessage[]): Ant
           break;
         }
         const blocks: AnthropicBlock[] = message.content.length > 0 ? [{ type: 'text', text: message.content }] : [];
-        for (const call of calls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: objectInput(call.input) });
+        for (const call of calls)
+          blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: objectInput(call.input) });
         messages.push({ role: 'assistant', content: blocks });
         break;
       }
@@ -68,12 +70,20 @@ export function anthropicMessages(transcript: readonly TranscriptMessage[]): Ant
   return messages;
 }
 
-function toolChoiceOf(choice: WireToolChoice | undefined, parallelToolCalls: boolean | undefined): Record<string, unknown> | undefined {
+function toolChoiceOf(
+  choice: WireToolChoice | undefined,
+  parallelToolCalls: boolean | undefined,
+): Record<string, unknown> | undefined {
   const isSerial = parallelToolCalls === false;
   if (choice === undefined) return isSerial ? { type: 'auto', disable_parallel_tool_use: true } : undefined;
   // `none` takes no parallelism flag: no tool is called at all.
   if (choice === 'none') return { type: 'none' };
-  const base = choice === 'auto' ? { type: 'auto' } : choice === 'required' ? { type: 'any' } : { type: 'tool', name: choice.name };
+  const base =
+    choice === 'auto'
+      ? { type: 'auto' }
+      : choice === 'required'
+        ? { type: 'any' }
+        : { type: 'tool', name: choice.name };
   return isSerial ? { ...base, disable_parallel_tool_use: true } : base;
 }
 
@@ -93,9 +103,15 @@ export function anthropicBody(request: WireCallRequest, defaultMaxOutputTokens: 
   // Anthropic's field for the same purpose as OpenAI's safety_identifier: an opaque end-user id for abuse detection.
   if (request.safetyIdentifier !== undefined) body.metadata = { user_id: request.safetyIdentifier };
   // Structured output is `output_config.format` (GA); json_object has no Anthropic form and is refused by unsupported().
-  if (request.responseFormat?.type === 'json_schema') body.output_config = { format: { type: 'json_schema', schema: request.responseFormat.schema } };
+  if (request.responseFormat?.type === 'json_schema')
+    body.output_config = { format: { type: 'json_schema', schema: request.responseFormat.schema } };
   if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema, ...(tool.strict === undefined ? {} : { strict: tool.strict }) }));
+    body.tools = request.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.inputSchema,
+      ...(tool.strict === undefined ? {} : { strict: tool.strict }),
+    }));
     const toolChoice = toolChoiceOf(request.toolChoice, request.parallelToolCalls);
     if (toolChoice !== undefined) body.tool_choice = toolChoice;
   }
@@ -120,13 +136,22 @@ export function anthropicUnsupported(request: WireCallOptions): string[] {
   return fields;
 }
 
-export function createAnthropicMessagesAdapter(http: WireHttp, defaultMaxOutputTokens: number = ANTHROPIC_DEFAULT_MAX_OUTPUT_TOKENS): WireAdapter {
+export function createAnthropicMessagesAdapter(
+  http: WireHttp,
+  defaultMaxOutputTokens: number = ANTHROPIC_DEFAULT_MAX_OUTPUT_TOKENS,
+): WireAdapter {
   const messagesPath = `${http.basePath}/messages`;
   return {
     protocol: 'anthropic-messages',
     http,
     stream(request) {
-      return streamCall(http, messagesPath, JSON.stringify(anthropicBody(request, defaultMaxOutputTokens)), request.signal, new AnthropicMessagesDecoder(request.reportToolInput === true));
+      return streamCall(
+        http,
+        messagesPath,
+        JSON.stringify(anthropicBody(request, defaultMaxOutputTokens)),
+        request.signal,
+        new AnthropicMessagesDecoder(request.reportToolInput === true),
+      );
     },
     unsupported: anthropicUnsupported,
     close: () => http.close(),

@@ -52,7 +52,12 @@ export function newToolCallId(): string {
 }
 
 export function toolCallEvent(call: PendingToolCall): WireEvent {
-  return { type: 'tool-call', toolCallId: call.id.length > 0 ? call.id : newToolCallId(), toolName: call.name, input: toolInput(call.arguments) };
+  return {
+    type: 'tool-call',
+    toolCallId: call.id.length > 0 ? call.id : newToolCallId(),
+    toolName: call.name,
+    input: toolInput(call.arguments),
+  };
 }
 
 /**

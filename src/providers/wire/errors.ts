@@ -2,7 +2,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { upstreamMessageOf } from './upstream-message.js';
 
-export type ProviderErrorKind = 'auth' | 'rate_limit' | 'server' | 'timeout' | 'network' | 'bad_request' | 'aborted' | 'unknown';
+export type ProviderErrorKind =
+  'auth' | 'rate_limit' | 'server' | 'timeout' | 'network' | 'bad_request' | 'aborted' | 'unknown';
 
 /** Provider messages can be long (a whole schema echoed back); the log needs the gist only. */
 export const ERROR_DETAIL_MAX_CHARS = 300;
@@ -28,7 +29,10 @@ export class ProviderCallError extends Error {
     readonly detail: string | undefined,
     { upstreamMessage, ...options }: ProviderCallErrorOptions = {},
   ) {
-    super(statusCode === undefined ? `model call failed (${kind})` : `model call failed (${kind}, HTTP ${statusCode})`, options);
+    super(
+      statusCode === undefined ? `model call failed (${kind})` : `model call failed (${kind}, HTTP ${statusCode})`,
+      options,
+    );
     this.name = 'ProviderCallError';
     this.upstreamMessage = upstreamMessageOf(upstreamMessage);
   }
@@ -90,7 +94,12 @@ export function errorFields(body: unknown): ErrorFields | undefined {
   const error: unknown = envelope.error;
   if (typeof error === 'string') return { type: undefined, message: error, code: undefined, retryDelayMs: undefined };
   if (typeof error !== 'object' || error === null) return undefined;
-  const type = 'type' in error && typeof error.type === 'string' ? error.type : 'status' in error && typeof error.status === 'string' ? error.status : undefined;
+  const type =
+    'type' in error && typeof error.type === 'string'
+      ? error.type
+      : 'status' in error && typeof error.status === 'string'
+        ? error.status
+        : undefined;
   const message = 'message' in error && typeof error.message === 'string' ? error.message : undefined;
   const code = 'code' in error ? error.code : undefined;
   return { type, message, code, retryDelayMs: 'details' in error ? retryInfoMs(error.details) : undefined };
@@ -100,7 +109,13 @@ export function errorFields(body: unknown): ErrorFields | undefined {
 function retryInfoMs(details: unknown): number | undefined {
   if (!Array.isArray(details)) return undefined;
   for (const detail of details) {
-    if (typeof detail !== 'object' || detail === null || !('retryDelay' in detail) || typeof detail.retryDelay !== 'string') continue;
+    if (
+      typeof detail !== 'object' ||
+      detail === null ||
+      !('retryDelay' in detail) ||
+      typeof detail.retryDelay !== 'string'
+    )
+      continue;
     const seconds = Number.parseFloat(detail.retryDelay);
     if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
   }
@@ -143,12 +158,22 @@ function plainBodyMessage(bodyText: string): string | undefined {
 }
 
 /** An HTTP error answer: the status decides the kind, the body feeds the detail, the upstream message (and Gemini's RetryInfo). */
-export function errorFromResponse(statusCode: number, headers: IncomingHttpHeaders, bodyText: string): ProviderCallError {
+export function errorFromResponse(
+  statusCode: number,
+  headers: IncomingHttpHeaders,
+  bodyText: string,
+): ProviderCallError {
   const fields = errorFields(parseQuietly(bodyText));
   const retryAfterMs = retryAfterMsOf(headers) ?? fields?.retryDelayMs;
-  return new ProviderCallError(statusKind(statusCode), statusCode, retryAfterMs, detailOf(fields) ?? (bodyText.slice(0, ERROR_DETAIL_MAX_CHARS) || undefined), {
-    upstreamMessage: fields === undefined ? plainBodyMessage(bodyText) : fields.message,
-  });
+  return new ProviderCallError(
+    statusKind(statusCode),
+    statusCode,
+    retryAfterMs,
+    detailOf(fields) ?? (bodyText.slice(0, ERROR_DETAIL_MAX_CHARS) || undefined),
+    {
+      upstreamMessage: fields === undefined ? plainBodyMessage(bodyText) : fields.message,
+    },
+  );
 }
 
 /** An error delivered inside a 200 stream: Anthropic's `error` event, an OpenAI or Gemini `{error: …}` data frame. */
@@ -156,14 +181,21 @@ export function errorFromStreamPayload(payload: unknown): ProviderCallError {
   const fields = errorFields(payload);
   const numeric = typeof fields?.code === 'number' && fields.code >= 400 && fields.code < 600 ? fields.code : undefined;
   // OpenAI names the cause in `code` when `type` is generic (429: type `requests`, code `rate_limit_exceeded`).
-  const byName = (fields?.type === undefined ? undefined : TYPE_KIND.get(fields.type)) ?? (typeof fields?.code === 'string' ? TYPE_KIND.get(fields.code) : undefined);
+  const byName =
+    (fields?.type === undefined ? undefined : TYPE_KIND.get(fields.type)) ??
+    (typeof fields?.code === 'string' ? TYPE_KIND.get(fields.code) : undefined);
   const kind = byName ?? (numeric === undefined ? 'server' : statusKind(numeric));
-  return new ProviderCallError(kind, undefined, fields?.retryDelayMs, detailOf(fields), { upstreamMessage: fields?.message });
+  return new ProviderCallError(kind, undefined, fields?.retryDelayMs, detailOf(fields), {
+    upstreamMessage: fields?.message,
+  });
 }
 
 /** The upstream broke the protocol (unparsable frame, stream cut short); counted as a server failure. The detail is ours and says how. */
 export function protocolError(detail: string, cause?: unknown): ProviderCallError {
-  return new ProviderCallError('server', undefined, undefined, detail, { upstreamMessage: detail, ...(cause === undefined ? {} : { cause }) });
+  return new ProviderCallError('server', undefined, undefined, detail, {
+    upstreamMessage: detail,
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 function parseQuietly(text: string): unknown {
@@ -191,7 +223,11 @@ const NETWORK_CODES = new Set([
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 function codeOf(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; typeof current === 'object' && current !== null && depth < 5; depth += 1) {
+  for (
+    let current: unknown = error, depth = 0;
+    typeof current === 'object' && current !== null && depth < 5;
+    depth += 1
+  ) {
     if ('code' in current && typeof current.code === 'string') return current.code;
     current = 'cause' in current ? current.cause : undefined;
   }
@@ -203,13 +239,17 @@ function codeOf(error: unknown): string | undefined {
  * the caller's reason as cause), then our own deadline (`timeout`), then what the error says.
  */
 export function toProviderCallError(error: unknown, callerSignal: AbortSignal, isTimedOut: boolean): ProviderCallError {
-  if (callerSignal.aborted) return new ProviderCallError('aborted', undefined, undefined, undefined, { cause: callerSignal.reason });
+  if (callerSignal.aborted)
+    return new ProviderCallError('aborted', undefined, undefined, undefined, { cause: callerSignal.reason });
   if (isTimedOut) return new ProviderCallError('timeout', undefined, undefined, undefined, { cause: error });
   if (error instanceof ProviderCallError) return error;
   const code = codeOf(error);
-  if (code !== undefined && TIMEOUT_CODES.has(code)) return new ProviderCallError('timeout', undefined, undefined, code, { cause: error, upstreamMessage: code });
-  if (code !== undefined && NETWORK_CODES.has(code)) return new ProviderCallError('network', undefined, undefined, code, { cause: error, upstreamMessage: code });
+  if (code !== undefined && TIMEOUT_CODES.has(code))
+    return new ProviderCallError('timeout', undefined, undefined, code, { cause: error, upstreamMessage: code });
+  if (code !== undefined && NETWORK_CODES.has(code))
+    return new ProviderCallError('network', undefined, undefined, code, { cause: error, upstreamMessage: code });
   const name = error instanceof Error ? error.name : undefined;
-  if (name === 'AbortError' || code === 'UND_ERR_ABORTED') return new ProviderCallError('aborted', undefined, undefined, undefined, { cause: error });
+  if (name === 'AbortError' || code === 'UND_ERR_ABORTED')
+    return new ProviderCallError('aborted', undefined, undefined, undefined, { cause: error });
   return new ProviderCallError('unknown', undefined, undefined, undefined, { cause: error });
 }

@@ -75,8 +75,12 @@ export class GeminiDecoder implements StreamDecoder {
   }
 
   end(out: WireEvent[]): void {
-    if (this.#finishReason === undefined && !this.#isBlocked) throw protocolError('Gemini stream ended before a finishReason');
-    const finishReason = this.#isBlocked && this.#finishReason === undefined ? 'content-filter' : geminiFinishReason(this.#finishReason, this.#hasToolCalls);
+    if (this.#finishReason === undefined && !this.#isBlocked)
+      throw protocolError('Gemini stream ended before a finishReason');
+    const finishReason =
+      this.#isBlocked && this.#finishReason === undefined
+        ? 'content-filter'
+        : geminiFinishReason(this.#finishReason, this.#hasToolCalls);
     out.push({ type: 'finish', finishReason, usage: geminiUsage(this.#usage) });
   }
 
@@ -99,7 +103,8 @@ export class GeminiDecoder implements StreamDecoder {
     if (Array.isArray(parts)) {
       for (const part of parts) {
         if (typeof part !== 'object' || part === null) continue;
-        if (typeof part.text === 'string' && part.text.length > 0 && part.thought !== true) out.push({ type: 'text-delta', text: part.text });
+        if (typeof part.text === 'string' && part.text.length > 0 && part.thought !== true)
+          out.push({ type: 'text-delta', text: part.text });
         const call = part.functionCall;
         // Gemini sends each function call whole, in one part; no assembly needed.
         if (typeof call === 'object' && call !== null && typeof call.name === 'string') {

@@ -5,7 +5,14 @@ import { protocolError } from './errors.js';
 import { GeminiDecoder } from './google-gemini-decoder.js';
 import type { WireHttp } from './http.js';
 import { callJson, streamCall } from './stream-call.js';
-import type { WireAdapter, WireCallOptions, WireCallRequest, WireEmbedRequest, WireEmbedResult, WireToolChoice } from './types.js';
+import type {
+  WireAdapter,
+  WireCallOptions,
+  WireCallRequest,
+  WireEmbedRequest,
+  WireEmbedResult,
+  WireToolChoice,
+} from './types.js';
 
 /**
  * Gemini 3 refuses a replayed functionCall without the thoughtSignature it was sent with. Our transcript does
@@ -51,13 +58,22 @@ export function geminiContents(transcript: readonly TranscriptMessage[], needsSi
         message.toolCalls?.forEach((call, index) => {
           const functionCall = { name: call.name, args: objectArgs(call.input) };
           // Only the first call of a turn carries a signature, as in Gemini's own answers.
-          parts.push(needsSignature && index === 0 ? { functionCall, thoughtSignature: GEMINI_SKIP_SIGNATURE } : { functionCall });
+          parts.push(
+            needsSignature && index === 0
+              ? { functionCall, thoughtSignature: GEMINI_SKIP_SIGNATURE }
+              : { functionCall },
+          );
         });
         if (parts.length > 0) contents.push({ role: 'model', parts });
         break;
       }
       case 'tool': {
-        const part: GeminiPart = { functionResponse: { name: message.toolName, response: message.isError ? { error: message.content } : { output: message.content } } };
+        const part: GeminiPart = {
+          functionResponse: {
+            name: message.toolName,
+            response: message.isError ? { error: message.content } : { output: message.content },
+          },
+        };
         if (results === undefined) {
           results = [part];
           contents.push({ role: 'user', parts: results });
@@ -84,8 +100,17 @@ export function geminiBody(request: WireCallRequest, needsSignature: boolean): R
   if (system !== undefined) body.systemInstruction = { parts: [{ text: system }] };
   if (request.tools.length > 0) {
     // parametersJsonSchema takes standard JSON Schema; `parameters` would need the OpenAPI subset.
-    body.tools = [{ functionDeclarations: request.tools.map((tool) => ({ name: tool.name, description: tool.description, parametersJsonSchema: tool.inputSchema })) }];
-    if (request.toolChoice !== undefined) body.toolConfig = { functionCallingConfig: functionCallingConfig(request.toolChoice) };
+    body.tools = [
+      {
+        functionDeclarations: request.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          parametersJsonSchema: tool.inputSchema,
+        })),
+      },
+    ];
+    if (request.toolChoice !== undefined)
+      body.toolConfig = { functionCallingConfig: functionCallingConfig(request.toolChoice) };
   }
   const { sampling } = request;
   const config: Record<string, unknown> = {};
@@ -139,7 +164,11 @@ interface GeminiEmbeddings {
 function embeddingValues(body: unknown, expected: number): number[][] {
   if (typeof body !== 'object' || body === null) throw protocolError('Gemini embedding answer is not an object');
   const answer: GeminiEmbeddings = body;
-  const items = Array.isArray(answer.embeddings) ? answer.embeddings : answer.embedding === undefined ? [] : [answer.embedding];
+  const items = Array.isArray(answer.embeddings)
+    ? answer.embeddings
+    : answer.embedding === undefined
+      ? []
+      : [answer.embedding];
   if (items.length !== expected) throw protocolError(`Gemini embedding answer has no ${expected} vectors`);
   return items.map((item) => {
     if (!Array.isArray(item.values)) throw protocolError('Gemini embedding answer has a malformed item');
@@ -172,7 +201,13 @@ export function createGoogleGeminiAdapter(http: WireHttp): WireAdapter {
     http,
     stream(request) {
       const model = pathsOf(request.modelId);
-      return streamCall(http, request.stream === false ? model.generate : model.stream, JSON.stringify(geminiBody(request, model.needsSignature)), request.signal, new GeminiDecoder());
+      return streamCall(
+        http,
+        request.stream === false ? model.generate : model.stream,
+        JSON.stringify(geminiBody(request, model.needsSignature)),
+        request.signal,
+        new GeminiDecoder(),
+      );
     },
     async embed({ modelId, texts, dimensions, signal }: WireEmbedRequest): Promise<WireEmbedResult> {
       if (texts.length === 0) return { vectors: [], model: modelId };
@@ -181,8 +216,20 @@ export function createGoogleGeminiAdapter(http: WireHttp): WireAdapter {
       const sized = dimensions === undefined ? {} : { outputDimensionality: dimensions };
       const answer =
         texts.length === 1 && single !== undefined
-          ? await callJson(http, model.embed, JSON.stringify({ content: { parts: [{ text: single }] }, ...sized }), signal)
-          : await callJson(http, model.batchEmbed, JSON.stringify({ requests: texts.map((text) => ({ model: model.name, content: { parts: [{ text }] }, ...sized })) }), signal);
+          ? await callJson(
+              http,
+              model.embed,
+              JSON.stringify({ content: { parts: [{ text: single }] }, ...sized }),
+              signal,
+            )
+          : await callJson(
+              http,
+              model.batchEmbed,
+              JSON.stringify({
+                requests: texts.map((text) => ({ model: model.name, content: { parts: [{ text }] }, ...sized })),
+              }),
+              signal,
+            );
       // Gemini does not name the model in its answer.
       return { vectors: embeddingValues(answer, texts.length), model: modelId };
     },

@@ -6,7 +6,13 @@ import { createOpenAiChatAdapter } from './openai-chat.js';
 import type { WireAdapter, WireAdapterOptions, WireProviderType } from './types.js';
 
 export { argumentsText, toolInput } from './decoding.js';
-export { ProviderCallError, retryAfterMsOf, statusKind, toProviderCallError, type ProviderErrorKind } from './errors.js';
+export {
+  ProviderCallError,
+  retryAfterMsOf,
+  statusKind,
+  toProviderCallError,
+  type ProviderErrorKind,
+} from './errors.js';
 export { maskLiterals, maskSecrets, UPSTREAM_MESSAGE_MAX_CHARS, upstreamMessageOf } from './upstream-message.js';
 export type {
   WireAdapter,
@@ -34,7 +40,9 @@ function authHeaders(type: WireProviderType, apiKey: string | undefined): Record
     case 'openai-compatible':
       return hasKey ? { authorization: `Bearer ${apiKey}` } : {};
     case 'anthropic':
-      return hasKey ? { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION } : { 'anthropic-version': ANTHROPIC_VERSION };
+      return hasKey
+        ? { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }
+        : { 'anthropic-version': ANTHROPIC_VERSION };
     case 'google':
       return hasKey ? { 'x-goog-api-key': apiKey } : {};
   }
@@ -50,7 +58,11 @@ function extraHeaders(headers: Readonly<Record<string, string>> | undefined): Re
 export function createWireAdapter(type: WireProviderType, options: WireAdapterOptions): WireAdapter {
   const http = createWireHttp({
     baseUrl: options.baseUrl,
-    headers: { 'content-type': 'application/json', ...authHeaders(type, options.apiKey), ...extraHeaders(options.headers) },
+    headers: {
+      'content-type': 'application/json',
+      ...authHeaders(type, options.apiKey),
+      ...extraHeaders(options.headers),
+    },
     timeoutMs: options.timeoutMs,
     maxConnections: options.maxConnections,
   });

@@ -93,7 +93,8 @@ export class OpenAiChatDecoder implements StreamDecoder {
     if (choice === undefined || choice === null) return;
     const delta = choice.delta;
     if (delta !== undefined && delta !== null) {
-      if (typeof delta.content === 'string' && delta.content.length > 0) out.push({ type: 'text-delta', text: delta.content });
+      if (typeof delta.content === 'string' && delta.content.length > 0)
+        out.push({ type: 'text-delta', text: delta.content });
       if (Array.isArray(delta.tool_calls)) this.#addToolCallPieces(delta.tool_calls, out);
     }
     if (typeof choice.finish_reason === 'string') {
@@ -105,7 +106,8 @@ export class OpenAiChatDecoder implements StreamDecoder {
 
   end(out: WireEvent[]): void {
     // A server may omit [DONE] after a finish_reason; without either, the stream was cut short.
-    if (this.#finishReason === undefined && !this.#isDone) throw protocolError('chat completion stream ended before a finish_reason');
+    if (this.#finishReason === undefined && !this.#isDone)
+      throw protocolError('chat completion stream ended before a finish_reason');
     this.#emitCalls(out);
     out.push({ type: 'finish', finishReason: openAiFinishReason(this.#finishReason), usage: openAiUsage(this.#usage) });
   }
@@ -116,7 +118,8 @@ export class OpenAiChatDecoder implements StreamDecoder {
     if (completion.error !== undefined && completion.error !== null) throw errorFromStreamPayload(completion);
     const choice = completion.choices?.[0];
     const message = choice?.message;
-    if (typeof message?.content === 'string' && message.content.length > 0) out.push({ type: 'text-delta', text: message.content });
+    if (typeof message?.content === 'string' && message.content.length > 0)
+      out.push({ type: 'text-delta', text: message.content });
     if (Array.isArray(message?.tool_calls)) this.#addToolCallPieces(message.tool_calls, out);
     this.#emitCalls(out);
     const reason = typeof choice?.finish_reason === 'string' ? choice.finish_reason : undefined;
@@ -140,7 +143,8 @@ export class OpenAiChatDecoder implements StreamDecoder {
       if (typeof fn?.name === 'string' && fn.name.length > 0) call.name = fn.name;
       if (typeof fn?.arguments === 'string') {
         call.arguments += fn.arguments;
-        if (this.#isReportingToolInput && fn.arguments.length > 0) out.push({ type: 'tool-input-delta', text: fn.arguments });
+        if (this.#isReportingToolInput && fn.arguments.length > 0)
+          out.push({ type: 'tool-input-delta', text: fn.arguments });
       }
     }
   }

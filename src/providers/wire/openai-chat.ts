@@ -48,9 +48,17 @@ export function openAiMessages(system: string | undefined, transcript: readonly 
           if (message.content.length > 0) messages.push({ role: 'assistant', content: message.content });
           break;
         }
-        const toolCalls = calls.map((call): OpenAiToolCall => ({ id: call.id, type: 'function', function: { name: call.name, arguments: argumentsText(call.input) } }));
+        const toolCalls = calls.map((call): OpenAiToolCall => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: argumentsText(call.input) },
+        }));
         // null, not '', beside tool calls: OpenAI's own shape, and what strict compatible servers expect.
-        messages.push({ role: 'assistant', content: message.content.length > 0 ? message.content : null, tool_calls: toolCalls });
+        messages.push({
+          role: 'assistant',
+          content: message.content.length > 0 ? message.content : null,
+          tool_calls: toolCalls,
+        });
         break;
       }
       case 'tool':
@@ -68,7 +76,12 @@ function toolChoiceOf(choice: WireToolChoice): unknown {
 function toolsOf(tools: readonly ToolSpec[]): unknown[] {
   return tools.map((tool) => ({
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema, ...(tool.strict === undefined ? {} : { strict: tool.strict }) },
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.inputSchema,
+      ...(tool.strict === undefined ? {} : { strict: tool.strict }),
+    },
   }));
 }
 
@@ -84,7 +97,8 @@ export function openAiChatBody(request: WireCallRequest, options: OpenAiChatOpti
   const { sampling } = request;
   if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
   if (sampling.topP !== undefined) body.top_p = sampling.topP;
-  if (sampling.maxOutputTokens !== undefined) body[options.isOfficialOpenAi ? 'max_completion_tokens' : 'max_tokens'] = sampling.maxOutputTokens;
+  if (sampling.maxOutputTokens !== undefined)
+    body[options.isOfficialOpenAi ? 'max_completion_tokens' : 'max_tokens'] = sampling.maxOutputTokens;
   if (sampling.stop !== undefined) body.stop = sampling.stop;
   if (sampling.seed !== undefined) body.seed = sampling.seed;
   if (sampling.presencePenalty !== undefined) body.presence_penalty = sampling.presencePenalty;
@@ -94,7 +108,14 @@ export function openAiChatBody(request: WireCallRequest, options: OpenAiChatOpti
   if (format !== undefined) {
     body.response_format =
       format.type === 'json_schema'
-        ? { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, ...(format.strict === undefined ? {} : { strict: format.strict }) } }
+        ? {
+            type: 'json_schema',
+            json_schema: {
+              name: format.name,
+              schema: format.schema,
+              ...(format.strict === undefined ? {} : { strict: format.strict }),
+            },
+          }
         : { type: format.type };
   }
   if (request.tools.length > 0) {
@@ -118,11 +139,13 @@ interface OpenAiEmbeddingList {
 function embeddingVectors(body: unknown, expected: number): { vectors: number[][]; model: string | undefined } {
   if (typeof body !== 'object' || body === null) throw protocolError('embedding answer is not an object');
   const list: OpenAiEmbeddingList = body;
-  if (!Array.isArray(list.data) || list.data.length !== expected) throw protocolError(`embedding answer has no ${expected} vectors`);
+  if (!Array.isArray(list.data) || list.data.length !== expected)
+    throw protocolError(`embedding answer has no ${expected} vectors`);
   const byIndex: (number[] | undefined)[] = new Array<number[] | undefined>(expected).fill(undefined);
   list.data.forEach((item, position) => {
     const index = typeof item.index === 'number' ? item.index : position;
-    if (!Array.isArray(item.embedding) || index < 0 || index >= expected) throw protocolError('embedding answer has a malformed item');
+    if (!Array.isArray(item.embedding) || index < 0 || index >= expected)
+      throw protocolError('embedding answer has a malformed item');
     byIndex[index] = item.embedding;
   });
   const vectors = byIndex.filter((vector) => vector !== undefined);
@@ -137,11 +160,22 @@ export function createOpenAiChatAdapter(http: WireHttp, options: OpenAiChatOptio
     protocol: 'openai-chat',
     http,
     stream(request) {
-      return streamCall(http, chatPath, JSON.stringify(openAiChatBody(request, options)), request.signal, new OpenAiChatDecoder(request.reportToolInput === true));
+      return streamCall(
+        http,
+        chatPath,
+        JSON.stringify(openAiChatBody(request, options)),
+        request.signal,
+        new OpenAiChatDecoder(request.reportToolInput === true),
+      );
     },
     async embed({ modelId, texts, dimensions, signal }: WireEmbedRequest): Promise<WireEmbedResult> {
       if (texts.length === 0) return { vectors: [], model: modelId };
-      const body = JSON.stringify({ model: modelId, input: texts, encoding_format: 'float', ...(dimensions === undefined ? {} : { dimensions }) });
+      const body = JSON.stringify({
+        model: modelId,
+        input: texts,
+        encoding_format: 'float',
+        ...(dimensions === undefined ? {} : { dimensions }),
+      });
       const { vectors, model } = embeddingVectors(await callJson(http, embeddingsPath, body, signal), texts.length);
       return { vectors, model: model ?? modelId };
     },
@@ -150,4 +184,3 @@ export function createOpenAiChatAdapter(http: WireHttp, options: OpenAiChatOptio
     close: () => http.close(),
   };
 }
-

@@ -27,7 +27,8 @@ export function createSseDecoder(handler: SseFrameHandler, maxFrameChars: number
     onEvent: (message: EventSourceMessage) => handler.frame(message.event, message.data),
     onError: (error: ParseError) => {
       // Unknown fields and bad `retry:` lines are ignorable noise (the SSE spec says so); an oversized frame is not.
-      if (error.type === 'max-buffer-size-exceeded') throw protocolError(`SSE frame over ${maxFrameChars} characters`, error);
+      if (error.type === 'max-buffer-size-exceeded')
+        throw protocolError(`SSE frame over ${maxFrameChars} characters`, error);
     },
     maxBufferSize: maxFrameChars,
   });

@@ -75,7 +75,13 @@ export async function callJson(http: WireHttp, path: string, body: string, signa
  * iteration early (or the caller's abort, or the deadline) destroys the response body, which closes the
  * upstream connection instead of returning it to the pool.
  */
-export async function* streamCall(http: WireHttp, path: string, body: string, signal: AbortSignal, decoder: StreamDecoder): AsyncGenerator<WireEvent> {
+export async function* streamCall(
+  http: WireHttp,
+  path: string,
+  body: string,
+  signal: AbortSignal,
+  decoder: StreamDecoder,
+): AsyncGenerator<WireEvent> {
   const deadline = http.deadline(signal);
   let response: WireResponse | undefined;
   try {

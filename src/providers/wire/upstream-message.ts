@@ -9,7 +9,18 @@ export const UPSTREAM_MESSAGE_MAX_CHARS = 500;
 const MIN_LITERAL_SECRET_CHARS = 8;
 
 /** Key names whose value is a secret in `name: value`, `name=value` or `"name": "value"`; the config's own names first. */
-const SECRET_NAMES = [...SECRET_KEYS, ...CREDENTIAL_KEYS, 'api-key', 'apikey', 'x-api-key', 'x-goog-api-key', 'access_token', 'refresh_token', 'client_secret', 'passwd'];
+const SECRET_NAMES = [
+  ...SECRET_KEYS,
+  ...CREDENTIAL_KEYS,
+  'api-key',
+  'apikey',
+  'x-api-key',
+  'x-goog-api-key',
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'passwd',
+];
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -22,7 +33,13 @@ const SECRET_PATTERNS: readonly [RegExp, string][] = [
   // An Authorization header value.
   [/\b(Bearer|Basic|Token)\s+[\w.~+/=-]{6,}/gi, `$1 ${REDACTED}`],
   // name: value pairs whose name is a secret's (an Authorization value masked above keeps its scheme).
-  [new RegExp(`((?:^|[^\\w-])["']?(?:${SECRET_NAMES.map(escapeRegExp).join('|')})["']?\\s*[:=]\\s*["']?)(?!\\*\\*\\*|(?:Bearer|Basic|Token) \\*\\*\\*)[^\\s"',;&)}\\]]{4,}`, 'gi'), `$1${REDACTED}`],
+  [
+    new RegExp(
+      `((?:^|[^\\w-])["']?(?:${SECRET_NAMES.map(escapeRegExp).join('|')})["']?\\s*[:=]\\s*["']?)(?!\\*\\*\\*|(?:Bearer|Basic|Token) \\*\\*\\*)[^\\s"',;&)}\\]]{4,}`,
+      'gi',
+    ),
+    `$1${REDACTED}`,
+  ],
   // Key formats of the common providers and hosts: OpenAI and Anthropic, Stripe-style, Google, GitHub, Slack, AWS, JWTs.
   [/\b(?:sk|pk|rk)-[\w-]{10,}/g, REDACTED],
   [/\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g, REDACTED],
@@ -39,19 +56,25 @@ const OPAQUE_RUN = /[\w-]*[A-Za-z0-9]{24,}[\w-]*/g;
 
 /** Opaque tokens of unknown format: a long run mixing letters and digits. UUIDs (request ids) stay readable. */
 function maskOpaqueRuns(text: string): string {
-  return text.replace(OPAQUE_RUN, (run) => (UUID.test(run) || !/\d/.test(run) || !/[A-Za-z]/.test(run) ? run : REDACTED));
+  return text.replace(OPAQUE_RUN, (run) =>
+    UUID.test(run) || !/\d/.test(run) || !/[A-Za-z]/.test(run) ? run : REDACTED,
+  );
 }
 
 /** `text` with every secret-looking string masked as "***". */
 export function maskSecrets(text: string): string {
-  const masked = SECRET_PATTERNS.reduce((current, [pattern, replacement]) => current.replace(pattern, replacement), text);
+  const masked = SECRET_PATTERNS.reduce(
+    (current, [pattern, replacement]) => current.replace(pattern, replacement),
+    text,
+  );
   return maskOpaqueRuns(masked);
 }
 
 /** `text` with each of `values` (the provider's configured key, say) masked wherever it appears literally. */
 export function maskLiterals(text: string, values: readonly (string | undefined)[]): string {
   return values.reduce<string>(
-    (current, value) => (value === undefined || value.length < MIN_LITERAL_SECRET_CHARS ? current : current.split(value).join(REDACTED)),
+    (current, value) =>
+      value === undefined || value.length < MIN_LITERAL_SECRET_CHARS ? current : current.split(value).join(REDACTED),
     text,
   );
 }

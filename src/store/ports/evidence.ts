@@ -120,7 +120,8 @@ export interface Window {
   untilMs: number;
 }
 
-export type TraceTextField = 'agentId' | 'channel' | 'endReason' | 'sessionKey' | 'traceId' | 'messageId' | 'rootRunId' | 'day';
+export type TraceTextField =
+  'agentId' | 'channel' | 'endReason' | 'sessionKey' | 'traceId' | 'messageId' | 'rootRunId' | 'day';
 export type TraceFlagField = 'degraded' | 'synthetic';
 
 /** One condition of a trace search: `!=` keeps rows whose value is absent; `~` means "contains"; a null value means absent. */
@@ -155,7 +156,10 @@ export interface EvidencePort {
   trajectoryOf(sessionKey: string, options?: { newest?: number }, signal?: AbortSignal): Promise<StoredTrajectory[]>;
   trajectoryCountOf(sessionKey: string, signal?: AbortSignal): Promise<number>;
   /** The newest `newest` records of one kind (of one agent's turns when given), oldest first; records of unindexed turns are left out. */
-  trajectoryOfKind(filter: { kind: string; agentId?: string; newest: number }, signal?: AbortSignal): Promise<AgentTrajectory[]>;
+  trajectoryOfKind(
+    filter: { kind: string; agentId?: string; newest: number },
+    signal?: AbortSignal,
+  ): Promise<AgentTrajectory[]>;
   /** The session of a turn: from the session index, else from its trajectory. */
   sessionKeyOfTrace(traceId: string, signal?: AbortSignal): Promise<string | undefined>;
   /** The session of a root run: the earliest indexed turn carrying it, else the run's own session. */
@@ -169,15 +173,27 @@ export interface EvidencePort {
   /** Turns of `days` that pass the filter, newest first (day, started_at, traceId descending). */
   searchTraces(filter: TraceFilter, signal?: AbortSignal): Promise<SessionIndexRow[]>;
   /** Turns started in the window, oldest first (started_at, then traceId). */
-  sessionIndexIn(filter: Window & { includeSynthetic: boolean; limit: number }, signal?: AbortSignal): Promise<Capped<SessionIndexRow>>;
+  sessionIndexIn(
+    filter: Window & { includeSynthetic: boolean; limit: number },
+    signal?: AbortSignal,
+  ): Promise<Capped<SessionIndexRow>>;
   /** Trajectory records of the given kinds from turns started in the window, in append order. */
-  trajectoryOfTurnsIn(filter: Window & { includeSynthetic: boolean; kinds: readonly string[]; limit: number }, signal?: AbortSignal): Promise<Capped<StoredTrajectory>>;
+  trajectoryOfTurnsIn(
+    filter: Window & { includeSynthetic: boolean; kinds: readonly string[]; limit: number },
+    signal?: AbortSignal,
+  ): Promise<Capped<StoredTrajectory>>;
   /** Token usage recorded in the window, per agent, provider and model (ordered by them). */
   usageByAgent(window: Window, signal?: AbortSignal): Promise<AgentUsageGroup[]>;
   /** Health signals in the window, oldest first (ts, then id), optionally without one kind. */
-  healthSignalsIn(filter: Window & { excludeKind?: string; limit: number }, signal?: AbortSignal): Promise<Capped<StoredHealthSignal>>;
+  healthSignalsIn(
+    filter: Window & { excludeKind?: string; limit: number },
+    signal?: AbortSignal,
+  ): Promise<Capped<StoredHealthSignal>>;
   /** The newest health signal of a kind at or before the time. */
-  latestHealthSignal(filter: { kind: string; atOrBeforeMs: number }, signal?: AbortSignal): Promise<StoredHealthSignal | undefined>;
+  latestHealthSignal(
+    filter: { kind: string; atOrBeforeMs: number },
+    signal?: AbortSignal,
+  ): Promise<StoredHealthSignal | undefined>;
   /** Runs started in the window, oldest first (started_at, then runId). */
   runsStartedIn(filter: Window & { limit: number }, signal?: AbortSignal): Promise<Capped<EvidenceRun>>;
 }

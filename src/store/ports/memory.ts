@@ -36,7 +36,9 @@ export interface MemoryEntry {
 }
 
 /** `ownerId` left out: an operator's entry (null). */
-export type NewMemoryEntry = Omit<MemoryEntry, 'lastRecalledAt' | 'recallCount' | 'status' | 'ownerId'> & { ownerId?: string | null };
+export type NewMemoryEntry = Omit<MemoryEntry, 'lastRecalledAt' | 'recallCount' | 'status' | 'ownerId'> & {
+  ownerId?: string | null;
+};
 
 /** A non-admin token as a reader of memories: the entries it owns, and every entry of the tenants it is given. */
 export interface MemoryReader {
@@ -67,7 +69,11 @@ export function ownerCondition(scope: MemoryScope): MemoryReader | undefined {
 }
 
 /** Whether an entry of this tenant and owner passes the owner condition (for entries already in memory). */
-export function passesOwnerCondition(condition: MemoryReader | undefined, tenantId: string, ownerId: string | null): boolean {
+export function passesOwnerCondition(
+  condition: MemoryReader | undefined,
+  tenantId: string,
+  ownerId: string | null,
+): boolean {
   return condition === undefined || ownerId === condition.ownerId || condition.tenantIds.includes(tenantId);
 }
 
@@ -143,7 +149,12 @@ export interface MemoryPort {
   /** Full-text (BM25) ranking of the query's words; [] for a query with no searchable word. */
   searchLexical(query: string, filter: MemoryFilter, limit: number, signal?: AbortSignal): Promise<RankedHit[]>;
   /** Cosine ranking against entries embedded by `vector.model` only. */
-  searchVector(vector: EmbeddingVector, filter: MemoryFilter, limit: number, signal?: AbortSignal): Promise<RankedHit[]>;
+  searchVector(
+    vector: EmbeddingVector,
+    filter: MemoryFilter,
+    limit: number,
+    signal?: AbortSignal,
+  ): Promise<RankedHit[]>;
   /** Entries with no vector of `model` yet, oldest first (lazy re-embedding after an embedder change). */
   withoutVector(model: string, limit: number): Promise<Pick<MemoryEntry, 'id' | 'content'>[]>;
   /** Replaces the entry's vector; a vector of another model or dimension is dropped. No effect on an unknown id. */
@@ -154,7 +165,10 @@ export interface MemoryPort {
    */
   markRecalled(ids: readonly string[], at: number): Promise<void>;
   /** Newest first. */
-  browse(filter: MemoryFilter, page: { offset: number; limit: number }): Promise<{ entries: MemoryEntry[]; total: number }>;
+  browse(
+    filter: MemoryFilter,
+    page: { offset: number; limit: number },
+  ): Promise<{ entries: MemoryEntry[]; total: number }>;
   /** False when no entry of that id is in the scope. */
   delete(id: string, scope: MemoryScope): Promise<boolean>;
   /**
@@ -174,7 +188,11 @@ export interface MemoryPort {
    * Demotes, promotes and evicts one agent's entries (every tenant's) per the policy, in one transaction. An entry
    * demoted and already past `evictAfterMs` is evicted by the same sweep, so it is in both id lists.
    */
-  sweep(agentId: string, policy: LifecyclePolicy, now: number): Promise<LifecycleOutcome & { evictedIds: string[]; demotedIds: string[] }>;
+  sweep(
+    agentId: string,
+    policy: LifecyclePolicy,
+    now: number,
+  ): Promise<LifecycleOutcome & { evictedIds: string[]; demotedIds: string[] }>;
   /** The persistent embedding cache, keyed by model and a hash of the text. */
   cachedEmbedding(model: string, contentHash: string): Promise<Float32Array | undefined>;
   cacheEmbedding(model: string, contentHash: string, values: Float32Array): Promise<void>;

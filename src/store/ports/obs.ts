@@ -88,19 +88,31 @@ export interface ObsPort {
   /** Writes the batch in order, all or nothing. */
   append(batch: readonly ObsWrite[]): Promise<void>;
   /** Newest first (ts, then id, descending). */
-  deliveries(filter: { sinceMs?: number; channelId?: string; limit: number }, signal?: AbortSignal): Promise<StoredDelivery[]>;
+  deliveries(
+    filter: { sinceMs?: number; channelId?: string; limit: number },
+    signal?: AbortSignal,
+  ): Promise<StoredDelivery[]>;
   deliveryStats(signal?: AbortSignal): Promise<{ total: number; successes: number; avgLatencyMs: number }>;
   /** Newest first, at most `limit`; totals sum `count` per category and kind over every matching row. */
-  diagnostics(filter: { category?: string; sinceMs?: number; limit: number }, signal?: AbortSignal): Promise<{
+  diagnostics(
+    filter: { category?: string; sinceMs?: number; limit: number },
+    signal?: AbortSignal,
+  ): Promise<{
     rows: StoredDiagnostic[];
     totals: { category: string; kind: string; total: number }[];
   }>;
   channels(signal?: AbortSignal): Promise<ChannelActivityRow[]>;
   channel(channelId: string, signal?: AbortSignal): Promise<ChannelActivityRow | undefined>;
   /** Token usage since `sinceMs` (inclusive), optionally of one agent or session, ordered by provider and model. */
-  usageGroups(filter: { sinceMs: number; agentId?: string; sessionKey?: string }, signal?: AbortSignal): Promise<UsageGroup[]>;
+  usageGroups(
+    filter: { sinceMs: number; agentId?: string; sessionKey?: string },
+    signal?: AbortSignal,
+  ): Promise<UsageGroup[]>;
   /** Input plus output tokens per UTC hour of day (0-23) of the calls in (afterMs, untilMs]; hours without calls are absent. */
-  usageByHour(window: { afterMs: number; untilMs: number }, signal?: AbortSignal): Promise<{ hour: number; tokens: number }[]>;
+  usageByHour(
+    window: { afterMs: number; untilMs: number },
+    signal?: AbortSignal,
+  ): Promise<{ hour: number; tokens: number }[]>;
   cacheGroups(signal?: AbortSignal): Promise<CacheGroup[]>;
   /** Deletes every row of the table; returns how many. */
   reset(table: ObsCounterTable): Promise<number>;

@@ -3,7 +3,14 @@
 /** OpenAI's response `status`; `queued` and `in_progress` are background responses that have not ended yet. */
 export type ResponseStatus = 'queued' | 'in_progress' | 'completed' | 'incomplete' | 'failed' | 'cancelled';
 
-export const RESPONSE_STATUSES = ['queued', 'in_progress', 'completed', 'incomplete', 'failed', 'cancelled'] as const satisfies readonly ResponseStatus[];
+export const RESPONSE_STATUSES = [
+  'queued',
+  'in_progress',
+  'completed',
+  'incomplete',
+  'failed',
+  'cancelled',
+] as const satisfies readonly ResponseStatus[];
 
 /** The statuses of a background response still running (or left running by a process that stopped). */
 export const UNFINISHED_RESPONSE_STATUSES: readonly ResponseStatus[] = ['queued', 'in_progress'];

@@ -1,7 +1,15 @@
 // The retention port: deletes evidence recorded before a cut-off, a bounded batch at a time, and reports the store's size.
 
 /** The evidence tables the retention sweep prunes (obs.retentionDays); each grows with every turn and call. */
-export const EVIDENCE_TABLES = ['trajectory', 'session_index', 'token_usage', 'delivery_traces', 'diagnostic_events', 'health_signals', 'audit_log'] as const;
+export const EVIDENCE_TABLES = [
+  'trajectory',
+  'session_index',
+  'token_usage',
+  'delivery_traces',
+  'diagnostic_events',
+  'health_signals',
+  'audit_log',
+] as const;
 export type EvidenceTable = (typeof EVIDENCE_TABLES)[number];
 
 /** Rows up to which a table is counted on request; a larger one reports the store's estimate (rowsExact: false). */

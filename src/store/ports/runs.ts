@@ -3,7 +3,13 @@
 /** `revoked`: run.kill or lease.revoke stopped the run's tree (spec: autonomy run states). */
 export type RunStatus = 'running' | 'completed' | 'failed' | 'orphaned' | 'revoked';
 
-export const RUN_STATUSES = ['running', 'completed', 'failed', 'orphaned', 'revoked'] as const satisfies readonly RunStatus[];
+export const RUN_STATUSES = [
+  'running',
+  'completed',
+  'failed',
+  'orphaned',
+  'revoked',
+] as const satisfies readonly RunStatus[];
 
 /** What started a run; `response` is a /v1 response created with `background: true`. */
 export type RunKind = 'spawn' | 'cron' | 'webhook' | 'response';

@@ -80,7 +80,9 @@ export interface SessionListCursor {
 export interface SessionPort {
   get(sessionKey: string): Promise<SessionRecord | undefined>;
   /** Creates the session when absent; `created` says whether it did. */
-  ensure(session: Omit<SessionRecord, 'messageCount' | 'updatedAt'>): Promise<{ session: SessionRecord; created: boolean }>;
+  ensure(
+    session: Omit<SessionRecord, 'messageCount' | 'updatedAt'>,
+  ): Promise<{ session: SessionRecord; created: boolean }>;
   /**
    * Appends in order, atomically; rejects with GatewayError `not_found` when the session does not exist. Resolves
    * only once the write is committed (a process killed afterwards keeps it); a backend may commit it together with

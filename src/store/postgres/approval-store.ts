@@ -7,14 +7,31 @@ export function createPostgresApprovalPort(db: Queryable): ApprovalPort {
   return {
     async create(request) {
       // The arguments are kept as the JSON text they were given as (JSONB would reorder keys and drop duplicates).
-      await db.query(`INSERT INTO approval_requests (${APPROVAL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`, [
-        request.id, request.agentId, request.sessionKey, request.toolName, JSON.stringify(request.args) ?? 'null',
-        request.argsDigest, request.traceId, request.rootRunId, request.requestedBy, request.ownerInstance, request.status,
-        request.requestedAt, request.expiresAt, request.resolvedAt, request.resolvedBy, request.reason,
-      ]);
+      await db.query(
+        `INSERT INTO approval_requests (${APPROVAL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+        [
+          request.id,
+          request.agentId,
+          request.sessionKey,
+          request.toolName,
+          JSON.stringify(request.args) ?? 'null',
+          request.argsDigest,
+          request.traceId,
+          request.rootRunId,
+          request.requestedBy,
+          request.ownerInstance,
+          request.status,
+          request.requestedAt,
+          request.expiresAt,
+          request.resolvedAt,
+          request.resolvedBy,
+          request.reason,
+        ],
+      );
     },
     async get(id) {
-      const row = (await db.query<ApprovalRow>(`SELECT ${APPROVAL_COLUMNS} FROM approval_requests WHERE id = $1`, [id])).rows[0];
+      const row = (await db.query<ApprovalRow>(`SELECT ${APPROVAL_COLUMNS} FROM approval_requests WHERE id = $1`, [id]))
+        .rows[0];
       return row === undefined ? undefined : toApprovalRecord(row);
     },
     async listPending({ sessionKey }, signal) {

@@ -14,9 +14,18 @@ export function createPostgresAuditPort(db: Queryable): AuditPort {
         `INSERT INTO audit_log (${COLUMNS})
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])`,
         [
-          rows.map((row) => row.id), rows.map((row) => row.tenantId), rows.map((row) => row.agentId), rows.map((row) => row.ts),
-          rows.map((row) => row.kind), rows.map((row) => row.classification), rows.map((row) => row.action), rows.map((row) => row.actor),
-          rows.map((row) => row.outcome), rows.map((row) => row.severity), rows.map((row) => row.traceId), rows.map((row) => row.refs),
+          rows.map((row) => row.id),
+          rows.map((row) => row.tenantId),
+          rows.map((row) => row.agentId),
+          rows.map((row) => row.ts),
+          rows.map((row) => row.kind),
+          rows.map((row) => row.classification),
+          rows.map((row) => row.action),
+          rows.map((row) => row.actor),
+          rows.map((row) => row.outcome),
+          rows.map((row) => row.severity),
+          rows.map((row) => row.traceId),
+          rows.map((row) => row.refs),
         ],
       );
     },

@@ -29,7 +29,13 @@ interface RevisionRow {
 const documentSchema = z.record(z.string(), z.unknown());
 
 function summaryOf(row: RevisionRow): ConfigRevisionSummary {
-  return { revision: row.revision, sha: row.sha, message: row.message, author: row.author, createdAt: row.created_at.toISOString() };
+  return {
+    revision: row.revision,
+    sha: row.sha,
+    message: row.message,
+    author: row.author,
+    createdAt: row.created_at.toISOString(),
+  };
 }
 
 /** Rows are written only by this port; a document that is not an object fails the read rather than passing as config. */
@@ -38,7 +44,10 @@ function revisionOf(row: RevisionRow): ConfigRevision {
 }
 
 function shaOf(revision: number, parentSha: string, documentJson: string, message: string, author: string): string {
-  return createHash('sha256').update([String(revision), parentSha, documentJson, message, author].join('\0')).digest('hex').slice(0, 40);
+  return createHash('sha256')
+    .update([String(revision), parentSha, documentJson, message, author].join('\0'))
+    .digest('hex')
+    .slice(0, 40);
 }
 
 class StaleAppend extends Error {}
@@ -52,7 +61,10 @@ export interface PostgresConfigRevisionOptions {
   log?: Logger;
 }
 
-export function createPostgresConfigRevisionPort(pool: PgPool, { url, log }: PostgresConfigRevisionOptions): ConfigRevisionPort {
+export function createPostgresConfigRevisionPort(
+  pool: PgPool,
+  { url, log }: PostgresConfigRevisionOptions,
+): ConfigRevisionPort {
   const stops = new Set<() => Promise<void>>();
   const one = async (sql: string, values: unknown[] = []) => {
     const row = (await pool.query<RevisionRow>(sql, values)).rows[0];
@@ -70,7 +82,10 @@ export function createPostgresConfigRevisionPort(pool: PgPool, { url, log }: Pos
         client = undefined;
         next.end().catch(() => undefined);
         if (isStopped) return;
-        log?.warn({ err: error }, 'listening for config revisions failed; reconnecting (changes still apply through the poll)');
+        log?.warn(
+          { err: error },
+          'listening for config revisions failed; reconnecting (changes still apply through the poll)',
+        );
         retry = setTimeout(() => void connect().catch(() => reconnect()), LISTEN_RETRY_MS);
         retry.unref();
       };
@@ -99,17 +114,28 @@ export function createPostgresConfigRevisionPort(pool: PgPool, { url, log }: Pos
 
   return {
     async latestNumber() {
-      const result = await pool.query<{ revision: number | null }>('SELECT max(revision) AS revision FROM config_revisions');
+      const result = await pool.query<{ revision: number | null }>(
+        'SELECT max(revision) AS revision FROM config_revisions',
+      );
       return result.rows[0]?.revision ?? 0;
     },
     latest: () => one(`SELECT ${FULL} FROM config_revisions ORDER BY revision DESC LIMIT 1`),
     get: (revision) => one(`SELECT ${FULL} FROM config_revisions WHERE revision = $1`, [revision]),
     async findBySha(prefix) {
-      const rows = (await pool.query<RevisionRow>(`SELECT ${FULL} FROM config_revisions WHERE starts_with(sha, $1) ORDER BY revision LIMIT 2`, [prefix])).rows;
+      const rows = (
+        await pool.query<RevisionRow>(
+          `SELECT ${FULL} FROM config_revisions WHERE starts_with(sha, $1) ORDER BY revision LIMIT 2`,
+          [prefix],
+        )
+      ).rows;
       return rows.map(revisionOf);
     },
     async list(limit) {
-      const rows = (await pool.query<RevisionRow>(`SELECT ${SUMMARY} FROM config_revisions ORDER BY revision DESC LIMIT $1`, [limit])).rows;
+      const rows = (
+        await pool.query<RevisionRow>(`SELECT ${SUMMARY} FROM config_revisions ORDER BY revision DESC LIMIT $1`, [
+          limit,
+        ])
+      ).rows;
       return rows.map(summaryOf);
     },
     async stats() {
@@ -126,12 +152,22 @@ export function createPostgresConfigRevisionPort(pool: PgPool, { url, log }: Pos
       try {
         const revision = await transaction(pool, async (client) => {
           await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK_KEY]);
-          const head = (await client.query<{ revision: number; sha: string }>('SELECT revision, sha FROM config_revisions ORDER BY revision DESC LIMIT 1')).rows[0];
+          const head = (
+            await client.query<{ revision: number; sha: string }>(
+              'SELECT revision, sha FROM config_revisions ORDER BY revision DESC LIMIT 1',
+            )
+          ).rows[0];
           if ((head?.revision ?? 0) !== base) throw new StaleAppend();
           if (newSecrets.size > 0) {
             const names = [...newSecrets.keys()];
-            await client.query('INSERT INTO config_secrets (name, value) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (name) DO NOTHING', [names, [...newSecrets.values()]]);
-            const stored = await client.query<{ name: string; value: string }>('SELECT name, value FROM config_secrets WHERE name = ANY($1::text[])', [names]);
+            await client.query(
+              'INSERT INTO config_secrets (name, value) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (name) DO NOTHING',
+              [names, [...newSecrets.values()]],
+            );
+            const stored = await client.query<{ name: string; value: string }>(
+              'SELECT name, value FROM config_secrets WHERE name = ANY($1::text[])',
+              [names],
+            );
             // Another replica took one of these names for another value first: this change must pick its names again.
             if (stored.rows.some((row) => newSecrets.get(row.name) !== row.value)) throw new StaleAppend();
           }
@@ -168,7 +204,11 @@ export interface OpenPostgresConfigRevisionsOptions extends PostgresConfigRevisi
 }
 
 /** The port on a small pool of its own, opened before the rest of the store; rejects (pool closed) like openPostgresStore. */
-export async function openPostgresConfigRevisions({ url, log, migrate }: OpenPostgresConfigRevisionsOptions): Promise<ConfigRevisionPort> {
+export async function openPostgresConfigRevisions({
+  url,
+  log,
+  migrate,
+}: OpenPostgresConfigRevisionsOptions): Promise<ConfigRevisionPort> {
   const pool = createPool({ url, maxConnections: POOL_CONNECTIONS, ...(log === undefined ? {} : { log }) });
   try {
     if (migrate) await migratePostgres(pool);

@@ -5,7 +5,9 @@ import type { StoredHealthSignal, StoredTrajectory } from '../ports/evidence.js'
 export function parseObject(text: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? Object.fromEntries(Object.entries(parsed)) : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? Object.fromEntries(Object.entries(parsed))
+      : {};
   } catch {
     return {};
   }
@@ -21,7 +23,12 @@ export const TRAJECTORY_COLUMNS = 't.session_key AS "sessionKey", t.trace_id AS 
 export type TrajectoryRaw = Omit<StoredTrajectory, 'data'> & { data: string };
 
 export const toTrajectory = (row: TrajectoryRaw): StoredTrajectory => ({
-  sessionKey: row.sessionKey, traceId: row.traceId, seq: row.seq, ts: row.ts, kind: row.kind, data: parseObject(row.data),
+  sessionKey: row.sessionKey,
+  traceId: row.traceId,
+  seq: row.seq,
+  ts: row.ts,
+  kind: row.kind,
+  data: parseObject(row.data),
 });
 
 export const RUN_COLUMNS = `run_id AS "runId", root_run_id AS "rootRunId", parent_key AS "parentKey", session_key AS "sessionKey", agent_id AS "agentId",

@@ -4,17 +4,30 @@ import { INDEX_SELECT, RUN_COLUMNS, toTrajectory, TRAJECTORY_COLUMNS, type Traje
 import type { Queryable } from './pool.js';
 import { buildWhere, Params } from './where.js';
 
-type SessionReads = Pick<EvidencePort, 'trajectoryOf' | 'trajectoryCountOf' | 'trajectoryOfKind' | 'sessionKeyOfTrace' | 'sessionKeyOfRoot' | 'sessionIndexOf'
-  | 'rootRunOfSession' | 'runsOfRoot'>;
+type SessionReads = Pick<
+  EvidencePort,
+  | 'trajectoryOf'
+  | 'trajectoryCountOf'
+  | 'trajectoryOfKind'
+  | 'sessionKeyOfTrace'
+  | 'sessionKeyOfRoot'
+  | 'sessionIndexOf'
+  | 'rootRunOfSession'
+  | 'runsOfRoot'
+>;
 
 export function createPostgresSessionReads(db: Queryable): SessionReads {
-  const keyOf = async (sql: string, values: readonly (string | number)[]) => (await db.query<{ key: string }>(sql, [...values])).rows[0]?.key;
+  const keyOf = async (sql: string, values: readonly (string | number)[]) =>
+    (await db.query<{ key: string }>(sql, [...values])).rows[0]?.key;
   return {
     async trajectoryOf(sessionKey, options, signal) {
       signal?.throwIfAborted();
       const newest = options?.newest;
       if (newest === undefined) {
-        const all = await db.query<TrajectoryRaw>(`SELECT ${TRAJECTORY_COLUMNS} FROM trajectory t WHERE t.session_key = $1 ORDER BY t.seq, t.id`, [sessionKey]);
+        const all = await db.query<TrajectoryRaw>(
+          `SELECT ${TRAJECTORY_COLUMNS} FROM trajectory t WHERE t.session_key = $1 ORDER BY t.seq, t.id`,
+          [sessionKey],
+        );
         return all.rows.map(toTrajectory);
       }
       const rows = await db.query<TrajectoryRaw>(
@@ -25,12 +38,18 @@ export function createPostgresSessionReads(db: Queryable): SessionReads {
     },
     async trajectoryCountOf(sessionKey, signal) {
       signal?.throwIfAborted();
-      return (await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM trajectory WHERE session_key = $1', [sessionKey])).rows[0]?.n ?? 0;
+      return (
+        (await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM trajectory WHERE session_key = $1', [sessionKey]))
+          .rows[0]?.n ?? 0
+      );
     },
     async trajectoryOfKind({ kind, agentId, newest }, signal) {
       signal?.throwIfAborted();
       const params = new Params();
-      const where = buildWhere(params, [['t.kind', '=', kind], ['s.agent_id', '=', agentId]]);
+      const where = buildWhere(params, [
+        ['t.kind', '=', kind],
+        ['s.agent_id', '=', agentId],
+      ]);
       const rows = await db.query<TrajectoryRaw & { agentId: string }>(
         `SELECT ${TRAJECTORY_COLUMNS}, s.agent_id AS "agentId" FROM trajectory t JOIN session_index s ON s.trace_id = t.trace_id
          ${where} ORDER BY t.id DESC LIMIT ${params.add(newest)}`,
@@ -48,13 +67,19 @@ export function createPostgresSessionReads(db: Queryable): SessionReads {
     async sessionKeyOfRoot(rootRunId, signal) {
       signal?.throwIfAborted();
       return (
-        (await keyOf('SELECT session_key AS key FROM session_index WHERE root_run_id = $1 ORDER BY started_at, trace_id LIMIT 1', [rootRunId])) ??
-        (await keyOf('SELECT session_key AS key FROM runs WHERE run_id = $1', [rootRunId]))
+        (await keyOf(
+          'SELECT session_key AS key FROM session_index WHERE root_run_id = $1 ORDER BY started_at, trace_id LIMIT 1',
+          [rootRunId],
+        )) ?? (await keyOf('SELECT session_key AS key FROM runs WHERE run_id = $1', [rootRunId]))
       );
     },
     async sessionIndexOf(sessionKey, signal) {
       signal?.throwIfAborted();
-      return (await db.query<SessionIndexRow>(`${INDEX_SELECT} WHERE session_key = $1 ORDER BY started_at, trace_id`, [sessionKey])).rows;
+      return (
+        await db.query<SessionIndexRow>(`${INDEX_SELECT} WHERE session_key = $1 ORDER BY started_at, trace_id`, [
+          sessionKey,
+        ])
+      ).rows;
     },
     async rootRunOfSession(sessionKey, signal) {
       signal?.throwIfAborted();
@@ -66,7 +91,12 @@ export function createPostgresSessionReads(db: Queryable): SessionReads {
     },
     async runsOfRoot(rootRunId, limit, signal) {
       signal?.throwIfAborted();
-      return (await db.query<EvidenceRun>(`SELECT ${RUN_COLUMNS} FROM runs WHERE root_run_id = $1 ORDER BY started_at, run_id LIMIT $2`, [rootRunId, limit])).rows;
+      return (
+        await db.query<EvidenceRun>(
+          `SELECT ${RUN_COLUMNS} FROM runs WHERE root_run_id = $1 ORDER BY started_at, run_id LIMIT $2`,
+          [rootRunId, limit],
+        )
+      ).rows;
     },
   };
 }

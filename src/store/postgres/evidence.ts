@@ -7,9 +7,26 @@ import { transaction, type PgClient, type PgPool } from './pool.js';
 
 const dayOf = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);
 
-const TRAJECTORY_COLUMNS = [['session_key', 'text'], ['trace_id', 'text'], ['seq', 'bigint'], ['ts', 'bigint'], ['kind', 'text'], ['data', 'text']] as const;
-const USAGE_COLUMNS = [['ts', 'bigint'], ['agent_id', 'text'], ['session_key', 'text'], ['provider', 'text'], ['model', 'text'], ['input_tokens', 'bigint'],
-  ['output_tokens', 'bigint'], ['cache_read_tokens', 'bigint'], ['cache_write_tokens', 'bigint'], ['cost_usd', 'double precision']] as const;
+const TRAJECTORY_COLUMNS = [
+  ['session_key', 'text'],
+  ['trace_id', 'text'],
+  ['seq', 'bigint'],
+  ['ts', 'bigint'],
+  ['kind', 'text'],
+  ['data', 'text'],
+] as const;
+const USAGE_COLUMNS = [
+  ['ts', 'bigint'],
+  ['agent_id', 'text'],
+  ['session_key', 'text'],
+  ['provider', 'text'],
+  ['model', 'text'],
+  ['input_tokens', 'bigint'],
+  ['output_tokens', 'bigint'],
+  ['cache_read_tokens', 'bigint'],
+  ['cache_write_tokens', 'bigint'],
+  ['cost_usd', 'double precision'],
+] as const;
 
 /**
  * Takes the next seqs of every session in the batch with one upsert of the counters: the counter rows stay locked
@@ -44,8 +61,18 @@ async function appendBatch(client: PgClient, batch: readonly EvidenceWrite[]): P
     if (write.type === 'trajectory') trajectory.push(write.record);
     else if (write.type === 'usage') {
       const { record } = write;
-      usage.push([record.ts, record.agentId, record.sessionKey, record.provider, record.model, record.inputTokens, record.outputTokens,
-        record.cacheReadTokens, record.cacheWriteTokens, record.costUsd]);
+      usage.push([
+        record.ts,
+        record.agentId,
+        record.sessionKey,
+        record.provider,
+        record.model,
+        record.inputTokens,
+        record.outputTokens,
+        record.cacheReadTokens,
+        record.cacheWriteTokens,
+        record.costUsd,
+      ]);
     }
   }
   await appendTrajectory(client, trajectory);
@@ -60,12 +87,26 @@ async function appendBatch(client: PgClient, batch: readonly EvidenceWrite[]): P
          ON CONFLICT (trace_id) DO UPDATE SET session_key = excluded.session_key, agent_id = excluded.agent_id, channel = excluded.channel,
            message_id = excluded.message_id, root_run_id = excluded.root_run_id, started_at = excluded.started_at, day = excluded.day,
            synthetic = excluded.synthetic, end_reason = NULL, degraded = false, ended_at = NULL`,
-        [entry.traceId, entry.sessionKey, entry.agentId, entry.channel, entry.messageId ?? null, entry.rootRunId ?? null, entry.startedAt,
-          dayOf(entry.startedAt), entry.isSynthetic],
+        [
+          entry.traceId,
+          entry.sessionKey,
+          entry.agentId,
+          entry.channel,
+          entry.messageId ?? null,
+          entry.rootRunId ?? null,
+          entry.startedAt,
+          dayOf(entry.startedAt),
+          entry.isSynthetic,
+        ],
       );
     } else if (write.type === 'session_end') {
       const { end } = write;
-      await client.query('UPDATE session_index SET end_reason = $1, degraded = $2, ended_at = $3 WHERE trace_id = $4', [end.endReason, end.degraded, end.endedAt, end.traceId]);
+      await client.query('UPDATE session_index SET end_reason = $1, degraded = $2, ended_at = $3 WHERE trace_id = $4', [
+        end.endReason,
+        end.degraded,
+        end.endedAt,
+        end.traceId,
+      ]);
     }
   }
 }

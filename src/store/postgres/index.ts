@@ -15,4 +15,9 @@ export { createPostgresRetentionPort } from './retention.js';
 export { createPostgresEvidencePort } from './evidence.js';
 export { createPostgresMemoryPort, type PostgresMemoryPort, type PostgresMemoryPortOptions } from './memory-store.js';
 export { openPostgresStore, probePgvector, type OpenPostgresStoreOptions } from './store.js';
-export { createPostgresConfigRevisionPort, openPostgresConfigRevisions, type OpenPostgresConfigRevisionsOptions, type PostgresConfigRevisionOptions } from './config-revisions.js';
+export {
+  createPostgresConfigRevisionPort,
+  openPostgresConfigRevisions,
+  type OpenPostgresConfigRevisionsOptions,
+  type PostgresConfigRevisionOptions,
+} from './config-revisions.js';

@@ -15,16 +15,31 @@ interface MediaRow {
 const COLUMNS = 'id, content_type, size, saved_at, expires_at, owner_id';
 
 function toRecord(row: MediaRow): MediaRecord {
-  return { id: row.id, contentType: row.content_type, size: row.size, savedAt: row.saved_at, expiresAt: row.expires_at, ownerId: row.owner_id };
+  return {
+    id: row.id,
+    contentType: row.content_type,
+    size: row.size,
+    savedAt: row.saved_at,
+    expiresAt: row.expires_at,
+    ownerId: row.owner_id,
+  };
 }
 
 export function createPostgresMediaPort(db: Queryable): MediaPort {
   return {
     async create(record) {
       try {
-        await db.query(`INSERT INTO media (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [record.id, record.contentType, record.size, record.savedAt, record.expiresAt, record.ownerId]);
+        await db.query(`INSERT INTO media (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [
+          record.id,
+          record.contentType,
+          record.size,
+          record.savedAt,
+          record.expiresAt,
+          record.ownerId,
+        ]);
       } catch (error) {
-        if (sqlState(error) === UNIQUE_VIOLATION) throw new GatewayError('conflict', `Media '${record.id}' already exists`, { param: 'id' });
+        if (sqlState(error) === UNIQUE_VIOLATION)
+          throw new GatewayError('conflict', `Media '${record.id}' already exists`, { param: 'id' });
         throw error;
       }
     },

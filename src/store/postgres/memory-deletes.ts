@@ -5,9 +5,16 @@ import { transaction, type PgPool, type Queryable } from './pool.js';
 import { buildWhere, Params, type Condition } from './where.js';
 
 /** Seqs of the scope's entries that also meet `extra` (written with the same Params). */
-async function seqsWhere(db: Queryable, scope: MemoryScope, params: Params, extra: readonly Condition[]): Promise<number[]> {
+async function seqsWhere(
+  db: Queryable,
+  scope: MemoryScope,
+  params: Params,
+  extra: readonly Condition[],
+): Promise<number[]> {
   const where = buildWhere(params, [...filterConditions(scope, params), ...extra]);
-  return (await db.query<{ seq: number }>(`SELECT e.seq FROM memory_entries e ${where}`, params.values)).rows.map((row) => row.seq);
+  return (await db.query<{ seq: number }>(`SELECT e.seq FROM memory_entries e ${where}`, params.values)).rows.map(
+    (row) => row.seq,
+  );
 }
 
 /** Deletes these entries; their links and vectors go with them (ON DELETE CASCADE). */
@@ -27,10 +34,21 @@ export function createMemoryDeletes(pool: PgPool) {
       transaction(pool, async (client) => {
         const sources = await seqsWhere(client, scope, new Params(), [['e.source_session_key', '=', sessionKey]]);
         // The observations these entries back, read before the links go with them.
-        const linked = (await client.query<{ seq: number }>('SELECT DISTINCT observation_seq AS seq FROM memory_links WHERE source_seq = ANY($1::bigint[])', [sources]))
-          .rows.map((row) => row.seq);
+        const linked = (
+          await client.query<{ seq: number }>(
+            'SELECT DISTINCT observation_seq AS seq FROM memory_links WHERE source_seq = ANY($1::bigint[])',
+            [sources],
+          )
+        ).rows.map((row) => row.seq);
         let deleted = await deleteSeqs(client, sources);
-        if (purgeDerived) return deleted + (await deleteSeqs(client, await seqsWhere(client, scope, new Params(), [['e.memory_type', '=', 'observation']])));
+        if (purgeDerived)
+          return (
+            deleted +
+            (await deleteSeqs(
+              client,
+              await seqsWhere(client, scope, new Params(), [['e.memory_type', '=', 'observation']]),
+            ))
+          );
         const params = new Params();
         const orphans = await seqsWhere(client, scope, params, [
           `e.seq = ANY(${params.add(linked)}::bigint[])`,

@@ -17,11 +17,13 @@ export function createEmbeddingCache(pool: PgPool, { maxEntries, evictionBatch, 
   let evictions = 0;
   // An upper bound on the rows held as far as this replica knows, so COUNT(*) runs only near the cap.
   let estimatedEntries: number | undefined;
-  const count = async () => (await pool.query<{ n: number }>('SELECT COUNT(*) AS n FROM memory_embedding_cache')).rows[0]?.n ?? 0;
+  const count = async () =>
+    (await pool.query<{ n: number }>('SELECT COUNT(*) AS n FROM memory_embedding_cache')).rows[0]?.n ?? 0;
 
   const evictIfFull = () =>
     transaction(pool, async (client) => {
-      const entries = (await client.query<{ n: number }>('SELECT COUNT(*) AS n FROM memory_embedding_cache')).rows[0]?.n ?? 0;
+      const entries =
+        (await client.query<{ n: number }>('SELECT COUNT(*) AS n FROM memory_embedding_cache')).rows[0]?.n ?? 0;
       estimatedEntries = entries;
       if (entries <= maxEntries) return;
       const evicted = await client.query(
@@ -35,10 +37,12 @@ export function createEmbeddingCache(pool: PgPool, { maxEntries, evictionBatch, 
 
   return {
     async get(model: string, contentHash: string): Promise<Float32Array | undefined> {
-      const row = (await pool.query<{ vector: number[] }>(
-        'UPDATE memory_embedding_cache SET last_used_at = $1 WHERE model = $2 AND content_hash = $3 RETURNING vector',
-        [now(), model, contentHash],
-      )).rows[0];
+      const row = (
+        await pool.query<{ vector: number[] }>(
+          'UPDATE memory_embedding_cache SET last_used_at = $1 WHERE model = $2 AND content_hash = $3 RETURNING vector',
+          [now(), model, contentHash],
+        )
+      ).rows[0];
       if (row === undefined) {
         misses += 1;
         return undefined;

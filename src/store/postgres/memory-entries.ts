@@ -27,7 +27,10 @@ export function createMemoryEntries(pool: PgPool) {
   async function getMany(ids: readonly string[], scope: MemoryScope): Promise<MemoryEntry[]> {
     if (ids.length === 0) return [];
     const params = new Params();
-    const where = buildWhere(params, [...filterConditions(scope, params), `e.id = ANY(${params.add([...new Set(ids)])}::text[])`]);
+    const where = buildWhere(params, [
+      ...filterConditions(scope, params),
+      `e.id = ANY(${params.add([...new Set(ids)])}::text[])`,
+    ]);
     const rows = await pool.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where}`, params.values);
     const found = new Map((await readEntries(pool, rows.rows)).map((entry) => [entry.id, entry]));
     return ids.flatMap((id) => {
@@ -39,12 +42,23 @@ export function createMemoryEntries(pool: PgPool) {
   return {
     insert: (entry: NewMemoryEntry, vector?: EmbeddingVector): Promise<MemoryEntry> =>
       transaction(pool, async (client) => {
-        if (entry.memoryType !== 'observation' && entry.derivedFrom.length > 0) throw invalidDerivedFrom('Only observations are derived from other entries');
+        if (entry.memoryType !== 'observation' && entry.derivedFrom.length > 0)
+          throw invalidDerivedFrom('Only observations are derived from other entries');
         const inserted = await client.query<{ seq: number }>(
           `INSERT INTO memory_entries (id, tenant_id, agent_id, content, memory_type, trust_level, source_session_key, owner_id, created_at, metadata)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING seq`,
-          [entry.id, entry.tenantId, entry.agentId, entry.content, entry.memoryType, entry.trustLevel, entry.sourceSessionKey, entry.ownerId ?? null,
-            entry.createdAt, JSON.stringify(entry.metadata)],
+          [
+            entry.id,
+            entry.tenantId,
+            entry.agentId,
+            entry.content,
+            entry.memoryType,
+            entry.trustLevel,
+            entry.sourceSessionKey,
+            entry.ownerId ?? null,
+            entry.createdAt,
+            JSON.stringify(entry.metadata),
+          ],
         );
         const seq = inserted.rows[0]?.seq;
         if (seq === undefined) throw new Error('memory_entries insert returned no seq');
@@ -56,18 +70,36 @@ export function createMemoryEntries(pool: PgPool) {
             [sourceId, entry.tenantId, entry.agentId, entry.ownerId ?? null],
           );
           const sourceSeq = source.rows[0]?.seq;
-          if (sourceSeq === undefined) throw invalidDerivedFrom(`No entry '${sourceId}' of the same tenant, agent and owner to derive from`);
-          await client.query('INSERT INTO memory_links (observation_seq, source_seq, position) VALUES ($1, $2, $3)', [seq, sourceSeq, position]);
+          if (sourceSeq === undefined)
+            throw invalidDerivedFrom(`No entry '${sourceId}' of the same tenant, agent and owner to derive from`);
+          await client.query('INSERT INTO memory_links (observation_seq, source_seq, position) VALUES ($1, $2, $3)', [
+            seq,
+            sourceSeq,
+            position,
+          ]);
         }
         if (vector !== undefined) await putVector(client, seq, vector);
-        return { ...entry, ownerId: entry.ownerId ?? null, derivedFrom, lastRecalledAt: null, recallCount: 0, status: 'active' as const };
+        return {
+          ...entry,
+          ownerId: entry.ownerId ?? null,
+          derivedFrom,
+          lastRecalledAt: null,
+          recallCount: 0,
+          status: 'active' as const,
+        };
       }),
     get: async (id: string, scope: MemoryScope) => (await getMany([id], scope))[0],
     getMany,
-    async browse(filter: MemoryFilter, offset: number, limit: number): Promise<{ entries: MemoryEntry[]; total: number }> {
+    async browse(
+      filter: MemoryFilter,
+      offset: number,
+      limit: number,
+    ): Promise<{ entries: MemoryEntry[]; total: number }> {
       const params = new Params();
       const where = buildWhere(params, filterConditions(filter, params));
-      const total = (await pool.query<{ n: number }>(`SELECT COUNT(*) AS n FROM memory_entries e ${where}`, params.values)).rows[0]?.n ?? 0;
+      const total =
+        (await pool.query<{ n: number }>(`SELECT COUNT(*) AS n FROM memory_entries e ${where}`, params.values)).rows[0]
+          ?.n ?? 0;
       const rows = await pool.query<MemoryRow>(
         `SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where} ORDER BY e.created_at DESC, e.seq DESC LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
         params.values,
@@ -85,7 +117,9 @@ export function createMemoryEntries(pool: PgPool) {
     },
     async setVector(id: string, vector: EmbeddingVector): Promise<void> {
       await transaction(pool, async (client) => {
-        const seq = (await client.query<{ seq: number }>('SELECT seq FROM memory_entries WHERE id = $1 FOR UPDATE', [id])).rows[0]?.seq;
+        const seq = (
+          await client.query<{ seq: number }>('SELECT seq FROM memory_entries WHERE id = $1 FOR UPDATE', [id])
+        ).rows[0]?.seq;
         // The entry was deleted while it was being embedded: nothing to attach the vector to.
         if (seq !== undefined) await putVector(client, seq, vector);
       });

@@ -25,7 +25,8 @@ export function createMemoryLifecycle(pool: PgPool) {
           [[...new Set(ids)], at],
         );
         const promoted = new Map<string, number>();
-        for (const row of updated.rows) if (row.was_demoted) promoted.set(row.agent_id, (promoted.get(row.agent_id) ?? 0) + 1);
+        for (const row of updated.rows)
+          if (row.was_demoted) promoted.set(row.agent_id, (promoted.get(row.agent_id) ?? 0) + 1);
         for (const [agentId, count] of [...promoted].sort(([a], [b]) => (a < b ? -1 : 1))) {
           await client.query(
             `INSERT INTO memory_promotions (agent_id, pending) VALUES ($1, $2)
@@ -36,13 +37,18 @@ export function createMemoryLifecycle(pool: PgPool) {
       }),
     sweep: (agentId: string, policy: LifecyclePolicy, now: number): Promise<SweepOutcome> =>
       transaction(pool, async (client) => {
-        const scanned = (await client.query<{ n: number }>('SELECT COUNT(*) AS n FROM memory_entries WHERE agent_id = $1', [agentId])).rows[0]?.n ?? 0;
+        const scanned =
+          (await client.query<{ n: number }>('SELECT COUNT(*) AS n FROM memory_entries WHERE agent_id = $1', [agentId]))
+            .rows[0]?.n ?? 0;
         const demoteBefore = now - policy.demoteAfterMs;
         const recalled = await client.query(
           `UPDATE memory_entries SET status = 'active' WHERE agent_id = $1 AND status = 'demoted' AND ${LAST_USED} > $2`,
           [agentId, demoteBefore],
         );
-        const taken = await client.query<{ pending: number }>('DELETE FROM memory_promotions WHERE agent_id = $1 RETURNING pending', [agentId]);
+        const taken = await client.query<{ pending: number }>(
+          'DELETE FROM memory_promotions WHERE agent_id = $1 RETURNING pending',
+          [agentId],
+        );
         const promoted = (recalled.rowCount ?? 0) + (taken.rows[0]?.pending ?? 0);
         const demoting = await client.query<Candidate>(
           `UPDATE memory_entries SET status = 'demoted' WHERE agent_id = $1 AND status = 'active' AND ${LAST_USED} <= $2 RETURNING seq, id`,
@@ -52,7 +58,10 @@ export function createMemoryLifecycle(pool: PgPool) {
           `SELECT seq, id FROM memory_entries WHERE agent_id = $1 AND status = 'demoted' AND ${LAST_USED} <= $2`,
           [agentId, now - policy.evictAfterMs],
         );
-        await deleteSeqs(client, aged.rows.map((row) => row.seq));
+        await deleteSeqs(
+          client,
+          aged.rows.map((row) => row.seq),
+        );
         // Per tenant, the demoted entries past the cap, least recently used first out.
         const crowded = await client.query<Candidate>(
           `SELECT seq, id FROM (
@@ -61,13 +70,26 @@ export function createMemoryLifecycle(pool: PgPool) {
            ) AS ranked WHERE position > $2`,
           [agentId, policy.maxDemotedPerAgent],
         );
-        await deleteSeqs(client, crowded.rows.map((row) => row.seq));
+        await deleteSeqs(
+          client,
+          crowded.rows.map((row) => row.seq),
+        );
         const evictedIds = [...aged.rows, ...crowded.rows].map((row) => row.id);
         const demotedIds = demoting.rows.sort((a, b) => a.seq - b.seq).map((row) => row.id);
-        return { agentId, scanned, promoted, demoted: demotedIds.length, evicted: evictedIds.length, evictedIds, demotedIds };
+        return {
+          agentId,
+          scanned,
+          promoted,
+          demoted: demotedIds.length,
+          evicted: evictedIds.length,
+          evictedIds,
+          demotedIds,
+        };
       }),
     async agentsWithEntries(): Promise<string[]> {
-      return (await pool.query<{ agent_id: string }>('SELECT DISTINCT agent_id FROM memory_entries ORDER BY agent_id')).rows.map((row) => row.agent_id);
+      return (
+        await pool.query<{ agent_id: string }>('SELECT DISTINCT agent_id FROM memory_entries ORDER BY agent_id')
+      ).rows.map((row) => row.agent_id);
     },
   };
 }

@@ -1,5 +1,14 @@
 // PostgreSQL rows of memory entries, how they map to MemoryEntry, and the scope and filter conditions every query applies.
-import { MEMORY_TYPES, ownerCondition, TRUST_LEVELS, type MemoryEntry, type MemoryFilter, type MemoryStatus, type MemoryType, type TrustLevel } from '../ports/index.js';
+import {
+  MEMORY_TYPES,
+  ownerCondition,
+  TRUST_LEVELS,
+  type MemoryEntry,
+  type MemoryFilter,
+  type MemoryStatus,
+  type MemoryType,
+  type TrustLevel,
+} from '../ports/index.js';
 import type { Queryable } from './pool.js';
 import { parseObject } from './session-rows.js';
 import type { Condition, Params } from './where.js';
@@ -32,11 +41,20 @@ const isTrustLevel = (value: string): value is TrustLevel => (TRUST_LEVELS as re
 function toEntry(row: MemoryRow, derivedFrom: string[]): MemoryEntry {
   const status: MemoryStatus = row.status === 'demoted' ? 'demoted' : 'active';
   return {
-    id: row.id, tenantId: row.tenant_id, agentId: row.agent_id, content: row.content,
+    id: row.id,
+    tenantId: row.tenant_id,
+    agentId: row.agent_id,
+    content: row.content,
     memoryType: isMemoryType(row.memory_type) ? row.memory_type : 'fact',
     trustLevel: isTrustLevel(row.trust_level) ? row.trust_level : 'untrusted',
-    sourceSessionKey: row.source_session_key, ownerId: row.owner_id, createdAt: row.created_at, lastRecalledAt: row.last_recalled_at,
-    recallCount: row.recall_count, status, metadata: parseObject(row.metadata), derivedFrom,
+    sourceSessionKey: row.source_session_key,
+    ownerId: row.owner_id,
+    createdAt: row.created_at,
+    lastRecalledAt: row.last_recalled_at,
+    recallCount: row.recall_count,
+    status,
+    metadata: parseObject(row.metadata),
+    derivedFrom,
   };
 }
 

@@ -20,7 +20,12 @@ export function queryWords(text: string): string[] {
 const ANY_WORD_QUERY = `(SELECT string_agg('(' || t::text || ')', ' | ')
   FROM unnest($1::text[]) AS w, LATERAL plainto_tsquery('simple', w) AS t WHERE numnode(t) > 0)::tsquery`;
 
-export async function searchLexical(db: Queryable, query: string, filter: MemoryFilter, limit: number): Promise<RankedHit[]> {
+export async function searchLexical(
+  db: Queryable,
+  query: string,
+  filter: MemoryFilter,
+  limit: number,
+): Promise<RankedHit[]> {
   const words = queryWords(query);
   if (words.length === 0 || limit <= 0) return [];
   const params = new Params([words]);
@@ -39,13 +44,22 @@ export async function searchLexical(db: Queryable, query: string, filter: Memory
  * Cosine against the vectors of the same model and dimension; a zero vector scores 0. Every candidate in the scope is
  * compared (exact search), so the cost grows with the scope's vectors, not with the store's.
  */
-export async function searchVector(db: Queryable, vector: EmbeddingVector, filter: MemoryFilter, limit: number): Promise<RankedHit[]> {
+export async function searchVector(
+  db: Queryable,
+  vector: EmbeddingVector,
+  filter: MemoryFilter,
+  limit: number,
+): Promise<RankedHit[]> {
   if (limit <= 0 || vector.values.length === 0) return [];
   let sum = 0;
   for (const value of vector.values) sum += value * value;
   const norm = Math.sqrt(sum);
   const params = new Params([Array.from(vector.values), norm]);
-  const where = buildWhere(params, [['v.model', '=', vector.model], ['v.dimensions', '=', vector.values.length], ...filterConditions(filter, params)]);
+  const where = buildWhere(params, [
+    ['v.model', '=', vector.model],
+    ['v.dimensions', '=', vector.values.length],
+    ...filterConditions(filter, params),
+  ]);
   const result = await db.query<{ id: string; score: number }>(
     `SELECT e.id,
        CASE WHEN v.norm = 0 OR $2::float8 = 0 THEN 0

@@ -19,7 +19,10 @@ export async function memoryStats(db: Queryable, scope: MemoryScope): Promise<Me
     `SELECT v.model, COUNT(*) AS vectors FROM memory_vectors v JOIN memory_entries e ON e.seq = v.entry_seq ${where} GROUP BY v.model`,
     params.values,
   );
-  const size = await db.query<{ bytes: number }>('SELECT SUM(pg_total_relation_size(name::regclass)) AS bytes FROM unnest($1::text[]) AS name', [MEMORY_RELATIONS]);
+  const size = await db.query<{ bytes: number }>(
+    'SELECT SUM(pg_total_relation_size(name::regclass)) AS bytes FROM unnest($1::text[]) AS name',
+    [MEMORY_RELATIONS],
+  );
   const byType: Partial<Record<MemoryType, number>> = {};
   let totalEntries = 0;
   let untrusted = 0;
@@ -39,5 +42,12 @@ export async function memoryStats(db: Queryable, scope: MemoryScope): Promise<Me
 export async function hasEntries(db: Queryable, scope: MemoryScope): Promise<boolean> {
   const params = new Params();
   const where = buildWhere(params, filterConditions(scope, params));
-  return (await db.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM memory_entries e ${where}) AS found`, params.values)).rows[0]?.found === true;
+  return (
+    (
+      await db.query<{ found: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM memory_entries e ${where}) AS found`,
+        params.values,
+      )
+    ).rows[0]?.found === true
+  );
 }

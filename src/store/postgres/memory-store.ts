@@ -34,7 +34,11 @@ export function createPostgresMemoryPort(pool: PgPool, options: PostgresMemoryPo
   const entries = createMemoryEntries(pool);
   const deletes = createMemoryDeletes(pool);
   const lifecycle = createMemoryLifecycle(pool);
-  const cache = createEmbeddingCache(pool, { maxEntries: embeddingCacheMaxEntries, evictionBatch: embeddingCacheEvictionBatch, now });
+  const cache = createEmbeddingCache(pool, {
+    maxEntries: embeddingCacheMaxEntries,
+    evictionBatch: embeddingCacheEvictionBatch,
+    now,
+  });
 
   return {
     vectorSearch: 'exact',

@@ -24,7 +24,10 @@ export async function schemaVersion(db: Queryable): Promise<number> {
  * Brings the schema to this build's version; resolves with the versions it applied (none when another replica did).
  * Rejects with `schemaTooNew` when the database is ahead of this build, before changing anything.
  */
-export async function migratePostgres(pool: PgPool, migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS): Promise<number[]> {
+export async function migratePostgres(
+  pool: PgPool,
+  migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS,
+): Promise<number[]> {
   const supported = Math.max(0, ...migrations.map((migration) => migration.version));
   const applied: number[] = [];
   await transaction(pool, async (client) => {
@@ -39,7 +42,10 @@ export async function migratePostgres(pool: PgPool, migrations: readonly Postgre
       const found = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
       if ((found.rowCount ?? 0) > 0) return false;
       await client.query(migration.up);
-      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
       return true;
     });
     if (done) applied.push(migration.version);

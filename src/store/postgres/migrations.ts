@@ -12,7 +12,14 @@ export interface PostgresMigration {
   up: string;
 }
 
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [...CORE_MIGRATIONS, ...SESSION_MIGRATIONS, ...EVIDENCE_MIGRATIONS, ...MEMORY_MIGRATIONS, ...CONFIG_MIGRATIONS, ...OWNER_MIGRATIONS];
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  ...CORE_MIGRATIONS,
+  ...SESSION_MIGRATIONS,
+  ...EVIDENCE_MIGRATIONS,
+  ...MEMORY_MIGRATIONS,
+  ...CONFIG_MIGRATIONS,
+  ...OWNER_MIGRATIONS,
+];
 
 /** The schema version this build writes and reads: its newest migration. */
 export const POSTGRES_SCHEMA_VERSION = Math.max(...POSTGRES_MIGRATIONS.map((migration) => migration.version));

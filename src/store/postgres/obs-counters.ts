@@ -1,19 +1,53 @@
 // The PostgreSQL ObsPort: channel activity, delivery traces, diagnostic events and health signals in one transaction per batch.
-import type { ChannelActivityRow, ObsCounterTable, ObsPort, ObsWrite, StoredDelivery, StoredDiagnostic } from '../ports/obs.js';
+import type {
+  ChannelActivityRow,
+  ObsCounterTable,
+  ObsPort,
+  ObsWrite,
+  StoredDelivery,
+  StoredDiagnostic,
+} from '../ports/obs.js';
 import { insertRows, type CellValue } from './bulk-insert.js';
 import { createPostgresUsageQueries } from './obs-usage.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';
 import { buildWhere, Params } from './where.js';
 
-const TABLES: Record<ObsCounterTable, string> = { delivery: 'delivery_traces', diagnostics: 'diagnostic_events', channels: 'channel_activity', token_usage: 'token_usage' };
+const TABLES: Record<ObsCounterTable, string> = {
+  delivery: 'delivery_traces',
+  diagnostics: 'diagnostic_events',
+  channels: 'channel_activity',
+  token_usage: 'token_usage',
+};
 
 const CHANNEL_COLUMNS = `channel_id AS "channelId", channel_type AS "channelType", last_active_at AS "lastActiveAt", messages_sent AS "messagesSent",
   messages_received AS "messagesReceived"`;
 
-const DELIVERY_COLUMNS = [['ts', 'bigint'], ['channel_id', 'text'], ['channel_type', 'text'], ['session_key', 'text'], ['trace_id', 'text'],
-  ['outcome', 'text'], ['latency_ms', 'bigint'], ['error_kind', 'text']] as const;
-const DIAGNOSTIC_COLUMNS = [['ts', 'bigint'], ['category', 'text'], ['kind', 'text'], ['count', 'bigint'], ['severity', 'text'], ['data', 'text']] as const;
-const SIGNAL_COLUMNS = [['ts', 'bigint'], ['kind', 'text'], ['agent_id', 'text'], ['root_run_id', 'text'], ['severity', 'text'], ['data', 'text']] as const;
+const DELIVERY_COLUMNS = [
+  ['ts', 'bigint'],
+  ['channel_id', 'text'],
+  ['channel_type', 'text'],
+  ['session_key', 'text'],
+  ['trace_id', 'text'],
+  ['outcome', 'text'],
+  ['latency_ms', 'bigint'],
+  ['error_kind', 'text'],
+] as const;
+const DIAGNOSTIC_COLUMNS = [
+  ['ts', 'bigint'],
+  ['category', 'text'],
+  ['kind', 'text'],
+  ['count', 'bigint'],
+  ['severity', 'text'],
+  ['data', 'text'],
+] as const;
+const SIGNAL_COLUMNS = [
+  ['ts', 'bigint'],
+  ['kind', 'text'],
+  ['agent_id', 'text'],
+  ['root_run_id', 'text'],
+  ['severity', 'text'],
+  ['data', 'text'],
+] as const;
 
 interface ChannelSum {
   channelType: string;
@@ -53,7 +87,13 @@ async function upsertChannels(client: PgClient, channels: Map<string, ChannelSum
        last_active_at = GREATEST(channel_activity.last_active_at, excluded.last_active_at),
        messages_sent = channel_activity.messages_sent + excluded.messages_sent,
        messages_received = channel_activity.messages_received + excluded.messages_received`,
-    [ids, sums.map((sum) => sum.channelType), sums.map((sum) => sum.ts), sums.map((sum) => sum.sent), sums.map((sum) => sum.received)],
+    [
+      ids,
+      sums.map((sum) => sum.channelType),
+      sums.map((sum) => sum.ts),
+      sums.map((sum) => sum.sent),
+      sums.map((sum) => sum.received),
+    ],
   );
 }
 
@@ -64,7 +104,16 @@ async function appendBatch(client: PgClient, batch: readonly ObsWrite[]): Promis
   for (const write of batch) {
     if (write.type === 'delivery') {
       const { row } = write;
-      deliveries.push([row.ts, row.channelId, row.channelType, row.sessionKey, row.traceId, row.outcome, row.latencyMs, row.errorKind]);
+      deliveries.push([
+        row.ts,
+        row.channelId,
+        row.channelType,
+        row.sessionKey,
+        row.traceId,
+        row.outcome,
+        row.latencyMs,
+        row.errorKind,
+      ]);
     } else if (write.type === 'diagnostic') {
       const { row } = write;
       diagnostics.push([row.ts, row.category, row.kind, row.count, row.severity, row.data]);
@@ -88,7 +137,10 @@ export function createPostgresObsPort(pool: PgPool): ObsPort {
     async deliveries({ sinceMs, channelId, limit }, signal) {
       signal?.throwIfAborted();
       const params = new Params();
-      const where = buildWhere(params, [['ts', '>=', sinceMs], ['channel_id', '=', channelId]]);
+      const where = buildWhere(params, [
+        ['ts', '>=', sinceMs],
+        ['channel_id', '=', channelId],
+      ]);
       const result = await pool.query<StoredDelivery>(
         `SELECT id, ts, channel_id AS "channelId", channel_type AS "channelType", session_key AS "sessionKey", trace_id AS "traceId", outcome,
            latency_ms AS "latencyMs", error_kind AS "errorKind"
@@ -108,7 +160,10 @@ export function createPostgresObsPort(pool: PgPool): ObsPort {
     async diagnostics({ category, sinceMs, limit }, signal) {
       signal?.throwIfAborted();
       const params = new Params();
-      const where = buildWhere(params, [['category', '=', category], ['ts', '>=', sinceMs]]);
+      const where = buildWhere(params, [
+        ['category', '=', category],
+        ['ts', '>=', sinceMs],
+      ]);
       const totals = await pool.query<{ category: string; kind: string; total: number }>(
         `SELECT category, kind, SUM(count) AS total FROM diagnostic_events ${where} GROUP BY category, kind ORDER BY category, kind`,
         params.values,
@@ -125,7 +180,11 @@ export function createPostgresObsPort(pool: PgPool): ObsPort {
     },
     async channel(channelId, signal) {
       signal?.throwIfAborted();
-      return (await pool.query<ChannelActivityRow>(`SELECT ${CHANNEL_COLUMNS} FROM channel_activity WHERE channel_id = $1`, [channelId])).rows[0];
+      return (
+        await pool.query<ChannelActivityRow>(`SELECT ${CHANNEL_COLUMNS} FROM channel_activity WHERE channel_id = $1`, [
+          channelId,
+        ])
+      ).rows[0];
     },
     async reset(table) {
       return (await pool.query(`DELETE FROM ${TABLES[table]}`)).rowCount ?? 0;

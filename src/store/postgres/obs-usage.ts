@@ -5,12 +5,18 @@ import { buildWhere, Params } from './where.js';
 
 const HOUR_MS = 3_600_000;
 
-export function createPostgresUsageQueries(db: Queryable): Pick<ObsPort, 'usageGroups' | 'usageByHour' | 'cacheGroups'> {
+export function createPostgresUsageQueries(
+  db: Queryable,
+): Pick<ObsPort, 'usageGroups' | 'usageByHour' | 'cacheGroups'> {
   return {
     async usageGroups({ sinceMs, agentId, sessionKey }, signal) {
       signal?.throwIfAborted();
       const params = new Params();
-      const where = buildWhere(params, [['ts', '>=', sinceMs], ['agent_id', '=', agentId], ['session_key', '=', sessionKey]]);
+      const where = buildWhere(params, [
+        ['ts', '>=', sinceMs],
+        ['agent_id', '=', agentId],
+        ['session_key', '=', sessionKey],
+      ]);
       const result = await db.query<UsageGroup>(
         `SELECT provider, model, COUNT(*) AS calls, SUM(input_tokens) AS "inputTokens", SUM(output_tokens) AS "outputTokens",
            SUM(cache_read_tokens) AS "cacheReadTokens", SUM(cost_usd) AS "costUsd"

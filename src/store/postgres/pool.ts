@@ -34,10 +34,22 @@ export interface PostgresPoolOptions {
 export const DEFAULT_MAX_CONNECTIONS = 10;
 export const DEFAULT_CONNECTION_TIMEOUT_MS = 10_000;
 
-export function createPool({ url, log, maxConnections = DEFAULT_MAX_CONNECTIONS, connectionTimeoutMs = DEFAULT_CONNECTION_TIMEOUT_MS }: PostgresPoolOptions): PgPool {
-  const pool = new pg.Pool({ connectionString: url, max: maxConnections, connectionTimeoutMillis: connectionTimeoutMs, types });
+export function createPool({
+  url,
+  log,
+  maxConnections = DEFAULT_MAX_CONNECTIONS,
+  connectionTimeoutMs = DEFAULT_CONNECTION_TIMEOUT_MS,
+}: PostgresPoolOptions): PgPool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: maxConnections,
+    connectionTimeoutMillis: connectionTimeoutMs,
+    types,
+  });
   // An idle client losing its connection (server restart) must not crash the process; the next checkout reconnects.
-  pool.on('error', (error) => log?.warn({ err: error }, 'an idle PostgreSQL connection failed; the pool reconnects on next use'));
+  pool.on('error', (error) =>
+    log?.warn({ err: error }, 'an idle PostgreSQL connection failed; the pool reconnects on next use'),
+  );
   return pool;
 }
 

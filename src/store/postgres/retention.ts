@@ -1,6 +1,12 @@
 // The PostgreSQL RetentionPort: deletes the oldest evidence a bounded batch per statement and reports the database's
 // size and each evidence table's rows, bytes and oldest time.
-import { EVIDENCE_TABLES, EXACT_COUNT_MAX_ROWS, type EvidenceTable, type EvidenceTableSize, type RetentionPort } from '../ports/retention.js';
+import {
+  EVIDENCE_TABLES,
+  EXACT_COUNT_MAX_ROWS,
+  type EvidenceTable,
+  type EvidenceTableSize,
+  type RetentionPort,
+} from '../ports/retention.js';
 import type { Queryable } from './pool.js';
 
 /** Each table's key and when its row was recorded (a turn's start for the session index); every time column is indexed. */
@@ -32,13 +38,22 @@ export function createPostgresRetentionPort(db: Queryable): RetentionPort {
     );
     const row = result.rows[0] ?? { counted: 0, estimate: 0, bytes: 0, oldest: null };
     const isExact = row.counted <= EXACT_COUNT_MAX_ROWS;
-    return { table, rows: isExact ? row.counted : Math.max(Math.round(row.estimate), row.counted), rowsExact: isExact, oldestMs: row.oldest, bytes: row.bytes };
+    return {
+      table,
+      rows: isExact ? row.counted : Math.max(Math.round(row.estimate), row.counted),
+      rowsExact: isExact,
+      oldestMs: row.oldest,
+      bytes: row.bytes,
+    };
   }
 
   return {
     async deleteBefore(table, beforeMs, limit) {
       const { key, time } = COLUMNS[table];
-      const result = await db.query(`DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE ${time} < $1 ORDER BY ${time} LIMIT $2)`, [beforeMs, limit]);
+      const result = await db.query(
+        `DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE ${time} < $1 ORDER BY ${time} LIMIT $2)`,
+        [beforeMs, limit],
+      );
       return result.rowCount ?? 0;
     },
     async size(signal) {

@@ -45,7 +45,12 @@ function toMetadata(row: SessionRow): Record<string, unknown> {
   if (!row.has_usage && row.last_requested_by === null) return metadata;
   const composed: Record<string, unknown> = { ...metadata };
   if (row.has_usage) {
-    composed.usage = { totalTokens: row.usage_total_tokens, totalCost: row.usage_total_cost, stepsExecuted: row.usage_steps, turns: row.usage_turns };
+    composed.usage = {
+      totalTokens: row.usage_total_tokens,
+      totalCost: row.usage_total_cost,
+      stepsExecuted: row.usage_steps,
+      turns: row.usage_turns,
+    };
   }
   if (row.last_requested_by !== null) composed.requestedBy = row.last_requested_by;
   return composed;
@@ -60,15 +65,24 @@ export function storedMetadata(metadata: Record<string, unknown>): string {
 
 export function toRecord(row: SessionRow): SessionRecord {
   return {
-    sessionKey: row.session_key, agentId: row.agent_id, tenantId: row.tenant_id, kind: toKind(row.kind),
-    createdAt: row.created_at, updatedAt: row.updated_at, metadata: toMetadata(row), messageCount: row.message_count, ownerId: row.owner_id,
+    sessionKey: row.session_key,
+    agentId: row.agent_id,
+    tenantId: row.tenant_id,
+    kind: toKind(row.kind),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    metadata: toMetadata(row),
+    messageCount: row.message_count,
+    ownerId: row.owner_id,
   };
 }
 
 /** The role-specific fields of a message, kept in the `data` JSON column. */
 function messageData(message: TranscriptMessage): string | null {
-  if (message.role === 'assistant' && message.toolCalls !== undefined) return JSON.stringify({ toolCalls: message.toolCalls });
-  if (message.role === 'tool') return JSON.stringify({ toolCallId: message.toolCallId, toolName: message.toolName, isError: message.isError });
+  if (message.role === 'assistant' && message.toolCalls !== undefined)
+    return JSON.stringify({ toolCalls: message.toolCalls });
+  if (message.role === 'tool')
+    return JSON.stringify({ toolCallId: message.toolCallId, toolName: message.toolName, isError: message.isError });
   return null;
 }
 
@@ -85,7 +99,11 @@ export function messageColumns(messages: readonly TranscriptMessage[]): MessageC
   const columns: MessageColumns = { roles: [], contents: [], data: [], createdAt: [] };
   for (const message of messages) {
     if (typeof message.content !== 'string' || typeof message.timestamp !== 'number') {
-      throw new GatewayError('internal', 'A transcript message needs text content and a numeric timestamp to be stored', { role: message.role });
+      throw new GatewayError(
+        'internal',
+        'A transcript message needs text content and a numeric timestamp to be stored',
+        { role: message.role },
+      );
     }
     columns.roles.push(message.role);
     columns.contents.push(message.content);
@@ -113,7 +131,9 @@ export function toMessage(row: MessageRow): TranscriptMessage {
       };
     default: {
       const toolCalls = Array.isArray(data.toolCalls) ? (data.toolCalls as TranscriptToolCall[]) : undefined;
-      return toolCalls === undefined ? { role: 'assistant', content: row.content, timestamp } : { role: 'assistant', content: row.content, toolCalls, timestamp };
+      return toolCalls === undefined
+        ? { role: 'assistant', content: row.content, timestamp }
+        : { role: 'assistant', content: row.content, toolCalls, timestamp };
     }
   }
 }

@@ -50,11 +50,18 @@ const searchSql = (ownerClause: string) => `
 const SEARCH_ALL = searchSql('');
 const SEARCH_OWNED = searchSql(' AND m.session_key IN (SELECT session_key FROM sessions WHERE owner_id = $3)');
 
-export async function searchSessions(db: Queryable, query: string, limit: number, ownedBy?: string): Promise<SessionSearchHit[]> {
+export async function searchSessions(
+  db: Queryable,
+  query: string,
+  limit: number,
+  ownedBy?: string,
+): Promise<SessionSearchHit[]> {
   const words = toSearchWords(query);
   if (words === '' || limit <= 0) return [];
   const result =
-    ownedBy === undefined ? await db.query<SearchRow>(SEARCH_ALL, [words, limit]) : await db.query<SearchRow>(SEARCH_OWNED, [words, limit, ownedBy]);
+    ownedBy === undefined
+      ? await db.query<SearchRow>(SEARCH_ALL, [words, limit])
+      : await db.query<SearchRow>(SEARCH_OWNED, [words, limit, ownedBy]);
   return result.rows.map((row) => {
     const metadata = parseObject(row.metadata);
     return {

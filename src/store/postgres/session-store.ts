@@ -3,10 +3,22 @@ import { sessionNotFound } from '../../errors.js';
 import type { SessionPort, TranscriptMessage } from '../ports/index.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';
 import { searchSessions } from './session-search.js';
-import { messageColumns, SESSION_COLUMNS, storedMetadata, toMessage, toRecord, type MessageRow, type SessionRow } from './session-rows.js';
+import {
+  messageColumns,
+  SESSION_COLUMNS,
+  storedMetadata,
+  toMessage,
+  toRecord,
+  type MessageRow,
+  type SessionRow,
+} from './session-rows.js';
 import { buildWhere, Params } from './where.js';
 
-async function insertMessages(client: PgClient, sessionKey: string, messages: readonly TranscriptMessage[]): Promise<void> {
+async function insertMessages(
+  client: PgClient,
+  sessionKey: string,
+  messages: readonly TranscriptMessage[],
+): Promise<void> {
   if (messages.length === 0) return;
   const columns = messageColumns(messages);
   // WITH ORDINALITY keeps the messages' order in their ids.
@@ -26,7 +38,8 @@ async function insertMessages(client: PgClient, sessionKey: string, messages: re
  */
 export function createPostgresSessionPort(pool: PgPool): SessionPort {
   const selectOne = async (sessionKey: string) =>
-    (await pool.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_key = $1`, [sessionKey])).rows[0];
+    (await pool.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_key = $1`, [sessionKey]))
+      .rows[0];
 
   return {
     async get(sessionKey) {
@@ -40,7 +53,15 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
       const inserted = await pool.query(
         `INSERT INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id)
          VALUES ($1, $2, $3, $4, $5, $5, $6, 0, $7) ON CONFLICT (session_key) DO NOTHING`,
-        [session.sessionKey, session.agentId, session.tenantId, session.kind, session.createdAt, storedMetadata(session.metadata), session.ownerId],
+        [
+          session.sessionKey,
+          session.agentId,
+          session.tenantId,
+          session.kind,
+          session.createdAt,
+          storedMetadata(session.metadata),
+          session.ownerId,
+        ],
       );
       const row = await selectOne(session.sessionKey);
       if (row === undefined) throw sessionNotFound(session.sessionKey, 'sessionKey');
@@ -49,11 +70,10 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
     async append(sessionKey, messages, now) {
       messageColumns(messages);
       await transaction(pool, async (client) => {
-        const updated = await client.query('UPDATE sessions SET message_count = message_count + $1, updated_at = $2 WHERE session_key = $3', [
-          messages.length,
-          now,
-          sessionKey,
-        ]);
+        const updated = await client.query(
+          'UPDATE sessions SET message_count = message_count + $1, updated_at = $2 WHERE session_key = $3',
+          [messages.length, now, sessionKey],
+        );
         if ((updated.rowCount ?? 0) === 0) throw sessionNotFound(sessionKey, 'sessionKey');
         await insertMessages(client, sessionKey, messages);
       });
@@ -62,7 +82,10 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
       signal?.throwIfAborted();
       const result =
         limit === undefined
-          ? await pool.query<MessageRow>('SELECT role, content, data, created_at FROM session_messages WHERE session_key = $1 ORDER BY id', [sessionKey])
+          ? await pool.query<MessageRow>(
+              'SELECT role, content, data, created_at FROM session_messages WHERE session_key = $1 ORDER BY id',
+              [sessionKey],
+            )
           : await pool.query<MessageRow>(
               `SELECT role, content, data, created_at FROM
                  (SELECT id, role, content, data, created_at FROM session_messages WHERE session_key = $1 ORDER BY id DESC LIMIT $2) AS newest
@@ -74,7 +97,10 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
     async replaceHistory(sessionKey, messages, now) {
       messageColumns(messages);
       await transaction(pool, async (client) => {
-        const updated = await client.query('UPDATE sessions SET message_count = $1, updated_at = $2 WHERE session_key = $3', [messages.length, now, sessionKey]);
+        const updated = await client.query(
+          'UPDATE sessions SET message_count = $1, updated_at = $2 WHERE session_key = $3',
+          [messages.length, now, sessionKey],
+        );
         if ((updated.rowCount ?? 0) === 0) throw sessionNotFound(sessionKey, 'sessionKey');
         await client.query('DELETE FROM session_messages WHERE session_key = $1', [sessionKey]);
         await insertMessages(client, sessionKey, messages);
@@ -89,7 +115,13 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
         const [updatedAt, sessionKey] = [params.add(after.updatedAt), params.add(after.sessionKey)];
         afterCursor.push(`updated_at <= ${updatedAt} AND (updated_at < ${updatedAt} OR session_key > ${sessionKey})`);
       }
-      const where = buildWhere(params, [['kind', '=', kind], ['updated_at', '>=', updatedSince], ['owner_id', '=', ownedBy], ['agent_id', '=', agentId], ...afterCursor]);
+      const where = buildWhere(params, [
+        ['kind', '=', kind],
+        ['updated_at', '>=', updatedSince],
+        ['owner_id', '=', ownedBy],
+        ['agent_id', '=', agentId],
+        ...afterCursor,
+      ]);
       const limitSql = limit === undefined ? '' : `LIMIT ${params.add(Math.max(0, limit))}`;
       const result = await pool.query<SessionRow>(
         `SELECT ${SESSION_COLUMNS} FROM sessions ${where} ORDER BY updated_at DESC, session_key ${limitSql}`,
@@ -102,12 +134,19 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
     },
     clearMessages: (sessionKey, now) =>
       transaction(pool, async (client) => {
-        const updated = await client.query('UPDATE sessions SET message_count = 0, updated_at = $1 WHERE session_key = $2', [now, sessionKey]);
+        const updated = await client.query(
+          'UPDATE sessions SET message_count = 0, updated_at = $1 WHERE session_key = $2',
+          [now, sessionKey],
+        );
         if ((updated.rowCount ?? 0) === 0) return 0;
         return (await client.query('DELETE FROM session_messages WHERE session_key = $1', [sessionKey])).rowCount ?? 0;
       }),
     async updateMetadata(sessionKey, metadata, now) {
-      const result = await pool.query('UPDATE sessions SET metadata = $1, updated_at = $2 WHERE session_key = $3', [storedMetadata(metadata), now, sessionKey]);
+      const result = await pool.query('UPDATE sessions SET metadata = $1, updated_at = $2 WHERE session_key = $3', [
+        storedMetadata(metadata),
+        now,
+        sessionKey,
+      ]);
       return (result.rowCount ?? 0) > 0;
     },
     // One UPDATE adds to the totals in place, so concurrent turns (on any replica) never lose one.

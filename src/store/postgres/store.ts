@@ -38,13 +38,21 @@ export async function probePgvector(pool: PgPool): Promise<boolean> {
 }
 
 /** Rejects (and closes the pool) when the server cannot be reached or its schema is newer than this build. */
-export async function openPostgresStore({ migrate = true, log, memory = {}, ...poolOptions }: OpenPostgresStoreOptions): Promise<StorePorts> {
+export async function openPostgresStore({
+  migrate = true,
+  log,
+  memory = {},
+  ...poolOptions
+}: OpenPostgresStoreOptions): Promise<StorePorts> {
   const pool = createPool({ ...poolOptions, ...(log === undefined ? {} : { log }) });
   try {
     if (migrate) await migratePostgres(pool);
     else await assertSchemaSupported(pool);
     // The memory lane is exact cosine over real[] either way; the probe tells the operator whether pgvector could serve.
-    log?.info({ vectorSearch: 'exact', pgvectorAvailable: await probePgvector(pool) }, 'memory vector search ranks by exact cosine over real[]');
+    log?.info(
+      { vectorSearch: 'exact', pgvectorAvailable: await probePgvector(pool) },
+      'memory vector search ranks by exact cosine over real[]',
+    );
   } catch (error) {
     await pool.end();
     throw error;

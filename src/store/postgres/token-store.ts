@@ -25,7 +25,9 @@ const COLUMNS = 'id, secret_hash, scopes, created_at';
 const ID_CONSTRAINT = 'api_tokens_pkey';
 
 function constraintOf(error: unknown): string | undefined {
-  return error instanceof Error && 'constraint' in error && typeof error.constraint === 'string' ? error.constraint : undefined;
+  return error instanceof Error && 'constraint' in error && typeof error.constraint === 'string'
+    ? error.constraint
+    : undefined;
 }
 
 export function createPostgresTokenPort(db: Queryable): TokenPort {
@@ -47,17 +49,30 @@ export function createPostgresTokenPort(db: Queryable): TokenPort {
         throw error;
       }
     },
-    findBySecretHash: (secretHash) => one(`SELECT ${COLUMNS} FROM api_tokens WHERE secret_hash = $1 AND revoked_at IS NULL`, secretHash),
+    findBySecretHash: (secretHash) =>
+      one(`SELECT ${COLUMNS} FROM api_tokens WHERE secret_hash = $1 AND revoked_at IS NULL`, secretHash),
     findById: (id) => one(`SELECT ${COLUMNS} FROM api_tokens WHERE id = $1 AND revoked_at IS NULL`, id),
     async list() {
-      return (await db.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE revoked_at IS NULL ORDER BY created_at, id`)).rows.map(toStoredToken);
+      return (
+        await db.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE revoked_at IS NULL ORDER BY created_at, id`)
+      ).rows.map(toStoredToken);
     },
     // A revoked token's row stays as a tombstone: the primary key then refuses its id to every later create.
     async revoke(id, revokedAt) {
-      return ((await db.query('UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [revokedAt, id])).rowCount ?? 0) > 0;
+      return (
+        ((await db.query('UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [revokedAt, id]))
+          .rowCount ?? 0) > 0
+      );
     },
     async replaceSecretHash(id, secretHash) {
-      return ((await db.query('UPDATE api_tokens SET secret_hash = $1 WHERE id = $2 AND revoked_at IS NULL', [secretHash, id])).rowCount ?? 0) > 0;
+      return (
+        ((
+          await db.query('UPDATE api_tokens SET secret_hash = $1 WHERE id = $2 AND revoked_at IS NULL', [
+            secretHash,
+            id,
+          ])
+        ).rowCount ?? 0) > 0
+      );
     },
   };
 }

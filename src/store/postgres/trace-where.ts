@@ -15,15 +15,19 @@ const TEXT_COLUMNS: Record<TraceTextField, string> = {
 const FLAG_COLUMNS: Record<TraceFlagField, string> = { degraded: 'degraded', synthetic: 'synthetic' };
 
 type FlagCondition = Extract<TraceCondition, { field: TraceFlagField }>;
-const isFlag = (condition: TraceCondition): condition is FlagCondition => condition.field === 'degraded' || condition.field === 'synthetic';
+const isFlag = (condition: TraceCondition): condition is FlagCondition =>
+  condition.field === 'degraded' || condition.field === 'synthetic';
 
 function compileCondition(params: Params, condition: TraceCondition): string {
-  if (isFlag(condition)) return `${FLAG_COLUMNS[condition.field]} ${condition.op === '=' ? '=' : '<>'} ${params.add(condition.value)}`;
+  if (isFlag(condition))
+    return `${FLAG_COLUMNS[condition.field]} ${condition.op === '=' ? '=' : '<>'} ${params.add(condition.value)}`;
   const column = TEXT_COLUMNS[condition.field];
   if (condition.op === '~') return `strpos(${column}, ${params.add(condition.value)}) > 0`;
   if (condition.value === null) return `${column} IS ${condition.op === '=' ? '' : 'NOT '}NULL`;
   // `!=` keeps rows whose value is absent, as a reader would expect.
-  return condition.op === '=' ? `${column} = ${params.add(condition.value)}` : `(${column} IS NULL OR ${column} <> ${params.add(condition.value)})`;
+  return condition.op === '='
+    ? `${column} = ${params.add(condition.value)}`
+    : `(${column} IS NULL OR ${column} <> ${params.add(condition.value)})`;
 }
 
 /** The conditions joined by AND, their values bound through `params`. */

@@ -38,7 +38,11 @@ export function toRunRecord(row: RunRow): RunRecord {
   const tokensUsed =
     row.input_tokens === null && row.output_tokens === null
       ? null
-      : { input: row.input_tokens ?? 0, output: row.output_tokens ?? 0, total: (row.input_tokens ?? 0) + (row.output_tokens ?? 0) };
+      : {
+          input: row.input_tokens ?? 0,
+          output: row.output_tokens ?? 0,
+          total: (row.input_tokens ?? 0) + (row.output_tokens ?? 0),
+        };
   return {
     runId: row.run_id,
     rootRunId: row.root_run_id,

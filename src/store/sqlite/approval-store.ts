@@ -4,9 +4,13 @@ import { APPROVAL_COLUMNS, toApprovalRecord, type ApprovalRow } from '../rows/ap
 import type { SqliteDatabase } from './database.js';
 
 export function createSqliteApprovalPort(db: SqliteDatabase): ApprovalPort {
-  const insert = db.prepare(`INSERT INTO approval_requests (${APPROVAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insert = db.prepare(
+    `INSERT INTO approval_requests (${APPROVAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   const byId = db.prepare<[string], ApprovalRow>(`SELECT ${APPROVAL_COLUMNS} FROM approval_requests WHERE id = ?`);
-  const pendingAll = db.prepare<[], ApprovalRow>(`SELECT ${APPROVAL_COLUMNS} FROM approval_requests WHERE status = 'pending' ORDER BY requested_at, id`);
+  const pendingAll = db.prepare<[], ApprovalRow>(
+    `SELECT ${APPROVAL_COLUMNS} FROM approval_requests WHERE status = 'pending' ORDER BY requested_at, id`,
+  );
   const pendingOfSession = db.prepare<[string], ApprovalRow>(
     `SELECT ${APPROVAL_COLUMNS} FROM approval_requests WHERE status = 'pending' AND session_key = ? ORDER BY requested_at, id`,
   );

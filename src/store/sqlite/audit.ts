@@ -25,10 +25,12 @@ export function createSqliteAuditPort(db: SqliteDatabase): AuditPort {
         ['ts', '>=', filter.since],
         ['ts', '<=', filter.until],
       ]);
-      return db.prepare<(string | number)[], AuditRow>(
-        `SELECT id, tenant_id AS tenantId, agent_id AS agentId, ts, kind, classification, action, actor, outcome, severity, trace_id AS traceId, refs
+      return db
+        .prepare<(string | number)[], AuditRow>(
+          `SELECT id, tenant_id AS tenantId, agent_id AS agentId, ts, kind, classification, action, actor, outcome, severity, trace_id AS traceId, refs
          FROM audit_log ${where.sql} ORDER BY ts DESC, id DESC LIMIT ?`,
-      ).all(...where.values, filter.limit);
+        )
+        .all(...where.values, filter.limit);
     },
   };
 }

@@ -5,7 +5,9 @@ import type { EvidenceRun, SessionIndexRow, StoredHealthSignal, StoredTrajectory
 export function parseObject(text: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? Object.fromEntries(Object.entries(parsed)) : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? Object.fromEntries(Object.entries(parsed))
+      : {};
   } catch {
     return {};
   }
@@ -17,7 +19,11 @@ export const INDEX_SELECT = `SELECT ${INDEX_COLUMNS} FROM session_index`;
 
 export type IndexRaw = Omit<SessionIndexRow, 'degraded' | 'isSynthetic'> & { degraded: number; synthetic: number };
 
-export const toIndexRow = ({ synthetic, degraded, ...rest }: IndexRaw): SessionIndexRow => ({ ...rest, degraded: degraded === 1, isSynthetic: synthetic === 1 });
+export const toIndexRow = ({ synthetic, degraded, ...rest }: IndexRaw): SessionIndexRow => ({
+  ...rest,
+  degraded: degraded === 1,
+  isSynthetic: synthetic === 1,
+});
 
 /** Selected from `trajectory t`. */
 export const TRAJECTORY_COLUMNS = 't.session_key AS sessionKey, t.trace_id AS traceId, t.seq, t.ts, t.kind, t.data';

@@ -28,20 +28,53 @@ function toRows(batch: readonly EvidenceWrite[]): SqlRow[] {
   for (const write of batch) {
     if (write.type === 'trajectory') {
       const { record } = write;
-      rows.push([TRAJECTORY, record.sessionKey, record.traceId, record.ts, record.kind, JSON.stringify(record.data), record.sessionKey]);
+      rows.push([
+        TRAJECTORY,
+        record.sessionKey,
+        record.traceId,
+        record.ts,
+        record.kind,
+        JSON.stringify(record.data),
+        record.sessionKey,
+      ]);
     } else if (write.type === 'session_start') {
       const { entry } = write;
       const end = endsInBatch.get(entry.traceId);
       if (end !== undefined) startedInBatch.add(entry.traceId);
-      rows.push([INDEX_START, entry.traceId, entry.sessionKey, entry.agentId, entry.channel, entry.messageId ?? null, entry.rootRunId ?? null, entry.startedAt,
-        dayOf(entry.startedAt), entry.isSynthetic ? 1 : 0, end?.endReason ?? null, end?.degraded === true ? 1 : 0, end?.endedAt ?? null]);
+      rows.push([
+        INDEX_START,
+        entry.traceId,
+        entry.sessionKey,
+        entry.agentId,
+        entry.channel,
+        entry.messageId ?? null,
+        entry.rootRunId ?? null,
+        entry.startedAt,
+        dayOf(entry.startedAt),
+        entry.isSynthetic ? 1 : 0,
+        end?.endReason ?? null,
+        end?.degraded === true ? 1 : 0,
+        end?.endedAt ?? null,
+      ]);
     } else if (write.type === 'session_end') {
       const { end } = write;
-      if (!startedInBatch.has(end.traceId)) rows.push([INDEX_END, end.endReason, end.degraded ? 1 : 0, end.endedAt, end.traceId]);
+      if (!startedInBatch.has(end.traceId))
+        rows.push([INDEX_END, end.endReason, end.degraded ? 1 : 0, end.endedAt, end.traceId]);
     } else {
       const { record } = write;
-      rows.push([USAGE, record.ts, record.agentId, record.sessionKey, record.provider, record.model, record.inputTokens, record.outputTokens,
-        record.cacheReadTokens, record.cacheWriteTokens, record.costUsd]);
+      rows.push([
+        USAGE,
+        record.ts,
+        record.agentId,
+        record.sessionKey,
+        record.provider,
+        record.model,
+        record.inputTokens,
+        record.outputTokens,
+        record.cacheReadTokens,
+        record.cacheWriteTokens,
+        record.costUsd,
+      ]);
     }
   }
   return rows;

@@ -1,6 +1,14 @@
 // SQLite implementation of the JobPort: scheduled jobs and the run entry each fire leaves.
 import { jobNameTaken, tooManyJobs } from '../../errors.js';
-import { wakeGateSchema, type JobPort, type JobRecord, type JobRunRecord, type JobRunStatus, type JobSchedule, type WakeGate } from '../ports/index.js';
+import {
+  wakeGateSchema,
+  type JobPort,
+  type JobRecord,
+  type JobRunRecord,
+  type JobRunStatus,
+  type JobSchedule,
+  type WakeGate,
+} from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 
 interface JobRow {
@@ -53,10 +61,19 @@ function toWakeGate(text: string | null): WakeGate | null {
 
 function toJob(row: JobRow): JobRecord {
   return {
-    id: row.id, name: row.name, ownerId: row.owner_id, agentId: row.agent_id, message: row.message,
-    schedule: toSchedule(row), enabled: row.enabled === 1, wakeGate: toWakeGate(row.wake_gate),
-    nextRunAtMs: row.next_run_at, lastRunAtMs: row.last_run_at, lastError: row.last_error,
-    createdAt: row.created_at, updatedAt: row.updated_at,
+    id: row.id,
+    name: row.name,
+    ownerId: row.owner_id,
+    agentId: row.agent_id,
+    message: row.message,
+    schedule: toSchedule(row),
+    enabled: row.enabled === 1,
+    wakeGate: toWakeGate(row.wake_gate),
+    nextRunAtMs: row.next_run_at,
+    lastRunAtMs: row.last_run_at,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -66,19 +83,38 @@ function toStatus(value: string): JobRunStatus {
 
 function toRun(row: RunRow): JobRunRecord {
   return {
-    ts: row.ts, jobId: row.job_id, status: toStatus(row.status), durationMs: row.duration_ms, summary: row.summary,
-    error: row.error, toolCalls: row.tool_calls, estTurnsSaved: row.est_turns_saved, rootRunId: row.root_run_id,
+    ts: row.ts,
+    jobId: row.job_id,
+    status: toStatus(row.status),
+    durationMs: row.duration_ms,
+    summary: row.summary,
+    error: row.error,
+    toolCalls: row.tool_calls,
+    estTurnsSaved: row.est_turns_saved,
+    rootRunId: row.root_run_id,
   };
 }
 
 function jobValues(job: JobRecord): unknown[] {
   const { schedule } = job;
   return [
-    job.id, job.name, job.ownerId, job.agentId, job.message, schedule.kind,
-    schedule.kind === 'cron' ? schedule.expr : null, schedule.tz,
-    schedule.kind === 'interval' ? schedule.everyMs : null, schedule.kind === 'once' ? schedule.atMs : null,
-    job.enabled ? 1 : 0, job.wakeGate === null ? null : JSON.stringify(job.wakeGate),
-    job.nextRunAtMs, job.lastRunAtMs, job.lastError, job.createdAt, job.updatedAt,
+    job.id,
+    job.name,
+    job.ownerId,
+    job.agentId,
+    job.message,
+    schedule.kind,
+    schedule.kind === 'cron' ? schedule.expr : null,
+    schedule.tz,
+    schedule.kind === 'interval' ? schedule.everyMs : null,
+    schedule.kind === 'once' ? schedule.atMs : null,
+    job.enabled ? 1 : 0,
+    job.wakeGate === null ? null : JSON.stringify(job.wakeGate),
+    job.nextRunAtMs,
+    job.lastRunAtMs,
+    job.lastError,
+    job.createdAt,
+    job.updatedAt,
   ];
 }
 
@@ -87,29 +123,43 @@ function isNameTaken(error: unknown): boolean {
 }
 
 export function createSqliteJobPort(db: SqliteDatabase): JobPort {
-  const placeholders = JOB_COLUMNS.split(',').map(() => '?').join(', ');
+  const placeholders = JOB_COLUMNS.split(',')
+    .map(() => '?')
+    .join(', ');
   const insert = db.prepare(`INSERT INTO jobs (${JOB_COLUMNS}) VALUES (${placeholders})`);
   // One statement counts and inserts, so two creates cannot both pass the owner's limit.
-  const insertWithin = db.prepare(`INSERT INTO jobs (${JOB_COLUMNS}) SELECT ${placeholders} WHERE (SELECT COUNT(*) FROM jobs WHERE owner_id = ?) < ?`);
+  const insertWithin = db.prepare(
+    `INSERT INTO jobs (${JOB_COLUMNS}) SELECT ${placeholders} WHERE (SELECT COUNT(*) FROM jobs WHERE owner_id = ?) < ?`,
+  );
   const replace = db.prepare(
     `UPDATE jobs SET name = ?, owner_id = ?, agent_id = ?, message = ?, kind = ?, expr = ?, tz = ?, every_ms = ?, at_ms = ?,
      enabled = ?, wake_gate = ?, next_run_at = ?, last_run_at = ?, last_error = ?, created_at = ?, updated_at = ? WHERE id = ?`,
   );
   const byId = db.prepare<[string], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`);
-  const byName = db.prepare<[string, string], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE owner_id = ? AND name = ?`);
-  const named = db.prepare<[string, number], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE name = ? ORDER BY owner_id LIMIT ?`);
+  const byName = db.prepare<[string, string], JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM jobs WHERE owner_id = ? AND name = ?`,
+  );
+  const named = db.prepare<[string, number], JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM jobs WHERE name = ? ORDER BY owner_id LIMIT ?`,
+  );
   const all = db.prepare<[], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs ORDER BY name, owner_id`);
   // Keyset pages over the (name, owner) and (owner, name) indexes; '' sorts before every name, so the first page needs
   // no other statement.
-  const pageAfterName = db.prepare<[string, number], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE name > ? ORDER BY name, owner_id LIMIT ?`);
+  const pageAfterName = db.prepare<[string, number], JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM jobs WHERE name > ? ORDER BY name, owner_id LIMIT ?`,
+  );
   const pageAfterJob = db.prepare<[string, string, number], JobRow>(
     `SELECT ${JOB_COLUMNS} FROM jobs WHERE (name, owner_id) > (?, ?) ORDER BY name, owner_id LIMIT ?`,
   );
-  const pageOwned = db.prepare<[string, string, number], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE owner_id = ? AND name > ? ORDER BY name LIMIT ?`);
+  const pageOwned = db.prepare<[string, string, number], JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM jobs WHERE owner_id = ? AND name > ? ORDER BY name LIMIT ?`,
+  );
   const deleteJob = db.prepare('DELETE FROM jobs WHERE id = ?');
   const deleteRuns = db.prepare('DELETE FROM job_runs WHERE job_id = ?');
   const insertRun = db.prepare(`INSERT INTO job_runs (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const newestRuns = db.prepare<[string, number], RunRow>(`SELECT ${RUN_COLUMNS} FROM job_runs WHERE job_id = ? ORDER BY seq DESC LIMIT ?`);
+  const newestRuns = db.prepare<[string, number], RunRow>(
+    `SELECT ${RUN_COLUMNS} FROM job_runs WHERE job_id = ? ORDER BY seq DESC LIMIT ?`,
+  );
   const removeTx = db.transaction((id: string): boolean => {
     deleteRuns.run(id);
     return deleteJob.run(id).changes > 0;
@@ -143,11 +193,25 @@ export function createSqliteJobPort(db: SqliteDatabase): JobPort {
     async page({ ownerId, afterName = '', afterOwnerId, limit }, signal) {
       signal?.throwIfAborted();
       if (ownerId !== undefined) return pageOwned.all(ownerId, afterName, limit).map(toJob);
-      return (afterOwnerId === undefined ? pageAfterName.all(afterName, limit) : pageAfterJob.all(afterName, afterOwnerId, limit)).map(toJob);
+      return (
+        afterOwnerId === undefined
+          ? pageAfterName.all(afterName, limit)
+          : pageAfterJob.all(afterName, afterOwnerId, limit)
+      ).map(toJob);
     },
     remove: async (id) => removeTx(id),
     async appendRun(run) {
-      insertRun.run(run.ts, run.jobId, run.status, run.durationMs, run.summary, run.error, run.toolCalls, run.estTurnsSaved, run.rootRunId);
+      insertRun.run(
+        run.ts,
+        run.jobId,
+        run.status,
+        run.durationMs,
+        run.summary,
+        run.error,
+        run.toolCalls,
+        run.estTurnsSaved,
+        run.rootRunId,
+      );
     },
     runs: async (jobId, limit) => newestRuns.all(jobId, limit).map(toRun),
   };

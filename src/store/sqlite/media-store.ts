@@ -18,7 +18,14 @@ const COLUMNS = 'id, content_type, size, saved_at, expires_at, owner_id';
 const IDS_PER_STATEMENT = 500;
 
 function toRecord(row: MediaRow): MediaRecord {
-  return { id: row.id, contentType: row.content_type, size: row.size, savedAt: row.saved_at, expiresAt: row.expires_at, ownerId: row.owner_id };
+  return {
+    id: row.id,
+    contentType: row.content_type,
+    size: row.size,
+    savedAt: row.saved_at,
+    expiresAt: row.expires_at,
+    ownerId: row.owner_id,
+  };
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -35,10 +42,14 @@ export function createSqliteMediaPort(db: SqliteDatabase): MediaPort {
   const insert = db.prepare(`INSERT INTO media (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`);
   const byId = db.prepare<[string], MediaRow>(`SELECT ${COLUMNS} FROM media WHERE id = ?`);
   const expiredIds = db
-    .prepare<[number, number], string>('SELECT id FROM media WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, id LIMIT ?')
+    .prepare<[number, number], string>(
+      'SELECT id FROM media WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, id LIMIT ?',
+    )
     .pluck();
-  const existingIn = (count: number) => db.prepare<string[], string>(`SELECT id FROM media WHERE id IN (${Array(count).fill('?').join(', ')})`).pluck();
-  const deleteIn = (count: number) => db.prepare(`DELETE FROM media WHERE id IN (${Array(count).fill('?').join(', ')})`);
+  const existingIn = (count: number) =>
+    db.prepare<string[], string>(`SELECT id FROM media WHERE id IN (${Array(count).fill('?').join(', ')})`).pluck();
+  const deleteIn = (count: number) =>
+    db.prepare(`DELETE FROM media WHERE id IN (${Array(count).fill('?').join(', ')})`);
   const removeAll = db.transaction((ids: readonly string[]): number =>
     chunks(ids, IDS_PER_STATEMENT).reduce((removed, part) => removed + deleteIn(part.length).run(...part).changes, 0),
   );
@@ -48,7 +59,8 @@ export function createSqliteMediaPort(db: SqliteDatabase): MediaPort {
       try {
         insert.run(record.id, record.contentType, record.size, record.savedAt, record.expiresAt, record.ownerId);
       } catch (error) {
-        if (isIdTaken(error)) throw new GatewayError('conflict', `Media '${record.id}' already exists`, { param: 'id' });
+        if (isIdTaken(error))
+          throw new GatewayError('conflict', `Media '${record.id}' already exists`, { param: 'id' });
         throw error;
       }
     },
@@ -62,7 +74,8 @@ export function createSqliteMediaPort(db: SqliteDatabase): MediaPort {
     },
     async existing(ids) {
       const found = new Set<string>();
-      for (const part of chunks(ids, IDS_PER_STATEMENT)) for (const id of existingIn(part.length).all(...part)) found.add(id);
+      for (const part of chunks(ids, IDS_PER_STATEMENT))
+        for (const id of existingIn(part.length).all(...part)) found.add(id);
       return found;
     },
     async remove(ids) {

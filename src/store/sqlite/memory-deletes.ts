@@ -14,7 +14,11 @@ export interface MemoryDeletes {
 }
 
 export function createMemoryDeletes(db: SqliteDatabase, vectors: VectorStore, lane: VectorLane): MemoryDeletes {
-  const seqsOf = (where: WhereClause) => db.prepare<unknown[], number>(`SELECT e.seq FROM memory_entries e ${where.sql}`).pluck().all(...where.values);
+  const seqsOf = (where: WhereClause) =>
+    db
+      .prepare<unknown[], number>(`SELECT e.seq FROM memory_entries e ${where.sql}`)
+      .pluck()
+      .all(...where.values);
   const seqsWhere = (scope: MemoryScope, extra: readonly Condition[]) => seqsOf(filterWhere(scope, extra));
 
   function deleteSeqs(seqs: readonly number[]): number {
@@ -33,7 +37,10 @@ export function createMemoryDeletes(db: SqliteDatabase, vectors: VectorStore, la
     const linked = new Set<number>();
     for (const chunk of chunks(sources)) {
       const where = inList('source_seq', chunk);
-      for (const seq of db.prepare<unknown[], number>(`SELECT observation_seq FROM memory_links WHERE ${where.sql}`).pluck().all(...where.values)) {
+      for (const seq of db
+        .prepare<unknown[], number>(`SELECT observation_seq FROM memory_links WHERE ${where.sql}`)
+        .pluck()
+        .all(...where.values)) {
         linked.add(seq);
       }
     }
@@ -41,14 +48,21 @@ export function createMemoryDeletes(db: SqliteDatabase, vectors: VectorStore, la
     if (purgeDerived) return deleted + deleteSeqs(seqsWhere(scope, [['e.memory_type', '=', 'observation']]));
     const orphans: number[] = [];
     for (const chunk of chunks([...linked])) {
-      orphans.push(...seqsOf(keyedFilterWhere(inList('e.seq', chunk), scope, [{ sql: 'NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.observation_seq = e.seq)', values: [] }])));
+      orphans.push(
+        ...seqsOf(
+          keyedFilterWhere(inList('e.seq', chunk), scope, [
+            { sql: 'NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.observation_seq = e.seq)', values: [] },
+          ]),
+        ),
+      );
     }
     deleted += deleteSeqs(orphans);
     return deleted;
   });
 
   const flush = db.transaction((scope: MemoryScope): number => {
-    if (scope.tenantId !== undefined || scope.agentId !== undefined || scope.readableBy !== undefined) return deleteSeqs(seqsWhere(scope, []));
+    if (scope.tenantId !== undefined || scope.agentId !== undefined || scope.readableBy !== undefined)
+      return deleteSeqs(seqsWhere(scope, []));
     // Everything: each lane empties an index at once rather than one entry at a time.
     for (const index of vectors.allIndexes()) lane.cleared(index);
     return db.prepare('DELETE FROM memory_entries').run().changes;

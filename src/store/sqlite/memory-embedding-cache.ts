@@ -18,7 +18,10 @@ export interface EmbeddingCache {
   stats(): EmbeddingCacheStats;
 }
 
-export function createEmbeddingCache(db: SqliteDatabase, { maxEntries, evictionBatch, now }: EmbeddingCacheOptions): EmbeddingCache {
+export function createEmbeddingCache(
+  db: SqliteDatabase,
+  { maxEntries, evictionBatch, now }: EmbeddingCacheOptions,
+): EmbeddingCache {
   const lookup = db.prepare<[number, string, string], { vector: Buffer }>(
     'UPDATE memory_embedding_cache SET last_used_at = ? WHERE model = ? AND content_hash = ? RETURNING vector',
   );

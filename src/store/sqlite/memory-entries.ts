@@ -2,7 +2,14 @@
 import { GatewayError } from '../../errors.js';
 import type { EmbeddingVector, MemoryEntry, MemoryFilter, MemoryScope, NewMemoryEntry } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
-import { chunks, createEntryReader, filterWhere, keyedFilterWhere, MEMORY_COLUMNS, type MemoryRow } from './memory-rows.js';
+import {
+  chunks,
+  createEntryReader,
+  filterWhere,
+  keyedFilterWhere,
+  MEMORY_COLUMNS,
+  type MemoryRow,
+} from './memory-rows.js';
 import type { VectorStore } from './memory-vectors.js';
 import { inList } from './where.js';
 
@@ -21,11 +28,18 @@ function invalidDerivedFrom(message: string): GatewayError {
 
 export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): MemoryEntries {
   const read = createEntryReader(db);
-  const insertRow = db.prepare<[string, string, string, string, string, string, string | null, string | null, number, string], { seq: number }>(
+  const insertRow = db.prepare<
+    [string, string, string, string, string, string, string | null, string | null, number, string],
+    { seq: number }
+  >(
     `INSERT INTO memory_entries (id, tenant_id, agent_id, content, memory_type, trust_level, source_session_key, owner_id, created_at, metadata)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
   );
-  const sourceSeq = db.prepare<[string, string, string, string | null], number>('SELECT seq FROM memory_entries WHERE id = ? AND +tenant_id = ? AND +agent_id = ? AND +owner_id IS ?').pluck();
+  const sourceSeq = db
+    .prepare<[string, string, string, string | null], number>(
+      'SELECT seq FROM memory_entries WHERE id = ? AND +tenant_id = ? AND +agent_id = ? AND +owner_id IS ?',
+    )
+    .pluck();
   const insertLink = db.prepare('INSERT INTO memory_links (observation_seq, source_seq, position) VALUES (?, ?, ?)');
   const seqOf = db.prepare<[string], number>('SELECT seq FROM memory_entries WHERE id = ?').pluck();
   const withoutVectorRows = db.prepare<[string, number], { id: string; content: string }>(
@@ -64,18 +78,27 @@ export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): M
     derivedFrom.forEach((sourceId, position) => {
       // A source of another tenant, agent or owner would let one scope's observation reveal another's entries.
       const source = sourceSeq.get(sourceId, entry.tenantId, entry.agentId, entry.ownerId ?? null);
-      if (source === undefined) throw invalidDerivedFrom(`No entry '${sourceId}' of the same tenant, agent and owner to derive from`);
+      if (source === undefined)
+        throw invalidDerivedFrom(`No entry '${sourceId}' of the same tenant, agent and owner to derive from`);
       insertLink.run(row.seq, source, position);
     });
     if (vector !== undefined) vectors.put(row.seq, vector);
-    return { ...entry, ownerId: entry.ownerId ?? null, derivedFrom, lastRecalledAt: null, recallCount: 0, status: 'active' };
+    return {
+      ...entry,
+      ownerId: entry.ownerId ?? null,
+      derivedFrom,
+      lastRecalledAt: null,
+      recallCount: 0,
+      status: 'active',
+    };
   });
 
   const getMany = (ids: readonly string[], scope: MemoryScope): MemoryEntry[] => {
     const found = new Map<string, MemoryEntry>();
     for (const chunk of chunks([...new Set(ids)])) {
       const where = keyedFilterWhere(inList('e.id', chunk), scope);
-      for (const entry of read(rowsOf(`SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where.sql}`, where.values))) found.set(entry.id, entry);
+      for (const entry of read(rowsOf(`SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where.sql}`, where.values)))
+        found.set(entry.id, entry);
     }
     return ids.flatMap((id) => {
       const entry = found.get(id);
@@ -92,12 +115,15 @@ export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): M
     getMany,
     browse(filter, offset, limit) {
       const where = filterWhere(filter);
-      const total = db.prepare<unknown[], number>(`SELECT COUNT(*) FROM memory_entries e ${where.sql}`).pluck().get(...where.values) ?? 0;
-      const rows = rowsOf(`SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where.sql} ORDER BY e.created_at DESC, e.seq DESC LIMIT ? OFFSET ?`, [
-        ...where.values,
-        limit,
-        offset,
-      ]);
+      const total =
+        db
+          .prepare<unknown[], number>(`SELECT COUNT(*) FROM memory_entries e ${where.sql}`)
+          .pluck()
+          .get(...where.values) ?? 0;
+      const rows = rowsOf(
+        `SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where.sql} ORDER BY e.created_at DESC, e.seq DESC LIMIT ? OFFSET ?`,
+        [...where.values, limit, offset],
+      );
       return { entries: read(rows), total };
     },
     withoutVector: (model, limit) => withoutVectorRows.all(model, limit),

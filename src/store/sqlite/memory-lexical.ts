@@ -30,7 +30,11 @@ export function toFtsAnyQuery(text: string): string {
  * fit the budget. A query whose rarest word is in more entries than the budget has no discriminating word and
  * matches nothing here (the vector lane still ranks it).
  */
-export function discriminatingWords(query: string, counts: ScopeTermCounts, budget: number = LEXICAL_MATCH_BUDGET): string[] {
+export function discriminatingWords(
+  query: string,
+  counts: ScopeTermCounts,
+  budget: number = LEXICAL_MATCH_BUDGET,
+): string[] {
   const found = [...wordsOf(query)]
     .slice(0, MAX_QUERY_TERMS)
     .map((word) => ({ word, entries: counts.byWord.get(word) ?? 0 }))
@@ -59,10 +63,14 @@ function scopeMatch(filter: MemoryFilter): { tokens: string; exact: boolean } | 
   const owner = ownerCondition(filter);
   if (owner === undefined) {
     if (tenantId === undefined) return undefined;
-    return { tokens: agentId === undefined ? `"t${hex(tenantId)}"` : `"a${hex(tenantId)}x${hex(agentId)}"`, exact: true };
+    return {
+      tokens: agentId === undefined ? `"t${hex(tenantId)}"` : `"a${hex(tenantId)}x${hex(agentId)}"`,
+      exact: true,
+    };
   }
   if (owner.tenantIds.length === 0) {
-    if (tenantId !== undefined && agentId !== undefined) return { tokens: `"b${hex(tenantId)}x${hex(agentId)}x${hex(owner.ownerId)}"`, exact: true };
+    if (tenantId !== undefined && agentId !== undefined)
+      return { tokens: `"b${hex(tenantId)}x${hex(agentId)}x${hex(owner.ownerId)}"`, exact: true };
     return { tokens: `"o${hex(owner.ownerId)}"`, exact: tenantId === undefined && agentId === undefined };
   }
   // Across tenants (ownerCondition keeps the tenant list only then): the owner's rows and those of its tenants.
@@ -71,7 +79,8 @@ function scopeMatch(filter: MemoryFilter): { tokens: string; exact: boolean } | 
 }
 
 /** No tenant, agent or owner condition: every entry is in the scope. */
-const isUnscoped = (filter: MemoryFilter) => filter.tenantId === undefined && filter.agentId === undefined && ownerCondition(filter) === undefined;
+const isUnscoped = (filter: MemoryFilter) =>
+  filter.tenantId === undefined && filter.agentId === undefined && ownerCondition(filter) === undefined;
 
 /**
  * Whether FTS5's match alone keeps to the filter: no type, trust or status condition, and either the scope's tokens
@@ -182,9 +191,12 @@ export function createLexicalLane(
     // where they spare matching the words in other scopes' entries.
     const scoped = counts.entries * 2 < termCounts.totalEntries() ? scopeMatch(filter) : undefined;
     const match = scoped === undefined ? `content : (${terms})` : `scope : ${scoped.tokens} AND content : (${terms})`;
-    const form = matchesOnlyTheScope(filter, scoped?.exact === true, counts.entries === termCounts.totalEntries()) ? rankedFirst : filteredFirst;
+    const form = matchesOnlyTheScope(filter, scoped?.exact === true, counts.entries === termCounts.totalEntries())
+      ? rankedFirst
+      : filteredFirst;
     const { sql, values } = form(match, filter, limit);
-    const ranked = reader?.available() === true ? await reader.numbers(sql, values, () => here(sql, values)) : here(sql, values);
+    const ranked =
+      reader?.available() === true ? await reader.numbers(sql, values, () => here(sql, values)) : here(sql, values);
     return named(ranked, filter);
   };
 }

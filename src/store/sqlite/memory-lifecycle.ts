@@ -22,16 +22,25 @@ interface Candidate {
 /** When an entry was last of use: its last recall, or its creation when never recalled. */
 const LAST_USED = 'COALESCE(last_recalled_at, created_at)';
 
-export function createMemoryLifecycle(db: SqliteDatabase, vectors: VectorStore, lane: VectorLane, deletes: MemoryDeletes): MemoryLifecycle {
+export function createMemoryLifecycle(
+  db: SqliteDatabase,
+  vectors: VectorStore,
+  lane: VectorLane,
+  deletes: MemoryDeletes,
+): MemoryLifecycle {
   const addPromotions = db.prepare(
     'INSERT INTO memory_promotions (agent_id, pending) VALUES (?, ?) ON CONFLICT (agent_id) DO UPDATE SET pending = pending + excluded.pending',
   );
-  const takePromotions = db.prepare<[string], number>('DELETE FROM memory_promotions WHERE agent_id = ? RETURNING pending').pluck();
+  const takePromotions = db
+    .prepare<[string], number>('DELETE FROM memory_promotions WHERE agent_id = ? RETURNING pending')
+    .pluck();
   const countOf = db.prepare<[string], number>('SELECT COUNT(*) FROM memory_entries WHERE agent_id = ?').pluck();
   const stillUsed = db.prepare<[string, number], Candidate>(
     `SELECT seq, id FROM memory_entries WHERE agent_id = ? AND status = 'demoted' AND ${LAST_USED} > ?`,
   );
-  const unused = db.prepare<[string, string, number], Candidate>(`SELECT seq, id FROM memory_entries WHERE agent_id = ? AND status = ? AND ${LAST_USED} <= ?`);
+  const unused = db.prepare<[string, string, number], Candidate>(
+    `SELECT seq, id FROM memory_entries WHERE agent_id = ? AND status = ? AND ${LAST_USED} <= ?`,
+  );
   // Per tenant, the demoted entries past the cap, least recently used first out.
   const overCap = db.prepare<[string, number], Candidate>(
     `SELECT seq, id FROM (
@@ -52,7 +61,11 @@ export function createMemoryLifecycle(db: SqliteDatabase, vectors: VectorStore, 
   const markRecalled = db.transaction((ids: readonly string[], at: number) => {
     for (const chunk of chunks([...new Set(ids)])) {
       const where = inList('id', chunk);
-      const rows = db.prepare<unknown[], { seq: number; agent_id: string; status: string }>(`SELECT seq, agent_id, status FROM memory_entries WHERE ${where.sql}`).all(...where.values);
+      const rows = db
+        .prepare<unknown[], { seq: number; agent_id: string; status: string }>(
+          `SELECT seq, agent_id, status FROM memory_entries WHERE ${where.sql}`,
+        )
+        .all(...where.values);
       const promotedByAgent = new Map<string, number>();
       const promoted: number[] = [];
       for (const row of rows) {
@@ -60,7 +73,9 @@ export function createMemoryLifecycle(db: SqliteDatabase, vectors: VectorStore, 
         promoted.push(row.seq);
         promotedByAgent.set(row.agent_id, (promotedByAgent.get(row.agent_id) ?? 0) + 1);
       }
-      db.prepare(`UPDATE memory_entries SET recall_count = recall_count + 1, last_recalled_at = ? WHERE ${where.sql}`).run(at, ...where.values);
+      db.prepare(
+        `UPDATE memory_entries SET recall_count = recall_count + 1, last_recalled_at = ? WHERE ${where.sql}`,
+      ).run(at, ...where.values);
       setStatus(promoted, 'active');
       // The agent's next sweep reports these as promoted.
       for (const [agentId, count] of promotedByAgent) addPromotions.run(agentId, count);
@@ -70,17 +85,31 @@ export function createMemoryLifecycle(db: SqliteDatabase, vectors: VectorStore, 
   const sweep = db.transaction((agentId: string, policy: LifecyclePolicy, now: number): SweepOutcome => {
     const scanned = countOf.get(agentId) ?? 0;
     const recalled = stillUsed.all(agentId, now - policy.demoteAfterMs);
-    setStatus(recalled.map((row) => row.seq), 'active');
+    setStatus(
+      recalled.map((row) => row.seq),
+      'active',
+    );
     const promoted = recalled.length + (takePromotions.get(agentId) ?? 0);
     const demoting = unused.all(agentId, 'active', now - policy.demoteAfterMs);
-    setStatus(demoting.map((row) => row.seq), 'demoted');
+    setStatus(
+      demoting.map((row) => row.seq),
+      'demoted',
+    );
     const aged = unused.all(agentId, 'demoted', now - policy.evictAfterMs);
     deletes.deleteSeqs(aged.map((row) => row.seq));
     const crowded = overCap.all(agentId, policy.maxDemotedPerAgent);
     deletes.deleteSeqs(crowded.map((row) => row.seq));
     const evictedIds = [...aged, ...crowded].map((row) => row.id);
     const demotedIds = demoting.map((row) => row.id);
-    return { agentId, scanned, promoted, demoted: demotedIds.length, evicted: evictedIds.length, evictedIds, demotedIds };
+    return {
+      agentId,
+      scanned,
+      promoted,
+      demoted: demotedIds.length,
+      evicted: evictedIds.length,
+      evictedIds,
+      demotedIds,
+    };
   });
 
   return {

@@ -1,5 +1,14 @@
 // SQLite rows of memory entries, how they map to MemoryEntry, and the scope and filter conditions every query applies.
-import { MEMORY_TYPES, ownerCondition, TRUST_LEVELS, type MemoryEntry, type MemoryFilter, type MemoryStatus, type MemoryType, type TrustLevel } from '../ports/index.js';
+import {
+  MEMORY_TYPES,
+  ownerCondition,
+  TRUST_LEVELS,
+  type MemoryEntry,
+  type MemoryFilter,
+  type MemoryStatus,
+  type MemoryType,
+  type TrustLevel,
+} from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { parseObject } from './session-rows.js';
 import { buildWhere, inList, type Condition, type WhereClause } from './where.js';
@@ -101,7 +110,10 @@ export function createEntryReader(db: SqliteDatabase): (rows: readonly MemoryRow
   const sourcesSql = (count: number) =>
     `SELECT l.observation_seq AS observation, s.id AS source FROM memory_links l JOIN memory_entries s ON s.seq = l.source_seq
      WHERE ${inList('l.observation_seq', new Array<number>(count).fill(0)).sql} ORDER BY l.observation_seq, l.position`;
-  const statements = new Map<number, ReturnType<typeof db.prepare<number[], { observation: number; source: string }>>>();
+  const statements = new Map<
+    number,
+    ReturnType<typeof db.prepare<number[], { observation: number; source: string }>>
+  >();
   const sourcesOf = (seqs: number[]) => {
     let statement = statements.get(seqs.length);
     if (statement === undefined) {

@@ -91,7 +91,10 @@ export interface SketchArenaOptions {
   codeBytes?: number;
 }
 
-export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES, codeBytes = 0 }: SketchArenaOptions = {}): SketchArena {
+export function createSketchArena({
+  packAfterBytes = PACK_AFTER_BYTES,
+  codeBytes = 0,
+}: SketchArenaOptions = {}): SketchArena {
   const blockBytes = (capacity: number) => recordsBytes(capacity) + capacity * (FINE_BYTES + codeBytes);
   const memory = new WebAssembly.Memory({ initial: 1 });
   const kernel = instantiateSketchKernel(memory);
@@ -206,7 +209,17 @@ export function createSketchArena({ packAfterBytes = PACK_AFTER_BYTES, codeBytes
           for (const block of blocks) {
             if (picked >= limit) break;
             const distances = base + distancesAt + first * 2;
-            picked += kernel.pick(distances, block.count, cut, base + COUNTER_AT, first, fineOffsetOf(block), base + placesAt + picked * 4, base + addressesAt + picked * 4, limit - picked);
+            picked += kernel.pick(
+              distances,
+              block.count,
+              cut,
+              base + COUNTER_AT,
+              first,
+              fineOffsetOf(block),
+              base + placesAt + picked * 4,
+              base + addressesAt + picked * 4,
+              limit - picked,
+            );
             first += block.count;
           }
           return picked;

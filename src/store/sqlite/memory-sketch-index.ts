@@ -1,7 +1,14 @@
 // The sketches of one vector index held in memory, grouped by tenant, agent and owner: a search scans only its scope's
 // sketches, applies the type, trust and status filters on interned codes as it goes, and keeps the closest by Hamming
 // distance as candidates for the exact rerank.
-import { codeOffsetOf, createSketchArena, FINE_BYTES, fineOffsetOf, RECORD_WORDS, type SketchArena } from './memory-sketch-arena.js';
+import {
+  codeOffsetOf,
+  createSketchArena,
+  FINE_BYTES,
+  fineOffsetOf,
+  RECORD_WORDS,
+  type SketchArena,
+} from './memory-sketch-arena.js';
 import { closestRows, rankedRows, type SketchRows } from './memory-sketch-scan.js';
 import { ownerCondition, passesOwnerCondition, type MemoryReader } from '../ports/index.js';
 import type { KnownEntry } from './memory-vectors.js';
@@ -44,7 +51,13 @@ export interface SketchIndex {
    * In an index that keeps codes: of those `count` closest, the best `limit` by the cosine of their codes with
    * `vectorCode`, best first (ties: the older entry); an entry whose code is all zeros is never one.
    */
-  ranked(sketch: Uint32Array, vectorCode: Int8Array, filter: SketchFilter, count: number, limit: number): { seq: number; id: string; score: number }[];
+  ranked(
+    sketch: Uint32Array,
+    vectorCode: Int8Array,
+    filter: SketchFilter,
+    count: number,
+    limit: number,
+  ): { seq: number; id: string; score: number }[];
   /** Bytes of each entry's code kept (0: none). */
   readonly codeBytes: number;
   readonly size: number;
@@ -64,7 +77,8 @@ interface Scope extends SketchRows {
 
 const pairKey = (tenantId: string, agentId: string) => `${tenantId}\u0000${agentId}`;
 /** NUL never appears in a tenant, agent or token id; an operator's entries (owner null) have an empty owner part. */
-const scopeKey = (tenantId: string, agentId: string, ownerId: string | null) => `${tenantId}\u0000${agentId}\u0000${ownerId ?? ''}`;
+const scopeKey = (tenantId: string, agentId: string, ownerId: string | null) =>
+  `${tenantId}\u0000${agentId}\u0000${ownerId ?? ''}`;
 
 /** Sketch words of a row in its record (after the attribute word); the rest are in the block's second part. */
 const RECORD_SKETCH_WORDS = RECORD_WORDS - 1;
@@ -114,7 +128,11 @@ export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}
       words.copyWithin(base + row * RECORD_WORDS, base + last * RECORD_WORDS, base + (last + 1) * RECORD_WORDS);
       words.copyWithin(fine + row * FINE_WORDS, fine + last * FINE_WORDS, fine + (last + 1) * FINE_WORDS);
       const code = codeOffsetOf(scope.block);
-      new Int8Array(words.buffer).copyWithin(code + row * codeBytes, code + last * codeBytes, code + (last + 1) * codeBytes);
+      new Int8Array(words.buffer).copyWithin(
+        code + row * codeBytes,
+        code + last * codeBytes,
+        code + (last + 1) * codeBytes,
+      );
       places.set(moved, { scope, row });
     }
     scope.block.count = last;
@@ -144,7 +162,11 @@ export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}
   function wantedAttributes(filter: SketchFilter): { mask: number; wanted: number } | undefined {
     let mask = 0;
     let wanted = 0;
-    for (const [value, shift] of [[filter.memoryType, TYPE_SHIFT], [filter.trustLevel, TRUST_SHIFT], [filter.status, STATUS_SHIFT]] as const) {
+    for (const [value, shift] of [
+      [filter.memoryType, TYPE_SHIFT],
+      [filter.trustLevel, TRUST_SHIFT],
+      [filter.status, STATUS_SHIFT],
+    ] as const) {
       if (value === undefined) continue;
       const code = codes.get(value);
       if (code === undefined) return undefined;
@@ -160,7 +182,8 @@ export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}
     },
     codeBytes,
     put(row) {
-      if (codeBytes > 0 && row.vectorCode?.length !== codeBytes) throw new RangeError(`entry ${row.seq} needs a code of ${codeBytes} bytes`);
+      if (codeBytes > 0 && row.vectorCode?.length !== codeBytes)
+        throw new RangeError(`entry ${row.seq} needs a code of ${codeBytes} bytes`);
       remove(row.seq);
       const key = scopeKey(row.tenantId, row.agentId, row.ownerId);
       let scope = scopes.get(key);
@@ -183,10 +206,17 @@ export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}
       const at = scope.block.count;
       const base = scope.block.offset / 4 + at * RECORD_WORDS;
       const words = arena.words();
-      words[base] = (codeOf(row.memoryType) << TYPE_SHIFT) | (codeOf(row.trustLevel) << TRUST_SHIFT) | (codeOf(row.status) << STATUS_SHIFT);
+      words[base] =
+        (codeOf(row.memoryType) << TYPE_SHIFT) |
+        (codeOf(row.trustLevel) << TRUST_SHIFT) |
+        (codeOf(row.status) << STATUS_SHIFT);
       words.set(row.sketch.subarray(0, RECORD_SKETCH_WORDS), base + 1);
-      words.set(row.sketch.subarray(RECORD_SKETCH_WORDS, RECORD_SKETCH_WORDS + FINE_WORDS), fineOffsetOf(scope.block) / 4 + at * FINE_WORDS);
-      if (codeBytes > 0 && row.vectorCode !== undefined) new Int8Array(words.buffer).set(row.vectorCode, codeOffsetOf(scope.block) + at * codeBytes);
+      words.set(
+        row.sketch.subarray(RECORD_SKETCH_WORDS, RECORD_SKETCH_WORDS + FINE_WORDS),
+        fineOffsetOf(scope.block) / 4 + at * FINE_WORDS,
+      );
+      if (codeBytes > 0 && row.vectorCode !== undefined)
+        new Int8Array(words.buffer).set(row.vectorCode, codeOffsetOf(scope.block) + at * codeBytes);
       scope.seqs[at] = row.seq;
       scope.ids.push(row.id);
       scope.block.count += 1;
@@ -198,7 +228,9 @@ export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}
       if (place === undefined) return undefined;
       const { scope, row } = place;
       const id = scope.ids[row];
-      return id === undefined ? undefined : { id, tenantId: scope.tenantId, agentId: scope.agentId, ownerId: scope.ownerId };
+      return id === undefined
+        ? undefined
+        : { id, tenantId: scope.tenantId, agentId: scope.agentId, ownerId: scope.ownerId };
     },
     setStatus(seq, status) {
       const place = places.get(seq);
@@ -216,7 +248,15 @@ export function createSketchIndex({ codeBytes = 0 }: { codeBytes?: number } = {}
     ranked(sketch, vectorCode, filter, count, limit) {
       const attributes = wantedAttributes(filter);
       if (attributes === undefined || count <= 0 || limit <= 0) return [];
-      return rankedRows(arena, matchingScopes(filter), { sketch, vectorCode }, attributes.mask, attributes.wanted, count, limit);
+      return rankedRows(
+        arena,
+        matchingScopes(filter),
+        { sketch, vectorCode },
+        attributes.mask,
+        attributes.wanted,
+        count,
+        limit,
+      );
     },
   };
 }

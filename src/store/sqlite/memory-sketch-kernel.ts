@@ -3,8 +3,26 @@ import { SKETCH_KERNEL_WASM } from './memory-sketch-kernel.generated.js';
 
 /** Every argument but the counts, sizes, cut and filter is a byte address in the instance's memory. */
 export interface SketchKernel {
-  coarsePass(records: number, count: number, query: number, mask: number, wanted: number, out: number, histogram: number): number;
-  pick(distances: number, count: number, cut: number, atCut: number, first: number, fine: number, places: number, addresses: number, room: number): number;
+  coarsePass(
+    records: number,
+    count: number,
+    query: number,
+    mask: number,
+    wanted: number,
+    out: number,
+    histogram: number,
+  ): number;
+  pick(
+    distances: number,
+    count: number,
+    cut: number,
+    atCut: number,
+    first: number,
+    fine: number,
+    places: number,
+    addresses: number,
+    room: number,
+  ): number;
   finePass(rows: number, count: number, query: number, out: number): void;
   cosines(query: number, vectors: number, count: number, dimensions: number, out: number): void;
   codeCosines(query: number, rows: number, count: number, bytes: number, out: number): void;

@@ -48,7 +48,8 @@ export interface SketchLoader {
   entryOf(seq: number): KnownEntry | undefined;
 }
 
-const COLUMNS = 'v.entry_seq AS seq, e.id, v.sketch, e.tenant_id, e.agent_id, e.owner_id, e.memory_type, e.trust_level, e.status';
+const COLUMNS =
+  'v.entry_seq AS seq, e.id, v.sketch, e.tenant_id, e.agent_id, e.owner_id, e.memory_type, e.trust_level, e.status';
 
 const toRow = (row: Omit<EntryRow, 'vector'>, sketch: Uint32Array, code: Int8Array | undefined): SketchRow => ({
   seq: row.seq,
@@ -70,7 +71,9 @@ export function createSketchLoader(db: SqliteDatabase): SketchLoader {
     `SELECT ${COLUMNS}, CASE WHEN ? THEN v.vector END AS vector FROM memory_vectors v JOIN memory_entries e ON e.seq = v.entry_seq
      WHERE v.index_id = ? AND v.entry_seq > ? ORDER BY v.entry_seq LIMIT ?`,
   );
-  const rowOfEntry = db.prepare<[number], Omit<EntryRow, 'vector'>>(`SELECT ${COLUMNS} FROM memory_vectors v JOIN memory_entries e ON e.seq = v.entry_seq WHERE v.entry_seq = ?`);
+  const rowOfEntry = db.prepare<[number], Omit<EntryRow, 'vector'>>(
+    `SELECT ${COLUMNS} FROM memory_vectors v JOIN memory_entries e ON e.seq = v.entry_seq WHERE v.entry_seq = ?`,
+  );
   const vectorOf = db.prepare<[number], Buffer>('SELECT vector FROM memory_vectors WHERE entry_seq = ?').pluck();
   const storeSketch = db.prepare<[Buffer, number]>('UPDATE memory_vectors SET sketch = ? WHERE entry_seq = ?');
 
@@ -118,7 +121,9 @@ export function createSketchLoader(db: SqliteDatabase): SketchLoader {
     begun: (indexId) => loads.get(indexId)?.sketches,
     rowOf(seq, sketch, values, codeBytes) {
       const row = rowOfEntry.get(seq);
-      return row === undefined ? undefined : toRow(row, sketch, codeBytes > 0 ? vectorCode(values, codeBytes) : undefined);
+      return row === undefined
+        ? undefined
+        : toRow(row, sketch, codeBytes > 0 ? vectorCode(values, codeBytes) : undefined);
     },
     created(index) {
       loads.set(index.id, emptyLoad(index, true));

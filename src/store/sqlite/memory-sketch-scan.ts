@@ -70,7 +70,14 @@ function closestPlaces(scan: BlockScan, count: number): number[] {
 }
 
 /** The first pass over the scopes' blocks, with room for the second to measure COARSE_KEEP_FACTOR times `count` rows. */
-function scanOf(arena: SketchArena, scopes: readonly SketchRows[], sketch: Uint32Array, mask: number, wanted: number, count: number): BlockScan {
+function scanOf(
+  arena: SketchArena,
+  scopes: readonly SketchRows[],
+  sketch: Uint32Array,
+  mask: number,
+  wanted: number,
+  count: number,
+): BlockScan {
   const blocks = scopes.map((scope) => scope.block);
   const rowsSearched = blocks.reduce((sum, block) => sum + block.count, 0);
   return arena.scan(blocks, sketch, mask, wanted, Math.min(rowsSearched, count * COARSE_KEEP_FACTOR));
@@ -80,7 +87,14 @@ function scanOf(arena: SketchArena, scopes: readonly SketchRows[], sketch: Uint3
  * The seqs of up to `count` rows whose attributes masked by `mask` equal `wanted`, closest to the sketch first-come
  * (in no particular order): the caller reranks them exactly.
  */
-export function closestRows(arena: SketchArena, scopes: readonly SketchRows[], sketch: Uint32Array, mask: number, wanted: number, count: number): number[] {
+export function closestRows(
+  arena: SketchArena,
+  scopes: readonly SketchRows[],
+  sketch: Uint32Array,
+  mask: number,
+  wanted: number,
+  count: number,
+): number[] {
   const scan = scanOf(arena, scopes, sketch, mask, wanted, count);
   return closestPlaces(scan, count).map((at) => seqAt(scopes, scan, at));
 }
@@ -104,7 +118,11 @@ export function rankedRows(
   const seqs = rows.map(({ block, row }) => (scopes[block] as SketchRows).seqs[row] as number);
   return bestByScore(seqs, scores, limit).map((at) => {
     const { block, row } = rows[at] as ScannedRow;
-    return { seq: seqs[at] as number, id: (scopes[block] as SketchRows).ids[row] as string, score: scores[at] as number };
+    return {
+      seq: seqs[at] as number,
+      id: (scopes[block] as SketchRows).ids[row] as string,
+      score: scores[at] as number,
+    };
   });
 }
 

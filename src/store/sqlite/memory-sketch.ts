@@ -30,14 +30,18 @@ function rotationFor(dimensions: number): Rotation {
   let width = 1;
   while (width < dimensions) width *= 2;
   const blocks = Math.ceil(SKETCH_BITS / width);
-  const bits = createHash('shake256', { outputLength: Math.ceil((blocks * ROUNDS * width) / 8) }).update(`${FLIPS_LABEL}:${width}`).digest();
+  const bits = createHash('shake256', { outputLength: Math.ceil((blocks * ROUNDS * width) / 8) })
+    .update(`${FLIPS_LABEL}:${width}`)
+    .digest();
   let bit = 0;
   const nextFlip = () => {
     const flip = ((bits[bit >>> 3] ?? 0) >>> (bit & 7)) & 1 ? -1 : 1;
     bit += 1;
     return flip;
   };
-  const flips = Array.from({ length: blocks }, () => Array.from({ length: ROUNDS }, () => Float32Array.from({ length: width }, nextFlip)));
+  const flips = Array.from({ length: blocks }, () =>
+    Array.from({ length: ROUNDS }, () => Float32Array.from({ length: width }, nextFlip)),
+  );
   const rotation = { width, flips, scratch: new Float64Array(width) };
   rotations.set(dimensions, rotation);
   return rotation;

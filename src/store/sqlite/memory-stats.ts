@@ -32,7 +32,14 @@ export function createMemoryStats(db: SqliteDatabase): (scope: MemoryScope) => M
     }
     const vectorsByModel: Record<string, number> = {};
     for (const row of byModelRows) vectorsByModel[row.model] = row.vectors;
-    return { totalEntries, byType, untrusted, demoted, vectorsByModel, dbSizeBytes: (pageCount.get() ?? 0) * (pageSize.get() ?? 0) };
+    return {
+      totalEntries,
+      byType,
+      untrusted,
+      demoted,
+      vectorsByModel,
+      dbSizeBytes: (pageCount.get() ?? 0) * (pageSize.get() ?? 0),
+    };
   };
 }
 

@@ -35,7 +35,11 @@ export const DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES = 100_000;
 export const DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH = 500;
 
 /** With a reader thread, the lexical lane's query runs on it, alongside the vector lane here. */
-export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemoryPortOptions = {}, reader?: ReaderThread): SqliteMemoryPort {
+export function createSqliteMemoryPort(
+  db: SqliteDatabase,
+  options: SqliteMemoryPortOptions = {},
+  reader?: ReaderThread,
+): SqliteMemoryPort {
   const {
     embeddingCacheMaxEntries = DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES,
     embeddingCacheEvictionBatch = DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH,
@@ -52,7 +56,11 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
   startLexicalCompaction(db);
   const stats = createMemoryStats(db);
   const hasEntries = createScopeProbe(db);
-  const cache = createEmbeddingCache(db, { maxEntries: embeddingCacheMaxEntries, evictionBatch: embeddingCacheEvictionBatch, now });
+  const cache = createEmbeddingCache(db, {
+    maxEntries: embeddingCacheMaxEntries,
+    evictionBatch: embeddingCacheEvictionBatch,
+    now,
+  });
   /** A write whose transaction failed may have told the lane of changes that did not happen. */
   const keepingLane = <T>(write: () => T): T => {
     try {
@@ -82,7 +90,9 @@ export function createSqliteMemoryPort(db: SqliteDatabase, options: SqliteMemory
       signal?.throwIfAborted();
       const index = vectors.index(vector.model, vector.values.length);
       if (index === undefined || limit <= 0) return [];
-      return lane.search(index, vector.values, filter, limit).map((hit, position) => ({ id: hit.id, rank: position + 1, score: hit.score }));
+      return lane
+        .search(index, vector.values, filter, limit)
+        .map((hit, position) => ({ id: hit.id, rank: position + 1, score: hit.score }));
     },
     async withoutVector(model, limit) {
       return entries.withoutVector(model, limit);

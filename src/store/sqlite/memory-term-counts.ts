@@ -11,7 +11,11 @@ export const TERM_COUNT_SCOPES_KEPT = 64;
  * (as FTS5's unicode61 tokenizer removes them), so counting and querying agree on what a word is.
  */
 export function wordsOf(text: string): Set<string> {
-  const words = text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}_]+/gu);
+  const words = text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}_]+/gu);
   return new Set(words ?? []);
 }
 
@@ -36,11 +40,17 @@ interface CountedScope {
   owner: MemoryReader | undefined;
 }
 
-const scopeOf = (filter: MemoryFilter): CountedScope => ({ tenantId: filter.tenantId, agentId: filter.agentId, owner: ownerCondition(filter) });
+const scopeOf = (filter: MemoryFilter): CountedScope => ({
+  tenantId: filter.tenantId,
+  agentId: filter.agentId,
+  owner: ownerCondition(filter),
+});
 const keyOf = ({ tenantId, agentId, owner }: CountedScope) =>
   JSON.stringify([tenantId ?? null, agentId ?? null, owner === undefined ? null : [owner.ownerId, ...owner.tenantIds]]);
 const holds = (scope: CountedScope, tenantId: string, agentId: string, ownerId: string | null) =>
-  (scope.tenantId === undefined || scope.tenantId === tenantId) && (scope.agentId === undefined || scope.agentId === agentId) && passesOwnerCondition(scope.owner, tenantId, ownerId);
+  (scope.tenantId === undefined || scope.tenantId === tenantId) &&
+  (scope.agentId === undefined || scope.agentId === agentId) &&
+  passesOwnerCondition(scope.owner, tenantId, ownerId);
 
 export function createTermCounts(db: SqliteDatabase): TermCounts {
   const scopes = new Map<string, { scope: CountedScope; counts: ScopeTermCounts }>();
@@ -61,12 +71,16 @@ export function createTermCounts(db: SqliteDatabase): TermCounts {
   // Temporary triggers (this connection only) see every insert and delete, whichever path made it: a delete by id, by
   // source session, a flush or the lifecycle's eviction. A rolled-back write leaves the counts a little off, which only
   // shifts which words a search picks, never what the SQL filter lets through.
-  db.function('memory_terms_step', { deterministic: false, varargs: false }, (tenantId: unknown, agentId: unknown, ownerId: unknown, content: unknown, by: unknown) => {
-    if (typeof tenantId === 'string' && typeof agentId === 'string' && typeof content === 'string') {
-      step(tenantId, agentId, typeof ownerId === 'string' ? ownerId : null, content, by === 1 ? 1 : -1);
-    }
-    return null;
-  });
+  db.function(
+    'memory_terms_step',
+    { deterministic: false, varargs: false },
+    (tenantId: unknown, agentId: unknown, ownerId: unknown, content: unknown, by: unknown) => {
+      if (typeof tenantId === 'string' && typeof agentId === 'string' && typeof content === 'string') {
+        step(tenantId, agentId, typeof ownerId === 'string' ? ownerId : null, content, by === 1 ? 1 : -1);
+      }
+      return null;
+    },
+  );
   db.exec(
     `CREATE TEMP TRIGGER IF NOT EXISTS memory_terms_ai AFTER INSERT ON main.memory_entries BEGIN
        SELECT memory_terms_step(new.tenant_id, new.agent_id, new.owner_id, new.content, 1);
@@ -83,7 +97,10 @@ export function createTermCounts(db: SqliteDatabase): TermCounts {
       ...(filter.readableBy === undefined ? {} : { readableBy: filter.readableBy }),
     });
     const counts: ScopeTermCounts = { entries: 0, byWord: new Map() };
-    for (const content of db.prepare<unknown[], string>(`SELECT e.content FROM memory_entries e ${where.sql}`).pluck().iterate(...where.values)) {
+    for (const content of db
+      .prepare<unknown[], string>(`SELECT e.content FROM memory_entries e ${where.sql}`)
+      .pluck()
+      .iterate(...where.values)) {
       counts.entries += 1;
       for (const word of wordsOf(content)) counts.byWord.set(word, (counts.byWord.get(word) ?? 0) + 1);
     }

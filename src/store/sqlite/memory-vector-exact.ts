@@ -14,7 +14,8 @@ function isBuffer(value: unknown): value is Buffer {
 export function createExactVectorLane(db: SqliteDatabase): VectorLane {
   // NULL for a vector with no direction, which is never a match.
   db.function(COSINE_FUNCTION, { deterministic: true }, (left: unknown, right: unknown) => {
-    const score = isBuffer(left) && isBuffer(right) ? cosineSimilarity(blobValues(left), blobValues(right)) : Number.NaN;
+    const score =
+      isBuffer(left) && isBuffer(right) ? cosineSimilarity(blobValues(left), blobValues(right)) : Number.NaN;
     return Number.isNaN(score) ? null : score;
   });
   const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], { id: string; score: number }>>>();

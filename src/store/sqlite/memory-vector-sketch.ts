@@ -45,7 +45,8 @@ export function createSketchVectorLane(db: SqliteDatabase): VectorLane {
     if (found?.seqs == null || found.vectors === null) return [];
     const seqs = found.seqs.split(',').map(Number);
     const all = blobValues(found.vectors);
-    if (all.length !== seqs.length * values.length) throw new Error(`vector index ${index.id} holds vectors of another length than ${values.length}`);
+    if (all.length !== seqs.length * values.length)
+      throw new Error(`vector index ${index.id} holds vectors of another length than ${values.length}`);
     const scores = cosineScores(values, all);
     return bestByScore(seqs, scores, limit).map((at) => ({ seq: seqs[at] as number, score: scores[at] as number }));
   }

@@ -30,7 +30,12 @@ export interface VectorLane {
   /** The id and scope of the entry with this seq when the lane holds them in memory; undefined: read them from the file. */
   knownEntry(seq: number): KnownEntry | undefined;
   /** Best first; `score` is the cosine similarity. */
-  search(index: VectorIndex, values: Float32Array, filter: MemoryFilter, limit: number): { id: string; score: number }[];
+  search(
+    index: VectorIndex,
+    values: Float32Array,
+    filter: MemoryFilter,
+    limit: number,
+  ): { id: string; score: number }[];
 }
 
 /** What a lane holding an entry in memory knows of it: enough to name a search result and keep it to a scope. */
@@ -83,7 +88,8 @@ export function bestByScore(seqs: readonly number[], scores: Float64Array, limit
 /** The blob's values: a view when the Buffer is 4-byte aligned (a blob read from SQLite has its own), else a copy. */
 export function blobValues(blob: Buffer): Float32Array {
   const length = Math.floor(blob.byteLength / Float32Array.BYTES_PER_ELEMENT);
-  if (blob.byteOffset % Float32Array.BYTES_PER_ELEMENT === 0) return new Float32Array(blob.buffer, blob.byteOffset, length);
+  if (blob.byteOffset % Float32Array.BYTES_PER_ELEMENT === 0)
+    return new Float32Array(blob.buffer, blob.byteOffset, length);
   const values = new Float32Array(length);
   new Uint8Array(values.buffer).set(blob.subarray(0, values.byteLength));
   return values;
@@ -106,11 +112,15 @@ export interface VectorStore {
 
 export function createVectorStore(db: SqliteDatabase, lane: () => VectorLane): VectorStore {
   const indexes = new Map<string, VectorIndex>();
-  const selectIndexes = db.prepare<[], { id: number; model: string; dimensions: number }>('SELECT id, model, dimensions FROM memory_vector_indexes');
+  const selectIndexes = db.prepare<[], { id: number; model: string; dimensions: number }>(
+    'SELECT id, model, dimensions FROM memory_vector_indexes',
+  );
   const insertIndex = db.prepare<[string, number], { id: number }>(
     'INSERT INTO memory_vector_indexes (model, dimensions) VALUES (?, ?) RETURNING id',
   );
-  const currentOf = db.prepare<[number], { index_id: number }>('SELECT index_id FROM memory_vectors WHERE entry_seq = ?');
+  const currentOf = db.prepare<[number], { index_id: number }>(
+    'SELECT index_id FROM memory_vectors WHERE entry_seq = ?',
+  );
   const upsert = db.prepare(
     `INSERT INTO memory_vectors (entry_seq, index_id, vector, sketch) VALUES (?, ?, ?, ?)
      ON CONFLICT (entry_seq) DO UPDATE SET index_id = excluded.index_id, vector = excluded.vector, sketch = excluded.sketch`,

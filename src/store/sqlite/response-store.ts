@@ -1,5 +1,11 @@
 // SQLite implementation of the ResponsePort: which session each POST /v1/responses id belongs to, its status and body.
-import { RESPONSE_STATUSES, type ResponseRecord, type ResponsePort, type ResponseStatus, type StoredResponse } from '../ports/index.js';
+import {
+  RESPONSE_STATUSES,
+  type ResponseRecord,
+  type ResponsePort,
+  type ResponseStatus,
+  type StoredResponse,
+} from '../ports/index.js';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
 
@@ -21,7 +27,14 @@ const COLUMNS = 'response_id, session_key, client_id, created_at, status, backgr
 const statusOf = (value: string): ResponseStatus => RESPONSE_STATUSES.find((status) => status === value) ?? 'completed';
 
 function toRecord(row: ResponseRow): ResponseRecord {
-  return { responseId: row.response_id, sessionKey: row.session_key, clientId: row.client_id, createdAt: row.created_at, status: statusOf(row.status), isBackground: row.background === 1 };
+  return {
+    responseId: row.response_id,
+    sessionKey: row.session_key,
+    clientId: row.client_id,
+    createdAt: row.created_at,
+    status: statusOf(row.status),
+    isBackground: row.background === 1,
+  };
 }
 
 export function createSqliteResponsePort(db: SqliteDatabase): ResponsePort {
@@ -38,14 +51,24 @@ export function createSqliteResponsePort(db: SqliteDatabase): ResponsePort {
   const transitionFrom = (count: number) => {
     let statement = transitions.get(count);
     if (statement === undefined) {
-      statement = db.prepare<unknown[]>(`UPDATE openai_responses SET status = ?, body = ? WHERE response_id = ? AND status IN (${Array(count).fill('?').join(', ')})`);
+      statement = db.prepare<unknown[]>(
+        `UPDATE openai_responses SET status = ?, body = ? WHERE response_id = ? AND status IN (${Array(count).fill('?').join(', ')})`,
+      );
       transitions.set(count, statement);
     }
     return statement;
   };
   return {
     async save(record, body) {
-      insert.run(record.responseId, record.sessionKey, record.clientId, record.createdAt, record.status, record.isBackground ? 1 : 0, body);
+      insert.run(
+        record.responseId,
+        record.sessionKey,
+        record.clientId,
+        record.createdAt,
+        record.status,
+        record.isBackground ? 1 : 0,
+        body,
+      );
     },
     async get(responseId) {
       const row = byId.get(responseId);

@@ -1,12 +1,24 @@
 // The SQLite RetentionPort: deletes the oldest evidence in short transactions (on the writer thread when the store has
 // one, between the evidence batches it writes) and reports the file's size and each evidence table's rows.
-import { EVIDENCE_TABLES, EXACT_COUNT_MAX_ROWS, type EvidenceTable, type EvidenceTableSize, type RetentionPort } from '../ports/retention.js';
+import {
+  EVIDENCE_TABLES,
+  EXACT_COUNT_MAX_ROWS,
+  type EvidenceTable,
+  type EvidenceTableSize,
+  type RetentionPort,
+} from '../ports/retention.js';
 import type { SqliteDatabase } from './database.js';
 import { createInThreadWriter, type WriterThread } from './sql-writer.js';
 
 /** When each table's row was recorded (a turn's start for the session index); every one is indexed. */
 const TIME_COLUMNS: Record<EvidenceTable, string> = {
-  trajectory: 'ts', session_index: 'started_at', token_usage: 'ts', delivery_traces: 'ts', diagnostic_events: 'ts', health_signals: 'ts', audit_log: 'ts',
+  trajectory: 'ts',
+  session_index: 'started_at',
+  token_usage: 'ts',
+  delivery_traces: 'ts',
+  diagnostic_events: 'ts',
+  health_signals: 'ts',
+  audit_log: 'ts',
 };
 
 /** One statement per table, in EVIDENCE_TABLES order: the oldest `limit` rows before the cut-off, found through the time index. */
@@ -25,16 +37,23 @@ interface Ends {
 export function createSqliteRetentionPort(db: SqliteDatabase, writers?: WriterThread): RetentionPort {
   const writer = writers?.writer(DELETES) ?? createInThreadWriter(db, DELETES);
   // Each MIN and MAX is a subquery of its own, so each reads one end of an index rather than the whole table.
-  const ends = EVIDENCE_TABLES.map((table) => db.prepare<[], Ends>(
-    `SELECT (SELECT MIN(rowid) FROM ${table}) AS low, (SELECT MAX(rowid) FROM ${table}) AS high, (SELECT MIN(${TIME_COLUMNS[table]}) FROM ${table}) AS oldest`));
+  const ends = EVIDENCE_TABLES.map((table) =>
+    db.prepare<[], Ends>(
+      `SELECT (SELECT MIN(rowid) FROM ${table}) AS low, (SELECT MAX(rowid) FROM ${table}) AS high, (SELECT MIN(${TIME_COLUMNS[table]}) FROM ${table}) AS oldest`,
+    ),
+  );
   // Counting stops one row past the limit, so a table of any size costs at most that many index entries.
-  const counts = EVIDENCE_TABLES.map((table) => db.prepare<[], number>(`SELECT COUNT(*) FROM (SELECT 1 FROM ${table} LIMIT ${EXACT_COUNT_MAX_ROWS + 1})`).pluck());
-  const pragma = (name: 'page_count' | 'page_size' | 'freelist_count'): number => db.prepare<[], number>(`PRAGMA ${name}`).pluck().get() ?? 0;
+  const counts = EVIDENCE_TABLES.map((table) =>
+    db.prepare<[], number>(`SELECT COUNT(*) FROM (SELECT 1 FROM ${table} LIMIT ${EXACT_COUNT_MAX_ROWS + 1})`).pluck(),
+  );
+  const pragma = (name: 'page_count' | 'page_size' | 'freelist_count'): number =>
+    db.prepare<[], number>(`PRAGMA ${name}`).pluck().get() ?? 0;
 
   function tableSize(index: number, table: EvidenceTable): EvidenceTableSize {
     const { low, high, oldest } = ends[index]?.get() ?? { low: null, high: null, oldest: null };
     const counted = counts[index]?.get() ?? 0;
-    if (counted <= EXACT_COUNT_MAX_ROWS || low === null || high === null) return { table, rows: counted, rowsExact: true, oldestMs: oldest, bytes: null };
+    if (counted <= EXACT_COUNT_MAX_ROWS || low === null || high === null)
+      return { table, rows: counted, rowsExact: true, oldestMs: oldest, bytes: null };
     // Rows are appended with growing rowids and deleted oldest first, so the span of rowids is close to the count.
     return { table, rows: Math.max(high - low + 1, counted), rowsExact: false, oldestMs: oldest, bytes: null };
   }

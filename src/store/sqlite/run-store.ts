@@ -21,11 +21,15 @@ export function createSqliteRunPort(db: SqliteDatabase): RunPort {
     "UPDATE runs SET status = 'orphaned', completed_at = ?, error = COALESCE(error, ?) WHERE status = 'running' AND owner_instance IS NULL",
   );
   const beat = db.prepare("UPDATE runs SET heartbeat_at = ? WHERE status = 'running' AND owner_instance = ?");
-  const owners = db.prepare<[], { owner_instance: string | null }>("SELECT DISTINCT owner_instance FROM runs WHERE status = 'running'");
+  const owners = db.prepare<[], { owner_instance: string | null }>(
+    "SELECT DISTINCT owner_instance FROM runs WHERE status = 'running'",
+  );
   const orphanTx = db.transaction((ownerList: readonly (string | null)[], now: number): number => {
     let count = 0;
     for (const owner of ownerList) {
-      count += (owner === null ? orphanUnowned.run(now, ORPHANED_RUN_ERROR) : orphanOwned.run(now, ORPHANED_RUN_ERROR, owner)).changes;
+      count += (
+        owner === null ? orphanUnowned.run(now, ORPHANED_RUN_ERROR) : orphanOwned.run(now, ORPHANED_RUN_ERROR, owner)
+      ).changes;
     }
     return count;
   });
@@ -72,10 +76,19 @@ export function createSqliteRunPort(db: SqliteDatabase): RunPort {
     },
     async list({ status, sinceMs, rootRunId, kind, limit }, signal) {
       signal?.throwIfAborted();
-      const where = buildWhere([['status', '=', status], ['started_at', '>=', sinceMs], ['root_run_id', '=', rootRunId], ['kind', '=', kind]]);
+      const where = buildWhere([
+        ['status', '=', status],
+        ['started_at', '>=', sinceMs],
+        ['root_run_id', '=', rootRunId],
+        ['kind', '=', kind],
+      ]);
       const limitSql = limit === undefined ? '' : ' LIMIT ?';
       const values = limit === undefined ? where.values : [...where.values, limit];
-      const rows = db.prepare<unknown[], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs ${where.sql} ORDER BY started_at DESC, run_id${limitSql}`).all(...values);
+      const rows = db
+        .prepare<unknown[], RunRow>(
+          `SELECT ${RUN_COLUMNS} FROM runs ${where.sql} ORDER BY started_at DESC, run_id${limitSql}`,
+        )
+        .all(...values);
       return rows.map(toRunRecord);
     },
     async heartbeat(ownerInstance, now) {

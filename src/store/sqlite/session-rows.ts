@@ -84,7 +84,8 @@ export function toRecord(row: SessionRow): SessionRecord {
 
 /** The role-specific fields of a message, kept in the `data` JSON column. */
 export function messageData(message: TranscriptMessage): string | null {
-  if (message.role === 'assistant' && message.toolCalls !== undefined) return JSON.stringify({ toolCalls: message.toolCalls });
+  if (message.role === 'assistant' && message.toolCalls !== undefined)
+    return JSON.stringify({ toolCalls: message.toolCalls });
   if (message.role === 'tool') {
     return JSON.stringify({ toolCallId: message.toolCallId, toolName: message.toolName, isError: message.isError });
   }
@@ -100,7 +101,9 @@ export type MessageRowValues = readonly [role: string, content: string, data: st
  */
 export function messageRowValues(message: TranscriptMessage): MessageRowValues {
   if (typeof message.content !== 'string' || typeof message.timestamp !== 'number') {
-    throw new GatewayError('internal', 'A transcript message needs text content and a numeric timestamp to be stored', { role: message.role });
+    throw new GatewayError('internal', 'A transcript message needs text content and a numeric timestamp to be stored', {
+      role: message.role,
+    });
   }
   return [message.role, message.content, messageData(message), message.timestamp];
 }

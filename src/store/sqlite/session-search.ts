@@ -36,7 +36,9 @@ function channelTypeOf(metadata: Record<string, unknown>): string | null {
 }
 
 /** Searches message content for `query`; `ownedBy` limits it to that client's sessions before `limit` counts. */
-export function createSessionSearch(db: SqliteDatabase): (query: string, limit: number, ownedBy?: string) => SessionSearchHit[] {
+export function createSessionSearch(
+  db: SqliteDatabase,
+): (query: string, limit: number, ownedBy?: string) => SessionSearchHit[] {
   // One hit per session: its best-ranked message (bm25 is lower-is-better; ties go to the newest message).
   // An owner filter joins inside `hits`, so other clients' sessions never take a place under the limit.
   const searchSql = (ownerClause: string) =>

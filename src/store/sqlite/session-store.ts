@@ -4,7 +4,16 @@ import { isGatewayError, sessionNotFound } from '../../errors.js';
 import type { SessionPort, SessionRecord, TranscriptMessage } from '../ports/index.js';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
-import { messageRowValues, SESSION_COLUMNS, storedMetadata, toMessage, toRecord, type MessageRow, type MessageRowValues, type SessionRow } from './session-rows.js';
+import {
+  messageRowValues,
+  SESSION_COLUMNS,
+  storedMetadata,
+  toMessage,
+  toRecord,
+  type MessageRow,
+  type MessageRowValues,
+  type SessionRow,
+} from './session-rows.js';
 import { createSessionSearch } from './session-search.js';
 import { DEFAULT_SESSION_WRITE_LIMITS, type SessionWriteLimits } from './session-write-limits.js';
 import { createSessionWriteQueue, type SessionWriteQueue } from './session-write-queue.js';
@@ -151,7 +160,8 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
     async history(sessionKey, limit, signal) {
       signal?.throwIfAborted();
       settle(sessionKey);
-      const rows = limit === undefined ? allMessages.all(sessionKey) : newestMessages.all(sessionKey, Math.max(0, limit));
+      const rows =
+        limit === undefined ? allMessages.all(sessionKey) : newestMessages.all(sessionKey, Math.max(0, limit));
       return rows.map(toMessage);
     },
     async replaceHistory(sessionKey, messages, now) {
@@ -214,7 +224,10 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
       if (!isKnown(sessionKey)) return false;
       const { totalTokens, totalCost, stepsExecuted, requestedBy } = usage;
       try {
-        await queue.enqueue({ kind: 'usage', sessionKey, usage: { totalTokens, totalCost, stepsExecuted, requestedBy }, now }, requestedBy.length);
+        await queue.enqueue(
+          { kind: 'usage', sessionKey, usage: { totalTokens, totalCost, stepsExecuted, requestedBy }, now },
+          requestedBy.length,
+        );
       } catch (error) {
         // Another connection deleted the session before the commit: absent, as if it had been gone at the call.
         if (isGatewayError(error) && error.kind === 'not_found') return false;

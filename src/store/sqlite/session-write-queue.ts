@@ -78,7 +78,10 @@ export function createSessionWriteQueue({ write, isOpen, limits, log }: SessionW
       else droppedUsage += 1;
     }
     // Keys and counts only: message bodies never reach the log.
-    log.error({ err: error, sessionKeys, droppedMessages, droppedUsage }, 'queued session writes could not be stored and were dropped');
+    log.error(
+      { err: error, sessionKeys, droppedMessages, droppedUsage },
+      'queued session writes could not be stored and were dropped',
+    );
   }
 
   function dropAll(batch: readonly QueuedSessionWrite[], error: unknown): Dropped {

@@ -13,7 +13,9 @@ export interface SessionWrites {
 }
 
 export function createSessionWrites(db: SqliteDatabase): SessionWrites {
-  const insertMessage = db.prepare('INSERT INTO session_messages (session_key, role, content, data, created_at) VALUES (?, ?, ?, ?, ?)');
+  const insertMessage = db.prepare(
+    'INSERT INTO session_messages (session_key, role, content, data, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
   // Migration 9 dropped the per-row AFTER INSERT trigger: FTS5 writes its pending terms out at every statement
   // savepoint, so the trigger wrote (and later merged) one small segment per message, while one INSERT…SELECT over
   // the rows a transaction added writes one. Measured on 64-message transactions: about 6 µs of index work per
@@ -21,7 +23,9 @@ export function createSessionWrites(db: SqliteDatabase): SessionWrites {
   const indexFrom = db.prepare(
     'INSERT INTO session_messages_fts (rowid, content, session_key) SELECT id, content, session_key FROM session_messages WHERE id >= ?',
   );
-  const bumpCount = db.prepare('UPDATE sessions SET message_count = message_count + ?, updated_at = ? WHERE session_key = ?');
+  const bumpCount = db.prepare(
+    'UPDATE sessions SET message_count = message_count + ?, updated_at = ? WHERE session_key = ?',
+  );
   const addUsage = db.prepare(
     `UPDATE sessions SET usage_total_tokens = usage_total_tokens + ?, usage_total_cost = usage_total_cost + ?,
        usage_steps = usage_steps + ?, usage_turns = usage_turns + 1, has_usage = 1, last_requested_by = ?, updated_at = ?
@@ -38,7 +42,8 @@ export function createSessionWrites(db: SqliteDatabase): SessionWrites {
       }
     } catch (error) {
       // The rows' only foreign key is their session: it is gone (deleted by another connection since it was checked).
-      if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw sessionNotFound(sessionKey, 'sessionKey');
+      if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+        throw sessionNotFound(sessionKey, 'sessionKey');
       throw error;
     }
     return firstId;
@@ -52,10 +57,18 @@ export function createSessionWrites(db: SqliteDatabase): SessionWrites {
       if (entry.kind === 'append') {
         const first = insertRows(entry.sessionKey, entry.rows);
         firstId ??= first;
-        if (bumpCount.run(entry.rows.length, entry.now, entry.sessionKey).changes === 0) throw sessionNotFound(entry.sessionKey, 'sessionKey');
+        if (bumpCount.run(entry.rows.length, entry.now, entry.sessionKey).changes === 0)
+          throw sessionNotFound(entry.sessionKey, 'sessionKey');
       } else {
         const { usage } = entry;
-        const changed = addUsage.run(usage.totalTokens, usage.totalCost, usage.stepsExecuted, usage.requestedBy, entry.now, entry.sessionKey).changes;
+        const changed = addUsage.run(
+          usage.totalTokens,
+          usage.totalCost,
+          usage.stepsExecuted,
+          usage.requestedBy,
+          entry.now,
+          entry.sessionKey,
+        ).changes;
         if (changed === 0) throw sessionNotFound(entry.sessionKey, 'sessionKey');
       }
     }

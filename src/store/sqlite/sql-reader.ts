@@ -50,7 +50,10 @@ export interface ReaderThread {
   close(): Promise<void>;
 }
 
-export function createReaderThread(path: string, { stallMs = READER_STALL_MS }: { stallMs?: number } = {}): ReaderThread {
+export function createReaderThread(
+  path: string,
+  { stallMs = READER_STALL_MS }: { stallMs?: number } = {},
+): ReaderThread {
   let thread: SqliteThread | undefined;
   let online = false;
   let busy = false;

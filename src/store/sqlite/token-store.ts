@@ -40,7 +40,8 @@ export function createSqliteTokenPort(db: SqliteDatabase): TokenPort {
       try {
         insert.run(token.id, token.secretHash, JSON.stringify(token.scopes), token.createdAt);
       } catch (error) {
-        if (error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw tokenIdTaken(token.id);
+        if (error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+          throw tokenIdTaken(token.id);
         throw error;
       }
     },

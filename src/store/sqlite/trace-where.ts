@@ -15,7 +15,8 @@ const TEXT_COLUMNS: Record<TraceTextField, string> = {
 const FLAG_COLUMNS: Record<TraceFlagField, string> = { degraded: 'degraded', synthetic: 'synthetic' };
 
 type FlagCondition = Extract<TraceCondition, { field: TraceFlagField }>;
-const isFlag = (condition: TraceCondition): condition is FlagCondition => condition.field === 'degraded' || condition.field === 'synthetic';
+const isFlag = (condition: TraceCondition): condition is FlagCondition =>
+  condition.field === 'degraded' || condition.field === 'synthetic';
 
 function compileCondition(condition: TraceCondition): SqlFragment {
   if (isFlag(condition)) {
@@ -25,7 +26,9 @@ function compileCondition(condition: TraceCondition): SqlFragment {
   if (condition.op === '~') return { sql: `instr(${column}, ?) > 0`, values: [condition.value] };
   if (condition.value === null) return { sql: `${column} IS ${condition.op === '=' ? '' : 'NOT '}NULL`, values: [] };
   // `!=` keeps rows whose value is absent, as a reader would expect.
-  return condition.op === '=' ? { sql: `${column} = ?`, values: [condition.value] } : { sql: `(${column} IS NULL OR ${column} != ?)`, values: [condition.value] };
+  return condition.op === '='
+    ? { sql: `${column} = ?`, values: [condition.value] }
+    : { sql: `(${column} IS NULL OR ${column} != ?)`, values: [condition.value] };
 }
 
 /** The conditions joined by AND (each with `?` placeholders only). */

@@ -43,10 +43,14 @@ export function buildWhere(conditions: readonly Condition[]): WhereClause {
 
 /** `column IN (?, …)`; an empty list matches nothing. */
 export function inList(column: string, values: readonly SqlValue[]): SqlFragment {
-  return values.length === 0 ? { sql: '0', values: [] } : { sql: `${column} IN (${values.map(() => '?').join(', ')})`, values };
+  return values.length === 0
+    ? { sql: '0', values: [] }
+    : { sql: `${column} IN (${values.map(() => '?').join(', ')})`, values };
 }
 
 /** `a = ? OR b = ?` for one value, or undefined when the value is. */
 export function anyColumnEquals(columns: readonly string[], value: SqlValue | undefined): SqlFragment | undefined {
-  return value === undefined ? undefined : { sql: columns.map((column) => `${column} = ?`).join(' OR '), values: columns.map(() => value) };
+  return value === undefined
+    ? undefined
+    : { sql: columns.map((column) => `${column} = ?`).join(' OR '), values: columns.map(() => value) };
 }

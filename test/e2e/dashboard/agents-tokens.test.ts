@@ -29,8 +29,12 @@ describe('dashboard agents and tokens', () => {
     await form.getByRole('button', { name: 'Create agent' }).click();
     await expect.poll(() => page.getByText('Agent helper created.').count()).toBe(1);
     await expect.poll(() => page.getByRole('region', { name: 'Helper (helper)' }).count()).toBe(1);
-    const agents = await fetch(`${world.gateway.url}/api/agents`, { headers: { authorization: `Bearer ${world.gateway.tokens.admin}` } });
-    expect(((await agents.json()) as { agents: { id: string; provider: string }[] }).agents).toContainEqual(expect.objectContaining({ id: 'helper', provider: 'fake' }));
+    const agents = await fetch(`${world.gateway.url}/api/agents`, {
+      headers: { authorization: `Bearer ${world.gateway.tokens.admin}` },
+    });
+    expect(((await agents.json()) as { agents: { id: string; provider: string }[] }).agents).toContainEqual(
+      expect.objectContaining({ id: 'helper', provider: 'fake' }),
+    );
     await capture(world, 'agents');
     expect(world.browser.problems).toEqual([]);
   });
@@ -44,7 +48,8 @@ describe('dashboard agents and tokens', () => {
     await expect.poll(() => secretElement.count()).toBe(1);
     const secret = (await secretElement.textContent()) ?? '';
     expect(secret.length).toBeGreaterThanOrEqual(32);
-    const withSecret = () => fetch(`${world.gateway.url}/api/agents`, { headers: { authorization: `Bearer ${secret}` } });
+    const withSecret = () =>
+      fetch(`${world.gateway.url}/api/agents`, { headers: { authorization: `Bearer ${secret}` } });
     expect((await withSecret()).status).toBe(200);
     await capture(world, 'tokens-secret');
     await page.getByRole('button', { name: 'Done' }).click();

@@ -28,7 +28,11 @@ describe('dashboard approvals and config', () => {
     const turn = fetch(`${world.gateway.url}/api/chat`, {
       method: 'POST',
       headers: { authorization: `Bearer ${world.gateway.tokens.admin}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ message: 'What time is it?', agentId: 'guarded', sessionKey: 'default:ops:dashboard:approval' }),
+      body: JSON.stringify({
+        message: 'What time is it?',
+        agentId: 'guarded',
+        sessionKey: 'default:ops:dashboard:approval',
+      }),
     });
     const card = page.getByRole('listitem', { name: 'current_time for guarded' });
     await expect.poll(() => card.count(), { timeout: 10_000 }).toBe(1);
@@ -53,18 +57,27 @@ describe('dashboard approvals and config', () => {
     await editor.fill(JSON.stringify(agents, null, 2));
     await page.getByRole('button', { name: 'Save section' }).click();
     await expect.poll(() => page.getByText('Saved agents.').count()).toBe(1);
-    expect(await admin('config.read', { section: 'agents' })).toMatchObject({ default: { systemPrompt: 'Answer in one sentence.' } });
-    await expect.poll(async () => (JSON.parse(await editor.inputValue()) as typeof agents).default?.systemPrompt).toBe('Answer in one sentence.');
+    expect(await admin('config.read', { section: 'agents' })).toMatchObject({
+      default: { systemPrompt: 'Answer in one sentence.' },
+    });
+    await expect
+      .poll(async () => (JSON.parse(await editor.inputValue()) as typeof agents).default?.systemPrompt)
+      .toBe('Answer in one sentence.');
     const history = page.getByRole('region', { name: 'History' });
     const entries = history.getByRole('listitem');
     await expect.poll(() => entries.count()).toBeGreaterThanOrEqual(2);
     await entries.first().getByRole('button', { name: 'Show diff' }).click();
     await expect.poll(() => history.locator('pre').textContent()).toContain('Answer in one sentence.');
     await capture(world, 'config');
-    await entries.nth(1).getByRole('button', { name: /^Roll back to/ }).click();
+    await entries
+      .nth(1)
+      .getByRole('button', { name: /^Roll back to/ })
+      .click();
     await expect.poll(() => page.getByText(/^Rolled back to/).count()).toBe(1);
     const restored = (await admin('config.read', { section: 'agents' })) as Record<string, Record<string, unknown>>;
-    await expect.poll(async () => (JSON.parse(await editor.inputValue()) as typeof agents).default?.systemPrompt).toBe(before.default?.systemPrompt);
+    await expect
+      .poll(async () => (JSON.parse(await editor.inputValue()) as typeof agents).default?.systemPrompt)
+      .toBe(before.default?.systemPrompt);
     expect(restored.default?.systemPrompt).toBe(before.default?.systemPrompt);
     expect(restored.default?.systemPrompt).not.toBe('Answer in one sentence.');
     expect(world.browser.problems).toEqual([]);

@@ -19,7 +19,9 @@ describe('dashboard chat and sessions', () => {
       { deltas: ['The time ', 'is shown ', 'above.'], chunkDelayMs: 700 },
     );
     await openSignedIn(world, 'chat');
-    await expect.poll(() => new URL(page.url()).searchParams.get('session') ?? '').toMatch(/^default:dashboard:dashboard:/);
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get('session') ?? '')
+      .toMatch(/^default:dashboard:dashboard:/);
     sessionKey = new URL(page.url()).searchParams.get('session') ?? '';
     await page.getByLabel('Message', { exact: true }).fill('What time is it?');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -63,13 +65,17 @@ describe('dashboard chat and sessions', () => {
     const { page } = world.browser;
     world.llm.script({ status: 500, errorMessage: 'upstream exploded' });
     await openSignedIn(world, 'chat');
-    await expect.poll(() => new URL(page.url()).searchParams.get('session') ?? '').toMatch(/^default:dashboard:dashboard:/);
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get('session') ?? '')
+      .toMatch(/^default:dashboard:dashboard:/);
     const failedKey = new URL(page.url()).searchParams.get('session') ?? '';
     await page.getByLabel('Message', { exact: true }).fill('Hello?');
     await page.getByRole('button', { name: 'Send' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'upstream exploded' });
     await expect.poll(() => alert.count(), { timeout: 10_000 }).toBe(1);
-    expect(await alert.textContent()).toContain('Model call to fake/fake-model failed: server (HTTP 500): upstream exploded');
+    expect(await alert.textContent()).toContain(
+      'Model call to fake/fake-model failed: server (HTTP 500): upstream exploded',
+    );
     await capture(world, 'chat-failed');
 
     await openSignedIn(world, `sessions?key=${encodeURIComponent(failedKey)}`);

@@ -1,7 +1,13 @@
 // The dashboard tests' world: the fake LLM, a started gateway serving the built dashboard, and a headless Chromium.
 import { expect } from 'vitest';
 import { builtDashboard } from '../../support/dashboard-build.js';
-import { openDashboardBrowser, PHONE, DESKTOP, settleLayout, type DashboardBrowser } from '../../support/dashboard-browser.js';
+import {
+  openDashboardBrowser,
+  PHONE,
+  DESKTOP,
+  settleLayout,
+  type DashboardBrowser,
+} from '../../support/dashboard-browser.js';
 import { UNLABELLED_CONTROLS } from '../../support/dashboard-scripts.js';
 import { startFakeLlm, type FakeLlm } from '../../support/fake-llm-server.js';
 import { startGateway, type Harness, type HarnessOptions } from '../../support/gateway-harness.js';
@@ -20,12 +26,22 @@ export async function startDashboardWorld(options: Pick<HarnessOptions, 'app'> =
     ...options,
     gateway: { webDistPath },
     providers: {
-      fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512, cost: { input: 1, output: 2 } }] },
+      fake: {
+        type: 'openai-compatible',
+        baseUrl: llm.baseUrl,
+        models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512, cost: { input: 1, output: 2 } }],
+      },
     },
     agents: {
       default: { name: 'Assistant', provider: 'fake', model: 'fake-model', tools: ['current_time'] },
       // Every current_time call of this agent waits for an operator (the Approvals page).
-      guarded: { name: 'Guarded', provider: 'fake', model: 'fake-model', tools: ['current_time'], requireApproval: ['current_time'] },
+      guarded: {
+        name: 'Guarded',
+        provider: 'fake',
+        model: 'fake-model',
+        tools: ['current_time'],
+        requireApproval: ['current_time'],
+      },
     },
   });
   const browser = await openDashboardBrowser();
@@ -42,7 +58,11 @@ export async function startDashboardWorld(options: Pick<HarnessOptions, 'app'> =
 }
 
 /** Opens `/app/<path>`, signs in with `secret` when the form shows, and waits for the page heading. */
-export async function openSignedIn(world: DashboardWorld, path = '', secret = world.gateway.tokens.admin): Promise<void> {
+export async function openSignedIn(
+  world: DashboardWorld,
+  path = '',
+  secret = world.gateway.tokens.admin,
+): Promise<void> {
   const { page } = world.browser;
   await page.goto(`${world.gateway.url}/app/${path}`);
   const tokenField = page.getByLabel('Token', { exact: true });
@@ -50,7 +70,9 @@ export async function openSignedIn(world: DashboardWorld, path = '', secret = wo
     await tokenField.fill(secret);
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
-  await expect.poll(() => page.getByRole('status').filter({ hasText: 'Connected' }).count(), { timeout: 10_000 }).toBe(1);
+  await expect
+    .poll(() => page.getByRole('status').filter({ hasText: 'Connected' }).count(), { timeout: 10_000 })
+    .toBe(1);
 }
 
 /** Controls a screen reader could not name: inputs without a label, buttons and links without text. */

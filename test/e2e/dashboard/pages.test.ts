@@ -24,11 +24,20 @@ describe('dashboard pages', () => {
     const search = page.getByRole('region', { name: 'Search' });
     await expect.poll(() => search.getByText('The staging database lives in Frankfurt.').count()).toBe(1);
     await search.getByRole('button', { name: /^Inspect / }).click();
-    await expect.poll(() => page.getByRole('region', { name: 'Entry' }).getByText('fact', { exact: true }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Entry' }).getByText('fact', { exact: true }).count())
+      .toBe(1);
     await capture(world, 'memory');
     await search.getByRole('button', { name: /^Delete / }).click();
     await expect.poll(() => page.getByText('Entry deleted.').count()).toBe(1);
-    await expect.poll(() => page.getByRole('region', { name: /^Browse/ }).getByText('No entries.').count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('region', { name: /^Browse/ })
+          .getByText('No entries.')
+          .count(),
+      )
+      .toBe(1);
     expect(world.browser.problems).toEqual([]);
   });
 
@@ -50,24 +59,43 @@ describe('dashboard pages', () => {
     await expect.poll(() => page.getByText('morning-report fired.').count()).toBe(1);
     await row.getByRole('button', { name: 'Runs' }).click();
     const runs = page.getByRole('region', { name: 'Runs of morning-report' });
-    await expect.poll(async () => {
-      await runs.getByRole('button', { name: 'Refresh' }).click();
-      return runs.locator('li').count();
-    }, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(
+        async () => {
+          await runs.getByRole('button', { name: 'Refresh' }).click();
+          return runs.locator('li').count();
+        },
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0);
     await capture(world, 'scheduler');
     expect(world.browser.problems).toEqual([]);
   });
 
   it("acts on another token's job of the same name, not the admin's own", async () => {
     const { page } = world.browser;
-    const rpc = (method: string, params: unknown) => callRpc(world.gateway.url, world.gateway.tokens.rpc, method, params);
-    expect((await rpc('cron.add', { name: 'morning-report', message: 'Theirs.', schedule: { kind: 'cron', expr: '0 8 * * *' } })).error).toBeUndefined();
+    const rpc = (method: string, params: unknown) =>
+      callRpc(world.gateway.url, world.gateway.tokens.rpc, method, params);
+    expect(
+      (
+        await rpc('cron.add', {
+          name: 'morning-report',
+          message: 'Theirs.',
+          schedule: { kind: 'cron', expr: '0 8 * * *' },
+        })
+      ).error,
+    ).toBeUndefined();
     await openSignedIn(world, 'scheduler');
     const theirs = page.getByRole('row', { name: /morning-report\s+rpc/ });
     await expect.poll(() => theirs.count()).toBe(1);
     await theirs.getByRole('button', { name: 'Run now' }).click();
     await expect.poll(() => page.getByText('morning-report fired.').count()).toBe(1);
-    await expect.poll(async () => ((await rpc('cron.runs', { jobName: 'morning-report' })).result as { runs: unknown[] }).runs.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(
+        async () => ((await rpc('cron.runs', { jobName: 'morning-report' })).result as { runs: unknown[] }).runs.length,
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0);
     await theirs.getByRole('button', { name: 'Remove' }).click();
     await expect.poll(() => page.getByText('morning-report removed.').count()).toBe(1);
     expect((await rpc('cron.status', { name: 'morning-report' })).error).toMatchObject({ data: { kind: 'not_found' } });
@@ -80,7 +108,14 @@ describe('dashboard pages', () => {
     const { page } = world.browser;
     await openSignedIn(world, 'observability');
     await expect.poll(() => page.locator('.chart canvas').count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
-    await expect.poll(() => page.getByRole('region', { name: 'Fleet health' }).getByText(/^Likely root cause/).count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('region', { name: 'Fleet health' })
+          .getByText(/^Likely root cause/)
+          .count(),
+      )
+      .toBe(1);
     const audit = page.getByRole('region', { name: 'Audit log' });
     await expect.poll(() => audit.locator('tbody tr').count()).toBeGreaterThan(0);
     await audit.getByLabel('Kind').fill('no-such-kind');
@@ -96,7 +131,9 @@ describe('dashboard pages', () => {
     await page.getByRole('button', { name: 'Start browser' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Stop browser' }).count(), { timeout: 30_000 }).toBe(1);
     await page.getByRole('button', { name: 'Take screenshot' }).click();
-    await expect.poll(() => page.getByAltText("Screenshot of the browser's current tab").count(), { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByAltText("Screenshot of the browser's current tab").count(), { timeout: 30_000 })
+      .toBe(1);
     await capture(world, 'browser');
     await page.getByRole('button', { name: 'Stop browser' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Start browser' }).count()).toBe(1);
@@ -105,7 +142,8 @@ describe('dashboard pages', () => {
 
   it('says the browser is not available when the gateway cannot start one', async () => {
     const { page } = world.browser;
-    const patch = (executablePath: string) => callRpc(world.gateway.url, world.gateway.tokens.admin, 'config.patch', { browser: { executablePath } });
+    const patch = (executablePath: string) =>
+      callRpc(world.gateway.url, world.gateway.tokens.admin, 'config.patch', { browser: { executablePath } });
     expect((await patch('/nonexistent/chromium')).error).toBeUndefined();
     try {
       await openSignedIn(world, 'browser');

@@ -13,7 +13,13 @@ describe('dashboard reconnect', () => {
   const start = async (port = 0) => {
     const gateway = await startGateway({
       gateway: { port, webDistPath: builtDashboard() },
-      providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512 }] } },
+      providers: {
+        fake: {
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512 }],
+        },
+      },
       agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model' } },
     });
     gateways.push(gateway);
@@ -53,15 +59,29 @@ describe('dashboard reconnect', () => {
     const second = await start(port);
     await chat(second, 'default:after:restart');
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe('Connected');
-    await expect.poll(() => page.getByRole('link', { name: 'default:after:restart' }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole('link', { name: 'default:after:restart' }).count(), { timeout: 10_000 })
+      .toBe(1);
     expect(await page.getByRole('link', { name: 'default:before:restart' }).count()).toBe(0);
 
     // The live feed on the overview follows the new process too.
     await page.getByRole('link', { name: 'Overview' }).click();
-    await expect.poll(() => page.getByRole('region', { name: 'Live events' }).getByText('live', { exact: true }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Live events' }).getByText('live', { exact: true }).count(), {
+        timeout: 10_000,
+      })
+      .toBe(1);
     await chat(second, 'default:after:restart');
-    await expect.poll(() => page.getByRole('region', { name: 'Live events' }).getByText('message:sent').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Live events' }).getByText('message:sent').count(), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(0);
     // While the gateway was down the browser logged failed connection attempts; nothing else may fail.
-    expect(browser.problems.filter((problem) => !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource: net::/.test(problem))).toEqual([]);
+    expect(
+      browser.problems.filter(
+        (problem) => !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource: net::/.test(problem),
+      ),
+    ).toEqual([]);
   });
 });

@@ -19,10 +19,17 @@ describe('dashboard sessions page with 100,000 sessions', () => {
       const writes: Promise<unknown>[] = [];
       db.transaction(() => {
         for (let index = 0; index < SESSIONS; index += 1) {
-          writes.push(port.ensure({
-            sessionKey: keyOf(index), agentId: index % 10 === 0 ? 'guarded' : 'default', tenantId: 'default',
-            kind: 'dm', createdAt: T0 + index * 1000, metadata: {}, ownerId: 'admin',
-          }));
+          writes.push(
+            port.ensure({
+              sessionKey: keyOf(index),
+              agentId: index % 10 === 0 ? 'guarded' : 'default',
+              tenantId: 'default',
+              kind: 'dm',
+              createdAt: T0 + index * 1000,
+              metadata: {},
+              ownerId: 'admin',
+            }),
+          );
         }
       })();
       await Promise.all(writes);

@@ -22,7 +22,10 @@ describe('dashboard sign in and overview', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByText('This token is not accepted by the gateway.').count()).toBe(1);
     // The refused check is the one expected console error (Chromium logs every 401 response).
-    expect(world.browser.problems.sort()).toEqual(['console: Failed to load resource: the server responded with a status of 401 (Unauthorized)', 'http 401: /api/agents']);
+    expect(world.browser.problems.sort()).toEqual([
+      'console: Failed to load resource: the server responded with a status of 401 (Unauthorized)',
+      'http 401: /api/agents',
+    ]);
     world.browser.problems.length = 0;
     await openSignedIn(world);
     expect(page.url()).not.toContain(world.gateway.tokens.admin);
@@ -42,7 +45,11 @@ describe('dashboard sign in and overview', () => {
       headers: { authorization: `Bearer ${world.gateway.tokens.admin}`, 'content-type': 'application/json' },
       body: JSON.stringify({ message: 'hello from outside' }),
     });
-    await expect.poll(() => page.getByRole('region', { name: 'Live events' }).getByText('message:sent').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Live events' }).getByText('message:sent').count(), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(0);
     await capture(world, 'overview');
     expect(world.browser.problems).toEqual([]);
   });
@@ -56,7 +63,10 @@ describe('dashboard sign in and overview', () => {
 
   it('goes back to the sign-in form with a notice when its token is rotated elsewhere', async () => {
     const { page } = world.browser;
-    const issued = await callRpc(world.gateway.url, world.gateway.tokens.admin, 'tokens.create', { id: 'dashboard-operator', scopes: ['*'] });
+    const issued = await callRpc(world.gateway.url, world.gateway.tokens.admin, 'tokens.create', {
+      id: 'dashboard-operator',
+      scopes: ['*'],
+    });
     const { secret } = issued.result as { secret: string };
     await openSignedIn(world, 'sessions', secret);
     expect(await page.evaluate(STORED_TOKEN)).toBe(secret);

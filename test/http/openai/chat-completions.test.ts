@@ -23,7 +23,13 @@ describe('POST /v1/chat/completions', () => {
     fx = await startRouteFixture({
       llmBaseUrl: llm.baseUrl,
       agents: {
-        default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 3, systemPrompt: 'You are the default agent.' },
+        default: {
+          name: 'Assistant',
+          provider: 'local',
+          model: 'small',
+          maxSteps: 3,
+          systemPrompt: 'You are the default agent.',
+        },
         writer: { name: 'Writer', provider: 'local', model: 'large', maxSteps: 1 },
       },
     });
@@ -41,7 +47,10 @@ describe('POST /v1/chat/completions', () => {
 
   it('answers one chat.completion with the request model, a chatcmpl id, the mapped finish reason and usage', async () => {
     llm.script({ text: 'Hello there', usage: { inputTokens: 12, outputTokens: 3 } });
-    const completion = await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'hi' }] });
+    const completion = await client.chat.completions.create({
+      model: 'local/small',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(completion.id).toMatch(UUID);
     expect(completion).toMatchObject({
       object: 'chat.completion',
@@ -59,7 +68,10 @@ describe('POST /v1/chat/completions', () => {
     expect(lastBody().messages?.[0]).toEqual({ role: 'system', content: 'You are the default agent.' });
     await client.chat.completions.create({ model: 'large', messages: [{ role: 'user', content: 'b' }] });
     expect(lastBody().model).toBe('large');
-    const byAgent = await client.chat.completions.create({ model: 'writer', messages: [{ role: 'user', content: 'c' }] });
+    const byAgent = await client.chat.completions.create({
+      model: 'writer',
+      messages: [{ role: 'user', content: 'c' }],
+    });
     expect(lastBody().model).toBe('large');
     expect(lastBody().messages?.[0]).toEqual({ role: 'system', content: 'You are a helpful assistant.' });
     expect(byAgent.model).toBe('writer');
@@ -73,7 +85,13 @@ describe('POST /v1/chat/completions', () => {
         { role: 'user', content: 'first question' },
         { role: 'assistant', content: 'first answer' },
         { role: 'system', content: 'Answer in French.' },
-        { role: 'user', content: [{ type: 'text', text: 'second' }, { type: 'text', text: 'question' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'second' },
+            { type: 'text', text: 'question' },
+          ],
+        },
       ],
     });
     expect(lastBody().messages).toEqual([
@@ -85,11 +103,26 @@ describe('POST /v1/chat/completions', () => {
   });
 
   it('keeps no history between requests, and by default stores neither session nor transcript, only evidence', async () => {
-    const first = await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'remember 42' }] });
-    const second = await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'what number?' }] });
-    expect(lastBody().messages?.filter((message) => message.role !== 'system')).toEqual([{ role: 'user', content: 'what number?' }]);
-    expect(fx.db.prepare("SELECT count(*) FROM sessions WHERE session_key LIKE 'default:openai-api:openai:%'").pluck().get()).toBe(0);
-    expect(fx.db.prepare("SELECT count(*) FROM session_messages WHERE session_key LIKE 'default:openai-api:openai:%'").pluck().get()).toBe(0);
+    const first = await client.chat.completions.create({
+      model: 'local/small',
+      messages: [{ role: 'user', content: 'remember 42' }],
+    });
+    const second = await client.chat.completions.create({
+      model: 'local/small',
+      messages: [{ role: 'user', content: 'what number?' }],
+    });
+    expect(lastBody().messages?.filter((message) => message.role !== 'system')).toEqual([
+      { role: 'user', content: 'what number?' },
+    ]);
+    expect(
+      fx.db.prepare("SELECT count(*) FROM sessions WHERE session_key LIKE 'default:openai-api:openai:%'").pluck().get(),
+    ).toBe(0);
+    expect(
+      fx.db
+        .prepare("SELECT count(*) FROM session_messages WHERE session_key LIKE 'default:openai-api:openai:%'")
+        .pluck()
+        .get(),
+    ).toBe(0);
     await fx.flushEvidence();
     for (const { id } of [first, second]) {
       const key = `default:openai-api:openai:${id}`;
@@ -101,24 +134,44 @@ describe('POST /v1/chat/completions', () => {
   it('stores each request as a session of its own, with its transcript, when openai.storeTranscripts is true', async () => {
     fx.settings.storeTranscripts = true;
     try {
-      const completion = await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'keep me' }] });
+      const completion = await client.chat.completions.create({
+        model: 'local/small',
+        messages: [{ role: 'user', content: 'keep me' }],
+      });
       const key = `default:openai-api:openai:${completion.id}`;
       expect(completion.id).toMatch(/^chatcmpl-[0-9a-f-]{36}$/);
       expect(fx.db.prepare('SELECT owner_id FROM sessions WHERE session_key = ?').pluck().get(key)).toBe('api-client');
-      const rows = fx.db.prepare('SELECT role, content FROM session_messages WHERE session_key = ? ORDER BY id').all(key);
-      expect(rows).toEqual([{ role: 'user', content: 'keep me' }, { role: 'assistant', content: completion.choices[0]?.message.content }]);
+      const rows = fx.db
+        .prepare('SELECT role, content FROM session_messages WHERE session_key = ? ORDER BY id')
+        .all(key);
+      expect(rows).toEqual([
+        { role: 'user', content: 'keep me' },
+        { role: 'assistant', content: completion.choices[0]?.message.content },
+      ]);
     } finally {
       fx.settings.storeTranscripts = false;
     }
   });
 
-  it('lets the request\'s store field decide over openai.storeTranscripts', async () => {
-    const kept = await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'keep' }], store: true });
-    const sessionCount = (id: string) => fx.db.prepare('SELECT count(*) FROM sessions WHERE session_key = ?').pluck().get(`default:openai-api:openai:${id}`);
+  it("lets the request's store field decide over openai.storeTranscripts", async () => {
+    const kept = await client.chat.completions.create({
+      model: 'local/small',
+      messages: [{ role: 'user', content: 'keep' }],
+      store: true,
+    });
+    const sessionCount = (id: string) =>
+      fx.db
+        .prepare('SELECT count(*) FROM sessions WHERE session_key = ?')
+        .pluck()
+        .get(`default:openai-api:openai:${id}`);
     expect(sessionCount(kept.id)).toBe(1);
     fx.settings.storeTranscripts = true;
     try {
-      const dropped = await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'drop' }], store: false });
+      const dropped = await client.chat.completions.create({
+        model: 'local/small',
+        messages: [{ role: 'user', content: 'drop' }],
+        store: false,
+      });
       expect(sessionCount(dropped.id)).toBe(0);
     } finally {
       fx.settings.storeTranscripts = false;
@@ -126,23 +179,41 @@ describe('POST /v1/chat/completions', () => {
   });
 
   it('passes temperature and max_tokens to the provider', async () => {
-    await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'x' }], temperature: 0.25, max_tokens: 42 });
+    await client.chat.completions.create({
+      model: 'local/small',
+      messages: [{ role: 'user', content: 'x' }],
+      temperature: 0.25,
+      max_tokens: 42,
+    });
     expect(lastBody().temperature).toBe(0.25);
     expect(lastBody().max_tokens).toBe(42);
   });
 
   it('maps a turn that ran out of steps to finish_reason length', async () => {
     llm.script({ toolCalls: [{ name: 'lookup', arguments: { q: 'x' } }] });
-    const completion = await client.chat.completions.create({ model: 'writer', messages: [{ role: 'user', content: 'use a tool' }] });
+    const completion = await client.chat.completions.create({
+      model: 'writer',
+      messages: [{ role: 'user', content: 'use a tool' }],
+    });
     expect(completion.choices[0]?.finish_reason).toBe('length');
   });
 
   it('streams a role chunk, one chunk per delta, the finish chunk and [DONE], with one id on every chunk', async () => {
     llm.script({ deltas: ['Hel', 'lo ', 'world'] });
-    const stream = await client.chat.completions.create({ model: 'local/small', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = await client.chat.completions.create({
+      model: 'local/small',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
-    expect(chunks.map((chunk) => chunk.choices[0]?.delta)).toEqual([{ role: 'assistant', content: '' }, { content: 'Hel' }, { content: 'lo ' }, { content: 'world' }, {}]);
+    expect(chunks.map((chunk) => chunk.choices[0]?.delta)).toEqual([
+      { role: 'assistant', content: '' },
+      { content: 'Hel' },
+      { content: 'lo ' },
+      { content: 'world' },
+      {},
+    ]);
     expect(chunks.map((chunk) => chunk.choices[0]?.finish_reason)).toEqual([null, null, null, null, 'stop']);
     expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
     expect(chunks[0]?.id).toMatch(UUID);
@@ -161,7 +232,10 @@ describe('POST /v1/chat/completions', () => {
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.at(-2)?.choices[0]?.finish_reason).toBe('stop');
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 } });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 },
+    });
   });
 
   it('ends a raw stream with data: [DONE] after the finish chunk', async () => {
@@ -176,12 +250,18 @@ describe('POST /v1/chat/completions', () => {
     const events = text.split('\n\n').filter((event) => event !== '');
     expect(events.every((event) => event.startsWith('data: '))).toBe(true);
     expect(events.at(-1)).toBe('data: [DONE]');
-    expect(JSON.parse(events.at(-2)?.slice(6) ?? '{}')).toMatchObject({ choices: [{ delta: {}, finish_reason: 'stop' }] });
+    expect(JSON.parse(events.at(-2)?.slice(6) ?? '{}')).toMatchObject({
+      choices: [{ delta: {}, finish_reason: 'stop' }],
+    });
   });
 
   it('reports an upstream failure in the middle of a stream as an error event the SDK raises', async () => {
     llm.script({ deltas: ['one ', 'two ', 'three ', 'four'], dropAfterChunks: 2, chunkDelayMs: 50 });
-    const stream = await client.chat.completions.create({ model: 'local/small', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = await client.chat.completions.create({
+      model: 'local/small',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     const contents: string[] = [];
     const failure = await (async () => {
       try {

@@ -7,7 +7,9 @@ import { startFakeLlm, type FakeLlm } from '../../support/fake-llm-server.js';
 import { startRouteFixture, type RouteFixture } from './route-fixture.js';
 
 /** A TCP relay in front of the fake LLM that records when the gateway's side of each connection closes. */
-async function startRelay(target: URL): Promise<{ url: string; closedAt: number[]; open: () => number; close: () => Promise<void> }> {
+async function startRelay(
+  target: URL,
+): Promise<{ url: string; closedAt: number[]; open: () => number; close: () => Promise<void> }> {
   const closedAt: number[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((inbound) => {
@@ -87,8 +89,17 @@ describe('client disconnect', () => {
     expect((relay.closedAt.at(-1) ?? Infinity) - stoppedAt).toBeLessThan(2000);
 
     // The turn ended as aborted: the transcript holds the user message and no finished answer.
-    const key = String(fx.db.prepare("SELECT session_key FROM sessions WHERE session_key LIKE 'default:openai-api:openai:%' ORDER BY created_at DESC").pluck().get());
-    const rows = fx.db.prepare('SELECT role, content FROM session_messages WHERE session_key = ? ORDER BY id').all(key) as { role: string; content: string }[];
+    const key = String(
+      fx.db
+        .prepare(
+          "SELECT session_key FROM sessions WHERE session_key LIKE 'default:openai-api:openai:%' ORDER BY created_at DESC",
+        )
+        .pluck()
+        .get(),
+    );
+    const rows = fx.db
+      .prepare('SELECT role, content FROM session_messages WHERE session_key = ? ORDER BY id')
+      .all(key) as { role: string; content: string }[];
     expect(rows[0]).toEqual({ role: 'user', content: 'count' });
     expect(rows.some((row) => row.content === 'one two three four five six seven eight nine ten')).toBe(false);
   });

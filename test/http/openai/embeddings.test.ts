@@ -36,13 +36,22 @@ describe('POST /v1/embeddings', () => {
   };
 
   it('returns one float vector per input with its index, the provider model and estimated usage', async () => {
-    const { status, body } = await post({ model: 'text-embedding-3-small', input: ['hello', 'worlds!!'], encoding_format: 'float' });
+    const { status, body } = await post({
+      model: 'text-embedding-3-small',
+      input: ['hello', 'worlds!!'],
+      encoding_format: 'float',
+    });
     expect(status).toBe(200);
     const expected = [fakeVector('hello', 8), fakeVector('worlds!!', 8)];
     expect(body).toMatchObject({ object: 'list', model: 'embed-small', usage: { prompt_tokens: 4, total_tokens: 4 } });
     const data = body.data as { object: string; index: number; embedding: number[] }[];
-    expect(data.map((item) => [item.object, item.index])).toEqual([['embedding', 0], ['embedding', 1]]);
-    data.forEach((item, index) => item.embedding.forEach((value, dim) => expect(value).toBeCloseTo(expected[index]?.[dim] ?? Number.NaN, 6)));
+    expect(data.map((item) => [item.object, item.index])).toEqual([
+      ['embedding', 0],
+      ['embedding', 1],
+    ]);
+    data.forEach((item, index) =>
+      item.embedding.forEach((value, dim) => expect(value).toBeCloseTo(expected[index]?.[dim] ?? Number.NaN, 6)),
+    );
   });
 
   it('accepts a single string input', async () => {
@@ -63,17 +72,33 @@ describe('POST /v1/embeddings', () => {
 
   it('serves the openai SDK in both encodings with the same numbers', async () => {
     const viaBase64 = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['sdk'] });
-    const viaFloat = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['sdk'], encoding_format: 'float' });
+    const viaFloat = await client.embeddings.create({
+      model: 'text-embedding-3-small',
+      input: ['sdk'],
+      encoding_format: 'float',
+    });
     expect(viaBase64.data[0]?.embedding).toEqual(viaFloat.data[0]?.embedding.map((value) => Math.fround(value)));
     expect(viaBase64.model).toBe('embed-small');
   });
 
   it('refuses unknown fields and bad input with 400 naming the param', async () => {
-    expect(await post({ model: 'm', input: 'x', input_type: 'query' })).toMatchObject({ status: 400, body: { error: { param: 'input_type', type: 'invalid_request_error' } } });
-    expect(await post({ model: 'm', input: 'x', dimensions: 0 })).toMatchObject({ status: 400, body: { error: { param: 'dimensions', type: 'invalid_request_error' } } });
-    expect(await post({ model: 'm', input: [1, 2] })).toMatchObject({ status: 400, body: { error: { param: 'input' } } });
+    expect(await post({ model: 'm', input: 'x', input_type: 'query' })).toMatchObject({
+      status: 400,
+      body: { error: { param: 'input_type', type: 'invalid_request_error' } },
+    });
+    expect(await post({ model: 'm', input: 'x', dimensions: 0 })).toMatchObject({
+      status: 400,
+      body: { error: { param: 'dimensions', type: 'invalid_request_error' } },
+    });
+    expect(await post({ model: 'm', input: [1, 2] })).toMatchObject({
+      status: 400,
+      body: { error: { param: 'input' } },
+    });
     expect(await post({ model: 'm', input: [] })).toMatchObject({ status: 400, body: { error: { param: 'input' } } });
-    expect(await post({ model: 'm', input: 'x', encoding_format: 'int8' })).toMatchObject({ status: 400, body: { error: { param: 'encoding_format' } } });
+    expect(await post({ model: 'm', input: 'x', encoding_format: 'int8' })).toMatchObject({
+      status: 400,
+      body: { error: { param: 'encoding_format' } },
+    });
     expect(await post({ input: 'x' })).toMatchObject({ status: 400, body: { error: { param: 'model' } } });
   });
 
@@ -82,7 +107,9 @@ describe('POST /v1/embeddings', () => {
     try {
       expect(await post({ model: 'm', input: 'x' }, bare)).toEqual({
         status: 404,
-        body: { error: { message: 'No embedding provider configured', type: 'not_found_error', param: null, code: null } },
+        body: {
+          error: { message: 'No embedding provider configured', type: 'not_found_error', param: null, code: null },
+        },
       });
     } finally {
       await bare.close();

@@ -43,22 +43,44 @@ describe('/v1/models', () => {
   });
 
   it('retrieves one model whose id holds slashes', async () => {
-    expect(await client.models.retrieve('local/small')).toEqual({ id: 'local/small', object: 'model', created: 0, owned_by: 'local' });
+    expect(await client.models.retrieve('local/small')).toEqual({
+      id: 'local/small',
+      object: 'model',
+      created: 0,
+      owned_by: 'local',
+    });
     expect(await client.models.retrieve('local/org/large-v2')).toMatchObject({ id: 'local/org/large-v2' });
-    const encoded = await fetch(`${fx.url}/v1/models/local%2Fsmall`, { headers: { authorization: `Bearer ${fx.tokens.api}` } });
+    const encoded = await fetch(`${fx.url}/v1/models/local%2Fsmall`, {
+      headers: { authorization: `Bearer ${fx.tokens.api}` },
+    });
     expect(await encoded.json()).toMatchObject({ id: 'local/small' });
   });
 
   it('retrieves an agent by its id, the agent winning over a bare model id of the same name as in chat', async () => {
-    expect(await client.models.retrieve('default')).toEqual({ id: 'default', object: 'model', created: 0, owned_by: 'agent' });
-    expect(await client.models.retrieve('small')).toEqual({ id: 'small', object: 'model', created: 0, owned_by: 'agent' });
+    expect(await client.models.retrieve('default')).toEqual({
+      id: 'default',
+      object: 'model',
+      created: 0,
+      owned_by: 'agent',
+    });
+    expect(await client.models.retrieve('small')).toEqual({
+      id: 'small',
+      object: 'model',
+      created: 0,
+      owned_by: 'agent',
+    });
     llm.script({ text: 'from the agent' });
-    const completion = await client.chat.completions.create({ model: 'small', messages: [{ role: 'user', content: 'hi' }] });
+    const completion = await client.chat.completions.create({
+      model: 'small',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(completion.choices[0]?.message.content).toBe('from the agent');
   });
 
   it('leaves a suspended agent out of the list and answers 409 for it, as chat does', async () => {
-    const retrieve = await fetch(`${fx.url}/v1/models/paused`, { headers: { authorization: `Bearer ${fx.tokens.api}` } });
+    const retrieve = await fetch(`${fx.url}/v1/models/paused`, {
+      headers: { authorization: `Bearer ${fx.tokens.api}` },
+    });
     const chat = await fetch(`${fx.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${fx.tokens.api}`, 'content-type': 'application/json' },
@@ -72,8 +94,12 @@ describe('/v1/models', () => {
   it('answers 404 not_found_error `Model not found` for an unknown id', async () => {
     await expect(client.models.retrieve('local/missing')).rejects.toBeInstanceOf(NotFoundError);
     await expect(client.models.retrieve('missing-agent')).rejects.toBeInstanceOf(NotFoundError);
-    const response = await fetch(`${fx.url}/v1/models/other/small`, { headers: { authorization: `Bearer ${fx.tokens.api}` } });
+    const response = await fetch(`${fx.url}/v1/models/other/small`, {
+      headers: { authorization: `Bearer ${fx.tokens.api}` },
+    });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: { message: 'Model not found', type: 'not_found_error', param: 'model', code: null } });
+    expect(await response.json()).toEqual({
+      error: { message: 'Model not found', type: 'not_found_error', param: 'model', code: null },
+    });
   });
 });

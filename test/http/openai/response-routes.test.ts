@@ -15,7 +15,11 @@ describe('GET and DELETE /v1/responses/:id', () => {
 
   beforeAll(async () => {
     llm = await startFakeLlm();
-    fx = await startRouteFixture({ llmBaseUrl: llm.baseUrl, now: () => Date.now() + clockOffsetMs, responseSweepIntervalMs: 20 });
+    fx = await startRouteFixture({
+      llmBaseUrl: llm.baseUrl,
+      now: () => Date.now() + clockOffsetMs,
+      responseSweepIntervalMs: 20,
+    });
     client = new OpenAI({ baseURL: `${fx.url}/v1`, apiKey: fx.tokens.api, maxRetries: 0 });
   });
   afterAll(async () => {
@@ -28,10 +32,18 @@ describe('GET and DELETE /v1/responses/:id', () => {
     fx.settings.responseTtlDays = 30;
   });
 
-  const call = async (method: 'GET' | 'DELETE' | 'POST', path: string, token: string = fx.tokens.api, body?: unknown) => {
+  const call = async (
+    method: 'GET' | 'DELETE' | 'POST',
+    path: string,
+    token: string = fx.tokens.api,
+    body?: unknown,
+  ) => {
     const response = await fetch(`${fx.url}/v1${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
@@ -41,7 +53,11 @@ describe('GET and DELETE /v1/responses/:id', () => {
 
   it('answers the stored object byte for byte as POST answered it', async () => {
     llm.script({ text: 'Stored answer', usage: { inputTokens: 5, outputTokens: 2 } });
-    const created = await call('POST', '/responses', fx.tokens.api, { model: 'local/small', input: 'keep this', metadata: { k: 'v' } });
+    const created = await call('POST', '/responses', fx.tokens.api, {
+      model: 'local/small',
+      input: 'keep this',
+      metadata: { k: 'v' },
+    });
     expect(created.status).toBe(200);
     const id = (JSON.parse(created.text) as { id: string }).id;
     const read = await call('GET', `/responses/${id}`);
@@ -50,8 +66,15 @@ describe('GET and DELETE /v1/responses/:id', () => {
 
   it('answers the object of response.completed for a streamed response, and of response.failed for a failed stream', async () => {
     llm.script({ deltas: ['Str', 'eamed'] });
-    const streamed = await call('POST', '/responses', fx.tokens.api, { model: 'local/small', input: 'stream it', stream: true });
-    const completed = JSON.parse(lastFrameData(streamed.text)) as { type: string; response: { id: string; status: string } };
+    const streamed = await call('POST', '/responses', fx.tokens.api, {
+      model: 'local/small',
+      input: 'stream it',
+      stream: true,
+    });
+    const completed = JSON.parse(lastFrameData(streamed.text)) as {
+      type: string;
+      response: { id: string; status: string };
+    };
     expect(completed).toMatchObject({ type: 'response.completed', response: { status: 'completed' } });
     const read = await call('GET', `/responses/${completed.response.id}`);
     expect(read.status).toBe(200);
@@ -59,16 +82,25 @@ describe('GET and DELETE /v1/responses/:id', () => {
     expect(read.text).toBe(JSON.stringify(completed.response));
 
     llm.script({ deltas: ['partial ', 'more'], dropAfterChunks: 1 });
-    const broken = await call('POST', '/responses', fx.tokens.api, { model: 'local/small', input: 'fail it', stream: true });
+    const broken = await call('POST', '/responses', fx.tokens.api, {
+      model: 'local/small',
+      input: 'fail it',
+      stream: true,
+    });
     const failed = JSON.parse(lastFrameData(broken.text)) as { type: string; response: { id: string } };
-    expect(failed).toMatchObject({ type: 'response.failed', response: { status: 'failed', error: { code: 'server_error' } } });
+    expect(failed).toMatchObject({
+      type: 'response.failed',
+      response: { status: 'failed', error: { code: 'server_error' } },
+    });
     expect(JSON.parse((await call('GET', `/responses/${failed.response.id}`)).text)).toEqual(failed.response);
   });
 
   it('answers 404 in the OpenAI envelope for an unknown id and 400 for a query parameter it does not honour', async () => {
     const unknown = await call('GET', '/responses/resp_nope');
     expect(unknown.status).toBe(404);
-    expect(JSON.parse(unknown.text)).toEqual({ error: { message: 'Response not found: resp_nope', type: 'not_found_error', param: null, code: null } });
+    expect(JSON.parse(unknown.text)).toEqual({
+      error: { message: 'Response not found: resp_nope', type: 'not_found_error', param: null, code: null },
+    });
     const deleted = await call('DELETE', '/responses/resp_nope');
     expect(deleted.status).toBe(404);
     const created = await client.responses.create({ model: 'local/small', input: 'x' });
@@ -82,10 +114,21 @@ describe('GET and DELETE /v1/responses/:id', () => {
     for (const method of ['GET', 'DELETE'] as const) {
       const theirs = await call(method, `/responses/${mine.id}`, fx.tokens.rpc);
       expect(theirs.status, method).toBe(403);
-      expect(JSON.parse(theirs.text), method).toEqual({ error: { message: `Response ${mine.id} belongs to another client`, type: 'permission_error', param: null, code: null } });
+      expect(JSON.parse(theirs.text), method).toEqual({
+        error: {
+          message: `Response ${mine.id} belongs to another client`,
+          type: 'permission_error',
+          param: null,
+          code: null,
+        },
+      });
     }
     expect((await call('GET', `/responses/${mine.id}`, fx.tokens.admin)).status).toBe(200);
-    expect(JSON.parse((await call('DELETE', `/responses/${mine.id}`, fx.tokens.admin)).text)).toEqual({ id: mine.id, object: 'response', deleted: true });
+    expect(JSON.parse((await call('DELETE', `/responses/${mine.id}`, fx.tokens.admin)).text)).toEqual({
+      id: mine.id,
+      object: 'response',
+      deleted: true,
+    });
     expect((await call('GET', `/responses/${mine.id}`)).status).toBe(404);
   });
 
@@ -97,9 +140,15 @@ describe('GET and DELETE /v1/responses/:id', () => {
     expect((await call('GET', `/responses/${created.id}`)).status).toBe(404);
     expect((await call('DELETE', `/responses/${created.id}`)).status).toBe(404);
     const calls = llm.chatRequests().length;
-    const continued = await call('POST', '/responses', fx.tokens.api, { model: 'local/small', input: 'again', previous_response_id: created.id });
+    const continued = await call('POST', '/responses', fx.tokens.api, {
+      model: 'local/small',
+      input: 'again',
+      previous_response_id: created.id,
+    });
     expect(continued.status).toBe(404);
-    expect(JSON.parse(continued.text)).toMatchObject({ error: { type: 'not_found_error', param: 'previous_response_id' } });
+    expect(JSON.parse(continued.text)).toMatchObject({
+      error: { type: 'not_found_error', param: 'previous_response_id' },
+    });
     expect(llm.chatRequests()).toHaveLength(calls);
   });
 
@@ -111,21 +160,30 @@ describe('GET and DELETE /v1/responses/:id', () => {
     fx.settings.responseTtlDays = 1;
     expect((await call('GET', `/responses/${old.id}`)).status).toBe(404);
     expect((await call('DELETE', `/responses/${old.id}`)).status).toBe(404);
-    const continued = await call('POST', '/responses', fx.tokens.api, { model: 'local/small', input: 'again', previous_response_id: old.id });
+    const continued = await call('POST', '/responses', fx.tokens.api, {
+      model: 'local/small',
+      input: 'again',
+      previous_response_id: old.id,
+    });
     expect(continued.status).toBe(404);
-    const rowCount = (id: string) => fx.db.prepare('SELECT COUNT(*) FROM openai_responses WHERE response_id = ?').pluck().get(id);
+    const rowCount = (id: string) =>
+      fx.db.prepare('SELECT COUNT(*) FROM openai_responses WHERE response_id = ?').pluck().get(id);
     await vi.waitFor(() => expect(rowCount(old.id)).toBe(0), { timeout: 5000, interval: 20 });
     expect(rowCount(recent.id)).toBe(1);
     expect((await call('GET', `/responses/${recent.id}`)).status).toBe(200);
   });
 
   it('purges a backlog larger than one purge batch', async () => {
-    const insert = fx.db.prepare('INSERT INTO openai_responses (response_id, session_key, client_id, created_at, body) VALUES (?, ?, ?, ?, ?)');
+    const insert = fx.db.prepare(
+      'INSERT INTO openai_responses (response_id, session_key, client_id, created_at, body) VALUES (?, ?, ?, ?, ?)',
+    );
     const createdAt = Date.now() - 31 * DAY_MS;
     fx.db.transaction(() => {
-      for (let index = 0; index < 1_234; index += 1) insert.run(`resp_backlog_${index}`, 'default:openai-api:openai:backlog', 'api-client', createdAt, '{}');
+      for (let index = 0; index < 1_234; index += 1)
+        insert.run(`resp_backlog_${index}`, 'default:openai-api:openai:backlog', 'api-client', createdAt, '{}');
     })();
-    const backlog = () => fx.db.prepare("SELECT COUNT(*) FROM openai_responses WHERE response_id LIKE 'resp_backlog_%'").pluck().get();
+    const backlog = () =>
+      fx.db.prepare("SELECT COUNT(*) FROM openai_responses WHERE response_id LIKE 'resp_backlog_%'").pluck().get();
     await vi.waitFor(() => expect(backlog()).toBe(0), { timeout: 5000, interval: 20 });
   });
 });

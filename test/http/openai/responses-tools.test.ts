@@ -16,7 +16,12 @@ const weatherTool = {
   type: 'function' as const,
   name: 'get_weather',
   description: 'Weather in a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' } },
+    required: ['city'],
+    additionalProperties: false,
+  },
   strict: true,
 };
 
@@ -41,11 +46,37 @@ describe('/v1/responses: function tools and structured output', () => {
   const bodies = (): UpstreamBody[] => llm.chatRequests().map((request) => request.body as UpstreamBody);
 
   it('runs a tool loop over previous_response_id: function_call out, function_call_output in', async () => {
-    llm.script({ toolCalls: [{ id: 'call_r1', name: 'get_weather', arguments: { city: 'Lima' } }], finishReason: 'tool_calls' }, { text: 'Cloudy in Lima.' });
-    const first = await client.responses.create({ model: 'local/small', input: 'Weather in Lima?', tools: [weatherTool], parallel_tool_calls: true });
-    expect(first.output).toEqual([{ type: 'function_call', id: 'fc_call_r1', call_id: 'call_r1', name: 'get_weather', arguments: '{"city":"Lima"}', status: 'completed' }]);
-    expect(first).toMatchObject({ status: 'completed', tools: [weatherTool], tool_choice: 'auto', parallel_tool_calls: true, store: true });
-    expect(bodies()[0]).toMatchObject({ tools: [{ type: 'function', function: { name: 'get_weather', strict: true } }], parallel_tool_calls: true });
+    llm.script(
+      { toolCalls: [{ id: 'call_r1', name: 'get_weather', arguments: { city: 'Lima' } }], finishReason: 'tool_calls' },
+      { text: 'Cloudy in Lima.' },
+    );
+    const first = await client.responses.create({
+      model: 'local/small',
+      input: 'Weather in Lima?',
+      tools: [weatherTool],
+      parallel_tool_calls: true,
+    });
+    expect(first.output).toEqual([
+      {
+        type: 'function_call',
+        id: 'fc_call_r1',
+        call_id: 'call_r1',
+        name: 'get_weather',
+        arguments: '{"city":"Lima"}',
+        status: 'completed',
+      },
+    ]);
+    expect(first).toMatchObject({
+      status: 'completed',
+      tools: [weatherTool],
+      tool_choice: 'auto',
+      parallel_tool_calls: true,
+      store: true,
+    });
+    expect(bodies()[0]).toMatchObject({
+      tools: [{ type: 'function', function: { name: 'get_weather', strict: true } }],
+      parallel_tool_calls: true,
+    });
 
     const second = await client.responses.create({
       model: 'local/small',
@@ -56,7 +87,13 @@ describe('/v1/responses: function tools and structured output', () => {
     expect(second.output_text).toBe('Cloudy in Lima.');
     expect(bodies()[1]?.messages?.slice(-3)).toEqual([
       { role: 'user', content: 'Weather in Lima?' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_r1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lima"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_r1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lima"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_r1', content: '{"sky":"cloudy"}' },
     ]);
   });
@@ -77,8 +114,16 @@ describe('/v1/responses: function tools and structured output', () => {
   });
 
   it('streams function calls as output items with their argument events', async () => {
-    llm.script({ toolCalls: [{ id: 'call_st', name: 'get_weather', arguments: { city: 'Quito' } }], finishReason: 'tool_calls' });
-    const stream = await client.responses.create({ model: 'local/small', input: 'Quito?', tools: [weatherTool], stream: true });
+    llm.script({
+      toolCalls: [{ id: 'call_st', name: 'get_weather', arguments: { city: 'Quito' } }],
+      finishReason: 'tool_calls',
+    });
+    const stream = await client.responses.create({
+      model: 'local/small',
+      input: 'Quito?',
+      tools: [weatherTool],
+      stream: true,
+    });
     const types: string[] = [];
     let final: OpenAI.Responses.Response | undefined;
     for await (const event of stream) {
@@ -98,12 +143,22 @@ describe('/v1/responses: function tools and structured output', () => {
       text: { format: zodTextFormat(z.object({ city: z.string(), celsius: z.number() }), 'weather') },
     });
     expect(parsed.output_parsed).toEqual({ city: 'Lima', celsius: 18 });
-    expect(bodies()[0]?.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'weather', schema: { required: ['city', 'celsius'] } } });
+    expect(bodies()[0]?.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'weather', schema: { required: ['city', 'celsius'] } },
+    });
   });
 
   it('accepts the fields the SDK and LangChain send by default (text: {}, store, top_p, user)', async () => {
     llm.script({ text: 'ok' });
-    const response = await client.responses.create({ model: 'local/small', input: 'hi', text: {}, store: true, top_p: 0.5, user: 'u-1' });
+    const response = await client.responses.create({
+      model: 'local/small',
+      input: 'hi',
+      text: {},
+      store: true,
+      top_p: 0.5,
+      user: 'u-1',
+    });
     expect(response).toMatchObject({ output_text: 'ok', top_p: 0.5, user: 'u-1', text: { format: { type: 'text' } } });
     expect(bodies()[0]?.top_p).toBe(0.5);
   });
@@ -112,7 +167,9 @@ describe('/v1/responses: function tools and structured output', () => {
     llm.script({ text: 'not kept' });
     const response = await client.responses.create({ model: 'local/small', input: 'hi', store: false });
     expect(response).toMatchObject({ store: false });
-    const continued = await client.responses.create({ model: 'local/small', input: 'again', previous_response_id: response.id }).catch((error: unknown) => error);
+    const continued = await client.responses
+      .create({ model: 'local/small', input: 'again', previous_response_id: response.id })
+      .catch((error: unknown) => error);
     expect(continued).toMatchObject({ status: 404, param: 'previous_response_id' });
   });
 
@@ -120,7 +177,11 @@ describe('/v1/responses: function tools and structured output', () => {
     llm.script({ text: 'plain' });
     const first = await client.responses.create({ model: 'local/small', input: 'hi' });
     const refused = await client.responses
-      .create({ model: 'local/small', previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: 'call_unknown', output: 'x' }] })
+      .create({
+        model: 'local/small',
+        previous_response_id: first.id,
+        input: [{ type: 'function_call_output', call_id: 'call_unknown', output: 'x' }],
+      })
       .catch((error: unknown) => error);
     expect(refused).toMatchObject({ status: 400 });
   });

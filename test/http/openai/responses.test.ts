@@ -53,20 +53,33 @@ describe('POST /v1/responses', () => {
 
   it('answers a response object with one assistant message of output_text and usage', async () => {
     llm.script({ text: 'Hi from the model', usage: { inputTokens: 9, outputTokens: 4 } });
-    const response = await client.responses.create({ model: 'local/small', input: 'hello', metadata: { ticket: '42' } });
+    const response = await client.responses.create({
+      model: 'local/small',
+      input: 'hello',
+      metadata: { ticket: '42' },
+    });
     expect(response.id).toMatch(/^resp_[0-9a-f-]{36}$/);
     expect(response).toMatchObject({
       object: 'response',
       status: 'completed',
       model: 'local/small',
       metadata: { ticket: '42' },
-      output: [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hi from the model', annotations: [] }] }],
+      output: [
+        {
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Hi from the model', annotations: [] }],
+        },
+      ],
       usage: { input_tokens: 9, output_tokens: 4, total_tokens: 13 },
     });
     expect(response.output[0]?.id).toMatch(/^msg_[0-9a-f-]{36}$/);
     expect(response.output_text).toBe('Hi from the model');
     expect(Math.abs(response.created_at - Date.now() / 1000)).toBeLessThan(60);
-    expect(fx.db.prepare('SELECT session_key FROM openai_responses WHERE response_id = ?').pluck().get(response.id)).toBe(`default:openai-api:openai:${response.id}`);
+    expect(
+      fx.db.prepare('SELECT session_key FROM openai_responses WHERE response_id = ?').pluck().get(response.id),
+    ).toBe(`default:openai-api:openai:${response.id}`);
   });
 
   it('uses instructions and system messages as the system prompt, seeds earlier messages, and passes the sampling fields', async () => {
@@ -79,7 +92,14 @@ describe('POST /v1/responses', () => {
         { role: 'developer', content: 'Speak French.' },
         { role: 'user', content: 'first' },
         { role: 'assistant', content: 'premier' },
-        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'second' }, { type: 'input_text', text: 'part' }] },
+        {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'second' },
+            { type: 'input_text', text: 'part' },
+          ],
+        },
       ],
     });
     expect(lastBody().messages).toEqual([
@@ -102,7 +122,11 @@ describe('POST /v1/responses', () => {
     const final = await stream.finalResponse();
     expect(final).toMatchObject({ status: 'completed', output_text: 'Hello world' });
     expect(events[0]).toMatchObject({ response: { status: 'in_progress', output: [] } });
-    expect(events.filter((event) => event.type === 'response.output_text.delta').map((event) => 'delta' in event && event.delta)).toEqual(['Hello', ' world']);
+    expect(
+      events
+        .filter((event) => event.type === 'response.output_text.delta')
+        .map((event) => 'delta' in event && event.delta),
+    ).toEqual(['Hello', ' world']);
   });
 
   it('names each raw SSE frame after the type of its data', async () => {
@@ -119,7 +143,11 @@ describe('POST /v1/responses', () => {
   it('continues the previous response session with previous_response_id, streamed or not', async () => {
     llm.script({ text: 'Noted, 42.' }, { text: 'It was 42.' }, { text: 'Still 42.' });
     const first = await client.responses.create({ model: 'local/small', input: 'Remember 42.' });
-    const second = await client.responses.create({ model: 'local/small', input: 'What number?', previous_response_id: first.id });
+    const second = await client.responses.create({
+      model: 'local/small',
+      input: 'What number?',
+      previous_response_id: first.id,
+    });
     expect(second.previous_response_id).toBe(first.id);
     expect(lastBody().messages?.slice(1)).toEqual([
       { role: 'user', content: 'Remember 42.' },
@@ -134,17 +162,31 @@ describe('POST /v1/responses', () => {
   it('answers 404 for an unknown previous_response_id and 403 permission_error for one created by another client', async () => {
     const unknown = await post({ model: 'local/small', input: 'x', previous_response_id: 'resp_nope' });
     expect(unknown.status).toBe(404);
-    expect(JSON.parse(unknown.text)).toEqual({ error: { message: 'Response not found: resp_nope', type: 'not_found_error', param: 'previous_response_id', code: null } });
+    expect(JSON.parse(unknown.text)).toEqual({
+      error: {
+        message: 'Response not found: resp_nope',
+        type: 'not_found_error',
+        param: 'previous_response_id',
+        code: null,
+      },
+    });
     const mine = await client.responses.create({ model: 'local/small', input: 'private' });
     const calls = llm.chatRequests().length;
     const theirs = await post({ model: 'local/small', input: 'x', previous_response_id: mine.id }, fx.tokens.rpc);
     expect(theirs.status).toBe(403);
     expect(JSON.parse(theirs.text)).toEqual({
-      error: { message: `Response ${mine.id} belongs to another client`, type: 'permission_error', param: 'previous_response_id', code: null },
+      error: {
+        message: `Response ${mine.id} belongs to another client`,
+        type: 'permission_error',
+        param: 'previous_response_id',
+        code: null,
+      },
     });
     expect(llm.chatRequests()).toHaveLength(calls);
     // An admin token reaches every response, as it reaches every session.
-    expect((await post({ model: 'local/small', input: 'x', previous_response_id: mine.id }, fx.tokens.admin)).status).toBe(200);
+    expect(
+      (await post({ model: 'local/small', input: 'x', previous_response_id: mine.id }, fx.tokens.admin)).status,
+    ).toBe(200);
   });
 
   it('refuses earlier turns in input when previous_response_id is set', async () => {
@@ -152,7 +194,11 @@ describe('POST /v1/responses', () => {
     const response = await post({
       model: 'local/small',
       previous_response_id: first.id,
-      input: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }, { role: 'user', content: 'c' }],
+      input: [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: 'b' },
+        { role: 'user', content: 'c' },
+      ],
     });
     expect(response.status).toBe(400);
     expect(JSON.parse(response.text)).toMatchObject({ error: { param: 'input', type: 'invalid_request_error' } });
@@ -168,7 +214,14 @@ describe('POST /v1/responses', () => {
     await expectError({ model: 'local/small', input: 'x', tools: [{ type: 'web_search' }] }, 400, 'tools[0].type');
     await expectError({ model: 'local/small', input: 'x', temperature: 2.5 }, 400, 'temperature');
     await expectError({ model: 'local/small', input: 'x', max_output_tokens: 0 }, 400, 'max_output_tokens');
-    await expectError({ model: 'local/small', input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://x/y.png' }] }] }, 400, 'input[0].content[0]');
+    await expectError(
+      {
+        model: 'local/small',
+        input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://x/y.png' }] }],
+      },
+      400,
+      'input[0].content[0]',
+    );
     await expectError({ model: 'local/small', input: [{ role: 'assistant', content: 'only me' }] }, 400, 'input');
     await expectError({ model: 'nope/nope', input: 'x' }, 404, 'model');
   });
@@ -176,10 +229,15 @@ describe('POST /v1/responses', () => {
   it('ends a stream with response.failed when the model fails mid-answer, and answers 502 when not streaming', async () => {
     llm.script({ deltas: ['partial ', 'more ', 'text'], dropAfterChunks: 1 });
     const { text } = await post({ model: 'local/small', input: 'hi', stream: true });
-    const types = text.split('\n\n').filter((frame) => frame !== '').map((frame) => frame.split('\n')[0]);
+    const types = text
+      .split('\n\n')
+      .filter((frame) => frame !== '')
+      .map((frame) => frame.split('\n')[0]);
     expect(types.at(-1)).toBe('event: response.failed');
     expect(types).not.toContain('event: response.completed');
-    const failed = JSON.parse(text.trim().split('\n').at(-1)?.slice(6) ?? '{}') as { response: { status: string; error: { code: string } } };
+    const failed = JSON.parse(text.trim().split('\n').at(-1)?.slice(6) ?? '{}') as {
+      response: { status: string; error: { code: string } };
+    };
     expect(failed.response).toMatchObject({ status: 'failed', error: { code: 'server_error' } });
 
     llm.script({ status: 400, errorMessage: 'bad' });

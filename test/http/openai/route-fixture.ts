@@ -13,7 +13,16 @@ import { createRecorder } from '../../../src/obs/recorder.js';
 import { createEmbedder, createModelRouter } from '../../../src/providers/index.js';
 import { createAuthenticator, createHttpServer, createRequestAuth } from '../../../src/server/index.js';
 import {
-  createSqliteAuditPort, createSqliteEvidencePort, createSqliteObsPort, createSqliteResponsePort, createSqliteRetentionPort, createSqliteRunPort, createSqliteSessionPort, createSqliteTokenPort, openDatabase, type SqliteDatabase,
+  createSqliteAuditPort,
+  createSqliteEvidencePort,
+  createSqliteObsPort,
+  createSqliteResponsePort,
+  createSqliteRetentionPort,
+  createSqliteRunPort,
+  createSqliteSessionPort,
+  createSqliteTokenPort,
+  openDatabase,
+  type SqliteDatabase,
 } from '../../../src/store/sqlite/index.js';
 import { createLocalInstances } from '../../../src/coordination/index.js';
 import { createRunControl } from '../../../src/runs/index.js';
@@ -72,29 +81,94 @@ export async function startRouteFixture(options: RouteFixtureOptions): Promise<R
       baseUrl: options.llmBaseUrl,
       models: (options.models ?? ['small', 'large']).map((id) => ({ id })),
     }),
-    ...Object.fromEntries(Object.entries(options.extraProviders ?? {}).map(([name, provider]) => [name, providerConfigSchema.parse(provider)])),
+    ...Object.fromEntries(
+      Object.entries(options.extraProviders ?? {}).map(([name, provider]) => [
+        name,
+        providerConfigSchema.parse(provider),
+      ]),
+    ),
   };
   const router = createModelRouter({ config: providers, events, log });
-  const agents = staticAgents(options.agents ?? { default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 3 } });
+  const agents = staticAgents(
+    options.agents ?? { default: { name: 'Assistant', provider: 'local', model: 'small', maxSteps: 3 } },
+  );
   const sessions = createSqliteSessionPort(db);
   const evidence = createSqliteEvidencePort(db);
   const recorder = createRecorder({ port: evidence });
-  const observability = createObservability({ store: { audit: createSqliteAuditPort(db), evidence, obs: createSqliteObsPort(db), retention: createSqliteRetentionPort(db) }, events, recorder, now: Date.now, newId: randomUUID });
-  const runner = createTurnServiceFixture({ agents, router, store: sessions, recorder, events, ...(options.tools === undefined ? {} : { tools: options.tools }) });
-  const embedder = options.hasEmbeddings === true ? createEmbedder({ embeddings: { provider: 'local', model: 'embed-small' }, providers, log }) : undefined;
-  const auth = createRequestAuth(createAuthenticator({ configTokens: config.gateway.tokens, store: createSqliteTokenPort(db) }));
+  const observability = createObservability({
+    store: {
+      audit: createSqliteAuditPort(db),
+      evidence,
+      obs: createSqliteObsPort(db),
+      retention: createSqliteRetentionPort(db),
+    },
+    events,
+    recorder,
+    now: Date.now,
+    newId: randomUUID,
+  });
+  const runner = createTurnServiceFixture({
+    agents,
+    router,
+    store: sessions,
+    recorder,
+    events,
+    ...(options.tools === undefined ? {} : { tools: options.tools }),
+  });
+  const embedder =
+    options.hasEmbeddings === true
+      ? createEmbedder({ embeddings: { provider: 'local', model: 'embed-small' }, providers, log })
+      : undefined;
+  const auth = createRequestAuth(
+    createAuthenticator({ configTokens: config.gateway.tokens, store: createSqliteTokenPort(db) }),
+  );
   const shutdown = new AbortController();
   const runs = createSqliteRunPort(db);
-  const runControl = createRunControl({ runs, events, instances: createLocalInstances(), now: Date.now, log, runHeartbeatMs: 30_000 });
+  const runControl = createRunControl({
+    runs,
+    events,
+    instances: createLocalInstances(),
+    now: Date.now,
+    log,
+    runHeartbeatMs: 30_000,
+  });
   const http = await createHttpServer({ gateway: config.gateway, log, auth });
   const keepAlive = options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs };
-  const settings = { storeTranscripts: options.storeTranscripts ?? false, responseTtlDays: options.responseTtlDays ?? 30 };
-  const sweep = options.responseSweepIntervalMs === undefined ? {} : { responseSweepIntervalMs: options.responseSweepIntervalMs };
+  const settings = {
+    storeTranscripts: options.storeTranscripts ?? false,
+    responseTtlDays: options.responseTtlDays ?? 30,
+  };
+  const sweep =
+    options.responseSweepIntervalMs === undefined ? {} : { responseSweepIntervalMs: options.responseSweepIntervalMs };
   await registerOpenAiRoutes(http, {
-    auth, runner, agents, router, embedder: () => embedder, responses: createSqliteResponsePort(db), backgroundRuns: { control: runControl, store: runs }, storeTranscripts: () => settings.storeTranscripts, log, shutdownSignal: shutdown.signal, ...keepAlive,
-    responseTtlDays: () => settings.responseTtlDays, ...sweep, ...(options.now === undefined ? {} : { now: options.now }),
+    auth,
+    runner,
+    agents,
+    router,
+    embedder: () => embedder,
+    responses: createSqliteResponsePort(db),
+    backgroundRuns: { control: runControl, store: runs },
+    storeTranscripts: () => settings.storeTranscripts,
+    log,
+    shutdownSignal: shutdown.signal,
+    ...keepAlive,
+    responseTtlDays: () => settings.responseTtlDays,
+    ...sweep,
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
-  await registerRestRoutes(http, { auth, runner, agents, router, sessions, events, channelActivity: observability.channels, log, wsConnections: () => 0, shutdownSignal: shutdown.signal, ...keepAlive });
+  await registerRestRoutes(http, {
+    auth,
+    runner,
+    agents,
+    router,
+    sessions,
+    events,
+    channelActivity: observability.channels,
+    log,
+    wsConnections: () => 0,
+    shutdownSignal: shutdown.signal,
+    ...keepAlive,
+  });
   await http.listen({ host: '127.0.0.1', port: 0 });
   const address = http.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;

@@ -22,7 +22,9 @@ describe('/v1: a reply cut at its length', () => {
     llm = await startFakeLlm();
     fx = await startRouteFixture({
       llmBaseUrl: llm.baseUrl,
-      extraProviders: { capped: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'short', maxTokens: MAX_TOKENS }] } },
+      extraProviders: {
+        capped: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'short', maxTokens: MAX_TOKENS }] },
+      },
     });
     client = new OpenAI({ baseURL: `${fx.url}/v1`, apiKey: fx.tokens.api, maxRetries: 0 });
   });
@@ -46,14 +48,23 @@ describe('/v1: a reply cut at its length', () => {
 
   it('chat: the provider stopped at max tokens, finish_reason length with its text', async () => {
     llm.script({ text: 'A partial ans', finishReason: 'length' });
-    const completion = await client.chat.completions.create({ model: 'local/small', messages: [{ role: 'user', content: 'hi' }] });
+    const completion = await client.chat.completions.create({
+      model: 'local/small',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(completion.choices[0]).toMatchObject({ message: { content: 'A partial ans' }, finish_reason: 'length' });
   });
 
   it('chat: a first delta longer than the cap gives the text up to the cap and finish_reason length', async () => {
     llm.script({ deltas: ['w'.repeat(CAP_CHARS * 3)] });
-    const completion = await client.chat.completions.create({ model: 'capped/short', messages: [{ role: 'user', content: 'hi' }] });
-    expect(completion.choices[0]).toMatchObject({ message: { content: 'w'.repeat(CAP_CHARS) }, finish_reason: 'length' });
+    const completion = await client.chat.completions.create({
+      model: 'capped/short',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(completion.choices[0]).toMatchObject({
+      message: { content: 'w'.repeat(CAP_CHARS) },
+      finish_reason: 'length',
+    });
   });
 
   it('chat stream: the last delta is cut at the cap and the finish chunk says length', async () => {
@@ -61,9 +72,13 @@ describe('/v1: a reply cut at its length', () => {
     const frames = await streamed({ model: 'capped/short', messages: [{ role: 'user', content: 'hi' }] });
     expect(frames.at(-1)).toBe('data: [DONE]');
     const chunks = frames.slice(0, -1).map((frame) => JSON.parse(frame.slice('data: '.length)) as ChunkFrame);
-    const contents = chunks.map((chunk) => chunk.choices[0]?.delta.content).filter((text) => text !== undefined && text !== '');
+    const contents = chunks
+      .map((chunk) => chunk.choices[0]?.delta.content)
+      .filter((text) => text !== undefined && text !== '');
     expect(contents).toEqual(['a'.repeat(1_500), 'b'.repeat(CAP_CHARS - 1_500)]);
-    expect(chunks.map((chunk) => chunk.choices[0]?.finish_reason).filter((reason) => reason !== null)).toEqual(['length']);
+    expect(chunks.map((chunk) => chunk.choices[0]?.finish_reason).filter((reason) => reason !== null)).toEqual([
+      'length',
+    ]);
   });
 
   it('responses: incomplete for max_output_tokens, its message incomplete, the text kept', async () => {
@@ -77,7 +92,10 @@ describe('/v1: a reply cut at its length', () => {
     });
     expect(response.output_text).toBe('Half of it');
     // The stored copy is what was sent.
-    expect(await client.responses.retrieve(response.id)).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
+    expect(await client.responses.retrieve(response.id)).toMatchObject({
+      status: 'incomplete',
+      incomplete_details: { reason: 'max_output_tokens' },
+    });
   });
 
   it('responses stream: the text is cut at the cap and the stream ends with response.incomplete', async () => {
@@ -85,13 +103,23 @@ describe('/v1: a reply cut at its length', () => {
     const frames = await streamed({ model: 'capped/short', input: 'hi' });
     const events = frames.map((frame) => {
       const [event = '', data = ''] = frame.split('\n');
-      return { event: event.slice('event: '.length), data: JSON.parse(data.slice('data: '.length)) as Record<string, unknown> };
+      return {
+        event: event.slice('event: '.length),
+        data: JSON.parse(data.slice('data: '.length)) as Record<string, unknown>,
+      };
     });
-    expect(events.filter((entry) => entry.event === 'response.output_text.delta').map((entry) => entry.data.delta)).toEqual(['x'.repeat(CAP_CHARS)]);
-    expect(events.find((entry) => entry.event === 'response.output_item.done')?.data).toMatchObject({ item: { status: 'incomplete' } });
+    expect(
+      events.filter((entry) => entry.event === 'response.output_text.delta').map((entry) => entry.data.delta),
+    ).toEqual(['x'.repeat(CAP_CHARS)]);
+    expect(events.find((entry) => entry.event === 'response.output_item.done')?.data).toMatchObject({
+      item: { status: 'incomplete' },
+    });
     expect(events.at(-1)).toMatchObject({
       event: 'response.incomplete',
-      data: { type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } },
+      data: {
+        type: 'response.incomplete',
+        response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } },
+      },
     });
     expect(events.map((entry) => entry.event)).not.toContain('response.completed');
   });
@@ -100,6 +128,10 @@ describe('/v1: a reply cut at its length', () => {
     llm.script({ text: 'Stopped short', finishReason: 'length' });
     const stream = client.responses.stream({ model: 'local/small', input: 'hi' });
     for await (const event of stream) expect(event.type).not.toBe('response.completed');
-    expect(await stream.finalResponse()).toMatchObject({ status: 'incomplete', output_text: 'Stopped short', incomplete_details: { reason: 'max_output_tokens' } });
+    expect(await stream.finalResponse()).toMatchObject({
+      status: 'incomplete',
+      output_text: 'Stopped short',
+      incomplete_details: { reason: 'max_output_tokens' },
+    });
   });
 });

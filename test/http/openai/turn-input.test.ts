@@ -13,12 +13,31 @@ import {
   turnFailure,
 } from '../../../src/http/openai/turn-input.js';
 
-const agent = (id: string, status: AgentDefinition['status'] = 'active', model: string | null = 'large'): AgentDefinition =>
-  ({ id, status, config: agentConfigSchema.parse({ name: id, ...(model === null ? {} : { model }) }) });
+const agent = (
+  id: string,
+  status: AgentDefinition['status'] = 'active',
+  model: string | null = 'large',
+): AgentDefinition => ({
+  id,
+  status,
+  config: agentConfigSchema.parse({ name: id, ...(model === null ? {} : { model }) }),
+});
 const agents = {
-  get: (id: string) => ({ writer: agent('writer'), paused: agent('paused', 'suspended'), small: agent('small'), bare: agent('bare', 'active', null), lost: agent('lost', 'active', 'gone') })[id],
+  get: (id: string) =>
+    ({
+      writer: agent('writer'),
+      paused: agent('paused', 'suspended'),
+      small: agent('small'),
+      bare: agent('bare', 'active', null),
+      lost: agent('lost', 'active', 'gone'),
+    })[id],
 };
-const router = { resolve: (model: string) => (model === 'local/small' || model === 'small' || model === 'large' ? { provider: 'local', modelId: model.replace('local/', '') } : undefined) };
+const router = {
+  resolve: (model: string) =>
+    model === 'local/small' || model === 'small' || model === 'large'
+      ? { provider: 'local', modelId: model.replace('local/', '') }
+      : undefined,
+};
 
 function thrown(action: () => unknown): GatewayError {
   try {
@@ -32,7 +51,9 @@ function thrown(action: () => unknown): GatewayError {
 describe('resolveTarget', () => {
   it('runs an agent by id, and the default agent with a provider/model or bare model id', () => {
     expect(resolveTarget('writer', { agents, router })).toEqual({ agentId: 'writer' });
-    expect(resolveTarget('local/small', { agents, router })).toEqual({ model: { provider: 'local', modelId: 'small' } });
+    expect(resolveTarget('local/small', { agents, router })).toEqual({
+      model: { provider: 'local', modelId: 'small' },
+    });
     expect(resolveTarget('large', { agents, router })).toEqual({ model: { provider: 'local', modelId: 'large' } });
   });
 
@@ -41,13 +62,24 @@ describe('resolveTarget', () => {
   });
 
   it('throws not_found `Model not found: <model>` naming the param, and conflict for a suspended agent', () => {
-    expect(thrown(() => resolveTarget('ghost', { agents, router }))).toMatchObject({ kind: 'not_found', message: 'Model not found: ghost', details: { param: 'model' } });
-    expect(thrown(() => resolveTarget('paused', { agents, router }))).toMatchObject({ kind: 'conflict', details: { param: 'model' } });
+    expect(thrown(() => resolveTarget('ghost', { agents, router }))).toMatchObject({
+      kind: 'not_found',
+      message: 'Model not found: ghost',
+      details: { param: 'model' },
+    });
+    expect(thrown(() => resolveTarget('paused', { agents, router }))).toMatchObject({
+      kind: 'conflict',
+      details: { param: 'model' },
+    });
   });
 
   it('refuses an agent without a usable model with conflict naming model, rather than running a turn that fails as upstream', () => {
     for (const id of ['bare', 'lost']) {
-      expect(thrown(() => resolveTarget(id, { agents, router }))).toMatchObject({ kind: 'conflict', message: `Agent '${id}' has no model: set agents.${id}.model`, details: { param: 'model' } });
+      expect(thrown(() => resolveTarget(id, { agents, router }))).toMatchObject({
+        kind: 'conflict',
+        message: `Agent '${id}' has no model: set agents.${id}.model`,
+        details: { param: 'model' },
+      });
     }
   });
 });
@@ -76,52 +108,115 @@ describe('splitConversation', () => {
   });
 
   it('leaves the system prompt unset without system messages', () => {
-    expect(splitConversation([{ role: 'user', text: 'hi' }], 0, 'messages')).toEqual({ message: 'hi', seedHistory: [] });
+    expect(splitConversation([{ role: 'user', text: 'hi' }], 0, 'messages')).toEqual({
+      message: 'hi',
+      seedHistory: [],
+    });
   });
 
   it('throws invalid_params naming the param when no message is from the user', () => {
-    expect(thrown(() => splitConversation([{ role: 'assistant', text: 'x' }], 0, 'input'))).toMatchObject({ kind: 'invalid_params', details: { param: 'input' } });
+    expect(thrown(() => splitConversation([{ role: 'assistant', text: 'x' }], 0, 'input'))).toMatchObject({
+      kind: 'invalid_params',
+      details: { param: 'input' },
+    });
   });
 });
 
 describe('blocksToText', () => {
   const kinds = { text: ['text'], image: ['image_url'] };
   it('joins text blocks with a newline', () => {
-    expect(blocksToText([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], kinds, 'messages[0].content')).toBe('a\nb');
+    expect(
+      blocksToText(
+        [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+        kinds,
+        'messages[0].content',
+      ),
+    ).toBe('a\nb');
   });
   it('refuses images as vision input, other types and missing text, naming the block', () => {
-    expect(thrown(() => blocksToText([{ type: 'image_url' }], kinds, 'm'))).toMatchObject({ details: { param: 'm[0]' }, message: expect.stringMatching(/Vision input/) });
-    expect(thrown(() => blocksToText([{ type: 'text', text: 'a' }, { type: 'input_audio' }], kinds, 'm'))).toMatchObject({ details: { param: 'm[1].type' } });
-    expect(thrown(() => blocksToText([{ type: 'text' }], kinds, 'm'))).toMatchObject({ details: { param: 'm[0].text' } });
+    expect(thrown(() => blocksToText([{ type: 'image_url' }], kinds, 'm'))).toMatchObject({
+      details: { param: 'm[0]' },
+      message: expect.stringMatching(/Vision input/),
+    });
+    expect(
+      thrown(() => blocksToText([{ type: 'text', text: 'a' }, { type: 'input_audio' }], kinds, 'm')),
+    ).toMatchObject({ details: { param: 'm[1].type' } });
+    expect(thrown(() => blocksToText([{ type: 'text' }], kinds, 'm'))).toMatchObject({
+      details: { param: 'm[0].text' },
+    });
   });
 });
 
 describe('finish reasons and failed turns', () => {
   it('maps per the spec table: max_steps and a reply cut at its length are length, every other value stop', () => {
     const table: [FinishReason | string, string][] = [
-      ['stop', 'stop'], ['max_steps', 'length'], ['length', 'length'], ['budget_exceeded', 'stop'], ['circuit_open', 'stop'],
-      ['context_loop', 'stop'], ['error', 'stop'], ['something_new', 'stop'],
+      ['stop', 'stop'],
+      ['max_steps', 'length'],
+      ['length', 'length'],
+      ['budget_exceeded', 'stop'],
+      ['circuit_open', 'stop'],
+      ['context_loop', 'stop'],
+      ['error', 'stop'],
+      ['something_new', 'stop'],
     ];
     for (const [internal, expected] of table) expect(toOpenAiFinishReason(internal), internal).toBe(expected);
   });
 
   it('turns a turn without an answer into an error kind, and leaves answered turns alone', () => {
-    expect(turnFailure({ finishReason: 'error', error: 'boom', response: '' }, 'messages')).toMatchObject({ kind: 'upstream_failed', message: 'boom' });
-    expect(turnFailure({ finishReason: 'circuit_open', response: '' }, 'messages')).toMatchObject({ kind: 'unavailable' });
-    expect(turnFailure({ finishReason: 'context_exhausted', response: '' }, 'input')).toMatchObject({ kind: 'invalid_params', details: { param: 'input' } });
+    expect(turnFailure({ finishReason: 'error', error: 'boom', response: '' }, 'messages')).toMatchObject({
+      kind: 'upstream_failed',
+      message: 'boom',
+    });
+    expect(turnFailure({ finishReason: 'circuit_open', response: '' }, 'messages')).toMatchObject({
+      kind: 'unavailable',
+    });
+    expect(turnFailure({ finishReason: 'context_exhausted', response: '' }, 'input')).toMatchObject({
+      kind: 'invalid_params',
+      details: { param: 'input' },
+    });
     expect(turnFailure({ finishReason: 'aborted', response: '' }, 'messages')).toMatchObject({ kind: 'unavailable' });
-    for (const reason of ['stop', 'max_steps', 'budget_exceeded', 'context_loop'] as const) expect(turnFailure({ finishReason: reason, response: '' }, 'messages')).toBeUndefined();
+    for (const reason of ['stop', 'max_steps', 'budget_exceeded', 'context_loop'] as const)
+      expect(turnFailure({ finishReason: reason, response: '' }, 'messages')).toBeUndefined();
   });
 
   it('maps what failed: an upstream failure keeps its status, storage unreachable mid-turn is unavailable with its retry hint', () => {
-    expect(turnFailure({ finishReason: 'error', error: 'Model call to a/b failed: server (HTTP 500): boom', response: '', errorKind: 'upstream_failed', upstreamStatus: 500 }, 'messages'))
-      .toMatchObject({ kind: 'upstream_failed', message: 'Model call to a/b failed: server (HTTP 500): boom', details: { upstreamStatus: 500 } });
-    expect(turnFailure({ finishReason: 'error', error: 'Storage cannot be reached', response: '', errorKind: 'unavailable', retryAfterMs: 5_000 }, 'messages'))
-      .toMatchObject({ kind: 'unavailable', message: 'Storage cannot be reached', details: { retryAfterMs: 5_000 } });
+    expect(
+      turnFailure(
+        {
+          finishReason: 'error',
+          error: 'Model call to a/b failed: server (HTTP 500): boom',
+          response: '',
+          errorKind: 'upstream_failed',
+          upstreamStatus: 500,
+        },
+        'messages',
+      ),
+    ).toMatchObject({
+      kind: 'upstream_failed',
+      message: 'Model call to a/b failed: server (HTTP 500): boom',
+      details: { upstreamStatus: 500 },
+    });
+    expect(
+      turnFailure(
+        {
+          finishReason: 'error',
+          error: 'Storage cannot be reached',
+          response: '',
+          errorKind: 'unavailable',
+          retryAfterMs: 5_000,
+        },
+        'messages',
+      ),
+    ).toMatchObject({ kind: 'unavailable', message: 'Storage cannot be reached', details: { retryAfterMs: 5_000 } });
   });
 
   it('answers a turn that produced text normally even when it then failed (error maps to stop)', () => {
-    expect(turnFailure({ finishReason: 'error', error: 'boom', response: 'partial answer' }, 'messages')).toBeUndefined();
+    expect(
+      turnFailure({ finishReason: 'error', error: 'boom', response: 'partial answer' }, 'messages'),
+    ).toBeUndefined();
     expect(turnFailure({ finishReason: 'circuit_open', response: 'partial answer' }, 'messages')).toBeUndefined();
   });
 

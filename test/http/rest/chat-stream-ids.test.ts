@@ -21,7 +21,9 @@ describe('REST chat stream ids and reconnects', () => {
   });
 
   const historyLength = async () => {
-    const response = await fetch(`${fx.url}/api/chat/history`, { headers: { authorization: `Bearer ${fx.tokens.rpc}` } });
+    const response = await fetch(`${fx.url}/api/chat/history`, {
+      headers: { authorization: `Bearer ${fx.tokens.rpc}` },
+    });
     return ((await response.json()) as { messages: unknown[] }).messages.length;
   };
 
@@ -44,7 +46,9 @@ describe('REST chat stream ids and reconnects', () => {
     const before = await historyLength();
 
     // EventSource reconnects to the same URL and adds the id of the last frame it saw.
-    const reconnect = await fetch(`${fx.url}/api/chat/stream?message=only-once&token=${fx.tokens.rpc}`, { headers: { 'last-event-id': lastId } });
+    const reconnect = await fetch(`${fx.url}/api/chat/stream?message=only-once&token=${fx.tokens.rpc}`, {
+      headers: { 'last-event-id': lastId },
+    });
     expect(reconnect.status).toBe(204);
     expect(await reconnect.text()).toBe('');
     expect(llm.chatRequests()).toHaveLength(1);
@@ -53,7 +57,9 @@ describe('REST chat stream ids and reconnects', () => {
 
   it('also stops a reconnect whose stream it no longer knows (expired, or from before a restart)', async () => {
     for (const id of ['0123456789ab-1z.4', 'anything']) {
-      const reconnect = await fetch(`${fx.url}/api/chat/stream?message=again&token=${fx.tokens.rpc}`, { headers: { 'last-event-id': id } });
+      const reconnect = await fetch(`${fx.url}/api/chat/stream?message=again&token=${fx.tokens.rpc}`, {
+        headers: { 'last-event-id': id },
+      });
       expect(reconnect.status, id).toBe(204);
     }
     expect(llm.chatRequests()).toHaveLength(0);

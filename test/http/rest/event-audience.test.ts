@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { createEventAudience } from '../../../src/http/rest/event-audience.js';
 
 describe('event audience', () => {
-  const owners = new Map<string, string>([['default:ann:chat', 'ann'], ['default:bob:chat', 'bob']]);
+  const owners = new Map<string, string>([
+    ['default:ann:chat', 'ann'],
+    ['default:bob:chat', 'bob'],
+  ]);
   let lookups = 0;
   const ownerOf = async (sessionKey: string) => {
     lookups += 1;
@@ -15,8 +18,14 @@ describe('event audience', () => {
     const ann = createEventAudience({ clientId: 'ann', isAdmin: false }, ownerOf);
     expect(await ann.sees(event('message:sent', { sessionKey: 'default:ann:chat' }))).toBe(true);
     expect(await ann.sees(event('message:sent', { sessionKey: 'default:bob:chat' }))).toBe(false);
-    expect(await ann.sees(event('session:sub_agent_spawn_rejected', { parentKey: 'default:ann:chat', reason: 'x', running: 1 }))).toBe(true);
-    expect(await ann.sees(event('session:sub_agent_spawn_queued', { parentKey: 'default:bob:chat', runId: 'r' }))).toBe(false);
+    expect(
+      await ann.sees(
+        event('session:sub_agent_spawn_rejected', { parentKey: 'default:ann:chat', reason: 'x', running: 1 }),
+      ),
+    ).toBe(true);
+    expect(await ann.sees(event('session:sub_agent_spawn_queued', { parentKey: 'default:bob:chat', runId: 'r' }))).toBe(
+      false,
+    );
     expect(await ann.sees(event('scheduler:job_completed', { jobId: 'j', ownerId: 'ann' }))).toBe(true);
     expect(await ann.sees(event('scheduler:job_completed', { jobId: 'j', ownerId: 'bob' }))).toBe(false);
     // A session no token owns a row of (a stateless /v1 turn, a webhook's) and the gateway's own events are the admins'.
@@ -32,10 +41,13 @@ describe('event audience', () => {
   it('reads a session owner once, and again after session:created (a key deleted and created anew may change owner)', async () => {
     const ann = createEventAudience({ clientId: 'ann', isAdmin: false }, ownerOf);
     lookups = 0;
-    for (let index = 0; index < 3; index += 1) expect(await ann.sees(event('message:sent', { sessionKey: 'default:bob:chat' }))).toBe(false);
+    for (let index = 0; index < 3; index += 1)
+      expect(await ann.sees(event('message:sent', { sessionKey: 'default:bob:chat' }))).toBe(false);
     expect(lookups).toBe(1);
     owners.set('default:bob:chat', 'ann');
-    expect(await ann.sees(event('session:created', { sessionKey: 'default:bob:chat', agentId: 'default', kind: 'main' }))).toBe(true);
+    expect(
+      await ann.sees(event('session:created', { sessionKey: 'default:bob:chat', agentId: 'default', kind: 'main' })),
+    ).toBe(true);
     expect(await ann.sees(event('message:sent', { sessionKey: 'default:bob:chat' }))).toBe(true);
     expect(lookups).toBe(2);
   });

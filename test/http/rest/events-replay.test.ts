@@ -53,7 +53,9 @@ describe('REST /api/events ids and replay', () => {
     const first = await connect();
     emit('seen-1');
     emit('seen-2');
-    const seen = (await first.until((frame) => skillOf(frame) === 'seen-2')).filter((frame) => frame.event !== undefined);
+    const seen = (await first.until((frame) => skillOf(frame) === 'seen-2')).filter(
+      (frame) => frame.event !== undefined,
+    );
     const lastId = seen.at(-1)?.id ?? '';
     first.close();
     emit('missed-1');
@@ -83,7 +85,9 @@ describe('REST /api/events ids and replay', () => {
     const first = await connect();
     emit('q-1');
     emit('q-2');
-    const frames = (await first.until((frame) => skillOf(frame) === 'q-2')).filter((frame) => frame.event !== undefined);
+    const frames = (await first.until((frame) => skillOf(frame) === 'q-2')).filter(
+      (frame) => frame.event !== undefined,
+    );
     first.close();
     const [one, two] = frames.map((frame) => frame.id ?? '');
     const byQuery = await connect(auth(), `?lastEventId=${one}`);
@@ -99,14 +103,19 @@ describe('REST /api/events ids and replay', () => {
     const first = await connect();
     const fill = Array.from({ length: 12 }, (_, index) => `fill-${index}`);
     for (const skill of fill) emit(skill);
-    const filled = (await first.until((frame) => skillOf(frame) === 'fill-11')).filter((frame) => frame.event !== undefined);
+    const filled = (await first.until((frame) => skillOf(frame) === 'fill-11')).filter(
+      (frame) => frame.event !== undefined,
+    );
     first.close();
     for (const unknown of ['0', '12', 'abc', '9999999999999999']) {
       const stream = await connect({ ...auth(), 'last-event-id': unknown });
       const frames = await replayed(stream, `after-${unknown}`);
       // The default ring of 1000 still holds every event since the fixture started, the fill ones among them.
       const replayedFill = frames.filter((frame) => skillOf(frame)?.startsWith('fill-') === true);
-      expect(replayedFill.map((frame) => [skillOf(frame), frame.id]), unknown).toEqual(filled.map((frame) => [skillOf(frame), frame.id]));
+      expect(
+        replayedFill.map((frame) => [skillOf(frame), frame.id]),
+        unknown,
+      ).toEqual(filled.map((frame) => [skillOf(frame), frame.id]));
       const ids = frames.map((frame) => Number(frame.id));
       expect(ids, unknown).toEqual([...ids].sort((a, b) => a - b));
       stream.close();

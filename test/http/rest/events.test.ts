@@ -56,11 +56,18 @@ describe('REST events, activity, agents and channels', () => {
   it('/api/events sends the events of a chat turn as they happen', async () => {
     const stream = await openSse(`${fx.url}/api/events`, { authorization: `Bearer ${fx.tokens.admin}` });
     await stream.next();
-    await fetch(`${fx.url}/api/chat`, { method: 'POST', headers: { authorization: `Bearer ${fx.tokens.admin}`, 'content-type': 'application/json' }, body: '{"message":"hi"}' });
+    await fetch(`${fx.url}/api/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fx.tokens.admin}`, 'content-type': 'application/json' },
+      body: '{"message":"hi"}',
+    });
     const frames = await stream.until((frame) => frame.event === 'message:sent');
     const names = frames.map((frame) => frame.event).filter((name) => name !== undefined);
     expect(names).toEqual(expect.arrayContaining(['message:received', 'message:sent']));
-    expect(JSON.parse(frames.at(-1)?.data ?? '{}')).toMatchObject({ sessionKey: 'default:admin:rest', finishReason: 'stop' });
+    expect(JSON.parse(frames.at(-1)?.data ?? '{}')).toMatchObject({
+      sessionKey: 'default:admin:rest',
+      finishReason: 'stop',
+    });
     stream.close();
   });
 
@@ -78,7 +85,8 @@ describe('REST events, activity, agents and channels', () => {
   });
 
   it('/api/activity returns recent bus events newest first, limit 1-100 default 50', async () => {
-    for (let index = 0; index < 60; index += 1) fx.events.emit('skill:executed', { agentId: 'default', skill: `s${index}` });
+    for (let index = 0; index < 60; index += 1)
+      fx.events.emit('skill:executed', { agentId: 'default', skill: `s${index}` });
     // Skill events are the gateway's, not a session's: only an admin token sees them.
     const all = await get('/api/activity', fx.tokens.admin);
     const events = all.body.events as { name: string; ts: number; payload: { skill?: string } }[];
@@ -86,9 +94,16 @@ describe('REST events, activity, agents and channels', () => {
     expect(events[0]).toMatchObject({ name: 'skill:executed', payload: { skill: 's59' } });
     expect(typeof events[0]?.ts).toBe('number');
     const three = await get('/api/activity?limit=3', fx.tokens.admin);
-    expect((three.body.events as { payload: { skill: string } }[]).map((event) => event.payload.skill)).toEqual(['s59', 's58', 's57']);
-    expect(((await get('/api/activity?limit=100', fx.tokens.admin)).body.events as unknown[]).length).toBeGreaterThanOrEqual(60);
-    for (const bad of ['0', '101', 'abc', '2.5']) expect((await get(`/api/activity?limit=${bad}`)).body).toMatchObject({ error: { code: 'invalid_params' } });
+    expect((three.body.events as { payload: { skill: string } }[]).map((event) => event.payload.skill)).toEqual([
+      's59',
+      's58',
+      's57',
+    ]);
+    expect(
+      ((await get('/api/activity?limit=100', fx.tokens.admin)).body.events as unknown[]).length,
+    ).toBeGreaterThanOrEqual(60);
+    for (const bad of ['0', '101', 'abc', '2.5'])
+      expect((await get(`/api/activity?limit=${bad}`)).body).toMatchObject({ error: { code: 'invalid_params' } });
     expect((await get('/api/activity', fx.tokens.mcpClient)).status).toBe(403);
   });
 
@@ -115,9 +130,23 @@ describe('REST events, activity, agents and channels', () => {
     });
     const { status, body } = await get('/api/channels');
     expect(status).toBe(200);
-    const channels = body.channels as { channelId: string; channelType: string; messagesReceived: number; messagesSent: number; lastActiveAt: number | null }[];
-    expect(channels.slice(0, 3).map((channel) => [channel.channelId, channel.channelType])).toEqual([['rpc', 'jsonrpc'], ['rest', 'rest'], ['openai', 'openai']]);
-    expect(channels.find((channel) => channel.channelId === 'rpc')).toMatchObject({ enabled: true, status: 'listening', connections: 0 });
+    const channels = body.channels as {
+      channelId: string;
+      channelType: string;
+      messagesReceived: number;
+      messagesSent: number;
+      lastActiveAt: number | null;
+    }[];
+    expect(channels.slice(0, 3).map((channel) => [channel.channelId, channel.channelType])).toEqual([
+      ['rpc', 'jsonrpc'],
+      ['rest', 'rest'],
+      ['openai', 'openai'],
+    ]);
+    expect(channels.find((channel) => channel.channelId === 'rpc')).toMatchObject({
+      enabled: true,
+      status: 'listening',
+      connections: 0,
+    });
     const openai = channels.find((channel) => channel.channelId === 'openai');
     expect(openai?.messagesReceived).toBeGreaterThanOrEqual(1);
     expect(openai?.messagesSent).toBeGreaterThanOrEqual(1);

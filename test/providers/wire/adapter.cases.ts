@@ -20,7 +20,8 @@ import {
 export function describeWireConformance(protocol: WireProtocolCase): void {
   describe(`wire adapter conformance: ${protocol.name}`, () => {
     const fixture = useWireFixture(protocol);
-    const stream = (overrides: Partial<WireCallRequest> = {}) => collect(fixture.adapter.stream(callRequest(overrides)));
+    const stream = (overrides: Partial<WireCallRequest> = {}) =>
+      collect(fixture.adapter.stream(callRequest(overrides)));
 
     it('streams a plain reply as text and a stop finish, with the credential and extra headers', async () => {
       fixture.llm.script({ text: 'Hello there', chunks: 1, usage: { inputTokens: 11, outputTokens: 3 } });
@@ -28,7 +29,11 @@ export function describeWireConformance(protocol: WireProtocolCase): void {
       expect(error).toBeUndefined();
       expect(events).toEqual([
         { type: 'text-delta', text: 'Hello there' },
-        { type: 'finish', finishReason: 'stop', usage: { inputTokens: 11, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 } },
+        {
+          type: 'finish',
+          finishReason: 'stop',
+          usage: { inputTokens: 11, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        },
       ]);
       const request = fixture.llm.chatRequests()[0];
       expect(request?.endpoint).toBe(protocol.endpoint);
@@ -42,7 +47,9 @@ export function describeWireConformance(protocol: WireProtocolCase): void {
       const deltas = ['Grü', 'ße, ', '世界', ' 🎉', '!'];
       fixture.llm.script({ deltas });
       const { events } = await stream();
-      expect(events.filter((event) => event.type === 'text-delta')).toEqual(deltas.map((text) => ({ type: 'text-delta', text })));
+      expect(events.filter((event) => event.type === 'text-delta')).toEqual(
+        deltas.map((text) => ({ type: 'text-delta', text })),
+      );
     });
 
     it('assembles parallel tool calls whose arguments arrive in many pieces', async () => {
@@ -58,20 +65,39 @@ export function describeWireConformance(protocol: WireProtocolCase): void {
       expect(error).toBeUndefined();
       const calls = events.filter((event) => event.type === 'tool-call');
       expect(calls).toEqual([
-        { type: 'tool-call', toolCallId: protocol.hasToolCallIds ? 'call_a' : expect.stringMatching(/^call_/), toolName: 'get_weather', input: { city: 'Paris', days: 2, note: 'ünïcödé ✓' } },
-        { type: 'tool-call', toolCallId: protocol.hasToolCallIds ? 'call_b' : expect.stringMatching(/^call_/), toolName: 'get_time', input: {} },
+        {
+          type: 'tool-call',
+          toolCallId: protocol.hasToolCallIds ? 'call_a' : expect.stringMatching(/^call_/),
+          toolName: 'get_weather',
+          input: { city: 'Paris', days: 2, note: 'ünïcödé ✓' },
+        },
+        {
+          type: 'tool-call',
+          toolCallId: protocol.hasToolCallIds ? 'call_b' : expect.stringMatching(/^call_/),
+          toolName: 'get_time',
+          input: {},
+        },
       ]);
       expect(textOf(events)).toBe('Let me look.');
       expect(events.at(-1)).toMatchObject({ type: 'finish', finishReason: 'tool-calls' });
-      expect(events.findIndex((event) => event.type === 'tool-call')).toBeLessThan(events.findIndex((event) => event.type === 'finish'));
+      expect(events.findIndex((event) => event.type === 'tool-call')).toBeLessThan(
+        events.findIndex((event) => event.type === 'finish'),
+      );
     });
 
-    if (protocol.hasRawArguments) it('passes arguments that are not JSON through as their raw text', async () => {
-      fixture.llm.script({ toolCalls: [{ id: 'call_bad', name: 'get_weather', arguments: '{"city": ' }], argumentChunks: 3 });
-      const { events, error } = await stream({ tools: TOOLS });
-      expect(error).toBeUndefined();
-      expect(events.find((event) => event.type === 'tool-call')).toMatchObject({ toolName: 'get_weather', input: '{"city": ' });
-    });
+    if (protocol.hasRawArguments)
+      it('passes arguments that are not JSON through as their raw text', async () => {
+        fixture.llm.script({
+          toolCalls: [{ id: 'call_bad', name: 'get_weather', arguments: '{"city": ' }],
+          argumentChunks: 3,
+        });
+        const { events, error } = await stream({ tools: TOOLS });
+        expect(error).toBeUndefined();
+        expect(events.find((event) => event.type === 'tool-call')).toMatchObject({
+          toolName: 'get_weather',
+          input: '{"city": ',
+        });
+      });
 
     it('sends the transcript with tool calls, grouped tool results and no empty assistant message, exactly', async () => {
       const { error } = await stream({ system: 'Base.', messages: ROUND_TRIP_TRANSCRIPT, tools: TOOLS });
@@ -84,7 +110,13 @@ export function describeWireConformance(protocol: WireProtocolCase): void {
     it('places the system prompt where the protocol wants it, and sends none when there is none', async () => {
       await stream({ system: 'Be terse.' });
       expect(protocol.system(bodyOf(fixture.llm, 0))).toBe('Be terse.');
-      await stream({ system: undefined, messages: [{ role: 'system', content: 'From the transcript.', timestamp: 0 }, { role: 'user', content: 'Hi', timestamp: 1 }] });
+      await stream({
+        system: undefined,
+        messages: [
+          { role: 'system', content: 'From the transcript.', timestamp: 0 },
+          { role: 'user', content: 'Hi', timestamp: 1 },
+        ],
+      });
       expect(protocol.system(bodyOf(fixture.llm, 1))).toBe('From the transcript.');
       await stream({ system: '' });
       expect(protocol.system(bodyOf(fixture.llm, 2))).toBeUndefined();
@@ -119,12 +151,17 @@ export function describeWireConformance(protocol: WireProtocolCase): void {
       expect(finishOf(events)).toEqual({ type: 'finish', finishReason: 'stop', usage: protocol.usage.expected });
     });
 
-    if (protocol.canOmitUsage) it('finishes with zero usage when the server sends none', async () => {
-      fixture.llm.script({ text: 'ok', omitUsage: true });
-      const { events, error } = await stream();
-      expect(error).toBeUndefined();
-      expect(finishOf(events)).toEqual({ type: 'finish', finishReason: 'stop', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } });
-    });
+    if (protocol.canOmitUsage)
+      it('finishes with zero usage when the server sends none', async () => {
+        fixture.llm.script({ text: 'ok', omitUsage: true });
+        const { events, error } = await stream();
+        expect(error).toBeUndefined();
+        expect(finishOf(events)).toEqual({
+          type: 'finish',
+          finishReason: 'stop',
+          usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        });
+      });
 
     it('maps every finish reason', async () => {
       for (const { reply, expected } of protocol.finishReasons) {
@@ -147,7 +184,12 @@ export function describeWireConformance(protocol: WireProtocolCase): void {
       expect(error).toBeUndefined();
       expect(events).toEqual([
         { type: 'text-delta', text: 'Whole answer.' },
-        { type: 'tool-call', toolCallId: protocol.hasToolCallIds ? 'call_j' : expect.stringMatching(/^call_/), toolName: 'get_weather', input: { city: 'Rome' } },
+        {
+          type: 'tool-call',
+          toolCallId: protocol.hasToolCallIds ? 'call_j' : expect.stringMatching(/^call_/),
+          toolName: 'get_weather',
+          input: { city: 'Rome' },
+        },
         { type: 'finish', finishReason: 'tool-calls', usage: protocol.usage.expected },
       ]);
     });
@@ -171,7 +213,10 @@ export function describeWireConformance(protocol: WireProtocolCase): void {
         const { events, error } = await stream();
         expect(events).toEqual([]);
         const failure = callError(error);
-        expect({ kind: failure.kind, statusCode: failure.statusCode, retryAfterMs: failure.retryAfterMs }, String(status)).toEqual({ kind, statusCode: status, retryAfterMs });
+        expect(
+          { kind: failure.kind, statusCode: failure.statusCode, retryAfterMs: failure.retryAfterMs },
+          String(status),
+        ).toEqual({ kind, statusCode: status, retryAfterMs });
         expect(failure.detail, String(status)).toContain(`scripted failure ${status}`);
         const type = protocol.errorTypes[status];
         if (type !== undefined) expect(failure.detail, String(status)).toContain(type);
@@ -224,7 +269,11 @@ export function describeWireConformance(protocol: WireProtocolCase): void {
     });
 
     it('times out after timeoutMs and closes the upstream request', async () => {
-      const adapter = createWireAdapter(protocol.type, { baseUrl: protocol.baseUrl(fixture.llm), apiKey: 'k', timeoutMs: 150 });
+      const adapter = createWireAdapter(protocol.type, {
+        baseUrl: protocol.baseUrl(fixture.llm),
+        apiKey: 'k',
+        timeoutMs: 150,
+      });
       try {
         fixture.llm.script({ text: 'late', delayMs: 5_000 });
         expect(callError((await collect(adapter.stream(callRequest()))).error)).toMatchObject({ kind: 'timeout' });
@@ -290,23 +339,39 @@ export function describeWireConformance(protocol: WireProtocolCase): void {
         verbosity: 'low',
       });
       expect(fixture.adapter.unsupported(everything)).toEqual(protocol.unsupportedAll);
-      expect(fixture.adapter.unsupported(callRequest({ sampling: { temperature: 1 }, responseFormat: { type: 'text' }, toolChoice: 'auto' }))).toEqual([]);
+      expect(
+        fixture.adapter.unsupported(
+          callRequest({ sampling: { temperature: 1 }, responseFormat: { type: 'text' }, toolChoice: 'auto' }),
+        ),
+      ).toEqual([]);
     });
 
-    if (protocol.canEmbed) it('embeds one text and a batch through the protocol endpoint', async () => {
-      const embed = fixture.adapter.embed;
-      if (embed === undefined) throw new Error('no embed');
-      const single = await embed.call(fixture.adapter, { modelId: 'embed-model', texts: ['alpha'], signal: new AbortController().signal });
-      expect(single.vectors).toEqual([fakeVector('alpha', 8)]);
-      const batch = await embed.call(fixture.adapter, { modelId: 'embed-model', texts: ['a', 'b', 'c'], signal: new AbortController().signal });
-      expect(batch).toEqual({ vectors: ['a', 'b', 'c'].map((text) => fakeVector(text, 8)), model: 'embed-model' });
-      fixture.llm.script({ endpoint: 'embeddings', status: 429, headers: { 'retry-after': '2' } });
-      const failure = await embed.call(fixture.adapter, { modelId: 'embed-model', texts: ['x'], signal: new AbortController().signal }).catch((error: unknown) => error);
-      expect(callError(failure)).toMatchObject({ kind: 'rate_limit', statusCode: 429, retryAfterMs: 2_000 });
-    });
+    if (protocol.canEmbed)
+      it('embeds one text and a batch through the protocol endpoint', async () => {
+        const embed = fixture.adapter.embed;
+        if (embed === undefined) throw new Error('no embed');
+        const single = await embed.call(fixture.adapter, {
+          modelId: 'embed-model',
+          texts: ['alpha'],
+          signal: new AbortController().signal,
+        });
+        expect(single.vectors).toEqual([fakeVector('alpha', 8)]);
+        const batch = await embed.call(fixture.adapter, {
+          modelId: 'embed-model',
+          texts: ['a', 'b', 'c'],
+          signal: new AbortController().signal,
+        });
+        expect(batch).toEqual({ vectors: ['a', 'b', 'c'].map((text) => fakeVector(text, 8)), model: 'embed-model' });
+        fixture.llm.script({ endpoint: 'embeddings', status: 429, headers: { 'retry-after': '2' } });
+        const failure = await embed
+          .call(fixture.adapter, { modelId: 'embed-model', texts: ['x'], signal: new AbortController().signal })
+          .catch((error: unknown) => error);
+        expect(callError(failure)).toMatchObject({ kind: 'rate_limit', statusCode: 429, retryAfterMs: 2_000 });
+      });
 
-    if (!protocol.canEmbed) it('has no embeddings', () => {
-      expect(fixture.adapter.embed).toBeUndefined();
-    });
+    if (!protocol.canEmbed)
+      it('has no embeddings', () => {
+        expect(fixture.adapter.embed).toBeUndefined();
+      });
   });
 }

@@ -1,7 +1,16 @@
 // The Anthropic Messages adapter against the fake server: conformance plus wire specifics (version header, max_tokens, overload).
 import { describe, expect, it } from 'vitest';
 import { describeWireConformance } from './adapter.cases.js';
-import { ANSWER_SCHEMA, bodyOf, callError, callRequest, collect, TOOLS, useWireFixture, type WireProtocolCase } from './wire-fixture.js';
+import {
+  ANSWER_SCHEMA,
+  bodyOf,
+  callError,
+  callRequest,
+  collect,
+  TOOLS,
+  useWireFixture,
+  type WireProtocolCase,
+} from './wire-fixture.js';
 
 const anthropicCase: WireProtocolCase = {
   name: 'anthropic',
@@ -60,7 +69,17 @@ const anthropicCase: WireProtocolCase = {
     { reply: { wireFinishReason: 'pause_turn' }, expected: 'other' },
     { reply: { wireFinishReason: 'toString' }, expected: 'other' },
   ],
-  unsupportedAll: ['sampling.seed', 'sampling.presencePenalty', 'sampling.frequencyPenalty', 'sampling.logitBias', 'responseFormat.json_object', 'reasoningEffort', 'serviceTier', 'promptCacheKey', 'verbosity'],
+  unsupportedAll: [
+    'sampling.seed',
+    'sampling.presencePenalty',
+    'sampling.frequencyPenalty',
+    'sampling.logitBias',
+    'responseFormat.json_object',
+    'reasoningEffort',
+    'serviceTier',
+    'promptCacheKey',
+    'verbosity',
+  ],
   errorTypes: { 401: 'authentication_error', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error' },
   canEmbed: false,
 };
@@ -74,7 +93,12 @@ describe('anthropic-messages wire specifics', () => {
     await collect(fixture.adapter.stream(callRequest()));
     const request = fixture.llm.chatRequests()[0];
     expect(request?.headers['anthropic-version']).toBe('2023-06-01');
-    expect(bodyOf(fixture.llm)).toEqual({ model: 'fake-model', max_tokens: 4096, messages: [{ role: 'user', content: 'Hello?' }], stream: true });
+    expect(bodyOf(fixture.llm)).toEqual({
+      model: 'fake-model',
+      max_tokens: 4096,
+      messages: [{ role: 'user', content: 'Hello?' }],
+      stream: true,
+    });
   });
 
   it("sends safetyIdentifier as metadata.user_id, Anthropic's opaque end-user id", async () => {
@@ -86,13 +110,28 @@ describe('anthropic-messages wire specifics', () => {
   it('serialises tool calls when asked, also without a tool choice, and sends a raw-text input back as an empty object', async () => {
     const messages = [
       { role: 'user' as const, content: 'go', timestamp: 0 },
-      { role: 'assistant' as const, content: '', toolCalls: [{ id: 'call_bad', name: 'get_weather', input: '{"city": ' }], timestamp: 1 },
-      { role: 'tool' as const, toolCallId: 'call_bad', toolName: 'get_weather', content: 'Error: invalid arguments', isError: true, timestamp: 2 },
+      {
+        role: 'assistant' as const,
+        content: '',
+        toolCalls: [{ id: 'call_bad', name: 'get_weather', input: '{"city": ' }],
+        timestamp: 1,
+      },
+      {
+        role: 'tool' as const,
+        toolCallId: 'call_bad',
+        toolName: 'get_weather',
+        content: 'Error: invalid arguments',
+        isError: true,
+        timestamp: 2,
+      },
     ];
     await collect(fixture.adapter.stream(callRequest({ tools: TOOLS, parallelToolCalls: false, messages })));
     const body = bodyOf(fixture.llm);
     expect(body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
-    expect(body.messages).toContainEqual({ role: 'assistant', content: [{ type: 'tool_use', id: 'call_bad', name: 'get_weather', input: {} }] });
+    expect(body.messages).toContainEqual({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'call_bad', name: 'get_weather', input: {} }],
+    });
   });
 
   it('keeps the overloaded_error name in the detail of a 529, mid-stream too', async () => {

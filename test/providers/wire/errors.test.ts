@@ -1,6 +1,13 @@
 // Classification of failed wire calls: Retry-After forms, the three providers' error bodies, mid-stream errors, socket failures.
 import { describe, expect, it } from 'vitest';
-import { errorFields, errorFromResponse, errorFromStreamPayload, ProviderCallError, retryAfterMsOf, toProviderCallError } from '../../../src/providers/wire/errors.js';
+import {
+  errorFields,
+  errorFromResponse,
+  errorFromStreamPayload,
+  ProviderCallError,
+  retryAfterMsOf,
+  toProviderCallError,
+} from '../../../src/providers/wire/errors.js';
 
 describe('wire error classification', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
@@ -17,13 +24,22 @@ describe('wire error classification', () => {
   });
 
   it("reads each provider's error body shape", () => {
-    expect(errorFields({ error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } })).toMatchObject({
+    expect(
+      errorFields({
+        error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' },
+      }),
+    ).toMatchObject({
       type: 'requests',
       message: 'Rate limit reached',
       code: 'rate_limit_exceeded',
     });
-    expect(errorFields({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })).toMatchObject({ type: 'overloaded_error', message: 'Overloaded' });
-    expect(errorFields([{ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } }])).toMatchObject({
+    expect(errorFields({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })).toMatchObject({
+      type: 'overloaded_error',
+      message: 'Overloaded',
+    });
+    expect(
+      errorFields([{ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } }]),
+    ).toMatchObject({
       type: 'UNAVAILABLE',
       message: 'The model is overloaded.',
       code: 503,
@@ -34,15 +50,24 @@ describe('wire error classification', () => {
 
   it('classifies an HTTP error by its status and keeps a short detail, never in the message', () => {
     const long = 'x'.repeat(1_000);
-    const failure = errorFromResponse(400, {}, JSON.stringify({ error: { message: long, type: 'invalid_request_error' } }));
+    const failure = errorFromResponse(
+      400,
+      {},
+      JSON.stringify({ error: { message: long, type: 'invalid_request_error' } }),
+    );
     expect(failure).toMatchObject({ kind: 'bad_request', statusCode: 400, retryAfterMs: undefined });
     expect(failure.detail?.length).toBeLessThanOrEqual(301);
     expect(failure.message).toBe('model call failed (bad_request, HTTP 400)');
-    expect(errorFromResponse(529, {}, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')).toMatchObject({
+    expect(
+      errorFromResponse(529, {}, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'),
+    ).toMatchObject({
       kind: 'server',
       detail: 'overloaded_error: Overloaded',
     });
-    expect(errorFromResponse(502, {}, '<html>Bad Gateway</html>')).toMatchObject({ kind: 'server', detail: '<html>Bad Gateway</html>' });
+    expect(errorFromResponse(502, {}, '<html>Bad Gateway</html>')).toMatchObject({
+      kind: 'server',
+      detail: '<html>Bad Gateway</html>',
+    });
   });
 
   it('classifies errors that arrive inside a stream by their type, code or numeric status', () => {
@@ -61,10 +86,18 @@ describe('wire error classification', () => {
     const caller = new AbortController();
     const live = new AbortController().signal;
     const reset = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
-    const refused = new Error('connect failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
-    expect(toProviderCallError(reset, live, false)).toMatchObject({ kind: 'network', detail: 'UND_ERR_SOCKET', cause: reset });
+    const refused = new Error('connect failed', {
+      cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    });
+    expect(toProviderCallError(reset, live, false)).toMatchObject({
+      kind: 'network',
+      detail: 'UND_ERR_SOCKET',
+      cause: reset,
+    });
     expect(toProviderCallError(refused, live, false).kind).toBe('network');
-    expect(toProviderCallError(Object.assign(new Error('t'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), live, false).kind).toBe('timeout');
+    expect(
+      toProviderCallError(Object.assign(new Error('t'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), live, false).kind,
+    ).toBe('timeout');
     expect(toProviderCallError(reset, live, true).kind).toBe('timeout');
     expect(toProviderCallError(new Error('surprise'), live, false).kind).toBe('unknown');
     const classified = new ProviderCallError('rate_limit', 429, 2_000, 'detail');

@@ -1,18 +1,38 @@
 // The Gemini adapter against the fake server: conformance plus wire specifics (paths, thought signatures, RetryInfo, embeddings).
 import { describe, expect, it } from 'vitest';
 import { describeWireConformance } from './adapter.cases.js';
-import { ANSWER_SCHEMA, bodyOf, callError, callRequest, collect, TOOLS, useWireFixture, type WireBody, type WireProtocolCase } from './wire-fixture.js';
+import {
+  ANSWER_SCHEMA,
+  bodyOf,
+  callError,
+  callRequest,
+  collect,
+  TOOLS,
+  useWireFixture,
+  type WireBody,
+  type WireProtocolCase,
+} from './wire-fixture.js';
 
 function systemOf(body: WireBody): unknown {
   const instruction = body.systemInstruction;
   if (instruction === undefined) return undefined;
-  if (typeof instruction !== 'object' || instruction === null || !('parts' in instruction) || !Array.isArray(instruction.parts)) throw new Error('malformed systemInstruction');
-  return instruction.parts.map((part: unknown) => (typeof part === 'object' && part !== null && 'text' in part ? part.text : '')).join('');
+  if (
+    typeof instruction !== 'object' ||
+    instruction === null ||
+    !('parts' in instruction) ||
+    !Array.isArray(instruction.parts)
+  )
+    throw new Error('malformed systemInstruction');
+  return instruction.parts
+    .map((part: unknown) => (typeof part === 'object' && part !== null && 'text' in part ? part.text : ''))
+    .join('');
 }
 
 function toolChoiceOf(body: WireBody): unknown {
   const config = body.toolConfig;
-  return typeof config === 'object' && config !== null && 'functionCallingConfig' in config ? config.functionCallingConfig : undefined;
+  return typeof config === 'object' && config !== null && 'functionCallingConfig' in config
+    ? config.functionCallingConfig
+    : undefined;
 }
 
 const geminiCase: WireProtocolCase = {
@@ -30,7 +50,11 @@ const geminiCase: WireProtocolCase = {
     { role: 'user', parts: [{ text: 'What is the weather?' }] },
     {
       role: 'model',
-      parts: [{ text: 'Checking.' }, { functionCall: { name: 'get_weather', args: { city: 'Paris' } } }, { functionCall: { name: 'get_weather', args: { city: 'Oslo' } } }],
+      parts: [
+        { text: 'Checking.' },
+        { functionCall: { name: 'get_weather', args: { city: 'Paris' } } },
+        { functionCall: { name: 'get_weather', args: { city: 'Oslo' } } },
+      ],
     },
     {
       role: 'user',
@@ -45,13 +69,29 @@ const geminiCase: WireProtocolCase = {
   ],
   sampling: {
     present: {
-      generationConfig: { temperature: 0.3, topP: 0.9, maxOutputTokens: 321, stopSequences: ['END'], seed: 7, presencePenalty: 0.5, frequencyPenalty: 0.25 },
+      generationConfig: {
+        temperature: 0.3,
+        topP: 0.9,
+        maxOutputTokens: 321,
+        stopSequences: ['END'],
+        seed: 7,
+        presencePenalty: 0.5,
+        frequencyPenalty: 0.25,
+      },
     },
     absent: ['temperature', 'stream', 'model'],
   },
   structured: {
     generationConfig: { responseMimeType: 'application/json', responseJsonSchema: ANSWER_SCHEMA },
-    tools: [{ functionDeclarations: TOOLS.map((tool) => ({ name: tool.name, description: tool.description, parametersJsonSchema: tool.inputSchema })) }],
+    tools: [
+      {
+        functionDeclarations: TOOLS.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          parametersJsonSchema: tool.inputSchema,
+        })),
+      },
+    ],
     toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] } },
   },
   toolChoice: toolChoiceOf,
@@ -69,7 +109,15 @@ const geminiCase: WireProtocolCase = {
     { reply: { wireFinishReason: 'MALFORMED_FUNCTION_CALL' }, expected: 'other' },
     { reply: { wireFinishReason: 'OTHER' }, expected: 'other' },
   ],
-  unsupportedAll: ['sampling.logitBias', 'parallelToolCalls', 'reasoningEffort', 'serviceTier', 'promptCacheKey', 'safetyIdentifier', 'verbosity'],
+  unsupportedAll: [
+    'sampling.logitBias',
+    'parallelToolCalls',
+    'reasoningEffort',
+    'serviceTier',
+    'promptCacheKey',
+    'safetyIdentifier',
+    'verbosity',
+  ],
   errorTypes: { 401: 'UNAUTHENTICATED', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL' },
   canEmbed: true,
 };
@@ -99,17 +147,38 @@ describe('google-gemini wire specifics', () => {
         ],
         timestamp: 1,
       },
-      { role: 'tool' as const, toolCallId: 'call_1', toolName: 'get_time', content: 'noon', isError: false, timestamp: 2 },
-      { role: 'tool' as const, toolCallId: 'call_2', toolName: 'get_time', content: 'noon', isError: false, timestamp: 3 },
+      {
+        role: 'tool' as const,
+        toolCallId: 'call_1',
+        toolName: 'get_time',
+        content: 'noon',
+        isError: false,
+        timestamp: 2,
+      },
+      {
+        role: 'tool' as const,
+        toolCallId: 'call_2',
+        toolName: 'get_time',
+        content: 'noon',
+        isError: false,
+        timestamp: 3,
+      },
     ];
     await collect(fixture.adapter.stream(callRequest({ modelId: 'gemini-3-pro-preview', messages, tools: TOOLS })));
     await collect(fixture.adapter.stream(callRequest({ modelId: 'gemini-2.5-pro', messages, tools: TOOLS })));
-    const modelTurn = (index: number): unknown => (Array.isArray(bodyOf(fixture.llm, index).contents) ? bodyOf(fixture.llm, index).contents : []);
+    const modelTurn = (index: number): unknown =>
+      Array.isArray(bodyOf(fixture.llm, index).contents) ? bodyOf(fixture.llm, index).contents : [];
     expect(modelTurn(0)).toContainEqual({
       role: 'model',
-      parts: [{ functionCall: { name: 'get_time', args: {} }, thoughtSignature: 'skip_thought_signature_validator' }, { functionCall: { name: 'get_time', args: {} } }],
+      parts: [
+        { functionCall: { name: 'get_time', args: {} }, thoughtSignature: 'skip_thought_signature_validator' },
+        { functionCall: { name: 'get_time', args: {} } },
+      ],
     });
-    expect(modelTurn(1)).toContainEqual({ role: 'model', parts: [{ functionCall: { name: 'get_time', args: {} } }, { functionCall: { name: 'get_time', args: {} } }] });
+    expect(modelTurn(1)).toContainEqual({
+      role: 'model',
+      parts: [{ functionCall: { name: 'get_time', args: {} } }, { functionCall: { name: 'get_time', args: {} } }],
+    });
   });
 
   it("reads the wait of a 429 from Gemini's RetryInfo when there is no Retry-After header", async () => {
@@ -125,7 +194,12 @@ describe('google-gemini wire specifics', () => {
       },
     });
     const failure = callError((await collect(fixture.adapter.stream(callRequest()))).error);
-    expect(failure).toMatchObject({ kind: 'rate_limit', statusCode: 429, retryAfterMs: 34_000, detail: 'RESOURCE_EXHAUSTED: Resource has been exhausted' });
+    expect(failure).toMatchObject({
+      kind: 'rate_limit',
+      statusCode: 429,
+      retryAfterMs: 34_000,
+      detail: 'RESOURCE_EXHAUSTED: Resource has been exhausted',
+    });
   });
 
   it('embeds one text with embedContent and several with batchEmbedContents', async () => {

@@ -89,7 +89,8 @@ data: {"type":"message_stop"}
 `;
 
 /** Gemini's alt=sse stream: CRLF line ends, a thought part (ignored), a whole function call, usage repeated per chunk. */
-const GEMINI = String.raw`data: {"candidates": [{"content": {"parts": [{"text": "Grüße, "}],"role": "model"},"index": 0}],"usageMetadata": {"promptTokenCount": 40,"totalTokenCount": 40,"cachedContentTokenCount": 16},"modelVersion": "gemini-2.5-flash","responseId": "r1"}
+const GEMINI =
+  String.raw`data: {"candidates": [{"content": {"parts": [{"text": "Grüße, "}],"role": "model"},"index": 0}],"usageMetadata": {"promptTokenCount": 40,"totalTokenCount": 40,"cachedContentTokenCount": 16},"modelVersion": "gemini-2.5-flash","responseId": "r1"}
 
 data: {"candidates": [{"content": {"parts": [{"text": "Plan: answer.","thought": true},{"text": "世界 🎉"}],"role": "model"},"index": 0}],"usageMetadata": {"promptTokenCount": 40,"totalTokenCount": 52,"cachedContentTokenCount": 16},"modelVersion": "gemini-2.5-flash","responseId": "r1"}
 
@@ -106,7 +107,11 @@ export const RECORDED_STREAMS: Record<'openai-chat' | 'anthropic-messages' | 'go
       { type: 'text-delta', text: '世界 🎉' },
       { type: 'tool-call', toolCallId: 'call_abc', toolName: 'get_weather', input: { city: 'Zürich' } },
       { type: 'tool-call', toolCallId: 'call_def', toolName: 'get_time', input: {} },
-      { type: 'finish', finishReason: 'tool-calls', usage: { inputTokens: 50, outputTokens: 12, cacheReadTokens: 32, cacheWriteTokens: 0 } },
+      {
+        type: 'finish',
+        finishReason: 'tool-calls',
+        usage: { inputTokens: 50, outputTokens: 12, cacheReadTokens: 32, cacheWriteTokens: 0 },
+      },
     ],
   },
   'anthropic-messages': {
@@ -116,7 +121,11 @@ export const RECORDED_STREAMS: Record<'openai-chat' | 'anthropic-messages' | 'go
       { type: 'text-delta', text: 'Grüße, ' },
       { type: 'text-delta', text: '世界 🎉' },
       { type: 'tool-call', toolCallId: 'toolu_01', toolName: 'get_weather', input: { city: 'Zürich' } },
-      { type: 'finish', finishReason: 'tool-calls', usage: { inputTokens: 58, outputTokens: 42, cacheReadTokens: 30, cacheWriteTokens: 8 } },
+      {
+        type: 'finish',
+        finishReason: 'tool-calls',
+        usage: { inputTokens: 58, outputTokens: 42, cacheReadTokens: 30, cacheWriteTokens: 8 },
+      },
     ],
   },
   'google-gemini': {
@@ -126,7 +135,11 @@ export const RECORDED_STREAMS: Record<'openai-chat' | 'anthropic-messages' | 'go
       { type: 'text-delta', text: 'Grüße, ' },
       { type: 'text-delta', text: '世界 🎉' },
       { type: 'tool-call', toolCallId: 'fc_1', toolName: 'get_weather', input: { city: 'Zürich' } },
-      { type: 'finish', finishReason: 'tool-calls', usage: { inputTokens: 40, outputTokens: 21, cacheReadTokens: 16, cacheWriteTokens: 0 } },
+      {
+        type: 'finish',
+        finishReason: 'tool-calls',
+        usage: { inputTokens: 40, outputTokens: 21, cacheReadTokens: 16, cacheWriteTokens: 0 },
+      },
     ],
   },
 };

@@ -87,15 +87,27 @@ describe('SSE frame splitting', () => {
     for (const newDecoder of Object.values(DECODERS)) {
       const truncated = newDecoder();
       expect(() => truncated.end([])).toThrow(expect.objectContaining({ kind: 'server' }));
-      expect(() => newDecoder().frame(undefined, '{"choices": [', [])).toThrow(expect.objectContaining({ kind: 'server' }));
+      expect(() => newDecoder().frame(undefined, '{"choices": [', [])).toThrow(
+        expect.objectContaining({ kind: 'server' }),
+      );
     }
   });
 
   it('reads a Gemini prompt that was blocked before any candidate as a content-filter finish', () => {
     const decoder = new GeminiDecoder();
     const out: WireEvent[] = [];
-    decoder.frame(undefined, '{"promptFeedback": {"blockReason": "SAFETY"}, "usageMetadata": {"promptTokenCount": 7}}', out);
+    decoder.frame(
+      undefined,
+      '{"promptFeedback": {"blockReason": "SAFETY"}, "usageMetadata": {"promptTokenCount": 7}}',
+      out,
+    );
     decoder.end(out);
-    expect(out).toEqual([{ type: 'finish', finishReason: 'content-filter', usage: { inputTokens: 7, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } }]);
+    expect(out).toEqual([
+      {
+        type: 'finish',
+        finishReason: 'content-filter',
+        usage: { inputTokens: 7, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      },
+    ]);
   });
 });

@@ -1,9 +1,22 @@
 // Shared pieces of the wire adapter tests: the protocol case shape, requests, fixtures and readers of what the fake server received.
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { createWireAdapter, ProviderCallError, type WireAdapter, type WireCallRequest, type WireEvent, type WireProviderType } from '../../../src/providers/wire/index.js';
+import {
+  createWireAdapter,
+  ProviderCallError,
+  type WireAdapter,
+  type WireCallRequest,
+  type WireEvent,
+  type WireProviderType,
+} from '../../../src/providers/wire/index.js';
 import type { ModelFinishReason, TokenUsage } from '../../../src/providers/types.js';
 import type { TranscriptMessage } from '../../../src/providers/index.js';
-import { startFakeLlm, type FakeEndpoint, type FakeLlm, type ScriptedReply, type ScriptedUsage } from '../../support/fake-llm-server.js';
+import {
+  startFakeLlm,
+  type FakeEndpoint,
+  type FakeLlm,
+  type ScriptedReply,
+  type ScriptedUsage,
+} from '../../support/fake-llm-server.js';
 
 export type WireBody = Record<string, unknown>;
 
@@ -44,7 +57,11 @@ export interface WireProtocolCase {
 }
 
 const tools = [
-  { name: 'get_weather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  {
+    name: 'get_weather',
+    description: 'Weather for a city',
+    inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
   { name: 'get_time', description: 'The time', inputSchema: { type: 'object', properties: {} } },
 ];
 
@@ -61,16 +78,36 @@ export const ROUND_TRIP_TRANSCRIPT: TranscriptMessage[] = [
     timestamp: 2,
   },
   { role: 'tool', toolCallId: 'call_1', toolName: 'get_weather', content: 'sunny', isError: false, timestamp: 3 },
-  { role: 'tool', toolCallId: 'call_2', toolName: 'get_weather', content: 'city not found', isError: true, timestamp: 4 },
+  {
+    role: 'tool',
+    toolCallId: 'call_2',
+    toolName: 'get_weather',
+    content: 'city not found',
+    isError: true,
+    timestamp: 4,
+  },
   { role: 'assistant', content: '', timestamp: 5 },
   { role: 'assistant', content: '', toolCalls: [{ id: 'call_3', name: 'get_time', input: {} }], timestamp: 6 },
   { role: 'tool', toolCallId: 'call_3', toolName: 'get_time', content: 'noon', isError: false, timestamp: 7 },
   { role: 'user', content: 'Thanks', timestamp: 8 },
 ];
 
-export const SAMPLING = { temperature: 0.3, topP: 0.9, maxOutputTokens: 321, stop: ['END'], seed: 7, presencePenalty: 0.5, frequencyPenalty: 0.25 };
+export const SAMPLING = {
+  temperature: 0.3,
+  topP: 0.9,
+  maxOutputTokens: 321,
+  stop: ['END'],
+  seed: 7,
+  presencePenalty: 0.5,
+  frequencyPenalty: 0.25,
+};
 
-export const ANSWER_SCHEMA = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false };
+export const ANSWER_SCHEMA = {
+  type: 'object',
+  properties: { answer: { type: 'string' } },
+  required: ['answer'],
+  additionalProperties: false,
+};
 
 export const STRUCTURED: Partial<WireCallRequest> = {
   tools,
@@ -103,8 +140,10 @@ export async function collect(stream: AsyncIterable<WireEvent>): Promise<{ event
   }
 }
 
-export const textOf = (events: readonly WireEvent[]): string => events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
-export const finishOf = (events: readonly WireEvent[]): WireEvent | undefined => events.find((event) => event.type === 'finish');
+export const textOf = (events: readonly WireEvent[]): string =>
+  events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
+export const finishOf = (events: readonly WireEvent[]): WireEvent | undefined =>
+  events.find((event) => event.type === 'finish');
 
 export function callError(error: unknown): ProviderCallError {
   expect(error).toBeInstanceOf(ProviderCallError);
@@ -129,7 +168,12 @@ export function useWireFixture(protocol: WireProtocolCase): WireFixture {
   let adapter: WireAdapter | undefined;
   beforeAll(async () => {
     llm = await startFakeLlm();
-    adapter = createWireAdapter(protocol.type, { baseUrl: protocol.baseUrl(llm), apiKey: 'test-key', timeoutMs: 5_000, headers: { 'X-Extra': 'yes' } });
+    adapter = createWireAdapter(protocol.type, {
+      baseUrl: protocol.baseUrl(llm),
+      apiKey: 'test-key',
+      timeoutMs: 5_000,
+      headers: { 'X-Extra': 'yes' },
+    });
   });
   afterAll(async () => {
     await adapter?.close();
@@ -147,4 +191,3 @@ export function useWireFixture(protocol: WireProtocolCase): WireFixture {
     },
   };
 }
-

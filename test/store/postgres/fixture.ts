@@ -1,7 +1,12 @@
 // The PostgreSQL side of the conformance suites: one server per test file, a fresh migrated database per suite.
 import { beforeAll, describe } from 'vitest';
 import { createPool, type PgPool } from '../../../src/store/postgres/index.js';
-import { emptyDatabase, POSTGRES_SKIP_REASON, postgresBinDir, usePostgresServer } from '../../support/postgres-server.js';
+import {
+  emptyDatabase,
+  POSTGRES_SKIP_REASON,
+  postgresBinDir,
+  usePostgresServer,
+} from '../../support/postgres-server.js';
 /** A fresh port and how to release it: what every cases file's `open` hands back. */
 export type OpenPort<P> = () => Promise<{ port: P; close(): Promise<void>; url: string }>;
 
@@ -9,9 +14,14 @@ export type OpenPort<P> = () => Promise<{ port: P; close(): Promise<void>; url: 
  * Registers `cases` against PostgreSQL: inside a describe that starts one server for the file, or skipped with the
  * reason in its name when this machine has no PostgreSQL binaries.
  */
-export function postgresCases<P>(port: string, cases: (backend: string, open: OpenPort<P>) => void, build: (pool: PgPool) => P): void {
+export function postgresCases<P>(
+  port: string,
+  cases: (backend: string, open: OpenPort<P>) => void,
+  build: (pool: PgPool) => P,
+): void {
   if (postgresBinDir === undefined) {
-    describe.skip(`${port} on PostgreSQL (${POSTGRES_SKIP_REASON})`, () => cases('postgres', () => Promise.reject(new Error(POSTGRES_SKIP_REASON))));
+    describe.skip(`${port} on PostgreSQL (${POSTGRES_SKIP_REASON})`, () =>
+      cases('postgres', () => Promise.reject(new Error(POSTGRES_SKIP_REASON))));
     return;
   }
   describe(`${port} on PostgreSQL`, () => {

@@ -1,18 +1,26 @@
 // The PostgreSQL RetentionPort: the shared conformance cases on a throwaway server.
 import {
-  createPostgresAuditPort, createPostgresEvidencePort, createPostgresObsPort, createPostgresRetentionPort, type PgPool,
+  createPostgresAuditPort,
+  createPostgresEvidencePort,
+  createPostgresObsPort,
+  createPostgresRetentionPort,
+  type PgPool,
 } from '../../../src/store/postgres/index.js';
 import { retentionPortCases } from '../retention.cases.js';
 import { postgresCases } from './fixture.js';
 
-postgresCases<PgPool>('RetentionPort', (backend, open) =>
-  retentionPortCases(backend, async () => {
-    const fixture = await open();
-    return {
-      port: createPostgresRetentionPort(fixture.port),
-      evidence: createPostgresEvidencePort(fixture.port),
-      obs: createPostgresObsPort(fixture.port),
-      audit: createPostgresAuditPort(fixture.port),
-      close: fixture.close,
-    };
-  }), (pool) => pool);
+postgresCases<PgPool>(
+  'RetentionPort',
+  (backend, open) =>
+    retentionPortCases(backend, async () => {
+      const fixture = await open();
+      return {
+        port: createPostgresRetentionPort(fixture.port),
+        evidence: createPostgresEvidencePort(fixture.port),
+        obs: createPostgresObsPort(fixture.port),
+        audit: createPostgresAuditPort(fixture.port),
+        close: fixture.close,
+      };
+    }),
+  (pool) => pool,
+);

@@ -29,10 +29,27 @@ describe('sqlite audit port', () => {
     const file = await tempDatabase();
     try {
       const first = openDatabase({ path: file.path });
-      await createSqliteAuditPort(first).append([{ id: 'kept', tenantId: 'acme', agentId: null, ts: 1, kind: 'tool', classification: 'c', action: 'a', actor: 's', outcome: 'ok', severity: 'info', traceId: null, refs: '{}' }]);
+      await createSqliteAuditPort(first).append([
+        {
+          id: 'kept',
+          tenantId: 'acme',
+          agentId: null,
+          ts: 1,
+          kind: 'tool',
+          classification: 'c',
+          action: 'a',
+          actor: 's',
+          outcome: 'ok',
+          severity: 'info',
+          traceId: null,
+          refs: '{}',
+        },
+      ]);
       first.close();
       const second = openDatabase({ path: file.path });
-      expect((await createSqliteAuditPort(second).query({ tenant: 'acme', limit: 10 })).map((found) => found.id)).toEqual(['kept']);
+      expect(
+        (await createSqliteAuditPort(second).query({ tenant: 'acme', limit: 10 })).map((found) => found.id),
+      ).toEqual(['kept']);
       second.close();
     } finally {
       await file.remove();

@@ -37,7 +37,8 @@ describe('store database', () => {
       openDatabase({ path }).close();
       const db = openDatabase({ path });
       db.prepare('CREATE TABLE written (a TEXT)').run();
-      for (const file of [path, `${path}-wal`, `${path}-shm`]) expect({ file, mode: (await stat(file)).mode & 0o777 }).toEqual({ file, mode: 0o600 });
+      for (const file of [path, `${path}-wal`, `${path}-shm`])
+        expect({ file, mode: (await stat(file)).mode & 0o777 }).toEqual({ file, mode: 0o600 });
       expect((await stat(join(dir, 'private'))).mode & 0o777).toBe(0o700);
       db.close();
       await chmod(path, 0o644);
@@ -51,9 +52,13 @@ describe('store database', () => {
   it('applies every migration once and records its version and name', () => {
     const path = join(dir, 'gateway.db');
     const db = openDatabase({ path });
-    const rows = db.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all() as MigrationRow[];
+    const rows = db
+      .prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version')
+      .all() as MigrationRow[];
     db.close();
-    expect(rows.map((row) => [row.version, row.name])).toEqual(MIGRATIONS.map((migration) => [migration.version, migration.name]));
+    expect(rows.map((row) => [row.version, row.name])).toEqual(
+      MIGRATIONS.map((migration) => [migration.version, migration.name]),
+    );
     for (const row of rows) expect(Number.isNaN(Date.parse(row.applied_at))).toBe(false);
   });
 
@@ -64,7 +69,9 @@ describe('store database', () => {
     try {
       expect(applyMigrations(db, MIGRATIONS)).toEqual([]);
       expect(db.prepare('SELECT COUNT(*) FROM schema_migrations').pluck().get()).toBe(MIGRATIONS.length);
-      expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'api_tokens'").pluck().get()).toBe('api_tokens');
+      expect(
+        db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'api_tokens'").pluck().get(),
+      ).toBe('api_tokens');
     } finally {
       db.close();
     }
@@ -88,7 +95,11 @@ describe('store database', () => {
   it('rolls back a failing migration and does not record it', () => {
     const db = openDatabase({ path: ':memory:' });
     try {
-      const broken: Migration = { version: 2000, name: 'broken', up: 'CREATE TABLE t2000 (a TEXT); INSERT INTO missing_table VALUES (1);' };
+      const broken: Migration = {
+        version: 2000,
+        name: 'broken',
+        up: 'CREATE TABLE t2000 (a TEXT); INSERT INTO missing_table VALUES (1);',
+      };
       expect(() => applyMigrations(db, [broken])).toThrow();
       expect(db.prepare('SELECT COUNT(*) FROM schema_migrations WHERE version = 2000').pluck().get()).toBe(0);
       expect(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 't2000'").pluck().get()).toBe(0);
@@ -131,7 +142,9 @@ describe('store migrations from two processes', () => {
     try {
       expect(() => applyMigrations(first, [m1, m2])).not.toThrow();
       expect(interleaved).toBe(true);
-      expect(first.prepare('SELECT version FROM schema_migrations WHERE version > 3000 ORDER BY version').pluck().all()).toEqual([3001, 3002]);
+      expect(
+        first.prepare('SELECT version FROM schema_migrations WHERE version > 3000 ORDER BY version').pluck().all(),
+      ).toEqual([3001, 3002]);
       expect(applyMigrations(second, [m1, m2])).toEqual([]);
     } finally {
       first.close();

@@ -3,7 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createSqliteEvidencePort, createSqliteObsPort, createSqliteRunPort, createWriterThread, openDatabase, type SqliteDatabase, type WriterThread,
+  createSqliteEvidencePort,
+  createSqliteObsPort,
+  createSqliteRunPort,
+  createWriterThread,
+  openDatabase,
+  type SqliteDatabase,
+  type WriterThread,
 } from '../../../src/store/sqlite/index.js';
 import { evidenceReadsCases } from '../evidence-reads.cases.js';
 import { evidencePortCases } from '../evidence.cases.js';
@@ -59,7 +65,19 @@ evidenceReadsCases('sqlite', async () => {
     port: createSqliteEvidencePort(db),
     async addRuns(rows) {
       for (const row of rows) {
-        await runs.create({ ...row, kind: 'spawn', task: 't', requestedBy: null, completedAt: null, response: null, tokensUsed: null, error: null, status: 'completed', ownerInstance: null, heartbeatAt: null });
+        await runs.create({
+          ...row,
+          kind: 'spawn',
+          task: 't',
+          requestedBy: null,
+          completedAt: null,
+          response: null,
+          tokensUsed: null,
+          error: null,
+          status: 'completed',
+          ownerInstance: null,
+          heartbeatAt: null,
+        });
       }
     },
     async addSignals(rows) {

@@ -23,7 +23,17 @@ describe('sqlite job port', () => {
     const path = join(dir, 'gateway.db');
     const first = openDatabase({ path });
     await createSqliteJobPort(first).create(cronJob('j1', 'daily'));
-    await createSqliteJobPort(first).appendRun({ ts: 5, jobId: 'j1', status: 'ok', durationMs: 3, summary: null, error: null, toolCalls: null, estTurnsSaved: null, rootRunId: 'r1' });
+    await createSqliteJobPort(first).appendRun({
+      ts: 5,
+      jobId: 'j1',
+      status: 'ok',
+      durationMs: 3,
+      summary: null,
+      error: null,
+      toolCalls: null,
+      estTurnsSaved: null,
+      rootRunId: 'r1',
+    });
     first.close();
     const second = openDatabase({ path });
     const jobs = createSqliteJobPort(second);
@@ -37,12 +47,25 @@ describe('sqlite job port', () => {
     const path = join(dir, 'gateway.db');
     const before = openDatabase({ path, migrations: MIGRATIONS.filter((migration) => migration.version < 20) });
     await createSqliteJobPort(before).create(cronJob('j1', 'daily', { ownerId: 'ann' }));
-    await createSqliteJobPort(before).appendRun({ ts: 5, jobId: 'j1', status: 'ok', durationMs: 3, summary: null, error: null, toolCalls: null, estTurnsSaved: null, rootRunId: 'r1' });
+    await createSqliteJobPort(before).appendRun({
+      ts: 5,
+      jobId: 'j1',
+      status: 'ok',
+      durationMs: 3,
+      summary: null,
+      error: null,
+      toolCalls: null,
+      estTurnsSaved: null,
+      rootRunId: 'r1',
+    });
     expect(applyMigrations(before, MIGRATIONS)).toContain(20);
     const jobs = createSqliteJobPort(before);
     expect(await jobs.byName('ann', 'daily')).toEqual(cronJob('j1', 'daily', { ownerId: 'ann' }));
     await jobs.create(cronJob('j2', 'daily', { ownerId: 'bob' }));
-    await expect(jobs.create(cronJob('j3', 'daily', { ownerId: 'ann' }))).rejects.toMatchObject({ kind: 'conflict', details: { param: 'name' } });
+    await expect(jobs.create(cronJob('j3', 'daily', { ownerId: 'ann' }))).rejects.toMatchObject({
+      kind: 'conflict',
+      details: { param: 'name' },
+    });
     expect((await jobs.runs('j1', 5)).map((run) => run.rootRunId)).toEqual(['r1']);
     before.close();
   });

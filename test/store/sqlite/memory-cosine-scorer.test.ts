@@ -25,13 +25,17 @@ describe('cosine scorer', () => {
     const vectors = Array.from({ length: 40 }, () => randomVector(dimensions));
     const scores = Array.from(score(query, laidEndToEnd(vectors)));
     expect(scores).toHaveLength(vectors.length);
-    scores.forEach((value, index) => expect(value).toBeCloseTo(cosineSimilarity(query, vectors[index] as Float32Array), 12));
+    scores.forEach((value, index) =>
+      expect(value).toBeCloseTo(cosineSimilarity(query, vectors[index] as Float32Array), 12),
+    );
   });
 
   it('scores an all-zero vector, or every vector for an all-zero query, as NaN', () => {
     const score = createCosineScorer();
     const query = Float32Array.from([0.5, -1, 2]);
-    const scores = Array.from(score(query, laidEndToEnd([Float32Array.from([1, 0, 0]), new Float32Array(3), Float32Array.from([0.5, -1, 2])])));
+    const scores = Array.from(
+      score(query, laidEndToEnd([Float32Array.from([1, 0, 0]), new Float32Array(3), Float32Array.from([0.5, -1, 2])])),
+    );
     expect(scores[0]).toBeCloseTo(0.5 / Math.sqrt(5.25), 12);
     expect(scores[1]).toBeNaN();
     expect(scores[2]).toBeCloseTo(1, 12);

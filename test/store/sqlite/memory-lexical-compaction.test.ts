@@ -11,7 +11,8 @@ const WORDS = ['otter', 'harbour', 'lantern', 'quartz', 'meadow', 'falcon', 'cop
 const QUERIES = ['otter lantern', 'quartz meadow falcon', 'copper', 'willow ember glacier harbour', 'entry 17'];
 
 /** Each FTS5 segment has at least one row in the index's `_idx` table. */
-const segments = (db: SqliteDatabase) => db.prepare<[], number>('SELECT COUNT(DISTINCT segid) FROM memory_fts_idx').pluck().get() ?? 0;
+const segments = (db: SqliteDatabase) =>
+  db.prepare<[], number>('SELECT COUNT(DISTINCT segid) FROM memory_fts_idx').pluck().get() ?? 0;
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('sqlite lexical index compaction', () => {
@@ -24,7 +25,8 @@ describe('sqlite lexical index compaction', () => {
       const words = [0, 3, 7].map((step) => WORDS[(index + step) % WORDS.length]).join(' ');
       await port.insert(memoryEntry(`e${index}`, { ...scope, content: `entry ${index % 50} about ${words}` }));
     }
-    const search = async () => Promise.all(QUERIES.map(async (query) => (await port.searchLexical(query, scope, 20)).map((hit) => hit.id)));
+    const search = async () =>
+      Promise.all(QUERIES.map(async (query) => (await port.searchLexical(query, scope, 20)).map((hit) => hit.id)));
     return { db, port, search };
   }
 

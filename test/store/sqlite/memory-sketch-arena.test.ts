@@ -4,7 +4,14 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { compileKernel, generatedModule } from '../../../scripts/build-kernel.js';
-import { createSketchArena, FINE_BYTES, fineOffsetOf, RECORD_WORDS, type ArenaBlock, type SketchArena } from '../../../src/store/sqlite/memory-sketch-arena.js';
+import {
+  createSketchArena,
+  FINE_BYTES,
+  fineOffsetOf,
+  RECORD_WORDS,
+  type ArenaBlock,
+  type SketchArena,
+} from '../../../src/store/sqlite/memory-sketch-arena.js';
 import { seededRandom } from '../../../bench/lib/topic-corpus.js';
 
 const next = seededRandom(7);
@@ -66,7 +73,9 @@ describe('sketch arena', () => {
     expect([...all.histogram]).toEqual(histogramOf([...all.distances]));
 
     const filtered = arena.scan(blocks, query, 0x00ff, 0x0002, 0);
-    expect([...filtered.distances]).toEqual(inScanOrder.map((row) => (row.attributes === 0x0102 ? plainDistance(query, row.sketch, 0, 8) : 0xffff)));
+    expect([...filtered.distances]).toEqual(
+      inScanOrder.map((row) => (row.attributes === 0x0102 ? plainDistance(query, row.sketch, 0, 8) : 0xffff)),
+    );
     expect(filtered.kept).toBe(100);
     expect([...filtered.histogram]).toEqual(histogramOf([...filtered.distances]));
     expect(filtered.histogram.reduce((sum, slot) => sum + slot, 0)).toBe(100);
@@ -80,7 +89,9 @@ describe('sketch arena', () => {
     const wanted = near.flatMap((distance, at) => (distance < cut || (distance === cut && atCut-- > 0) ? [at] : []));
     const picked = scan.pick(cut, 2, 300);
     expect([...scan.places.subarray(0, picked)]).toEqual(wanted);
-    expect([...scan.measure(picked)]).toEqual(wanted.map((at) => plainDistance(query, (inScanOrder[at] as (typeof rows)[number]).sketch, 8, 32)));
+    expect([...scan.measure(picked)]).toEqual(
+      wanted.map((at) => plainDistance(query, (inScanOrder[at] as (typeof rows)[number]).sketch, 8, 32)),
+    );
     expect(scan.pick(cut, 2, 5)).toBe(5);
   });
 
@@ -106,11 +117,16 @@ describe('sketch arena', () => {
     const { live, span } = packing.footprint();
     expect(span - live).toBeLessThanOrEqual(live);
     // The rest is the kernel's scratch: the query's 128 bytes, four 257-slot histograms and a counter, rounded up to 16.
-    expect(live).toBe(grown.reduce((sum, block) => sum + block.bytes, 0) + Math.ceil((128 + 4 * 257 * 4 + 4) / 16) * 16);
+    expect(live).toBe(
+      grown.reduce((sum, block) => sum + block.bytes, 0) + Math.ceil((128 + 4 * 257 * 4 + 4) / 16) * 16,
+    );
   });
 
   it('runs the kernel compiled from memory-sketch-kernel.wat as it is now', async () => {
-    const generated = await readFile(new URL('../../../src/store/sqlite/memory-sketch-kernel.generated.ts', import.meta.url), 'utf8');
+    const generated = await readFile(
+      new URL('../../../src/store/sqlite/memory-sketch-kernel.generated.ts', import.meta.url),
+      'utf8',
+    );
     expect(generated).toBe(generatedModule(await compileKernel()));
   });
 });

@@ -45,7 +45,9 @@ describe('memory vector sketches', () => {
 
   it('puts texts that share words closer than texts that do not', () => {
     const query = text('allergic to peanuts and shellfish');
-    expect(hamming(query, text('the user has a peanut allergy and avoids shellfish'))).toBeLessThan(hamming(query, text('meeting moved to thursday at noon')));
+    expect(hamming(query, text('the user has a peanut allergy and avoids shellfish'))).toBeLessThan(
+      hamming(query, text('meeting moved to thursday at noon')),
+    );
   });
 });
 
@@ -64,7 +66,8 @@ const sketchRow = (seq: number, values: Float32Array, fields: Partial<SketchRow>
 });
 
 describe('sketch index', () => {
-  const row = (seq: number, degrees: number, fields: Partial<SketchRow> = {}): SketchRow => sketchRow(seq, atAngle(degrees), fields);
+  const row = (seq: number, degrees: number, fields: Partial<SketchRow> = {}): SketchRow =>
+    sketchRow(seq, atAngle(degrees), fields);
   const query = sketchOf(atAngle(0));
   const scope = { tenantId: 'tenant-a', agentId: 'agent-1' };
 
@@ -165,13 +168,19 @@ describe('sketch index with codes', () => {
     for (const seq of [1, 4, 9, 16]) index.remove(seq);
     index.put(coded(301, atAngle(0), { agentId: 'agent-2' }));
     // The first rows, and the last ones (moved into the removed rows' places).
-    for (const [degrees, seqs] of [[0, [2, 3, 5, 6, 7, 8, 10, 11, 12, 13]], [179.4, [300, 299, 298, 297, 296, 295, 294, 293, 292, 291]]] as const) {
+    for (const [degrees, seqs] of [
+      [0, [2, 3, 5, 6, 7, 8, 10, 11, 12, 13]],
+      [179.4, [300, 299, 298, 297, 296, 295, 294, 293, 292, 291]],
+    ] as const) {
       const query = atAngle(degrees);
       const ranked = index.ranked(sketchOf(query), vectorCode(query, bytes), scope, 240, 10);
       expect(ranked.map((hit) => hit.seq)).toEqual(seqs);
       expect(ranked.map((hit) => hit.id)).toEqual(seqs.map((seq) => `entry-${seq}`));
       for (const { seq, score } of ranked) {
-        expect(score).toBeCloseTo(codeCosine(vectorCode(query, bytes), vectorCode(atAngle((seq - 1) * 0.6), bytes)), 12);
+        expect(score).toBeCloseTo(
+          codeCosine(vectorCode(query, bytes), vectorCode(atAngle((seq - 1) * 0.6), bytes)),
+          12,
+        );
         expect(score).toBeCloseTo(Math.cos((((seq - 1) * 0.6 - degrees) * Math.PI) / 180), 2);
       }
     }
@@ -184,7 +193,8 @@ describe('sketch index with codes', () => {
     index.put(coded(3, atAngle(5), { memoryType: 'preference' }));
     index.put(coded(4, atAngle(1), { tenantId: 'tenant-b' }));
     const query = atAngle(0);
-    const seqsOf = (filter: Parameters<typeof index.ranked>[2]) => index.ranked(sketchOf(query), vectorCode(query, bytes), filter, 240, 10).map((hit) => hit.seq);
+    const seqsOf = (filter: Parameters<typeof index.ranked>[2]) =>
+      index.ranked(sketchOf(query), vectorCode(query, bytes), filter, 240, 10).map((hit) => hit.seq);
     expect(seqsOf(scope)).toEqual([3, 1]);
     expect(seqsOf({ ...scope, memoryType: 'fact' })).toEqual([1]);
     expect(index.ranked(sketchOf(query), new Int8Array(bytes), scope, 240, 10)).toEqual([]);

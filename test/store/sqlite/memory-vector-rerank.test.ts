@@ -17,7 +17,9 @@ describe('bestByScore', () => {
       const count = Math.floor(next() * 300);
       const seqs = Array.from({ length: count }, () => Math.floor(next() * 1_000));
       // Scores from a few values, so many are equal; some not numbers.
-      const scores = Float64Array.from({ length: count }, () => (next() < 0.1 ? Number.NaN : Math.floor(next() * 8) / 8));
+      const scores = Float64Array.from({ length: count }, () =>
+        next() < 0.1 ? Number.NaN : Math.floor(next() * 8) / 8,
+      );
       const limit = Math.floor(next() * 80);
       const expected = seqs
         .map((seq, at) => ({ seq, at, score: scores[at] as number }))
@@ -44,7 +46,9 @@ describe('sqlite vector lane rerank', () => {
       await port.insert(memoryEntry(`e${index}`, scope), { model: 'm', values });
     }
     const query = randomVector();
-    const exact = [...stored].map(([id, values]) => ({ id, score: cosineSimilarity(query, values) })).sort((left, right) => right.score - left.score);
+    const exact = [...stored]
+      .map(([id, values]) => ({ id, score: cosineSimilarity(query, values) }))
+      .sort((left, right) => right.score - left.score);
     const hits = await port.searchVector({ model: 'm', values: query }, scope, 10);
     return { hits, exact, stored, query };
   }
@@ -55,11 +59,17 @@ describe('sqlite vector lane rerank', () => {
     hits.forEach((hit, index) => expect(hit.score).toBeCloseTo(exact[index]?.score ?? Number.NaN, 12));
   });
 
-  it.each([3, 256, CODED_MAX_DIMENSIONS])('ranks %i-dimensional vectors by their codes, each score within 0.005 of the exact cosine', async (dimensions) => {
-    const { hits, exact, stored, query } = await ranked(dimensions);
-    expect(hits).toHaveLength(10);
-    for (const hit of hits) expect(Math.abs(hit.score - cosineSimilarity(query, stored.get(hit.id) as Float32Array))).toBeLessThan(0.005);
-    // Near ties may trade places; the exact top 10 is found all the same.
-    expect(hits.filter((hit) => exact.slice(0, 12).some((best) => best.id === hit.id)).length).toBeGreaterThanOrEqual(9);
-  });
+  it.each([3, 256, CODED_MAX_DIMENSIONS])(
+    'ranks %i-dimensional vectors by their codes, each score within 0.005 of the exact cosine',
+    async (dimensions) => {
+      const { hits, exact, stored, query } = await ranked(dimensions);
+      expect(hits).toHaveLength(10);
+      for (const hit of hits)
+        expect(Math.abs(hit.score - cosineSimilarity(query, stored.get(hit.id) as Float32Array))).toBeLessThan(0.005);
+      // Near ties may trade places; the exact top 10 is found all the same.
+      expect(hits.filter((hit) => exact.slice(0, 12).some((best) => best.id === hit.id)).length).toBeGreaterThanOrEqual(
+        9,
+      );
+    },
+  );
 });

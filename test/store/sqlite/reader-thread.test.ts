@@ -17,7 +17,9 @@ describe('sqlite reader thread', () => {
   beforeEach(async () => {
     ({ db, close: closeDb } = await openTemporaryDatabase());
     path = db.name;
-    db.exec("CREATE TABLE items (id INTEGER PRIMARY KEY, label TEXT NOT NULL); INSERT INTO items VALUES (1, 'a'), (2, 'b'); CREATE TEMP TABLE marker (x)");
+    db.exec(
+      "CREATE TABLE items (id INTEGER PRIMARY KEY, label TEXT NOT NULL); INSERT INTO items VALUES (1, 'a'), (2, 'b'); CREATE TEMP TABLE marker (x)",
+    );
   });
   afterEach(async () => {
     await reader?.close();
@@ -33,7 +35,9 @@ describe('sqlite reader thread', () => {
     await vi.waitFor(() => expect(thread.available()).toBe(true));
     return thread;
   };
-  const numbers = async (thread: ReaderThread, sql: string, runHere: () => Float64Array, values: number[] = []) => [...(await thread.numbers(sql, values, runHere))];
+  const numbers = async (thread: ReaderThread, sql: string, runHere: () => Float64Array, values: number[] = []) => [
+    ...(await thread.numbers(sql, values, runHere)),
+  ];
 
   it('runs queries here until the thread is up, then on the thread', async () => {
     const thread = createReaderThread(path, { stallMs: 60_000 });
@@ -46,7 +50,11 @@ describe('sqlite reader thread', () => {
 
   it('answers with the columns of every row end to end, in one Float64Array', async () => {
     const thread = await started(60_000);
-    const packed = await thread.numbers('SELECT id, id * 0.5, (SELECT count(*) FROM sqlite_temp_master) FROM items WHERE id > ? ORDER BY id', [0], marker(-1));
+    const packed = await thread.numbers(
+      'SELECT id, id * 0.5, (SELECT count(*) FROM sqlite_temp_master) FROM items WHERE id > ? ORDER BY id',
+      [0],
+      marker(-1),
+    );
     expect(packed).toBeInstanceOf(Float64Array);
     expect([...packed]).toEqual([1, 0.5, 0, 2, 1, 0]);
   });
@@ -59,7 +67,9 @@ describe('sqlite reader thread', () => {
 
   it('runs a query the thread fails here, reporting the error it gets here; the thread never writes', async () => {
     const thread = await started(60_000);
-    await expect(thread.numbers('SELECT nope FROM items', [], here('SELECT nope FROM items'))).rejects.toThrow(/no such column: nope/);
+    await expect(thread.numbers('SELECT nope FROM items', [], here('SELECT nope FROM items'))).rejects.toThrow(
+      /no such column: nope/,
+    );
     expect(await numbers(thread, "INSERT INTO items VALUES (9, 'z') RETURNING id", marker(-1))).toEqual([-1]);
     expect(db.prepare('SELECT count(*) FROM items').pluck().get()).toBe(2);
   });

@@ -34,8 +34,9 @@ describe('sqlite response port', () => {
   });
 
   it('reads a response stored before bodies were kept with an undefined body (ended, not in the background)', async () => {
-    db.prepare('INSERT INTO openai_responses (response_id, session_key, client_id, created_at) VALUES (?, ?, ?, ?)')
-      .run(record.responseId, record.sessionKey, record.clientId, record.createdAt);
+    db.prepare(
+      'INSERT INTO openai_responses (response_id, session_key, client_id, created_at) VALUES (?, ?, ?, ?)',
+    ).run(record.responseId, record.sessionKey, record.clientId, record.createdAt);
     expect(await createSqliteResponsePort(db).read('resp_1')).toEqual({ ...record, body: undefined });
   });
 });

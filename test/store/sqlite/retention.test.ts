@@ -4,7 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createSqliteAuditPort, createSqliteEvidencePort, createSqliteObsPort, createSqliteRetentionPort, createWriterThread, openDatabase,
+  createSqliteAuditPort,
+  createSqliteEvidencePort,
+  createSqliteObsPort,
+  createSqliteRetentionPort,
+  createWriterThread,
+  openDatabase,
 } from '../../../src/store/sqlite/index.js';
 import { describe, expect, it } from 'vitest';
 import { EXACT_COUNT_MAX_ROWS } from '../../../src/store/ports/index.js';
@@ -50,12 +55,20 @@ describe('SQLite RetentionPort size of a large table', () => {
     try {
       const port = createSqliteRetentionPort(db);
       const rows = EXACT_COUNT_MAX_ROWS + 5;
-      db.prepare(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-        INSERT INTO delivery_traces (ts, channel_id, channel_type, outcome, latency_ms) SELECT i, 'ws', 'ws', 'success', 1 FROM n`).run(rows);
+      db.prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+        INSERT INTO delivery_traces (ts, channel_id, channel_type, outcome, latency_ms) SELECT i, 'ws', 'ws', 'success', 1 FROM n`,
+      ).run(rows);
       const delivery = () => port.size().then((size) => size.tables.find((table) => table.table === 'delivery_traces'));
       expect(await delivery()).toEqual({ table: 'delivery_traces', rows, rowsExact: false, oldestMs: 1, bytes: null });
       expect(await port.deleteBefore('delivery_traces', 11, 1_000)).toBe(10);
-      expect(await delivery()).toEqual({ table: 'delivery_traces', rows: EXACT_COUNT_MAX_ROWS - 5, rowsExact: true, oldestMs: 11, bytes: null });
+      expect(await delivery()).toEqual({
+        table: 'delivery_traces',
+        rows: EXACT_COUNT_MAX_ROWS - 5,
+        rowsExact: true,
+        oldestMs: 11,
+        bytes: null,
+      });
     } finally {
       db.close();
       await rm(dir, { recursive: true, force: true });

@@ -31,21 +31,35 @@ describe('sqlite run port', () => {
     const before = createSqliteRunPort(db);
     await before.create(runningRun('run-live', 100));
     await before.create(runningRun('run-done', 100));
-    await before.finish('run-done', { status: 'completed', completedAt: 120, response: 'ok', tokensUsed: null, costUsd: null, error: null });
+    await before.finish('run-done', {
+      status: 'completed',
+      completedAt: 120,
+      response: 'ok',
+      tokensUsed: null,
+      costUsd: null,
+      error: null,
+    });
     db.close();
 
     db = openDatabase({ path });
     const after = createSqliteRunPort(db);
     expect((await after.get('run-live'))?.status).toBe('running');
     expect(await after.markOrphaned(await after.runningOwners(), 5_000)).toBe(1);
-    expect(await after.get('run-live')).toMatchObject({ status: 'orphaned', completedAt: 5_000, error: ORPHANED_RUN_ERROR });
+    expect(await after.get('run-live')).toMatchObject({
+      status: 'orphaned',
+      completedAt: 5_000,
+      error: ORPHANED_RUN_ERROR,
+    });
     expect(await after.get('run-done')).toMatchObject({ status: 'completed', completedAt: 120, error: null });
     expect(await after.markOrphaned(await after.runningOwners(), 6_000)).toBe(0);
   });
 
   it('gives runs recorded before owners existed no owner, so recovery treats them as gone', async () => {
     db.close();
-    db = openDatabase({ path: join(dir, 'old.db'), migrations: MIGRATIONS.filter((migration) => migration.version < 7) });
+    db = openDatabase({
+      path: join(dir, 'old.db'),
+      migrations: MIGRATIONS.filter((migration) => migration.version < 7),
+    });
     db.prepare(
       `INSERT INTO runs (run_id, root_run_id, parent_key, session_key, agent_id, task, status, requested_by, started_at)
        VALUES ('old', 'old', NULL, 'default:a:subagent:old', 'default', 't', 'running', NULL, 1)`,

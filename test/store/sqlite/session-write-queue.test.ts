@@ -23,7 +23,11 @@ async function walCommits(path: string): Promise<number> {
   const salt1 = wal.readUInt32BE(16);
   const salt2 = wal.readUInt32BE(20);
   let commits = 0;
-  for (let offset = WAL_HEADER_BYTES; offset + FRAME_HEADER_BYTES + pageSize <= wal.length; offset += FRAME_HEADER_BYTES + pageSize) {
+  for (
+    let offset = WAL_HEADER_BYTES;
+    offset + FRAME_HEADER_BYTES + pageSize <= wal.length;
+    offset += FRAME_HEADER_BYTES + pageSize
+  ) {
     if (wal.readUInt32BE(offset + 8) !== salt1 || wal.readUInt32BE(offset + 12) !== salt2) break;
     if (wal.readUInt32BE(offset + 4) !== 0) commits += 1;
   }
@@ -31,7 +35,15 @@ async function walCommits(path: string): Promise<number> {
 }
 
 const user = (content: string): TranscriptMessage => ({ role: 'user', content, timestamp: 1 });
-const session = (sessionKey: string) => ({ sessionKey, agentId: 'default', tenantId: 'default', kind: 'dm' as const, createdAt: 1, metadata: {}, ownerId: 'owner' });
+const session = (sessionKey: string) => ({
+  sessionKey,
+  agentId: 'default',
+  tenantId: 'default',
+  kind: 'dm' as const,
+  createdAt: 1,
+  metadata: {},
+  ownerId: 'owner',
+});
 
 describe('sqlite session write queue', () => {
   let dir: string;
@@ -69,11 +81,15 @@ describe('sqlite session write queue', () => {
     const commitsBefore = await walCommits(path);
     const versionBefore = dataVersion();
     // What another connection sees from the file at the moment each call answers.
-    const answers = Promise.all(keys.flatMap((key) => [
-      store.append(key, [user(`${key} one`), user(`${key} two`)], 2),
-      store.append(key, [user(`${key} three`)], 3),
-      store.recordTurnUsage(key, { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'owner' }, 4),
-    ].map((write) => write.then(() => storedMessages()))));
+    const answers = Promise.all(
+      keys.flatMap((key) =>
+        [
+          store.append(key, [user(`${key} one`), user(`${key} two`)], 2),
+          store.append(key, [user(`${key} three`)], 3),
+          store.recordTurnUsage(key, { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'owner' }, 4),
+        ].map((write) => write.then(() => storedMessages())),
+      ),
+    );
     // Every write is queued, and nothing reached the file yet.
     expect(dataVersion()).toBe(versionBefore);
     expect(storedMessages()).toBe(0);
@@ -106,7 +122,11 @@ describe('sqlite session write queue', () => {
     await store.ensure(session('default:kept:ws'));
     const keptMessage = store.append('default:kept:ws', [user('kept message')], 2);
     const goneMessage = store.append('default:gone:ws', [user('confidential body text')], 2);
-    const goneUsage = store.recordTurnUsage('default:gone:ws', { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'owner' }, 3);
+    const goneUsage = store.recordTurnUsage(
+      'default:gone:ws',
+      { totalTokens: 1, totalCost: 0, stepsExecuted: 1, requestedBy: 'owner' },
+      3,
+    );
     const keptReply = store.append('default:kept:ws', [user('kept reply')], 3);
     const other = openDatabase({ path });
     try {
@@ -118,12 +138,19 @@ describe('sqlite session write queue', () => {
     await expect(goneMessage).rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
     expect(await goneUsage).toBe(false);
     await Promise.all([keptMessage, keptReply]);
-    expect((await store.history('default:kept:ws')).map((message) => message.content)).toEqual(['kept message', 'kept reply']);
+    expect((await store.history('default:kept:ws')).map((message) => message.content)).toEqual([
+      'kept message',
+      'kept reply',
+    ]);
     expect(await store.get('default:kept:ws')).toMatchObject({ messageCount: 2 });
     expect(await store.get('default:gone:ws')).toBeUndefined();
     expect(await store.history('default:gone:ws')).toEqual([]);
-    await expect(store.append('default:gone:ws', [user('again')], 4)).rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
-    const errors = logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.level === 50);
+    await expect(store.append('default:gone:ws', [user('again')], 4)).rejects.toThrow(
+      expect.objectContaining({ kind: 'not_found' }),
+    );
+    const errors = logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.level === 50);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ sessionKeys: ['default:gone:ws'], droppedMessages: 1, droppedUsage: 1 });
     expect(logLines.join('\n')).not.toContain('confidential');
@@ -136,7 +163,9 @@ describe('sqlite session write queue', () => {
     const queued = store.append('default:a:ws', [user('queued when the file closed')], 3);
     db.close();
     await expect(queued).rejects.toThrow('the database was closed before the queued writes were flushed');
-    const errors = logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.level === 50);
+    const errors = logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.level === 50);
     expect(errors).toMatchObject([{ sessionKeys: ['default:a:ws'], droppedMessages: 1, droppedUsage: 0 }]);
     db = openDatabase({ path });
     const reopened = createSqliteSessionPort(db);
@@ -148,7 +177,11 @@ describe('sqlite session write queue', () => {
     const port = createSqliteSessionPort(db, { limits: { maxQueuedMessages: 1_000, maxQueuedChars: 1_000_000 } });
     await port.ensure(session('default:a:ws'));
     const append = port.append('default:a:ws', [user('queued at shutdown')], 2);
-    const usage = port.recordTurnUsage('default:a:ws', { totalTokens: 3, totalCost: 0, stepsExecuted: 1, requestedBy: 'owner' }, 3);
+    const usage = port.recordTurnUsage(
+      'default:a:ws',
+      { totalTokens: 3, totalCost: 0, stepsExecuted: 1, requestedBy: 'owner' },
+      3,
+    );
     // What StorePorts.close() does before it closes the file.
     port.flush();
     db.close();
@@ -157,7 +190,10 @@ describe('sqlite session write queue', () => {
     db = openDatabase({ path });
     const reopened = createSqliteSessionPort(db);
     expect((await reopened.history('default:a:ws')).map((message) => message.content)).toEqual(['queued at shutdown']);
-    expect(await reopened.get('default:a:ws')).toMatchObject({ messageCount: 1, metadata: { usage: { totalTokens: 3, turns: 1 } } });
+    expect(await reopened.get('default:a:ws')).toMatchObject({
+      messageCount: 1,
+      metadata: { usage: { totalTokens: 3, turns: 1 } },
+    });
   });
 
   it('stores the messages as they were when appended, whatever the caller changes afterwards', async () => {

@@ -3,7 +3,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyMigrations, createSqliteSessionPort, MIGRATIONS, openDatabase, openSqliteStore, toFtsQuery, type SqliteDatabase } from '../../../src/store/sqlite/index.js';
+import {
+  applyMigrations,
+  createSqliteSessionPort,
+  MIGRATIONS,
+  openDatabase,
+  openSqliteStore,
+  toFtsQuery,
+  type SqliteDatabase,
+} from '../../../src/store/sqlite/index.js';
 import { sessionPortCases } from '../sessions.cases.js';
 
 sessionPortCases('sqlite', async () => {
@@ -46,7 +54,15 @@ describe('sqlite session store', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const session = (sessionKey: string) => ({ sessionKey, agentId: 'default', tenantId: 'default', kind: 'dm' as const, createdAt: 1, metadata: {}, ownerId: 'owner' });
+  const session = (sessionKey: string) => ({
+    sessionKey,
+    agentId: 'default',
+    tenantId: 'default',
+    kind: 'dm' as const,
+    createdAt: 1,
+    metadata: {},
+    ownerId: 'owner',
+  });
 
   it('keeps the FTS5 index consistent through append, replace, clear and cascading delete', async () => {
     const store = createSqliteSessionPort(db);
@@ -58,7 +74,9 @@ describe('sqlite session store', () => {
     await store.clearMessages('default:b:ws', 4);
     await store.append('default:b:ws', [{ role: 'user', content: 'epsilon', timestamp: 5 }], 5);
     await store.delete('default:a:ws');
-    expect(() => db.prepare("INSERT INTO session_messages_fts (session_messages_fts, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
+    expect(() =>
+      db.prepare("INSERT INTO session_messages_fts (session_messages_fts, rank) VALUES ('integrity-check', 1)").run(),
+    ).not.toThrow();
     const indexed = db.prepare('SELECT count(*) FROM session_messages_fts').pluck().get();
     const stored = db.prepare('SELECT count(*) FROM session_messages').pluck().get();
     expect(indexed).toBe(stored);
@@ -82,8 +100,14 @@ describe('sqlite session store', () => {
   it('rolls back a whole append when one message fails to insert', async () => {
     const store = createSqliteSessionPort(db);
     await store.ensure(session('default:a:ws'));
-    const bad = { role: 'user', content: null, timestamp: 1 } as unknown as { role: 'user'; content: string; timestamp: number };
-    await expect(store.append('default:a:ws', [{ role: 'user', content: 'ok', timestamp: 1 }, bad], 2)).rejects.toThrow();
+    const bad = { role: 'user', content: null, timestamp: 1 } as unknown as {
+      role: 'user';
+      content: string;
+      timestamp: number;
+    };
+    await expect(
+      store.append('default:a:ws', [{ role: 'user', content: 'ok', timestamp: 1 }, bad], 2),
+    ).rejects.toThrow();
     expect((await store.get('default:a:ws'))?.messageCount).toBe(0);
     expect(await store.history('default:a:ws')).toEqual([]);
   });
@@ -94,19 +118,44 @@ describe('migration 6: session owners', () => {
     const db = openDatabase({ path: ':memory:', migrations: MIGRATIONS.filter((migration) => migration.version < 6) });
     const throughVersion6 = MIGRATIONS.filter((migration) => migration.version <= 6);
     try {
-      const insert = db.prepare('INSERT INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)');
-      insert.run('default:a:ws', 'default', 'default', 'dm', 1, 5, JSON.stringify({ requestedBy: 'rpc-client', usage: { turns: 1 } }));
+      const insert = db.prepare(
+        'INSERT INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
+      insert.run(
+        'default:a:ws',
+        'default',
+        'default',
+        'dm',
+        1,
+        5,
+        JSON.stringify({ requestedBy: 'rpc-client', usage: { turns: 1 } }),
+      );
       insert.run('default:b:webhook:1', 'default', 'default', 'dm', 1, 6, '{}');
       insert.run('default:c:ws', 'default', 'default', 'dm', 1, 7, JSON.stringify({ requestedBy: 42 }));
       insert.run('default:d:ws', 'default', 'default', 'dm', 1, 8, 'not json');
       expect(applyMigrations(db, throughVersion6)).toEqual([6]);
-      expect(applyMigrations(db, MIGRATIONS.filter((migration) => migration.version <= 7))).toEqual([7]);
+      expect(
+        applyMigrations(
+          db,
+          MIGRATIONS.filter((migration) => migration.version <= 7),
+        ),
+      ).toEqual([7]);
       const store = createSqliteSessionPort(db);
-      const ownerOf = db.prepare<[string], string | null>('SELECT owner_id FROM sessions WHERE session_key = ?').pluck();
-      expect(['default:a:ws', 'default:b:webhook:1', 'default:c:ws', 'default:d:ws'].map((key) => ownerOf.get(key))).toEqual(['rpc-client', null, null, null]);
+      const ownerOf = db
+        .prepare<[string], string | null>('SELECT owner_id FROM sessions WHERE session_key = ?')
+        .pluck();
+      expect(
+        ['default:a:ws', 'default:b:webhook:1', 'default:c:ws', 'default:d:ws'].map((key) => ownerOf.get(key)),
+      ).toEqual(['rpc-client', null, null, null]);
       // The backfill changes no other column: the sessions keep their update times.
-      expect(await store.get('default:a:ws')).toMatchObject({ updatedAt: 5, messageCount: 0, metadata: { requestedBy: 'rpc-client' } });
-      expect((await store.list({ ownedBy: 'rpc-client' })).map((session) => session.sessionKey)).toEqual(['default:a:ws']);
+      expect(await store.get('default:a:ws')).toMatchObject({
+        updatedAt: 5,
+        messageCount: 0,
+        metadata: { requestedBy: 'rpc-client' },
+      });
+      expect((await store.list({ ownedBy: 'rpc-client' })).map((session) => session.sessionKey)).toEqual([
+        'default:a:ws',
+      ]);
     } finally {
       db.close();
     }
@@ -117,19 +166,43 @@ describe('migration 7: session usage columns', () => {
   it('carries usage totals over from metadata, so sessions read back exactly as before and keep counting', async () => {
     const db = openDatabase({ path: ':memory:', migrations: MIGRATIONS.filter((migration) => migration.version < 7) });
     try {
-      const insert = db.prepare('INSERT INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, owner_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-      const used = { requestedBy: 'rpc-client', usage: { totalTokens: 120, totalCost: 0.25, stepsExecuted: 4, turns: 3 }, topic: 'x' };
+      const insert = db.prepare(
+        'INSERT INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, owner_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      const used = {
+        requestedBy: 'rpc-client',
+        usage: { totalTokens: 120, totalCost: 0.25, stepsExecuted: 4, turns: 3 },
+        topic: 'x',
+      };
       insert.run('default:a:ws', 'default', 'default', 'dm', 1, 5, JSON.stringify(used), 'rpc-client');
-      insert.run('default:b:ws', 'default', 'default', 'dm', 1, 6, JSON.stringify({ requestedBy: 'rpc-client' }), 'rpc-client');
+      insert.run(
+        'default:b:ws',
+        'default',
+        'default',
+        'dm',
+        1,
+        6,
+        JSON.stringify({ requestedBy: 'rpc-client' }),
+        'rpc-client',
+      );
       // Malformed metadata (never written by the gateway) must not fail the migration.
       insert.run('default:c:ws', 'default', 'default', 'dm', 1, 7, 'not json', null);
-      expect(applyMigrations(db, MIGRATIONS.filter((migration) => migration.version <= 7))).toEqual([7]);
+      expect(
+        applyMigrations(
+          db,
+          MIGRATIONS.filter((migration) => migration.version <= 7),
+        ),
+      ).toEqual([7]);
       const store = createSqliteSessionPort(db);
       expect(await store.get('default:a:ws')).toMatchObject({ updatedAt: 5, metadata: used });
       expect((await store.get('default:b:ws'))?.metadata).toEqual({ requestedBy: 'rpc-client' });
       const stored = db.prepare<[string], string>('SELECT metadata FROM sessions WHERE session_key = ?').pluck();
       expect(JSON.parse(stored.get('default:a:ws') ?? '{}')).toEqual({ requestedBy: 'rpc-client', topic: 'x' });
-      await store.recordTurnUsage('default:a:ws', { totalTokens: 30, totalCost: 0.5, stepsExecuted: 1, requestedBy: 'other' }, 9);
+      await store.recordTurnUsage(
+        'default:a:ws',
+        { totalTokens: 30, totalCost: 0.5, stepsExecuted: 1, requestedBy: 'other' },
+        9,
+      );
       expect((await store.get('default:a:ws'))?.metadata).toEqual({
         requestedBy: 'other',
         usage: { totalTokens: 150, totalCost: 0.75, stepsExecuted: 5, turns: 4 },
@@ -147,8 +220,21 @@ describe('migration 8: approval decisions table', () => {
     try {
       const tables = () => db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
       expect(tables()).toContain('approval_decisions');
-      await createSqliteSessionPort(db).ensure({ sessionKey: 'default:a:ws', agentId: 'default', tenantId: 'default', kind: 'dm', createdAt: 1, metadata: {}, ownerId: 'a' });
-      expect(applyMigrations(db, MIGRATIONS.filter((migration) => migration.version <= 8))).toEqual([8]);
+      await createSqliteSessionPort(db).ensure({
+        sessionKey: 'default:a:ws',
+        agentId: 'default',
+        tenantId: 'default',
+        kind: 'dm',
+        createdAt: 1,
+        metadata: {},
+        ownerId: 'a',
+      });
+      expect(
+        applyMigrations(
+          db,
+          MIGRATIONS.filter((migration) => migration.version <= 8),
+        ),
+      ).toEqual([8]);
       expect(tables()).not.toContain('approval_decisions');
       expect(await createSqliteSessionPort(db).get('default:a:ws')).toMatchObject({ ownerId: 'a' });
     } finally {

@@ -4,12 +4,23 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { createSqliteMemoryPort, openDatabase, type Migration, type SqliteDatabase, type SqliteMemoryPort } from '../../../src/store/sqlite/index.js';
+import {
+  createSqliteMemoryPort,
+  openDatabase,
+  type Migration,
+  type SqliteDatabase,
+  type SqliteMemoryPort,
+} from '../../../src/store/sqlite/index.js';
 
 /** `migrations`: the schema to open with (every migration by default), to test one migration on a file from before it. */
-export async function openTemporaryDatabase(options: { migrations?: readonly Migration[] } = {}): Promise<{ db: SqliteDatabase; close: () => Promise<void> }> {
+export async function openTemporaryDatabase(
+  options: { migrations?: readonly Migration[] } = {},
+): Promise<{ db: SqliteDatabase; close: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'agent-gateway-store-'));
-  const db = openDatabase({ path: join(dir, 'gateway.db'), ...(options.migrations === undefined ? {} : { migrations: options.migrations }) });
+  const db = openDatabase({
+    path: join(dir, 'gateway.db'),
+    ...(options.migrations === undefined ? {} : { migrations: options.migrations }),
+  });
   return {
     db,
     close: async () => {

@@ -26,7 +26,10 @@ describe('sqlite writer thread', () => {
   it('writes batches in order, visible to the main connection once each resolves', async () => {
     const thread = createWriterThread(path);
     const writer = thread.writer(['INSERT INTO items (id, label) VALUES (?, ?)']);
-    await writer.write([[0, 1, 'a'], [0, 2, 'b']]);
+    await writer.write([
+      [0, 1, 'a'],
+      [0, 2, 'b'],
+    ]);
     expect(labels()).toEqual(['a', 'b']);
     await Promise.all([writer.write([[0, 3, 'c']]), writer.write([[0, 4, 'd']])]);
     expect(labels()).toEqual(['a', 'b', 'c', 'd']);
@@ -37,7 +40,12 @@ describe('sqlite writer thread', () => {
     const thread = createWriterThread(path);
     const writer = thread.writer(['INSERT INTO items (id, label) VALUES (?, ?)']);
     await writer.write([[0, 1, 'a']]);
-    await expect(writer.write([[0, 2, 'b'], [0, 1, 'duplicate id']])).rejects.toThrow(/UNIQUE constraint failed/);
+    await expect(
+      writer.write([
+        [0, 2, 'b'],
+        [0, 1, 'duplicate id'],
+      ]),
+    ).rejects.toThrow(/UNIQUE constraint failed/);
     await writer.write([[0, 3, 'c']]);
     expect(labels()).toEqual(['a', 'c']);
     await thread.close();

@@ -41,7 +41,12 @@ export function AgentForm({ agentId, initial, providers, onSaved, onCancel }: Ag
   const errors = fieldErrorsOf(error, FIELDS);
   const set = (name: keyof typeof values) => (event: Event) => {
     const target = event.currentTarget;
-    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) setValues({ ...values, [name]: target.value });
+    if (
+      target instanceof HTMLInputElement ||
+      target instanceof HTMLTextAreaElement ||
+      target instanceof HTMLSelectElement
+    )
+      setValues({ ...values, [name]: target.value });
   };
 
   async function submit(event: Event) {
@@ -49,7 +54,10 @@ export function AgentForm({ agentId, initial, providers, onSaved, onCancel }: Ag
     setBusy(true);
     setError(undefined);
     const maxSteps = values.maxSteps.trim() === '' ? undefined : Number(values.maxSteps);
-    const tools = values.tools.split(',').map((tool) => tool.trim()).filter((tool) => tool !== '');
+    const tools = values.tools
+      .split(',')
+      .map((tool) => tool.trim())
+      .filter((tool) => tool !== '');
     const params: Record<string, unknown> = {
       name: values.name,
       ...(values.provider === '' ? {} : { provider: values.provider }),
@@ -63,7 +71,10 @@ export function AgentForm({ agentId, initial, providers, onSaved, onCancel }: Ag
         await call('agents.update', { agentId, ...params });
         onSaved(agentId);
       } else {
-        const created = await call<{ agentId: string }>('agents.create', { ...(values.agentId.trim() === '' ? {} : { agentId: values.agentId.trim() }), ...params });
+        const created = await call<{ agentId: string }>('agents.create', {
+          ...(values.agentId.trim() === '' ? {} : { agentId: values.agentId.trim() }),
+          ...params,
+        });
         onSaved(created.agentId);
       }
     } catch (failure) {
@@ -74,11 +85,20 @@ export function AgentForm({ agentId, initial, providers, onSaved, onCancel }: Ag
   }
 
   return (
-    <form onSubmit={(event) => void submit(event)} aria-label={isEdit ? `Edit agent ${agentId}` : 'New agent'} noValidate>
+    <form
+      onSubmit={(event) => void submit(event)}
+      aria-label={isEdit ? `Edit agent ${agentId}` : 'New agent'}
+      noValidate
+    >
       {errors.general === undefined ? null : <Notice tone="error">{errors.general}</Notice>}
       <div class="form-grid">
         {isEdit ? null : (
-          <Field id={`${prefix}-id`} label="Agent id (optional)" error={errors.fields.agentId} hint="Derived from the name when empty.">
+          <Field
+            id={`${prefix}-id`}
+            label="Agent id (optional)"
+            error={errors.fields.agentId}
+            hint="Derived from the name when empty."
+          >
             {(props) => <input {...props} value={values.agentId} onInput={set('agentId')} />}
           </Field>
         )}

@@ -52,7 +52,12 @@ export function AuditLog() {
         {(['kind', 'agentId', 'outcome'] as const).map((name) => (
           <span key={name} class="row">
             <label for={`audit-${name}`}>{name === 'agentId' ? 'Agent' : name === 'kind' ? 'Kind' : 'Outcome'}</label>
-            <input id={`audit-${name}`} size={12} value={draft[name]} onInput={(event) => setDraft({ ...draft, [name]: event.currentTarget.value })} />
+            <input
+              id={`audit-${name}`}
+              size={12}
+              value={draft[name]}
+              onInput={(event) => setDraft({ ...draft, [name]: event.currentTarget.value })}
+            />
           </span>
         ))}
         <button type="submit">Filter</button>
@@ -80,7 +85,11 @@ export function AuditLog() {
                 <td>{row.actor}</td>
                 <td>{row.agentId ?? '—'}</td>
                 <td>
-                  <span class={`badge ${row.outcome === 'ok' || row.outcome === 'success' || row.outcome === 'allowed' ? 'ok' : 'warn'}`}>{row.outcome}</span>
+                  <span
+                    class={`badge ${row.outcome === 'ok' || row.outcome === 'success' || row.outcome === 'allowed' ? 'ok' : 'warn'}`}
+                  >
+                    {row.outcome}
+                  </span>
                 </td>
               </tr>
             ))}
@@ -92,7 +101,11 @@ export function AuditLog() {
         <button type="button" disabled={pages.length === 1} onClick={() => setPages(pages.slice(0, -1))}>
           Newer
         </button>
-        <button type="button" disabled={list.length < PAGE_SIZE || oldest === undefined} onClick={() => oldest !== undefined && setPages([...pages, oldest.ts - 1])}>
+        <button
+          type="button"
+          disabled={list.length < PAGE_SIZE || oldest === undefined}
+          onClick={() => oldest !== undefined && setPages([...pages, oldest.ts - 1])}
+        >
           Older
         </button>
       </nav>

@@ -22,7 +22,12 @@ interface ProviderRow {
 
 async function byAgent(): Promise<{ agentId: string; totals: Totals }[]> {
   const agents = await listAgents();
-  return Promise.all(agents.map(async (agent) => ({ agentId: agent.id, totals: await call<Totals>('obs.billing.byAgent', { agentId: agent.id }) })));
+  return Promise.all(
+    agents.map(async (agent) => ({
+      agentId: agent.id,
+      totals: await call<Totals>('obs.billing.byAgent', { agentId: agent.id }),
+    })),
+  );
 }
 
 export function BillingCharts() {
@@ -85,7 +90,11 @@ export function BillingCharts() {
         <Section title="Tokens by provider">
           <Loading isLoading={providers.isLoading} />
           <ErrorNotice error={providers.error} />
-          {providers.data === undefined ? null : providers.data.providers.length === 0 ? <p class="muted">No usage recorded.</p> : <Chart title="Tokens by provider" {...providerChart} />}
+          {providers.data === undefined ? null : providers.data.providers.length === 0 ? (
+            <p class="muted">No usage recorded.</p>
+          ) : (
+            <Chart title="Tokens by provider" {...providerChart} />
+          )}
         </Section>
       </div>
       <Section title="Tokens per UTC hour, last 24 hours">

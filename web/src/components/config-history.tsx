@@ -22,7 +22,16 @@ function DiffView({ sha }: { sha: string }) {
       {diff.data === undefined ? null : (
         <pre aria-label={`Diff of ${sha.slice(0, 8)}`}>
           {diff.data.diff.split('\n').map((line, index) => (
-            <span key={index} class={line.startsWith('+') && !line.startsWith('+++') ? 'diff-add' : line.startsWith('-') && !line.startsWith('---') ? 'diff-del' : undefined}>
+            <span
+              key={index}
+              class={
+                line.startsWith('+') && !line.startsWith('+++')
+                  ? 'diff-add'
+                  : line.startsWith('-') && !line.startsWith('---')
+                    ? 'diff-del'
+                    : undefined
+              }
+            >
               {line}
               {'\n'}
             </span>
@@ -66,13 +75,21 @@ export function ConfigHistory({ version, onRolledBack }: { version: number; onRo
               <span class="muted">{new Date(commit.date).toLocaleString()}</span>
             </div>
             <div class="row">
-              <button type="button" aria-expanded={open === commit.sha} onClick={() => setOpen(open === commit.sha ? undefined : commit.sha)}>
+              <button
+                type="button"
+                aria-expanded={open === commit.sha}
+                onClick={() => setOpen(open === commit.sha ? undefined : commit.sha)}
+              >
                 {open === commit.sha ? 'Hide diff' : 'Show diff'}
               </button>
               {index === 0 ? (
                 <span class="muted">current</span>
               ) : (
-                <button type="button" onClick={() => void rollback(commit)} aria-label={`Roll back to ${commit.sha.slice(0, 8)}`}>
+                <button
+                  type="button"
+                  onClick={() => void rollback(commit)}
+                  aria-label={`Roll back to ${commit.sha.slice(0, 8)}`}
+                >
                   Roll back to this
                 </button>
               )}

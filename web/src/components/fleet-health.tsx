@@ -46,7 +46,10 @@ export function FleetHealthView() {
           <KeyValues
             rows={[
               ['Sessions', formatNumber(data.sessions.total)],
-              ['Degraded', `${formatNumber(data.sessions.degraded)} (${Math.round(data.sessions.degradedRate * 100)} %)`],
+              [
+                'Degraded',
+                `${formatNumber(data.sessions.degraded)} (${Math.round(data.sessions.degradedRate * 100)} %)`,
+              ],
               ['Breaker trips', formatNumber(data.breakerTripTotal)],
               ['Cost', formatUsd(data.cost.costUsd)],
               ['Tokens', formatNumber(data.cost.totalTokens)],
@@ -62,8 +65,13 @@ export function FleetHealthView() {
             <ul>
               {data.findings.map((finding) => (
                 <li key={finding.code}>
-                  <span class={`badge ${finding.severity === 'error' ? 'bad' : finding.severity === 'warning' ? 'warn' : ''}`}>{finding.severity}</span>{' '}
-                  <code>{finding.code}</code> ×{finding.count}: {finding.detail} <span class="muted">{finding.hint}</span>
+                  <span
+                    class={`badge ${finding.severity === 'error' ? 'bad' : finding.severity === 'warning' ? 'warn' : ''}`}
+                  >
+                    {finding.severity}
+                  </span>{' '}
+                  <code>{finding.code}</code> ×{finding.count}: {finding.detail}{' '}
+                  <span class="muted">{finding.hint}</span>
                 </li>
               ))}
             </ul>

@@ -141,7 +141,8 @@ function FailureLine({ failure }: { failure: Failure }) {
   const status = failure.status === undefined ? '' : `, HTTP ${failure.status}`;
   return (
     <>
-      Model <code>{failure.toolName}</code> failed{failure.step === undefined ? '' : ` at step ${failure.step}`} ({words(failure.errorKind)}
+      Model <code>{failure.toolName}</code> failed{failure.step === undefined ? '' : ` at step ${failure.step}`} (
+      {words(failure.errorKind)}
       {status}){failure.message === undefined ? '' : `: ${failure.message}`}
     </>
   );

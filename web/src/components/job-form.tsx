@@ -24,7 +24,15 @@ export interface JobEntry {
 
 const FIELDS = ['name', 'message', 'agentId', 'kind', 'expr', 'tz', 'everyMs', 'at', 'enabled'];
 
-export function JobForm({ job, onSaved, onCancel }: { job?: JobEntry; onSaved: (note: string) => void; onCancel?: () => void }) {
+export function JobForm({
+  job,
+  onSaved,
+  onCancel,
+}: {
+  job?: JobEntry;
+  onSaved: (note: string) => void;
+  onCancel?: () => void;
+}) {
   const prefix = job === undefined ? 'new-job' : `job-${job.id}`;
   const [values, setValues] = useState({
     name: job?.name ?? '',
@@ -41,7 +49,12 @@ export function JobForm({ job, onSaved, onCancel }: { job?: JobEntry; onSaved: (
   const errors = fieldErrorsOf(error, FIELDS);
   const text = (name: Exclude<keyof typeof values, 'enabled'>) => (event: Event) => {
     const target = event.currentTarget;
-    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) setValues({ ...values, [name]: target.value });
+    if (
+      target instanceof HTMLInputElement ||
+      target instanceof HTMLTextAreaElement ||
+      target instanceof HTMLSelectElement
+    )
+      setValues({ ...values, [name]: target.value });
   };
 
   async function submit(event: Event) {
@@ -70,7 +83,11 @@ export function JobForm({ job, onSaved, onCancel }: { job?: JobEntry; onSaved: (
   }
 
   return (
-    <form onSubmit={(event) => void submit(event)} aria-label={job === undefined ? 'New job' : `Edit job ${job.name}`} noValidate>
+    <form
+      onSubmit={(event) => void submit(event)}
+      aria-label={job === undefined ? 'New job' : `Edit job ${job.name}`}
+      noValidate
+    >
       {errors.general === undefined ? null : <Notice tone="error">{errors.general}</Notice>}
       <div class="form-grid">
         <Field id={`${prefix}-name`} label="Name" error={errors.fields.name}>
@@ -107,12 +124,21 @@ export function JobForm({ job, onSaved, onCancel }: { job?: JobEntry; onSaved: (
           </Field>
         )}
       </div>
-      <Field id={`${prefix}-message`} label={job === undefined ? 'Message to the agent' : 'Message (empty keeps the current one)'} error={errors.fields.message}>
+      <Field
+        id={`${prefix}-message`}
+        label={job === undefined ? 'Message to the agent' : 'Message (empty keeps the current one)'}
+        error={errors.fields.message}
+      >
         {(props) => <textarea {...props} rows={3} value={values.message} onInput={text('message')} />}
       </Field>
       {job === undefined ? null : (
         <label class="row">
-          <input type="checkbox" checked={values.enabled} onChange={(event) => setValues({ ...values, enabled: event.currentTarget.checked })} /> Enabled
+          <input
+            type="checkbox"
+            checked={values.enabled}
+            onChange={(event) => setValues({ ...values, enabled: event.currentTarget.checked })}
+          />{' '}
+          Enabled
         </label>
       )}
       <div class="row">

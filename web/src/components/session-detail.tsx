@@ -58,7 +58,11 @@ export function SessionDetail({ sessionKey }: { sessionKey: string }) {
         title={sessionKey}
         actions={
           <>
-            <button type="button" disabled={session.data === undefined} onClick={() => download(`${sessionKey.replace(/:/g, '_')}.json`, session.data)}>
+            <button
+              type="button"
+              disabled={session.data === undefined}
+              onClick={() => download(`${sessionKey.replace(/:/g, '_')}.json`, session.data)}
+            >
               Export
             </button>
             <button type="button" onClick={() => void reset()}>
@@ -86,10 +90,16 @@ export function SessionDetail({ sessionKey }: { sessionKey: string }) {
       </Section>
       <Section title="Incident report">
         <Loading isLoading={report.isLoading} />
-        {report.error === undefined ? null : <p class="notice error" role="alert">{errorText(report.error)}</p>}
+        {report.error === undefined ? null : (
+          <p class="notice error" role="alert">
+            {errorText(report.error)}
+          </p>
+        )}
         {report.data === undefined ? null : <IncidentReportView report={report.data} />}
       </Section>
-      <Section title="Transcript">{session.data === undefined ? null : <TranscriptView messages={session.data.messages} />}</Section>
+      <Section title="Transcript">
+        {session.data === undefined ? null : <TranscriptView messages={session.data.messages} />}
+      </Section>
     </>
   );
 }

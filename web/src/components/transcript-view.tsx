@@ -5,14 +5,21 @@ function ToolStep({ message }: { message: Extract<TranscriptMessage, { role: 'to
   return (
     <details class="msg tool">
       <summary>
-        Tool result: <code>{message.toolName}</code> {message.isError ? <span class="badge bad">error</span> : <span class="badge ok">ok</span>}
+        Tool result: <code>{message.toolName}</code>{' '}
+        {message.isError ? <span class="badge bad">error</span> : <span class="badge ok">ok</span>}
       </summary>
       <pre>{message.content}</pre>
     </details>
   );
 }
 
-export function TranscriptView({ messages, streaming }: { messages: readonly TranscriptMessage[]; streaming?: string | undefined }) {
+export function TranscriptView({
+  messages,
+  streaming,
+}: {
+  messages: readonly TranscriptMessage[];
+  streaming?: string | undefined;
+}) {
   return (
     <div class="chat-log" role="log" aria-label="Conversation" aria-live="polite">
       {messages.length === 0 && streaming === undefined ? <p class="muted">No messages yet.</p> : null}
@@ -35,7 +42,9 @@ export function TranscriptView({ messages, streaming }: { messages: readonly Tra
         }
         return (
           <div key={index} class={`msg ${message.role}`}>
-            <span class="sr-only">{message.role === 'user' ? 'You: ' : message.role === 'assistant' ? 'Agent: ' : 'System: '}</span>
+            <span class="sr-only">
+              {message.role === 'user' ? 'You: ' : message.role === 'assistant' ? 'Agent: ' : 'System: '}
+            </span>
             {message.content}
           </div>
         );

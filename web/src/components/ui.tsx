@@ -18,7 +18,15 @@ export function PageTitle({ children }: { children: ComponentChildren }) {
   );
 }
 
-export function Section({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+export function Section({
+  title,
+  children,
+  actions,
+}: {
+  title: string;
+  children: ComponentChildren;
+  actions?: ComponentChildren;
+}) {
   return (
     <section class="card" aria-label={title}>
       <div class="card-head">
@@ -67,11 +75,17 @@ interface FieldProps {
 
 /** A label, the control, and its validation error right next to it (announced through aria-describedby). */
 export function Field({ id, label, error, hint, children }: FieldProps) {
-  const describedBy = [error === undefined ? '' : `${id}-error`, hint === undefined ? '' : `${id}-hint`].filter((part) => part !== '').join(' ');
+  const describedBy = [error === undefined ? '' : `${id}-error`, hint === undefined ? '' : `${id}-hint`]
+    .filter((part) => part !== '')
+    .join(' ');
   return (
     <div class={`field${error === undefined ? '' : ' has-error'}`}>
       <label for={id}>{label}</label>
-      {children({ id, 'aria-invalid': error !== undefined, 'aria-describedby': describedBy === '' ? undefined : describedBy })}
+      {children({
+        id,
+        'aria-invalid': error !== undefined,
+        'aria-describedby': describedBy === '' ? undefined : describedBy,
+      })}
       {hint === undefined ? null : (
         <small id={`${id}-hint`} class="muted">
           {hint}

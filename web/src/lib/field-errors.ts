@@ -17,8 +17,14 @@ export function fieldErrorsOf(error: unknown, fieldNames: readonly string[]): Fi
   if (error === undefined) return { fields: {}, general: undefined };
   const param = error instanceof RpcError ? error.param : undefined;
   if (param !== undefined) {
-    const match = [...fieldNames].sort((a, b) => b.length - a.length).find((name) => param === name || param.endsWith(`.${name}`) || param.startsWith(`${name}.`) || param.startsWith(`${name}[`));
-    if (match !== undefined) return { fields: { [match]: errorText(error).replace(/^Invalid params: /, '') }, general: undefined };
+    const match = [...fieldNames]
+      .sort((a, b) => b.length - a.length)
+      .find(
+        (name) =>
+          param === name || param.endsWith(`.${name}`) || param.startsWith(`${name}.`) || param.startsWith(`${name}[`),
+      );
+    if (match !== undefined)
+      return { fields: { [match]: errorText(error).replace(/^Invalid params: /, '') }, general: undefined };
   }
   return { fields: {}, general: errorText(error) };
 }

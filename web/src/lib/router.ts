@@ -43,7 +43,8 @@ export function pathWith(page: string, params: Record<string, string | undefined
 
 /** Click handler for in-app links: plain clicks navigate without a reload, modified clicks keep browser behaviour. */
 export function onLinkClick(event: MouseEvent): void {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return;
   const anchor = event.currentTarget;
   if (!(anchor instanceof HTMLAnchorElement)) return;
   const url = new URL(anchor.href);

@@ -77,7 +77,8 @@ function handleFrame(record: unknown): void {
   if (entry === undefined) return;
   pending.delete(record.id);
   const { error } = record;
-  if (isRecord(error)) entry.reject(new RpcError(Number(error.code), String(error.message), isRecord(error.data) ? error.data : {}));
+  if (isRecord(error))
+    entry.reject(new RpcError(Number(error.code), String(error.message), isRecord(error.data) ? error.data : {}));
   else entry.resolve(record.result);
 }
 

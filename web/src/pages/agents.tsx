@@ -17,8 +17,19 @@ interface ModelTest {
   error?: string;
 }
 
-function AgentDetail({ agent, providers, onChanged }: { agent: AgentSummary; providers: string[]; onChanged: (note: string) => void }) {
-  const config = useAsync(() => call<AgentConfig & { suspended?: boolean }>('agents.get', { agentId: agent.id }), [agent.id]);
+function AgentDetail({
+  agent,
+  providers,
+  onChanged,
+}: {
+  agent: AgentSummary;
+  providers: string[];
+  onChanged: (note: string) => void;
+}) {
+  const config = useAsync(
+    () => call<AgentConfig & { suspended?: boolean }>('agents.get', { agentId: agent.id }),
+    [agent.id],
+  );
   const models = useAsync(() => call<OperationModels>('agent.getOperationModels', { agentId: agent.id }), [agent.id]);
   const [isEditing, setEditing] = useState(false);
   const [test, setTest] = useState<ModelTest | undefined>(undefined);
@@ -43,7 +54,14 @@ function AgentDetail({ agent, providers, onChanged }: { agent: AgentSummary; pro
           </button>
           <button
             type="button"
-            onClick={() => void run(async () => (await call(isSuspended ? 'agents.resume' : 'agents.suspend', { agentId: agent.id }), `${agent.id} ${isSuspended ? 'resumed' : 'suspended'}.`))}
+            onClick={() =>
+              void run(
+                async () => (
+                  await call(isSuspended ? 'agents.resume' : 'agents.suspend', { agentId: agent.id }),
+                  `${agent.id} ${isSuspended ? 'resumed' : 'suspended'}.`
+                ),
+              )
+            }
           >
             {isSuspended ? 'Resume' : 'Suspend'}
           </button>
@@ -100,7 +118,10 @@ function AgentDetail({ agent, providers, onChanged }: { agent: AgentSummary; pro
           disabled={chatModel?.model == null}
           onClick={() =>
             void run(async () => {
-              const result = await call<ModelTest>('models.test', { model: chatModel?.model ?? '', ...(chatModel?.provider == null ? {} : { provider: chatModel.provider }) });
+              const result = await call<ModelTest>('models.test', {
+                model: chatModel?.model ?? '',
+                ...(chatModel?.provider == null ? {} : { provider: chatModel.provider }),
+              });
               setTest(result);
               return result.ok ? 'Model test passed.' : 'Model test failed.';
             })
@@ -110,7 +131,8 @@ function AgentDetail({ agent, providers, onChanged }: { agent: AgentSummary; pro
         </button>
         {test === undefined ? null : (
           <span role="status">
-            {test.ok ? <span class="badge ok">ok</span> : <span class="badge bad">failed</span>} {test.provider}, {formatDuration(test.latencyMs)}
+            {test.ok ? <span class="badge ok">ok</span> : <span class="badge bad">failed</span>} {test.provider},{' '}
+            {formatDuration(test.latencyMs)}
             {test.error === undefined ? '' : `: ${test.error}`}
           </span>
         )}

@@ -27,7 +27,11 @@ export default function ApprovalsPage() {
   async function resolve(request: PendingRequest, approved: boolean) {
     setError(undefined);
     try {
-      await call('admin.approval.resolve', { id: request.id, approved, ...(approved ? {} : { reason: 'Denied from the dashboard' }) });
+      await call('admin.approval.resolve', {
+        id: request.id,
+        approved,
+        ...(approved ? {} : { reason: 'Denied from the dashboard' }),
+      });
       setNote(`${request.toolName} ${approved ? 'approved' : 'denied'}.`);
       reload();
     } catch (failure) {
@@ -44,15 +48,19 @@ export default function ApprovalsPage() {
       <Section title="Pending tool calls">
         <Loading isLoading={pending.isLoading && pending.data === undefined} />
         <ErrorNotice error={pending.error} />
-        {pending.data !== undefined && requests.length === 0 ? <p class="muted">Nothing is waiting for a decision.</p> : null}
+        {pending.data !== undefined && requests.length === 0 ? (
+          <p class="muted">Nothing is waiting for a decision.</p>
+        ) : null}
         <ul class="stack" style={{ listStyle: 'none', padding: 0 }}>
           {requests.map((request) => (
             <li key={request.id} class="card" aria-label={`${request.toolName} for ${request.agentId}`}>
               <p>
-                <strong>{request.toolName}</strong> requested by agent <strong>{request.agentId}</strong> in <code>{request.sessionKey}</code>
+                <strong>{request.toolName}</strong> requested by agent <strong>{request.agentId}</strong> in{' '}
+                <code>{request.sessionKey}</code>
               </p>
               <p class="muted">
-                Asked {formatTime(request.requestedAt)} by {request.requestedBy}; {request.expiresAt === null ? 'waits until decided' : `expires ${formatTime(request.expiresAt)}`}
+                Asked {formatTime(request.requestedAt)} by {request.requestedBy};{' '}
+                {request.expiresAt === null ? 'waits until decided' : `expires ${formatTime(request.expiresAt)}`}
               </p>
               <pre>{JSON.stringify(request.args, null, 2)}</pre>
               <div class="row">

@@ -26,13 +26,20 @@ async function hasBrowserMethods(): Promise<boolean> {
 }
 
 function NotAvailable() {
-  return <Notice>The browser is not available on this gateway (no browser.* methods, or the browser is disabled in the config).</Notice>;
+  return (
+    <Notice>
+      The browser is not available on this gateway (no browser.* methods, or the browser is disabled in the config).
+    </Notice>
+  );
 }
 
 function BrowserPanel() {
   const [version, setVersion] = useState(0);
   const status = useAsync(() => call<Status>('browser.status'), [version]);
-  const tabs = useAsync(() => (status.data?.running === true ? call<{ tabs: Tab[] }>('browser.tabs') : Promise.resolve({ tabs: [] })), [status.data]);
+  const tabs = useAsync(
+    () => (status.data?.running === true ? call<{ tabs: Tab[] }>('browser.tabs') : Promise.resolve({ tabs: [] })),
+    [status.data],
+  );
   const [shot, setShot] = useState<string | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   async function act(run: () => Promise<void>) {
@@ -52,7 +59,10 @@ function BrowserPanel() {
       <Section
         title="Status"
         actions={
-          <button type="button" onClick={() => void act(async () => void (await call(running ? 'browser.stop' : 'browser.start')))}>
+          <button
+            type="button"
+            onClick={() => void act(async () => void (await call(running ? 'browser.stop' : 'browser.start')))}
+          >
             {running ? 'Stop browser' : 'Start browser'}
           </button>
         }
@@ -83,12 +93,20 @@ function BrowserPanel() {
       <Section
         title="Screenshot"
         actions={
-          <button type="button" disabled={!running} onClick={() => void act(async () => setShot((await call<{ data: string }>('browser.screenshot', {})).data))}>
+          <button
+            type="button"
+            disabled={!running}
+            onClick={() => void act(async () => setShot((await call<{ data: string }>('browser.screenshot', {})).data))}
+          >
             Take screenshot
           </button>
         }
       >
-        {shot === undefined ? <p class="muted">No screenshot yet.</p> : <img class="screenshot" src={`data:image/png;base64,${shot}`} alt="Screenshot of the browser's current tab" />}
+        {shot === undefined ? (
+          <p class="muted">No screenshot yet.</p>
+        ) : (
+          <img class="screenshot" src={`data:image/png;base64,${shot}`} alt="Screenshot of the browser's current tab" />
+        )}
       </Section>
     </>
   );

@@ -14,7 +14,9 @@ function newSessionKey(): string {
 
 /** The message of an `event: error` frame ({error: {code, message}}). */
 function streamErrorMessage(error: unknown): string {
-  return typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string' ? error.message : 'The turn failed';
+  return typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string'
+    ? error.message
+    : 'The turn failed';
 }
 
 async function loadTranscript(sessionKey: string): Promise<TranscriptMessage[]> {
@@ -65,9 +67,11 @@ export default function ChatPage() {
         onEvent(frame) {
           const data: unknown = JSON.parse(frame.data);
           if (typeof data !== 'object' || data === null) return;
-          if (frame.event === 'token' && 'accumulated' in data && typeof data.accumulated === 'string') setStreaming(data.accumulated);
+          if (frame.event === 'token' && 'accumulated' in data && typeof data.accumulated === 'string')
+            setStreaming(data.accumulated);
           else if (frame.event === 'error' && 'error' in data) setError(new Error(streamErrorMessage(data.error)));
-          else if (frame.event === 'done' && 'error' in data && typeof data.error === 'string') setError(new Error(data.error));
+          else if (frame.event === 'done' && 'error' in data && typeof data.error === 'string')
+            setError(new Error(data.error));
         },
       });
       setMessages(await loadTranscript(sessionKey));
@@ -89,7 +93,9 @@ export default function ChatPage() {
             <select
               id="chat-agent"
               value={agentId}
-              onChange={(event) => navigate(pathWith('chat', { session: sessionKey, agent: event.currentTarget.value }), { replace: true })}
+              onChange={(event) =>
+                navigate(pathWith('chat', { session: sessionKey, agent: event.currentTarget.value }), { replace: true })
+              }
             >
               <option value="">Default agent</option>
               {(agents.data ?? []).map((agent) => (
@@ -98,7 +104,10 @@ export default function ChatPage() {
                 </option>
               ))}
             </select>
-            <button type="button" onClick={() => navigate(pathWith('chat', { session: newSessionKey(), agent: agentId }))}>
+            <button
+              type="button"
+              onClick={() => navigate(pathWith('chat', { session: newSessionKey(), agent: agentId }))}
+            >
               New conversation
             </button>
           </>

@@ -45,7 +45,15 @@ function SectionEditor({ name, value, onSaved }: { name: string; value: unknown;
     <form onSubmit={(event) => void save(event)} class="stack">
       {note === undefined ? null : <Notice tone="ok">{note}</Notice>}
       <Field id={`config-${name}`} label={`Section ${name} (JSON; "***" keeps a stored secret)`} error={error}>
-        {(props) => <textarea {...props} rows={16} spellcheck={false} value={text} onInput={(event) => setText(event.currentTarget.value)} />}
+        {(props) => (
+          <textarea
+            {...props}
+            rows={16}
+            spellcheck={false}
+            value={text}
+            onInput={(event) => setText(event.currentTarget.value)}
+          />
+        )}
       </Field>
       <div class="row">
         <button type="submit" class="primary">
@@ -72,10 +80,14 @@ export default function ConfigPage() {
         <ErrorNotice error={config.error} />
         <div class="row">
           <label for="config-section">Section</label>
-          <select id="config-section" value={selected} onChange={(event) => {
+          <select
+            id="config-section"
+            value={selected}
+            onChange={(event) => {
               setSaved(undefined);
               navigate(pathWith('config', { section: event.currentTarget.value }), { replace: true });
-            }}>
+            }}
+          >
             <option value="">Choose a section</option>
             {sections.map((name) => (
               <option key={name} value={name}>

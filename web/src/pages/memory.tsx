@@ -1,6 +1,16 @@
 // Memory: stats, hybrid search, browse page by page, inspect one entry, delete; an operator can store a fact.
 import { useState } from 'preact/hooks';
-import { ErrorNotice, Field, JsonDetails, KeyValues, Loading, Notice, PageTitle, Pager, Section } from '../components/ui';
+import {
+  ErrorNotice,
+  Field,
+  JsonDetails,
+  KeyValues,
+  Loading,
+  Notice,
+  PageTitle,
+  Pager,
+  Section,
+} from '../components/ui';
 import { formatNumber, formatTime } from '../lib/format';
 import { call } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
@@ -29,7 +39,15 @@ interface MemoryStats {
 /** Entries per browse page (memory.browse allows up to 500). */
 const PAGE_SIZE = 25;
 
-function EntryTable({ entries, onInspect, onDelete }: { entries: MemoryEntry[]; onInspect: (id: string) => void; onDelete: (entry: MemoryEntry) => void }) {
+function EntryTable({
+  entries,
+  onInspect,
+  onDelete,
+}: {
+  entries: MemoryEntry[];
+  onInspect: (id: string) => void;
+  onDelete: (entry: MemoryEntry) => void;
+}) {
   if (entries.length === 0) return <p class="muted">No entries.</p>;
   return (
     <div class="table-wrap">
@@ -58,7 +76,12 @@ function EntryTable({ entries, onInspect, onDelete }: { entries: MemoryEntry[]; 
                   <button type="button" onClick={() => onInspect(entry.id)} aria-label={`Inspect ${entry.id}`}>
                     Inspect
                   </button>
-                  <button type="button" class="danger" onClick={() => onDelete(entry)} aria-label={`Delete ${entry.id}`}>
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={() => onDelete(entry)}
+                    aria-label={`Delete ${entry.id}`}
+                  >
                     Delete
                   </button>
                 </div>
@@ -81,12 +104,25 @@ export default function MemoryPage() {
   const [note, setNote] = useState<string | undefined>(undefined);
   const [fact, setFact] = useState('');
   const stats = useAsync(() => call<MemoryStats>('memory.stats'), [version]);
-  const browse = useAsync(() => call<{ entries: MemoryEntry[]; total: number }>('memory.browse', { offset: page * PAGE_SIZE, limit: PAGE_SIZE }), [page, version]);
+  const browse = useAsync(
+    () =>
+      call<{ entries: MemoryEntry[]; total: number }>('memory.browse', { offset: page * PAGE_SIZE, limit: PAGE_SIZE }),
+    [page, version],
+  );
   const results = useAsync(
-    () => (searched === '' ? Promise.resolve(undefined) : call<{ results: MemoryEntry[] }>('memory.search', { query: searched, limit: 20 })),
+    () =>
+      searched === ''
+        ? Promise.resolve(undefined)
+        : call<{ results: MemoryEntry[] }>('memory.search', { query: searched, limit: 20 }),
     [searched, version],
   );
-  const detail = useAsync(() => (inspected === undefined ? Promise.resolve(undefined) : call<{ entry: MemoryEntry }>('memory.inspect', { id: inspected })), [inspected]);
+  const detail = useAsync(
+    () =>
+      inspected === undefined
+        ? Promise.resolve(undefined)
+        : call<{ entry: MemoryEntry }>('memory.inspect', { id: inspected }),
+    [inspected],
+  );
 
   async function remove(entry: MemoryEntry) {
     if (!confirm('Delete this memory entry?')) return;
@@ -124,8 +160,14 @@ export default function MemoryPage() {
               ['Entries', formatNumber(stats.data.totalEntries)],
               ['Database size', `${formatNumber(Math.round(stats.data.dbSizeBytes / 1024))} KiB`],
               ['Embedder', stats.data.embeddingProvider ?? '—'],
-              ['Embedding cache hits', stats.data.cacheHitRate === null ? '—' : `${Math.round(stats.data.cacheHitRate * 100)} %`],
-              ...Object.entries(stats.data.byType ?? {}).map(([type, count]): [string, string] => [`Type ${type}`, formatNumber(count)]),
+              [
+                'Embedding cache hits',
+                stats.data.cacheHitRate === null ? '—' : `${Math.round(stats.data.cacheHitRate * 100)} %`,
+              ],
+              ...Object.entries(stats.data.byType ?? {}).map(([type, count]): [string, string] => [
+                `Type ${type}`,
+                formatNumber(count),
+              ]),
             ]}
           />
         )}
@@ -133,15 +175,33 @@ export default function MemoryPage() {
       <Section title="Search">
         <form class="row" onSubmit={(event) => (event.preventDefault(), setSearched(query.trim()))} role="search">
           <label for="memory-query">Query</label>
-          <input id="memory-query" type="search" value={query} onInput={(event) => setQuery(event.currentTarget.value)} />
+          <input
+            id="memory-query"
+            type="search"
+            value={query}
+            onInput={(event) => setQuery(event.currentTarget.value)}
+          />
           <button type="submit">Search</button>
         </form>
         <Loading isLoading={results.isLoading && searched !== ''} />
         <ErrorNotice error={results.error} />
-        {results.data === undefined ? null : <EntryTable entries={results.data.results} onInspect={setInspected} onDelete={(entry) => void remove(entry)} />}
+        {results.data === undefined ? null : (
+          <EntryTable
+            entries={results.data.results}
+            onInspect={setInspected}
+            onDelete={(entry) => void remove(entry)}
+          />
+        )}
       </Section>
       {inspected === undefined ? null : (
-        <Section title="Entry" actions={<button type="button" onClick={() => setInspected(undefined)}>Close</button>}>
+        <Section
+          title="Entry"
+          actions={
+            <button type="button" onClick={() => setInspected(undefined)}>
+              Close
+            </button>
+          }
+        >
           <Loading isLoading={detail.isLoading} />
           <ErrorNotice error={detail.error} />
           {detail.data === undefined ? null : (
@@ -166,13 +226,19 @@ export default function MemoryPage() {
       <Section title={`Browse (${formatNumber(total)} entries)`}>
         <Loading isLoading={browse.isLoading} />
         <ErrorNotice error={browse.error} />
-        <EntryTable entries={browse.data?.entries ?? []} onInspect={setInspected} onDelete={(entry) => void remove(entry)} />
+        <EntryTable
+          entries={browse.data?.entries ?? []}
+          onInspect={setInspected}
+          onDelete={(entry) => void remove(entry)}
+        />
         <Pager page={page} hasNext={(page + 1) * PAGE_SIZE < total} onPage={setPage} />
       </Section>
       <Section title="Store a fact">
         <form onSubmit={(event) => void store(event)}>
           <Field id="memory-fact" label="Content">
-            {(props) => <textarea {...props} rows={3} value={fact} onInput={(event) => setFact(event.currentTarget.value)} />}
+            {(props) => (
+              <textarea {...props} rows={3} value={fact} onInput={(event) => setFact(event.currentTarget.value)} />
+            )}
           </Field>
           <button type="submit" disabled={fact.trim() === ''}>
             Store

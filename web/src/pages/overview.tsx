@@ -30,7 +30,9 @@ function StatusCard() {
   const state = useAsync(async () => {
     const [healthy, status, discover] = await Promise.all([
       health(),
-      call<{ uptime: number; nodeVersion: string; pid: number; restartPending?: string[] }>('gateway.status').catch(() => undefined),
+      call<{ uptime: number; nodeVersion: string; pid: number; restartPending?: string[] }>('gateway.status').catch(
+        () => undefined,
+      ),
       call<{ info?: { version?: string } }>('rpc.discover').catch(() => undefined),
     ]);
     return { healthy, status, version: discover?.info?.version };
@@ -43,7 +45,10 @@ function StatusCard() {
       {data === undefined ? null : (
         <KeyValues
           rows={[
-            ['Health', <span class={`badge ${data.healthy.status === 'ok' ? 'ok' : 'bad'}`}>{data.healthy.status}</span>],
+            [
+              'Health',
+              <span class={`badge ${data.healthy.status === 'ok' ? 'ok' : 'bad'}`}>{data.healthy.status}</span>,
+            ],
             ['Version', data.version ?? '—'],
             ['Uptime', data.status === undefined ? '—' : formatDuration(data.status.uptime * 1000)],
             ['Node', data.status?.nodeVersion ?? '—'],
@@ -52,7 +57,8 @@ function StatusCard() {
       )}
       {data?.status?.restartPending === undefined || data.status.restartPending.length === 0 ? null : (
         <Notice>
-          Config changed that applies only at the next restart (gateway.restart): {data.status.restartPending.join(', ')}.
+          Config changed that applies only at the next restart (gateway.restart):{' '}
+          {data.status.restartPending.join(', ')}.
         </Notice>
       )}
     </Section>
@@ -98,8 +104,14 @@ function AgentsAndProviders() {
 
 function UsageToday() {
   const usage = useAsync(() => call<{ hour: number; tokens: number }[]>('obs.billing.usage24h'), []);
-  const labels = useMemo(() => (usage.data ?? []).map((entry) => `${String(entry.hour).padStart(2, '0')}:00`), [usage.data]);
-  const series = useMemo(() => [{ label: 'Tokens', values: (usage.data ?? []).map((entry) => entry.tokens) }], [usage.data]);
+  const labels = useMemo(
+    () => (usage.data ?? []).map((entry) => `${String(entry.hour).padStart(2, '0')}:00`),
+    [usage.data],
+  );
+  const series = useMemo(
+    () => [{ label: 'Tokens', values: (usage.data ?? []).map((entry) => entry.tokens) }],
+    [usage.data],
+  );
   const total = (usage.data ?? []).reduce((sum, entry) => sum + entry.tokens, 0);
   return (
     <Section title="Token usage, last 24 hours (UTC hour)">
@@ -116,12 +128,20 @@ function EventFeed() {
   useEffect(() => subscribeEvents(), []);
   const events = liveEvents.value.slice(0, 50);
   return (
-    <Section title="Live events" actions={<span class="muted" role="status">{liveState.value}</span>}>
+    <Section
+      title="Live events"
+      actions={
+        <span class="muted" role="status">
+          {liveState.value}
+        </span>
+      }
+    >
       {events.length === 0 ? <p class="muted">No events yet.</p> : null}
       <ul class="feed" aria-live="polite" aria-relevant="additions">
         {events.map((event, index) => (
           <li key={event.id ?? index}>
-            <code>{event.name}</code> <span class="muted">{formatTime(typeof event.data.ts === 'number' ? event.data.ts : undefined)}</span>
+            <code>{event.name}</code>{' '}
+            <span class="muted">{formatTime(typeof event.data.ts === 'number' ? event.data.ts : undefined)}</span>
           </li>
         ))}
       </ul>

@@ -27,17 +27,29 @@ function schedule(job: JobEntry): string {
 }
 
 function JobRuns({ job }: { job: JobEntry }) {
-  const runs = useAsync(() => call<{ runs: RunEntry[] }>('cron.runs', { jobName: job.name, ownerId: job.ownerId, limit: RUNS_LIMIT }), [job.id, job.lastRunAtMs]);
+  const runs = useAsync(
+    () => call<{ runs: RunEntry[] }>('cron.runs', { jobName: job.name, ownerId: job.ownerId, limit: RUNS_LIMIT }),
+    [job.id, job.lastRunAtMs],
+  );
   return (
-    <Section title={`Runs of ${job.name}`} actions={<button type="button" onClick={runs.reload}>Refresh</button>}>
+    <Section
+      title={`Runs of ${job.name}`}
+      actions={
+        <button type="button" onClick={runs.reload}>
+          Refresh
+        </button>
+      }
+    >
       <Loading isLoading={runs.isLoading} />
       <ErrorNotice error={runs.error} />
       {runs.data?.runs.length === 0 ? <p class="muted">No runs yet.</p> : null}
       <ul>
         {(runs.data?.runs ?? []).map((run) => (
           <li key={run.ts}>
-            <span class={`badge ${run.status === 'ok' ? 'ok' : run.status === 'error' ? 'bad' : 'warn'}`}>{run.status}</span> {formatTime(run.ts)},{' '}
-            {formatDuration(run.durationMs)} {run.summary ?? run.error ?? ''}
+            <span class={`badge ${run.status === 'ok' ? 'ok' : run.status === 'error' ? 'bad' : 'warn'}`}>
+              {run.status}
+            </span>{' '}
+            {formatTime(run.ts)}, {formatDuration(run.durationMs)} {run.summary ?? run.error ?? ''}
           </li>
         ))}
       </ul>
@@ -50,7 +62,11 @@ export default function SchedulerPage() {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors.at(-1);
   const jobs = useAsync(
-    () => call<{ jobs: JobEntry[]; nextCursor: string | null }>('cron.list', { limit: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) }),
+    () =>
+      call<{ jobs: JobEntry[]; nextCursor: string | null }>('cron.list', {
+        limit: PAGE_SIZE,
+        ...(cursor === undefined ? {} : { cursor }),
+      }),
     [cursor],
   );
   const { reload } = jobs;
@@ -82,7 +98,14 @@ export default function SchedulerPage() {
       <PageTitle>Scheduler</PageTitle>
       {note === undefined ? null : <Notice tone="ok">{note}</Notice>}
       <ErrorNotice error={error} />
-      <Section title="New job" actions={<button type="button" aria-expanded={isAdding} onClick={() => setAdding(!isAdding)}>{isAdding ? 'Close' : 'New job'}</button>}>
+      <Section
+        title="New job"
+        actions={
+          <button type="button" aria-expanded={isAdding} onClick={() => setAdding(!isAdding)}>
+            {isAdding ? 'Close' : 'New job'}
+          </button>
+        }
+      >
         {isAdding ? <JobForm onSaved={saved} /> : <p class="muted">Jobs send a message to an agent on a schedule.</p>}
       </Section>
       <Section title="Jobs">
@@ -116,10 +139,24 @@ export default function SchedulerPage() {
                   </td>
                   <td data-label="Actions">
                     <div class="actions">
-                      <button type="button" onClick={() => void act(async () => (await call('cron.run', { name: job.name, ownerId: job.ownerId, mode: 'force' }), `${job.name} fired.`))}>
+                      <button
+                        type="button"
+                        onClick={() =>
+                          void act(
+                            async () => (
+                              await call('cron.run', { name: job.name, ownerId: job.ownerId, mode: 'force' }),
+                              `${job.name} fired.`
+                            ),
+                          )
+                        }
+                      >
                         Run now
                       </button>
-                      <button type="button" onClick={() => setEditing(editing === job.id ? undefined : job.id)} aria-expanded={editing === job.id}>
+                      <button
+                        type="button"
+                        onClick={() => setEditing(editing === job.id ? undefined : job.id)}
+                        aria-expanded={editing === job.id}
+                      >
                         Edit
                       </button>
                       <button type="button" onClick={() => setSelected(job.id)}>

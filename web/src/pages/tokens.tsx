@@ -94,17 +94,29 @@ export default function TokensPage() {
       <Section title="Create a token">
         <form onSubmit={(event) => void create(event)} noValidate>
           {errors.general === undefined ? null : <Notice tone="error">{errors.general}</Notice>}
-          <Field id="token-id" label="Token id" error={errors.fields.id} hint="Letters, digits, dot, underscore, hyphen.">
+          <Field
+            id="token-id"
+            label="Token id"
+            error={errors.fields.id}
+            hint="Letters, digits, dot, underscore, hyphen."
+          >
             {(props) => <input {...props} value={id} onInput={(event) => setId(event.currentTarget.value)} />}
           </Field>
-          <fieldset class="row" aria-describedby={errors.fields.scopes === undefined ? undefined : 'token-scopes-error'}>
+          <fieldset
+            class="row"
+            aria-describedby={errors.fields.scopes === undefined ? undefined : 'token-scopes-error'}
+          >
             <legend>Scopes</legend>
             {SCOPES.map((scope) => (
               <label key={scope} class="row">
                 <input
                   type="checkbox"
                   checked={scopes.includes(scope)}
-                  onChange={(event) => setScopes(event.currentTarget.checked ? [...scopes, scope] : scopes.filter((entry) => entry !== scope))}
+                  onChange={(event) =>
+                    setScopes(
+                      event.currentTarget.checked ? [...scopes, scope] : scopes.filter((entry) => entry !== scope),
+                    )
+                  }
                 />
                 {scope}
               </label>
@@ -148,10 +160,19 @@ export default function TokensPage() {
                   <td data-label="Actions">
                     {token.source === 'api' ? (
                       <div class="actions">
-                        <button type="button" onClick={() => void act(token, 'tokens.rotate')} aria-label={`Rotate ${token.id}`}>
+                        <button
+                          type="button"
+                          onClick={() => void act(token, 'tokens.rotate')}
+                          aria-label={`Rotate ${token.id}`}
+                        >
                           Rotate
                         </button>
-                        <button type="button" class="danger" onClick={() => void act(token, 'tokens.revoke')} aria-label={`Revoke ${token.id}`}>
+                        <button
+                          type="button"
+                          class="danger"
+                          onClick={() => void act(token, 'tokens.revoke')}
+                          aria-label={`Revoke ${token.id}`}
+                        >
                           Revoke
                         </button>
                       </div>
