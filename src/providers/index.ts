@@ -13,14 +13,7 @@ export { describeFailure, upstreamFailuresOf, type UpstreamFailure } from './rou
 export type { CacheStats } from './usage.js';
 export type { ServedWindowEntry } from './served-window.js';
 export { baseUrlOf, type ProvidersConfig } from './provider-config.js';
-export {
-  CALL_FIELDS,
-  PROVIDER_TABLE,
-  PROVIDER_TYPES,
-  type CallField,
-  type ProviderCapabilities,
-  type ProviderType,
-} from '../provider-table.js';
+export { CALL_FIELDS, PROVIDER_TABLE, PROVIDER_TYPES, type CallField, type ProviderType } from '../provider-table.js';
 export { createEmbedder, createLiveEmbedder, type EmbedderDeps, type LiveEmbedder } from './embedders.js';
 export { createHashingEmbedder, hashingVector, type HashingEmbedderOptions } from './hashing-embedder.js';
 export {
