@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { Pool } from 'undici';
 import { streamModelCall } from '../../src/providers/model-call.js';
-import { createWireAdapter, type WireCallRequest, type WireProviderType } from '../../src/providers/wire/index.js';
+import type { ProviderType } from '../../src/providers/index.js';
+import { createWireAdapter, type WireCallRequest } from '../../src/providers/wire/index.js';
 import { startFakeLlm } from '../../test/support/fake-llm-server.js';
 
 interface Options {
@@ -44,7 +45,7 @@ interface Contender {
 
 const MESSAGES = [{ role: 'user' as const, content: 'Hello', timestamp: 0 }];
 
-function wireContender(type: WireProviderType, baseUrl: string): Contender {
+function wireContender(type: ProviderType, baseUrl: string): Contender {
   const adapter = createWireAdapter(type, { baseUrl, apiKey: 'bench', timeoutMs: 30_000 });
   return {
     name: `wire adapter (${type})`,

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { AgentConfig, ConfigChange, ConfigInput, ConfigStore, GatewayConfig, RawConfig } from '../config/index.js';
 import { isForbiddenKey } from '../config/index.js';
 import { agentNotFound, forbiddenKey, GatewayError } from '../errors.js';
+import { PROVIDER_TABLE } from '../providers/index.js';
 import type { EventBus } from '../obs/index.js';
 import type { AgentDefinition, AgentRegistry } from './types.js';
 
@@ -78,11 +79,14 @@ export function agentIdFromName(name: string): string {
   return slug === '' ? 'agent' : slug;
 }
 
-/** A credential check that needs no network: keyed providers need a non-empty apiKey, compatible ones a baseUrl. */
+/**
+ * A credential check that needs no network: a self-hosted type (its provider table row) needs a baseUrl, a hosted
+ * service a non-empty apiKey.
+ */
 export const staticProviderCheck: ProviderCheck = async (providerName, { config }) => {
   const provider = config.providers[providerName];
   if (provider === undefined) return { ok: false, error: `provider '${providerName}' is not configured` };
-  if (provider.type === 'openai-compatible') {
+  if (PROVIDER_TABLE[provider.type].selfHosted) {
     return provider.baseUrl === undefined ? { ok: false, error: 'baseUrl is not set' } : { ok: true };
   }
   return provider.apiKey === undefined || provider.apiKey === ''

@@ -1,6 +1,6 @@
 // Builds the engines of `audio.engines` in their configured order, each with the voice source it is reported under.
 import type { AudioConfig, GatewayConfig } from '../config/index.js';
-import { DEFAULT_BASE_URL } from '../providers/index.js';
+import { baseUrlOf, PROVIDER_TABLE } from '../providers/index.js';
 import { createOpenAiEngine } from './openai-engine.js';
 import { createPocketsphinxEngine } from './pocketsphinx-engine.js';
 import type { EngineIdentity, Transcriber } from './transcriber.js';
@@ -37,13 +37,15 @@ export function buildEngines(config: Pick<GatewayConfig, 'agents' | 'providers' 
     }
     const apiKey =
       providerConfig.apiKey === undefined || providerConfig.apiKey.length === 0 ? undefined : providerConfig.apiKey;
-    if (providerConfig.type !== 'openai' && providerConfig.type !== 'openai-compatible') {
+    const capabilities = PROVIDER_TABLE[providerConfig.type];
+    if (!capabilities.canTranscribe) {
       return misconfigured(
         { provider, keyless: apiKey === undefined, model: engine.model, source: chosenBy },
         `Provider '${provider}' is a ${providerConfig.type} provider, which has no /audio/transcriptions endpoint; name an OpenAI-compatible provider in audio.engines[].provider`,
       );
     }
-    if (providerConfig.type === 'openai' && apiKey === undefined) {
+    // A hosted service refuses a keyless call; a self-hosted server may take one.
+    if (!capabilities.selfHosted && apiKey === undefined) {
       return {
         identity: { provider, keyless: true, model: engine.model, source: chosenBy },
         transcribe: async () => ({
@@ -53,10 +55,9 @@ export function buildEngines(config: Pick<GatewayConfig, 'agents' | 'providers' 
         }),
       };
     }
-    const baseUrl = (providerConfig.baseUrl ?? DEFAULT_BASE_URL[providerConfig.type]).replace(/\/+$/, '');
     return createOpenAiEngine({
       provider,
-      baseUrl,
+      baseUrl: baseUrlOf(providerConfig),
       apiKey,
       model: engine.model,
       timeoutMs: audio.timeoutMs,

@@ -1,56 +1,76 @@
-// The port a database-held config needs (storage: postgres): numbered revisions of the config document, the secret
-// values they refer to as ${secret:NAME}, and word of each new revision whichever replica wrote it.
+// The port the one ConfigStore is written over: where the config document and its versions are kept. Two
+// implementations: config.yaml with its git history in the data dir (git-revisions.ts) and the revisions in
+// PostgreSQL under storage: postgres (database-revisions.ts). The store validates, keeps secrets, locks and
+// announces; a ConfigRevisions only stores, reads and watches.
 import type { RawConfig } from './config-edit.js';
+import type { ConfigHistoryReader } from './config-store-types.js';
+import type { GatewayConfig } from './schema.js';
+import type { SecretValues } from './secrets-file.js';
 
-export interface ConfigRevision {
-  /** 1 for the first revision, then one more for each; the highest is the current config. */
-  revision: number;
-  /** 40 hex digits derived from the revision, its parent and its content; what config.history and rollback name. */
+/** Validates a document whose `${secret:NAME}` references resolve against `secrets`; throws a ConfigError. */
+export type ValidateConfig = (document: RawConfig, source: string, secrets: SecretValues) => GatewayConfig;
+
+/** The version edits start from. */
+export interface StoredConfig {
+  /** The document as stored (secrets as references) with this replica's own sections: what config.raw shows. */
+  document: RawConfig;
+  /** The values its references resolve to. */
+  secrets: SecretValues;
+  /** What a validation error names: the file's path, or `config revision N`. */
+  source: string;
+}
+
+/** A version config.history names, as a rollback restores it. */
+export interface ConfigVersion {
   sha: string;
-  /** The config document without the replica-local sections; secrets only as references. */
   document: RawConfig;
-  message: string;
-  /** The replica that wrote it. */
-  author: string;
-  /** ISO 8601, UTC. */
-  createdAt: string;
 }
 
-export type ConfigRevisionSummary = Omit<ConfigRevision, 'document'>;
-
-export interface ConfigRevisionAppend {
-  /** The revision the change was made on; the append is refused when another one was added since. */
-  base: number;
-  document: RawConfig;
+/** A version made current, and how the change is reported. */
+export interface WrittenConfig {
+  /** The commit or revision; null when git is unavailable. */
+  sha: string | null;
   message: string;
-  author: string;
-  /** Secret values the document refers to that the port does not hold yet. */
-  newSecrets: ReadonlyMap<string, string>;
+  /** Another replica wrote it and announced it; this one only applies it. */
+  isRemote?: true;
+  /** The log line, when it is not the message. */
+  logText?: string;
+  /** Logged with the change (a revision's number and author). */
+  logFields?: Record<string, unknown>;
 }
 
-/** `stale`: another revision (or a different value under one of the new secret names) came first; nothing was written. */
-export type ConfigRevisionAppendOutcome = { ok: true; revision: ConfigRevision } | { ok: false; reason: 'stale' };
+/** A version made elsewhere (the file edited by hand, another replica's revision), for the store to apply or refuse. */
+export interface IncomingConfig {
+  document: RawConfig;
+  source: string;
+  /** Makes it the current version once it validated (a hand edit is committed as "edited on disk"). */
+  accept(): Promise<WrittenConfig>;
+  /** Says why it does not apply; the running config stays. */
+  refuse(problems: string[]): void;
+}
 
-export interface ConfigRevisionPort {
-  /** The highest revision number, 0 when there is none. */
-  latestNumber(): Promise<number>;
-  latest(): Promise<ConfigRevision | undefined>;
-  get(revision: number): Promise<ConfigRevision | undefined>;
-  /** Revisions whose sha starts with `prefix` (lower-case hex), at most two: enough to tell an ambiguous prefix. */
-  findBySha(prefix: string): Promise<ConfigRevision[]>;
-  /** Newest first, at most `limit`. */
-  list(limit: number): Promise<ConfigRevisionSummary[]>;
-  stats(): Promise<{ revisions: number; sizeBytes: number }>;
-  /** Every secret value revisions refer to; values are never removed, so any old revision still resolves. */
-  secrets(): Promise<Map<string, string>>;
-  /** Writes the new secrets and revision `base + 1` in one transaction, then announces it to every listener. */
-  append(entry: ConfigRevisionAppend): Promise<ConfigRevisionAppendOutcome>;
+export interface ConfigRevisions {
+  current(): StoredConfig;
+  /** The current version's sha; null when git is unavailable. */
+  head(): Promise<string | null>;
   /**
-   * Calls `onRevision` with the number of each revision any replica appends (this one's included), from once the
-   * returned promise resolves until the stop function it gives is called. Announcements can be lost while the
-   * connection is down; callers poll latestNumber as well.
+   * Run under the store's lock before each change is built: takes in what changed elsewhere since, so the change
+   * lands on it rather than overwrite it. Returns a version the store applies, or undefined.
    */
-  listen(onRevision: (revision: number) => void): Promise<() => Promise<void>>;
-  /** Stops listening and releases the port's connections. */
+  beforeChange(): Promise<IncomingConfig | undefined>;
+  /** What changed elsewhere since the last look, to apply live; undefined when nothing did. */
+  pull(): Promise<IncomingConfig | undefined>;
+  /** An edited document as it is stored: a section this replica keeps for itself may not change (throws). */
+  prepare(candidate: RawConfig, effective: GatewayConfig): RawConfig;
+  /**
+   * Stores a validated document as the next version; `stale` when another version came first (the store builds the
+   * change again on it). `restoring`: the version a rollback brings back, so its file keeps its own layout.
+   */
+  write(candidate: RawConfig, message: string, restoring?: ConfigVersion): Promise<WrittenConfig | 'stale'>;
+  /** The version `ref` (a sha or its prefix) names; throws invalid_params or not_found. */
+  read(ref: string): Promise<ConfigVersion>;
+  readonly history: ConfigHistoryReader;
+  /** Calls `onChange` when something may have changed elsewhere (a file event, an announcement, a poll). */
+  watch(onChange: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

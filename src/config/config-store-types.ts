@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { EventBus } from '../obs/index.js';
 import type { RawConfig } from './config-edit.js';
+import type { ConfigRevisionPort } from './database-revision-port.js';
 import type { ConfigHistory } from './history.js';
 import type { GatewayConfig } from './schema.js';
 
@@ -56,8 +57,9 @@ export interface ConfigStore {
   /** Called after every applied change; returns the function that unsubscribes. */
   onChange(listener: (change: ConfigChange) => void): () => void;
   /**
-   * Applies the file as it is on disk now, as config.apply would, committed as "edited on disk"; an invalid file is
-   * refused (logged with the keys it gets wrong) and the running config stays. Undefined when nothing was applied.
+   * Applies what changed elsewhere now, as the watch would: the file as it is on disk (as config.apply would,
+   * committed as "edited on disk"), or under storage: postgres a revision another replica wrote. An invalid version
+   * is refused (logged with the keys it gets wrong) and the running config stays. Undefined when nothing was applied.
    */
   reloadFromDisk(): Promise<ConfigChangeResult | undefined>;
   /** Stops watching the file (or the database) and drops every listener. */
@@ -78,4 +80,12 @@ export interface ConfigStoreDeps {
   initialDocument?: RawConfig;
   /** Watch the file and apply valid hand edits live (reloadFromDisk). Default false. */
   watchFile?: boolean;
+}
+
+export interface DatabaseConfigStoreDeps extends Omit<ConfigStoreDeps, 'history' | 'watchFile'> {
+  revisions: ConfigRevisionPort;
+  /** Recorded with each revision this replica writes. */
+  author: string;
+  /** How often the newest revision number is read in case an announcement was lost, in ms. */
+  pollMs?: number;
 }

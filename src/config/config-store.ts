@@ -1,25 +1,31 @@
-// Holds the effective config and changes it safely: edit the raw YAML document, validate the whole result, move
-// secrets out to secrets.yaml, write the file atomically, commit it, then swap the effective config and tell subscribers.
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { GatewayError } from '../errors.js';
-import { ConfigError } from './config-error.js';
+// The one ConfigStore: holds the effective config and changes it safely over a ConfigRevisions (config.yaml under git,
+// or revisions in PostgreSQL): edit the raw document, keep its secrets, validate the whole result, store it as the next
+// version under one lock, then swap the effective config and tell subscribers. Versions made elsewhere (a hand edit of
+// the file, another replica's revision) are validated and applied live, or refused with the running config kept.
+import { configChangeContended, GatewayError } from '../errors.js';
+import { asInvalidParams, ConfigError, problemsOf } from './config-error.js';
 import { configEditMethods } from './config-edit-methods.js';
-import { moveSecretsOut, parseFile, readConfigText, type ConfigFile, type Prepared } from './config-document.js';
-import { changedSections, isPlainObject, keepSecrets, renderDocument, type RawConfig } from './config-edit.js';
-import { removeOrphanTempFiles, writeAtomically } from './config-file.js';
+import { changedSections, isPlainObject, keepSecrets, type RawConfig } from './config-edit.js';
+import type {
+  ConfigRevisions,
+  ConfigVersion,
+  IncomingConfig,
+  ValidateConfig,
+  WrittenConfig,
+} from './config-revisions.js';
 import type {
   ConfigChange,
   ConfigChangeResult,
   ConfigEdit,
   ConfigStore,
   ConfigStoreDeps,
+  DatabaseConfigStoreDeps,
 } from './config-store-types.js';
-import { watchConfigFile } from './file-watch.js';
+import { openDatabaseRevisions } from './database-revisions.js';
+import { openGitRevisions } from './git-revisions.js';
+import { CONFIG_LIMITS } from './limits.js';
 import { substituteReferences, validateConfig } from './load.js';
 import { configSchema, type GatewayConfig } from './schema.js';
-import { readSecrets, writeSecrets, type SecretValues } from './secrets-file.js';
-import { externalizeSecrets, externalizeSecretsInText } from './secrets.js';
 
 export type { RawConfig } from './config-edit.js';
 export type {
@@ -30,110 +36,44 @@ export type {
   ConfigHistoryReader,
   ConfigStore,
   ConfigStoreDeps,
+  DatabaseConfigStoreDeps,
 } from './config-store-types.js';
 
 /** The config's top-level sections, in schema order. */
 export const CONFIG_SECTIONS: readonly string[] = configSchema.keyof().options;
 
-/** A ConfigError from validating a change, as the invalid_params error the caller gets (naming the first key). */
-export function asInvalidParams(error: unknown, prefix = 'Invalid config'): unknown {
-  if (!(error instanceof ConfigError)) return error;
-  const param = error.problems[0]?.split(': ')[0];
-  const text = error.problems.length > 0 ? error.problems.join('; ') : error.message;
-  return new GatewayError('invalid_params', `${prefix}: ${text}`, param === undefined ? {} : { param });
+/** What the store itself needs, whichever ConfigRevisions keeps the versions. */
+type ConfigStoreCoreDeps = Pick<ConfigStoreDeps, 'env' | 'log' | 'events' | 'overrides'>;
+
+/** config.yaml with its git history in the data dir; hand edits applied live when `watchFile` is set. */
+export function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigStore> {
+  return openConfigStore(deps, (validate) => openGitRevisions({ ...deps, validate }));
 }
 
-export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigStore> {
-  const {
-    configPath,
-    secretsPath = join(dirname(configPath), 'secrets.yaml'),
-    history,
-    env,
-    log,
-    events,
-    overrides = (config) => config,
-    initialDocument,
-  } = deps;
-  let stopWatch = (): void => {};
+/**
+ * Under storage: postgres: the database's newest revision is the config of every replica, seeded from the file on an
+ * empty database; each replica keeps its own `storage` and `coordination` sections from its file.
+ */
+export function createDatabaseConfigStore(deps: DatabaseConfigStoreDeps): Promise<ConfigStore> {
+  return openConfigStore(deps, (validate) => openDatabaseRevisions({ ...deps, validate }));
+}
+
+async function openConfigStore(
+  { env, log, events, overrides = (config) => config }: ConfigStoreCoreDeps,
+  open: (validate: ValidateConfig) => Promise<ConfigRevisions>,
+): Promise<ConfigStore> {
+  const validateWith: ValidateConfig = (document, source, secrets) =>
+    overrides(validateConfig(substituteReferences(document, { env, secrets }, source), source));
+  const revisions = await open(validateWith);
+  const validate = (document: RawConfig, source: string) => validateWith(document, source, revisions.current().secrets);
+  const start = revisions.current();
+  let effective = validate(start.document, start.source);
+  /** The document `effective` was built from: what a change's sections are counted against. */
+  let applied = start.document;
   const listeners = new Set<(change: ConfigChange) => void>();
   let lock: Promise<unknown> = Promise.resolve();
-
-  // A write killed between its temp file and the rename leaves the temp file; nothing else would ever remove it.
-  const orphans = await removeOrphanTempFiles([configPath, secretsPath]);
-  if (orphans.length > 0) log.info({ paths: orphans }, 'removed temp files of config writes that were interrupted');
-  let secrets: SecretValues = await readSecrets(secretsPath);
-  const initial = await readConfigText(configPath, initialDocument);
-  let file = parseFile(initial.text, configPath);
-  let effective = validate(file.raw, configPath);
-  const isGitInstalled = await history.isAvailable();
-  let isHistoryAvailable = isGitInstalled;
-
-  // Secrets leave the file before anything is committed (DESIGN §3 "secrets and config history").
-  const prepared = moveSecretsOut(file, secrets, configPath);
-  if (!initial.isOnDisk || prepared.file.text !== initial.text) {
-    try {
-      await mkdir(dirname(configPath), { recursive: true, mode: 0o700 });
-      await save(prepared);
-    } catch (error) {
-      if (!initial.isOnDisk) throw error;
-      isHistoryAvailable = false;
-      log.warn(
-        { err: error },
-        'config file holds secrets and cannot be rewritten: config history is off so that they are never committed',
-      );
-    }
-  }
-
-  if (!isGitInstalled) log.warn('git is not installed: config changes are applied but not versioned');
-  else if (isHistoryAvailable) {
-    try {
-      // Scrubbed first, so that the file as it is now lands on a history that already matches it.
-      if (!(await history.isSecretFree())) {
-        await scrubHistory();
-        await history.markSecretFree();
-      }
-      await history.init();
-    } catch (error) {
-      isHistoryAvailable = false;
-      log.warn({ err: error }, 'config history could not be initialised: config changes are applied but not versioned');
-    }
-  }
-
-  function validate(candidate: RawConfig, source: string): GatewayConfig {
-    return overrides(validateConfig(substituteReferences(candidate, { env, secrets }, source), source));
-  }
-
-  /** Writes secrets.yaml (when it gained a value) before the config that refers to it, then adopts both. */
-  async function save(next: Prepared): Promise<void> {
-    if (next.secrets !== secrets) await writeSecrets(secretsPath, next.secrets);
-    secrets = next.secrets;
-    await writeAtomically(configPath, next.file.text);
-    file = next.file;
-  }
-
-  /**
-   * A history written before secrets moved out: every commit's file gets references instead, the values
-   * go to secrets.yaml before any ref moves, and the old objects are pruned.
-   */
-  async function scrubHistory(): Promise<void> {
-    let known = secrets;
-    const result = await history.rewriteFile(
-      (text) => {
-        const scrubbed = externalizeSecretsInText(text, known);
-        known = scrubbed.secrets;
-        return scrubbed.text;
-      },
-      async () => {
-        await writeSecrets(secretsPath, known);
-        secrets = known;
-      },
-    );
-    if (result.rewritten > 0)
-      log.warn(
-        { commits: result.rewritten },
-        'config history held secrets: they moved to secrets.yaml and those commits were rewritten',
-      );
-  }
+  let isSyncQueued = false;
+  let isSyncFailing = false;
 
   function exclusive<T>(task: () => Promise<T>): Promise<T> {
     const run = lock.then(task);
@@ -141,60 +81,18 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
     return run;
   }
 
-  async function commit(message: string): Promise<string | null> {
-    return isHistoryAvailable ? history.commit(message) : null;
-  }
-
-  async function head(): Promise<string | null> {
-    return isHistoryAvailable ? history.head() : null;
-  }
-
-  /**
-   * The file changed behind our back (an editor, a restore): when it is still a readable document, move its
-   * secrets out, keep that version in history and build the next edit on it rather than silently overwrite it.
-   */
-  async function adoptExternalEdit(): Promise<void> {
-    const onDisk = await readFile(configPath, 'utf8').catch(() => undefined);
-    if (onDisk === undefined || onDisk === file.text) return;
-    let edited: ConfigFile;
-    try {
-      edited = parseFile(onDisk, configPath);
-    } catch (error) {
-      log.warn(
-        { err: error },
-        'config file was edited outside the gateway and no longer parses; the next change replaces it',
-      );
-      return;
-    }
-    const next = moveSecretsOut(edited, secrets, configPath);
-    if (next.file !== edited) await save(next);
-    else file = edited;
-    await commit('external edit');
-  }
-
-  async function persist(
-    next: Prepared,
-    config: GatewayConfig,
-    sections: string[],
-    message: string,
-  ): Promise<ConfigChangeResult> {
-    const previousText = file.text;
-    const previousFile = file;
-    await save(next);
-    let sha: string | null;
-    try {
-      sha = await commit(message);
-    } catch (error) {
-      // Never half-apply: the file goes back to what the running gateway uses.
-      await writeAtomically(configPath, previousText);
-      file = previousFile;
-      throw error;
-    }
+  /** Swaps in a version made current and tells the log, the bus and every listener. */
+  function announce(config: GatewayConfig, written: WrittenConfig): ConfigChangeResult {
     const previous = effective;
     effective = config;
-    log.info({ sections, sha }, message);
-    events?.emit('config:patched', { sections, sha });
-    const change: ConfigChange = { config, previous, sections, sha, message };
+    const { document } = revisions.current();
+    const sections = changedSections(applied, document);
+    applied = document;
+    const { sha, message, isRemote } = written;
+    log.info({ sections, sha, ...written.logFields }, written.logText ?? message);
+    // The writer's bus event reaches other replicas' subscribers through the shared event feed; they do not repeat it.
+    if (isRemote !== true) events?.emit('config:patched', { sections, sha });
+    const change: ConfigChange = { config, previous, sections, sha, message, ...(isRemote ? { isRemote } : {}) };
     for (const listener of listeners) {
       try {
         listener(change);
@@ -205,109 +103,115 @@ export async function createConfigStore(deps: ConfigStoreDeps): Promise<ConfigSt
     return { sha, sections };
   }
 
-  function candidateOf(edit: ConfigEdit): RawConfig {
-    const next = edit(structuredClone(file.raw), effective);
-    const kept = keepSecrets(next, file.raw, env, secrets);
-    if (!isPlainObject(kept)) throw new GatewayError('invalid_params', 'The config must be an object of sections');
-    return kept;
+  /** A version made elsewhere: applied when valid here, else refused with the running config kept. Under the lock. */
+  async function take(incoming: IncomingConfig): Promise<ConfigChangeResult | undefined> {
+    let config: GatewayConfig;
+    try {
+      config = validate(incoming.document, incoming.source);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      incoming.refuse(problemsOf(error));
+      return undefined;
+    }
+    return announce(config, await incoming.accept());
   }
 
-  async function update(edit: ConfigEdit, message: string): Promise<ConfigChangeResult> {
+  function candidateOf(edit: ConfigEdit): RawConfig {
+    const { document, secrets } = revisions.current();
+    const kept = keepSecrets(edit(structuredClone(document), effective), document, env, secrets);
+    if (!isPlainObject(kept)) throw new GatewayError('invalid_params', 'The config must be an object of sections');
+    return revisions.prepare(kept, effective);
+  }
+
+  function update(
+    edit: ConfigEdit,
+    message: string,
+    refusal?: string,
+    restoring?: ConfigVersion,
+  ): Promise<ConfigChangeResult> {
     return exclusive(async () => {
-      await adoptExternalEdit();
-      const candidate = candidateOf(edit);
-      const sections = changedSections(file.raw, candidate);
-      if (sections.length === 0) return { sha: await head(), sections: [] };
-      let config: GatewayConfig;
-      try {
-        config = validate(candidate, 'the changed config');
-      } catch (error) {
-        throw asInvalidParams(error);
+      for (let attempt = 1; attempt <= CONFIG_LIMITS.revisionWriteAttempts; attempt += 1) {
+        const incoming = await revisions.beforeChange();
+        if (incoming !== undefined) await take(incoming);
+        const candidate = candidateOf(edit);
+        if (changedSections(revisions.current().document, candidate).length === 0)
+          return { sha: await revisions.head(), sections: [] };
+        let config: GatewayConfig;
+        try {
+          config = validate(candidate, 'the changed config');
+        } catch (error) {
+          throw asInvalidParams(error, refusal);
+        }
+        const written = await revisions.write(candidate, message, restoring);
+        // Another replica wrote first: the edit runs again on its revision, so neither change is lost.
+        if (written === 'stale') continue;
+        return announce(config, written);
       }
-      const externalized = externalizeSecrets(candidate, secrets);
-      const nextFile = parseFile(renderDocument(file.doc, externalized.raw), configPath);
-      return persist(
-        { file: nextFile, secrets: externalized.moved === 0 ? secrets : externalized.secrets },
-        config,
-        sections,
-        message,
-      );
+      throw configChangeContended(CONFIG_LIMITS.revisionWriteAttempts);
     });
   }
 
-  /** The file on disk now, applied whole when it is valid; our own writes read back unchanged and do nothing. */
   function reloadFromDisk(): Promise<ConfigChangeResult | undefined> {
     return exclusive(async () => {
-      const onDisk = await readFile(configPath, 'utf8').catch(() => undefined);
-      if (onDisk === undefined || onDisk === file.text) return undefined;
-      let edited: ConfigFile;
-      let config: GatewayConfig;
-      try {
-        edited = parseFile(onDisk, configPath);
-        config = validate(edited.raw, configPath);
-      } catch (error) {
-        if (!(error instanceof ConfigError)) throw error;
-        log.warn(
-          { problems: error.problems.length > 0 ? error.problems : [error.message] },
-          'config file edited on disk is not valid; the running config stays',
-        );
-        return undefined;
-      }
-      const sections = changedSections(file.raw, edited.raw);
-      return persist(moveSecretsOut(edited, secrets, configPath), config, sections, 'edited on disk');
+      const incoming = await revisions.pull();
+      return incoming === undefined ? undefined : take(incoming);
     });
   }
 
-  if (deps.watchFile === true) {
-    stopWatch = watchConfigFile(
-      configPath,
+  /** At most one look waits behind the running one, so signals cannot pile up while the storage is slow. */
+  function sync(): void {
+    if (isSyncQueued) return;
+    isSyncQueued = true;
+    const task = async () => {
+      isSyncQueued = false;
+      const incoming = await revisions.pull();
+      if (incoming !== undefined) await take(incoming);
+    };
+    void exclusive(task).then(
       () => {
-        reloadFromDisk().catch((error: unknown) =>
-          log.error({ err: error }, 'config file edited on disk could not be applied'),
-        );
+        if (isSyncFailing) log.info('config changes made elsewhere are readable again');
+        isSyncFailing = false;
       },
-      log,
+      (error: unknown) => {
+        if (!isSyncFailing)
+          log.warn({ err: error }, 'a config change made elsewhere could not be applied; trying again at the next one');
+        isSyncFailing = true;
+      },
     );
   }
 
+  const stopWatching = await revisions.watch(sync);
+
   return {
     get: () => effective,
-    reloadFromDisk,
-    async close() {
-      stopWatch();
-      listeners.clear();
+    raw(section) {
+      const { document } = revisions.current();
+      return structuredClone(section === undefined ? document : document[section]);
     },
-    raw: (section) => structuredClone(section === undefined ? file.raw : file.raw[section]),
-    history,
-    update,
+    history: revisions.history,
+    update: (edit, message) => update(edit, message),
     ...configEditMethods({ update, candidateOf, validate }),
-    rollback(sha) {
-      return exclusive(async () => {
-        const rolledBackTo = await history.resolve(sha);
-        const restoredText = await history.show(rolledBackTo);
-        let restored: ConfigFile;
-        let config: GatewayConfig;
-        try {
-          restored = parseFile(restoredText, `commit ${rolledBackTo}`);
-          config = validate(restored.raw, `commit ${rolledBackTo}`);
-        } catch (error) {
-          throw asInvalidParams(error, `Cannot roll back to ${rolledBackTo.slice(0, 7)}`);
-        }
-        await adoptExternalEdit();
-        if (restoredText === file.text) return { sha: await head(), rolledBackTo };
-        const sections = changedSections(file.raw, restored.raw);
-        const result = await persist(
-          moveSecretsOut(restored, secrets, configPath),
-          config,
-          sections,
-          `config.rollback to ${rolledBackTo.slice(0, 7)}`,
-        );
-        return { sha: result.sha, rolledBackTo };
-      });
+    async rollback(ref) {
+      const target = await revisions.read(ref);
+      const label = target.sha.slice(0, 7);
+      const result = await update(
+        () => structuredClone(target.document),
+        `config.rollback to ${label}`,
+        `Cannot roll back to ${label}`,
+        target,
+      );
+      return { sha: result.sha, rolledBackTo: target.sha };
     },
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    reloadFromDisk,
+    async close() {
+      await stopWatching();
+      listeners.clear();
+      await lock;
+      await revisions.close();
     },
   };
 }

@@ -51,6 +51,7 @@ export {
 export { changedRestartKeys, RESTART_KEYS } from './restart-keys.js';
 export {
   createConfigStore,
+  createDatabaseConfigStore,
   CONFIG_SECTIONS,
   type ConfigStore,
   type ConfigStoreDeps,
@@ -59,9 +60,9 @@ export {
   type ConfigCheck,
   type ConfigEdit,
   type ConfigHistoryReader,
+  type DatabaseConfigStoreDeps,
   type RawConfig,
 } from './config-store.js';
-export { createDatabaseConfigStore, type DatabaseConfigStoreDeps } from './database-config-store.js';
 export {
   createGitHistory,
   type ConfigHistory,
@@ -77,4 +78,4 @@ export type {
   ConfigRevisionAppendOutcome,
   ConfigRevisionPort,
   ConfigRevisionSummary,
-} from './config-revisions.js';
+} from './database-revision-port.js';

@@ -11,4 +11,9 @@ export const CONFIG_LIMITS = {
   revisionPollMs: 1_000,
   /** A change that finds a newer revision is rebased onto it and written again, at most this many times in all. */
   revisionWriteAttempts: 10,
+  /**
+   * Lines removed plus lines added beyond which a revision diff shows the whole old document removed and the new one
+   * added rather than aligned: aligning costs about this many passes over both documents.
+   */
+  diffMaxEditLines: 2_000,
 };

@@ -1,5 +1,6 @@
 // The configuration file's schema: every key, default and bound of the spec and DESIGN.md §2.
 import { z } from 'zod';
+import { PROVIDER_TABLE, PROVIDER_TYPES } from '../provider-table.js';
 import {
   approvalsConfigSchema,
   audioConfigSchema,
@@ -150,8 +151,6 @@ export const modelConfigSchema = z.strictObject({
   cost: modelCostSchema.prefault({}),
 });
 
-export const PROVIDER_TYPES = ['openai', 'anthropic', 'google', 'openai-compatible'] as const;
-
 export const providerConfigSchema = z.strictObject({
   type: z.enum(PROVIDER_TYPES),
   baseUrl: z.url().optional(),
@@ -282,12 +281,13 @@ export const configSchema = z
         message: `unknown provider '${config.embeddings.provider}'`,
       });
     }
-    // Refused with the change, as embeddings apply live: anthropic has no embeddings endpoint.
-    if (config.embeddings && config.providers[config.embeddings.provider]?.type === 'anthropic') {
+    // Refused with the change, as embeddings apply live: the provider table says which types cannot embed.
+    const embeddingsType = config.embeddings && config.providers[config.embeddings.provider]?.type;
+    if (config.embeddings && embeddingsType && !PROVIDER_TABLE[embeddingsType].canEmbed) {
       ctx.addIssue({
         code: 'custom',
         path: ['embeddings', 'provider'],
-        message: `'${config.embeddings.provider}' is an anthropic provider, which has no embeddings endpoint`,
+        message: `'${config.embeddings.provider}' is ${/^[aeiou]/.test(embeddingsType) ? 'an' : 'a'} ${embeddingsType} provider, which has no embeddings endpoint`,
       });
     }
     config.audio.engines.forEach((engine, index) => {

@@ -6,6 +6,7 @@ import type { GatewayConfig } from '../config/index.js';
 import { GatewayError } from '../errors.js';
 import { classifyProviderError, statusCodeOf } from './error-kind.js';
 import { providerAdapter, type ProvidersConfig } from './provider-config.js';
+import { PROVIDER_TABLE } from '../provider-table.js';
 import { describeFailure, upstreamFailureOf } from './router-errors.js';
 import { formatModelRef, type Embedder, type EmbeddingResult, type ModelRef } from './types.js';
 
@@ -17,7 +18,7 @@ export interface EmbedderDeps {
 
 /**
  * Undefined when `embeddings:` is not configured (the /v1/embeddings route then answers 404). Throws at
- * startup when the configured provider cannot embed (anthropic has no embeddings endpoint).
+ * startup when the configured provider's type cannot embed (its provider table row says so).
  */
 export function createEmbedder({ embeddings, providers, log }: EmbedderDeps): Embedder | undefined {
   if (embeddings === undefined) return undefined;
@@ -28,7 +29,7 @@ export function createEmbedder({ embeddings, providers, log }: EmbedderDeps): Em
     });
   }
   const ref: ModelRef = { provider: embeddings.provider, modelId: embeddings.model };
-  if (providerConfig.type === 'anthropic') {
+  if (!PROVIDER_TABLE[providerConfig.type].canEmbed) {
     throw new GatewayError(
       'invalid_params',
       `embeddings.provider: '${embeddings.provider}' is a ${providerConfig.type} provider, which has no embeddings endpoint`,

@@ -12,7 +12,8 @@ export type { ProviderErrorKind } from './error-kind.js';
 export { describeFailure, upstreamFailuresOf, type UpstreamFailure } from './router-errors.js';
 export type { CacheStats } from './usage.js';
 export type { ServedWindowEntry } from './served-window.js';
-export { DEFAULT_BASE_URL, type ProvidersConfig, type ProviderType } from './provider-config.js';
+export { baseUrlOf, type ProvidersConfig } from './provider-config.js';
+export { CALL_FIELDS, PROVIDER_TABLE, PROVIDER_TYPES, type CallField, type ProviderType } from '../provider-table.js';
 export { createEmbedder, createLiveEmbedder, type EmbedderDeps, type LiveEmbedder } from './embedders.js';
 export { createHashingEmbedder, hashingVector, type HashingEmbedderOptions } from './hashing-embedder.js';
 export {

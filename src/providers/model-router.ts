@@ -24,8 +24,8 @@ import {
   isApiKeyConfigured,
   type ProviderAdapters,
   type ProvidersConfig,
-  type ProviderType,
 } from './provider-config.js';
+import { PROVIDER_TABLE, type ProviderType } from '../provider-table.js';
 import { streamModelCall, wireOptions } from './model-call.js';
 import { outputLimits } from './output-limit.js';
 import {
@@ -210,7 +210,8 @@ export function createModelRouter({
       attempts += 1;
       const entry = catalog.entry(ref);
       const maxOutputTokens =
-        settings.maxOutputTokens ?? (providerConfig.type === 'anthropic' ? entry?.maxTokens : undefined);
+        settings.maxOutputTokens ??
+        (PROVIDER_TABLE[providerConfig.type].requiresMaxTokens ? entry?.maxTokens : undefined);
       const startedAt = now();
       let hasOutput = false;
       let isSettled = false;
@@ -221,7 +222,7 @@ export function createModelRouter({
           system: request.system,
           messages: request.messages,
           tools: request.tools,
-          // Anthropic requires max_tokens; the catalog's maxTokens is the model's output ceiling.
+          // A type whose server requires an output ceiling gets the catalog's maxTokens, the model's own ceiling.
           settings: maxOutputTokens === undefined ? settings : { ...settings, maxOutputTokens },
           // The ceiling we asked the server for, else the catalog's: past it (with a margin) the server is not
           // stopping by itself, and only cutting the call keeps the reply and our memory bounded.

@@ -1,23 +1,14 @@
-// The providers: config read for the wire: default base URLs, key presence, and one wire adapter per provider.
+// The providers: config read for the wire: base URLs (the type's default from the provider table), key presence,
+// and one wire adapter per provider.
 import type { GatewayConfig, ProviderConfig } from '../config/index.js';
+import { PROVIDER_TABLE } from '../provider-table.js';
 import { createWireAdapter, type WireAdapter } from './wire/index.js';
 
 export type ProvidersConfig = GatewayConfig['providers'];
-export type ProviderType = ProviderConfig['type'];
 
-/**
- * Where each provider type is reached when `baseUrl` is not set. openai-compatible defaults to a local
- * Ollama, the most common keyless server (DESIGN.md §2 uses it in the sample config).
- */
-export const DEFAULT_BASE_URL: Record<ProviderType, string> = {
-  openai: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com/v1',
-  google: 'https://generativelanguage.googleapis.com/v1beta',
-  'openai-compatible': 'http://127.0.0.1:11434/v1',
-};
-
-export function baseUrlOf(config: ProviderConfig): string {
-  return (config.baseUrl ?? DEFAULT_BASE_URL[config.type]).replace(/\/+$/, '');
+/** The configured `baseUrl`, else the type's default, without a trailing slash. */
+export function baseUrlOf(config: Pick<ProviderConfig, 'type' | 'baseUrl'>): string {
+  return (config.baseUrl ?? PROVIDER_TABLE[config.type].defaultBaseUrl).replace(/\/+$/, '');
 }
 
 /**

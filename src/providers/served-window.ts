@@ -3,6 +3,7 @@ import type { ProviderConfig } from '../config/index.js';
 import type { ModelCatalog } from './catalog.js';
 import { PROVIDER_LIMITS } from './limits.js';
 import { providerAdapter, type ProviderAdapters, type ProvidersConfig } from './provider-config.js';
+import { PROVIDER_TABLE, type ServedWindowSource } from '../provider-table.js';
 import { readText, type WireHttp } from './wire/http.js';
 
 export const SERVED_WINDOW_TIMEOUT_MS = PROVIDER_LIMITS.servedWindowTimeoutMs;
@@ -86,59 +87,69 @@ async function fromOllamaShow(
   return match?.[1] === undefined ? undefined : positiveInt(Number(match[1]));
 }
 
-async function discoverOver(
+/** Gemini's model resource names its `inputTokenLimit`, one model at a time. */
+async function fromModelInfo(
   http: WireHttp,
-  config: ProviderConfig,
   modelIds: readonly string[],
   signal: AbortSignal,
 ): Promise<Map<string, number>> {
   const found = new Map<string, number>();
-  if (config.type === 'google') {
-    for (const modelId of modelIds) {
-      const model = await requestJson(
-        http,
-        `${http.basePath}/models/${encodeURIComponent(modelId)}`,
-        undefined,
-        signal,
-      );
-      const window = isRecord(model) ? positiveInt(model.inputTokenLimit) : undefined;
-      if (window !== undefined) found.set(modelId, window);
-    }
-    return found;
-  }
-  for (const [modelId, window] of fromModelList(
-    await requestJson(http, `${http.basePath}/models`, undefined, signal),
-    modelIds,
-  ))
-    found.set(modelId, window);
-  if (config.type === 'openai-compatible' && http.basePath.endsWith('/v1')) {
-    const showPath = `${http.basePath.slice(0, -'/v1'.length)}/api/show`;
-    for (const modelId of modelIds) {
-      if (found.has(modelId)) continue;
-      const window = await fromOllamaShow(http, showPath, modelId, signal);
-      if (window !== undefined) found.set(modelId, window);
-    }
+  for (const modelId of modelIds) {
+    const model = await requestJson(http, `${http.basePath}/models/${encodeURIComponent(modelId)}`, undefined, signal);
+    const window = isRecord(model) ? positiveInt(model.inputTokenLimit) : undefined;
+    if (window !== undefined) found.set(modelId, window);
   }
   return found;
 }
 
+const listed = async (http: WireHttp, modelIds: readonly string[], signal: AbortSignal) =>
+  fromModelList(await requestJson(http, `${http.basePath}/models`, undefined, signal), modelIds);
+
+/** The model list, then Ollama's /api/show for the models it left out, when the server is reached at `<origin>/v1`. */
+async function fromModelListOrOllamaShow(
+  http: WireHttp,
+  modelIds: readonly string[],
+  signal: AbortSignal,
+): Promise<Map<string, number>> {
+  const found = await listed(http, modelIds, signal);
+  if (!http.basePath.endsWith('/v1')) return found;
+  const showPath = `${http.basePath.slice(0, -'/v1'.length)}/api/show`;
+  for (const modelId of modelIds) {
+    if (found.has(modelId)) continue;
+    const window = await fromOllamaShow(http, showPath, modelId, signal);
+    if (window !== undefined) found.set(modelId, window);
+  }
+  return found;
+}
+
+const SOURCES: {
+  readonly [S in ServedWindowSource]: (
+    http: WireHttp,
+    modelIds: readonly string[],
+    signal: AbortSignal,
+  ) => Promise<Map<string, number>>;
+} = {
+  'model-list': listed,
+  'model-list-or-ollama-show': fromModelListOrOllamaShow,
+  'model-info': fromModelInfo,
+};
+
 /**
- * The served window of each of `modelIds` that the provider reports: OpenAI-style GET /models fields, then
- * Ollama's POST /api/show for an openai-compatible server reached at `<origin>/v1`, or Gemini's model
- * `inputTokenLimit`. Models it cannot read are left out. Never throws.
+ * The served window of each of `modelIds` that the provider reports, read where its type's table row says
+ * (servedWindow); a type whose server never says is not asked. Models it cannot read are left out. Never throws.
  */
 export async function discoverServedWindows(
   config: ProviderConfig,
   modelIds: readonly string[],
   { signal, http }: ServedWindowDeps,
 ): Promise<Map<string, number>> {
-  // Neither Anthropic's model list nor OpenAI's own says how large a window is served; asking would only send
-  // the key out at every boot. An `openai` provider pointed elsewhere (a self-hosted server) is asked.
-  if (config.type === 'anthropic' || (config.type === 'openai' && config.baseUrl === undefined)) return new Map();
-  if (http !== undefined) return discoverOver(http, config, modelIds, signal);
+  const servedWindow = PROVIDER_TABLE[config.type].servedWindow;
+  if (servedWindow === undefined || (!servedWindow.atDefaultBaseUrl && config.baseUrl === undefined)) return new Map();
+  const discover = SOURCES[servedWindow.source];
+  if (http !== undefined) return discover(http, modelIds, signal);
   const adapter = providerAdapter(config);
   try {
-    return await discoverOver(adapter.http, config, modelIds, signal);
+    return await discover(adapter.http, modelIds, signal);
   } finally {
     await adapter.close();
   }

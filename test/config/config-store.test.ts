@@ -246,6 +246,17 @@ describe('config store', () => {
     expect(store.get().gateway.maxBatchSize).toBe(8);
   });
 
+  it('counts the sections of a hand edit it builds a change on as changed too, so listeners reload them', async () => {
+    const store = await openStore();
+    const changes: ConfigChange[] = [];
+    store.onChange((change) => changes.push(change));
+    await writeFile(configPath, (await fileText()).replace('name: Assistant', 'name: Edited by hand'));
+    const result = await store.patch({ gateway: { maxBatchSize: 8 } });
+    expect(store.get().agents.default?.name).toBe('Edited by hand');
+    expect(result.sections).toEqual(['agents', 'gateway']);
+    expect(changes.map((change) => change.sections)).toEqual([['agents', 'gateway']]);
+  });
+
   it('writes the initial document when the file does not exist yet, and refuses a missing file without one', async () => {
     await rm(configPath);
     const log = createLogger({ level: 'silent' });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/index.js';
 import { isGatewayError } from '../../src/errors.js';
-import { DEFAULT_BASE_URL } from '../../src/providers/index.js';
+import { PROVIDER_TABLE } from '../../src/providers/index.js';
 import { startFakeLlm } from '../support/fake-llm-server.js';
 import { callRequest, collect, createRouterFixture } from './router-fixture.js';
 
@@ -59,7 +59,7 @@ describe('model catalog', () => {
     const { router } = createRouterFixture(providers);
     expect(router.entry({ provider: 'gemini', modelId: 'gemini-2.0-flash' })).toMatchObject({
       displayName: 'gemini-2.0-flash',
-      baseUrl: DEFAULT_BASE_URL.google,
+      baseUrl: PROVIDER_TABLE.google.defaultBaseUrl,
       input: ['text', 'image'],
       reasoning: true,
       cost: { input: 0.1, output: 0.4, cacheRead: 0, cacheWrite: 0 },
@@ -67,12 +67,12 @@ describe('model catalog', () => {
     expect(router.providerInfo('gemini')).toEqual({
       name: 'gemini',
       type: 'google',
-      baseUrl: DEFAULT_BASE_URL.google,
+      baseUrl: PROVIDER_TABLE.google.defaultBaseUrl,
       timeoutMs: 120_000,
       isApiKeyConfigured: true,
     });
     expect(router.entry({ provider: 'claude', modelId: 'claude-sonnet-4-5' })?.baseUrl).toBe(
-      DEFAULT_BASE_URL.anthropic,
+      PROVIDER_TABLE.anthropic.defaultBaseUrl,
     );
   });
 

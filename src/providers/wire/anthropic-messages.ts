@@ -4,7 +4,7 @@ import { systemPromptOf } from './decoding.js';
 import type { WireHttp } from './http.js';
 import { AnthropicMessagesDecoder } from './anthropic-messages-decoder.js';
 import { streamCall } from './stream-call.js';
-import type { WireAdapter, WireCallOptions, WireCallRequest, WireToolChoice } from './types.js';
+import type { WireAdapter, WireCallRequest, WireSetup, WireToolChoice } from './types.js';
 
 /** The API version header every request carries; the SSE event names and usage fields below are this version's. */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -118,28 +118,15 @@ export function anthropicBody(request: WireCallRequest, defaultMaxOutputTokens: 
   return body;
 }
 
-/**
- * Fields of WireCallRequest the Messages API has no equivalent for. Its `service_tier` knows only `auto` and
- * `standard_only`, none of OpenAI's tiers; its prompt caching is by `cache_control` marks, not a key.
- */
-export function anthropicUnsupported(request: WireCallOptions): string[] {
-  const fields: string[] = [];
-  if (request.sampling.seed !== undefined) fields.push('sampling.seed');
-  if (request.sampling.presencePenalty !== undefined) fields.push('sampling.presencePenalty');
-  if (request.sampling.frequencyPenalty !== undefined) fields.push('sampling.frequencyPenalty');
-  if (request.sampling.logitBias !== undefined) fields.push('sampling.logitBias');
-  if (request.responseFormat?.type === 'json_object') fields.push('responseFormat.json_object');
-  if (request.reasoningEffort !== undefined) fields.push('reasoningEffort');
-  if (request.serviceTier !== undefined) fields.push('serviceTier');
-  if (request.promptCacheKey !== undefined) fields.push('promptCacheKey');
-  if (request.verbosity !== undefined) fields.push('verbosity');
-  return fields;
+/** The key as `x-api-key`, and the API version on every request (a keyless server still reads it). */
+export function anthropicAuth(apiKey: string | undefined): Record<string, string> {
+  return apiKey === undefined
+    ? { 'anthropic-version': ANTHROPIC_VERSION }
+    : { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION };
 }
 
-export function createAnthropicMessagesAdapter(
-  http: WireHttp,
-  defaultMaxOutputTokens: number = ANTHROPIC_DEFAULT_MAX_OUTPUT_TOKENS,
-): WireAdapter {
+export function createAnthropicMessagesAdapter(http: WireHttp, setup: WireSetup): WireAdapter {
+  const defaultMaxOutputTokens = setup.defaultMaxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_OUTPUT_TOKENS;
   const messagesPath = `${http.basePath}/messages`;
   return {
     protocol: 'anthropic-messages',
@@ -153,7 +140,7 @@ export function createAnthropicMessagesAdapter(
         new AnthropicMessagesDecoder(request.reportToolInput === true),
       );
     },
-    unsupported: anthropicUnsupported,
+    unsupported: setup.unsupported,
     close: () => http.close(),
   };
 }

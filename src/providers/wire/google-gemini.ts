@@ -7,10 +7,10 @@ import type { WireHttp } from './http.js';
 import { callJson, streamCall } from './stream-call.js';
 import type {
   WireAdapter,
-  WireCallOptions,
   WireCallRequest,
   WireEmbedRequest,
   WireEmbedResult,
+  WireSetup,
   WireToolChoice,
 } from './types.js';
 
@@ -130,20 +130,9 @@ export function geminiBody(request: WireCallRequest, needsSignature: boolean): R
   return body;
 }
 
-/**
- * Gemini calls functions in parallel as it sees fit; there is no switch to forbid it. Nor has generateContent a
- * logit bias, processing tier, prompt cache key, end-user id or verbosity.
- */
-export function geminiUnsupported(request: WireCallOptions): string[] {
-  const fields: string[] = [];
-  if (request.sampling.logitBias !== undefined) fields.push('sampling.logitBias');
-  if (request.parallelToolCalls === false) fields.push('parallelToolCalls');
-  if (request.reasoningEffort !== undefined) fields.push('reasoningEffort');
-  if (request.serviceTier !== undefined) fields.push('serviceTier');
-  if (request.promptCacheKey !== undefined) fields.push('promptCacheKey');
-  if (request.safetyIdentifier !== undefined) fields.push('safetyIdentifier');
-  if (request.verbosity !== undefined) fields.push('verbosity');
-  return fields;
+/** The key as `x-goog-api-key`; no header at all without one. */
+export function geminiAuth(apiKey: string | undefined): Record<string, string> {
+  return apiKey === undefined ? {} : { 'x-goog-api-key': apiKey };
 }
 
 interface GeminiModelPaths {
@@ -176,7 +165,7 @@ function embeddingValues(body: unknown, expected: number): number[][] {
   });
 }
 
-export function createGoogleGeminiAdapter(http: WireHttp): WireAdapter {
+export function createGoogleGeminiAdapter(http: WireHttp, setup: WireSetup): WireAdapter {
   const paths = new Map<string, GeminiModelPaths>();
   function pathsOf(modelId: string): GeminiModelPaths {
     let entry = paths.get(modelId);
@@ -233,7 +222,7 @@ export function createGoogleGeminiAdapter(http: WireHttp): WireAdapter {
       // Gemini does not name the model in its answer.
       return { vectors: embeddingValues(answer, texts.length), model: modelId };
     },
-    unsupported: geminiUnsupported,
+    unsupported: setup.unsupported,
     close: () => http.close(),
   };
 }

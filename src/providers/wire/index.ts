@@ -1,9 +1,11 @@
 // Wire adapters: our own OpenAI Chat, Anthropic Messages and Gemini protocol clients behind one WireAdapter seam.
-import { ANTHROPIC_VERSION, createAnthropicMessagesAdapter } from './anthropic-messages.js';
-import { createGoogleGeminiAdapter } from './google-gemini.js';
-import { createWireHttp } from './http.js';
-import { createOpenAiChatAdapter } from './openai-chat.js';
-import type { WireAdapter, WireAdapterOptions, WireProviderType } from './types.js';
+import { PROVIDER_TABLE, type ProviderType, type WireProtocol } from '../../provider-table.js';
+import { anthropicAuth, createAnthropicMessagesAdapter } from './anthropic-messages.js';
+import { refusalsOf } from './call-fields.js';
+import { createGoogleGeminiAdapter, geminiAuth } from './google-gemini.js';
+import { createWireHttp, type WireHttp } from './http.js';
+import { createOpenAiChatAdapter, openAiChatAuth } from './openai-chat.js';
+import type { WireAdapter, WireAdapterOptions, WireSetup } from './types.js';
 
 export { argumentsText, toolInput } from './decoding.js';
 export {
@@ -23,7 +25,6 @@ export type {
   WireEmbedResult,
   WireEvent,
   WireProtocol,
-  WireProviderType,
   WireReasoningEffort,
   WireResponseFormat,
   WireSampling,
@@ -32,21 +33,17 @@ export type {
   WireVerbosity,
 } from './types.js';
 
-/** Each protocol's credential header; no header at all when no key is configured (keyless local servers). */
-function authHeaders(type: WireProviderType, apiKey: string | undefined): Record<string, string> {
-  const hasKey = apiKey !== undefined && apiKey.length > 0;
-  switch (type) {
-    case 'openai':
-    case 'openai-compatible':
-      return hasKey ? { authorization: `Bearer ${apiKey}` } : {};
-    case 'anthropic':
-      return hasKey
-        ? { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }
-        : { 'anthropic-version': ANTHROPIC_VERSION };
-    case 'google':
-      return hasKey ? { 'x-goog-api-key': apiKey } : {};
-  }
-}
+/** How each protocol is spoken: its credential headers (none without a key) and its adapter. */
+const PROTOCOLS: {
+  readonly [P in WireProtocol]: {
+    authHeaders(apiKey: string | undefined): Record<string, string>;
+    create(http: WireHttp, setup: WireSetup): WireAdapter;
+  };
+} = {
+  'openai-chat': { authHeaders: openAiChatAuth, create: createOpenAiChatAdapter },
+  'anthropic-messages': { authHeaders: anthropicAuth, create: createAnthropicMessagesAdapter },
+  'google-gemini': { authHeaders: geminiAuth, create: createGoogleGeminiAdapter },
+};
 
 function extraHeaders(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
   const lowered: Record<string, string> = {};
@@ -54,25 +51,27 @@ function extraHeaders(headers: Readonly<Record<string, string>> | undefined): Re
   return lowered;
 }
 
-/** One adapter per configured provider: its own keep-alive pool, headers built once. Close it when the provider goes. */
-export function createWireAdapter(type: WireProviderType, options: WireAdapterOptions): WireAdapter {
+/**
+ * One adapter per configured provider, spoken as its type's table row says: its own keep-alive pool, headers and
+ * refused call fields worked out once. Close it when the provider goes.
+ */
+export function createWireAdapter(type: ProviderType, options: WireAdapterOptions): WireAdapter {
+  const row = PROVIDER_TABLE[type];
+  const protocol = PROTOCOLS[row.protocol];
+  const apiKey = options.apiKey === undefined || options.apiKey.length === 0 ? undefined : options.apiKey;
   const http = createWireHttp({
     baseUrl: options.baseUrl,
     headers: {
       'content-type': 'application/json',
-      ...authHeaders(type, options.apiKey),
+      ...protocol.authHeaders(apiKey),
       ...extraHeaders(options.headers),
     },
     timeoutMs: options.timeoutMs,
     maxConnections: options.maxConnections,
   });
-  switch (type) {
-    case 'openai':
-    case 'openai-compatible':
-      return createOpenAiChatAdapter(http, { isOfficialOpenAi: type === 'openai' });
-    case 'anthropic':
-      return createAnthropicMessagesAdapter(http, options.defaultMaxOutputTokens);
-    case 'google':
-      return createGoogleGeminiAdapter(http);
-  }
+  return protocol.create(http, {
+    unsupported: refusalsOf(row.honours),
+    maxTokensField: row.maxTokensField,
+    defaultMaxOutputTokens: options.defaultMaxOutputTokens,
+  });
 }

@@ -6,14 +6,21 @@ import { protocolError } from './errors.js';
 import type { WireHttp } from './http.js';
 import { OpenAiChatDecoder } from './openai-chat-decoder.js';
 import { callJson, streamCall } from './stream-call.js';
-import type { WireAdapter, WireCallRequest, WireEmbedRequest, WireEmbedResult, WireToolChoice } from './types.js';
+import type {
+  WireAdapter,
+  WireCallRequest,
+  WireEmbedRequest,
+  WireEmbedResult,
+  WireSetup,
+  WireToolChoice,
+} from './types.js';
 
-export interface OpenAiChatOptions {
-  /**
-   * OpenAI itself takes `max_completion_tokens` (its reasoning models refuse `max_tokens`); the compatible
-   * servers know `max_tokens`, which OpenAI still accepts for its other models.
-   */
-  isOfficialOpenAi: boolean;
+/** The field of the output ceiling: `max_tokens`, which every server knows, unless the type's row names another. */
+type MaxTokensField = 'max_tokens' | 'max_completion_tokens';
+
+/** A bearer key; no header at all without one (keyless local servers). */
+export function openAiChatAuth(apiKey: string | undefined): Record<string, string> {
+  return apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
 }
 
 type OpenAiMessage =
@@ -86,7 +93,7 @@ function toolsOf(tools: readonly ToolSpec[]): unknown[] {
 }
 
 /** The request body; only fields the request sets are sent, so servers keep their own defaults. */
-export function openAiChatBody(request: WireCallRequest, options: OpenAiChatOptions): Record<string, unknown> {
+export function openAiChatBody(request: WireCallRequest, maxTokensField: MaxTokensField): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: request.modelId,
     messages: openAiMessages(request.system, request.messages),
@@ -97,8 +104,7 @@ export function openAiChatBody(request: WireCallRequest, options: OpenAiChatOpti
   const { sampling } = request;
   if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
   if (sampling.topP !== undefined) body.top_p = sampling.topP;
-  if (sampling.maxOutputTokens !== undefined)
-    body[options.isOfficialOpenAi ? 'max_completion_tokens' : 'max_tokens'] = sampling.maxOutputTokens;
+  if (sampling.maxOutputTokens !== undefined) body[maxTokensField] = sampling.maxOutputTokens;
   if (sampling.stop !== undefined) body.stop = sampling.stop;
   if (sampling.seed !== undefined) body.seed = sampling.seed;
   if (sampling.presencePenalty !== undefined) body.presence_penalty = sampling.presencePenalty;
@@ -153,7 +159,8 @@ function embeddingVectors(body: unknown, expected: number): { vectors: number[][
   return { vectors, model: typeof list.model === 'string' && list.model.length > 0 ? list.model : undefined };
 }
 
-export function createOpenAiChatAdapter(http: WireHttp, options: OpenAiChatOptions): WireAdapter {
+export function createOpenAiChatAdapter(http: WireHttp, setup: WireSetup): WireAdapter {
+  const maxTokensField: MaxTokensField = setup.maxTokensField ?? 'max_tokens';
   const chatPath = `${http.basePath}/chat/completions`;
   const embeddingsPath = `${http.basePath}/embeddings`;
   return {
@@ -163,7 +170,7 @@ export function createOpenAiChatAdapter(http: WireHttp, options: OpenAiChatOptio
       return streamCall(
         http,
         chatPath,
-        JSON.stringify(openAiChatBody(request, options)),
+        JSON.stringify(openAiChatBody(request, maxTokensField)),
         request.signal,
         new OpenAiChatDecoder(request.reportToolInput === true),
       );
@@ -180,7 +187,7 @@ export function createOpenAiChatAdapter(http: WireHttp, options: OpenAiChatOptio
       return { vectors, model: model ?? modelId };
     },
     // Chat Completions carries every field of WireCallRequest; a compatible server that ignores one is its own limit.
-    unsupported: () => [],
+    unsupported: setup.unsupported,
     close: () => http.close(),
   };
 }

@@ -1,12 +1,10 @@
 // The wire adapter seam: one streamed model call in our terms, and the events every protocol adapter yields.
+import type { ProviderCapabilities, WireProtocol } from '../../provider-table.js';
 import type { TranscriptMessage } from '../transcript.js';
 import type { ModelFinishReason, TokenUsage, ToolSpec } from '../types.js';
 import type { WireHttp } from './http.js';
 
-export type WireProtocol = 'openai-chat' | 'anthropic-messages' | 'google-gemini';
-
-/** The config's provider `type`: which protocol, and for openai-chat whether the server is OpenAI itself. */
-export type WireProviderType = 'openai' | 'openai-compatible' | 'anthropic' | 'google';
+export type { WireProtocol } from '../../provider-table.js';
 
 export interface WireSampling {
   temperature?: number;
@@ -131,4 +129,12 @@ export interface WireAdapterOptions {
   defaultMaxOutputTokens?: number | undefined;
   /** Connections kept per provider origin; default unlimited. */
   maxConnections?: number | undefined;
+}
+
+/** What a protocol adapter is built with: its provider type's table row, read once, and the provider's options. */
+export interface WireSetup {
+  /** The call fields the type does not honour, named (call-fields.ts): the adapter's unsupported(). */
+  unsupported(options: WireCallOptions): string[];
+  maxTokensField?: ProviderCapabilities['maxTokensField'];
+  defaultMaxOutputTokens?: number | undefined;
 }

@@ -6,10 +6,9 @@ import {
   type WireAdapter,
   type WireCallRequest,
   type WireEvent,
-  type WireProviderType,
 } from '../../../src/providers/wire/index.js';
 import type { ModelFinishReason, TokenUsage } from '../../../src/providers/types.js';
-import type { TranscriptMessage } from '../../../src/providers/index.js';
+import type { ProviderType, TranscriptMessage } from '../../../src/providers/index.js';
 import {
   startFakeLlm,
   type FakeEndpoint,
@@ -23,7 +22,7 @@ export type WireBody = Record<string, unknown>;
 /** What one protocol looks like on the wire; the suite's assertions are written against these readers. */
 export interface WireProtocolCase {
   name: string;
-  type: WireProviderType;
+  type: ProviderType;
   baseUrl(llm: FakeLlm): string;
   endpoint: FakeEndpoint;
   /** The credential header the protocol sends for apiKey `test-key`. */

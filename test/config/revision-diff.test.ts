@@ -1,6 +1,7 @@
 // unifiedDiff: the git-style unified diff config.diff answers for database revisions.
 import { describe, expect, it } from 'vitest';
-import { unifiedDiff } from '../../src/config/text-diff.js';
+import { unifiedDiff } from '../../src/config/database-history.js';
+import { CONFIG_LIMITS } from '../../src/config/limits.js';
 
 const lines = (count: number, changed: Record<number, string> = {}) =>
   `${Array.from({ length: count }, (_, index) => changed[index + 1] ?? `line ${index + 1}`).join('\n')}\n`;
@@ -40,5 +41,18 @@ describe('unifiedDiff', () => {
     expect(unifiedDiff('', 'a: 1\n', 'config.yaml')).toBe(
       ['--- /dev/null', '+++ b/config.yaml', '@@ -0,0 +1,1 @@', '+a: 1', ''].join('\n'),
     );
+  });
+
+  it('shows a rewrite too large to align as the whole old text removed and the new one added', () => {
+    const count = CONFIG_LIMITS.diffMaxEditLines;
+    const before = lines(count);
+    const after = lines(
+      count,
+      Object.fromEntries(Array.from({ length: count }, (_, index) => [index + 1, `new ${index + 1}`])),
+    );
+    const diff = unifiedDiff(before, after, 'config.yaml').split('\n');
+    expect(diff.slice(0, 3)).toEqual(['--- a/config.yaml', '+++ b/config.yaml', `@@ -1,${count} +1,${count} @@`]);
+    expect(diff.slice(3, 3 + count).every((line) => line.startsWith('-line '))).toBe(true);
+    expect(diff.slice(3 + count, 3 + 2 * count).every((line) => line.startsWith('+new '))).toBe(true);
   });
 });
