@@ -5,7 +5,7 @@ import type { CapabilityModule } from '../capability.js';
 import type { GatewayConfig } from '../config/index.js';
 import type { HealthSignalRecorder, Recorder } from '../obs/index.js';
 import type { SessionPort } from '../store/index.js';
-import type { KeyGrants } from '../turns/index.js';
+import type { KeyGrants } from '../sessions/index.js';
 import { createAdmissionLimiter } from './limiter.js';
 import { audioMethods, maxParamsBytesFor } from './methods.js';
 import { createTranscribeService, type SaveMedia } from './transcribe-service.js';
