@@ -13,7 +13,7 @@ import { createVoiceEvidence } from './voice-evidence.js';
 
 export type { TranscriptionErrorKind, TranscriptionResult, Transcriber } from './transcriber.js';
 export type { SaveMedia } from './transcribe-service.js';
-export { AUDIO_CHANNEL, DEFAULT_MIME_TYPE, maxParamsBytesFor } from './methods.js';
+export { AUDIO_CHANNEL, audioMethods, DEFAULT_MIME_TYPE, maxParamsBytesFor } from './methods.js';
 
 /** Calls that may wait per slot when audio.maxWaiting is null. */
 export const WAITING_PER_SLOT = 4;
