@@ -151,6 +151,7 @@ export async function run(options: BenchOptions): Promise<FigureRow[]> {
         {
           agentId: 'default',
           sessionKey: 'default:bench:chat',
+          keyParts: { tenantId: 'default', userId: 'bench', channelId: 'chat' },
           traceId: `t${turn}`,
           clientId: OWNER,
           ownerId: OWNER,

@@ -36,13 +36,7 @@ import {
 } from './server/index.js';
 import { createSessionsModule } from './sessions/index.js';
 import { createSystemModule } from './system/index.js';
-import {
-  agentTurnMethods,
-  createHookRegistry,
-  createTurnLoop,
-  createTurnService,
-  DEFAULT_TURN_LIMITS,
-} from './turns/index.js';
+import { createHookRegistry, createTurnsModule } from './turns/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
 export type { App, AppOptions, AppState } from './app-lifecycle.js';
@@ -152,32 +146,22 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const tools = createToolRegistry(builtinTools({ now }));
   const hooks = createHookRegistry([], child('hooks'));
-  const append = (key: string, messages: Parameters<typeof store.sessions.append>[1]) =>
-    store.sessions.append(key, messages, now());
-  const loop = createTurnLoop({
+  const locks = limitSessionWaiters(coordination.locks, () => configStore.get().gateway.maxWaitingTurnsPerSession);
+  const turnsModule = createTurnsModule({
+    agents,
     router,
     tools,
+    store: store.sessions,
+    locks,
+    hooks,
     events,
     recorder,
     delivery: observability.delivery,
-    hooks,
-    limits: DEFAULT_TURN_LIMITS,
-    append,
-    log: child('turns'),
-    now,
-  });
-  const locks = limitSessionWaiters(coordination.locks, () => configStore.get().gateway.maxWaitingTurnsPerSession);
-  const turns = createTurnService({
-    agents,
-    store: store.sessions,
-    locks,
-    loop,
-    hooks,
-    events,
     grants: tokenDirectory,
     now,
     log: child('turns'),
   });
+  const { turns } = turnsModule;
   let registry: MethodRegistry | undefined;
   const runs = createRunsModule({
     store: store.sessions,
@@ -231,6 +215,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       restartPending: () => changedRestartKeys(started, configStore.get()),
     }),
     createModelsModule({ router, log }),
+    turnsModule,
     createSessionsModule({
       store: store.sessions,
       memory: store.memory,
@@ -307,10 +292,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     hooks.register(module);
   }
   for (const module of modules) await module.start?.();
-  registry = createRegistry([
-    ...agentTurnMethods({ runner: turns }),
-    ...modules.flatMap((module) => module.methods ?? []),
-  ]);
+  registry = createRegistry(modules.flatMap((module) => module.methods ?? []));
   const dispatcher = createDispatcher({
     registry,
     maxBatchSize: () => live().maxBatchSize,

@@ -6,7 +6,7 @@ export interface AgentModels {
   /** Undefined when the agent names no model, or one the catalog cannot resolve. */
   primary: ModelRef | undefined;
   /** `fallbackModels` that resolve, in order; unknown names are left out. */
-  fallbacks: ModelRef[];
+  fallbacks: readonly ModelRef[];
 }
 
 /** The one rule for "which model does this agent use", shared by turns, compaction, session.status and /api/agents. */

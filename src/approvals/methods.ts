@@ -1,7 +1,7 @@
 // admin.approval.*: the operator's side of tool-call approvals (catalogue "audio, approvals, agents").
 import { z } from 'zod';
 import { defineMethod, noParams } from '../rpc/index.js';
-import { sessionKeyStringSchema } from '../turns/index.js';
+import { sessionKeyStringSchema } from '../sessions/index.js';
 import type { ApprovalService } from './approval-service.js';
 
 const reason = z.string().min(1).max(1_000);

@@ -5,7 +5,7 @@ import type { CapabilityModule } from '../capability.js';
 import type { GatewayConfig } from '../config/index.js';
 import type { HealthSignalRecorder, Recorder } from '../obs/index.js';
 import type { SessionPort } from '../store/index.js';
-import type { KeyGrants } from '../turns/index.js';
+import type { KeyGrants } from '../sessions/index.js';
 import { createAdmissionLimiter } from './limiter.js';
 import { audioMethods, maxParamsBytesFor } from './methods.js';
 import { createTranscribeService, type SaveMedia } from './transcribe-service.js';
@@ -13,7 +13,7 @@ import { createVoiceEvidence } from './voice-evidence.js';
 
 export type { TranscriptionErrorKind, TranscriptionResult, Transcriber } from './transcriber.js';
 export type { SaveMedia } from './transcribe-service.js';
-export { AUDIO_CHANNEL, DEFAULT_MIME_TYPE, maxParamsBytesFor } from './methods.js';
+export { AUDIO_CHANNEL, audioMethods, DEFAULT_MIME_TYPE, maxParamsBytesFor } from './methods.js';
 
 /** Calls that may wait per slot when audio.maxWaiting is null. */
 export const WAITING_PER_SLOT = 4;

@@ -8,11 +8,11 @@ import {
   assertKeyAllowed,
   assertSessionAccess,
   formatSessionKey,
-  parseSessionKey,
+  readSessionKey,
   sessionCallerOf,
   sessionKeyStringSchema,
   type KeyGrants,
-} from '../turns/index.js';
+} from '../sessions/index.js';
 import type { TranscribeService } from './transcribe-service.js';
 
 /** Spec: mimeType defaults to audio/ogg. */
@@ -43,7 +43,7 @@ export interface AudioMethodsDeps {
   maxParamsBytes: number;
   /** Whether a media store is wired for `save: true`. */
   canSave: boolean;
-  /** The tenants and token ids behind the key check of a session not created yet (turns/session-access.ts). */
+  /** The tenants and token ids behind the key check of a session not created yet (sessions/session-access.ts). */
   grants: KeyGrants;
 }
 
@@ -59,8 +59,7 @@ async function evidenceKey(
   const session = await sessions.get(sessionKey);
   // A key no session has yet is the caller's to use as agent.execute would let them create it: in a tenant they are
   // given, and not naming another token.
-  if (session === undefined)
-    await assertKeyAllowed(sessionKey, parseSessionKey(sessionKey, 'sessionKey'), caller, grants);
+  if (session === undefined) await assertKeyAllowed(readSessionKey(sessionKey, 'sessionKey'), caller, grants);
   else assertSessionAccess(session, caller);
   return sessionKey;
 }

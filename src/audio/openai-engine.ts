@@ -60,7 +60,8 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): Transcriber {
       form.append('model', options.model);
       form.append('response_format', 'json');
       if (language !== undefined) form.append('language', language);
-      form.append('file', new Blob([wav], { type: 'audio/wav' }), 'audio.wav');
+      // A copy on its own ArrayBuffer: what Blob takes under the DOM's types too (the dashboard's typecheck reads this file).
+      form.append('file', new Blob([Uint8Array.from(wav)], { type: 'audio/wav' }), 'audio.wav');
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
       timer.unref();

@@ -12,7 +12,7 @@ export { BROWSER_ACTIONS, type BrowserAction } from './page-actions.js';
 export { systemNetwork, type EgressNetwork } from './network-guard.js';
 export { embeddedIpv4, isPrivateAddress } from './private-address.js';
 export type { BrowserService } from './browser-service.js';
-export type { SaveMedia } from './methods.js';
+export { browserMethods, type SaveMedia } from './methods.js';
 
 export interface BrowserModuleDeps {
   /** The live `browser:` section; executablePath, headless, viewport and consoleEntriesPerTab apply at each browser start, the rest per call. */

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { insufficientScope, mediaStoreUnavailable } from '../errors.js';
 import { defineMethod, noParams, type MethodContext } from '../rpc/index.js';
-import { sessionCallerOf } from '../turns/index.js';
+import { sessionCallerOf } from '../sessions/index.js';
 import type { BrowserService } from './browser-service.js';
 import { BROWSER_ACTIONS } from './page-actions.js';
 

@@ -25,7 +25,7 @@ export const MIN_SECRET_LENGTH = 32;
 
 /**
  * User parts the gateway puts in keys it makes for everyone (`default:openai-api:openai:<id>` for /v1): a token of that
- * id would own those keys (a key naming a token is that token's, turns/session-access.ts).
+ * id would own those keys (a key naming a token is that token's, sessions/session-access.ts).
  */
 export const GATEWAY_USER_IDS: readonly string[] = ['openai-api'];
 
@@ -39,7 +39,7 @@ export const tokenIdSchema = z
 
 /**
  * A tenant given to a token: the first part of a session key, so no ':' and no control or invisible character, in NFC
- * (turns/session-key.ts refuses the same in keys).
+ * (sessions/session-key.ts refuses the same in keys).
  */
 export const tenantIdSchema = z
   .string()

@@ -8,14 +8,8 @@ import { duplicateDelivery, GatewayError, maskUnknown, publicMessage } from '../
 import { formatParamIssues } from '../rpc/index.js';
 import { parseJsonBody } from '../server/index.js';
 import type { RunControl, RunHandle } from '../runs/index.js';
-import {
-  formatSessionKey,
-  undoneTaskError,
-  WEBHOOK_CALLER,
-  WEBHOOK_OWNER_ID,
-  type TurnResult,
-  type TurnRunner,
-} from '../turns/index.js';
+import { undoneTaskError, type TurnResult, type TurnRunner } from '../turns/index.js';
+import { makeSessionKey, WEBHOOK_CALLER, WEBHOOK_OWNER_ID, type ParsedSessionKey } from '../sessions/index.js';
 import { webhookMessage } from './webhook-message.js';
 import { createReplayCache, REPLAY_WINDOW_MS } from './webhook-replay.js';
 
@@ -111,17 +105,18 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
   async function execute(
     webhook: WebhookConfig,
     runId: string,
-    sessionKey: string,
+    key: ParsedSessionKey,
     message: string,
     run: RunHandle,
   ): Promise<void> {
+    const { sessionKey } = key;
     let result: TurnResult | undefined;
     let failure: string | undefined;
     try {
       // The key holds a fresh run id: no other turn can hold it (no lock), and it squats no one's conversation.
       result = await runner.run({
         agentId: webhook.agentId,
-        sessionKey,
+        ...key,
         message,
         caller: WEBHOOK_CALLER,
         isKeyUnique: true,
@@ -184,11 +179,8 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
         );
       }
       const runId = randomUUID();
-      const sessionKey = formatSessionKey({
-        userId: parsed.data.source ?? 'webhook',
-        channelId: 'webhook',
-        peerId: runId,
-      });
+      const key = makeSessionKey({ userId: parsed.data.source ?? 'webhook', channelId: 'webhook', peerId: runId });
+      const { sessionKey } = key;
       // Recorded before it is answered, so the runId in the answer can be looked up at once; a delivery whose run
       // could not be recorded is not remembered, and the sender's retry is not taken for a replay.
       const run = await runControl.startRun({
@@ -201,7 +193,7 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
         requestedBy: WEBHOOK_OWNER_ID,
       });
       accepted.remember(signature);
-      const task = execute(webhook, runId, sessionKey, message, run)
+      const task = execute(webhook, runId, key, message, run)
         .catch((error: unknown) =>
           log.error({ err: error, runId }, 'webhook run outcome could not be recorded or announced'),
         )

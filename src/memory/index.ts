@@ -38,7 +38,7 @@ export type { MemoryWrite, MemoryWriter } from './memory-writer.js';
 export { UNTRUSTED_MEMORY_LABEL } from './trust.js';
 export { entryView, type MemoryEntryView } from './entry-view.js';
 export { RECALL_HEADER } from './recall-context.js';
-export { MEMORY_SEARCH_LIMIT_DEFAULT, MEMORY_SEARCH_LIMIT_MAX } from './methods.js';
+export { MEMORY_SEARCH_LIMIT_DEFAULT, MEMORY_SEARCH_LIMIT_MAX, memoryMethods } from './methods.js';
 export { callerScope, ownerScope, type ReaderGrants } from './reader-scope.js';
 
 export interface MemoryModuleDeps {

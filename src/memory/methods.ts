@@ -4,7 +4,7 @@ import { findForbiddenKey, safeKeySchema } from '../config/index.js';
 import { forbiddenKey, notFound } from '../errors.js';
 import { defineMethod, noParams } from '../rpc/index.js';
 import type { MemoryPort } from '../store/index.js';
-import { DEFAULT_TENANT, sessionCallerOf } from '../turns/index.js';
+import { DEFAULT_TENANT, sessionCallerOf } from '../sessions/index.js';
 import { callerScope, type ReaderGrants } from './reader-scope.js';
 import { entryView } from './entry-view.js';
 import type { MemorySearch } from './memory-search.js';

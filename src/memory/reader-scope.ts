@@ -3,7 +3,7 @@ import type { SessionCaller } from '../agents/index.js';
 import { GatewayError } from '../errors.js';
 import type { TokenDirectory } from '../server/index.js';
 import type { MemoryScope } from '../store/index.js';
-import { DEFAULT_TENANT } from '../turns/index.js';
+import { DEFAULT_TENANT } from '../sessions/index.js';
 
 /** What the memory scopes need to know of tokens: lookups in memory on most calls (server/token-directory.ts). */
 export type ReaderGrants = Pick<TokenDirectory, 'grantOf' | 'tenantsOf'>;

@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import type { MemoryConfig } from '../config/index.js';
 import { TRAJECTORY_KIND, type Recorder } from '../obs/index.js';
 import type { BeforeModelInput, ModelContextAddition, TurnHookContext, TurnHooks } from '../turns/index.js';
-import { parseSessionKey } from '../turns/index.js';
 import type { MemoryPort } from '../store/index.js';
 import type { MemorySearch } from './memory-search.js';
 import { selectRecalled } from './recall-context.js';
@@ -59,7 +58,7 @@ export function createRecallHooks({
     if (!enabled || !options.enabled) return undefined;
     const query = input.message.trim().slice(0, RECALL_QUERY_MAX_CHARS);
     if (query.length === 0) return undefined;
-    const { tenantId, userId } = parseSessionKey(ctx.sessionKey, 'sessionKey');
+    const { tenantId, userId } = ctx.keyParts;
     // The session's owner, not the caller: an admin continuing a token's session recalls what that token may read.
     const filter = { tenantId, agentId: ctx.agentId, ...(await ownerScope(ctx.ownerId, grants)) };
     if (!(await port.hasEntries(filter))) return undefined;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RouteRegistrar } from '../capability.js';
 import { parseRestInput } from '../http/index.js';
 import { grantsRest, type RequestAuth } from '../server/index.js';
-import { sessionCallerOf } from '../turns/index.js';
+import { sessionCallerOf } from '../sessions/index.js';
 import { callerScope, type ReaderGrants } from './reader-scope.js';
 import { entryView } from './entry-view.js';
 import type { MemorySearch } from './memory-search.js';

@@ -4,7 +4,7 @@ import { defineTool, type ToolDefinition } from '../agents/index.js';
 import type { MemoryConfig } from '../config/index.js';
 import { GatewayError } from '../errors.js';
 import { MEMORY_TYPES } from '../store/index.js';
-import { parseSessionKey } from '../turns/index.js';
+import { parseSessionKey } from '../sessions/index.js';
 import type { MemorySearch } from './memory-search.js';
 import type { InjectionMonitor } from './injection-monitor.js';
 import { ownerScope, type ReaderGrants } from './reader-scope.js';

@@ -10,7 +10,7 @@
 import type { EventBus } from '../obs/index.js';
 import type { MemoryEntry, TrustLevel } from '../store/index.js';
 import type { ToolCallResult, TurnHookContext } from '../turns/index.js';
-import { channelOf, WEBHOOK_OWNER_ID } from '../turns/index.js';
+import { channelOf, WEBHOOK_OWNER_ID } from '../sessions/index.js';
 
 /** security:memory_tainted's `source`, and why an entry got its trust level. */
 export type MemorySource = 'operator' | 'user_message' | 'tool_output' | 'webhook';

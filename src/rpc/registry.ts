@@ -30,13 +30,17 @@ export interface ResolvedMethodPolicy {
   requiresApproval: boolean;
 }
 
-export interface MethodDefinition<Params extends z.ZodType = z.ZodType> {
-  name: string;
+export interface MethodDefinition<
+  Params extends z.ZodType = z.ZodType,
+  Result = unknown,
+  Name extends string = string,
+> {
+  name: Name;
   scope: MethodScope;
   summary: string;
   params: Params;
   policy?: MethodPolicy;
-  handler: (params: z.infer<Params>, ctx: MethodContext) => unknown;
+  handler: (params: z.infer<Params>, ctx: MethodContext) => Result;
 }
 
 /** A definition as the registry holds it: its policy with every default filled in. */
@@ -45,7 +49,9 @@ export interface RegisteredMethod extends MethodDefinition {
 }
 
 /** Keeps the params type of a declaration so its handler sees parsed, typed input. */
-export function defineMethod<Params extends z.ZodType>(definition: MethodDefinition<Params>): MethodDefinition<Params> {
+export function defineMethod<const Name extends string, Params extends z.ZodType, Result>(
+  definition: MethodDefinition<Params, Result, Name>,
+): MethodDefinition<Params, Result, Name> {
   return definition;
 }
 

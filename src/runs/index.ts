@@ -87,3 +87,4 @@ export function createRunsModule(deps: RunsModuleDeps): RunsModule {
   };
 }
 export { runMethods } from './methods.js';
+export { controlMethods } from './control-methods.js';

@@ -1,7 +1,7 @@
 // session.spawn and session.run_status: the JSON-RPC face of sub-agent runs.
 import { z } from 'zod';
 import { defineMethod, type MethodContext } from '../rpc/index.js';
-import { sessionCallerOf, sessionKeyStringSchema } from '../turns/index.js';
+import { sessionCallerOf, sessionKeyStringSchema } from '../sessions/index.js';
 import type { SubAgentRuns } from './sub-agent-runs.js';
 
 const agentId = z.string().min(1).max(128);

@@ -4,17 +4,16 @@ import type { AgentRegistry, SessionCaller } from '../agents/index.js';
 import type { Instances } from '../coordination/index.js';
 import { GatewayError, maskUnknown, publicMessage, runNotFound } from '../errors.js';
 import type { EventBus } from '../obs/index.js';
-import type { RunRecord, RunStatus, RunPort as RunStore, SessionPort as SessionStore } from '../store/index.js';
+import type { RunPort, RunRecord, RunStatus, SessionPort } from '../store/index.js';
 import type { RunControl, RunHandle } from './run-control.js';
+import { undoneTaskError, type TurnResult, type TurnService } from '../turns/index.js';
 import {
   assertSessionAccess,
   parseSessionKey,
   sessionAgentId,
   subAgentSessionKey,
-  undoneTaskError,
-  type TurnResult,
-  type TurnService,
-} from '../turns/index.js';
+  type ParsedSessionKey,
+} from '../sessions/index.js';
 
 /** Sends a JSON-RPC notification to one client's connections, or to all of them when clientId is null. */
 export type Notify = (clientId: string | null, method: string, params: unknown) => unknown;
@@ -42,8 +41,8 @@ export interface RunStatusView {
 }
 
 export interface SubAgentRunsDeps {
-  store: Pick<SessionStore, 'get'>;
-  runs: RunStore;
+  store: Pick<SessionPort, 'get'>;
+  runs: RunPort;
   /** Runs each sub-agent turn and creates its session (TurnService.ensureSession). */
   turns: Pick<TurnService, 'run' | 'ensureSession'>;
   events: EventBus;
@@ -99,7 +98,12 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
   /** Spawns past the limit check whose run is still being written. */
   let starting = 0;
 
-  async function execute(run: RunRecord, handle: RunHandle, caller: SessionCaller): Promise<void> {
+  async function execute(
+    run: RunRecord,
+    key: ParsedSessionKey,
+    handle: RunHandle,
+    caller: SessionCaller,
+  ): Promise<void> {
     events.emit('session:sub_agent_spawned', {
       runId: run.runId,
       parentKey: run.parentKey,
@@ -110,8 +114,8 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
     let failure: string | null = null;
     try {
       result = await turns.run({
+        ...key,
         agentId: run.agentId,
-        sessionKey: run.sessionKey,
         message: run.task,
         rootRunId: run.rootRunId,
         caller,
@@ -147,8 +151,8 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
     });
   }
 
-  function track(run: RunRecord, handle: RunHandle, caller: SessionCaller): void {
-    const promise = execute(run, handle, caller)
+  function track(run: RunRecord, key: ParsedSessionKey, handle: RunHandle, caller: SessionCaller): void {
+    const promise = execute(run, key, handle, caller)
       .catch((error: unknown) => {
         // Recording the outcome itself failed (the store is closed); the run stays `running` until restart.
         log.error({ err: error, runId: run.runId }, 'could not record a sub-agent run outcome');
@@ -174,7 +178,8 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       }
       const resolvedAgentId = sessionAgentId(deps.agents, agentId, parent);
       const runId = newId();
-      const sessionKey = subAgentSessionKey(parentParts, runId);
+      const key = subAgentSessionKey(parentParts, runId);
+      const { sessionKey } = key;
       // A spawn from inside a sub-agent session belongs to the same tree as the run that made that session.
       const rootRunId = typeof parent?.metadata.rootRunId === 'string' ? parent.metadata.rootRunId : runId;
       // The slot is held while the run is written, so concurrent spawns cannot pass the limit together.
@@ -193,7 +198,7 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
         });
         try {
           await turns.ensureSession({
-            sessionKey,
+            ...key,
             agentId: resolvedAgentId,
             metadata: { kind: 'sub-agent', parentKey, runId, rootRunId, requestedBy: caller.clientId },
             caller,
@@ -211,7 +216,7 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       const run = await runs.get(runId);
       if (run === undefined) throw runNotFound(runId);
       events.emit('session:sub_agent_spawn_started', { runId, parentKey, sessionKey, agentId: resolvedAgentId });
-      track(run, handle, caller);
+      track(run, key, handle, caller);
       return { runId, sessionKey, status: 'running' };
     },
     async runStatus(runId, requestedBy) {

@@ -5,7 +5,8 @@ import type { SessionCaller } from '../agents/index.js';
 import type { EventBus, HealthSignalRecorder, TrajectoryRecord } from '../obs/index.js';
 import { SIGNAL_KIND, TRAJECTORY_KIND } from '../obs/index.js';
 import type { JobPort, JobRecord, JobRunRecord } from '../store/index.js';
-import { DEFAULT_TENANT, undoneTaskError, type TurnResult, type TurnRunner } from '../turns/index.js';
+import { undoneTaskError, type TurnResult, type TurnRunner } from '../turns/index.js';
+import { DEFAULT_TENANT, type ParsedSessionKey } from '../sessions/index.js';
 import { evaluateWakeGate, type GateDeps } from './wake-gate.js';
 import type { FireReason, RunLifecycle } from './types.js';
 
@@ -31,9 +32,13 @@ export interface FireDeps {
   log: Logger;
 }
 
-/** Every fire of a job runs in this session, owned by the job's owner: `<tenant>:<owner>:cron:<jobId>`. */
-export function jobSessionKey(job: Pick<JobRecord, 'id' | 'ownerId'>): string {
-  return `${DEFAULT_TENANT}:${job.ownerId}:cron:${job.id}`;
+/**
+ * Every fire of a job runs in this session, owned by the job's owner: `<tenant>:<owner>:cron:<jobId>`. Token ids and
+ * job ids hold no ':', so the parts are known without parsing.
+ */
+export function jobSessionKey(job: Pick<JobRecord, 'id' | 'ownerId'>): ParsedSessionKey {
+  const keyParts = { tenantId: DEFAULT_TENANT, userId: job.ownerId, channelId: 'cron', peerId: job.id };
+  return { sessionKey: `${keyParts.tenantId}:${keyParts.userId}:cron:${keyParts.peerId}`, keyParts };
 }
 
 export function ownerCaller(job: Pick<JobRecord, 'ownerId'>): SessionCaller {
@@ -68,7 +73,8 @@ export async function runFire(
   const startedAt = deps.now();
   const runId = deps.newId();
   const agentId = job.agentId ?? deps.defaultAgentId();
-  const sessionKey = jobSessionKey(job);
+  const key = jobSessionKey(job);
+  const { sessionKey } = key;
   const caller = ownerCaller(job);
   const entry = (fields: Partial<JobRunRecord>): JobRunRecord => ({
     ts: startedAt,
@@ -137,7 +143,7 @@ export async function runFire(
     try {
       result = await deps.turns.run({
         ...(job.agentId === null ? {} : { agentId: job.agentId }),
-        sessionKey,
+        ...key,
         message: job.message,
         caller,
         rootRunId: runId,

@@ -13,6 +13,7 @@ import { systemClock, type RunLifecycle, type SchedulerClock } from './types.js'
 import type { GateTools } from './wake-gate.js';
 
 export { WAKE_GATE_SKIPPED } from './fire.js';
+export { cronMethods } from './methods.js';
 export { ownerRateKey, type RateLimitPolicy } from './fire-admission.js';
 export {
   OVERLAP_SKIPPED,

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineMethod } from '../rpc/index.js';
 import { wakeGateSchema } from '../store/index.js';
-import { sessionCallerOf } from '../turns/index.js';
+import { sessionCallerOf } from '../sessions/index.js';
 import type { JobService } from './job-service.js';
 
 // U+0000 ends the owner part of a cron.list cursor (list-cursor.ts), and PostgreSQL text cannot hold it.

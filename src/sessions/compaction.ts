@@ -62,7 +62,7 @@ export function renderTranscript(messages: readonly TranscriptMessage[], maxChar
 function resolveModel(
   session: SessionRecord,
   { router, agents }: CompactionDeps,
-): { router: ModelRouter; primary: ModelRef; fallbacks: ModelRef[] } {
+): { router: ModelRouter; primary: ModelRef; fallbacks: readonly ModelRef[] } {
   if (router === undefined) {
     throw new GatewayError('unavailable', 'Compaction needs a model, and no model provider is configured', {
       reason: 'no_provider',

@@ -1,4 +1,5 @@
-// Sessions: the session.* methods (transcripts, resets, compaction, search) as a capability module, and the store seams.
+// Sessions: the session.* methods (transcripts, resets, compaction, search) as a capability module, the store seams, and
+// session keys and owners (parsing and formatting keys, who may use a session), which every turn surface uses.
 import type { CapabilityModule } from '../capability.js';
 import { sessionMethods } from './methods.js';
 import { createSessionService, type SessionService, type SessionServiceDeps } from './session-service.js';
@@ -6,6 +7,8 @@ import { createSessionService, type SessionService, type SessionServiceDeps } fr
 export {
   createSessionService,
   DEFAULT_COMPACT_KEEP_RECENT,
+  type SendTurn,
+  type SendTurnRunner,
   type SessionService,
   type SessionServiceDeps,
   type SessionServiceOptions,
@@ -22,17 +25,37 @@ export type {
   SessionTranscript,
 } from './session-views.js';
 export { SUMMARY_PREFIX, type CompactionResult } from './compaction.js';
-export type {
-  RunRecord,
-  RunStatus,
-  RunStore,
-  SessionKeyParts,
-  SessionKind,
-  SessionListFilter,
-  SessionRecord,
-  SessionSearchHit,
-  SessionStore,
-} from './types.js';
+export type { SessionKind, SessionListFilter, SessionPort, SessionRecord, SessionSearchHit } from './types.js';
+export {
+  channelOf,
+  DEFAULT_TENANT,
+  deriveSessionKind,
+  formatSessionKey,
+  makeSessionKey,
+  MAX_KEY_PART_LENGTH,
+  normalizeSessionKey,
+  parseSessionKey,
+  readSessionKey,
+  sessionKeyObjectSchema,
+  sessionKeyProblem,
+  sessionKeyStringSchema,
+  SUB_AGENT_CHANNEL,
+  subAgentSessionKey,
+  type ParsedSessionKey,
+  type SessionKeyParts,
+} from './session-key.js';
+export {
+  assertKeyAllowed,
+  assertSessionAccess,
+  canAccessSession,
+  sessionCallerOf,
+  WEBHOOK_CALLER,
+  WEBHOOK_OWNER_ID,
+  type KeyGrants,
+} from './session-access.js';
+export type { SessionCaller } from '../agents/index.js';
+export { sessionAgentId } from './session-agent.js';
+export { readSessionUsage, type SessionUsage } from './session-usage.js';
 
 export interface SessionsModule extends CapabilityModule {
   readonly sessions: SessionService;

@@ -1,7 +1,8 @@
 // session.* methods (spawn and run_status live in runs/): thin adapters from the catalogue's params to the SessionService.
 import { z } from 'zod';
 import { defineMethod, noParams, type MethodContext } from '../rpc/index.js';
-import { sessionCallerOf, sessionKeyStringSchema } from '../turns/index.js';
+import { sessionCallerOf } from './session-access.js';
+import { sessionKeyStringSchema } from './session-key.js';
 import type { SessionService } from './session-service.js';
 
 /** session.search results per call: default and maximum. */

@@ -1,16 +1,11 @@
 // The session service behind the session.* methods: turns on string keys, transcripts, resets, compaction, runs.
 import type { Logger } from 'pino';
-import { agentModels, type AgentRegistry } from '../agents/index.js';
+import { agentModels, type AgentRegistry, type SessionCaller } from '../agents/index.js';
 import { sessionNotFound } from '../errors.js';
 import { formatModelRef, type ModelRouter } from '../providers/index.js';
-import {
-  channelOf,
-  parseSessionKey,
-  readSessionUsage,
-  sessionAgentId,
-  type SessionCaller,
-  type TurnRunner,
-} from '../turns/index.js';
+import { sessionAgentId } from './session-agent.js';
+import { channelOf, parseSessionKey, readSessionKey, type SessionKeyParts } from './session-key.js';
+import { readSessionUsage } from './session-usage.js';
 import type { SessionLocks } from '../coordination/index.js';
 import type { MemoryPort, MemoryScope } from '../store/index.js';
 import { summariseTranscript, type CompactionResult } from './compaction.js';
@@ -26,7 +21,7 @@ import type {
   SessionStatus,
   SessionTranscript,
 } from './session-views.js';
-import type { SessionRecord, SessionStore } from './types.js';
+import type { SessionPort, SessionRecord } from './types.js';
 
 /** Messages session.compact keeps verbatim at the end of the transcript. */
 export const DEFAULT_COMPACT_KEEP_RECENT = 6;
@@ -36,10 +31,28 @@ export interface SessionServiceOptions {
   compactKeepRecent?: number;
 }
 
+/** The turn session.send runs: on the caller's key, with the agent the session keeps or the caller names. */
+export interface SendTurn {
+  agentId: string;
+  sessionKey: string;
+  keyParts: SessionKeyParts;
+  message: string;
+  caller: SessionCaller;
+  signal: AbortSignal;
+}
+
+/**
+ * What session.send needs of TurnService, declared here rather than imported: turns imports sessions for its key and
+ * owner helpers, so sessions imports nothing of turns.
+ */
+export interface SendTurnRunner {
+  run(turn: SendTurn): Promise<Omit<SendResult, 'sessionKey'>>;
+}
+
 export interface SessionServiceDeps {
-  store: SessionStore;
+  store: SessionPort;
   /** TurnService: session.send runs its turn through it. */
-  turns: TurnRunner;
+  turns: SendTurnRunner;
   router?: ModelRouter;
   agents?: AgentRegistry;
   /** The locks TurnService holds, so a reset never interleaves with a live turn on the same session. */
@@ -115,10 +128,10 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
 
   return {
     async send({ key, message, agentId, caller, signal }) {
-      parseSessionKey(key, 'key');
+      const parsed = readSessionKey(key, 'key');
       // A session keeps the agent it was created with unless the caller names another.
       const resolvedAgentId = sessionAgentId(agents, agentId, await store.get(key));
-      const result = await deps.turns.run({ agentId: resolvedAgentId, sessionKey: key, message, caller, signal });
+      const result = await deps.turns.run({ ...parsed, agentId: resolvedAgentId, message, caller, signal });
       return {
         sessionKey: key,
         agentId: result.agentId,

@@ -1,6 +1,5 @@
 // What the session service returns to the session.* methods.
 import type { TranscriptMessage } from '../providers/index.js';
-import type { FinishReason, TokensUsed } from '../turns/index.js';
 import type { SessionKind, SessionSearchHit } from './types.js';
 
 /** One session.search hit: the stored hit with the channel always named. */
@@ -12,8 +11,9 @@ export interface SendResult {
   sessionKey: string;
   agentId: string;
   response: string;
-  tokensUsed: TokensUsed;
-  finishReason: FinishReason;
+  tokensUsed: { input: number; output: number; total: number };
+  /** The turn's finish reason (stop, length, max_steps, error …). */
+  finishReason: string;
 }
 
 export interface HistoryMessage {

@@ -1,13 +1,2 @@
-// Session and run records and the store seams they live behind (SQLite implementations are in store/).
-export type {
-  RunRecord,
-  RunStatus,
-  RunPort as RunStore,
-  SessionKind,
-  SessionListFilter,
-  SessionPort as SessionStore,
-  SessionRecord,
-  SessionSearchHit,
-} from '../store/index.js';
-
-export type { SessionKeyParts } from '../turns/index.js';
+// The session records and the store seam they live behind (implementations are in store/).
+export type { SessionKind, SessionListFilter, SessionPort, SessionRecord, SessionSearchHit } from '../store/index.js';

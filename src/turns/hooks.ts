@@ -1,11 +1,14 @@
 // The turn loop's named extension points: capability modules register these; the loop knows no module by name.
 import type { TranscriptMessage } from '../providers/index.js';
+import type { SessionKeyParts } from '../sessions/index.js';
 import type { TurnRequest } from './types.js';
 
 /** What a hook sees about the turn it runs in. */
 export interface TurnHookContext {
   agentId: string;
   sessionKey: string;
+  /** The key's parts (tenant, user, channel), as the turn request carries them: hooks need not parse the key. */
+  keyParts: SessionKeyParts;
   traceId: string;
   /** The caller's client id; tenant scoping for recall and approvals. */
   clientId: string;
@@ -26,10 +29,11 @@ export function hookContextOf(
   traceId: string,
   ownerId: string,
 ): TurnHookContext {
-  const { sessionKey, caller, signal, rootRunId } = request;
+  const { sessionKey, keyParts, caller, signal, rootRunId } = request;
   return {
     agentId,
     sessionKey,
+    keyParts,
     traceId,
     clientId: caller.clientId,
     ownerId,

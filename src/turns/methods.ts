@@ -2,8 +2,7 @@
 import { z } from 'zod';
 import { scopeSchema } from '../config/index.js';
 import { defineMethod, type MethodContext } from '../rpc/index.js';
-import { sessionCallerOf } from './session-access.js';
-import { formatSessionKey, sessionKeyObjectSchema } from './session-key.js';
+import { makeSessionKey, sessionCallerOf, sessionKeyObjectSchema, type ParsedSessionKey } from '../sessions/index.js';
 import { turnReply } from './turn-reply.js';
 import type { TurnRunner } from './types.js';
 
@@ -17,18 +16,17 @@ const executeParams = z.strictObject({
 
 type ExecuteParams = z.infer<typeof executeParams>;
 
-function sessionKeyFor(params: ExecuteParams, ctx: MethodContext): string {
-  const key = params.sessionKey;
+/** The object form is the key's parts already: the turn carries them as given, with the string made from them. */
+function sessionKeyFor(params: ExecuteParams, ctx: MethodContext): ParsedSessionKey {
   // Without a key, each client gets one ongoing conversation of its own.
-  if (key === undefined) return formatSessionKey({ userId: ctx.caller.clientId, channelId: 'rpc' });
-  return formatSessionKey(key);
+  return makeSessionKey(params.sessionKey ?? { userId: ctx.caller.clientId, channelId: 'rpc' });
 }
 
 export function agentTurnMethods({ runner }: { runner: TurnRunner }) {
   const execute = async (params: ExecuteParams, ctx: MethodContext) => {
     const result = await runner.run({
+      ...sessionKeyFor(params, ctx),
       message: params.message,
-      sessionKey: sessionKeyFor(params, ctx),
       caller: sessionCallerOf(ctx.caller),
       signal: ctx.signal,
       ...(params.agentId === undefined ? {} : { agentId: params.agentId }),

@@ -1,21 +1,25 @@
 // One agent turn on an ensured session: history + message → model → tools → model … until an answer or a limit (steps, tokens, loop, context).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { agentModels, type AgentDefinition, type ToolRegistry } from '../agents/index.js';
+import type { AgentDefinition, AgentModels, ToolRegistry } from '../agents/index.js';
 import type { DeliveryRecorder, EventBus, Recorder } from '../obs/index.js';
-import type { ModelRef, ModelRouter, TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
+import type { ModelRef, ModelRouter, TranscriptMessage } from '../providers/index.js';
+import type { SessionPort } from '../sessions/index.js';
 import { assertNoToolClash, callsForClient, laterStepSettings, resultsForOpenCalls } from './client-tools.js';
 import { fitContext } from './context-budget.js';
-import { hookContextOf, type TurnHookContext } from './hooks.js';
+import { hookContextOf } from './hooks.js';
 import type { TurnHookRegistry } from './hook-registry.js';
 import type { TurnLimits } from './limits.js';
 import { runModelStep, withHookContext } from './model-step.js';
 import { createRepeatCounter, runToolStep } from './tool-step.js';
 import { classifyFailure } from './turn-failure.js';
-import { emptyTally, endReasonOf, type TurnTally } from './turn-tally.js';
-import { startTurnTrace, type TurnTrace } from './turn-trace.js';
-import { createTurnTranscript, type TurnTranscript } from './turn-transcript.js';
-import type { FinishReason, TurnRequest, TurnResult } from './types.js';
+import { createTurnEnds, type LoopOutcome, type Turn } from './turn-end.js';
+import { emptyTally } from './turn-tally.js';
+import { startTurnTrace } from './turn-trace.js';
+import { createTurnTranscript } from './turn-transcript.js';
+import type { TurnRequest } from './types.js';
+
+export type { LoopOutcome } from './turn-end.js';
 
 export interface TurnLoopDeps {
   router: ModelRouter;
@@ -26,8 +30,8 @@ export interface TurnLoopDeps {
   delivery?: DeliveryRecorder;
   hooks: TurnHookRegistry;
   limits: TurnLimits;
-  /** Stores messages of the turn, in order, in one call. */
-  append: (sessionKey: string, messages: readonly TranscriptMessage[]) => Promise<void>;
+  /** Where the turn's messages are stored, in order, one append per step. */
+  store: Pick<SessionPort, 'append'>;
   log: Logger;
   now: () => number;
 }
@@ -36,40 +40,18 @@ export interface TurnLoopDeps {
 export interface LoopTurn {
   request: TurnRequest;
   agent: AgentDefinition;
+  /** The models chosen for this turn (TurnService, once per turn); no primary: the turn ends with an error. */
+  models: AgentModels;
   /** The session's earlier transcript, oldest first (the seed for a new session). */
   history: readonly TranscriptMessage[];
   /** Messages to store ahead of the user message (a new session's seed). */
   unstored: readonly TranscriptMessage[];
-  /** The channel part of the session key, for the turn's evidence. */
-  channel: string;
   /** The token id owning the session (TurnHookContext.ownerId). */
   ownerId: string;
 }
 
-/** A finished turn, and the commit of what it stored last. */
-export interface LoopOutcome {
-  result: TurnResult;
-  /**
-   * Settles once the turn's last transcript write is committed (its earlier ones were committed step by step); rejects
-   * when it could not be stored. TurnService queues the session's usage beside it and answers only after both.
-   */
-  stored: Promise<void>;
-}
-
 export interface TurnLoop {
   run(turn: LoopTurn): Promise<LoopOutcome>;
-}
-
-/** The parts of one running turn every step reads. */
-interface Turn {
-  request: TurnRequest;
-  agent: AgentDefinition;
-  trace: TurnTrace;
-  tally: TurnTally;
-  transcript: TurnTranscript;
-  hookCtx: TurnHookContext;
-  channel: string;
-  startedAt: number;
 }
 
 /** A stateless turn's transcript lives only in the turn itself. */
@@ -81,99 +63,14 @@ const NO_PROVIDER_FOR_TURN =
 export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
   const { router, events, recorder, hooks, limits, log, now } = deps;
 
-  function finish(
+  const { finish, notRun, stopBeforeTools, handOver } = createTurnEnds(deps);
+
+  async function steps(
     turn: Turn,
-    finishReason: FinishReason,
-    error?: string,
-    endReason = endReasonOf(finishReason, turn.tally),
-  ): LoopOutcome {
-    const { tally, request, agent, trace } = turn;
-    // Queued, not awaited: the caller adds the session's usage to the same commit before it waits.
-    const stored = turn.transcript.save();
-    // Whoever ends up with the outcome awaits it; this keeps a rejection from being reported as unhandled meanwhile.
-    stored.catch(() => undefined);
-    trace.end({
-      finishReason,
-      endReason,
-      steps: tally.steps,
-      inputTokens: tally.inputTokens,
-      outputTokens: tally.outputTokens,
-      costUsd: tally.costUsd,
-      toolFailures: tally.toolFailures,
-    });
-    events.emit('message:sent', {
-      agentId: agent.id,
-      sessionKey: request.sessionKey,
-      channelId: turn.channel,
-      traceId: trace.traceId,
-      chars: tally.text.length,
-      finishReason,
-    });
-    deps.delivery?.replied({
-      channelId: turn.channel,
-      sessionKey: request.sessionKey,
-      traceId: trace.traceId,
-      receivedAt: turn.startedAt,
-    });
-    const result: TurnResult = {
-      response: tally.text,
-      tokensUsed: {
-        input: tally.inputTokens,
-        output: tally.outputTokens,
-        total: tally.inputTokens + tally.outputTokens,
-      },
-      finishReason,
-      agentId: agent.id,
-      sessionKey: request.sessionKey,
-      traceId: trace.traceId,
-      costUsd: tally.costUsd,
-      steps: tally.steps,
-      ...(error === undefined ? {} : { error }),
-    };
-    return { result, stored };
-  }
-
-  /** Every tool call in the transcript needs a result, or the next turn's prompt is invalid. */
-  function notRun(calls: readonly TranscriptToolCall[], why: string): TranscriptMessage[] {
-    return calls.map((call): TranscriptMessage => ({
-      role: 'tool',
-      toolCallId: call.id,
-      toolName: call.name,
-      content: `Error: not run (${why})`,
-      isError: true,
-      timestamp: now(),
-    }));
-  }
-
-  function storeNotRun(turn: Turn, calls: readonly TranscriptToolCall[], why: string): void {
-    turn.transcript.store(...notRun(calls, why));
-  }
-
-  function stopBeforeTools(
-    turn: Turn,
-    calls: readonly TranscriptToolCall[],
-    reason: FinishReason,
-    error?: string,
-  ): LoopOutcome {
-    storeNotRun(turn, calls, reason);
-    return finish(turn, reason, error);
-  }
-
-  /**
-   * Hands the client's calls to the caller. The agent's own calls of the same step are not run: their results
-   * would reach the model only after the caller's, so the model asks again if it still needs them.
-   */
-  function handOver(turn: Turn, calls: readonly TranscriptToolCall[], forClient: TranscriptToolCall[]): LoopOutcome {
-    storeNotRun(
-      turn,
-      calls.filter((call) => !forClient.includes(call)),
-      "the turn ended for the client's tool calls",
-    );
-    const { result, stored } = finish(turn, 'tool_calls');
-    return { result: { ...result, toolCalls: forClient }, stored };
-  }
-
-  async function steps(turn: Turn, model: ModelRef, history: readonly TranscriptMessage[]): Promise<LoopOutcome> {
+    model: ModelRef,
+    fallbacks: readonly ModelRef[],
+    history: readonly TranscriptMessage[],
+  ): Promise<LoopOutcome> {
     const { request, agent, trace, tally, transcript } = turn;
     const { config } = agent;
     const entry = router.entry(model);
@@ -183,7 +80,6 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       windowTokens,
     );
     const system = request.systemPrompt ?? config.systemPrompt;
-    const fallbacks = request.model === undefined ? agentModels(config, router).fallbacks : [];
     const toolSpecs =
       request.clientTools === undefined
         ? deps.tools.specs(config.tools)
@@ -262,7 +158,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       toolCallsLeft -= allowed.length;
       const forClient = callsForClient(allowed, request.clientTools);
       if (forClient.length > 0) {
-        storeNotRun(turn, capped, 'max_tool_calls');
+        transcript.store(...notRun(capped, 'max_tool_calls'));
         return handOver(turn, allowed, forClient);
       }
       const repeated = repeats.check(allowed);
@@ -279,15 +175,16 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
   }
 
   return {
-    async run({ request, agent, history, unstored, channel, ownerId }) {
+    async run({ request, agent, models, history, unstored, ownerId }) {
       const { sessionKey } = request;
+      const channel = request.keyParts.channelId;
       if (request.clientTools !== undefined)
         assertNoToolClash(deps.tools.specs(agent.config.tools), request.clientTools);
       const toolResults = resultsForOpenCalls(history, request.toolOutputs ?? [], now());
       const traceId = randomUUID();
       const startedAt = now();
       const transcript = createTurnTranscript(
-        request.stateless === true ? discard : (messages) => deps.append(sessionKey, messages),
+        request.stateless === true ? discard : (messages) => deps.store.append(sessionKey, messages, now()),
       );
       transcript.store(...unstored);
       const trace = startTurnTrace(
@@ -318,11 +215,10 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
         tally: emptyTally(),
         transcript,
         hookCtx: hookContextOf(request, agent.id, traceId, ownerId),
-        channel,
         startedAt,
       };
 
-      const model = request.model ?? agentModels(agent.config, router).primary;
+      const model = models.primary;
       if (model === undefined) {
         return finish(
           turn,
@@ -333,7 +229,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
         );
       }
       try {
-        return await steps(turn, model, history);
+        return await steps(turn, model, models.fallbacks, history);
       } catch (error) {
         const failure = classifyFailure(
           error,

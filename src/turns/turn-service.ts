@@ -1,22 +1,31 @@
 // TurnService: the one way every surface runs a turn — session lock → ensure session (owner checked) → loop → usage → afterTurn → release; stateless turns run the loop alone.
 import type { Logger } from 'pino';
-import type { AgentDefinition, AgentRegistry, SessionCaller } from '../agents/index.js';
+import { agentModels, type AgentDefinition, type AgentRegistry, type AgentModels } from '../agents/index.js';
+import type { SessionLocks } from '../coordination/index.js';
 import { agentNotFound, agentSuspended, GatewayError } from '../errors.js';
 import type { EventBus } from '../obs/index.js';
-import type { TranscriptMessage } from '../providers/index.js';
-import type { SessionPort as SessionStore, SessionRecord } from '../store/index.js';
+import type { ModelRouter, TranscriptMessage } from '../providers/index.js';
+import {
+  assertKeyAllowed,
+  assertSessionAccess,
+  deriveSessionKind,
+  type KeyGrants,
+  type ParsedSessionKey,
+  type SessionCaller,
+  type SessionPort,
+  type SessionRecord,
+} from '../sessions/index.js';
 import type { TurnHookRegistry } from './hook-registry.js';
 import { hookContextOf } from './hooks.js';
-import { assertKeyAllowed, assertSessionAccess, type KeyGrants } from './session-access.js';
-import { deriveSessionKind, parseSessionKey, type SessionKeyParts } from './session-key.js';
-import type { SessionLocks } from '../coordination/index.js';
 import type { TurnLoop } from './turn-loop.js';
 import { recordTurnUsage } from './turn-usage.js';
 import type { TurnRequest, TurnResult, TurnRunner } from './types.js';
 
 export interface TurnServiceDeps {
   agents: AgentRegistry;
-  store: SessionStore;
+  /** Resolves the agent's model names: the turn's models are chosen once, here, unless the request brings them. */
+  router: Pick<ModelRouter, 'resolve'>;
+  store: SessionPort;
   /** Shared with everything else that rewrites a transcript (reset, compaction, delete). */
   locks: SessionLocks;
   loop: TurnLoop;
@@ -28,8 +37,7 @@ export interface TurnServiceDeps {
   log: Logger;
 }
 
-export interface EnsureSessionInput {
-  sessionKey: string;
+export interface EnsureSessionInput extends ParsedSessionKey {
   agentId: string;
   /** A new session is owned by `caller.clientId`; an existing one must be theirs unless they are admin. */
   caller: SessionCaller;
@@ -68,16 +76,14 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     return agent;
   }
 
-  async function ensureSession(
-    { sessionKey, agentId, caller, metadata = {}, isKeyUnique = false }: EnsureSessionInput,
-    parts: SessionKeyParts = parseSessionKey(sessionKey, 'sessionKey'),
-  ) {
-    await assertKeyAllowed(sessionKey, parts, caller, deps.grants, isKeyUnique);
+  async function ensureSession({ metadata = {}, isKeyUnique = false, ...input }: EnsureSessionInput) {
+    const { sessionKey, keyParts, agentId, caller } = input;
+    await assertKeyAllowed(input, caller, deps.grants, isKeyUnique);
     const ensured = await store.ensure({
       sessionKey,
       agentId,
-      tenantId: parts.tenantId,
-      kind: deriveSessionKind(parts, metadata),
+      tenantId: keyParts.tenantId,
+      kind: deriveSessionKind(keyParts, metadata),
       createdAt: now(),
       metadata,
       ownerId: caller.clientId,
@@ -87,26 +93,21 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     return ensured;
   }
 
-  async function runStored(request: TurnRequest, agent: AgentDefinition): Promise<TurnResult> {
-    const { sessionKey } = request;
-    const parts = parseSessionKey(sessionKey, 'sessionKey');
+  async function runStored(request: TurnRequest, agent: AgentDefinition, models: AgentModels): Promise<TurnResult> {
+    const { sessionKey, keyParts, caller } = request;
     // The owner check every turn surface passes, before anything of the turn is written.
-    const { created, session } = await ensureSession(
-      { sessionKey, agentId: agent.id, caller: request.caller, isKeyUnique: request.isKeyUnique === true },
-      parts,
-    );
+    const { created, session } = await ensureSession({
+      sessionKey,
+      keyParts,
+      agentId: agent.id,
+      caller,
+      isKeyUnique: request.isKeyUnique === true,
+    });
     const seed: readonly TranscriptMessage[] = created ? (request.seedHistory ?? []) : [];
     const history = created ? seed : await store.history(sessionKey, request.historyLimit);
     // A session from before owners were recorded is the admins' alone (session-access.ts): the admin caller's own.
-    const ownerId = session.ownerId ?? request.caller.clientId;
-    const { result, stored } = await loop.run({
-      request,
-      agent,
-      history,
-      unstored: seed,
-      channel: parts.channelId,
-      ownerId,
-    });
+    const ownerId = session.ownerId ?? caller.clientId;
+    const { result, stored } = await loop.run({ request, agent, models, history, unstored: seed, ownerId });
     // The usage joins the turn's last transcript write in one commit; the answer waits for it, so a client is never
     // answered for a turn a crash could still lose (README, "Storage").
     await Promise.all([stored, recordTurnUsage(store, request, result, now())]);
@@ -114,16 +115,15 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
   }
 
   /** No lock, no session row: the key is unique by construction and nothing of the turn is stored but its evidence. */
-  async function runStateless(request: TurnRequest, agent: AgentDefinition): Promise<TurnResult> {
-    const parts = parseSessionKey(request.sessionKey, 'sessionKey');
-    await assertKeyAllowed(request.sessionKey, parts, request.caller, deps.grants, true);
+  async function runStateless(request: TurnRequest, agent: AgentDefinition, models: AgentModels): Promise<TurnResult> {
+    await assertKeyAllowed(request, request.caller, deps.grants, true);
     const ownerId = request.caller.clientId;
     const { result, stored } = await loop.run({
       request,
       agent,
+      models,
       history: request.seedHistory ?? [],
       unstored: [],
-      channel: parts.channelId,
       ownerId,
     });
     await stored;
@@ -148,14 +148,17 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     ensureSession: (input) => ensureSession(input),
     async run(request) {
       const agent = resolveAgent(request.agentId);
-      if (request.stateless === true) return runStateless(request, agent);
-      if (request.isKeyUnique === true) return runStored(request, agent);
+      // Chosen once per turn, here or where the request was read, and carried to every model call of the turn.
+      const models = request.models ?? agentModels(agent.config, deps.router);
+      if (request.stateless === true) return runStateless(request, agent, models);
+      if (request.isKeyUnique === true) return runStored(request, agent, models);
       // A lock lost mid-turn (coordination: redis, not renewed in time) stops the turn like a cancel would; the local
       // locks are never lost, so their turns keep the request's own signal (no combined signal per turn).
       return locks.run(request.sessionKey, (hold) =>
         runStored(
           hold.canBeLost ? { ...request, signal: AbortSignal.any([request.signal, hold.signal]) } : request,
           agent,
+          models,
         ),
       );
     },

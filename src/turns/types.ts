@@ -1,7 +1,7 @@
 // What a turn is asked and what it answers: the request every surface builds and the result TurnService returns.
-import type { SessionCaller } from '../agents/index.js';
 import type { ErrorKind } from '../errors.js';
 import type { CallSettings, ModelRef, ToolSpec, TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
+import type { ParsedSessionKey, SessionCaller } from '../sessions/index.js';
 import type { ToolOutput } from './client-tools.js';
 
 /** Why a turn ended (spec: "Finish reason mapping" plus the report's context_exhausted). */
@@ -28,10 +28,19 @@ export interface TokensUsed {
   total: number;
 }
 
-export interface TurnRequest {
+/** The models a turn runs on, chosen once per turn: the primary, then the fallbacks tried in order when it fails. */
+export interface TurnModels {
+  primary: ModelRef;
+  fallbacks: readonly ModelRef[];
+}
+
+/**
+ * What every surface asks a turn: `sessionKey` with its `keyParts`, parsed or made once where the key came in
+ * (readSessionKey, makeSessionKey), so TurnService and the loop never parse it again.
+ */
+export interface TurnRequest extends ParsedSessionKey {
   /** Omitted: the default agent. */
   agentId?: string;
-  sessionKey: string;
   /** The user's message; empty when the turn only carries results for tool calls the caller ran (toolOutputs). */
   message: string;
   /**
@@ -45,8 +54,11 @@ export interface TurnRequest {
   historyLimit?: number;
   /** Replaces the agent's system prompt for this turn (OpenAI system messages). */
   systemPrompt?: string;
-  /** Replaces the agent's model for this turn (OpenAI `model` naming a provider model). */
-  model?: ModelRef;
+  /**
+   * The models of this turn, chosen where the request was read (OpenAI `model` naming a provider model, or the agent
+   * it names); absent: TurnService chooses the agent's (agentModels), once per turn.
+   */
+  models?: TurnModels;
   /** Sampling, structured output and tool choice for every model call of the turn (a forcing tool choice: the first only). */
   settings?: CallSettings;
   /** Tools the caller runs: offered beside the agent's own; a call to one ends the turn with `tool_calls`. */

@@ -237,7 +237,7 @@ export function createWsGateway({
     },
     notifyAdmins(method, params) {
       const text = notification(method, params);
-      // Admin as session access reads it (turns/session-access.ts): the scope, whatever the transport.
+      // Admin as session access reads it (sessions/session-access.ts): the scope, whatever the transport.
       const targets = [...connections].filter(
         (connection) =>
           connection.state === 'open' &&

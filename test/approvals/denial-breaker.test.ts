@@ -1,6 +1,7 @@
 // The capability-denial breaker through the real TurnService, SQLite and the fake LLM: consecutive denials in a run
 // tree call DenialBreaker.tripDenialBreaker (here a test implementation that aborts the tree, as run control does).
 import { randomUUID } from 'node:crypto';
+import { readSessionKey } from '../../src/sessions/index.js';
 import { z } from 'zod';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defineTool } from '../../src/agents/index.js';
@@ -144,7 +145,7 @@ describe('denial breaker', () => {
     const turns = turnsWith(breaker);
     llm.script(shellCall('rm a'), shellCall('rm b'), shellCall('rm c'), { text: 'never asked' });
     const turn: Promise<TurnResult> = turns.run({
-      sessionKey: SESSION,
+      ...readSessionKey(SESSION),
       message: 'clean up',
       caller: callerOf('alice'),
       signal: tree.signal,
@@ -169,7 +170,7 @@ describe('denial breaker', () => {
       text: 'done',
     });
     const turn = turns.run({
-      sessionKey: SESSION,
+      ...readSessionKey(SESSION),
       message: 'clean up',
       caller: callerOf('alice'),
       signal: tree.signal,
@@ -187,7 +188,7 @@ describe('denial breaker', () => {
     const turns = turnsWith(breaker, { timeoutMs: 50, denialBreakerThreshold: 2 });
     llm.script(shellCall('rm a'), shellCall('rm b'), { text: 'plain turn done' });
     const plain = await turns.run({
-      sessionKey: 'default:alice:ws',
+      ...readSessionKey('default:alice:ws'),
       message: 'no tree',
       caller: callerOf('alice'),
       signal: new AbortController().signal,
@@ -198,7 +199,7 @@ describe('denial breaker', () => {
     // An operator denial, cached, then the same call again: the cached denial is the second in a row.
     llm.script(shellCall('rm x'), shellCall('rm x'));
     const turn = turns.run({
-      sessionKey: SESSION,
+      ...readSessionKey(SESSION),
       message: 'again',
       caller: callerOf('alice'),
       signal: tree.signal,
@@ -213,7 +214,7 @@ describe('denial breaker', () => {
     const timed = turnsWith(timeoutBreaker, { timeoutMs: 50, denialBreakerThreshold: 2 });
     llm.script(shellCall('rm y'), shellCall('rm z'));
     const slow = await timed.run({
-      sessionKey: 'default:alice:subagent:run-3',
+      ...readSessionKey('default:alice:subagent:run-3'),
       message: 'nobody answers',
       caller: callerOf('alice'),
       signal: timeoutTree.signal,

@@ -5,6 +5,7 @@ import { approvalsConfigSchema, type ApprovalsConfig } from '../../src/config/in
 import { createLocalInstances } from '../../src/coordination/index.js';
 import { createEventBus, createLogger } from '../../src/obs/index.js';
 import { createSqliteApprovalPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
+import { readSessionKey } from '../../src/sessions/index.js';
 import type { ToolDecision, TurnHookContext } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { connect, type TestSocket } from '../support/ws-client.js';
@@ -106,7 +107,7 @@ describe('pending approvals per session, in the approval service', () => {
   const ask = (approvals: ApprovalService, sessionKey: string, cmd = 'ls'): Promise<ToolDecision> => {
     const ctx: TurnHookContext = {
       agentId: 'default',
-      sessionKey,
+      ...readSessionKey(sessionKey),
       traceId: `t-${Math.random()}`,
       clientId: 'alice',
       ownerId: 'alice',

@@ -19,7 +19,7 @@ import {
   type SqliteDatabase,
   type SqliteSessionPort,
 } from '../../src/store/sqlite/index.js';
-import { WEBHOOK_CALLER, type SessionCaller } from '../../src/turns/index.js';
+import { WEBHOOK_CALLER, type SessionCaller, readSessionKey } from '../../src/sessions/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
 import { createTurnServiceFixture } from '../turns/turn-fixture.js';
@@ -149,7 +149,12 @@ describe('memory trust in turns', () => {
       tenants: { bob: ['acme'] },
     });
     const run = (sessionKey: string, caller: SessionCaller) =>
-      turns.run({ sessionKey, message: 'remember this', caller, signal: new AbortController().signal });
+      turns.run({
+        ...readSessionKey(sessionKey),
+        message: 'remember this',
+        caller,
+        signal: new AbortController().signal,
+      });
     const tainted = async () => {
       await new Promise((resolve) => setImmediate(resolve));
       return seen.filter((event) => event.name === 'security:memory_tainted').map((event) => event.payload);

@@ -1,6 +1,6 @@
 // A scripted TurnLoop for session tests: the real TurnService (lock, session, owner check, usage) runs it in place of
 // the model loop, which has its own tests under test/turns/; it appends the user message and the scripted answer.
-import type { SessionStore } from '../../src/sessions/index.js';
+import type { SessionPort } from '../../src/sessions/index.js';
 import type { TurnLoop, TurnRequest, TurnResult } from '../../src/turns/index.js';
 
 export interface ScriptedTurn {
@@ -32,7 +32,7 @@ export function createScriptedRunner({
   store,
   now,
 }: {
-  store: Pick<SessionStore, 'append'>;
+  store: Pick<SessionPort, 'append'>;
   now: () => number;
 }): ScriptedRunner {
   const queue: ScriptedTurn[] = [];

@@ -5,6 +5,7 @@ import { agentConfigSchema, type ConfigInput } from '../../src/config/index.js';
 import { createLocalInstances, createSessionLocks, type Instances } from '../../src/coordination/index.js';
 import { createEventBus, type BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
+import { createModelRouter } from '../../src/providers/index.js';
 import type { ModelRouter } from '../../src/providers/types.js';
 import {
   createRunControl,
@@ -12,8 +13,13 @@ import {
   DEFAULT_RUN_HEARTBEAT_MS,
   type SubAgentRuns,
 } from '../../src/runs/index.js';
-import { createSessionService, type SessionService, type SessionServiceOptions } from '../../src/sessions/index.js';
-import type { RunStore, SessionStore } from '../../src/sessions/types.js';
+import {
+  createSessionService,
+  type SessionPort,
+  type SessionService,
+  type SessionServiceOptions,
+} from '../../src/sessions/index.js';
+import type { RunPort } from '../../src/store/index.js';
 import {
   createSqliteMemoryPort,
   createSqliteRunPort,
@@ -22,7 +28,8 @@ import {
   type SqliteDatabase,
   type SqliteMemoryPort,
 } from '../../src/store/sqlite/index.js';
-import { createTurnService, noHooks, type SessionCaller, type TurnService } from '../../src/turns/index.js';
+import { createTurnService, noHooks, type TurnService } from '../../src/turns/index.js';
+import type { SessionCaller } from '../../src/sessions/index.js';
 import { tokenGrants, type TenantGrants } from '../support/token-grants.js';
 import { createScriptedRunner, type ScriptedRunner } from './scripted-runner.js';
 
@@ -39,8 +46,8 @@ export interface Notification {
 
 export interface ServiceFixture {
   db: SqliteDatabase;
-  store: SessionStore;
-  runs: RunStore;
+  store: SessionPort;
+  runs: RunPort;
   /** The SQLite memory port, when the fixture was built with `memory: true`. */
   memory: SqliteMemoryPort | undefined;
   runner: ScriptedRunner;
@@ -102,6 +109,8 @@ export function createServiceFixture(options: ServiceFixtureOptions = {}): Servi
   const turnAgents = options.agents ?? staticAgents({ default: { name: 'default' } });
   const turns = createTurnService({
     agents: turnAgents,
+    // The scripted loop calls no model; a router with no providers resolves the agents' model names to none.
+    router: options.router ?? createModelRouter({ config: {}, events: bus, log }),
     store,
     locks,
     loop: runner,

@@ -1,25 +1,19 @@
-// Builds the real TurnService (session lock, owner check, loop, usage, hooks) over given router, store and recorder.
+// Builds the real TurnService (session lock, owner check, loop, usage, hooks) through the turns module, over given
+// router, store and recorder.
 import type { AgentRegistry, ToolDefinition } from '../../src/agents/index.js';
 import { createToolRegistry } from '../../src/agents/index.js';
 import type { EventBus, Recorder } from '../../src/obs/index.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { ModelRouter } from '../../src/providers/index.js';
-import type { SessionStore } from '../../src/sessions/index.js';
-import {
-  createHookRegistry,
-  createTurnLoop,
-  createTurnService,
-  DEFAULT_TURN_LIMITS,
-  type HookSource,
-  type TurnService,
-} from '../../src/turns/index.js';
+import type { SessionPort } from '../../src/sessions/index.js';
+import { createHookRegistry, createTurnsModule, type HookSource, type TurnService } from '../../src/turns/index.js';
 import { createSessionLocks } from '../../src/coordination/index.js';
 import { tokenGrants, type TenantGrants } from '../support/token-grants.js';
 
 export interface TurnServiceFixtureDeps {
   agents: AgentRegistry;
   router: ModelRouter;
-  store: SessionStore;
+  store: SessionPort;
   recorder: Recorder;
   events: EventBus;
   tools?: readonly ToolDefinition[];
@@ -43,26 +37,17 @@ export function createTurnServiceFixture({
 }: TurnServiceFixtureDeps): TurnService {
   const log = createLogger({ level: 'silent' });
   const hooks = createHookRegistry(hookSources, log);
-  const loop = createTurnLoop({
+  return createTurnsModule({
+    agents,
     router,
     tools: createToolRegistry(tools),
-    events,
-    recorder,
-    hooks,
-    limits: DEFAULT_TURN_LIMITS,
-    append: (key, messages) => store.append(key, messages, now()),
-    log,
-    now,
-  });
-  return createTurnService({
-    agents,
     store,
     locks: createSessionLocks(),
-    loop,
     hooks,
     events,
+    recorder,
     grants: tokenGrants(tenants),
     now,
     log,
-  });
+  }).turns;
 }

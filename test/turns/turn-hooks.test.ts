@@ -5,6 +5,7 @@ import { defineTool } from '../../src/agents/index.js';
 import { providerConfigSchema } from '../../src/config/index.js';
 import { createEventBus, createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
+import { readSessionKey } from '../../src/sessions/index.js';
 import {
   createSqliteEvidencePort,
   createSqliteSessionPort,
@@ -108,7 +109,7 @@ describe('turn hooks', () => {
     const turns = turnsWith({ name: 'memory', hooks: recall });
     llm.script({ text: 'Hello Bob' });
     const result = await turns.run({
-      sessionKey: 'default:alice:ws',
+      ...readSessionKey('default:alice:ws'),
       message: 'What is my name?',
       caller: callerOf('alice'),
       signal: new AbortController().signal,
@@ -138,7 +139,7 @@ describe('turn hooks', () => {
     );
     llm.script({ text: 'ok' });
     await turns.run({
-      sessionKey: 'default:alice:ws',
+      ...readSessionKey('default:alice:ws'),
       message: 'hi',
       caller: callerOf('alice'),
       signal: new AbortController().signal,
@@ -158,7 +159,7 @@ describe('turn hooks', () => {
       { text: 'I was not allowed to run that.' },
     );
     const result = await turns.run({
-      sessionKey: 'default:alice:ws',
+      ...readSessionKey('default:alice:ws'),
       message: 'clean up',
       caller: callerOf('alice'),
       signal: new AbortController().signal,
@@ -188,7 +189,7 @@ describe('turn hooks', () => {
     const turns = turnsWith({ name: 'approvals', hooks: approvals });
     llm.script({ toolCalls: [{ name: 'shell', arguments: { command: 'ls' } }] }, { text: 'Listed.' });
     const turn = turns.run({
-      sessionKey: 'default:alice:ws',
+      ...readSessionKey('default:alice:ws'),
       message: 'list',
       caller: callerOf('alice'),
       signal: new AbortController().signal,
@@ -218,7 +219,7 @@ describe('turn hooks', () => {
     llm.script({ toolCalls: [{ name: 'shell', arguments: { command: 'ls' } }] });
     const abort = new AbortController();
     const turn = turns.run({
-      sessionKey: 'default:alice:ws',
+      ...readSessionKey('default:alice:ws'),
       message: 'list',
       caller: callerOf('alice'),
       signal: abort.signal,
@@ -253,7 +254,7 @@ describe('turn hooks', () => {
       { text: 'Done.', usage: { inputTokens: 30, outputTokens: 7 } },
     );
     const result = await turns.run({
-      sessionKey: 'default:alice:ws',
+      ...readSessionKey('default:alice:ws'),
       message: 'what day is it',
       caller: callerOf('alice'),
       signal: new AbortController().signal,
@@ -271,5 +272,32 @@ describe('turn hooks', () => {
         clientId: 'alice',
       },
     ]);
+  });
+
+  it('hooks see the key parts the request carried, for every step of the turn', async () => {
+    const seen: unknown[] = [];
+    const observer: Partial<TurnHooks> = {
+      beforeModel: async (_input, ctx) => {
+        seen.push({ sessionKey: ctx.sessionKey, keyParts: ctx.keyParts });
+        return undefined;
+      },
+      afterTurn: async (_summary, ctx) => {
+        seen.push({ sessionKey: ctx.sessionKey, keyParts: ctx.keyParts });
+      },
+    };
+    const turns = turnsWith({ name: 'observer', hooks: observer });
+    llm.script({ toolCalls: [{ name: 'shell', arguments: { command: 'ls' } }] }, { text: 'done' });
+    await turns.run({
+      ...readSessionKey('acme:alice:telegram:42'),
+      message: 'list',
+      caller: callerOf('alice', true),
+      signal: new AbortController().signal,
+    });
+    const expected = {
+      sessionKey: 'acme:alice:telegram:42',
+      keyParts: { tenantId: 'acme', userId: 'alice', channelId: 'telegram', peerId: '42' },
+    };
+    // Two model steps (the tool call, then the answer) and the end of the turn.
+    expect(seen).toEqual([expected, expected, expected]);
   });
 });

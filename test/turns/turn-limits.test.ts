@@ -1,5 +1,6 @@
 // Turn limits an agent sets under `budget` (tool result cap, loop repeat limit), seen on the wire and in the result.
 import { z } from 'zod';
+import { readSessionKey } from '../../src/sessions/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defineTool } from '../../src/agents/index.js';
 import { providerConfigSchema } from '../../src/config/index.js';
@@ -70,7 +71,12 @@ describe('turn limits from the agent budget', () => {
   }
 
   const run = (turns: TurnService, sessionKey = 'default:alice:ws') =>
-    turns.run({ sessionKey, message: 'go', caller: callerOf('alice'), signal: new AbortController().signal });
+    turns.run({
+      ...readSessionKey(sessionKey),
+      message: 'go',
+      caller: callerOf('alice'),
+      signal: new AbortController().signal,
+    });
   const toolResults = async () =>
     (await store.history('default:alice:ws'))
       .filter((message) => message.role === 'tool')

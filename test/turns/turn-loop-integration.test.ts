@@ -6,7 +6,7 @@ import { createLogger } from '../../src/obs/logger.js';
 import { createRecorder, type Recorder } from '../../src/obs/recorder.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import { createRunControl, createSubAgentRuns, type SubAgentRuns } from '../../src/runs/index.js';
-import { createSessionService, type SessionService } from '../../src/sessions/index.js';
+import { createSessionService, type SessionService, readSessionKey } from '../../src/sessions/index.js';
 import {
   createSqliteEvidencePort,
   createSqliteRunPort,
@@ -148,7 +148,7 @@ describe('session service over the turn loop', () => {
 
   it("refuses a turn on another client's session before writing anything: no message, no update, no model call", async () => {
     llm.script({ text: 'Only for alice' });
-    await runner.run({ sessionKey: 'default:alice:ws', message: 'hello', caller: callerOf('alice'), signal });
+    await runner.run({ ...readSessionKey('default:alice:ws'), message: 'hello', caller: callerOf('alice'), signal });
     const before = await store.get('default:alice:ws');
     const trajectoryRows = async () => {
       await recorder.flush();
@@ -156,7 +156,7 @@ describe('session service over the turn loop', () => {
     };
     const rowsBefore = await trajectoryRows();
     await expect(
-      runner.run({ sessionKey: 'default:alice:ws', message: 'hijack', caller: callerOf('mallory'), signal }),
+      runner.run({ ...readSessionKey('default:alice:ws'), message: 'hijack', caller: callerOf('mallory'), signal }),
     ).rejects.toMatchObject({
       kind: 'forbidden',
     });
@@ -170,9 +170,9 @@ describe('session service over the turn loop', () => {
   });
 
   it('runs an admin caller on any session and a new key for anyone, owned by its creator', async () => {
-    await runner.run({ sessionKey: 'default:alice:ws', message: 'one', caller: callerOf('alice'), signal });
-    await runner.run({ sessionKey: 'default:alice:ws', message: 'two', caller: callerOf('root', true), signal });
-    await runner.run({ sessionKey: 'default:bob:ws', message: 'three', caller: callerOf('alice'), signal });
+    await runner.run({ ...readSessionKey('default:alice:ws'), message: 'one', caller: callerOf('alice'), signal });
+    await runner.run({ ...readSessionKey('default:alice:ws'), message: 'two', caller: callerOf('root', true), signal });
+    await runner.run({ ...readSessionKey('default:bob:ws'), message: 'three', caller: callerOf('alice'), signal });
     expect(await store.get('default:alice:ws')).toMatchObject({ ownerId: 'alice', messageCount: 4 });
     expect((await store.get('default:bob:ws'))?.ownerId).toBe('alice');
     // A row from before owners were recorded, without a requester: only admins reach it.
@@ -186,9 +186,9 @@ describe('session service over the turn loop', () => {
       ownerId: null,
     });
     await expect(
-      runner.run({ sessionKey: 'default:legacy:ws', message: 'x', caller: callerOf('alice'), signal }),
+      runner.run({ ...readSessionKey('default:legacy:ws'), message: 'x', caller: callerOf('alice'), signal }),
     ).rejects.toMatchObject({ kind: 'forbidden' });
-    await runner.run({ sessionKey: 'default:legacy:ws', message: 'x', caller: callerOf('root', true), signal });
+    await runner.run({ ...readSessionKey('default:legacy:ws'), message: 'x', caller: callerOf('root', true), signal });
     expect(await store.get('default:legacy:ws')).toMatchObject({ ownerId: null, messageCount: 2 });
   });
 

@@ -21,7 +21,8 @@ import {
   type SqliteDatabase,
   type SqliteSessionPort,
 } from '../../src/store/sqlite/index.js';
-import { readSessionUsage, type TurnService } from '../../src/turns/index.js';
+import type { TurnService } from '../../src/turns/index.js';
+import { readSessionUsage, readSessionKey } from '../../src/sessions/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
 import { createTurnServiceFixture } from './turn-fixture.js';
@@ -81,8 +82,8 @@ describe('turn service', () => {
       { text: 'one', usage: { inputTokens: 10, outputTokens: 2 } },
       { text: 'two', usage: { inputTokens: 20, outputTokens: 3 } },
     );
-    await turns.run({ sessionKey: 'default:alice:group-1', message: 'a', caller: callerOf('alice'), signal });
-    await turns.run({ sessionKey: 'default:alice:group-1', message: 'b', caller: callerOf('alice'), signal });
+    await turns.run({ ...readSessionKey('default:alice:group-1'), message: 'a', caller: callerOf('alice'), signal });
+    await turns.run({ ...readSessionKey('default:alice:group-1'), message: 'b', caller: callerOf('alice'), signal });
     expect(await created()).toEqual([{ sessionKey: 'default:alice:group-1', agentId: 'default', kind: 'group' }]);
     const session = await store.get('default:alice:group-1');
     expect(session).toMatchObject({ kind: 'group', ownerId: 'alice', metadata: { requestedBy: 'alice' } });
@@ -91,26 +92,35 @@ describe('turn service', () => {
 
   it('a session made by ensureSession (a spawn) is the same kind of record, and its turn adds no second session:created', async () => {
     await turns.ensureSession({
-      sessionKey: 'default:alice:subagent:r1',
+      ...readSessionKey('default:alice:subagent:r1'),
       agentId: 'default',
       caller: callerOf('alice'),
       metadata: { kind: 'sub-agent' },
     });
     llm.script({ text: 'done' });
-    await turns.run({ sessionKey: 'default:alice:subagent:r1', message: 'task', caller: callerOf('alice'), signal });
+    await turns.run({
+      ...readSessionKey('default:alice:subagent:r1'),
+      message: 'task',
+      caller: callerOf('alice'),
+      signal,
+    });
     expect(await created()).toEqual([
       { sessionKey: 'default:alice:subagent:r1', agentId: 'default', kind: 'sub-agent' },
     ]);
     await expect(
-      turns.ensureSession({ sessionKey: 'default:alice:subagent:r1', agentId: 'default', caller: callerOf('mallory') }),
+      turns.ensureSession({
+        ...readSessionKey('default:alice:subagent:r1'),
+        agentId: 'default',
+        caller: callerOf('mallory'),
+      }),
     ).rejects.toThrow(expect.objectContaining({ kind: 'forbidden' }));
   });
 
   it('runs the turns of one session one after the other', async () => {
     llm.script({ text: 'first', delayMs: 50 }, { text: 'second' });
     const [first, second] = await Promise.all([
-      turns.run({ sessionKey: 'default:alice:ws', message: 'a', caller: callerOf('alice'), signal }),
-      turns.run({ sessionKey: 'default:alice:ws', message: 'b', caller: callerOf('alice'), signal }),
+      turns.run({ ...readSessionKey('default:alice:ws'), message: 'a', caller: callerOf('alice'), signal }),
+      turns.run({ ...readSessionKey('default:alice:ws'), message: 'b', caller: callerOf('alice'), signal }),
     ]);
     expect([first.response, second.response]).toEqual(['first', 'second']);
     expect((await store.history('default:alice:ws')).map((message) => message.content)).toEqual([
@@ -129,7 +139,7 @@ describe('turn service', () => {
     ];
     const key = 'default:openai-api:openai:chatcmpl-1';
     const result = await turns.run({
-      sessionKey: key,
+      ...readSessionKey(key),
       message: 'now',
       caller: callerOf('api'),
       seedHistory,
@@ -226,7 +236,7 @@ describe('turn service: what a turn has stored when it answers', () => {
     for (const key of keys) llm.script({ text: `answer for ${key}`, heldUntil: held });
     const answered = keys.map(async (sessionKey) => {
       const result = await turns.run({
-        sessionKey,
+        ...readSessionKey(sessionKey),
         message: `question for ${sessionKey}`,
         caller: callerOf('alice'),
         signal,
@@ -258,8 +268,40 @@ describe('turn service: what a turn has stored when it answers', () => {
       }
     });
     await expect(
-      turns.run({ sessionKey: 'default:alice:doomed', message: 'hello', caller: callerOf('alice'), signal }),
+      turns.run({ ...readSessionKey('default:alice:doomed'), message: 'hello', caller: callerOf('alice'), signal }),
     ).rejects.toThrow(expect.objectContaining({ kind: 'not_found' }));
     expect(committed('default:alice:doomed')).toEqual({ messages: [], turns: undefined });
+  });
+
+  it("chooses the agent's models once per turn: each configured name is resolved once, fallbacks included", async () => {
+    const bus = createEventBus({ now: Date.now, log });
+    const router = createModelRouter({
+      config: {
+        local: providerConfigSchema.parse({
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'small' }, { id: 'large' }],
+        }),
+      },
+      events: bus,
+      log,
+    });
+    const resolved: string[] = [];
+    const counting: typeof router = {
+      ...router,
+      resolve: (name) => {
+        resolved.push(name);
+        return router.resolve(name);
+      },
+    };
+    const agents = staticAgents({ default: { name: 'Assistant', model: 'small', fallbackModels: ['local/large'] } });
+    const service = createTurnServiceFixture({ agents, router: counting, store, recorder, events: bus });
+    llm.script({ text: 'one' }, { text: 'two' });
+    await service.run({ ...readSessionKey('default:alice:ws'), message: 'a', caller: callerOf('alice'), signal });
+    expect(resolved).toEqual(['small', 'local/large']);
+    await service.run({ ...readSessionKey('default:alice:ws'), message: 'b', caller: callerOf('alice'), signal });
+    expect(resolved).toEqual(['small', 'local/large', 'small', 'local/large']);
+    // The chosen models are the ones the turn called.
+    expect(llm.chatRequests().map((request) => request.body)).toMatchObject([{ model: 'small' }, { model: 'small' }]);
   });
 });

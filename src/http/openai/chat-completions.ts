@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Caller } from '../../server/index.js';
 import { requestSignal, openSseStream, type SseFrame } from '../../server/index.js';
 import { argumentsText, type TranscriptToolCall } from '../../providers/index.js';
-import { sessionCallerOf, type TurnRequest, type TurnResult } from '../../turns/index.js';
+import type { TurnRequest, TurnResult } from '../../turns/index.js';
+import { sessionCallerOf } from '../../sessions/index.js';
 import {
   CHAT_SETTING_PARAMS,
   chatClientTools,
@@ -57,7 +58,7 @@ function prepare(ctx: OpenAiContext, body: ChatCompletionRequest, caller: Caller
       ...target,
       ...input,
       // Spec rule 2 of "What the service does": each request is a session of its own, owned by its token.
-      sessionKey: openAiSessionKey(id),
+      ...openAiSessionKey(id),
       caller: sessionCallerOf(caller),
       isKeyUnique: true,
       ...((body.store ?? ctx.storeTranscripts?.()) === true ? {} : { stateless: true }),

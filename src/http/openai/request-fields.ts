@@ -1,16 +1,8 @@
 // Request fields /v1/chat/completions and /v1/responses share: function tools, metadata, output formats, and the provider check.
 import { z } from 'zod';
-import type { AgentRegistry } from '../../agents/index.js';
 import { safeKeySchema } from '../../config/index.js';
 import { GatewayError } from '../../errors.js';
-import {
-  resolveAgentModel,
-  type CallSettings,
-  type ModelRef,
-  type ModelRouter,
-  type ToolSpec,
-  type WireResponseFormat,
-} from '../../providers/index.js';
+import type { CallSettings, ModelRouter, ToolSpec, WireResponseFormat } from '../../providers/index.js';
 import type { TurnTarget } from './turn-input.js';
 
 /** OpenAI's function definition: a name models can say, a description and a JSON Schema for the arguments. */
@@ -103,17 +95,13 @@ export function responseFormatOf(format: FormatField): WireResponseFormat {
  * provider, never a silent drop). Fallback models that cannot honour them are skipped when the turn runs.
  */
 export function assertSettingsHonoured(
-  {
-    agents,
-    router,
-  }: { agents: Pick<AgentRegistry, 'get' | 'defaultAgentId'>; router: Pick<ModelRouter, 'resolve' | 'unsupported'> },
+  { router }: { router: Pick<ModelRouter, 'unsupported'> },
   target: TurnTarget,
   settings: CallSettings,
   params: Readonly<Record<string, string>>,
 ): void {
   if (Object.keys(settings).length === 0) return;
-  const model = target.model ?? primaryOfAgent(agents, router, target.agentId ?? agents.defaultAgentId());
-  if (model === undefined) return;
+  const model = target.models.primary;
   const refused = router.unsupported(model, settings);
   const first = refused[0];
   if (first === undefined) return;
@@ -122,13 +110,4 @@ export function assertSettingsHonoured(
     param,
     provider: model.provider,
   });
-}
-
-function primaryOfAgent(
-  agents: Pick<AgentRegistry, 'get'>,
-  router: Pick<ModelRouter, 'resolve'>,
-  agentId: string | undefined,
-): ModelRef | undefined {
-  const agent = agentId === undefined ? undefined : agents.get(agentId);
-  return agent === undefined ? undefined : resolveAgentModel(agent.config, router);
 }

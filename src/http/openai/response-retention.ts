@@ -2,7 +2,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { responseForbidden, responseNotFound } from '../../errors.js';
 import type { ResponseRecord } from '../../store/index.js';
-import type { SessionCaller } from '../../turns/index.js';
+import type { SessionCaller } from '../../sessions/index.js';
 import type { OpenAiContext } from './types.js';
 
 const DAY_MS = 86_400_000;

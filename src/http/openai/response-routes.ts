@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { GatewayError, responseNotFound } from '../../errors.js';
 import { UNFINISHED_RESPONSE_STATUSES, type StoredResponse } from '../../store/index.js';
-import { sessionCallerOf } from '../../turns/index.js';
+import { sessionCallerOf } from '../../sessions/index.js';
 import { restatedBody, type BackgroundResponses } from './background-responses.js';
 import { createResponseSweep, usableResponse } from './response-retention.js';
 import type { OpenAiContext } from './types.js';

@@ -5,7 +5,8 @@ import type { Caller } from '../../server/index.js';
 import { requestSignal, openSseStream } from '../../server/index.js';
 import { GatewayError } from '../../errors.js';
 import { UNFINISHED_RESPONSE_STATUSES } from '../../store/index.js';
-import { sessionCallerOf, type TurnRequest } from '../../turns/index.js';
+import type { TurnRequest } from '../../turns/index.js';
+import { readSessionKey, sessionCallerOf } from '../../sessions/index.js';
 import type { BackgroundResponses } from './background-responses.js';
 import { assertSettingsHonoured } from './request-fields.js';
 import {
@@ -80,7 +81,7 @@ async function prepare(
   const clientTools = responsesClientTools(body);
   const now = ctx.now();
   const responseId = `resp_${ctx.newId()}`;
-  let sessionKey = openAiSessionKey(responseId);
+  let key = openAiSessionKey(responseId);
   const previousId = body.previous_response_id ?? null;
   const input = responsesInput(body, now, previousId !== null);
   if (previousId !== null) {
@@ -100,7 +101,8 @@ async function prepare(
         { param: 'previous_response_id' },
       );
     }
-    sessionKey = previous.sessionKey;
+    // A stored key: read again like any key that comes in, so the turn carries its parts.
+    key = readSessionKey(previous.sessionKey, 'previous_response_id');
   }
   const instructions = body.instructions ?? null;
   const systemPrompt = [instructions, input.systemPrompt]
@@ -117,7 +119,7 @@ async function prepare(
       ...target,
       message: input.message,
       seedHistory: input.seedHistory,
-      sessionKey,
+      ...key,
       caller,
       ...(systemPrompt === '' ? {} : { systemPrompt }),
       ...(Object.keys(settings).length === 0 ? {} : { settings }),

@@ -2,22 +2,24 @@
 import { agentModels, type AgentDefinition, type AgentRegistry } from '../../agents/index.js';
 import { agentSuspended, agentWithoutModel, GatewayError } from '../../errors.js';
 import type { ModelRef, ModelRouter, TranscriptMessage, TranscriptToolCall } from '../../providers/index.js';
-import { formatSessionKey, type FinishReason, type ToolOutput, type TurnResult } from '../../turns/index.js';
+import type { FinishReason, ToolOutput, TurnModels, TurnResult } from '../../turns/index.js';
+import { makeSessionKey, type ParsedSessionKey } from '../../sessions/index.js';
 
 /** Session keys of /v1 requests (spec: "Session key used for OpenAI-compatible requests"). */
 export const OPENAI_USER_ID = 'openai-api';
 export const OPENAI_CHANNEL_ID = 'openai';
 
 /** `default:openai-api:openai:<peerId>`, the peer being the completion or first response id. */
-export function openAiSessionKey(peerId: string): string {
-  return formatSessionKey({ userId: OPENAI_USER_ID, channelId: OPENAI_CHANNEL_ID, peerId });
+export function openAiSessionKey(peerId: string): ParsedSessionKey {
+  return makeSessionKey({ userId: OPENAI_USER_ID, channelId: OPENAI_CHANNEL_ID, peerId });
 }
 
+/** Who runs the turn and on which models, chosen once where the request is read; the turn carries them (TurnRequest). */
 export interface TurnTarget {
   /** Set when `model` named an agent. */
   agentId?: string;
-  /** Set when `model` named a provider model; the default agent runs with it. */
-  model?: ModelRef;
+  /** The named agent's models, or the provider model `model` named (the default agent then runs with it alone). */
+  models: TurnModels;
 }
 
 type ModelNames = { agents: Pick<AgentRegistry, 'get'>; router: Pick<ModelRouter, 'resolve'> };
@@ -41,13 +43,14 @@ export function lookupModel(
 export function resolveTarget(model: string, names: ModelNames): TurnTarget {
   const found = lookupModel(model, names);
   if (found === undefined) throw new GatewayError('not_found', `Model not found: ${model}`, { param: 'model' });
-  if ('ref' in found) return { model: found.ref };
+  if ('ref' in found) return { models: { primary: found.ref, fallbacks: [] } };
   const { agent } = found;
   // Refused here so a stream never starts for it (the turn loop would refuse it too, after the headers).
   if (agent.status === 'suspended') throw agentSuspended(model, 'model');
+  const { primary, fallbacks } = agentModels(agent.config, names.router);
   // Also refused up front: a 5xx would tell the client to retry what only a config change can fix.
-  if (agentModels(agent.config, names.router).primary === undefined) throw agentWithoutModel(model, 'model');
-  return { agentId: model };
+  if (primary === undefined) throw agentWithoutModel(model, 'model');
+  return { agentId: model, models: { primary, fallbacks } };
 }
 
 /** A message with its content reduced to text; assistant messages keep their tool calls, tool messages their call id. */

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { grantsRest } from '../../server/index.js';
-import { sessionCallerOf } from '../../turns/index.js';
+import { sessionCallerOf } from '../../sessions/index.js';
 import { createEventAudience } from './event-audience.js';
 import type { RestContext } from './types.js';
 import { parseInput } from './validation.js';

@@ -4,15 +4,15 @@ import { z } from 'zod';
 import { agentNotFound, agentSuspended, publicMessage } from '../../errors.js';
 import { grantsRest, type Caller } from '../../server/index.js';
 import { requestSignal, openSseStream } from '../../server/index.js';
+import { turnReply, type TurnRequest } from '../../turns/index.js';
 import {
   assertSessionAccess,
   channelOf,
-  formatSessionKey,
-  normalizeSessionKey,
+  makeSessionKey,
+  readSessionKey,
   sessionCallerOf,
-  turnReply,
-  type TurnRequest,
-} from '../../turns/index.js';
+  type ParsedSessionKey,
+} from '../../sessions/index.js';
 import { streamTurn } from '../turn-stream.js';
 import type { RestContext } from './types.js';
 import { parseInput } from './validation.js';
@@ -50,8 +50,8 @@ function userPart(clientId: string): string {
   return clientId.replaceAll(':', '_');
 }
 
-export function restSessionKey(clientId: string, channelId = REST_CHANNEL_ID): string {
-  return formatSessionKey({ userId: userPart(clientId), channelId });
+export function restSessionKey(clientId: string, channelId = REST_CHANNEL_ID): ParsedSessionKey {
+  return makeSessionKey({ userId: userPart(clientId), channelId });
 }
 
 async function chatTurn(
@@ -65,16 +65,16 @@ async function chatTurn(
     if (agent.status === 'suspended') throw agentSuspended(input.agentId);
   }
   const caller = sessionCallerOf(requester);
-  const sessionKey =
+  const key =
     input.sessionKey === undefined
       ? restSessionKey(requester.clientId)
-      : normalizeSessionKey(input.sessionKey, 'sessionKey');
+      : readSessionKey(input.sessionKey, 'sessionKey');
   // Checked here too so a stream is refused with 403 before its headers go out; the turn checks again under the lock.
-  const existing = await ctx.sessions.get(sessionKey);
+  const existing = await ctx.sessions.get(key.sessionKey);
   if (existing !== undefined) assertSessionAccess(existing, caller);
   const turn: Omit<TurnRequest, 'signal' | 'onDelta'> = {
+    ...key,
     message: input.message,
-    sessionKey,
     caller,
     ...(input.agentId === undefined ? {} : { agentId: input.agentId }),
   };

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { grantsRest } from '../../server/index.js';
 import { createAsyncQueue, openSseStream, pipeToSse, type SseFrame } from '../../server/index.js';
 import type { EventFeed, FeedEntry } from '../../coordination/index.js';
-import { sessionCallerOf } from '../../turns/index.js';
+import { sessionCallerOf } from '../../sessions/index.js';
 import { createEventAudience, type EventAudience } from './event-audience.js';
 import type { RestContext } from './types.js';
 import { parseInput } from './validation.js';

@@ -5,7 +5,7 @@ import type { EventFeed } from '../../coordination/index.js';
 import type { ChannelActivity, EventBus } from '../../obs/index.js';
 import type { ModelRouter } from '../../providers/index.js';
 import type { RequestAuth } from '../../server/index.js';
-import type { SessionStore } from '../../sessions/index.js';
+import type { SessionPort } from '../../sessions/index.js';
 import type { TurnRunner } from '../../turns/index.js';
 
 export interface RestRoutesDeps {
@@ -14,7 +14,7 @@ export interface RestRoutesDeps {
   agents: Pick<AgentRegistry, 'get' | 'list'>;
   /** Fills an agent's provider when its config names only a model (GET /api/agents). */
   router: Pick<ModelRouter, 'resolve'>;
-  sessions: Pick<SessionStore, 'get' | 'list' | 'history'>;
+  sessions: Pick<SessionPort, 'get' | 'list' | 'history'>;
   events: EventBus;
   /** Recorded channel activity (obs), merged into GET /api/channels. */
   channelActivity: { all(): Promise<ChannelActivity[]> };

@@ -50,15 +50,47 @@ function thrown(action: () => unknown): GatewayError {
 
 describe('resolveTarget', () => {
   it('runs an agent by id, and the default agent with a provider/model or bare model id', () => {
-    expect(resolveTarget('writer', { agents, router })).toEqual({ agentId: 'writer' });
-    expect(resolveTarget('local/small', { agents, router })).toEqual({
-      model: { provider: 'local', modelId: 'small' },
+    expect(resolveTarget('writer', { agents, router })).toEqual({
+      agentId: 'writer',
+      models: { primary: { provider: 'local', modelId: 'large' }, fallbacks: [] },
     });
-    expect(resolveTarget('large', { agents, router })).toEqual({ model: { provider: 'local', modelId: 'large' } });
+    expect(resolveTarget('local/small', { agents, router })).toEqual({
+      models: { primary: { provider: 'local', modelId: 'small' }, fallbacks: [] },
+    });
+    expect(resolveTarget('large', { agents, router })).toEqual({
+      models: { primary: { provider: 'local', modelId: 'large' }, fallbacks: [] },
+    });
+  });
+
+  it("chooses the named agent's models where the request is read, fallbacks in order; the turn carries them", () => {
+    const withFallbacks = {
+      get: (id: string) =>
+        id === 'writer'
+          ? {
+              id,
+              status: 'active' as const,
+              config: agentConfigSchema.parse({
+                name: id,
+                model: 'large',
+                fallbackModels: ['local/small', 'local/gone'],
+              }),
+            }
+          : undefined,
+    };
+    expect(resolveTarget('writer', { agents: withFallbacks, router })).toEqual({
+      agentId: 'writer',
+      models: {
+        primary: { provider: 'local', modelId: 'large' },
+        fallbacks: [{ provider: 'local', modelId: 'small' }],
+      },
+    });
   });
 
   it('prefers an agent over a bare model id of the same name', () => {
-    expect(resolveTarget('small', { agents, router })).toEqual({ agentId: 'small' });
+    expect(resolveTarget('small', { agents, router })).toEqual({
+      agentId: 'small',
+      models: { primary: { provider: 'local', modelId: 'large' }, fallbacks: [] },
+    });
   });
 
   it('throws not_found `Model not found: <model>` naming the param, and conflict for a suspended agent', () => {
@@ -221,6 +253,9 @@ describe('finish reasons and failed turns', () => {
   });
 
   it('keys each request as its own session', () => {
-    expect(openAiSessionKey('chatcmpl-1')).toBe('default:openai-api:openai:chatcmpl-1');
+    expect(openAiSessionKey('chatcmpl-1')).toEqual({
+      sessionKey: 'default:openai-api:openai:chatcmpl-1',
+      keyParts: { tenantId: 'default', userId: 'openai-api', channelId: 'openai', peerId: 'chatcmpl-1' },
+    });
   });
 });

@@ -1,17 +1,14 @@
 // Create or edit an agent: name, id, provider, model, system prompt, steps and tools; server errors shown by their field.
 import { useState } from 'preact/hooks';
 import { fieldErrorsOf } from '../lib/field-errors';
-import { call } from '../lib/rpc';
+import { call, type ResultOf } from '../lib/rpc';
 import { Field, Notice } from './ui';
 
-export interface AgentConfig {
-  name: string;
-  provider?: string;
-  model?: string;
-  systemPrompt?: string;
-  maxSteps?: number;
-  tools?: string[];
-}
+/** The fields of an agent's configuration the form edits, as agents.get answers them. */
+export type AgentConfig = Pick<
+  ResultOf<'agents.get'>,
+  'name' | 'provider' | 'model' | 'systemPrompt' | 'maxSteps' | 'tools'
+>;
 
 interface AgentFormProps {
   /** Editing this agent; creating a new one when absent. */
@@ -58,7 +55,7 @@ export function AgentForm({ agentId, initial, providers, onSaved, onCancel }: Ag
       .split(',')
       .map((tool) => tool.trim())
       .filter((tool) => tool !== '');
-    const params: Record<string, unknown> = {
+    const params = {
       name: values.name,
       ...(values.provider === '' ? {} : { provider: values.provider }),
       ...(values.model.trim() === '' ? {} : { model: values.model.trim() }),
@@ -71,7 +68,7 @@ export function AgentForm({ agentId, initial, providers, onSaved, onCancel }: Ag
         await call('agents.update', { agentId, ...params });
         onSaved(agentId);
       } else {
-        const created = await call<{ agentId: string }>('agents.create', {
+        const created = await call('agents.create', {
           ...(values.agentId.trim() === '' ? {} : { agentId: values.agentId.trim() }),
           ...params,
         });

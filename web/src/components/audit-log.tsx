@@ -5,19 +5,6 @@ import { call } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
 import { ErrorNotice, Loading, Section } from './ui';
 
-interface AuditRow {
-  id: string;
-  tenantId: string;
-  agentId: string | null;
-  ts: number;
-  kind: string;
-  classification: string;
-  action: string;
-  actor: string;
-  outcome: string;
-  severity: string;
-}
-
 /** Rows per page (obs.audit.query clamps at 1000). */
 const PAGE_SIZE = 50;
 
@@ -29,9 +16,11 @@ export function AuditLog() {
   const until = pages.at(-1);
   const rows = useAsync(
     () =>
-      call<{ rows: AuditRow[] }>('obs.audit.query', {
+      call('obs.audit.query', {
         limit: PAGE_SIZE,
-        ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value.trim() !== '')),
+        ...(filters.kind.trim() === '' ? {} : { kind: filters.kind }),
+        ...(filters.agentId.trim() === '' ? {} : { agentId: filters.agentId }),
+        ...(filters.outcome.trim() === '' ? {} : { outcome: filters.outcome }),
         ...(until === undefined ? {} : { until }),
       }),
     [filters, until],

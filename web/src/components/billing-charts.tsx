@@ -1,40 +1,27 @@
 // Billing charts: cost and tokens by agent and by provider, and tokens per UTC hour over the last 24 hours.
 import { useMemo } from 'preact/hooks';
 import { formatNumber, formatUsd } from '../lib/format';
-import { call } from '../lib/rpc';
+import { call, type ResultOf } from '../lib/rpc';
 import { listAgents } from '../lib/transcript';
 import { useAsync } from '../lib/use-async';
 import { Chart } from './chart';
 import { ErrorNotice, KeyValues, Loading, Section } from './ui';
 
-interface Totals {
-  totalCost: number;
-  totalTokens: number;
-  callCount: number;
-  totalCacheSaved: number;
-}
-interface ProviderRow {
-  provider: string;
-  inputTokens: number;
-  outputTokens: number;
-  estimatedCostUsd: number;
-}
-
-async function byAgent(): Promise<{ agentId: string; totals: Totals }[]> {
+async function byAgent(): Promise<{ agentId: string; totals: ResultOf<'obs.billing.byAgent'> }[]> {
   const agents = await listAgents();
   return Promise.all(
     agents.map(async (agent) => ({
       agentId: agent.id,
-      totals: await call<Totals>('obs.billing.byAgent', { agentId: agent.id }),
+      totals: await call('obs.billing.byAgent', { agentId: agent.id }),
     })),
   );
 }
 
 export function BillingCharts() {
-  const total = useAsync(() => call<Totals>('obs.billing.total'), []);
+  const total = useAsync(() => call('obs.billing.total'), []);
   const agents = useAsync(byAgent, []);
-  const providers = useAsync(() => call<{ providers: ProviderRow[] }>('obs.billing.byProvider'), []);
-  const hours = useAsync(() => call<{ hour: number; tokens: number }[]>('obs.billing.usage24h'), []);
+  const providers = useAsync(() => call('obs.billing.byProvider'), []);
+  const hours = useAsync(() => call('obs.billing.usage24h'), []);
   const agentChart = useMemo(
     () => ({
       labels: (agents.data ?? []).map((row) => row.agentId),

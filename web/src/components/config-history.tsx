@@ -1,20 +1,16 @@
 // Config history: commits newest first, each with its diff on demand and a rollback to it.
 import { useState } from 'preact/hooks';
-import { call } from '../lib/rpc';
+import { call, type ResultOf } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
 import { ErrorNotice, Loading, Notice, Section } from './ui';
 
-interface Commit {
-  sha: string;
-  date: string;
-  message: string;
-}
+type Commit = ResultOf<'config.history'>['entries'][number];
 
 /** Commits fetched per "Show more" (config.history allows at most 1000). */
 const HISTORY_STEP = 20;
 
 function DiffView({ sha }: { sha: string }) {
-  const diff = useAsync(() => call<{ diff: string }>('config.diff', { sha }), [sha]);
+  const diff = useAsync(() => call('config.diff', { sha }), [sha]);
   return (
     <>
       <Loading isLoading={diff.isLoading} />
@@ -44,7 +40,7 @@ function DiffView({ sha }: { sha: string }) {
 
 export function ConfigHistory({ version, onRolledBack }: { version: number; onRolledBack: () => void }) {
   const [limit, setLimit] = useState(HISTORY_STEP);
-  const history = useAsync(() => call<{ entries: Commit[] }>('config.history', { limit }), [limit, version]);
+  const history = useAsync(() => call('config.history', { limit }), [limit, version]);
   const [open, setOpen] = useState<string | undefined>(undefined);
   const [note, setNote] = useState<string | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);

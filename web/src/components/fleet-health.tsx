@@ -5,23 +5,11 @@ import { call } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
 import { ErrorNotice, JsonDetails, KeyValues, Loading, Section } from './ui';
 
-interface FleetHealth {
-  windowHours: number;
-  sessions: { total: number; degraded: number; degradedRate: number };
-  degradedByCause: Record<string, number>;
-  topErrorKinds: { kind: string; count: number }[];
-  breakerTripTotal: number;
-  cost: { costUsd: number; totalTokens: number };
-  findings: { code: string; detail: string; count: number; hint: string; severity: string }[];
-  likelyRootCause: { code: string; detail: string; suggestedNextSteps: string[] };
-  suggestedNextSteps: string[];
-}
-
 const WINDOWS = [1, 24, 168] as const;
 
 export function FleetHealthView() {
   const [hours, setHours] = useState<number>(24);
-  const report = useAsync(() => call<FleetHealth>('obs.fleet.health', { sinceHours: hours }), [hours]);
+  const report = useAsync(() => call('obs.fleet.health', { sinceHours: hours }), [hours]);
   const data = report.data;
   return (
     <Section

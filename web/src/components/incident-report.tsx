@@ -1,43 +1,13 @@
 // An obs.explain IncidentReport in words: outcome, cost, timing, failures, likely root cause and next steps.
 import { formatDuration, formatNumber, formatUsd } from '../lib/format';
+import type { ResultOf } from '../lib/rpc';
 import { JsonDetails, KeyValues } from './ui';
 
-interface ToolStat {
-  ok: number;
-  failed: number;
-  topErrorKind: string | null;
-}
+/** What obs.explain answers: the report, or why there is none. */
+type Explained = ResultOf<'obs.explain'>;
+type IncidentReport = Exclude<Explained, { marker: 'session_not_found' }>;
 /** A failed tool call, or a failed model call (then provider, model, status and message say what the provider answered). */
-interface Failure {
-  seq: number;
-  toolName: string;
-  errorKind: string;
-  errorPreview: string;
-  provider?: string;
-  model?: string;
-  status?: number;
-  message?: string;
-  step?: number;
-}
-export interface IncidentReport {
-  sessionKey: string;
-  agentId: string | null;
-  channel: string | null;
-  outcome: { endReason: string; degraded: boolean; severity: string };
-  cost: { costUsd: number; totalTokens: number; cacheReadRatio: number };
-  timing: { durationMs: number; turnCount: number };
-  toolStats: Record<string, ToolStat>;
-  failures: Failure[];
-  summary: string;
-  likelyRootCause: { code: string; detail: string; suggestedNextSteps: string[] };
-  suggestedNextSteps: string[];
-  truncations: { field: string; kept: number; total: number }[];
-}
-export interface SessionNotFound {
-  marker: 'session_not_found';
-  detail: string;
-  suggestedNextSteps: string[];
-}
+type Failure = IncidentReport['failures'][number];
 
 const SEVERITY_TONE: Record<string, string> = { info: 'ok', ok: 'ok', warning: 'warn', error: 'bad', critical: 'bad' };
 
@@ -45,7 +15,7 @@ function words(code: string): string {
   return code.replace(/[_:]/g, ' ');
 }
 
-export function IncidentReportView({ report }: { report: IncidentReport | SessionNotFound }) {
+export function IncidentReportView({ report }: { report: Explained }) {
   if ('marker' in report) {
     return (
       <div class="stack">

@@ -1,26 +1,11 @@
 // Add or edit a scheduled job: name, message, agent and its schedule (cron, interval or once); errors by field.
 import { useState } from 'preact/hooks';
 import { fieldErrorsOf } from '../lib/field-errors';
-import { call } from '../lib/rpc';
+import { call, type ResultOf } from '../lib/rpc';
 import { Field, Notice } from './ui';
 
-export interface JobEntry {
-  id: string;
-  name: string;
-  /** The token that owns the job: names are unique per owner, so an admin addresses another token's job with it. */
-  ownerId: string;
-  scheduleKind: 'cron' | 'interval' | 'once';
-  expr?: string;
-  tz: string;
-  everyMs?: number;
-  at?: string;
-  agentId?: string;
-  message?: string;
-  nextRunAtMs: number | null;
-  enabled: boolean;
-  lastRunAtMs?: number;
-  lastError?: string;
-}
+/** A job as cron.list answers it. */
+export type JobEntry = ResultOf<'cron.list'>['jobs'][number];
 
 const FIELDS = ['name', 'message', 'agentId', 'kind', 'expr', 'tz', 'everyMs', 'at', 'enabled'];
 
@@ -36,7 +21,8 @@ export function JobForm({
   const prefix = job === undefined ? 'new-job' : `job-${job.id}`;
   const [values, setValues] = useState({
     name: job?.name ?? '',
-    message: job?.message ?? '',
+    // A job entry does not carry its message; editing leaves it as it is unless a new one is typed.
+    message: '',
     agentId: job?.agentId ?? '',
     kind: job?.scheduleKind ?? 'cron',
     expr: job?.expr ?? '0 * * * *',
@@ -62,21 +48,24 @@ export function JobForm({
     setError(undefined);
     const schedule =
       values.kind === 'cron'
-        ? { kind: 'cron', expr: values.expr, tz: values.tz }
+        ? { kind: 'cron' as const, expr: values.expr, tz: values.tz }
         : values.kind === 'interval'
-          ? { kind: 'interval', everyMs: Number(values.everyMs) }
-          : { kind: 'once', at: values.at };
-    const params = {
-      name: values.name.trim(),
-      ...(job === undefined ? {} : { ownerId: job.ownerId }),
-      ...(values.message.trim() === '' && job !== undefined ? {} : { message: values.message }),
-      ...(values.agentId.trim() === '' ? {} : { agentId: values.agentId.trim() }),
-      schedule,
-      ...(job === undefined ? {} : { enabled: values.enabled }),
-    };
+          ? { kind: 'interval' as const, everyMs: Number(values.everyMs) }
+          : { kind: 'once' as const, at: values.at };
+    const name = values.name.trim();
+    const agentId = values.agentId.trim() === '' ? {} : { agentId: values.agentId.trim() };
     try {
-      await call(job === undefined ? 'cron.add' : 'cron.update', params);
-      onSaved(job === undefined ? `Job ${params.name} added.` : `Job ${params.name} saved.`);
+      if (job === undefined) await call('cron.add', { name, message: values.message, ...agentId, schedule });
+      else
+        await call('cron.update', {
+          name,
+          ownerId: job.ownerId,
+          ...(values.message.trim() === '' ? {} : { message: values.message }),
+          ...agentId,
+          schedule,
+          enabled: values.enabled,
+        });
+      onSaved(job === undefined ? `Job ${name} added.` : `Job ${name} saved.`);
     } catch (failure) {
       setError(failure);
     }

@@ -3,9 +3,8 @@ import { useState } from 'preact/hooks';
 import { errorText } from '../lib/format';
 import { call } from '../lib/rpc';
 import { BASE, navigate, onLinkClick } from '../lib/router';
-import type { SessionExport } from '../lib/transcript';
 import { useAsync } from '../lib/use-async';
-import { IncidentReportView, type IncidentReport, type SessionNotFound } from './incident-report';
+import { IncidentReportView } from './incident-report';
 import { TranscriptView } from './transcript-view';
 import { ErrorNotice, KeyValues, Loading, Notice, Section } from './ui';
 import { formatTime } from '../lib/format';
@@ -20,8 +19,8 @@ function download(name: string, value: unknown): void {
 }
 
 export function SessionDetail({ sessionKey }: { sessionKey: string }) {
-  const session = useAsync(() => call<SessionExport>('session.export', { session_key: sessionKey }), [sessionKey]);
-  const report = useAsync(() => call<IncidentReport | SessionNotFound>('obs.explain', { sessionKey }), [sessionKey]);
+  const session = useAsync(() => call('session.export', { session_key: sessionKey }), [sessionKey]);
+  const report = useAsync(() => call('obs.explain', { sessionKey }), [sessionKey]);
   const [message, setMessage] = useState<string | undefined>(undefined);
   const [actionError, setActionError] = useState<unknown>(undefined);
 
@@ -36,7 +35,7 @@ export function SessionDetail({ sessionKey }: { sessionKey: string }) {
   const reset = () =>
     act(async () => {
       if (!confirm(`Clear every message of ${sessionKey}?`)) return 'Nothing changed.';
-      const result = await call<{ previousMessageCount: number }>('session.reset', { session_key: sessionKey });
+      const result = await call('session.reset', { session_key: sessionKey });
       session.reload();
       return `Cleared ${result.previousMessageCount} messages.`;
     });

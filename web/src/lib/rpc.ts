@@ -1,6 +1,17 @@
 // JSON-RPC 2.0 over one WebSocket to /ws: requests by id, notifications to listeners, reconnect with backoff.
 import { signal } from '@preact/signals';
+// Types only (erased from the bundle): each method's params and result, read from the gateway's method declarations.
+import type { MethodMap, MethodName } from '../../../src/method-map';
 import { isRecord } from './is-record';
+
+export type { MethodName } from '../../../src/method-map';
+
+/** What `method` answers, as its handler returns it. */
+export type ResultOf<M extends MethodName> = MethodMap[M]['result'];
+/** The params `method` takes, as its zod schema reads them. */
+export type ParamsOf<M extends MethodName> = MethodMap[M]['params'];
+/** The params argument: optional when the method needs none. */
+type ParamsArg<M extends MethodName> = {} extends ParamsOf<M> ? [params?: ParamsOf<M>] : [params: ParamsOf<M>];
 
 export type ConnectionState = 'idle' | 'connecting' | 'open' | 'closed' | 'unauthorized';
 
@@ -132,12 +143,16 @@ export function connect(token: string | null): void {
   else open();
 }
 
-/** Calls one method; rejects with RpcError (or a closed-connection error). */
-export function call<T = unknown>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+/**
+ * Calls one method, its params and result typed from the gateway's declaration of it; rejects with RpcError (or a
+ * closed-connection error).
+ */
+export function call<M extends MethodName>(method: M, ...[params = {}]: ParamsArg<M>): Promise<ResultOf<M>> {
   const id = nextId++;
   const text = JSON.stringify({ jsonrpc: '2.0', id, method, params });
-  return new Promise<T>((resolve, reject) => {
-    pending.set(id, { resolve: (value) => resolve(value as T), reject });
+  return new Promise<ResultOf<M>>((resolve, reject) => {
+    // The one place a reply gets its type: the gateway answers `method` with what its handler returned.
+    pending.set(id, { resolve: (value) => resolve(value as ResultOf<M>), reject });
     if (socket !== null && socket.readyState === WebSocket.OPEN) socket.send(text);
     else queued.push(text);
   });

@@ -1,25 +1,11 @@
 // Transcript messages as session.export returns them, and the agents list every page's agent pickers share.
 import { getJson } from './api';
+import type { ResultOf } from './rpc';
 
-export interface ToolCall {
-  id: string;
-  name: string;
-  input: unknown;
-}
-
-export type TranscriptMessage =
-  | { role: 'system' | 'user'; content: string; timestamp: number }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; timestamp: number }
-  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError: boolean; timestamp: number };
-
-export interface SessionExport {
-  sessionKey: string;
-  messages: TranscriptMessage[];
-  metadata: Record<string, unknown>;
-  messageCount: number;
-  createdAt: number;
-  updatedAt: number;
-}
+/** A session as session.export answers it. */
+export type SessionExport = ResultOf<'session.export'>;
+/** One message of a transcript: user, assistant (with its tool calls), tool result or system. */
+export type TranscriptMessage = SessionExport['messages'][number];
 
 export interface AgentSummary {
   id: string;

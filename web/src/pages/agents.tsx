@@ -1,21 +1,11 @@
 // Agents: list, create and edit (errors by their field), suspend, resume, delete; each agent's models and models.test.
 import { useState } from 'preact/hooks';
-import { AgentForm, type AgentConfig } from '../components/agent-form';
+import { AgentForm } from '../components/agent-form';
 import { ErrorNotice, Loading, Notice, PageTitle, Section } from '../components/ui';
 import { formatDuration } from '../lib/format';
-import { call } from '../lib/rpc';
+import { call, type ResultOf } from '../lib/rpc';
 import { listAgents, type AgentSummary } from '../lib/transcript';
 import { useAsync } from '../lib/use-async';
-
-interface OperationModels {
-  operations: { operationType: string; model: string | null; provider: string | null; source: string }[];
-}
-interface ModelTest {
-  ok: boolean;
-  latencyMs: number;
-  provider: string;
-  error?: string;
-}
 
 function AgentDetail({
   agent,
@@ -26,13 +16,10 @@ function AgentDetail({
   providers: string[];
   onChanged: (note: string) => void;
 }) {
-  const config = useAsync(
-    () => call<AgentConfig & { suspended?: boolean }>('agents.get', { agentId: agent.id }),
-    [agent.id],
-  );
-  const models = useAsync(() => call<OperationModels>('agent.getOperationModels', { agentId: agent.id }), [agent.id]);
+  const config = useAsync(() => call('agents.get', { agentId: agent.id }), [agent.id]);
+  const models = useAsync(() => call('agent.getOperationModels', { agentId: agent.id }), [agent.id]);
   const [isEditing, setEditing] = useState(false);
-  const [test, setTest] = useState<ModelTest | undefined>(undefined);
+  const [test, setTest] = useState<ResultOf<'models.test'> | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   async function run(action: () => Promise<string>) {
     setError(undefined);
@@ -118,7 +105,7 @@ function AgentDetail({
           disabled={chatModel?.model == null}
           onClick={() =>
             void run(async () => {
-              const result = await call<ModelTest>('models.test', {
+              const result = await call('models.test', {
                 model: chatModel?.model ?? '',
                 ...(chatModel?.provider == null ? {} : { provider: chatModel.provider }),
               });
@@ -156,7 +143,7 @@ function AgentDetail({
 
 export default function AgentsPage() {
   const agents = useAsync(listAgents, []);
-  const providers = useAsync(() => call<{ providers: string[] }>('models.list_providers'), []);
+  const providers = useAsync(() => call('models.list_providers'), []);
   const [note, setNote] = useState<string | undefined>(undefined);
   const [isCreating, setCreating] = useState(false);
   const changed = (text: string) => {

@@ -3,22 +3,13 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorNotice, Loading, Notice, PageTitle, Section } from '../components/ui';
 import { formatTime } from '../lib/format';
 import { subscribeEvents } from '../lib/live-events';
-import { call } from '../lib/rpc';
+import { call, type ResultOf } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
 
-interface PendingRequest {
-  id: string;
-  agentId: string;
-  sessionKey: string;
-  toolName: string;
-  args: unknown;
-  requestedBy: string;
-  requestedAt: number;
-  expiresAt: number | null;
-}
+type PendingRequest = ResultOf<'admin.approval.pending'>['requests'][number];
 
 export default function ApprovalsPage() {
-  const pending = useAsync(() => call<{ requests: PendingRequest[] }>('admin.approval.pending'), []);
+  const pending = useAsync(() => call('admin.approval.pending'), []);
   const [note, setNote] = useState<string | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   const { reload } = pending;

@@ -1,19 +1,8 @@
 // Browser: status, tabs and a screenshot of the current tab when the gateway offers browser.*; otherwise "not available".
 import { useState } from 'preact/hooks';
 import { ErrorNotice, KeyValues, Loading, Notice, PageTitle, Section } from '../components/ui';
-import { call, RpcError } from '../lib/rpc';
+import { call, RpcError, type ResultOf } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
-
-interface Status {
-  running: boolean;
-  url?: string;
-  tabCount?: number;
-}
-interface Tab {
-  id: string;
-  url: string;
-  title: string;
-}
 
 /** -32601 (method not found) or an `unavailable` kind: this gateway has no browser to drive. */
 function isUnavailable(error: unknown): boolean {
@@ -21,7 +10,7 @@ function isUnavailable(error: unknown): boolean {
 }
 
 async function hasBrowserMethods(): Promise<boolean> {
-  const document = await call<{ methods?: { name: string }[] }>('rpc.discover');
+  const document = await call('rpc.discover');
   return (document.methods ?? []).some((method) => method.name === 'browser.status');
 }
 
@@ -35,9 +24,10 @@ function NotAvailable() {
 
 function BrowserPanel() {
   const [version, setVersion] = useState(0);
-  const status = useAsync(() => call<Status>('browser.status'), [version]);
+  const status = useAsync(() => call('browser.status'), [version]);
   const tabs = useAsync(
-    () => (status.data?.running === true ? call<{ tabs: Tab[] }>('browser.tabs') : Promise.resolve({ tabs: [] })),
+    (): Promise<ResultOf<'browser.tabs'>> =>
+      status.data?.running === true ? call('browser.tabs') : Promise.resolve({ tabs: [] }),
     [status.data],
   );
   const [shot, setShot] = useState<string | undefined>(undefined);
@@ -96,7 +86,7 @@ function BrowserPanel() {
           <button
             type="button"
             disabled={!running}
-            onClick={() => void act(async () => setShot((await call<{ data: string }>('browser.screenshot', {})).data))}
+            onClick={() => void act(async () => setShot((await call('browser.screenshot', {})).data))}
           >
             Take screenshot
           </button>

@@ -5,7 +5,7 @@ import { ErrorNotice, Field, PageTitle, Section } from '../components/ui';
 import { call, RpcError } from '../lib/rpc';
 import { navigate, pathWith, route } from '../lib/router';
 import { readSse } from '../lib/sse';
-import { listAgents, type SessionExport, type TranscriptMessage } from '../lib/transcript';
+import { listAgents, type TranscriptMessage } from '../lib/transcript';
 import { useAsync } from '../lib/use-async';
 
 function newSessionKey(): string {
@@ -21,7 +21,7 @@ function streamErrorMessage(error: unknown): string {
 
 async function loadTranscript(sessionKey: string): Promise<TranscriptMessage[]> {
   try {
-    return (await call<SessionExport>('session.export', { session_key: sessionKey })).messages;
+    return (await call('session.export', { session_key: sessionKey })).messages;
   } catch (error) {
     if (error instanceof RpcError && error.kind === 'not_found') return [];
     throw error;

@@ -4,13 +4,27 @@ import { ConfigHistory } from '../components/config-history';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Section } from '../components/ui';
 import { errorText } from '../lib/format';
 import { mergePatch } from '../lib/json-patch';
-import { call } from '../lib/rpc';
+import { call, type ResultOf } from '../lib/rpc';
 import { navigate, pathWith, route } from '../lib/router';
 import { useAsync } from '../lib/use-async';
 
-interface ConfigRead {
-  config: Record<string, unknown>;
-  sections: string[];
+/** config.read without a section: the whole config, secrets shown as ***, and its section names. */
+type WholeConfig = Extract<ResultOf<'config.read'>, { sections: readonly string[] }>;
+
+/** Asked for no section, config.read answers the whole config; a section's own value has no `sections` list. */
+function isWholeConfig(read: ResultOf<'config.read'>): read is WholeConfig {
+  return typeof read === 'object' && read !== null && 'sections' in read && Array.isArray(read.sections);
+}
+
+/** One section's value by its name, as the editor starts from it. */
+function sectionValue(config: Readonly<Record<string, unknown>>, name: string): unknown {
+  return config[name];
+}
+
+async function readWholeConfig(): Promise<WholeConfig> {
+  const read = await call('config.read');
+  if (!isWholeConfig(read)) throw new Error('config.read did not answer the whole config');
+  return read;
 }
 
 function SectionEditor({ name, value, onSaved }: { name: string; value: unknown; onSaved: (note: string) => void }) {
@@ -68,7 +82,7 @@ export default function ConfigPage() {
   const selected = route.value.query.get('section') ?? '';
   const [version, setVersion] = useState(0);
   const [saved, setSaved] = useState<string | undefined>(undefined);
-  const config = useAsync(() => call<ConfigRead>('config.read'), [version]);
+  const config = useAsync(readWholeConfig, [version]);
   const changed = () => setVersion(version + 1);
   const sections = config.data?.sections ?? [];
   return (
@@ -103,7 +117,7 @@ export default function ConfigPage() {
           <SectionEditor
             key={`${selected}:${version}`}
             name={selected}
-            value={config.data.config[selected]}
+            value={sectionValue(config.data.config, selected)}
             onSaved={(note) => {
               setSaved(note);
               changed();

@@ -12,29 +12,11 @@ import {
   Section,
 } from '../components/ui';
 import { formatNumber, formatTime } from '../lib/format';
-import { call } from '../lib/rpc';
+import { call, type ResultOf } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
 
-interface MemoryEntry {
-  id: string;
-  content: string;
-  score: number | null;
-  createdAt: string;
-  memoryType: string;
-  trustLevel: string;
-  tenantId: string;
-  agentId: string;
-  sourceSessionKey: string | null;
-  recallCount: number;
-  status: string;
-}
-interface MemoryStats {
-  totalEntries: number;
-  dbSizeBytes: number;
-  embeddingProvider: string | null;
-  cacheHitRate: number | null;
-  byType?: Record<string, number>;
-}
+/** An entry as memory.browse, memory.search and memory.inspect answer it. */
+type MemoryEntry = ResultOf<'memory.browse'>['entries'][number];
 
 /** Entries per browse page (memory.browse allows up to 500). */
 const PAGE_SIZE = 25;
@@ -103,26 +85,18 @@ export default function MemoryPage() {
   const [error, setError] = useState<unknown>(undefined);
   const [note, setNote] = useState<string | undefined>(undefined);
   const [fact, setFact] = useState('');
-  const stats = useAsync(() => call<MemoryStats>('memory.stats'), [version]);
-  const browse = useAsync(
-    () =>
-      call<{ entries: MemoryEntry[]; total: number }>('memory.browse', { offset: page * PAGE_SIZE, limit: PAGE_SIZE }),
-    [page, version],
-  );
+  const stats = useAsync(() => call('memory.stats'), [version]);
+  const browse = useAsync(() => call('memory.browse', { offset: page * PAGE_SIZE, limit: PAGE_SIZE }), [page, version]);
   const results = useAsync(
-    () =>
-      searched === ''
-        ? Promise.resolve(undefined)
-        : call<{ results: MemoryEntry[] }>('memory.search', { query: searched, limit: 20 }),
+    () => (searched === '' ? Promise.resolve(undefined) : call('memory.search', { query: searched, limit: 20 })),
     [searched, version],
   );
   const detail = useAsync(
-    () =>
-      inspected === undefined
-        ? Promise.resolve(undefined)
-        : call<{ entry: MemoryEntry }>('memory.inspect', { id: inspected }),
+    () => (inspected === undefined ? Promise.resolve(undefined) : call('memory.inspect', { id: inspected })),
     [inspected],
   );
+  // Asked with an id, memory.inspect answers { entry } (without one it would answer { stats }).
+  const shown = detail.data?.entry;
 
   async function remove(entry: MemoryEntry) {
     if (!confirm('Delete this memory entry?')) return;
@@ -159,12 +133,9 @@ export default function MemoryPage() {
             rows={[
               ['Entries', formatNumber(stats.data.totalEntries)],
               ['Database size', `${formatNumber(Math.round(stats.data.dbSizeBytes / 1024))} KiB`],
-              ['Embedder', stats.data.embeddingProvider ?? '—'],
-              [
-                'Embedding cache hits',
-                stats.data.cacheHitRate === null ? '—' : `${Math.round(stats.data.cacheHitRate * 100)} %`,
-              ],
-              ...Object.entries(stats.data.byType ?? {}).map(([type, count]): [string, string] => [
+              ['Embedder', stats.data.embeddingProvider],
+              ['Embedding cache hits', `${Math.round(stats.data.cacheHitRate * 100)} %`],
+              ...Object.entries(stats.data.byType).map(([type, count]): [string, string] => [
                 `Type ${type}`,
                 formatNumber(count),
               ]),
@@ -204,21 +175,21 @@ export default function MemoryPage() {
         >
           <Loading isLoading={detail.isLoading} />
           <ErrorNotice error={detail.error} />
-          {detail.data === undefined ? null : (
+          {shown === undefined ? null : (
             <>
-              <p>{detail.data.entry.content}</p>
+              <p>{shown.content}</p>
               <KeyValues
                 rows={[
-                  ['Type', detail.data.entry.memoryType],
-                  ['Trust', detail.data.entry.trustLevel],
-                  ['Status', detail.data.entry.status],
-                  ['Tenant', detail.data.entry.tenantId],
-                  ['Agent', detail.data.entry.agentId],
-                  ['Recalled', formatNumber(detail.data.entry.recallCount)],
-                  ['From session', detail.data.entry.sourceSessionKey ?? '—'],
+                  ['Type', shown.memoryType],
+                  ['Trust', shown.trustLevel],
+                  ['Status', shown.status],
+                  ['Tenant', shown.tenantId],
+                  ['Agent', shown.agentId],
+                  ['Recalled', formatNumber(shown.recallCount)],
+                  ['From session', shown.sourceSessionKey ?? '—'],
                 ]}
               />
-              <JsonDetails summary="All fields" value={detail.data.entry} />
+              <JsonDetails summary="All fields" value={shown} />
             </>
           )}
         </Section>

@@ -6,18 +6,12 @@ import { ErrorNotice, KeyValues, Loading, Notice, PageTitle, Section } from '../
 import { getJson, health } from '../lib/api';
 import { formatDuration, formatNumber, formatTime } from '../lib/format';
 import { liveEvents, liveState, subscribeEvents } from '../lib/live-events';
-import { call } from '../lib/rpc';
+import { call, type ResultOf } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
 
-interface Breaker {
-  state: string;
-  consecutiveFailures: number;
-  retryAt: number | null;
-}
-interface Providers {
-  providers: string[];
-  breakers?: Record<string, Breaker>;
-}
+/** A provider's circuit breaker, as models.list_providers reports it. */
+type Breaker = NonNullable<ResultOf<'models.list_providers'>['breakers']>[string];
+/** A row of GET /api/agents (REST, not typed by the method map). */
 interface AgentRow {
   id: string;
   name: string;
@@ -30,12 +24,10 @@ function StatusCard() {
   const state = useAsync(async () => {
     const [healthy, status, discover] = await Promise.all([
       health(),
-      call<{ uptime: number; nodeVersion: string; pid: number; restartPending?: string[] }>('gateway.status').catch(
-        () => undefined,
-      ),
-      call<{ info?: { version?: string } }>('rpc.discover').catch(() => undefined),
+      call('gateway.status').catch(() => undefined),
+      call('rpc.discover').catch(() => undefined),
     ]);
-    return { healthy, status, version: discover?.info?.version };
+    return { healthy, status, version: discover?.info.version };
   }, []);
   const data = state.data;
   return (
@@ -55,7 +47,7 @@ function StatusCard() {
           ]}
         />
       )}
-      {data?.status?.restartPending === undefined || data.status.restartPending.length === 0 ? null : (
+      {data?.status === undefined || data.status.restartPending.length === 0 ? null : (
         <Notice>
           Config changed that applies only at the next restart (gateway.restart):{' '}
           {data.status.restartPending.join(', ')}.
@@ -73,7 +65,7 @@ function breakerBadge(breaker: Breaker | undefined) {
 
 function AgentsAndProviders() {
   const agents = useAsync(() => getJson<{ agents: AgentRow[] }>('/api/agents'), []);
-  const providers = useAsync(() => call<Providers>('models.list_providers'), []);
+  const providers = useAsync(() => call('models.list_providers'), []);
   return (
     <div class="grid">
       <Section title="Agents">
@@ -103,7 +95,7 @@ function AgentsAndProviders() {
 }
 
 function UsageToday() {
-  const usage = useAsync(() => call<{ hour: number; tokens: number }[]>('obs.billing.usage24h'), []);
+  const usage = useAsync(() => call('obs.billing.usage24h'), []);
   const labels = useMemo(
     () => (usage.data ?? []).map((entry) => `${String(entry.hour).padStart(2, '0')}:00`),
     [usage.data],

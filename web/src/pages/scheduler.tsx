@@ -7,14 +7,6 @@ import { subscribeEvents } from '../lib/live-events';
 import { call } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
 
-interface RunEntry {
-  ts: number;
-  status: 'ok' | 'error' | 'skipped';
-  durationMs: number;
-  summary?: string;
-  error?: string;
-}
-
 /** Jobs per page (cron.list allows up to 500). */
 const PAGE_SIZE = 50;
 /** Runs shown per job. */
@@ -28,7 +20,7 @@ function schedule(job: JobEntry): string {
 
 function JobRuns({ job }: { job: JobEntry }) {
   const runs = useAsync(
-    () => call<{ runs: RunEntry[] }>('cron.runs', { jobName: job.name, ownerId: job.ownerId, limit: RUNS_LIMIT }),
+    () => call('cron.runs', { jobName: job.name, ownerId: job.ownerId, limit: RUNS_LIMIT }),
     [job.id, job.lastRunAtMs],
   );
   return (
@@ -63,7 +55,7 @@ export default function SchedulerPage() {
   const cursor = cursors.at(-1);
   const jobs = useAsync(
     () =>
-      call<{ jobs: JobEntry[]; nextCursor: string | null }>('cron.list', {
+      call('cron.list', {
         limit: PAGE_SIZE,
         ...(cursor === undefined ? {} : { cursor }),
       }),

@@ -12,28 +12,18 @@ import { useAsync } from '../lib/use-async';
 const PAGE_SIZE = 50;
 const KINDS = ['all', 'dm', 'group', 'sub-agent'] as const;
 
-interface SessionRow {
-  sessionKey: string;
-  agentId: string;
-  messageCount: number;
-  updatedAt: number;
-}
-interface SessionPage {
-  sessions: SessionRow[];
-  nextCursor: string | null;
-}
-
 function SessionList() {
   const query = route.value.query;
   const agentId = query.get('agent') ?? '';
-  const kind = query.get('kind') ?? 'all';
+  // A kind the server does not know (a hand-edited address) shows every kind, as the filter's own options do.
+  const kind = KINDS.find((value) => value === query.get('kind')) ?? 'all';
   // Cursors of the pages before the current one: Previous pops, Next pushes; filters start again at page 1.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors.at(-1);
   const agents = useAsync(listAgents, []);
   const page = useAsync(
     () =>
-      call<SessionPage>('session.list', {
+      call('session.list', {
         limit: PAGE_SIZE,
         kind,
         ...(agentId === '' ? {} : { agentId }),

@@ -3,22 +3,16 @@ import { useState } from 'preact/hooks';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Section } from '../components/ui';
 import { fieldErrorsOf } from '../lib/field-errors';
 import { formatTime } from '../lib/format';
-import { call } from '../lib/rpc';
+import { call, type ParamsOf, type ResultOf } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
 
-const SCOPES = ['rpc', 'admin', '*', 'api', 'ws', 'mcp-client'] as const;
+/** A scope a token can be given, as tokens.create reads it. */
+type Scope = ParamsOf<'tokens.create'>['scopes'][number];
+const SCOPES = ['rpc', 'admin', '*', 'api', 'ws', 'mcp-client'] as const satisfies readonly Scope[];
 
-interface TokenEntry {
-  id: string;
-  scopes: string[];
-  createdAt: string;
-  source: 'config' | 'api';
-}
-interface Issued {
-  id: string;
-  secret: string;
-  scopes: string[];
-}
+type TokenEntry = ResultOf<'tokens.list'>['tokens'][number];
+/** A new or rotated token with its secret, as tokens.create and tokens.rotate answer it. */
+type Issued = ResultOf<'tokens.create'>;
 
 function SecretOnce({ issued, onDismiss }: { issued: Issued; onDismiss: () => void }) {
   const [copied, setCopied] = useState<string | undefined>(undefined);
@@ -50,9 +44,9 @@ function SecretOnce({ issued, onDismiss }: { issued: Issued; onDismiss: () => vo
 }
 
 export default function TokensPage() {
-  const tokens = useAsync(() => call<{ tokens: TokenEntry[] }>('tokens.list'), []);
+  const tokens = useAsync(() => call('tokens.list'), []);
   const [id, setId] = useState('');
-  const [scopes, setScopes] = useState<string[]>(['rpc']);
+  const [scopes, setScopes] = useState<Scope[]>(['rpc']);
   const [issued, setIssued] = useState<Issued | undefined>(undefined);
   const [createError, setCreateError] = useState<unknown>(undefined);
   const [actionError, setActionError] = useState<unknown>(undefined);
@@ -63,7 +57,7 @@ export default function TokensPage() {
     event.preventDefault();
     setCreateError(undefined);
     try {
-      setIssued(await call<Issued>('tokens.create', { id: id.trim(), scopes }));
+      setIssued(await call('tokens.create', { id: id.trim(), scopes }));
       setId('');
       tokens.reload();
     } catch (error) {
@@ -76,7 +70,7 @@ export default function TokensPage() {
     const verb = method === 'tokens.revoke' ? 'Revoke' : 'Rotate';
     if (!confirm(`${verb} token ${token.id}? Its current secret stops working at once.`)) return;
     try {
-      if (method === 'tokens.rotate') setIssued(await call<Issued>(method, { id: token.id }));
+      if (method === 'tokens.rotate') setIssued(await call(method, { id: token.id }));
       else {
         await call(method, { id: token.id });
         setNote(`Token ${token.id} revoked.`);

@@ -93,6 +93,27 @@ export function parseSessionKey(key: string, param = 'key'): SessionKeyParts {
   return peerId === undefined ? { tenantId, userId, channelId } : { tenantId, userId, channelId, peerId };
 }
 
+/**
+ * A key in both forms, as a turn carries it: the string stores, events and logs use, and its parts (tenant, user,
+ * channel). Made once where the key comes in (readSessionKey, makeSessionKey), so nothing after parses it again.
+ */
+export interface ParsedSessionKey {
+  sessionKey: string;
+  keyParts: SessionKeyParts;
+}
+
+/** A string key read at the edge; throws `invalid_params` naming `param` as parseSessionKey does. */
+export function readSessionKey(key: string, param = 'key'): ParsedSessionKey {
+  return { sessionKey: key, keyParts: parseSessionKey(key, param) };
+}
+
+/** A key made from its parts (a missing tenant becomes `default`); throws `invalid_params` as formatSessionKey does. */
+export function makeSessionKey(parts: Omit<SessionKeyParts, 'tenantId'> & { tenantId?: string }): ParsedSessionKey {
+  const { tenantId = DEFAULT_TENANT, userId, channelId, peerId } = parts;
+  const keyParts = peerId === undefined ? { tenantId, userId, channelId } : { tenantId, userId, channelId, peerId };
+  return { sessionKey: formatSessionKey(keyParts), keyParts };
+}
+
 /** Parses and returns the canonical string, so callers can validate a key in one step. */
 export function normalizeSessionKey(key: string, param = 'key'): string {
   return formatSessionKey(parseSessionKey(key, param));
@@ -125,8 +146,8 @@ export function formatSessionKey(parts: Omit<SessionKeyParts, 'tenantId'> & { te
 }
 
 /** The key of the session a spawned sub-agent run works in. */
-export function subAgentSessionKey(parent: SessionKeyParts, runId: string): string {
-  return formatSessionKey({
+export function subAgentSessionKey(parent: SessionKeyParts, runId: string): ParsedSessionKey {
+  return makeSessionKey({
     tenantId: parent.tenantId,
     userId: parent.userId,
     channelId: SUB_AGENT_CHANNEL,

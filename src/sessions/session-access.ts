@@ -3,7 +3,7 @@ import type { SessionCaller } from '../agents/index.js';
 import { sessionForbidden, tenantForbidden } from '../errors.js';
 import { grantsMethodScope, type Caller, type TokenDirectory } from '../server/index.js';
 import type { SessionRecord } from '../store/index.js';
-import { DEFAULT_TENANT, type SessionKeyParts } from './session-key.js';
+import { DEFAULT_TENANT, type ParsedSessionKey } from './session-key.js';
 
 /**
  * The owner of sessions created by signed webhooks. Token ids never contain ':' (config/schema.ts), so no token
@@ -48,17 +48,16 @@ export type KeyGrants = Pick<TokenDirectory, 'grantOf' | 'tenantsOf'>;
  * to be named `openai-api`, or a webhook source named like a token, must not refuse those turns.
  */
 export async function assertKeyAllowed(
-  sessionKey: string,
-  parts: SessionKeyParts,
+  { sessionKey, keyParts }: ParsedSessionKey,
   caller: SessionCaller,
   grants: KeyGrants,
   isKeyUnique = false,
 ): Promise<void> {
   if (caller.isAdmin) return;
-  if (parts.tenantId !== DEFAULT_TENANT && !grants.tenantsOf(caller.clientId).includes(parts.tenantId))
-    throw tenantForbidden(parts.tenantId);
+  if (keyParts.tenantId !== DEFAULT_TENANT && !grants.tenantsOf(caller.clientId).includes(keyParts.tenantId))
+    throw tenantForbidden(keyParts.tenantId);
   if (isKeyUnique) return;
   // Refused as another client's session, whether or not it exists yet: the answer never tells which.
-  if (parts.userId !== caller.clientId && (await grants.grantOf(parts.userId)) !== undefined)
+  if (keyParts.userId !== caller.clientId && (await grants.grantOf(keyParts.userId)) !== undefined)
     throw sessionForbidden(sessionKey);
 }

@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import {
   deriveSessionKind,
   formatSessionKey,
+  makeSessionKey,
   parseSessionKey,
+  readSessionKey,
   sessionKeyObjectSchema,
   sessionKeyProblem,
   sessionKeyStringSchema,
   subAgentSessionKey,
-} from '../../src/turns/index.js';
+} from '../../src/sessions/index.js';
 
 describe('session keys', () => {
   it('parses three- and four-part keys', () => {
@@ -135,6 +137,26 @@ describe('session keys', () => {
   });
 
   it('builds the sub-agent key from the parent tenant and user', () => {
-    expect(subAgentSessionKey(parseSessionKey('acme:bob:ws:peer'), 'run-7')).toBe('acme:bob:subagent:run-7');
+    expect(subAgentSessionKey(parseSessionKey('acme:bob:ws:peer'), 'run-7')).toEqual({
+      sessionKey: 'acme:bob:subagent:run-7',
+      keyParts: { tenantId: 'acme', userId: 'bob', channelId: 'subagent', peerId: 'run-7' },
+    });
+  });
+
+  it('reads a key into both forms once, and makes one from its parts with the default tenant', () => {
+    expect(readSessionKey('acme:bob:telegram:42', 'sessionKey')).toEqual({
+      sessionKey: 'acme:bob:telegram:42',
+      keyParts: { tenantId: 'acme', userId: 'bob', channelId: 'telegram', peerId: '42' },
+    });
+    expect(() => readSessionKey('acme:bob', 'sessionKey')).toThrow(
+      expect.objectContaining({ kind: 'invalid_params', details: { param: 'sessionKey' } }),
+    );
+    expect(makeSessionKey({ userId: 'bob', channelId: 'rest' })).toEqual({
+      sessionKey: 'default:bob:rest',
+      keyParts: { tenantId: 'default', userId: 'bob', channelId: 'rest' },
+    });
+    expect(() => makeSessionKey({ userId: 'b:ob', channelId: 'rest' })).toThrow(
+      expect.objectContaining({ kind: 'invalid_params', details: { param: 'sessionKey.userId' } }),
+    );
   });
 });
