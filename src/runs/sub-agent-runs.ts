@@ -1,9 +1,9 @@
 // Sub-agent runs: each spawned turn runs in the background through TurnService and is recorded as a durable run.
+import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import type { AgentRegistry, SessionCaller } from '../agents/index.js';
 import type { Instances } from '../coordination/index.js';
 import { GatewayError, maskUnknown, publicMessage, runNotFound } from '../errors.js';
-import type { EventBus } from '../obs/index.js';
 import type { RunRecord, RunStatus, RunPort as RunStore, SessionPort as SessionStore } from '../store/index.js';
 import type { RunControl, RunHandle } from './run-control.js';
 import {

@@ -1,7 +1,8 @@
 // agent.execute and agent.stream: run one agent turn for the caller and return its answer.
+import type { MethodContext } from '../rpc/types.js';
 import { z } from 'zod';
 import { scopeSchema } from '../config/index.js';
-import { defineMethod, type MethodContext } from '../rpc/index.js';
+import { defineMethod } from '../rpc/index.js';
 import { sessionCallerOf } from './session-access.js';
 import { formatSessionKey, sessionKeyObjectSchema } from './session-key.js';
 import { turnReply } from './turn-reply.js';

@@ -1,7 +1,8 @@
 // Who may use a session (DESIGN §3): its owner (the token id that created it), or any caller whose token grants admin.
+import type { Caller } from '../server/types.js';
 import type { SessionCaller } from '../agents/index.js';
 import { sessionForbidden, tenantForbidden } from '../errors.js';
-import { grantsMethodScope, type Caller, type TokenDirectory } from '../server/index.js';
+import { grantsMethodScope, type TokenDirectory } from '../server/index.js';
 import type { SessionRecord } from '../store/index.js';
 import { DEFAULT_TENANT, type SessionKeyParts } from './session-key.js';
 

@@ -1,8 +1,9 @@
 // One agent turn on an ensured session: history + message → model → tools → model … until an answer or a limit (steps, tokens, loop, context).
+import type { EventBus } from '../events/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { agentModels, type AgentDefinition, type ToolRegistry } from '../agents/index.js';
-import type { DeliveryRecorder, EventBus, Recorder } from '../obs/index.js';
+import type { DeliveryRecorder, Recorder } from '../obs/index.js';
 import type { ModelRef, ModelRouter, TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
 import { assertNoToolClash, callsForClient, laterStepSettings, resultsForOpenCalls } from './client-tools.js';
 import { fitContext } from './context-budget.js';

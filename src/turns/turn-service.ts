@@ -1,8 +1,8 @@
 // TurnService: the one way every surface runs a turn — session lock → ensure session (owner checked) → loop → usage → afterTurn → release; stateless turns run the loop alone.
+import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import type { AgentDefinition, AgentRegistry, SessionCaller } from '../agents/index.js';
 import { agentNotFound, agentSuspended, GatewayError } from '../errors.js';
-import type { EventBus } from '../obs/index.js';
 import type { TranscriptMessage } from '../providers/index.js';
 import type { SessionPort as SessionStore, SessionRecord } from '../store/index.js';
 import type { TurnHookRegistry } from './hook-registry.js';

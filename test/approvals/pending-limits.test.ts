@@ -1,9 +1,10 @@
 // How many gated calls may wait at once: approvals.maxPendingPerOwner per token, approvals.maxPendingPerSession per session.
+import { createEventBus } from '../../src/events/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApprovalService, type ApprovalService } from '../../src/approvals/approval-service.js';
 import { approvalsConfigSchema, type ApprovalsConfig } from '../../src/config/index.js';
 import { createLocalInstances } from '../../src/coordination/index.js';
-import { createEventBus, createLogger } from '../../src/obs/index.js';
+import { createLogger } from '../../src/obs/index.js';
 import { createSqliteApprovalPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 import type { ToolDecision, TurnHookContext } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';

@@ -1,9 +1,10 @@
 // TurnHooks through the real TurnService, SQLite and model router, with the scripted fake LLM over HTTP.
+import { createEventBus } from '../../src/events/index.js';
 import { z } from 'zod';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defineTool } from '../../src/agents/index.js';
 import { providerConfigSchema } from '../../src/config/index.js';
-import { createEventBus, createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
+import { createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import {
   createSqliteEvidencePort,

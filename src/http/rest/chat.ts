@@ -1,8 +1,9 @@
 // POST /api/chat, GET /api/chat/stream (SSE token/done) and GET /api/chat/history for the dashboard's chat.
+import type { Caller } from '../../server/types.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { agentNotFound, agentSuspended, publicMessage } from '../../errors.js';
-import { grantsRest, type Caller } from '../../server/index.js';
+import { grantsRest } from '../../server/index.js';
 import { requestSignal, openSseStream } from '../../server/index.js';
 import {
   assertSessionAccess,
