@@ -1,6 +1,6 @@
-// Lint rules CI enforces (npm run lint): no floating or misused promises, no unused code, and the import
-// boundaries of DESIGN §4 (a src folder is entered only through its index.ts; store/sqlite and store/postgres only from
-// app.ts and cli).
+// Lint rules CI enforces (npm run lint): no floating or misused promises, no unused code, files of at most 350 lines,
+// and the import boundaries of DESIGN §4 (a src folder is entered only through its index.ts, or type-only through a
+// types.ts; store/sqlite and store/postgres only from app.ts and cli). Import cycles: .dependency-cruiser.cjs.
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
@@ -17,6 +17,13 @@ function topFolder(file) {
 }
 
 const isIndex = (file) => /(^|[\\/])index\.(ts|js)$/.test(file);
+/** A folder's contract types (its types.ts), which any folder may import type-only (DESIGN §4). */
+const isTypes = (file) => /(^|[\\/])types\.ts$/.test(file);
+/** `import type {…}` or `export type {…}`: erased at build time, so it adds no runtime edge. */
+const isTypeOnly = (node) =>
+  node.importKind === 'type' ||
+  node.exportKind === 'type' ||
+  (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
 /** 'store/sqlite' or 'store/postgres' for a file of a storage backend, undefined for any other file. */
 const backendOf = (file) => {
   const folder = relative(srcDir, file).split(sep).slice(0, 2).join('/');
@@ -36,12 +43,12 @@ const folderBoundaries = {
     type: 'problem',
     docs: {
       description:
-        "Imports into another src folder go through that folder's index.ts; store backends only from app.ts and cli.",
+        "Imports into another src folder go through that folder's index.ts (or, type-only, its types.ts); store backends only from app.ts and cli.",
     },
     schema: [],
     messages: {
       behindIndex:
-        "'{{specifier}}' reaches behind src/{{folder}}/index.ts; import it from the folder's index.ts (DESIGN §4).",
+        "'{{specifier}}' reaches behind src/{{folder}}/index.ts; import it from the folder's index.ts, or type-only from a types.ts (DESIGN §4).",
       backendStore:
         "'{{specifier}}' is {{backend}}, which only app.ts and src/cli may import; use the ports in store/ (DESIGN §4).",
     },
@@ -63,7 +70,7 @@ const folderBoundaries = {
       }
       // src/cli.ts is the door of src/cli/ itself (DESIGN §4 "cli.ts, cli/").
       const isOwnFolder = to === from || relative(srcDir, importer) === `${to}.ts`;
-      if (!isOwnFolder && !isIndex(target))
+      if (!isOwnFolder && !isIndex(target) && !(isTypes(target) && isTypeOnly(node)))
         context.report({ node: node.source, messageId: 'behindIndex', data: { specifier, folder: to } });
     }
     return {
@@ -94,5 +101,11 @@ export default tseslint.config(
       ],
       'gateway/folder-boundaries': 'error',
     },
+  },
+  {
+    // STYLE Part 2: a file holds one concern; past 350 lines it holds two.
+    files: ['src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.generated.ts'],
+    rules: { 'max-lines': ['error', { max: 350 }] },
   },
 );

@@ -1,11 +1,12 @@
 // What an App is (options, state, the handle the CLI and tests hold), how it applies live config changes, and the order it shuts down in (DESIGN §1).
+import type { MethodRegistry } from './rpc/types.js';
+import type { EventBus } from './events/index.js';
 import { setMaxListeners } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { changedRestartKeys, type ConfigStore, type GatewayConfig, type GatewayPaths } from './config/index.js';
-import type { EventBus, Observability } from './obs/index.js';
+import type { Observability } from './obs/index.js';
 import type { MediaService } from './media/index.js';
-import type { MethodRegistry } from './rpc/index.js';
 import type { GatewayModelRouter, LiveEmbedder } from './providers/index.js';
 import type { Authenticator, TokenService } from './server/index.js';
 import type { WsGateway } from './ws/index.js';

@@ -1,5 +1,7 @@
 // Composition root: builds the core once (config, store, bus, auth, models, TurnService), lists the capability
 // modules, mounts the transports, and owns startup and shutdown order.
+import type { MethodRegistry } from './rpc/types.js';
+import { createEventBus } from './events/index.js';
 import { randomUUID } from 'node:crypto';
 import { builtinTools, createAgentRegistry, createAgentsModule, createToolRegistry } from './agents/index.js';
 import { createApprovalsModule } from './approvals/index.js';
@@ -19,11 +21,11 @@ import type { CapabilityModule } from './capability.js';
 import { changedRestartKeys, securePrivateDataDir } from './config/index.js';
 import { createCoordination, createPeerBridge, limitSessionWaiters } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
-import { createEventBus, createObsModule, createRecorder, recordRunsOrphaned } from './obs/index.js';
+import { createObsModule, createRecorder, recordRunsOrphaned } from './obs/index.js';
 import { createHashingEmbedder, createLiveEmbedder, createModelRouter, createModelsModule } from './providers/index.js';
 import { createMediaModule } from './media/index.js';
 import { createMemoryModule } from './memory/index.js';
-import { createDispatcher, createRegistry, type MethodRegistry } from './rpc/index.js';
+import { createDispatcher, createRegistry } from './rpc/index.js';
 import { createRunsModule } from './runs/index.js';
 import { createSchedulerModule, systemClock } from './scheduler/index.js';
 import {

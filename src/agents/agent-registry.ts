@@ -1,13 +1,13 @@
 // The agent registry over the config's `agents:` section, with live management (create, update, delete,
 // suspend, resume): each change is one ConfigStore commit, and every agent change, whatever its source
 // (agents.*, config.patch, a rollback), is announced as agent:hot_added or agent:hot_removed.
+import type { EventBus } from '../events/index.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import type { AgentConfig, ConfigChange, ConfigInput, ConfigStore, GatewayConfig, RawConfig } from '../config/index.js';
 import { isForbiddenKey } from '../config/index.js';
 import { agentNotFound, forbiddenKey, GatewayError } from '../errors.js';
 import { PROVIDER_TABLE } from '../providers/index.js';
-import type { EventBus } from '../obs/index.js';
 import type { AgentDefinition, AgentRegistry } from './types.js';
 
 /** Agent configuration as written in the file: only the fields given, defaults not filled in. */

@@ -1,6 +1,6 @@
 // The agents capability module: agents.* (admin agent management) and the agent model methods.
 import type { Logger } from 'pino';
-import type { CapabilityModule } from '../capability.js';
+import type { MethodModule } from '../rpc/types.js';
 import type { ManagedAgentRegistry } from './agent-registry.js';
 import { agentMethods } from './methods.js';
 import { agentModelMethods, type AgentModelMethodsDeps } from './model-methods.js';
@@ -13,7 +13,7 @@ export interface AgentsModuleDeps extends Omit<AgentModelMethodsDeps, 'agents'> 
   log: Logger;
 }
 
-export function createAgentsModule(deps: AgentsModuleDeps): CapabilityModule {
+export function createAgentsModule(deps: AgentsModuleDeps): MethodModule {
   return {
     name: 'agents',
     methods: [...agentMethods({ agents: deps.agents }), ...agentModelMethods(deps)],

@@ -1,13 +1,14 @@
 // Tool-call approvals: the beforeTool gate that pauses gated calls on a persisted request, and how requests end
 // (operator, timeout, the turn ending, a restart), with the denial cache and the denial breaker.
+import type { ToolCallInfo, ToolDecision, TurnHookContext } from '../turns/types.js';
+import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import type { AgentRegistry } from '../agents/index.js';
 import type { ApprovalsConfig } from '../config/index.js';
 import type { Instances } from '../coordination/index.js';
 import { approvalAlreadyResolved, approvalNotFound } from '../errors.js';
-import type { AuditInput, EventBus } from '../obs/index.js';
+import type { AuditInput } from '../obs/index.js';
 import type { ApprovalPort, ApprovalRequestRecord } from '../store/ports/index.js';
-import type { ToolCallInfo, ToolDecision, TurnHookContext } from '../turns/index.js';
 import { requiresApproval } from './approval-rules.js';
 import { argsDigest } from './args-digest.js';
 import { createDenialCounter, type DenialBreaker } from './denial-breaker.js';

@@ -1,8 +1,9 @@
 // audio.transcribe: params (base64 audio, MIME type, language, our optional sessionKey and save), the payload
 // limit, the caller's evidence key and the owner check; the work is the TranscribeService's.
+import type { MethodContext } from '../rpc/types.js';
 import { z } from 'zod';
 import { invalidParams } from '../errors.js';
-import { defineMethod, type MethodContext } from '../rpc/index.js';
+import { defineMethod } from '../rpc/index.js';
 import type { SessionPort } from '../store/index.js';
 import {
   assertKeyAllowed,

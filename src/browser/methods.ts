@@ -1,8 +1,9 @@
 // browser.* methods (catalogue "browser", all rpc): thin adapters from params to the BrowserService, each acting in
 // the browser context of the calling token (an admin's included); only browser.stop {all: true} reaches past it.
+import type { MethodContext } from '../rpc/types.js';
 import { z } from 'zod';
 import { insufficientScope, mediaStoreUnavailable } from '../errors.js';
-import { defineMethod, noParams, type MethodContext } from '../rpc/index.js';
+import { defineMethod, noParams } from '../rpc/index.js';
 import { sessionCallerOf } from '../sessions/index.js';
 import type { BrowserService } from './browser-service.js';
 import { BROWSER_ACTIONS } from './page-actions.js';

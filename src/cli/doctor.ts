@@ -1,4 +1,5 @@
 // `agent-gateway doctor`: checks the config, storage, tokens, providers and the listen address, one line each.
+import { createEventBus } from '../events/index.js';
 import { accessSync, constants } from 'node:fs';
 import { createServer } from 'node:net';
 import { openStore } from '../app-store.js';
@@ -9,7 +10,7 @@ import {
   type GatewayConfig,
   type GatewayPaths,
 } from '../config/index.js';
-import { createEventBus, createLogger } from '../obs/index.js';
+import { createLogger } from '../obs/index.js';
 import { createModelRouter } from '../providers/index.js';
 import { POSTGRES_SCHEMA_VERSION } from '../store/postgres/index.js';
 import { openDatabase } from '../store/sqlite/index.js';

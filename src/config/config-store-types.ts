@@ -1,6 +1,6 @@
 // What the config store offers and needs: the store's interface, its deps, and what one change reports.
+import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
-import type { EventBus } from '../obs/index.js';
 import type { RawConfig } from './config-edit.js';
 import type { ConfigRevisionPort } from './database-revision-port.js';
 import type { ConfigHistory } from './history.js';

@@ -1,9 +1,9 @@
 // What coordination gives the rest of the gateway, whichever backend (local or Redis) provides it.
+import type { RateCounter } from './types.js';
 import type { EventFeed } from './event-feed.js';
 import type { Instances } from './instances.js';
 import type { Leases } from './leases.js';
 import type { PeerChannel } from './peer-channel.js';
-import type { RateCounter } from './rate-counter.js';
 import type { SessionLocks } from './session-locks.js';
 
 /**

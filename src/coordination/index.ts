@@ -1,8 +1,8 @@
 // Coordination between gateway instances: session locks, liveness, leader leases, shared rate counters, the
 // /api/events feed and peer channels; in process by default, through Redis when `coordination.kind` is redis.
+import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import type { CoordinationConfig } from '../config/index.js';
-import type { EventBus } from '../obs/index.js';
 import type { Coordination } from './coordination.js';
 import { createLocalInstances } from './instances.js';
 import { createLocalLeases } from './leases.js';
@@ -18,12 +18,7 @@ export { createLocalLeases, type Leases } from './leases.js';
 export { createPeerBridge, type PeerBridge, type PeerBridgeDeps } from './peer-bridge.js';
 export { COORDINATION_LIMITS, type CoordinationTimings } from './limits.js';
 export type { PeerChannel } from './peer-channel.js';
-export {
-  createLocalRateCounter,
-  LOCAL_RATE_COUNTER_MAX_KEYS,
-  type RateCounter,
-  type WindowCount,
-} from './rate-counter.js';
+export { createLocalRateCounter, LOCAL_RATE_COUNTER_MAX_KEYS } from './rate-counter.js';
 export {
   createSessionLocks,
   limitSessionWaiters,

@@ -1,19 +1,5 @@
 // Fixed-window request counters for the rate limit (gateway.rateLimit): the port every backend implements, and the in-process one.
-
-export interface WindowCount {
-  /** Requests counted in the key's current window, this one included. */
-  count: number;
-  /** Time until the window closes and the count starts again, in ms. */
-  ttlMs: number;
-}
-
-/**
- * The same window as @fastify/rate-limit's in-process store: a key's window opens with its first request and
- * lasts `windowMs`; every request is counted, refused ones too, and the count starts again when it closes.
- */
-export interface RateCounter {
-  hit(key: string, windowMs: number): Promise<WindowCount>;
-}
+import type { RateCounter } from './types.js';
 
 /** Keys the in-process counter holds at most; past it, closed windows go first, then the oldest windows. */
 export const LOCAL_RATE_COUNTER_MAX_KEYS = 10_000;

@@ -1,4 +1,5 @@
 // POST /hooks/webhook: HMAC-signed events answered 202 at once; the agent turn runs in the background as a webhook run.
+import type { ParsedSessionKey } from '../sessions/types.js';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -9,7 +10,7 @@ import { formatParamIssues } from '../rpc/index.js';
 import { parseJsonBody } from '../server/index.js';
 import type { RunControl, RunHandle } from '../runs/index.js';
 import { undoneTaskError, type TurnResult, type TurnRunner } from '../turns/index.js';
-import { makeSessionKey, WEBHOOK_CALLER, WEBHOOK_OWNER_ID, type ParsedSessionKey } from '../sessions/index.js';
+import { makeSessionKey, WEBHOOK_CALLER, WEBHOOK_OWNER_ID } from '../sessions/index.js';
 import { webhookMessage } from './webhook-message.js';
 import { createReplayCache, REPLAY_WINDOW_MS } from './webhook-replay.js';
 

@@ -1,10 +1,11 @@
 // Memory: hybrid search over remembered entries, recall before each turn's model call, memory.* and /api/memory, the agent
 // tools, trust of new entries, the injection scan of inbound text, and the scheduled lifecycle sweep.
+import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import type { AgentRegistry } from '../agents/index.js';
 import type { CapabilityModule } from '../capability.js';
 import type { GatewayConfig } from '../config/index.js';
-import type { EventBus, HealthSignalRecorder, Recorder } from '../obs/index.js';
+import type { HealthSignalRecorder, Recorder } from '../obs/index.js';
 import { createHashingEmbedder, type Embedder } from '../providers/index.js';
 import type { RequestAuth } from '../server/index.js';
 import type { MemoryPort } from '../store/index.js';

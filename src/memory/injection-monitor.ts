@@ -1,6 +1,6 @@
 // Turns detections into security events: one per detection, and one per window when an agent's detections pass the rate.
-import type { EventBus } from '../obs/index.js';
-import type { BeforeModelInput, ModelContextAddition, TurnHookContext } from '../turns/index.js';
+import type { BeforeModelInput, ModelContextAddition, TurnHookContext } from '../turns/types.js';
+import type { EventBus } from '../events/index.js';
 import {
   DEFAULT_INJECTION_SCAN_CHARS,
   detectInjection,

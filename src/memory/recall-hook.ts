@@ -1,8 +1,8 @@
 // The beforeModel hook: recalls the memories of the turn's tenant and agent that its session's owner reads, for the turn's message, and records counts-only evidence.
+import type { BeforeModelInput, ModelContextAddition, TurnHookContext, TurnHooks } from '../turns/types.js';
 import type { Logger } from 'pino';
 import type { MemoryConfig } from '../config/index.js';
 import { TRAJECTORY_KIND, type Recorder } from '../obs/index.js';
-import type { BeforeModelInput, ModelContextAddition, TurnHookContext, TurnHooks } from '../turns/index.js';
 import type { MemoryPort } from '../store/index.js';
 import type { MemorySearch } from './memory-search.js';
 import { selectRecalled } from './recall-context.js';

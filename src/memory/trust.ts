@@ -7,9 +7,9 @@
 // 3. an agent's memory_store in a turn that has already seen tool output is untrusted: the model may be copying
 //    what a web page or API said, and no one can tell which words came from where;
 // 4. otherwise the content came from the user's messages, and it is trusted.
-import type { EventBus } from '../obs/index.js';
+import type { ToolCallResult, TurnHookContext } from '../turns/types.js';
+import type { EventBus } from '../events/index.js';
 import type { MemoryEntry, TrustLevel } from '../store/index.js';
-import type { ToolCallResult, TurnHookContext } from '../turns/index.js';
 import { channelOf, WEBHOOK_OWNER_ID } from '../sessions/index.js';
 
 /** security:memory_tainted's `source`, and why an entry got its trust level. */

@@ -1,10 +1,9 @@
 // The content-free audit log: rows recorded directly by the code that knows the facts, batched, queried by obs.audit.query.
+import type { EventBus, AuditEvent } from '../events/index.js';
 import type { Logger } from 'pino';
 import type { AuditedCall } from '../rpc/index.js';
 import type { AuditFilter, AuditPort, AuditRow } from '../store/ports/index.js';
 import { createBatchQueue } from './batch-queue.js';
-import type { EventBus } from './event-bus.js';
-import type { AuditEvent } from './event-map.js';
 import { scrubObject } from './scrub.js';
 
 export type { AuditRow } from '../store/ports/index.js';

@@ -1,8 +1,7 @@
 // Channel activity (spec ChannelActivity): counted from message:received/sent, added up by the obs port in batches.
+import type { EventBus, EventMap } from '../events/index.js';
 import type { ObsPort, ObsWrite } from '../store/ports/index.js';
 import type { BatchQueue } from './batch-queue.js';
-import type { EventBus } from './event-bus.js';
-import type { EventMap } from './event-map.js';
 
 export interface ChannelActivity {
   channelId: string;

@@ -1,8 +1,7 @@
 // Diagnostic events (category, kind, count; scrubbed data) from the bus or direct calls, batched to the obs port for obs.diagnostics.
+import type { EventBus, EventName } from '../events/index.js';
 import type { ObsPort, ObsWrite } from '../store/ports/index.js';
 import type { BatchQueue } from './batch-queue.js';
-import type { EventBus } from './event-bus.js';
-import type { EventName } from './event-map.js';
 import { SEVERITIES, type Severity } from './evidence/kinds.js';
 import { oneOf, parseData } from './evidence/read.js';
 import { scrubObject, type Scrubbed } from './scrub.js';

@@ -1,6 +1,6 @@
 // Health signals from real operation: provider breaker trips and auth cooldowns off the bus, runs a restart found
 // unfinished, and the boot posture row; the fleet report's recurring-signal and config-posture findings read them.
-import type { EventBus } from './event-bus.js';
+import type { EventBus } from '../events/index.js';
 import { SIGNAL_KIND } from './evidence/kinds.js';
 import type { HealthSignalRecorder } from './health-signals.js';
 

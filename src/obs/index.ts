@@ -1,7 +1,5 @@
-// Observability: logger, event bus and event names.
+// Observability: logger, recorder, evidence reports, audit, health and the obs.* methods.
 export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './logger.js';
-export { createEventBus, type EventBus, type EventListener } from './event-bus.js';
-export { EVENT_NAMES, type AuditEvent, type BusEvent, type EventMap, type EventName } from './event-map.js';
 export {
   createRecorder,
   type Recorder,

@@ -1,10 +1,11 @@
 // The obs capability module: the observability services over the evidence store, the obs.* methods, and shutdown.
-import type { CapabilityModule } from '../capability.js';
+import type { MethodModule } from '../rpc/types.js';
 import { recordBootPosture, type PostureEntry } from './health-feed.js';
 import { obsMethods } from './methods.js';
 import { createObservability, type Observability, type ObservabilityDeps } from './observability.js';
 
-export interface ObsModule extends CapabilityModule {
+/** A capability module (app.ts lists it with the others) that also hands out the observability services. */
+export interface ObsModule extends MethodModule {
   /** The recorders and reports other modules and transports read (REST channel list, boot posture, health signals). */
   readonly observability: Observability;
   /**

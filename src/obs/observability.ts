@@ -1,4 +1,5 @@
 // Builds the observability services over the storage ports and event bus: recorders, queries, reports and resets.
+import type { EventBus, ResetCounts } from '../events/index.js';
 import type { Logger } from 'pino';
 import type { AuditPort, EvidencePort, ObsPort, ObsWrite, RetentionPort } from '../store/ports/index.js';
 import { createBatchQueue } from './batch-queue.js';
@@ -9,8 +10,6 @@ import { createChannelActivityTracker, type ChannelActivityTracker } from './cha
 import { createContextReports, type ContextReports } from './context-report.js';
 import { createDeliveryTracer, type DeliveryTracer } from './delivery.js';
 import { createDiagnostics, type Diagnostics } from './diagnostics.js';
-import type { EventBus } from './event-bus.js';
-import type { ResetCounts } from './event-map.js';
 import { createFleetLoader } from './evidence/fleet-loader.js';
 import { createSessionLoader } from './evidence/session-loader.js';
 import { explainSession, type ExplainParams, type ExplainResult } from './explain/index.js';

@@ -1,5 +1,5 @@
 // Per-provider circuit breakers: closed → open after N consecutive failures → half-open after a cooldown → closed on success.
-import type { EventBus } from '../obs/index.js';
+import type { EventBus } from '../events/index.js';
 import { PROVIDER_LIMITS } from './limits.js';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';

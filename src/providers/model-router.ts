@@ -1,7 +1,7 @@
 // The model router: streams a call to the primary model, falls back in order, and keeps breakers and the catalog.
+import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import { GatewayError } from '../errors.js';
-import type { EventBus } from '../obs/index.js';
 import type { TranscriptMessage } from './transcript.js';
 import { createModelCatalog, type ModelCatalog } from './catalog.js';
 import {

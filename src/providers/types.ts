@@ -7,7 +7,7 @@ import type {
   WireServiceTier,
   WireToolChoice,
   WireVerbosity,
-} from './wire/index.js';
+} from './wire/call-settings.js';
 
 export interface ModelRef {
   provider: string;

@@ -1,6 +1,6 @@
 // Renders the JSON-RPC API reference (docs/api.md) from the registry: one source for dispatch, rpc.discover and docs.
+import type { MethodRegistry, RegisteredMethod, ResolvedMethodPolicy } from './types.js';
 import { paramsJsonSchema } from './openrpc.js';
-import type { MethodRegistry, RegisteredMethod, ResolvedMethodPolicy } from './registry.js';
 
 /** `audit`, `maxParamsBytes 1048576`, `requiresApproval`, or `–` when none applies. */
 function describePolicy(policy: ResolvedMethodPolicy): string {

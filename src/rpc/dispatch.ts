@@ -1,4 +1,6 @@
 // JSON-RPC 2.0 dispatch shared by /ws and POST /rpc: parse, batch, validate, scope check, call, map errors.
+import type { Caller, Transport } from '../server/types.js';
+import type { MethodRegistry } from './types.js';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import {
@@ -10,10 +12,10 @@ import {
   publicMessage,
   type ErrorKind,
 } from '../errors.js';
-import { grantsMethodScope, type Caller, type Transport } from '../server/index.js';
+import { grantsMethodScope } from '../server/index.js';
 import { RPC_CODE } from './error-codes.js';
 import { formatParamIssues } from './param-issues.js';
-import { noParams, type MethodRegistry } from './registry.js';
+import { noParams } from './registry.js';
 
 export type JsonRpcId = string | number | null;
 

@@ -1,16 +1,5 @@
 // JSON-RPC core: the method registry, the dispatcher shared by /ws and /rpc, error codes and OpenRPC.
-export {
-  createRegistry,
-  defineMethod,
-  noParams,
-  type MethodDefinition,
-  type MethodContext,
-  type MethodPolicy,
-  type MethodRegistry,
-  type MethodScope,
-  type RegisteredMethod,
-  type ResolvedMethodPolicy,
-} from './registry.js';
+export { createRegistry, defineMethod, noParams } from './registry.js';
 export {
   createDispatcher,
   errorResponse,

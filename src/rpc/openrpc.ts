@@ -1,6 +1,6 @@
 // Builds the OpenRPC document served by rpc.discover from the registry (one source for every method).
+import type { MethodRegistry, ResolvedMethodPolicy } from './types.js';
 import { z } from 'zod';
-import type { MethodRegistry, ResolvedMethodPolicy } from './registry.js';
 
 export interface OpenRpcMethod {
   name: string;

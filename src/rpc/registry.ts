@@ -1,52 +1,6 @@
 // The JSON-RPC method registry: each method declared once (name, scope, strict params schema, policy, handler).
 import { z } from 'zod';
-import type { Logger } from 'pino';
-import type { Caller, Transport } from '../server/index.js';
-
-export type MethodScope = 'rpc' | 'admin';
-
-export interface MethodContext {
-  caller: Caller;
-  transport: Transport;
-  log: Logger;
-  traceId: string;
-  /** Aborted when the connection closes or the gateway shuts down. */
-  signal: AbortSignal;
-}
-
-/** What the dispatcher enforces for a method besides its scope, declared beside it (DESIGN §4). */
-export interface MethodPolicy {
-  /** Record an audit row for every call. Default: true for admin methods, false otherwise (denied calls are always audited). */
-  audit?: boolean;
-  /** Largest `params` accepted, in bytes of their JSON; checked before validation. Default: none beyond the transport's frame and body limits. */
-  maxParamsBytes?: number;
-  /** The call needs an operator's approval before it runs (recorded and published; enforced by approvals). Default: false. */
-  requiresApproval?: boolean;
-}
-
-export interface ResolvedMethodPolicy {
-  audit: boolean;
-  maxParamsBytes?: number;
-  requiresApproval: boolean;
-}
-
-export interface MethodDefinition<
-  Params extends z.ZodType = z.ZodType,
-  Result = unknown,
-  Name extends string = string,
-> {
-  name: Name;
-  scope: MethodScope;
-  summary: string;
-  params: Params;
-  policy?: MethodPolicy;
-  handler: (params: z.infer<Params>, ctx: MethodContext) => Result;
-}
-
-/** A definition as the registry holds it: its policy with every default filled in. */
-export interface RegisteredMethod extends MethodDefinition {
-  policy: ResolvedMethodPolicy;
-}
+import type { MethodDefinition, MethodRegistry, RegisteredMethod, ResolvedMethodPolicy } from './types.js';
 
 /** Keeps the params type of a declaration so its handler sees parsed, typed input. */
 export function defineMethod<const Name extends string, Params extends z.ZodType, Result>(
@@ -59,11 +13,6 @@ export function defineMethod<const Name extends string, Params extends z.ZodType
 export const noParams = z.strictObject({});
 
 const METHOD_NAME = /^[a-z][A-Za-z0-9_]*(\.[a-z][A-Za-z0-9_]*)+$/;
-
-export interface MethodRegistry {
-  get(name: string): RegisteredMethod | undefined;
-  list(): readonly RegisteredMethod[];
-}
 
 function resolvePolicy(definition: MethodDefinition): ResolvedMethodPolicy {
   const { audit = definition.scope === 'admin', maxParamsBytes, requiresApproval = false } = definition.policy ?? {};

@@ -1,6 +1,7 @@
 // session.spawn and session.run_status: the JSON-RPC face of sub-agent runs.
+import type { MethodContext } from '../rpc/types.js';
 import { z } from 'zod';
-import { defineMethod, type MethodContext } from '../rpc/index.js';
+import { defineMethod } from '../rpc/index.js';
 import { sessionCallerOf, sessionKeyStringSchema } from '../sessions/index.js';
 import type { SubAgentRuns } from './sub-agent-runs.js';
 

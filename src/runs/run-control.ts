@@ -1,11 +1,12 @@
 // Run control: every run of this process starts here (spawns, cron fires, webhooks) and can be stopped as a tree:
 // run.kill aborts it now, lease.revoke stops it at the next step boundary, the denial breaker aborts it.
+import type { TurnHooks } from '../turns/types.js';
+import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import type { Instances } from '../coordination/index.js';
 import { runNotFound, runTreeStopped } from '../errors.js';
-import { SIGNAL_KIND, type EventBus, type HealthSignalRecorder } from '../obs/index.js';
+import { SIGNAL_KIND, type HealthSignalRecorder } from '../obs/index.js';
 import type { RunKind, RunPort, RunRecord, RunStatus } from '../store/index.js';
-import type { TurnHooks } from '../turns/index.js';
 
 export interface StartRunInput {
   runId: string;

@@ -1,19 +1,14 @@
 // Sub-agent runs: each spawned turn runs in the background through TurnService and is recorded as a durable run.
+import type { ParsedSessionKey } from '../sessions/types.js';
+import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import type { AgentRegistry, SessionCaller } from '../agents/index.js';
 import type { Instances } from '../coordination/index.js';
 import { GatewayError, maskUnknown, publicMessage, runNotFound } from '../errors.js';
-import type { EventBus } from '../obs/index.js';
 import type { RunPort, RunRecord, RunStatus, SessionPort } from '../store/index.js';
 import type { RunControl, RunHandle } from './run-control.js';
 import { undoneTaskError, type TurnResult, type TurnService } from '../turns/index.js';
-import {
-  assertSessionAccess,
-  parseSessionKey,
-  sessionAgentId,
-  subAgentSessionKey,
-  type ParsedSessionKey,
-} from '../sessions/index.js';
+import { assertSessionAccess, parseSessionKey, sessionAgentId, subAgentSessionKey } from '../sessions/index.js';
 
 /** Sends a JSON-RPC notification to one client's connections, or to all of them when clientId is null. */
 export type Notify = (clientId: string | null, method: string, params: unknown) => unknown;

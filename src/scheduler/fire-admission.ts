@@ -1,6 +1,6 @@
 // Whether a job's owner may fire now: each fire counts against the owner token's gateway.rateLimit, as a request does.
+import type { RateCounter } from '../coordination/types.js';
 import type { Logger } from 'pino';
-import type { RateCounter } from '../coordination/index.js';
 
 export interface RateLimitPolicy {
   maxRequests: number;

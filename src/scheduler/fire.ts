@@ -1,12 +1,14 @@
 // One fire of a job: the wake gate, then an agent turn in the job's own session as a run; leaves one run entry.
+import type { ParsedSessionKey } from '../sessions/types.js';
+import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import { maskUnknown, publicMessage } from '../errors.js';
 import type { SessionCaller } from '../agents/index.js';
-import type { EventBus, HealthSignalRecorder, TrajectoryRecord } from '../obs/index.js';
+import type { HealthSignalRecorder, TrajectoryRecord } from '../obs/index.js';
 import { SIGNAL_KIND, TRAJECTORY_KIND } from '../obs/index.js';
 import type { JobPort, JobRecord, JobRunRecord } from '../store/index.js';
 import { undoneTaskError, type TurnResult, type TurnRunner } from '../turns/index.js';
-import { DEFAULT_TENANT, type ParsedSessionKey } from '../sessions/index.js';
+import { DEFAULT_TENANT } from '../sessions/index.js';
 import { evaluateWakeGate, type GateDeps } from './wake-gate.js';
 import type { FireReason, RunLifecycle } from './types.js';
 

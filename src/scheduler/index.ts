@@ -1,8 +1,10 @@
 // Scheduler: scheduled agent turns (cron.*): jobs in the store, one timer for the next fire, fired under the leader lease.
+import type { RateCounter } from '../coordination/types.js';
+import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import type { CapabilityModule } from '../capability.js';
-import type { JobsChanged, PeerChannel, RateCounter } from '../coordination/index.js';
-import type { EventBus, HealthSignalRecorder, TrajectoryRecord } from '../obs/index.js';
+import type { JobsChanged, PeerChannel } from '../coordination/index.js';
+import type { HealthSignalRecorder, TrajectoryRecord } from '../obs/index.js';
 import type { JobPort } from '../store/index.js';
 import type { TurnRunner } from '../turns/index.js';
 import { createFireAdmission, type RateLimitPolicy } from './fire-admission.js';

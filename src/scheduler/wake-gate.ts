@@ -1,6 +1,6 @@
 // A job's wake gate: a cheap check, without the model, that decides whether a fire wakes the agent.
+import type { BusEvent } from '../events/index.js';
 import type { SessionCaller } from '../agents/index.js';
-import type { BusEvent } from '../obs/index.js';
 import type { JobRecord, WakeGate } from '../store/index.js';
 
 /** Recent bus events an `events` gate reads per fire (the bus keeps a bounded history). */

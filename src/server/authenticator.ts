@@ -1,7 +1,7 @@
 // Resolves a presented secret to a Caller: config tokens compared in constant time, API tokens by hash.
+import type { Caller } from './types.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { TokenConfig } from '../config/index.js';
-import type { Caller } from './scopes.js';
 import type { TokenStore } from './token-store.js';
 
 export interface Authenticator {

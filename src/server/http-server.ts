@@ -1,11 +1,11 @@
 // Builds the Fastify instance on one port: TLS/mTLS, body limit, trace ids, per-client rate limit, JSON errors.
+import type { RateCounter } from '../coordination/types.js';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
-import type { RateCounter } from '../coordination/index.js';
 import { GatewayError } from '../errors.js';
 import { guardConnections } from './connection-guard.js';
 import { createFrameworkErrors } from './framework-errors.js';

@@ -10,7 +10,7 @@ export {
   type TokenDirectory,
   type TokenGrant,
 } from './token-directory.js';
-export { grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes, type Caller, type Transport } from './scopes.js';
+export { grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes } from './scopes.js';
 export { registerCors, type CorsPolicy } from './cors.js';
 export { HTTP_STATUS, logHttpError, prepareErrorReply, restErrorHandler, sendRestError } from './http-errors.js';
 export { useErrorEnvelope, type ErrorEnvelope } from './framework-errors.js';

@@ -1,8 +1,8 @@
 // Authenticates HTTP requests (bearer header, or the token query parameter where a route allows it).
+import type { Caller } from './types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, missingBearerToken } from '../errors.js';
 import { bearerSecret, type Authenticator } from './authenticator.js';
-import type { Caller } from './scopes.js';
 
 export interface RequestAuthOptions {
   /** SSE routes accept `?token=` because EventSource cannot set headers (spec: "Authentication"). */

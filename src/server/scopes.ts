@@ -1,14 +1,5 @@
 // Scope rules of the spec: empty scopes or '*' grant everything; rpc, admin, api, ws and mcp-client otherwise.
-import type { Scope } from '../config/index.js';
-
-/** The identity behind a request or connection, derived from its token. */
-export interface Caller {
-  /** The token's id; notifications for "this client" go to connections with the same id. */
-  clientId: string;
-  scopes: readonly Scope[];
-}
-
-export type Transport = 'ws' | 'http';
+import type { Caller, Transport } from './types.js';
 
 /** Empty scopes means all scopes (spec: "Gateway token"). */
 export function hasAllScopes(caller: Caller): boolean {

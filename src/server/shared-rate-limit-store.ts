@@ -1,8 +1,9 @@
 // Plugs a shared RateCounter (coordination: redis) into @fastify/rate-limit, so every replica counts in one window;
 // while that counter cannot be reached, this process counts on its own with the same limits.
+import type { RateCounter, WindowCount } from '../coordination/types.js';
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Logger } from 'pino';
-import { createLocalRateCounter, type RateCounter, type WindowCount } from '../coordination/index.js';
+import { createLocalRateCounter } from '../coordination/index.js';
 import { SERVER_LIMITS } from './limits.js';
 
 type IncrCallback = Parameters<FastifyRateLimitStore['incr']>[1];

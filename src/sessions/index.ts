@@ -41,8 +41,6 @@ export {
   sessionKeyStringSchema,
   SUB_AGENT_CHANNEL,
   subAgentSessionKey,
-  type ParsedSessionKey,
-  type SessionKeyParts,
 } from './session-key.js';
 export {
   assertKeyAllowed,

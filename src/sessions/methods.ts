@@ -1,6 +1,7 @@
 // session.* methods (spawn and run_status live in runs/): thin adapters from the catalogue's params to the SessionService.
+import type { MethodContext } from '../rpc/types.js';
 import { z } from 'zod';
-import { defineMethod, noParams, type MethodContext } from '../rpc/index.js';
+import { defineMethod, noParams } from '../rpc/index.js';
 import { sessionCallerOf } from './session-access.js';
 import { sessionKeyStringSchema } from './session-key.js';
 import type { SessionService } from './session-service.js';

@@ -1,9 +1,11 @@
 // Who may use a session (DESIGN §3): its owner (the token id that created it), or any caller whose token grants admin.
+import type { ParsedSessionKey } from './types.js';
+import type { Caller } from '../server/types.js';
 import type { SessionCaller } from '../agents/index.js';
 import { sessionForbidden, tenantForbidden } from '../errors.js';
-import { grantsMethodScope, type Caller, type TokenDirectory } from '../server/index.js';
+import { grantsMethodScope, type TokenDirectory } from '../server/index.js';
 import type { SessionRecord } from '../store/index.js';
-import { DEFAULT_TENANT, type ParsedSessionKey } from './session-key.js';
+import { DEFAULT_TENANT } from './session-key.js';
 
 /**
  * The owner of sessions created by signed webhooks. Token ids never contain ':' (config/schema.ts), so no token

@@ -2,14 +2,7 @@
 import { z } from 'zod';
 import { GatewayError } from '../errors.js';
 import type { SessionKind } from '../store/index.js';
-
-/** Object form used by agent.execute (spec: "Session keys"). */
-export interface SessionKeyParts {
-  tenantId: string;
-  userId: string;
-  channelId: string;
-  peerId?: string;
-}
+import type { ParsedSessionKey, SessionKeyParts } from './types.js';
 
 /** The tenant a key gets when its creator names none (DESIGN §3 "string session keys"). */
 export const DEFAULT_TENANT = 'default';
@@ -91,15 +84,6 @@ export function parseSessionKey(key: string, param = 'key'): SessionKeyParts {
     throw new GatewayError('invalid_params', `Invalid params: '${param}' ${problem}`, { param });
   const [tenantId = '', userId = '', channelId = '', peerId] = key.split(':');
   return peerId === undefined ? { tenantId, userId, channelId } : { tenantId, userId, channelId, peerId };
-}
-
-/**
- * A key in both forms, as a turn carries it: the string stores, events and logs use, and its parts (tenant, user,
- * channel). Made once where the key comes in (readSessionKey, makeSessionKey), so nothing after parses it again.
- */
-export interface ParsedSessionKey {
-  sessionKey: string;
-  keyParts: SessionKeyParts;
 }
 
 /** A string key read at the edge; throws `invalid_params` naming `param` as parseSessionKey does. */

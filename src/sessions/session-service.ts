@@ -1,10 +1,11 @@
 // The session service behind the session.* methods: turns on string keys, transcripts, resets, compaction, runs.
+import type { SessionKeyParts } from './types.js';
 import type { Logger } from 'pino';
 import { agentModels, type AgentRegistry, type SessionCaller } from '../agents/index.js';
 import { sessionNotFound } from '../errors.js';
 import { formatModelRef, type ModelRouter } from '../providers/index.js';
 import { sessionAgentId } from './session-agent.js';
-import { channelOf, parseSessionKey, readSessionKey, type SessionKeyParts } from './session-key.js';
+import { channelOf, parseSessionKey, readSessionKey } from './session-key.js';
 import { readSessionUsage } from './session-usage.js';
 import type { SessionLocks } from '../coordination/index.js';
 import type { MemoryPort, MemoryScope } from '../store/index.js';

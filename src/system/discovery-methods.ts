@@ -1,5 +1,6 @@
 // system.* and rpc.* methods: liveness and the OpenRPC description of every registered method.
-import { buildOpenRpcDocument, defineMethod, noParams, type MethodRegistry } from '../rpc/index.js';
+import type { MethodRegistry } from '../rpc/types.js';
+import { buildOpenRpcDocument, defineMethod, noParams } from '../rpc/index.js';
 
 export interface SystemMethodsDeps {
   now: () => number;

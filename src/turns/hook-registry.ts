@@ -1,5 +1,4 @@
 // Combines the turn hooks of several modules: beforeModel additions concatenated in module order, the first non-allow beforeTool decision wins.
-import type { Logger } from 'pino';
 import type {
   BeforeModelInput,
   ModelContextAddition,
@@ -9,7 +8,8 @@ import type {
   TurnHookContext,
   TurnHooks,
   TurnSummary,
-} from './hooks.js';
+} from './types.js';
+import type { Logger } from 'pino';
 
 /** A module's name with the hooks it registers: one set, or several run in the order given (a module of parts). */
 export interface HookSource {

@@ -2,17 +2,7 @@
 export { createTurnService, type EnsureSessionInput, type TurnService, type TurnServiceDeps } from './turn-service.js';
 export { createTurnLoop, type LoopOutcome, type LoopTurn, type TurnLoop, type TurnLoopDeps } from './turn-loop.js';
 export { createHookRegistry, noHooks, type HookSource, type TurnHookRegistry } from './hook-registry.js';
-export {
-  TURN_HOOK_NAMES,
-  type BeforeModelInput,
-  type ModelContextAddition,
-  type ToolCallInfo,
-  type ToolCallResult,
-  type ToolDecision,
-  type TurnHookContext,
-  type TurnHooks,
-  type TurnSummary,
-} from './hooks.js';
+export { TURN_HOOK_NAMES } from './hooks.js';
 export { DEFAULT_TURN_LIMITS, type TurnLimits } from './limits.js';
 export { fitContext, type BudgetVerdict, type ContextBudget } from './context-budget.js';
 export { turnReply, undoneTaskError, type TurnReply } from './turn-reply.js';

@@ -1,8 +1,10 @@
 // agent.execute and agent.stream: run one agent turn for the caller and return its answer.
+import type { ParsedSessionKey } from '../sessions/types.js';
+import type { MethodContext } from '../rpc/types.js';
 import { z } from 'zod';
 import { scopeSchema } from '../config/index.js';
-import { defineMethod, type MethodContext } from '../rpc/index.js';
-import { makeSessionKey, sessionCallerOf, sessionKeyObjectSchema, type ParsedSessionKey } from '../sessions/index.js';
+import { defineMethod } from '../rpc/index.js';
+import { makeSessionKey, sessionCallerOf, sessionKeyObjectSchema } from '../sessions/index.js';
 import { turnReply } from './turn-reply.js';
 import type { TurnRunner } from './types.js';
 

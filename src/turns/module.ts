@@ -1,10 +1,11 @@
 // The turns capability module: builds the loop and TurnService (the one way every surface runs a turn) and serves
 // agent.execute and agent.stream.
+import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import type { AgentRegistry, ToolRegistry } from '../agents/index.js';
 import type { CapabilityModule } from '../capability.js';
 import type { SessionLocks } from '../coordination/index.js';
-import type { DeliveryRecorder, EventBus, Recorder } from '../obs/index.js';
+import type { DeliveryRecorder, Recorder } from '../obs/index.js';
 import type { ModelRouter } from '../providers/index.js';
 import type { KeyGrants, SessionPort } from '../sessions/index.js';
 import type { TurnHookRegistry } from './hook-registry.js';

@@ -1,7 +1,7 @@
 // The tool calls of one step: the loop-repeat check, each call's beforeTool decision, the call itself, and afterTool.
+import type { TurnHookContext, ToolDecision } from './types.js';
 import { toolFailure, type ToolCallOutcome, type ToolLimits, type ToolRegistry } from '../agents/index.js';
 import type { TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
-import type { TurnHookContext, ToolDecision } from './hooks.js';
 import type { TurnHookRegistry } from './hook-registry.js';
 import type { TurnTally } from './turn-tally.js';
 import type { TurnTrace } from './turn-trace.js';

@@ -1,9 +1,10 @@
 // How a running turn ends: its last transcript write queued, its evidence closed, message:sent and the delivery told,
 // and the result built; with the `not run` results every tool call of the transcript needs when the turn stops first.
+import type { TurnHookContext } from './types.js';
+import type { EventBus } from '../events/index.js';
 import type { AgentDefinition } from '../agents/index.js';
-import type { DeliveryRecorder, EventBus } from '../obs/index.js';
+import type { DeliveryRecorder } from '../obs/index.js';
 import type { TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
-import type { TurnHookContext } from './hooks.js';
 import { endReasonOf, type TurnTally } from './turn-tally.js';
 import type { TurnTrace } from './turn-trace.js';
 import type { TurnTranscript } from './turn-transcript.js';

@@ -1,8 +1,9 @@
 // One agent turn on an ensured session: history + message → model → tools → model … until an answer or a limit (steps, tokens, loop, context).
+import type { EventBus } from '../events/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AgentDefinition, AgentModels, ToolRegistry } from '../agents/index.js';
-import type { DeliveryRecorder, EventBus, Recorder } from '../obs/index.js';
+import type { DeliveryRecorder, Recorder } from '../obs/index.js';
 import type { ModelRef, ModelRouter, TranscriptMessage } from '../providers/index.js';
 import type { SessionPort } from '../sessions/index.js';
 import { assertNoToolClash, callsForClient, laterStepSettings, resultsForOpenCalls } from './client-tools.js';

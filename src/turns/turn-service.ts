@@ -1,16 +1,16 @@
 // TurnService: the one way every surface runs a turn — session lock → ensure session (owner checked) → loop → usage → afterTurn → release; stateless turns run the loop alone.
+import type { ParsedSessionKey } from '../sessions/types.js';
+import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import { agentModels, type AgentDefinition, type AgentRegistry, type AgentModels } from '../agents/index.js';
 import type { SessionLocks } from '../coordination/index.js';
 import { agentNotFound, agentSuspended, GatewayError } from '../errors.js';
-import type { EventBus } from '../obs/index.js';
 import type { ModelRouter, TranscriptMessage } from '../providers/index.js';
 import {
   assertKeyAllowed,
   assertSessionAccess,
   deriveSessionKind,
   type KeyGrants,
-  type ParsedSessionKey,
   type SessionCaller,
   type SessionPort,
   type SessionRecord,

@@ -1,6 +1,7 @@
 // Writes one turn's counts-only evidence: session index row, trajectory records, usage rows, and bus events.
+import type { EventBus } from '../events/index.js';
 import type { ToolCallOutcome } from '../agents/index.js';
-import { isDegradedEnding, type EventBus, type Recorder } from '../obs/index.js';
+import { isDegradedEnding, type Recorder } from '../obs/index.js';
 import type { ModelRef, TokenUsage, UpstreamFailure } from '../providers/index.js';
 import type { ContextBudget } from './context-budget.js';
 

@@ -1,7 +1,7 @@
 // Every wsHeartbeatMs: pushes the heartbeat notification, pings each socket, and ends those that missed the last pong.
 import { WebSocket } from 'ws';
 import { notification } from './messages.js';
-import type { Connection } from './ws-gateway.js';
+import type { Connection } from './types.js';
 
 export interface HeartbeatOptions {
   /** 0 disables the heartbeat (spec: gateway.wsHeartbeatMs). */

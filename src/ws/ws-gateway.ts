@@ -1,4 +1,5 @@
 // GET /ws: upgrades, authenticates, rate- and size-limits JSON-RPC frames per connection, and pushes notifications.
+import type { Caller } from '../server/types.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
@@ -6,9 +7,10 @@ import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
 import { maskUnknown, wsOriginRefused } from '../errors.js';
 import { dispatchJsonRpcText, type Dispatcher } from '../rpc/index.js';
-import { bearerSecret, grantsMethodScope, type Authenticator, type Caller } from '../server/index.js';
+import { bearerSecret, grantsMethodScope, type Authenticator } from '../server/index.js';
 import { frameByteCap, socketClassWithFrameCap } from './frame-limit.js';
 import { startHeartbeat } from './heartbeat.js';
+import type { Connection, ConnectionState } from './types.js';
 import { WS_LIMITS } from './limits.js';
 import {
   BINARY_FRAME,
@@ -20,26 +22,8 @@ import {
   SHUTDOWN_REASON,
 } from './messages.js';
 import { isOriginAllowed } from './origin.js';
-import { createSlidingWindowLimiter, type SlidingWindowLimiter } from './sliding-window.js';
+import { createSlidingWindowLimiter } from './sliding-window.js';
 import { refuseUpgrade } from './upgrade-refusal.js';
-
-export type ConnectionState = 'open' | 'closing' | 'closed';
-
-export interface Connection {
-  readonly socket: WebSocket;
-  readonly caller: Caller;
-  /** The secret the socket authenticated with, re-checked periodically; kept in memory only, never logged. */
-  readonly secret: string;
-  readonly log: Logger;
-  state: ConnectionState;
-  /** Set by a pong; the heartbeat terminates connections that did not answer the previous ping. */
-  isAlive: boolean;
-  readonly limiter: SlidingWindowLimiter;
-  /** Aborts in-flight calls of this connection when it closes. */
-  readonly inFlight: AbortController;
-  /** Whether its token may call agent.* here, and so may receive turn results (session.completed). */
-  readonly mayReceiveResults: boolean;
-}
 
 export interface WsGateway {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;

@@ -1,4 +1,5 @@
 // The agent registry: reads agents from the live config and changes them through the ConfigStore, one commit each.
+import { createEventBus, type BusEvent } from '../../src/events/index.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,6 @@ import {
   type ProviderCheck,
 } from '../../src/agents/agent-registry.js';
 import { createConfigStore, createGitHistory, type ConfigStore } from '../../src/config/index.js';
-import { createEventBus, type BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 
 const CONFIG_TEXT = `gateway:

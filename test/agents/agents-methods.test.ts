@@ -1,4 +1,6 @@
 // agents.* over JSON-RPC: admin only, live changes persisted to config.yaml and git, dry runs persist nothing.
+import type { Caller } from '../../src/server/types.js';
+import { createEventBus, type BusEvent } from '../../src/events/index.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,11 +9,9 @@ import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAgentRegistry, type ManagedAgentRegistry, type ProviderCheck } from '../../src/agents/agent-registry.js';
 import { createConfigStore, createGitHistory } from '../../src/config/index.js';
-import { createEventBus, type BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createDispatcher, createRegistry, type Dispatcher } from '../../src/rpc/index.js';
 import { agentMethods } from '../../src/agents/index.js';
-import type { Caller } from '../../src/server/scopes.js';
 
 const CONFIG_TEXT = `providers:
   local: { type: openai-compatible, baseUrl: "http://127.0.0.1:11434/v1" }

@@ -1,4 +1,5 @@
 // Starts the real gateway (harness tokens, the fake LLM as provider) with an `approvals:` section and gated tools.
+import type { BusEvent } from '../../src/events/index.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import {
   type GatewayConfig,
   type GatewayPaths,
 } from '../../src/config/index.js';
-import { createLogger, type BusEvent, type Logger } from '../../src/obs/index.js';
+import { createLogger, type Logger } from '../../src/obs/index.js';
 import type { FakeLlm } from '../support/fake-llm-server.js';
 import { harnessDocument, TOKENS } from '../support/gateway-harness.js';
 

@@ -1,5 +1,6 @@
 // The capability-denial breaker through the real TurnService, SQLite and the fake LLM: consecutive denials in a run
 // tree call DenialBreaker.tripDenialBreaker (here a test implementation that aborts the tree, as run control does).
+import { createEventBus } from '../../src/events/index.js';
 import { randomUUID } from 'node:crypto';
 import { readSessionKey } from '../../src/sessions/index.js';
 import { z } from 'zod';
@@ -9,7 +10,7 @@ import { createApprovalsModule, type ApprovalsModule, type DenialBreaker } from 
 import { approvalsConfigSchema, providerConfigSchema, type ApprovalsConfig } from '../../src/config/index.js';
 import { createLocalInstances } from '../../src/coordination/index.js';
 import { createAuditLog, type AuditLog } from '../../src/obs/audit.js';
-import { createEventBus, createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
+import { createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import {
   createSqliteApprovalPort,

@@ -1,12 +1,13 @@
 // How many gated calls may wait at once: approvals.maxPendingPerOwner per token, approvals.maxPendingPerSession per session.
+import type { ToolDecision, TurnHookContext } from '../../src/turns/types.js';
+import { createEventBus } from '../../src/events/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApprovalService, type ApprovalService } from '../../src/approvals/approval-service.js';
 import { approvalsConfigSchema, type ApprovalsConfig } from '../../src/config/index.js';
 import { createLocalInstances } from '../../src/coordination/index.js';
-import { createEventBus, createLogger } from '../../src/obs/index.js';
+import { createLogger } from '../../src/obs/index.js';
 import { createSqliteApprovalPort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 import { readSessionKey } from '../../src/sessions/index.js';
-import type { ToolDecision, TurnHookContext } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { connect, type TestSocket } from '../support/ws-client.js';
 import { staticAgents } from '../sessions/service-fixture.js';

@@ -1,12 +1,13 @@
 // audio.transcribe with `save: true`: the audio module built over a real SQLite store and dispatcher, its saveMedia
 // dependency a small function writing files to a temp dir (the gateway wires the media store there).
+import { createEventBus } from '../../src/events/index.js';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAudioModule, type SaveMedia } from '../../src/audio/index.js';
-import { createEventBus, createObsModule, createRecorder, type ObsModule, type Recorder } from '../../src/obs/index.js';
+import { createObsModule, createRecorder, type ObsModule, type Recorder } from '../../src/obs/index.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createDispatcher, createRegistry, type DispatchContext, type Dispatcher } from '../../src/rpc/index.js';
 import { createTokenDirectory } from '../../src/server/index.js';

@@ -1,4 +1,5 @@
 // The ConfigStore: every change edits the raw YAML, is validated whole, written atomically, committed and announced.
+import { createEventBus, type BusEvent } from '../../src/events/index.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,6 @@ import {
   type ConfigChange,
   type ConfigStore,
 } from '../../src/config/index.js';
-import { createEventBus, type BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 
 const ADMIN_SECRET = 'admin-secret-0123456789abcdefghijklmnop';

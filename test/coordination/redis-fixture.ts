@@ -1,8 +1,8 @@
 // Replicas for coordination tests: each a Redis coordination with its own connections and event bus, on one server.
+import { createEventBus, type EventBus } from '../../src/events/index.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createCoordination, type Coordination, type CoordinationTimings } from '../../src/coordination/index.js';
-import { createEventBus, type EventBus } from '../../src/obs/index.js';
 import { createLogger } from '../../src/obs/logger.js';
 
 export interface Replica {

@@ -1,6 +1,6 @@
 // The shared HTTP rate-limit counter: one fixed window per key, counted exactly across replicas.
+import type { RateCounter } from '../../src/coordination/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RateCounter } from '../../src/coordination/index.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startReplica, type Replica } from './redis-fixture.js';
 

@@ -1,7 +1,7 @@
 // A replica in a child process (see spawnReplicaProcess): joins Redis coordination, prints its id, then idles.
+import { createEventBus } from '../../src/events/index.js';
 import { z } from 'zod';
 import { createCoordination } from '../../src/coordination/index.js';
-import { createEventBus } from '../../src/obs/index.js';
 import { createLogger } from '../../src/obs/logger.js';
 
 const env = z.object({ REDIS_URL: z.string(), KEY_PREFIX: z.string(), TIMINGS: z.string() }).parse(process.env);

@@ -1,11 +1,12 @@
 // The prompt-injection detector over its corpus, its scan bound, the monitor's events and rate, and the inbound-message hook in real turns.
+import { createEventBus, type BusEvent } from '../../src/events/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../src/agents/index.js';
 import { providerConfigSchema } from '../../src/config/index.js';
 import { createInjectionMonitor, injectionScanHook } from '../../src/memory/injection-monitor.js';
 import { detectInjection, INJECTION_PATTERNS } from '../../src/memory/injection.js';
-import { createEventBus, createLogger, createRecorder, type BusEvent, type Recorder } from '../../src/obs/index.js';
+import { createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import {
   createSqliteEvidencePort,

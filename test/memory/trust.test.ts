@@ -1,4 +1,5 @@
 // Memory trust: the rule by source, tool output tainting the rest of a real turn, the taint event, and the recall label.
+import { createEventBus, type BusEvent } from '../../src/events/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../src/agents/index.js';
@@ -10,7 +11,7 @@ import {
   UNTRUSTED_MEMORY_LABEL,
   type TrustDecision,
 } from '../../src/memory/trust.js';
-import { createEventBus, createLogger, createRecorder, type BusEvent, type Recorder } from '../../src/obs/index.js';
+import { createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import {
   createSqliteEvidencePort,

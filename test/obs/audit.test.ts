@@ -1,10 +1,10 @@
 // The audit log: rows recorded directly and announced as audit:event, content-free refs, filters, tenant "" for system events, limits, restarts.
+import type { AuditEvent } from '../../src/events/index.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AUDIT_MAX_LIMIT } from '../../src/obs/audit.js';
-import type { AuditEvent } from '../../src/obs/index.js';
 import { delivered, startObs, type ObsStack } from './support.js';
 
 describe('obs audit log', () => {

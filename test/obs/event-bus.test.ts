@@ -1,6 +1,6 @@
 // The event bus: listeners run after emit returns, in order; a throwing listener is logged and the others still run.
+import { createEventBus } from '../../src/events/index.js';
 import { describe, expect, it } from 'vitest';
-import { createEventBus } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { delivered } from './support.js';
 

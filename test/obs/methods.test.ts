@@ -1,9 +1,9 @@
 // obs.* over JSON-RPC: every method through the registry and dispatcher, scopes, strict params, defaults and limits.
+import type { Caller } from '../../src/server/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/obs/logger.js';
 import { createDispatcher, createRegistry, type JsonRpcResponse } from '../../src/rpc/index.js';
 import { obsMethods } from '../../src/obs/methods.js';
-import type { Caller } from '../../src/server/scopes.js';
 import { delivered, startObs, type ObsStack } from './support.js';
 
 const ADMIN: Caller = { clientId: 'admin', scopes: ['*'] };

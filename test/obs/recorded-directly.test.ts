@@ -1,6 +1,7 @@
 // Delivery and audit over a running gateway: written by the code that knows the facts, not rebuilt from bus events.
+import type { AuditEvent } from '../../src/events/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEvent, DeliveryTrace } from '../../src/obs/index.js';
+import type { DeliveryTrace } from '../../src/obs/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { startGateway, TOKEN_IDS, type Harness } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';

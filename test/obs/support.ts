@@ -1,5 +1,5 @@
 // A throwaway observability stack over an in-memory or file database, with a settable clock.
-import { createEventBus, type EventBus } from '../../src/obs/event-bus.js';
+import { createEventBus, type EventBus } from '../../src/events/index.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createObservability, type Observability } from '../../src/obs/observability.js';
 import { createRecorder, type Recorder } from '../../src/obs/recorder.js';

@@ -1,7 +1,7 @@
 // The per-provider circuit breaker: opens after consecutive failures, skips the provider, half-opens, recovers.
+import { createEventBus, type BusEvent } from '../../src/events/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isGatewayError } from '../../src/errors.js';
-import { createEventBus, type BusEvent } from '../../src/obs/index.js';
 import { createProviderBreakers } from '../../src/providers/circuit-breaker.js';
 import type { ModelRef } from '../../src/providers/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';

@@ -1,16 +1,17 @@
 // models.* and agent.getOperationModels / agent.cacheStats over JSON-RPC, against a fake LLM server.
+import type { Caller } from '../../src/server/types.js';
+import { createEventBus } from '../../src/events/index.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAgentRegistry } from '../../src/agents/agent-registry.js';
 import { createConfigStore, createGitHistory, type ConfigStore } from '../../src/config/index.js';
-import { createEventBus, createLogger } from '../../src/obs/index.js';
+import { createLogger } from '../../src/obs/index.js';
 import { createHashingEmbedder, createModelRouter, type GatewayModelRouter } from '../../src/providers/index.js';
 import { createDispatcher, createRegistry, RPC_CODE, type Dispatcher } from '../../src/rpc/index.js';
 import { agentModelMethods } from '../../src/agents/index.js';
 import { modelMethods } from '../../src/providers/index.js';
-import type { Caller } from '../../src/server/scopes.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 
 const ADMIN: Caller = { clientId: 'admin', scopes: ['*'] };

@@ -1,6 +1,7 @@
 // Builds a model router over a validated providers: config pointing at fake LLM servers, and records its events.
+import { createEventBus, type BusEvent, type EventName } from '../../src/events/index.js';
 import { validateConfig, type ConfigInput } from '../../src/config/index.js';
-import { createEventBus, createLogger, type BusEvent, type EventName } from '../../src/obs/index.js';
+import { createLogger } from '../../src/obs/index.js';
 import {
   createModelRouter,
   type GatewayModelRouter,

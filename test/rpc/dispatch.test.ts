@@ -1,4 +1,5 @@
 // JSON-RPC 2.0 dispatch shared by /ws and /rpc: envelopes, batches, notifications, params and error mapping.
+import type { MethodContext } from '../../src/rpc/types.js';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { ERROR_KINDS, GatewayError, type ErrorKind } from '../../src/errors.js';
@@ -10,7 +11,6 @@ import {
   noParams,
   type DispatchContext,
   type DispatchOutcome,
-  type MethodContext,
 } from '../../src/rpc/index.js';
 
 interface Captured {

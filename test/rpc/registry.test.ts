@@ -1,13 +1,8 @@
 // The method registry: registration fails fast, naming the method; lookups and the sorted list.
+import type { MethodDefinition, MethodScope } from '../../src/rpc/types.js';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import {
-  createRegistry,
-  defineMethod,
-  noParams,
-  type MethodDefinition,
-  type MethodScope,
-} from '../../src/rpc/index.js';
+import { createRegistry, defineMethod, noParams } from '../../src/rpc/index.js';
 
 const method = (name: string, scope: MethodScope = 'rpc'): MethodDefinition =>
   defineMethod({ name, scope, summary: 's', params: noParams, handler: () => null });

@@ -1,11 +1,11 @@
 // Orphan recovery across replicas (coordination: redis): a run stays `running` while the replica that owns it
 // lives, and another replica's periodic sweep marks it `orphaned` once that replica is killed with SIGKILL.
+import { createEventBus } from '../../src/events/index.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLocalInstances } from '../../src/coordination/index.js';
-import { createEventBus } from '../../src/obs/index.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createRunsModule } from '../../src/runs/index.js';
 import { ORPHANED_RUN_ERROR } from '../../src/store/index.js';

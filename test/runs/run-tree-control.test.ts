@@ -1,7 +1,7 @@
 // run.kill and lease.revoke over a real WebSocket against the real app: a three-level spawn tree (spawn → spawn → spawn)
 // held open by the fake LLM, stopped from any of its runs; every level ends revoked and no further model call happens.
+import type { BusEvent } from '../../src/events/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BusEvent } from '../../src/obs/index.js';
 import type { FleetHealthReport } from '../../src/obs/fleet/index.js';
 import { startFakeLlm, type FakeLlm, type RecordedRequest, type ScriptedReply } from '../support/fake-llm-server.js';
 import { startGateway, type Harness } from '../support/gateway-harness.js';

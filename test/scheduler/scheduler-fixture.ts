@@ -1,10 +1,11 @@
 // The scheduler module over a real SQLite store and TurnService (scripted loop), a fake clock, real tools and leases.
+import type { RateCounter } from '../../src/coordination/types.js';
+import { createEventBus } from '../../src/events/index.js';
 import { z } from 'zod';
 import { createToolRegistry, defineTool, type ToolDefinition } from '../../src/agents/index.js';
-import { createLocalLeases, createLocalRateCounter, type RateCounter } from '../../src/coordination/index.js';
+import { createLocalLeases, createLocalRateCounter } from '../../src/coordination/index.js';
 import { GatewayError } from '../../src/errors.js';
 import { schedulerConfigSchema, type SchedulerConfig } from '../../src/config/index.js';
-import { createEventBus } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { HealthSignal, TrajectoryRecord } from '../../src/obs/index.js';
 import { createDispatcher, createRegistry, type DispatchContext, type JsonRpcErrorData } from '../../src/rpc/index.js';

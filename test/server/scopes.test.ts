@@ -1,7 +1,8 @@
 // Scope rules: empty scopes and '*' grant everything; rpc, admin, ws, api and mcp-client each grant their part.
+import type { Caller } from '../../src/server/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/config/index.js';
-import { grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes, type Caller } from '../../src/server/index.js';
+import { grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes } from '../../src/server/index.js';
 
 const caller = (...scopes: Scope[]): Caller => ({ clientId: 'c', scopes });
 

@@ -1,7 +1,7 @@
 // session.compact: the older messages become one summary written by the session agent's model (a scripted LLM server).
+import { createEventBus } from '../../src/events/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { providerConfigSchema } from '../../src/config/index.js';
-import { createEventBus } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import { SUMMARY_PREFIX } from '../../src/sessions/index.js';

@@ -1,9 +1,9 @@
 // Builds the session service and sub-agent runs over a real TurnService and SQLite store, with a scripted loop,
 // a controllable clock, captured events and notifications.
+import { createEventBus, type BusEvent } from '../../src/events/index.js';
 import type { AgentRegistry } from '../../src/agents/index.js';
 import { agentConfigSchema, type ConfigInput } from '../../src/config/index.js';
 import { createLocalInstances, createSessionLocks, type Instances } from '../../src/coordination/index.js';
-import { createEventBus, type BusEvent } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import type { ModelRouter } from '../../src/providers/types.js';

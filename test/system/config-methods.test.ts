@@ -1,4 +1,5 @@
 // config.* over JSON-RPC: admin only, reads redact secrets, changes are validated, committed and reversible.
+import type { Caller } from '../../src/server/types.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,6 @@ import { createConfigStore, createGitHistory, type ConfigStore } from '../../src
 import { createLogger } from '../../src/obs/logger.js';
 import { createDispatcher, createRegistry, type Dispatcher } from '../../src/rpc/index.js';
 import { configMethods } from '../../src/system/index.js';
-import type { Caller } from '../../src/server/scopes.js';
 
 const ADMIN_SECRET = 'admin-secret-0123456789abcdefghijklmnop';
 const ENV = { OPENAI_API_KEY: 'sk-resolved-key-123', WEBHOOK_SECRET: 'webhook-secret-0123456789' };

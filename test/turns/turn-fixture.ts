@@ -1,8 +1,9 @@
 // Builds the real TurnService (session lock, owner check, loop, usage, hooks) through the turns module, over given
 // router, store and recorder.
+import type { EventBus } from '../../src/events/index.js';
 import type { AgentRegistry, ToolDefinition } from '../../src/agents/index.js';
 import { createToolRegistry } from '../../src/agents/index.js';
-import type { EventBus, Recorder } from '../../src/obs/index.js';
+import type { Recorder } from '../../src/obs/index.js';
 import { createLogger } from '../../src/obs/logger.js';
 import type { ModelRouter } from '../../src/providers/index.js';
 import type { SessionPort } from '../../src/sessions/index.js';

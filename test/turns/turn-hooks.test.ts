@@ -1,9 +1,11 @@
 // TurnHooks through the real TurnService, SQLite and model router, with the scripted fake LLM over HTTP.
+import type { TurnHooks, TurnSummary } from '../../src/turns/types.js';
+import { createEventBus } from '../../src/events/index.js';
 import { z } from 'zod';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defineTool } from '../../src/agents/index.js';
 import { providerConfigSchema } from '../../src/config/index.js';
-import { createEventBus, createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
+import { createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import { readSessionKey } from '../../src/sessions/index.js';
 import {
@@ -13,7 +15,7 @@ import {
   type SqliteDatabase,
   type SqliteSessionPort,
 } from '../../src/store/sqlite/index.js';
-import type { HookSource, TurnHooks, TurnService, TurnSummary } from '../../src/turns/index.js';
+import type { HookSource, TurnService } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
 import { createTurnServiceFixture } from './turn-fixture.js';

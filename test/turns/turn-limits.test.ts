@@ -1,10 +1,11 @@
 // Turn limits an agent sets under `budget` (tool result cap, loop repeat limit), seen on the wire and in the result.
+import { createEventBus } from '../../src/events/index.js';
 import { z } from 'zod';
 import { readSessionKey } from '../../src/sessions/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defineTool } from '../../src/agents/index.js';
 import { providerConfigSchema } from '../../src/config/index.js';
-import { createEventBus, createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
+import { createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import {
   createSqliteEvidencePort,

@@ -1,7 +1,7 @@
 // The session service and sub-agent runs over the real TurnService, loop and model router, with a scripted LLM server at the process boundary.
+import { createEventBus } from '../../src/events/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { providerConfigSchema } from '../../src/config/index.js';
-import { createEventBus } from '../../src/obs/event-bus.js';
 import { createLogger } from '../../src/obs/logger.js';
 import { createRecorder, type Recorder } from '../../src/obs/recorder.js';
 import { createModelRouter } from '../../src/providers/index.js';

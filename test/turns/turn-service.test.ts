@@ -1,18 +1,12 @@
 // TurnService: the session is created once with one session:created payload, usage is added once per turn, turns serialise.
+import { createEventBus, type BusEvent, type EventBus } from '../../src/events/index.js';
 import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { providerConfigSchema } from '../../src/config/index.js';
-import {
-  createEventBus,
-  createLogger,
-  createRecorder,
-  type BusEvent,
-  type EventBus,
-  type Recorder,
-} from '../../src/obs/index.js';
+import { createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import {
   createSqliteEvidencePort,

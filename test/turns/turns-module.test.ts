@@ -1,10 +1,12 @@
 // The turns capability module: builds TurnService over the real loop, router and SQLite, and serves agent.execute and
 // agent.stream through JSON-RPC dispatch; the object key reaches the turn as the parts it was given.
+import type { TurnHookContext } from '../../src/turns/types.js';
+import { createEventBus } from '../../src/events/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createToolRegistry } from '../../src/agents/index.js';
 import { providerConfigSchema } from '../../src/config/index.js';
 import { createSessionLocks } from '../../src/coordination/index.js';
-import { createEventBus, createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
+import { createLogger, createRecorder, type Recorder } from '../../src/obs/index.js';
 import { createModelRouter } from '../../src/providers/index.js';
 import { createDispatcher, createRegistry, type DispatchContext } from '../../src/rpc/index.js';
 import {
@@ -14,12 +16,7 @@ import {
   type SqliteDatabase,
   type SqliteSessionPort,
 } from '../../src/store/sqlite/index.js';
-import {
-  createHookRegistry,
-  createTurnsModule,
-  type TurnHookContext,
-  type TurnsModule,
-} from '../../src/turns/index.js';
+import { createHookRegistry, createTurnsModule, type TurnsModule } from '../../src/turns/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { tokenGrants } from '../support/token-grants.js';
 import { staticAgents } from '../sessions/service-fixture.js';

@@ -1,7 +1,7 @@
 // The /api/events feed shared by replicas: bus events appended to one capped Redis stream, read back by every replica.
+import type { EventBus } from '../../events/index.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { EventBus } from '../../obs/index.js';
 import type { EventFeed, FeedEntry } from '../event-feed.js';
 import type { RedisLink } from './connection.js';
 

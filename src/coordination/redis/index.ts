@@ -1,8 +1,8 @@
 // Coordination through one Redis: shared rate counters, session locks, liveness, leases, the event feed and peer channels.
+import type { EventBus } from '../../events/index.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { coordinationUnreachable } from '../../errors.js';
-import type { EventBus } from '../../obs/index.js';
 import type { Coordination } from '../coordination.js';
 import type { CoordinationTimings } from '../limits.js';
 import { connectRedis } from './connection.js';

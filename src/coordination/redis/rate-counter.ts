@@ -1,7 +1,7 @@
 // The HTTP rate-limit window as one atomic Redis step: increment, open the window on the first hit, report its TTL.
+import type { RateCounter } from '../types.js';
 import { z } from 'zod';
 import { coordinationUnreachable } from '../../errors.js';
-import type { RateCounter } from '../rate-counter.js';
 import type { RedisLink } from './connection.js';
 import { defineScript } from './scripts.js';
 

@@ -1,6 +1,6 @@
 // POST /v1/chat/completions: one stateless agent turn per request, as a chat.completion or an SSE chunk stream.
+import type { Caller } from '../../server/types.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Caller } from '../../server/index.js';
 import { requestSignal, openSseStream, type SseFrame } from '../../server/index.js';
 import { argumentsText, type TranscriptToolCall } from '../../providers/index.js';
 import type { TurnRequest, TurnResult } from '../../turns/index.js';

@@ -1,7 +1,7 @@
 // POST /v1/responses: an agent turn in OpenAI's Responses format, answered, streamed or run in the background;
 // previous_response_id continues that response's session.
+import type { Caller } from '../../server/types.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Caller } from '../../server/index.js';
 import { requestSignal, openSseStream } from '../../server/index.js';
 import { GatewayError } from '../../errors.js';
 import { UNFINISHED_RESPONSE_STATUSES } from '../../store/index.js';

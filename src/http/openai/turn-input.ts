@@ -1,9 +1,10 @@
 // From an OpenAI request to a turn: which agent or model runs it, and which message, system prompt and history it gets.
+import type { ParsedSessionKey } from '../../sessions/types.js';
 import { agentModels, type AgentDefinition, type AgentRegistry } from '../../agents/index.js';
 import { agentSuspended, agentWithoutModel, GatewayError } from '../../errors.js';
 import type { ModelRef, ModelRouter, TranscriptMessage, TranscriptToolCall } from '../../providers/index.js';
 import type { FinishReason, ToolOutput, TurnModels, TurnResult } from '../../turns/index.js';
-import { makeSessionKey, type ParsedSessionKey } from '../../sessions/index.js';
+import { makeSessionKey } from '../../sessions/index.js';
 
 /** Session keys of /v1 requests (spec: "Session key used for OpenAI-compatible requests"). */
 export const OPENAI_USER_ID = 'openai-api';

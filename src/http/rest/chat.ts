@@ -1,8 +1,10 @@
 // POST /api/chat, GET /api/chat/stream (SSE token/done) and GET /api/chat/history for the dashboard's chat.
+import type { ParsedSessionKey } from '../../sessions/types.js';
+import type { Caller } from '../../server/types.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { agentNotFound, agentSuspended, publicMessage } from '../../errors.js';
-import { grantsRest, type Caller } from '../../server/index.js';
+import { grantsRest } from '../../server/index.js';
 import { requestSignal, openSseStream } from '../../server/index.js';
 import { turnReply, type TurnRequest } from '../../turns/index.js';
 import {
@@ -11,7 +13,6 @@ import {
   makeSessionKey,
   readSessionKey,
   sessionCallerOf,
-  type ParsedSessionKey,
 } from '../../sessions/index.js';
 import { streamTurn } from '../turn-stream.js';
 import type { RestContext } from './types.js';

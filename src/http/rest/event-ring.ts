@@ -1,6 +1,6 @@
 // Numbers every bus event for /api/events and keeps the newest in a fixed ring for clients reconnecting with Last-Event-ID.
+import type { BusEvent, EventBus } from '../../events/index.js';
 import type { EventFeed } from '../../coordination/index.js';
-import type { BusEvent, EventBus } from '../../obs/index.js';
 
 export interface NumberedEvent {
   readonly id: number;

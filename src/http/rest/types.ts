@@ -1,8 +1,9 @@
 // What the /api REST and SSE routes need from the rest of the gateway.
+import type { EventBus } from '../../events/index.js';
 import type { Logger } from 'pino';
 import type { AgentRegistry } from '../../agents/index.js';
 import type { EventFeed } from '../../coordination/index.js';
-import type { ChannelActivity, EventBus } from '../../obs/index.js';
+import type { ChannelActivity } from '../../obs/index.js';
 import type { ModelRouter } from '../../providers/index.js';
 import type { RequestAuth } from '../../server/index.js';
 import type { SessionPort } from '../../sessions/index.js';

@@ -1,12 +1,12 @@
 // A started HTTP server with the /v1 and /api routes over the real turn loop, router and SQLite stores, and the
 // scripted fake LLM as the only provider (the process boundary).
+import { createEventBus, type EventBus } from '../../../src/events/index.js';
 import { randomUUID } from 'node:crypto';
 import type { AgentRegistry } from '../../../src/agents/types.js';
 import type { ToolDefinition } from '../../../src/agents/index.js';
 import { providerConfigSchema } from '../../../src/config/index.js';
 import { registerOpenAiRoutes } from '../../../src/http/openai/index.js';
 import { registerRestRoutes } from '../../../src/http/rest/index.js';
-import { createEventBus, type EventBus } from '../../../src/obs/event-bus.js';
 import { createLogger } from '../../../src/obs/logger.js';
 import { createObservability } from '../../../src/obs/index.js';
 import { createRecorder } from '../../../src/obs/recorder.js';
