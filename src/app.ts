@@ -41,7 +41,7 @@ import { createSystemModule } from './system/index.js';
 import { createHookRegistry, createTurnsModule } from './turns/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
-export type { App, AppOptions, AppState } from './app-lifecycle.js';
+export type { App, AppOptions } from './app-lifecycle.js';
 export async function createApp(options: AppOptions): Promise<App> {
   const {
     config,

@@ -11,9 +11,8 @@ import { audioMethods, maxParamsBytesFor } from './methods.js';
 import { createTranscribeService, type SaveMedia } from './transcribe-service.js';
 import { createVoiceEvidence } from './voice-evidence.js';
 
-export type { TranscriptionErrorKind, TranscriptionResult, Transcriber } from './transcriber.js';
 export type { SaveMedia } from './transcribe-service.js';
-export { AUDIO_CHANNEL, audioMethods, DEFAULT_MIME_TYPE, maxParamsBytesFor } from './methods.js';
+export { audioMethods, maxParamsBytesFor } from './methods.js';
 
 /** Calls that may wait per slot when audio.maxWaiting is null. */
 export const WAITING_PER_SLOT = 4;

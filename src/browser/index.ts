@@ -8,8 +8,7 @@ import { browserMethods, type SaveMedia } from './methods.js';
 import { systemNetwork, type EgressNetwork } from './network-guard.js';
 import { browserTools } from './tools.js';
 
-export { BROWSER_ACTIONS, type BrowserAction } from './page-actions.js';
-export { systemNetwork, type EgressNetwork } from './network-guard.js';
+export { type EgressNetwork } from './network-guard.js';
 export { embeddedIpv4, isPrivateAddress } from './private-address.js';
 export type { BrowserService } from './browser-service.js';
 export { browserMethods, type SaveMedia } from './methods.js';

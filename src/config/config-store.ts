@@ -28,16 +28,7 @@ import { substituteReferences, validateConfig } from './load.js';
 import { configSchema, type GatewayConfig } from './schema.js';
 
 export type { RawConfig } from './config-edit.js';
-export type {
-  ConfigChange,
-  ConfigChangeResult,
-  ConfigCheck,
-  ConfigEdit,
-  ConfigHistoryReader,
-  ConfigStore,
-  ConfigStoreDeps,
-  DatabaseConfigStoreDeps,
-} from './config-store-types.js';
+export type { ConfigChange, ConfigStore, ConfigStoreDeps, DatabaseConfigStoreDeps } from './config-store-types.js';
 
 /** The config's top-level sections, in schema order. */
 export const CONFIG_SECTIONS: readonly string[] = configSchema.keyof().options;

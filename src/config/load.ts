@@ -10,8 +10,6 @@ import { readSecrets } from './secrets-file.js';
 import { configSchema, type GatewayConfig } from './schema.js';
 import { bracketPath, readIssues } from '../errors.js';
 
-export { ConfigError } from './config-error.js';
-
 export interface LoadedConfig {
   config: GatewayConfig;
   /**

@@ -29,7 +29,6 @@ export function resolvePaths(options: { dataDir?: string; configPath?: string },
  * owner may enter it or read what is inside (DESIGN §3 "secrets and config history").
  */
 export const DATA_DIR_MODE = 0o700;
-export const DATA_FILE_MODE = 0o600;
 
 /**
  * Creates the data dir 0700 and takes group and other permissions away from it and its direct entries when an

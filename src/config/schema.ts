@@ -4,7 +4,6 @@ import { PROVIDER_TABLE, PROVIDER_TYPES } from '../provider-table.js';
 import {
   approvalsConfigSchema,
   audioConfigSchema,
-  audioEngineSchema,
   browserConfigSchema,
   mediaConfigSchema,
   memoryConfigSchema,
@@ -14,7 +13,6 @@ import {
 import { durationMs, positiveInt } from './schema-units.js';
 
 export * from './capability-schemas.js';
-export { MAX_TIMER_MS } from './schema-units.js';
 import { coordinationConfigSchema, storageConfigSchema } from './storage-schema.js';
 
 export const SCOPES = ['rpc', 'admin', '*', 'api', 'ws', 'mcp-client'] as const;
@@ -309,7 +307,6 @@ export type GatewayConfig = z.infer<typeof configSchema>;
 export type GatewaySection = GatewayConfig['gateway'];
 export type TokenConfig = z.infer<typeof tokenConfigSchema>;
 export type ProviderConfig = z.infer<typeof providerConfigSchema>;
-export type ModelConfig = z.infer<typeof modelConfigSchema>;
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 export type MemoryConfig = z.infer<typeof memoryConfigSchema>;
 export type ApprovalRule = z.infer<typeof approvalRuleSchema>;
@@ -318,7 +315,4 @@ export type ConfigInput = z.input<typeof configSchema>;
 export type SchedulerConfig = z.infer<typeof schedulerConfigSchema>;
 export type AudioConfig = z.infer<typeof audioConfigSchema>;
 export type CoordinationConfig = z.infer<typeof coordinationConfigSchema>;
-export type AudioEngineConfig = z.infer<typeof audioEngineSchema>;
-export type MediaConfig = z.infer<typeof mediaConfigSchema>;
 export type BrowserConfig = z.infer<typeof browserConfigSchema>;
-export type ObsConfig = z.infer<typeof obsConfigSchema>;

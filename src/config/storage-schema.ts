@@ -16,8 +16,6 @@ export const storageConfigSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
-export type StorageConfig = z.infer<typeof storageConfigSchema>;
-
 /** The URL with the password of its user info (if any) shown as "***": `postgres://app:***@db/gateway`. */
 export function redactUrlPassword(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@\s]*@/i, '$1***@');

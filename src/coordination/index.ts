@@ -14,18 +14,12 @@ import { createSessionLocks } from './session-locks.js';
 export type { Coordination, JobsChanged, PeerNotification, RetiredToken } from './coordination.js';
 export type { EventFeed, FeedEntry, FeedEvent } from './event-feed.js';
 export { createLocalInstances, type Instances } from './instances.js';
-export { createLocalLeases, type Leases } from './leases.js';
-export { createPeerBridge, type PeerBridge, type PeerBridgeDeps } from './peer-bridge.js';
+export { createLocalLeases } from './leases.js';
+export { createPeerBridge } from './peer-bridge.js';
 export { COORDINATION_LIMITS, type CoordinationTimings } from './limits.js';
 export type { PeerChannel } from './peer-channel.js';
-export { createLocalRateCounter, LOCAL_RATE_COUNTER_MAX_KEYS } from './rate-counter.js';
-export {
-  createSessionLocks,
-  limitSessionWaiters,
-  SESSION_BUSY_RETRY_AFTER_MS,
-  type LockHold,
-  type SessionLocks,
-} from './session-locks.js';
+export { createLocalRateCounter } from './rate-counter.js';
+export { createSessionLocks, limitSessionWaiters, type LockHold, type SessionLocks } from './session-locks.js';
 
 /** One process: in-memory locks, only this process counts as alive, and it holds every lease. */
 export function createLocalCoordination(): Coordination {

@@ -12,9 +12,7 @@ import { createMediaService, type MediaService } from './media-service.js';
 import { createMediaSweeper } from './media-sweep.js';
 import { mediaRoutes } from './routes.js';
 
-export type { MediaFile, MediaMeta, MediaOrigin, MediaReader, MediaSaveInput, MediaService } from './media-service.js';
-export type { MediaSweepResult } from './media-sweep.js';
-
+export type { MediaMeta, MediaService } from './media-service.js';
 export interface MediaModuleDeps {
   port: MediaPort;
   /** media: dir and sweepIntervalMs are read at startup, maxBytes and defaultTtlMs at each save. */

@@ -24,23 +24,14 @@ import { memoryRoutes } from './routes.js';
 import { memoryTools } from './tools.js';
 import { createTrustPolicy } from './trust.js';
 
-export { fuseRankings, RRF_K, type FusedHit, type LaneHit } from './rank-fusion.js';
-export {
-  createMemorySearch,
-  MEMORY_LANES,
-  type MemoryLane,
-  type MemorySearch,
-  type MemorySearchRequest,
-  type MemorySearchResult,
-  type ScoredEntry,
-} from './memory-search.js';
-export { createMemoryEmbedder, contentHash, type MemoryEmbedder } from './memory-embedder.js';
-export type { MemoryWrite, MemoryWriter } from './memory-writer.js';
+export { fuseRankings, RRF_K } from './rank-fusion.js';
+export { createMemorySearch, type MemoryLane, type MemorySearch, type ScoredEntry } from './memory-search.js';
+export { createMemoryEmbedder, type MemoryEmbedder } from './memory-embedder.js';
+export type { MemoryWriter } from './memory-writer.js';
 export { UNTRUSTED_MEMORY_LABEL } from './trust.js';
-export { entryView, type MemoryEntryView } from './entry-view.js';
 export { RECALL_HEADER } from './recall-context.js';
-export { MEMORY_SEARCH_LIMIT_DEFAULT, MEMORY_SEARCH_LIMIT_MAX, memoryMethods } from './methods.js';
-export { callerScope, ownerScope, type ReaderGrants } from './reader-scope.js';
+export { memoryMethods } from './methods.js';
+export { type ReaderGrants } from './reader-scope.js';
 
 export interface MemoryModuleDeps {
   ports: { memory: MemoryPort };

@@ -5,13 +5,6 @@ import type { GatewayModelRouter } from './model-router.js';
 
 export type ModelSource = 'config' | 'default';
 
-/** `<provider>/<modelId>` (split at the first '/'), else undefined. */
-export function parseModelRef(value: string): ModelRef | undefined {
-  const slash = value.indexOf('/');
-  if (slash <= 0 || slash === value.length - 1) return undefined;
-  return { provider: value.slice(0, slash), modelId: value.slice(slash + 1) };
-}
-
 /**
  * The agent's primary model, by the rule the turn loop and compaction use: `provider` + `model` when both
  * are set, else `model` resolved through the catalog (`<provider>/<modelId>` or a listed bare id).

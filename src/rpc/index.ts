@@ -3,18 +3,16 @@ export { createRegistry, defineMethod, noParams } from './registry.js';
 export {
   createDispatcher,
   errorResponse,
-  toRpcError,
   PARSE_ERROR,
   type AuditedCall,
   type Dispatcher,
   type DispatchContext,
   type DispatchOutcome,
   type JsonRpcResponse,
-  type JsonRpcId,
   type JsonRpcErrorData,
 } from './dispatch.js';
 export { dispatchJsonRpcText } from './dispatch-text.js';
-export { formatParamIssues, type ParamIssueSummary } from './param-issues.js';
+export { formatParamIssues } from './param-issues.js';
 export { RPC_CODE, WS_RATE_LIMIT_CODE } from './error-codes.js';
-export { buildOpenRpcDocument, paramsJsonSchema, type OpenRpcDocument } from './openrpc.js';
+export { buildOpenRpcDocument } from './openrpc.js';
 export { renderApiReference } from './api-reference.js';

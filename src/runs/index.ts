@@ -8,14 +8,7 @@ import { createRunControl, type RunControl } from './run-control.js';
 import { spawnTool } from './spawn-tool.js';
 import { createSubAgentRuns, type SubAgentRuns, type SubAgentRunsDeps } from './sub-agent-runs.js';
 
-export {
-  createSubAgentRuns,
-  type Notify,
-  type RunStatusView,
-  type SpawnResult,
-  type SubAgentRuns,
-  type SubAgentRunsDeps,
-} from './sub-agent-runs.js';
+export { createSubAgentRuns, type SubAgentRuns } from './sub-agent-runs.js';
 export { createRunControl, type RunControl, type RunHandle, type StartRunInput } from './run-control.js';
 
 /** Spawned runs allowed in flight at once in one process; beyond it a spawn is refused with rate_limited. */

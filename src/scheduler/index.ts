@@ -16,15 +16,8 @@ import type { GateTools } from './wake-gate.js';
 
 export { WAKE_GATE_SKIPPED } from './fire.js';
 export { cronMethods } from './methods.js';
-export { ownerRateKey, type RateLimitPolicy } from './fire-admission.js';
-export {
-  OVERLAP_SKIPPED,
-  SCHEDULER_LEASE,
-  SKIP_BACKOFF_FIRST_MS,
-  SKIP_BACKOFF_MAX_MS,
-  type Scheduler,
-  type SchedulerLeases,
-} from './scheduler.js';
+export { type RateLimitPolicy } from './fire-admission.js';
+export { OVERLAP_SKIPPED, SCHEDULER_LEASE, type Scheduler, type SchedulerLeases } from './scheduler.js';
 export { systemClock, type RunLifecycle, type SchedulerClock } from './types.js';
 
 export interface SchedulerModuleDeps {

@@ -6,46 +6,29 @@ import { createSessionService, type SessionService, type SessionServiceDeps } fr
 
 export {
   createSessionService,
-  DEFAULT_COMPACT_KEEP_RECENT,
-  type SendTurn,
-  type SendTurnRunner,
   type SessionService,
   type SessionServiceDeps,
   type SessionServiceOptions,
 } from './session-service.js';
-export { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, sessionMethods } from './methods.js';
-export type {
-  HistoryMessage,
-  ResetConversationResult,
-  SendResult,
-  SessionExport,
-  SessionListEntry,
-  SessionSearchResult,
-  SessionStatus,
-  SessionTranscript,
-} from './session-views.js';
-export { SUMMARY_PREFIX, type CompactionResult } from './compaction.js';
-export type { SessionKind, SessionListFilter, SessionPort, SessionRecord, SessionSearchHit } from './types.js';
+export { sessionMethods } from './methods.js';
+export { SUMMARY_PREFIX } from './compaction.js';
+export type { SessionPort, SessionRecord } from './types.js';
 export {
   channelOf,
   DEFAULT_TENANT,
   deriveSessionKind,
   formatSessionKey,
   makeSessionKey,
-  MAX_KEY_PART_LENGTH,
-  normalizeSessionKey,
   parseSessionKey,
   readSessionKey,
   sessionKeyObjectSchema,
   sessionKeyProblem,
   sessionKeyStringSchema,
-  SUB_AGENT_CHANNEL,
   subAgentSessionKey,
 } from './session-key.js';
 export {
   assertKeyAllowed,
   assertSessionAccess,
-  canAccessSession,
   sessionCallerOf,
   WEBHOOK_CALLER,
   WEBHOOK_OWNER_ID,
@@ -53,7 +36,7 @@ export {
 } from './session-access.js';
 export type { SessionCaller } from '../agents/index.js';
 export { sessionAgentId } from './session-agent.js';
-export { readSessionUsage, type SessionUsage } from './session-usage.js';
+export { readSessionUsage } from './session-usage.js';
 
 export interface SessionsModule extends CapabilityModule {
   readonly sessions: SessionService;

@@ -98,11 +98,6 @@ export function makeSessionKey(parts: Omit<SessionKeyParts, 'tenantId'> & { tena
   return { sessionKey: formatSessionKey(keyParts), keyParts };
 }
 
-/** Parses and returns the canonical string, so callers can validate a key in one step. */
-export function normalizeSessionKey(key: string, param = 'key'): string {
-  return formatSessionKey(parseSessionKey(key, param));
-}
-
 /**
  * Formats the object form as a string key. Throws `invalid_params` (param `sessionKey.<field>`) when a part
  * is empty or contains ':'; a missing tenant becomes `default`.

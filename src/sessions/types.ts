@@ -1,5 +1,5 @@
 // The session records and the store seam they live behind (implementations are in store/), and a key's parts.
-export type { SessionKind, SessionListFilter, SessionPort, SessionRecord, SessionSearchHit } from '../store/index.js';
+export type { SessionKind, SessionPort, SessionRecord, SessionSearchHit } from '../store/index.js';
 
 /** Object form used by agent.execute (spec: "Session keys"). */
 export interface SessionKeyParts {

@@ -10,7 +10,7 @@ import { tokenMethods } from './token-methods.js';
 
 export { configMethods } from './config-methods.js';
 export { systemMethods, type SystemMethodsDeps } from './discovery-methods.js';
-export { gatewayMethods, type GatewayMethodsDeps } from './gateway-methods.js';
+export { gatewayMethods } from './gateway-methods.js';
 export { tokenMethods } from './token-methods.js';
 
 export interface SystemModuleDeps extends SystemMethodsDeps, Omit<GatewayMethodsDeps, 'sections'> {

@@ -1,5 +1,5 @@
 // The turn loop's named extension points: capability modules register these; the loop knows no module by name.
-import type { TurnHookContext, TurnHooks, TurnRequest } from './types.js';
+import type { TurnHookContext, TurnRequest } from './types.js';
 
 /** The hook context of one turn of `request`, run by `agentId` under `traceId` in a session owned by `ownerId`. */
 export function hookContextOf(
@@ -20,11 +20,3 @@ export function hookContextOf(
     ...(rootRunId === undefined ? {} : { rootRunId }),
   };
 }
-
-/** Every hook name, listed once, for registries and docs. */
-export const TURN_HOOK_NAMES = [
-  'beforeModel',
-  'beforeTool',
-  'afterTool',
-  'afterTurn',
-] as const satisfies readonly (keyof TurnHooks)[];

@@ -3,8 +3,6 @@
 import { WebSocket } from 'ws';
 import { WS_LIMITS } from './limits.js';
 
-export const WS_FRAME_CEILING_BYTES = WS_LIMITS.frameCeilingBytes;
-
 /** RFC 6455 §7.4.1: the message is too big to process. */
 export const CLOSE_MESSAGE_TOO_BIG = 1009;
 

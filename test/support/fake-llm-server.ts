@@ -30,14 +30,7 @@ import {
   type ScriptedReply,
 } from './fake-llm-script.js';
 
-export type {
-  FakeEndpoint,
-  RecordedRequest,
-  ScriptEntry,
-  ScriptedReply,
-  ScriptedToolCall,
-  ScriptedUsage,
-} from './fake-llm-script.js';
+export type { FakeEndpoint, RecordedRequest, ScriptEntry, ScriptedReply, ScriptedUsage } from './fake-llm-script.js';
 export { fakeVector } from './fake-llm-openai.js';
 export type { TranscriptionForm } from './fake-llm-audio.js';
 

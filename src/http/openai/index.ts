@@ -14,8 +14,8 @@ import { registerResponseRoutes } from './response-routes.js';
 import { registerResponses } from './responses.js';
 import type { OpenAiContext, OpenAiRoutesDeps } from './types.js';
 
-export type { OpenAiRoutesDeps, ResponseRecord, ResponseStore } from './types.js';
-export { OPENAI_ERRORS, openAiErrorBody, type OpenAiErrorType } from './errors.js';
+export type { OpenAiRoutesDeps } from './types.js';
+export { OPENAI_ERRORS, openAiErrorBody } from './errors.js';
 
 export async function registerOpenAiRoutes(app: FastifyInstance, deps: OpenAiRoutesDeps): Promise<void> {
   const ctx: OpenAiContext = {

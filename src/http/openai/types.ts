@@ -7,8 +7,6 @@ import type { RunControl } from '../../runs/index.js';
 import type { TurnRunner } from '../../turns/index.js';
 import type { ResponsePort, RunPort } from '../../store/index.js';
 
-export type { ResponseRecord, ResponsePort as ResponseStore } from '../../store/index.js';
-
 export interface OpenAiRoutesDeps {
   auth: RequestAuth;
   runner: TurnRunner;

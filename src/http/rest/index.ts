@@ -11,9 +11,6 @@ import { registerEventsRoute } from './events.js';
 import type { RestContext, RestRoutesDeps } from './types.js';
 
 export type { RestRoutesDeps } from './types.js';
-export { restSessionKey, REST_CHANNEL_ID } from './chat.js';
-export type { ChannelStatus } from './channels.js';
-
 /** Events /api/events keeps for replay when the caller does not say (gateway.sseReplayEvents' default). */
 const DEFAULT_REPLAY_EVENTS = 1000;
 

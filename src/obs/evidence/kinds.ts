@@ -28,8 +28,6 @@ export const TRAJECTORY_KIND = {
   toolRollup: 'tool_rollup',
 } as const;
 
-export type TrajectoryKind = (typeof TRAJECTORY_KIND)[keyof typeof TRAJECTORY_KIND];
-
 /** Health-signal kinds (`health_signals.kind`): fleet-level evidence that is not tied to one session's trajectory. */
 export const SIGNAL_KIND = {
   configPosture: 'config_posture',

@@ -8,29 +8,16 @@ import { createOpenAiChatAdapter, openAiChatAuth } from './openai-chat.js';
 import type { WireAdapter, WireAdapterOptions, WireSetup } from './types.js';
 
 export { argumentsText, toolInput } from './decoding.js';
-export {
-  ProviderCallError,
-  retryAfterMsOf,
-  statusKind,
-  toProviderCallError,
-  type ProviderErrorKind,
-} from './errors.js';
-export { maskLiterals, maskSecrets, UPSTREAM_MESSAGE_MAX_CHARS, upstreamMessageOf } from './upstream-message.js';
+export { ProviderCallError, statusKind, toProviderCallError, type ProviderErrorKind } from './errors.js';
+export { maskLiterals } from './upstream-message.js';
 export type {
   WireAdapter,
   WireAdapterOptions,
   WireCallOptions,
   WireCallRequest,
-  WireEmbedRequest,
-  WireEmbedResult,
   WireEvent,
-  WireProtocol,
-  WireReasoningEffort,
   WireResponseFormat,
-  WireSampling,
-  WireServiceTier,
   WireToolChoice,
-  WireVerbosity,
 } from './types.js';
 
 /** How each protocol is spoken: its credential headers (none without a key) and its adapter. */

@@ -158,14 +158,6 @@ export function call<M extends MethodName>(method: M, ...[params = {}]: ParamsAr
   });
 }
 
-/** Listens to a server notification; returns the unsubscribe function. */
-export function onNotification(method: string, listener: Listener): () => void {
-  let set = listeners.get(method);
-  if (set === undefined) listeners.set(method, (set = new Set()));
-  set.add(listener);
-  return () => set.delete(listener);
-}
-
 /** Runs after every reconnect, so pages reload what they show and resubscribe. */
 export function onReconnect(hook: () => void): () => void {
   reconnectHooks.add(hook);
