@@ -9,6 +9,6 @@ export { recordRunsOrphaned } from './health-feed.js';
 export type { AuditInput, AuditRow } from './audit.js';
 export type { DeliveryRecorder, DeliveryTrace } from './delivery.js';
 export type { ChannelActivity } from './channels.js';
-export { TRAJECTORY_KIND, SIGNAL_KIND, VOICE_ERROR_KINDS, VOICE_SOURCES } from './evidence/index.js';
-export { isDegradedEnding } from './evidence/index.js';
+export { TRAJECTORY_KIND, SIGNAL_KIND, VOICE_ERROR_KINDS, VOICE_SOURCES } from './evidence/kinds.js';
+export { isDegradedEnding } from './evidence/endings.js';
 export { RETENTION_BATCH_ROWS, RETENTION_LEASE, RETENTION_RENEW_BATCHES } from './retention.js';

@@ -20,4 +20,5 @@ export {
 } from './transcript.js';
 export { modelMethods } from './methods.js';
 export { createModelsModule } from './module.js';
-export { argumentsText, toolInput, type WireResponseFormat, type WireToolChoice } from './wire/index.js';
+export { argumentsText, toolInput } from './wire/decoding.js';
+export type { WireResponseFormat, WireToolChoice } from './wire/call-settings.js';

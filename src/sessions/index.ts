@@ -34,7 +34,6 @@ export {
   WEBHOOK_OWNER_ID,
   type KeyGrants,
 } from './session-access.js';
-export type { SessionCaller } from '../agents/index.js';
 export { sessionAgentId } from './session-agent.js';
 export { readSessionUsage } from './session-usage.js';
 

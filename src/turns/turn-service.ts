@@ -1,4 +1,5 @@
 // TurnService: the one way every surface runs a turn — session lock → ensure session (owner checked) → loop → usage → afterTurn → release; stateless turns run the loop alone.
+import type { SessionCaller } from '../agents/types.js';
 import type { ParsedSessionKey } from '../sessions/types.js';
 import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
@@ -11,7 +12,6 @@ import {
   assertSessionAccess,
   deriveSessionKind,
   type KeyGrants,
-  type SessionCaller,
   type SessionPort,
   type SessionRecord,
 } from '../sessions/index.js';

@@ -1,4 +1,5 @@
 // Memory trust: the rule by source, tool output tainting the rest of a real turn, the taint event, and the recall label.
+import type { SessionCaller } from '../../src/agents/types.js';
 import { createEventBus, type BusEvent } from '../../src/events/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -20,7 +21,7 @@ import {
   type SqliteDatabase,
   type SqliteSessionPort,
 } from '../../src/store/sqlite/index.js';
-import { WEBHOOK_CALLER, type SessionCaller, readSessionKey } from '../../src/sessions/index.js';
+import { WEBHOOK_CALLER, readSessionKey } from '../../src/sessions/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { callerOf, staticAgents } from '../sessions/service-fixture.js';
 import { createTurnServiceFixture } from '../turns/turn-fixture.js';

@@ -1,5 +1,6 @@
 // Builds the session service and sub-agent runs over a real TurnService and SQLite store, with a scripted loop,
 // a controllable clock, captured events and notifications.
+import type { SessionCaller } from '../../src/agents/types.js';
 import { createEventBus, type BusEvent } from '../../src/events/index.js';
 import type { AgentRegistry } from '../../src/agents/index.js';
 import { agentConfigSchema, type ConfigInput } from '../../src/config/index.js';
@@ -29,7 +30,6 @@ import {
   type SqliteMemoryPort,
 } from '../../src/store/sqlite/index.js';
 import { createTurnService, noHooks, type TurnService } from '../../src/turns/index.js';
-import type { SessionCaller } from '../../src/sessions/index.js';
 import { tokenGrants, type TenantGrants } from '../support/token-grants.js';
 import { createScriptedRunner, type ScriptedRunner } from './scripted-runner.js';
 

@@ -1,8 +1,8 @@
 // How long /v1 responses are kept (responses.ttlDays): who may use a stored response, and the sweep that purges old ones.
+import type { SessionCaller } from '../../agents/types.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { responseForbidden, responseNotFound } from '../../errors.js';
 import type { ResponseRecord } from '../../store/index.js';
-import type { SessionCaller } from '../../sessions/index.js';
 import type { OpenAiContext } from './types.js';
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 // Who may see a bus event on /api/events and /api/activity: an admin token every one, any other token only the
 // events about its own sessions and jobs.
+import type { SessionCaller } from '../../agents/types.js';
 import type { FeedEvent } from '../../coordination/index.js';
-import type { SessionCaller } from '../../sessions/index.js';
 
 /** Session owners one stream (or one /api/activity answer) remembers; past it the memory starts over. */
 export const AUDIENCE_CACHE_SESSIONS = 1_000;
