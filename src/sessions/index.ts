@@ -1,6 +1,6 @@
 // Sessions: the session.* methods (transcripts, resets, compaction, search) as a capability module, the store seams, and
 // session keys and owners (parsing and formatting keys, who may use a session), which every turn surface uses.
-import type { CapabilityModule } from '../capability.js';
+import type { MethodModule } from '../rpc/types.js';
 import { sessionMethods } from './methods.js';
 import { createSessionService, type SessionService, type SessionServiceDeps } from './session-service.js';
 
@@ -37,7 +37,7 @@ export {
 export { sessionAgentId } from './session-agent.js';
 export { readSessionUsage } from './session-usage.js';
 
-export interface SessionsModule extends CapabilityModule {
+export interface SessionsModule extends MethodModule {
   readonly sessions: SessionService;
 }
 

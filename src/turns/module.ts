@@ -3,7 +3,7 @@
 import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import type { AgentRegistry, ToolRegistry } from '../agents/index.js';
-import type { CapabilityModule } from '../capability.js';
+import type { MethodModule } from '../rpc/types.js';
 import type { SessionLocks } from '../coordination/index.js';
 import type { DeliveryRecorder, Recorder } from '../obs/index.js';
 import type { ModelRouter } from '../providers/index.js';
@@ -33,7 +33,7 @@ export interface TurnsModuleDeps {
   log: Logger;
 }
 
-export interface TurnsModule extends CapabilityModule {
+export interface TurnsModule extends MethodModule {
   readonly turns: TurnService;
 }
 
