@@ -1,6 +1,8 @@
 // Lint rules CI enforces (npm run lint): no floating or misused promises, no unused code, files of at most 350 lines,
-// and the import boundaries of DESIGN §4 (a src folder is entered only through its index.ts, or type-only through a
-// types.ts; store/sqlite and store/postgres only from app.ts and cli). Import cycles: .dependency-cruiser.cjs.
+// and the import boundaries of DESIGN §4 (a src folder is entered only through its index.ts or the door file named
+// after it, as cli.ts and errors.ts; type-only also through a types.ts; store/sqlite and store/postgres only from
+// app.ts and cli). Import cycles: .dependency-cruiser.cjs.
+import { existsSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
@@ -35,6 +37,10 @@ const mayUseBackend = (file, backend) =>
   topFolder(file) === 'cli' ||
   backendOf(file) === backend;
 
+/** `src/errors.ts` for a folder with a door file named after it, else `src/x/index.ts`. */
+const doorOf = (folder) =>
+  existsSync(resolve(srcDir, `${folder}.ts`)) ? `src/${folder}.ts` : `src/${folder}/index.ts`;
+
 /** The source file a relative specifier names (`./x.js` is written for `./x.ts`). */
 const resolveSpecifier = (importer, specifier) => resolve(dirname(importer), specifier).replace(/\.js$/, '.ts');
 
@@ -48,7 +54,7 @@ const folderBoundaries = {
     schema: [],
     messages: {
       behindIndex:
-        "'{{specifier}}' reaches behind src/{{folder}}/index.ts; import it from the folder's index.ts, or type-only from a types.ts (DESIGN §4).",
+        "'{{specifier}}' reaches behind {{door}}; import it from {{door}}, or type-only from a types.ts (DESIGN §4).",
       backendStore:
         "'{{specifier}}' is {{backend}}, which only app.ts and src/cli may import; use the ports in store/ (DESIGN §4).",
     },
@@ -68,10 +74,11 @@ const folderBoundaries = {
         context.report({ node: node.source, messageId: 'backendStore', data: { specifier, backend } });
         return;
       }
-      // src/cli.ts is the door of src/cli/ itself (DESIGN §4 "cli.ts, cli/").
+      // A file named after a folder is that folder's door: src/cli.ts of src/cli/ (DESIGN §4 "cli.ts, cli/"),
+      // src/errors.ts of src/errors/. Other folders import the door, never a file behind it.
       const isOwnFolder = to === from || relative(srcDir, importer) === `${to}.ts`;
       if (!isOwnFolder && !isIndex(target) && !(isTypes(target) && isTypeOnly(node)))
-        context.report({ node: node.source, messageId: 'behindIndex', data: { specifier, folder: to } });
+        context.report({ node: node.source, messageId: 'behindIndex', data: { specifier, door: doorOf(to) } });
     }
     return {
       ImportDeclaration: check,

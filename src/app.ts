@@ -1,12 +1,8 @@
-// Composition root: builds the core once (config, store, bus, auth, models, TurnService), lists the capability
-// modules, mounts the transports, and owns startup and shutdown order.
+// Composition root: builds the core once (config, store, bus, auth, models), has app-modules.ts build the capability
+// modules on it, starts them, mounts the transports, and owns startup and shutdown order.
 import type { MethodRegistry } from './rpc/types.js';
 import { createEventBus } from './events/index.js';
-import { randomUUID } from 'node:crypto';
-import { builtinTools, createAgentRegistry, createAgentsModule, createToolRegistry } from './agents/index.js';
-import { createApprovalsModule } from './approvals/index.js';
-import { createAudioModule } from './audio/index.js';
-import { createBrowserModule } from './browser/index.js';
+import { createModules } from './app-modules.js';
 import { openConfigStore, openStore } from './app-store.js';
 import {
   applyLiveConfig,
@@ -17,17 +13,12 @@ import {
   type AppOptions,
   type AppState,
 } from './app-lifecycle.js';
-import type { CapabilityModule } from './capability.js';
-import { changedRestartKeys, securePrivateDataDir } from './config/index.js';
-import { createCoordination, createPeerBridge, limitSessionWaiters } from './coordination/index.js';
+import { securePrivateDataDir } from './config/index.js';
+import { createCoordination, createPeerBridge } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
-import { createObsModule, createRecorder, recordRunsOrphaned } from './obs/index.js';
-import { createHashingEmbedder, createLiveEmbedder, createModelRouter, createModelsModule } from './providers/index.js';
-import { createMediaModule } from './media/index.js';
-import { createMemoryModule } from './memory/index.js';
+import { createRecorder } from './obs/index.js';
+import { createLiveEmbedder, createModelRouter } from './providers/index.js';
 import { createDispatcher, createRegistry } from './rpc/index.js';
-import { createRunsModule } from './runs/index.js';
-import { createSchedulerModule, systemClock } from './scheduler/index.js';
 import {
   createAuthenticator,
   createHttpServer,
@@ -36,9 +27,6 @@ import {
   createTokenService,
   forgettingOnWrite,
 } from './server/index.js';
-import { createSessionsModule } from './sessions/index.js';
-import { createSystemModule } from './system/index.js';
-import { createHookRegistry, createTurnsModule } from './turns/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
 export type { App, AppOptions } from './app-lifecycle.js';
@@ -48,7 +36,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     config: { gateway: boot },
     paths,
     log,
-    version,
   } = options;
   const now = options.now ?? Date.now;
   const startedAt = now();
@@ -127,172 +114,28 @@ export async function createApp(options: AppOptions): Promise<App> {
     onSecretRetired: tokens.onSecretRetired,
     log: child('coordination'),
   });
-  const obs = createObsModule({
+  let registry: MethodRegistry | undefined;
+  const { modules, obs, agents, turns, runs, media } = createModules({
+    options,
+    now,
+    startedAt,
+    log,
+    child,
+    configStore,
+    started,
     store,
     events,
+    coordination,
     recorder,
-    now,
-    newId: randomUUID,
-    hasDurableRuns: true,
-    log: child('obs'),
-    priceOf: (provider, model) => router.entry({ provider, modelId: model })?.cost,
-    retentionDays: () => configStore.get().obs.retentionDays,
-    leases: coordination.leases,
-  });
-  const { observability } = obs;
-  const agents = createAgentRegistry({
-    configStore,
-    events,
-    log: child('agents'),
-    eventsShared: coordination.eventFeed !== undefined,
-  });
-  const tools = createToolRegistry(builtinTools({ now }));
-  const hooks = createHookRegistry([], child('hooks'));
-  const locks = limitSessionWaiters(coordination.locks, () => configStore.get().gateway.maxWaitingTurnsPerSession);
-  const turnsModule = createTurnsModule({
-    agents,
     router,
-    tools,
-    store: store.sessions,
-    locks,
-    hooks,
-    events,
-    recorder,
-    delivery: observability.delivery,
-    grants: tokenDirectory,
-    now,
-    log: child('turns'),
-  });
-  const { turns } = turnsModule;
-  let registry: MethodRegistry | undefined;
-  const runs = createRunsModule({
-    store: store.sessions,
-    runs: store.runs,
-    turns,
-    agents,
-    instances: coordination.instances,
-    events,
-    notify: peers.notify,
-    now,
-    newId: randomUUID,
-    log: child('runs'),
-    signals: observability.signals,
-    onOrphaned: (orphaned) => recordRunsOrphaned(observability.signals, orphaned),
-    orphanSweepMs: coordination.orphanSweepMs,
-  });
-  const approvals = createApprovalsModule({
-    port: store.approvals,
-    events,
-    audit: observability.audit,
-    agents,
-    config: () => configStore.get().approvals,
-    denialBreaker: runs.runControl,
-    instances: coordination.instances,
-    now,
-    newId: randomUUID,
-    log: child('approvals'),
-  });
-  const media = createMediaModule({
-    port: store.media,
-    config: configStore,
-    dataDir: paths.dataDir,
-    recorder,
+    embedder,
     auth,
     tokens,
-    now,
-    newId: randomUUID,
-    log: child('media'),
+    tokenDirectory,
+    peers,
+    currentRegistry: () => registry,
   });
-  const modules: CapabilityModule[] = [
-    obs,
-    createSystemModule({
-      now,
-      version,
-      registry: () => registry ?? createRegistry([]),
-      startedAt,
-      configPaths: [paths.configPath],
-      restart: options.requestRestart,
-      config: configStore,
-      tokens,
-      restartPending: () => changedRestartKeys(started, configStore.get()),
-    }),
-    createModelsModule({ router, log }),
-    turnsModule,
-    createSessionsModule({
-      store: store.sessions,
-      memory: store.memory,
-      turns,
-      router,
-      agents,
-      locks,
-      now,
-      log: child('sessions'),
-      onReset: approvals.forgetSession,
-    }),
-    runs,
-    approvals,
-    media,
-    createAgentsModule({
-      agents,
-      router,
-      tools,
-      embeddings: () => configStore.get().embeddings,
-      builtinEmbedder: createHashingEmbedder(),
-      log: child('agents'),
-    }),
-    createMemoryModule({
-      ports: store,
-      grants: tokenDirectory,
-      config: configStore,
-      embedder: embedder.current,
-      recorder,
-      events,
-      signals: observability.signals,
-      auth,
-      agents,
-      now,
-      newId: randomUUID,
-      log: child('memory'),
-    }),
-    createSchedulerModule({
-      jobs: store.jobs,
-      turns,
-      events,
-      signals: observability.signals,
-      recorder,
-      tools,
-      leases: coordination.leases,
-      jobChanges: coordination.jobChanges,
-      agents,
-      config: () => configStore.get().scheduler,
-      clock: { ...systemClock, now },
-      runs: runs.runControl,
-      newId: randomUUID,
-      log: child('scheduler'),
-      rateLimit: { counter: coordination.rateCounter, limit: () => live().rateLimit },
-    }),
-    createAudioModule({
-      config: configStore,
-      sessions: store.sessions,
-      grants: tokenDirectory,
-      recorder,
-      signals: observability.signals,
-      saveMedia: (input) => media.media.save(input),
-      now,
-      log: child('audio'),
-    }),
-    createBrowserModule({
-      config: () => configStore.get().browser,
-      saveMedia: (input) => media.media.save(input),
-      now,
-      newId: randomUUID,
-      log: child('browser'),
-    }),
-  ];
-  for (const module of modules) {
-    tools.register(module.tools ?? []);
-    hooks.register(module);
-  }
+  const { observability } = obs;
   for (const module of modules) await module.start?.();
   registry = createRegistry(modules.flatMap((module) => module.methods ?? []));
   const dispatcher = createDispatcher({

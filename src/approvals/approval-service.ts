@@ -13,6 +13,7 @@ import { requiresApproval } from './approval-rules.js';
 import { argsDigest } from './args-digest.js';
 import { createDenialCounter, type DenialBreaker } from './denial-breaker.js';
 import { createDenialCache } from './denial-cache.js';
+import { createWaitingLimits } from './waiting-limits.js';
 
 export interface ApprovalServiceDeps {
   port: ApprovalPort;
@@ -86,16 +87,6 @@ interface Waiter {
   release(): void;
 }
 
-/** The denial of a call whose token or session already has `limit` requests waiting. */
-function tooManyWaiting(
-  limit: number,
-  of: 'token' | 'session',
-  key: 'maxPendingPerOwner' | 'maxPendingPerSession',
-): string {
-  const waiting = limit === 1 ? `1 approval request of this ${of} is` : `${limit} approval requests of this ${of} are`;
-  return `${waiting} already waiting (approvals.${key}); try again once ${limit === 1 ? 'it is' : 'one is'} decided`;
-}
-
 const tenantOf = (sessionKey: string) => sessionKey.split(':', 1)[0] ?? '';
 
 export function createApprovalService(deps: ApprovalServiceDeps): ApprovalService {
@@ -103,24 +94,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
   const waiters = new Map<string, Waiter>();
   const cache = createDenialCache();
   const counter = createDenialCounter();
-  // Waiting requests of this process per session key and per requesting token, for the approvals.maxPending* limits.
-  const waitingPerSession = new Map<string, number>();
-  const waitingPerOwner = new Map<string, number>();
-  const adjust = (counts: Map<string, number>, key: string, by: number) => {
-    const next = (counts.get(key) ?? 0) + by;
-    if (next > 0) counts.set(key, next);
-    else counts.delete(key);
-  };
-
-  /** Why a new request of this turn may not wait, or undefined when it may. */
-  function overLimit(ctx: TurnHookContext): string | undefined {
-    const { maxPendingPerSession, maxPendingPerOwner } = deps.config();
-    if ((waitingPerOwner.get(ctx.clientId) ?? 0) >= maxPendingPerOwner)
-      return tooManyWaiting(maxPendingPerOwner, 'token', 'maxPendingPerOwner');
-    if ((waitingPerSession.get(ctx.sessionKey) ?? 0) >= maxPendingPerSession)
-      return tooManyWaiting(maxPendingPerSession, 'session', 'maxPendingPerSession');
-    return undefined;
-  }
+  const waiting = createWaitingLimits(deps.config);
 
   /** Counts a denial in the turn's run tree and trips the breaker at the threshold. */
   async function countDenial(rootRunId: string | null, agentId: string): Promise<void> {
@@ -243,8 +217,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
             ).catch(logFailure(request.id));
           }, timeoutMs);
     timer?.unref();
-    adjust(waitingPerSession, ctx.sessionKey, 1);
-    adjust(waitingPerOwner, ctx.clientId, 1);
+    waiting.add(ctx);
     let isReleased = false;
     waiters.set(request.id, {
       settle,
@@ -253,8 +226,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         ctx.signal.removeEventListener('abort', onAbort);
         if (isReleased) return;
         isReleased = true;
-        adjust(waitingPerSession, ctx.sessionKey, -1);
-        adjust(waitingPerOwner, ctx.clientId, -1);
+        waiting.remove(ctx);
       },
     });
     events.emit('approval:requested', {
@@ -303,7 +275,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         return { action: 'deny', reason: `the same call was ${cached} (cached denial)` };
       }
       // Checked before anything is stored: a call past the limit leaves no request and nothing waits.
-      const refusal = overLimit(ctx);
+      const refusal = waiting.overLimit(ctx);
       if (refusal !== undefined) {
         log.warn(
           { toolName: call.toolName, sessionKey: ctx.sessionKey, clientId: ctx.clientId },

@@ -1,0 +1,260 @@
+// The capability modules app.ts lists (DESIGN §1): the shared agent, tool and hook registries and every module built
+// from the core with its deps, in start order, their tools and hooks registered. app.ts starts them and mounts them.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { AppOptions } from './app-lifecycle.js';
+import {
+  builtinTools,
+  createAgentRegistry,
+  createAgentsModule,
+  createToolRegistry,
+  type ManagedAgentRegistry,
+} from './agents/index.js';
+import { createApprovalsModule } from './approvals/index.js';
+import { createAudioModule } from './audio/index.js';
+import { createBrowserModule } from './browser/index.js';
+import type { CapabilityModule } from './capability.js';
+import { changedRestartKeys, type ConfigStore, type GatewayConfig } from './config/index.js';
+import { limitSessionWaiters, type Coordination, type PeerBridge } from './coordination/index.js';
+import type { EventBus } from './events/index.js';
+import { createMediaModule, type MediaModule } from './media/index.js';
+import { createMemoryModule } from './memory/index.js';
+import { createObsModule, recordRunsOrphaned, type ObsModule, type Recorder } from './obs/index.js';
+import {
+  createHashingEmbedder,
+  createModelsModule,
+  type GatewayModelRouter,
+  type LiveEmbedder,
+} from './providers/index.js';
+import { createRegistry } from './rpc/index.js';
+import type { MethodRegistry } from './rpc/types.js';
+import { createRunsModule, type RunsModule } from './runs/index.js';
+import { createSchedulerModule, systemClock } from './scheduler/index.js';
+import type { RequestAuth, TokenDirectory, TokenService } from './server/index.js';
+import { createSessionsModule } from './sessions/index.js';
+import type { StorePorts } from './store/index.js';
+import { createSystemModule } from './system/index.js';
+import { createHookRegistry, createTurnsModule, type TurnService } from './turns/index.js';
+
+/** What app.ts has built before the modules: config, storage, coordination, auth, models, evidence. */
+export interface ModuleCore {
+  options: AppOptions;
+  now: () => number;
+  startedAt: number;
+  log: Logger;
+  child: (component: string) => Logger;
+  configStore: ConfigStore;
+  /** The config the gateway started with: system.* reports the restart-only keys changed since. */
+  started: GatewayConfig;
+  store: StorePorts;
+  events: EventBus;
+  coordination: Coordination;
+  recorder: Recorder;
+  router: GatewayModelRouter;
+  embedder: LiveEmbedder;
+  auth: RequestAuth;
+  tokens: TokenService;
+  tokenDirectory: TokenDirectory;
+  peers: PeerBridge;
+  /** The method registry once every module has started; system.* lists its methods. */
+  currentRegistry: () => MethodRegistry | undefined;
+}
+
+/** The modules in start order, and the ones app.ts reaches into to mount the transports and to shut down. */
+export interface AppModules {
+  modules: CapabilityModule[];
+  obs: ObsModule;
+  agents: ManagedAgentRegistry;
+  turns: TurnService;
+  runs: RunsModule;
+  media: MediaModule;
+}
+
+export function createModules(core: ModuleCore): AppModules {
+  const {
+    options: { paths, version, requestRestart },
+    now,
+    startedAt,
+    log,
+    child,
+    configStore,
+    started,
+    store,
+    events,
+    coordination,
+    recorder,
+    router,
+    embedder,
+    auth,
+    tokens,
+    tokenDirectory,
+    peers,
+    currentRegistry,
+  } = core;
+  const obs = createObsModule({
+    store,
+    events,
+    recorder,
+    now,
+    newId: randomUUID,
+    hasDurableRuns: true,
+    log: child('obs'),
+    priceOf: (provider, model) => router.entry({ provider, modelId: model })?.cost,
+    retentionDays: () => configStore.get().obs.retentionDays,
+    leases: coordination.leases,
+  });
+  const { observability } = obs;
+  const agents = createAgentRegistry({
+    configStore,
+    events,
+    log: child('agents'),
+    eventsShared: coordination.eventFeed !== undefined,
+  });
+  const tools = createToolRegistry(builtinTools({ now }));
+  const hooks = createHookRegistry([], child('hooks'));
+  const locks = limitSessionWaiters(coordination.locks, () => configStore.get().gateway.maxWaitingTurnsPerSession);
+  const turnsModule = createTurnsModule({
+    agents,
+    router,
+    tools,
+    store: store.sessions,
+    locks,
+    hooks,
+    events,
+    recorder,
+    delivery: observability.delivery,
+    grants: tokenDirectory,
+    now,
+    log: child('turns'),
+  });
+  const { turns } = turnsModule;
+  const runs = createRunsModule({
+    store: store.sessions,
+    runs: store.runs,
+    turns,
+    agents,
+    instances: coordination.instances,
+    events,
+    notify: peers.notify,
+    now,
+    newId: randomUUID,
+    log: child('runs'),
+    signals: observability.signals,
+    onOrphaned: (orphaned) => recordRunsOrphaned(observability.signals, orphaned),
+    orphanSweepMs: coordination.orphanSweepMs,
+  });
+  const approvals = createApprovalsModule({
+    port: store.approvals,
+    events,
+    audit: observability.audit,
+    agents,
+    config: () => configStore.get().approvals,
+    denialBreaker: runs.runControl,
+    instances: coordination.instances,
+    now,
+    newId: randomUUID,
+    log: child('approvals'),
+  });
+  const media = createMediaModule({
+    port: store.media,
+    config: configStore,
+    dataDir: paths.dataDir,
+    recorder,
+    auth,
+    tokens,
+    now,
+    newId: randomUUID,
+    log: child('media'),
+  });
+  const modules: CapabilityModule[] = [
+    obs,
+    createSystemModule({
+      now,
+      version,
+      registry: () => currentRegistry() ?? createRegistry([]),
+      startedAt,
+      configPaths: [paths.configPath],
+      restart: requestRestart,
+      config: configStore,
+      tokens,
+      restartPending: () => changedRestartKeys(started, configStore.get()),
+    }),
+    createModelsModule({ router, log }),
+    turnsModule,
+    createSessionsModule({
+      store: store.sessions,
+      memory: store.memory,
+      turns,
+      router,
+      agents,
+      locks,
+      now,
+      log: child('sessions'),
+      onReset: approvals.forgetSession,
+    }),
+    runs,
+    approvals,
+    media,
+    createAgentsModule({
+      agents,
+      router,
+      tools,
+      embeddings: () => configStore.get().embeddings,
+      builtinEmbedder: createHashingEmbedder(),
+      log: child('agents'),
+    }),
+    createMemoryModule({
+      ports: store,
+      grants: tokenDirectory,
+      config: configStore,
+      embedder: embedder.current,
+      recorder,
+      events,
+      signals: observability.signals,
+      auth,
+      agents,
+      now,
+      newId: randomUUID,
+      log: child('memory'),
+    }),
+    createSchedulerModule({
+      jobs: store.jobs,
+      turns,
+      events,
+      signals: observability.signals,
+      recorder,
+      tools,
+      leases: coordination.leases,
+      jobChanges: coordination.jobChanges,
+      agents,
+      config: () => configStore.get().scheduler,
+      clock: { ...systemClock, now },
+      runs: runs.runControl,
+      newId: randomUUID,
+      log: child('scheduler'),
+      rateLimit: { counter: coordination.rateCounter, limit: () => configStore.get().gateway.rateLimit },
+    }),
+    createAudioModule({
+      config: configStore,
+      sessions: store.sessions,
+      grants: tokenDirectory,
+      recorder,
+      signals: observability.signals,
+      saveMedia: (input) => media.media.save(input),
+      now,
+      log: child('audio'),
+    }),
+    createBrowserModule({
+      config: () => configStore.get().browser,
+      saveMedia: (input) => media.media.save(input),
+      now,
+      newId: randomUUID,
+      log: child('browser'),
+    }),
+  ];
+  for (const module of modules) {
+    tools.register(module.tools ?? []);
+    hooks.register(module);
+  }
+  return { modules, obs, agents, turns, runs, media };
+}
