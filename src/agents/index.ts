@@ -1,5 +1,5 @@
 // Agents: the agent registry over config, the tool registry with the built-in tools, and which model an agent uses.
-export { createAgentRegistry } from './agent-registry.js';
+export { createAgentRegistry, type ManagedAgentRegistry } from './agent-registry.js';
 export { agentModels, type AgentModels } from './agent-model.js';
 export { builtinTools } from './tools/builtin.js';
 export {

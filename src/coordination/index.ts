@@ -15,7 +15,7 @@ export type { Coordination, JobsChanged, PeerNotification, RetiredToken } from '
 export type { EventFeed, FeedEntry, FeedEvent } from './event-feed.js';
 export { createLocalInstances, type Instances } from './instances.js';
 export { createLocalLeases } from './leases.js';
-export { createPeerBridge } from './peer-bridge.js';
+export { createPeerBridge, type PeerBridge } from './peer-bridge.js';
 export { COORDINATION_LIMITS, type CoordinationTimings } from './limits.js';
 export type { PeerChannel } from './peer-channel.js';
 export { createLocalRateCounter } from './rate-counter.js';

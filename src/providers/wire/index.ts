@@ -7,18 +7,9 @@ import { createWireHttp, type WireHttp } from './http.js';
 import { createOpenAiChatAdapter, openAiChatAuth } from './openai-chat.js';
 import type { WireAdapter, WireAdapterOptions, WireSetup } from './types.js';
 
-export { argumentsText, toolInput } from './decoding.js';
 export { ProviderCallError, statusKind, toProviderCallError, type ProviderErrorKind } from './errors.js';
 export { maskLiterals } from './upstream-message.js';
-export type {
-  WireAdapter,
-  WireAdapterOptions,
-  WireCallOptions,
-  WireCallRequest,
-  WireEvent,
-  WireResponseFormat,
-  WireToolChoice,
-} from './types.js';
+export type { WireAdapter, WireAdapterOptions, WireCallOptions, WireCallRequest, WireEvent } from './types.js';
 
 /** How each protocol is spoken: its credential headers (none without a key) and its adapter. */
 const PROTOCOLS: {
