@@ -1,20 +1,22 @@
 // Opens the PostgreSQL store: a pool, the schema brought up to this build's version (or refused when newer), every port over it.
 import type { Logger } from 'pino';
 import type { StorePorts } from '../ports/index.js';
-import { createPostgresApprovalPort } from './approval-store.js';
-import { createPostgresAuditPort } from './audit.js';
 import { createPostgresEvidencePort } from './evidence.js';
-import { createPostgresJobPort } from './job-store.js';
-import { createPostgresMediaPort } from './media-store.js';
 import { createPostgresMemoryPort, type PostgresMemoryPortOptions } from './memory-store.js';
 import { assertSchemaSupported, migratePostgres } from './migrate.js';
 import { createPostgresObsPort } from './obs-counters.js';
 import { createPool, type PgPool, type PostgresPoolOptions } from './pool.js';
-import { createPostgresResponsePort } from './response-store.js';
 import { createPostgresRetentionPort } from './retention.js';
-import { createPostgresRunPort } from './run-store.js';
 import { createPostgresSessionPort } from './session-store.js';
-import { createPostgresTokenPort } from './token-store.js';
+import {
+  createPostgresApprovalPort,
+  createPostgresAuditPort,
+  createPostgresJobPort,
+  createPostgresMediaPort,
+  createPostgresResponsePort,
+  createPostgresRunPort,
+  createPostgresTokenPort,
+} from './store-db.js';
 
 export interface OpenPostgresStoreOptions extends PostgresPoolOptions {
   /**

@@ -4,13 +4,6 @@ export { MIGRATIONS, type Migration } from './migrations.js';
 export { createSqliteSessionPort, type SqliteSessionPort, type SqliteSessionPortOptions } from './session-store.js';
 export { DEFAULT_SESSION_WRITE_LIMITS, type SessionWriteLimits } from './session-write-limits.js';
 export { toFtsQuery } from './session-search.js';
-export { createSqliteRunPort } from './run-store.js';
-export { createSqliteApprovalPort } from './approval-store.js';
-export { createSqliteJobPort } from './job-store.js';
-export { createSqliteMediaPort } from './media-store.js';
-export { createSqliteTokenPort } from './token-store.js';
-export { createSqliteResponsePort } from './response-store.js';
-export { createSqliteAuditPort } from './audit.js';
 export { createSqliteEvidencePort } from './evidence.js';
 export { createSqliteObsPort } from './obs-counters.js';
 export { createSqliteRetentionPort } from './retention.js';
@@ -23,5 +16,15 @@ export {
 } from './memory-store.js';
 export { toFtsAnyQuery } from './memory-lexical.js';
 export { openSqliteStore, type OpenSqliteStoreOptions } from './store.js';
+export {
+  createSqliteApprovalPort,
+  createSqliteAuditPort,
+  createSqliteJobPort,
+  createSqliteMediaPort,
+  createSqliteResponsePort,
+  createSqliteRunPort,
+  createSqliteTokenPort,
+  sqliteStoreDb,
+} from './store-db.js';
 export { createReaderThread, type ReaderThread } from './sql-reader.js';
 export { createWriterThread, type WriterThread } from './sql-writer.js';

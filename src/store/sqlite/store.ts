@@ -1,21 +1,23 @@
 // Opens the SQLite file (migrating it) and builds every port over it, evidence and obs writes on a writer thread.
 import type { Logger } from 'pino';
 import type { StorePorts } from '../ports/index.js';
-import { createSqliteApprovalPort } from './approval-store.js';
-import { createSqliteAuditPort } from './audit.js';
 import { openDatabase } from './database.js';
 import { createSqliteEvidencePort } from './evidence.js';
 import { createSqliteMemoryPort, type SqliteMemoryPortOptions } from './memory-store.js';
-import { createSqliteJobPort } from './job-store.js';
-import { createSqliteMediaPort } from './media-store.js';
 import { createSqliteObsPort } from './obs-counters.js';
-import { createSqliteResponsePort } from './response-store.js';
 import { createSqliteRetentionPort } from './retention.js';
-import { createSqliteRunPort } from './run-store.js';
 import { createSqliteSessionPort } from './session-store.js';
 import { createReaderThread } from './sql-reader.js';
 import { createWriterThread } from './sql-writer.js';
-import { createSqliteTokenPort } from './token-store.js';
+import {
+  createSqliteApprovalPort,
+  createSqliteAuditPort,
+  createSqliteJobPort,
+  createSqliteMediaPort,
+  createSqliteResponsePort,
+  createSqliteRunPort,
+  createSqliteTokenPort,
+} from './store-db.js';
 
 export interface OpenSqliteStoreOptions {
   path: string;

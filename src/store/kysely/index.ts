@@ -1,0 +1,11 @@
+// The shared store layer: one Kysely implementation of each CRUD port for both dialects; store/sqlite and store/postgres
+// hand it a StoreDb over their connection.
+export type { Dialect, StoreDb } from './store-db.js';
+export type { Flag, Tables } from './tables.js';
+export { createApprovalPort } from './approvals.js';
+export { createAuditPort } from './audit.js';
+export { createJobPort } from './jobs.js';
+export { createMediaPort } from './media.js';
+export { createResponsePort } from './responses.js';
+export { createRunPort } from './runs.js';
+export { createTokenPort } from './tokens.js';
