@@ -6,7 +6,7 @@ import {
   type ResponseStatus,
   type StoredResponse,
 } from '../ports/index.js';
-import { first, flag, isSet, type StoreDb } from './store-db.js';
+import { first, flag, isAnyOf, isSet, prepared, type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 
 type ResponseRow = Tables['openai_responses'];
@@ -28,11 +28,15 @@ const COLUMNS = ['response_id', 'session_key', 'client_id', 'created_at', 'statu
 
 export function createResponsePort(store: StoreDb): ResponsePort {
   const { db } = store;
-  const byId = (responseId: string) => db.selectFrom('openai_responses').where('response_id', '=', responseId);
+  const insert = prepared((row: ResponseRow) => db.insertInto('openai_responses').values(row));
+  const withId = (responseId: string) => db.selectFrom('openai_responses').where('response_id', '=', responseId);
+  // The body only when asked for: previous_response_id needs the session, not a response that may be large.
+  const byId = prepared((args: { responseId: string }) => withId(args.responseId).select(COLUMNS));
+  const withBody = prepared((args: { responseId: string }) => withId(args.responseId).selectAll());
   return {
     async save(record, body) {
       await store.changes(
-        db.insertInto('openai_responses').values({
+        insert({
           response_id: record.responseId,
           session_key: record.sessionKey,
           client_id: record.clientId,
@@ -44,21 +48,20 @@ export function createResponsePort(store: StoreDb): ResponsePort {
       );
     },
     async get(responseId) {
-      const row = await first(store, byId(responseId).select(COLUMNS));
+      const row = await first(store, byId({ responseId }));
       return row === undefined ? undefined : toRecord(row);
     },
     async read(responseId): Promise<StoredResponse | undefined> {
-      const row = await first(store, byId(responseId).select([...COLUMNS, 'body']));
+      const row = await first(store, withBody({ responseId }));
       return row === undefined ? undefined : { ...toRecord(row), body: row.body ?? undefined };
     },
     // One conditional UPDATE: of a cancel and an ending racing (on any replica), exactly one wins.
     async transition(responseId, from, to, body) {
-      if (from.length === 0) return false;
       const update = db
         .updateTable('openai_responses')
         .set({ status: to, body })
         .where('response_id', '=', responseId)
-        .where('status', 'in', from);
+        .where(isAnyOf(store, 'status', from));
       return (await store.changes(update)) > 0;
     },
     async delete(responseId) {

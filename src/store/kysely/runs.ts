@@ -8,7 +8,7 @@ import {
   type RunPort,
   type RunRecord,
 } from '../ports/index.js';
-import { first, isAnyOf, type StoreDb } from './store-db.js';
+import { first, isAnyOf, prepared, type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 
 type RunRow = Tables['runs'];
@@ -60,10 +60,19 @@ function outcomeColumns(outcome: RunOutcome) {
 export function createRunPort(store: StoreDb): RunPort {
   const { db } = store;
   const running = () => db.updateTable('runs').where('status', '=', 'running');
+  // Prepared: a background response records its run, finishes it and reads it back on the request path.
+  const insert = prepared((row: RunRow) => db.insertInto('runs').values(row));
+  const update = prepared((args: ReturnType<typeof outcomeColumns> & { runId: string }) => {
+    const { runId, ...outcome } = args;
+    return db.updateTable('runs').set(outcome).where('run_id', '=', runId);
+  });
+  const byId = prepared((args: { runId: string }) =>
+    db.selectFrom('runs').selectAll().where('run_id', '=', args.runId),
+  );
   return {
     async create(run) {
       await store.changes(
-        db.insertInto('runs').values({
+        insert({
           run_id: run.runId,
           root_run_id: run.rootRunId,
           kind: run.kind,
@@ -80,11 +89,10 @@ export function createRunPort(store: StoreDb): RunPort {
       );
     },
     async finish(runId, outcome) {
-      const update = db.updateTable('runs').set(outcomeColumns(outcome)).where('run_id', '=', runId);
-      if ((await store.changes(update)) === 0) throw runNotFound(runId);
+      if ((await store.changes(update({ ...outcomeColumns(outcome), runId }))) === 0) throw runNotFound(runId);
     },
     async get(runId) {
-      const row = await first(store, db.selectFrom('runs').selectAll().where('run_id', '=', runId));
+      const row = await first(store, byId({ runId }));
       return row === undefined ? undefined : toRunRecord(row);
     },
     async list({ status, sinceMs, rootRunId, kind, limit }, signal) {

@@ -1,6 +1,6 @@
 // One database as the shared ports use it: Kysely builds each query in the database's dialect, the backend runs it; and
 // the few expressions whose SQL differs between SQLite and PostgreSQL, each a dialect branch in one function.
-import { sql, type Compilable, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Compilable, type CompiledQuery, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Flag, Tables } from './tables.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -20,6 +20,34 @@ export interface StoreDb {
 
 export async function first<R>(store: StoreDb, query: Compilable<R>): Promise<R | undefined> {
   return (await store.rows(query))[0];
+}
+
+/** Stands for one named argument while a prepared query is compiled. */
+class Slot {
+  constructor(readonly name: string) {}
+}
+
+/**
+ * A query of fixed shape, compiled once (at its first use) with a slot in place of each named argument; each call then
+ * swaps its arguments in. On the request path (a token looked up by hash, a response saved and read) compiling costs
+ * more than running the SQLite statement, which is prepared once per connection either way. Every call passes the
+ * same names, none undefined.
+ */
+export function prepared<A extends Record<string, unknown>, R>(
+  build: (args: A) => Compilable<R>,
+): (args: A) => Compilable<R> {
+  let compiled: CompiledQuery<R> | undefined;
+  return (args) => ({
+    compile() {
+      if (compiled === undefined) {
+        // The slots pass through the query builder as opaque parameter values, never read as what they stand for.
+        const slots = Object.fromEntries(Object.keys(args).map((name) => [name, new Slot(name)]));
+        compiled = build(slots as A).compile();
+      }
+      const parameters = compiled.parameters.map((value) => (value instanceof Slot ? args[value.name] : value));
+      return { ...compiled, parameters };
+    },
+  });
 }
 
 /** A boolean as the dialect stores it. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SCOPES, type Scope } from '../../config/index.js';
 import { tokenIdTaken } from '../../errors.js';
 import type { StoredToken, TokenPort } from '../ports/index.js';
-import { first, type StoreDb } from './store-db.js';
+import { first, prepared, type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 
 const scopesSchema = z.array(z.enum(SCOPES));
@@ -19,8 +19,10 @@ export function createTokenPort(store: StoreDb): TokenPort {
   const { db } = store;
   const active = () =>
     db.selectFrom('api_tokens').select(['id', 'secret_hash', 'scopes', 'created_at']).where('revoked_at', 'is', null);
-  const one = async (column: 'secret_hash' | 'id', value: string) => {
-    const row = await first(store, active().where(column, '=', value));
+  const byHash = prepared((args: { secretHash: string }) => active().where('secret_hash', '=', args.secretHash));
+  const byId = prepared((args: { id: string }) => active().where('id', '=', args.id));
+  const one = async (query: ReturnType<typeof byId>) => {
+    const row = await first(store, query);
     return row === undefined ? undefined : toStoredToken(row);
   };
   const update = (id: string, set: { revoked_at: string } | { secret_hash: string }) =>
@@ -40,8 +42,8 @@ export function createTokenPort(store: StoreDb): TokenPort {
         throw error;
       }
     },
-    findBySecretHash: (secretHash) => one('secret_hash', secretHash),
-    findById: (id) => one('id', id),
+    findBySecretHash: (secretHash) => one(byHash({ secretHash })),
+    findById: (id) => one(byId({ id })),
     list: async () => (await store.rows(active().orderBy('created_at').orderBy('id'))).map(toStoredToken),
     // A revoked token's row stays as a tombstone: the primary key then refuses its id to every later create.
     revoke: async (id, revokedAt) => (await update(id, { revoked_at: revokedAt })) > 0,
