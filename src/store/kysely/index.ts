@@ -6,6 +6,7 @@ export { createApprovalPort } from './approvals.js';
 export { createAuditPort } from './audit.js';
 export { createJobPort } from './jobs.js';
 export { createMediaPort } from './media.js';
+export { createObsReads } from './obs-reads.js';
 export { createResponsePort } from './responses.js';
 export { createRunPort } from './runs.js';
 export { createTokenPort } from './tokens.js';

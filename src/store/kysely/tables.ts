@@ -121,7 +121,7 @@ export interface Tables {
     channel_type: string;
     session_key: string | null;
     trace_id: string | null;
-    outcome: string;
+    outcome: 'success' | 'failure';
     latency_ms: number;
     error_kind: string | null;
   };

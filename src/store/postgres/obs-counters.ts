@@ -1,26 +1,10 @@
-// The PostgreSQL ObsPort: channel activity, delivery traces, diagnostic events and health signals in one transaction per batch.
-import type {
-  ChannelActivityRow,
-  ObsCounterTable,
-  ObsPort,
-  ObsWrite,
-  StoredDelivery,
-  StoredDiagnostic,
-} from '../ports/obs.js';
+// The PostgreSQL ObsPort: its batches of channel activity, delivery traces, diagnostic events and health signals written
+// in one transaction each, its reads from the shared layer.
+import { createObsReads } from '../kysely/index.js';
+import type { ObsPort, ObsWrite } from '../ports/obs.js';
 import { insertRows, type CellValue } from './bulk-insert.js';
-import { createPostgresUsageQueries } from './obs-usage.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';
-import { buildWhere, Params } from './where.js';
-
-const TABLES: Record<ObsCounterTable, string> = {
-  delivery: 'delivery_traces',
-  diagnostics: 'diagnostic_events',
-  channels: 'channel_activity',
-  token_usage: 'token_usage',
-};
-
-const CHANNEL_COLUMNS = `channel_id AS "channelId", channel_type AS "channelType", last_active_at AS "lastActiveAt", messages_sent AS "messagesSent",
-  messages_received AS "messagesReceived"`;
+import { postgresStoreDb } from './store-db.js';
 
 const DELIVERY_COLUMNS = [
   ['ts', 'bigint'],
@@ -130,64 +114,9 @@ async function appendBatch(client: PgClient, batch: readonly ObsWrite[]): Promis
 
 export function createPostgresObsPort(pool: PgPool): ObsPort {
   return {
-    ...createPostgresUsageQueries(pool),
+    ...createObsReads(postgresStoreDb(pool)),
     async append(batch) {
       if (batch.length > 0) await transaction(pool, (client) => appendBatch(client, batch));
-    },
-    async deliveries({ sinceMs, channelId, limit }, signal) {
-      signal?.throwIfAborted();
-      const params = new Params();
-      const where = buildWhere(params, [
-        ['ts', '>=', sinceMs],
-        ['channel_id', '=', channelId],
-      ]);
-      const result = await pool.query<StoredDelivery>(
-        `SELECT id, ts, channel_id AS "channelId", channel_type AS "channelType", session_key AS "sessionKey", trace_id AS "traceId", outcome,
-           latency_ms AS "latencyMs", error_kind AS "errorKind"
-         FROM delivery_traces ${where} ORDER BY ts DESC, id DESC LIMIT ${params.add(limit)}`,
-        params.values,
-      );
-      return result.rows;
-    },
-    async deliveryStats(signal) {
-      signal?.throwIfAborted();
-      const result = await pool.query<{ total: number; successes: number; avg_latency: number | null }>(
-        "SELECT COUNT(*) AS total, COUNT(*) FILTER (WHERE outcome = 'success') AS successes, AVG(latency_ms) AS avg_latency FROM delivery_traces",
-      );
-      const row = result.rows[0];
-      return { total: row?.total ?? 0, successes: row?.successes ?? 0, avgLatencyMs: row?.avg_latency ?? 0 };
-    },
-    async diagnostics({ category, sinceMs, limit }, signal) {
-      signal?.throwIfAborted();
-      const params = new Params();
-      const where = buildWhere(params, [
-        ['category', '=', category],
-        ['ts', '>=', sinceMs],
-      ]);
-      const totals = await pool.query<{ category: string; kind: string; total: number }>(
-        `SELECT category, kind, SUM(count) AS total FROM diagnostic_events ${where} GROUP BY category, kind ORDER BY category, kind`,
-        params.values,
-      );
-      const rows = await pool.query<StoredDiagnostic>(
-        `SELECT id, ts, category, kind, count, severity, data FROM diagnostic_events ${where} ORDER BY ts DESC, id DESC LIMIT ${params.add(limit)}`,
-        params.values,
-      );
-      return { rows: rows.rows, totals: totals.rows };
-    },
-    async channels(signal) {
-      signal?.throwIfAborted();
-      return (await pool.query<ChannelActivityRow>(`SELECT ${CHANNEL_COLUMNS} FROM channel_activity`)).rows;
-    },
-    async channel(channelId, signal) {
-      signal?.throwIfAborted();
-      return (
-        await pool.query<ChannelActivityRow>(`SELECT ${CHANNEL_COLUMNS} FROM channel_activity WHERE channel_id = $1`, [
-          channelId,
-        ])
-      ).rows[0];
-    },
-    async reset(table) {
-      return (await pool.query(`DELETE FROM ${TABLES[table]}`)).rowCount ?? 0;
     },
   };
 }
