@@ -4,6 +4,8 @@ export type { Dialect, StoreDb } from './store-db.js';
 export type { Flag, Tables } from './tables.js';
 export { createApprovalPort } from './approvals.js';
 export { createAuditPort } from './audit.js';
+export { createSessionReads } from './evidence-sessions.js';
+export { compileTraceWhere, createWindowReads } from './evidence-window.js';
 export { createJobPort } from './jobs.js';
 export { createMediaPort } from './media.js';
 export { createObsReads } from './obs-reads.js';

@@ -1,9 +1,10 @@
-// The PostgreSQL EvidencePort: one transaction per batch; trajectory seqs come from a per-session counter row.
+// The PostgreSQL EvidencePort's writes: one transaction per batch, trajectory seqs from a per-session counter row; its
+// reads come from the shared layer.
+import { createSessionReads, createWindowReads } from '../kysely/index.js';
 import type { EvidencePort, EvidenceWrite, TrajectoryRecord } from '../ports/evidence.js';
 import { insertRows, type CellValue } from './bulk-insert.js';
-import { createPostgresSessionReads } from './evidence-sessions.js';
-import { createPostgresWindowReads } from './evidence-window.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';
+import { postgresStoreDb } from './store-db.js';
 
 const dayOf = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);
 
@@ -113,8 +114,8 @@ async function appendBatch(client: PgClient, batch: readonly EvidenceWrite[]): P
 
 export function createPostgresEvidencePort(pool: PgPool): EvidencePort {
   return {
-    ...createPostgresSessionReads(pool),
-    ...createPostgresWindowReads(pool),
+    ...createSessionReads(postgresStoreDb(pool)),
+    ...createWindowReads(postgresStoreDb(pool)),
     async append(batch) {
       if (batch.length > 0) await transaction(pool, (client) => appendBatch(client, batch));
     },

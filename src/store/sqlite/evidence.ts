@@ -1,9 +1,10 @@
-// The SQLite EvidencePort: one IMMEDIATE transaction per batch, so trajectory seq allocation holds the write lock.
+// The SQLite EvidencePort's writes: one IMMEDIATE transaction per batch (on the writer thread when the store has one), so
+// trajectory seq allocation holds the write lock; its reads come from the shared layer.
+import { createSessionReads, createWindowReads } from '../kysely/index.js';
 import type { EvidencePort, EvidenceWrite, SessionIndexEnd } from '../ports/evidence.js';
 import type { SqliteDatabase } from './database.js';
 import { createInThreadWriter, type SqlRow, type WriterThread } from './sql-writer.js';
-import { createSqliteSessionReads } from './evidence-sessions.js';
-import { createSqliteWindowReads } from './evidence-window.js';
+import { sqliteStoreDb } from './store-db.js';
 
 const dayOf = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);
 
@@ -84,8 +85,8 @@ function toRows(batch: readonly EvidenceWrite[]): SqlRow[] {
 export function createSqliteEvidencePort(db: SqliteDatabase, writers?: WriterThread): EvidencePort {
   const writer = writers?.writer(WRITES) ?? createInThreadWriter(db, WRITES);
   return {
-    ...createSqliteSessionReads(db),
-    ...createSqliteWindowReads(db),
+    ...createSessionReads(sqliteStoreDb(db)),
+    ...createWindowReads(sqliteStoreDb(db)),
     append: (batch) => writer.write(toRows(batch)),
   };
 }
