@@ -1,6 +1,6 @@
 // The PostgreSQL EvidencePort's writes: one transaction per batch, trajectory seqs from a per-session counter row; its
 // reads come from the shared layer.
-import { createSessionReads, createWindowReads } from '../kysely/index.js';
+import { createSessionReads, createWindowReads, usageCells, type Cell } from '../kysely/index.js';
 import type { EvidencePort, EvidenceWrite, TrajectoryRecord } from '../ports/evidence.js';
 import { insertRows, type CellValue } from './bulk-insert.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';
@@ -57,24 +57,10 @@ async function appendTrajectory(client: PgClient, records: readonly TrajectoryRe
 
 async function appendBatch(client: PgClient, batch: readonly EvidenceWrite[]): Promise<void> {
   const trajectory: TrajectoryRecord[] = [];
-  const usage: CellValue[][] = [];
+  const usage: Cell[][] = [];
   for (const write of batch) {
     if (write.type === 'trajectory') trajectory.push(write.record);
-    else if (write.type === 'usage') {
-      const { record } = write;
-      usage.push([
-        record.ts,
-        record.agentId,
-        record.sessionKey,
-        record.provider,
-        record.model,
-        record.inputTokens,
-        record.outputTokens,
-        record.cacheReadTokens,
-        record.cacheWriteTokens,
-        record.costUsd,
-      ]);
-    }
+    else if (write.type === 'usage') usage.push(usageCells(write.record));
   }
   await appendTrajectory(client, trajectory);
   await insertRows(client, 'token_usage', USAGE_COLUMNS, usage);

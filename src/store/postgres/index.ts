@@ -8,16 +8,7 @@ export { createPostgresRetentionPort } from './retention.js';
 export { createPostgresEvidencePort } from './evidence.js';
 export { createPostgresMemoryPort, type PostgresMemoryPort, type PostgresMemoryPortOptions } from './memory-store.js';
 export { openPostgresStore, probePgvector, type OpenPostgresStoreOptions } from './store.js';
-export {
-  createPostgresApprovalPort,
-  createPostgresAuditPort,
-  createPostgresJobPort,
-  createPostgresMediaPort,
-  createPostgresResponsePort,
-  createPostgresRunPort,
-  createPostgresTokenPort,
-  postgresStoreDb,
-} from './store-db.js';
+export { postgresStoreDb } from './store-db.js';
 export {
   createPostgresConfigRevisionPort,
   openPostgresConfigRevisions,

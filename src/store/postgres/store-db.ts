@@ -1,17 +1,7 @@
-// The shared ports' handle on PostgreSQL (Kysely's PostgresDialect compiles each query and it runs on the pool; a
-// transaction on one client through `transaction`, which keeps a server hang-up from crashing the process), and those ports.
+// The shared ports' handle on PostgreSQL: Kysely's PostgresDialect compiles each query and it runs on the pool (a
+// transaction on one client through `transaction`, which keeps a server hang-up from crashing the process).
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
-import {
-  createApprovalPort,
-  createAuditPort,
-  createJobPort,
-  createMediaPort,
-  createResponsePort,
-  createRunPort,
-  createTokenPort,
-  type StoreDb,
-  type Tables,
-} from '../kysely/index.js';
+import type { StoreDb, Tables } from '../kysely/index.js';
 import { sqlState, transaction, UNIQUE_VIOLATION, type PgPool, type Queryable } from './pool.js';
 
 const handles = new WeakMap<PgPool, StoreDb>();
@@ -46,12 +36,3 @@ export function postgresStoreDb(pool: PgPool): StoreDb {
   handles.set(pool, handle);
   return handle;
 }
-
-/** The shared ports over one pool, under the names this backend has always had (tests open them one by one). */
-export const createPostgresTokenPort = (pool: PgPool) => createTokenPort(postgresStoreDb(pool));
-export const createPostgresResponsePort = (pool: PgPool) => createResponsePort(postgresStoreDb(pool));
-export const createPostgresMediaPort = (pool: PgPool) => createMediaPort(postgresStoreDb(pool));
-export const createPostgresApprovalPort = (pool: PgPool) => createApprovalPort(postgresStoreDb(pool));
-export const createPostgresRunPort = (pool: PgPool) => createRunPort(postgresStoreDb(pool));
-export const createPostgresJobPort = (pool: PgPool) => createJobPort(postgresStoreDb(pool));
-export const createPostgresAuditPort = (pool: PgPool) => createAuditPort(postgresStoreDb(pool));

@@ -1,5 +1,6 @@
 // Opens the PostgreSQL store: a pool, the schema brought up to this build's version (or refused when newer), every port over it.
 import type { Logger } from 'pino';
+import { createSharedPorts } from '../kysely/index.js';
 import type { StorePorts } from '../ports/index.js';
 import { createPostgresEvidencePort } from './evidence.js';
 import { createPostgresMemoryPort, type PostgresMemoryPortOptions } from './memory-store.js';
@@ -8,15 +9,7 @@ import { createPostgresObsPort } from './obs-counters.js';
 import { createPool, type PgPool, type PostgresPoolOptions } from './pool.js';
 import { createPostgresRetentionPort } from './retention.js';
 import { createPostgresSessionPort } from './session-store.js';
-import {
-  createPostgresApprovalPort,
-  createPostgresAuditPort,
-  createPostgresJobPort,
-  createPostgresMediaPort,
-  createPostgresResponsePort,
-  createPostgresRunPort,
-  createPostgresTokenPort,
-} from './store-db.js';
+import { postgresStoreDb } from './store-db.js';
 
 export interface OpenPostgresStoreOptions extends PostgresPoolOptions {
   /**
@@ -60,17 +53,11 @@ export async function openPostgresStore({
     throw error;
   }
   return {
+    ...createSharedPorts(postgresStoreDb(pool)),
     sessions: createPostgresSessionPort(pool),
-    runs: createPostgresRunPort(pool),
-    tokens: createPostgresTokenPort(pool),
-    responses: createPostgresResponsePort(pool),
-    audit: createPostgresAuditPort(pool),
     evidence: createPostgresEvidencePort(pool),
     obs: createPostgresObsPort(pool),
     memory: createPostgresMemoryPort(pool, memory),
-    approvals: createPostgresApprovalPort(pool),
-    jobs: createPostgresJobPort(pool),
-    media: createPostgresMediaPort(pool),
     retention: createPostgresRetentionPort(pool),
     ping: async () => {
       await pool.query('SELECT 1');

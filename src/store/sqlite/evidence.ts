@@ -1,6 +1,6 @@
 // The SQLite EvidencePort's writes: one IMMEDIATE transaction per batch (on the writer thread when the store has one), so
 // trajectory seq allocation holds the write lock; its reads come from the shared layer.
-import { createSessionReads, createWindowReads } from '../kysely/index.js';
+import { createSessionReads, createWindowReads, usageCells } from '../kysely/index.js';
 import type { EvidencePort, EvidenceWrite, SessionIndexEnd } from '../ports/evidence.js';
 import type { SqliteDatabase } from './database.js';
 import { createInThreadWriter, type SqlRow, type WriterThread } from './sql-writer.js';
@@ -62,20 +62,7 @@ function toRows(batch: readonly EvidenceWrite[]): SqlRow[] {
       if (!startedInBatch.has(end.traceId))
         rows.push([INDEX_END, end.endReason, end.degraded ? 1 : 0, end.endedAt, end.traceId]);
     } else {
-      const { record } = write;
-      rows.push([
-        USAGE,
-        record.ts,
-        record.agentId,
-        record.sessionKey,
-        record.provider,
-        record.model,
-        record.inputTokens,
-        record.outputTokens,
-        record.cacheReadTokens,
-        record.cacheWriteTokens,
-        record.costUsd,
-      ]);
+      rows.push([USAGE, ...usageCells(write.record)]);
     }
   }
   return rows;

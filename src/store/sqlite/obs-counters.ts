@@ -1,6 +1,6 @@
 // The SQLite ObsPort: its batches of channel activity, delivery traces, diagnostic events and health signals written in
 // one transaction each (on the writer thread when the store has one), its reads from the shared layer.
-import { createObsReads } from '../kysely/index.js';
+import { createObsReads, obsCells, type Cell } from '../kysely/index.js';
 import type { ObsPort, ObsWrite } from '../ports/obs.js';
 import type { SqliteDatabase } from './database.js';
 import { createInThreadWriter, type SqlRow, type WriterThread } from './sql-writer.js';
@@ -17,48 +17,16 @@ const WRITES = [
 ] as const;
 const [DELIVERY, DIAGNOSTIC, SIGNAL, CHANNEL] = [0, 1, 2, 3] as const;
 
-/** A batch as statement rows; every message touches its channel twice, so touches are added up per channel first. */
+/** A batch as statement rows. */
 function toRows(batch: readonly ObsWrite[]): SqlRow[] {
-  const rows: SqlRow[] = [];
-  const channels = new Map<string, { channelType: string; ts: number; sent: number; received: number }>();
-  for (const write of batch) {
-    if (write.type === 'channel') {
-      const { touch } = write;
-      const sum = channels.get(touch.channelId) ?? {
-        channelType: touch.channelType,
-        ts: touch.ts,
-        sent: 0,
-        received: 0,
-      };
-      sum.channelType = touch.channelType;
-      sum.ts = Math.max(sum.ts, touch.ts);
-      if (touch.direction === 'sent') sum.sent += 1;
-      else sum.received += 1;
-      channels.set(touch.channelId, sum);
-    } else if (write.type === 'delivery') {
-      const { row } = write;
-      rows.push([
-        DELIVERY,
-        row.ts,
-        row.channelId,
-        row.channelType,
-        row.sessionKey,
-        row.traceId,
-        row.outcome,
-        row.latencyMs,
-        row.errorKind,
-      ]);
-    } else if (write.type === 'diagnostic') {
-      const { row } = write;
-      rows.push([DIAGNOSTIC, row.ts, row.category, row.kind, row.count, row.severity, row.data]);
-    } else {
-      const { row } = write;
-      rows.push([SIGNAL, row.ts, row.kind, row.agentId, row.rootRunId, row.severity, row.data]);
-    }
-  }
-  for (const [channelId, sum] of channels)
-    rows.push([CHANNEL, channelId, sum.channelType, sum.ts, sum.sent, sum.received]);
-  return rows;
+  const { deliveries, diagnostics, signals, channels } = obsCells(batch);
+  const tagged = (statement: number, rows: Cell[][]): SqlRow[] => rows.map((cells) => [statement, ...cells]);
+  return [
+    ...tagged(DELIVERY, deliveries),
+    ...tagged(DIAGNOSTIC, diagnostics),
+    ...tagged(SIGNAL, signals),
+    ...tagged(CHANNEL, channels),
+  ];
 }
 
 /** Reads run on `db`; writes go through `writers` when given (the store's writer thread), else on `db` itself. */

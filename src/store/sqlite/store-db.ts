@@ -83,7 +83,7 @@ function createHandle(sqlite: SqliteDatabase): StoreDb {
   };
 }
 
-/** The shared ports over one connection, under the names this backend has always had (tests open them one by one). */
+/** The shared ports over one connection one by one, under the names tests across the suite open them by. */
 export const createSqliteTokenPort = (db: SqliteDatabase) => createTokenPort(sqliteStoreDb(db));
 export const createSqliteResponsePort = (db: SqliteDatabase) => createResponsePort(sqliteStoreDb(db));
 export const createSqliteMediaPort = (db: SqliteDatabase) => createMediaPort(sqliteStoreDb(db));

@@ -1,5 +1,6 @@
 // Opens the SQLite file (migrating it) and builds every port over it, evidence and obs writes on a writer thread.
 import type { Logger } from 'pino';
+import { createSharedPorts } from '../kysely/index.js';
 import type { StorePorts } from '../ports/index.js';
 import { openDatabase } from './database.js';
 import { createSqliteEvidencePort } from './evidence.js';
@@ -9,15 +10,7 @@ import { createSqliteRetentionPort } from './retention.js';
 import { createSqliteSessionPort } from './session-store.js';
 import { createReaderThread } from './sql-reader.js';
 import { createWriterThread } from './sql-writer.js';
-import {
-  createSqliteApprovalPort,
-  createSqliteAuditPort,
-  createSqliteJobPort,
-  createSqliteMediaPort,
-  createSqliteResponsePort,
-  createSqliteRunPort,
-  createSqliteTokenPort,
-} from './store-db.js';
+import { sqliteStoreDb } from './store-db.js';
 
 export interface OpenSqliteStoreOptions {
   path: string;
@@ -39,17 +32,11 @@ export function openSqliteStore({ path, log, memory = {} }: OpenSqliteStoreOptio
   const reader = path === ':memory:' ? undefined : createReaderThread(path);
   const sessions = createSqliteSessionPort(db, log === undefined ? {} : { log });
   return {
+    ...createSharedPorts(sqliteStoreDb(db)),
     sessions,
-    runs: createSqliteRunPort(db),
-    tokens: createSqliteTokenPort(db),
-    responses: createSqliteResponsePort(db),
-    audit: createSqliteAuditPort(db),
     evidence: createSqliteEvidencePort(db, writers),
     obs: createSqliteObsPort(db, writers),
     memory: createSqliteMemoryPort(db, memory, reader),
-    approvals: createSqliteApprovalPort(db),
-    jobs: createSqliteJobPort(db),
-    media: createSqliteMediaPort(db),
     retention: createSqliteRetentionPort(db, writers),
     // The session port's queued appends and usage are written before the file is closed.
     async close() {
