@@ -1,6 +1,6 @@
 // The PostgreSQL EvidencePort's writes: one transaction per batch, trajectory seqs from a per-session counter row; its
 // reads come from the shared layer.
-import { createSessionReads, createWindowReads, usageCells, type Cell } from '../kysely/index.js';
+import { createSessionReads, createWindowReads, usageCells, type Cell } from '../shared/index.js';
 import type { EvidencePort, EvidenceWrite, TrajectoryRecord } from '../ports/evidence.js';
 import { insertRows, type CellValue } from './bulk-insert.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';

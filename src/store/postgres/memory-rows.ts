@@ -10,7 +10,7 @@ import {
   type TrustLevel,
 } from '../ports/index.js';
 import type { Queryable } from './pool.js';
-import { parseObject } from './session-rows.js';
+import { parseJsonObject } from '../shared/index.js';
 import type { Condition, Params } from './where.js';
 
 export interface MemoryRow {
@@ -53,7 +53,7 @@ function toEntry(row: MemoryRow, derivedFrom: string[]): MemoryEntry {
     lastRecalledAt: row.last_recalled_at,
     recallCount: row.recall_count,
     status,
-    metadata: parseObject(row.metadata),
+    metadata: parseJsonObject(row.metadata),
     derivedFrom,
   };
 }

@@ -1,6 +1,6 @@
 // The PostgreSQL ObsPort: its batches of channel activity, delivery traces, diagnostic events and health signals written
 // in one transaction each, its reads from the shared layer.
-import { createObsReads, obsCells, type Cell } from '../kysely/index.js';
+import { createObsReads, obsCells, type Cell } from '../shared/index.js';
 import type { ObsPort, ObsWrite } from '../ports/obs.js';
 import { insertRows } from './bulk-insert.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';

@@ -1,33 +1,29 @@
 // PostgreSQL implementation of the SessionPort: session rows, transcripts, usage totals and tsvector search.
 import { sessionNotFound } from '../../errors.js';
-import type { SessionPort, TranscriptMessage } from '../ports/index.js';
+import type { SessionPort } from '../ports/index.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';
 import { searchSessions } from './session-search.js';
 import {
-  messageColumns,
+  messageRowValues,
   SESSION_COLUMNS,
   storedMetadata,
   toMessage,
-  toRecord,
+  toSessionRecord,
   type MessageRow,
+  type MessageRowValues,
   type SessionRow,
-} from './session-rows.js';
+} from '../shared/index.js';
 import { buildWhere, Params } from './where.js';
 
-async function insertMessages(
-  client: PgClient,
-  sessionKey: string,
-  messages: readonly TranscriptMessage[],
-): Promise<void> {
-  if (messages.length === 0) return;
-  const columns = messageColumns(messages);
-  // WITH ORDINALITY keeps the messages' order in their ids.
+/** Inserts the messages in order: WITH ORDINALITY keeps their order in their ids. */
+async function insertMessages(client: PgClient, sessionKey: string, rows: readonly MessageRowValues[]): Promise<void> {
+  if (rows.length === 0) return;
   await client.query(
     `INSERT INTO session_messages (session_key, role, content, data, created_at)
      SELECT $1, role, content, data, created_at
      FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[]) WITH ORDINALITY AS m (role, content, data, created_at, position)
      ORDER BY position`,
-    [sessionKey, columns.roles, columns.contents, columns.data, columns.createdAt],
+    [sessionKey, ...[0, 1, 2, 3].map((column) => rows.map((row) => row[column] ?? null))],
   );
 }
 
@@ -37,6 +33,21 @@ async function insertMessages(
  * written. Writes are committed before the call resolves, so every replica sees them at once.
  */
 export function createPostgresSessionPort(pool: PgPool): SessionPort {
+  /** Sets `assignments` ($1, $2 … `values`) on the session row, then runs `write`; a missing session fails first. */
+  const writeMessages = (
+    sessionKey: string,
+    assignments: string,
+    values: readonly number[],
+    write: (client: PgClient) => Promise<void>,
+  ) =>
+    transaction(pool, async (client) => {
+      const updated = await client.query(
+        `UPDATE sessions SET ${assignments} WHERE session_key = $${values.length + 1}`,
+        [...values, sessionKey],
+      );
+      if ((updated.rowCount ?? 0) === 0) throw sessionNotFound(sessionKey, 'sessionKey');
+      await write(client);
+    });
   const selectOne = async (sessionKey: string) =>
     (await pool.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_key = $1`, [sessionKey]))
       .rows[0];
@@ -44,12 +55,12 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
   return {
     async get(sessionKey) {
       const row = await selectOne(sessionKey);
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toSessionRecord(row);
     },
     async ensure(session) {
       // An existing session (every turn after the first) is one read.
       const existing = await selectOne(session.sessionKey);
-      if (existing !== undefined) return { session: toRecord(existing), created: false };
+      if (existing !== undefined) return { session: toSessionRecord(existing), created: false };
       const inserted = await pool.query(
         `INSERT INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id)
          VALUES ($1, $2, $3, $4, $5, $5, $6, 0, $7) ON CONFLICT (session_key) DO NOTHING`,
@@ -65,18 +76,16 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
       );
       const row = await selectOne(session.sessionKey);
       if (row === undefined) throw sessionNotFound(session.sessionKey, 'sessionKey');
-      return { session: toRecord(row), created: (inserted.rowCount ?? 0) > 0 };
+      return { session: toSessionRecord(row), created: (inserted.rowCount ?? 0) > 0 };
     },
     async append(sessionKey, messages, now) {
-      messageColumns(messages);
-      await transaction(pool, async (client) => {
-        const updated = await client.query(
-          'UPDATE sessions SET message_count = message_count + $1, updated_at = $2 WHERE session_key = $3',
-          [messages.length, now, sessionKey],
-        );
-        if ((updated.rowCount ?? 0) === 0) throw sessionNotFound(sessionKey, 'sessionKey');
-        await insertMessages(client, sessionKey, messages);
-      });
+      const rows = messages.map(messageRowValues);
+      await writeMessages(
+        sessionKey,
+        'message_count = message_count + $1, updated_at = $2',
+        [rows.length, now],
+        (client) => insertMessages(client, sessionKey, rows),
+      );
     },
     async history(sessionKey, limit, signal) {
       signal?.throwIfAborted();
@@ -95,15 +104,10 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
       return result.rows.map(toMessage);
     },
     async replaceHistory(sessionKey, messages, now) {
-      messageColumns(messages);
-      await transaction(pool, async (client) => {
-        const updated = await client.query(
-          'UPDATE sessions SET message_count = $1, updated_at = $2 WHERE session_key = $3',
-          [messages.length, now, sessionKey],
-        );
-        if ((updated.rowCount ?? 0) === 0) throw sessionNotFound(sessionKey, 'sessionKey');
+      const rows = messages.map(messageRowValues);
+      await writeMessages(sessionKey, 'message_count = $1, updated_at = $2', [rows.length, now], async (client) => {
         await client.query('DELETE FROM session_messages WHERE session_key = $1', [sessionKey]);
-        await insertMessages(client, sessionKey, messages);
+        await insertMessages(client, sessionKey, rows);
       });
     },
     async list({ kind, updatedSince, ownedBy, agentId, after, limit }, signal) {
@@ -127,7 +131,7 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
         `SELECT ${SESSION_COLUMNS} FROM sessions ${where} ORDER BY updated_at DESC, session_key ${limitSql}`,
         params.values,
       );
-      return result.rows.map(toRecord);
+      return result.rows.map(toSessionRecord);
     },
     async delete(sessionKey) {
       return ((await pool.query('DELETE FROM sessions WHERE session_key = $1', [sessionKey])).rowCount ?? 0) > 0;

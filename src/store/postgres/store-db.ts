@@ -1,7 +1,7 @@
 // The shared ports' handle on PostgreSQL: Kysely's PostgresDialect compiles each query and it runs on the pool (a
 // transaction on one client through `transaction`, which keeps a server hang-up from crashing the process).
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
-import type { StoreDb, Tables } from '../kysely/index.js';
+import type { StoreDb, Tables } from '../shared/index.js';
 import { sqlState, transaction, UNIQUE_VIOLATION, type PgPool, type Queryable } from './pool.js';
 
 const handles = new WeakMap<PgPool, StoreDb>();

@@ -1,6 +1,6 @@
 // Opens the PostgreSQL store: a pool, the schema brought up to this build's version (or refused when newer), every port over it.
 import type { Logger } from 'pino';
-import { createSharedPorts } from '../kysely/index.js';
+import { createSharedPorts } from '../shared/index.js';
 import type { StorePorts } from '../ports/index.js';
 import { createPostgresEvidencePort } from './evidence.js';
 import { createPostgresMemoryPort, type PostgresMemoryPortOptions } from './memory-store.js';

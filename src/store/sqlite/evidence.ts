@@ -1,6 +1,6 @@
 // The SQLite EvidencePort's writes: one IMMEDIATE transaction per batch (on the writer thread when the store has one), so
 // trajectory seq allocation holds the write lock; its reads come from the shared layer.
-import { createSessionReads, createWindowReads, usageCells } from '../kysely/index.js';
+import { createSessionReads, createWindowReads, usageCells } from '../shared/index.js';
 import type { EvidencePort, EvidenceWrite, SessionIndexEnd } from '../ports/evidence.js';
 import type { SqliteDatabase } from './database.js';
 import { createInThreadWriter, type SqlRow, type WriterThread } from './sql-writer.js';

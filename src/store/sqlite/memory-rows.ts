@@ -10,7 +10,7 @@ import {
   type TrustLevel,
 } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
-import { parseObject } from './session-rows.js';
+import { parseJsonObject } from '../shared/index.js';
 import { buildWhere, inList, type Condition, type WhereClause } from './where.js';
 
 export interface MemoryRow {
@@ -61,7 +61,7 @@ function toEntry(row: MemoryRow, derivedFrom: string[]): MemoryEntry {
     lastRecalledAt: row.last_recalled_at,
     recallCount: row.recall_count,
     status,
-    metadata: parseObject(row.metadata),
+    metadata: parseJsonObject(row.metadata),
     derivedFrom,
   };
 }

@@ -1,6 +1,6 @@
 // The SQLite ObsPort: its batches of channel activity, delivery traces, diagnostic events and health signals written in
 // one transaction each (on the writer thread when the store has one), its reads from the shared layer.
-import { createObsReads, obsCells, type Cell } from '../kysely/index.js';
+import { createObsReads, obsCells, type Cell } from '../shared/index.js';
 import type { ObsPort, ObsWrite } from '../ports/obs.js';
 import type { SqliteDatabase } from './database.js';
 import { createInThreadWriter, type SqlRow, type WriterThread } from './sql-writer.js';

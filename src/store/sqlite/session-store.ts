@@ -9,11 +9,11 @@ import {
   SESSION_COLUMNS,
   storedMetadata,
   toMessage,
-  toRecord,
+  toSessionRecord,
   type MessageRow,
   type MessageRowValues,
   type SessionRow,
-} from './session-rows.js';
+} from '../shared/index.js';
 import { createSessionSearch } from './session-search.js';
 import { DEFAULT_SESSION_WRITE_LIMITS, type SessionWriteLimits } from './session-write-limits.js';
 import { createSessionWriteQueue, type SessionWriteQueue } from './session-write-queue.js';
@@ -136,7 +136,7 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
     );
     const row = selectOne.get(session.sessionKey);
     if (row === undefined) throw sessionNotFound(session.sessionKey, 'sessionKey');
-    return { session: toRecord(row), created: inserted.changes > 0 };
+    return { session: toSessionRecord(row), created: inserted.changes > 0 };
   });
 
   return {
@@ -144,13 +144,13 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
     async get(sessionKey) {
       settle(sessionKey);
       const row = selectOne.get(sessionKey);
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toSessionRecord(row);
     },
     async ensure(session) {
       settle(session.sessionKey);
       // An existing session (every turn after the first) is one read, no write transaction.
       const row = selectOne.get(session.sessionKey);
-      return row === undefined ? createTx(session) : { session: toRecord(row), created: false };
+      return row === undefined ? createTx(session) : { session: toSessionRecord(row), created: false };
     },
     async append(sessionKey, messages, now) {
       const rows = messages.map(messageRowValues);
@@ -204,7 +204,7 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
         statement = db.prepare<(string | number)[], SessionRow>(sql);
         listStatements.set(sql, statement);
       }
-      return statement.all(...args).map(toRecord);
+      return statement.all(...args).map(toSessionRecord);
     },
     async delete(sessionKey) {
       queue.flush();

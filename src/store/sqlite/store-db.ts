@@ -12,7 +12,7 @@ import {
   createTokenPort,
   type StoreDb,
   type Tables,
-} from '../kysely/index.js';
+} from '../shared/index.js';
 import type { SqliteDatabase } from './database.js';
 
 /** Distinct statements kept per connection; past it the cache starts over (the ports build a few dozen shapes). */

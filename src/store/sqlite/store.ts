@@ -1,6 +1,6 @@
 // Opens the SQLite file (migrating it) and builds every port over it, evidence and obs writes on a writer thread.
 import type { Logger } from 'pino';
-import { createSharedPorts } from '../kysely/index.js';
+import { createSharedPorts } from '../shared/index.js';
 import type { StorePorts } from '../ports/index.js';
 import { openDatabase } from './database.js';
 import { createSqliteEvidencePort } from './evidence.js';

@@ -4,7 +4,7 @@ import { isSet } from './store-db.js';
 import type { Flag } from './tables.js';
 
 /** A JSON text column parsed to an object; malformed or non-object JSON reads as an empty object. */
-export function parseObject(text: string): Record<string, unknown> {
+function parseObject(text: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(text);
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)

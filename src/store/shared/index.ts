@@ -11,6 +11,18 @@ export { createJobPort } from './jobs.js';
 export { createMediaPort } from './media.js';
 export { createObsReads } from './obs-reads.js';
 export { createSharedPorts, type SharedPorts } from './ports.js';
+export {
+  messageRowValues,
+  parseJsonObject,
+  SESSION_COLUMNS,
+  storedMetadata,
+  toMessage,
+  toSessionRecord,
+  type MessageRow,
+  type MessageRowValues,
+  type SessionRow,
+} from './session-rows.js';
+export { searchTerms, toSearchHit, type SearchRow } from './session-search.js';
 export { createResponsePort } from './responses.js';
 export { createRunPort } from './runs.js';
 export { createTokenPort } from './tokens.js';

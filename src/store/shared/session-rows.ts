@@ -1,6 +1,9 @@
-// SQLite rows of sessions and their messages, and how they map to the SessionPort's records.
+// The rows of sessions and their messages as both backends' hand-written SQL reads and writes them, and how they map to
+// the SessionPort's records.
 import { GatewayError } from '../../errors.js';
 import type { SessionKind, SessionRecord, TranscriptMessage, TranscriptToolCall } from '../ports/index.js';
+import { isSet } from './store-db.js';
+import type { Flag } from './tables.js';
 
 export interface SessionRow {
   session_key: string;
@@ -16,7 +19,7 @@ export interface SessionRow {
   usage_total_cost: number;
   usage_steps: number;
   usage_turns: number;
-  has_usage: number;
+  has_usage: Flag;
   last_requested_by: string | null;
 }
 
@@ -31,7 +34,8 @@ export const SESSION_COLUMNS =
   'session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id, ' +
   'usage_total_tokens, usage_total_cost, usage_steps, usage_turns, has_usage, last_requested_by';
 
-export function parseObject(text: string | null): Record<string, unknown> {
+/** A JSON object column this store wrote (metadata, message data); anything but an object reads as {}. */
+export function parseJsonObject(text: string | null): Record<string, unknown> {
   if (text === null) return {};
   const value: unknown = JSON.parse(text);
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -46,10 +50,10 @@ function toKind(value: string): SessionKind {
  * recorded (spreading first keeps the key order the JSON-only layout had).
  */
 function toMetadata(row: SessionRow): Record<string, unknown> {
-  const metadata = parseObject(row.metadata);
-  if (row.has_usage === 0 && row.last_requested_by === null) return metadata;
+  const metadata = parseJsonObject(row.metadata);
+  if (!isSet(row.has_usage) && row.last_requested_by === null) return metadata;
   const composed: Record<string, unknown> = { ...metadata };
-  if (row.has_usage !== 0) {
+  if (isSet(row.has_usage)) {
     composed.usage = {
       totalTokens: row.usage_total_tokens,
       totalCost: row.usage_total_cost,
@@ -68,7 +72,7 @@ export function storedMetadata(metadata: Record<string, unknown>): string {
   return JSON.stringify(rest);
 }
 
-export function toRecord(row: SessionRow): SessionRecord {
+export function toSessionRecord(row: SessionRow): SessionRecord {
   return {
     sessionKey: row.session_key,
     agentId: row.agent_id,
@@ -83,7 +87,7 @@ export function toRecord(row: SessionRow): SessionRecord {
 }
 
 /** The role-specific fields of a message, kept in the `data` JSON column. */
-export function messageData(message: TranscriptMessage): string | null {
+function messageData(message: TranscriptMessage): string | null {
   if (message.role === 'assistant' && message.toolCalls !== undefined)
     return JSON.stringify({ toolCalls: message.toolCalls });
   if (message.role === 'tool') {
@@ -109,7 +113,7 @@ export function messageRowValues(message: TranscriptMessage): MessageRowValues {
 }
 
 export function toMessage(row: MessageRow): TranscriptMessage {
-  const data = parseObject(row.data);
+  const data = parseJsonObject(row.data);
   const timestamp = row.created_at;
   switch (row.role) {
     case 'system':
