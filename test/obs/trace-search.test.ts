@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors.js';
 import { TRACE_SEARCH_MAX_LIMIT } from '../../src/obs/trace-search.js';
 import { parseSince, parseWhere } from '../../src/obs/where-filter.js';
-import { compileTraceWhere } from '../../src/store/kysely/index.js';
+import { compileTraceWhere } from '../../src/store/shared/index.js';
 import { openDatabase, sqliteStoreDb } from '../../src/store/sqlite/index.js';
 import { startObs, type ObsStack } from './support.js';
 

@@ -6,6 +6,7 @@ import { searchSessions } from './session-search.js';
 import {
   messageRowValues,
   SESSION_COLUMNS,
+  createSessionQueries,
   storedMetadata,
   toMessage,
   toSessionRecord,
@@ -13,7 +14,7 @@ import {
   type MessageRowValues,
   type SessionRow,
 } from '../shared/index.js';
-import { buildWhere, Params } from './where.js';
+import { postgresStoreDb } from './store-db.js';
 
 /** Inserts the messages in order: WITH ORDINALITY keeps their order in their ids. */
 async function insertMessages(client: PgClient, sessionKey: string, rows: readonly MessageRowValues[]): Promise<void> {
@@ -53,6 +54,7 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
       .rows[0];
 
   return {
+    ...createSessionQueries(postgresStoreDb(pool)),
     async get(sessionKey) {
       const row = await selectOne(sessionKey);
       return row === undefined ? undefined : toSessionRecord(row);
@@ -109,49 +111,6 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
         await client.query('DELETE FROM session_messages WHERE session_key = $1', [sessionKey]);
         await insertMessages(client, sessionKey, rows);
       });
-    },
-    async list({ kind, updatedSince, ownedBy, agentId, after, limit }, signal) {
-      signal?.throwIfAborted();
-      const params = new Params();
-      const afterCursor: string[] = [];
-      if (after !== undefined) {
-        // Keyset: the rows after the cursor in ORDER BY updated_at DESC, session_key.
-        const [updatedAt, sessionKey] = [params.add(after.updatedAt), params.add(after.sessionKey)];
-        afterCursor.push(`updated_at <= ${updatedAt} AND (updated_at < ${updatedAt} OR session_key > ${sessionKey})`);
-      }
-      const where = buildWhere(params, [
-        ['kind', '=', kind],
-        ['updated_at', '>=', updatedSince],
-        ['owner_id', '=', ownedBy],
-        ['agent_id', '=', agentId],
-        ...afterCursor,
-      ]);
-      const limitSql = limit === undefined ? '' : `LIMIT ${params.add(Math.max(0, limit))}`;
-      const result = await pool.query<SessionRow>(
-        `SELECT ${SESSION_COLUMNS} FROM sessions ${where} ORDER BY updated_at DESC, session_key ${limitSql}`,
-        params.values,
-      );
-      return result.rows.map(toSessionRecord);
-    },
-    async delete(sessionKey) {
-      return ((await pool.query('DELETE FROM sessions WHERE session_key = $1', [sessionKey])).rowCount ?? 0) > 0;
-    },
-    clearMessages: (sessionKey, now) =>
-      transaction(pool, async (client) => {
-        const updated = await client.query(
-          'UPDATE sessions SET message_count = 0, updated_at = $1 WHERE session_key = $2',
-          [now, sessionKey],
-        );
-        if ((updated.rowCount ?? 0) === 0) return 0;
-        return (await client.query('DELETE FROM session_messages WHERE session_key = $1', [sessionKey])).rowCount ?? 0;
-      }),
-    async updateMetadata(sessionKey, metadata, now) {
-      const result = await pool.query('UPDATE sessions SET metadata = $1, updated_at = $2 WHERE session_key = $3', [
-        storedMetadata(metadata),
-        now,
-        sessionKey,
-      ]);
-      return (result.rowCount ?? 0) > 0;
     },
     // One UPDATE adds to the totals in place, so concurrent turns (on any replica) never lose one.
     async recordTurnUsage(sessionKey, { totalTokens, totalCost, stepsExecuted, requestedBy }, now) {

@@ -23,6 +23,7 @@ export {
   type SessionRow,
 } from './session-rows.js';
 export { searchTerms, toSearchHit, type SearchRow } from './session-search.js';
+export { createSessionQueries, type SessionQueries } from './sessions.js';
 export { createResponsePort } from './responses.js';
 export { createRunPort } from './runs.js';
 export { createTokenPort } from './tokens.js';

@@ -5,6 +5,31 @@ import type { Generated } from 'kysely';
 export type Flag = number | boolean;
 
 export interface Tables {
+  sessions: {
+    session_key: string;
+    agent_id: string;
+    tenant_id: string;
+    kind: string;
+    created_at: number;
+    updated_at: number;
+    metadata: string;
+    message_count: number;
+    owner_id: string | null;
+    usage_total_tokens: number;
+    usage_total_cost: number;
+    usage_steps: number;
+    usage_turns: number;
+    has_usage: Flag;
+    last_requested_by: string | null;
+  };
+  session_messages: {
+    id: Generated<number>;
+    session_key: string;
+    role: string;
+    content: string;
+    data: string | null;
+    created_at: number;
+  };
   api_tokens: {
     id: string;
     secret_hash: string;

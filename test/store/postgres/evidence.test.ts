@@ -1,5 +1,5 @@
 // The PostgreSQL EvidencePort: the shared conformance and report-read cases on a throwaway server, a second pool as the second writer.
-import { createRunPort } from '../../../src/store/kysely/index.js';
+import { createRunPort } from '../../../src/store/shared/index.js';
 import {
   createPool,
   createPostgresEvidencePort,

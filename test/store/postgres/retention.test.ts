@@ -1,5 +1,5 @@
 // The PostgreSQL RetentionPort: the shared conformance cases on a throwaway server.
-import { createAuditPort } from '../../../src/store/kysely/index.js';
+import { createAuditPort } from '../../../src/store/shared/index.js';
 import {
   createPostgresEvidencePort,
   createPostgresObsPort,
