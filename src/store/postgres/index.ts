@@ -1,6 +1,12 @@
 // The PostgreSQL backend: a connection pool, versioned migrations, and the PostgreSQL implementations of the storage ports.
 export { createPool, transaction, type PgPool, type PostgresPoolOptions } from './pool.js';
-export { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, type PostgresMigration } from './migrations.js';
+export {
+  POSTGRES_LEGACY_MIGRATIONS,
+  POSTGRES_MIGRATIONS,
+  POSTGRES_SCHEMA_VERSION,
+  postgresMigrations,
+  type PostgresMigration,
+} from './migrations.js';
 export { migratePostgres, schemaVersion, assertSchemaSupported } from './migrate.js';
 export { createPostgresSessionPort } from './session-store.js';
 export { createPostgresObsPort } from './obs-counters.js';

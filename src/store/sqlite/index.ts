@@ -1,6 +1,6 @@
 // The SQLite backend: one file in WAL mode, its migrations, and the SQLite implementations of the storage ports.
 export { openDatabase, applyMigrations, type SqliteDatabase, type OpenDatabaseOptions } from './database.js';
-export { MIGRATIONS, type Migration } from './migrations.js';
+export { MIGRATIONS, SQLITE_LEGACY_MIGRATIONS, sqliteMigrations, type Migration } from './migrations/index.js';
 export { createSqliteSessionPort, type SqliteSessionPort, type SqliteSessionPortOptions } from './session-store.js';
 export { DEFAULT_SESSION_WRITE_LIMITS, type SessionWriteLimits } from './session-write-limits.js';
 export { toFtsQuery } from './session-search.js';
