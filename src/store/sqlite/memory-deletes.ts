@@ -2,7 +2,7 @@
 import type { MemoryScope } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { chunks, filterWhere, keyedFilterWhere } from './memory-rows.js';
-import type { VectorLane, VectorStore } from './memory-vectors.js';
+import type { VectorLane, VectorStore } from './vector-sketch/index.js';
 import { inList, type Condition, type WhereClause } from './where.js';
 
 export interface MemoryDeletes {

@@ -1,7 +1,7 @@
 // The persistent embedding cache on SQLite: vectors by model and content hash, capped, least recently used out first.
 import type { EmbeddingCacheStats } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
-import { blobValues, vectorBlob } from './memory-vectors.js';
+import { blobValues, vectorBlob } from './vector-sketch/index.js';
 
 export interface EmbeddingCacheOptions {
   /** Most vectors kept; past it the least recently used are evicted. */

@@ -10,7 +10,7 @@ import {
   MEMORY_COLUMNS,
   type MemoryRow,
 } from './memory-rows.js';
-import type { VectorStore } from './memory-vectors.js';
+import type { VectorStore } from './vector-sketch/index.js';
 import { inList } from './where.js';
 
 export interface MemoryEntries {

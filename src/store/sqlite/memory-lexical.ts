@@ -3,7 +3,7 @@ import { ownerCondition, passesOwnerCondition, type MemoryFilter, type RankedHit
 import type { SqliteDatabase } from './database.js';
 import { filterWhere } from './memory-rows.js';
 import { wordsOf, type ScopeTermCounts, type TermCounts } from './memory-term-counts.js';
-import type { KnownEntry } from './memory-vectors.js';
+import type { KnownEntry } from './vector-sketch/index.js';
 import type { ReaderThread } from './sql-reader.js';
 import type { SqlValue } from './where.js';
 

@@ -3,7 +3,7 @@ import type { LifecycleOutcome, LifecyclePolicy, MemoryStatus } from '../ports/i
 import type { SqliteDatabase } from './database.js';
 import type { MemoryDeletes } from './memory-deletes.js';
 import { chunks } from './memory-rows.js';
-import type { VectorLane, VectorStore } from './memory-vectors.js';
+import type { VectorLane, VectorStore } from './vector-sketch/index.js';
 import { inList } from './where.js';
 
 export type SweepOutcome = LifecycleOutcome & { evictedIds: string[]; demotedIds: string[] };

@@ -10,9 +10,7 @@ import type { ReaderThread } from './sql-reader.js';
 import { createTermCounts } from './memory-term-counts.js';
 import { createMemoryLifecycle } from './memory-lifecycle.js';
 import { createMemoryStats, createScopeProbe } from './memory-stats.js';
-import { createExactVectorLane } from './memory-vector-exact.js';
-import { createSketchVectorLane } from './memory-vector-sketch.js';
-import { createVectorStore } from './memory-vectors.js';
+import { createExactVectorLane, createSketchVectorLane, createVectorStore } from './vector-sketch/index.js';
 
 export interface SqliteMemoryPortOptions {
   /** Most vectors the embedding cache keeps (least recently used evicted past it). Default 50,000. */

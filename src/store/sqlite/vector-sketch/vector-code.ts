@@ -1,6 +1,6 @@
 // A vector's 8-bit code: each value scaled by 127 over the largest magnitude and rounded, so the cosine of two codes is
 // within about a thousandth of their vectors' cosine, and the rerank reads 1 byte per value from memory, not 4 from SQLite.
-import { align16 } from './memory-sketch-kernel.js';
+import { align16 } from './sketch-kernel.js';
 
 /** Vectors of more dimensions keep no code in memory (their rerank reads the stored vectors): at most 512 bytes an entry. */
 export const CODED_MAX_DIMENSIONS = 512;

@@ -3,7 +3,7 @@
 // packing; and the kernel is its .wat compiled.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { compileKernel, generatedModule } from '../../../scripts/build-kernel.js';
+import { compileKernel, generatedModule } from '../../../../scripts/build-kernel.js';
 import {
   createSketchArena,
   FINE_BYTES,
@@ -11,8 +11,8 @@ import {
   RECORD_WORDS,
   type ArenaBlock,
   type SketchArena,
-} from '../../../src/store/sqlite/memory-sketch-arena.js';
-import { seededRandom } from '../../../bench/lib/topic-corpus.js';
+} from '../../../../src/store/sqlite/vector-sketch/sketch-arena.js';
+import { seededRandom } from '../../../../bench/lib/topic-corpus.js';
 
 const next = seededRandom(7);
 const randomSketch = () => Uint32Array.from({ length: 32 }, () => Math.floor(next() * 2 ** 32));
@@ -122,9 +122,9 @@ describe('sketch arena', () => {
     );
   });
 
-  it('runs the kernel compiled from memory-sketch-kernel.wat as it is now', async () => {
+  it('runs the kernel compiled from sketch-kernel.wat as it is now', async () => {
     const generated = await readFile(
-      new URL('../../../src/store/sqlite/memory-sketch-kernel.generated.ts', import.meta.url),
+      new URL('../../../../src/store/sqlite/vector-sketch/sketch-kernel.generated.ts', import.meta.url),
       'utf8',
     );
     expect(generated).toBe(generatedModule(await compileKernel()));

@@ -1,11 +1,11 @@
 // Reads each vector index's sketches (and, for vectors of few dimensions, their 8-bit codes) from the file into memory in
 // steps of a few thousand rows: in the background after the store opens (so the first search after a start does not
 // wait), or at once for a search that comes first.
-import type { SqliteDatabase } from './database.js';
-import { createSketchIndex, type SketchIndex, type SketchRow } from './memory-sketch-index.js';
-import { blobSketch, sketchBlob, sketchOf } from './memory-sketch.js';
-import { codeBytesFor, vectorCode } from './memory-vector-code.js';
-import { blobValues, type KnownEntry, type VectorIndex } from './memory-vectors.js';
+import type { SqliteDatabase } from '../database.js';
+import { createSketchIndex, type SketchIndex, type SketchRow } from './sketch-index.js';
+import { blobSketch, sketchBlob, sketchOf } from './sketch.js';
+import { codeBytesFor, vectorCode } from './vector-code.js';
+import { blobValues, type KnownEntry, type VectorIndex } from './vectors.js';
 
 /** Rows read per step: a step holds the event loop for a few milliseconds. */
 const STEP_ROWS = 2_000;

@@ -1,7 +1,7 @@
 // The sketch rows (and the vectors' 8-bit codes) of every scope in the WebAssembly memory the scan kernel reads: one block
 // per scope, moved to the top when it grows, and every block packed down once moved-out space outweighs the rest.
-import { align16, instantiateSketchKernel, PAGE_BYTES } from './memory-sketch-kernel.js';
-import { SKETCH_BYTES } from './memory-sketch.js';
+import { align16, instantiateSketchKernel, PAGE_BYTES } from './sketch-kernel.js';
+import { SKETCH_BYTES } from './sketch.js';
 
 /** Per row, in the block's first part: its attribute word, then its first 8 sketch words (the scan's first pass). */
 export const RECORD_WORDS = 9;

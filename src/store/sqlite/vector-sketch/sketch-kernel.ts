@@ -1,5 +1,5 @@
-// The sketch kernel's WebAssembly module (memory-sketch-kernel.wat), compiled once per process, and its exports typed.
-import { SKETCH_KERNEL_WASM } from './memory-sketch-kernel.generated.js';
+// The sketch kernel's WebAssembly module (sketch-kernel.wat), compiled once per process, and its exports typed.
+import { SKETCH_KERNEL_WASM } from './sketch-kernel.generated.js';
 
 /** Every argument but the counts, sizes, cut and filter is a byte address in the instance's memory. */
 export interface SketchKernel {

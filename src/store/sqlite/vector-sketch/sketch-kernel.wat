@@ -2,7 +2,7 @@
 ;; pick of the rows it keeps, then the distance of their other 768 bits; and the rerank's cosine of the query's vector
 ;; with each candidate's, over their 8-bit codes or their stored f32 values. Distances are 64-bit popcounts; the pick
 ;; and the cosines use WebAssembly SIMD.
-;; Compiled by `npm run build:kernel` into memory-sketch-kernel.generated.ts.
+;; Compiled by `npm run build:kernel` into sketch-kernel.generated.ts.
 (module
   (import "sketch" "memory" (memory 1))
 

@@ -8,10 +8,10 @@ import {
   fineOffsetOf,
   RECORD_WORDS,
   type SketchArena,
-} from './memory-sketch-arena.js';
-import { closestRows, rankedRows, type SketchRows } from './memory-sketch-scan.js';
-import { ownerCondition, passesOwnerCondition, type MemoryReader } from '../ports/index.js';
-import type { KnownEntry } from './memory-vectors.js';
+} from './sketch-arena.js';
+import { closestRows, rankedRows, type SketchRows } from './sketch-scan.js';
+import { ownerCondition, passesOwnerCondition, type MemoryReader } from '../../ports/index.js';
+import type { KnownEntry } from './vectors.js';
 
 /** What a search is narrowed by; every defined field must match, and the owner condition of `readableBy` (ownerCondition). */
 export interface SketchFilter {

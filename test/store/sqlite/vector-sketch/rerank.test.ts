@@ -2,11 +2,11 @@
 // (each score within 0.005 of the exact cosine), and by exact cosine over the stored vectors for longer ones; and the
 // pick of the best scores both use.
 import { describe, expect, it } from 'vitest';
-import { CODED_MAX_DIMENSIONS } from '../../../src/store/sqlite/memory-vector-code.js';
-import { bestByScore, cosineSimilarity } from '../../../src/store/sqlite/memory-vectors.js';
-import { seededRandom } from '../../../bench/lib/topic-corpus.js';
-import { memoryEntry } from '../memory.cases.js';
-import { useTemporaryMemoryPorts } from './temporary-database.js';
+import { CODED_MAX_DIMENSIONS } from '../../../../src/store/sqlite/vector-sketch/vector-code.js';
+import { bestByScore, cosineSimilarity } from '../../../../src/store/sqlite/vector-sketch/vectors.js';
+import { seededRandom } from '../../../../bench/lib/topic-corpus.js';
+import { memoryEntry } from '../../memory.cases.js';
+import { useTemporaryMemoryPorts } from '../temporary-database.js';
 
 const scope = { tenantId: 'tenant-a', agentId: 'agent-1' };
 

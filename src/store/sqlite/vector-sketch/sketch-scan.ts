@@ -2,9 +2,9 @@
 // row's first 256 bits (enough to tell near from far at a quarter of the work) ranks every row passing the filter, and
 // the full 1,024-bit distance ranks only the best of those; no sort, only histogram cuts. Where the arena keeps the
 // vectors' codes, the kernel then ranks those closest by the cosine of their codes.
-import type { ArenaBlock, BlockScan, ScannedRow, SketchArena } from './memory-sketch-arena.js';
-import { SKETCH_BITS } from './memory-sketch.js';
-import { bestByScore } from './memory-vectors.js';
+import type { ArenaBlock, BlockScan, ScannedRow, SketchArena } from './sketch-arena.js';
+import { SKETCH_BITS } from './sketch.js';
+import { bestByScore } from './vectors.js';
 
 /**
  * The first pass keeps this many times the rows asked for. With 100k entries of the topic corpus in one scope, the

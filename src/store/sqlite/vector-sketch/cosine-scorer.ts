@@ -1,5 +1,5 @@
 // The rerank's exact cosine scores, computed by the sketch kernel (SIMD, summed in f64) in a memory of its own.
-import { align16, instantiateSketchKernel, PAGE_BYTES } from './memory-sketch-kernel.js';
+import { align16, instantiateSketchKernel, PAGE_BYTES } from './sketch-kernel.js';
 
 /**
  * The cosine of the query with each vector of `vectors` (vectors of the query's length laid end to end): NaN for an

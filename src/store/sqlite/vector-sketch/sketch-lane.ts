@@ -3,14 +3,14 @@
 // candidates and reranks them: by the cosine of their 8-bit codes, held in memory beside the sketches, for vectors of
 // up to 512 dimensions; else by exact cosine over their stored vectors. The entries' ids are held beside their sketches,
 // so the results are named without reading the file.
-import type { MemoryStatus } from '../ports/index.js';
-import type { SqliteDatabase } from './database.js';
-import type { SketchIndex } from './memory-sketch-index.js';
-import { createSketchLoader } from './memory-sketch-loader.js';
-import { sketchOf } from './memory-sketch.js';
-import { createCosineScorer } from './memory-cosine-scorer.js';
-import { vectorCode } from './memory-vector-code.js';
-import { bestByScore, blobValues, type StoredVector, type VectorIndex, type VectorLane } from './memory-vectors.js';
+import type { MemoryStatus } from '../../ports/index.js';
+import type { SqliteDatabase } from '../database.js';
+import type { SketchIndex } from './sketch-index.js';
+import { createSketchLoader } from './sketch-loader.js';
+import { sketchOf } from './sketch.js';
+import { createCosineScorer } from './cosine-scorer.js';
+import { vectorCode } from './vector-code.js';
+import { bestByScore, blobValues, type StoredVector, type VectorIndex, type VectorLane } from './vectors.js';
 
 /**
  * Candidates reranked per search: at least this many, or RERANK_FACTOR times the results asked for. With 100k entries

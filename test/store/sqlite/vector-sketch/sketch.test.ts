@@ -1,10 +1,10 @@
 // The vector lane's sketches: what a sketch keeps of a vector's direction, and the in-memory index that finds the
 // closest sketches inside a scope and filter.
 import { describe, expect, it } from 'vitest';
-import { hashingVector } from '../../../src/providers/index.js';
-import { createSketchIndex, type SketchRow } from '../../../src/store/sqlite/memory-sketch-index.js';
-import { SKETCH_BITS, SKETCH_WORDS, sketchOf } from '../../../src/store/sqlite/memory-sketch.js';
-import { codeBytesFor, vectorCode } from '../../../src/store/sqlite/memory-vector-code.js';
+import { hashingVector } from '../../../../src/providers/index.js';
+import { createSketchIndex, type SketchRow } from '../../../../src/store/sqlite/vector-sketch/sketch-index.js';
+import { SKETCH_BITS, SKETCH_WORDS, sketchOf } from '../../../../src/store/sqlite/vector-sketch/sketch.js';
+import { codeBytesFor, vectorCode } from '../../../../src/store/sqlite/vector-sketch/vector-code.js';
 
 const hamming = (left: Uint32Array, right: Uint32Array) => {
   let total = 0;

@@ -1,9 +1,9 @@
 // The kernel's cosine scores agree with a plain f64 cosine for any length, all-zero vectors score NaN, and the scorer
 // grows its memory for larger batches.
 import { describe, expect, it } from 'vitest';
-import { createCosineScorer } from '../../../src/store/sqlite/memory-cosine-scorer.js';
-import { cosineSimilarity } from '../../../src/store/sqlite/memory-vectors.js';
-import { seededRandom } from '../../../bench/lib/topic-corpus.js';
+import { createCosineScorer } from '../../../../src/store/sqlite/vector-sketch/cosine-scorer.js';
+import { cosineSimilarity } from '../../../../src/store/sqlite/vector-sketch/vectors.js';
+import { seededRandom } from '../../../../bench/lib/topic-corpus.js';
 
 const next = seededRandom(11);
 const randomVector = (dimensions: number) => Float32Array.from({ length: dimensions }, () => next() * 2 - 1);
