@@ -1,7 +1,14 @@
 // Memory entries on PostgreSQL: insert (with the observation's links and the vector in one transaction) and the reads.
 import { GatewayError } from '../../errors.js';
 import type { EmbeddingVector, MemoryEntry, MemoryFilter, MemoryScope, NewMemoryEntry } from '../ports/index.js';
-import { filterConditions, MEMORY_COLUMNS, readEntries, type MemoryRow } from './memory-rows.js';
+import { filterConditions, readEntries } from './memory-rows.js';
+import {
+  insertedEntry,
+  MEMORY_COLUMNS,
+  MEMORY_INSERT_COLUMNS,
+  memoryInsertValues,
+  type MemoryRow,
+} from '../shared/index.js';
 import { transaction, type PgPool, type Queryable } from './pool.js';
 import { buildWhere, Params } from './where.js';
 
@@ -45,20 +52,8 @@ export function createMemoryEntries(pool: PgPool) {
         if (entry.memoryType !== 'observation' && entry.derivedFrom.length > 0)
           throw invalidDerivedFrom('Only observations are derived from other entries');
         const inserted = await client.query<{ seq: number }>(
-          `INSERT INTO memory_entries (id, tenant_id, agent_id, content, memory_type, trust_level, source_session_key, owner_id, created_at, metadata)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING seq`,
-          [
-            entry.id,
-            entry.tenantId,
-            entry.agentId,
-            entry.content,
-            entry.memoryType,
-            entry.trustLevel,
-            entry.sourceSessionKey,
-            entry.ownerId ?? null,
-            entry.createdAt,
-            JSON.stringify(entry.metadata),
-          ],
+          `INSERT INTO memory_entries (${MEMORY_INSERT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING seq`,
+          memoryInsertValues(entry),
         );
         const seq = inserted.rows[0]?.seq;
         if (seq === undefined) throw new Error('memory_entries insert returned no seq');
@@ -79,14 +74,7 @@ export function createMemoryEntries(pool: PgPool) {
           ]);
         }
         if (vector !== undefined) await putVector(client, seq, vector);
-        return {
-          ...entry,
-          ownerId: entry.ownerId ?? null,
-          derivedFrom,
-          lastRecalledAt: null,
-          recallCount: 0,
-          status: 'active' as const,
-        };
+        return insertedEntry(entry, derivedFrom);
       }),
     get: async (id: string, scope: MemoryScope) => (await getMany([id], scope))[0],
     getMany,

@@ -1,6 +1,7 @@
 // Memory statistics on PostgreSQL: counts within a scope, vectors per embedder model, the size of the memory relations.
-import type { MemoryScope, MemoryStats, MemoryType } from '../ports/index.js';
-import { filterConditions, isMemoryType } from './memory-rows.js';
+import type { MemoryScope, MemoryStats } from '../ports/index.js';
+import { filterConditions } from './memory-rows.js';
+import { toMemoryStats, type TypeCountRow } from '../shared/index.js';
 import type { Queryable } from './pool.js';
 import { buildWhere, Params } from './where.js';
 
@@ -9,7 +10,7 @@ const MEMORY_RELATIONS = ['memory_entries', 'memory_links', 'memory_vectors', 'm
 export async function memoryStats(db: Queryable, scope: MemoryScope): Promise<MemoryStats> {
   const params = new Params();
   const where = buildWhere(params, filterConditions(scope, params));
-  const byTypeRows = await db.query<{ memory_type: string; entries: number; untrusted: number; demoted: number }>(
+  const byTypeRows = await db.query<TypeCountRow>(
     `SELECT memory_type, COUNT(*) AS entries, COUNT(*) FILTER (WHERE trust_level = 'untrusted') AS untrusted,
        COUNT(*) FILTER (WHERE status = 'demoted') AS demoted
      FROM memory_entries e ${where} GROUP BY memory_type`,
@@ -23,19 +24,7 @@ export async function memoryStats(db: Queryable, scope: MemoryScope): Promise<Me
     'SELECT SUM(pg_total_relation_size(name::regclass)) AS bytes FROM unnest($1::text[]) AS name',
     [MEMORY_RELATIONS],
   );
-  const byType: Partial<Record<MemoryType, number>> = {};
-  let totalEntries = 0;
-  let untrusted = 0;
-  let demoted = 0;
-  for (const row of byTypeRows.rows) {
-    if (isMemoryType(row.memory_type)) byType[row.memory_type] = row.entries;
-    totalEntries += row.entries;
-    untrusted += row.untrusted;
-    demoted += row.demoted;
-  }
-  const vectorsByModel: Record<string, number> = {};
-  for (const row of byModelRows.rows) vectorsByModel[row.model] = row.vectors;
-  return { totalEntries, byType, untrusted, demoted, vectorsByModel, dbSizeBytes: size.rows[0]?.bytes ?? 0 };
+  return toMemoryStats(byTypeRows.rows, byModelRows.rows, size.rows[0]?.bytes ?? 0);
 }
 
 /** One indexed probe (memory_entries_by_scope) rather than a count. */

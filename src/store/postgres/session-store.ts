@@ -3,17 +3,7 @@ import { sessionNotFound } from '../../errors.js';
 import type { SessionPort } from '../ports/index.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';
 import { searchSessions } from './session-search.js';
-import {
-  messageRowValues,
-  SESSION_COLUMNS,
-  createSessionQueries,
-  storedMetadata,
-  toMessage,
-  toSessionRecord,
-  type MessageRow,
-  type MessageRowValues,
-  type SessionRow,
-} from '../shared/index.js';
+import { createSessionQueries, messageRowValues, storedMetadata, type MessageRowValues } from '../shared/index.js';
 import { postgresStoreDb } from './store-db.js';
 
 /** Inserts the messages in order: WITH ORDINALITY keeps their order in their ids. */
@@ -49,20 +39,14 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
       if ((updated.rowCount ?? 0) === 0) throw sessionNotFound(sessionKey, 'sessionKey');
       await write(client);
     });
-  const selectOne = async (sessionKey: string) =>
-    (await pool.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_key = $1`, [sessionKey]))
-      .rows[0];
+  const shared = createSessionQueries(postgresStoreDb(pool));
 
   return {
-    ...createSessionQueries(postgresStoreDb(pool)),
-    async get(sessionKey) {
-      const row = await selectOne(sessionKey);
-      return row === undefined ? undefined : toSessionRecord(row);
-    },
+    ...shared,
     async ensure(session) {
       // An existing session (every turn after the first) is one read.
-      const existing = await selectOne(session.sessionKey);
-      if (existing !== undefined) return { session: toSessionRecord(existing), created: false };
+      const existing = await shared.get(session.sessionKey);
+      if (existing !== undefined) return { session: existing, created: false };
       const inserted = await pool.query(
         `INSERT INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id)
          VALUES ($1, $2, $3, $4, $5, $5, $6, 0, $7) ON CONFLICT (session_key) DO NOTHING`,
@@ -76,9 +60,9 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
           session.ownerId,
         ],
       );
-      const row = await selectOne(session.sessionKey);
-      if (row === undefined) throw sessionNotFound(session.sessionKey, 'sessionKey');
-      return { session: toSessionRecord(row), created: (inserted.rowCount ?? 0) > 0 };
+      const stored = await shared.get(session.sessionKey);
+      if (stored === undefined) throw sessionNotFound(session.sessionKey, 'sessionKey');
+      return { session: stored, created: (inserted.rowCount ?? 0) > 0 };
     },
     async append(sessionKey, messages, now) {
       const rows = messages.map(messageRowValues);
@@ -88,22 +72,6 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
         [rows.length, now],
         (client) => insertMessages(client, sessionKey, rows),
       );
-    },
-    async history(sessionKey, limit, signal) {
-      signal?.throwIfAborted();
-      const result =
-        limit === undefined
-          ? await pool.query<MessageRow>(
-              'SELECT role, content, data, created_at FROM session_messages WHERE session_key = $1 ORDER BY id',
-              [sessionKey],
-            )
-          : await pool.query<MessageRow>(
-              `SELECT role, content, data, created_at FROM
-                 (SELECT id, role, content, data, created_at FROM session_messages WHERE session_key = $1 ORDER BY id DESC LIMIT $2) AS newest
-               ORDER BY id`,
-              [sessionKey, Math.max(0, limit)],
-            );
-      return result.rows.map(toMessage);
     },
     async replaceHistory(sessionKey, messages, now) {
       const rows = messages.map(messageRowValues);

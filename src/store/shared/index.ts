@@ -9,6 +9,23 @@ export { createSessionReads } from './evidence-sessions.js';
 export { compileTraceWhere, createWindowReads } from './evidence-window.js';
 export { createJobPort } from './jobs.js';
 export { createMediaPort } from './media.js';
+export {
+  insertedEntry,
+  LAST_USED,
+  LINKS_ORDER,
+  LINKS_SELECT,
+  MEMORY_COLUMNS,
+  MEMORY_INSERT_COLUMNS,
+  memoryInsertValues,
+  type MemoryInsertValues,
+  observationSeqs,
+  sweepOutcome,
+  toEntries,
+  toMemoryStats,
+  type MemoryRow,
+  type SweepOutcome,
+  type TypeCountRow,
+} from './memory-rows.js';
 export { createObsReads } from './obs-reads.js';
 export { createSharedPorts, type SharedPorts } from './ports.js';
 export {

@@ -3,25 +3,9 @@
 import { GatewayError } from '../../errors.js';
 import type { SessionKind, SessionRecord, TranscriptMessage, TranscriptToolCall } from '../ports/index.js';
 import { isSet } from './store-db.js';
-import type { Flag } from './tables.js';
+import type { Tables } from './tables.js';
 
-export interface SessionRow {
-  session_key: string;
-  agent_id: string;
-  tenant_id: string;
-  kind: string;
-  created_at: number;
-  updated_at: number;
-  metadata: string;
-  message_count: number;
-  owner_id: string | null;
-  usage_total_tokens: number;
-  usage_total_cost: number;
-  usage_steps: number;
-  usage_turns: number;
-  has_usage: Flag;
-  last_requested_by: string | null;
-}
+export type SessionRow = Tables['sessions'];
 
 export interface MessageRow {
   role: string;

@@ -1,14 +1,43 @@
-// The SessionPort's calls that are neither on a turn's path nor text search, on both dialects: the keyset-paged list,
-// delete, clearing a transcript and replacing metadata. Each backend's port runs them (SQLite's after writing its queue).
+// The SessionPort's calls that are neither its appends nor text search, on both dialects: a session and its transcript
+// read, the keyset-paged list, delete, clearing a transcript and replacing metadata. Each backend's port runs them
+// (SQLite's after writing its queue).
 import type { SessionPort } from '../ports/index.js';
-import { storedMetadata, toSessionRecord } from './session-rows.js';
-import type { StoreDb } from './store-db.js';
+import { storedMetadata, toMessage, toSessionRecord } from './session-rows.js';
+import { first, prepared, type StoreDb } from './store-db.js';
 
-export type SessionQueries = Pick<SessionPort, 'list' | 'delete' | 'clearMessages' | 'updateMetadata'>;
+export type SessionQueries = Pick<
+  SessionPort,
+  'get' | 'history' | 'list' | 'delete' | 'clearMessages' | 'updateMetadata'
+>;
 
 export function createSessionQueries(store: StoreDb): SessionQueries {
   const { db } = store;
+  // On a turn's path (every turn reads its session and transcript): compiled once.
+  const byKey = prepared(({ key }: { key: string }) =>
+    db.selectFrom('sessions').selectAll().where('session_key', '=', key),
+  );
+  const messages = db.selectFrom('session_messages').select(['id', 'role', 'content', 'data', 'created_at']);
+  const allMessages = prepared(({ key }: { key: string }) => messages.where('session_key', '=', key).orderBy('id'));
+  const newestMessages = prepared(({ key, limit }: { key: string; limit: number }) =>
+    db
+      .selectFrom(messages.where('session_key', '=', key).orderBy('id', 'desc').limit(limit).as('newest'))
+      .selectAll()
+      .orderBy('id'),
+  );
   return {
+    async get(sessionKey) {
+      const row = await first(store, byKey({ key: sessionKey }));
+      return row === undefined ? undefined : toSessionRecord(row);
+    },
+    async history(sessionKey, limit, signal) {
+      signal?.throwIfAborted();
+      const rows = await store.rows(
+        limit === undefined
+          ? allMessages({ key: sessionKey })
+          : newestMessages({ key: sessionKey, limit: Math.max(0, limit) }),
+      );
+      return rows.map(toMessage);
+    },
     async list({ kind, updatedSince, ownedBy, agentId, after, limit }, signal) {
       signal?.throwIfAborted();
       let query = db.selectFrom('sessions').selectAll();

@@ -2,14 +2,15 @@
 import { GatewayError } from '../../errors.js';
 import type { EmbeddingVector, MemoryEntry, MemoryFilter, MemoryScope, NewMemoryEntry } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
+import { chunks, createEntryReader, filterWhere, keyedFilterWhere } from './memory-rows.js';
 import {
-  chunks,
-  createEntryReader,
-  filterWhere,
-  keyedFilterWhere,
+  insertedEntry,
   MEMORY_COLUMNS,
+  MEMORY_INSERT_COLUMNS,
+  memoryInsertValues,
+  type MemoryInsertValues,
   type MemoryRow,
-} from './memory-rows.js';
+} from '../shared/index.js';
 import type { VectorStore } from './vector-sketch/index.js';
 import { inList } from './where.js';
 
@@ -28,12 +29,8 @@ function invalidDerivedFrom(message: string): GatewayError {
 
 export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): MemoryEntries {
   const read = createEntryReader(db);
-  const insertRow = db.prepare<
-    [string, string, string, string, string, string, string | null, string | null, number, string],
-    { seq: number }
-  >(
-    `INSERT INTO memory_entries (id, tenant_id, agent_id, content, memory_type, trust_level, source_session_key, owner_id, created_at, metadata)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+  const insertRow = db.prepare<MemoryInsertValues, { seq: number }>(
+    `INSERT INTO memory_entries (${MEMORY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
   );
   const sourceSeq = db
     .prepare<[string, string, string, string | null], number>(
@@ -61,18 +58,7 @@ export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): M
     if (entry.memoryType !== 'observation' && entry.derivedFrom.length > 0) {
       throw invalidDerivedFrom('Only observations are derived from other entries');
     }
-    const row = insertRow.get(
-      entry.id,
-      entry.tenantId,
-      entry.agentId,
-      entry.content,
-      entry.memoryType,
-      entry.trustLevel,
-      entry.sourceSessionKey,
-      entry.ownerId ?? null,
-      entry.createdAt,
-      JSON.stringify(entry.metadata),
-    );
+    const row = insertRow.get(...memoryInsertValues(entry));
     if (row === undefined) throw new Error('memory_entries insert returned no seq');
     const derivedFrom = [...new Set(entry.derivedFrom)];
     derivedFrom.forEach((sourceId, position) => {
@@ -83,14 +69,7 @@ export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): M
       insertLink.run(row.seq, source, position);
     });
     if (vector !== undefined) vectors.put(row.seq, vector);
-    return {
-      ...entry,
-      ownerId: entry.ownerId ?? null,
-      derivedFrom,
-      lastRecalledAt: null,
-      recallCount: 0,
-      status: 'active',
-    };
+    return insertedEntry(entry, derivedFrom);
   });
 
   const getMany = (ids: readonly string[], scope: MemoryScope): MemoryEntry[] => {

@@ -1,12 +1,11 @@
 // The memory lifecycle on SQLite: recalls (which promote demoted entries) and the per-agent sweep that demotes and evicts.
-import type { LifecycleOutcome, LifecyclePolicy, MemoryStatus } from '../ports/index.js';
+import type { LifecyclePolicy, MemoryStatus } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import type { MemoryDeletes } from './memory-deletes.js';
 import { chunks } from './memory-rows.js';
 import type { VectorLane, VectorStore } from './vector-sketch/index.js';
 import { inList } from './where.js';
-
-export type SweepOutcome = LifecycleOutcome & { evictedIds: string[]; demotedIds: string[] };
+import { LAST_USED, sweepOutcome, type SweepOutcome } from '../shared/index.js';
 
 export interface MemoryLifecycle {
   markRecalled(ids: readonly string[], at: number): void;
@@ -18,9 +17,6 @@ interface Candidate {
   seq: number;
   id: string;
 }
-
-/** When an entry was last of use: its last recall, or its creation when never recalled. */
-const LAST_USED = 'COALESCE(last_recalled_at, created_at)';
 
 export function createMemoryLifecycle(
   db: SqliteDatabase,
@@ -99,17 +95,7 @@ export function createMemoryLifecycle(
     deletes.deleteSeqs(aged.map((row) => row.seq));
     const crowded = overCap.all(agentId, policy.maxDemotedPerAgent);
     deletes.deleteSeqs(crowded.map((row) => row.seq));
-    const evictedIds = [...aged, ...crowded].map((row) => row.id);
-    const demotedIds = demoting.map((row) => row.id);
-    return {
-      agentId,
-      scanned,
-      promoted,
-      demoted: demotedIds.length,
-      evicted: evictedIds.length,
-      evictedIds,
-      demotedIds,
-    };
+    return sweepOutcome(agentId, { scanned, promoted }, demoting, [...aged, ...crowded]);
   });
 
   return {

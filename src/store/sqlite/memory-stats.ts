@@ -1,7 +1,8 @@
 // Memory statistics on SQLite: counts within a scope, vectors per embedder model, the size of the file, and whether a scope is empty.
-import type { MemoryScope, MemoryStats, MemoryType } from '../ports/index.js';
+import type { MemoryScope, MemoryStats } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
-import { filterWhere, isMemoryType } from './memory-rows.js';
+import { filterWhere } from './memory-rows.js';
+import { toMemoryStats, type TypeCountRow } from '../shared/index.js';
 
 export function createMemoryStats(db: SqliteDatabase): (scope: MemoryScope) => MemoryStats {
   const pageCount = db.prepare<[], number>('PRAGMA page_count').pluck();
@@ -9,7 +10,7 @@ export function createMemoryStats(db: SqliteDatabase): (scope: MemoryScope) => M
   return (scope) => {
     const where = filterWhere(scope);
     const byTypeRows = db
-      .prepare<unknown[], { memory_type: string; entries: number; untrusted: number; demoted: number }>(
+      .prepare<unknown[], TypeCountRow>(
         `SELECT memory_type, COUNT(*) AS entries, SUM(trust_level = 'untrusted') AS untrusted, SUM(status = 'demoted') AS demoted
          FROM memory_entries e ${where.sql} GROUP BY memory_type`,
       )
@@ -20,26 +21,7 @@ export function createMemoryStats(db: SqliteDatabase): (scope: MemoryScope) => M
          JOIN memory_vector_indexes i ON i.id = v.index_id ${where.sql} GROUP BY i.model`,
       )
       .all(...where.values);
-    const byType: Partial<Record<MemoryType, number>> = {};
-    let totalEntries = 0;
-    let untrusted = 0;
-    let demoted = 0;
-    for (const row of byTypeRows) {
-      if (isMemoryType(row.memory_type)) byType[row.memory_type] = row.entries;
-      totalEntries += row.entries;
-      untrusted += row.untrusted;
-      demoted += row.demoted;
-    }
-    const vectorsByModel: Record<string, number> = {};
-    for (const row of byModelRows) vectorsByModel[row.model] = row.vectors;
-    return {
-      totalEntries,
-      byType,
-      untrusted,
-      demoted,
-      vectorsByModel,
-      dbSizeBytes: (pageCount.get() ?? 0) * (pageSize.get() ?? 0),
-    };
+    return toMemoryStats(byTypeRows, byModelRows, (pageCount.get() ?? 0) * (pageSize.get() ?? 0));
   };
 }
 

@@ -8,9 +8,7 @@ import {
   messageRowValues,
   SESSION_COLUMNS,
   storedMetadata,
-  toMessage,
   toSessionRecord,
-  type MessageRow,
   type MessageRowValues,
   type SessionRow,
 } from '../shared/index.js';
@@ -88,14 +86,6 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
   );
   const setCount = db.prepare('UPDATE sessions SET message_count = ?, updated_at = ? WHERE session_key = ?');
   const deleteMessages = db.prepare('DELETE FROM session_messages WHERE session_key = ?');
-  const allMessages = db.prepare<[string], MessageRow>(
-    'SELECT role, content, data, created_at FROM session_messages WHERE session_key = ? ORDER BY id',
-  );
-  const newestMessages = db.prepare<[string, number], MessageRow>(
-    `SELECT role, content, data, created_at FROM
-       (SELECT id, role, content, data, created_at FROM session_messages WHERE session_key = ? ORDER BY id DESC LIMIT ?)
-     ORDER BY id`,
-  );
   const search = createSessionSearch(db);
   const shared = createSessionQueries(sqliteStoreDb(db));
 
@@ -134,8 +124,7 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
     flush: () => queue.flush(),
     async get(sessionKey) {
       settle(sessionKey);
-      const row = selectOne.get(sessionKey);
-      return row === undefined ? undefined : toSessionRecord(row);
+      return shared.get(sessionKey);
     },
     async ensure(session) {
       settle(session.sessionKey);
@@ -151,9 +140,7 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
     async history(sessionKey, limit, signal) {
       signal?.throwIfAborted();
       settle(sessionKey);
-      const rows =
-        limit === undefined ? allMessages.all(sessionKey) : newestMessages.all(sessionKey, Math.max(0, limit));
-      return rows.map(toMessage);
+      return shared.history(sessionKey, limit);
     },
     async replaceHistory(sessionKey, messages, now) {
       queue.flush();

@@ -47,10 +47,3 @@ export function inList(column: string, values: readonly SqlValue[]): SqlFragment
     ? { sql: '0', values: [] }
     : { sql: `${column} IN (${values.map(() => '?').join(', ')})`, values };
 }
-
-/** `a = ? OR b = ?` for one value, or undefined when the value is. */
-export function anyColumnEquals(columns: readonly string[], value: SqlValue | undefined): SqlFragment | undefined {
-  return value === undefined
-    ? undefined
-    : { sql: columns.map((column) => `${column} = ?`).join(' OR '), values: columns.map(() => value) };
-}

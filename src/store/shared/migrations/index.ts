@@ -1,16 +1,6 @@
 // The one migration history from version 23 on: each migration written once with Kysely's schema builder, numbered the
 // same on SQLite and PostgreSQL and applied after each backend's frozen legacy history (see src/store/README.md).
-import {
-  DummyDriver,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  type Compilable,
-} from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Compilable } from 'kysely';
 import type { Dialect } from '../store-db.js';
 
 /** A migration as a backend runs it: SQL text of one or more statements, applied in one transaction, recorded by version. */
@@ -36,25 +26,15 @@ export const FIRST_SHARED_VERSION = 23;
 /** Every shared migration, in version order; a released one is never edited, only followed by a new one. */
 export const SHARED_MIGRATIONS: readonly SharedMigration[] = [];
 
-/** Builds statements only (the backend runs the SQL), so no connection is needed to compile a migration. */
-function compilerOf(dialect: Dialect): Kysely<unknown> {
-  return new Kysely<unknown>({
+/** Compiles statements only (the backend runs the SQL): the dialect's connection is never asked for. */
+const neverConnects = (): Promise<never> => Promise.reject(new Error('a migration compiler runs no query'));
+const compilerOf = (dialect: Dialect): Kysely<unknown> =>
+  new Kysely<unknown>({
     dialect:
       dialect === 'sqlite'
-        ? {
-            createAdapter: () => new SqliteAdapter(),
-            createDriver: () => new DummyDriver(),
-            createIntrospector: (db) => new SqliteIntrospector(db),
-            createQueryCompiler: () => new SqliteQueryCompiler(),
-          }
-        : {
-            createAdapter: () => new PostgresAdapter(),
-            createDriver: () => new DummyDriver(),
-            createIntrospector: (db) => new PostgresIntrospector(db),
-            createQueryCompiler: () => new PostgresQueryCompiler(),
-          },
+        ? new SqliteDialect({ database: neverConnects })
+        : new PostgresDialect({ pool: neverConnects }),
   });
-}
 
 /**
  * A backend's whole history: its legacy migrations, then the shared ones in its dialect. Shared versions start at 23
