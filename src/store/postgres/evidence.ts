@@ -1,12 +1,10 @@
 // The PostgreSQL EvidencePort's writes: one transaction per batch, trajectory seqs from a per-session counter row; its
 // reads come from the shared layer.
-import { createSessionReads, createWindowReads, usageCells, type Cell } from '../shared/index.js';
+import { createSessionReads, createWindowReads, sessionStartCells, usageCells, type Cell } from '../shared/index.js';
 import type { EvidencePort, EvidenceWrite, TrajectoryRecord } from '../ports/evidence.js';
 import { insertRows, type CellValue } from './bulk-insert.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';
 import { postgresStoreDb } from './store-db.js';
-
-const dayOf = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);
 
 const TRAJECTORY_COLUMNS = [
   ['session_key', 'text'],
@@ -74,17 +72,7 @@ async function appendBatch(client: PgClient, batch: readonly EvidenceWrite[]): P
          ON CONFLICT (trace_id) DO UPDATE SET session_key = excluded.session_key, agent_id = excluded.agent_id, channel = excluded.channel,
            message_id = excluded.message_id, root_run_id = excluded.root_run_id, started_at = excluded.started_at, day = excluded.day,
            synthetic = excluded.synthetic, end_reason = NULL, degraded = false, ended_at = NULL`,
-        [
-          entry.traceId,
-          entry.sessionKey,
-          entry.agentId,
-          entry.channel,
-          entry.messageId ?? null,
-          entry.rootRunId ?? null,
-          entry.startedAt,
-          dayOf(entry.startedAt),
-          entry.isSynthetic,
-        ],
+        [...sessionStartCells(entry), entry.isSynthetic],
       );
     } else if (write.type === 'session_end') {
       const { end } = write;

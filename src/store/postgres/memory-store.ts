@@ -1,44 +1,32 @@
 // PostgreSQL implementation of the MemoryPort: entries, the lexical and vector lanes, the lifecycle and the embedding cache.
 import type { MemoryPort } from '../ports/index.js';
 import { createMemoryDeletes } from './memory-deletes.js';
-import { createEmbeddingCache } from './memory-embedding-cache.js';
 import { createMemoryEntries } from './memory-entries.js';
 import { createMemoryLifecycle } from './memory-lifecycle.js';
 import { searchLexical, searchVector } from './memory-search.js';
 import { hasEntries, memoryStats } from './memory-stats.js';
 import type { PgPool } from './pool.js';
+import { createEmbeddingCache, type EmbeddingCacheSettings, type VectorCodec } from '../shared/index.js';
+import { postgresStoreDb } from './store-db.js';
 
-export interface PostgresMemoryPortOptions {
-  /** Most vectors the embedding cache keeps (least recently used evicted past it). Default 100,000. */
-  embeddingCacheMaxEntries?: number;
-  /** How many cache entries are evicted at once past the cap. Default 500. */
-  embeddingCacheEvictionBatch?: number;
-  /** The embedding cache's clock (last use), ms since the epoch. */
-  now?: () => number;
-}
+/** Cached vectors are REAL[], read back as numbers. */
+const ARRAY_CODEC: VectorCodec = {
+  encode: (values) => Array.from(values),
+  decode: (stored) => Float32Array.from(Array.isArray(stored) ? stored : []),
+};
+
+export type PostgresMemoryPortOptions = EmbeddingCacheSettings;
 
 export interface PostgresMemoryPort extends MemoryPort {
   /** How the vector lane ranks: exact cosine over the stored real[] vectors. */
   readonly vectorSearch: 'exact';
 }
 
-export const DEFAULT_PG_EMBEDDING_CACHE_MAX_ENTRIES = 100_000;
-export const DEFAULT_PG_EMBEDDING_CACHE_EVICTION_BATCH = 500;
-
 export function createPostgresMemoryPort(pool: PgPool, options: PostgresMemoryPortOptions = {}): PostgresMemoryPort {
-  const {
-    embeddingCacheMaxEntries = DEFAULT_PG_EMBEDDING_CACHE_MAX_ENTRIES,
-    embeddingCacheEvictionBatch = DEFAULT_PG_EMBEDDING_CACHE_EVICTION_BATCH,
-    now = Date.now,
-  } = options;
   const entries = createMemoryEntries(pool);
   const deletes = createMemoryDeletes(pool);
   const lifecycle = createMemoryLifecycle(pool);
-  const cache = createEmbeddingCache(pool, {
-    maxEntries: embeddingCacheMaxEntries,
-    evictionBatch: embeddingCacheEvictionBatch,
-    now,
-  });
+  const cache = createEmbeddingCache(postgresStoreDb(pool), ARRAY_CODEC, options);
 
   return {
     vectorSearch: 'exact',

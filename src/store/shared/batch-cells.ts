@@ -1,6 +1,6 @@
 // The cells of the batched evidence and obs writes, in the column order both backends' hand-written INSERTs list them
 // (SQLite runs them on its writer thread, PostgreSQL unnests them): each record's values taken once, here.
-import type { UsageRecord } from '../ports/evidence.js';
+import type { SessionIndexStart, UsageRecord } from '../ports/evidence.js';
 import type { ObsWrite } from '../ports/obs.js';
 
 export type Cell = string | number | null;
@@ -17,6 +17,20 @@ export const usageCells = (record: UsageRecord): Cell[] => [
   record.cacheReadTokens,
   record.cacheWriteTokens,
   record.costUsd,
+];
+
+const dayOf = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);
+
+/** session_index at a turn's start: trace_id, session_key, agent_id, channel, message_id, root_run_id, started_at, day. */
+export const sessionStartCells = (entry: SessionIndexStart): Cell[] => [
+  entry.traceId,
+  entry.sessionKey,
+  entry.agentId,
+  entry.channel,
+  entry.messageId ?? null,
+  entry.rootRunId ?? null,
+  entry.startedAt,
+  dayOf(entry.startedAt),
 ];
 
 export interface ObsCells {

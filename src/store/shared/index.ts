@@ -1,14 +1,15 @@
 // The shared store layer: one Kysely implementation of each CRUD port for both dialects; store/sqlite and store/postgres
 // hand it a StoreDb over their connection.
 export type { Dialect, StoreDb } from './store-db.js';
-export type { Flag, Tables } from './tables.js';
+export { EVIDENCE_TIME_COLUMNS, type Flag, type Tables } from './tables.js';
 export { createApprovalPort } from './approvals.js';
 export { createAuditPort } from './audit.js';
-export { obsCells, usageCells, type Cell, type ObsCells } from './batch-cells.js';
+export { obsCells, sessionStartCells, usageCells, type Cell, type ObsCells } from './batch-cells.js';
 export { createSessionReads } from './evidence-sessions.js';
 export { compileTraceWhere, createWindowReads } from './evidence-window.js';
 export { createJobPort } from './jobs.js';
 export { createMediaPort } from './media.js';
+export { createEmbeddingCache, type EmbeddingCacheSettings, type VectorCodec } from './memory-embedding-cache.js';
 export {
   insertedEntry,
   LAST_USED,

@@ -1,5 +1,17 @@
 // The tables the shared ports read and write, as Kysely sees them: one row type each, valid on both dialects.
 import type { Generated } from 'kysely';
+import type { EvidenceTable } from '../ports/retention.js';
+
+/** When each evidence table's row was recorded (a turn's start for the session index); every one is indexed. */
+export const EVIDENCE_TIME_COLUMNS: Record<EvidenceTable, string> = {
+  trajectory: 'ts',
+  session_index: 'started_at',
+  token_usage: 'ts',
+  delivery_traces: 'ts',
+  diagnostic_events: 'ts',
+  health_signals: 'ts',
+  audit_log: 'ts',
+};
 
 /** A boolean column: INTEGER 0/1 on SQLite, BOOLEAN on PostgreSQL (write it with `flag`, read it with `isSet`). */
 export type Flag = number | boolean;
@@ -210,5 +222,13 @@ export interface Tables {
     ts: number;
     kind: string;
     data: string;
+  };
+  memory_embedding_cache: {
+    model: string;
+    content_hash: string;
+    /** The vector's f32 bytes (BLOB) on SQLite; REAL[] on PostgreSQL. */
+    vector: unknown;
+    created_at: number;
+    last_used_at: number;
   };
 }

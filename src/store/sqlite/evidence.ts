@@ -1,12 +1,10 @@
 // The SQLite EvidencePort's writes: one IMMEDIATE transaction per batch (on the writer thread when the store has one), so
 // trajectory seq allocation holds the write lock; its reads come from the shared layer.
-import { createSessionReads, createWindowReads, usageCells } from '../shared/index.js';
+import { createSessionReads, createWindowReads, sessionStartCells, usageCells } from '../shared/index.js';
 import type { EvidencePort, EvidenceWrite, SessionIndexEnd } from '../ports/evidence.js';
 import type { SqliteDatabase } from './database.js';
 import { createInThreadWriter, type SqlRow, type WriterThread } from './sql-writer.js';
 import { sqliteStoreDb } from './store-db.js';
-
-const dayOf = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);
 
 /** The statements of a batch, by index; seq is allocated inside the insert, under the batch's write lock. */
 const WRITES = [
@@ -44,14 +42,7 @@ function toRows(batch: readonly EvidenceWrite[]): SqlRow[] {
       if (end !== undefined) startedInBatch.add(entry.traceId);
       rows.push([
         INDEX_START,
-        entry.traceId,
-        entry.sessionKey,
-        entry.agentId,
-        entry.channel,
-        entry.messageId ?? null,
-        entry.rootRunId ?? null,
-        entry.startedAt,
-        dayOf(entry.startedAt),
+        ...sessionStartCells(entry),
         entry.isSynthetic ? 1 : 0,
         end?.endReason ?? null,
         end?.degraded === true ? 1 : 0,

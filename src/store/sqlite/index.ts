@@ -7,13 +7,7 @@ export { toFtsQuery } from './session-search.js';
 export { createSqliteEvidencePort } from './evidence.js';
 export { createSqliteObsPort } from './obs-counters.js';
 export { createSqliteRetentionPort } from './retention.js';
-export {
-  createSqliteMemoryPort,
-  DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH,
-  DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES,
-  type SqliteMemoryPort,
-  type SqliteMemoryPortOptions,
-} from './memory-store.js';
+export { createSqliteMemoryPort, type SqliteMemoryPort, type SqliteMemoryPortOptions } from './memory-store.js';
 export { toFtsAnyQuery } from './memory-lexical.js';
 export { openSqliteStore, type OpenSqliteStoreOptions } from './store.js';
 export {

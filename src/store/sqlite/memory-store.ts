@@ -2,7 +2,6 @@
 import type { MemoryPort } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { createMemoryDeletes } from './memory-deletes.js';
-import { createEmbeddingCache } from './memory-embedding-cache.js';
 import { createMemoryEntries } from './memory-entries.js';
 import { createLexicalLane } from './memory-lexical.js';
 import { startLexicalCompaction } from './memory-lexical-compaction.js';
@@ -10,17 +9,19 @@ import type { ReaderThread } from './sql-reader.js';
 import { createTermCounts } from './memory-term-counts.js';
 import { createMemoryLifecycle } from './memory-lifecycle.js';
 import { createMemoryStats, createScopeProbe } from './memory-stats.js';
-import { createExactVectorLane, createSketchVectorLane, createVectorStore } from './vector-sketch/index.js';
+import { createEmbeddingCache, type EmbeddingCacheSettings, type VectorCodec } from '../shared/index.js';
+import { sqliteStoreDb } from './store-db.js';
+import {
+  blobValues,
+  createExactVectorLane,
+  createSketchVectorLane,
+  createVectorStore,
+  vectorBlob,
+} from './vector-sketch/index.js';
 
-export interface SqliteMemoryPortOptions {
-  /** Most vectors the embedding cache keeps (least recently used evicted past it). Default 50,000. */
-  embeddingCacheMaxEntries?: number;
-  /** How many cache entries are evicted at once past the cap. Default 500. */
-  embeddingCacheEvictionBatch?: number;
+export interface SqliteMemoryPortOptions extends EmbeddingCacheSettings {
   /** Rank vectors by exact cosine over every stored vector instead of sketches and a rerank (a reference for tests). */
   exactVectorSearch?: boolean;
-  /** The embedding cache's clock (last use), ms since the epoch. */
-  now?: () => number;
 }
 
 export interface SqliteMemoryPort extends MemoryPort {
@@ -28,9 +29,11 @@ export interface SqliteMemoryPort extends MemoryPort {
   readonly vectorSearch: 'sketch' | 'exact';
 }
 
-/** The `memory.embeddingCacheMaxEntries` default, for a store opened without the config (tests, benches). */
-export const DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES = 100_000;
-export const DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH = 500;
+/** Cached vectors are their f32 bytes, as the vector tables keep them. */
+const BLOB_CODEC: VectorCodec = {
+  encode: vectorBlob,
+  decode: (stored) => (Buffer.isBuffer(stored) ? blobValues(stored) : new Float32Array()),
+};
 
 /** With a reader thread, the lexical lane's query runs on it, alongside the vector lane here. */
 export function createSqliteMemoryPort(
@@ -38,13 +41,7 @@ export function createSqliteMemoryPort(
   options: SqliteMemoryPortOptions = {},
   reader?: ReaderThread,
 ): SqliteMemoryPort {
-  const {
-    embeddingCacheMaxEntries = DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES,
-    embeddingCacheEvictionBatch = DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH,
-    exactVectorSearch = false,
-    now = Date.now,
-  } = options;
-  const lane = exactVectorSearch ? createExactVectorLane(db) : createSketchVectorLane(db);
+  const lane = options.exactVectorSearch === true ? createExactVectorLane(db) : createSketchVectorLane(db);
   const vectors = createVectorStore(db, () => lane);
   lane.warm(vectors.allIndexes());
   const entries = createMemoryEntries(db, vectors);
@@ -54,11 +51,7 @@ export function createSqliteMemoryPort(
   startLexicalCompaction(db);
   const stats = createMemoryStats(db);
   const hasEntries = createScopeProbe(db);
-  const cache = createEmbeddingCache(db, {
-    maxEntries: embeddingCacheMaxEntries,
-    evictionBatch: embeddingCacheEvictionBatch,
-    now,
-  });
+  const cache = createEmbeddingCache(sqliteStoreDb(db), BLOB_CODEC, options);
   /** A write whose transaction failed may have told the lane of changes that did not happen. */
   const keepingLane = <T>(write: () => T): T => {
     try {
@@ -125,14 +118,8 @@ export function createSqliteMemoryPort(
     async sweep(agentId, policy, now) {
       return keepingLane(() => lifecycle.sweep(agentId, policy, now));
     },
-    async cachedEmbedding(model, contentHash) {
-      return cache.get(model, contentHash);
-    },
-    async cacheEmbedding(model, contentHash, values) {
-      cache.put(model, contentHash, values);
-    },
-    async embeddingCacheStats() {
-      return cache.stats();
-    },
+    cachedEmbedding: (model, contentHash) => cache.get(model, contentHash),
+    cacheEmbedding: (model, contentHash, values) => cache.put(model, contentHash, values),
+    embeddingCacheStats: () => cache.stats(),
   };
 }
