@@ -3,6 +3,7 @@ import { GatewayError } from '../../errors.js';
 import type { EmbeddingVector, MemoryEntry, MemoryFilter, MemoryScope, NewMemoryEntry } from '../ports/index.js';
 import { filterConditions, readEntries } from './memory-rows.js';
 import {
+  inIdOrder,
   insertedEntry,
   MEMORY_COLUMNS,
   MEMORY_INSERT_COLUMNS,
@@ -39,11 +40,7 @@ export function createMemoryEntries(pool: PgPool) {
       `e.id = ANY(${params.add([...new Set(ids)])}::text[])`,
     ]);
     const rows = await pool.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where}`, params.values);
-    const found = new Map((await readEntries(pool, rows.rows)).map((entry) => [entry.id, entry]));
-    return ids.flatMap((id) => {
-      const entry = found.get(id);
-      return entry === undefined ? [] : [entry];
-    });
+    return inIdOrder(ids, await readEntries(pool, rows.rows));
   }
 
   return {

@@ -11,6 +11,7 @@ export { createJobPort } from './jobs.js';
 export { createMediaPort } from './media.js';
 export { createEmbeddingCache, type EmbeddingCacheSettings, type VectorCodec } from './memory-embedding-cache.js';
 export {
+  inIdOrder,
   insertedEntry,
   LAST_USED,
   LINKS_ORDER,

@@ -96,6 +96,12 @@ function toEntry(row: MemoryRow, derivedFrom: string[]): MemoryEntry {
   };
 }
 
+/** The entries in the order of `ids` (an id asked twice answered twice); an id with no entry is left out. */
+export function inIdOrder(ids: readonly string[], entries: readonly MemoryEntry[]): MemoryEntry[] {
+  const found = new Map(entries.map((entry) => [entry.id, entry]));
+  return ids.flatMap((id) => found.get(id) ?? []);
+}
+
 /** The seqs of the observations among the rows, whose source ids `toEntries` needs. */
 export const observationSeqs = (rows: readonly MemoryRow[]): number[] =>
   rows.filter((row) => row.memory_type === 'observation').map((row) => row.seq);

@@ -4,6 +4,7 @@ import type { EmbeddingVector, MemoryEntry, MemoryFilter, MemoryScope, NewMemory
 import type { SqliteDatabase } from './database.js';
 import { chunks, createEntryReader, filterWhere, keyedFilterWhere } from './memory-rows.js';
 import {
+  inIdOrder,
   insertedEntry,
   MEMORY_COLUMNS,
   MEMORY_INSERT_COLUMNS,
@@ -73,16 +74,11 @@ export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): M
   });
 
   const getMany = (ids: readonly string[], scope: MemoryScope): MemoryEntry[] => {
-    const found = new Map<string, MemoryEntry>();
-    for (const chunk of chunks([...new Set(ids)])) {
+    const found = chunks([...new Set(ids)]).flatMap((chunk) => {
       const where = keyedFilterWhere(inList('e.id', chunk), scope);
-      for (const entry of read(rowsOf(`SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where.sql}`, where.values)))
-        found.set(entry.id, entry);
-    }
-    return ids.flatMap((id) => {
-      const entry = found.get(id);
-      return entry === undefined ? [] : [entry];
+      return read(rowsOf(`SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where.sql}`, where.values));
     });
+    return inIdOrder(ids, found);
   };
 
   return {
