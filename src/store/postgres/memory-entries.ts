@@ -1,17 +1,19 @@
 // Memory entries on PostgreSQL: insert (with the observation's links and the vector in one transaction) and the reads.
 import { GatewayError } from '../../errors.js';
 import type { EmbeddingVector, MemoryEntry, MemoryFilter, MemoryScope, NewMemoryEntry } from '../ports/index.js';
-import { filterConditions, readEntries } from './memory-rows.js';
+import { readEntries } from './memory-rows.js';
 import {
+  buildWhere,
   inIdOrder,
   insertedEntry,
   MEMORY_COLUMNS,
   MEMORY_INSERT_COLUMNS,
+  memoryFilterConditions,
   memoryInsertValues,
+  Params,
   type MemoryRow,
 } from '../shared/index.js';
 import { transaction, type PgPool, type Queryable } from './pool.js';
-import { buildWhere, Params } from './where.js';
 
 const invalidDerivedFrom = (message: string) => new GatewayError('invalid_params', message, { param: 'derivedFrom' });
 
@@ -34,10 +36,10 @@ export async function putVector(db: Queryable, seq: number, vector: EmbeddingVec
 export function createMemoryEntries(pool: PgPool) {
   async function getMany(ids: readonly string[], scope: MemoryScope): Promise<MemoryEntry[]> {
     if (ids.length === 0) return [];
-    const params = new Params();
+    const params = new Params('postgres');
     const where = buildWhere(params, [
-      ...filterConditions(scope, params),
-      `e.id = ANY(${params.add([...new Set(ids)])}::text[])`,
+      ...memoryFilterConditions(scope),
+      (bound) => bound.anyOf('e.id', [...new Set(ids)]),
     ]);
     const rows = await pool.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where}`, params.values);
     return inIdOrder(ids, await readEntries(pool, rows.rows));
@@ -80,8 +82,8 @@ export function createMemoryEntries(pool: PgPool) {
       offset: number,
       limit: number,
     ): Promise<{ entries: MemoryEntry[]; total: number }> {
-      const params = new Params();
-      const where = buildWhere(params, filterConditions(filter, params));
+      const params = new Params('postgres');
+      const where = buildWhere(params, memoryFilterConditions(filter));
       const total =
         (await pool.query<{ n: number }>(`SELECT COUNT(*) AS n FROM memory_entries e ${where}`, params.values)).rows[0]
           ?.n ?? 0;

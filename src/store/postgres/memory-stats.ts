@@ -1,15 +1,13 @@
 // Memory statistics on PostgreSQL: counts within a scope, vectors per embedder model, the size of the memory relations.
 import type { MemoryScope, MemoryStats } from '../ports/index.js';
-import { filterConditions } from './memory-rows.js';
-import { toMemoryStats, type TypeCountRow } from '../shared/index.js';
+import { buildWhere, memoryFilterConditions, Params, toMemoryStats, type TypeCountRow } from '../shared/index.js';
 import type { Queryable } from './pool.js';
-import { buildWhere, Params } from './where.js';
 
 const MEMORY_RELATIONS = ['memory_entries', 'memory_links', 'memory_vectors', 'memory_embedding_cache'];
 
 export async function memoryStats(db: Queryable, scope: MemoryScope): Promise<MemoryStats> {
-  const params = new Params();
-  const where = buildWhere(params, filterConditions(scope, params));
+  const params = new Params('postgres');
+  const where = buildWhere(params, memoryFilterConditions(scope));
   const byTypeRows = await db.query<TypeCountRow>(
     `SELECT memory_type, COUNT(*) AS entries, COUNT(*) FILTER (WHERE trust_level = 'untrusted') AS untrusted,
        COUNT(*) FILTER (WHERE status = 'demoted') AS demoted
@@ -29,8 +27,8 @@ export async function memoryStats(db: Queryable, scope: MemoryScope): Promise<Me
 
 /** One indexed probe (memory_entries_by_scope) rather than a count. */
 export async function hasEntries(db: Queryable, scope: MemoryScope): Promise<boolean> {
-  const params = new Params();
-  const where = buildWhere(params, filterConditions(scope, params));
+  const params = new Params('postgres');
+  const where = buildWhere(params, memoryFilterConditions(scope));
   return (
     (
       await db.query<{ found: boolean }>(

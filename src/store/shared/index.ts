@@ -44,5 +44,6 @@ export {
 export { searchTerms, toSearchHit, type SearchRow } from './session-search.js';
 export { createSessionQueries, type SessionQueries } from './sessions.js';
 export { createResponsePort } from './responses.js';
+export { buildWhere, memoryFilterConditions, Params, type Condition, type SqlScalar } from './sql-where.js';
 export { createRunPort } from './runs.js';
 export { createTokenPort } from './tokens.js';

@@ -13,7 +13,6 @@ import {
   type MemoryRow,
 } from '../shared/index.js';
 import type { VectorStore } from './vector-sketch/index.js';
-import { inList } from './where.js';
 
 export interface MemoryEntries {
   insert(entry: NewMemoryEntry, vector?: EmbeddingVector): MemoryEntry;
@@ -75,7 +74,7 @@ export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): M
 
   const getMany = (ids: readonly string[], scope: MemoryScope): MemoryEntry[] => {
     const found = chunks([...new Set(ids)]).flatMap((chunk) => {
-      const where = keyedFilterWhere(inList('e.id', chunk), scope);
+      const where = keyedFilterWhere((params) => params.anyOf('e.id', chunk), scope);
       return read(rowsOf(`SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where.sql}`, where.values));
     });
     return inIdOrder(ids, found);

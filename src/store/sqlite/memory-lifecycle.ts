@@ -2,9 +2,8 @@
 import type { LifecyclePolicy, MemoryStatus } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import type { MemoryDeletes } from './memory-deletes.js';
-import { chunks } from './memory-rows.js';
+import { chunks, inList } from './memory-rows.js';
 import type { VectorLane, VectorStore } from './vector-sketch/index.js';
-import { inList } from './where.js';
 import { LAST_USED, sweepOutcome, type SweepOutcome } from '../shared/index.js';
 
 export interface MemoryLifecycle {

@@ -1,43 +1,47 @@
 // The scope and filter conditions every SQLite memory query applies, and the entries read from their rows.
-import { ownerCondition, type MemoryEntry, type MemoryFilter } from '../ports/index.js';
+import type { MemoryEntry, MemoryFilter } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
-import { LINKS_ORDER, LINKS_SELECT, observationSeqs, toEntries, type MemoryRow } from '../shared/index.js';
-import { buildWhere, inList, type Condition, type WhereClause } from './where.js';
+import {
+  buildWhere,
+  LINKS_ORDER,
+  LINKS_SELECT,
+  memoryFilterConditions,
+  observationSeqs,
+  Params,
+  toEntries,
+  type Condition,
+  type MemoryRow,
+  type SqlScalar,
+} from '../shared/index.js';
 
 /** SQLite's default limit on bound parameters is far higher; lists are bound in chunks of this many. */
 const MAX_BOUND_IDS = 500;
 
-/** The owner condition of the scope (ownerCondition) on the entry columns; undefined when it has none. */
-function ownerFragment(filter: MemoryFilter, prefix: string): Condition {
-  const condition = ownerCondition(filter);
-  if (condition === undefined) return undefined;
-  if (condition.tenantIds.length === 0) return [`${prefix}owner_id`, '=', condition.ownerId];
-  const tenants = inList(`${prefix}tenant_id`, condition.tenantIds);
-  return { sql: `${prefix}owner_id = ? OR ${tenants.sql}`, values: [condition.ownerId, ...tenants.values] };
+export interface WhereClause {
+  /** '' when nothing narrows, else `WHERE a = ? AND …`. */
+  sql: string;
+  values: unknown[];
 }
 
-/** The scope and filter as conditions on the entry columns (`prefix` is the table alias, trusted). */
-function filterConditions(filter: MemoryFilter, prefix = 'e.'): Condition[] {
-  return [
-    [`${prefix}tenant_id`, '=', filter.tenantId],
-    [`${prefix}agent_id`, '=', filter.agentId],
-    ownerFragment(filter, prefix),
-    [`${prefix}memory_type`, '=', filter.memoryType],
-    [`${prefix}trust_level`, '=', filter.trustLevel],
-    [`${prefix}status`, '=', filter.status],
-  ];
+function sqliteWhere(conditions: readonly Condition[]): WhereClause {
+  const params = new Params('sqlite');
+  return { sql: buildWhere(params, conditions), values: params.values };
 }
 
-export function filterWhere(filter: MemoryFilter, extra: readonly Condition[] = []): WhereClause {
-  return buildWhere([...filterConditions(filter), ...extra]);
-}
+export const filterWhere = (filter: MemoryFilter, extra: readonly Condition[] = []): WhereClause =>
+  sqliteWhere([...memoryFilterConditions(filter), ...extra]);
 
 /**
  * Entries named by id or seq, kept to the filter: its columns are written `+e.column`, which SQLite reads as "use no
  * index here", so it looks the named rows up rather than walking the scope's index (as long as the scope).
  */
-export function keyedFilterWhere(key: Condition, filter: MemoryFilter, extra: readonly Condition[] = []): WhereClause {
-  return buildWhere([key, ...filterConditions(filter, '+e.'), ...extra]);
+export const keyedFilterWhere = (key: Condition, filter: MemoryFilter, extra: readonly Condition[] = []): WhereClause =>
+  sqliteWhere([key, ...memoryFilterConditions(filter, '+e.'), ...extra]);
+
+/** `column IN (?, …)` with its values; an empty list matches nothing. */
+export function inList(column: string, values: readonly SqlScalar[]): WhereClause {
+  const params = new Params('sqlite');
+  return { sql: params.anyOf(column, values), values: params.values };
 }
 
 export function chunks<T>(items: readonly T[], size = MAX_BOUND_IDS): T[][] {
@@ -53,9 +57,8 @@ export function createEntryReader(db: SqliteDatabase): (rows: readonly MemoryRow
   const linksOf = (seqs: number[]) => {
     let statement = statements.get(seqs.length);
     if (statement === undefined) {
-      statement = db.prepare<number[], Link>(
-        `${LINKS_SELECT} WHERE ${inList('l.observation_seq', seqs).sql} ${LINKS_ORDER}`,
-      );
+      const where = inList('l.observation_seq', seqs);
+      statement = db.prepare<number[], Link>(`${LINKS_SELECT} WHERE ${where.sql} ${LINKS_ORDER}`);
       statements.set(seqs.length, statement);
     }
     return statement.all(...seqs);
