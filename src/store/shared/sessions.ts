@@ -16,12 +16,19 @@ export function createSessionQueries(store: StoreDb): SessionQueries {
   const byKey = prepared(({ key }: { key: string }) =>
     db.selectFrom('sessions').selectAll().where('session_key', '=', key),
   );
-  const messages = db.selectFrom('session_messages').select(['id', 'role', 'content', 'data', 'created_at']);
-  const allMessages = prepared(({ key }: { key: string }) => messages.where('session_key', '=', key).orderBy('id'));
+  const columns = ['role', 'content', 'data', 'created_at'] as const;
+  const ofSession = (key: string) => db.selectFrom('session_messages').where('session_key', '=', key);
+  const allMessages = prepared(({ key }: { key: string }) => ofSession(key).select(columns).orderBy('id'));
   const newestMessages = prepared(({ key, limit }: { key: string; limit: number }) =>
     db
-      .selectFrom(messages.where('session_key', '=', key).orderBy('id', 'desc').limit(limit).as('newest'))
-      .selectAll()
+      .selectFrom(
+        ofSession(key)
+          .select(['id', ...columns])
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .as('newest'),
+      )
+      .select(columns)
       .orderBy('id'),
   );
   return {
