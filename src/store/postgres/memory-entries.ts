@@ -1,18 +1,7 @@
-// Memory entries on PostgreSQL: insert (with the observation's links and the vector in one transaction) and the reads.
+// Memory entries on PostgreSQL: insert (with the observation's links and the vector in one transaction) and a vector set.
 import { GatewayError } from '../../errors.js';
-import type { EmbeddingVector, MemoryEntry, MemoryFilter, MemoryScope, NewMemoryEntry } from '../ports/index.js';
-import { readEntries } from './memory-rows.js';
-import {
-  buildWhere,
-  inIdOrder,
-  insertedEntry,
-  MEMORY_COLUMNS,
-  MEMORY_INSERT_COLUMNS,
-  memoryFilterConditions,
-  memoryInsertValues,
-  Params,
-  type MemoryRow,
-} from '../shared/index.js';
+import type { EmbeddingVector, MemoryEntry, NewMemoryEntry } from '../ports/index.js';
+import { insertedEntry, MEMORY_INSERT_COLUMNS, memoryInsertValues } from '../shared/index.js';
 import { transaction, type PgPool, type Queryable } from './pool.js';
 
 const invalidDerivedFrom = (message: string) => new GatewayError('invalid_params', message, { param: 'derivedFrom' });
@@ -34,17 +23,6 @@ export async function putVector(db: Queryable, seq: number, vector: EmbeddingVec
 }
 
 export function createMemoryEntries(pool: PgPool) {
-  async function getMany(ids: readonly string[], scope: MemoryScope): Promise<MemoryEntry[]> {
-    if (ids.length === 0) return [];
-    const params = new Params('postgres');
-    const where = buildWhere(params, [
-      ...memoryFilterConditions(scope),
-      (bound) => bound.anyOf('e.id', [...new Set(ids)]),
-    ]);
-    const rows = await pool.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where}`, params.values);
-    return inIdOrder(ids, await readEntries(pool, rows.rows));
-  }
-
   return {
     insert: (entry: NewMemoryEntry, vector?: EmbeddingVector): Promise<MemoryEntry> =>
       transaction(pool, async (client) => {
@@ -75,33 +53,6 @@ export function createMemoryEntries(pool: PgPool) {
         if (vector !== undefined) await putVector(client, seq, vector);
         return insertedEntry(entry, derivedFrom);
       }),
-    get: async (id: string, scope: MemoryScope) => (await getMany([id], scope))[0],
-    getMany,
-    async browse(
-      filter: MemoryFilter,
-      offset: number,
-      limit: number,
-    ): Promise<{ entries: MemoryEntry[]; total: number }> {
-      const params = new Params('postgres');
-      const where = buildWhere(params, memoryFilterConditions(filter));
-      const total =
-        (await pool.query<{ n: number }>(`SELECT COUNT(*) AS n FROM memory_entries e ${where}`, params.values)).rows[0]
-          ?.n ?? 0;
-      const rows = await pool.query<MemoryRow>(
-        `SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where} ORDER BY e.created_at DESC, e.seq DESC LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
-        params.values,
-      );
-      return { entries: await readEntries(pool, rows.rows), total };
-    },
-    async withoutVector(model: string, limit: number): Promise<Pick<MemoryEntry, 'id' | 'content'>[]> {
-      const result = await pool.query<{ id: string; content: string }>(
-        `SELECT e.id, e.content FROM memory_entries e
-         WHERE NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.entry_seq = e.seq AND v.model = $1)
-         ORDER BY e.created_at, e.seq LIMIT $2`,
-        [model, limit],
-      );
-      return result.rows;
-    },
     async setVector(id: string, vector: EmbeddingVector): Promise<void> {
       await transaction(pool, async (client) => {
         const seq = (

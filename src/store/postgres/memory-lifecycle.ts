@@ -73,10 +73,5 @@ export function createMemoryLifecycle(pool: PgPool) {
         const demoted = demoting.rows.sort((a, b) => a.seq - b.seq);
         return sweepOutcome(agentId, { scanned, promoted }, demoted, [...aged.rows, ...crowded.rows]);
       }),
-    async agentsWithEntries(): Promise<string[]> {
-      return (
-        await pool.query<{ agent_id: string }>('SELECT DISTINCT agent_id FROM memory_entries ORDER BY agent_id')
-      ).rows.map((row) => row.agent_id);
-    },
   };
 }

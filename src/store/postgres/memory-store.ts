@@ -4,9 +4,13 @@ import { createMemoryDeletes } from './memory-deletes.js';
 import { createMemoryEntries } from './memory-entries.js';
 import { createMemoryLifecycle } from './memory-lifecycle.js';
 import { searchLexical, searchVector } from './memory-search.js';
-import { hasEntries, memoryStats } from './memory-stats.js';
 import type { PgPool } from './pool.js';
-import { createEmbeddingCache, type EmbeddingCacheSettings, type VectorCodec } from '../shared/index.js';
+import {
+  createEmbeddingCache,
+  createMemoryReads,
+  type EmbeddingCacheSettings,
+  type VectorCodec,
+} from '../shared/index.js';
 import { postgresStoreDb } from './store-db.js';
 
 /** Cached vectors are REAL[], read back as numbers. */
@@ -24,6 +28,10 @@ export interface PostgresMemoryPort extends MemoryPort {
 
 export function createPostgresMemoryPort(pool: PgPool, options: PostgresMemoryPortOptions = {}): PostgresMemoryPort {
   const entries = createMemoryEntries(pool);
+  const reads = createMemoryReads({
+    dialect: 'postgres',
+    all: async <R>(sql: string, values: readonly unknown[]) => (await pool.query(sql, [...values])).rows as R[],
+  });
   const deletes = createMemoryDeletes(pool);
   const lifecycle = createMemoryLifecycle(pool);
   const cache = createEmbeddingCache(postgresStoreDb(pool), ARRAY_CODEC, options);
@@ -31,8 +39,8 @@ export function createPostgresMemoryPort(pool: PgPool, options: PostgresMemoryPo
   return {
     vectorSearch: 'exact',
     insert: (entry, vector) => entries.insert(entry, vector),
-    get: (id, scope) => entries.get(id, scope),
-    getMany: (ids, scope) => entries.getMany(ids, scope),
+    get: async (id, scope) => (await reads.getMany([id], scope))[0],
+    getMany: (ids, scope) => reads.getMany(ids, scope),
     async searchLexical(query, filter, limit, signal) {
       signal?.throwIfAborted();
       return searchLexical(pool, query, filter, limit);
@@ -41,16 +49,16 @@ export function createPostgresMemoryPort(pool: PgPool, options: PostgresMemoryPo
       signal?.throwIfAborted();
       return searchVector(pool, vector, filter, limit);
     },
-    withoutVector: (model, limit) => entries.withoutVector(model, limit),
+    withoutVector: (model, limit) => reads.withoutVector(model, limit),
     setVector: (id, vector) => entries.setVector(id, vector),
     markRecalled: (ids, at) => lifecycle.markRecalled(ids, at),
-    browse: (filter, page) => entries.browse(filter, page.offset, page.limit),
+    browse: (filter, page) => reads.browse(filter, page.offset, page.limit),
     delete: (id, scope) => deletes.delete(id, scope),
     deleteBySource: (sessionKey, scope, { purgeDerived }) => deletes.deleteBySource(sessionKey, scope, purgeDerived),
     flush: (scope) => deletes.flush(scope),
-    stats: (scope) => memoryStats(pool, scope),
-    hasEntries: (scope) => hasEntries(pool, scope),
-    agentsWithEntries: () => lifecycle.agentsWithEntries(),
+    stats: (scope) => reads.stats(scope),
+    hasEntries: (scope) => reads.hasEntries(scope),
+    agentsWithEntries: () => reads.agentsWithEntries(),
     sweep: (agentId, policy, at) => lifecycle.sweep(agentId, policy, at),
     cachedEmbedding: (model, contentHash) => cache.get(model, contentHash),
     cacheEmbedding: (model, contentHash, values) => cache.put(model, contentHash, values),

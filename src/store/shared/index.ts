@@ -9,6 +9,7 @@ export { createSessionReads } from './evidence-sessions.js';
 export { compileTraceWhere, createWindowReads } from './evidence-window.js';
 export { createJobPort } from './jobs.js';
 export { createMediaPort } from './media.js';
+export { chunks, createMemoryReads, type MemoryReads, type SqlRunner } from './memory-reads.js';
 export { createEmbeddingCache, type EmbeddingCacheSettings, type VectorCodec } from './memory-embedding-cache.js';
 export {
   inIdOrder,

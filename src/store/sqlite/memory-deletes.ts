@@ -1,8 +1,8 @@
 // Deleting memory entries on SQLite: one entry, a session's entries with session.reset_conversation's unlink rules, a flush.
 import type { MemoryScope } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
-import { chunks, filterWhere, inList, keyedFilterWhere, type WhereClause } from './memory-rows.js';
-import type { Condition } from '../shared/index.js';
+import { filterWhere, inList, keyedFilterWhere, type WhereClause } from './memory-rows.js';
+import { chunks, type Condition } from '../shared/index.js';
 import type { VectorLane, VectorStore } from './vector-sketch/index.js';
 
 export interface MemoryDeletes {

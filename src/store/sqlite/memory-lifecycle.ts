@@ -2,14 +2,13 @@
 import type { LifecyclePolicy, MemoryStatus } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import type { MemoryDeletes } from './memory-deletes.js';
-import { chunks, inList } from './memory-rows.js';
+import { inList } from './memory-rows.js';
 import type { VectorLane, VectorStore } from './vector-sketch/index.js';
-import { LAST_USED, sweepOutcome, type SweepOutcome } from '../shared/index.js';
+import { chunks, LAST_USED, sweepOutcome, type SweepOutcome } from '../shared/index.js';
 
 export interface MemoryLifecycle {
   markRecalled(ids: readonly string[], at: number): void;
   sweep(agentId: string, policy: LifecyclePolicy, now: number): SweepOutcome;
-  agentsWithEntries(): string[];
 }
 
 interface Candidate {
@@ -43,7 +42,6 @@ export function createMemoryLifecycle(
        FROM memory_entries WHERE agent_id = ? AND status = 'demoted'
      ) WHERE position > ?`,
   );
-  const agents = db.prepare<[], string>('SELECT DISTINCT agent_id FROM memory_entries ORDER BY agent_id').pluck();
 
   function setStatus(seqs: readonly number[], status: MemoryStatus): void {
     for (const chunk of chunks(seqs)) {
@@ -100,6 +98,5 @@ export function createMemoryLifecycle(
   return {
     markRecalled: (ids, at) => markRecalled.immediate(ids, at),
     sweep: (agentId, policy, now) => sweep.immediate(agentId, policy, now),
-    agentsWithEntries: () => agents.all(),
   };
 }

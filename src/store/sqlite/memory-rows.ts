@@ -1,21 +1,6 @@
-// The scope and filter conditions every SQLite memory query applies, and the entries read from their rows.
-import type { MemoryEntry, MemoryFilter } from '../ports/index.js';
-import type { SqliteDatabase } from './database.js';
-import {
-  buildWhere,
-  LINKS_ORDER,
-  LINKS_SELECT,
-  memoryFilterConditions,
-  observationSeqs,
-  Params,
-  toEntries,
-  type Condition,
-  type MemoryRow,
-  type SqlScalar,
-} from '../shared/index.js';
-
-/** SQLite's default limit on bound parameters is far higher; lists are bound in chunks of this many. */
-const MAX_BOUND_IDS = 500;
+// The scope and filter conditions of SQLite's own memory statements (its lanes and writes), bound as `?` in order.
+import type { MemoryFilter } from '../ports/index.js';
+import { buildWhere, memoryFilterConditions, Params, type Condition, type SqlScalar } from '../shared/index.js';
 
 export interface WhereClause {
   /** '' when nothing narrows, else `WHERE a = ? AND …`. */
@@ -42,26 +27,4 @@ export const keyedFilterWhere = (key: Condition, filter: MemoryFilter, extra: re
 export function inList(column: string, values: readonly SqlScalar[]): WhereClause {
   const params = new Params('sqlite');
   return { sql: params.anyOf(column, values), values: params.values };
-}
-
-export function chunks<T>(items: readonly T[], size = MAX_BOUND_IDS): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
-  return out;
-}
-
-/** Maps rows to entries, reading the observations' source ids (in the order they were given) in one query per chunk. */
-export function createEntryReader(db: SqliteDatabase): (rows: readonly MemoryRow[]) => MemoryEntry[] {
-  type Link = { observation: number; source: string };
-  const statements = new Map<number, ReturnType<typeof db.prepare<number[], Link>>>();
-  const linksOf = (seqs: number[]) => {
-    let statement = statements.get(seqs.length);
-    if (statement === undefined) {
-      const where = inList('l.observation_seq', seqs);
-      statement = db.prepare<number[], Link>(`${LINKS_SELECT} WHERE ${where.sql} ${LINKS_ORDER}`);
-      statements.set(seqs.length, statement);
-    }
-    return statement.all(...seqs);
-  };
-  return (rows) => toEntries(rows, chunks(observationSeqs(rows)).flatMap(linksOf));
 }

@@ -8,8 +8,13 @@ import { startLexicalCompaction } from './memory-lexical-compaction.js';
 import type { ReaderThread } from './sql-reader.js';
 import { createTermCounts } from './memory-term-counts.js';
 import { createMemoryLifecycle } from './memory-lifecycle.js';
-import { createMemoryStats, createScopeProbe } from './memory-stats.js';
-import { createEmbeddingCache, type EmbeddingCacheSettings, type VectorCodec } from '../shared/index.js';
+import {
+  createEmbeddingCache,
+  createMemoryReads,
+  type EmbeddingCacheSettings,
+  type SqlRunner,
+  type VectorCodec,
+} from '../shared/index.js';
 import { sqliteStoreDb } from './store-db.js';
 import {
   blobValues,
@@ -35,6 +40,25 @@ const BLOB_CODEC: VectorCodec = {
   decode: (stored) => (Buffer.isBuffer(stored) ? blobValues(stored) : new Float32Array()),
 };
 
+/** Distinct statements the memory reads keep prepared; past it they start over (they come in a few dozen shapes). */
+const STATEMENTS_KEPT = 256;
+
+function sqliteRunner(db: SqliteDatabase): SqlRunner {
+  const statements = new Map<string, ReturnType<typeof db.prepare<unknown[]>>>();
+  return {
+    dialect: 'sqlite',
+    async all<R>(sql: string, values: readonly unknown[]) {
+      let statement = statements.get(sql);
+      if (statement === undefined) {
+        if (statements.size >= STATEMENTS_KEPT) statements.clear();
+        statement = db.prepare<unknown[]>(sql);
+        statements.set(sql, statement);
+      }
+      return statement.all(...values) as R[];
+    },
+  };
+}
+
 /** With a reader thread, the lexical lane's query runs on it, alongside the vector lane here. */
 export function createSqliteMemoryPort(
   db: SqliteDatabase,
@@ -49,8 +73,7 @@ export function createSqliteMemoryPort(
   const lifecycle = createMemoryLifecycle(db, vectors, lane, deletes);
   const lexical = createLexicalLane(db, createTermCounts(db), (seq) => lane.knownEntry(seq), reader);
   startLexicalCompaction(db);
-  const stats = createMemoryStats(db);
-  const hasEntries = createScopeProbe(db);
+  const reads = createMemoryReads(sqliteRunner(db));
   const cache = createEmbeddingCache(sqliteStoreDb(db), BLOB_CODEC, options);
   /** A write whose transaction failed may have told the lane of changes that did not happen. */
   const keepingLane = <T>(write: () => T): T => {
@@ -67,12 +90,8 @@ export function createSqliteMemoryPort(
     async insert(entry, vector) {
       return keepingLane(() => entries.insert(entry, vector));
     },
-    async get(id, scope) {
-      return entries.get(id, scope);
-    },
-    async getMany(ids, scope) {
-      return entries.getMany(ids, scope);
-    },
+    get: async (id, scope) => (await reads.getMany([id], scope))[0],
+    getMany: (ids, scope) => reads.getMany(ids, scope),
     async searchLexical(query, filter, limit, signal) {
       signal?.throwIfAborted();
       return lexical(query, filter, limit);
@@ -85,18 +104,14 @@ export function createSqliteMemoryPort(
         .search(index, vector.values, filter, limit)
         .map((hit, position) => ({ id: hit.id, rank: position + 1, score: hit.score }));
     },
-    async withoutVector(model, limit) {
-      return entries.withoutVector(model, limit);
-    },
+    withoutVector: (model, limit) => reads.withoutVector(model, limit),
     async setVector(id, vector) {
       keepingLane(() => entries.setVector(id, vector));
     },
     async markRecalled(ids, at) {
       keepingLane(() => lifecycle.markRecalled(ids, at));
     },
-    async browse(filter, page) {
-      return entries.browse(filter, page.offset, page.limit);
-    },
+    browse: (filter, page) => reads.browse(filter, page.offset, page.limit),
     async delete(id, scope) {
       return keepingLane(() => deletes.delete(id, scope));
     },
@@ -106,15 +121,9 @@ export function createSqliteMemoryPort(
     async flush(scope) {
       return keepingLane(() => deletes.flush(scope));
     },
-    async stats(scope) {
-      return stats(scope);
-    },
-    async hasEntries(scope) {
-      return hasEntries(scope);
-    },
-    async agentsWithEntries() {
-      return lifecycle.agentsWithEntries();
-    },
+    stats: (scope) => reads.stats(scope),
+    hasEntries: (scope) => reads.hasEntries(scope),
+    agentsWithEntries: () => reads.agentsWithEntries(),
     async sweep(agentId, policy, now) {
       return keepingLane(() => lifecycle.sweep(agentId, policy, now));
     },
