@@ -15,7 +15,7 @@ import {
   type SqlRunner,
   type VectorCodec,
 } from '../shared/index.js';
-import { sqliteStoreDb } from './store-db.js';
+import { sqliteStoreDb, statementCache } from './store-db.js';
 import {
   blobValues,
   createExactVectorLane,
@@ -40,22 +40,12 @@ const BLOB_CODEC: VectorCodec = {
   decode: (stored) => (Buffer.isBuffer(stored) ? blobValues(stored) : new Float32Array()),
 };
 
-/** Distinct statements the memory reads keep prepared; past it they start over (they come in a few dozen shapes). */
-const STATEMENTS_KEPT = 256;
-
+/** The memory reads' statements, kept apart from the shared ports' (a getMany of each length is a statement). */
 function sqliteRunner(db: SqliteDatabase): SqlRunner {
-  const statements = new Map<string, ReturnType<typeof db.prepare<unknown[]>>>();
+  const prepare = statementCache(db);
   return {
     dialect: 'sqlite',
-    async all<R>(sql: string, values: readonly unknown[]) {
-      let statement = statements.get(sql);
-      if (statement === undefined) {
-        if (statements.size >= STATEMENTS_KEPT) statements.clear();
-        statement = db.prepare<unknown[]>(sql);
-        statements.set(sql, statement);
-      }
-      return statement.all(...values) as R[];
-    },
+    all: async <R>(sql: string, values: readonly unknown[]) => prepare(sql).all(...values) as R[],
   };
 }
 

@@ -30,9 +30,10 @@ export function sqliteStoreDb(sqlite: SqliteDatabase): StoreDb {
   return handle;
 }
 
-function createHandle(sqlite: SqliteDatabase): StoreDb {
+/** Prepares each SQL text once on this connection, keeping up to STATEMENTS_KEPT of them (then starting over). */
+export function statementCache(sqlite: SqliteDatabase): (text: string) => Statement<unknown[]> {
   const statements = new Map<string, Statement<unknown[]>>();
-  const prepare = (text: string): Statement<unknown[]> => {
+  return (text) => {
     let statement = statements.get(text);
     if (statement === undefined) {
       if (statements.size >= STATEMENTS_KEPT) statements.clear();
@@ -41,6 +42,10 @@ function createHandle(sqlite: SqliteDatabase): StoreDb {
     }
     return statement;
   };
+}
+
+function createHandle(sqlite: SqliteDatabase): StoreDb {
+  const prepare = statementCache(sqlite);
   // Kysely's own driver (`.execute()`) prepares through the same cache; the ports run queries through `run` instead.
   const database = {
     close: () => undefined,
