@@ -1,5 +1,6 @@
-// The shared store layer: one Kysely implementation of each CRUD port for both dialects; store/sqlite and store/postgres
-// hand it a StoreDb over their connection.
+// The shared store layer: one Kysely implementation of each CRUD port for both dialects (store/sqlite and store/postgres
+// hand it a StoreDb over their connection), and what both backends' hand-written memory and session SQL shares: row
+// mapping, the WHERE builder, the reads that rank nothing. The shared migrations have their own door (migrations/).
 export type { Dialect, StoreDb } from './store-db.js';
 export { EVIDENCE_TIME_COLUMNS, type Flag, type Tables } from './tables.js';
 export { createApprovalPort } from './approvals.js';
