@@ -3,12 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors.js';
 import { TRACE_SEARCH_MAX_LIMIT } from '../../src/obs/trace-search.js';
 import { parseSince, parseWhere } from '../../src/obs/where-filter.js';
-import { compileTraceWhere } from '../../src/store/sqlite/trace-where.js';
+import { compileTraceWhere } from '../../src/store/shared/index.js';
+import { openDatabase, sqliteStoreDb } from '../../src/store/sqlite/index.js';
 import { startObs, type ObsStack } from './support.js';
 
 const HOUR = 3_600_000;
-/** The `where` text as the SQLite adapter binds it: parsed by obs, compiled by the store. */
-const compileWhere = (text: string) => compileTraceWhere(parseWhere(text));
+/** The `where` text as the store binds it on SQLite: parsed by obs, compiled by the store. */
+const compileWhere = (text: string) =>
+  compileTraceWhere(sqliteStoreDb(openDatabase({ path: ':memory:' })), parseWhere(text));
 
 describe('obs.trace.search', () => {
   let stack: ObsStack | undefined;
@@ -110,11 +112,11 @@ describe('obs.trace.search', () => {
 describe('obs.trace.search where syntax', () => {
   it('compiles clauses to bound parameters only', async () => {
     expect(compileWhere("agentId = default AND channel != 'web chat' and traceId ~ abc")).toEqual({
-      sql: 'agent_id = ? AND (channel IS NULL OR channel != ?) AND instr(trace_id, ?) > 0',
+      sql: '("agent_id" = ? and ("channel" is null or "channel" <> ?) and instr("trace_id", ?) > 0)',
       values: ['default', 'web chat', 'abc'],
     });
     expect(compileWhere('degraded != true and rootRunId != null')).toEqual({
-      sql: 'degraded != ? AND root_run_id IS NOT NULL',
+      sql: '("degraded" <> ? and "root_run_id" is not null)',
       values: [1],
     });
   });

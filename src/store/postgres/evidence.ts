@@ -1,11 +1,10 @@
-// The PostgreSQL EvidencePort: one transaction per batch; trajectory seqs come from a per-session counter row.
+// The PostgreSQL EvidencePort's writes: one transaction per batch, trajectory seqs from a per-session counter row; its
+// reads come from the shared layer.
+import { createSessionReads, createWindowReads, sessionStartCells, usageCells, type Cell } from '../shared/index.js';
 import type { EvidencePort, EvidenceWrite, TrajectoryRecord } from '../ports/evidence.js';
 import { insertRows, type CellValue } from './bulk-insert.js';
-import { createPostgresSessionReads } from './evidence-sessions.js';
-import { createPostgresWindowReads } from './evidence-window.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';
-
-const dayOf = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);
+import { postgresStoreDb } from './store-db.js';
 
 const TRAJECTORY_COLUMNS = [
   ['session_key', 'text'],
@@ -56,24 +55,10 @@ async function appendTrajectory(client: PgClient, records: readonly TrajectoryRe
 
 async function appendBatch(client: PgClient, batch: readonly EvidenceWrite[]): Promise<void> {
   const trajectory: TrajectoryRecord[] = [];
-  const usage: CellValue[][] = [];
+  const usage: Cell[][] = [];
   for (const write of batch) {
     if (write.type === 'trajectory') trajectory.push(write.record);
-    else if (write.type === 'usage') {
-      const { record } = write;
-      usage.push([
-        record.ts,
-        record.agentId,
-        record.sessionKey,
-        record.provider,
-        record.model,
-        record.inputTokens,
-        record.outputTokens,
-        record.cacheReadTokens,
-        record.cacheWriteTokens,
-        record.costUsd,
-      ]);
-    }
+    else if (write.type === 'usage') usage.push(usageCells(write.record));
   }
   await appendTrajectory(client, trajectory);
   await insertRows(client, 'token_usage', USAGE_COLUMNS, usage);
@@ -87,17 +72,7 @@ async function appendBatch(client: PgClient, batch: readonly EvidenceWrite[]): P
          ON CONFLICT (trace_id) DO UPDATE SET session_key = excluded.session_key, agent_id = excluded.agent_id, channel = excluded.channel,
            message_id = excluded.message_id, root_run_id = excluded.root_run_id, started_at = excluded.started_at, day = excluded.day,
            synthetic = excluded.synthetic, end_reason = NULL, degraded = false, ended_at = NULL`,
-        [
-          entry.traceId,
-          entry.sessionKey,
-          entry.agentId,
-          entry.channel,
-          entry.messageId ?? null,
-          entry.rootRunId ?? null,
-          entry.startedAt,
-          dayOf(entry.startedAt),
-          entry.isSynthetic,
-        ],
+        [...sessionStartCells(entry), entry.isSynthetic],
       );
     } else if (write.type === 'session_end') {
       const { end } = write;
@@ -113,8 +88,8 @@ async function appendBatch(client: PgClient, batch: readonly EvidenceWrite[]): P
 
 export function createPostgresEvidencePort(pool: PgPool): EvidencePort {
   return {
-    ...createPostgresSessionReads(pool),
-    ...createPostgresWindowReads(pool),
+    ...createSessionReads(postgresStoreDb(pool)),
+    ...createWindowReads(postgresStoreDb(pool)),
     async append(batch) {
       if (batch.length > 0) await transaction(pool, (client) => appendBatch(client, batch));
     },

@@ -1,8 +1,7 @@
 // Deleting memory entries on PostgreSQL: one entry, a session's entries with session.reset_conversation's unlink rules, a flush.
 import type { MemoryScope } from '../ports/index.js';
-import { filterConditions } from './memory-rows.js';
 import { transaction, type PgPool, type Queryable } from './pool.js';
-import { buildWhere, Params, type Condition } from './where.js';
+import { buildWhere, memoryFilterConditions, Params, type Condition } from '../shared/index.js';
 
 /** Seqs of the scope's entries that also meet `extra` (written with the same Params). */
 async function seqsWhere(
@@ -11,7 +10,7 @@ async function seqsWhere(
   params: Params,
   extra: readonly Condition[],
 ): Promise<number[]> {
-  const where = buildWhere(params, [...filterConditions(scope, params), ...extra]);
+  const where = buildWhere(params, [...memoryFilterConditions(scope), ...extra]);
   return (await db.query<{ seq: number }>(`SELECT e.seq FROM memory_entries e ${where}`, params.values)).rows.map(
     (row) => row.seq,
   );
@@ -27,12 +26,14 @@ export function createMemoryDeletes(pool: PgPool) {
   return {
     delete: (id: string, scope: MemoryScope): Promise<boolean> =>
       transaction(pool, async (client) => {
-        const params = new Params();
+        const params = new Params('postgres');
         return (await deleteSeqs(client, await seqsWhere(client, scope, params, [['e.id', '=', id]]))) > 0;
       }),
     deleteBySource: (sessionKey: string, scope: MemoryScope, purgeDerived: boolean): Promise<number> =>
       transaction(pool, async (client) => {
-        const sources = await seqsWhere(client, scope, new Params(), [['e.source_session_key', '=', sessionKey]]);
+        const sources = await seqsWhere(client, scope, new Params('postgres'), [
+          ['e.source_session_key', '=', sessionKey],
+        ]);
         // The observations these entries back, read before the links go with them.
         const linked = (
           await client.query<{ seq: number }>(
@@ -46,20 +47,19 @@ export function createMemoryDeletes(pool: PgPool) {
             deleted +
             (await deleteSeqs(
               client,
-              await seqsWhere(client, scope, new Params(), [['e.memory_type', '=', 'observation']]),
+              await seqsWhere(client, scope, new Params('postgres'), [['e.memory_type', '=', 'observation']]),
             ))
           );
-        const params = new Params();
-        const orphans = await seqsWhere(client, scope, params, [
-          `e.seq = ANY(${params.add(linked)}::bigint[])`,
-          'NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.observation_seq = e.seq)',
+        const orphans = await seqsWhere(client, scope, new Params('postgres'), [
+          (params) => params.anyOf('e.seq', linked, 'bigint'),
+          () => 'NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.observation_seq = e.seq)',
         ]);
         deleted += await deleteSeqs(client, orphans);
         return deleted;
       }),
     async flush(scope: MemoryScope): Promise<number> {
-      const params = new Params();
-      const where = buildWhere(params, filterConditions(scope, params));
+      const params = new Params('postgres');
+      const where = buildWhere(params, memoryFilterConditions(scope));
       return (await pool.query(`DELETE FROM memory_entries e ${where}`, params.values)).rowCount ?? 0;
     },
   };

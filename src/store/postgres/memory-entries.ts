@@ -1,9 +1,8 @@
-// Memory entries on PostgreSQL: insert (with the observation's links and the vector in one transaction) and the reads.
+// Memory entries on PostgreSQL: insert (with the observation's links and the vector in one transaction) and a vector set.
 import { GatewayError } from '../../errors.js';
-import type { EmbeddingVector, MemoryEntry, MemoryFilter, MemoryScope, NewMemoryEntry } from '../ports/index.js';
-import { filterConditions, MEMORY_COLUMNS, readEntries, type MemoryRow } from './memory-rows.js';
+import type { EmbeddingVector, MemoryEntry, NewMemoryEntry } from '../ports/index.js';
+import { insertedEntry, MEMORY_INSERT_COLUMNS, memoryInsertValues } from '../shared/index.js';
 import { transaction, type PgPool, type Queryable } from './pool.js';
-import { buildWhere, Params } from './where.js';
 
 const invalidDerivedFrom = (message: string) => new GatewayError('invalid_params', message, { param: 'derivedFrom' });
 
@@ -24,41 +23,14 @@ export async function putVector(db: Queryable, seq: number, vector: EmbeddingVec
 }
 
 export function createMemoryEntries(pool: PgPool) {
-  async function getMany(ids: readonly string[], scope: MemoryScope): Promise<MemoryEntry[]> {
-    if (ids.length === 0) return [];
-    const params = new Params();
-    const where = buildWhere(params, [
-      ...filterConditions(scope, params),
-      `e.id = ANY(${params.add([...new Set(ids)])}::text[])`,
-    ]);
-    const rows = await pool.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where}`, params.values);
-    const found = new Map((await readEntries(pool, rows.rows)).map((entry) => [entry.id, entry]));
-    return ids.flatMap((id) => {
-      const entry = found.get(id);
-      return entry === undefined ? [] : [entry];
-    });
-  }
-
   return {
     insert: (entry: NewMemoryEntry, vector?: EmbeddingVector): Promise<MemoryEntry> =>
       transaction(pool, async (client) => {
         if (entry.memoryType !== 'observation' && entry.derivedFrom.length > 0)
           throw invalidDerivedFrom('Only observations are derived from other entries');
         const inserted = await client.query<{ seq: number }>(
-          `INSERT INTO memory_entries (id, tenant_id, agent_id, content, memory_type, trust_level, source_session_key, owner_id, created_at, metadata)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING seq`,
-          [
-            entry.id,
-            entry.tenantId,
-            entry.agentId,
-            entry.content,
-            entry.memoryType,
-            entry.trustLevel,
-            entry.sourceSessionKey,
-            entry.ownerId ?? null,
-            entry.createdAt,
-            JSON.stringify(entry.metadata),
-          ],
+          `INSERT INTO memory_entries (${MEMORY_INSERT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING seq`,
+          memoryInsertValues(entry),
         );
         const seq = inserted.rows[0]?.seq;
         if (seq === undefined) throw new Error('memory_entries insert returned no seq');
@@ -79,42 +51,8 @@ export function createMemoryEntries(pool: PgPool) {
           ]);
         }
         if (vector !== undefined) await putVector(client, seq, vector);
-        return {
-          ...entry,
-          ownerId: entry.ownerId ?? null,
-          derivedFrom,
-          lastRecalledAt: null,
-          recallCount: 0,
-          status: 'active' as const,
-        };
+        return insertedEntry(entry, derivedFrom);
       }),
-    get: async (id: string, scope: MemoryScope) => (await getMany([id], scope))[0],
-    getMany,
-    async browse(
-      filter: MemoryFilter,
-      offset: number,
-      limit: number,
-    ): Promise<{ entries: MemoryEntry[]; total: number }> {
-      const params = new Params();
-      const where = buildWhere(params, filterConditions(filter, params));
-      const total =
-        (await pool.query<{ n: number }>(`SELECT COUNT(*) AS n FROM memory_entries e ${where}`, params.values)).rows[0]
-          ?.n ?? 0;
-      const rows = await pool.query<MemoryRow>(
-        `SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where} ORDER BY e.created_at DESC, e.seq DESC LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
-        params.values,
-      );
-      return { entries: await readEntries(pool, rows.rows), total };
-    },
-    async withoutVector(model: string, limit: number): Promise<Pick<MemoryEntry, 'id' | 'content'>[]> {
-      const result = await pool.query<{ id: string; content: string }>(
-        `SELECT e.id, e.content FROM memory_entries e
-         WHERE NOT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.entry_seq = e.seq AND v.model = $1)
-         ORDER BY e.created_at, e.seq LIMIT $2`,
-        [model, limit],
-      );
-      return result.rows;
-    },
     async setVector(id: string, vector: EmbeddingVector): Promise<void> {
       await transaction(pool, async (client) => {
         const seq = (

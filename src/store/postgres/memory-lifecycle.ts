@@ -1,17 +1,13 @@
 // The memory lifecycle on PostgreSQL: recalls (which promote demoted entries) and the per-agent sweep that demotes and evicts.
-import type { LifecycleOutcome, LifecyclePolicy } from '../ports/index.js';
+import type { LifecyclePolicy } from '../ports/index.js';
+import { LAST_USED, sweepOutcome, type SweepOutcome } from '../shared/index.js';
 import { deleteSeqs } from './memory-deletes.js';
 import { transaction, type PgPool } from './pool.js';
-
-export type SweepOutcome = LifecycleOutcome & { evictedIds: string[]; demotedIds: string[] };
 
 interface Candidate {
   seq: number;
   id: string;
 }
-
-/** When an entry was last of use: its last recall, or its creation when never recalled. */
-const LAST_USED = 'COALESCE(last_recalled_at, created_at)';
 
 export function createMemoryLifecycle(pool: PgPool) {
   return {
@@ -74,22 +70,8 @@ export function createMemoryLifecycle(pool: PgPool) {
           client,
           crowded.rows.map((row) => row.seq),
         );
-        const evictedIds = [...aged.rows, ...crowded.rows].map((row) => row.id);
-        const demotedIds = demoting.rows.sort((a, b) => a.seq - b.seq).map((row) => row.id);
-        return {
-          agentId,
-          scanned,
-          promoted,
-          demoted: demotedIds.length,
-          evicted: evictedIds.length,
-          evictedIds,
-          demotedIds,
-        };
+        const demoted = demoting.rows.sort((a, b) => a.seq - b.seq);
+        return sweepOutcome(agentId, { scanned, promoted }, demoted, [...aged.rows, ...crowded.rows]);
       }),
-    async agentsWithEntries(): Promise<string[]> {
-      return (
-        await pool.query<{ agent_id: string }>('SELECT DISTINCT agent_id FROM memory_entries ORDER BY agent_id')
-      ).rows.map((row) => row.agent_id);
-    },
   };
 }

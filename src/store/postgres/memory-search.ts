@@ -1,9 +1,8 @@
 // The memory lanes on PostgreSQL: ts_rank over the entries' tsvector (any query word matching) and exact cosine over
 // real[] vectors, each with the scope and filters inside the same query.
 import type { EmbeddingVector, MemoryFilter, RankedHit } from '../ports/index.js';
-import { filterConditions } from './memory-rows.js';
 import type { Queryable } from './pool.js';
-import { buildWhere, Params } from './where.js';
+import { buildWhere, memoryFilterConditions, Params } from '../shared/index.js';
 
 /** Cap on the distinct words taken from one query (outside input). */
 const MAX_QUERY_TERMS = 32;
@@ -28,8 +27,8 @@ export async function searchLexical(
 ): Promise<RankedHit[]> {
   const words = queryWords(query);
   if (words.length === 0 || limit <= 0) return [];
-  const params = new Params([words]);
-  const where = buildWhere(params, [...filterConditions(filter, params), 'e.search @@ q.query']);
+  const params = new Params('postgres', [words]);
+  const where = buildWhere(params, [...memoryFilterConditions(filter), () => 'e.search @@ q.query']);
   // Ties go to the newest entry.
   const result = await db.query<{ id: string; score: number }>(
     `WITH q AS (SELECT ${ANY_WORD_QUERY} AS query)
@@ -54,11 +53,11 @@ export async function searchVector(
   let sum = 0;
   for (const value of vector.values) sum += value * value;
   const norm = Math.sqrt(sum);
-  const params = new Params([Array.from(vector.values), norm]);
+  const params = new Params('postgres', [Array.from(vector.values), norm]);
   const where = buildWhere(params, [
     ['v.model', '=', vector.model],
     ['v.dimensions', '=', vector.values.length],
-    ...filterConditions(filter, params),
+    ...memoryFilterConditions(filter),
   ]);
   const result = await db.query<{ id: string; score: number }>(
     `SELECT e.id,

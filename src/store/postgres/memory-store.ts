@@ -1,50 +1,46 @@
 // PostgreSQL implementation of the MemoryPort: entries, the lexical and vector lanes, the lifecycle and the embedding cache.
 import type { MemoryPort } from '../ports/index.js';
 import { createMemoryDeletes } from './memory-deletes.js';
-import { createEmbeddingCache } from './memory-embedding-cache.js';
 import { createMemoryEntries } from './memory-entries.js';
 import { createMemoryLifecycle } from './memory-lifecycle.js';
 import { searchLexical, searchVector } from './memory-search.js';
-import { hasEntries, memoryStats } from './memory-stats.js';
 import type { PgPool } from './pool.js';
+import {
+  createEmbeddingCache,
+  createMemoryReads,
+  type EmbeddingCacheSettings,
+  type VectorCodec,
+} from '../shared/index.js';
+import { postgresStoreDb } from './store-db.js';
 
-export interface PostgresMemoryPortOptions {
-  /** Most vectors the embedding cache keeps (least recently used evicted past it). Default 100,000. */
-  embeddingCacheMaxEntries?: number;
-  /** How many cache entries are evicted at once past the cap. Default 500. */
-  embeddingCacheEvictionBatch?: number;
-  /** The embedding cache's clock (last use), ms since the epoch. */
-  now?: () => number;
-}
+/** Cached vectors are REAL[], read back as numbers. */
+const ARRAY_CODEC: VectorCodec = {
+  encode: (values) => Array.from(values),
+  decode: (stored) => Float32Array.from(Array.isArray(stored) ? stored : []),
+};
+
+export type PostgresMemoryPortOptions = EmbeddingCacheSettings;
 
 export interface PostgresMemoryPort extends MemoryPort {
   /** How the vector lane ranks: exact cosine over the stored real[] vectors. */
   readonly vectorSearch: 'exact';
 }
 
-export const DEFAULT_PG_EMBEDDING_CACHE_MAX_ENTRIES = 100_000;
-export const DEFAULT_PG_EMBEDDING_CACHE_EVICTION_BATCH = 500;
-
 export function createPostgresMemoryPort(pool: PgPool, options: PostgresMemoryPortOptions = {}): PostgresMemoryPort {
-  const {
-    embeddingCacheMaxEntries = DEFAULT_PG_EMBEDDING_CACHE_MAX_ENTRIES,
-    embeddingCacheEvictionBatch = DEFAULT_PG_EMBEDDING_CACHE_EVICTION_BATCH,
-    now = Date.now,
-  } = options;
   const entries = createMemoryEntries(pool);
+  const reads = createMemoryReads({
+    dialect: 'postgres',
+    all: async <R>(sql: string, values: readonly unknown[]) => (await pool.query(sql, [...values])).rows as R[],
+  });
   const deletes = createMemoryDeletes(pool);
   const lifecycle = createMemoryLifecycle(pool);
-  const cache = createEmbeddingCache(pool, {
-    maxEntries: embeddingCacheMaxEntries,
-    evictionBatch: embeddingCacheEvictionBatch,
-    now,
-  });
+  const cache = createEmbeddingCache(postgresStoreDb(pool), ARRAY_CODEC, options);
 
   return {
     vectorSearch: 'exact',
     insert: (entry, vector) => entries.insert(entry, vector),
-    get: (id, scope) => entries.get(id, scope),
-    getMany: (ids, scope) => entries.getMany(ids, scope),
+    get: async (id, scope) => (await reads.getMany([id], scope))[0],
+    getMany: (ids, scope) => reads.getMany(ids, scope),
     async searchLexical(query, filter, limit, signal) {
       signal?.throwIfAborted();
       return searchLexical(pool, query, filter, limit);
@@ -53,16 +49,16 @@ export function createPostgresMemoryPort(pool: PgPool, options: PostgresMemoryPo
       signal?.throwIfAborted();
       return searchVector(pool, vector, filter, limit);
     },
-    withoutVector: (model, limit) => entries.withoutVector(model, limit),
+    withoutVector: (model, limit) => reads.withoutVector(model, limit),
     setVector: (id, vector) => entries.setVector(id, vector),
     markRecalled: (ids, at) => lifecycle.markRecalled(ids, at),
-    browse: (filter, page) => entries.browse(filter, page.offset, page.limit),
+    browse: (filter, page) => reads.browse(filter, page.offset, page.limit),
     delete: (id, scope) => deletes.delete(id, scope),
     deleteBySource: (sessionKey, scope, { purgeDerived }) => deletes.deleteBySource(sessionKey, scope, purgeDerived),
     flush: (scope) => deletes.flush(scope),
-    stats: (scope) => memoryStats(pool, scope),
-    hasEntries: (scope) => hasEntries(pool, scope),
-    agentsWithEntries: () => lifecycle.agentsWithEntries(),
+    stats: (scope) => reads.stats(scope),
+    hasEntries: (scope) => reads.hasEntries(scope),
+    agentsWithEntries: () => reads.agentsWithEntries(),
     sweep: (agentId, policy, at) => lifecycle.sweep(agentId, policy, at),
     cachedEmbedding: (model, contentHash) => cache.get(model, contentHash),
     cacheEmbedding: (model, contentHash, values) => cache.put(model, contentHash, values),

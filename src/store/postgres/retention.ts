@@ -1,24 +1,12 @@
 // The PostgreSQL RetentionPort: deletes the oldest evidence a bounded batch per statement and reports the database's
 // size and each evidence table's rows, bytes and oldest time.
-import {
-  EVIDENCE_TABLES,
-  EXACT_COUNT_MAX_ROWS,
-  type EvidenceTable,
-  type EvidenceTableSize,
-  type RetentionPort,
-} from '../ports/retention.js';
+import type { EvidenceTable, EvidenceTableSize, RetentionPort } from '../ports/retention.js';
+import { EVIDENCE_TABLES, EXACT_COUNT_MAX_ROWS } from '../ports/retention.js';
+import { EVIDENCE_TIME_COLUMNS } from '../shared/index.js';
 import type { Queryable } from './pool.js';
 
-/** Each table's key and when its row was recorded (a turn's start for the session index); every time column is indexed. */
-const COLUMNS: Record<EvidenceTable, { key: string; time: string }> = {
-  trajectory: { key: 'id', time: 'ts' },
-  session_index: { key: 'trace_id', time: 'started_at' },
-  token_usage: { key: 'id', time: 'ts' },
-  delivery_traces: { key: 'id', time: 'ts' },
-  diagnostic_events: { key: 'id', time: 'ts' },
-  health_signals: { key: 'id', time: 'ts' },
-  audit_log: { key: 'id', time: 'ts' },
-};
+/** Each table's key: the column its oldest rows are deleted by. */
+const keyOf = (table: EvidenceTable): string => (table === 'session_index' ? 'trace_id' : 'id');
 
 interface TableRow {
   counted: number;
@@ -32,7 +20,7 @@ export function createPostgresRetentionPort(db: Queryable): RetentionPort {
     // Counting stops one row past the limit; a larger table reports the planner's estimate (reltuples) instead.
     const result = await db.query<TableRow>(
       `SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM ${table} LIMIT ${EXACT_COUNT_MAX_ROWS + 1}) AS head) AS counted,
-         c.reltuples::float8 AS estimate, pg_total_relation_size(c.oid) AS bytes, (SELECT MIN(${COLUMNS[table].time}) FROM ${table}) AS oldest
+         c.reltuples::float8 AS estimate, pg_total_relation_size(c.oid) AS bytes, (SELECT MIN(${EVIDENCE_TIME_COLUMNS[table]}) FROM ${table}) AS oldest
        FROM pg_class c WHERE c.oid = to_regclass($1)`,
       [table],
     );
@@ -49,7 +37,7 @@ export function createPostgresRetentionPort(db: Queryable): RetentionPort {
 
   return {
     async deleteBefore(table, beforeMs, limit) {
-      const { key, time } = COLUMNS[table];
+      const [key, time] = [keyOf(table), EVIDENCE_TIME_COLUMNS[table]];
       const result = await db.query(
         `DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE ${time} < $1 ORDER BY ${time} LIMIT $2)`,
         [beforeMs, limit],

@@ -1,7 +1,7 @@
 // The PostgreSQL schema of the database-held config (storage: postgres): its revisions and the secrets they refer to.
-import type { PostgresMigration } from './migrations.js';
+import type { SqlMigration } from '../shared/migrations/index.js';
 
-export const CONFIG_MIGRATIONS: readonly PostgresMigration[] = [
+export const CONFIG_MIGRATIONS: readonly SqlMigration[] = [
   {
     version: 6,
     name: 'config_revisions',

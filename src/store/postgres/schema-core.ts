@@ -1,9 +1,9 @@
 // The PostgreSQL schema of the small ports: tokens, responses, runs, approvals, jobs, media and the audit log.
 // Text columns a port orders by use the "C" collation, so PostgreSQL sorts them by code point as SQLite does, whatever
 // the database's default locale.
-import type { PostgresMigration } from './migrations.js';
+import type { SqlMigration } from '../shared/migrations/index.js';
 
-export const CORE_MIGRATIONS: readonly PostgresMigration[] = [
+export const CORE_MIGRATIONS: readonly SqlMigration[] = [
   {
     version: 1,
     name: 'tokens_responses_runs',

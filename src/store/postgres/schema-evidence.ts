@@ -1,7 +1,7 @@
 // The PostgreSQL schema of turn evidence (trajectory, session index, token usage) and the obs counters.
-import type { PostgresMigration } from './migrations.js';
+import type { SqlMigration } from '../shared/migrations/index.js';
 
-export const EVIDENCE_MIGRATIONS: readonly PostgresMigration[] = [
+export const EVIDENCE_MIGRATIONS: readonly SqlMigration[] = [
   {
     version: 4,
     name: 'evidence_and_obs',

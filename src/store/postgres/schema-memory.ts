@@ -1,7 +1,7 @@
 // The PostgreSQL schema of memory: entries with a tsvector, observation links, one vector per entry as real[], the embedding cache.
-import type { PostgresMigration } from './migrations.js';
+import type { SqlMigration } from '../shared/migrations/index.js';
 
-export const MEMORY_MIGRATIONS: readonly PostgresMigration[] = [
+export const MEMORY_MIGRATIONS: readonly SqlMigration[] = [
   {
     version: 5,
     name: 'memory',

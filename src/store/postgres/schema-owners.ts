@@ -1,7 +1,7 @@
 // The PostgreSQL schema of who owns what a token made: media files record their saver, revoked tokens stay as tombstones.
-import type { PostgresMigration } from './migrations.js';
+import type { SqlMigration } from '../shared/migrations/index.js';
 
-export const OWNER_MIGRATIONS: readonly PostgresMigration[] = [
+export const OWNER_MIGRATIONS: readonly SqlMigration[] = [
   {
     version: 8,
     name: 'media_owners_and_token_tombstones',

@@ -1,7 +1,7 @@
 // The PostgreSQL schema of sessions and transcripts: usage totals in columns, messages searchable through a tsvector.
-import type { PostgresMigration } from './migrations.js';
+import type { SqlMigration } from '../shared/migrations/index.js';
 
-export const SESSION_MIGRATIONS: readonly PostgresMigration[] = [
+export const SESSION_MIGRATIONS: readonly SqlMigration[] = [
   {
     version: 3,
     name: 'sessions_and_transcripts',

@@ -1,19 +1,8 @@
 // Session search on PostgreSQL: the user's plain words become a tsquery over the messages' tsvector; one best hit per session.
 import type { SessionSearchHit } from '../ports/index.js';
 import type { Queryable } from './pool.js';
-import { parseObject } from './session-rows.js';
+import { searchTerms, toSearchHit, type SearchRow } from '../shared/index.js';
 
-interface SearchRow {
-  session_key: string;
-  agent_id: string;
-  metadata: string;
-  snippet: string;
-  rank: number;
-  created_at: number;
-}
-
-/** Cap on the terms taken from one search query (outside input). */
-const MAX_QUERY_TERMS = 32;
 /** Matched terms are marked [like this]; the snippet keeps about this many words around them. */
 const SNIPPET_OPTIONS = 'StartSel="[", StopSel="]", MaxWords=32, MinWords=12, ShortWord=0';
 
@@ -21,8 +10,8 @@ const SNIPPET_OPTIONS = 'StartSel="[", StopSel="]", MaxWords=32, MinWords=12, Sh
  * The words of the user's text, joined by spaces for plainto_tsquery (which ANDs them and has no operators, so
  * nothing in user input is query syntax). Empty when the text has no word.
  */
-export function toSearchWords(text: string): string {
-  return (text.match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, MAX_QUERY_TERMS).join(' ');
+function toSearchWords(text: string): string {
+  return searchTerms(text).join(' ');
 }
 
 // One hit per session: its best-ranked message (ties go to the newest); the snippet is built for the returned rows
@@ -62,15 +51,5 @@ export async function searchSessions(
     ownedBy === undefined
       ? await db.query<SearchRow>(SEARCH_ALL, [words, limit])
       : await db.query<SearchRow>(SEARCH_OWNED, [words, limit, ownedBy]);
-  return result.rows.map((row) => {
-    const metadata = parseObject(row.metadata);
-    return {
-      sessionKey: row.session_key,
-      agentId: row.agent_id,
-      channelType: typeof metadata.channelType === 'string' ? metadata.channelType : null,
-      snippet: row.snippet,
-      score: row.rank,
-      timestamp: row.created_at,
-    };
-  });
+  return result.rows.map((row) => toSearchHit(row, row.rank));
 }

@@ -1,33 +1,20 @@
 // PostgreSQL implementation of the SessionPort: session rows, transcripts, usage totals and tsvector search.
 import { sessionNotFound } from '../../errors.js';
-import type { SessionPort, TranscriptMessage } from '../ports/index.js';
+import type { SessionPort } from '../ports/index.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';
 import { searchSessions } from './session-search.js';
-import {
-  messageColumns,
-  SESSION_COLUMNS,
-  storedMetadata,
-  toMessage,
-  toRecord,
-  type MessageRow,
-  type SessionRow,
-} from './session-rows.js';
-import { buildWhere, Params } from './where.js';
+import { createSessionQueries, messageRowValues, storedMetadata, type MessageRowValues } from '../shared/index.js';
+import { postgresStoreDb } from './store-db.js';
 
-async function insertMessages(
-  client: PgClient,
-  sessionKey: string,
-  messages: readonly TranscriptMessage[],
-): Promise<void> {
-  if (messages.length === 0) return;
-  const columns = messageColumns(messages);
-  // WITH ORDINALITY keeps the messages' order in their ids.
+/** Inserts the messages in order: WITH ORDINALITY keeps their order in their ids. */
+async function insertMessages(client: PgClient, sessionKey: string, rows: readonly MessageRowValues[]): Promise<void> {
+  if (rows.length === 0) return;
   await client.query(
     `INSERT INTO session_messages (session_key, role, content, data, created_at)
      SELECT $1, role, content, data, created_at
      FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[]) WITH ORDINALITY AS m (role, content, data, created_at, position)
      ORDER BY position`,
-    [sessionKey, columns.roles, columns.contents, columns.data, columns.createdAt],
+    [sessionKey, ...[0, 1, 2, 3].map((column) => rows.map((row) => row[column] ?? null))],
   );
 }
 
@@ -37,19 +24,29 @@ async function insertMessages(
  * written. Writes are committed before the call resolves, so every replica sees them at once.
  */
 export function createPostgresSessionPort(pool: PgPool): SessionPort {
-  const selectOne = async (sessionKey: string) =>
-    (await pool.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_key = $1`, [sessionKey]))
-      .rows[0];
+  /** Sets `assignments` ($1, $2 … `values`) on the session row, then runs `write`; a missing session fails first. */
+  const writeMessages = (
+    sessionKey: string,
+    assignments: string,
+    values: readonly number[],
+    write: (client: PgClient) => Promise<void>,
+  ) =>
+    transaction(pool, async (client) => {
+      const updated = await client.query(
+        `UPDATE sessions SET ${assignments} WHERE session_key = $${values.length + 1}`,
+        [...values, sessionKey],
+      );
+      if ((updated.rowCount ?? 0) === 0) throw sessionNotFound(sessionKey, 'sessionKey');
+      await write(client);
+    });
+  const shared = createSessionQueries(postgresStoreDb(pool));
 
   return {
-    async get(sessionKey) {
-      const row = await selectOne(sessionKey);
-      return row === undefined ? undefined : toRecord(row);
-    },
+    ...shared,
     async ensure(session) {
       // An existing session (every turn after the first) is one read.
-      const existing = await selectOne(session.sessionKey);
-      if (existing !== undefined) return { session: toRecord(existing), created: false };
+      const existing = await shared.get(session.sessionKey);
+      if (existing !== undefined) return { session: existing, created: false };
       const inserted = await pool.query(
         `INSERT INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id)
          VALUES ($1, $2, $3, $4, $5, $5, $6, 0, $7) ON CONFLICT (session_key) DO NOTHING`,
@@ -63,91 +60,25 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
           session.ownerId,
         ],
       );
-      const row = await selectOne(session.sessionKey);
-      if (row === undefined) throw sessionNotFound(session.sessionKey, 'sessionKey');
-      return { session: toRecord(row), created: (inserted.rowCount ?? 0) > 0 };
+      const stored = await shared.get(session.sessionKey);
+      if (stored === undefined) throw sessionNotFound(session.sessionKey, 'sessionKey');
+      return { session: stored, created: (inserted.rowCount ?? 0) > 0 };
     },
     async append(sessionKey, messages, now) {
-      messageColumns(messages);
-      await transaction(pool, async (client) => {
-        const updated = await client.query(
-          'UPDATE sessions SET message_count = message_count + $1, updated_at = $2 WHERE session_key = $3',
-          [messages.length, now, sessionKey],
-        );
-        if ((updated.rowCount ?? 0) === 0) throw sessionNotFound(sessionKey, 'sessionKey');
-        await insertMessages(client, sessionKey, messages);
-      });
-    },
-    async history(sessionKey, limit, signal) {
-      signal?.throwIfAborted();
-      const result =
-        limit === undefined
-          ? await pool.query<MessageRow>(
-              'SELECT role, content, data, created_at FROM session_messages WHERE session_key = $1 ORDER BY id',
-              [sessionKey],
-            )
-          : await pool.query<MessageRow>(
-              `SELECT role, content, data, created_at FROM
-                 (SELECT id, role, content, data, created_at FROM session_messages WHERE session_key = $1 ORDER BY id DESC LIMIT $2) AS newest
-               ORDER BY id`,
-              [sessionKey, Math.max(0, limit)],
-            );
-      return result.rows.map(toMessage);
+      const rows = messages.map(messageRowValues);
+      await writeMessages(
+        sessionKey,
+        'message_count = message_count + $1, updated_at = $2',
+        [rows.length, now],
+        (client) => insertMessages(client, sessionKey, rows),
+      );
     },
     async replaceHistory(sessionKey, messages, now) {
-      messageColumns(messages);
-      await transaction(pool, async (client) => {
-        const updated = await client.query(
-          'UPDATE sessions SET message_count = $1, updated_at = $2 WHERE session_key = $3',
-          [messages.length, now, sessionKey],
-        );
-        if ((updated.rowCount ?? 0) === 0) throw sessionNotFound(sessionKey, 'sessionKey');
+      const rows = messages.map(messageRowValues);
+      await writeMessages(sessionKey, 'message_count = $1, updated_at = $2', [rows.length, now], async (client) => {
         await client.query('DELETE FROM session_messages WHERE session_key = $1', [sessionKey]);
-        await insertMessages(client, sessionKey, messages);
+        await insertMessages(client, sessionKey, rows);
       });
-    },
-    async list({ kind, updatedSince, ownedBy, agentId, after, limit }, signal) {
-      signal?.throwIfAborted();
-      const params = new Params();
-      const afterCursor: string[] = [];
-      if (after !== undefined) {
-        // Keyset: the rows after the cursor in ORDER BY updated_at DESC, session_key.
-        const [updatedAt, sessionKey] = [params.add(after.updatedAt), params.add(after.sessionKey)];
-        afterCursor.push(`updated_at <= ${updatedAt} AND (updated_at < ${updatedAt} OR session_key > ${sessionKey})`);
-      }
-      const where = buildWhere(params, [
-        ['kind', '=', kind],
-        ['updated_at', '>=', updatedSince],
-        ['owner_id', '=', ownedBy],
-        ['agent_id', '=', agentId],
-        ...afterCursor,
-      ]);
-      const limitSql = limit === undefined ? '' : `LIMIT ${params.add(Math.max(0, limit))}`;
-      const result = await pool.query<SessionRow>(
-        `SELECT ${SESSION_COLUMNS} FROM sessions ${where} ORDER BY updated_at DESC, session_key ${limitSql}`,
-        params.values,
-      );
-      return result.rows.map(toRecord);
-    },
-    async delete(sessionKey) {
-      return ((await pool.query('DELETE FROM sessions WHERE session_key = $1', [sessionKey])).rowCount ?? 0) > 0;
-    },
-    clearMessages: (sessionKey, now) =>
-      transaction(pool, async (client) => {
-        const updated = await client.query(
-          'UPDATE sessions SET message_count = 0, updated_at = $1 WHERE session_key = $2',
-          [now, sessionKey],
-        );
-        if ((updated.rowCount ?? 0) === 0) return 0;
-        return (await client.query('DELETE FROM session_messages WHERE session_key = $1', [sessionKey])).rowCount ?? 0;
-      }),
-    async updateMetadata(sessionKey, metadata, now) {
-      const result = await pool.query('UPDATE sessions SET metadata = $1, updated_at = $2 WHERE session_key = $3', [
-        storedMetadata(metadata),
-        now,
-        sessionKey,
-      ]);
-      return (result.rowCount ?? 0) > 0;
     },
     // One UPDATE adds to the totals in place, so concurrent turns (on any replica) never lose one.
     async recordTurnUsage(sessionKey, { totalTokens, totalCost, stepsExecuted, requestedBy }, now) {

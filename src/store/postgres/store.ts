@@ -1,20 +1,15 @@
 // Opens the PostgreSQL store: a pool, the schema brought up to this build's version (or refused when newer), every port over it.
 import type { Logger } from 'pino';
+import { createSharedPorts } from '../shared/index.js';
 import type { StorePorts } from '../ports/index.js';
-import { createPostgresApprovalPort } from './approval-store.js';
-import { createPostgresAuditPort } from './audit.js';
 import { createPostgresEvidencePort } from './evidence.js';
-import { createPostgresJobPort } from './job-store.js';
-import { createPostgresMediaPort } from './media-store.js';
 import { createPostgresMemoryPort, type PostgresMemoryPortOptions } from './memory-store.js';
 import { assertSchemaSupported, migratePostgres } from './migrate.js';
 import { createPostgresObsPort } from './obs-counters.js';
 import { createPool, type PgPool, type PostgresPoolOptions } from './pool.js';
-import { createPostgresResponsePort } from './response-store.js';
 import { createPostgresRetentionPort } from './retention.js';
-import { createPostgresRunPort } from './run-store.js';
 import { createPostgresSessionPort } from './session-store.js';
-import { createPostgresTokenPort } from './token-store.js';
+import { postgresStoreDb } from './store-db.js';
 
 export interface OpenPostgresStoreOptions extends PostgresPoolOptions {
   /**
@@ -58,17 +53,11 @@ export async function openPostgresStore({
     throw error;
   }
   return {
+    ...createSharedPorts(postgresStoreDb(pool)),
     sessions: createPostgresSessionPort(pool),
-    runs: createPostgresRunPort(pool),
-    tokens: createPostgresTokenPort(pool),
-    responses: createPostgresResponsePort(pool),
-    audit: createPostgresAuditPort(pool),
     evidence: createPostgresEvidencePort(pool),
     obs: createPostgresObsPort(pool),
     memory: createPostgresMemoryPort(pool, memory),
-    approvals: createPostgresApprovalPort(pool),
-    jobs: createPostgresJobPort(pool),
-    media: createPostgresMediaPort(pool),
     retention: createPostgresRetentionPort(pool),
     ping: async () => {
       await pool.query('SELECT 1');

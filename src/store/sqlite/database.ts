@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MIGRATIONS, type Migration } from './migrations.js';
+import { MIGRATIONS, type Migration } from './migrations/index.js';
 
 export type SqliteDatabase = Database.Database;
 

@@ -1,11 +1,10 @@
-// The SQLite EvidencePort: one IMMEDIATE transaction per batch, so trajectory seq allocation holds the write lock.
+// The SQLite EvidencePort's writes: one IMMEDIATE transaction per batch (on the writer thread when the store has one), so
+// trajectory seq allocation holds the write lock; its reads come from the shared layer.
+import { createSessionReads, createWindowReads, sessionStartCells, usageCells } from '../shared/index.js';
 import type { EvidencePort, EvidenceWrite, SessionIndexEnd } from '../ports/evidence.js';
 import type { SqliteDatabase } from './database.js';
 import { createInThreadWriter, type SqlRow, type WriterThread } from './sql-writer.js';
-import { createSqliteSessionReads } from './evidence-sessions.js';
-import { createSqliteWindowReads } from './evidence-window.js';
-
-const dayOf = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);
+import { sqliteStoreDb } from './store-db.js';
 
 /** The statements of a batch, by index; seq is allocated inside the insert, under the batch's write lock. */
 const WRITES = [
@@ -43,14 +42,7 @@ function toRows(batch: readonly EvidenceWrite[]): SqlRow[] {
       if (end !== undefined) startedInBatch.add(entry.traceId);
       rows.push([
         INDEX_START,
-        entry.traceId,
-        entry.sessionKey,
-        entry.agentId,
-        entry.channel,
-        entry.messageId ?? null,
-        entry.rootRunId ?? null,
-        entry.startedAt,
-        dayOf(entry.startedAt),
+        ...sessionStartCells(entry),
         entry.isSynthetic ? 1 : 0,
         end?.endReason ?? null,
         end?.degraded === true ? 1 : 0,
@@ -61,20 +53,7 @@ function toRows(batch: readonly EvidenceWrite[]): SqlRow[] {
       if (!startedInBatch.has(end.traceId))
         rows.push([INDEX_END, end.endReason, end.degraded ? 1 : 0, end.endedAt, end.traceId]);
     } else {
-      const { record } = write;
-      rows.push([
-        USAGE,
-        record.ts,
-        record.agentId,
-        record.sessionKey,
-        record.provider,
-        record.model,
-        record.inputTokens,
-        record.outputTokens,
-        record.cacheReadTokens,
-        record.cacheWriteTokens,
-        record.costUsd,
-      ]);
+      rows.push([USAGE, ...usageCells(write.record)]);
     }
   }
   return rows;
@@ -84,8 +63,8 @@ function toRows(batch: readonly EvidenceWrite[]): SqlRow[] {
 export function createSqliteEvidencePort(db: SqliteDatabase, writers?: WriterThread): EvidencePort {
   const writer = writers?.writer(WRITES) ?? createInThreadWriter(db, WRITES);
   return {
-    ...createSqliteSessionReads(db),
-    ...createSqliteWindowReads(db),
+    ...createSessionReads(sqliteStoreDb(db)),
+    ...createWindowReads(sqliteStoreDb(db)),
     append: (batch) => writer.write(toRows(batch)),
   };
 }

@@ -1,9 +1,9 @@
 // Deleting memory entries on SQLite: one entry, a session's entries with session.reset_conversation's unlink rules, a flush.
 import type { MemoryScope } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
-import { chunks, filterWhere, keyedFilterWhere } from './memory-rows.js';
-import type { VectorLane, VectorStore } from './memory-vectors.js';
-import { inList, type Condition, type WhereClause } from './where.js';
+import { filterWhere, inList, keyedFilterWhere, type WhereClause } from './memory-rows.js';
+import { chunks, type Condition } from '../shared/index.js';
+import type { VectorLane, VectorStore } from './vector-sketch/index.js';
 
 export interface MemoryDeletes {
   delete(id: string, scope: MemoryScope): boolean;
@@ -50,8 +50,8 @@ export function createMemoryDeletes(db: SqliteDatabase, vectors: VectorStore, la
     for (const chunk of chunks([...linked])) {
       orphans.push(
         ...seqsOf(
-          keyedFilterWhere(inList('e.seq', chunk), scope, [
-            { sql: 'NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.observation_seq = e.seq)', values: [] },
+          keyedFilterWhere((params) => params.anyOf('e.seq', chunk), scope, [
+            () => 'NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.observation_seq = e.seq)',
           ]),
         ),
       );

@@ -1,24 +1,12 @@
-// Memory entries on SQLite: insert (with the observation's links and the vector in one transaction) and the reads.
+// Memory entries on SQLite: insert (with the observation's links and the vector in one transaction) and a vector set.
 import { GatewayError } from '../../errors.js';
-import type { EmbeddingVector, MemoryEntry, MemoryFilter, MemoryScope, NewMemoryEntry } from '../ports/index.js';
+import type { EmbeddingVector, MemoryEntry, NewMemoryEntry } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
-import {
-  chunks,
-  createEntryReader,
-  filterWhere,
-  keyedFilterWhere,
-  MEMORY_COLUMNS,
-  type MemoryRow,
-} from './memory-rows.js';
-import type { VectorStore } from './memory-vectors.js';
-import { inList } from './where.js';
+import { insertedEntry, MEMORY_INSERT_COLUMNS, memoryInsertValues, type MemoryInsertValues } from '../shared/index.js';
+import type { VectorStore } from './vector-sketch/index.js';
 
 export interface MemoryEntries {
   insert(entry: NewMemoryEntry, vector?: EmbeddingVector): MemoryEntry;
-  get(id: string, scope: MemoryScope): MemoryEntry | undefined;
-  getMany(ids: readonly string[], scope: MemoryScope): MemoryEntry[];
-  browse(filter: MemoryFilter, offset: number, limit: number): { entries: MemoryEntry[]; total: number };
-  withoutVector(model: string, limit: number): Pick<MemoryEntry, 'id' | 'content'>[];
   setVector(id: string, vector: EmbeddingVector): void;
 }
 
@@ -27,13 +15,8 @@ function invalidDerivedFrom(message: string): GatewayError {
 }
 
 export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): MemoryEntries {
-  const read = createEntryReader(db);
-  const insertRow = db.prepare<
-    [string, string, string, string, string, string, string | null, string | null, number, string],
-    { seq: number }
-  >(
-    `INSERT INTO memory_entries (id, tenant_id, agent_id, content, memory_type, trust_level, source_session_key, owner_id, created_at, metadata)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+  const insertRow = db.prepare<MemoryInsertValues, { seq: number }>(
+    `INSERT INTO memory_entries (${MEMORY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
   );
   const sourceSeq = db
     .prepare<[string, string, string, string | null], number>(
@@ -42,37 +25,11 @@ export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): M
     .pluck();
   const insertLink = db.prepare('INSERT INTO memory_links (observation_seq, source_seq, position) VALUES (?, ?, ?)');
   const seqOf = db.prepare<[string], number>('SELECT seq FROM memory_entries WHERE id = ?').pluck();
-  const withoutVectorRows = db.prepare<[string, number], { id: string; content: string }>(
-    `SELECT e.id, e.content FROM memory_entries e
-     WHERE NOT EXISTS (SELECT 1 FROM memory_vectors v JOIN memory_vector_indexes i ON i.id = v.index_id WHERE v.entry_seq = e.seq AND i.model = ?)
-     ORDER BY e.created_at, e.seq LIMIT ?`,
-  );
-  const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], MemoryRow>>>();
-  const rowsOf = (sql: string, values: readonly unknown[]) => {
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = db.prepare<unknown[], MemoryRow>(sql);
-      statements.set(sql, statement);
-    }
-    return statement.all(...values);
-  };
-
   const insert = db.transaction((entry: NewMemoryEntry, vector: EmbeddingVector | undefined): MemoryEntry => {
     if (entry.memoryType !== 'observation' && entry.derivedFrom.length > 0) {
       throw invalidDerivedFrom('Only observations are derived from other entries');
     }
-    const row = insertRow.get(
-      entry.id,
-      entry.tenantId,
-      entry.agentId,
-      entry.content,
-      entry.memoryType,
-      entry.trustLevel,
-      entry.sourceSessionKey,
-      entry.ownerId ?? null,
-      entry.createdAt,
-      JSON.stringify(entry.metadata),
-    );
+    const row = insertRow.get(...memoryInsertValues(entry));
     if (row === undefined) throw new Error('memory_entries insert returned no seq');
     const derivedFrom = [...new Set(entry.derivedFrom)];
     derivedFrom.forEach((sourceId, position) => {
@@ -83,50 +40,14 @@ export function createMemoryEntries(db: SqliteDatabase, vectors: VectorStore): M
       insertLink.run(row.seq, source, position);
     });
     if (vector !== undefined) vectors.put(row.seq, vector);
-    return {
-      ...entry,
-      ownerId: entry.ownerId ?? null,
-      derivedFrom,
-      lastRecalledAt: null,
-      recallCount: 0,
-      status: 'active',
-    };
+    return insertedEntry(entry, derivedFrom);
   });
-
-  const getMany = (ids: readonly string[], scope: MemoryScope): MemoryEntry[] => {
-    const found = new Map<string, MemoryEntry>();
-    for (const chunk of chunks([...new Set(ids)])) {
-      const where = keyedFilterWhere(inList('e.id', chunk), scope);
-      for (const entry of read(rowsOf(`SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where.sql}`, where.values)))
-        found.set(entry.id, entry);
-    }
-    return ids.flatMap((id) => {
-      const entry = found.get(id);
-      return entry === undefined ? [] : [entry];
-    });
-  };
 
   return {
     insert(entry, vector) {
       if (vector !== undefined) vectors.ensure(vector.model, vector.values.length);
       return insert.immediate(entry, vector);
     },
-    get: (id, scope) => getMany([id], scope)[0],
-    getMany,
-    browse(filter, offset, limit) {
-      const where = filterWhere(filter);
-      const total =
-        db
-          .prepare<unknown[], number>(`SELECT COUNT(*) FROM memory_entries e ${where.sql}`)
-          .pluck()
-          .get(...where.values) ?? 0;
-      const rows = rowsOf(
-        `SELECT ${MEMORY_COLUMNS} FROM memory_entries e ${where.sql} ORDER BY e.created_at DESC, e.seq DESC LIMIT ? OFFSET ?`,
-        [...where.values, limit, offset],
-      );
-      return { entries: read(rows), total };
-    },
-    withoutVector: (model, limit) => withoutVectorRows.all(model, limit),
     setVector(id, vector) {
       vectors.ensure(vector.model, vector.values.length);
       db.transaction(() => {

@@ -3,9 +3,8 @@ import { ownerCondition, passesOwnerCondition, type MemoryFilter, type RankedHit
 import type { SqliteDatabase } from './database.js';
 import { filterWhere } from './memory-rows.js';
 import { wordsOf, type ScopeTermCounts, type TermCounts } from './memory-term-counts.js';
-import type { KnownEntry } from './memory-vectors.js';
+import type { KnownEntry } from './vector-sketch/index.js';
 import type { ReaderThread } from './sql-reader.js';
-import type { SqlValue } from './where.js';
 
 /** Cap on the distinct words taken from one query (outside input). */
 const MAX_QUERY_TERMS = 32;
@@ -97,7 +96,7 @@ function matchesOnlyTheScope(filter: MemoryFilter, exactTokens: boolean, scopeIs
 
 interface LexicalQuery {
   sql: string;
-  values: SqlValue[];
+  values: unknown[];
 }
 
 /** Ranks the matches alone: the scope is confirmed afterwards, entry by entry (`named`). */
@@ -110,7 +109,7 @@ function rankedFirst(match: string, _filter: MemoryFilter, limit: number): Lexic
 
 /** Joins every match to its entry to apply the filter, then ranks what passes. */
 function filteredFirst(match: string, filter: MemoryFilter, limit: number): LexicalQuery {
-  const where = filterWhere(filter, [{ sql: 'memory_fts MATCH ?', values: [match] }]);
+  const where = filterWhere(filter, [(params) => `memory_fts MATCH ${params.add(match)}`]);
   return {
     sql:
       `SELECT e.seq, bm25(memory_fts, 1.0, 0.0) AS rank FROM memory_fts JOIN memory_entries e ON e.seq = memory_fts.rowid ` +
@@ -173,7 +172,7 @@ export function createLexicalLane(
 ): (query: string, filter: MemoryFilter, limit: number) => Promise<RankedHit[]> {
   const named = createNamer(db, known);
   const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], [number, number]>>>();
-  const here = (sql: string, values: readonly SqlValue[]): Float64Array => {
+  const here = (sql: string, values: readonly unknown[]): Float64Array => {
     let statement = statements.get(sql);
     if (statement === undefined) {
       statement = db.prepare<unknown[], [number, number]>(sql).raw();

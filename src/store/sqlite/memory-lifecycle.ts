@@ -1,26 +1,20 @@
 // The memory lifecycle on SQLite: recalls (which promote demoted entries) and the per-agent sweep that demotes and evicts.
-import type { LifecycleOutcome, LifecyclePolicy, MemoryStatus } from '../ports/index.js';
+import type { LifecyclePolicy, MemoryStatus } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import type { MemoryDeletes } from './memory-deletes.js';
-import { chunks } from './memory-rows.js';
-import type { VectorLane, VectorStore } from './memory-vectors.js';
-import { inList } from './where.js';
-
-export type SweepOutcome = LifecycleOutcome & { evictedIds: string[]; demotedIds: string[] };
+import { inList } from './memory-rows.js';
+import type { VectorLane, VectorStore } from './vector-sketch/index.js';
+import { chunks, LAST_USED, sweepOutcome, type SweepOutcome } from '../shared/index.js';
 
 export interface MemoryLifecycle {
   markRecalled(ids: readonly string[], at: number): void;
   sweep(agentId: string, policy: LifecyclePolicy, now: number): SweepOutcome;
-  agentsWithEntries(): string[];
 }
 
 interface Candidate {
   seq: number;
   id: string;
 }
-
-/** When an entry was last of use: its last recall, or its creation when never recalled. */
-const LAST_USED = 'COALESCE(last_recalled_at, created_at)';
 
 export function createMemoryLifecycle(
   db: SqliteDatabase,
@@ -48,7 +42,6 @@ export function createMemoryLifecycle(
        FROM memory_entries WHERE agent_id = ? AND status = 'demoted'
      ) WHERE position > ?`,
   );
-  const agents = db.prepare<[], string>('SELECT DISTINCT agent_id FROM memory_entries ORDER BY agent_id').pluck();
 
   function setStatus(seqs: readonly number[], status: MemoryStatus): void {
     for (const chunk of chunks(seqs)) {
@@ -99,22 +92,11 @@ export function createMemoryLifecycle(
     deletes.deleteSeqs(aged.map((row) => row.seq));
     const crowded = overCap.all(agentId, policy.maxDemotedPerAgent);
     deletes.deleteSeqs(crowded.map((row) => row.seq));
-    const evictedIds = [...aged, ...crowded].map((row) => row.id);
-    const demotedIds = demoting.map((row) => row.id);
-    return {
-      agentId,
-      scanned,
-      promoted,
-      demoted: demotedIds.length,
-      evicted: evictedIds.length,
-      evictedIds,
-      demotedIds,
-    };
+    return sweepOutcome(agentId, { scanned, promoted }, demoting, [...aged, ...crowded]);
   });
 
   return {
     markRecalled: (ids, at) => markRecalled.immediate(ids, at),
     sweep: (agentId, policy, now) => sweep.immediate(agentId, policy, now),
-    agentsWithEntries: () => agents.all(),
   };
 }

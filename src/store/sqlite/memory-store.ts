@@ -2,27 +2,31 @@
 import type { MemoryPort } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
 import { createMemoryDeletes } from './memory-deletes.js';
-import { createEmbeddingCache } from './memory-embedding-cache.js';
 import { createMemoryEntries } from './memory-entries.js';
 import { createLexicalLane } from './memory-lexical.js';
 import { startLexicalCompaction } from './memory-lexical-compaction.js';
 import type { ReaderThread } from './sql-reader.js';
 import { createTermCounts } from './memory-term-counts.js';
 import { createMemoryLifecycle } from './memory-lifecycle.js';
-import { createMemoryStats, createScopeProbe } from './memory-stats.js';
-import { createExactVectorLane } from './memory-vector-exact.js';
-import { createSketchVectorLane } from './memory-vector-sketch.js';
-import { createVectorStore } from './memory-vectors.js';
+import {
+  createEmbeddingCache,
+  createMemoryReads,
+  type EmbeddingCacheSettings,
+  type SqlRunner,
+  type VectorCodec,
+} from '../shared/index.js';
+import { sqliteStoreDb, statementCache } from './store-db.js';
+import {
+  blobValues,
+  createExactVectorLane,
+  createSketchVectorLane,
+  createVectorStore,
+  vectorBlob,
+} from './vector-sketch/index.js';
 
-export interface SqliteMemoryPortOptions {
-  /** Most vectors the embedding cache keeps (least recently used evicted past it). Default 50,000. */
-  embeddingCacheMaxEntries?: number;
-  /** How many cache entries are evicted at once past the cap. Default 500. */
-  embeddingCacheEvictionBatch?: number;
+export interface SqliteMemoryPortOptions extends EmbeddingCacheSettings {
   /** Rank vectors by exact cosine over every stored vector instead of sketches and a rerank (a reference for tests). */
   exactVectorSearch?: boolean;
-  /** The embedding cache's clock (last use), ms since the epoch. */
-  now?: () => number;
 }
 
 export interface SqliteMemoryPort extends MemoryPort {
@@ -30,9 +34,20 @@ export interface SqliteMemoryPort extends MemoryPort {
   readonly vectorSearch: 'sketch' | 'exact';
 }
 
-/** The `memory.embeddingCacheMaxEntries` default, for a store opened without the config (tests, benches). */
-export const DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES = 100_000;
-export const DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH = 500;
+/** Cached vectors are their f32 bytes, as the vector tables keep them. */
+const BLOB_CODEC: VectorCodec = {
+  encode: vectorBlob,
+  decode: (stored) => (Buffer.isBuffer(stored) ? blobValues(stored) : new Float32Array()),
+};
+
+/** The memory reads' statements, kept apart from the shared ports' (a getMany of each length is a statement). */
+function sqliteRunner(db: SqliteDatabase): SqlRunner {
+  const prepare = statementCache(db);
+  return {
+    dialect: 'sqlite',
+    all: async <R>(sql: string, values: readonly unknown[]) => prepare(sql).all(...values) as R[],
+  };
+}
 
 /** With a reader thread, the lexical lane's query runs on it, alongside the vector lane here. */
 export function createSqliteMemoryPort(
@@ -40,13 +55,7 @@ export function createSqliteMemoryPort(
   options: SqliteMemoryPortOptions = {},
   reader?: ReaderThread,
 ): SqliteMemoryPort {
-  const {
-    embeddingCacheMaxEntries = DEFAULT_EMBEDDING_CACHE_MAX_ENTRIES,
-    embeddingCacheEvictionBatch = DEFAULT_EMBEDDING_CACHE_EVICTION_BATCH,
-    exactVectorSearch = false,
-    now = Date.now,
-  } = options;
-  const lane = exactVectorSearch ? createExactVectorLane(db) : createSketchVectorLane(db);
+  const lane = options.exactVectorSearch === true ? createExactVectorLane(db) : createSketchVectorLane(db);
   const vectors = createVectorStore(db, () => lane);
   lane.warm(vectors.allIndexes());
   const entries = createMemoryEntries(db, vectors);
@@ -54,13 +63,8 @@ export function createSqliteMemoryPort(
   const lifecycle = createMemoryLifecycle(db, vectors, lane, deletes);
   const lexical = createLexicalLane(db, createTermCounts(db), (seq) => lane.knownEntry(seq), reader);
   startLexicalCompaction(db);
-  const stats = createMemoryStats(db);
-  const hasEntries = createScopeProbe(db);
-  const cache = createEmbeddingCache(db, {
-    maxEntries: embeddingCacheMaxEntries,
-    evictionBatch: embeddingCacheEvictionBatch,
-    now,
-  });
+  const reads = createMemoryReads(sqliteRunner(db));
+  const cache = createEmbeddingCache(sqliteStoreDb(db), BLOB_CODEC, options);
   /** A write whose transaction failed may have told the lane of changes that did not happen. */
   const keepingLane = <T>(write: () => T): T => {
     try {
@@ -76,12 +80,8 @@ export function createSqliteMemoryPort(
     async insert(entry, vector) {
       return keepingLane(() => entries.insert(entry, vector));
     },
-    async get(id, scope) {
-      return entries.get(id, scope);
-    },
-    async getMany(ids, scope) {
-      return entries.getMany(ids, scope);
-    },
+    get: async (id, scope) => (await reads.getMany([id], scope))[0],
+    getMany: (ids, scope) => reads.getMany(ids, scope),
     async searchLexical(query, filter, limit, signal) {
       signal?.throwIfAborted();
       return lexical(query, filter, limit);
@@ -94,18 +94,14 @@ export function createSqliteMemoryPort(
         .search(index, vector.values, filter, limit)
         .map((hit, position) => ({ id: hit.id, rank: position + 1, score: hit.score }));
     },
-    async withoutVector(model, limit) {
-      return entries.withoutVector(model, limit);
-    },
+    withoutVector: (model, limit) => reads.withoutVector(model, limit),
     async setVector(id, vector) {
       keepingLane(() => entries.setVector(id, vector));
     },
     async markRecalled(ids, at) {
       keepingLane(() => lifecycle.markRecalled(ids, at));
     },
-    async browse(filter, page) {
-      return entries.browse(filter, page.offset, page.limit);
-    },
+    browse: (filter, page) => reads.browse(filter, page.offset, page.limit),
     async delete(id, scope) {
       return keepingLane(() => deletes.delete(id, scope));
     },
@@ -115,26 +111,14 @@ export function createSqliteMemoryPort(
     async flush(scope) {
       return keepingLane(() => deletes.flush(scope));
     },
-    async stats(scope) {
-      return stats(scope);
-    },
-    async hasEntries(scope) {
-      return hasEntries(scope);
-    },
-    async agentsWithEntries() {
-      return lifecycle.agentsWithEntries();
-    },
+    stats: (scope) => reads.stats(scope),
+    hasEntries: (scope) => reads.hasEntries(scope),
+    agentsWithEntries: () => reads.agentsWithEntries(),
     async sweep(agentId, policy, now) {
       return keepingLane(() => lifecycle.sweep(agentId, policy, now));
     },
-    async cachedEmbedding(model, contentHash) {
-      return cache.get(model, contentHash);
-    },
-    async cacheEmbedding(model, contentHash, values) {
-      cache.put(model, contentHash, values);
-    },
-    async embeddingCacheStats() {
-      return cache.stats();
-    },
+    cachedEmbedding: (model, contentHash) => cache.get(model, contentHash),
+    cacheEmbedding: (model, contentHash, values) => cache.put(model, contentHash, values),
+    embeddingCacheStats: () => cache.stats(),
   };
 }

@@ -1,26 +1,10 @@
-// The SQLite ObsPort: channel activity, delivery traces, diagnostic events and health signals in one transaction per batch.
-import type {
-  ChannelActivityRow,
-  ObsCounterTable,
-  ObsPort,
-  ObsWrite,
-  StoredDelivery,
-  StoredDiagnostic,
-} from '../ports/obs.js';
+// The SQLite ObsPort: its batches of channel activity, delivery traces, diagnostic events and health signals written in
+// one transaction each (on the writer thread when the store has one), its reads from the shared layer.
+import { createObsReads, obsCells, type Cell } from '../shared/index.js';
+import type { ObsPort, ObsWrite } from '../ports/obs.js';
 import type { SqliteDatabase } from './database.js';
 import { createInThreadWriter, type SqlRow, type WriterThread } from './sql-writer.js';
-import { createSqliteUsageQueries } from './obs-usage.js';
-import { buildWhere } from './where.js';
-
-const TABLES: Record<ObsCounterTable, string> = {
-  delivery: 'delivery_traces',
-  diagnostics: 'diagnostic_events',
-  channels: 'channel_activity',
-  token_usage: 'token_usage',
-};
-
-const CHANNEL_COLUMNS =
-  'channel_id AS channelId, channel_type AS channelType, last_active_at AS lastActiveAt, messages_sent AS messagesSent, messages_received AS messagesReceived';
+import { sqliteStoreDb } from './store-db.js';
 
 /** The statements of a batch, by index. Channel counts are additive, so writers sharing the table keep each other's counts. */
 const WRITES = [
@@ -33,106 +17,20 @@ const WRITES = [
 ] as const;
 const [DELIVERY, DIAGNOSTIC, SIGNAL, CHANNEL] = [0, 1, 2, 3] as const;
 
-/** A batch as statement rows; every message touches its channel twice, so touches are added up per channel first. */
+/** A batch as statement rows. */
 function toRows(batch: readonly ObsWrite[]): SqlRow[] {
-  const rows: SqlRow[] = [];
-  const channels = new Map<string, { channelType: string; ts: number; sent: number; received: number }>();
-  for (const write of batch) {
-    if (write.type === 'channel') {
-      const { touch } = write;
-      const sum = channels.get(touch.channelId) ?? {
-        channelType: touch.channelType,
-        ts: touch.ts,
-        sent: 0,
-        received: 0,
-      };
-      sum.channelType = touch.channelType;
-      sum.ts = Math.max(sum.ts, touch.ts);
-      if (touch.direction === 'sent') sum.sent += 1;
-      else sum.received += 1;
-      channels.set(touch.channelId, sum);
-    } else if (write.type === 'delivery') {
-      const { row } = write;
-      rows.push([
-        DELIVERY,
-        row.ts,
-        row.channelId,
-        row.channelType,
-        row.sessionKey,
-        row.traceId,
-        row.outcome,
-        row.latencyMs,
-        row.errorKind,
-      ]);
-    } else if (write.type === 'diagnostic') {
-      const { row } = write;
-      rows.push([DIAGNOSTIC, row.ts, row.category, row.kind, row.count, row.severity, row.data]);
-    } else {
-      const { row } = write;
-      rows.push([SIGNAL, row.ts, row.kind, row.agentId, row.rootRunId, row.severity, row.data]);
-    }
-  }
-  for (const [channelId, sum] of channels)
-    rows.push([CHANNEL, channelId, sum.channelType, sum.ts, sum.sent, sum.received]);
-  return rows;
+  const { deliveries, diagnostics, signals, channels } = obsCells(batch);
+  const tagged = (statement: number, rows: Cell[][]): SqlRow[] => rows.map((cells) => [statement, ...cells]);
+  return [
+    ...tagged(DELIVERY, deliveries),
+    ...tagged(DIAGNOSTIC, diagnostics),
+    ...tagged(SIGNAL, signals),
+    ...tagged(CHANNEL, channels),
+  ];
 }
 
 /** Reads run on `db`; writes go through `writers` when given (the store's writer thread), else on `db` itself. */
 export function createSqliteObsPort(db: SqliteDatabase, writers?: WriterThread): ObsPort {
   const writer = writers?.writer(WRITES) ?? createInThreadWriter(db, WRITES);
-  const allChannels = db.prepare<[], ChannelActivityRow>(`SELECT ${CHANNEL_COLUMNS} FROM channel_activity`);
-  const oneChannel = db.prepare<[string], ChannelActivityRow>(
-    `SELECT ${CHANNEL_COLUMNS} FROM channel_activity WHERE channel_id = ?`,
-  );
-  const statsQuery = db.prepare<[], { total: number; successes: number | null; avg_latency: number | null }>(
-    "SELECT COUNT(*) AS total, SUM(outcome = 'success') AS successes, AVG(latency_ms) AS avg_latency FROM delivery_traces",
-  );
-
-  return {
-    ...createSqliteUsageQueries(db),
-    append: (batch) => writer.write(toRows(batch)),
-    async deliveries({ sinceMs, channelId, limit }) {
-      const where = buildWhere([
-        ['ts', '>=', sinceMs],
-        ['channel_id', '=', channelId],
-      ]);
-      return db
-        .prepare<(string | number)[], StoredDelivery>(
-          `SELECT id, ts, channel_id AS channelId, channel_type AS channelType, session_key AS sessionKey, trace_id AS traceId, outcome,
-           latency_ms AS latencyMs, error_kind AS errorKind
-         FROM delivery_traces ${where.sql} ORDER BY ts DESC, id DESC LIMIT ?`,
-        )
-        .all(...where.values, limit);
-    },
-    async deliveryStats() {
-      const row = statsQuery.get();
-      return { total: row?.total ?? 0, successes: row?.successes ?? 0, avgLatencyMs: row?.avg_latency ?? 0 };
-    },
-    async diagnostics({ category, sinceMs, limit }) {
-      const where = buildWhere([
-        ['category', '=', category],
-        ['ts', '>=', sinceMs],
-      ]);
-      const rows = db
-        .prepare<(string | number)[], StoredDiagnostic>(
-          `SELECT id, ts, category, kind, count, severity, data FROM diagnostic_events ${where.sql} ORDER BY ts DESC, id DESC LIMIT ?`,
-        )
-        .all(...where.values, limit);
-      const totals = db
-        .prepare<(string | number)[], { category: string; kind: string; total: number }>(
-          `SELECT category, kind, SUM(count) AS total FROM diagnostic_events ${where.sql} GROUP BY category, kind ORDER BY category, kind`,
-        )
-        .all(...where.values);
-      return { rows, totals };
-    },
-    async channels() {
-      return allChannels.all();
-    },
-    async channel(channelId) {
-      return oneChannel.get(channelId);
-    },
-    async reset(table) {
-      return db.prepare(`DELETE FROM ${TABLES[table]}`).run().changes;
-    },
-  };
+  return { ...createObsReads(sqliteStoreDb(db)), append: (batch) => writer.write(toRows(batch)) };
 }

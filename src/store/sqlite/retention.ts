@@ -7,19 +7,9 @@ import {
   type EvidenceTableSize,
   type RetentionPort,
 } from '../ports/retention.js';
+import { EVIDENCE_TIME_COLUMNS as TIME_COLUMNS } from '../shared/index.js';
 import type { SqliteDatabase } from './database.js';
 import { createInThreadWriter, type WriterThread } from './sql-writer.js';
-
-/** When each table's row was recorded (a turn's start for the session index); every one is indexed. */
-const TIME_COLUMNS: Record<EvidenceTable, string> = {
-  trajectory: 'ts',
-  session_index: 'started_at',
-  token_usage: 'ts',
-  delivery_traces: 'ts',
-  diagnostic_events: 'ts',
-  health_signals: 'ts',
-  audit_log: 'ts',
-};
 
 /** One statement per table, in EVIDENCE_TABLES order: the oldest `limit` rows before the cut-off, found through the time index. */
 const DELETES = EVIDENCE_TABLES.map((table) => {

@@ -1,38 +1,21 @@
 // Session search on SQLite: the user's plain words become an FTS5 query; one best hit per session, best first.
 import type { SessionSearchHit } from '../ports/index.js';
 import type { SqliteDatabase } from './database.js';
-import { parseObject } from './session-rows.js';
-
-interface SearchRow {
-  session_key: string;
-  agent_id: string;
-  metadata: string;
-  snippet: string;
-  rank: number;
-  created_at: number;
-}
+import { searchTerms, toSearchHit, type SearchRow } from '../shared/index.js';
 
 /** Marks the matched terms in search snippets; tokens either side of the match, at most. */
 const SNIPPET_OPEN = '[';
 const SNIPPET_CLOSE = ']';
 const SNIPPET_TOKENS = 16;
-/** Cap on the terms taken from one search query (outside input). */
-const MAX_QUERY_TERMS = 32;
 
 /**
  * Turns the user's plain text into an FTS5 query: every word becomes a quoted term (so FTS5 operators and punctuation in
  * user input cannot cause syntax errors) and all terms must match. Empty when the text has no word.
  */
 export function toFtsQuery(text: string): string {
-  const terms = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
-  return terms
-    .slice(0, MAX_QUERY_TERMS)
+  return searchTerms(text)
     .map((term) => `"${term}"`)
     .join(' ');
-}
-
-function channelTypeOf(metadata: Record<string, unknown>): string | null {
-  return typeof metadata.channelType === 'string' ? metadata.channelType : null;
 }
 
 /** Searches message content for `query`; `ownedBy` limits it to that client's sessions before `limit` counts. */
@@ -67,14 +50,7 @@ export function createSessionSearch(
     const match = toFtsQuery(query);
     if (match === '' || limit <= 0) return [];
     const rows = ownedBy === undefined ? searchAll.all(match, limit) : searchOwned.all(match, ownedBy, limit);
-    return rows.map((row) => ({
-      sessionKey: row.session_key,
-      agentId: row.agent_id,
-      channelType: channelTypeOf(parseObject(row.metadata)),
-      snippet: row.snippet,
-      // Reported higher-is-better: bm25() gives smaller (more negative) values to better matches.
-      score: -row.rank,
-      timestamp: row.created_at,
-    }));
+    // Reported higher-is-better: bm25() gives smaller (more negative) values to better matches.
+    return rows.map((row) => toSearchHit(row, -row.rank));
   };
 }

@@ -2,22 +2,21 @@
 import { pino, type Logger } from 'pino';
 import { isGatewayError, sessionNotFound } from '../../errors.js';
 import type { SessionPort, SessionRecord, TranscriptMessage } from '../ports/index.js';
-import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
 import {
+  createSessionQueries,
   messageRowValues,
   SESSION_COLUMNS,
   storedMetadata,
-  toMessage,
-  toRecord,
-  type MessageRow,
+  toSessionRecord,
   type MessageRowValues,
   type SessionRow,
-} from './session-rows.js';
+} from '../shared/index.js';
 import { createSessionSearch } from './session-search.js';
 import { DEFAULT_SESSION_WRITE_LIMITS, type SessionWriteLimits } from './session-write-limits.js';
 import { createSessionWriteQueue, type SessionWriteQueue } from './session-write-queue.js';
 import { createSessionWrites } from './session-writes.js';
+import { sqliteStoreDb } from './store-db.js';
 
 export interface SqliteSessionPortOptions {
   /** Where a queued write that could not be stored is reported (session keys and counts, never bodies). */
@@ -87,20 +86,8 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
   );
   const setCount = db.prepare('UPDATE sessions SET message_count = ?, updated_at = ? WHERE session_key = ?');
   const deleteMessages = db.prepare('DELETE FROM session_messages WHERE session_key = ?');
-  const allMessages = db.prepare<[string], MessageRow>(
-    'SELECT role, content, data, created_at FROM session_messages WHERE session_key = ? ORDER BY id',
-  );
-  const newestMessages = db.prepare<[string, number], MessageRow>(
-    `SELECT role, content, data, created_at FROM
-       (SELECT id, role, content, data, created_at FROM session_messages WHERE session_key = ? ORDER BY id DESC LIMIT ?)
-     ORDER BY id`,
-  );
-  const deleteSession = db.prepare('DELETE FROM sessions WHERE session_key = ?');
-  const setMetadata = db.prepare('UPDATE sessions SET metadata = ?, updated_at = ? WHERE session_key = ?');
   const search = createSessionSearch(db);
-
-  // One prepared statement per filter combination (at most 64), built on first use.
-  const listStatements = new Map<string, Statement<(string | number)[], SessionRow>>();
+  const shared = createSessionQueries(sqliteStoreDb(db));
 
   /** Writes the queue when it holds a write of this session: a read of one session depends on nothing else queued. */
   function settle(sessionKey: string): void {
@@ -117,12 +104,6 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
     writes.insertMessages(sessionKey, messages.map(messageRowValues));
     setCount.run(messages.length, now, sessionKey);
   });
-  const clearTx = db.transaction((sessionKey: string, now: number): number => {
-    if (exists.get(sessionKey) === undefined) return 0;
-    const deleted = deleteMessages.run(sessionKey).changes;
-    setCount.run(0, now, sessionKey);
-    return deleted;
-  });
   const createTx = db.transaction((session: Omit<SessionRecord, 'messageCount' | 'updatedAt'>) => {
     const inserted = insertSession.run(
       session.sessionKey,
@@ -136,21 +117,20 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
     );
     const row = selectOne.get(session.sessionKey);
     if (row === undefined) throw sessionNotFound(session.sessionKey, 'sessionKey');
-    return { session: toRecord(row), created: inserted.changes > 0 };
+    return { session: toSessionRecord(row), created: inserted.changes > 0 };
   });
 
   return {
     flush: () => queue.flush(),
     async get(sessionKey) {
       settle(sessionKey);
-      const row = selectOne.get(sessionKey);
-      return row === undefined ? undefined : toRecord(row);
+      return shared.get(sessionKey);
     },
     async ensure(session) {
       settle(session.sessionKey);
       // An existing session (every turn after the first) is one read, no write transaction.
       const row = selectOne.get(session.sessionKey);
-      return row === undefined ? createTx(session) : { session: toRecord(row), created: false };
+      return row === undefined ? createTx(session) : { session: toSessionRecord(row), created: false };
     },
     async append(sessionKey, messages, now) {
       const rows = messages.map(messageRowValues);
@@ -160,65 +140,28 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
     async history(sessionKey, limit, signal) {
       signal?.throwIfAborted();
       settle(sessionKey);
-      const rows =
-        limit === undefined ? allMessages.all(sessionKey) : newestMessages.all(sessionKey, Math.max(0, limit));
-      return rows.map(toMessage);
+      return shared.history(sessionKey, limit);
     },
     async replaceHistory(sessionKey, messages, now) {
       queue.flush();
       replaceTx(sessionKey, messages, now);
     },
-    async list({ kind, updatedSince, ownedBy, agentId, after, limit }, signal) {
-      signal?.throwIfAborted();
+    async list(filter, signal) {
       queue.flush();
-      const where: string[] = [];
-      const args: (string | number)[] = [];
-      if (kind !== undefined) {
-        where.push('kind = ?');
-        args.push(kind);
-      }
-      if (updatedSince !== undefined) {
-        where.push('updated_at >= ?');
-        args.push(updatedSince);
-      }
-      if (ownedBy !== undefined) {
-        where.push('owner_id = ?');
-        args.push(ownedBy);
-      }
-      if (agentId !== undefined) {
-        where.push('agent_id = ?');
-        args.push(agentId);
-      }
-      if (after !== undefined) {
-        // Keyset: the rows after the cursor in ORDER BY updated_at DESC, session_key; an index range, never an OFFSET scan.
-        // Written with a plain `updated_at <= ?` bound so SQLite walks the index range (an OR of two ranges sorts them all).
-        where.push('updated_at <= ? AND (updated_at < ? OR session_key > ?)');
-        args.push(after.updatedAt, after.updatedAt, after.sessionKey);
-      }
-      const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
-      const limitClause = limit === undefined ? '' : 'LIMIT ?';
-      if (limit !== undefined) args.push(Math.max(0, limit));
-      const sql = `SELECT ${SESSION_COLUMNS} FROM sessions ${clause} ORDER BY updated_at DESC, session_key ${limitClause}`;
-      let statement = listStatements.get(sql);
-      if (statement === undefined) {
-        statement = db.prepare<(string | number)[], SessionRow>(sql);
-        listStatements.set(sql, statement);
-      }
-      return statement.all(...args).map(toRecord);
+      return shared.list(filter, signal);
     },
     async delete(sessionKey) {
       queue.flush();
-      // The FTS rows follow the message rows through the AFTER DELETE trigger, which also fires for the cascade.
-      return deleteSession.run(sessionKey).changes > 0;
+      return shared.delete(sessionKey);
     },
     async clearMessages(sessionKey, now) {
       queue.flush();
-      return clearTx(sessionKey, now);
+      return shared.clearMessages(sessionKey, now);
     },
     // Not queued: it runs once per compaction, not per turn, and its answer must come from the row itself.
     async updateMetadata(sessionKey, metadata, now) {
       queue.flush();
-      return setMetadata.run(storedMetadata(metadata), now, sessionKey).changes > 0;
+      return shared.updateMetadata(sessionKey, metadata, now);
     },
     async recordTurnUsage(sessionKey, usage, now) {
       if (!isKnown(sessionKey)) return false;

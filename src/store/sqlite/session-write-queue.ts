@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import { isGatewayError } from '../../errors.js';
 import type { TurnUsage } from '../ports/index.js';
-import type { MessageRowValues } from './session-rows.js';
+import type { MessageRowValues } from '../shared/index.js';
 import type { SessionWriteLimits } from './session-write-limits.js';
 
 export type QueuedSessionWrite =

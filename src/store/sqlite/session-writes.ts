@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { sessionNotFound } from '../../errors.js';
 import type { SqliteDatabase } from './database.js';
-import type { MessageRowValues } from './session-rows.js';
+import type { MessageRowValues } from '../shared/index.js';
 import type { QueuedSessionWrite } from './session-write-queue.js';
 
 export interface SessionWrites {

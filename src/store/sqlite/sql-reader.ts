@@ -1,6 +1,5 @@
 // Runs read-only queries on a reader thread with its own connection to the file, so one query (the memory search's
 // lexical lane) runs while this thread does other work (its vector lane). The thread starts at its first use.
-import type { SqlValue } from './sql-writer.js';
 import { startSqliteThread, type SqliteThread } from './sqlite-thread.js';
 
 /** Statements the thread keeps prepared; past it, it starts over (queries come in a few shapes). */
@@ -46,7 +45,7 @@ export interface ReaderThread {
    * query, fails this one, or has not answered within `stallMs` (READER_STALL_MS). A busy thread would make the query
    * wait for the one before it, while this thread can run it now; a query is never run twice, except after a stall.
    */
-  numbers(sql: string, values: readonly SqlValue[], runHere: () => Float64Array): Promise<Float64Array>;
+  numbers(sql: string, values: readonly unknown[], runHere: () => Float64Array): Promise<Float64Array>;
   close(): Promise<void>;
 }
 

@@ -1,21 +1,16 @@
 // Opens the SQLite file (migrating it) and builds every port over it, evidence and obs writes on a writer thread.
 import type { Logger } from 'pino';
+import { createSharedPorts } from '../shared/index.js';
 import type { StorePorts } from '../ports/index.js';
-import { createSqliteApprovalPort } from './approval-store.js';
-import { createSqliteAuditPort } from './audit.js';
 import { openDatabase } from './database.js';
 import { createSqliteEvidencePort } from './evidence.js';
 import { createSqliteMemoryPort, type SqliteMemoryPortOptions } from './memory-store.js';
-import { createSqliteJobPort } from './job-store.js';
-import { createSqliteMediaPort } from './media-store.js';
 import { createSqliteObsPort } from './obs-counters.js';
-import { createSqliteResponsePort } from './response-store.js';
 import { createSqliteRetentionPort } from './retention.js';
-import { createSqliteRunPort } from './run-store.js';
 import { createSqliteSessionPort } from './session-store.js';
 import { createReaderThread } from './sql-reader.js';
 import { createWriterThread } from './sql-writer.js';
-import { createSqliteTokenPort } from './token-store.js';
+import { sqliteStoreDb } from './store-db.js';
 
 export interface OpenSqliteStoreOptions {
   path: string;
@@ -37,17 +32,11 @@ export function openSqliteStore({ path, log, memory = {} }: OpenSqliteStoreOptio
   const reader = path === ':memory:' ? undefined : createReaderThread(path);
   const sessions = createSqliteSessionPort(db, log === undefined ? {} : { log });
   return {
+    ...createSharedPorts(sqliteStoreDb(db)),
     sessions,
-    runs: createSqliteRunPort(db),
-    tokens: createSqliteTokenPort(db),
-    responses: createSqliteResponsePort(db),
-    audit: createSqliteAuditPort(db),
     evidence: createSqliteEvidencePort(db, writers),
     obs: createSqliteObsPort(db, writers),
     memory: createSqliteMemoryPort(db, memory, reader),
-    approvals: createSqliteApprovalPort(db),
-    jobs: createSqliteJobPort(db),
-    media: createSqliteMediaPort(db),
     retention: createSqliteRetentionPort(db, writers),
     // The session port's queued appends and usage are written before the file is closed.
     async close() {

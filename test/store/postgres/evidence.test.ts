@@ -1,10 +1,11 @@
 // The PostgreSQL EvidencePort: the shared conformance and report-read cases on a throwaway server, a second pool as the second writer.
+import { createRunPort } from '../../../src/store/shared/index.js';
 import {
   createPool,
   createPostgresEvidencePort,
   createPostgresObsPort,
-  createPostgresRunPort,
   type PgPool,
+  postgresStoreDb,
 } from '../../../src/store/postgres/index.js';
 import { evidenceReadsCases } from '../evidence-reads.cases.js';
 import { evidencePortCases } from '../evidence.cases.js';
@@ -38,7 +39,7 @@ postgresCases<PgPool>(
   (backend, open) =>
     evidenceReadsCases(backend, async () => {
       const fixture = await open();
-      const runs = createPostgresRunPort(fixture.port);
+      const runs = createRunPort(postgresStoreDb(fixture.port));
       const obs = createPostgresObsPort(fixture.port);
       return {
         port: createPostgresEvidencePort(fixture.port),

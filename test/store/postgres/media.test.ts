@@ -1,6 +1,7 @@
 // The PostgreSQL MediaPort: the shared conformance cases against a fresh database on a throwaway server.
-import { createPostgresMediaPort } from '../../../src/store/postgres/index.js';
+import { createMediaPort } from '../../../src/store/shared/index.js';
+import { postgresStoreDb, type PgPool } from '../../../src/store/postgres/index.js';
 import { mediaPortCases } from '../media.cases.js';
 import { postgresCases } from './fixture.js';
 
-postgresCases('MediaPort', mediaPortCases, createPostgresMediaPort);
+postgresCases('MediaPort', mediaPortCases, (pool: PgPool) => createMediaPort(postgresStoreDb(pool)));

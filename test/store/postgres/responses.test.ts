@@ -1,6 +1,7 @@
 // The PostgreSQL ResponsePort: the shared conformance cases against a fresh database on a throwaway server.
-import { createPostgresResponsePort } from '../../../src/store/postgres/index.js';
+import { createResponsePort } from '../../../src/store/shared/index.js';
+import { postgresStoreDb, type PgPool } from '../../../src/store/postgres/index.js';
 import { responsePortCases } from '../responses.cases.js';
 import { postgresCases } from './fixture.js';
 
-postgresCases('ResponsePort', responsePortCases, createPostgresResponsePort);
+postgresCases('ResponsePort', responsePortCases, (pool: PgPool) => createResponsePort(postgresStoreDb(pool)));

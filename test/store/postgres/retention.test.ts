@@ -1,10 +1,11 @@
 // The PostgreSQL RetentionPort: the shared conformance cases on a throwaway server.
+import { createAuditPort } from '../../../src/store/shared/index.js';
 import {
-  createPostgresAuditPort,
   createPostgresEvidencePort,
   createPostgresObsPort,
   createPostgresRetentionPort,
   type PgPool,
+  postgresStoreDb,
 } from '../../../src/store/postgres/index.js';
 import { retentionPortCases } from '../retention.cases.js';
 import { postgresCases } from './fixture.js';
@@ -18,7 +19,7 @@ postgresCases<PgPool>(
         port: createPostgresRetentionPort(fixture.port),
         evidence: createPostgresEvidencePort(fixture.port),
         obs: createPostgresObsPort(fixture.port),
-        audit: createPostgresAuditPort(fixture.port),
+        audit: createAuditPort(postgresStoreDb(fixture.port)),
         close: fixture.close,
       };
     }),

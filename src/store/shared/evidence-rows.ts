@@ -1,0 +1,80 @@
+// The evidence tables' columns as the EvidencePort names them, and their rows converted to its records.
+import type { SessionIndexRow, StoredHealthSignal, StoredTrajectory } from '../ports/evidence.js';
+import { isSet } from './store-db.js';
+import type { Flag } from './tables.js';
+
+/** A JSON text column parsed to an object; malformed or non-object JSON reads as an empty object. */
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? Object.fromEntries(Object.entries(parsed))
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+export const INDEX_COLUMNS = [
+  'trace_id as traceId',
+  'session_key as sessionKey',
+  'agent_id as agentId',
+  'channel',
+  'message_id as messageId',
+  'root_run_id as rootRunId',
+  'end_reason as endReason',
+  'degraded',
+  'started_at as startedAt',
+  'ended_at as endedAt',
+  'day',
+  'synthetic',
+] as const;
+
+type IndexRaw = Omit<SessionIndexRow, 'degraded' | 'isSynthetic'> & { degraded: Flag; synthetic: Flag };
+
+export const toIndexRow = ({ synthetic, degraded, ...rest }: IndexRaw): SessionIndexRow => ({
+  ...rest,
+  degraded: isSet(degraded),
+  isSynthetic: isSet(synthetic),
+});
+
+/** Selected from `trajectory as t`. */
+export const TRAJECTORY_COLUMNS = [
+  't.session_key as sessionKey',
+  't.trace_id as traceId',
+  't.seq',
+  't.ts',
+  't.kind',
+  't.data',
+] as const;
+
+export const toTrajectory = <T extends Omit<StoredTrajectory, 'data'> & { data: string }>({
+  data,
+  ...rest
+}: T): Omit<T, 'data'> & { data: Record<string, unknown> } => ({ ...rest, data: parseObject(data) });
+
+export const RUN_COLUMNS = [
+  'run_id as runId',
+  'root_run_id as rootRunId',
+  'parent_key as parentKey',
+  'session_key as sessionKey',
+  'agent_id as agentId',
+  'status',
+  'started_at as startedAt',
+  'cost_usd as costUsd',
+] as const;
+
+export const SIGNAL_COLUMNS = [
+  'id',
+  'ts',
+  'kind',
+  'agent_id as agentId',
+  'root_run_id as rootRunId',
+  'severity',
+  'data',
+] as const;
+
+export const toSignal = (row: Omit<StoredHealthSignal, 'data'> & { data: string }): StoredHealthSignal => ({
+  ...row,
+  data: parseObject(row.data),
+});

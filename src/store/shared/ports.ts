@@ -1,0 +1,24 @@
+// The CRUD ports written once on Kysely, over one database of either dialect.
+import type { StorePorts } from '../ports/index.js';
+import { createApprovalPort } from './approvals.js';
+import { createAuditPort } from './audit.js';
+import { createJobPort } from './jobs.js';
+import { createMediaPort } from './media.js';
+import { createResponsePort } from './responses.js';
+import { createRunPort } from './runs.js';
+import type { StoreDb } from './store-db.js';
+import { createTokenPort } from './tokens.js';
+
+export type SharedPorts = Pick<StorePorts, 'runs' | 'tokens' | 'responses' | 'audit' | 'approvals' | 'jobs' | 'media'>;
+
+export function createSharedPorts(store: StoreDb): SharedPorts {
+  return {
+    runs: createRunPort(store),
+    tokens: createTokenPort(store),
+    responses: createResponsePort(store),
+    audit: createAuditPort(store),
+    approvals: createApprovalPort(store),
+    jobs: createJobPort(store),
+    media: createMediaPort(store),
+  };
+}

@@ -1,0 +1,84 @@
+// The SessionPort's calls that are neither its appends nor text search, on both dialects: a session and its transcript
+// read, the keyset-paged list, delete, clearing a transcript and replacing metadata. Each backend's port runs them
+// (SQLite's after writing its queue).
+import type { SessionPort } from '../ports/index.js';
+import { storedMetadata, toMessage, toSessionRecord } from './session-rows.js';
+import { first, prepared, type StoreDb } from './store-db.js';
+
+export type SessionQueries = Pick<
+  SessionPort,
+  'get' | 'history' | 'list' | 'delete' | 'clearMessages' | 'updateMetadata'
+>;
+
+export function createSessionQueries(store: StoreDb): SessionQueries {
+  const { db } = store;
+  // On a turn's path (every turn reads its session and transcript): compiled once.
+  const byKey = prepared(({ key }: { key: string }) =>
+    db.selectFrom('sessions').selectAll().where('session_key', '=', key),
+  );
+  const columns = ['role', 'content', 'data', 'created_at'] as const;
+  const ofSession = (key: string) => db.selectFrom('session_messages').where('session_key', '=', key);
+  const allMessages = prepared(({ key }: { key: string }) => ofSession(key).select(columns).orderBy('id'));
+  const newestMessages = prepared(({ key, limit }: { key: string; limit: number }) =>
+    db
+      .selectFrom(
+        ofSession(key)
+          .select(['id', ...columns])
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .as('newest'),
+      )
+      .select(columns)
+      .orderBy('id'),
+  );
+  return {
+    async get(sessionKey) {
+      const row = await first(store, byKey({ key: sessionKey }));
+      return row === undefined ? undefined : toSessionRecord(row);
+    },
+    async history(sessionKey, limit, signal) {
+      signal?.throwIfAborted();
+      const rows = await store.rows(
+        limit === undefined
+          ? allMessages({ key: sessionKey })
+          : newestMessages({ key: sessionKey, limit: Math.max(0, limit) }),
+      );
+      return rows.map(toMessage);
+    },
+    async list({ kind, updatedSince, ownedBy, agentId, after, limit }, signal) {
+      signal?.throwIfAborted();
+      let query = db.selectFrom('sessions').selectAll();
+      if (kind !== undefined) query = query.where('kind', '=', kind);
+      if (updatedSince !== undefined) query = query.where('updated_at', '>=', updatedSince);
+      if (ownedBy !== undefined) query = query.where('owner_id', '=', ownedBy);
+      if (agentId !== undefined) query = query.where('agent_id', '=', agentId);
+      // Keyset: the rows after the cursor in ORDER BY updated_at DESC, session_key; an index range, never an OFFSET
+      // scan. The plain `updated_at <=` bound lets SQLite walk one index range (an OR of two ranges sorts them all).
+      if (after !== undefined)
+        query = query
+          .where('updated_at', '<=', after.updatedAt)
+          .where((eb) => eb.or([eb('updated_at', '<', after.updatedAt), eb('session_key', '>', after.sessionKey)]));
+      query = query.orderBy('updated_at', 'desc').orderBy('session_key');
+      const rows = await store.rows(limit === undefined ? query : query.limit(Math.max(0, limit)));
+      return rows.map(toSessionRecord);
+    },
+    // The transcript goes with the session (ON DELETE CASCADE; SQLite's full-text rows by their delete trigger).
+    delete: async (sessionKey) =>
+      (await store.changes(db.deleteFrom('sessions').where('session_key', '=', sessionKey))) > 0,
+    // The session row first: PostgreSQL's row lock orders this after the session's other writes.
+    async clearMessages(sessionKey, now) {
+      const [, deleted] = await store.atomic([
+        db.updateTable('sessions').set({ message_count: 0, updated_at: now }).where('session_key', '=', sessionKey),
+        db.deleteFrom('session_messages').where('session_key', '=', sessionKey),
+      ]);
+      return deleted ?? 0;
+    },
+    async updateMetadata(sessionKey, metadata, now) {
+      const update = db
+        .updateTable('sessions')
+        .set({ metadata: storedMetadata(metadata), updated_at: now })
+        .where('session_key', '=', sessionKey);
+      return (await store.changes(update)) > 0;
+    },
+  };
+}

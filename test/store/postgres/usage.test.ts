@@ -1,0 +1,18 @@
+// The PostgreSQL ObsPort's token-usage reads on a throwaway server.
+import { createPostgresEvidencePort, createPostgresObsPort, type PgPool } from '../../../src/store/postgres/index.js';
+import { usageReadsCases } from '../usage.cases.js';
+import { postgresCases } from './fixture.js';
+
+postgresCases<PgPool>(
+  'ObsPort usage reads',
+  (backend, open) =>
+    usageReadsCases(backend, async () => {
+      const fixture = await open();
+      return {
+        evidence: createPostgresEvidencePort(fixture.port),
+        obs: createPostgresObsPort(fixture.port),
+        close: fixture.close,
+      };
+    }),
+  (pool) => pool,
+);
