@@ -1,50 +1,38 @@
 // The shared store layer: one Kysely implementation of each CRUD port for both dialects (store/sqlite and store/postgres
 // hand it a StoreDb over their connection), and what both backends' hand-written memory and session SQL shares: row
 // mapping, the WHERE builder, the reads that rank nothing. The shared migrations have their own door (migrations/).
-export type { Dialect, StoreDb } from './store-db.js';
-export { EVIDENCE_TIME_COLUMNS, type Flag, type Tables } from './tables.js';
+export type { StoreDb } from './store-db.js';
+export { EVIDENCE_TIME_COLUMNS, type Tables } from './tables.js';
 export { createApprovalPort } from './approvals.js';
 export { createAuditPort } from './audit.js';
-export { obsCells, sessionStartCells, usageCells, type Cell, type ObsCells } from './batch-cells.js';
+export { obsCells, sessionStartCells, usageCells, type Cell } from './batch-cells.js';
 export { createSessionReads } from './evidence-sessions.js';
 export { compileTraceWhere, createWindowReads } from './evidence-window.js';
 export { createJobPort } from './jobs.js';
 export { createMediaPort } from './media.js';
-export { chunks, createMemoryReads, type MemoryReads, type SqlRunner } from './memory-reads.js';
+export { chunks, createMemoryReads, type SqlRunner } from './memory-reads.js';
 export { createEmbeddingCache, type EmbeddingCacheSettings, type VectorCodec } from './memory-embedding-cache.js';
 export {
-  inIdOrder,
   insertedEntry,
   LAST_USED,
-  LINKS_ORDER,
-  LINKS_SELECT,
-  MEMORY_COLUMNS,
   MEMORY_INSERT_COLUMNS,
   memoryInsertValues,
   type MemoryInsertValues,
-  observationSeqs,
   sweepOutcome,
-  toEntries,
-  toMemoryStats,
-  type MemoryRow,
   type SweepOutcome,
-  type TypeCountRow,
 } from './memory-rows.js';
 export { createObsReads } from './obs-reads.js';
-export { createSharedPorts, type SharedPorts } from './ports.js';
+export { createSharedPorts } from './ports.js';
 export {
   messageRowValues,
-  parseJsonObject,
   SESSION_COLUMNS,
   storedMetadata,
-  toMessage,
   toSessionRecord,
-  type MessageRow,
   type MessageRowValues,
   type SessionRow,
 } from './session-rows.js';
 export { searchTerms, toSearchHit, type SearchRow } from './session-search.js';
-export { createSessionQueries, type SessionQueries } from './sessions.js';
+export { createSessionQueries } from './sessions.js';
 export { createResponsePort } from './responses.js';
 export { buildWhere, memoryFilterConditions, Params, type Condition, type SqlScalar } from './sql-where.js';
 export { createRunPort } from './runs.js';

@@ -39,8 +39,6 @@ const VECTOR_MODEL = {
 
 const POSTGRES_RELATIONS = ['memory_entries', 'memory_links', 'memory_vectors', 'memory_embedding_cache'];
 
-export type MemoryReads = ReturnType<typeof createMemoryReads>;
-
 export function createMemoryReads(runner: SqlRunner) {
   const { dialect } = runner;
   const vectorModel = VECTOR_MODEL[dialect];
