@@ -8,7 +8,7 @@ import type { ApprovalsConfig } from '../config/index.js';
 import type { Instances } from '../coordination/index.js';
 import { approvalAlreadyResolved, approvalNotFound } from '../errors.js';
 import type { AuditInput } from '../obs/index.js';
-import type { ApprovalPort, ApprovalRequestRecord } from '../store/ports/index.js';
+import type { ApprovalPort, ApprovalRequestRecord } from '../store/index.js';
 import { requiresApproval } from './approval-rules.js';
 import { argsDigest } from './args-digest.js';
 import { createDenialCounter, type DenialBreaker } from './denial-breaker.js';

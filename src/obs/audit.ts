@@ -2,11 +2,11 @@
 import type { EventBus, AuditEvent } from '../events/index.js';
 import type { Logger } from 'pino';
 import type { AuditedCall } from '../rpc/index.js';
-import type { AuditFilter, AuditPort, AuditRow } from '../store/ports/index.js';
+import type { AuditFilter, AuditPort, AuditRow } from '../store/index.js';
 import { createBatchQueue } from './batch-queue.js';
 import { scrubObject } from './scrub.js';
 
-export type { AuditRow } from '../store/ports/index.js';
+export type { AuditRow } from '../store/index.js';
 
 export interface AuditInput {
   tenantId?: string;

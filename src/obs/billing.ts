@@ -1,6 +1,6 @@
 // Billing from recorded token usage. The recorder's buffer (the current run's unflushed calls) is flushed before
 // every read, so each call is counted exactly once: in-memory data and stored history are the same table.
-import type { ObsPort, UsageGroup } from '../store/ports/index.js';
+import type { ObsPort, UsageGroup } from '../store/index.js';
 import { round } from './evidence/read.js';
 import { cacheSavingsUsd, type PriceLookup } from './pricing.js';
 

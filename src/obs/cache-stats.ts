@@ -1,5 +1,5 @@
 // Prompt-cache statistics from recorded token usage: a call that read cached tokens is a hit, any other call a miss.
-import type { ObsPort } from '../store/ports/index.js';
+import type { ObsPort } from '../store/index.js';
 import { round } from './evidence/read.js';
 import { cacheSavingsUsd, type PriceLookup } from './pricing.js';
 

@@ -1,6 +1,6 @@
 // Channel activity (spec ChannelActivity): counted from message:received/sent, added up by the obs port in batches.
 import type { EventBus, EventMap } from '../events/index.js';
-import type { ObsPort, ObsWrite } from '../store/ports/index.js';
+import type { ObsPort, ObsWrite } from '../store/index.js';
 import type { BatchQueue } from './batch-queue.js';
 
 export interface ChannelActivity {

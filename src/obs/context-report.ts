@@ -1,5 +1,5 @@
 // obs.context.dag and obs.context.pipeline, read from the turn loop's context_budget trajectory records.
-import type { EvidencePort } from '../store/ports/index.js';
+import type { EvidencePort } from '../store/index.js';
 import { TRAJECTORY_KIND } from './evidence/kinds.js';
 import { compareText, count, str, type Data } from './evidence/read.js';
 

@@ -1,5 +1,5 @@
 // Delivery traces: one row per reply delivered (or not) to a channel, recorded by the turn that sent it; recent list and totals.
-import type { ObsPort, ObsWrite } from '../store/ports/index.js';
+import type { ObsPort, ObsWrite } from '../store/index.js';
 import type { BatchQueue } from './batch-queue.js';
 
 /** Decided here (spec: "DeliveryTrace field list: not shown"). */

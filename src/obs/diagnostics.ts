@@ -1,6 +1,6 @@
 // Diagnostic events (category, kind, count; scrubbed data) from the bus or direct calls, batched to the obs port for obs.diagnostics.
 import type { EventBus, EventName } from '../events/index.js';
-import type { ObsPort, ObsWrite } from '../store/ports/index.js';
+import type { ObsPort, ObsWrite } from '../store/index.js';
 import type { BatchQueue } from './batch-queue.js';
 import { SEVERITIES, type Severity } from './evidence/kinds.js';
 import { oneOf, parseData } from './evidence/read.js';

@@ -1,5 +1,5 @@
 // Records fleet health signals (posture rows, voice, authoring, orchestrate, cron wake-gate, autonomy, lifecycle) through the obs port.
-import type { ObsWrite } from '../store/ports/index.js';
+import type { ObsWrite } from '../store/index.js';
 import type { BatchQueue } from './batch-queue.js';
 import { SEVERITIES, SIGNAL_KIND, type Severity, type SignalKind } from './evidence/kinds.js';
 import { scrubObject } from './scrub.js';

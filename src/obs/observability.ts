@@ -1,7 +1,7 @@
 // Builds the observability services over the storage ports and event bus: recorders, queries, reports and resets.
 import type { EventBus, ResetCounts } from '../events/index.js';
 import type { Logger } from 'pino';
-import type { AuditPort, EvidencePort, ObsPort, ObsWrite, RetentionPort } from '../store/ports/index.js';
+import type { AuditPort, EvidencePort, ObsPort, ObsWrite, RetentionPort } from '../store/index.js';
 import { createBatchQueue } from './batch-queue.js';
 import { createAuditLog, type AuditLog } from './audit.js';
 import { createBilling, type Billing } from './billing.js';

@@ -6,10 +6,10 @@ import type {
   SessionIndexStart,
   TrajectoryRecord,
   UsageRecord,
-} from '../store/ports/index.js';
+} from '../store/index.js';
 import { createBatchQueue } from './batch-queue.js';
 
-export type { SessionIndexStart, TrajectoryRecord, UsageRecord } from '../store/ports/index.js';
+export type { SessionIndexStart, TrajectoryRecord, UsageRecord } from '../store/index.js';
 
 export interface Recorder {
   trajectory(record: TrajectoryRecord): void;

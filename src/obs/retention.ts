@@ -1,7 +1,7 @@
 // The evidence retention sweep (obs.retentionDays): every hour, evidence recorded before the window is deleted, table by
 // table, a small batch per transaction so the store's writer is never held for long; obs.storage.stats reports it.
 import type { Logger } from 'pino';
-import { EVIDENCE_TABLES, type EvidenceTable, type RetentionPort, type StorageSize } from '../store/ports/index.js';
+import { EVIDENCE_TABLES, type EvidenceTable, type RetentionPort, type StorageSize } from '../store/index.js';
 
 const DAY_MS = 86_400_000;
 /** Time between the end of one sweep and the start of the next. */

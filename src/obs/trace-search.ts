@@ -1,5 +1,5 @@
 // obs.trace.search: the last two days of session-index rows, filtered, newest first within each day.
-import type { EvidencePort } from '../store/ports/index.js';
+import type { EvidencePort } from '../store/index.js';
 import type { SessionIndexEvidence } from './evidence/records.js';
 import { parseSince, parseWhere } from './where-filter.js';
 

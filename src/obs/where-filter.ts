@@ -7,7 +7,7 @@
 //
 //   where: "agentId = default and endReason != completed and sessionKey ~ 'alice'"
 import { invalidParams } from '../errors.js';
-import type { TraceCondition, TraceFlagField, TraceTextField } from '../store/ports/index.js';
+import type { TraceCondition, TraceFlagField, TraceTextField } from '../store/index.js';
 
 const TEXT_FIELDS: readonly TraceTextField[] = [
   'agentId',

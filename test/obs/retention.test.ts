@@ -2,7 +2,7 @@
 // window go, newer ones stay, reports on recent activity read the same before and after, the setting is read at every
 // sweep, 0 keeps everything, only the holder of the lease sweeps, and obs.storage.stats reports sizes and the last sweep.
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVIDENCE_TABLES } from '../../src/store/ports/index.js';
+import { EVIDENCE_TABLES } from '../../src/store/index.js';
 import { RETENTION_BATCH_ROWS, RETENTION_LEASE, RETENTION_RENEW_BATCHES } from '../../src/obs/index.js';
 import { startObs, type ObsStack } from './support.js';
 

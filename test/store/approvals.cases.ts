@@ -1,6 +1,6 @@
 // ApprovalPort conformance: what every backend must do with approval requests (create, read, pending lists, one resolver wins).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalPort, ApprovalRequestRecord } from '../../src/store/ports/index.js';
+import type { ApprovalPort, ApprovalRequestRecord } from '../../src/store/index.js';
 
 export interface ApprovalPortHandle {
   port: ApprovalPort;

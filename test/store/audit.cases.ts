@@ -1,6 +1,6 @@
 // AuditPort conformance: what every backend must do with audit rows (append, filters, order, limit).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AuditPort, AuditRow } from '../../src/store/ports/index.js';
+import type { AuditPort, AuditRow } from '../../src/store/index.js';
 
 export interface AuditPortHandle {
   port: AuditPort;

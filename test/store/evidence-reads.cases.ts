@@ -6,7 +6,7 @@ import type {
   EvidenceWrite,
   HealthSignalRow,
   SessionIndexStart,
-} from '../../src/store/ports/index.js';
+} from '../../src/store/index.js';
 
 export interface EvidenceReadsHandle {
   port: EvidencePort;

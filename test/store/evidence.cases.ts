@@ -1,6 +1,6 @@
 // EvidencePort conformance: trajectory records round-trip, and the store allocates each session's seq safely.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EvidencePort, EvidenceWrite } from '../../src/store/ports/index.js';
+import type { EvidencePort, EvidenceWrite } from '../../src/store/index.js';
 
 export interface EvidencePortHandle {
   port: EvidencePort;

@@ -1,6 +1,6 @@
 // MediaPort conformance: what every backend must do with media records (create, read, expiry order, existence, removal).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MediaPort, MediaRecord } from '../../src/store/ports/index.js';
+import type { MediaPort, MediaRecord } from '../../src/store/index.js';
 import type { PortFixture } from './port-fixture.js';
 
 export const mediaRecord = (id: string, overrides: Partial<MediaRecord> = {}): MediaRecord => ({

@@ -1,6 +1,6 @@
 // ObsPort conformance: channel activity, delivery traces, diagnostic events and health signals appended, queried and reset.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DeliveryRow, ObsPort } from '../../src/store/ports/index.js';
+import type { DeliveryRow, ObsPort } from '../../src/store/index.js';
 
 export interface ObsPortHandle {
   port: ObsPort;

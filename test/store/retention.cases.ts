@@ -7,7 +7,7 @@ import {
   type EvidencePort,
   type ObsPort,
   type RetentionPort,
-} from '../../src/store/ports/index.js';
+} from '../../src/store/index.js';
 
 export interface RetentionPortHandle {
   port: RetentionPort;

@@ -1,7 +1,7 @@
 // ObsPort conformance for the token-usage reads (billing, tokens per hour of day, prompt-cache hits) over usage the
 // EvidencePort recorded: every backend answers the same groups, sums and order.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EvidencePort, ObsPort, UsageRecord } from '../../src/store/ports/index.js';
+import type { EvidencePort, ObsPort, UsageRecord } from '../../src/store/index.js';
 
 export interface UsageReadsHandle {
   evidence: EvidencePort;

@@ -1,5 +1,5 @@
 // Reads a window's evidence for obs.fleet.health through the EvidencePort (the only I/O) and returns it as plain records.
-import type { Capped, EvidencePort } from '../../store/ports/index.js';
+import type { Capped, EvidencePort } from '../../store/index.js';
 import { SIGNAL_KIND, TRAJECTORY_KIND } from './kinds.js';
 import type { FleetEvidence } from './records.js';
 import { toRunEvidence, toSignalEvidence, toTrajectoryEvidence, toUsageEvidence } from './rows.js';

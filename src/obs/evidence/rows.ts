@@ -1,5 +1,5 @@
 // The EvidencePort's rows as the report assemblers' evidence records.
-import type { AgentUsageGroup, EvidenceRun, StoredHealthSignal, StoredTrajectory } from '../../store/ports/index.js';
+import type { AgentUsageGroup, EvidenceRun, StoredHealthSignal, StoredTrajectory } from '../../store/index.js';
 import { num } from './read.js';
 import type { HealthSignalEvidence, RunEvidence, TrajectoryEvidence, UsageEvidence } from './records.js';
 

@@ -1,5 +1,5 @@
 // Reads one session's evidence for obs.explain through the EvidencePort: resolves sessionKey, traceId or rootRunId, then loads rows.
-import type { EvidencePort } from '../../store/ports/index.js';
+import type { EvidencePort } from '../../store/index.js';
 import type { SessionEvidence } from './records.js';
 import { toRunEvidence, toTrajectoryEvidence } from './rows.js';
 

@@ -1,5 +1,5 @@
 // Deleting memory entries on PostgreSQL: one entry, a session's entries with session.reset_conversation's unlink rules, a flush.
-import type { MemoryScope } from '../ports/index.js';
+import type { MemoryScope } from '../index.js';
 import { transaction, type PgPool, type Queryable } from './pool.js';
 import { buildWhere, memoryFilterConditions, Params, type Condition } from '../shared/index.js';
 

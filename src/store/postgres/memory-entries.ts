@@ -1,6 +1,6 @@
 // Memory entries on PostgreSQL: insert (with the observation's links and the vector in one transaction) and a vector set.
 import { GatewayError } from '../../errors.js';
-import type { EmbeddingVector, MemoryEntry, NewMemoryEntry } from '../ports/index.js';
+import type { EmbeddingVector, MemoryEntry, NewMemoryEntry } from '../index.js';
 import { insertedEntry, MEMORY_INSERT_COLUMNS, memoryInsertValues } from '../shared/index.js';
 import { transaction, type PgPool, type Queryable } from './pool.js';
 

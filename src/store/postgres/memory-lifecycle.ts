@@ -1,5 +1,5 @@
 // The memory lifecycle on PostgreSQL: recalls (which promote demoted entries) and the per-agent sweep that demotes and evicts.
-import type { LifecyclePolicy } from '../ports/index.js';
+import type { LifecyclePolicy } from '../index.js';
 import { LAST_USED, sweepOutcome, type SweepOutcome } from '../shared/index.js';
 import { deleteSeqs } from './memory-deletes.js';
 import { transaction, type PgPool } from './pool.js';

@@ -1,6 +1,6 @@
 // The memory lanes on PostgreSQL: ts_rank over the entries' tsvector (any query word matching) and exact cosine over
 // real[] vectors, each with the scope and filters inside the same query.
-import type { EmbeddingVector, MemoryFilter, RankedHit } from '../ports/index.js';
+import type { EmbeddingVector, MemoryFilter, RankedHit } from '../index.js';
 import type { Queryable } from './pool.js';
 import { buildWhere, memoryFilterConditions, Params } from '../shared/index.js';
 

@@ -1,5 +1,5 @@
 // Session search on PostgreSQL: the user's plain words become a tsquery over the messages' tsvector; one best hit per session.
-import type { SessionSearchHit } from '../ports/index.js';
+import type { SessionSearchHit } from '../index.js';
 import type { Queryable } from './pool.js';
 import { searchTerms, toSearchHit, type SearchRow } from '../shared/index.js';
 

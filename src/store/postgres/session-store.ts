@@ -1,6 +1,6 @@
 // PostgreSQL implementation of the SessionPort: session rows, transcripts, usage totals and tsvector search.
 import { sessionNotFound } from '../../errors.js';
-import type { SessionPort } from '../ports/index.js';
+import type { SessionPort } from '../index.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';
 import { searchSessions } from './session-search.js';
 import { createSessionQueries, messageRowValues, storedMetadata, type MessageRowValues } from '../shared/index.js';

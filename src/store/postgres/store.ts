@@ -1,7 +1,7 @@
 // Opens the PostgreSQL store: a pool, the schema brought up to this build's version (or refused when newer), every port over it.
 import type { Logger } from 'pino';
 import { createSharedPorts } from '../shared/index.js';
-import type { StorePorts } from '../ports/index.js';
+import type { StorePorts } from '../index.js';
 import { createPostgresEvidencePort } from './evidence.js';
 import { createPostgresMemoryPort, type PostgresMemoryPortOptions } from './memory-store.js';
 import { assertSchemaSupported, migratePostgres } from './migrate.js';

@@ -1,5 +1,5 @@
 // The ApprovalPort on both dialects: approval requests and their resolutions in one table.
-import type { ApprovalPort, ApprovalRequestRecord, ApprovalStatus } from '../ports/index.js';
+import type { ApprovalPort, ApprovalRequestRecord, ApprovalStatus } from '../index.js';
 import { first, type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 

@@ -7,7 +7,7 @@ import {
   type JobRunRecord,
   type JobSchedule,
   type WakeGate,
-} from '../ports/index.js';
+} from '../index.js';
 import { first, flag, isSet, type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 

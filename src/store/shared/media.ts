@@ -1,6 +1,6 @@
 // The MediaPort on both dialects: one row per stored media file, found by id or by expiry.
 import { GatewayError } from '../../errors.js';
-import type { MediaPort } from '../ports/index.js';
+import type { MediaPort } from '../index.js';
 import { first, isAnyOf, type StoreDb } from './store-db.js';
 
 const COLUMNS = ['id', 'content_type', 'size', 'saved_at', 'expires_at', 'owner_id'] as const;

@@ -1,6 +1,6 @@
 // The persistent embedding cache on both dialects: vectors by model and content hash, capped, least recently used out
 // first. Each query has one shape, compiled once: a recall looks its query's embedding up on every turn.
-import type { EmbeddingCacheStats } from '../ports/index.js';
+import type { EmbeddingCacheStats } from '../index.js';
 import { first, prepared, type StoreDb } from './store-db.js';
 
 /** The memory port's embedding-cache settings, as both backends take them. */

@@ -1,7 +1,7 @@
 // The MemoryPort's reads that rank nothing, written once for both backends' hand-written memory SQL (branching on the
 // dialect where it differs): entries by id, the admin browse, the stats, whether a scope holds entries, the entries
 // still to embed and the agents with entries. Each backend runs the statements on its own connection.
-import type { MemoryEntry, MemoryFilter, MemoryScope, MemoryStats } from '../ports/index.js';
+import type { MemoryEntry, MemoryFilter, MemoryScope, MemoryStats } from '../index.js';
 import {
   inIdOrder,
   LINKS_ORDER,

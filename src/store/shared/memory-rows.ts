@@ -9,7 +9,7 @@ import {
   type MemoryType,
   type NewMemoryEntry,
   type TrustLevel,
-} from '../ports/index.js';
+} from '../index.js';
 import { parseJsonObject } from './session-rows.js';
 
 export interface MemoryRow {

@@ -1,5 +1,5 @@
 // The CRUD ports written once on Kysely, over one database of either dialect.
-import type { StorePorts } from '../ports/index.js';
+import type { StorePorts } from '../index.js';
 import { createApprovalPort } from './approvals.js';
 import { createAuditPort } from './audit.js';
 import { createJobPort } from './jobs.js';

@@ -5,7 +5,7 @@ import {
   type ResponsePort,
   type ResponseStatus,
   type StoredResponse,
-} from '../ports/index.js';
+} from '../index.js';
 import { first, flag, isAnyOf, isSet, prepared, type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 

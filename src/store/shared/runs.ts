@@ -7,7 +7,7 @@ import {
   type RunOutcome,
   type RunPort,
   type RunRecord,
-} from '../ports/index.js';
+} from '../index.js';
 import { first, isAnyOf, prepared, type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 

@@ -1,7 +1,7 @@
 // The rows of sessions and their messages as both backends' hand-written SQL reads and writes them, and how they map to
 // the SessionPort's records.
 import { GatewayError } from '../../errors.js';
-import type { SessionKind, SessionRecord, TranscriptMessage, TranscriptToolCall } from '../ports/index.js';
+import type { SessionKind, SessionRecord, TranscriptMessage, TranscriptToolCall } from '../index.js';
 import { isSet } from './store-db.js';
 import type { Tables } from './tables.js';
 

@@ -1,6 +1,6 @@
 // What both backends' session searches share around their text-search SQL (FTS5 on SQLite, tsvector on PostgreSQL): the
 // words taken from the user's text, and a best-matching message as a search hit.
-import type { SessionSearchHit } from '../ports/index.js';
+import type { SessionSearchHit } from '../index.js';
 import { parseJsonObject } from './session-rows.js';
 
 /** Cap on the terms taken from one search query (outside input). */

@@ -1,7 +1,7 @@
 // The SessionPort's calls that are neither its appends nor text search, on both dialects: a session and its transcript
 // read, the keyset-paged list, delete, clearing a transcript and replacing metadata. Each backend's port runs them
 // (SQLite's after writing its queue).
-import type { SessionPort } from '../ports/index.js';
+import type { SessionPort } from '../index.js';
 import { storedMetadata, toMessage, toSessionRecord } from './session-rows.js';
 import { first, prepared, type StoreDb } from './store-db.js';
 

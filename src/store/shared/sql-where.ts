@@ -1,6 +1,6 @@
 // The WHERE builder of both backends' hand-written memory SQL: conditions an adapter writes (never input), their values
 // bound as the SQL is written: `?` on SQLite, in the order they appear; `$1, $2 …` on PostgreSQL.
-import { ownerCondition, type MemoryFilter } from '../ports/index.js';
+import { ownerCondition, type MemoryFilter } from '../index.js';
 import type { Dialect } from './store-db.js';
 
 export type SqlScalar = string | number;

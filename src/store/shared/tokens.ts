@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SCOPES, type Scope } from '../../config/index.js';
 import { tokenIdTaken } from '../../errors.js';
-import type { StoredToken, TokenPort } from '../ports/index.js';
+import type { StoredToken, TokenPort } from '../index.js';
 import { first, prepared, type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 

@@ -1,5 +1,5 @@
 // Deleting memory entries on SQLite: one entry, a session's entries with session.reset_conversation's unlink rules, a flush.
-import type { MemoryScope } from '../ports/index.js';
+import type { MemoryScope } from '../index.js';
 import type { SqliteDatabase } from './database.js';
 import { filterWhere, inList, keyedFilterWhere, type WhereClause } from './memory-rows.js';
 import { chunks, type Condition } from '../shared/index.js';

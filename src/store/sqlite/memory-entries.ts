@@ -1,6 +1,6 @@
 // Memory entries on SQLite: insert (with the observation's links and the vector in one transaction) and a vector set.
 import { GatewayError } from '../../errors.js';
-import type { EmbeddingVector, MemoryEntry, NewMemoryEntry } from '../ports/index.js';
+import type { EmbeddingVector, MemoryEntry, NewMemoryEntry } from '../index.js';
 import type { SqliteDatabase } from './database.js';
 import { insertedEntry, MEMORY_INSERT_COLUMNS, memoryInsertValues, type MemoryInsertValues } from '../shared/index.js';
 import type { VectorStore } from './vector-sketch/index.js';

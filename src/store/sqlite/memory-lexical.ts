@@ -1,5 +1,5 @@
 // The lexical lane: FTS5 BM25 over entry content, any of the query's discriminating words matching, scope filters in the same query.
-import { ownerCondition, passesOwnerCondition, type MemoryFilter, type RankedHit } from '../ports/index.js';
+import { ownerCondition, passesOwnerCondition, type MemoryFilter, type RankedHit } from '../index.js';
 import type { SqliteDatabase } from './database.js';
 import { filterWhere } from './memory-rows.js';
 import { wordsOf, type ScopeTermCounts, type TermCounts } from './memory-term-counts.js';

@@ -1,5 +1,5 @@
 // The memory lifecycle on SQLite: recalls (which promote demoted entries) and the per-agent sweep that demotes and evicts.
-import type { LifecyclePolicy, MemoryStatus } from '../ports/index.js';
+import type { LifecyclePolicy, MemoryStatus } from '../index.js';
 import type { SqliteDatabase } from './database.js';
 import type { MemoryDeletes } from './memory-deletes.js';
 import { inList } from './memory-rows.js';

@@ -1,5 +1,5 @@
 // The scope and filter conditions of SQLite's own memory statements (its lanes and writes), bound as `?` in order.
-import type { MemoryFilter } from '../ports/index.js';
+import type { MemoryFilter } from '../index.js';
 import { buildWhere, memoryFilterConditions, Params, type Condition, type SqlScalar } from '../shared/index.js';
 
 export interface WhereClause {

@@ -1,5 +1,5 @@
 // SQLite implementation of the MemoryPort: entries, the lexical and vector lanes, the lifecycle and the embedding cache.
-import type { MemoryPort } from '../ports/index.js';
+import type { MemoryPort } from '../index.js';
 import type { SqliteDatabase } from './database.js';
 import { createMemoryDeletes } from './memory-deletes.js';
 import { createMemoryEntries } from './memory-entries.js';

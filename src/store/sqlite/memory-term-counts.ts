@@ -1,5 +1,5 @@
 // How many entries of a scope contain each word: the lexical lane's guide to which query words are worth matching.
-import { ownerCondition, passesOwnerCondition, type MemoryFilter, type MemoryReader } from '../ports/index.js';
+import { ownerCondition, passesOwnerCondition, type MemoryFilter, type MemoryReader } from '../index.js';
 import type { SqliteDatabase } from './database.js';
 import { filterWhere } from './memory-rows.js';
 

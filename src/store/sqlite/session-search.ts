@@ -1,5 +1,5 @@
 // Session search on SQLite: the user's plain words become an FTS5 query; one best hit per session, best first.
-import type { SessionSearchHit } from '../ports/index.js';
+import type { SessionSearchHit } from '../index.js';
 import type { SqliteDatabase } from './database.js';
 import { searchTerms, toSearchHit, type SearchRow } from '../shared/index.js';
 

@@ -1,7 +1,7 @@
 // SQLite implementation of the SessionPort: session rows, transcripts, usage totals and FTS5 search, with grouped writes.
 import { pino, type Logger } from 'pino';
 import { isGatewayError, sessionNotFound } from '../../errors.js';
-import type { SessionPort, SessionRecord, TranscriptMessage } from '../ports/index.js';
+import type { SessionPort, SessionRecord, TranscriptMessage } from '../index.js';
 import type { SqliteDatabase } from './database.js';
 import {
   createSessionQueries,

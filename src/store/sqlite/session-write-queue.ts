@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import { isGatewayError } from '../../errors.js';
-import type { TurnUsage } from '../ports/index.js';
+import type { TurnUsage } from '../index.js';
 import type { MessageRowValues } from '../shared/index.js';
 import type { SessionWriteLimits } from './session-write-limits.js';
 

@@ -1,7 +1,7 @@
 // Opens the SQLite file (migrating it) and builds every port over it, evidence and obs writes on a writer thread.
 import type { Logger } from 'pino';
 import { createSharedPorts } from '../shared/index.js';
-import type { StorePorts } from '../ports/index.js';
+import type { StorePorts } from '../index.js';
 import { openDatabase } from './database.js';
 import { createSqliteEvidencePort } from './evidence.js';
 import { createSqliteMemoryPort, type SqliteMemoryPortOptions } from './memory-store.js';

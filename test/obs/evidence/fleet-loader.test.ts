@@ -5,7 +5,7 @@ import { assembleFleetHealth } from '../../../src/obs/fleet/index.js';
 import { createBatchQueue, type BatchQueue } from '../../../src/obs/batch-queue.js';
 import { createHealthSignalRecorder } from '../../../src/obs/health-signals.js';
 import { createRecorder, type Recorder } from '../../../src/obs/recorder.js';
-import type { ObsWrite } from '../../../src/store/ports/index.js';
+import type { ObsWrite } from '../../../src/store/index.js';
 import {
   createSqliteEvidencePort,
   createSqliteObsPort,

@@ -12,7 +12,7 @@ import {
   openDatabase,
 } from '../../../src/store/sqlite/index.js';
 import { describe, expect, it } from 'vitest';
-import { EXACT_COUNT_MAX_ROWS } from '../../../src/store/ports/index.js';
+import { EXACT_COUNT_MAX_ROWS } from '../../../src/store/index.js';
 import { retentionPortCases } from '../retention.cases.js';
 
 retentionPortCases('sqlite', async () => {

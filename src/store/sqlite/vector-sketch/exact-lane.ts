@@ -1,6 +1,6 @@
 // The exact vector lane: cosine similarity over every stored vector of one index, computed by a SQL function, so the
 // scope filters, the ordering and the limit all stay in one query. The reference the sketch lane is measured against.
-import type { MemoryFilter } from '../../ports/index.js';
+import type { MemoryFilter } from '../../index.js';
 import type { SqliteDatabase } from '../database.js';
 import { filterWhere } from '../memory-rows.js';
 import { blobValues, cosineSimilarity, vectorBlob, type VectorIndex, type VectorLane } from './vectors.js';

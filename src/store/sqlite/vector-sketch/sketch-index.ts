@@ -10,7 +10,7 @@ import {
   type SketchArena,
 } from './sketch-arena.js';
 import { closestRows, rankedRows, type SketchRows } from './sketch-scan.js';
-import { ownerCondition, passesOwnerCondition, type MemoryReader } from '../../ports/index.js';
+import { ownerCondition, passesOwnerCondition, type MemoryReader } from '../../index.js';
 import type { KnownEntry } from './vectors.js';
 
 /** What a search is narrowed by; every defined field must match, and the owner condition of `readableBy` (ownerCondition). */

@@ -3,7 +3,7 @@
 // candidates and reranks them: by the cosine of their 8-bit codes, held in memory beside the sketches, for vectors of
 // up to 512 dimensions; else by exact cosine over their stored vectors. The entries' ids are held beside their sketches,
 // so the results are named without reading the file.
-import type { MemoryStatus } from '../../ports/index.js';
+import type { MemoryStatus } from '../../index.js';
 import type { SqliteDatabase } from '../database.js';
 import type { SketchIndex } from './sketch-index.js';
 import { createSketchLoader } from './sketch-loader.js';

@@ -1,6 +1,6 @@
 // Memory vectors on SQLite: one stored vector per entry, the registry of indexes (one per model and dimension), and the lane interface.
 import { bestPlaces } from '../../../best-places.js';
-import type { EmbeddingVector, MemoryFilter, MemoryStatus } from '../../ports/index.js';
+import type { EmbeddingVector, MemoryFilter, MemoryStatus } from '../../index.js';
 import type { SqliteDatabase } from '../database.js';
 import { sketchBlob, sketchOf } from './sketch.js';
 
