@@ -203,17 +203,7 @@ export function createJobPort(store: StoreDb): JobPort {
       signal?.throwIfAborted();
       const query = db
         .selectFrom('job_runs')
-        .select([
-          'ts',
-          'job_id',
-          'status',
-          'duration_ms',
-          'summary',
-          'error',
-          'tool_calls',
-          'est_turns_saved',
-          'root_run_id',
-        ])
+        .selectAll()
         .where('job_id', '=', jobId)
         .orderBy('seq', 'desc')
         .limit(limit);
