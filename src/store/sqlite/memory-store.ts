@@ -76,12 +76,12 @@ export function createSqliteMemoryPort(
   };
 
   return {
+    ...reads,
+    ...cache,
     vectorSearch: lane.kind,
     async insert(entry, vector) {
       return keepingLane(() => entries.insert(entry, vector));
     },
-    get: async (id, scope) => (await reads.getMany([id], scope))[0],
-    getMany: (ids, scope) => reads.getMany(ids, scope),
     async searchLexical(query, filter, limit, signal) {
       signal?.throwIfAborted();
       return lexical(query, filter, limit);
@@ -94,14 +94,12 @@ export function createSqliteMemoryPort(
         .search(index, vector.values, filter, limit)
         .map((hit, position) => ({ id: hit.id, rank: position + 1, score: hit.score }));
     },
-    withoutVector: (model, limit) => reads.withoutVector(model, limit),
     async setVector(id, vector) {
       keepingLane(() => entries.setVector(id, vector));
     },
     async markRecalled(ids, at) {
       keepingLane(() => lifecycle.markRecalled(ids, at));
     },
-    browse: (filter, page) => reads.browse(filter, page.offset, page.limit),
     async delete(id, scope) {
       return keepingLane(() => deletes.delete(id, scope));
     },
@@ -111,14 +109,8 @@ export function createSqliteMemoryPort(
     async flush(scope) {
       return keepingLane(() => deletes.flush(scope));
     },
-    stats: (scope) => reads.stats(scope),
-    hasEntries: (scope) => reads.hasEntries(scope),
-    agentsWithEntries: () => reads.agentsWithEntries(),
     async sweep(agentId, policy, now) {
       return keepingLane(() => lifecycle.sweep(agentId, policy, now));
     },
-    cachedEmbedding: (model, contentHash) => cache.get(model, contentHash),
-    cacheEmbedding: (model, contentHash, values) => cache.put(model, contentHash, values),
-    embeddingCacheStats: () => cache.stats(),
   };
 }
