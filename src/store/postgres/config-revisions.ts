@@ -66,10 +66,8 @@ export function createPostgresConfigRevisionPort(
   { url, log }: PostgresConfigRevisionOptions,
 ): ConfigRevisionPort {
   const stops = new Set<() => Promise<void>>();
-  const one = async (sql: string, values: unknown[] = []) => {
-    const row = (await pool.query<RevisionRow>(sql, values)).rows[0];
-    return row === undefined ? undefined : revisionOf(row);
-  };
+  const select = async (sql: string, values: unknown[] = []) => (await pool.query<RevisionRow>(sql, values)).rows;
+  const revisions = async (sql: string, values: unknown[] = []) => (await select(sql, values)).map(revisionOf);
 
   async function listen(onRevision: (revision: number) => void): Promise<() => Promise<void>> {
     let isStopped = false;
@@ -119,25 +117,13 @@ export function createPostgresConfigRevisionPort(
       );
       return result.rows[0]?.revision ?? 0;
     },
-    latest: () => one(`SELECT ${FULL} FROM config_revisions ORDER BY revision DESC LIMIT 1`),
-    get: (revision) => one(`SELECT ${FULL} FROM config_revisions WHERE revision = $1`, [revision]),
-    async findBySha(prefix) {
-      const rows = (
-        await pool.query<RevisionRow>(
-          `SELECT ${FULL} FROM config_revisions WHERE starts_with(sha, $1) ORDER BY revision LIMIT 2`,
-          [prefix],
-        )
-      ).rows;
-      return rows.map(revisionOf);
-    },
-    async list(limit) {
-      const rows = (
-        await pool.query<RevisionRow>(`SELECT ${SUMMARY} FROM config_revisions ORDER BY revision DESC LIMIT $1`, [
-          limit,
-        ])
-      ).rows;
-      return rows.map(summaryOf);
-    },
+    latest: async () => (await revisions(`SELECT ${FULL} FROM config_revisions ORDER BY revision DESC LIMIT 1`))[0],
+    get: async (revision) =>
+      (await revisions(`SELECT ${FULL} FROM config_revisions WHERE revision = $1`, [revision]))[0],
+    findBySha: (prefix) =>
+      revisions(`SELECT ${FULL} FROM config_revisions WHERE starts_with(sha, $1) ORDER BY revision LIMIT 2`, [prefix]),
+    list: async (limit) =>
+      (await select(`SELECT ${SUMMARY} FROM config_revisions ORDER BY revision DESC LIMIT $1`, [limit])).map(summaryOf),
     async stats() {
       const result = await pool.query<{ revisions: number; size: number }>(
         "SELECT count(*) AS revisions, pg_total_relation_size('config_revisions') AS size FROM config_revisions",
@@ -204,11 +190,10 @@ export interface OpenPostgresConfigRevisionsOptions extends PostgresConfigRevisi
 }
 
 /** The port on a small pool of its own, opened before the rest of the store; rejects (pool closed) like openPostgresStore. */
-export async function openPostgresConfigRevisions({
-  url,
-  log,
-  migrate,
-}: OpenPostgresConfigRevisionsOptions): Promise<ConfigRevisionPort> {
+export async function openPostgresConfigRevisions(
+  options: OpenPostgresConfigRevisionsOptions,
+): Promise<ConfigRevisionPort> {
+  const { url, log, migrate } = options;
   const pool = createPool({ url, maxConnections: POOL_CONNECTIONS, ...(log === undefined ? {} : { log }) });
   try {
     if (migrate) await migratePostgres(pool);
@@ -217,5 +202,5 @@ export async function openPostgresConfigRevisions({
     await pool.end();
     throw error;
   }
-  return createPostgresConfigRevisionPort(pool, { url, ...(log === undefined ? {} : { log }) });
+  return createPostgresConfigRevisionPort(pool, options);
 }

@@ -3,13 +3,9 @@ import type { MemoryScope } from '../index.js';
 import { transaction, type PgPool, type Queryable } from './pool.js';
 import { buildWhere, memoryFilterConditions, Params, type Condition } from '../shared/index.js';
 
-/** Seqs of the scope's entries that also meet `extra` (written with the same Params). */
-async function seqsWhere(
-  db: Queryable,
-  scope: MemoryScope,
-  params: Params,
-  extra: readonly Condition[],
-): Promise<number[]> {
+/** Seqs of the scope's entries that also meet `extra`. */
+async function seqsWhere(db: Queryable, scope: MemoryScope, extra: readonly Condition[]): Promise<number[]> {
+  const params = new Params('postgres');
   const where = buildWhere(params, [...memoryFilterConditions(scope), ...extra]);
   return (await db.query<{ seq: number }>(`SELECT e.seq FROM memory_entries e ${where}`, params.values)).rows.map(
     (row) => row.seq,
@@ -26,14 +22,11 @@ export function createMemoryDeletes(pool: PgPool) {
   return {
     delete: (id: string, scope: MemoryScope): Promise<boolean> =>
       transaction(pool, async (client) => {
-        const params = new Params('postgres');
-        return (await deleteSeqs(client, await seqsWhere(client, scope, params, [['e.id', '=', id]]))) > 0;
+        return (await deleteSeqs(client, await seqsWhere(client, scope, [['e.id', '=', id]]))) > 0;
       }),
     deleteBySource: (sessionKey: string, scope: MemoryScope, purgeDerived: boolean): Promise<number> =>
       transaction(pool, async (client) => {
-        const sources = await seqsWhere(client, scope, new Params('postgres'), [
-          ['e.source_session_key', '=', sessionKey],
-        ]);
+        const sources = await seqsWhere(client, scope, [['e.source_session_key', '=', sessionKey]]);
         // The observations these entries back, read before the links go with them.
         const linked = (
           await client.query<{ seq: number }>(
@@ -45,12 +38,9 @@ export function createMemoryDeletes(pool: PgPool) {
         if (purgeDerived)
           return (
             deleted +
-            (await deleteSeqs(
-              client,
-              await seqsWhere(client, scope, new Params('postgres'), [['e.memory_type', '=', 'observation']]),
-            ))
+            (await deleteSeqs(client, await seqsWhere(client, scope, [['e.memory_type', '=', 'observation']])))
           );
-        const orphans = await seqsWhere(client, scope, new Params('postgres'), [
+        const orphans = await seqsWhere(client, scope, [
           (params) => params.anyOf('e.seq', linked, 'bigint'),
           () => 'NOT EXISTS (SELECT 1 FROM memory_links l WHERE l.observation_seq = e.seq)',
         ]);

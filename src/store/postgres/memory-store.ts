@@ -37,10 +37,10 @@ export function createPostgresMemoryPort(pool: PgPool, options: PostgresMemoryPo
   const cache = createEmbeddingCache(postgresStoreDb(pool), ARRAY_CODEC, options);
 
   return {
+    ...reads,
+    ...cache,
     vectorSearch: 'exact',
     insert: (entry, vector) => entries.insert(entry, vector),
-    get: async (id, scope) => (await reads.getMany([id], scope))[0],
-    getMany: (ids, scope) => reads.getMany(ids, scope),
     async searchLexical(query, filter, limit, signal) {
       signal?.throwIfAborted();
       return searchLexical(pool, query, filter, limit);
@@ -49,19 +49,11 @@ export function createPostgresMemoryPort(pool: PgPool, options: PostgresMemoryPo
       signal?.throwIfAborted();
       return searchVector(pool, vector, filter, limit);
     },
-    withoutVector: (model, limit) => reads.withoutVector(model, limit),
     setVector: (id, vector) => entries.setVector(id, vector),
     markRecalled: (ids, at) => lifecycle.markRecalled(ids, at),
-    browse: (filter, page) => reads.browse(filter, page.offset, page.limit),
     delete: (id, scope) => deletes.delete(id, scope),
     deleteBySource: (sessionKey, scope, { purgeDerived }) => deletes.deleteBySource(sessionKey, scope, purgeDerived),
     flush: (scope) => deletes.flush(scope),
-    stats: (scope) => reads.stats(scope),
-    hasEntries: (scope) => reads.hasEntries(scope),
-    agentsWithEntries: () => reads.agentsWithEntries(),
     sweep: (agentId, policy, at) => lifecycle.sweep(agentId, policy, at),
-    cachedEmbedding: (model, contentHash) => cache.get(model, contentHash),
-    cacheEmbedding: (model, contentHash, values) => cache.put(model, contentHash, values),
-    embeddingCacheStats: () => cache.stats(),
   };
 }

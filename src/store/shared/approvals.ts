@@ -1,6 +1,6 @@
 // The ApprovalPort on both dialects: approval requests and their resolutions in one table.
 import type { ApprovalPort, ApprovalRequestRecord, ApprovalStatus } from '../index.js';
-import { first, type StoreDb } from './store-db.js';
+import { type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 
 const toStatus = (value: string): ApprovalStatus => (value === 'approved' || value === 'denied' ? value : 'pending');
@@ -61,10 +61,7 @@ export function createApprovalPort(store: StoreDb): ApprovalPort {
         }),
       );
     },
-    async get(id) {
-      const row = await first(store, requests().where('id', '=', id));
-      return row === undefined ? undefined : toRecord(row);
-    },
+    get: async (id) => (await store.rows(requests().where('id', '=', id))).map(toRecord)[0],
     async listPending({ sessionKey }, signal) {
       signal?.throwIfAborted();
       let query = requests().where('status', '=', 'pending');

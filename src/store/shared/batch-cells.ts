@@ -54,12 +54,7 @@ export function obsCells(batch: readonly ObsWrite[]): ObsCells {
   for (const write of batch) {
     if (write.type === 'channel') {
       const { touch } = write;
-      const sum = channels.get(touch.channelId) ?? {
-        channelType: touch.channelType,
-        ts: touch.ts,
-        sent: 0,
-        received: 0,
-      };
+      const sum = channels.get(touch.channelId) ?? { channelType: '', ts: touch.ts, sent: 0, received: 0 };
       sum.channelType = touch.channelType;
       sum.ts = Math.max(sum.ts, touch.ts);
       if (touch.direction === 'sent') sum.sent += 1;

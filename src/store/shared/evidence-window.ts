@@ -187,8 +187,7 @@ export function createWindowReads(store: StoreDb): WindowReads {
         .orderBy('ts', 'desc')
         .orderBy('id', 'desc')
         .limit(1);
-      const row = await first(store, query);
-      return row === undefined ? undefined : toSignal(row);
+      return (await store.rows(query)).map(toSignal)[0];
     },
     async runsStartedIn({ sinceMs, untilMs, limit }, signal) {
       signal?.throwIfAborted();

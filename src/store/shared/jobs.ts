@@ -8,7 +8,7 @@ import {
   type JobSchedule,
   type WakeGate,
 } from '../index.js';
-import { first, flag, isSet, type StoreDb } from './store-db.js';
+import { flag, isSet, type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 
 type JobRow = Tables['jobs'];
@@ -113,10 +113,7 @@ export function createJobPort(store: StoreDb): JobPort {
       throw error;
     }
   };
-  const one = async (query: ReturnType<typeof jobs>) => {
-    const row = await first(store, query);
-    return row === undefined ? undefined : toJob(row);
-  };
+  const one = async (query: ReturnType<typeof jobs>) => (await store.rows(query)).map(toJob)[0];
   const many = async (query: ReturnType<typeof jobs>) => (await store.rows(query)).map(toJob);
 
   /** One statement inserts only while the owner has fewer than `max` jobs; PostgreSQL first takes the owner's lock. */
@@ -203,17 +200,7 @@ export function createJobPort(store: StoreDb): JobPort {
       signal?.throwIfAborted();
       const query = db
         .selectFrom('job_runs')
-        .select([
-          'ts',
-          'job_id',
-          'status',
-          'duration_ms',
-          'summary',
-          'error',
-          'tool_calls',
-          'est_turns_saved',
-          'root_run_id',
-        ])
+        .selectAll()
         .where('job_id', '=', jobId)
         .orderBy('seq', 'desc')
         .limit(limit);

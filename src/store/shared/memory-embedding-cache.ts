@@ -1,6 +1,6 @@
 // The persistent embedding cache on both dialects: vectors by model and content hash, capped, least recently used out
 // first. Each query has one shape, compiled once: a recall looks its query's embedding up on every turn.
-import type { EmbeddingCacheStats } from '../index.js';
+import type { MemoryPort } from '../index.js';
 import { first, prepared, type StoreDb } from './store-db.js';
 
 /** The memory port's embedding-cache settings, as both backends take them. */
@@ -19,12 +19,8 @@ export interface VectorCodec {
   decode(stored: unknown): Float32Array;
 }
 
-export interface EmbeddingCache {
-  get(model: string, contentHash: string): Promise<Float32Array | undefined>;
-  put(model: string, contentHash: string, values: Float32Array): Promise<void>;
-  /** Hits, misses and evictions count from this process's start (per replica); `entries` is what the table holds. */
-  stats(): Promise<EmbeddingCacheStats>;
-}
+/** The memory port's cache methods. */
+type EmbeddingCache = Pick<MemoryPort, 'cachedEmbedding' | 'cacheEmbedding' | 'embeddingCacheStats'>;
 
 export function createEmbeddingCache(
   store: StoreDb,
@@ -94,7 +90,7 @@ export function createEmbeddingCache(
   }
 
   return {
-    async get(model, contentHash) {
+    async cachedEmbedding(model, contentHash) {
       const row = await first(store, lookup({ at: now(), model, hash: contentHash }));
       if (row === undefined) {
         misses += 1;
@@ -103,12 +99,13 @@ export function createEmbeddingCache(
       hits += 1;
       return codec.decode(row.vector);
     },
-    async put(model, contentHash, values) {
+    async cacheEmbedding(model, contentHash, values) {
       await store.changes(upsert({ model, hash: contentHash, vector: codec.encode(values), at: now() }));
       estimatedEntries = (estimatedEntries ?? (await count())) + 1;
       if (estimatedEntries > maxEntries) await evictIfFull();
     },
-    async stats() {
+    /** Hits, misses and evictions count from this process's start (per replica); `entries` is what the table holds. */
+    async embeddingCacheStats() {
       const lookups = hits + misses;
       return { entries: await count(), hits, misses, evictions, hitRate: lookups === 0 ? 0 : hits / lookups };
     },

@@ -1,7 +1,7 @@
 // The MemoryPort's reads that rank nothing, written once for both backends' hand-written memory SQL (branching on the
 // dialect where it differs): entries by id, the admin browse, the stats, whether a scope holds entries, the entries
 // still to embed and the agents with entries. Each backend runs the statements on its own connection.
-import type { MemoryEntry, MemoryFilter, MemoryScope, MemoryStats } from '../index.js';
+import type { MemoryEntry, MemoryPort, MemoryScope, MemoryStats } from '../index.js';
 import {
   inIdOrder,
   LINKS_ORDER,
@@ -39,7 +39,12 @@ const VECTOR_MODEL = {
 
 const POSTGRES_RELATIONS = ['memory_entries', 'memory_links', 'memory_vectors', 'memory_embedding_cache'];
 
-export function createMemoryReads(runner: SqlRunner) {
+type MemoryReads = Pick<
+  MemoryPort,
+  'get' | 'getMany' | 'browse' | 'stats' | 'hasEntries' | 'withoutVector' | 'agentsWithEntries'
+>;
+
+export function createMemoryReads(runner: SqlRunner): MemoryReads {
   const { dialect } = runner;
   const vectorModel = VECTOR_MODEL[dialect];
   /** The rows of `SELECT … FROM memory_entries e WHERE <conditions> <tail>`, the tail's values bound after the WHERE's. */
@@ -62,7 +67,8 @@ export function createMemoryReads(runner: SqlRunner) {
     return toEntries(rows, links);
   }
 
-  return {
+  const reads: MemoryReads = {
+    get: async (id, scope) => (await reads.getMany([id], scope))[0],
     /**
      * On SQLite the filter's columns are written `+e.column`, which it reads as "use no index here", so it looks the
      * named rows up rather than walking the scope's index (as long as the scope).
@@ -76,7 +82,7 @@ export function createMemoryReads(runner: SqlRunner) {
       }
       return inIdOrder(ids, await readEntries(rows));
     },
-    async browse(filter: MemoryFilter, offset: number, limit: number) {
+    async browse(filter, { offset, limit }) {
       const conditions = memoryFilterConditions(filter);
       const [count] = await select<{ n: number }>('COUNT(*) AS n', conditions);
       const page = (params: Params) =>
@@ -137,4 +143,5 @@ export function createMemoryReads(runner: SqlRunner) {
       return rows.map((row) => row.agent_id);
     },
   };
+  return reads;
 }

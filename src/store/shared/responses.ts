@@ -47,10 +47,7 @@ export function createResponsePort(store: StoreDb): ResponsePort {
         }),
       );
     },
-    async get(responseId) {
-      const row = await first(store, byId({ responseId }));
-      return row === undefined ? undefined : toRecord(row);
-    },
+    get: async (responseId) => (await store.rows(byId({ responseId }))).map(toRecord)[0],
     async read(responseId): Promise<StoredResponse | undefined> {
       const row = await first(store, withBody({ responseId }));
       return row === undefined ? undefined : { ...toRecord(row), body: row.body ?? undefined };

@@ -8,7 +8,7 @@ import {
   type RunPort,
   type RunRecord,
 } from '../index.js';
-import { first, isAnyOf, prepared, type StoreDb } from './store-db.js';
+import { isAnyOf, prepared, type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 
 type RunRow = Tables['runs'];
@@ -91,10 +91,7 @@ export function createRunPort(store: StoreDb): RunPort {
     async finish(runId, outcome) {
       if ((await store.changes(update({ ...outcomeColumns(outcome), runId }))) === 0) throw runNotFound(runId);
     },
-    async get(runId) {
-      const row = await first(store, byId({ runId }));
-      return row === undefined ? undefined : toRunRecord(row);
-    },
+    get: async (runId) => (await store.rows(byId({ runId }))).map(toRunRecord)[0],
     async list({ status, sinceMs, rootRunId, kind, limit }, signal) {
       signal?.throwIfAborted();
       let query = db.selectFrom('runs').selectAll();

@@ -7,12 +7,7 @@ import type { Tables } from './tables.js';
 
 export type SessionRow = Tables['sessions'];
 
-export interface MessageRow {
-  role: string;
-  content: string;
-  data: string | null;
-  created_at: number;
-}
+export type MessageRow = Omit<Tables['session_messages'], 'id' | 'session_key'>;
 
 export const SESSION_COLUMNS =
   'session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id, ' +

@@ -3,7 +3,7 @@
 // (SQLite's after writing its queue).
 import type { SessionPort } from '../index.js';
 import { storedMetadata, toMessage, toSessionRecord } from './session-rows.js';
-import { first, prepared, type StoreDb } from './store-db.js';
+import { prepared, type StoreDb } from './store-db.js';
 
 export type SessionQueries = Pick<
   SessionPort,
@@ -32,10 +32,7 @@ export function createSessionQueries(store: StoreDb): SessionQueries {
       .orderBy('id'),
   );
   return {
-    async get(sessionKey) {
-      const row = await first(store, byKey({ key: sessionKey }));
-      return row === undefined ? undefined : toSessionRecord(row);
-    },
+    get: async (sessionKey) => (await store.rows(byKey({ key: sessionKey }))).map(toSessionRecord)[0],
     async history(sessionKey, limit, signal) {
       signal?.throwIfAborted();
       const rows = await store.rows(

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SCOPES, type Scope } from '../../config/index.js';
 import { tokenIdTaken } from '../../errors.js';
 import type { StoredToken, TokenPort } from '../index.js';
-import { first, prepared, type StoreDb } from './store-db.js';
+import { prepared, type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 
 const scopesSchema = z.array(z.enum(SCOPES));
@@ -21,10 +21,7 @@ export function createTokenPort(store: StoreDb): TokenPort {
     db.selectFrom('api_tokens').select(['id', 'secret_hash', 'scopes', 'created_at']).where('revoked_at', 'is', null);
   const byHash = prepared((args: { secretHash: string }) => active().where('secret_hash', '=', args.secretHash));
   const byId = prepared((args: { id: string }) => active().where('id', '=', args.id));
-  const one = async (query: ReturnType<typeof byId>) => {
-    const row = await first(store, query);
-    return row === undefined ? undefined : toStoredToken(row);
-  };
+  const one = async (query: ReturnType<typeof byId>) => (await store.rows(query)).map(toStoredToken)[0];
   const update = (id: string, set: { revoked_at: string } | { secret_hash: string }) =>
     store.changes(db.updateTable('api_tokens').set(set).where('id', '=', id).where('revoked_at', 'is', null));
   return {

@@ -14,11 +14,12 @@ export interface MemoryDeletes {
 }
 
 export function createMemoryDeletes(db: SqliteDatabase, vectors: VectorStore, lane: VectorLane): MemoryDeletes {
-  const seqsOf = (where: WhereClause) =>
+  const numbers = (sql: string, where: WhereClause) =>
     db
-      .prepare<unknown[], number>(`SELECT e.seq FROM memory_entries e ${where.sql}`)
+      .prepare<unknown[], number>(sql)
       .pluck()
       .all(...where.values);
+  const seqsOf = (where: WhereClause) => numbers(`SELECT e.seq FROM memory_entries e ${where.sql}`, where);
   const seqsWhere = (scope: MemoryScope, extra: readonly Condition[]) => seqsOf(filterWhere(scope, extra));
 
   function deleteSeqs(seqs: readonly number[]): number {
@@ -37,12 +38,7 @@ export function createMemoryDeletes(db: SqliteDatabase, vectors: VectorStore, la
     const linked = new Set<number>();
     for (const chunk of chunks(sources)) {
       const where = inList('source_seq', chunk);
-      for (const seq of db
-        .prepare<unknown[], number>(`SELECT observation_seq FROM memory_links WHERE ${where.sql}`)
-        .pluck()
-        .all(...where.values)) {
-        linked.add(seq);
-      }
+      for (const seq of numbers(`SELECT observation_seq FROM memory_links WHERE ${where.sql}`, where)) linked.add(seq);
     }
     let deleted = deleteSeqs(sources);
     if (purgeDerived) return deleted + deleteSeqs(seqsWhere(scope, [['e.memory_type', '=', 'observation']]));

@@ -2,6 +2,7 @@
 import { ownerCondition, passesOwnerCondition, type MemoryFilter, type RankedHit } from '../index.js';
 import type { SqliteDatabase } from './database.js';
 import { filterWhere } from './memory-rows.js';
+import { statementCache } from './store-db.js';
 import { wordsOf, type ScopeTermCounts, type TermCounts } from './memory-term-counts.js';
 import type { KnownEntry } from './vector-sketch/index.js';
 import type { ReaderThread } from './sql-reader.js';
@@ -123,22 +124,19 @@ const inScope = (entry: KnownEntry, filter: MemoryFilter) =>
   (filter.agentId === undefined || entry.agentId === filter.agentId) &&
   passesOwnerCondition(ownerCondition(filter), entry.tenantId, entry.ownerId);
 
+/** The rows of a statement as arrays, its SQL prepared once (both the ranked queries and the lookups read them so). */
+type RawRows = <R>(sql: string, values: readonly unknown[]) => R[];
+
 /**
  * The ranked query answers with seqs, which are named here: from the entries the vector lane holds in memory (`known`)
  * and, for the rest, in one lookup that applies the filter again. An entry outside the filter's scope is never named
  * (one that moved scope or was deleted since the query's snapshot, or a seq reused since).
  */
-function createNamer(db: SqliteDatabase, known: (seq: number) => KnownEntry | undefined) {
-  const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], [number, string]>>>();
+function createNamer(rawRows: RawRows, known: (seq: number) => KnownEntry | undefined) {
   const lookedUp = (seqs: readonly number[], filter: MemoryFilter): Map<number, string> => {
     const where = filterWhere(filter);
     const sql = `SELECT e.seq, e.id FROM json_each(?) c CROSS JOIN memory_entries e ON e.seq = c.value ${where.sql}`;
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = db.prepare<unknown[], [number, string]>(sql).raw();
-      statements.set(sql, statement);
-    }
-    return new Map(statement.all(JSON.stringify(seqs), ...where.values));
+    return new Map(rawRows<[number, string]>(sql, [JSON.stringify(seqs), ...where.values]));
   };
   /** `ranked`: each hit's seq and BM25 rank, end to end, best first. */
   return (ranked: Float64Array, filter: MemoryFilter): RankedHit[] => {
@@ -170,16 +168,14 @@ export function createLexicalLane(
   known: (seq: number) => KnownEntry | undefined,
   reader?: ReaderThread,
 ): (query: string, filter: MemoryFilter, limit: number) => Promise<RankedHit[]> {
-  const named = createNamer(db, known);
-  const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], [number, number]>>>();
-  const here = (sql: string, values: readonly unknown[]): Float64Array => {
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = db.prepare<unknown[], [number, number]>(sql).raw();
-      statements.set(sql, statement);
-    }
-    return Float64Array.from(statement.all(...values).flat());
+  const prepare = statementCache(db);
+  const rawRows: RawRows = <R>(sql: string, values: readonly unknown[]) => {
+    const statement = prepare(sql).raw();
+    return statement.all(...values) as R[];
   };
+  const named = createNamer(rawRows, known);
+  const here = (sql: string, values: readonly unknown[]) =>
+    Float64Array.from(rawRows<[number, number]>(sql, values).flat());
   return async (query, filter, limit) => {
     if (limit <= 0) return [];
     const counts = termCounts.of(filter);

@@ -65,23 +65,23 @@ export function createSqliteMemoryPort(
   startLexicalCompaction(db);
   const reads = createMemoryReads(sqliteRunner(db));
   const cache = createEmbeddingCache(sqliteStoreDb(db), BLOB_CODEC, options);
-  /** A write whose transaction failed may have told the lane of changes that did not happen. */
-  const keepingLane = <T>(write: () => T): T => {
-    try {
-      return write();
-    } catch (error) {
-      lane.rolledBack();
-      throw error;
-    }
-  };
+  /** The write as a port method: a write whose transaction failed may have told the lane of changes that did not happen. */
+  const keepingLane =
+    <A extends unknown[], R>(write: (...args: A) => R) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return write(...args);
+      } catch (error) {
+        lane.rolledBack();
+        throw error;
+      }
+    };
 
   return {
+    ...reads,
+    ...cache,
     vectorSearch: lane.kind,
-    async insert(entry, vector) {
-      return keepingLane(() => entries.insert(entry, vector));
-    },
-    get: async (id, scope) => (await reads.getMany([id], scope))[0],
-    getMany: (ids, scope) => reads.getMany(ids, scope),
+    insert: keepingLane(entries.insert),
     async searchLexical(query, filter, limit, signal) {
       signal?.throwIfAborted();
       return lexical(query, filter, limit);
@@ -94,31 +94,12 @@ export function createSqliteMemoryPort(
         .search(index, vector.values, filter, limit)
         .map((hit, position) => ({ id: hit.id, rank: position + 1, score: hit.score }));
     },
-    withoutVector: (model, limit) => reads.withoutVector(model, limit),
-    async setVector(id, vector) {
-      keepingLane(() => entries.setVector(id, vector));
-    },
-    async markRecalled(ids, at) {
-      keepingLane(() => lifecycle.markRecalled(ids, at));
-    },
-    browse: (filter, page) => reads.browse(filter, page.offset, page.limit),
-    async delete(id, scope) {
-      return keepingLane(() => deletes.delete(id, scope));
-    },
-    async deleteBySource(sessionKey, scope, { purgeDerived }) {
-      return keepingLane(() => deletes.deleteBySource(sessionKey, scope, purgeDerived));
-    },
-    async flush(scope) {
-      return keepingLane(() => deletes.flush(scope));
-    },
-    stats: (scope) => reads.stats(scope),
-    hasEntries: (scope) => reads.hasEntries(scope),
-    agentsWithEntries: () => reads.agentsWithEntries(),
-    async sweep(agentId, policy, now) {
-      return keepingLane(() => lifecycle.sweep(agentId, policy, now));
-    },
-    cachedEmbedding: (model, contentHash) => cache.get(model, contentHash),
-    cacheEmbedding: (model, contentHash, values) => cache.put(model, contentHash, values),
-    embeddingCacheStats: () => cache.stats(),
+    setVector: keepingLane(entries.setVector),
+    markRecalled: keepingLane(lifecycle.markRecalled),
+    delete: keepingLane(deletes.delete),
+    deleteBySource: (sessionKey, scope, { purgeDerived }) =>
+      keepingLane(deletes.deleteBySource)(sessionKey, scope, purgeDerived),
+    flush: keepingLane(deletes.flush),
+    sweep: keepingLane(lifecycle.sweep),
   };
 }

@@ -97,10 +97,8 @@ export function createTermCounts(db: SqliteDatabase): TermCounts {
       ...(filter.readableBy === undefined ? {} : { readableBy: filter.readableBy }),
     });
     const counts: ScopeTermCounts = { entries: 0, byWord: new Map() };
-    for (const content of db
-      .prepare<unknown[], string>(`SELECT e.content FROM memory_entries e ${where.sql}`)
-      .pluck()
-      .iterate(...where.values)) {
+    const contents = db.prepare<unknown[], string>(`SELECT e.content FROM memory_entries e ${where.sql}`).pluck();
+    for (const content of contents.iterate(...where.values)) {
       counts.entries += 1;
       for (const word of wordsOf(content)) counts.byWord.set(word, (counts.byWord.get(word) ?? 0) + 1);
     }

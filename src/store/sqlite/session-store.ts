@@ -94,6 +94,14 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
     if (queue.hasPending(sessionKey)) queue.flush();
   }
 
+  /** `call` once everything queued is written. */
+  const afterFlush =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      queue.flush();
+      return call(...args);
+    };
+
   function isKnown(sessionKey: string): boolean {
     return queue.hasPending(sessionKey) || exists.get(sessionKey) !== undefined;
   }
@@ -146,23 +154,11 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
       queue.flush();
       replaceTx(sessionKey, messages, now);
     },
-    async list(filter, signal) {
-      queue.flush();
-      return shared.list(filter, signal);
-    },
-    async delete(sessionKey) {
-      queue.flush();
-      return shared.delete(sessionKey);
-    },
-    async clearMessages(sessionKey, now) {
-      queue.flush();
-      return shared.clearMessages(sessionKey, now);
-    },
+    list: afterFlush(shared.list),
+    delete: afterFlush(shared.delete),
+    clearMessages: afterFlush(shared.clearMessages),
     // Not queued: it runs once per compaction, not per turn, and its answer must come from the row itself.
-    async updateMetadata(sessionKey, metadata, now) {
-      queue.flush();
-      return shared.updateMetadata(sessionKey, metadata, now);
-    },
+    updateMetadata: afterFlush(shared.updateMetadata),
     async recordTurnUsage(sessionKey, usage, now) {
       if (!isKnown(sessionKey)) return false;
       const { totalTokens, totalCost, stepsExecuted, requestedBy } = usage;
