@@ -1,12 +1,6 @@
 // Records counts-only evidence (trajectory, session index, token usage) through the evidence port in batches, off the hot path.
 import type { Logger } from 'pino';
-import type {
-  EvidencePort,
-  EvidenceWrite,
-  SessionIndexStart,
-  TrajectoryRecord,
-  UsageRecord,
-} from '../store/index.js';
+import type { EvidencePort, EvidenceWrite, SessionIndexStart, TrajectoryRecord, UsageRecord } from '../store/index.js';
 import { createBatchQueue } from './batch-queue.js';
 
 export type { SessionIndexStart, TrajectoryRecord, UsageRecord } from '../store/index.js';
