@@ -12,7 +12,8 @@ import { callRpc, postRpc } from '../support/http-client.js';
 import { captureLogs, type LogCapture } from '../support/log-capture.js';
 
 const WEBHOOK_SECRET = 'live-webhook-secret-0123456789';
-const LIVE = { timeout: 5_000, interval: 50 };
+// A change applies once it is committed to the config history (a git commit), which a loaded machine can take seconds over.
+const LIVE = { timeout: 20_000, interval: 50 };
 
 describe('e2e: config sections edited on disk apply live or say they need a restart', () => {
   let llm: FakeLlm;
