@@ -1,10 +1,17 @@
 // POST /v1/chat/completions, plain and streamed: through the gateway to a fake LLM, against the same requests
-// sent straight to that fake LLM's own /v1/chat/completions and through a stateless reverse proxy in front of it.
+// sent straight to that fake LLM's own /v1/chat/completions and through a stateless reverse proxy in front of it;
+// then plain, a gateway process against a Portkey gateway process over the same fake LLM.
 import { compare, isEntryPoint, isRecord, runStandalone, wantsSurface, type BenchOptions } from './lib/bench.js';
 import { BENCH_AGENT, BENCH_MODEL, startBenchLlm, startGatewayOverLlm } from './lib/fake-llm.js';
 import { runLoad, type LoadSpec } from './lib/load.js';
 import type { LoadWindow } from './lib/load-run.js';
 import type { ComparisonRow, RowTarget } from './lib/measure.js';
+import {
+  PORTKEY_VERSION,
+  startGatewayProcessOverLlm,
+  startPortkeyOverLlm,
+  type ProcessOverLlm,
+} from './lib/portkey.js';
 import { startProxyOverLlm } from './lib/proxy.js';
 
 /**
@@ -23,6 +30,18 @@ const SCENARIOS = [
   { isStream: true, connections: 1, target: LATENCY_TARGET },
   { isStream: true, connections: 32, target: THROUGHPUT_TARGET },
 ] as const;
+
+/**
+ * Issue 33: the gateway answers at least 3x the completions per second of Portkey's gateway at 32 connections.
+ * At 1 connection the ratio is recorded only (it is latency, where both sides wait on the same upstream).
+ * Portkey 1.15.2 answers every streamed completion here with a 500 ("Something went wrong"): the Response class of
+ * the @hono/node-server it resolves to (1.19.19) keeps the upstream fetch response's immutable headers, and Portkey
+ * appends its own to them. So its rows are plain completions only.
+ */
+const PORTKEY_SCENARIOS = [
+  { connections: 1, target: {} },
+  { connections: 32, target: { minRatio: 3 } },
+] as const satisfies readonly { connections: number; target: RowTarget }[];
 
 /** The user message; the fake LLM answers `Echo: Hello` (streamed as the deltas `Echo: ` and `Hello`). */
 const MESSAGE = 'Hello';
@@ -76,9 +95,14 @@ interface ChatLoad {
   model: string;
   token: string;
   isStream: boolean;
+  /** Sent besides Content-Type and Authorization (Portkey's routing headers). */
+  headers?: Record<string, string>;
 }
 
-export function chatLoad({ host, port, connections, model, token, isStream }: ChatLoad, window: LoadWindow): LoadSpec {
+export function chatLoad(
+  { host, port, connections, model, token, isStream, headers = {} }: ChatLoad,
+  window: LoadWindow,
+): LoadSpec {
   return {
     kind: 'http',
     host,
@@ -87,7 +111,7 @@ export function chatLoad({ host, port, connections, model, token, isStream }: Ch
     request: {
       method: 'POST',
       path: '/v1/chat/completions',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, ...headers },
       body: chatBody(model, isStream),
     },
     expectStatus: 200,
@@ -174,6 +198,53 @@ export async function run(options: BenchOptions): Promise<ComparisonRow[]> {
       },
     );
     rows.push(row);
+  }
+  rows.push(...(await runAgainstPortkey(options)));
+  return rows;
+}
+
+/** The server figures of both sides are their process's (every thread, from /proc), not the bench main thread's. */
+const processPids = (server: ProcessOverLlm) => [server.pid];
+
+/**
+ * Plain completions, a gateway process against a Portkey process, each over its own fake LLM in the bench's main
+ * thread: the same shape on both sides, so throughput and CPU per completion compare like with like. `ratio` is
+ * gateway/Portkey; `cpu ratio` is Portkey CPU over gateway CPU per completion.
+ */
+async function runAgainstPortkey(options: BenchOptions): Promise<ComparisonRow[]> {
+  const rows: ComparisonRow[] = [];
+  for (const { connections, target } of PORTKEY_SCENARIOS) {
+    const surface = `POST /v1/chat/completions c=${connections}, gateway vs Portkey ${PORTKEY_VERSION}`;
+    if (!wantsSurface(options, surface)) continue;
+    const window: LoadWindow = {
+      warmupMs: options.warmupMs,
+      warmupRequests: options.warmupRequests,
+      durationMs: options.durationMs,
+      maxRequests: options.maxRequests,
+    };
+    const load = (server: ProcessOverLlm, model: string, token: string, headers?: Record<string, string>) =>
+      chatLoad({ host: server.host, port: server.port, connections, model, token, isStream: false, headers }, window);
+    rows.push(
+      await compare(
+        { surface, connections, depth: 1, target },
+        {
+          label: `Portkey ${PORTKEY_VERSION} process`,
+          start: startPortkeyOverLlm,
+          // Portkey forwards the bearer to the upstream as the provider key; the fake LLM checks none.
+          loadFor: (portkey) => load(portkey, BENCH_MODEL, 'portkey', portkey.headers),
+          isExpectedBody: isCompletion,
+          pids: processPids,
+        },
+        {
+          label: 'gateway process',
+          start: startGatewayProcessOverLlm,
+          loadFor: (gateway) => load(gateway, BENCH_AGENT, gateway.token),
+          isExpectedBody: isCompletion,
+          pids: processPids,
+        },
+        options,
+      ),
+    );
   }
   return rows;
 }

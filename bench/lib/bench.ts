@@ -2,7 +2,7 @@
 import { cpus, platform, release } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { runLoad, type LoadSpec } from './load.js';
+import { runLoad, runLoadOnProcesses, type LoadSpec } from './load.js';
 import { CONTENDED_SHARE, waitForQuietMachine } from './machine-load.js';
 import type { LoadWindow } from './load-run.js';
 import { formatFigures, isFigureRow, type FigureRow } from './figures.js';
@@ -86,6 +86,11 @@ export interface Contender<Server extends { close(): Promise<void> }> {
   start: () => Promise<Server>;
   loadFor: (server: Server) => LoadSpec;
   isExpectedBody: (body: unknown) => boolean;
+  /**
+   * For a server that runs as its own process: the pids whose process trees serve it. Its server figures are
+   * then theirs (every thread, from /proc), not the bench main thread's.
+   */
+  pids?: (server: Server) => readonly number[];
 }
 
 export interface Scenario {
@@ -152,7 +157,9 @@ async function measure<Server extends { close(): Promise<void> }>(
     const server = await contender.start();
     let result: LoadResult;
     try {
-      result = await runLoad(contender.loadFor(server));
+      const spec = contender.loadFor(server);
+      result =
+        contender.pids === undefined ? await runLoad(spec) : await runLoadOnProcesses(spec, contender.pids(server));
     } finally {
       await server.close();
     }

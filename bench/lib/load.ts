@@ -1,10 +1,12 @@
 // Runs a load generator in its own worker thread, so it does not share the event loop of the server under test.
+import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { HttpLoadTarget } from './http-load.js';
 import { MAX_WARMUP_MS, type LoadTotals, type LoadWindow } from './load-run.js';
 import { cpuSnapshot, mainThreadCpuUsPerOp, otherProcessesShare } from './machine-load.js';
 import type { LoadResult } from './measure.js';
+import { processTreesCpuSec } from './process-cpu.js';
 import type { WsLoadTarget } from './ws-load.js';
 
 export type LoadSpec = LoadWindow & (({ kind: 'http' } & HttpLoadTarget) | ({ kind: 'ws' } & WsLoadTarget));
@@ -120,4 +122,35 @@ export function runLoadSegments(
       else resolve(results);
     });
   });
+}
+
+/**
+ * As runLoad, for a server that runs as its own process(es): the result's server figures are those process trees'
+ * (every thread, from /proc) over the measurement window instead of this thread's: CPU per request, and busy as
+ * their CPU share of one core. `otherCpu` leaves them out, since they are the server under test, not other load.
+ */
+export async function runLoadOnProcesses(spec: LoadSpec, pids: readonly number[]): Promise<LoadResult> {
+  const groups = { server: pids };
+  let cpuAtStart = Number.NaN;
+  let cpuAtEnd = Number.NaN;
+  const results = await runLoadSegments(
+    spec,
+    () => {
+      cpuAtEnd = processTreesCpuSec(groups).server ?? Number.NaN;
+    },
+    () => {
+      cpuAtStart = processTreesCpuSec(groups).server ?? Number.NaN;
+    },
+  );
+  const result = results.at(-1);
+  if (result === undefined) throw new Error('load worker reported no result');
+  const serverCpuSec = cpuAtEnd - cpuAtStart;
+  const elapsedSec = result.elapsedMs / 1000;
+  const requests = result.ops + result.errors;
+  return {
+    ...result,
+    otherCpu: Math.max(0, result.otherCpu - serverCpuSec / (elapsedSec * cpus().length)),
+    serverCpuUsPerOp: requests === 0 ? Number.NaN : (serverCpuSec * 1e6) / requests,
+    serverBusy: serverCpuSec / elapsedSec,
+  };
 }

@@ -22,9 +22,9 @@ export interface StartedProcess {
   startMs: number;
 }
 
-function probeHealth(port: number): Promise<boolean> {
+function probeHealth(port: number, path: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const request = get({ host: '127.0.0.1', port, path: '/health', agent: false }, (response) => {
+    const request = get({ host: '127.0.0.1', port, path, agent: false }, (response) => {
       response.resume();
       response.once('end', () => resolve(response.statusCode === 200));
       response.once('error', () => resolve(false));
@@ -36,13 +36,14 @@ function probeHealth(port: number): Promise<boolean> {
 
 /**
  * Spawns `node <args>` with `env` (nothing inherited from this process's node flags) and probes
- * http://127.0.0.1:<port>/health until it answers 200. Rejects, with the child's stderr, when the child
- * exits first or does not answer within START_TIMEOUT_MS (the child is then killed).
+ * http://127.0.0.1:<port><healthPath> (`/health` unless told) until it answers 200. Rejects, with the child's
+ * stderr, when the child exits first or does not answer within START_TIMEOUT_MS (the child is then killed).
  */
 export async function startAndTime(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   port: number,
+  healthPath = '/health',
 ): Promise<StartedProcess> {
   const startedAt = performance.now();
   const child = spawn(process.execPath, [...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -56,16 +57,16 @@ export async function startAndTime(
     exitCode = code;
   });
   for (;;) {
-    if (await probeHealth(port)) {
+    if (await probeHealth(port, healthPath)) {
       const startMs = performance.now() - startedAt;
       if (child.pid === undefined) throw new Error('the child has no pid');
       return { child, pid: child.pid, startMs };
     }
     if (exitCode !== undefined)
-      throw new Error(`node ${args.join(' ')} exited (code ${exitCode}) before answering /health:\n${stderr}`);
+      throw new Error(`node ${args.join(' ')} exited (code ${exitCode}) before answering ${healthPath}:\n${stderr}`);
     if (performance.now() - startedAt > START_TIMEOUT_MS) {
       await stopProcess(child);
-      throw new Error(`node ${args.join(' ')} did not answer /health within ${START_TIMEOUT_MS} ms:\n${stderr}`);
+      throw new Error(`node ${args.join(' ')} did not answer ${healthPath} within ${START_TIMEOUT_MS} ms:\n${stderr}`);
     }
     await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
   }
