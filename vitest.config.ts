@@ -4,7 +4,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/dashboard-global-setup.ts', 'test/support/postgres-global-setup.ts'],
+    globalSetup: [
+      'test/support/dashboard-global-setup.ts',
+      'test/support/postgres-global-setup.ts',
+      'test/support/cli-bundle-global-setup.ts',
+    ],
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 30_000,
