@@ -1,4 +1,5 @@
 // Test runner settings: tests live in test/, mirror src/, run in forked workers (native SQLite addon); the dashboard is built once first.
+// Files share their worker's module cache (isolate: false): importing the gateway again for every file was half the run.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,6 +11,7 @@ export default defineConfig({
       'test/support/cli-bundle-global-setup.ts',
     ],
     pool: 'forks',
+    isolate: false,
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },
