@@ -6,12 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Harness } from '../support/gateway-harness.js';
-import type { CliResult } from '../support/cli.js';
+import { sourceCli, type CliResult } from '../support/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-// Absolute paths, so the CLI runs from an empty working directory like an installed binary.
-const TSX_LOADER = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
-const CLI_SOURCE = join(ROOT, 'src', 'cli.ts');
 
 describe('cli without a local gateway', () => {
   let gateway: Harness;
@@ -23,7 +20,8 @@ describe('cli without a local gateway', () => {
     return new Promise((resolve, reject) => {
       execFile(
         process.execPath,
-        ['--import', TSX_LOADER, CLI_SOURCE, ...args],
+        // An absolute path, so the CLI runs from an empty working directory like an installed binary.
+        [sourceCli(), ...args],
         { cwd: empty, env, timeout: 20_000 },
         (error, stdout, stderr) => {
           if (error !== null && typeof error.code !== 'number') {

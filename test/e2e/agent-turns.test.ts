@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { startGateway, TOKEN_IDS, type Harness, type HarnessOptions } from '../support/gateway-harness.js';
 import { createApp } from '../../src/app.js';
@@ -114,7 +114,10 @@ describe('agent turns against a real provider protocol', () => {
     };
     const toolMessage = followUp.messages.find((message) => message.role === 'tool');
     expect(String(toolMessage?.content)).toMatch(/"iso":"\d{4}-/);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The trajectory is written after the reply, by the evidence writer: wait until the turn's last record is there.
+    await vi.waitFor(() => expect(trajectory(harness, 'default:alice:test:tools').at(-1)?.kind).toBe('turn_end'), {
+      timeout: 10_000,
+    });
     const records = trajectory(harness, 'default:alice:test:tools');
     expect(records.find((record) => record.kind === 'tool_call')?.data).toMatchObject({
       toolName: 'current_time',

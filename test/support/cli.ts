@@ -1,9 +1,10 @@
-// Runs the agent-gateway CLI (src/cli.ts under tsx, or the built bundle) in a child process with its own AGENT_GATEWAY_HOME.
+// Runs the agent-gateway CLI (src/cli.ts as bundled for this test run, or the `npm run build` bundle) in a child process
+// with its own AGENT_GATEWAY_HOME.
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI_ARGS = ['--import', 'tsx', 'src/cli.ts'];
 /** What `npm start` and the installed `agent-gateway` binary run: the CLI bundled by `npm run build`. */
 export const BUNDLED_CLI = 'dist/src/cli.bundle.mjs';
 export const BUNDLED_CLI_PATH = fileURLToPath(new URL(`../../${BUNDLED_CLI}`, import.meta.url));
@@ -22,11 +23,23 @@ export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS
   return env;
 }
 
+/**
+ * Absolute path of the current src/cli.ts, bundled once for the run by cli-bundle-global-setup.ts (a start under tsx
+ * took seconds of compiling).
+ */
+export function sourceCli(): string {
+  return inject('cliBundle');
+}
+
+function sourceCliArgs(): string[] {
+  return [sourceCli()];
+}
+
 export function runCli(args: string[], home: string, extraEnv: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [...CLI_ARGS, ...args],
+      [...sourceCliArgs(), ...args],
       { cwd: ROOT, env: cliEnv(home, extraEnv), timeout: 20_000 },
       (error, stdout, stderr) => {
         if (error !== null && typeof error.code !== 'number') {
@@ -50,9 +63,9 @@ export interface RunningCli {
   exited: Promise<number | NodeJS.Signals>;
 }
 
-/** `entry`: the CLI under tsx (default), or BUNDLED_CLI to run the built bundle. */
+/** `entry`: the current sources (default), or BUNDLED_CLI to run the `npm run build` bundle. */
 export function spawnCli(args: string[], home: string, entry: 'source' | typeof BUNDLED_CLI = 'source'): RunningCli {
-  const command = entry === 'source' ? [...CLI_ARGS, ...args] : [BUNDLED_CLI, ...args];
+  const command = entry === 'source' ? [...sourceCliArgs(), ...args] : [BUNDLED_CLI, ...args];
   const child = spawn(process.execPath, command, { cwd: ROOT, env: cliEnv(home) });
   let out = '';
   let err = '';

@@ -1,5 +1,6 @@
 // A throwaway PostgreSQL server (initdb + pg_ctl in a temp dir on a free port) for tests and benchmarks; no test runner needed.
 import { execFile } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -63,7 +64,19 @@ export interface StartPostgresOptions {
   durable?: boolean;
 }
 
-export async function startPostgresServer({ durable = false }: StartPostgresOptions = {}): Promise<PostgresServer> {
+export interface StartedPostgres {
+  /** Connection URL of the server's maintenance database. */
+  adminUrl: string;
+  /** The server's data directory (its postmaster.pid names the postmaster). */
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a server on a free port and migrates its template database; `maxConnections` is the server's limit. */
+export async function launchPostgres({
+  durable = false,
+  maxConnections = 60,
+}: StartPostgresOptions & { maxConnections?: number } = {}): Promise<StartedPostgres> {
   if (postgresBinDir === undefined) throw new Error(POSTGRES_SKIP_REASON);
   const bin = postgresBinDir;
   const dir = await mkdtemp(join(tmpdir(), 'agent-gateway-pg-'));
@@ -77,41 +90,92 @@ export async function startPostgresServer({ durable = false }: StartPostgresOpti
   const port = await freePort();
   await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
   const speed = durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=16MB';
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=60${speed}`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=${maxConnections}${speed}`;
   await exec('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start']);
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${TEMPLATE}`);
+  try {
+    await admin.query(`CREATE DATABASE ${TEMPLATE}`);
+  } finally {
+    await admin.end();
+  }
   const templatePool = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${port}/${TEMPLATE}`, max: 1 });
   await migratePostgres(templatePool);
   await templatePool.end();
-  let next = 0;
   return {
     adminUrl,
-    async freshDatabase({ empty = false } = {}) {
-      next += 1;
-      const name = `gateway_${next}`;
-      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${empty ? 'template0' : TEMPLATE}`);
-      return {
-        url: `postgres://postgres@127.0.0.1:${port}/${name}`,
-        drop: async () => {
-          await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        },
-      };
-    },
-    async serverPid() {
-      const [firstLine] = (await readFile(join(data, 'postmaster.pid'), 'latin1')).split('\n', 1);
-      const pid = Number(firstLine);
-      if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no postmaster pid in ${join(data, 'postmaster.pid')}`);
-      return pid;
-    },
+    dataDir: data,
     async stop() {
-      await admin.end();
       await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A handle on a server started by `launchPostgres` (in this process or another: the test run's global setup):
+ * fresh databases get names no other handle uses, and `stop` drops this handle's databases, leaving the server up.
+ */
+export function attachPostgresServer(adminUrl: string, dataDir: string): Promise<PostgresServer> {
+  return attach(adminUrl, dataDir, { dropOnStop: true });
+}
+
+async function attach(
+  adminUrl: string,
+  dataDir: string,
+  { dropOnStop }: { dropOnStop: boolean },
+): Promise<PostgresServer> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  const created = new Set<string>();
+  const drop = async (name: string) => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    created.delete(name);
+  };
+  return {
+    adminUrl,
+    async freshDatabase({ empty = false } = {}) {
+      // Digits only (as the old per-server counter gave); random, as other files create databases on the same server.
+      const name = `gateway_${randomInt(2 ** 47)}`;
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${empty ? 'template0' : TEMPLATE}`);
+      created.add(name);
+      return { url: adminUrl.replace(/\/postgres$/, `/${name}`), drop: () => drop(name) };
+    },
+    async serverPid() {
+      const [firstLine] = (await readFile(join(dataDir, 'postmaster.pid'), 'latin1')).split('\n', 1);
+      const pid = Number(firstLine);
+      if (!Number.isInteger(pid) || pid <= 0)
+        throw new Error(`no postmaster pid in ${join(dataDir, 'postmaster.pid')}`);
+      return pid;
+    },
+    async stop() {
+      try {
+        if (dropOnStop) for (const name of [...created]) await drop(name);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+/** A server of its own for the caller (tests that stop or kill it, benchmarks); `stop` shuts it down and removes it. */
+export async function startPostgresServer(options: StartPostgresOptions = {}): Promise<PostgresServer> {
+  const started = await launchPostgres(options);
+  try {
+    // Its databases go with the server, so none is dropped first (a test may have stopped or paused the server).
+    const handle = await attach(started.adminUrl, started.dataDir, { dropOnStop: false });
+    return {
+      ...handle,
+      async stop() {
+        await handle.stop();
+        await started.stop();
+      },
+    };
+  } catch (error) {
+    await started.stop();
+    throw error;
+  }
 }
 
 /**

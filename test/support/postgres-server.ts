@@ -1,6 +1,6 @@
-// A throwaway PostgreSQL server per test file (see postgres-process.ts for the server itself), a fresh database per fixture.
-import { afterAll, beforeAll } from 'vitest';
-import { startPostgresServer, type PostgresServer } from './postgres-process.js';
+// The PostgreSQL server of a test file: the run's shared server (started by postgres-global-setup.ts), a fresh database per fixture.
+import { afterAll, beforeAll, inject } from 'vitest';
+import { attachPostgresServer, startPostgresServer, type PostgresServer } from './postgres-process.js';
 
 export {
   emptyDatabase,
@@ -10,14 +10,24 @@ export {
   type PostgresServer,
 } from './postgres-process.js';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's shared PostgreSQL server, when this machine has one: see postgres-global-setup.ts. */
+    sharedPostgres: { adminUrl: string; dataDir: string } | undefined;
+  }
+}
+
 /**
- * One server for the calling test file (started before its first test, stopped and removed after its last); call
- * inside a describe that is skipped when `postgresBinDir` is undefined.
+ * The server for the calling test file: the run's shared one (the file's databases are dropped after its last test),
+ * or a server of its own when none was started for the run. Tests that stop, pause or kill the server start their own
+ * with `startPostgresServer`. Call inside a describe that is skipped when `postgresBinDir` is undefined.
  */
 export function usePostgresServer(): () => PostgresServer {
   let server: PostgresServer | undefined;
   beforeAll(async () => {
-    server = await startPostgresServer();
+    const shared = inject('sharedPostgres');
+    server =
+      shared === undefined ? await startPostgresServer() : await attachPostgresServer(shared.adminUrl, shared.dataDir);
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
