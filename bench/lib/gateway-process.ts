@@ -28,6 +28,8 @@ export interface GatewayProcessOptions {
   token: string;
   /** Merged over the bench config (storage, coordination). */
   extra?: ConfigInput;
+  /** Node flags before the CLI's own (e.g. `--cpu-prof`). */
+  nodeFlags?: readonly string[];
 }
 
 /** The caller's environment without node flags meant for this process, a fresh home, and warnings only in the log. */
@@ -49,6 +51,7 @@ export async function startGatewayProcess({
   llmBaseUrl,
   token,
   extra = {},
+  nodeFlags = [],
 }: GatewayProcessOptions): Promise<GatewayProcess> {
   const home = await mkdtemp(join(tmpdir(), 'agent-gateway-replica-'));
   try {
@@ -67,7 +70,7 @@ export async function startGatewayProcess({
     await writeFile(join(home, 'config.yaml'), `${JSON.stringify(config, null, 2)}\n`);
     const port = await freePort();
     const started = await startAndTime(
-      ['--import', TSX_LOADER, CLI_SOURCE, 'start', '--port', String(port)],
+      [...nodeFlags, '--import', TSX_LOADER, CLI_SOURCE, 'start', '--port', String(port)],
       childEnv(home),
       port,
     );
