@@ -1,6 +1,22 @@
 // How the CLI is bundled, for `npm run build` (scripts/bundle.ts) and the tests' bundle alike: one ES module entry,
 // `cli.bundle.mjs`, and beside it in `chunks/` the parts the gateway imports only at their first use.
-import { build } from 'esbuild';
+import { dirname } from 'node:path';
+import { build, type Plugin } from 'esbuild';
+
+/**
+ * zod's `z` namespace re-exports every one of its locales (300 KB, a tenth of what a start parses); the gateway's
+ * messages are English, which zod configures from its own module, so the bundle keeps that locale alone.
+ */
+const englishZodMessagesOnly: Plugin = {
+  name: 'english-zod-messages-only',
+  setup(bundle) {
+    bundle.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
 
 /** Bundles `entry` (src/cli.ts or its compiled dist/src/cli.js) into `outdir`/cli.bundle.mjs and `outdir`/chunks/. */
 export async function bundleCli(entry: string, outdir: string): Promise<void> {
@@ -24,6 +40,7 @@ export async function bundleCli(entry: string, outdir: string): Promise<void> {
     banner: {
       js: "import { createRequire as gatewayCreateRequire } from 'node:module'; const require = gatewayCreateRequire(import.meta.url);",
     },
+    plugins: [englishZodMessagesOnly],
     logLevel: 'warning',
   });
 }
