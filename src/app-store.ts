@@ -65,6 +65,8 @@ export async function openConfigStore({
       ...file,
       history: createGitHistory({ dataDir: paths.dataDir, configPath: paths.configPath, env: deps.env }),
       watchFile: true,
+      // The gateway listens while git commits the file as it starts (several git processes, tens of ms).
+      readiesHistoryLater: true,
     });
   }
   const { openPostgresConfigRevisions } = await postgres();

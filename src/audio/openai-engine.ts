@@ -1,5 +1,4 @@
 // The keyed engine: an OpenAI-compatible POST <baseUrl>/audio/transcriptions (multipart) of a configured provider.
-import { FormData, request } from 'undici';
 import { z } from 'zod';
 import type { EngineIdentity, EngineOutcome, Transcriber, VoiceErrorKind } from './transcriber.js';
 
@@ -56,6 +55,8 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): Transcriber {
   return {
     identity,
     async transcribe({ wav, language, signal }): Promise<EngineOutcome> {
+      // Loaded at the first transcription: a gateway that never transcribes never parses undici.
+      const { FormData, request } = await import('undici');
       const form = new FormData();
       form.append('model', options.model);
       form.append('response_format', 'json');

@@ -80,6 +80,11 @@ export interface ConfigStoreDeps {
   initialDocument?: RawConfig;
   /** Watch the file and apply valid hand edits live (reloadFromDisk). Default false. */
   watchFile?: boolean;
+  /**
+   * Ready the git history (create the repository, commit the file as it is) after the store has opened, not before:
+   * a start does not wait for those git processes. Every history read and commit waits for it. Default false.
+   */
+  readiesHistoryLater?: boolean;
 }
 
 export interface DatabaseConfigStoreDeps extends Omit<ConfigStoreDeps, 'history' | 'watchFile'> {

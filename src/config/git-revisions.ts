@@ -16,7 +16,7 @@ import { externalizeSecrets, externalizeSecretsInText } from './secrets.js';
 
 export interface GitRevisionsDeps extends Pick<
   ConfigStoreDeps,
-  'configPath' | 'secretsPath' | 'history' | 'log' | 'initialDocument' | 'watchFile'
+  'configPath' | 'secretsPath' | 'history' | 'log' | 'initialDocument' | 'watchFile' | 'readiesHistoryLater'
 > {
   validate: ValidateConfig;
 }
@@ -34,8 +34,7 @@ export async function openGitRevisions(deps: GitRevisionsDeps): Promise<ConfigRe
   const initial = await readConfigText(configPath, deps.initialDocument);
   let file = parseFile(initial.text, configPath);
   validate(file.raw, configPath, secrets);
-  const isGitInstalled = await history.isAvailable();
-  let isHistoryAvailable = isGitInstalled;
+  let canCommit = true;
 
   /** Writes secrets.yaml (when it gained a value) before the config that refers to it, then adopts both. */
   async function save(next: Prepared): Promise<void> {
@@ -77,7 +76,7 @@ export async function openGitRevisions(deps: GitRevisionsDeps): Promise<ConfigRe
       await save(prepared);
     } catch (error) {
       if (!initial.isOnDisk) throw error;
-      isHistoryAvailable = false;
+      canCommit = false;
       log.warn(
         { err: error },
         'config file holds secrets and cannot be rewritten: config history is off so that they are never committed',
@@ -85,8 +84,13 @@ export async function openGitRevisions(deps: GitRevisionsDeps): Promise<ConfigRe
     }
   }
 
-  if (!isGitInstalled) log.warn('git is not installed: config changes are applied but not versioned');
-  else if (isHistoryAvailable) {
+  /** Whether commits can be made: git runs, the file holds no secret, and the history is scrubbed and initialised. */
+  async function readyHistory(): Promise<boolean> {
+    if (!(await history.isAvailable())) {
+      log.warn('git is not installed: config changes are applied but not versioned');
+      return false;
+    }
+    if (!canCommit) return false;
     try {
       // Scrubbed first, so that the file as it is now lands on a history that already matches it.
       if (!(await history.isSecretFree())) {
@@ -94,15 +98,18 @@ export async function openGitRevisions(deps: GitRevisionsDeps): Promise<ConfigRe
         await history.markSecretFree();
       }
       await history.init();
+      return true;
     } catch (error) {
-      isHistoryAvailable = false;
       log.warn({ err: error }, 'config history could not be initialised: config changes are applied but not versioned');
+      return false;
     }
   }
+  const historyReady = deps.readiesHistoryLater === true ? readyHistory() : Promise.resolve(await readyHistory());
+  const afterReady = <T>(task: () => Promise<T>): Promise<T> => historyReady.then(task);
 
   const commit = async (message: string): Promise<string | null> =>
-    isHistoryAvailable ? history.commit(message) : null;
-  const head = async (): Promise<string | null> => (isHistoryAvailable ? history.head() : null);
+    (await historyReady) ? history.commit(message) : null;
+  const head = async (): Promise<string | null> => ((await historyReady) ? history.head() : null);
 
   /** Writes the file and commits it; never half-applied: when the commit fails, the file goes back. */
   async function persist(next: Prepared, message: string): Promise<WrittenConfig> {
@@ -181,7 +188,7 @@ export async function openGitRevisions(deps: GitRevisionsDeps): Promise<ConfigRe
       return persist({ file: next, secrets: externalized.moved === 0 ? secrets : externalized.secrets }, message);
     },
     async read(ref) {
-      const sha = await history.resolve(ref);
+      const sha = await afterReady(() => history.resolve(ref));
       const text = await history.show(sha);
       let restored: ConfigFile;
       try {
@@ -193,12 +200,19 @@ export async function openGitRevisions(deps: GitRevisionsDeps): Promise<ConfigRe
       restoredFiles.set(version, restored);
       return version;
     },
-    history,
+    history: {
+      history: (limit) => afterReady(() => history.history(limit)),
+      diff: (sha) => afterReady(() => history.diff(sha)),
+      gc: () => afterReady(() => history.gc()),
+    },
     async watch(onChange) {
       if (deps.watchFile !== true) return async () => undefined;
       const stop = watchConfigFile(configPath, onChange, log);
       return async () => stop();
     },
-    close: async () => undefined,
+    // A commit still under way finishes first: a process that exits mid-commit would leave git's index.lock behind.
+    close: async () => {
+      await historyReady;
+    },
   };
 }

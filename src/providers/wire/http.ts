@@ -1,7 +1,8 @@
-// Upstream HTTP for the wire adapters: one keep-alive undici Pool per provider origin, fixed headers, a deadline per call.
+// Upstream HTTP for the wire adapters: one keep-alive undici Pool per provider origin (made at its first request), fixed
+// headers, a deadline per call.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { protocolError } from './errors.js';
 
 /** Idle keep-alive sockets are kept this long unless the server's Keep-Alive header says less. */
@@ -93,19 +94,36 @@ export function createWireHttp(options: WireHttpOptions): WireHttp {
   const url = new URL(options.baseUrl);
   const basePath = url.pathname.replace(/\/+$/, '');
   const headers = flatten(options.headers);
-  const pool = new Pool(url.origin, {
-    connections: options.maxConnections ?? null,
-    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    // The CallDeadline bounds the whole call; undici's own per-phase timers would only add work per request.
-    headersTimeout: 0,
-    bodyTimeout: 0,
-  });
+  // The pool, and undici with it, comes at the first request: a gateway whose models are never called never loads it.
+  let pool: Pool | undefined;
+  let loading: Promise<Pool> | undefined;
+  const loaded = async (): Promise<Pool> => {
+    const { Pool: UndiciPool } = await import('undici');
+    pool ??= new UndiciPool(url.origin, {
+      connections: options.maxConnections ?? null,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      // The CallDeadline bounds the whole call; undici's own per-phase timers would only add work per request.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
+    return pool;
+  };
+  let isClosed = false;
+  const request = (requested: Parameters<Pool['request']>[0]): Promise<WireResponse> => {
+    if (pool !== undefined) return pool.request(requested);
+    // As a closed pool would: no new connections after close().
+    if (isClosed) return Promise.reject(new Error(`the connection pool to ${url.origin} is closed`));
+    return (loading ??= loaded()).then((ready) => ready.request(requested));
+  };
   return {
     basePath,
-    post: (path, body, signal) => pool.request({ method: 'POST', path, headers, body, signal }),
-    get: (path, signal) => pool.request({ method: 'GET', path, headers, signal }),
+    post: (path, body, signal) => request({ method: 'POST', path, headers, body, signal }),
+    get: (path, signal) => request({ method: 'GET', path, headers, signal }),
     deadline: (caller) => new CallDeadline(caller, options.timeoutMs),
-    close: () => pool.close(),
+    close: async () => {
+      isClosed = true;
+      if (loading !== undefined) await (await loading).close();
+    },
   };
 }
 

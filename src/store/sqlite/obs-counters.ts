@@ -31,6 +31,8 @@ function toRows(batch: readonly ObsWrite[]): SqlRow[] {
 
 /** Reads run on `db`; writes go through `writers` when given (the store's writer thread), else on `db` itself. */
 export function createSqliteObsPort(db: SqliteDatabase, writers?: WriterThread): ObsPort {
-  const writer = writers?.writer(WRITES) ?? createInThreadWriter(db, WRITES);
+  // Counters alone (a boot's posture row, health signals) do not start the writer thread: the first evidence does.
+  const here = createInThreadWriter(db, WRITES);
+  const writer = writers?.writer(WRITES, here) ?? here;
   return { ...createObsReads(sqliteStoreDb(db)), append: (batch) => writer.write(toRows(batch)) };
 }
