@@ -4,14 +4,17 @@ import type { MemoryPort, MemoryScope } from '../store/index.js';
 /** Empty scopes remembered at most (tenants × agents × owners); past it the memory starts again, empty. */
 export const EMPTY_SCOPES_KEPT = 10_000;
 
-/** The scope as a key: JSON, so no two scopes share one whatever their ids hold. */
+/** Separates the key's fields, and (alone) stands for a field the scope leaves out: no id holds a control character. */
+const SEPARATOR = '\u0000';
+const ABSENT = '\u0001';
+
+/**
+ * The scope as a key: tenant, agent, then the reader's owner and tenants. Tenant ids refuse control characters, agent and
+ * token ids are letters, digits, dot, underscore or hyphen, so no two scopes share one.
+ */
 function scopeKey({ tenantId, agentId, readableBy }: MemoryScope): string {
-  return JSON.stringify([
-    tenantId ?? null,
-    agentId ?? null,
-    readableBy?.ownerId ?? null,
-    readableBy?.tenantIds ?? null,
-  ]);
+  const reader = readableBy === undefined ? ABSENT : [readableBy.ownerId, ...readableBy.tenantIds].join(SEPARATOR);
+  return `${tenantId ?? ABSENT}${SEPARATOR}${agentId ?? ABSENT}${SEPARATOR}${reader}`;
 }
 
 /**
