@@ -24,7 +24,9 @@ export interface EventBusDeps {
 
 export function createEventBus({ now, log, historySize = 500 }: EventBusDeps): EventBus {
   const listeners = new Set<EventListener>();
+  // A ring of the newest events: `next` is where the next one goes (the oldest once the ring is full).
   const history: BusEvent[] = [];
+  let next = 0;
   let queue: BusEvent[] = [];
 
   function drain(): void {
@@ -46,8 +48,10 @@ export function createEventBus({ now, log, historySize = 500 }: EventBusDeps): E
     emit(name, payload) {
       // The union cannot be narrowed from a generic name; the signature already ties payload to name.
       const event = { name, ts: now(), payload } as BusEvent;
-      history.push(event);
-      if (history.length > historySize) history.shift();
+      if (historySize > 0) {
+        history[next] = event;
+        next = (next + 1) % historySize;
+      }
       if (listeners.size === 0) return;
       if (queue.length === 0) queueMicrotask(drain);
       queue.push(event);
@@ -57,7 +61,8 @@ export function createEventBus({ now, log, historySize = 500 }: EventBusDeps): E
       return () => listeners.delete(listener);
     },
     recent(limit) {
-      return history.slice(-limit);
+      const ordered = history.length < historySize ? history : [...history.slice(next), ...history.slice(0, next)];
+      return ordered.slice(-limit);
     },
   };
 }

@@ -9,6 +9,7 @@ import type { HealthSignalRecorder, Recorder } from '../obs/index.js';
 import { createHashingEmbedder, type Embedder } from '../providers/index.js';
 import type { RequestAuth } from '../server/index.js';
 import type { MemoryPort } from '../store/index.js';
+import { withEntryPresence } from './entry-presence.js';
 import { createInjectionMonitor, injectionScanHook } from './injection-monitor.js';
 import { createLifecycleSweeper, lifecyclePolicyOf } from './lifecycle.js';
 import { createMemoryEmbedder, type MemoryEmbedder } from './memory-embedder.js';
@@ -37,8 +38,11 @@ export interface MemoryModuleDeps {
   ports: { memory: MemoryPort };
   /** Which tokens exist, which are admin and which tenants each is given: whose memories a caller or a turn reads. */
   grants: ReaderGrants;
-  /** The live config (memory: read per turn and call; embeddings: names the configured provider). */
-  config: { get(): Pick<GatewayConfig, 'memory' | 'embeddings'> };
+  /**
+   * The live config (memory: read per turn and call; embeddings: names the configured provider; storage and
+   * coordination: whether this process makes every insert, read once at start since they change only with a restart).
+   */
+  config: { get(): Pick<GatewayConfig, 'memory' | 'embeddings' | 'storage' | 'coordination'> };
   /** The configured `embeddings:` embedder as the config is now (it applies live); absent: the built-in hashing embedder. */
   embedder: () => Embedder | undefined;
   recorder: Pick<Recorder, 'trajectory'>;
@@ -92,7 +96,12 @@ function liveMemoryEmbedder(deps: MemoryModuleDeps, onChange: () => void): Memor
 
 export function createMemoryModule(deps: MemoryModuleDeps): MemoryModule {
   const { ports, now, log } = deps;
-  const port = ports.memory;
+  // Alone on its SQLite file (no replicas: coordination local) this process makes every insert, so a scope it found
+  // empty stays empty until it makes one. Replicas share the database (PostgreSQL, or one SQLite file), and each of
+  // them asks it every time.
+  const { storage, coordination } = deps.config.get();
+  const isSoleWriter = storage.kind === 'sqlite' && coordination.kind === 'local';
+  const port = isSoleWriter ? withEntryPresence(ports.memory) : ports.memory;
   const memoryConfig = () => deps.config.get().memory;
   const embedder = liveMemoryEmbedder(deps, () => reembedder.kick());
   const search = createMemorySearch({ port, embedder });

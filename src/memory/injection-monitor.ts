@@ -7,7 +7,7 @@ import {
   warmInjectionPatterns,
   type InjectionResult,
 } from './injection.js';
-import { isWebhookSession } from './trust.js';
+import { isWebhookChannel } from './trust.js';
 
 export interface InjectionRate {
   /** Detections per agent a window tolerates; one more emits security:injection_rate_exceeded. */
@@ -93,8 +93,8 @@ export function createInjectionMonitor({
 }
 
 /** The source of a turn's inbound message: a signed webhook's session, else a user's message. */
-function inboundSource(ctx: Pick<TurnHookContext, 'sessionKey' | 'clientId'>): InjectionSource {
-  return isWebhookSession(ctx.sessionKey, ctx.clientId) ? 'webhook' : 'user_message';
+function inboundSource(ctx: Pick<TurnHookContext, 'keyParts' | 'clientId'>): InjectionSource {
+  return isWebhookChannel(ctx.keyParts.channelId, ctx.clientId) ? 'webhook' : 'user_message';
 }
 
 /**

@@ -32,8 +32,13 @@ export const DEFAULT_CONTENT_FREE_TOOLS: readonly string[] = ['memory_store', 'c
 /** Turns tracked at once for tool output; beyond it the oldest is forgotten (a turn that never reported its end). */
 export const DEFAULT_MAX_TRACKED_TURNS = 10_000;
 
-export function isWebhookSession(sessionKey: string, clientId: string): boolean {
-  return clientId === WEBHOOK_OWNER_ID || channelOf(sessionKey) === 'webhook';
+/** A webhook-originated turn, by its key's channel (already parsed: a turn's keyParts) and the client. */
+export function isWebhookChannel(channelId: string | undefined, clientId: string): boolean {
+  return clientId === WEBHOOK_OWNER_ID || channelId === 'webhook';
+}
+
+function isWebhookSession(sessionKey: string, clientId: string): boolean {
+  return isWebhookChannel(channelOf(sessionKey), clientId);
 }
 
 /** The rules above, as a pure function. */

@@ -208,7 +208,7 @@ export function createModelRouter({
         });
       }
       attempts += 1;
-      const entry = catalog.entry(ref);
+      const entry = catalog.peek(ref);
       const maxOutputTokens =
         settings.maxOutputTokens ??
         (PROVIDER_TABLE[providerConfig.type].requiresMaxTokens ? entry?.maxTokens : undefined);

@@ -60,25 +60,42 @@ export function prefixWithin(text: string, maxChars: number, maxBytes: number): 
   return text.slice(0, index);
 }
 
-export function createOutputMeter({ maxChars, maxBytes }: OutputLimits): OutputMeter {
-  let chars = 0;
-  let bytes = 0;
-  return {
-    admit(text) {
-      const nextChars = chars + text.length;
-      const nextBytes = bytes + Buffer.byteLength(text, 'utf8');
-      if ((maxChars === undefined || nextChars <= maxChars) && nextBytes <= maxBytes) {
-        chars = nextChars;
-        bytes = nextBytes;
-        return text;
-      }
-      const part = prefixWithin(text, maxChars === undefined ? text.length : maxChars - chars, maxBytes - bytes);
-      chars += part.length;
-      bytes += Buffer.byteLength(part, 'utf8');
-      return part;
-    },
-    get chars() {
-      return chars;
-    },
-  };
+/** A class: one per model call, and an object literal with a getter costs more to make than an instance. */
+class LimitedOutputMeter implements OutputMeter {
+  #chars = 0;
+  #bytes = 0;
+  readonly #maxChars: number | undefined;
+  readonly #maxBytes: number;
+
+  constructor({ maxChars, maxBytes }: OutputLimits) {
+    this.#maxChars = maxChars;
+    this.#maxBytes = maxBytes;
+  }
+
+  admit(text: string): string {
+    const maxChars = this.#maxChars;
+    const nextChars = this.#chars + text.length;
+    const nextBytes = this.#bytes + Buffer.byteLength(text, 'utf8');
+    if ((maxChars === undefined || nextChars <= maxChars) && nextBytes <= this.#maxBytes) {
+      this.#chars = nextChars;
+      this.#bytes = nextBytes;
+      return text;
+    }
+    const part = prefixWithin(
+      text,
+      maxChars === undefined ? text.length : maxChars - this.#chars,
+      this.#maxBytes - this.#bytes,
+    );
+    this.#chars += part.length;
+    this.#bytes += Buffer.byteLength(part, 'utf8');
+    return part;
+  }
+
+  get chars(): number {
+    return this.#chars;
+  }
+}
+
+export function createOutputMeter(limits: OutputLimits): OutputMeter {
+  return new LimitedOutputMeter(limits);
 }

@@ -7,12 +7,19 @@ import type { TokenStore } from './token-store.js';
 export interface Authenticator {
   /** The caller for `secret`, or undefined when no active token has it. */
   authenticate(secret: string | undefined): Promise<Caller | undefined>;
+  /** authenticate for a secret already hashed (secretDigest): a digest remembered for a connection. */
+  authenticateDigest(digest: Buffer): Promise<Caller | undefined>;
   /** Swaps in the config file's tokens after a config change; removed secrets stop working at once. */
   replaceConfigTokens(tokens: readonly TokenConfig[]): void;
 }
 
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return secretDigest(secret).toString('hex');
+}
+
+/** The SHA-256 of a secret: what config tokens are compared by and API tokens are stored under (as hex). */
+export function secretDigest(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
 }
 
 interface ConfiguredToken {
@@ -31,23 +38,27 @@ export function createAuthenticator({
   const toConfigured = (tokens: readonly TokenConfig[]): ConfiguredToken[] =>
     tokens.map((token) => ({
       caller: { clientId: token.id, scopes: token.scopes },
-      digest: createHash('sha256').update(token.secret, 'utf8').digest(),
+      digest: secretDigest(token.secret),
     }));
   let configured = toConfigured(configTokens);
+
+  async function authenticateDigest(digest: Buffer): Promise<Caller | undefined> {
+    let match: Caller | undefined;
+    // Every configured token is compared, so the time taken does not say which one matched.
+    for (const token of configured) {
+      if (timingSafeEqual(token.digest, digest) && match === undefined) match = token.caller;
+    }
+    if (match !== undefined) return match;
+    const stored = await store.findBySecretHash(digest.toString('hex'));
+    return stored === undefined ? undefined : { clientId: stored.id, scopes: stored.scopes };
+  }
 
   return {
     async authenticate(secret) {
       if (secret === undefined || secret.length === 0) return undefined;
-      const digest = createHash('sha256').update(secret, 'utf8').digest();
-      let match: Caller | undefined;
-      // Every configured token is compared, so the time taken does not say which one matched.
-      for (const token of configured) {
-        if (timingSafeEqual(token.digest, digest) && match === undefined) match = token.caller;
-      }
-      if (match !== undefined) return match;
-      const stored = await store.findBySecretHash(digest.toString('hex'));
-      return stored === undefined ? undefined : { clientId: stored.id, scopes: stored.scopes };
+      return authenticateDigest(secretDigest(secret));
     },
+    authenticateDigest,
     replaceConfigTokens(tokens) {
       configured = toConfigured(tokens);
     },

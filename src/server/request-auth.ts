@@ -3,6 +3,7 @@ import type { Caller } from './types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, missingBearerToken } from '../errors.js';
 import { bearerSecret, type Authenticator } from './authenticator.js';
+import { createConnectionSecrets } from './connection-secrets.js';
 
 export interface RequestAuthOptions {
   /** SSE routes accept `?token=` because EventSource cannot set headers (spec: "Authentication"). */
@@ -27,6 +28,7 @@ function queryToken(request: FastifyRequest): string | undefined {
 
 export function createRequestAuth(authenticator: Authenticator): RequestAuth {
   const callers = new WeakMap<FastifyRequest, { caller: Caller | null; isFromQuery: boolean }>();
+  const secrets = createConnectionSecrets();
 
   async function identify(request: FastifyRequest, allowQueryToken = false): Promise<Caller | undefined> {
     const known = callers.get(request);
@@ -34,7 +36,12 @@ export function createRequestAuth(authenticator: Authenticator): RequestAuth {
     if (known !== undefined && (allowQueryToken || !known.isFromQuery)) return known.caller ?? undefined;
     const header = bearerSecret(request.headers.authorization);
     const secret = header ?? (allowQueryToken ? queryToken(request) : undefined);
-    const caller = await authenticator.authenticate(secret);
+    // Only the hash is remembered per connection: the token is looked up again on every request, so a revoked or
+    // replaced token is refused at once.
+    const caller =
+      secret === undefined || secret.length === 0
+        ? undefined
+        : await authenticator.authenticateDigest(secrets.digestOf(request.raw.socket, secret));
     if (header !== undefined || caller !== undefined)
       callers.set(request, { caller: caller ?? null, isFromQuery: header === undefined });
     return caller;

@@ -150,5 +150,5 @@ export function deriveSessionKind(parts: SessionKeyParts, metadata: Record<strin
 
 /** The channel part of a valid key, or undefined for a malformed one (listing filters skip those). */
 export function channelOf(key: string): string | undefined {
-  return sessionKeyProblem(key) === undefined ? parseSessionKey(key).channelId : undefined;
+  return sessionKeyProblem(key) === undefined ? key.split(':')[2] : undefined;
 }

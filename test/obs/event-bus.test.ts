@@ -20,6 +20,17 @@ describe('event bus', () => {
     expect(seen).toEqual(['agent:hot_added', 'agent:hot_removed']);
   });
 
+  it('keeps the newest historySize events, oldest first, after more than that many were emitted', () => {
+    let at = 0;
+    const bus = createEventBus({ now: () => (at += 1), log: createLogger({ level: 'silent' }), historySize: 3 });
+    for (let i = 0; i < 7; i += 1) bus.emit('provider:recovered', { provider: `p${i}` });
+    expect(bus.recent(10).map((event) => event.ts)).toEqual([5, 6, 7]);
+    expect(bus.recent(2).map((event) => event.ts)).toEqual([6, 7]);
+    const none = createEventBus({ now: () => 0, log: createLogger({ level: 'silent' }), historySize: 0 });
+    none.emit('provider:recovered', { provider: 'p' });
+    expect(none.recent(10)).toEqual([]);
+  });
+
   it('a throwing listener neither reaches the emitter nor stops the other listeners', async () => {
     const bus = createEventBus({ now: () => 0, log: createLogger({ level: 'silent' }) });
     const seen: string[] = [];

@@ -4,15 +4,22 @@ import { agentModels, type AgentDefinition, type AgentRegistry } from '../../age
 import { agentSuspended, agentWithoutModel, GatewayError } from '../../errors.js';
 import type { ModelRef, ModelRouter, TranscriptMessage, TranscriptToolCall } from '../../providers/index.js';
 import type { FinishReason, ToolOutput, TurnModels, TurnResult } from '../../turns/index.js';
-import { makeSessionKey } from '../../sessions/index.js';
+import { DEFAULT_TENANT } from '../../sessions/index.js';
 
 /** Session keys of /v1 requests (spec: "Session key used for OpenAI-compatible requests"). */
 export const OPENAI_USER_ID = 'openai-api';
 export const OPENAI_CHANNEL_ID = 'openai';
 
-/** `default:openai-api:openai:<peerId>`, the peer being the completion or first response id. */
+/**
+ * `default:openai-api:openai:<peerId>`, the peer being the completion or first response id. Every part is this
+ * gateway's own (constants, and an id it made: a prefix and a fresh UUID), so the key is put together without the
+ * part checks a client's key gets.
+ */
 export function openAiSessionKey(peerId: string): ParsedSessionKey {
-  return makeSessionKey({ userId: OPENAI_USER_ID, channelId: OPENAI_CHANNEL_ID, peerId });
+  return {
+    sessionKey: `${DEFAULT_TENANT}:${OPENAI_USER_ID}:${OPENAI_CHANNEL_ID}:${peerId}`,
+    keyParts: { tenantId: DEFAULT_TENANT, userId: OPENAI_USER_ID, channelId: OPENAI_CHANNEL_ID, peerId },
+  };
 }
 
 /** Who runs the turn and on which models, chosen once where the request is read; the turn carries them (TurnRequest). */

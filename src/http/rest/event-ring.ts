@@ -36,21 +36,25 @@ const EVENT_ID = /^\d{1,16}$/;
 export function createEventRing({ events, capacity, firstId }: EventRingOptions): EventRing {
   const slots = new Array<BusEvent | undefined>(capacity);
   const listeners = new Set<(id: number, event: BusEvent) => void>();
-  let nextId = firstId;
+  // Events numbered so far: event n has id firstId + n and slot n % capacity, small-integer arithmetic per event where
+  // the ids themselves are 16-digit numbers.
+  let count = 0;
 
-  // Per event: one id and one slot write; the fan-out is the live stream's own work.
+  // Per event: one slot write, and an id only when a live stream listens; the fan-out is the live stream's own work.
   const unsubscribe = events.subscribe(function numberEvent(event) {
-    const id = nextId;
-    nextId += 1;
-    if (capacity > 0) slots[id % capacity] = event;
+    const index = count;
+    count += 1;
+    if (capacity > 0) slots[index % capacity] = event;
+    if (listeners.size === 0) return;
+    const id = firstId + index;
     for (const listener of listeners) listener(id, event);
   });
 
   function held(from: number): NumberedEvent[] {
     const replay: NumberedEvent[] = [];
-    for (let id = from; id < nextId; id += 1) {
-      const event = slots[id % capacity];
-      if (event !== undefined) replay.push({ id, event });
+    for (let index = from - firstId; index < count; index += 1) {
+      const event = slots[index % capacity];
+      if (event !== undefined) replay.push({ id: firstId + index, event });
     }
     return replay;
   }
@@ -61,6 +65,7 @@ export function createEventRing({ events, capacity, firstId }: EventRingOptions)
       return () => listeners.delete(listener);
     },
     since(lastEventId) {
+      const nextId = firstId + count;
       const oldest = Math.max(firstId, nextId - capacity);
       const last = EVENT_ID.test(lastEventId) ? Number(lastEventId) : Number.NaN;
       const isPlaceable = last >= oldest - 1 && last < nextId;

@@ -1,5 +1,6 @@
 // Upstream HTTP for the wire adapters: one keep-alive undici Pool per provider origin (made at its first request), fixed
 // headers, a deadline per call.
+import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Pool } from 'undici';
@@ -23,13 +24,19 @@ export interface WireResponse {
   body: Readable;
 }
 
+/**
+ * What aborts one upstream request: an AbortSignal, or a CallDeadline (undici also takes an emitter of `abort` that
+ * has `aborted` and `reason`, and that costs a call far less than an AbortController and its listeners).
+ */
+export type UpstreamSignal = AbortSignal | CallDeadline;
+
 export interface WireHttp {
   /** The baseUrl's path without a trailing slash (`/v1`), to which protocol paths are appended. */
   readonly basePath: string;
-  /** One POST of a JSON body; the signal (a CallDeadline's) aborts the request and its response body. */
-  post(path: string, body: string, signal: AbortSignal): Promise<WireResponse>;
+  /** One POST of a JSON body; the signal (a CallDeadline) aborts the request and its response body. */
+  post(path: string, body: string, signal: UpstreamSignal): Promise<WireResponse>;
   /** One GET with the same headers. */
-  get(path: string, signal: AbortSignal): Promise<WireResponse>;
+  get(path: string, signal: UpstreamSignal): Promise<WireResponse>;
   /** Starts the deadline of one call, linked to the caller's signal. */
   deadline(caller: AbortSignal): CallDeadline;
   close(): Promise<void>;
@@ -40,27 +47,35 @@ function onDeadline(deadline: CallDeadline): void {
 }
 
 /**
- * The signal one upstream call runs under: aborted by the caller or when timeoutMs passes. A class with
- * `handleEvent` so that starting a call allocates no closures.
+ * What one upstream call runs under, passed to undici as its signal: it emits `abort` when the caller's signal does or
+ * when timeoutMs passes, once. A class with `handleEvent`, so starting a call allocates no closures.
  */
-export class CallDeadline {
-  readonly #controller = new AbortController();
+export class CallDeadline extends EventEmitter {
   readonly #caller: AbortSignal;
   readonly #timeoutMs: number;
   readonly #timer: NodeJS.Timeout;
   #isTimedOut = false;
+  #isAborted = false;
+  #reason: unknown;
 
   constructor(caller: AbortSignal, timeoutMs: number) {
+    super();
     this.#caller = caller;
     this.#timeoutMs = timeoutMs;
-    if (caller.aborted) this.#controller.abort(caller.reason);
+    if (caller.aborted) this.#abort(caller.reason);
     else caller.addEventListener('abort', this, { once: true });
     this.#timer = setTimeout(onDeadline, timeoutMs, this);
     this.#timer.unref();
   }
 
-  get signal(): AbortSignal {
-    return this.#controller.signal;
+  /** Read by undici, as on an AbortSignal. */
+  get aborted(): boolean {
+    return this.#isAborted;
+  }
+
+  /** Read by undici, as on an AbortSignal: what the request fails with. */
+  get reason(): unknown {
+    return this.#reason;
   }
 
   isTimedOut(): boolean {
@@ -69,18 +84,25 @@ export class CallDeadline {
 
   /** The caller's signal fired. */
   handleEvent(): void {
-    this.#controller.abort(this.#caller.reason);
+    this.#abort(this.#caller.reason);
   }
 
   expire(): void {
     this.#isTimedOut = true;
-    this.#controller.abort(new DOMException(`model call exceeded ${this.#timeoutMs} ms`, 'TimeoutError'));
+    this.#abort(new DOMException(`model call exceeded ${this.#timeoutMs} ms`, 'TimeoutError'));
   }
 
   /** Stops the timer and detaches from the caller; the request itself is ended by its body. */
   end(): void {
     clearTimeout(this.#timer);
     this.#caller.removeEventListener('abort', this);
+  }
+
+  #abort(reason: unknown): void {
+    if (this.#isAborted) return;
+    this.#isAborted = true;
+    this.#reason = reason;
+    this.emit('abort');
   }
 }
 

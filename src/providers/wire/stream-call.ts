@@ -1,6 +1,6 @@
 // Runs one streamed call for any protocol: POST, error answers, SSE or a whole JSON body, events out, upstream closed on exit.
 import { errorFromResponse, protocolError, toProviderCallError } from './errors.js';
-import { readText, type WireHttp, type WireResponse } from './http.js';
+import { readText, type UpstreamSignal, type WireHttp, type WireResponse } from './http.js';
 import { createSseDecoder, type SseFrameHandler } from './sse.js';
 import type { WireEvent } from './types.js';
 
@@ -49,7 +49,12 @@ export function parseJsonBody(text: string): unknown {
 }
 
 /** Posts `body` and throws the classified error for a non-2xx answer; the caller reads the body. */
-export async function postJson(http: WireHttp, path: string, body: string, signal: AbortSignal): Promise<WireResponse> {
+export async function postJson(
+  http: WireHttp,
+  path: string,
+  body: string,
+  signal: UpstreamSignal,
+): Promise<WireResponse> {
   const response = await http.post(path, body, signal);
   if (response.statusCode >= 300) {
     throw errorFromResponse(response.statusCode, response.headers, await readText(response.body, ERROR_BODY_MAX_BYTES));
@@ -61,7 +66,7 @@ export async function postJson(http: WireHttp, path: string, body: string, signa
 export async function callJson(http: WireHttp, path: string, body: string, signal: AbortSignal): Promise<unknown> {
   const deadline = http.deadline(signal);
   try {
-    const response = await postJson(http, path, body, deadline.signal);
+    const response = await postJson(http, path, body, deadline);
     return parseJsonBody(await readText(response.body, JSON_BODY_MAX_BYTES));
   } catch (error) {
     throw toProviderCallError(error, signal, deadline.isTimedOut());
@@ -85,7 +90,7 @@ export async function* streamCall(
   const deadline = http.deadline(signal);
   let response: WireResponse | undefined;
   try {
-    response = await postJson(http, path, body, deadline.signal);
+    response = await postJson(http, path, body, deadline);
     const out: WireEvent[] = [];
     if (isJsonBody(response)) {
       const answer = parseJsonBody(await readText(response.body, JSON_BODY_MAX_BYTES));
