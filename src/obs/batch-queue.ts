@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 
 export interface BatchQueue<T> {
   enqueue(item: T): void;
+  /** Schedules the timed flush (if none is) without enqueuing: `collect` has something new to give it. */
+  poke(): void;
   /** Resolves once everything enqueued so far is written; readers await it so they see the latest records. */
   flush(): Promise<void>;
   /** Flushes, then drops later records. */
@@ -16,6 +18,8 @@ export interface BatchQueueOptions<T> {
   flushIntervalMs?: number;
   /** A buffer this large is written at once. */
   maxBuffered?: number;
+  /** Items made at flush time and written after the enqueued ones (state kept by the caller, e.g. open turns). */
+  collect?: () => T[];
   /** Where a failed background write is reported (the batch is dropped: evidence must never stop the gateway). */
   log?: Logger;
 }
@@ -24,6 +28,7 @@ export function createBatchQueue<T>({
   write,
   flushIntervalMs = 250,
   maxBuffered = 500,
+  collect,
   log,
 }: BatchQueueOptions<T>): BatchQueue<T> {
   let pending: T[] = [];
@@ -37,8 +42,9 @@ export function createBatchQueue<T>({
       clearTimeout(timer);
       timer = undefined;
     }
-    if (pending.length === 0) return previous;
-    const batch = pending;
+    const collected = collect?.() ?? [];
+    if (pending.length === 0 && collected.length === 0) return previous;
+    const batch = collected.length === 0 ? pending : [...pending, ...collected];
     pending = [];
     const start = (): Promise<void> => {
       inFlight += 1;
@@ -59,16 +65,22 @@ export function createBatchQueue<T>({
     );
   }
 
+  function schedule(): void {
+    if (timer !== undefined) return;
+    timer = setTimeout(flushInBackground, flushIntervalMs);
+    // Evidence must never keep the process alive.
+    timer.unref();
+  }
+
   return {
     enqueue(item) {
       if (isClosed) return;
       pending.push(item);
       if (pending.length >= maxBuffered) flushInBackground();
-      else if (timer === undefined) {
-        timer = setTimeout(flushInBackground, flushIntervalMs);
-        // Evidence must never keep the process alive.
-        timer.unref();
-      }
+      else schedule();
+    },
+    poke() {
+      if (!isClosed) schedule();
     },
     flush,
     async close() {

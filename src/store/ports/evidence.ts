@@ -45,7 +45,21 @@ export interface UsageRecord {
   costUsd: number;
 }
 
+/** One step of a turn as its row stores it: a trajectory record without the ids the turn already carries. */
+export interface TurnStep {
+  kind: string;
+  ts: number;
+  data: Record<string, unknown>;
+}
+
+/** A whole turn in one write: its index entry, its end once it ended, and its steps in order. */
+export interface TurnWrite extends SessionIndexStart {
+  end?: Omit<SessionIndexEnd, 'traceId'>;
+  steps: readonly TurnStep[];
+}
+
 export type EvidenceWrite =
+  | { type: 'turn'; turn: TurnWrite }
   | { type: 'trajectory'; record: TrajectoryRecord }
   | { type: 'session_start'; entry: SessionIndexStart }
   | { type: 'session_end'; end: SessionIndexEnd }
@@ -148,8 +162,9 @@ export interface TraceFilter {
 
 export interface EvidencePort {
   /**
-   * Writes the batch in order, all or nothing. Each trajectory record gets the next `seq` of its session (1, 2, 3 …
-   * in append order), allocated by the store so that writers sharing it never hand out the same number twice.
+   * Writes the batch in order, all or nothing. A `turn` write replaces the turn's row (its steps included), so an open
+   * turn written at one flush is rewritten whole when it ends. A trajectory record's `seq` is its place in its session
+   * when read: turns in start order, each turn's steps in order, records outside any turn's row merged by time.
    */
   append(batch: readonly EvidenceWrite[]): Promise<void>;
   /** A session's trajectory in seq order; with `newest`, only that many of its newest records (still in seq order). */
