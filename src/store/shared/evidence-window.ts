@@ -96,7 +96,8 @@ export function createWindowReads(store: StoreDb): WindowReads {
       if (!includeSynthetic) query = query.where('synthetic', '=', notSynthetic);
       if (conditions.length > 0)
         query = query.where((eb) => eb.and(conditions.map((condition) => traceCondition(store, eb, condition))));
-      const ordered = query.orderBy('day', 'desc').orderBy('started_at', 'desc').orderBy('trace_id', 'desc');
+      // Newest day first is newest start first (a day is its start's), which the start index gives without a sort.
+      const ordered = query.orderBy('started_at', 'desc').orderBy('trace_id', 'desc');
       return (await store.rows(ordered.limit(limit))).map(toIndexRow);
     },
     async sessionIndexIn({ sinceMs, untilMs, includeSynthetic, limit }, signal) {
