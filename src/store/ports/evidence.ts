@@ -9,7 +9,10 @@ export interface TrajectoryRecord {
   data: Record<string, unknown>;
 }
 
-/** A stored trajectory record with the sequence number the store gave it. */
+/**
+ * A stored trajectory record with its sequence number, derived when read: its place in its session for a session's
+ * reads, its place in the result for the window and kind reads.
+ */
 export interface StoredTrajectory extends TrajectoryRecord {
   seq: number;
 }
@@ -192,7 +195,7 @@ export interface EvidencePort {
     filter: Window & { includeSynthetic: boolean; limit: number },
     signal?: AbortSignal,
   ): Promise<Capped<SessionIndexRow>>;
-  /** Trajectory records of the given kinds from turns started in the window, in append order. */
+  /** Trajectory records of the given kinds from turns started in the window, in read order (turns by start, then steps). */
   trajectoryOfTurnsIn(
     filter: Window & { includeSynthetic: boolean; kinds: readonly string[]; limit: number },
     signal?: AbortSignal,

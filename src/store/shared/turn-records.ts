@@ -49,7 +49,7 @@ const kindIn = (store: StoreDb, column: RawBuilder<unknown>, kinds: readonly str
  */
 function records(store: StoreDb, filter: RecordFilter): RawBuilder<unknown> {
   const isSqlite = store.dialect === 'sqlite';
-  const stepKind = isSqlite ? sql`j.value ->> 0` : sql`(j.value ->> 0)`;
+  const stepKind = sql`(j.value ->> 0)`;
   const steps = isSqlite
     ? sql`SELECT t.session_key, t.trace_id, t.agent_id, j.value ->> 1 AS ts, j.value ->> 0 AS kind, j.value -> 2 AS data,
         t.started_at AS k1, t.trace_id AS k2, 0 AS k3, j.key AS k4 FROM turns t, json_each(t.steps) j`
@@ -69,7 +69,7 @@ function records(store: StoreDb, filter: RecordFilter): RawBuilder<unknown> {
 
 const COLUMNS = sql`session_key AS "sessionKey", trace_id AS "traceId", agent_id AS "agentId", ts, kind, data`;
 
-/** Rows in read order (or newest first), at most `limit`; `seq` is the row's place counted from `firstSeq`. */
+/** Rows in read order (or newest first), at most `limit`. */
 async function read(
   store: StoreDb,
   filter: RecordFilter,
@@ -87,6 +87,7 @@ async function countOf(store: StoreDb, filter: RecordFilter): Promise<number> {
   return Number((await first(store, compiled(store, query)))?.n ?? 0);
 }
 
+/** The rows as trajectory records, `seq` counted on from `firstSeq` in the order given. */
 const withSeq = (rows: readonly RecordRow[], firstSeq: number): StoredTrajectory[] =>
   rows.map(({ agentId: _agentId, ...row }, index) =>
     toTrajectory({ ...row, ts: Number(row.ts), seq: firstSeq + index }),
