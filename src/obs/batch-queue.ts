@@ -18,8 +18,11 @@ export interface BatchQueueOptions<T> {
   flushIntervalMs?: number;
   /** A buffer this large is written at once. */
   maxBuffered?: number;
-  /** Items made at flush time and written after the enqueued ones (state kept by the caller, e.g. open turns). */
-  collect?: () => T[];
+  /**
+   * Items made at flush time and written after the enqueued ones (state kept by the caller, e.g. open turns);
+   * `requested` is true for a flush() call, false for one the queue made itself (its timer, a full buffer).
+   */
+  collect?: (requested: boolean) => T[];
   /** Where a failed background write is reported (the batch is dropped: evidence must never stop the gateway). */
   log?: Logger;
 }
@@ -37,12 +40,12 @@ export function createBatchQueue<T>({
   let previous: Promise<void> = Promise.resolve();
   let inFlight = 0;
 
-  function flush(): Promise<void> {
+  function flush(requested = true): Promise<void> {
     if (timer !== undefined) {
       clearTimeout(timer);
       timer = undefined;
     }
-    const collected = collect?.() ?? [];
+    const collected = collect?.(requested) ?? [];
     if (pending.length === 0 && collected.length === 0) return previous;
     const batch = collected.length === 0 ? pending : [...pending, ...collected];
     pending = [];
@@ -60,7 +63,7 @@ export function createBatchQueue<T>({
   }
 
   function flushInBackground(): void {
-    flush().catch((error: unknown) =>
+    flush(false).catch((error: unknown) =>
       log?.error({ err: error }, 'evidence batch could not be written and was dropped'),
     );
   }
@@ -82,7 +85,7 @@ export function createBatchQueue<T>({
     poke() {
       if (!isClosed) schedule();
     },
-    flush,
+    flush: () => flush(),
     async close() {
       isClosed = true;
       await flush();

@@ -46,6 +46,8 @@ interface OpenTurn {
   dropped: number;
   /** Changed since it was last written. */
   dirty: boolean;
+  /** A timed flush has passed it by once: the next one writes it (most turns end before then, and are written once). */
+  isDue: boolean;
 }
 
 /** The turn's steps as written: past the cap, a steps_capped record (before turn_end) says how many were dropped. */
@@ -81,11 +83,19 @@ export function createRecorder({
     write: (batch) => port.append(batch),
     flushIntervalMs,
     maxBuffered,
-    // A turn still open at a flush is written as it stands, so a crash mid-turn still leaves it, unfinished.
-    collect: () => {
+    // A turn still open at a flush is written as it stands, so a crash mid-turn still leaves it, unfinished: at a
+    // requested flush (a report reads next), else from the second timed flush it is open at, which loses no more on a
+    // crash than the buffer the queue holds anyway.
+    collect: (requested) => {
       const writes: EvidenceWrite[] = [];
       for (const turn of open.values()) {
         if (!turn.dirty) continue;
+        if (!requested && !turn.isDue) {
+          turn.isDue = true;
+          // The next timed flush is due for it even if nothing else is recorded by then.
+          queue.poke();
+          continue;
+        }
         turn.dirty = false;
         writes.push(turnWrite(turn));
       }
@@ -114,7 +124,7 @@ export function createRecorder({
           queue.enqueue(turnWrite(oldest));
         }
       }
-      open.set(entry.traceId, { entry, steps: [], dropped: 0, dirty: true });
+      open.set(entry.traceId, { entry, steps: [], dropped: 0, dirty: true, isDue: false });
       queue.poke();
     },
     endSession(traceId, outcome) {

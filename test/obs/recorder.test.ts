@@ -1,6 +1,6 @@
 // The recorder keeps an open turn's records in memory and writes the turn as one row: as it stands at a flush while it
 // is open (so a crash mid-turn leaves it unfinished), again whole when it ends; past its cap, records are counted.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRecorder, MAX_TURN_STEPS, type Recorder } from '../../src/obs/recorder.js';
 import { createSqliteEvidencePort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 
@@ -50,6 +50,14 @@ describe('recorder', () => {
       [3, 'turn_end'],
     ]);
     expect(db.prepare('SELECT count(*) FROM loose_records').pluck().get()).toBe(0);
+  });
+
+  it('writes a turn still open by its timers alone, with no flush asked for and nothing else recorded', async () => {
+    await recorder.close();
+    recorder = createRecorder({ port: port(), flushIntervalMs: 5 });
+    start('t1');
+    record('t1', 'turn_start', 1_000);
+    await vi.waitFor(() => expect(turnRows()).toEqual([{ trace_id: 't1', ended_at: null, steps: 1 }]));
   });
 
   it('writes a record of no open turn on its own, read in its session after the turn it followed', async () => {
