@@ -51,8 +51,9 @@ interface OpenTurn {
 }
 
 /** The turn's steps as written: past the cap, a steps_capped record (before turn_end) says how many were dropped. */
-function stepsOf(turn: OpenTurn, cap: number): TurnStep[] {
-  if (turn.dropped === 0) return turn.steps.slice();
+function stepsOf(turn: OpenTurn, cap: number, isOpen: boolean): TurnStep[] {
+  // An open turn's list keeps growing after this write is queued; an ended one's is handed over as it is.
+  if (turn.dropped === 0) return isOpen ? turn.steps.slice() : turn.steps;
   const last = turn.steps.at(-1);
   const isEnded = last?.kind === TRAJECTORY_KIND.turnEnd;
   const kept = isEnded ? turn.steps.slice(0, -1) : turn.steps.slice();
@@ -77,7 +78,11 @@ export function createRecorder({
     end?: { endReason: string; degraded: boolean; endedAt: number },
   ): EvidenceWrite => ({
     type: 'turn',
-    turn: { ...turn.entry, ...(end === undefined ? {} : { end }), steps: stepsOf(turn, maxTurnSteps) },
+    turn: {
+      ...turn.entry,
+      ...(end === undefined ? {} : { end }),
+      steps: stepsOf(turn, maxTurnSteps, end === undefined),
+    },
   });
   const queue = createBatchQueue<EvidenceWrite>({
     write: (batch) => port.append(batch),
