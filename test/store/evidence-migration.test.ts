@@ -235,6 +235,12 @@ describe('evidence migration 23 on SQLite', () => {
       expect(upgraded.prepare('SELECT trace_id FROM loose_records').pluck().all()).toEqual(['cron-1']);
       const migrated = await reads(createSqliteEvidencePort(upgraded));
       expectMigrated(migrated);
+      // The old names still read for SQL run by hand, seq included.
+      const view = upgraded.prepare(
+        'SELECT seq, trace_id AS traceId, kind FROM trajectory WHERE session_key = ? ORDER BY seq',
+      );
+      expect(view.all(KEY)).toEqual(migrated.trajectory.map(({ seq, traceId, kind }) => ({ seq, traceId, kind })));
+      expect(upgraded.prepare('SELECT count(*) FROM session_index').pluck().get()).toBe(3);
 
       // The same activity written through the port's record-by-record writes, on a new file.
       const port = createSqliteEvidencePort(current);
@@ -276,6 +282,11 @@ describe.skipIf(postgresBinDir === undefined)(
         expect(steps.rows).toEqual(STEP_COUNTS);
         const migrated = await reads(createPostgresEvidencePort(legacy));
         expectMigrated(migrated);
+        const view = await legacy.query(
+          'SELECT seq, trace_id AS "traceId", kind FROM trajectory WHERE session_key = $1 ORDER BY seq',
+          [KEY],
+        );
+        expect(view.rows).toEqual(migrated.trajectory.map(({ seq, traceId, kind }) => ({ seq, traceId, kind })));
 
         const port = createPostgresEvidencePort(current);
         for (const batch of oldWrites()) await port.append(batch);
