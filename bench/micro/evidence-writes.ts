@@ -1,5 +1,5 @@
-// CPU per turn of the evidence a plain turn records (session index start and end, three trajectory records, one usage
-// row), written through the store's EvidencePort (on its writer thread) in batches of 500 as the recorder does;
+// CPU per turn of the evidence a plain turn records (one turn row holding its four trajectory records, one usage row),
+// written through the store's EvidencePort (on its writer thread) in batches as the recorder does (500 writes each);
 // `mainBusyUsPerTurn` is the event loop's busy time, `cpuUsPerTurn` every thread's CPU:
 //
 //   npx tsx bench/micro/evidence-writes.ts [--turns 20000]
@@ -13,29 +13,12 @@ const argv = process.argv.slice(2);
 const turns = Number(argv[argv.indexOf('--turns') + 1] ?? 20_000) || 20_000;
 const BATCH = 500;
 
+/** A plain turn as the recorder writes it: one turn row (its four steps inside) when it ends, and its usage row. */
 function turnWrites(index: number): EvidenceWrite[] {
   const traceId = `trace-${index}`;
   const sessionKey = `default:openai-api:openai:chatcmpl-${index}`;
   const ts = 1_700_000_000_000 + index;
-  const step = (kind: string, data: Record<string, unknown>): EvidenceWrite => ({
-    type: 'trajectory',
-    record: { sessionKey, traceId, kind, ts, data },
-  });
   return [
-    {
-      type: 'session_start',
-      entry: {
-        traceId,
-        sessionKey,
-        agentId: 'bench',
-        channel: 'openai',
-        messageId: `chatcmpl-${index}`,
-        startedAt: ts,
-        isSynthetic: false,
-      },
-    },
-    step('context_budget', { step: 1, windowTokens: 128000, assembledInputTokens: 40, verdict: 'fits' }),
-    step('model_call', { step: 1, provider: 'local', model: 'small', inputTokens: 10, outputTokens: 5, latencyMs: 1 }),
     {
       type: 'usage',
       record: {
@@ -51,8 +34,33 @@ function turnWrites(index: number): EvidenceWrite[] {
         costUsd: 0,
       },
     },
-    step('turn_end', { finishReason: 'stop', steps: 1, inputTokens: 10, outputTokens: 5 }),
-    { type: 'session_end', end: { traceId, endReason: 'completed', degraded: false, endedAt: ts + 1 } },
+    {
+      type: 'turn',
+      turn: {
+        traceId,
+        sessionKey,
+        agentId: 'bench',
+        channel: 'openai',
+        messageId: `chatcmpl-${index}`,
+        startedAt: ts,
+        isSynthetic: false,
+        end: { endReason: 'completed', degraded: false, endedAt: ts + 1 },
+        steps: [
+          { kind: 'turn_start', ts, data: { agentId: 'bench', channel: 'openai' } },
+          {
+            kind: 'context_budget',
+            ts,
+            data: { step: 1, windowTokens: 128000, assembledInputTokens: 40, verdict: 'fits' },
+          },
+          {
+            kind: 'model_call',
+            ts,
+            data: { step: 1, provider: 'local', model: 'small', inputTokens: 10, outputTokens: 5, latencyMs: 1 },
+          },
+          { kind: 'turn_end', ts, data: { finishReason: 'stop', steps: 1, inputTokens: 10, outputTokens: 5 } },
+        ],
+      },
+    },
   ];
 }
 

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 
 export interface BatchQueue<T> {
   enqueue(item: T): void;
+  /** Schedules the timed flush (if none is) without enqueuing: `collect` has something new to give it. */
+  poke(): void;
   /** Resolves once everything enqueued so far is written; readers await it so they see the latest records. */
   flush(): Promise<void>;
   /** Flushes, then drops later records. */
@@ -16,6 +18,11 @@ export interface BatchQueueOptions<T> {
   flushIntervalMs?: number;
   /** A buffer this large is written at once. */
   maxBuffered?: number;
+  /**
+   * Items made at flush time and written after the enqueued ones (state kept by the caller, e.g. open turns);
+   * `requested` is true for a flush() call, false for one the queue made itself (its timer, a full buffer).
+   */
+  collect?: (requested: boolean) => T[];
   /** Where a failed background write is reported (the batch is dropped: evidence must never stop the gateway). */
   log?: Logger;
 }
@@ -24,6 +31,7 @@ export function createBatchQueue<T>({
   write,
   flushIntervalMs = 250,
   maxBuffered = 500,
+  collect,
   log,
 }: BatchQueueOptions<T>): BatchQueue<T> {
   let pending: T[] = [];
@@ -32,13 +40,14 @@ export function createBatchQueue<T>({
   let previous: Promise<void> = Promise.resolve();
   let inFlight = 0;
 
-  function flush(): Promise<void> {
+  function flush(requested = true): Promise<void> {
     if (timer !== undefined) {
       clearTimeout(timer);
       timer = undefined;
     }
-    if (pending.length === 0) return previous;
-    const batch = pending;
+    const collected = collect?.(requested) ?? [];
+    if (pending.length === 0 && collected.length === 0) return previous;
+    const batch = collected.length === 0 ? pending : [...pending, ...collected];
     pending = [];
     const start = (): Promise<void> => {
       inFlight += 1;
@@ -54,9 +63,16 @@ export function createBatchQueue<T>({
   }
 
   function flushInBackground(): void {
-    flush().catch((error: unknown) =>
+    flush(false).catch((error: unknown) =>
       log?.error({ err: error }, 'evidence batch could not be written and was dropped'),
     );
+  }
+
+  function schedule(): void {
+    if (timer !== undefined) return;
+    timer = setTimeout(flushInBackground, flushIntervalMs);
+    // Evidence must never keep the process alive.
+    timer.unref();
   }
 
   return {
@@ -64,13 +80,12 @@ export function createBatchQueue<T>({
       if (isClosed) return;
       pending.push(item);
       if (pending.length >= maxBuffered) flushInBackground();
-      else if (timer === undefined) {
-        timer = setTimeout(flushInBackground, flushIntervalMs);
-        // Evidence must never keep the process alive.
-        timer.unref();
-      }
+      else schedule();
     },
-    flush,
+    poke() {
+      if (!isClosed) schedule();
+    },
+    flush: () => flush(),
     async close() {
       isClosed = true;
       await flush();

@@ -16,7 +16,11 @@ import {
   postgresStoreDb,
 } from '../../src/store/postgres/index.js';
 import { createTokenPort } from '../../src/store/shared/index.js';
-import { FIRST_SHARED_VERSION, type SharedMigration } from '../../src/store/shared/migrations/index.js';
+import {
+  FIRST_SHARED_VERSION,
+  SHARED_MIGRATIONS,
+  type SharedMigration,
+} from '../../src/store/shared/migrations/index.js';
 import {
   applyMigrations,
   createSqliteMemoryPort,
@@ -32,9 +36,9 @@ import {
 import { POSTGRES_SKIP_REASON, postgresBinDir, usePostgresServer } from '../support/postgres-server.js';
 import { memoryEntry } from './memory.cases.js';
 
-/** A test-only shared migration: a column on a table that holds rows, a new table and its index. */
+/** A test-only shared migration after the released ones: a column on a table that holds rows, a new table and its index. */
 const PINS: SharedMigration = {
-  version: FIRST_SHARED_VERSION,
+  version: FIRST_SHARED_VERSION + SHARED_MIGRATIONS.length,
   name: 'test_session_pins',
   up: (db, dialect) => [
     db.schema
@@ -134,13 +138,13 @@ describe('migrations on SQLite', () => {
   const versionsOf = (db: SqliteDatabase): number[] =>
     db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all() as number[];
 
-  it('applies a shared migration after the legacy history, records version 23, and skips it on a second run', async () => {
+  it('applies a shared migration after the legacy history and the released ones, records its version, and skips it on a second run', async () => {
     const path = await newPath();
-    const db = openDatabase({ path, migrations: sqliteMigrations([PINS]) });
+    const db = openDatabase({ path, migrations: sqliteMigrations([...SHARED_MIGRATIONS, PINS]) });
     try {
-      expect(versionsOf(db)).toEqual([...SQLITE_LEGACY_MIGRATIONS.map((migration) => migration.version), 23]);
+      expect(versionsOf(db)).toEqual([...MIGRATIONS.map((migration) => migration.version), PINS.version]);
       db.prepare("INSERT INTO session_pins (session_key, pinned_at) VALUES ('a', 1)").run();
-      expect(applyMigrations(db, sqliteMigrations([PINS]))).toEqual([]);
+      expect(applyMigrations(db, sqliteMigrations([...SHARED_MIGRATIONS, PINS]))).toEqual([]);
       expect(db.prepare('SELECT session_key, pinned_at FROM session_pins').all()).toEqual([
         { session_key: 'a', pinned_at: 1 },
       ]);
@@ -166,9 +170,9 @@ describe('migrations on SQLite', () => {
     }
 
     // A shared migration that changes a table holding rows: the rows stay, with the new column's default.
-    const upgraded = openDatabase({ path, migrations: sqliteMigrations([PINS]) });
+    const upgraded = openDatabase({ path, migrations: sqliteMigrations([...SHARED_MIGRATIONS, PINS]) });
     try {
-      expect(versionsOf(upgraded)).toEqual([...MIGRATIONS.map((migration) => migration.version), 23]);
+      expect(versionsOf(upgraded)).toEqual([...MIGRATIONS.map((migration) => migration.version), PINS.version]);
       expect(upgraded.prepare('SELECT session_key, pinned FROM sessions').all()).toEqual([
         { session_key: KEY, pinned: 0 },
       ]);
@@ -189,17 +193,20 @@ describe.skipIf(postgresBinDir === undefined)(
     const server = usePostgresServer();
     const legacyVersions = POSTGRES_LEGACY_MIGRATIONS.map((migration) => migration.version).sort((a, b) => a - b);
 
-    it('applies a shared migration after the legacy history, records version 23, and skips it on a second run', async () => {
+    const sharedVersions = SHARED_MIGRATIONS.map((migration) => migration.version);
+
+    it('applies a shared migration after the legacy history and the released ones, records its version, and skips it on a second run', async () => {
       const database = await server().freshDatabase({ empty: true });
       const pool = createPool({ url: database.url, maxConnections: 2 });
+      const all = postgresMigrations([...SHARED_MIGRATIONS, PINS]);
       try {
-        expect(await migratePostgres(pool, postgresMigrations([PINS]))).toEqual([...legacyVersions, 23]);
+        expect(await migratePostgres(pool, all)).toEqual([...legacyVersions, ...sharedVersions, PINS.version]);
         await pool.query('INSERT INTO session_pins (session_key, pinned_at) VALUES ($1, 1)', ['a']);
-        expect(await migratePostgres(pool, postgresMigrations([PINS]))).toEqual([]);
+        expect(await migratePostgres(pool, all)).toEqual([]);
         const versions = await pool.query<{ version: number }>(
           'SELECT version FROM schema_migrations ORDER BY version',
         );
-        expect(versions.rows.map((row) => row.version)).toEqual([...legacyVersions, 23]);
+        expect(versions.rows.map((row) => row.version)).toEqual([...legacyVersions, ...sharedVersions, PINS.version]);
         expect((await pool.query('SELECT session_key, pinned_at FROM session_pins')).rows).toEqual([
           { session_key: 'a', pinned_at: 1 },
         ]);
@@ -230,7 +237,7 @@ describe.skipIf(postgresBinDir === undefined)(
         }
 
         // A shared migration that changes a table holding rows: the rows stay, with the new column's default.
-        expect(await migratePostgres(pool, postgresMigrations([PINS]))).toEqual([23]);
+        expect(await migratePostgres(pool, postgresMigrations([...SHARED_MIGRATIONS, PINS]))).toEqual([PINS.version]);
         expect((await pool.query('SELECT session_key, pinned FROM sessions')).rows).toEqual([
           { session_key: KEY, pinned: false },
         ]);

@@ -26,6 +26,8 @@ export const TRAJECTORY_KIND = {
   terminalSessionEvicted: 'terminal_session_evicted',
   offload: 'offload',
   toolRollup: 'tool_rollup',
+  // Written by the recorder in place of a turn's records past its cap (src/obs/recorder.ts).
+  stepsCapped: 'steps_capped',
 } as const;
 
 /** Health-signal kinds (`health_signals.kind`): fleet-level evidence that is not tied to one session's trajectory. */

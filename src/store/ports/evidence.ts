@@ -9,7 +9,10 @@ export interface TrajectoryRecord {
   data: Record<string, unknown>;
 }
 
-/** A stored trajectory record with the sequence number the store gave it. */
+/**
+ * A stored trajectory record with its sequence number, derived when read: its place in its session for a session's
+ * reads, its place in the result for the window and kind reads.
+ */
 export interface StoredTrajectory extends TrajectoryRecord {
   seq: number;
 }
@@ -45,7 +48,21 @@ export interface UsageRecord {
   costUsd: number;
 }
 
+/** One step of a turn as its row stores it: a trajectory record without the ids the turn already carries. */
+export interface TurnStep {
+  kind: string;
+  ts: number;
+  data: Record<string, unknown>;
+}
+
+/** A whole turn in one write: its index entry, its end once it ended, and its steps in order. */
+export interface TurnWrite extends SessionIndexStart {
+  end?: Omit<SessionIndexEnd, 'traceId'>;
+  steps: readonly TurnStep[];
+}
+
 export type EvidenceWrite =
+  | { type: 'turn'; turn: TurnWrite }
   | { type: 'trajectory'; record: TrajectoryRecord }
   | { type: 'session_start'; entry: SessionIndexStart }
   | { type: 'session_end'; end: SessionIndexEnd }
@@ -148,8 +165,9 @@ export interface TraceFilter {
 
 export interface EvidencePort {
   /**
-   * Writes the batch in order, all or nothing. Each trajectory record gets the next `seq` of its session (1, 2, 3 …
-   * in append order), allocated by the store so that writers sharing it never hand out the same number twice.
+   * Writes the batch in order, all or nothing. A `turn` write replaces the turn's row (its steps included), so an open
+   * turn written at one flush is rewritten whole when it ends. A trajectory record's `seq` is its place in its session
+   * when read: turns in start order, each turn's steps in order, records outside any turn's row merged by time.
    */
   append(batch: readonly EvidenceWrite[]): Promise<void>;
   /** A session's trajectory in seq order; with `newest`, only that many of its newest records (still in seq order). */
@@ -177,7 +195,7 @@ export interface EvidencePort {
     filter: Window & { includeSynthetic: boolean; limit: number },
     signal?: AbortSignal,
   ): Promise<Capped<SessionIndexRow>>;
-  /** Trajectory records of the given kinds from turns started in the window, in append order. */
+  /** Trajectory records of the given kinds from turns started in the window, in read order (turns by start, then steps). */
   trajectoryOfTurnsIn(
     filter: Window & { includeSynthetic: boolean; kinds: readonly string[]; limit: number },
     signal?: AbortSignal,

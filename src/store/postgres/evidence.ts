@@ -1,15 +1,22 @@
-// The PostgreSQL EvidencePort's writes: one transaction per batch, trajectory seqs from a per-session counter row; its
-// reads come from the shared layer.
-import { createSessionReads, createWindowReads, sessionStartCells, usageCells, type Cell } from '../shared/index.js';
-import type { EvidencePort, EvidenceWrite, TrajectoryRecord } from '../ports/evidence.js';
-import { insertRows, type CellValue } from './bulk-insert.js';
+// The PostgreSQL EvidencePort's writes: one transaction per batch, a turn as one row whatever its steps (all the
+// batch's turns in one upsert); its reads come from the shared layer.
+import {
+  createRecordReads,
+  createSessionReads,
+  createWindowReads,
+  encodeSteps,
+  sessionStartCells,
+  usageCells,
+  type Cell,
+} from '../shared/index.js';
+import type { EvidencePort, EvidenceWrite, TurnWrite } from '../ports/evidence.js';
+import { insertRows, type CellValue, type ColumnType } from './bulk-insert.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';
 import { postgresStoreDb } from './store-db.js';
 
-const TRAJECTORY_COLUMNS = [
+const LOOSE_COLUMNS = [
   ['session_key', 'text'],
   ['trace_id', 'text'],
-  ['seq', 'bigint'],
   ['ts', 'bigint'],
   ['kind', 'text'],
   ['data', 'text'],
@@ -26,48 +33,74 @@ const USAGE_COLUMNS = [
   ['cache_write_tokens', 'bigint'],
   ['cost_usd', 'double precision'],
 ] as const;
+const TURN_COLUMNS: readonly (readonly [string, ColumnType])[] = [
+  ['trace_id', 'text'],
+  ['session_key', 'text'],
+  ['agent_id', 'text'],
+  ['channel', 'text'],
+  ['message_id', 'text'],
+  ['root_run_id', 'text'],
+  ['started_at', 'bigint'],
+  ['day', 'text'],
+  ['synthetic', 'boolean'],
+  ['end_reason', 'text'],
+  ['degraded', 'boolean'],
+  ['ended_at', 'bigint'],
+  ['steps', 'text'],
+];
+const SET_INDEX = `session_key = excluded.session_key, agent_id = excluded.agent_id, channel = excluded.channel,
+  message_id = excluded.message_id, root_run_id = excluded.root_run_id, started_at = excluded.started_at, day = excluded.day,
+  synthetic = excluded.synthetic, end_reason = excluded.end_reason, degraded = excluded.degraded, ended_at = excluded.ended_at`;
+
+const turnCells = (turn: TurnWrite): CellValue[] => [
+  ...sessionStartCells(turn),
+  turn.isSynthetic,
+  turn.end?.endReason ?? null,
+  turn.end?.degraded === true,
+  turn.end?.endedAt ?? null,
+  encodeSteps(turn.steps),
+];
 
 /**
- * Takes the next seqs of every session in the batch with one upsert of the counters: the counter rows stay locked
- * until the batch commits, so a concurrent writer (this replica or another) waits and then continues after them.
- * Sessions are locked in key order, so two batches never wait on each other in opposite orders.
+ * The batch's turns in one upsert, each trace once (its last write, which replaces the earlier ones), in trace order
+ * so two batches never wait on each other's rows in opposite orders.
  */
-async function appendTrajectory(client: PgClient, records: readonly TrajectoryRecord[]): Promise<void> {
-  if (records.length === 0) return;
-  const counts = new Map<string, number>();
-  for (const record of records) counts.set(record.sessionKey, (counts.get(record.sessionKey) ?? 0) + 1);
-  const keys = [...counts.keys()].sort();
-  const taken = await client.query<{ session_key: string; last_seq: number }>(
-    `INSERT INTO trajectory_seqs (session_key, last_seq) SELECT * FROM unnest($1::text[], $2::bigint[])
-     ON CONFLICT (session_key) DO UPDATE SET last_seq = trajectory_seqs.last_seq + excluded.last_seq
-     RETURNING session_key, last_seq`,
-    [keys, keys.map((key) => counts.get(key) ?? 0)],
+async function upsertTurns(client: PgClient, turns: readonly TurnWrite[]): Promise<void> {
+  if (turns.length === 0) return;
+  const last = new Map<string, TurnWrite>();
+  for (const turn of turns) last.set(turn.traceId, turn);
+  const rows = [...last.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, turn]) => turnCells(turn));
+  const arrays = TURN_COLUMNS.map((_, index) => rows.map((row) => row[index] ?? null));
+  const names = TURN_COLUMNS.map(([name]) => name).join(', ');
+  const unnest = TURN_COLUMNS.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
+  await client.query(
+    `INSERT INTO turns (${names}) SELECT * FROM unnest(${unnest})
+     ON CONFLICT (trace_id) DO UPDATE SET ${SET_INDEX}, steps = excluded.steps`,
+    arrays,
   );
-  const next = new Map<string, number>();
-  for (const row of taken.rows) next.set(row.session_key, row.last_seq - (counts.get(row.session_key) ?? 0) + 1);
-  const rows: CellValue[][] = records.map((record) => {
-    const seq = next.get(record.sessionKey) ?? 1;
-    next.set(record.sessionKey, seq + 1);
-    return [record.sessionKey, record.traceId, seq, record.ts, record.kind, JSON.stringify(record.data)];
-  });
-  await insertRows(client, 'trajectory', TRAJECTORY_COLUMNS, rows);
 }
 
 async function appendBatch(client: PgClient, batch: readonly EvidenceWrite[]): Promise<void> {
-  const trajectory: TrajectoryRecord[] = [];
+  const turns: TurnWrite[] = [];
+  const loose: CellValue[][] = [];
   const usage: Cell[][] = [];
   for (const write of batch) {
-    if (write.type === 'trajectory') trajectory.push(write.record);
-    else if (write.type === 'usage') usage.push(usageCells(write.record));
+    if (write.type === 'turn') turns.push(write.turn);
+    else if (write.type === 'trajectory') {
+      const { record } = write;
+      loose.push([record.sessionKey, record.traceId, record.ts, record.kind, JSON.stringify(record.data)]);
+    } else if (write.type === 'usage') usage.push(usageCells(write.record));
   }
-  await appendTrajectory(client, trajectory);
+  await upsertTurns(client, turns);
+  await insertRows(client, 'loose_records', LOOSE_COLUMNS, loose);
   await insertRows(client, 'token_usage', USAGE_COLUMNS, usage);
-  // Turn starts and ends are a few per batch and must apply in order (an end may follow its start in the same batch).
+  // Index entries alone (fixtures, older callers) are a few per batch and must apply in order (an end may follow its
+  // start in the same batch); an entry keeps the steps its turn already has.
   for (const write of batch) {
     if (write.type === 'session_start') {
       const { entry } = write;
       await client.query(
-        `INSERT INTO session_index (trace_id, session_key, agent_id, channel, message_id, root_run_id, started_at, day, synthetic)
+        `INSERT INTO turns (trace_id, session_key, agent_id, channel, message_id, root_run_id, started_at, day, synthetic)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
          ON CONFLICT (trace_id) DO UPDATE SET session_key = excluded.session_key, agent_id = excluded.agent_id, channel = excluded.channel,
            message_id = excluded.message_id, root_run_id = excluded.root_run_id, started_at = excluded.started_at, day = excluded.day,
@@ -76,7 +109,7 @@ async function appendBatch(client: PgClient, batch: readonly EvidenceWrite[]): P
       );
     } else if (write.type === 'session_end') {
       const { end } = write;
-      await client.query('UPDATE session_index SET end_reason = $1, degraded = $2, ended_at = $3 WHERE trace_id = $4', [
+      await client.query('UPDATE turns SET end_reason = $1, degraded = $2, ended_at = $3 WHERE trace_id = $4', [
         end.endReason,
         end.degraded,
         end.endedAt,
@@ -87,9 +120,11 @@ async function appendBatch(client: PgClient, batch: readonly EvidenceWrite[]): P
 }
 
 export function createPostgresEvidencePort(pool: PgPool): EvidencePort {
+  const store = postgresStoreDb(pool);
   return {
-    ...createSessionReads(postgresStoreDb(pool)),
-    ...createWindowReads(postgresStoreDb(pool)),
+    ...createSessionReads(store),
+    ...createWindowReads(store),
+    ...createRecordReads(store),
     async append(batch) {
       if (batch.length > 0) await transaction(pool, (client) => appendBatch(client, batch));
     },

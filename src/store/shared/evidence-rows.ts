@@ -38,16 +38,6 @@ export const toIndexRow = ({ synthetic, degraded, ...rest }: IndexRaw): SessionI
   isSynthetic: isSet(synthetic),
 });
 
-/** Selected from `trajectory as t`. */
-export const TRAJECTORY_COLUMNS = [
-  't.session_key as sessionKey',
-  't.trace_id as traceId',
-  't.seq',
-  't.ts',
-  't.kind',
-  't.data',
-] as const;
-
 export const toTrajectory = <T extends Omit<StoredTrajectory, 'data'> & { data: string }>({
   data,
   ...rest

@@ -1,68 +1,32 @@
-// The EvidencePort's per-session reads on both dialects: a session's turns, trajectory and spawn tree, and lookups by
-// trace or root run.
+// The EvidencePort's per-session reads on both dialects: a session's turns and spawn tree, and lookups by trace or root
+// run (its trajectory reads are in turn-records.ts).
 import type { Compilable } from 'kysely';
 import type { EvidencePort } from '../ports/evidence.js';
-import { INDEX_COLUMNS, RUN_COLUMNS, toIndexRow, toTrajectory, TRAJECTORY_COLUMNS } from './evidence-rows.js';
+import { INDEX_COLUMNS, RUN_COLUMNS, toIndexRow } from './evidence-rows.js';
 import { first, type StoreDb } from './store-db.js';
 
 type SessionReads = Pick<
   EvidencePort,
-  | 'trajectoryOf'
-  | 'trajectoryCountOf'
-  | 'trajectoryOfKind'
-  | 'sessionKeyOfTrace'
-  | 'sessionKeyOfRoot'
-  | 'sessionIndexOf'
-  | 'rootRunOfSession'
-  | 'runsOfRoot'
+  'sessionKeyOfTrace' | 'sessionKeyOfRoot' | 'sessionIndexOf' | 'rootRunOfSession' | 'runsOfRoot'
 >;
 
 export function createSessionReads(store: StoreDb): SessionReads {
   const { db } = store;
-  const trajectory = (sessionKey: string) =>
-    db.selectFrom('trajectory as t').select(TRAJECTORY_COLUMNS).where('t.session_key', '=', sessionKey);
   const keyOf = async (query: Compilable<{ key: string }>) => (await first(store, query))?.key;
   return {
-    async trajectoryOf(sessionKey, options, signal) {
-      signal?.throwIfAborted();
-      const newest = options?.newest;
-      if (newest === undefined)
-        return (await store.rows(trajectory(sessionKey).orderBy('t.seq').orderBy('t.id'))).map(toTrajectory);
-      const rows = await store.rows(
-        trajectory(sessionKey).orderBy('t.seq', 'desc').orderBy('t.id', 'desc').limit(newest),
-      );
-      return rows.reverse().map(toTrajectory);
-    },
-    async trajectoryCountOf(sessionKey, signal) {
-      signal?.throwIfAborted();
-      const query = db
-        .selectFrom('trajectory')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('session_key', '=', sessionKey);
-      return (await first(store, query))?.n ?? 0;
-    },
-    async trajectoryOfKind({ kind, agentId, newest }, signal) {
-      signal?.throwIfAborted();
-      let query = db
-        .selectFrom('trajectory as t')
-        .innerJoin('session_index as s', 's.trace_id', 't.trace_id')
-        .select([...TRAJECTORY_COLUMNS, 's.agent_id as agentId'])
-        .where('t.kind', '=', kind);
-      if (agentId !== undefined) query = query.where('s.agent_id', '=', agentId);
-      const rows = await store.rows(query.orderBy('t.id', 'desc').limit(newest));
-      return rows.reverse().map(toTrajectory);
-    },
     async sessionKeyOfTrace(traceId, signal) {
       signal?.throwIfAborted();
       return (
-        (await keyOf(db.selectFrom('session_index').select('session_key as key').where('trace_id', '=', traceId))) ??
-        (await keyOf(db.selectFrom('trajectory').select('session_key as key').where('trace_id', '=', traceId).limit(1)))
+        (await keyOf(db.selectFrom('turns').select('session_key as key').where('trace_id', '=', traceId))) ??
+        (await keyOf(
+          db.selectFrom('loose_records').select('session_key as key').where('trace_id', '=', traceId).limit(1),
+        ))
       );
     },
     async sessionKeyOfRoot(rootRunId, signal) {
       signal?.throwIfAborted();
       const indexed = db
-        .selectFrom('session_index')
+        .selectFrom('turns')
         .select('session_key as key')
         .where('root_run_id', '=', rootRunId)
         .orderBy('started_at')
@@ -76,7 +40,7 @@ export function createSessionReads(store: StoreDb): SessionReads {
     async sessionIndexOf(sessionKey, signal) {
       signal?.throwIfAborted();
       const query = db
-        .selectFrom('session_index')
+        .selectFrom('turns')
         .select(INDEX_COLUMNS)
         .where('session_key', '=', sessionKey)
         .orderBy('started_at')

@@ -1,31 +1,17 @@
-// The EvidencePort's window reads on both dialects (obs.fleet.health and obs.trace.search): turns, trajectory, usage,
+// The EvidencePort's window reads on both dialects (obs.fleet.health and obs.trace.search): turns, usage,
 // health signals and runs of a time window, and the trace search with its conditions.
-import type { Compilable, ExpressionBuilder } from 'kysely';
+import type { Compilable, ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Capped, EvidencePort, TraceCondition, TraceFlagField, TraceTextField } from '../ports/evidence.js';
-import {
-  INDEX_COLUMNS,
-  RUN_COLUMNS,
-  SIGNAL_COLUMNS,
-  toIndexRow,
-  toSignal,
-  toTrajectory,
-  TRAJECTORY_COLUMNS,
-} from './evidence-rows.js';
+import { INDEX_COLUMNS, RUN_COLUMNS, SIGNAL_COLUMNS, toIndexRow, toSignal } from './evidence-rows.js';
 import { contains, first, flag, isAnyOf, type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 
 type WindowReads = Pick<
   EvidencePort,
-  | 'searchTraces'
-  | 'sessionIndexIn'
-  | 'trajectoryOfTurnsIn'
-  | 'usageByAgent'
-  | 'healthSignalsIn'
-  | 'latestHealthSignal'
-  | 'runsStartedIn'
+  'searchTraces' | 'sessionIndexIn' | 'usageByAgent' | 'healthSignalsIn' | 'latestHealthSignal' | 'runsStartedIn'
 >;
 
-const TEXT_COLUMNS: Record<TraceTextField, keyof Tables['session_index']> = {
+const TEXT_COLUMNS: Record<TraceTextField, keyof Tables['turns']> = {
   agentId: 'agent_id',
   channel: 'channel',
   endReason: 'end_reason',
@@ -35,10 +21,11 @@ const TEXT_COLUMNS: Record<TraceTextField, keyof Tables['session_index']> = {
   rootRunId: 'root_run_id',
   day: 'day',
 };
+const DAY_MS = 86_400_000;
 const FLAG_COLUMNS: Record<TraceFlagField, 'degraded' | 'synthetic'> = { degraded: 'degraded', synthetic: 'synthetic' };
 
-/** One trace-search condition over session_index, its value bound. */
-function traceCondition(store: StoreDb, eb: ExpressionBuilder<Tables, 'session_index'>, condition: TraceCondition) {
+/** One trace-search condition over the turns, its value bound. */
+function traceCondition(store: StoreDb, eb: ExpressionBuilder<Tables, 'turns'>, condition: TraceCondition) {
   if (condition.field === 'degraded' || condition.field === 'synthetic')
     return eb(FLAG_COLUMNS[condition.field], condition.op === '=' ? '=' : '<>', flag(store, condition.value === true));
   const column = TEXT_COLUMNS[condition.field];
@@ -50,13 +37,13 @@ function traceCondition(store: StoreDb, eb: ExpressionBuilder<Tables, 'session_i
     : eb.or([eb(column, 'is', null), eb(column, '<>', condition.value)]);
 }
 
-/** The conditions joined by AND over session_index: `sql` is the WHERE clause as it runs, every value bound. */
+/** The conditions joined by AND over the turns: `sql` is the WHERE clause as it runs, every value bound. */
 export function compileTraceWhere(
   store: StoreDb,
   conditions: readonly TraceCondition[],
 ): { sql: string; values: readonly unknown[] } {
   const compiled = store.db
-    .selectFrom('session_index')
+    .selectFrom('turns')
     .selectAll()
     .where((eb) => eb.and(conditions.map((condition) => traceCondition(store, eb, condition))))
     .compile();
@@ -84,19 +71,21 @@ export function createWindowReads(store: StoreDb): WindowReads {
       signal,
     ) {
       signal?.throwIfAborted();
-      let query = db
-        .selectFrom('session_index')
-        .select(INDEX_COLUMNS)
-        .where(isAnyOf(store, 'day', days));
+      // A day is the UTC day of the turn's start, so the days read bound the start too, which is indexed.
+      const inDays = <Q extends SelectQueryBuilder<Tables, 'turns', object>>(turns: Q): Q => {
+        const starts = days.map((day) => Date.parse(`${day}T00:00:00.000Z`)).filter(Number.isFinite);
+        const bounded = turns.where(isAnyOf(store, 'day', days)) as Q;
+        if (starts.length === 0) return bounded;
+        return bounded
+          .where('started_at', '>=', Math.min(...starts))
+          .where('started_at', '<', Math.max(...starts) + DAY_MS) as Q;
+      };
+      let query = inDays(db.selectFrom('turns').select(INDEX_COLUMNS));
       if (traceId !== undefined) query = query.where('trace_id', '=', traceId);
       // Spec rule 2: a messageId resolves to one trace first (the newest turn of the days read).
       if (messageId !== undefined)
         query = query.where('trace_id', '=', (eb) =>
-          eb
-            .selectFrom('session_index')
-            .select('trace_id')
-            .where('message_id', '=', messageId)
-            .where(isAnyOf(store, 'day', days))
+          inDays(eb.selectFrom('turns').select('trace_id').where('message_id', '=', messageId))
             .orderBy('started_at', 'desc')
             .orderBy('trace_id', 'desc')
             .limit(1),
@@ -107,12 +96,13 @@ export function createWindowReads(store: StoreDb): WindowReads {
       if (!includeSynthetic) query = query.where('synthetic', '=', notSynthetic);
       if (conditions.length > 0)
         query = query.where((eb) => eb.and(conditions.map((condition) => traceCondition(store, eb, condition))));
-      const ordered = query.orderBy('day', 'desc').orderBy('started_at', 'desc').orderBy('trace_id', 'desc');
+      // Newest day first is newest start first (a day is its start's), which the start index gives without a sort.
+      const ordered = query.orderBy('started_at', 'desc').orderBy('trace_id', 'desc');
       return (await store.rows(ordered.limit(limit))).map(toIndexRow);
     },
     async sessionIndexIn({ sinceMs, untilMs, includeSynthetic, limit }, signal) {
       signal?.throwIfAborted();
-      let turns = db.selectFrom('session_index').where('started_at', '>=', sinceMs).where('started_at', '<=', untilMs);
+      let turns = db.selectFrom('turns').where('started_at', '>=', sinceMs).where('started_at', '<=', untilMs);
       if (!includeSynthetic) turns = turns.where('synthetic', '=', notSynthetic);
       const { rows, total } = await capped(
         store,
@@ -121,23 +111,6 @@ export function createWindowReads(store: StoreDb): WindowReads {
         limit,
       );
       return { rows: rows.map(toIndexRow), total };
-    },
-    async trajectoryOfTurnsIn({ sinceMs, untilMs, includeSynthetic, kinds, limit }, signal) {
-      signal?.throwIfAborted();
-      let records = db
-        .selectFrom('trajectory as t')
-        .innerJoin('session_index as s', 's.trace_id', 't.trace_id')
-        .where('s.started_at', '>=', sinceMs)
-        .where('s.started_at', '<=', untilMs)
-        .where(isAnyOf(store, 't.kind', kinds));
-      if (!includeSynthetic) records = records.where('s.synthetic', '=', notSynthetic);
-      const { rows, total } = await capped(
-        store,
-        records.select(TRAJECTORY_COLUMNS).orderBy('t.id').limit(limit),
-        records.select((eb) => eb.fn.countAll<number>().as('n')),
-        limit,
-      );
-      return { rows: rows.map(toTrajectory), total };
     },
     async usageByAgent({ sinceMs, untilMs }, signal) {
       signal?.throwIfAborted();

@@ -2,12 +2,13 @@
 // hand it a StoreDb over their connection), and what both backends' hand-written memory and session SQL shares: row
 // mapping, the WHERE builder, the reads that rank nothing. The shared migrations have their own door (migrations/).
 export type { StoreDb } from './store-db.js';
-export { EVIDENCE_TIME_COLUMNS, type Tables } from './tables.js';
+export { EVIDENCE_SOURCES, EVIDENCE_TIME_COLUMNS, type Tables } from './tables.js';
 export { createApprovalPort } from './approvals.js';
 export { createAuditPort } from './audit.js';
 export { obsCells, sessionStartCells, usageCells, type Cell } from './batch-cells.js';
 export { createSessionReads } from './evidence-sessions.js';
 export { compileTraceWhere, createWindowReads } from './evidence-window.js';
+export { createRecordReads, encodeSteps } from './turn-records.js';
 export { createJobPort } from './jobs.js';
 export { createMediaPort } from './media.js';
 export { chunks, createMemoryReads, type SqlRunner } from './memory-reads.js';

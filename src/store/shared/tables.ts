@@ -2,6 +2,20 @@
 import type { Generated } from 'kysely';
 import type { EvidenceTable } from '../ports/retention.js';
 
+/**
+ * Where each evidence table's rows are stored: a turn's index entry and its steps share one `turns` row, and the
+ * trajectory records outside any turn's row are `loose_records` (the old names are views for readers of raw SQL).
+ */
+export const EVIDENCE_SOURCES: Record<EvidenceTable, string> = {
+  trajectory: 'loose_records',
+  session_index: 'turns',
+  token_usage: 'token_usage',
+  delivery_traces: 'delivery_traces',
+  diagnostic_events: 'diagnostic_events',
+  health_signals: 'health_signals',
+  audit_log: 'audit_log',
+};
+
 /** When each evidence table's row was recorded (a turn's start for the session index); every one is indexed. */
 export const EVIDENCE_TIME_COLUMNS: Record<EvidenceTable, string> = {
   trajectory: 'ts',
@@ -200,7 +214,8 @@ export interface Tables {
     cache_write_tokens: number;
     cost_usd: number;
   };
-  session_index: {
+  /** One row per turn: its index entry and its steps, `[kind, ts, data]` each, as one JSON array text. */
+  turns: {
     trace_id: string;
     session_key: string;
     agent_id: string;
@@ -213,12 +228,13 @@ export interface Tables {
     ended_at: number | null;
     day: string;
     synthetic: Flag;
+    steps: string;
   };
-  trajectory: {
+  /** Trajectory records written outside any turn's row (late ones, fixtures), in append order. */
+  loose_records: {
     id: Generated<number>;
     session_key: string;
     trace_id: string;
-    seq: number;
     ts: number;
     kind: string;
     data: string;

@@ -1,41 +1,70 @@
-// The SQLite EvidencePort's writes: one IMMEDIATE transaction per batch (on the writer thread when the store has one), so
-// trajectory seq allocation holds the write lock; its reads come from the shared layer.
-import { createSessionReads, createWindowReads, sessionStartCells, usageCells } from '../shared/index.js';
+// The SQLite EvidencePort's writes: one IMMEDIATE transaction per batch (on the writer thread when the store has one),
+// a turn as one row whatever its steps; its reads come from the shared layer.
+import {
+  createRecordReads,
+  createSessionReads,
+  createWindowReads,
+  encodeSteps,
+  sessionStartCells,
+  usageCells,
+} from '../shared/index.js';
 import type { EvidencePort, EvidenceWrite, SessionIndexEnd } from '../ports/evidence.js';
 import type { SqliteDatabase } from './database.js';
 import { createInThreadWriter, type SqlRow, type WriterThread } from './sql-writer.js';
 import { sqliteStoreDb } from './store-db.js';
 
-/** The statements of a batch, by index; seq is allocated inside the insert, under the batch's write lock. */
+const INDEX = 'trace_id, session_key, agent_id, channel, message_id, root_run_id, started_at, day, synthetic';
+const SET_INDEX = `session_key = excluded.session_key, agent_id = excluded.agent_id, channel = excluded.channel,
+  message_id = excluded.message_id, root_run_id = excluded.root_run_id, started_at = excluded.started_at, day = excluded.day,
+  synthetic = excluded.synthetic, end_reason = excluded.end_reason, degraded = excluded.degraded, ended_at = excluded.ended_at`;
+
+/** The statements of a batch, by index. A turn written again (open at one flush, ended at the next) replaces its row. */
 const WRITES = [
-  `INSERT INTO trajectory (session_key, trace_id, seq, ts, kind, data)
-   SELECT ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ? FROM trajectory WHERE session_key = ?`,
-  `INSERT OR REPLACE INTO session_index (trace_id, session_key, agent_id, channel, message_id, root_run_id, started_at, day, synthetic, end_reason, degraded, ended_at)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  'UPDATE session_index SET end_reason = ?, degraded = ?, ended_at = ? WHERE trace_id = ?',
+  `INSERT INTO turns (${INDEX}, end_reason, degraded, ended_at, steps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+   ON CONFLICT (trace_id) DO UPDATE SET ${SET_INDEX}, steps = excluded.steps`,
+  // An index entry alone (fixtures, older callers) keeps the steps its turn already has.
+  `INSERT INTO turns (${INDEX}, end_reason, degraded, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+   ON CONFLICT (trace_id) DO UPDATE SET ${SET_INDEX}`,
+  'UPDATE turns SET end_reason = ?, degraded = ?, ended_at = ? WHERE trace_id = ?',
+  'INSERT INTO loose_records (session_key, trace_id, ts, kind, data) VALUES (?, ?, ?, ?, ?)',
   `INSERT INTO token_usage (ts, agent_id, session_key, provider, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 ] as const;
-const [TRAJECTORY, INDEX_START, INDEX_END, USAGE] = [0, 1, 2, 3] as const;
+const [TURN, INDEX_START, INDEX_END, LOOSE, USAGE] = [0, 1, 2, 3, 4] as const;
 
-/** A batch as statement rows: a turn that started and ended within it (most of them) becomes one finished row. */
+/** Index of the last `turn` write of each trace: earlier ones in the batch are replaced by it, so are not written. */
+function lastTurnWrites(batch: readonly EvidenceWrite[]): Map<string, number> {
+  const last = new Map<string, number>();
+  batch.forEach((write, index) => {
+    if (write.type === 'turn') last.set(write.turn.traceId, index);
+  });
+  return last;
+}
+
+/** A batch as statement rows: an index entry that started and ended within it becomes one finished row. */
 function toRows(batch: readonly EvidenceWrite[]): SqlRow[] {
   const endsInBatch = new Map<string, SessionIndexEnd>();
   for (const write of batch) if (write.type === 'session_end') endsInBatch.set(write.end.traceId, write.end);
+  const lastTurn = lastTurnWrites(batch);
   const startedInBatch = new Set<string>();
   const rows: SqlRow[] = [];
-  for (const write of batch) {
-    if (write.type === 'trajectory') {
-      const { record } = write;
+  batch.forEach((write, index) => {
+    if (write.type === 'turn') {
+      const { turn } = write;
+      if (lastTurn.get(turn.traceId) !== index) return;
+      const { end } = turn;
       rows.push([
-        TRAJECTORY,
-        record.sessionKey,
-        record.traceId,
-        record.ts,
-        record.kind,
-        JSON.stringify(record.data),
-        record.sessionKey,
+        TURN,
+        ...sessionStartCells(turn),
+        turn.isSynthetic ? 1 : 0,
+        end?.endReason ?? null,
+        end?.degraded === true ? 1 : 0,
+        end?.endedAt ?? null,
+        encodeSteps(turn.steps),
       ]);
+    } else if (write.type === 'trajectory') {
+      const { record } = write;
+      rows.push([LOOSE, record.sessionKey, record.traceId, record.ts, record.kind, JSON.stringify(record.data)]);
     } else if (write.type === 'session_start') {
       const { entry } = write;
       const end = endsInBatch.get(entry.traceId);
@@ -55,16 +84,18 @@ function toRows(batch: readonly EvidenceWrite[]): SqlRow[] {
     } else {
       rows.push([USAGE, ...usageCells(write.record)]);
     }
-  }
+  });
   return rows;
 }
 
 /** Reads run on `db`; writes go through `writers` when given (the store's writer thread), else on `db` itself. */
 export function createSqliteEvidencePort(db: SqliteDatabase, writers?: WriterThread): EvidencePort {
   const writer = writers?.writer(WRITES) ?? createInThreadWriter(db, WRITES);
+  const store = sqliteStoreDb(db);
   return {
-    ...createSessionReads(sqliteStoreDb(db)),
-    ...createWindowReads(sqliteStoreDb(db)),
+    ...createSessionReads(store),
+    ...createWindowReads(store),
+    ...createRecordReads(store),
     append: (batch) => writer.write(toRows(batch)),
   };
 }

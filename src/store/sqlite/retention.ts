@@ -7,15 +7,25 @@ import {
   type EvidenceTableSize,
   type RetentionPort,
 } from '../ports/retention.js';
-import { EVIDENCE_TIME_COLUMNS as TIME_COLUMNS } from '../shared/index.js';
+import { EVIDENCE_SOURCES as SOURCES, EVIDENCE_TIME_COLUMNS as TIME_COLUMNS } from '../shared/index.js';
 import type { SqliteDatabase } from './database.js';
 import { createInThreadWriter, type WriterThread } from './sql-writer.js';
 
-/** One statement per table, in EVIDENCE_TABLES order: the oldest `limit` rows before the cut-off, found through the time index. */
-const DELETES = EVIDENCE_TABLES.map((table) => {
-  const time = TIME_COLUMNS[table];
-  return `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${time} < ? ORDER BY ${time} LIMIT ?)`;
-});
+/** The oldest `limit` turns before the cut-off that still hold steps. */
+const OLD_STEPS = "SELECT rowid FROM turns WHERE started_at < ? AND steps <> '[]' ORDER BY started_at LIMIT ?";
+
+/**
+ * One statement per table, in EVIDENCE_TABLES order: the oldest `limit` rows before the cut-off, found through the time
+ * index; then the one that empties the steps of the oldest turns (their trajectory records) before the cut-off.
+ */
+const DELETES = [
+  ...EVIDENCE_TABLES.map((table) => {
+    const [source, time] = [SOURCES[table], TIME_COLUMNS[table]];
+    return `DELETE FROM ${source} WHERE rowid IN (SELECT rowid FROM ${source} WHERE ${time} < ? ORDER BY ${time} LIMIT ?)`;
+  }),
+  `UPDATE turns SET steps = '[]' WHERE rowid IN (${OLD_STEPS})`,
+];
+const STRIP_STEPS = EVIDENCE_TABLES.length;
 
 interface Ends {
   low: number | null;
@@ -29,15 +39,42 @@ export function createSqliteRetentionPort(db: SqliteDatabase, writers?: WriterTh
   // Each MIN and MAX is a subquery of its own, so each reads one end of an index rather than the whole table.
   const ends = EVIDENCE_TABLES.map((table) =>
     db.prepare<[], Ends>(
-      `SELECT (SELECT MIN(rowid) FROM ${table}) AS low, (SELECT MAX(rowid) FROM ${table}) AS high, (SELECT MIN(${TIME_COLUMNS[table]}) FROM ${table}) AS oldest`,
+      `SELECT (SELECT MIN(rowid) FROM ${SOURCES[table]}) AS low, (SELECT MAX(rowid) FROM ${SOURCES[table]}) AS high, (SELECT MIN(${TIME_COLUMNS[table]}) FROM ${SOURCES[table]}) AS oldest`,
     ),
   );
   // Counting stops one row past the limit, so a table of any size costs at most that many index entries.
   const counts = EVIDENCE_TABLES.map((table) =>
-    db.prepare<[], number>(`SELECT COUNT(*) FROM (SELECT 1 FROM ${table} LIMIT ${EXACT_COUNT_MAX_ROWS + 1})`).pluck(),
+    db
+      .prepare<[], number>(`SELECT COUNT(*) FROM (SELECT 1 FROM ${SOURCES[table]} LIMIT ${EXACT_COUNT_MAX_ROWS + 1})`)
+      .pluck(),
   );
+  const oldSteps = db
+    .prepare<[number, number], number>(
+      `SELECT COALESCE(SUM(json_array_length(steps)), 0) FROM turns WHERE rowid IN (${OLD_STEPS})`,
+    )
+    .pluck();
+  const stepCount = db
+    .prepare<[], number>(
+      `SELECT COALESCE(SUM(json_array_length(steps)), 0) FROM (SELECT steps FROM turns LIMIT ${EXACT_COUNT_MAX_ROWS + 1})`,
+    )
+    .pluck();
+  const oldestStep = db.prepare<[], number | null>("SELECT MIN(started_at) FROM turns WHERE steps <> '[]'").pluck();
   const pragma = (name: 'page_count' | 'page_size' | 'freelist_count'): number =>
     db.prepare<[], number>(`PRAGMA ${name}`).pluck().get() ?? 0;
+
+  /** The trajectory: records outside turns' rows, and the steps of (up to the counting limit of) turns. */
+  function trajectorySize(index: number): EvidenceTableSize {
+    const loose = tableSize(index, 'trajectory');
+    const steps = stepCount.get() ?? 0;
+    const oldest = [loose.oldestMs, oldestStep.get() ?? null].filter((ms): ms is number => ms !== null);
+    return {
+      ...loose,
+      rows: loose.rows + steps,
+      rowsExact:
+        loose.rowsExact && (counts[EVIDENCE_TABLES.indexOf('session_index')]?.get() ?? 0) <= EXACT_COUNT_MAX_ROWS,
+      oldestMs: oldest.length === 0 ? null : Math.min(...oldest),
+    };
+  }
 
   function tableSize(index: number, table: EvidenceTable): EvidenceTableSize {
     const { low, high, oldest } = ends[index]?.get() ?? { low: null, high: null, oldest: null };
@@ -49,8 +86,13 @@ export function createSqliteRetentionPort(db: SqliteDatabase, writers?: WriterTh
   }
 
   return {
-    deleteBefore(table, beforeMs, limit) {
-      return writer.run([[EVIDENCE_TABLES.indexOf(table), beforeMs, limit]]);
+    async deleteBefore(table, beforeMs, limit) {
+      const deleted = await writer.run([[EVIDENCE_TABLES.indexOf(table), beforeMs, limit]]);
+      if (table !== 'trajectory' || deleted >= limit) return deleted;
+      // Turns older than the cut-off are deleted next (session_index); their steps go first, counted as records.
+      const steps = oldSteps.get(beforeMs, limit) ?? 0;
+      if (steps > 0) await writer.run([[STRIP_STEPS, beforeMs, limit]]);
+      return deleted + steps;
     },
     async size(signal) {
       signal?.throwIfAborted();
@@ -59,7 +101,9 @@ export function createSqliteRetentionPort(db: SqliteDatabase, writers?: WriterTh
         backend: 'sqlite',
         databaseBytes: pragma('page_count') * pageSize,
         freeBytes: pragma('freelist_count') * pageSize,
-        tables: EVIDENCE_TABLES.map((table, index) => tableSize(index, table)),
+        tables: EVIDENCE_TABLES.map((table, index) =>
+          table === 'trajectory' ? trajectorySize(index) : tableSize(index, table),
+        ),
       };
     },
   };
