@@ -8,11 +8,11 @@ import { waitForQuietMachine } from './lib/machine-load.js';
 import { peakResidentMb, runStreamLoad, type StreamLoadSpec, type StreamWaveResult } from './lib/stream-load.js';
 import { startFakeLlm, type FakeLlm } from '../test/support/fake-llm-server.js';
 
-export const STREAMS = 512;
-export const DELTAS = 64;
-export const DELTA_INTERVAL_MS = 20;
+const STREAMS = 512;
+const DELTAS = 64;
+const DELTA_INTERVAL_MS = 20;
 /** The stall: a gap over 100 ms beyond the upstream's own 20 ms. */
-export const STALL_MS = DELTA_INTERVAL_MS + 100;
+const STALL_MS = DELTA_INTERVAL_MS + 100;
 const HEALTH_MAX_MS = 50;
 /** The gateway's peak resident memory over the run, startup included: 512 open turns must not cost more. */
 const PEAK_RSS_MAX_MB = 400;

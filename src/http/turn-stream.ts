@@ -8,7 +8,7 @@ import type { TurnRequest, TurnResult, TurnRunner } from '../turns/index.js';
  * Characters of text deltas queued for a client before the turn waits for it to read: the model call then stops
  * reading the upstream, so a client that stops reading holds the upstream back instead of growing our memory.
  */
-export const STREAM_QUEUED_CHARS_MAX = 64 * 1024;
+const STREAM_QUEUED_CHARS_MAX = 64 * 1024;
 
 export type StreamedTurn = { ok: true; result: TurnResult } | { ok: false; error: GatewayError };
 
