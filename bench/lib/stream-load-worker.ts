@@ -1,10 +1,10 @@
-// Worker-thread entry of runStreamLoad: waves of concurrent SSE streams over raw sockets, each delta timed on arrival, and /health sampled beside them.
+// Worker-thread entry of runStreamLoad: waves of concurrent SSE streams over raw sockets, each delta timed on arrival; or, in a worker of its own, /health sampled beside them.
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { encodeRequest } from './http-load.js';
 import { percentile } from './measure.js';
-import type { StreamLoadSpec, StreamWaveResult, StreamWorkerMessage } from './stream-load.js';
+import type { HealthSample, StreamLoadSpec, StreamWaveResult, StreamWorkerMessage } from './stream-load.js';
 
 /** A content delta as both the OpenAI wire and the gateway's /v1 write it; the role chunk's empty content is not one. */
 const DELTA_MARK = /"content":"(?!")/g;
@@ -82,8 +82,14 @@ function runStream(spec: StreamLoadSpec, socket: Socket, request: Buffer): Promi
   });
 }
 
-/** GET /health on one keep-alive socket, one at a time every `intervalMs`, until `stop` is set; latencies in ms. */
-async function sampleHealth(spec: StreamLoadSpec, isStopped: () => boolean): Promise<number[]> {
+/** Wall-clock ms, comparable across threads (a wave's window, a health sample's time). */
+const epochNow = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * GET `healthPath` on one keep-alive socket, one at a time every `healthIntervalMs`, until `isStopped()`: each
+ * sample's wall-clock time and latency in ms. Runs in a worker of its own, so the streams' reads never delay it.
+ */
+async function sampleHealth(spec: StreamLoadSpec, isStopped: () => boolean): Promise<HealthSample[]> {
   const path = spec.healthPath;
   if (path === undefined) return [];
   const request = encodeRequest(spec.host, spec.port, { method: 'GET', path });
@@ -93,7 +99,7 @@ async function sampleHealth(spec: StreamLoadSpec, isStopped: () => boolean): Pro
     socket.once('connect', resolve);
     socket.once('error', reject);
   });
-  const latencies: number[] = [];
+  const samples: HealthSample[] = [];
   try {
     while (!isStopped()) {
       const startedAt = performance.now();
@@ -111,25 +117,22 @@ async function sampleHealth(spec: StreamLoadSpec, isStopped: () => boolean): Pro
       });
       socket.write(request);
       await answered;
-      latencies.push(performance.now() - startedAt);
+      samples.push({ atMs: epochNow(), latencyMs: performance.now() - startedAt });
       await new Promise((resolve) => setTimeout(resolve, spec.healthIntervalMs));
     }
   } finally {
     socket.destroy();
   }
-  return latencies;
+  return samples;
 }
 
 async function runWave(spec: StreamLoadSpec, request: Buffer): Promise<StreamWaveResult> {
   const sockets = await connectAll(spec, spec.streams);
-  let isStopped = false;
-  const health = sampleHealth(spec, () => isStopped);
   live.peak = 0;
+  const startedAtMs = epochNow();
   const startedAt = performance.now();
   const outcomes = await Promise.all(sockets.map((socket) => runStream(spec, socket, request)));
   const elapsedMs = performance.now() - startedAt;
-  isStopped = true;
-  const healthMs = (await health).sort((a, b) => a - b);
   const gaps: number[] = [];
   for (const { arrivals } of outcomes) {
     let previous: number | undefined;
@@ -151,13 +154,29 @@ async function runWave(spec: StreamLoadSpec, request: Buffer): Promise<StreamWav
     p99GapMs: percentile(gaps, 0.99),
     p50GapMs: percentile(gaps, 0.5),
     gapsOver: gaps.filter((gap) => gap > spec.stallMs).length,
-    healthSamples: healthMs.length,
-    healthP50Ms: percentile(healthMs, 0.5),
-    healthMaxMs: healthMs.at(-1) ?? Number.NaN,
+    startedAtMs,
+    endedAtMs: startedAtMs + elapsedMs,
+    healthSamples: 0,
+    healthP50Ms: Number.NaN,
+    healthMaxMs: Number.NaN,
   };
 }
 
+/** The health role: samples until the parent says `stop`, then posts every sample. */
+async function mainHealth(spec: StreamLoadSpec): Promise<void> {
+  let isStopped = false;
+  parentPort?.once('message', () => {
+    isStopped = true;
+  });
+  const samples = await sampleHealth(spec, () => isStopped);
+  parentPort?.postMessage({ type: 'health', samples } satisfies StreamWorkerMessage);
+}
+
 async function main(spec: StreamLoadSpec): Promise<void> {
+  if (spec.role === 'health') {
+    await mainHealth(spec);
+    return;
+  }
   const request = encodeRequest(spec.host, spec.port, spec.request)
     .toString('latin1')
     .replace('Connection: keep-alive', 'Connection: close');
