@@ -5,6 +5,7 @@ import type { FigureRow } from './lib/figures.js';
 import { newBenchToken, startGatewayProcess } from './lib/gateway-process.js';
 import type { HttpRequestSpec } from './lib/http-load.js';
 import { waitForQuietMachine } from './lib/machine-load.js';
+import { processTreesCpuSec } from './lib/process-cpu.js';
 import { peakResidentMb, runStreamLoad, type StreamLoadSpec, type StreamWaveResult } from './lib/stream-load.js';
 import { startFakeLlm, type FakeLlm } from '../test/support/fake-llm-server.js';
 
@@ -61,6 +62,8 @@ function loadSpec(port: number, request: HttpRequestSpec, healthPath?: string): 
 interface SideRun {
   wave: StreamWaveResult;
   peakRssMb: number;
+  /** The gateway process's CPU (every thread) over both waves, per delta delivered: what the stream path costs. */
+  cpuUsPerDelta: number;
 }
 
 function lastWave(results: readonly StreamWaveResult[]): StreamWaveResult {
@@ -69,7 +72,7 @@ function lastWave(results: readonly StreamWaveResult[]): StreamWaveResult {
   return wave;
 }
 
-function formatWave(label: string, { wave, peakRssMb }: SideRun): string {
+function formatWave(label: string, { wave, peakRssMb, cpuUsPerDelta }: SideRun): string {
   const fixed = (value: number) => (Number.isNaN(value) ? 'n/a' : value.toFixed(1));
   return (
     `  ${label}: ${wave.completed}/${wave.streams} complete (${wave.peakLive} at once) in ${fixed(wave.elapsedMs)} ms, gaps ${wave.gaps}: ` +
@@ -84,7 +87,7 @@ async function runDirect(): Promise<SideRun> {
   try {
     const { port } = new URL(llm.url);
     const waves = await runStreamLoad(loadSpec(Number(port), streamRequest(BENCH_MODEL, 'unused')));
-    return { wave: lastWave(waves), peakRssMb: Number.NaN };
+    return { wave: lastWave(waves), peakRssMb: Number.NaN, cpuUsPerDelta: Number.NaN };
   } finally {
     await llm.close();
   }
@@ -96,8 +99,15 @@ async function runGateway(): Promise<SideRun> {
     const token = newBenchToken();
     const gateway = await startGatewayProcess({ llmBaseUrl: llm.baseUrl, token });
     try {
+      const cpuSec = () => processTreesCpuSec({ gateway: [gateway.pid] }).gateway ?? Number.NaN;
+      const cpuAtStart = cpuSec();
       const waves = await runStreamLoad(loadSpec(gateway.port, streamRequest(BENCH_AGENT, token), '/health'));
-      return { wave: lastWave(waves), peakRssMb: await peakResidentMb(gateway.pid) };
+      const deltas = WAVES * STREAMS * DELTAS;
+      return {
+        wave: lastWave(waves),
+        peakRssMb: await peakResidentMb(gateway.pid),
+        cpuUsPerDelta: ((cpuSec() - cpuAtStart) * 1e6) / deltas,
+      };
     } finally {
       await gateway.close();
     }
