@@ -78,7 +78,7 @@ function formatWave(label: string, { wave, peakRssMb, cpuUsPerDelta }: SideRun):
     `  ${label}: ${wave.completed}/${wave.streams} complete (${wave.peakLive} at once) in ${fixed(wave.elapsedMs)} ms, gaps ${wave.gaps}: ` +
     `p50 ${fixed(wave.p50GapMs)} p99 ${fixed(wave.p99GapMs)} worst ${fixed(wave.worstGapMs)} ms, ` +
     `${wave.gapsOver} over ${STALL_MS} ms; /health ${wave.healthSamples} samples p50 ${fixed(wave.healthP50Ms)} ` +
-    `max ${fixed(wave.healthMaxMs)} ms; peak RSS ${fixed(peakRssMb)} MB`
+    `max ${fixed(wave.healthMaxMs)} ms; peak RSS ${fixed(peakRssMb)} MB; CPU ${fixed(cpuUsPerDelta)} us per delta`
   );
 }
 
