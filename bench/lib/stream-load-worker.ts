@@ -1,7 +1,7 @@
-// Worker-thread entry of runStreamLoad: waves of concurrent SSE streams over raw sockets, each delta timed on arrival; or, in a worker of its own, /health sampled beside them.
+// The worker-thread side of runStreamLoad (started through load-worker.ts): waves of concurrent SSE streams over raw sockets, each delta timed on arrival; or, in a worker of its own, /health sampled beside them.
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { encodeRequest } from './http-load.js';
 import { percentile } from './measure.js';
 import type { HealthSample, StreamLoadSpec, StreamWaveResult, StreamWorkerMessage } from './stream-load.js';
@@ -189,19 +189,20 @@ async function main(spec: StreamLoadSpec): Promise<void> {
   parentPort?.postMessage({ type: 'done' } satisfies StreamWorkerMessage);
 }
 
-function isStreamLoadSpec(value: unknown): value is StreamLoadSpec {
-  return typeof value === 'object' && value !== null && 'streams' in value && 'request' in value;
+/** True for a stream load spec (runStreamLoad), as opposed to a request load spec (runLoad). */
+export function isStreamLoadSpec(value: unknown): value is StreamLoadSpec {
+  return typeof value === 'object' && value !== null && 'streams' in value && 'waves' in value && 'request' in value;
 }
 
-async function start(spec: unknown): Promise<void> {
-  if (!isStreamLoadSpec(spec)) throw new TypeError('workerData is not a stream load spec');
-  await main(spec);
+/** The worker's body for a stream load spec; a failure is posted to the parent, never thrown. */
+export async function runStreamWorker(spec: StreamLoadSpec): Promise<void> {
+  try {
+    await main(spec);
+  } catch (error) {
+    const message: StreamWorkerMessage = {
+      type: 'failed',
+      message: error instanceof Error ? error.message : String(error),
+    };
+    parentPort?.postMessage(message);
+  }
 }
-
-start(workerData).catch((error: unknown) => {
-  const message: StreamWorkerMessage = {
-    type: 'failed',
-    message: error instanceof Error ? error.message : String(error),
-  };
-  parentPort?.postMessage(message);
-});

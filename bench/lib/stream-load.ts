@@ -59,8 +59,7 @@ export type StreamWorkerMessage =
   | { type: 'done' }
   | { type: 'failed'; message: string };
 
-const WORKER_ENTRY = new URL(`./stream-load-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url)
-  .href;
+const WORKER_ENTRY = new URL(`./load-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 // Under tsx a worker does not inherit the TypeScript loader, so the entry registers it before importing.
 const WORKER_BOOT = WORKER_ENTRY.endsWith('.ts')
   ? `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(WORKER_ENTRY)}); });`
