@@ -1,8 +1,9 @@
-// Worker-thread entry of runLoad: opens the connections, runs warm-up and measurement, posts the totals.
+// Worker-thread entry of runLoad (opens the connections, runs warm-up and measurement, posts the totals) and of runStreamLoad.
 import { parentPort, workerData } from 'node:worker_threads';
 import { connectHttpLoad } from './http-load.js';
 import type { LoadSpec, LoadWorkerMessage } from './load.js';
 import { LoadRun } from './load-run.js';
+import { isStreamLoadSpec, runStreamWorker } from './stream-load-worker.js';
 import { connectWsLoad } from './ws-load.js';
 
 function post(message: LoadWorkerMessage): void {
@@ -30,6 +31,10 @@ async function main(spec: unknown): Promise<void> {
   await connections.close();
 }
 
-main(workerData).catch((error: unknown) => {
-  post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
-});
+if (isStreamLoadSpec(workerData)) {
+  void runStreamWorker(workerData);
+} else {
+  main(workerData).catch((error: unknown) => {
+    post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+  });
+}

@@ -4,6 +4,12 @@ import { maskUnknown, type GatewayError } from '../errors.js';
 import { createAsyncQueue, pipeToSse, type SseFrame, type SseStream } from '../server/index.js';
 import type { TurnRequest, TurnResult, TurnRunner } from '../turns/index.js';
 
+/**
+ * Characters of text deltas queued for a client before the turn waits for it to read: the model call then stops
+ * reading the upstream, so a client that stops reading holds the upstream back instead of growing our memory.
+ */
+const STREAM_QUEUED_CHARS_MAX = 64 * 1024;
+
 export type StreamedTurn = { ok: true; result: TurnResult } | { ok: false; error: GatewayError };
 
 export interface TurnStreamDeps {
@@ -16,9 +22,10 @@ export interface TurnStreamDeps {
 }
 
 /**
- * The turn is aborted when the client goes away (stream.signal) or the gateway shuts down. Deltas are queued
- * so a slow client only delays the frames, never the model; `judge` may turn a finished turn into a failure
- * (the /v1 rule for turns without an answer). Unknown errors are logged and masked.
+ * The turn is aborted when the client goes away (stream.signal) or the gateway shuts down. Deltas are queued up
+ * to STREAM_QUEUED_CHARS_MAX, so a briefly slow client does not stall the model; past it the turn waits for the
+ * client (backpressure). `judge` may turn a finished turn into a failure (the /v1 rule for turns without an
+ * answer). Unknown errors are logged and masked.
  */
 export async function streamTurn(
   deps: TurnStreamDeps,
@@ -27,12 +34,18 @@ export async function streamTurn(
   deltaFrame: (delta: string) => SseFrame,
   judge: (result: TurnResult) => GatewayError | undefined = () => undefined,
 ): Promise<StreamedTurn> {
-  const deltas = createAsyncQueue<string>();
+  const deltas = createAsyncQueue<string>({
+    highWaterMark: STREAM_QUEUED_CHARS_MAX,
+    sizeOf: (text) => text.length,
+  });
   const settled: Promise<StreamedTurn> = deps.runner
     .run({
       ...turn,
       signal: AbortSignal.any([stream.signal, deps.shutdownSignal]),
-      onDelta: (text) => deltas.push(text),
+      onDelta: (text) => {
+        deltas.push(text);
+        return deltas.room();
+      },
     })
     .then(
       (result): StreamedTurn => {

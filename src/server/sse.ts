@@ -204,29 +204,56 @@ export interface AsyncQueue<T> extends AsyncIterable<T> {
   end(): void;
   /** Items dropped because the queue was full (oldest first). */
   dropped(): number;
+  /**
+   * Resolves once the queued size is back at `highWaterMark` or below, or the queue ended; undefined when it already
+   * is. A producer that can wait awaits it after each push, so a slow consumer paces the producer (backpressure).
+   */
+  room(): Promise<void> | undefined;
 }
 
-export interface AsyncQueueOptions {
+export interface AsyncQueueOptions<T = unknown> {
   /** Ends the queue when aborted. */
   signal?: AbortSignal;
   /** At most this many waiting items; beyond it the oldest is dropped. Default: unbounded. */
   maxItems?: number;
+  /** `room()` waits while the queued items' total `sizeOf` is above this. Default: unbounded. */
+  highWaterMark?: number;
+  /** The size of one item for `highWaterMark`; default 1 (a count of items). */
+  sizeOf?: (item: T) => number;
 }
 
 /** Turns push callbacks (bus listeners, text deltas) into an async iterable with one consumer. */
 export function createAsyncQueue<T>({
   signal,
   maxItems = Number.POSITIVE_INFINITY,
-}: AsyncQueueOptions = {}): AsyncQueue<T> {
+  highWaterMark = Number.POSITIVE_INFINITY,
+  sizeOf = () => 1,
+}: AsyncQueueOptions<T> = {}): AsyncQueue<T> {
   const items: T[] = [];
   let waiter: ((result: IteratorResult<T>) => void) | undefined;
   let isEnded = false;
   let droppedCount = 0;
+  let queuedSize = 0;
+  let roomWaiters: (() => void)[] = [];
+
+  const wakeProducers = (): void => {
+    if (roomWaiters.length === 0 || (!isEnded && queuedSize > highWaterMark)) return;
+    const waiting = roomWaiters;
+    roomWaiters = [];
+    for (const wake of waiting) wake();
+  };
+  const take = (): T => {
+    const item = items.shift() as T;
+    queuedSize -= sizeOf(item);
+    wakeProducers();
+    return item;
+  };
 
   const end = (): void => {
     if (isEnded) return;
     isEnded = true;
     signal?.removeEventListener('abort', end);
+    wakeProducers();
     if (waiter !== undefined && items.length === 0) {
       const wake = waiter;
       waiter = undefined;
@@ -248,17 +275,22 @@ export function createAsyncQueue<T>({
         return;
       }
       items.push(item);
+      queuedSize += sizeOf(item);
       if (items.length > maxItems) {
-        items.shift();
+        take();
         droppedCount += 1;
       }
     },
     end,
     dropped: () => droppedCount,
+    room() {
+      if (isEnded || queuedSize <= highWaterMark) return undefined;
+      return new Promise<void>((resolve) => roomWaiters.push(resolve));
+    },
     [Symbol.asyncIterator]() {
       return {
         next() {
-          if (items.length > 0) return Promise.resolve({ done: false, value: items.shift() as T });
+          if (items.length > 0) return Promise.resolve({ done: false, value: take() });
           if (isEnded) return Promise.resolve({ done: true, value: undefined });
           return new Promise<IteratorResult<T>>((resolve) => {
             waiter = resolve;
@@ -267,6 +299,7 @@ export function createAsyncQueue<T>({
         return() {
           end();
           items.length = 0;
+          queuedSize = 0;
           return Promise.resolve({ done: true, value: undefined });
         },
       };
@@ -274,10 +307,6 @@ export function createAsyncQueue<T>({
   };
 }
 
-/**
- * Aborted when the client closes the connection before the response was fully written, so the work
- * behind a plain (non-streaming) request stops too.
- */
 /**
  * Aborted when the client goes away before the reply is finished, or when `shutdown` aborts: the signal of one
  * request's work. One controller and two listeners, both gone with the request (cheaper than AbortSignal.any).

@@ -16,14 +16,21 @@ export async function runModelStep(
     tally,
     trace,
     onDelta,
-  }: { step: number; tally: TurnTally; trace: TurnTrace; onDelta?: ((delta: string) => void) | undefined },
+  }: {
+    step: number;
+    tally: TurnTally;
+    trace: TurnTrace;
+    onDelta?: ((delta: string) => void | Promise<void>) | undefined;
+  },
 ): Promise<ModelStepOutput> {
   let text = '';
   const toolCalls: TranscriptToolCall[] = [];
   for await (const event of router.stream(call)) {
     if (event.type === 'text-delta') {
       text += event.text;
-      onDelta?.(event.text);
+      // A consumer that is behind (a client not reading) pauses the upstream read here: backpressure.
+      const isConsumed = onDelta?.(event.text);
+      if (isConsumed instanceof Promise) await isConsumed;
     } else if (event.type === 'tool-call') {
       toolCalls.push({ id: event.toolCallId, name: event.toolName, input: event.input });
     } else {

@@ -77,8 +77,8 @@ export interface TurnRequest extends ParsedSessionKey {
    * first (OpenAI Responses `truncation: "disabled"`).
    */
   keepsWholeHistory?: boolean;
-  /** Called with each text delta as the model streams. */
-  onDelta?: (delta: string) => void;
+  /** Called with each text delta as the model streams; a returned promise holds the model call back until it settles. */
+  onDelta?: (delta: string) => void | Promise<void>;
   /** The id of the inbound message (e.g. the chatcmpl id), so trace search can find the turn by it. */
   messageId?: string;
   /** The root of the sub-agent run tree this turn belongs to. */

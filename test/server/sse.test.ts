@@ -69,6 +69,36 @@ describe('createAsyncQueue', () => {
     expect(seen).toEqual([3, 4]);
     expect(queue.dropped()).toBe(2);
   });
+
+  it('makes a producer past highWaterMark wait until the consumer has taken enough, without dropping', async () => {
+    const queue = createAsyncQueue<string>({ highWaterMark: 5, sizeOf: (text) => text.length });
+    queue.push('abc');
+    expect(queue.room()).toBeUndefined();
+    queue.push('defg');
+    const room = queue.room();
+    expect(room).toBeInstanceOf(Promise);
+    let hasRoom = false;
+    void room?.then(() => (hasRoom = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(hasRoom).toBe(false);
+    const iterator = queue[Symbol.asyncIterator]();
+    expect(await iterator.next()).toEqual({ done: false, value: 'abc' });
+    await room;
+    expect(hasRoom).toBe(true);
+    expect(queue.room()).toBeUndefined();
+    expect(await iterator.next()).toEqual({ done: false, value: 'defg' });
+    expect(queue.dropped()).toBe(0);
+  });
+
+  it('lets a waiting producer go when the queue ends', async () => {
+    const queue = createAsyncQueue<string>({ highWaterMark: 1, sizeOf: (text) => text.length });
+    queue.push('too long');
+    const room = queue.room();
+    expect(room).toBeInstanceOf(Promise);
+    queue.end();
+    await room;
+    expect(queue.room()).toBeUndefined();
+  });
 });
 
 describe('withKeepAlive', () => {

@@ -101,7 +101,7 @@ export async function answerChatCompletion(
 
   if (reply.huge !== undefined) {
     startEventStream(res, reply.headers);
-    if (await writeLazily(res, hugeFrames(request, reply.huge, chunk, delta))) res.end();
+    if (await writeLazily(res, hugeFrames(request, reply.huge, chunk, delta), request)) res.end();
     return;
   }
 

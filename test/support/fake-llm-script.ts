@@ -30,6 +30,8 @@ export interface RecordedRequest {
   closedByClient: boolean;
   /** Content characters a `huge` reply wrote before it ended or was cut. */
   streamedChars: number;
+  /** Whether a `huge` reply is waiting for `drain` now: the client stopped reading and the socket buffer is full. */
+  isWaitingForDrain: boolean;
 }
 
 export interface ScriptedToolCall {
@@ -309,10 +311,15 @@ export async function writeFrames(
 }
 
 /** Writes frames as the iterator makes them, waiting for `drain` when the socket is full; false when the client left. */
-export async function writeLazily(res: ServerResponse, frames: Iterable<string>): Promise<boolean> {
+export async function writeLazily(
+  res: ServerResponse,
+  frames: Iterable<string>,
+  request?: RecordedRequest,
+): Promise<boolean> {
   for (const frame of frames) {
     if (res.destroyed) return false;
     if (!res.write(frame)) {
+      if (request !== undefined) request.isWaitingForDrain = true;
       await new Promise<void>((resolve) => {
         const done = (): void => {
           res.off('drain', done);
@@ -322,6 +329,7 @@ export async function writeLazily(res: ServerResponse, frames: Iterable<string>)
         res.once('drain', done);
         res.once('close', done);
       });
+      if (request !== undefined) request.isWaitingForDrain = false;
     }
   }
   return !res.destroyed;

@@ -188,6 +188,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       remotePort: req.socket.remotePort,
       closedByClient: false,
       streamedChars: 0,
+      isWaitingForDrain: false,
     };
     res.once('close', () => {
       if (!res.writableFinished) request.closedByClient = true;
