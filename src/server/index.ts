@@ -15,7 +15,6 @@ export { HTTP_STATUS, logHttpError, prepareErrorReply } from './http-errors.js';
 export { useErrorEnvelope } from './framework-errors.js';
 export {
   requestSignal,
-  createAsyncQueue,
   endStreamsOnClose,
   openSseStream,
   pipeToSse,
@@ -24,5 +23,6 @@ export {
   type SseFrame,
   type SseStream,
 } from './sse.js';
+export { createAsyncQueue } from './async-queue.js';
 export { MAX_JSON_DEPTH, canExceedJsonDepth, exceedsJsonDepth } from './json-depth.js';
 export { parseJsonBody } from './json-body.js';

@@ -1,4 +1,4 @@
-// The one Server-Sent Events writer: frames, headers, backpressure, client-close signal, keep-alive and a push queue.
+// The one Server-Sent Events writer: frames, headers, backpressure, client-close signal and keep-alive.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SERVER_LIMITS } from './limits.js';
@@ -19,6 +19,7 @@ export const SSE_KEEP_ALIVE_MS = SERVER_LIMITS.sseKeepAliveMs;
 export const SSE_RETRY_MS = SERVER_LIMITS.sseRetryMs;
 
 const LINE_BREAK = /\r\n|\r|\n/;
+const PING: SseFrame = { comment: 'ping' };
 
 function checkField(name: 'event' | 'id', value: string): void {
   // A CR or LF would end the field early and let the rest forge another field or frame.
@@ -42,7 +43,11 @@ export function formatSseFrame(frame: SseFrame): string {
     checkField('event', frame.event);
     text += `event: ${frame.event}\n`;
   }
-  if (frame.data !== undefined) for (const line of frame.data.split(LINE_BREAK)) text += `data: ${line}\n`;
+  if (frame.data !== undefined) {
+    // Most data is one line (JSON has none): no split and no array for it.
+    if (!frame.data.includes('\n') && !frame.data.includes('\r')) text += `data: ${frame.data}\n`;
+    else for (const line of frame.data.split(LINE_BREAK)) text += `data: ${line}\n`;
+  }
   if (text === '') throw new TypeError('SSE frame is empty');
   return `${text}\n`;
 }
@@ -66,6 +71,9 @@ const SSE_HEADERS: OutgoingHttpHeaders = {
   // nginx buffers proxied responses unless told not to, which would hold every event back.
   'x-accel-buffering': 'no',
 };
+
+const WRITE_DONE = Promise.resolve(true);
+const WRITE_REFUSED = Promise.resolve(false);
 
 function waitForDrain(raw: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
@@ -94,7 +102,8 @@ export function openSseStream(reply: FastifyReply, openStreams?: Set<Pick<SseStr
 
   const closed = new AbortController();
   let state: SseState = 'open';
-  let queue: Promise<boolean> = Promise.resolve(true);
+  /** The last write still waiting for 'drain'; later writes queue behind it. Undefined while the socket takes writes. */
+  let waiting: Promise<boolean> | undefined;
 
   const markClosed = (): void => {
     if (state === 'closed') return;
@@ -105,10 +114,39 @@ export function openSseStream(reply: FastifyReply, openStreams?: Set<Pick<SseStr
   raw.on('close', markClosed);
   raw.on('error', markClosed);
 
-  async function writeNow(text: string): Promise<boolean> {
-    if (state === 'closed' || raw.destroyed) return false;
+  const isOpen = (): boolean => state === 'open' && !raw.destroyed;
+  /** Waits behind `write` until it settles; the queue is empty again once the last waiting write is done. */
+  const queued = (write: Promise<boolean>): Promise<boolean> => {
+    waiting = write;
+    void write.then(() => {
+      if (waiting === write) waiting = undefined;
+    });
+    return write;
+  };
+  let isCorked = false;
+  const uncork = (): void => {
+    isCorked = false;
+    raw.uncork();
+  };
+  /**
+   * A write the socket takes at once settles without a promise chain; one it refuses waits for 'drain'. Frames written
+   * in one turn of the event loop (deltas of one upstream read) leave in one socket write.
+   */
+  function writeNow(text: string): Promise<boolean> {
+    if (!isOpen()) return WRITE_REFUSED;
+    if (!isCorked) {
+      isCorked = true;
+      raw.cork();
+      setImmediate(uncork);
+    }
+    if (raw.write(text)) return WRITE_DONE;
+    return queued(waitForDrain(raw).then(isOpen));
+  }
+  async function writeAfter(previous: Promise<boolean>, text: string): Promise<boolean> {
+    await previous;
+    if (!isOpen()) return false;
     if (!raw.write(text)) await waitForDrain(raw);
-    return state === 'open' && !raw.destroyed;
+    return isOpen();
   }
 
   const stream: SseStream = {
@@ -117,8 +155,7 @@ export function openSseStream(reply: FastifyReply, openStreams?: Set<Pick<SseStr
     write(frame) {
       // Formatting throws on a bad field here, in the caller, rather than inside the write chain.
       const text = formatSseFrame(frame);
-      queue = queue.then(() => writeNow(text));
-      return queue;
+      return waiting === undefined ? writeNow(text) : queued(writeAfter(waiting, text));
     },
     close() {
       if (state === 'closed') return;
@@ -137,53 +174,9 @@ export function endStreamsOnClose(scope: FastifyInstance, openStreams: Set<Pick<
   });
 }
 
-/** The marker `withKeepAlive` yields when the source stayed quiet for a whole interval. */
-export const KEEP_ALIVE = Symbol('sse-keep-alive');
-
 /**
- * Yields the source's items and, whenever it stays quiet for `intervalMs`, a KEEP_ALIVE marker; the pending
- * `next()` is carried over so no item is lost. The timer is unref'd and cleared in `finally`.
- */
-export async function* withKeepAlive<T>(
-  source: AsyncIterable<T>,
-  intervalMs: number,
-): AsyncGenerator<T | typeof KEEP_ALIVE, void, undefined> {
-  const iterator = source[Symbol.asyncIterator]();
-  let pending: Promise<IteratorResult<T>> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let isDone = false;
-  try {
-    for (;;) {
-      pending ??= iterator.next();
-      const tick = new Promise<typeof KEEP_ALIVE>((resolve) => {
-        timer = setTimeout(resolve, intervalMs, KEEP_ALIVE);
-        timer.unref();
-      });
-      const winner = await Promise.race([pending, tick]);
-      clearTimeout(timer);
-      if (winner === KEEP_ALIVE) {
-        yield KEEP_ALIVE;
-        continue;
-      }
-      pending = undefined;
-      if (winner.done === true) {
-        isDone = true;
-        return;
-      }
-      yield winner.value;
-    }
-  } finally {
-    clearTimeout(timer);
-    if (!isDone) {
-      // Not awaited: a generator source would queue return() behind its pending next().
-      iterator.return?.().then(undefined, () => undefined);
-    }
-  }
-}
-
-/**
- * Writes every item of `source` as a frame, with a `: ping` comment whenever the source is quiet for
- * `keepAliveMs`. Stops early when the client goes away.
+ * Writes every item of `source` as a frame, with a `: ping` comment whenever no item came for a whole `keepAliveMs`
+ * (one timer per stream, not one per item). Stops early when the client goes away.
  */
 export async function pipeToSse<T>(
   stream: SseStream,
@@ -191,125 +184,46 @@ export async function pipeToSse<T>(
   toFrame: (item: T) => SseFrame,
   { keepAliveMs = SSE_KEEP_ALIVE_MS }: { keepAliveMs?: number } = {},
 ): Promise<void> {
-  for await (const item of withKeepAlive(source, keepAliveMs)) {
-    const isWritten = await stream.write(item === KEEP_ALIVE ? { comment: 'ping' } : toFrame(item));
-    if (!isWritten) return;
-  }
-}
-
-export interface AsyncQueue<T> extends AsyncIterable<T> {
-  /** Ignored once the queue has ended. */
-  push(item: T): void;
-  /** Lets the consumer drain what is queued, then finish. */
-  end(): void;
-  /** Items dropped because the queue was full (oldest first). */
-  dropped(): number;
-  /**
-   * Resolves once the queued size is back at `highWaterMark` or below, or the queue ended; undefined when it already
-   * is. A producer that can wait awaits it after each push, so a slow consumer paces the producer (backpressure).
-   */
-  room(): Promise<void> | undefined;
-}
-
-export interface AsyncQueueOptions<T = unknown> {
-  /** Ends the queue when aborted. */
-  signal?: AbortSignal;
-  /** At most this many waiting items; beyond it the oldest is dropped. Default: unbounded. */
-  maxItems?: number;
-  /** `room()` waits while the queued items' total `sizeOf` is above this. Default: unbounded. */
-  highWaterMark?: number;
-  /** The size of one item for `highWaterMark`; default 1 (a count of items). */
-  sizeOf?: (item: T) => number;
-}
-
-/** Turns push callbacks (bus listeners, text deltas) into an async iterable with one consumer. */
-export function createAsyncQueue<T>({
-  signal,
-  maxItems = Number.POSITIVE_INFINITY,
-  highWaterMark = Number.POSITIVE_INFINITY,
-  sizeOf = () => 1,
-}: AsyncQueueOptions<T> = {}): AsyncQueue<T> {
-  const items: T[] = [];
-  let waiter: ((result: IteratorResult<T>) => void) | undefined;
-  let isEnded = false;
-  let droppedCount = 0;
-  let queuedSize = 0;
-  let roomWaiters: (() => void)[] = [];
-
-  const wakeProducers = (): void => {
-    if (roomWaiters.length === 0 || (!isEnded && queuedSize > highWaterMark)) return;
-    const waiting = roomWaiters;
-    roomWaiters = [];
-    for (const wake of waiting) wake();
-  };
-  const take = (): T => {
-    const item = items.shift() as T;
-    queuedSize -= sizeOf(item);
-    wakeProducers();
-    return item;
-  };
-
-  const end = (): void => {
-    if (isEnded) return;
-    isEnded = true;
-    signal?.removeEventListener('abort', end);
-    wakeProducers();
-    if (waiter !== undefined && items.length === 0) {
-      const wake = waiter;
-      waiter = undefined;
-      wake({ done: true, value: undefined });
+  let isQuiet = true;
+  const keepAlive = setInterval(() => {
+    if (isQuiet) void stream.write(PING);
+    isQuiet = true;
+  }, keepAliveMs);
+  keepAlive.unref();
+  try {
+    for await (const item of source) {
+      isQuiet = false;
+      if (!(await stream.write(toFrame(item)))) return;
     }
-  };
-  if (signal !== undefined) {
-    if (signal.aborted) end();
-    else signal.addEventListener('abort', end, { once: true });
+  } finally {
+    clearInterval(keepAlive);
   }
+}
 
-  return {
-    push(item) {
-      if (isEnded) return;
-      if (waiter !== undefined) {
-        const wake = waiter;
-        waiter = undefined;
-        wake({ done: false, value: item });
-        return;
-      }
-      items.push(item);
-      queuedSize += sizeOf(item);
-      if (items.length > maxItems) {
-        take();
-        droppedCount += 1;
-      }
-    },
-    end,
-    dropped: () => droppedCount,
-    room() {
-      if (isEnded || queuedSize <= highWaterMark) return undefined;
-      return new Promise<void>((resolve) => roomWaiters.push(resolve));
-    },
-    [Symbol.asyncIterator]() {
-      return {
-        next() {
-          if (items.length > 0) return Promise.resolve({ done: false, value: take() });
-          if (isEnded) return Promise.resolve({ done: true, value: undefined });
-          return new Promise<IteratorResult<T>>((resolve) => {
-            waiter = resolve;
-          });
-        },
-        return() {
-          end();
-          items.length = 0;
-          queuedSize = 0;
-          return Promise.resolve({ done: true, value: undefined });
-        },
-      };
-    },
-  };
+/** The controllers of the requests in flight under each shutdown signal, which listens once for all of them. */
+const inFlight = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function requestsUnder(shutdown: AbortSignal): Set<AbortController> {
+  let requests = inFlight.get(shutdown);
+  if (requests === undefined) {
+    const created = new Set<AbortController>();
+    shutdown.addEventListener(
+      'abort',
+      () => {
+        for (const controller of created) controller.abort();
+        created.clear();
+      },
+      { once: true },
+    );
+    inFlight.set(shutdown, created);
+    requests = created;
+  }
+  return requests;
 }
 
 /**
  * Aborted when the client goes away before the reply is finished, or when `shutdown` aborts: the signal of one
- * request's work. One controller and two listeners, both gone with the request (cheaper than AbortSignal.any).
+ * request's work. One controller per request, in a set the shutdown signal aborts at once (no listener per request).
  */
 export function requestSignal(reply: FastifyReply, shutdown: AbortSignal): AbortSignal {
   const controller = new AbortController();
@@ -317,11 +231,11 @@ export function requestSignal(reply: FastifyReply, shutdown: AbortSignal): Abort
     controller.abort();
     return controller.signal;
   }
-  const onShutdown = () => controller.abort();
-  shutdown.addEventListener('abort', onShutdown, { once: true });
+  const requests = requestsUnder(shutdown);
+  requests.add(controller);
   const raw = reply.raw;
   raw.once('close', () => {
-    shutdown.removeEventListener('abort', onShutdown);
+    requests.delete(controller);
     if (!raw.writableFinished) controller.abort();
   });
   return controller.signal;

@@ -2,15 +2,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createAsyncQueue,
-  formatSseFrame,
-  KEEP_ALIVE,
-  openSseStream,
-  pipeToSse,
-  withKeepAlive,
-  type SseStream,
-} from '../../src/server/sse.js';
+import { createAsyncQueue } from '../../src/server/async-queue.js';
+import { formatSseFrame, openSseStream, pipeToSse, type SseStream } from '../../src/server/sse.js';
 
 describe('formatSseFrame', () => {
   it('writes event, id and one data line per line of text, ended by a blank line', () => {
@@ -98,46 +91,6 @@ describe('createAsyncQueue', () => {
     queue.end();
     await room;
     expect(queue.room()).toBeUndefined();
-  });
-});
-
-describe('withKeepAlive', () => {
-  it('yields a keep-alive marker while the source is quiet, and loses no item', async () => {
-    const queue = createAsyncQueue<string>();
-    const seen: (string | typeof KEEP_ALIVE)[] = [];
-    // The item arrives only once two markers went out, so the order does not depend on timer precision.
-    for await (const item of withKeepAlive(queue, 20)) {
-      seen.push(item);
-      if (seen.length === 2) {
-        queue.push('late');
-        queue.end();
-      }
-    }
-    expect(seen.slice(0, 2)).toEqual([KEEP_ALIVE, KEEP_ALIVE]);
-    expect(seen.filter((item) => item !== KEEP_ALIVE)).toEqual(['late']);
-  });
-
-  it('yields no marker when items keep coming', async () => {
-    const seen: unknown[] = [];
-    async function* quick() {
-      yield 1;
-      yield 2;
-    }
-    for await (const item of withKeepAlive(quick(), 1000)) seen.push(item);
-    expect(seen).toEqual([1, 2]);
-  });
-
-  it('closes the source when the consumer stops early', async () => {
-    const queue = createAsyncQueue<number>();
-    queue.push(1);
-    for await (const item of withKeepAlive(queue, 1000)) {
-      expect(item).toBe(1);
-      break;
-    }
-    queue.push(2);
-    const rest: number[] = [];
-    for await (const item of queue) rest.push(item);
-    expect(rest).toEqual([]);
   });
 });
 

@@ -108,6 +108,22 @@ async function complete(ctx: OpenAiContext, completion: Completion, reply: Fasti
  * out is sent as `data: {"error": {...}}` (the envelope the openai SDK raises from) and the stream ends
  * without [DONE].
  */
+/**
+ * The frame of each streamed text delta: the chunk's JSON written around the text, which alone is encoded per delta
+ * (the same text as JSON.stringify of the whole chunk object).
+ */
+function contentDeltaFrame(completion: Completion): (text: string) => SseFrame {
+  const head = JSON.stringify({
+    id: completion.id,
+    object: 'chat.completion.chunk',
+    created: completion.created,
+    model: completion.model,
+  }).slice(0, -1);
+  const before = `${head},"choices":[{"index":0,"delta":{"content":`;
+  const after = '},"finish_reason":null}]}';
+  return (text) => ({ data: `${before}${JSON.stringify(text)}${after}` });
+}
+
 async function streamCompletion(
   ctx: OpenAiContext,
   completion: Completion,
@@ -127,13 +143,7 @@ async function streamCompletion(
   });
   try {
     await stream.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
-    const outcome = await streamTurn(
-      ctx,
-      stream,
-      completion.turn,
-      (text) => chunk([{ index: 0, delta: { content: text }, finish_reason: null }]),
-      'messages',
-    );
+    const outcome = await streamTurn(ctx, stream, completion.turn, contentDeltaFrame(completion), 'messages');
     if (!outcome.ok) {
       await stream.write({ data: JSON.stringify(openAiErrorBody(outcome.error)) });
       return;
