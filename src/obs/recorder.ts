@@ -8,6 +8,7 @@ import type {
   SessionIndexStart,
   TrajectoryRecord,
   TurnStep,
+  TurnWrite,
   UsageRecord,
 } from '../store/index.js';
 import { createBatchQueue } from './batch-queue.js';
@@ -78,6 +79,35 @@ function stepsOf(turn: OpenTurn, cap: number, isOpen: boolean): TurnStep[] {
   return last !== undefined && isEnded ? [...kept, marker, last] : [...kept, marker];
 }
 
+/** SessionIndexStart's fields turnRow does not copy: a new one makes its calls fail to compile until it does. */
+type Uncopied = Exclude<
+  keyof SessionIndexStart,
+  'traceId' | 'sessionKey' | 'agentId' | 'channel' | 'startedAt' | 'isSynthetic' | 'messageId' | 'rootRunId'
+>;
+/**
+ * A turn's row: its entry's fields copied one by one into one literal (a spread of the entry cost several times as
+ * much, once per turn on the main thread), then its end and its steps.
+ */
+function turnRow(
+  entry: SessionIndexStart & Record<Uncopied, never>,
+  end: SessionEnd | undefined,
+  steps: readonly TurnStep[],
+): TurnWrite {
+  const row: TurnWrite = {
+    traceId: entry.traceId,
+    sessionKey: entry.sessionKey,
+    agentId: entry.agentId,
+    channel: entry.channel,
+    startedAt: entry.startedAt,
+    isSynthetic: entry.isSynthetic,
+    steps,
+  };
+  if (entry.messageId !== undefined) row.messageId = entry.messageId;
+  if (entry.rootRunId !== undefined) row.rootRunId = entry.rootRunId;
+  if (end !== undefined) row.end = end;
+  return row;
+}
+
 export function createRecorder({
   port,
   log,
@@ -86,14 +116,13 @@ export function createRecorder({
   maxTurnSteps = MAX_TURN_STEPS,
 }: RecorderOptions): Recorder {
   const open = new Map<string, OpenTurn>();
-  // One copy of the entry per write, its spread first (V8 clones such a literal's shape without a runtime call).
   const openTurnWrite = (turn: OpenTurn): EvidenceWrite => ({
     type: 'turn',
-    turn: { ...turn.entry, steps: stepsOf(turn, maxTurnSteps, true) },
+    turn: turnRow(turn.entry, undefined, stepsOf(turn, maxTurnSteps, true)),
   });
   const endedTurnWrite = (turn: OpenTurn, end: SessionEnd): EvidenceWrite => ({
     type: 'turn',
-    turn: { ...turn.entry, end, steps: stepsOf(turn, maxTurnSteps, false) },
+    turn: turnRow(turn.entry, end, stepsOf(turn, maxTurnSteps, false)),
   });
   const queue = createBatchQueue<EvidenceWrite>({
     write: (batch) => port.append(batch),
