@@ -59,7 +59,10 @@ export function createChannelActivityTracker({
     direction: 'sent' | 'received',
     ts = now(),
   ): void {
-    queue.enqueue({ type: 'channel', touch: { ...channel, ts, direction } });
+    queue.enqueue({
+      type: 'channel',
+      touch: { channelId: channel.channelId, channelType: channel.channelType, ts, direction },
+    });
   }
 
   const unsubscribe = events?.subscribe((event) => {

@@ -1,6 +1,6 @@
 // Observability: logger, recorder, evidence reports, audit, health and the obs.* methods.
 export { createLogger, type Logger } from './logger.js';
-export { createRecorder, type Recorder, type TrajectoryRecord } from './recorder.js';
+export { createRecorder, type Recorder, type SessionIndexStart, type TrajectoryRecord } from './recorder.js';
 export { createObsModule, type ObsModule } from './module.js';
 export { obsMethods } from './methods.js';
 export { createObservability, type Observability } from './observability.js';

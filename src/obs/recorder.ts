@@ -4,9 +4,11 @@ import type { Logger } from 'pino';
 import type {
   EvidencePort,
   EvidenceWrite,
+  SessionIndexEnd,
   SessionIndexStart,
   TrajectoryRecord,
   TurnStep,
+  TurnWrite,
   UsageRecord,
 } from '../store/index.js';
 import { createBatchQueue } from './batch-queue.js';
@@ -19,10 +21,20 @@ export const MAX_TURN_STEPS = 256;
 /** Turns held open at once; past it the oldest is written as it stands and its later records are written alone. */
 export const MAX_OPEN_TURNS = 10_000;
 
+/** Where one open turn's records go: trajectory()/endSession() with the turn's ids, without looking the turn up. */
+export interface TurnRecorder {
+  step(kind: string, ts: number, data: Record<string, unknown>): void;
+  end(outcome: SessionEnd): void;
+}
+
+type SessionEnd = Omit<SessionIndexEnd, 'traceId'>;
+
 export interface Recorder {
+  /** Opens a turn (as startSession does) and returns where its records go. */
+  openTurn(entry: SessionIndexStart): TurnRecorder;
   trajectory(record: TrajectoryRecord): void;
   startSession(entry: SessionIndexStart): void;
-  endSession(traceId: string, outcome: { endReason: string; degraded: boolean; endedAt: number }): void;
+  endSession(traceId: string, outcome: SessionEnd): void;
   usage(record: UsageRecord): void;
   /** Resolves once everything recorded so far is written, open turns as they stand (reports await it before reading). */
   flush(): Promise<void>;
@@ -48,6 +60,8 @@ interface OpenTurn {
   dirty: boolean;
   /** A timed flush has passed it by once: the next one writes it (most turns end before then, and are written once). */
   isDue: boolean;
+  /** Still held here: false once it ended or was written out as it stood to make room. */
+  isOpen: boolean;
 }
 
 /** The turn's steps as written: past the cap, a steps_capped record (before turn_end) says how many were dropped. */
@@ -65,6 +79,35 @@ function stepsOf(turn: OpenTurn, cap: number, isOpen: boolean): TurnStep[] {
   return last !== undefined && isEnded ? [...kept, marker, last] : [...kept, marker];
 }
 
+/** SessionIndexStart's fields turnRow does not copy: a new one makes its calls fail to compile until it does. */
+type Uncopied = Exclude<
+  keyof SessionIndexStart,
+  'traceId' | 'sessionKey' | 'agentId' | 'channel' | 'startedAt' | 'isSynthetic' | 'messageId' | 'rootRunId'
+>;
+/**
+ * A turn's row: its entry's fields copied one by one into one literal (a spread of the entry cost several times as
+ * much, once per turn on the main thread), then its end and its steps.
+ */
+function turnRow(
+  entry: SessionIndexStart & Record<Uncopied, never>,
+  end: SessionEnd | undefined,
+  steps: readonly TurnStep[],
+): TurnWrite {
+  const row: TurnWrite = {
+    traceId: entry.traceId,
+    sessionKey: entry.sessionKey,
+    agentId: entry.agentId,
+    channel: entry.channel,
+    startedAt: entry.startedAt,
+    isSynthetic: entry.isSynthetic,
+    steps,
+  };
+  if (entry.messageId !== undefined) row.messageId = entry.messageId;
+  if (entry.rootRunId !== undefined) row.rootRunId = entry.rootRunId;
+  if (end !== undefined) row.end = end;
+  return row;
+}
+
 export function createRecorder({
   port,
   log,
@@ -73,16 +116,13 @@ export function createRecorder({
   maxTurnSteps = MAX_TURN_STEPS,
 }: RecorderOptions): Recorder {
   const open = new Map<string, OpenTurn>();
-  const turnWrite = (
-    turn: OpenTurn,
-    end?: { endReason: string; degraded: boolean; endedAt: number },
-  ): EvidenceWrite => ({
+  const openTurnWrite = (turn: OpenTurn): EvidenceWrite => ({
     type: 'turn',
-    turn: {
-      ...turn.entry,
-      ...(end === undefined ? {} : { end }),
-      steps: stepsOf(turn, maxTurnSteps, end === undefined),
-    },
+    turn: turnRow(turn.entry, undefined, stepsOf(turn, maxTurnSteps, true)),
+  });
+  const endedTurnWrite = (turn: OpenTurn, end: SessionEnd): EvidenceWrite => ({
+    type: 'turn',
+    turn: turnRow(turn.entry, end, stepsOf(turn, maxTurnSteps, false)),
   });
   const queue = createBatchQueue<EvidenceWrite>({
     write: (batch) => port.append(batch),
@@ -102,45 +142,66 @@ export function createRecorder({
           continue;
         }
         turn.dirty = false;
-        writes.push(turnWrite(turn));
+        writes.push(openTurnWrite(turn));
       }
       return writes;
     },
     ...(log === undefined ? {} : { log }),
   });
+  function addStep(turn: OpenTurn, kind: string, ts: number, data: Record<string, unknown>): void {
+    if (turn.steps.length < maxTurnSteps || kind === TRAJECTORY_KIND.turnEnd) turn.steps.push({ kind, ts, data });
+    else turn.dropped += 1;
+    turn.dirty = true;
+    queue.poke();
+  }
+  function endTurn(turn: OpenTurn, outcome: SessionEnd): void {
+    turn.isOpen = false;
+    open.delete(turn.entry.traceId);
+    queue.enqueue(endedTurnWrite(turn, outcome));
+  }
+  function openTurn(entry: SessionIndexStart): OpenTurn {
+    if (open.size >= MAX_OPEN_TURNS) {
+      const [oldest] = open.values();
+      if (oldest !== undefined) {
+        oldest.isOpen = false;
+        open.delete(oldest.entry.traceId);
+        queue.enqueue(openTurnWrite(oldest));
+      }
+    }
+    const turn: OpenTurn = { entry, steps: [], dropped: 0, dirty: true, isDue: false, isOpen: true };
+    open.set(entry.traceId, turn);
+    queue.poke();
+    return turn;
+  }
+  function trajectory(record: TrajectoryRecord): void {
+    const turn = open.get(record.traceId);
+    if (turn === undefined || turn.entry.sessionKey !== record.sessionKey)
+      queue.enqueue({ type: 'trajectory', record });
+    else addStep(turn, record.kind, record.ts, record.data);
+  }
+  function endSession(traceId: string, outcome: SessionEnd): void {
+    const turn = open.get(traceId);
+    if (turn === undefined) queue.enqueue({ type: 'session_end', end: { traceId, ...outcome } });
+    else endTurn(turn, outcome);
+  }
   return {
-    trajectory(record) {
-      const turn = open.get(record.traceId);
-      if (turn === undefined || turn.entry.sessionKey !== record.sessionKey) {
-        queue.enqueue({ type: 'trajectory', record });
-        return;
-      }
-      if (turn.steps.length < maxTurnSteps || record.kind === TRAJECTORY_KIND.turnEnd)
-        turn.steps.push({ kind: record.kind, ts: record.ts, data: record.data });
-      else turn.dropped += 1;
-      turn.dirty = true;
-      queue.poke();
+    openTurn(entry) {
+      const turn = openTurn(entry);
+      const { traceId, sessionKey } = entry;
+      return {
+        step(kind, ts, data) {
+          if (turn.isOpen) addStep(turn, kind, ts, data);
+          else trajectory({ sessionKey, traceId, kind, ts, data });
+        },
+        end(outcome) {
+          if (turn.isOpen) endTurn(turn, outcome);
+          else endSession(traceId, outcome);
+        },
+      };
     },
-    startSession(entry) {
-      if (open.size >= MAX_OPEN_TURNS) {
-        const [oldest] = open.values();
-        if (oldest !== undefined) {
-          open.delete(oldest.entry.traceId);
-          queue.enqueue(turnWrite(oldest));
-        }
-      }
-      open.set(entry.traceId, { entry, steps: [], dropped: 0, dirty: true, isDue: false });
-      queue.poke();
-    },
-    endSession(traceId, outcome) {
-      const turn = open.get(traceId);
-      if (turn === undefined) {
-        queue.enqueue({ type: 'session_end', end: { traceId, ...outcome } });
-        return;
-      }
-      open.delete(traceId);
-      queue.enqueue(turnWrite(turn, outcome));
-    },
+    trajectory,
+    startSession: (entry) => void openTurn(entry),
+    endSession,
     usage: (record) => queue.enqueue({ type: 'usage', record }),
     flush: () => queue.flush(),
     close: () => queue.close(),

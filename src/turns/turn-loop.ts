@@ -3,7 +3,7 @@ import type { EventBus } from '../events/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AgentDefinition, AgentModels, ToolRegistry } from '../agents/index.js';
-import type { DeliveryRecorder, Recorder } from '../obs/index.js';
+import type { DeliveryRecorder, Recorder, SessionIndexStart } from '../obs/index.js';
 import type { ModelRef, ModelRouter, TranscriptMessage } from '../providers/index.js';
 import type { SessionPort } from '../sessions/index.js';
 import { assertNoToolClash, callsForClient, laterStepSettings, resultsForOpenCalls } from './client-tools.js';
@@ -188,18 +188,17 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
         request.stateless === true ? discard : (messages) => deps.store.append(sessionKey, messages, now()),
       );
       transcript.store(...unstored);
-      const trace = startTurnTrace(
-        { recorder, events, now },
-        {
-          traceId,
-          sessionKey,
-          agentId: agent.id,
-          channel,
-          isSynthetic: request.isSynthetic ?? false,
-          ...(request.messageId === undefined ? {} : { messageId: request.messageId }),
-          ...(request.rootRunId === undefined ? {} : { rootRunId: request.rootRunId }),
-        },
-      );
+      const traceEntry: SessionIndexStart = {
+        traceId,
+        sessionKey,
+        agentId: agent.id,
+        channel,
+        startedAt: now(),
+        isSynthetic: request.isSynthetic ?? false,
+      };
+      if (request.messageId !== undefined) traceEntry.messageId = request.messageId;
+      if (request.rootRunId !== undefined) traceEntry.rootRunId = request.rootRunId;
+      const trace = startTurnTrace({ recorder, events, now }, traceEntry);
       events.emit('message:received', {
         agentId: agent.id,
         sessionKey,

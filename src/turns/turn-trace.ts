@@ -1,7 +1,7 @@
 // Writes one turn's counts-only evidence: session index row, trajectory records, usage rows, and bus events.
 import type { EventBus } from '../events/index.js';
 import type { ToolCallOutcome } from '../agents/index.js';
-import { isDegradedEnding, type Recorder } from '../obs/index.js';
+import { isDegradedEnding, type Recorder, type SessionIndexStart } from '../obs/index.js';
 import type { ModelRef, TokenUsage, UpstreamFailure } from '../providers/index.js';
 import type { ContextBudget } from './context-budget.js';
 
@@ -55,32 +55,11 @@ function modelEvidence(failure: UpstreamFailure): Record<string, string | number
   };
 }
 
-export function startTurnTrace(
-  { recorder, events, now }: TurnTraceDeps,
-  turn: {
-    traceId: string;
-    sessionKey: string;
-    agentId: string;
-    channel: string;
-    isSynthetic: boolean;
-    messageId?: string;
-    rootRunId?: string;
-  },
-): TurnTrace {
-  const startedAt = now();
-  const { traceId, sessionKey, agentId } = turn;
-  const record = (kind: string, data: Record<string, unknown>) =>
-    recorder.trajectory({ sessionKey, traceId, kind, ts: now(), data });
-  recorder.startSession({
-    traceId,
-    sessionKey,
-    agentId,
-    channel: turn.channel,
-    startedAt,
-    isSynthetic: turn.isSynthetic,
-    ...(turn.messageId === undefined ? {} : { messageId: turn.messageId }),
-    ...(turn.rootRunId === undefined ? {} : { rootRunId: turn.rootRunId }),
-  });
+/** Starts the turn's evidence; `turn` (its start time included) is handed to the recorder as it is, not copied. */
+export function startTurnTrace({ recorder, events, now }: TurnTraceDeps, turn: SessionIndexStart): TurnTrace {
+  const { traceId, sessionKey, agentId, startedAt } = turn;
+  const turnRecorder = recorder.openTurn(turn);
+  const record = (kind: string, data: Record<string, unknown>) => turnRecorder.step(kind, now(), data);
   record('turn_start', { agentId, channel: turn.channel });
 
   return {
@@ -106,7 +85,10 @@ export function startTurnTrace(
         sessionKey,
         provider: call.model.provider,
         model: call.model.modelId,
-        ...call.usage,
+        inputTokens: call.usage.inputTokens,
+        outputTokens: call.usage.outputTokens,
+        cacheReadTokens: call.usage.cacheReadTokens,
+        cacheWriteTokens: call.usage.cacheWriteTokens,
         costUsd: call.costUsd,
       });
       events.emit('observability:token_usage', {
@@ -153,12 +135,17 @@ export function startTurnTrace(
     },
     end(outcome) {
       const endedAt = now();
-      record('turn_end', { ...outcome, durationMs: endedAt - startedAt });
-      recorder.endSession(traceId, {
+      turnRecorder.step('turn_end', endedAt, {
+        finishReason: outcome.finishReason,
         endReason: outcome.endReason,
-        degraded: isDegradedEnding(outcome.endReason),
-        endedAt,
+        steps: outcome.steps,
+        inputTokens: outcome.inputTokens,
+        outputTokens: outcome.outputTokens,
+        costUsd: outcome.costUsd,
+        toolFailures: outcome.toolFailures,
+        durationMs: endedAt - startedAt,
       });
+      turnRecorder.end({ endReason: outcome.endReason, degraded: isDegradedEnding(outcome.endReason), endedAt });
     },
   };
 }

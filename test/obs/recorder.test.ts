@@ -1,7 +1,7 @@
 // The recorder keeps an open turn's records in memory and writes the turn as one row: as it stands at a flush while it
 // is open (so a crash mid-turn leaves it unfinished), again whole when it ends; past its cap, records are counted.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRecorder, MAX_TURN_STEPS, type Recorder } from '../../src/obs/recorder.js';
+import { createRecorder, MAX_OPEN_TURNS, MAX_TURN_STEPS, type Recorder } from '../../src/obs/recorder.js';
 import { createSqliteEvidencePort, openDatabase, type SqliteDatabase } from '../../src/store/sqlite/index.js';
 
 const KEY = 'default:alice:ws';
@@ -58,6 +58,37 @@ describe('recorder', () => {
     start('t1');
     record('t1', 'turn_start', 1_000);
     await vi.waitFor(() => expect(turnRows()).toEqual([{ trace_id: 't1', ended_at: null, steps: 1 }]));
+  });
+
+  it('writes the records of a turn opened with openTurn into its row, and alone once the turn was pushed out', async () => {
+    const entry = (traceId: string) => ({
+      traceId,
+      sessionKey: KEY,
+      agentId: 'default',
+      channel: 'ws',
+      startedAt: 1_000,
+      isSynthetic: false,
+    });
+    const first = recorder.openTurn(entry('t0'));
+    first.step('turn_start', 1_000, {});
+    const second = recorder.openTurn(entry('t1'));
+    second.step('turn_start', 1_000, {});
+    second.step('turn_end', 1_001, { endReason: 'completed' });
+    second.end({ endReason: 'completed', degraded: false, endedAt: 1_002 });
+    // Room for a new turn is made by writing the oldest open one (t0) as it stands; its later records go on their own.
+    for (let index = 2; index <= MAX_OPEN_TURNS; index += 1) recorder.startSession(entry(`t${index}`));
+    first.step('turn_end', 1_003, { endReason: 'completed' });
+    first.end({ endReason: 'completed', degraded: false, endedAt: 1_004 });
+    await recorder.flush();
+    const rows = db.prepare(
+      "SELECT trace_id, ended_at, json_array_length(steps) AS steps FROM turns WHERE trace_id IN ('t0', 't1') ORDER BY trace_id",
+    );
+    expect(rows.all()).toEqual([
+      { trace_id: 't0', ended_at: 1_004, steps: 2 },
+      { trace_id: 't1', ended_at: 1_002, steps: 2 },
+    ]);
+    const t0 = (await port().trajectoryOf(KEY)).filter((entry) => entry.traceId === 't0');
+    expect(t0.map((entry) => entry.kind)).toEqual(['turn_start', 'turn_end']);
   });
 
   it('writes a record of no open turn on its own, read in its session after the turn it followed', async () => {
