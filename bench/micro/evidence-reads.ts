@@ -2,12 +2,14 @@
 // report) on a store of 100k one-turn sessions, median and p95 over repeats:
 //
 //   npx tsx bench/micro/evidence-reads.ts [--sessions 100000] [--repeats 7] [--postgres] [--src /other/checkout/src]
+//     [--only read,read] [--keep]
 //
 // Each session is one turn (turn_start, context_budget, model_call, one in five a tool_call and a second
 // context_budget and model_call, turn_end) spread over 30 hours, so the fleet's 24-hour window holds 80%. `--src`
 // measures another checkout's store with this same driver: a store without `turn` writes (before issue 33) is filled
 // with its own writes (session_start, trajectory records, session_end), so both hold the same evidence. `--postgres`
-// runs on a PostgreSQL server started for the run (test/support/postgres-process.ts). Not part of npm test.
+// runs on a PostgreSQL server started for the run (test/support/postgres-process.ts); `--keep` keeps the SQLite
+// file for a look at its query plans. Not part of npm test.
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,6 +24,8 @@ const sessions = Number(value('--sessions') ?? 100_000);
 const repeats = Number(value('--repeats') ?? 7);
 const onPostgres = process.argv.includes('--postgres');
 const src = resolve(value('--src') ?? fileURLToPath(new URL('../../src', import.meta.url)));
+const only = value('--only')?.split(',');
+const keep = process.argv.includes('--keep');
 const hasTurnWrites = existsSync(join(src, 'store/shared/turn-records.ts'));
 
 const HOUR = 3_600_000;
@@ -170,6 +174,7 @@ async function measure(store: StorePorts): Promise<void> {
   await fill(store.evidence);
   console.log(`filled ${sessions} sessions in ${Math.round(performance.now() - started)} ms (${src})`);
   for (const [name, read] of Object.entries(READS)) {
+    if (only !== undefined && !only.includes(name)) continue;
     const answer = await read(store.evidence);
     const times: number[] = [];
     for (let run = 0; run < repeats; run += 1) {
@@ -215,6 +220,7 @@ if (onPostgres) {
     await measure(store);
   } finally {
     await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (keep) console.log(`kept ${join(dir, 'gateway.db')}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -32,10 +32,20 @@ export const INDEX_COLUMNS = [
 
 type IndexRaw = Omit<SessionIndexRow, 'degraded' | 'isSynthetic'> & { degraded: Flag; synthetic: Flag };
 
-export const toIndexRow = ({ synthetic, degraded, ...rest }: IndexRaw): SessionIndexRow => ({
-  ...rest,
-  degraded: isSet(degraded),
-  isSynthetic: isSet(synthetic),
+/** Built field by field: a window read converts up to 50,000 rows, where a rest spread per row shows. */
+export const toIndexRow = (row: IndexRaw): SessionIndexRow => ({
+  traceId: row.traceId,
+  sessionKey: row.sessionKey,
+  agentId: row.agentId,
+  channel: row.channel,
+  messageId: row.messageId,
+  rootRunId: row.rootRunId,
+  endReason: row.endReason,
+  degraded: isSet(row.degraded),
+  startedAt: row.startedAt,
+  endedAt: row.endedAt,
+  day: row.day,
+  isSynthetic: isSet(row.synthetic),
 });
 
 export const toTrajectory = <T extends Omit<StoredTrajectory, 'data'> & { data: string }>({
