@@ -1,5 +1,5 @@
 // The evidence tables' columns as the EvidencePort names them, and their rows converted to its records.
-import type { SessionIndexRow, StoredHealthSignal, StoredTrajectory } from '../ports/evidence.js';
+import type { SessionIndexRow, StoredHealthSignal } from '../ports/evidence.js';
 import { isSet } from './store-db.js';
 import type { Flag } from './tables.js';
 
@@ -47,11 +47,6 @@ export const toIndexRow = (row: IndexRaw): SessionIndexRow => ({
   day: row.day,
   isSynthetic: isSet(row.synthetic),
 });
-
-export const toTrajectory = <T extends Omit<StoredTrajectory, 'data'> & { data: string }>({
-  data,
-  ...rest
-}: T): Omit<T, 'data'> & { data: Record<string, unknown> } => ({ ...rest, data: parseObject(data) });
 
 export const RUN_COLUMNS = [
   'run_id as runId',
