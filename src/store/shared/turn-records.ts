@@ -26,6 +26,8 @@ const TURN_COLUMNS = sql`t.session_key AS "sessionKey", t.trace_id AS "traceId",
 const LOOSE_COLUMNS = sql`r.session_key AS "sessionKey", r.trace_id AS "traceId", u.agent_id AS "agentId", r.ts,
   r.kind, r.data`;
 
+const LOOSE_VALUES = sql`r.ts, r.kind, r.data`;
+
 /** The records as trajectory records, `seq` counted on from `firstSeq` in the order given. */
 const withSeq = (records: readonly ReadRecord[], firstSeq: number): StoredTrajectory[] =>
   records.map(({ sessionKey, traceId, kind, ts, data }, index) => ({
@@ -49,10 +51,16 @@ export function createRecordReads(store: StoreDb): RecordReads {
   return {
     async trajectoryOf(sessionKey, options, signal) {
       signal?.throwIfAborted();
-      const turns = await rows<TurnStepsRow>(sql`SELECT ${TURN_COLUMNS} FROM turns t
-        WHERE t.session_key = ${sessionKey} ORDER BY t.started_at, t.trace_id`);
-      const loose = await rows<LooseRow>(sql`SELECT ${LOOSE_COLUMNS} FROM loose_records r
-        LEFT JOIN turns u ON u.trace_id = r.trace_id WHERE r.session_key = ${sessionKey} ORDER BY r.ts, r.id`);
+      // One round trip: the session's turns (in start order), then its loose records (in time, then append order).
+      const both = await rows<TurnStepsRow & LooseRow & { loose: number }>(sql`SELECT 0 AS loose, ${TURN_COLUMNS},
+          NULL AS ts, NULL AS kind, NULL AS data, t.started_at AS k1, t.trace_id AS k2, 0 AS k3
+        FROM turns t WHERE t.session_key = ${sessionKey}
+        UNION ALL
+        SELECT 1, r.session_key, r.trace_id, u.agent_id, NULL, NULL, ${LOOSE_VALUES}, r.ts, '', r.id
+        FROM loose_records r LEFT JOIN turns u ON u.trace_id = r.trace_id WHERE r.session_key = ${sessionKey}
+        ORDER BY loose, k1, k2, k3`);
+      const turns = both.filter((row) => Number(row.loose) === 0);
+      const loose = both.filter((row) => Number(row.loose) === 1);
       const merge = new AscendingMerge(loose, Infinity);
       for (const turn of turns) merge.turn(turn);
       const all = merge.end().records;
