@@ -51,13 +51,14 @@ export function createRecordReads(store: StoreDb): RecordReads {
   return {
     async trajectoryOf(sessionKey, options, signal) {
       signal?.throwIfAborted();
-      // One round trip: the session's turns (in start order), then its loose records (in time, then append order).
+      // One round trip: the session's turns (in start order), then its loose records (in time, then append order); the
+      // agent is not part of these records, so no join finds it.
       const both = await rows<TurnStepsRow & LooseRow & { loose: number }>(sql`SELECT 0 AS loose, ${TURN_COLUMNS},
           NULL AS ts, NULL AS kind, NULL AS data, t.started_at AS k1, t.trace_id AS k2, 0 AS k3
         FROM turns t WHERE t.session_key = ${sessionKey}
         UNION ALL
-        SELECT 1, r.session_key, r.trace_id, u.agent_id, NULL, NULL, ${LOOSE_VALUES}, r.ts, '', r.id
-        FROM loose_records r LEFT JOIN turns u ON u.trace_id = r.trace_id WHERE r.session_key = ${sessionKey}
+        SELECT 1, r.session_key, r.trace_id, NULL, NULL, NULL, ${LOOSE_VALUES}, r.ts, '', r.id
+        FROM loose_records r WHERE r.session_key = ${sessionKey}
         ORDER BY loose, k1, k2, k3`);
       const turns = both.filter((row) => Number(row.loose) === 0);
       const loose = both.filter((row) => Number(row.loose) === 1);
