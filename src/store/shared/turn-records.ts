@@ -1,9 +1,9 @@
-// The trajectory as the EvidencePort reads it: each turn's steps (one JSON array text per `turns` row) and the records
-// kept outside any turn's row (`loose_records`), in one read order with `seq` derived at read time, on both dialects.
+// The trajectory as the EvidencePort reads it: each turn's steps (one JSON array text per `turns` row, parsed once in
+// JS) and the records kept outside any turn's row (`loose_records`), in one read order with `seq` derived at read time.
 import { sql, type Compilable, type RawBuilder } from 'kysely';
 import type { AgentTrajectory, EvidencePort, StoredTrajectory, TurnStep } from '../ports/evidence.js';
-import { toTrajectory } from './evidence-rows.js';
-import { contains, first, flag, type StoreDb } from './store-db.js';
+import { contains, first, flag, isAnyOf, type StoreDb } from './store-db.js';
+import { AscendingMerge, newestMerged, type LooseRow, type ReadRecord, type TurnStepsRow } from './turn-steps.js';
 
 type RecordReads = Pick<
   EvidencePort,
@@ -14,91 +14,33 @@ type RecordReads = Pick<
 export const encodeSteps = (steps: readonly TurnStep[]): string =>
   JSON.stringify(steps.map((step) => [step.kind, step.ts, step.data]));
 
-interface RecordFilter {
-  /** Over the turn `t` whose steps are read. */
-  turns: RawBuilder<unknown>;
-  /** Over the loose record `r` and its turn `u` (absent unless `looseOfTurnsOnly`). */
-  loose: RawBuilder<unknown>;
-  /** Only loose records of a turn that has a row (an inner join), as reads of indexed turns want. */
-  looseOfTurnsOnly: boolean;
-  /** Only records of these kinds. */
-  kinds?: readonly string[];
-}
-
-interface RecordRow {
-  sessionKey: string;
-  traceId: string;
-  agentId: string | null;
-  ts: number;
-  kind: string;
-  data: string;
-}
+/** Turns of a window read per page (oldest first), so a wide window never holds every turn's steps at once. */
+const WINDOW_PAGE_TURNS = 10_000;
 
 const compiled = <R>(store: StoreDb, query: RawBuilder<R>): Compilable<R> => ({
   compile: () => query.compile(store.db),
 });
 
-const kindIn = (store: StoreDb, column: RawBuilder<unknown>, kinds: readonly string[]) =>
-  store.dialect === 'sqlite'
-    ? sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(kinds)}))`
-    : sql`${column} = ANY(${[...kinds]}::text[])`;
+const TURN_COLUMNS = sql`t.session_key AS "sessionKey", t.trace_id AS "traceId", t.agent_id AS "agentId",
+  t.started_at AS "startedAt", t.steps`;
+const LOOSE_COLUMNS = sql`r.session_key AS "sessionKey", r.trace_id AS "traceId", u.agent_id AS "agentId", r.ts,
+  r.kind, r.data`;
 
-/**
- * The records passing `filter`, with their order keys: a turn's steps by the turn's start, trace and index; a loose
- * record by its own time, then append order (ahead of the steps of a turn started at that same time).
- */
-function records(store: StoreDb, filter: RecordFilter): RawBuilder<unknown> {
-  const isSqlite = store.dialect === 'sqlite';
-  const stepKind = sql`(j.value ->> 0)`;
-  const steps = isSqlite
-    ? sql`SELECT t.session_key, t.trace_id, t.agent_id, j.value ->> 1 AS ts, j.value ->> 0 AS kind, j.value -> 2 AS data,
-        t.started_at AS k1, t.trace_id AS k2, 0 AS k3, j.key AS k4 FROM turns t, json_each(t.steps) j`
-    : sql`SELECT t.session_key, t.trace_id, t.agent_id, (j.value ->> 1)::bigint AS ts, j.value ->> 0 AS kind,
-        (j.value -> 2)::text AS data, t.started_at AS k1, t.trace_id AS k2, 0 AS k3, j.k4::bigint AS k4
-        FROM turns t CROSS JOIN LATERAL json_array_elements(t.steps::json) WITH ORDINALITY AS j(value, k4)`;
-  const join = filter.looseOfTurnsOnly ? sql`INNER JOIN` : sql`LEFT JOIN`;
-  const id = isSqlite ? sql`r.id` : sql`r.id::bigint`;
-  const kinds = filter.kinds;
-  const stepWhere = kinds === undefined ? filter.turns : sql`${filter.turns} AND ${kindIn(store, stepKind, kinds)}`;
-  const looseWhere = kinds === undefined ? filter.loose : sql`${filter.loose} AND ${kindIn(store, sql`r.kind`, kinds)}`;
-  return sql`${steps} WHERE ${stepWhere}
-    UNION ALL
-    SELECT r.session_key, r.trace_id, u.agent_id, r.ts, r.kind, r.data, r.ts, '', 1, ${id}
-    FROM loose_records r ${join} turns u ON u.trace_id = r.trace_id WHERE ${looseWhere}`;
-}
+const LOOSE_VALUES = sql`r.ts, r.kind, r.data`;
 
-const COLUMNS = sql`session_key AS "sessionKey", trace_id AS "traceId", agent_id AS "agentId", ts, kind, data`;
-
-/** Rows in read order (or newest first), at most `limit`. */
-async function read(
-  store: StoreDb,
-  filter: RecordFilter,
-  options: { newestFirst?: boolean; limit?: number },
-): Promise<RecordRow[]> {
-  const direction = sql.raw(options.newestFirst === true ? 'DESC' : 'ASC');
-  const limit = options.limit === undefined ? sql`` : sql`LIMIT ${options.limit}`;
-  const query = sql<RecordRow>`SELECT ${COLUMNS} FROM (${records(store, filter)}) AS records
-    ORDER BY k1 ${direction}, k2 ${direction}, k3 ${direction}, k4 ${direction} ${limit}`;
-  return store.rows(compiled(store, query));
-}
-
-async function countOf(store: StoreDb, filter: RecordFilter): Promise<number> {
-  const query = sql<{ n: number }>`SELECT COUNT(*) AS n FROM (${records(store, filter)}) AS records`;
-  return Number((await first(store, compiled(store, query)))?.n ?? 0);
-}
-
-/** The rows as trajectory records, `seq` counted on from `firstSeq` in the order given. */
-const withSeq = (rows: readonly RecordRow[], firstSeq: number): StoredTrajectory[] =>
-  rows.map(({ agentId: _agentId, ...row }, index) =>
-    toTrajectory({ ...row, ts: Number(row.ts), seq: firstSeq + index }),
-  );
+/** The records as trajectory records, `seq` counted on from `firstSeq` in the order given. */
+const withSeq = (records: readonly ReadRecord[], firstSeq: number): StoredTrajectory[] =>
+  records.map(({ sessionKey, traceId, kind, ts, data }, index) => ({
+    sessionKey,
+    traceId,
+    kind,
+    ts,
+    data,
+    seq: firstSeq + index,
+  }));
 
 export function createRecordReads(store: StoreDb): RecordReads {
-  const ofSession = (sessionKey: string): RecordFilter => ({
-    turns: sql`t.session_key = ${sessionKey}`,
-    loose: sql`r.session_key = ${sessionKey}`,
-    looseOfTurnsOnly: false,
-  });
+  const rows = <R>(query: RawBuilder<R>) => store.rows(compiled(store, query));
   const countInSession = async (sessionKey: string): Promise<number> => {
     const length = store.dialect === 'sqlite' ? sql`json_array_length(steps)` : sql`json_array_length(steps::json)`;
     const query = sql<{ n: number }>`SELECT
@@ -109,11 +51,23 @@ export function createRecordReads(store: StoreDb): RecordReads {
   return {
     async trajectoryOf(sessionKey, options, signal) {
       signal?.throwIfAborted();
+      // One round trip: the session's turns (in start order), then its loose records (in time, then append order); the
+      // agent is not part of these records, so no join finds it.
+      const both = await rows<TurnStepsRow & LooseRow & { loose: number }>(sql`SELECT 0 AS loose, ${TURN_COLUMNS},
+          NULL AS ts, NULL AS kind, NULL AS data, t.started_at AS k1, t.trace_id AS k2, 0 AS k3
+        FROM turns t WHERE t.session_key = ${sessionKey}
+        UNION ALL
+        SELECT 1, r.session_key, r.trace_id, NULL, NULL, NULL, ${LOOSE_VALUES}, r.ts, '', r.id
+        FROM loose_records r WHERE r.session_key = ${sessionKey}
+        ORDER BY loose, k1, k2, k3`);
+      const turns = both.filter((row) => Number(row.loose) === 0);
+      const loose = both.filter((row) => Number(row.loose) === 1);
+      const merge = new AscendingMerge(loose, Infinity);
+      for (const turn of turns) merge.turn(turn);
+      const all = merge.end().records;
       const newest = options?.newest;
-      if (newest === undefined) return withSeq(await read(store, ofSession(sessionKey), {}), 1);
-      const total = await countInSession(sessionKey);
-      const rows = (await read(store, ofSession(sessionKey), { newestFirst: true, limit: newest })).reverse();
-      return withSeq(rows, total - rows.length + 1);
+      if (newest === undefined || newest >= all.length) return withSeq(all, 1);
+      return withSeq(all.slice(all.length - newest), all.length - newest + 1);
     },
     async trajectoryCountOf(sessionKey, signal) {
       signal?.throwIfAborted();
@@ -122,20 +76,19 @@ export function createRecordReads(store: StoreDb): RecordReads {
     async trajectoryOfKind({ kind, agentId, newest }, signal) {
       signal?.throwIfAborted();
       // Each candidate turn holds the kind, so the newest `newest` candidates hold the newest `newest` steps of it; the
-      // text test only picks candidates (a step starts `["kind",`), the JSON test below decides.
+      // text test only picks candidates (a step starts `["kind",`), the JSON parse decides.
       const agent = (alias: string) => (agentId === undefined ? sql`` : sql`AND ${sql.ref(alias)} = ${agentId}`);
-      const candidates = sql`SELECT c.trace_id FROM turns c WHERE ${contains(store, 'c.steps', JSON.stringify([kind]).slice(0, -1) + ',')} ${agent('c.agent_id')}
-        ORDER BY c.started_at DESC, c.trace_id DESC LIMIT ${newest}`;
-      const filter: RecordFilter = {
-        turns: sql`t.trace_id IN (${candidates})`,
-        loose: sql`1 = 1 ${agent('u.agent_id')}`,
-        looseOfTurnsOnly: true,
-        kinds: [kind],
-      };
-      const rows = (await read(store, filter, { newestFirst: true, limit: newest })).reverse();
-      return withSeq(rows, 1).map((record, index): AgentTrajectory => ({
+      const turns = await rows<TurnStepsRow>(sql`SELECT ${TURN_COLUMNS} FROM turns t
+        WHERE ${contains(store, 't.steps', JSON.stringify([kind]).slice(0, -1) + ',')} ${agent('t.agent_id')}
+        ORDER BY t.started_at DESC, t.trace_id DESC LIMIT ${newest}`);
+      const loose = await rows<LooseRow>(sql`SELECT ${LOOSE_COLUMNS} FROM loose_records r
+        INNER JOIN turns u ON u.trace_id = r.trace_id WHERE r.kind = ${kind} ${agent('u.agent_id')}
+        ORDER BY r.ts DESC, r.id DESC LIMIT ${newest}`);
+      const records = newestMerged(turns, loose, newest, new Set([kind])).reverse();
+      return records.map((record, index): AgentTrajectory => ({
         ...record,
-        agentId: rows[index]?.agentId ?? '',
+        agentId: record.agentId ?? '',
+        seq: index + 1,
       }));
     },
     async trajectoryOfTurnsIn({ sinceMs, untilMs, includeSynthetic, kinds, limit }, signal) {
@@ -147,9 +100,28 @@ export function createRecordReads(store: StoreDb): RecordReads {
           ? inWindow
           : sql`${inWindow} AND ${sql.ref(`${alias}.synthetic`)} = ${flag(store, false)}`;
       };
-      const filter: RecordFilter = { turns: window('t'), loose: window('u'), looseOfTurnsOnly: true, kinds };
-      const rows = withSeq(await read(store, filter, { limit }), 1);
-      return { rows, total: rows.length < limit ? rows.length : await countOf(store, filter) };
+      const loose = await rows<LooseRow>(sql`SELECT ${LOOSE_COLUMNS} FROM loose_records r
+        INNER JOIN turns u ON u.trace_id = r.trace_id WHERE ${window('u')} AND ${isAnyOf(store, 'r.kind', kinds)}
+        ORDER BY r.ts, r.id`);
+      const merge = new AscendingMerge(loose, limit, new Set(kinds));
+      // Keyset pages in (started_at, trace_id) order: the start index bounds each page.
+      let after: { startedAt: number; traceId: string } | undefined;
+      for (;;) {
+        signal?.throwIfAborted();
+        const from =
+          after === undefined
+            ? sql``
+            : sql`AND t.started_at >= ${after.startedAt}
+                AND (t.started_at > ${after.startedAt} OR t.trace_id > ${after.traceId})`;
+        const page = await rows<TurnStepsRow>(sql`SELECT ${TURN_COLUMNS} FROM turns t WHERE ${window('t')} ${from}
+          ORDER BY t.started_at, t.trace_id LIMIT ${WINDOW_PAGE_TURNS}`);
+        for (const turn of page) merge.turn(turn);
+        const last = page.at(-1);
+        if (last === undefined || page.length < WINDOW_PAGE_TURNS) break;
+        after = { startedAt: Number(last.startedAt), traceId: last.traceId };
+      }
+      merge.end();
+      return { rows: withSeq(merge.records, 1), total: merge.count };
     },
   };
 }

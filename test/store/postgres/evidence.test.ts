@@ -9,6 +9,7 @@ import {
 } from '../../../src/store/postgres/index.js';
 import { evidenceReadsCases } from '../evidence-reads.cases.js';
 import { evidencePortCases } from '../evidence.cases.js';
+import { turnReadsCases } from '../turn-reads.cases.js';
 import { postgresCases } from './fixture.js';
 
 postgresCases<PgPool>(
@@ -65,6 +66,16 @@ postgresCases<PgPool>(
         },
         close: fixture.close,
       };
+    }),
+  (pool) => pool,
+);
+
+postgresCases<PgPool>(
+  'EvidencePort reads of turn rows',
+  (backend, open) =>
+    turnReadsCases(backend, async () => {
+      const fixture = await open();
+      return { port: createPostgresEvidencePort(fixture.port), close: fixture.close };
     }),
   (pool) => pool,
 );

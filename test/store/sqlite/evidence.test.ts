@@ -13,6 +13,7 @@ import {
 } from '../../../src/store/sqlite/index.js';
 import { evidenceReadsCases } from '../evidence-reads.cases.js';
 import { evidencePortCases } from '../evidence.cases.js';
+import { turnReadsCases } from '../turn-reads.cases.js';
 
 evidencePortCases('sqlite', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'agent-gateway-evidence-'));
@@ -83,6 +84,18 @@ evidenceReadsCases('sqlite', async () => {
     async addSignals(rows) {
       await obs.append(rows.map((row) => ({ type: 'health_signal', row })));
     },
+    async close() {
+      db.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+turnReadsCases('sqlite', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'agent-gateway-turn-reads-'));
+  const db = openDatabase({ path: join(dir, 'gateway.db') });
+  return {
+    port: createSqliteEvidencePort(db),
     async close() {
       db.close();
       await rm(dir, { recursive: true, force: true });
