@@ -56,7 +56,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): Transcriber {
     identity,
     async transcribe({ wav, language, signal }): Promise<EngineOutcome> {
       // Loaded at the first transcription: a gateway that never transcribes never parses undici.
-      const { FormData, request } = await import('undici');
+      const { FormData, request } = await import('./undici-upload.js');
       const form = new FormData();
       form.append('model', options.model);
       form.append('response_format', 'json');

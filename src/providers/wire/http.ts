@@ -120,7 +120,7 @@ export function createWireHttp(options: WireHttpOptions): WireHttp {
   let pool: Pool | undefined;
   let loading: Promise<Pool> | undefined;
   const loaded = async (): Promise<Pool> => {
-    const { Pool: UndiciPool } = await import('undici');
+    const { Pool: UndiciPool } = await import('./undici-pool.js');
     pool ??= new UndiciPool(url.origin, {
       connections: options.maxConnections ?? null,
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
