@@ -97,12 +97,7 @@ async function runGateway(): Promise<SideRun> {
   const llm = await startPacedLlm();
   try {
     const token = newBenchToken();
-    const profileDir = process.env.GATEWAY_CPU_PROFILE_DIR;
-    const gateway = await startGatewayProcess({
-      llmBaseUrl: llm.baseUrl,
-      token,
-      ...(profileDir === undefined ? {} : { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] }),
-    });
+    const gateway = await startGatewayProcess({ llmBaseUrl: llm.baseUrl, token });
     try {
       const cpuSec = () => processTreesCpuSec({ gateway: [gateway.pid] }).gateway ?? Number.NaN;
       const cpuAtStart = cpuSec();

@@ -28,8 +28,6 @@ export interface GatewayProcessOptions {
   token: string;
   /** Merged over the bench config (storage, coordination). */
   extra?: ConfigInput;
-  /** Node flags before the CLI's own (e.g. `--cpu-prof`). */
-  nodeFlags?: readonly string[];
 }
 
 /** The caller's environment without node flags meant for this process, a fresh home, and warnings only in the log. */
@@ -42,6 +40,12 @@ function childEnv(home: string): NodeJS.ProcessEnv {
 
 export const newBenchToken = generateSecret;
 
+/** With GATEWAY_CPU_PROFILE_DIR set, a bench's gateway process writes its CPU profiles (every thread) there on exit. */
+function profileFlags(): string[] {
+  const dir = process.env.GATEWAY_CPU_PROFILE_DIR;
+  return dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+}
+
 /**
  * Writes config.yaml (JSON is YAML) in a fresh AGENT_GATEWAY_HOME: the bench token, an HTTP rate limit far above
  * any rate reached (the limiter still runs on every request), the fake LLM as the one provider of the `default`
@@ -51,7 +55,6 @@ export async function startGatewayProcess({
   llmBaseUrl,
   token,
   extra = {},
-  nodeFlags = [],
 }: GatewayProcessOptions): Promise<GatewayProcess> {
   const home = await mkdtemp(join(tmpdir(), 'agent-gateway-replica-'));
   try {
@@ -70,7 +73,7 @@ export async function startGatewayProcess({
     await writeFile(join(home, 'config.yaml'), `${JSON.stringify(config, null, 2)}\n`);
     const port = await freePort();
     const started = await startAndTime(
-      [...nodeFlags, '--import', TSX_LOADER, CLI_SOURCE, 'start', '--port', String(port)],
+      [...profileFlags(), '--import', TSX_LOADER, CLI_SOURCE, 'start', '--port', String(port)],
       childEnv(home),
       port,
     );

@@ -39,12 +39,7 @@ function threadTicks(pid: number): Map<string, number> {
 
 const llm = await startBenchLlm();
 const token = newBenchToken();
-const profileDir = process.env.GATEWAY_CPU_PROFILE_DIR;
-const gateway = await startGatewayProcess({
-  llmBaseUrl: llm.baseUrl,
-  token,
-  ...(profileDir === undefined ? {} : { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] }),
-});
+const gateway = await startGatewayProcess({ llmBaseUrl: llm.baseUrl, token });
 try {
   const target = { host: gateway.host, port: gateway.port, connections, model: BENCH_AGENT, token, isStream };
   await runLoad(chatLoad(target, { warmupMs: 0, durationMs: 600_000, maxRequests: WARMUP_REQUESTS }));
