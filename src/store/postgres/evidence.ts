@@ -1,14 +1,6 @@
 // The PostgreSQL EvidencePort's writes: one transaction per batch, a turn as one row whatever its steps (all the
 // batch's turns in one upsert); its reads come from the shared layer.
-import {
-  createRecordReads,
-  createSessionReads,
-  createWindowReads,
-  encodeSteps,
-  sessionStartCells,
-  usageCells,
-  type Cell,
-} from '../shared/index.js';
+import { createEvidenceReads, encodeSteps, sessionStartCells, usageCells, type Cell } from '../shared/index.js';
 import type { EvidencePort, EvidenceWrite, TurnWrite } from '../ports/evidence.js';
 import { insertRows, type CellValue, type ColumnType } from './bulk-insert.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';
@@ -122,9 +114,7 @@ async function appendBatch(client: PgClient, batch: readonly EvidenceWrite[]): P
 export function createPostgresEvidencePort(pool: PgPool): EvidencePort {
   const store = postgresStoreDb(pool);
   return {
-    ...createSessionReads(store),
-    ...createWindowReads(store),
-    ...createRecordReads(store),
+    ...createEvidenceReads(store),
     async append(batch) {
       if (batch.length > 0) await transaction(pool, (client) => appendBatch(client, batch));
     },

@@ -6,9 +6,9 @@ export { EVIDENCE_SOURCES, EVIDENCE_TIME_COLUMNS, type Tables } from './tables.j
 export { createApprovalPort } from './approvals.js';
 export { createAuditPort } from './audit.js';
 export { obsCells, sessionStartCells, usageCells, type Cell } from './batch-cells.js';
-export { createSessionReads } from './evidence-sessions.js';
-export { compileTraceWhere, createWindowReads } from './evidence-window.js';
-export { createRecordReads, encodeSteps } from './turn-records.js';
+export { createEvidenceReads } from './evidence-reads.js';
+export { compileTraceWhere } from './evidence-window.js';
+export { encodeSteps } from './turn-records.js';
 export { createJobPort } from './jobs.js';
 export { createMediaPort } from './media.js';
 export { chunks, createMemoryReads, type SqlRunner } from './memory-reads.js';

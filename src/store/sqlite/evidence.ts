@@ -1,13 +1,6 @@
 // The SQLite EvidencePort's writes: one IMMEDIATE transaction per batch (on the writer thread when the store has one),
 // a turn as one row whatever its steps; its reads come from the shared layer.
-import {
-  createRecordReads,
-  createSessionReads,
-  createWindowReads,
-  encodeSteps,
-  sessionStartCells,
-  usageCells,
-} from '../shared/index.js';
+import { createEvidenceReads, encodeSteps, sessionStartCells, usageCells } from '../shared/index.js';
 import type { EvidencePort, EvidenceWrite, SessionIndexEnd } from '../ports/evidence.js';
 import type { SqliteDatabase } from './database.js';
 import { createInThreadWriter, type SqlRow, type WriterThread } from './sql-writer.js';
@@ -93,9 +86,7 @@ export function createSqliteEvidencePort(db: SqliteDatabase, writers?: WriterThr
   const writer = writers?.writer(WRITES) ?? createInThreadWriter(db, WRITES);
   const store = sqliteStoreDb(db);
   return {
-    ...createSessionReads(store),
-    ...createWindowReads(store),
-    ...createRecordReads(store),
+    ...createEvidenceReads(store),
     append: (batch) => writer.write(toRows(batch)),
   };
 }
