@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { durationMs, positiveInt } from './schema-units.js';
 
+export { mcpConfigSchema, type McpServerConfig } from './mcp-schema.js';
+
 /** Memory (src/memory): hybrid search over remembered entries, recall before each turn's first model call, the lifecycle sweep. */
 export const memoryConfigSchema = z.strictObject({
   /** false: no recall and the memory_search / memory_store tools refuse; memory.* methods still read and prune. */

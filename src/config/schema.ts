@@ -6,6 +6,7 @@ import {
   audioConfigSchema,
   browserConfigSchema,
   mediaConfigSchema,
+  mcpConfigSchema,
   memoryConfigSchema,
   obsConfigSchema,
   schedulerConfigSchema,
@@ -239,6 +240,7 @@ export const configSchema = z
     storage: storageConfigSchema.default({ kind: 'sqlite' }),
     coordination: coordinationConfigSchema.default({ kind: 'local' }),
     obs: obsConfigSchema.prefault({}),
+    mcp: mcpConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

@@ -1,0 +1,41 @@
+// The mcp config section: MCP servers whose tools agents may use (src/mcp), over stdio or Streamable HTTP.
+import { z } from 'zod';
+import { durationMs } from './schema-units.js';
+
+const common = {
+  /** How long connecting, listing tools or one tool call may take before it fails with a bounded error. */
+  timeoutMs: durationMs(1).default(30_000),
+  /** Tool names agents may use from this server; absent: every tool it lists. */
+  tools: z.array(z.string().min(1).max(128)).max(1_000).optional(),
+  /** false: the server is never started and shows as `disabled`. */
+  enabled: z.boolean().default(true),
+};
+
+const stdioServerSchema = z.strictObject({
+  transport: z.literal('stdio'),
+  /** The executable the gateway starts as its own child; its stderr is captured, never inherited. */
+  command: z.string().min(1).max(4_096),
+  args: z.array(z.string().max(4_096)).max(1_000).default([]),
+  /** The child's environment on top of the SDK's safe defaults (PATH, HOME, …); the gateway's own is not passed. */
+  env: z.record(z.string().max(256), z.string().max(65_536)).default({}),
+  cwd: z.string().min(1).max(4_096).optional(),
+  ...common,
+});
+
+const httpServerSchema = z.strictObject({
+  transport: z.literal('http'),
+  url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(8_192),
+  headers: z.record(z.string().min(1).max(256), z.string().max(8_192)).default({}),
+  ...common,
+});
+
+const serverName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'server names use letters, digits, underscore or hyphen');
+
+const mcpServerConfigSchema = z.discriminatedUnion('transport', [stdioServerSchema, httpServerSchema]);
+
+/** MCP servers (src/mcp): started on first use and kept; a server that cannot be reached shows `failed` with its error. */
+export const mcpConfigSchema = z.strictObject({
+  servers: z.record(serverName, mcpServerConfigSchema).default({}),
+});
+
+export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>;
