@@ -7,3 +7,4 @@ export * from './errors/resource-errors.js';
 export * from './errors/request-errors.js';
 export * from './errors/availability-errors.js';
 export * from './errors/tool-errors.js';
+export * from './errors/mcp-errors.js';
