@@ -34,8 +34,14 @@ export function isTimeout(error: unknown): boolean {
   return error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout);
 }
 
+/**
+ * Whether a request failed because the server cannot be reached any more: the connection closed, or the transport
+ * itself threw (an HTTP server that refuses connections). A server's own JSON-RPC error (McpError) or a reply the
+ * SDK could not parse (ZodError) is not.
+ */
 export function isConnectionLoss(error: unknown): boolean {
-  return error instanceof McpError && error.code === Number(ErrorCode.ConnectionClosed);
+  if (error instanceof McpError) return error.code === Number(ErrorCode.ConnectionClosed);
+  return !(error instanceof Error && error.name === 'ZodError');
 }
 
 /** The transport for `config`; a stdio child's stderr is piped into a capped ring (never inherited). */
