@@ -55,8 +55,9 @@ const explain = async (peerId: string) =>
 
 describe('an MCP server that cannot be reached', () => {
   it('warns at start about mcp: entries of servers that are not configured, and only those', () => {
-    const warning = logs.lines.find((line) => line.includes('agent names tools this gateway does not provide'));
+    const warning = logs.lines.find((line) => line.includes('agent names tool sources that are not configured'));
     expect(JSON.parse(warning ?? '{}')).toMatchObject({ agentId: 'default', tools: ['mcp:ghost'] });
+    expect(logs.lines.filter((line) => line.includes('agent names tools'))).toEqual([]);
   });
 
   it('is offered as a tool failing with mcp_unavailable and the reason, never left out', async () => {
