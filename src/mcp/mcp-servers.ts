@@ -139,7 +139,8 @@ export function createMcpServers(deps: McpServersDeps): McpServers {
     entry.lastError = error.message;
     entry.client = undefined;
     entry.tools = undefined;
-    deps.onFailure?.(entry.name, error.message);
+    // A server removed from config or a gateway shutting down is not a failure worth a health signal.
+    if (!closed && entry.isRetired !== true) deps.onFailure?.(entry.name, error.message);
     return error;
   }
 
