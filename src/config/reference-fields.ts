@@ -16,6 +16,7 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
   { path: 'providers.*.baseUrl', kind: 'url' },
   { path: 'storage.url', kind: 'url' },
   { path: 'coordination.url', kind: 'url' },
+  { path: 'mcp.servers.*.url', kind: 'url' },
   { path: 'mcp.servers.*.headers.*', kind: 'secret' },
   { path: 'mcp.servers.*.env.*', kind: 'secret' },
 ];

@@ -25,6 +25,7 @@ beforeAll(async () => {
       },
     },
     tools: ['mcp:remote/echo'],
+    app: { env: { MCP_REMOTE_URL: remote.url } },
   });
 }, 30_000);
 
@@ -78,5 +79,14 @@ describe('MCP server secrets', () => {
     await executeTurn(harness, 'secret-2', 'echo again');
     expect(toolResultsOf(llm)).toEqual(['again']);
     expect(remote.headers.every((headers) => headers.authorization === HEADER_SECRET)).toBe(true);
+  });
+
+  it('resolves an ${ENV} reference in an HTTP server url', async () => {
+    await adminCall(harness, 'config.patch', {
+      mcp: { servers: { viaEnv: { transport: 'http', url: '${MCP_REMOTE_URL}', tools: ['echo'] } } },
+    });
+    expect(await readFile(harness.paths.configPath, 'utf8')).toContain('url: ${MCP_REMOTE_URL}');
+    const listed = (await adminCall(harness, 'mcp.tools.list', { server: 'viaEnv' })) as { tools: { name: string }[] };
+    expect(listed.tools.map((tool) => tool.name)).toEqual(['echo']);
   });
 });
