@@ -17,6 +17,7 @@ import type { CapabilityModule } from './capability.js';
 import { changedRestartKeys, type ConfigStore, type GatewayConfig } from './config/index.js';
 import { limitSessionWaiters, type Coordination, type PeerBridge } from './coordination/index.js';
 import type { EventBus } from './events/index.js';
+import { createMcpModule } from './mcp/index.js';
 import { createMediaModule, type MediaModule } from './media/index.js';
 import { createMemoryModule } from './memory/index.js';
 import { createObsModule, recordRunsOrphaned, type ObsModule, type Recorder } from './obs/index.js';
@@ -166,6 +167,8 @@ export function createModules(core: ModuleCore): AppModules {
     newId: randomUUID,
     log: child('media'),
   });
+  const mcp = createMcpModule({ config: configStore, signals: observability.signals, now, log: child('mcp') });
+  tools.addSource('mcp', mcp.toolSource);
   const modules: CapabilityModule[] = [
     obs,
     createSystemModule({
@@ -251,6 +254,7 @@ export function createModules(core: ModuleCore): AppModules {
       newId: randomUUID,
       log: child('browser'),
     }),
+    mcp,
   ];
   for (const module of modules) {
     tools.register(module.tools ?? []);

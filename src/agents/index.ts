@@ -8,6 +8,8 @@ export {
   type ToolCallOutcome,
   type ToolLimits,
   type ToolRegistry,
+  type ToolSource,
+  type TurnTools,
 } from './tools/tool-registry.js';
 export { defineTool, type ToolContext, type ToolDefinition } from './tools/types.js';
 export type { AgentDefinition, AgentRegistry, SessionCaller } from './types.js';

@@ -20,10 +20,18 @@ export function createAgentsModule(deps: AgentsModuleDeps): MethodModule {
     start() {
       for (const agent of deps.agents.list()) {
         const unknown = agent.config.tools.filter((name) => !deps.tools.has(name));
-        if (unknown.length > 0)
+        // A source entry (`mcp:<server>`) naming nothing configured is still offered, as a tool that fails loudly.
+        const unknownSources = unknown.filter((name) => name.includes(':'));
+        const unknownTools = unknown.filter((name) => !name.includes(':'));
+        if (unknownTools.length > 0)
           deps.log.warn(
-            { agentId: agent.id, tools: unknown, available: deps.tools.names() },
+            { agentId: agent.id, tools: unknownTools, available: deps.tools.names() },
             'agent names tools this gateway does not provide; they are left out',
+          );
+        if (unknownSources.length > 0)
+          deps.log.warn(
+            { agentId: agent.id, tools: unknownSources },
+            'agent names tool sources that are not configured (an MCP server not under mcp.servers); its turns get tools failing with mcp_unavailable',
           );
       }
     },

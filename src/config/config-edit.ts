@@ -5,7 +5,7 @@ import { Document, isMap, isNode, isScalar, isSeq, parse, type YAMLMap, type YAM
 import { forbiddenKey, GatewayError } from '../errors.js';
 import { resolveText } from './load.js';
 import { isForbiddenKey } from './object-keys.js';
-import { isSecretKey, REDACTED } from './redact.js';
+import { isInSecretMap, isSecretKey, REDACTED } from './redact.js';
 import { redactUrlPassword } from './storage-schema.js';
 
 export type RawConfig = Record<string, unknown>;
@@ -108,7 +108,7 @@ export function keepSecrets(
 
 function keep(next: unknown, previous: unknown, resolve: (text: string) => string, path: string, key: string): unknown {
   if (typeof next === 'string') {
-    if (next === REDACTED && isSecretKey(key)) {
+    if (next === REDACTED && (isSecretKey(key) || isInSecretMap(path.split('.')))) {
       if (typeof previous === 'string') return previous;
       throw new GatewayError(
         'invalid_params',

@@ -36,6 +36,13 @@ const mcpServerConfigSchema = z.discriminatedUnion('transport', [stdioServerSche
 /** MCP servers (src/mcp): started on first use and kept; a server that cannot be reached shows `failed` with its error. */
 export const mcpConfigSchema = z.strictObject({
   servers: z.record(serverName, mcpServerConfigSchema).default({}),
+  /** Bytes one tool result may take (as JSON) before it becomes a bounded tool error without its content (1 MiB). */
+  maxResultBytes: z
+    .number()
+    .int()
+    .min(1_024)
+    .max(64 * 1_048_576)
+    .default(1_048_576),
 });
 
 export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>;

@@ -49,19 +49,34 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.includes(key);
 }
 
+/** Maps whose every value is a secret whatever its key: an MCP server's HTTP headers and its stdio child's env. */
+export const SECRET_MAPS: readonly string[] = ['mcp.servers.*.headers', 'mcp.servers.*.env'];
+const SECRET_MAP_SEGMENTS = SECRET_MAPS.map((path) => path.split('.'));
+
+/** Whether `path` (keys from the config's root, the value's own key last) is a value of one of the SECRET_MAPS. */
+export function isInSecretMap(path: readonly string[]): boolean {
+  return SECRET_MAP_SEGMENTS.some(
+    (segments) =>
+      path.length === segments.length + 1 &&
+      segments.every((segment, index) => segment === '*' || segment === path[index]),
+  );
+}
+
 /** A deep copy of `value` in which every string under a secret-bearing key reads "***", and so does a password inside a `url`. */
 export function redactSecrets<T>(value: T): T {
   return redactValue(value) as T;
 }
 
-function redactValue(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactValue);
+function redactValue(value: unknown, path: readonly string[] = []): unknown {
+  if (Array.isArray(value)) return value.map((item, index) => redactValue(item, [...path, String(index)]));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => {
-      if (typeof item !== 'string') return [key, redactValue(item)];
+      const at = [...path, key];
+      if (typeof item !== 'string') return [key, redactValue(item, at)];
+      if (isSecretKey(key) || isInSecretMap(at)) return [key, REDACTED];
       // A server URL (storage.url) is not a secret as a whole, but a password written into it is.
-      return [key, isSecretKey(key) ? REDACTED : key === 'url' ? redactUrlPassword(item) : item];
+      return [key, key === 'url' ? redactUrlPassword(item) : item];
     }),
   );
 }

@@ -16,6 +16,9 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
   { path: 'providers.*.baseUrl', kind: 'url' },
   { path: 'storage.url', kind: 'url' },
   { path: 'coordination.url', kind: 'url' },
+  { path: 'mcp.servers.*.url', kind: 'url' },
+  { path: 'mcp.servers.*.headers.*', kind: 'secret' },
+  { path: 'mcp.servers.*.env.*', kind: 'secret' },
 ];
 
 const PATTERNS = REFERENCE_FIELDS.map((field) => ({ ...field, segments: field.path.split('.') }));

@@ -2,7 +2,7 @@
 // secret key goes to secrets.yaml and the document gets a ${secret:NAME} reference, so no commit holds a secret.
 import { parseDocument } from 'yaml';
 import { isPlainObject, renderDocument, type RawConfig } from './config-edit.js';
-import { isSecretKey } from './redact.js';
+import { isInSecretMap, isSecretKey } from './redact.js';
 import type { SecretValues } from './secrets-file.js';
 
 export interface ExternalizedSecrets {
@@ -54,7 +54,7 @@ export function externalizeSecrets(raw: RawConfig, secrets: SecretValues): Exter
 
   function visit(value: unknown, path: readonly string[], key: string): unknown {
     if (typeof value === 'string') {
-      if (!isSecretKey(key) || !isLiteralSecret(value)) return value;
+      if (!(isSecretKey(key) || isInSecretMap(path)) || !isLiteralSecret(value)) return value;
       moved += 1;
       return secretReference(nameFor(path.join('.'), value, next));
     }

@@ -1,2 +1,12 @@
-// MCP servers as agent tools: connections to the servers under mcp.servers, their tools, calls and states.
-export { createMcpServers, type McpServers, type McpToolResult } from './mcp-servers.js';
+// MCP servers as agent tools: connections to the servers under mcp.servers, their tools, calls and states, the `mcp:`
+// tool source of agents' turns and the mcp.* admin methods.
+export {
+  createMcpServers,
+  type McpServers,
+  type McpServerStatus,
+  type McpTool,
+  type McpToolResult,
+} from './mcp-servers.js';
+export { createMcpToolSource, mcpToolName } from './mcp-tool-source.js';
+export { createMcpModule, mcpUnavailableCode, type McpModule, type McpModuleDeps } from './module.js';
+export { mcpMethods } from './methods.js';

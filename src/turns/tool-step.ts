@@ -1,6 +1,6 @@
 // The tool calls of one step: the loop-repeat check, each call's beforeTool decision, the call itself, and afterTool.
 import type { TurnHookContext, ToolDecision } from './types.js';
-import { toolFailure, type ToolCallOutcome, type ToolLimits, type ToolRegistry } from '../agents/index.js';
+import { toolFailure, type ToolCallOutcome, type ToolLimits, type TurnTools } from '../agents/index.js';
 import type { TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
 import type { TurnHookRegistry } from './hook-registry.js';
 import type { TurnTally } from './turn-tally.js';
@@ -45,7 +45,8 @@ async function settle(
 }
 
 export interface ToolStepDeps {
-  tools: ToolRegistry;
+  /** The turn's tools (built-in and resolved from sources): every call runs through their one execute path. */
+  tools: Pick<TurnTools, 'execute'>;
   hooks: TurnHookRegistry;
   now: () => number;
 }

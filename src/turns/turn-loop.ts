@@ -2,7 +2,7 @@
 import type { EventBus } from '../events/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { AgentDefinition, AgentModels, ToolRegistry } from '../agents/index.js';
+import type { AgentDefinition, AgentModels, ToolRegistry, TurnTools } from '../agents/index.js';
 import type { DeliveryRecorder, Recorder, SessionIndexStart } from '../obs/index.js';
 import type { ModelRef, ModelRouter, TranscriptMessage } from '../providers/index.js';
 import type { SessionPort } from '../sessions/index.js';
@@ -71,6 +71,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
     model: ModelRef,
     fallbacks: readonly ModelRef[],
     history: readonly TranscriptMessage[],
+    turnTools: TurnTools,
   ): Promise<LoopOutcome> {
     const { request, agent, trace, tally, transcript } = turn;
     const { config } = agent;
@@ -82,9 +83,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
     );
     const system = request.systemPrompt ?? config.systemPrompt;
     const toolSpecs =
-      request.clientTools === undefined
-        ? deps.tools.specs(config.tools)
-        : [...deps.tools.specs(config.tools), ...request.clientTools];
+      request.clientTools === undefined ? turnTools.specs : [...turnTools.specs, ...request.clientTools];
     const afterFirstStep = laterStepSettings(request.settings);
     const { toolTimeoutMs, maxToolResultChars, loopRepeatLimit } = config.budget;
     const repeats = createRepeatCounter(loopRepeatLimit ?? limits.loopRepeatLimit);
@@ -166,7 +165,14 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       if (repeated !== undefined) return stopBeforeTools(turn, toolCalls, 'context_loop', repeated);
 
       transcript.add(
-        ...(await runToolStep(deps, allowed, { request, hookCtx: turn.hookCtx, step, tally, trace, toolLimits })),
+        ...(await runToolStep({ tools: turnTools, hooks, now }, allowed, {
+          request,
+          hookCtx: turn.hookCtx,
+          step,
+          tally,
+          trace,
+          toolLimits,
+        })),
         ...notRun(capped, 'max_tool_calls'),
       );
       await transcript.save();
@@ -179,8 +185,10 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
     async run({ request, agent, models, history, unstored, ownerId }) {
       const { sessionKey } = request;
       const channel = request.keyParts.channelId;
-      if (request.clientTools !== undefined)
-        assertNoToolClash(deps.tools.specs(agent.config.tools), request.clientTools);
+      // Resolved once per turn; a list without source entries (mcp:) comes back at once, without an await.
+      const listed = deps.tools.forTurn(agent.config.tools);
+      const turnTools = 'then' in listed ? await listed : listed;
+      if (request.clientTools !== undefined) assertNoToolClash(turnTools.specs, request.clientTools);
       const toolResults = resultsForOpenCalls(history, request.toolOutputs ?? [], now());
       const traceId = randomUUID();
       const startedAt = now();
@@ -217,6 +225,8 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
         hookCtx: hookContextOf(request, agent.id, traceId, ownerId),
         startedAt,
       };
+      for (const { toolName, reason } of turnTools.unavailable)
+        trace.toolUnavailable(toolName, 'mcp_unavailable', reason);
 
       const model = models.primary;
       if (model === undefined) {
@@ -229,7 +239,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
         );
       }
       try {
-        return await steps(turn, model, models.fallbacks, history);
+        return await steps(turn, model, models.fallbacks, history, turnTools);
       } catch (error) {
         const failure = classifyFailure(
           error,

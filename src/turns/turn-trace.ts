@@ -1,7 +1,7 @@
 // Writes one turn's counts-only evidence: session index row, trajectory records, usage rows, and bus events.
 import type { EventBus } from '../events/index.js';
 import type { ToolCallOutcome } from '../agents/index.js';
-import { isDegradedEnding, type Recorder, type SessionIndexStart } from '../obs/index.js';
+import { isDegradedEnding, TRAJECTORY_KIND, type Recorder, type SessionIndexStart } from '../obs/index.js';
 import type { ModelRef, TokenUsage, UpstreamFailure } from '../providers/index.js';
 import type { ContextBudget } from './context-budget.js';
 
@@ -32,6 +32,8 @@ export interface TurnTrace {
   ): void;
   promptTimeout(timeout: { elapsedMs: number; budgetMs?: number; knob?: string }): void;
   toolCall(step: number, toolName: string, outcome: ToolCallOutcome): void;
+  /** A tool the turn offers only as a failing stand-in (an MCP server that cannot be reached), with why. */
+  toolUnavailable(toolName: string, errorKind: string, reason: string): void;
   contextBudget(step: number, budget: ContextBudget): void;
   end(outcome: {
     finishReason: string;
@@ -129,6 +131,9 @@ export function startTurnTrace({ recorder, events, now }: TurnTraceDeps, turn: S
         resultBytes: outcome.resultBytes,
         durationMs: outcome.durationMs,
       });
+    },
+    toolUnavailable(toolName, errorKind, reason) {
+      record(TRAJECTORY_KIND.toolUnavailable, { toolName, errorKind, reason });
     },
     contextBudget(step, budget) {
       record('context_budget', { step, ...budget });

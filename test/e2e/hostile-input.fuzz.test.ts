@@ -170,6 +170,8 @@ describe('fuzz: hostile input at every surface', () => {
       // thousand times (seconds each on this machine): the browser answers `unavailable` and audio has no engine.
       browser: { executablePath: '/nonexistent/chromium' },
       audio: { engines: [] },
+      // mcp.* methods reach a configured server that refuses connections (port 9, discard): failures, never a hang.
+      mcp: { servers: { fuzz: { transport: 'http', url: 'http://127.0.0.1:9/mcp', timeoutMs: 2_000 } } },
     });
     const discovered = await fetch(`${gateway.url}/rpc`, {
       method: 'POST',

@@ -14,7 +14,7 @@ function problemsOf(document: unknown): string[] {
 
 describe('mcp.servers config', () => {
   it('has no servers by default', () => {
-    expect(validateConfig({}, 'empty').mcp).toEqual({ servers: {} });
+    expect(validateConfig({}, 'empty').mcp).toEqual({ servers: {}, maxResultBytes: 1_048_576 });
   });
 
   it('fills the defaults of a stdio and an http server', () => {

@@ -110,13 +110,19 @@ describe('MCP servers (Streamable HTTP)', () => {
     const fixture = await startMcpHttpServer();
     fixtures.push(fixture);
     const servers = manage({ remote: { transport: 'http', url: fixture.url } });
-    expect((await servers.listTools('remote')).map((tool) => tool.name).sort()).toEqual(['big', 'echo', 'pid', 'slow']);
+    expect((await servers.listTools('remote')).map((tool) => tool.name).sort()).toEqual([
+      'add_tool',
+      'big',
+      'echo',
+      'pid',
+      'slow',
+    ]);
     expect(await servers.callTool('remote', 'echo', { text: 'over http' })).toEqual({
       content: [{ type: 'text', text: 'over http' }],
       isError: false,
     });
     expect(servers.status()).toEqual([
-      { name: 'remote', transport: 'http', state: 'ready', tools: 4, connectedAt: NOW },
+      { name: 'remote', transport: 'http', state: 'ready', tools: 5, connectedAt: NOW },
     ]);
   });
 

@@ -70,6 +70,7 @@ export interface HarnessOptions {
   audio?: ConfigInput['audio'];
   media?: ConfigInput['media'];
   browser?: ConfigInput['browser'];
+  mcp?: ConfigInput['mcp'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -114,6 +115,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.audio === undefined ? {} : { audio: options.audio }),
     ...(options.media === undefined ? {} : { media: options.media }),
     ...(options.browser === undefined ? {} : { browser: options.browser }),
+    ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };

@@ -2,7 +2,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 
-/** echo, slow (answers after `ms`), big (a text of `chars` characters) and pid (the serving process). */
+/**
+ * echo, slow (answers after `ms`), big (a text of `chars` characters), pid (the serving process) and add_tool (adds a
+ * tool `name` answering `added`: the SDK then sends notifications/tools/list_changed).
+ */
 export function createFixtureMcpServer(): McpServer {
   const server = new McpServer({ name: 'fixture', version: '1.0.0' });
   server.registerTool(
@@ -27,5 +30,15 @@ export function createFixtureMcpServer(): McpServer {
   server.registerTool('pid', { description: 'Answers the id of the serving process' }, () => ({
     content: [{ type: 'text', text: String(process.pid) }],
   }));
+  server.registerTool(
+    'add_tool',
+    { description: 'Adds a tool of the given name', inputSchema: { name: z.string().min(1) } },
+    ({ name }) => {
+      server.registerTool(name, { description: `Added as ${name}` }, () => ({
+        content: [{ type: 'text', text: 'added' }],
+      }));
+      return { content: [{ type: 'text', text: `added ${name}` }] };
+    },
+  );
   return server;
 }

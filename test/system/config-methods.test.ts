@@ -117,6 +117,7 @@ describe('config.* methods', () => {
       'storage',
       'coordination',
       'obs',
+      'mcp',
     ]);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
     expect(whole).toHaveProperty('config.gateway.webhook.secret', '***');
@@ -205,6 +206,7 @@ describe('config.* methods', () => {
       'storage',
       'coordination',
       'obs',
+      'mcp',
     ]);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.type', 'integer');

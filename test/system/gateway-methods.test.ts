@@ -50,6 +50,7 @@ describe('gateway methods', () => {
         'storage',
         'coordination',
         'obs',
+        'mcp',
       ],
     });
     expect(result).toHaveProperty('memoryUsage.rss');

@@ -16,6 +16,13 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   input: Input;
+  /**
+   * The JSON Schema the model is given instead of one derived from `input`: a tool whose own server validates its
+   * input (an MCP server's tool) carries the server's schema here and a cheap object check as `input`.
+   */
+  inputSchema?: Record<string, unknown>;
+  /** Set on a stand-in for a tool that cannot be reached (why): it is offered so the model sees it fail, never run silently without it. */
+  unavailable?: string;
   /** Returns a JSON-serialisable result; throws for a failure the model should see as an error. */
   execute: (input: z.infer<Input>, ctx: ToolContext) => Promise<unknown>;
 }
@@ -25,4 +32,8 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
 }
 
 /** The error kinds recorded for failed tool calls (counts-only trajectory); `denied`: a beforeTool hook refused it. */
-export type ToolErrorKind = 'unknown_tool' | 'invalid_input' | 'timeout' | 'aborted' | 'failed' | 'denied';
+export type ToolErrorKind =
+  'unknown_tool' | 'invalid_input' | 'timeout' | 'aborted' | 'failed' | 'denied' | 'mcp_unavailable';
+
+/** Tool error kinds a GatewayError may name in `details.toolErrorKind` for the registry to record instead of `failed`. */
+export const THROWN_TOOL_ERROR_KINDS: readonly ToolErrorKind[] = ['timeout', 'mcp_unavailable'];

@@ -26,6 +26,8 @@ export const TRAJECTORY_KIND = {
   terminalSessionEvicted: 'terminal_session_evicted',
   offload: 'offload',
   toolRollup: 'tool_rollup',
+  /** A tool offered only as a failing stand-in: data `{toolName, errorKind: 'mcp_unavailable', reason}` (src/turns/turn-trace.ts). */
+  toolUnavailable: 'tool_unavailable',
   // Written by the recorder in place of a turn's records past its cap (src/obs/recorder.ts).
   stepsCapped: 'steps_capped',
 } as const;

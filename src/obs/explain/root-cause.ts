@@ -116,6 +116,22 @@ const toolFailure: Rule = ({ tools, degraded, endReason }) => {
   ]);
 };
 
+/** A turn offered MCP tools only as failing stand-ins (tool_unavailable): their server could not be reached. */
+const mcpUnavailable: Rule = ({ records }) => {
+  const standIns = records.filter((record) => record.kind === TRAJECTORY_KIND.toolUnavailable);
+  const latest = standIns.at(-1);
+  if (latest === undefined) return undefined;
+  const names = [...new Set(standIns.map((record) => str(record.data.toolName) ?? 'unknown'))].slice(0, 5);
+  return cause(
+    'mcp_unavailable',
+    `${names.join(', ')} could only be offered as failing tools (mcp_unavailable): ${str(latest.data.reason, 400) ?? 'the MCP server could not be reached'}.`,
+    [
+      "mcp.servers.list shows the server's state and lastError; mcp.servers.test probes it afresh.",
+      'Fix the server or its mcp.servers entry; the next turn after its backoff connects again.',
+    ],
+  );
+};
+
 const OTHER_ENDINGS: Record<string, [string, string]> = {
   error: [
     'The turn failed on a model or provider error.',
@@ -205,6 +221,7 @@ const RULES: readonly Rule[] = [
   terminalDriveEvicted,
   orchestrateFailed,
   toolFailure,
+  mcpUnavailable,
   contextExhausted,
   outputStarved,
   promptTimeout,

@@ -9,6 +9,7 @@ import {
   authoringGate,
   cronFinding,
   cronWakeGate,
+  mcpUnavailableFinding,
   memoryLifecycleFinding,
   orchestrateFinding,
   postureFinding,
@@ -71,6 +72,7 @@ export function assembleFleetHealth(evidence: FleetEvidence): FleetHealthReport 
     cronFinding(gate),
     ...autonomyFindings(autonomy),
     memoryLifecycleFinding(evidence.signals),
+    mcpUnavailableFinding(evidence.signals),
   ]
     .filter((finding): finding is Finding => finding !== undefined)
     .sort(byFindingRank);

@@ -237,3 +237,26 @@ export function recurringFindings(signals: readonly HealthSignalEvidence[]): Fin
       hint: `Investigate ${code}: obs.diagnostics and the audit log carry its events.`,
     }));
 }
+
+/** The `health` signal code prefix of an MCP server's failure (src/mcp records `mcp_unavailable:<server>`). */
+export const MCP_UNAVAILABLE_CODE_PREFIX = 'mcp_unavailable:';
+
+/** mcp_unavailable: MCP servers that failed (could not be reached, or dropped) in the window, with how often. */
+export function mcpUnavailableFinding(signals: readonly HealthSignalEvidence[]): Finding | undefined {
+  const servers = new Map<string, number>();
+  for (const signal of ofKind(signals, SIGNAL_KIND.health)) {
+    const code = str(signal.data.code);
+    if (code?.startsWith(MCP_UNAVAILABLE_CODE_PREFIX) === true)
+      bump(servers, code.slice(MCP_UNAVAILABLE_CODE_PREFIX.length));
+  }
+  if (servers.size === 0) return undefined;
+  const failures = [...servers.values()].reduce((sum, n) => sum + n, 0);
+  const names = [...servers.keys()].sort(compareText).slice(0, 5).join(', ');
+  return {
+    code: 'mcp_unavailable',
+    severity: 'warning',
+    count: failures,
+    detail: `${failures} failure(s) of ${servers.size} MCP server(s) in the window: ${names}.`,
+    hint: 'Check mcp.servers (mcp.servers.list shows the last error); agents listing a failed server get a tool that fails with mcp_unavailable.',
+  };
+}
