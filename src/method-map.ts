@@ -6,6 +6,7 @@ import type { agentMethods, agentModelMethods } from './agents/index.js';
 import type { approvalMethods } from './approvals/index.js';
 import type { audioMethods } from './audio/index.js';
 import type { browserMethods } from './browser/index.js';
+import type { mcpMethods } from './mcp/index.js';
 import type { memoryMethods } from './memory/index.js';
 import type { obsMethods } from './obs/index.js';
 import type { modelMethods } from './providers/index.js';
@@ -27,6 +28,7 @@ type MethodFactory =
   | typeof controlMethods
   | typeof cronMethods
   | typeof gatewayMethods
+  | typeof mcpMethods
   | typeof memoryMethods
   | typeof modelMethods
   | typeof obsMethods

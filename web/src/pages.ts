@@ -19,4 +19,5 @@ export const PAGES: readonly PageEntry[] = [
   { path: 'config', label: 'Config', load: () => import('./pages/config') },
   { path: 'observability', label: 'Observability', load: () => import('./pages/observability') },
   { path: 'browser', label: 'Browser', load: () => import('./pages/browser') },
+  { path: 'mcp', label: 'MCP', load: () => import('./pages/mcp') },
 ];

@@ -11,6 +11,7 @@ import {
 import { UNLABELLED_CONTROLS } from '../../support/dashboard-scripts.js';
 import { startFakeLlm, type FakeLlm } from '../../support/fake-llm-server.js';
 import { startGateway, type Harness, type HarnessOptions } from '../../support/gateway-harness.js';
+import { stdioFixture } from '../../support/mcp-gateway.js';
 
 export interface DashboardWorld {
   llm: FakeLlm;
@@ -41,6 +42,13 @@ export async function startDashboardWorld(options: Pick<HarnessOptions, 'app'> =
         model: 'fake-model',
         tools: ['current_time'],
         requireApproval: ['current_time'],
+      },
+    },
+    // Started on first use only (the MCP page): one server that answers, one whose command does not exist.
+    mcp: {
+      servers: {
+        files: stdioFixture({ tools: ['echo', 'pid'] }),
+        gone: { transport: 'stdio', command: '/nonexistent/mcp-server' },
       },
     },
   });

@@ -155,6 +155,28 @@ describe('dashboard pages', () => {
     expect(world.browser.problems).toEqual([]);
   });
 
+  it('lists the MCP servers with their state and tools, and tests one', async () => {
+    const { page } = world.browser;
+    await openSignedIn(world, 'mcp');
+    const servers = page.getByRole('region', { name: 'Servers' });
+    await expect.poll(() => servers.getByRole('row', { name: /files\s+stdio/ }).count()).toBe(1);
+    await servers.getByRole('button', { name: 'Test files' }).click();
+    await expect
+      .poll(() => page.getByText(/^files answered in \d+ ms with echo, pid\.$/).count(), { timeout: 30_000 })
+      .toBe(1);
+    await servers.getByRole('button', { name: 'Test gone' }).click();
+    await expect.poll(() => page.getByText(/^gone failed its test: /).count(), { timeout: 30_000 }).toBe(1);
+    const tools = page.getByRole('region', { name: 'Tools' });
+    await expect.poll(() => tools.getByText('files__echo').count(), { timeout: 30_000 }).toBe(1);
+    await page.reload();
+    await expect
+      .poll(() => servers.getByRole('row', { name: /gone\s+stdio\s+failed/ }).count(), { timeout: 30_000 })
+      .toBe(1);
+    await expect.poll(() => servers.getByRole('row', { name: /files\s+stdio\s+ready\s+2/ }).count()).toBe(1);
+    await capture(world, 'mcp');
+    expect(world.browser.problems).toEqual([]);
+  });
+
   it('switches to the dark theme and keeps it; the skip link is the first stop of the keyboard', async () => {
     const { page } = world.browser;
     await openSignedIn(world, '');
