@@ -14,7 +14,10 @@ function problemsOf(document: unknown): string[] {
 
 describe('mcp.servers config', () => {
   it('has no servers by default', () => {
-    expect(validateConfig({}, 'empty').mcp).toEqual({ servers: {} });
+    expect(validateConfig({}, 'empty').mcp).toEqual({
+      servers: {},
+      server: { exposeTools: [], maxSessionsPerToken: 16, maxSessions: 1_000, sessionIdleMs: 1_800_000 },
+    });
   });
 
   it('fills the defaults of a stdio and an http server', () => {
