@@ -1,11 +1,12 @@
 // POST, GET and DELETE /mcp (Streamable HTTP): bearer auth and scope, then the request goes to its session's SDK
 // transport; refusals before that answer in the REST envelope, the transport's own in JSON-RPC's.
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { RouteRegistrar } from '../../capability.js';
 import { mcpBatchRefused, mcpSessionRequired } from '../../errors.js';
 import { grantsMcp, type RequestAuth } from '../../server/index.js';
+import { endReply } from './mcp-replies.js';
 import type { McpSession, McpSessions } from './mcp-sessions.js';
 
 export interface McpRouteDeps {
@@ -29,15 +30,30 @@ export function mcpRoutes({ auth, sessions, log }: McpRouteDeps): RouteRegistrar
     reply.hijack();
     const { raw } = reply;
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) raw.setHeader(name, value);
+    const { calls, replies } = session.open;
+    // A client that hangs up before its answer cancels the call, as on /rpc (the SDK only cancels on notifications/cancelled).
+    const id = isJSONRPCRequest(body) ? body.id : undefined;
+    const hangUp = new AbortController();
+    const closed = new Promise<void>((resolve) =>
+      raw.once('close', () => {
+        if (!raw.writableFinished) hangUp.abort();
+        resolve();
+      }),
+    );
+    // Only a request's reply can be left unanswered by the SDK; GET streams and DELETE it always ends itself.
+    if (id !== undefined) {
+      replies.add(raw);
+      calls.set(id, { hangUp: hangUp.signal, drop: () => endReply(raw, 204) });
+    }
     try {
-      await session.transport.handleRequest(request.raw, raw, body);
+      // The SDK's promise never settles for a request it leaves unanswered; the reply closing ends the wait.
+      await Promise.race([session.transport.handleRequest(request.raw, raw, body), closed]);
     } catch (error) {
       log.error({ err: error, traceId: request.id }, 'MCP request failed');
-      if (!raw.headersSent)
-        raw
-          .writeHead(500, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ error: { code: 'internal', message: 'Internal error' } }));
-      else raw.end();
+      endReply(raw, 500, { code: 'internal', message: 'Internal error' });
+    } finally {
+      replies.delete(raw);
+      if (id !== undefined && calls.get(id)?.hangUp === hangUp.signal) calls.delete(id);
     }
   }
 

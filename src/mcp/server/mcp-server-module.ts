@@ -44,9 +44,15 @@ export function createMcpServerModule(deps: McpServerModuleDeps): McpServerModul
     newServer(session) {
       const server = new Server(serverInfo, { capabilities: { tools: { listChanged: true } } });
       server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.list() }));
-      server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-        tools.call(request.params.name, request.params.arguments, session.caller, extra.signal),
-      );
+      server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+        const inFlight = session.open.calls.get(extra.requestId);
+        if (inFlight === undefined)
+          return tools.call(request.params.name, request.params.arguments, session.caller, extra.signal);
+        // Cancelled (notifications/cancelled) or its session closed: the SDK sends no answer, so its request is ended.
+        extra.signal.addEventListener('abort', () => inFlight.drop(), { once: true });
+        const signal = AbortSignal.any([extra.signal, inFlight.hangUp]);
+        return tools.call(request.params.name, request.params.arguments, session.caller, signal);
+      });
       return server;
     },
   });

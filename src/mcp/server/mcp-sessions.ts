@@ -6,6 +6,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Logger } from 'pino';
 import { mcpSessionNotFound, mcpSessionsFull } from '../../errors.js';
 import type { Caller } from '../../server/types.js';
+import { endAllReplies, openReplies, type OpenReplies } from './mcp-replies.js';
 
 export interface McpSessionLimits {
   maxSessions: number;
@@ -17,6 +18,8 @@ export interface McpSession {
   readonly transport: StreamableHTTPServerTransport;
   /** The token behind the latest request of the session: tool calls act for it (its scopes as they are now). */
   caller: Caller;
+  /** The HTTP requests the transport holds open, ended by the gateway when the SDK would leave them hanging. */
+  readonly open: OpenReplies;
 }
 
 export interface McpSessionsDeps {
@@ -108,14 +111,17 @@ export function createMcpSessions({ limits, newServer, now, log }: McpSessionsDe
           byToken.set(entry.clientId, mine);
         },
       });
-      const session: McpSession = { transport, caller };
+      const session: McpSession = { transport, caller, open: openReplies() };
       const entry: Entry = Object.assign(session, {
         id: '',
         clientId: caller.clientId,
         server: newServer(session),
         lastUsedAt: now(),
       });
-      transport.onclose = () => forget(entry);
+      transport.onclose = () => {
+        forget(entry);
+        endAllReplies(session.open);
+      };
       transport.onerror = (error) => log.debug({ err: error }, 'MCP request refused by the transport');
       await entry.server.connect(transport);
       return entry;
