@@ -259,6 +259,7 @@ export function createModules(core: ModuleCore): AppModules {
       tools,
       turns,
       audit: observability.audit,
+      secretRetired: tokens.onSecretRetired,
       version,
       now,
       log: child('mcp-server'),

@@ -118,4 +118,32 @@ describe('/mcp authentication and scope', () => {
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ error: { code: 'invalid_request' } });
   });
+
+  it("ends a revoked token's MCP sessions: its open stream closes at once", async () => {
+    const created = await callRpc(harness.url, harness.tokens.admin, 'tokens.create', {
+      id: 'mcp-temp',
+      scopes: ['mcp-client'],
+    });
+    const { secret } = created.result as { secret: string };
+    const { sessionId } = await postMcp(harness.url, { token: secret });
+    const stream = await fetch(`${harness.url}/mcp`, {
+      headers: {
+        authorization: `Bearer ${secret}`,
+        accept: 'text/event-stream',
+        'mcp-session-id': sessionId ?? '',
+        'mcp-protocol-version': '2025-11-25',
+      },
+    });
+    expect(stream.status).toBe(200);
+    const reader = stream.body?.getReader();
+    const ended = (async () => {
+      for (;;) {
+        const chunk = await reader?.read();
+        if (chunk === undefined || chunk.done) return 'ended';
+      }
+    })().catch(() => 'cut');
+    const revoked = await callRpc(harness.url, harness.tokens.admin, 'tokens.revoke', { id: 'mcp-temp' });
+    expect(revoked.error).toBeUndefined();
+    expect(await ended).toBe('ended');
+  });
 });

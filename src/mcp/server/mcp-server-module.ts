@@ -19,6 +19,8 @@ export interface McpServerModuleDeps {
   tools: Pick<ToolRegistry, 'has' | 'specs' | 'execute'>;
   turns: TurnRunner;
   audit: { record(input: AuditInput): void };
+  /** TokenService.onSecretRetired: a revoked or rotated token's sessions end, as its WebSockets do. */
+  secretRetired: (listener: (clientId: string) => void) => () => void;
   version: string;
   now: () => number;
   log: Logger;
@@ -59,6 +61,7 @@ export function createMcpServerModule(deps: McpServerModuleDeps): McpServerModul
 
   let sweep: NodeJS.Timeout | undefined;
   let stopFollowing: (() => void) | undefined;
+  let stopRetiring: (() => void) | undefined;
 
   return {
     name: 'mcp-server',
@@ -69,11 +72,13 @@ export function createMcpServerModule(deps: McpServerModuleDeps): McpServerModul
       stopFollowing = config.onChange(() => {
         if (tools.refresh()) sessions.notifyToolsChanged();
       });
+      stopRetiring = deps.secretRetired((clientId) => void sessions.endToken(clientId));
       sweep = setInterval(() => void sessions.sweep(), SWEEP_INTERVAL_MS);
       sweep.unref();
     },
     async stop() {
       stopFollowing?.();
+      stopRetiring?.();
       clearInterval(sweep);
       await sessions.closeAll();
     },

@@ -40,6 +40,8 @@ export interface McpSessions {
   use(id: string, caller: Caller): Promise<McpSession>;
   /** Tells every live session's client that tools/list changed. */
   notifyToolsChanged(): void;
+  /** Ends every session of a token whose secret stopped working (revoked, rotated): open streams close at once. */
+  endToken(clientId: string): Promise<void>;
   /** Ends the sessions idle for longer than sessionIdleMs. */
   sweep(): Promise<void>;
   closeAll(): Promise<void>;
@@ -152,6 +154,9 @@ export function createMcpSessions({ limits, newServer, now, log }: McpSessionsDe
         entry.server
           .sendToolListChanged()
           .catch((error: unknown) => log.debug({ err: error }, 'list_changed not delivered'));
+    },
+    async endToken(clientId) {
+      await Promise.all([...(byToken.get(clientId) ?? [])].map(end));
     },
     sweep,
     async closeAll() {
