@@ -45,7 +45,6 @@ export interface McpSessions {
   /** Ends the sessions idle for longer than sessionIdleMs. */
   sweep(): Promise<void>;
   closeAll(): Promise<void>;
-  size(): number;
 }
 
 interface Entry extends McpSession {
@@ -99,7 +98,6 @@ export function createMcpSessions({ limits, newServer, now, log }: McpSessionsDe
       await evictOldestOf(caller.clientId, maxSessionsPerToken);
       if (byId.size + opening >= maxSessions) await sweep();
       if (byId.size + opening >= maxSessions) throw mcpSessionsFull(maxSessions, Math.min(sessionIdleMs, 60_000));
-      opening += 1;
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         // One JSON answer per request: no SSE stream to open and close per tool call; notifications use the GET stream.
@@ -125,7 +123,13 @@ export function createMcpSessions({ limits, newServer, now, log }: McpSessionsDe
         endAllReplies(session.open);
       };
       transport.onerror = (error) => log.debug({ err: error }, 'MCP request refused by the transport');
-      await entry.server.connect(transport);
+      opening += 1;
+      try {
+        await entry.server.connect(transport);
+      } catch (error) {
+        opening -= 1;
+        throw error;
+      }
       return entry;
     },
     async settle(session) {
@@ -162,6 +166,5 @@ export function createMcpSessions({ limits, newServer, now, log }: McpSessionsDe
     async closeAll() {
       await Promise.all([...byId.values()].map(end));
     },
-    size: () => byId.size,
   };
 }
