@@ -155,4 +155,12 @@ describe('MCP server tools over /mcp', () => {
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/invalid input for current_time/);
   });
+
+  it('never exposes a tool an approval rule of any agent gates: it would run without the operator', async () => {
+    const gated = mcp.nextListChanged();
+    await admin('config.patch', { agents: { default: { requireApproval: [{ tool: 'current_time' }] } } });
+    await gated;
+    expect((await mcp.client.listTools()).tools.map((tool) => tool.name)).not.toContain('current_time');
+    await expect(mcp.client.callTool({ name: 'current_time', arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
 });

@@ -88,9 +88,18 @@ export function createMcpTools({ agents, tools, turns, audit, exposeTools, now, 
   let fingerprint = '';
   let targets = new Map<string, Target>();
 
+  /** Tools some agent's requireApproval names: run over MCP they would skip the operator, so they are never offered. */
+  function gatedTools(): Set<string> {
+    const gated = new Set<string>();
+    for (const agent of agents.list())
+      for (const rule of agent.config.requireApproval) gated.add(typeof rule === 'string' ? rule : rule.tool);
+    return gated;
+  }
+
   function build(): { list: Tool[]; byName: Map<string, Target> } {
     const list: Tool[] = [];
     const byName = new Map<string, Target>();
+    const gated = gatedTools();
     for (const agent of agents.list()) {
       const name = `${ASK_PREFIX}${agent.id}`;
       if (agent.status !== 'active' || !TOOL_NAME.test(name)) continue;
@@ -106,6 +115,10 @@ export function createMcpTools({ agents, tools, turns, audit, exposeTools, now, 
       });
     }
     for (const toolName of exposeTools()) {
+      if (gated.has(toolName)) {
+        log.warn({ tool: toolName }, 'mcp.server.exposeTools names a tool an approval rule gates; not offered');
+        continue;
+      }
       const spec = tools.has(toolName) && !byName.has(toolName) ? tools.specs([toolName])[0] : undefined;
       if (spec === undefined || spec.inputSchema.type !== 'object') {
         log.warn({ tool: toolName }, 'mcp.server.exposeTools names no gateway tool with an object input; not offered');
