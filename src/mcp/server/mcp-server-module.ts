@@ -9,7 +9,7 @@ import type { AuditInput } from '../../obs/index.js';
 import type { RequestAuth } from '../../server/index.js';
 import type { TurnRunner } from '../../turns/index.js';
 import { mcpRoutes } from './mcp-route.js';
-import { createMcpSessions, type McpSessions } from './mcp-sessions.js';
+import { createMcpSessions } from './mcp-sessions.js';
 import { createMcpTools } from './mcp-tools.js';
 
 export interface McpServerModuleDeps {
@@ -26,14 +26,10 @@ export interface McpServerModuleDeps {
   log: Logger;
 }
 
-export interface McpServerModule extends CapabilityModule {
-  readonly sessions: McpSessions;
-}
-
 /** How often idle sessions are looked for; a session lives at most this much past mcp.server.sessionIdleMs. */
 const SWEEP_INTERVAL_MS = 30_000;
 
-export function createMcpServerModule(deps: McpServerModuleDeps): McpServerModule {
+export function createMcpServerModule(deps: McpServerModuleDeps): CapabilityModule {
   const { config, now, log } = deps;
   const settings = () => config.get().mcp.server;
   const tools = createMcpTools({ ...deps, exposeTools: () => settings().exposeTools });
@@ -65,7 +61,6 @@ export function createMcpServerModule(deps: McpServerModuleDeps): McpServerModul
 
   return {
     name: 'mcp-server',
-    sessions,
     start() {
       tools.refresh();
       // Agents live in the config as exposeTools does: any change that alters the list reaches every live session.
