@@ -105,7 +105,7 @@ describe('/mcp authentication and scope', () => {
     await mcp.close();
   });
 
-  it('refuses a request without a session id unless it is initialize, and refuses JSON-RPC batches', async () => {
+  it('refuses a request without a session id unless it is initialize, JSON-RPC batches, bad JSON and huge bodies', async () => {
     const token = harness.tokens.mcpClient;
     const list = { jsonrpc: '2.0', id: 3, method: 'tools/list' };
     const withoutSession = await postMcp(harness.url, { token, body: list });
@@ -117,6 +117,9 @@ describe('/mcp authentication and scope', () => {
     const malformed = await postMcp(harness.url, { token, body: '{"jsonrpc":' });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ error: { code: 'invalid_request' } });
+    const huge = await postMcp(harness.url, { token, body: { ...list, params: { pad: 'x'.repeat(1_100_000) } } });
+    expect(huge.status).toBe(413);
+    expect(huge.body).toMatchObject({ error: { code: 'payload_too_large' } });
   });
 
   it("ends a revoked token's MCP sessions: its open stream closes at once", async () => {
