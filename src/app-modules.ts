@@ -17,7 +17,7 @@ import type { CapabilityModule } from './capability.js';
 import { changedRestartKeys, type ConfigStore, type GatewayConfig } from './config/index.js';
 import { limitSessionWaiters, type Coordination, type PeerBridge } from './coordination/index.js';
 import type { EventBus } from './events/index.js';
-import { createMcpModule } from './mcp/index.js';
+import { createMcpModule, createMcpServerModule } from './mcp/index.js';
 import { createMediaModule, type MediaModule } from './media/index.js';
 import { createMemoryModule } from './memory/index.js';
 import { createObsModule, recordRunsOrphaned, type ObsModule, type Recorder } from './obs/index.js';
@@ -255,6 +255,18 @@ export function createModules(core: ModuleCore): AppModules {
       log: child('browser'),
     }),
     mcp,
+    createMcpServerModule({
+      auth,
+      config: configStore,
+      agents,
+      tools,
+      turns,
+      audit: observability.audit,
+      secretRetired: tokens.onSecretRetired,
+      version,
+      now,
+      log: child('mcp-server'),
+    }),
   ];
   for (const module of modules) {
     tools.register(module.tools ?? []);

@@ -33,6 +33,18 @@ const serverName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'server names use l
 
 const mcpServerConfigSchema = z.discriminatedUnion('transport', [stdioServerSchema, httpServerSchema]);
 
+/** The gateway as an MCP server at /mcp (src/mcp/server): what it offers MCP clients and how many sessions it keeps. */
+const mcpGatewayServerSchema = z.strictObject({
+  /** Names of the gateway's own tools (e.g. `current_time`) offered beside the `ask_<agentId>` tools; default none. */
+  exposeTools: z.array(z.string().min(1).max(128)).max(1_000).default([]),
+  /** Live MCP sessions one token may hold; opening one more ends that token's least recently used session. */
+  maxSessionsPerToken: z.number().int().min(1).max(10_000).default(16),
+  /** Live MCP sessions in all; past it a new session is refused with 503 until one ends or expires. */
+  maxSessions: z.number().int().min(1).max(100_000).default(1_000),
+  /** A session with no request for this long is ended; its client must initialize again. */
+  sessionIdleMs: durationMs(1).default(30 * 60_000),
+});
+
 /** MCP servers (src/mcp): started on first use and kept; a server that cannot be reached shows `failed` with its error. */
 export const mcpConfigSchema = z.strictObject({
   servers: z.record(serverName, mcpServerConfigSchema).default({}),
@@ -43,6 +55,7 @@ export const mcpConfigSchema = z.strictObject({
     .min(1_024)
     .max(64 * 1_048_576)
     .default(1_048_576),
+  server: mcpGatewayServerSchema.prefault({}),
 });
 
 export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>;

@@ -1,5 +1,5 @@
-// MCP servers as agent tools: connections to the servers under mcp.servers, their tools, calls and states, the `mcp:`
-// tool source of agents' turns and the mcp.* admin methods.
+// MCP both ways: connections to the servers under mcp.servers (their tools, calls and states, the `mcp:` tool source
+// of agents' turns, the mcp.* admin methods), and the gateway's own MCP server at /mcp (src/mcp/server).
 export {
   createMcpServers,
   type McpServers,
@@ -10,3 +10,4 @@ export {
 export { createMcpToolSource, mcpToolName } from './mcp-tool-source.js';
 export { createMcpModule, mcpUnavailableCode, type McpModule, type McpModuleDeps } from './module.js';
 export { mcpMethods } from './methods.js';
+export { createMcpServerModule } from './server/mcp-server-module.js';

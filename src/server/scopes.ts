@@ -26,3 +26,8 @@ export function grantsRest(caller: Caller): boolean {
 export function grantsOpenAi(caller: Caller): boolean {
   return hasAllScopes(caller) || caller.scopes.includes('rpc') || caller.scopes.includes('api');
 }
+
+/** POST /mcp (DESIGN §3 "MCP"): tokens with mcp-client, rpc or `*`; mcp-client reaches nothing else. */
+export function grantsMcp(caller: Caller): boolean {
+  return hasAllScopes(caller) || caller.scopes.includes('mcp-client') || caller.scopes.includes('rpc');
+}

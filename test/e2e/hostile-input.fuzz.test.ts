@@ -567,6 +567,95 @@ describe('fuzz: hostile input at every surface', () => {
     expect(failures, `seed ${SEED}`).toEqual([]);
   });
 
+  /** The JSON-RPC messages an MCP client sends, for mutation to reach past the transport's own checks. */
+  const MCP_TEMPLATES = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+    },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ask_default', arguments: { message: 'hi' } } },
+    { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'current_time', arguments: {} } },
+    { jsonrpc: '2.0', id: 5, method: 'ping' },
+  ];
+  /** A notification the transport answers 202; picked as often as all the requests together. */
+  const MCP_NOTIFICATION = { jsonrpc: '2.0', method: 'notifications/initialized' };
+
+  it('/mcp answers JSON-RPC, or the REST envelope before its transport, and never 5xx', async () => {
+    const { mcpClient, rpc } = gateway.tokens;
+    const openSession = async (bearer: string) => {
+      const response = await fetch(`${gateway.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${bearer}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(MCP_TEMPLATES[0]),
+      });
+      await response.text();
+      return response.headers.get('mcp-session-id') ?? 'none';
+    };
+    const owners = [mcpClient, rpc];
+    const sessionIds = await Promise.all(owners.map(openSession));
+    await runPool(600, async () => {
+      const method = random.pick(['POST', 'POST', 'POST', 'POST', 'GET', 'DELETE', 'PUT'] as const);
+      const live = random.int(sessionIds.length);
+      // Half the requests come from the session's own token, so many reach the SDK transport and the tools.
+      const bearer = random.chance(0.5) ? owners[live] : token();
+      const sessionId = random.chance(0.6)
+        ? sessionIds[live]
+        : random.pick([undefined, 'nope', '', 'x'.repeat(5_000), '..%2F']);
+      const template = random.chance(0.4) ? MCP_NOTIFICATION : random.pick(MCP_TEMPLATES);
+      const body =
+        method === 'GET' || method === 'DELETE'
+          ? undefined
+          : random.chance(0.1)
+            ? JSON.stringify([template, template])
+            : random.chance(0.75)
+              ? hostileJsonText(random, random.chance(0.6) ? template : mutate(random, template))
+              : garbageBody(random);
+      const accept = random.chance(0.8)
+        ? 'application/json, text/event-stream'
+        : random.pick(['text/event-stream', 'application/json', undefined]);
+      const response = await fetch(`${gateway.url}/mcp`, {
+        method,
+        headers: {
+          'content-type': random.chance(0.9) ? 'application/json' : 'text/plain',
+          'mcp-protocol-version': random.pick(['2025-11-25', '2025-11-25', '2025-06-18', '1999-01-01']),
+          ...(accept === undefined ? {} : { accept }),
+          ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
+          ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
+        },
+        ...(body === undefined ? {} : { body }),
+        signal: AbortSignal.timeout(15_000),
+      });
+      seen.add(`mcp ${response.status}`);
+      // A DELETE that ended a live session: its owner opens another, so the run keeps reaching past the session check.
+      if (method === 'DELETE' && response.status === 200 && sessionId === sessionIds[live])
+        sessionIds[live] = await openSession(owners[live] ?? mcpClient);
+      check(response.status < 500, `${method} /mcp status`, { status: response.status });
+      if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+        // The session's server-to-client stream opened; hang up.
+        await response.body?.cancel();
+        return;
+      }
+      const text = await response.text();
+      const parsed = parseJson(text);
+      if (response.status >= 400)
+        check(isRestError(parsed) || isRpcResponse(parsed), `${method} /mcp envelope`, {
+          status: response.status,
+          text,
+        });
+      else if (method === 'POST' && response.status === 200)
+        check(isRpcResponse(parsed), `${method} /mcp JSON-RPC`, text);
+    });
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
   it('still serves a normal turn and config read after the run', async () => {
     const headers = { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' };
     const turn = await fetch(`${gateway.url}/rpc`, {
@@ -581,7 +670,7 @@ describe('fuzz: hostile input at every surface', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'config.get', params: { section: 'gateway' } }),
     });
     expect(await config.json()).toMatchObject({ result: expect.any(Object) });
-    expect(healthChecks).toBe(6);
+    expect(healthChecks).toBe(7);
   });
 
   it('reached past validation on every surface, not only one refusal', () => {
@@ -593,6 +682,7 @@ describe('fuzz: hostile input at every surface', () => {
       ...['200', '400', '401', '403', '404', '413'].map((status) => `rest ${status}`),
       ...['200', '400', '401', '403', '404'].map((status) => `v1 ${status}`),
       ...['202', '400', '401', '409'].map((status) => `webhook ${status}`),
+      ...['200', '202', '400', '401', '403', '404', '413'].map((status) => `mcp ${status}`),
     ];
     expect(expected.filter((outcome) => !seen.has(outcome))).toEqual([]);
     expect(llm.requests.length).toBeGreaterThan(0);

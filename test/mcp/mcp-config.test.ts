@@ -14,7 +14,11 @@ function problemsOf(document: unknown): string[] {
 
 describe('mcp.servers config', () => {
   it('has no servers by default', () => {
-    expect(validateConfig({}, 'empty').mcp).toEqual({ servers: {}, maxResultBytes: 1_048_576 });
+    expect(validateConfig({}, 'empty').mcp).toEqual({
+      servers: {},
+      maxResultBytes: 1_048_576,
+      server: { exposeTools: [], maxSessionsPerToken: 16, maxSessions: 1_000, sessionIdleMs: 1_800_000 },
+    });
   });
 
   it('fills the defaults of a stdio and an http server', () => {

@@ -2,7 +2,7 @@
 import type { Caller } from '../../src/server/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/config/index.js';
-import { grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes } from '../../src/server/index.js';
+import { grantsMcp, grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes } from '../../src/server/index.js';
 
 const caller = (...scopes: Scope[]): Caller => ({ clientId: 'c', scopes });
 
@@ -50,5 +50,12 @@ describe('scope rules', () => {
     expect(grantsOpenAi(mcp)).toBe(false);
     expect(grantsMethodScope(mcp, 'rpc', 'ws')).toBe(false);
     expect(grantsMethodScope(mcp, 'rpc', 'http')).toBe(false);
+  });
+
+  it('grants /mcp to mcp-client, rpc, * and empty scopes, and refuses api, admin and ws tokens', () => {
+    for (const who of [caller('mcp-client'), caller('rpc'), caller('*'), caller(), caller('api', 'mcp-client')])
+      expect(grantsMcp(who), who.scopes.join()).toBe(true);
+    for (const who of [caller('api'), caller('admin'), caller('ws'), caller('api', 'admin', 'ws')])
+      expect(grantsMcp(who), who.scopes.join()).toBe(false);
   });
 });
