@@ -35,13 +35,21 @@ export function isTimeout(error: unknown): boolean {
 }
 
 /**
+ * A reply that arrived but is malformed: a body that is not JSON (SyntaxError), or JSON that is not the result the
+ * SDK expects (a zod error, whose class name differs between zod versions, so it is known by its `issues`).
+ */
+function isMalformedReply(error: unknown): boolean {
+  return error instanceof SyntaxError || (error instanceof Error && 'issues' in error && Array.isArray(error.issues));
+}
+
+/**
  * Whether a request failed because the server cannot be reached any more: the connection closed, or the transport
- * itself threw (an HTTP server that refuses connections). A server's own JSON-RPC error (McpError) or a reply the
- * SDK could not parse (ZodError) is not.
+ * itself threw (an HTTP server that refuses connections). A server's own JSON-RPC error (McpError) or a malformed
+ * reply is not: that call failed, the connection stands.
  */
 export function isConnectionLoss(error: unknown): boolean {
   if (error instanceof McpError) return error.code === Number(ErrorCode.ConnectionClosed);
-  return !(error instanceof Error && error.name === 'ZodError');
+  return !isMalformedReply(error);
 }
 
 /** The transport for `config`; a stdio child's stderr is piped into a capped ring (never inherited). */
