@@ -117,7 +117,8 @@ describe('sqlite memory port', () => {
     createSqliteMemoryPort(reopen());
     const unsketched = db.prepare('SELECT COUNT(*) FROM memory_vectors WHERE sketch IS NULL').pluck();
     expect(unsketched.get()).toBe(5_000);
-    await vi.waitFor(() => expect(unsketched.get()).toBe(0));
+    // vi.waitFor gives up after 1 s by default; 5,000 sketches on a loaded CI machine can take longer than that.
+    await vi.waitFor(() => expect(unsketched.get()).toBe(0), { timeout: 15_000, interval: 50 });
   });
 
   it('keeps ranking an entry whose delete failed and rolled back', async () => {
