@@ -8,3 +8,4 @@ export * from './errors/request-errors.js';
 export * from './errors/availability-errors.js';
 export * from './errors/tool-errors.js';
 export * from './errors/mcp-errors.js';
+export * from './errors/orchestrate-errors.js';

@@ -1,6 +1,6 @@
 // run.kill, lease.revoke, run.list and run.get: the operator's view and controls of run trees (admin scope).
 import { z } from 'zod';
-import { runNotFound } from '../errors.js';
+import { invalidParams, leaseNotFound, runNotFound } from '../errors.js';
 import { defineMethod } from '../rpc/index.js';
 import { RUN_KINDS, RUN_STATUSES, type RunPort, type RunRecord } from '../store/index.js';
 import type { RunControl } from './run-control.js';
@@ -27,7 +27,7 @@ export function controlMethods({
   runs,
   now,
 }: {
-  control: Pick<RunControl, 'kill' | 'revoke'>;
+  control: Pick<RunControl, 'kill' | 'revoke' | 'runOfLease'>;
   runs: Pick<RunPort, 'get' | 'list'>;
   now: () => number;
 }) {
@@ -44,9 +44,15 @@ export function controlMethods({
       name: 'lease.revoke',
       scope: 'admin',
       summary:
-        "Cooperative revoke: every live run of the run's tree stops at its turn's next step boundary and ends revoked. Emits run:revoked.",
-      params: z.strictObject({ runId }),
-      handler: ({ runId: id }, ctx) => control.revoke(id, ctx.caller.clientId),
+        "Cooperative revoke: every live run of the run's tree stops at its turn's next step boundary and ends revoked; an orchestrate run's later tool calls are denied and its pending one rejected. Names the run by runId, or by the leaseId a live orchestrate run holds. Emits run:revoked.",
+      params: z.strictObject({ runId: runId.optional(), leaseId: runId.optional() }),
+      handler: ({ runId: id, leaseId }, ctx) => {
+        if (id !== undefined && leaseId === undefined) return control.revoke(id, ctx.caller.clientId);
+        if (id !== undefined || leaseId === undefined) throw invalidParams('Give exactly one of runId and leaseId');
+        const target = control.runOfLease(leaseId);
+        if (target === undefined) throw leaseNotFound(leaseId);
+        return control.revoke(target, ctx.caller.clientId);
+      },
     }),
     defineMethod({
       name: 'run.list',
