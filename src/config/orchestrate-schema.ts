@@ -14,8 +14,8 @@ export const orchestrateConfigSchema = z
       .min(1_048_576)
       .max(1_073_741_824)
       .default(64 * 1_048_576),
-    /** Bytes of console output a run may write before it fails with `stdout_cap` (64 KiB). */
-    stdoutBytes: positiveInt.max(16 * 1_048_576).default(65_536),
+    /** Bytes of console output a run may write before it fails with `stdout_cap` (64 KiB; at most 4 MiB). */
+    stdoutBytes: positiveInt.max(4 * 1_048_576).default(65_536),
     /** Tool calls one run may make (its lease's maxCalls); calls past it are denied. */
     maxToolCallsPerRun: positiveInt.max(10_000).default(100),
     /** Consecutive denied calls in one run that trip the capability-denial breaker (the run tree aborts). */

@@ -15,7 +15,7 @@ import type { TurnHooks } from '../turns/types.js';
 import { grantCapabilities, type CapabilityLease, type LeaseState } from './lease.js';
 import { emptyTally, recordRun, savingsOf, type AuditDecision, type RunFailureClass } from './run-evidence.js';
 import { createScriptTools, type ScriptTools } from './script-tools.js';
-import type { ScriptRunner } from './script-runner.js';
+import type { ScriptRunOptions, ScriptRunResult } from './sandbox/index.js';
 
 /** Characters a script may have (the tool's input is refused past it). */
 export const MAX_SCRIPT_CHARS = 100_000;
@@ -49,7 +49,8 @@ export interface OrchestrateDeps {
   runControl: Pick<RunControl, 'startRun' | 'tripDenialBreaker' | 'onStop'>;
   recorder: Recorder;
   signals?: HealthSignalRecorder;
-  runScript: ScriptRunner;
+  /** The sandbox's runScript (never rejects). */
+  runScript: (options: ScriptRunOptions) => Promise<ScriptRunResult>;
   now: () => number;
   newId: () => string;
   log: Logger;
@@ -196,7 +197,7 @@ export function createOrchestrateService(deps: OrchestrateDeps): OrchestrateServ
           stdoutBytes: config.stdoutBytes,
           maxToolCalls: config.maxToolCallsPerRun,
         },
-        callTool: (tool, args) => tools.callTool(tool, args),
+        callTool: (tool, args, call) => tools.callTool(tool, args, call.signal),
         signal,
       });
       exitCode = ran.exitCode;

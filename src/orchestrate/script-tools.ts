@@ -24,8 +24,11 @@ export interface ScriptToolsDeps {
 }
 
 export interface ScriptTools {
-  /** The sandbox's callTool: the tool's JSON result, or a rejection the script sees as an Error. */
-  callTool(tool: string, args: unknown): Promise<unknown>;
+  /**
+   * The sandbox's callTool: the tool's JSON result, or a rejection the script sees as an Error. `ended` aborts when
+   * the run ends while the call is pending.
+   */
+  callTool(tool: string, args: unknown, ended: AbortSignal): Promise<unknown>;
   /** Cooperative revoke: later calls are denied and the calls in flight are rejected now. */
   revoke(): void;
   /** Whether a call was attempted without a lease. */
@@ -97,7 +100,7 @@ export function createScriptTools(deps: ScriptToolsDeps): ScriptTools {
     get attemptedWithoutLease() {
       return attemptedWithoutLease;
     },
-    async callTool(tool, args) {
+    async callTool(tool, args, ended) {
       if (lease === undefined) {
         attemptedWithoutLease = true;
         throw denied(tool, 'lease_absent');
@@ -107,7 +110,7 @@ export function createScriptTools(deps: ScriptToolsDeps): ScriptTools {
       const controller = new AbortController();
       inFlight.add(controller);
       try {
-        return await run(tool, args, lease, AbortSignal.any([deps.toolCtx.signal, controller.signal]));
+        return await run(tool, args, lease, AbortSignal.any([deps.toolCtx.signal, controller.signal, ended]));
       } finally {
         inFlight.delete(controller);
       }
