@@ -22,6 +22,7 @@ export interface McpGatewayOptions {
   /** The default agent's tools list. */
   tools: string[];
   requireApproval?: AgentInput['requireApproval'];
+  orchestrate?: HarnessOptions['orchestrate'];
   app?: HarnessOptions['app'];
   log?: HarnessOptions['log'];
 }
@@ -45,6 +46,7 @@ export function startMcpGateway(llm: FakeLlm, options: McpGatewayOptions): Promi
       },
     },
     mcp: options.mcp,
+    ...(options.orchestrate === undefined ? {} : { orchestrate: options.orchestrate }),
     ...(options.app === undefined ? {} : { app: options.app }),
     ...(options.log === undefined ? {} : { log: options.log }),
   });
