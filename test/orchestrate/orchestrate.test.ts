@@ -218,6 +218,41 @@ describe('orchestrate', () => {
     ]);
   });
 
+  it("a turn aborted by its client ends the script's run and its pending call", async () => {
+    const script = 'await tools.files__echo({ text: "secret three" }); return "finished";';
+    llm.script({ toolCalls: [{ name: 'orchestrate', arguments: { script, timeoutMs: 60_000 } }] });
+    const client = new AbortController();
+    const request = fetch(`${harness.url}/rpc`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${harness.tokens.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'agent.execute',
+        params: {
+          message: 'run the script',
+          sessionKey: { tenantId: 'default', userId: 'alice', channelId: 'test', peerId: 'client-abort' },
+        },
+      }),
+      signal: client.signal,
+    }).catch(() => undefined);
+    await expect
+      .poll(
+        async () => (await pendingApprovals()).filter((entry) => entry.sessionKey === sessionKeyOf('client-abort')),
+        {
+          timeout: 15_000,
+          interval: 200,
+        },
+      )
+      .toHaveLength(1);
+    client.abort();
+    await request;
+    await expect
+      .poll(async () => (await runsOf('client-abort')).map((run) => run.status), { timeout: 15_000, interval: 200 })
+      .toEqual(['failed']);
+    expect((await pendingApprovals()).filter((entry) => entry.sessionKey === sessionKeyOf('client-abort'))).toEqual([]);
+  });
+
   it('lease.revoke takes a live lease id, and refuses an unknown one or both ids at once', async () => {
     const unknown = await callRpc(harness.url, harness.tokens.admin, 'lease.revoke', { leaseId: 'no-such-lease' });
     expect(unknown.error).toMatchObject({ data: { kind: 'not_found' } });
