@@ -77,14 +77,14 @@ export function OrchestrateRuns({
                   <td data-label="Decisions">{decisionsText(entry)}</td>
                   <td data-label="Actions">
                     {run.status === 'running' ? (
-                      <>
+                      <div class="actions">
                         <button type="button" class="danger" onClick={() => void stop('run.kill', run.runId)}>
                           Kill
                         </button>
                         <button type="button" onClick={() => void stop('lease.revoke', run.runId)}>
                           Revoke
                         </button>
-                      </>
+                      </div>
                     ) : null}
                   </td>
                 </tr>
