@@ -142,6 +142,25 @@ describe('orchestrate', () => {
     expect(report.likelyRootCause.code).toBe('orchestrate_failed');
   });
 
+  it('gives a run no lease when no capability is granted: its calls are denied (lease_absent)', async () => {
+    const { output } = await orchestrateTurn('no-lease', {
+      script: 'return await tools.current_time({});',
+      capabilities: ['not_an_agent_tool'],
+    });
+    expect(output).toMatchObject({
+      failureClass: 'lease_absent',
+      error: expect.stringContaining('current_time was denied (lease_absent)'),
+      toolCalls: [{ tool: 'current_time', decision: 'deny', count: 1 }],
+    });
+    const [entry] = (await explain('no-lease')).orchestrate ?? [];
+    expect(entry).toMatchObject({
+      outcome: 'failure',
+      failureClass: 'lease_absent',
+      toolCalls: [{ tool: 'current_time', capability: 'current_time', decision: 'deny', count: 1 }],
+    });
+    expect(entry).not.toHaveProperty('leaseId');
+  });
+
   it('reports a failing script as orchestrate_failed', async () => {
     const { output } = await orchestrateTurn('fails', { script: 'throw new Error("boom")' });
     expect(output).toMatchObject({ failureClass: 'nonzero_exit', error: expect.stringContaining('boom') });
