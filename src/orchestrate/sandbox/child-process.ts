@@ -119,15 +119,18 @@ export class ScriptChildProcess {
 
   #read(chunk: string): void {
     if (this.#endReason !== undefined) return;
-    this.#buffer += chunk;
-    let newline = this.#buffer.indexOf('\n');
+    // Only the new chunk is searched: a long line arriving in many chunks costs its length once, not once per chunk.
+    let start = 0;
+    let newline = chunk.indexOf('\n');
     while (newline !== -1) {
-      const line = this.#buffer.slice(0, newline);
-      this.#buffer = this.#buffer.slice(newline + 1);
+      const line = this.#buffer + chunk.slice(start, newline);
+      this.#buffer = '';
       this.#line(line);
       if (this.#endReason !== undefined) return;
-      newline = this.#buffer.indexOf('\n');
+      start = newline + 1;
+      newline = chunk.indexOf('\n', start);
     }
+    this.#buffer += chunk.slice(start);
     if (this.#buffer.length > CHILD_LINE_MAX_CHARS)
       this.#violate(`a message longer than ${CHILD_LINE_MAX_CHARS} characters`);
   }
