@@ -23,6 +23,8 @@ beforeAll(async () => {
     mcp: { servers: { files: stdioFixture({ tools: ['echo'] }) } },
     tools: ['orchestrate', 'current_time', 'mcp:files'],
     requireApproval: [{ tool: 'files__echo', args: { text: 'secret*' } }],
+    // The tests poll run.list and admin.approval.pending while turns wait: more than the default 100 calls a minute.
+    gateway: { rateLimit: { maxRequests: 10_000, windowMs: 60_000 } },
     orchestrate: { maxRunsPerSession: 2, maxRunsInFlightPerAgent: 1 },
   });
 }, 30_000);

@@ -23,6 +23,7 @@ export interface McpGatewayOptions {
   tools: string[];
   requireApproval?: AgentInput['requireApproval'];
   orchestrate?: HarnessOptions['orchestrate'];
+  gateway?: HarnessOptions['gateway'];
   app?: HarnessOptions['app'];
   log?: HarnessOptions['log'];
 }
@@ -47,6 +48,7 @@ export function startMcpGateway(llm: FakeLlm, options: McpGatewayOptions): Promi
     },
     mcp: options.mcp,
     ...(options.orchestrate === undefined ? {} : { orchestrate: options.orchestrate }),
+    ...(options.gateway === undefined ? {} : { gateway: options.gateway }),
     ...(options.app === undefined ? {} : { app: options.app }),
     ...(options.log === undefined ? {} : { log: options.log }),
   });
