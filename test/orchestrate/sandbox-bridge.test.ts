@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAllScriptRuns, prewarmScriptChildren, SCRIPT_EXIT_CODES } from '../../src/orchestrate/sandbox/index.js';
 import { expectChildGone, runRecorded } from '../support/script-sandbox.js';
 
-beforeAll(() => prewarmScriptChildren(4));
+beforeAll(() => prewarmScriptChildren(3));
 afterAll(() => killAllScriptRuns());
 
 describe('orchestrate sandbox bridge', () => {

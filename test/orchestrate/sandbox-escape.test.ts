@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAllScriptRuns, prewarmScriptChildren } from '../../src/orchestrate/sandbox/index.js';
 import { expectChildGone, runRecorded } from '../support/script-sandbox.js';
 
-beforeAll(() => prewarmScriptChildren(4));
+beforeAll(() => prewarmScriptChildren(3));
 afterAll(() => killAllScriptRuns());
 
 /** ECMAScript's own globals as QuickJS defines them, plus the two the sandbox adds: tools and console. */

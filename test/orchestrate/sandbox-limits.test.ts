@@ -9,12 +9,19 @@ import {
 } from '../../src/orchestrate/sandbox/index.js';
 import { expectChildGone, processExists, runRecorded, TEST_LIMITS } from '../support/script-sandbox.js';
 
-beforeAll(() => prewarmScriptChildren(4));
+// One pre-started child, awaited before each deadline test: a run's child then competes with one child starting in
+// the background, not several, and reaches its first statement well within the short deadlines.
+beforeAll(() => prewarmScriptChildren(1));
 afterAll(() => killAllScriptRuns());
 
 describe('orchestrate sandbox limits', () => {
   it('ends an infinite loop as a timeout and kills its child', async () => {
-    const run = await runRecorded(`console.log('before'); for (;;) {}`, {}, { limits: { timeoutMs: 300 } });
+    await prewarmScriptChildren(1);
+    const run = await runRecorded(
+      `console.log('before'); await tools.started(); for (;;) {}`,
+      { started: () => true },
+      { limits: { timeoutMs: 300 } },
+    );
     expect(run).toMatchObject({
       exitCode: SCRIPT_EXIT_CODES.timeout,
       failureClass: 'timeout',
@@ -25,6 +32,7 @@ describe('orchestrate sandbox limits', () => {
   });
 
   it('ends a run waiting on a tool call past the deadline as a timeout and aborts that call', async () => {
+    await prewarmScriptChildren(1);
     let callSignal: AbortSignal | undefined;
     const run = await runScript({
       script: `await tools.slow({}); return 'never';`,
@@ -130,7 +138,7 @@ describe('orchestrate sandbox limits', () => {
   });
 
   it('kills running and pre-started children on killAllScriptRuns', async () => {
-    prewarmScriptChildren(2);
+    await prewarmScriptChildren(2);
     let release: (() => void) | undefined;
     const called = new Promise<void>((resolve) => {
       release = resolve;
@@ -152,6 +160,6 @@ describe('orchestrate sandbox limits', () => {
       error: expect.stringContaining('SIGKILL'),
     });
     expect(processExists(run.pid ?? 0)).toBe(false);
-    prewarmScriptChildren(4);
+    await prewarmScriptChildren(1);
   });
 });

@@ -1,8 +1,10 @@
-// Where the script child's entry file is and how node starts it: tsc's script-child.js beside this module (dist/src),
-// the TypeScript source under the tsx loader (tests and `npm run dev`), or the bundle's orchestrate-script-child.mjs.
-import { existsSync } from 'node:fs';
+// Where the script child's entry file is: tsc's script-child.js beside this module (dist/src), the bundle's
+// orchestrate-script-child.mjs beside cli.bundle.mjs, or, run from the TypeScript sources (tests, `npm run dev`), a
+// bundle of script-child.ts made once per gateway process.
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Node's own heap in the child: QuickJS's memory is a wasm buffer outside it, so the heap holds little more than
@@ -14,24 +16,44 @@ let cached: string[] | undefined;
 
 /** The arguments after the node executable that start a script child. Throws when no entry file can be found. */
 export function childArguments(): string[] {
-  cached ??= locate();
+  cached ??= [`--max-old-space-size=${CHILD_HEAP_MB}`, locateChild(import.meta.url)];
   return cached;
 }
 
-function locate(): string[] {
-  const heap = `--max-old-space-size=${CHILD_HEAP_MB}`;
-  const compiled = fileURLToPath(new URL('./script-child.js', import.meta.url));
-  if (existsSync(compiled)) return [heap, compiled];
-  const source = fileURLToPath(new URL('./script-child.ts', import.meta.url));
-  if (existsSync(source)) {
-    // The child's cwd is `/`, where `--import tsx` would not resolve: hand node the loader's file URL.
-    const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    return [heap, '--import', loader, source];
-  }
+/** The child's entry file for this module at `moduleUrl` (a file URL), as tsc, the bundler or the sources place it. */
+export function locateChild(moduleUrl: string): string {
+  const compiled = fileURLToPath(new URL('./script-child.js', moduleUrl));
+  if (existsSync(compiled)) return compiled;
   // In the CLI bundle this module is cli.bundle.mjs itself, or one of its chunks/ when imported on first use.
   for (const relative of ['./orchestrate-script-child.mjs', '../orchestrate-script-child.mjs']) {
-    const bundled = fileURLToPath(new URL(relative, import.meta.url));
-    if (existsSync(bundled)) return [heap, bundled];
+    const bundled = fileURLToPath(new URL(relative, moduleUrl));
+    if (existsSync(bundled)) return bundled;
   }
+  const source = fileURLToPath(new URL('./script-child.ts', moduleUrl));
+  if (existsSync(source)) return bundleSource(source, moduleUrl);
   throw new Error('the orchestrate script child entry file was not found beside the gateway');
+}
+
+/**
+ * Bundles script-child.ts with esbuild (a dev dependency, present wherever the sources run): a child started under a
+ * TypeScript loader spent ~0.5 s of CPU compiling before each run. The file goes under node_modules/.cache, where
+ * quickjs-emscripten (left out: it reads its .wasm beside itself) resolves, and is removed when the process exits.
+ */
+function bundleSource(source: string, moduleUrl: string): string {
+  const esbuild: typeof import('esbuild') = createRequire(moduleUrl)('esbuild');
+  const cacheDir = fileURLToPath(new URL('../../../node_modules/.cache/agent-gateway/', moduleUrl));
+  mkdirSync(cacheDir, { recursive: true });
+  const outfile = join(cacheDir, `orchestrate-script-child-${process.pid}.mjs`);
+  esbuild.buildSync({
+    entryPoints: [source],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['quickjs-emscripten'],
+    logLevel: 'warning',
+  });
+  process.once('exit', () => rmSync(outfile, { force: true }));
+  return outfile;
 }

@@ -11,12 +11,14 @@ const idle: ScriptChildProcess[] = [];
 
 /**
  * Sets how many idle children to keep (0 turns pre-starting off) and starts them now, e.g. at gateway start when an
- * agent may orchestrate. Without a call, the first run starts its own child and one is kept from then on.
+ * agent may orchestrate. Without a call, the first run starts its own child and one is kept from then on. Resolves
+ * once every idle child is ready or has failed to start (never rejects).
  */
-export function prewarmScriptChildren(count: number): void {
+export async function prewarmScriptChildren(count: number): Promise<void> {
   target = Math.max(0, Math.min(SCRIPT_CHILD_POOL_MAX, Math.floor(count)));
   for (const extra of idle.splice(target)) extra.killNow();
   refill();
+  await Promise.allSettled(idle.map((child) => child.ready));
 }
 
 /** An idle child (possibly still starting) or, when none is left, a new one; then tops the pool up. */

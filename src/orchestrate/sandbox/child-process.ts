@@ -11,6 +11,8 @@ import {
   type ParentMessage,
 } from './protocol.js';
 
+/** How long a killed child's pipes may take to close, so the lines it wrote before dying are still read. */
+const STDIO_DRAIN_MS = 1000;
 /** The tail of the child's stderr kept to explain an exit (node's own errors, never the script's output). */
 const STDERR_TAIL_CHARS = 600;
 
@@ -25,6 +27,7 @@ export function killAllScriptChildren(): void {
 export class ScriptChildProcess {
   readonly #process: ChildProcess;
   readonly #exited: Promise<void>;
+  readonly #closed: Promise<void>;
   /** Resolves once the child said `ready`; rejects when it could not start or ended first. */
   readonly ready: Promise<void>;
   #onReady: (() => void) | undefined;
@@ -55,8 +58,11 @@ export class ScriptChildProcess {
       });
     });
     // 'close' comes after the child's stdout is drained: its last lines (the run's `done`) are read before this.
-    this.#process.once('close', (code, signal) => {
-      this.#end(`the script child exited (${signal ?? `code ${String(code)}`})${this.#stderrTail()}`);
+    this.#closed = new Promise((resolve) => {
+      this.#process.once('close', (code, signal) => {
+        this.#end(`the script child exited (${signal ?? `code ${String(code)}`})${this.#stderrTail()}`);
+        resolve();
+      });
     });
     this.#process.once('error', (error) => {
       // A spawn failure (ENOENT, EACCES) never emits 'exit'.
@@ -110,11 +116,20 @@ export class ScriptChildProcess {
     if (this.#alive) this.#process.kill('SIGKILL');
   }
 
-  /** SIGKILLs the child and resolves once it has exited (at once when it never started). */
+  /**
+   * SIGKILLs the child and resolves once it has exited (at once when it never started) and what it wrote before has
+   * been read, or STDIO_DRAIN_MS have passed.
+   */
   async kill(): Promise<void> {
     if (this.#process.pid === undefined) return;
     this.killNow();
     await this.#exited;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([this.#closed, new Promise((resolve) => (timer = setTimeout(resolve, STDIO_DRAIN_MS)))]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   #read(chunk: string): void {

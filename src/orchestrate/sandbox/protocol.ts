@@ -63,7 +63,6 @@ export const parentMessageSchema = z.union([
 ]);
 export type ParentMessage = z.infer<typeof parentMessageSchema>;
 export type RunMessage = Extract<ParentMessage, { type: 'run' }>;
-export type ToolResultMessage = Extract<ParentMessage, { type: 'tool_result' }>;
 
 /** How the child ended the script, when it did (the gateway kills it in every other case). */
 export const childEndingSchema = z.enum(['returned', 'threw', 'timeout', 'stdout_cap']);

@@ -15,6 +15,12 @@ import type { ScriptFailureClass, ScriptRunOptions, ScriptRunResult } from './ty
 
 /** How long a child may take to start node and load QuickJS before the run is a spawn_fail. */
 const CHILD_START_TIMEOUT_MS = 15_000;
+/**
+ * How long after the deadline the gateway kills a child that has not ended the script itself. The child's own
+ * interrupt ends a busy script at the deadline and then writes out the stdout lines the busy loop held back; killing it
+ * at the very deadline would lose them.
+ */
+const TIMEOUT_KILL_GRACE_MS = 200;
 
 interface Ending {
   exitCode: number;
@@ -127,14 +133,14 @@ class ScriptRun {
     this.#running = true;
     const { script, limits } = this.#options;
     this.#child.send({ type: 'run', script, limits });
-    // The child stops itself at the same deadline; this kill covers a child that does not.
+    // The child stops itself at the same deadline; this kill covers a child that does not (or is waiting on a tool).
     this.#timer = setTimeout(() => {
       void this.#end({
         exitCode: SCRIPT_EXIT_CODES.timeout,
         failureClass: 'timeout',
         error: `the script ran longer than ${limits.timeoutMs} ms`,
       });
-    }, limits.timeoutMs);
+    }, limits.timeoutMs + TIMEOUT_KILL_GRACE_MS);
     this.#timer.unref();
   }
 
@@ -144,7 +150,11 @@ class ScriptRun {
   };
 
   #onMessage(message: ChildMessage): void {
-    if (this.#ended) return;
+    // Once ended, only stdout still counts: the lines a killed child wrote before its end are read while it dies.
+    if (this.#ended) {
+      if (message.type === 'stdout' && this.#resolve !== undefined) this.#appendStdout(message.text);
+      return;
+    }
     if (!this.#running) {
       void this.#end({
         exitCode: SCRIPT_EXIT_CODES.childFailed,
@@ -157,19 +167,24 @@ class ScriptRun {
   }
 
   #onStdout(text: string): void {
+    if (!this.#appendStdout(text)) this.#endStdoutCap();
+  }
+
+  /** Appends what fits under the cap; false when `text` did not fit whole. */
+  #appendStdout(text: string): boolean {
     const cap = this.#options.limits.stdoutBytes;
     const bytes = Buffer.byteLength(text);
     if (this.#stdoutBytes + bytes <= cap) {
       this.#stdout += text;
       this.#stdoutBytes += bytes;
-      return;
+      return true;
     }
     // The child keeps to the cap itself; a child that does not is cut here, on a character boundary.
     const head = new Uint8Array(cap - this.#stdoutBytes);
     const { read } = new TextEncoder().encodeInto(text, head);
     this.#stdout += text.slice(0, read);
     this.#stdoutBytes = cap;
-    this.#endStdoutCap();
+    return false;
   }
 
   #endStdoutCap(): void {
@@ -271,7 +286,9 @@ class ScriptRun {
     this.#callsAbort.abort(new Error('the script run ended'));
     // One run per child: whatever the ending, the child dies before the result is returned.
     await this.#child.kill();
-    this.#resolve?.({
+    const resolve = this.#resolve;
+    this.#resolve = undefined;
+    resolve?.({
       ...ending,
       stdout: this.#stdout,
       durationMs: this.#elapsed(),

@@ -3,35 +3,35 @@
 import { createInterface } from 'node:readline';
 import { newQuickJSWASMModuleFromVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 import { boundText, parentMessageSchema, type ChildMessage, type RunMessage } from './protocol.js';
-import { runInEngine, warmUpEngine, type ToolAnswer } from './script-engine.js';
+import { prepareEngine, type ToolAnswer } from './script-engine.js';
 
-function send(message: ChildMessage): void {
-  // Writes to a pipe are synchronous on Linux: a line is out before the next statement (and before process.exit).
-  process.stdout.write(`${JSON.stringify(message)}\n`);
+/** Writes one protocol line; `then` runs once it is out (node queues what a full pipe does not take at once). */
+function send(message: ChildMessage, then?: () => void): void {
+  process.stdout.write(`${JSON.stringify(message)}\n`, then);
 }
-
-const module = await newQuickJSWASMModuleFromVariant(RELEASE_SYNC);
-warmUpEngine(module);
 
 const pending = new Map<number, (answer: ToolAnswer) => void>();
 let nextCallId = 0;
 let started = false;
 
+const engine = prepareEngine(await newQuickJSWASMModuleFromVariant(RELEASE_SYNC), {
+  callTool(tool, args) {
+    const id = nextCallId++;
+    return new Promise((resolve) => {
+      pending.set(id, resolve);
+      send({ type: 'tool_call', id, tool, args });
+    });
+  },
+  writeStdout(text) {
+    send({ type: 'stdout', text });
+  },
+});
+// zod compiles a schema's checks at its first parse: done here, while idle, rather than on the run's message.
+parentMessageSchema.safeParse({ type: 'tool_result', id: 0, ok: true, json: 'null' });
+
 async function run(message: RunMessage): Promise<void> {
-  const outcome = await runInEngine(module, message, {
-    callTool(tool, args) {
-      const id = nextCallId++;
-      return new Promise((resolve) => {
-        pending.set(id, resolve);
-        send({ type: 'tool_call', id, tool, args });
-      });
-    },
-    writeStdout(text) {
-      send({ type: 'stdout', text });
-    },
-  });
-  send({ type: 'done', ...outcome });
-  process.exit(0);
+  const outcome = await engine.run(message);
+  send({ type: 'done', ...outcome }, () => process.exit(0));
 }
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -48,8 +48,9 @@ lines.on('line', (line) => {
     if (started) process.exit(2);
     started = true;
     run(message.data).catch((error: unknown) => {
-      send({ type: 'done', ending: 'threw', error: boundText(`the sandbox failed: ${String(error)}`) });
-      process.exit(1);
+      send({ type: 'done', ending: 'threw', error: boundText(`the sandbox failed: ${String(error)}`) }, () =>
+        process.exit(1),
+      );
     });
   } else {
     const { id } = message.data;

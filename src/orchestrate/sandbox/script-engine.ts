@@ -32,8 +32,13 @@ export interface EngineOutcome {
   error?: string;
 }
 
+export interface PreparedEngine {
+  /** Runs the one script this engine was prepared for; the limits and the deadline start here. */
+  run(message: RunMessage): Promise<EngineOutcome>;
+}
+
 /** Evaluates a trivial script in a throwaway runtime, so the wasm code a run needs is compiled before a run arrives. */
-export function warmUpEngine(module: QuickJSWASMModule): void {
+function warmUp(module: QuickJSWASMModule): void {
   const runtime = module.newRuntime();
   const context = runtime.newContext();
   const result = context.evalCode(`(${SCRIPT_PRELUDE}); (async () => [1].map((x) => x + 1))()`);
@@ -42,32 +47,21 @@ export function warmUpEngine(module: QuickJSWASMModule): void {
   runtime.executePendingJobs();
 }
 
-export async function runInEngine(module: QuickJSWASMModule, run: RunMessage, io: EngineIo): Promise<EngineOutcome> {
-  const { limits } = run;
-  const deadline = Date.now() + limits.timeoutMs;
-  const parentPid = process.ppid;
-  let stop: 'timeout' | 'stdout_cap' | undefined;
-  let nextParentCheck = 0;
+/**
+ * Creates the runtime and context a script will run in, with `tools` and `console` installed, before the script
+ * arrives: a pre-started child does this while idle, so a run starts with evaluating the script. Throws when the
+ * prelude cannot be installed.
+ */
+export function prepareEngine(module: QuickJSWASMModule, io: EngineIo): PreparedEngine {
+  warmUp(module);
   const runtime = module.newRuntime();
-  runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(SCRIPT_STACK_BYTES);
-  runtime.setInterruptHandler(() => {
-    if (stop !== undefined) return true;
-    const now = Date.now();
-    if (now > deadline) {
-      stop = 'timeout';
-      return true;
-    }
-    // A script in a tight loop keeps this process off its event loop, where it would notice a closed stdin.
-    if (now >= nextParentCheck) {
-      nextParentCheck = now + PARENT_CHECK_INTERVAL_MS;
-      if (process.ppid !== parentPid) process.exit(1);
-    }
-    return false;
-  });
-  // The runtime is never disposed: the child exits after this one run, and disposing with handles a script still holds
-  // would trip QuickJS's leak assertion.
+  // The runtime is never disposed: the child exits after its one run, and disposing with handles a script still
+  // holds would trip QuickJS's leak assertion.
   const context = runtime.newContext();
+  // Set by run(); no script exists to call the host functions before then.
+  let limits: RunMessage['limits'] = { timeoutMs: 0, memoryBytes: 0, stdoutBytes: 0, maxToolCalls: 0 };
+  let stop: 'timeout' | 'stdout_cap' | undefined;
   let stdoutBytes = 0;
   let callsStarted = 0;
   let inFlight = 0;
@@ -130,9 +124,7 @@ export async function runInEngine(module: QuickJSWASMModule, run: RunMessage, io
     return deferred.handle;
   });
 
-  const helpers = setUp(context, hostCall, hostLog);
-  if (helpers === undefined) return { ending: 'threw', error: 'the sandbox could not set up the script context' };
-  const [serialize, describe] = helpers;
+  const [serialize, describe] = setUp(context, hostCall, hostLog);
   const describeError = (error: QuickJSHandle): string => {
     // The script has ended: its error may be "out of memory", and describing it needs a little memory.
     runtime.setMemoryLimit(-1);
@@ -141,43 +133,74 @@ export async function runInEngine(module: QuickJSWASMModule, run: RunMessage, io
     return boundText(context.getString(described.value));
   };
 
-  const evaluated = context.evalCode(`(async () => {\n${run.script}\n})()`, 'script.js');
-  if (evaluated.error !== undefined) {
-    return stop !== undefined ? { ending: stop } : { ending: 'threw', error: describeError(evaluated.error) };
-  }
-  const promise = evaluated.value;
-  for (;;) {
-    const jobs = runtime.executePendingJobs();
-    if (stop !== undefined) return { ending: stop };
-    if (jobs.error !== undefined) return { ending: 'threw', error: describeError(jobs.error) };
-    const state = context.getPromiseState(promise);
-    if (state.type === 'rejected') return { ending: 'threw', error: describeError(state.error) };
-    if (state.type === 'fulfilled') {
-      const outcome = settle(context, serialize, state.value, describeError);
-      return stop !== undefined ? { ending: stop } : outcome;
-    }
-    if (inFlight === 0) {
-      return {
-        ending: 'threw',
-        error: "the script's promise never settled: it awaits something that is not a tool call",
-      };
-    }
-    await new Promise<void>((resolve) => {
-      wake = resolve;
+  async function run(message: RunMessage): Promise<EngineOutcome> {
+    limits = message.limits;
+    const deadline = Date.now() + limits.timeoutMs;
+    const parentPid = process.ppid;
+    let nextParentCheck = 0;
+    runtime.setMemoryLimit(limits.memoryBytes);
+    runtime.setInterruptHandler(() => {
+      if (stop !== undefined) return true;
+      const now = Date.now();
+      if (now > deadline) {
+        stop = 'timeout';
+        return true;
+      }
+      // A script in a tight loop keeps this process off its event loop, where it would notice a closed stdin.
+      if (now >= nextParentCheck) {
+        nextParentCheck = now + PARENT_CHECK_INTERVAL_MS;
+        if (process.ppid !== parentPid) process.exit(1);
+      }
+      return false;
     });
+
+    const evaluated = context.evalCode(`(async () => {\n${message.script}\n})()`, 'script.js');
+    if (evaluated.error !== undefined) {
+      return stop !== undefined ? { ending: stop } : { ending: 'threw', error: describeError(evaluated.error) };
+    }
+    const promise = evaluated.value;
+    for (;;) {
+      const jobs = runtime.executePendingJobs();
+      if (stop !== undefined) return { ending: stop };
+      if (jobs.error !== undefined) return { ending: 'threw', error: describeError(jobs.error) };
+      const state = context.getPromiseState(promise);
+      if (state.type === 'rejected') return { ending: 'threw', error: describeError(state.error) };
+      if (state.type === 'fulfilled') {
+        const outcome = settle(context, serialize, state.value, describeError);
+        return stop !== undefined ? { ending: stop } : outcome;
+      }
+      if (inFlight === 0) {
+        return {
+          ending: 'threw',
+          error: "the script's promise never settled: it awaits something that is not a tool call",
+        };
+      }
+      // Waiting on the gateway runs no script code, so no interrupt comes: the deadline needs a timer of its own.
+      let deadlineTimer: NodeJS.Timeout | undefined;
+      try {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          deadlineTimer = setTimeout(() => {
+            stop = 'timeout';
+            resolve();
+          }, deadline - Date.now());
+        });
+      } finally {
+        clearTimeout(deadlineTimer);
+      }
+    }
   }
+  return { run };
 }
 
 function setUp(
   context: QuickJSContext,
   hostCall: QuickJSHandle,
   hostLog: QuickJSHandle,
-): [QuickJSHandle, QuickJSHandle] | undefined {
-  const prelude = context.evalCode(SCRIPT_PRELUDE, 'prelude.js');
-  if (prelude.error !== undefined) return undefined;
-  const installed = context.callFunction(prelude.value, context.undefined, hostCall, hostLog);
-  if (installed.error !== undefined) return undefined;
-  return [context.getProp(installed.value, 0), context.getProp(installed.value, 1)];
+): [QuickJSHandle, QuickJSHandle] {
+  const prelude = context.unwrapResult(context.evalCode(SCRIPT_PRELUDE, 'prelude.js'));
+  const installed = context.unwrapResult(context.callFunction(prelude, context.undefined, hostCall, hostLog));
+  return [context.getProp(installed, 0), context.getProp(installed, 1)];
 }
 
 function settle(
