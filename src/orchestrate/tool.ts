@@ -1,6 +1,7 @@
 // The orchestrate agent tool: the model writes a script that calls the agent's other tools in one go.
 import { z } from 'zod';
 import { defineTool } from '../agents/index.js';
+import { SCRIPT_TOOL_NAME_MAX_CHARS } from './sandbox/index.js';
 import { MAX_CAPABILITIES, MAX_SCRIPT_CHARS, type OrchestrateService } from './orchestrate-service.js';
 
 /** The longest timeoutMs the input accepts; the run is cut to orchestrate.maxTimeoutMs anyway. */
@@ -8,7 +9,7 @@ const MAX_INPUT_TIMEOUT_MS = 3_600_000;
 
 export const orchestrateInput = z.strictObject({
   script: z.string().min(1).max(MAX_SCRIPT_CHARS),
-  capabilities: z.array(z.string().min(1).max(256)).max(MAX_CAPABILITIES).optional(),
+  capabilities: z.array(z.string().min(1).max(SCRIPT_TOOL_NAME_MAX_CHARS)).max(MAX_CAPABILITIES).optional(),
   timeoutMs: z.number().int().min(1).max(MAX_INPUT_TIMEOUT_MS).optional(),
 });
 

@@ -59,6 +59,10 @@ function scriptChildren(): string[] {
 }
 
 describe('orchestrate bounds', () => {
+  it('pre-starts a script child at gateway start when an agent may orchestrate', async () => {
+    await expect.poll(scriptChildren, { timeout: 10_000 }).toHaveLength(1);
+  });
+
   it('refuses more capabilities than the cap as invalid input, and starts no run', async () => {
     const capabilities = Array.from({ length: 65 }, (_, index) => `t${index}`);
     llm.script(
