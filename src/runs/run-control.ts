@@ -51,6 +51,8 @@ export interface RunControl {
   close(): void;
   /** The live run holding `leaseId`, if any. */
   runOfLease(leaseId: string): string | undefined;
+  /** The lease a live run holds, if any. */
+  leaseOf(runId: string): string | undefined;
   /** Told of each tree run.kill or lease.revoke stops, before the call answers; returns the unsubscribe. */
   onStop(listener: (rootRunId: string, reason: 'killed' | 'revoked') => void): () => void;
 }
@@ -286,6 +288,8 @@ export function createRunControl(deps: RunControlDeps): RunControl {
       for (const run of live.values()) if (run.leaseId === leaseId) return run.record.runId;
       return undefined;
     },
+
+    leaseOf: (runId) => live.get(runId)?.leaseId,
 
     onStop(listener) {
       stopListeners.add(listener);

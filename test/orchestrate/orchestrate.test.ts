@@ -225,6 +225,22 @@ describe('orchestrate', () => {
     expect((await pendingApprovals()).filter((entry) => entry.sessionKey === sessionKeyOf('revoke'))).toEqual([]);
   });
 
+  it("lease.revoke by the live run's leaseId (from run.get) revokes it", async () => {
+    const script =
+      'try { await tools.files__echo({ text: "secret four" }); return "ran"; } catch (error) { return error.message; }';
+    const { turn, runId } = await turnWaitingOnApproval('revoke-lease', script);
+    const { leaseId } = (await adminCall(harness, 'run.get', { runId })) as { leaseId?: string };
+    expect(leaseId).toEqual(expect.any(String));
+    expect(await adminCall(harness, 'lease.revoke', { leaseId })).toEqual({ runId, status: 'revoked' });
+    await turn;
+    const output = JSON.parse(toolResultsOf(llm).at(-1) ?? 'null') as { result: string };
+    expect(output.result).toMatch(/files__echo was denied \(revoked\)/);
+    const ended = (await adminCall(harness, 'run.get', { runId })) as { status: string; leaseId?: string };
+    expect(ended).toMatchObject({ status: 'revoked' });
+    expect(ended).not.toHaveProperty('leaseId');
+    expect((await explain('revoke-lease')).orchestrate?.[0]?.leaseId).toBe(leaseId);
+  });
+
   it('run.kill mid-run kills the script child at once', async () => {
     const script = 'await tools.files__echo({ text: "secret two" }); return "finished";';
     const { turn, runId } = await turnWaitingOnApproval('kill', script);
