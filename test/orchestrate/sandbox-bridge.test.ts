@@ -132,13 +132,27 @@ describe('orchestrate sandbox bridge', () => {
     expectChildGone(run);
   });
 
-  it('refuses a script longer than the cap without starting a child', async () => {
-    const run = await runRecorded(`return 1; //${'x'.repeat(300 * 1024)}`);
-    expect(run).toMatchObject({
+  it('refuses a script longer than the cap, or invalid limits, without starting a child', async () => {
+    const long = await runRecorded(`return 1; //${'x'.repeat(300 * 1024)}`);
+    expect(long).toMatchObject({
       exitCode: 1,
       failureClass: 'nonzero_exit',
       error: expect.stringContaining('longer than'),
     });
-    expect(run.pid).toBeUndefined();
+    expect(long.pid).toBeUndefined();
+    for (const limits of [
+      { timeoutMs: 0 },
+      { memoryBytes: 1.5 },
+      { maxToolCalls: -1 },
+      { stdoutBytes: 64 * 1024 * 1024 },
+    ]) {
+      const run = await runRecorded('return 1;', {}, { limits });
+      expect(run).toMatchObject({
+        exitCode: 1,
+        failureClass: 'nonzero_exit',
+        error: expect.stringContaining('limits are invalid'),
+      });
+      expect(run.pid).toBeUndefined();
+    }
   });
 });

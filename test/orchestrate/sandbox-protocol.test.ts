@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRIPT_EXIT_CODES, SCRIPT_TOOL_NAME_MAX_CHARS } from '../../src/orchestrate/sandbox/index.js';
-import { expectChildGone, runRecorded } from '../support/script-sandbox.js';
+import { expectChildGone, runRecorded, TEST_LIMITS } from '../support/script-sandbox.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -141,6 +141,21 @@ describe('orchestrate sandbox protocol', () => {
       error: 'the script child exited (code 1): cannot load the engine',
     });
     expectChildGone(neverReady);
+  });
+
+  it('starts the child with an empty environment, cwd /, a small heap and only the run limits it was given', async () => {
+    const nodePath = await fakeChild(`send({ type: 'done', ending: 'returned', result: JSON.stringify({
+      env: process.env, cwd: process.cwd(), heap: process.argv.filter((arg) => arg.startsWith('--max-old-space-size')), limits: message.limits,
+    }) });`);
+    const limits = { ...TEST_LIMITS, timeoutMs: 1234, extra: 'dropped' };
+    const run = await runRecorded('return 1;', {}, { nodePath, limits });
+    expect(run.result).toEqual({
+      env: {},
+      cwd: '/',
+      heap: ['--max-old-space-size=64'],
+      limits: { ...TEST_LIMITS, timeoutMs: 1234 },
+    });
+    expectChildGone(run);
   });
 
   it('fails a run whose child sends a result that is not JSON', async () => {

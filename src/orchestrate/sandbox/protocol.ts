@@ -38,7 +38,7 @@ export const SCRIPT_EXIT_CODES = {
   aborted: 137,
 } as const;
 
-const limitsSchema = z.strictObject({
+export const limitsSchema = z.strictObject({
   timeoutMs: z.number().int().positive(),
   memoryBytes: z.number().int().positive(),
   stdoutBytes: z.number().int().nonnegative().max(SCRIPT_STDOUT_MAX_BYTES),

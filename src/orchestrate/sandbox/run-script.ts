@@ -9,6 +9,7 @@ import {
   SCRIPT_STDOUT_MAX_BYTES,
   SCRIPT_TOOL_RESULT_MAX_CHARS,
   boundText,
+  limitsSchema,
   type ChildMessage,
 } from './protocol.js';
 import type { ScriptFailureClass, ScriptRunOptions, ScriptRunResult } from './types.js';
@@ -36,16 +37,21 @@ function describe(reason: unknown): string {
 export async function runScript(options: ScriptRunOptions): Promise<ScriptRunResult> {
   const startedAt = performance.now();
   const elapsed = () => Math.round((performance.now() - startedAt) * 100) / 100;
-  const { limits, signal } = options;
-  if (options.script.length > SCRIPT_MAX_CHARS || limits.stdoutBytes > SCRIPT_STDOUT_MAX_BYTES) {
-    const what =
-      options.script.length > SCRIPT_MAX_CHARS
-        ? `the script is longer than ${SCRIPT_MAX_CHARS} characters`
-        : `stdoutBytes is over ${SCRIPT_STDOUT_MAX_BYTES}`;
+  const { signal } = options;
+  // Only the four limits travel to the child (the caller's object may carry more).
+  const { timeoutMs, memoryBytes, stdoutBytes, maxToolCalls } = options.limits;
+  const limits = { timeoutMs, memoryBytes, stdoutBytes, maxToolCalls };
+  const refusal =
+    options.script.length > SCRIPT_MAX_CHARS
+      ? `the script is longer than ${SCRIPT_MAX_CHARS} characters`
+      : limitsSchema.safeParse(limits).success
+        ? undefined
+        : `the limits are invalid: whole numbers, timeoutMs and memoryBytes above 0, stdoutBytes at most ${SCRIPT_STDOUT_MAX_BYTES}`;
+  if (refusal !== undefined) {
     return {
       exitCode: SCRIPT_EXIT_CODES.threw,
       failureClass: 'nonzero_exit',
-      error: what,
+      error: refusal,
       stdout: '',
       durationMs: elapsed(),
       toolCalls: 0,
@@ -76,7 +82,7 @@ export async function runScript(options: ScriptRunOptions): Promise<ScriptRunRes
       toolCalls: 0,
     };
   }
-  return new ScriptRun(child, options, elapsed).finished;
+  return new ScriptRun(child, { ...options, limits }, elapsed).finished;
 }
 
 class ScriptRun {

@@ -13,6 +13,8 @@ import { SCRIPT_PRELUDE } from './script-prelude.js';
 /** QuickJS's own stack limit (about 1,500 plain frames): deep recursion throws a catchable InternalError before the wasm
  * frames exhaust node's native stack (~1 MB), which would kill the run. */
 const SCRIPT_STACK_BYTES = 256 * 1024;
+/** Memory added to the limit to describe the error that ended a script (which may be the limit itself). */
+const DESCRIBE_HEADROOM_BYTES = 1024 * 1024;
 /** How often the interrupt handler asks whether the gateway (our parent) is gone, in ms. */
 const PARENT_CHECK_INTERVAL_MS = 100;
 
@@ -72,9 +74,10 @@ export function prepareEngine(module: QuickJSWASMModule, io: EngineIo): Prepared
     if (stop !== undefined) return;
     const line = `${context.getString(lineHandle)}\n`;
     const room = limits.stdoutBytes - stdoutBytes;
-    const bytes = encoder.encode(line);
-    if (bytes.length <= room) {
-      stdoutBytes += bytes.length;
+    // A character is at least one byte: a line longer than the room in characters cannot fit, whatever its encoding.
+    const bytes = line.length <= room ? Buffer.byteLength(line) : Infinity;
+    if (bytes <= room) {
+      stdoutBytes += bytes;
       io.writeStdout(line);
       return;
     }
@@ -126,8 +129,9 @@ export function prepareEngine(module: QuickJSWASMModule, io: EngineIo): Prepared
 
   const [serialize, describe] = setUp(context, hostCall, hostLog);
   const describeError = (error: QuickJSHandle): string => {
-    // The script has ended: its error may be "out of memory", and describing it needs a little memory.
-    runtime.setMemoryLimit(-1);
+    // The error may be "out of memory", and describing it needs a little memory; not unlimited, as the error's own
+    // getters (script code) run here too.
+    runtime.setMemoryLimit(limits.memoryBytes + DESCRIBE_HEADROOM_BYTES);
     const described = context.callFunction(describe, context.undefined, error);
     if (described.error !== undefined) return 'the script failed with an error that could not be read';
     return boundText(context.getString(described.value));
