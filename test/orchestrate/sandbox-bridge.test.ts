@@ -2,6 +2,7 @@
 // back, rejections are catchable errors, maxToolCalls holds, console.log is stdout, and the return value is JSON.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAllScriptRuns, prewarmScriptChildren, SCRIPT_EXIT_CODES } from '../../src/orchestrate/sandbox/index.js';
+import { SCRIPT_TOOL_ARGS_MAX_CHARS, SCRIPT_TOOL_RESULT_MAX_CHARS } from '../../src/orchestrate/sandbox/protocol.js';
 import { expectChildGone, runRecorded } from '../support/script-sandbox.js';
 
 beforeAll(() => prewarmScriptChildren(3));
@@ -129,6 +130,22 @@ describe('orchestrate sandbox bridge', () => {
       big: () => 10n,
     });
     expect(run.result).toMatch(/^tools\.big: the result is not JSON/);
+    expectChildGone(run);
+  });
+
+  it('rejects oversized arguments before they leave the script and an oversized tool result before it enters', async () => {
+    const run = await runRecorded(
+      `const out = [];
+       try { await tools.echo({ text: 'a'.repeat(${SCRIPT_TOOL_ARGS_MAX_CHARS}) }); } catch (error) { out.push(error.message); }
+       try { await tools.huge({}); } catch (error) { out.push(error.message); }
+       return out;`,
+      { echo: (args) => args, huge: () => 'b'.repeat(SCRIPT_TOOL_RESULT_MAX_CHARS) },
+    );
+    expect(run.result).toEqual([
+      `tools.echo: the arguments are ${SCRIPT_TOOL_ARGS_MAX_CHARS + 11} characters of JSON, more than ${SCRIPT_TOOL_ARGS_MAX_CHARS}`,
+      `tools.huge: the result is ${SCRIPT_TOOL_RESULT_MAX_CHARS + 2} characters of JSON, more than ${SCRIPT_TOOL_RESULT_MAX_CHARS}`,
+    ]);
+    expect(run.calls.map((call) => call.tool)).toEqual(['huge']);
     expectChildGone(run);
   });
 

@@ -1,13 +1,17 @@
 // The orchestrate sandbox's limits and endings: the deadline (a busy loop and a tool call that never answers), the
 // memory cap, the stdout cap, a child that cannot start, an abort, deep recursion, and the child gone after each.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   killAllScriptRuns,
   prewarmScriptChildren,
   runScript,
   SCRIPT_EXIT_CODES,
 } from '../../src/orchestrate/sandbox/index.js';
-import { expectChildGone, processExists, runRecorded, TEST_LIMITS } from '../support/script-sandbox.js';
+import { expectChildGone, processExists, processRunning, runRecorded, TEST_LIMITS } from '../support/script-sandbox.js';
 
 // One pre-started child, awaited before each deadline test: a run's child then competes with one child starting in
 // the background, not several, and reaches its first statement well within the short deadlines.
@@ -173,5 +177,33 @@ describe('orchestrate sandbox limits', () => {
     });
     expect(processExists(run.pid ?? 0)).toBe(false);
     await prewarmScriptChildren(1);
+  });
+
+  it('leaves no script child running once the gateway process exits', async () => {
+    const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const host = spawn(
+      process.execPath,
+      ['--import', loader, fileURLToPath(new URL('../support/script-sandbox-exit-host.ts', import.meta.url))],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    host.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const code = await new Promise((resolve) => host.once('close', resolve));
+    expect(code).toBe(0);
+    const children = z.array(z.number().int().positive()).parse(JSON.parse(out));
+    // The run's child and the pre-started one that replaced it in the pool.
+    expect(children.length).toBeGreaterThanOrEqual(2);
+    // Nothing signals a stranger's death, and SIGKILL takes effect when the child is next scheduled: poll, bounded.
+    const stillRunning = async () => {
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const running = children.filter(processRunning);
+        if (running.length === 0) return running;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return children.filter(processRunning);
+    };
+    expect(await stillRunning()).toEqual([]);
   });
 });

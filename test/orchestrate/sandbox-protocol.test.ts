@@ -141,6 +141,17 @@ describe('orchestrate sandbox protocol', () => {
       error: 'the script child exited (code 1): cannot load the engine',
     });
     expectChildGone(neverReady);
+    // A crash report names the error, not node's version line that ends it.
+    const crashed = await runRecorded(
+      'return 1;',
+      {},
+      { nodePath: await fakeChild(`throw new RangeError('engine broke');`) },
+    );
+    expect(crashed).toMatchObject({
+      exitCode: SCRIPT_EXIT_CODES.childFailed,
+      error: 'the script child exited (code 1): RangeError: engine broke',
+    });
+    expectChildGone(crashed);
   });
 
   it('starts the child with an empty environment, cwd /, a small heap and only the run limits it was given', async () => {

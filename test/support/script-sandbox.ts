@@ -1,5 +1,6 @@
 // Helpers for the orchestrate sandbox tests: run a script with small default limits and a recording callTool, and check
 // that a run's child process is gone.
+import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import {
   runScript,
@@ -55,6 +56,18 @@ export function processExists(pid: number): boolean {
     return true;
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === 'EPERM') return true;
+    return false;
+  }
+}
+
+/** Whether a process with this id runs: it exists and is not a zombie waiting for a parent to reap it. */
+export function processRunning(pid: number): boolean {
+  if (!processExists(pid)) return false;
+  try {
+    // The state follows the command name, which is in parentheses and may itself contain spaces.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
     return false;
   }
 }

@@ -1,7 +1,8 @@
 // Where the script child's entry file is: tsc's script-child.js beside this module (dist/src), the bundle's
 // orchestrate-script-child.mjs beside cli.bundle.mjs, or, run from the TypeScript sources (tests, `npm run dev`), a
 // bundle of script-child.ts made once per gateway process.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,16 +38,15 @@ export function locateChild(moduleUrl: string): string {
 /**
  * Bundles script-child.ts with esbuild (a dev dependency, present wherever the sources run): a child started under a
  * TypeScript loader spent ~0.5 s of CPU compiling before each run. The file goes under node_modules/.cache, where
- * quickjs-emscripten (left out: it reads its .wasm beside itself) resolves, and is removed when the process exits.
+ * quickjs-emscripten (left out: it reads its .wasm beside itself) resolves. It is named by its content's hash, so
+ * processes running the same sources share one file and none has to remove it (a killed test worker never could).
  */
 function bundleSource(source: string, moduleUrl: string): string {
   const esbuild: typeof import('esbuild') = createRequire(moduleUrl)('esbuild');
-  const cacheDir = fileURLToPath(new URL('../../../node_modules/.cache/agent-gateway/', moduleUrl));
-  mkdirSync(cacheDir, { recursive: true });
-  const outfile = join(cacheDir, `orchestrate-script-child-${process.pid}.mjs`);
-  esbuild.buildSync({
+  const built = esbuild.buildSync({
     entryPoints: [source],
-    outfile,
+    write: false,
+    outfile: 'orchestrate-script-child.mjs',
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -54,6 +54,19 @@ function bundleSource(source: string, moduleUrl: string): string {
     external: ['quickjs-emscripten'],
     logLevel: 'warning',
   });
-  process.once('exit', () => rmSync(outfile, { force: true }));
+  const code = built.outputFiles[0]?.contents;
+  if (code === undefined) throw new Error('esbuild produced no orchestrate script child');
+  const cacheDir = fileURLToPath(new URL('../../../node_modules/.cache/agent-gateway/', moduleUrl));
+  const outfile = join(
+    cacheDir,
+    `orchestrate-script-child-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`,
+  );
+  if (!existsSync(outfile)) {
+    mkdirSync(cacheDir, { recursive: true });
+    // Written aside and renamed: another process may be reading the same name.
+    const partial = `${outfile}.${process.pid}.tmp`;
+    writeFileSync(partial, code);
+    renameSync(partial, outfile);
+  }
   return outfile;
 }

@@ -3,7 +3,7 @@
 // starts its replacement in the background.
 import { ScriptChildProcess, killAllScriptChildren } from './child-process.js';
 
-/** The most idle children a gateway keeps (each is a node process of about 40 MB). */
+/** The most idle children a gateway keeps (each is a node process of about 60 MB resident). */
 export const SCRIPT_CHILD_POOL_MAX = 4;
 
 let target = 1;
@@ -45,7 +45,13 @@ function refill(): void {
       // No entry file: every run reports spawn_fail on its own.
       return;
     }
-    child.setRef(false);
+    // Starting, it holds the gateway's event loop (an awaited prewarm finishes); ready and idle, it no longer does.
+    child.ready.then(
+      () => {
+        if (idle.includes(child)) child.setRef(false);
+      },
+      () => undefined,
+    );
     idle.push(child);
   }
 }

@@ -13,8 +13,11 @@ import {
 
 /** How long a killed child's pipes may take to close, so the lines it wrote before dying are still read. */
 const STDIO_DRAIN_MS = 1000;
-/** The tail of the child's stderr kept to explain an exit (node's own errors, never the script's output). */
-const STDERR_TAIL_CHARS = 600;
+/**
+ * The end of the child's stderr kept to explain an exit (node's own errors, never the script's output): enough for a
+ * crash report's error line above its stack, whatever the length of the source line quoted before it.
+ */
+const STDERR_KEEP_CHARS = 6000;
 
 const children = new Set<ScriptChildProcess>();
 let exitHookInstalled = false;
@@ -60,7 +63,7 @@ export class ScriptChildProcess {
     // 'close' comes after the child's stdout is drained: its last lines (the run's `done`) are read before this.
     this.#closed = new Promise((resolve) => {
       this.#process.once('close', (code, signal) => {
-        this.#end(`the script child exited (${signal ?? `code ${String(code)}`})${this.#stderrTail()}`);
+        this.#end(`the script child exited (${signal ?? `code ${String(code)}`})${this.#stderrLine()}`);
         resolve();
       });
     });
@@ -74,7 +77,7 @@ export class ScriptChildProcess {
     });
     this.#process.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.#read(chunk));
     this.#process.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_CHARS);
+      this.#stderr = (this.#stderr + chunk).slice(-STDERR_KEEP_CHARS);
     });
     // Writing to a child that died raises EPIPE on stdin; its exit is reported through 'exit'.
     this.#process.stdin?.on('error', () => undefined);
@@ -126,7 +129,13 @@ export class ScriptChildProcess {
     await this.#exited;
     let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([this.#closed, new Promise((resolve) => (timer = setTimeout(resolve, STDIO_DRAIN_MS)))]);
+      await Promise.race([
+        this.#closed,
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, STDIO_DRAIN_MS);
+          timer.unref();
+        }),
+      ]);
     } finally {
       clearTimeout(timer);
     }
@@ -193,10 +202,14 @@ export class ScriptChildProcess {
     this.#onEnd?.(reason);
   }
 
-  #stderrTail(): string {
-    const lines = this.#stderr.trim().split('\n');
-    const last = lines[lines.length - 1] ?? '';
-    return last === '' ? '' : `: ${boundText(last, 300)}`;
+  /** The line of the child's stderr that says what went wrong: node ends a crash report with its version line. */
+  #stderrLine(): string {
+    const lines = this.#stderr
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !/^Node\.js v\d/.test(line));
+    const line = lines.findLast((each) => /^\w*Error\b/.test(each)) ?? lines.at(-1) ?? '';
+    return line === '' ? '' : `: ${boundText(line, 300)}`;
   }
 }
 
