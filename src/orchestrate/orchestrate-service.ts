@@ -15,10 +15,15 @@ import type { TurnHooks } from '../turns/types.js';
 import { grantCapabilities, type CapabilityLease, type LeaseState } from './lease.js';
 import { emptyTally, recordRun, savingsOf, type AuditDecision, type RunFailureClass } from './run-evidence.js';
 import { createScriptTools, type ScriptTools } from './script-tools.js';
-import type { ScriptRunOptions, ScriptRunResult } from './sandbox/index.js';
+import {
+  SCRIPT_MAX_CHARS,
+  SCRIPT_STDOUT_MAX_BYTES,
+  type ScriptRunOptions,
+  type ScriptRunResult,
+} from './sandbox/index.js';
 
-/** Characters a script may have (the tool's input is refused past it). */
-export const MAX_SCRIPT_CHARS = 100_000;
+/** Characters a script may have (the tool's input is refused past it); never more than the sandbox takes. */
+export const MAX_SCRIPT_CHARS = Math.min(100_000, SCRIPT_MAX_CHARS);
 /** Names the `capabilities` param may list. */
 export const MAX_CAPABILITIES = 64;
 /** Sessions whose run counts are kept; the least recently used are forgotten past it. */
@@ -194,10 +199,10 @@ export function createOrchestrateService(deps: OrchestrateDeps): OrchestrateServ
         limits: {
           timeoutMs,
           memoryBytes: config.memoryBytes,
-          stdoutBytes: config.stdoutBytes,
+          stdoutBytes: Math.min(config.stdoutBytes, SCRIPT_STDOUT_MAX_BYTES),
           maxToolCalls: config.maxToolCallsPerRun,
         },
-        callTool: (tool, args, call) => tools.callTool(tool, args, call.signal),
+        callTool: (tool, args, call) => tools.callTool(tool, args, call),
         signal,
       });
       exitCode = ran.exitCode;

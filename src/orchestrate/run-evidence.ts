@@ -2,11 +2,13 @@
 // orchestrate_run_summary health signal, and the savings estimate (characters / 4, the gateway's estimator).
 import { SIGNAL_KIND, TRAJECTORY_KIND, type HealthSignalRecorder, type Recorder } from '../obs/index.js';
 import type { DenyReason } from './lease.js';
+import type { ScriptFailureClass } from './sandbox/index.js';
 
 /** What the reports group toolCalls by; `approval`: the call waited for an operator (its outcome is a second record). */
 export type AuditDecision = 'allow' | 'deny' | 'approval';
 
-export type RunFailureClass = 'timeout' | 'stdout_cap' | 'nonzero_exit' | 'spawn_fail' | 'lease_absent';
+/** The sandbox's failure classes, and `lease_absent`: a run without a lease that tried to call a tool. */
+export type RunFailureClass = ScriptFailureClass | 'lease_absent';
 
 /** Where a run's evidence goes: the turn's trajectory (its trace and session) and the fleet's signals. */
 export interface RunEvidenceTarget {

@@ -3,6 +3,7 @@
 import type { ToolContext, ToolLimits, TurnTools } from '../agents/index.js';
 import type { ToolDecision, TurnHookContext, TurnHooks } from '../turns/types.js';
 import { decide, type DenyReason, type LeaseState } from './lease.js';
+import type { ScriptToolCallContext } from './sandbox/index.js';
 import { auditDecision, type RunEvidenceTarget, type RunTally } from './run-evidence.js';
 
 export interface ScriptToolsDeps {
@@ -25,10 +26,10 @@ export interface ScriptToolsDeps {
 
 export interface ScriptTools {
   /**
-   * The sandbox's callTool: the tool's JSON result, or a rejection the script sees as an Error. `ended` aborts when
-   * the run ends while the call is pending.
+   * The sandbox's callTool: the tool's JSON result, or a rejection the script sees as an Error. The context's signal
+   * aborts when the run ends while the call is pending.
    */
-  callTool(tool: string, args: unknown, ended: AbortSignal): Promise<unknown>;
+  callTool(tool: string, args: unknown, context: ScriptToolCallContext): Promise<unknown>;
   /** Cooperative revoke: later calls are denied and the calls in flight are rejected now. */
   revoke(): void;
   /** Whether a call was attempted without a lease. */
@@ -100,7 +101,7 @@ export function createScriptTools(deps: ScriptToolsDeps): ScriptTools {
     get attemptedWithoutLease() {
       return attemptedWithoutLease;
     },
-    async callTool(tool, args, ended) {
+    async callTool(tool, args, context) {
       if (lease === undefined) {
         attemptedWithoutLease = true;
         throw denied(tool, 'lease_absent');
@@ -110,7 +111,7 @@ export function createScriptTools(deps: ScriptToolsDeps): ScriptTools {
       const controller = new AbortController();
       inFlight.add(controller);
       try {
-        return await run(tool, args, lease, AbortSignal.any([deps.toolCtx.signal, controller.signal, ended]));
+        return await run(tool, args, lease, AbortSignal.any([deps.toolCtx.signal, controller.signal, context.signal]));
       } finally {
         inFlight.delete(controller);
       }
