@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
-import { childArguments, locateChild } from '../../src/orchestrate/sandbox/child-entry.js';
+import { argumentsFor, locateChild } from '../../src/orchestrate/sandbox/child-entry.js';
 import { childMessageSchema, type ChildMessage, type ParentMessage } from '../../src/orchestrate/sandbox/protocol.js';
 
 describe('orchestrate script child in the CLI bundle', () => {
@@ -18,9 +18,12 @@ describe('orchestrate script child in the CLI bundle', () => {
     expect(locateChild(pathToFileURL(join(bundleDir, 'chunks', 'some-chunk.mjs')).href)).toBe(bundledChild);
   });
 
-  it('runs a script that calls a tool, in an empty environment with cwd /', async () => {
-    const heap = childArguments()[0] ?? '';
-    const child = spawn(process.execPath, [heap, bundledChild], { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'pipe'] });
+  it('runs a script that calls a tool, in an empty environment with cwd / and the permission grants closed', async () => {
+    const child = spawn(process.execPath, argumentsFor(bundledChild), {
+      cwd: '/',
+      env: {},
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const received: ChildMessage[] = [];
     const send = (message: ParentMessage) => child.stdin.write(`${JSON.stringify(message)}\n`);
     let buffer = '';

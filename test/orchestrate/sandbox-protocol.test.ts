@@ -1,10 +1,12 @@
 // A script child that breaks the protocol (garbage, an oversized line, messages outside the schema, more tool calls or
 // stdout than allowed, dying mid-run) is a bounded failure of that run, never a gateway crash or hang. The misbehaving
 // children are small node programs standing in for the real one, started through runScript's nodePath.
+import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { argumentsFor } from '../../src/orchestrate/sandbox/child-entry.js';
 import { SCRIPT_EXIT_CODES, SCRIPT_TOOL_NAME_MAX_CHARS } from '../../src/orchestrate/sandbox/index.js';
 import { expectChildGone, runRecorded, TEST_LIMITS } from '../support/script-sandbox.js';
 
@@ -167,6 +169,35 @@ describe('orchestrate sandbox protocol', () => {
       limits: { ...TEST_LIMITS, timeoutMs: 1234 },
     });
     expectChildGone(run);
+  });
+
+  it("closes the child node's permission grants but reading its own folder and QuickJS's node_modules", async () => {
+    const probe = join(dir, 'permission-probe.mjs');
+    await writeFile(
+      probe,
+      `const has = (scope, path) => process.permission?.has(scope, path) ?? 'no permission model';
+      process.stdout.write(JSON.stringify({
+        write: has('fs.write'), childProcess: has('child_process'), worker: has('worker'),
+        passwd: has('fs.read', '/etc/passwd'), home: has('fs.read', ${JSON.stringify(process.cwd())}),
+        own: has('fs.read', ${JSON.stringify(probe)}),
+      }));`,
+    );
+    const child = spawn(process.execPath, argumentsFor(probe), {
+      cwd: '/',
+      env: {},
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    await new Promise((resolve) => child.once('close', resolve));
+    expect(JSON.parse(out)).toEqual({
+      write: false,
+      childProcess: false,
+      worker: false,
+      passwd: false,
+      home: false,
+      own: true,
+    });
   });
 
   it('fails a run whose child sends a result that is not JSON', async () => {

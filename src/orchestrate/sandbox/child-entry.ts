@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -17,8 +17,34 @@ let cached: string[] | undefined;
 
 /** The arguments after the node executable that start a script child. Throws when no entry file can be found. */
 export function childArguments(): string[] {
-  cached ??= [`--max-old-space-size=${CHILD_HEAP_MB}`, locateChild(import.meta.url)];
+  cached ??= argumentsFor(locateChild(import.meta.url));
   return cached;
+}
+
+/**
+ * Node's arguments for the child entry `entry`: a small heap and, where this node has its permission model, every
+ * grant closed but reading the entry's folder and the node_modules holding QuickJS. QuickJS is the sandbox; this is
+ * a second wall, so the child process itself can neither write files, spawn processes nor start workers.
+ */
+export function argumentsFor(entry: string): string[] {
+  const heap = `--max-old-space-size=${CHILD_HEAP_MB}`;
+  const flags = process.allowedNodeEnvironmentFlags;
+  const permission = flags.has('--permission')
+    ? '--permission'
+    : flags.has('--experimental-permission')
+      ? '--experimental-permission'
+      : undefined;
+  if (permission === undefined) return [heap, entry];
+  const quickjs = createRequire(import.meta.url).resolve('quickjs-emscripten');
+  const modules = quickjs.slice(0, quickjs.lastIndexOf(`${sep}node_modules${sep}`) + `${sep}node_modules`.length);
+  return [
+    heap,
+    permission,
+    `--allow-fs-read=${dirname(entry)}${sep}*`,
+    `--allow-fs-read=${modules}${sep}*`,
+    '--no-warnings',
+    entry,
+  ];
 }
 
 /** The child's entry file for this module at `moduleUrl` (a file URL), as tsc, the bundler or the sources place it. */
