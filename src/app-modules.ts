@@ -21,6 +21,7 @@ import { createMcpModule, createMcpServerModule } from './mcp/index.js';
 import { createMediaModule, type MediaModule } from './media/index.js';
 import { createMemoryModule } from './memory/index.js';
 import { createObsModule, recordRunsOrphaned, type ObsModule, type Recorder } from './obs/index.js';
+import { createOrchestrateModule } from './orchestrate/index.js';
 import {
   createHashingEmbedder,
   createModelsModule,
@@ -169,6 +170,18 @@ export function createModules(core: ModuleCore): AppModules {
   });
   const mcp = createMcpModule({ config: configStore, signals: observability.signals, now, log: child('mcp') });
   tools.addSource('mcp', mcp.toolSource);
+  const orchestrate = createOrchestrateModule({
+    config: () => configStore.get().orchestrate,
+    agents,
+    tools,
+    hooks,
+    runControl: runs.runControl,
+    recorder,
+    signals: observability.signals,
+    now,
+    newId: randomUUID,
+    log: child('orchestrate'),
+  });
   const modules: CapabilityModule[] = [
     obs,
     createSystemModule({
@@ -267,6 +280,7 @@ export function createModules(core: ModuleCore): AppModules {
       now,
       log: child('mcp-server'),
     }),
+    orchestrate,
   ];
   for (const module of modules) {
     tools.register(module.tools ?? []);

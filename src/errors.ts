@@ -9,3 +9,4 @@ export * from './errors/availability-errors.js';
 export * from './errors/tool-errors.js';
 export * from './errors/mcp-errors.js';
 export * from './errors/mcp-server-errors.js';
+export * from './errors/orchestrate-errors.js';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { durationMs, positiveInt } from './schema-units.js';
 
 export { mcpConfigSchema, type McpServerConfig } from './mcp-schema.js';
+export { orchestrateConfigSchema, type OrchestrateConfig } from './orchestrate-schema.js';
 
 /** Memory (src/memory): hybrid search over remembered entries, recall before each turn's first model call, the lifecycle sweep. */
 export const memoryConfigSchema = z.strictObject({

@@ -9,6 +9,7 @@ import {
   mcpConfigSchema,
   memoryConfigSchema,
   obsConfigSchema,
+  orchestrateConfigSchema,
   schedulerConfigSchema,
 } from './capability-schemas.js';
 import { durationMs, positiveInt } from './schema-units.js';
@@ -241,6 +242,7 @@ export const configSchema = z
     coordination: coordinationConfigSchema.default({ kind: 'local' }),
     obs: obsConfigSchema.prefault({}),
     mcp: mcpConfigSchema.prefault({}),
+    orchestrate: orchestrateConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

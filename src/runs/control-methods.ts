@@ -1,6 +1,6 @@
 // run.kill, lease.revoke, run.list and run.get: the operator's view and controls of run trees (admin scope).
 import { z } from 'zod';
-import { runNotFound } from '../errors.js';
+import { invalidParams, leaseNotFound, runNotFound } from '../errors.js';
 import { defineMethod } from '../rpc/index.js';
 import { RUN_KINDS, RUN_STATUSES, type RunPort, type RunRecord } from '../store/index.js';
 import type { RunControl } from './run-control.js';
@@ -12,14 +12,19 @@ export const RUN_LIST_MAX_LIMIT = 500;
 
 const runId = z.string().min(1).max(256);
 
-/** The run entry of session.run_status, plus what places the run in its tree. */
-export type RunEntry = RunStatusView & Pick<RunRecord, 'kind' | 'rootRunId' | 'parentKey'>;
+/** The run entry of session.run_status, plus what places the run in its tree and, while it runs, its lease. */
+export type RunEntry = RunStatusView &
+  Pick<RunRecord, 'kind' | 'rootRunId' | 'parentKey'> & {
+    /** The capability lease a live orchestrate run holds (lease.revoke takes it). */
+    leaseId?: string;
+  };
 
-const entryOf = (run: RunRecord, now: number): RunEntry => ({
+const entryOf = (run: RunRecord, now: number, leaseId: string | undefined): RunEntry => ({
   ...toView(run, now),
   kind: run.kind,
   rootRunId: run.rootRunId,
   parentKey: run.parentKey,
+  ...(leaseId === undefined ? {} : { leaseId }),
 });
 
 export function controlMethods({
@@ -27,7 +32,7 @@ export function controlMethods({
   runs,
   now,
 }: {
-  control: Pick<RunControl, 'kill' | 'revoke'>;
+  control: Pick<RunControl, 'kill' | 'revoke' | 'runOfLease' | 'leaseOf'>;
   runs: Pick<RunPort, 'get' | 'list'>;
   now: () => number;
 }) {
@@ -44,9 +49,15 @@ export function controlMethods({
       name: 'lease.revoke',
       scope: 'admin',
       summary:
-        "Cooperative revoke: every live run of the run's tree stops at its turn's next step boundary and ends revoked. Emits run:revoked.",
-      params: z.strictObject({ runId }),
-      handler: ({ runId: id }, ctx) => control.revoke(id, ctx.caller.clientId),
+        "Cooperative revoke: every live run of the run's tree stops at its turn's next step boundary and ends revoked; an orchestrate run's later tool calls are denied and its pending one rejected. Names the run by runId, or by the leaseId a live orchestrate run holds. Emits run:revoked.",
+      params: z.strictObject({ runId: runId.optional(), leaseId: runId.optional() }),
+      handler: ({ runId: id, leaseId }, ctx) => {
+        if (id !== undefined && leaseId === undefined) return control.revoke(id, ctx.caller.clientId);
+        if (id !== undefined || leaseId === undefined) throw invalidParams('Give exactly one of runId and leaseId');
+        const target = control.runOfLease(leaseId);
+        if (target === undefined) throw leaseNotFound(leaseId);
+        return control.revoke(target, ctx.caller.clientId);
+      },
     }),
     defineMethod({
       name: 'run.list',
@@ -69,18 +80,19 @@ export function controlMethods({
           ctx.signal,
         );
         const at = now();
-        return { runs: found.map((run) => entryOf(run, at)) };
+        return { runs: found.map((run) => entryOf(run, at, control.leaseOf(run.runId))) };
       },
     }),
     defineMethod({
       name: 'run.get',
       scope: 'admin',
-      summary: "One run: the run entry of session.run_status plus its kind, rootRunId and parentKey; any client's run.",
+      summary:
+        "One run: the run entry of session.run_status plus its kind, rootRunId, parentKey and, while a live orchestrate run holds one, its leaseId; any client's run.",
       params: z.strictObject({ runId }),
       handler: async ({ runId: id }) => {
         const run = await runs.get(id);
         if (run === undefined) throw runNotFound(id, 'runId');
-        return entryOf(run, now());
+        return entryOf(run, now(), control.leaseOf(run.runId));
       },
     }),
   ];

@@ -18,6 +18,8 @@ export interface StartRunInput {
   requestedBy: string | null;
   /** The session that spawned the run; null for cron fires and webhooks. */
   parentKey?: string | null;
+  /** The capability lease the run holds (an orchestrate run): lease.revoke may name the run by it while it is live. */
+  leaseId?: string;
 }
 
 export interface RunOutcomeInput {
@@ -47,6 +49,12 @@ export interface RunControl {
   readonly hooks: Pick<TurnHooks, 'beforeModel' | 'afterTurn'>;
   /** Aborts every live run (gateway shutdown); their owners still record the outcomes. */
   close(): void;
+  /** The live run holding `leaseId`, if any. */
+  runOfLease(leaseId: string): string | undefined;
+  /** The lease a live run holds, if any. */
+  leaseOf(runId: string): string | undefined;
+  /** Told of each tree run.kill or lease.revoke stops, before the call answers; returns the unsubscribe. */
+  onStop(listener: (rootRunId: string, reason: 'killed' | 'revoked') => void): () => void;
 }
 
 export interface RunControlDeps {
@@ -65,6 +73,7 @@ type StopReason = 'killed' | 'revoked' | 'denial_breaker';
 interface LiveRun {
   record: RunRecord;
   controller: AbortController;
+  leaseId?: string;
 }
 
 /** Why a run of a tree the denial breaker stopped has no answer; the run still ends `completed` (spec). */
@@ -79,6 +88,7 @@ export function createRunControl(deps: RunControlDeps): RunControl {
   /** Roots whose pick-up after a restart was already recorded by this process. */
   const resumedRoots = new Set<string>();
   let isClosed = false;
+  const stopListeners = new Set<(rootRunId: string, reason: 'killed' | 'revoked') => void>();
   // Only this instance's running runs are touched; a failed beat is logged and the next one tries again.
   const heartbeat = setInterval(() => {
     if (live.size === 0) return;
@@ -159,6 +169,7 @@ export function createRunControl(deps: RunControlDeps): RunControl {
     for (const run of tree) {
       await runs.finish(run.record.runId, { ...run.record, status: 'revoked', completedAt: null, error: null });
     }
+    for (const listener of stopListeners) listener(record.rootRunId, reason);
     return { record, tree };
   }
 
@@ -196,7 +207,11 @@ export function createRunControl(deps: RunControlDeps): RunControl {
         heartbeatAt: startedAt,
       };
       await runs.create(record);
-      const run: LiveRun = { record, controller: new AbortController() };
+      const run: LiveRun = {
+        record,
+        controller: new AbortController(),
+        ...(input.leaseId === undefined ? {} : { leaseId: input.leaseId }),
+      };
       live.set(record.runId, run);
       if (isClosed) run.controller.abort();
       return { signal: run.controller.signal, finish: (outcome) => finishRun(run, outcome) };
@@ -267,6 +282,18 @@ export function createRunControl(deps: RunControlDeps): RunControl {
           });
         }
       },
+    },
+
+    runOfLease(leaseId) {
+      for (const run of live.values()) if (run.leaseId === leaseId) return run.record.runId;
+      return undefined;
+    },
+
+    leaseOf: (runId) => live.get(runId)?.leaseId,
+
+    onStop(listener) {
+      stopListeners.add(listener);
+      return () => stopListeners.delete(listener);
     },
 
     close() {

@@ -88,6 +88,12 @@ export async function runToolStep(
               signal: request.signal,
               caller: request.caller,
               ownerId: hookCtx.ownerId,
+              turn: {
+                traceId: hookCtx.traceId,
+                keyParts: hookCtx.keyParts,
+                ...(hookCtx.rootRunId === undefined ? {} : { rootRunId: hookCtx.rootRunId }),
+                toolLimits,
+              },
             },
             toolLimits,
           );

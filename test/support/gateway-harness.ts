@@ -71,6 +71,7 @@ export interface HarnessOptions {
   media?: ConfigInput['media'];
   browser?: ConfigInput['browser'];
   mcp?: ConfigInput['mcp'];
+  orchestrate?: ConfigInput['orchestrate'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -116,6 +117,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.media === undefined ? {} : { media: options.media }),
     ...(options.browser === undefined ? {} : { browser: options.browser }),
     ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
+    ...(options.orchestrate === undefined ? {} : { orchestrate: options.orchestrate }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };

@@ -22,6 +22,8 @@ export interface McpGatewayOptions {
   /** The default agent's tools list. */
   tools: string[];
   requireApproval?: AgentInput['requireApproval'];
+  orchestrate?: HarnessOptions['orchestrate'];
+  gateway?: HarnessOptions['gateway'];
   app?: HarnessOptions['app'];
   log?: HarnessOptions['log'];
 }
@@ -45,6 +47,8 @@ export function startMcpGateway(llm: FakeLlm, options: McpGatewayOptions): Promi
       },
     },
     mcp: options.mcp,
+    ...(options.orchestrate === undefined ? {} : { orchestrate: options.orchestrate }),
+    ...(options.gateway === undefined ? {} : { gateway: options.gateway }),
     ...(options.app === undefined ? {} : { app: options.app }),
     ...(options.log === undefined ? {} : { log: options.log }),
   });

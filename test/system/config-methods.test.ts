@@ -118,6 +118,7 @@ describe('config.* methods', () => {
       'coordination',
       'obs',
       'mcp',
+      'orchestrate',
     ]);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
     expect(whole).toHaveProperty('config.gateway.webhook.secret', '***');
@@ -207,6 +208,7 @@ describe('config.* methods', () => {
       'coordination',
       'obs',
       'mcp',
+      'orchestrate',
     ]);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.type', 'integer');

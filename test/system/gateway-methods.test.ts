@@ -51,6 +51,7 @@ describe('gateway methods', () => {
         'coordination',
         'obs',
         'mcp',
+        'orchestrate',
       ],
     });
     expect(result).toHaveProperty('memoryUsage.rss');

@@ -10,6 +10,17 @@ export interface ToolContext {
   /** The token id owning the session: the tool acts on this token's resources (memories, browser context). */
   ownerId: string;
   signal: AbortSignal;
+  /**
+   * The turn the call runs in, for a tool that runs the agent's other tools under the turn's hooks (orchestrate):
+   * its trace, its key's parts and its run tree. Absent outside a turn.
+   */
+  turn?: {
+    traceId: string;
+    keyParts: { tenantId: string; userId: string; channelId: string; peerId?: string };
+    rootRunId?: string;
+    /** The turn's tool limits (the agent's budget) for calls the tool makes. */
+    toolLimits: Partial<{ timeoutMs: number; maxResultChars: number }>;
+  };
 }
 
 export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {

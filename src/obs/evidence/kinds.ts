@@ -84,7 +84,8 @@ export const ORCHESTRATE_FAILURE_CLASSES = [
   'spawn_fail',
   'lease_absent',
 ] as const;
-export const CAPABILITY_DECISIONS = ['allow', 'deny'] as const;
+/** `approval`: the call waited for an operator; its outcome (allow or deny) is a record of its own. */
+export const CAPABILITY_DECISIONS = ['allow', 'deny', 'approval'] as const;
 export const EVICTION_REASONS = ['idle', 'wall_clock', 'max_sessions', 'max_interactions'] as const;
 export const AUTHORING_TIERS = ['frontier', 'small', 'nano'] as const;
 export const TIMEOUT_PHASES = ['stall', 'makespan'] as const;

@@ -20,11 +20,15 @@ export interface DashboardWorld {
   close(): Promise<void>;
 }
 
-export async function startDashboardWorld(options: Pick<HarnessOptions, 'app'> = {}): Promise<DashboardWorld> {
+/** `extraAgents`: agents beside the fixture's default and guarded ones (a test's own world). */
+export async function startDashboardWorld(
+  options: Pick<HarnessOptions, 'app'> & { extraAgents?: HarnessOptions['agents'] } = {},
+): Promise<DashboardWorld> {
+  const { extraAgents, ...harnessOptions } = options;
   const webDistPath = builtDashboard();
   const llm = await startFakeLlm({ models: ['fake-model'] });
   const gateway = await startGateway({
-    ...options,
+    ...harnessOptions,
     gateway: { webDistPath },
     providers: {
       fake: {
@@ -43,6 +47,7 @@ export async function startDashboardWorld(options: Pick<HarnessOptions, 'app'> =
         tools: ['current_time'],
         requireApproval: ['current_time'],
       },
+      ...extraAgents,
     },
     // Started on first use only (the MCP page): one server that answers, one whose command does not exist.
     mcp: {

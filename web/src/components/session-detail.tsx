@@ -1,10 +1,11 @@
-// One session: its incident report, transcript, and export, reset and delete.
+// One session: its incident report, orchestrate runs, transcript, and export, reset and delete.
 import { useState } from 'preact/hooks';
 import { errorText } from '../lib/format';
 import { call } from '../lib/rpc';
 import { BASE, navigate, onLinkClick } from '../lib/router';
 import { useAsync } from '../lib/use-async';
 import { IncidentReportView } from './incident-report';
+import { OrchestrateRuns } from './orchestrate-runs';
 import { TranscriptView } from './transcript-view';
 import { ErrorNotice, KeyValues, Loading, Notice, Section } from './ui';
 import { formatTime } from '../lib/format';
@@ -96,6 +97,11 @@ export function SessionDetail({ sessionKey }: { sessionKey: string }) {
         )}
         {report.data === undefined ? null : <IncidentReportView report={report.data} />}
       </Section>
+      <OrchestrateRuns
+        sessionKey={sessionKey}
+        entries={report.data === undefined || 'marker' in report.data ? [] : (report.data.orchestrate ?? [])}
+        onChange={() => report.reload()}
+      />
       <Section title="Transcript">
         {session.data === undefined ? null : <TranscriptView messages={session.data.messages} />}
       </Section>
