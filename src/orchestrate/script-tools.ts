@@ -1,7 +1,8 @@
 // The bridge of one run's `tools.<name>(args)` calls: each is decided against the run's lease, then by the turn's
 // beforeTool hooks (approval rules, which may hold it for an operator), then run through the turn's execute path.
 import type { ToolContext, ToolLimits, TurnTools } from '../agents/index.js';
-import type { ToolDecision, TurnHookContext, TurnHooks } from '../turns/types.js';
+import { settleDecision } from '../turns/index.js';
+import type { TurnHookContext, TurnHooks } from '../turns/types.js';
 import { decide, type DenyReason, type LeaseState } from './lease.js';
 import type { ScriptToolCallContext } from './sandbox/index.js';
 import { auditDecision, type RunEvidenceTarget, type RunTally } from './run-evidence.js';
@@ -36,25 +37,6 @@ export interface ScriptTools {
   readonly attemptedWithoutLease: boolean;
 }
 
-type Verdict = { action: 'allow' } | { action: 'deny'; reason: string };
-
-/** A wait for an operator that the call's abort (revoke, kill, turn abort) ends as a denial. */
-async function settle(decision: ToolDecision, signal: AbortSignal): Promise<Verdict> {
-  if (decision.action !== 'wait') return decision;
-  const cancelled: Verdict = { action: 'deny', reason: 'the run stopped while the call waited for a decision' };
-  if (signal.aborted) return cancelled;
-  let onAbort = (): void => {};
-  const abort = new Promise<Verdict>((resolve) => {
-    onAbort = () => resolve(cancelled);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([decision.decision, abort]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-}
-
 /** A result the script gets as JSON when it is JSON (a cut one is not), else as the text. */
 function scriptValue(content: string): unknown {
   try {
@@ -83,7 +65,7 @@ export function createScriptTools(deps: ScriptToolsDeps): ScriptTools {
     const info = { toolCallId: `${state.lease.runId}:${calls}`, toolName: tool, input: args };
     const gate = await deps.hooks.beforeTool(info, { ...deps.hookCtx, signal });
     if (gate.action === 'wait') auditDecision(evidence, tally, { tool, decision: 'approval' });
-    const verdict = await settle(gate, signal);
+    const verdict = await settleDecision(gate, signal, 'the run stopped while the call waited for a decision');
     if (state.revoked) throw denied(tool, 'revoked');
     if (verdict.action === 'deny') throw denied(tool, 'approval_denied', verdict.reason);
     auditDecision(evidence, tally, { tool, decision: 'allow' });

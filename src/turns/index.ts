@@ -8,3 +8,4 @@ export type { FinishReason, TurnModels, TurnRequest, TurnResult, TurnRunner } fr
 export { agentTurnMethods } from './methods.js';
 export { createTurnsModule, type TurnsModule } from './module.js';
 export type { ToolOutput } from './client-tools.js';
+export { settleDecision } from './tool-step.js';

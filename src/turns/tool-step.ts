@@ -24,17 +24,21 @@ export function createRepeatCounter(limit: number) {
   };
 }
 
-/** A wait that the turn's abort ends as a denial. */
-async function settle(
+/** A tool decision once it is final: a wait for an operator becomes the operator's answer. */
+export type SettledDecision = { action: 'allow' } | { action: 'deny'; reason: string };
+
+/** A wait for an operator that `signal` ends as a denial giving `cancelledReason` (a turn's or a script run's stop). */
+export async function settleDecision(
   decision: ToolDecision,
   signal: AbortSignal,
-): Promise<{ action: 'allow' } | { action: 'deny'; reason: string }> {
+  cancelledReason: string,
+): Promise<SettledDecision> {
   if (decision.action !== 'wait') return decision;
-  const aborted = { action: 'deny' as const, reason: 'the turn was cancelled while the call waited for a decision' };
-  if (signal.aborted) return aborted;
+  const cancelled: SettledDecision = { action: 'deny', reason: cancelledReason };
+  if (signal.aborted) return cancelled;
   let onAbort = (): void => {};
-  const abort = new Promise<typeof aborted>((resolve) => {
-    onAbort = () => resolve(aborted);
+  const abort = new Promise<SettledDecision>((resolve) => {
+    onAbort = () => resolve(cancelled);
     signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
@@ -75,7 +79,11 @@ export async function runToolStep(
   for (const call of calls) {
     const info = { toolCallId: call.id, toolName: call.name, input: call.input };
     const startedAt = now();
-    const decision = await settle(await hooks.beforeTool(info, hookCtx), request.signal);
+    const decision = await settleDecision(
+      await hooks.beforeTool(info, hookCtx),
+      request.signal,
+      'the turn was cancelled while the call waited for a decision',
+    );
     const outcome: ToolCallOutcome =
       decision.action === 'deny'
         ? toolFailure('denied', `${call.name} was denied: ${decision.reason}`, now() - startedAt)
