@@ -1,10 +1,10 @@
 // One connection to an MCP server: its transport (stdio child or Streamable HTTP), the SDK client, the allowed tools,
 // and how the SDK's errors read in ours.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServerConfig } from '../config/index.js';
+import { mcpSdk } from './mcp-sdk-loader.js';
 import { followStderr, type StderrRing } from './stderr-ring.js';
 
 /** Pages of tools/list read at most from one server; a server paging forever is cut off there. */
@@ -31,6 +31,7 @@ export function reasonOf(error: unknown): string {
 }
 
 export function isTimeout(error: unknown): boolean {
+  const { McpError, ErrorCode } = mcpSdk();
   return error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout);
 }
 
@@ -48,6 +49,7 @@ function isMalformedReply(error: unknown): boolean {
  * reply is not: that call failed, the connection stands.
  */
 export function isConnectionLoss(error: unknown): boolean {
+  const { McpError, ErrorCode } = mcpSdk();
   if (error instanceof McpError) return error.code === Number(ErrorCode.ConnectionClosed);
   return !isMalformedReply(error);
 }
@@ -59,10 +61,12 @@ export function transportOf(config: McpServerConfig): {
 } {
   if (config.transport === 'http') {
     return {
-      transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }),
+      transport: new (mcpSdk().StreamableHTTPClientTransport)(new URL(config.url), {
+        requestInit: { headers: config.headers },
+      }),
     };
   }
-  const transport = new StdioClientTransport({
+  const transport = new (mcpSdk().StdioClientTransport)({
     command: config.command,
     args: config.args,
     env: config.env,
@@ -104,7 +108,7 @@ export async function openConnection(
   transport: StdioClientTransport | StreamableHTTPClientTransport,
   onToolsChanged?: () => void,
 ): Promise<McpConnection> {
-  const client = new Client(
+  const client = new (mcpSdk().Client)(
     { name: 'agent-gateway', version: '1' },
     onToolsChanged === undefined
       ? {}

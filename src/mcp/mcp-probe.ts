@@ -1,6 +1,7 @@
 // mcp.servers.test: a fresh connection to one server, apart from the kept one, that lists its tools and is closed.
 import type { McpServerConfig } from '../config/index.js';
 import { isTimeout, openConnection, reasonOf, transportOf } from './mcp-connection.js';
+import { loadMcpSdk } from './mcp-sdk-loader.js';
 
 export interface McpProbeResult {
   ok: boolean;
@@ -12,6 +13,7 @@ export interface McpProbeResult {
 
 /** Connects, lists the allowed tools and closes (a stdio child is ended); bounded by the server's timeoutMs. */
 export async function probeServer(config: McpServerConfig, now: () => number): Promise<McpProbeResult> {
+  await loadMcpSdk();
   const startedAt = now();
   try {
     const { client, tools } = await openConnection(config, transportOf(config).transport);

@@ -2,7 +2,7 @@
 // refreshed on list_changed, calls bounded in time and size, a failed server retried after a jittered backoff, the
 // set of servers replaced live (apply), and each server's state (connecting, ready, failed, disabled) with its error.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { McpServerConfig } from '../config/index.js';
 import {
@@ -24,6 +24,7 @@ import {
   transportOf,
   type McpTool,
 } from './mcp-connection.js';
+import { loadMcpSdk, mcpSdk } from './mcp-sdk-loader.js';
 import type { StderrRing } from './stderr-ring.js';
 
 export type { McpTool } from './mcp-connection.js';
@@ -146,6 +147,7 @@ export function createMcpServers(deps: McpServersDeps): McpServers {
 
   async function open(entry: Entry): Promise<Client> {
     entry.state = 'connecting';
+    await loadMcpSdk();
     const { transport, stderr } = transportOf(entry.config);
     if (stderr !== undefined) entry.stderr = stderr;
     let client: Client;
@@ -218,6 +220,7 @@ export function createMcpServers(deps: McpServersDeps): McpServers {
     const entry = entryOf(server);
     const client = await connect(entry);
     if (!entry.tools?.some((listed) => listed.name === tool)) throw mcpToolNotFound(server, tool);
+    const { CallToolResultSchema } = mcpSdk();
     let result: Awaited<ReturnType<Client['callTool']>>;
     try {
       result = await client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {

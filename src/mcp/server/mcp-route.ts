@@ -1,11 +1,11 @@
 // POST, GET and DELETE /mcp (Streamable HTTP): bearer auth and scope, then the request goes to its session's SDK
 // transport; refusals before that answer in the REST envelope, the transport's own in JSON-RPC's.
-import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { RouteRegistrar } from '../../capability.js';
 import { mcpBatchRefused, mcpSessionRequired } from '../../errors.js';
 import { grantsMcp, type RequestAuth } from '../../server/index.js';
+import { loadMcpSdk, mcpSdk } from '../mcp-sdk-loader.js';
 import { endReply } from './mcp-replies.js';
 import type { McpSession, McpSessions } from './mcp-sessions.js';
 
@@ -32,7 +32,7 @@ export function mcpRoutes({ auth, sessions, log }: McpRouteDeps): RouteRegistrar
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) raw.setHeader(name, value);
     const { calls, replies } = session.open;
     // A client that hangs up before its answer cancels the call, as on /rpc (the SDK only cancels on notifications/cancelled).
-    const id = isJSONRPCRequest(body) ? body.id : undefined;
+    const id = mcpSdk().isJSONRPCRequest(body) ? body.id : undefined;
     const hangUp = new AbortController();
     const closed = new Promise<void>((resolve) =>
       raw.once('close', () => {
@@ -66,6 +66,7 @@ export function mcpRoutes({ auth, sessions, log }: McpRouteDeps): RouteRegistrar
 
   return function registerMcpRoutes(scope) {
     scope.post(MCP_PATH, { onRequest }, async function mcpPost(request, reply) {
+      const { isInitializeRequest } = await loadMcpSdk();
       const { body } = request;
       if (Array.isArray(body)) throw mcpBatchRefused();
       if (sessionIdOf(request) !== undefined) return handOver(request, reply, await existing(request), body);
@@ -79,9 +80,11 @@ export function mcpRoutes({ auth, sessions, log }: McpRouteDeps): RouteRegistrar
     });
     // The server-to-client stream (list_changed) and the end of a session.
     scope.get(MCP_PATH, { onRequest }, async function mcpStream(request, reply) {
+      await loadMcpSdk();
       return handOver(request, reply, await existing(request));
     });
     scope.delete(MCP_PATH, { onRequest }, async function mcpEnd(request, reply) {
+      await loadMcpSdk();
       return handOver(request, reply, await existing(request));
     });
   };

@@ -1,6 +1,4 @@
 // The gateway as an MCP server (issue 34): the capability module serving /mcp, its sessions, tools and list_changed.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { AgentRegistry, ToolRegistry } from '../../agents/index.js';
 import type { CapabilityModule } from '../../capability.js';
@@ -8,6 +6,7 @@ import type { ConfigStore } from '../../config/index.js';
 import type { AuditInput } from '../../obs/index.js';
 import type { RequestAuth } from '../../server/index.js';
 import type { TurnRunner } from '../../turns/index.js';
+import { mcpSdk } from '../mcp-sdk-loader.js';
 import { mcpRoutes } from './mcp-route.js';
 import { createMcpSessions } from './mcp-sessions.js';
 import { createMcpTools } from './mcp-tools.js';
@@ -40,6 +39,7 @@ export function createMcpServerModule(deps: McpServerModuleDeps): CapabilityModu
     now,
     log,
     newServer(session) {
+      const { Server, ListToolsRequestSchema, CallToolRequestSchema } = mcpSdk();
       const server = new Server(serverInfo, { capabilities: { tools: { listChanged: true } } });
       server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.list() }));
       server.setRequestHandler(CallToolRequestSchema, (request, extra) => {

@@ -2,10 +2,11 @@
 // and in all, ended when idle.
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from 'pino';
 import { mcpSessionNotFound, mcpSessionsFull } from '../../errors.js';
 import type { Caller } from '../../server/types.js';
+import { mcpSdk } from '../mcp-sdk-loader.js';
 import { endAllReplies, openReplies, type OpenReplies } from './mcp-replies.js';
 
 export interface McpSessionLimits {
@@ -98,7 +99,7 @@ export function createMcpSessions({ limits, newServer, now, log }: McpSessionsDe
       await evictOldestOf(caller.clientId, maxSessionsPerToken);
       if (byId.size + opening >= maxSessions) await sweep();
       if (byId.size + opening >= maxSessions) throw mcpSessionsFull(maxSessions, Math.min(sessionIdleMs, 60_000));
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      const transport: StreamableHTTPServerTransport = new (mcpSdk().StreamableHTTPServerTransport)({
         sessionIdGenerator: randomUUID,
         // One JSON answer per request: no SSE stream to open and close per tool call; notifications use the GET stream.
         enableJsonResponse: true,

@@ -1,6 +1,5 @@
 // The tools the gateway offers MCP clients: `ask_<agentId>` per active agent plus mcp.server.exposeTools, and one call.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { AgentRegistry, ToolRegistry } from '../../agents/index.js';
@@ -9,6 +8,7 @@ import type { AuditInput } from '../../obs/index.js';
 import type { Caller } from '../../server/types.js';
 import { makeSessionKey, readSessionKey, sessionCallerOf } from '../../sessions/index.js';
 import { undoneTaskError, type TurnRunner } from '../../turns/index.js';
+import { mcpSdk } from '../mcp-sdk-loader.js';
 
 /** The channel of every session an MCP client's turn runs in, so obs.explain and the channel list name it. */
 const MCP_CHANNEL = 'mcp';
@@ -229,6 +229,7 @@ export function createMcpTools({ agents, tools, turns, audit, exposeTools, now, 
       const target = targets.get(name);
       if (target === undefined) {
         record(name, caller, startedAt, { outcome: 'unknown_tool', refs: {} });
+        const { McpError, ErrorCode } = mcpSdk();
         throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
       }
       const { result, ...done } = await run(target, args, caller, signal);
