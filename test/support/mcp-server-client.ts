@@ -2,6 +2,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startFakeLlm, type FakeLlm } from './fake-llm-server.js';
+import { startGateway, type Harness } from './gateway-harness.js';
 
 export interface McpTestClient {
   client: Client;
@@ -77,4 +80,29 @@ export async function postMcp(
     // An SSE or empty answer stays text.
   }
   return { status: response.status, sessionId: response.headers.get('mcp-session-id'), body: parsed };
+}
+
+export interface McpServerWorld {
+  llm: FakeLlm;
+  harness: Harness;
+}
+
+/**
+ * A fake LLM and a gateway whose one agent (`default`) uses it, started before the describe block's tests and closed
+ * after them; read its parts inside tests (they exist once beforeAll has run).
+ */
+export function useMcpServerWorld(): McpServerWorld {
+  const world = {} as McpServerWorld;
+  beforeAll(async () => {
+    world.llm = await startFakeLlm({ models: ['fake-model'] });
+    world.harness = await startGateway({
+      providers: { fake: { type: 'openai-compatible', baseUrl: world.llm.baseUrl, models: [{ id: 'fake-model' }] } },
+      agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model' } },
+    });
+  });
+  afterAll(async () => {
+    await world.harness?.close();
+    await world.llm?.close();
+  });
+  return world;
 }
