@@ -1,9 +1,10 @@
-// The config sections of the capability modules: memory, approvals, scheduler, audio, media, browser and obs.
+// The config sections of the capability modules: memory, approvals, scheduler, audio, media, browser and obs (and the re-exported sections kept in files of their own).
 import { z } from 'zod';
 import { durationMs, positiveInt } from './schema-units.js';
 
 export { mcpConfigSchema, type McpServerConfig } from './mcp-schema.js';
 export { orchestrateConfigSchema, type OrchestrateConfig } from './orchestrate-schema.js';
+export { learningConfigSchema, skillsConfigSchema, type LearningConfig, type SkillsConfig } from './learning-schema.js';
 
 /** Memory (src/memory): hybrid search over remembered entries, recall before each turn's first model call, the lifecycle sweep. */
 export const memoryConfigSchema = z.strictObject({

@@ -10,6 +10,8 @@ import {
   memoryConfigSchema,
   obsConfigSchema,
   orchestrateConfigSchema,
+  skillsConfigSchema,
+  learningConfigSchema,
   schedulerConfigSchema,
 } from './capability-schemas.js';
 import { durationMs, positiveInt } from './schema-units.js';
@@ -149,6 +151,8 @@ export const modelConfigSchema = z.strictObject({
   input: z.array(z.enum(['text', 'image', 'audio'])).default(['text']),
   reasoning: z.boolean().default(false),
   cost: modelCostSchema.prefault({}),
+  /** How capable the model is: reflect synthesis abstains on small and nano, the pipeline authoring gate reads it. */
+  tier: z.enum(['frontier', 'small', 'nano']).default('frontier'),
 });
 
 export const providerConfigSchema = z.strictObject({
@@ -198,6 +202,8 @@ export const agentConfigSchema = z.strictObject({
   fallbackModels: z.array(z.string().regex(/^[^/]+\/.+$/, 'must be "<provider>/<modelId>"')).default([]),
   suspended: z.boolean().default(false),
   requireApproval: z.array(approvalRuleSchema).max(1_000).default([]),
+  /** Skills the agent is offered (src/skills): their names, or "*" for every loaded skill and learned procedure. */
+  skills: z.union([z.literal('*'), z.array(z.string().min(1).max(64)).max(1_000)]).default([]),
 });
 
 export const embeddingsConfigSchema = z.strictObject({
@@ -243,6 +249,8 @@ export const configSchema = z
     obs: obsConfigSchema.prefault({}),
     mcp: mcpConfigSchema.prefault({}),
     orchestrate: orchestrateConfigSchema.prefault({}),
+    skills: skillsConfigSchema.prefault({}),
+    learning: learningConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
