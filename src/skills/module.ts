@@ -5,6 +5,7 @@ import type { AgentRegistry } from '../agents/index.js';
 import type { CapabilityModule } from '../capability.js';
 import type { ConfigStore } from '../config/index.js';
 import type { EventBus } from '../events/index.js';
+import { createLearnedScreen } from './learned-screen.js';
 import { skillMethods } from './methods.js';
 import { createSkillCatalog, type SkillCatalog } from './skill-catalog.js';
 import { createSkillTurns } from './skill-hooks.js';
@@ -43,7 +44,12 @@ export function createSkillsModule(deps: SkillsModuleDeps): SkillsModule {
     log,
     ...(deps.watchDebounceMs === undefined ? {} : { debounceMs: deps.watchDebounceMs }),
   });
-  const catalog = createSkillCatalog({ registry, learned, agents });
+  const screen = createLearnedScreen({ config: skillsConfig, events, log });
+  const screened: LearnedProcedureSource = {
+    offered: (agentId) => screen.admit(learned.offered(agentId)),
+    recordUse: (use) => learned.recordUse(use),
+  };
+  const catalog = createSkillCatalog({ registry, learned: screened, agents });
   const turns = createSkillTurns(catalog, now);
   let unsubscribe = (): void => {};
   return {

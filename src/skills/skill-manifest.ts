@@ -97,13 +97,38 @@ export function parseSkillManifest(text: string, folder: string, caps: ManifestC
     if (typeof tools === 'string') return fail(tools);
     allowedTools = tools;
   }
-  // The description goes into every opted-in agent's prompt and the body into its turn: both are scanned whole.
+  const injected = injectionProblem(description, body);
+  if (injected !== undefined) return fail(injected);
+  return { ok: true, manifest: { name, description: description.trim(), allowedTools, body } };
+}
+
+/** The description goes into every opted-in agent's prompt and the body into its turn: both are scanned whole. */
+function injectionProblem(description: string, body: string): string | undefined {
   for (const [part, text] of [
     ['description', description],
     ['body', body],
   ] as const) {
     const scan = detectInjection(text, Math.max(text.length, 1));
-    if (scan.detected) return fail(`${part} fails the injection detector (${scan.patterns.join(', ')})`);
+    if (scan.detected) return `${part} fails the injection detector (${scan.patterns.join(', ')})`;
   }
-  return { ok: true, manifest: { name, description: description.trim(), allowedTools, body } };
+  return undefined;
+}
+
+/**
+ * The rule or cap a learned procedure breaks as a skill (the name and description rules, skills.maxBodyChars, the
+ * injection detector), or undefined: it comes from the agent's own turns, so it is held to what a folder's skill is.
+ */
+export function learnedProcedureProblem(
+  procedure: { name: string; description: string; body: string },
+  caps: Pick<SkillsConfig, 'maxBodyChars'>,
+): string | undefined {
+  const { name, description, body } = procedure;
+  const nameProblem = skillNameProblem(name, name);
+  if (nameProblem !== undefined) return nameProblem;
+  if (description.trim().length === 0) return 'description is required (Agent Skills)';
+  if (description.length > MAX_SKILL_DESCRIPTION_CHARS)
+    return `description is over ${MAX_SKILL_DESCRIPTION_CHARS} characters (Agent Skills)`;
+  if (body.length > caps.maxBodyChars)
+    return `body is ${body.length} characters, over skills.maxBodyChars (${caps.maxBodyChars})`;
+  return injectionProblem(description, body);
 }
