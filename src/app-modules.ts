@@ -34,6 +34,7 @@ import { createRunsModule, type RunsModule } from './runs/index.js';
 import { createSchedulerModule, systemClock } from './scheduler/index.js';
 import type { RequestAuth, TokenDirectory, TokenService } from './server/index.js';
 import { createSessionsModule } from './sessions/index.js';
+import { createSkillsModule, NO_LEARNED_PROCEDURES } from './skills/index.js';
 import type { StorePorts } from './store/index.js';
 import { createSystemModule } from './system/index.js';
 import { createHookRegistry, createTurnsModule, type TurnService } from './turns/index.js';
@@ -209,6 +210,16 @@ export function createModules(core: ModuleCore): AppModules {
       onReset: approvals.forgetSession,
     }),
     runs,
+    // Before approvals: a call the followed skill does not allow is denied before anyone is asked to approve it.
+    createSkillsModule({
+      config: configStore,
+      dataDir: paths.dataDir,
+      agents,
+      learned: NO_LEARNED_PROCEDURES,
+      events,
+      now,
+      log: child('skills'),
+    }),
     approvals,
     media,
     createAgentsModule({

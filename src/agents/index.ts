@@ -16,3 +16,4 @@ export type { AgentDefinition, AgentRegistry, SessionCaller } from './types.js';
 export { agentMethods } from './methods.js';
 export { agentModelMethods } from './model-methods.js';
 export { createAgentsModule } from './module.js';
+export { offeredToolNames, SKILL_READ_TOOL } from './offered-tools.js';

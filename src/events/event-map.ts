@@ -63,7 +63,8 @@ export interface EventMap {
   'secret:modified': { name: string };
 
   'skill:executed': { agentId: string; skill: string };
-  'skill:rejected': { agentId: string; skill: string; reason: string };
+  /** A skill folder that did not load (no agentId) and why: the rule or cap it broke. */
+  'skill:rejected': { agentId?: string; skill: string; reason: string };
   'skill:loaded': { skill: string };
   'skill:registry_reset': { count: number };
 

@@ -31,6 +31,7 @@ export { createMemoryEmbedder, type MemoryEmbedder } from './memory-embedder.js'
 export type { MemoryWriter } from './memory-writer.js';
 export { UNTRUSTED_MEMORY_LABEL } from './trust.js';
 export { RECALL_HEADER } from './recall-context.js';
+export { detectInjection } from './injection.js';
 export { memoryMethods } from './methods.js';
 export { type ReaderGrants } from './reader-scope.js';
 

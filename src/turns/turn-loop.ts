@@ -2,7 +2,13 @@
 import type { EventBus } from '../events/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { AgentDefinition, AgentModels, ToolRegistry, TurnTools } from '../agents/index.js';
+import {
+  offeredToolNames,
+  type AgentDefinition,
+  type AgentModels,
+  type ToolRegistry,
+  type TurnTools,
+} from '../agents/index.js';
 import type { DeliveryRecorder, Recorder, SessionIndexStart } from '../obs/index.js';
 import type { ModelRef, ModelRouter, TranscriptMessage } from '../providers/index.js';
 import type { SessionPort } from '../sessions/index.js';
@@ -186,7 +192,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
       const { sessionKey } = request;
       const channel = request.keyParts.channelId;
       // Resolved once per turn; a list without source entries (mcp:) comes back at once, without an await.
-      const listed = deps.tools.forTurn(agent.config.tools);
+      const listed = deps.tools.forTurn(offeredToolNames(agent.config));
       const turnTools = 'then' in listed ? await listed : listed;
       if (request.clientTools !== undefined) assertNoToolClash(turnTools.specs, request.clientTools);
       const toolResults = resultsForOpenCalls(history, request.toolOutputs ?? [], now());
