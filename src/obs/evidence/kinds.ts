@@ -46,6 +46,10 @@ export const SIGNAL_KIND = {
   autonomyBreakerTrip: 'autonomy.breaker_trip',
   autonomyBudgetBreach: 'autonomy.budget_breach',
   sessionRebase: 'session_rebase',
+  /** One per agent per reflect pass: the catalogue's reflect:funnel (src/learning/reflect). */
+  reflectFunnel: 'reflect.funnel',
+  /** A reflect pass that admitted candidates: data `{agentId, count, timestamp}`. */
+  reflectAdmitted: 'reflect.admitted',
   /** Any other recurring condition: data `{code}`; recurrence is counted per code. */
   health: 'health',
 } as const;
