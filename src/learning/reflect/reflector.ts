@@ -141,7 +141,11 @@ export function createReflector(deps: ReflectDeps): Reflector {
         agentId: agent.id,
         data: { agentId: agent.id, count: funnel.admitted, timestamp },
       });
-    if (sources.length > 0) await ports.markPassed(agent.id, Math.max(...sources.map((source) => source.ts)));
+    if (sources.length > 0)
+      await ports.markPassed(
+        agent.id,
+        sources.reduce((newest, source) => Math.max(newest, source.ts), 0),
+      );
     log.info(
       { agentId: agent.id, admitted: funnel.admitted, admissionOutcome: funnel.admissionOutcome },
       'reflect pass done',
@@ -149,17 +153,28 @@ export function createReflector(deps: ReflectDeps): Reflector {
     return funnel;
   }
 
+  // A pass asked for while the same agent's pass runs (the schedule and skills.reflect) joins it: one agent's sources
+  // are never read, synthesized and admitted twice at once.
+  const running = new Map<string, Promise<ReflectFunnel | undefined>>();
+  function passOnce(agent: AgentDefinition, isAsked: boolean): Promise<ReflectFunnel | undefined> {
+    const current = running.get(agent.id);
+    if (current !== undefined) return current;
+    const started = pass(agent, isAsked).finally(() => running.delete(agent.id));
+    running.set(agent.id, started);
+    return started;
+  }
+
   return {
     async reflect(agentId) {
       if (agentId !== undefined) {
         const agent = agents.get(agentId);
         if (agent === undefined) throw notFound(`Unknown agent '${agentId}'`, { param: 'agentId' });
-        const funnel = await pass(agent, true);
+        const funnel = await passOnce(agent, true);
         return funnel === undefined ? [] : [funnel];
       }
       const funnels: ReflectFunnel[] = [];
       for (const agent of agents.list()) {
-        const funnel = await pass(agent, false);
+        const funnel = await passOnce(agent, false);
         if (funnel !== undefined) funnels.push(funnel);
       }
       return funnels;
