@@ -10,3 +10,4 @@ export * from './errors/tool-errors.js';
 export * from './errors/mcp-errors.js';
 export * from './errors/mcp-server-errors.js';
 export * from './errors/orchestrate-errors.js';
+export * from './errors/learning-errors.js';
