@@ -20,6 +20,7 @@ import type { EventBus } from './events/index.js';
 import { createMcpModule, createMcpServerModule } from './mcp/index.js';
 import { createMediaModule, type MediaModule } from './media/index.js';
 import { createLearningModule } from './learning/index.js';
+import { createReflector } from './learning/reflect/index.js';
 import { createMemoryModule } from './memory/index.js';
 import { createObsModule, recordRunsOrphaned, type ObsModule, type Recorder } from './obs/index.js';
 import { createOrchestrateModule } from './orchestrate/index.js';
@@ -207,6 +208,18 @@ export function createModules(core: ModuleCore): AppModules {
     router,
     config: () => configStore.get().learning,
     leases: coordination.leases,
+    reflector: (ports) =>
+      createReflector({
+        ports,
+        router,
+        agents,
+        tools,
+        config: () => configStore.get().learning,
+        recorder,
+        signals: observability.signals,
+        now,
+        log: child('reflect'),
+      }),
     now,
     newId: randomUUID,
     log: child('learning'),

@@ -1,0 +1,317 @@
+// End to end: real turns through a started gateway over the fake LLM server, then skills.reflect: corroborated
+// clusters admitted, a lone sender uncorroborated, a small-tier model abstaining (and obs.explain saying so),
+// untrusted webhook turns dropped, name and tool rejections, the source bounds, and the reflect signals stored.
+import Database from 'better-sqlite3';
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReflectFunnel } from '../../../src/learning/reflect/index.js';
+import type { IncidentReport } from '../../../src/obs/explain/index.js';
+import { startFakeLlm, type FakeLlm } from '../../support/fake-llm-server.js';
+import { startGateway, type Harness, type HarnessOptions } from '../../support/gateway-harness.js';
+import { callRpc } from '../../support/http-client.js';
+
+const WEBHOOK_SECRET = 'webhook-secret-0123456789';
+const QUESTION = 'What time is it right now in the office?';
+
+const agent = (model: string) => ({ name: 'Clock', provider: 'fake', model, tools: ['current_time'] });
+
+function gatewayOptions(llm: FakeLlm, extra: Partial<HarnessOptions> = {}): HarnessOptions {
+  return {
+    providers: {
+      fake: {
+        type: 'openai-compatible',
+        baseUrl: llm.baseUrl,
+        models: [{ id: 'fake-model' }, { id: 'fake-mini', tier: 'small' }],
+      },
+    },
+    agents: {
+      ops: agent('fake-model'),
+      solo: agent('fake-model'),
+      mini: agent('fake-mini'),
+      hooks: agent('fake-model'),
+      wordy: agent('fake-model'),
+      rogue: agent('fake-model'),
+      blank: agent('fake-model'),
+      bounded: agent('fake-model'),
+    },
+    gateway: { webhook: { secret: WEBHOOK_SECRET, agentId: 'hooks' } },
+    learning: { reflectIntervalMs: 0 },
+    ...extra,
+  };
+}
+
+/** The reply the synthesis call gets: a procedure in the asked-for JSON, with fields overridden. */
+const procedureReply = (overrides: Record<string, unknown> = {}) => ({
+  text: JSON.stringify({
+    name: 'tell-the-office-time',
+    description: 'Tells the current time in the office by reading the clock.',
+    goal: 'Answer what time it is.',
+    steps: ['Call current_time.', 'Answer with the time it returned.'],
+    tools: ['current_time'],
+    ...overrides,
+  }),
+});
+
+interface World {
+  llm: FakeLlm;
+  harness: Harness;
+  rpc(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** One turn of `agentId` for sender `userId` in conversation `peerId`: a current_time call, then an answer. */
+  clockTurn(agentId: string, userId: string, peerId: string, message?: string): Promise<string>;
+  reflect(agentId: string): Promise<ReflectFunnel>;
+  signals(kind: string): Promise<Record<string, unknown>[]>;
+}
+
+async function startWorld(extra: Partial<HarnessOptions> = {}): Promise<World> {
+  const llm = await startFakeLlm({ models: ['fake-model', 'fake-mini'] });
+  const harness = await startGateway(gatewayOptions(llm, extra));
+  const rpc = async (method: string, params: Record<string, unknown> = {}) => {
+    const response = await callRpc(harness.url, harness.tokens.admin, method, params);
+    if (response.error !== undefined) throw new Error(`${method}: ${JSON.stringify(response.error)}`);
+    return response.result as Record<string, unknown>;
+  };
+  return {
+    llm,
+    harness,
+    rpc,
+    async clockTurn(agentId, userId, peerId, message = QUESTION) {
+      llm.script({ toolCalls: [{ name: 'current_time', arguments: {} }] }, { text: 'It is noon.' });
+      const sessionKey = { tenantId: 'default', userId, channelId: 'test', peerId };
+      expect(await rpc('agent.execute', { agentId, message, sessionKey })).toMatchObject({ finishReason: 'stop' });
+      return `default:${userId}:test:${peerId}`;
+    },
+    async reflect(agentId) {
+      const { funnels } = (await rpc('skills.reflect', { agentId })) as { funnels: ReflectFunnel[] };
+      expect(funnels).toHaveLength(1);
+      const [funnel] = funnels;
+      if (funnel === undefined) throw new Error('no funnel');
+      return funnel;
+    },
+    async signals(kind) {
+      await harness.app.observability.flush();
+      const db = new Database(harness.paths.databasePath, { readonly: true });
+      try {
+        const rows = db.prepare('SELECT agent_id, data FROM health_signals WHERE kind = ? ORDER BY id').all(kind) as {
+          agent_id: string | null;
+          data: string;
+        }[];
+        return rows.map((row) => ({ agentIdColumn: row.agent_id, ...(JSON.parse(row.data) as object) }));
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+const procedures = async (world: World, agentId: string) =>
+  (await world.rpc('skills.learned.list', { agentId })).procedures as Record<string, unknown>[];
+
+describe('reflect over real turns', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld();
+  });
+  afterAll(async () => {
+    await world?.harness.close();
+    await world?.llm.close();
+  });
+
+  it('admits one candidate from three sessions of two senders doing the same tool sequence', async () => {
+    await world.clockTurn('ops', 'alice', 'ops-1');
+    await world.clockTurn('ops', 'alice', 'ops-2');
+    await world.clockTurn('ops', 'bob', 'ops-3');
+    world.llm.script(procedureReply());
+    const funnel = await world.reflect('ops');
+    expect(funnel).toEqual({
+      agentId: 'ops',
+      synthesized: 1,
+      validated: 1,
+      admitted: 1,
+      maxClusterCardinality: 3,
+      distinctTopicKeys: 1,
+      untrustedDrops: 0,
+      nameLengthRejections: 0,
+      skipped: 0,
+      sourceTrajectoryCount: 3,
+      totalSourceChars: 3 * (QUESTION.length + 'It is noon.'.length),
+      admissionOutcome: 'admitted',
+      timestamp: expect.any(Number),
+    });
+    // The agent's own model wrote it, from the cluster's examples and tool sequence.
+    const synthesis = world.llm.chatRequests().at(-1)?.body as { model: string; messages: { content: string }[] };
+    expect(synthesis.model).toBe('fake-model');
+    const prompt = JSON.stringify(synthesis.messages);
+    expect(prompt).toContain('Tool sequence: current_time');
+    expect(prompt).toContain(QUESTION);
+    expect(await procedures(world, 'ops')).toEqual([
+      expect.objectContaining({
+        agentId: 'ops',
+        name: 'tell-the-office-time',
+        state: 'candidate',
+        tools: ['current_time'],
+        cardinality: 3,
+        synthesisAbstained: false,
+      }),
+    ]);
+    expect(await world.signals('reflect.funnel')).toContainEqual({ ...funnel, agentIdColumn: 'ops' });
+    expect(await world.signals('reflect.admitted')).toContainEqual({
+      agentIdColumn: 'ops',
+      agentId: 'ops',
+      count: 1,
+      timestamp: funnel.timestamp,
+    });
+  });
+
+  it('refuses one sender alone in one session, however often it repeats: uncorroborated, no model call', async () => {
+    await world.clockTurn('solo', 'carol', 'solo-1');
+    await world.clockTurn('solo', 'carol', 'solo-1');
+    const calls = world.llm.chatRequests().length;
+    expect(await world.reflect('solo')).toMatchObject({
+      synthesized: 0,
+      admitted: 0,
+      maxClusterCardinality: 1,
+      sourceTrajectoryCount: 2,
+      admissionOutcome: 'uncorroborated',
+    });
+    expect(world.llm.chatRequests()).toHaveLength(calls);
+    expect(await procedures(world, 'solo')).toEqual([]);
+    expect(await world.signals('reflect.admitted')).not.toContainEqual(expect.objectContaining({ agentId: 'solo' }));
+  });
+
+  it('on a small-tier model writes the procedure without it, and obs.explain of a source session says so', async () => {
+    const first = await world.clockTurn('mini', 'alice', 'mini-1');
+    const second = await world.clockTurn('mini', 'bob', 'mini-2');
+    const calls = world.llm.chatRequests().length;
+    expect(await world.reflect('mini')).toMatchObject({ synthesized: 1, admitted: 1, admissionOutcome: 'admitted' });
+    expect(world.llm.chatRequests()).toHaveLength(calls);
+    expect(await procedures(world, 'mini')).toEqual([
+      expect.objectContaining({
+        name: 'office-right-current-time',
+        tools: ['current_time'],
+        cardinality: 2,
+        synthesisAbstained: true,
+      }),
+    ]);
+    for (const sessionKey of [first, second]) {
+      const report = (await world.rpc('obs.explain', { sessionKey })) as unknown as IncidentReport;
+      expect(report.learning).toMatchObject({ synthesisAbstained: true });
+      expect(report.likelyRootCause.code).toBe('synthesis_abstained_low_capability');
+    }
+  });
+
+  it('drops and counts webhook-originated turns: they never corroborate', async () => {
+    for (const build of [1, 2]) {
+      world.llm.script({ toolCalls: [{ name: 'current_time', arguments: {} }] }, { text: 'It is noon.' });
+      const body = JSON.stringify({ event: 'clock.check', source: 'ci', data: { build } });
+      const response = await fetch(`${world.harness.url}/hooks/webhook`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-webhook-signature': createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex'),
+        },
+        body,
+      });
+      expect(response.status).toBe(202);
+      const { runId } = (await response.json()) as { runId: string };
+      await expect
+        .poll(async () => (await world.rpc('run.get', { runId })).status, { timeout: 5_000, interval: 50 })
+        .toBe('completed');
+    }
+    await world.clockTurn('hooks', 'alice', 'hooks-1');
+    const funnel = await world.reflect('hooks');
+    expect(funnel).toMatchObject({
+      untrustedDrops: 2,
+      sourceTrajectoryCount: 3,
+      maxClusterCardinality: 1,
+      admitted: 0,
+    });
+    // The two deliveries (two sessions of sender `ci`) would have corroborated each other had they been trusted.
+    expect(funnel.admissionOutcome).toBe('untrusted_origin');
+    expect(await procedures(world, 'hooks')).toEqual([]);
+  });
+
+  it('rejects a name over 64 characters and counts it', async () => {
+    await world.clockTurn('wordy', 'alice', 'wordy-1');
+    await world.clockTurn('wordy', 'bob', 'wordy-2');
+    world.llm.script(procedureReply({ name: `tell-${'the-office-time-'.repeat(4)}now` }));
+    expect(await world.reflect('wordy')).toMatchObject({
+      synthesized: 1,
+      validated: 0,
+      admitted: 0,
+      nameLengthRejections: 1,
+      admissionOutcome: 'rejected_name_length',
+    });
+    expect(await procedures(world, 'wordy')).toEqual([]);
+  });
+
+  it('rejects a procedure naming a tool the agent is not given', async () => {
+    await world.clockTurn('rogue', 'alice', 'rogue-1');
+    await world.clockTurn('rogue', 'bob', 'rogue-2');
+    world.llm.script(procedureReply({ tools: ['current_time', 'shell_exec'] }));
+    expect(await world.reflect('rogue')).toMatchObject({
+      synthesized: 1,
+      validated: 0,
+      admitted: 0,
+      admissionOutcome: 'rejected_validation',
+    });
+    expect(await procedures(world, 'rogue')).toEqual([]);
+  });
+
+  it('counts an unparsable reply as an empty reflection', async () => {
+    await world.clockTurn('blank', 'alice', 'blank-1');
+    await world.clockTurn('blank', 'bob', 'blank-2');
+    world.llm.script({ text: 'Sure! First you check the clock, then you answer.' });
+    expect(await world.reflect('blank')).toMatchObject({
+      synthesized: 0,
+      admitted: 0,
+      admissionOutcome: 'empty_reflection',
+    });
+  });
+
+  it('with no agent named, passes every agent with new turns and only those; an unknown agent is not found', async () => {
+    await world.clockTurn('rogue', 'dave', 'rogue-3');
+    await world.clockTurn('blank', 'dave', 'blank-3');
+    const { funnels } = (await world.rpc('skills.reflect')) as { funnels: ReflectFunnel[] };
+    expect(funnels.map((funnel) => [funnel.agentId, funnel.sourceTrajectoryCount, funnel.admissionOutcome])).toEqual([
+      ['rogue', 1, 'uncorroborated'],
+      ['blank', 1, 'uncorroborated'],
+    ]);
+    const response = await callRpc(world.harness.url, world.harness.tokens.admin, 'skills.reflect', {
+      agentId: 'ghost',
+    });
+    expect(response.error).toMatchObject({ data: { kind: 'not_found' } });
+  });
+
+  it('a later pass reads only newer turns, and an agent with none answers no_successes', async () => {
+    expect(await world.reflect('ops')).toMatchObject({
+      sourceTrajectoryCount: 0,
+      totalSourceChars: 0,
+      admissionOutcome: 'no_successes',
+    });
+  });
+});
+
+describe('reflect bounds', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await startWorld({ learning: { reflectIntervalMs: 0, maxSourceTrajectories: 3, maxSourceChars: 200 } });
+  });
+  afterAll(async () => {
+    await world?.harness.close();
+    await world?.llm.close();
+  });
+
+  it('reads at most maxSourceTrajectories turns and maxSourceChars characters per pass', async () => {
+    for (const peer of ['b-1', 'b-2', 'b-3', 'b-4']) await world.clockTurn('bounded', 'alice', peer);
+    world.llm.script(procedureReply());
+    const funnel = await world.reflect('bounded');
+    expect(funnel.sourceTrajectoryCount).toBe(3);
+    expect(funnel.totalSourceChars).toBe(3 * (QUESTION.length + 'It is noon.'.length));
+
+    const long = `${QUESTION} ${'please '.repeat(20)}`;
+    for (const peer of ['c-1', 'c-2', 'c-3']) await world.clockTurn('bounded', 'bob', peer, long);
+    const capped = await world.reflect('bounded');
+    expect(capped.totalSourceChars).toBeLessThanOrEqual(200);
+    expect(capped.sourceTrajectoryCount).toBeLessThan(3);
+  });
+});
