@@ -8,6 +8,7 @@ import type { ModelRef, ModelTier } from '../../providers/index.js';
 import { admissionOutcome, type ClusterFate } from './admission.js';
 import { clusterSources, type Cluster } from './cluster.js';
 import { deterministicProcedure, isProcedureNameTooLong, missingTools, type Procedure } from './procedure.js';
+import { withinSourceBounds } from './source-bounds.js';
 import { synthesizeWithModel } from './synthesis.js';
 import type { CandidateProcedure, ReflectDeps, ReflectFunnel, Reflector } from './types.js';
 
@@ -102,10 +103,8 @@ export function createReflector(deps: ReflectDeps): Reflector {
 
   async function pass(agent: AgentDefinition, isAsked: boolean): Promise<ReflectFunnel | undefined> {
     const { maxSourceTrajectories, maxSourceChars } = config();
-    const sources = await ports.readSources(agent.id, {
-      maxTrajectories: maxSourceTrajectories,
-      maxChars: maxSourceChars,
-    });
+    const limits = { maxTrajectories: maxSourceTrajectories, maxChars: maxSourceChars };
+    const sources = withinSourceBounds(await ports.readSources(agent.id, limits), limits);
     // A scheduled pass over an agent with nothing new says nothing; an asked-for one always answers.
     if (sources.length === 0 && !isAsked) return undefined;
     const sorted = clusterSources(sources);
