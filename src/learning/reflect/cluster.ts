@@ -3,6 +3,8 @@
 import type { SourceTrajectory } from './types.js';
 
 export interface Cluster {
+  /** Topic key and tool sequence as one string: what identifies the cluster from pass to pass. */
+  key: string;
   topicKey: string;
   /** Consecutive repeats collapsed. */
   toolSequence: readonly string[];
@@ -39,6 +41,7 @@ const clusterKey = (topicKey: string, sequence: readonly string[]): string =>
 const pairKey = (source: SourceTrajectory): string => `${source.sessionKey}\u0000${source.senderId}`;
 
 interface Group {
+  key: string;
   topicKey: string;
   toolSequence: string[];
   sources: SourceTrajectory[];
@@ -52,7 +55,7 @@ function group(sources: readonly SourceTrajectory[]): Group[] {
     const key = clusterKey(source.topicKey, toolSequence);
     let found = groups.get(key);
     if (found === undefined) {
-      found = { topicKey: source.topicKey, toolSequence, sources: [], pairs: new Set() };
+      found = { key, topicKey: source.topicKey, toolSequence, sources: [], pairs: new Set() };
       groups.set(key, found);
     }
     found.sources.push(source);
@@ -81,6 +84,7 @@ export function clusterSources(sources: readonly SourceTrajectory[]): SortedSour
   const groups = group(trusted);
   const clusters = groups
     .map((one) => ({
+      key: one.key,
       topicKey: one.topicKey,
       toolSequence: one.toolSequence,
       sources: one.sources.sort(newestFirst),

@@ -1,7 +1,7 @@
 // Reflect: successful trajectories clustered into candidate learned procedures, one reflect.funnel per agent pass.
 export { createReflector } from './reflector.js';
 export { clusterSources } from './cluster.js';
-export { withinSourceBounds } from './source-bounds.js';
+export { passWatermark, withinSourceBounds } from './source-bounds.js';
 export { admissionOutcome } from './admission.js';
 export { deterministicProcedure, isProcedureNameTooLong, missingTools } from './procedure.js';
 export { parseSynthesisReply } from './synthesis.js';

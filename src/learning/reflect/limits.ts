@@ -23,3 +23,6 @@ export const MAX_PROCEDURE_STEPS = 50;
 export const MAX_PROCEDURE_TOOLS = 64;
 export const MAX_PROCEDURE_GOAL_CHARS = 2_000;
 export const MAX_PROCEDURE_STEP_CHARS = 1_000;
+
+/** Clusters per agent remembered as already taken through synthesis (so a re-read one is not synthesized again). */
+export const MAX_DECIDED_CLUSTERS_PER_AGENT = 1_000;

@@ -7,8 +7,9 @@ import { SIGNAL_KIND, TRAJECTORY_KIND } from '../../obs/index.js';
 import type { ModelRef, ModelTier } from '../../providers/index.js';
 import { admissionOutcome, type ClusterFate } from './admission.js';
 import { clusterSources, type Cluster } from './cluster.js';
+import { MAX_DECIDED_CLUSTERS_PER_AGENT } from './limits.js';
 import { deterministicProcedure, isProcedureNameTooLong, missingTools, type Procedure } from './procedure.js';
-import { withinSourceBounds } from './source-bounds.js';
+import { passWatermark, withinSourceBounds } from './source-bounds.js';
 import { synthesizeWithModel } from './synthesis.js';
 import type { CandidateProcedure, ReflectDeps, ReflectFunnel, Reflector } from './types.js';
 
@@ -63,14 +64,45 @@ export function createReflector(deps: ReflectDeps): Reflector {
       });
   }
 
+  // Per agent, the clusters already taken through synthesis with the sources they had then: a pass that reads one
+  // again (the mark waits behind an uncorroborated cluster) asks no model and admits nothing unless a source is new.
+  const decided = new Map<string, Map<string, ReadonlySet<string>>>();
+  const isDecided = (agentId: string, cluster: Cluster): boolean => {
+    const seen = decided.get(agentId)?.get(cluster.key);
+    return seen !== undefined && cluster.sources.every((source) => seen.has(source.traceId));
+  };
+  function noteDecided(agentId: string, cluster: Cluster): void {
+    let clusters = decided.get(agentId);
+    if (clusters === undefined) decided.set(agentId, (clusters = new Map()));
+    clusters.delete(cluster.key);
+    clusters.set(cluster.key, new Set(cluster.sources.map((source) => source.traceId)));
+    const oldest = clusters.keys().next().value;
+    if (clusters.size > MAX_DECIDED_CLUSTERS_PER_AGENT && oldest !== undefined) clusters.delete(oldest);
+  }
+
+  /** The cluster's fate this pass; undefined when it was decided in an earlier pass and has no new source. */
   async function reflectCluster(
     agent: AgentDefinition,
     cluster: Cluster,
     plan: SynthesisPlan,
     offered: () => Promise<Set<string>>,
     tally: Tally,
-  ): Promise<ClusterFate> {
+  ): Promise<ClusterFate | undefined> {
     if (cluster.cardinality < 2) return 'uncorroborated';
+    if (isDecided(agent.id, cluster)) return undefined;
+    const fate = await takeThrough(agent, cluster, plan, offered, tally);
+    noteDecided(agent.id, cluster);
+    return fate;
+  }
+
+  /** Synthesis, the name rule, validation and admission of a corroborated cluster. */
+  async function takeThrough(
+    agent: AgentDefinition,
+    cluster: Cluster,
+    plan: SynthesisPlan,
+    offered: () => Promise<Set<string>>,
+    tally: Tally,
+  ): Promise<ClusterFate> {
     const procedure: Procedure | undefined =
       plan.model === undefined
         ? deterministicProcedure(cluster)
@@ -113,8 +145,10 @@ export function createReflector(deps: ReflectDeps): Reflector {
     const tally: Tally = { synthesized: 0, validated: 0, admitted: 0, nameLengthRejections: 0 };
     const fates: ClusterFate[] = [];
     // One cluster at a time: synthesis calls of one pass never pile up on the agent's provider.
-    for (const cluster of sorted.clusters)
-      fates.push(await reflectCluster(agent, cluster, plan, () => (offered ??= offeredTools(agent)), tally));
+    for (const cluster of sorted.clusters) {
+      const fate = await reflectCluster(agent, cluster, plan, () => (offered ??= offeredTools(agent)), tally);
+      if (fate !== undefined) fates.push(fate);
+    }
     const timestamp = now();
     const funnel: ReflectFunnel = {
       agentId: agent.id,
@@ -140,11 +174,7 @@ export function createReflector(deps: ReflectDeps): Reflector {
         agentId: agent.id,
         data: { agentId: agent.id, count: funnel.admitted, timestamp },
       });
-    if (sources.length > 0)
-      await ports.markPassed(
-        agent.id,
-        sources.reduce((newest, source) => Math.max(newest, source.ts), 0),
-      );
+    if (sources.length > 0) await ports.markPassed(agent.id, passWatermark(sources, sorted.clusters));
     log.info(
       { agentId: agent.id, admitted: funnel.admitted, admissionOutcome: funnel.admissionOutcome },
       'reflect pass done',

@@ -33,6 +33,7 @@ function gatewayOptions(llm: FakeLlm, extra: Partial<HarnessOptions> = {}): Harn
       rogue: agent('fake-model'),
       blank: agent('fake-model'),
       bounded: agent('fake-model'),
+      mixed: agent('fake-model'),
     },
     gateway: { webhook: { secret: WEBHOOK_SECRET, agentId: 'hooks' } },
     learning: { reflectIntervalMs: 0 },
@@ -178,6 +179,39 @@ describe('reflect over real turns', () => {
     expect(await world.signals('reflect.admitted')).not.toContainEqual(expect.objectContaining({ agentId: 'solo' }));
   });
 
+  it("keeps a lone sender's turns for later passes: another sender's later session corroborates them", async () => {
+    await world.clockTurn('solo', 'dave', 'solo-2');
+    world.llm.script(procedureReply());
+    expect(await world.reflect('solo')).toMatchObject({
+      synthesized: 1,
+      admitted: 1,
+      maxClusterCardinality: 2,
+      sourceTrajectoryCount: 3,
+      admissionOutcome: 'admitted',
+    });
+    expect(await procedures(world, 'solo')).toEqual([expect.objectContaining({ cardinality: 2 })]);
+    // Nothing waits any more: the next pass has nothing new to read.
+    expect(await world.reflect('solo')).toMatchObject({ sourceTrajectoryCount: 0, admissionOutcome: 'no_successes' });
+  });
+
+  it('re-reads an admitted cluster newer than a waiting one without asking the model again', async () => {
+    await world.clockTurn('mixed', 'erin', 'mixed-0', 'Convert this currency amount into euros');
+    await world.clockTurn('mixed', 'alice', 'mixed-1');
+    await world.clockTurn('mixed', 'bob', 'mixed-2');
+    world.llm.script(procedureReply());
+    expect(await world.reflect('mixed')).toMatchObject({ admitted: 1, sourceTrajectoryCount: 3 });
+    const calls = world.llm.chatRequests().length;
+    expect(await world.reflect('mixed')).toMatchObject({
+      synthesized: 0,
+      admitted: 0,
+      maxClusterCardinality: 2,
+      sourceTrajectoryCount: 3,
+      admissionOutcome: 'uncorroborated',
+    });
+    expect(world.llm.chatRequests()).toHaveLength(calls);
+    expect(await procedures(world, 'mixed')).toHaveLength(1);
+  });
+
   it('on a small-tier model writes the procedure without it, and obs.explain of a source session says so', async () => {
     const first = await world.clockTurn('mini', 'alice', 'mini-1');
     const second = await world.clockTurn('mini', 'bob', 'mini-2');
@@ -268,13 +302,17 @@ describe('reflect over real turns', () => {
     });
   });
 
-  it('with no agent named, passes every agent with new turns and only those; an unknown agent is not found', async () => {
+  it('with no agent named, passes every agent with turns to read (new, or waiting for corroboration); an unknown agent is not found', async () => {
     await world.clockTurn('rogue', 'dave', 'rogue-3');
     await world.clockTurn('blank', 'dave', 'blank-3');
     const { funnels } = (await world.rpc('skills.reflect')) as { funnels: ReflectFunnel[] };
+    // hooks and mixed: their lone trusted turns still wait for corroboration (hooks' older webhook turns are not read
+    // again); ops, mini, wordy: nothing new and nothing waiting.
     expect(funnels.map((funnel) => [funnel.agentId, funnel.sourceTrajectoryCount, funnel.admissionOutcome])).toEqual([
+      ['hooks', 1, 'uncorroborated'],
       ['rogue', 1, 'uncorroborated'],
       ['blank', 1, 'uncorroborated'],
+      ['mixed', 3, 'uncorroborated'],
     ]);
     const response = await callRpc(world.harness.url, world.harness.tokens.admin, 'skills.reflect', {
       agentId: 'ghost',
