@@ -102,7 +102,7 @@ export interface Reflector {
 export interface ReflectDeps {
   ports: ReflectPorts;
   /** The model router the turns use: the agent's model, its catalog tier, and the synthesis call. */
-  router: Pick<ModelRouter, 'stream' | 'resolve' | 'entry' | 'catalog'>;
+  router: Pick<ModelRouter, 'stream' | 'resolve' | 'entry'>;
   agents: Pick<AgentRegistry, 'get' | 'list'>;
   /** What validation checks a procedure's tools against: the tools an agent's list gives a turn now. */
   tools: Pick<ToolRegistry, 'forTurn'>;
