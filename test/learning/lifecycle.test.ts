@@ -46,6 +46,7 @@ describe('learned procedure lifecycle', () => {
   let learning: LearningModule;
   let config: LearningConfig;
   let traces = 0;
+  let reflected: (string | undefined)[] = [];
 
   beforeEach(() => {
     stack = startObs();
@@ -54,6 +55,7 @@ describe('learned procedure lifecycle', () => {
     config = learningConfigSchema.parse({ promoteAfter: 3, demoteAfter: 2, maxProceduresPerAgent: 3 });
     const memory = createSqliteMemoryPort(stack.db, { exactVectorSearch: true });
     let ids = 0;
+    reflected = [];
     learning = createLearningModule({
       port,
       sessions,
@@ -71,6 +73,14 @@ describe('learned procedure lifecycle', () => {
       now: () => stack.clock.now,
       newId: () => `proc-${(ids += 1)}`,
       log,
+      // Stands in for the reflect stage (src/learning/reflect), which reads through the ports it is given.
+      reflector: (ports) => ({
+        async reflect(agentId) {
+          reflected.push(agentId);
+          const sources = await ports.readSources(agentId ?? 'main', { maxTrajectories: 10, maxChars: 1_000 });
+          return [{ agentId: agentId ?? 'main', sourceTrajectoryCount: sources.length }];
+        },
+      }),
     });
   });
   afterEach(async () => {
@@ -261,7 +271,34 @@ describe('learned procedure lifecycle', () => {
     expect(await method('skills.learned.archive')({ id })).toEqual({ id, state: 'archived' });
     expect(learning.source.offered('main')).toEqual([]);
     await expect(method('skills.learned.get')({ id: 'missing' })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(method('skills.learned.archive')({ id: 'missing' })).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('runs a reflect pass on skills.reflect through the reflect stage wired over its ports; none when learning is off', async () => {
+    await turn('x1', 'Time in Rome?', { tools: [true] });
+    expect(await method('skills.reflect')({ agentId: 'main' })).toEqual({
+      funnels: [{ agentId: 'main', sourceTrajectoryCount: 1 }],
+    });
+    expect(reflected).toEqual(['main']);
+    config = { ...config, enabled: false };
     await expect(method('skills.reflect')({})).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(reflected).toEqual(['main']);
+  });
+
+  it('takes reactions and pipeline results through observe, by session or trace, each a new learning_outcome', async () => {
+    const traceId = await turn('o1', 'Summarise the report');
+    expect((await explain('o1')).learning).toMatchObject({ outcomeResolved: false, sources: [] });
+    expect(await learning.observe({ sessionKey: 'default:o1:chat', outcome: 'success', source: 'reaction' })).toEqual({
+      traceId,
+      outcome: 'success',
+    });
+    expect((await explain('o1')).learning).toMatchObject({ outcome: 'success', sources: ['reaction'] });
+    await learning.observe({ traceId, outcome: 'failure', source: 'pipeline' });
+    expect((await explain('o1')).learning).toMatchObject({ outcome: 'failure', sources: ['pipeline', 'reaction'] });
+    expect(await port.outcome(traceId)).toMatchObject({ outcome: 'failure', sources: ['pipeline', 'reaction'] });
+    expect(await learning.observe({ sessionKey: 'default:nobody:chat', outcome: 'success', source: 'reaction' })).toBe(
+      undefined,
+    );
   });
 
   it('reads the sources reflect asks for from the transcripts, bounded, and only those after the last pass', async () => {

@@ -72,6 +72,7 @@ export interface HarnessOptions {
   browser?: ConfigInput['browser'];
   mcp?: ConfigInput['mcp'];
   orchestrate?: ConfigInput['orchestrate'];
+  learning?: ConfigInput['learning'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -118,6 +119,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.browser === undefined ? {} : { browser: options.browser }),
     ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
     ...(options.orchestrate === undefined ? {} : { orchestrate: options.orchestrate }),
+    ...(options.learning === undefined ? {} : { learning: options.learning }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };
