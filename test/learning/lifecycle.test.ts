@@ -92,7 +92,13 @@ describe('learned procedure lifecycle', () => {
   async function turn(
     session: string,
     message: string,
-    { tools = [], procedureId, finish = 'stop' }: { tools?: boolean[]; procedureId?: string; finish?: string } = {},
+    {
+      tools = [],
+      procedureId,
+      finish = 'stop',
+      toolName = 'current_time',
+      clientId = 'rpc-client',
+    }: { tools?: boolean[]; procedureId?: string; finish?: string; toolName?: string; clientId?: string } = {},
   ): Promise<string> {
     traces += 1;
     const traceId = `trace-${traces}`;
@@ -103,7 +109,7 @@ describe('learned procedure lifecycle', () => {
       sessionKey,
       keyParts: { tenantId: 'default', userId: session, channelId: 'chat' },
       traceId,
-      clientId: 'rpc-client',
+      clientId,
       ownerId: 'rpc-client',
       signal: new AbortController().signal,
     };
@@ -120,7 +126,7 @@ describe('learned procedure lifecycle', () => {
     if (procedureId !== undefined)
       learning.source.recordUse({ agentId: 'main', sessionKey, traceId, skill: 'tell-time', procedureId });
     for (const [index, ok] of tools.entries())
-      await set.afterTool({ toolCallId: `c${index}`, toolName: 'current_time', input: {}, ok, durationMs: 1 }, ctx);
+      await set.afterTool({ toolCallId: `c${index}`, toolName, input: {}, ok, durationMs: 1 }, ctx);
     recorded.step(TRAJECTORY_KIND.turnEnd, stack.clock.now, { finishReason: finish });
     await set.afterTurn(
       { finishReason: finish, steps: 1, tokensUsed: { input: 1, output: 1, total: 2 }, costUsd: 0 },
@@ -283,6 +289,19 @@ describe('learned procedure lifecycle', () => {
     config = { ...config, enabled: false };
     await expect(method('skills.reflect')({})).rejects.toMatchObject({ kind: 'unavailable' });
     expect(reflected).toEqual(['main']);
+  });
+
+  it("marks untrusted the turns of a webhook session and the turns that saw a tool's output (memory trust rules)", async () => {
+    const trusted = await turn('t1', 'Time in Rome?', { tools: [true] });
+    const sawOutput = await turn('t2', 'Fetch the page', { tools: [true], toolName: 'web_fetch' });
+    const webhook = await turn('t3', 'Incoming order', { clientId: 'system:webhook' });
+    const trust = async (traceId: string) => (await port.outcome(traceId))?.trusted;
+    expect([await trust(trusted), await trust(sawOutput), await trust(webhook)]).toEqual([true, false, false]);
+  });
+
+  it('gives a turn ending in client tool calls no tool outcome: it goes on in the next request', async () => {
+    const traceId = await turn('h1', 'Run the local build', { tools: [true], finish: 'tool_calls' });
+    expect(await port.outcome(traceId)).toMatchObject({ outcome: null, sources: [] });
   });
 
   it('takes reactions and pipeline results through observe, by session or trace, each a new learning_outcome', async () => {
