@@ -58,11 +58,12 @@ export interface ToolCallSeen {
 
 /**
  * The tool rule: a turn that called tools succeeded when it finished with `stop` and every failed call was later
- * retried successfully (a later ok call of the same tool); otherwise it failed. A turn without tool calls has no
- * tool outcome (undefined).
+ * retried successfully (a later ok call of the same tool); otherwise it failed. A turn without tool calls, or one
+ * that ended handing tool calls to its caller (`tool_calls`), has no tool outcome (undefined).
  */
 export function toolOutcome(calls: readonly ToolCallSeen[], finishReason: string): LearningOutcome | undefined {
-  if (calls.length === 0) return undefined;
+  // A turn handing calls to its caller (client tools) is not over: the caller's next request carries it on.
+  if (calls.length === 0 || finishReason === 'tool_calls') return undefined;
   if (finishReason !== 'stop') return 'failure';
   const unrecovered = calls.some(
     (call, index) => !call.ok && !calls.slice(index + 1).some((later) => later.ok && later.toolName === call.toolName),

@@ -56,6 +56,9 @@ export interface LearningModule extends CapabilityModule {
   /** The memory recall hook's report of the ids recalled into a turn. */
   readonly noteRecalled: Outcomes['noteRecalled'];
   readonly reflectPorts: ReflectPorts;
+  readonly hooks: Outcomes['hooks'];
+  /** Resolves once every outcome write and settlement queued so far is done (tests, shutdown). */
+  settled(): Promise<void>;
 }
 
 export function createLearningModule(deps: LearningModuleDeps): LearningModule {
@@ -99,6 +102,7 @@ export function createLearningModule(deps: LearningModuleDeps): LearningModule {
       if (config().enabled) outcomes.noteRecalled(traceId, ids);
     },
     reflectPorts,
+    settled: () => queue.idle(),
     hooks: outcomes.hooks,
     methods: learningMethods({
       port,

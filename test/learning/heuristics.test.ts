@@ -86,8 +86,9 @@ describe('tool-outcome rule', () => {
     expect(toolOutcome([{ toolName: 'fetch', ok: true }], 'max_steps')).toBe('failure');
   });
 
-  it('gives no outcome to a turn without tool calls', () => {
+  it('gives no outcome to a turn without tool calls, nor to one handing tool calls to its caller', () => {
     expect(toolOutcome([], 'stop')).toBeUndefined();
+    expect(toolOutcome([{ toolName: 'fetch', ok: true }], 'tool_calls')).toBeUndefined();
   });
 
   it('leaves failed calls out of the sequence and collapses consecutive repeats', () => {

@@ -180,3 +180,48 @@ describe('learning outcomes in turns', () => {
     expect(browsed.entries.find((entry) => entry.content === 'The cat of Mia is called Tom')?.status).toBe('demoted');
   });
 });
+
+describe('the learning judge', () => {
+  let llm: FakeLlm;
+  let harness: Harness;
+
+  beforeAll(async () => {
+    llm = await startFakeLlm({ models: ['fake-model'] });
+    harness = await startGateway({
+      providers: {
+        fake: {
+          type: 'openai-compatible',
+          baseUrl: llm.baseUrl,
+          models: [{ id: 'fake-model', contextWindow: 16000, maxTokens: 512 }],
+        },
+      },
+      agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model', systemPrompt: 'Be brief.' } },
+      learning: { judge: { model: 'fake/fake-model' } },
+    });
+  }, 30_000);
+
+  afterAll(async () => {
+    await harness?.close();
+    await llm?.close();
+  });
+
+  it('judges a turn no other source resolved, after the turn, from its message and answer', async () => {
+    llm.script({ text: 'Paris is the capital of France.' }, { text: 'success' });
+    const response = await callRpc(harness.url, harness.tokens.rpc, 'agent.execute', {
+      message: 'What is the capital of France?',
+      sessionKey: { tenantId: 'default', userId: 'jude', channelId: 'chat' },
+    });
+    expect(response.error).toBeUndefined();
+    const explain = async () =>
+      (await callRpc(harness.url, harness.tokens.admin, 'obs.explain', { sessionKey: 'default:jude:chat' }))
+        .result as IncidentReport;
+    await expect
+      .poll(async () => (await explain()).learning?.outcome, { timeout: 10_000, interval: 50 })
+      .toBe('success');
+    expect((await explain()).learning).toMatchObject({ outcomeResolved: true, sources: ['judge'] });
+    const judged = llm.chatRequests().at(-1)?.body as { messages: { role: string; content: unknown }[] };
+    const sent = JSON.stringify(judged.messages);
+    expect(sent).toContain('What is the capital of France?');
+    expect(sent).toContain('Paris is the capital of France.');
+  });
+});
