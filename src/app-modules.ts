@@ -211,6 +211,7 @@ export function createModules(core: ModuleCore): AppModules {
     reflector: (ports) =>
       createReflector({
         ports,
+        settled: () => learning.settled(),
         router,
         agents,
         tools,

@@ -136,6 +136,7 @@ export function createReflector(deps: ReflectDeps): Reflector {
   async function pass(agent: AgentDefinition, isAsked: boolean): Promise<ReflectFunnel | undefined> {
     const { maxSourceTrajectories, maxSourceChars } = config();
     const limits = { maxTrajectories: maxSourceTrajectories, maxChars: maxSourceChars };
+    await deps.settled?.();
     const sources = withinSourceBounds(await ports.readSources(agent.id, limits), limits);
     // A scheduled pass over an agent with nothing new says nothing; an asked-for one always answers.
     if (sources.length === 0 && !isAsked) return undefined;

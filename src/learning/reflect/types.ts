@@ -101,6 +101,8 @@ export interface Reflector {
 
 export interface ReflectDeps {
   ports: ReflectPorts;
+  /** Resolves once the outcome writes queued so far are stored: a pass reads turns that just finished too. */
+  settled?: () => Promise<void>;
   /** The model router the turns use: the agent's model, its catalog tier, and the synthesis call. */
   router: Pick<ModelRouter, 'stream' | 'resolve' | 'entry'>;
   agents: Pick<AgentRegistry, 'get' | 'list'>;
