@@ -55,6 +55,11 @@ describe('reflect over real turns', () => {
         synthesisAbstained: false,
       }),
     ]);
+    // Written by the model: no source session says synthesis abstained.
+    const explained = (await world.rpc('obs.explain', {
+      sessionKey: 'default:bob:test:ops-3',
+    })) as unknown as IncidentReport;
+    expect(explained.learning).toMatchObject({ synthesisAbstained: false });
     expect(await world.signals('reflect.funnel')).toContainEqual({ ...funnel, agentIdColumn: 'ops' });
     expect(await world.signals('reflect.admitted')).toContainEqual({
       agentIdColumn: 'ops',
@@ -132,6 +137,15 @@ describe('reflect over real turns', () => {
       expect(report.learning).toMatchObject({ synthesisAbstained: true });
       expect(report.likelyRootCause.code).toBe('synthesis_abstained_low_capability');
     }
+  });
+
+  it('abstains on a nano-tier model too', async () => {
+    await world.clockTurn('tiny', 'alice', 'tiny-1');
+    await world.clockTurn('tiny', 'bob', 'tiny-2');
+    const calls = world.llm.chatRequests().length;
+    expect(await world.reflect('tiny')).toMatchObject({ admitted: 1, admissionOutcome: 'admitted' });
+    expect(world.llm.chatRequests()).toHaveLength(calls);
+    expect(await procedures(world, 'tiny')).toEqual([expect.objectContaining({ synthesisAbstained: true })]);
   });
 
   it('drops and counts webhook-originated turns: they never corroborate', async () => {

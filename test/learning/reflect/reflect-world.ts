@@ -1,5 +1,5 @@
 // The reflect tests' world: a gateway over the fake LLM server with one agent per scenario (all given current_time;
-// mini on a small-tier model, hooks the webhook's agent), and helpers for a clock turn, a reflect pass, the learned
+// mini on a small-tier model, tiny on a nano one, hooks the webhook's agent), and helpers for a clock turn, a reflect pass, the learned
 // procedures and the stored health signals.
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
@@ -19,13 +19,14 @@ function gatewayOptions(llm: FakeLlm, extra: Partial<HarnessOptions> = {}): Harn
       fake: {
         type: 'openai-compatible',
         baseUrl: llm.baseUrl,
-        models: [{ id: 'fake-model' }, { id: 'fake-mini', tier: 'small' }],
+        models: [{ id: 'fake-model' }, { id: 'fake-mini', tier: 'small' }, { id: 'fake-nano', tier: 'nano' }],
       },
     },
     agents: {
       ops: agent('fake-model'),
       solo: agent('fake-model'),
       mini: agent('fake-mini'),
+      tiny: agent('fake-nano'),
       hooks: agent('fake-model'),
       wordy: agent('fake-model'),
       rogue: agent('fake-model'),
@@ -62,7 +63,7 @@ export interface World {
 }
 
 export async function startWorld(extra: Partial<HarnessOptions> = {}): Promise<World> {
-  const llm = await startFakeLlm({ models: ['fake-model', 'fake-mini'] });
+  const llm = await startFakeLlm({ models: ['fake-model', 'fake-mini', 'fake-nano'] });
   const harness = await startGateway(gatewayOptions(llm, extra));
   const rpc = async (method: string, params: Record<string, unknown> = {}) => {
     const response = await callRpc(harness.url, harness.tokens.admin, method, params);
