@@ -140,10 +140,12 @@ export function createOutcomes(deps: OutcomesDeps): Outcomes {
         if (input.step > 1 || !config().enabled) return undefined;
         turnOf(ctx.traceId).userText = input.message;
         if (input.message.length > 0 && isCorrection(input.message)) {
-          const { sessionKey } = ctx;
+          // Which turn came before is decided now: by the time the lane runs the task this turn may have finished.
+          const { sessionKey, traceId } = ctx;
+          const known = lastOfSession.get(sessionKey);
           queue.push('correction', async () => {
-            const previous = await lastTurnOf(sessionKey);
-            if (previous !== undefined) await change(previous, 'corrected', 'correction');
+            const previous = known ?? (await lastTurnOf(sessionKey));
+            if (previous !== undefined && previous !== traceId) await change(previous, 'corrected', 'correction');
           });
         }
         return undefined;
