@@ -17,16 +17,7 @@ import type { LearnedProcedureSource, ReflectorLike, ReflectPorts } from './type
 import { createWorkQueue } from './work-queue.js';
 
 export { isCorrection, topicKey, toolOutcome, toolSequence } from './heuristics.js';
-export type {
-  CandidateProcedure,
-  LearnedProcedureSource,
-  ObservedOutcome,
-  OfferedProcedure,
-  ReflectorLike,
-  ReflectPorts,
-  SkillUse,
-  SourceTrajectory,
-} from './types.js';
+export type { CandidateProcedure, LearnedProcedureSource, ReflectorLike, ReflectPorts } from './types.js';
 
 export interface LearningModuleDeps {
   port: LearningPort;

@@ -140,10 +140,12 @@ export function createOutcomes(deps: OutcomesDeps): Outcomes {
         if (input.step > 1 || !config().enabled) return undefined;
         turnOf(ctx.traceId).userText = input.message;
         if (input.message.length > 0 && isCorrection(input.message)) {
-          const { sessionKey } = ctx;
+          // Which turn came before is decided now: by the time the lane runs the task this turn may have finished.
+          const { sessionKey, traceId } = ctx;
+          const known = lastOfSession.get(sessionKey);
           queue.push('correction', async () => {
-            const previous = await lastTurnOf(sessionKey);
-            if (previous !== undefined) await change(previous, 'corrected', 'correction');
+            const previous = known ?? (await lastTurnOf(sessionKey));
+            if (previous !== undefined && previous !== traceId) await change(previous, 'corrected', 'correction');
           });
         }
         return undefined;
@@ -207,8 +209,10 @@ export function createOutcomes(deps: OutcomesDeps): Outcomes {
       if (turn.uses.length < MAX_IDS_NOTED) turn.uses.push(use);
     },
     observe(observed) {
+      // The session's last turn as of now, as for feedback: not one that finishes while the lane catches up.
+      const known = observed.traceId ?? lastOfSession.get(observed.sessionKey ?? '');
       return queue.run('observe', async () => {
-        const traceId = observed.traceId ?? (await lastTurnOf(observed.sessionKey ?? ''));
+        const traceId = known ?? (await lastTurnOf(observed.sessionKey ?? ''));
         return traceId === undefined ? undefined : change(traceId, observed.outcome, observed.source);
       });
     },
@@ -216,8 +220,9 @@ export function createOutcomes(deps: OutcomesDeps): Outcomes {
       const session = await deps.sessions.get(sessionKey);
       if (session === undefined) throw sessionNotFound(sessionKey, 'sessionKey');
       assertSessionAccess(session, caller);
+      const known = lastOfSession.get(sessionKey);
       return queue.run('feedback', async () => {
-        const traceId = await lastTurnOf(sessionKey);
+        const traceId = known ?? (await lastTurnOf(sessionKey));
         const changed = traceId === undefined ? undefined : await change(traceId, outcome, 'explicit');
         if (changed === undefined) throw noFinishedTurn(sessionKey);
         return { sessionKey, ...changed };

@@ -47,6 +47,8 @@ describe('learned procedure lifecycle', () => {
   let config: LearningConfig;
   let traces = 0;
   let reflected: (string | undefined)[] = [];
+  /** Holds every outcome write back until resolved: the background lane busy while turns go on. */
+  let gate: Promise<void> = Promise.resolve();
 
   beforeEach(() => {
     stack = startObs();
@@ -56,8 +58,15 @@ describe('learned procedure lifecycle', () => {
     const memory = createSqliteMemoryPort(stack.db, { exactVectorSearch: true });
     let ids = 0;
     reflected = [];
+    gate = Promise.resolve();
     learning = createLearningModule({
-      port,
+      port: {
+        ...port,
+        async saveOutcome(record) {
+          await gate;
+          await port.saveOutcome(record);
+        },
+      },
       sessions,
       memory: { demote: (list, at) => memory.demote(list, at), flushRecallMarks: async () => undefined },
       recorder: stack.recorder,
@@ -98,7 +107,15 @@ describe('learned procedure lifecycle', () => {
       finish = 'stop',
       toolName = 'current_time',
       clientId = 'rpc-client',
-    }: { tools?: boolean[]; procedureId?: string; finish?: string; toolName?: string; clientId?: string } = {},
+      isAwaited = true,
+    }: {
+      tools?: boolean[];
+      procedureId?: string;
+      finish?: string;
+      toolName?: string;
+      clientId?: string;
+      isAwaited?: boolean;
+    } = {},
   ): Promise<string> {
     traces += 1;
     const traceId = `trace-${traces}`;
@@ -136,7 +153,7 @@ describe('learned procedure lifecycle', () => {
     const failed = tools.some((ok) => !ok);
     const endReason = finish === 'stop' ? (failed ? 'completed_with_tool_errors' : 'completed') : finish;
     recorded.end({ endReason, degraded: endReason !== 'completed', endedAt: stack.clock.now });
-    await learning.settled();
+    if (isAwaited) await learning.settled();
     return traceId;
   }
   const explain = async (session: string) => {
@@ -297,6 +314,19 @@ describe('learned procedure lifecycle', () => {
     const webhook = await turn('t3', 'Incoming order', { clientId: 'system:webhook' });
     const trust = async (traceId: string) => (await port.outcome(traceId))?.trusted;
     expect([await trust(trusted), await trust(sawOutput), await trust(webhook)]).toEqual([true, false, false]);
+  });
+
+  it('corrects the turn before the correction even when the background lane runs behind the turns', async () => {
+    let release = () => undefined as void;
+    gate = new Promise((resolve) => {
+      release = resolve;
+    });
+    const first = await turn('b1', 'Time in Rome?', { tools: [true], isAwaited: false });
+    const correction = await turn('b1', "No, that's wrong", { isAwaited: false });
+    release();
+    await learning.settled();
+    expect((await port.outcome(first))?.outcome).toBe('corrected');
+    expect((await port.outcome(correction))?.outcome).toBeNull();
   });
 
   it('gives a turn ending in client tool calls no tool outcome: it goes on in the next request', async () => {

@@ -1,6 +1,7 @@
 // Learning outcomes from real turns (started gateway over the fake LLM, SQLite): the tool rule, the correction
 // heuristic, session.feedback by the owner and by another token, memory attribution of a failed turn, and the learning
 // block and outcome_unresolved cause of obs.explain.
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncidentReport } from '../../src/obs/explain/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
@@ -178,6 +179,20 @@ describe('learning outcomes in turns', () => {
       entries: { content: string; status: string }[];
     };
     expect(browsed.entries.find((entry) => entry.content === 'The cat of Mia is called Tom')?.status).toBe('demoted');
+    await harness.app.observability.flush();
+    const db = new Database(harness.paths.databasePath, { readonly: true });
+    try {
+      const rows = db
+        .prepare(
+          "SELECT agent_id AS agentId, data FROM health_signals WHERE kind = 'learning.memory_failure_attributed'",
+        )
+        .all() as { agentId: string; data: string }[];
+      expect(rows.map((row) => [row.agentId, JSON.parse(row.data)])).toEqual([
+        ['default', { agentId: 'default', count: 1, timestamp: expect.any(Number) }],
+      ]);
+    } finally {
+      db.close();
+    }
   });
 });
 
