@@ -19,6 +19,8 @@ import { limitSessionWaiters, type Coordination, type PeerBridge } from './coord
 import type { EventBus } from './events/index.js';
 import { createMcpModule, createMcpServerModule } from './mcp/index.js';
 import { createMediaModule, type MediaModule } from './media/index.js';
+import { createLearningModule } from './learning/index.js';
+import { createReflector } from './learning/reflect/index.js';
 import { createMemoryModule } from './memory/index.js';
 import { createObsModule, recordRunsOrphaned, type ObsModule, type Recorder } from './obs/index.js';
 import { createOrchestrateModule } from './orchestrate/index.js';
@@ -183,6 +185,47 @@ export function createModules(core: ModuleCore): AppModules {
     newId: randomUUID,
     log: child('orchestrate'),
   });
+  const memory = createMemoryModule({
+    ports: store,
+    grants: tokenDirectory,
+    config: configStore,
+    embedder: embedder.current,
+    recorder,
+    events,
+    signals: observability.signals,
+    auth,
+    agents,
+    now,
+    newId: randomUUID,
+    log: child('memory'),
+    onRecalled: (traceId, ids) => learning.noteRecalled(traceId, ids),
+  });
+  const learning = createLearningModule({
+    port: store.learning,
+    sessions: store.sessions,
+    memory: { demote: (ids, at) => store.memory.demote(ids, at), flushRecallMarks: memory.memory.flushRecallMarks },
+    recorder,
+    signals: observability.signals,
+    router,
+    config: () => configStore.get().learning,
+    leases: coordination.leases,
+    reflector: (ports) =>
+      createReflector({
+        ports,
+        settled: () => learning.settled(),
+        router,
+        agents,
+        tools,
+        config: () => configStore.get().learning,
+        recorder,
+        signals: observability.signals,
+        now,
+        log: child('reflect'),
+      }),
+    now,
+    newId: randomUUID,
+    log: child('learning'),
+  });
   const modules: CapabilityModule[] = [
     obs,
     createSystemModule({
@@ -230,20 +273,8 @@ export function createModules(core: ModuleCore): AppModules {
       builtinEmbedder: createHashingEmbedder(),
       log: child('agents'),
     }),
-    createMemoryModule({
-      ports: store,
-      grants: tokenDirectory,
-      config: configStore,
-      embedder: embedder.current,
-      recorder,
-      events,
-      signals: observability.signals,
-      auth,
-      agents,
-      now,
-      newId: randomUUID,
-      log: child('memory'),
-    }),
+    memory,
+    learning,
     createSchedulerModule({
       jobs: store.jobs,
       turns,

@@ -11,3 +11,4 @@ export * from './errors/mcp-errors.js';
 export * from './errors/mcp-server-errors.js';
 export * from './errors/orchestrate-errors.js';
 export * from './errors/skill-errors.js';
+export * from './errors/learning-errors.js';

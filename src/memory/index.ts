@@ -29,7 +29,7 @@ export { fuseRankings, RRF_K } from './rank-fusion.js';
 export { createMemorySearch, type MemoryLane, type MemorySearch, type ScoredEntry } from './memory-search.js';
 export { createMemoryEmbedder, type MemoryEmbedder } from './memory-embedder.js';
 export type { MemoryWriter } from './memory-writer.js';
-export { UNTRUSTED_MEMORY_LABEL } from './trust.js';
+export { DEFAULT_CONTENT_FREE_TOOLS, isWebhookChannel, UNTRUSTED_MEMORY_LABEL } from './trust.js';
 export { RECALL_HEADER } from './recall-context.js';
 export { detectInjection } from './injection.js';
 export { memoryMethods } from './methods.js';
@@ -56,11 +56,20 @@ export interface MemoryModuleDeps {
   now: () => number;
   newId: () => string;
   log: Logger;
+  /** Told the ids recalled into each turn (learning's memory attribution). */
+  onRecalled?: (traceId: string, ids: readonly string[]) => void;
 }
 
 export interface MemoryModule extends CapabilityModule {
   /** For other modules and benchmarks: the same search, writer and embedder the methods use. */
-  readonly memory: { search: MemorySearch; write: MemoryWriter; embedder: MemoryEmbedder; port: MemoryPort };
+  readonly memory: {
+    search: MemorySearch;
+    write: MemoryWriter;
+    embedder: MemoryEmbedder;
+    port: MemoryPort;
+    /** Writes the recall marks still buffered (so a demotion made after it is not undone by a late mark). */
+    flushRecallMarks(): Promise<void>;
+  };
 }
 
 /**
@@ -137,7 +146,7 @@ export function createMemoryModule(deps: MemoryModuleDeps): MemoryModule {
   });
   return {
     name: 'memory',
-    memory: { search, write, embedder, port },
+    memory: { search, write, embedder, port, flushRecallMarks: () => marks.flush() },
     methods,
     routes: memoryRoutes({ auth: deps.auth, search, grants: deps.grants, stats }),
     tools: memoryTools({ search, write, trust, injection, config: memoryConfig, grants: deps.grants }),
@@ -154,6 +163,7 @@ export function createMemoryModule(deps: MemoryModuleDeps): MemoryModule {
         grants: deps.grants,
         now,
         log,
+        ...(deps.onRecalled === undefined ? {} : { onRecalled: deps.onRecalled }),
       }),
     ],
     start() {

@@ -5,7 +5,9 @@
 // one agent is fleet-level, not part of any session's trajectory, so it is one `memory_lifecycle` health signal
 // (agent_id column, ts = the sweep's time, data {scanned, promoted, demoted, evicted}): the lifecycle_swept record,
 // whose demoted and evicted counts are the per-sweep memory_demoted and memory_evicted counts. The fleet report's
-// `memory_lifecycle` finding reads exactly these rows (src/obs/fleet/signals.ts).
+// `memory_lifecycle` finding reads exactly these rows (src/obs/fleet/signals.ts). Each sweep also records the
+// catalogue's names as signals of their own: learning.memory_demoted and learning.memory_evicted (counts, when not
+// zero) and learning.lifecycle_swept.
 import type { Logger } from 'pino';
 import type { MemoryConfig } from '../config/index.js';
 import { SIGNAL_KIND, type HealthSignalRecorder } from '../obs/index.js';
@@ -20,6 +22,34 @@ export function lifecyclePolicyOf({
   maxDemotedPerAgent,
 }: MemoryConfig['lifecycle']): LifecyclePolicy {
   return { demoteAfterMs: demoteAfterDays * DAY_MS, evictAfterMs: evictAfterDays * DAY_MS, maxDemotedPerAgent };
+}
+
+/**
+ * The catalogue's learning:memory_demoted and learning:memory_evicted (each sweep's counts, when not zero) and
+ * learning:lifecycle_swept (once per sweep), as fleet health signals of the agent.
+ */
+function recordCatalogueSignals(signals: HealthSignalRecorder, outcome: LifecycleOutcome, timestamp: number): void {
+  const { agentId, scanned, promoted, demoted, evicted } = outcome;
+  if (demoted > 0)
+    signals.record({
+      kind: SIGNAL_KIND.learningMemoryDemoted,
+      ts: timestamp,
+      agentId,
+      data: { agentId, count: demoted, timestamp },
+    });
+  if (evicted > 0)
+    signals.record({
+      kind: SIGNAL_KIND.learningMemoryEvicted,
+      ts: timestamp,
+      agentId,
+      data: { agentId, count: evicted, timestamp },
+    });
+  signals.record({
+    kind: SIGNAL_KIND.learningLifecycleSwept,
+    ts: timestamp,
+    agentId,
+    data: { agentId, scanned, promoted, demoted, evicted, timestamp },
+  });
 }
 
 export interface LifecycleSweeperDeps {
@@ -68,6 +98,7 @@ export function createLifecycleSweeper({
         agentId,
         data: { scanned, promoted, demoted, evicted },
       });
+      recordCatalogueSignals(signals, { agentId, scanned, promoted, demoted, evicted }, at);
       if (demoted > 0 || evicted > 0)
         log.info({ agentId, scanned, promoted, demoted, evicted }, 'memory lifecycle sweep');
       return { agentId, scanned, promoted, demoted, evicted };

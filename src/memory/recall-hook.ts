@@ -25,6 +25,8 @@ export interface RecallHookDeps {
   grants: ReaderGrants;
   now: () => number;
   log: Logger;
+  /** Told the ids recalled into each turn (learning attributes a failed outcome to them). */
+  onRecalled?: (traceId: string, ids: readonly string[]) => void;
 }
 
 export type RecallHooks = Pick<TurnHooks, 'beforeModel' | 'afterTurn'>;
@@ -50,6 +52,7 @@ export function createRecallHooks({
   grants,
   now,
   log,
+  onRecalled,
 }: RecallHookDeps): RecallHooks {
   const kept = new Map<string, ModelContextAddition | undefined>();
 
@@ -82,7 +85,9 @@ export function createRecallHooks({
       },
     });
     if (message === undefined) return undefined;
-    marks.add(chosen.map(({ entry }) => entry.id));
+    const ids = chosen.map(({ entry }) => entry.id);
+    marks.add(ids);
+    onRecalled?.(ctx.traceId, ids);
     log.debug({ traceId: ctx.traceId, recalled: chosen.length }, 'memories recalled');
     return { source: 'memory', messages: [message] };
   }

@@ -44,6 +44,7 @@ export function createModelCatalog(providers: ProvidersConfig): ModelCatalog {
           cost: { ...model.cost },
           validated: false,
           validatedAt: null,
+          tier: model.tier,
         },
         validatedAtMs: Number.NEGATIVE_INFINITY,
       };

@@ -75,7 +75,10 @@ export interface RoutedCallRequest {
   signal: AbortSignal;
 }
 
-/** The spec's Model entry (JSON-RPC models.list). */
+/** How capable a model is (config `tier`): reflect synthesis abstains on small and nano. */
+export type ModelTier = 'frontier' | 'small' | 'nano';
+
+/** The spec's Model entry (JSON-RPC models.list), with the model's capability tier. */
 export interface ModelCatalogEntry {
   provider: string;
   modelId: string;
@@ -88,6 +91,7 @@ export interface ModelCatalogEntry {
   cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
   validated: boolean;
   validatedAt: string | null;
+  tier: ModelTier;
 }
 
 export interface ModelRouter {

@@ -11,5 +11,6 @@ export * from './ports/store.js';
 export * from './ports/memory.js';
 export * from './ports/approvals.js';
 export * from './ports/jobs.js';
+export * from './ports/learning.js';
 export * from './ports/media.js';
 export * from './ports/retention.js';

@@ -126,6 +126,31 @@ describe('memory lifecycle sweeper', () => {
     });
   });
 
+  it("records the catalogue's learning.memory_demoted, learning.memory_evicted and learning.lifecycle_swept signals per sweep", async () => {
+    const sweeper = setup();
+    for (let i = 1; i <= 4; i += 1) await memory.insert(entry(`a${i}`, 20 - i));
+    await memory.insert(entry('b1', 0, 'agent-b'));
+    await sweeper.sweepNow();
+    await stack.obs.flush();
+    const rows = stack.db
+      .prepare("SELECT kind, agent_id AS agentId, data FROM health_signals WHERE kind LIKE 'learning.%' ORDER BY id")
+      .all() as { kind: string; agentId: string; data: string }[];
+    expect(rows.map((row) => ({ ...row, data: JSON.parse(row.data) as unknown }))).toEqual([
+      { kind: 'learning.memory_demoted', agentId: 'agent-a', data: { agentId: 'agent-a', count: 4, timestamp: t0 } },
+      { kind: 'learning.memory_evicted', agentId: 'agent-a', data: { agentId: 'agent-a', count: 2, timestamp: t0 } },
+      {
+        kind: 'learning.lifecycle_swept',
+        agentId: 'agent-a',
+        data: { agentId: 'agent-a', scanned: 4, promoted: 0, demoted: 4, evicted: 2, timestamp: t0 },
+      },
+      {
+        kind: 'learning.lifecycle_swept',
+        agentId: 'agent-b',
+        data: { agentId: 'agent-b', scanned: 1, promoted: 0, demoted: 0, evicted: 0, timestamp: t0 },
+      },
+    ]);
+  });
+
   it('sweeps every intervalMs once started, never two at once, and stop waits for the running sweep', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let release = (): void => {};

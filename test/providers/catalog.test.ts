@@ -52,7 +52,22 @@ describe('model catalog', () => {
       cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
       validated: false,
       validatedAt: null,
+      tier: 'frontier',
     });
+  });
+
+  it("carries each model's capability tier from the config into its entry (frontier when unset)", () => {
+    const { router } = createRouterFixture({
+      local: {
+        type: 'openai-compatible',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        models: [{ id: 'big' }, { id: 'mini', tier: 'small' }, { id: 'tiny', tier: 'nano' }],
+      },
+    });
+    expect(router.entry({ provider: 'local', modelId: 'big' })?.tier).toBe('frontier');
+    expect(router.entry({ provider: 'local', modelId: 'mini' })?.tier).toBe('small');
+    expect(router.entry({ provider: 'local', modelId: 'tiny' })?.tier).toBe('nano');
+    expect(router.catalog().map((entry) => entry.tier)).toEqual(['frontier', 'small', 'nano']);
   });
 
   it('builds the google provider and its entry with the default base URL', () => {

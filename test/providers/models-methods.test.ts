@@ -153,6 +153,7 @@ describe('models.* and agent model methods', () => {
         cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
         validated: false,
         validatedAt: null,
+        tier: 'frontier',
       },
     ]);
     expect(await failure('models.list', { provider: 'nope' })).toMatchObject({

@@ -612,6 +612,23 @@ export function memoryPortCases(
         expect(await memory.agentsWithEntries()).toEqual(['agent-1', 'agent-2']);
       });
 
+      it('demotes the active entries named (a failed outcome they were recalled into), once, searchable as demoted', async () => {
+        await memory.insert(memoryEntry('e1', { createdAt: 0 }), vector('m', 1, 0));
+        await memory.insert(memoryEntry('e2', { createdAt: 10 }), vector('m', 1, 0.1));
+        await memory.insert(memoryEntry('e3', { createdAt: 20 }), vector('m', 1, 0.2));
+        expect(await memory.demote(['e1', 'e2', 'e2', 'missing'], 100)).toBe(2);
+        expect(await memory.demote(['e1'], 110)).toBe(0);
+        expect([(await memory.get('e1', {}))?.status, (await memory.get('e3', {}))?.status]).toEqual([
+          'demoted',
+          'active',
+        ]);
+        expect((await memory.searchVector(vector('m', 1, 0), { status: 'demoted' }, 10)).map((hit) => hit.id)).toEqual([
+          'e1',
+          'e2',
+        ]);
+        expect((await memory.stats({})).demoted).toBe(2);
+      });
+
       it('keeps the demoted cap per tenant', async () => {
         for (const tenantId of ['tenant-a', 'tenant-b']) {
           for (let index = 0; index < 3; index += 1)

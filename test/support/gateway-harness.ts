@@ -73,6 +73,7 @@ export interface HarnessOptions {
   mcp?: ConfigInput['mcp'];
   orchestrate?: ConfigInput['orchestrate'];
   skills?: ConfigInput['skills'];
+  learning?: ConfigInput['learning'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -120,6 +121,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
     ...(options.orchestrate === undefined ? {} : { orchestrate: options.orchestrate }),
     ...(options.skills === undefined ? {} : { skills: options.skills }),
+    ...(options.learning === undefined ? {} : { learning: options.learning }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };

@@ -46,6 +46,16 @@ export const SIGNAL_KIND = {
   autonomyBreakerTrip: 'autonomy.breaker_trip',
   autonomyBudgetBreach: 'autonomy.budget_breach',
   sessionRebase: 'session_rebase',
+  learningSkillPromoted: 'learning.skill_promoted',
+  learningSkillDemoted: 'learning.skill_demoted',
+  learningMemoryFailureAttributed: 'learning.memory_failure_attributed',
+  learningMemoryDemoted: 'learning.memory_demoted',
+  learningMemoryEvicted: 'learning.memory_evicted',
+  learningLifecycleSwept: 'learning.lifecycle_swept',
+  /** One per agent per reflect pass: the catalogue's reflect:funnel (src/learning/reflect). */
+  reflectFunnel: 'reflect.funnel',
+  /** A reflect pass that admitted candidates: data `{agentId, count, timestamp}`. */
+  reflectAdmitted: 'reflect.admitted',
   /** Any other recurring condition: data `{code}`; recurrence is counted per code. */
   health: 'health',
 } as const;

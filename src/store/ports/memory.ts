@@ -164,6 +164,12 @@ export interface MemoryPort {
    * its agent's next sweep as `promoted`.
    */
   markRecalled(ids: readonly string[], at: number): Promise<void>;
+  /**
+   * Demotes the active entries among `ids` (recalled into a turn whose outcome failed or was corrected); resolves to
+   * how many it demoted. A later sweep treats them like any demoted entry: evicted with age or the cap, or made
+   * active again while still recalled.
+   */
+  demote(ids: readonly string[], at: number): Promise<number>;
   /** Newest first. */
   browse(
     filter: MemoryFilter,

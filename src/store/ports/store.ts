@@ -4,6 +4,7 @@ import type { AuditPort } from './audit.js';
 import type { EvidencePort } from './evidence.js';
 import type { MemoryPort } from './memory.js';
 import type { JobPort } from './jobs.js';
+import type { LearningPort } from './learning.js';
 import type { MediaPort } from './media.js';
 import type { ObsPort } from './obs.js';
 import type { ResponsePort } from './responses.js';
@@ -24,6 +25,7 @@ export interface StorePorts {
   approvals: ApprovalPort;
   jobs: JobPort;
   media: MediaPort;
+  learning: LearningPort;
   retention: RetentionPort;
   /**
    * Answers once the backend can be reached (a PostgreSQL round trip), for /ready; absent, the store is in process

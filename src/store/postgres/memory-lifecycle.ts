@@ -31,6 +31,13 @@ export function createMemoryLifecycle(pool: PgPool) {
           );
         }
       }),
+    demote: async (ids: readonly string[]): Promise<number> =>
+      (
+        await pool.query(
+          `UPDATE memory_entries SET status = 'demoted' WHERE id = ANY($1::text[]) AND status = 'active'`,
+          [[...new Set(ids)]],
+        )
+      ).rowCount ?? 0,
     sweep: (agentId: string, policy: LifecyclePolicy, now: number): Promise<SweepOutcome> =>
       transaction(pool, async (client) => {
         const scanned =

@@ -51,6 +51,7 @@ export function createPostgresMemoryPort(pool: PgPool, options: PostgresMemoryPo
     },
     setVector: (id, vector) => entries.setVector(id, vector),
     markRecalled: (ids, at) => lifecycle.markRecalled(ids, at),
+    demote: (ids) => lifecycle.demote(ids),
     delete: (id, scope) => deletes.delete(id, scope),
     deleteBySource: (sessionKey, scope, { purgeDerived }) => deletes.deleteBySource(sessionKey, scope, purgeDerived),
     flush: (scope) => deletes.flush(scope),

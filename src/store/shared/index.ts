@@ -10,6 +10,7 @@ export { createEvidenceReads } from './evidence-reads.js';
 export { compileTraceWhere } from './evidence-window.js';
 export { encodeSteps } from './turn-records.js';
 export { createJobPort } from './jobs.js';
+export { createLearningPort } from './learning.js';
 export { createMediaPort } from './media.js';
 export { chunks, createMemoryReads, type SqlRunner } from './memory-reads.js';
 export { createEmbeddingCache, type EmbeddingCacheSettings, type VectorCodec } from './memory-embedding-cache.js';

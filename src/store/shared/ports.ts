@@ -3,13 +3,17 @@ import type { StorePorts } from '../index.js';
 import { createApprovalPort } from './approvals.js';
 import { createAuditPort } from './audit.js';
 import { createJobPort } from './jobs.js';
+import { createLearningPort } from './learning.js';
 import { createMediaPort } from './media.js';
 import { createResponsePort } from './responses.js';
 import { createRunPort } from './runs.js';
 import type { StoreDb } from './store-db.js';
 import { createTokenPort } from './tokens.js';
 
-export type SharedPorts = Pick<StorePorts, 'runs' | 'tokens' | 'responses' | 'audit' | 'approvals' | 'jobs' | 'media'>;
+export type SharedPorts = Pick<
+  StorePorts,
+  'runs' | 'tokens' | 'responses' | 'audit' | 'approvals' | 'jobs' | 'media' | 'learning'
+>;
 
 export function createSharedPorts(store: StoreDb): SharedPorts {
   return {
@@ -20,5 +24,6 @@ export function createSharedPorts(store: StoreDb): SharedPorts {
     approvals: createApprovalPort(store),
     jobs: createJobPort(store),
     media: createMediaPort(store),
+    learning: createLearningPort(store),
   };
 }

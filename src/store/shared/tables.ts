@@ -247,4 +247,52 @@ export interface Tables {
     created_at: number;
     last_used_at: number;
   };
+  learning_outcomes: {
+    trace_id: string;
+    agent_id: string;
+    owner_id: string | null;
+    session_key: string;
+    sender_id: string;
+    ts: number;
+    outcome: string | null;
+    /** JSON arrays as text, like the three other list columns below. */
+    sources: string;
+    tool_sequence: string;
+    topic_key: string;
+    trusted: Flag;
+    skills_used: string;
+    recalled_memory_ids: string;
+    source_chars: number;
+  };
+  learned_procedures: {
+    id: string;
+    agent_id: string;
+    name: string;
+    description: string;
+    body: string;
+    tools: string;
+    state: string;
+    tool_sequence: string;
+    topic_key: string;
+    cardinality: number;
+    synthesis_abstained: Flag;
+    source_trace_ids: string;
+    success_uses: number;
+    failure_uses: number;
+    created_at: number;
+    updated_at: number;
+    state_since: number;
+  };
+  procedure_uses: {
+    id: Generated<number>;
+    procedure_id: string;
+    trace_id: string;
+    session_key: string;
+    outcome: string | null;
+    ts: number;
+  };
+  learning_passes: {
+    agent_id: string;
+    passed_at: number;
+  };
 }

@@ -8,6 +8,7 @@ import { chunks, LAST_USED, sweepOutcome, type SweepOutcome } from '../shared/in
 
 export interface MemoryLifecycle {
   markRecalled(ids: readonly string[], at: number): void;
+  demote(ids: readonly string[]): number;
   sweep(agentId: string, policy: LifecyclePolicy, now: number): SweepOutcome;
 }
 
@@ -75,6 +76,20 @@ export function createMemoryLifecycle(
     }
   });
 
+  const demote = db.transaction((ids: readonly string[]): number => {
+    let demoted = 0;
+    for (const chunk of chunks([...new Set(ids)])) {
+      const where = inList('id', chunk);
+      const seqs = db
+        .prepare<unknown[], number>(`SELECT seq FROM memory_entries WHERE status = 'active' AND ${where.sql}`)
+        .pluck()
+        .all(...where.values);
+      setStatus(seqs, 'demoted');
+      demoted += seqs.length;
+    }
+    return demoted;
+  });
+
   const sweep = db.transaction((agentId: string, policy: LifecyclePolicy, now: number): SweepOutcome => {
     const scanned = countOf.get(agentId) ?? 0;
     const recalled = stillUsed.all(agentId, now - policy.demoteAfterMs);
@@ -97,6 +112,7 @@ export function createMemoryLifecycle(
 
   return {
     markRecalled: (ids, at) => markRecalled.immediate(ids, at),
+    demote: (ids) => demote.immediate(ids),
     sweep: (agentId, policy, now) => sweep.immediate(agentId, policy, now),
   };
 }

@@ -96,6 +96,7 @@ export function createSqliteMemoryPort(
     },
     setVector: keepingLane(entries.setVector),
     markRecalled: keepingLane(lifecycle.markRecalled),
+    demote: keepingLane((ids: readonly string[]) => lifecycle.demote(ids)),
     delete: keepingLane(deletes.delete),
     deleteBySource: (sessionKey, scope, { purgeDerived }) =>
       keepingLane(deletes.deleteBySource)(sessionKey, scope, purgeDerived),

@@ -1,0 +1,66 @@
+// The reflect schedule (`learning.reflectIntervalMs`, 0: only on demand): one pass over every agent each interval,
+// run by the one replica holding the reflect lease, never two passes at once in this process.
+import type { Logger } from 'pino';
+import type { ReflectorLike } from './types.js';
+
+/** Under coordination only the replica holding this lease reflects on the schedule. */
+export const REFLECT_LEASE = 'learning:reflect';
+/** The lease's time to live: longer than a pass over a fleet's agents is expected to take. */
+export const REFLECT_LEASE_TTL_MS = 600_000;
+
+export interface ReflectLeases {
+  acquire(name: string, ttlMs: number): Promise<boolean>;
+  release(name: string): Promise<void>;
+}
+
+export interface ReflectTimerDeps {
+  reflector: ReflectorLike;
+  leases: ReflectLeases;
+  intervalMs: number;
+  log: Logger;
+}
+
+export interface ReflectTimer {
+  start(): void;
+  /** Cancels the next pass and waits for a running one. */
+  stop(): Promise<void>;
+}
+
+export function createReflectTimer({ reflector, leases, intervalMs, log }: ReflectTimerDeps): ReflectTimer {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let isStopped = false;
+
+  async function pass(): Promise<void> {
+    if (!(await leases.acquire(REFLECT_LEASE, REFLECT_LEASE_TTL_MS))) return;
+    try {
+      await reflector.reflect();
+    } finally {
+      await leases.release(REFLECT_LEASE);
+    }
+  }
+
+  function schedule(): void {
+    if (isStopped || intervalMs === 0) return;
+    timer = setTimeout(function reflectTick() {
+      timer = undefined;
+      running = pass()
+        .catch((error: unknown) => log.error({ err: error }, 'scheduled reflect pass failed; the next one tries again'))
+        .finally(() => {
+          running = undefined;
+          schedule();
+        });
+    }, intervalMs);
+    timer.unref();
+  }
+
+  return {
+    start: schedule,
+    async stop() {
+      isStopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
