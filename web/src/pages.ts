@@ -20,4 +20,5 @@ export const PAGES: readonly PageEntry[] = [
   { path: 'observability', label: 'Observability', load: () => import('./pages/observability') },
   { path: 'browser', label: 'Browser', load: () => import('./pages/browser') },
   { path: 'mcp', label: 'MCP', load: () => import('./pages/mcp') },
+  { path: 'skills', label: 'Skills', load: () => import('./pages/skills') },
 ];

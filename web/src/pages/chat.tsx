@@ -1,5 +1,7 @@
-// Chat: talk to any agent with token-by-token streaming (/api/chat/stream), the session's history and its tool steps.
+// Chat: talk to any agent with token-by-token streaming (/api/chat/stream), the session's history and its tool steps,
+// and feedback on the latest answer.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { AnswerFeedback } from '../components/answer-feedback';
 import { TranscriptView } from '../components/transcript-view';
 import { ErrorNotice, Field, PageTitle, Section } from '../components/ui';
 import { call, RpcError } from '../lib/rpc';
@@ -82,6 +84,7 @@ export default function ChatPage() {
     }
   }
 
+  const answers = messages.filter((message) => message.role === 'assistant' && message.content !== '').length;
   return (
     <>
       <PageTitle>Chat</PageTitle>
@@ -117,6 +120,9 @@ export default function ChatPage() {
           Session <code>{sessionKey}</code>
         </p>
         <TranscriptView messages={messages} streaming={streaming} />
+        {streaming === undefined && answers > 0 ? (
+          <AnswerFeedback sessionKey={sessionKey} answerCount={answers} />
+        ) : null}
         <ErrorNotice error={error} />
         <form onSubmit={(event) => void send(event)} class="stack">
           <Field id="chat-message" label="Message">

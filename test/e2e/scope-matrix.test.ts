@@ -1,0 +1,71 @@
+// The scope matrix: every method rpc.discover lists refuses a token without its scope with the spec's -32603 message,
+// and the methods of the third wave carry the scopes the issues give them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callRpc } from '../support/http-client.js';
+import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
+import { startGateway, type Harness } from '../support/gateway-harness.js';
+
+interface DiscoveredMethod {
+  name: string;
+  'x-scope': string;
+}
+
+/** Scopes the issues give the methods they add (issue 36 skills and learning). */
+const EXPECTED_SCOPES: Record<string, string> = {
+  'skills.list': 'rpc',
+  'skills.get': 'rpc',
+  'skills.reload': 'admin',
+  'skills.learned.list': 'admin',
+  'skills.learned.get': 'admin',
+  'skills.learned.archive': 'admin',
+  'skills.reflect': 'admin',
+  'session.feedback': 'rpc',
+};
+
+describe('scope matrix', () => {
+  let llm: FakeLlm;
+  let gateway: Harness;
+  let methods: DiscoveredMethod[];
+
+  beforeAll(async () => {
+    llm = await startFakeLlm();
+    gateway = await startGateway({
+      providers: { local: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small' }] } },
+      agents: { default: { name: 'Assistant', provider: 'local', model: 'small' } },
+    });
+    const discovered = await callRpc(gateway.url, gateway.tokens.admin, 'rpc.discover', {});
+    methods = (discovered.result as { methods: DiscoveredMethod[] }).methods;
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await llm?.close();
+  });
+
+  it('declares the scopes the issues give the new methods', () => {
+    const declared = Object.fromEntries(
+      methods.filter((method) => method.name in EXPECTED_SCOPES).map((method) => [method.name, method['x-scope']]),
+    );
+    expect(declared).toEqual(EXPECTED_SCOPES);
+  });
+
+  it('refuses every admin method to an rpc token and every rpc method to an admin-only token, naming the scope', async () => {
+    const refusals = await Promise.all(
+      methods
+        .filter((method) => method['x-scope'] === 'admin' || method['x-scope'] === 'rpc')
+        .map(async (method) => {
+          const token = method['x-scope'] === 'admin' ? gateway.tokens.rpc : gateway.tokens.adminOnly;
+          const { error } = await callRpc(gateway.url, token, method.name, {});
+          return { method: method.name, code: error?.code, message: error?.message };
+        }),
+    );
+    expect(refusals.length).toBeGreaterThan(90);
+    for (const refusal of refusals) {
+      const scope = methods.find((method) => method.name === refusal.method)?.['x-scope'];
+      expect(refusal).toEqual({
+        method: refusal.method,
+        code: -32603,
+        message: `Insufficient scope: requires '${scope}'`,
+      });
+    }
+  });
+});
