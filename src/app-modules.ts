@@ -36,7 +36,7 @@ import { createRunsModule, type RunsModule } from './runs/index.js';
 import { createSchedulerModule, systemClock } from './scheduler/index.js';
 import type { RequestAuth, TokenDirectory, TokenService } from './server/index.js';
 import { createSessionsModule } from './sessions/index.js';
-import { createSkillsModule, NO_LEARNED_PROCEDURES } from './skills/index.js';
+import { createSkillsModule } from './skills/index.js';
 import type { StorePorts } from './store/index.js';
 import { createSystemModule } from './system/index.js';
 import { createHookRegistry, createTurnsModule, type TurnService } from './turns/index.js';
@@ -258,7 +258,7 @@ export function createModules(core: ModuleCore): AppModules {
       config: configStore,
       dataDir: paths.dataDir,
       agents,
-      learned: NO_LEARNED_PROCEDURES,
+      learned: learning.source,
       events,
       now,
       log: child('skills'),

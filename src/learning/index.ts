@@ -13,11 +13,11 @@ import { createProcedures } from './procedures.js';
 import { createReflectPorts } from './reflect-ports.js';
 import { createReflectTimer, type ReflectLeases, type ReflectTimer } from './reflect-timer.js';
 import { createSettlement } from './settlement.js';
-import type { LearnedProcedureSource, ReflectorLike, ReflectPorts } from './types.js';
+import type { LearnedProcedureSource, Reflector, ReflectPorts } from './types.js';
 import { createWorkQueue } from './work-queue.js';
 
 export { isCorrection, topicKey, toolOutcome, toolSequence } from './heuristics.js';
-export type { CandidateProcedure, LearnedProcedureSource, ReflectorLike, ReflectPorts } from './types.js';
+export type { CandidateProcedure, LearnedProcedureSource, Reflector, ReflectPorts } from './types.js';
 
 export interface LearningModuleDeps {
   port: LearningPort;
@@ -33,7 +33,7 @@ export interface LearningModuleDeps {
   /** So one replica runs the scheduled reflect pass; a local gateway always holds them. */
   leases: ReflectLeases;
   /** Builds the reflect stage over learning's ports; absent: skills.reflect answers unavailable, nothing is scheduled. */
-  reflector?: (ports: ReflectPorts) => ReflectorLike;
+  reflector?: (ports: ReflectPorts) => Reflector;
   now: () => number;
   newId: () => string;
   log: Logger;

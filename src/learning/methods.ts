@@ -7,7 +7,7 @@ import { sessionCallerOf, sessionKeyStringSchema } from '../sessions/index.js';
 import type { LearnedProcedure, LearningPort } from '../store/index.js';
 import type { Outcomes } from './outcomes.js';
 import type { Procedures } from './procedures.js';
-import type { ReflectorLike } from './types.js';
+import type { Reflector } from './types.js';
 
 /** Procedures skills.learned.list returns at most. */
 export const LEARNED_LIST_MAX = 1_000;
@@ -25,7 +25,7 @@ export interface LearningMethodsDeps {
   procedures: Pick<Procedures, 'archive'>;
   outcomes: Pick<Outcomes, 'feedback'>;
   /** Undefined while no reflect stage is wired. */
-  reflector: () => ReflectorLike | undefined;
+  reflector: () => Reflector | undefined;
   enabled: () => boolean;
 }
 

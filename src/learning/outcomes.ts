@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { LearningConfig } from '../config/index.js';
 import { noFinishedTurn, sessionNotFound } from '../errors.js';
-import { DEFAULT_CONTENT_FREE_TOOLS, isWebhookChannel } from '../memory/index.js';
+import { isWebhookChannel } from '../memory/index.js';
 import { TRAJECTORY_KIND, type Recorder } from '../obs/index.js';
 import { assertSessionAccess } from '../sessions/index.js';
 import type { SessionCaller } from '../agents/index.js';
@@ -28,7 +28,6 @@ const SOURCE_ORDER: readonly LearningSource[] = ['tool', 'pipeline', 'correction
 interface OpenTurn {
   userText: string;
   calls: ToolCallSeen[];
-  sawToolOutput: boolean;
   recalled: Set<string>;
   uses: SkillUse[];
 }
@@ -74,7 +73,6 @@ function keep<K, V>(map: Map<K, V>, key: K, value: V): void {
 
 export function createOutcomes(deps: OutcomesDeps): Outcomes {
   const { port, queue, settle, recorder, config, now } = deps;
-  const contentFree = new Set(DEFAULT_CONTENT_FREE_TOOLS);
   const open = new Map<string, OpenTurn>();
   const byTrace = new Map<string, FinishedTurn>();
   const lastOfSession = new Map<string, string>();
@@ -82,7 +80,7 @@ export function createOutcomes(deps: OutcomesDeps): Outcomes {
   function turnOf(traceId: string): OpenTurn {
     let turn = open.get(traceId);
     if (turn === undefined) {
-      turn = { userText: '', calls: [], sawToolOutput: false, recalled: new Set(), uses: [] };
+      turn = { userText: '', calls: [], recalled: new Set(), uses: [] };
       keep(open, traceId, turn);
     }
     return turn;
@@ -154,8 +152,6 @@ export function createOutcomes(deps: OutcomesDeps): Outcomes {
         if (!config().enabled) return;
         const turn = turnOf(ctx.traceId);
         if (turn.calls.length < MAX_CALLS_NOTED) turn.calls.push({ toolName: result.toolName, ok: result.ok });
-        // Memory trust rule 3: a turn that saw what a tool returned carries outside text.
-        if (!contentFree.has(result.toolName)) turn.sawToolOutput = true;
       },
       async afterTurn(summary, ctx) {
         const turn = open.get(ctx.traceId);
@@ -176,7 +172,7 @@ export function createOutcomes(deps: OutcomesDeps): Outcomes {
           sources: outcome === null ? [] : ['tool'],
           toolSequence: toolSequence(calls),
           topicKey: topicKey(userText),
-          trusted: !isWebhookChannel(ctx.keyParts.channelId, ctx.clientId) && turn?.sawToolOutput !== true,
+          trusted: !isWebhookChannel(ctx.keyParts.channelId, ctx.clientId),
           skillsUsed: [...new Set(uses.map((use) => use.skill))],
           recalledMemoryIds: [...(turn?.recalled ?? [])],
           sourceChars: userText.length,

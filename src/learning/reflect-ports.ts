@@ -19,7 +19,8 @@ export function createReflectPorts({ port, sessions, procedures }: ReflectPortsD
       const texts = transcriptReader(sessions);
       const sources: SourceTrajectory[] = [];
       let chars = 0;
-      // Newest first; the first turn whose texts would pass maxChars ends the read (older ones wait for a later pass).
+      // Newest first: a pass learns from the newest turns, and the first one whose texts would pass maxChars ends the
+      // read. Older turns past the caps are not read by a later pass either (the pass mark moves past them).
       for (const record of records) {
         const { userText, answerText } = await texts(record.sessionKey, record.ts);
         const size = userText.length + answerText.length;

@@ -1,7 +1,7 @@
 // The reflect schedule (`learning.reflectIntervalMs`, 0: only on demand): one pass over every agent each interval,
 // run by the one replica holding the reflect lease, never two passes at once in this process.
 import type { Logger } from 'pino';
-import type { ReflectorLike } from './types.js';
+import type { Reflector } from './types.js';
 
 /** Under coordination only the replica holding this lease reflects on the schedule. */
 export const REFLECT_LEASE = 'learning:reflect';
@@ -14,7 +14,7 @@ export interface ReflectLeases {
 }
 
 export interface ReflectTimerDeps {
-  reflector: ReflectorLike;
+  reflector: Reflector;
   leases: ReflectLeases;
   intervalMs: number;
   log: Logger;

@@ -13,7 +13,7 @@ export interface OfferedProcedure {
 
 /** Where learned procedures come from (src/learning implements it; app-modules wires it in). */
 export interface LearnedProcedureSource {
-  /** Synchronous, from L's in-memory cache (refreshed on every change L makes and every ≤5 s otherwise). */
+  /** Synchronous, from src/learning's in-memory cache (refreshed on each of its changes and at least every 5 s). */
   offered(agentId: string): readonly OfferedProcedure[];
   /** Fire-and-forget: a skill_read of a skill in a turn. procedureId set for a learned procedure. */
   recordUse(use: { agentId: string; sessionKey: string; traceId: string; skill: string; procedureId?: string }): void;

@@ -55,7 +55,8 @@ describe('scope matrix', () => {
         .map(async (method) => {
           const token = method['x-scope'] === 'admin' ? gateway.tokens.rpc : gateway.tokens.adminOnly;
           const { error } = await callRpc(gateway.url, token, method.name, {});
-          return { method: method.name, code: error?.code, message: error?.message };
+          const refusal = error as { code?: number; message?: string } | undefined;
+          return { method: method.name, code: refusal?.code, message: refusal?.message };
         }),
     );
     expect(refusals.length).toBeGreaterThan(90);

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { learningConfigSchema, type LearningConfig } from '../../src/config/index.js';
 import { createLearningModule, type CandidateProcedure, type LearningModule } from '../../src/learning/index.js';
+import type { ReflectFunnel } from '../../src/learning/reflect/index.js';
 import { TRAJECTORY_KIND } from '../../src/obs/index.js';
 import type { IncidentReport } from '../../src/obs/explain/index.js';
 import { createLogger } from '../../src/obs/logger.js';
@@ -22,6 +23,23 @@ import type { TurnHookContext } from '../../src/turns/types.js';
 import { startObs, type ObsStack } from '../obs/support.js';
 
 const log = createLogger({ level: 'silent' });
+
+/** What the stand-in reflect stage answers besides the agent and its source count. */
+const EMPTY_FUNNEL: ReflectFunnel = {
+  agentId: '',
+  synthesized: 0,
+  validated: 0,
+  admitted: 0,
+  maxClusterCardinality: 0,
+  distinctTopicKeys: 0,
+  untrustedDrops: 0,
+  nameLengthRejections: 0,
+  skipped: 0,
+  sourceTrajectoryCount: 0,
+  totalSourceChars: 0,
+  admissionOutcome: 'no_successes',
+  timestamp: 0,
+};
 
 function candidate(overrides: Partial<CandidateProcedure> = {}): CandidateProcedure {
   return {
@@ -87,7 +105,7 @@ describe('learned procedure lifecycle', () => {
         async reflect(agentId) {
           reflected.push(agentId);
           const sources = await ports.readSources(agentId ?? 'main', { maxTrajectories: 10, maxChars: 1_000 });
-          return [{ agentId: agentId ?? 'main', sourceTrajectoryCount: sources.length }];
+          return [{ ...EMPTY_FUNNEL, agentId: agentId ?? 'main', sourceTrajectoryCount: sources.length }];
         },
       }),
     });
@@ -300,7 +318,7 @@ describe('learned procedure lifecycle', () => {
   it('runs a reflect pass on skills.reflect through the reflect stage wired over its ports; none when learning is off', async () => {
     await turn('x1', 'Time in Rome?', { tools: [true] });
     expect(await method('skills.reflect')({ agentId: 'main' })).toEqual({
-      funnels: [{ agentId: 'main', sourceTrajectoryCount: 1 }],
+      funnels: [{ ...EMPTY_FUNNEL, agentId: 'main', sourceTrajectoryCount: 1 }],
     });
     expect(reflected).toEqual(['main']);
     config = { ...config, enabled: false };
@@ -308,12 +326,12 @@ describe('learned procedure lifecycle', () => {
     expect(reflected).toEqual(['main']);
   });
 
-  it("marks untrusted the turns of a webhook session and the turns that saw a tool's output (memory trust rules)", async () => {
+  it("marks untrusted the turns of a webhook session (their request came from an outside system), not the turns that read a tool's output", async () => {
     const trusted = await turn('t1', 'Time in Rome?', { tools: [true] });
     const sawOutput = await turn('t2', 'Fetch the page', { tools: [true], toolName: 'web_fetch' });
     const webhook = await turn('t3', 'Incoming order', { clientId: 'system:webhook' });
     const trust = async (traceId: string) => (await port.outcome(traceId))?.trusted;
-    expect([await trust(trusted), await trust(sawOutput), await trust(webhook)]).toEqual([true, false, false]);
+    expect([await trust(trusted), await trust(sawOutput), await trust(webhook)]).toEqual([true, true, false]);
   });
 
   it('corrects the turn before the correction even when the background lane runs behind the turns', async () => {

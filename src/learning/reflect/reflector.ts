@@ -1,7 +1,7 @@
 // One reflect pass per agent: read its sources, cluster them, synthesize a procedure per corroborated cluster (the
 // agent's model, or deterministically when its tier is small or nano), hold it to the name and tool rules, admit it,
 // and report the pass as a reflect.funnel health signal.
-import { agentModels, type AgentDefinition } from '../../agents/index.js';
+import { agentModels, offeredToolNames, type AgentDefinition } from '../../agents/index.js';
 import { notFound } from '../../errors.js';
 import { SIGNAL_KIND, TRAJECTORY_KIND } from '../../obs/index.js';
 import type { ModelRef, ModelTier } from '../../providers/index.js';
@@ -43,7 +43,7 @@ export function createReflector(deps: ReflectDeps): Reflector {
 
   /** The tool names a turn of the agent is given now, those that cannot be reached left out. */
   async function offeredTools(agent: AgentDefinition): Promise<Set<string>> {
-    const turn = await tools.forTurn(agent.config.tools);
+    const turn = await tools.forTurn(offeredToolNames(agent.config));
     const unavailable = new Set(turn.unavailable.map((tool) => tool.toolName));
     return new Set(turn.specs.map((spec) => spec.name).filter((name) => !unavailable.has(name)));
   }
