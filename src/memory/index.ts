@@ -29,7 +29,7 @@ export { fuseRankings, RRF_K } from './rank-fusion.js';
 export { createMemorySearch, type MemoryLane, type MemorySearch, type ScoredEntry } from './memory-search.js';
 export { createMemoryEmbedder, type MemoryEmbedder } from './memory-embedder.js';
 export type { MemoryWriter } from './memory-writer.js';
-export { DEFAULT_CONTENT_FREE_TOOLS, isWebhookChannel, UNTRUSTED_MEMORY_LABEL } from './trust.js';
+export { isWebhookChannel, UNTRUSTED_MEMORY_LABEL } from './trust.js';
 export { RECALL_HEADER } from './recall-context.js';
 export { detectInjection } from './injection.js';
 export { memoryMethods } from './methods.js';
