@@ -329,9 +329,10 @@ describe('learned procedure lifecycle', () => {
     expect((await port.outcome(correction))?.outcome).toBeNull();
   });
 
-  it('gives a turn ending in client tool calls no tool outcome: it goes on in the next request', async () => {
+  it('records nothing for a turn handing tool calls to its caller: it is not finished, the next request goes on', async () => {
     const traceId = await turn('h1', 'Run the local build', { tools: [true], finish: 'tool_calls' });
-    expect(await port.outcome(traceId)).toMatchObject({ outcome: null, sources: [] });
+    expect(await port.outcome(traceId)).toBeUndefined();
+    expect((await explain('h1')).learning).toBeUndefined();
   });
 
   it('takes reactions and pipeline results through observe, by session or trace, each a new learning_outcome', async () => {
