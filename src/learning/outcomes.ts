@@ -156,7 +156,8 @@ export function createOutcomes(deps: OutcomesDeps): Outcomes {
       async afterTurn(summary, ctx) {
         const turn = open.get(ctx.traceId);
         open.delete(ctx.traceId);
-        if (!config().enabled) return;
+        // A turn handing tool calls to its caller is not finished: the caller's next request carries it on.
+        if (!config().enabled || summary.finishReason === 'tool_calls') return;
         const calls = turn?.calls ?? [];
         const outcome = toolOutcome(calls, summary.finishReason) ?? null;
         const userText = turn?.userText ?? '';

@@ -114,19 +114,22 @@ describe('agent turns against a real provider protocol', () => {
     };
     const toolMessage = followUp.messages.find((message) => message.role === 'tool');
     expect(String(toolMessage?.content)).toMatch(/"iso":"\d{4}-/);
-    // The trajectory is written after the reply, by the evidence writer: wait until the turn's last record is there.
-    await vi.waitFor(() => expect(trajectory(harness, 'default:alice:test:tools').at(-1)?.kind).toBe('turn_end'), {
-      timeout: 10_000,
-    });
+    // The trajectory is written after the reply, by the evidence writer, and learning records the turn's outcome after
+    // the turn ended: wait until that last record is there.
+    await vi.waitFor(
+      () => expect(trajectory(harness, 'default:alice:test:tools').at(-1)?.kind).toBe('learning_outcome'),
+      { timeout: 10_000 },
+    );
     const records = trajectory(harness, 'default:alice:test:tools');
     expect(records.find((record) => record.kind === 'tool_call')?.data).toMatchObject({
       toolName: 'current_time',
       ok: true,
     });
-    expect(records.at(-1)).toMatchObject({
+    expect(records.at(-2)).toMatchObject({
       kind: 'turn_end',
       data: { finishReason: 'stop', endReason: 'completed', steps: 2 },
     });
+    expect(records.at(-1)).toMatchObject({ kind: 'learning_outcome', data: { outcome: 'success', sources: ['tool'] } });
     // Counts only: no message text is ever recorded.
     expect(JSON.stringify(records)).not.toContain('What time is it?');
   });

@@ -239,4 +239,29 @@ describe('the learning judge', () => {
     expect(sent).toContain('What is the capital of France?');
     expect(sent).toContain('Paris is the capital of France.');
   });
+  it("judges one turn of an agent at a time: a turn finishing while the agent's judge is busy is not judged", async () => {
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    llm.script({ text: 'Rome.' }, { text: 'failure', heldUntil: held }, { text: 'Oslo.' });
+    const ask = (userId: string, message: string) =>
+      callRpc(harness.url, harness.tokens.rpc, 'agent.execute', {
+        message,
+        sessionKey: { tenantId: 'default', userId, channelId: 'chat' },
+      });
+    const explainOf = async (userId: string) =>
+      (await callRpc(harness.url, harness.tokens.admin, 'obs.explain', { sessionKey: `default:${userId}:chat` }))
+        .result as IncidentReport;
+    const before = llm.chatRequests().length;
+    await ask('busy1', 'What is the capital of Italy?');
+    await expect.poll(() => llm.chatRequests().length - before, { timeout: 10_000, interval: 20 }).toBe(2);
+    await ask('busy2', 'What is the capital of Norway?');
+    release();
+    await expect
+      .poll(async () => (await explainOf('busy1')).learning?.outcome, { timeout: 10_000, interval: 50 })
+      .toBe('failure');
+    expect(llm.chatRequests().length - before).toBe(3);
+    expect((await explainOf('busy2')).learning).toMatchObject({ outcomeResolved: false, sources: [] });
+  });
 });

@@ -119,6 +119,8 @@ describe('config.* methods', () => {
       'obs',
       'mcp',
       'orchestrate',
+      'skills',
+      'learning',
     ]);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
     expect(whole).toHaveProperty('config.gateway.webhook.secret', '***');
@@ -209,6 +211,8 @@ describe('config.* methods', () => {
       'obs',
       'mcp',
       'orchestrate',
+      'skills',
+      'learning',
     ]);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.type', 'integer');

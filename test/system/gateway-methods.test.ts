@@ -52,6 +52,8 @@ describe('gateway methods', () => {
         'obs',
         'mcp',
         'orchestrate',
+        'skills',
+        'learning',
       ],
     });
     expect(result).toHaveProperty('memoryUsage.rss');
