@@ -80,6 +80,8 @@ const noneDeleted = (): Record<EvidenceTable, number> => ({
   diagnostic_events: 0,
   health_signals: 0,
   audit_log: 0,
+  learning_outcomes: 0,
+  procedure_uses: 0,
 });
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,6 +1,7 @@
 // Evidence retention on a started gateway with an injected clock: a turn's evidence older than obs.retentionDays is
 // deleted by the sweep (obs.storage.sweep runs it now), a newer turn's stays, obs.storage.stats reports the tables, the
-// database size and the last sweep, and obs.retentionDays changes live through config.patch.
+// database size and the last sweep, and obs.retentionDays changes live through config.patch. A turn's learning outcome
+// record is evidence too: swept with the turn.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { startGateway, type Harness } from '../support/gateway-harness.js';
@@ -44,11 +45,15 @@ describe('evidence retention on a started gateway', () => {
     });
   const tables = async () => ((await admin('obs.storage.stats')).storage as { tables: TableStats[] }).tables;
   const rowsOf = async (table: string) => (await tables()).find((entry) => entry.table === table)?.rows;
+  /** Learning writes a turn's outcome record off the turn's path: waits until `count` are stored. */
+  const outcomeRecords = (count: number) =>
+    expect.poll(() => rowsOf('learning_outcomes'), { timeout: 10_000, interval: 250 }).toBe(count);
 
   it('sweeps a turn older than the window and keeps a newer one; the stats report both sides of it', async () => {
     await turn('old');
     clock.now = NOW - DAY;
     await turn('recent');
+    await outcomeRecords(2);
     clock.now = NOW;
     const before = await admin('obs.storage.stats');
     expect(before).toMatchObject({
@@ -66,11 +71,12 @@ describe('evidence retention on a started gateway', () => {
       outcome: 'swept',
       retentionDays: 30,
       cutoffMs: NOW - 30 * DAY,
-      deleted: { session_index: 1, token_usage: 1 },
+      deleted: { session_index: 1, token_usage: 1, learning_outcomes: 1, procedure_uses: 0 },
     });
     expect((sweep.deleted as Record<string, number>).trajectory).toBeGreaterThan(0);
 
     expect(await rowsOf('session_index')).toBe(1);
+    expect(await rowsOf('learning_outcomes')).toBe(1);
     for (const entry of await tables())
       if (entry.rows > 0) expect(entry.oldestMs, entry.table).toBeGreaterThan(NOW - 30 * DAY);
     expect(await admin('obs.billing.total', { sinceMs: NOW - 7 * DAY })).toEqual(billingBefore);
@@ -87,9 +93,10 @@ describe('evidence retention on a started gateway', () => {
     expect(await admin('obs.storage.sweep')).toMatchObject({
       outcome: 'swept',
       retentionDays: 7,
-      deleted: { session_index: 1 },
+      deleted: { session_index: 1, learning_outcomes: 1 },
     });
     expect(await rowsOf('session_index')).toBe(0);
+    expect(await rowsOf('learning_outcomes')).toBe(0);
     expect(
       await callRpc(harness.url, harness.tokens.admin, 'config.patch', { obs: { retentionDays: -1 } }),
     ).toMatchObject({

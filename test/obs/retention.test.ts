@@ -1,13 +1,42 @@
 // The evidence retention sweep (obs.retentionDays) over a real SQLite store with an injected clock: rows older than the
 // window go, newer ones stay, reports on recent activity read the same before and after, the setting is read at every
 // sweep, 0 keeps everything, only the holder of the lease sweeps, and obs.storage.stats reports sizes and the last sweep.
+// Learning's outcome records and procedure uses are evidence; the learned procedures themselves are kept.
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVIDENCE_TABLES } from '../../src/store/index.js';
+import { EVIDENCE_TABLES, type LearnedProcedure } from '../../src/store/index.js';
+import { createLearningPort } from '../../src/store/shared/index.js';
+import { sqliteStoreDb } from '../../src/store/sqlite/index.js';
 import { RETENTION_BATCH_ROWS, RETENTION_LEASE, RETENTION_RENEW_BATCHES } from '../../src/obs/index.js';
 import { startObs, type ObsStack } from './support.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 15, 12);
+const PROCEDURE_ID = 'procedure-1';
+
+const learningOf = (stack: ObsStack) => createLearningPort(sqliteStoreDb(stack.db));
+
+/** A learned procedure reflect admitted from the turns `sourceTraceIds` name. */
+function procedure(ts: number, sourceTraceIds: string[]): LearnedProcedure {
+  return {
+    id: PROCEDURE_ID,
+    agentId: 'default',
+    name: 'tell-time',
+    description: 'Tell the time',
+    body: '# Goal\nTell the time.',
+    tools: ['current_time'],
+    state: 'candidate',
+    toolSequence: ['current_time'],
+    topicKey: 'time',
+    cardinality: 2,
+    synthesisAbstained: false,
+    sourceTraceIds,
+    successUses: 0,
+    failureUses: 0,
+    createdAt: ts,
+    updatedAt: ts,
+    stateSince: ts,
+  };
+}
 
 /** Records one row in every evidence table at the stack's clock, through the recorders the gateway uses. */
 async function recordTurn(stack: ObsStack, tag: string): Promise<void> {
@@ -49,6 +78,24 @@ async function recordTurn(stack: ObsStack, tag: string): Promise<void> {
   stack.obs.audit.record({ kind: 'tool', traceId, ts });
   await stack.obs.flush();
   await stack.obs.audit.flush();
+  const learning = learningOf(stack);
+  await learning.saveOutcome({
+    traceId,
+    agentId: 'default',
+    ownerId: null,
+    sessionKey,
+    senderId: tag,
+    ts,
+    outcome: 'success',
+    sources: ['tool'],
+    toolSequence: ['current_time'],
+    topicKey: 'time',
+    trusted: true,
+    skillsUsed: [],
+    recalledMemoryIds: [],
+    sourceChars: 5,
+  });
+  await learning.recordUse({ procedureId: PROCEDURE_ID, traceId, sessionKey, outcome: 'success', ts });
 }
 
 /** What reports on the last week show. */
@@ -70,6 +117,8 @@ describe('evidence retention', () => {
   it('deletes evidence older than obs.retentionDays from every table, keeps newer rows and leaves recent reports as they were', async () => {
     stack = startObs(':memory:', { startAt: NOW - 45 * DAY, retentionDays: 30 });
     await recordTurn(stack, 'old');
+    const learned = procedure(NOW - 45 * DAY, ['trace-old', 'trace-inside']);
+    await learningOf(stack).saveProcedure(learned);
     stack.clock.now = NOW - 29 * DAY;
     await recordTurn(stack, 'inside');
     stack.clock.now = NOW - DAY;
@@ -79,7 +128,14 @@ describe('evidence retention', () => {
 
     const sweep = await stack.obs.retention.sweepNow();
     expect(sweep).toMatchObject({ outcome: 'swept', retentionDays: 30, cutoffMs: NOW - 30 * DAY, startedAt: NOW });
+    expect(sweep.deleted).toMatchObject({ learning_outcomes: 1, procedure_uses: 1 });
     for (const table of EVIDENCE_TABLES) expect(sweep.deleted[table], table).toBe(1);
+    const learning = learningOf(stack);
+    expect(await learning.outcome('trace-old')).toBeUndefined();
+    expect((await learning.outcome('trace-inside'))?.ts).toBe(NOW - 29 * DAY);
+    expect((await learning.uses(PROCEDURE_ID, 10)).map((use) => use.traceId)).toEqual(['trace-recent', 'trace-inside']);
+    // The procedure is no evidence: it stays, still naming the turn it came from though that turn's evidence is gone.
+    expect(await learning.procedure(PROCEDURE_ID)).toEqual(learned);
 
     expect(await recentReports(stack)).toEqual(before);
     const stats = await stack.obs.retention.report();

@@ -1,10 +1,12 @@
 // RetentionPort conformance: evidence rows older than a cut-off are deleted oldest first, a bounded batch per call, from
-// every evidence table; newer rows stay; the store reports each table's rows and oldest time and the database's size.
+// every evidence table (learning's outcome records and procedure uses among them); newer rows stay; the store reports
+// each table's rows and oldest time and the database's size.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   EVIDENCE_TABLES,
   type AuditPort,
   type EvidencePort,
+  type LearningPort,
   type ObsPort,
   type RetentionPort,
 } from '../../src/store/index.js';
@@ -15,8 +17,12 @@ export interface RetentionPortHandle {
   evidence: EvidencePort;
   obs: ObsPort;
   audit: AuditPort;
+  learning: LearningPort;
   close(): Promise<void>;
 }
+
+/** The learned procedure every recorded turn used (procedures themselves are no evidence: only their uses are). */
+const PROCEDURE_ID = 'procedure-1';
 
 /** One row in every evidence table, each recorded at `ts`; `tag` keeps ids apart. */
 async function recordAll(handle: RetentionPortHandle, ts: number, tag: string): Promise<void> {
@@ -81,6 +87,23 @@ async function recordAll(handle: RetentionPortHandle, ts: number, tag: string): 
       refs: '{}',
     },
   ]);
+  await handle.learning.saveOutcome({
+    traceId,
+    agentId: 'default',
+    ownerId: null,
+    sessionKey,
+    senderId: tag,
+    ts,
+    outcome: 'success',
+    sources: ['tool'],
+    toolSequence: ['current_time'],
+    topicKey: 'time',
+    trusted: true,
+    skillsUsed: [],
+    recalledMemoryIds: [],
+    sourceChars: 5,
+  });
+  await handle.learning.recordUse({ procedureId: PROCEDURE_ID, traceId, sessionKey, outcome: 'success', ts });
 }
 
 export function retentionPortCases(name: string, open: () => Promise<RetentionPortHandle>): void {
@@ -110,6 +133,10 @@ export function retentionPortCases(name: string, open: () => Promise<RetentionPo
       expect(
         (await handle.evidence.healthSignalsIn({ sinceMs: 0, untilMs: 10_000, limit: 10 })).rows.map((row) => row.ts),
       ).toEqual([2_000, 3_000]);
+      expect(await handle.learning.outcome('trace-old')).toBeUndefined();
+      expect((await handle.learning.outcome('trace-edge'))?.ts).toBe(2_000);
+      expect((await handle.learning.sessionOutcomes('default:new:ws', 10)).map((row) => row.ts)).toEqual([3_000]);
+      expect((await handle.learning.uses(PROCEDURE_ID, 10)).map((use) => use.ts)).toEqual([3_000, 2_000]);
     });
 
     it('deletes at most `limit` rows a call, the oldest first', async () => {
@@ -120,11 +147,17 @@ export function retentionPortCases(name: string, open: () => Promise<RetentionPo
       expect((await handle.audit.query({ limit: 10 })).map((row) => row.ts)).toEqual([1_004, 1_003]);
       expect(await handle.port.deleteBefore('trajectory', 10_000, 4)).toBe(4);
       expect((await handle.evidence.trajectoryOf('default:r4:ws')).map((row) => row.ts)).toEqual([1_004]);
+      expect(await handle.port.deleteBefore('learning_outcomes', 10_000, 2)).toBe(2);
+      expect(await handle.learning.outcome('trace-r1')).toBeUndefined();
+      expect((await handle.learning.outcome('trace-r2'))?.ts).toBe(1_002);
+      expect(await handle.port.deleteBefore('procedure_uses', 10_000, 3)).toBe(3);
+      expect((await handle.learning.uses(PROCEDURE_ID, 10)).map((use) => use.ts)).toEqual([1_004, 1_003]);
     });
 
     it('reports every evidence table with its rows and oldest time, and the database size in bytes', async () => {
       const empty = await handle.port.size();
       expect(empty.tables.map((table) => table.table)).toEqual([...EVIDENCE_TABLES]);
+      expect(EVIDENCE_TABLES).toEqual(expect.arrayContaining(['learning_outcomes', 'procedure_uses']));
       for (const table of empty.tables) expect(table).toMatchObject({ rows: 0, rowsExact: true, oldestMs: null });
       await recordAll(handle, 1_500, 'a');
       await recordAll(handle, 1_200, 'b');

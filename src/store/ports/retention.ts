@@ -1,6 +1,10 @@
 // The retention port: deletes evidence recorded before a cut-off, a bounded batch at a time, and reports the store's size.
 
-/** The evidence tables the retention sweep prunes (obs.retentionDays); each grows with every turn and call. */
+/**
+ * The evidence tables the retention sweep prunes (obs.retentionDays); each grows with every turn and call. Learning's
+ * outcome records (one per finished turn) and procedure uses are evidence; the learned procedures are not (capped per
+ * agent, they outlive the turns their sourceTraceIds name).
+ */
 export const EVIDENCE_TABLES = [
   'trajectory',
   'session_index',
@@ -9,6 +13,8 @@ export const EVIDENCE_TABLES = [
   'diagnostic_events',
   'health_signals',
   'audit_log',
+  'learning_outcomes',
+  'procedure_uses',
 ] as const;
 export type EvidenceTable = (typeof EVIDENCE_TABLES)[number];
 

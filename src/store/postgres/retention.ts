@@ -6,7 +6,17 @@ import { EVIDENCE_SOURCES, EVIDENCE_TIME_COLUMNS } from '../shared/index.js';
 import type { Queryable } from './pool.js';
 
 /** Each table's key: the column its oldest rows are deleted by. */
-const keyOf = (table: EvidenceTable): string => (table === 'session_index' ? 'trace_id' : 'id');
+const KEYS: Record<EvidenceTable, string> = {
+  trajectory: 'id',
+  session_index: 'trace_id',
+  token_usage: 'id',
+  delivery_traces: 'id',
+  diagnostic_events: 'id',
+  health_signals: 'id',
+  audit_log: 'id',
+  learning_outcomes: 'trace_id',
+  procedure_uses: 'id',
+};
 
 interface TableRow {
   counted: number;
@@ -56,7 +66,7 @@ export function createPostgresRetentionPort(db: Queryable): RetentionPort {
 
   return {
     async deleteBefore(table, beforeMs, limit) {
-      const [source, key, time] = [EVIDENCE_SOURCES[table], keyOf(table), EVIDENCE_TIME_COLUMNS[table]];
+      const [source, key, time] = [EVIDENCE_SOURCES[table], KEYS[table], EVIDENCE_TIME_COLUMNS[table]];
       const result = await db.query(
         `DELETE FROM ${source} WHERE ${key} IN (SELECT ${key} FROM ${source} WHERE ${time} < $1 ORDER BY ${time} LIMIT $2)`,
         [beforeMs, limit],

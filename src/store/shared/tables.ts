@@ -14,6 +14,8 @@ export const EVIDENCE_SOURCES: Record<EvidenceTable, string> = {
   diagnostic_events: 'diagnostic_events',
   health_signals: 'health_signals',
   audit_log: 'audit_log',
+  learning_outcomes: 'learning_outcomes',
+  procedure_uses: 'procedure_uses',
 };
 
 /** When each evidence table's row was recorded (a turn's start for the session index); every one is indexed. */
@@ -25,6 +27,8 @@ export const EVIDENCE_TIME_COLUMNS: Record<EvidenceTable, string> = {
   diagnostic_events: 'ts',
   health_signals: 'ts',
   audit_log: 'ts',
+  learning_outcomes: 'ts',
+  procedure_uses: 'ts',
 };
 
 /** A boolean column: INTEGER 0/1 on SQLite, BOOLEAN on PostgreSQL (write it with `flag`, read it with `isSet`). */

@@ -1,5 +1,5 @@
 // The SQLite RetentionPort against a real temporary database file: deletes on this connection, and on the writer thread;
-// a table too large to count on request reports its rowid span.
+// a table too large to count on request reports its rowid span; every table's oldest rows are found through an index.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,9 +10,11 @@ import {
   createSqliteRetentionPort,
   createWriterThread,
   openDatabase,
+  sqliteStoreDb,
 } from '../../../src/store/sqlite/index.js';
+import { createLearningPort, EVIDENCE_SOURCES, EVIDENCE_TIME_COLUMNS } from '../../../src/store/shared/index.js';
 import { describe, expect, it } from 'vitest';
-import { EXACT_COUNT_MAX_ROWS } from '../../../src/store/index.js';
+import { EVIDENCE_TABLES, EXACT_COUNT_MAX_ROWS } from '../../../src/store/index.js';
 import { retentionPortCases } from '../retention.cases.js';
 
 retentionPortCases('sqlite', async () => {
@@ -23,6 +25,7 @@ retentionPortCases('sqlite', async () => {
     evidence: createSqliteEvidencePort(db),
     obs: createSqliteObsPort(db),
     audit: createSqliteAuditPort(db),
+    learning: createLearningPort(sqliteStoreDb(db)),
     async close() {
       db.close();
       await rm(dir, { recursive: true, force: true });
@@ -40,6 +43,7 @@ retentionPortCases('sqlite, deletes on the writer thread', async () => {
     evidence: createSqliteEvidencePort(db, writers),
     obs: createSqliteObsPort(db, writers),
     audit: createSqliteAuditPort(db),
+    learning: createLearningPort(sqliteStoreDb(db)),
     async close() {
       await writers.close();
       db.close();
@@ -69,6 +73,30 @@ describe('SQLite RetentionPort size of a large table', () => {
         oldestMs: 11,
         bytes: null,
       });
+    } finally {
+      db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SQLite RetentionPort finding the oldest rows', () => {
+  it("reads each evidence table's oldest rows through an index on its time, neither scanning nor sorting the table", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agent-gateway-retention-plan-'));
+    const db = openDatabase({ path: join(dir, 'gateway.db') });
+    try {
+      for (const table of EVIDENCE_TABLES) {
+        const [source, time] = [EVIDENCE_SOURCES[table], EVIDENCE_TIME_COLUMNS[table]];
+        const plan = db
+          .prepare<[number, number], { detail: string }>(
+            `EXPLAIN QUERY PLAN SELECT rowid FROM ${source} WHERE ${time} < ? ORDER BY ${time} LIMIT ?`,
+          )
+          .all(1_000, 500)
+          .map((row) => row.detail);
+        expect(plan, table).toEqual([
+          expect.stringMatching(new RegExp(`^SEARCH ${source} USING .*INDEX .*\\(${time}<\\?\\)$`)),
+        ]);
+      }
     } finally {
       db.close();
       await rm(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 // Shared migration 24: learning's tables: each finished turn's outcome record, learned procedures, their uses in
-// turns, and each agent's last reflect pass.
+// turns, and each agent's last reflect pass. Outcome records and uses are evidence: indexed by time, so the retention
+// sweep finds the oldest without reading the table.
 import type { Compilable, Kysely } from 'kysely';
 import type { Dialect } from '../store-db.js';
 
@@ -28,6 +29,7 @@ export const LEARNING_MIGRATION = {
         .addColumn('source_chars', 'bigint', (column) => column.notNull()),
       db.schema.createIndex('learning_outcomes_by_agent').on('learning_outcomes').columns(['agent_id', 'ts']),
       db.schema.createIndex('learning_outcomes_by_session').on('learning_outcomes').columns(['session_key', 'ts']),
+      db.schema.createIndex('learning_outcomes_by_ts').on('learning_outcomes').column('ts'),
       db.schema
         .createTable('learned_procedures')
         .addColumn('id', 'text', (column) => column.primaryKey())
@@ -67,6 +69,7 @@ export const LEARNING_MIGRATION = {
         .addColumn('ts', 'bigint', (column) => column.notNull()),
       db.schema.createIndex('procedure_uses_by_procedure').on('procedure_uses').columns(['procedure_id', 'ts']),
       db.schema.createIndex('procedure_uses_by_trace').on('procedure_uses').column('trace_id'),
+      db.schema.createIndex('procedure_uses_by_ts').on('procedure_uses').column('ts'),
       db.schema
         .createTable('learning_passes')
         .addColumn('agent_id', 'text', (column) => column.primaryKey())
