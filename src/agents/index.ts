@@ -4,6 +4,7 @@ export { agentModels, type AgentModels } from './agent-model.js';
 export { builtinTools } from './tools/builtin.js';
 export {
   createToolRegistry,
+  DEFAULT_TOOL_LIMITS,
   toolFailure,
   type ToolCallOutcome,
   type ToolLimits,

@@ -18,6 +18,9 @@ import {
   type SkillsWorld,
 } from './skills-world.js';
 
+/** 899 characters of numbered lines: past the `tight` agent's 600-character tool results. */
+const LONG_BODY = Array.from({ length: 100 }, (_, index) => `step ${String(index).padStart(3, '0')}`).join('\n');
+
 let root: string;
 let outside: string;
 let world: SkillsWorld;
@@ -44,12 +47,14 @@ beforeAll(async () => {
     extra: 'allowed-tools: current_time',
     body: 'Call current_time and nothing else.',
   });
+  await writeSkill(root, 'long-guide', { description: 'A guide longer than a tool result', body: LONG_BODY });
   world = await startSkillsWorld({
     skills: { dirs: [root], watch: false, maxFileBytes: 1_000 },
     agents: {
       default: { skills: '*', tools: ['current_time', 'memory_search'] },
       picky: { skills: ['trip-planner'], tools: ['current_time'] },
       plain: { tools: ['current_time'] },
+      tight: { skills: ['long-guide'], tools: ['current_time'], budget: { maxToolResultChars: 600 } },
     },
   });
 }, 30_000);
@@ -151,5 +156,25 @@ describe('skills in turns', () => {
       "Error: Skill 'trip-planner' has no file 'missing.md'",
       "Error: skill_read refuses 'notes/evil.md': it fails the injection detector (instruction_override)",
     ]);
+  });
+
+  it("gives a body longer than the turn's tool-result cap in parts that say how to read on, counted as one use", async () => {
+    const executedBefore = payloads(world.events, 'skill:executed').length;
+    const read = (offset?: number) => ({
+      toolCalls: [
+        { name: 'skill_read', arguments: { name: 'long-guide', ...(offset === undefined ? {} : { offset }) } },
+      ],
+    });
+    world.llm.script(read(), read(400), read(800), { text: 'read it all' });
+    await turn(world.gateway, 'tight', 'long', 'follow the guide');
+    const [first, second, third] = toolResults(world.llm);
+    expect(first).toBe(
+      `${LONG_BODY.slice(0, 400)}\n\n[${LONG_BODY.length - 400} more characters: call skill_read {"name":"long-guide","offset":400} to read on]`,
+    );
+    expect(second).toBe(
+      `${LONG_BODY.slice(400, 800)}\n\n[${LONG_BODY.length - 800} more characters: call skill_read {"name":"long-guide","offset":800} to read on]`,
+    );
+    expect(third).toBe(LONG_BODY.slice(800));
+    expect(payloads(world.events, 'skill:executed').length).toBe(executedBefore + 1);
   });
 });
