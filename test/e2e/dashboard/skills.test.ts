@@ -56,7 +56,7 @@ describe('dashboard skills and answer feedback', () => {
         .prepare(
           'SELECT trace_id AS traceId, outcome, sources FROM learning_outcomes WHERE session_key = ? ORDER BY ts',
         )
-        .all(sessionKey);
+        .all(sessionKey) as { traceId: string; outcome: string | null; sources: string }[];
     } finally {
       db.close();
     }
@@ -226,5 +226,46 @@ describe('dashboard skills and answer feedback', () => {
       { traceId: second, outcome: 'success', sources: '["explicit"]' },
     ]);
     expect(world.browser.problems).toEqual([]);
+  });
+
+  it('offers no feedback after a failed turn: the answer on screen is not the turn feedback would rate', async () => {
+    const { page } = world.browser;
+    world.llm.script({ text: 'Rome is the capital of Italy.' });
+    await openSignedIn(world, 'chat');
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get('session') ?? '')
+      .toMatch(/^default:dashboard:dashboard:/);
+    const sessionKey = new URL(page.url()).searchParams.get('session') ?? '';
+    await page.getByLabel('Message', { exact: true }).fill('What is the capital of Italy?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const log = page.getByRole('log', { name: 'Conversation' });
+    await expect.poll(() => log.getByText('Rome is the capital of Italy.').count(), { timeout: 10_000 }).toBe(1);
+    const feedback = page.getByRole('group', { name: 'Feedback on the latest answer' });
+    await expect.poll(() => feedback.count()).toBe(1);
+
+    world.llm.script({ status: 500, errorMessage: 'upstream exploded' });
+    await page.getByLabel('Message', { exact: true }).fill('And of Spain?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: 'upstream exploded' }).count(), { timeout: 10_000 })
+      .toBe(1);
+    // The turn is over (Send, not Streaming…) and recorded: session.feedback would rate this failed turn, whose
+    // answer is not on screen, not the answer above.
+    await expect.poll(() => page.getByRole('button', { name: 'Send' }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => storedOutcomes(sessionKey).map((row) => row.outcome), { timeout: 10_000 })
+      .toEqual([null, null]);
+    expect(await feedback.count()).toBe(0);
+    await capture(world, 'chat-failed-feedback');
+
+    // The next answer is offered again, and rated as its own turn.
+    world.llm.script({ text: 'Madrid is the capital of Spain.' });
+    await page.getByLabel('Message', { exact: true }).fill('And of Spain, again?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => log.getByText('Madrid is the capital of Spain.').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => feedback.count()).toBe(1);
+    await feedback.getByRole('button', { name: 'Good answer' }).click();
+    await expect.poll(() => feedback.getByText('Thanks: recorded as success.').count()).toBe(1);
+    expect(storedOutcomes(sessionKey).map((row) => row.outcome)).toEqual([null, null, 'success']);
   });
 });
