@@ -208,6 +208,16 @@ describe('learned procedure lifecycle through real turns', () => {
     await turn('erin', 'bad-1', "That's wrong, the office clock says something else.");
     await settled(first, 'corrected');
     expect((await learned()).state).toBe('active');
+    // A second corrected use in the same session is still one session: not enough.
+    await useTurn('erin', 'bad-1');
+    await expect
+      .poll(async () => (await learned()).uses.filter((use) => use.sessionKey === first).map((use) => use.outcome))
+      .toEqual(['success', 'corrected']);
+    await turn('erin', 'bad-1', 'Wrong again.');
+    await expect
+      .poll(async () => (await learned()).uses.filter((use) => use.sessionKey === first).map((use) => use.outcome))
+      .toEqual(['corrected', 'corrected']);
+    expect(await learned()).toMatchObject({ state: 'active', successUses: 3, failureUses: 2 });
 
     const second = await useTurn('frank', 'bad-2');
     await settled(second, 'success');
@@ -225,7 +235,7 @@ describe('learned procedure lifecycle through real turns', () => {
       await rpc('session.feedback', { sessionKey: second, outcome: 'corrected' }, harness.tokens.rpc),
     ).toMatchObject({ sessionKey: second, outcome: 'corrected' });
     expect((await learned()).state).toBe('stale');
-    expect(await learned()).toMatchObject({ successUses: 3, failureUses: 2 });
+    expect(await learned()).toMatchObject({ successUses: 3, failureUses: 3 });
     expect(await signals('learning.skill_demoted')).toEqual([
       { agentId: 'clock', count: 1, timestamp: expect.any(Number) },
     ]);
@@ -239,8 +249,8 @@ describe('learned procedure lifecycle through real turns', () => {
     expect(corrected.learning).toMatchObject({
       outcome: 'corrected',
       sources: ['tool', 'correction'],
-      skillsUsed: 2,
-      skillFailures: 1,
+      skillsUsed: 4,
+      skillFailures: 2,
     });
     expect(corrected.likelyRootCause.code).toBe('learned_skill_failing');
     await expect.poll(async () => (await listed()).map((skill) => skill.state), { timeout: 10_000 }).toEqual(['stale']);
@@ -258,9 +268,10 @@ describe('learned procedure lifecycle through real turns', () => {
     await settled(fourth, 'success');
     await rpc('session.feedback', { sessionKey: fourth, outcome: 'corrected' }, harness.tokens.rpc);
     const archived = await learned();
-    expect(archived).toMatchObject({ state: 'archived', successUses: 3, failureUses: 4 });
+    expect(archived).toMatchObject({ state: 'archived', successUses: 3, failureUses: 5 });
     expect(archived.body).toContain('Answer with the time it returned.');
     expect(archived.uses.map((use) => use.outcome)).toEqual([
+      'corrected',
       'corrected',
       'corrected',
       'corrected',
@@ -272,9 +283,17 @@ describe('learned procedure lifecycle through real turns', () => {
     expect(await signals('learning.skill_demoted')).toHaveLength(2);
     await expect.poll(async () => listed(), { timeout: 10_000 }).toEqual([]);
 
-    llm.script({ text: 'Hello.' });
+    // Out of the agent's prompt, and skill_read no longer finds it: no use is recorded.
+    llm.script({ toolCalls: [{ name: 'skill_read', arguments: { name: PROCEDURE } }] }, { text: 'Hello.' });
     await turn('ivy', 'after', 'Hello there');
-    expect(systemText()).not.toContain(PROCEDURE);
+    expect(systemText(-2)).not.toContain(PROCEDURE);
+    const refusedRead = ((llm.chatRequests().at(-1)?.body as ChatBody).messages ?? []).filter(
+      (message) => message.role === 'tool',
+    );
+    const readResult = refusedRead.map((message) => String(message.content)).join('\n');
+    expect(readResult).toContain(`Skill '${PROCEDURE}' not found`);
+    expect(readResult).not.toContain('Answer with the time it returned.');
+    expect((await rpc<{ skills: unknown[] }>('skills.list', {})).skills).toEqual([]);
     expect((await explain(fourth)).likelyRootCause.code).toBe('learned_skill_failing');
   });
 });
