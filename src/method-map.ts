@@ -6,6 +6,7 @@ import type { agentMethods, agentModelMethods } from './agents/index.js';
 import type { approvalMethods } from './approvals/index.js';
 import type { audioMethods } from './audio/index.js';
 import type { browserMethods } from './browser/index.js';
+import type { learningMethods } from './learning/index.js';
 import type { mcpMethods } from './mcp/index.js';
 import type { memoryMethods } from './memory/index.js';
 import type { obsMethods } from './obs/index.js';
@@ -13,6 +14,7 @@ import type { modelMethods } from './providers/index.js';
 import type { controlMethods, runMethods } from './runs/index.js';
 import type { cronMethods } from './scheduler/index.js';
 import type { sessionMethods } from './sessions/index.js';
+import type { skillMethods } from './skills/index.js';
 import type { configMethods, gatewayMethods, systemMethods, tokenMethods } from './system/index.js';
 import type { agentTurnMethods } from './turns/index.js';
 
@@ -35,7 +37,9 @@ type MethodFactory =
   | typeof runMethods
   | typeof sessionMethods
   | typeof systemMethods
-  | typeof tokenMethods;
+  | typeof tokenMethods
+  | typeof skillMethods
+  | typeof learningMethods;
 
 type Definition = ReturnType<MethodFactory>[number];
 

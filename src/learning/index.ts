@@ -18,6 +18,8 @@ import { createWorkQueue } from './work-queue.js';
 
 export { isCorrection, topicKey, toolOutcome, toolSequence } from './heuristics.js';
 export type { CandidateProcedure, LearnedProcedureSource, Reflector, ReflectPorts } from './types.js';
+/** For src/method-map.ts (the dashboard's typed calls). */
+export type { learningMethods } from './methods.js';
 
 export interface LearningModuleDeps {
   port: LearningPort;

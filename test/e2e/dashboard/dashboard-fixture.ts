@@ -20,9 +20,12 @@ export interface DashboardWorld {
   close(): Promise<void>;
 }
 
-/** `extraAgents`: agents beside the fixture's default and guarded ones (a test's own world). */
+/**
+ * `extraAgents`: agents beside the fixture's default and guarded ones (a test's own world); `skills` and `learning`:
+ * those config sections (the skills dirs, the reflect interval).
+ */
 export async function startDashboardWorld(
-  options: Pick<HarnessOptions, 'app'> & { extraAgents?: HarnessOptions['agents'] } = {},
+  options: Pick<HarnessOptions, 'app' | 'skills' | 'learning'> & { extraAgents?: HarnessOptions['agents'] } = {},
 ): Promise<DashboardWorld> {
   const { extraAgents, ...harnessOptions } = options;
   const webDistPath = builtDashboard();

@@ -39,6 +39,9 @@ export default function ChatPage() {
   const [streaming, setStreaming] = useState<string | undefined>(undefined);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<unknown>(undefined);
+  // The last turn sent from here ended in an error: it is the session's last finished turn, so feedback (which rates
+  // that turn) would not rate the answer on screen.
+  const [turnFailed, setTurnFailed] = useState(false);
   const abort = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -47,6 +50,7 @@ export default function ChatPage() {
       return;
     }
     setMessages([]);
+    setTurnFailed(false);
     loadTranscript(sessionKey).then(setMessages, setError);
   }, [sessionKey]);
   useEffect(() => () => abort.current?.abort(), []);
@@ -57,6 +61,7 @@ export default function ChatPage() {
     if (message === '' || streaming !== undefined) return;
     setDraft('');
     setError(undefined);
+    setTurnFailed(false);
     setMessages((current) => [...current, { role: 'user', content: message, timestamp: Date.now() }]);
     setStreaming('');
     const controller = new AbortController();
@@ -71,20 +76,28 @@ export default function ChatPage() {
           if (typeof data !== 'object' || data === null) return;
           if (frame.event === 'token' && 'accumulated' in data && typeof data.accumulated === 'string')
             setStreaming(data.accumulated);
-          else if (frame.event === 'error' && 'error' in data) setError(new Error(streamErrorMessage(data.error)));
-          else if (frame.event === 'done' && 'error' in data && typeof data.error === 'string')
+          else if (frame.event === 'error' && 'error' in data) {
+            setError(new Error(streamErrorMessage(data.error)));
+            setTurnFailed(true);
+          } else if (frame.event === 'done' && 'error' in data && typeof data.error === 'string') {
             setError(new Error(data.error));
+            setTurnFailed(true);
+          }
         },
       });
       setMessages(await loadTranscript(sessionKey));
     } catch (failure) {
+      setTurnFailed(true);
       if (!controller.signal.aborted) setError(failure);
     } finally {
       setStreaming(undefined);
     }
   }
 
-  const answers = messages.filter((message) => message.role === 'assistant' && message.content !== '').length;
+  const isAnswer = (message: TranscriptMessage | undefined) => message?.role === 'assistant' && message.content !== '';
+  const answers = messages.filter(isAnswer).length;
+  // Feedback rates the session's last finished turn: offered only when that turn's answer is the last message shown.
+  const canRate = streaming === undefined && !turnFailed && isAnswer(messages.at(-1));
   return (
     <>
       <PageTitle>Chat</PageTitle>
@@ -120,9 +133,7 @@ export default function ChatPage() {
           Session <code>{sessionKey}</code>
         </p>
         <TranscriptView messages={messages} streaming={streaming} />
-        {streaming === undefined && answers > 0 ? (
-          <AnswerFeedback sessionKey={sessionKey} answerCount={answers} />
-        ) : null}
+        {canRate ? <AnswerFeedback sessionKey={sessionKey} answerCount={answers} /> : null}
         <ErrorNotice error={error} />
         <form onSubmit={(event) => void send(event)} class="stack">
           <Field id="chat-message" label="Message">
