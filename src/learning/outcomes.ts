@@ -203,7 +203,9 @@ export function createOutcomes(deps: OutcomesDeps): Outcomes {
     },
     noteSkillUse(use) {
       const turn = turnOf(use.traceId);
-      if (turn.uses.length < MAX_IDS_NOTED) turn.uses.push(use);
+      // A turn that reads a skill again (or reads on in it) used it once: a procedure's proof counts turns.
+      if (turn.uses.length >= MAX_IDS_NOTED || turn.uses.some((noted) => noted.skill === use.skill)) return;
+      turn.uses.push(use);
     },
     observe(observed) {
       // The session's last turn as of now, as for feedback: not one that finishes while the lane catches up.

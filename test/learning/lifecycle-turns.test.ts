@@ -80,10 +80,10 @@ describe('learned procedure lifecycle through real turns', () => {
     expect(result.finishReason).toBe('stop');
     return `default:${userId}:test:${peerId}`;
   };
-  /** A turn in which the model reads the procedure through skill_read, calls the clock it names, then answers. */
-  const useTurn = (userId: string, peerId: string) => {
+  /** A turn in which the model reads the procedure through skill_read (`reads` times), calls the clock it names, then answers. */
+  const useTurn = (userId: string, peerId: string, reads = 1) => {
     llm.script(
-      { toolCalls: [{ name: 'skill_read', arguments: { name: PROCEDURE } }] },
+      { toolCalls: Array.from({ length: reads }, () => ({ name: 'skill_read', arguments: { name: PROCEDURE } })) },
       { toolCalls: [{ name: 'current_time', arguments: {} }] },
       { text: 'It is noon.' },
     );
@@ -164,7 +164,8 @@ describe('learned procedure lifecycle through real turns', () => {
   });
 
   it('promotes it after promoteAfter successful turns that read it: active, the signal, and skillsPromoted', async () => {
-    await useTurn('carol', 'use-1');
+    // Read twice in one turn: one use of it, not two.
+    await useTurn('carol', 'use-1', 2);
     // The first model call listed it as a learned candidate; the next one got its body back from skill_read.
     expect(systemText(-3)).toContain(`- ${PROCEDURE} (learned, candidate): Tells the current time`);
     const toolResults = ((llm.chatRequests().at(-2)?.body as ChatBody).messages ?? []).filter(
@@ -174,7 +175,7 @@ describe('learned procedure lifecycle through real turns', () => {
       'Answer with the time it returned.',
     );
     await settled('default:carol:test:use-1', 'success');
-    expect((await learned()).state).toBe('candidate');
+    expect(await learned()).toMatchObject({ state: 'candidate', successUses: 1 });
     await useTurn('dave', 'use-2');
     await settled('default:dave:test:use-2', 'success');
     expect((await learned()).state).toBe('candidate');
