@@ -11,6 +11,7 @@ import type { SessionCaller } from '../agents/index.js';
 import type { LearningOutcome, LearningPort, LearningSource, OutcomeRecord, SessionPort } from '../store/index.js';
 import type { TurnHooks } from '../turns/types.js';
 import { isCorrection, toolOutcome, toolSequence, topicKey, type ToolCallSeen } from './heuristics.js';
+import { createRecentMap } from './recent-map.js';
 import type { Judge } from './judge.js';
 import type { Settle } from './settlement.js';
 import type { ObservedOutcome, SkillUse } from './types.js';
@@ -31,6 +32,9 @@ interface OpenTurn {
   recalled: Set<string>;
   uses: SkillUse[];
 }
+
+/** How long the turns finishing together are gathered before one statement saves them. */
+export const OUTCOME_SAVE_DELAY_MS = 250;
 
 interface FinishedTurn {
   record: OutcomeRecord;
@@ -61,27 +65,17 @@ export interface Outcomes {
   }): Promise<{ sessionKey: string; traceId: string; outcome: LearningOutcome }>;
 }
 
-/** A bounded insertion-ordered map: past `max` the oldest key goes. */
-function keep<K, V>(map: Map<K, V>, key: K, value: V): void {
-  map.delete(key);
-  if (map.size >= MAX_TRACKED_TURNS) {
-    const oldest = map.keys().next();
-    if (oldest.done !== true) map.delete(oldest.value);
-  }
-  map.set(key, value);
-}
-
 export function createOutcomes(deps: OutcomesDeps): Outcomes {
   const { port, queue, settle, recorder, config, now } = deps;
-  const open = new Map<string, OpenTurn>();
-  const byTrace = new Map<string, FinishedTurn>();
-  const lastOfSession = new Map<string, string>();
+  const open = createRecentMap<string, OpenTurn>(MAX_TRACKED_TURNS);
+  const byTrace = createRecentMap<string, FinishedTurn>(MAX_TRACKED_TURNS);
+  const lastOfSession = createRecentMap<string, string>(MAX_TRACKED_TURNS);
 
   function turnOf(traceId: string): OpenTurn {
     let turn = open.get(traceId);
     if (turn === undefined) {
       turn = { userText: '', calls: [], recalled: new Set(), uses: [] };
-      keep(open, traceId, turn);
+      open.set(traceId, turn);
     }
     return turn;
   }
@@ -93,6 +87,35 @@ export function createOutcomes(deps: OutcomesDeps): Outcomes {
       kind: TRAJECTORY_KIND.learningOutcome,
       ts: now(),
       data: { ...(record.outcome === null ? {} : { outcome: record.outcome }), sources: record.sources },
+    });
+  }
+
+  /**
+   * The turns finished since the queued save task was queued: after OUTCOME_SAVE_DELAY_MS it saves them together (one
+   * statement, one transaction), so a turn costs no store round trip of its own. The task takes its place in the queue
+   * when the first of them finishes, so any later task about one of them (a correction, feedback) runs after its save.
+   */
+  let finishing: FinishedTurn[] = [];
+  function saveFinished(record: OutcomeRecord, uses: readonly SkillUse[]) {
+    finishing.push({ record, uses });
+    if (finishing.length > 1) return;
+    queue.push('turns', async () => {
+      await new Promise((resolve) => setTimeout(resolve, OUTCOME_SAVE_DELAY_MS));
+      const batch = finishing;
+      finishing = [];
+      await port.saveOutcomes(batch.map((turn) => turn.record));
+      for (const { record, uses: used } of batch) {
+        for (const use of used)
+          if (use.procedureId !== undefined)
+            await port.recordUse({
+              procedureId: use.procedureId,
+              traceId: use.traceId,
+              sessionKey: use.sessionKey,
+              outcome: null,
+              ts: record.ts,
+            });
+        await settle(record, null, used);
+      }
     });
   }
 
@@ -117,8 +140,8 @@ export function createOutcomes(deps: OutcomesDeps): Outcomes {
     const before = turn.record.outcome;
     const sources = SOURCE_ORDER.filter((known) => known === source || turn.record.sources.includes(known));
     const record: OutcomeRecord = { ...turn.record, outcome, sources };
-    await port.saveOutcome(record);
-    keep(byTrace, traceId, { record, uses: turn.uses });
+    await port.saveOutcomes([record]);
+    byTrace.set(traceId, { record, uses: turn.uses });
     recordOutcome(record);
     await settle(record, before, turn.uses);
     return { traceId, outcome };
@@ -172,28 +195,17 @@ export function createOutcomes(deps: OutcomesDeps): Outcomes {
           outcome,
           sources: outcome === null ? [] : ['tool'],
           toolSequence: toolSequence(calls),
-          topicKey: topicKey(userText),
+          // Reflect groups only turns that called tools: the others need no key.
+          topicKey: calls.length === 0 ? '' : topicKey(userText),
           trusted: !isWebhookChannel(ctx.keyParts.channelId, ctx.clientId),
           skillsUsed: [...new Set(uses.map((use) => use.skill))],
           recalledMemoryIds: [...(turn?.recalled ?? [])],
           sourceChars: userText.length,
         };
-        keep(byTrace, record.traceId, { record, uses });
-        keep(lastOfSession, record.sessionKey, record.traceId);
+        byTrace.set(record.traceId, { record, uses });
+        lastOfSession.set(record.sessionKey, record.traceId);
         recordOutcome(record);
-        queue.push('turn', async () => {
-          await port.saveOutcome(record);
-          for (const use of uses)
-            if (use.procedureId !== undefined)
-              await port.recordUse({
-                procedureId: use.procedureId,
-                traceId: use.traceId,
-                sessionKey: use.sessionKey,
-                outcome: null,
-                ts: record.ts,
-              });
-          await settle(record, null, uses);
-        });
+        saveFinished(record, uses);
         if (outcome === null) deps.judge.consider(record, judged(record.traceId));
       },
     },

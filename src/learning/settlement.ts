@@ -49,7 +49,8 @@ export function createSettlement({ port, procedures, memory, recorder, signals, 
 
     let promoted = 0;
     let demoted = 0;
-    const changed = await port.settleUses(record.traceId, outcome);
+    // Only a turn that read a skill has uses to settle: the others cost no store call.
+    const changed = uses.length === 0 ? [] : await port.settleUses(record.traceId, outcome);
     for (const procedureId of new Set(changed.map((use) => use.procedureId))) {
       const change = await procedures.evaluate(procedureId);
       if (change?.to === 'active') promoted += 1;

@@ -103,9 +103,9 @@ export function createLearningWorld(): LearningWorld {
     learning: createLearningModule({
       port: {
         ...port,
-        async saveOutcome(record) {
+        async saveOutcomes(records) {
           await world.gate;
-          await port.saveOutcome(record);
+          await port.saveOutcomes(records);
         },
       },
       sessions,

@@ -79,22 +79,24 @@ async function recordTurn(stack: ObsStack, tag: string): Promise<void> {
   await stack.obs.flush();
   await stack.obs.audit.flush();
   const learning = learningOf(stack);
-  await learning.saveOutcome({
-    traceId,
-    agentId: 'default',
-    ownerId: null,
-    sessionKey,
-    senderId: tag,
-    ts,
-    outcome: 'success',
-    sources: ['tool'],
-    toolSequence: ['current_time'],
-    topicKey: 'time',
-    trusted: true,
-    skillsUsed: [],
-    recalledMemoryIds: [],
-    sourceChars: 5,
-  });
+  await learning.saveOutcomes([
+    {
+      traceId,
+      agentId: 'default',
+      ownerId: null,
+      sessionKey,
+      senderId: tag,
+      ts,
+      outcome: 'success',
+      sources: ['tool'],
+      toolSequence: ['current_time'],
+      topicKey: 'time',
+      trusted: true,
+      skillsUsed: [],
+      recalledMemoryIds: [],
+      sourceChars: 5,
+    },
+  ]);
   await learning.recordUse({ procedureId: PROCEDURE_ID, traceId, sessionKey, outcome: 'success', ts });
 }
 

@@ -1,6 +1,11 @@
 // The LearningPort conformance suite: every backend runs these same cases against a fresh port.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LearnedProcedure, LearningPort, OutcomeRecord } from '../../src/store/index.js';
+import {
+  MAX_OUTCOMES_PER_SAVE,
+  type LearnedProcedure,
+  type LearningPort,
+  type OutcomeRecord,
+} from '../../src/store/index.js';
 import type { PortFixture } from './port-fixture.js';
 
 export function outcomeRecord(traceId: string, overrides: Partial<OutcomeRecord> = {}): OutcomeRecord {
@@ -60,22 +65,34 @@ export function learningPortCases(backend: string, open: () => Promise<PortFixtu
 
     it('saves an outcome record and reads every field back; saving it again replaces it', async () => {
       const record = outcomeRecord('t1');
-      await learning.saveOutcome(record);
+      await learning.saveOutcomes([record]);
       expect(await learning.outcome('t1')).toEqual(record);
       const unresolved = outcomeRecord('t1', { outcome: null, sources: [], ownerId: null, trusted: false });
-      await learning.saveOutcome(unresolved);
+      await learning.saveOutcomes([unresolved]);
       expect(await learning.outcome('t1')).toEqual(unresolved);
       const corrected = { ...record, outcome: 'corrected' as const, sources: ['tool' as const, 'correction' as const] };
-      await learning.saveOutcome(corrected);
+      await learning.saveOutcomes([corrected]);
       expect(await learning.outcome('t1')).toEqual(corrected);
       expect(await learning.outcome('missing')).toBeUndefined();
     });
 
+    it('saves the turns finishing together in one call, past one statement, replacing the ones saved before', async () => {
+      await learning.saveOutcomes([outcomeRecord('t0', { outcome: null, sources: [] })]);
+      const batch = Array.from({ length: MAX_OUTCOMES_PER_SAVE + 2 }, (_, index) =>
+        outcomeRecord(`t${index}`, { ts: 1_000 + index }),
+      );
+      await learning.saveOutcomes(batch);
+      expect(await learning.outcome('t0')).toEqual(batch[0]);
+      expect(await learning.outcome(`t${MAX_OUTCOMES_PER_SAVE + 1}`)).toEqual(batch.at(-1));
+      expect(await learning.sessionOutcomes('agent:main:s1', 1_000)).toHaveLength(batch.length);
+      await learning.saveOutcomes([]);
+    });
+
     it("lists a session's turns newest first and an agent's turns after a time, bounded", async () => {
-      await learning.saveOutcome(outcomeRecord('t1', { ts: 10 }));
-      await learning.saveOutcome(outcomeRecord('t2', { ts: 20 }));
-      await learning.saveOutcome(outcomeRecord('t3', { ts: 30, sessionKey: 'agent:main:s2' }));
-      await learning.saveOutcome(outcomeRecord('t4', { ts: 40, agentId: 'ops', sessionKey: 'agent:ops:s1' }));
+      await learning.saveOutcomes([outcomeRecord('t1', { ts: 10 })]);
+      await learning.saveOutcomes([outcomeRecord('t2', { ts: 20 })]);
+      await learning.saveOutcomes([outcomeRecord('t3', { ts: 30, sessionKey: 'agent:main:s2' })]);
+      await learning.saveOutcomes([outcomeRecord('t4', { ts: 40, agentId: 'ops', sessionKey: 'agent:ops:s1' })]);
       expect((await learning.sessionOutcomes('agent:main:s1', 5)).map((r) => r.traceId)).toEqual(['t2', 't1']);
       expect((await learning.sessionOutcomes('agent:main:s1', 1)).map((r) => r.traceId)).toEqual(['t2']);
       expect((await learning.outcomesSince('main', 10, 10)).map((r) => r.traceId)).toEqual(['t3', 't2']);

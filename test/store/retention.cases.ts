@@ -87,22 +87,24 @@ async function recordAll(handle: RetentionPortHandle, ts: number, tag: string): 
       refs: '{}',
     },
   ]);
-  await handle.learning.saveOutcome({
-    traceId,
-    agentId: 'default',
-    ownerId: null,
-    sessionKey,
-    senderId: tag,
-    ts,
-    outcome: 'success',
-    sources: ['tool'],
-    toolSequence: ['current_time'],
-    topicKey: 'time',
-    trusted: true,
-    skillsUsed: [],
-    recalledMemoryIds: [],
-    sourceChars: 5,
-  });
+  await handle.learning.saveOutcomes([
+    {
+      traceId,
+      agentId: 'default',
+      ownerId: null,
+      sessionKey,
+      senderId: tag,
+      ts,
+      outcome: 'success',
+      sources: ['tool'],
+      toolSequence: ['current_time'],
+      topicKey: 'time',
+      trusted: true,
+      skillsUsed: [],
+      recalledMemoryIds: [],
+      sourceChars: 5,
+    },
+  ]);
   await handle.learning.recordUse({ procedureId: PROCEDURE_ID, traceId, sessionKey, outcome: 'success', ts });
 }
 

@@ -76,9 +76,15 @@ export interface UseTally {
   failingSessions: number;
 }
 
+/** Records one transaction of saveOutcomes holds at most. */
+export const MAX_OUTCOMES_PER_SAVE = 500;
+
 export interface LearningPort {
-  /** Inserts or replaces the turn's record (an outcome change writes the whole record again). */
-  saveOutcome(record: OutcomeRecord): Promise<void>;
+  /**
+   * Inserts or replaces each turn's record (an outcome change writes the whole record again), in one transaction per
+   * MAX_OUTCOMES_PER_SAVE records: the turns finishing together are saved together.
+   */
+  saveOutcomes(records: readonly OutcomeRecord[]): Promise<void>;
   outcome(traceId: string): Promise<OutcomeRecord | undefined>;
   /** The session's newest finished turns, newest first. */
   sessionOutcomes(sessionKey: string, limit: number): Promise<OutcomeRecord[]>;

@@ -1,14 +1,15 @@
 // The LearningPort on both dialects: outcome records, learned procedures, their uses and each agent's last pass.
-import type {
-  LearningOutcome,
-  LearningPort,
-  LearningSource,
-  LearnedProcedure,
-  OutcomeRecord,
-  ProcedureState,
-  ProcedureUse,
+import {
+  MAX_OUTCOMES_PER_SAVE,
+  type LearningOutcome,
+  type LearningPort,
+  type LearningSource,
+  type LearnedProcedure,
+  type OutcomeRecord,
+  type ProcedureState,
+  type ProcedureUse,
 } from '../index.js';
-import { first, flag, isSet, type StoreDb } from './store-db.js';
+import { first, flag, isSet, prepared, type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 
 const OUTCOMES: readonly LearningOutcome[] = ['success', 'failure', 'corrected', 'unknown'];
@@ -128,16 +129,36 @@ export function createLearningPort(store: StoreDb): LearningPort {
   const { db } = store;
   const outcomes = () => db.selectFrom('learning_outcomes').selectAll();
   const procedures = () => db.selectFrom('learned_procedures').selectAll();
+  // One statement shape, compiled once and prepared once; the turns finishing together are saved in one transaction.
+  const upsertOutcome = prepared((row: Tables['learning_outcomes']) =>
+    db
+      .insertInto('learning_outcomes')
+      .values(row)
+      .onConflict((conflict) =>
+        conflict.column('trace_id').doUpdateSet((eb) => ({
+          agent_id: eb.ref('excluded.agent_id'),
+          owner_id: eb.ref('excluded.owner_id'),
+          session_key: eb.ref('excluded.session_key'),
+          sender_id: eb.ref('excluded.sender_id'),
+          ts: eb.ref('excluded.ts'),
+          outcome: eb.ref('excluded.outcome'),
+          sources: eb.ref('excluded.sources'),
+          tool_sequence: eb.ref('excluded.tool_sequence'),
+          topic_key: eb.ref('excluded.topic_key'),
+          trusted: eb.ref('excluded.trusted'),
+          skills_used: eb.ref('excluded.skills_used'),
+          recalled_memory_ids: eb.ref('excluded.recalled_memory_ids'),
+          source_chars: eb.ref('excluded.source_chars'),
+        })),
+      ),
+  );
 
   return {
-    async saveOutcome(record) {
-      const { trace_id: _key, ...rest } = outcomeRow(store, record);
-      await store.changes(
-        db
-          .insertInto('learning_outcomes')
-          .values(outcomeRow(store, record))
-          .onConflict((conflict) => conflict.column('trace_id').doUpdateSet(rest)),
-      );
+    async saveOutcomes(records) {
+      for (let start = 0; start < records.length; start += MAX_OUTCOMES_PER_SAVE) {
+        const batch = records.slice(start, start + MAX_OUTCOMES_PER_SAVE);
+        await store.atomic(batch.map((record) => upsertOutcome(outcomeRow(store, record))));
+      }
     },
     async outcome(traceId) {
       const row = await first(store, outcomes().where('trace_id', '=', traceId));
