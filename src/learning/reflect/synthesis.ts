@@ -26,7 +26,9 @@ const SYNTHESIS_INSTRUCTIONS = [
   'else, with exactly these keys: "name" (lowercase letters, digits and single hyphens, at most 64 characters),',
   '"description" (one sentence saying when to use the procedure, at most 1024 characters), "goal" (what the',
   'procedure achieves), "steps" (an array of short ordered instructions) and "tools" (an array of the tool names',
-  'the steps call, taken from the tool sequence given).',
+  'the steps call, taken from the tool sequence given). Every user of the agent will be offered the procedure: write',
+  'it in general terms and never copy names, addresses, numbers, credentials or other personal details from the',
+  'examples.',
 ].join(' ');
 
 // Names are counted against the 64-character rule after parsing (nameLengthRejections), so no length cap here.
