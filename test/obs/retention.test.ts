@@ -7,11 +7,11 @@ import { EVIDENCE_TABLES, type LearnedProcedure } from '../../src/store/index.js
 import { createLearningPort } from '../../src/store/shared/index.js';
 import { sqliteStoreDb } from '../../src/store/sqlite/index.js';
 import { RETENTION_BATCH_ROWS, RETENTION_LEASE, RETENTION_RENEW_BATCHES } from '../../src/obs/index.js';
+import { PROCEDURE_ID, recordLearningEvidence } from '../store/retention.cases.js';
 import { startObs, type ObsStack } from './support.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 15, 12);
-const PROCEDURE_ID = 'procedure-1';
 
 const learningOf = (stack: ObsStack) => createLearningPort(sqliteStoreDb(stack.db));
 
@@ -79,25 +79,7 @@ async function recordTurn(stack: ObsStack, tag: string): Promise<void> {
   await stack.obs.flush();
   await stack.obs.audit.flush();
   const learning = learningOf(stack);
-  await learning.saveOutcomes([
-    {
-      traceId,
-      agentId: 'default',
-      ownerId: null,
-      sessionKey,
-      senderId: tag,
-      ts,
-      outcome: 'success',
-      sources: ['tool'],
-      toolSequence: ['current_time'],
-      topicKey: 'time',
-      trusted: true,
-      skillsUsed: [],
-      recalledMemoryIds: [],
-      sourceChars: 5,
-    },
-  ]);
-  await learning.recordUse({ procedureId: PROCEDURE_ID, traceId, sessionKey, outcome: 'success', ts });
+  await recordLearningEvidence(learning, { traceId, sessionKey, senderId: tag, ts });
 }
 
 /** What reports on the last week show. */

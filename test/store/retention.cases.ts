@@ -22,7 +22,8 @@ export interface RetentionPortHandle {
 }
 
 /** The learned procedure every recorded turn used (procedures themselves are no evidence: only their uses are). */
-const PROCEDURE_ID = 'procedure-1';
+/** The learned procedure the evidence's uses name. */
+export const PROCEDURE_ID = 'procedure-1';
 
 /** One row in every evidence table, each recorded at `ts`; `tag` keeps ids apart. */
 async function recordAll(handle: RetentionPortHandle, ts: number, tag: string): Promise<void> {
@@ -87,13 +88,21 @@ async function recordAll(handle: RetentionPortHandle, ts: number, tag: string): 
       refs: '{}',
     },
   ]);
-  await handle.learning.saveOutcomes([
+  await recordLearningEvidence(handle.learning, { traceId, sessionKey, senderId: tag, ts });
+}
+
+/** One finished turn's learning evidence: its outcome record and a use of PROCEDURE_ID, both at `ts`. */
+export async function recordLearningEvidence(
+  learning: LearningPort,
+  { traceId, sessionKey, senderId, ts }: { traceId: string; sessionKey: string; senderId: string; ts: number },
+): Promise<void> {
+  await learning.saveOutcomes([
     {
       traceId,
       agentId: 'default',
       ownerId: null,
       sessionKey,
-      senderId: tag,
+      senderId,
       ts,
       outcome: 'success',
       sources: ['tool'],
@@ -105,7 +114,7 @@ async function recordAll(handle: RetentionPortHandle, ts: number, tag: string): 
       sourceChars: 5,
     },
   ]);
-  await handle.learning.recordUse({ procedureId: PROCEDURE_ID, traceId, sessionKey, outcome: 'success', ts });
+  await learning.recordUse({ procedureId: PROCEDURE_ID, traceId, sessionKey, outcome: 'success', ts });
 }
 
 export function retentionPortCases(name: string, open: () => Promise<RetentionPortHandle>): void {
