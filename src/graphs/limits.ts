@@ -1,0 +1,20 @@
+// Execution graphs: the named caps on definitions, templates and runs, checked before the work they bound.
+
+export const GRAPH_LIMITS = {
+  /** Nodes in one definition. */
+  maxNodes: 64,
+  /** Items one map node fans out over (a longer array fails the node). */
+  maxMapItems: 100,
+  /** Items of one map node running at a time. */
+  maxMapConcurrency: 8,
+  /** Characters one rendered template may produce (a whole-string value counts as its JSON text). */
+  maxTemplateOutputChars: 64_000,
+  /** Bytes of a definition's JSON text. */
+  maxDefinitionBytes: 256_000,
+  /** Graph runs one token may have running at once. */
+  maxRunsPerToken: 8,
+  /** Runs of one graph running at once, over all tokens. */
+  maxRunsPerGraph: 16,
+  /** Nesting depth of a definition's JSON values (tool args, var defaults) and of a template expression. */
+  maxDepth: 16,
+} as const;
