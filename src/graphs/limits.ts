@@ -17,4 +17,10 @@ export const GRAPH_LIMITS = {
   maxRunsPerGraph: 16,
   /** Nesting depth of a definition's JSON values (tool args, var defaults) and of a template expression. */
   maxDepth: 16,
+  /** Characters of one template string in a definition. */
+  maxTemplateChars: 16_000,
+  /** Characters of one expression: a `when` condition or the inside of one `{{ }}`. */
+  maxExpressionChars: 1_000,
+  /** Nesting depth of a value a template reads or yields (node outputs, vars) before it is refused. */
+  maxValueDepth: 64,
 } as const;
