@@ -15,8 +15,21 @@ export const GRAPH_LIMITS = {
   maxRunsPerToken: 8,
   /** Runs of one graph running at once, over all tokens. */
   maxRunsPerGraph: 16,
-  /** Nesting depth of a definition's JSON values (tool args, var defaults) and of a template expression. */
+  /**
+   * Nesting depth of a definition's JSON (the definition is level 0, a node's tool args level 3), of a template tree
+   * and of the parentheses and `!`s of one expression.
+   */
   maxDepth: 16,
+  /** Further attempts of a failed node. */
+  maxRetries: 5,
+  /** Milliseconds one attempt of a node may take (an approval waits for an operator at most this long). */
+  maxNodeTimeoutMs: 86_400_000,
+  /** Vars one definition declares. */
+  maxVars: 32,
+  /** Characters of a graph's description. */
+  maxDescriptionChars: 2_000,
+  /** Issues one refused definition reports (the first ones found). */
+  maxDefinitionIssues: 20,
   /** Characters of one template string in a definition. */
   maxTemplateChars: 16_000,
   /** Characters of one expression: a `when` condition or the inside of one `{{ }}`. */
