@@ -1,6 +1,7 @@
 // Graph definitions at define time: a valid four-node graph (agent → map → tool → approval), and each refusal naming
 // its path — cycle, unknown need, agent and tool, bad template, duplicate id, the caps, deep and huge definitions.
 import { describe, expect, it } from 'vitest';
+import { graphDefinitionInvalid, graphNotFound, graphRunNotFound } from '../../src/errors.js';
 import { validateDefinition } from '../../src/graphs/definition.js';
 import { GRAPH_LIMITS } from '../../src/graphs/limits.js';
 import type { DefinitionIssue } from '../../src/graphs/types.js';
@@ -208,5 +209,15 @@ describe('validateDefinition', () => {
       message: expect.any(String),
     });
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('answers a refused definition as invalid params naming the first path, every issue in the details', () => {
+    const issues = issuesOf(withNode(1, { needs: ['ghost'], concurrency: 2 }));
+    const error = graphDefinitionInvalid(issues);
+    expect(error.kind).toBe('invalid_params');
+    expect(error.message).toContain('nodes[1].needs[0]');
+    expect(error.details).toEqual({ param: 'nodes[1].needs[0]', issues });
+    expect(graphNotFound('publish')).toMatchObject({ kind: 'not_found', details: { param: 'name' } });
+    expect(graphRunNotFound('r1', 'resumeFrom')).toMatchObject({ kind: 'not_found', details: { param: 'resumeFrom' } });
   });
 });
