@@ -2,18 +2,17 @@
 // and every attempt recorded as a pipeline_authored health signal {tier, valid, errors} (obs.fleet.health's gate).
 import { graphDefinitionInvalid, graphNameTaken } from '../errors.js';
 import { SIGNAL_KIND, type HealthSignalRecorder } from '../obs/index.js';
+import type { GraphPort } from '../store/index.js';
 import type { DefinitionContext, DefinitionResult, StoredGraph } from './types.js';
 
 /** Who authored a definition: a person through graph.define, or a model of the catalog's tier. */
 export type AuthorTier = 'frontier' | 'small' | 'nano' | 'human';
 
-/** The graph store as authoring and graph.* use it (GraphPort, src/store/ports/graphs.ts). */
-export interface GraphDefinitionStore {
-  saveDefinition(graph: StoredGraph): Promise<void>;
-  definition(name: string): Promise<StoredGraph | undefined>;
-  definitions(): Promise<StoredGraph[]>;
-  deleteDefinition(name: string): Promise<boolean>;
-}
+/** The graph store as authoring and graph.* use it. */
+export type GraphDefinitionStore = Pick<
+  GraphPort,
+  'saveDefinition' | 'definition' | 'definitions' | 'deleteDefinition'
+>;
 
 export interface GraphAuthoringDeps {
   store: GraphDefinitionStore;

@@ -10,30 +10,17 @@ import {
   graphVarsInvalid,
 } from '../errors.js';
 import type { RunControl } from '../runs/index.js';
-import { ORPHANED_RUN_ERROR, type RunPort } from '../store/index.js';
+import { ORPHANED_RUN_ERROR, type GraphPort, type RunPort } from '../store/index.js';
 import { executeGraph, type GraphExecutorDeps, type GraphRunEnd } from './executor.js';
 import { GRAPH_LIMITS } from './limits.js';
 import { graphSessionKey } from './run-nodes.js';
-import type {
-  GraphDefinition,
-  GraphNodeRecord,
-  GraphRunRecord,
-  GraphRunState,
-  GraphVarType,
-  StoredGraph,
-} from './types.js';
+import type { GraphDefinition, GraphNodeRecord, GraphRunRecord, GraphRunState, GraphVarType } from './types.js';
 
-/** The graph store as the runs use it (GraphPort, src/store/ports/graphs.ts). */
-export interface GraphRunStore {
-  definition(name: string): Promise<StoredGraph | undefined>;
-  createRun(run: GraphRunRecord): Promise<void>;
-  run(runId: string): Promise<GraphRunRecord | undefined>;
-  updateRun(runId: string, patch: Partial<GraphRunRecord>): Promise<unknown>;
-  runs(filter: { name?: string; ownerId?: string; limit: number }): Promise<GraphRunRecord[]>;
-  runningRuns(): Promise<GraphRunRecord[]>;
-  saveNode(record: GraphNodeRecord): Promise<void>;
-  nodes(runId: string): Promise<GraphNodeRecord[]>;
-}
+/** The graph store as the runs use it. */
+export type GraphRunStore = Pick<
+  GraphPort,
+  'definition' | 'createRun' | 'run' | 'updateRun' | 'runs' | 'runningRuns' | 'saveNode' | 'nodes'
+>;
 
 export interface GraphRunsDeps extends Omit<GraphExecutorDeps, 'port'> {
   port: GraphRunStore;

@@ -21,9 +21,8 @@ import { renderTemplate } from './template.js';
 import { graphTools } from './tools.js';
 
 export interface GraphsModuleDeps {
-  /** The graph store (GraphPort). */
-  port: GraphRunStore & GraphDefinitionStore;
-  runs: Pick<RunPort, 'get'>;
+  /** The graph store (GraphPort) and the runs table (a graph run's record tells whether a live instance owns it). */
+  store: { graphs: GraphRunStore & GraphDefinitionStore; runs: Pick<RunPort, 'get'> };
   runControl: Pick<RunControl, 'startRun' | 'onStop'>;
   turns: Pick<TurnService, 'run'>;
   agents: Pick<AgentRegistry, 'get' | 'defaultAgentId'>;
@@ -45,14 +44,15 @@ export interface GraphsModule extends CapabilityModule {
 }
 
 export function createGraphsModule(deps: GraphsModuleDeps): GraphsModule {
-  const { port, agents, tools, now, log } = deps;
+  const { agents, tools, now, log } = deps;
+  const port = deps.store.graphs;
   const templates = { render: renderTemplate, evaluate: evaluateCondition };
   const defaultAgentId = () => agents.defaultAgentId();
   const runners = createNodeRunners({ ...deps, defaultAgentId, templates });
   const runs = createGraphRuns({
     port,
     runControl: deps.runControl,
-    runs: deps.runs,
+    runs: deps.store.runs,
     events: deps.events,
     runners,
     templates,
