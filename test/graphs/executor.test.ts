@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openSse, type ReadFrame, type SseReader } from '../http/rest/sse-reader.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
-import { startGateway, type Harness } from '../support/gateway-harness.js';
+import { startGateway, TOKEN_IDS, type Harness } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
 
 interface NodeView {
@@ -148,6 +148,15 @@ describe('graph runs', () => {
       ]);
       // The graph is one run tree (kind graph) that run.* shows.
       expect(await admin('run.get', { runId })).toMatchObject({ kind: 'graph', status: 'completed' });
+      // The run's result is the pipeline outcome of each turn its agent nodes ran.
+      const learningOf = async (sessionKey: string) =>
+        ((await admin('obs.explain', { sessionKey, depth: 'full' })) as { learning?: unknown }).learning;
+      await expect
+        .poll(() => learningOf(`default:${TOKEN_IDS.rpc}:graph:${runId}.plan`), { timeout: 10_000 })
+        .toMatchObject({ outcome: 'success', sources: expect.arrayContaining(['pipeline']) });
+      await expect
+        .poll(() => learningOf(`default:${TOKEN_IDS.rpc}:graph:${runId}.draft.1`), { timeout: 10_000 })
+        .toMatchObject({ outcome: 'success', sources: expect.arrayContaining(['pipeline']) });
     } finally {
       events.close();
     }
