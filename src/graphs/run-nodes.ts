@@ -136,6 +136,7 @@ export function createNodeRunners(deps: NodeRunnerDeps): NodeRunners {
         { toolCallId: `${ctx.run.runId}.${ctx.nodeId}.${ctx.attempt}`, toolName: node.tool, input: args },
         hookCtx,
       );
+      if (gate.action === 'wait') await ctx.waiting();
       const verdict = await settleDecision(
         gate,
         ctx.signal,

@@ -36,7 +36,16 @@ beforeAll(async () => {
         models: [{ id: 'fake-model', contextWindow: 16_000, maxTokens: 512 }],
       },
     },
-    agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model', tools: [] } },
+    agents: {
+      default: {
+        name: 'Assistant',
+        provider: 'fake',
+        model: 'fake-model',
+        tools: [],
+        // Tool nodes run as the default agent, under its approval rules.
+        requireApproval: [{ tool: 'current_time', args: { gated: '*' } }],
+      },
+    },
     // The tests poll graph.status while runs go on: more than the default 100 calls a minute.
     gateway: { rateLimit: { maxRequests: 10_000, windowMs: 60_000 } },
   });
@@ -236,6 +245,22 @@ describe('graph runs', () => {
       release();
       events.close();
     }
+  });
+
+  it('holds a tool node an approval rule gates until an operator decides; a denial fails it', async () => {
+    await admin('graph.define', {
+      definition: {
+        name: 'gated',
+        vars: {},
+        nodes: [{ id: 'call', type: 'tool', tool: 'current_time', args: { gated: 'yes' } }],
+      },
+    });
+    const { runId } = (await client('graph.run', { name: 'gated' })) as { runId: string };
+    await expect.poll(async () => nodeOf(await status(runId), 'call')?.state, { timeout: 15_000 }).toBe('waiting');
+    const [request] = await pendingGraphApprovals(runId);
+    await admin('admin.approval.resolve', { id: request?.id, approved: false, reason: 'not now' });
+    const failed = await untilState(runId, 'failed');
+    expect(nodeOf(failed, 'call')).toMatchObject({ state: 'failed', error: expect.stringContaining('not now') });
   });
 
   it('stops a graph whose run tree run.kill hits: the graph is cancelled and its run revoked', async () => {
