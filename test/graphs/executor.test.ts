@@ -197,6 +197,33 @@ describe('graph runs', () => {
     expect(failed.error).toContain('bad');
   });
 
+  it('runs nodes that are ready together: two independent agent nodes are both in flight before either answers', async () => {
+    await admin('graph.define', {
+      definition: {
+        name: 'fanout',
+        vars: {},
+        nodes: [
+          { id: 'left', type: 'agent', agentId: 'default', message: 'left' },
+          { id: 'right', type: 'agent', agentId: 'default', message: 'right' },
+          { id: 'join', type: 'tool', needs: ['left', 'right'], tool: 'current_time', args: {} },
+        ],
+      },
+    });
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    llm.script({ text: 'one', heldUntil: held }, { text: 'two', heldUntil: held });
+    try {
+      const { runId } = (await client('graph.run', { name: 'fanout' })) as { runId: string };
+      await expect.poll(() => llm.chatRequests().length, { timeout: 15_000 }).toBe(2);
+      expect(nodeOf(await status(runId), 'join')?.state).toBe('pending');
+      release();
+      const done = await untilState(runId, 'completed');
+      expect(done.nodes.map((node) => node.state)).toEqual(['completed', 'completed', 'completed']);
+    } finally {
+      release();
+    }
+  });
+
   it('skips a node whose condition is false, and what needs only skipped nodes', async () => {
     await admin('graph.define', {
       definition: {
