@@ -118,7 +118,7 @@ export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
   const { port, now, log } = deps;
   const live = new Map<string, LiveRun>();
   // lease.revoke is cooperative: the graph starts no further node (run.kill aborts the run's own signal).
-  deps.runControl.onStop((rootRunId, reason) => {
+  const unsubscribe = deps.runControl.onStop((rootRunId, reason) => {
     if (reason === 'revoked') live.get(rootRunId)?.controller.abort();
   });
 
@@ -256,6 +256,7 @@ export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
     },
 
     async close() {
+      unsubscribe();
       for (const run of live.values()) run.controller.abort();
       while (live.size > 0) await Promise.all([...live.values()].map((run) => run.done));
     },
