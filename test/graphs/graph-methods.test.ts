@@ -104,6 +104,59 @@ describe('graph methods', () => {
     expect(await rpc(harness.tokens.admin, 'graph.delete', { name: 'tick' })).toEqual({ name: 'tick', deleted: true });
   });
 
+  it('caps runs per token (maxRunsPerToken) and the items a map fans out over (maxMapItems)', async () => {
+    await rpc(harness.tokens.admin, 'graph.define', {
+      definition: { name: 'hold', nodes: [{ id: 'wait', type: 'approval', summary: 'go?' }] },
+    });
+    const held: string[] = [];
+    try {
+      for (let index = 0; index < 8; index += 1)
+        held.push(((await rpc(harness.tokens.rpc, 'graph.run', { name: 'hold' })) as { runId: string }).runId);
+      const refused = await callRpc(harness.url, harness.tokens.rpc, 'graph.run', { name: 'hold' });
+      expect(refused.error).toMatchObject({
+        data: { kind: 'rate_limited' },
+        message: expect.stringContaining('maxRunsPerToken'),
+      });
+    } finally {
+      for (const runId of held) await rpc(harness.tokens.rpc, 'graph.cancel', { runId });
+    }
+
+    await rpc(harness.tokens.admin, 'graph.define', {
+      definition: {
+        name: 'wide',
+        vars: { items: { type: 'array' } },
+        nodes: [
+          {
+            id: 'each',
+            type: 'map',
+            over: '{{vars.items}}',
+            concurrency: 2,
+            node: { type: 'tool', tool: 'current_time', args: {} },
+          },
+        ],
+      },
+    });
+    const items = Array.from({ length: 101 }, (_item, index) => index);
+    const { runId } = (await rpc(harness.tokens.rpc, 'graph.run', { name: 'wide', vars: { items } })) as {
+      runId: string;
+    };
+    await expect
+      .poll(async () => (await rpc(harness.tokens.rpc, 'graph.status', { runId })) as { state: string })
+      .toMatchObject({
+        state: 'failed',
+        nodes: [{ id: 'each', state: 'failed', error: expect.stringContaining('maxMapItems') }],
+      });
+    const two = (await rpc(harness.tokens.rpc, 'graph.run', { name: 'wide', vars: { items: [1, 2, 3] } })) as {
+      runId: string;
+    };
+    await expect
+      .poll(async () => (await rpc(harness.tokens.rpc, 'graph.status', { runId: two.runId })) as { state: string })
+      .toMatchObject({
+        state: 'completed',
+        nodes: [{ id: 'each', state: 'completed', output: [expect.anything(), expect.anything(), expect.anything()] }],
+      });
+  });
+
   it('lets a model author a pipeline of its own tools and start it; each authoring is a pipeline_authored row', async () => {
     expect(await fleetFinding()).toBeUndefined();
     const refused = await modelCalls('pipeline_define', {
