@@ -224,6 +224,30 @@ describe('graph runs', () => {
     }
   });
 
+  it("bounds each attempt by the node's timeoutMs", async () => {
+    await admin('graph.define', {
+      definition: {
+        name: 'timeboxed',
+        vars: {},
+        nodes: [{ id: 'slow', type: 'agent', agentId: 'default', message: 'hurry', timeoutMs: 300, retries: 1 }],
+      },
+    });
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    llm.script({ text: 'late', heldUntil: held }, { text: 'late again', heldUntil: held });
+    try {
+      const { runId } = (await client('graph.run', { name: 'timeboxed' })) as { runId: string };
+      const failed = await untilState(runId, 'failed');
+      expect(nodeOf(failed, 'slow')).toMatchObject({
+        state: 'failed',
+        attempts: 2,
+        error: 'timed out after 300 ms',
+      });
+    } finally {
+      release();
+    }
+  });
+
   it('skips a node whose condition is false, and what needs only skipped nodes', async () => {
     await admin('graph.define', {
       definition: {
