@@ -28,7 +28,7 @@ export interface GraphRunsDeps extends Omit<GraphExecutorDeps, 'port'> {
   /** The runs table: a graph run whose run record is still `running` belongs to a live instance. */
   runs: Pick<RunPort, 'get'>;
   /** Learning's observe: each turn of a finished run gets the run's result (source pipeline). */
-  observe?: (observed: { traceId: string; outcome: 'success' | 'failure'; source: 'pipeline' }) => unknown;
+  observe?: (observed: { traceId: string; outcome: 'success' | 'failure'; source: 'pipeline' }) => Promise<unknown>;
   defaultAgentId: () => string | undefined;
   newId: () => string;
 }
@@ -138,9 +138,14 @@ export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
   }
 
   async function ended(run: GraphRunRecord, end: GraphRunEnd): Promise<void> {
-    if (end.state === 'cancelled' || deps.observe === undefined) return;
+    const { observe } = deps;
+    if (end.state === 'cancelled' || observe === undefined) return;
     const outcome = end.state === 'completed' ? 'success' : 'failure';
-    for (const traceId of end.traces) await deps.observe({ traceId, outcome, source: 'pipeline' });
+    // Learning records the outcomes on its own lane (batched): the run's slot is not held while it does.
+    for (const traceId of end.traces)
+      observe({ traceId, outcome, source: 'pipeline' }).catch((error: unknown) =>
+        log.warn({ err: error, runId: run.runId }, 'the pipeline outcome of a graph turn was not recorded'),
+      );
     log.debug({ runId: run.runId, state: end.state, turns: end.traces.length }, 'graph run ended');
   }
 

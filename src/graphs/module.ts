@@ -33,7 +33,7 @@ export interface GraphsModuleDeps {
   events: Pick<EventBus, 'emit'>;
   signals?: HealthSignalRecorder;
   /** Learning's observe (source pipeline). */
-  observe?: (observed: { traceId: string; outcome: 'success' | 'failure'; source: 'pipeline' }) => unknown;
+  observe?: (observed: { traceId: string; outcome: 'success' | 'failure'; source: 'pipeline' }) => Promise<unknown>;
   now: () => number;
   newId: () => string;
   log: Logger;
