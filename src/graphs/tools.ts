@@ -24,7 +24,7 @@ export function graphTools(deps: GraphToolsDeps) {
       description:
         'Stores a pipeline (an execution graph) you can then start with pipeline_run: {name, description?, vars?: {name: ' +
         '{type: string|number|boolean|array|object, default?}}, nodes: [{id, type: agent|tool|approval|map, needs?: [ids], ' +
-        'when?: condition, retries?, timeoutMs?, …}], output?: template}. agent: {agentId, message}; tool: {tool, args} ' +
+        'when?: condition, retries?, timeoutMs?, …}], output?: template}. agent: {agentId (your own), message}; tool: {tool, args} ' +
         '(only your own tools); approval: {summary}; map: {over: template of an array, concurrency, node: an agent or tool ' +
         'node without id}. Templates read {{vars.x}}, {{nodes.<id>.output}} and {{item}} inside a map; an agent node whose ' +
         'answer is JSON outputs that value. A refused definition names the path of the problem.',
