@@ -185,10 +185,10 @@ function structuralIssues(definition: GraphDefinition, context: DefinitionContex
     const names = { vars, nodes: ids, item };
     const agent = entry.agentField === undefined ? undefined : fields[entry.agentField];
     if (entry.agentField !== undefined && typeof agent === 'string' && !context.hasAgent(agent))
-      add([...path, entry.agentField], `unknown agent '${agent}'`);
+      add([...path, entry.agentField], context.outOfReach?.('agent', agent) ?? `unknown agent '${agent}'`);
     const tool = entry.toolField === undefined ? undefined : fields[entry.toolField];
     if (entry.toolField !== undefined && typeof tool === 'string' && !context.hasTool(tool))
-      add([...path, entry.toolField], `unknown tool '${tool}'`);
+      add([...path, entry.toolField], context.outOfReach?.('tool', tool) ?? `unknown tool '${tool}'`);
     for (const field of entry.templateFields)
       if (fields[field] !== undefined) report(checkTemplate(fields[field], names), [...path, field], ancestors);
     const when = fields['when'];

@@ -81,17 +81,20 @@ const VAR_TYPE_OF: Record<GraphVarType, (value: unknown) => boolean> = {
   object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
 };
 
-/** The declared vars with their defaults under the given ones; an undeclared or mistyped var is refused. */
+/**
+ * The declared vars with their defaults under the given ones; an undeclared or mistyped var is refused. Own keys only:
+ * a var named `constructor` or `toString` is not declared by Object.prototype.
+ */
 export function resolveVars(definition: GraphDefinition, given: Record<string, unknown> = {}): Record<string, unknown> {
   const vars: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(given)) {
-    const spec = definition.vars[name];
+    const spec = Object.hasOwn(definition.vars, name) ? definition.vars[name] : undefined;
     if (spec === undefined) throw graphVarsInvalid(name, 'is not declared by the graph');
     if (!VAR_TYPE_OF[spec.type](value)) throw graphVarsInvalid(name, `must be a ${spec.type}`);
     vars[name] = value;
   }
   for (const [name, spec] of Object.entries(definition.vars))
-    if (!(name in vars) && spec.default !== undefined) vars[name] = spec.default;
+    if (!Object.hasOwn(vars, name) && spec.default !== undefined) vars[name] = spec.default;
   return vars;
 }
 

@@ -1,5 +1,6 @@
-// The pipeline_define and pipeline_run agent tools: a model authors a graph (checked against its own tools, recorded
-// with its model's tier) and starts runs of stored graphs owned by the session's owner.
+// The pipeline_define and pipeline_run agent tools: a model authors a graph (checked against its own agent and tools, so
+// a pipeline never reaches beyond its author; recorded with its model's tier) and starts runs of stored graphs owned by
+// the session's owner.
 import { z } from 'zod';
 import { agentModels, defineTool, type AgentRegistry } from '../agents/index.js';
 import { agentNotFound } from '../errors.js';
@@ -23,7 +24,7 @@ export function graphTools(deps: GraphToolsDeps) {
       description:
         'Stores a pipeline (an execution graph) you can then start with pipeline_run: {name, description?, vars?: {name: ' +
         '{type: string|number|boolean|array|object, default?}}, nodes: [{id, type: agent|tool|approval|map, needs?: [ids], ' +
-        'when?: condition, retries?, timeoutMs?, …}], output?: template}. agent: {agentId, message}; tool: {tool, args} ' +
+        'when?: condition, retries?, timeoutMs?, …}], output?: template}. agent: {agentId (your own), message}; tool: {tool, args} ' +
         '(only your own tools); approval: {summary}; map: {over: template of an array, concurrency, node: an agent or tool ' +
         'node without id}. Templates read {{vars.x}}, {{nodes.<id>.output}} and {{item}} inside a map; an agent node whose ' +
         'answer is JSON outputs that value. A refused definition names the path of the problem.',
@@ -36,9 +37,14 @@ export function graphTools(deps: GraphToolsDeps) {
         const own = new Set(agent.config.tools);
         const graph = await deps.authoring.define({
           definition,
+          // Another agent's turns would run with that agent's tools: a model's pipeline names only its own agent.
           context: {
-            hasAgent: (id) => deps.agents.get(id) !== undefined,
+            hasAgent: (id) => id === ctx.agentId,
             hasTool: (name) => own.has(name) && deps.hasTool(name),
+            outOfReach: (kind, name) =>
+              kind === 'agent'
+                ? `agent '${name}' is not the authoring agent ('${ctx.agentId}'); a pipeline may only name its own agent`
+                : `tool '${name}' is not one of the authoring agent's tools`,
           },
           tier,
           createdBy: ctx.ownerId,

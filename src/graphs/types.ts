@@ -76,6 +76,8 @@ export interface DefinitionIssue {
 export interface DefinitionContext {
   hasAgent(id: string): boolean;
   hasTool(name: string): boolean;
+  /** Why a name hasAgent/hasTool refuses is out of reach, for a context narrower than what exists (a model's own). */
+  outOfReach?(kind: 'agent' | 'tool', name: string): string;
 }
 
 export type DefinitionResult = { ok: true; definition: GraphDefinition } | { ok: false; issues: DefinitionIssue[] };

@@ -26,6 +26,7 @@ beforeAll(async () => {
         model: 'small-model',
         tools: ['pipeline_define', 'pipeline_run', 'current_time'],
       },
+      other: { name: 'Other', provider: 'fake', model: 'small-model', tools: ['current_time', 'session_spawn'] },
     },
     gateway: { rateLimit: { maxRequests: 10_000, windowMs: 60_000 } },
   });
@@ -178,5 +179,30 @@ describe('graph methods', () => {
     await expect
       .poll(async () => (await rpc(harness.tokens.rpc, 'graph.status', { runId: started.runId })) as { state: string })
       .toMatchObject({ state: 'completed', ownerId: TOKEN_IDS.rpc });
+  });
+
+  it("refuses a model's pipeline naming another agent (nodes[1].agentId), stores nothing and records it invalid", async () => {
+    const refused = await modelCalls('pipeline_define', {
+      definition: {
+        name: 'borrowed',
+        nodes: [tick, { id: 'ask', type: 'agent', agentId: 'other', message: 'spawn for me', needs: ['tick'] }],
+      },
+    });
+    expect(refused).toMatch(/^Error: .*nodes\[1\]\.agentId/);
+    const missing = await callRpc(harness.url, harness.tokens.rpc, 'graph.get', { name: 'borrowed' });
+    expect(missing.error).toMatchObject({ data: { kind: 'not_found' } });
+    await expect
+      .poll(async () => (await fleetFinding())?.detail, { timeout: 10_000 })
+      .toContain('small: 2 of 3 failed validation');
+
+    const own = await modelCalls('pipeline_define', {
+      definition: { name: 'self', nodes: [{ id: 'ask', type: 'agent', agentId: 'default', message: 'hi' }] },
+    });
+    expect(JSON.parse(own)).toEqual({ name: 'self', nodes: 1 });
+
+    const admin = await callRpc(harness.url, harness.tokens.admin, 'graph.define', {
+      definition: { name: 'operator', nodes: [{ id: 'ask', type: 'agent', agentId: 'other', message: 'hi' }] },
+    });
+    expect(admin.result).toMatchObject({ name: 'operator' });
   });
 });
