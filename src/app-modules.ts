@@ -17,6 +17,7 @@ import type { CapabilityModule } from './capability.js';
 import { changedRestartKeys, type ConfigStore, type GatewayConfig } from './config/index.js';
 import { limitSessionWaiters, type Coordination, type PeerBridge } from './coordination/index.js';
 import type { EventBus } from './events/index.js';
+import { createGraphsModule } from './graphs/index.js';
 import { createMcpModule, createMcpServerModule } from './mcp/index.js';
 import { createMediaModule, type MediaModule } from './media/index.js';
 import { createLearningModule } from './learning/index.js';
@@ -226,6 +227,22 @@ export function createModules(core: ModuleCore): AppModules {
     newId: randomUUID,
     log: child('learning'),
   });
+  const graphs = createGraphsModule({
+    store,
+    runControl: runs.runControl,
+    turns,
+    agents,
+    tools,
+    hooks,
+    approvals: approvals.approvals,
+    router,
+    events,
+    signals: observability.signals,
+    observe: (observed) => learning.observe(observed),
+    now,
+    newId: randomUUID,
+    log: child('graphs'),
+  });
   const modules: CapabilityModule[] = [
     obs,
     createSystemModule({
@@ -323,6 +340,7 @@ export function createModules(core: ModuleCore): AppModules {
       log: child('mcp-server'),
     }),
     orchestrate,
+    graphs,
   ];
   for (const module of modules) {
     tools.register(module.tools ?? []);

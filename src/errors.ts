@@ -12,3 +12,5 @@ export * from './errors/mcp-server-errors.js';
 export * from './errors/orchestrate-errors.js';
 export * from './errors/skill-errors.js';
 export * from './errors/learning-errors.js';
+export * from './errors/graph-errors.js';
+export * from './errors/graph-run-errors.js';

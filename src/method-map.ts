@@ -6,6 +6,7 @@ import type { agentMethods, agentModelMethods } from './agents/index.js';
 import type { approvalMethods } from './approvals/index.js';
 import type { audioMethods } from './audio/index.js';
 import type { browserMethods } from './browser/index.js';
+import type { graphMethods } from './graphs/index.js';
 import type { learningMethods } from './learning/index.js';
 import type { mcpMethods } from './mcp/index.js';
 import type { memoryMethods } from './memory/index.js';
@@ -30,6 +31,7 @@ type MethodFactory =
   | typeof controlMethods
   | typeof cronMethods
   | typeof gatewayMethods
+  | typeof graphMethods
   | typeof mcpMethods
   | typeof memoryMethods
   | typeof modelMethods

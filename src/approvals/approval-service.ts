@@ -55,6 +55,11 @@ export interface ApprovalOutcome {
 
 export interface ApprovalService {
   beforeTool(call: ToolCallInfo, ctx: TurnHookContext): Promise<ToolDecision>;
+  /**
+   * Asks an operator whatever the agent's rules say (a graph's approval node): a pending request that waits like a
+   * gated call's, or a denial when too many requests wait already.
+   */
+  ask(call: ToolCallInfo, ctx: TurnHookContext): Promise<ToolDecision>;
   pending(signal?: AbortSignal): Promise<PendingApproval[]>;
   resolve(id: string, decision: { approved: boolean; resolvedBy: string; reason?: string }): Promise<ApprovalOutcome>;
   resolveAll(decision: {
@@ -284,6 +289,11 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         return { action: 'deny', reason: refusal };
       }
       return open(call, ctx, digest);
+    },
+    async ask(call, ctx) {
+      const refusal = waiting.overLimit(ctx);
+      if (refusal !== undefined) return { action: 'deny', reason: refusal };
+      return open(call, ctx, argsDigest(call.input));
     },
     async pending(signal) {
       return (await port.listPending({}, signal)).map(toPending);

@@ -96,9 +96,17 @@ export interface EventMap {
   'approval:requested': SessionRef & { requestId: string; toolName: string; argsDigest: string };
   'approval:resolved': SessionRef & { requestId: string; toolName: string; approved: boolean; resolvedBy: string };
 
-  'graph:started': { graphId: string };
-  'graph:node_updated': { graphId: string; nodeId: string; status: string };
-  'graph:completed': { graphId: string; status: string };
+  /** `graphId`: the graph's name; `ownerId`: the token that started the run (/api/events shows it to it and admins). */
+  'graph:started': { graphId: string; runId: string; name: string; ownerId: string };
+  'graph:node_updated': {
+    graphId: string;
+    nodeId: string;
+    status: string;
+    runId: string;
+    name: string;
+    ownerId: string;
+  };
+  'graph:completed': { graphId: string; status: string; runId: string; name: string; ownerId: string };
 
   'config:patched': { sections: readonly string[]; sha: string | null };
 

@@ -14,3 +14,4 @@ export * from './ports/jobs.js';
 export * from './ports/learning.js';
 export * from './ports/media.js';
 export * from './ports/retention.js';
+export * from './ports/graphs.js';

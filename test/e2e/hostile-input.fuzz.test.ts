@@ -656,6 +656,142 @@ describe('fuzz: hostile input at every surface', () => {
     expect(failures, `seed ${SEED}`).toEqual([]);
   });
 
+  /** A graph definition the gateway accepts; the phase below breaks it in every way graph.define must refuse. */
+  const validGraph = (name: string) => ({
+    name,
+    vars: {
+      n: { type: 'number', default: 1 },
+      s: { type: 'string', default: 'x' },
+      items: { type: 'array', default: [] },
+    },
+    nodes: [
+      { id: 'tick', type: 'tool', tool: 'current_time', args: { note: '{{vars.s}}' } },
+      { id: 'then', type: 'tool', tool: 'current_time', args: {}, needs: ['tick'], when: 'vars.n > 0' },
+    ],
+  });
+
+  /** One nested object `levels` deep: `{"a":{"a":…{}}}`. */
+  const nested = (levels: number): Json => (levels === 0 ? {} : { a: nested(levels - 1) });
+
+  /** A definition graph.define must refuse, as JSON text (a `__proto__` key only text can carry). */
+  function hostileGraphText(name: string): { kind: string; text: string } {
+    const base = validGraph(name);
+    const wrap = (definition: unknown) => JSON.stringify({ definition });
+    switch (random.int(5)) {
+      case 0: {
+        // Past GRAPH_LIMITS.maxDepth (16), below the transport's own 64 levels so the graph check answers.
+        const levels = 17 + random.int(40);
+        return { kind: 'deep', text: wrap({ ...base, nodes: [{ ...base.nodes[0], args: nested(levels) }] }) };
+      }
+      case 1: {
+        // Past maxDefinitionBytes (256,000) inside the 64 KiB body: `1e20` is 4 characters of text, 21 of canonical JSON.
+        const wide = `[${Array.from({ length: 12_500 }, () => '1e20').join(',')}]`;
+        const text = wrap({ ...base, nodes: [{ ...base.nodes[0], args: { wide: 'WIDE' } }] });
+        return { kind: 'huge', text: text.replace('"WIDE"', wide) };
+      }
+      case 2: {
+        const length = 1 + random.int(5);
+        const nodes = Array.from({ length }, (_node, index) => ({
+          id: `n${index}`,
+          type: 'tool',
+          tool: 'current_time',
+          args: {},
+          needs: [`n${(index + 1) % length}`],
+        }));
+        return { kind: 'cyclic', text: wrap({ ...base, nodes }) };
+      }
+      case 3: {
+        const at = random.pick(['{"id":"tick"', '"args":{', '"vars":{', '{"name":']);
+        return { kind: 'proto', text: wrap(base).replace(at, at.replace('{', '{"__proto__":{"x":1},')) };
+      }
+      default: {
+        const node = mutate(random, { ...base.nodes[0] });
+        const definition = random.chance(0.5) ? mutate(random, base) : { ...base, nodes: [node, base.nodes[1]] };
+        return { kind: 'mutated', text: wrap(definition) };
+      }
+    }
+  }
+
+  it('graph.define refuses deep, huge, cyclic, __proto__ and mutated definitions naming a path; graph.run hostile vars', async () => {
+    const admin = gateway.tokens.admin;
+    const post = async (bearer: string, text: string) => {
+      const response = await fetch(`${gateway.url}/rpc`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: text,
+      });
+      const body = await response.text();
+      check(response.status < 500, 'graph POST /rpc status', { status: response.status, body: body.slice(0, 200) });
+      return parseJson(body);
+    };
+    const call = (bearer: string, method: string, params: unknown) =>
+      post(bearer, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
+    const listed = async () => {
+      const answer = await call(admin, 'graph.list', {});
+      const graphs = isObject(answer) && isObject(answer.result) ? answer.result.graphs : undefined;
+      return new Set((Array.isArray(graphs) ? graphs : []).map((graph) => String((graph as Json).name)));
+    };
+    /** Whether an answer is -32602 whose message names the path it carries as data.param (nodes[0].args.a, vars.n). */
+    const refusedWithPath = (answer: unknown) =>
+      isObject(answer) &&
+      isObject(answer.error) &&
+      answer.error.code === -32602 &&
+      isObject(answer.error.data) &&
+      typeof answer.error.data.param === 'string' &&
+      answer.error.data.param !== '' &&
+      String(answer.error.message).includes(answer.error.data.param);
+
+    const before = await listed();
+    const accepted = new Set<string>();
+    const kinds = new Set<string>();
+    await runPool(120, async (index) => {
+      const name = `fuzz-graph-${index}`;
+      const { kind, text } = hostileGraphText(name);
+      const body = `{"jsonrpc":"2.0","id":${index},"method":"graph.define","params":${text}}`;
+      const answer = await post(admin, body);
+      const outcome = rpcOutcome(answer);
+      seen.add(`graph ${kind} ${outcome}`);
+      if (outcome === 'result') {
+        // A mutation may have replaced the name with another valid one: the answer says which was stored.
+        accepted.add(isObject(answer) && isObject(answer.result) ? String(answer.result.name) : name);
+        return check(kind === 'mutated', `graph.define accepted a ${kind} definition`, text.slice(0, 200));
+      }
+      kinds.add(kind);
+      check(refusedWithPath(answer), `graph.define ${kind} answer`, answer);
+    });
+    check(
+      (await call(admin, 'graph.define', { definition: validGraph('fuzz-valid') }).then(rpcOutcome)) === 'result',
+      'graph.define valid',
+      'fuzz-valid',
+    );
+    accepted.add('fuzz-valid');
+    expect([...kinds].sort()).toEqual(['cyclic', 'deep', 'huge', 'mutated', 'proto']);
+    expect([...(await listed())].filter((name) => !before.has(name)).sort()).toEqual([...accepted].sort());
+
+    // Sequential: an accepted run is waited for, so maxRunsPerToken never answers instead of the vars check.
+    for (let index = 0; index < 40; index += 1) {
+      const vars = random.chance(0.2) ? hostileValue(random) : mutate(random, { n: 2, s: 'y', items: [1] });
+      const answer = await call(gateway.tokens.rpc, 'graph.run', { name: 'fuzz-valid', vars });
+      const outcome = rpcOutcome(answer);
+      seen.add(`graph run ${outcome}`);
+      if (outcome !== 'result') {
+        check(refusedWithPath(answer), 'graph.run answer', { vars, answer });
+        continue;
+      }
+      const runId = isObject(answer) && isObject(answer.result) ? String(answer.result.runId) : '';
+      await expect
+        .poll(async () => {
+          const status = await call(gateway.tokens.rpc, 'graph.status', { runId });
+          return isObject(status) && isObject(status.result) ? status.result.state : status;
+        })
+        .not.toBe('running');
+    }
+    expect(seen).toContain('graph run result');
+    expect(seen).toContain('graph run -32602');
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
   it('still serves a normal turn and config read after the run', async () => {
     const headers = { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' };
     const turn = await fetch(`${gateway.url}/rpc`, {
@@ -670,7 +806,7 @@ describe('fuzz: hostile input at every surface', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'config.get', params: { section: 'gateway' } }),
     });
     expect(await config.json()).toMatchObject({ result: expect.any(Object) });
-    expect(healthChecks).toBe(7);
+    expect(healthChecks).toBe(8);
   });
 
   it('reached past validation on every surface, not only one refusal', () => {

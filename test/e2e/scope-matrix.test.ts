@@ -10,7 +10,7 @@ interface DiscoveredMethod {
   'x-scope': string;
 }
 
-/** Scopes the issues give the methods they add (issue 36 skills and learning). */
+/** Scopes the issues give the methods they add (issue 36 skills and learning, issue 37 graphs). */
 const EXPECTED_SCOPES: Record<string, string> = {
   'skills.list': 'rpc',
   'skills.get': 'rpc',
@@ -20,6 +20,14 @@ const EXPECTED_SCOPES: Record<string, string> = {
   'skills.learned.archive': 'admin',
   'skills.reflect': 'admin',
   'session.feedback': 'rpc',
+  'graph.define': 'admin',
+  'graph.delete': 'admin',
+  'graph.list': 'rpc',
+  'graph.get': 'rpc',
+  'graph.run': 'rpc',
+  'graph.status': 'rpc',
+  'graph.cancel': 'rpc',
+  'graph.runs': 'rpc',
 };
 
 describe('scope matrix', () => {

@@ -20,5 +20,6 @@ export const PAGES: readonly PageEntry[] = [
   { path: 'observability', label: 'Observability', load: () => import('./pages/observability') },
   { path: 'browser', label: 'Browser', load: () => import('./pages/browser') },
   { path: 'mcp', label: 'MCP', load: () => import('./pages/mcp') },
+  { path: 'graphs', label: 'Graphs', load: () => import('./pages/graphs') },
   { path: 'skills', label: 'Skills', load: () => import('./pages/skills') },
 ];

@@ -11,10 +11,20 @@ export const RUN_STATUSES = [
   'revoked',
 ] as const satisfies readonly RunStatus[];
 
-/** What started a run; `response` is a /v1 response created with `background: true`, `orchestrate` an agent's script. */
-export type RunKind = 'spawn' | 'cron' | 'webhook' | 'response' | 'orchestrate';
+/**
+ * What started a run; `response` is a /v1 response created with `background: true`, `orchestrate` an agent's script,
+ * `graph` a graph run (its root) or one of its agent nodes' turns (a child of it).
+ */
+export type RunKind = 'spawn' | 'cron' | 'webhook' | 'response' | 'orchestrate' | 'graph';
 
-export const RUN_KINDS = ['spawn', 'cron', 'webhook', 'response', 'orchestrate'] as const satisfies readonly RunKind[];
+export const RUN_KINDS = [
+  'spawn',
+  'cron',
+  'webhook',
+  'response',
+  'orchestrate',
+  'graph',
+] as const satisfies readonly RunKind[];
 
 /** The error a run gets when recovery finds it `running` under an instance that is gone. */
 export const ORPHANED_RUN_ERROR = 'The gateway stopped before the run finished';

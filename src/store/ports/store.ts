@@ -2,6 +2,7 @@
 import type { ApprovalPort } from './approvals.js';
 import type { AuditPort } from './audit.js';
 import type { EvidencePort } from './evidence.js';
+import type { GraphPort } from './graphs.js';
 import type { MemoryPort } from './memory.js';
 import type { JobPort } from './jobs.js';
 import type { LearningPort } from './learning.js';
@@ -26,6 +27,7 @@ export interface StorePorts {
   jobs: JobPort;
   media: MediaPort;
   learning: LearningPort;
+  graphs: GraphPort;
   retention: RetentionPort;
   /**
    * Answers once the backend can be reached (a PostgreSQL round trip), for /ready; absent, the store is in process

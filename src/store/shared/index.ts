@@ -9,6 +9,7 @@ export { obsCells, sessionStartCells, usageCells, type Cell } from './batch-cell
 export { createEvidenceReads } from './evidence-reads.js';
 export { compileTraceWhere } from './evidence-window.js';
 export { encodeSteps } from './turn-records.js';
+export { createGraphPort } from './graphs.js';
 export { createJobPort } from './jobs.js';
 export { createLearningPort } from './learning.js';
 export { createMediaPort } from './media.js';

@@ -2,6 +2,7 @@
 import type { StorePorts } from '../index.js';
 import { createApprovalPort } from './approvals.js';
 import { createAuditPort } from './audit.js';
+import { createGraphPort } from './graphs.js';
 import { createJobPort } from './jobs.js';
 import { createLearningPort } from './learning.js';
 import { createMediaPort } from './media.js';
@@ -12,7 +13,7 @@ import { createTokenPort } from './tokens.js';
 
 export type SharedPorts = Pick<
   StorePorts,
-  'runs' | 'tokens' | 'responses' | 'audit' | 'approvals' | 'jobs' | 'media' | 'learning'
+  'runs' | 'tokens' | 'responses' | 'audit' | 'approvals' | 'jobs' | 'media' | 'learning' | 'graphs'
 >;
 
 export function createSharedPorts(store: StoreDb): SharedPorts {
@@ -25,5 +26,6 @@ export function createSharedPorts(store: StoreDb): SharedPorts {
     jobs: createJobPort(store),
     media: createMediaPort(store),
     learning: createLearningPort(store),
+    graphs: createGraphPort(store),
   };
 }

@@ -299,4 +299,35 @@ export interface Tables {
     agent_id: string;
     passed_at: number;
   };
+  graphs: {
+    name: string;
+    /** The validated definition as JSON text. */
+    definition: string;
+    created_by: string;
+    created_at: number;
+    updated_at: number;
+  };
+  graph_runs: {
+    run_id: string;
+    name: string;
+    owner_id: string;
+    state: string;
+    /** JSON text; `output` null when the run has none (JSON null is the text 'null'). */
+    vars: string;
+    output: string | null;
+    error: string | null;
+    resumed_from: string | null;
+    created_at: number;
+    updated_at: number;
+  };
+  graph_nodes: {
+    run_id: string;
+    node_id: string;
+    state: string;
+    attempts: number;
+    started_at: number | null;
+    ended_at: number | null;
+    output: string | null;
+    error: string | null;
+  };
 }

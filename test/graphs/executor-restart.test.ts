@@ -1,0 +1,115 @@
+// A gateway that stops mid-run leaves the graph run `orphaned` at the next start (its run record too), and
+// graph.run {resumeFrom} runs it on from its completed nodes.
+import Database from 'better-sqlite3';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { resolvePaths } from '../../src/config/index.js';
+import { createLogger } from '../../src/obs/logger.js';
+import { startFakeLlm } from '../support/fake-llm-server.js';
+import { startGateway } from '../support/gateway-harness.js';
+import { callRpc } from '../support/http-client.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function rpc(url: string, token: string, method: string, params: unknown = {}): Promise<unknown> {
+  const response = await callRpc(url, token, method, params);
+  if (response.error !== undefined) throw new Error(`${method}: ${JSON.stringify(response.error)}`);
+  return response.result;
+}
+
+interface StatusView {
+  state: string;
+  error?: string;
+  resumedFrom?: string;
+  nodes: { id: string; state: string; attempts: number; output?: unknown }[];
+}
+
+describe('a graph run across a restart', () => {
+  it('is orphaned after the restart and resumes from its completed nodes', async () => {
+    const llm = await startFakeLlm({ models: ['fake-model'] });
+    cleanups.push(() => llm.close());
+    const first = await startGateway({
+      providers: {
+        fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 8_000 }] },
+      },
+      agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model', tools: [] } },
+      gateway: { rateLimit: { maxRequests: 10_000, windowMs: 60_000 } },
+    });
+    cleanups.push(() => first.close());
+    const { admin, rpc: owner } = first.tokens;
+    await rpc(first.url, admin, 'graph.define', {
+      definition: {
+        name: 'release',
+        vars: {},
+        nodes: [
+          { id: 'ask', type: 'agent', agentId: 'default', message: 'notes please' },
+          { id: 'approve', type: 'approval', needs: ['ask'], summary: 'Ship {{nodes.ask.output}}?' },
+          { id: 'stamp', type: 'tool', needs: ['approve'], tool: 'current_time', args: {} },
+        ],
+        output: '{{nodes.ask.output}}',
+      },
+    });
+    llm.script({ text: 'v2 notes' });
+    const { runId } = (await rpc(first.url, owner, 'graph.run', { name: 'release' })) as { runId: string };
+    const status = (url: string, id: string) => rpc(url, owner, 'graph.status', { runId: id }) as Promise<StatusView>;
+    await expect
+      .poll(async () => (await status(first.url, runId)).nodes.find((node) => node.id === 'approve')?.state, {
+        timeout: 15_000,
+      })
+      .toBe('waiting');
+
+    // A crash: the database as it is on disk right now, while the first process keeps its run waiting.
+    const crashedDir = await mkdtemp(join(tmpdir(), 'agent-gateway-crashed-'));
+    cleanups.push(() => rm(crashedDir, { recursive: true, force: true }));
+    const source = new Database(first.paths.databasePath, { readonly: true });
+    await source.backup(join(crashedDir, 'gateway.db'));
+    source.close();
+    const restarted = await createApp({
+      config: first.config,
+      paths: resolvePaths({ dataDir: crashedDir }, {}),
+      log: createLogger({ level: 'silent' }),
+      version: 'test',
+      defaultWebDistPath: null,
+    });
+    cleanups.push(() => restarted.close());
+    const { url } = await restarted.listen();
+
+    const orphaned = await status(url, runId);
+    expect(orphaned.state).toBe('orphaned');
+    expect(orphaned.nodes.map((node) => [node.id, node.state])).toEqual([
+      ['ask', 'completed'],
+      ['approve', 'failed'],
+      ['stamp', 'pending'],
+    ]);
+    expect(await rpc(url, admin, 'run.get', { runId })).toMatchObject({ kind: 'graph', status: 'orphaned' });
+
+    const resumed = (await rpc(url, owner, 'graph.run', { name: 'release', resumeFrom: runId })) as { runId: string };
+    await expect
+      .poll(async () => (await status(url, resumed.runId)).nodes.find((node) => node.id === 'approve')?.state, {
+        timeout: 15_000,
+      })
+      .toBe('waiting');
+    const pending = (await rpc(url, admin, 'admin.approval.pending')) as {
+      requests: { id: string; rootRunId?: string }[];
+    };
+    const request = pending.requests.find((entry) => entry.rootRunId === resumed.runId);
+    await rpc(url, admin, 'admin.approval.resolve', { id: request?.id, approved: true });
+    await expect.poll(async () => (await status(url, resumed.runId)).state, { timeout: 15_000 }).toBe('completed');
+    const done = await status(url, resumed.runId);
+    expect(done).toMatchObject({ resumedFrom: runId, output: 'v2 notes' });
+    // The agent node was not run again: one model call in all, made before the crash.
+    expect(llm.chatRequests()).toHaveLength(1);
+    expect(done.nodes.map((node) => [node.id, node.state])).toEqual([
+      ['ask', 'completed'],
+      ['approve', 'completed'],
+      ['stamp', 'completed'],
+    ]);
+  });
+});
