@@ -11,9 +11,10 @@ import {
   type ManagedAgentRegistry,
 } from './agents/index.js';
 import { createApprovalsModule } from './approvals/index.js';
-import { createAudioModule } from './audio/index.js';
+import { createChatModules } from './app-channels.js';
 import { createBrowserModule } from './browser/index.js';
 import type { CapabilityModule } from './capability.js';
+import type { ChannelsModule } from './channels/index.js';
 import { changedRestartKeys, type ConfigStore, type GatewayConfig } from './config/index.js';
 import { limitSessionWaiters, type Coordination, type PeerBridge } from './coordination/index.js';
 import type { EventBus } from './events/index.js';
@@ -74,6 +75,7 @@ export interface AppModules {
   turns: TurnService;
   runs: RunsModule;
   media: MediaModule;
+  channels: ChannelsModule;
 }
 
 export function createModules(core: ModuleCore): AppModules {
@@ -243,6 +245,7 @@ export function createModules(core: ModuleCore): AppModules {
     newId: randomUUID,
     log: child('graphs'),
   });
+  const { audio, channels } = createChatModules(core, { turns, runs, media, obs, learning });
   const modules: CapabilityModule[] = [
     obs,
     createSystemModule({
@@ -309,16 +312,7 @@ export function createModules(core: ModuleCore): AppModules {
       log: child('scheduler'),
       rateLimit: { counter: coordination.rateCounter, limit: () => configStore.get().gateway.rateLimit },
     }),
-    createAudioModule({
-      config: configStore,
-      sessions: store.sessions,
-      grants: tokenDirectory,
-      recorder,
-      signals: observability.signals,
-      saveMedia: (input) => media.media.save(input),
-      now,
-      log: child('audio'),
-    }),
+    audio,
     createBrowserModule({
       config: () => configStore.get().browser,
       saveMedia: (input) => media.media.save(input),
@@ -341,10 +335,11 @@ export function createModules(core: ModuleCore): AppModules {
     }),
     orchestrate,
     graphs,
+    channels,
   ];
   for (const module of modules) {
     tools.register(module.tools ?? []);
     hooks.register(module);
   }
-  return { modules, obs, agents, turns, runs, media };
+  return { modules, obs, agents, turns, runs, media, channels };
 }

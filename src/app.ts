@@ -115,7 +115,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     log: child('coordination'),
   });
   let registry: MethodRegistry | undefined;
-  const { modules, obs, agents, turns, runs, media } = createModules({
+  const { modules, obs, agents, turns, runs, media, channels } = createModules({
     options,
     now,
     startedAt,
@@ -184,6 +184,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     storeTranscripts: () => configStore.get().openai.storeTranscripts,
     channelActivity: observability.channels,
     wsConnections: () => ws?.connectionCount() ?? 0,
+    chatConnections: () => channels.statuses(),
     notifyAdmins: (method, params) => peers.notifyAdmins(method, params),
     runControl: runs.runControl,
     eventFeed: coordination.eventFeed,

@@ -302,6 +302,18 @@ export const configSchema = z
         message: `'${config.embeddings.provider}' is ${/^[aeiou]/.test(embeddingsType) ? 'an' : 'a'} ${embeddingsType} provider, which has no embeddings endpoint`,
       });
     }
+    // Channels: the agent each connection answers with, and the secret its mode needs.
+    for (const [channelId, channel] of Object.entries(config.channels)) {
+      const at = (key: string, message: string) =>
+        ctx.addIssue({ code: 'custom', path: ['channels', channelId, key], message });
+      if (!(channel.agentId in config.agents)) at('agentId', `unknown agent '${channel.agentId}'`);
+      if (channel.kind === 'telegram' && channel.mode === 'webhook' && channel.webhookSecret === undefined)
+        at('webhookSecret', 'is required in webhook mode');
+      if (channel.kind === 'slack' && channel.mode === 'events' && channel.signingSecret === undefined)
+        at('signingSecret', 'is required in events mode');
+      if (channel.kind === 'slack' && channel.mode === 'socket' && channel.appToken === undefined)
+        at('appToken', 'is required in socket mode');
+    }
     config.audio.engines.forEach((engine, index) => {
       if (
         engine.kind === 'openai-compatible' &&

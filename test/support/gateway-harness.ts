@@ -74,6 +74,8 @@ export interface HarnessOptions {
   orchestrate?: ConfigInput['orchestrate'];
   skills?: ConfigInput['skills'];
   learning?: ConfigInput['learning'];
+  /** Chat-platform connections (src/channels). */
+  channels?: ConfigInput['channels'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -122,6 +124,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.orchestrate === undefined ? {} : { orchestrate: options.orchestrate }),
     ...(options.skills === undefined ? {} : { skills: options.skills }),
     ...(options.learning === undefined ? {} : { learning: options.learning }),
+    ...(options.channels === undefined ? {} : { channels: options.channels }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };
