@@ -44,6 +44,8 @@ export interface FakeSlack {
   socketConnections(): number;
   /** Resolves once `n` Socket Mode connections were opened in total and the latest got its hello. */
   waitForSocket(n?: number): Promise<void>;
+  /** Resolves once no Socket Mode connection is open (the client closed them all). */
+  waitForSocketsClosed(): Promise<void>;
   /** Sends an envelope over the open Socket Mode connection; resolves with the adapter's ack payload. */
   pushEnvelope(type: 'events_api' | 'interactive', payload: unknown): Promise<unknown>;
   /** Asks the connected client to reconnect, as Slack does when it recycles a connection. */
@@ -173,7 +175,10 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       opened += 1;
       sockets.add(ws);
       latest = ws;
-      ws.on('close', () => sockets.delete(ws));
+      ws.on('close', () => {
+        sockets.delete(ws);
+        for (const waiter of socketWaiters.splice(0)) waiter();
+      });
       ws.on('message', (data) => {
         const parsed: unknown = JSON.parse(String(data));
         if (typeof parsed !== 'object' || parsed === null || !('envelope_id' in parsed)) return;
@@ -231,6 +236,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     socketConnections: () => opened,
     waitForSocket(n = 1) {
       return waitUntil(() => opened >= n && helloed >= n, socketWaiters, `Socket Mode connection #${n}`);
+    },
+    waitForSocketsClosed() {
+      return waitUntil(() => sockets.size === 0, socketWaiters, 'close of every Socket Mode connection');
     },
     pushEnvelope(type, payload) {
       const socket = latest;

@@ -56,10 +56,11 @@ describe('Slack adapter, Socket Mode', () => {
     expect(fixture.fake.calls.filter((c) => c.method === 'apps.connections.open')).toHaveLength(2);
   });
 
-  it('reports disconnected at stop and opens no further connection', async () => {
+  it('closes its connection at stop, reports disconnected, and opens no further connection', async () => {
     await fixture.fake.waitForSocket();
     await fixture.adapter.stop();
     expect(fixture.recorded.health.at(-1)).toEqual({ state: 'disconnected' });
+    await fixture.fake.waitForSocketsClosed();
     expect(fixture.fake.socketConnections()).toBe(1);
   });
 });
