@@ -2,6 +2,8 @@
 import type { ChannelConfig } from '../config/index.js';
 import { channelUnavailable } from '../errors.js';
 import type { AdapterFactory } from './connections.js';
+import { createEmailAdapter } from './email/adapter.js';
+import { createSlackAdapter } from './slack/adapter.js';
 import type { ChannelAdapter, ChannelKind } from './types.js';
 
 type PlatformFactory<K extends ChannelKind> = (
@@ -10,7 +12,10 @@ type PlatformFactory<K extends ChannelKind> = (
 ) => ChannelAdapter;
 
 /** The platform adapters built into the gateway; a kind missing here is reported as the connection's error. */
-const PLATFORMS: { [K in ChannelKind]?: PlatformFactory<K> } = {};
+const PLATFORMS: { [K in ChannelKind]?: PlatformFactory<K> } = {
+  slack: createSlackAdapter,
+  email: createEmailAdapter,
+};
 
 export const createPlatformAdapter: AdapterFactory = (config, deps) => {
   switch (config.kind) {

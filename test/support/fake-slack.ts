@@ -17,6 +17,8 @@ export interface RecordedCall {
   /** The bearer token of the call (Authorization header). */
   token: string | undefined;
   params: Record<string, unknown>;
+  /** The fake's answer when it answered normally (not a scripted failure): a posted message's `ts` is in it. */
+  answer?: unknown;
 }
 
 /** What the next call of a method is answered with instead of its normal answer. */
@@ -150,11 +152,14 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       const method = url.pathname.startsWith('/api/') ? url.pathname.slice('/api/'.length) : '';
       const token = bearer(request);
       const params = parseParams(request, body);
-      calls.push({ method, token, params });
+      const call: RecordedCall = { method, token, params };
+      calls.push(call);
       for (const waiter of callWaiters.splice(0)) waiter();
       const next = scripted.get(method)?.shift();
-      if (next === undefined) sendJson(response, 200, answer(method, params, token));
-      else if ('error' in next) sendJson(response, 200, { ok: false, error: next.error });
+      if (next === undefined) {
+        call.answer = answer(method, params, token);
+        sendJson(response, 200, call.answer);
+      } else if ('error' in next) sendJson(response, 200, { ok: false, error: next.error });
       else if (next.status === 429) {
         const headers: Record<string, string> =
           next.retryAfterSeconds === undefined ? {} : { 'retry-after': String(next.retryAfterSeconds) };
