@@ -5,7 +5,7 @@ import type { TelegramChannelConfig } from '../../config/index.js';
 import type { ApprovalPrompt, ChannelAdapter, ChannelAdapterEvents, ChannelHealth, OutboundMessage } from '../types.js';
 import { approvalKeyboard, approvalText, decisionLine, settledText, TELEGRAM_MAX_MESSAGE_CHARS } from './approvals.js';
 import { attachmentsOf, type FileSource } from './attachments.js';
-import { deliver, toDeliveryFailure } from './delivery-failure.js';
+import { deliver, TelegramDeliveryFailure, toDeliveryFailure } from './delivery-failure.js';
 import { grammySignal } from './grammy-signal.js';
 import {
   DEGRADED_AFTER_FAILURES,
@@ -135,8 +135,29 @@ export function createTelegramAdapter(config: TelegramChannelConfig, deps: Teleg
     connecting = { abort, done };
   }
 
+  const isWebhook = config.mode === 'webhook';
+  const hasSecret = config.webhookSecret !== undefined;
+  /**
+   * In webhook mode nothing polls, so the calls out are what tell whether Telegram is reachable. A 429 (Telegram pacing)
+   * and a 4xx (one chat's problem) say nothing about the connection; in polling mode the poll alone reports it.
+   */
+  const isHealthFromDeliveries = isWebhook && hasSecret;
+
+  async function tracked<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      const result = await deliver(call);
+      if (isHealthFromDeliveries && events !== undefined) health.succeeded();
+      return result;
+    } catch (error) {
+      const failure = toDeliveryFailure(error);
+      const isConnectionFailure = failure.retryable && failure.retryAfterMs === undefined;
+      if (isHealthFromDeliveries && events !== undefined && isConnectionFailure) health.failed(failure);
+      throw failure;
+    }
+  }
+
   async function sendText(message: OutboundMessage, extra: object, signal: AbortSignal) {
-    const sent = await deliver(() =>
+    const sent = await tracked(() =>
       api.sendMessage(
         message.chatId,
         message.text,
@@ -146,8 +167,6 @@ export function createTelegramAdapter(config: TelegramChannelConfig, deps: Teleg
     );
     return { messageId: String(sent.message_id) };
   }
-
-  const isWebhook = config.mode === 'webhook';
 
   return {
     kind: 'telegram',
@@ -159,9 +178,10 @@ export function createTelegramAdapter(config: TelegramChannelConfig, deps: Teleg
       state = 'disconnected';
       failuresInARow = 0;
       report('connecting');
-      if (isWebhook && config.webhookSecret === undefined)
+      // Nothing can reach a webhook without its secret: degraded until the config names one, whatever getMe says.
+      if (isWebhook && !hasSecret)
         report('degraded', 'webhook mode needs webhookSecret: every post is refused until it is set');
-      if (isWebhook) connectForWebhook();
+      else if (isWebhook) connectForWebhook();
       else poller = startPolling({ api, log, health, dispatch, identify });
     },
 
@@ -181,7 +201,7 @@ export function createTelegramAdapter(config: TelegramChannelConfig, deps: Teleg
     send: (message, signal) => sendText(message, {}, signal),
 
     async typing(chatId, threadId) {
-      await deliver(() => api.sendChatAction(chatId, 'typing', threadOption(threadId)));
+      await tracked(() => api.sendChatAction(chatId, 'typing', threadOption(threadId)));
     },
 
     askApproval: (prompt: ApprovalPrompt, signal) =>
@@ -198,11 +218,14 @@ export function createTelegramAdapter(config: TelegramChannelConfig, deps: Teleg
     async settleApproval(settled) {
       const messageId = numeric(settled.messageId);
       try {
-        if (messageId === undefined) throw toDeliveryFailure(new Error('not a Telegram message id'));
+        // Not a message id Telegram gave: nothing to edit, so the decision is posted instead (below).
+        if (messageId === undefined) throw new TelegramDeliveryFailure('not a Telegram message id', false);
         // An empty keyboard removes the buttons: the request cannot be pressed again once decided.
-        await api.editMessageText(settled.chatId, messageId, settledText(settled, settled.approved, settled.by), {
-          reply_markup: { inline_keyboard: [] },
-        });
+        await tracked(() =>
+          api.editMessageText(settled.chatId, messageId, settledText(settled, settled.approved, settled.by), {
+            reply_markup: { inline_keyboard: [] },
+          }),
+        );
       } catch (error) {
         if (isNotModified(error)) return;
         const failure = toDeliveryFailure(error);

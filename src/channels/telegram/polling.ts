@@ -94,6 +94,8 @@ export function startPolling({ api, log, health, dispatch, identify }: PollingDe
           },
           grammySignal(signal),
         );
+        // stop() came while the answer was on its way: left unconfirmed, Telegram hands these out again next time.
+        if (signal.aborted) break;
         failures = 0;
         health.succeeded();
         for (const update of updates) {

@@ -140,6 +140,15 @@ describe('Telegram adapter, delivery', () => {
     expect(reply.params.text).toContain('Approved by alice');
   });
 
+  it('posts the decision when the request message id is not one Telegram gave', async () => {
+    const { adapter, telegram } = await ready();
+    await adapter.settleApproval({ ...prompt, messageId: 'not-a-number', approved: false, by: 'bob' });
+    const post = await telegram.waitForCall('sendMessage');
+    expect(post.params.text).toContain('Denied by bob');
+    expect(post.params.reply_parameters).toBeUndefined();
+    expect(telegram.calls.filter((call) => call.method === 'editMessageText')).toHaveLength(0);
+  });
+
   it('treats a settle Telegram calls unmodified as done', async () => {
     const { adapter, telegram } = await ready();
     telegram.failNext('editMessageText', { status: 400, description: 'Bad Request: message is not modified' });

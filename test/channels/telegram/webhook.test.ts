@@ -123,4 +123,45 @@ describe('Telegram adapter, webhook', () => {
     expect((await post(app, body, SECRET)).statusCode).toBe(503);
     expect(setup.events.messages).toHaveLength(0);
   });
+
+  it('refuses every post and stays degraded when webhook mode has no secret configured', async () => {
+    setup = await setUpAdapter({ mode: 'webhook' });
+    const { adapter, events, telegram } = setup;
+    const { routes } = adapter;
+    if (routes === undefined) throw new Error('webhook mode has routes');
+    app = Fastify();
+    app.setErrorHandler(restErrorHandler(captureLogs('warn').log));
+    await app.register(async (scope) => routes(scope), { prefix: '/channels/tg1' });
+    await adapter.start(events);
+    await events.waitForState('degraded');
+    expect(events.states.find((entry) => entry.state === 'degraded')?.error).toMatch(/webhookSecret/);
+    const body = JSON.stringify({ update_id: 906, message: textMessage('no secret') });
+    for (const secret of [undefined, '', 'anything']) expect((await post(app, body, secret)).statusCode).toBe(401);
+    // It does not report itself connected once getMe answers: nothing can reach it until the secret is set.
+    await adapter.test(AbortSignal.timeout(5_000));
+    await telegram.waitForCall('getMe');
+    expect(events.states.map((entry) => entry.state)).not.toContain('connected');
+    expect(events.messages).toHaveLength(0);
+  });
+
+  it('reports degraded after repeated failed deliveries (nothing polls in webhook mode) and connected after one succeeds', async () => {
+    const { setup } = await mounted();
+    const { adapter, events, telegram } = setup;
+    await adapter.start(events);
+    await events.waitForState('connected');
+    telegram.failNext('sendMessage', { status: 500, description: 'Internal Server Error' });
+    telegram.failNext('sendMessage', { status: 502, rawBody: 'Bad Gateway' });
+    // A refusal that is the chat's (or a pacing 429) says nothing about the connection.
+    telegram.failNext('sendMessage', { status: 400, description: 'Bad Request: chat not found' });
+    telegram.failNext('sendMessage', { status: 429, description: 'Too Many Requests', retryAfter: 1 });
+    const attempt = () => adapter.send({ chatId: '77', text: 'hi' }, AbortSignal.timeout(5_000)).catch(() => undefined);
+    await attempt();
+    await attempt();
+    await attempt();
+    await attempt();
+    expect(events.states.filter((entry) => entry.state === 'degraded')).toHaveLength(1);
+    expect(events.states.at(-1)).toMatchObject({ state: 'degraded', error: expect.stringContaining('sendMessage') });
+    await adapter.send({ chatId: '77', text: 'hi' }, AbortSignal.timeout(5_000));
+    expect(events.states.at(-1)).toEqual({ state: 'connected' });
+  });
 });
