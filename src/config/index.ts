@@ -28,4 +28,9 @@ export {
 export { createGitHistory, type ConfigHistory } from './history.js';
 export { findForbiddenKey, isForbiddenKey, safeKeySchema } from './object-keys.js';
 export type { ConfigRevision, ConfigRevisionPort, ConfigRevisionSummary } from './database-revision-port.js';
-export type { SlackChannelConfig } from './channels-schema.js';
+export type {
+  ChannelConfig,
+  TelegramChannelConfig,
+  SlackChannelConfig,
+  EmailChannelConfig,
+} from './channels-schema.js';
