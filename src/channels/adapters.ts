@@ -4,6 +4,7 @@ import { channelUnavailable } from '../errors.js';
 import type { AdapterFactory } from './connections.js';
 import { createEmailAdapter } from './email/adapter.js';
 import { createSlackAdapter } from './slack/adapter.js';
+import { createTelegramAdapter } from './telegram/index.js';
 import type { ChannelAdapter, ChannelKind } from './types.js';
 
 type PlatformFactory<K extends ChannelKind> = (
@@ -13,6 +14,7 @@ type PlatformFactory<K extends ChannelKind> = (
 
 /** The platform adapters built into the gateway; a kind missing here is reported as the connection's error. */
 const PLATFORMS: { [K in ChannelKind]?: PlatformFactory<K> } = {
+  telegram: createTelegramAdapter,
   slack: createSlackAdapter,
   email: createEmailAdapter,
 };

@@ -7,6 +7,7 @@ import type { ChannelConfig } from '../config/index.js';
 import type { EventBus } from '../events/index.js';
 import type { DeliveryTracer } from '../obs/index.js';
 import type { RunControl } from '../runs/index.js';
+import { restErrorHandler } from '../server/index.js';
 import type { TurnRunner } from '../turns/index.js';
 import type { ChatRef, ChatSessions } from './chat-sessions.js';
 import { createChatTurn } from './chat-turn.js';
@@ -202,6 +203,8 @@ export function createConnection(
       const routes = adapter.routes;
       if (routes !== undefined) {
         const inner = Fastify({ logger: false });
+        // Errors the adapter's routes throw (a bad secret, a malformed body) answer as the gateway's own routes do.
+        inner.setErrorHandler(restErrorHandler(log));
         await inner.register(async (scoped) => routes(scoped), { prefix: `/channels/${id}` });
         await inner.ready();
         http = inner;
