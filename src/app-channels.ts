@@ -3,7 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ModuleCore } from './app-modules.js';
 import { createAudioModule, type AudioModule } from './audio/index.js';
-import { createChannelsModule, createPlatformAdapter, type ChannelsModule } from './channels/index.js';
+import {
+  createChannelsModule,
+  createPlatformAdapter,
+  type AdapterFactory,
+  type ChannelsModule,
+} from './channels/index.js';
 import type { LearningModule } from './learning/index.js';
 import type { MediaModule } from './media/index.js';
 import type { ObsModule } from './obs/index.js';
@@ -16,11 +21,13 @@ export interface ChatModuleParts {
   media: MediaModule;
   obs: ObsModule;
   learning: Pick<LearningModule, 'observe'>;
+  /** Wraps the platform adapters (approvals: typed "approve <code>" answers picked out of chat messages). */
+  wrapAdapter?: (factory: AdapterFactory) => AdapterFactory;
 }
 
 export function createChatModules(
   { configStore, store, tokenDirectory, recorder, events, now, child }: ModuleCore,
-  { turns, runs, media, obs, learning }: ChatModuleParts,
+  { turns, runs, media, obs, learning, wrapAdapter }: ChatModuleParts,
 ): { audio: AudioModule; channels: ChannelsModule } {
   const { observability } = obs;
   const audio = createAudioModule({
@@ -36,7 +43,7 @@ export function createChatModules(
   // A chat message is a turn on the chat's session; its reply goes out through the connection's queue.
   const channels = createChannelsModule({
     config: configStore,
-    createAdapter: createPlatformAdapter,
+    createAdapter: wrapAdapter?.(createPlatformAdapter) ?? createPlatformAdapter,
     turns,
     sessions: store.sessions,
     runControl: runs.runControl,

@@ -10,7 +10,7 @@ import {
   createToolRegistry,
   type ManagedAgentRegistry,
 } from './agents/index.js';
-import { createApprovalsModule } from './approvals/index.js';
+import { chatApprovalsWiring, createApprovalsModule } from './approvals/index.js';
 import { createChatModules } from './app-channels.js';
 import { createBrowserModule } from './browser/index.js';
 import type { CapabilityModule } from './capability.js';
@@ -35,7 +35,7 @@ import {
 import { createRegistry } from './rpc/index.js';
 import type { MethodRegistry } from './rpc/types.js';
 import { createRunsModule, type RunsModule } from './runs/index.js';
-import { createSchedulerModule, systemClock } from './scheduler/index.js';
+import { createSchedulerModule, heartbeatsThrough, systemClock } from './scheduler/index.js';
 import type { RequestAuth, TokenDirectory, TokenService } from './server/index.js';
 import { createSessionsModule } from './sessions/index.js';
 import { createSkillsModule } from './skills/index.js';
@@ -245,7 +245,9 @@ export function createModules(core: ModuleCore): AppModules {
     newId: randomUUID,
     log: child('graphs'),
   });
-  const { audio, channels } = createChatModules(core, { turns, runs, media, obs, learning });
+  const chat = chatApprovalsWiring();
+  const chatParts = { turns, runs, media, obs, learning, wrapAdapter: chat.wrapAdapter };
+  const { audio, channels } = createChatModules(core, chatParts);
   const modules: CapabilityModule[] = [
     obs,
     createSystemModule({
@@ -311,6 +313,7 @@ export function createModules(core: ModuleCore): AppModules {
       newId: randomUUID,
       log: child('scheduler'),
       rateLimit: { counter: coordination.rateCounter, limit: () => configStore.get().gateway.rateLimit },
+      heartbeats: heartbeatsThrough(channels.delivery, configStore),
     }),
     audio,
     createBrowserModule({
@@ -336,6 +339,7 @@ export function createModules(core: ModuleCore): AppModules {
     orchestrate,
     graphs,
     channels,
+    chat.attach({ channels: channels.delivery, approvals: approvals.approvals, requests: store.approvals, ...core }),
   ];
   for (const module of modules) {
     tools.register(module.tools ?? []);

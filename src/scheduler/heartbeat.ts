@@ -20,6 +20,17 @@ export interface HeartbeatDelivery {
   hasChannel(channelId: string): boolean;
 }
 
+/** Heartbeats through the channels module's delivery; a channel exists when `channels.<id>` is configured. */
+export function heartbeatsThrough(
+  channels: Pick<HeartbeatDelivery, 'deliver'>,
+  config: { get(): { channels: Readonly<Record<string, unknown>> } },
+): HeartbeatDelivery {
+  return {
+    deliver: (input) => channels.deliver(input),
+    hasChannel: (channelId) => Object.hasOwn(config.get().channels, channelId),
+  };
+}
+
 export interface HeartbeatDeps {
   events: Pick<EventBus, 'emit'>;
   delivery: HeartbeatDelivery | undefined;
