@@ -76,6 +76,18 @@ describe('email adapter, connection', () => {
     fixture = undefined;
   });
 
+  it('stops while the first connection is still being made: start resolves, nothing stays connected', async () => {
+    fixture = await startEmailFixture();
+    const starting = fixture.adapter.start(fixture.events);
+    await fixture.adapter.stop();
+    await starting;
+    expect(fixture.events.healthLog.at(-1)).toEqual({ state: 'disconnected' });
+    await fixture.imap.waitForNoConnections();
+    await fixture.imap.close();
+    await fixture.smtp.close();
+    fixture = undefined;
+  });
+
   it('leaves nothing running after stop: a process that used the adapter exits on its own', async () => {
     const imap = await startFakeImap({ user: gatewayAddress, password: 'imap-secret' });
     const smtp = await startFakeSmtp({ user: gatewayAddress, password: 'smtp-secret' });
