@@ -4,5 +4,6 @@ export { createPlatformAdapter } from './adapters.js';
 export { CHANNEL_OWNER_PREFIX, type ChatRef } from './chat-sessions.js';
 export type { ConnectionStatus } from './connection.js';
 export type { AdapterFactory } from './connections.js';
+export { channelMethods } from './methods.js';
 export { createChannelsModule, type ChannelDelivery, type ChannelsModule, type ChannelsModuleDeps } from './module.js';
 export type * from './types.js';
