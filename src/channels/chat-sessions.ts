@@ -14,6 +14,13 @@ const REMEMBERED_CHATS = 10_000;
 /** Separates a chat id from the suffix `/new` gives it: `<chatId>~new<base36 time>`. */
 const NEW_SESSION_MARK = '~new';
 
+/** The tenant a connection's caller may open sessions in: the one its config names (`channels.<id>.tenantId`). */
+export function channelTenants(channels: Readonly<Record<string, { tenantId: string }>>, callerId: string): string[] {
+  if (!callerId.startsWith(CHANNEL_OWNER_PREFIX)) return [];
+  const channel = Object.entries(channels).find(([id]) => id === callerId.slice(CHANNEL_OWNER_PREFIX.length))?.[1];
+  return channel === undefined ? [] : [channel.tenantId];
+}
+
 export const channelCaller = (channelId: string): SessionCaller => ({
   clientId: `${CHANNEL_OWNER_PREFIX}${channelId}`,
   isAdmin: false,

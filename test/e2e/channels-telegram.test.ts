@@ -38,6 +38,8 @@ describe('e2e: a Telegram channel connection', () => {
           apiBaseUrl: telegram.apiRoot,
           mode: 'webhook',
           webhookSecret: 'hook-secret',
+          // Its chats' sessions live in tenant acme: the connection's own caller is given that tenant.
+          tenantId: 'acme',
           allow: { senders: ['*'] },
         },
       },
@@ -175,6 +177,8 @@ describe('e2e: a Telegram channel connection', () => {
       timeout: 10_000,
       interval: 50,
     });
+    const sessions = (await admin('session.list', { limit: 500 })) as { sessions: { sessionKey: string }[] };
+    expect(sessions.sessions.map((session) => session.sessionKey)).toContain('acme:81:hook:81');
     expect((await fetch(`${harness.url}/channels/nosuch/telegram`, { method: 'POST' })).status).toBe(404);
   });
 });

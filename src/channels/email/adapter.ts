@@ -54,7 +54,8 @@ export function createEmailAdapter(config: EmailChannelConfig, deps: EmailAdapte
     onHealth: (state, error) => events?.health(state, error),
   });
 
-  const approvalSubject = (prompt: ApprovalPrompt) => `Approval needed: ${prompt.toolName}`;
+  // One header line whatever the tool is called.
+  const approvalSubject = (prompt: ApprovalPrompt) => `Approval needed: ${prompt.toolName.replace(/[\r\n]+/g, ' ')}`;
 
   return {
     kind: 'email',

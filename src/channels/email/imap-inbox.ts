@@ -96,7 +96,9 @@ export function createImapInbox(config: EmailChannelConfig, deps: ImapInboxDeps)
         remember(key);
         await deps
           .onMail({ uid, uidValidity, source, ...(oversized ? { oversizedBytes: size } : {}) })
-          .catch((error: unknown) => log.warn({ err: error, uid }, 'email: an inbound mail could not be read'));
+          .catch((error: unknown) =>
+            log.warn({ error: errorText(error), uid }, 'email: an inbound mail could not be read'),
+          );
       }
       await connection.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
     }
@@ -138,7 +140,7 @@ export function createImapInbox(config: EmailChannelConfig, deps: ImapInboxDeps)
     const mailbox = await connection.mailboxOpen(config.mailbox);
     connection.on('exists', () => {
       drain(connection, mailbox.uidValidity).catch((error: unknown) => {
-        log.warn({ err: error }, 'email: fetching new mail failed');
+        log.warn({ error: errorText(error) }, 'email: fetching new mail failed');
       });
     });
     connected();
@@ -193,10 +195,10 @@ export function createImapInbox(config: EmailChannelConfig, deps: ImapInboxDeps)
       stopped = false;
       deps.onHealth('connecting');
       return new Promise<void>((resolve) => {
-        loop = run(resolve).catch((error: unknown) => {
-          log.error({ err: error }, 'email: the IMAP loop ended unexpectedly');
-          resolve();
-        });
+        // stop() during the first attempt ends the loop before it connected or failed: start resolves then too.
+        loop = run(resolve)
+          .catch((error: unknown) => log.error({ err: error }, 'email: the IMAP loop ended unexpectedly'))
+          .finally(resolve);
       });
     },
     async stop() {

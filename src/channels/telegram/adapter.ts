@@ -112,8 +112,13 @@ export function createTelegramAdapter(config: TelegramChannelConfig, deps: Teleg
       attachmentsOf: (message) => attachmentsOf(files, message),
       answerCallback,
     };
-    if (!dispatchUpdate(update, context))
-      log.warn({ channelId }, 'telegram update not in the documented shape: skipped');
+    try {
+      if (!dispatchUpdate(update, context))
+        log.warn({ channelId }, 'telegram update not in the documented shape: skipped');
+    } catch (error) {
+      // A listener that throws must not end the poll loop nor fail Telegram's webhook post; the update is not retried.
+      log.error({ channelId, err: error instanceof Error ? error.name : 'unknown' }, 'telegram update not handled');
+    }
   }
 
   /** Webhook mode: getMe until it answers (the bot's username), reporting health as polling does. */

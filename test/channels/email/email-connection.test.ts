@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startFakeImap } from '../../support/fake-imap.js';
 import { startFakeSmtp } from '../../support/fake-smtp.js';
 import { gatewayAddress, mail, startEmailFixture, type EmailFixture } from './email-fixture.js';
@@ -76,23 +76,39 @@ describe('email adapter, connection', () => {
     fixture = undefined;
   });
 
+  it('stops while the first connection is still being made: start resolves, nothing stays connected', async () => {
+    fixture = await startEmailFixture();
+    const starting = fixture.adapter.start(fixture.events);
+    await fixture.adapter.stop();
+    await starting;
+    expect(fixture.events.healthLog.at(-1)).toEqual({ state: 'disconnected' });
+    await fixture.imap.waitForNoConnections();
+    await fixture.imap.close();
+    await fixture.smtp.close();
+    fixture = undefined;
+  });
+
   it('leaves nothing running after stop: a process that used the adapter exits on its own', async () => {
     const imap = await startFakeImap({ user: gatewayAddress, password: 'imap-secret' });
     const smtp = await startFakeSmtp({ user: gatewayAddress, password: 'smtp-secret' });
+    imap.append(mail({ from: 'ann@example.test', messageId: '<exit@x>', body: 'hello' }));
+    const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const host = spawn(
+      process.execPath,
+      [
+        '--import',
+        loader,
+        fileURLToPath(new URL('../../support/email-adapter-exit-host.ts', import.meta.url)),
+        String(imap.port),
+        String(smtp.port),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    // A host kept alive by a leaked handle fails the test by its timeout, and must not outlive the test.
+    onTestFinished(() => {
+      if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL');
+    });
     try {
-      imap.append(mail({ from: 'ann@example.test', messageId: '<exit@x>', body: 'hello' }));
-      const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-      const host = spawn(
-        process.execPath,
-        [
-          '--import',
-          loader,
-          fileURLToPath(new URL('../../support/email-adapter-exit-host.ts', import.meta.url)),
-          String(imap.port),
-          String(smtp.port),
-        ],
-        { stdio: ['ignore', 'pipe', 'inherit'] },
-      );
       let out = '';
       host.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
       const code = await new Promise((resolve) => host.once('close', resolve));

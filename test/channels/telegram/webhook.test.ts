@@ -107,6 +107,19 @@ describe('Telegram adapter, webhook', () => {
     expect(setup.events.messages).toHaveLength(0);
   });
 
+  it('answers 200 even when the core throws on an update, so Telegram does not post it again', async () => {
+    const { setup, app } = await mounted();
+    const { events } = setup;
+    await setup.adapter.start({
+      ...events,
+      message() {
+        throw new Error('listener failed');
+      },
+    });
+    const response = await post(app, JSON.stringify({ update_id: 907, message: textMessage('boom') }), SECRET);
+    expect(response.statusCode).toBe(200);
+  });
+
   it('answers 200 to an update of a kind it does not handle, so Telegram does not send it again', async () => {
     const { setup, app } = await mounted();
     await setup.adapter.start(setup.events);

@@ -21,11 +21,13 @@ export interface DashboardWorld {
 }
 
 /**
- * `extraAgents`: agents beside the fixture's default and guarded ones (a test's own world); `skills` and `learning`:
- * those config sections (the skills dirs, the reflect interval).
+ * `extraAgents`: agents beside the fixture's default and guarded ones (a test's own world); `skills`, `learning` and
+ * `channels`: those config sections (the skills dirs, the reflect interval, chat connections).
  */
 export async function startDashboardWorld(
-  options: Pick<HarnessOptions, 'app' | 'skills' | 'learning'> & { extraAgents?: HarnessOptions['agents'] } = {},
+  options: Pick<HarnessOptions, 'app' | 'skills' | 'learning' | 'channels'> & {
+    extraAgents?: HarnessOptions['agents'];
+  } = {},
 ): Promise<DashboardWorld> {
   const { extraAgents, ...harnessOptions } = options;
   const webDistPath = builtDashboard();
