@@ -11,7 +11,7 @@ import {
 } from '../errors.js';
 import type { RunControl } from '../runs/index.js';
 import { ORPHANED_RUN_ERROR, type GraphPort, type RunPort } from '../store/index.js';
-import { executeGraph, type GraphExecutorDeps, type GraphRunEnd } from './executor.js';
+import { executeGraph, GraphStop, type GraphExecutorDeps, type GraphRunEnd } from './executor.js';
 import { GRAPH_LIMITS } from './limits.js';
 import { graphSessionKey } from './run-nodes.js';
 import type { GraphDefinition, GraphNodeRecord, GraphRunRecord, GraphRunState, GraphVarType } from './types.js';
@@ -62,7 +62,10 @@ export interface GraphRuns {
   markOrphaned(): Promise<number>;
   /** Resolves once every run of this process has ended (tests). */
   whenIdle(): Promise<void>;
-  /** Stops every run of this process and waits until each is recorded. */
+  /**
+   * Stops every run of this process and waits until each is recorded `orphaned` (resumable after the next start);
+   * called before the run control aborts the runs' trees at shutdown.
+   */
   close(): Promise<void>;
 }
 
@@ -120,9 +123,10 @@ function nodeView(record: GraphNodeRecord): GraphNodeView {
 export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
   const { port, now, log } = deps;
   const live = new Map<string, LiveRun>();
-  // lease.revoke is cooperative: the graph starts no further node (run.kill aborts the run's own signal).
+  // lease.revoke is cooperative: the graph starts no further node. run.kill aborts the run's own signal too, but is
+  // told first, so the graph's signal carries which stop it was.
   const unsubscribe = deps.runControl.onStop((rootRunId, reason) => {
-    if (reason === 'revoked') live.get(rootRunId)?.controller.abort();
+    live.get(rootRunId)?.controller.abort(new GraphStop(reason));
   });
 
   function admit(ownerId: string, name: string): void {
@@ -142,7 +146,8 @@ export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
 
   async function ended(run: GraphRunRecord, end: GraphRunEnd): Promise<void> {
     const { observe } = deps;
-    if (end.state === 'cancelled' || observe === undefined) return;
+    // A cancelled or orphaned run has no result: its turns get no outcome.
+    if (end.state === 'cancelled' || end.state === 'orphaned' || observe === undefined) return;
     const outcome = end.state === 'completed' ? 'success' : 'failure';
     // Learning records the outcomes on its own lane (batched): the run's slot is not held while it does.
     for (const traceId of end.traces)
@@ -231,7 +236,7 @@ export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
       await owned(runId, caller);
       const running = live.get(runId);
       if (running !== undefined) {
-        running.controller.abort();
+        running.controller.abort(new GraphStop('cancelled'));
         await running.done;
       }
       return { runId, state: (await port.run(runId))?.state ?? 'cancelled' };
@@ -265,7 +270,7 @@ export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
 
     async close() {
       unsubscribe();
-      for (const run of live.values()) run.controller.abort();
+      for (const run of live.values()) run.controller.abort(new GraphStop('shutdown'));
       while (live.size > 0) await Promise.all([...live.values()].map((run) => run.done));
     },
   };
