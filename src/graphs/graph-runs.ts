@@ -19,7 +19,7 @@ import type { GraphDefinition, GraphNodeRecord, GraphRunRecord, GraphRunState, G
 /** The graph store as the runs use it. */
 export type GraphRunStore = Pick<
   GraphPort,
-  'definition' | 'createRun' | 'run' | 'updateRun' | 'runs' | 'runningRuns' | 'saveNode' | 'nodes'
+  'definition' | 'createRun' | 'run' | 'updateRun' | 'runs' | 'runningRuns' | 'countRunning' | 'saveNode' | 'nodes'
 >;
 
 export interface GraphRunsDeps extends Omit<GraphExecutorDeps, 'port'> {
@@ -129,12 +129,35 @@ export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
     live.get(rootRunId)?.controller.abort(new GraphStop(reason));
   });
 
-  function admit(ownerId: string, name: string): void {
-    const runs = [...live.values()];
-    if (runs.filter((run) => run.ownerId === ownerId).length >= GRAPH_LIMITS.maxRunsPerToken)
+  /**
+   * Runs `running` in the store (every instance's) for the filter. At the cap, a row whose run is neither live here nor
+   * has a running run record is not counted: its instance stopped and the orphan sweep has not reached the graph yet.
+   */
+  async function runningCount(filter: { ownerId?: string; name?: string }, cap: number): Promise<number> {
+    const counted = await port.countRunning(filter);
+    if (counted < cap) return counted;
+    let alive = 0;
+    for (const run of await port.runningRuns()) {
+      if (filter.ownerId !== undefined && run.ownerId !== filter.ownerId) continue;
+      if (filter.name !== undefined && run.name !== filter.name) continue;
+      if (live.has(run.runId) || (await deps.runs.get(run.runId))?.status === 'running') alive += 1;
+    }
+    return alive;
+  }
+
+  async function admit(ownerId: string, name: string): Promise<void> {
+    if ((await runningCount({ ownerId }, GRAPH_LIMITS.maxRunsPerToken)) >= GRAPH_LIMITS.maxRunsPerToken)
       throw graphRunsExceeded('maxRunsPerToken', GRAPH_LIMITS.maxRunsPerToken);
-    if (runs.filter((run) => run.name === name).length >= GRAPH_LIMITS.maxRunsPerGraph)
+    if ((await runningCount({ name }, GRAPH_LIMITS.maxRunsPerGraph)) >= GRAPH_LIMITS.maxRunsPerGraph)
       throw graphRunsExceeded('maxRunsPerGraph', GRAPH_LIMITS.maxRunsPerGraph);
+  }
+
+  // Starts in this process pass the caps and write their run one at a time, so concurrent ones cannot pass together.
+  let admitting: Promise<void> = Promise.resolve();
+  function oneAtATime(work: () => Promise<void>): Promise<void> {
+    const done = admitting.then(work);
+    admitting = done.catch(() => undefined);
+    return done;
   }
 
   async function owned(runId: string, caller: SessionCaller, param = 'runId'): Promise<GraphRunRecord> {
@@ -172,7 +195,6 @@ export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
         resumedVars = previous.vars;
       }
       const resolved = vars === undefined && resumedVars !== undefined ? resumedVars : resolveVars(definition, vars);
-      admit(caller.clientId, name);
       const runId = deps.newId();
       const createdAt = now();
       const run: GraphRunRecord = {
@@ -187,10 +209,12 @@ export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
       };
       const controller = new AbortController();
       const entry: LiveRun = { ownerId: caller.clientId, name, controller, done: Promise.resolve() };
-      // Held while the run is written, so concurrent starts cannot pass the caps together.
-      live.set(runId, entry);
-      try {
+      await oneAtATime(async () => {
+        await admit(caller.clientId, name);
         await port.createRun(run);
+        live.set(runId, entry);
+      });
+      try {
         const firstAgent = definition.nodes.find((node) => node.type === 'agent');
         const handle = await deps.runControl.startRun({
           runId,
