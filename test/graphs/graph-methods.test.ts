@@ -8,6 +8,8 @@ import { createSqliteRunPort, openDatabase, sqliteStoreDb } from '../../src/stor
 import { callRpc } from '../support/http-client.js';
 import { toolResultsOf } from '../support/mcp-gateway.js';
 
+const RPC_TWO = 'rpc-two-secret-0123456789abcdefghijklm';
+
 let llm: FakeLlm;
 let harness: Harness;
 
@@ -31,6 +33,8 @@ beforeAll(async () => {
       other: { name: 'Other', provider: 'fake', model: 'small-model', tools: ['current_time', 'session_spawn'] },
     },
     gateway: { rateLimit: { maxRequests: 10_000, windowMs: 60_000 } },
+    // A third token that may run graphs: maxRunsPerGraph is reached before any one token's cap.
+    extraTokens: [{ id: 'rpc-two', secret: RPC_TWO, scopes: ['rpc'] }],
   });
 }, 30_000);
 
@@ -105,6 +109,31 @@ describe('graph methods', () => {
     const runs = (await rpc(harness.tokens.rpc, 'graph.runs', { name: 'tick' })) as { runs: { runId: string }[] };
     expect(runs.runs.map((run) => run.runId)).toContain(runId);
     expect(await rpc(harness.tokens.admin, 'graph.delete', { name: 'tick' })).toEqual({ name: 'tick', deleted: true });
+  });
+
+  it('caps the runs of one graph over all tokens (maxRunsPerGraph), naming the limit', async () => {
+    await rpc(harness.tokens.admin, 'graph.define', {
+      definition: { name: 'popular', nodes: [{ id: 'wait', type: 'approval', summary: 'go?' }] },
+    });
+    const held: { token: string; runId: string }[] = [];
+    try {
+      for (const token of [harness.tokens.rpc, harness.tokens.admin])
+        for (let index = 0; index < 8; index += 1)
+          held.push({
+            token,
+            runId: ((await rpc(token, 'graph.run', { name: 'popular' })) as { runId: string }).runId,
+          });
+      const refused = await callRpc(harness.url, RPC_TWO, 'graph.run', { name: 'popular' });
+      expect(refused.error).toMatchObject({
+        data: { kind: 'rate_limited' },
+        message: 'Too many graph runs running at once (GRAPH_LIMITS.maxRunsPerGraph: 16)',
+      });
+    } finally {
+      for (const { token, runId } of held) await rpc(token, 'graph.cancel', { runId });
+    }
+    // Once they ended, the graph has room again.
+    const { runId } = (await rpc(RPC_TWO, 'graph.run', { name: 'popular' })) as { runId: string };
+    await rpc(RPC_TWO, 'graph.cancel', { runId });
   });
 
   it('counts runs another instance has running on the shared store against maxRunsPerGraph and maxRunsPerToken', async () => {
