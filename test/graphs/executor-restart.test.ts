@@ -1,4 +1,4 @@
-// A gateway that stops mid-run leaves the graph run `orphaned` at the next start (its run record too), and
+// A gateway that stops mid-run (a crash, or a graceful shutdown) leaves the graph run `orphaned`, and
 // graph.run {resumeFrom} runs it on from its completed nodes.
 import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -8,8 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { resolvePaths } from '../../src/config/index.js';
 import { createLogger } from '../../src/obs/logger.js';
+import { ORPHANED_RUN_ERROR } from '../../src/store/index.js';
 import { startFakeLlm } from '../support/fake-llm-server.js';
-import { startGateway } from '../support/gateway-harness.js';
+import { startGateway, TOKEN_IDS } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -28,7 +29,7 @@ interface StatusView {
   state: string;
   error?: string;
   resumedFrom?: string;
-  nodes: { id: string; state: string; attempts: number; output?: unknown }[];
+  nodes: { id: string; state: string; attempts: number; output?: unknown; error?: string }[];
 }
 
 describe('a graph run across a restart', () => {
@@ -111,5 +112,87 @@ describe('a graph run across a restart', () => {
       ['approve', 'completed'],
       ['stamp', 'completed'],
     ]);
+  });
+
+  it('is orphaned, not cancelled, by a graceful shutdown and resumes after the next start', async () => {
+    const llm = await startFakeLlm({ models: ['fake-model'] });
+    cleanups.push(() => llm.close());
+    const first = await startGateway({
+      providers: {
+        fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 8_000 }] },
+      },
+      agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model', tools: [] } },
+      gateway: { rateLimit: { maxRequests: 10_000, windowMs: 60_000 } },
+    });
+    cleanups.push(() => first.close());
+    const { admin, rpc: owner } = first.tokens;
+    await rpc(first.url, admin, 'graph.define', {
+      definition: {
+        name: 'shutdown-release',
+        vars: {},
+        nodes: [
+          { id: 'ask', type: 'agent', agentId: 'default', message: 'notes please' },
+          { id: 'approve', type: 'approval', needs: ['ask'], summary: 'Ship {{nodes.ask.output}}?' },
+          { id: 'stamp', type: 'tool', needs: ['approve'], tool: 'current_time', args: {} },
+        ],
+        output: '{{nodes.ask.output}}',
+      },
+    });
+    llm.script({ text: 'v3 notes' });
+    const { runId } = (await rpc(first.url, owner, 'graph.run', { name: 'shutdown-release' })) as { runId: string };
+    const status = (url: string, id: string) => rpc(url, owner, 'graph.status', { runId: id }) as Promise<StatusView>;
+    await expect
+      .poll(async () => (await status(first.url, runId)).nodes.find((node) => node.id === 'approve')?.state, {
+        timeout: 15_000,
+      })
+      .toBe('waiting');
+
+    // A graceful stop (SIGTERM): the same data dir is opened again afterwards.
+    await first.app.close();
+    const restarted = await createApp({
+      config: first.config,
+      paths: first.paths,
+      log: createLogger({ level: 'silent' }),
+      version: 'test',
+      defaultWebDistPath: null,
+    });
+    cleanups.push(() => restarted.close());
+    const { url } = await restarted.listen();
+
+    const orphaned = await status(url, runId);
+    expect(orphaned).toMatchObject({ state: 'orphaned', error: ORPHANED_RUN_ERROR });
+    expect(orphaned.nodes.map((node) => [node.id, node.state, node.error])).toEqual([
+      ['ask', 'completed', undefined],
+      ['approve', 'failed', ORPHANED_RUN_ERROR],
+      ['stamp', 'pending', undefined],
+    ]);
+    expect(await rpc(url, admin, 'run.get', { runId })).toMatchObject({
+      kind: 'graph',
+      status: 'failed',
+      error: ORPHANED_RUN_ERROR,
+    });
+    // Neither cancelled nor orphaned is an outcome: learning observed nothing for the run's turn.
+    const explained = (await rpc(url, admin, 'obs.explain', {
+      sessionKey: `default:${TOKEN_IDS.rpc}:graph:${runId}.ask`,
+      depth: 'full',
+    })) as { learning?: { sources?: string[] } };
+    expect(explained.learning?.sources ?? []).not.toContain('pipeline');
+
+    const resumed = (await rpc(url, owner, 'graph.run', { name: 'shutdown-release', resumeFrom: runId })) as {
+      runId: string;
+    };
+    await expect
+      .poll(async () => (await status(url, resumed.runId)).nodes.find((node) => node.id === 'approve')?.state, {
+        timeout: 15_000,
+      })
+      .toBe('waiting');
+    const pending = (await rpc(url, admin, 'admin.approval.pending')) as {
+      requests: { id: string; rootRunId?: string }[];
+    };
+    const request = pending.requests.find((entry) => entry.rootRunId === resumed.runId);
+    await rpc(url, admin, 'admin.approval.resolve', { id: request?.id, approved: true });
+    await expect.poll(async () => (await status(url, resumed.runId)).state, { timeout: 15_000 }).toBe('completed');
+    expect(await status(url, resumed.runId)).toMatchObject({ resumedFrom: runId, output: 'v3 notes' });
+    expect(llm.chatRequests()).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@
 import { Kysely, PostgresDialect, SqliteDialect, type Compilable } from 'kysely';
 import type { Dialect } from '../store-db.js';
 import { GRAPHS_MIGRATION } from './graphs-25.js';
+import { GRAPH_RETENTION_MIGRATION } from './graph-retention-26.js';
 import { LEARNING_MIGRATION } from './learning-24.js';
 import { TURNS_MIGRATION } from './turns-23.js';
 
@@ -27,7 +28,12 @@ export interface SharedMigration {
 export const FIRST_SHARED_VERSION = 23;
 
 /** Every shared migration, in version order; a released one is never edited, only followed by a new one. */
-export const SHARED_MIGRATIONS: readonly SharedMigration[] = [TURNS_MIGRATION, LEARNING_MIGRATION, GRAPHS_MIGRATION];
+export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
+  TURNS_MIGRATION,
+  LEARNING_MIGRATION,
+  GRAPHS_MIGRATION,
+  GRAPH_RETENTION_MIGRATION,
+];
 
 /** Compiles statements only (the backend runs the SQL): the dialect's connection is never asked for. */
 const neverConnects = (): Promise<never> => Promise.reject(new Error('a migration compiler runs no query'));
