@@ -346,5 +346,5 @@ export function createModules(core: ModuleCore): AppModules {
     tools.register(module.tools ?? []);
     hooks.register(module);
   }
-  return { modules, obs, agents, turns, runs: { ...runs, stop: () => graphs.runs.close().then(runs.stop) }, media };
+  return { modules, obs, agents, turns, runs, media };
 }

@@ -3,6 +3,7 @@
 // state change is saved and emitted, and the run's output template is rendered at the end.
 import type { Logger } from 'pino';
 import type { EventBus } from '../events/index.js';
+import { GATEWAY_SHUTDOWN } from '../runs/index.js';
 import { ORPHANED_RUN_ERROR } from '../store/index.js';
 import { errorText, runAttempts } from './attempts.js';
 import type {
@@ -102,9 +103,10 @@ export class GraphStop extends Error {
   }
 }
 
-/** The stop an aborted signal carries; a signal aborted without one (a run handle's) is a cancel. */
+/** The stop an aborted signal carries: its own, the run handle's at shutdown, else a cancel. */
 export function stopOf(signal: AbortSignal): GraphStop {
-  return signal.reason instanceof GraphStop ? signal.reason : new GraphStop('cancelled');
+  if (signal.reason instanceof GraphStop) return signal.reason;
+  return new GraphStop(signal.reason === GATEWAY_SHUTDOWN ? 'shutdown' : 'cancelled');
 }
 
 export interface GraphRunEnd {
