@@ -152,8 +152,8 @@ export const browserConfigSchema = z.strictObject({
 export const obsConfigSchema = z.strictObject({
   /**
    * Days trajectory, session index, token usage, delivery traces, diagnostics, health signals, audit rows, learning
-   * outcome records and learned procedures' uses are kept; older ones are deleted by an hourly sweep. 0 keeps them
-   * forever. Read at every sweep.
+   * outcome records, learned procedures' uses and finished graph runs are kept; older ones are deleted by an hourly
+   * sweep. 0 keeps them forever. Read at every sweep.
    */
   retentionDays: z.number().int().min(0).max(36_500).default(30),
 });
