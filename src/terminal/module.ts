@@ -19,8 +19,6 @@ export interface TerminalModuleDeps {
   now: () => number;
   newId: () => string;
   log: Logger;
-  /** The bubblewrap binary (default `bwrap` on PATH). */
-  bwrapPath?: string;
 }
 
 export interface TerminalModule extends CapabilityModule {
@@ -36,7 +34,6 @@ export function createTerminalModule(deps: TerminalModuleDeps): TerminalModule {
     now,
     newId: deps.newId,
     log,
-    ...(deps.bwrapPath === undefined ? {} : { bwrapPath: deps.bwrapPath }),
   });
   const evidence = createTerminalEvidence({ recorder: deps.recorder, now, log });
   drives.onEnded((info, end) => evidence.ended(info, end));

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { startGateway, type Harness } from '../support/gateway-harness.js';
+import { captureLogs } from '../support/log-capture.js';
 import { listDrives, rootCause, sessionOf, shellAgent, trajectoryOf, turn } from './e2e-support.js';
 
 const TERMINAL_TOOLS = ['terminal_open', 'terminal_send', 'terminal_read', 'terminal_close'];
@@ -16,8 +17,9 @@ afterAll(async () => {
   await llm?.close();
 });
 
-const gatewayWith = (terminal: Record<string, unknown>) =>
+const gatewayWith = (terminal: Record<string, unknown>, log?: ReturnType<typeof captureLogs>['log']) =>
   startGateway({
+    ...(log === undefined ? {} : { log }),
     providers: {
       fake: {
         type: 'openai-compatible',
@@ -81,5 +83,23 @@ describe('terminal.enabled false', () => {
       expect(answer.response).toMatch(/enabled/);
     }
     expect(await listDrives(gw)).toEqual([]);
+  });
+});
+
+describe('terminal.sandbox none', () => {
+  it('is logged as a warning at start when drives are enabled, and not with the jail', async () => {
+    const unjailed = captureLogs('info');
+    const jailed = captureLogs('info');
+    const gateways = [
+      await gatewayWith({ enabled: true, sandbox: 'none' }, unjailed.log),
+      await gatewayWith({ enabled: true }, jailed.log),
+    ];
+    try {
+      const line = JSON.parse(await unjailed.waitFor('terminal.sandbox is none')) as { level: number };
+      expect(line.level).toBe(40);
+      expect(jailed.lines.some((text) => text.includes('terminal.sandbox'))).toBe(false);
+    } finally {
+      await Promise.all(gateways.map((gateway) => gateway.close()));
+    }
   });
 });
