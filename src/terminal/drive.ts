@@ -110,11 +110,14 @@ export function createDrive(deps: DriveDeps): Drive {
     },
     async kill() {
       if (info.state === 'open') {
-        try {
-          // node-pty starts the child as a session leader: its pid is the process group of everything it started.
-          process.kill(-pty.pid, 'SIGKILL');
-        } catch {
-          // Already gone between the exit and its event.
+        // node-pty starts the child as a session leader: its pid is the process group of everything it started. Right
+        // after the fork the child may not have called setsid yet, so the child itself is killed too.
+        for (const target of [-pty.pid, pty.pid]) {
+          try {
+            process.kill(target, 'SIGKILL');
+          } catch {
+            // No such group yet, or already gone between the exit and its event.
+          }
         }
       }
       await exited;

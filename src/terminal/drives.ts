@@ -68,6 +68,8 @@ interface Entry {
   drive: Drive;
   /** Reads waiting on output right now: the drive is not idle while one waits. */
   reading: number;
+  /** Orders drives by last use where lastInteractionAt ties (several uses within one millisecond). */
+  lastUse: number;
   ending?: Promise<DriveInfo>;
 }
 
@@ -78,6 +80,7 @@ export function createDrives(deps: DrivesDeps): Drives {
   const table = new Map<string, Entry>();
   const listeners = new Set<(info: DriveInfo, end: DriveEnd) => void>();
   let sweepTimer: NodeJS.Timeout | undefined;
+  let uses = 0;
 
   const snapshot = (entry: Entry): DriveInfo => ({ ...entry.drive.info });
 
@@ -136,7 +139,7 @@ export function createDrives(deps: DrivesDeps): Drives {
 
   /** The least recently used drives to end so one more of `agentId` fits both max_sessions caps. */
   function evictionsFor(agentId: string, config: TerminalConfig): Entry[] {
-    const byUse = [...table.values()].sort((a, b) => a.drive.info.lastInteractionAt - b.drive.info.lastInteractionAt);
+    const byUse = [...table.values()].sort((a, b) => a.lastUse - b.lastUse);
     const victims = new Set<Entry>();
     const agentDrives = byUse.filter((entry) => entry.drive.info.agentId === agentId);
     for (const entry of agentDrives.slice(0, Math.max(0, agentDrives.length - config.maxSessionsPerAgent + 1))) {
@@ -210,6 +213,7 @@ export function createDrives(deps: DrivesDeps): Drives {
       const entry: Entry = {
         drive: createDrive({ info, pty, now, outputBufferChars: () => deps.config().outputBufferChars }),
         reading: 0,
+        lastUse: (uses += 1),
       };
       table.set(info.driveId, entry);
       log.info({ driveId: info.driveId, agentId: info.agentId, sandbox: config.sandbox }, 'terminal drive opened');
@@ -230,6 +234,7 @@ export function createDrives(deps: DrivesDeps): Drives {
       }
       info.interactions += 1;
       info.lastInteractionAt = now();
+      entry.lastUse = uses += 1;
       entry.drive.write(text);
       return snapshot(entry);
     },
@@ -241,6 +246,7 @@ export function createDrives(deps: DrivesDeps): Drives {
       const maxChars = Math.min(options.maxChars ?? config.maxReadChars, config.maxReadChars);
       const { info } = entry.drive;
       info.lastInteractionAt = now();
+      entry.lastUse = uses += 1;
       entry.reading += 1;
       try {
         return await entry.drive.read(waitMs, maxChars);
