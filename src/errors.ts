@@ -14,3 +14,4 @@ export * from './errors/skill-errors.js';
 export * from './errors/learning-errors.js';
 export * from './errors/graph-errors.js';
 export * from './errors/graph-run-errors.js';
+export * from './errors/terminal-errors.js';

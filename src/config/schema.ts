@@ -13,6 +13,7 @@ import {
   skillsConfigSchema,
   learningConfigSchema,
   schedulerConfigSchema,
+  terminalConfigSchema,
 } from './capability-schemas.js';
 import { durationMs, positiveInt } from './schema-units.js';
 
@@ -251,6 +252,7 @@ export const configSchema = z
     orchestrate: orchestrateConfigSchema.prefault({}),
     skills: skillsConfigSchema.prefault({}),
     learning: learningConfigSchema.prefault({}),
+    terminal: terminalConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

@@ -10,7 +10,7 @@ interface DiscoveredMethod {
   'x-scope': string;
 }
 
-/** Scopes the issues give the methods they add (issue 36 skills and learning, issue 37 graphs). */
+/** Scopes the issues give the methods they add (issue 36 skills and learning, issue 37 graphs, issue 38 terminal drives). */
 const EXPECTED_SCOPES: Record<string, string> = {
   'skills.list': 'rpc',
   'skills.get': 'rpc',
@@ -28,6 +28,9 @@ const EXPECTED_SCOPES: Record<string, string> = {
   'graph.status': 'rpc',
   'graph.cancel': 'rpc',
   'graph.runs': 'rpc',
+  'terminal.list': 'admin',
+  'terminal.read': 'admin',
+  'terminal.close': 'admin',
 };
 
 describe('scope matrix', () => {

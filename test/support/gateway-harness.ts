@@ -74,6 +74,7 @@ export interface HarnessOptions {
   orchestrate?: ConfigInput['orchestrate'];
   skills?: ConfigInput['skills'];
   learning?: ConfigInput['learning'];
+  terminal?: ConfigInput['terminal'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -122,6 +123,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.orchestrate === undefined ? {} : { orchestrate: options.orchestrate }),
     ...(options.skills === undefined ? {} : { skills: options.skills }),
     ...(options.learning === undefined ? {} : { learning: options.learning }),
+    ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };

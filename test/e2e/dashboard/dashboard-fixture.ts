@@ -21,11 +21,13 @@ export interface DashboardWorld {
 }
 
 /**
- * `extraAgents`: agents beside the fixture's default and guarded ones (a test's own world); `skills` and `learning`:
- * those config sections (the skills dirs, the reflect interval).
+ * `extraAgents`: agents beside the fixture's default and guarded ones (a test's own world); `skills`, `learning` and
+ * `terminal`: those config sections (the skills dirs, the reflect interval, terminal drives on).
  */
 export async function startDashboardWorld(
-  options: Pick<HarnessOptions, 'app' | 'skills' | 'learning'> & { extraAgents?: HarnessOptions['agents'] } = {},
+  options: Pick<HarnessOptions, 'app' | 'skills' | 'learning' | 'terminal'> & {
+    extraAgents?: HarnessOptions['agents'];
+  } = {},
 ): Promise<DashboardWorld> {
   const { extraAgents, ...harnessOptions } = options;
   const webDistPath = builtDashboard();
