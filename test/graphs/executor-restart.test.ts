@@ -32,39 +32,70 @@ interface StatusView {
   nodes: { id: string; state: string; attempts: number; output?: unknown; error?: string }[];
 }
 
+/** A gateway running graph `name` (agent → approval → tool) up to its waiting approval; the agent answered `notes`. */
+async function runToApproval(name: string, notes: string) {
+  const llm = await startFakeLlm({ models: ['fake-model'] });
+  cleanups.push(() => llm.close());
+  const first = await startGateway({
+    providers: {
+      fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 8_000 }] },
+    },
+    agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model', tools: [] } },
+    gateway: { rateLimit: { maxRequests: 10_000, windowMs: 60_000 } },
+  });
+  cleanups.push(() => first.close());
+  const { admin, rpc: owner } = first.tokens;
+  await rpc(first.url, admin, 'graph.define', {
+    definition: {
+      name,
+      vars: {},
+      nodes: [
+        { id: 'ask', type: 'agent', agentId: 'default', message: 'notes please' },
+        { id: 'approve', type: 'approval', needs: ['ask'], summary: 'Ship {{nodes.ask.output}}?' },
+        { id: 'stamp', type: 'tool', needs: ['approve'], tool: 'current_time', args: {} },
+      ],
+      output: '{{nodes.ask.output}}',
+    },
+  });
+  llm.script({ text: notes });
+  const { runId } = (await rpc(first.url, owner, 'graph.run', { name })) as { runId: string };
+  const status = (url: string, id: string) => rpc(url, owner, 'graph.status', { runId: id }) as Promise<StatusView>;
+  await approvalWaiting(status, first.url, runId);
+  return { llm, first, admin, owner, runId, status };
+}
+
+type StatusOf = (url: string, runId: string) => Promise<StatusView>;
+
+async function approvalWaiting(status: StatusOf, url: string, runId: string): Promise<void> {
+  await expect
+    .poll(async () => (await status(url, runId)).nodes.find((node) => node.id === 'approve')?.state, {
+      timeout: 15_000,
+    })
+    .toBe('waiting');
+}
+
+/** Resumes `runId` on the gateway at `url`, approves its approval node and waits for the resumed run to complete. */
+async function resumeAndApprove(
+  url: string,
+  tokens: { admin: string; owner: string },
+  status: StatusOf,
+  name: string,
+  runId: string,
+): Promise<StatusView> {
+  const resumed = (await rpc(url, tokens.owner, 'graph.run', { name, resumeFrom: runId })) as { runId: string };
+  await approvalWaiting(status, url, resumed.runId);
+  const pending = (await rpc(url, tokens.admin, 'admin.approval.pending')) as {
+    requests: { id: string; rootRunId?: string }[];
+  };
+  const request = pending.requests.find((entry) => entry.rootRunId === resumed.runId);
+  await rpc(url, tokens.admin, 'admin.approval.resolve', { id: request?.id, approved: true });
+  await expect.poll(async () => (await status(url, resumed.runId)).state, { timeout: 15_000 }).toBe('completed');
+  return status(url, resumed.runId);
+}
+
 describe('a graph run across a restart', () => {
   it('is orphaned after the restart and resumes from its completed nodes', async () => {
-    const llm = await startFakeLlm({ models: ['fake-model'] });
-    cleanups.push(() => llm.close());
-    const first = await startGateway({
-      providers: {
-        fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 8_000 }] },
-      },
-      agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model', tools: [] } },
-      gateway: { rateLimit: { maxRequests: 10_000, windowMs: 60_000 } },
-    });
-    cleanups.push(() => first.close());
-    const { admin, rpc: owner } = first.tokens;
-    await rpc(first.url, admin, 'graph.define', {
-      definition: {
-        name: 'release',
-        vars: {},
-        nodes: [
-          { id: 'ask', type: 'agent', agentId: 'default', message: 'notes please' },
-          { id: 'approve', type: 'approval', needs: ['ask'], summary: 'Ship {{nodes.ask.output}}?' },
-          { id: 'stamp', type: 'tool', needs: ['approve'], tool: 'current_time', args: {} },
-        ],
-        output: '{{nodes.ask.output}}',
-      },
-    });
-    llm.script({ text: 'v2 notes' });
-    const { runId } = (await rpc(first.url, owner, 'graph.run', { name: 'release' })) as { runId: string };
-    const status = (url: string, id: string) => rpc(url, owner, 'graph.status', { runId: id }) as Promise<StatusView>;
-    await expect
-      .poll(async () => (await status(first.url, runId)).nodes.find((node) => node.id === 'approve')?.state, {
-        timeout: 15_000,
-      })
-      .toBe('waiting');
+    const { llm, first, admin, owner, runId, status } = await runToApproval('release', 'v2 notes');
 
     // A crash: the database as it is on disk right now, while the first process keeps its run waiting.
     const crashedDir = await mkdtemp(join(tmpdir(), 'agent-gateway-crashed-'));
@@ -91,19 +122,7 @@ describe('a graph run across a restart', () => {
     ]);
     expect(await rpc(url, admin, 'run.get', { runId })).toMatchObject({ kind: 'graph', status: 'orphaned' });
 
-    const resumed = (await rpc(url, owner, 'graph.run', { name: 'release', resumeFrom: runId })) as { runId: string };
-    await expect
-      .poll(async () => (await status(url, resumed.runId)).nodes.find((node) => node.id === 'approve')?.state, {
-        timeout: 15_000,
-      })
-      .toBe('waiting');
-    const pending = (await rpc(url, admin, 'admin.approval.pending')) as {
-      requests: { id: string; rootRunId?: string }[];
-    };
-    const request = pending.requests.find((entry) => entry.rootRunId === resumed.runId);
-    await rpc(url, admin, 'admin.approval.resolve', { id: request?.id, approved: true });
-    await expect.poll(async () => (await status(url, resumed.runId)).state, { timeout: 15_000 }).toBe('completed');
-    const done = await status(url, resumed.runId);
+    const done = await resumeAndApprove(url, { admin, owner }, status, 'release', runId);
     expect(done).toMatchObject({ resumedFrom: runId, output: 'v2 notes' });
     // The agent node was not run again: one model call in all, made before the crash.
     expect(llm.chatRequests()).toHaveLength(1);
@@ -115,37 +134,7 @@ describe('a graph run across a restart', () => {
   });
 
   it('is orphaned, not cancelled, by a graceful shutdown and resumes after the next start', async () => {
-    const llm = await startFakeLlm({ models: ['fake-model'] });
-    cleanups.push(() => llm.close());
-    const first = await startGateway({
-      providers: {
-        fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model', contextWindow: 8_000 }] },
-      },
-      agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model', tools: [] } },
-      gateway: { rateLimit: { maxRequests: 10_000, windowMs: 60_000 } },
-    });
-    cleanups.push(() => first.close());
-    const { admin, rpc: owner } = first.tokens;
-    await rpc(first.url, admin, 'graph.define', {
-      definition: {
-        name: 'shutdown-release',
-        vars: {},
-        nodes: [
-          { id: 'ask', type: 'agent', agentId: 'default', message: 'notes please' },
-          { id: 'approve', type: 'approval', needs: ['ask'], summary: 'Ship {{nodes.ask.output}}?' },
-          { id: 'stamp', type: 'tool', needs: ['approve'], tool: 'current_time', args: {} },
-        ],
-        output: '{{nodes.ask.output}}',
-      },
-    });
-    llm.script({ text: 'v3 notes' });
-    const { runId } = (await rpc(first.url, owner, 'graph.run', { name: 'shutdown-release' })) as { runId: string };
-    const status = (url: string, id: string) => rpc(url, owner, 'graph.status', { runId: id }) as Promise<StatusView>;
-    await expect
-      .poll(async () => (await status(first.url, runId)).nodes.find((node) => node.id === 'approve')?.state, {
-        timeout: 15_000,
-      })
-      .toBe('waiting');
+    const { llm, first, admin, owner, runId, status } = await runToApproval('shutdown-release', 'v3 notes');
 
     // A graceful stop (SIGTERM): the same data dir is opened again afterwards.
     await first.app.close();
@@ -178,21 +167,10 @@ describe('a graph run across a restart', () => {
     })) as { learning?: { sources?: string[] } };
     expect(explained.learning?.sources ?? []).not.toContain('pipeline');
 
-    const resumed = (await rpc(url, owner, 'graph.run', { name: 'shutdown-release', resumeFrom: runId })) as {
-      runId: string;
-    };
-    await expect
-      .poll(async () => (await status(url, resumed.runId)).nodes.find((node) => node.id === 'approve')?.state, {
-        timeout: 15_000,
-      })
-      .toBe('waiting');
-    const pending = (await rpc(url, admin, 'admin.approval.pending')) as {
-      requests: { id: string; rootRunId?: string }[];
-    };
-    const request = pending.requests.find((entry) => entry.rootRunId === resumed.runId);
-    await rpc(url, admin, 'admin.approval.resolve', { id: request?.id, approved: true });
-    await expect.poll(async () => (await status(url, resumed.runId)).state, { timeout: 15_000 }).toBe('completed');
-    expect(await status(url, resumed.runId)).toMatchObject({ resumedFrom: runId, output: 'v3 notes' });
+    expect(await resumeAndApprove(url, { admin, owner }, status, 'shutdown-release', runId)).toMatchObject({
+      resumedFrom: runId,
+      output: 'v3 notes',
+    });
     expect(llm.chatRequests()).toHaveLength(1);
   });
 });
