@@ -13,7 +13,8 @@ import { captureLogs, type LogCapture } from '../support/log-capture.js';
 
 const WEBHOOK_SECRET = 'live-webhook-secret-0123456789';
 // A change applies once it is committed to the config history (a git commit), which a loaded machine can take seconds over.
-const LIVE = { timeout: 20_000, interval: 50 };
+/** Polls a few times a second: each poll is a request counted against the token's gateway.rateLimit. */
+const LIVE = { timeout: 20_000, interval: 200 };
 
 describe('e2e: config sections edited on disk apply live or say they need a restart', () => {
   let llm: FakeLlm;
@@ -46,8 +47,11 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
       headers: { authorization: `Bearer ${harness.tokens.api}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'embed-small', input: 'hello' }),
     });
-  const gatewayStatus = async () =>
-    (await callRpc(harness.url, harness.tokens.admin, 'gateway.status', {})).result as { restartPending: string[] };
+  const gatewayStatus = async () => {
+    const response = await callRpc(harness.url, harness.tokens.admin, 'gateway.status', {});
+    if (response.error !== undefined) throw new Error(`gateway.status: ${JSON.stringify(response.error)}`);
+    return response.result as { restartPending: string[] };
+  };
 
   it('starts answering /v1/embeddings when embeddings: is added, and stops when it is removed', async () => {
     const before = await embed();
@@ -178,9 +182,11 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
       });
     /** The enabled channels of GET /api/channels. */
     const channels = async () => {
-      const { channels: listed } = (await (
-        await fetch(`${harness.url}/api/channels`, { headers: { authorization: `Bearer ${harness.tokens.rpc}` } })
-      ).json()) as { channels: { channelId: string; enabled: boolean }[] };
+      const response = await fetch(`${harness.url}/api/channels`, {
+        headers: { authorization: `Bearer ${harness.tokens.rpc}` },
+      });
+      if (!response.ok) throw new Error(`GET /api/channels: ${response.status} ${await response.text()}`);
+      const { channels: listed } = (await response.json()) as { channels: { channelId: string; enabled: boolean }[] };
       return listed.filter((channel) => channel.enabled).map((channel) => channel.channelId);
     };
     const unmounted = await deliver(body);
