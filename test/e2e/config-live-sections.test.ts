@@ -2,7 +2,7 @@
 // answering, gateway.rateLimit and gateway.maxBatchSize change, the webhook mounts and unmounts, and a key read only at
 // start (gateway.host) is logged "applies at restart" and listed in gateway.status restartPending until it is undone.
 import { createHmac } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { connect as connectTcp, type Socket } from 'node:net';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,8 +13,7 @@ import { captureLogs, type LogCapture } from '../support/log-capture.js';
 
 const WEBHOOK_SECRET = 'live-webhook-secret-0123456789';
 // A change applies once it is committed to the config history (a git commit), which a loaded machine can take seconds over.
-/** Polls a few times a second: each poll is a request counted against the token's gateway.rateLimit. */
-const LIVE = { timeout: 20_000, interval: 200 };
+const LIVE = { timeout: 20_000, interval: 50 };
 
 describe('e2e: config sections edited on disk apply live or say they need a restart', () => {
   let llm: FakeLlm;
@@ -37,7 +36,11 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
   const editFile = async (edit: (document: Record<string, unknown>) => void) => {
     const document = parseYaml(await readFile(harness.paths.configPath, 'utf8')) as Record<string, unknown>;
     edit(document);
-    await writeFile(harness.paths.configPath, stringifyYaml(document));
+    // Written whole, then moved into place: the gateway's watcher never reads a half-written file (a truncated YAML
+    // can parse, and one without its tokens would lock the test out).
+    const staged = `${harness.paths.configPath}.edit`;
+    await writeFile(staged, stringifyYaml(document));
+    await rename(staged, harness.paths.configPath);
   };
   const editGateway = (edit: (gateway: Record<string, unknown>) => void) =>
     editFile((document) => edit(document.gateway as Record<string, unknown>));
