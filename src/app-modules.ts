@@ -41,6 +41,7 @@ import { createSessionsModule } from './sessions/index.js';
 import { createSkillsModule } from './skills/index.js';
 import type { StorePorts } from './store/index.js';
 import { createSystemModule } from './system/index.js';
+import { createTerminalModule } from './terminal/index.js';
 import { createHookRegistry, createTurnsModule, type TurnService } from './turns/index.js';
 
 /** What app.ts has built before the modules: config, storage, coordination, auth, models, evidence. */
@@ -66,7 +67,6 @@ export interface ModuleCore {
   /** The method registry once every module has started; system.* lists its methods. */
   currentRegistry: () => MethodRegistry | undefined;
 }
-
 /** The modules in start order, and the ones app.ts reaches into to mount the transports and to shut down. */
 export interface AppModules {
   modules: CapabilityModule[];
@@ -77,7 +77,6 @@ export interface AppModules {
   media: MediaModule;
   channels: ChannelsModule;
 }
-
 export function createModules(core: ModuleCore): AppModules {
   const {
     options: { paths, version, requestRestart },
@@ -323,6 +322,7 @@ export function createModules(core: ModuleCore): AppModules {
       newId: randomUUID,
       log: child('browser'),
     }),
+    createTerminalModule({ configStore, paths, recorder, now, newId: randomUUID, log: child('terminal') }),
     mcp,
     createMcpServerModule({
       auth,

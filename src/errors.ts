@@ -15,3 +15,4 @@ export * from './errors/learning-errors.js';
 export * from './errors/graph-errors.js';
 export * from './errors/graph-run-errors.js';
 export * from './errors/channel-errors.js';
+export * from './errors/terminal-errors.js';

@@ -18,6 +18,7 @@ import type { cronMethods } from './scheduler/index.js';
 import type { sessionMethods } from './sessions/index.js';
 import type { skillMethods } from './skills/index.js';
 import type { configMethods, gatewayMethods, systemMethods, tokenMethods } from './system/index.js';
+import type { terminalMethods } from './terminal/index.js';
 import type { agentTurnMethods } from './turns/index.js';
 
 /** Every method factory of every capability module; a new module's factory is added here. */
@@ -43,7 +44,8 @@ type MethodFactory =
   | typeof systemMethods
   | typeof tokenMethods
   | typeof skillMethods
-  | typeof learningMethods;
+  | typeof learningMethods
+  | typeof terminalMethods;
 
 type Definition = ReturnType<MethodFactory>[number];
 

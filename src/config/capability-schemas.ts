@@ -6,6 +6,7 @@ export { mcpConfigSchema, type McpServerConfig } from './mcp-schema.js';
 export { orchestrateConfigSchema, type OrchestrateConfig } from './orchestrate-schema.js';
 export { learningConfigSchema, skillsConfigSchema, type LearningConfig, type SkillsConfig } from './learning-schema.js';
 export { channelConfigSchema, type ChannelConfig } from './channels-schema.js';
+export { terminalConfigSchema, type TerminalConfig } from './terminal-schema.js';
 
 /** Memory (src/memory): hybrid search over remembered entries, recall before each turn's first model call, the lifecycle sweep. */
 export const memoryConfigSchema = z.strictObject({
@@ -153,8 +154,8 @@ export const browserConfigSchema = z.strictObject({
 export const obsConfigSchema = z.strictObject({
   /**
    * Days trajectory, session index, token usage, delivery traces, diagnostics, health signals, audit rows, learning
-   * outcome records and learned procedures' uses are kept; older ones are deleted by an hourly sweep. 0 keeps them
-   * forever. Read at every sweep.
+   * outcome records, learned procedures' uses and finished graph runs are kept; older ones are deleted by an hourly
+   * sweep. 0 keeps them forever. Read at every sweep.
    */
   retentionDays: z.number().int().min(0).max(36_500).default(30),
 });

@@ -14,6 +14,7 @@ import {
   learningConfigSchema,
   schedulerConfigSchema,
   channelConfigSchema,
+  terminalConfigSchema,
 } from './capability-schemas.js';
 import { durationMs, positiveInt } from './schema-units.js';
 
@@ -253,6 +254,7 @@ export const configSchema = z
     skills: skillsConfigSchema.prefault({}),
     learning: learningConfigSchema.prefault({}),
     channels: z.record(idKey, channelConfigSchema).default({}),
+    terminal: terminalConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

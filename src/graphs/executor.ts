@@ -3,6 +3,8 @@
 // state change is saved and emitted, and the run's output template is rendered at the end.
 import type { Logger } from 'pino';
 import type { EventBus } from '../events/index.js';
+import { GATEWAY_SHUTDOWN } from '../runs/index.js';
+import { ORPHANED_RUN_ERROR } from '../store/index.js';
 import { errorText, runAttempts } from './attempts.js';
 import type {
   AgentNode,
@@ -80,8 +82,35 @@ export interface ExecuteGraphInput {
   signal: AbortSignal;
 }
 
+/**
+ * Why a graph run stopped before its end, carried as its signal's abort reason: graph.cancel, run.kill or lease.revoke
+ * of its tree (the run is `cancelled`, the error names which), or the gateway's shutdown (the run is `orphaned` as a
+ * crash leaves it, so graph.run {resumeFrom} takes it on after the next start).
+ */
+export type GraphStopKind = 'cancelled' | 'killed' | 'revoked' | 'shutdown';
+
+const STOP_ERRORS: Record<GraphStopKind, string> = {
+  cancelled: 'The run was cancelled',
+  killed: 'The run was killed (run.kill)',
+  revoked: 'The run was revoked (lease.revoke)',
+  shutdown: ORPHANED_RUN_ERROR,
+};
+
+export class GraphStop extends Error {
+  constructor(readonly kind: GraphStopKind) {
+    super(STOP_ERRORS[kind]);
+    this.name = 'GraphStop';
+  }
+}
+
+/** The stop an aborted signal carries: its own, the run handle's at shutdown, else a cancel. */
+export function stopOf(signal: AbortSignal): GraphStop {
+  if (signal.reason instanceof GraphStop) return signal.reason;
+  return new GraphStop(signal.reason === GATEWAY_SHUTDOWN ? 'shutdown' : 'cancelled');
+}
+
 export interface GraphRunEnd {
-  state: Exclude<GraphRunState, 'running' | 'orphaned'>;
+  state: Exclude<GraphRunState, 'running'>;
   output?: unknown;
   error?: string;
   /** Traces of the turns the run's agent nodes ran. */
@@ -157,7 +186,9 @@ export async function executeGraph(deps: GraphExecutorDeps, input: ExecuteGraphI
       return;
     }
     failure ??= `node '${node.id}' failed: ${outcome.error}`;
-    await save({ ...current, state: 'failed', attempts: outcome.attempts, endedAt: now(), error: outcome.error });
+    // A node the gateway's shutdown stopped reads as one a crash left: the next start would have marked it so.
+    const error = signal.aborted && stopOf(signal).kind === 'shutdown' ? ORPHANED_RUN_ERROR : outcome.error;
+    await save({ ...current, state: 'failed', attempts: outcome.attempts, endedAt: now(), error });
   }
 
   /** Starts or skips every pending node whose needs have finished; true when a node was skipped (others may follow). */
@@ -211,7 +242,10 @@ export async function executeGraph(deps: GraphExecutorDeps, input: ExecuteGraphI
   return end;
 
   function finish(): GraphRunEnd {
-    if (signal.aborted) return { state: 'cancelled', error: 'The run was cancelled', traces };
+    if (signal.aborted) {
+      const stop = stopOf(signal);
+      return { state: stop.kind === 'shutdown' ? 'orphaned' : 'cancelled', error: stop.message, traces };
+    }
     if (failure !== undefined) return { state: 'failed', error: failure, traces };
     if (definition.output === undefined) return { state: 'completed', traces };
     try {

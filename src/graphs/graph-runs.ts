@@ -11,7 +11,7 @@ import {
 } from '../errors.js';
 import type { RunControl } from '../runs/index.js';
 import { ORPHANED_RUN_ERROR, type GraphPort, type RunPort } from '../store/index.js';
-import { executeGraph, type GraphExecutorDeps, type GraphRunEnd } from './executor.js';
+import { executeGraph, GraphStop, type GraphExecutorDeps, type GraphRunEnd } from './executor.js';
 import { GRAPH_LIMITS } from './limits.js';
 import { graphSessionKey } from './run-nodes.js';
 import type { GraphDefinition, GraphNodeRecord, GraphRunRecord, GraphRunState, GraphVarType } from './types.js';
@@ -19,7 +19,7 @@ import type { GraphDefinition, GraphNodeRecord, GraphRunRecord, GraphRunState, G
 /** The graph store as the runs use it. */
 export type GraphRunStore = Pick<
   GraphPort,
-  'definition' | 'createRun' | 'run' | 'updateRun' | 'runs' | 'runningRuns' | 'saveNode' | 'nodes'
+  'definition' | 'createRun' | 'run' | 'updateRun' | 'runs' | 'runningRuns' | 'countRunning' | 'saveNode' | 'nodes'
 >;
 
 export interface GraphRunsDeps extends Omit<GraphExecutorDeps, 'port'> {
@@ -62,7 +62,10 @@ export interface GraphRuns {
   markOrphaned(): Promise<number>;
   /** Resolves once every run of this process has ended (tests). */
   whenIdle(): Promise<void>;
-  /** Stops every run of this process and waits until each is recorded. */
+  /**
+   * Stops every run of this process and waits until each is recorded `orphaned` (resumable after the next start);
+   * called before the run control aborts the runs' trees at shutdown.
+   */
   close(): Promise<void>;
 }
 
@@ -120,17 +123,41 @@ function nodeView(record: GraphNodeRecord): GraphNodeView {
 export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
   const { port, now, log } = deps;
   const live = new Map<string, LiveRun>();
-  // lease.revoke is cooperative: the graph starts no further node (run.kill aborts the run's own signal).
+  // lease.revoke is cooperative: the graph starts no further node. run.kill aborts the run's own signal too, but is
+  // told first, so the graph's signal carries which stop it was.
   const unsubscribe = deps.runControl.onStop((rootRunId, reason) => {
-    if (reason === 'revoked') live.get(rootRunId)?.controller.abort();
+    live.get(rootRunId)?.controller.abort(new GraphStop(reason));
   });
 
-  function admit(ownerId: string, name: string): void {
-    const runs = [...live.values()];
-    if (runs.filter((run) => run.ownerId === ownerId).length >= GRAPH_LIMITS.maxRunsPerToken)
+  /**
+   * Runs `running` in the store (every instance's) for the filter. At the cap, a row whose run is neither live here nor
+   * has a running run record is not counted: its instance stopped and the orphan sweep has not reached the graph yet.
+   */
+  async function runningCount(filter: { ownerId?: string; name?: string }, cap: number): Promise<number> {
+    const counted = await port.countRunning(filter);
+    if (counted < cap) return counted;
+    let alive = 0;
+    for (const run of await port.runningRuns()) {
+      if (filter.ownerId !== undefined && run.ownerId !== filter.ownerId) continue;
+      if (filter.name !== undefined && run.name !== filter.name) continue;
+      if (live.has(run.runId) || (await deps.runs.get(run.runId))?.status === 'running') alive += 1;
+    }
+    return alive;
+  }
+
+  async function admit(ownerId: string, name: string): Promise<void> {
+    if ((await runningCount({ ownerId }, GRAPH_LIMITS.maxRunsPerToken)) >= GRAPH_LIMITS.maxRunsPerToken)
       throw graphRunsExceeded('maxRunsPerToken', GRAPH_LIMITS.maxRunsPerToken);
-    if (runs.filter((run) => run.name === name).length >= GRAPH_LIMITS.maxRunsPerGraph)
+    if ((await runningCount({ name }, GRAPH_LIMITS.maxRunsPerGraph)) >= GRAPH_LIMITS.maxRunsPerGraph)
       throw graphRunsExceeded('maxRunsPerGraph', GRAPH_LIMITS.maxRunsPerGraph);
+  }
+
+  // Starts in this process pass the caps and write their run one at a time, so concurrent ones cannot pass together.
+  let admitting: Promise<void> = Promise.resolve();
+  function oneAtATime(work: () => Promise<void>): Promise<void> {
+    const done = admitting.then(work);
+    admitting = done.catch(() => undefined);
+    return done;
   }
 
   async function owned(runId: string, caller: SessionCaller, param = 'runId'): Promise<GraphRunRecord> {
@@ -142,7 +169,8 @@ export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
 
   async function ended(run: GraphRunRecord, end: GraphRunEnd): Promise<void> {
     const { observe } = deps;
-    if (end.state === 'cancelled' || observe === undefined) return;
+    // A cancelled or orphaned run has no result: its turns get no outcome.
+    if (end.state === 'cancelled' || end.state === 'orphaned' || observe === undefined) return;
     const outcome = end.state === 'completed' ? 'success' : 'failure';
     // Learning records the outcomes on its own lane (batched): the run's slot is not held while it does.
     for (const traceId of end.traces)
@@ -167,7 +195,6 @@ export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
         resumedVars = previous.vars;
       }
       const resolved = vars === undefined && resumedVars !== undefined ? resumedVars : resolveVars(definition, vars);
-      admit(caller.clientId, name);
       const runId = deps.newId();
       const createdAt = now();
       const run: GraphRunRecord = {
@@ -182,10 +209,12 @@ export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
       };
       const controller = new AbortController();
       const entry: LiveRun = { ownerId: caller.clientId, name, controller, done: Promise.resolve() };
-      // Held while the run is written, so concurrent starts cannot pass the caps together.
-      live.set(runId, entry);
-      try {
+      await oneAtATime(async () => {
+        await admit(caller.clientId, name);
         await port.createRun(run);
+        live.set(runId, entry);
+      });
+      try {
         const firstAgent = definition.nodes.find((node) => node.type === 'agent');
         const handle = await deps.runControl.startRun({
           runId,
@@ -231,7 +260,7 @@ export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
       await owned(runId, caller);
       const running = live.get(runId);
       if (running !== undefined) {
-        running.controller.abort();
+        running.controller.abort(new GraphStop('cancelled'));
         await running.done;
       }
       return { runId, state: (await port.run(runId))?.state ?? 'cancelled' };
@@ -265,7 +294,7 @@ export function createGraphRuns(deps: GraphRunsDeps): GraphRuns {
 
     async close() {
       unsubscribe();
-      for (const run of live.values()) run.controller.abort();
+      for (const run of live.values()) run.controller.abort(new GraphStop('shutdown'));
       while (live.size > 0) await Promise.all([...live.values()].map((run) => run.done));
     },
   };

@@ -16,6 +16,7 @@ import { evaluateCondition } from './condition.js';
 import { validateDefinition } from './definition.js';
 import { createGraphRuns, type GraphRuns, type GraphRunStore } from './graph-runs.js';
 import { graphMethods } from './methods.js';
+import { isMcpToolEntry, isSingleMcpTool } from './node-types.js';
 import { createNodeRunners } from './run-nodes.js';
 import { renderTemplate } from './template.js';
 import { graphTools } from './tools.js';
@@ -26,7 +27,7 @@ export interface GraphsModuleDeps {
   runControl: Pick<RunControl, 'startRun' | 'onStop'>;
   turns: Pick<TurnService, 'run'>;
   agents: Pick<AgentRegistry, 'get' | 'defaultAgentId'>;
-  tools: Pick<ToolRegistry, 'execute' | 'names'>;
+  tools: Pick<ToolRegistry, 'execute' | 'names' | 'has' | 'forTurn'>;
   hooks: Pick<TurnHooks, 'beforeTool'>;
   approvals: Pick<ApprovalService, 'ask'>;
   router: Pick<ModelRouter, 'resolve' | 'entry'>;
@@ -68,7 +69,9 @@ export function createGraphsModule(deps: GraphsModuleDeps): GraphsModule {
     ...(deps.signals === undefined ? {} : { signals: deps.signals }),
     now,
   });
-  const hasTool = (name: string) => tools.names().includes(name);
+  // An MCP entry is accepted when it names one tool of a configured server (the registry's `mcp:` source knows it).
+  const hasTool = (name: string) =>
+    isMcpToolEntry(name) ? isSingleMcpTool(name) && tools.has(name) : tools.names().includes(name);
   return {
     name: 'graphs',
     runs,

@@ -22,6 +22,15 @@ export const pathNameSchema = z
   .regex(PATH_NAME, PATH_NAME_RULE)
   .refine((name) => !RESERVED_NAMES.has(name), 'reserved name');
 
+/** A tool node's `mcp:<server>/<tool>` entry: exactly one tool of one MCP server (an agent-style source entry). */
+const MCP_TOOL_ENTRY = /^mcp:[^/]+\/[^/]+$/;
+
+/** Whether a tool node's `tool` names one MCP tool (resolved through the tool registry's `mcp:` source). */
+export const isMcpToolEntry = (tool: string): boolean => tool.startsWith('mcp:');
+
+/** Whether an `mcp:` entry names exactly one tool: a whole server (`mcp:<server>`) is no tool node's tool. */
+export const isSingleMcpTool = (tool: string): boolean => MCP_TOOL_ENTRY.test(tool);
+
 /** Map items run at most this many at a time when a map does not say. */
 export const DEFAULT_MAP_CONCURRENCY = 4;
 
@@ -51,7 +60,8 @@ const agentFields = {
 
 const toolFields = {
   type: z.literal('tool'),
-  tool: z.string().min(1).max(128),
+  // A built-in tool's name, or `mcp:<server>/<tool>`.
+  tool: z.string().min(1).max(256),
   // A template tree; kept as given (zod would copy it), so it is checked as data by the definition.
   args: z.unknown().refine(isObject, 'args is an object (a template tree)'),
 };

@@ -1,7 +1,7 @@
 // The `run` of each node type: an agent node is a turn through TurnService in a session of the run's owner (a child
 // run of the graph's tree), a tool node one call through the tool registry under the turn hooks, an approval node a
 // request in the approvals queue, a map node its sub-node once per item of a rendered array, at most `concurrency` at once.
-import type { ToolRegistry } from '../agents/index.js';
+import type { ToolContext, ToolRegistry } from '../agents/index.js';
 import type { ApprovalService } from '../approvals/index.js';
 import type { RunControl } from '../runs/index.js';
 import type { ParsedSessionKey } from '../sessions/types.js';
@@ -11,6 +11,7 @@ import type { TurnHookContext, TurnHooks } from '../turns/types.js';
 import { errorText, runAttempts } from './attempts.js';
 import { runNodeOfType, type GraphTemplates, type NodeRunContext, type NodeRunners } from './executor.js';
 import { GRAPH_LIMITS } from './limits.js';
+import { isMcpToolEntry } from './node-types.js';
 import type { GraphRunRecord } from './types.js';
 
 /** The tool name an approval node's request carries in admin.approval.pending. */
@@ -19,7 +20,7 @@ export const GRAPH_APPROVAL_TOOL = 'graph_approval';
 export interface NodeRunnerDeps {
   turns: Pick<TurnService, 'run'>;
   runControl: Pick<RunControl, 'startRun'>;
-  tools: Pick<ToolRegistry, 'execute'>;
+  tools: Pick<ToolRegistry, 'execute' | 'forTurn'>;
   hooks: Pick<TurnHooks, 'beforeTool'>;
   approvals: Pick<ApprovalService, 'ask'>;
   /** The agent tool nodes and approval requests run as (its approval rules apply to tool nodes). */
@@ -68,6 +69,24 @@ export function createNodeRunners(deps: NodeRunnerDeps): NodeRunners {
       signal,
       rootRunId: run.runId,
     };
+  }
+
+  /**
+   * The tool a tool node calls: a built-in one by its name, or the one tool an `mcp:<server>/<tool>` entry names,
+   * resolved through the registry as an agent's turn resolves it (named `<server>__<tool>`, as approval rules name it).
+   * An unreachable server fails the node with its mcp_unavailable reason.
+   */
+  async function toolOf(
+    entry: string,
+  ): Promise<{ name: string; execute: (input: unknown, ctx: ToolContext) => ReturnType<ToolRegistry['execute']> }> {
+    if (!isMcpToolEntry(entry))
+      return { name: entry, execute: (input, toolCtx) => deps.tools.execute(entry, input, toolCtx) };
+    const resolved = await deps.tools.forTurn([entry]);
+    const [unavailable] = resolved.unavailable;
+    if (unavailable !== undefined) throw new Error(unavailable.reason);
+    const [spec] = resolved.specs;
+    if (spec === undefined) throw new Error(`${entry} names no tool`);
+    return { name: spec.name, execute: (input, toolCtx) => resolved.execute(spec.name, input, toolCtx) };
   }
 
   function agentIdOf(): string {
@@ -131,9 +150,10 @@ export function createNodeRunners(deps: NodeRunnerDeps): NodeRunners {
     async tool(node, ctx) {
       const agentId = agentIdOf();
       const args = templates.render(node.args, ctx.scope);
+      const tool = await toolOf(node.tool);
       const hookCtx = hookContext(ctx, agentId);
       const gate = await deps.hooks.beforeTool(
-        { toolCallId: `${ctx.run.runId}.${ctx.nodeId}.${ctx.attempt}`, toolName: node.tool, input: args },
+        { toolCallId: `${ctx.run.runId}.${ctx.nodeId}.${ctx.attempt}`, toolName: tool.name, input: args },
         hookCtx,
       );
       if (gate.action === 'wait') await ctx.waiting();
@@ -142,8 +162,8 @@ export function createNodeRunners(deps: NodeRunnerDeps): NodeRunners {
         ctx.signal,
         'the graph run stopped while the call waited for a decision',
       );
-      if (verdict.action === 'deny') throw new Error(`${node.tool} was denied: ${verdict.reason}`);
-      const outcome = await deps.tools.execute(node.tool, args, {
+      if (verdict.action === 'deny') throw new Error(`${tool.name} was denied: ${verdict.reason}`);
+      const outcome = await tool.execute(args, {
         agentId,
         sessionKey: hookCtx.sessionKey,
         caller: { clientId: ctx.run.ownerId, isAdmin: false },

@@ -82,6 +82,7 @@ const noneDeleted = (): Record<EvidenceTable, number> => ({
   audit_log: 0,
   learning_outcomes: 0,
   procedure_uses: 0,
+  graph_runs: 0,
 });
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -9,7 +9,13 @@ import { spawnTool } from './spawn-tool.js';
 import { createSubAgentRuns, type SubAgentRuns, type SubAgentRunsDeps } from './sub-agent-runs.js';
 
 export { createSubAgentRuns, type SubAgentRuns } from './sub-agent-runs.js';
-export { createRunControl, type RunControl, type RunHandle, type StartRunInput } from './run-control.js';
+export {
+  createRunControl,
+  GATEWAY_SHUTDOWN,
+  type RunControl,
+  type RunHandle,
+  type StartRunInput,
+} from './run-control.js';
 
 /** Spawned runs allowed in flight at once in one process; beyond it a spawn is refused with rate_limited. */
 export const DEFAULT_MAX_RUNNING_SPAWNS = 16;

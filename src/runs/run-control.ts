@@ -8,6 +8,13 @@ import { runNotFound, runTreeStopped } from '../errors.js';
 import { SIGNAL_KIND, type HealthSignalRecorder } from '../obs/index.js';
 import type { RunKind, RunPort, RunRecord, RunStatus } from '../store/index.js';
 
+/**
+ * The abort reason of every live run's signal when the gateway shuts down (an AbortError, so code that checks the
+ * name reads it as any abort): a run's owner tells a shutdown from run.kill by it and records the run as a crash would
+ * leave it.
+ */
+export const GATEWAY_SHUTDOWN = new DOMException('The gateway is shutting down', 'AbortError');
+
 export interface StartRunInput {
   runId: string;
   rootRunId: string;
@@ -299,7 +306,7 @@ export function createRunControl(deps: RunControlDeps): RunControl {
     close() {
       isClosed = true;
       clearInterval(heartbeat);
-      for (const run of live.values()) run.controller.abort();
+      for (const run of live.values()) run.controller.abort(GATEWAY_SHUTDOWN);
     },
   };
 }

@@ -2,7 +2,7 @@
 // answering, gateway.rateLimit and gateway.maxBatchSize change, the webhook mounts and unmounts, and a key read only at
 // start (gateway.host) is logged "applies at restart" and listed in gateway.status restartPending until it is undone.
 import { createHmac } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { connect as connectTcp, type Socket } from 'node:net';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -36,7 +36,11 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
   const editFile = async (edit: (document: Record<string, unknown>) => void) => {
     const document = parseYaml(await readFile(harness.paths.configPath, 'utf8')) as Record<string, unknown>;
     edit(document);
-    await writeFile(harness.paths.configPath, stringifyYaml(document));
+    // Written whole, then moved into place: the gateway's watcher never reads a half-written file (a truncated YAML
+    // can parse, and one without its tokens would lock the test out).
+    const staged = `${harness.paths.configPath}.edit`;
+    await writeFile(staged, stringifyYaml(document));
+    await rename(staged, harness.paths.configPath);
   };
   const editGateway = (edit: (gateway: Record<string, unknown>) => void) =>
     editFile((document) => edit(document.gateway as Record<string, unknown>));
@@ -46,8 +50,11 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
       headers: { authorization: `Bearer ${harness.tokens.api}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'embed-small', input: 'hello' }),
     });
-  const gatewayStatus = async () =>
-    (await callRpc(harness.url, harness.tokens.admin, 'gateway.status', {})).result as { restartPending: string[] };
+  const gatewayStatus = async () => {
+    const response = await callRpc(harness.url, harness.tokens.admin, 'gateway.status', {});
+    if (response.error !== undefined) throw new Error(`gateway.status: ${JSON.stringify(response.error)}`);
+    return response.result as { restartPending: string[] };
+  };
 
   it('starts answering /v1/embeddings when embeddings: is added, and stops when it is removed', async () => {
     const before = await embed();
@@ -178,9 +185,11 @@ describe('e2e: config sections edited on disk apply live or say they need a rest
       });
     /** The enabled channels of GET /api/channels. */
     const channels = async () => {
-      const { channels: listed } = (await (
-        await fetch(`${harness.url}/api/channels`, { headers: { authorization: `Bearer ${harness.tokens.rpc}` } })
-      ).json()) as { channels: { channelId: string; enabled: boolean }[] };
+      const response = await fetch(`${harness.url}/api/channels`, {
+        headers: { authorization: `Bearer ${harness.tokens.rpc}` },
+      });
+      if (!response.ok) throw new Error(`GET /api/channels: ${response.status} ${await response.text()}`);
+      const { channels: listed } = (await response.json()) as { channels: { channelId: string; enabled: boolean }[] };
       return listed.filter((channel) => channel.enabled).map((channel) => channel.channelId);
     };
     const unmounted = await deliver(body);

@@ -193,6 +193,8 @@ describe('fuzz: hostile input at every surface', () => {
           apiBaseUrl: 'http://127.0.0.1:9/api/',
         },
       },
+      // terminal.* reach the drive table (no agent has the terminal_* tools, so no shell is ever started).
+      terminal: { enabled: true },
     });
     const discovered = await fetch(`${gateway.url}/rpc`, {
       method: 'POST',
@@ -841,6 +843,44 @@ describe('fuzz: hostile input at every surface', () => {
     }
     expect(seen).toContain('graph run result');
     expect(seen).toContain('graph run -32602');
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
+  it('terminal.* answer hostile drive ids, filters and sizes with a result, -32602 or not_found, never internal', async () => {
+    const call = async (method: string, params: unknown) => {
+      const response = await fetch(`${gateway.url}/rpc`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' },
+        body: hostileJsonText(random, { jsonrpc: '2.0', id: 1, method, params }),
+      });
+      const body = await response.text();
+      check(response.status < 500, `${method} status`, { status: response.status, body: body.slice(0, 200) });
+      return parseJson(body);
+    };
+    const templates = {
+      'terminal.list': () => ({ agentId: 'default', sessionKey: 'default:alice:term' }),
+      'terminal.read': () => ({ driveId: random.pick(['d', 'default', '../x']), maxChars: 50 }),
+      'terminal.close': () => ({ driveId: random.pick(['d', 'default', '../x']) }),
+    } as const;
+    await runPool(300, async () => {
+      const method = random.pick(Object.keys(templates) as (keyof typeof templates)[]);
+      const params = random.chance(0.85) ? mutate(random, templates[method]()) : hostileValue(random);
+      const answer = await call(method, params);
+      const outcome = rpcOutcome(answer);
+      const kind =
+        isObject(answer) && isObject(answer.error) && isObject(answer.error.data) ? answer.error.data.kind : undefined;
+      seen.add(`terminal ${outcome}${kind === undefined ? '' : ` ${String(kind)}`}`);
+      if (outcome === '-' || outcome === '-32700' || outcome === '-32600') return;
+      check(
+        outcome === 'result' || outcome === '-32602' || (outcome === '-32603' && kind === 'not_found'),
+        `${method} answer`,
+        { params, answer },
+      );
+    });
+    expect(seen).toContain('terminal result');
+    expect(seen).toContain('terminal -32602 invalid_params');
+    expect(seen).toContain('terminal -32603 not_found');
     await expectHealthy();
     expect(failures, `seed ${SEED}`).toEqual([]);
   });

@@ -1,5 +1,6 @@
 // Graph runs end to end: a started gateway over the fake LLM runs a defined graph (agent → map → tool → approval),
-// retries a failing node, and stops a run cancelled mid-way; graph.status and /api/events show every node's state.
+// retries a failing node, and stops a run cancelled mid-way, killed or revoked; graph.status and /api/events show
+// every node's state; an agent node's templated session key and a failed run's learning outcome.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openSse, type ReadFrame, type SseReader } from '../http/rest/sse-reader.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
@@ -329,6 +330,82 @@ describe('graph runs', () => {
     expect(nodeOf(cancelled, 'wait')?.state).toBe('failed');
     expect(await admin('run.get', { runId })).toMatchObject({ kind: 'graph', status: 'revoked' });
     expect(await pendingGraphApprovals(runId)).toEqual([]);
+  });
+
+  it('stops a graph whose run tree lease.revoke hits: no further node starts, and the graph and its run say revoked', async () => {
+    await admin('graph.define', {
+      definition: {
+        name: 'revoked',
+        vars: {},
+        nodes: [
+          { id: 'wait', type: 'approval', summary: 'go?' },
+          { id: 'then', type: 'tool', needs: ['wait'], tool: 'current_time', args: {} },
+        ],
+      },
+    });
+    const { runId } = (await client('graph.run', { name: 'revoked' })) as { runId: string };
+    await expect.poll(async () => nodeOf(await status(runId), 'wait')?.state, { timeout: 15_000 }).toBe('waiting');
+    await admin('lease.revoke', { runId });
+    const stopped = await untilState(runId, 'cancelled');
+    expect(stopped.error).toBe('The run was revoked (lease.revoke)');
+    expect(nodeOf(stopped, 'wait')?.state).toBe('failed');
+    expect(nodeOf(stopped, 'then')?.state).toBe('pending');
+    expect(await admin('run.get', { runId })).toMatchObject({ kind: 'graph', status: 'revoked' });
+    expect(await pendingGraphApprovals(runId)).toEqual([]);
+  });
+
+  it("runs an agent node in the session its templated sessionKey names: each run's vars pick its own session", async () => {
+    await admin('graph.define', {
+      definition: {
+        name: 'notes',
+        vars: { topic: { type: 'string' } },
+        nodes: [
+          {
+            id: 'note',
+            type: 'agent',
+            agentId: 'default',
+            message: 'note on {{vars.topic}}',
+            sessionKey: `default:${TOKEN_IDS.rpc}:notes:{{vars.topic}}`,
+          },
+        ],
+        output: '{{nodes.note.output}}',
+      },
+    });
+    llm.script({ text: 'llama note' }, { text: 'alpaca note' });
+    const first = (await client('graph.run', { name: 'notes', vars: { topic: 'llamas' } })) as { runId: string };
+    expect(await untilState(first.runId, 'completed')).toMatchObject({ output: 'llama note' });
+    const second = (await client('graph.run', { name: 'notes', vars: { topic: 'alpacas' } })) as { runId: string };
+    expect(await untilState(second.runId, 'completed')).toMatchObject({ output: 'alpaca note' });
+    // Another session: the second turn's model call carries none of the first run's conversation.
+    const texts = (index: number) => JSON.stringify(llm.chatRequests()[index]?.body ?? null);
+    expect(texts(1)).toContain('note on alpacas');
+    expect(texts(1)).not.toContain('llamas');
+    const listed = (await admin('session.list', { limit: 500 })) as { sessions: { sessionKey: string }[] };
+    expect(listed.sessions.map((session) => session.sessionKey)).toEqual(
+      expect.arrayContaining([`default:${TOKEN_IDS.rpc}:notes:llamas`, `default:${TOKEN_IDS.rpc}:notes:alpacas`]),
+    );
+  });
+
+  it("records a failed run's result as the failure pipeline outcome of its agent nodes' turns", async () => {
+    await admin('graph.define', {
+      definition: {
+        name: 'fails-late',
+        vars: {},
+        nodes: [
+          { id: 'ask', type: 'agent', agentId: 'default', message: 'start' },
+          { id: 'bad', type: 'tool', needs: ['ask'], tool: 'current_time', args: { unexpected: true } },
+        ],
+      },
+    });
+    llm.script({ text: 'started' });
+    const { runId } = (await client('graph.run', { name: 'fails-late' })) as { runId: string };
+    const failed = await untilState(runId, 'failed');
+    expect(nodeOf(failed, 'ask')?.state).toBe('completed');
+    const learningOf = async (sessionKey: string) =>
+      ((await admin('obs.explain', { sessionKey, depth: 'full' })) as { learning?: unknown }).learning;
+    await expect
+      .poll(() => learningOf(`default:${TOKEN_IDS.rpc}:graph:${runId}.ask`), { timeout: 10_000 })
+      .toMatchObject({ outcome: 'failure', sources: expect.arrayContaining(['pipeline']) });
   });
 
   it("answers forbidden for another token's run and not_found for an unknown one", async () => {

@@ -3,8 +3,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { startGateway, TOKEN_IDS, type Harness } from '../support/gateway-harness.js';
+import { createGraphPort } from '../../src/store/shared/index.js';
+import { createSqliteRunPort, openDatabase, sqliteStoreDb } from '../../src/store/sqlite/index.js';
 import { callRpc } from '../support/http-client.js';
 import { toolResultsOf } from '../support/mcp-gateway.js';
+
+const RPC_TWO = 'rpc-two-secret-0123456789abcdefghijklm';
 
 let llm: FakeLlm;
 let harness: Harness;
@@ -29,6 +33,8 @@ beforeAll(async () => {
       other: { name: 'Other', provider: 'fake', model: 'small-model', tools: ['current_time', 'session_spawn'] },
     },
     gateway: { rateLimit: { maxRequests: 10_000, windowMs: 60_000 } },
+    // A third token that may run graphs: maxRunsPerGraph is reached before any one token's cap.
+    extraTokens: [{ id: 'rpc-two', secret: RPC_TWO, scopes: ['rpc'] }],
   });
 }, 30_000);
 
@@ -103,6 +109,92 @@ describe('graph methods', () => {
     const runs = (await rpc(harness.tokens.rpc, 'graph.runs', { name: 'tick' })) as { runs: { runId: string }[] };
     expect(runs.runs.map((run) => run.runId)).toContain(runId);
     expect(await rpc(harness.tokens.admin, 'graph.delete', { name: 'tick' })).toEqual({ name: 'tick', deleted: true });
+  });
+
+  it('caps the runs of one graph over all tokens (maxRunsPerGraph), naming the limit', async () => {
+    await rpc(harness.tokens.admin, 'graph.define', {
+      definition: { name: 'popular', nodes: [{ id: 'wait', type: 'approval', summary: 'go?' }] },
+    });
+    const held: { token: string; runId: string }[] = [];
+    try {
+      for (const token of [harness.tokens.rpc, harness.tokens.admin])
+        for (let index = 0; index < 8; index += 1)
+          held.push({
+            token,
+            runId: ((await rpc(token, 'graph.run', { name: 'popular' })) as { runId: string }).runId,
+          });
+      const refused = await callRpc(harness.url, RPC_TWO, 'graph.run', { name: 'popular' });
+      expect(refused.error).toMatchObject({
+        data: { kind: 'rate_limited' },
+        message: 'Too many graph runs running at once (GRAPH_LIMITS.maxRunsPerGraph: 16)',
+      });
+    } finally {
+      for (const { token, runId } of held) await rpc(token, 'graph.cancel', { runId });
+    }
+    // Once they ended, the graph has room again.
+    const { runId } = (await rpc(RPC_TWO, 'graph.run', { name: 'popular' })) as { runId: string };
+    await rpc(RPC_TWO, 'graph.cancel', { runId });
+  });
+
+  it('counts runs another instance has running on the shared store against maxRunsPerGraph and maxRunsPerToken', async () => {
+    await rpc(harness.tokens.admin, 'graph.define', {
+      definition: { name: 'shared', nodes: [{ id: 'wait', type: 'approval', summary: 'go?' }] },
+    });
+    // Another gateway on the same database: its graph runs and their live run records, written through the ports.
+    const db = openDatabase({ path: harness.paths.databasePath });
+    try {
+      const graphs = createGraphPort(sqliteStoreDb(db));
+      const runs = createSqliteRunPort(db);
+      const now = Date.now();
+      const elsewhere = async (runId: string, ownerId: string) => {
+        await graphs.createRun({
+          runId,
+          name: 'shared',
+          ownerId,
+          state: 'running',
+          vars: {},
+          createdAt: now,
+          updatedAt: now,
+        });
+        await runs.create({
+          runId,
+          rootRunId: runId,
+          kind: 'graph',
+          parentKey: null,
+          sessionKey: `default:${ownerId}:graph:${runId}`,
+          agentId: 'default',
+          task: 'graph shared',
+          status: 'running',
+          requestedBy: ownerId,
+          startedAt: now,
+          completedAt: null,
+          response: null,
+          tokensUsed: null,
+          costUsd: null,
+          error: null,
+          ownerInstance: 'another-instance',
+          heartbeatAt: now,
+        });
+      };
+      for (let index = 0; index < 8; index += 1) await elsewhere(`elsewhere-own-${index}`, TOKEN_IDS.rpc);
+      const byToken = await callRpc(harness.url, harness.tokens.rpc, 'graph.run', { name: 'shared' });
+      expect(byToken.error).toMatchObject({
+        data: { kind: 'rate_limited' },
+        message: expect.stringContaining('maxRunsPerToken'),
+      });
+      for (let index = 0; index < 8; index += 1) await elsewhere(`elsewhere-other-${index}`, 'someone-else');
+      const byGraph = await callRpc(harness.url, harness.tokens.admin, 'graph.run', { name: 'shared' });
+      expect(byGraph.error).toMatchObject({
+        data: { kind: 'rate_limited' },
+        message: expect.stringContaining('maxRunsPerGraph'),
+      });
+      // Once the other instance's runs end, the caps have room again.
+      for (const run of await graphs.runningRuns()) await graphs.updateRun(run.runId, { state: 'completed' });
+      const { runId } = (await rpc(harness.tokens.admin, 'graph.run', { name: 'shared' })) as { runId: string };
+      await rpc(harness.tokens.admin, 'graph.cancel', { runId });
+    } finally {
+      db.close();
+    }
   });
 
   it('caps runs per token (maxRunsPerToken) and the items a map fans out over (maxMapItems)', async () => {

@@ -1,19 +1,21 @@
 // The evidence retention sweep (obs.retentionDays) over a real SQLite store with an injected clock: rows older than the
 // window go, newer ones stay, reports on recent activity read the same before and after, the setting is read at every
 // sweep, 0 keeps everything, only the holder of the lease sweeps, and obs.storage.stats reports sizes and the last sweep.
-// Learning's outcome records and procedure uses are evidence; the learned procedures themselves are kept.
+// Learning's outcome records and procedure uses are evidence; the learned procedures themselves are kept. Finished graph
+// runs go with their node records; a running graph run stays whatever its age.
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVIDENCE_TABLES, type LearnedProcedure } from '../../src/store/index.js';
-import { createLearningPort } from '../../src/store/shared/index.js';
+import { createGraphPort, createLearningPort } from '../../src/store/shared/index.js';
 import { sqliteStoreDb } from '../../src/store/sqlite/index.js';
 import { RETENTION_BATCH_ROWS, RETENTION_LEASE, RETENTION_RENEW_BATCHES } from '../../src/obs/index.js';
-import { PROCEDURE_ID, recordLearningEvidence } from '../store/retention.cases.js';
+import { PROCEDURE_ID, recordGraphRun, recordLearningEvidence } from '../store/retention.cases.js';
 import { startObs, type ObsStack } from './support.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 15, 12);
 
 const learningOf = (stack: ObsStack) => createLearningPort(sqliteStoreDb(stack.db));
+const graphsOf = (stack: ObsStack) => createGraphPort(sqliteStoreDb(stack.db));
 
 /** A learned procedure reflect admitted from the turns `sourceTraceIds` name. */
 function procedure(ts: number, sourceTraceIds: string[]): LearnedProcedure {
@@ -80,6 +82,7 @@ async function recordTurn(stack: ObsStack, tag: string): Promise<void> {
   await stack.obs.audit.flush();
   const learning = learningOf(stack);
   await recordLearningEvidence(learning, { traceId, sessionKey, senderId: tag, ts });
+  await recordGraphRun(graphsOf(stack), { runId: `graph-${tag}`, state: 'failed', ts });
 }
 
 /** What reports on the last week show. */
@@ -101,6 +104,7 @@ describe('evidence retention', () => {
   it('deletes evidence older than obs.retentionDays from every table, keeps newer rows and leaves recent reports as they were', async () => {
     stack = startObs(':memory:', { startAt: NOW - 45 * DAY, retentionDays: 30 });
     await recordTurn(stack, 'old');
+    await recordGraphRun(graphsOf(stack), { runId: 'graph-still-running', state: 'running', ts: NOW - 45 * DAY });
     const learned = procedure(NOW - 45 * DAY, ['trace-old', 'trace-inside']);
     await learningOf(stack).saveProcedure(learned);
     stack.clock.now = NOW - 29 * DAY;
@@ -118,6 +122,14 @@ describe('evidence retention', () => {
     expect(await learning.outcome('trace-old')).toBeUndefined();
     expect((await learning.outcome('trace-inside'))?.ts).toBe(NOW - 29 * DAY);
     expect((await learning.uses(PROCEDURE_ID, 10)).map((use) => use.traceId)).toEqual(['trace-recent', 'trace-inside']);
+    const graphs = graphsOf(stack);
+    expect(await graphs.run('graph-old')).toBeUndefined();
+    expect(await graphs.nodes('graph-old')).toEqual([]);
+    expect((await graphs.runs({ limit: 10 })).map((run) => run.runId)).toEqual([
+      'graph-recent',
+      'graph-inside',
+      'graph-still-running',
+    ]);
     // The procedure is no evidence: it stays, still naming the turn it came from though that turn's evidence is gone.
     expect(await learning.procedure(PROCEDURE_ID)).toEqual(learned);
 
@@ -125,8 +137,10 @@ describe('evidence retention', () => {
     const stats = await stack.obs.retention.report();
     expect(stats).toMatchObject({ retentionDays: 30, lastSweep: sweep, storage: { backend: 'sqlite' } });
     expect(stats.storage.databaseBytes).toBeGreaterThan(0);
+    expect(stats.storage.tables.map((table) => table.table)).toContain('graph_runs');
     for (const table of stats.storage.tables)
-      expect(table, table.table).toMatchObject({ rows: 2, oldestMs: NOW - 29 * DAY });
+      if (table.table === 'graph_runs') expect(table).toMatchObject({ rows: 3, oldestMs: NOW - 45 * DAY });
+      else expect(table, table.table).toMatchObject({ rows: 2, oldestMs: NOW - 29 * DAY });
     expect(await stack.obs.explain({ sessionKey: 'default:old:ws' })).toMatchObject({ marker: 'session_not_found' });
     expect((await stack.obs.billing.total({})).callCount).toBe(2);
   });

@@ -151,6 +151,20 @@ export function graphPortCases(backend: string, open: () => Promise<PortFixture<
       expect((await graphs.runningRuns()).map((run) => run.runId)).toEqual(['r3']);
     });
 
+    it('counts the runs still running, over all, by owner, by graph and by both', async () => {
+      await graphs.createRun(graphRun('r1'));
+      await graphs.createRun(graphRun('r2', { ownerId: 'other' }));
+      await graphs.createRun(graphRun('r3', { name: 'review' }));
+      await graphs.createRun(graphRun('r4', { state: 'completed' }));
+      await graphs.createRun(graphRun('r5', { ownerId: 'other', name: 'review' }));
+      await graphs.updateRun('r5', { state: 'failed' });
+      expect(await graphs.countRunning({})).toBe(3);
+      expect(await graphs.countRunning({ ownerId: 'rpc-client' })).toBe(2);
+      expect(await graphs.countRunning({ name: 'publish' })).toBe(2);
+      expect(await graphs.countRunning({ ownerId: 'other', name: 'publish' })).toBe(1);
+      expect(await graphs.countRunning({ ownerId: 'nobody' })).toBe(0);
+    });
+
     it("upserts a run's node records by node id and keeps each run's apart", async () => {
       await graphs.createRun(graphRun('r1'));
       await graphs.saveNode(nodeRecord('r1', 'post'));

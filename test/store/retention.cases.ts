@@ -1,11 +1,14 @@
 // RetentionPort conformance: evidence rows older than a cut-off are deleted oldest first, a bounded batch per call, from
-// every evidence table (learning's outcome records and procedure uses among them); newer rows stay; the store reports
-// each table's rows and oldest time and the database's size.
+// every evidence table (learning's outcome records and procedure uses among them, finished graph runs with their node
+// records); newer rows stay, running graph runs and graph definitions always stay; the store reports each table's rows
+// and oldest time and the database's size.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { GraphRunState } from '../../src/graphs/types.js';
 import {
   EVIDENCE_TABLES,
   type AuditPort,
   type EvidencePort,
+  type GraphPort,
   type LearningPort,
   type ObsPort,
   type RetentionPort,
@@ -18,6 +21,7 @@ export interface RetentionPortHandle {
   obs: ObsPort;
   audit: AuditPort;
   learning: LearningPort;
+  graphs: GraphPort;
   close(): Promise<void>;
 }
 
@@ -89,6 +93,16 @@ async function recordAll(handle: RetentionPortHandle, ts: number, tag: string): 
     },
   ]);
   await recordLearningEvidence(handle.learning, { traceId, sessionKey, senderId: tag, ts });
+  await recordGraphRun(handle.graphs, { runId: `graph-${tag}`, state: 'completed', ts });
+}
+
+/** A graph run last updated at `ts` in `state`, with one node record. */
+export async function recordGraphRun(
+  graphs: GraphPort,
+  { runId, state, ts }: { runId: string; state: GraphRunState; ts: number },
+): Promise<void> {
+  await graphs.createRun({ runId, name: 'release', ownerId: 'owner', state, vars: {}, createdAt: ts, updatedAt: ts });
+  await graphs.saveNode({ runId, nodeId: 'ask', state: 'completed', attempts: 1, startedAt: ts, endedAt: ts });
 }
 
 /** One finished turn's learning evidence: its outcome record and a use of PROCEDURE_ID, both at `ts`. */
@@ -148,6 +162,32 @@ export function retentionPortCases(name: string, open: () => Promise<RetentionPo
       expect((await handle.learning.outcome('trace-edge'))?.ts).toBe(2_000);
       expect((await handle.learning.sessionOutcomes('default:new:ws', 10)).map((row) => row.ts)).toEqual([3_000]);
       expect((await handle.learning.uses(PROCEDURE_ID, 10)).map((use) => use.ts)).toEqual([3_000, 2_000]);
+      expect(await handle.graphs.run('graph-old')).toBeUndefined();
+      expect(await handle.graphs.nodes('graph-old')).toEqual([]);
+      expect((await handle.graphs.runs({ limit: 10 })).map((run) => run.runId)).toEqual(['graph-new', 'graph-edge']);
+    });
+
+    it('deletes finished graph runs with their node records, never a running run whatever its age nor a definition', async () => {
+      await handle.graphs.saveDefinition({
+        name: 'release',
+        definition: { name: 'release', vars: {}, nodes: [] },
+        createdBy: 'admin',
+        createdAt: 1,
+        updatedAt: 1,
+      });
+      await recordGraphRun(handle.graphs, { runId: 'live', state: 'running', ts: 500 });
+      for (const [index, state] of (['completed', 'failed', 'cancelled', 'orphaned'] as const).entries())
+        await recordGraphRun(handle.graphs, { runId: `done-${index}`, state, ts: 1_000 + index });
+      await recordGraphRun(handle.graphs, { runId: 'fresh', state: 'failed', ts: 5_000 });
+      expect(await handle.port.deleteBefore('graph_runs', 4_000, 3)).toBe(3);
+      expect(await handle.graphs.run('done-2')).toBeUndefined();
+      expect(await handle.graphs.nodes('done-0')).toEqual([]);
+      expect(await handle.port.deleteBefore('graph_runs', 4_000, 3)).toBe(1);
+      expect(await handle.port.deleteBefore('graph_runs', 4_000, 3)).toBe(0);
+      expect((await handle.graphs.runs({ limit: 10 })).map((run) => run.runId)).toEqual(['fresh', 'live']);
+      expect((await handle.graphs.nodes('live')).map((node) => node.nodeId)).toEqual(['ask']);
+      expect((await handle.graphs.nodes('fresh')).map((node) => node.nodeId)).toEqual(['ask']);
+      expect((await handle.graphs.definitions()).map((graph) => graph.name)).toEqual(['release']);
     });
 
     it('deletes at most `limit` rows a call, the oldest first', async () => {
@@ -168,7 +208,7 @@ export function retentionPortCases(name: string, open: () => Promise<RetentionPo
     it('reports every evidence table with its rows and oldest time, and the database size in bytes', async () => {
       const empty = await handle.port.size();
       expect(empty.tables.map((table) => table.table)).toEqual([...EVIDENCE_TABLES]);
-      expect(EVIDENCE_TABLES).toEqual(expect.arrayContaining(['learning_outcomes', 'procedure_uses']));
+      expect(EVIDENCE_TABLES).toEqual(expect.arrayContaining(['learning_outcomes', 'procedure_uses', 'graph_runs']));
       for (const table of empty.tables) expect(table).toMatchObject({ rows: 0, rowsExact: true, oldestMs: null });
       await recordAll(handle, 1_500, 'a');
       await recordAll(handle, 1_200, 'b');

@@ -76,6 +76,7 @@ export interface HarnessOptions {
   learning?: ConfigInput['learning'];
   /** Chat-platform connections (src/channels). */
   channels?: ConfigInput['channels'];
+  terminal?: ConfigInput['terminal'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -125,6 +126,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.skills === undefined ? {} : { skills: options.skills }),
     ...(options.learning === undefined ? {} : { learning: options.learning }),
     ...(options.channels === undefined ? {} : { channels: options.channels }),
+    ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };

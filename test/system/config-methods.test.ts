@@ -121,6 +121,7 @@ describe('config.* methods', () => {
       'orchestrate',
       'skills',
       'learning',
+      'terminal',
     ]);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
     expect(whole).toHaveProperty('config.gateway.webhook.secret', '***');
@@ -213,6 +214,7 @@ describe('config.* methods', () => {
       'orchestrate',
       'skills',
       'learning',
+      'terminal',
     ]);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.type', 'integer');

@@ -24,6 +24,8 @@ export const TRAJECTORY_KIND = {
   terminalDrivePromoted: 'terminal_drive_promoted',
   terminalDriveInput: 'terminal_drive_input',
   terminalSessionEvicted: 'terminal_session_evicted',
+  /** A drive closed by the agent, an operator or the gateway stopping: data `{driveId, reason, interactions, durationMs}`. */
+  terminalDriveClosed: 'terminal_drive_closed',
   offload: 'offload',
   toolRollup: 'tool_rollup',
   /** A tool offered only as a failing stand-in: data `{toolName, errorKind: 'mcp_unavailable', reason}` (src/turns/turn-trace.ts). */

@@ -31,6 +31,11 @@ export interface GraphPort {
   runs(query: GraphRunQuery): Promise<GraphRunRecord[]>;
   /** Every run still `running`: at startup, those a stopped gateway left become `orphaned`. */
   runningRuns(): Promise<GraphRunRecord[]>;
+  /**
+   * How many runs are `running`, of the owner and/or graph given: the caps (maxRunsPerToken, maxRunsPerGraph) count
+   * every instance's runs on a shared store.
+   */
+  countRunning(filter: { ownerId?: string; name?: string }): Promise<number>;
   /** Inserts or replaces the record of (runId, nodeId). */
   saveNode(record: GraphNodeRecord): Promise<void>;
   /** A run's node records, by node id. */

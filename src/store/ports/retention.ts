@@ -3,7 +3,8 @@
 /**
  * The evidence tables the retention sweep prunes (obs.retentionDays); each grows with every turn and call. Learning's
  * outcome records (one per finished turn) and procedure uses are evidence; the learned procedures are not (capped per
- * agent, they outlive the turns their sourceTraceIds name).
+ * agent, they outlive the turns their sourceTraceIds name). Graph runs that finished (any state but `running`) go by
+ * their last update, with their node records; a running graph run and graph definitions are never evidence.
  */
 export const EVIDENCE_TABLES = [
   'trajectory',
@@ -15,6 +16,7 @@ export const EVIDENCE_TABLES = [
   'audit_log',
   'learning_outcomes',
   'procedure_uses',
+  'graph_runs',
 ] as const;
 export type EvidenceTable = (typeof EVIDENCE_TABLES)[number];
 
@@ -26,7 +28,7 @@ export interface EvidenceTableSize {
   rows: number;
   /** False when `rows` is the store's estimate: a table too large to count on request. */
   rowsExact: boolean;
-  /** When its oldest row was recorded (a turn's start for session_index), epoch ms; null when empty. */
+  /** When its oldest row was recorded (a turn's start for session_index, a graph run's last update), epoch ms; null when empty. */
   oldestMs: number | null;
   /** Bytes of the table with its indexes, where the backend can tell at no cost (PostgreSQL); else null. */
   bytes: number | null;
@@ -45,7 +47,7 @@ export interface StorageSize {
 export interface RetentionPort {
   /**
    * Deletes at most `limit` rows of `table` recorded before `beforeMs` (exclusive), the oldest first, in one short
-   * transaction; resolves to how many went.
+   * transaction; resolves to how many went. graph_runs: finished runs only, each with its node records (counted as one).
    */
   deleteBefore(table: EvidenceTable, beforeMs: number, limit: number): Promise<number>;
   size(signal?: AbortSignal): Promise<StorageSize>;

@@ -16,7 +16,14 @@ const KEYS: Record<EvidenceTable, string> = {
   audit_log: 'id',
   learning_outcomes: 'trace_id',
   procedure_uses: 'id',
+  graph_runs: 'run_id',
 };
+
+/** The oldest `$2` finished graph runs before `$1` go with their node records; resolves to the runs' count. */
+const DELETE_GRAPH_RUNS = `WITH old AS (SELECT run_id FROM graph_runs WHERE updated_at < $1 AND state <> 'running'
+    ORDER BY updated_at, run_id LIMIT $2 FOR UPDATE),
+  nodes AS (DELETE FROM graph_nodes USING old WHERE graph_nodes.run_id = old.run_id)
+  DELETE FROM graph_runs USING old WHERE graph_runs.run_id = old.run_id`;
 
 interface TableRow {
   counted: number;
@@ -66,6 +73,7 @@ export function createPostgresRetentionPort(db: Queryable): RetentionPort {
 
   return {
     async deleteBefore(table, beforeMs, limit) {
+      if (table === 'graph_runs') return (await db.query(DELETE_GRAPH_RUNS, [beforeMs, limit])).rowCount ?? 0;
       const [source, key, time] = [EVIDENCE_SOURCES[table], KEYS[table], EVIDENCE_TIME_COLUMNS[table]];
       const result = await db.query(
         `DELETE FROM ${source} WHERE ${key} IN (SELECT ${key} FROM ${source} WHERE ${time} < $1 ORDER BY ${time} LIMIT $2)`,

@@ -168,6 +168,15 @@ export function createGraphPort(store: StoreDb): GraphPort {
     async runningRuns() {
       return (await store.rows(runs().where('state', '=', 'running').orderBy('created_at'))).map(toRun);
     },
+    async countRunning({ ownerId, name }) {
+      let select = db
+        .selectFrom('graph_runs')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('state', '=', 'running');
+      if (ownerId !== undefined) select = select.where('owner_id', '=', ownerId);
+      if (name !== undefined) select = select.where('name', '=', name);
+      return Number((await first(store, select))?.count ?? 0);
+    },
     async saveNode(record) {
       const row = nodeRow(record);
       const { run_id: _run, node_id: _node, ...replaced } = row;

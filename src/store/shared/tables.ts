@@ -16,9 +16,13 @@ export const EVIDENCE_SOURCES: Record<EvidenceTable, string> = {
   audit_log: 'audit_log',
   learning_outcomes: 'learning_outcomes',
   procedure_uses: 'procedure_uses',
+  graph_runs: 'graph_runs',
 };
 
-/** When each evidence table's row was recorded (a turn's start for the session index); every one is indexed. */
+/**
+ * When each evidence table's row was recorded (a turn's start for the session index, a graph run's last update); every
+ * one is indexed.
+ */
 export const EVIDENCE_TIME_COLUMNS: Record<EvidenceTable, string> = {
   trajectory: 'ts',
   session_index: 'started_at',
@@ -29,6 +33,7 @@ export const EVIDENCE_TIME_COLUMNS: Record<EvidenceTable, string> = {
   audit_log: 'ts',
   learning_outcomes: 'ts',
   procedure_uses: 'ts',
+  graph_runs: 'updated_at',
 };
 
 /** A boolean column: INTEGER 0/1 on SQLite, BOOLEAN on PostgreSQL (write it with `flag`, read it with `isSet`). */

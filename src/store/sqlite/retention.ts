@@ -11,21 +11,29 @@ import { EVIDENCE_SOURCES as SOURCES, EVIDENCE_TIME_COLUMNS as TIME_COLUMNS } fr
 import type { SqliteDatabase } from './database.js';
 import { createInThreadWriter, type WriterThread } from './sql-writer.js';
 
+/** The oldest `limit` finished graph runs before the cut-off (a running one is never evidence). */
+const OLD_GRAPH_RUNS =
+  "SELECT run_id FROM graph_runs WHERE updated_at < ? AND state <> 'running' ORDER BY updated_at, run_id LIMIT ?";
+
 /** The oldest `limit` turns before the cut-off that still hold steps. */
 const OLD_STEPS = "SELECT rowid FROM turns WHERE started_at < ? AND steps <> '[]' ORDER BY started_at LIMIT ?";
 
 /**
  * One statement per table, in EVIDENCE_TABLES order: the oldest `limit` rows before the cut-off, found through the time
- * index; then the one that empties the steps of the oldest turns (their trajectory records) before the cut-off.
+ * index (finished graph runs only); then the one that empties the steps of the oldest turns (their trajectory records)
+ * before the cut-off, and the one that deletes the node records of the graph runs the graph_runs one deletes next.
  */
 const DELETES = [
   ...EVIDENCE_TABLES.map((table) => {
+    if (table === 'graph_runs') return `DELETE FROM graph_runs WHERE run_id IN (${OLD_GRAPH_RUNS})`;
     const [source, time] = [SOURCES[table], TIME_COLUMNS[table]];
     return `DELETE FROM ${source} WHERE rowid IN (SELECT rowid FROM ${source} WHERE ${time} < ? ORDER BY ${time} LIMIT ?)`;
   }),
   `UPDATE turns SET steps = '[]' WHERE rowid IN (${OLD_STEPS})`,
+  `DELETE FROM graph_nodes WHERE run_id IN (${OLD_GRAPH_RUNS})`,
 ];
 const STRIP_STEPS = EVIDENCE_TABLES.length;
+const GRAPH_NODES = EVIDENCE_TABLES.length + 1;
 
 interface Ends {
   low: number | null;
@@ -58,6 +66,7 @@ export function createSqliteRetentionPort(db: SqliteDatabase, writers?: WriterTh
       `SELECT COALESCE(SUM(json_array_length(steps)), 0) FROM (SELECT steps FROM turns LIMIT ${EXACT_COUNT_MAX_ROWS + 1})`,
     )
     .pluck();
+  const oldGraphRuns = db.prepare<[number, number], number>(`SELECT COUNT(*) FROM (${OLD_GRAPH_RUNS})`).pluck();
   const oldestStep = db.prepare<[], number | null>("SELECT MIN(started_at) FROM turns WHERE steps <> '[]'").pluck();
   const pragma = (name: 'page_count' | 'page_size' | 'freelist_count'): number =>
     db.prepare<[], number>(`PRAGMA ${name}`).pluck().get() ?? 0;
@@ -87,6 +96,16 @@ export function createSqliteRetentionPort(db: SqliteDatabase, writers?: WriterTh
 
   return {
     async deleteBefore(table, beforeMs, limit) {
+      if (table === 'graph_runs') {
+        // The runs are counted, not their node records; finished runs do not change, so the count is the batch's.
+        const runs = oldGraphRuns.get(beforeMs, limit) ?? 0;
+        if (runs > 0)
+          await writer.run([
+            [GRAPH_NODES, beforeMs, limit],
+            [EVIDENCE_TABLES.indexOf(table), beforeMs, limit],
+          ]);
+        return runs;
+      }
       const deleted = await writer.run([[EVIDENCE_TABLES.indexOf(table), beforeMs, limit]]);
       if (table !== 'trajectory' || deleted >= limit) return deleted;
       // Turns older than the cut-off are deleted next (session_index); their steps go first, counted as records.

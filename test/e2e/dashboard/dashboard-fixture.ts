@@ -21,11 +21,12 @@ export interface DashboardWorld {
 }
 
 /**
- * `extraAgents`: agents beside the fixture's default and guarded ones (a test's own world); `skills`, `learning` and
- * `channels`: those config sections (the skills dirs, the reflect interval, chat connections).
+ * `extraAgents`: agents beside the fixture's default and guarded ones (a test's own world); `skills`, `learning`,
+ * `channels` and `terminal`: those config sections (the skills dirs, the reflect interval, chat connections,
+ * terminal drives on).
  */
 export async function startDashboardWorld(
-  options: Pick<HarnessOptions, 'app' | 'skills' | 'learning' | 'channels'> & {
+  options: Pick<HarnessOptions, 'app' | 'skills' | 'learning' | 'channels' | 'terminal'> & {
     extraAgents?: HarnessOptions['agents'];
   } = {},
 ): Promise<DashboardWorld> {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { EVIDENCE_TABLES } from '../../../src/store/index.js';
 import {
   createAuditPort,
+  createGraphPort,
   createLearningPort,
   EVIDENCE_SOURCES,
   EVIDENCE_TIME_COLUMNS,
@@ -29,6 +30,7 @@ postgresCases<PgPool>(
         obs: createPostgresObsPort(fixture.port),
         audit: createAuditPort(postgresStoreDb(fixture.port)),
         learning: createLearningPort(postgresStoreDb(fixture.port)),
+        graphs: createGraphPort(postgresStoreDb(fixture.port)),
         close: fixture.close,
       };
     }),

@@ -12,7 +12,12 @@ import {
   openDatabase,
   sqliteStoreDb,
 } from '../../../src/store/sqlite/index.js';
-import { createLearningPort, EVIDENCE_SOURCES, EVIDENCE_TIME_COLUMNS } from '../../../src/store/shared/index.js';
+import {
+  createGraphPort,
+  createLearningPort,
+  EVIDENCE_SOURCES,
+  EVIDENCE_TIME_COLUMNS,
+} from '../../../src/store/shared/index.js';
 import { describe, expect, it } from 'vitest';
 import { EVIDENCE_TABLES, EXACT_COUNT_MAX_ROWS } from '../../../src/store/index.js';
 import { retentionPortCases } from '../retention.cases.js';
@@ -26,6 +31,7 @@ retentionPortCases('sqlite', async () => {
     obs: createSqliteObsPort(db),
     audit: createSqliteAuditPort(db),
     learning: createLearningPort(sqliteStoreDb(db)),
+    graphs: createGraphPort(sqliteStoreDb(db)),
     async close() {
       db.close();
       await rm(dir, { recursive: true, force: true });
@@ -44,6 +50,7 @@ retentionPortCases('sqlite, deletes on the writer thread', async () => {
     obs: createSqliteObsPort(db, writers),
     audit: createSqliteAuditPort(db),
     learning: createLearningPort(sqliteStoreDb(db)),
+    graphs: createGraphPort(sqliteStoreDb(db)),
     async close() {
       await writers.close();
       db.close();

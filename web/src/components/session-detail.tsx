@@ -1,4 +1,4 @@
-// One session: its incident report, orchestrate runs, transcript, and export, reset and delete.
+// One session: its incident report, orchestrate runs, terminal drives, transcript, and export, reset and delete.
 import { useState } from 'preact/hooks';
 import { errorText } from '../lib/format';
 import { call } from '../lib/rpc';
@@ -6,6 +6,7 @@ import { BASE, navigate, onLinkClick } from '../lib/router';
 import { useAsync } from '../lib/use-async';
 import { IncidentReportView } from './incident-report';
 import { OrchestrateRuns } from './orchestrate-runs';
+import { TerminalDrives } from './terminal-drives';
 import { TranscriptView } from './transcript-view';
 import { ErrorNotice, KeyValues, Loading, Notice, Section } from './ui';
 import { formatTime } from '../lib/format';
@@ -102,6 +103,7 @@ export function SessionDetail({ sessionKey }: { sessionKey: string }) {
         entries={report.data === undefined || 'marker' in report.data ? [] : (report.data.orchestrate ?? [])}
         onChange={() => report.reload()}
       />
+      <TerminalDrives sessionKey={sessionKey} />
       <Section title="Transcript">
         {session.data === undefined ? null : <TranscriptView messages={session.data.messages} />}
       </Section>
