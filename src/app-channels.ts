@@ -1,7 +1,7 @@
 // The audio and channels modules app-modules.ts lists, built together: a chat channel's voice messages are
 // transcribed by the audio module's service, and its replies reach the turns, runs, media and learning built before.
 import { randomUUID } from 'node:crypto';
-import type { ModuleCore } from './app-modules.js';
+import type { ModuleCore } from './app-core.js';
 import { createAudioModule, type AudioModule } from './audio/index.js';
 import {
   createChannelsModule,
