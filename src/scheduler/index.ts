@@ -16,7 +16,7 @@ import type { HeartbeatDelivery } from './heartbeat.js';
 import type { GateTools } from './wake-gate.js';
 
 export { WAKE_GATE_SKIPPED } from './fire.js';
-export { DEFAULT_HEARTBEAT_PROMPT, HEARTBEAT_OK, heartbeatsThrough, type HeartbeatDelivery } from './heartbeat.js';
+export { DEFAULT_HEARTBEAT_PROMPT, heartbeatsThrough, type HeartbeatDelivery } from './heartbeat.js';
 export { cronMethods } from './methods.js';
 export { type RateLimitPolicy } from './fire-admission.js';
 export { OVERLAP_SKIPPED, SCHEDULER_LEASE, type Scheduler, type SchedulerLeases } from './scheduler.js';
