@@ -1,7 +1,7 @@
 // The sessions of chats: the key `<tenant>:<senderId>:<channelId>:<chatId>`, the fresh key `/new` moves a chat to
 // (remembered in the base session's metadata, so it outlives a restart), and a channel session's chat for approvals.
 import type { SessionCaller } from '../agents/index.js';
-import { createRecentMap } from './recent-map.js';
+import { createRecentMap } from '../recent-map.js';
 import { makeSessionKey } from '../sessions/index.js';
 import type { ParsedSessionKey } from '../sessions/types.js';
 import type { SessionPort } from '../store/index.js';

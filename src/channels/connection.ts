@@ -13,7 +13,7 @@ import type { ChatRef, ChatSessions } from './chat-sessions.js';
 import { createChatTurn } from './chat-turn.js';
 import { createInbound, isAllowed } from './inbound.js';
 import { createOutbound, type DeliveryOutcome, type OutboundReply } from './outbound.js';
-import { createRecentMap } from './recent-map.js';
+import { createRecentMap } from '../recent-map.js';
 import { createSenderRate } from './sender-rate.js';
 import type { ChannelAdapter, ChannelAdapterEvents, ChannelHealth, InboundApprovalAnswer } from './types.js';
 
