@@ -1,8 +1,6 @@
 // The capability modules app.ts lists (DESIGN §1): the shared agent, tool and hook registries and every module built
 // from the core with its deps, in start order, their tools and hooks registered. app.ts starts them and mounts them.
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
-import type { AppOptions } from './app-lifecycle.js';
 import {
   builtinTools,
   createAgentRegistry,
@@ -10,62 +8,32 @@ import {
   createToolRegistry,
   type ManagedAgentRegistry,
 } from './agents/index.js';
-import { createApprovalsModule } from './approvals/index.js';
-import { createAudioModule } from './audio/index.js';
+import { chatApprovalsWiring, createApprovalsModule } from './approvals/index.js';
+import type { ModuleCore } from './app-core.js';
+import { createChatModules } from './app-channels.js';
 import { createBrowserModule } from './browser/index.js';
 import type { CapabilityModule } from './capability.js';
-import { changedRestartKeys, type ConfigStore, type GatewayConfig } from './config/index.js';
-import { limitSessionWaiters, type Coordination, type PeerBridge } from './coordination/index.js';
-import type { EventBus } from './events/index.js';
+import type { ChannelsModule } from './channels/index.js';
+import { changedRestartKeys } from './config/index.js';
+import { limitSessionWaiters } from './coordination/index.js';
 import { createGraphsModule } from './graphs/index.js';
 import { createMcpModule, createMcpServerModule } from './mcp/index.js';
 import { createMediaModule, type MediaModule } from './media/index.js';
 import { createLearningModule } from './learning/index.js';
 import { createReflector } from './learning/reflect/index.js';
 import { createMemoryModule } from './memory/index.js';
-import { createObsModule, recordRunsOrphaned, type ObsModule, type Recorder } from './obs/index.js';
+import { createObsModule, recordRunsOrphaned, type ObsModule } from './obs/index.js';
 import { createOrchestrateModule } from './orchestrate/index.js';
-import {
-  createHashingEmbedder,
-  createModelsModule,
-  type GatewayModelRouter,
-  type LiveEmbedder,
-} from './providers/index.js';
+import { createHashingEmbedder, createModelsModule } from './providers/index.js';
 import { createRegistry } from './rpc/index.js';
-import type { MethodRegistry } from './rpc/types.js';
 import { createRunsModule, type RunsModule } from './runs/index.js';
-import { createSchedulerModule, systemClock } from './scheduler/index.js';
-import type { RequestAuth, TokenDirectory, TokenService } from './server/index.js';
+import { createSchedulerModule, heartbeatsThrough, systemClock } from './scheduler/index.js';
 import { createSessionsModule } from './sessions/index.js';
 import { createSkillsModule } from './skills/index.js';
-import type { StorePorts } from './store/index.js';
 import { createSystemModule } from './system/index.js';
 import { createTerminalModule } from './terminal/index.js';
 import { createHookRegistry, createTurnsModule, type TurnService } from './turns/index.js';
 
-/** What app.ts has built before the modules: config, storage, coordination, auth, models, evidence. */
-export interface ModuleCore {
-  options: AppOptions;
-  now: () => number;
-  startedAt: number;
-  log: Logger;
-  child: (component: string) => Logger;
-  configStore: ConfigStore;
-  /** The config the gateway started with: system.* reports the restart-only keys changed since. */
-  started: GatewayConfig;
-  store: StorePorts;
-  events: EventBus;
-  coordination: Coordination;
-  recorder: Recorder;
-  router: GatewayModelRouter;
-  embedder: LiveEmbedder;
-  auth: RequestAuth;
-  tokens: TokenService;
-  tokenDirectory: TokenDirectory;
-  peers: PeerBridge;
-  /** The method registry once every module has started; system.* lists its methods. */
-  currentRegistry: () => MethodRegistry | undefined;
-}
 /** The modules in start order, and the ones app.ts reaches into to mount the transports and to shut down. */
 export interface AppModules {
   modules: CapabilityModule[];
@@ -74,6 +42,7 @@ export interface AppModules {
   turns: TurnService;
   runs: RunsModule;
   media: MediaModule;
+  channels: ChannelsModule;
 }
 export function createModules(core: ModuleCore): AppModules {
   const {
@@ -242,6 +211,9 @@ export function createModules(core: ModuleCore): AppModules {
     newId: randomUUID,
     log: child('graphs'),
   });
+  const chat = chatApprovalsWiring();
+  const chatParts = { turns, runs, media, obs, learning, wrapAdapter: chat.wrapAdapter };
+  const { audio, channels } = createChatModules(core, chatParts);
   const modules: CapabilityModule[] = [
     obs,
     createSystemModule({
@@ -307,17 +279,9 @@ export function createModules(core: ModuleCore): AppModules {
       newId: randomUUID,
       log: child('scheduler'),
       rateLimit: { counter: coordination.rateCounter, limit: () => configStore.get().gateway.rateLimit },
+      heartbeats: heartbeatsThrough(channels.delivery, configStore),
     }),
-    createAudioModule({
-      config: configStore,
-      sessions: store.sessions,
-      grants: tokenDirectory,
-      recorder,
-      signals: observability.signals,
-      saveMedia: (input) => media.media.save(input),
-      now,
-      log: child('audio'),
-    }),
+    audio,
     createBrowserModule({
       config: () => configStore.get().browser,
       saveMedia: (input) => media.media.save(input),
@@ -341,10 +305,12 @@ export function createModules(core: ModuleCore): AppModules {
     }),
     orchestrate,
     graphs,
+    channels,
+    chat.attach({ channels: channels.delivery, approvals: approvals.approvals, requests: store.approvals, ...core }),
   ];
   for (const module of modules) {
     tools.register(module.tools ?? []);
     hooks.register(module);
   }
-  return { modules, obs, agents, turns, runs, media };
+  return { modules, obs, agents, turns, runs, media, channels };
 }

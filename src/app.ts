@@ -3,6 +3,7 @@
 import type { MethodRegistry } from './rpc/types.js';
 import { createEventBus } from './events/index.js';
 import { createModules } from './app-modules.js';
+import { channelTenants } from './channels/index.js';
 import { openConfigStore, openStore } from './app-store.js';
 import {
   applyLiveConfig,
@@ -86,6 +87,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const auth = createRequestAuth(authenticator);
   const tokenDirectory = createTokenDirectory({
     configTokens: () => configStore.get().gateway.tokens,
+    systemTenants: (id) => channelTenants(configStore.get().channels, id),
     store: store.tokens,
     now,
   });
@@ -115,7 +117,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     log: child('coordination'),
   });
   let registry: MethodRegistry | undefined;
-  const { modules, obs, agents, turns, runs, media } = createModules({
+  const { modules, obs, agents, turns, runs, media, channels } = createModules({
     options,
     now,
     startedAt,
@@ -184,6 +186,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     storeTranscripts: () => configStore.get().openai.storeTranscripts,
     channelActivity: observability.channels,
     wsConnections: () => ws?.connectionCount() ?? 0,
+    chatConnections: () => channels.statuses(),
     notifyAdmins: (method, params) => peers.notifyAdmins(method, params),
     runControl: runs.runControl,
     eventFeed: coordination.eventFeed,

@@ -14,4 +14,5 @@ export * from './errors/skill-errors.js';
 export * from './errors/learning-errors.js';
 export * from './errors/graph-errors.js';
 export * from './errors/graph-run-errors.js';
+export * from './errors/channel-errors.js';
 export * from './errors/terminal-errors.js';

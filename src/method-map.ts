@@ -6,6 +6,7 @@ import type { agentMethods, agentModelMethods } from './agents/index.js';
 import type { approvalMethods } from './approvals/index.js';
 import type { audioMethods } from './audio/index.js';
 import type { browserMethods } from './browser/index.js';
+import type { channelMethods } from './channels/index.js';
 import type { graphMethods } from './graphs/index.js';
 import type { learningMethods } from './learning/index.js';
 import type { mcpMethods } from './mcp/index.js';
@@ -28,6 +29,7 @@ type MethodFactory =
   | typeof approvalMethods
   | typeof audioMethods
   | typeof browserMethods
+  | typeof channelMethods
   | typeof configMethods
   | typeof controlMethods
   | typeof cronMethods

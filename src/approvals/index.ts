@@ -4,6 +4,7 @@ import { createApprovalService, type ApprovalService, type ApprovalServiceDeps }
 import { approvalMethods } from './methods.js';
 
 export { argsDigest, canonicalJson } from './args-digest.js';
+export { chatApprovalsWiring } from './chat-wiring.js';
 export { approvalMethods } from './methods.js';
 export type { DenialBreaker } from './denial-breaker.js';
 export type { ApprovalService, ApprovalServiceDeps } from './approval-service.js';

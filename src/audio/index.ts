@@ -8,10 +8,10 @@ import type { SessionPort } from '../store/index.js';
 import type { KeyGrants } from '../sessions/index.js';
 import { createAdmissionLimiter } from './limiter.js';
 import { audioMethods, maxParamsBytesFor } from './methods.js';
-import { createTranscribeService, type SaveMedia } from './transcribe-service.js';
+import { createTranscribeService, type SaveMedia, type TranscribeService } from './transcribe-service.js';
 import { createVoiceEvidence } from './voice-evidence.js';
 
-export type { SaveMedia } from './transcribe-service.js';
+export type { SaveMedia, TranscribeService } from './transcribe-service.js';
 export { audioMethods, maxParamsBytesFor } from './methods.js';
 
 /** Calls that may wait per slot when audio.maxWaiting is null. */
@@ -32,7 +32,12 @@ export interface AudioModuleDeps {
   log: Logger;
 }
 
-export function createAudioModule(deps: AudioModuleDeps): CapabilityModule {
+export interface AudioModule extends CapabilityModule {
+  /** The transcription audio.transcribe runs, for other modules (a chat channel's voice messages). */
+  readonly transcribe: TranscribeService;
+}
+
+export function createAudioModule(deps: AudioModuleDeps): AudioModule {
   const audioConfig = () => deps.config.get().audio;
   const limiter = createAdmissionLimiter(() => {
     const { maxConcurrent, maxWaiting, maxQueuedBytes } = audioConfig();
@@ -47,6 +52,7 @@ export function createAudioModule(deps: AudioModuleDeps): CapabilityModule {
   });
   return {
     name: 'audio',
+    transcribe,
     methods: audioMethods({
       transcribe,
       sessions: deps.sessions,

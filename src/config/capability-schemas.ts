@@ -5,6 +5,7 @@ import { durationMs, positiveInt } from './schema-units.js';
 export { mcpConfigSchema, type McpServerConfig } from './mcp-schema.js';
 export { orchestrateConfigSchema, type OrchestrateConfig } from './orchestrate-schema.js';
 export { learningConfigSchema, skillsConfigSchema, type LearningConfig, type SkillsConfig } from './learning-schema.js';
+export { channelConfigSchema, type ChannelConfig } from './channels-schema.js';
 export { terminalConfigSchema, type TerminalConfig } from './terminal-schema.js';
 
 /** Memory (src/memory): hybrid search over remembered entries, recall before each turn's first model call, the lifecycle sweep. */

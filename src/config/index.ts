@@ -28,3 +28,4 @@ export {
 export { createGitHistory, type ConfigHistory } from './history.js';
 export { findForbiddenKey, isForbiddenKey, safeKeySchema } from './object-keys.js';
 export type { ConfigRevision, ConfigRevisionPort, ConfigRevisionSummary } from './database-revision-port.js';
+export type { ChannelConfig, TelegramChannelConfig, SlackChannelConfig } from './channels-schema.js';

@@ -30,6 +30,12 @@ export const LOG_REDACT_PATHS: readonly string[] = [
   ...SECRET_KEYS,
   ...SECRET_KEYS.map((key) => `*.${key}`),
   '*.token',
+  // A channel connection's credentials, wherever a log line carries its config.
+  '*.botToken',
+  '*.signingSecret',
+  '*.appToken',
+  '*.webhookSecret',
+  '*.password',
 ];
 
 /**
@@ -53,12 +59,29 @@ export function isSecretKey(key: string): boolean {
 export const SECRET_MAPS: readonly string[] = ['mcp.servers.*.headers', 'mcp.servers.*.env'];
 const SECRET_MAP_SEGMENTS = SECRET_MAPS.map((path) => path.split('.'));
 
-/** Whether `path` (keys from the config's root, the value's own key last) is a value of one of the SECRET_MAPS. */
+/** Single fields that are secrets by their place, where their key alone (`token`, `password`) is too common a name. */
+export const SECRET_FIELDS: readonly string[] = [
+  'channels.*.token',
+  'channels.*.botToken',
+  'channels.*.signingSecret',
+  'channels.*.appToken',
+  'channels.*.webhookSecret',
+  'channels.*.imap.password',
+  'channels.*.smtp.password',
+];
+const SECRET_FIELD_SEGMENTS = SECRET_FIELDS.map((path) => path.split('.'));
+
+const matches = (segments: readonly string[], path: readonly string[]) =>
+  segments.every((segment, index) => segment === '*' || segment === path[index]);
+
+/**
+ * Whether `path` (keys from the config's root, the value's own key last) is a value of one of the SECRET_MAPS, or one
+ * of the SECRET_FIELDS.
+ */
 export function isInSecretMap(path: readonly string[]): boolean {
-  return SECRET_MAP_SEGMENTS.some(
-    (segments) =>
-      path.length === segments.length + 1 &&
-      segments.every((segment, index) => segment === '*' || segment === path[index]),
+  return (
+    SECRET_MAP_SEGMENTS.some((segments) => path.length === segments.length + 1 && matches(segments, path)) ||
+    SECRET_FIELD_SEGMENTS.some((segments) => path.length === segments.length && matches(segments, path))
   );
 }
 

@@ -19,6 +19,14 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
   { path: 'mcp.servers.*.url', kind: 'url' },
   { path: 'mcp.servers.*.headers.*', kind: 'secret' },
   { path: 'mcp.servers.*.env.*', kind: 'secret' },
+  { path: 'channels.*.token', kind: 'secret' },
+  { path: 'channels.*.botToken', kind: 'secret' },
+  { path: 'channels.*.signingSecret', kind: 'secret' },
+  { path: 'channels.*.appToken', kind: 'secret' },
+  { path: 'channels.*.webhookSecret', kind: 'secret' },
+  { path: 'channels.*.imap.password', kind: 'secret' },
+  { path: 'channels.*.smtp.password', kind: 'secret' },
+  { path: 'channels.*.apiBaseUrl', kind: 'url' },
 ];
 
 const PATTERNS = REFERENCE_FIELDS.map((field) => ({ ...field, segments: field.path.split('.') }));

@@ -13,6 +13,7 @@ import {
   skillsConfigSchema,
   learningConfigSchema,
   schedulerConfigSchema,
+  channelConfigSchema,
   terminalConfigSchema,
 } from './capability-schemas.js';
 import { durationMs, positiveInt } from './schema-units.js';
@@ -252,6 +253,7 @@ export const configSchema = z
     orchestrate: orchestrateConfigSchema.prefault({}),
     skills: skillsConfigSchema.prefault({}),
     learning: learningConfigSchema.prefault({}),
+    channels: z.record(idKey, channelConfigSchema).default({}),
     terminal: terminalConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
@@ -301,6 +303,18 @@ export const configSchema = z
         path: ['embeddings', 'provider'],
         message: `'${config.embeddings.provider}' is ${/^[aeiou]/.test(embeddingsType) ? 'an' : 'a'} ${embeddingsType} provider, which has no embeddings endpoint`,
       });
+    }
+    // Channels: the agent each connection answers with, and the secret its mode needs.
+    for (const [channelId, channel] of Object.entries(config.channels)) {
+      const at = (key: string, message: string) =>
+        ctx.addIssue({ code: 'custom', path: ['channels', channelId, key], message });
+      if (!(channel.agentId in config.agents)) at('agentId', `unknown agent '${channel.agentId}'`);
+      if (channel.kind === 'telegram' && channel.mode === 'webhook' && channel.webhookSecret === undefined)
+        at('webhookSecret', 'is required in webhook mode');
+      if (channel.kind === 'slack' && channel.mode === 'events' && channel.signingSecret === undefined)
+        at('signingSecret', 'is required in events mode');
+      if (channel.kind === 'slack' && channel.mode === 'socket' && channel.appToken === undefined)
+        at('appToken', 'is required in socket mode');
     }
     config.audio.engines.forEach((engine, index) => {
       if (

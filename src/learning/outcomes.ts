@@ -11,7 +11,7 @@ import type { SessionCaller } from '../agents/index.js';
 import type { LearningOutcome, LearningPort, LearningSource, OutcomeRecord, SessionPort } from '../store/index.js';
 import type { TurnHooks } from '../turns/types.js';
 import { isCorrection, toolOutcome, toolSequence, topicKey, type ToolCallSeen } from './heuristics.js';
-import { createRecentMap } from './recent-map.js';
+import { createRecentMap } from '../recent-map.js';
 import type { Judge } from './judge.js';
 import type { Settle } from './settlement.js';
 import type { ObservedOutcome, SkillUse } from './types.js';

@@ -7,7 +7,7 @@ export { createObservability, type Observability } from './observability.js';
 export type { HealthSignal, HealthSignalRecorder } from './health-signals.js';
 export { recordRunsOrphaned } from './health-feed.js';
 export type { AuditInput, AuditRow } from './audit.js';
-export type { DeliveryRecorder, DeliveryTrace } from './delivery.js';
+export type { DeliveryRecorder, DeliveryTrace, DeliveryTracer } from './delivery.js';
 export type { ChannelActivity } from './channels.js';
 export { TRAJECTORY_KIND, SIGNAL_KIND, VOICE_ERROR_KINDS, VOICE_SOURCES } from './evidence/kinds.js';
 export { isDegradedEnding } from './evidence/endings.js';

@@ -9,6 +9,7 @@ import { SIGNAL_KIND, TRAJECTORY_KIND } from '../obs/index.js';
 import type { JobPort, JobRecord, JobRunRecord } from '../store/index.js';
 import { undoneTaskError, type TurnResult, type TurnRunner } from '../turns/index.js';
 import { DEFAULT_TENANT } from '../sessions/index.js';
+import { deliverHeartbeat, heartbeatAlert, type HeartbeatDelivery } from './heartbeat.js';
 import { evaluateWakeGate, type GateDeps } from './wake-gate.js';
 import type { FireReason, RunLifecycle } from './types.js';
 
@@ -32,6 +33,8 @@ export interface FireDeps {
   now: () => number;
   newId: () => string;
   log: Logger;
+  /** Where heartbeat jobs' answers go; without it a heartbeat fire's delivery fails (alerted). */
+  heartbeats?: HeartbeatDelivery;
 }
 
 /**
@@ -91,6 +94,7 @@ export async function runFire(
     ...fields,
   });
   deps.events.emit('scheduler:job_started', { jobId: job.id, jobName: job.name, agentId, runId, ownerId: job.ownerId });
+  const heartbeat = { events: deps.events, delivery: deps.heartbeats, log: deps.log };
   const completed = (status: JobRunRecord['status']) =>
     deps.events.emit('scheduler:job_completed', {
       jobId: job.id,
@@ -131,6 +135,7 @@ export async function runFire(
       }
       gateEvidence = { durationMs: gateMs, toolCalls: verdict.toolCalls };
     }
+    if (job.heartbeat !== null) deps.events.emit('scheduler:heartbeat_check', { jobId: job.id, agentId });
     const run = await deps.runs.startRun({
       runId,
       rootRunId: runId,
@@ -179,6 +184,16 @@ export async function runFire(
         },
       });
     }
+    if (job.heartbeat !== null) {
+      if (failure !== undefined) heartbeatAlert(heartbeat, job, agentId, failure);
+      else
+        failure = await deliverHeartbeat(
+          heartbeat,
+          { ...job, heartbeat: job.heartbeat },
+          agentId,
+          result?.response ?? '',
+        );
+    }
     const status = failure === undefined ? 'ok' : 'error';
     await recordOutcome(
       deps,
@@ -196,6 +211,7 @@ export async function runFire(
     const message = publicMessage(
       maskUnknown(error, deps.log, { jobId: job.id, runId }, 'a scheduled fire failed before its turn'),
     );
+    if (job.heartbeat !== null) heartbeatAlert(heartbeat, job, agentId, message);
     await recordOutcome(deps, job, entry({ status: 'error', error: message }))
       .then(() => completed('error'))
       .catch((recordError: unknown) =>

@@ -12,9 +12,11 @@ import { createJobService, type JobService } from './job-service.js';
 import { cronMethods } from './methods.js';
 import { createScheduler, type Scheduler, type SchedulerLeases, type SchedulerPolicy } from './scheduler.js';
 import { systemClock, type RunLifecycle, type SchedulerClock } from './types.js';
+import type { HeartbeatDelivery } from './heartbeat.js';
 import type { GateTools } from './wake-gate.js';
 
 export { WAKE_GATE_SKIPPED } from './fire.js';
+export { DEFAULT_HEARTBEAT_PROMPT, heartbeatsThrough, type HeartbeatDelivery } from './heartbeat.js';
 export { cronMethods } from './methods.js';
 export { type RateLimitPolicy } from './fire-admission.js';
 export { OVERLAP_SKIPPED, SCHEDULER_LEASE, type Scheduler, type SchedulerLeases } from './scheduler.js';
@@ -47,6 +49,8 @@ export interface SchedulerModuleDeps {
    * their changes make this one look at the jobs again, so a job added anywhere is armed everywhere.
    */
   jobChanges?: PeerChannel<JobsChanged>;
+  /** Heartbeat jobs' delivery to a chat (the channels module); without it cron.add refuses every heartbeat. */
+  heartbeats?: HeartbeatDelivery;
   newId: () => string;
   log: Logger;
 }
@@ -75,6 +79,7 @@ export function createSchedulerModule(deps: SchedulerModuleDeps): SchedulerModul
     leases: deps.leases,
     policy: deps.config,
     admission: createFireAdmission({ counter: deps.rateLimit.counter, limit: deps.rateLimit.limit, log: deps.log }),
+    ...(deps.heartbeats === undefined ? {} : { heartbeats: deps.heartbeats }),
   });
   const announced: Pick<Scheduler, 'reschedule' | 'force' | 'runDue'> = {
     async reschedule() {
@@ -91,6 +96,7 @@ export function createSchedulerModule(deps: SchedulerModuleDeps): SchedulerModul
     jobs: deps.jobs,
     scheduler: announced,
     hasAgent: (agentId) => deps.agents.get(agentId) !== undefined,
+    hasChannel: (channelId) => deps.heartbeats?.hasChannel(channelId) ?? false,
     limits: deps.config,
     now: clock.now,
     newId: deps.newId,

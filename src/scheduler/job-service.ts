@@ -1,8 +1,9 @@
 // cron.* behind the methods: validates schedules (expr, IANA zone, `at` in the future, gaps), keeps each owner's jobs,
 // reads run entries.
 import type { SessionCaller } from '../agents/index.js';
-import { agentNotFound, invalidParams, jobNotFound } from '../errors.js';
-import type { JobPort, JobRecord, JobSchedule, WakeGate } from '../store/index.js';
+import { agentNotFound, insufficientScope, invalidParams, jobNotFound } from '../errors.js';
+import type { HeartbeatTarget, JobPort, JobRecord, JobSchedule, WakeGate } from '../store/index.js';
+import { DEFAULT_HEARTBEAT_PROMPT } from './heartbeat.js';
 import { jobEntry, jobStatus, runEntry, type JobEntry } from './job-views.js';
 import { decodeJobCursor, encodeJobCursor } from './list-cursor.js';
 import { assertCronExpression, assertCronGap, assertTimeZone, DEFAULT_TZ, nextFireAfter } from './next-fire.js';
@@ -24,10 +25,12 @@ export interface ScheduleInput {
 
 export interface AddJobInput {
   name: string;
-  message: string;
+  /** Required unless the job is a heartbeat (which defaults to DEFAULT_HEARTBEAT_PROMPT). */
+  message?: string | undefined;
   agentId?: string | undefined;
   schedule: ScheduleInput;
   wakeGate?: WakeGate | undefined;
+  heartbeat?: HeartbeatTarget | undefined;
 }
 
 export interface UpdateJobInput extends JobAddress {
@@ -36,6 +39,8 @@ export interface UpdateJobInput extends JobAddress {
   schedule?: ScheduleInput | undefined;
   /** null removes the gate. */
   wakeGate?: WakeGate | null | undefined;
+  /** null makes the job an ordinary one again. */
+  heartbeat?: HeartbeatTarget | null | undefined;
   enabled?: boolean | undefined;
 }
 
@@ -43,6 +48,8 @@ export interface JobServiceDeps {
   jobs: JobPort;
   scheduler: Pick<Scheduler, 'reschedule' | 'force' | 'runDue'>;
   hasAgent: (agentId: string) => boolean;
+  /** Whether `channels.<id>` is configured: a heartbeat may name only such a connection. */
+  hasChannel: (channelId: string) => boolean;
   limits: () => { minIntervalMs: number; defaultRunEntries: number; maxRunEntries: number; maxJobsPerOwner: number };
   now: () => number;
   newId: () => string;
@@ -114,6 +121,17 @@ export function createJobService(deps: JobServiceDeps) {
     if (agentId !== undefined && !deps.hasAgent(agentId)) throw agentNotFound(agentId, 'agentId');
   }
 
+  /** A heartbeat posts into a chat as the connection's bot, as channels.send does: admin tokens only. */
+  function assertHeartbeat(heartbeat: HeartbeatTarget | null | undefined, caller: SessionCaller): void {
+    if (heartbeat === undefined || heartbeat === null) return;
+    if (!caller.isAdmin) throw insufficientScope('admin');
+    if (!deps.hasChannel(heartbeat.channelId))
+      throw invalidParams(
+        `heartbeat.channelId: no channel connection named '${heartbeat.channelId}' in channels`,
+        'heartbeat.channelId',
+      );
+  }
+
   return {
     /** One page by name (then owner); `nextCursor` continues it (list-cursor.ts), null on the last page. */
     async list(
@@ -139,6 +157,9 @@ export function createJobService(deps: JobServiceDeps) {
     },
     async add(input: AddJobInput, caller: SessionCaller): Promise<JobEntry> {
       assertAgent(input.agentId);
+      assertHeartbeat(input.heartbeat, caller);
+      const message = input.message ?? (input.heartbeat === undefined ? undefined : DEFAULT_HEARTBEAT_PROMPT);
+      if (message === undefined) throw invalidParams('message: required unless the job is a heartbeat', 'message');
       const at = now();
       const schedule = toSchedule(input.schedule, at, deps.limits().minIntervalMs);
       const job: JobRecord = {
@@ -146,10 +167,11 @@ export function createJobService(deps: JobServiceDeps) {
         name: input.name,
         ownerId: caller.clientId,
         agentId: input.agentId ?? null,
-        message: input.message,
+        message,
         schedule,
         enabled: true,
         wakeGate: input.wakeGate ?? null,
+        heartbeat: input.heartbeat ?? null,
         nextRunAtMs: firstFire(schedule, at),
         lastRunAtMs: null,
         lastError: null,
@@ -163,6 +185,7 @@ export function createJobService(deps: JobServiceDeps) {
     async update(input: UpdateJobInput, caller: SessionCaller): Promise<JobEntry> {
       const job = await owned(input, caller);
       assertAgent(input.agentId);
+      assertHeartbeat(input.heartbeat, caller);
       const at = now();
       const schedule =
         input.schedule === undefined ? job.schedule : toSchedule(input.schedule, at, deps.limits().minIntervalMs);
@@ -174,6 +197,7 @@ export function createJobService(deps: JobServiceDeps) {
         ...(input.message === undefined ? {} : { message: input.message }),
         ...(input.agentId === undefined ? {} : { agentId: input.agentId }),
         ...(input.wakeGate === undefined ? {} : { wakeGate: input.wakeGate }),
+        ...(input.heartbeat === undefined ? {} : { heartbeat: input.heartbeat }),
         schedule,
         enabled,
         updatedAt: at,

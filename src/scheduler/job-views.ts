@@ -1,5 +1,5 @@
 // The spec's shapes of a job (Cron job entry, cron.status) and of a fire (Cron run entry), built from stored records.
-import type { JobRecord, JobRunRecord, WakeGate } from '../store/index.js';
+import type { HeartbeatTarget, JobRecord, JobRunRecord, WakeGate } from '../store/index.js';
 
 export interface JobEntry {
   id: string;
@@ -20,6 +20,8 @@ export interface JobEntry {
   lastRunAtMs?: number;
   lastError?: string;
   wakeGate?: WakeGate;
+  /** A heartbeat job's chat: its answers other than HEARTBEAT_OK are delivered there. */
+  heartbeat?: HeartbeatTarget;
 }
 
 export function jobEntry(job: JobRecord): JobEntry {
@@ -39,6 +41,7 @@ export function jobEntry(job: JobRecord): JobEntry {
     ...(job.lastRunAtMs === null ? {} : { lastRunAtMs: job.lastRunAtMs }),
     ...(job.lastError === null ? {} : { lastError: job.lastError }),
     ...(job.wakeGate === null ? {} : { wakeGate: job.wakeGate }),
+    ...(job.heartbeat === null ? {} : { heartbeat: job.heartbeat }),
   };
 }
 

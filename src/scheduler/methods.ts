@@ -1,8 +1,9 @@
 // cron.* (all rpc scope): thin adapters from the spec's params to the job service.
 import { z } from 'zod';
 import { defineMethod } from '../rpc/index.js';
-import { wakeGateSchema } from '../store/index.js';
+import { heartbeatTargetSchema, wakeGateSchema } from '../store/index.js';
 import { sessionCallerOf } from '../sessions/index.js';
+import { HEARTBEAT_OK } from './heartbeat.js';
 import type { JobService } from './job-service.js';
 
 // U+0000 ends the owner part of a cron.list cursor (list-cursor.ts), and PostgreSQL text cannot hold it.
@@ -58,20 +59,22 @@ export function cronMethods(service: JobService) {
       summary:
         'Adds a job: schedule kind cron {expr, tz (IANA, default UTC)}, interval {everyMs} or once {at (ISO 8601, future)}; ' +
         'optional wakeGate {kind: events, events, minCount} or {kind: tool, tool, args}. Returns the job entry. Names are unique per token; ' +
-        'a token has at most scheduler.maxJobsPerOwner jobs, and fires at least scheduler.minIntervalMs apart (a cron expression at its closest).',
+        'a token has at most scheduler.maxJobsPerOwner jobs, and fires at least scheduler.minIntervalMs apart (a cron expression at its closest). ' +
+        `A heartbeat {channelId, chatId, threadId?} (admin) makes it a heartbeat job: message is its prompt (optional, a default prompt), an answer of exactly ${HEARTBEAT_OK} delivers nothing, any other is delivered to that chat.`,
       params: z.strictObject({
         name,
-        message,
+        message: message.optional(),
         agentId: agentId.optional(),
         schedule,
         wakeGate: wakeGateSchema.optional(),
+        heartbeat: heartbeatTargetSchema.optional(),
       }),
       handler: (params, ctx) => service.add(params, sessionCallerOf(ctx.caller)),
     }),
     defineMethod({
       name: 'cron.update',
       scope: 'rpc',
-      summary: `Changes only the supplied fields of a job (wakeGate null removes the gate); returns the job entry.${BY_NAME}`,
+      summary: `Changes only the supplied fields of a job (wakeGate null removes the gate, heartbeat null makes it an ordinary job); returns the job entry.${BY_NAME}`,
       params: z.strictObject({
         name,
         ownerId: ownerId.optional(),
@@ -79,6 +82,7 @@ export function cronMethods(service: JobService) {
         agentId: agentId.optional(),
         schedule: schedule.optional(),
         wakeGate: wakeGateSchema.nullable().optional(),
+        heartbeat: heartbeatTargetSchema.nullable().optional(),
         enabled: z.boolean().optional(),
       }),
       handler: (params, ctx) => service.update(params, sessionCallerOf(ctx.caller)),

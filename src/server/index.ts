@@ -11,7 +11,7 @@ export {
 } from './token-directory.js';
 export { grantsMcp, grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes } from './scopes.js';
 export { registerCors } from './cors.js';
-export { HTTP_STATUS, logHttpError, prepareErrorReply } from './http-errors.js';
+export { HTTP_STATUS, logHttpError, prepareErrorReply, restErrorHandler } from './http-errors.js';
 export { useErrorEnvelope } from './framework-errors.js';
 export {
   requestSignal,

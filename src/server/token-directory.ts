@@ -20,7 +20,10 @@ export interface TokenDirectory {
    * TOKEN_LIST_REFRESH_MS (a token issued since, here or by another replica), so most lookups read no store.
    */
   grantOf(id: string): Promise<TokenGrant | undefined>;
-  /** The tenants a config token is given (none for any other id), answered without the store. */
+  /**
+   * The tenants a config token is given, or a gateway caller of its own (a channel connection's), answered without the
+   * store; none for any other id.
+   */
   tenantsOf(id: string): readonly string[];
   /** Drops the copy of the store's list: the next lookup reads it (a token was issued or revoked here). */
   forget(): void;
@@ -28,6 +31,8 @@ export interface TokenDirectory {
 
 export interface TokenDirectoryDeps {
   configTokens: () => readonly TokenConfig[];
+  /** The tenants the gateway's own callers are given by their config (a channel connection's `tenantId`), by id. */
+  systemTenants?: (id: string) => readonly string[];
   store: Pick<TokenStore, 'list'>;
   now: () => number;
 }
@@ -35,7 +40,7 @@ export interface TokenDirectoryDeps {
 const isAdminScoped = (id: string, scopes: TokenConfig['scopes']) =>
   grantsMethodScope({ clientId: id, scopes }, 'admin', 'http');
 
-export function createTokenDirectory({ configTokens, store, now }: TokenDirectoryDeps): TokenDirectory {
+export function createTokenDirectory({ configTokens, systemTenants, store, now }: TokenDirectoryDeps): TokenDirectory {
   let apiTokens: Map<string, TokenGrant> | undefined;
   let readAt = Number.NEGATIVE_INFINITY;
   let reading: Promise<Map<string, TokenGrant>> | undefined;
@@ -67,7 +72,7 @@ export function createTokenDirectory({ configTokens, store, now }: TokenDirector
       return tokens.get(id);
     },
     tenantsOf(id) {
-      return configTokens().find((token) => token.id === id)?.tenants ?? [];
+      return configTokens().find((token) => token.id === id)?.tenants ?? systemTenants?.(id) ?? [];
     },
     forget() {
       apiTokens = undefined;

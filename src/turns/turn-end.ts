@@ -75,11 +75,13 @@ export function createTurnEnds({ events, delivery, now }: TurnEndDeps): TurnEnds
       agentId: agent.id,
       sessionKey,
       channelId,
+      ...(request.channelType === undefined ? {} : { channelType: request.channelType }),
       traceId: trace.traceId,
       chars: tally.text.length,
       finishReason,
     });
-    delivery?.replied({ channelId, sessionKey, traceId: trace.traceId, receivedAt: turn.startedAt });
+    if (request.deliversReply !== true)
+      delivery?.replied({ channelId, sessionKey, traceId: trace.traceId, receivedAt: turn.startedAt });
     const result: TurnResult = {
       response: tally.text,
       tokensUsed: {

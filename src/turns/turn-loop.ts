@@ -217,6 +217,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
         agentId: agent.id,
         sessionKey,
         channelId: channel,
+        ...(request.channelType === undefined ? {} : { channelType: request.channelType }),
         chars: request.message.length,
       });
       transcript.add(...toolResults);

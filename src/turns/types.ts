@@ -83,6 +83,13 @@ export interface TurnRequest extends ParsedSessionKey {
   messageId?: string;
   /** The root of the sub-agent run tree this turn belongs to. */
   rootRunId?: string;
+  /** The platform of the key's channel (a chat connection's kind: telegram, slack, email); message events carry it. */
+  channelType?: string;
+  /**
+   * The caller delivers the reply itself and records its delivery trace once the platform took it (a chat channel's
+   * outbound queue): the turn then records none of its own.
+   */
+  deliversReply?: boolean;
   /** Marks test or synthetic traffic, excluded from trace search by default. */
   isSynthetic?: boolean;
   /**

@@ -20,6 +20,8 @@ import {
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const WEBHOOK_SECRET = 'fuzz-webhook-secret-0123456789';
+const TELEGRAM_SECRET = 'fuzz-telegram-secret';
+const SLACK_SECRET = 'fuzz-slack-signing-secret';
 const CONCURRENCY = 12;
 
 /** Admin methods whose plausible params would take the gateway apart for the rest of the run; rpc tokens still call them. */
@@ -172,6 +174,25 @@ describe('fuzz: hostile input at every surface', () => {
       audio: { engines: [] },
       // mcp.* methods reach a configured server that refuses connections (port 9, discard): failures, never a hang.
       mcp: { servers: { fuzz: { transport: 'http', url: 'http://127.0.0.1:9/mcp', timeoutMs: 2_000 } } },
+      // The channel endpoints (Telegram webhook mode, Slack Events API); their platforms refuse connections (port 9),
+      // and nobody is on their allow-lists, so a post that passes the checks starts no turn.
+      channels: {
+        tgfuzz: {
+          kind: 'telegram',
+          agentId: 'default',
+          token: '1:fuzz',
+          apiBaseUrl: 'http://127.0.0.1:9',
+          mode: 'webhook',
+          webhookSecret: TELEGRAM_SECRET,
+        },
+        slackfuzz: {
+          kind: 'slack',
+          agentId: 'default',
+          botToken: 'xoxb-fuzz',
+          signingSecret: SLACK_SECRET,
+          apiBaseUrl: 'http://127.0.0.1:9/api/',
+        },
+      },
       // terminal.* reach the drive table (no agent has the terminal_* tools, so no shell is ever started).
       terminal: { enabled: true },
     });
@@ -528,6 +549,38 @@ describe('fuzz: hostile input at every surface', () => {
     expect(failures, `seed ${SEED}`).toEqual([]);
   });
 
+  it('the channel endpoints (Telegram webhook, Slack events) answer 200 or {error:{code,message}} for hostile posts', async () => {
+    await runPool(300, async () => {
+      const template = random.chance(0.5)
+        ? { update_id: 1, message: { message_id: 1, date: 1, chat: { id: 1, type: 'private' }, text: 'hi' } }
+        : { type: 'event_callback', event: { type: 'message', channel: 'C1', user: 'U1', text: 'hi', ts: '1.1' } };
+      const body = random.chance(0.7) ? hostileJsonText(random, mutate(random, template)) : garbageBody(random);
+      const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
+      const isTelegram = random.chance(0.5);
+      const headers: Record<string, string> = { 'content-type': random.pick(['application/json', 'text/plain']) };
+      if (isTelegram) {
+        headers['x-telegram-bot-api-secret-token'] = random.pick([TELEGRAM_SECRET, TELEGRAM_SECRET, 'wrong', '']);
+      } else {
+        const timestamp = String(Math.floor(Date.now() / 1000) + random.pick([0, 0, -1_000, 1e12]));
+        const secret = random.chance(0.8) ? SLACK_SECRET : 'wrong-secret';
+        headers['x-slack-request-timestamp'] = timestamp;
+        headers['x-slack-signature'] = random.chance(0.9)
+          ? `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:`).update(bytes).digest('hex')}`
+          : 'v0=zz';
+      }
+      const path = isTelegram ? '/channels/tgfuzz/telegram' : '/channels/slackfuzz/slack/events';
+      const response = await fetch(`${gateway.url}${path}`, { method: 'POST', headers, body: bytes });
+      const text = await response.text();
+      const surface = isTelegram ? 'telegram' : 'slack';
+      seen.add(`${surface} ${response.status}`);
+      check(response.status < 500, `${surface} status`, { status: response.status, text });
+      if (response.status >= 400)
+        check(isRestError(parseJson(text)), `${surface} envelope`, { status: response.status, text });
+    });
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
   const RAW_REQUESTS = [
     'GET / HTTP/1.1\r\n\r\n',
     'GARBAGE\r\n\r\n',
@@ -846,7 +899,7 @@ describe('fuzz: hostile input at every surface', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'config.get', params: { section: 'gateway' } }),
     });
     expect(await config.json()).toMatchObject({ result: expect.any(Object) });
-    expect(healthChecks).toBe(9);
+    expect(healthChecks).toBe(10);
   });
 
   it('reached past validation on every surface, not only one refusal', () => {
@@ -858,6 +911,7 @@ describe('fuzz: hostile input at every surface', () => {
       ...['200', '400', '401', '403', '404', '413'].map((status) => `rest ${status}`),
       ...['200', '400', '401', '403', '404'].map((status) => `v1 ${status}`),
       ...['202', '400', '401', '409'].map((status) => `webhook ${status}`),
+      ...['200', '400', '401'].flatMap((status) => [`telegram ${status}`, `slack ${status}`]),
       ...['200', '202', '400', '401', '403', '404', '413'].map((status) => `mcp ${status}`),
     ];
     expect(expected.filter((outcome) => !seen.has(outcome))).toEqual([]);

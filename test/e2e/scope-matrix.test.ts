@@ -10,7 +10,7 @@ interface DiscoveredMethod {
   'x-scope': string;
 }
 
-/** Scopes the issues give the methods they add (issue 36 skills and learning, issue 37 graphs, issue 38 terminal drives). */
+/** Scopes the issues give the methods they add (issue 36 skills and learning, 37 graphs, 38 terminal drives, 39 channels). */
 const EXPECTED_SCOPES: Record<string, string> = {
   'skills.list': 'rpc',
   'skills.get': 'rpc',
@@ -28,6 +28,9 @@ const EXPECTED_SCOPES: Record<string, string> = {
   'graph.status': 'rpc',
   'graph.cancel': 'rpc',
   'graph.runs': 'rpc',
+  'channels.list': 'admin',
+  'channels.test': 'admin',
+  'channels.send': 'admin',
   'terminal.list': 'admin',
   'terminal.read': 'admin',
   'terminal.close': 'admin',

@@ -91,6 +91,8 @@ export interface SchedulerFixture {
   /** The rate-limit counter the fires count against, as the HTTP surfaces do (keys `token:<id>`), on the fake clock. */
   rateCounter: RateCounter;
   emit: ReturnType<typeof createEventBus>['emit'];
+  /** The bus the module emits on (a test subscribes to see scheduler:* events). */
+  bus: ReturnType<typeof createEventBus>;
   /** Calls a cron.* method through the real JSON-RPC dispatcher as this client (scopes ['rpc'] unless admin). */
   call(clientId: string, method: string, params?: unknown, isAdmin?: boolean): Promise<RpcAnswer>;
   /** cron.runs entries of the job, newest first, as the client sees them. */
@@ -112,6 +114,8 @@ export interface SchedulerFixtureOptions {
   jobChanges?: SchedulerModuleDeps['jobChanges'];
   /** gateway.rateLimit the fires count against; generous (10,000 a minute) when absent. */
   rateLimit?: { maxRequests: number; windowMs: number };
+  /** The channel delivery heartbeat jobs use (the channels module's deliver) and the configured channel ids. */
+  heartbeats?: SchedulerModuleDeps['heartbeats'];
 }
 
 export async function createSchedulerFixture(options: SchedulerFixtureOptions = {}): Promise<SchedulerFixture> {
@@ -161,6 +165,7 @@ export async function createSchedulerFixture(options: SchedulerFixtureOptions = 
     log,
     rateLimit: { counter: rateCounter, limit: () => rateLimit },
     ...(options.jobChanges === undefined ? {} : { jobChanges: options.jobChanges }),
+    ...(options.heartbeats === undefined ? {} : { heartbeats: options.heartbeats }),
   });
   const dispatcher = createDispatcher({ registry: createRegistry([...(module.methods ?? [])]), maxBatchSize: 50 });
   let nextId = 0;
@@ -193,6 +198,7 @@ export async function createSchedulerFixture(options: SchedulerFixtureOptions = 
     config,
     rateCounter,
     emit: bus.emit,
+    bus,
     call,
     async runs(jobName, clientId = 'rpc-client') {
       const response = await call(clientId, 'cron.runs', { jobName });

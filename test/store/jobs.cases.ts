@@ -13,6 +13,7 @@ export function cronJob(id: string, name: string, overrides: Partial<JobRecord> 
     schedule: { kind: 'cron', expr: '0 9 * * *', tz: 'Europe/Berlin' },
     enabled: true,
     wakeGate: null,
+    heartbeat: null,
     nextRunAtMs: 1_000,
     lastRunAtMs: null,
     lastError: null,
@@ -154,6 +155,22 @@ export function jobPortCases(backend: string, open: () => Promise<PortFixture<Jo
       await jobs.save(changed);
       expect(await jobs.get('j1')).toEqual(changed);
       expect(await jobs.byName('rpc-client', 'daily')).toBeUndefined();
+    });
+
+    it("keeps a heartbeat job's chat target (with and without a thread), changes it on save and clears it", async () => {
+      const threaded = cronJob('j1', 'pulse', {
+        heartbeat: { channelId: 'tg', chatId: '-100200', threadId: '17' },
+      });
+      const plain = cronJob('j2', 'beat', { heartbeat: { channelId: 'mail', chatId: 'ops@example.com' } });
+      await jobs.create(threaded);
+      await jobs.create(plain, 10);
+      expect(await jobs.get('j1')).toEqual(threaded);
+      expect(await jobs.byName('rpc-client', 'beat')).toEqual(plain);
+      const moved = { ...threaded, heartbeat: { channelId: 'slack', chatId: 'C42' } };
+      await jobs.save(moved);
+      expect(await jobs.get('j1')).toEqual(moved);
+      await jobs.save({ ...moved, heartbeat: null });
+      expect((await jobs.get('j1'))?.heartbeat).toBeNull();
     });
 
     it('keeps run entries per job, newest first up to the limit, and removes them with the job', async () => {

@@ -38,7 +38,7 @@ import { memoryEntry } from './memory.cases.js';
 
 /** A test-only shared migration after the released ones: a column on a table that holds rows, a new table and its index. */
 const PINS: SharedMigration = {
-  version: FIRST_SHARED_VERSION + SHARED_MIGRATIONS.length,
+  version: Math.max(FIRST_SHARED_VERSION - 1, ...SHARED_MIGRATIONS.map((migration) => migration.version)) + 1,
   name: 'test_session_pins',
   up: (db, dialect) => [
     db.schema

@@ -74,6 +74,8 @@ export interface HarnessOptions {
   orchestrate?: ConfigInput['orchestrate'];
   skills?: ConfigInput['skills'];
   learning?: ConfigInput['learning'];
+  /** Chat-platform connections (src/channels). */
+  channels?: ConfigInput['channels'];
   terminal?: ConfigInput['terminal'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
@@ -123,6 +125,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.orchestrate === undefined ? {} : { orchestrate: options.orchestrate }),
     ...(options.skills === undefined ? {} : { skills: options.skills }),
     ...(options.learning === undefined ? {} : { learning: options.learning }),
+    ...(options.channels === undefined ? {} : { channels: options.channels }),
     ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),

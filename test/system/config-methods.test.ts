@@ -121,6 +121,7 @@ describe('config.* methods', () => {
       'orchestrate',
       'skills',
       'learning',
+      'channels',
       'terminal',
     ]);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
@@ -214,6 +215,7 @@ describe('config.* methods', () => {
       'orchestrate',
       'skills',
       'learning',
+      'channels',
       'terminal',
     ]);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);

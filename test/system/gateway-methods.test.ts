@@ -54,6 +54,7 @@ describe('gateway methods', () => {
         'orchestrate',
         'skills',
         'learning',
+        'channels',
         'terminal',
       ],
     });

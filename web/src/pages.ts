@@ -20,6 +20,7 @@ export const PAGES: readonly PageEntry[] = [
   { path: 'observability', label: 'Observability', load: () => import('./pages/observability') },
   { path: 'browser', label: 'Browser', load: () => import('./pages/browser') },
   { path: 'mcp', label: 'MCP', load: () => import('./pages/mcp') },
+  { path: 'channels', label: 'Channels', load: () => import('./pages/channels') },
   { path: 'graphs', label: 'Graphs', load: () => import('./pages/graphs') },
   { path: 'skills', label: 'Skills', load: () => import('./pages/skills') },
 ];

@@ -1,5 +1,6 @@
-// GET /api/channels: the gateway's own surfaces as channels, merged with the recorded channel activity.
+// GET /api/channels: the gateway's own surfaces and the chat-platform connections, merged with the recorded activity.
 import type { FastifyInstance } from 'fastify';
+import type { ConnectionStatus } from '../../channels/index.js';
 import type { ChannelActivity } from '../../obs/index.js';
 import { grantsRest } from '../../server/index.js';
 import type { RestContext } from './types.js';
@@ -12,13 +13,20 @@ export interface ChannelStatus {
   channelId: string;
   channelType: string;
   enabled: boolean;
-  /** `connected` while a WebSocket client is connected, else `listening`. */
-  status: 'connected' | 'listening';
+  /**
+   * A surface: `connected` while a WebSocket client is connected, else `listening`. A chat connection: its state
+   * (connecting, connected, degraded, disconnected, failed, disabled).
+   */
+  status: 'connected' | 'listening' | ConnectionStatus['state'];
   /** Epoch ms of the last message received or sent; null for a surface that has not carried one. */
   lastActiveAt: number | null;
   messagesSent: number;
   messagesReceived: number;
   connections?: number;
+  /** A chat connection's agent. */
+  agentId?: string;
+  /** A chat connection's last error, while it is not connected. */
+  error?: string;
 }
 
 /**
@@ -31,10 +39,17 @@ const SURFACES = [
   { channelId: 'openai', channelType: 'openai' },
 ] as const;
 
-/** Surfaces first (always listed, even idle), then every other channel with recorded activity, newest first. */
+/**
+ * Surfaces first (always listed, even idle), then the chat connections configured (each, enabled or not), then every
+ * other channel with recorded activity, newest first.
+ */
 export function channelStatuses(
   activity: readonly ChannelActivity[],
-  { wsConnections, isWebhookEnabled = () => false }: Pick<RestContext, 'wsConnections' | 'isWebhookEnabled'>,
+  {
+    wsConnections,
+    isWebhookEnabled = () => false,
+    chatConnections = () => [],
+  }: Pick<RestContext, 'wsConnections' | 'isWebhookEnabled' | 'chatConnections'>,
 ): ChannelStatus[] {
   const surfaces: { channelId: string; channelType: string }[] = [...SURFACES];
   if (isWebhookEnabled()) surfaces.push({ channelId: 'webhook', channelType: 'webhook' });
@@ -54,6 +69,21 @@ export function channelStatuses(
       ...(connections === undefined ? {} : { connections }),
     };
   });
+  for (const connection of chatConnections()) {
+    const recorded = byId.get(connection.id);
+    known.add(connection.id);
+    statuses.push({
+      channelId: connection.id,
+      channelType: connection.kind,
+      enabled: connection.enabled,
+      status: connection.state,
+      lastActiveAt: Math.max(connection.lastActivityAt ?? 0, recorded?.lastActiveAt ?? 0) || null,
+      messagesSent: recorded?.messagesSent ?? 0,
+      messagesReceived: recorded?.messagesReceived ?? 0,
+      agentId: connection.agentId,
+      ...(connection.error === undefined ? {} : { error: connection.error }),
+    });
+  }
   for (const entry of activity) {
     if (known.has(entry.channelId)) continue;
     // A webhook with activity but no gateway.webhook now was unmounted: its history stays, shown as disabled.

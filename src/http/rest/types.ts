@@ -2,6 +2,7 @@
 import type { EventBus } from '../../events/index.js';
 import type { Logger } from 'pino';
 import type { AgentRegistry } from '../../agents/index.js';
+import type { ConnectionStatus } from '../../channels/index.js';
 import type { EventFeed } from '../../coordination/index.js';
 import type { ChannelActivity } from '../../obs/index.js';
 import type { ModelRouter } from '../../providers/index.js';
@@ -24,6 +25,8 @@ export interface RestRoutesDeps {
   wsConnections?: () => number;
   /** Whether POST /hooks/webhook is mounted now (gateway.webhook applies live); GET /api/channels lists it then. */
   isWebhookEnabled?: () => boolean;
+  /** The chat-platform connections under `channels` (src/channels), listed by GET /api/channels after the surfaces. */
+  chatConnections?: () => readonly ConnectionStatus[];
   /** Aborted at shutdown: in-flight turns stop and open streams end. */
   shutdownSignal?: AbortSignal;
   /** SSE comment ping interval (spec "Limits": 15 s). */

@@ -25,6 +25,15 @@ export const wakeGateSchema = z.discriminatedUnion('kind', [
 
 export type WakeGate = z.infer<typeof wakeGateSchema>;
 
+/** The chat a heartbeat job's answer goes to (a configured channel connection's chat; Slack/email: its thread). */
+export const heartbeatTargetSchema = z.strictObject({
+  channelId: z.string().min(1).max(128),
+  chatId: z.string().min(1).max(256),
+  threadId: z.string().min(1).max(256).optional(),
+});
+
+export type HeartbeatTarget = z.infer<typeof heartbeatTargetSchema>;
+
 /** When a job fires: a cron expression in an IANA zone, a fixed interval, or one instant. */
 export type JobSchedule =
   | { kind: 'cron'; expr: string; tz: string }
@@ -43,6 +52,8 @@ export interface JobRecord {
   schedule: JobSchedule;
   enabled: boolean;
   wakeGate: WakeGate | null;
+  /** A heartbeat job: its answer is delivered to this chat unless it is exactly HEARTBEAT_OK; null for other jobs. */
+  heartbeat: HeartbeatTarget | null;
   /** Null once a `once` job has fired (nothing left to fire). */
   nextRunAtMs: number | null;
   lastRunAtMs: number | null;

@@ -13,9 +13,10 @@ export const RUN_STATUSES = [
 
 /**
  * What started a run; `response` is a /v1 response created with `background: true`, `orchestrate` an agent's script,
- * `graph` a graph run (its root) or one of its agent nodes' turns (a child of it).
+ * `graph` a graph run (its root) or one of its agent nodes' turns (a child of it), `channel` a chat message's turn
+ * (src/channels).
  */
-export type RunKind = 'spawn' | 'cron' | 'webhook' | 'response' | 'orchestrate' | 'graph';
+export type RunKind = 'spawn' | 'cron' | 'webhook' | 'response' | 'orchestrate' | 'graph' | 'channel';
 
 export const RUN_KINDS = [
   'spawn',
@@ -24,6 +25,7 @@ export const RUN_KINDS = [
   'response',
   'orchestrate',
   'graph',
+  'channel',
 ] as const satisfies readonly RunKind[];
 
 /** The error a run gets when recovery finds it `running` under an instance that is gone. */

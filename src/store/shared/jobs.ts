@@ -1,7 +1,9 @@
 // The JobPort on both dialects: scheduled jobs and the run entry each fire leaves.
 import { jobNameTaken, tooManyJobs } from '../../errors.js';
 import {
+  heartbeatTargetSchema,
   wakeGateSchema,
+  type HeartbeatTarget,
   type JobPort,
   type JobRecord,
   type JobRunRecord,
@@ -25,6 +27,12 @@ function toWakeGate(text: string | null): WakeGate | null {
   return parsed.success ? parsed.data : null;
 }
 
+function toHeartbeat(text: string | null): HeartbeatTarget | null {
+  if (text === null) return null;
+  const parsed = heartbeatTargetSchema.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : null;
+}
+
 function toJob(row: JobRow): JobRecord {
   return {
     id: row.id,
@@ -35,6 +43,7 @@ function toJob(row: JobRow): JobRecord {
     schedule: toSchedule(row),
     enabled: isSet(row.enabled),
     wakeGate: toWakeGate(row.wake_gate),
+    heartbeat: toHeartbeat(row.heartbeat),
     nextRunAtMs: row.next_run_at,
     lastRunAtMs: row.last_run_at,
     lastError: row.last_error,
@@ -72,6 +81,7 @@ function toRow(store: StoreDb, job: JobRecord): JobRow {
     at_ms: schedule.kind === 'once' ? schedule.atMs : null,
     enabled: flag(store, job.enabled),
     wake_gate: job.wakeGate === null ? null : JSON.stringify(job.wakeGate),
+    heartbeat: job.heartbeat === null ? null : JSON.stringify(job.heartbeat),
     next_run_at: job.nextRunAtMs,
     last_run_at: job.lastRunAtMs,
     last_error: job.lastError,
@@ -94,6 +104,7 @@ const COLUMN_TYPES: Record<keyof JobRow, 'text' | 'bigint' | 'boolean'> = {
   at_ms: 'bigint',
   enabled: 'boolean',
   wake_gate: 'text',
+  heartbeat: 'text',
   next_run_at: 'bigint',
   last_run_at: 'bigint',
   last_error: 'text',

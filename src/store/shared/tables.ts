@@ -103,6 +103,8 @@ export interface Tables {
     at_ms: number | null;
     enabled: Flag;
     wake_gate: string | null;
+    /** JSON of the heartbeat target (shared migration 27); null for other jobs. */
+    heartbeat: string | null;
     next_run_at: number | null;
     last_run_at: number | null;
     last_error: string | null;

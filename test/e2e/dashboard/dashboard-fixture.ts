@@ -21,11 +21,12 @@ export interface DashboardWorld {
 }
 
 /**
- * `extraAgents`: agents beside the fixture's default and guarded ones (a test's own world); `skills`, `learning` and
- * `terminal`: those config sections (the skills dirs, the reflect interval, terminal drives on).
+ * `extraAgents`: agents beside the fixture's default and guarded ones (a test's own world); `skills`, `learning`,
+ * `channels` and `terminal`: those config sections (the skills dirs, the reflect interval, chat connections,
+ * terminal drives on).
  */
 export async function startDashboardWorld(
-  options: Pick<HarnessOptions, 'app' | 'skills' | 'learning' | 'terminal'> & {
+  options: Pick<HarnessOptions, 'app' | 'skills' | 'learning' | 'channels' | 'terminal'> & {
     extraAgents?: HarnessOptions['agents'];
   } = {},
 ): Promise<DashboardWorld> {

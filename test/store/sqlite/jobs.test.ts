@@ -46,18 +46,21 @@ describe('sqlite job port', () => {
     dir = await mkdtemp(join(tmpdir(), 'agent-gateway-jobs-'));
     const path = join(dir, 'gateway.db');
     const before = openDatabase({ path, migrations: MIGRATIONS.filter((migration) => migration.version < 20) });
-    await createSqliteJobPort(before).create(cronJob('j1', 'daily', { ownerId: 'ann' }));
-    await createSqliteJobPort(before).appendRun({
-      ts: 5,
-      jobId: 'j1',
-      status: 'ok',
-      durationMs: 3,
-      summary: null,
-      error: null,
-      toolCalls: null,
-      estTurnsSaved: null,
-      rootRunId: 'r1',
-    });
+    // Rows as that schema held them (today's port writes columns later migrations added).
+    before
+      .prepare(
+        `INSERT INTO jobs (id, name, owner_id, agent_id, message, kind, expr, tz, every_ms, at_ms, enabled, wake_gate,
+           next_run_at, last_run_at, last_error, created_at, updated_at)
+         VALUES ('j1', 'daily', 'ann', NULL, 'check the inbox', 'cron', '0 9 * * *', 'Europe/Berlin', NULL, NULL, 1, NULL,
+           1000, NULL, NULL, 100, 100)`,
+      )
+      .run();
+    before
+      .prepare(
+        `INSERT INTO job_runs (ts, job_id, status, duration_ms, summary, error, tool_calls, est_turns_saved, root_run_id)
+         VALUES (5, 'j1', 'ok', 3, NULL, NULL, NULL, NULL, 'r1')`,
+      )
+      .run();
     expect(applyMigrations(before, MIGRATIONS)).toContain(20);
     const jobs = createSqliteJobPort(before);
     expect(await jobs.byName('ann', 'daily')).toEqual(cronJob('j1', 'daily', { ownerId: 'ann' }));

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type Compilable } from 'kysely'
 import type { Dialect } from '../store-db.js';
 import { GRAPHS_MIGRATION } from './graphs-25.js';
 import { GRAPH_RETENTION_MIGRATION } from './graph-retention-26.js';
+import { HEARTBEAT_JOBS_MIGRATION } from './heartbeat-jobs-27.js';
 import { LEARNING_MIGRATION } from './learning-24.js';
 import { TURNS_MIGRATION } from './turns-23.js';
 
@@ -33,6 +34,7 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   LEARNING_MIGRATION,
   GRAPHS_MIGRATION,
   GRAPH_RETENTION_MIGRATION,
+  HEARTBEAT_JOBS_MIGRATION,
 ];
 
 /** Compiles statements only (the backend runs the SQL): the dialect's connection is never asked for. */

@@ -1,6 +1,6 @@
 // The recent map learning keeps its turns in: the newest entries answer, the oldest are forgotten past its size.
 import { describe, expect, it } from 'vitest';
-import { createRecentMap } from '../../src/learning/recent-map.js';
+import { createRecentMap } from '../src/recent-map.js';
 
 describe('recent map', () => {
   it('answers the newest entries, forgets the oldest past its size, and deletes from either generation', () => {
