@@ -8,8 +8,8 @@ export function withTypedApprovalAnswers(
   factory: AdapterFactory,
   approvals: () => Pick<ChatApprovals, 'typedAnswer'> | undefined,
 ): AdapterFactory {
-  return (config, deps) => {
-    const adapter = factory(config, deps);
+  return async (config, deps) => {
+    const adapter = await factory(config, deps);
     const wrapped: ChannelAdapter = {
       kind: adapter.kind,
       maxMessageChars: adapter.maxMessageChars,

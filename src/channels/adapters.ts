@@ -1,40 +1,14 @@
-// Which adapter serves each platform: the one place the core names the platform folders.
-import type { ChannelConfig } from '../config/index.js';
-import { channelUnavailable } from '../errors.js';
+// Which adapter serves each platform, the one place the core names the platform folders: each is imported on first use,
+// so a gateway with no connection of a kind never loads that platform's library (grammy, the Slack SDK, imapflow).
 import type { AdapterFactory } from './connections.js';
-import { createEmailAdapter } from './email/adapter.js';
-import { createSlackAdapter } from './slack/adapter.js';
-import { createTelegramAdapter } from './telegram/index.js';
-import type { ChannelAdapter, ChannelKind } from './types.js';
 
-type PlatformFactory<K extends ChannelKind> = (
-  config: Extract<ChannelConfig, { kind: K }>,
-  deps: Parameters<AdapterFactory>[1],
-) => ChannelAdapter;
-
-/** The platform adapters built into the gateway; a kind missing here is reported as the connection's error. */
-const PLATFORMS: { [K in ChannelKind]?: PlatformFactory<K> } = {
-  telegram: createTelegramAdapter,
-  slack: createSlackAdapter,
-  email: createEmailAdapter,
-};
-
-export const createPlatformAdapter: AdapterFactory = (config, deps) => {
+export const createPlatformAdapter: AdapterFactory = async (config, deps) => {
   switch (config.kind) {
     case 'telegram':
-      return build(PLATFORMS.telegram, config, deps);
+      return (await import('./telegram/index.js')).createTelegramAdapter(config, deps);
     case 'slack':
-      return build(PLATFORMS.slack, config, deps);
+      return (await import('./slack/adapter.js')).createSlackAdapter(config, deps);
     case 'email':
-      return build(PLATFORMS.email, config, deps);
+      return (await import('./email/adapter.js')).createEmailAdapter(config, deps);
   }
 };
-
-function build<K extends ChannelKind>(
-  factory: PlatformFactory<K> | undefined,
-  config: Extract<ChannelConfig, { kind: K }>,
-  deps: Parameters<AdapterFactory>[1],
-): ChannelAdapter {
-  if (factory === undefined) throw channelUnavailable(deps.channelId, `no ${config.kind} adapter is built in`);
-  return factory(config, deps);
-}

@@ -6,11 +6,11 @@ import type { ChannelConfig } from '../config/index.js';
 import { createConnection, type Connection, type ConnectionServices, type ConnectionStatus } from './connection.js';
 import type { ChannelAdapter } from './types.js';
 
-/** Builds the adapter of one connection (src/channels/adapters.ts picks the platform's). */
+/** Builds the adapter of one connection (src/channels/adapters.ts loads the platform's on first use). */
 export type AdapterFactory = (
   config: ChannelConfig,
   deps: { channelId: string; now: () => number; log: Logger },
-) => ChannelAdapter;
+) => Promise<ChannelAdapter>;
 
 export interface Connections {
   /** Starts, stops and restarts connections so they match `configs`; resolves once every change is done. */
@@ -66,7 +66,7 @@ export function createConnections({ services, createAdapter, now, log }: Connect
     const connectionLog = log.child({ channelId: id, channelType: config.kind });
     let connection: Connection;
     try {
-      const adapter = createAdapter(config, { channelId: id, now, log: connectionLog });
+      const adapter = await createAdapter(config, { channelId: id, now, log: connectionLog });
       connection = createConnection(id, config, adapter, services, connectionLog);
     } catch (error) {
       failures.set(id, error instanceof Error ? error.message : String(error));

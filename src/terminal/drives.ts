@@ -1,5 +1,4 @@
 // The drive table: opens jailed shells in agents' workspaces, owns them per session, enforces the caps and reaps.
-import { spawn as spawnNodePty, type IPty, type IPtyForkOptions } from '@lydell/node-pty';
 import { chmod, mkdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { Logger } from 'pino';
@@ -23,8 +22,6 @@ import type { DriveEnd, DriveEndReason, DriveInfo, DriveOutput } from './types.j
 const PTY_COLUMNS = 120;
 const PTY_ROWS = 40;
 
-export type SpawnPty = (file: string, args: string[], options: IPtyForkOptions) => IPty;
-
 export interface DrivesDeps {
   /** The live `terminal:` section: caps and bounds apply at each call. */
   config: () => TerminalConfig;
@@ -35,8 +32,6 @@ export interface DrivesDeps {
   log: Logger;
   /** bubblewrap's binary; 'bwrap' (from PATH) when absent. */
   bwrapPath?: string;
-  /** node-pty's spawn; the real one when absent. */
-  spawnPty?: SpawnPty;
 }
 
 export interface OpenDrive {
@@ -76,7 +71,6 @@ interface Entry {
 export function createDrives(deps: DrivesDeps): Drives {
   const { now, log } = deps;
   const bwrapPath = deps.bwrapPath ?? 'bwrap';
-  const spawnPty: SpawnPty = deps.spawnPty ?? spawnNodePty;
   const table = new Map<string, Entry>();
   const listeners = new Set<(info: DriveInfo, end: DriveEnd) => void>();
   let sweepTimer: NodeJS.Timeout | undefined;
@@ -190,6 +184,8 @@ export function createDrives(deps: DrivesDeps): Drives {
         hostEnv: process.env,
       });
       const victims = evictionsFor(request.agentId, config);
+      // The native addon loads with the first drive: a gateway whose agents never open one does not pay for it.
+      const { spawn: spawnPty } = await import('@lydell/node-pty');
       const pty = spawnPty(launch.file, launch.args, {
         name: 'xterm-256color',
         cols: PTY_COLUMNS,
