@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { SaveMedia, TranscribeService } from '../audio/index.js';
 import { maskUnknown, publicMessage } from '../errors.js';
 import type { RunControl } from '../runs/index.js';
-import { undoneTaskError, type TurnResult, type TurnRunner } from '../turns/index.js';
+import { turnRunOutcome, undoneTaskError, type TurnResult, type TurnRunner } from '../turns/index.js';
 import { channelCaller, type ChatScope, type ChatSessions } from './chat-sessions.js';
 import type { OutboundReply } from './outbound.js';
 import type { ChannelAdapter, InboundAttachment, InboundMessage } from './types.js';
@@ -161,13 +161,7 @@ export function createChatTurn(deps: ChatTurnDeps) {
       } catch (error) {
         failure = publicMessage(maskUnknown(error, log, { runId }, 'channel turn failed'));
       }
-      await run.finish({
-        status: failure === undefined ? 'completed' : 'failed',
-        ...(result === undefined
-          ? {}
-          : { response: result.response, tokensUsed: result.tokensUsed, costUsd: result.costUsd }),
-        ...(failure === undefined ? {} : { error: failure }),
-      });
+      await run.finish(turnRunOutcome(result, failure));
     } catch (error) {
       failure = publicMessage(maskUnknown(error, log, {}, 'channel message could not be handled'));
     } finally {

@@ -9,7 +9,7 @@ import { duplicateDelivery, GatewayError, maskUnknown, publicMessage } from '../
 import { formatParamIssues } from '../rpc/index.js';
 import { parseJsonBody } from '../server/index.js';
 import type { RunControl, RunHandle } from '../runs/index.js';
-import { undoneTaskError, type TurnResult, type TurnRunner } from '../turns/index.js';
+import { turnRunOutcome, undoneTaskError, type TurnResult, type TurnRunner } from '../turns/index.js';
 import { makeSessionKey, WEBHOOK_CALLER, WEBHOOK_OWNER_ID } from '../sessions/index.js';
 import { webhookMessage } from './webhook-message.js';
 import { createReplayCache, REPLAY_WINDOW_MS } from './webhook-replay.js';
@@ -128,13 +128,7 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: WebhookDe
     } catch (error) {
       failure = publicMessage(maskUnknown(error, log, { runId }, 'webhook turn failed'));
     }
-    await run.finish({
-      status: failure === undefined ? 'completed' : 'failed',
-      ...(result === undefined
-        ? {}
-        : { response: result.response, tokensUsed: result.tokensUsed, costUsd: result.costUsd }),
-      ...(failure === undefined ? {} : { error: failure }),
-    });
+    await run.finish(turnRunOutcome(result, failure));
     notifyAdmins('session.completed', { sessionKey, runId, result: completion(result, failure) });
   }
 

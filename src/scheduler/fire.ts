@@ -7,7 +7,7 @@ import type { SessionCaller } from '../agents/index.js';
 import type { HealthSignalRecorder, TrajectoryRecord } from '../obs/index.js';
 import { SIGNAL_KIND, TRAJECTORY_KIND } from '../obs/index.js';
 import type { JobPort, JobRecord, JobRunRecord } from '../store/index.js';
-import { undoneTaskError, type TurnResult, type TurnRunner } from '../turns/index.js';
+import { turnRunOutcome, undoneTaskError, type TurnResult, type TurnRunner } from '../turns/index.js';
 import { DEFAULT_TENANT } from '../sessions/index.js';
 import { deliverHeartbeat, heartbeatAlert, type HeartbeatDelivery } from './heartbeat.js';
 import { evaluateWakeGate, type GateDeps } from './wake-gate.js';
@@ -161,13 +161,7 @@ export async function runFire(
     } catch (error) {
       failure = publicMessage(maskUnknown(error, deps.log, { jobId: job.id, runId }, 'a scheduled turn failed'));
     }
-    await run.finish({
-      status: failure === undefined ? 'completed' : 'failed',
-      ...(result === undefined
-        ? {}
-        : { response: result.response, tokensUsed: result.tokensUsed, costUsd: result.costUsd }),
-      ...(failure === undefined ? {} : { error: failure }),
-    });
+    await run.finish(turnRunOutcome(result, failure));
     if (gateEvidence !== undefined && result !== undefined) {
       // obs.explain's cronWakeGate block: a gated fire that woke the model inside the job's session.
       deps.recorder.trajectory({

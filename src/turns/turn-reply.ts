@@ -1,4 +1,5 @@
-// The public answer of a turn, shared by agent.execute and POST /api/chat: {response, tokensUsed, finishReason}.
+// The public answer of a turn, shared by agent.execute and POST /api/chat: {response, tokensUsed, finishReason}; and what a
+// background run (webhook, cron fire, chat message) records of its turn.
 import type { FinishReason, TurnResult } from './types.js';
 
 export interface TurnReply {
@@ -49,4 +50,18 @@ const IS_UNDONE: Record<FinishReason, boolean> = {
 /** Why a run's turn did not do its task (spawned runs, scheduled fires), or undefined when it did. */
 export function undoneTaskError(result: Pick<TurnResult, 'finishReason' | 'error'>): string | undefined {
   return IS_UNDONE[result.finishReason] ? (result.error ?? `The turn ended with ${result.finishReason}`) : undefined;
+}
+
+/** What a background run records of its turn: completed or failed (with `failure`), and the turn's reply and usage. */
+export function turnRunOutcome(
+  result: Pick<TurnResult, 'response' | 'tokensUsed' | 'costUsd'> | undefined,
+  failure: string | undefined,
+) {
+  return {
+    status: failure === undefined ? ('completed' as const) : ('failed' as const),
+    ...(result === undefined
+      ? {}
+      : { response: result.response, tokensUsed: result.tokensUsed, costUsd: result.costUsd }),
+    ...(failure === undefined ? {} : { error: failure }),
+  };
 }

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { HealthTracker } from './health.js';
 import { slackLibraryLogger } from './library-logger.js';
 import { toDeliveryFailure } from './slack-errors.js';
+import { pause } from '../pause.js';
 
 /** The first wait after a failed connection attempt; it doubles per consecutive failure up to the maximum. */
 export const SOCKET_RETRY_BASE_MS = 500;
@@ -25,23 +26,6 @@ export interface SocketLinkDeps {
 export interface SocketLink {
   start(): void;
   stop(): Promise<void>;
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve();
-      return;
-    }
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    timer.unref();
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 export function createSocketLink({ appToken, clientOptions, health, log, onEnvelope }: SocketLinkDeps): SocketLink {

@@ -7,14 +7,8 @@ import { approvalKeyboard, approvalText, decisionLine, settledText, TELEGRAM_MAX
 import { attachmentsOf, type FileSource } from './attachments.js';
 import { deliver, TelegramDeliveryFailure, toDeliveryFailure } from './delivery-failure.js';
 import { grammySignal } from './grammy-signal.js';
-import {
-  DEGRADED_AFTER_FAILURES,
-  POLL_TIMEOUT_SECONDS,
-  backoffMs,
-  pause,
-  startPolling,
-  type Poller,
-} from './polling.js';
+import { pause } from '../pause.js';
+import { DEGRADED_AFTER_FAILURES, POLL_TIMEOUT_SECONDS, backoffMs, startPolling, type Poller } from './polling.js';
 import { dispatchUpdate, type CallbackQuery, type UpdateContext } from './updates.js';
 import { telegramWebhookRoutes } from './webhook-route.js';
 

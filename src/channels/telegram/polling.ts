@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { retryAfterMsOf } from './delivery-failure.js';
 import { grammySignal } from './grammy-signal.js';
 import { ALLOWED_UPDATES } from './updates.js';
+import { pause } from '../pause.js';
 
 /** Seconds Telegram holds a getUpdates open when there is nothing to deliver. */
 export const POLL_TIMEOUT_SECONDS = 25;
@@ -33,24 +34,6 @@ export interface PollingDeps {
   dispatch(update: unknown): void;
   /** Makes sure getMe answered (the bot's username) before the first poll; throws as a Bot API call does. */
   identify(signal: AbortSignal): Promise<void>;
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts; the timer never keeps the process alive. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve();
-      return;
-    }
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    timer.unref();
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** The wait before the next try: Telegram's own retry_after for a 429, else exponential backoff. */
