@@ -9,6 +9,7 @@ import type { GatewayModelRouter, LiveEmbedder } from './providers/index.js';
 import type { MethodRegistry } from './rpc/types.js';
 import type { RequestAuth, TokenDirectory, TokenService } from './server/index.js';
 import type { StorePorts } from './store/index.js';
+import type { Tracing } from './tracing/index.js';
 
 /** What app.ts has built before the modules: config, storage, coordination, auth, models, evidence. */
 export interface ModuleCore {
@@ -32,4 +33,6 @@ export interface ModuleCore {
   peers: PeerBridge;
   /** The method registry once every module has started; system.* lists its methods. */
   currentRegistry: () => MethodRegistry | undefined;
+  /** OpenTelemetry traces; absent while otel.endpoint is unset. */
+  tracing?: Tracing | undefined;
 }

@@ -100,6 +100,7 @@ export function createModules(core: ModuleCore): AppModules {
     grants: tokenDirectory,
     now,
     log: child('turns'),
+    tracer: core.tracing?.turns,
   });
   const { turns } = turnsModule;
   const runs = createRunsModule({

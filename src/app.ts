@@ -20,6 +20,7 @@ import { registerHttpSurfaces } from './http/index.js';
 import { createRecorder } from './obs/index.js';
 import { createLiveEmbedder, createModelRouter } from './providers/index.js';
 import { createDispatcher, createRegistry } from './rpc/index.js';
+import { startTracing } from './tracing/index.js';
 import {
   createAuthenticator,
   createHttpServer,
@@ -98,7 +99,19 @@ export async function createApp(options: AppOptions): Promise<App> {
     configLoadedAt: new Date(startedAt).toISOString(),
   });
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
-  const router = createModelRouter({ config: configStore.get().providers, events, log: child('providers'), now });
+  // With otel.endpoint unset this is undefined and the OpenTelemetry SDK is never loaded.
+  const tracing = await startTracing({
+    config: started.otel,
+    log: child('tracing'),
+    providerType: (providerId) => configStore.get().providers[providerId]?.type,
+  }).catch(abandon);
+  const router = createModelRouter({
+    config: configStore.get().providers,
+    events,
+    log: child('providers'),
+    now,
+    traceparent: tracing?.upstreamTraceparent,
+  });
   let httpServer: { maxConnections: number } | undefined;
   applyLiveConfig(configStore, {
     router,
@@ -136,6 +149,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     tokenDirectory,
     peers,
     currentRegistry: () => registry,
+    tracing,
   });
   const { observability } = obs;
   for (const module of modules) await module.start?.();
@@ -144,6 +158,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     registry,
     maxBatchSize: () => live().maxBatchSize,
     audit: (call) => observability.audit.recordCall(call),
+    isTraced: tracing !== undefined,
   });
 
   const stopModules = () =>
@@ -151,6 +166,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       [
         ['config store', () => configStore.close()],
         ...[...modules].reverse().map((module) => [`module ${module.name}`, () => module.stop?.()] as const),
+        ['tracing', () => tracing?.shutdown()],
         ['evidence recorder', () => recorder.close()],
         ['peer bridge', () => peers.stop()],
         ['coordination', () => coordination.close()],
@@ -159,12 +175,18 @@ export async function createApp(options: AppOptions): Promise<App> {
       log,
     );
   // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.
-  const http = await createHttpServer({ gateway, live, log, auth, rateCounter: coordination.rateCounter, now }).catch(
-    async (error: unknown) => {
-      await stopModules();
-      throw error;
-    },
-  );
+  const http = await createHttpServer({
+    gateway,
+    live,
+    log,
+    auth,
+    rateCounter: coordination.rateCounter,
+    now,
+    isTraced: tracing !== undefined,
+  }).catch(async (error: unknown) => {
+    await stopModules();
+    throw error;
+  });
   httpServer = http.server;
   for (const module of modules) if (module.routes !== undefined) await http.register(module.routes);
   await registerHttpSurfaces(http, {

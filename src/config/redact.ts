@@ -56,7 +56,7 @@ export function isSecretKey(key: string): boolean {
 }
 
 /** Maps whose every value is a secret whatever its key: an MCP server's HTTP headers and its stdio child's env. */
-export const SECRET_MAPS: readonly string[] = ['mcp.servers.*.headers', 'mcp.servers.*.env'];
+export const SECRET_MAPS: readonly string[] = ['mcp.servers.*.headers', 'mcp.servers.*.env', 'otel.headers'];
 const SECRET_MAP_SEGMENTS = SECRET_MAPS.map((path) => path.split('.'));
 
 /** Single fields that are secrets by their place, where their key alone (`token`, `password`) is too common a name. */

@@ -27,6 +27,8 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
   { path: 'channels.*.imap.password', kind: 'secret' },
   { path: 'channels.*.smtp.password', kind: 'secret' },
   { path: 'channels.*.apiBaseUrl', kind: 'url' },
+  { path: 'otel.endpoint', kind: 'url' },
+  { path: 'otel.headers.*', kind: 'secret' },
 ];
 
 const PATTERNS = REFERENCE_FIELDS.map((field) => ({ ...field, segments: field.path.split('.') }));

@@ -55,6 +55,8 @@ export interface ModelRouterDeps {
   breaker?: CircuitBreakerOptions;
   /** How long a provider is skipped after a 401/403, in ms. Default PROVIDER_LIMITS.authCooldownMs. */
   authCooldownMs?: number;
+  /** The traceparent a model request sends (src/tracing); absent while tracing is off. */
+  traceparent?: (() => string | undefined) | undefined;
 }
 
 export interface ProviderInfo {
@@ -105,6 +107,7 @@ export function createModelRouter({
   now = Date.now,
   breaker,
   authCooldownMs,
+  traceparent,
 }: ModelRouterDeps): GatewayModelRouter {
   const breakers = createProviderBreakers({ events, now, ...breaker });
   const authCooldowns = createAuthCooldowns({
@@ -120,7 +123,8 @@ export function createModelRouter({
       if (entry.validatedAt !== null) catalog.markValidated(entry, Date.parse(entry.validatedAt));
     }
     events.emit('model:catalog_loaded', { providers: catalog.providers().length, models: catalog.entries().length });
-    return { config, catalog, adapters: createProviderAdapters(config), hasProviders: Object.keys(config).length > 0 };
+    const adapters = createProviderAdapters(config, traceparent);
+    return { config, catalog, adapters, hasProviders: Object.keys(config).length > 0 };
   }
   let state = load(initialConfig);
 

@@ -27,11 +27,12 @@ export function isApiKeyConfigured(config: ProviderConfig): boolean {
 }
 
 /** The provider's adapter: its own keep-alive pool to the provider origin. The key comes from config only (which substitutes ${ENV}). */
-export function providerAdapter(config: ProviderConfig): WireAdapter {
+export function providerAdapter(config: ProviderConfig, traceparent?: () => string | undefined): WireAdapter {
   return createWireAdapter(config.type, {
     baseUrl: baseUrlOf(config),
     apiKey: config.apiKey,
     timeoutMs: config.timeoutMs,
+    traceparent,
   });
 }
 
@@ -42,9 +43,12 @@ export interface ProviderAdapters {
   close(): Promise<void>;
 }
 
-export function createProviderAdapters(providers: ProvidersConfig): ProviderAdapters {
+export function createProviderAdapters(
+  providers: ProvidersConfig,
+  traceparent?: () => string | undefined,
+): ProviderAdapters {
   const adapters = new Map<string, WireAdapter>();
-  for (const [name, config] of Object.entries(providers)) adapters.set(name, providerAdapter(config));
+  for (const [name, config] of Object.entries(providers)) adapters.set(name, providerAdapter(config, traceparent));
   return {
     get: (provider) => adapters.get(provider),
     close: async () => {

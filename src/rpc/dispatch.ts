@@ -1,7 +1,6 @@
 // JSON-RPC 2.0 dispatch shared by /ws and POST /rpc: parse, batch, validate, scope check, call, map errors.
 import type { Caller, Transport } from '../server/types.js';
 import type { MethodRegistry } from './types.js';
-import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import {
   GatewayError,
@@ -13,6 +12,7 @@ import {
   type ErrorKind,
 } from '../errors.js';
 import { grantsMethodScope } from '../server/index.js';
+import { createTraceIds, runInTrace, type TraceParent } from '../tracing/index.js';
 import { RPC_CODE } from './error-codes.js';
 import { formatParamIssues } from './param-issues.js';
 import { noParams } from './registry.js';
@@ -40,8 +40,10 @@ export interface DispatchContext {
   transport: Transport;
   log: Logger;
   signal: AbortSignal;
-  /** The HTTP request's trace id; a WebSocket call gets a fresh one per request. */
+  /** The HTTP request's trace id (or the WebSocket upgrade's traceparent's); a WebSocket call gets a fresh one per request. */
   traceId?: string;
+  /** With tracing on, the span a WebSocket call nests under: the upgrade's traceparent. */
+  trace?: TraceParent;
 }
 
 export type DispatchOutcome = JsonRpcResponse | JsonRpcResponse[] | null;
@@ -68,6 +70,8 @@ export interface DispatcherDeps {
   /** Requests one batch may hold; a function is read at each batch (gateway.maxBatchSize applies live). */
   maxBatchSize: number | (() => number);
   audit?: (call: AuditedCall) => void;
+  /** Tracing is on: a WebSocket call's handler runs in its trace (an HTTP call's already runs in its request's). */
+  isTraced?: boolean;
 }
 
 export function errorResponse(id: JsonRpcId, error: JsonRpcErrorObject): JsonRpcResponse {
@@ -101,10 +105,9 @@ function readId(message: Record<string, unknown>): JsonRpcId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
-export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDeps): Dispatcher {
-  // Per-call trace ids: a per-dispatcher prefix and a counter, cheaper than a random UUID on every message.
-  const traceIdPrefix = randomBytes(6).toString('hex');
-  let traceSequence = 0;
+export function createDispatcher({ registry, maxBatchSize, audit, isTraced = false }: DispatcherDeps): Dispatcher {
+  // Per-call W3C trace ids: a per-dispatcher prefix and a counter, cheaper than a random UUID on every message.
+  const nextTraceId = createTraceIds();
 
   async function callOne(message: unknown, ctx: DispatchContext): Promise<JsonRpcResponse | null> {
     if (!isPlainObject(message)) return errorResponse(null, NOT_AN_OBJECT);
@@ -121,7 +124,7 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
         message: methodNotFound(String(message.method)).message,
       });
     }
-    const traceId = ctx.traceId ?? `${traceIdPrefix}-${(traceSequence += 1).toString(36)}`;
+    const traceId = ctx.traceId ?? nextTraceId();
     const isDebug = ctx.log.isLevelEnabled('debug');
     const startedAt = isDebug ? performance.now() : 0;
     let response: JsonRpcResponse;
@@ -141,13 +144,17 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
         const { text, param } = formatParamIssues(parsed.error.issues);
         throw new GatewayError('invalid_params', `Invalid params: ${text}`, param === undefined ? {} : { param });
       }
-      const result = await method.handler(parsed.data, {
-        caller: ctx.caller,
-        transport: ctx.transport,
-        log: ctx.log,
-        traceId,
-        signal: ctx.signal,
-      });
+      const handle = () =>
+        method.handler(parsed.data, {
+          caller: ctx.caller,
+          transport: ctx.transport,
+          log: ctx.log,
+          traceId,
+          signal: ctx.signal,
+        });
+      const result = await (isTraced && ctx.transport === 'ws'
+        ? runInTrace(ctx.trace ?? { traceId, sampled: true, isRemote: false }, handle)
+        : handle());
       response = { jsonrpc: '2.0', id, result: result ?? null };
     } catch (error) {
       const gatewayError = maskUnknown(error, ctx.log, { method: method.name, traceId }, 'JSON-RPC handler failed');

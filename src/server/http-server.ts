@@ -1,8 +1,7 @@
 // Builds the Fastify instance on one port: TLS/mTLS, body limit, trace ids, per-client rate limit, JSON errors.
 import type { RateCounter } from '../coordination/types.js';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { Logger } from 'pino';
 import type { GatewaySection } from '../config/index.js';
@@ -14,6 +13,7 @@ import { SERVER_LIMITS } from './limits.js';
 import { useJsonBodyParser } from './json-body.js';
 import type { RequestAuth } from './request-auth.js';
 import { sharedRateLimitStore } from './shared-rate-limit-store.js';
+import { createTraceIds, parseTraceparent, runInTrace, type TraceParent } from '../tracing/index.js';
 
 export interface HttpServerDeps {
   /** The section at start: what the server is built with (TLS, body limit, timeouts). */
@@ -31,6 +31,8 @@ export interface HttpServerDeps {
    */
   rateCounter?: RateCounter;
   now?: () => number;
+  /** Tracing is on: each request's handler runs in its trace (the caller's traceparent, else its own trace id). */
+  isTraced?: boolean;
 }
 
 const TRACE_ID_HEADER = /^[A-Za-z0-9._-]{1,128}$/;
@@ -51,14 +53,9 @@ function connectionTimeouts(gateway: GatewaySection) {
   };
 }
 
-/**
- * Trace ids unique across restarts without a random draw per request: a per-process prefix and a counter.
- * (randomUUID on every request cost a measurable share of a /health round trip; bench/RESULTS.md.)
- */
-function createTraceIds(): () => string {
-  const bootId = randomBytes(6).toString('hex');
-  let sequence = 0;
-  return () => `${bootId}-${(sequence += 1).toString(36)}`;
+/** The trace a request's work joins: the caller's span from its traceparent, else a new trace under the request id. */
+function requestTrace(request: FastifyRequest): TraceParent {
+  return parseTraceparent(request.headers.traceparent) ?? { traceId: request.id, sampled: true, isRemote: false };
 }
 
 function readTls(tls: GatewaySection['tls']) {
@@ -80,6 +77,7 @@ export async function createHttpServer({
   auth,
   rateCounter,
   now = Date.now,
+  isTraced = false,
 }: HttpServerDeps): Promise<FastifyInstance> {
   const timeouts = connectionTimeouts(gateway);
   const tls = readTls(gateway.tls);
@@ -96,7 +94,10 @@ export async function createHttpServer({
     // Fastify's own per-request lines would log the URL with a `token` query parameter; ours below do not.
     logController: new LogController({ requestIdLogLabel: 'traceId', disableRequestLogging: true }),
     bodyLimit: gateway.httpBodyLimitBytes,
+    // W3C trace context: a valid traceparent's trace id is the request's id (an invalid one is ignored).
     genReqId: (request) => {
+      const parent = parseTraceparent(request.headers.traceparent);
+      if (parent !== undefined) return parent.traceId;
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && TRACE_ID_HEADER.test(incoming) ? incoming : nextTraceId();
     },
@@ -117,6 +118,11 @@ export async function createHttpServer({
     done();
   });
   guardConnections(app, live, auth);
+  // Last before the handler, after the body is read: the handler and everything it awaits run in the request's trace.
+  if (isTraced)
+    app.addHook('preHandler', function enterTrace(request, _reply, done) {
+      runInTrace(requestTrace(request), done);
+    });
 
   await app.register(rateLimit, {
     global: true,

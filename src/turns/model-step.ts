@@ -2,6 +2,7 @@
 import type { ModelRouter, RoutedCallRequest, TranscriptMessage, TranscriptToolCall } from '../providers/index.js';
 import type { TurnTally } from './turn-tally.js';
 import type { TurnTrace } from './turn-trace.js';
+import type { ChatSpan, TurnSpan } from '../tracing/index.js';
 
 export interface ModelStepOutput {
   text: string;
@@ -16,12 +17,32 @@ export async function runModelStep(
     tally,
     trace,
     onDelta,
+    span,
   }: {
     step: number;
     tally: TurnTally;
     trace: TurnTrace;
     onDelta?: ((delta: string) => void | Promise<void>) | undefined;
+    /** The turn's span while tracing is on: the call runs as its `chat` span. */
+    span?: TurnSpan | undefined;
   },
+): Promise<ModelStepOutput> {
+  if (span === undefined) return streamModelStep(router, call, step, tally, trace, onDelta);
+  const messages =
+    call.system === undefined ? call.messages : [{ role: 'system', content: call.system }, ...call.messages];
+  return span.chat({ model: call.primary, messages }, (chat) =>
+    streamModelStep(router, call, step, tally, trace, onDelta, chat),
+  );
+}
+
+async function streamModelStep(
+  router: Pick<ModelRouter, 'stream'>,
+  call: RoutedCallRequest,
+  step: number,
+  tally: TurnTally,
+  trace: TurnTrace,
+  onDelta: ((delta: string) => void | Promise<void>) | undefined,
+  chat?: ChatSpan,
 ): Promise<ModelStepOutput> {
   let text = '';
   const toolCalls: TranscriptToolCall[] = [];
@@ -46,6 +67,14 @@ export async function runModelStep(
         finishReason: event.finishReason,
         toolCalls: toolCalls.length,
         textChars: text.length,
+      });
+      chat?.answered({
+        model: event.model,
+        inputTokens: event.usage.inputTokens,
+        outputTokens: event.usage.outputTokens,
+        finishReason: event.finishReason,
+        text,
+        toolCalls,
       });
     }
   }

@@ -13,6 +13,7 @@ import { DEFAULT_TURN_LIMITS, type TurnLimits } from './limits.js';
 import { agentTurnMethods } from './methods.js';
 import { createTurnLoop } from './turn-loop.js';
 import { createTurnService, type TurnService } from './turn-service.js';
+import type { TurnTracer } from '../tracing/index.js';
 
 export interface TurnsModuleDeps {
   agents: AgentRegistry;
@@ -31,6 +32,8 @@ export interface TurnsModuleDeps {
   limits?: TurnLimits;
   now: () => number;
   log: Logger;
+  /** Spans of each turn (src/tracing); absent while tracing is off. */
+  tracer?: TurnTracer | undefined;
 }
 
 export interface TurnsModule extends MethodModule {
@@ -50,6 +53,7 @@ export function createTurnsModule(deps: TurnsModuleDeps): TurnsModule {
     store,
     log,
     now,
+    tracer: deps.tracer,
   });
   const turns = createTurnService({ agents, router, store, locks, loop, hooks, events, grants, now, log });
   return { name: 'turns', turns, methods: agentTurnMethods({ runner: turns }) };

@@ -6,6 +6,7 @@ import type { TurnHookRegistry } from './hook-registry.js';
 import type { TurnTally } from './turn-tally.js';
 import type { TurnTrace } from './turn-trace.js';
 import type { TurnRequest } from './types.js';
+import type { TurnSpan } from '../tracing/index.js';
 
 /** Counts each (tool, arguments) pair of a turn; the loop ends the turn once one reaches the repeat limit. */
 export function createRepeatCounter(limit: number) {
@@ -66,6 +67,7 @@ export async function runToolStep(
     tally,
     trace,
     toolLimits,
+    span,
   }: {
     request: TurnRequest;
     hookCtx: TurnHookContext;
@@ -73,6 +75,8 @@ export async function runToolStep(
     tally: TurnTally;
     trace: TurnTrace;
     toolLimits: Partial<ToolLimits>;
+    /** The turn's span while tracing is on: each call runs as its `execute_tool` span. */
+    span?: TurnSpan | undefined;
   },
 ): Promise<TranscriptMessage[]> {
   const results: TranscriptMessage[] = [];
@@ -84,27 +88,35 @@ export async function runToolStep(
       request.signal,
       'the turn was cancelled while the call waited for a decision',
     );
+    const execute = () =>
+      tools.execute(
+        call.name,
+        call.input,
+        {
+          agentId: hookCtx.agentId,
+          sessionKey: request.sessionKey,
+          signal: request.signal,
+          caller: request.caller,
+          ownerId: hookCtx.ownerId,
+          turn: {
+            traceId: hookCtx.traceId,
+            keyParts: hookCtx.keyParts,
+            ...(hookCtx.rootRunId === undefined ? {} : { rootRunId: hookCtx.rootRunId }),
+            toolLimits,
+          },
+        },
+        toolLimits,
+      );
     const outcome: ToolCallOutcome =
       decision.action === 'deny'
         ? toolFailure('denied', `${call.name} was denied: ${decision.reason}`, now() - startedAt)
-        : await tools.execute(
-            call.name,
-            call.input,
-            {
-              agentId: hookCtx.agentId,
-              sessionKey: request.sessionKey,
-              signal: request.signal,
-              caller: request.caller,
-              ownerId: hookCtx.ownerId,
-              turn: {
-                traceId: hookCtx.traceId,
-                keyParts: hookCtx.keyParts,
-                ...(hookCtx.rootRunId === undefined ? {} : { rootRunId: hookCtx.rootRunId }),
-                toolLimits,
-              },
-            },
-            toolLimits,
-          );
+        : span === undefined
+          ? await execute()
+          : await span.tool({ id: call.id, name: call.name, input: call.input }, async (toolSpan) => {
+              const executed = await execute();
+              toolSpan.finished(executed);
+              return executed;
+            });
     trace.toolCall(step, call.name, outcome);
     if (!outcome.ok) tally.toolFailures += 1;
     await hooks.afterTool(

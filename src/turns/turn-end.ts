@@ -8,6 +8,7 @@ import type { TranscriptMessage, TranscriptToolCall } from '../providers/index.j
 import { endReasonOf, type TurnTally } from './turn-tally.js';
 import type { TurnTrace } from './turn-trace.js';
 import type { TurnTranscript } from './turn-transcript.js';
+import type { TurnSpan } from '../tracing/index.js';
 import type { FinishReason, TurnRequest, TurnResult } from './types.js';
 
 /** The parts of one running turn every step reads. */
@@ -19,6 +20,8 @@ export interface Turn {
   transcript: TurnTranscript;
   hookCtx: TurnHookContext;
   startedAt: number;
+  /** The turn's invoke_agent span while tracing is on. */
+  span?: TurnSpan;
 }
 
 /** A finished turn, and the commit of what it stored last. */
@@ -71,6 +74,7 @@ export function createTurnEnds({ events, delivery, now }: TurnEndDeps): TurnEnds
       costUsd: tally.costUsd,
       toolFailures: tally.toolFailures,
     });
+    turn.span?.end({ finishReason, error });
     events.emit('message:sent', {
       agentId: agent.id,
       sessionKey,

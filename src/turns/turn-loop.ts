@@ -25,6 +25,7 @@ import { emptyTally } from './turn-tally.js';
 import { startTurnTrace } from './turn-trace.js';
 import { createTurnTranscript } from './turn-transcript.js';
 import type { TurnRequest } from './types.js';
+import type { TurnTracer } from '../tracing/index.js';
 
 export type { LoopOutcome } from './turn-end.js';
 
@@ -41,6 +42,8 @@ export interface TurnLoopDeps {
   store: Pick<SessionPort, 'append'>;
   log: Logger;
   now: () => number;
+  /** Spans of each turn, model call and tool call; absent while tracing is off. */
+  tracer?: TurnTracer | undefined;
 }
 
 /** What TurnService hands the loop once the session is ensured. */
@@ -145,7 +148,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
           signal: request.signal,
           ...(request.settings === undefined ? {} : { settings: step === 1 ? request.settings : afterFirstStep }),
         },
-        { step, tally, trace, onDelta: request.onDelta },
+        { step, tally, trace, onDelta: request.onDelta, span: turn.span },
       );
       const { toolCalls } = output;
       transcript.add({
@@ -178,6 +181,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
           tally,
           trace,
           toolLimits,
+          span: turn.span,
         })),
         ...notRun(capped, 'max_tool_calls'),
       );
@@ -232,6 +236,8 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
         hookCtx: hookContextOf(request, agent.id, traceId, ownerId),
         startedAt,
       };
+      if (deps.tracer !== undefined)
+        turn.span = deps.tracer.startTurn({ agentId: agent.id, turnId: traceId, sessionKey });
       for (const { toolName, reason } of turnTools.unavailable)
         trace.toolUnavailable(toolName, 'mcp_unavailable', reason);
 

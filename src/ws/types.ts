@@ -1,4 +1,5 @@
 // One WebSocket connection as the gateway and its heartbeat see it: socket, caller, state and limiter.
+import type { TraceParent } from '../tracing/index.js';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { Caller } from '../server/types.js';
@@ -20,4 +21,6 @@ export interface Connection {
   readonly inFlight: AbortController;
   /** Whether its token may call agent.* here, and so may receive turn results (session.completed). */
   readonly mayReceiveResults: boolean;
+  /** The upgrade request's W3C traceparent: every call of the connection joins that trace. */
+  readonly trace?: TraceParent;
 }

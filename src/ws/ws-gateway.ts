@@ -24,6 +24,7 @@ import {
 import { isOriginAllowed } from './origin.js';
 import { createSlidingWindowLimiter } from './sliding-window.js';
 import { refuseUpgrade } from './upgrade-refusal.js';
+import { parseTraceparent, type TraceParent } from '../tracing/index.js';
 
 export interface WsGateway {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
@@ -122,6 +123,7 @@ export function createWsGateway({
       transport: 'ws',
       log: connection.log,
       signal: connection.inFlight.signal,
+      ...(connection.trace === undefined ? {} : { traceId: connection.trace.traceId, trace: connection.trace }),
     });
     if (outcome !== null) send(connection, JSON.stringify(outcome));
   }
@@ -146,7 +148,7 @@ export function createWsGateway({
     socket.close(CLOSE_UNAUTHORIZED, 'Unauthorized');
   }
 
-  function accept(socket: WebSocket, caller: Caller, secret: string): void {
+  function accept(socket: WebSocket, caller: Caller, secret: string, trace: TraceParent | undefined): void {
     const connection: Connection = {
       socket,
       caller,
@@ -160,6 +162,7 @@ export function createWsGateway({
       }),
       inFlight: new AbortController(),
       mayReceiveResults: grantsMethodScope(caller, 'rpc', 'ws'),
+      ...(trace === undefined ? {} : { trace }),
     };
     connections.add(connection);
     connection.log.debug('websocket connected');
@@ -199,7 +202,7 @@ export function createWsGateway({
           if (socket.destroyed) return;
           wss.handleUpgrade(request, socket, head, (webSocket) => {
             if (caller === undefined) refuseUnauthenticated(webSocket);
-            else accept(webSocket, caller, secret ?? '');
+            else accept(webSocket, caller, secret ?? '', parseTraceparent(request.headers.traceparent));
           });
         },
         (error: unknown) => {

@@ -16,6 +16,8 @@ export interface WireHttpOptions {
   timeoutMs: number;
   /** Connections per origin; undefined is unlimited. */
   maxConnections?: number | undefined;
+  /** The W3C traceparent a POST made now sends (a traced model call), read per request; absent while tracing is off. */
+  traceparent?: (() => string | undefined) | undefined;
 }
 
 export interface WireResponse {
@@ -139,7 +141,16 @@ export function createWireHttp(options: WireHttpOptions): WireHttp {
   };
   return {
     basePath,
-    post: (path, body, signal) => request({ method: 'POST', path, headers, body, signal }),
+    post: (path, body, signal) => {
+      const traceparent = options.traceparent?.();
+      return request({
+        method: 'POST',
+        path,
+        headers: traceparent === undefined ? headers : [...headers, 'traceparent', traceparent],
+        body,
+        signal,
+      });
+    },
     get: (path, signal) => request({ method: 'GET', path, headers, signal }),
     deadline: (caller) => new CallDeadline(caller, options.timeoutMs),
     close: async () => {

@@ -46,6 +46,7 @@ export function createWireAdapter(type: ProviderType, options: WireAdapterOption
     },
     timeoutMs: options.timeoutMs,
     maxConnections: options.maxConnections,
+    traceparent: options.traceparent,
   });
   return protocol.create(http, {
     unsupported: refusalsOf(row.honours),

@@ -117,6 +117,8 @@ export interface WireAdapterOptions {
   defaultMaxOutputTokens?: number | undefined;
   /** Connections kept per provider origin; default unlimited. */
   maxConnections?: number | undefined;
+  /** The traceparent each model request sends while tracing is on (src/tracing). */
+  traceparent?: (() => string | undefined) | undefined;
 }
 
 /** What a protocol adapter is built with: its provider type's table row, read once, and the provider's options. */
