@@ -19,12 +19,12 @@ export interface InitDetectOptions {
 const DEFAULT_URL = 'http://127.0.0.1:4766';
 
 export async function initDetectCommand({ paths, probeUrls: probeFlag }: InitDetectOptions, io: CliIo): Promise<void> {
-  const probeUrls = probeUrlsOf(probeFlag, io.env);
-  const created = await ensureConfigWithModels(paths, probeUrls, io);
+  const created = await ensureConfigWithModels(paths, probeFlag, io);
   if (created.created) {
     if (created.adminSecret !== undefined) printFirstRun(io, paths.configPath, created.adminSecret, DEFAULT_URL);
     return;
   }
+  const probeUrls = probeUrlsOf(probeFlag, io.env);
   const { config } = await loadConfigFile(paths.configPath, io.env, paths.secretsPath);
   const store = await openConfigStore({
     config,

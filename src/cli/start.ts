@@ -56,11 +56,13 @@ export function printFirstRun(io: CliIo, configPath: string, secret: string, url
  */
 export async function ensureConfigWithModels(
   paths: GatewayPaths,
-  probeUrls: readonly string[],
+  probeFlag: string | undefined,
   io: CliIo,
 ): Promise<FirstRunResult> {
   let written = '';
   const result = await ensureConfigFile(paths.configPath, paths.secretsPath, async () => {
+    // Read only when it is used: a bad list stops a first start, never a start over an existing config.
+    const probeUrls = probeUrlsOf(probeFlag, io.env);
     const findings = await detectModels(io.env, probeUrls);
     for (const line of describeFindings(findings, probeUrls)) io.out(line);
     const plan = planDetected(findings, NOTHING_CONFIGURED);
@@ -74,10 +76,9 @@ export async function ensureConfigWithModels(
 export async function startCommand(options: StartOptions, io: CliIo): Promise<void> {
   // Checked before anything is created, so a typo is a usage error and not a half-done first run.
   const logSetup = resolveLogSetup(options.log ?? {}, io.env, process.stdout.isTTY === true);
-  const probeUrls = probeUrlsOf(options.probeUrls, io.env);
   const firstRun = options.isConfigExplicit
     ? { created: false }
-    : await ensureConfigWithModels(options.paths, probeUrls, io);
+    : await ensureConfigWithModels(options.paths, options.probeUrls, io);
   const log = await createCliLogger(logSetup);
   const pkg = packageInfo();
   let config = await loadWithOverrides(options, io);

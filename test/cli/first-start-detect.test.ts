@@ -63,7 +63,7 @@ describe('first start finds your models', () => {
     const home = await newHome();
     const server = spawnCli(['start', '--port', '0'], home, 'source', env);
     servers.push(server);
-    const [, url = ''] = await server.waitForOutput(LISTENING);
+    const [, url = ''] = await server.waitForOutput(LISTENING, 30_000);
     const secret = /^ {2}([A-Za-z0-9]{48})$/m.exec(server.stdout())?.[1] ?? '';
     return { home, server, url, secret };
   }
@@ -194,7 +194,7 @@ describe('first start finds your models', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('Nothing to add');
     expect(await readConfig(home)).toBe(text);
-  });
+  }, 60_000);
 
   it('`init --detect` without a config writes a new one with the admin token and what it found', async () => {
     const ollama = await startFakeLlm({ models: ['qwen3:8b'], ollamaTags: true });

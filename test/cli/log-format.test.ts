@@ -8,6 +8,23 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, type RunningCli } from '../support/cli.js';
 
 /** The first start's curl line, printed once the gateway listens, whatever the log level. */
+/**
+ * NODE_OPTIONS that make the child write `loaded <file>` to stderr for each file of the bundle it reads, and
+ * `pino-pretty code in <file>` for one holding pino-pretty (its `prettyFactory`), wherever the bundler put it.
+ */
+const CHUNK_LOG_HOOK = `export async function load(url, context, next) {
+  const result = await next(url, context);
+  if (url.includes('cli.bundle') || url.includes('/chunks/')) {
+    const file = url.split('/').pop();
+    process._rawDebug('loaded ' + file);
+    if (String(result.source).includes('prettyFactory')) process._rawDebug('pino-pretty code in ' + file);
+  }
+  return result;
+}`;
+const CHUNK_LOG_OPTIONS = `--import=data:text/javascript,${encodeURIComponent(
+  `import { register } from 'node:module'; register('data:text/javascript,' + ${JSON.stringify(encodeURIComponent(CHUNK_LOG_HOOK))});`,
+)}`;
+
 const LISTENING = /curl -H .* (https?:\/\/\S+)\/rpc\n/;
 
 describe('cli log format', () => {
@@ -22,12 +39,12 @@ describe('cli log format', () => {
   const startAndStop = async (args: string[], env: Record<string, string> = {}) => {
     const server = spawnCli(['start', '--port', '0', ...args], await newHome(), 'source', env);
     servers.push(server);
-    await server.waitForOutput(LISTENING);
+    await server.waitForOutput(LISTENING, 30_000);
     server.child.kill('SIGTERM');
     expect({ exited: await server.exited, stdout: server.stdout(), stderr: server.stderr() }).toMatchObject({
       exited: 0,
     });
-    return server.stdout();
+    return { stdout: server.stdout(), stderr: server.stderr() };
   };
   afterEach(async () => {
     for (const server of servers.splice(0)) {
@@ -40,7 +57,7 @@ describe('cli log format', () => {
   });
 
   it('writes JSON lines with level names when stdout is not a terminal', async () => {
-    const stdout = await startAndStop([]);
+    const { stdout } = await startAndStop([]);
     const entries = stdout
       .split('\n')
       .filter((line) => line.startsWith('{'))
@@ -54,7 +71,7 @@ describe('cli log format', () => {
   });
 
   it('--log-format json at --log-level warn writes no info line', async () => {
-    const stdout = await startAndStop(['--log-format', 'json', '--log-level', 'warn']);
+    const { stdout } = await startAndStop(['--log-format', 'json', '--log-level', 'warn']);
     expect(stdout).not.toContain('"level":"info"');
     expect(stdout).not.toContain('Agent Gateway listening on');
   });
@@ -64,7 +81,7 @@ describe('cli log format', () => {
     ['LOG_FORMAT=pretty', [], { LOG_FORMAT: 'pretty' }],
   ] as const) {
     it(`${label} writes human lines: the level as a word, no JSON object per line`, async () => {
-      const stdout = await startAndStop([...args], { ...env });
+      const { stdout } = await startAndStop([...args], { ...env });
       const lines = stdout.split('\n').filter((line) => line.trim() !== '');
       const listening = lines.find((line) => line.includes('Agent Gateway listening on'));
       expect(listening).toMatch(/INFO.*Agent Gateway listening on http:\/\/127\.0\.0\.1:\d+/);
@@ -72,6 +89,14 @@ describe('cli log format', () => {
       expect(lines.some((line) => /INFO.*stopped/.test(line))).toBe(true);
     });
   }
+
+  it('a JSON start never reads pino-pretty; a pretty one does', async () => {
+    const json = await startAndStop(['--log-format', 'json'], { NODE_OPTIONS: CHUNK_LOG_OPTIONS });
+    expect(json.stderr).toMatch(/^loaded cli\.bundle\.mjs$/m);
+    expect(json.stderr).not.toContain('pino-pretty');
+    const pretty = await startAndStop(['--log-format', 'pretty'], { NODE_OPTIONS: CHUNK_LOG_OPTIONS });
+    expect(pretty.stderr).toMatch(/^pino-pretty code in \S+\.mjs$/m);
+  });
 
   it('--help lists --log-format, --log-level with the level names, LOG_FORMAT and LOG_LEVEL', async () => {
     const { code, stdout } = await runCli(['--help'], await newHome());
