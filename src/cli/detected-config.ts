@@ -30,6 +30,9 @@ const HOSTED_DEFAULTS: Readonly<Record<HostedType, HostedDefaults>> = {
   },
 };
 
+/** The default agent's preference among hosted providers (before any local server). */
+const HOSTED_AGENT_RANK: Readonly<Record<HostedType, number>> = { openai: 0, anthropic: 1, google: 2 };
+
 const SERVER_LABELS: Readonly<Record<LocalServerKind, string>> = {
   ollama: 'Ollama',
   lmstudio: 'LM Studio',
@@ -79,7 +82,7 @@ export interface DetectedPlan {
 /** The default agent's id. */
 export const DEFAULT_AGENT = 'default';
 
-function hostedCandidate(type: HostedType, keyEnv: string, baseUrlEnv: string | undefined, rank: number): Candidate {
+function hostedCandidate(type: HostedType, keyEnv: string, baseUrlEnv: string | undefined): Candidate {
   const defaults = HOSTED_DEFAULTS[type];
   return {
     name: defaults.name,
@@ -91,7 +94,7 @@ function hostedCandidate(type: HostedType, keyEnv: string, baseUrlEnv: string | 
     },
     chat: defaults.chat.id,
     ...(defaults.embeddings === undefined ? {} : { embeddings: defaults.embeddings }),
-    agentRank: rank,
+    agentRank: HOSTED_AGENT_RANK[type],
     // Hosted embeddings: OpenAI's first, Gemini's after any local server's.
     embeddingsRank: type === 'openai' ? 0 : 1_000,
   };
@@ -116,9 +119,7 @@ function localCandidate(server: LocalServer, name: string, rank: number): Candid
 
 /** Every provider the findings offer, named by type or server kind (`local-<port>` etc. when a name repeats). */
 function candidatesOf(findings: Findings): Candidate[] {
-  const candidates = findings.keys.map(({ type, keyEnv, baseUrlEnv }, index) =>
-    hostedCandidate(type, keyEnv, baseUrlEnv, index),
-  );
+  const candidates = findings.keys.map(({ type, keyEnv, baseUrlEnv }) => hostedCandidate(type, keyEnv, baseUrlEnv));
   const taken = new Set(candidates.map((candidate) => candidate.name));
   findings.servers.forEach((server, index) => {
     const port = new URL(server.url).port;
