@@ -5,6 +5,7 @@ import { ConfigError, ensureConfigFile, packageInfo, resolvePaths } from './conf
 import { CliError, processIo, type CliIo } from './cli/output.js';
 import { isGatewayError } from './errors.js';
 import { rpcCommand } from './cli/rpc.js';
+import { DEFAULT_PROBE_URLS } from './cli/detect-models.js';
 import { printFirstRun, startCommand } from './cli/start.js';
 import { tokenCommand } from './cli/token.js';
 
@@ -13,11 +14,21 @@ const USAGE = `usage: agent-gateway <command> [options]
 
 commands:
   start [--config FILE] [--data-dir DIR] [--port N] [--host H]   run the gateway (default command)
-  init [--data-dir DIR]                                           create the data dir and config.yaml
+        [--log-level LEVEL] [--log-format FORMAT]
+  init [--data-dir DIR] [--detect]                                create the data dir and config.yaml; --detect: add
+                                                                  the providers found (API keys, local servers)
   token create --id NAME [--scopes rpc,admin] | list | revoke --id NAME | rotate --id NAME
   rpc METHOD [JSON-params] [--token T] [--url URL]                call a running gateway (with both, no local config needed)
   doctor                                                          check config, storage, providers
-  migrate                                                         create or upgrade the storage schema (SQLite file or PostgreSQL)`;
+  migrate                                                         create or upgrade the storage schema (SQLite file or PostgreSQL)
+
+logs (start):
+  --log-level fatal|error|warn|info|debug|trace|silent   or LOG_LEVEL; default info
+  --log-format pretty|json                               or LOG_FORMAT; default pretty on a terminal, json otherwise
+
+first start and init --detect look for OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY and probe local servers:
+  --probe-urls URL,...   or AGENT_GATEWAY_PROBE_URLS (loopback only; "" probes none); default
+                         ${DEFAULT_PROBE_URLS.join(',')}`;
 
 function parsePort(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -37,6 +48,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string' },
       'log-level': { type: 'string' },
+      'log-format': { type: 'string' },
+      detect: { type: 'boolean' },
+      'probe-urls': { type: 'string' },
       id: { type: 'string' },
       scopes: { type: 'string' },
       token: { type: 'string' },
@@ -63,12 +77,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           isConfigExplicit: values.config !== undefined,
           port: parsePort(values.port),
           host: values.host,
-          logLevel: values['log-level'],
+          log: { level: values['log-level'], format: values['log-format'] },
+          probeUrls: values['probe-urls'],
         },
         io,
       );
       return -1;
     case 'init': {
+      if (values.detect === true) {
+        await (await import('./cli/init-detect.js')).initDetectCommand({ paths, probeUrls: values['probe-urls'] }, io);
+        return 0;
+      }
       const result = await ensureConfigFile(paths.configPath, paths.secretsPath);
       if (result.created && result.adminSecret !== undefined)
         printFirstRun(io, paths.configPath, result.adminSecret, 'http://127.0.0.1:4766');

@@ -6,10 +6,13 @@ import {
   loadConfigFile,
   packageInfo,
   validateConfig,
+  type FirstRunResult,
   type GatewayConfig,
   type GatewayPaths,
 } from '../config/index.js';
-import { createLogger } from '../obs/index.js';
+import { detectModels, probeUrlsOf } from './detect-models.js';
+import { describeFindings, describePlan, planDetected, NOTHING_CONFIGURED, sectionsOf } from './detected-config.js';
+import { createCliLogger, resolveLogSetup, type LogFlags } from './log-options.js';
 import { CliError, type CliIo } from './output.js';
 
 export interface StartOptions {
@@ -17,7 +20,9 @@ export interface StartOptions {
   isConfigExplicit: boolean;
   port?: number;
   host?: string;
-  logLevel?: string;
+  log?: LogFlags;
+  /** `--probe-urls`; else AGENT_GATEWAY_PROBE_URLS or the default ports. */
+  probeUrls?: string;
 }
 
 async function loadWithOverrides(options: StartOptions, io: CliIo): Promise<GatewayConfig> {
@@ -45,11 +50,36 @@ export function printFirstRun(io: CliIo, configPath: string, secret: string, url
   io.out('');
 }
 
+/**
+ * Creates the config when there is none, with the providers, default agent and embeddings found (saying what it found,
+ * and once written, what it wrote).
+ */
+export async function ensureConfigWithModels(
+  paths: GatewayPaths,
+  probeFlag: string | undefined,
+  io: CliIo,
+): Promise<FirstRunResult> {
+  let written = '';
+  const result = await ensureConfigFile(paths.configPath, paths.secretsPath, async () => {
+    // Read only when it is used: a bad list stops a first start, never a start over an existing config.
+    const probeUrls = probeUrlsOf(probeFlag, io.env);
+    const findings = await detectModels(io.env, probeUrls);
+    for (const line of describeFindings(findings, probeUrls)) io.out(line);
+    const plan = planDetected(findings, NOTHING_CONFIGURED);
+    written = describePlan(plan);
+    return sectionsOf(plan);
+  });
+  if (result.created && written !== '') io.out(`Wrote ${written} to ${paths.configPath}`);
+  return result;
+}
+
 export async function startCommand(options: StartOptions, io: CliIo): Promise<void> {
+  // Checked before anything is created, so a typo is a usage error and not a half-done first run.
+  const logSetup = resolveLogSetup(options.log ?? {}, io.env, process.stdout.isTTY === true);
   const firstRun = options.isConfigExplicit
     ? { created: false }
-    : await ensureConfigFile(options.paths.configPath, options.paths.secretsPath);
-  const log = createLogger({ level: options.logLevel ?? io.env.LOG_LEVEL ?? 'info' });
+    : await ensureConfigWithModels(options.paths, options.probeUrls, io);
+  const log = await createCliLogger(logSetup);
   const pkg = packageInfo();
   let config = await loadWithOverrides(options, io);
   if (!config.gateway.enabled) throw new CliError('gateway.enabled is false in the config; nothing to start');
@@ -87,12 +117,6 @@ export async function startCommand(options: StartOptions, io: CliIo): Promise<vo
     log.info('restarted');
   }
 
-  app = await build();
-  const { url } = await app.listen();
-  if (firstRun.created && firstRun.adminSecret !== undefined)
-    printFirstRun(io, options.paths.configPath, firstRun.adminSecret, url);
-  log.info({ url, dataDir: options.paths.dataDir }, `Agent Gateway listening on ${url}`);
-
   let isShuttingDown = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (isShuttingDown) {
@@ -113,6 +137,14 @@ export async function startCommand(options: StartOptions, io: CliIo): Promise<vo
       },
     );
   };
+
+  app = await build();
+  const { url } = await app.listen();
+  // The handlers are in place before anything says the gateway listens: a supervisor (or a test) that signals as soon
+  // as it reads that line gets the graceful shutdown, not the default of dying at once.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  if (firstRun.created && firstRun.adminSecret !== undefined)
+    printFirstRun(io, options.paths.configPath, firstRun.adminSecret, url);
+  log.info({ url, dataDir: options.paths.dataDir }, `Agent Gateway listening on ${url}`);
 }

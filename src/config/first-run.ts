@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { getPath } from './config-edit.js';
+import { Document } from 'yaml';
+import { getPath, type RawConfig } from './config-edit.js';
 import { readSecrets, writeSecrets } from './secrets-file.js';
 import { externalizeSecrets } from './secrets.js';
 
@@ -27,20 +28,8 @@ export function generateSecret(length = 48): string {
   return secret;
 }
 
-/** `adminSecret` is what the file holds for the admin token: the `${secret:NAME}` reference to its value. */
-export function starterConfigText(adminSecret: string): string {
-  return `# Agent Gateway configuration. Reference: README.md ("Configuration").
-# Secret and URL fields (token secret, apiKey, baseUrl, url) may use \${ENV_VAR}; secret values live in
-# secrets.yaml beside this file and appear here as \${secret:NAME}. Changes made through config.*, agents.* and
-# tokens.* are committed to git here.
-gateway:
-  host: 127.0.0.1
-  port: 4766
-  tokens:
-    - id: admin
-      secret: "${adminSecret}"
-      scopes: ["*"]
-
+/** The commented example a starter file shows when nothing was found to configure. */
+const EXAMPLE_PROVIDER = `
 # providers:
 #   local:
 #     type: openai-compatible
@@ -53,6 +42,28 @@ gateway:
 #     provider: local
 #     model: llama3.2
 `;
+
+/**
+ * `adminSecret` is what the file holds for the admin token: the `${secret:NAME}` reference to its value; `sections`,
+ * when given and not empty, are written after the gateway section in place of the commented example.
+ */
+export function starterConfigText(adminSecret: string, sections: RawConfig = {}): string {
+  const found =
+    Object.keys(sections).length === 0
+      ? EXAMPLE_PROVIDER
+      : `\n# Found in the environment and on local ports (README "First start finds your models"); API keys are\n# \${ENV} references to your environment, never their values.\n${new Document(sections).toString()}`;
+  return `# Agent Gateway configuration. Reference: README.md ("Configuration").
+# Secret and URL fields (token secret, apiKey, baseUrl, url) may use \${ENV_VAR}; secret values live in
+# secrets.yaml beside this file and appear here as \${secret:NAME}. Changes made through config.*, agents.* and
+# tokens.* are committed to git here.
+gateway:
+  host: 127.0.0.1
+  port: 4766
+  tokens:
+    - id: admin
+      secret: "${adminSecret}"
+      scopes: ["*"]
+${found}`;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -64,13 +75,16 @@ async function exists(path: string): Promise<boolean> {
 
 /**
  * Writes the starter file with `wx`, so an existing config is never overwritten. The secret is saved to
- * `secretsPath` first, so the reference in the new file always resolves.
+ * `secretsPath` first, so the reference in the new file always resolves. `findSections` is asked only when there is
+ * no file yet (a first start's provider detection), for sections to write beside the gateway's.
  */
 export async function ensureConfigFile(
   configPath: string,
   secretsPath: string = join(dirname(configPath), 'secrets.yaml'),
+  findSections?: () => Promise<RawConfig>,
 ): Promise<FirstRunResult> {
   if (await exists(configPath)) return { created: false };
+  const sections = findSections === undefined ? {} : await findSections();
   await mkdir(dirname(configPath), { recursive: true, mode: 0o700 });
   const adminSecret = generateSecret();
   const externalized = externalizeSecrets(
@@ -82,7 +96,7 @@ export async function ensureConfigFile(
   await mkdir(dirname(secretsPath), { recursive: true, mode: 0o700 });
   await writeSecrets(secretsPath, externalized.secrets);
   try {
-    await writeFile(configPath, starterConfigText(reference), { flag: 'wx', mode: 0o600 });
+    await writeFile(configPath, starterConfigText(reference, sections), { flag: 'wx', mode: 0o600 });
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === 'EEXIST') return { created: false };
     throw error;

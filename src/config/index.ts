@@ -3,7 +3,7 @@ export * from './schema.js';
 export { ConfigError } from './config-error.js';
 export { describeMissingReference, loadConfigFile, parseConfigText, validateConfig, formatPath } from './load.js';
 export { showSecretReferences } from './reference-fields.js';
-export { ensureConfigFile, generateSecret } from './first-run.js';
+export { ensureConfigFile, generateSecret, type FirstRunResult } from './first-run.js';
 export {
   CREDENTIAL_KEY_PATTERN,
   CREDENTIAL_KEYS,

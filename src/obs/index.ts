@@ -1,5 +1,6 @@
 // Observability: logger, recorder, evidence reports, audit, health and the obs.* methods.
-export { createLogger, type Logger } from './logger.js';
+export { createLogger, isLogLevel, LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
+export { isLogFormat, prettyDestination, type LogFormat } from './pretty-destination.js';
 export { createRecorder, type Recorder, type SessionIndexStart, type TrajectoryRecord } from './recorder.js';
 export { createObsModule, type ObsModule } from './module.js';
 export { obsMethods } from './methods.js';

@@ -10,6 +10,14 @@ export type { Logger } from 'pino';
  */
 export const REDACT_PATHS = LOG_REDACT_PATHS;
 
+/** pino's level names, most severe first; `silent` logs nothing. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export function isLogLevel(text: string): text is LogLevel {
+  return (LOG_LEVELS as readonly string[]).includes(text);
+}
+
 export interface LoggerOptions {
   level?: string;
   destination?: DestinationStream;
@@ -21,6 +29,8 @@ export function createLogger({ level = 'info', destination }: LoggerOptions = {}
     base: { service: 'agent-gateway' },
     redact: { paths: [...REDACT_PATHS], censor: '***' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // "level":"warn" rather than pino's 40: a reader of the JSON (or a log shipper's filter) needs no table.
+    formatters: { level: (label: string) => ({ level: label }) },
   };
   return destination === undefined ? pino(options) : pino(options, destination);
 }

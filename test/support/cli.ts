@@ -15,12 +15,26 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The child's environment: ours, minus anything that would change which token or home the CLI uses. */
+/** Variables of ours a first start reads to find models (src/cli/detect-models.ts); a test sets them itself. */
+const DETECTION_ENV = [
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'GEMINI_API_KEY',
+  'OPENAI_BASE_URL',
+  'ANTHROPIC_BASE_URL',
+];
+
+/**
+ * The child's environment: ours, minus anything that would change which token or home the CLI uses, how it logs, or
+ * what a first start finds (no provider keys, and no local servers probed unless `extra` names them).
+ */
 export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, AGENT_GATEWAY_HOME: home, ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, AGENT_GATEWAY_HOME: home, AGENT_GATEWAY_PROBE_URLS: '' };
   delete env.AGENT_GATEWAY_TOKEN;
   delete env.LOG_LEVEL;
-  return env;
+  delete env.LOG_FORMAT;
+  for (const name of DETECTION_ENV) delete env[name];
+  return { ...env, ...extra };
 }
 
 /**
@@ -63,10 +77,18 @@ export interface RunningCli {
   exited: Promise<number | NodeJS.Signals>;
 }
 
-/** `entry`: the current sources (default), or BUNDLED_CLI to run the `npm run build` bundle. */
-export function spawnCli(args: string[], home: string, entry: 'source' | typeof BUNDLED_CLI = 'source'): RunningCli {
+/**
+ * `entry`: the current sources (default), or BUNDLED_CLI to run the `npm run build` bundle; `extraEnv` is added to (or
+ * replaces in) cliEnv's environment.
+ */
+export function spawnCli(
+  args: string[],
+  home: string,
+  entry: 'source' | typeof BUNDLED_CLI = 'source',
+  extraEnv: Record<string, string> = {},
+): RunningCli {
   const command = entry === 'source' ? [...sourceCliArgs(), ...args] : [BUNDLED_CLI, ...args];
-  const child = spawn(process.execPath, command, { cwd: ROOT, env: cliEnv(home) });
+  const child = spawn(process.execPath, command, { cwd: ROOT, env: cliEnv(home, extraEnv) });
   let out = '';
   let err = '';
   const listeners: (() => void)[] = [];

@@ -10,6 +10,7 @@ export type FakeEndpoint =
   | 'gemini-embeddings'
   | 'models'
   | 'ollama-show'
+  | 'ollama-tags'
   | 'transcriptions';
 
 export interface RecordedRequest {

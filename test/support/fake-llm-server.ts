@@ -7,6 +7,7 @@
 //   await llm.close();
 //
 // Routes: POST /v1/chat/completions, POST /v1/messages, POST /v1/embeddings, GET /v1/models, POST /api/show (Ollama),
+// GET /api/tags (Ollama's model list, with `ollamaTags: true`),
 // POST /v1/audio/transcriptions (multipart; the parsed form is the recorded body, see fake-llm-audio.ts),
 // and Gemini's POST /v1beta/models/<model>:{generateContent,streamGenerateContent,embedContent,batchEmbedContents}
 // (Gemini clients take `llm.geminiBaseUrl`).
@@ -49,6 +50,8 @@ export interface FakeLlmOptions {
   modelFields?: Record<string, Record<string, unknown>>;
   /** Ollama's POST /api/show: the `parameters` text per model (e.g. `num_ctx 2048`); other models answer 404. */
   ollamaParameters?: Record<string, string>;
+  /** Answer Ollama's GET /api/tags with `models` (as a local Ollama does); without it the route is 404. */
+  ollamaTags?: boolean;
 }
 
 export interface FakeLlm {
@@ -82,6 +85,7 @@ const ROUTES: Record<string, FakeEndpoint> = {
   'GET /v1/models': 'models',
   'GET /models': 'models',
   'POST /api/show': 'ollama-show',
+  'GET /api/tags': 'ollama-tags',
   'POST /v1/audio/transcriptions': 'transcriptions',
   'POST /audio/transcriptions': 'transcriptions',
 };
@@ -173,6 +177,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return;
     }
     const { endpoint } = route;
+    if (endpoint === 'ollama-tags' && options.ollamaTags !== true) {
+      sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'not_found' } });
+      return;
+    }
     const request: RecordedRequest = {
       endpoint,
       method: req.method ?? 'GET',
@@ -202,6 +210,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     }
     if (endpoint === 'models') {
       answerModels(res, models, options.modelFields);
+      return;
+    }
+    if (endpoint === 'ollama-tags') {
+      sendJson(res, 200, { models: models.map((name) => ({ name, model: name, size: 0, details: {} })) });
       return;
     }
     if (endpoint === 'ollama-show') {

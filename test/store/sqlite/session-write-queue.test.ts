@@ -150,7 +150,7 @@ describe('sqlite session write queue', () => {
     );
     const errors = logLines
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((entry) => entry.level === 50);
+      .filter((entry) => entry.level === 'error');
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ sessionKeys: ['default:gone:ws'], droppedMessages: 1, droppedUsage: 1 });
     expect(logLines.join('\n')).not.toContain('confidential');
@@ -165,7 +165,7 @@ describe('sqlite session write queue', () => {
     await expect(queued).rejects.toThrow('the database was closed before the queued writes were flushed');
     const errors = logLines
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((entry) => entry.level === 50);
+      .filter((entry) => entry.level === 'error');
     expect(errors).toMatchObject([{ sessionKeys: ['default:a:ws'], droppedMessages: 1, droppedUsage: 0 }]);
     db = openDatabase({ path });
     const reopened = createSqliteSessionPort(db);
