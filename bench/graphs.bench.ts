@@ -7,7 +7,7 @@ import { createParser } from 'eventsource-parser';
 import { callRpc } from '../test/support/http-client.js';
 import { startFakeLlm, type FakeLlm } from '../test/support/fake-llm-server.js';
 import { isEntryPoint, runStandalone, wantsSurface, type BenchOptions } from './lib/bench.js';
-import { median, type FigureRow } from './lib/figures.js';
+import { addedMsFigure, median, type FigureRow } from './lib/figures.js';
 import { startGateway, type BenchGateway } from './lib/gateway.js';
 import { waitForQuietMachine } from './lib/machine-load.js';
 
@@ -160,14 +160,8 @@ export async function run(options: BenchOptions): Promise<FigureRow[]> {
   options.log(`graphs: ${RUNS} sequential runs per side per round, ${options.rounds} rounds`);
   const rounds = [];
   for (let round = 1; round <= options.rounds; round += 1) rounds.push(await measureRound(options));
-  const row = (surface: string, baseline: number[], gateway: number[]): FigureRow => ({
-    kind: 'figure',
-    surface,
-    unit: 'ms',
-    baseline,
-    gateway,
-    maxGateway: Number((median(baseline) + MAX_ADDED_MS).toFixed(2)),
-  });
+  const row = (surface: string, baseline: number[], gateway: number[]) =>
+    addedMsFigure(surface, baseline, gateway, MAX_ADDED_MS);
   return [
     row(
       SURFACES.agent,

@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { callRpc } from '../test/support/http-client.js';
 import { startFakeLlm, type FakeLlm } from '../test/support/fake-llm-server.js';
 import { isEntryPoint, runStandalone, wantsSurface, type BenchOptions } from './lib/bench.js';
-import { median, type FigureRow } from './lib/figures.js';
+import { addedMsFigure, median, type FigureRow } from './lib/figures.js';
 import { startGateway, type BenchGateway } from './lib/gateway.js';
 import { waitForQuietMachine } from './lib/machine-load.js';
 
@@ -157,14 +157,8 @@ export async function run(options: BenchOptions): Promise<FigureRow[]> {
   options.log(`mcp: ${CALLS} sequential calls per side per round, ${options.rounds} rounds`);
   const rounds = [];
   for (let round = 1; round <= options.rounds; round += 1) rounds.push(await measureRound(options));
-  const row = (surface: string, baseline: number[], gateway: number[]): FigureRow => ({
-    kind: 'figure',
-    surface,
-    unit: 'ms',
-    baseline,
-    gateway,
-    maxGateway: Number((median(baseline) + MAX_ADDED_MS).toFixed(2)),
-  });
+  const row = (surface: string, baseline: number[], gateway: number[]) =>
+    addedMsFigure(surface, baseline, gateway, MAX_ADDED_MS);
   return [
     row(
       SURFACES.tool,

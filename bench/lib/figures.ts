@@ -19,6 +19,18 @@ export function isFigureRow(row: unknown): row is FigureRow {
 }
 
 /** The lower middle value of an ascending copy; NaN when there is none. */
+/** A figure in ms whose gateway side may exceed the median of its baseline by at most `maxAddedMs`. */
+export function addedMsFigure(surface: string, baseline: number[], gateway: number[], maxAddedMs: number): FigureRow {
+  return {
+    kind: 'figure',
+    surface,
+    unit: 'ms',
+    baseline,
+    gateway,
+    maxGateway: Number((median(baseline) + maxAddedMs).toFixed(2)),
+  };
+}
+
 export function median(values: readonly number[]): number {
   const sorted = [...values].filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;

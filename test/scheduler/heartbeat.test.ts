@@ -41,22 +41,29 @@ describe('heartbeat jobs', () => {
     return { s, events, sent: delivery.sent };
   }
 
-  it('delivers nothing when the answer is exactly HEARTBEAT_OK (trimmed), and the fire is an ok run entry', async () => {
-    const { s, events, sent } = await start();
-    s.fx.runner.script({ response: '  HEARTBEAT_OK\n' });
-    const added = await s.call(
+  /** Adds the heartbeat job `pulse` (every minute; `extra` overrides its params), fires it once and waits for the fire. */
+  async function addAndFire(fixture: SchedulerFixture, extra: Record<string, unknown> = {}) {
+    const added = await fixture.call(
       'admin',
       'cron.add',
       {
         name: 'pulse',
         schedule: { kind: 'interval', everyMs: 60_000 },
         heartbeat: { channelId: 'tg', chatId: '42' },
+        ...extra,
       },
       true,
     );
+    await fixture.clock.advance(60_000);
+    await fixture.module.scheduler.whenIdle();
+    return added;
+  }
+
+  it('delivers nothing when the answer is exactly HEARTBEAT_OK (trimmed), and the fire is an ok run entry', async () => {
+    const { s, events, sent } = await start();
+    s.fx.runner.script({ response: '  HEARTBEAT_OK\n' });
+    const added = await addAndFire(s);
     expect(added.result).toMatchObject({ name: 'pulse', heartbeat: { channelId: 'tg', chatId: '42' } });
-    await s.clock.advance(60_000);
-    await s.module.scheduler.whenIdle();
     expect(s.fx.runner.requests.map((request) => request.message)).toEqual([DEFAULT_HEARTBEAT_PROMPT]);
     expect(sent).toEqual([]);
     const jobId = (await s.runs('pulse', 'admin'))[0]?.jobId;
@@ -71,19 +78,10 @@ describe('heartbeat jobs', () => {
   it('delivers any other answer to the target chat and thread and emits heartbeat_delivered', async () => {
     const { s, events, sent } = await start();
     s.fx.runner.script({ response: 'Disk is 93% full on db-2.' });
-    await s.call(
-      'admin',
-      'cron.add',
-      {
-        name: 'pulse',
-        message: 'Check the fleet; answer HEARTBEAT_OK when all is well.',
-        schedule: { kind: 'interval', everyMs: 60_000 },
-        heartbeat: { channelId: 'tg', chatId: '42', threadId: '7' },
-      },
-      true,
-    );
-    await s.clock.advance(60_000);
-    await s.module.scheduler.whenIdle();
+    await addAndFire(s, {
+      message: 'Check the fleet; answer HEARTBEAT_OK when all is well.',
+      heartbeat: { channelId: 'tg', chatId: '42', threadId: '7' },
+    });
     expect(sent).toEqual([{ channelId: 'tg', chatId: '42', threadId: '7', text: 'Disk is 93% full on db-2.' }]);
     expect(heartbeatEvents(events).map((event) => event.name)).toEqual([
       'scheduler:heartbeat_check',
@@ -95,18 +93,7 @@ describe('heartbeat jobs', () => {
   it('alerts when the delivery fails: the run entry and lastError carry the reason', async () => {
     const { s, events } = await start({ delivered: false, error: 'channel tg is not running' });
     s.fx.runner.script({ response: 'Something is wrong.' });
-    await s.call(
-      'admin',
-      'cron.add',
-      {
-        name: 'pulse',
-        schedule: { kind: 'interval', everyMs: 60_000 },
-        heartbeat: { channelId: 'tg', chatId: '42' },
-      },
-      true,
-    );
-    await s.clock.advance(60_000);
-    await s.module.scheduler.whenIdle();
+    await addAndFire(s);
     const alert = heartbeatEvents(events).find((event) => event.name === 'scheduler:heartbeat_alert');
     expect(alert?.payload).toMatchObject({ agentId: 'default', reason: expect.stringContaining('not running') });
     const [entry] = await s.runs('pulse', 'admin');
@@ -119,18 +106,7 @@ describe('heartbeat jobs', () => {
   it('alerts when the turn fails, and delivers nothing', async () => {
     const { s, events, sent } = await start();
     s.fx.runner.script({ finishReason: 'error', error: 'provider down', response: '' });
-    await s.call(
-      'admin',
-      'cron.add',
-      {
-        name: 'pulse',
-        schedule: { kind: 'interval', everyMs: 60_000 },
-        heartbeat: { channelId: 'tg', chatId: '42' },
-      },
-      true,
-    );
-    await s.clock.advance(60_000);
-    await s.module.scheduler.whenIdle();
+    await addAndFire(s);
     expect(sent).toEqual([]);
     expect(heartbeatEvents(events).map((event) => [event.name, 'reason' in event.payload])).toEqual([
       ['scheduler:heartbeat_check', false],
