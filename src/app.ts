@@ -19,6 +19,7 @@ import { createCoordination, createPeerBridge } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
 import { createRecorder } from './obs/index.js';
 import { createLiveEmbedder, createModelRouter } from './providers/index.js';
+import { createLocalLedger } from './budgets/index.js';
 import { createDispatcher, createRegistry } from './rpc/index.js';
 import {
   createAuthenticator,
@@ -99,6 +100,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
   const router = createModelRouter({ config: configStore.get().providers, events, log: child('providers'), now });
+  const budgets = createLocalLedger({ budgets: () => configStore.get().budgets, now });
   let httpServer: { maxConnections: number } | undefined;
   applyLiveConfig(configStore, {
     router,
@@ -130,6 +132,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     coordination,
     recorder,
     router,
+    budgets,
     embedder,
     auth,
     tokens,
@@ -152,6 +155,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         ['config store', () => configStore.close()],
         ...[...modules].reverse().map((module) => [`module ${module.name}`, () => module.stop?.()] as const),
         ['evidence recorder', () => recorder.close()],
+        ['budget ledger', () => budgets.close()],
         ['peer bridge', () => peers.stop()],
         ['coordination', () => coordination.close()],
         ['store', () => store.close()],

@@ -4,6 +4,9 @@ import type { BudgetConfig } from '../config/index.js';
 import type { BudgetAmount, BudgetSubject } from './types.js';
 import { windowAt } from './windows.js';
 
+/** Dollars to the ledgers' integer micro-USD, rounded up: a worst case or a settlement is never undercounted. */
+export const toMicroUsd = (usd: number): number => Math.ceil(Math.round(usd * 1e9) / 1e3);
+
 /** The budgets of the call's agent, token and tenant, and the global ones, in config order. */
 export function applicableBudgets(budgets: readonly BudgetConfig[], subject: BudgetSubject): BudgetConfig[] {
   const scopes = new Set([
@@ -33,14 +36,14 @@ export function fits(
   const warnings: string[] = [];
   for (const budget of budgets) {
     const held = totals(budget);
-    const after = { costUsd: held.costUsd + ask.costUsd, tokens: held.tokens + ask.tokens };
+    const after = { costMicroUsd: held.costMicroUsd + ask.costMicroUsd, tokens: held.tokens + ask.tokens };
     const over =
-      (budget.maxCostUsd !== undefined && after.costUsd > budget.maxCostUsd) ||
+      (budget.maxCostUsd !== undefined && after.costMicroUsd > toMicroUsd(budget.maxCostUsd)) ||
       (budget.maxTokens !== undefined && after.tokens > budget.maxTokens);
     if (over && budget.action === 'block')
       return { fits: false, budgetId: budget.id, retryAfterMs: Math.max(0, windowAt(budget.window, now).end - now) };
     const share = Math.max(
-      budget.maxCostUsd === undefined ? 0 : after.costUsd / budget.maxCostUsd,
+      budget.maxCostUsd === undefined ? 0 : after.costMicroUsd / toMicroUsd(budget.maxCostUsd),
       budget.maxTokens === undefined ? 0 : after.tokens / budget.maxTokens,
     );
     if (share >= budget.warnAtFraction) warnings.push(budget.id);

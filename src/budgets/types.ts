@@ -1,8 +1,11 @@
 // The shapes of budgets shared by the ledgers (in-process and Redis), the model-call gate and the budgets.* methods.
 
-/** What one model call may cost at most (reserved before dispatch) or cost in the end (settled after it). */
+/**
+ * What one model call may cost at most (reserved before dispatch) or cost in the end (settled after it). Cost is in
+ * integer micro-USD: Redis scripts count in integers, and sums of float dollars drift.
+ */
 export interface BudgetAmount {
-  costUsd: number;
+  costMicroUsd: number;
   tokens: number;
 }
 
@@ -13,14 +16,23 @@ export interface BudgetSubject {
   tenantId: string;
 }
 
+/** A held reservation: what settle and release need, whichever ledger made it. */
+export interface BudgetReservation {
+  id: string;
+  subject: BudgetSubject;
+  amount: BudgetAmount;
+}
+
 export type ReserveOutcome =
-  | { ok: true; reservationId: string; warnings: readonly string[] }
-  /** The first budget (by id) the reservation would have crossed, and when its window lets the call through again. */
+  /** `warnings`: the budgets whose warning fraction this reservation reaches. */
+  | { ok: true; reservation: BudgetReservation; warnings: readonly string[] }
+  /** The first budget (in config order) the reservation would have crossed, and when its window lets the call through again. */
   | { ok: false; budgetId: string; retryAfterMs: number };
 
 export interface BudgetUsage {
   budgetId: string;
   scope: string;
+  action: 'block' | 'warn';
   windowStart: number;
   windowEnd: number;
   used: BudgetAmount;
@@ -34,9 +46,12 @@ export interface BudgetUsage {
  */
 export interface BudgetLedger {
   reserve(subject: BudgetSubject, worstCase: BudgetAmount, ttlMs: number): Promise<ReserveOutcome>;
-  /** Replaces the reservation by what the call really used. */
-  settle(reservationId: string, actual: BudgetAmount): Promise<void>;
+  /** Replaces the reservation by what the call really used (counted even when the reservation has expired). */
+  settle(reservation: BudgetReservation, actual: BudgetAmount): Promise<void>;
   /** Drops a reservation whose call never ran. */
-  release(reservationId: string): Promise<void>;
+  release(reservation: BudgetReservation): Promise<void>;
+  /** Each configured budget's current window, or only those of one scope. */
   usage(scope?: string): Promise<BudgetUsage[]>;
+  /** Writes what is still buffered (the in-process ledger's durable usage) and stops. */
+  close(): Promise<void>;
 }

@@ -23,9 +23,9 @@ describe('budget rule', () => {
 
   it('refuses an ask that would cross a block budget, with the wait to the end of its UTC day', () => {
     const daily = budget({ id: 'daily', scope: 'agent:coder', maxCostUsd: 0.01 });
-    const held = () => ({ costUsd: 0.008, tokens: 0 });
-    expect(fits([daily], held, { costUsd: 0.002, tokens: 10 }, NOW)).toEqual({ fits: true, warnings: ['daily'] });
-    expect(fits([daily], held, { costUsd: 0.0021, tokens: 10 }, NOW)).toEqual({
+    const held = () => ({ costMicroUsd: 8000, tokens: 0 });
+    expect(fits([daily], held, { costMicroUsd: 2000, tokens: 10 }, NOW)).toEqual({ fits: true, warnings: ['daily'] });
+    expect(fits([daily], held, { costMicroUsd: 2100, tokens: 10 }, NOW)).toEqual({
       fits: false,
       budgetId: 'daily',
       retryAfterMs: 6 * 3_600_000,
@@ -34,11 +34,11 @@ describe('budget rule', () => {
 
   it('lets a warn budget be crossed, naming it as a warning; below the fraction nothing is named', () => {
     const soft = budget({ id: 'soft', scope: 'global', maxTokens: 1_000, action: 'warn', warnAtFraction: 0.5 });
-    expect(fits([soft], () => ({ costUsd: 0, tokens: 990 }), { costUsd: 0, tokens: 50 }, NOW)).toEqual({
+    expect(fits([soft], () => ({ costMicroUsd: 0, tokens: 990 }), { costMicroUsd: 0, tokens: 50 }, NOW)).toEqual({
       fits: true,
       warnings: ['soft'],
     });
-    expect(fits([soft], () => ({ costUsd: 0, tokens: 100 }), { costUsd: 0, tokens: 50 }, NOW)).toEqual({
+    expect(fits([soft], () => ({ costMicroUsd: 0, tokens: 100 }), { costMicroUsd: 0, tokens: 50 }, NOW)).toEqual({
       fits: true,
       warnings: [],
     });
