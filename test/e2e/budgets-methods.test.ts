@@ -116,6 +116,19 @@ describe('budgets.* methods', () => {
     expect(await lastCommit()).toBe('budgets.delete daily-default');
     await admin('budgets.delete', { id: 'monthly-all' });
     expect(await listedIds()).toEqual([]);
+
+    // Changes are audited with their actor; budgets.list, which the dashboard's banner reads on every load, is not.
+    const audited = async () => {
+      const { result } = await admin('obs.audit.query', { kind: 'rpc.call', tenant: '' });
+      return (result as { rows: { action: string; actor: string }[] }).rows.filter((row) =>
+        row.action.startsWith('budgets.'),
+      );
+    };
+    await expect.poll(async () => (await audited()).filter((row) => row.action === 'budgets.delete').length).toBe(3);
+    const rows = await audited();
+    expect(rows.filter((row) => row.action === 'budgets.set')).toHaveLength(3);
+    expect(rows.every((row) => row.actor === 'admin')).toBe(true);
+    expect(rows.some((row) => row.action === 'budgets.list')).toBe(false);
   });
 
   it('refuses bad scopes, windows, limits and names with -32602 naming the field, and writes nothing', async () => {
