@@ -1,7 +1,7 @@
 // Budgets: spend and token limits reserved before each model call and settled after it (issue 40).
 export { createBudgetsModule } from './module.js';
 /** For src/method-map.ts (the dashboard's typed calls). */
-export type { budgetMethods, BudgetState, BudgetView } from './methods.js';
+export type { budgetMethods } from './methods.js';
 export { createLocalLedger, type LocalLedgerDeps } from './local-ledger.js';
 export { applicableBudgets, toMicroUsd } from './applicable.js';
 export { bucketAt, bucketsAt, windowAt } from './windows.js';

@@ -42,10 +42,10 @@ export interface BudgetMethodsDeps {
 }
 
 /** Where a budget stands in its window: `warning` from its warnAtFraction, `exhausted` at a limit. */
-export type BudgetState = 'ok' | 'warning' | 'exhausted';
+type BudgetState = 'ok' | 'warning' | 'exhausted';
 
 /** A budget as the methods answer it: its config, its window now, what is used and reserved, and how much of each limit. */
-export interface BudgetView {
+interface BudgetView {
   id: string;
   scope: string;
   window: BudgetConfig['window'];
