@@ -115,8 +115,6 @@ export function budgetMethods({ config, ledger, tenantsOf, now }: BudgetMethodsD
       summary:
         "Every configured budget with its current window (start, end), usage and reservations (cost in micro-USD), each limit's used fraction and its state (ok, warning, exhausted).",
       params: noParams,
-      // The dashboard's banner reads it on every load and budget event: a read that would flood the audit log.
-      policy: { audit: false },
       handler: async () => ({ budgets: await views() }),
     }),
     defineMethod({
