@@ -1,6 +1,7 @@
 // What app.ts has built before the capability modules, which app-modules.ts and app-channels.ts build them from.
 import type { Logger } from 'pino';
 import type { AppOptions } from './app-lifecycle.js';
+import type { BudgetLedger } from './budgets/index.js';
 import type { ConfigStore, GatewayConfig } from './config/index.js';
 import type { Coordination, PeerBridge } from './coordination/index.js';
 import type { EventBus } from './events/index.js';
@@ -26,6 +27,8 @@ export interface ModuleCore {
   coordination: Coordination;
   recorder: Recorder;
   router: GatewayModelRouter;
+  /** Reserves each model call's worst case against the budgets that apply, settles it after (src/budgets). */
+  budgets: BudgetLedger;
   embedder: LiveEmbedder;
   auth: RequestAuth;
   tokens: TokenService;

@@ -12,6 +12,7 @@ import { chatApprovalsWiring, createApprovalsModule } from './approvals/index.js
 import type { ModuleCore } from './app-core.js';
 import { createChatModules } from './app-channels.js';
 import { createBrowserModule } from './browser/index.js';
+import { createBudgetsModule } from './budgets/index.js';
 import type { CapabilityModule } from './capability.js';
 import type { ChannelsModule } from './channels/index.js';
 import { changedRestartKeys } from './config/index.js';
@@ -64,6 +65,7 @@ export function createModules(core: ModuleCore): AppModules {
     tokenDirectory,
     peers,
     currentRegistry,
+    budgets,
   } = core;
   const obs = createObsModule({
     store,
@@ -229,6 +231,7 @@ export function createModules(core: ModuleCore): AppModules {
       restartPending: () => changedRestartKeys(started, configStore.get()),
     }),
     createModelsModule({ router, log }),
+    createBudgetsModule({ config: configStore, ledger: budgets, tenantsOf: tokenDirectory.tenantsOf, now }),
     turnsModule,
     createSessionsModule({
       store: store.sessions,

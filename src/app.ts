@@ -19,6 +19,7 @@ import { createCoordination, createPeerBridge } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
 import { createRecorder } from './obs/index.js';
 import { createLiveEmbedder, createModelRouter } from './providers/index.js';
+import { createLocalLedger } from './budgets/index.js';
 import { createDispatcher, createRegistry } from './rpc/index.js';
 import { startTracing } from './tracing/index.js';
 import {
@@ -112,6 +113,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     now,
     traceparent: tracing?.upstreamTraceparent,
   });
+  const budgets = createLocalLedger({ budgets: () => configStore.get().budgets, now });
   let httpServer: { maxConnections: number } | undefined;
   applyLiveConfig(configStore, {
     router,
@@ -143,6 +145,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     coordination,
     recorder,
     router,
+    budgets,
     embedder,
     auth,
     tokens,
@@ -168,6 +171,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         ...[...modules].reverse().map((module) => [`module ${module.name}`, () => module.stop?.()] as const),
         ['tracing', () => tracing?.shutdown()],
         ['evidence recorder', () => recorder.close()],
+        ['budget ledger', () => budgets.close()],
         ['peer bridge', () => peers.stop()],
         ['coordination', () => coordination.close()],
         ['store', () => store.close()],

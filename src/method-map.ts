@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { agentMethods, agentModelMethods } from './agents/index.js';
 import type { approvalMethods } from './approvals/index.js';
 import type { audioMethods } from './audio/index.js';
+import type { budgetMethods } from './budgets/index.js';
 import type { browserMethods } from './browser/index.js';
 import type { channelMethods } from './channels/index.js';
 import type { graphMethods } from './graphs/index.js';
@@ -29,6 +30,7 @@ type MethodFactory =
   | typeof approvalMethods
   | typeof audioMethods
   | typeof browserMethods
+  | typeof budgetMethods
   | typeof channelMethods
   | typeof configMethods
   | typeof controlMethods

@@ -7,6 +7,7 @@ export { orchestrateConfigSchema, type OrchestrateConfig } from './orchestrate-s
 export { learningConfigSchema, skillsConfigSchema, type LearningConfig, type SkillsConfig } from './learning-schema.js';
 export { channelConfigSchema, type ChannelConfig } from './channels-schema.js';
 export { terminalConfigSchema, type TerminalConfig } from './terminal-schema.js';
+export { budgetsConfigSchema, type BudgetConfig } from './budgets-schema.js';
 
 /** Memory (src/memory): hybrid search over remembered entries, recall before each turn's first model call, the lifecycle sweep. */
 export const memoryConfigSchema = z.strictObject({

@@ -2,6 +2,7 @@
 // must be in its surface's envelope and never 5xx, the process must survive, and /health must keep answering.
 // FUZZ_SEED=<n> replays one run.
 import { createHmac } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { connect as connectTcp } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -885,6 +886,151 @@ describe('fuzz: hostile input at every surface', () => {
     expect(failures, `seed ${SEED}`).toEqual([]);
   });
 
+  // Sequential calls, each accepted budget a config commit: longer than the default timeout on a busy machine.
+  it('budgets.set refuses bad scopes, limits, windows and __proto__ with -32602 naming the field, the config unchanged; budgets.mine never leaks', async () => {
+    const admin = gateway.tokens.admin;
+    const post = async (bearer: string, text: string) => {
+      const response = await fetch(`${gateway.url}/rpc`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: text,
+      });
+      const body = await response.text();
+      check(response.status < 500, 'budgets POST /rpc status', { status: response.status, body: body.slice(0, 200) });
+      return parseJson(body);
+    };
+    const call = (bearer: string, method: string, params: unknown) =>
+      post(bearer, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
+    const listed = async () => {
+      const answer = await call(admin, 'budgets.list', {});
+      const budgets = isObject(answer) && isObject(answer.result) ? answer.result.budgets : undefined;
+      return (Array.isArray(budgets) ? budgets : []).map((budget) => String((budget as Json).id));
+    };
+    const refusedNamingField = (answer: unknown) =>
+      isObject(answer) &&
+      isObject(answer.error) &&
+      answer.error.code === -32602 &&
+      isObject(answer.error.data) &&
+      typeof answer.error.data.param === 'string' &&
+      answer.error.data.param !== '' &&
+      String(answer.error.message).includes(answer.error.data.param.split('.')[0] ?? '');
+    const readConfig = () => readFile(gateway.paths.configPath, 'utf8');
+    /** A valid budget, then one hostile change of a kind: what the text of its params is. */
+    function hostileBudget(index: number): { kind: string; text: string } {
+      const budget: Json = {
+        id: `fuzz-budget-${index}`,
+        scope: random.pick(['global', 'agent:default', 'token:rpc-client', 'tenant:default']),
+        window: random.pick(['day', 'month', { rollingMs: 3_600_000 }]),
+        maxCostUsd: 1,
+        maxTokens: 1_000,
+      };
+      switch (random.int(5)) {
+        case 0:
+          budget.scope = random.pick([
+            'user:x',
+            'agent:',
+            'global:x',
+            'token:a:b',
+            'TENANT:x',
+            'agent:../x',
+            '',
+            'agent:💥',
+          ]);
+          return { kind: 'scope', text: JSON.stringify(budget) };
+        case 1: {
+          const field = random.pick(['maxCostUsd', 'maxTokens', 'warnAtFraction']);
+          const value = random.pick([
+            '-1',
+            '0',
+            '1e309',
+            '-1e309',
+            '1.7976931348623157e308',
+            '9007199254740993',
+            '1e13',
+            '-0.5',
+            '"NaN"',
+          ]);
+          return {
+            kind: 'limit',
+            text: JSON.stringify({ ...budget, [field]: 0 }).replace(`"${field}":0`, `"${field}":${value}`),
+          };
+        }
+        case 2:
+          return random.chance(0.5)
+            ? { kind: 'proto', text: `{"__proto__":{"maxTokens":5},${JSON.stringify(budget).slice(1)}` }
+            : {
+                kind: 'proto',
+                text: JSON.stringify({ ...budget, id: random.pick(['__proto__', 'constructor', 'prototype']) }),
+              };
+        case 3:
+          budget.window = random.pick([
+            { rollingMs: 5 },
+            'week',
+            { rollingMs: -1 },
+            { rollingMs: 3_600_000, extra: 1 },
+            null,
+          ]);
+          return { kind: 'window', text: JSON.stringify(budget) };
+        default:
+          return { kind: 'mutated', text: JSON.stringify(mutate(random, budget)) };
+      }
+    }
+
+    const before = await listed();
+    const accepted: string[] = [];
+    const kinds = new Set<string>();
+    // Sequential, so the file read around each refusal is that refusal's alone.
+    for (let index = 0; index < 100; index += 1) {
+      const { kind, text } = hostileBudget(index);
+      const fileBefore = await readConfig();
+      const answer = await post(admin, `{"jsonrpc":"2.0","id":${index},"method":"budgets.set","params":${text}}`);
+      const outcome = rpcOutcome(answer);
+      seen.add(`budgets ${kind} ${outcome}`);
+      if (outcome === 'result') {
+        accepted.push(isObject(answer) && isObject(answer.result) ? String(answer.result.id) : '');
+        check(kind === 'mutated', `budgets.set accepted a ${kind} budget`, text.slice(0, 200));
+        continue;
+      }
+      kinds.add(kind);
+      check(refusedNamingField(answer), `budgets.set ${kind} answer`, { text: text.slice(0, 200), answer });
+      check((await readConfig()) === fileBefore, `budgets.set ${kind} changed the config`, text.slice(0, 200));
+    }
+    expect([...kinds].sort()).toEqual(['limit', 'mutated', 'proto', 'scope', 'window']);
+    expect((await listed()).filter((id) => !before.includes(id)).sort()).toEqual([...new Set(accepted)].sort());
+
+    for (let index = 0; index < 60; index += 1) {
+      const scope = random.chance(0.6)
+        ? random.pick(['token:admin', 'tenant:acme', 'global', 'agent:default', 'token:rpc-client', 'tenant:default'])
+        : hostileValue(random);
+      const answer = await call(
+        gateway.tokens.rpc,
+        'budgets.mine',
+        random.chance(0.8) ? { scope } : mutate(random, { scope }),
+      );
+      const outcome = rpcOutcome(answer);
+      const kind =
+        isObject(answer) && isObject(answer.error) && isObject(answer.error.data) ? answer.error.data.kind : undefined;
+      seen.add(`budgets.mine ${outcome}${kind === undefined ? '' : ` ${String(kind)}`}`);
+      check(
+        outcome === 'result' || outcome === '-32602' || (outcome === '-32603' && kind === 'forbidden'),
+        'budgets.mine answer',
+        { scope, answer },
+      );
+      if (outcome === 'result' && isObject(answer) && isObject(answer.result) && Array.isArray(answer.result.budgets))
+        for (const budget of answer.result.budgets)
+          check(
+            ['token:rpc-client', 'tenant:default'].includes(String((budget as Json).scope)),
+            'budgets.mine answered another scope',
+            budget,
+          );
+    }
+    expect(seen).toContain('budgets.mine -32603 forbidden');
+    expect(seen).toContain('budgets.mine -32602 invalid_params');
+    for (const id of accepted) await call(admin, 'budgets.delete', { id });
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  }, 60_000);
+
   it('still serves a normal turn and config read after the run', async () => {
     const headers = { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' };
     const turn = await fetch(`${gateway.url}/rpc`, {
@@ -899,7 +1045,7 @@ describe('fuzz: hostile input at every surface', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'config.get', params: { section: 'gateway' } }),
     });
     expect(await config.json()).toMatchObject({ result: expect.any(Object) });
-    expect(healthChecks).toBe(10);
+    expect(healthChecks).toBe(11);
   });
 
   it('reached past validation on every surface, not only one refusal', () => {

@@ -57,6 +57,7 @@ describe('gateway methods', () => {
         'channels',
         'terminal',
         'otel',
+        'budgets',
       ],
     });
     expect(result).toHaveProperty('memoryUsage.rss');

@@ -2,6 +2,7 @@
 import { effect } from '@preact/signals';
 import { render } from 'preact';
 import { token } from './lib/auth';
+import { stopBudgetAlerts } from './lib/budget-alerts';
 import { stopEvents } from './lib/live-events';
 import { connect } from './lib/rpc';
 import { applyTheme, theme } from './lib/theme';
@@ -12,7 +13,10 @@ import './styles.css';
 applyTheme(theme.value);
 effect(() => {
   connect(token.value);
-  if (token.value === null) stopEvents();
+  if (token.value === null) {
+    stopBudgetAlerts();
+    stopEvents();
+  }
 });
 
 function App() {

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ComponentType } from 'preact';
 import { PAGES, type PageEntry } from './pages';
+import { BudgetBanner } from './components/budget-banner';
 import { signInNotice, signOut } from './lib/auth';
 import { connection } from './lib/rpc';
 import { BASE, onLinkClick, route } from './lib/router';
@@ -124,6 +125,7 @@ export function Shell() {
         </ul>
       </nav>
       <main id="main" class="content">
+        <BudgetBanner />
         {entry === undefined ? (
           <>
             <h1>Not found</h1>

@@ -1,0 +1,15 @@
+// Budgets: spend and token limits reserved before each model call and settled after it (issue 40).
+export { createBudgetsModule } from './module.js';
+/** For src/method-map.ts (the dashboard's typed calls). */
+export type { budgetMethods } from './methods.js';
+export { createLocalLedger, type LocalLedgerDeps } from './local-ledger.js';
+export { applicableBudgets, toMicroUsd } from './applicable.js';
+export { bucketAt, bucketsAt, windowAt } from './windows.js';
+export type {
+  BudgetAmount,
+  BudgetLedger,
+  BudgetReservation,
+  BudgetSubject,
+  BudgetUsage,
+  ReserveOutcome,
+} from './types.js';
