@@ -1,7 +1,8 @@
 // Budgets: spend and token limits reserved before each model call and settled after it (issue 40).
+export { createBudgetLedger, type BudgetLedgerDeps } from './create-ledger.js';
 export { createLocalLedger, type LocalLedgerDeps } from './local-ledger.js';
-export { applicableBudgets, toMicroUsd } from './applicable.js';
-export { bucketAt, bucketsAt, windowAt } from './windows.js';
+export { applicableBudgets, fits, toMicroUsd } from './applicable.js';
+export { bucketAt, bucketCountedUntil, bucketsAt, windowAt } from './windows.js';
 export type {
   BudgetAmount,
   BudgetLedger,
@@ -9,4 +10,5 @@ export type {
   BudgetSubject,
   BudgetUsage,
   ReserveOutcome,
+  SharedLedgerDeps,
 } from './types.js';
