@@ -1,5 +1,5 @@
 // Budgets: spend and token limits reserved before each model call and settled after it (issue 40).
-export { createBudgetLedger, type BudgetLedgerDeps } from './create-ledger.js';
+export { createBudgetLedger } from './create-ledger.js';
 export { createLocalLedger, type LocalLedgerDeps } from './local-ledger.js';
 export { applicableBudgets, fits, toMicroUsd } from './applicable.js';
 export { bucketAt, bucketCountedUntil, bucketsAt, windowAt } from './windows.js';
