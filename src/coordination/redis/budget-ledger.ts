@@ -28,6 +28,8 @@ import { defineScript } from './scripts.js';
  * offset only, and a test's fake clock cannot expire a key at once.
  */
 const KEY_SLACK_MS = 3_600_000;
+/** How long a settled reservation's mark stays: a settlement retried within it is counted once. */
+const SETTLED_MARK_MS = 3_600_000;
 
 // Per budget: KEYS held (sorted set: reservation id by expiry), amounts (hash: reservation id -> "cost:tokens"), then
 // its m counted buckets (hash: cost, tokens). ARGV[1] now, [2] reservation id, [3] ttl ms, [4] cost, [5] tokens,
@@ -84,18 +86,21 @@ end
 return reply
 `);
 
-// Per budget: KEYS held, amounts, the bucket the use is counted in. ARGV[1] reservation id, [2] cost, [3] tokens,
-// [4] n, then per budget how long its bucket must be kept, in ms. Counts whether or not the reservation still exists.
+// KEYS[1] the reservation's settled mark; then per budget: held, amounts, the bucket the use is counted in. ARGV[1]
+// reservation id, [2] cost, [3] tokens, [4] n, [5] how long the mark is kept, then per budget how long its bucket must
+// be kept, in ms. Counts whether or not the reservation still exists, and once: a retried settlement (its first try
+// timed out but ran) finds the mark and counts nothing.
 const SETTLE = defineScript(`
+if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[5]) then return 0 end
 local n = tonumber(ARGV[4])
 for i = 1, n do
-  local base = (i - 1) * 3
+  local base = 1 + (i - 1) * 3
   redis.call('ZREM', KEYS[base + 1], ARGV[1])
   redis.call('HDEL', KEYS[base + 2], ARGV[1])
   local used = KEYS[base + 3]
   redis.call('HINCRBY', used, 'cost', ARGV[2])
   redis.call('HINCRBY', used, 'tokens', ARGV[3])
-  local keep = tonumber(ARGV[4 + i])
+  local keep = tonumber(ARGV[5 + i])
   if redis.call('PTTL', used) < keep then redis.call('PEXPIRE', used, keep) end
 end
 return n
@@ -159,19 +164,22 @@ export function createRedisBudgetLedger(link: RedisLink, log: Logger, deps: Shar
   let draining: Promise<void> | undefined;
 
   /** Writes the kept settlements, one drain at a time, so none is written twice. */
-  const writePending = (): Promise<void> =>
-    (draining ??= (async () => {
-      try {
-        while (pending.length > 0 && link.isConnected()) {
-          const [next] = pending;
-          if (next === undefined) return;
-          await SETTLE(link.commands, next.keys, next.args);
-          pending.shift();
-        }
-      } finally {
-        draining = undefined;
+  const writePending = (): Promise<void> => {
+    if (draining !== undefined) return draining;
+    const drain = async () => {
+      while (pending.length > 0 && link.isConnected()) {
+        const [next] = pending;
+        if (next === undefined) return;
+        await SETTLE(link.commands, next.keys, next.args);
+        pending.shift();
       }
-    })());
+    };
+    // Cleared only once this drain has settled (never synchronously inside it), so a later call starts a new one.
+    draining = drain().finally(() => {
+      draining = undefined;
+    });
+    return draining;
+  };
 
   return {
     async reserve(subject: BudgetSubject, worstCase: BudgetAmount, ttlMs: number) {
@@ -216,8 +224,15 @@ export function createRedisBudgetLedger(link: RedisLink, log: Logger, deps: Shar
       const at = now();
       const amount = wholeAmount(actual);
       const applicable = applicableBudgets(budgets(), reservation.subject);
-      const keys: string[] = [];
-      const args: (string | number)[] = [reservation.id, amount.costMicroUsd, amount.tokens, applicable.length];
+      if (applicable.length === 0) return;
+      const keys = [link.key(`budget-settled:${reservation.id}`)];
+      const args: (string | number)[] = [
+        reservation.id,
+        amount.costMicroUsd,
+        amount.tokens,
+        applicable.length,
+        SETTLED_MARK_MS,
+      ];
       for (const budget of applicable) {
         const bucket = bucketAt(budget.window, at);
         keys.push(held(budget), amounts(budget), used(budget, bucket));
