@@ -228,35 +228,48 @@ describe('budget ledger in redis', () => {
     }
   });
 
-  it('counts a settlement once when its write timed out but ran, and it is written again', async () => {
-    const own = await startRedisServer();
-    const replica = await startReplica(own.url);
-    try {
-      const ledger = await createBudgetLedger({
-        budgets: () => [cent],
-        now: () => Date.UTC(2026, 10, 28, 12),
-        usage: noStore,
-        log,
-        ...(replica.coordination.budgetLedger === undefined ? {} : { shared: replica.coordination.budgetLedger }),
-      });
-      const call = await ledger.reserve(subject, { costMicroUsd: 9_500, tokens: 1 }, 600_000);
-      if (!call.ok) throw new Error('fits');
-      // Redis hangs: the settlement is sent but not answered within the command timeout.
-      process.kill(own.pid, 'SIGSTOP');
+  // Not warmed, the timed-out try never ran (the server did not know the script yet): only the retry can count it.
+  // Warmed, the timed-out try ran once Redis woke up: the retry must not count it again.
+  it.each([
+    ['never ran', false],
+    ['ran late', true],
+  ])(
+    'counts a settlement whose write timed out (and %s) exactly once when Redis answers again',
+    async (_, warmed) => {
+      const own = await startRedisServer();
+      const replica = await startReplica(own.url);
       try {
-        await ledger.settle(call.reservation, { costMicroUsd: 9_000, tokens: 3 });
+        const ledger = await createBudgetLedger({
+          budgets: () => [cent],
+          now: () => Date.UTC(2026, 10, 28, 12),
+          usage: noStore,
+          log,
+          ...(replica.coordination.budgetLedger === undefined ? {} : { shared: replica.coordination.budgetLedger }),
+        });
+        if (warmed) {
+          const warm = await ledger.reserve(subject, { costMicroUsd: 0, tokens: 0 }, 600_000);
+          if (warm.ok) await ledger.settle(warm.reservation, { costMicroUsd: 0, tokens: 0 });
+        }
+        const call = await ledger.reserve(subject, { costMicroUsd: 9_500, tokens: 1 }, 600_000);
+        if (!call.ok) throw new Error('fits');
+        // Redis hangs: the settlement is sent but not answered within the command timeout.
+        process.kill(own.pid, 'SIGSTOP');
+        try {
+          await ledger.settle(call.reservation, { costMicroUsd: 9_000, tokens: 3 });
+        } finally {
+          process.kill(own.pid, 'SIGCONT');
+        }
+        // The next reservation first writes the kept settlement; the timed-out try already ran, so it counts once.
+        expect(await ledger.reserve(subject, { costMicroUsd: 1_001, tokens: 1 }, 60_000)).toMatchObject({ ok: false });
+        expect((await ledger.usage())[0]).toMatchObject({
+          used: { costMicroUsd: 9_000, tokens: 3 },
+          reserved: { costMicroUsd: 0, tokens: 0 },
+        });
       } finally {
-        process.kill(own.pid, 'SIGCONT');
+        await replica.coordination.close();
+        await own.stop();
       }
-      // The next reservation first writes the kept settlement; the timed-out try already ran, so it counts once.
-      expect(await ledger.reserve(subject, { costMicroUsd: 1_001, tokens: 1 }, 60_000)).toMatchObject({ ok: false });
-      expect((await ledger.usage())[0]).toMatchObject({
-        used: { costMicroUsd: 9_000, tokens: 3 },
-        reserved: { costMicroUsd: 0, tokens: 0 },
-      });
-    } finally {
-      await replica.coordination.close();
-      await own.stop();
-    }
-  }, 20_000);
+    },
+    20_000,
+  );
 });
