@@ -19,7 +19,7 @@ import { createCoordination, createPeerBridge } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
 import { createRecorder } from './obs/index.js';
 import { createLiveEmbedder, createModelRouter } from './providers/index.js';
-import { createLocalLedger } from './budgets/index.js';
+import { createBudgetLedger } from './budgets/index.js';
 import { createDispatcher, createRegistry } from './rpc/index.js';
 import { startTracing } from './tracing/index.js';
 import {
@@ -85,6 +85,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     .then(() => createLiveEmbedder({ embeddings, providers: configStore.get().providers, log: child('embeddings') }))
     .catch(abandon);
   const store = await openStore({ config, paths, log: child('store') }).catch(abandon);
+  const budgets = await createBudgetLedger({
+    budgets: () => configStore.get().budgets,
+    now,
+    usage: store.budgets,
+    log: child('budgets'),
+    ...(coordination.budgetLedger === undefined ? {} : { shared: coordination.budgetLedger }),
+  }).catch(async (error: unknown) => {
+    await store.close();
+    return abandon(error);
+  });
   const authenticator = createAuthenticator({ configTokens: gateway.tokens, store: store.tokens });
   const auth = createRequestAuth(authenticator);
   const tokenDirectory = createTokenDirectory({
@@ -113,7 +123,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     now,
     traceparent: tracing?.upstreamTraceparent,
   });
-  const budgets = createLocalLedger({ budgets: () => configStore.get().budgets, now });
   let httpServer: { maxConnections: number } | undefined;
   applyLiveConfig(configStore, {
     router,

@@ -2,9 +2,10 @@
 export { createBudgetsModule } from './module.js';
 /** For src/method-map.ts (the dashboard's typed calls). */
 export type { budgetMethods } from './methods.js';
+export { createBudgetLedger } from './create-ledger.js';
 export { createLocalLedger, type LocalLedgerDeps } from './local-ledger.js';
-export { applicableBudgets, toMicroUsd } from './applicable.js';
-export { bucketAt, bucketsAt, windowAt } from './windows.js';
+export { applicableBudgets, fits, toMicroUsd } from './applicable.js';
+export { bucketAt, bucketCountedUntil, bucketsAt, windowAt } from './windows.js';
 export type {
   BudgetAmount,
   BudgetLedger,
@@ -12,4 +13,5 @@ export type {
   BudgetSubject,
   BudgetUsage,
   ReserveOutcome,
+  SharedLedgerDeps,
 } from './types.js';

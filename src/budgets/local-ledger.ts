@@ -2,16 +2,24 @@
 // the one event loop, so concurrent calls of this process never pass a limit together.
 import { randomUUID } from 'node:crypto';
 import type { BudgetConfig } from '../config/index.js';
+import type { BudgetUsageRow } from '../store/index.js';
 import { applicableBudgets, fits } from './applicable.js';
 import type { BudgetAmount, BudgetLedger, BudgetReservation, BudgetSubject, BudgetUsage } from './types.js';
-import { bucketAt, bucketsAt, windowAt } from './windows.js';
+import { bucketAt, bucketsAt, USAGE_KEPT_MS, windowAt } from './windows.js';
 
 export interface LocalLedgerDeps {
   /** The budgets in force (hot-applied config): read on every call. */
   budgets: () => readonly BudgetConfig[];
   now: () => number;
   newId?: () => string;
+  /** Use settled before this process started (the durable ledger's store rows). */
+  seed?: readonly BudgetUsageRow[];
+  /** Told each settlement's increments, per budget and bucket (the durable ledger writes them behind). */
+  counted?: (rows: BudgetUsageRow[]) => void;
 }
+
+/** How often settled buckets too old to count are dropped from memory. */
+const FORGET_EVERY_MS = 3_600_000;
 
 interface HeldReservation {
   reservation: BudgetReservation;
@@ -24,10 +32,30 @@ const add = (a: BudgetAmount, b: BudgetAmount): BudgetAmount => ({
   tokens: a.tokens + b.tokens,
 });
 
-export function createLocalLedger({ budgets, now, newId = randomUUID }: LocalLedgerDeps): BudgetLedger {
-  /** Settled use per `<budgetId>|<bucket>`. */
-  const used = new Map<string, BudgetAmount>();
+export function createLocalLedger({
+  budgets,
+  now,
+  newId = randomUUID,
+  seed = [],
+  counted,
+}: LocalLedgerDeps): BudgetLedger {
+  /** Settled use per `<budgetId>|<bucket>`, and each key's bucket (to forget the old ones). */
+  const used = new Map<string, BudgetAmount & { bucket: number }>();
   const held = new Map<string, HeldReservation>();
+  let forgotAt = now();
+
+  const addUsed = (budgetId: string, bucket: number, amount: BudgetAmount) => {
+    const key = `${budgetId}|${bucket}`;
+    used.set(key, { ...add(used.get(key) ?? ZERO, amount), bucket });
+  };
+  for (const row of seed) addUsed(row.budgetId, row.bucketStart, row);
+
+  /** Buckets no window can count any more go, so a rolling budget's minute buckets do not pile up. */
+  const forgetOld = (at: number) => {
+    if (at - forgotAt < FORGET_EVERY_MS) return;
+    forgotAt = at;
+    for (const [key, entry] of used) if (entry.bucket < at - USAGE_KEPT_MS) used.delete(key);
+  };
 
   const dropExpired = (at: number) => {
     for (const [id, entry] of held) if (entry.expiresAt <= at) held.delete(id);
@@ -44,10 +72,15 @@ export function createLocalLedger({ budgets, now, newId = randomUUID }: LocalLed
   };
 
   const count = (subject: BudgetSubject, amount: BudgetAmount, at: number) => {
-    for (const budget of applicableBudgets(budgets(), subject)) {
-      const key = `${budget.id}|${bucketAt(budget.window, at)}`;
-      used.set(key, add(used.get(key) ?? ZERO, amount));
-    }
+    forgetOld(at);
+    const rows = applicableBudgets(budgets(), subject).map((budget) => ({
+      budgetId: budget.id,
+      bucketStart: bucketAt(budget.window, at),
+      costMicroUsd: amount.costMicroUsd,
+      tokens: amount.tokens,
+    }));
+    for (const row of rows) addUsed(row.budgetId, row.bucketStart, row);
+    if (rows.length > 0) counted?.(rows);
   };
 
   return {

@@ -1,4 +1,5 @@
 // The shapes of budgets shared by the ledgers (in-process and Redis), the model-call gate and the budgets.* methods.
+import type { BudgetConfig } from '../config/index.js';
 
 /**
  * What one model call may cost at most (reserved before dispatch) or cost in the end (settled after it). Cost is in
@@ -38,6 +39,13 @@ export interface BudgetUsage {
   used: BudgetAmount;
   reserved: BudgetAmount;
   limits: { maxCostUsd?: number; maxTokens?: number };
+}
+
+/** What every ledger is built from: the budgets in force (hot-applied config, read on each call), a clock and ids. */
+export interface SharedLedgerDeps {
+  budgets: () => readonly BudgetConfig[];
+  now: () => number;
+  newId: () => string;
 }
 
 /**

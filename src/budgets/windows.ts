@@ -22,6 +22,13 @@ export function windowAt(window: BudgetConfig['window'], now: number): BudgetWin
 }
 
 const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * How far back a bucket can still count: a month is at most 31 days, a rolling window at most ~24.9 days (the longest
+ * timer), each plus one bucket. Durable and Redis usage older than this is dropped.
+ */
+export const USAGE_KEPT_MS = 32 * DAY_MS;
 /** A rolling window is cut into at most this many buckets, so a rolling sum reads a bounded number of counters. */
 const ROLLING_BUCKETS = 60;
 
@@ -46,4 +53,10 @@ export function bucketsAt(window: BudgetConfig['window'], now: number): number[]
   const buckets: number[] = [];
   for (let bucket = bucketAt(window, now - window.rollingMs); bucket <= now; bucket += size) buckets.push(bucket);
   return buckets;
+}
+
+/** When a bucket stops counting in every window of this kind: the day's or month's end, or a rolling window past it. */
+export function bucketCountedUntil(window: BudgetConfig['window'], bucket: number): number {
+  if (typeof window === 'string') return windowAt(window, bucket).end;
+  return bucket + rollingBucketMs(window.rollingMs) + window.rollingMs;
 }

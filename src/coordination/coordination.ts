@@ -1,4 +1,5 @@
 // What coordination gives the rest of the gateway, whichever backend (local or Redis) provides it.
+import type { BudgetLedger, SharedLedgerDeps } from '../budgets/index.js';
 import type { RateCounter } from './types.js';
 import type { EventFeed } from './event-feed.js';
 import type { Instances } from './instances.js';
@@ -45,6 +46,11 @@ export interface Coordination {
    * only this process runs and any other owner was an earlier process.
    */
   readonly orphanSweepMs?: number;
+  /**
+   * The budget ledger every replica shares (Lua scripts in Redis); absent for local coordination, whose budgets are
+   * counted in process (createBudgetLedger).
+   */
+  readonly budgetLedger?: (deps: SharedLedgerDeps) => BudgetLedger;
   /** Answers once the shared backend (Redis) answers, for /ready; absent for local coordination, which is in process. */
   ping?(): Promise<void>;
   /** Releases connections and timers; this instance stops counting as alive. */

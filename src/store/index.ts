@@ -15,3 +15,4 @@ export * from './ports/learning.js';
 export * from './ports/media.js';
 export * from './ports/retention.js';
 export * from './ports/graphs.js';
+export * from './ports/budgets.js';

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { coordinationUnreachable } from '../../errors.js';
 import type { Coordination } from '../coordination.js';
 import type { CoordinationTimings } from '../limits.js';
+import { createRedisBudgetLedger } from './budget-ledger.js';
 import { connectRedis } from './connection.js';
 import { createRedisEventFeed } from './event-feed.js';
 import { createRedisInstances } from './instances.js';
@@ -67,6 +68,7 @@ export async function createRedisCoordination(options: RedisCoordinationOptions)
       retiredTokens,
       jobChanges,
       orphanSweepMs: timings.orphanSweepMs,
+      budgetLedger: (deps) => createRedisBudgetLedger(link, log, deps),
       async ping() {
         // A command on a connection that is down would wait for the reconnect; not being connected is the answer.
         if (!link.isConnected()) throw coordinationUnreachable();

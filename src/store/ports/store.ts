@@ -1,6 +1,7 @@
 // One backend's ports together: what app.ts opens at startup and closes last at shutdown.
 import type { ApprovalPort } from './approvals.js';
 import type { AuditPort } from './audit.js';
+import type { BudgetUsagePort } from './budgets.js';
 import type { EvidencePort } from './evidence.js';
 import type { GraphPort } from './graphs.js';
 import type { MemoryPort } from './memory.js';
@@ -28,6 +29,8 @@ export interface StorePorts {
   media: MediaPort;
   learning: LearningPort;
   graphs: GraphPort;
+  /** The in-process budget ledger's settled use (src/budgets); unused under coordination: redis. */
+  budgets: BudgetUsagePort;
   retention: RetentionPort;
   /**
    * Answers once the backend can be reached (a PostgreSQL round trip), for /ready; absent, the store is in process

@@ -2,6 +2,7 @@
 import type { StorePorts } from '../index.js';
 import { createApprovalPort } from './approvals.js';
 import { createAuditPort } from './audit.js';
+import { createBudgetUsagePort } from './budgets.js';
 import { createGraphPort } from './graphs.js';
 import { createJobPort } from './jobs.js';
 import { createLearningPort } from './learning.js';
@@ -13,7 +14,7 @@ import { createTokenPort } from './tokens.js';
 
 export type SharedPorts = Pick<
   StorePorts,
-  'runs' | 'tokens' | 'responses' | 'audit' | 'approvals' | 'jobs' | 'media' | 'learning' | 'graphs'
+  'runs' | 'tokens' | 'responses' | 'audit' | 'approvals' | 'jobs' | 'media' | 'learning' | 'graphs' | 'budgets'
 >;
 
 export function createSharedPorts(store: StoreDb): SharedPorts {
@@ -27,5 +28,6 @@ export function createSharedPorts(store: StoreDb): SharedPorts {
     media: createMediaPort(store),
     learning: createLearningPort(store),
     graphs: createGraphPort(store),
+    budgets: createBudgetUsagePort(store),
   };
 }

@@ -337,4 +337,10 @@ export interface Tables {
     output: string | null;
     error: string | null;
   };
+  budget_usage: {
+    budget_id: string;
+    bucket_start: number;
+    cost_micro_usd: number;
+    tokens: number;
+  };
 }

@@ -2,6 +2,7 @@
 // same on SQLite and PostgreSQL and applied after each backend's frozen legacy history (see src/store/README.md).
 import { Kysely, PostgresDialect, SqliteDialect, type Compilable } from 'kysely';
 import type { Dialect } from '../store-db.js';
+import { BUDGET_USAGE_MIGRATION } from './budget-usage-28.js';
 import { GRAPHS_MIGRATION } from './graphs-25.js';
 import { GRAPH_RETENTION_MIGRATION } from './graph-retention-26.js';
 import { HEARTBEAT_JOBS_MIGRATION } from './heartbeat-jobs-27.js';
@@ -35,6 +36,7 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   GRAPHS_MIGRATION,
   GRAPH_RETENTION_MIGRATION,
   HEARTBEAT_JOBS_MIGRATION,
+  BUDGET_USAGE_MIGRATION,
 ];
 
 /** Compiles statements only (the backend runs the SQL): the dialect's connection is never asked for. */
