@@ -19,7 +19,7 @@ import { createCoordination, createPeerBridge } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
 import { createRecorder } from './obs/index.js';
 import { createLiveEmbedder, createModelRouter } from './providers/index.js';
-import { createBudgetLedger } from './budgets/index.js';
+import { createBudgetLedger, createBudgetNotices, gateLiveEmbedder, gateModelRouter } from './budgets/index.js';
 import { createDispatcher, createRegistry } from './rpc/index.js';
 import { startTracing } from './tracing/index.js';
 import {
@@ -81,7 +81,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     await coordination.close();
     throw error;
   };
-  const embedder = await Promise.resolve()
+  const liveEmbedder = await Promise.resolve()
     .then(() => createLiveEmbedder({ embeddings, providers: configStore.get().providers, log: child('embeddings') }))
     .catch(abandon);
   const store = await openStore({ config, paths, log: child('store') }).catch(abandon);
@@ -116,12 +116,38 @@ export async function createApp(options: AppOptions): Promise<App> {
     log: child('tracing'),
     providerType: (providerId) => configStore.get().providers[providerId]?.type,
   }).catch(abandon);
-  const router = createModelRouter({
+  const configuredBudgets = () => configStore.get().budgets;
+  const notices = createBudgetNotices({
+    ledger: budgets,
+    budgets: configuredBudgets,
+    events,
+    now,
+    log: child('budgets'),
+  });
+  // Every model and embedding call of every module and surface goes through the budget gate (src/budgets).
+  const modelRouter = createModelRouter({
     config: configStore.get().providers,
     events,
     log: child('providers'),
     now,
     traceparent: tracing?.upstreamTraceparent,
+  });
+  const router = gateModelRouter(modelRouter, {
+    ledger: budgets,
+    budgets: configuredBudgets,
+    notices,
+    log: child('budgets'),
+  });
+  const embedder = gateLiveEmbedder(liveEmbedder, {
+    ledger: budgets,
+    budgets: configuredBudgets,
+    notices,
+    priceOf: () => {
+      const configured = configStore.get().embeddings;
+      return configured === undefined
+        ? undefined
+        : router.entry({ provider: configured.provider, modelId: configured.model })?.cost;
+    },
   });
   let httpServer: { maxConnections: number } | undefined;
   applyLiveConfig(configStore, {

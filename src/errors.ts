@@ -17,3 +17,4 @@ export * from './errors/graph-run-errors.js';
 export * from './errors/channel-errors.js';
 export * from './errors/terminal-errors.js';
 export * from './errors/budget-method-errors.js';
+export * from './errors/budget-errors.js';

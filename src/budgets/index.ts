@@ -6,6 +6,9 @@ export { createBudgetLedger } from './create-ledger.js';
 export { createLocalLedger, type LocalLedgerDeps } from './local-ledger.js';
 export { applicableBudgets, fits, toMicroUsd } from './applicable.js';
 export { bucketAt, bucketCountedUntil, bucketsAt, windowAt } from './windows.js';
+export { createBudgetNotices, type BudgetNotice, type BudgetNotices } from './budget-notices.js';
+export { gateModelRouter, SYSTEM_PAYER, type BudgetGateDeps } from './gated-router.js';
+export { gateLiveEmbedder, type EmbedderGateDeps } from './gated-embedder.js';
 export type {
   BudgetAmount,
   BudgetLedger,

@@ -14,7 +14,9 @@ export type ErrorKind =
   | 'payload_too_large'
   | 'upstream_failed'
   | 'unavailable'
-  | 'internal';
+  | 'internal'
+  /** A model or embedding call refused before dispatch: a configured budget (src/budgets) is at its limit. */
+  | 'budget_exceeded';
 
 export const ERROR_KINDS = [
   'parse_error',
@@ -32,6 +34,7 @@ export const ERROR_KINDS = [
   'upstream_failed',
   'unavailable',
   'internal',
+  'budget_exceeded',
 ] as const satisfies readonly ErrorKind[];
 
 /**

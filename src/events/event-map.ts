@@ -25,6 +25,18 @@ export type AuditEvent = {
   refs: Record<string, unknown>;
 };
 
+/** A budget's window and what it holds (settled use, live reservations) against its limits, in USD and tokens. */
+export type BudgetNoticePayload = {
+  budgetId: string;
+  scope: string;
+  action: 'block' | 'warn';
+  windowStart: number;
+  windowEnd: number;
+  used: { costUsd: number; tokens: number };
+  reserved: { costUsd: number; tokens: number };
+  limit: { costUsd?: number; tokens?: number };
+};
+
 /** Rows deleted per table by obs.reset. */
 export type ResetCounts = {
   tokenUsage: number;
@@ -128,6 +140,11 @@ export interface EventMap {
   'channel:deregistered': { channelId: string };
 
   'system:error': { component: string; errorKind: string };
+
+  /** A model call's reservation reached the budget's warnAtFraction: once per budget per window per process. */
+  'budget:warning': BudgetNoticePayload;
+  /** A model call was refused before dispatch, the budget at its limit: once per budget per window per process. */
+  'budget:exhausted': BudgetNoticePayload;
 }
 
 export type EventName = keyof EventMap;

@@ -3,7 +3,9 @@
 // finishing while its agent's judge is busy is not judged), bounded in time and in the characters it sends.
 import type { Logger } from 'pino';
 import type { LearningConfig } from '../config/index.js';
-import type { GatewayModelRouter } from '../providers/index.js';
+import type { CallPayer, GatewayModelRouter } from '../providers/index.js';
+import { DEFAULT_TENANT, parseSessionKey } from '../sessions/index.js';
+import { LEARNING_PAYER_ID } from './learning-payer.js';
 import type { LearningOutcome, OutcomeRecord, SessionPort } from '../store/index.js';
 import { transcriptReader } from './transcript-texts.js';
 
@@ -39,6 +41,17 @@ export function verdictOf(text: string): LearningOutcome | undefined {
   return word === 'success' || word === 'failure' || word === 'unknown' ? word : undefined;
 }
 
+/** Who pays for judging a turn: the owner of the turn's session in its tenant; a session without one, the learning system. */
+function judgePayer(record: OutcomeRecord): CallPayer {
+  let tenantId = DEFAULT_TENANT;
+  try {
+    tenantId = parseSessionKey(record.sessionKey).tenantId;
+  } catch {
+    // A key the store accepted always parses; a foreign one is judged in the default tenant.
+  }
+  return { tokenId: record.ownerId ?? LEARNING_PAYER_ID, tenantId };
+}
+
 export function createJudge({ router, sessions, config, log }: JudgeDeps): Judge {
   const busy = new Map<string, Promise<void>>();
 
@@ -62,6 +75,7 @@ export function createJudge({ router, sessions, config, log }: JudgeDeps): Judge
       tools: [],
       agentId: record.agentId,
       sessionKey: record.sessionKey,
+      payer: judgePayer(record),
       signal: AbortSignal.timeout(JUDGE_TIMEOUT_MS),
     })) {
       if (event.type === 'text-delta' && text.length < VERDICT_MAX_CHARS) text += event.text;

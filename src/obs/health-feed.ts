@@ -1,5 +1,6 @@
-// Health signals from real operation: provider breaker trips and auth cooldowns off the bus, runs a restart found
-// unfinished, and the boot posture row; the fleet report's recurring-signal and config-posture findings read them.
+// Health signals from real operation: provider breaker trips, auth cooldowns and budgets at their warning fraction or
+// limit off the bus, runs a restart found unfinished, and the boot posture row; the fleet report's recurring-signal and
+// config-posture findings read them.
 import type { EventBus } from '../events/index.js';
 import { SIGNAL_KIND } from './evidence/kinds.js';
 import type { HealthSignalRecorder } from './health-signals.js';
@@ -12,6 +13,8 @@ export const HEALTH_CODES = {
   breakerOpened: (provider: string) => `provider_breaker_opened:${provider}`,
   authCooldown: (provider: string) => `provider_auth_cooldown:${provider}`,
   runsOrphaned: 'runs_orphaned_on_restart',
+  budgetWarning: (budgetId: string) => `budget_warning:${budgetId}`,
+  budgetExhausted: (budgetId: string) => `budget_exhausted:${budgetId}`,
 } as const;
 
 /**
@@ -34,6 +37,21 @@ export function subscribeProviderHealth({
         severity: 'warning',
         ts: event.ts,
         data: { code: HEALTH_CODES.breakerOpened(provider), provider, failures },
+      });
+    } else if (event.name === 'budget:warning' || event.name === 'budget:exhausted') {
+      // Once per budget per window per process (src/budgets/budget-notices.ts): a warning, and a refusal at the limit.
+      const { budgetId, scope, windowEnd } = event.payload;
+      const isExhausted = event.name === 'budget:exhausted';
+      signals.record({
+        kind: SIGNAL_KIND.health,
+        severity: isExhausted ? 'warning' : 'info',
+        ts: event.ts,
+        data: {
+          code: isExhausted ? HEALTH_CODES.budgetExhausted(budgetId) : HEALTH_CODES.budgetWarning(budgetId),
+          budgetId,
+          scope,
+          windowEnd,
+        },
       });
     } else if (event.name === 'model:auth_cooldown') {
       const { provider } = event.payload;

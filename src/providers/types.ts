@@ -72,7 +72,18 @@ export interface RoutedCallRequest {
   settings?: CallSettings;
   agentId: string;
   sessionKey: string;
+  /** Whose budgets the call counts against besides its agent's; absent: SYSTEM_PAYER's (src/budgets). */
+  payer?: CallPayer;
   signal: AbortSignal;
+}
+
+/**
+ * Who pays for a model or embedding call: the token (API key) whose request, job, run or session caused it and the
+ * tenant it ran in. Budgets of scope token:<tokenId> and tenant:<tenantId> count it.
+ */
+export interface CallPayer {
+  tokenId: string;
+  tenantId: string;
 }
 
 /** How capable a model is (config `tier`): reflect synthesis abstains on small and nano. */
@@ -126,6 +137,8 @@ export interface EmbeddingResult {
 export interface EmbedOptions {
   /** The vector length asked for; absent: the model's own. An embedder that cannot make it refuses, naming it. */
   dimensions?: number;
+  /** Whose budgets count the call's tokens (an embedding has no agent unless memory embeds for one); absent: the system's. */
+  payer?: CallPayer & { agentId?: string };
 }
 
 export interface Embedder {

@@ -21,6 +21,7 @@ export const RPC_CODE = {
   rate_limited: HANDLER_FAILURE,
   upstream_failed: HANDLER_FAILURE,
   unavailable: HANDLER_FAILURE,
+  budget_exceeded: HANDLER_FAILURE,
 } as const satisfies Record<ErrorKind, number>;
 
 /** Spec: -32000 is only the WebSocket per-connection message rate limit, answered by the transport itself. */

@@ -25,6 +25,7 @@ export const HTTP_STATUS = {
   upstream_failed: 502,
   unavailable: 503,
   internal: 500,
+  budget_exceeded: 429,
 } as const satisfies Record<ErrorKind, number>;
 
 /** Sets the status and the headers an error kind implies (Retry-After, WWW-Authenticate). */

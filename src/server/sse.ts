@@ -62,6 +62,18 @@ export interface SseStream {
   write(frame: SseFrame): Promise<boolean>;
   /** Ends the response (idempotent). */
   close(): void;
+  /** Whether the headers went out; before that a deferred stream's request may still be answered with a status. */
+  hasStarted(): boolean;
+  /** Gives a deferred stream that has not started up without a word: the caller answers the request with an error. */
+  abandon(): void;
+}
+
+export interface SseStreamOptions {
+  /**
+   * The headers wait for the first frame written, and these frames go first: until then a refusal (a budget at its
+   * limit before the model was asked) can still be answered with its HTTP status. A keep-alive ping starts it too.
+   */
+  prelude?: readonly SseFrame[];
 }
 
 const SSE_HEADERS: OutgoingHttpHeaders = {
@@ -92,13 +104,23 @@ function waitForDrain(raw: ServerResponse): Promise<void> {
  * the reply (x-request-id, rate-limit counters). After this, errors must be reported as frames. The stream is
  * in `openStreams` (when given) until it closes, so shutdown can end it (see endStreamsOnClose).
  */
-export function openSseStream(reply: FastifyReply, openStreams?: Set<Pick<SseStream, 'close'>>): SseStream {
+export function openSseStream(
+  reply: FastifyReply,
+  openStreams?: Set<Pick<SseStream, 'close'>>,
+  { prelude }: SseStreamOptions = {},
+): SseStream {
   const raw = reply.raw;
-  const headers: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
-  reply.hijack();
-  raw.writeHead(200, { ...headers, ...SSE_HEADERS });
-  raw.flushHeaders();
+  let hasStarted = false;
+  const start = (): void => {
+    hasStarted = true;
+    const headers: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
+    reply.hijack();
+    raw.writeHead(200, { ...headers, ...SSE_HEADERS });
+    if (prelude === undefined) raw.flushHeaders();
+    else for (const frame of prelude) raw.write(formatSseFrame(frame));
+  };
+  if (prelude === undefined) start();
 
   const closed = new AbortController();
   let state: SseState = 'open';
@@ -134,6 +156,7 @@ export function openSseStream(reply: FastifyReply, openStreams?: Set<Pick<SseStr
    */
   function writeNow(text: string): Promise<boolean> {
     if (!isOpen()) return WRITE_REFUSED;
+    if (!hasStarted) start();
     if (!isCorked) {
       isCorked = true;
       raw.cork();
@@ -159,8 +182,17 @@ export function openSseStream(reply: FastifyReply, openStreams?: Set<Pick<SseStr
     },
     close() {
       if (state === 'closed') return;
+      // A deferred stream closed before any frame: its (empty) answer goes out now, or the gone client's socket is ours.
+      if (!hasStarted) {
+        if (raw.destroyed) reply.hijack();
+        else start();
+      }
       markClosed();
       raw.end();
+    },
+    hasStarted: () => hasStarted,
+    abandon() {
+      if (!hasStarted) markClosed();
     },
   };
   openStreams?.add(stream);

@@ -129,6 +129,8 @@ export async function summariseTranscript(
     tools: [],
     agentId: session.agentId,
     sessionKey: session.sessionKey,
+    // The session's owner pays for shortening it; a session older than owners, the gateway.
+    ...(session.ownerId === null ? {} : { payer: { tokenId: session.ownerId, tenantId: session.tenantId } }),
     signal,
   })) {
     if (event.type === 'text-delta') summary += event.text;

@@ -46,9 +46,10 @@ export function classifyFailure(
   const failure = knownFailure(error);
   if (failure !== undefined && failure.kind !== 'internal') {
     const isOutage = failure !== error;
-    const { reason, errorKind, timeoutMs, model } = failure.details;
+    const { reason, errorKind, timeoutMs, model, budgetId } = failure.details;
     trace.modelError(step, {
       kind: failure.kind,
+      ...(typeof budgetId === 'string' ? { budgetId } : {}),
       ...(typeof reason === 'string' ? { reason } : isOutage ? { reason: 'dependency_outage' } : {}),
       ...(typeof errorKind === 'string' ? { providerErrorKind: errorKind } : {}),
       models: upstreamFailuresOf(failure),
@@ -56,6 +57,8 @@ export function classifyFailure(
     const fields = fieldsOf(failure);
     if (isOutage) log.warn({ err: error, step }, 'turn stopped: storage or coordination could not be reached');
     if (reason === 'circuit_open') return { finishReason: 'circuit_open', error: failure.message, fields };
+    // Refused before dispatch: the turn ends as one that ran out of budget, naming the budget.
+    if (failure.kind === 'budget_exceeded') return { finishReason: 'budget_exceeded', error: failure.message, fields };
     if (errorKind === 'timeout') {
       const provider = typeof model === 'string' ? model.split('/')[0] : undefined;
       trace.promptTimeout({

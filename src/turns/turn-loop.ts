@@ -94,6 +94,9 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
     const toolSpecs =
       request.clientTools === undefined ? turnTools.specs : [...turnTools.specs, ...request.clientTools];
     const afterFirstStep = laterStepSettings(request.settings);
+    // The caller's token pays (a job's owner for cron, a run's owner for graphs, the spawning turn's caller for a
+    // sub-agent), in the tenant the session is in.
+    const payer = { tokenId: request.caller.clientId, tenantId: request.keyParts.tenantId };
     const { toolTimeoutMs, maxToolResultChars, loopRepeatLimit } = config.budget;
     const repeats = createRepeatCounter(loopRepeatLimit ?? limits.loopRepeatLimit);
     let toolCallsLeft = request.maxToolCalls ?? Infinity;
@@ -145,6 +148,7 @@ export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
           tools: toolCallsLeft > 0 ? toolSpecs : [],
           agentId: agent.id,
           sessionKey: request.sessionKey,
+          payer,
           signal: request.signal,
           ...(request.settings === undefined ? {} : { settings: step === 1 ? request.settings : afterFirstStep }),
         },

@@ -48,8 +48,10 @@ const IS_UNDONE: Record<FinishReason, boolean> = {
 };
 
 /** Why a run's turn did not do its task (spawned runs, scheduled fires), or undefined when it did. */
-export function undoneTaskError(result: Pick<TurnResult, 'finishReason' | 'error'>): string | undefined {
-  return IS_UNDONE[result.finishReason] ? (result.error ?? `The turn ended with ${result.finishReason}`) : undefined;
+export function undoneTaskError(result: Pick<TurnResult, 'finishReason' | 'error' | 'errorKind'>): string | undefined {
+  // A model call a budget refused before dispatch (src/budgets) left the task undone, unlike budget.maxTokensPerTurn.
+  const isUndone = IS_UNDONE[result.finishReason] || result.errorKind === 'budget_exceeded';
+  return isUndone ? (result.error ?? `The turn ended with ${result.finishReason}`) : undefined;
 }
 
 /** What a background run records of its turn: completed or failed (with `failure`), and the turn's reply and usage. */

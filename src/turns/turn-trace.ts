@@ -28,7 +28,14 @@ export interface TurnTrace {
   /** `models`: each model the failed call tried, in order, with its status and the upstream's message (masked, capped). */
   modelError(
     step: number,
-    error: { kind: string; reason?: string; providerErrorKind?: string; models?: readonly UpstreamFailure[] },
+    error: {
+      kind: string;
+      reason?: string;
+      providerErrorKind?: string;
+      models?: readonly UpstreamFailure[];
+      /** A call refused by a budget (src/budgets): the budget's id. */
+      budgetId?: string;
+    },
   ): void;
   promptTimeout(timeout: { elapsedMs: number; budgetMs?: number; knob?: string }): void;
   toolCall(step: number, toolName: string, outcome: ToolCallOutcome): void;
@@ -109,6 +116,7 @@ export function startTurnTrace({ recorder, events, now }: TurnTraceDeps, turn: S
         errorKind: error.kind,
         ...(error.reason === undefined ? {} : { reason: error.reason }),
         ...(error.providerErrorKind === undefined ? {} : { providerErrorKind: error.providerErrorKind }),
+        ...(error.budgetId === undefined ? {} : { budgetId: error.budgetId }),
         ...(error.models === undefined || error.models.length === 0 ? {} : { models: error.models.map(modelEvidence) }),
       });
       if (error.reason === 'circuit_open') record('breaker', { step, event: 'opened', toolName: null });

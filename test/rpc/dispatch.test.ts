@@ -392,6 +392,7 @@ describe('rpc dispatch', () => {
       upstream_failed: -32603,
       unavailable: -32603,
       internal: -32603,
+      budget_exceeded: -32603,
     };
     for (const kind of ERROR_KINDS) {
       thrown = new GatewayError(kind, `failed: ${kind}`);

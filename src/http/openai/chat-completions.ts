@@ -16,7 +16,7 @@ import {
 import { openAiErrorBody } from './errors.js';
 import { assertSettingsHonoured } from './request-fields.js';
 import { openAiSessionKey, resolveTarget, splitConversation, toOpenAiFinishReason, turnFailure } from './turn-input.js';
-import { streamTurn } from './turn-stream.js';
+import { isRefusedBeforeOutput, streamTurn } from './turn-stream.js';
 import type { OpenAiContext } from './types.js';
 import { parseBody } from './validation.js';
 
@@ -130,7 +130,6 @@ async function streamCompletion(
   isUsageWanted: boolean,
   reply: FastifyReply,
 ): Promise<void> {
-  const stream = openSseStream(reply, ctx.openStreams);
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): SseFrame => ({
     data: JSON.stringify({
       id: completion.id,
@@ -141,10 +140,14 @@ async function streamCompletion(
       ...extra,
     }),
   });
+  // The headers and the role chunk wait for the first frame: a budget refusing the first model call is still a 429.
+  const stream = openSseStream(reply, ctx.openStreams, {
+    prelude: [chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }])],
+  });
   try {
-    await stream.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
     const outcome = await streamTurn(ctx, stream, completion.turn, contentDeltaFrame(completion), 'messages');
     if (!outcome.ok) {
+      if (isRefusedBeforeOutput(outcome.error, stream)) throw outcome.error;
       await stream.write({ data: JSON.stringify(openAiErrorBody(outcome.error)) });
       return;
     }

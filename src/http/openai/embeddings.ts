@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import { requestSignal } from '../../server/index.js';
+import { DEFAULT_TENANT } from '../../sessions/index.js';
 import type { OpenAiContext } from './types.js';
 import { parseBody } from './validation.js';
 
@@ -49,11 +50,12 @@ export function registerEmbeddings(scope: FastifyInstance, ctx: OpenAiContext): 
     if (embedder === undefined) throw notFound('No embedding provider configured');
     const inputs = typeof body.input === 'string' ? [body.input] : body.input;
     // The configured embedder answers whatever `model` names; the response reports the model it used.
-    const result = await embedder.embed(
-      inputs,
-      requestSignal(reply, ctx.shutdownSignal),
-      body.dimensions === undefined ? {} : { dimensions: body.dimensions },
-    );
+    // The calling token pays (its token budgets count the tokens), in the default tenant: /v1 keys live there.
+    const payer = { tokenId: ctx.auth.callerOf(request).clientId, tenantId: DEFAULT_TENANT };
+    const result = await embedder.embed(inputs, requestSignal(reply, ctx.shutdownSignal), {
+      payer,
+      ...(body.dimensions === undefined ? {} : { dimensions: body.dimensions }),
+    });
     const isBase64 = body.encoding_format === 'base64';
     // Spec "Embeddings": an estimate, ceil(characters / 4).
     const promptTokens = Math.ceil(inputs.reduce((sum, text) => sum + text.length, 0) / 4);

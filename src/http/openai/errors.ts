@@ -11,7 +11,9 @@ export type OpenAiErrorType =
   | 'permission_error'
   | 'not_found_error'
   | 'rate_limit_error'
-  | 'server_error';
+  | 'server_error'
+  /** OpenAI's own type for a spent quota: a budget at its limit (DESIGN §3 "budgets at the limit"). */
+  | 'insufficient_quota';
 
 interface OpenAiErrorMapping {
   status: number;
@@ -39,6 +41,7 @@ export const OPENAI_ERRORS = {
   upstream_failed: { status: 502, type: 'server_error' },
   unavailable: { status: 503, type: 'server_error' },
   internal: { status: 500, type: 'server_error' },
+  budget_exceeded: { status: 429, type: 'insufficient_quota' },
 } as const satisfies Record<ErrorKind, OpenAiErrorMapping>;
 
 export interface OpenAiErrorBody {

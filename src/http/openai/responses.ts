@@ -30,7 +30,7 @@ import {
   type ResponsesRequest,
 } from './responses-request.js';
 import { openAiSessionKey, resolveTarget, turnFailure } from './turn-input.js';
-import { streamTurn } from './turn-stream.js';
+import { isRefusedBeforeOutput, streamTurn } from './turn-stream.js';
 import type { OpenAiContext } from './types.js';
 import { parseBody } from './validation.js';
 
@@ -198,18 +198,19 @@ function assertBackgroundUsable(body: ResponsesRequest): void {
  */
 async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, reply: FastifyReply): Promise<void> {
   const { ids, echo } = prepared;
-  const stream = openSseStream(reply, ctx.openStreams);
   const event = createEventSequencer();
   const where = { item_id: ids.messageId, output_index: 0, content_index: 0 };
-  try {
-    const inProgress = responseObject(ids, echo, { status: 'in_progress' });
-    await stream.write(event('response.created', { response: inProgress }));
-    await stream.write(event('response.in_progress', { response: inProgress }));
-    await stream.write(
+  const inProgress = responseObject(ids, echo, { status: 'in_progress' });
+  // The opening events wait for the first frame: a budget refusing the first model call is still a 429.
+  const stream = openSseStream(reply, ctx.openStreams, {
+    prelude: [
+      event('response.created', { response: inProgress }),
+      event('response.in_progress', { response: inProgress }),
       event('response.output_item.added', { output_index: 0, item: messageItem(ids, 'in_progress', []) }),
-    );
-    await stream.write(event('response.content_part.added', { ...where, part: outputText('') }));
-
+      event('response.content_part.added', { ...where, part: outputText('') }),
+    ],
+  });
+  try {
     const outcome = await streamTurn(
       ctx,
       stream,
@@ -218,6 +219,7 @@ async function streamResponse(ctx: OpenAiContext, prepared: PreparedResponse, re
       'input',
     );
     if (!outcome.ok) {
+      if (isRefusedBeforeOutput(outcome.error, stream)) throw outcome.error;
       const failed = responseObject(ids, echo, { status: 'failed', error: outcome.error });
       await rememberStreamed(ctx, prepared, failed);
       await stream.write(event('response.failed', { response: failed }));

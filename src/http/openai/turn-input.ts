@@ -260,6 +260,11 @@ export function turnFailure(
       });
     case 'aborted':
       return new GatewayError('unavailable', 'The request was cancelled before the turn finished');
+    case 'budget_exceeded':
+      // A budget refused the model call before dispatch: 429 insufficient_quota, Retry-After to the window's end.
+      return result.errorKind === 'budget_exceeded'
+        ? new GatewayError('budget_exceeded', detail ?? 'A budget is at its limit', retryAfter)
+        : undefined;
     default:
       return undefined;
   }

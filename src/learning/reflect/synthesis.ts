@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { isGatewayError } from '../../errors.js';
 import type { Logger } from '../../obs/index.js';
 import type { ModelRef, ModelRouter } from '../../providers/index.js';
+import { DEFAULT_TENANT } from '../../sessions/index.js';
+import { LEARNING_PAYER_ID } from '../learning-payer.js';
 import type { Cluster } from './cluster.js';
 import {
   MAX_PROCEDURE_DESCRIPTION_CHARS,
@@ -112,6 +114,8 @@ export async function synthesizeWithModel({
       settings: { maxOutputTokens: SYNTHESIS_MAX_OUTPUT_TOKENS },
       agentId,
       sessionKey: `${agentId}:reflect`,
+      // A cluster spans many sessions and owners: the learning system pays, in the default tenant.
+      payer: { tokenId: LEARNING_PAYER_ID, tenantId: DEFAULT_TENANT },
       signal: AbortSignal.timeout(SYNTHESIS_TIMEOUT_MS),
     })) {
       if (event.type !== 'text-delta') continue;

@@ -122,3 +122,19 @@ export const dependencyUnavailable: Rule = ({ endReason, records }) => {
     ['Check GET /ready and the database and Redis; retry the turn once they answer.'],
   );
 };
+
+/** A configured budget (config `budgets:`) refused the turn's model call before dispatch: its model_error names it. */
+export const budgetRefused: Rule = ({ endReason, records }) => {
+  const error = lastModelError(records)?.data;
+  if (endReason !== 'budget_exceeded' || error?.errorKind !== 'budget_exceeded') return undefined;
+  const budgetId = str(error.budgetId) ?? 'unknown';
+  return cause(
+    'budget_exceeded',
+    `A model call was refused before dispatch: budget '${budgetId}' (config budgets:) is at its limit for its window.`,
+    [
+      `budgets.usage shows what budget '${budgetId}' holds and when its window ends.`,
+      'Raise its maxCostUsd or maxTokens, or wait for its window to end.',
+    ],
+    { budgetId },
+  );
+};

@@ -5,6 +5,7 @@ import { EVICTION_REASONS, TRAJECTORY_KIND } from '../evidence/kinds.js';
 import { bool, count, oneOf, str } from '../evidence/read.js';
 import { cause, type RootCauseInput, type Rule } from './cause-rule.js';
 import {
+  budgetRefused,
   contextExhausted,
   dependencyUnavailable,
   lastModelError,
@@ -146,7 +147,7 @@ const OTHER_ENDINGS: Record<string, [string, string]> = {
     "Raise the agent's maxSteps, or narrow the task.",
   ],
   budget_exceeded: [
-    'The turn exceeded the agent token budget (budget.maxTokensPerTurn).',
+    'The turn exceeded the agent token budget (budget.maxTokensPerTurn); no configured budget (budgets:) refused it.',
     'Raise budget.maxTokensPerTurn, or narrow the task.',
   ],
   context_loop: [
@@ -227,6 +228,7 @@ const RULES: readonly Rule[] = [
   promptTimeout,
   modelFailure,
   dependencyUnavailable,
+  budgetRefused,
   recallMiss,
   otherEnding,
   learnedSkillFailing,

@@ -21,8 +21,11 @@ describe('openai error table', () => {
     };
     for (const kind of ERROR_KINDS) {
       const { status, type } = OPENAI_ERRORS[kind];
-      expect(type, kind).toBe(byStatus[status] ?? 'server_error');
+      // A spent budget is OpenAI's own 429 type for a spent quota (DESIGN §3 "budgets at the limit").
+      if (kind === 'budget_exceeded') expect(type, kind).toBe('insufficient_quota');
+      else expect(type, kind).toBe(byStatus[status] ?? 'server_error');
     }
+    expect(OPENAI_ERRORS.budget_exceeded).toEqual({ status: 429, type: 'insufficient_quota' });
     expect(OPENAI_ERRORS.upstream_failed).toEqual({ status: 502, type: 'server_error' });
     expect(OPENAI_ERRORS.unavailable).toEqual({ status: 503, type: 'server_error' });
   });
