@@ -5,6 +5,7 @@ import type { ConfigStore, GatewayConfig } from './config/index.js';
 import type { Coordination, PeerBridge } from './coordination/index.js';
 import type { EventBus } from './events/index.js';
 import type { Recorder } from './obs/index.js';
+import type { Metrics } from './metrics/index.js';
 import type { GatewayModelRouter, LiveEmbedder } from './providers/index.js';
 import type { MethodRegistry } from './rpc/types.js';
 import type { RequestAuth, TokenDirectory, TokenService } from './server/index.js';
@@ -32,4 +33,8 @@ export interface ModuleCore {
   peers: PeerBridge;
   /** The method registry once every module has started; system.* lists its methods. */
   currentRegistry: () => MethodRegistry | undefined;
+  /** The Prometheus instruments (absent when metrics.enabled is false); app-modules.ts adds the metrics module on them. */
+  metrics?: Metrics;
+  /** Open WebSocket connections and SSE streams, counted by the transports app.ts mounts after the modules. */
+  transports?: { wsConnections(): number; sseSubscribers(): number };
 }

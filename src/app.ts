@@ -17,6 +17,7 @@ import {
 import { securePrivateDataDir } from './config/index.js';
 import { createCoordination, createPeerBridge } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
+import { createMetrics } from './metrics/index.js';
 import { createRecorder } from './obs/index.js';
 import { createLiveEmbedder, createModelRouter } from './providers/index.js';
 import { createDispatcher, createRegistry } from './rpc/index.js';
@@ -98,7 +99,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     configLoadedAt: new Date(startedAt).toISOString(),
   });
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
-  const router = createModelRouter({ config: configStore.get().providers, events, log: child('providers'), now });
+  const metrics = createMetrics(started.metrics);
+  const router = createModelRouter({
+    config: configStore.get().providers,
+    events,
+    log: child('providers'),
+    now,
+    ...(metrics === undefined ? {} : { onModelCall: metrics.observeModelCall }),
+  });
+  const sseStreams = new Set<{ close(): void }>();
   let httpServer: { maxConnections: number } | undefined;
   applyLiveConfig(configStore, {
     router,
@@ -136,6 +145,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     tokenDirectory,
     peers,
     currentRegistry: () => registry,
+    metrics,
+    transports: { wsConnections: () => ws?.connectionCount() ?? 0, sseSubscribers: () => sseStreams.size },
   });
   const { observability } = obs;
   for (const module of modules) await module.start?.();
@@ -166,6 +177,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   );
   httpServer = http.server;
+  metrics?.instrumentHttp(http);
   for (const module of modules) if (module.routes !== undefined) await http.register(module.routes);
   await registerHttpSurfaces(http, {
     gateway,
@@ -190,6 +202,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     notifyAdmins: (method, params) => peers.notifyAdmins(method, params),
     runControl: runs.runControl,
     eventFeed: coordination.eventFeed,
+    openStreams: sseStreams,
     defaultWebDistPath: options.defaultWebDistPath,
     shutdownSignal: shutdown.signal,
     log,

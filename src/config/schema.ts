@@ -16,12 +16,13 @@ import {
   channelConfigSchema,
   terminalConfigSchema,
 } from './capability-schemas.js';
+import { metricsConfigSchema } from './metrics-schema.js';
 import { durationMs, positiveInt } from './schema-units.js';
 
 export * from './capability-schemas.js';
 import { coordinationConfigSchema, storageConfigSchema } from './storage-schema.js';
 
-export const SCOPES = ['rpc', 'admin', '*', 'api', 'ws', 'mcp-client'] as const;
+export const SCOPES = ['rpc', 'admin', '*', 'api', 'ws', 'mcp-client', 'metrics'] as const;
 export const scopeSchema = z.enum(SCOPES);
 export type Scope = z.infer<typeof scopeSchema>;
 
@@ -255,6 +256,7 @@ export const configSchema = z
     learning: learningConfigSchema.prefault({}),
     channels: z.record(idKey, channelConfigSchema).default({}),
     terminal: terminalConfigSchema.prefault({}),
+    metrics: metricsConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
