@@ -72,10 +72,17 @@ export function histogramOf(
   return { count: valueOf(families, `${name}_count`, labels), sum: valueOf(families, `${name}_sum`, labels) };
 }
 
-/** Distinct values of every label (a histogram's `le` aside) over the whole exposition, by label name. */
-export function labelValues(families: Map<string, PromFamily>): Map<string, Set<string>> {
+/**
+ * Distinct values of every label (a histogram's `le` aside) over the families whose name passes `select` (default:
+ * the gateway's own and the GenAI ones, not Node's process metrics), by label name.
+ */
+export function labelValues(
+  families: Map<string, PromFamily>,
+  select: (name: string) => boolean = (name) => /^(gateway|gen_ai)_/.test(name),
+): Map<string, Set<string>> {
   const values = new Map<string, Set<string>>();
-  for (const family of families.values())
+  for (const family of families.values()) {
+    if (!select(family.name)) continue;
     for (const sample of family.samples)
       for (const [label, value] of Object.entries(sample.labels)) {
         if (label === 'le') continue;
@@ -83,6 +90,7 @@ export function labelValues(families: Map<string, PromFamily>): Map<string, Set<
         set.add(value);
         values.set(label, set);
       }
+  }
   return values;
 }
 

@@ -123,6 +123,7 @@ describe('config.* methods', () => {
       'learning',
       'channels',
       'terminal',
+      'metrics',
     ]);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
     expect(whole).toHaveProperty('config.gateway.webhook.secret', '***');
@@ -217,6 +218,7 @@ describe('config.* methods', () => {
       'learning',
       'channels',
       'terminal',
+      'metrics',
     ]);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.type', 'integer');

@@ -56,6 +56,7 @@ describe('gateway methods', () => {
         'learning',
         'channels',
         'terminal',
+        'metrics',
       ],
     });
     expect(result).toHaveProperty('memoryUsage.rss');
