@@ -1,6 +1,6 @@
 // Gauges read from the running services when /metrics is scraped: breakers, approvals, connections, runs, scheduler,
-// memory and queues, plus Node's process metrics. Nothing is counted on a hot path for them.
-import { collectDefaultMetrics, Gauge, type Registry } from 'prom-client';
+// memory and queues. Nothing is counted on a hot path for them.
+import { Gauge, type Registry } from 'prom-client';
 import type { LabelCaps } from './label-cap.js';
 
 export type BreakerStateName = 'closed' | 'open' | 'half-open';
@@ -39,7 +39,6 @@ async function settle<T>(read: () => Promise<T>): Promise<T | undefined> {
 
 export function registerGauges(registry: Registry, sources: GaugeSources, caps: LabelCaps): void {
   const registers = [registry];
-  collectDefaultMetrics({ register: registry });
   new Gauge({
     name: 'gateway_provider_breaker_state',
     help: 'Circuit breaker state per provider: 1 for the current state (closed, half-open, open), 0 for the others.',
@@ -98,6 +97,11 @@ export function registerGauges(registry: Registry, sources: GaugeSources, caps: 
       this.set(sources.schedulerFiresRunning());
     },
   });
+  const memoryBytes = new Gauge({
+    name: 'gateway_store_size_bytes',
+    help: 'Size of the database (SQLite file, or the PostgreSQL relations of the memory store) in bytes.',
+    registers,
+  });
   new Gauge({
     name: 'gateway_memory_entries',
     help: 'Memory entries, by memory type.',
@@ -110,11 +114,6 @@ export function registerGauges(registry: Registry, sources: GaugeSources, caps: 
         this.set({ type: caps.cap('type', type) }, entries);
       memoryBytes.set(stats?.dbSizeBytes ?? 0);
     },
-  });
-  const memoryBytes = new Gauge({
-    name: 'gateway_store_size_bytes',
-    help: 'Size of the database (SQLite file, or the PostgreSQL relations of the memory store) in bytes.',
-    registers,
   });
   new Gauge({
     name: 'gateway_session_turns_waiting',

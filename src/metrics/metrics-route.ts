@@ -4,6 +4,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { grantsMetrics, type RequestAuth } from '../server/index.js';
+import { processMetrics } from './process-metrics.js';
 
 /** Whether `host` (gateway.host) only accepts connections from this machine: localhost, 127.0.0.0/8 or ::1. */
 export function isLoopbackHost(host: string): boolean {
@@ -33,7 +34,7 @@ export function registerMetricsRoute(scope: FastifyInstance, { registry, host, a
     '/metrics',
     { config: { rateLimit: false }, ...(requireToken === undefined ? {} : { onRequest: requireToken }) },
     async function metrics(_request, reply) {
-      const text = await registry.metrics();
+      const text = (await registry.metrics()) + (await processMetrics().metrics());
       return reply.header('content-type', registry.contentType).header('cache-control', 'no-store').send(text);
     },
   );
