@@ -6,6 +6,7 @@ import type { ConfigStore, GatewayConfig } from './config/index.js';
 import type { Coordination, PeerBridge } from './coordination/index.js';
 import type { EventBus } from './events/index.js';
 import type { Recorder } from './obs/index.js';
+import type { Metrics } from './metrics/index.js';
 import type { GatewayModelRouter, LiveEmbedder } from './providers/index.js';
 import type { MethodRegistry } from './rpc/types.js';
 import type { RequestAuth, TokenDirectory, TokenService } from './server/index.js';
@@ -38,4 +39,8 @@ export interface ModuleCore {
   currentRegistry: () => MethodRegistry | undefined;
   /** OpenTelemetry traces; absent while otel.endpoint is unset. */
   tracing?: Tracing | undefined;
+  /** The Prometheus instruments (absent when metrics.enabled is false); app-modules.ts adds the metrics module on them. */
+  metrics?: Metrics;
+  /** Open WebSocket connections and SSE streams, counted by the transports app.ts mounts after the modules. */
+  transports?: { wsConnections(): number; sseSubscribers(): number };
 }

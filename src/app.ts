@@ -17,6 +17,7 @@ import {
 import { securePrivateDataDir } from './config/index.js';
 import { createCoordination, createPeerBridge } from './coordination/index.js';
 import { registerHttpSurfaces } from './http/index.js';
+import { createMetrics } from './metrics/index.js';
 import { createRecorder } from './obs/index.js';
 import { createLiveEmbedder, createModelRouter } from './providers/index.js';
 import { createBudgetLedger, createBudgetNotices, gateLiveEmbedder, gateModelRouter } from './budgets/index.js';
@@ -110,6 +111,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     configLoadedAt: new Date(startedAt).toISOString(),
   });
   const recorder = createRecorder({ port: store.evidence, log: child('evidence') });
+  const metrics = createMetrics(started.metrics);
   // With otel.endpoint unset this is undefined and the OpenTelemetry SDK is never loaded.
   const tracing = await startTracing({
     config: started.otel,
@@ -131,6 +133,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     log: child('providers'),
     now,
     traceparent: tracing?.upstreamTraceparent,
+    ...(metrics === undefined ? {} : { onModelCall: metrics.observeModelCall }),
   });
   const router = gateModelRouter(modelRouter, {
     ledger: budgets,
@@ -149,6 +152,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         : router.entry({ provider: configured.provider, modelId: configured.model })?.cost;
     },
   });
+  const sseStreams = new Set<{ close(): void }>();
   let httpServer: { maxConnections: number } | undefined;
   applyLiveConfig(configStore, {
     router,
@@ -188,6 +192,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     peers,
     currentRegistry: () => registry,
     tracing,
+    metrics,
+    transports: { wsConnections: () => ws?.connectionCount() ?? 0, sseSubscribers: () => sseStreams.size },
   });
   const { observability } = obs;
   for (const module of modules) await module.start?.();
@@ -227,6 +233,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     throw error;
   });
   httpServer = http.server;
+  metrics?.instrumentHttp(http);
   for (const module of modules) if (module.routes !== undefined) await http.register(module.routes);
   await registerHttpSurfaces(http, {
     gateway,
@@ -251,6 +258,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     notifyAdmins: (method, params) => peers.notifyAdmins(method, params),
     runControl: runs.runControl,
     eventFeed: coordination.eventFeed,
+    openStreams: sseStreams,
     defaultWebDistPath: options.defaultWebDistPath,
     shutdownSignal: shutdown.signal,
     log,

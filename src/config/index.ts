@@ -29,3 +29,4 @@ export { createGitHistory, type ConfigHistory } from './history.js';
 export { findForbiddenKey, isForbiddenKey, safeKeySchema } from './object-keys.js';
 export type { ConfigRevision, ConfigRevisionPort, ConfigRevisionSummary } from './database-revision-port.js';
 export type { ChannelConfig, TelegramChannelConfig, SlackChannelConfig } from './channels-schema.js';
+export type { MetricsConfig } from './metrics-schema.js';

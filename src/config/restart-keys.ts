@@ -33,6 +33,7 @@ export const RESTART_KEYS: readonly string[] = [
   'memory.lifecycle.sweepIntervalMs',
   'audio.maxAudioBytes',
   'otel',
+  'metrics',
 ];
 
 function valueAt(config: GatewayConfig, key: string): unknown {

@@ -18,12 +18,13 @@ import {
   otelConfigSchema,
   budgetsConfigSchema,
 } from './capability-schemas.js';
+import { metricsConfigSchema } from './metrics-schema.js';
 import { durationMs, positiveInt } from './schema-units.js';
 
 export * from './capability-schemas.js';
 import { coordinationConfigSchema, storageConfigSchema } from './storage-schema.js';
 
-export const SCOPES = ['rpc', 'admin', '*', 'api', 'ws', 'mcp-client'] as const;
+export const SCOPES = ['rpc', 'admin', '*', 'api', 'ws', 'mcp-client', 'metrics'] as const;
 export const scopeSchema = z.enum(SCOPES);
 export type Scope = z.infer<typeof scopeSchema>;
 
@@ -259,6 +260,7 @@ export const configSchema = z
     terminal: terminalConfigSchema.prefault({}),
     otel: otelConfigSchema.prefault({}),
     budgets: budgetsConfigSchema,
+    metrics: metricsConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

@@ -19,7 +19,13 @@ export { createPeerBridge, type PeerBridge } from './peer-bridge.js';
 export { COORDINATION_LIMITS, type CoordinationTimings } from './limits.js';
 export type { PeerChannel } from './peer-channel.js';
 export { createLocalRateCounter } from './rate-counter.js';
-export { createSessionLocks, limitSessionWaiters, type LockHold, type SessionLocks } from './session-locks.js';
+export {
+  createSessionLocks,
+  limitSessionWaiters,
+  type CountedSessionLocks,
+  type LockHold,
+  type SessionLocks,
+} from './session-locks.js';
 
 /** One process: in-memory locks, only this process counts as alive, and it holds every lease. */
 export function createLocalCoordination(): Coordination {

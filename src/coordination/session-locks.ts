@@ -56,26 +56,36 @@ export function createSessionLocks(): SessionLocks {
 /** How long a caller refused for a session with a full queue is told to wait before trying again, in ms. */
 export const SESSION_BUSY_RETRY_AFTER_MS = 1_000;
 
+/** Session locks that also count the turns of this process waiting behind another turn of their session. */
+export interface CountedSessionLocks extends SessionLocks {
+  waiting(): number;
+}
+
 /**
  * At most `maxWaiting()` holders wait for one session key behind the one running, in this process; a further one is
  * refused at once (`unavailable`, retryAfterMs) before it waits, so a client cannot queue turns without bound.
  */
-export function limitSessionWaiters(locks: SessionLocks, maxWaiting: () => number): SessionLocks {
+export function limitSessionWaiters(locks: SessionLocks, maxWaiting: () => number): CountedSessionLocks {
   // Holders and waiters per key; a key is removed when its last one finishes so the map does not grow.
   const queued = new Map<string, number>();
+  // Holders and waiters of every key: one per key runs, the rest wait.
+  let inLine = 0;
   return {
     async run(sessionKey, work) {
       const ahead = queued.get(sessionKey) ?? 0;
       const limit = maxWaiting();
       if (ahead > limit) throw sessionBusy(sessionKey, limit, SESSION_BUSY_RETRY_AFTER_MS);
       queued.set(sessionKey, ahead + 1);
+      inLine += 1;
       try {
         return await locks.run(sessionKey, work);
       } finally {
+        inLine -= 1;
         const left = (queued.get(sessionKey) ?? 1) - 1;
         if (left > 0) queued.set(sessionKey, left);
         else queued.delete(sessionKey);
       }
     },
+    waiting: () => inLine - queued.size,
   };
 }

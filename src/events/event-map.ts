@@ -45,6 +45,26 @@ export type ResetCounts = {
   channels: number;
 };
 
+/** The observability:metrics payload: this process's totals since it started and a few gauges as they are now. */
+export type MetricsSnapshot = {
+  uptimeMs: number;
+  httpRequests: number;
+  turns: number;
+  modelCalls: number;
+  modelCallFailures: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  toolCalls: number;
+  toolFailures: number;
+  wsConnections: number;
+  sseSubscribers: number;
+  /** Providers whose circuit breaker is open or half-open. */
+  openBreakers: number;
+  rssBytes: number;
+  heapUsedBytes: number;
+};
+
 export interface EventMap {
   'message:received': MessageRef & { chars: number };
   'message:sent': MessageRef & { traceId: string; chars: number; finishReason: string };
@@ -80,7 +100,8 @@ export interface EventMap {
   'skill:loaded': { skill: string };
   'skill:registry_reset': { count: number };
 
-  'observability:metrics': { name: string; value: number };
+  /** Every metrics.eventIntervalMs (src/metrics): totals since start and gauges as they are now, for admins. */
+  'observability:metrics': MetricsSnapshot;
   'observability:token_usage': SessionRef & {
     provider: string;
     model: string;

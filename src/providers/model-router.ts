@@ -23,9 +23,10 @@ import {
   createProviderAdapters,
   isApiKeyConfigured,
   type ProviderAdapters,
+  type ProviderInfo,
   type ProvidersConfig,
 } from './provider-config.js';
-import { PROVIDER_TABLE, type ProviderType } from '../provider-table.js';
+import { PROVIDER_TABLE } from '../provider-table.js';
 import { streamModelCall, wireOptions } from './model-call.js';
 import { outputLimits } from './output-limit.js';
 import {
@@ -40,6 +41,7 @@ import { servedWindowReport, type ServedWindowEntry } from './served-window.js';
 import {
   formatModelRef,
   type CallSettings,
+  type ModelCallObservation,
   type ModelRef,
   type ModelRouter,
   type ModelStreamEvent,
@@ -57,14 +59,8 @@ export interface ModelRouterDeps {
   authCooldownMs?: number;
   /** The traceparent a model request sends (src/tracing); absent while tracing is off. */
   traceparent?: (() => string | undefined) | undefined;
-}
-
-export interface ProviderInfo {
-  name: string;
-  type: ProviderType;
-  baseUrl: string;
-  timeoutMs: number;
-  isApiKeyConfigured: boolean;
+  /** Told of each model call that ended, not one the caller aborted (the metrics). */
+  onModelCall?: (call: ModelCallObservation) => void;
 }
 
 /** The seam's ModelRouter plus the diagnostics the gateway's admin methods read. */
@@ -108,6 +104,7 @@ export function createModelRouter({
   breaker,
   authCooldownMs,
   traceparent,
+  onModelCall,
 }: ModelRouterDeps): GatewayModelRouter {
   const breakers = createProviderBreakers({ events, now, ...breaker });
   const authCooldowns = createAuthCooldowns({
@@ -217,6 +214,9 @@ export function createModelRouter({
         settings.maxOutputTokens ??
         (PROVIDER_TABLE[providerConfig.type].requiresMaxTokens ? entry?.maxTokens : undefined);
       const startedAt = now();
+      let firstOutputAt: number | undefined;
+      const observe = (errorKind?: ProviderErrorKind) =>
+        onModelCall?.({ ref, durationMs: now() - startedAt, firstOutputAt, startedAt, errorKind });
       let hasOutput = false;
       let isSettled = false;
       try {
@@ -237,6 +237,7 @@ export function createModelRouter({
         for await (const event of calls) {
           if (event.type !== 'finish') {
             hasOutput = true;
+            firstOutputAt ??= now();
             yield event;
             continue;
           }
@@ -244,6 +245,7 @@ export function createModelRouter({
           breakers.recordSuccess(ref.provider);
           catalog.markValidated(ref, now());
           cacheStats.record(request.agentId, event.usage);
+          observe();
           yield {
             type: 'finish',
             finishReason: event.finishReason,
@@ -261,6 +263,7 @@ export function createModelRouter({
           throw error;
         }
         const kind = classifyProviderError(error);
+        observe(kind);
         log.warn(
           { model: formatModelRef(ref), agentId: request.agentId, errorKind: kind, statusCode: statusCodeOf(error) },
           'model call failed',

@@ -1,7 +1,7 @@
 // The providers: config read for the wire: base URLs (the type's default from the provider table), key presence,
 // and one wire adapter per provider.
 import type { GatewayConfig, ProviderConfig } from '../config/index.js';
-import { PROVIDER_TABLE } from '../provider-table.js';
+import { PROVIDER_TABLE, type ProviderType } from '../provider-table.js';
 import { createWireAdapter, type WireAdapter } from './wire/index.js';
 
 export type ProvidersConfig = GatewayConfig['providers'];
@@ -55,4 +55,13 @@ export function createProviderAdapters(
       await Promise.all([...adapters.values()].map((adapter) => adapter.close()));
     },
   };
+}
+
+/** A configured provider as models.* and the dashboard describe it (the key never, only whether one is set). */
+export interface ProviderInfo {
+  name: string;
+  type: ProviderType;
+  baseUrl: string;
+  timeoutMs: number;
+  isApiKeyConfigured: boolean;
 }

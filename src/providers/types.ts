@@ -145,3 +145,14 @@ export interface Embedder {
   readonly model: string;
   embed(texts: readonly string[], signal: AbortSignal, options?: EmbedOptions): Promise<EmbeddingResult>;
 }
+
+/** One model call as it ended (ModelRouterDeps.onModelCall): the model, when it started, its first output and its end. */
+export interface ModelCallObservation {
+  ref: ModelRef;
+  startedAt: number;
+  durationMs: number;
+  /** Epoch ms of its first streamed output; undefined when none came. */
+  firstOutputAt: number | undefined;
+  /** The classified provider error of a failed call; undefined when it finished. */
+  errorKind: string | undefined;
+}

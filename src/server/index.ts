@@ -9,7 +9,7 @@ export {
   TOKEN_LIST_REFRESH_MS,
   type TokenDirectory,
 } from './token-directory.js';
-export { grantsMcp, grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes } from './scopes.js';
+export { grantsMcp, grantsMethodScope, grantsMetrics, grantsOpenAi, grantsRest, hasAllScopes } from './scopes.js';
 export { registerCors } from './cors.js';
 export { HTTP_STATUS, logHttpError, prepareErrorReply, restErrorHandler } from './http-errors.js';
 export { useErrorEnvelope } from './framework-errors.js';

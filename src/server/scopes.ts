@@ -1,4 +1,4 @@
-// Scope rules of the spec: empty scopes or '*' grant everything; rpc, admin, api, ws and mcp-client otherwise.
+// Scope rules of the spec: empty scopes or '*' grant everything; rpc, admin, api, ws, mcp-client and metrics otherwise.
 import type { Caller, Transport } from './types.js';
 
 /** Empty scopes means all scopes (spec: "Gateway token"). */
@@ -30,4 +30,9 @@ export function grantsOpenAi(caller: Caller): boolean {
 /** POST /mcp (DESIGN §3 "MCP"): tokens with mcp-client, rpc or `*`; mcp-client reaches nothing else. */
 export function grantsMcp(caller: Caller): boolean {
   return hasAllScopes(caller) || caller.scopes.includes('mcp-client') || caller.scopes.includes('rpc');
+}
+
+/** GET /metrics on a gateway bound beyond loopback: an admin token, one with the metrics scope, or `*`. */
+export function grantsMetrics(caller: Caller): boolean {
+  return hasAllScopes(caller) || caller.scopes.includes('admin') || caller.scopes.includes('metrics');
 }

@@ -1030,6 +1030,43 @@ describe('fuzz: hostile input at every surface', () => {
     await expectHealthy();
     expect(failures, `seed ${SEED}`).toEqual([]);
   }, 60_000);
+  // A random of its own, so the phases before and after draw what they drew before this one was added.
+  it('/metrics answers the exposition or {error:{code,message}} for hostile paths, methods, queries and tokens', async () => {
+    const own = seededRandom(SEED + 1);
+    await runPool(200, async () => {
+      const method = own.pick(['GET', 'GET', 'GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS']);
+      const path = own.pick(['/metrics', '/metrics', '/metrics/', '/metrics/%zz', '/metrics/../rpc', '/METRICS']);
+      const query = own.pick([
+        '',
+        '?name[]=x',
+        `?match[]=${'{'.repeat(500)}`,
+        '?token=nope',
+        '?a=%zz',
+        '?__proto__[x]=1',
+      ]);
+      const bearer = own.pick([undefined, gateway.tokens.admin, gateway.tokens.rpc, 'nope', 'x'.repeat(5_000)]);
+      const response = await fetch(`${gateway.url}${path}${query}`, {
+        method,
+        headers: {
+          ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
+          accept: own.pick(['*/*', 'application/openmetrics-text', 'text/plain;version=0.0.4', 'application/json']),
+        },
+        ...(method === 'POST' ? { body: garbageBody(own) } : {}),
+        signal: AbortSignal.timeout(15_000),
+      });
+      const text = await response.text();
+      seen.add(`metrics ${response.status}`);
+      check(response.status < 500, `${method} ${path} status`, { status: response.status });
+      if (response.status === 200 && method === 'GET')
+        check(text.includes('# TYPE gateway_http_requests_total counter'), `${method} ${path} exposition`, { text });
+      else if (response.status >= 400 && method !== 'HEAD')
+        check(isRestError(parseJson(text)), `${method} ${path} envelope`, { status: response.status, text });
+    });
+    expect(seen).toContain('metrics 200');
+    expect(seen).toContain('metrics 404');
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
 
   it('still serves a normal turn and config read after the run', async () => {
     const headers = { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' };
@@ -1045,7 +1082,7 @@ describe('fuzz: hostile input at every surface', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'config.get', params: { section: 'gateway' } }),
     });
     expect(await config.json()).toMatchObject({ result: expect.any(Object) });
-    expect(healthChecks).toBe(11);
+    expect(healthChecks).toBe(12);
   });
 
   it('reached past validation on every surface, not only one refusal', () => {

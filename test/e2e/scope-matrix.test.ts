@@ -1,5 +1,5 @@
-// The scope matrix: every method rpc.discover lists refuses a token without its scope with the spec's -32603 message,
-// and the methods of the third wave carry the scopes the issues give them.
+// The scope matrix: every method rpc.discover lists refuses a token without its scope with the spec's -32603 message
+// (a metrics token: every one), and the methods of the third wave carry the scopes the issues give them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRpc } from '../support/http-client.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
@@ -49,6 +49,8 @@ describe('scope matrix', () => {
   beforeAll(async () => {
     llm = await startFakeLlm();
     gateway = await startGateway({
+      // One token calls every method at once below: more than the default limit's 100 requests a minute.
+      gateway: { rateLimit: { maxRequests: 10_000, windowMs: 60_000 } },
       providers: { local: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small' }] } },
       agents: { default: { name: 'Assistant', provider: 'local', model: 'small' } },
     });
@@ -87,5 +89,33 @@ describe('scope matrix', () => {
         message: `Insufficient scope: requires '${scope}'`,
       });
     }
+  });
+
+  it('refuses every rpc and admin method to a metrics token made by tokens.create, naming the scope', async () => {
+    const created = await callRpc(gateway.url, gateway.tokens.admin, 'tokens.create', {
+      id: 'scraper',
+      scopes: ['metrics'],
+    });
+    const { secret } = created.result as { secret: string };
+    const scoped = methods.filter((method) => method['x-scope'] === 'admin' || method['x-scope'] === 'rpc');
+    const refusals = await Promise.all(
+      scoped.map(async (method) => {
+        const { error } = await callRpc(gateway.url, secret, method.name, {});
+        const refusal = error as { code?: number; message?: string } | undefined;
+        return { method: method.name, code: refusal?.code, message: refusal?.message };
+      }),
+    );
+    for (const refusal of refusals) {
+      const scope = methods.find((method) => method.name === refusal.method)?.['x-scope'];
+      expect(refusal).toEqual({
+        method: refusal.method,
+        code: -32603,
+        message: `Insufficient scope: requires '${scope}'`,
+      });
+    }
+    expect(refusals.length).toBeGreaterThan(90);
+    expect((await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(
+      200,
+    );
   });
 });

@@ -1,8 +1,15 @@
-// Scope rules: empty scopes and '*' grant everything; rpc, admin, ws, api and mcp-client each grant their part.
+// Scope rules: empty scopes and '*' grant everything; rpc, admin, ws, api, mcp-client and metrics each grant their part.
 import type { Caller } from '../../src/server/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/config/index.js';
-import { grantsMcp, grantsMethodScope, grantsOpenAi, grantsRest, hasAllScopes } from '../../src/server/index.js';
+import {
+  grantsMcp,
+  grantsMethodScope,
+  grantsMetrics,
+  grantsOpenAi,
+  grantsRest,
+  hasAllScopes,
+} from '../../src/server/index.js';
 
 const caller = (...scopes: Scope[]): Caller => ({ clientId: 'c', scopes });
 
@@ -57,5 +64,21 @@ describe('scope rules', () => {
       expect(grantsMcp(who), who.scopes.join()).toBe(true);
     for (const who of [caller('api'), caller('admin'), caller('ws'), caller('api', 'admin', 'ws')])
       expect(grantsMcp(who), who.scopes.join()).toBe(false);
+  });
+
+  it('grants /metrics beyond loopback to metrics, admin, * and empty scopes, and refuses rpc, api, ws and mcp-client', () => {
+    for (const who of [caller('metrics'), caller('admin'), caller('*'), caller(), caller('rpc', 'metrics')])
+      expect(grantsMetrics(who), who.scopes.join()).toBe(true);
+    for (const who of [caller('rpc'), caller('api'), caller('ws'), caller('mcp-client'), caller('rpc', 'api', 'ws')])
+      expect(grantsMetrics(who), who.scopes.join()).toBe(false);
+  });
+
+  it('gives a metrics token nothing but /metrics', () => {
+    const metrics = caller('metrics');
+    expect(grantsRest(metrics)).toBe(false);
+    expect(grantsOpenAi(metrics)).toBe(false);
+    expect(grantsMcp(metrics)).toBe(false);
+    for (const transport of ['ws', 'http'] as const)
+      for (const scope of ['rpc', 'admin'] as const) expect(grantsMethodScope(metrics, scope, transport)).toBe(false);
   });
 });

@@ -80,6 +80,8 @@ export interface HarnessOptions {
   otel?: ConfigInput['otel'];
   /** Spend and token limits enforced before each model call (src/budgets). */
   budgets?: ConfigInput['budgets'];
+  /** Prometheus /metrics and the observability:metrics snapshot (src/metrics). */
+  metrics?: ConfigInput['metrics'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -132,6 +134,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
     ...(options.otel === undefined ? {} : { otel: options.otel }),
     ...(options.budgets === undefined ? {} : { budgets: options.budgets }),
+    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };

@@ -125,6 +125,7 @@ describe('config.* methods', () => {
       'terminal',
       'otel',
       'budgets',
+      'metrics',
     ]);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
     expect(whole).toHaveProperty('config.gateway.webhook.secret', '***');
@@ -221,6 +222,7 @@ describe('config.* methods', () => {
       'terminal',
       'otel',
       'budgets',
+      'metrics',
     ]);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.type', 'integer');

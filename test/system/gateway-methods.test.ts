@@ -58,6 +58,7 @@ describe('gateway methods', () => {
         'terminal',
         'otel',
         'budgets',
+        'metrics',
       ],
     });
     expect(result).toHaveProperty('memoryUsage.rss');

@@ -28,7 +28,7 @@ export async function registerRestRoutes(app: FastifyInstance, deps: RestRoutesD
     shutdownSignal: deps.shutdownSignal ?? new AbortController().signal,
     keepAliveMs: deps.keepAliveMs ?? SSE_KEEP_ALIVE_MS,
     retryMs: deps.retryMs ?? SSE_RETRY_MS,
-    openStreams: new Set(),
+    openStreams: deps.openStreams ?? new Set(),
     replayCapacity: deps.replayEvents ?? DEFAULT_REPLAY_EVENTS,
   };
   const events = eventsFeed(deps, ctx.replayCapacity);

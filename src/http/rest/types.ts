@@ -42,6 +42,8 @@ export interface RestRoutesDeps {
   eventFeed?: EventFeed;
   /** Clock (epoch ms); /api/events ids start from it. Default Date.now. */
   now?: () => number;
+  /** Where the open SSE streams are kept while they last (the metrics count them); default a set of the routes' own. */
+  openStreams?: Set<{ close(): void }>;
 }
 
 export interface RestContext extends RestRoutesDeps {
