@@ -2,6 +2,7 @@
 // modules on it, starts them, mounts the transports, and owns startup and shutdown order.
 import type { MethodRegistry } from './rpc/types.js';
 import { createEventBus } from './events/index.js';
+import { attachInternalErrorSink } from './errors.js';
 import { createModules } from './app-modules.js';
 import { channelTenants } from './channels/index.js';
 import { openConfigStore, openStore } from './app-store.js';
@@ -36,8 +37,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     config,
     config: { gateway: boot },
     paths,
-    log,
   } = options;
+  // Every logger the app hands out derives from this one, so each error the mask hides reaches system:error.
+  const log = attachInternalErrorSink(options.log.child({}), (report) => events.emit('system:error', report));
   const now = options.now ?? Date.now;
   const startedAt = now();
   const shutdown = createShutdownController();

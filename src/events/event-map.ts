@@ -127,7 +127,8 @@ export interface EventMap {
   'channel:registered': { channelId: string; channelType: string };
   'channel:deregistered': { channelId: string };
 
-  'system:error': { component: string; errorKind: string };
+  /** An error the mask answered as "Internal error": where, the error's class and the trace id, never the message. */
+  'system:error': { component: string; errorKind: string; traceId: string | null };
 }
 
 export type EventName = keyof EventMap;
