@@ -17,3 +17,4 @@ export * from './errors/graph-errors.js';
 export * from './errors/graph-run-errors.js';
 export * from './errors/channel-errors.js';
 export * from './errors/terminal-errors.js';
+export * from './errors/secret-errors.js';

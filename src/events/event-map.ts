@@ -60,7 +60,8 @@ export interface EventMap {
   'security:memory_tainted': { agentId: string; entryId: string; source: string };
   'security:warn': { reason: string };
   'secret:accessed': { name: string };
-  'secret:modified': { name: string };
+  /** secrets.set / secrets.delete changed a value (never in the event). */
+  'secret:modified': { name: string; action: 'set' | 'deleted' };
 
   'skill:executed': { agentId: string; skill: string };
   /** A skill folder that did not load (no agentId) and why: the rule or cap it broke. */

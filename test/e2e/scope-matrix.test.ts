@@ -34,6 +34,9 @@ const EXPECTED_SCOPES: Record<string, string> = {
   'terminal.list': 'admin',
   'terminal.read': 'admin',
   'terminal.close': 'admin',
+  'secrets.list': 'admin',
+  'secrets.set': 'admin',
+  'secrets.delete': 'admin',
 };
 
 describe('scope matrix', () => {
