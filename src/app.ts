@@ -72,6 +72,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Under storage: postgres the database's config, not the file's. Host and port are the start's (the CLI's --host and
   // --port win over the file); like every key in RESTART_KEYS a change to them applies at the next restart.
   const started = configStore.get();
+  for (const name of configStore.resolvedSecrets()) events.emit('secret:accessed', { name });
   const { gateway, embeddings } = started;
   const live = () => configStore.get().gateway;
   // An unusable embeddings section or a store that cannot open (PostgreSQL unreachable or newer) fails the start; the

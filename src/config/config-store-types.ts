@@ -64,6 +64,8 @@ export interface ConfigStore {
   reloadFromDisk(): Promise<ConfigChangeResult | undefined>;
   /** The names of the secret values (secrets.yaml) `${secret:NAME}` references resolve from; never the values. */
   secretNames(): string[];
+  /** The `${secret:NAME}` names the running config resolved (the app reports them as secret:accessed at start). */
+  resolvedSecrets(): string[];
   /**
    * Sets one secret value; a config referring to it applies the new value at once (refused, nothing written, when that
    * config would be invalid). Under storage: postgres refused: the database keeps the secrets with its revisions.

@@ -71,7 +71,6 @@ async function openConfigStore(
   const validate = (document: RawConfig, source: string) => validateWith(document, source, revisions.current().secrets);
   const start = revisions.current();
   let effective = validate(start.document, start.source);
-  reportAccessed(effective);
   /** The document `effective` was built from: what a change's sections are counted against. */
   let applied = start.document;
   const listeners = new Set<(change: ConfigChange) => void>();
@@ -246,6 +245,7 @@ async function openConfigStore(
     },
     reloadFromDisk,
     secretNames: () => [...revisions.current().secrets.keys()].sort(),
+    resolvedSecrets: () => [...(resolvedBy.get(effective) ?? [])].sort(),
     setSecret: (name, value) => changeSecret(name, value),
     deleteSecret: (name) => changeSecret(name, null),
     async close() {
