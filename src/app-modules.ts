@@ -75,6 +75,7 @@ export function createModules(core: ModuleCore): AppModules {
     log: child('obs'),
     priceOf: (provider, model) => router.entry({ provider, modelId: model })?.cost,
     retentionDays: () => configStore.get().obs.retentionDays,
+    billingSnapshotIntervalMs: () => configStore.get().obs.billingSnapshotIntervalMs,
     leases: coordination.leases,
   });
   const { observability } = obs;

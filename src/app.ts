@@ -28,6 +28,7 @@ import {
   createTokenDirectory,
   createTokenService,
   forgettingOnWrite,
+  watchUnsafeConfig,
 } from './server/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
@@ -199,6 +200,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     now,
     dependencies: { storage: async () => store.ping?.(), coordination: async () => coordination.ping?.() },
   });
+  const stopUnsafeConfigWatch = watchUnsafeConfig({ config: configStore, events });
   const wsGateway = createWsGateway({
     gateway,
     authenticator,
@@ -241,6 +243,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     close() {
       const release = async () => {
         stopRetiredWatch();
+        stopUnsafeConfigWatch();
         await stopModules();
       };
       const setState = (next: AppState) => (state = next);

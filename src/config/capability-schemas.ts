@@ -158,4 +158,28 @@ export const obsConfigSchema = z.strictObject({
    * sweep. 0 keeps them forever. Read at every sweep.
    */
   retentionDays: z.number().int().min(0).max(36_500).default(30),
+  /** How often diagnostic:billing_snapshot reports the cost and tokens since the previous one; 0 turns it off. */
+  billingSnapshotIntervalMs: durationMs(0).default(3_600_000),
+});
+
+/** Session lifecycle (src/sessions): idle sessions expire (session:expired); their transcripts are kept a while. */
+export const sessionsConfigSchema = z.strictObject({
+  /** A session with no activity for this long expires (session:expired); 0 never expires one. */
+  idleTtlMs: durationMs(0).default(0),
+  /** Days an expired session's transcript is kept before the retention sweep deletes it; 0 deletes it at the next sweep. */
+  expiredRetentionDays: z.number().int().min(0).max(36_500).default(30),
+  /** How often the expiry sweep looks for idle sessions. */
+  expirySweepIntervalMs: durationMs(1).default(60_000),
+  /** Sessions one sweep expires at most; the rest wait for the next sweep. */
+  expiryBatch: positiveInt.max(10_000).default(500),
+});
+
+/** Sub-agent runs (src/runs): the spawn queue past the concurrency limit, and archiving finished sub-agent sessions. */
+export const runsConfigSchema = z.strictObject({
+  /** Spawns that wait (session:sub_agent_spawn_queued) while the concurrency limit is reached; past it they are refused. */
+  spawnQueue: z.number().int().min(0).max(10_000).default(64),
+  /** A finished sub-agent session is archived (session:sub_agent_archived) this long after its run ended; 0 never. */
+  archiveAfterMs: durationMs(0).default(0),
+  /** How often the archive sweep looks for finished sub-agent sessions. */
+  archiveSweepIntervalMs: durationMs(1).default(60_000),
 });

@@ -15,6 +15,8 @@ import {
   schedulerConfigSchema,
   channelConfigSchema,
   terminalConfigSchema,
+  sessionsConfigSchema,
+  runsConfigSchema,
 } from './capability-schemas.js';
 import { durationMs, positiveInt } from './schema-units.js';
 
@@ -255,6 +257,8 @@ export const configSchema = z
     learning: learningConfigSchema.prefault({}),
     channels: z.record(idKey, channelConfigSchema).default({}),
     terminal: terminalConfigSchema.prefault({}),
+    sessions: sessionsConfigSchema.prefault({}),
+    runs: runsConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

@@ -112,7 +112,8 @@ export interface EventMap {
   'config:patched': { sections: readonly string[]; sha: string | null };
 
   'diagnostic:channel_health': { channelId: string; count: number; status?: string };
-  'diagnostic:billing_snapshot': { totalCost: number; totalTokens: number };
+  /** Cost (USD) and tokens recorded since `sinceMs` (the previous snapshot), every obs.billingSnapshotIntervalMs. */
+  'diagnostic:billing_snapshot': { totalCost: number; totalTokens: number; sinceMs: number };
 
   'model:catalog_loaded': { providers: number; models: number };
   'model:fallback_attempt': { agentId: string; from: string; to: string; errorKind: string };

@@ -26,3 +26,4 @@ export {
 export { createAsyncQueue } from './async-queue.js';
 export { MAX_JSON_DEPTH, canExceedJsonDepth, exceedsJsonDepth } from './json-depth.js';
 export { parseJsonBody } from './json-body.js';
+export { unsafeConfigReasons, watchUnsafeConfig } from './unsafe-config.js';

@@ -77,6 +77,9 @@ export interface HarnessOptions {
   /** Chat-platform connections (src/channels). */
   channels?: ConfigInput['channels'];
   terminal?: ConfigInput['terminal'];
+  obs?: ConfigInput['obs'];
+  sessions?: ConfigInput['sessions'];
+  runs?: ConfigInput['runs'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -127,6 +130,9 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.learning === undefined ? {} : { learning: options.learning }),
     ...(options.channels === undefined ? {} : { channels: options.channels }),
     ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
+    ...(options.obs === undefined ? {} : { obs: options.obs }),
+    ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
+    ...(options.runs === undefined ? {} : { runs: options.runs }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };
