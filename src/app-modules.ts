@@ -116,6 +116,8 @@ export function createModules(core: ModuleCore): AppModules {
     log: child('runs'),
     signals: observability.signals,
     onOrphaned: (orphaned) => recordRunsOrphaned(observability.signals, orphaned),
+    maxRunningSpawns: started.runs.maxRunning,
+    spawnQueue: () => configStore.get().runs.spawnQueue,
     orphanSweepMs: coordination.orphanSweepMs,
   });
   const approvals = createApprovalsModule({

@@ -176,6 +176,8 @@ export const sessionsConfigSchema = z.strictObject({
 
 /** Sub-agent runs (src/runs): the spawn queue past the concurrency limit, and archiving finished sub-agent sessions. */
 export const runsConfigSchema = z.strictObject({
+  /** Spawned sub-agent runs in flight at once on this instance. Applies at the next restart. */
+  maxRunning: positiveInt.max(10_000).default(16),
   /** Spawns that wait (session:sub_agent_spawn_queued) while the concurrency limit is reached; past it they are refused. */
   spawnQueue: z.number().int().min(0).max(10_000).default(64),
   /** A finished sub-agent session is archived (session:sub_agent_archived) this long after its run ended; 0 never. */

@@ -32,6 +32,7 @@ export const RESTART_KEYS: readonly string[] = [
   'memory.embeddingCacheMaxEntries',
   'memory.lifecycle.sweepIntervalMs',
   'audio.maxAudioBytes',
+  'runs.maxRunning',
 ];
 
 function valueAt(config: GatewayConfig, key: string): unknown {
