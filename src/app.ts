@@ -29,6 +29,7 @@ import {
   createTokenService,
   forgettingOnWrite,
   watchUnsafeConfig,
+  createRefusalBursts,
 } from './server/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
@@ -163,12 +164,23 @@ export async function createApp(options: AppOptions): Promise<App> {
       log,
     );
   // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.
-  const http = await createHttpServer({ gateway, live, log, auth, rateCounter: coordination.rateCounter, now }).catch(
-    async (error: unknown) => {
-      await stopModules();
-      throw error;
-    },
-  );
+  const refusals = createRefusalBursts({
+    onBurst: (source, count) => events.emit('security:warn', { reason: 'refused_burst', source, count }),
+    now,
+  });
+  const onRefused = (source: string) => refusals.note(source);
+  const http = await createHttpServer({
+    gateway,
+    live,
+    log,
+    auth,
+    rateCounter: coordination.rateCounter,
+    now,
+    onRefused,
+  }).catch(async (error: unknown) => {
+    await stopModules();
+    throw error;
+  });
   httpServer = http.server;
   for (const module of modules) if (module.routes !== undefined) await http.register(module.routes);
   await registerHttpSurfaces(http, {
@@ -208,6 +220,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     log: child('ws'),
     now,
     allowedOrigins: () => configStore.get().gateway.cors.origins,
+    onRefused,
   });
   ws = wsGateway;
   // Deferred a tick, so a client that rotates its own token over its socket still receives the new secret.

@@ -58,7 +58,11 @@ export interface EventMap {
   'security:injection_detected': SessionRef & { patterns: readonly string[]; source: string };
   'security:injection_rate_exceeded': { agentId: string; detections: number; windowMs: number };
   'security:memory_tainted': { agentId: string; entryId: string; source: string };
-  'security:warn': { reason: string };
+  /**
+   * public_bind_without_tls / terminal_sandbox_none (unsafe config, at start or when a change brings it in), or
+   * refused_burst: `source` (`address:<ip>` or `client:<token id>`) was refused `count` times within a window.
+   */
+  'security:warn': { reason: string; source?: string; count?: number };
   'secret:accessed': { name: string };
   /** secrets.set / secrets.delete changed a value (never in the event). */
   'secret:modified': { name: string; action: 'set' | 'deleted' };

@@ -58,4 +58,20 @@ describe('diagnostic and security events', () => {
     // The sandbox warning is not repeated for a change that did not bring it in.
     expect(afterChange.filter((frame) => frame.event === 'security:warn')).toHaveLength(1);
   });
+
+  it('warns once about a burst of refused requests from one address', async () => {
+    const events = await openSse(`${gateway.url}/api/events?token=${gateway.tokens.admin}`);
+    await events.next();
+    for (let attempt = 0; attempt < 25; attempt += 1) {
+      const refused = await fetch(`${gateway.url}/api/agents`, { headers: { authorization: 'Bearer wrong-token' } });
+      expect(refused.status).toBe(401);
+    }
+    await callRpc(gateway.url, gateway.tokens.admin, 'config.patch', { obs: { retentionDays: 31 } });
+    const frames = await events.until((frame) => frame.event === 'config:patched');
+    events.close();
+    const warnings = frames.filter((frame) => frame.event === 'security:warn').map(payloadOf);
+    expect(warnings).toEqual([
+      { reason: 'refused_burst', source: expect.stringMatching(/^address:/), count: 20, ts: expect.any(Number) },
+    ]);
+  });
 });
