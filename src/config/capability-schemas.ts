@@ -162,26 +162,10 @@ export const obsConfigSchema = z.strictObject({
   billingSnapshotIntervalMs: durationMs(0).default(3_600_000),
 });
 
-/** Session lifecycle (src/sessions): idle sessions expire (session:expired); their transcripts are kept a while. */
-export const sessionsConfigSchema = z.strictObject({
-  /** A session with no activity for this long expires (session:expired); 0 never expires one. */
-  idleTtlMs: durationMs(0).default(0),
-  /** Days an expired session's transcript is kept before the retention sweep deletes it; 0 deletes it at the next sweep. */
-  expiredRetentionDays: z.number().int().min(0).max(36_500).default(30),
-  /** How often the expiry sweep looks for idle sessions. */
-  expirySweepIntervalMs: durationMs(1).default(60_000),
-  /** Sessions one sweep expires at most; the rest wait for the next sweep. */
-  expiryBatch: positiveInt.max(10_000).default(500),
-});
-
-/** Sub-agent runs (src/runs): the spawn queue past the concurrency limit, and archiving finished sub-agent sessions. */
+/** Sub-agent runs (src/runs): the concurrency limit and the spawn queue past it. */
 export const runsConfigSchema = z.strictObject({
   /** Spawned sub-agent runs in flight at once on this instance. Applies at the next restart. */
   maxRunning: positiveInt.max(10_000).default(16),
   /** Spawns that wait (session:sub_agent_spawn_queued) while the concurrency limit is reached; past it they are refused. */
   spawnQueue: z.number().int().min(0).max(10_000).default(64),
-  /** A finished sub-agent session is archived (session:sub_agent_archived) this long after its run ended; 0 never. */
-  archiveAfterMs: durationMs(0).default(0),
-  /** How often the archive sweep looks for finished sub-agent sessions. */
-  archiveSweepIntervalMs: durationMs(1).default(60_000),
 });

@@ -15,7 +15,6 @@ import {
   schedulerConfigSchema,
   channelConfigSchema,
   terminalConfigSchema,
-  sessionsConfigSchema,
   runsConfigSchema,
 } from './capability-schemas.js';
 import { durationMs, positiveInt } from './schema-units.js';
@@ -257,7 +256,6 @@ export const configSchema = z
     learning: learningConfigSchema.prefault({}),
     channels: z.record(idKey, channelConfigSchema).default({}),
     terminal: terminalConfigSchema.prefault({}),
-    sessions: sessionsConfigSchema.prefault({}),
     runs: runsConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {

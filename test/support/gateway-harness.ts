@@ -78,7 +78,6 @@ export interface HarnessOptions {
   channels?: ConfigInput['channels'];
   terminal?: ConfigInput['terminal'];
   obs?: ConfigInput['obs'];
-  sessions?: ConfigInput['sessions'];
   runs?: ConfigInput['runs'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
@@ -131,7 +130,6 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.channels === undefined ? {} : { channels: options.channels }),
     ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
     ...(options.obs === undefined ? {} : { obs: options.obs }),
-    ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
     ...(options.runs === undefined ? {} : { runs: options.runs }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
