@@ -79,6 +79,7 @@ export function createModules(core: ModuleCore): AppModules {
     log: child('obs'),
     priceOf: (provider, model) => router.entry({ provider, modelId: model })?.cost,
     retentionDays: () => configStore.get().obs.retentionDays,
+    billingSnapshotIntervalMs: () => configStore.get().obs.billingSnapshotIntervalMs,
     leases: coordination.leases,
   });
   const { observability } = obs;
@@ -120,6 +121,8 @@ export function createModules(core: ModuleCore): AppModules {
     log: child('runs'),
     signals: observability.signals,
     onOrphaned: (orphaned) => recordRunsOrphaned(observability.signals, orphaned),
+    maxRunningSpawns: started.runs.maxRunning,
+    spawnQueue: () => configStore.get().runs.spawnQueue,
     orphanSweepMs: coordination.orphanSweepMs,
   });
   const approvals = createApprovalsModule({

@@ -2,6 +2,7 @@
 // modules on it, starts them, mounts the transports, and owns startup and shutdown order.
 import type { MethodRegistry } from './rpc/types.js';
 import { createEventBus } from './events/index.js';
+import { attachInternalErrorSink } from './errors.js';
 import { createModules } from './app-modules.js';
 import { channelTenants } from './channels/index.js';
 import { openConfigStore, openStore } from './app-store.js';
@@ -30,6 +31,8 @@ import {
   createTokenDirectory,
   createTokenService,
   forgettingOnWrite,
+  watchUnsafeConfig,
+  createRefusalBursts,
 } from './server/index.js';
 import { createWsGateway, type WsGateway } from './ws/index.js';
 
@@ -39,8 +42,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     config,
     config: { gateway: boot },
     paths,
-    log,
   } = options;
+  // Every logger the app hands out derives from this one, so each error the mask hides reaches system:error.
+  const log = attachInternalErrorSink(options.log.child({}), (report) => events.emit('system:error', report));
   const now = options.now ?? Date.now;
   const startedAt = now();
   const shutdown = createShutdownController();
@@ -73,6 +77,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Under storage: postgres the database's config, not the file's. Host and port are the start's (the CLI's --host and
   // --port win over the file); like every key in RESTART_KEYS a change to them applies at the next restart.
   const started = configStore.get();
+  for (const name of configStore.resolvedSecrets()) events.emit('secret:accessed', { name });
   const { gateway, embeddings } = started;
   const live = () => configStore.get().gateway;
   // An unusable embeddings section or a store that cannot open (PostgreSQL unreachable or newer) fails the start; the
@@ -219,6 +224,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       ],
       log,
     );
+  const refusals = createRefusalBursts({
+    onBurst: (source, count) => events.emit('security:warn', { reason: 'refused_burst', source, count }),
+    now,
+  });
+  const onRefused = (source: string) => refusals.note(source);
   // Reading TLS files can fail on a bad path; the store is released so a restart can reopen it.
   const http = await createHttpServer({
     gateway,
@@ -228,6 +238,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     rateCounter: coordination.rateCounter,
     now,
     isTraced: tracing !== undefined,
+    onRefused,
   }).catch(async (error: unknown) => {
     await stopModules();
     throw error;
@@ -265,6 +276,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     now,
     dependencies: { storage: async () => store.ping?.(), coordination: async () => coordination.ping?.() },
   });
+  const stopUnsafeConfigWatch = watchUnsafeConfig({ config: configStore, events });
   const wsGateway = createWsGateway({
     gateway,
     authenticator,
@@ -272,6 +284,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     log: child('ws'),
     now,
     allowedOrigins: () => configStore.get().gateway.cors.origins,
+    onRefused,
   });
   ws = wsGateway;
   // Deferred a tick, so a client that rotates its own token over its socket still receives the new secret.
@@ -307,6 +320,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     close() {
       const release = async () => {
         stopRetiredWatch();
+        stopUnsafeConfigWatch();
         await stopModules();
       };
       const setState = (next: AppState) => (state = next);

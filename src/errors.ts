@@ -2,6 +2,7 @@
 // The door of src/errors/: other folders import '../errors.js', never a file behind it.
 export * from './errors/gateway-error.js';
 export * from './errors/mask.js';
+export * from './errors/internal-report.js';
 export * from './errors/field-issues.js';
 export * from './errors/resource-errors.js';
 export * from './errors/request-errors.js';
@@ -18,3 +19,4 @@ export * from './errors/channel-errors.js';
 export * from './errors/terminal-errors.js';
 export * from './errors/budget-method-errors.js';
 export * from './errors/budget-errors.js';
+export * from './errors/secret-errors.js';

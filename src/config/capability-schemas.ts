@@ -159,5 +159,15 @@ export const obsConfigSchema = z.strictObject({
    * sweep. 0 keeps them forever. Read at every sweep.
    */
   retentionDays: z.number().int().min(0).max(36_500).default(30),
+  /** How often diagnostic:billing_snapshot reports the cost and tokens since the previous one; 0 turns it off. */
+  billingSnapshotIntervalMs: durationMs(0).default(3_600_000),
+});
+
+/** Sub-agent runs (src/runs): the concurrency limit and the spawn queue past it. */
+export const runsConfigSchema = z.strictObject({
+  /** Spawned sub-agent runs in flight at once on this instance. Applies at the next restart. */
+  maxRunning: positiveInt.max(10_000).default(16),
+  /** Spawns that wait (session:sub_agent_spawn_queued) while the concurrency limit is reached; past it they are refused. */
+  spawnQueue: z.number().int().min(0).max(10_000).default(64),
 });
 export { otelConfigSchema, type OtelConfig } from './otel-schema.js';

@@ -73,4 +73,6 @@ export interface ConfigRevisions {
   /** Calls `onChange` when something may have changed elsewhere (a file event, an announcement, a poll). */
   watch(onChange: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** Replaces the secret values (secrets.yaml, mode 0600); absent where secrets live elsewhere (the database). */
+  writeSecrets?(secrets: SecretValues): Promise<void>;
 }

@@ -62,6 +62,17 @@ export interface ConfigStore {
    * is refused (logged with the keys it gets wrong) and the running config stays. Undefined when nothing was applied.
    */
   reloadFromDisk(): Promise<ConfigChangeResult | undefined>;
+  /** The names of the secret values (secrets.yaml) `${secret:NAME}` references resolve from; never the values. */
+  secretNames(): string[];
+  /** The `${secret:NAME}` names the running config resolved (the app reports them as secret:accessed at start). */
+  resolvedSecrets(): string[];
+  /**
+   * Sets one secret value; a config referring to it applies the new value at once (refused, nothing written, when that
+   * config would be invalid). Under storage: postgres refused: the database keeps the secrets with its revisions.
+   */
+  setSecret(name: string, value: string): Promise<ConfigChangeResult>;
+  /** Deletes one secret value, on the same terms; not_found when there is none of that name. */
+  deleteSecret(name: string): Promise<ConfigChangeResult>;
   /** Stops watching the file (or the database) and drops every listener. */
   close(): Promise<void>;
 }

@@ -2,7 +2,8 @@
 // or revisions in PostgreSQL): edit the raw document, keep its secrets, validate the whole result, store it as the next
 // version under one lock, then swap the effective config and tell subscribers. Versions made elsewhere (a hand edit of
 // the file, another replica's revision) are validated and applied live, or refused with the running config kept.
-import { configChangeContended, GatewayError } from '../errors.js';
+import { isDeepStrictEqual } from 'node:util';
+import { configChangeContended, GatewayError, secretNotFound, secretsNotInFile } from '../errors.js';
 import { asInvalidParams, ConfigError, problemsOf } from './config-error.js';
 import { configEditMethods } from './config-edit-methods.js';
 import { changedSections, isPlainObject, keepSecrets, type RawConfig } from './config-edit.js';
@@ -53,8 +54,19 @@ async function openConfigStore(
   { env, log, events, overrides = (config) => config }: ConfigStoreCoreDeps,
   open: (validate: ValidateConfig) => Promise<ConfigRevisions>,
 ): Promise<ConfigStore> {
-  const validateWith: ValidateConfig = (document, source, secrets) =>
-    overrides(validateConfig(substituteReferences(document, { env, secrets }, source), source));
+  /** The `${secret:NAME}` names each validated config resolved, told as secret:accessed when it is applied. */
+  const resolvedBy = new WeakMap<GatewayConfig, ReadonlySet<string>>();
+  const validateWith: ValidateConfig = (document, source, secrets) => {
+    const resolved = new Set<string>();
+    const config = overrides(
+      validateConfig(substituteReferences(document, { env, secrets, resolved }, source), source),
+    );
+    resolvedBy.set(config, resolved);
+    return config;
+  };
+  const reportAccessed = (config: GatewayConfig) => {
+    for (const name of [...(resolvedBy.get(config) ?? [])].sort()) events?.emit('secret:accessed', { name });
+  };
   const revisions = await open(validateWith);
   const validate = (document: RawConfig, source: string) => validateWith(document, source, revisions.current().secrets);
   const start = revisions.current();
@@ -72,12 +84,16 @@ async function openConfigStore(
     return run;
   }
 
-  /** Swaps in a version made current and tells the log, the bus and every listener. */
-  function announce(config: GatewayConfig, written: WrittenConfig): ConfigChangeResult {
+  /**
+   * Swaps in a version made current and tells the log, the bus and every listener. `changed`: the sections a change of
+   * secret values altered (the document itself is the same).
+   */
+  function announce(config: GatewayConfig, written: WrittenConfig, changed?: string[]): ConfigChangeResult {
     const previous = effective;
     effective = config;
+    reportAccessed(config);
     const { document } = revisions.current();
-    const sections = changedSections(applied, document);
+    const sections = changed ?? changedSections(applied, document);
     applied = document;
     const { sha, message, isRemote } = written;
     log.info({ sections, sha, ...written.logFields }, written.logText ?? message);
@@ -173,6 +189,36 @@ async function openConfigStore(
 
   const stopWatching = await revisions.watch(sync);
 
+  /** Sets (or with null deletes) one secret value; the config referring to it must stay valid, and applies at once. */
+  function changeSecret(name: string, value: string | null): Promise<ConfigChangeResult> {
+    return exclusive(async () => {
+      if (revisions.writeSecrets === undefined) throw secretsNotInFile();
+      const { document, secrets, source } = revisions.current();
+      if (value === null && !secrets.has(name)) throw secretNotFound(name);
+      const next = new Map(secrets);
+      if (value === null) next.delete(name);
+      else next.set(name, value);
+      let config: GatewayConfig;
+      try {
+        config = validateWith(document, source, next);
+      } catch (error) {
+        throw asInvalidParams(error, `Cannot ${value === null ? 'delete' : 'set'} secret ${name}`);
+      }
+      await revisions.writeSecrets(next);
+      events?.emit('secret:modified', { name, action: value === null ? 'deleted' : 'set' });
+      const sections = CONFIG_SECTIONS.filter(
+        (section) => !isDeepStrictEqual(Reflect.get(effective, section), Reflect.get(config, section)),
+      );
+      const message = `secret ${name} ${value === null ? 'deleted' : 'set'}`;
+      if (sections.length === 0) {
+        reportAccessed(config);
+        effective = config;
+        return { sha: await revisions.head(), sections };
+      }
+      return announce(config, { sha: await revisions.head(), message }, sections);
+    });
+  }
+
   return {
     get: () => effective,
     raw(section) {
@@ -198,6 +244,10 @@ async function openConfigStore(
       return () => listeners.delete(listener);
     },
     reloadFromDisk,
+    secretNames: () => [...revisions.current().secrets.keys()].sort(),
+    resolvedSecrets: () => [...(resolvedBy.get(effective) ?? [])].sort(),
+    setSecret: (name, value) => changeSecret(name, value),
+    deleteSecret: (name) => changeSecret(name, null),
     async close() {
       await stopWatching();
       listeners.clear();

@@ -154,6 +154,10 @@ export async function openGitRevisions(deps: GitRevisionsDeps): Promise<ConfigRe
 
   return {
     current: () => ({ document: file.raw, secrets, source: configPath }),
+    async writeSecrets(next) {
+      await writeSecrets(secretsPath, next);
+      secrets = next;
+    },
     head,
     async beforeChange() {
       await adoptExternalEdit();

@@ -26,14 +26,17 @@ export interface ReferenceValues {
   secrets?: ReadonlyMap<string, string>;
   /** Collects the names that resolve to nothing (`NAME` or `secret:NAME`), which read as empty strings. */
   missing?: Set<string>;
+  /** Collects the names of the `${secret:NAME}` references that resolved (secret:accessed). */
+  resolved?: Set<string>;
 }
 
 /** Replaces `${NAME}` and `${secret:NAME}` in one string, wherever it comes from. */
-export function resolveText(text: string, { env, secrets = NO_SECRETS, missing }: ReferenceValues): string {
+export function resolveText(text: string, { env, secrets = NO_SECRETS, missing, resolved }: ReferenceValues): string {
   if (!text.includes('${')) return text;
   return text.replace(REFERENCE, (_match, secretName: string | undefined, envName: string | undefined) => {
     const found = secretName === undefined ? env[envName ?? ''] : secrets.get(secretName);
     if (found === undefined) missing?.add(secretName === undefined ? (envName ?? '') : `secret:${secretName}`);
+    else if (secretName !== undefined) resolved?.add(secretName);
     return found ?? '';
   });
 }

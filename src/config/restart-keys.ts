@@ -34,6 +34,7 @@ export const RESTART_KEYS: readonly string[] = [
   'audio.maxAudioBytes',
   'otel',
   'metrics',
+  'runs.maxRunning',
 ];
 
 function valueAt(config: GatewayConfig, key: string): unknown {

@@ -17,6 +17,7 @@ import {
   terminalConfigSchema,
   otelConfigSchema,
   budgetsConfigSchema,
+  runsConfigSchema,
 } from './capability-schemas.js';
 import { metricsConfigSchema } from './metrics-schema.js';
 import { durationMs, positiveInt } from './schema-units.js';
@@ -261,6 +262,7 @@ export const configSchema = z
     otel: otelConfigSchema.prefault({}),
     budgets: budgetsConfigSchema,
     metrics: metricsConfigSchema.prefault({}),
+    runs: runsConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

@@ -2,6 +2,7 @@
 import { isDependencyOutage } from '../dependency-outage.js';
 import { GatewayError, INTERNAL_ERROR_MESSAGE } from './gateway-error.js';
 import { dependencyUnavailable, requestCancelled } from './availability-errors.js';
+import { reportInternal } from './internal-report.js';
 
 /** The logger surface the mask needs (pino's `error(obj, msg)`), so errors.ts stays free of the logger. */
 export interface ErrorLog {
@@ -10,7 +11,8 @@ export interface ErrorLog {
 
 /**
  * The one unknown-error mask every surface uses: any thrown value becomes a GatewayError; an `internal` one is
- * logged with its cause and `fields` (trace id, method, run id …) and reaches the client only as "Internal error".
+ * logged with its cause and `fields` (trace id, method, run id …) and reaches the client only as "Internal error";
+ * it is also reported to the app's sink (system:error) with the component and `fields.traceId`, never the message.
  */
 export function maskUnknown(
   error: unknown,
@@ -19,7 +21,10 @@ export function maskUnknown(
   logMessage: string,
 ): GatewayError {
   const mapped = toGatewayError(error);
-  if (mapped.kind === 'internal') log.error({ err: mapped.cause ?? error, ...fields }, logMessage);
+  if (mapped.kind === 'internal') {
+    log.error({ err: mapped.cause ?? error, ...fields }, logMessage);
+    reportInternal(log, mapped.cause ?? error, fields.traceId);
+  }
   return mapped;
 }
 

@@ -90,9 +90,14 @@ export interface EventMap {
   'security:injection_detected': SessionRef & { patterns: readonly string[]; source: string };
   'security:injection_rate_exceeded': { agentId: string; detections: number; windowMs: number };
   'security:memory_tainted': { agentId: string; entryId: string; source: string };
-  'security:warn': { reason: string };
+  /**
+   * public_bind_without_tls / terminal_sandbox_none (unsafe config, at start or when a change brings it in), or
+   * refused_burst: `source` (`address:<ip>` or `client:<token id>`) was refused `count` times within a window.
+   */
+  'security:warn': { reason: string; source?: string; count?: number };
   'secret:accessed': { name: string };
-  'secret:modified': { name: string };
+  /** secrets.set / secrets.delete changed a value (never in the event). */
+  'secret:modified': { name: string; action: 'set' | 'deleted' };
 
   'skill:executed': { agentId: string; skill: string };
   /** A skill folder that did not load (no agentId) and why: the rule or cap it broke. */
@@ -144,7 +149,8 @@ export interface EventMap {
   'config:patched': { sections: readonly string[]; sha: string | null };
 
   'diagnostic:channel_health': { channelId: string; count: number; status?: string };
-  'diagnostic:billing_snapshot': { totalCost: number; totalTokens: number };
+  /** Cost (USD) and tokens recorded since `sinceMs` (the previous snapshot), every obs.billingSnapshotIntervalMs. */
+  'diagnostic:billing_snapshot': { totalCost: number; totalTokens: number; sinceMs: number };
 
   'model:catalog_loaded': { providers: number; models: number };
   'model:fallback_attempt': { agentId: string; from: string; to: string; errorKind: string };
@@ -160,12 +166,13 @@ export interface EventMap {
   'channel:registered': { channelId: string; channelType: string };
   'channel:deregistered': { channelId: string };
 
-  'system:error': { component: string; errorKind: string };
 
   /** A model call's reservation reached the budget's warnAtFraction: once per budget per window per process. */
   'budget:warning': BudgetNoticePayload;
   /** A model call was refused before dispatch, the budget at its limit: once per budget per window per process. */
   'budget:exhausted': BudgetNoticePayload;
+  /** An error the mask answered as "Internal error": where, the error's class and the trace id, never the message. */
+  'system:error': { component: string; errorKind: string; traceId: string | null };
 }
 
 export type EventName = keyof EventMap;

@@ -1,5 +1,6 @@
 // The obs capability module: the observability services over the evidence store, the obs.* methods, and shutdown.
 import type { MethodModule } from '../rpc/types.js';
+import { createBillingSnapshots } from './billing-snapshots.js';
 import { recordBootPosture, type PostureEntry } from './health-feed.js';
 import { obsMethods } from './methods.js';
 import { createObservability, type Observability, type ObservabilityDeps } from './observability.js';
@@ -20,11 +21,21 @@ export interface ObsModule extends MethodModule {
 
 export function createObsModule(deps: ObservabilityDeps): ObsModule {
   const observability = createObservability(deps);
+  const snapshots = createBillingSnapshots({
+    billing: observability.billing,
+    events: deps.events,
+    intervalMs: deps.billingSnapshotIntervalMs ?? (() => 0),
+    now: deps.now,
+    ...(deps.log === undefined ? {} : { log: deps.log }),
+  });
   return {
     name: 'obs',
     observability,
     methods: obsMethods({ obs: observability }),
-    start: () => observability.retention.start(),
+    start() {
+      observability.retention.start();
+      snapshots.start();
+    },
     async recordBootPosture(servedWindows, signal) {
       try {
         const entries = await servedWindows(signal);
@@ -33,6 +44,9 @@ export function createObsModule(deps: ObservabilityDeps): ObsModule {
         deps.log?.warn({ err: error }, 'the boot posture could not be recorded');
       }
     },
-    stop: () => observability.close(),
+    stop() {
+      snapshots.stop();
+      return observability.close();
+    },
   };
 }

@@ -43,6 +43,8 @@ export interface ObservabilityDeps {
   log?: Logger;
   /** obs.retentionDays, read at every retention sweep; absent: 0, evidence is kept forever. */
   retentionDays?: () => number;
+  /** obs.billingSnapshotIntervalMs (diagnostic:billing_snapshot); absent or 0: no snapshots. */
+  billingSnapshotIntervalMs?: () => number;
   /** The coordination leases, so one replica sweeps a shared store; absent: this process always holds them. */
   leases?: RetentionLeases;
 }

@@ -17,7 +17,7 @@ export {
   type StartRunInput,
 } from './run-control.js';
 
-/** Spawned runs allowed in flight at once in one process; beyond it a spawn is refused with rate_limited. */
+/** Spawned runs allowed in flight at once in one process; beyond it a spawn queues (runs.spawnQueue), then is refused. */
 export const DEFAULT_MAX_RUNNING_SPAWNS = 16;
 
 /** How often an instance heartbeats its running runs, so another instance can tell they are still owned. */

@@ -20,7 +20,8 @@ export function runMethods(runs: SubAgentRuns) {
       scope: 'rpc',
       summary:
         'Starts a sub-agent run on a new session <tenant>:<user>:subagent:<runId>; returns { runId, sessionKey, status: running } ' +
-        'at once and notifies session.completed { sessionKey, result } when done.',
+        'at once (status queued when runs.maxRunning are in flight: it starts when one ends) and notifies ' +
+        'session.completed { sessionKey, result } when done.',
       params: z.strictObject({
         parentKey: sessionKeyStringSchema,
         task: z.string().min(1),

@@ -16,7 +16,8 @@ export type Notify = (clientId: string | null, method: string, params: unknown) 
 export interface SpawnResult {
   runId: string;
   sessionKey: string;
-  status: 'running';
+  /** queued: the concurrency limit is reached; the run starts (same runId and sessionKey) when a running one ends. */
+  status: 'running' | 'queued';
 }
 
 /** session.run_status; optional fields are absent until the run has them. */
@@ -47,8 +48,10 @@ export interface SubAgentRunsDeps {
   log: Logger;
   /** A spawn runs the agent it names, or the parent session's, or the default. */
   agents?: AgentRegistry;
-  /** Spawned runs allowed in flight at once in this process; beyond it a spawn is refused. */
+  /** Spawned runs allowed in flight at once in this process; beyond it a spawn queues, or is refused. */
   maxRunningSpawns: number;
+  /** runs.spawnQueue: spawns that may wait for a slot (session:sub_agent_spawn_queued); absent: none, refused at once. */
+  spawnQueue?: () => number;
   /** This process's instance (recorded as each run's owner) and which owners are still alive. */
   instances: Instances;
   /** Records each run and hands it the signal that run.kill, lease.revoke and the denial breaker stop. */
@@ -65,6 +68,17 @@ export interface SubAgentRuns {
   whenIdle(): Promise<void>;
   /** Aborts runs in flight and waits until each is recorded. */
   close(): Promise<void>;
+}
+
+/** A spawn accepted but not yet started: what begin() needs to write and run it. */
+interface PendingSpawn {
+  runId: string;
+  parentKey: string;
+  task: string;
+  caller: SessionCaller;
+  key: ParsedSessionKey;
+  agentId: string;
+  rootRunId: string;
 }
 
 export function toView(run: RunRecord, now: number): RunStatusView {
@@ -92,6 +106,10 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
   let isClosing = false;
   /** Spawns past the limit check whose run is still being written. */
   let starting = 0;
+  /** Spawns waiting for a slot, oldest first (runs.spawnQueue bounds it). */
+  const queue: PendingSpawn[] = [];
+  /** Queued spawns being started by drain(). */
+  const starts = new Set<Promise<void>>();
 
   async function execute(
     run: RunRecord,
@@ -152,8 +170,72 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
         // Recording the outcome itself failed (the store is closed); the run stays `running` until restart.
         log.error({ err: error, runId: run.runId }, 'could not record a sub-agent run outcome');
       })
-      .finally(() => inFlight.delete(promise));
+      .finally(() => {
+        inFlight.delete(promise);
+        drain();
+      });
     inFlight.add(promise);
+  }
+
+  /** Writes the run and its session, then runs it in the background. */
+  async function begin(spawn: PendingSpawn): Promise<SpawnResult> {
+    const { runId, parentKey, task, caller, key, agentId: resolvedAgentId, rootRunId } = spawn;
+    const { sessionKey } = key;
+    // The slot is held while the run is written, so concurrent spawns cannot pass the limit together.
+    starting += 1;
+    let handle: RunHandle;
+    try {
+      handle = await control.startRun({
+        runId,
+        rootRunId,
+        kind: 'spawn',
+        parentKey,
+        sessionKey,
+        agentId: resolvedAgentId,
+        task,
+        requestedBy: caller.clientId,
+      });
+      try {
+        await turns.ensureSession({
+          ...key,
+          agentId: resolvedAgentId,
+          metadata: { kind: 'sub-agent', parentKey, runId, rootRunId, requestedBy: caller.clientId },
+          caller,
+        });
+      } catch (error) {
+        await handle.finish({
+          status: 'failed',
+          error: publicMessage(maskUnknown(error, log, { runId }, 'could not create a sub-agent session')),
+        });
+        throw error;
+      }
+    } finally {
+      starting -= 1;
+    }
+    const run = await runs.get(runId);
+    if (run === undefined) throw runNotFound(runId);
+    events.emit('session:sub_agent_spawn_started', { runId, parentKey, sessionKey, agentId: resolvedAgentId });
+    track(run, key, handle, caller);
+    return { runId, sessionKey, status: 'running' };
+  }
+
+  /** Starts queued spawns, oldest first, while slots are free. */
+  function drain(): void {
+    while (!isClosing && queue.length > 0 && inFlight.size + starting < deps.maxRunningSpawns) {
+      const next = queue.shift();
+      if (next === undefined) return;
+      const started = begin(next)
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            log.warn({ err: error, runId: next.runId }, 'a queued sub-agent spawn could not start');
+          },
+        )
+        .finally(() => drain());
+      // begin() took its slot (`starting`) synchronously, so the loop sees it before starting the next.
+      starts.add(started);
+      void started.finally(() => starts.delete(started));
+    }
   }
 
   return {
@@ -163,7 +245,8 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       // Spawning under someone else's session would read its agent and join its run tree; a new key is fine.
       if (parent !== undefined) assertSessionAccess(parent, caller);
       if (isClosing) throw new GatewayError('unavailable', 'The gateway is shutting down');
-      if (inFlight.size + starting >= deps.maxRunningSpawns) {
+      const isFull = inFlight.size + starting >= deps.maxRunningSpawns || queue.length > 0;
+      if (isFull && queue.length >= (deps.spawnQueue?.() ?? 0)) {
         events.emit('session:sub_agent_spawn_rejected', {
           parentKey,
           reason: 'too_many_running',
@@ -171,48 +254,22 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
         });
         throw new GatewayError('rate_limited', `Too many sub-agent runs in flight (maximum ${deps.maxRunningSpawns})`);
       }
-      const resolvedAgentId = sessionAgentId(deps.agents, agentId, parent);
       const runId = newId();
       const key = subAgentSessionKey(parentParts, runId);
-      const { sessionKey } = key;
-      // A spawn from inside a sub-agent session belongs to the same tree as the run that made that session.
-      const rootRunId = typeof parent?.metadata.rootRunId === 'string' ? parent.metadata.rootRunId : runId;
-      // The slot is held while the run is written, so concurrent spawns cannot pass the limit together.
-      starting += 1;
-      let handle: RunHandle;
-      try {
-        handle = await control.startRun({
-          runId,
-          rootRunId,
-          kind: 'spawn',
-          parentKey,
-          sessionKey,
-          agentId: resolvedAgentId,
-          task,
-          requestedBy: caller.clientId,
-        });
-        try {
-          await turns.ensureSession({
-            ...key,
-            agentId: resolvedAgentId,
-            metadata: { kind: 'sub-agent', parentKey, runId, rootRunId, requestedBy: caller.clientId },
-            caller,
-          });
-        } catch (error) {
-          await handle.finish({
-            status: 'failed',
-            error: publicMessage(maskUnknown(error, log, { runId }, 'could not create a sub-agent session')),
-          });
-          throw error;
-        }
-      } finally {
-        starting -= 1;
-      }
-      const run = await runs.get(runId);
-      if (run === undefined) throw runNotFound(runId);
-      events.emit('session:sub_agent_spawn_started', { runId, parentKey, sessionKey, agentId: resolvedAgentId });
-      track(run, key, handle, caller);
-      return { runId, sessionKey, status: 'running' };
+      const spawn: PendingSpawn = {
+        runId,
+        parentKey,
+        task,
+        caller,
+        key,
+        agentId: sessionAgentId(deps.agents, agentId, parent),
+        // A spawn from inside a sub-agent session belongs to the same tree as the run that made that session.
+        rootRunId: typeof parent?.metadata.rootRunId === 'string' ? parent.metadata.rootRunId : runId,
+      };
+      if (!isFull) return begin(spawn);
+      queue.push(spawn);
+      events.emit('session:sub_agent_spawn_queued', { runId, parentKey });
+      return { runId, sessionKey: key.sessionKey, status: 'queued' };
     },
     async runStatus(runId, requestedBy) {
       const run = await runs.get(runId);
@@ -230,10 +287,12 @@ export function createSubAgentRuns(deps: SubAgentRunsDeps): SubAgentRuns {
       return count;
     },
     async whenIdle() {
-      while (inFlight.size > 0) await Promise.all([...inFlight]);
+      while (inFlight.size > 0 || starts.size > 0) await Promise.all([...inFlight, ...starts]);
     },
     async close() {
       isClosing = true;
+      if (queue.length > 0) log.warn({ queued: queue.length }, 'queued sub-agent spawns dropped at shutdown');
+      queue.length = 0;
       control.close();
       while (inFlight.size > 0) await Promise.all([...inFlight]);
     },

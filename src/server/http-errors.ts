@@ -3,6 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import {
   publicMessage,
+  reportInternal,
   retryAfterHeaderSeconds,
   toGatewayError,
   type ErrorKind,
@@ -41,9 +42,10 @@ export function prepareErrorReply(reply: FastifyReply, error: GatewayError): num
 
 /** Logs what the client does not see: the cause of internal errors, at error level with the trace id. */
 export function logHttpError(log: Logger, request: FastifyRequest, error: unknown, mapped: GatewayError): void {
-  if (mapped.kind === 'internal')
+  if (mapped.kind === 'internal') {
     log.error({ err: error, traceId: request.id, url: request.routeOptions.url }, 'request failed');
-  else log.debug({ traceId: request.id, kind: mapped.kind }, 'request refused');
+    reportInternal(log, error, request.id);
+  } else log.debug({ traceId: request.id, kind: mapped.kind }, 'request refused');
 }
 
 /** Sends `error` in the REST envelope with its status and headers. */

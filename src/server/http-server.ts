@@ -30,6 +30,8 @@ export interface HttpServerDeps {
    * process counts. Absent, the plugin counts in this process, which is exact for one replica.
    */
   rateCounter?: RateCounter;
+  /** Told the client address of each refused request (401, 403, 413, 429, 431): security:warn counts its bursts. */
+  onRefused?: (source: string) => void;
   now?: () => number;
   /** Tracing is on: each request's handler runs in its trace (the caller's traceparent, else its own trace id). */
   isTraced?: boolean;
@@ -70,6 +72,9 @@ function readTls(tls: GatewaySection['tls']) {
   };
 }
 
+/** Answers that refuse hostile or abusive input, as counted for security:warn bursts. */
+const REFUSED_STATUSES = new Set([401, 403, 413, 429, 431]);
+
 export async function createHttpServer({
   gateway,
   live = () => gateway,
@@ -78,6 +83,7 @@ export async function createHttpServer({
   rateCounter,
   now = Date.now,
   isTraced = false,
+  onRefused,
 }: HttpServerDeps): Promise<FastifyInstance> {
   const timeouts = connectionTimeouts(gateway);
   const tls = readTls(gateway.tls);
@@ -151,6 +157,13 @@ export async function createHttpServer({
         },
       ),
   });
+
+  if (onRefused !== undefined) {
+    app.addHook('onResponse', function countRefusal(request, reply, done) {
+      if (REFUSED_STATUSES.has(reply.statusCode)) onRefused(`address:${request.ip}`);
+      done();
+    });
+  }
 
   if (isDebug) {
     app.addHook('onResponse', function logRequest(request, reply, done) {

@@ -7,11 +7,13 @@ import { configMethods } from './config-methods.js';
 import { systemMethods, type SystemMethodsDeps } from './discovery-methods.js';
 import { gatewayMethods, type GatewayMethodsDeps } from './gateway-methods.js';
 import { tokenMethods } from './token-methods.js';
+import { secretMethods } from './secret-methods.js';
 
 export { configMethods } from './config-methods.js';
 export { systemMethods, type SystemMethodsDeps } from './discovery-methods.js';
 export { gatewayMethods } from './gateway-methods.js';
 export { tokenMethods } from './token-methods.js';
+export { secretMethods } from './secret-methods.js';
 
 export interface SystemModuleDeps extends SystemMethodsDeps, Omit<GatewayMethodsDeps, 'sections'> {
   config: ConfigStore;
@@ -27,6 +29,7 @@ export function createSystemModule(deps: SystemModuleDeps): CapabilityModule {
       ...gatewayMethods({ ...deps, sections: () => Object.keys(config.get()) }),
       ...tokenMethods({ tokens }),
       ...configMethods({ config }),
+      ...secretMethods({ config }),
     ],
   };
 }

@@ -55,6 +55,8 @@ export interface WsGatewayDeps {
   now: () => number;
   /** gateway.cors.origins as it is now (it changes live): browser origins besides the gateway's own that may connect. */
   allowedOrigins?: () => readonly string[];
+  /** Told the client id of each frame refused by the message rate limit: security:warn counts its bursts. */
+  onRefused?: (source: string) => void;
 }
 
 /** How often open sockets re-check their token (revocations made outside this process). */
@@ -74,6 +76,7 @@ export function createWsGateway({
   log,
   now,
   allowedOrigins = () => [],
+  onRefused,
 }: WsGatewayDeps): WsGateway {
   const maxPayload = frameByteCap(gateway.wsMaxMessageBytes);
   const wss = new WebSocketServer({
@@ -112,7 +115,10 @@ export function createWsGateway({
   async function onMessage(connection: Connection, data: RawData, isBinary: boolean): Promise<void> {
     // A socket being closed (shutdown, revoked token) runs nothing more.
     if (connection.state !== 'open') return;
-    if (!connection.limiter.tryAcquire(now())) return send(connection, RATE_LIMITED);
+    if (!connection.limiter.tryAcquire(now())) {
+      onRefused?.(`client:${connection.caller.clientId}`);
+      return send(connection, RATE_LIMITED);
+    }
     if (isBinary) return send(connection, BINARY_FRAME);
     const text = data.toString();
     // Spec: the size is measured in characters, before parsing.

@@ -1068,6 +1068,46 @@ describe('fuzz: hostile input at every surface', () => {
     expect(failures, `seed ${SEED}`).toEqual([]);
   });
 
+  it('secrets.* answer hostile names and values with a result, -32602 or not_found, never internal', async () => {
+    const call = async (method: string, params: unknown) => {
+      const response = await fetch(`${gateway.url}/rpc`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' },
+        body: hostileJsonText(random, { jsonrpc: '2.0', id: 1, method, params }),
+      });
+      const body = await response.text();
+      check(response.status < 500, `${method} status`, { status: response.status, body: body.slice(0, 200) });
+      return parseJson(body);
+    };
+    const name = () => random.pick(['FUZZ_KEY', 'fuzz.key-2', '../secrets', 'x'.repeat(300), '']);
+    const templates = {
+      'secrets.list': () => ({}),
+      'secrets.set': () => ({ name: name(), value: random.pick(['value-0123456789', 'two\nlines', '']) }),
+      'secrets.delete': () => ({ name: name() }),
+    } as const;
+    await runPool(300, async () => {
+      const method = random.pick(Object.keys(templates) as (keyof typeof templates)[]);
+      const params = random.chance(0.85) ? mutate(random, templates[method]()) : hostileValue(random);
+      const answer = await call(method, params);
+      const outcome = rpcOutcome(answer);
+      const kind =
+        isObject(answer) && isObject(answer.error) && isObject(answer.error.data) ? answer.error.data.kind : undefined;
+      seen.add(`secrets ${outcome}${kind === undefined ? '' : ` ${String(kind)}`}`);
+      // A body refused before dispatch (too large, not JSON) answers the REST envelope; the /rpc phase checks it.
+      if (!isObject(answer) || answer.jsonrpc !== '2.0') return;
+      if (outcome === '-' || outcome === '-32700' || outcome === '-32600') return;
+      check(
+        outcome === 'result' || outcome === '-32602' || (outcome === '-32603' && kind === 'not_found'),
+        `${method} answer`,
+        { params, answer },
+      );
+    });
+    expect(seen).toContain('secrets result');
+    expect(seen).toContain('secrets -32602 invalid_params');
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
   it('still serves a normal turn and config read after the run', async () => {
     const headers = { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' };
     const turn = await fetch(`${gateway.url}/rpc`, {
@@ -1082,7 +1122,7 @@ describe('fuzz: hostile input at every surface', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'config.get', params: { section: 'gateway' } }),
     });
     expect(await config.json()).toMatchObject({ result: expect.any(Object) });
-    expect(healthChecks).toBe(12);
+    expect(healthChecks).toBe(13);
   });
 
   it('reached past validation on every surface, not only one refusal', () => {

@@ -39,6 +39,9 @@ const EXPECTED_SCOPES: Record<string, string> = {
   'budgets.delete': 'admin',
   'budgets.usage': 'admin',
   'budgets.mine': 'rpc',
+  'secrets.list': 'admin',
+  'secrets.set': 'admin',
+  'secrets.delete': 'admin',
 };
 
 describe('scope matrix', () => {

@@ -82,6 +82,8 @@ export interface HarnessOptions {
   budgets?: ConfigInput['budgets'];
   /** Prometheus /metrics and the observability:metrics snapshot (src/metrics). */
   metrics?: ConfigInput['metrics'];
+  obs?: ConfigInput['obs'];
+  runs?: ConfigInput['runs'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -135,6 +137,8 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.otel === undefined ? {} : { otel: options.otel }),
     ...(options.budgets === undefined ? {} : { budgets: options.budgets }),
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    ...(options.obs === undefined ? {} : { obs: options.obs }),
+    ...(options.runs === undefined ? {} : { runs: options.runs }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };

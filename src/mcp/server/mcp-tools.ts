@@ -3,7 +3,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { AgentRegistry, ToolRegistry } from '../../agents/index.js';
-import { publicMessage, toGatewayError } from '../../errors.js';
+import { publicMessage, reportInternal, toGatewayError } from '../../errors.js';
 import type { AuditInput } from '../../obs/index.js';
 import type { Caller } from '../../server/types.js';
 import { makeSessionKey, readSessionKey, sessionCallerOf } from '../../sessions/index.js';
@@ -197,7 +197,10 @@ export function createMcpTools({ agents, tools, turns, audit, exposeTools, now, 
         : await runTool(target.toolName, args, caller, signal);
     } catch (error) {
       const mapped = toGatewayError(error);
-      if (mapped.kind === 'internal') log.error({ err: error }, 'MCP tool call failed');
+      if (mapped.kind === 'internal') {
+        log.error({ err: error }, 'MCP tool call failed');
+        reportInternal(log, error, null);
+      }
       return {
         result: failed(`${mapped.kind}: ${publicMessage(mapped)}`),
         outcome: mapped.kind === 'forbidden' ? 'denied' : 'error',
