@@ -2,7 +2,7 @@
 import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import { GatewayError } from '../errors.js';
-import type { TranscriptMessage } from './transcript.js';
+import { testModel } from './model-test.js';
 import { createModelCatalog, type ModelCatalog } from './catalog.js';
 import {
   createAuthCooldowns,
@@ -13,7 +13,6 @@ import {
 import {
   classifyProviderError,
   countsTowardBreaker,
-  describeProviderError,
   isFallbackEligible,
   statusCodeOf,
   type ProviderErrorKind,
@@ -84,10 +83,6 @@ export interface GatewayModelRouter extends ModelRouter {
 }
 
 export const NO_PROVIDER_MESSAGE = 'No LLM provider configured: add one under `providers:` in config.yaml (see README)';
-
-/** models.test's one-shot round trip: a tiny prompt and a tiny reply. */
-const TEST_PROMPT: TranscriptMessage = { role: 'user', content: 'Reply with the single word: pong', timestamp: 0 };
-const TEST_MAX_OUTPUT_TOKENS = 16;
 
 interface RouterState {
   config: ProvidersConfig;
@@ -292,34 +287,9 @@ export function createModelRouter({
     throw failed(failures, lastError);
   }
 
-  async function test(ref: ModelRef, signal: AbortSignal) {
-    const { catalog, adapters } = state;
-    const adapter = adapters.get(ref.provider);
-    if (adapter === undefined) return { ok: false, latencyMs: 0, provider: ref.provider, error: 'unknown provider' };
-    const startedAt = now();
-    try {
-      const calls = adapter.stream({
-        modelId: ref.modelId,
-        system: undefined,
-        messages: [TEST_PROMPT],
-        tools: [],
-        sampling: { maxOutputTokens: TEST_MAX_OUTPUT_TOKENS },
-        signal,
-        stream: false,
-      });
-      for await (const event of calls) if (event.type === 'finish') break;
-      catalog.markValidated(ref, now());
-      return { ok: true, latencyMs: now() - startedAt, provider: ref.provider };
-    } catch (error) {
-      const description = describeProviderError(error);
-      log.warn({ model: formatModelRef(ref), error: description }, 'model test failed');
-      return { ok: false, latencyMs: now() - startedAt, provider: ref.provider, error: description };
-    }
-  }
-
   return {
     stream,
-    test,
+    test: (ref, signal) => testModel(state, ref, signal, { now, log }),
     resolve: (model) => state.catalog.resolve(model),
     unsupported,
     catalog: () => state.catalog.entries(),
