@@ -144,6 +144,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     registry,
     maxBatchSize: () => live().maxBatchSize,
     audit: (call) => observability.audit.recordCall(call),
+    auditReads: () => configStore.get().audit.reads,
   });
 
   const stopModules = () =>

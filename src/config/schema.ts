@@ -15,6 +15,7 @@ import {
   schedulerConfigSchema,
   channelConfigSchema,
   terminalConfigSchema,
+  auditConfigSchema,
 } from './capability-schemas.js';
 import { durationMs, positiveInt } from './schema-units.js';
 
@@ -255,6 +256,7 @@ export const configSchema = z
     learning: learningConfigSchema.prefault({}),
     channels: z.record(idKey, channelConfigSchema).default({}),
     terminal: terminalConfigSchema.prefault({}),
+    audit: auditConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

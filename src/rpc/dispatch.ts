@@ -52,7 +52,10 @@ export interface Dispatcher {
   dispatch(message: unknown, ctx: DispatchContext): Promise<DispatchOutcome>;
 }
 
-/** One audited call: methods whose policy says audit (admin by default), and any call refused as forbidden. Content-free. */
+/**
+ * One audited call: methods whose policy says audit (admin by default; readOnly ones only with auditReads), and any
+ * call refused as forbidden. Content-free.
+ */
 export interface AuditedCall {
   method: string;
   scope: 'rpc' | 'admin';
@@ -68,6 +71,8 @@ export interface DispatcherDeps {
   /** Requests one batch may hold; a function is read at each batch (gateway.maxBatchSize applies live). */
   maxBatchSize: number | (() => number);
   audit?: (call: AuditedCall) => void;
+  /** Whether calls of readOnly methods are audited too (config audit.reads), read at each call. Default: never. */
+  auditReads?: () => boolean;
 }
 
 export function errorResponse(id: JsonRpcId, error: JsonRpcErrorObject): JsonRpcResponse {
@@ -101,7 +106,7 @@ function readId(message: Record<string, unknown>): JsonRpcId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
-export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDeps): Dispatcher {
+export function createDispatcher({ registry, maxBatchSize, audit, auditReads }: DispatcherDeps): Dispatcher {
   // Per-call trace ids: a per-dispatcher prefix and a counter, cheaper than a random UUID on every message.
   const traceIdPrefix = randomBytes(6).toString('hex');
   let traceSequence = 0;
@@ -155,7 +160,9 @@ export function createDispatcher({ registry, maxBatchSize, audit }: DispatcherDe
       response = errorResponse(id, toRpcError(gatewayError));
     }
     if (isDebug) ctx.log.debug({ method: method.name, traceId, ms: performance.now() - startedAt }, 'rpc call');
-    if (audit !== undefined && (method.policy.audit || failureKind === 'forbidden')) {
+    const { policy } = method;
+    const audited = policy.audit && (!policy.readOnly || auditReads?.() === true);
+    if (audit !== undefined && (audited || failureKind === 'forbidden')) {
       audit({
         method: method.name,
         scope: method.scope,

@@ -77,6 +77,8 @@ export interface HarnessOptions {
   /** Chat-platform connections (src/channels). */
   channels?: ConfigInput['channels'];
   terminal?: ConfigInput['terminal'];
+  /** The audit log's settings (audit.reads). */
+  audit?: ConfigInput['audit'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -127,6 +129,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.learning === undefined ? {} : { learning: options.learning }),
     ...(options.channels === undefined ? {} : { channels: options.channels }),
     ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };
