@@ -36,7 +36,7 @@ const EXPECTED_SCOPES: Record<string, string> = {
   'terminal.close': 'admin',
   'obs.trace.get': 'rpc',
   'obs.audit.facets': 'admin',
-  'approvals.history': 'admin',
+  'admin.approval.history': 'admin',
   'obs.billing.spend': 'admin',
 };
 
