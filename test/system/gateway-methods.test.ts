@@ -56,6 +56,7 @@ describe('gateway methods', () => {
         'learning',
         'channels',
         'terminal',
+        'audit',
       ],
     });
     expect(result).toHaveProperty('memoryUsage.rss');
