@@ -36,7 +36,10 @@ export function parseFile(text: string, source: string): ConfigFile {
 export function moveSecretsOut(file: ConfigFile, secrets: SecretValues, source: string): Prepared {
   const externalized = externalizeSecrets(file.raw, secrets);
   if (externalized.moved === 0) return { file, secrets };
-  return { file: parseFile(renderDocument(file.doc, externalized.raw), source), secrets: externalized.secrets };
+  return {
+    file: parseFile(renderDocument(file.doc, externalized.raw, file.text), source),
+    secrets: externalized.secrets,
+  };
 }
 
 /** The file's text, or the text of `initialDocument` (not written yet) when there is no file. */

@@ -6,6 +6,7 @@ import { forbiddenKey, GatewayError } from '../errors.js';
 import { resolveText } from './load.js';
 import { isForbiddenKey } from './object-keys.js';
 import { isInSecretMap, isSecretKey, REDACTED } from './redact.js';
+import { keepUnchangedSections } from './section-splice.js';
 import { redactUrlPassword } from './storage-schema.js';
 
 export type RawConfig = Record<string, unknown>;
@@ -151,16 +152,18 @@ export function changedSections(previous: RawConfig, next: RawConfig): string[] 
 
 /**
  * Makes `doc` hold `next` while touching only the nodes that changed, so comments, key order and
- * flow/block style of everything else stay as the user wrote them. Returns the document's text.
+ * flow/block style of everything else stay as the user wrote them. Returns the document's text; with `source` (the
+ * text `doc` was parsed from), the sections `next` leaves unchanged keep that text byte for byte.
  */
-export function renderDocument(doc: Document, next: RawConfig): string {
+export function renderDocument(doc: Document, next: RawConfig, source?: string): string {
   const edited = doc.clone();
   if (isMap(edited.contents)) syncMap(edited, edited.contents, next);
   else edited.contents = edited.createNode(next);
   const text = edited.toString();
   // Anchors and aliases can make an in-place edit show up in two places; the check below catches that
   // and falls back to a fresh document (comments lost, content exact).
-  if (isDeepStrictEqual(parse(text) ?? {}, next)) return text;
+  if (isDeepStrictEqual(parse(text) ?? {}, next))
+    return source === undefined ? text : keepUnchangedSections(source, text, next);
   return new Document(next).toString();
 }
 

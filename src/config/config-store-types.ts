@@ -6,6 +6,9 @@ import type { ConfigRevisionPort } from './database-revision-port.js';
 import type { ConfigHistory } from './history.js';
 import type { GatewayConfig } from './schema.js';
 
+/** A commit message, or one made from the top-level sections the change touches (known once the edit ran). */
+export type ConfigMessage = string | ((sections: readonly string[]) => string);
+
 export interface ConfigChange {
   config: GatewayConfig;
   previous: GatewayConfig;
@@ -41,13 +44,13 @@ export interface ConfigStore {
   /** The file's content before ${ENV} substitution and defaults (a deep copy): one section, or all of it. */
   raw(section?: string): unknown;
   /** RFC 7386 merge patch of the raw document. */
-  patch(patch: RawConfig, message?: string): Promise<ConfigChangeResult>;
+  patch(patch: RawConfig, message?: ConfigMessage): Promise<ConfigChangeResult>;
   /** Replaces the whole document. */
-  apply(document: RawConfig, message?: string): Promise<ConfigChangeResult>;
+  apply(document: RawConfig, message?: ConfigMessage): Promise<ConfigChangeResult>;
   /** Sets one dotted key of a section (`null` removes it); `previous` is the raw value it replaced. */
   set(section: string, key: string, value: unknown): Promise<ConfigChangeResult & { previous: unknown }>;
   /** Any edit, under the write lock; every other change is one of these. */
-  update(edit: ConfigEdit, message: string): Promise<ConfigChangeResult>;
+  update(edit: ConfigEdit, message: ConfigMessage): Promise<ConfigChangeResult>;
   /** Runs an edit and full validation without writing anything (dry runs). */
   check(edit: ConfigEdit): ConfigCheck;
   /** Restores the file as it was at `sha`, as a new commit. */

@@ -18,6 +18,7 @@ import type {
   ConfigChange,
   ConfigChangeResult,
   ConfigEdit,
+  ConfigMessage,
   ConfigStore,
   ConfigStoreDeps,
   DatabaseConfigStoreDeps,
@@ -132,7 +133,7 @@ async function openConfigStore(
 
   function update(
     edit: ConfigEdit,
-    message: string,
+    message: ConfigMessage,
     refusal?: string,
     restoring?: ConfigVersion,
   ): Promise<ConfigChangeResult> {
@@ -141,15 +142,16 @@ async function openConfigStore(
         const incoming = await revisions.beforeChange();
         if (incoming !== undefined) await take(incoming);
         const candidate = candidateOf(edit);
-        if (changedSections(revisions.current().document, candidate).length === 0)
-          return { sha: await revisions.head(), sections: [] };
+        const sections = changedSections(revisions.current().document, candidate);
+        if (sections.length === 0) return { sha: await revisions.head(), sections: [] };
         let config: GatewayConfig;
         try {
           config = validate(candidate, 'the changed config');
         } catch (error) {
           throw asInvalidParams(error, refusal);
         }
-        const written = await revisions.write(candidate, message, restoring);
+        const text = typeof message === 'string' ? message : message(sections);
+        const written = await revisions.write(candidate, text, restoring);
         // Another replica wrote first: the edit runs again on its revision, so neither change is lost.
         if (written === 'stale') continue;
         return announce(config, written);

@@ -188,7 +188,7 @@ export async function openGitRevisions(deps: GitRevisionsDeps): Promise<ConfigRe
       const externalized = externalizeSecrets(candidate, secrets);
       const next = isDeepStrictEqual(externalized.raw, basis.raw)
         ? basis
-        : parseFile(renderDocument(basis.doc, externalized.raw), configPath);
+        : parseFile(renderDocument(basis.doc, externalized.raw, basis.text), configPath);
       return persist({ file: next, secrets: externalized.moved === 0 ? secrets : externalized.secrets }, message);
     },
     async read(ref) {

@@ -18,6 +18,7 @@ import {
   otelConfigSchema,
   budgetsConfigSchema,
   runsConfigSchema,
+  auditConfigSchema,
 } from './capability-schemas.js';
 import { metricsConfigSchema } from './metrics-schema.js';
 import { durationMs, positiveInt } from './schema-units.js';
@@ -224,6 +225,7 @@ export const configSchema = z
     budgets: budgetsConfigSchema,
     metrics: metricsConfigSchema.prefault({}),
     runs: runsConfigSchema.prefault({}),
+    audit: auditConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

@@ -89,7 +89,7 @@ export function externalizeSecretsInText(
   if (isPlainObject(raw)) {
     const externalized = externalizeSecrets(raw, secrets);
     return {
-      text: externalized.moved === 0 ? text : renderDocument(doc, externalized.raw),
+      text: externalized.moved === 0 ? text : renderDocument(doc, externalized.raw, text),
       secrets: externalized.secrets,
     };
   }

@@ -1,9 +1,12 @@
 // The obs capability module: the observability services over the evidence store, the obs.* methods, and shutdown.
 import type { MethodModule } from '../rpc/types.js';
 import { createBillingSnapshots } from './billing-snapshots.js';
+import type { ApprovalPort, SessionPort } from '../store/index.js';
+import { dashboardObsMethods } from './dashboard-methods.js';
 import { recordBootPosture, type PostureEntry } from './health-feed.js';
 import { obsMethods } from './methods.js';
 import { createObservability, type Observability, type ObservabilityDeps } from './observability.js';
+import { createTraceGet } from './trace-get.js';
 
 /** A capability module (app.ts lists it with the others) that also hands out the observability services. */
 export interface ObsModule extends MethodModule {
@@ -19,7 +22,12 @@ export interface ObsModule extends MethodModule {
   ): Promise<void>;
 }
 
-export function createObsModule(deps: ObservabilityDeps): ObsModule {
+/** The observability deps, and the ports the dashboard's reads join evidence with (owners, approval requests). */
+export interface ObsModuleDeps extends ObservabilityDeps {
+  store: ObservabilityDeps['store'] & { sessions: Pick<SessionPort, 'get'>; approvals: ApprovalPort };
+}
+
+export function createObsModule(deps: ObsModuleDeps): ObsModule {
   const observability = createObservability(deps);
   const snapshots = createBillingSnapshots({
     billing: observability.billing,
@@ -28,10 +36,16 @@ export function createObsModule(deps: ObservabilityDeps): ObsModule {
     now: deps.now,
     ...(deps.log === undefined ? {} : { log: deps.log }),
   });
+  const getTrace = createTraceGet({
+    evidence: deps.store.evidence,
+    approvals: deps.store.approvals,
+    sessions: deps.store.sessions,
+    flush: () => observability.flush(),
+  });
   return {
     name: 'obs',
     observability,
-    methods: obsMethods({ obs: observability }),
+    methods: [...obsMethods({ obs: observability }), ...dashboardObsMethods({ dashboard: { getTrace } })],
     start() {
       observability.retention.start();
       snapshots.start();

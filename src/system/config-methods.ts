@@ -53,6 +53,12 @@ const configDocument = z
 const HISTORY_DEFAULT_LIMIT = 20;
 const HISTORY_MAX_LIMIT = 1000;
 
+/** A commit message naming the method, the token that called it and the sections it changed. */
+const byActor =
+  (method: string, clientId: string) =>
+  (sections: readonly string[]): string =>
+    `${method} by ${clientId}: ${sections.join(', ')}`;
+
 export function configMethods({ config }: { config: ConfigStore }) {
   /** The effective config as read paths show it: secrets "***", a URL's ${secret:NAME} reference as written. */
   const shown = (): GatewayConfig => showSecretReferences(redactSecrets(config.get()), config.raw());
@@ -99,8 +105,8 @@ export function configMethods({ config }: { config: ConfigStore }) {
       scope: 'admin',
       summary: 'Deep-merges the params into the config (null removes a key); "***" keeps a stored secret. One commit.',
       params: configDocument,
-      handler: async (patch) => {
-        const { sha, sections } = await config.patch(patch);
+      handler: async (patch, ctx) => {
+        const { sha, sections } = await config.patch(patch, byActor('config.patch', ctx.caller.clientId));
         return { ok: true, sha, sections };
       },
     }),
@@ -109,8 +115,8 @@ export function configMethods({ config }: { config: ConfigStore }) {
       scope: 'admin',
       summary: 'Replaces the whole config with the params; "***" keeps a stored secret. One commit.',
       params: configDocument,
-      handler: async (document) => {
-        const { sha, sections } = await config.apply(document);
+      handler: async (document, ctx) => {
+        const { sha, sections } = await config.apply(document, byActor('config.apply', ctx.caller.clientId));
         return { ok: true, sha, sections };
       },
     }),

@@ -11,6 +11,7 @@ interface DiscoveredMethod {
 }
 
 /** Scopes the issues give the methods they add (issue 36 skills and learning, 37 graphs, 38 terminal drives, 39 channels, 40 budgets). */
+/** Scopes the issues give the methods they add (issue 36 skills and learning, 37 graphs, 38 terminal drives, 39 channels, 42 dashboard). */
 const EXPECTED_SCOPES: Record<string, string> = {
   'skills.list': 'rpc',
   'skills.get': 'rpc',
@@ -42,6 +43,9 @@ const EXPECTED_SCOPES: Record<string, string> = {
   'secrets.list': 'admin',
   'secrets.set': 'admin',
   'secrets.delete': 'admin',
+  'obs.trace.get': 'rpc',
+  'obs.audit.facets': 'admin',
+  'admin.approval.history': 'admin',
 };
 
 describe('scope matrix', () => {

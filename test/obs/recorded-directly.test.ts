@@ -49,11 +49,12 @@ describe('delivery and audit recorded directly', () => {
       if (event.name === 'audit:event') announced.push(event.payload);
     });
     try {
-      await callRpc(harness.url, harness.tokens.admin, 'tokens.list');
+      // A call that changes something: reads are audited only with audit.reads.
+      await callRpc(harness.url, harness.tokens.admin, 'tokens.create', { id: 'announced', scopes: ['rpc'] });
       expect(announced).toContainEqual(
         expect.objectContaining({
           kind: 'rpc.call',
-          action: 'tokens.list',
+          action: 'tokens.create',
           actor: TOKEN_IDS.admin,
           outcome: 'ok',
           classification: 'admin',

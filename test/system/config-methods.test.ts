@@ -126,6 +126,7 @@ describe('config.* methods', () => {
       'otel',
       'budgets',
       'metrics',
+      'audit',
     ]);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
     expect(whole).toHaveProperty('config.gateway.webhook.secret', '***');
@@ -223,6 +224,7 @@ describe('config.* methods', () => {
       'otel',
       'budgets',
       'metrics',
+      'audit',
     ]);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.type', 'integer');
@@ -236,11 +238,11 @@ describe('config.* methods', () => {
     const { entries } = await result<{ entries: { sha: string; date: string; message: string }[] }>('config.history', {
       limit: 10,
     });
-    expect(entries.map((entry) => entry.message)).toEqual(['config.patch', 'initial config']);
+    expect(entries.map((entry) => entry.message)).toEqual(['config.patch by admin: gateway', 'initial config']);
     expect(entries[0]).toEqual({
       sha: expect.stringMatching(/^[0-9a-f]{40}$/),
       date: expect.any(String),
-      message: 'config.patch',
+      message: 'config.patch by admin: gateway',
     });
     const [latest, initial] = entries;
     expect(await result('config.diff')).toEqual({ diff: expect.stringContaining('+  maxBatchSize: 9') });

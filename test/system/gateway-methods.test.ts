@@ -59,6 +59,7 @@ describe('gateway methods', () => {
         'otel',
         'budgets',
         'metrics',
+        'audit',
       ],
     });
     expect(result).toHaveProperty('memoryUsage.rss');
