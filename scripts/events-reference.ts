@@ -52,7 +52,14 @@ function readEventMap(text: string): Omit<EventEntry, 'producers'>[] {
   });
 }
 
-/** The event names a file emits: string literals (or either branch of a conditional) as the first argument of `…emit(…)`. */
+/** Calls that take an event name without emitting it: subscriptions and lookups. */
+const CONSUMING_CALLS =
+  /^(?:on|once|off|subscribe|unsubscribe|addListener|removeListener|has|get|includes|startsWith)$/;
+
+/**
+ * The event names a file emits: string literals (or either branch of a conditional) as the first argument of a call
+ * that emits or hands the name to an emitter (`events.emit('x', …)`, `notices.notice('x', …)`), not of a subscription.
+ */
 function emittedNames(file: ts.SourceFile): Set<string> {
   const names = new Set<string>();
   const collect = (node: ts.Expression) => {
@@ -67,7 +74,7 @@ function emittedNames(file: ts.SourceFile): Set<string> {
       const callee = node.expression;
       const calleeName = ts.isPropertyAccessExpression(callee) ? callee.name.text : callee.getText(file);
       const [first] = node.arguments;
-      if (/^emit\w*$/i.test(calleeName) && first !== undefined) collect(first);
+      if (!CONSUMING_CALLS.test(calleeName) && first !== undefined) collect(first);
     }
     ts.forEachChild(node, visit);
   };

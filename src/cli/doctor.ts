@@ -107,7 +107,7 @@ async function checkProviders(config: GatewayConfig): Promise<CheckResult[]> {
         status: 'warn',
         name: 'providers',
         detail:
-          'no LLM provider configured: agent turns will fail until you add one under `providers:` (see README, "Configuration")',
+          'no LLM provider configured: agent turns will fail until you add one under `providers:` (see README, "Add a provider, an agent and embeddings")',
       },
     ];
   }

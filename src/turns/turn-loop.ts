@@ -68,7 +68,7 @@ export interface TurnLoop {
 const discard = async (): Promise<void> => {};
 
 const NO_PROVIDER_FOR_TURN =
-  'No LLM provider configured: add one under `providers:` in config.yaml and set the agent\'s provider and model (see README, "Configuration")';
+  'No LLM provider configured: add one under `providers:` in config.yaml and set the agent\'s provider and model (see README, "Add a provider, an agent and embeddings")';
 
 export function createTurnLoop(deps: TurnLoopDeps): TurnLoop {
   const { router, events, recorder, hooks, limits, log, now } = deps;
