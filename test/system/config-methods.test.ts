@@ -126,6 +126,7 @@ describe('config.* methods', () => {
       'otel',
       'budgets',
       'metrics',
+      'runs',
       'audit',
     ]);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
@@ -224,6 +225,7 @@ describe('config.* methods', () => {
       'otel',
       'budgets',
       'metrics',
+      'runs',
       'audit',
     ]);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);

@@ -59,6 +59,7 @@ describe('gateway methods', () => {
         'otel',
         'budgets',
         'metrics',
+        'runs',
         'audit',
       ],
     });
