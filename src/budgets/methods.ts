@@ -1,10 +1,15 @@
 // budgets.* methods: the configured budgets with their current window's usage (admin), adding, replacing and removing
 // one through the config store (hot-applied, committed), and a token's own budgets (budgets.mine, rpc).
 import { z } from 'zod';
-import { budgetsConfigSchema, isForbiddenKey, type BudgetConfig, type ConfigStore } from '../config/index.js';
+import {
+  budgetsConfigSchema,
+  DEFAULT_TENANT,
+  isForbiddenKey,
+  type BudgetConfig,
+  type ConfigStore,
+} from '../config/index.js';
 import { budgetNotFound, budgetScopeForbidden } from '../errors.js';
 import { defineMethod, noParams } from '../rpc/index.js';
-import { DEFAULT_TENANT } from '../sessions/index.js';
 import { toMicroUsd } from './applicable.js';
 import type { BudgetAmount, BudgetLedger, BudgetUsage } from './types.js';
 import { windowAt } from './windows.js';

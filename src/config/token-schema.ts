@@ -7,6 +7,9 @@ export type Scope = z.infer<typeof scopeSchema>;
 
 export const MIN_SECRET_LENGTH = 32;
 
+/** The tenant every token has; `tenants` adds others. */
+export const DEFAULT_TENANT = 'default';
+
 /**
  * User parts the gateway puts in keys it makes for everyone (`default:openai-api:openai:<id>` for /v1): a token of that
  * id would own those keys (a key naming a token is that token's, sessions/session-access.ts).

@@ -1,5 +1,5 @@
 // What coordination gives the rest of the gateway, whichever backend (local or Redis) provides it.
-import type { BudgetLedger, SharedLedgerDeps } from '../budgets/index.js';
+import type { BudgetLedger, SharedLedgerDeps } from '../budgets/types.js';
 import type { RateCounter } from './types.js';
 import type { EventFeed } from './event-feed.js';
 import type { Instances } from './instances.js';

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { GatewayError } from '../errors.js';
 import type { SessionKind } from '../store/index.js';
 import type { ParsedSessionKey, SessionKeyParts } from './types.js';
+import { DEFAULT_TENANT } from '../config/index.js';
 
 /** The tenant a key gets when its creator names none (DESIGN §3 "string session keys"). */
-export const DEFAULT_TENANT = 'default';
+export { DEFAULT_TENANT };
 
 /** The channel id of every session created by session.spawn: `<tenant>:<user>:subagent:<runId>`. */
 export const SUB_AGENT_CHANNEL = 'subagent';

@@ -3,20 +3,10 @@
 // with the same functions as the in-process ledger, and passed to the scripts.
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import {
-  applicableBudgets,
-  bucketAt,
-  bucketCountedUntil,
-  bucketsAt,
-  fits,
-  toMicroUsd,
-  windowAt,
-  type BudgetAmount,
-  type BudgetLedger,
-  type BudgetSubject,
-  type BudgetUsage,
-  type SharedLedgerDeps,
-} from '../../budgets/index.js';
+// The budget rule's leaf files, not the budgets index: the index reaches the model router, which reaches coordination.
+import { applicableBudgets, fits, toMicroUsd } from '../../budgets/applicable.js';
+import type { BudgetAmount, BudgetLedger, BudgetSubject, BudgetUsage, SharedLedgerDeps } from '../../budgets/types.js';
+import { bucketAt, bucketCountedUntil, bucketsAt, windowAt } from '../../budgets/windows.js';
 import type { BudgetConfig } from '../../config/index.js';
 import { coordinationUnreachable } from '../../errors.js';
 import type { RedisLink } from './connection.js';
