@@ -16,3 +16,4 @@ export * from './errors/graph-errors.js';
 export * from './errors/graph-run-errors.js';
 export * from './errors/channel-errors.js';
 export * from './errors/terminal-errors.js';
+export * from './errors/a2a-errors.js';

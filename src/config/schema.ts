@@ -21,6 +21,8 @@ import { durationMs, positiveInt } from './schema-units.js';
 
 export * from './capability-schemas.js';
 import { coordinationConfigSchema, storageConfigSchema } from './storage-schema.js';
+import { a2aConfigSchema } from './a2a-schema.js';
+export { a2aConfigSchema, type A2aConfig, type A2aRemoteConfig } from './a2a-schema.js';
 
 export const SCOPES = ['rpc', 'admin', '*', 'api', 'ws', 'mcp-client'] as const;
 export const scopeSchema = z.enum(SCOPES);
@@ -257,6 +259,7 @@ export const configSchema = z
     channels: z.record(idKey, channelConfigSchema).default({}),
     terminal: terminalConfigSchema.prefault({}),
     otel: otelConfigSchema.prefault({}),
+    a2a: a2aConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();
@@ -318,6 +321,10 @@ export const configSchema = z
       if (channel.kind === 'slack' && channel.mode === 'socket' && channel.appToken === undefined)
         at('appToken', 'is required in socket mode');
     }
+    config.a2a.expose.forEach((agentId, index) => {
+      if (!(agentId in config.agents))
+        ctx.addIssue({ code: 'custom', path: ['a2a', 'expose', index], message: `unknown agent '${agentId}'` });
+    });
     config.audio.engines.forEach((engine, index) => {
       if (
         engine.kind === 'openai-compatible' &&

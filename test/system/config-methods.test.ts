@@ -124,6 +124,7 @@ describe('config.* methods', () => {
       'channels',
       'terminal',
       'otel',
+      'a2a',
     ]);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
     expect(whole).toHaveProperty('config.gateway.webhook.secret', '***');
@@ -219,6 +220,7 @@ describe('config.* methods', () => {
       'channels',
       'terminal',
       'otel',
+      'a2a',
     ]);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.type', 'integer');

@@ -57,6 +57,7 @@ describe('gateway methods', () => {
         'channels',
         'terminal',
         'otel',
+        'a2a',
       ],
     });
     expect(result).toHaveProperty('memoryUsage.rss');
