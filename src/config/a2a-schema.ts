@@ -1,7 +1,7 @@
 // The a2a config section (src/a2a): which agents answer A2A clients, the remote A2A agents agents may delegate to, and
 // the bounds of both.
 import { z } from 'zod';
-import { positiveInt } from './schema-units.js';
+import { durationMs, positiveInt } from './schema-units.js';
 
 const remoteName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'remote names use letters, digits, underscore or hyphen');
 
@@ -31,7 +31,7 @@ const a2aLimitsSchema = z.strictObject({
   /** Bytes of one remote answer (card or JSON-RPC reply) read at most; a larger one is a bounded tool error. */
   maxRemoteReplyBytes: positiveInt.max(64 * 1_048_576).default(1_048_576),
   /** How often a delegation polls a remote task that is not done yet (GetTask), in ms. */
-  remotePollMs: positiveInt.max(60_000).default(500),
+  remotePollMs: durationMs(1).default(500),
 });
 
 export const a2aConfigSchema = z.strictObject({
