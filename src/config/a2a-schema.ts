@@ -35,7 +35,8 @@ const a2aLimitsSchema = z.strictObject({
 });
 
 export const a2aConfigSchema = z.strictObject({
-  /** Agent ids served as A2A agents (cards and JSON-RPC at /a2a/<agentId>); default none. */
+  /** Agent ids served as A2A agents (cards and JSON-RPC at /a2a/<agentId>); default none. Ids of no configured or
+   * active agent are not served. */
   expose: z
     .array(z.string().regex(/^[A-Za-z0-9._-]+$/, 'agent ids use letters, digits, dot, underscore or hyphen'))
     .max(1_000)

@@ -160,3 +160,4 @@ export const obsConfigSchema = z.strictObject({
   retentionDays: z.number().int().min(0).max(36_500).default(30),
 });
 export { otelConfigSchema, type OtelConfig } from './otel-schema.js';
+export { a2aConfigSchema, type A2aConfig, type A2aRemoteConfig } from './a2a-schema.js';

@@ -16,13 +16,12 @@ import {
   channelConfigSchema,
   terminalConfigSchema,
   otelConfigSchema,
+  a2aConfigSchema,
 } from './capability-schemas.js';
 import { durationMs, positiveInt } from './schema-units.js';
 
 export * from './capability-schemas.js';
 import { coordinationConfigSchema, storageConfigSchema } from './storage-schema.js';
-import { a2aConfigSchema } from './a2a-schema.js';
-export { a2aConfigSchema, type A2aConfig, type A2aRemoteConfig } from './a2a-schema.js';
 
 export const SCOPES = ['rpc', 'admin', '*', 'api', 'ws', 'mcp-client'] as const;
 export const scopeSchema = z.enum(SCOPES);
@@ -321,10 +320,6 @@ export const configSchema = z
       if (channel.kind === 'slack' && channel.mode === 'socket' && channel.appToken === undefined)
         at('appToken', 'is required in socket mode');
     }
-    config.a2a.expose.forEach((agentId, index) => {
-      if (!(agentId in config.agents))
-        ctx.addIssue({ code: 'custom', path: ['a2a', 'expose', index], message: `unknown agent '${agentId}'` });
-    });
     config.audio.engines.forEach((engine, index) => {
       if (
         engine.kind === 'openai-compatible' &&
