@@ -8,6 +8,7 @@ import {
   createToolRegistry,
   type ManagedAgentRegistry,
 } from './agents/index.js';
+import { createA2aModule } from './a2a/index.js';
 import { chatApprovalsWiring, createApprovalsModule } from './approvals/index.js';
 import type { ModuleCore } from './app-core.js';
 import { createChatModules } from './app-channels.js';
@@ -150,6 +151,20 @@ export function createModules(core: ModuleCore): AppModules {
   });
   const mcp = createMcpModule({ config: configStore, signals: observability.signals, now, log: child('mcp') });
   tools.addSource('mcp', mcp.toolSource);
+  const a2a = createA2aModule({
+    config: () => configStore.get().a2a,
+    agents,
+    turns,
+    events,
+    auth,
+    version,
+    now,
+    newId: randomUUID,
+    log: child('a2a'),
+    runControl: runs.runControl,
+    audit: observability.audit,
+  });
+  tools.addSource('a2a', a2a.toolSource);
   const orchestrate = createOrchestrateModule({
     config: () => configStore.get().orchestrate,
     agents,
@@ -314,6 +329,7 @@ export function createModules(core: ModuleCore): AppModules {
     }),
     orchestrate,
     graphs,
+    a2a,
     channels,
     chat.attach({ channels: channels.delivery, approvals: approvals.approvals, requests: store.approvals, ...core }),
   ];

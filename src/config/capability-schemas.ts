@@ -179,3 +179,4 @@ export const auditConfigSchema = z.strictObject({
    */
   reads: z.boolean().default(false),
 });
+export { a2aConfigSchema, type A2aConfig, type A2aRemoteConfig } from './a2a-schema.js';

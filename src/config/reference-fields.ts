@@ -29,6 +29,8 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
   { path: 'channels.*.apiBaseUrl', kind: 'url' },
   { path: 'otel.endpoint', kind: 'url' },
   { path: 'otel.headers.*', kind: 'secret' },
+  { path: 'a2a.remotes.*.url', kind: 'url' },
+  { path: 'a2a.remotes.*.headers.*', kind: 'secret' },
 ];
 
 const PATTERNS = REFERENCE_FIELDS.map((field) => ({ ...field, segments: field.path.split('.') }));

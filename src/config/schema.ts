@@ -19,6 +19,7 @@ import {
   budgetsConfigSchema,
   runsConfigSchema,
   auditConfigSchema,
+  a2aConfigSchema,
 } from './capability-schemas.js';
 import { metricsConfigSchema } from './metrics-schema.js';
 import { durationMs, positiveInt } from './schema-units.js';
@@ -226,6 +227,7 @@ export const configSchema = z
     metrics: metricsConfigSchema.prefault({}),
     runs: runsConfigSchema.prefault({}),
     audit: auditConfigSchema.prefault({}),
+    a2a: a2aConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

@@ -196,6 +196,8 @@ describe('fuzz: hostile input at every surface', () => {
       },
       // terminal.* reach the drive table (no agent has the terminal_* tools, so no shell is ever started).
       terminal: { enabled: true },
+      // A2A's JSON-RPC binding at /a2a/default (issue 43).
+      a2a: { expose: ['default'] },
     });
     const discovered = await fetch(`${gateway.url}/rpc`, {
       method: 'POST',
@@ -1108,6 +1110,63 @@ describe('fuzz: hostile input at every surface', () => {
     expect(failures, `seed ${SEED}`).toEqual([]);
   });
 
+  // Last of the surfaces, so the seeded inputs of the ones before stay as they were.
+  const A2A_TEMPLATES = [
+    () => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: {
+        message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+        configuration: { returnImmediately: random.chance(0.5) },
+      },
+    }),
+    () => ({ jsonrpc: '2.0', id: 2, method: 'GetTask', params: { id: 'nope', historyLength: 2 } }),
+    () => ({ jsonrpc: '2.0', id: 3, method: 'ListTasks', params: { pageSize: 5, pageToken: 'x' } }),
+    () => ({ jsonrpc: '2.0', id: 4, method: 'CancelTask', params: { id: 'nope' } }),
+    () => ({ jsonrpc: '2.0', id: 5, method: 'SubscribeToTask', params: { id: 'nope' } }),
+    () => ({ jsonrpc: '2.0', id: 6, method: 'message/send', params: {} }),
+  ];
+
+  it('A2A cards and JSON-RPC answer JSON-RPC, the REST envelope or SSE, and never 5xx', async () => {
+    await runPool(300, async () => {
+      const path = random.pick([
+        '/a2a/default',
+        '/a2a/default',
+        '/a2a/nope',
+        '/a2a/default/.well-known/agent-card.json',
+        '/.well-known/agent-card.json',
+      ] as const);
+      const isCard = path.endsWith('.json');
+      const bearer = token();
+      const template = random.pick(A2A_TEMPLATES);
+      const body = random.chance(0.8) ? hostileJsonText(random, mutate(random, template())) : garbageBody(random);
+      const response = await fetch(`${gateway.url}${path}${hostileQuery()}`, {
+        method: isCard ? 'GET' : 'POST',
+        headers: {
+          'content-type': random.pick(['application/json', 'application/a2a+json', 'text/plain']),
+          ...(random.chance(0.8) ? { 'A2A-Version': random.pick(['1.0', '0.3', '', '1.0.1', '\u00ff']) } : {}),
+          ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
+        },
+        ...(isCard ? {} : { body }),
+        signal: AbortSignal.timeout(15_000),
+      });
+      seen.add(`a2a ${response.status}`);
+      check(response.status < 500, `${path} status`, { status: response.status });
+      if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+        const reader = response.body?.getReader();
+        await reader?.read();
+        await reader?.cancel();
+        return;
+      }
+      const parsed = parseJson(await response.text());
+      if (response.status >= 400) check(isRestError(parsed), `${path} envelope`, { status: response.status, parsed });
+      else check(parsed !== undefined, `${path} JSON`, { status: response.status });
+    });
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
   it('still serves a normal turn and config read after the run', async () => {
     const headers = { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' };
     const turn = await fetch(`${gateway.url}/rpc`, {
@@ -1122,7 +1181,7 @@ describe('fuzz: hostile input at every surface', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'config.get', params: { section: 'gateway' } }),
     });
     expect(await config.json()).toMatchObject({ result: expect.any(Object) });
-    expect(healthChecks).toBe(13);
+    expect(healthChecks).toBe(14);
   });
 
   it('reached past validation on every surface, not only one refusal', () => {
@@ -1134,6 +1193,7 @@ describe('fuzz: hostile input at every surface', () => {
       ...['200', '400', '401', '403', '404', '413'].map((status) => `rest ${status}`),
       ...['200', '400', '401', '403', '404'].map((status) => `v1 ${status}`),
       ...['202', '400', '401', '409'].map((status) => `webhook ${status}`),
+      ...['200', '401', '403', '404'].map((status) => `a2a ${status}`),
       ...['200', '400', '401'].flatMap((status) => [`telegram ${status}`, `slack ${status}`]),
       ...['200', '202', '400', '401', '403', '404', '413'].map((status) => `mcp ${status}`),
     ];

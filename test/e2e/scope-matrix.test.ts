@@ -60,6 +60,7 @@ describe('scope matrix', () => {
       gateway: { rateLimit: { maxRequests: 10_000, windowMs: 60_000 } },
       providers: { local: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'small' }] } },
       agents: { default: { name: 'Assistant', provider: 'local', model: 'small' } },
+      a2a: { expose: ['default'] },
     });
     const discovered = await callRpc(gateway.url, gateway.tokens.admin, 'rpc.discover', {});
     methods = (discovered.result as { methods: DiscoveredMethod[] }).methods;
@@ -124,5 +125,21 @@ describe('scope matrix', () => {
     expect((await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(
       200,
     );
+  });
+
+  // A2A's JSON-RPC binding (issue 43) is REST-scoped: rpc or '*'; api, admin-only, ws and mcp-client tokens get 403.
+  it('grants POST /a2a/<agentId> to rpc and * tokens only', async () => {
+    const statusFor = async (token: string) =>
+      (
+        await fetch(`${gateway.url}/a2a/default`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'A2A-Version': '1.0' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'none' } }),
+        })
+      ).status;
+    const { tokens } = gateway;
+    for (const token of [tokens.rpc, tokens.admin]) expect(await statusFor(token)).toBe(200);
+    for (const token of [tokens.api, tokens.adminOnly, tokens.ws, tokens.mcpClient])
+      expect(await statusFor(token)).toBe(403);
   });
 });

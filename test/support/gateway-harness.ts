@@ -86,6 +86,8 @@ export interface HarnessOptions {
   runs?: ConfigInput['runs'];
   /** The audit log's settings (audit.reads). */
   audit?: ConfigInput['audit'];
+  /** A2A: exposed agents and remote A2A agents (src/a2a). */
+  a2a?: ConfigInput['a2a'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -142,6 +144,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.obs === undefined ? {} : { obs: options.obs }),
     ...(options.runs === undefined ? {} : { runs: options.runs }),
     ...(options.audit === undefined ? {} : { audit: options.audit }),
+    ...(options.a2a === undefined ? {} : { a2a: options.a2a }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };

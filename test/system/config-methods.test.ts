@@ -128,6 +128,7 @@ describe('config.* methods', () => {
       'metrics',
       'runs',
       'audit',
+      'a2a',
     ]);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
     expect(whole).toHaveProperty('config.gateway.webhook.secret', '***');
@@ -227,6 +228,7 @@ describe('config.* methods', () => {
       'metrics',
       'runs',
       'audit',
+      'a2a',
     ]);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.type', 'integer');

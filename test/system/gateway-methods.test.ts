@@ -61,6 +61,7 @@ describe('gateway methods', () => {
         'metrics',
         'runs',
         'audit',
+        'a2a',
       ],
     });
     expect(result).toHaveProperty('memoryUsage.rss');

@@ -44,7 +44,14 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
 
 /** The error kinds recorded for failed tool calls (counts-only trajectory); `denied`: a beforeTool hook refused it. */
 export type ToolErrorKind =
-  'unknown_tool' | 'invalid_input' | 'timeout' | 'aborted' | 'failed' | 'denied' | 'mcp_unavailable';
+  | 'unknown_tool'
+  | 'invalid_input'
+  | 'timeout'
+  | 'aborted'
+  | 'failed'
+  | 'denied'
+  | 'mcp_unavailable'
+  | 'a2a_unavailable';
 
 /** Tool error kinds a GatewayError may name in `details.toolErrorKind` for the registry to record instead of `failed`. */
-export const THROWN_TOOL_ERROR_KINDS: readonly ToolErrorKind[] = ['timeout', 'mcp_unavailable'];
+export const THROWN_TOOL_ERROR_KINDS: readonly ToolErrorKind[] = ['timeout', 'mcp_unavailable', 'a2a_unavailable'];

@@ -14,9 +14,9 @@ export const RUN_STATUSES = [
 /**
  * What started a run; `response` is a /v1 response created with `background: true`, `orchestrate` an agent's script,
  * `graph` a graph run (its root) or one of its agent nodes' turns (a child of it), `channel` a chat message's turn
- * (src/channels).
+ * (src/channels), `a2a` a task an A2A client sent (src/a2a).
  */
-export type RunKind = 'spawn' | 'cron' | 'webhook' | 'response' | 'orchestrate' | 'graph' | 'channel';
+export type RunKind = 'spawn' | 'cron' | 'webhook' | 'response' | 'orchestrate' | 'graph' | 'channel' | 'a2a';
 
 export const RUN_KINDS = [
   'spawn',
@@ -26,6 +26,7 @@ export const RUN_KINDS = [
   'orchestrate',
   'graph',
   'channel',
+  'a2a',
 ] as const satisfies readonly RunKind[];
 
 /** The error a run gets when recovery finds it `running` under an instance that is gone. */
