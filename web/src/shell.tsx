@@ -1,8 +1,10 @@
 // The signed-in frame: skip link, header (connection, theme, sign out), navigation and the current page.
 import { useEffect, useState } from 'preact/hooks';
 import type { ComponentType } from 'preact';
+import { PendingBadge } from './components/pending-badge';
 import { PAGES, type PageEntry } from './pages';
 import { signInNotice, signOut } from './lib/auth';
+import { trackPendingApprovals } from './lib/pending-approvals';
 import { connection } from './lib/rpc';
 import { BASE, onLinkClick, route } from './lib/router';
 import { applyTheme, nextTheme, theme } from './lib/theme';
@@ -64,6 +66,7 @@ export function Shell() {
     signInNotice.value = 'The gateway closed the connection: the token was revoked or rotated. Sign in again.';
     signOut();
   }, [state]);
+  useEffect(trackPendingApprovals, []);
   const page = route.value.page;
   const entry = PAGES.find((candidate) => candidate.path === page);
   const themeChoice = theme.value;
@@ -80,7 +83,7 @@ export function Shell() {
           aria-controls="nav"
           onClick={() => setMenuOpen(!isMenuOpen)}
         >
-          Menu
+          Menu <PendingBadge />
         </button>
         <a class="brand" href={BASE} onClick={onLinkClick}>
           Agent Gateway
@@ -117,7 +120,7 @@ export function Shell() {
                   onLinkClick(event);
                 }}
               >
-                {candidate.label}
+                {candidate.label} {candidate.path === 'approvals' ? <PendingBadge /> : null}
               </a>
             </li>
           ))}
