@@ -1,5 +1,6 @@
 // Dashboard end to end: a chat that streams token by token with a tool step, then that session and its incident report.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callRpc } from '../../support/http-client.js';
 import { capture, openSignedIn, startDashboardWorld, type DashboardWorld } from './dashboard-fixture.js';
 
 describe('dashboard chat and sessions', () => {
@@ -89,6 +90,43 @@ describe('dashboard chat and sessions', () => {
     expect(await report.textContent()).not.toContain('No failures recorded');
     expect(await report.textContent()).toContain('upstream_failed');
     await capture(world, 'session-detail-failed');
+    expect(world.browser.problems).toEqual([]);
+  });
+
+  it('marks a failed message with its error and answers it after Retry', async () => {
+    const { page } = world.browser;
+    world.llm.script({ status: 500, errorMessage: 'upstream hiccup' }, { text: 'Second try worked.' });
+    await openSignedIn(world, 'chat');
+    await page.getByLabel('Message', { exact: true }).fill('Are you there?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const log = page.getByRole('log', { name: 'Conversation' });
+    const failed = log.locator('.msg.failed', { hasText: 'Are you there?' });
+    await expect.poll(() => failed.count(), { timeout: 10_000 }).toBe(1);
+    expect(await failed.getByRole('alert').textContent()).toContain('upstream hiccup');
+    await capture(world, 'chat-failed-retry');
+    await failed.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => log.getByText('Second try worked.').count(), { timeout: 10_000 }).toBe(1);
+    expect(await log.locator('.msg.failed').count()).toBe(0);
+    expect(await log.getByRole('alert').count()).toBe(0);
+    expect(world.browser.problems).toEqual([]);
+  });
+
+  it('says the turn waits for approval of its tool instead of an empty bubble', async () => {
+    const { page } = world.browser;
+    world.llm.script({ toolCalls: [{ name: 'current_time', arguments: {} }] }, { text: 'It is now.' });
+    await openSignedIn(world, 'chat?agent=guarded');
+    await page.getByLabel('Message', { exact: true }).fill('What time is it?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const waiting = page.locator('[data-streaming="true"]');
+    await expect.poll(() => waiting.textContent(), { timeout: 10_000 }).toBe('Waiting for approval: current_time');
+    await capture(world, 'chat-waiting-approval');
+    const admin = (method: string, params: Record<string, unknown>) =>
+      callRpc(world.gateway.url, world.gateway.tokens.admin, method, params);
+    const pending = (await admin('admin.approval.pending', {})).result as { requests: { id: string }[] };
+    expect(pending.requests).toHaveLength(1);
+    await admin('admin.approval.resolve', { id: pending.requests[0]?.id, approved: true });
+    const log = page.getByRole('log', { name: 'Conversation' });
+    await expect.poll(() => log.getByText('It is now.').count(), { timeout: 10_000 }).toBe(1);
     expect(world.browser.problems).toEqual([]);
   });
 });
