@@ -89,7 +89,23 @@ describe('dashboard chat and sessions', () => {
     expect(await failures.textContent()).toContain('upstream exploded');
     expect(await report.textContent()).not.toContain('No failures recorded');
     expect(await report.textContent()).toContain('upstream_failed');
+    // The next steps speak of the page, not of the report's JSON fields.
+    expect(await report.getByRole('list', { name: 'Next steps' }).textContent()).not.toContain('failures[]');
     await capture(world, 'session-detail-failed');
+    expect(world.browser.problems).toEqual([]);
+  });
+
+  it("links the dashboard pages an incident report's next steps point to, rather than naming methods", async () => {
+    const { page } = world.browser;
+    await openSignedIn(world, `sessions?key=${encodeURIComponent('default:dashboard:dashboard:never-was')}`);
+    const steps = page.getByRole('list', { name: 'Next steps' });
+    await expect.poll(() => steps.getByRole('link').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await steps.textContent()).not.toMatch(/\b(obs|session|config|models|cron|memory|mcp)\.[a-z_]+/);
+    const firstLink = steps.getByRole('link').first();
+    const href = await firstLink.getAttribute('href');
+    expect(href).toMatch(/^\/app\/[a-z]+$/);
+    await firstLink.click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(href);
     expect(world.browser.problems).toEqual([]);
   });
 
