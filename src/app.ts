@@ -159,6 +159,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     maxBatchSize: () => live().maxBatchSize,
     audit: (call) => observability.audit.recordCall(call),
     isTraced: tracing !== undefined,
+    auditReads: () => configStore.get().audit.reads,
   });
 
   const stopModules = () =>

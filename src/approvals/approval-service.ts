@@ -137,6 +137,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
       toolName,
       approved: decision.approved,
       resolvedBy: decision.resolvedBy,
+      ...(cause !== 'operator' || decision.reason === null ? {} : { reason: decision.reason }),
     });
     audit.record({
       tenantId: tenantOf(sessionKey),

@@ -1,6 +1,7 @@
 // Approvals: gated tool calls wait for an operator (beforeTool), admin.approval.*, and the capability-denial breaker.
 import type { CapabilityModule } from '../capability.js';
 import { createApprovalService, type ApprovalService, type ApprovalServiceDeps } from './approval-service.js';
+import { createApprovalHistory } from './approval-history.js';
 import { approvalMethods } from './methods.js';
 
 export { argsDigest, canonicalJson } from './args-digest.js';
@@ -20,7 +21,7 @@ export function createApprovalsModule(deps: ApprovalServiceDeps): ApprovalsModul
   return {
     name: 'approvals',
     approvals,
-    methods: approvalMethods(approvals),
+    methods: approvalMethods(approvals, createApprovalHistory(deps.port)),
     hooks: { beforeTool: (call, ctx) => approvals.beforeTool(call, ctx) },
     forgetSession: (sessionKey) => {
       approvals.forgetSession(sessionKey);

@@ -2,11 +2,16 @@
 import { z } from 'zod';
 import { defineMethod, noParams } from '../rpc/index.js';
 import { sessionKeyStringSchema } from '../sessions/index.js';
+import {
+  APPROVAL_HISTORY_DEFAULT_LIMIT,
+  APPROVAL_HISTORY_MAX_LIMIT,
+  type ApprovalHistory,
+} from './approval-history.js';
 import type { ApprovalService } from './approval-service.js';
 
 const reason = z.string().min(1).max(1_000);
 
-export function approvalMethods(approvals: ApprovalService) {
+export function approvalMethods(approvals: ApprovalService, history: ApprovalHistory) {
   return [
     defineMethod({
       name: 'admin.approval.pending',
@@ -58,6 +63,16 @@ export function approvalMethods(approvals: ApprovalService) {
         approvals.clearDenialCache();
         return { cleared: true as const };
       },
+    }),
+    defineMethod({
+      name: 'admin.approval.history',
+      scope: 'admin',
+      summary: `Decisions on gated tool calls, newest first: { decisions: [{ id, agentId, sessionKey, toolName, argsDigest, traceId, requestedBy, requestedAt, decision (approved or denied), resolvedBy (token id, or the gateway's cause for an unanswered request), resolvedAt, waitMs, reason }], nextCursor } (never the arguments). limit default ${APPROVAL_HISTORY_DEFAULT_LIMIT}, clamped to ${APPROVAL_HISTORY_MAX_LIMIT}; pass nextCursor as cursor for the next page (null on the last).`,
+      params: z.strictObject({
+        limit: z.number().int().positive().optional(),
+        cursor: z.string().min(1).max(1024).optional(),
+      }),
+      handler: (params) => history.page(params),
     }),
   ];
 }

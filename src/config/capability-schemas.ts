@@ -160,3 +160,12 @@ export const obsConfigSchema = z.strictObject({
   retentionDays: z.number().int().min(0).max(36_500).default(30),
 });
 export { otelConfigSchema, type OtelConfig } from './otel-schema.js';
+
+/** The audit log (src/obs/audit.ts): which JSON-RPC calls it records. */
+export const auditConfigSchema = z.strictObject({
+  /**
+   * Also record calls of methods that change nothing (declared readOnly: listings, status, reports). Off by default, so
+   * the log holds what changed and who changed it rather than every dashboard refresh. Read at every call.
+   */
+  reads: z.boolean().default(false),
+});

@@ -16,6 +16,7 @@ import {
   channelConfigSchema,
   terminalConfigSchema,
   otelConfigSchema,
+  auditConfigSchema,
 } from './capability-schemas.js';
 import { durationMs, positiveInt } from './schema-units.js';
 
@@ -257,6 +258,7 @@ export const configSchema = z
     channels: z.record(idKey, channelConfigSchema).default({}),
     terminal: terminalConfigSchema.prefault({}),
     otel: otelConfigSchema.prefault({}),
+    audit: auditConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

@@ -73,3 +73,7 @@ export const tokenIdTaken = (id: string) =>
     `Token '${id}' was issued before and revoked; a token id is never issued again (it owns what its token made), so choose another`,
     { param: 'id' },
   );
+
+/** A traceId no recorded turn carries (obs.trace.get). */
+export const traceNotFound = (traceId: string) =>
+  notFound(`No recorded turn has traceId '${traceId}'`, { param: 'traceId' });

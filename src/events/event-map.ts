@@ -94,7 +94,14 @@ export interface EventMap {
   'scheduler:heartbeat_alert': { jobId: string; agentId: string; reason: string };
 
   'approval:requested': SessionRef & { requestId: string; toolName: string; argsDigest: string };
-  'approval:resolved': SessionRef & { requestId: string; toolName: string; approved: boolean; resolvedBy: string };
+  /** `reason`: the operator's, when the decision gave one. */
+  'approval:resolved': SessionRef & {
+    requestId: string;
+    toolName: string;
+    approved: boolean;
+    resolvedBy: string;
+    reason?: string;
+  };
 
   /** `graphId`: the graph's name; `ownerId`: the token that started the run (/api/events shows it to it and admins). */
   'graph:started': { graphId: string; runId: string; name: string; ownerId: string };

@@ -2,9 +2,10 @@
 import type { EventBus, AuditEvent } from '../events/index.js';
 import type { Logger } from 'pino';
 import type { AuditedCall } from '../rpc/index.js';
-import type { AuditFilter, AuditPort, AuditRow } from '../store/index.js';
+import type { AuditFacets, AuditFilter, AuditPort, AuditRow } from '../store/index.js';
 import { createBatchQueue } from './batch-queue.js';
 import { scrubObject } from './scrub.js';
+import { decodeTimeCursor, nextTimeCursor } from './time-cursor.js';
 
 export type { AuditRow } from '../store/index.js';
 
@@ -22,7 +23,10 @@ export interface AuditInput {
   refs?: Record<string, unknown>;
 }
 
-export type AuditQuery = Omit<AuditFilter, 'limit'> & { limit?: number };
+export type AuditQuery = Omit<AuditFilter, 'limit' | 'before'> & { limit?: number };
+
+/** A query continuing after the page that answered `cursor` (obs.audit.query's nextCursor). */
+export type AuditPageQuery = AuditQuery & { cursor?: string };
 
 /** Spec Limits: obs.audit.query limit default 200, clamped to 1000. */
 export const AUDIT_DEFAULT_LIMIT = 200;
@@ -35,6 +39,10 @@ export interface AuditLog {
   recordCall(call: AuditedCall): void;
   /** Newest first (ts descending, then id). */
   query(filter: AuditQuery): Promise<AuditRow[]>;
+  /** One page and the cursor of the next (null on the last): rows sharing a millisecond are ordered by id, never skipped. */
+  page(filter: AuditPageQuery): Promise<{ rows: AuditRow[]; nextCursor: string | null }>;
+  /** The known values of the label columns, for filter dropdowns. */
+  facets(): Promise<AuditFacets>;
   /** Writes every queued row. */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -94,6 +102,17 @@ export function createAuditLog({ port, now, newId, events, flushIntervalMs, log 
     async query({ limit = AUDIT_DEFAULT_LIMIT, ...filter }) {
       await queue.flush();
       return port.query({ ...filter, limit: Math.min(limit, AUDIT_MAX_LIMIT) });
+    },
+    async page({ limit = AUDIT_DEFAULT_LIMIT, cursor, ...filter }) {
+      const before = cursor === undefined ? undefined : decodeTimeCursor(cursor);
+      const clamped = Math.min(limit, AUDIT_MAX_LIMIT);
+      await queue.flush();
+      const rows = await port.query({ ...filter, limit: clamped, ...(before === undefined ? {} : { before }) });
+      return { rows, nextCursor: nextTimeCursor(rows, clamped, (row) => ({ ts: row.ts, id: row.id })) };
+    },
+    async facets() {
+      await queue.flush();
+      return port.facets();
     },
     flush: () => queue.flush(),
     close: () => queue.close(),

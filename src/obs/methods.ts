@@ -15,6 +15,8 @@ const epochMs = z.number().int().nonnegative();
 /** A positive count; values above the method's maximum are clamped by the service (spec: "clamped to 1000"). */
 const limit = z.number().int().positive();
 const sinceOnly = z.strictObject({ sinceMs: epochMs.optional() });
+/** Reports that change nothing, named without a read verb: audited only with audit.reads (rpc/registry.ts). */
+const reads = { readOnly: true } as const;
 
 export function obsMethods({ obs }: { obs: Observability }) {
   return [
@@ -32,6 +34,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.billing.total',
       scope: 'admin',
+      policy: reads,
       summary: 'Total cost, tokens, model calls and estimated cache savings (USD), optionally since an epoch ms.',
       params: sinceOnly,
       handler: (params) => obs.billing.total(params),
@@ -39,6 +42,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.billing.byAgent',
       scope: 'admin',
+      policy: reads,
       summary: "One agent's cost, tokens, calls and cache savings.",
       params: z.strictObject({ agentId: id, sinceMs: epochMs.optional() }),
       handler: ({ agentId, ...filter }) => obs.billing.byAgent(agentId, filter),
@@ -46,6 +50,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.billing.bySession',
       scope: 'admin',
+      policy: reads,
       summary: "One session's cost, tokens, calls and cache savings.",
       params: z.strictObject({ sessionKey: id, sinceMs: epochMs.optional() }),
       handler: ({ sessionKey, ...filter }) => obs.billing.bySession(sessionKey, filter),
@@ -53,6 +58,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.billing.byProvider',
       scope: 'admin',
+      policy: reads,
       summary: 'Input and output tokens and recorded cost per provider.',
       params: sinceOnly,
       handler: (params) => obs.billing.byProvider(params),
@@ -60,6 +66,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.billing.usage24h',
       scope: 'admin',
+      policy: reads,
       summary: 'Tokens per UTC hour of day over the last 24 hours: 24 entries { hour, tokens }, hour 0 first.',
       params: noParams,
       handler: () => obs.billing.usage24h(),
@@ -67,6 +74,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.channels.all',
       scope: 'admin',
+      policy: reads,
       summary: 'Activity of every channel (live counters over stored history), most recently active first.',
       params: noParams,
       handler: async () => ({ channels: await obs.channels.all() }),
@@ -81,6 +89,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.channels.stale',
       scope: 'admin',
+      policy: reads,
       summary: `Channels idle for longer than thresholdMs (default ${STALE_THRESHOLD_MS}), longest idle first.`,
       params: z.strictObject({ thresholdMs: z.number().int().nonnegative().optional() }),
       handler: async ({ thresholdMs }) => ({ stale: await obs.channels.stale(thresholdMs) }),
@@ -88,6 +97,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.delivery.recent',
       scope: 'admin',
+      policy: reads,
       summary: `Recent delivery traces, newest first; limit default 100, clamped to ${DELIVERY_MAX_LIMIT}.`,
       params: z.strictObject({ sinceMs: epochMs.optional(), limit: limit.optional(), channelId: id.optional() }),
       handler: async (params) => ({ deliveries: await obs.delivery.recent(params) }),
@@ -102,6 +112,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.context.dag',
       scope: 'admin',
+      policy: reads,
       summary: 'Context snapshot per agent from the pre-flight records: node counts, depths and compaction history.',
       params: z.strictObject({ agentId: id.optional() }),
       handler: (params) => obs.context.dag(params),
@@ -109,6 +120,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.context.pipeline',
       scope: 'admin',
+      policy: reads,
       summary:
         "Each agent's latest context pipeline: layers (system, history, fresh tail, output headroom) and token budgets.",
       params: z.strictObject({ agentId: id.optional() }),
@@ -139,6 +151,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.explain',
       scope: 'admin',
+      policy: reads,
       summary: 'IncidentReport of one session from recorded evidence (no model call); or a session_not_found marker.',
       params: z
         .strictObject({
@@ -160,6 +173,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.fleet.health',
       scope: 'admin',
+      policy: reads,
       summary: `FleetHealthReport of the last sinceHours hours (default ${FLEET_DEFAULT_SINCE_HOURS}).`,
       params: z.strictObject({ sinceHours: z.number().positive().finite().optional() }),
       handler: ({ sinceHours = FLEET_DEFAULT_SINCE_HOURS }) => obs.fleetHealth({ sinceHours }),
@@ -167,7 +181,7 @@ export function obsMethods({ obs }: { obs: Observability }) {
     defineMethod({
       name: 'obs.audit.query',
       scope: 'admin',
-      summary: `Content-free audit rows, ts descending; tenant "" selects system events; since/until inclusive; limit default 200, clamped to ${AUDIT_MAX_LIMIT}.`,
+      summary: `Content-free audit rows, ts descending; tenant "" selects system events; since/until inclusive; limit default 200, clamped to ${AUDIT_MAX_LIMIT}. Answers { rows, nextCursor }: pass nextCursor as cursor (same filters) for the next page; null on the last.`,
       params: z.strictObject({
         kind: id.optional(),
         classification: id.optional(),
@@ -177,8 +191,17 @@ export function obsMethods({ obs }: { obs: Observability }) {
         since: epochMs.optional(),
         until: epochMs.optional(),
         limit: limit.optional(),
+        cursor: z.string().min(1).max(1024).optional(),
       }),
-      handler: async (params) => ({ rows: await obs.audit.query(params) }),
+      handler: (params) => obs.audit.page(params),
+    }),
+    defineMethod({
+      name: 'obs.audit.facets',
+      scope: 'admin',
+      summary:
+        'The values stored in the audit log, sorted, for filter dropdowns: { kinds, agentIds, outcomes, classifications, actors }.',
+      params: noParams,
+      handler: () => obs.audit.facets(),
     }),
     defineMethod({
       name: 'obs.storage.stats',

@@ -1,8 +1,11 @@
 // The obs capability module: the observability services over the evidence store, the obs.* methods, and shutdown.
 import type { MethodModule } from '../rpc/types.js';
+import type { ApprovalPort, SessionPort } from '../store/index.js';
+import { dashboardObsMethods } from './dashboard-methods.js';
 import { recordBootPosture, type PostureEntry } from './health-feed.js';
 import { obsMethods } from './methods.js';
 import { createObservability, type Observability, type ObservabilityDeps } from './observability.js';
+import { createTraceGet } from './trace-get.js';
 
 /** A capability module (app.ts lists it with the others) that also hands out the observability services. */
 export interface ObsModule extends MethodModule {
@@ -18,12 +21,23 @@ export interface ObsModule extends MethodModule {
   ): Promise<void>;
 }
 
-export function createObsModule(deps: ObservabilityDeps): ObsModule {
+/** The observability deps, and the ports the dashboard's reads join evidence with (owners, approval requests). */
+export interface ObsModuleDeps extends ObservabilityDeps {
+  store: ObservabilityDeps['store'] & { sessions: Pick<SessionPort, 'get'>; approvals: ApprovalPort };
+}
+
+export function createObsModule(deps: ObsModuleDeps): ObsModule {
   const observability = createObservability(deps);
+  const getTrace = createTraceGet({
+    evidence: deps.store.evidence,
+    approvals: deps.store.approvals,
+    sessions: deps.store.sessions,
+    flush: () => observability.flush(),
+  });
   return {
     name: 'obs',
     observability,
-    methods: obsMethods({ obs: observability }),
+    methods: [...obsMethods({ obs: observability }), ...dashboardObsMethods({ dashboard: { getTrace } })],
     start: () => observability.retention.start(),
     async recordBootPosture(servedWindows, signal) {
       try {

@@ -5,7 +5,7 @@ import { paramsJsonSchema } from './openrpc.js';
 /** `audit`, `maxParamsBytes 1048576`, `requiresApproval`, or `–` when none applies. */
 function describePolicy(policy: ResolvedMethodPolicy): string {
   const parts: string[] = [];
-  if (policy.audit) parts.push('audit');
+  if (policy.audit) parts.push(policy.readOnly ? 'audit (reads)' : 'audit');
   if (policy.maxParamsBytes !== undefined) parts.push(`maxParamsBytes ${policy.maxParamsBytes}`);
   if (policy.requiresApproval) parts.push('requiresApproval');
   return parts.length === 0 ? '–' : parts.join(', ');
@@ -45,6 +45,7 @@ export function renderApiReference(registry: MethodRegistry): string {
     'Every method is called over `/ws` or `POST /rpc` as a JSON-RPC 2.0 request with named params.',
     'Scope is the token scope a caller needs (`admin` methods also accept a `*` token).',
     'Policy: `audit` writes an audit row for every call (calls refused for scope are always audited);',
+    '`audit (reads)` marks a method that changes nothing: its calls are audited only with `audit.reads: true`;',
     '`maxParamsBytes` is the largest params object accepted, in bytes of JSON;',
     "`requiresApproval` marks calls that need an operator's approval. The same data is served by `rpc.discover`.",
     '',

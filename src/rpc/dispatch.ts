@@ -54,7 +54,10 @@ export interface Dispatcher {
   dispatch(message: unknown, ctx: DispatchContext): Promise<DispatchOutcome>;
 }
 
-/** One audited call: methods whose policy says audit (admin by default), and any call refused as forbidden. Content-free. */
+/**
+ * One audited call: methods whose policy says audit (admin by default; readOnly ones only with auditReads), and any
+ * call refused as forbidden. Content-free.
+ */
 export interface AuditedCall {
   method: string;
   scope: 'rpc' | 'admin';
@@ -72,6 +75,8 @@ export interface DispatcherDeps {
   audit?: (call: AuditedCall) => void;
   /** Tracing is on: a WebSocket call's handler runs in its trace (an HTTP call's already runs in its request's). */
   isTraced?: boolean;
+  /** Whether calls of readOnly methods are audited too (config audit.reads), read at each call. Default: never. */
+  auditReads?: () => boolean;
 }
 
 export function errorResponse(id: JsonRpcId, error: JsonRpcErrorObject): JsonRpcResponse {
@@ -105,7 +110,13 @@ function readId(message: Record<string, unknown>): JsonRpcId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
-export function createDispatcher({ registry, maxBatchSize, audit, isTraced = false }: DispatcherDeps): Dispatcher {
+export function createDispatcher({
+  registry,
+  maxBatchSize,
+  audit,
+  isTraced = false,
+  auditReads,
+}: DispatcherDeps): Dispatcher {
   // Per-call W3C trace ids: a per-dispatcher prefix and a counter, cheaper than a random UUID on every message.
   const nextTraceId = createTraceIds();
 
@@ -162,7 +173,9 @@ export function createDispatcher({ registry, maxBatchSize, audit, isTraced = fal
       response = errorResponse(id, toRpcError(gatewayError));
     }
     if (isDebug) ctx.log.debug({ method: method.name, traceId, ms: performance.now() - startedAt }, 'rpc call');
-    if (audit !== undefined && (method.policy.audit || failureKind === 'forbidden')) {
+    const { policy } = method;
+    const audited = policy.audit && (!policy.readOnly || auditReads?.() === true);
+    if (audit !== undefined && (audited || failureKind === 'forbidden')) {
       audit({
         method: method.name,
         scope: method.scope,

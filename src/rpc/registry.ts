@@ -14,12 +14,45 @@ export const noParams = z.strictObject({});
 
 const METHOD_NAME = /^[a-z][A-Za-z0-9_]*(\.[a-z][A-Za-z0-9_]*)+$/;
 
+/**
+ * Last name parts that only read: `x.get`, `x.list`, `x.status` … (and `x.getSomething`, `x.list_something`). A method
+ * named so that does change something declares `readOnly: false`; a read named otherwise declares `readOnly: true`.
+ */
+export const READ_VERBS: readonly string[] = [
+  'get',
+  'list',
+  'read',
+  'status',
+  'stats',
+  'search',
+  'query',
+  'history',
+  'diff',
+  'schema',
+  'pending',
+  'facets',
+  'discover',
+  'ping',
+];
+
+function isReadName(name: string): boolean {
+  const verb = name.slice(name.lastIndexOf('.') + 1);
+  return READ_VERBS.some((read) => verb === read || new RegExp(`^${read}(?:[A-Z_])`).test(verb));
+}
+
 function resolvePolicy(definition: MethodDefinition): ResolvedMethodPolicy {
-  const { audit = definition.scope === 'admin', maxParamsBytes, requiresApproval = false } = definition.policy ?? {};
+  const {
+    audit = definition.scope === 'admin',
+    maxParamsBytes,
+    requiresApproval = false,
+    readOnly = isReadName(definition.name),
+  } = definition.policy ?? {};
   if (maxParamsBytes !== undefined && !(Number.isSafeInteger(maxParamsBytes) && maxParamsBytes > 0)) {
     throw new TypeError(`JSON-RPC method '${definition.name}' has an invalid policy.maxParamsBytes: ${maxParamsBytes}`);
   }
-  return maxParamsBytes === undefined ? { audit, requiresApproval } : { audit, maxParamsBytes, requiresApproval };
+  return maxParamsBytes === undefined
+    ? { audit, readOnly, requiresApproval }
+    : { audit, readOnly, maxParamsBytes, requiresApproval };
 }
 
 /** Fails at startup, naming the method, on a duplicate, a malformed name, a missing scope or a bad policy. */

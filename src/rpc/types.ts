@@ -23,10 +23,16 @@ export interface MethodPolicy {
   maxParamsBytes?: number;
   /** The call needs an operator's approval before it runs (recorded and published; enforced by approvals). Default: false. */
   requiresApproval?: boolean;
+  /**
+   * The call changes nothing (a listing, a status, a report): audited only when the config says `audit.reads: true`.
+   * Default: true when the name's last part is a read verb (READ_VERBS in registry.ts), false otherwise.
+   */
+  readOnly?: boolean;
 }
 
 export interface ResolvedMethodPolicy {
   audit: boolean;
+  readOnly: boolean;
   maxParamsBytes?: number;
   requiresApproval: boolean;
 }

@@ -10,7 +10,7 @@ interface DiscoveredMethod {
   'x-scope': string;
 }
 
-/** Scopes the issues give the methods they add (issue 36 skills and learning, 37 graphs, 38 terminal drives, 39 channels). */
+/** Scopes the issues give the methods they add (issue 36 skills and learning, 37 graphs, 38 terminal drives, 39 channels, 42 dashboard). */
 const EXPECTED_SCOPES: Record<string, string> = {
   'skills.list': 'rpc',
   'skills.get': 'rpc',
@@ -34,6 +34,10 @@ const EXPECTED_SCOPES: Record<string, string> = {
   'terminal.list': 'admin',
   'terminal.read': 'admin',
   'terminal.close': 'admin',
+  'obs.trace.get': 'rpc',
+  'obs.audit.facets': 'admin',
+  'admin.approval.history': 'admin',
+  'obs.billing.spend': 'admin',
 };
 
 describe('scope matrix', () => {

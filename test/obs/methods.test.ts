@@ -30,6 +30,7 @@ const CALLS: [string, Record<string, unknown>][] = [
   ['obs.explain', { sessionKey: 'default:alice:ws' }],
   ['obs.fleet.health', {}],
   ['obs.audit.query', {}],
+  ['obs.audit.facets', {}],
   ['obs.storage.stats', {}],
   ['obs.storage.sweep', {}],
   ['obs.reset', {}],
@@ -57,7 +58,7 @@ describe('obs methods over JSON-RPC', () => {
   });
   afterEach(() => stack.close());
 
-  it('declares the 20 obs methods of the catalogue and obs.storage.stats and obs.storage.sweep', () => {
+  it('declares the 20 obs methods of the catalogue, obs.storage.stats and obs.storage.sweep, and the dashboard additions', () => {
     expect(
       obsMethods({ obs: stack.obs })
         .map((method) => method.name)
@@ -165,6 +166,7 @@ describe('obs methods over JSON-RPC', () => {
     for (let n = 0; n < 1005; n += 1) stack.obs.audit.record({ ts: 10 + n, kind: 'bulk', tenantId: 'bulk' });
     expect(await result('obs.audit.query', { tenant: '' })).toEqual({
       rows: [expect.objectContaining({ ts: 1, tenantId: '' })],
+      nextCursor: null,
     });
     expect(((await result('obs.audit.query', { limit: 100_000 })) as { rows: unknown[] }).rows).toHaveLength(1000);
     expect(((await result('obs.audit.query', {})) as { rows: unknown[] }).rows).toHaveLength(200);

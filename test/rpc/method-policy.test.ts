@@ -69,10 +69,15 @@ const call = (method: string, params: unknown = {}) => ({ jsonrpc: '2.0', id: 1,
 
 describe('per-method policy', () => {
   it('fills in the defaults at registration: admin methods audited, no size limit, no approval', () => {
-    expect(registry.get('demo.plain')?.policy).toEqual({ audit: false, requiresApproval: false });
-    expect(registry.get('demo.admin')?.policy).toEqual({ audit: true, requiresApproval: false });
-    expect(registry.get('demo.quiet')?.policy).toEqual({ audit: false, requiresApproval: false });
-    expect(registry.get('demo.upload')?.policy).toEqual({ audit: false, maxParamsBytes: 32, requiresApproval: true });
+    expect(registry.get('demo.plain')?.policy).toEqual({ audit: false, readOnly: false, requiresApproval: false });
+    expect(registry.get('demo.admin')?.policy).toEqual({ audit: true, readOnly: false, requiresApproval: false });
+    expect(registry.get('demo.quiet')?.policy).toEqual({ audit: false, readOnly: false, requiresApproval: false });
+    expect(registry.get('demo.upload')?.policy).toEqual({
+      audit: false,
+      readOnly: false,
+      maxParamsBytes: 32,
+      requiresApproval: true,
+    });
   });
 
   it('audits only methods whose policy says so, plus every call refused for scope', async () => {
@@ -119,6 +124,44 @@ describe('per-method policy', () => {
 
   it('publishes the policy of each method in rpc.discover', () => {
     const upload = buildOpenRpcDocument(registry, '1.0.0').methods.find((method) => method.name === 'demo.upload');
-    expect(upload?.['x-policy']).toEqual({ audit: false, maxParamsBytes: 32, requiresApproval: true });
+    expect(upload?.['x-policy']).toEqual({ audit: false, readOnly: false, maxParamsBytes: 32, requiresApproval: true });
+  });
+
+  it('reads a read verb as readOnly, and audits readOnly methods only while auditReads says so', async () => {
+    const reads = createRegistry([
+      defineMethod({ name: 'demo.list', scope: 'admin', summary: 's', params: noParams, handler: () => [] }),
+      defineMethod({ name: 'demo.getThing', scope: 'admin', summary: 's', params: noParams, handler: () => 1 }),
+      defineMethod({ name: 'demo.listing', scope: 'admin', summary: 's', params: noParams, handler: () => 1 }),
+      defineMethod({
+        name: 'demo.report',
+        scope: 'admin',
+        summary: 's',
+        params: noParams,
+        policy: { readOnly: true },
+        handler: () => 1,
+      }),
+    ]);
+    expect(reads.list().map((method) => [method.name, method.policy.readOnly])).toEqual([
+      ['demo.getThing', true],
+      ['demo.list', true],
+      ['demo.listing', false],
+      ['demo.report', true],
+    ]);
+    const audited: Audited[] = [];
+    let auditReads = false;
+    const dispatcher = createDispatcher({
+      registry: reads,
+      maxBatchSize: 10,
+      audit: (entry) => audited.push(entry),
+      auditReads: () => auditReads,
+    });
+    for (const method of ['demo.list', 'demo.listing', 'demo.report'])
+      await dispatcher.dispatch(call(method), context());
+    expect(audited.map((entry) => entry.method)).toEqual(['demo.listing']);
+    await dispatcher.dispatch(call('demo.list'), context(['rpc']));
+    expect(audited.at(-1)).toMatchObject({ method: 'demo.list', outcome: 'denied' });
+    auditReads = true;
+    await dispatcher.dispatch(call('demo.report'), context());
+    expect(audited.at(-1)).toMatchObject({ method: 'demo.report', outcome: 'ok' });
   });
 });

@@ -92,5 +92,27 @@ export function approvalPortCases(name: string, open: () => Promise<ApprovalPort
       const aborted = AbortSignal.abort();
       await expect(handle.port.listPending({}, aborted)).rejects.toThrow();
     });
+    it("lists one turn's requests oldest first", async () => {
+      await handle.port.create(pendingRequest('second', 200, { traceId: 'turn-1' }));
+      await handle.port.create(pendingRequest('first', 100, { traceId: 'turn-1' }));
+      await handle.port.create(pendingRequest('elsewhere', 150, { traceId: 'turn-2' }));
+      expect((await handle.port.listOfTrace('turn-1', 10)).map((request) => request.id)).toEqual(['first', 'second']);
+      expect(await handle.port.listOfTrace('turn-3', 10)).toEqual([]);
+    });
+
+    it('lists decisions newest first with who and why, paging after a row without skipping ties', async () => {
+      for (const id of ['a', 'b', 'c', 'd', 'open']) await handle.port.create(pendingRequest(id, 10));
+      await handle.port.resolve('a', { approved: true, resolvedAt: 50, resolvedBy: 'admin', reason: null });
+      await handle.port.resolve('b', { approved: false, resolvedAt: 60, resolvedBy: 'ops', reason: 'too risky' });
+      await handle.port.resolve('c', { approved: false, resolvedAt: 60, resolvedBy: 'ops', reason: null });
+      await handle.port.resolve('d', { approved: true, resolvedAt: 40, resolvedBy: 'admin', reason: null });
+      const first = await handle.port.listResolved({ limit: 2 });
+      expect(first.map((request) => [request.id, request.status, request.resolvedBy, request.reason])).toEqual([
+        ['c', 'denied', 'ops', null],
+        ['b', 'denied', 'ops', 'too risky'],
+      ]);
+      const next = await handle.port.listResolved({ limit: 2, before: { ts: 60, id: 'b' } });
+      expect(next.map((request) => request.id)).toEqual(['a', 'd']);
+    });
   });
 }

@@ -69,6 +69,37 @@ export function auditPortCases(name: string, open: () => Promise<AuditPortHandle
       expect((await handle.port.query({ limit: 2 })).map((found) => found.id)).toEqual(['c', 'b']);
     });
 
+    it('pages after a cursor row (ts, then id) without skipping rows that share a millisecond', async () => {
+      await handle.port.append([
+        row({ id: 'a', ts: 5 }),
+        row({ id: 'b', ts: 5 }),
+        row({ id: 'c', ts: 5 }),
+        row({ id: 'd', ts: 4 }),
+        row({ id: 'e', ts: 6, kind: 'other' }),
+      ]);
+      const first = await handle.port.query({ kind: 'tool', limit: 2 });
+      expect(first.map((found) => found.id)).toEqual(['c', 'b']);
+      const last = first[1];
+      if (last === undefined) throw new Error('no row');
+      const next = await handle.port.query({ kind: 'tool', limit: 2, before: { ts: last.ts, id: last.id } });
+      expect(next.map((found) => found.id)).toEqual(['a', 'd']);
+    });
+
+    it('lists the distinct kinds, agents, outcomes, classifications and actors, sorted', async () => {
+      await handle.port.append([
+        row({ id: 'a', ts: 1, kind: 'rpc.call', agentId: 'beta', outcome: 'ok', actor: 'admin-1' }),
+        row({ id: 'b', ts: 2, kind: 'approval', agentId: 'alpha', outcome: 'denied', classification: 'admin' }),
+        row({ id: 'c', ts: 3, kind: 'rpc.call', agentId: null, outcome: 'ok', actor: 'admin-1' }),
+      ]);
+      expect(await handle.port.facets()).toEqual({
+        kinds: ['approval', 'rpc.call'],
+        agentIds: ['alpha', 'beta'],
+        outcomes: ['denied', 'ok'],
+        classifications: ['admin', 'unclassified'],
+        actors: ['admin-1', 'system'],
+      });
+    });
+
     it('writes a batch whole or not at all', async () => {
       await handle.port.append([row({ id: 'dup', ts: 1 })]);
       await expect(handle.port.append([row({ id: 'fresh', ts: 2 }), row({ id: 'dup', ts: 3 })])).rejects.toThrow();

@@ -78,6 +78,8 @@ export interface HarnessOptions {
   channels?: ConfigInput['channels'];
   terminal?: ConfigInput['terminal'];
   otel?: ConfigInput['otel'];
+  /** The audit log's settings (audit.reads). */
+  audit?: ConfigInput['audit'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -129,6 +131,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.channels === undefined ? {} : { channels: options.channels }),
     ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
     ...(options.otel === undefined ? {} : { otel: options.otel }),
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };

@@ -41,4 +41,11 @@ export interface ApprovalPort {
   listPending(filter: { sessionKey?: string }, signal?: AbortSignal): Promise<ApprovalRequestRecord[]>;
   /** Ends a pending request; false when it was not pending (already ended, or unknown), so exactly one resolver wins. */
   resolve(id: string, resolution: ApprovalResolution): Promise<boolean>;
+  /** The requests one turn made, oldest first (requested_at, then id), at most `limit`. */
+  listOfTrace(traceId: string, limit: number, signal?: AbortSignal): Promise<ApprovalRequestRecord[]>;
+  /** Ended requests, newest decision first (resolved_at, then id, descending); `before` continues after that row. */
+  listResolved(
+    filter: { limit: number; before?: { ts: number; id: string } },
+    signal?: AbortSignal,
+  ): Promise<ApprovalRequestRecord[]>;
 }

@@ -30,11 +30,27 @@ export interface AuditFilter {
   until?: number;
   /** The most rows returned (the caller clamps it). */
   limit: number;
+  /** Only rows after this one in the order (ts descending, then id descending): the next page of a cursor. */
+  before?: { ts: number; id: string };
 }
+
+/** The distinct values stored in the label columns, sorted (at most AUDIT_FACET_MAX_VALUES of each). */
+export interface AuditFacets {
+  kinds: string[];
+  agentIds: string[];
+  outcomes: string[];
+  classifications: string[];
+  actors: string[];
+}
+
+/** Distinct values listed per facet column. */
+export const AUDIT_FACET_MAX_VALUES = 500;
 
 export interface AuditPort {
   /** Writes every row of the batch, or none. */
   append(rows: readonly AuditRow[]): Promise<void>;
   /** Newest first: ts descending, then id descending. */
   query(filter: AuditFilter, signal?: AbortSignal): Promise<AuditRow[]>;
+  /** The distinct kinds, agent ids (null left out), outcomes, classifications and actors of the stored rows. */
+  facets(signal?: AbortSignal): Promise<AuditFacets>;
 }

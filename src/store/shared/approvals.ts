@@ -68,6 +68,24 @@ export function createApprovalPort(store: StoreDb): ApprovalPort {
       if (sessionKey !== undefined) query = query.where('session_key', '=', sessionKey);
       return (await store.rows(query.orderBy('requested_at').orderBy('id'))).map(toRecord);
     },
+    async listOfTrace(traceId, limit, signal) {
+      signal?.throwIfAborted();
+      const query = requests().where('trace_id', '=', traceId).orderBy('requested_at').orderBy('id').limit(limit);
+      return (await store.rows(query)).map(toRecord);
+    },
+    async listResolved({ limit, before }, signal) {
+      signal?.throwIfAborted();
+      let query = requests().where('status', '!=', 'pending').where('resolved_at', 'is not', null);
+      if (before !== undefined) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('resolved_at', '<', before.ts),
+            eb.and([eb('resolved_at', '=', before.ts), eb('id', '<', before.id)]),
+          ]),
+        );
+      }
+      return (await store.rows(query.orderBy('resolved_at', 'desc').orderBy('id', 'desc').limit(limit))).map(toRecord);
+    },
     // The status check in the statement itself makes the first resolver the only one that changes the row.
     async resolve(id, { approved, resolvedAt, resolvedBy, reason }) {
       const update = db

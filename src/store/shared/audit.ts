@@ -1,5 +1,5 @@
 // The AuditPort on both dialects: each appended batch written whole or not at all, read back newest first.
-import type { AuditPort } from '../ports/audit.js';
+import { AUDIT_FACET_MAX_VALUES, type AuditPort } from '../ports/audit.js';
 import type { StoreDb } from './store-db.js';
 
 /** Rows per INSERT: twelve parameters each stays under SQLite's 32,766 and PostgreSQL's 65,535 bound values. */
@@ -57,7 +57,35 @@ export function createAuditPort(store: StoreDb): AuditPort {
       for (const [column, value] of equal) if (value !== undefined) query = query.where(column, '=', value);
       if (filter.since !== undefined) query = query.where('ts', '>=', filter.since);
       if (filter.until !== undefined) query = query.where('ts', '<=', filter.until);
+      const { before } = filter;
+      if (before !== undefined) {
+        query = query.where((eb) =>
+          eb.or([eb('ts', '<', before.ts), eb.and([eb('ts', '=', before.ts), eb('id', '<', before.id)])]),
+        );
+      }
       return store.rows(query.orderBy('ts', 'desc').orderBy('id', 'desc').limit(filter.limit));
+    },
+    async facets(signal) {
+      signal?.throwIfAborted();
+      const distinct = async (column: 'kind' | 'agent_id' | 'outcome' | 'classification' | 'actor') =>
+        (
+          await store.rows(
+            db
+              .selectFrom('audit_log')
+              .select(`${column} as value`)
+              .distinct()
+              .where(column, 'is not', null)
+              .orderBy(column)
+              .limit(AUDIT_FACET_MAX_VALUES),
+          )
+        ).flatMap((found) => (found.value === null ? [] : [found.value]));
+      return {
+        kinds: await distinct('kind'),
+        agentIds: await distinct('agent_id'),
+        outcomes: await distinct('outcome'),
+        classifications: await distinct('classification'),
+        actors: await distinct('actor'),
+      };
     },
   };
 }
