@@ -45,7 +45,7 @@ describe('dashboard approvals and config', () => {
     expect(world.browser.problems).toEqual([]);
   });
 
-  it('counts a waiting tool call in the navigation on any page, and denies it with a reason the model reads', async () => {
+  it('counts a waiting tool call in the navigation on any page, and denies it with a reason the model reads and the history shows', async () => {
     const { page } = world.browser;
     await openSignedIn(world, '');
     const link = page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: /^Approvals/ });
@@ -73,6 +73,13 @@ describe('dashboard approvals and config', () => {
     expect(JSON.stringify(world.llm.chatRequests().at(-1)?.body)).toContain('Change freeze until Monday');
     await expect.poll(() => page.getByText('current_time denied.').count()).toBe(1);
     await expect.poll(linkText).toBe('Approvals');
+    // The decision, its operator and its reason are in the history.
+    const decision = page
+      .getByRole('region', { name: 'Decisions' })
+      .getByRole('row', { name: /Change freeze until Monday/ });
+    await expect.poll(() => decision.count()).toBe(1);
+    expect(await decision.textContent()).toMatch(/current_time.*guarded.*denied.*admin/);
+    await capture(world, 'approvals-history');
     expect(world.browser.problems).toEqual([]);
   });
 

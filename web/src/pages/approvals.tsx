@@ -1,5 +1,7 @@
-// Approvals: tool calls waiting for an operator, approved or denied here; the list follows approval events live.
+// Approvals: tool calls waiting for an operator, approved or denied (with a reason) here, and the decisions so far;
+// both follow approval events live.
 import { useEffect, useState } from 'preact/hooks';
+import { ApprovalHistory } from '../components/approval-history';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Section } from '../components/ui';
 import { formatTime } from '../lib/format';
 import { subscribeEvents } from '../lib/live-events';
@@ -81,6 +83,7 @@ export default function ApprovalsPage() {
           ))}
         </ul>
       </Section>
+      <ApprovalHistory />
     </>
   );
 }
