@@ -145,4 +145,32 @@ describe('dashboard chat and sessions', () => {
     await expect.poll(() => log.getByText('It is now.').count(), { timeout: 10_000 }).toBe(1);
     expect(world.browser.problems).toEqual([]);
   });
+
+  it("shows a turn's trace as a waterfall: both tool calls with their durations between the model calls", async () => {
+    const { page } = world.browser;
+    world.llm.script(
+      { toolCalls: [{ name: 'current_time', arguments: {} }] },
+      { toolCalls: [{ name: 'current_time', arguments: {} }] },
+      { text: 'Twice checked.' },
+    );
+    const sessionKey = 'default:ops:dashboard:two-tools';
+    const reply = await fetch(`${world.gateway.url}/api/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${world.gateway.tokens.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'What time is it, twice?', sessionKey }),
+    });
+    expect(((await reply.json()) as { response: string }).response).toBe('Twice checked.');
+    await openSignedIn(world, `sessions?key=${encodeURIComponent(sessionKey)}`);
+    const turns = page.getByRole('region', { name: 'Turns' });
+    await turns.getByRole('button', { name: /^Trace of the turn at/ }).click();
+    const spans = turns.getByRole('list', { name: 'Spans' }).getByRole('listitem');
+    await expect.poll(() => spans.count(), { timeout: 10_000 }).toBe(5);
+    const texts = await spans.allTextContents();
+    const tools = texts.filter((text) => text.startsWith('Tool current_time'));
+    expect(tools).toHaveLength(2);
+    for (const tool of tools) expect(tool).toMatch(/ok \d+ ms/);
+    expect(texts.filter((text) => text.startsWith('Model fake/fake-model'))).toHaveLength(3);
+    await capture(world, 'session-trace');
+    expect(world.browser.problems).toEqual([]);
+  });
 });
