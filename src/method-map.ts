@@ -12,7 +12,7 @@ import type { graphMethods } from './graphs/index.js';
 import type { learningMethods } from './learning/index.js';
 import type { mcpMethods } from './mcp/index.js';
 import type { memoryMethods } from './memory/index.js';
-import type { obsMethods } from './obs/index.js';
+import type { dashboardObsMethods, obsMethods } from './obs/index.js';
 import type { modelMethods } from './providers/index.js';
 import type { controlMethods, runMethods } from './runs/index.js';
 import type { cronMethods } from './scheduler/index.js';
@@ -41,6 +41,7 @@ type MethodFactory =
   | typeof memoryMethods
   | typeof modelMethods
   | typeof obsMethods
+  | typeof dashboardObsMethods
   | typeof runMethods
   | typeof sessionMethods
   | typeof systemMethods

@@ -173,7 +173,6 @@ export interface EventMap {
   'channel:registered': { channelId: string; channelType: string };
   'channel:deregistered': { channelId: string };
 
-
   /** A model call's reservation reached the budget's warnAtFraction: once per budget per window per process. */
   'budget:warning': BudgetNoticePayload;
   /** A model call was refused before dispatch, the budget at its limit: once per budget per window per process. */

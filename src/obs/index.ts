@@ -4,6 +4,7 @@ export { isLogFormat, prettyDestination, type LogFormat } from './pretty-destina
 export { createRecorder, type Recorder, type SessionIndexStart, type TrajectoryRecord } from './recorder.js';
 export { createObsModule, type ObsModule } from './module.js';
 export { obsMethods } from './methods.js';
+export { dashboardObsMethods } from './dashboard-methods.js';
 export { createObservability, type Observability } from './observability.js';
 export type { HealthSignal, HealthSignalRecorder } from './health-signals.js';
 export { recordRunsOrphaned } from './health-feed.js';

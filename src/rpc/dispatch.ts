@@ -110,7 +110,13 @@ function readId(message: Record<string, unknown>): JsonRpcId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
-export function createDispatcher({ registry, maxBatchSize, audit, isTraced = false, auditReads }: DispatcherDeps): Dispatcher {
+export function createDispatcher({
+  registry,
+  maxBatchSize,
+  audit,
+  isTraced = false,
+  auditReads,
+}: DispatcherDeps): Dispatcher {
   // Per-call W3C trace ids: a per-dispatcher prefix and a counter, cheaper than a random UUID on every message.
   const nextTraceId = createTraceIds();
 

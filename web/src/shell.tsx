@@ -1,9 +1,11 @@
 // The signed-in frame: skip link, header (connection, theme, sign out), navigation and the current page.
 import { useEffect, useState } from 'preact/hooks';
 import type { ComponentType } from 'preact';
+import { PendingBadge } from './components/pending-badge';
 import { PAGES, type PageEntry } from './pages';
 import { BudgetBanner } from './components/budget-banner';
 import { signInNotice, signOut } from './lib/auth';
+import { trackPendingApprovals } from './lib/pending-approvals';
 import { connection } from './lib/rpc';
 import { BASE, onLinkClick, route } from './lib/router';
 import { applyTheme, nextTheme, theme } from './lib/theme';
@@ -65,6 +67,7 @@ export function Shell() {
     signInNotice.value = 'The gateway closed the connection: the token was revoked or rotated. Sign in again.';
     signOut();
   }, [state]);
+  useEffect(trackPendingApprovals, []);
   const page = route.value.page;
   const entry = PAGES.find((candidate) => candidate.path === page);
   const themeChoice = theme.value;
@@ -81,7 +84,7 @@ export function Shell() {
           aria-controls="nav"
           onClick={() => setMenuOpen(!isMenuOpen)}
         >
-          Menu
+          Menu <PendingBadge />
         </button>
         <a class="brand" href={BASE} onClick={onLinkClick}>
           Agent Gateway
@@ -118,7 +121,7 @@ export function Shell() {
                   onLinkClick(event);
                 }}
               >
-                {candidate.label}
+                {candidate.label} {candidate.path === 'approvals' ? <PendingBadge /> : null}
               </a>
             </li>
           ))}

@@ -1,5 +1,6 @@
 // Dashboard end to end: create an agent that fails validation and fix it; create a token (secret shown once) and revoke it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callRpc } from '../../support/http-client.js';
 import { capture, openSignedIn, startDashboardWorld, type DashboardWorld } from './dashboard-fixture.js';
 
 describe('dashboard agents and tokens', () => {
@@ -11,30 +12,40 @@ describe('dashboard agents and tokens', () => {
     await world?.close();
   });
 
-  it('shows a validation error next to the field, then creates the agent once it is fixed', async () => {
+  it('shows a validation error next to the field, then creates the agent with pickers only once it is fixed', async () => {
     const { page } = world.browser;
     await openSignedIn(world, 'agents');
     await page.getByRole('button', { name: 'New agent' }).click();
     const form = page.getByRole('form', { name: 'New agent' });
     await form.getByLabel('Name', { exact: true }).fill('Helper');
-    await form.getByLabel('Provider', { exact: true }).fill('no-such-provider');
-    await form.getByLabel('Model', { exact: true }).fill('fake-model');
+    // Provider, model and tools are picked from what the gateway has configured, never typed.
+    await form.getByLabel('Provider', { exact: true }).selectOption('fake');
+    await expect
+      .poll(() => form.getByLabel('Model', { exact: true }).locator('option').allTextContents())
+      .toContain('fake-model');
+    await form.getByLabel('Model', { exact: true }).selectOption('fake-model');
+    const tools = form.getByRole('group', { name: 'Tools' });
+    await expect.poll(() => tools.getByRole('checkbox', { name: 'mcp:files', exact: true }).count()).toBe(1);
+    await tools.getByRole('checkbox', { name: 'current_time', exact: true }).check();
+    await tools.getByRole('checkbox', { name: 'mcp:files', exact: true }).check();
+    await form.getByLabel('Max steps', { exact: true }).fill('0');
     await form.getByRole('button', { name: 'Create agent' }).click();
-    const providerError = page.locator('#new-agent-provider-error');
-    await expect.poll(() => providerError.count()).toBe(1);
-    expect(await providerError.textContent()).toContain('no-such-provider');
-    expect(await form.getByLabel('Provider', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    const stepsError = page.locator('#new-agent-steps-error');
+    await expect.poll(() => stepsError.count()).toBe(1);
+    expect(await form.getByLabel('Max steps', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     await capture(world, 'agents-validation');
-    await form.getByLabel('Provider', { exact: true }).fill('fake');
+    await form.getByLabel('Max steps', { exact: true }).fill('');
     await form.getByRole('button', { name: 'Create agent' }).click();
     await expect.poll(() => page.getByText('Agent helper created.').count()).toBe(1);
-    await expect.poll(() => page.getByRole('region', { name: 'Helper (helper)' }).count()).toBe(1);
-    const agents = await fetch(`${world.gateway.url}/api/agents`, {
-      headers: { authorization: `Bearer ${world.gateway.tokens.admin}` },
+    const card = page.getByRole('region', { name: 'Helper (helper)' });
+    await expect.poll(() => card.count()).toBe(1);
+    await expect.poll(() => card.getByText('current_time, mcp:files').count()).toBe(1);
+    const created = await callRpc(world.gateway.url, world.gateway.tokens.admin, 'agents.get', { agentId: 'helper' });
+    expect(created.result).toMatchObject({
+      provider: 'fake',
+      model: 'fake-model',
+      tools: ['current_time', 'mcp:files'],
     });
-    expect(((await agents.json()) as { agents: { id: string; provider: string }[] }).agents).toContainEqual(
-      expect.objectContaining({ id: 'helper', provider: 'fake' }),
-    );
     await capture(world, 'agents');
     expect(world.browser.problems).toEqual([]);
   });

@@ -45,6 +45,44 @@ describe('dashboard approvals and config', () => {
     expect(world.browser.problems).toEqual([]);
   });
 
+  it('counts a waiting tool call in the navigation on any page, and denies it with a reason the model reads and the history shows', async () => {
+    const { page } = world.browser;
+    await openSignedIn(world, '');
+    const link = page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: /^Approvals/ });
+    const linkText = async () => (await link.textContent())?.trim();
+    await expect.poll(linkText).toBe('Approvals');
+    world.llm.script({ toolCalls: [{ name: 'current_time', arguments: {} }] }, { text: 'Denied, so no time.' });
+    const turn = fetch(`${world.gateway.url}/api/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${world.gateway.tokens.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        message: 'What time is it?',
+        agentId: 'guarded',
+        sessionKey: 'default:ops:dashboard:deny',
+      }),
+    });
+    // The overview never reloads: the count arrives with the approval:requested event.
+    await expect.poll(linkText, { timeout: 10_000 }).toBe('Approvals 1 waiting');
+    await capture(world, 'nav-approvals-badge');
+    await link.click();
+    const card = page.getByRole('listitem', { name: 'current_time for guarded' });
+    await card.getByLabel('Reason for a denial (optional)').fill('Change freeze until Monday');
+    await card.getByRole('button', { name: 'Deny' }).click();
+    const reply = (await (await turn).json()) as { response: string };
+    expect(reply.response).toBe('Denied, so no time.');
+    expect(JSON.stringify(world.llm.chatRequests().at(-1)?.body)).toContain('Change freeze until Monday');
+    await expect.poll(() => page.getByText('current_time denied.').count()).toBe(1);
+    await expect.poll(linkText).toBe('Approvals');
+    // The decision, its operator and its reason are in the history.
+    const decision = page
+      .getByRole('region', { name: 'Decisions' })
+      .getByRole('row', { name: /Change freeze until Monday/ });
+    await expect.poll(() => decision.count()).toBe(1);
+    expect(await decision.textContent()).toMatch(/current_time.*guarded.*denied.*admin/);
+    await capture(world, 'approvals-history');
+    expect(world.browser.problems).toEqual([]);
+  });
+
   it('saves an edited section as a commit, shows its diff and rolls it back', async () => {
     const { page } = world.browser;
     const before = (await admin('config.read', { section: 'agents' })) as Record<string, Record<string, unknown>>;

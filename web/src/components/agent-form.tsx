@@ -1,7 +1,9 @@
-// Create or edit an agent: name, id, provider, model, system prompt, steps and tools; server errors shown by their field.
+// Create or edit an agent: name, id, provider, model and tools picked from what is configured, system prompt, steps;
+// server errors shown by their field.
 import { useState } from 'preact/hooks';
 import { fieldErrorsOf } from '../lib/field-errors';
 import { call, type ResultOf } from '../lib/rpc';
+import type { AgentChoices } from '../lib/agent-choices';
 import { Field, Notice } from './ui';
 
 /** The fields of an agent's configuration the form edits, as agents.get answers them. */
@@ -14,14 +16,14 @@ interface AgentFormProps {
   /** Editing this agent; creating a new one when absent. */
   agentId?: string;
   initial?: AgentConfig;
-  providers: string[];
+  choices: AgentChoices;
   onSaved: (agentId: string) => void;
   onCancel?: () => void;
 }
 
 const FIELDS = ['agentId', 'name', 'provider', 'model', 'systemPrompt', 'maxSteps', 'tools'] as const;
 
-export function AgentForm({ agentId, initial, providers, onSaved, onCancel }: AgentFormProps) {
+export function AgentForm({ agentId, initial, choices, onSaved, onCancel }: AgentFormProps) {
   const isEdit = agentId !== undefined;
   const prefix = isEdit ? `edit-${agentId}` : 'new-agent';
   const [values, setValues] = useState({
@@ -31,8 +33,12 @@ export function AgentForm({ agentId, initial, providers, onSaved, onCancel }: Ag
     model: initial?.model ?? '',
     systemPrompt: initial?.systemPrompt ?? '',
     maxSteps: initial?.maxSteps === undefined ? '' : String(initial.maxSteps),
-    tools: (initial?.tools ?? []).join(', '),
   });
+  const [tools, setTools] = useState<string[]>(initial?.tools ?? []);
+  const toolChoices = [...new Set([...choices.tools, ...tools])];
+  const models = [
+    ...new Set([...(choices.models[values.provider] ?? []), ...(values.model === '' ? [] : [values.model])]),
+  ];
   const [error, setError] = useState<unknown>(undefined);
   const [isBusy, setBusy] = useState(false);
   const errors = fieldErrorsOf(error, FIELDS);
@@ -51,10 +57,6 @@ export function AgentForm({ agentId, initial, providers, onSaved, onCancel }: Ag
     setBusy(true);
     setError(undefined);
     const maxSteps = values.maxSteps.trim() === '' ? undefined : Number(values.maxSteps);
-    const tools = values.tools
-      .split(',')
-      .map((tool) => tool.trim())
-      .filter((tool) => tool !== '');
     const params = {
       name: values.name,
       ...(values.provider === '' ? {} : { provider: values.provider }),
@@ -104,24 +106,63 @@ export function AgentForm({ agentId, initial, providers, onSaved, onCancel }: Ag
         </Field>
         <Field id={`${prefix}-provider`} label="Provider" error={errors.fields.provider}>
           {(props) => (
-            <input {...props} list={`${prefix}-providers`} value={values.provider} onInput={set('provider')} />
+            <select
+              {...props}
+              value={values.provider}
+              onChange={(event) => setValues({ ...values, provider: event.currentTarget.value, model: '' })}
+            >
+              <option value="">Gateway default</option>
+              {[...new Set([...choices.providers, ...(values.provider === '' ? [] : [values.provider])])].map(
+                (provider) => (
+                  <option key={provider} value={provider}>
+                    {provider}
+                  </option>
+                ),
+              )}
+            </select>
           )}
         </Field>
-        <datalist id={`${prefix}-providers`}>
-          {providers.map((provider) => (
-            <option key={provider} value={provider} />
-          ))}
-        </datalist>
         <Field id={`${prefix}-model`} label="Model" error={errors.fields.model}>
-          {(props) => <input {...props} value={values.model} onInput={set('model')} />}
+          {(props) => (
+            <select {...props} value={values.model} onChange={set('model')} disabled={values.provider === ''}>
+              <option value="">{values.provider === '' ? 'Pick a provider first' : "The provider's default"}</option>
+              {models.map((model) => (
+                <option key={model} value={model}>
+                  {model}
+                </option>
+              ))}
+            </select>
+          )}
         </Field>
         <Field id={`${prefix}-steps`} label="Max steps" error={errors.fields.maxSteps}>
           {(props) => <input {...props} inputMode="numeric" value={values.maxSteps} onInput={set('maxSteps')} />}
         </Field>
-        <Field id={`${prefix}-tools`} label="Tools (comma separated)" error={errors.fields.tools}>
-          {(props) => <input {...props} value={values.tools} onInput={set('tools')} />}
-        </Field>
       </div>
+      <fieldset
+        class="tool-picks"
+        aria-describedby={errors.fields.tools === undefined ? undefined : `${prefix}-tools-error`}
+      >
+        <legend>Tools</legend>
+        {toolChoices.length === 0 ? <p class="muted">No tools to offer.</p> : null}
+        {toolChoices.map((tool) => (
+          <label key={tool} class="check">
+            <input
+              type="checkbox"
+              checked={tools.includes(tool)}
+              onChange={(event) => {
+                const isChecked = event.currentTarget.checked;
+                setTools((current) => (isChecked ? [...current, tool] : current.filter((name) => name !== tool)));
+              }}
+            />{' '}
+            <code>{tool}</code>
+          </label>
+        ))}
+        {errors.fields.tools === undefined ? null : (
+          <small id={`${prefix}-tools-error`} class="field-error">
+            {errors.fields.tools}
+          </small>
+        )}
+      </fieldset>
       <Field id={`${prefix}-prompt`} label="System prompt" error={errors.fields.systemPrompt}>
         {(props) => <textarea {...props} value={values.systemPrompt} onInput={set('systemPrompt')} />}
       </Field>

@@ -1,6 +1,7 @@
-// Billing charts: cost and tokens by agent and by provider, and tokens per UTC hour over the last 24 hours.
+// Billing charts: cost and tokens by agent and by provider, and tokens per hour over the last 24 hours (now at the right).
 import { useMemo } from 'preact/hooks';
 import { formatNumber, formatUsd } from '../lib/format';
+import { lastDayHours } from '../lib/last-day';
 import { call, type ResultOf } from '../lib/rpc';
 import { listAgents } from '../lib/transcript';
 import { useAsync } from '../lib/use-async';
@@ -39,12 +40,13 @@ export function BillingCharts() {
     }),
     [providers.data],
   );
+  const lastDay = useMemo(() => lastDayHours(hours.data ?? []), [hours.data]);
   const hourChart = useMemo(
     () => ({
-      labels: (hours.data ?? []).map((row) => `${String(row.hour).padStart(2, '0')}:00`),
-      series: [{ label: 'Tokens', values: (hours.data ?? []).map((row) => row.tokens) }],
+      labels: lastDay.map((point) => point.label),
+      series: [{ label: 'Tokens', values: lastDay.map((point) => point.tokens) }],
     }),
-    [hours.data],
+    [lastDay],
   );
   return (
     <>
@@ -84,7 +86,7 @@ export function BillingCharts() {
           )}
         </Section>
       </div>
-      <Section title="Tokens per UTC hour, last 24 hours">
+      <Section title="Tokens per hour, last 24 hours">
         <ErrorNotice error={hours.error} />
         {hours.data === undefined ? null : <Chart title="Tokens per hour" kind="line" {...hourChart} />}
       </Section>

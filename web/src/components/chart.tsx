@@ -78,7 +78,7 @@ export function Chart({ title, labels, series, kind = 'bar', height = 220 }: Cha
             </thead>
             <tbody>
               {labels.map((label, index) => (
-                <tr key={label}>
+                <tr key={`${index}:${label}`}>
                   <td>{label}</td>
                   {series.map((entry) => (
                     <td key={entry.label}>{(entry.values[index] ?? 0).toLocaleString()}</td>

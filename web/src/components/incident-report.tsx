@@ -1,6 +1,9 @@
-// An obs.explain IncidentReport in words: outcome, cost, timing, failures, likely root cause and next steps.
+// An obs.explain IncidentReport in words: outcome, cost, timing, failures, likely root cause and next steps (the
+// methods they name linked as dashboard pages).
 import { formatDuration, formatNumber, formatUsd } from '../lib/format';
 import type { ResultOf } from '../lib/rpc';
+import { BASE, onLinkClick } from '../lib/router';
+import { stepParts } from '../lib/step-links';
 import { JsonDetails, KeyValues } from './ui';
 
 /** What obs.explain answers: the report, or why there is none. */
@@ -123,9 +126,19 @@ function NextSteps({ steps }: { steps: string[] }) {
   return (
     <>
       <h3>Next steps</h3>
-      <ul>
+      <ul aria-label="Next steps">
         {steps.map((step) => (
-          <li key={step}>{step}</li>
+          <li key={step}>
+            {stepParts(step).map((part, index) =>
+              typeof part === 'string' ? (
+                part
+              ) : (
+                <a key={index} href={BASE + part.page} onClick={onLinkClick}>
+                  {part.text}
+                </a>
+              ),
+            )}
+          </li>
         ))}
       </ul>
     </>

@@ -1,4 +1,4 @@
-// One session: its incident report, orchestrate runs, terminal drives, transcript, and export, reset and delete.
+// One session: its incident report, its turns' traces, orchestrate runs, terminal drives, transcript, and export, reset and delete.
 import { useState } from 'preact/hooks';
 import { errorText } from '../lib/format';
 import { call } from '../lib/rpc';
@@ -8,6 +8,7 @@ import { IncidentReportView } from './incident-report';
 import { OrchestrateRuns } from './orchestrate-runs';
 import { TerminalDrives } from './terminal-drives';
 import { TranscriptView } from './transcript-view';
+import { SessionTurns } from './turn-trace';
 import { ErrorNotice, KeyValues, Loading, Notice, Section } from './ui';
 import { formatTime } from '../lib/format';
 
@@ -98,6 +99,7 @@ export function SessionDetail({ sessionKey }: { sessionKey: string }) {
         )}
         {report.data === undefined ? null : <IncidentReportView report={report.data} />}
       </Section>
+      <SessionTurns sessionKey={sessionKey} />
       <OrchestrateRuns
         sessionKey={sessionKey}
         entries={report.data === undefined || 'marker' in report.data ? [] : (report.data.orchestrate ?? [])}

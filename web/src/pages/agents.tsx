@@ -1,19 +1,20 @@
 // Agents: list, create and edit (errors by their field), suspend, resume, delete; each agent's models and models.test.
 import { useState } from 'preact/hooks';
 import { AgentForm } from '../components/agent-form';
-import { ErrorNotice, Loading, Notice, PageTitle, Section } from '../components/ui';
+import { ErrorNotice, KeyValues, Loading, Notice, PageTitle, Section } from '../components/ui';
 import { formatDuration } from '../lib/format';
 import { call, type ResultOf } from '../lib/rpc';
+import { loadAgentChoices, type AgentChoices } from '../lib/agent-choices';
 import { listAgents, type AgentSummary } from '../lib/transcript';
 import { useAsync } from '../lib/use-async';
 
 function AgentDetail({
   agent,
-  providers,
+  choices,
   onChanged,
 }: {
   agent: AgentSummary;
-  providers: string[];
+  choices: AgentChoices;
   onChanged: (note: string) => void;
 }) {
   const config = useAsync(() => call('agents.get', { agentId: agent.id }), [agent.id]);
@@ -72,6 +73,27 @@ function AgentDetail({
       <p>
         Status: <span class={`badge ${isSuspended ? 'warn' : 'ok'}`}>{agent.status}</span>
       </p>
+      {config.data === undefined ? null : (
+        <KeyValues
+          rows={[
+            [
+              'System prompt',
+              config.data.systemPrompt === undefined || config.data.systemPrompt === '' ? (
+                '—'
+              ) : (
+                <span class="prompt">{config.data.systemPrompt}</span>
+              ),
+            ],
+            ['Tools', config.data.tools.length === 0 ? 'none' : config.data.tools.join(', ')],
+            [
+              'Needs approval',
+              (config.data.requireApproval ?? []).length === 0
+                ? 'nothing'
+                : (config.data.requireApproval ?? []).join(', '),
+            ],
+          ]}
+        />
+      )}
       <Loading isLoading={models.isLoading} />
       <ErrorNotice error={models.error} />
       {models.data === undefined ? null : (
@@ -128,7 +150,7 @@ function AgentDetail({
         <AgentForm
           agentId={agent.id}
           initial={config.data}
-          providers={providers}
+          choices={choices}
           onSaved={(id) => {
             setEditing(false);
             config.reload();
@@ -143,14 +165,14 @@ function AgentDetail({
 
 export default function AgentsPage() {
   const agents = useAsync(listAgents, []);
-  const providers = useAsync(() => call('models.list_providers'), []);
+  const choices = useAsync(loadAgentChoices, []);
   const [note, setNote] = useState<string | undefined>(undefined);
   const [isCreating, setCreating] = useState(false);
   const changed = (text: string) => {
     setNote(text);
     agents.reload();
   };
-  const providerNames = providers.data?.providers ?? [];
+  const choiceData = choices.data ?? { providers: [], models: {}, tools: [] };
   return (
     <>
       <PageTitle>Agents</PageTitle>
@@ -165,7 +187,7 @@ export default function AgentsPage() {
       >
         {isCreating ? (
           <AgentForm
-            providers={providerNames}
+            choices={choiceData}
             onSaved={(id) => {
               setCreating(false);
               changed(`Agent ${id} created.`);
@@ -178,7 +200,7 @@ export default function AgentsPage() {
       <Loading isLoading={agents.isLoading} />
       <ErrorNotice error={agents.error} />
       {(agents.data ?? []).map((agent) => (
-        <AgentDetail key={agent.id} agent={agent} providers={providerNames} onChanged={changed} />
+        <AgentDetail key={agent.id} agent={agent} choices={choiceData} onChanged={changed} />
       ))}
     </>
   );

@@ -1,6 +1,8 @@
-// Approvals: tool calls waiting for an operator, approved or denied here; the list follows approval events live.
+// Approvals: tool calls waiting for an operator, approved or denied (with a reason) here, and the decisions so far;
+// both follow approval events live.
 import { useEffect, useState } from 'preact/hooks';
-import { ErrorNotice, Loading, Notice, PageTitle, Section } from '../components/ui';
+import { ApprovalHistory } from '../components/approval-history';
+import { ErrorNotice, Field, Loading, Notice, PageTitle, Section } from '../components/ui';
 import { formatTime } from '../lib/format';
 import { subscribeEvents } from '../lib/live-events';
 import { call, type ResultOf } from '../lib/rpc';
@@ -12,16 +14,18 @@ export default function ApprovalsPage() {
   const pending = useAsync(() => call('admin.approval.pending'), []);
   const [note, setNote] = useState<string | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
+  const [reasons, setReasons] = useState<Record<string, string>>({});
   const { reload } = pending;
   useEffect(() => subscribeEvents((event) => event.name.startsWith('approval:') && reload()), [reload]);
 
   async function resolve(request: PendingRequest, approved: boolean) {
     setError(undefined);
+    const reason = (reasons[request.id] ?? '').trim();
     try {
       await call('admin.approval.resolve', {
         id: request.id,
         approved,
-        ...(approved ? {} : { reason: 'Denied from the dashboard' }),
+        ...(approved || reason === '' ? {} : { reason }),
       });
       setNote(`${request.toolName} ${approved ? 'approved' : 'denied'}.`);
       reload();
@@ -54,6 +58,19 @@ export default function ApprovalsPage() {
                 {request.expiresAt === null ? 'waits until decided' : `expires ${formatTime(request.expiresAt)}`}
               </p>
               <pre>{JSON.stringify(request.args, null, 2)}</pre>
+              <Field id={`deny-reason-${request.id.replace(/[^\w-]/g, '_')}`} label="Reason for a denial (optional)">
+                {(props) => (
+                  <input
+                    {...props}
+                    maxLength={500}
+                    value={reasons[request.id] ?? ''}
+                    onInput={(event) => {
+                      const text = event.currentTarget.value;
+                      setReasons((current) => ({ ...current, [request.id]: text }));
+                    }}
+                  />
+                )}
+              </Field>
               <div class="row">
                 <button type="button" class="primary" onClick={() => void resolve(request, true)}>
                   Approve
@@ -66,6 +83,7 @@ export default function ApprovalsPage() {
           ))}
         </ul>
       </Section>
+      <ApprovalHistory />
     </>
   );
 }

@@ -4,6 +4,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { AnswerFeedback } from '../components/answer-feedback';
 import { TranscriptView } from '../components/transcript-view';
 import { ErrorNotice, Field, PageTitle, Section } from '../components/ui';
+import { errorText } from '../lib/format';
+import { subscribeEvents } from '../lib/live-events';
 import { call, RpcError } from '../lib/rpc';
 import { navigate, pathWith, route } from '../lib/router';
 import { readSse } from '../lib/sse';
@@ -39,9 +41,12 @@ export default function ChatPage() {
   const [streaming, setStreaming] = useState<string | undefined>(undefined);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<unknown>(undefined);
-  // The last turn sent from here ended in an error: it is the session's last finished turn, so feedback (which rates
-  // that turn) would not rate the answer on screen.
-  const [turnFailed, setTurnFailed] = useState(false);
+  // The last turn sent from here ended in an error: its message is marked, and it is the session's last finished
+  // turn, so feedback (which rates that turn) would not rate the answer on screen.
+  const [failure, setFailure] = useState<{ content: string; error: string } | undefined>(undefined);
+  // What a running turn waits for before its first text: an approval, or the next model call after tools.
+  const [activity, setActivity] = useState<string | undefined>(undefined);
+  const turnFailed = failure !== undefined;
   const abort = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -50,19 +55,43 @@ export default function ChatPage() {
       return;
     }
     setMessages([]);
-    setTurnFailed(false);
+    setFailure(undefined);
     loadTranscript(sessionKey).then(setMessages, setError);
   }, [sessionKey]);
   useEffect(() => () => abort.current?.abort(), []);
+  useEffect(
+    () =>
+      subscribeEvents(({ name, data }) => {
+        if (data.sessionKey !== sessionKey) return;
+        const tool = typeof data.toolName === 'string' ? data.toolName : 'a tool';
+        if (name === 'approval:requested') setActivity(`Waiting for approval: ${tool}`);
+        else if (name === 'approval:resolved')
+          setActivity(`${tool} ${data.approved === true ? 'approved' : 'denied'}; continuing…`);
+        else if (name === 'message:streaming' && typeof data.step === 'number' && data.step > 1)
+          setActivity(`Reading the tool results (step ${data.step})…`);
+      }),
+    [sessionKey],
+  );
 
   async function send(event: Event) {
     event.preventDefault();
     const message = draft.trim();
     if (message === '' || streaming !== undefined) return;
     setDraft('');
+    await run(message);
+  }
+
+  async function run(message: string) {
     setError(undefined);
-    setTurnFailed(false);
-    setMessages((current) => [...current, { role: 'user', content: message, timestamp: Date.now() }]);
+    setFailure(undefined);
+    setActivity(undefined);
+    const fail = (why: string) => setFailure({ content: message, error: why });
+    // A retry replaces its failed message at the end rather than showing it twice.
+    setMessages((current) => {
+      const last = current.at(-1);
+      const kept = last?.role === 'user' && last.content === message ? current.slice(0, -1) : current;
+      return [...kept, { role: 'user', content: message, timestamp: Date.now() }];
+    });
     setStreaming('');
     const controller = new AbortController();
     abort.current = controller;
@@ -76,21 +105,16 @@ export default function ChatPage() {
           if (typeof data !== 'object' || data === null) return;
           if (frame.event === 'token' && 'accumulated' in data && typeof data.accumulated === 'string')
             setStreaming(data.accumulated);
-          else if (frame.event === 'error' && 'error' in data) {
-            setError(new Error(streamErrorMessage(data.error)));
-            setTurnFailed(true);
-          } else if (frame.event === 'done' && 'error' in data && typeof data.error === 'string') {
-            setError(new Error(data.error));
-            setTurnFailed(true);
-          }
+          else if (frame.event === 'error' && 'error' in data) fail(streamErrorMessage(data.error));
+          else if (frame.event === 'done' && 'error' in data && typeof data.error === 'string') fail(data.error);
         },
       });
       setMessages(await loadTranscript(sessionKey));
-    } catch (failure) {
-      setTurnFailed(true);
-      if (!controller.signal.aborted) setError(failure);
+    } catch (caught) {
+      fail(controller.signal.aborted ? 'Stopped.' : errorText(caught));
     } finally {
       setStreaming(undefined);
+      setActivity(undefined);
     }
   }
 
@@ -132,7 +156,16 @@ export default function ChatPage() {
         <p class="muted">
           Session <code>{sessionKey}</code>
         </p>
-        <TranscriptView messages={messages} streaming={streaming} />
+        <TranscriptView
+          messages={messages}
+          streaming={streaming}
+          activity={activity}
+          failed={
+            failure === undefined || streaming !== undefined
+              ? undefined
+              : { ...failure, onRetry: () => void run(failure.content) }
+          }
+        />
         {canRate ? <AnswerFeedback sessionKey={sessionKey} answerCount={answers} /> : null}
         <ErrorNotice error={error} />
         <form onSubmit={(event) => void send(event)} class="stack">

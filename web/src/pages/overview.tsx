@@ -5,6 +5,7 @@ import { Chart } from '../components/chart';
 import { ErrorNotice, KeyValues, Loading, Notice, PageTitle, Section } from '../components/ui';
 import { getJson, health } from '../lib/api';
 import { formatDuration, formatNumber, formatTime } from '../lib/format';
+import { lastDayHours } from '../lib/last-day';
 import { liveEvents, liveState, subscribeEvents } from '../lib/live-events';
 import { call, type ResultOf } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
@@ -96,17 +97,12 @@ function AgentsAndProviders() {
 
 function UsageToday() {
   const usage = useAsync(() => call('obs.billing.usage24h'), []);
-  const labels = useMemo(
-    () => (usage.data ?? []).map((entry) => `${String(entry.hour).padStart(2, '0')}:00`),
-    [usage.data],
-  );
-  const series = useMemo(
-    () => [{ label: 'Tokens', values: (usage.data ?? []).map((entry) => entry.tokens) }],
-    [usage.data],
-  );
+  const lastDay = useMemo(() => lastDayHours(usage.data ?? []), [usage.data]);
+  const labels = useMemo(() => lastDay.map((point) => point.label), [lastDay]);
+  const series = useMemo(() => [{ label: 'Tokens', values: lastDay.map((point) => point.tokens) }], [lastDay]);
   const total = (usage.data ?? []).reduce((sum, entry) => sum + entry.tokens, 0);
   return (
-    <Section title="Token usage, last 24 hours (UTC hour)">
+    <Section title="Token usage, last 24 hours">
       <ErrorNotice error={usage.error} />
       <p>
         Total: <strong>{formatNumber(total)}</strong> tokens
