@@ -12,6 +12,7 @@ import { createA2aModule } from './a2a/index.js';
 import { chatApprovalsWiring, createApprovalsModule } from './approvals/index.js';
 import type { ModuleCore } from './app-core.js';
 import { createChatModules } from './app-channels.js';
+import { createGatewayMetricsModule } from './app-metrics.js';
 import { createBrowserModule } from './browser/index.js';
 import { createBudgetsModule } from './budgets/index.js';
 import type { CapabilityModule } from './capability.js';
@@ -24,7 +25,6 @@ import { createMediaModule, type MediaModule } from './media/index.js';
 import { createLearningModule } from './learning/index.js';
 import { createReflector } from './learning/reflect/index.js';
 import { createMemoryModule } from './memory/index.js';
-import { createMetricsModule } from './metrics/index.js';
 import { createObsModule, recordRunsOrphaned, type ObsModule } from './obs/index.js';
 import { createOrchestrateModule } from './orchestrate/index.js';
 import { createHashingEmbedder, createModelsModule } from './providers/index.js';
@@ -68,7 +68,6 @@ export function createModules(core: ModuleCore): AppModules {
     peers,
     currentRegistry,
     budgets,
-    metrics,
   } = core;
   const obs = createObsModule({
     store,
@@ -333,30 +332,8 @@ export function createModules(core: ModuleCore): AppModules {
     channels,
     chat.attach({ channels: channels.delivery, approvals: approvals.approvals, requests: store.approvals, ...core }),
   ];
-  if (metrics !== undefined)
-    modules.push(
-      createMetricsModule({
-        metrics,
-        events,
-        auth,
-        host: started.gateway.host,
-        startedAt,
-        now,
-        sources: {
-          breakers: () =>
-            router
-              .providers()
-              .map((provider) => ({ provider, state: router.breakerState(provider)?.state ?? 'closed' })),
-          pendingApprovals: async () => (await approvals.approvals.pending()).length,
-          wsConnections: () => core.transports?.wsConnections() ?? 0,
-          sseSubscribers: () => core.transports?.sseSubscribers() ?? 0,
-          runningRuns: async () => (await store.runs.runningOwners()).length,
-          memory: () => store.memory.stats({}),
-          sessionTurnsWaiting: () => locks.waiting(),
-          channelStates: () => channels.statuses().map(({ state }) => state),
-        },
-      }),
-    );
+  const metricsModule = createGatewayMetricsModule(core, { approvals, locks, channels });
+  if (metricsModule !== undefined) modules.push(metricsModule);
   for (const module of modules) {
     tools.register(module.tools ?? []);
     hooks.register(module);

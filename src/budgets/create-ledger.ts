@@ -5,7 +5,9 @@ import type { Logger } from 'pino';
 import type { BudgetConfig } from '../config/index.js';
 import type { BudgetUsagePort } from '../store/index.js';
 import { openDurableLedger } from './durable-ledger.js';
-import type { BudgetLedger, SharedLedgerDeps } from './types.js';
+import { applicableBudgets, fits, toMicroUsd } from './applicable.js';
+import type { BudgetLedger, BudgetRules, SharedLedgerDeps } from './types.js';
+import { bucketAt, bucketCountedUntil, bucketsAt, windowAt } from './windows.js';
 
 export interface BudgetLedgerDeps {
   budgets: () => readonly BudgetConfig[];
@@ -20,6 +22,17 @@ export interface BudgetLedgerDeps {
   flushMs?: number;
 }
 
+/** The rule both ledgers apply, handed to the Redis one (coordination imports nothing of budgets at run time). */
+const BUDGET_RULES: BudgetRules = {
+  applicableBudgets,
+  fits,
+  toMicroUsd,
+  bucketAt,
+  bucketCountedUntil,
+  bucketsAt,
+  windowAt,
+};
+
 /** Rejects when the store's usage cannot be read: a ledger that forgot today's spend must not start. */
 export async function createBudgetLedger({
   shared,
@@ -29,6 +42,6 @@ export async function createBudgetLedger({
   newId = randomUUID,
   ...deps
 }: BudgetLedgerDeps): Promise<BudgetLedger> {
-  if (shared !== undefined) return shared({ ...deps, newId });
+  if (shared !== undefined) return shared({ ...deps, newId, rules: BUDGET_RULES });
   return openDurableLedger({ ...deps, newId, usage, log, ...(flushMs === undefined ? {} : { flushMs }) });
 }

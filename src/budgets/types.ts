@@ -46,6 +46,26 @@ export interface SharedLedgerDeps {
   budgets: () => readonly BudgetConfig[];
   now: () => number;
   newId: () => string;
+  /** The budget rule (applicable.ts, windows.ts), handed in so the Redis ledger counts exactly as the local one. */
+  rules: BudgetRules;
+}
+
+type BudgetWindowConfig = BudgetConfig['window'];
+
+/** The functions of the budget rule a ledger applies: which budgets count, whether an ask fits, the buckets. */
+export interface BudgetRules {
+  applicableBudgets(budgets: readonly BudgetConfig[], subject: BudgetSubject): BudgetConfig[];
+  fits(
+    budgets: readonly BudgetConfig[],
+    totals: (budget: BudgetConfig) => BudgetAmount,
+    ask: BudgetAmount,
+    now: number,
+  ): { fits: true; warnings: string[] } | { fits: false; budgetId: string; retryAfterMs: number };
+  toMicroUsd(usd: number): number;
+  bucketAt(window: BudgetWindowConfig, at: number): number;
+  bucketCountedUntil(window: BudgetWindowConfig, bucket: number): number;
+  bucketsAt(window: BudgetWindowConfig, now: number): number[];
+  windowAt(window: BudgetWindowConfig, now: number): { start: number; end: number };
 }
 
 /**

@@ -3,10 +3,7 @@
 // with the same functions as the in-process ledger, and passed to the scripts.
 import type { Logger } from 'pino';
 import { z } from 'zod';
-// The budget rule's leaf files, not the budgets index: the index reaches the model router, which reaches coordination.
-import { applicableBudgets, fits, toMicroUsd } from '../../budgets/applicable.js';
 import type { BudgetAmount, BudgetLedger, BudgetSubject, BudgetUsage, SharedLedgerDeps } from '../../budgets/types.js';
-import { bucketAt, bucketCountedUntil, bucketsAt, windowAt } from '../../budgets/windows.js';
 import type { BudgetConfig } from '../../config/index.js';
 import { coordinationUnreachable } from '../../errors.js';
 import type { RedisLink } from './connection.js';
@@ -146,6 +143,7 @@ interface PendingSettle {
  * call's use is not lost; a release that cannot reach Redis is dropped: the reservation expires with its ttl.
  */
 export function createRedisBudgetLedger(link: RedisLink, log: Logger, deps: SharedLedgerDeps): BudgetLedger {
+  const { applicableBudgets, fits, toMicroUsd, bucketAt, bucketCountedUntil, bucketsAt, windowAt } = deps.rules;
   const { budgets, now, newId } = deps;
   const held = (budget: BudgetConfig) => link.key(`budget:${budget.id}:held`);
   const amounts = (budget: BudgetConfig) => link.key(`budget:${budget.id}:amounts`);
