@@ -21,11 +21,12 @@ export function applicableBudgets(budgets: readonly BudgetConfig[], subject: Bud
 /** What a budget's window holds now: settled use plus live reservations. */
 export type WindowTotals = (budget: BudgetConfig) => BudgetAmount;
 
-export type FitOutcome = { fits: true; warnings: string[] } | { fits: false; budgetId: string; retryAfterMs: number };
+export type FitOutcome =
+  { fits: true; warnings: string[]; exhausted: string[] } | { fits: false; budgetId: string; retryAfterMs: number };
 
 /**
  * Whether `ask` fits every blocking budget (a warn budget never refuses); the budgets whose warning fraction the ask
- * crosses are named for budget:warning.
+ * reaches are named for budget:warning, those it brings to a limit (a warn budget: or past it) for budget:exhausted.
  */
 export function fits(
   budgets: readonly BudgetConfig[],
@@ -34,6 +35,7 @@ export function fits(
   now: number,
 ): FitOutcome {
   const warnings: string[] = [];
+  const exhausted: string[] = [];
   for (const budget of budgets) {
     const held = totals(budget);
     const after = { costMicroUsd: held.costMicroUsd + ask.costMicroUsd, tokens: held.tokens + ask.tokens };
@@ -47,6 +49,7 @@ export function fits(
       budget.maxTokens === undefined ? 0 : after.tokens / budget.maxTokens,
     );
     if (share >= budget.warnAtFraction) warnings.push(budget.id);
+    if (share >= 1) exhausted.push(budget.id);
   }
-  return { fits: true, warnings };
+  return { fits: true, warnings, exhausted };
 }

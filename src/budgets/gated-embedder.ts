@@ -41,6 +41,7 @@ function gateEmbedder(embedder: Embedder, deps: EmbedderGateDeps): Embedder {
         throw budgetExceeded(outcome.budgetId, outcome.retryAfterMs);
       }
       for (const budgetId of outcome.warnings) notices.notice('budget:warning', budgetId);
+      for (const budgetId of outcome.exhausted) notices.notice('budget:exhausted', budgetId);
       let result;
       try {
         result = await embedder.embed(texts, signal, options);

@@ -64,6 +64,7 @@ export function gateModelRouter(router: GatewayModelRouter, deps: BudgetGateDeps
       throw budgetExceeded(outcome.budgetId, outcome.retryAfterMs);
     }
     for (const budgetId of outcome.warnings) notices.notice('budget:warning', budgetId);
+    for (const budgetId of outcome.exhausted) notices.notice('budget:exhausted', budgetId);
     const { reservation } = outcome;
     let outputChars = 0;
     let isClosed = false;

@@ -93,7 +93,7 @@ export function createLocalLedger({
         return Promise.resolve({ ok: false, budgetId: outcome.budgetId, retryAfterMs: outcome.retryAfterMs });
       const reservation = { id: newId(), subject, amount: worstCase };
       held.set(reservation.id, { reservation, expiresAt: at + ttlMs });
-      return Promise.resolve({ ok: true, reservation, warnings: outcome.warnings });
+      return Promise.resolve({ ok: true, reservation, warnings: outcome.warnings, exhausted: outcome.exhausted });
     },
     settle(reservation, actual) {
       held.delete(reservation.id);

@@ -25,8 +25,11 @@ export interface BudgetReservation {
 }
 
 export type ReserveOutcome =
-  /** `warnings`: the budgets whose warning fraction this reservation reaches. */
-  | { ok: true; reservation: BudgetReservation; warnings: readonly string[] }
+  /**
+   * `warnings`: the budgets whose warning fraction this reservation reaches; `exhausted`: those it brings to a limit,
+   * or past it (warn budgets only: a block budget refuses a reservation that would cross it).
+   */
+  | { ok: true; reservation: BudgetReservation; warnings: readonly string[]; exhausted: readonly string[] }
   /** The first budget (in config order) the reservation would have crossed, and when its window lets the call through again. */
   | { ok: false; budgetId: string; retryAfterMs: number };
 

@@ -175,7 +175,10 @@ export interface EventMap {
 
   /** A model call's reservation reached the budget's warnAtFraction: once per budget per window per process. */
   'budget:warning': BudgetNoticePayload;
-  /** A model call was refused before dispatch, the budget at its limit: once per budget per window per process. */
+  /**
+   * A budget at its limit: a call refused before dispatch, or one that reaches it or, under a warn budget, passes it
+   * (and runs): once per budget per window per process.
+   */
   'budget:exhausted': BudgetNoticePayload;
   /** An error the mask answered as "Internal error": where, the error's class and the trace id, never the message. */
   'system:error': { component: string; errorKind: string; traceId: string | null };

@@ -100,7 +100,7 @@ function liveMemoryEmbedder(deps: MemoryModuleDeps, onChange: () => void): Memor
     get label() {
       return current().label;
     },
-    embed: (texts, signal) => current().embed(texts, signal),
+    embed: (texts, signal, payer) => current().embed(texts, signal, payer),
   };
 }
 

@@ -1,16 +1,23 @@
 // The embedder memory uses: the configured `embeddings:` provider behind the persistent cache, else the built-in hashing embedder.
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Embedder } from '../providers/index.js';
+import type { EmbedOptions, Embedder } from '../providers/index.js';
 import type { EmbeddingVector, MemoryPort } from '../store/index.js';
+
+/** Whose budgets a memory embedding counts against: the turn's (or caller's) token, tenant and agent. */
+export type EmbedPayer = NonNullable<EmbedOptions['payer']>;
 
 export interface MemoryEmbedder {
   /** The model vectors are keyed by; entries embedded by another model are never compared with these. */
   readonly model: string;
   /** What memory.stats reports: `<provider>/<model>` for the configured one, `builtin/<model>` for the hashing embedder. */
   readonly label: string;
-  /** One vector per text, in order; a text with no searchable content gets an all-zero vector. */
-  embed(texts: readonly string[], signal: AbortSignal): Promise<EmbeddingVector[]>;
+  /**
+   * One vector per text, in order; a text with no searchable content gets an all-zero vector. `payer`: whose budgets
+   * the configured provider's call counts against (cache hits and the built-in embedder call no model); absent: the
+   * gateway's own (background re-embedding).
+   */
+  embed(texts: readonly string[], signal: AbortSignal, payer?: EmbedPayer): Promise<EmbeddingVector[]>;
 }
 
 export interface MemoryEmbedderDeps {
@@ -50,7 +57,7 @@ export function createMemoryEmbedder({ configured, builtin, cache, log }: Memory
   return {
     model,
     label: `${provider}/${model}`,
-    async embed(texts, signal) {
+    async embed(texts, signal, payer) {
       const hashes = texts.map(contentHash);
       const found = await Promise.all(hashes.map((hash) => cache.cachedEmbedding(model, hash)));
       const missing = texts.flatMap((text, index) => (found[index] === undefined ? [{ text, index }] : []));
@@ -58,6 +65,7 @@ export function createMemoryEmbedder({ configured, builtin, cache, log }: Memory
         const { vectors } = await embedder.embed(
           missing.map(({ text }) => text),
           signal,
+          payer === undefined ? undefined : { payer },
         );
         missing.forEach(({ index }, position) => {
           const values = Float32Array.from(vectors[position] ?? []);

@@ -1,6 +1,6 @@
 // Hybrid search: lexical (BM25) and vector (cosine) lanes over-fetched inside the store, fused by reciprocal rank.
 import type { MemoryEntry, MemoryFilter, MemoryPort, MemoryScope, RankedHit } from '../store/index.js';
-import { isZeroVector, type MemoryEmbedder } from './memory-embedder.js';
+import { isZeroVector, type EmbedPayer, type MemoryEmbedder } from './memory-embedder.js';
 import { fuseRankings, type LaneHit } from './rank-fusion.js';
 
 export const MEMORY_LANES = ['lexical', 'vector'] as const;
@@ -19,6 +19,8 @@ export interface MemorySearchRequest {
   /** Both lanes by default; one lane for comparisons (the retrieval-quality test). */
   lanes?: readonly MemoryLane[];
   signal?: AbortSignal;
+  /** Whose budgets the query's embedding counts against: the turn's or the caller's. */
+  payer?: EmbedPayer;
 }
 
 export interface ScoredEntry {
@@ -52,7 +54,7 @@ interface VectorLaneResult {
 const NO_VECTOR_LANE: VectorLaneResult = { early: [] };
 
 export function createMemorySearch({ port, embedder }: MemorySearchDeps): MemorySearch {
-  return async function searchMemory({ query, filter, limit, lanes = MEMORY_LANES, signal = NEVER }) {
+  return async function searchMemory({ query, filter, limit, lanes = MEMORY_LANES, signal = NEVER, payer }) {
     const candidates = Math.max(MIN_LANE_CANDIDATES, LANE_OVERFETCH_FACTOR * limit);
     const scope: MemoryScope = {
       ...(filter.tenantId === undefined ? {} : { tenantId: filter.tenantId }),
@@ -64,7 +66,7 @@ export function createMemorySearch({ port, embedder }: MemorySearchDeps): Memory
     const [lexical, { vector, early }] = await Promise.all([
       lanes.includes('lexical') ? port.searchLexical(query, filter, candidates, signal) : undefined,
       lanes.includes('vector')
-        ? vectorLane(query, filter, candidates, signal, lanes.includes('lexical') ? { limit, scope } : undefined)
+        ? vectorLane(query, filter, candidates, signal, payer, lanes.includes('lexical') ? { limit, scope } : undefined)
         : NO_VECTOR_LANE,
     ]);
     if (lexical !== undefined) {
@@ -98,9 +100,10 @@ export function createMemorySearch({ port, embedder }: MemorySearchDeps): Memory
     filter: MemoryFilter,
     candidates: number,
     signal: AbortSignal,
+    payer: EmbedPayer | undefined,
     fetch?: { limit: number; scope: MemoryScope },
   ): Promise<VectorLaneResult> {
-    const [embedded] = await embedder.embed([query], signal);
+    const [embedded] = await embedder.embed([query], signal, payer);
     if (embedded === undefined || isZeroVector(embedded.values)) return NO_VECTOR_LANE;
     const vector = await port.searchVector(embedded, filter, candidates, signal);
     const best = vector.slice(0, fetch?.limit ?? 0).map((hit) => hit.id);

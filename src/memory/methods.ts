@@ -64,6 +64,8 @@ export function memoryMethods(deps: MemoryMethodsDeps) {
           filter: scope,
           limit: limit ?? MEMORY_SEARCH_LIMIT_DEFAULT,
           signal: ctx.signal,
+          // The caller's token pays the query's embedding, in the default tenant as /v1/embeddings does.
+          payer: { tokenId: ctx.caller.clientId, tenantId: DEFAULT_TENANT },
         });
         return { results: hits.map(({ entry, score }) => entryView(entry, score)) };
       },
@@ -182,6 +184,7 @@ export function memoryMethods(deps: MemoryMethodsDeps) {
             metadata,
           },
           ctx.signal,
+          { tokenId: ctx.caller.clientId, tenantId: DEFAULT_TENANT, agentId },
         );
         deps.trust.stored(entry, decision);
         return { id: entry.id };

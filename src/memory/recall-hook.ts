@@ -65,7 +65,9 @@ export function createRecallHooks({
     // The session's owner, not the caller: an admin continuing a token's session recalls what that token may read.
     const filter = { tenantId, agentId: ctx.agentId, ...(await ownerScope(ctx.ownerId, grants)) };
     if (!(await port.hasEntries(filter))) return undefined;
-    const { hits, lanes } = await search({ query, filter, limit: options.topK, signal: ctx.signal });
+    // The turn's payer, as its model calls: the caller's token, the key's tenant, the agent.
+    const payer = { tokenId: ctx.clientId, tenantId, agentId: ctx.agentId };
+    const { hits, lanes } = await search({ query, filter, limit: options.topK, signal: ctx.signal, payer });
     const { chosen, message } = selectRecalled(hits, options, now());
     const crossUserCount = chosen.filter(({ entry }) => {
       const source = userOf(entry.sourceSessionKey);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RouteRegistrar } from '../capability.js';
 import { parseRestInput } from '../http/index.js';
 import { grantsRest, type RequestAuth } from '../server/index.js';
-import { sessionCallerOf } from '../sessions/index.js';
+import { DEFAULT_TENANT, sessionCallerOf } from '../sessions/index.js';
 import { callerScope, type ReaderGrants } from './reader-scope.js';
 import { entryView } from './entry-view.js';
 import type { MemorySearch } from './memory-search.js';
@@ -35,8 +35,11 @@ export function memoryRoutes({ auth, search, grants, stats }: MemoryRoutesDeps):
     const onRequest = auth.require({ grants: grantsRest });
     scope.get('/api/memory/search', { onRequest }, async function memorySearch(request) {
       const { q, limit } = parseRestInput(searchQuery, request.query);
-      const filter = callerScope(sessionCallerOf(auth.callerOf(request)), grants);
-      const { hits } = await search({ query: q, filter, limit });
+      const caller = auth.callerOf(request);
+      const filter = callerScope(sessionCallerOf(caller), grants);
+      // The caller's token pays the query's embedding, in the default tenant as /v1/embeddings does.
+      const payer = { tokenId: caller.clientId, tenantId: DEFAULT_TENANT };
+      const { hits } = await search({ query: q, filter, limit, payer });
       return { results: hits.map(({ entry, score }) => entryView(entry, score)) };
     });
     scope.get('/api/memory/stats', { onRequest }, async function memoryStats(request) {

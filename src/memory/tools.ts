@@ -1,10 +1,11 @@
 // The agent tools memory_search and memory_store: scoped to the turn's tenant (from its session key), agent and session owner.
 import { z } from 'zod';
-import { defineTool, type ToolDefinition } from '../agents/index.js';
+import { defineTool, type ToolContext, type ToolDefinition } from '../agents/index.js';
 import type { MemoryConfig } from '../config/index.js';
 import { GatewayError } from '../errors.js';
 import { MEMORY_TYPES } from '../store/index.js';
 import { parseSessionKey } from '../sessions/index.js';
+import type { EmbedPayer } from './memory-embedder.js';
 import type { MemorySearch } from './memory-search.js';
 import type { InjectionMonitor } from './injection-monitor.js';
 import { ownerScope, type ReaderGrants } from './reader-scope.js';
@@ -27,6 +28,13 @@ export interface MemoryToolsDeps {
   grants: ReaderGrants;
 }
 
+/** Who pays a tool's embedding: the turn's payer, as for its model calls (the caller's token, the key's tenant, the agent). */
+const turnPayer = (ctx: ToolContext, tenantId: string): EmbedPayer => ({
+  tokenId: ctx.caller.clientId,
+  tenantId,
+  agentId: ctx.agentId,
+});
+
 const memoryDisabled = () => new GatewayError('unavailable', 'Memory is disabled (memory.enabled: false)');
 
 /** Entries an agent stores itself; `observation` is for derived (consolidated) entries only. */
@@ -46,7 +54,13 @@ export function memoryTools({ search, write, trust, injection, config, grants }:
         if (!config().enabled) throw memoryDisabled();
         const { tenantId } = parseSessionKey(ctx.sessionKey, 'sessionKey');
         const filter = { tenantId, agentId: ctx.agentId, ...(await ownerScope(ctx.ownerId, grants)) };
-        const { hits } = await search({ query, filter, limit: limit ?? TOOL_SEARCH_LIMIT_DEFAULT, signal: ctx.signal });
+        const { hits } = await search({
+          query,
+          filter,
+          limit: limit ?? TOOL_SEARCH_LIMIT_DEFAULT,
+          signal: ctx.signal,
+          payer: turnPayer(ctx, tenantId),
+        });
         return {
           results: hits.map(({ entry, score }) => ({
             id: entry.id,
@@ -82,6 +96,7 @@ export function memoryTools({ search, write, trust, injection, config, grants }:
             metadata: {},
           },
           ctx.signal,
+          turnPayer(ctx, tenantId),
         );
         trust.stored(entry, decision);
         return { id: entry.id, stored: true };

@@ -39,7 +39,7 @@ export function subscribeProviderHealth({
         data: { code: HEALTH_CODES.breakerOpened(provider), provider, failures },
       });
     } else if (event.name === 'budget:warning' || event.name === 'budget:exhausted') {
-      // Once per budget per window per process (src/budgets/budget-notices.ts): a warning, and a refusal at the limit.
+      // Once per budget per window per process (src/budgets/budget-notices.ts): a warning, and the limit reached.
       const { budgetId, scope, windowEnd } = event.payload;
       const isExhausted = event.name === 'budget:exhausted';
       signals.record({

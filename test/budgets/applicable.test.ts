@@ -24,7 +24,12 @@ describe('budget rule', () => {
   it('refuses an ask that would cross a block budget, with the wait to the end of its UTC day', () => {
     const daily = budget({ id: 'daily', scope: 'agent:coder', maxCostUsd: 0.01 });
     const held = () => ({ costMicroUsd: 8000, tokens: 0 });
-    expect(fits([daily], held, { costMicroUsd: 2000, tokens: 10 }, NOW)).toEqual({ fits: true, warnings: ['daily'] });
+    // Exactly at the limit fits, and the budget is exhausted from then on.
+    expect(fits([daily], held, { costMicroUsd: 2000, tokens: 10 }, NOW)).toEqual({
+      fits: true,
+      warnings: ['daily'],
+      exhausted: ['daily'],
+    });
     expect(fits([daily], held, { costMicroUsd: 2100, tokens: 10 }, NOW)).toEqual({
       fits: false,
       budgetId: 'daily',
@@ -32,15 +37,17 @@ describe('budget rule', () => {
     });
   });
 
-  it('lets a warn budget be crossed, naming it as a warning; below the fraction nothing is named', () => {
+  it('lets a warn budget be crossed, naming it as a warning and exhausted; below the fraction nothing is named', () => {
     const soft = budget({ id: 'soft', scope: 'global', maxTokens: 1_000, action: 'warn', warnAtFraction: 0.5 });
     expect(fits([soft], () => ({ costMicroUsd: 0, tokens: 990 }), { costMicroUsd: 0, tokens: 50 }, NOW)).toEqual({
       fits: true,
       warnings: ['soft'],
+      exhausted: ['soft'],
     });
     expect(fits([soft], () => ({ costMicroUsd: 0, tokens: 100 }), { costMicroUsd: 0, tokens: 50 }, NOW)).toEqual({
       fits: true,
       warnings: [],
+      exhausted: [],
     });
   });
 });

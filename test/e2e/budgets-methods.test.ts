@@ -196,7 +196,11 @@ describe('budgets.* methods', () => {
       for (const scope of ['token:admin', 'tenant:globex', 'agent:default', 'global']) {
         const refused = await socket.call('budgets.mine', { scope });
         expect(refused.result, scope).toBeUndefined();
-        expect(refused.error, scope).toMatchObject({ code: -32603, data: { kind: 'forbidden', param: 'scope' } });
+        expect(refused.error, scope).toMatchObject({
+          code: -32603,
+          message: `Budget scope '${scope}' is not this token's or one of its tenants'`,
+          data: { kind: 'forbidden', param: 'scope' },
+        });
         expect(JSON.stringify(refused.error)).not.toMatch(/admin-secret-budget|other-tenant|whole|agent-only/);
       }
       const malformed = await socket.call('budgets.mine', { scope: 'token:' });

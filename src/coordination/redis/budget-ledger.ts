@@ -205,7 +205,9 @@ export function createRedisBudgetLedger(link: RedisLink, log: Logger, deps: Shar
       if (blocking !== undefined)
         return { ok: false, budgetId: blocking.id, retryAfterMs: Math.max(0, windowAt(blocking.window, at).end - at) };
       const outcome = fits(applicable, totalOf, ask, at);
-      return { ok: true, reservation, warnings: outcome.fits ? outcome.warnings : [] };
+      return outcome.fits
+        ? { ok: true, reservation, warnings: outcome.warnings, exhausted: outcome.exhausted }
+        : { ok: true, reservation, warnings: [], exhausted: [] };
     },
 
     async settle(reservation, actual) {

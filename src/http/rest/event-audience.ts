@@ -1,5 +1,5 @@
 // Who may see a bus event on /api/events and /api/activity: an admin token every one, any other token only the
-// events about its own sessions and jobs.
+// events about its own sessions, jobs and token budgets.
 import type { SessionCaller } from '../../agents/types.js';
 import type { FeedEvent } from '../../coordination/index.js';
 
@@ -9,11 +9,22 @@ export const AUDIENCE_CACHE_SESSIONS = 1_000;
 /**
  * What an event is about, for a caller without admin:
  * - `ownerId` (scheduler:job_*): the job's owner token;
+ * - budget:warning and budget:exhausted of a `token:<id>` budget: that token (its tenants' and agents' budgets are
+ *   shared with other tokens, so they stay the admins');
  * - `sessionKey`, or `parentKey` of a spawn refused or queued before its session exists: that session's owner;
  * - anything else (audit rows with their actors, run kills, config, providers, models, agents, channels, skills,
  *   metrics, system errors): the gateway as a whole, for admins only.
  */
-function subjectOf({ payload }: Pick<FeedEvent, 'payload'>): { ownerId: string } | { sessionKey: string } | undefined {
+const TOKEN_SCOPE = 'token:';
+
+function subjectOf({
+  name,
+  payload,
+}: Pick<FeedEvent, 'name' | 'payload'>): { ownerId: string } | { sessionKey: string } | undefined {
+  if (name.startsWith('budget:'))
+    return 'scope' in payload && typeof payload.scope === 'string' && payload.scope.startsWith(TOKEN_SCOPE)
+      ? { ownerId: payload.scope.slice(TOKEN_SCOPE.length) }
+      : undefined;
   if ('ownerId' in payload && typeof payload.ownerId === 'string') return { ownerId: payload.ownerId };
   if ('sessionKey' in payload && typeof payload.sessionKey === 'string') return { sessionKey: payload.sessionKey };
   if ('parentKey' in payload && typeof payload.parentKey === 'string') return { sessionKey: payload.parentKey };

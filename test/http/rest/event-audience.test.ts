@@ -51,4 +51,15 @@ describe('event audience', () => {
     expect(await ann.sees(event('message:sent', { sessionKey: 'default:bob:chat' }))).toBe(true);
     expect(lookups).toBe(2);
   });
+
+  it("shows a token its own token budgets' events; tenant, agent, global and other tokens' budgets are the admins'", async () => {
+    const ann = createEventAudience({ clientId: 'ann', isAdmin: false }, ownerOf);
+    for (const name of ['budget:warning', 'budget:exhausted']) {
+      expect(await ann.sees(event(name, { budgetId: 'a', scope: 'token:ann' }))).toBe(true);
+      for (const scope of ['token:bob', 'token:ann2', 'tenant:default', 'agent:ann', 'global'])
+        expect(await ann.sees(event(name, { budgetId: 'b', scope }))).toBe(false);
+    }
+    // Only budget events are read by their scope.
+    expect(await ann.sees(event('config:patched', { scope: 'token:ann' }))).toBe(false);
+  });
 });

@@ -1,5 +1,6 @@
 // The budgets past their warning fraction or exhausted, for the layout's banner: read from budgets.list, refreshed on
-// the budget:warning and budget:exhausted events and after a change on the Budgets page.
+// the budget:warning and budget:exhausted events, on a config change of the budgets (budgets.set or budgets.delete
+// from anywhere) and after a change on the Budgets page.
 import { signal } from '@preact/signals';
 import { subscribeEvents } from './live-events';
 import { call, type ResultOf } from './rpc';
@@ -10,6 +11,10 @@ export type BudgetEntry = ResultOf<'budgets.list'>['budgets'][number];
 export const budgetAlerts = signal<BudgetEntry[]>([]);
 
 const ALERT_EVENTS = new Set(['budget:warning', 'budget:exhausted']);
+
+/** A config:patched event whose sections include `budgets`. */
+const changesBudgets = (data: Record<string, unknown>): boolean =>
+  Array.isArray(data.sections) && data.sections.includes('budgets');
 let unsubscribe: (() => void) | undefined;
 
 /** Reads budgets.list again. The event feed is opened only once some budget exists, so a gateway without any adds none. */
@@ -25,7 +30,8 @@ export async function refreshBudgetAlerts(): Promise<void> {
   budgetAlerts.value = budgets.filter((budget) => budget.state !== 'ok');
   if (budgets.length > 0 && unsubscribe === undefined)
     unsubscribe = subscribeEvents((event) => {
-      if (ALERT_EVENTS.has(event.name)) void refreshBudgetAlerts();
+      if (ALERT_EVENTS.has(event.name) || (event.name === 'config:patched' && changesBudgets(event.data)))
+        void refreshBudgetAlerts();
     });
 }
 
