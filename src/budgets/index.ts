@@ -3,18 +3,8 @@ export { createBudgetsModule } from './module.js';
 /** For src/method-map.ts (the dashboard's typed calls). */
 export type { budgetMethods } from './methods.js';
 export { createBudgetLedger } from './create-ledger.js';
-export { createLocalLedger, type LocalLedgerDeps } from './local-ledger.js';
-export { applicableBudgets, fits, toMicroUsd } from './applicable.js';
-export { bucketAt, bucketCountedUntil, bucketsAt, windowAt } from './windows.js';
-export { createBudgetNotices, type BudgetNotice, type BudgetNotices } from './budget-notices.js';
-export { gateModelRouter, SYSTEM_PAYER, type BudgetGateDeps } from './gated-router.js';
-export { gateLiveEmbedder, type EmbedderGateDeps } from './gated-embedder.js';
-export type {
-  BudgetAmount,
-  BudgetLedger,
-  BudgetReservation,
-  BudgetSubject,
-  BudgetUsage,
-  ReserveOutcome,
-  SharedLedgerDeps,
-} from './types.js';
+export { createLocalLedger } from './local-ledger.js';
+export { createBudgetNotices } from './budget-notices.js';
+export { gateModelRouter } from './gated-router.js';
+export { gateLiveEmbedder } from './gated-embedder.js';
+export type { BudgetLedger } from './types.js';

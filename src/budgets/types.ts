@@ -63,7 +63,7 @@ export interface BudgetRules {
     totals: (budget: BudgetConfig) => BudgetAmount,
     ask: BudgetAmount,
     now: number,
-  ): { fits: true; warnings: string[] } | { fits: false; budgetId: string; retryAfterMs: number };
+  ): { fits: true; warnings: string[]; exhausted: string[] } | { fits: false; budgetId: string; retryAfterMs: number };
   toMicroUsd(usd: number): number;
   bucketAt(window: BudgetWindowConfig, at: number): number;
   bucketCountedUntil(window: BudgetWindowConfig, bucket: number): number;

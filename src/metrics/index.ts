@@ -1,6 +1,5 @@
 // Prometheus metrics (GET /metrics) on a registry of the gateway's own, label values capped, and the periodic
 // observability:metrics snapshot event.
-export { createMetrics, createMetricsModule, UNMATCHED_ROUTE, type Metrics, type MetricsModuleDeps } from './module.js';
+export { createMetrics, createMetricsModule, type Metrics } from './module.js';
 export { isLoopbackHost, metricsNeedToken } from './metrics-route.js';
-export { createLabelCaps, OTHER_LABEL_VALUE, type LabelCaps } from './label-cap.js';
-export { metricsSnapshot } from './snapshot.js';
+export { createLabelCaps, OTHER_LABEL_VALUE } from './label-cap.js';

@@ -14,4 +14,4 @@ export type { ChannelActivity } from './channels.js';
 export { TRAJECTORY_KIND, SIGNAL_KIND, VOICE_ERROR_KINDS, VOICE_SOURCES } from './evidence/kinds.js';
 export { isDegradedEnding } from './evidence/endings.js';
 export { RETENTION_BATCH_ROWS, RETENTION_LEASE, RETENTION_RENEW_BATCHES } from './retention.js';
-export { decodeTimeCursor, encodeTimeCursor, nextTimeCursor, type TimeCursor } from './time-cursor.js';
+export { decodeTimeCursor, nextTimeCursor } from './time-cursor.js';

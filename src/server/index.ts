@@ -26,5 +26,5 @@ export {
 export { createAsyncQueue } from './async-queue.js';
 export { MAX_JSON_DEPTH, canExceedJsonDepth, exceedsJsonDepth } from './json-depth.js';
 export { parseJsonBody } from './json-body.js';
-export { unsafeConfigReasons, watchUnsafeConfig } from './unsafe-config.js';
-export { createRefusalBursts, type RefusalBursts } from './refusal-bursts.js';
+export { watchUnsafeConfig } from './unsafe-config.js';
+export { createRefusalBursts } from './refusal-bursts.js';

@@ -13,7 +13,6 @@ export { configMethods } from './config-methods.js';
 export { systemMethods, type SystemMethodsDeps } from './discovery-methods.js';
 export { gatewayMethods } from './gateway-methods.js';
 export { tokenMethods } from './token-methods.js';
-export { secretMethods } from './secret-methods.js';
 
 export interface SystemModuleDeps extends SystemMethodsDeps, Omit<GatewayMethodsDeps, 'sections'> {
   config: ConfigStore;

@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import type { OtelConfig } from '../config/index.js';
 import type { Tracing } from './types.js';
 
-export { createTraceIds, formatTraceparent, isTraceId, parseTraceparent, type TraceParent } from './traceparent.js';
-export { currentTrace, runInTrace } from './trace-scope.js';
-export type { ChatSpan, ToolSpan, TracedModel, Tracing, TurnSpan, TurnTracer } from './types.js';
+export { createTraceIds, parseTraceparent, type TraceParent } from './traceparent.js';
+export { runInTrace } from './trace-scope.js';
+export type { ChatSpan, Tracing, TurnSpan, TurnTracer } from './types.js';
 
 export interface TracingDeps {
   config: OtelConfig;

@@ -93,8 +93,3 @@ export function labelValues(
   }
   return values;
 }
-
-/** Names in `# TYPE` lines: every metric the exposition declares, with or without samples yet. */
-export function declaredMetrics(text: string): Set<string> {
-  return new Set([...text.matchAll(/^# TYPE (\S+) \S+$/gm)].map((match) => match[1] ?? ''));
-}
