@@ -18,6 +18,7 @@ import {
   otelConfigSchema,
   budgetsConfigSchema,
   runsConfigSchema,
+  sessionsConfigSchema,
 } from './capability-schemas.js';
 import { metricsConfigSchema } from './metrics-schema.js';
 import { durationMs, positiveInt } from './schema-units.js';
@@ -263,6 +264,7 @@ export const configSchema = z
     budgets: budgetsConfigSchema,
     metrics: metricsConfigSchema.prefault({}),
     runs: runsConfigSchema.prefault({}),
+    sessions: sessionsConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

@@ -80,16 +80,19 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
       scope: 'admin',
       summary:
         'Sessions, most recently updated first, by kind (all, sub-agent, group, dm), agentId and updated in the last since_minutes; ' +
-        `one page of limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and nextCursor for the next page (null on the last).`,
+        `one page of limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and nextCursor for the next page (null on the last). ` +
+        'An expired session is listed with expiredAt; archived sub-agent sessions (archivedAt) only with includeArchived: true.',
       params: z.strictObject({
         kind: z.enum(['all', 'sub-agent', 'group', 'dm']).optional(),
         since_minutes: z.number().positive().optional(),
         agentId: agentId.optional(),
         limit: z.number().int().min(1).max(LIST_LIMIT_MAX).optional(),
         cursor: z.string().min(1).max(LIST_CURSOR_MAX_CHARS).optional(),
+        includeArchived: z.boolean().optional(),
       }),
-      handler: ({ kind, since_minutes: sinceMinutes, agentId: agent, limit, cursor }) =>
+      handler: ({ kind, since_minutes: sinceMinutes, agentId: agent, limit, cursor, includeArchived }) =>
         sessions.list({
+          includeArchived: includeArchived ?? false,
           ...(kind === undefined ? {} : { kind }),
           ...(sinceMinutes === undefined ? {} : { sinceMinutes }),
           ...(agent === undefined ? {} : { agentId: agent }),

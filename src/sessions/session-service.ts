@@ -155,13 +155,14 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       // The channel a session talks on: what it recorded, else its key's channel part.
       return hits.map((hit) => ({ ...hit, channelType: hit.channelType ?? channelOf(hit.sessionKey) ?? 'unknown' }));
     },
-    async list({ kind, sinceMinutes, agentId, limit, cursor }) {
+    async list({ kind, sinceMinutes, agentId, limit, cursor, includeArchived }) {
       // One row more than the page says whether another page follows, without counting the table.
       const sessions = await store.list({
         ...(kind === undefined || kind === 'all' ? {} : { kind }),
         ...(sinceMinutes === undefined ? {} : { updatedSince: now() - sinceMinutes * 60_000 }),
         ...(agentId === undefined ? {} : { agentId }),
         ...(cursor === undefined ? {} : { after: decodeListCursor(cursor) }),
+        ...(includeArchived === true ? {} : { archived: false }),
         limit: limit + 1,
       });
       const page = sessions.slice(0, limit);
@@ -173,6 +174,8 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
           messageCount: session.messageCount,
           updatedAt: session.updatedAt,
           metadata: session.metadata,
+          ...(session.expiredAt === undefined ? {} : { expiredAt: session.expiredAt }),
+          ...(session.archivedAt === undefined ? {} : { archivedAt: session.archivedAt }),
         })),
         nextCursor: sessions.length > limit && last !== undefined ? encodeListCursor(last) : null,
       };

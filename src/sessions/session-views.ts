@@ -28,6 +28,10 @@ export interface SessionListEntry {
   messageCount: number;
   updatedAt: number;
   metadata: Record<string, unknown>;
+  /** When the session expired (idle past sessions.idleTtlMs); absent while it has not. */
+  expiredAt?: number;
+  /** When the finished sub-agent session was archived; listed only with includeArchived. */
+  archivedAt?: number;
 }
 
 export interface SessionListQuery {
@@ -38,6 +42,8 @@ export interface SessionListQuery {
   limit: number;
   /** The previous page's nextCursor. */
   cursor?: string;
+  /** Archived sub-agent sessions are listed too (default: left out). */
+  includeArchived?: boolean;
 }
 
 export interface SessionListPage {

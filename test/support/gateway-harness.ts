@@ -84,6 +84,8 @@ export interface HarnessOptions {
   metrics?: ConfigInput['metrics'];
   obs?: ConfigInput['obs'];
   runs?: ConfigInput['runs'];
+  /** Session idle expiry and the lifecycle sweep (src/sessions). */
+  sessions?: ConfigInput['sessions'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -139,6 +141,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.obs === undefined ? {} : { obs: options.obs }),
     ...(options.runs === undefined ? {} : { runs: options.runs }),
+    ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };
