@@ -126,6 +126,8 @@ describe('config.* methods', () => {
       'otel',
       'budgets',
       'metrics',
+      'runs',
+      'sessions',
     ]);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
     expect(whole).toHaveProperty('config.gateway.webhook.secret', '***');
@@ -223,6 +225,8 @@ describe('config.* methods', () => {
       'otel',
       'budgets',
       'metrics',
+      'runs',
+      'sessions',
     ]);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.type', 'integer');

@@ -59,6 +59,8 @@ describe('gateway methods', () => {
         'otel',
         'budgets',
         'metrics',
+        'runs',
+        'sessions',
       ],
     });
     expect(result).toHaveProperty('memoryUsage.rss');
