@@ -155,14 +155,14 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       // The channel a session talks on: what it recorded, else its key's channel part.
       return hits.map((hit) => ({ ...hit, channelType: hit.channelType ?? channelOf(hit.sessionKey) ?? 'unknown' }));
     },
-    async list({ kind, sinceMinutes, agentId, limit, cursor, includeArchived }) {
+    async list({ kind, sinceMinutes, agentId, limit, cursor }) {
       // One row more than the page says whether another page follows, without counting the table.
       const sessions = await store.list({
-        ...(kind === undefined || kind === 'all' ? {} : { kind }),
+        ...(kind === undefined || kind === 'all' || kind === 'archived' ? {} : { kind }),
         ...(sinceMinutes === undefined ? {} : { updatedSince: now() - sinceMinutes * 60_000 }),
         ...(agentId === undefined ? {} : { agentId }),
         ...(cursor === undefined ? {} : { after: decodeListCursor(cursor) }),
-        ...(includeArchived === true ? {} : { archived: false }),
+        archived: kind === 'archived',
         limit: limit + 1,
       });
       const page = sessions.slice(0, limit);

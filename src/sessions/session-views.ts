@@ -30,20 +30,19 @@ export interface SessionListEntry {
   metadata: Record<string, unknown>;
   /** When the session expired (idle past sessions.idleTtlMs); absent while it has not. */
   expiredAt?: number;
-  /** When the finished sub-agent session was archived; listed only with includeArchived. */
+  /** When the finished sub-agent session was archived; listed only by kind `archived`. */
   archivedAt?: number;
 }
 
 export interface SessionListQuery {
-  kind?: SessionKind | 'all';
+  /** `archived`: the archived sub-agent sessions, which every other kind leaves out. */
+  kind?: SessionKind | 'all' | 'archived';
   sinceMinutes?: number;
   agentId?: string;
   /** Sessions per page. */
   limit: number;
   /** The previous page's nextCursor. */
   cursor?: string;
-  /** Archived sub-agent sessions are listed too (default: left out). */
-  includeArchived?: boolean;
 }
 
 export interface SessionListPage {

@@ -99,8 +99,9 @@ describe('session lifecycle: idle expiry and sub-agent archiving', () => {
     expect(completed).toBeLessThan(frames.length - 1);
 
     expect((await listed({ kind: 'sub-agent' })).map((session) => session.sessionKey)).not.toContain(sessionKey);
-    const all = await listed({ kind: 'sub-agent', includeArchived: true });
-    expect(all.find((session) => session.sessionKey === sessionKey)).toMatchObject({
+    expect((await listed({})).map((session) => session.sessionKey)).not.toContain(sessionKey);
+    const archived = await listed({ kind: 'archived' });
+    expect(archived.find((session) => session.sessionKey === sessionKey)).toMatchObject({
       archivedAt: expect.any(Number),
     });
     const history = await admin('session.history', { channelId: 'subagent' });
