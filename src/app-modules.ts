@@ -31,7 +31,7 @@ import { createHashingEmbedder, createModelsModule } from './providers/index.js'
 import { createRegistry } from './rpc/index.js';
 import { createRunsModule, type RunsModule } from './runs/index.js';
 import { createSchedulerModule, heartbeatsThrough, systemClock } from './scheduler/index.js';
-import { createSessionsModule } from './sessions/index.js';
+import { createSessionsModule, lifecycleSettings } from './sessions/index.js';
 import { createSkillsModule } from './skills/index.js';
 import { createSystemModule } from './system/index.js';
 import { createTerminalModule } from './terminal/index.js';
@@ -262,6 +262,7 @@ export function createModules(core: ModuleCore): AppModules {
       now,
       log: child('sessions'),
       onReset: approvals.forgetSession,
+      lifecycle: { events, settings: () => lifecycleSettings(configStore.get()) },
     }),
     runs,
     // Before approvals: a call the followed skill does not allow is denied before anyone is asked to approve it.

@@ -169,6 +169,18 @@ export const runsConfigSchema = z.strictObject({
   maxRunning: positiveInt.max(10_000).default(16),
   /** Spawns that wait (session:sub_agent_spawn_queued) while the concurrency limit is reached; past it they are refused. */
   spawnQueue: z.number().int().min(0).max(10_000).default(64),
+  /** A finished sub-agent session is archived this long after its run ended (session:sub_agent_archived); 0 never. */
+  archiveAfterMs: durationMs(0).default(3_600_000),
+});
+
+/** Session lifecycle (src/sessions): idle sessions expire; an expired transcript is kept for a number of days. */
+export const sessionsConfigSchema = z.strictObject({
+  /** A session not updated for this long expires (session:expired); 0 never. */
+  idleTtlMs: durationMs(0).default(0),
+  /** Days an expired session's transcript is kept before it is deleted; 0 keeps it. */
+  expiredRetentionDays: z.number().int().min(0).max(36_500).default(30),
+  /** Time between two sweeps of expiry, archiving and expired-transcript deletion. */
+  sweepIntervalMs: durationMs(1).default(60_000),
 });
 export { otelConfigSchema, type OtelConfig } from './otel-schema.js';
 /** The audit log (src/obs/audit.ts): which JSON-RPC calls it records. */

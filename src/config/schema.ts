@@ -20,6 +20,7 @@ import {
   runsConfigSchema,
   auditConfigSchema,
   a2aConfigSchema,
+  sessionsConfigSchema,
 } from './capability-schemas.js';
 import { metricsConfigSchema } from './metrics-schema.js';
 import { durationMs, positiveInt } from './schema-units.js';
@@ -228,6 +229,7 @@ export const configSchema = z
     runs: runsConfigSchema.prefault({}),
     audit: auditConfigSchema.prefault({}),
     a2a: a2aConfigSchema.prefault({}),
+    sessions: sessionsConfigSchema.prefault({}),
   })
   .superRefine(function checkCrossReferences(config, ctx) {
     const seenTokenIds = new Set<string>();

@@ -2,6 +2,9 @@
 // session keys and owners (parsing and formatting keys, who may use a session), which every turn surface uses.
 import type { MethodModule } from '../rpc/types.js';
 import { sessionMethods } from './methods.js';
+import { createSessionLifecycle, type SessionLifecycleDeps } from './session-lifecycle.js';
+
+export { lifecycleSettings } from './session-lifecycle.js';
 import { createSessionService, type SessionService, type SessionServiceDeps } from './session-service.js';
 
 export {
@@ -11,6 +14,7 @@ export {
   type SessionServiceOptions,
 } from './session-service.js';
 export { sessionMethods } from './methods.js';
+export { archiveKeyOf } from './session-expiry.js';
 export { SUMMARY_PREFIX } from './compaction.js';
 export type { SessionPort, SessionRecord } from './types.js';
 export {
@@ -41,7 +45,22 @@ export interface SessionsModule extends MethodModule {
   readonly sessions: SessionService;
 }
 
-export function createSessionsModule(deps: SessionServiceDeps): SessionsModule {
+export interface SessionsModuleDeps extends SessionServiceDeps {
+  /** The lifecycle sweep's events and settings; without them sessions never expire nor are archived. */
+  lifecycle?: Pick<SessionLifecycleDeps, 'events' | 'settings'>;
+}
+
+export function createSessionsModule({ lifecycle, ...deps }: SessionsModuleDeps): SessionsModule {
   const sessions = createSessionService(deps);
-  return { name: 'sessions', sessions, methods: sessionMethods({ sessions }) };
+  const sweep =
+    lifecycle === undefined
+      ? undefined
+      : createSessionLifecycle({ ...lifecycle, store: deps.store, now: deps.now, log: deps.log });
+  return {
+    name: 'sessions',
+    sessions,
+    methods: sessionMethods({ sessions }),
+    start: () => sweep?.start(),
+    stop: () => sweep?.stop(),
+  };
 }

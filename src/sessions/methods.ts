@@ -80,9 +80,10 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
       scope: 'admin',
       summary:
         'Sessions, most recently updated first, by kind (all, sub-agent, group, dm), agentId and updated in the last since_minutes; ' +
-        `one page of limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and nextCursor for the next page (null on the last).`,
+        `one page of limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and nextCursor for the next page (null on the last). ` +
+        "An expired session is listed with expiredAt; archived sub-agent sessions (archivedAt) only with kind 'archived'.",
       params: z.strictObject({
-        kind: z.enum(['all', 'sub-agent', 'group', 'dm']).optional(),
+        kind: z.enum(['all', 'sub-agent', 'group', 'dm', 'archived']).optional(),
         since_minutes: z.number().positive().optional(),
         agentId: agentId.optional(),
         limit: z.number().int().min(1).max(LIST_LIMIT_MAX).optional(),

@@ -158,10 +158,11 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
     async list({ kind, sinceMinutes, agentId, limit, cursor }) {
       // One row more than the page says whether another page follows, without counting the table.
       const sessions = await store.list({
-        ...(kind === undefined || kind === 'all' ? {} : { kind }),
+        ...(kind === undefined || kind === 'all' || kind === 'archived' ? {} : { kind }),
         ...(sinceMinutes === undefined ? {} : { updatedSince: now() - sinceMinutes * 60_000 }),
         ...(agentId === undefined ? {} : { agentId }),
         ...(cursor === undefined ? {} : { after: decodeListCursor(cursor) }),
+        archived: kind === 'archived',
         limit: limit + 1,
       });
       const page = sessions.slice(0, limit);
@@ -173,6 +174,8 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
           messageCount: session.messageCount,
           updatedAt: session.updatedAt,
           metadata: session.metadata,
+          ...(session.expiredAt === undefined ? {} : { expiredAt: session.expiredAt }),
+          ...(session.archivedAt === undefined ? {} : { archivedAt: session.archivedAt }),
         })),
         nextCursor: sessions.length > limit && last !== undefined ? encodeListCursor(last) : null,
       };

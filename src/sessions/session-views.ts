@@ -28,10 +28,15 @@ export interface SessionListEntry {
   messageCount: number;
   updatedAt: number;
   metadata: Record<string, unknown>;
+  /** When the session expired (idle past sessions.idleTtlMs); absent while it has not. */
+  expiredAt?: number;
+  /** When the finished sub-agent session was archived; listed only by kind `archived`. */
+  archivedAt?: number;
 }
 
 export interface SessionListQuery {
-  kind?: SessionKind | 'all';
+  /** `archived`: the archived sub-agent sessions, which every other kind leaves out. */
+  kind?: SessionKind | 'all' | 'archived';
   sinceMinutes?: number;
   agentId?: string;
   /** Sessions per page. */

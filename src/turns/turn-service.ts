@@ -5,9 +5,10 @@ import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
 import { agentModels, type AgentDefinition, type AgentRegistry, type AgentModels } from '../agents/index.js';
 import type { SessionLocks } from '../coordination/index.js';
-import { agentNotFound, agentSuspended, GatewayError } from '../errors.js';
+import { agentNotFound, agentSuspended, GatewayError, sessionNotFound } from '../errors.js';
 import type { ModelRouter, TranscriptMessage } from '../providers/index.js';
 import {
+  archiveKeyOf,
   assertKeyAllowed,
   assertSessionAccess,
   deriveSessionKind,
@@ -90,7 +91,14 @@ export function createTurnService(deps: TurnServiceDeps): TurnService {
     });
     if (ensured.created) events.emit('session:created', { sessionKey, agentId, kind: ensured.session.kind });
     else assertSessionAccess(ensured.session, caller);
-    return ensured;
+    const { expiredAt } = ensured.session;
+    if (ensured.created || expiredAt === undefined) return ensured;
+    // An expired session starts over on its key (README "Lifecycle events"): the expired conversation moves to its
+    // archive key, kept until sessions.expiredRetentionDays, and this turn begins a new one with no history.
+    await store.restartExpired(sessionKey, archiveKeyOf(sessionKey, expiredAt), now());
+    const restarted = await store.get(sessionKey);
+    if (restarted === undefined) throw sessionNotFound(sessionKey, 'sessionKey');
+    return { session: restarted, created: false };
   }
 
   async function runStored(request: TurnRequest, agent: AgentDefinition, models: AgentModels): Promise<TurnResult> {

@@ -1,6 +1,6 @@
 // The SessionPort conformance suite: every backend (SQLite, PostgreSQL) runs these same cases against a fresh port.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionPort, SessionRecord, TranscriptMessage } from '../../src/store/index.js';
+import type { RunPort, RunRecord, SessionPort, SessionRecord, TranscriptMessage } from '../../src/store/index.js';
 import type { PortFixture } from './port-fixture.js';
 
 export interface SessionPortFixture extends PortFixture<SessionPort> {
@@ -8,6 +8,8 @@ export interface SessionPortFixture extends PortFixture<SessionPort> {
   reopen(): Promise<SessionPort>;
   /** A second port on a connection of its own to the same data: it reads only what the first one committed. */
   otherConnection(): Promise<SessionPort>;
+  /** The run port on the same data: sub-agent sessions are archived by their spawn run's end. */
+  runs(): RunPort;
 }
 
 const T0 = 1_700_000_000_000;
@@ -27,6 +29,28 @@ function newSession(sessionKey: string, overrides: Partial<Omit<SessionRecord, '
 
 const user = (content: string, timestamp = T0): TranscriptMessage => ({ role: 'user', content, timestamp });
 const assistant = (content: string, timestamp = T0): TranscriptMessage => ({ role: 'assistant', content, timestamp });
+
+function spawnRun(runId: string, sessionKey: string, completedAt: number | null): RunRecord {
+  return {
+    runId,
+    rootRunId: runId,
+    kind: 'spawn',
+    parentKey: 'default:alice:ws',
+    sessionKey,
+    agentId: 'default',
+    task: 'task',
+    status: completedAt === null ? 'running' : 'completed',
+    requestedBy: 'alice',
+    startedAt: T0,
+    completedAt,
+    response: null,
+    tokensUsed: null,
+    costUsd: null,
+    error: null,
+    ownerInstance: null,
+    heartbeatAt: null,
+  };
+}
 
 export function sessionPortCases(backend: string, open: () => Promise<SessionPortFixture>): void {
   describe(`SessionPort conformance (${backend})`, () => {
@@ -541,6 +565,121 @@ export function sessionPortCases(backend: string, open: () => Promise<SessionPor
       await expect(store.history('default:alice:ws', undefined, aborted)).rejects.toThrow();
       await expect(store.list({}, aborted)).rejects.toThrow();
       await expect(store.search('anything', 5, undefined, aborted)).rejects.toThrow();
+    });
+    it('expires idle sessions once each, longest idle first and a batch at a time, keeping their transcripts', async () => {
+      for (const [key, at] of [
+        ['default:a:ws', T0 + 30],
+        ['default:b:ws', T0 + 10],
+        ['default:c:ws', T0 + 20],
+        ['default:busy:ws', T0 + 500],
+      ] as const) {
+        await store.ensure(newSession(key));
+        await store.append(key, [user(`hello ${key}`)], at);
+      }
+      expect(await store.expireIdle(T0 + 100, T0 + 1000, 2)).toEqual(['default:b:ws', 'default:c:ws']);
+      expect(await store.expireIdle(T0 + 100, T0 + 2000, 2)).toEqual(['default:a:ws']);
+      expect(await store.expireIdle(T0 + 100, T0 + 3000, 2)).toEqual([]);
+      expect(await store.get('default:b:ws')).toMatchObject({ expiredAt: T0 + 1000, updatedAt: T0 + 10 });
+      expect(await store.get('default:a:ws')).toMatchObject({ expiredAt: T0 + 2000 });
+      expect(await store.get('default:busy:ws')).not.toHaveProperty('expiredAt');
+      expect((await store.history('default:b:ws')).map((message) => message.content)).toEqual(['hello default:b:ws']);
+      // Another connection sweeping the same rows finds nothing left to mark.
+      const other = await fixture.otherConnection();
+      expect(await other.expireIdle(T0 + 1000, T0 + 4000, 10)).toEqual(['default:busy:ws']);
+      expect(await store.expireIdle(T0 + 1000, T0 + 4000, 10)).toEqual([]);
+    });
+
+    it('deletes expired sessions past their retention, oldest expiry first, with their transcripts', async () => {
+      for (const [key, at] of [
+        ['default:a:ws', T0 + 1],
+        ['default:b:ws', T0 + 2],
+        ['default:live:ws', T0 + 900],
+      ] as const) {
+        await store.ensure(newSession(key));
+        await store.append(key, [user(`kept ${key}`)], at);
+      }
+      await store.expireIdle(T0 + 10, T0 + 100, 1);
+      await store.expireIdle(T0 + 10, T0 + 200, 1);
+      expect(await store.deleteExpired(T0 + 100, 10)).toBe(0);
+      expect(await store.deleteExpired(T0 + 300, 1)).toBe(1);
+      const keys = async () => (await store.list({})).map((session) => session.sessionKey);
+      expect(await keys()).toEqual(['default:live:ws', 'default:b:ws']);
+      expect(await store.deleteExpired(T0 + 300, 10)).toBe(1);
+      expect(await keys()).toEqual(['default:live:ws']);
+      expect(await store.history('default:a:ws')).toEqual([]);
+      expect((await store.search('kept', 10)).map((hit) => hit.sessionKey)).toEqual(['default:live:ws']);
+    });
+
+    it('starts an expired session over on its key, its old transcript kept expired under the archive key', async () => {
+      await store.ensure(newSession('default:alice:ws', { ownerId: 'alice', metadata: { topic: 'x' } }));
+      await store.append('default:alice:ws', [user('old question', T0 + 1), assistant('old answer', T0 + 2)], T0 + 5);
+      await store.recordTurnUsage(
+        'default:alice:ws',
+        { totalTokens: 9, totalCost: 0.5, stepsExecuted: 1, requestedBy: 'alice' },
+        T0 + 6,
+      );
+      expect(await store.restartExpired('default:alice:ws', 'default:alice:ws~expired-1', T0 + 50)).toBe(false);
+      await store.expireIdle(T0 + 10, T0 + 20, 10);
+      expect(await store.restartExpired('default:alice:ws', 'default:alice:ws~expired-20', T0 + 50)).toBe(true);
+      expect(await store.get('default:alice:ws')).toEqual({
+        sessionKey: 'default:alice:ws',
+        agentId: 'default',
+        tenantId: 'default',
+        kind: 'dm',
+        createdAt: T0 + 50,
+        updatedAt: T0 + 50,
+        metadata: { topic: 'x' },
+        messageCount: 0,
+        ownerId: 'alice',
+      });
+      expect(await store.history('default:alice:ws')).toEqual([]);
+      expect(await store.get('default:alice:ws~expired-20')).toMatchObject({
+        ownerId: 'alice',
+        messageCount: 2,
+        expiredAt: T0 + 20,
+        updatedAt: T0 + 6,
+        metadata: { topic: 'x', usage: { totalTokens: 9, turns: 1 } },
+      });
+      expect((await store.history('default:alice:ws~expired-20')).map((message) => message.content)).toEqual([
+        'old question',
+        'old answer',
+      ]);
+      expect((await store.search('question', 5)).map((hit) => hit.sessionKey)).toEqual(['default:alice:ws~expired-20']);
+      await store.append('default:alice:ws', [user('new question', T0 + 60)], T0 + 60);
+      expect((await store.history('default:alice:ws')).map((message) => message.content)).toEqual(['new question']);
+      // The archive copy goes with its retention; the live session stays.
+      expect(await store.deleteExpired(T0 + 100, 10)).toBe(1);
+      expect(await store.get('default:alice:ws~expired-20')).toBeUndefined();
+      expect(await store.get('default:alice:ws')).toMatchObject({ messageCount: 1 });
+    });
+
+    it('archives sub-agent sessions once their spawn run finished long enough ago, and lists them apart', async () => {
+      const runs = fixture.runs();
+      const sub = (runId: string) => `default:alice:subagent:${runId}`;
+      await store.ensure(newSession('default:alice:ws'));
+      for (const [runId, completedAt] of [
+        ['run-early', T0 + 10],
+        ['run-late', T0 + 20],
+        ['run-recent', T0 + 500],
+        ['run-live', null],
+      ] as const) {
+        await store.ensure(newSession(sub(runId), { kind: 'sub-agent' }));
+        await runs.create(spawnRun(runId, sub(runId), completedAt));
+      }
+      expect(await store.archiveFinishedSubAgents(T0 + 100, T0 + 1000, 1)).toEqual([
+        { runId: 'run-early', sessionKey: sub('run-early') },
+      ]);
+      expect(await store.archiveFinishedSubAgents(T0 + 100, T0 + 2000, 10)).toEqual([
+        { runId: 'run-late', sessionKey: sub('run-late') },
+      ]);
+      expect(await store.archiveFinishedSubAgents(T0 + 100, T0 + 3000, 10)).toEqual([]);
+      expect(await store.get(sub('run-early'))).toMatchObject({ archivedAt: T0 + 1000 });
+      expect(await store.get(sub('run-recent'))).not.toHaveProperty('archivedAt');
+      const keys = async (filter: Parameters<SessionPort['list']>[0]) =>
+        (await store.list(filter)).map((session) => session.sessionKey).sort();
+      expect(await keys({ kind: 'sub-agent', archived: false })).toEqual([sub('run-live'), sub('run-recent')]);
+      expect(await keys({ kind: 'sub-agent', archived: true })).toEqual([sub('run-early'), sub('run-late')]);
+      expect(await keys({ kind: 'sub-agent' })).toHaveLength(4);
     });
   });
 }

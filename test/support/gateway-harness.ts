@@ -88,6 +88,8 @@ export interface HarnessOptions {
   audit?: ConfigInput['audit'];
   /** A2A: exposed agents and remote A2A agents (src/a2a). */
   a2a?: ConfigInput['a2a'];
+  /** Session idle expiry and the lifecycle sweep (src/sessions). */
+  sessions?: ConfigInput['sessions'];
   /** Where durable state lives; SQLite in the data dir when absent. */
   storage?: ConfigInput['storage'];
   /** `{kind: 'redis', url}` joins the gateway to other replicas through that Redis. */
@@ -145,6 +147,7 @@ export function harnessDocument(options: HarnessOptions = {}): ConfigInput {
     ...(options.runs === undefined ? {} : { runs: options.runs }),
     ...(options.audit === undefined ? {} : { audit: options.audit }),
     ...(options.a2a === undefined ? {} : { a2a: options.a2a }),
+    ...(options.sessions === undefined ? {} : { sessions: options.sessions }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.coordination === undefined ? {} : { coordination: options.coordination }),
   };

@@ -129,6 +129,7 @@ describe('config.* methods', () => {
       'runs',
       'audit',
       'a2a',
+      'sessions',
     ]);
     expect(whole).toHaveProperty(['config', 'gateway', 'tokens', 0], { id: 'admin', secret: '***', scopes: ['*'] });
     expect(whole).toHaveProperty('config.gateway.webhook.secret', '***');
@@ -229,6 +230,7 @@ describe('config.* methods', () => {
       'runs',
       'audit',
       'a2a',
+      'sessions',
     ]);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.default', 4766);
     expect(whole).toHaveProperty('schema.properties.gateway.properties.port.type', 'integer');

@@ -62,6 +62,7 @@ describe('gateway methods', () => {
         'runs',
         'audit',
         'a2a',
+        'sessions',
       ],
     });
     expect(result).toHaveProperty('memoryUsage.rss');

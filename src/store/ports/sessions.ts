@@ -43,6 +43,16 @@ export interface SessionRecord {
   messageCount: number;
   /** The token id that created the session; null (admins only) for sessions older than owners. */
   ownerId: string | null;
+  /** Epoch ms the session expired (idle past sessions.idleTtlMs); absent while it has not. */
+  expiredAt?: number;
+  /** Epoch ms a finished sub-agent session was archived (runs.archiveAfterMs); absent while it has not. */
+  archivedAt?: number;
+}
+
+/** A sub-agent session the lifecycle sweep archived, with the run that spawned it. */
+export interface ArchivedSubAgent {
+  runId: string;
+  sessionKey: string;
 }
 
 export interface SessionSearchHit {
@@ -65,6 +75,8 @@ export interface SessionListFilter {
   ownedBy?: string;
   /** Only the sessions of this agent. */
   agentId?: string;
+  /** false: only sessions not archived; true: only archived ones; absent: both. */
+  archived?: boolean;
   /** Keyset pagination: only the sessions listed after this one in the list's order (updatedAt desc, sessionKey asc). */
   after?: SessionListCursor;
   /** The newest `limit` sessions only. */
@@ -108,4 +120,22 @@ export interface SessionPort {
    * per session (its best message); `ownedBy` limits it to that client's sessions before `limit` is counted.
    */
   search(query: string, limit: number, ownedBy?: string, signal?: AbortSignal): Promise<SessionSearchHit[]>;
+  /**
+   * Marks at most `limit` sessions last updated before `idleBefore` and not expired yet as expired at `now`, the longest
+   * idle first; resolves to their keys. Each session is marked by one call only, however many run at once.
+   */
+  expireIdle(idleBefore: number, now: number, limit: number): Promise<string[]>;
+  /**
+   * Archives at most `limit` sub-agent sessions (not archived yet) whose spawn run finished before `finishedBefore`,
+   * at `now`, the earliest finished first; resolves to them with their run ids, each once.
+   */
+  archiveFinishedSubAgents(finishedBefore: number, now: number, limit: number): Promise<ArchivedSubAgent[]>;
+  /** Deletes at most `limit` sessions that expired before `expiredBefore`, with their transcripts; resolves to how many. */
+  deleteExpired(expiredBefore: number, limit: number): Promise<number>;
+  /**
+   * Starts an expired session over on its key, atomically: its transcript, usage and times move to a new session
+   * `archiveKey` (still expired, so deleteExpired removes it in its time); the session keeps its agent, owner and
+   * metadata, with no messages, no usage, live again from `now`. False (nothing written) when it is not expired.
+   */
+  restartExpired(sessionKey: string, archiveKey: string, now: number): Promise<boolean>;
 }

@@ -3,7 +3,13 @@ import { sessionNotFound } from '../../errors.js';
 import type { SessionPort } from '../index.js';
 import { transaction, type PgClient, type PgPool } from './pool.js';
 import { searchSessions } from './session-search.js';
-import { createSessionQueries, messageRowValues, storedMetadata, type MessageRowValues } from '../shared/index.js';
+import {
+  createSessionLifecycleQueries,
+  createSessionQueries,
+  messageRowValues,
+  storedMetadata,
+  type MessageRowValues,
+} from '../shared/index.js';
 import { postgresStoreDb } from './store-db.js';
 
 /** Inserts the messages in order: WITH ORDINALITY keeps their order in their ids. */
@@ -43,6 +49,7 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
 
   return {
     ...shared,
+    ...createSessionLifecycleQueries(postgresStoreDb(pool)),
     async ensure(session) {
       // An existing session (every turn after the first) is one read.
       const existing = await shared.get(session.sessionKey);

@@ -29,7 +29,6 @@ export { createObsReads } from './obs-reads.js';
 export { createSharedPorts } from './ports.js';
 export {
   messageRowValues,
-  SESSION_COLUMNS,
   storedMetadata,
   toSessionRecord,
   type MessageRowValues,
@@ -37,6 +36,7 @@ export {
 } from './session-rows.js';
 export { searchTerms, toSearchHit, type SearchRow } from './session-search.js';
 export { createSessionQueries } from './sessions.js';
+export { createSessionLifecycleQueries } from './session-lifecycle.js';
 export { createResponsePort } from './responses.js';
 export { buildWhere, memoryFilterConditions, Params, type Condition, type SqlScalar } from './sql-where.js';
 export { createRunPort } from './runs.js';

@@ -9,10 +9,6 @@ export type SessionRow = Tables['sessions'];
 
 export type MessageRow = Omit<Tables['session_messages'], 'id' | 'session_key'>;
 
-export const SESSION_COLUMNS =
-  'session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id, ' +
-  'usage_total_tokens, usage_total_cost, usage_steps, usage_turns, has_usage, last_requested_by';
-
 /** A JSON object column this store wrote (metadata, message data); anything but an object reads as {}. */
 export function parseJsonObject(text: string | null): Record<string, unknown> {
   if (text === null) return {};
@@ -62,6 +58,9 @@ export function toSessionRecord(row: SessionRow): SessionRecord {
     metadata: toMetadata(row),
     messageCount: row.message_count,
     ownerId: row.owner_id,
+    // Absent while the session has not expired or been archived (and on a file migrated only up to before 29).
+    ...(typeof row.expired_at === 'number' ? { expiredAt: row.expired_at } : {}),
+    ...(typeof row.archived_at === 'number' ? { archivedAt: row.archived_at } : {}),
   };
 }
 

@@ -42,13 +42,14 @@ export function createSessionQueries(store: StoreDb): SessionQueries {
       );
       return rows.map(toMessage);
     },
-    async list({ kind, updatedSince, ownedBy, agentId, after, limit }, signal) {
+    async list({ kind, updatedSince, ownedBy, agentId, archived, after, limit }, signal) {
       signal?.throwIfAborted();
       let query = db.selectFrom('sessions').selectAll();
       if (kind !== undefined) query = query.where('kind', '=', kind);
       if (updatedSince !== undefined) query = query.where('updated_at', '>=', updatedSince);
       if (ownedBy !== undefined) query = query.where('owner_id', '=', ownedBy);
       if (agentId !== undefined) query = query.where('agent_id', '=', agentId);
+      if (archived !== undefined) query = query.where('archived_at', archived ? 'is not' : 'is', null);
       // Keyset: the rows after the cursor in ORDER BY updated_at DESC, session_key; an index range, never an OFFSET
       // scan. The plain `updated_at <=` bound lets SQLite walk one index range (an OR of two ranges sorts them all).
       if (after !== undefined)

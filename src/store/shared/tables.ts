@@ -56,6 +56,8 @@ export interface Tables {
     usage_turns: number;
     has_usage: Flag;
     last_requested_by: string | null;
+    expired_at: number | null;
+    archived_at: number | null;
   };
   session_messages: {
     id: Generated<number>;

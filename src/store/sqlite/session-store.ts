@@ -4,9 +4,9 @@ import { isGatewayError, sessionNotFound } from '../../errors.js';
 import type { SessionPort, SessionRecord, TranscriptMessage } from '../index.js';
 import type { SqliteDatabase } from './database.js';
 import {
+  createSessionLifecycleQueries,
   createSessionQueries,
   messageRowValues,
-  SESSION_COLUMNS,
   storedMetadata,
   toSessionRecord,
   type MessageRowValues,
@@ -78,7 +78,8 @@ function charsOf(rows: readonly MessageRowValues[]): number {
 export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessionPortOptions = {}): SqliteSessionPort {
   const queue = queueFor(db, options);
   const writes = createSessionWrites(db);
-  const selectOne = db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_key = ?`);
+  // Every column, whichever migration the file is at (tests open ports on files of earlier versions).
+  const selectOne = db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE session_key = ?');
   const exists = db.prepare<[string], number>('SELECT 1 FROM sessions WHERE session_key = ?').pluck();
   const insertSession = db.prepare(
     `INSERT OR IGNORE INTO sessions (session_key, agent_id, tenant_id, kind, created_at, updated_at, metadata, message_count, owner_id)
@@ -88,6 +89,7 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
   const deleteMessages = db.prepare('DELETE FROM session_messages WHERE session_key = ?');
   const search = createSessionSearch(db);
   const shared = createSessionQueries(sqliteStoreDb(db));
+  const lifecycle = createSessionLifecycleQueries(sqliteStoreDb(db));
 
   /** Writes the queue when it holds a write of this session: a read of one session depends on nothing else queued. */
   function settle(sessionKey: string): void {
@@ -179,5 +181,10 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
       queue.flush();
       return search(query, limit, ownedBy);
     },
+    // After the queue: a queued append is activity that keeps its session from expiring.
+    expireIdle: afterFlush(lifecycle.expireIdle),
+    archiveFinishedSubAgents: afterFlush(lifecycle.archiveFinishedSubAgents),
+    deleteExpired: afterFlush(lifecycle.deleteExpired),
+    restartExpired: afterFlush(lifecycle.restartExpired),
   };
 }

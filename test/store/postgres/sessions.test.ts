@@ -1,5 +1,11 @@
 // The PostgreSQL SessionPort: the shared conformance cases against a fresh database on a throwaway server.
-import { createPool, createPostgresSessionPort, type PgPool } from '../../../src/store/postgres/index.js';
+import {
+  createPool,
+  createPostgresSessionPort,
+  postgresStoreDb,
+  type PgPool,
+} from '../../../src/store/postgres/index.js';
+import { createRunPort } from '../../../src/store/shared/index.js';
 import { sessionPortCases, type SessionPortFixture } from '../sessions.cases.js';
 import { postgresCases } from './fixture.js';
 
@@ -23,6 +29,7 @@ postgresCases<PgPool>(
           others.push(other);
           return createPostgresSessionPort(other);
         },
+        runs: () => createRunPort(postgresStoreDb(pool)),
         async close() {
           if (!pool.ending) await pool.end();
           for (const other of others) await other.end();

@@ -33,6 +33,7 @@ sessionPortCases('sqlite', async () => {
       others.push(db);
       return createSqliteSessionPort(db);
     },
+    runs: () => store.runs,
     async close() {
       if (isOpen) await store.close();
       isOpen = false;
