@@ -135,7 +135,8 @@ describe('agents.* methods', () => {
       tools: ['memory_search'],
     });
     expect(commitMessages()[0]).toBe('agents.create writer');
-    expect(events.map((event) => event.name)).toEqual(['config:patched', 'agent:hot_added']);
+    // The config's ${secret:…} references are resolved again for the new config: secret:accessed names each.
+    expect(events.map((event) => event.name)).toEqual(['secret:accessed', 'config:patched', 'agent:hot_added']);
     expect(await call('agents.create', { agentId: 'ops', name: 'Ops' })).toMatchObject({ result: { agentId: 'ops' } });
     expect(await call('agents.list')).toMatchObject({ result: { agents: ['default', 'writer', 'ops'] } });
   });

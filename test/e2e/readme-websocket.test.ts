@@ -1,4 +1,4 @@
-// The README's WebSocket snippet, extracted from README.md and run with node as the README says, against a started gateway.
+// The WebSocket snippet of docs/clients.md (the guide to connecting clients), extracted and run with node as the guide says, against a started gateway.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,12 +9,12 @@ import { startGateway, type Harness } from '../support/gateway-harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The first ```js block of README.md that imports `ws`. */
+/** The first ```js block of docs/clients.md (the guide to connecting clients) that imports `ws`. */
 async function readmeWebSocketSnippet(): Promise<string> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const readme = await readFile(join(ROOT, 'docs', 'clients.md'), 'utf8');
   const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
   const snippet = blocks.find((block) => block.includes("from 'ws'"));
-  if (snippet === undefined) throw new Error("README.md has no ```js block importing 'ws'");
+  if (snippet === undefined) throw new Error("docs/clients.md has no ```js block importing 'ws'");
   return snippet;
 }
 
