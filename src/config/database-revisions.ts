@@ -68,7 +68,10 @@ export async function openDatabaseRevisions(deps: DatabaseRevisionsDeps): Promis
     return latest;
   }
 
-  let head: ConfigRevision = (await port.latest()) ?? (await seed());
+  const newest = await port.latest();
+  // A revision another replica has just seeded comes with its secrets: read them after the revision, not before.
+  if (newest !== undefined) secrets = await port.secrets();
+  let head: ConfigRevision = newest ?? (await seed());
   /** The newest revision with the file's own sections: what edits start from and config.raw shows. */
   let view = withLocal(head.document);
   let refusedRevision = 0;
