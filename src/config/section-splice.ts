@@ -12,7 +12,8 @@ interface Section {
 /** The text before the first section, and each top-level section's text up to the next one's key. */
 function sectionsOf(text: string): { head: string; sections: Section[] } | undefined {
   const doc = parseDocument(text);
-  if (doc.errors.length > 0 || !isMap(doc.contents)) return undefined;
+  // A flow map (a config written as JSON) has no per-section text to keep: it is rendered whole.
+  if (doc.errors.length > 0 || !isMap(doc.contents) || doc.contents.flow === true) return undefined;
   const starts: { key: string; at: number }[] = [];
   for (const pair of doc.contents.items) {
     if (!isScalar(pair.key) || typeof pair.key.value !== 'string' || pair.key.range === undefined) return undefined;

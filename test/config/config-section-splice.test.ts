@@ -24,6 +24,12 @@ describe('config rendering', () => {
     expect(text).toBe(SOURCE.replace('retentionDays: 30', 'retentionDays: 7'));
   });
 
+  it('renders a config written as JSON (a flow map) whole, as readable YAML holding the change', () => {
+    const json = `${JSON.stringify({ gateway: { port: 8080 }, obs: { retentionDays: 30 } }, null, 2)}\n`;
+    const next = { gateway: { port: 8080 }, obs: { retentionDays: 7 } };
+    expect(parse(renderDocument(parseDocument(json), next, json))).toEqual(next);
+  });
+
   it('renders a changed section anew and keeps the ones before and after it as written', () => {
     const doc = parseDocument(SOURCE);
     const source = parse(SOURCE) as Record<string, unknown>;
