@@ -38,8 +38,9 @@ describe('dashboard budgets', () => {
     await page.getByRole('button', { name: 'Save budget' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved budget daily-cap.' }).count()).toBe(1);
 
+    // The list is fetched again after the save; the card comes when that answer arrives.
     const card = page.getByRole('article', { name: 'Budget daily-cap' });
-    expect(await card.count()).toBe(1);
+    await expect.poll(() => card.count()).toBe(1);
     const text = (await card.textContent()) ?? '';
     expect(text).toContain('agent:default');
     expect(text).toContain('day (UTC)');
@@ -92,7 +93,7 @@ describe('dashboard budgets', () => {
 
     await card.getByRole('button', { name: 'Delete daily-cap' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Deleted budget daily-cap.' }).count()).toBe(1);
-    expect(await card.count()).toBe(0);
+    await expect.poll(() => card.count()).toBe(0);
     expect(await listed()).toEqual([]);
     expect(await fileBudgets()).toEqual([]);
     expect(world.browser.problems).toEqual([]);
