@@ -161,6 +161,7 @@ export function createModules(core: ModuleCore): AppModules {
     newId: randomUUID,
     log: child('a2a'),
     runControl: runs.runControl,
+    store,
     audit: observability.audit,
   });
   tools.addSource('a2a', a2a.toolSource);

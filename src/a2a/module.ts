@@ -7,6 +7,7 @@ import type { A2aConfig } from '../config/index.js';
 import type { EventBus } from '../events/index.js';
 import type { AuditInput } from '../obs/index.js';
 import type { RunControl } from '../runs/index.js';
+import type { A2aTaskPort, RunPort } from '../store/index.js';
 import type { RequestAuth } from '../server/index.js';
 import type { TurnRunner } from '../turns/index.js';
 import type { CardAgent } from './cards.js';
@@ -21,6 +22,8 @@ export interface A2aModuleDeps {
   agents: Pick<AgentRegistry, 'get'>;
   turns: TurnRunner;
   runControl: Pick<RunControl, 'startRun' | 'kill'>;
+  /** Where tasks are kept, and the runs they ran as (a task whose run ended without it reads failed). */
+  store: { a2aTasks: A2aTaskPort; runs: Pick<RunPort, 'get'> };
   events: Pick<EventBus, 'subscribe'>;
   auth: RequestAuth;
   audit: { record(input: AuditInput): void };
@@ -37,7 +40,12 @@ export interface A2aModule extends CapabilityModule {
 
 export function createA2aModule(deps: A2aModuleDeps): A2aModule {
   const limits = () => deps.config().limits;
-  const store = createTaskStore(() => limits().maxTasksKept);
+  const store = createTaskStore({
+    port: deps.store.a2aTasks,
+    runStatus: async (runId) => (await deps.store.runs.get(runId))?.status,
+    maxTasksKept: () => limits().maxTasksKept,
+    log: deps.log,
+  });
   const runner = createTaskRunner({
     store,
     turns: deps.turns,
@@ -76,6 +84,9 @@ export function createA2aModule(deps: A2aModuleDeps): A2aModule {
       handlerFor: (agentId, caller, card, hangUp) =>
         createRequestHandler({ agentId, caller, card, store, runner, limits: limits(), hangUp }),
     }),
-    stop: () => runner.close(),
+    async stop() {
+      await runner.close();
+      await store.flush();
+    },
   };
 }

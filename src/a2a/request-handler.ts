@@ -77,9 +77,9 @@ function eventQueue(hangUp: AbortSignal) {
 export function createRequestHandler(deps: HandlerDeps): A2ARequestHandler {
   const { agentId, caller, store, runner, limits } = deps;
 
-  function owned(taskId: string): StoredTask {
+  async function owned(taskId: string): Promise<StoredTask> {
     if (taskId.trim() === '') throw invalidParams('id is required', 'id');
-    const stored = store.get(taskId, caller.clientId, agentId);
+    const stored = await store.get(taskId, caller.clientId, agentId);
     if (stored === undefined) throw a2aTaskNotFound(taskId);
     return stored;
   }
@@ -144,7 +144,7 @@ export function createRequestHandler(deps: HandlerDeps): A2ARequestHandler {
       yield* queue.drain();
     }),
 
-    getTask: guard(async (params) => view(owned(params.id).task, params.historyLength)),
+    getTask: guard(async (params) => view((await owned(params.id)).task, params.historyLength)),
 
     listTasks: guard(async (params): Promise<ListTasksResponse> => {
       const requested = params.pageSize ?? limits.maxPageSize;
@@ -153,7 +153,7 @@ export function createRequestHandler(deps: HandlerDeps): A2ARequestHandler {
       const after = params.statusTimestampAfter === undefined ? undefined : Date.parse(params.statusTimestampAfter);
       if (after !== undefined && Number.isNaN(after))
         throw invalidParams('statusTimestampAfter is not a timestamp', 'statusTimestampAfter');
-      const page = store.list(caller.clientId, agentId, {
+      const page = await store.list(caller.clientId, agentId, {
         pageSize,
         ...(params.contextId === '' ? {} : { contextId: params.contextId }),
         ...(params.status === TaskState.TASK_STATE_UNSPECIFIED ? {} : { state: params.status }),
@@ -169,15 +169,16 @@ export function createRequestHandler(deps: HandlerDeps): A2ARequestHandler {
     }),
 
     cancelTask: guard(async (params) => {
-      const stored = owned(params.id);
+      const stored = await owned(params.id);
       const state = stored.task.status?.state;
       if (isTerminal(state) || !(await runner.cancel(stored.task.id, caller.clientId)))
         throw a2aTaskNotCancelable(stored.task.id, TaskState[state ?? TaskState.TASK_STATE_UNSPECIFIED]);
-      return view(stored.task, undefined);
+      // The task as the cancel left it (what was read before may be an earlier copy from the database).
+      return view((await owned(params.id)).task, undefined);
     }),
 
     resubscribe: guardStream(async function* subscribe(params) {
-      const stored = owned(params.id);
+      const stored = await owned(params.id);
       if (isTerminal(stored.task.status?.state)) throw a2aUnsupported('Subscribing to a task that has ended');
       const queue = eventQueue(deps.hangUp);
       const stop = runner.subscribe(stored.task.id, queue.push);

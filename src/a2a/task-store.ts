@@ -1,7 +1,11 @@
-// The A2A tasks of this process: each with its owning token and agent, found only by that token at that agent,
-// listed newest update first with opaque cursors, and bounded (a2a.limits.maxTasksKept, finished ones dropped first).
+// The A2A tasks: each with its owning token and agent, found only by that token at that agent, listed newest update
+// first with opaque cursors. Kept in the database (after a restart and on every replica); a change is readable in this
+// process at once and written behind in order. A task whose run ended without it (the process stopped) reads failed.
 import { TaskState, type Task } from '@a2a-js/sdk';
+import type { Logger } from 'pino';
 import { invalidParams } from '../errors.js';
+import type { A2aTaskPort, A2aTaskRecord, RunStatus } from '../store/index.js';
+import { agentMessage } from './parts.js';
 
 export interface StoredTask {
   task: Task;
@@ -27,10 +31,22 @@ export interface TaskPage {
 }
 
 export interface TaskStore {
+  /** Records the task as it is now: readable here at once, written to the database behind, in order. */
   put(stored: StoredTask): void;
   /** The task if `ownerId` owns it at `agentId`; another token's or agent's task is not found. */
-  get(taskId: string, ownerId: string, agentId: string): StoredTask | undefined;
-  list(ownerId: string, agentId: string, query: TaskQuery): TaskPage;
+  get(taskId: string, ownerId: string, agentId: string): Promise<StoredTask | undefined>;
+  list(ownerId: string, agentId: string, query: TaskQuery): Promise<TaskPage>;
+  /** Resolves once every change recorded so far is written (or its write failed and was logged). */
+  flush(): Promise<void>;
+}
+
+export interface TaskStoreDeps {
+  port: A2aTaskPort;
+  /** The status of the task's run (run id = task id); undefined when no run is recorded. */
+  runStatus: (runId: string) => Promise<RunStatus | undefined>;
+  /** a2a.limits.maxTasksKept, read live: finished tasks past the newest this many are deleted. */
+  maxTasksKept: () => number;
+  log: Logger;
 }
 
 const TERMINAL = new Set([
@@ -44,73 +60,121 @@ export function isTerminal(state: TaskState | undefined): boolean {
   return state !== undefined && TERMINAL.has(state);
 }
 
+/** Finished tasks written between two prunes: the prune sorts every finished task, so it runs now and then. */
+const PRUNE_EVERY_FINISHED = 100;
+
 const encodeCursor = (stored: StoredTask) =>
   Buffer.from(JSON.stringify([stored.updatedAt, stored.task.id])).toString('base64url');
 
-function decodeCursor(token: string): [number, string] {
+function decodeCursor(token: string): { updatedAt: number; taskId: string } {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
     if (Array.isArray(parsed) && typeof parsed[0] === 'number' && typeof parsed[1] === 'string')
-      return [parsed[0], parsed[1]];
+      return { updatedAt: parsed[0], taskId: parsed[1] };
   } catch {
     // Falls through to the refusal below.
   }
   throw invalidParams('pageToken is not one this server gave out', 'pageToken');
 }
 
-/** Newest update first, then task id descending: a total order the cursor can resume after. */
-const isBefore = (a: StoredTask, b: StoredTask) =>
-  a.updatedAt !== b.updatedAt ? a.updatedAt > b.updatedAt : a.task.id > b.task.id;
+const toRecord = ({ task, ownerId, agentId, updatedAt }: StoredTask): A2aTaskRecord => {
+  const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+  return {
+    taskId: task.id,
+    ownerId,
+    agentId,
+    contextId: task.contextId,
+    state,
+    updatedAt,
+    isTerminal: isTerminal(state),
+    body: JSON.stringify(task),
+  };
+};
 
-export function createTaskStore(maxTasksKept: () => number): TaskStore {
-  const tasks = new Map<string, StoredTask>();
+const fromRecord = (record: A2aTaskRecord): StoredTask => ({
+  // The body is a Task this store wrote (JSON of text and data parts only).
+  task: JSON.parse(record.body) as Task,
+  ownerId: record.ownerId,
+  agentId: record.agentId,
+  updatedAt: record.updatedAt,
+});
 
-  function evict(): void {
-    const excess = tasks.size - maxTasksKept();
-    if (excess <= 0) return;
-    // Map order is insertion order: the oldest tasks come first; finished ones go before running ones.
-    const finished = [...tasks.values()].filter((stored) => isTerminal(stored.task.status?.state));
-    const victims = [...finished, ...[...tasks.values()].filter((stored) => !finished.includes(stored))];
-    for (const stored of victims.slice(0, excess)) tasks.delete(stored.task.id);
+export function createTaskStore(deps: TaskStoreDeps): TaskStore {
+  const { port, log } = deps;
+  /** Changes not yet written: what this process reads before the database has them. */
+  const unwritten = new Map<string, StoredTask>();
+  let writes: Promise<void> = Promise.resolve();
+  let finishedSincePrune = 0;
+
+  async function write(stored: StoredTask, record: A2aTaskRecord): Promise<void> {
+    try {
+      await port.put(record);
+      if (record.isTerminal && ++finishedSincePrune >= PRUNE_EVERY_FINISHED) {
+        finishedSincePrune = 0;
+        await port.pruneFinished(deps.maxTasksKept());
+      }
+    } catch (error) {
+      log.error({ err: error, taskId: record.taskId }, 'an A2A task could not be written; it reads as before');
+    } finally {
+      if (unwritten.get(record.taskId) === stored) unwritten.delete(record.taskId);
+    }
   }
 
-  return {
+  /** A running task whose run has ended elsewhere: the process that ran it stopped before it could record its end. */
+  async function settle(stored: StoredTask): Promise<StoredTask> {
+    const { task } = stored;
+    if (isTerminal(task.status?.state)) return stored;
+    const status = await deps.runStatus(task.id);
+    if (status === undefined || status === 'running') return stored;
+    const text = `The task's run ended ${status} before the task recorded its end (the gateway stopped while it ran)`;
+    const failed: StoredTask = {
+      ...stored,
+      task: {
+        ...task,
+        status: {
+          state: TaskState.TASK_STATE_FAILED,
+          message: agentMessage(`${task.id}-ended`, task.id, task.contextId, text),
+          timestamp: task.status?.timestamp ?? new Date(stored.updatedAt).toISOString(),
+        },
+      },
+    };
+    store.put(failed);
+    return failed;
+  }
+
+  const store: TaskStore = {
     put(stored) {
-      tasks.set(stored.task.id, stored);
-      evict();
+      const snapshot = { ...stored };
+      const record = toRecord(snapshot);
+      unwritten.set(stored.task.id, snapshot);
+      writes = writes.then(() => write(snapshot, record));
     },
-    get(taskId, ownerId, agentId) {
-      const stored = tasks.get(taskId);
-      return stored !== undefined && stored.ownerId === ownerId && stored.agentId === agentId ? stored : undefined;
+    async get(taskId, ownerId, agentId) {
+      const held = unwritten.get(taskId);
+      if (held !== undefined) return held.ownerId === ownerId && held.agentId === agentId ? held : undefined;
+      const record = await port.get(taskId, ownerId, agentId);
+      return record === undefined ? undefined : settle(fromRecord(record));
     },
-    list(ownerId, agentId, query) {
+    async list(ownerId, agentId, query) {
       const after = query.pageToken === undefined || query.pageToken === '' ? undefined : decodeCursor(query.pageToken);
-      const matching = [...tasks.values()]
-        .filter(
-          (stored) =>
-            stored.ownerId === ownerId &&
-            stored.agentId === agentId &&
-            (query.contextId === undefined || stored.task.contextId === query.contextId) &&
-            (query.state === undefined || stored.task.status?.state === query.state) &&
-            (query.updatedAfter === undefined || stored.updatedAt > query.updatedAfter),
-        )
-        .sort((a, b) => (isBefore(a, b) ? -1 : 1));
-      const cursor = after === undefined ? undefined : { updatedAt: after[0], id: after[1] };
-      const rest =
-        cursor === undefined
-          ? matching
-          : matching.filter(
-              (stored) =>
-                stored.updatedAt < cursor.updatedAt ||
-                (stored.updatedAt === cursor.updatedAt && stored.task.id < cursor.id),
-            );
-      const page = rest.slice(0, query.pageSize);
+      await writes;
+      // One more than the page tells whether a next page exists.
+      const { records, total } = await port.list(ownerId, agentId, {
+        limit: query.pageSize + 1,
+        ...(query.contextId === undefined ? {} : { contextId: query.contextId }),
+        ...(query.state === undefined ? {} : { state: query.state }),
+        ...(query.updatedAfter === undefined ? {} : { updatedAfter: query.updatedAfter }),
+        ...(after === undefined ? {} : { after }),
+      });
+      const page = await Promise.all(records.slice(0, query.pageSize).map((record) => settle(fromRecord(record))));
       const last = page.at(-1);
       return {
         tasks: page,
-        nextPageToken: last !== undefined && rest.length > page.length ? encodeCursor(last) : '',
-        totalSize: matching.length,
+        nextPageToken: last !== undefined && records.length > page.length ? encodeCursor(last) : '',
+        totalSize: total,
       };
     },
+    flush: () => writes,
   };
+  return store;
 }

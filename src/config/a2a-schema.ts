@@ -24,7 +24,7 @@ const a2aLimitsSchema = z.strictObject({
   maxArtifactChars: positiveInt.max(10_000_000).default(1_000_000),
   /** Tasks one ListTasks page holds at most (a larger pageSize is clamped to it). */
   maxPageSize: positiveInt.max(1_000).default(100),
-  /** Tasks kept in this process for GetTask/ListTasks; past it the oldest finished ones are dropped first. */
+  /** Finished tasks kept in the database for GetTask/ListTasks; past it the oldest finished ones are deleted. */
   maxTasksKept: positiveInt.max(1_000_000).default(10_000),
   /** Tasks one token may have running at once on this instance; one more is refused until one ends. */
   maxRunningTasksPerToken: positiveInt.max(10_000).default(16),

@@ -15,4 +15,5 @@ export * from './ports/learning.js';
 export * from './ports/media.js';
 export * from './ports/retention.js';
 export * from './ports/graphs.js';
+export * from './ports/a2a-tasks.js';
 export * from './ports/budgets.js';

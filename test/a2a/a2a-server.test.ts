@@ -1,11 +1,11 @@
 // The gateway's agents reached by A2A clients (the SDK's client, and raw JSON-RPC over HTTP): cards, blocking and
 // streaming SendMessage, GetTask/ListTasks paging, CancelTask mid-run, approvals as input-required, and refusals.
-import { Role, TaskState, type Message, type StreamResponse } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
+import { TaskState, type StreamResponse } from '@a2a-js/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { startGateway, TOKENS, type Harness } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
+import { cardUrlOf, sdkClientOf, sendParams } from './a2a-client.js';
 
 let llm: FakeLlm;
 let harness: Harness;
@@ -41,43 +41,8 @@ afterAll(async () => {
 
 beforeEach(() => llm.reset());
 
-const cardUrl = () => `${harness.url}/a2a/helper/.well-known/agent-card.json`;
-
-async function sdkClient(token: string = TOKENS.rpc): Promise<Client> {
-  const fetchImpl: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('authorization', `Bearer ${token}`);
-    return fetch(input, { ...init, headers });
-  };
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl })],
-    }),
-  );
-  return factory.createFromUrl(cardUrl(), '');
-}
-
-let counter = 0;
-function userMessage(text: string): Message {
-  counter += 1;
-  return {
-    messageId: `m-${counter}`,
-    contextId: '',
-    taskId: '',
-    role: Role.ROLE_USER,
-    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
-
-const send = (text: string, returnImmediately = false) => ({
-  tenant: '',
-  message: userMessage(text),
-  configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately },
-  metadata: undefined,
-});
+const cardUrl = () => cardUrlOf(harness.url, 'helper');
+const sdkClient = (token: string = TOKENS.rpc) => sdkClientOf(cardUrl(), token);
 
 async function rawCall(body: unknown, headers: Record<string, string> = {}, token = TOKENS.rpc) {
   const response = await fetch(`${harness.url}/a2a/helper`, {
@@ -109,7 +74,7 @@ describe('A2A server', () => {
   it('answers a blocking SendMessage with the completed task, then GetTask finds it', async () => {
     llm.script({ text: 'Hello from the helper' });
     const client = await sdkClient();
-    const result = await client.sendMessage(send('hi'));
+    const result = await client.sendMessage(sendParams('hi'));
     expect('id' in result && result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     if (!('id' in result)) throw new Error('expected a task');
     expect(result.artifacts[0]?.parts[0]?.content).toEqual({ $case: 'text', value: 'Hello from the helper' });
@@ -131,7 +96,7 @@ describe('A2A server', () => {
     llm.script({ text: 'one two three', chunks: 3 });
     const client = await sdkClient();
     const events: StreamResponse[] = [];
-    for await (const event of client.sendMessageStream(send('stream please'))) events.push(event);
+    for await (const event of client.sendMessageStream(sendParams('stream please'))) events.push(event);
     const cases = events.map((event) => event.payload?.$case);
     expect(cases[0]).toBe('task');
     const states = events.flatMap((event) =>
@@ -153,7 +118,7 @@ describe('A2A server', () => {
     const client = await sdkClient();
     for (let index = 0; index < 3; index += 1) {
       llm.script({ text: `answer ${index}` });
-      await client.sendMessage(send(`question ${index}`));
+      await client.sendMessage(sendParams(`question ${index}`));
     }
     const seen: string[] = [];
     let pageToken = '';
@@ -182,7 +147,7 @@ describe('A2A server', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     llm.script({ text: 'too late', heldUntil: held });
     const client = await sdkClient();
-    const task = await client.sendMessage(send('slow one', true));
+    const task = await client.sendMessage(sendParams('slow one', true));
     if (!('id' in task)) throw new Error('expected a task');
     await expect.poll(() => llm.chatRequests().length).toBe(1);
     const canceled = await client.cancelTask({ tenant: '', id: task.id, metadata: undefined });
@@ -196,7 +161,7 @@ describe('A2A server', () => {
   it('surfaces an approval wait as input-required and goes on once approved', async () => {
     llm.script({ toolCalls: [{ name: 'current_time', arguments: {} }] }, { text: 'It is now.' });
     const client = await sdkClient();
-    const blocked = await client.sendMessage(send('what time is it?'));
+    const blocked = await client.sendMessage(sendParams('what time is it?'));
     if (!('id' in blocked)) throw new Error('expected a task');
     expect(blocked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const pending = (await callRpc(harness.url, TOKENS.admin, 'admin.approval.pending', {})).result as {

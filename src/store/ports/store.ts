@@ -1,6 +1,7 @@
 // One backend's ports together: what app.ts opens at startup and closes last at shutdown.
 import type { ApprovalPort } from './approvals.js';
 import type { AuditPort } from './audit.js';
+import type { A2aTaskPort } from './a2a-tasks.js';
 import type { BudgetUsagePort } from './budgets.js';
 import type { EvidencePort } from './evidence.js';
 import type { GraphPort } from './graphs.js';
@@ -31,6 +32,8 @@ export interface StorePorts {
   graphs: GraphPort;
   /** The in-process budget ledger's settled use (src/budgets); unused under coordination: redis. */
   budgets: BudgetUsagePort;
+  /** The A2A tasks (src/a2a). */
+  a2aTasks: A2aTaskPort;
   retention: RetentionPort;
   /**
    * Answers once the backend can be reached (a PostgreSQL round trip), for /ready; absent, the store is in process

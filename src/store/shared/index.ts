@@ -5,6 +5,7 @@ export type { StoreDb } from './store-db.js';
 export { EVIDENCE_SOURCES, EVIDENCE_TIME_COLUMNS, type Tables } from './tables.js';
 export { createApprovalPort } from './approvals.js';
 export { createAuditPort } from './audit.js';
+export { createA2aTaskPort } from './a2a-tasks.js';
 export { createBudgetUsagePort } from './budgets.js';
 export { obsCells, sessionStartCells, usageCells, type Cell } from './batch-cells.js';
 export { createEvidenceReads } from './evidence-reads.js';

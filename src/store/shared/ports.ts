@@ -1,5 +1,6 @@
 // The CRUD ports written once on Kysely, over one database of either dialect.
 import type { StorePorts } from '../index.js';
+import { createA2aTaskPort } from './a2a-tasks.js';
 import { createApprovalPort } from './approvals.js';
 import { createAuditPort } from './audit.js';
 import { createBudgetUsagePort } from './budgets.js';
@@ -14,7 +15,17 @@ import { createTokenPort } from './tokens.js';
 
 export type SharedPorts = Pick<
   StorePorts,
-  'runs' | 'tokens' | 'responses' | 'audit' | 'approvals' | 'jobs' | 'media' | 'learning' | 'graphs' | 'budgets'
+  | 'runs'
+  | 'tokens'
+  | 'responses'
+  | 'audit'
+  | 'approvals'
+  | 'jobs'
+  | 'media'
+  | 'learning'
+  | 'graphs'
+  | 'budgets'
+  | 'a2aTasks'
 >;
 
 export function createSharedPorts(store: StoreDb): SharedPorts {
@@ -29,5 +40,6 @@ export function createSharedPorts(store: StoreDb): SharedPorts {
     learning: createLearningPort(store),
     graphs: createGraphPort(store),
     budgets: createBudgetUsagePort(store),
+    a2aTasks: createA2aTaskPort(store),
   };
 }

@@ -1,6 +1,7 @@
 // The tables the shared ports read and write, as Kysely sees them: one row type each, valid on both dialects.
 import type { Generated } from 'kysely';
 import type { EvidenceTable } from '../ports/retention.js';
+import type { CapabilityTables, Flag } from './tables-capabilities.js';
 
 /**
  * Where each evidence table's rows are stored: a turn's index entry and its steps share one `turns` row, and the
@@ -36,10 +37,9 @@ export const EVIDENCE_TIME_COLUMNS: Record<EvidenceTable, string> = {
   graph_runs: 'updated_at',
 };
 
-/** A boolean column: INTEGER 0/1 on SQLite, BOOLEAN on PostgreSQL (write it with `flag`, read it with `isSet`). */
-export type Flag = number | boolean;
+export type { Flag } from './tables-capabilities.js';
 
-export interface Tables {
+export interface Tables extends CapabilityTables {
   sessions: {
     session_key: string;
     agent_id: string;
@@ -259,90 +259,5 @@ export interface Tables {
     vector: unknown;
     created_at: number;
     last_used_at: number;
-  };
-  learning_outcomes: {
-    trace_id: string;
-    agent_id: string;
-    owner_id: string | null;
-    session_key: string;
-    sender_id: string;
-    ts: number;
-    outcome: string | null;
-    /** JSON arrays as text, like the three other list columns below. */
-    sources: string;
-    tool_sequence: string;
-    topic_key: string;
-    trusted: Flag;
-    skills_used: string;
-    recalled_memory_ids: string;
-    source_chars: number;
-  };
-  learned_procedures: {
-    id: string;
-    agent_id: string;
-    name: string;
-    description: string;
-    body: string;
-    tools: string;
-    state: string;
-    tool_sequence: string;
-    topic_key: string;
-    cardinality: number;
-    synthesis_abstained: Flag;
-    source_trace_ids: string;
-    success_uses: number;
-    failure_uses: number;
-    created_at: number;
-    updated_at: number;
-    state_since: number;
-  };
-  procedure_uses: {
-    id: Generated<number>;
-    procedure_id: string;
-    trace_id: string;
-    session_key: string;
-    outcome: string | null;
-    ts: number;
-  };
-  learning_passes: {
-    agent_id: string;
-    passed_at: number;
-  };
-  graphs: {
-    name: string;
-    /** The validated definition as JSON text. */
-    definition: string;
-    created_by: string;
-    created_at: number;
-    updated_at: number;
-  };
-  graph_runs: {
-    run_id: string;
-    name: string;
-    owner_id: string;
-    state: string;
-    /** JSON text; `output` null when the run has none (JSON null is the text 'null'). */
-    vars: string;
-    output: string | null;
-    error: string | null;
-    resumed_from: string | null;
-    created_at: number;
-    updated_at: number;
-  };
-  graph_nodes: {
-    run_id: string;
-    node_id: string;
-    state: string;
-    attempts: number;
-    started_at: number | null;
-    ended_at: number | null;
-    output: string | null;
-    error: string | null;
-  };
-  budget_usage: {
-    budget_id: string;
-    bucket_start: number;
-    cost_micro_usd: number;
-    tokens: number;
   };
 }

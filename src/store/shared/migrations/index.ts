@@ -2,6 +2,7 @@
 // same on SQLite and PostgreSQL and applied after each backend's frozen legacy history (see src/store/README.md).
 import { Kysely, PostgresDialect, SqliteDialect, type Compilable } from 'kysely';
 import type { Dialect } from '../store-db.js';
+import { A2A_TASKS_MIGRATION } from './a2a-tasks-31.js';
 import { BUDGET_USAGE_MIGRATION } from './budget-usage-28.js';
 import { GRAPHS_MIGRATION } from './graphs-25.js';
 import { GRAPH_RETENTION_MIGRATION } from './graph-retention-26.js';
@@ -39,6 +40,7 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   HEARTBEAT_JOBS_MIGRATION,
   BUDGET_USAGE_MIGRATION,
   SESSION_LIFECYCLE_MIGRATION,
+  A2A_TASKS_MIGRATION,
 ];
 
 /** Compiles statements only (the backend runs the SQL): the dialect's connection is never asked for. */
