@@ -70,6 +70,10 @@ export interface Instruments {
 function childrenOf<T>(caps: LabelCaps, names: readonly string[], make: (values: string[]) => T) {
   const children = new Map<string, T>();
   return (...raw: string[]): T => {
+    // A combination seen before is found by its raw values: they are within the caps (or are `_other` itself), so
+    // capping them again would give the same key. Only a new combination pays for the caps' lookups.
+    const seen = children.get(raw.join('\u0000'));
+    if (seen !== undefined) return seen;
     const values = raw.map((value, index) => caps.cap(names[index] ?? '', value));
     const key = values.join('\u0000');
     let child = children.get(key);
