@@ -1,8 +1,8 @@
-// The one turn-to-SSE pipeline (/api/chat/stream and /v1 streams): each text delta becomes a frame; the outcome never throws.
+// The one turn-to-SSE pipeline (/api/chat/stream and /v1 streams): each text delta (and, when asked, each tool call's progress) becomes a frame; the outcome never throws.
 import type { Logger } from 'pino';
 import { maskUnknown, type GatewayError } from '../errors.js';
 import { createAsyncQueue, pipeToSse, type SseFrame, type SseStream } from '../server/index.js';
-import type { TurnRequest, TurnResult, TurnRunner } from '../turns/index.js';
+import type { ToolProgress, TurnRequest, TurnResult, TurnRunner } from '../turns/index.js';
 
 /**
  * Characters of text deltas queued for a client before the turn waits for it to read: the model call then stops
@@ -25,18 +25,21 @@ export interface TurnStreamDeps {
  * The turn is aborted when the client goes away (stream.signal) or the gateway shuts down. Deltas are queued up
  * to STREAM_QUEUED_CHARS_MAX, so a briefly slow client does not stall the model; past it the turn waits for the
  * client (backpressure). `judge` may turn a finished turn into a failure (the /v1 rule for turns without an
- * answer). Unknown errors are logged and masked.
+ * answer). With `toolFrame`, each tool call's progress is a frame too, in order with the deltas (it counts nothing
+ * toward the queued characters). Unknown errors are logged and masked.
  */
 export async function streamTurn(
   deps: TurnStreamDeps,
   stream: SseStream,
-  turn: Omit<TurnRequest, 'signal' | 'onDelta'>,
+  turn: Omit<TurnRequest, 'signal' | 'onDelta' | 'onTool'>,
   deltaFrame: (delta: string) => SseFrame,
   judge: (result: TurnResult) => GatewayError | undefined = () => undefined,
+  toolFrame?: (progress: ToolProgress) => SseFrame,
 ): Promise<StreamedTurn> {
-  const deltas = createAsyncQueue<string>({
+  // A tool frame waits in the queue as the function making it, so frames are made (and numbered) in write order.
+  const deltas = createAsyncQueue<string | (() => SseFrame)>({
     highWaterMark: STREAM_QUEUED_CHARS_MAX,
-    sizeOf: (text) => text.length,
+    sizeOf: (item) => (typeof item === 'string' ? item.length : 0),
   });
   const settled: Promise<StreamedTurn> = deps.runner
     .run({
@@ -46,6 +49,9 @@ export async function streamTurn(
         deltas.push(text);
         return deltas.room();
       },
+      ...(toolFrame === undefined
+        ? {}
+        : { onTool: (progress: ToolProgress) => deltas.push(() => toolFrame(progress)) }),
     })
     .then(
       (result): StreamedTurn => {
@@ -58,7 +64,8 @@ export async function streamTurn(
       }),
     )
     .finally(() => deltas.end());
-  await pipeToSse(stream, deltas, deltaFrame, { keepAliveMs: deps.keepAliveMs });
+  const toFrame = (item: string | (() => SseFrame)): SseFrame => (typeof item === 'string' ? deltaFrame(item) : item());
+  await pipeToSse(stream, deltas, toFrame, { keepAliveMs: deps.keepAliveMs });
   const outcome = await settled;
   return outcome;
 }

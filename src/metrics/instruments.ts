@@ -1,5 +1,7 @@
-// The gateway's Prometheus instruments on a registry of its own: HTTP, turns, tokens and cost, model calls, tool calls.
-import { Counter, Histogram, Registry } from 'prom-client';
+// The gateway's Prometheus instruments on a registry of its own: HTTP, turns, tokens and cost, model calls, tool calls
+// (plain numbers on the request path, read by prom-client at scrape time: batched-metrics.ts).
+import { Registry } from 'prom-client';
+import { batchedCounter, batchedHistogram } from './batched-metrics.js';
 import type { LabelCaps } from './label-cap.js';
 
 /** GenAI semantic conventions' advised buckets for gen_ai.client.operation.duration and time_to_first_chunk (s). */
@@ -68,6 +70,10 @@ export interface Instruments {
 function childrenOf<T>(caps: LabelCaps, names: readonly string[], make: (values: string[]) => T) {
   const children = new Map<string, T>();
   return (...raw: string[]): T => {
+    // A combination seen before is found by its raw values: they are within the caps (or are `_other` itself), so
+    // capping them again would give the same key. Only a new combination pays for the caps' lookups.
+    const seen = children.get(raw.join('\u0000'));
+    if (seen !== undefined) return seen;
     const values = raw.map((value, index) => caps.cap(names[index] ?? '', value));
     const key = values.join('\u0000');
     let child = children.get(key);
@@ -77,6 +83,11 @@ function childrenOf<T>(caps: LabelCaps, names: readonly string[], make: (values:
     }
     return child;
   };
+}
+
+/** The GenAI labels every model-call series carries, in their exposition order. */
+function genAiOf(provider: string, model: string) {
+  return { gen_ai_operation_name: 'chat', gen_ai_provider_name: provider, gen_ai_request_model: model };
 }
 
 export function createInstruments(caps: LabelCaps): Instruments {
@@ -95,31 +106,33 @@ export function createInstruments(caps: LabelCaps): Instruments {
   };
 
   const httpLabels = ['method', 'route', 'status'];
-  const httpRequests = new Counter({
+  const httpRequests = batchedCounter({
     name: 'gateway_http_requests_total',
     help: 'HTTP requests answered, by method, route pattern and status code.',
     labelNames: httpLabels,
     registers,
   });
-  const httpDuration = new Histogram({
+  const httpDuration = batchedHistogram({
     name: 'gateway_http_request_duration_seconds',
     help: 'Time from an HTTP request to its response, by method, route pattern and status code.',
     labelNames: httpLabels,
     buckets: HTTP_DURATION_BUCKETS,
     registers,
   });
-  const httpChild = childrenOf(caps, httpLabels, (values) => ({
-    requests: httpRequests.labels(...values),
-    duration: httpDuration.labels(...values),
+  const httpChild = childrenOf(caps, httpLabels, ([method = '', route = '', status = '']) => ({
+    requests: httpRequests({ method, route, status }),
+    duration: httpDuration({ method, route, status }),
   }));
 
-  const turns = new Counter({
+  const turns = batchedCounter({
     name: 'gateway_turns_total',
     help: 'Agent turns ended, by agent and finish reason.',
     labelNames: ['agent', 'finish_reason'],
     registers,
   });
-  const turnChild = childrenOf(caps, ['agent', 'finish_reason'], (values) => turns.labels(...values));
+  const turnChild = childrenOf(caps, ['agent', 'finish_reason'], ([agent = '', reason = '']) =>
+    turns({ agent, finish_reason: reason }),
+  );
 
   const genAiTokenLabels = [
     'gen_ai_operation_name',
@@ -127,42 +140,42 @@ export function createInstruments(caps: LabelCaps): Instruments {
     'gen_ai_request_model',
     'gen_ai_token_type',
   ];
-  const genAiTokens = new Histogram({
+  const genAiTokens = batchedHistogram({
     name: 'gen_ai_client_token_usage',
     help: 'Tokens per model call (GenAI semantic conventions gen_ai.client.token.usage), input and output.',
     labelNames: genAiTokenLabels,
     buckets: GEN_AI_TOKEN_BUCKETS,
     registers,
   });
-  const gatewayTokens = new Counter({
+  const gatewayTokens = batchedCounter({
     name: 'gateway_tokens_total',
     help: 'Tokens used, by agent, provider, model and type (input or output).',
     labelNames: ['agent', 'provider', 'model', 'type'],
     registers,
   });
-  const cost = new Counter({
+  const cost = batchedCounter({
     name: 'gateway_cost_usd_total',
     help: 'Estimated cost in US dollars (the catalog prices), by agent, provider and model.',
     labelNames: ['agent', 'provider', 'model'],
     registers,
   });
   const tokenChild = childrenOf(caps, ['agent', 'provider', 'model'], ([agent = '', provider = '', model = '']) => ({
-    genAiInput: genAiTokens.labels('chat', provider, model, 'input'),
-    genAiOutput: genAiTokens.labels('chat', provider, model, 'output'),
-    input: gatewayTokens.labels(agent, provider, model, 'input'),
-    output: gatewayTokens.labels(agent, provider, model, 'output'),
-    cost: cost.labels(agent, provider, model),
+    genAiInput: genAiTokens({ ...genAiOf(provider, model), gen_ai_token_type: 'input' }),
+    genAiOutput: genAiTokens({ ...genAiOf(provider, model), gen_ai_token_type: 'output' }),
+    input: gatewayTokens({ agent, provider, model, type: 'input' }),
+    output: gatewayTokens({ agent, provider, model, type: 'output' }),
+    cost: cost({ agent, provider, model }),
   }));
 
   const genAiCallLabels = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model', 'error_type'];
-  const operationDuration = new Histogram({
+  const operationDuration = batchedHistogram({
     name: 'gen_ai_client_operation_duration_seconds',
     help: 'Duration of model calls (GenAI semantic conventions gen_ai.client.operation.duration); error_type on failures.',
     labelNames: genAiCallLabels,
     buckets: GEN_AI_DURATION_BUCKETS,
     registers,
   });
-  const firstChunk = new Histogram({
+  const firstChunk = batchedHistogram({
     name: 'gen_ai_client_operation_time_to_first_chunk_seconds',
     help: 'Time from a model call to its first streamed output (gen_ai.client.operation.time_to_first_chunk).',
     labelNames: genAiCallLabels.slice(0, 3),
@@ -170,24 +183,21 @@ export function createInstruments(caps: LabelCaps): Instruments {
     registers,
   });
   const callChild = childrenOf(caps, ['provider', 'model', 'error_type'], ([provider = '', model = '', error]) => ({
-    duration:
-      error === ''
-        ? operationDuration.labels({
-            gen_ai_operation_name: 'chat',
-            gen_ai_provider_name: provider,
-            gen_ai_request_model: model,
-          })
-        : operationDuration.labels('chat', provider, model, error ?? ''),
-    firstChunk: firstChunk.labels('chat', provider, model),
+    duration: operationDuration(
+      error === '' || error === undefined
+        ? genAiOf(provider, model)
+        : { ...genAiOf(provider, model), error_type: error },
+    ),
+    firstChunk: firstChunk(genAiOf(provider, model)),
   }));
 
-  const toolCalls = new Counter({
+  const toolCalls = batchedCounter({
     name: 'gateway_tool_calls_total',
     help: 'Tool calls run by agents, by tool and outcome (ok, or the error kind).',
     labelNames: ['tool', 'outcome'],
     registers,
   });
-  const toolDuration = new Histogram({
+  const toolDuration = batchedHistogram({
     name: 'gateway_tool_call_duration_seconds',
     help: 'Duration of tool calls, by tool.',
     labelNames: ['tool'],
@@ -195,8 +205,8 @@ export function createInstruments(caps: LabelCaps): Instruments {
     registers,
   });
   const toolChild = childrenOf(caps, ['tool', 'outcome'], ([tool = '', outcome = '']) => ({
-    calls: toolCalls.labels(tool, outcome),
-    duration: toolDuration.labels(tool),
+    calls: toolCalls({ tool, outcome }),
+    duration: toolDuration({ tool }),
   }));
 
   return {

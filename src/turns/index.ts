@@ -4,7 +4,7 @@ export { type TurnLoop } from './turn-loop.js';
 export { createHookRegistry, noHooks, type HookSource } from './hook-registry.js';
 export { fitContext } from './context-budget.js';
 export { turnReply, turnRunOutcome, undoneTaskError } from './turn-reply.js';
-export type { FinishReason, TurnModels, TurnRequest, TurnResult, TurnRunner } from './types.js';
+export type { FinishReason, ToolProgress, TurnModels, TurnRequest, TurnResult, TurnRunner } from './types.js';
 export { agentTurnMethods } from './methods.js';
 export { createTurnsModule, type TurnsModule } from './module.js';
 export type { ToolOutput } from './client-tools.js';

@@ -107,6 +107,8 @@ export async function runToolStep(
         },
         toolLimits,
       );
+    const progress = { name: call.name, callId: call.id, step };
+    if (decision.action === 'allow') request.onTool?.({ ...progress, status: 'started' });
     const outcome: ToolCallOutcome =
       decision.action === 'deny'
         ? toolFailure('denied', `${call.name} was denied: ${decision.reason}`, now() - startedAt)
@@ -117,6 +119,12 @@ export async function runToolStep(
               toolSpan.finished(executed);
               return executed;
             });
+    request.onTool?.({
+      ...progress,
+      status: 'finished',
+      durationMs: outcome.durationMs,
+      outcome: decision.action === 'deny' ? 'denied' : outcome.ok ? 'ok' : 'error',
+    });
     trace.toolCall(step, call.name, outcome);
     if (!outcome.ok) tally.toolFailures += 1;
     await hooks.afterTool(

@@ -79,6 +79,8 @@ export interface TurnRequest extends ParsedSessionKey {
   keepsWholeHistory?: boolean;
   /** Called with each text delta as the model streams; a returned promise holds the model call back until it settles. */
   onDelta?: (delta: string) => void | Promise<void>;
+  /** Called as each agent tool call of the turn starts running and as it ends (a denied call only ends). */
+  onTool?: (progress: ToolProgress) => void;
   /** The id of the inbound message (e.g. the chatcmpl id), so trace search can find the turn by it. */
   messageId?: string;
   /** The root of the sub-agent run tree this turn belongs to. */
@@ -101,6 +103,19 @@ export interface TurnRequest extends ParsedSessionKey {
   isKeyUnique?: boolean;
   signal: AbortSignal;
 }
+
+/** Where one agent tool call of a turn is: `started` as it runs, `finished` once its result is in. */
+export type ToolProgress =
+  | { name: string; callId: string; step: number; status: 'started' }
+  | {
+      name: string;
+      callId: string;
+      step: number;
+      status: 'finished';
+      durationMs: number;
+      /** `denied`: a beforeTool hook or an operator refused it, so it never ran (no `started` before it). */
+      outcome: 'ok' | 'error' | 'denied';
+    };
 
 export interface TurnResult {
   response: string;

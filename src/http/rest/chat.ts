@@ -1,4 +1,4 @@
-// POST /api/chat, GET /api/chat/stream (SSE token/done) and GET /api/chat/history for the dashboard's chat.
+// POST /api/chat, GET /api/chat/stream (SSE token/tool/done) and GET /api/chat/history for the dashboard's chat.
 import type { ParsedSessionKey } from '../../sessions/types.js';
 import type { Caller } from '../../server/types.js';
 import type { FastifyInstance } from 'fastify';
@@ -106,10 +106,17 @@ export function registerChatRoutes(scope: FastifyInstance, ctx: RestContext): vo
     const nextId = (): string => `${request.id}.${(frameCount += 1)}`;
     try {
       let accumulated = '';
-      const outcome = await streamTurn(ctx, stream, turn, (delta) => {
-        accumulated += delta;
-        return { id: nextId(), event: 'token', data: JSON.stringify({ delta, accumulated }) };
-      });
+      const outcome = await streamTurn(
+        ctx,
+        stream,
+        turn,
+        (delta) => {
+          accumulated += delta;
+          return { id: nextId(), event: 'token', data: JSON.stringify({ delta, accumulated }) };
+        },
+        undefined,
+        (progress) => ({ id: nextId(), event: 'tool', data: JSON.stringify(progress) }),
+      );
       if (outcome.ok) {
         await stream.write({ id: nextId(), event: 'done', data: JSON.stringify(turnReply(outcome.result)) });
       } else {

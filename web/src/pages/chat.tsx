@@ -44,7 +44,7 @@ export default function ChatPage() {
   // The last turn sent from here ended in an error: its message is marked, and it is the session's last finished
   // turn, so feedback (which rates that turn) would not rate the answer on screen.
   const [failure, setFailure] = useState<{ content: string; error: string } | undefined>(undefined);
-  // What a running turn waits for before its first text: an approval, or the next model call after tools.
+  // What a running turn waits for before its first text: an approval, a tool call, or the next model call after tools.
   const [activity, setActivity] = useState<string | undefined>(undefined);
   const turnFailed = failure !== undefined;
   const abort = useRef<AbortController | null>(null);
@@ -105,6 +105,8 @@ export default function ChatPage() {
           if (typeof data !== 'object' || data === null) return;
           if (frame.event === 'token' && 'accumulated' in data && typeof data.accumulated === 'string')
             setStreaming(data.accumulated);
+          else if (frame.event === 'tool' && 'status' in data && data.status === 'started' && 'name' in data)
+            setActivity(`Calling tool ${String(data.name)}…`);
           else if (frame.event === 'error' && 'error' in data) fail(streamErrorMessage(data.error));
           else if (frame.event === 'done' && 'error' in data && typeof data.error === 'string') fail(data.error);
         },
