@@ -40,6 +40,7 @@ export {
 } from './session-access.js';
 export { sessionAgentId } from './session-agent.js';
 export { readSessionUsage } from './session-usage.js';
+export { OPENAI_CHANNEL_ID } from './session-list.js';
 
 export interface SessionsModule extends MethodModule {
   readonly sessions: SessionService;

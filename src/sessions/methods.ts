@@ -2,6 +2,7 @@
 import type { MethodContext } from '../rpc/types.js';
 import { z } from 'zod';
 import { defineMethod, noParams } from '../rpc/index.js';
+import { SESSION_OUTCOMES } from '../store/index.js';
 import { sessionCallerOf } from './session-access.js';
 import { sessionKeyStringSchema } from './session-key.js';
 import type { SessionService } from './session-service.js';
@@ -81,20 +82,34 @@ export function sessionMethods({ sessions }: { sessions: SessionService }) {
       summary:
         'Sessions, most recently updated first, by kind (all, sub-agent, group, dm), agentId and updated in the last since_minutes; ' +
         `one page of limit (default ${LIST_LIMIT_DEFAULT}, at most ${LIST_LIMIT_MAX}) and nextCursor for the next page (null on the last). ` +
-        "An expired session is listed with expiredAt; archived sub-agent sessions (archivedAt) only with kind 'archived'.",
+        "An expired session is listed with expiredAt; archived sub-agent sessions (archivedAt) only with kind 'archived'. " +
+        'Also filters by channelId, outcome of the last turn (completed, truncated, error, budget_exceeded, cancelled) and ' +
+        'updated-at range fromMs..toMs (epoch ms, both included). Each row has ownerId, channelId, outcome, tokens and ' +
+        'costUsd; total counts every match. Sessions of the /v1 surface (channel openai) are left out unless includeApi ' +
+        'is true or channelId names it, counted per channel in hiddenApiSessions.',
       params: z.strictObject({
         kind: z.enum(['all', 'sub-agent', 'group', 'dm', 'archived']).optional(),
         since_minutes: z.number().positive().optional(),
         agentId: agentId.optional(),
         limit: z.number().int().min(1).max(LIST_LIMIT_MAX).optional(),
         cursor: z.string().min(1).max(LIST_CURSOR_MAX_CHARS).optional(),
+        channelId: z.string().min(1).max(256).optional(),
+        outcome: z.enum(SESSION_OUTCOMES).optional(),
+        fromMs: z.number().int().nonnegative().optional(),
+        toMs: z.number().int().nonnegative().optional(),
+        includeApi: z.boolean().optional(),
       }),
-      handler: ({ kind, since_minutes: sinceMinutes, agentId: agent, limit, cursor }) =>
+      handler: ({ kind, since_minutes: sinceMinutes, agentId: agent, limit, cursor, channelId, outcome, ...range }) =>
         sessions.list({
           ...(kind === undefined ? {} : { kind }),
           ...(sinceMinutes === undefined ? {} : { sinceMinutes }),
           ...(agent === undefined ? {} : { agentId: agent }),
           ...(cursor === undefined ? {} : { cursor }),
+          ...(channelId === undefined ? {} : { channelId }),
+          ...(outcome === undefined ? {} : { outcome }),
+          ...(range.fromMs === undefined ? {} : { fromMs: range.fromMs }),
+          ...(range.toMs === undefined ? {} : { toMs: range.toMs }),
+          ...(range.includeApi === undefined ? {} : { includeApi: range.includeApi }),
           limit: limit ?? LIST_LIMIT_DEFAULT,
         }),
     }),

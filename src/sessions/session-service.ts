@@ -10,7 +10,7 @@ import { readSessionUsage } from './session-usage.js';
 import type { SessionLocks } from '../coordination/index.js';
 import type { MemoryPort, MemoryScope } from '../store/index.js';
 import { summariseTranscript, type CompactionResult } from './compaction.js';
-import { decodeListCursor, encodeListCursor } from './list-cursor.js';
+import { listSessions } from './session-list.js';
 import type {
   HistoryMessage,
   ResetConversationResult,
@@ -155,31 +155,7 @@ export function createSessionService(deps: SessionServiceDeps): SessionService {
       // The channel a session talks on: what it recorded, else its key's channel part.
       return hits.map((hit) => ({ ...hit, channelType: hit.channelType ?? channelOf(hit.sessionKey) ?? 'unknown' }));
     },
-    async list({ kind, sinceMinutes, agentId, limit, cursor }) {
-      // One row more than the page says whether another page follows, without counting the table.
-      const sessions = await store.list({
-        ...(kind === undefined || kind === 'all' || kind === 'archived' ? {} : { kind }),
-        ...(sinceMinutes === undefined ? {} : { updatedSince: now() - sinceMinutes * 60_000 }),
-        ...(agentId === undefined ? {} : { agentId }),
-        ...(cursor === undefined ? {} : { after: decodeListCursor(cursor) }),
-        archived: kind === 'archived',
-        limit: limit + 1,
-      });
-      const page = sessions.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        sessions: page.map((session) => ({
-          sessionKey: session.sessionKey,
-          agentId: session.agentId,
-          messageCount: session.messageCount,
-          updatedAt: session.updatedAt,
-          metadata: session.metadata,
-          ...(session.expiredAt === undefined ? {} : { expiredAt: session.expiredAt }),
-          ...(session.archivedAt === undefined ? {} : { archivedAt: session.archivedAt }),
-        })),
-        nextCursor: sessions.length > limit && last !== undefined ? encodeListCursor(last) : null,
-      };
-    },
+    list: (query) => listSessions(store, query, now()),
     deleteSession(sessionKey) {
       return locks.run(sessionKey, async () => {
         const session = await requireSession(sessionKey);

@@ -261,9 +261,14 @@ describe('session methods', () => {
     expect(all.sessions).toHaveLength(3);
     expect(Object.keys(all.sessions[0] ?? {}).sort()).toEqual([
       'agentId',
+      'channelId',
+      'costUsd',
       'messageCount',
       'metadata',
+      'outcome',
+      'ownerId',
       'sessionKey',
+      'tokens',
       'updatedAt',
     ]);
     const keys = async (params: unknown) =>
@@ -298,14 +303,67 @@ describe('session methods', () => {
     expect(second).toEqual({
       sessions: [expect.objectContaining({ sessionKey: 'default:a:ws:p1' })],
       nextCursor: null,
+      total: 3,
+      hiddenApiSessions: {},
     });
     expect((await page({ agentId: 'default' })).sessions).toHaveLength(3);
-    expect(await page({ agentId: 'nobody' })).toEqual({ sessions: [], nextCursor: null });
+    expect(await page({ agentId: 'nobody' })).toEqual({
+      sessions: [],
+      nextCursor: null,
+      total: 0,
+      hiddenApiSessions: {},
+    });
     expect(await call(admin, 'session.list', { limit: 0 })).toMatchObject({
       error: { code: -32602, data: { kind: 'invalid_params', param: 'limit' } },
     });
     expect(await call(admin, 'session.list', { cursor: 'bm90LWEtY3Vyc29y' })).toMatchObject({
       error: { data: { kind: 'invalid_params', param: 'cursor' } },
+    });
+  });
+
+  it('session.list shows owner, channel, last outcome, tokens and cost, filters by them and counts the matches', async () => {
+    fx.runner.script(
+      { response: 'a', tokens: { input: 100, output: 20 }, costUsd: 0.5 },
+      { finishReason: 'error', error: 'provider refused', response: '', tokens: { input: 1, output: 0 }, costUsd: 0 },
+    );
+    await call(rpcClient, 'session.send', { key: 'default:a:webchat', message: 'x' });
+    fx.advance(1000);
+    await call(admin, 'session.send', { key: 'default:a:telegram', message: 'y' });
+    fx.advance(1000);
+    for (const peer of ['resp_1', 'resp_2']) {
+      await call(rpcClient, 'session.send', { key: `default:openai:openai:${peer}`, message: 'z' });
+      fx.advance(1000);
+    }
+    type Row = Record<string, unknown> & { sessionKey: string };
+    type Page = { sessions: Row[]; total: number; hiddenApiSessions: Record<string, number> };
+    const page = async (params: Record<string, unknown> = {}) =>
+      (await call(admin, 'session.list', params)).result as Page;
+    const first = await page();
+    expect(first.sessions.map((s) => s.sessionKey)).toEqual(['default:a:telegram', 'default:a:webchat']);
+    expect(first).toMatchObject({ total: 2, hiddenApiSessions: { openai: 2 }, nextCursor: null });
+    expect(first.sessions[1]).toMatchObject({
+      ownerId: 'rpc-client',
+      channelId: 'webchat',
+      outcome: 'completed',
+      tokens: 120,
+      costUsd: 0.5,
+    });
+    expect(first.sessions[0]).toMatchObject({ ownerId: 'admin', channelId: 'telegram', outcome: 'error', tokens: 1 });
+    const withApi = await page({ includeApi: true, limit: 3 });
+    expect(withApi.sessions.map((s) => s.sessionKey)).toEqual([
+      'default:openai:openai:resp_2',
+      'default:openai:openai:resp_1',
+      'default:a:telegram',
+    ]);
+    expect(withApi).toMatchObject({ total: 4, hiddenApiSessions: {} });
+    expect((await page({ channelId: 'openai' })).total).toBe(2);
+    expect((await page({ outcome: 'error' })).sessions.map((s) => s.sessionKey)).toEqual(['default:a:telegram']);
+    expect((await page({ channelId: 'webchat', outcome: 'error' })).total).toBe(0);
+    expect((await page({ fromMs: T0 + 500, toMs: T0 + 1500 })).sessions.map((s) => s.sessionKey)).toEqual([
+      'default:a:telegram',
+    ]);
+    expect(await call(admin, 'session.list', { outcome: 'stop' })).toMatchObject({
+      error: { code: -32602, data: { kind: 'invalid_params', param: 'outcome' } },
     });
   });
 

@@ -236,6 +236,11 @@ describe('session service', () => {
       messageCount: 2,
       updatedAt: T0 + 600_000,
       metadata: expect.any(Object),
+      ownerId: 'anyone',
+      channelId: 'group-1',
+      outcome: 'completed',
+      tokens: 15,
+      costUsd: 0.001,
     });
     expect(await keys({ kind: 'all' })).toHaveLength(2);
     expect(await keys({ kind: 'group' })).toEqual(['default:a:group-1']);

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunPort, RunRecord, SessionPort, SessionRecord, TranscriptMessage } from '../../src/store/index.js';
 import type { PortFixture } from './port-fixture.js';
+import { sessionListCases } from './session-list.cases.js';
 
 export interface SessionPortFixture extends PortFixture<SessionPort> {
   /** Shuts the backend down the way the gateway does (StorePorts.close) and opens it again on the same data. */
@@ -53,6 +54,7 @@ function spawnRun(runId: string, sessionKey: string, completedAt: number | null)
 }
 
 export function sessionPortCases(backend: string, open: () => Promise<SessionPortFixture>): void {
+  sessionListCases(backend, open);
   describe(`SessionPort conformance (${backend})`, () => {
     let fixture: SessionPortFixture;
     let store: SessionPort;

@@ -4,11 +4,10 @@ import { agentModels, type AgentDefinition, type AgentRegistry } from '../../age
 import { agentSuspended, agentWithoutModel, GatewayError } from '../../errors.js';
 import type { ModelRef, ModelRouter, TranscriptMessage, TranscriptToolCall } from '../../providers/index.js';
 import type { FinishReason, ToolOutput, TurnModels, TurnResult } from '../../turns/index.js';
-import { DEFAULT_TENANT } from '../../sessions/index.js';
+import { DEFAULT_TENANT, OPENAI_CHANNEL_ID } from '../../sessions/index.js';
 
 /** Session keys of /v1 requests (spec: "Session key used for OpenAI-compatible requests"). */
 export const OPENAI_USER_ID = 'openai-api';
-export const OPENAI_CHANNEL_ID = 'openai';
 
 /**
  * `default:openai-api:openai:<peerId>`, the peer being the completion or first response id. Every part is this

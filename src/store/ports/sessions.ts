@@ -23,12 +23,29 @@ export interface SessionUsage {
   turns: number;
 }
 
+/**
+ * How a session's last turn ended, as session.list shows and filters it: `completed` (the model finished or handed
+ * back client tool calls), `truncated` (cut at a length, step or context limit), `error` (a provider or internal
+ * failure, an open circuit), `budget_exceeded` and `cancelled` (the caller aborted).
+ */
+export type SessionOutcome = 'completed' | 'truncated' | 'error' | 'budget_exceeded' | 'cancelled';
+
+export const SESSION_OUTCOMES: readonly SessionOutcome[] = [
+  'completed',
+  'truncated',
+  'error',
+  'budget_exceeded',
+  'cancelled',
+];
+
 /** What one finished turn adds to its session; `requestedBy` becomes `metadata.requestedBy`. */
 export interface TurnUsage {
   totalTokens: number;
   totalCost: number;
   stepsExecuted: number;
   requestedBy: string;
+  /** How the turn ended; becomes the session's lastOutcome (absent: the last one stays). */
+  outcome?: SessionOutcome;
 }
 
 export interface SessionRecord {
@@ -47,6 +64,8 @@ export interface SessionRecord {
   expiredAt?: number;
   /** Epoch ms a finished sub-agent session was archived (runs.archiveAfterMs); absent while it has not. */
   archivedAt?: number;
+  /** How its last recorded turn ended; absent before the first (or for turns recorded without one). */
+  lastOutcome?: SessionOutcome;
 }
 
 /** A sub-agent session the lifecycle sweep archived, with the run that spawned it. */
@@ -71,6 +90,14 @@ export interface SessionListFilter {
   kind?: SessionKind;
   /** Epoch ms: only sessions updated at or after it. */
   updatedSince?: number;
+  /** Epoch ms: only sessions updated at or before it. */
+  updatedBefore?: number;
+  /** Only the sessions on this channel (the key's channel part). */
+  channelId?: string;
+  /** Leaves the sessions on these channels out. */
+  excludeChannels?: readonly string[];
+  /** Only the sessions whose last turn ended so. */
+  outcome?: SessionOutcome;
   /** Only the sessions this client id owns. */
   ownedBy?: string;
   /** Only the sessions of this agent. */
@@ -81,6 +108,15 @@ export interface SessionListFilter {
   after?: SessionListCursor;
   /** The newest `limit` sessions only. */
   limit?: number;
+}
+
+/** What countByChannel narrows by: a list filter without its page and left-out channels. */
+export type SessionCountFilter = Omit<SessionListFilter, 'after' | 'limit' | 'excludeChannels'>;
+
+/** How many sessions match on one channel; `channelId` null for keys without a channel part. */
+export interface SessionChannelCount {
+  channelId: string | null;
+  count: number;
 }
 
 /** Where a page of session.list ended: the last session's update time and key. */
@@ -107,6 +143,8 @@ export interface SessionPort {
   replaceHistory(sessionKey: string, messages: readonly TranscriptMessage[], now: number): Promise<void>;
   /** Newest update first. */
   list(filter: SessionListFilter, signal?: AbortSignal): Promise<SessionRecord[]>;
+  /** How many sessions match `filter`, per channel (channels with none are left out); one query. */
+  countByChannel(filter: SessionCountFilter, signal?: AbortSignal): Promise<SessionChannelCount[]>;
   /** Deletes the session and its transcript; false when it did not exist. */
   delete(sessionKey: string): Promise<boolean>;
   /** Deletes every message, keeps the session row and metadata; resolves to how many were deleted. */

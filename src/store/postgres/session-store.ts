@@ -87,13 +87,24 @@ export function createPostgresSessionPort(pool: PgPool): SessionPort {
         await insertMessages(client, sessionKey, rows);
       });
     },
-    // One UPDATE adds to the totals in place, so concurrent turns (on any replica) never lose one.
-    async recordTurnUsage(sessionKey, { totalTokens, totalCost, stepsExecuted, requestedBy }, now) {
+    // One UPDATE adds to the totals in place, so concurrent turns (on any replica) never lose one. A turn recorded
+    // without an outcome leaves the last one as it was (and writes to a schema from before migration 30).
+    async recordTurnUsage(sessionKey, { totalTokens, totalCost, stepsExecuted, requestedBy, outcome }, now) {
+      const setOutcome = outcome === undefined ? '' : ', last_outcome = $7';
       const result = await pool.query(
         `UPDATE sessions SET usage_total_tokens = usage_total_tokens + $1, usage_total_cost = usage_total_cost + $2,
-           usage_steps = usage_steps + $3, usage_turns = usage_turns + 1, has_usage = true, last_requested_by = $4, updated_at = $5
+           usage_steps = usage_steps + $3, usage_turns = usage_turns + 1, has_usage = true, last_requested_by = $4,
+           updated_at = $5${setOutcome}
          WHERE session_key = $6`,
-        [totalTokens, totalCost, stepsExecuted, requestedBy, now, sessionKey],
+        [
+          totalTokens,
+          totalCost,
+          stepsExecuted,
+          requestedBy,
+          now,
+          sessionKey,
+          ...(outcome === undefined ? [] : [outcome]),
+        ],
       );
       return (result.rowCount ?? 0) > 0;
     },

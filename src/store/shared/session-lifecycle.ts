@@ -27,6 +27,7 @@ const COPIED_COLUMNS = [
   'last_requested_by',
   'expired_at',
   'archived_at',
+  'last_outcome',
 ] as const;
 
 export function createSessionLifecycleQueries(store: StoreDb): SessionLifecycleQueries {

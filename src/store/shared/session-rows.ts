@@ -1,7 +1,14 @@
 // The rows of sessions and their messages as both backends' hand-written SQL reads and writes them, and how they map to
 // the SessionPort's records.
 import { GatewayError } from '../../errors.js';
-import type { SessionKind, SessionRecord, TranscriptMessage, TranscriptToolCall } from '../index.js';
+import {
+  SESSION_OUTCOMES,
+  type SessionKind,
+  type SessionOutcome,
+  type SessionRecord,
+  type TranscriptMessage,
+  type TranscriptToolCall,
+} from '../index.js';
 import { isSet } from './store-db.js';
 import type { Tables } from './tables.js';
 
@@ -14,6 +21,10 @@ export function parseJsonObject(text: string | null): Record<string, unknown> {
   if (text === null) return {};
   const value: unknown = JSON.parse(text);
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function toOutcome(value: string | null | undefined): SessionOutcome | undefined {
+  return SESSION_OUTCOMES.find((outcome) => outcome === value);
 }
 
 function toKind(value: string): SessionKind {
@@ -48,6 +59,7 @@ export function storedMetadata(metadata: Record<string, unknown>): string {
 }
 
 export function toSessionRecord(row: SessionRow): SessionRecord {
+  const lastOutcome = toOutcome(row.last_outcome);
   return {
     sessionKey: row.session_key,
     agentId: row.agent_id,
@@ -61,6 +73,7 @@ export function toSessionRecord(row: SessionRow): SessionRecord {
     // Absent while the session has not expired or been archived (and on a file migrated only up to before 29).
     ...(typeof row.expired_at === 'number' ? { expiredAt: row.expired_at } : {}),
     ...(typeof row.archived_at === 'number' ? { archivedAt: row.archived_at } : {}),
+    ...(lastOutcome === undefined ? {} : { lastOutcome }),
   };
 }
 

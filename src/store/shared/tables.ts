@@ -58,6 +58,8 @@ export interface Tables extends CapabilityTables {
     last_requested_by: string | null;
     expired_at: number | null;
     archived_at: number | null;
+    channel_id: string | null;
+    last_outcome: string | null;
   };
   session_messages: {
     id: Generated<number>;

@@ -157,18 +157,23 @@ export function createSqliteSessionPort(db: SqliteDatabase, options: SqliteSessi
       replaceTx(sessionKey, messages, now);
     },
     list: afterFlush(shared.list),
+    countByChannel: afterFlush(shared.countByChannel),
     delete: afterFlush(shared.delete),
     clearMessages: afterFlush(shared.clearMessages),
     // Not queued: it runs once per compaction, not per turn, and its answer must come from the row itself.
     updateMetadata: afterFlush(shared.updateMetadata),
     async recordTurnUsage(sessionKey, usage, now) {
       if (!isKnown(sessionKey)) return false;
-      const { totalTokens, totalCost, stepsExecuted, requestedBy } = usage;
+      const { totalTokens, totalCost, stepsExecuted, requestedBy, outcome } = usage;
+      const taken = {
+        totalTokens,
+        totalCost,
+        stepsExecuted,
+        requestedBy,
+        ...(outcome === undefined ? {} : { outcome }),
+      };
       try {
-        await queue.enqueue(
-          { kind: 'usage', sessionKey, usage: { totalTokens, totalCost, stepsExecuted, requestedBy }, now },
-          requestedBy.length,
-        );
+        await queue.enqueue({ kind: 'usage', sessionKey, usage: taken, now }, requestedBy.length);
       } catch (error) {
         // Another connection deleted the session before the commit: absent, as if it had been gone at the call.
         if (isGatewayError(error) && error.kind === 'not_found') return false;

@@ -12,7 +12,16 @@ export interface SessionWrites {
   writeBatch(batch: readonly QueuedSessionWrite[]): void;
 }
 
+/**
+ * Whether the file's sessions table has migration 30's columns (tests open ports on files of earlier versions). A turn
+ * recorded without an outcome leaves the last one as it was.
+ */
+export function hasSessionListColumns(db: SqliteDatabase): boolean {
+  return db.prepare("SELECT 1 FROM pragma_table_info('sessions') WHERE name = 'last_outcome'").get() !== undefined;
+}
+
 export function createSessionWrites(db: SqliteDatabase): SessionWrites {
+  const withOutcome = hasSessionListColumns(db);
   const insertMessage = db.prepare(
     'INSERT INTO session_messages (session_key, role, content, data, created_at) VALUES (?, ?, ?, ?, ?)',
   );
@@ -28,7 +37,8 @@ export function createSessionWrites(db: SqliteDatabase): SessionWrites {
   );
   const addUsage = db.prepare(
     `UPDATE sessions SET usage_total_tokens = usage_total_tokens + ?, usage_total_cost = usage_total_cost + ?,
-       usage_steps = usage_steps + ?, usage_turns = usage_turns + 1, has_usage = 1, last_requested_by = ?, updated_at = ?
+       usage_steps = usage_steps + ?, usage_turns = usage_turns + 1, has_usage = 1, last_requested_by = ?,
+       ${withOutcome ? 'last_outcome = coalesce(?, last_outcome),' : ''} updated_at = ?
      WHERE session_key = ?`,
   );
 
@@ -61,11 +71,13 @@ export function createSessionWrites(db: SqliteDatabase): SessionWrites {
           throw sessionNotFound(entry.sessionKey, 'sessionKey');
       } else {
         const { usage } = entry;
+        const outcome = withOutcome ? [usage.outcome ?? null] : [];
         const changed = addUsage.run(
           usage.totalTokens,
           usage.totalCost,
           usage.stepsExecuted,
           usage.requestedBy,
+          ...outcome,
           entry.now,
           entry.sessionKey,
         ).changes;

@@ -9,6 +9,7 @@ import { GRAPH_RETENTION_MIGRATION } from './graph-retention-26.js';
 import { HEARTBEAT_JOBS_MIGRATION } from './heartbeat-jobs-27.js';
 import { LEARNING_MIGRATION } from './learning-24.js';
 import { SESSION_LIFECYCLE_MIGRATION } from './session-lifecycle-29.js';
+import { SESSION_LIST_MIGRATION } from './session-list-30.js';
 import { TURNS_MIGRATION } from './turns-23.js';
 
 /** A migration as a backend runs it: SQL text of one or more statements, applied in one transaction, recorded by version. */
@@ -40,6 +41,7 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   HEARTBEAT_JOBS_MIGRATION,
   BUDGET_USAGE_MIGRATION,
   SESSION_LIFECYCLE_MIGRATION,
+  SESSION_LIST_MIGRATION,
   A2A_TASKS_MIGRATION,
 ];
 
