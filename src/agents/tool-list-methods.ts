@@ -25,16 +25,38 @@ export interface ListedTool {
   description: string;
 }
 
+/** How long tools.list waits for one MCP server's tools (a server still starting or retrying), in ms. */
+export const MCP_LIST_WAIT_MS = 3_000;
+
+/** The tools, or none when listing fails or takes longer than `waitMs`. */
+async function listedWithin<T>(listing: Promise<readonly T[]>, waitMs: number): Promise<readonly T[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<readonly T[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), waitMs);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([listing.catch(() => []), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function toolListMethods({ tools, mcp, skills }: ToolListDeps) {
-  /** One enabled server's tools; one that cannot be reached lists none (mcp.servers.list says why). */
+  /** One enabled server whole (`mcp:<server>`, all its tools) and each of its tools; one that cannot be reached lists
+   * only the whole entry (mcp.servers.list says why). */
   async function mcpTools(server: string): Promise<ListedTool[]> {
     if (mcp === undefined || !mcp.configOf(server).enabled) return [];
-    const listed = await mcp.listTools(server).catch(() => []);
-    return listed.map((tool) => ({
-      name: `mcp:${server}/${tool.name}`,
-      source: `mcp:${server}`,
-      description: tool.description ?? '',
-    }));
+    const listed = await listedWithin(mcp.listTools(server), MCP_LIST_WAIT_MS);
+    const whole = { name: `mcp:${server}`, source: `mcp:${server}`, description: `Every tool of MCP server ${server}` };
+    return [
+      whole,
+      ...listed.map((tool) => ({
+        name: `mcp:${server}/${tool.name}`,
+        source: `mcp:${server}`,
+        description: tool.description ?? '',
+      })),
+    ];
   }
 
   return [
@@ -42,7 +64,7 @@ export function toolListMethods({ tools, mcp, skills }: ToolListDeps) {
       name: 'tools.list',
       scope: 'admin',
       summary:
-        "The tools an agent can be given, each { name, source, description }: built-in (source builtin), each enabled MCP server's (name mcp:<server>/<tool>, source mcp:<server>; an unreachable server lists none) and the loaded skills (source skill, given through the agent's skills).",
+        "The tools an agent can be given, each { name, source, description }: built-in (source builtin), each enabled MCP server whole (name mcp:<server>) and its tools (mcp:<server>/<tool>), source mcp:<server>, a server unreachable or slower than 3 s only whole and the loaded skills (source skill, given through the agent's skills).",
       params: noParams,
       handler: async () => {
         const builtin = tools

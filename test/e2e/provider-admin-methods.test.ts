@@ -146,11 +146,16 @@ describe('providers.* and tools.list', () => {
     expect((await admin('providers.delete', { name: 'local' })).error?.data?.kind).toBe('not_found');
   });
 
-  it('lists built-in tools, the MCP fixture tools by server and the loaded skill', async () => {
+  it('lists built-in tools, each MCP server whole and its tools, and the loaded skill', async () => {
     const answer = await admin('tools.list');
     expect(answer.error).toBeUndefined();
     const tools = (answer.result as { tools: { name: string; source: string; description: string }[] }).tools;
     expect(tools.filter((tool) => tool.source === 'builtin').length).toBeGreaterThan(0);
+    expect(tools).toContainEqual({
+      name: 'mcp:fixture',
+      source: 'mcp:fixture',
+      description: 'Every tool of MCP server fixture',
+    });
     expect(tools).toContainEqual({
       name: 'mcp:fixture/echo',
       source: 'mcp:fixture',
