@@ -7,6 +7,7 @@ import type { ToolRegistry } from './tools/tool-registry.js';
 export interface ListedMcpServers {
   names(): string[];
   configOf(server: string): { enabled: boolean };
+  status(): readonly { name: string; state: string }[];
   listTools(server: string): Promise<readonly { name: string; description?: string }[]>;
 }
 
@@ -26,7 +27,7 @@ export interface ListedTool {
 }
 
 /** How long tools.list waits for one MCP server's tools (a server still starting or retrying), in ms. */
-export const MCP_LIST_WAIT_MS = 3_000;
+export const MCP_LIST_WAIT_MS = 10_000;
 
 /** The tools, or none when listing fails or takes longer than `waitMs`. */
 async function listedWithin<T>(listing: Promise<readonly T[]>, waitMs: number): Promise<readonly T[]> {
@@ -47,7 +48,9 @@ export function toolListMethods({ tools, mcp, skills }: ToolListDeps) {
    * only the whole entry (mcp.servers.list says why). */
   async function mcpTools(server: string): Promise<ListedTool[]> {
     if (mcp === undefined || !mcp.configOf(server).enabled) return [];
-    const listed = await listedWithin(mcp.listTools(server), MCP_LIST_WAIT_MS);
+    // A server whose last attempt failed is not waited for again here: its tools are unknown until it recovers.
+    const isFailed = mcp.status().some((entry) => entry.name === server && entry.state === 'failed');
+    const listed = isFailed ? [] : await listedWithin(mcp.listTools(server), MCP_LIST_WAIT_MS);
     const whole = { name: `mcp:${server}`, source: `mcp:${server}`, description: `Every tool of MCP server ${server}` };
     return [
       whole,
@@ -64,7 +67,7 @@ export function toolListMethods({ tools, mcp, skills }: ToolListDeps) {
       name: 'tools.list',
       scope: 'admin',
       summary:
-        "The tools an agent can be given, each { name, source, description }: built-in (source builtin), each enabled MCP server whole (name mcp:<server>) and its tools (mcp:<server>/<tool>), source mcp:<server>, a server unreachable or slower than 3 s only whole and the loaded skills (source skill, given through the agent's skills).",
+        "The tools an agent can be given, each { name, source, description }: built-in (source builtin), each enabled MCP server whole (name mcp:<server>) and its tools (mcp:<server>/<tool>), source mcp:<server>, a server failed or slower than 10 s only whole and the loaded skills (source skill, given through the agent's skills).",
       params: noParams,
       handler: async () => {
         const builtin = tools

@@ -89,7 +89,7 @@ describe('dashboard providers and agent pickers', () => {
     await form.getByLabel('Provider', { exact: true }).selectOption('local');
     await form.getByLabel('Model', { exact: true }).selectOption('fake-model');
     const tools = form.getByRole('group', { name: 'Tools' });
-    // tools.list waits up to 3 s for each MCP server (the fixture starts on first use).
+    // The whole server is offered at once (mcp.servers.list), before tools.list has started the fixture.
     await expect
       .poll(() => tools.getByRole('checkbox', { name: 'mcp:files', exact: true }).count(), { timeout: 15_000 })
       .toBe(1);

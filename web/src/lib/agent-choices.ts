@@ -29,3 +29,26 @@ export async function loadProviderChoices(): Promise<Pick<AgentChoices, 'provide
 export async function loadToolChoices(): Promise<ToolChoice[]> {
   return (await call('tools.list')).tools;
 }
+
+/** Each configured MCP server whole (`mcp:<server>`), at once: tools.list may wait a few seconds for a starting server. */
+export async function loadServerChoices(): Promise<ToolChoice[]> {
+  try {
+    const { servers } = await call('mcp.servers.list');
+    return servers.map((server) => ({
+      name: `mcp:${server.name}`,
+      source: `mcp:${server.name}`,
+      description: `Every tool of MCP server ${server.name}`,
+    }));
+  } catch {
+    return [];
+  }
+}
+
+/** The tools.list answer once it is in, else the servers whole; each name once, tools.list's order first. */
+export function mergeToolChoices(
+  listed: readonly ToolChoice[] | undefined,
+  servers: readonly ToolChoice[],
+): ToolChoice[] {
+  const all = [...(listed ?? []), ...servers];
+  return all.filter((choice, index) => all.findIndex((other) => other.name === choice.name) === index);
+}

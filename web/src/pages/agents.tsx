@@ -6,7 +6,13 @@ import { TableExport } from '../components/table-export';
 import { ErrorNotice, KeyValues, Loading, Notice, PageTitle, Section } from '../components/ui';
 import { formatDuration } from '../lib/format';
 import { call, type ResultOf } from '../lib/rpc';
-import { loadProviderChoices, loadToolChoices, type AgentChoices } from '../lib/agent-choices';
+import {
+  loadProviderChoices,
+  loadServerChoices,
+  loadToolChoices,
+  mergeToolChoices,
+  type AgentChoices,
+} from '../lib/agent-choices';
 import { listAgents, type AgentSummary } from '../lib/transcript';
 import { useAsync } from '../lib/use-async';
 
@@ -203,6 +209,7 @@ export default function AgentsPage() {
   const agents = useAsync(listAgents, []);
   const providerChoices = useAsync(loadProviderChoices, []);
   const toolChoices = useAsync(loadToolChoices, []);
+  const serverChoices = useAsync(loadServerChoices, []);
   const [note, setNote] = useState<string | undefined>(undefined);
   const [isCreating, setCreating] = useState(false);
   const changed = (text: string) => {
@@ -212,7 +219,7 @@ export default function AgentsPage() {
   const choiceData: AgentChoices = {
     providers: providerChoices.data?.providers ?? [],
     models: providerChoices.data?.models ?? {},
-    tools: toolChoices.data ?? [],
+    tools: mergeToolChoices(toolChoices.data, serverChoices.data ?? []),
   };
   return (
     <>
