@@ -234,6 +234,15 @@ export function createModules(core: ModuleCore): AppModules {
     newId: randomUUID,
     log: child('graphs'),
   });
+  const skills = createSkillsModule({
+    config: configStore,
+    dataDir: paths.dataDir,
+    agents,
+    learned: learning.source,
+    events,
+    now,
+    log: child('skills'),
+  });
   const chat = chatApprovalsWiring();
   const chatParts = { turns, runs, media, obs, learning, wrapAdapter: chat.wrapAdapter };
   const { audio, channels } = createChatModules(core, chatParts);
@@ -250,7 +259,7 @@ export function createModules(core: ModuleCore): AppModules {
       tokens,
       restartPending: () => changedRestartKeys(started, configStore.get()),
     }),
-    createModelsModule({ router, log }),
+    createModelsModule({ router, config: configStore, log }),
     createBudgetsModule({ config: configStore, ledger: budgets, tenantsOf: tokenDirectory.tenantsOf, now }),
     turnsModule,
     createSessionsModule({
@@ -267,21 +276,15 @@ export function createModules(core: ModuleCore): AppModules {
     }),
     runs,
     // Before approvals: a call the followed skill does not allow is denied before anyone is asked to approve it.
-    createSkillsModule({
-      config: configStore,
-      dataDir: paths.dataDir,
-      agents,
-      learned: learning.source,
-      events,
-      now,
-      log: child('skills'),
-    }),
+    skills,
     approvals,
     media,
     createAgentsModule({
       agents,
       router,
       tools,
+      mcp: mcp.servers,
+      skills: () => skills.catalog.entries().filter((skill) => skill.source === 'dir'),
       embeddings: () => configStore.get().embeddings,
       builtinEmbedder: createHashingEmbedder(),
       log: child('agents'),

@@ -21,3 +21,4 @@ export * from './errors/budget-method-errors.js';
 export * from './errors/budget-errors.js';
 export * from './errors/secret-errors.js';
 export * from './errors/a2a-errors.js';
+export * from './errors/provider-errors.js';

@@ -2,7 +2,7 @@
 // result (what its handler resolves to), read from the method factories. Types only: nothing imports this file at
 // runtime, so it adds no import to any folder (web/src/lib/rpc.ts reads it with `import type`).
 import type { z } from 'zod';
-import type { agentMethods, agentModelMethods } from './agents/index.js';
+import type { agentMethods, agentModelMethods, toolListMethods } from './agents/index.js';
 import type { approvalMethods } from './approvals/index.js';
 import type { audioMethods } from './audio/index.js';
 import type { budgetMethods } from './budgets/index.js';
@@ -13,7 +13,7 @@ import type { learningMethods } from './learning/index.js';
 import type { mcpMethods } from './mcp/index.js';
 import type { memoryMethods } from './memory/index.js';
 import type { dashboardObsMethods, obsMethods } from './obs/index.js';
-import type { modelMethods } from './providers/index.js';
+import type { modelMethods, providerAdminMethods } from './providers/index.js';
 import type { controlMethods, runMethods } from './runs/index.js';
 import type { cronMethods } from './scheduler/index.js';
 import type { sessionMethods } from './sessions/index.js';
@@ -48,7 +48,9 @@ type MethodFactory =
   | typeof tokenMethods
   | typeof skillMethods
   | typeof learningMethods
-  | typeof terminalMethods;
+  | typeof terminalMethods
+  | typeof providerAdminMethods
+  | typeof toolListMethods;
 
 type Definition = ReturnType<MethodFactory>[number];
 

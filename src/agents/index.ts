@@ -16,5 +16,6 @@ export { defineTool, type ToolContext, type ToolDefinition } from './tools/types
 export type { AgentDefinition, AgentRegistry, SessionCaller } from './types.js';
 export { agentMethods } from './methods.js';
 export { agentModelMethods } from './model-methods.js';
+export { toolListMethods } from './tool-list-methods.js';
 export { createAgentsModule } from './module.js';
 export { offeredToolNames, SKILL_READ_TOOL } from './offered-tools.js';

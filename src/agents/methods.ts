@@ -21,6 +21,8 @@ const agentFields = {
   tools: z.array(z.string()).optional(),
   budget: z.strictObject({ maxTokensPerTurn: z.number().int().optional() }).optional(),
   fallbackModels: z.array(z.string()).optional(),
+  /** Skill names, or "*" for every loaded skill (the dashboard's tools picker offers them beside the tools). */
+  skills: z.union([z.literal('*'), z.array(z.string())]).optional(),
 };
 
 function describe({ id, config }: AgentDefinition) {

@@ -19,6 +19,7 @@ export {
   type TranscriptToolCall,
 } from './transcript.js';
 export { modelMethods } from './methods.js';
+export { providerAdminMethods } from './provider-admin-methods.js';
 export { createModelsModule } from './module.js';
 export { argumentsText, toolInput } from './wire/decoding.js';
 export type { WireResponseFormat, WireToolChoice } from './wire/call-settings.js';

@@ -1167,6 +1167,58 @@ describe('fuzz: hostile input at every surface', () => {
     expect(failures, `seed ${SEED}`).toEqual([]);
   });
 
+  it('providers.* and tools.list answer hostile names, URLs, keys and models with a result, -32602, not_found or conflict, never internal; no key is echoed', async () => {
+    const KEY = 'sk-fuzz-provider-key-0123456789';
+    const call = async (method: string, params: unknown) => {
+      const response = await fetch(`${gateway.url}/rpc`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' },
+        body: hostileJsonText(random, { jsonrpc: '2.0', id: 1, method, params }),
+      });
+      const body = await response.text();
+      check(response.status < 500, `${method} status`, { status: response.status, body: body.slice(0, 200) });
+      check(!body.includes(KEY), `${method} echoed the key`, { body: body.slice(0, 200) });
+      return parseJson(body);
+    };
+    // Never the gateway's own `local` for a save: the turn after the run needs it as it is.
+    const name = () =>
+      random.pick(['fuzz-provider', 'fuzz.b_2', '__proto__', 'constructor', '../x', 'x'.repeat(300), '']);
+    const templates = {
+      'providers.list': () => ({}),
+      'providers.save': () => ({
+        name: name(),
+        type: random.pick(['openai', 'openai-compatible', 'anthropic', 'google', 'other']),
+        baseUrl: random.pick(['http://127.0.0.1:9/v1', 'not a url', 'javascript:alert(1)', '', null]),
+        apiKey: random.pick([KEY, '***', '', null, 'two\nlines']),
+        models: random.pick([['a', 'b'], [], ['a', 'a'], ['x'.repeat(300)]]),
+      }),
+      'providers.delete': () => ({ name: random.pick(['local', 'fuzz-provider', '__proto__', '']) }),
+      'tools.list': () => ({}),
+    } as const;
+    await runPool(200, async () => {
+      const method = random.pick(Object.keys(templates) as (keyof typeof templates)[]);
+      const params = random.chance(0.85) ? mutate(random, templates[method]()) : hostileValue(random);
+      const answer = await call(method, params);
+      const outcome = rpcOutcome(answer);
+      const kind =
+        isObject(answer) && isObject(answer.error) && isObject(answer.error.data) ? answer.error.data.kind : undefined;
+      seen.add(`providers ${outcome}${kind === undefined ? '' : ` ${String(kind)}`}`);
+      if (!isObject(answer) || answer.jsonrpc !== '2.0') return;
+      if (outcome === '-' || outcome === '-32700' || outcome === '-32600') return;
+      check(
+        outcome === 'result' ||
+          outcome === '-32602' ||
+          (outcome === '-32603' && (kind === 'not_found' || kind === 'conflict')),
+        `${method} answer`,
+        { params, answer },
+      );
+    });
+    expect(seen).toContain('providers result');
+    expect(seen).toContain('providers -32602 invalid_params');
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
   it('still serves a normal turn and config read after the run', async () => {
     const headers = { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' };
     const turn = await fetch(`${gateway.url}/rpc`, {
@@ -1181,7 +1233,7 @@ describe('fuzz: hostile input at every surface', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'config.get', params: { section: 'gateway' } }),
     });
     expect(await config.json()).toMatchObject({ result: expect.any(Object) });
-    expect(healthChecks).toBe(14);
+    expect(healthChecks).toBe(15);
   });
 
   it('reached past validation on every surface, not only one refusal', () => {

@@ -12,6 +12,7 @@ export const PAGES: readonly PageEntry[] = [
   { path: 'chat', label: 'Chat', load: () => import('./pages/chat') },
   { path: 'sessions', label: 'Sessions', load: () => import('./pages/sessions') },
   { path: 'agents', label: 'Agents', load: () => import('./pages/agents') },
+  { path: 'providers', label: 'Providers', load: () => import('./pages/providers') },
   { path: 'memory', label: 'Memory', load: () => import('./pages/memory') },
   { path: 'scheduler', label: 'Scheduler', load: () => import('./pages/scheduler') },
   { path: 'approvals', label: 'Approvals', load: () => import('./pages/approvals') },

@@ -1,15 +1,15 @@
-// Create or edit an agent: name, id, provider, model and tools picked from what is configured, system prompt, steps;
-// server errors shown by their field.
+// Create or edit an agent: name, id, provider, model, tools and skills picked from what is configured (tools.list,
+// providers.list), system prompt, steps; server errors shown by their field.
 import { useState } from 'preact/hooks';
 import { fieldErrorsOf } from '../lib/field-errors';
 import { call, type ResultOf } from '../lib/rpc';
-import type { AgentChoices } from '../lib/agent-choices';
+import type { AgentChoices, ToolChoice } from '../lib/agent-choices';
 import { Field, Notice } from './ui';
 
 /** The fields of an agent's configuration the form edits, as agents.get answers them. */
 export type AgentConfig = Pick<
   ResultOf<'agents.get'>,
-  'name' | 'provider' | 'model' | 'systemPrompt' | 'maxSteps' | 'tools'
+  'name' | 'provider' | 'model' | 'systemPrompt' | 'maxSteps' | 'tools' | 'skills'
 >;
 
 interface AgentFormProps {
@@ -21,7 +21,16 @@ interface AgentFormProps {
   onCancel?: () => void;
 }
 
-const FIELDS = ['agentId', 'name', 'provider', 'model', 'systemPrompt', 'maxSteps', 'tools'] as const;
+const FIELDS = ['agentId', 'name', 'provider', 'model', 'systemPrompt', 'maxSteps', 'tools', 'skills'] as const;
+
+/** The picks offered: what tools.list answered, plus what the agent already has that it did not list. */
+function offered(choices: readonly ToolChoice[], picked: readonly string[], source: string): ToolChoice[] {
+  const known = new Set(choices.map((choice) => choice.name));
+  const extra = picked
+    .filter((name) => !known.has(name))
+    .map((name) => ({ name, source, description: 'Not offered by this gateway now' }));
+  return [...choices, ...extra];
+}
 
 export function AgentForm({ agentId, initial, choices, onSaved, onCancel }: AgentFormProps) {
   const isEdit = agentId !== undefined;
@@ -35,7 +44,18 @@ export function AgentForm({ agentId, initial, choices, onSaved, onCancel }: Agen
     maxSteps: initial?.maxSteps === undefined ? '' : String(initial.maxSteps),
   });
   const [tools, setTools] = useState<string[]>(initial?.tools ?? []);
-  const toolChoices = [...new Set([...choices.tools, ...tools])];
+  const initialSkills = initial?.skills;
+  const [skills, setSkills] = useState<string[]>(Array.isArray(initialSkills) ? initialSkills : []);
+  const toolChoices = offered(
+    choices.tools.filter((tool) => tool.source !== 'skill'),
+    tools,
+    'builtin',
+  );
+  const skillChoices = offered(
+    choices.tools.filter((tool) => tool.source === 'skill'),
+    skills,
+    'skill',
+  );
   const models = [
     ...new Set([...(choices.models[values.provider] ?? []), ...(values.model === '' ? [] : [values.model])]),
   ];
@@ -64,6 +84,8 @@ export function AgentForm({ agentId, initial, choices, onSaved, onCancel }: Agen
       ...(values.systemPrompt === '' ? {} : { systemPrompt: values.systemPrompt }),
       ...(maxSteps === undefined ? {} : { maxSteps }),
       tools,
+      // "*" (every skill) is kept as it is: the picks below only edit a list of names.
+      ...(initialSkills === '*' ? {} : { skills }),
     };
     try {
       if (isEdit) {
@@ -138,31 +160,26 @@ export function AgentForm({ agentId, initial, choices, onSaved, onCancel }: Agen
           {(props) => <input {...props} inputMode="numeric" value={values.maxSteps} onInput={set('maxSteps')} />}
         </Field>
       </div>
-      <fieldset
-        class="tool-picks"
-        aria-describedby={errors.fields.tools === undefined ? undefined : `${prefix}-tools-error`}
-      >
-        <legend>Tools</legend>
-        {toolChoices.length === 0 ? <p class="muted">No tools to offer.</p> : null}
-        {toolChoices.map((tool) => (
-          <label key={tool} class="check">
-            <input
-              type="checkbox"
-              checked={tools.includes(tool)}
-              onChange={(event) => {
-                const isChecked = event.currentTarget.checked;
-                setTools((current) => (isChecked ? [...current, tool] : current.filter((name) => name !== tool)));
-              }}
-            />{' '}
-            <code>{tool}</code>
-          </label>
-        ))}
-        {errors.fields.tools === undefined ? null : (
-          <small id={`${prefix}-tools-error`} class="field-error">
-            {errors.fields.tools}
-          </small>
-        )}
-      </fieldset>
+      <Picks
+        id={`${prefix}-tools`}
+        legend="Tools"
+        choices={toolChoices}
+        picked={tools}
+        onChange={setTools}
+        error={errors.fields.tools}
+      />
+      {initialSkills === '*' ? (
+        <p class="muted">Skills: every loaded skill (set in the config).</p>
+      ) : (
+        <Picks
+          id={`${prefix}-skills`}
+          legend="Skills"
+          choices={skillChoices}
+          picked={skills}
+          onChange={setSkills}
+          error={errors.fields.skills}
+        />
+      )}
       <Field id={`${prefix}-prompt`} label="System prompt" error={errors.fields.systemPrompt}>
         {(props) => <textarea {...props} value={values.systemPrompt} onInput={set('systemPrompt')} />}
       </Field>
@@ -177,5 +194,56 @@ export function AgentForm({ agentId, initial, choices, onSaved, onCancel }: Agen
         )}
       </div>
     </form>
+  );
+}
+
+interface PicksProps {
+  id: string;
+  legend: string;
+  choices: readonly ToolChoice[];
+  picked: readonly string[];
+  onChange: (update: (current: string[]) => string[]) => void;
+  error: string | undefined;
+}
+
+/** A checklist of tools (or skills), each with where it comes from and what it does. */
+function Picks({ id, legend, choices, picked, onChange, error }: PicksProps) {
+  return (
+    <fieldset class="tool-picks described" aria-describedby={error === undefined ? undefined : `${id}-error`}>
+      <legend>{legend}</legend>
+      {choices.length === 0 ? <p class="muted">None to offer.</p> : null}
+      {choices.map((choice, index) => (
+        <label key={choice.name} class="check" title={choice.description}>
+          <input
+            type="checkbox"
+            aria-label={choice.name}
+            {...(choice.description === '' ? {} : { 'aria-describedby': `${id}-${index}-description` })}
+            checked={picked.includes(choice.name)}
+            onChange={(event) => {
+              const isChecked = event.currentTarget.checked;
+              onChange((current) =>
+                isChecked ? [...current, choice.name] : current.filter((name) => name !== choice.name),
+              );
+            }}
+          />
+          <span>
+            <code>{choice.name}</code>
+            {choice.source === 'builtin' || choice.source === 'skill' ? null : (
+              <span class="muted"> ({choice.source})</span>
+            )}
+          </span>
+          {choice.description === '' ? null : (
+            <small id={`${id}-${index}-description`} class="muted pick-description">
+              {choice.description}
+            </small>
+          )}
+        </label>
+      ))}
+      {error === undefined ? null : (
+        <small id={`${id}-error`} class="field-error">
+          {error}
+        </small>
+      )}
+    </fieldset>
   );
 }

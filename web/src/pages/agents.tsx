@@ -1,12 +1,48 @@
-// Agents: list, create and edit (errors by their field), suspend, resume, delete; each agent's models and models.test.
+// Agents: a table of all (CSV export) and a card each with its prompt, tools, skills and approval rules; create and
+// edit with pickers (errors by their field), suspend, resume, delete; each agent's models and models.test.
 import { useState } from 'preact/hooks';
 import { AgentForm } from '../components/agent-form';
+import { TableExport } from '../components/table-export';
 import { ErrorNotice, KeyValues, Loading, Notice, PageTitle, Section } from '../components/ui';
 import { formatDuration } from '../lib/format';
 import { call, type ResultOf } from '../lib/rpc';
-import { loadAgentChoices, type AgentChoices } from '../lib/agent-choices';
+import {
+  loadProviderChoices,
+  loadServerChoices,
+  loadToolChoices,
+  mergeToolChoices,
+  type AgentChoices,
+} from '../lib/agent-choices';
 import { listAgents, type AgentSummary } from '../lib/transcript';
 import { useAsync } from '../lib/use-async';
+
+/** Characters of the system prompt a card shows before "Show all". */
+const PROMPT_PREVIEW_CHARS = 160;
+
+type ApprovalRule = NonNullable<ResultOf<'agents.get'>['requireApproval']>[number];
+
+/** A rule as one line: the tool, and each argument pattern it waits for. */
+function describeRule(rule: ApprovalRule): string {
+  if (typeof rule === 'string') return rule;
+  const args = Object.entries(rule.args ?? {}).map(([name, pattern]) => `${name}=${pattern}`);
+  return args.length === 0 ? rule.tool : `${rule.tool} (${args.join(', ')})`;
+}
+
+function Prompt({ text }: { text: string }) {
+  if (text.length <= PROMPT_PREVIEW_CHARS) return <span class="prompt">{text}</span>;
+  return (
+    <details>
+      <summary>
+        <span class="prompt">{`${text.slice(0, PROMPT_PREVIEW_CHARS).trimEnd()}…`}</span>
+      </summary>
+      <span class="prompt">{text}</span>
+    </details>
+  );
+}
+
+function Names({ names, none }: { names: readonly string[]; none: string }) {
+  return <span class="names">{names.length === 0 ? none : names.join(', ')}</span>;
+}
 
 function AgentDetail({
   agent,
@@ -81,15 +117,21 @@ function AgentDetail({
               config.data.systemPrompt === undefined || config.data.systemPrompt === '' ? (
                 '—'
               ) : (
-                <span class="prompt">{config.data.systemPrompt}</span>
+                <Prompt text={config.data.systemPrompt} />
               ),
             ],
-            ['Tools', config.data.tools.length === 0 ? 'none' : config.data.tools.join(', ')],
+            ['Tools', <Names key="tools" names={config.data.tools} none="none" />],
+            [
+              'Skills',
+              config.data.skills === '*' ? (
+                'every loaded skill'
+              ) : (
+                <Names key="skills" names={config.data.skills ?? []} none="none" />
+              ),
+            ],
             [
               'Needs approval',
-              (config.data.requireApproval ?? []).length === 0
-                ? 'nothing'
-                : (config.data.requireApproval ?? []).join(', '),
+              <Names key="approval" names={(config.data.requireApproval ?? []).map(describeRule)} none="nothing" />,
             ],
           ]}
         />
@@ -165,14 +207,20 @@ function AgentDetail({
 
 export default function AgentsPage() {
   const agents = useAsync(listAgents, []);
-  const choices = useAsync(loadAgentChoices, []);
+  const providerChoices = useAsync(loadProviderChoices, []);
+  const toolChoices = useAsync(loadToolChoices, []);
+  const serverChoices = useAsync(loadServerChoices, []);
   const [note, setNote] = useState<string | undefined>(undefined);
   const [isCreating, setCreating] = useState(false);
   const changed = (text: string) => {
     setNote(text);
     agents.reload();
   };
-  const choiceData = choices.data ?? { providers: [], models: {}, tools: [] };
+  const choiceData: AgentChoices = {
+    providers: providerChoices.data?.providers ?? [],
+    models: providerChoices.data?.models ?? {},
+    tools: mergeToolChoices(toolChoices.data, serverChoices.data ?? []),
+  };
   return (
     <>
       <PageTitle>Agents</PageTitle>
@@ -199,6 +247,37 @@ export default function AgentsPage() {
       </Section>
       <Loading isLoading={agents.isLoading} />
       <ErrorNotice error={agents.error} />
+      <ErrorNotice error={providerChoices.error} />
+      <ErrorNotice error={toolChoices.error} />
+      {agents.data === undefined || agents.data.length === 0 ? null : (
+        <TableExport name="agents">
+          <div class="table-wrap">
+            <table>
+              <caption class="sr-only">Agents</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Id</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Provider</th>
+                  <th scope="col">Model</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {agents.data.map((agent) => (
+                  <tr key={agent.id}>
+                    <td>{agent.id}</td>
+                    <td>{agent.name}</td>
+                    <td>{agent.provider ?? 'default'}</td>
+                    <td>{agent.model ?? 'default'}</td>
+                    <td>{agent.status}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </TableExport>
+      )}
       {(agents.data ?? []).map((agent) => (
         <AgentDetail key={agent.id} agent={agent} choices={choiceData} onChanged={changed} />
       ))}
