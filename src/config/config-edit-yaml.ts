@@ -2,10 +2,24 @@
 // pointed at the line of the key they name, and the text shown for editing with secret values as "***".
 import { isDeepStrictEqual } from 'node:util';
 import { Document, isNode, LineCounter, parseDocument } from 'yaml';
-import { GatewayError } from '../errors.js';
+import { forbiddenKey, GatewayError } from '../errors.js';
 import { syncNode } from './config-edit.js';
+import { findForbiddenKey } from './object-keys.js';
 import { redactSecrets } from './redact.js';
 import { sectionBodyText } from './section-splice.js';
+
+/** How deep a section's YAML may nest, in levels: as deep as a JSON-RPC body may (aliases can make it circular). */
+const SECTION_YAML_MAX_DEPTH = 64;
+
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: { node: unknown; depth: number }[] = [{ node: value, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next.node !== 'object' || next.node === null) continue;
+    if (next.depth >= limit) return true;
+    for (const child of Object.values(next.node)) pending.push({ node: child, depth: next.depth + 1 });
+  }
+  return false;
+}
 
 export interface ParsedSectionYaml {
   /** The section's value as the text gives it. */
@@ -33,6 +47,12 @@ export function parseSectionYaml(text: string): ParsedSectionYaml {
       param: 'yaml',
     });
   }
+  if (nestsDeeperThan(value, SECTION_YAML_MAX_DEPTH))
+    throw new GatewayError('invalid_params', `yaml: nests deeper than ${SECTION_YAML_MAX_DEPTH} levels`, {
+      param: 'yaml',
+    });
+  const found = findForbiddenKey(value);
+  if (found !== undefined) throw forbiddenKey(found.segments.join('.'), found.key, 'yaml');
   return {
     value: value ?? null,
     lineOf(path) {

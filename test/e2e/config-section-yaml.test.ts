@@ -77,6 +77,12 @@ describe('config sections edited as YAML', () => {
     expect(await commitCount()).toBe(commits);
   });
 
+  it('refuses a text over the length limit before parsing it', async () => {
+    const { error } = await rpc('config.setSectionYaml', { section: 'obs', yaml: `# ${'x'.repeat(262_144)}\n` });
+    expect((error as RpcError).code).toBe(-32602);
+    expect((error as RpcError).data).toMatchObject({ param: 'yaml' });
+  });
+
   it('a dry run validates without writing', async () => {
     const before = await readFile(harness.paths.configPath, 'utf8');
     const checked = await rpc('config.setSectionYaml', { section: 'obs', yaml: 'retentionDays: 4\n', dryRun: true });
