@@ -1081,7 +1081,6 @@ describe('fuzz: hostile input at every surface', () => {
       );
       check((await readConfig()) === fileBefore, `config.setSectionYaml ${kind} changed the config`, kind);
     }
-    await expectHealthy();
     expect(failures, `seed ${SEED}`).toEqual([]);
   });
 
