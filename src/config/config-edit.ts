@@ -182,7 +182,8 @@ function syncSeq(doc: Document, seq: YAMLSeq, next: readonly unknown[]): void {
   seq.items = next.map((value, index) => syncNode(doc, seq.items[index], value));
 }
 
-function syncNode(doc: Document, node: unknown, value: unknown): unknown {
+/** `node` made to hold `value` in place where it can (its comments and style kept), else a new node of `value`. */
+export function syncNode(doc: Document, node: unknown, value: unknown): unknown {
   if (isMap(node) && isPlainObject(value)) {
     syncMap(doc, node, value);
     return node;

@@ -18,6 +18,15 @@ export interface StoredConfig {
   secrets: SecretValues;
   /** What a validation error names: the file's path, or `config revision N`. */
   source: string;
+  /** The file's text, where the version is a file (comments and layout as written). */
+  text?: string;
+}
+
+/** An edit of one section given as YAML text, which the file keeps as written where it can. */
+export interface SectionLayout {
+  section: string;
+  /** The section's value as the user wrote it (without the `section:` line); tried in turn. */
+  texts: readonly string[];
 }
 
 /** A version config.history names, as a rollback restores it. */
@@ -64,9 +73,15 @@ export interface ConfigRevisions {
   prepare(candidate: RawConfig, effective: GatewayConfig): RawConfig;
   /**
    * Stores a validated document as the next version; `stale` when another version came first (the store builds the
-   * change again on it). `restoring`: the version a rollback brings back, so its file keeps its own layout.
+   * change again on it). `restoring`: the version a rollback brings back, so its file keeps its own layout; `layout`:
+   * the text a section edited as YAML keeps.
    */
-  write(candidate: RawConfig, message: string, restoring?: ConfigVersion): Promise<WrittenConfig | 'stale'>;
+  write(
+    candidate: RawConfig,
+    message: string,
+    restoring?: ConfigVersion,
+    layout?: SectionLayout,
+  ): Promise<WrittenConfig | 'stale'>;
   /** The version `ref` (a sha or its prefix) names; throws invalid_params or not_found. */
   read(ref: string): Promise<ConfigVersion>;
   readonly history: ConfigHistoryReader;

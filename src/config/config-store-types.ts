@@ -48,7 +48,24 @@ export interface ConfigStore {
   /** Replaces the whole document. */
   apply(document: RawConfig, message?: ConfigMessage): Promise<ConfigChangeResult>;
   /** Sets one dotted key of a section (`null` removes it); `previous` is the raw value it replaced. */
-  set(section: string, key: string, value: unknown): Promise<ConfigChangeResult & { previous: unknown }>;
+  set(
+    section: string,
+    key: string,
+    value: unknown,
+    message?: ConfigMessage,
+  ): Promise<ConfigChangeResult & { previous: unknown }>;
+  /** One section as YAML text to edit: as written in the file (comments kept) where it can, secret values "***". */
+  sectionYaml(section: string): string;
+  /**
+   * Replaces one section with the value of its YAML text (empty: removes it), validated as part of the whole config;
+   * the file keeps that text as written where it reads back the same. A syntax error or refusal is invalid_params
+   * naming the line. `dryRun`: validates and reports the sections it would change, writes nothing.
+   */
+  setSectionYaml(
+    section: string,
+    text: string,
+    options: { message: ConfigMessage; dryRun?: boolean },
+  ): Promise<ConfigChangeResult & { dryRun?: true }>;
   /** Any edit, under the write lock; every other change is one of these. */
   update(edit: ConfigEdit, message: ConfigMessage): Promise<ConfigChangeResult>;
   /** Runs an edit and full validation without writing anything (dry runs). */

@@ -11,6 +11,7 @@ import type {
   ConfigRevisions,
   ConfigVersion,
   IncomingConfig,
+  SectionLayout,
   ValidateConfig,
   WrittenConfig,
 } from './config-revisions.js';
@@ -136,6 +137,7 @@ async function openConfigStore(
     message: ConfigMessage,
     refusal?: string,
     restoring?: ConfigVersion,
+    layout?: SectionLayout,
   ): Promise<ConfigChangeResult> {
     return exclusive(async () => {
       for (let attempt = 1; attempt <= CONFIG_LIMITS.revisionWriteAttempts; attempt += 1) {
@@ -151,7 +153,7 @@ async function openConfigStore(
           throw asInvalidParams(error, refusal);
         }
         const text = typeof message === 'string' ? message : message(sections);
-        const written = await revisions.write(candidate, text, restoring);
+        const written = await revisions.write(candidate, text, restoring, layout);
         // Another replica wrote first: the edit runs again on its revision, so neither change is lost.
         if (written === 'stale') continue;
         return announce(config, written);
@@ -229,7 +231,12 @@ async function openConfigStore(
     },
     history: revisions.history,
     update: (edit, message) => update(edit, message),
-    ...configEditMethods({ update, candidateOf, validate }),
+    ...configEditMethods({
+      update: (edit, message, layout) => update(edit, message, undefined, undefined, layout),
+      candidateOf,
+      validate,
+      current: () => revisions.current(),
+    }),
     async rollback(ref) {
       const target = await revisions.read(ref);
       const label = target.sha.slice(0, 7);

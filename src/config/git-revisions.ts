@@ -6,11 +6,13 @@ import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { moveSecretsOut, parseFile, readConfigText, type ConfigFile, type Prepared } from './config-document.js';
 import { renderDocument } from './config-edit.js';
+import { yamlTextAs } from './config-edit-yaml.js';
 import { asInvalidParams, ConfigError, problemsOf } from './config-error.js';
 import { removeOrphanTempFiles, writeAtomically } from './config-file.js';
 import type { ConfigRevisions, ConfigVersion, ValidateConfig, WrittenConfig } from './config-revisions.js';
 import type { ConfigStoreDeps } from './config-store-types.js';
 import { watchConfigFile } from './file-watch.js';
+import { withSectionText } from './section-splice.js';
 import { readSecrets, writeSecrets, type SecretValues } from './secrets-file.js';
 import { externalizeSecrets, externalizeSecretsInText } from './secrets.js';
 
@@ -153,7 +155,7 @@ export async function openGitRevisions(deps: GitRevisionsDeps): Promise<ConfigRe
     log.warn({ problems }, 'config file edited on disk is not valid; the running config stays');
 
   return {
-    current: () => ({ document: file.raw, secrets, source: configPath }),
+    current: () => ({ document: file.raw, secrets, source: configPath, text: file.text }),
     async writeSecrets(next) {
       await writeSecrets(secretsPath, next);
       secrets = next;
@@ -183,12 +185,16 @@ export async function openGitRevisions(deps: GitRevisionsDeps): Promise<ConfigRe
       };
     },
     prepare: (candidate) => candidate,
-    write(candidate, message, restoring) {
+    write(candidate, message, restoring, layout) {
       const basis = (restoring === undefined ? undefined : restoredFiles.get(restoring)) ?? file;
       const externalized = externalizeSecrets(candidate, secrets);
-      const next = isDeepStrictEqual(externalized.raw, basis.raw)
-        ? basis
-        : parseFile(renderDocument(basis.doc, externalized.raw, basis.text), configPath);
+      const rendered = (): string => {
+        const text = renderDocument(basis.doc, externalized.raw, basis.text);
+        if (layout === undefined) return text;
+        const bodies = [...layout.texts, yamlTextAs(layout.texts[0] ?? '', externalized.raw[layout.section])];
+        return withSectionText(text, layout.section, bodies, externalized.raw);
+      };
+      const next = isDeepStrictEqual(externalized.raw, basis.raw) ? basis : parseFile(rendered(), configPath);
       return persist({ file: next, secrets: externalized.moved === 0 ? secrets : externalized.secrets }, message);
     },
     async read(ref) {

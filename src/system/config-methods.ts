@@ -50,6 +50,9 @@ const configDocument = z
   })
   .pipe(z.record(z.string(), z.unknown()));
 
+/** The longest YAML text of one section config.setSectionYaml takes, in characters. */
+const SECTION_YAML_MAX_CHARS = 262_144;
+
 const HISTORY_DEFAULT_LIMIT = 20;
 const HISTORY_MAX_LIMIT = 1000;
 
@@ -91,8 +94,8 @@ export function configMethods({ config }: { config: ConfigStore }) {
       scope: 'admin',
       summary: 'Sets one dotted key of a section (null removes it); answers the value it replaced, secrets redacted.',
       params: z.strictObject({ section, key: z.string().min(1), value: configValue }),
-      handler: async ({ section: name, key, value }) => {
-        const result = await config.set(name, key, value);
+      handler: async ({ section: name, key, value }, ctx) => {
+        const result = await config.set(name, key, value, byActor('config.set', ctx.caller.clientId));
         const previous = redactSecrets({ [key.split('.').at(-1) ?? key]: result.previous });
         const redacted = Object.values(previous)[0];
         return redacted === undefined
@@ -118,6 +121,31 @@ export function configMethods({ config }: { config: ConfigStore }) {
       handler: async (document, ctx) => {
         const { sha, sections } = await config.apply(document, byActor('config.apply', ctx.caller.clientId));
         return { ok: true, sha, sections };
+      },
+    }),
+    defineMethod({
+      name: 'config.getSectionYaml',
+      scope: 'admin',
+      summary:
+        'One section as YAML text to edit: as written in the file (comments kept) where it can, secret values "***".',
+      params: z.strictObject({ section }),
+      handler: ({ section: name }) => ({ section: name, yaml: config.sectionYaml(name) }),
+    }),
+    defineMethod({
+      name: 'config.setSectionYaml',
+      scope: 'admin',
+      summary: `Replaces one section with its YAML text (at most ${SECTION_YAML_MAX_CHARS} characters; empty removes it), validated with the whole config; the file keeps that text and the other sections as written. "***" keeps a stored secret. Errors are -32602 naming the key and line. dryRun validates only. One commit.`,
+      params: z.strictObject({
+        section,
+        yaml: z.string().max(SECTION_YAML_MAX_CHARS),
+        dryRun: z.boolean().optional(),
+      }),
+      handler: async ({ section: name, yaml, dryRun = false }, ctx) => {
+        const { sha, sections } = await config.setSectionYaml(name, yaml, {
+          message: byActor('config.setSectionYaml', ctx.caller.clientId),
+          dryRun,
+        });
+        return dryRun ? { ok: true, dryRun: true, sections } : { ok: true, sha, sections };
       },
     }),
     defineMethod({

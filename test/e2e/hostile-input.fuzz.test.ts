@@ -36,6 +36,8 @@ const ADMIN_SKIPPED = new Set([
   'config.apply',
   'obs.reset',
   'obs.reset.table',
+  // Replaces a whole section (an empty text removes it): its hostile texts have their own test below.
+  'config.setSectionYaml',
 ]);
 
 interface DiscoveredMethod {
@@ -1033,6 +1035,55 @@ describe('fuzz: hostile input at every surface', () => {
     expect(failures, `seed ${SEED}`).toEqual([]);
   }, 60_000);
   // A random of its own, so the phases before and after draw what they drew before this one was added.
+  it('config.setSectionYaml refuses broken, deep, circular, aliased, __proto__ and off-schema YAML with -32602, the file unchanged', async () => {
+    const laughs = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
+    for (let level = 1; level < 9; level += 1)
+      laughs.push(`a${level}: &a${level} [${Array.from({ length: 10 }, () => `*a${level - 1}`).join(', ')}]`);
+    const texts: Record<string, string> = {
+      syntax: 'retentionDays: [1, 2\n',
+      duplicate: 'retentionDays: 1\nretentionDays: 2\n',
+      tabs: 'retentionDays:\n\t- 1\n',
+      documents: 'retentionDays: 1\n---\nretentionDays: 2\n',
+      circular: 'loop: &loop [*loop]\n',
+      deep: `${'['.repeat(300)}${']'.repeat(300)}\n`,
+      laughs: `${laughs.join('\n')}\n`,
+      proto: '__proto__:\n  retentionDays: 1\n',
+      constructor: 'nested:\n  constructor: {}\n',
+      tag: 'retentionDays: !!js/function "return 1"\n',
+      schema: 'retentionDays: -5\n',
+      unknown: 'noSuchKey: 1\n',
+      scalar: '"just a string"\n',
+      control: 'retentionDays: "\u0000\u0007"\n',
+    };
+    const readConfig = () => readFile(gateway.paths.configPath, 'utf8');
+    for (const [kind, yaml] of Object.entries(texts)) {
+      const fileBefore = await readConfig();
+      const response = await fetch(`${gateway.url}/rpc`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'config.setSectionYaml',
+          params: { section: 'obs', yaml },
+        }),
+      });
+      const answer = parseJson(await response.text());
+      seen.add(`config.setSectionYaml ${kind} ${rpcOutcome(answer)}`);
+      check(
+        isObject(answer) &&
+          isObject(answer.error) &&
+          answer.error.code === -32602 &&
+          isObject(answer.error.data) &&
+          typeof answer.error.data.param === 'string',
+        `config.setSectionYaml ${kind} answer`,
+        answer,
+      );
+      check((await readConfig()) === fileBefore, `config.setSectionYaml ${kind} changed the config`, kind);
+    }
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
   it('/metrics answers the exposition or {error:{code,message}} for hostile paths, methods, queries and tokens', async () => {
     const own = seededRandom(SEED + 1);
     await runPool(200, async () => {

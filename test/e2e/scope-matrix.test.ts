@@ -50,6 +50,8 @@ const EXPECTED_SCOPES: Record<string, string> = {
   'obs.trace.get': 'rpc',
   'obs.audit.facets': 'admin',
   'admin.approval.history': 'admin',
+  'config.getSectionYaml': 'admin',
+  'config.setSectionYaml': 'admin',
 };
 
 describe('scope matrix', () => {

@@ -82,12 +82,14 @@ describe('config.* methods', () => {
       'config.diff',
       'config.gc',
       'config.get',
+      'config.getSectionYaml',
       'config.history',
       'config.patch',
       'config.read',
       'config.rollback',
       'config.schema',
       'config.set',
+      'config.setSectionYaml',
     ]);
     for (const name of methodNames) {
       expect(await failure(name, {}, RPC_ONLY)).toEqual({

@@ -1,6 +1,8 @@
-// Config: each section redacted, a section edited as JSON (validation errors shown), history with diffs and rollback.
+// Config: each section redacted, a section edited as JSON or as YAML (validation errors shown), history with diffs and
+// rollback.
 import { useState } from 'preact/hooks';
 import { ConfigHistory } from '../components/config-history';
+import { ConfigYamlEditor, isSectionOf } from '../components/config-yaml-editor';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Section } from '../components/ui';
 import { errorText } from '../lib/format';
 import { mergePatch } from '../lib/json-patch';
@@ -82,6 +84,7 @@ export default function ConfigPage() {
   const selected = route.value.query.get('section') ?? '';
   const [version, setVersion] = useState(0);
   const [saved, setSaved] = useState<string | undefined>(undefined);
+  const [format, setFormat] = useState<'json' | 'yaml'>('json');
   const config = useAsync(readWholeConfig, [version]);
   const changed = () => setVersion(version + 1);
   const sections = config.data?.sections ?? [];
@@ -109,10 +112,28 @@ export default function ConfigPage() {
               </option>
             ))}
           </select>
+          <label for="config-format">Edit as</label>
+          <select
+            id="config-format"
+            value={format}
+            onChange={(event) => setFormat(event.currentTarget.value === 'yaml' ? 'yaml' : 'json')}
+          >
+            <option value="json">JSON</option>
+            <option value="yaml">YAML</option>
+          </select>
         </div>
         {/* The editor starts from the loaded section, so it waits for a reload after a save or rollback to finish. */}
         {selected === '' || config.data === undefined || config.isLoading ? (
           <p class="muted">Secrets (token secrets, API keys, the webhook secret) are shown as ***.</p>
+        ) : format === 'yaml' && isSectionOf(config.data.config, selected) ? (
+          <ConfigYamlEditor
+            key={`${selected}:${version}`}
+            name={selected}
+            onSaved={(note) => {
+              setSaved(note);
+              changed();
+            }}
+          />
         ) : (
           <SectionEditor
             key={`${selected}:${version}`}
