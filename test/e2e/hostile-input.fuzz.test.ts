@@ -888,6 +888,37 @@ describe('fuzz: hostile input at every surface', () => {
     expect(failures, `seed ${SEED}`).toEqual([]);
   });
 
+  it('obs.billing.spend answers hostile windows and group keys with a report or -32602, never internal', async () => {
+    await runPool(150, async () => {
+      const template = {
+        window: random.pick(['24h', '7d', '30d', '1h', '', '__proto__']),
+        by: random.pick(['agent', 'model', 'token', 'owner', 'constructor']),
+      };
+      const params = random.chance(0.85) ? mutate(random, template) : hostileValue(random);
+      const response = await fetch(`${gateway.url}/rpc`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' },
+        body: hostileJsonText(random, { jsonrpc: '2.0', id: 1, method: 'obs.billing.spend', params }),
+      });
+      const body = await response.text();
+      check(response.status < 500, 'obs.billing.spend status', { status: response.status, body: body.slice(0, 200) });
+      const answer = parseJson(body);
+      const outcome = rpcOutcome(answer);
+      seen.add(`spend ${outcome}`);
+      if (outcome === '-' || outcome === '-32700' || outcome === '-32600') return;
+      const report = isObject(answer) && isObject(answer.result) ? answer.result : undefined;
+      check(
+        outcome === '-32602' || (outcome === 'result' && Array.isArray(report?.rows) && Array.isArray(report?.series)),
+        'obs.billing.spend answer',
+        { params, answer },
+      );
+    });
+    expect(seen).toContain('spend result');
+    expect(seen).toContain('spend -32602');
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
   // Sequential calls, each accepted budget a config commit: longer than the default timeout on a busy machine.
   it('budgets.set refuses bad scopes, limits, windows and __proto__ with -32602 naming the field, the config unchanged; budgets.mine never leaks', async () => {
     const admin = gateway.tokens.admin;

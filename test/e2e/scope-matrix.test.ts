@@ -46,6 +46,7 @@ const EXPECTED_SCOPES: Record<string, string> = {
   'obs.trace.get': 'rpc',
   'obs.audit.facets': 'admin',
   'admin.approval.history': 'admin',
+  'obs.billing.spend': 'admin',
 };
 
 describe('scope matrix', () => {
