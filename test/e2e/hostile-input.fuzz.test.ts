@@ -894,7 +894,12 @@ describe('fuzz: hostile input at every surface', () => {
         window: random.pick(['24h', '7d', '30d', '1h', '', '__proto__']),
         by: random.pick(['agent', 'model', 'token', 'owner', 'constructor']),
       };
-      const params = random.chance(0.85) ? mutate(random, template) : hostileValue(random);
+      // The template as it is (a valid or a refused enum value), mutated, or a hostile value in place of the params.
+      const params = random.chance(0.3)
+        ? template
+        : random.chance(0.85)
+          ? mutate(random, template)
+          : hostileValue(random);
       const response = await fetch(`${gateway.url}/rpc`, {
         method: 'POST',
         headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' },
