@@ -1,6 +1,6 @@
 // Dashboard end to end: the Cost page — after priced turns (fake-model: $1 per million input tokens, $2 per million
 // output) it shows spend in dollars per agent, per owner token and per provider/model, and downloads the table as CSV
-// with a comma-and-quote cell quoted and a formula-like token id made inert.
+// with a comma-and-quote cell quoted and a formula-like token id made inert; the budgets are listed with their usage.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRpc } from '../../support/http-client.js';
@@ -55,6 +55,7 @@ describe('dashboard cost', () => {
     const { secret } = (await call(tokens.admin, 'tokens.create', { id: FORMULA_TOKEN, scopes: ['rpc'] })) as {
       secret: string;
     };
+    await call(tokens.admin, 'budgets.set', { id: 'daily', scope: 'agent:default', maxCostUsd: 1 });
     await turn(tokens.rpc, 'default', 1_000, 500);
     await turn(secret, 'default', 2_000, 1_000);
     await turn(secret, 'odd', 1_000, 0);
@@ -66,6 +67,12 @@ describe('dashboard cost', () => {
       ['default', '$0.00600', '3,000', '1,500', '2'],
       ['odd', '$0.00', '1,000', '0', '1'],
     ]);
+    // The budget counts the default agent's two turns; its page is a link away.
+    expect(await tableCells('Budgets and their usage')).toEqual([
+      ['Budget', 'Scope', 'Cost used', 'Tokens used', 'State'],
+      ['daily', 'agent:default', '$0.00600 of $1.00', '4,500', 'ok'],
+    ]);
+    expect(await page.getByRole('link', { name: 'Manage budgets' }).getAttribute('href')).toBe('/app/budgets');
     await capture(world, 'cost');
     await page.emulateMedia({ colorScheme: 'dark' });
     await capture(world, 'cost-dark');

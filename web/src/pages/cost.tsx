@@ -65,7 +65,7 @@ function Budgets() {
   return (
     <Section title="Budgets">
       <div class="table-wrap">
-        <table>
+        <table aria-label="Budgets and their usage">
           <thead>
             <tr>
               <th scope="col">Budget</th>
