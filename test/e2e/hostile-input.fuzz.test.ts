@@ -1217,7 +1217,7 @@ describe('fuzz: hostile input at every surface', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'config.get', params: { section: 'gateway' } }),
     });
     expect(await config.json()).toMatchObject({ result: expect.any(Object) });
-    expect(healthChecks).toBe(14);
+    expect(healthChecks).toBe(15);
   });
 
   it('reached past validation on every surface, not only one refusal', () => {
