@@ -1,6 +1,7 @@
 // Billing from recorded token usage. The recorder's buffer (the current run's unflushed calls) is flushed before
 // every read, so each call is counted exactly once: in-memory data and stored history are the same table.
-import type { ObsPort, UsageGroup } from '../store/index.js';
+import type { ObsPort, SpendKey, UsageGroup } from '../store/index.js';
+import { readSpend, type SpendReport, type SpendWindow } from './billing-spend.js';
 import { round } from './evidence/read.js';
 import { cacheSavingsUsd, type PriceLookup } from './pricing.js';
 
@@ -24,8 +25,13 @@ export interface Billing {
   byAgent(agentId: string, filter: { sinceMs?: number }): Promise<BillingTotals>;
   bySession(sessionKey: string, filter: { sinceMs?: number }): Promise<BillingTotals>;
   byProvider(filter: { sinceMs?: number }): Promise<{ providers: ProviderBilling[] }>;
-  /** Tokens per UTC hour of day (0-23) over the last 24 hours; always 24 entries, hour 0 first. */
+  /**
+   * Tokens per UTC hour of day (0-23) of the 24 hours ending with the current one (from the top of the hour 23 hours
+   * ago to now); always 24 entries, hour 0 first.
+   */
   usage24h(): Promise<{ hour: number; tokens: number }[]>;
+  /** Cost and tokens per agent, provider/model or owner token over the window, with a series ending at now. */
+  spend(params: { window: SpendWindow; by: SpendKey }): Promise<SpendReport>;
   reset(): Promise<number>;
 }
 
@@ -85,10 +91,17 @@ export function createBilling({ port, flush, now, priceOf }: BillingDeps): Billi
     async usage24h() {
       await flush();
       const at = now();
+      // From the top of the hour 23 hours ago: the current hour's bucket holds only this hour, not also the same
+      // clock hour of yesterday (the window is exclusive at its start).
+      const firstHourStart = at - (at % HOUR_MS) - 23 * HOUR_MS;
       const byHour = new Map(
-        (await port.usageByHour({ afterMs: at - 24 * HOUR_MS, untilMs: at })).map((row) => [row.hour, row.tokens]),
+        (await port.usageByHour({ afterMs: firstHourStart - 1, untilMs: at })).map((row) => [row.hour, row.tokens]),
       );
       return Array.from({ length: 24 }, (_, hour) => ({ hour, tokens: byHour.get(hour) ?? 0 }));
+    },
+    async spend(params) {
+      await flush();
+      return readSpend(port, { ...params, nowMs: now() });
     },
     async reset() {
       await flush();

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { defineMethod, noParams } from '../rpc/index.js';
 import { AUDIT_MAX_LIMIT } from './audit.js';
+import { SPEND_KEYS, SPEND_WINDOWS } from './billing-spend.js';
 import { STALE_THRESHOLD_MS } from './channels.js';
 import { DELIVERY_MAX_LIMIT } from './delivery.js';
 import { DIAGNOSTICS_MAX_LIMIT } from './diagnostics.js';
@@ -67,9 +68,19 @@ export function obsMethods({ obs }: { obs: Observability }) {
       name: 'obs.billing.usage24h',
       scope: 'admin',
       policy: reads,
-      summary: 'Tokens per UTC hour of day over the last 24 hours: 24 entries { hour, tokens }, hour 0 first.',
+      summary:
+        'Tokens per UTC hour of day over the 24 hours ending with the current one (from the top of the hour 23 hours ago): 24 entries { hour, tokens }, hour 0 first.',
       params: noParams,
       handler: () => obs.billing.usage24h(),
+    }),
+    defineMethod({
+      name: 'obs.billing.spend',
+      scope: 'admin',
+      policy: reads,
+      summary:
+        'Cost (USD), input/output tokens and calls per agent, provider/model or session owner token over the last 24h, 7d or 30d, costliest first (key null: sessions without an owner), with totals and a series of hourly (24h) or UTC-daily buckets whose last one holds now.',
+      params: z.strictObject({ window: z.enum(SPEND_WINDOWS), by: z.enum(SPEND_KEYS) }),
+      handler: (params) => obs.billing.spend(params),
     }),
     defineMethod({
       name: 'obs.channels.all',

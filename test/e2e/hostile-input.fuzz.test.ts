@@ -876,7 +876,8 @@ describe('fuzz: hostile input at every surface', () => {
       const kind =
         isObject(answer) && isObject(answer.error) && isObject(answer.error.data) ? answer.error.data.kind : undefined;
       seen.add(`terminal ${outcome}${kind === undefined ? '' : ` ${String(kind)}`}`);
-      if (outcome === '-' || outcome === '-32700' || outcome === '-32600') return;
+      // An oversized body is refused before dispatch with the REST envelope (payload_too_large), as on /rpc.
+      if (outcome === '-' || outcome === '-32700' || outcome === '-32600' || outcome === 'payload_too_large') return;
       check(
         outcome === 'result' || outcome === '-32602' || (outcome === '-32603' && kind === 'not_found'),
         `${method} answer`,
@@ -886,6 +887,43 @@ describe('fuzz: hostile input at every surface', () => {
     expect(seen).toContain('terminal result');
     expect(seen).toContain('terminal -32602 invalid_params');
     expect(seen).toContain('terminal -32603 not_found');
+    await expectHealthy();
+    expect(failures, `seed ${SEED}`).toEqual([]);
+  });
+
+  it('obs.billing.spend answers hostile windows and group keys with a report or -32602, never internal', async () => {
+    await runPool(150, async () => {
+      const template = {
+        window: random.pick(['24h', '7d', '30d', '1h', '', '__proto__']),
+        by: random.pick(['agent', 'model', 'token', 'owner', 'constructor']),
+      };
+      // The template as it is (a valid or a refused enum value), mutated, or a hostile value in place of the params.
+      const params = random.chance(0.3)
+        ? template
+        : random.chance(0.85)
+          ? mutate(random, template)
+          : hostileValue(random);
+      const response = await fetch(`${gateway.url}/rpc`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' },
+        body: hostileJsonText(random, { jsonrpc: '2.0', id: 1, method: 'obs.billing.spend', params }),
+      });
+      const body = await response.text();
+      check(response.status < 500, 'obs.billing.spend status', { status: response.status, body: body.slice(0, 200) });
+      const answer = parseJson(body);
+      const outcome = rpcOutcome(answer);
+      seen.add(`spend ${outcome}`);
+      // An oversized body is refused before dispatch with the REST envelope (payload_too_large), as on /rpc.
+      if (outcome === '-' || outcome === '-32700' || outcome === '-32600' || outcome === 'payload_too_large') return;
+      const report = isObject(answer) && isObject(answer.result) ? answer.result : undefined;
+      check(
+        outcome === '-32602' || (outcome === 'result' && Array.isArray(report?.rows) && Array.isArray(report?.series)),
+        'obs.billing.spend answer',
+        { params, answer },
+      );
+    });
+    expect(seen).toContain('spend result');
+    expect(seen).toContain('spend -32602');
     await expectHealthy();
     expect(failures, `seed ${SEED}`).toEqual([]);
   });
@@ -1284,7 +1322,7 @@ describe('fuzz: hostile input at every surface', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'config.get', params: { section: 'gateway' } }),
     });
     expect(await config.json()).toMatchObject({ result: expect.any(Object) });
-    expect(healthChecks).toBe(15);
+    expect(healthChecks).toBe(16);
   });
 
   it('reached past validation on every surface, not only one refusal', () => {

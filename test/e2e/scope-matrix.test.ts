@@ -52,6 +52,7 @@ const EXPECTED_SCOPES: Record<string, string> = {
   'admin.approval.history': 'admin',
   'config.getSectionYaml': 'admin',
   'config.setSectionYaml': 'admin',
+  'obs.billing.spend': 'admin',
 };
 
 describe('scope matrix', () => {

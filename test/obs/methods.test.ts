@@ -18,6 +18,7 @@ const CALLS: [string, Record<string, unknown>][] = [
   ['obs.billing.bySession', { sessionKey: 'default:alice:ws' }],
   ['obs.billing.byProvider', {}],
   ['obs.billing.usage24h', {}],
+  ['obs.billing.spend', { window: '24h', by: 'agent' }],
   ['obs.channels.all', {}],
   ['obs.channels.get', { channelId: 'ws' }],
   ['obs.channels.stale', {}],

@@ -1,11 +1,12 @@
-// ObsPort conformance for the token-usage reads (billing, tokens per hour of day, prompt-cache hits) over usage the
-// EvidencePort recorded: every backend answers the same groups, sums and order.
+// ObsPort conformance for the token-usage reads (billing, tokens per hour of day, prompt-cache hits, spend per agent,
+// model or owner token and per time bucket) over usage the EvidencePort recorded: every backend answers the same groups, sums and order.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EvidencePort, ObsPort, UsageRecord } from '../../src/store/index.js';
+import type { EvidencePort, ObsPort, SessionPort, UsageRecord } from '../../src/store/index.js';
 
 export interface UsageReadsHandle {
   evidence: EvidencePort;
   obs: ObsPort;
+  sessions: SessionPort;
   close(): Promise<void>;
 }
 
@@ -104,6 +105,65 @@ export function usageReadsCases(name: string, open: () => Promise<UsageReadsHand
         { provider: 'anthropic', model: 'gpt', hits: 0, misses: 1, cachedTokens: 0 },
         { provider: 'openai', model: 'gpt', hits: 2, misses: 0, cachedTokens: 47 },
         { provider: 'openai', model: 'mini', hits: 0, misses: 1, cachedTokens: 0 },
+      ]);
+    });
+
+    it('sums spend per agent, provider/model or session owner token within [since, until], costliest first', async () => {
+      const session = (sessionKey: string, ownerId: string | null) => ({
+        sessionKey,
+        agentId: 'default',
+        tenantId: 'default',
+        kind: 'dm' as const,
+        createdAt: DAY_START,
+        metadata: {},
+        ownerId,
+      });
+      await handle.sessions.ensure(session('default:ann:ws', 'tok-ann'));
+      await handle.sessions.ensure(session('default:bob:ws', 'tok-bob'));
+      await handle.sessions.ensure(session('default:ops:ws', null));
+      await handle.evidence.append(
+        [
+          usage({ ts: DAY_START + 23 * HOUR + 1, sessionKey: 'default:ops:ws', costUsd: 3 }),
+          usage({ ts: DAY_START + 23 * HOUR + 2, sessionKey: 'default:gone:ws', agentId: '=cmd', costUsd: 0.125 }),
+        ].map((record) => ({ type: 'usage', record })),
+      );
+      const window = { sinceMs: DAY_START + 1 * HOUR + 1, untilMs: DAY_START + 23 * HOUR + 2 };
+      // The first seeded call (at since - 1) and nothing after until are outside.
+      expect(await handle.obs.spendGroups({ ...window, by: 'agent' })).toEqual([
+        { key: 'default', calls: 3, inputTokens: 21, outputTokens: 12, costUsd: 3.75 },
+        { key: 'helper', calls: 1, inputTokens: 10, outputTokens: 5, costUsd: 0.5 },
+        { key: '=cmd', calls: 1, inputTokens: 10, outputTokens: 5, costUsd: 0.125 },
+      ]);
+      expect(await handle.obs.spendGroups({ ...window, by: 'model' })).toEqual([
+        { key: 'openai/gpt', calls: 3, inputTokens: 21, outputTokens: 12, costUsd: 3.625 },
+        { key: 'anthropic/gpt', calls: 1, inputTokens: 10, outputTokens: 5, costUsd: 0.5 },
+        { key: 'openai/mini', calls: 1, inputTokens: 10, outputTokens: 5, costUsd: 0.25 },
+      ]);
+      expect(await handle.obs.spendGroups({ ...window, by: 'token' })).toEqual([
+        { key: null, calls: 2, inputTokens: 20, outputTokens: 10, costUsd: 3.125 },
+        { key: 'tok-ann', calls: 2, inputTokens: 11, outputTokens: 7, costUsd: 0.75 },
+        { key: 'tok-bob', calls: 1, inputTokens: 10, outputTokens: 5, costUsd: 0.5 },
+      ]);
+      expect(
+        await handle.obs.spendGroups({ sinceMs: DAY_START + 1 * HOUR, untilMs: DAY_START + 1 * HOUR, by: 'agent' }),
+      ).toEqual([{ key: 'default', calls: 1, inputTokens: 100, outputTokens: 5, costUsd: 0.5 }]);
+    });
+
+    it('sums spend per whole bucket since the window start, the bucket holding until last, empty buckets absent', async () => {
+      const since = DAY_START + 1 * HOUR;
+      expect(await handle.obs.spendBuckets({ sinceMs: since, untilMs: DAY_START + 23 * HOUR, bucketMs: HOUR })).toEqual(
+        [
+          { bucket: 0, calls: 2, tokens: 120, costUsd: 0.75 },
+          { bucket: 12, calls: 1, tokens: 15, costUsd: 0.5 },
+          { bucket: 22, calls: 1, tokens: 3, costUsd: 0.5 },
+        ],
+      );
+      // A call just before the start and one just after the end are outside.
+      expect(
+        await handle.obs.spendBuckets({ sinceMs: since + 1, untilMs: DAY_START + 23 * HOUR - 1, bucketMs: 6 * HOUR }),
+      ).toEqual([
+        { bucket: 0, calls: 1, tokens: 15, costUsd: 0.25 },
+        { bucket: 1, calls: 1, tokens: 15, costUsd: 0.5 },
       ]);
     });
   });

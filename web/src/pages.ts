@@ -18,6 +18,7 @@ export const PAGES: readonly PageEntry[] = [
   { path: 'approvals', label: 'Approvals', load: () => import('./pages/approvals') },
   { path: 'tokens', label: 'Tokens', load: () => import('./pages/tokens') },
   { path: 'budgets', label: 'Budgets', load: () => import('./pages/budgets') },
+  { path: 'cost', label: 'Cost', load: () => import('./pages/cost') },
   { path: 'config', label: 'Config', load: () => import('./pages/config') },
   { path: 'observability', label: 'Observability', load: () => import('./pages/observability') },
   { path: 'browser', label: 'Browser', load: () => import('./pages/browser') },

@@ -75,6 +75,27 @@ export interface UsageGroup {
   costUsd: number;
 }
 
+/** What spend is grouped by: the agent, the provider and model, or the session owner's token id. */
+export type SpendKey = 'agent' | 'model' | 'token';
+
+/** Recorded token usage summed per spend key; `key` is null for usage of sessions without an owner (operator's). */
+export interface SpendGroup {
+  /** The agent id, `provider/model`, or the owner token id. */
+  key: string | null;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** Recorded token usage summed per bucket: `bucket` counts whole `bucketMs` since the window start. */
+export interface SpendBucket {
+  bucket: number;
+  calls: number;
+  tokens: number;
+  costUsd: number;
+}
+
 /** Calls per provider and model that read cached prompt tokens (hits) and that did not (misses). */
 export interface CacheGroup {
   provider: string;
@@ -114,6 +135,16 @@ export interface ObsPort {
     signal?: AbortSignal,
   ): Promise<{ hour: number; tokens: number }[]>;
   cacheGroups(signal?: AbortSignal): Promise<CacheGroup[]>;
+  /**
+   * Usage of the calls in [sinceMs, untilMs] per key, costliest first (then by key). For 'token' the usage is joined to
+   * its session's owner; usage of a deleted or unowned session has key null.
+   */
+  spendGroups(window: { sinceMs: number; untilMs: number; by: SpendKey }, signal?: AbortSignal): Promise<SpendGroup[]>;
+  /** Usage of the calls in [sinceMs, untilMs] per whole `bucketMs` since `sinceMs`, first bucket first; empty ones absent. */
+  spendBuckets(
+    window: { sinceMs: number; untilMs: number; bucketMs: number },
+    signal?: AbortSignal,
+  ): Promise<SpendBucket[]>;
   /** Deletes every row of the table; returns how many. */
   reset(table: ObsCounterTable): Promise<number>;
 }

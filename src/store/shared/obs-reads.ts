@@ -1,7 +1,7 @@
 // The ObsPort's reads and resets on both dialects: deliveries, diagnostics, channels and token usage. Its appends stay
 // with each backend (SQLite writes them on its writer thread, PostgreSQL as one INSERT per table and batch).
 import { sql, type RawBuilder } from 'kysely';
-import type { CacheGroup, ObsCounterTable, ObsPort } from '../ports/obs.js';
+import type { CacheGroup, ObsCounterTable, ObsPort, SpendGroup, SpendKey } from '../ports/obs.js';
 import { first, type StoreDb } from './store-db.js';
 import type { Tables } from './tables.js';
 
@@ -13,6 +13,28 @@ const TABLES: Record<ObsCounterTable, keyof Tables> = {
 };
 
 const HOUR_MS = 3_600_000;
+
+/** The spend key of a usage row (its session joined as `sessions`). */
+const SPEND_KEYS: Record<SpendKey, RawBuilder<string | null>> = {
+  agent: sql`token_usage.agent_id`,
+  model: sql`token_usage.provider || '/' || token_usage.model`,
+  token: sql`sessions.owner_id`,
+};
+
+/** Costliest first; equal costs by key, the unowned (null) key last. */
+function byCost(left: SpendGroup, right: SpendGroup): number {
+  if (left.costUsd !== right.costUsd) return right.costUsd - left.costUsd;
+  if (left.key === right.key) return 0;
+  if (left.key === null) return 1;
+  if (right.key === null) return -1;
+  return left.key < right.key ? -1 : 1;
+}
+
+/** An integer written into the statement (bucket arithmetic), refused unless it is one. */
+function integerLiteral(value: number): RawBuilder<number> {
+  if (!Number.isSafeInteger(value)) throw new RangeError(`not a safe integer: ${value}`);
+  return sql.lit(value);
+}
 
 export function createObsReads(store: StoreDb): Omit<ObsPort, 'append'> {
   const { db } = store;
@@ -134,6 +156,41 @@ export function createObsReads(store: StoreDb): Omit<ObsPort, 'append'> {
         .groupBy(['provider', 'model'])
         .orderBy('provider')
         .orderBy('model');
+      return store.rows(query);
+    },
+    async spendGroups({ sinceMs, untilMs, by }, signal) {
+      signal?.throwIfAborted();
+      const key = SPEND_KEYS[by];
+      const query = db
+        .selectFrom('token_usage')
+        .leftJoin('sessions', 'sessions.session_key', 'token_usage.session_key')
+        .select((eb) => [
+          key.as('key'),
+          eb.fn.countAll<number>().as('calls'),
+          eb.fn.sum<number>('token_usage.input_tokens').as('inputTokens'),
+          eb.fn.sum<number>('token_usage.output_tokens').as('outputTokens'),
+          eb.fn.sum<number>('token_usage.cost_usd').as('costUsd'),
+        ])
+        .where('token_usage.ts', '>=', sinceMs)
+        .where('token_usage.ts', '<=', untilMs)
+        .groupBy(key);
+      return (await store.rows(query)).sort(byCost);
+    },
+    async spendBuckets({ sinceMs, untilMs, bucketMs }, signal) {
+      signal?.throwIfAborted();
+      const bucket = sql<number>`CAST((ts - ${integerLiteral(sinceMs)}) / ${integerLiteral(bucketMs)} AS INTEGER)`;
+      const query = db
+        .selectFrom('token_usage')
+        .select((eb) => [
+          bucket.as('bucket'),
+          eb.fn.countAll<number>().as('calls'),
+          eb.fn.sum<number>(sql`input_tokens + output_tokens`).as('tokens'),
+          eb.fn.sum<number>('cost_usd').as('costUsd'),
+        ])
+        .where('ts', '>=', sinceMs)
+        .where('ts', '<=', untilMs)
+        .groupBy(bucket)
+        .orderBy(bucket);
       return store.rows(query);
     },
     reset: (table) => store.changes(db.deleteFrom(TABLES[table])),

@@ -1,5 +1,10 @@
 // The PostgreSQL ObsPort's token-usage reads on a throwaway server.
-import { createPostgresEvidencePort, createPostgresObsPort, type PgPool } from '../../../src/store/postgres/index.js';
+import {
+  createPostgresEvidencePort,
+  createPostgresObsPort,
+  createPostgresSessionPort,
+  type PgPool,
+} from '../../../src/store/postgres/index.js';
 import { usageReadsCases } from '../usage.cases.js';
 import { postgresCases } from './fixture.js';
 
@@ -11,6 +16,7 @@ postgresCases<PgPool>(
       return {
         evidence: createPostgresEvidencePort(fixture.port),
         obs: createPostgresObsPort(fixture.port),
+        sessions: createPostgresSessionPort(fixture.port),
         close: fixture.close,
       };
     }),

@@ -4,6 +4,7 @@ import { formatDuration, formatTime } from '../lib/format';
 import { subscribeEvents } from '../lib/live-events';
 import { call, type ResultOf } from '../lib/rpc';
 import { ErrorNotice, Section } from './ui';
+import { TableExport } from './table-export';
 
 type Decision = ResultOf<'admin.approval.history'>['decisions'][number];
 
@@ -39,38 +40,40 @@ export function ApprovalHistory() {
       <ErrorNotice error={error} />
       {rows !== undefined && rows.length === 0 ? <p class="muted">No decisions yet.</p> : null}
       {rows === undefined || rows.length === 0 ? null : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Decided</th>
-                <th scope="col">Tool</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Decision</th>
-                <th scope="col">By</th>
-                <th scope="col">Waited</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.id}>
-                  <td>{formatTime(row.resolvedAt)}</td>
-                  <td>
-                    <code>{row.toolName}</code>
-                  </td>
-                  <td>{row.agentId}</td>
-                  <td>
-                    <span class={`badge ${row.decision === 'approved' ? 'ok' : 'bad'}`}>{row.decision}</span>
-                  </td>
-                  <td>{row.resolvedBy}</td>
-                  <td>{formatDuration(row.waitMs)}</td>
-                  <td>{row.reason ?? '—'}</td>
+        <TableExport name="approval-history">
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Decided</th>
+                  <th scope="col">Tool</th>
+                  <th scope="col">Agent</th>
+                  <th scope="col">Decision</th>
+                  <th scope="col">By</th>
+                  <th scope="col">Waited</th>
+                  <th scope="col">Reason</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr key={row.id}>
+                    <td>{formatTime(row.resolvedAt)}</td>
+                    <td>
+                      <code>{row.toolName}</code>
+                    </td>
+                    <td>{row.agentId}</td>
+                    <td>
+                      <span class={`badge ${row.decision === 'approved' ? 'ok' : 'bad'}`}>{row.decision}</span>
+                    </td>
+                    <td>{row.resolvedBy}</td>
+                    <td>{formatDuration(row.waitMs)}</td>
+                    <td>{row.reason ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </TableExport>
       )}
       {nextCursor === null ? null : (
         <button type="button" onClick={() => void load(nextCursor)}>

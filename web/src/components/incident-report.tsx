@@ -5,6 +5,7 @@ import type { ResultOf } from '../lib/rpc';
 import { BASE, onLinkClick } from '../lib/router';
 import { stepParts } from '../lib/step-links';
 import { JsonDetails, KeyValues } from './ui';
+import { TableExport } from './table-export';
 
 /** What obs.explain answers: the report, or why there is none. */
 type Explained = ResultOf<'obs.explain'>;
@@ -57,28 +58,30 @@ export function IncidentReportView({ report }: { report: Explained }) {
       {tools.length === 0 ? (
         <p class="muted">No tool calls.</p>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Tool</th>
-                <th scope="col">OK</th>
-                <th scope="col">Failed</th>
-                <th scope="col">Top error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tools.map(([name, stat]) => (
-                <tr key={name}>
-                  <td>{name}</td>
-                  <td>{stat.ok}</td>
-                  <td>{stat.failed}</td>
-                  <td>{stat.topErrorKind ?? '—'}</td>
+        <TableExport name="incident-tool-calls">
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Tool</th>
+                  <th scope="col">OK</th>
+                  <th scope="col">Failed</th>
+                  <th scope="col">Top error</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {tools.map(([name, stat]) => (
+                  <tr key={name}>
+                    <td>{name}</td>
+                    <td>{stat.ok}</td>
+                    <td>{stat.failed}</td>
+                    <td>{stat.topErrorKind ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </TableExport>
       )}
       <h3>Failures</h3>
       {report.failures.length === 0 ? (

@@ -4,6 +4,7 @@ import { formatDuration } from '../lib/format';
 import { call, type ResultOf } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
 import { ErrorNotice, Notice, Section } from './ui';
+import { TableExport } from './table-export';
 
 type Drive = ResultOf<'terminal.list'>['drives'][number];
 
@@ -85,47 +86,49 @@ export function TerminalDrives({ sessionKey }: { sessionKey: string }) {
     >
       {message === undefined ? null : <Notice tone="ok">{message}</Notice>}
       <ErrorNotice error={actionError ?? drives.error} />
-      <div class="table-wrap">
-        <table class="stacked">
-          <thead>
-            <tr>
-              <th scope="col">Drive</th>
-              <th scope="col">Agent</th>
-              <th scope="col">State</th>
-              <th scope="col">Age</th>
-              <th scope="col">Interactions</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((drive) => (
-              <tr key={drive.driveId}>
-                <td data-label="Drive">
-                  <code>{drive.driveId}</code>
-                </td>
-                <td data-label="Agent">{drive.agentId}</td>
-                <td data-label="State">{drive.state}</td>
-                <td data-label="Age">{formatDuration(drive.ageMs)}</td>
-                <td data-label="Interactions">{drive.interactions}</td>
-                <td data-label="Actions">
-                  <div class="actions">
-                    <button
-                      type="button"
-                      aria-pressed={watched === drive.driveId}
-                      onClick={() => setWatched(watched === drive.driveId ? undefined : drive.driveId)}
-                    >
-                      {watched === drive.driveId ? 'Hide output' : 'View output'}
-                    </button>
-                    <button type="button" class="danger" onClick={() => void close(drive.driveId)}>
-                      Close
-                    </button>
-                  </div>
-                </td>
+      <TableExport name="terminal-drives">
+        <div class="table-wrap">
+          <table class="stacked">
+            <thead>
+              <tr>
+                <th scope="col">Drive</th>
+                <th scope="col">Agent</th>
+                <th scope="col">State</th>
+                <th scope="col">Age</th>
+                <th scope="col">Interactions</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {list.map((drive) => (
+                <tr key={drive.driveId}>
+                  <td data-label="Drive">
+                    <code>{drive.driveId}</code>
+                  </td>
+                  <td data-label="Agent">{drive.agentId}</td>
+                  <td data-label="State">{drive.state}</td>
+                  <td data-label="Age">{formatDuration(drive.ageMs)}</td>
+                  <td data-label="Interactions">{drive.interactions}</td>
+                  <td data-label="Actions">
+                    <div class="actions">
+                      <button
+                        type="button"
+                        aria-pressed={watched === drive.driveId}
+                        onClick={() => setWatched(watched === drive.driveId ? undefined : drive.driveId)}
+                      >
+                        {watched === drive.driveId ? 'Hide output' : 'View output'}
+                      </button>
+                      <button type="button" class="danger" onClick={() => void close(drive.driveId)}>
+                        Close
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </TableExport>
       {watched === undefined ? null : <DriveOutput driveId={watched} />}
     </Section>
   );

@@ -3,8 +3,12 @@
 /** A cell starting with one of these is a formula to Excel, LibreOffice and Sheets (CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+/** A plain number (a negative one starts with '-' too): left as it is, so the column stays numeric. */
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
+
 function csvCell(value: string): string {
-  const inert = FORMULA_START.test(value) && !/^-?\d/.test(value) ? `'${value}` : value;
+  // Only a whole number is exempt: '-1-2' or '-1+cmd|…' start like one but a spreadsheet evaluates them.
+  const inert = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(inert) ? `"${inert.replaceAll('"', '""')}"` : inert;
 }
 
