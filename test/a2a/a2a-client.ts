@@ -1,7 +1,8 @@
 // An A2A client of a gateway's exposed agent as real A2A clients are made (the SDK's factory from the agent card),
-// and the user messages and SendMessage params the A2A tests send.
+// the user messages and SendMessage params the A2A tests send, and the gateway options of the agent they talk to.
 import { Role, type Message } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
+import type { HarnessOptions } from '../support/gateway-harness.js';
 
 /** The agent card's address of `agentId` on the gateway at `gatewayUrl`. */
 export const cardUrlOf = (gatewayUrl: string, agentId: string) =>
@@ -44,3 +45,25 @@ export const sendParams = (text: string, returnImmediately = false) => ({
   configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately },
   metadata: undefined,
 });
+
+/** The fake LLM as provider `fake` and the `helper` agent, whose current_time tool waits for an operator's approval. */
+export function helperGatewayOptions(llmBaseUrl: string): Required<Pick<HarnessOptions, 'providers' | 'agents'>> {
+  return {
+    providers: {
+      fake: {
+        type: 'openai-compatible',
+        baseUrl: llmBaseUrl,
+        models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512 }],
+      },
+    },
+    agents: {
+      helper: {
+        name: 'Helper',
+        provider: 'fake',
+        model: 'fake-model',
+        tools: ['current_time'],
+        requireApproval: ['current_time'],
+      },
+    },
+  };
+}

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { startGateway, TOKENS, type Harness, type HarnessOptions } from '../support/gateway-harness.js';
-import { cardUrlOf, sdkClientOf, sendParams } from './a2a-client.js';
+import { cardUrlOf, helperGatewayOptions, sdkClientOf, sendParams } from './a2a-client.js';
 
 let llm: FakeLlm;
 let dir: string;
@@ -34,25 +34,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const options = (): HarnessOptions => ({
-  providers: {
-    fake: {
-      type: 'openai-compatible',
-      baseUrl: llm.baseUrl,
-      models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512 }],
-    },
-  },
-  agents: {
-    helper: {
-      name: 'Helper',
-      provider: 'fake',
-      model: 'fake-model',
-      tools: ['current_time'],
-      requireApproval: ['current_time'],
-    },
-  },
-  a2a: { expose: ['helper'] },
-});
+const options = (): HarnessOptions => ({ ...helperGatewayOptions(llm.baseUrl), a2a: { expose: ['helper'] } });
 
 async function started(databasePath?: string): Promise<Harness> {
   const harness = await startGateway({

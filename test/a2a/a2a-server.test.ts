@@ -5,31 +5,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { startGateway, TOKENS, type Harness } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
-import { cardUrlOf, sdkClientOf, sendParams } from './a2a-client.js';
+import { cardUrlOf, helperGatewayOptions, sdkClientOf, sendParams } from './a2a-client.js';
 
 let llm: FakeLlm;
 let harness: Harness;
 
 beforeAll(async () => {
   llm = await startFakeLlm({ models: ['fake-model'] });
+  const { providers, agents } = helperGatewayOptions(llm.baseUrl);
   harness = await startGateway({
-    providers: {
-      fake: {
-        type: 'openai-compatible',
-        baseUrl: llm.baseUrl,
-        models: [{ id: 'fake-model', contextWindow: 8000, maxTokens: 512 }],
-      },
-    },
-    agents: {
-      helper: {
-        name: 'Helper',
-        provider: 'fake',
-        model: 'fake-model',
-        tools: ['current_time'],
-        requireApproval: ['current_time'],
-      },
-      hidden: { name: 'Hidden', provider: 'fake', model: 'fake-model' },
-    },
+    providers,
+    agents: { ...agents, hidden: { name: 'Hidden', provider: 'fake', model: 'fake-model' } },
     a2a: { expose: ['helper'], limits: { maxPageSize: 2, maxMessageParts: 2 } },
   });
 }, 30_000);

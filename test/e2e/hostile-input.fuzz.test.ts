@@ -224,6 +224,51 @@ describe('fuzz: hostile input at every surface', () => {
     check(response.status === 200, '/health status', { status: response.status, ms: performance.now() - started });
   }
 
+  /**
+   * Calls admin methods drawn from `templates` `count` times (mutated params, or a hostile value in their place) over
+   * POST /rpc with a hostile JSON text; never 5xx, and each JSON-RPC answer a result, -32602, or -32603 of one of
+   * `errorKinds`. Records `<label> <outcome> <kind>` in `seen`. `inspect` sees each answer's text first.
+   */
+  async function fuzzAdminMethods(
+    label: string,
+    templates: Record<string, () => Record<string, unknown>>,
+    count: number,
+    errorKinds: readonly string[],
+    inspect: (method: string, body: string) => void = () => undefined,
+  ): Promise<void> {
+    const call = async (method: string, params: unknown) => {
+      const response = await fetch(`${gateway.url}/rpc`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' },
+        body: hostileJsonText(random, { jsonrpc: '2.0', id: 1, method, params }),
+      });
+      const body = await response.text();
+      check(response.status < 500, `${method} status`, { status: response.status, body: body.slice(0, 200) });
+      inspect(method, body);
+      return parseJson(body);
+    };
+    await runPool(count, async () => {
+      const method = random.pick(Object.keys(templates));
+      const template = templates[method] ?? (() => ({}));
+      const params = random.chance(0.85) ? mutate(random, template()) : hostileValue(random);
+      const answer = await call(method, params);
+      const outcome = rpcOutcome(answer);
+      const kind =
+        isObject(answer) && isObject(answer.error) && isObject(answer.error.data) ? answer.error.data.kind : undefined;
+      seen.add(`${label} ${outcome}${kind === undefined ? '' : ` ${String(kind)}`}`);
+      // A body refused before dispatch (too large, not JSON) answers the REST envelope; the /rpc phase checks it.
+      if (!isObject(answer) || answer.jsonrpc !== '2.0') return;
+      if (outcome === '-' || outcome === '-32700' || outcome === '-32600') return;
+      check(
+        outcome === 'result' ||
+          outcome === '-32602' ||
+          (outcome === '-32603' && typeof kind === 'string' && errorKinds.includes(kind)),
+        `${method} answer`,
+        { params, answer },
+      );
+    });
+  }
+
   function token(): string | undefined {
     const { tokens } = gateway;
     return random.pick([
@@ -876,37 +921,12 @@ describe('fuzz: hostile input at every surface', () => {
   });
 
   it('terminal.* answer hostile drive ids, filters and sizes with a result, -32602 or not_found, never internal', async () => {
-    const call = async (method: string, params: unknown) => {
-      const response = await fetch(`${gateway.url}/rpc`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' },
-        body: hostileJsonText(random, { jsonrpc: '2.0', id: 1, method, params }),
-      });
-      const body = await response.text();
-      check(response.status < 500, `${method} status`, { status: response.status, body: body.slice(0, 200) });
-      return parseJson(body);
-    };
     const templates = {
       'terminal.list': () => ({ agentId: 'default', sessionKey: 'default:alice:term' }),
       'terminal.read': () => ({ driveId: random.pick(['d', 'default', '../x']), maxChars: 50 }),
       'terminal.close': () => ({ driveId: random.pick(['d', 'default', '../x']) }),
     } as const;
-    await runPool(300, async () => {
-      const method = random.pick(Object.keys(templates) as (keyof typeof templates)[]);
-      const params = random.chance(0.85) ? mutate(random, templates[method]()) : hostileValue(random);
-      const answer = await call(method, params);
-      const outcome = rpcOutcome(answer);
-      const kind =
-        isObject(answer) && isObject(answer.error) && isObject(answer.error.data) ? answer.error.data.kind : undefined;
-      seen.add(`terminal ${outcome}${kind === undefined ? '' : ` ${String(kind)}`}`);
-      // An oversized body is refused before dispatch with the REST envelope (payload_too_large), as on /rpc.
-      if (outcome === '-' || outcome === '-32700' || outcome === '-32600' || outcome === 'payload_too_large') return;
-      check(
-        outcome === 'result' || outcome === '-32602' || (outcome === '-32603' && kind === 'not_found'),
-        `${method} answer`,
-        { params, answer },
-      );
-    });
+    await fuzzAdminMethods('terminal', templates, 300, ['not_found']);
     expect(seen).toContain('terminal result');
     expect(seen).toContain('terminal -32602 invalid_params');
     expect(seen).toContain('terminal -32603 not_found');
@@ -1183,39 +1203,13 @@ describe('fuzz: hostile input at every surface', () => {
   });
 
   it('secrets.* answer hostile names and values with a result, -32602 or not_found, never internal', async () => {
-    const call = async (method: string, params: unknown) => {
-      const response = await fetch(`${gateway.url}/rpc`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' },
-        body: hostileJsonText(random, { jsonrpc: '2.0', id: 1, method, params }),
-      });
-      const body = await response.text();
-      check(response.status < 500, `${method} status`, { status: response.status, body: body.slice(0, 200) });
-      return parseJson(body);
-    };
     const name = () => random.pick(['FUZZ_KEY', 'fuzz.key-2', '../secrets', 'x'.repeat(300), '']);
     const templates = {
       'secrets.list': () => ({}),
       'secrets.set': () => ({ name: name(), value: random.pick(['value-0123456789', 'two\nlines', '']) }),
       'secrets.delete': () => ({ name: name() }),
     } as const;
-    await runPool(300, async () => {
-      const method = random.pick(Object.keys(templates) as (keyof typeof templates)[]);
-      const params = random.chance(0.85) ? mutate(random, templates[method]()) : hostileValue(random);
-      const answer = await call(method, params);
-      const outcome = rpcOutcome(answer);
-      const kind =
-        isObject(answer) && isObject(answer.error) && isObject(answer.error.data) ? answer.error.data.kind : undefined;
-      seen.add(`secrets ${outcome}${kind === undefined ? '' : ` ${String(kind)}`}`);
-      // A body refused before dispatch (too large, not JSON) answers the REST envelope; the /rpc phase checks it.
-      if (!isObject(answer) || answer.jsonrpc !== '2.0') return;
-      if (outcome === '-' || outcome === '-32700' || outcome === '-32600') return;
-      check(
-        outcome === 'result' || outcome === '-32602' || (outcome === '-32603' && kind === 'not_found'),
-        `${method} answer`,
-        { params, answer },
-      );
-    });
+    await fuzzAdminMethods('secrets', templates, 300, ['not_found']);
     expect(seen).toContain('secrets result');
     expect(seen).toContain('secrets -32602 invalid_params');
     await expectHealthy();
@@ -1281,17 +1275,6 @@ describe('fuzz: hostile input at every surface', () => {
 
   it('providers.* and tools.list answer hostile names, URLs, keys and models with a result, -32602, not_found or conflict, never internal; no key is echoed', async () => {
     const KEY = 'sk-fuzz-provider-key-0123456789';
-    const call = async (method: string, params: unknown) => {
-      const response = await fetch(`${gateway.url}/rpc`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${gateway.tokens.admin}`, 'content-type': 'application/json' },
-        body: hostileJsonText(random, { jsonrpc: '2.0', id: 1, method, params }),
-      });
-      const body = await response.text();
-      check(response.status < 500, `${method} status`, { status: response.status, body: body.slice(0, 200) });
-      check(!body.includes(KEY), `${method} echoed the key`, { body: body.slice(0, 200) });
-      return parseJson(body);
-    };
     // Never the gateway's own `local` for a save: the turn after the run needs it as it is.
     const name = () =>
       random.pick(['fuzz-provider', 'fuzz.b_2', '__proto__', 'constructor', '../x', 'x'.repeat(300), '']);
@@ -1307,24 +1290,9 @@ describe('fuzz: hostile input at every surface', () => {
       'providers.delete': () => ({ name: random.pick(['local', 'fuzz-provider', '__proto__', '']) }),
       'tools.list': () => ({}),
     } as const;
-    await runPool(200, async () => {
-      const method = random.pick(Object.keys(templates) as (keyof typeof templates)[]);
-      const params = random.chance(0.85) ? mutate(random, templates[method]()) : hostileValue(random);
-      const answer = await call(method, params);
-      const outcome = rpcOutcome(answer);
-      const kind =
-        isObject(answer) && isObject(answer.error) && isObject(answer.error.data) ? answer.error.data.kind : undefined;
-      seen.add(`providers ${outcome}${kind === undefined ? '' : ` ${String(kind)}`}`);
-      if (!isObject(answer) || answer.jsonrpc !== '2.0') return;
-      if (outcome === '-' || outcome === '-32700' || outcome === '-32600') return;
-      check(
-        outcome === 'result' ||
-          outcome === '-32602' ||
-          (outcome === '-32603' && (kind === 'not_found' || kind === 'conflict')),
-        `${method} answer`,
-        { params, answer },
-      );
-    });
+    await fuzzAdminMethods('providers', templates, 200, ['not_found', 'conflict'], (method, body) =>
+      check(!body.includes(KEY), `${method} echoed the key`, { body: body.slice(0, 200) }),
+    );
     expect(seen).toContain('providers result');
     expect(seen).toContain('providers -32602 invalid_params');
     await expectHealthy();

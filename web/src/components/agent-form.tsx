@@ -5,6 +5,7 @@ import { fieldErrorsOf } from '../lib/field-errors';
 import { call, type ResultOf } from '../lib/rpc';
 import type { AgentChoices, ToolChoice } from '../lib/agent-choices';
 import { Field, Notice } from './ui';
+import { fieldSetter } from '../lib/form-values';
 
 /** The fields of an agent's configuration the form edits, as agents.get answers them. */
 export type AgentConfig = Pick<
@@ -62,15 +63,7 @@ export function AgentForm({ agentId, initial, choices, onSaved, onCancel }: Agen
   const [error, setError] = useState<unknown>(undefined);
   const [isBusy, setBusy] = useState(false);
   const errors = fieldErrorsOf(error, FIELDS);
-  const set = (name: keyof typeof values) => (event: Event) => {
-    const target = event.currentTarget;
-    if (
-      target instanceof HTMLInputElement ||
-      target instanceof HTMLTextAreaElement ||
-      target instanceof HTMLSelectElement
-    )
-      setValues({ ...values, [name]: target.value });
-  };
+  const set = fieldSetter(values, setValues);
 
   async function submit(event: Event) {
     event.preventDefault();

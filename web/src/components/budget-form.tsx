@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { fieldErrorsOf } from '../lib/field-errors';
 import { call, type ParamsOf, type ResultOf } from '../lib/rpc';
 import { Field, Notice } from './ui';
+import { fieldSetter } from '../lib/form-values';
 
 type Budget = ResultOf<'budgets.set'>;
 type Params = ParamsOf<'budgets.set'>;
@@ -76,11 +77,7 @@ export function BudgetForm({ values, onChange, onSaved }: BudgetFormProps) {
   const [error, setError] = useState<unknown>(undefined);
   const [isBusy, setBusy] = useState(false);
   const errors = fieldErrorsOf(error, FIELDS);
-  const set = (name: keyof BudgetFormValues) => (event: Event) => {
-    const target = event.currentTarget;
-    if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement)
-      onChange({ ...values, [name]: target.value });
-  };
+  const set = fieldSetter(values, onChange);
 
   async function submit(event: Event) {
     event.preventDefault();

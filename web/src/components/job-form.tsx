@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { fieldErrorsOf } from '../lib/field-errors';
 import { call, type ResultOf } from '../lib/rpc';
 import { Field, Notice } from './ui';
+import { fieldSetter } from '../lib/form-values';
 
 /** A job as cron.list answers it. */
 export type JobEntry = ResultOf<'cron.list'>['jobs'][number];
@@ -33,15 +34,7 @@ export function JobForm({
   });
   const [error, setError] = useState<unknown>(undefined);
   const errors = fieldErrorsOf(error, FIELDS);
-  const text = (name: Exclude<keyof typeof values, 'enabled'>) => (event: Event) => {
-    const target = event.currentTarget;
-    if (
-      target instanceof HTMLInputElement ||
-      target instanceof HTMLTextAreaElement ||
-      target instanceof HTMLSelectElement
-    )
-      setValues({ ...values, [name]: target.value });
-  };
+  const text = fieldSetter(values, setValues);
 
   async function submit(event: Event) {
     event.preventDefault();

@@ -6,6 +6,7 @@ import { fieldErrorsOf } from '../lib/field-errors';
 import { formatDuration } from '../lib/format';
 import { call, type ResultOf } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
+import { fieldSetter } from '../lib/form-values';
 
 type Provider = ResultOf<'providers.list'>['providers'][number];
 
@@ -53,15 +54,7 @@ function ProviderForm({
   const [isBusy, setBusy] = useState(false);
   const errors = fieldErrorsOf(error, FIELDS);
   const isKeyStored = provider?.secrets.apiKey.isSet === true;
-  const set = (name: keyof typeof values) => (event: Event) => {
-    const target = event.currentTarget;
-    if (
-      target instanceof HTMLInputElement ||
-      target instanceof HTMLTextAreaElement ||
-      target instanceof HTMLSelectElement
-    )
-      setValues({ ...values, [name]: target.value });
-  };
+  const set = fieldSetter(values, setValues);
 
   async function submit(event: Event) {
     event.preventDefault();
