@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { fieldErrorsOf } from '../lib/field-errors';
 import { call, type ResultOf } from '../lib/rpc';
 import type { AgentChoices, ToolChoice } from '../lib/agent-choices';
-import { Field, Notice } from './ui';
+import { Field, FormActions, Notice } from './ui';
 import { fieldSetter } from '../lib/form-values';
 
 /** The fields of an agent's configuration the form edits, as agents.get answers them. */
@@ -176,16 +176,7 @@ export function AgentForm({ agentId, initial, choices, onSaved, onCancel }: Agen
       <Field id={`${prefix}-prompt`} label="System prompt" error={errors.fields.systemPrompt}>
         {(props) => <textarea {...props} value={values.systemPrompt} onInput={set('systemPrompt')} />}
       </Field>
-      <div class="row">
-        <button type="submit" class="primary" disabled={isBusy}>
-          {isEdit ? 'Save agent' : 'Create agent'}
-        </button>
-        {onCancel === undefined ? null : (
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions submitLabel={isEdit ? 'Save agent' : 'Create agent'} isBusy={isBusy} onCancel={onCancel} />
     </form>
   );
 }

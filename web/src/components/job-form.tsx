@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { fieldErrorsOf } from '../lib/field-errors';
 import { call, type ResultOf } from '../lib/rpc';
-import { Field, Notice } from './ui';
+import { Field, FormActions, Notice } from './ui';
 import { fieldSetter } from '../lib/form-values';
 
 /** A job as cron.list answers it. */
@@ -123,16 +123,7 @@ export function JobForm({
           Enabled
         </label>
       )}
-      <div class="row">
-        <button type="submit" class="primary">
-          {job === undefined ? 'Add job' : 'Save job'}
-        </button>
-        {onCancel === undefined ? null : (
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions submitLabel={job === undefined ? 'Add job' : 'Save job'} onCancel={onCancel} />
     </form>
   );
 }

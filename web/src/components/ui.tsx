@@ -73,6 +73,30 @@ interface FieldProps {
   children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby': string | undefined }) => JSX.Element;
 }
 
+/** A form's submit button (disabled while it saves) and, when the form can be left, Cancel. */
+export function FormActions({
+  submitLabel,
+  isBusy = false,
+  onCancel,
+}: {
+  submitLabel: string;
+  isBusy?: boolean;
+  onCancel?: (() => void) | undefined;
+}) {
+  return (
+    <div class="row">
+      <button type="submit" class="primary" disabled={isBusy}>
+        {submitLabel}
+      </button>
+      {onCancel === undefined ? null : (
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      )}
+    </div>
+  );
+}
+
 /** A label, the control, and its validation error right next to it (announced through aria-describedby). */
 export function Field({ id, label, error, hint, children }: FieldProps) {
   const describedBy = [error === undefined ? '' : `${id}-error`, hint === undefined ? '' : `${id}-hint`]

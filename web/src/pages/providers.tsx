@@ -1,7 +1,7 @@
 // Providers: the configured LLM providers as cards (type, base URL, models, whether a key is stored, who uses each),
 // add and edit (the API key write-only), a live test of one model (models.test) and delete with confirmation.
 import { useState } from 'preact/hooks';
-import { ErrorNotice, Field, KeyValues, Loading, Notice, PageTitle, Section } from '../components/ui';
+import { ErrorNotice, Field, FormActions, KeyValues, Loading, Notice, PageTitle, Section } from '../components/ui';
 import { fieldErrorsOf } from '../lib/field-errors';
 import { formatDuration } from '../lib/format';
 import { call, type ResultOf } from '../lib/rpc';
@@ -141,16 +141,7 @@ function ProviderForm({
       >
         {(props) => <textarea {...props} rows={3} value={values.models} onInput={set('models')} />}
       </Field>
-      <div class="row">
-        <button type="submit" class="primary" disabled={isBusy}>
-          {isEdit ? 'Save provider' : 'Add provider'}
-        </button>
-        {onCancel === undefined ? null : (
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions submitLabel={isEdit ? 'Save provider' : 'Add provider'} isBusy={isBusy} onCancel={onCancel} />
     </form>
   );
 }
