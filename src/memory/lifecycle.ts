@@ -11,6 +11,7 @@
 import type { Logger } from 'pino';
 import type { MemoryConfig } from '../config/index.js';
 import { SIGNAL_KIND, type HealthSignalRecorder } from '../obs/index.js';
+import { createPeriodicTask } from '../periodic-task.js';
 import type { LifecycleOutcome, LifecyclePolicy, MemoryPort } from '../store/index.js';
 
 export const DAY_MS = 86_400_000;
@@ -64,9 +65,6 @@ export interface LifecycleSweeperDeps {
   log: Logger;
 }
 
-/** `created` until start(); `stopped` for good once stop() is called. */
-export type SweeperState = 'created' | 'started' | 'stopped';
-
 export interface LifecycleSweeper {
   /** Schedules the first sweep intervalMs from now; a second call does nothing. */
   start(): void;
@@ -84,10 +82,6 @@ export function createLifecycleSweeper({
   now,
   log,
 }: LifecycleSweeperDeps): LifecycleSweeper {
-  let state: SweeperState = 'created';
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<LifecycleOutcome[]> | undefined;
-
   async function sweepAgent(agentId: string, current: LifecyclePolicy): Promise<LifecycleOutcome | undefined> {
     const at = now();
     try {
@@ -113,49 +107,25 @@ export function createLifecycleSweeper({
     const current = policy();
     const outcomes: LifecycleOutcome[] = [];
     for (const agentId of await port.agentsWithEntries()) {
-      if (state === 'stopped') break;
+      if (task.isStopped()) break;
       const outcome = await sweepAgent(agentId, current);
       if (outcome !== undefined) outcomes.push(outcome);
     }
     return outcomes;
   }
 
-  function sweepNow(): Promise<LifecycleOutcome[]> {
-    if (running !== undefined) return running;
-    if (state === 'stopped') return Promise.resolve([]);
-    running = sweepAll()
-      .catch((error: unknown) => {
-        log.error({ err: error }, 'memory lifecycle sweep could not list agents');
-        return [];
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  }
+  const task = createPeriodicTask({
+    // After stop() a sweep asked for answers nothing rather than starting one.
+    run: async (): Promise<LifecycleOutcome[]> =>
+      task.isStopped()
+        ? []
+        : sweepAll().catch((error: unknown) => {
+            log.error({ err: error }, 'memory lifecycle sweep could not list agents');
+            return [];
+          }),
+    intervalMs: () => intervalMs,
+    onTimedFailure: () => undefined,
+  });
 
-  function schedule(): void {
-    if (state !== 'started') return;
-    timer = setTimeout(function lifecycleTick() {
-      timer = undefined;
-      // The next sweep is scheduled only once this one ended, so sweeps never overlap however long one takes.
-      void sweepNow().finally(schedule);
-    }, intervalMs);
-    timer.unref();
-  }
-
-  return {
-    start() {
-      if (state !== 'created') return;
-      state = 'started';
-      schedule();
-    },
-    async stop() {
-      state = 'stopped';
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      await running;
-    },
-    sweepNow,
-  };
+  return { start: task.start, stop: task.stop, sweepNow: task.runNow };
 }

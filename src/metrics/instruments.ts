@@ -1,6 +1,7 @@
 // The gateway's Prometheus instruments on a registry of its own: HTTP, turns, tokens and cost, model calls, tool calls
 // (plain numbers on the request path, read by prom-client at scrape time: batched-metrics.ts).
 import { Registry } from 'prom-client';
+import type { MetricsSnapshot } from '../events/index.js';
 import { batchedCounter, batchedHistogram } from './batched-metrics.js';
 import type { LabelCaps } from './label-cap.js';
 
@@ -40,18 +41,11 @@ export interface ToolSample {
   durationMs: number;
 }
 
-/** Totals since start, kept beside the instruments for the observability:metrics snapshot. */
-export interface Totals {
-  httpRequests: number;
-  turns: number;
-  modelCalls: number;
-  modelCallFailures: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  toolCalls: number;
-  toolFailures: number;
-}
+/** Totals since start, kept beside the instruments: the observability:metrics snapshot less its gauges. */
+export type Totals = Omit<
+  MetricsSnapshot,
+  'uptimeMs' | 'wsConnections' | 'sseSubscribers' | 'openBreakers' | 'rssBytes' | 'heapUsedBytes'
+>;
 
 export interface Instruments {
   readonly registry: Registry;

@@ -3,6 +3,7 @@
 // and deletes expired sessions older than sessions.expiredRetentionDays; a bounded batch of each per sweep.
 import type { Logger } from 'pino';
 import type { EventBus } from '../events/index.js';
+import { createPeriodicTask } from '../periodic-task.js';
 import type { SessionPort } from './types.js';
 
 const DAY_MS = 86_400_000;
@@ -47,12 +48,7 @@ export interface SessionLifecycle {
 }
 
 export function createSessionLifecycle({ store, events, settings, now, log }: SessionLifecycleDeps): SessionLifecycle {
-  let state: 'created' | 'started' | 'stopped' = 'created';
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  /** Read between a sweep's steps, so a shutdown mid-sweep starts no further step. */
-  const stopped = (): boolean => state === 'stopped';
-
+  // Stopped is read between a sweep's steps, so a shutdown mid-sweep starts no further step.
   async function sweepOnce(): Promise<void> {
     const { idleTtlMs, expiredRetentionDays, archiveAfterMs } = settings();
     const at = now();
@@ -60,49 +56,21 @@ export function createSessionLifecycle({ store, events, settings, now, log }: Se
       const expired = await store.expireIdle(at - idleTtlMs, at, SESSION_SWEEP_BATCH);
       for (const sessionKey of expired) events.emit('session:expired', { sessionKey });
     }
-    if (stopped()) return;
+    if (task.isStopped()) return;
     if (archiveAfterMs > 0) {
       const archived = await store.archiveFinishedSubAgents(at - archiveAfterMs, at, SESSION_SWEEP_BATCH);
       for (const { runId, sessionKey } of archived) events.emit('session:sub_agent_archived', { runId, sessionKey });
     }
-    if (stopped() || expiredRetentionDays === 0) return;
+    if (task.isStopped() || expiredRetentionDays === 0) return;
     const deleted = await store.deleteExpired(at - expiredRetentionDays * DAY_MS, SESSION_SWEEP_BATCH);
     if (deleted > 0) log.info({ deleted, expiredRetentionDays }, 'expired sessions deleted past their retention');
   }
 
-  function sweepNow(): Promise<void> {
-    running ??= sweepOnce().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
+  const task = createPeriodicTask({
+    run: sweepOnce,
+    intervalMs: () => settings().sweepIntervalMs,
+    onTimedFailure: (error) => log.error({ err: error }, 'session lifecycle sweep failed; the next one tries again'),
+  });
 
-  function schedule(): void {
-    if (state !== 'started') return;
-    timer = setTimeout(function sessionLifecycleTick() {
-      timer = undefined;
-      // The next sweep is scheduled once this one ended, so sweeps never overlap however long one takes.
-      void sweepNow()
-        .catch((error: unknown) =>
-          log.error({ err: error }, 'session lifecycle sweep failed; the next one tries again'),
-        )
-        .finally(schedule);
-    }, settings().sweepIntervalMs);
-    timer.unref();
-  }
-
-  return {
-    start() {
-      if (state !== 'created') return;
-      state = 'started';
-      schedule();
-    },
-    async stop() {
-      state = 'stopped';
-      clearTimeout(timer);
-      timer = undefined;
-      await running?.catch(() => undefined);
-    },
-    sweepNow,
-  };
+  return { start: task.start, stop: task.stop, sweepNow: task.runNow };
 }
