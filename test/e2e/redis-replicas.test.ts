@@ -53,6 +53,14 @@ describe('e2e: two replicas on one Redis', () => {
       status: response.status,
       body: (await response.json()) as { result?: Record<string, unknown>; error?: unknown },
     }));
+  /** Matches the first `message:sent` after a `message:received`, so a turn's own answer ends a read. */
+  const sentAfterReceived = () => {
+    let isReceived = false;
+    return (frame: { event?: string }) => {
+      if (frame.event === 'message:received') isReceived = true;
+      return isReceived && frame.event === 'message:sent';
+    };
+  };
   const chat = (gateway: Harness, message: string) =>
     fetch(`${gateway.url}/api/chat`, {
       method: 'POST',
@@ -116,7 +124,8 @@ describe('e2e: two replicas on one Redis', () => {
     const onB = await openSse(`${b.url}/api/events?token=${b.tokens.admin}`);
     llm.script({ text: 'First answer.' });
     await chat(a, 'first question');
-    const seen = await onB.until((frame) => frame.event === 'message:sent');
+    // The earlier tests' turns may still be reaching B's feed: this turn's answer is the one sent after its question.
+    const seen = await onB.until(sentAfterReceived());
     expect(seen.map((frame) => frame.event)).toContain('message:received');
     const lastSeen = seen.at(-1)?.id;
     expect(lastSeen).toBeDefined();
@@ -128,7 +137,7 @@ describe('e2e: two replicas on one Redis', () => {
       authorization: `Bearer ${a.tokens.admin}`,
       'last-event-id': lastSeen ?? '',
     });
-    const missed = await resumed.until((frame) => frame.event === 'message:sent');
+    const missed = await resumed.until(sentAfterReceived());
     resumed.close();
     const events = missed.filter((frame) => frame.id !== undefined);
     expect(events.map((frame) => frame.event)).toContain('message:received');

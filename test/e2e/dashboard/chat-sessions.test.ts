@@ -3,22 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRpc } from '../../support/http-client.js';
 import { capture, openSignedIn, startDashboardWorld, type DashboardWorld } from './dashboard-fixture.js';
 
-/** Records each text the pending answer bubble shows, as the page renders it (page scripts as strings: no DOM types here). */
-const RECORD_PENDING_TEXTS = `(() => {
-  const seen = [];
-  window.pendingTexts = seen;
-  new MutationObserver(() => {
-    const text = document.querySelector('[data-streaming="true"]')?.textContent ?? '';
-    if (text !== '' && seen.at(-1) !== text) seen.push(text);
-  }).observe(document.body, { subtree: true, childList: true, characterData: true });
-})()`;
-const RECORDED_PENDING_TEXTS = 'JSON.stringify(window.pendingTexts ?? [])';
-
 describe('dashboard chat and sessions', () => {
   let world: DashboardWorld;
   let sessionKey = '';
   beforeAll(async () => {
-    world = await startDashboardWorld();
+    world = await startDashboardWorld({
+      extraAgents: { patient: { name: 'Patient', provider: 'fake', model: 'fake-model', tools: ['mcp:files'] } },
+    });
   }, 120_000);
   afterAll(async () => {
     await world?.close();
@@ -159,17 +150,15 @@ describe('dashboard chat and sessions', () => {
 
   it('says which tool the turn is calling while it runs', async () => {
     const { page } = world.browser;
-    world.llm.script({ toolCalls: [{ name: 'current_time', arguments: {} }] }, { text: 'It is half past.' });
-    await openSignedIn(world, 'chat');
-    // The tool answers within milliseconds, too fast to poll for: every text the pending bubble shows is recorded
-    // as the page renders it.
-    await page.evaluate(RECORD_PENDING_TEXTS);
+    // The fixture's slow tool answers after 3 s: the pending bubble names it all that time.
+    world.llm.script({ toolCalls: [{ name: 'files__slow', arguments: { ms: 3000 } }] }, { text: 'It is half past.' });
+    await openSignedIn(world, 'chat?agent=patient');
     await page.getByLabel('Message', { exact: true }).fill('What time is it now?');
     await page.getByRole('button', { name: 'Send' }).click();
+    const pending = page.locator('[data-streaming="true"]');
+    await expect.poll(() => pending.textContent(), { timeout: 10_000 }).toBe('Calling tool files__slow…');
     const log = page.getByRole('log', { name: 'Conversation' });
-    await expect.poll(() => log.getByText('It is half past.').count(), { timeout: 10_000 }).toBe(1);
-    const seen = JSON.parse(String(await page.evaluate(RECORDED_PENDING_TEXTS))) as string[];
-    expect(seen).toContain('Calling tool current_time…');
+    await expect.poll(() => log.getByText('It is half past.').count(), { timeout: 15_000 }).toBe(1);
     expect(world.browser.problems).toEqual([]);
   });
 

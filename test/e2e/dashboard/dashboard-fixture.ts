@@ -58,7 +58,7 @@ export async function startDashboardWorld(
     // Started on first use only (the MCP page): one server that answers, one whose command does not exist.
     mcp: {
       servers: {
-        files: stdioFixture({ tools: ['echo', 'pid'] }),
+        files: stdioFixture({ tools: ['echo', 'pid', 'slow'] }),
         gone: { transport: 'stdio', command: '/nonexistent/mcp-server' },
       },
     },

@@ -164,7 +164,7 @@ describe('dashboard pages', () => {
     await expect.poll(() => servers.getByRole('row', { name: /files\s+stdio/ }).count()).toBe(1);
     await servers.getByRole('button', { name: 'Test files' }).click();
     await expect
-      .poll(() => page.getByText(/^files answered in \d+ ms with echo, pid\.$/).count(), { timeout: 30_000 })
+      .poll(() => page.getByText(/^files answered in \d+ ms with echo, slow, pid\.$/).count(), { timeout: 30_000 })
       .toBe(1);
     await servers.getByRole('button', { name: 'Test gone' }).click();
     await expect.poll(() => page.getByText(/^gone failed its test: /).count(), { timeout: 30_000 }).toBe(1);
@@ -174,7 +174,7 @@ describe('dashboard pages', () => {
     await expect
       .poll(() => servers.getByRole('row', { name: /gone\s+stdio\s+failed/ }).count(), { timeout: 30_000 })
       .toBe(1);
-    await expect.poll(() => servers.getByRole('row', { name: /files\s+stdio\s+ready\s+2/ }).count()).toBe(1);
+    await expect.poll(() => servers.getByRole('row', { name: /files\s+stdio\s+ready\s+3/ }).count()).toBe(1);
     await capture(world, 'mcp');
     expect(world.browser.problems).toEqual([]);
   });
