@@ -14,7 +14,7 @@ export interface PeriodicTask<T> {
 
 export interface PeriodicTaskOptions<T> {
   run: () => Promise<T>;
-  /** Read before each scheduling, so a changed setting applies from the next run. */
+  /** Read before each scheduling, so a changed setting applies from the next run; 0 or less schedules none. */
   intervalMs: () => number;
   /** A run the timer started failed (a run asked for through runNow rejects to its caller instead). */
   onTimedFailure: (error: unknown) => void;
@@ -33,11 +33,12 @@ export function createPeriodicTask<T>({ run, intervalMs, onTimedFailure }: Perio
   }
 
   function schedule(): void {
-    if (state !== 'started') return;
+    const delayMs = intervalMs();
+    if (state !== 'started' || delayMs <= 0) return;
     timer = setTimeout(function periodicTick() {
       timer = undefined;
       void runNow().catch(onTimedFailure).finally(schedule);
-    }, intervalMs());
+    }, delayMs);
     timer.unref();
   }
 

@@ -1,6 +1,7 @@
 // The reflect schedule (`learning.reflectIntervalMs`, 0: only on demand): one pass over every agent each interval,
 // run by the one replica holding the reflect lease, never two passes at once in this process.
 import type { Logger } from 'pino';
+import { createPeriodicTask } from '../periodic-task.js';
 import type { Reflector } from './types.js';
 
 /** Under coordination only the replica holding this lease reflects on the schedule. */
@@ -27,10 +28,6 @@ export interface ReflectTimer {
 }
 
 export function createReflectTimer({ reflector, leases, intervalMs, log }: ReflectTimerDeps): ReflectTimer {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let isStopped = false;
-
   async function pass(): Promise<void> {
     if (!(await leases.acquire(REFLECT_LEASE, REFLECT_LEASE_TTL_MS))) return;
     try {
@@ -40,27 +37,10 @@ export function createReflectTimer({ reflector, leases, intervalMs, log }: Refle
     }
   }
 
-  function schedule(): void {
-    if (isStopped || intervalMs === 0) return;
-    timer = setTimeout(function reflectTick() {
-      timer = undefined;
-      running = pass()
-        .catch((error: unknown) => log.error({ err: error }, 'scheduled reflect pass failed; the next one tries again'))
-        .finally(() => {
-          running = undefined;
-          schedule();
-        });
-    }, intervalMs);
-    timer.unref();
-  }
-
-  return {
-    start: schedule,
-    async stop() {
-      isStopped = true;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  const task = createPeriodicTask({
+    run: pass,
+    intervalMs: () => intervalMs,
+    onTimedFailure: (error) => log.error({ err: error }, 'scheduled reflect pass failed; the next one tries again'),
+  });
+  return { start: task.start, stop: task.stop };
 }

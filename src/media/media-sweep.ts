@@ -1,6 +1,7 @@
 // The media sweep: deletes expired files and their records, and files with no record, every media.sweepIntervalMs.
 import { opendir } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import { createPeriodicTask } from '../periodic-task.js';
 import type { MediaPort } from '../store/index.js';
 import { removeMediaFile, TEMP_PREFIX } from './media-files.js';
 
@@ -33,12 +34,13 @@ export interface MediaSweeperDeps {
   log: Logger;
 }
 
-type SweeperState = 'created' | 'started' | 'stopped';
-
 export function createMediaSweeper({ port, dir, intervalMs, inFlight, now, log }: MediaSweeperDeps): MediaSweeper {
-  let state: SweeperState = 'created';
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<MediaSweepResult> | undefined;
+  // Sweeps never overlap however long one takes: the next is scheduled once one ended.
+  const task = createPeriodicTask({
+    run: sweepOnce,
+    intervalMs: () => intervalMs,
+    onTimedFailure: (error) => log.error({ err: error }, 'media sweep failed'),
+  });
 
   async function sweepExpired(): Promise<number> {
     let removed = 0;
@@ -49,7 +51,7 @@ export function createMediaSweeper({ port, dir, intervalMs, inFlight, now, log }
       const batch = await port.remove(ids);
       removed += batch;
       // A full batch that removed nothing would come back unchanged: stop rather than loop on it.
-      if (ids.length < MEDIA_SWEEP_BATCH || batch === 0 || state === 'stopped') return removed;
+      if (ids.length < MEDIA_SWEEP_BATCH || batch === 0 || task.isStopped()) return removed;
     }
   }
 
@@ -75,7 +77,7 @@ export function createMediaSweeper({ port, dir, intervalMs, inFlight, now, log }
         removed += await removeOrphans(names);
         names = [];
       }
-      if (state === 'stopped') return removed;
+      if (task.isStopped()) return removed;
     }
     return removed + (names.length > 0 ? await removeOrphans(names) : 0);
   }
@@ -87,35 +89,9 @@ export function createMediaSweeper({ port, dir, intervalMs, inFlight, now, log }
     return { expired, orphans };
   }
 
-  function sweep(): Promise<MediaSweepResult> {
-    running ??= sweepOnce().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
-
-  function schedule(): void {
-    if (state !== 'started' || intervalMs === 0) return;
-    timer = setTimeout(function mediaSweepTick() {
-      // The next sweep is scheduled once this one ended, so sweeps never overlap however long one takes.
-      void sweep()
-        .catch((error: unknown) => log.error({ err: error }, 'media sweep failed'))
-        .finally(schedule);
-    }, intervalMs);
-    timer.unref();
-  }
-
   return {
-    sweep,
-    start() {
-      if (state !== 'created') return;
-      state = 'started';
-      schedule();
-    },
-    async stop() {
-      state = 'stopped';
-      clearTimeout(timer);
-      await running?.catch(() => undefined);
-    },
+    sweep: task.runNow,
+    start: task.start,
+    stop: task.stop,
   };
 }

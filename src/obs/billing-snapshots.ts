@@ -1,6 +1,7 @@
 // diagnostic:billing_snapshot: every obs.billingSnapshotIntervalMs (hourly by default) the cost and tokens recorded
 // since the previous snapshot, so an /api/events subscriber follows spend without polling obs.billing.
 import type { Logger } from 'pino';
+import { createPeriodicTask } from '../periodic-task.js';
 import type { EventBus } from '../events/index.js';
 import type { Billing } from './billing.js';
 
@@ -16,7 +17,8 @@ export interface BillingSnapshotsDeps {
 export interface BillingSnapshots {
   /** Schedules the first snapshot one interval from now; a second call does nothing. */
   start(): void;
-  stop(): void;
+  /** Cancels the next snapshot and waits for one being taken. */
+  stop(): Promise<void>;
 }
 
 export function createBillingSnapshots({
@@ -26,8 +28,6 @@ export function createBillingSnapshots({
   now,
   log,
 }: BillingSnapshotsDeps): BillingSnapshots {
-  let timer: NodeJS.Timeout | undefined;
-  let isStopped = false;
   let since = now();
 
   async function snapshot(): Promise<void> {
@@ -37,26 +37,16 @@ export function createBillingSnapshots({
     since = until;
   }
 
-  function schedule(): void {
-    const waitMs = intervalMs();
-    if (isStopped || waitMs <= 0) return;
-    timer = setTimeout(() => {
-      snapshot()
-        .catch((error: unknown) => log?.warn({ err: error }, 'billing snapshot failed; the next one tries again'))
-        .finally(schedule);
-    }, waitMs);
-    timer.unref();
-  }
-
+  const task = createPeriodicTask({
+    run: snapshot,
+    intervalMs,
+    onTimedFailure: (error) => log?.warn({ err: error }, 'billing snapshot failed; the next one tries again'),
+  });
   return {
     start() {
-      if (timer !== undefined || isStopped) return;
       since = now();
-      schedule();
+      task.start();
     },
-    stop() {
-      isStopped = true;
-      clearTimeout(timer);
-    },
+    stop: task.stop,
   };
 }

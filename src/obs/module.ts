@@ -58,9 +58,9 @@ export function createObsModule(deps: ObsModuleDeps): ObsModule {
         deps.log?.warn({ err: error }, 'the boot posture could not be recorded');
       }
     },
-    stop() {
-      snapshots.stop();
-      return observability.close();
+    async stop() {
+      await snapshots.stop();
+      await observability.close();
     },
   };
 }

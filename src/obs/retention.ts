@@ -1,6 +1,7 @@
 // The evidence retention sweep (obs.retentionDays): every hour, evidence recorded before the window is deleted, table by
 // table, a small batch per transaction so the store's writer is never held for long; obs.storage.stats reports it.
 import type { Logger } from 'pino';
+import { createPeriodicTask } from '../periodic-task.js';
 import { EVIDENCE_TABLES, type EvidenceTable, type RetentionPort, type StorageSize } from '../store/index.js';
 
 const DAY_MS = 86_400_000;
@@ -95,17 +96,28 @@ export function createRetentionSweeper({
   now,
   log,
 }: RetentionSweeperDeps): RetentionSweeper {
-  let state: 'created' | 'started' | 'stopped' = 'created';
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<RetentionSweep> | undefined;
   let lastSweep: RetentionSweep | null = null;
+  let isFirstSweep = true;
+  // Sweeps never overlap however long one takes: the next is scheduled once one ended.
+  const task = createPeriodicTask({
+    async run() {
+      lastSweep = await sweepOnce();
+      return lastSweep;
+    },
+    intervalMs() {
+      const delayMs = isFirstSweep ? RETENTION_FIRST_SWEEP_MS : RETENTION_SWEEP_INTERVAL_MS;
+      isFirstSweep = false;
+      return delayMs;
+    },
+    onTimedFailure: (error) => log?.error({ err: error }, 'evidence retention sweep failed'),
+  });
 
   /** Deletes table by table, batch by batch; ends early (with the outcome) on shutdown or when the lease is lost. */
   async function deleteOlder(cutoffMs: number, deleted: Record<EvidenceTable, number>): Promise<RetentionOutcome> {
     let batches = 0;
     for (const table of EVIDENCE_TABLES) {
       for (;;) {
-        if (state === 'stopped') return 'stopped';
+        if (task.isStopped()) return 'stopped';
         const batch = await port.deleteBefore(table, cutoffMs, RETENTION_BATCH_ROWS);
         deleted[table] += batch;
         if (batch < RETENTION_BATCH_ROWS) break;
@@ -153,43 +165,10 @@ export function createRetentionSweeper({
     }
   }
 
-  function sweepNow(): Promise<RetentionSweep> {
-    running ??= sweepOnce()
-      .then((sweep) => {
-        lastSweep = sweep;
-        return sweep;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  }
-
-  function schedule(delayMs: number): void {
-    if (state !== 'started') return;
-    timer = setTimeout(function retentionTick() {
-      timer = undefined;
-      // The next sweep is scheduled once this one ended, so sweeps never overlap however long one takes.
-      void sweepNow()
-        .catch((error: unknown) => log?.error({ err: error }, 'evidence retention sweep failed'))
-        .finally(() => schedule(RETENTION_SWEEP_INTERVAL_MS));
-    }, delayMs);
-    timer.unref();
-  }
-
   return {
-    start() {
-      if (state !== 'created') return;
-      state = 'started';
-      schedule(RETENTION_FIRST_SWEEP_MS);
-    },
-    async stop() {
-      state = 'stopped';
-      clearTimeout(timer);
-      timer = undefined;
-      await running?.catch(() => undefined);
-    },
-    sweepNow,
+    start: task.start,
+    stop: task.stop,
+    sweepNow: task.runNow,
     async report(signal) {
       await flush();
       return {

@@ -2,6 +2,7 @@
 import type { SessionCaller } from '../../agents/types.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { responseForbidden, responseNotFound } from '../../errors.js';
+import { createPeriodicTask } from '../../periodic-task.js';
 import type { ResponseRecord } from '../../store/index.js';
 import type { OpenAiContext } from './types.js';
 
@@ -45,39 +46,19 @@ export interface ResponseSweep {
 
 /** Every `intervalMs`, deletes the expired responses in bounded batches, off the request path. */
 export function createResponseSweep(ctx: OpenAiContext, intervalMs = RESPONSE_SWEEP_INTERVAL_MS): ResponseSweep {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let isStopped = false;
-
   async function sweep(): Promise<void> {
     const cutoff = expiryCutoff(ctx);
-    for (let batch = 0; batch < RESPONSE_PURGE_MAX_BATCHES && !isStopped; batch += 1) {
+    for (let batch = 0; batch < RESPONSE_PURGE_MAX_BATCHES && !task.isStopped(); batch += 1) {
       const purged = await ctx.responses.purgeCreatedBefore(cutoff, RESPONSE_PURGE_BATCH_ROWS);
       if (purged < RESPONSE_PURGE_BATCH_ROWS) return;
       await nextTurn();
     }
   }
 
-  function runOnce(): void {
-    if (running !== undefined) return;
-    running = sweep()
-      .catch((error: unknown) =>
-        ctx.log.warn({ err: error }, 'purging expired responses failed; the next sweep retries'),
-      )
-      .finally(() => (running = undefined));
-  }
-
-  return {
-    start() {
-      if (timer !== undefined || isStopped) return;
-      timer = setInterval(runOnce, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      isStopped = true;
-      clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  const task = createPeriodicTask({
+    run: sweep,
+    intervalMs: () => intervalMs,
+    onTimedFailure: (error) => ctx.log.warn({ err: error }, 'purging expired responses failed; the next sweep retries'),
+  });
+  return { start: task.start, stop: task.stop };
 }
