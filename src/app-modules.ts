@@ -114,6 +114,7 @@ export function createModules(core: ModuleCore): AppModules {
     turns,
     agents,
     instances: coordination.instances,
+    peerStops: coordination.runStops,
     events,
     notify: peers.notify,
     now,

@@ -42,7 +42,11 @@ export function createA2aModule(deps: A2aModuleDeps): A2aModule {
   const limits = () => deps.config().limits;
   const store = createTaskStore({
     port: deps.store.a2aTasks,
-    runStatus: async (runId) => (await deps.store.runs.get(runId))?.status,
+    runEnd: async (runId) => {
+      const run = await deps.store.runs.get(runId);
+      return run === undefined ? undefined : { status: run.status, completedAt: run.completedAt };
+    },
+    now: deps.now,
     maxTasksKept: () => limits().maxTasksKept,
     log: deps.log,
   });

@@ -10,6 +10,7 @@ import {
   invalidParams,
 } from '../errors.js';
 import type { Caller } from '../server/types.js';
+import { CANCEL_RECORDED_WAIT_MS, followedTaskEvents, storedTaskChanges } from './followed-task.js';
 import { messageText, type MessageLimits } from './parts.js';
 import { isTerminal, type StoredTask, type TaskStore } from './task-store.js';
 import type { TaskRunner } from './task-runner.js';
@@ -173,8 +174,12 @@ export function createRequestHandler(deps: HandlerDeps): A2ARequestHandler {
       const state = stored.task.status?.state;
       if (isTerminal(state) || !(await runner.cancel(stored.task.id, caller.clientId)))
         throw a2aTaskNotCancelable(stored.task.id, TaskState[state ?? TaskState.TASK_STATE_UNSPECIFIED]);
-      // The task as the cancel left it (what was read before may be an earlier copy from the database).
-      return view((await owned(params.id)).task, undefined);
+      // The task as the cancel left it (what was read before may be an earlier copy from the database); a task another
+      // replica ran reads canceled once that replica has written it.
+      let current = await owned(params.id);
+      const wait = AbortSignal.any([deps.hangUp, AbortSignal.timeout(CANCEL_RECORDED_WAIT_MS)]);
+      for await (const changed of storedTaskChanges(current, () => owned(params.id), wait)) current = changed;
+      return view(current.task, undefined);
     }),
 
     resubscribe: guardStream(async function* subscribe(params) {
@@ -182,12 +187,14 @@ export function createRequestHandler(deps: HandlerDeps): A2ARequestHandler {
       if (isTerminal(stored.task.status?.state)) throw a2aUnsupported('Subscribing to a task that has ended');
       const queue = eventQueue(deps.hangUp);
       const stop = runner.subscribe(stored.task.id, queue.push);
-      if (stop === undefined) throw a2aUnsupported('Subscribing to a task not running on this instance');
       try {
         yield { payload: { $case: 'task', value: view(stored.task, undefined) } };
-        yield* queue.drain();
+        // A task another replica runs is followed through the database.
+        if (stop === undefined)
+          yield* followedTaskEvents(storedTaskChanges(stored, () => owned(params.id), deps.hangUp));
+        else yield* queue.drain();
       } finally {
-        stop();
+        stop?.();
       }
     }),
 

@@ -31,7 +31,7 @@ export interface TaskRunner {
   start(input: StartTaskInput): Promise<StoredTask>;
   /** Adds a listener to a live task; undefined when the task is not running in this process. */
   subscribe(taskId: string, listener: TaskListener): (() => void) | undefined;
-  /** Stops a live task's run (its tree, as run.kill); false when it is not running here. */
+  /** Stops a task's run (its tree, as run.kill), here or on the replica running it; false when it was not running. */
   cancel(taskId: string, by: string): Promise<boolean>;
   /** Resolves once the task is terminal or waits for input (an approval); at once when it is not live. */
   settled(taskId: string): Promise<void>;
@@ -241,7 +241,8 @@ export function createTaskRunner(deps: TaskRunnerDeps): TaskRunner {
 
     async cancel(taskId, by) {
       const entry = live.get(taskId);
-      if (entry === undefined) return false;
+      // A task another replica runs is stopped there, through its run's tree.
+      if (entry === undefined) return (await runControl.kill(taskId, by)).status === 'revoked';
       entry.cancel.abort();
       await runControl.kill(taskId, by);
       await entry.done;

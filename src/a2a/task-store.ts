@@ -42,12 +42,16 @@ export interface TaskStore {
 
 export interface TaskStoreDeps {
   port: A2aTaskPort;
-  /** The status of the task's run (run id = task id); undefined when no run is recorded. */
-  runStatus: (runId: string) => Promise<RunStatus | undefined>;
+  /** The status and end of the task's run (run id = task id); undefined when no run is recorded. */
+  runEnd: (runId: string) => Promise<{ status: RunStatus; completedAt: number | null } | undefined>;
+  now: () => number;
   /** a2a.limits.maxTasksKept, read live: finished tasks past the newest this many are deleted. */
   maxTasksKept: () => number;
   log: Logger;
 }
+
+/** How long after its run ended a task may still read running: its replica records the task's end right after. */
+export const TASK_END_GRACE_MS = 60_000;
 
 const TERMINAL = new Set([
   TaskState.TASK_STATE_COMPLETED,
@@ -120,12 +124,19 @@ export function createTaskStore(deps: TaskStoreDeps): TaskStore {
     }
   }
 
-  /** A running task whose run has ended elsewhere: the process that ran it stopped before it could record its end. */
+  /**
+   * A running task whose run has ended without it: the process that ran it stopped before it could record its end.
+   * A run that ended moments ago is not yet that: its replica records the task's end right after the run's.
+   */
   async function settle(stored: StoredTask): Promise<StoredTask> {
     const { task } = stored;
     if (isTerminal(task.status?.state)) return stored;
-    const status = await deps.runStatus(task.id);
-    if (status === undefined || status === 'running') return stored;
+    const run = await deps.runEnd(task.id);
+    if (run === undefined || run.status === 'running') return stored;
+    const isUnrecorded =
+      run.status === 'orphaned' || (run.completedAt !== null && deps.now() - run.completedAt > TASK_END_GRACE_MS);
+    if (!isUnrecorded) return stored;
+    const { status } = run;
     const text = `The task's run ended ${status} before the task recorded its end (the gateway stopped while it ran)`;
     const failed: StoredTask = {
       ...stored,

@@ -26,6 +26,14 @@ export interface RetiredToken {
   clientId: string;
 }
 
+/** A run.kill or lease.revoke of a run tree another replica runs: that replica stops it as if called there. */
+export interface RunStop {
+  runId: string;
+  rootRunId: string;
+  reason: 'killed' | 'revoked';
+  by: string;
+}
+
 export interface Coordination {
   readonly kind: 'local' | 'redis';
   readonly locks: SessionLocks;
@@ -41,6 +49,7 @@ export interface Coordination {
   readonly notifications: PeerChannel<PeerNotification>;
   readonly retiredTokens: PeerChannel<RetiredToken>;
   readonly jobChanges: PeerChannel<JobsChanged>;
+  readonly runStops: PeerChannel<RunStop>;
   /**
    * How often to look for runs whose instance has gone, in ms; undefined: once at startup, which is enough when
    * only this process runs and any other owner was an earlier process.

@@ -11,7 +11,7 @@ import { createLocalPeerChannel } from './peer-channel.js';
 import { createLocalRateCounter } from './rate-counter.js';
 import { createSessionLocks } from './session-locks.js';
 
-export type { Coordination, JobsChanged, PeerNotification, RetiredToken } from './coordination.js';
+export type { Coordination, JobsChanged, PeerNotification, RetiredToken, RunStop } from './coordination.js';
 export type { EventFeed, FeedEntry, FeedEvent } from './event-feed.js';
 export { createLocalInstances, type Instances } from './instances.js';
 export { createLocalLeases } from './leases.js';
@@ -38,6 +38,7 @@ export function createLocalCoordination(): Coordination {
     notifications: createLocalPeerChannel(),
     retiredTokens: createLocalPeerChannel(),
     jobChanges: createLocalPeerChannel(),
+    runStops: createLocalPeerChannel(),
     close: async () => {},
   };
 }

@@ -4,7 +4,7 @@ import type { CapabilityModule } from '../capability.js';
 import type { HealthSignalRecorder } from '../obs/index.js';
 import { controlMethods } from './control-methods.js';
 import { runMethods } from './methods.js';
-import { createRunControl, type RunControl } from './run-control.js';
+import { createRunControl, type RunControl, type RunControlDeps } from './run-control.js';
 import { spawnTool } from './spawn-tool.js';
 import { createSubAgentRuns, type SubAgentRuns, type SubAgentRunsDeps } from './sub-agent-runs.js';
 
@@ -35,6 +35,8 @@ export interface RunsModuleDeps extends Omit<SubAgentRunsDeps, 'maxRunningSpawns
    * replica looks, and a run is marked once. Unset: only at start, enough when this is the only process.
    */
   orphanSweepMs?: number;
+  /** Stops of run trees sent to and from the other replicas (coordination.runStops). */
+  peerStops?: RunControlDeps['peerStops'];
 }
 
 export interface RunsModule extends CapabilityModule {
@@ -54,6 +56,7 @@ export function createRunsModule(deps: RunsModuleDeps): RunsModule {
     log: deps.log,
     runHeartbeatMs: deps.runHeartbeatMs ?? DEFAULT_RUN_HEARTBEAT_MS,
     ...(deps.signals === undefined ? {} : { signals: deps.signals }),
+    ...(deps.peerStops === undefined ? {} : { peerStops: deps.peerStops }),
   });
   const runs = createSubAgentRuns({
     ...deps,

@@ -1,12 +1,14 @@
 // Run control: every run of this process starts here (spawns, cron fires, webhooks) and can be stopped as a tree:
-// run.kill aborts it now, lease.revoke stops it at the next step boundary, the denial breaker aborts it.
+// run.kill aborts it now, lease.revoke stops it at the next step boundary, the denial breaker aborts it. A tree
+// another replica runs is stopped by that replica, told through the peer channel.
 import type { TurnHooks } from '../turns/types.js';
 import type { EventBus } from '../events/index.js';
 import type { Logger } from 'pino';
-import type { Instances } from '../coordination/index.js';
+import type { Instances, PeerChannel, RunStop } from '../coordination/index.js';
 import { runNotFound, runTreeStopped } from '../errors.js';
 import { SIGNAL_KIND, type HealthSignalRecorder } from '../obs/index.js';
 import type { RunKind, RunPort, RunRecord, RunStatus } from '../store/index.js';
+import { stopRecorded } from './stop-recorded.js';
 
 /**
  * The abort reason of every live run's signal when the gateway shuts down (an AbortError, so code that checks the
@@ -73,6 +75,8 @@ export interface RunControlDeps {
   log: Logger;
   /** How often this instance heartbeats its running runs, in milliseconds. */
   runHeartbeatMs: number;
+  /** Stops of run trees sent to and from the other replicas; absent when this process is the only one. */
+  peerStops?: PeerChannel<RunStop>;
 }
 
 type StopReason = 'killed' | 'revoked' | 'denial_breaker';
@@ -88,7 +92,7 @@ const denialBreakerError = (denials: number) =>
   `The capability-denial breaker stopped the run tree after ${denials} consecutive denials`;
 
 export function createRunControl(deps: RunControlDeps): RunControl {
-  const { runs, events, signals, instances, now, log } = deps;
+  const { runs, events, signals, instances, peerStops, now, log } = deps;
   const live = new Map<string, LiveRun>();
   /** Trees stopped while they have live runs; dropped with the tree's last live run. */
   const stopped = new Map<string, { reason: StopReason; denials: number }>();
@@ -184,6 +188,46 @@ export function createRunControl(deps: RunControlDeps): RunControl {
     return { runId: record.runId, status: (await runs.get(record.runId))?.status ?? record.status };
   }
 
+  /** Stops the tree if it runs here: a kill aborts it now, a revoke at each turn's next step boundary. */
+  async function stopHere(runId: string, reason: 'killed' | 'revoked', by: string): Promise<RunRecord> {
+    const { record, tree } = await stopTree(runId, reason);
+    if (tree.length === 0) return record;
+    const detail = { runId, rootRunId: record.rootRunId, runs: tree.length, by };
+    if (reason === 'killed') {
+      for (const run of tree) run.controller.abort();
+      events.emit('run:killed', detail);
+      signals?.record({
+        kind: SIGNAL_KIND.autonomyKilled,
+        rootRunId: record.rootRunId,
+        agentId: record.agentId,
+        severity: 'warning',
+        data: { runId, runs: tree.length },
+      });
+      log.info(detail, 'run tree killed');
+    } else {
+      events.emit('run:revoked', detail);
+      log.info(detail, 'run tree revoked');
+    }
+    return record;
+  }
+
+  /** A tree another replica runs is stopped there: the stop is sent to it, and the answer waits for it to be recorded. */
+  async function stop(runId: string, reason: 'killed' | 'revoked', by: string) {
+    const record = await stopHere(runId, reason, by);
+    const owner = record.ownerInstance;
+    const isElsewhere = owner !== null && owner !== instances.currentId && liveOf(record.rootRunId).length === 0;
+    if (!isElsewhere || peerStops === undefined) return statusOf(record);
+    await peerStops.publish({ runId, rootRunId: record.rootRunId, reason, by });
+    return record.status === 'running' ? stopRecorded(runs, runId) : statusOf(record);
+  }
+
+  const unsubscribePeerStops = peerStops?.subscribe(function stopForPeer(message) {
+    if (liveOf(message.rootRunId).length === 0) return;
+    stopHere(message.runId, message.reason, message.by).catch((error: unknown) =>
+      log.warn({ err: error, runId: message.runId }, 'could not stop a run tree another replica asked to stop'),
+    );
+  });
+
   function stopAtBoundary(sessionKey: string, rootRunId: string | undefined): void {
     if (rootRunId === undefined || !stopped.has(rootRunId)) return;
     for (const run of liveOf(rootRunId)) if (run.record.sessionKey === sessionKey) run.controller.abort();
@@ -239,31 +283,8 @@ export function createRunControl(deps: RunControlDeps): RunControl {
       });
     },
 
-    async kill(runId, by) {
-      const { record, tree } = await stopTree(runId, 'killed');
-      for (const run of tree) run.controller.abort();
-      if (tree.length > 0) {
-        events.emit('run:killed', { runId, rootRunId: record.rootRunId, runs: tree.length, by });
-        signals?.record({
-          kind: SIGNAL_KIND.autonomyKilled,
-          rootRunId: record.rootRunId,
-          agentId: record.agentId,
-          severity: 'warning',
-          data: { runId, runs: tree.length },
-        });
-        log.info({ runId, rootRunId: record.rootRunId, runs: tree.length, by }, 'run tree killed');
-      }
-      return statusOf(record);
-    },
-
-    async revoke(runId, by) {
-      const { record, tree } = await stopTree(runId, 'revoked');
-      if (tree.length > 0) {
-        events.emit('run:revoked', { runId, rootRunId: record.rootRunId, runs: tree.length, by });
-        log.info({ runId, rootRunId: record.rootRunId, runs: tree.length, by }, 'run tree revoked');
-      }
-      return statusOf(record);
-    },
+    kill: (runId, by) => stop(runId, 'killed', by),
+    revoke: (runId, by) => stop(runId, 'revoked', by),
 
     hooks: {
       async beforeModel(_input, ctx) {
@@ -306,6 +327,7 @@ export function createRunControl(deps: RunControlDeps): RunControl {
     close() {
       isClosed = true;
       clearInterval(heartbeat);
+      unsubscribePeerStops?.();
       for (const run of live.values()) run.controller.abort(GATEWAY_SHUTDOWN);
     },
   };

@@ -33,6 +33,12 @@ const notificationMessage = z.strictObject({
 });
 const retiredTokenMessage = z.strictObject({ clientId: z.string().min(1) });
 const jobsChangedMessage = z.strictObject({});
+const runStopMessage = z.strictObject({
+  runId: z.string().min(1),
+  rootRunId: z.string().min(1),
+  reason: z.enum(['killed', 'revoked']),
+  by: z.string(),
+});
 
 /** Connects (throws when Redis cannot be reached) and starts this replica's heartbeat before it resolves. */
 export async function createRedisCoordination(options: RedisCoordinationOptions): Promise<Coordination> {
@@ -45,10 +51,11 @@ export async function createRedisCoordination(options: RedisCoordinationOptions)
     });
     const locks = createRedisSessionLocks(link, log, { ...timings, holderId: instances.currentId });
     const channels = createPeerChannels(link, instances.currentId, log);
-    const [notifications, retiredTokens, jobChanges] = await Promise.all([
+    const [notifications, retiredTokens, jobChanges, runStops] = await Promise.all([
       channels.channel('notify', notificationMessage),
       channels.channel('tokens-retired', retiredTokenMessage),
       channels.channel('jobs-changed', jobsChangedMessage),
+      channels.channel('run-stops', runStopMessage),
     ]);
     const eventFeed = createRedisEventFeed(link, log, {
       events: options.events,
@@ -67,6 +74,7 @@ export async function createRedisCoordination(options: RedisCoordinationOptions)
       notifications,
       retiredTokens,
       jobChanges,
+      runStops,
       orphanSweepMs: timings.orphanSweepMs,
       budgetLedger: (deps) => createRedisBudgetLedger(link, log, deps),
       async ping() {
