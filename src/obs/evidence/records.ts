@@ -1,4 +1,5 @@
 // The evidence records the report assemblers take as input: plain rows, already read through the EvidencePort by a loader.
+import type { SessionIndexRow } from '../../store/index.js';
 import type { Data } from './read.js';
 
 /** One trajectory record; `seq` is per session and increasing. */
@@ -10,21 +11,8 @@ export interface TrajectoryEvidence {
   data: Data;
 }
 
-/** One session_index row: one turn (trace) of a session. */
-export interface SessionIndexEvidence {
-  traceId: string;
-  sessionKey: string;
-  agentId: string;
-  channel: string;
-  messageId: string | null;
-  rootRunId: string | null;
-  endReason: string | null;
-  degraded: boolean;
-  startedAt: number;
-  endedAt: number | null;
-  day: string;
-  isSynthetic: boolean;
-}
+/** One session_index row: one turn (trace) of a session, as the store reads it. */
+export type SessionIndexEvidence = SessionIndexRow;
 
 /** One row of the durable run table (sub-agent and autonomy runs). `status` is the raw stored value. */
 export interface RunEvidence {
