@@ -1,17 +1,10 @@
 // Agent cards (A2A v1.0 §8): one per exposed agent, naming its JSON-RPC interface and bearer authentication, and the
 // gateway's card, whose interfaces and skills list every exposed agent (the first is the default).
 import { AgentCard, type AgentInterface, type AgentSkill } from '@a2a-js/sdk';
+import { agentPath, CARD_PATH, type CardAgent } from './card-agent.js';
 
 /** The A2A version this gateway serves (A2A-Version); the only one. */
 export const A2A_VERSION = '1.0';
-
-export interface CardAgent {
-  id: string;
-  name: string;
-}
-
-export const agentPath = (agentId: string) => `/a2a/${encodeURIComponent(agentId)}`;
-export const CARD_PATH = '/.well-known/agent-card.json';
 
 function jsonRpcInterface(baseUrl: string, agentId: string): AgentInterface {
   return {

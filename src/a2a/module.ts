@@ -1,37 +1,11 @@
 // The A2A capability module (issue 43): the gateway's exposed agents as A2A agents (cards, JSON-RPC binding, tasks as
 // runs of kind `a2a`) and the `a2a:` tool source that delegates to remote A2A agents.
-import type { Logger } from 'pino';
-import type { AgentRegistry, ToolSource } from '../agents/index.js';
+import type { ToolSource } from '../agents/index.js';
 import type { CapabilityModule } from '../capability.js';
-import type { A2aConfig } from '../config/index.js';
-import type { EventBus } from '../events/index.js';
-import type { AuditInput } from '../obs/index.js';
-import type { RunControl } from '../runs/index.js';
-import type { A2aTaskPort, RunPort } from '../store/index.js';
-import type { RequestAuth } from '../server/index.js';
-import type { TurnRunner } from '../turns/index.js';
-import type { CardAgent } from './cards.js';
+import type { CardAgent } from './card-agent.js';
 import { createRemoteToolSource } from './remote-tool-source.js';
-import { createRequestHandler } from './request-handler.js';
 import { a2aRoutes } from './routes.js';
-import { createTaskRunner } from './task-runner.js';
-import { createTaskStore } from './task-store.js';
-
-export interface A2aModuleDeps {
-  config: () => A2aConfig;
-  agents: Pick<AgentRegistry, 'get'>;
-  turns: TurnRunner;
-  runControl: Pick<RunControl, 'startRun' | 'kill'>;
-  /** Where tasks are kept, and the runs they ran as (a task whose run ended without it reads failed). */
-  store: { a2aTasks: A2aTaskPort; runs: Pick<RunPort, 'get'> };
-  events: Pick<EventBus, 'subscribe'>;
-  auth: RequestAuth;
-  audit: { record(input: AuditInput): void };
-  version: string;
-  now: () => number;
-  newId: () => string;
-  log: Logger;
-}
+import type { A2aModuleDeps, A2aServing } from './types.js';
 
 export interface A2aModule extends CapabilityModule {
   /** The `a2a:<remote>` entries of agents' tools lists. */
@@ -39,27 +13,9 @@ export interface A2aModule extends CapabilityModule {
 }
 
 export function createA2aModule(deps: A2aModuleDeps): A2aModule {
-  const limits = () => deps.config().limits;
-  const store = createTaskStore({
-    port: deps.store.a2aTasks,
-    runEnd: async (runId) => {
-      const run = await deps.store.runs.get(runId);
-      return run === undefined ? undefined : { status: run.status, completedAt: run.completedAt };
-    },
-    now: deps.now,
-    maxTasksKept: () => limits().maxTasksKept,
-    log: deps.log,
-  });
-  const runner = createTaskRunner({
-    store,
-    turns: deps.turns,
-    runControl: deps.runControl,
-    events: deps.events,
-    limits,
-    now: deps.now,
-    newId: deps.newId,
-    log: deps.log,
-  });
+  // The SDK and the tasks are loaded at the first request for an exposed agent, not at start.
+  let serving: Promise<A2aServing> | undefined;
+  const loadServing = () => (serving ??= import('./serving.js').then((loaded) => loaded.createA2aServing(deps)));
 
   /** a2a.expose, read live: agents that are configured and not suspended, in the listed order. */
   function exposed(): CardAgent[] {
@@ -75,22 +31,14 @@ export function createA2aModule(deps: A2aModuleDeps): A2aModule {
     name: 'a2a',
     toolSource: createRemoteToolSource({
       remotes: () => deps.config().remotes,
-      limits,
+      limits: () => deps.config().limits,
       audit: deps.audit,
       newId: deps.newId,
       log: deps.log,
     }),
-    routes: a2aRoutes({
-      auth: deps.auth,
-      exposed,
-      version: deps.version,
-      log: deps.log,
-      handlerFor: (agentId, caller, card, hangUp) =>
-        createRequestHandler({ agentId, caller, card, store, runner, limits: limits(), hangUp }),
-    }),
+    routes: a2aRoutes({ auth: deps.auth, exposed, serving: loadServing }),
     async stop() {
-      await runner.close();
-      await store.flush();
+      await (await serving)?.close();
     },
   };
 }

@@ -7,7 +7,7 @@ import type { A2aConfig } from '../config/index.js';
 import { a2aRemoteNotConfigured, isGatewayError } from '../errors.js';
 import type { AuditInput } from '../obs/index.js';
 import type { Logger } from 'pino';
-import { delegate, type DelegationLimits } from './remote-client.js';
+import type { DelegationLimits } from './remote-client.js';
 
 export interface RemoteToolSourceDeps {
   remotes: () => A2aConfig['remotes'];
@@ -45,6 +45,8 @@ export function createRemoteToolSource(deps: RemoteToolSourceDeps): ToolSource {
       async execute(input, ctx) {
         const refs: Record<string, unknown> = { remote };
         try {
+          // The A2A client is loaded at the first delegation, not at start.
+          const { delegate } = await import('./remote-client.js');
           const result = await delegate(
             remote,
             config,
