@@ -26,7 +26,7 @@ export interface ChatModuleParts {
 }
 
 export function createChatModules(
-  { configStore, store, tokenDirectory, recorder, events, now, child }: ModuleCore,
+  { configStore, store, tokenDirectory, recorder, events, coordination, now, child }: ModuleCore,
   { turns, runs, media, obs, learning, wrapAdapter }: ChatModuleParts,
 ): { audio: AudioModule; channels: ChannelsModule } {
   const { observability } = obs;
@@ -41,9 +41,13 @@ export function createChatModules(
     log: child('audio'),
   });
   // A chat message is a turn on the chat's session; its reply goes out through the connection's queue.
+  const shared = configStore.get().coordination;
   const channels = createChannelsModule({
     config: configStore,
     createAdapter: wrapAdapter?.(createPlatformAdapter) ?? createPlatformAdapter,
+    ...(shared.kind === 'redis'
+      ? { inboundLeases: { leases: coordination.leases, ttlMs: shared.channelLeaseTtlMs } }
+      : {}),
     turns,
     sessions: store.sessions,
     runControl: runs.runControl,

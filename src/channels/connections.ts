@@ -4,12 +4,16 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import type { ChannelConfig } from '../config/index.js';
 import { createConnection, type Connection, type ConnectionServices, type ConnectionStatus } from './connection.js';
+import type { PullInbound } from './inbound-lease.js';
 import type { ChannelAdapter } from './types.js';
 
-/** Builds the adapter of one connection (src/channels/adapters.ts loads the platform's on first use). */
+/**
+ * Builds the adapter of one connection (src/channels/adapters.ts loads the platform's on first use). An adapter that
+ * pulls its inbound (Telegram polling, IMAP) runs the pulling through `pullInbound`, so one replica pulls at a time.
+ */
 export type AdapterFactory = (
   config: ChannelConfig,
-  deps: { channelId: string; now: () => number; log: Logger },
+  deps: { channelId: string; now: () => number; log: Logger; pullInbound: PullInbound },
 ) => Promise<ChannelAdapter>;
 
 export interface Connections {
@@ -27,6 +31,8 @@ export interface Connections {
 export interface ConnectionsDeps {
   services: ConnectionServices;
   createAdapter: AdapterFactory;
+  /** Where connection `channelId` pulls its inbound. */
+  pullInboundOf: (channelId: string) => PullInbound;
   now: () => number;
   log: Logger;
 }
@@ -47,7 +53,7 @@ function stoppedStatus(id: string, config: ChannelConfig, error?: string): Conne
   };
 }
 
-export function createConnections({ services, createAdapter, now, log }: ConnectionsDeps): Connections {
+export function createConnections({ services, createAdapter, pullInboundOf, now, log }: ConnectionsDeps): Connections {
   const running = new Map<string, Connection>();
   let configured: Readonly<Record<string, ChannelConfig>> = {};
   /** Why a configured, enabled connection is not running (its adapter could not be built or started). */
@@ -66,7 +72,12 @@ export function createConnections({ services, createAdapter, now, log }: Connect
     const connectionLog = log.child({ channelId: id, channelType: config.kind });
     let connection: Connection;
     try {
-      const adapter = await createAdapter(config, { channelId: id, now, log: connectionLog });
+      const adapter = await createAdapter(config, {
+        channelId: id,
+        now,
+        log: connectionLog,
+        pullInbound: pullInboundOf(id),
+      });
       connection = createConnection(id, config, adapter, services, connectionLog);
     } catch (error) {
       failures.set(id, error instanceof Error ? error.message : String(error));

@@ -13,6 +13,7 @@ import type { TurnService } from '../turns/index.js';
 import { createChatSessions, type ChatRef } from './chat-sessions.js';
 import type { ConnectionStatus } from './connection.js';
 import { createConnections, type AdapterFactory } from './connections.js';
+import { pullInboundHere, pullInboundUnderLease, type InboundLeaseOptions } from './inbound-lease.js';
 import { channelMethods } from './methods.js';
 import { channelRoutes } from './routes.js';
 import type { ApprovalPrompt, InboundApprovalAnswer } from './types.js';
@@ -48,6 +49,8 @@ export interface ChannelsModule extends CapabilityModule {
 export interface ChannelsModuleDeps {
   config: Pick<ConfigStore, 'get' | 'onChange'>;
   createAdapter: AdapterFactory;
+  /** With replicas, the leases that let one replica at a time pull a connection's inbound; absent: this one pulls. */
+  inboundLeases?: Omit<InboundLeaseOptions, 'log'>;
   turns: Pick<TurnService, 'run' | 'ensureSession'>;
   sessions: Pick<SessionPort, 'get' | 'updateMetadata'>;
   runControl: Pick<RunControl, 'startRun'>;
@@ -87,6 +90,10 @@ export function createChannelsModule(deps: ChannelsModuleDeps): ChannelsModule {
       now: deps.now,
     },
     createAdapter: deps.createAdapter,
+    pullInboundOf: (channelId) =>
+      deps.inboundLeases === undefined
+        ? pullInboundHere
+        : pullInboundUnderLease(channelId, { ...deps.inboundLeases, log }),
     now: deps.now,
     log,
   });

@@ -37,5 +37,10 @@ export const coordinationConfigSchema = z.discriminatedUnion('kind', [
       .max(64)
       .regex(/^[A-Za-z0-9:._-]*$/, 'letters, digits, colon, dot, underscore or hyphen')
       .default('agw:'),
+    /**
+     * How long a replica's hold on a channel's pulled inbound (Telegram polling, the IMAP inbox) lasts without renewal:
+     * one replica pulls at a time, and after its crash another takes over within this time.
+     */
+    channelLeaseTtlMs: z.number().int().min(1_000).max(600_000).default(15_000),
   }),
 ]);

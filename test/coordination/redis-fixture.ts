@@ -26,7 +26,7 @@ export async function startReplica(
   const log = createLogger({ level: 'silent' });
   const events = createEventBus({ now: Date.now, log });
   const coordination = await createCoordination({
-    config: { kind: 'redis', url, keyPrefix: options.keyPrefix ?? 'test:' },
+    config: { kind: 'redis', url, keyPrefix: options.keyPrefix ?? 'test:', channelLeaseTtlMs: 15_000 },
     events,
     replayEvents: options.replayEvents ?? 1000,
     log,

@@ -8,7 +8,7 @@ const env = z.object({ REDIS_URL: z.string(), KEY_PREFIX: z.string(), TIMINGS: z
 const timings = z.record(z.string(), z.number()).parse(JSON.parse(env.TIMINGS));
 const log = createLogger({ level: 'silent' });
 const coordination = await createCoordination({
-  config: { kind: 'redis', url: env.REDIS_URL, keyPrefix: env.KEY_PREFIX },
+  config: { kind: 'redis', url: env.REDIS_URL, keyPrefix: env.KEY_PREFIX, channelLeaseTtlMs: 15_000 },
   events: createEventBus({ now: Date.now, log }),
   replayEvents: 10,
   log,

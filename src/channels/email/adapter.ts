@@ -4,6 +4,7 @@ import { ImapFlow } from 'imapflow';
 import type { EmailChannelConfig } from './email-config.js';
 import type { Logger } from '../../obs/index.js';
 import type { ApprovalPrompt, ChannelAdapter, ChannelAdapterEvents } from '../types.js';
+import { pullInboundHere, type InboundHold, type PullInbound } from '../inbound-lease.js';
 import { deliveryFailure } from './delivery-failure.js';
 import { createImapInbox, errorText, imapClient, type FetchedMail } from './imap-inbox.js';
 import { readInboundMail } from './inbound-mail.js';
@@ -14,6 +15,8 @@ export interface EmailAdapterDeps {
   channelId: string;
   now: () => number;
   log: Logger;
+  /** Where the IMAP inbox is watched (one replica at a time); default: here. */
+  pullInbound?: PullInbound;
   fetchImpl?: never;
 }
 
@@ -28,6 +31,7 @@ export function createEmailAdapter(config: EmailChannelConfig, deps: EmailAdapte
   const subjects = createThreadSubjects();
   const outbox = createSmtpOutbox(config);
   let events: ChannelAdapterEvents | undefined;
+  let inbound: InboundHold | undefined;
 
   async function onMail(mail: FetchedMail): Promise<void> {
     const read = await readInboundMail(mail.source, config.from, {
@@ -62,10 +66,22 @@ export function createEmailAdapter(config: EmailChannelConfig, deps: EmailAdapte
     maxMessageChars: maxEmailChars,
     async start(adapterEvents) {
       events = adapterEvents;
-      await inbox.start();
+      inbound = (deps.pullInbound ?? pullInboundHere)({
+        start: () => inbox.start(),
+        stop: () => inbox.stop(),
+        // Another replica watches the inbox: this one only sends, so the SMTP login is its health.
+        standby() {
+          outbox.verify(AbortSignal.timeout(standbyCheckTimeoutMs)).then(
+            () => events?.health('connected'),
+            (error: unknown) => events?.health('degraded', errorText(error)),
+          );
+        },
+      });
+      await inbound.started;
     },
     async stop() {
-      await inbox.stop();
+      await inbound?.stop();
+      inbound = undefined;
       outbox.close();
     },
     send(message, signal) {
@@ -127,6 +143,9 @@ export function createEmailAdapter(config: EmailChannelConfig, deps: EmailAdapte
     },
   };
 }
+
+/** How long a standing-by replica's SMTP check may take. */
+const standbyCheckTimeoutMs = 30_000;
 
 /** settleApproval takes no signal: its follow-up mail gets this long. */
 const settleTimeoutMs = 60_000;

@@ -7,6 +7,7 @@ import { approvalKeyboard, approvalText, decisionLine, settledText, TELEGRAM_MAX
 import { attachmentsOf, type FileSource } from './attachments.js';
 import { deliver, TelegramDeliveryFailure, toDeliveryFailure } from './delivery-failure.js';
 import { grammySignal } from './grammy-signal.js';
+import { pullInboundHere, type InboundHold, type PullInbound } from '../inbound-lease.js';
 import { pause } from '../pause.js';
 import { DEGRADED_AFTER_FAILURES, POLL_TIMEOUT_SECONDS, backoffMs, startPolling, type Poller } from './polling.js';
 import { dispatchUpdate, type CallbackQuery, type UpdateContext } from './updates.js';
@@ -16,6 +17,8 @@ export interface TelegramAdapterDeps {
   channelId: string;
   now: () => number;
   log: Logger;
+  /** Where polling mode's getUpdates loop runs (one replica at a time); default: here. */
+  pullInbound?: PullInbound;
   fetchImpl?: never;
 }
 
@@ -58,6 +61,7 @@ export function createTelegramAdapter(config: TelegramChannelConfig, deps: Teleg
   let failuresInARow = 0;
   let botUsername: string | undefined;
   let poller: Poller | undefined;
+  let inbound: InboundHold | undefined;
   let connecting: { abort: AbortController; done: Promise<void> } | undefined;
   /** Callback answers still in flight; stop() waits for them (each has its own abort). */
   const background = new Set<Promise<void>>();
@@ -115,8 +119,12 @@ export function createTelegramAdapter(config: TelegramChannelConfig, deps: Teleg
     }
   }
 
-  /** Webhook mode: getMe until it answers (the bot's username), reporting health as polling does. */
-  function connectForWebhook(): void {
+  /**
+   * Webhook mode, and polling mode while another replica polls: getMe until it answers (the bot's username), reporting
+   * health as polling does.
+   */
+  function identifyForHealth(): void {
+    connecting?.abort.abort();
     const abort = new AbortController();
     const done = (async () => {
       while (!abort.signal.aborted) {
@@ -180,8 +188,18 @@ export function createTelegramAdapter(config: TelegramChannelConfig, deps: Teleg
       // Nothing can reach a webhook without its secret: degraded until the config names one, whatever getMe says.
       if (isWebhook && !hasSecret)
         report('degraded', 'webhook mode needs webhookSecret: every post is refused until it is set');
-      else if (isWebhook) connectForWebhook();
-      else poller = startPolling({ api, log, health, dispatch, identify });
+      else if (isWebhook) identifyForHealth();
+      else
+        inbound = (deps.pullInbound ?? pullInboundHere)({
+          start() {
+            poller = startPolling({ api, log, health, dispatch, identify });
+          },
+          async stop() {
+            await poller?.stop();
+            poller = undefined;
+          },
+          standby: identifyForHealth,
+        });
     },
 
     async stop() {
@@ -190,8 +208,8 @@ export function createTelegramAdapter(config: TelegramChannelConfig, deps: Teleg
       events = undefined;
       connecting?.abort.abort();
       backgroundAbort.abort();
-      await Promise.all([poller?.stop(), connecting?.done, ...background]);
-      poller = undefined;
+      await Promise.all([inbound?.stop(), connecting?.done, ...background]);
+      inbound = undefined;
       connecting = undefined;
       state = 'disconnected';
       listener?.health('disconnected');
