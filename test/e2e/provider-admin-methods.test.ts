@@ -147,6 +147,14 @@ describe('providers.* and tools.list', () => {
   });
 
   it('lists built-in tools, each MCP server whole and its tools, and the loaded skill', async () => {
+    // tools.list waits at most 2 s for a server still connecting; the stdio fixture may take longer to start on a
+    // loaded machine, so the listing is read once it is ready.
+    await admin('tools.list');
+    const fixtureState = async () =>
+      ((await admin('mcp.servers.list')).result as { servers: { name: string; state: string }[] }).servers.find(
+        (server) => server.name === 'fixture',
+      )?.state;
+    await expect.poll(fixtureState, { timeout: 30_000 }).toBe('ready');
     const answer = await admin('tools.list');
     expect(answer.error).toBeUndefined();
     const tools = (answer.result as { tools: { name: string; source: string; description: string }[] }).tools;

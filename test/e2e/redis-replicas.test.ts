@@ -1,14 +1,11 @@
 // Two gateways sharing one Redis (coordination: redis) and one database (a shared SQLite file standing in for
 // PostgreSQL): limits, events, notifications, revocations and sessions behave as one service.
 import { createHmac } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSse } from '../http/rest/sse-reader.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
-import { startGateway, type Harness, type HarnessOptions } from '../support/gateway-harness.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import type { Harness, HarnessOptions } from '../support/gateway-harness.js';
+import { startSharedReplicas, type SharedReplicas } from '../support/shared-replicas.js';
 import { connect } from '../support/ws-client.js';
 
 const WEBHOOK_SECRET = 'webhook-secret-0123456789';
@@ -17,31 +14,24 @@ const RATE_LIMIT = 12;
 const sign = (body: string) => createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex');
 
 describe('e2e: two replicas on one Redis', () => {
-  let redis: RedisServer;
+  let replicas: SharedReplicas;
   let llm: FakeLlm;
-  let dbDir: string;
   let a: Harness;
   let b: Harness;
 
   beforeAll(async () => {
-    [redis, llm] = await Promise.all([startRedisServer(), startFakeLlm()]);
-    dbDir = await mkdtemp(join(tmpdir(), 'agent-gateway-shared-db-'));
+    [replicas, llm] = await Promise.all([startSharedReplicas(), startFakeLlm()]);
     const options: HarnessOptions = {
       gateway: { rateLimit: { windowMs: 60_000, maxRequests: RATE_LIMIT }, webhook: { secret: WEBHOOK_SECRET } },
       providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model' }] } },
       agents: { default: { name: 'Assistant', provider: 'fake', model: 'fake-model' } },
-      coordination: { kind: 'redis', url: redis.url },
-      sharedDatabasePath: join(dbDir, 'gateway.db'),
     };
-    a = await startGateway(options);
-    b = await startGateway(options);
+    a = await replicas.start(options);
+    b = await replicas.start(options);
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
+    await replicas?.close();
     await llm?.close();
-    await redis?.stop();
-    await rm(dbDir, { recursive: true, force: true });
   });
 
   const rpc = (gateway: Harness, method: string, params: unknown, token = gateway.tokens.admin) =>

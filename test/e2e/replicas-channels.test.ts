@@ -1,16 +1,13 @@
 // Two gateways sharing one Redis and one database, each with the same Telegram connection in polling mode: one replica
 // pulls the updates at a time (the other stands by, connected, and sends), so a message is answered once; when the
 // pulling replica stops, the other takes over.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
 import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.js';
-import { startGateway, type Harness, type HarnessOptions } from '../support/gateway-harness.js';
+import type { Harness, HarnessOptions } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startSharedReplicas, type SharedReplicas } from '../support/shared-replicas.js';
 
 const TOKEN = '123456:test-token';
 const ALICE = 77;
@@ -18,21 +15,19 @@ const ALICE = 77;
 const LEASE_TTL_MS = 1_500;
 
 describe('e2e: a polling channel on two replicas', () => {
-  let redis: RedisServer;
+  let replicas: SharedReplicas;
   let llm: FakeLlm;
   let telegram: FakeTelegram;
-  let dbDir: string;
   let a: Harness | undefined;
   let b: Harness;
   let messageId = 100;
 
   beforeAll(async () => {
-    [redis, llm, telegram] = await Promise.all([
-      startRedisServer(),
+    [replicas, llm, telegram] = await Promise.all([
+      startSharedReplicas(),
       startFakeLlm(),
       startFakeTelegram({ token: TOKEN }),
     ]);
-    dbDir = await mkdtemp(join(tmpdir(), 'agent-gateway-replica-channels-'));
     const options: HarnessOptions = {
       providers: { fake: { type: 'openai-compatible', baseUrl: llm.baseUrl, models: [{ id: 'fake-model' }] } },
       agents: { helper: { name: 'Helper', provider: 'fake', model: 'fake-model' } },
@@ -45,21 +40,16 @@ describe('e2e: a polling channel on two replicas', () => {
           allow: { senders: ['77'] },
         },
       },
-      coordination: { kind: 'redis', url: redis.url, channelLeaseTtlMs: LEASE_TTL_MS },
-      sharedDatabasePath: join(dbDir, 'gateway.db'),
     };
-    a = await startGateway(options);
+    a = await replicas.start(options, { channelLeaseTtlMs: LEASE_TTL_MS });
     // A pulls before B exists, so A holds the connection's inbound lease.
     await telegram.waitForWaitingPoll();
-    b = await startGateway(options);
+    b = await replicas.start(options, { channelLeaseTtlMs: LEASE_TTL_MS });
   }, 60_000);
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
+    await replicas?.close();
     await telegram?.close();
     await llm?.close();
-    await redis?.stop();
-    await rm(dbDir, { recursive: true, force: true });
   });
 
   const message = (text: string) => {

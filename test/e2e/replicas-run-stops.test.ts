@@ -1,43 +1,30 @@
 // Two gateways sharing one Redis and one database: a run tree one of them runs is stopped by run.kill answered by the
 // other, and an A2A task is cancelled, followed to its end and read on the replica that does not run it.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { TaskState, type StreamResponse } from '@a2a-js/sdk';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openSse } from '../http/rest/sse-reader.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm-server.js';
-import { startGateway, TOKENS, type Harness, type HarnessOptions } from '../support/gateway-harness.js';
+import { TOKENS, type Harness } from '../support/gateway-harness.js';
 import { callRpc } from '../support/http-client.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startSharedReplicas, type SharedReplicas } from '../support/shared-replicas.js';
 import { cardUrlOf, helperGatewayOptions, sdkClientOf, sendParams } from '../a2a/a2a-client.js';
 
 describe('e2e: run stops and A2A tasks across two replicas', () => {
-  let redis: RedisServer;
+  let replicas: SharedReplicas;
   let llm: FakeLlm;
-  let dbDir: string;
   let a: Harness;
   let b: Harness;
 
   beforeAll(async () => {
-    [redis, llm] = await Promise.all([startRedisServer(), startFakeLlm({ models: ['fake-model'] })]);
-    dbDir = await mkdtemp(join(tmpdir(), 'agent-gateway-run-stops-'));
-    const options: HarnessOptions = {
-      ...helperGatewayOptions(llm.baseUrl),
-      a2a: { expose: ['helper'] },
-      coordination: { kind: 'redis', url: redis.url },
-      sharedDatabasePath: join(dbDir, 'gateway.db'),
-    };
-    a = await startGateway(options);
-    b = await startGateway(options);
+    [replicas, llm] = await Promise.all([startSharedReplicas(), startFakeLlm({ models: ['fake-model'] })]);
+    const options = { ...helperGatewayOptions(llm.baseUrl), a2a: { expose: ['helper'] } };
+    a = await replicas.start(options);
+    b = await replicas.start(options);
   }, 60_000);
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
+    await replicas?.close();
     await llm?.close();
-    await redis?.stop();
-    await rm(dbDir, { recursive: true, force: true });
   });
   beforeEach(() => llm.reset());
 
@@ -112,7 +99,7 @@ describe('e2e: run stops and A2A tasks across two replicas', () => {
     const { taskId, release } = await heldTaskOnA('read me');
     try {
       // As the database is between A recording its run's end and A recording the task's: B must not call it failed.
-      const db = new Database(join(dbDir, 'gateway.db'));
+      const db = new Database(replicas.databasePath);
       const endRun = db.prepare('UPDATE runs SET status = ?, completed_at = ? WHERE run_id = ?');
       try {
         endRun.run('completed', Date.now(), taskId);
