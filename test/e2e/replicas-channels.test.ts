@@ -11,8 +11,8 @@ import { startSharedReplicas, type SharedReplicas } from '../support/shared-repl
 
 const TOKEN = '123456:test-token';
 const ALICE = 77;
-/** Short, so the take-over happens within the test: a stopped holder releases at once, and B looks every 500 ms. */
-const LEASE_TTL_MS = 1_500;
+/** Short, so the take-over happens within the test: a stopped holder releases at once, and B looks every second. */
+const LEASE_TTL_MS = 3_000;
 
 describe('e2e: a polling channel on two replicas', () => {
   let replicas: SharedReplicas;
@@ -70,7 +70,7 @@ describe('e2e: a polling channel on two replicas', () => {
   it('polls from one replica only, and answers a message once', async () => {
     // Several of B's lease checks go by: B never starts a second long poll beside A's.
     for (let look = 0; look < 8; look += 1) {
-      await delay(LEASE_TTL_MS / 6);
+      await delay(LEASE_TTL_MS / 12);
       expect(telegram.waitingPolls()).toBeLessThanOrEqual(1);
     }
     llm.script({ text: 'Answered once.' });

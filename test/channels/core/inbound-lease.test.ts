@@ -9,7 +9,7 @@ import { createLogger } from '../../../src/obs/logger.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
 import { startReplica, type Replica } from '../../coordination/redis-fixture.js';
 
-const TTL_MS = 600;
+const TTL_MS = 1_500;
 const log = createLogger({ level: 'silent' });
 
 /** A puller that records whether it pulls, and how often it was told to stand by. */
@@ -101,7 +101,7 @@ describe('pulled inbound under leases', () => {
     await expect.poll(() => first.state.isPulling, { timeout: TTL_MS * 3 }).toBe(true);
 
     await redis.stop();
-    await expect.poll(() => first.state.isPulling, { timeout: TTL_MS * 10 }).toBe(false);
+    await expect.poll(() => first.state.isPulling, { timeout: TTL_MS * 4 }).toBe(false);
     await hold.stop();
   });
 });
