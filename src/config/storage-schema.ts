@@ -1,5 +1,6 @@
 // The deployment sections (DESIGN §2): `storage` (which backend holds the durable state) and `coordination` (how replicas share limits, locks and events); read once at startup.
 import { z } from 'zod';
+import { durationMs } from './schema-units.js';
 
 /** Connections one replica's pool may hold; the server's max_connections must cover every replica's. */
 export const DEFAULT_POSTGRES_MAX_CONNECTIONS = 10;
@@ -41,6 +42,6 @@ export const coordinationConfigSchema = z.discriminatedUnion('kind', [
      * How long a replica's hold on a channel's pulled inbound (Telegram polling, the IMAP inbox) lasts without renewal:
      * one replica pulls at a time, and after its crash another takes over within this time.
      */
-    channelLeaseTtlMs: z.number().int().min(1_000).max(600_000).default(15_000),
+    channelLeaseTtlMs: durationMs(1).min(1_000).default(15_000),
   }),
 ]);

@@ -5,7 +5,7 @@ import { startGateway } from '../support/gateway-harness.js';
 import { startRedisServer } from '../support/redis-server.js';
 
 describe('coordination config', () => {
-  it('defaults to local, and takes redis with a URL and a key prefix (default agw:)', () => {
+  it('defaults to local, and takes redis with a URL, a key prefix (default agw:) and a channel lease ttl', () => {
     expect(validateConfig({}, 'test').coordination).toEqual({ kind: 'local' });
     expect(
       validateConfig({ coordination: { kind: 'redis', url: 'redis://cache:6379/2' } }, 'test').coordination,
@@ -13,7 +13,11 @@ describe('coordination config', () => {
       kind: 'redis',
       url: 'redis://cache:6379/2',
       keyPrefix: 'agw:',
+      channelLeaseTtlMs: 15_000,
     });
+    expect(() =>
+      validateConfig({ coordination: { kind: 'redis', url: 'redis://cache', channelLeaseTtlMs: 500 } }, 'test'),
+    ).toThrow('coordination.channelLeaseTtlMs');
     expect(
       validateConfig({ coordination: { kind: 'redis', url: 'rediss://cache:6380', keyPrefix: 'prod:' } }, 'test')
         .coordination,

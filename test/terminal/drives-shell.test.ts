@@ -61,8 +61,11 @@ describe('terminal drives: a real shell', () => {
 
   it('interrupts a running command with Ctrl-C and keeps the drive', async () => {
     const drive = await open(table);
-    table.drives.send(drive.driveId, 'sleep 100; echo "slept_$?"\n', session);
-    await readUntil(table.drives, drive.driveId, session, /sleep 100/);
+    // The shell has started and reads commands (a Ctrl-C during its start would end it), and the sleep runs: what is
+    // waited for is the command's output, not the terminal's echo of the typed line.
+    await run(table.drives, drive.driveId, session, 'true');
+    table.drives.send(drive.driveId, 'echo "sle""eping"; sleep 100; echo "slept_$?"\n', session);
+    await readUntil(table.drives, drive.driveId, session, /sleeping\r?\n/);
     table.drives.send(drive.driveId, '\u0003', session);
     const { output } = await run(table.drives, drive.driveId, session, 'echo after');
     expect(output).toBe('after\n');
