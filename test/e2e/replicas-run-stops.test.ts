@@ -66,6 +66,13 @@ describe('e2e: run stops and A2A tasks across two replicas', () => {
   it('cancels on B an A2A task that runs on A, and answers the canceled task', async () => {
     const { taskId, release } = await heldTaskOnA('cancel me');
     try {
+      // Another token finds no such task on B, so cannot cancel nor follow it, and the run goes on.
+      const stranger = await sdkClientOf(cardUrlOf(b.url, 'helper'), TOKENS.admin);
+      await expect(stranger.cancelTask({ tenant: '', id: taskId, metadata: undefined })).rejects.toThrow(/not found/i);
+      await expect(stranger.resubscribeTask({ tenant: '', id: taskId }).next()).rejects.toThrow(/not found/i);
+      expect((await callRpc(a.url, TOKENS.admin, 'run.get', { runId: taskId })).result).toMatchObject({
+        status: 'running',
+      });
       const canceled = await (await onB()).cancelTask({ tenant: '', id: taskId, metadata: undefined });
       expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
       const run = await callRpc(a.url, TOKENS.admin, 'run.get', { runId: taskId });
