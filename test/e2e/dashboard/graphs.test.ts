@@ -59,7 +59,7 @@ describe('dashboard graphs', () => {
     const [started] = (await rpc<{ runs: { runId: string }[] }>('graph.runs')).runs;
     const runId = started?.runId ?? '';
     expect(runId).not.toBe('');
-    expect(new URL(page.url()).searchParams.get('run')).toBe(runId);
+    await expect.poll(() => new URL(page.url()).searchParams.get('run')).toBe(runId);
 
     // The run's DAG: tick in the first layer completes, publish in the second waits for an operator.
     const detail = page.getByRole('region', { name: `Run ${runId}` });

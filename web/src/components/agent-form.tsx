@@ -6,6 +6,7 @@ import { call, type ResultOf } from '../lib/rpc';
 import type { AgentChoices, ToolChoice } from '../lib/agent-choices';
 import { Field, FormActions, Notice } from './ui';
 import { fieldSetter } from '../lib/form-values';
+import { useSubmission } from '../lib/use-submission';
 
 /** The fields of an agent's configuration the form edits, as agents.get answers them. */
 export type AgentConfig = Pick<
@@ -60,15 +61,12 @@ export function AgentForm({ agentId, initial, choices, onSaved, onCancel }: Agen
   const models = [
     ...new Set([...(choices.models[values.provider] ?? []), ...(values.model === '' ? [] : [values.model])]),
   ];
-  const [error, setError] = useState<unknown>(undefined);
-  const [isBusy, setBusy] = useState(false);
+  const { error, isBusy, submitWith } = useSubmission();
   const errors = fieldErrorsOf(error, FIELDS);
   const set = fieldSetter(values, setValues);
 
   async function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
     const maxSteps = values.maxSteps.trim() === '' ? undefined : Number(values.maxSteps);
     const params = {
       name: values.name,
@@ -80,7 +78,7 @@ export function AgentForm({ agentId, initial, choices, onSaved, onCancel }: Agen
       // "*" (every skill) is kept as it is: the picks below only edit a list of names.
       ...(initialSkills === '*' ? {} : { skills }),
     };
-    try {
+    await submitWith(async () => {
       if (isEdit) {
         await call('agents.update', { agentId, ...params });
         onSaved(agentId);
@@ -91,11 +89,7 @@ export function AgentForm({ agentId, initial, choices, onSaved, onCancel }: Agen
         });
         onSaved(created.agentId);
       }
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

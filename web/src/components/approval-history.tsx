@@ -41,38 +41,36 @@ export function ApprovalHistory() {
       {rows !== undefined && rows.length === 0 ? <p class="muted">No decisions yet.</p> : null}
       {rows === undefined || rows.length === 0 ? null : (
         <TableExport name="approval-history">
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Decided</th>
-                  <th scope="col">Tool</th>
-                  <th scope="col">Agent</th>
-                  <th scope="col">Decision</th>
-                  <th scope="col">By</th>
-                  <th scope="col">Waited</th>
-                  <th scope="col">Reason</th>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Decided</th>
+                <th scope="col">Tool</th>
+                <th scope="col">Agent</th>
+                <th scope="col">Decision</th>
+                <th scope="col">By</th>
+                <th scope="col">Waited</th>
+                <th scope="col">Reason</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.id}>
+                  <td>{formatTime(row.resolvedAt)}</td>
+                  <td>
+                    <code>{row.toolName}</code>
+                  </td>
+                  <td>{row.agentId}</td>
+                  <td>
+                    <span class={`badge ${row.decision === 'approved' ? 'ok' : 'bad'}`}>{row.decision}</span>
+                  </td>
+                  <td>{row.resolvedBy}</td>
+                  <td>{formatDuration(row.waitMs)}</td>
+                  <td>{row.reason ?? '—'}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.id}>
-                    <td>{formatTime(row.resolvedAt)}</td>
-                    <td>
-                      <code>{row.toolName}</code>
-                    </td>
-                    <td>{row.agentId}</td>
-                    <td>
-                      <span class={`badge ${row.decision === 'approved' ? 'ok' : 'bad'}`}>{row.decision}</span>
-                    </td>
-                    <td>{row.resolvedBy}</td>
-                    <td>{formatDuration(row.waitMs)}</td>
-                    <td>{row.reason ?? '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </table>
         </TableExport>
       )}
       {nextCursor === null ? null : (

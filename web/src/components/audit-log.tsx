@@ -151,34 +151,32 @@ export function AuditLog() {
       <Loading isLoading={first.isLoading} />
       <ErrorNotice error={first.error} />
       <TableExport name="audit-log">
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Action</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Outcome</th>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Action</th>
+              <th scope="col">Actor</th>
+              <th scope="col">Agent</th>
+              <th scope="col">Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id} data-row-id={row.id}>
+                <td>{formatTime(row.ts)}</td>
+                <td>{row.kind}</td>
+                <td class="wrap">{row.action}</td>
+                <td>{row.actor}</td>
+                <td>{row.agentId ?? '—'}</td>
+                <td>
+                  <span class={`badge ${isGood(row.outcome) ? 'ok' : 'warn'}`}>{row.outcome}</span>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.id} data-row-id={row.id}>
-                  <td>{formatTime(row.ts)}</td>
-                  <td>{row.kind}</td>
-                  <td class="wrap">{row.action}</td>
-                  <td>{row.actor}</td>
-                  <td>{row.agentId ?? '—'}</td>
-                  <td>
-                    <span class={`badge ${isGood(row.outcome) ? 'ok' : 'warn'}`}>{row.outcome}</span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </table>
       </TableExport>
       {first.data !== undefined && rows.length === 0 ? <p class="muted">No audit rows match.</p> : null}
       {olderError === undefined ? null : <p class="field-error">{errorText(olderError)}</p>}

@@ -1,10 +1,10 @@
 // Add or replace a budget: id, scope, window (day, month or rolling minutes), limits, action and warning point;
 // the server's refusal shown at the field it names.
-import { useState } from 'preact/hooks';
 import { fieldErrorsOf } from '../lib/field-errors';
 import { call, type ParamsOf, type ResultOf } from '../lib/rpc';
 import { Field, Notice } from './ui';
 import { fieldSetter } from '../lib/form-values';
+import { useSubmission } from '../lib/use-submission';
 
 type Budget = ResultOf<'budgets.set'>;
 type Params = ParamsOf<'budgets.set'>;
@@ -74,22 +74,13 @@ interface BudgetFormProps {
 }
 
 export function BudgetForm({ values, onChange, onSaved }: BudgetFormProps) {
-  const [error, setError] = useState<unknown>(undefined);
-  const [isBusy, setBusy] = useState(false);
+  const { error, isBusy, submitWith } = useSubmission();
   const errors = fieldErrorsOf(error, FIELDS);
   const set = fieldSetter(values, onChange);
 
   async function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      onSaved(await call('budgets.set', paramsOf(values)));
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    await submitWith(async () => onSaved(await call('budgets.set', paramsOf(values))));
   }
 
   return (

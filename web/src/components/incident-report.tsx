@@ -59,28 +59,26 @@ export function IncidentReportView({ report }: { report: Explained }) {
         <p class="muted">No tool calls.</p>
       ) : (
         <TableExport name="incident-tool-calls">
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Tool</th>
-                  <th scope="col">OK</th>
-                  <th scope="col">Failed</th>
-                  <th scope="col">Top error</th>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Tool</th>
+                <th scope="col">OK</th>
+                <th scope="col">Failed</th>
+                <th scope="col">Top error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tools.map(([name, stat]) => (
+                <tr key={name}>
+                  <td>{name}</td>
+                  <td>{stat.ok}</td>
+                  <td>{stat.failed}</td>
+                  <td>{stat.topErrorKind ?? '—'}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {tools.map(([name, stat]) => (
-                  <tr key={name}>
-                    <td>{name}</td>
-                    <td>{stat.ok}</td>
-                    <td>{stat.failed}</td>
-                    <td>{stat.topErrorKind ?? '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </table>
         </TableExport>
       )}
       <h3>Failures</h3>

@@ -49,52 +49,50 @@ export function OrchestrateRuns({
       {message === undefined ? null : <Notice tone="ok">{message}</Notice>}
       <ErrorNotice error={actionError ?? runs.error} />
       <TableExport name="orchestrate-runs">
-        <div class="table-wrap">
-          <table class="stacked">
-            <thead>
-              <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Status</th>
-                <th scope="col">Started</th>
-                <th scope="col">Exit</th>
-                <th scope="col">Decisions</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {mine.map((run) => {
-                const entry = byRun.get(run.runId);
-                return (
-                  <tr key={run.runId}>
-                    <td data-label="Run">
-                      <code>{run.runId}</code>
-                    </td>
-                    <td data-label="Status">{run.status}</td>
-                    <td data-label="Started">{formatTime(run.startedAt)}</td>
-                    <td data-label="Exit">
-                      {entry === undefined
-                        ? '—'
-                        : `${entry.exitCode}${entry.failureClass === undefined ? '' : ` (${entry.failureClass})`}`}
-                    </td>
-                    <td data-label="Decisions">{decisionsText(entry)}</td>
-                    <td data-label="Actions">
-                      {run.status === 'running' ? (
-                        <div class="actions">
-                          <button type="button" class="danger" onClick={() => void stop('run.kill', run.runId)}>
-                            Kill
-                          </button>
-                          <button type="button" onClick={() => void stop('lease.revoke', run.runId)}>
-                            Revoke
-                          </button>
-                        </div>
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <table class="stacked">
+          <thead>
+            <tr>
+              <th scope="col">Run</th>
+              <th scope="col">Status</th>
+              <th scope="col">Started</th>
+              <th scope="col">Exit</th>
+              <th scope="col">Decisions</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {mine.map((run) => {
+              const entry = byRun.get(run.runId);
+              return (
+                <tr key={run.runId}>
+                  <td data-label="Run">
+                    <code>{run.runId}</code>
+                  </td>
+                  <td data-label="Status">{run.status}</td>
+                  <td data-label="Started">{formatTime(run.startedAt)}</td>
+                  <td data-label="Exit">
+                    {entry === undefined
+                      ? '—'
+                      : `${entry.exitCode}${entry.failureClass === undefined ? '' : ` (${entry.failureClass})`}`}
+                  </td>
+                  <td data-label="Decisions">{decisionsText(entry)}</td>
+                  <td data-label="Actions">
+                    {run.status === 'running' ? (
+                      <div class="actions">
+                        <button type="button" class="danger" onClick={() => void stop('run.kill', run.runId)}>
+                          Kill
+                        </button>
+                        <button type="button" onClick={() => void stop('lease.revoke', run.runId)}>
+                          Revoke
+                        </button>
+                      </div>
+                    ) : null}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
       </TableExport>
     </Section>
   );

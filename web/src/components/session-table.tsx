@@ -22,47 +22,45 @@ export function OutcomeBadge({ outcome }: { outcome: SessionRow['outcome'] }) {
 export function SessionTable({ rows, caption, name }: { rows: readonly SessionRow[]; caption: string; name: string }) {
   return (
     <TableExport name={name}>
-      <div class="table-wrap">
-        <table class="stacked">
-          <caption class="sr-only">{caption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Session</th>
-              <th scope="col">Agent</th>
-              <th scope="col">Channel</th>
-              <th scope="col">Owner</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Messages</th>
-              <th scope="col">Tokens</th>
-              <th scope="col">Cost</th>
-              <th scope="col">Updated</th>
+      <table class="stacked">
+        <caption class="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Session</th>
+            <th scope="col">Agent</th>
+            <th scope="col">Channel</th>
+            <th scope="col">Owner</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Messages</th>
+            <th scope="col">Tokens</th>
+            <th scope="col">Cost</th>
+            <th scope="col">Updated</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((session) => (
+            <tr key={session.sessionKey}>
+              <td class="wrap" data-label="Session">
+                <a href={BASE + pathWith('sessions', { key: session.sessionKey })} onClick={onLinkClick}>
+                  {session.sessionKey}
+                </a>
+              </td>
+              <td data-label="Agent">{session.agentId}</td>
+              <td data-label="Channel">{session.channelId ?? '—'}</td>
+              <td class="wrap" data-label="Owner">
+                {session.ownerId ?? <span class="muted">admins</span>}
+              </td>
+              <td data-label="Outcome">
+                <OutcomeBadge outcome={session.outcome} />
+              </td>
+              <td data-label="Messages">{formatNumber(session.messageCount)}</td>
+              <td data-label="Tokens">{formatNumber(session.tokens)}</td>
+              <td data-label="Cost">{formatUsd(session.costUsd)}</td>
+              <td data-label="Updated">{formatTime(session.updatedAt)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((session) => (
-              <tr key={session.sessionKey}>
-                <td class="wrap" data-label="Session">
-                  <a href={BASE + pathWith('sessions', { key: session.sessionKey })} onClick={onLinkClick}>
-                    {session.sessionKey}
-                  </a>
-                </td>
-                <td data-label="Agent">{session.agentId}</td>
-                <td data-label="Channel">{session.channelId ?? '—'}</td>
-                <td class="wrap" data-label="Owner">
-                  {session.ownerId ?? <span class="muted">admins</span>}
-                </td>
-                <td data-label="Outcome">
-                  <OutcomeBadge outcome={session.outcome} />
-                </td>
-                <td data-label="Messages">{formatNumber(session.messageCount)}</td>
-                <td data-label="Tokens">{formatNumber(session.tokens)}</td>
-                <td data-label="Cost">{formatUsd(session.costUsd)}</td>
-                <td data-label="Updated">{formatTime(session.updatedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </table>
     </TableExport>
   );
 }

@@ -1,4 +1,4 @@
-// A "Download CSV" button for the table it wraps: exports the rows shown, header first.
+// A table's scrolling wrapper with a "Download CSV" button above it: exports the rows shown, header first.
 import type { ComponentChildren } from 'preact';
 import { useRef } from 'preact/hooks';
 import { tableRows, toCsv } from '../lib/csv';
@@ -22,7 +22,7 @@ export function TableExport({ name, children }: { name: string; children: Compon
           Download CSV
         </button>
       </div>
-      {children}
+      <div class="table-wrap">{children}</div>
     </div>
   );
 }

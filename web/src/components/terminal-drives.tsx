@@ -87,47 +87,45 @@ export function TerminalDrives({ sessionKey }: { sessionKey: string }) {
       {message === undefined ? null : <Notice tone="ok">{message}</Notice>}
       <ErrorNotice error={actionError ?? drives.error} />
       <TableExport name="terminal-drives">
-        <div class="table-wrap">
-          <table class="stacked">
-            <thead>
-              <tr>
-                <th scope="col">Drive</th>
-                <th scope="col">Agent</th>
-                <th scope="col">State</th>
-                <th scope="col">Age</th>
-                <th scope="col">Interactions</th>
-                <th scope="col">Actions</th>
+        <table class="stacked">
+          <thead>
+            <tr>
+              <th scope="col">Drive</th>
+              <th scope="col">Agent</th>
+              <th scope="col">State</th>
+              <th scope="col">Age</th>
+              <th scope="col">Interactions</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((drive) => (
+              <tr key={drive.driveId}>
+                <td data-label="Drive">
+                  <code>{drive.driveId}</code>
+                </td>
+                <td data-label="Agent">{drive.agentId}</td>
+                <td data-label="State">{drive.state}</td>
+                <td data-label="Age">{formatDuration(drive.ageMs)}</td>
+                <td data-label="Interactions">{drive.interactions}</td>
+                <td data-label="Actions">
+                  <div class="actions">
+                    <button
+                      type="button"
+                      aria-pressed={watched === drive.driveId}
+                      onClick={() => setWatched(watched === drive.driveId ? undefined : drive.driveId)}
+                    >
+                      {watched === drive.driveId ? 'Hide output' : 'View output'}
+                    </button>
+                    <button type="button" class="danger" onClick={() => void close(drive.driveId)}>
+                      Close
+                    </button>
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.map((drive) => (
-                <tr key={drive.driveId}>
-                  <td data-label="Drive">
-                    <code>{drive.driveId}</code>
-                  </td>
-                  <td data-label="Agent">{drive.agentId}</td>
-                  <td data-label="State">{drive.state}</td>
-                  <td data-label="Age">{formatDuration(drive.ageMs)}</td>
-                  <td data-label="Interactions">{drive.interactions}</td>
-                  <td data-label="Actions">
-                    <div class="actions">
-                      <button
-                        type="button"
-                        aria-pressed={watched === drive.driveId}
-                        onClick={() => setWatched(watched === drive.driveId ? undefined : drive.driveId)}
-                      >
-                        {watched === drive.driveId ? 'Hide output' : 'View output'}
-                      </button>
-                      <button type="button" class="danger" onClick={() => void close(drive.driveId)}>
-                        Close
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </table>
       </TableExport>
       {watched === undefined ? null : <DriveOutput driveId={watched} />}
     </Section>

@@ -251,31 +251,29 @@ export default function AgentsPage() {
       <ErrorNotice error={toolChoices.error} />
       {agents.data === undefined || agents.data.length === 0 ? null : (
         <TableExport name="agents">
-          <div class="table-wrap">
-            <table>
-              <caption class="sr-only">Agents</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Id</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Provider</th>
-                  <th scope="col">Model</th>
-                  <th scope="col">Status</th>
+          <table>
+            <caption class="sr-only">Agents</caption>
+            <thead>
+              <tr>
+                <th scope="col">Id</th>
+                <th scope="col">Name</th>
+                <th scope="col">Provider</th>
+                <th scope="col">Model</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {agents.data.map((agent) => (
+                <tr key={agent.id}>
+                  <td>{agent.id}</td>
+                  <td>{agent.name}</td>
+                  <td>{agent.provider ?? 'default'}</td>
+                  <td>{agent.model ?? 'default'}</td>
+                  <td>{agent.status}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {agents.data.map((agent) => (
-                  <tr key={agent.id}>
-                    <td>{agent.id}</td>
-                    <td>{agent.name}</td>
-                    <td>{agent.provider ?? 'default'}</td>
-                    <td>{agent.model ?? 'default'}</td>
-                    <td>{agent.status}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </table>
         </TableExport>
       )}
       {(agents.data ?? []).map((agent) => (

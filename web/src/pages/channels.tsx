@@ -68,47 +68,45 @@ export default function ChannelsPage() {
           <p class="muted">No chat connections are configured (config key channels).</p>
         ) : null}
         <TableExport name="channels">
-          <div class="table-wrap">
-            <table class="stacked">
-              <thead>
-                <tr>
-                  <th scope="col">Connection</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Agent</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Last activity</th>
-                  <th scope="col">Messages</th>
-                  <th scope="col">Last error</th>
-                  <th scope="col">Actions</th>
+          <table class="stacked">
+            <thead>
+              <tr>
+                <th scope="col">Connection</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Agent</th>
+                <th scope="col">State</th>
+                <th scope="col">Last activity</th>
+                <th scope="col">Messages</th>
+                <th scope="col">Last error</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((channel) => (
+                <tr key={channel.id} aria-label={`Channel ${channel.id}`}>
+                  <td data-label="Connection">{channel.id}</td>
+                  <td data-label="Kind">{channel.kind}</td>
+                  <td data-label="Agent">{channel.agentId}</td>
+                  <td data-label="State">
+                    <span class={`badge ${STATE_BADGE[channel.state] ?? 'warn'}`}>{channel.state}</span>
+                  </td>
+                  <td data-label="Last activity">{formatTime(channel.lastActivityAt)}</td>
+                  <td data-label="Messages">{countsText(channel)}</td>
+                  <td data-label="Last error">{channel.error ?? '—'}</td>
+                  <td data-label="Actions">
+                    <div class="actions">
+                      <button type="button" disabled={!channel.enabled} onClick={() => void test(channel.id)}>
+                        Test {channel.id}
+                      </button>
+                      <button type="button" onClick={() => void setEnabled(channel.id, !channel.enabled)}>
+                        {channel.enabled ? `Disable ${channel.id}` : `Enable ${channel.id}`}
+                      </button>
+                    </div>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {list.map((channel) => (
-                  <tr key={channel.id} aria-label={`Channel ${channel.id}`}>
-                    <td data-label="Connection">{channel.id}</td>
-                    <td data-label="Kind">{channel.kind}</td>
-                    <td data-label="Agent">{channel.agentId}</td>
-                    <td data-label="State">
-                      <span class={`badge ${STATE_BADGE[channel.state] ?? 'warn'}`}>{channel.state}</span>
-                    </td>
-                    <td data-label="Last activity">{formatTime(channel.lastActivityAt)}</td>
-                    <td data-label="Messages">{countsText(channel)}</td>
-                    <td data-label="Last error">{channel.error ?? '—'}</td>
-                    <td data-label="Actions">
-                      <div class="actions">
-                        <button type="button" disabled={!channel.enabled} onClick={() => void test(channel.id)}>
-                          Test {channel.id}
-                        </button>
-                        <button type="button" onClick={() => void setEnabled(channel.id, !channel.enabled)}>
-                          {channel.enabled ? `Disable ${channel.id}` : `Enable ${channel.id}`}
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </table>
         </TableExport>
       </Section>
     </>

@@ -146,30 +146,28 @@ export default function CostPage() {
           <p class="muted">No model calls in the last {windowText}.</p>
         ) : (
           <TableExport name={`cost-by-${report.by}-${report.window}`}>
-            <div class="table-wrap">
-              <table aria-label={`Cost by ${keyHeading.toLowerCase()}`}>
-                <thead>
-                  <tr>
-                    <th scope="col">{keyHeading}</th>
-                    <th scope="col">Cost (USD)</th>
-                    <th scope="col">Input tokens</th>
-                    <th scope="col">Output tokens</th>
-                    <th scope="col">Calls</th>
+            <table aria-label={`Cost by ${keyHeading.toLowerCase()}`}>
+              <thead>
+                <tr>
+                  <th scope="col">{keyHeading}</th>
+                  <th scope="col">Cost (USD)</th>
+                  <th scope="col">Input tokens</th>
+                  <th scope="col">Output tokens</th>
+                  <th scope="col">Calls</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.rows.map((row) => (
+                  <tr key={row.key ?? ''}>
+                    <td data-csv={row.key ?? ''}>{row.key ?? NO_OWNER}</td>
+                    <td data-csv={String(row.costUsd)}>{formatUsd(row.costUsd)}</td>
+                    <td data-csv={String(row.inputTokens)}>{formatNumber(row.inputTokens)}</td>
+                    <td data-csv={String(row.outputTokens)}>{formatNumber(row.outputTokens)}</td>
+                    <td data-csv={String(row.calls)}>{formatNumber(row.calls)}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {report.rows.map((row) => (
-                    <tr key={row.key ?? ''}>
-                      <td data-csv={row.key ?? ''}>{row.key ?? NO_OWNER}</td>
-                      <td data-csv={String(row.costUsd)}>{formatUsd(row.costUsd)}</td>
-                      <td data-csv={String(row.inputTokens)}>{formatNumber(row.inputTokens)}</td>
-                      <td data-csv={String(row.outputTokens)}>{formatNumber(row.outputTokens)}</td>
-                      <td data-csv={String(row.calls)}>{formatNumber(row.calls)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </table>
           </TableExport>
         )}
       </Section>

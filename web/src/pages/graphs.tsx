@@ -137,43 +137,41 @@ export default function GraphsPage() {
         <ErrorNotice error={runs.error} />
         {runs.data !== undefined && runList.length === 0 ? <p class="muted">No runs yet.</p> : null}
         <TableExport name="graph-runs">
-          <div class="table-wrap">
-            <table class="stacked">
-              <thead>
-                <tr>
-                  <th scope="col">Graph</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Started</th>
-                  <th scope="col">Updated</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {runList.map((item) => (
-                  <tr key={item.runId} aria-selected={item.runId === selected}>
-                    <td data-label="Graph">{item.name}</td>
-                    <td data-label="State">
-                      <span class={`badge ${STATE_BADGE[item.state] ?? 'warn'}`}>{item.state}</span>
-                    </td>
-                    <td data-label="Started">{formatTime(item.createdAt)}</td>
-                    <td data-label="Updated">{formatTime(item.updatedAt)}</td>
-                    <td data-label="Actions">
-                      <div class="row">
-                        <button type="button" onClick={() => select(item.runId)}>
-                          Show run {item.runId}
+          <table class="stacked">
+            <thead>
+              <tr>
+                <th scope="col">Graph</th>
+                <th scope="col">State</th>
+                <th scope="col">Started</th>
+                <th scope="col">Updated</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runList.map((item) => (
+                <tr key={item.runId} aria-selected={item.runId === selected}>
+                  <td data-label="Graph">{item.name}</td>
+                  <td data-label="State">
+                    <span class={`badge ${STATE_BADGE[item.state] ?? 'warn'}`}>{item.state}</span>
+                  </td>
+                  <td data-label="Started">{formatTime(item.createdAt)}</td>
+                  <td data-label="Updated">{formatTime(item.updatedAt)}</td>
+                  <td data-label="Actions">
+                    <div class="row">
+                      <button type="button" onClick={() => select(item.runId)}>
+                        Show run {item.runId}
+                      </button>
+                      {item.state === 'running' ? (
+                        <button type="button" class="danger" onClick={() => void cancel(item.runId)}>
+                          Cancel run {item.runId}
                         </button>
-                        {item.state === 'running' ? (
-                          <button type="button" class="danger" onClick={() => void cancel(item.runId)}>
-                            Cancel run {item.runId}
-                          </button>
-                        ) : null}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                      ) : null}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </TableExport>
       </Section>
       {selected === undefined ? null : <GraphRunDetail key={selected} runId={selected} onChanged={onRunChanged} />}

@@ -53,44 +53,38 @@ export default function McpPage() {
           <p class="muted">No MCP servers are configured (config key mcp.servers).</p>
         ) : null}
         <TableExport name="mcp-servers">
-          <div class="table-wrap">
-            <table class="stacked">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Transport</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Tools</th>
-                  <th scope="col">Connected</th>
-                  <th scope="col">Last error</th>
-                  <th scope="col">Actions</th>
+          <table class="stacked">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Transport</th>
+                <th scope="col">State</th>
+                <th scope="col">Tools</th>
+                <th scope="col">Connected</th>
+                <th scope="col">Last error</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((server) => (
+                <tr key={server.name}>
+                  <td data-label="Name">{server.name}</td>
+                  <td data-label="Transport">{server.transport}</td>
+                  <td data-label="State">
+                    <span class={`badge ${STATE_BADGE[server.state]}`}>{server.state}</span>
+                  </td>
+                  <td data-label="Tools">{server.tools}</td>
+                  <td data-label="Connected">{formatTime(server.connectedAt)}</td>
+                  <td data-label="Last error">{server.lastError ?? '—'}</td>
+                  <td data-label="Actions">
+                    <button type="button" disabled={server.state === 'disabled'} onClick={() => void test(server.name)}>
+                      Test {server.name}
+                    </button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {list.map((server) => (
-                  <tr key={server.name}>
-                    <td data-label="Name">{server.name}</td>
-                    <td data-label="Transport">{server.transport}</td>
-                    <td data-label="State">
-                      <span class={`badge ${STATE_BADGE[server.state]}`}>{server.state}</span>
-                    </td>
-                    <td data-label="Tools">{server.tools}</td>
-                    <td data-label="Connected">{formatTime(server.connectedAt)}</td>
-                    <td data-label="Last error">{server.lastError ?? '—'}</td>
-                    <td data-label="Actions">
-                      <button
-                        type="button"
-                        disabled={server.state === 'disabled'}
-                        onClick={() => void test(server.name)}
-                      >
-                        Test {server.name}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </table>
         </TableExport>
       </Section>
       <Section title="Tools">

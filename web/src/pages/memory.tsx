@@ -34,47 +34,45 @@ function EntryTable({
   if (entries.length === 0) return <p class="muted">No entries.</p>;
   return (
     <TableExport name="memory">
-      <div class="table-wrap">
-        <table class="stacked">
-          <thead>
-            <tr>
-              <th scope="col">Content</th>
-              <th scope="col">Type</th>
-              <th scope="col">Agent</th>
-              <th scope="col">Created</th>
-              <th scope="col">Actions</th>
+      <table class="stacked">
+        <thead>
+          <tr>
+            <th scope="col">Content</th>
+            <th scope="col">Type</th>
+            <th scope="col">Agent</th>
+            <th scope="col">Created</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((entry) => (
+            <tr key={entry.id}>
+              <td data-label="Content">
+                {entry.content.length > 160 ? `${entry.content.slice(0, 160)}…` : entry.content}
+                {entry.score === null ? null : <span class="muted"> (score {entry.score.toFixed(2)})</span>}
+              </td>
+              <td data-label="Type">{entry.memoryType}</td>
+              <td data-label="Agent">{entry.agentId}</td>
+              <td data-label="Created">{formatTime(Date.parse(entry.createdAt))}</td>
+              <td data-label="Actions">
+                <div class="actions">
+                  <button type="button" onClick={() => onInspect(entry.id)} aria-label={`Inspect ${entry.id}`}>
+                    Inspect
+                  </button>
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={() => onDelete(entry)}
+                    aria-label={`Delete ${entry.id}`}
+                  >
+                    Delete
+                  </button>
+                </div>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => (
-              <tr key={entry.id}>
-                <td data-label="Content">
-                  {entry.content.length > 160 ? `${entry.content.slice(0, 160)}…` : entry.content}
-                  {entry.score === null ? null : <span class="muted"> (score {entry.score.toFixed(2)})</span>}
-                </td>
-                <td data-label="Type">{entry.memoryType}</td>
-                <td data-label="Agent">{entry.agentId}</td>
-                <td data-label="Created">{formatTime(Date.parse(entry.createdAt))}</td>
-                <td data-label="Actions">
-                  <div class="actions">
-                    <button type="button" onClick={() => onInspect(entry.id)} aria-label={`Inspect ${entry.id}`}>
-                      Inspect
-                    </button>
-                    <button
-                      type="button"
-                      class="danger"
-                      onClick={() => onDelete(entry)}
-                      aria-label={`Delete ${entry.id}`}
-                    >
-                      Delete
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </table>
     </TableExport>
   );
 }

@@ -7,6 +7,7 @@ import { formatDuration } from '../lib/format';
 import { call, type ResultOf } from '../lib/rpc';
 import { useAsync } from '../lib/use-async';
 import { fieldSetter } from '../lib/form-values';
+import { useSubmission } from '../lib/use-submission';
 
 type Provider = ResultOf<'providers.list'>['providers'][number];
 
@@ -50,8 +51,7 @@ function ProviderForm({
     timeoutMs: provider === undefined ? '' : String(provider.timeoutMs),
     models: provider?.models.map((model) => model.id).join('\n') ?? '',
   });
-  const [error, setError] = useState<unknown>(undefined);
-  const [isBusy, setBusy] = useState(false);
+  const { error, isBusy, submitWith } = useSubmission();
   const errors = fieldErrorsOf(error, FIELDS);
   const isKeyStored = provider?.secrets.apiKey.isSet === true;
   const set = fieldSetter(values, setValues);
@@ -59,13 +59,12 @@ function ProviderForm({
   async function submit(event: Event) {
     event.preventDefault();
     if (!isProviderType(values.type)) return;
-    setBusy(true);
-    setError(undefined);
+    const { type } = values;
     const timeoutMs = values.timeoutMs.trim() === '' ? undefined : Number(values.timeoutMs);
-    try {
+    await submitWith(async () => {
       const saved = await call('providers.save', {
         name: values.name.trim(),
-        type: values.type,
+        type,
         baseUrl: values.baseUrl.trim() === '' ? null : values.baseUrl.trim(),
         // Empty keeps the stored key: the key is never read back, only replaced.
         ...(values.apiKey === '' ? {} : { apiKey: values.apiKey }),
@@ -73,11 +72,7 @@ function ProviderForm({
         models: modelIds(values.models),
       });
       onSaved(saved.provider.name, saved.created);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

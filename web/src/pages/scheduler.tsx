@@ -106,76 +106,74 @@ export default function SchedulerPage() {
         <ErrorNotice error={jobs.error} />
         {jobs.data !== undefined && list.length === 0 ? <p class="muted">No jobs.</p> : null}
         <TableExport name="jobs">
-          <div class="table-wrap">
-            <table class="stacked">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Owner</th>
-                  <th scope="col">Schedule</th>
-                  <th scope="col">Next run</th>
-                  <th scope="col">Last run</th>
-                  <th scope="col">Actions</th>
+          <table class="stacked">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Owner</th>
+                <th scope="col">Schedule</th>
+                <th scope="col">Next run</th>
+                <th scope="col">Last run</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((job) => (
+                <tr key={job.id}>
+                  <td data-label="Name">
+                    {job.name} {job.enabled ? null : <span class="badge warn">disabled</span>}
+                  </td>
+                  <td data-label="Owner">{job.ownerId}</td>
+                  <td data-label="Schedule">{schedule(job)}</td>
+                  <td data-label="Next run">{formatTime(job.nextRunAtMs)}</td>
+                  <td data-label="Last run">
+                    {formatTime(job.lastRunAtMs)}
+                    {job.lastError === undefined ? null : <span class="badge bad">{job.lastError}</span>}
+                  </td>
+                  <td data-label="Actions">
+                    <div class="actions">
+                      <button
+                        type="button"
+                        onClick={() =>
+                          void act(
+                            async () => (
+                              await call('cron.run', { name: job.name, ownerId: job.ownerId, mode: 'force' }),
+                              `${job.name} fired.`
+                            ),
+                          )
+                        }
+                      >
+                        Run now
+                      </button>
+                      <button
+                        type="button"
+                        onClick={() => setEditing(editing === job.id ? undefined : job.id)}
+                        aria-expanded={editing === job.id}
+                      >
+                        Edit
+                      </button>
+                      <button type="button" onClick={() => setSelected(job.id)}>
+                        Runs
+                      </button>
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() =>
+                          void act(async () => {
+                            if (!confirm(`Remove job ${job.name} and its runs?`)) return 'Nothing changed.';
+                            await call('cron.remove', { name: job.name, ownerId: job.ownerId });
+                            return `${job.name} removed.`;
+                          })
+                        }
+                      >
+                        Remove
+                      </button>
+                    </div>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {list.map((job) => (
-                  <tr key={job.id}>
-                    <td data-label="Name">
-                      {job.name} {job.enabled ? null : <span class="badge warn">disabled</span>}
-                    </td>
-                    <td data-label="Owner">{job.ownerId}</td>
-                    <td data-label="Schedule">{schedule(job)}</td>
-                    <td data-label="Next run">{formatTime(job.nextRunAtMs)}</td>
-                    <td data-label="Last run">
-                      {formatTime(job.lastRunAtMs)}
-                      {job.lastError === undefined ? null : <span class="badge bad">{job.lastError}</span>}
-                    </td>
-                    <td data-label="Actions">
-                      <div class="actions">
-                        <button
-                          type="button"
-                          onClick={() =>
-                            void act(
-                              async () => (
-                                await call('cron.run', { name: job.name, ownerId: job.ownerId, mode: 'force' }),
-                                `${job.name} fired.`
-                              ),
-                            )
-                          }
-                        >
-                          Run now
-                        </button>
-                        <button
-                          type="button"
-                          onClick={() => setEditing(editing === job.id ? undefined : job.id)}
-                          aria-expanded={editing === job.id}
-                        >
-                          Edit
-                        </button>
-                        <button type="button" onClick={() => setSelected(job.id)}>
-                          Runs
-                        </button>
-                        <button
-                          type="button"
-                          class="danger"
-                          onClick={() =>
-                            void act(async () => {
-                              if (!confirm(`Remove job ${job.name} and its runs?`)) return 'Nothing changed.';
-                              await call('cron.remove', { name: job.name, ownerId: job.ownerId });
-                              return `${job.name} removed.`;
-                            })
-                          }
-                        >
-                          Remove
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </table>
         </TableExport>
         <Pager
           page={cursors.length - 1}

@@ -100,30 +100,28 @@ export default function SkillsPage() {
           <p class="muted">No skills are loaded: add folders with a SKILL.md under the skills directory.</p>
         ) : null}
         <TableExport name="skills">
-          <div class="table-wrap">
-            <table class="stacked">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Allowed tools</th>
-                  <th scope="col">Files</th>
+          <table class="stacked">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Description</th>
+                <th scope="col">Allowed tools</th>
+                <th scope="col">Files</th>
+              </tr>
+            </thead>
+            <tbody>
+              {loaded.map((skill) => (
+                <tr key={skill.name}>
+                  <td data-label="Name">
+                    <code>{skill.name}</code>
+                  </td>
+                  <td data-label="Description">{skill.description}</td>
+                  <td data-label="Allowed tools">{skill.allowedTools?.join(', ') ?? 'any'}</td>
+                  <td data-label="Files">{skill.files.length === 0 ? '—' : skill.files.join(', ')}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {loaded.map((skill) => (
-                  <tr key={skill.name}>
-                    <td data-label="Name">
-                      <code>{skill.name}</code>
-                    </td>
-                    <td data-label="Description">{skill.description}</td>
-                    <td data-label="Allowed tools">{skill.allowedTools?.join(', ') ?? 'any'}</td>
-                    <td data-label="Files">{skill.files.length === 0 ? '—' : skill.files.join(', ')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </table>
         </TableExport>
       </Section>
       <Section
@@ -160,63 +158,61 @@ export default function SkillsPage() {
           </p>
         ) : null}
         <TableExport name="learned-skills">
-          <div class="table-wrap">
-            <table class="stacked">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Agent</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Uses (ok / failed)</th>
-                  <th scope="col">Updated</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {procedures.map((procedure) => (
-                  <Fragment key={procedure.id}>
-                    <tr>
-                      <td data-label="Name">
-                        <code>{procedure.name}</code>
-                        <div class="muted">{procedure.description}</div>
-                      </td>
-                      <td data-label="Agent">{procedure.agentId}</td>
-                      <td data-label="State">
-                        <span class={`badge ${STATE_BADGE[procedure.state]}`}>{procedure.state}</span>
-                      </td>
-                      <td data-label="Uses (ok / failed)">
-                        {procedure.successUses} / {procedure.failureUses}
-                      </td>
-                      <td data-label="Updated">{formatTime(procedure.updatedAt)}</td>
-                      <td data-label="Actions">
-                        <div class="row">
-                          <button
-                            type="button"
-                            aria-expanded={open === procedure.id}
-                            onClick={() => setOpen(open === procedure.id ? undefined : procedure.id)}
-                          >
-                            Evidence of {procedure.name}
+          <table class="stacked">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Agent</th>
+                <th scope="col">State</th>
+                <th scope="col">Uses (ok / failed)</th>
+                <th scope="col">Updated</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {procedures.map((procedure) => (
+                <Fragment key={procedure.id}>
+                  <tr>
+                    <td data-label="Name">
+                      <code>{procedure.name}</code>
+                      <div class="muted">{procedure.description}</div>
+                    </td>
+                    <td data-label="Agent">{procedure.agentId}</td>
+                    <td data-label="State">
+                      <span class={`badge ${STATE_BADGE[procedure.state]}`}>{procedure.state}</span>
+                    </td>
+                    <td data-label="Uses (ok / failed)">
+                      {procedure.successUses} / {procedure.failureUses}
+                    </td>
+                    <td data-label="Updated">{formatTime(procedure.updatedAt)}</td>
+                    <td data-label="Actions">
+                      <div class="row">
+                        <button
+                          type="button"
+                          aria-expanded={open === procedure.id}
+                          onClick={() => setOpen(open === procedure.id ? undefined : procedure.id)}
+                        >
+                          Evidence of {procedure.name}
+                        </button>
+                        {procedure.state === 'archived' ? null : (
+                          <button type="button" onClick={() => void archive(procedure.id, procedure.name)}>
+                            Archive {procedure.name}
                           </button>
-                          {procedure.state === 'archived' ? null : (
-                            <button type="button" onClick={() => void archive(procedure.id, procedure.name)}>
-                              Archive {procedure.name}
-                            </button>
-                          )}
-                        </div>
+                        )}
+                      </div>
+                    </td>
+                  </tr>
+                  {open === procedure.id ? (
+                    <tr>
+                      <td colSpan={6}>
+                        <ProcedureDetail id={procedure.id} />
                       </td>
                     </tr>
-                    {open === procedure.id ? (
-                      <tr>
-                        <td colSpan={6}>
-                          <ProcedureDetail id={procedure.id} />
-                        </td>
-                      </tr>
-                    ) : null}
-                  </Fragment>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                  ) : null}
+                </Fragment>
+              ))}
+            </tbody>
+          </table>
         </TableExport>
       </Section>
     </>

@@ -135,52 +135,50 @@ export default function TokensPage() {
         <Loading isLoading={tokens.isLoading} />
         <ErrorNotice error={tokens.error} />
         <TableExport name="tokens">
-          <div class="table-wrap">
-            <table class="stacked">
-              <thead>
-                <tr>
-                  <th scope="col">Id</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Actions</th>
+          <table class="stacked">
+            <thead>
+              <tr>
+                <th scope="col">Id</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Created</th>
+                <th scope="col">Source</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(tokens.data?.tokens ?? []).map((token) => (
+                <tr key={token.id}>
+                  <td data-label="Id">{token.id}</td>
+                  <td data-label="Scopes">{token.scopes.length === 0 ? 'all' : token.scopes.join(', ')}</td>
+                  <td data-label="Created">{formatTime(Date.parse(token.createdAt))}</td>
+                  <td data-label="Source">{token.source}</td>
+                  <td data-label="Actions">
+                    {token.source === 'api' ? (
+                      <div class="actions">
+                        <button
+                          type="button"
+                          onClick={() => void act(token, 'tokens.rotate')}
+                          aria-label={`Rotate ${token.id}`}
+                        >
+                          Rotate
+                        </button>
+                        <button
+                          type="button"
+                          class="danger"
+                          onClick={() => void act(token, 'tokens.revoke')}
+                          aria-label={`Revoke ${token.id}`}
+                        >
+                          Revoke
+                        </button>
+                      </div>
+                    ) : (
+                      <span class="muted">in config file</span>
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {(tokens.data?.tokens ?? []).map((token) => (
-                  <tr key={token.id}>
-                    <td data-label="Id">{token.id}</td>
-                    <td data-label="Scopes">{token.scopes.length === 0 ? 'all' : token.scopes.join(', ')}</td>
-                    <td data-label="Created">{formatTime(Date.parse(token.createdAt))}</td>
-                    <td data-label="Source">{token.source}</td>
-                    <td data-label="Actions">
-                      {token.source === 'api' ? (
-                        <div class="actions">
-                          <button
-                            type="button"
-                            onClick={() => void act(token, 'tokens.rotate')}
-                            aria-label={`Rotate ${token.id}`}
-                          >
-                            Rotate
-                          </button>
-                          <button
-                            type="button"
-                            class="danger"
-                            onClick={() => void act(token, 'tokens.revoke')}
-                            aria-label={`Revoke ${token.id}`}
-                          >
-                            Revoke
-                          </button>
-                        </div>
-                      ) : (
-                        <span class="muted">in config file</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </table>
         </TableExport>
       </Section>
     </>
