@@ -55,7 +55,9 @@ describe('first start finds your models', () => {
       }
     }
     for (const fake of fakes.splice(0)) await fake.close();
-    for (const home of homes.splice(0)) await rm(home, { recursive: true, force: true });
+    // A git commit of the config history the killed gateway started may still be writing into the home's .git.
+    for (const home of homes.splice(0))
+      await rm(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   /** A first start with `env`; answers the home, the url and the printed admin secret once it listens. */

@@ -53,7 +53,9 @@ describe('cli log format', () => {
         await server.exited;
       }
     }
-    for (const home of homes.splice(0)) await rm(home, { recursive: true, force: true });
+    // A git commit of the config history the killed gateway started may still be writing into the home's .git.
+    for (const home of homes.splice(0))
+      await rm(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   it('writes JSON lines with level names when stdout is not a terminal', async () => {
